@@ -1,0 +1,141 @@
+"""dtypes: minigrad's names for numpy's types, and PyTorch's type-promotion rules.
+
+PyTorch promotes differently from numpy in the cases people hit most: a Python float does not
+upcast a float32 tensor but turns an int tensor into float32 (numpy: float64); a 0-d tensor does
+not decide the result's precision when a higher-dimensional tensor of the same category is present;
+int / int is float32. ``result_type`` implements PyTorch's rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class dtype:  # noqa: N801 - PyTorch's name
+    """A tensor element type, e.g. ``minigrad.float32``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.float64
+        minigrad.float64
+        >>> minigrad.float64.is_floating_point
+        True
+    """
+
+    __slots__ = ("name", "numpy", "is_floating_point", "itemsize", "tensor_type", "_display")
+
+    def __init__(self, name: str, numpy_type: type, tensor_type: str, display: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(numpy_type)
+        self.is_floating_point = self.numpy.kind == "f"
+        self.itemsize = self.numpy.itemsize
+        self.tensor_type = tensor_type  # "FloatTensor": used in messages as minigrad.FloatTensor
+        self._display = display  # "Float": used in casting messages
+
+    def __repr__(self) -> str:
+        return f"minigrad.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+float16 = dtype("float16", np.float16, "HalfTensor", "Half")
+float32 = dtype("float32", np.float32, "FloatTensor", "Float")
+float64 = dtype("float64", np.float64, "DoubleTensor", "Double")
+uint8 = dtype("uint8", np.uint8, "ByteTensor", "Byte")
+int8 = dtype("int8", np.int8, "CharTensor", "Char")
+int16 = dtype("int16", np.int16, "ShortTensor", "Short")
+int32 = dtype("int32", np.int32, "IntTensor", "Int")
+int64 = dtype("int64", np.int64, "LongTensor", "Long")
+bool_ = dtype("bool", np.bool_, "BoolTensor", "Bool")
+
+ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+DEFAULT_FLOAT = float32
+
+
+def from_numpy_dtype(numpy_dtype: np.dtype) -> dtype:
+    """The minigrad dtype of a numpy dtype; TypeError for types minigrad does not support."""
+    try:
+        return _BY_NUMPY[numpy_dtype]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{numpy_dtype}. The only supported types "
+            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def to_numpy_dtype(value: Any) -> np.dtype:
+    """The numpy dtype for a ``dtype=`` argument (a minigrad dtype); TypeError otherwise."""
+    if isinstance(value, dtype):
+        return value.numpy
+    raise TypeError(f"argument 'dtype' must be minigrad.dtype, not {type(value).__name__}")
+
+
+def type_name(numpy_dtype: np.dtype) -> str:
+    """``minigrad.FloatTensor``: the legacy type name PyTorch's messages use."""
+    return "minigrad." + _BY_NUMPY[numpy_dtype].tensor_type
+
+
+def display_name(numpy_dtype: np.dtype) -> str:
+    """``Float``: the scalar-type name PyTorch's casting messages use."""
+    return _BY_NUMPY[numpy_dtype]._display
+
+
+# --- PyTorch's type promotion -------------------------------------------------------------
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+
+
+def _category(numpy_dtype: np.dtype) -> int:
+    kind = numpy_dtype.kind
+    return _FLOAT if kind == "f" else _BOOL if kind == "b" else _INT
+
+
+def promote_types(a: np.dtype | None, b: np.dtype | None) -> np.dtype | None:
+    """The smallest dtype both ``a`` and ``b`` fit in, by PyTorch's table (None = absent)."""
+    if a is None or a == b:
+        return b
+    if b is None:
+        return a
+    category_a, category_b = _category(a), _category(b)
+    if category_a != category_b:
+        # PyTorch keeps the higher category's own type: int64 with float16 is float16.
+        return a if category_a > category_b else b
+    return np.promote_types(a, b)
+
+
+def _combine(higher: np.dtype | None, lower: np.dtype | None) -> np.dtype | None:
+    # A lower-priority group only matters if it brings a higher category.
+    if higher is None:
+        return lower
+    if lower is None or _category(higher) >= _category(lower):
+        return higher
+    return lower
+
+
+def result_type(*operands: Any) -> np.dtype:
+    """The dtype PyTorch gives an elementwise op on ``operands`` (arrays or Python scalars).
+
+    Arrays with dimensions decide first, then 0-d arrays, then Python scalars, each group only
+    where it raises the category (bool < integer < floating). A Python float counts as the
+    default float dtype (float32), a Python int as int64.
+    """
+    dims = zero_dims = scalars = None
+    for operand in operands:
+        if isinstance(operand, np.ndarray):
+            if operand.ndim:
+                dims = promote_types(dims, operand.dtype)
+            else:
+                zero_dims = promote_types(zero_dims, operand.dtype)
+        elif isinstance(operand, (bool, np.bool_)):
+            scalars = promote_types(scalars, np.dtype(np.bool_))
+        elif isinstance(operand, (int, np.integer)):
+            scalars = promote_types(scalars, np.dtype(np.int64))
+        else:
+            scalars = promote_types(scalars, DEFAULT_FLOAT.numpy)
+    result = _combine(dims, _combine(zero_dims, scalars))
+    assert result is not None, "result_type needs at least one operand"
+    return result

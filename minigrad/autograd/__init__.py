@@ -1,0 +1,25 @@
+"""minigrad.autograd: the reverse-mode engine and its public API (PyTorch's names)."""
+
+from minigrad.autograd.anomaly import (
+    detect_anomaly,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_detect_anomaly,
+)
+from minigrad.autograd.engine import backward
+from minigrad.autograd.function import Function, once_differentiable
+from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+
+__all__ = [
+    "Function",
+    "backward",
+    "detect_anomaly",
+    "enable_grad",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
+    "is_grad_enabled",
+    "no_grad",
+    "once_differentiable",
+    "set_detect_anomaly",
+    "set_grad_enabled",
+]

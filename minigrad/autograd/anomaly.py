@@ -1,0 +1,99 @@
+"""Anomaly detection: remember where each node was created, and check backward for NaNs.
+
+With anomaly mode on, every recorded node keeps the stack of the forward call that made it. When
+its backward fails, a warning shows that stack, so the user sees *which forward line* produced the
+node whose gradient could not be computed. With ``check_nan`` a backward that returns NaN raises.
+"""
+
+from __future__ import annotations
+
+import traceback
+import warnings
+
+
+class _AnomalyState:
+    # Global, as in PyTorch: anomaly mode is a debugging switch for the whole process.
+    enabled = False
+    check_nan = True
+
+
+_state = _AnomalyState()
+
+
+def is_anomaly_enabled() -> bool:
+    """Return True if anomaly detection is on."""
+    return _state.enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """Return True if anomaly detection also checks backward results for NaN."""
+    return _state.check_nan
+
+
+class set_detect_anomaly:  # noqa: N801 - PyTorch's name
+    """Turn anomaly detection on or off: at once, and as a context manager that restores it.
+
+    Example:
+        >>> import minigrad
+        >>> with minigrad.autograd.set_detect_anomaly(True):
+        ...     minigrad.autograd.is_anomaly_enabled()
+        True
+        >>> minigrad.autograd.is_anomaly_enabled()
+        False
+    """
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self._previous = (_state.enabled, _state.check_nan)
+        _state.enabled, _state.check_nan = bool(mode), bool(check_nan)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc_info: object) -> None:
+        _state.enabled, _state.check_nan = self._previous
+
+
+class detect_anomaly:  # noqa: N801 - PyTorch's name
+    """Context manager that turns anomaly detection on inside its block.
+
+    Example:
+        >>> import minigrad
+        >>> with minigrad.autograd.detect_anomaly():
+        ...     minigrad.autograd.is_anomaly_enabled()
+        True
+    """
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self._check_nan = check_nan
+
+    def __enter__(self) -> None:
+        self._previous = (_state.enabled, _state.check_nan)
+        _state.enabled, _state.check_nan = True, self._check_nan
+
+    def __exit__(self, *exc_info: object) -> None:
+        _state.enabled, _state.check_nan = self._previous
+
+
+def capture_forward_stack() -> list[str]:
+    """The user's stack at this forward call, as formatted traceback lines."""
+    stack = traceback.extract_stack()
+    return traceback.format_list(_without_minigrad_frames(stack))
+
+
+def _without_minigrad_frames(stack: traceback.StackSummary) -> list[traceback.FrameSummary]:
+    # The innermost frames are minigrad's own op machinery; the user wants to see their line.
+    frames = list(stack)
+    while frames and "/minigrad/" in frames[-1].filename.replace("\\", "/"):
+        frames.pop()
+    return frames
+
+
+def warn_backward_error(node_name: str, forward_stack: list[str] | None) -> None:
+    """Show, as PyTorch does, the forward traceback of the node whose backward failed."""
+    trace = "".join(forward_stack or [])
+    warnings.warn(
+        f"Error detected in {node_name}. Traceback of forward call that caused the error:\n"
+        f"{trace}",
+        UserWarning,
+        stacklevel=3,
+    )

@@ -1,0 +1,264 @@
+"""The backward engine: an iterative walk of the graph, never a recursion.
+
+1. From the roots, count how many edges point at each node (its dependencies).
+2. Seed the roots' gradients; a node is ready when all its dependencies have delivered.
+3. Run ready nodes, latest-made first (as PyTorch does): tensor hooks, then the node's backward,
+   whose gradients are summed into the buffers of the nodes it points at.
+4. Free each node's saved tensors as soon as it has run, unless ``retain_graph``.
+Graphs a million nodes deep run in linear time with a flat stack.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd import anomaly, grad_mode
+from minigrad.autograd.graph import AccumulateGrad, Node
+from minigrad.autograd.variable import TensorBase
+
+Buffers = dict[Node, list[Any]]
+ReadyQueue = list[tuple[float, int, Node]]
+
+# Breaks ties between nodes of equal priority (all leaf accumulators share one) in FIFO order.
+_arrival = itertools.count()
+
+
+def backward(
+    tensors: TensorBase | Sequence[TensorBase],
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> None:
+    """Accumulate into the leaves' ``.grad`` the gradients of ``tensors`` (PyTorch's API).
+
+    Args:
+        tensors: the outputs to differentiate.
+        grad_tensors: the gradient of each output; may be omitted for scalar outputs.
+        retain_graph: keep the saved tensors for another backward (default: ``create_graph``).
+        create_graph: record the backward computation itself, for higher-order gradients.
+        inputs: accumulate only into these tensors' ``.grad`` (default: every leaf).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> minigrad.autograd.backward((x * x).sum())
+        >>> x.grad
+        tensor([2., 4.])
+    """
+    roots = [tensors] if isinstance(tensors, TensorBase) else list(tensors)
+    if grad_tensors is None or isinstance(grad_tensors, TensorBase):
+        grad_tensors = [grad_tensors] * len(roots) if len(roots) == 1 else [None] * len(roots)
+    grads = _root_gradients(roots, list(grad_tensors), create_graph)
+    retain = create_graph if retain_graph is None else retain_graph
+    only = None if inputs is None else _as_list(inputs)
+    run_backward(roots, grads, retain, create_graph, accumulate_into=only)
+
+
+def _as_list(values: Any) -> list[TensorBase]:
+    return [values] if isinstance(values, TensorBase) else list(values)
+
+
+def _root_gradients(roots: list[TensorBase], given: list[Any], create_graph: bool) -> list[Any]:
+    """The gradient each root starts with: the one given, or 1 for a scalar."""
+    grads = []
+    for index, (root, grad) in enumerate(zip(roots, given)):
+        if grad is None:
+            if root._array.size != 1:
+                raise RuntimeError(errors.IMPLICIT_GRAD_NOT_SCALAR)
+            grads.append(np.ones_like(root._array))
+            continue
+        grad_array = grad._array if isinstance(grad, TensorBase) else np.asarray(grad)
+        if grad_array.shape != root._array.shape:
+            raise RuntimeError(
+                errors.grad_shape_mismatch(index, grad_array.shape, root._array.shape)
+            )
+        grads.append(grad if create_graph and isinstance(grad, TensorBase) else grad_array)
+    return grads
+
+
+def run_backward(
+    roots: Sequence[TensorBase],
+    root_grads: Sequence[Any],
+    retain_graph: bool,
+    create_graph: bool,
+    accumulate_into: Sequence[TensorBase] | None = None,
+) -> None:
+    """Propagate ``root_grads`` from ``roots`` to every leaf reached (the engine's core)."""
+    edges = []
+    for index, root in enumerate(roots):
+        node, output_nr = root._gradient_edge()
+        if node is None:
+            raise RuntimeError(errors.no_grad_fn(index))
+        edges.append((node, output_nr))
+    dependencies = _count_dependencies([node for node, _ in edges])
+    buffers: Buffers = {}
+    for (node, output_nr), grad in zip(edges, root_grads):
+        _add_to_buffer(buffers, node, output_nr, grad)
+    allowed = None if accumulate_into is None else _allowed_accumulators(accumulate_into)
+    with grad_mode.set_grad_enabled(create_graph):
+        _execute(edges, dependencies, buffers, retain_graph, create_graph, allowed)
+
+
+def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
+    """How many edges point at each node reachable from ``roots`` (iterative DFS)."""
+    dependencies: dict[Node, int] = dict.fromkeys(roots, 0)
+    stack = list(dependencies)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            if next_node in dependencies:
+                dependencies[next_node] += 1
+            else:
+                dependencies[next_node] = 1
+                stack.append(next_node)
+    return dependencies
+
+
+def _allowed_accumulators(inputs: Sequence[TensorBase]) -> set[Node]:
+    allowed = set()
+    for tensor in inputs:
+        node, _ = tensor._gradient_edge()
+        if isinstance(node, AccumulateGrad):
+            allowed.add(node)
+    return allowed
+
+
+def _execute(
+    edges: list[tuple[Node, int]],
+    dependencies: dict[Node, int],
+    buffers: Buffers,
+    retain_graph: bool,
+    create_graph: bool,
+    allowed: set[Node] | None,
+) -> None:
+    ready: ReadyQueue = []
+    for node in dict.fromkeys(node for node, _ in edges):
+        if dependencies[node] == 0:
+            _push(ready, node)
+    while ready:
+        node = heapq.heappop(ready)[2]
+        grads = buffers.pop(node, None) or [None] * node._num_outputs
+        if allowed is not None and isinstance(node, AccumulateGrad) and node not in allowed:
+            results: tuple[Any, ...] = ()
+        else:
+            results = _run_node(node, grads, retain_graph, create_graph)
+        # A node that produced nothing (it received no gradient) still releases its dependants.
+        for index, (next_node, output_nr) in enumerate(node.next_functions):
+            if next_node is None:
+                continue
+            grad = results[index] if results else None
+            if grad is not None:
+                _add_to_buffer(buffers, next_node, output_nr, grad)
+            dependencies[next_node] -= 1
+            if dependencies[next_node] == 0:
+                _push(ready, next_node)
+
+
+def _push(ready: ReadyQueue, node: Node) -> None:
+    # Latest-made first: a node's consumers were all made after it, so they run before it.
+    heapq.heappush(ready, (-node._sequence_nr, next(_arrival), node))
+
+
+def _add_to_buffer(buffers: Buffers, node: Node, output_nr: int, grad: Any) -> None:
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * node._num_outputs
+    # Out of place: the same gradient object may have been handed to several consumers.
+    slots[output_nr] = grad if slots[output_nr] is None else slots[output_nr] + grad
+
+
+def _run_node(
+    node: Node, grads: list[Any], retain_graph: bool, create_graph: bool
+) -> tuple[Any, ...]:
+    """Hooks, then the node's backward; returns one gradient per ``next_functions`` entry."""
+    grads = _apply_tensor_hooks(node, grads, create_graph)
+    if all(grad is None for grad in grads):
+        return ()
+    try:
+        results = node._backward(_materialize(node, grads), create_graph)
+        if anomaly._state.enabled and anomaly._state.check_nan:
+            _check_nan(node, results)
+    except Exception:
+        if anomaly._state.enabled:
+            anomaly.warn_backward_error(node.name(), node._forward_stack)
+        raise
+    if node._post_hooks:
+        for hook in node._post_hooks:
+            hook(_hook_view(results), _hook_view(grads))
+    if not retain_graph:
+        node._release_saved()
+    return results
+
+
+def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[Any]:
+    if isinstance(node, AccumulateGrad):
+        meta = node.variable._meta
+        if meta is not None and meta.hooks:
+            grads = [_call_hooks(meta.hooks, grads[0], create_graph)]
+        return grads
+    if node._pre_hooks:
+        for output_nr, hooks in node._pre_hooks.items():
+            if grads[output_nr] is not None:
+                grads[output_nr] = _call_hooks(hooks, grads[output_nr], create_graph)
+    if node._retained:
+        for output_nr, tensor_ref in node._retained.items():
+            tensor = tensor_ref()
+            if tensor is not None and grads[output_nr] is not None:
+                _retain(tensor, grads[output_nr])
+    return grads
+
+
+def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool) -> Any:
+    for hook in hooks:
+        result = hook(_as_tensor(grad))
+        if result is not None:
+            grad = result if create_graph or not isinstance(result, TensorBase) else result._array
+    return grad
+
+
+def _retain(tensor: TensorBase, grad: Any) -> None:
+    meta = tensor._autograd_meta()
+    new = grad if isinstance(grad, TensorBase) else _as_tensor(np.array(grad))
+    meta.grad = new if meta.grad is None else meta.grad + new
+
+
+def _materialize(node: Node, grads: list[Any]) -> list[Any]:
+    # Outputs that received no gradient get zeros, so every backward sees full arguments.
+    if any(grad is None for grad in grads):
+        shapes = getattr(node, "_output_meta", None)
+        if shapes is not None:
+            return [np.zeros(*shapes[i]) if g is None else g for i, g in enumerate(grads)]
+    return grads
+
+
+def _check_nan(node: Node, results: tuple[Any, ...]) -> None:
+    for index, grad in enumerate(results):
+        array = grad._array if isinstance(grad, TensorBase) else grad
+        if array is not None and np.isnan(array).any():
+            raise RuntimeError(errors.nan_in_backward(node.name(), index))
+
+
+def _as_tensor(grad: Any) -> TensorBase:
+    return grad if isinstance(grad, TensorBase) else TensorBase.output_class._make(grad)
+
+
+def _hook_view(grads: Any) -> tuple[Any, ...]:
+    return tuple(None if g is None else _as_tensor(g) for g in grads)
+
+
+def register_retain(tensor: TensorBase) -> None:
+    """Make backward store this non-leaf's gradient in its ``.grad`` (``retain_grad``)."""
+    node = tensor._grad_fn
+    if node._retained is None:
+        node._retained = {}
+    node._retained[tensor._output_nr] = weakref.ref(tensor)

@@ -1,0 +1,412 @@
+"""Function: how an operation is declared — forward, backward and what it saves, in one class.
+
+Every built-in op and every user-defined ``minigrad.autograd.Function`` is a subclass of
+``Function``, with PyTorch's custom-Function API::
+
+    class Exp(Op):
+        '''y = exp(x);  dx = grad * y.  Saves its result: changing x later is legal, y is not.'''
+
+        @staticmethod
+        def forward(ctx, x):
+            y = np.exp(x)
+            ctx.save_for_backward(y)      # the result: its version is checked in backward
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            (y,) = ctx.saved_tensors
+            return grad * y
+
+``ctx`` *is* the graph node (``y.grad_fn``), as in PyTorch. ``save_for_backward`` recognizes each
+value by identity: an input becomes a saved input, a returned value a saved output, anything else
+a private value. Saving is conditional where PyTorch's is (``Mul`` keeps ``y`` only if ``x`` needs a
+gradient), which is why it is a call in ``forward`` rather than a static list.
+
+``Op`` is the array-level flavour used by minigrad's own ops: its forward and backward see numpy
+arrays, which keeps the hot path fast. ``Function`` proper sees tensors, as users expect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd import anomaly, grad_mode
+from minigrad.autograd.graph import Edge, Node, new_sequence_nr, sum_to_shape
+from minigrad.autograd.saved import SavedTensor
+from minigrad.autograd.variable import TensorBase
+
+
+class BackwardNode(Node):
+    """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive."""
+
+    _function: ClassVar[type[Function]]
+    _to_save: tuple[Any, ...] | None = None
+    _unpacked: tuple[Any, ...] = ()
+    _input_meta: tuple[tuple[tuple[int, ...], np.dtype] | None, ...] = ()  # per edge
+    _slots: tuple[int, ...] = ()  # which forward arguments are graph inputs (have an edge)
+    _num_args = 0  # how many gradients backward returns: one per forward argument
+    _dirty: tuple[TensorBase, ...] = ()
+    _non_differentiable: tuple[Any, ...] = ()
+    _materialize_grads = True
+    needs_input_grad: tuple[bool, ...] = ()
+
+    def __init__(self) -> None:
+        self._sequence_nr = new_sequence_nr()
+
+    # --- the ctx API (PyTorch's names) -------------------------------------------------------
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Keep ``values`` for backward; inputs and outputs among them are version-checked."""
+        self._to_save = values
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        """The values given to ``save_for_backward``, checked against in-place writes."""
+        if not self._unpacked and self._saved:
+            self._unpacked = self._unpack_saved(as_tensors=self._function._tensor_level)
+        return self._unpacked
+
+    def mark_dirty(self, *tensors: TensorBase) -> None:
+        """Declare that forward modified these input tensors in place."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *values: Any) -> None:
+        """Declare outputs that have no gradient (indices, masks)."""
+        self._non_differentiable = values
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Whether missing output gradients reach backward as zeros (default) or None."""
+        self._materialize_grads = value
+
+    # --- what the engine calls ---------------------------------------------------------------
+
+    def _unpack_saved(self, as_tensors: bool) -> tuple[Any, ...]:
+        if self._released:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        return tuple(
+            None if s is None else s.unpack_tensor(self) if as_tensors else s.unpack(self)
+            for s in self._saved
+        )
+
+    def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+        # Every saved value is checked before backward runs, whether or not it is needed.
+        self._unpacked = self._unpack_saved(as_tensors) if (self._saved or self._released) else ()
+        try:
+            result = self._function._call_backward(self, grads, as_tensors)
+        finally:
+            self._unpacked = ()
+        return self._check_grads(result)
+
+    def _check_grads(self, result: Any) -> tuple[Any, ...]:
+        """Make backward's answer fit the inputs: one per input, input's shape and dtype.
+
+        Backward returns one gradient per forward argument; only the arguments that are graph
+        inputs (``_slots``) have an edge, so the others' entries must be None and are dropped.
+        """
+        if not isinstance(result, tuple):
+            result = (result,)
+        expected = self._num_args
+        if len(result) < expected or any(g is not None for g in result[expected:]):
+            raise RuntimeError(errors.wrong_grad_count(self.name(), expected, len(result)))
+        checked = []
+        for index, meta in zip(self._slots, self._input_meta):
+            grad = result[index]
+            if grad is None or meta is None:
+                checked.append(None)
+                continue
+            shape, dtype = meta
+            if grad.shape != shape:
+                grad = self._reduce_to(grad, shape, index)
+            if grad.dtype != dtype:
+                grad = grad.astype(dtype)
+            checked.append(grad)
+        return tuple(checked)
+
+    def _reduce_to(self, grad: Any, shape: tuple[int, ...], index: int) -> Any:
+        try:
+            reduced = sum_to_shape(grad, shape)
+        except (ValueError, IndexError):
+            reduced = None
+        if reduced is None or reduced.shape != shape:
+            raise RuntimeError(errors.invalid_grad_shape(self.name(), index, grad.shape, shape))
+        return reduced
+
+
+class _NeverNeeded(tuple):
+    """``needs_input_grad`` when nothing is recorded: False at every index."""
+
+    def __getitem__(self, index: Any) -> bool:  # type: ignore[override]
+        return False
+
+
+class _NoGradContext:
+    """The ctx forward gets when nothing is recorded: saving and notes are dropped."""
+
+    needs_input_grad = _NeverNeeded()
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Nothing will run backward: keep nothing."""
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        """Nothing is recorded: nothing to rebase."""
+
+    def mark_non_differentiable(self, *values: Any) -> None:
+        """Nothing is recorded: nothing to mark."""
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Nothing is recorded: no gradients to materialize."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Notes forward leaves for backward (shapes, axes) are not needed: drop them.
+        pass
+
+
+NO_GRAD_CTX = _NoGradContext()
+
+
+class Function:
+    """Base class of differentiable operations; subclass it for custom ops (PyTorch's API).
+
+    Subclasses define ``forward(ctx, *args)`` and ``backward(ctx, *grads)`` as static methods and
+    are called through ``apply``. The outputs' ``grad_fn`` is named ``<ClassName>Backward``.
+
+    Example:
+        >>> import minigrad
+        >>> class Square(minigrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 2 * x * grad
+        >>> x = minigrad.tensor([3.0], requires_grad=True)
+        >>> Square.apply(x).sum().backward()
+        >>> x.grad
+        tensor([6.])
+    """
+
+    _Node: ClassVar[type[BackwardNode]]
+    _tensor_level: ClassVar[bool] = True  # forward/backward see tensors (False: numpy arrays)
+    _node_suffix: ClassVar[str] = "Backward"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("node_name") or cls.__name__ + cls._node_suffix
+        cls._Node = type(name, (BackwardNode,), {"_function": cls, "__doc__": cls.__doc__})
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any) -> Any:
+        """Compute the outputs from the inputs (override)."""
+        raise NotImplementedError("You must implement the forward function for custom Function.")
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        """Compute one gradient per forward input from the outputs' gradients (override)."""
+        raise NotImplementedError("You must implement the backward function for custom Function.")
+
+    @classmethod
+    def apply(cls, *args: Any) -> Any:
+        """Run forward on ``args`` and, if anything needs a gradient, record a node."""
+        needs = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
+        recording = grad_mode.is_grad_enabled() and any(needs)
+        node = cls._Node()
+        node.needs_input_grad = needs if recording else (False,) * len(args)
+        with grad_mode.no_grad():
+            raw = cls.forward(node, *args)
+        single = not isinstance(raw, tuple)
+        outputs = [_as_output_tensor(v, args, node._dirty) for v in ((raw,) if single else raw)]
+        if recording:
+            for tensor in node._dirty:
+                _check_dirty_leaf(tensor)
+            node._slots = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase))
+            node._num_args = len(args)
+            # Before rebasing: the edges point at the inputs' old history.
+            _connect(node, args, needs, node._slots)
+            _mark_outputs(node, outputs)
+            _pack_saved(node, args, args, outputs, outputs)
+        return outputs[0] if single else tuple(outputs)
+
+    @classmethod
+    def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
+        # Users' backward sees tensors and runs with grad mode off unless create_graph is set.
+        tensors = [None if g is None else _grad_as_tensor(g) for g in grads]
+        with grad_mode.set_grad_enabled(as_tensors):
+            result = cls.backward(node, *tensors)
+        if not isinstance(result, tuple):
+            result = (result,)
+        return tuple(_grad_result(r, as_tensors) for r in result)
+
+
+class Op(Function):
+    """A built-in op: forward and backward compute on numpy arrays (the fast path).
+
+    ``forward(ctx, *arrays_and_scalars)`` returns an array (or a tuple of them);
+    ``backward(ctx, grad)`` returns one gradient per input (None where none is needed). A
+    gradient may keep the broadcast shape: the node sums it down to the input's shape.
+    """
+
+    _tensor_level = False
+    _node_suffix = "Backward0"
+    num_inputs: ClassVar[int] = 1  # leading forward arguments that are tensor inputs
+    _slots: tuple[int, ...] = (0,)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._Node._slots = tuple(range(cls.num_inputs))
+        cls._Node._num_args = cls.num_inputs
+
+    @classmethod
+    def apply(cls, *args: Any) -> Any:
+        """Compute ``forward`` on the arrays behind ``args``; record a node if needed.
+
+        The first ``num_inputs`` arguments are the op's tensor inputs (a Python number there is
+        a constant input, as PyTorch wraps it in a tensor); the rest are options (dims, ...).
+        """
+        arrays = []
+        needs = []
+        for arg in args:
+            if isinstance(arg, TensorBase):
+                arrays.append(arg._array)
+                needs.append(arg._requires_grad or arg._grad_fn is not None)
+            else:
+                arrays.append(arg)
+                needs.append(False)
+        if not (True in needs and grad_mode._state.enabled):
+            return _wrap_untracked(cls.forward(NO_GRAD_CTX, *arrays))
+        node = cls._Node()
+        node.needs_input_grad = tuple(needs)
+        raw = cls.forward(node, *arrays)
+        _connect(node, args, needs, node._slots)
+        if isinstance(raw, tuple):
+            outputs = [TensorBase.output_class._make(np.asarray(r), node, i) for i, r in
+                       enumerate(raw)]
+            _mark_outputs(node, outputs, raw)
+            _pack_saved(node, arrays, args, raw, outputs)
+            return tuple(outputs)
+        output = TensorBase.output_class._make(np.asarray(raw), node)
+        if node._to_save is not None:
+            _pack_saved(node, arrays, args, (raw,), (output,))
+        return output
+
+    @classmethod
+    def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
+        return cls.backward(node, *grads)
+
+
+# --- recording helpers (shared by Function.apply, Op.apply and the in-place path) ------------
+
+
+def _connect(
+    node: BackwardNode, args: Sequence[Any], needs: Sequence[bool], slots: Sequence[int]
+) -> None:
+    """Point the node at the gradient edges of its inputs; remember their shapes and dtypes."""
+    edges: list[Edge] = []
+    meta: list[tuple[tuple[int, ...], np.dtype] | None] = []
+    for index in slots:
+        if needs[index]:
+            arg = args[index]
+            edges.append(arg._gradient_edge())
+            meta.append((arg._array.shape, arg._array.dtype))
+        else:
+            edges.append((None, 0))
+            meta.append(None)
+    node.next_functions = tuple(edges)
+    node._input_meta = tuple(meta)
+    if anomaly._state.enabled:
+        node._forward_stack = anomaly.capture_forward_stack()
+
+
+def _pack_saved(
+    node: BackwardNode,
+    seen_inputs: Sequence[Any],
+    input_tensors: Sequence[Any],
+    seen_outputs: Sequence[Any],
+    output_tensors: Sequence[TensorBase],
+) -> None:
+    """Turn what forward passed to ``save_for_backward`` into SavedTensors, by identity."""
+    to_save = node._to_save
+    if to_save is None:
+        return
+    node._to_save = None
+    packed: list[SavedTensor | None] = []
+    for value in to_save:
+        packed.append(None if value is None else _pack_one(
+            value, seen_inputs, input_tensors, seen_outputs, output_tensors))
+    node._saved = tuple(packed)
+
+
+def _pack_one(
+    value: Any,
+    seen_inputs: Sequence[Any],
+    input_tensors: Sequence[Any],
+    seen_outputs: Sequence[Any],
+    output_tensors: Sequence[TensorBase],
+) -> SavedTensor:
+    for output_nr, seen in enumerate(seen_outputs):
+        if value is seen:
+            return SavedTensor.of_output(output_tensors[output_nr], output_nr)
+    for seen, tensor in zip(seen_inputs, input_tensors):
+        if value is seen and isinstance(tensor, TensorBase):
+            return SavedTensor.of_input(tensor)
+    return SavedTensor.of_value(value)
+
+
+def _mark_outputs(
+    node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any] | None = None
+) -> None:
+    """Give each output its place in the graph; non-differentiable ones stay leaves."""
+    seen = outputs if seen is None else seen
+    marked = node._non_differentiable
+    node._num_outputs = len(outputs)
+    # Kept so the engine can hand zeros to backward for outputs that received no gradient.
+    node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)
+    for output_nr, (tensor, value) in enumerate(zip(outputs, seen)):
+        differentiable = tensor._array.dtype.kind == "f" and not any(value is m for m in marked)
+        tensor._grad_fn = node if differentiable else None
+        tensor._output_nr = output_nr
+
+
+def _wrap_untracked(raw: Any) -> Any:
+    make = TensorBase.output_class._make
+    if isinstance(raw, tuple):
+        return tuple(make(np.asarray(r)) for r in raw)
+    return make(np.asarray(raw))
+
+
+def _as_output_tensor(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> TensorBase:
+    if not isinstance(value, TensorBase):
+        raise TypeError(
+            f"forward of a custom Function must return tensors, not {type(value).__name__}"
+        )
+    if any(value is d for d in dirty):
+        return value  # modified in place: the same tensor, rebased onto this node
+    if any(value is a for a in args):
+        # An input returned unchanged: the output is a new tensor on the same buffer and counter.
+        return TensorBase.output_class._make(value._array, counter=value._counter)
+    return value
+
+
+def _check_dirty_leaf(tensor: TensorBase) -> None:
+    if tensor._grad_fn is None and tensor._requires_grad:
+        raise RuntimeError(errors.LEAF_INPLACE)
+
+
+def _grad_as_tensor(grad: Any) -> TensorBase:
+    return grad if isinstance(grad, TensorBase) else TensorBase.output_class._make(grad)
+
+
+def _grad_result(value: Any, as_tensors: bool) -> Any:
+    if value is None or as_tensors or not isinstance(value, TensorBase):
+        return value
+    return value._array
+
+
+def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorator for a custom backward that does not support double backward (no-op here)."""
+    return backward

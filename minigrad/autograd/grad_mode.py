@@ -1,0 +1,127 @@
+"""Grad mode: whether operations are recorded for backward. Thread-local, as in PyTorch."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _GradState(threading.local):
+    # Every thread starts with grad mode on, whatever other threads do.
+    enabled = True
+
+
+_state = _GradState()
+
+
+def is_grad_enabled() -> bool:
+    """Return True if operations are currently recorded for backward.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.is_grad_enabled()
+        True
+    """
+    return _state.enabled
+
+
+def _set_enabled(mode: bool) -> None:
+    _state.enabled = bool(mode)
+
+
+class _GradModeContext:
+    """Base of the grad-mode context managers; each also works as a decorator."""
+
+    _mode: bool
+
+    def __enter__(self) -> None:
+        self._previous = _state.enabled
+        _state.enabled = self._mode
+
+    def __exit__(self, *exc_info: object) -> None:
+        _state.enabled = self._previous
+
+    def __call__(self, func: F) -> F:
+        return _run_in_mode(func, self._mode)
+
+
+def _run_in_mode(func: F, mode: bool) -> F:
+    """Wrap ``func`` so that each call runs with grad mode ``mode`` (re-entrant, thread-safe)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        previous = _state.enabled
+        _state.enabled = mode
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _state.enabled = previous
+
+    return wrapper  # type: ignore[return-value]
+
+
+class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+    """Context manager and decorator that turns recording off.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.ones(2, requires_grad=True)
+        >>> with minigrad.no_grad():
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+    """
+
+    def __init__(self) -> None:
+        self._mode = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+    """Context manager and decorator that turns recording on (inside ``no_grad``, say).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.ones(2, requires_grad=True)
+        >>> with minigrad.no_grad(), minigrad.enable_grad():
+        ...     y = x * 2
+        >>> y.requires_grad
+        True
+    """
+
+    def __init__(self) -> None:
+        self._mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801 - PyTorch's name
+    """Set grad mode to ``mode``: at once, and as a context manager that restores it on exit.
+
+    Example:
+        >>> import minigrad
+        >>> with minigrad.set_grad_enabled(False):
+        ...     minigrad.is_grad_enabled()
+        False
+        >>> minigrad.is_grad_enabled()
+        True
+    """
+
+    def __init__(self, mode: bool) -> None:
+        # PyTorch applies the mode on construction, so the plain call form works too.
+        self._previous = _state.enabled
+        self._mode = bool(mode)
+        _state.enabled = self._mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc_info: object) -> None:
+        _state.enabled = self._previous
+
+    def __call__(self, func: F) -> F:
+        """Use as a decorator: each call of ``func`` runs with the mode."""
+        # The constructor already switched the mode; undo that now.
+        _state.enabled = self._previous
+        return _run_in_mode(func, self._mode)

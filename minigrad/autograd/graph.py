@@ -1,0 +1,109 @@
+"""Nodes of the backward graph (PyTorch's ``grad_fn`` objects) and the leaf accumulator.
+
+Edges point to nodes, never to tensors: ``next_functions`` is a tuple of ``(node, output_nr)``
+pairs, one per input of the forward op (``(None, 0)`` for an input that needs no gradient). So an
+in-place write can rebind a tensor's ``grad_fn`` without touching history already recorded.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from minigrad.autograd.saved import SavedTensor
+    from minigrad.autograd.variable import TensorBase
+
+Edge = tuple["Node | None", int]
+
+# Nodes made later run earlier in backward (PyTorch orders its ready queue the same way).
+_sequence_numbers = itertools.count()
+
+
+class Node:
+    """One recorded operation: where its gradients go, and what it saved to compute them."""
+
+    next_functions: tuple[Edge, ...] = ()
+    _saved: tuple[SavedTensor | None, ...] = ()
+    _released = False
+    _pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None
+    _post_hooks: list[Callable[..., Any]] | None = None
+    _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
+    _forward_stack: list[str] | None = None  # filled in anomaly mode
+    _num_outputs = 1
+    _sequence_nr: float = 0
+
+    def name(self) -> str:
+        """The node's type name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
+        return type(self).__name__
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A dict for the user's own annotations (PyTorch's ``grad_fn.metadata``)."""
+        if "_metadata" not in self.__dict__:
+            self._metadata: dict[str, Any] = {}
+        return self._metadata
+
+    def register_hook(self, hook: Callable[..., Any]) -> None:
+        """Call ``hook(grad_inputs, grad_outputs)`` after this node's backward has run."""
+        if self._post_hooks is None:
+            self._post_hooks = []
+        self._post_hooks.append(hook)
+
+    def _register_tensor_hook(self, output_nr: int, hook: Callable[[Any], Any]) -> None:
+        # A tensor hook runs on the tensor's gradient before this node consumes it.
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        self._pre_hooks.setdefault(output_nr, []).append(hook)
+
+    def _release_saved(self) -> None:
+        """Free the saved values once backward has used them (unless the graph is retained)."""
+        if self._saved:
+            self._saved = ()
+            self._released = True
+
+    def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+        """Gradients for ``next_functions`` from the gradients of this node's outputs.
+
+        ``as_tensors`` (create_graph): the gradients are tensors and the computation is recorded.
+        """
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf that requires grad: adds the incoming gradient to ``leaf.grad``."""
+
+    _sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
+
+    def __init__(self, variable: TensorBase) -> None:
+        self.variable = variable
+
+    def name(self) -> str:
+        """``torch::autograd::AccumulateGrad``, PyTorch's C++ name for it."""
+        return "torch::autograd::AccumulateGrad"
+
+    def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+        self.variable._accumulate_grad(grads[0])
+        return ()
+
+
+def new_sequence_nr() -> int:
+    """A number that grows with every node made: later nodes run first in backward."""
+    return next(_sequence_numbers)
+
+
+def sum_to_shape(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Undo broadcasting: sum ``grad`` down to ``shape`` (the one place this is done)."""
+    extra = grad.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        extra + i for i, size in enumerate(shape) if size == 1 and grad.shape[extra + i] != 1
+    )
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return grad.reshape(shape) if extra else grad

@@ -1,0 +1,94 @@
+"""SavedTensor: a value kept for backward, with the version it had when it was saved.
+
+Unpacking compares the shared version counter with the remembered version: a pure integer
+comparison, so modify-then-restore is still caught. Writes through ``.data`` go to a tensor with a
+fresh counter, so they are not caught: that is PyTorch's documented hole, reproduced on purpose.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from minigrad import errors
+from minigrad._dtype import type_name
+from minigrad.autograd import anomaly
+from minigrad.autograd.variable import TensorBase
+
+if TYPE_CHECKING:
+    from minigrad.autograd.graph import Node
+
+
+class SavedTensor:
+    """One saved value: an input tensor, an output tensor, or a plain value (never checked).
+
+    An input is kept as the tensor itself (the error message names its *current* producer). An
+    output is kept as its buffer and counter only: holding the tensor would make a reference
+    cycle (tensor -> grad_fn -> saved -> tensor); its producer is the node that saved it.
+    """
+
+    __slots__ = ("_value", "_counter", "_saved_version", "_input", "_output_nr")
+
+    def __init__(self) -> None:
+        self._input: TensorBase | None = None
+        self._counter = None
+        self._output_nr = 0
+
+    @classmethod
+    def of_input(cls, tensor: TensorBase) -> SavedTensor:
+        """Save an input tensor of the node."""
+        saved = cls()
+        saved._value = tensor._array
+        saved._input = tensor
+        saved._counter = tensor._counter
+        saved._saved_version = tensor._counter.version
+        return saved
+
+    @classmethod
+    def of_output(cls, tensor: TensorBase, output_nr: int) -> SavedTensor:
+        """Save output ``output_nr`` of the node (without a reference to the tensor object)."""
+        saved = cls()
+        saved._value = tensor._array
+        saved._counter = tensor._counter
+        saved._saved_version = tensor._counter.version
+        saved._output_nr = output_nr
+        return saved
+
+    @classmethod
+    def of_value(cls, value: Any) -> SavedTensor:
+        """Save a value nobody else can write to (a scalar, a private intermediate array)."""
+        saved = cls()
+        saved._value = value
+        return saved
+
+    def unpack(self, owner: Node) -> Any:
+        """The saved value, after checking that nothing wrote to it since it was saved."""
+        counter = self._counter
+        if counter is not None and counter.version != self._saved_version:
+            raise RuntimeError(self._mismatch_message(owner))
+        return self._value
+
+    def unpack_tensor(self, owner: Node) -> Any:
+        """The saved value as a tensor (custom Functions, and backward with create_graph)."""
+        value = self.unpack(owner)
+        if self._input is not None:
+            return self._input
+        if self._counter is None:
+            return value
+        # A saved output comes back with its place in the graph, so it can be differentiated.
+        return TensorBase.output_class._make(value, owner, self._output_nr, self._counter)
+
+    def _mismatch_message(self, owner: Node) -> str:
+        if self._input is None:
+            producer, output_nr = owner.name(), self._output_nr
+        else:
+            producer = None if self._input._grad_fn is None else self._input._grad_fn.name()
+            output_nr = self._input._output_nr
+        return errors.version_mismatch(
+            type_name(self._value.dtype),
+            self._value.shape,
+            None if producer is None else errors.node_short_name(producer),
+            output_nr,
+            self._counter.version,
+            self._saved_version,
+            anomaly.is_anomaly_enabled(),
+        )

@@ -1,0 +1,163 @@
+"""The autograd half of a tensor: buffer, version counter, and its place in the graph.
+
+``minigrad.Tensor`` (in ``minigrad/tensor.py``) adds the user-facing methods on top. Keeping the
+metadata here lets the autograd layer create and inspect tensors without importing the ops.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from minigrad import errors
+from minigrad._dtype import type_name
+from minigrad.autograd.graph import AccumulateGrad, Node
+from minigrad.autograd.version import VersionCounter
+
+
+class AutogradMeta:
+    """The rarely-needed per-tensor autograd state, kept apart to keep new tensors cheap."""
+
+    __slots__ = ("grad", "accumulator", "hooks", "retains_grad")
+
+    def __init__(self) -> None:
+        self.grad: TensorBase | None = None
+        self.accumulator: weakref.ref[AccumulateGrad] | None = None
+        self.hooks: list[Callable[[Any], Any]] = []
+        self.retains_grad = False
+
+
+class TensorBase:
+    """A numpy buffer plus autograd metadata (the data model; methods live on Tensor)."""
+
+    __slots__ = (
+        "_array",  # the numpy buffer (views share it with their base)
+        "_counter",  # VersionCounter, shared with views and detach()-ed aliases
+        "_requires_grad",  # the flag of a leaf; a non-leaf requires grad through its grad_fn
+        "_grad_fn",  # Node that produced this tensor, or None for a leaf
+        "_output_nr",  # which output of _grad_fn this tensor is
+        "_meta",  # AutogradMeta or None
+        "_base",  # the tensor this one is a view of, or None
+        "__weakref__",
+    )
+
+    # The class op outputs are made of: minigrad.Tensor, set by minigrad/tensor.py.
+    output_class: ClassVar[type[TensorBase]]
+
+    @classmethod
+    def _make(
+        cls,
+        array: np.ndarray,
+        grad_fn: Node | None = None,
+        output_nr: int = 0,
+        counter: VersionCounter | None = None,
+        requires_grad: bool = False,
+    ) -> Any:
+        """A tensor on ``array`` (not copied) with a fresh counter unless ``counter`` is given."""
+        tensor = object.__new__(cls)
+        tensor._array = array
+        tensor._counter = VersionCounter() if counter is None else counter
+        tensor._requires_grad = requires_grad
+        tensor._grad_fn = grad_fn
+        tensor._output_nr = output_nr
+        tensor._meta = None
+        tensor._base = None
+        return tensor
+
+    # --- the graph ------------------------------------------------------------------------
+
+    @property
+    def requires_grad(self) -> bool:
+        """True if gradients flow to this tensor.
+
+        That is a leaf that asked for them, or any result of a recorded op.
+        """
+        return self._requires_grad or self._grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(bool(value))
+
+    def _set_requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                errors.NON_LEAF_REQUIRES_GRAD if value else errors.NON_LEAF_REQUIRES_GRAD_FALSE
+            )
+        if value and self._array.dtype.kind != "f":
+            raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
+        self._requires_grad = value
+
+    @property
+    def is_leaf(self) -> bool:
+        """True if no recorded op produced this tensor (PyTorch's definition)."""
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that produced this tensor, or None for a leaf."""
+        return self._grad_fn
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of ``grad_fn`` this tensor is."""
+        return self._output_nr
+
+    @property
+    def _version(self) -> int:
+        """How many in-place writes the shared counter has seen."""
+        return self._counter.version
+
+    @property
+    def grad(self) -> Any:
+        """The gradient accumulated by backward into this tensor (leaves, or ``retain_grad``)."""
+        return None if self._meta is None else self._meta.grad
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        if value is not None and not isinstance(value, TensorBase):
+            raise TypeError(
+                "assigned grad expected to be a Tensor or None but got grad of type "
+                f"{type(value).__name__}"
+            )
+        if value is not None and value._array.shape != self._array.shape:
+            raise RuntimeError("assigned grad has data of a different size")
+        self._autograd_meta().grad = value
+
+    def _autograd_meta(self) -> AutogradMeta:
+        if self._meta is None:
+            self._meta = AutogradMeta()
+        return self._meta
+
+    def _gradient_edge(self) -> tuple[Node | None, int]:
+        """Where a gradient for this tensor goes: its grad_fn, or its leaf accumulator."""
+        if self._grad_fn is not None:
+            return self._grad_fn, self._output_nr
+        if not self._requires_grad:
+            return None, 0
+        meta = self._autograd_meta()
+        # The graph holds the accumulator; the tensor only a weak reference, as in PyTorch.
+        accumulator = None if meta.accumulator is None else meta.accumulator()
+        if accumulator is None:
+            accumulator = AccumulateGrad(self)
+            meta.accumulator = weakref.ref(accumulator)
+        return accumulator, 0
+
+    def _accumulate_grad(self, grad: Any) -> None:
+        """Add ``grad`` (an array or, with create_graph, a tensor) into ``self.grad``."""
+        meta = self._autograd_meta()
+        if isinstance(grad, TensorBase):
+            meta.grad = grad if meta.grad is None else meta.grad + grad
+        elif meta.grad is None:
+            # Copy: the engine may hand the same array to several consumers.
+            meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
+        else:
+            np.add(meta.grad._array, grad, out=meta.grad._array, casting="unsafe")
+            meta.grad._counter.bump()
+
+    def _type_name(self) -> str:
+        """``minigrad.FloatTensor``: this tensor's legacy type name, as in PyTorch messages."""
+        return type_name(self._array.dtype)
+

@@ -1,0 +1,24 @@
+"""The version counter: how autograd notices in-place writes.
+
+A counter is shared by every tensor that looks at the same values through autograd's eyes: a
+tensor, its views and its ``.detach()``-ed aliases. ``.data`` and ``clone()`` get a fresh one.
+Each in-place write bumps the shared counter once; a saved tensor remembers the value it saw.
+"""
+
+from __future__ import annotations
+
+
+class VersionCounter:
+    """A mutable integer shared by the tensors that alias one buffer for autograd."""
+
+    __slots__ = ("version",)
+
+    def __init__(self) -> None:
+        self.version = 0
+
+    def bump(self) -> None:
+        """Record one in-place write."""
+        self.version += 1
+
+    def __repr__(self) -> str:
+        return f"VersionCounter({self.version})"

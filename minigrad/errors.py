@@ -1,0 +1,153 @@
+"""PyTorch's error texts, in one place.
+
+Each text is PyTorch 2.13's own, with ``torch`` replaced by ``minigrad`` in type names, so that a
+user who searches for a message finds PyTorch's explanations of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+IMPLICIT_GRAD_NOT_SCALAR = "grad can be implicitly created only for scalar outputs"
+
+NON_LEAF_REQUIRES_GRAD = "you can only change requires_grad flags of leaf variables."
+NON_LEAF_REQUIRES_GRAD_FALSE = (
+    NON_LEAF_REQUIRES_GRAD + " If you want to use a computed variable in a subgraph that doesn't "
+    "require differentiation use var_no_grad = var.detach()."
+)
+ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+ONLY_FLOAT_FACTORY_REQUIRES_GRAD = (
+    "Only Tensors of floating point and complex dtype can require gradients"
+)
+NUMPY_REQUIRES_GRAD = (
+    "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+)
+RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+
+_VERSION_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+_VERSION_HINT_ANOMALY = (
+    "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!"
+)
+
+
+def format_size(shape: Sequence[int]) -> str:
+    """``[2, 3]``: a shape as PyTorch's C++ side prints it in messages."""
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
+def format_torch_size(shape: Sequence[int]) -> str:
+    """``minigrad.Size([2, 3])``: a shape as ``repr(tensor.shape)`` prints it."""
+    return f"minigrad.Size({list(shape)})"
+
+
+def no_grad_fn(index: int) -> str:
+    """Backward was asked of a tensor that has no history and does not require grad."""
+    return f"element {index} of tensors does not require grad and does not have a grad_fn"
+
+
+def grad_shape_mismatch(index: int, grad_shape: Sequence[int], shape: Sequence[int]) -> str:
+    """An explicit gradient whose shape differs from its output's."""
+    return (
+        f"Mismatch in shape: grad_output[{index}] has a shape of {format_torch_size(grad_shape)} "
+        f"and output[{index}] has a shape of {format_torch_size(shape)}."
+    )
+
+
+def node_short_name(name: str) -> str:
+    """The name PyTorch uses for a node inside the version-mismatch message.
+
+    ``SigmoidBackward0`` -> ``Sigmoid``, ``MaxBackward1`` -> ``Max1``, ``MyFnBackward`` -> ``MyFn``;
+    names that do not end in ``Backward`` plus digits (``torch::autograd::CopySlices``) stay whole.
+    """
+    head, sep, digits = name.rpartition("Backward")
+    if not sep or not (digits == "" or digits.isdigit()):
+        return name
+    return head + ("" if digits == "0" else digits)
+
+
+def version_mismatch(
+    type_name: str,
+    shape: Sequence[int],
+    producer: str | None,
+    output_nr: int,
+    version: int,
+    expected: int,
+    anomaly: bool,
+) -> str:
+    """A saved tensor was modified in place after it was saved."""
+    which = "" if producer is None else f", which is output {output_nr} of {producer},"
+    hint = _VERSION_HINT_ANOMALY if anomaly else _VERSION_HINT
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{type_name} {format_size(shape)}]{which} is at version {version}; "
+        f"expected version {expected} instead. {hint}"
+    )
+
+
+def broadcast_mismatch(shape_a: Sequence[int], shape_b: Sequence[int]) -> str:
+    """Two shapes that cannot be broadcast together (PyTorch names the first clashing dim)."""
+    a, b = list(shape_a), list(shape_b)
+    for offset in range(1, min(len(a), len(b)) + 1):
+        size_a, size_b = a[-offset], b[-offset]
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            dim = max(len(a), len(b)) - offset
+            return (
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {dim}"
+            )
+    return f"shapes {format_size(a)} and {format_size(b)} cannot be broadcast"
+
+
+def inplace_shape_mismatch(shape: Sequence[int], broadcast_shape: Sequence[int]) -> str:
+    """An in-place op whose result would not fit the tensor written to."""
+    return (
+        f"output with shape {format_size(shape)} doesn't match the broadcast shape "
+        f"{format_size(broadcast_shape)}"
+    )
+
+
+def inplace_dtype_mismatch(result_type: str, target_type: str) -> str:
+    """An in-place op whose result dtype cannot be cast to the tensor written to."""
+    return f"result type {result_type} can't be cast to the desired output type {target_type}"
+
+
+def dim_out_of_range(dim: int, ndim: int) -> str:
+    """A ``dim`` argument outside ``[-ndim, ndim - 1]``."""
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    return f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+
+
+def nan_in_backward(node_name: str, index: int) -> str:
+    """Anomaly mode's NaN check failed for a node's output."""
+    return f"Function '{node_name}' returned nan values in its {index}th output."
+
+
+def wrong_grad_count(node_name: str, expected: int, got: int) -> str:
+    """A backward returned as many gradients as it had inputs? Not this one."""
+    return (
+        f"function {node_name} returned an incorrect number of gradients "
+        f"(expected {expected}, got {got})"
+    )
+
+
+def invalid_grad_shape(node_name: str, index: int, got: Sequence[int], shape: Sequence[int]) -> str:
+    """A backward returned a gradient that does not fit its input's shape."""
+    return (
+        f"Function {node_name} returned an invalid gradient at index {index} - got "
+        f"{format_size(got)} but expected shape compatible with {format_size(shape)}"
+    )

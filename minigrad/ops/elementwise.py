@@ -1,0 +1,496 @@
+"""Elementwise ops: each one class (forward, backward, what it saves) plus its public function.
+
+Formulas are written with operators and numpy ufuncs only, so they read like the math.
+What each op saves is what PyTorch 2.13 saves: it decides which later in-place writes make
+backward raise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import call_broadcasting, cast, operand, promote
+
+
+class Add(Op):
+    """z = x + alpha * y;  dx = grad,  dy = alpha * grad.  Saves nothing."""
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1) -> np.ndarray:
+        ctx.alpha = alpha
+        return x + y if alpha == 1 else x + alpha * y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        return grad, grad if ctx.alpha == 1 else grad * ctx.alpha
+
+
+class Sub(Op):
+    """z = x - alpha * y;  dx = grad,  dy = -alpha * grad.  Saves nothing."""
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1) -> np.ndarray:
+        ctx.alpha = alpha
+        return x - y if alpha == 1 else x - alpha * y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+
+
+class Rsub(Op):
+    """z = other - x (``2 - x``);  dx = -grad.  Saves nothing."""
+
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, other: Any) -> np.ndarray:
+        return other - x
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return -grad, None
+
+
+class Mul(Op):
+    """z = x * y;  dx = grad * y,  dy = grad * x.
+
+    Saves each operand only if the *other* one needs a gradient, as PyTorch does: after
+    ``z = x * y`` with only ``x`` requiring grad, writing ``x`` in place is still legal.
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
+        return x * y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        x, y = ctx.saved_tensors
+        return (
+            grad * y if ctx.needs_input_grad[0] else None,
+            grad * x if ctx.needs_input_grad[1] else None,
+        )
+
+
+class Div(Op):
+    """z = x / y;  dx = grad / y,  dy = -grad * x / y**2.
+
+    Saves ``y`` whenever anything needs a gradient, and ``x`` only if ``y`` does (PyTorch).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any) -> np.ndarray:
+        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
+        return x / y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        x, y = ctx.saved_tensors
+        return (
+            grad / y if ctx.needs_input_grad[0] else None,
+            -grad * x / (y * y) if ctx.needs_input_grad[1] else None,
+        )
+
+
+class Neg(Op):
+    """y = -x;  dx = -grad.  Saves nothing."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return -x
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return -grad
+
+
+class Abs(Op):
+    """y = |x|;  dx = grad * sign(x).  Saves its input."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.abs(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * np.sign(x)
+
+
+class Exp(Op):
+    """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = np.exp(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return grad * y
+
+
+class Log(Op):
+    """y = log(x);  dx = grad / x.  Saves its input."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf, log(-1) = nan
+            return np.log(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return grad / x
+
+
+class Sqrt(Op):
+    """y = sqrt(x);  dx = grad / (2 y).  Saves its result."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):  # sqrt(-1) = nan, as in PyTorch
+            y = np.sqrt(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return grad / (2 * y)
+
+
+class Sigmoid(Op):
+    """y = 1 / (1 + exp(-x));  dx = grad * y * (1 - y).  Saves its result."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        # The tanh form never overflows, unlike 1 / (1 + exp(-x)) for very negative x.
+        y = np.tanh(x * 0.5)
+        y += 1
+        y *= 0.5
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return grad * y * (1 - y)
+
+
+class Tanh(Op):
+    """y = tanh(x);  dx = grad * (1 - y**2).  Saves its result."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = np.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return grad * (1 - y * y)
+
+
+class Relu(Op):
+    """y = max(x, 0);  dx = grad where y > 0.  Saves its result."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = np.maximum(x, 0)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return grad * (y > 0)
+
+
+class Clamp(Op):
+    """y = min(max(x, low), high);  dx = grad where low <= x <= high.  Saves its input.
+
+    The bounds are inclusive: at x == low the gradient passes, as in PyTorch.
+    """
+
+    node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, low: Any, high: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.low, ctx.high = low, high
+        return np.clip(x, low, high)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (x,) = ctx.saved_tensors
+        inside = True
+        if ctx.low is not None:
+            inside = x >= ctx.low
+        if ctx.high is not None:
+            inside = inside & (x <= ctx.high)
+        return grad * inside, None, None
+
+
+class PowScalar(Op):
+    """y = x ** p (p a number);  dx = grad * p * x**(p-1), and 0 where p == 0.  Saves x."""
+
+    node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, exponent: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.exponent = exponent
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.power(x, exponent)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        p = ctx.exponent
+        if p == 0:
+            return grad * 0, None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return grad * (p * x ** (p - 1)), None
+
+
+class Pow(Op):
+    """z = x ** y (two tensors).  Saves x, y and its result.
+
+    dx = grad * y * x**(y-1) (0 where y == 0);  dy = grad * z * log(x) (0 where x == 0, y >= 0).
+    """
+
+    node_name = "PowBackward1"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            z = np.power(x, y)
+        ctx.save_for_backward(x, y, z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        x, y, z = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dx = dy = None
+            if ctx.needs_input_grad[0]:
+                dx = np.where(y == 0, 0, grad * y * x ** (y - 1))
+            if ctx.needs_input_grad[1]:
+                dy = np.where((x == 0) & (y >= 0), 0, grad * z * np.log(x))
+        return dx, dy
+
+
+class RpowScalar(Op):
+    """z = base ** y (base a number);  dy = grad * z * log(base).  Saves y and its result."""
+
+    node_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, y: np.ndarray, base: Any) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            z = np.power(base, y)
+        ctx.save_for_backward(y, z)
+        ctx.base = base
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        y, z = ctx.saved_tensors
+        if ctx.base == 0:
+            return np.where(y >= 0, 0, grad * z * -np.inf), None
+        return grad * z * np.log(ctx.base), None
+
+
+# --- public functions ---------------------------------------------------------------------
+
+
+def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input + alpha * other``, with broadcasting.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.add(minigrad.tensor([1.0, 2.0]), 1.0)
+        tensor([2., 3.])
+    """
+    a, b = promote(input, other)
+    return call_broadcasting(Add.apply, a, b, alpha)
+
+
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input - alpha * other``, with broadcasting."""
+    a, b = promote(input, other)
+    return call_broadcasting(Sub.apply, a, b, alpha)
+
+
+def rsub(input: Any, other: Any) -> Any:
+    """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
+    a, b = promote(input, other)
+    return Rsub.apply(a, b)
+
+
+def mul(input: Any, other: Any) -> Any:
+    """``input * other``, with broadcasting."""
+    a, b = promote(input, other)
+    return call_broadcasting(Mul.apply, a, b)
+
+
+def div(input: Any, other: Any) -> Any:
+    """``input / other`` (true division: integers give float32), with broadcasting."""
+    a, b = promote(input, other, true_divide=True)
+    return call_broadcasting(Div.apply, a, b)
+
+
+def true_divide(input: Any, other: Any) -> Any:
+    """Alias of ``div``."""
+    return div(input, other)
+
+
+def pow(input: Any, exponent: Any) -> Any:
+    """``input ** exponent``: tensor ** number, tensor ** tensor, or number ** tensor."""
+    a, b = promote(input, exponent)
+    if isinstance(operand(b), np.ndarray):
+        if isinstance(operand(a), np.ndarray):
+            return call_broadcasting(Pow.apply, a, b)
+        return RpowScalar.apply(b, a)
+    _check_integer_power(a, b)
+    return PowScalar.apply(a, b)
+
+
+def _check_integer_power(base: Any, exponent: Any) -> None:
+    if isinstance(exponent, int) and exponent < 0 and operand(base).dtype.kind in "iub":
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def neg(input: Any) -> Any:
+    """``-input``."""
+    return Neg.apply(input)
+
+
+def abs(input: Any) -> Any:
+    """``|input|``."""
+    return Abs.apply(input)
+
+
+def exp(input: Any) -> Any:
+    """``e ** input``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.exp(minigrad.tensor([0.0, 1.0]))
+        tensor([1.0000, 2.7183])
+    """
+    return Exp.apply(_float(input))
+
+
+def log(input: Any) -> Any:
+    """Natural logarithm (nan below 0, -inf at 0, as in PyTorch)."""
+    return Log.apply(_float(input))
+
+
+def sqrt(input: Any) -> Any:
+    """Square root (nan below 0)."""
+    return Sqrt.apply(_float(input))
+
+
+def sigmoid(input: Any) -> Any:
+    """``1 / (1 + exp(-input))``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.sigmoid(minigrad.tensor([1.0, 2.0, 3.0]))
+        tensor([0.7311, 0.8808, 0.9526])
+    """
+    return Sigmoid.apply(_float(input))
+
+
+def tanh(input: Any) -> Any:
+    """Hyperbolic tangent."""
+    return Tanh.apply(_float(input))
+
+
+def relu(input: Any) -> Any:
+    """``max(input, 0)``."""
+    return Relu.apply(input)
+
+
+def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
+    """Limit every element to ``[min, max]`` (either bound may be None)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    array = operand(input)
+    if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
+        input = cast(input, np.dtype(np.float32))
+    return Clamp.apply(input, min, max)
+
+
+clip = clamp
+
+
+def _float(input: Any) -> Any:
+    # Integer tensors go through transcendental functions as the default float dtype.
+    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
+
+
+class Reciprocal(Op):
+    """y = 1 / x;  dx = -grad * y**2.  Saves its result."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            y = np.reciprocal(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return -grad * y * y
+
+
+class Clone(Op):
+    """y = a copy of x;  dx = grad.  Saves nothing."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return x.copy()
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return grad
+
+
+def reciprocal(input: Any) -> Any:
+    """``1 / input``."""
+    return Reciprocal.apply(_float(input))
+
+
+def rdiv(input: Any, other: Any) -> Any:
+    """``other / input`` for a number ``other``: recorded as ``reciprocal(input) * other``."""
+    return mul(reciprocal(input), other)
+
+
+def clone(input: Any) -> Any:
+    """A copy of ``input`` that gradients flow through (a fresh buffer and version counter)."""
+    return Clone.apply(input)

@@ -1,0 +1,150 @@
+"""Ops that overwrite values.
+
+These are what ``zero_``, ``fill_``, ``copy_``, ``normal_``, ``uniform_``, ``masked_fill`` and
+``scatter`` record. None of them saves a tensor except the index or mask that decides which
+elements were replaced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad import _random
+from minigrad.autograd.function import Op
+
+
+class Zero(Op):
+    """y = 0;  dx = 0.  Saves nothing."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return np.zeros_like(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return grad * 0
+
+
+class Fill(Op):
+    """y = value everywhere;  dx = 0.  Saves nothing."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, value: Any) -> np.ndarray:
+        return np.full_like(x, value)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad * 0, None
+
+
+class Copy(Op):
+    """y = src (broadcast to x's shape);  dx = 0,  dsrc = grad.  Saves nothing."""
+
+    node_name = "torch::autograd::CopyBackwards"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, src: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(src, x.shape).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        return grad * 0, grad
+
+
+class Normal(Op):
+    """y ~ Normal(mean, std);  dx = 0.  Saves nothing."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, mean: float, std: float) -> np.ndarray:
+        return _random.generator().normal(mean, std, size=x.shape).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return grad * 0, None, None
+
+
+class Uniform(Op):
+    """y ~ Uniform[low, high);  dx = 0.  Saves nothing."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, low: float, high: float) -> np.ndarray:
+        return _random.generator().uniform(low, high, size=x.shape).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return grad * 0, None, None
+
+
+class MaskedFill(Op):
+    """y = value where mask, else x;  dx = grad where not mask.  Saves the mask."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, mask: np.ndarray, value: Any) -> np.ndarray:
+        ctx.save_for_backward(mask)
+        return np.where(mask, np.asarray(value, dtype=x.dtype), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (mask,) = ctx.saved_tensors
+        return np.where(mask, 0, grad), None, None
+
+
+class ScatterValue(Op):
+    """y = x with ``value`` written at ``index`` along ``dim``;  dx = grad, 0 where written.
+
+    Saves the index.
+    """
+
+    node_name = "ScatterBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
+        ctx.save_for_backward(index)
+        ctx.dim = dim
+        y = x.copy()
+        np.put_along_axis(y, index, value, axis=dim)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (index,) = ctx.saved_tensors
+        dx = np.array(grad, copy=True)
+        np.put_along_axis(dx, index, 0, axis=ctx.dim)
+        return dx, None, None, None
+
+
+class Scatter(Op):
+    """y = x with ``src`` values written at ``index`` along ``dim``.  Saves the index.
+
+    dx = grad, 0 where written;  dsrc = grad gathered at ``index`` (0 where src was unused).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
+                index: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(index)
+        ctx.dim, ctx.src_shape = dim, src.shape
+        y = x.copy()
+        np.put_along_axis(y, index, src[_leading(index.shape)], axis=dim)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        (index,) = ctx.saved_tensors
+        dx = np.array(grad, copy=True)
+        np.put_along_axis(dx, index, 0, axis=ctx.dim)
+        dsrc = np.zeros(ctx.src_shape, dtype=grad.dtype)
+        dsrc[_leading(index.shape)] = np.take_along_axis(grad, index, axis=ctx.dim)
+        return dx, dsrc, None, None
+
+
+def _leading(shape: tuple[int, ...]) -> tuple[slice, ...]:
+    # scatter reads only the first index.shape elements of src along every dimension.
+    return tuple(slice(0, n) for n in shape)

@@ -1,0 +1,574 @@
+"""``minigrad.Tensor``: the user-facing tensor. Each method is thin: it calls an op.
+
+The autograd state (buffer, version counter, ``grad_fn``, ``grad``) lives in
+``autograd/variable.py``; in-place methods go through ``autograd/inplace.py``, the only code that
+writes into a buffer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from minigrad import _dtype, _printing, errors
+from minigrad._size import Size
+from minigrad.autograd import engine
+from minigrad.autograd.inplace import apply_inplace, check_inplace
+from minigrad.autograd.variable import TensorBase
+from minigrad.ops import elementwise as ew
+from minigrad.ops import fill, linalg, reduction
+from minigrad.ops._helpers import normalize_dims, promote_inplace
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``: ``handle.remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        """Unregister the hook (a second call does nothing)."""
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class Tensor(TensorBase):
+    """A multi-dimensional array that records operations for automatic differentiation.
+
+    Make one with ``minigrad.tensor(...)`` or a factory (``zeros``, ``randn``, ...).
+
+    Example:
+        >>> import minigrad
+        >>> a = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> out = a.sigmoid()
+        >>> out.sum().backward()
+        >>> a.grad
+        tensor([0.1966, 0.1050, 0.0452])
+    """
+
+    __slots__ = ()
+    __hash__ = object.__hash__  # hashable by identity although == is elementwise
+
+    # --- shape and type ----------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        """The tensor's shape, e.g. ``minigrad.Size([2, 3])``."""
+        return Size(self._array.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        """The shape, or the length of dimension ``dim``."""
+        if dim is None:
+            return Size(self._array.shape)
+        return self._array.shape[normalize_dims(dim, self._array.ndim)[0]]
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        """The element type, e.g. ``minigrad.float32``."""
+        return _dtype.from_numpy_dtype(self._array.dtype)
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._array.ndim
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return self._array.ndim
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return self._array.size
+
+    def is_floating_point(self) -> bool:
+        """True for float16/32/64 tensors."""
+        return self._array.dtype.kind == "f"
+
+    def to(self, dtype: _dtype.dtype) -> Tensor:
+        """This tensor as ``dtype`` (itself if it already is; differentiable)."""
+        numpy_dtype = _dtype.to_numpy_dtype(dtype)
+        if numpy_dtype == self._array.dtype:
+            return self
+        from minigrad.ops._helpers import cast
+
+        return cast(self, numpy_dtype)
+
+    def float(self) -> Tensor:
+        """This tensor as float32."""
+        return self.to(_dtype.float32)
+
+    def double(self) -> Tensor:
+        """This tensor as float64."""
+        return self.to(_dtype.float64)
+
+    def long(self) -> Tensor:
+        """This tensor as int64."""
+        return self.to(_dtype.int64)
+
+    def int(self) -> Tensor:
+        """This tensor as int32."""
+        return self.to(_dtype.int32)
+
+    def bool(self) -> Tensor:
+        """This tensor as bool."""
+        return self.to(_dtype.bool_)
+
+    # --- autograd: data, detach, backward ------------------------------------------------------
+
+    @property
+    def data(self) -> Tensor:
+        """The same buffer with a *fresh* version counter and no history.
+
+        Writes through it are invisible to autograd: the unsafe way to change values (use
+        ``detach()``, whose writes autograd does see).
+        """
+        return Tensor._make(self._array)
+
+    @data.setter
+    def data(self, other: Tensor) -> None:
+        # Take the other tensor's buffer; keep our own counter; bump nothing (as PyTorch).
+        self._array = other._array
+
+    def detach(self) -> Tensor:
+        """A new tensor on the same buffer *and the same version counter*, without history.
+
+        In-place writes through it are seen by autograd, so backward raises if they changed a
+        value it saved.
+        """
+        return Tensor._make(self._array, counter=self._counter)
+
+    def detach_(self) -> Tensor:
+        """Make this tensor a leaf without history that does not require grad (in place)."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
+                "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
+                "be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` in place and return the tensor."""
+        if self._grad_fn is not None and requires_grad:
+            return self  # already requires grad through its history: a no-op in PyTorch
+        self._set_requires_grad(bool(requires_grad))
+        return self
+
+    def clone(self) -> Tensor:
+        """A copy with its own buffer and counter; gradients flow back to this tensor."""
+        return ew.clone(self)
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        """Accumulate the gradient of this tensor into the leaves' ``.grad``.
+
+        ``gradient`` may be omitted only for a single-element tensor.
+        """
+        engine.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
+        if not self.requires_grad:
+            raise RuntimeError(errors.RETAIN_GRAD_NO_GRAD)
+        if self._grad_fn is None or self.retains_grad:
+            return
+        self._autograd_meta().retains_grad = True
+        engine.register_retain(self)
+
+    @property
+    def retains_grad(self) -> bool:
+        """True if ``retain_grad()`` was called on this non-leaf tensor."""
+        return self._meta is not None and self._meta.retains_grad
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
+        if not self.requires_grad:
+            raise RuntimeError(errors.HOOK_NO_GRAD)
+        if self._grad_fn is None:
+            hooks = self._autograd_meta().hooks
+        else:
+            self._grad_fn._register_tensor_hook(self._output_nr, hook)
+            hooks = self._grad_fn._pre_hooks[self._output_nr]
+        if hook not in hooks:
+            hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    # --- conversion ---------------------------------------------------------------------------
+
+    def numpy(self) -> np.ndarray:
+        """The numpy array behind this tensor (shared memory; writes bump no version)."""
+        if self.requires_grad:
+            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        return self._array
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def item(self) -> Any:
+        """The value of a one-element tensor as a Python number."""
+        if self._array.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
+            )
+        return self._array.reshape(()).item()
+
+    def tolist(self) -> Any:
+        """The values as (nested) Python lists."""
+        return self._array.tolist()
+
+    def __len__(self) -> int:
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._array.shape[0]
+
+    def __bool__(self) -> bool:
+        if self._array.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with {'more than one' if self._array.size else 'no'} "
+                "value is ambiguous"
+            )
+        return bool(self._array.reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._array.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter([Tensor._make(np.array(row)) for row in self._array])
+
+    def __repr__(self) -> str:
+        grad_fn = self._grad_fn
+        return _printing.tensor_repr(
+            self._array,
+            dtype_name=_dtype.from_numpy_dtype(self._array.dtype).name,
+            requires_grad=self._requires_grad and grad_fn is None,
+            grad_fn_name=None if grad_fn is None else grad_fn.name(),
+        )
+
+    __str__ = __repr__
+
+    # --- arithmetic ---------------------------------------------------------------------------
+
+    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        """``self + alpha * other``."""
+        return ew.add(self, other, alpha=alpha)
+
+    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        """``self - alpha * other``."""
+        return ew.sub(self, other, alpha=alpha)
+
+    def mul(self, other: Any) -> Tensor:
+        """``self * other``."""
+        return ew.mul(self, other)
+
+    def div(self, other: Any) -> Tensor:
+        """``self / other``."""
+        return ew.div(self, other)
+
+    def pow(self, exponent: Any) -> Tensor:
+        """``self ** exponent``."""
+        return ew.pow(self, exponent)
+
+    def __add__(self, other: Any) -> Tensor:
+        return ew.add(self, other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Tensor:
+        return ew.sub(self, other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return ew.rsub(self, other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return ew.mul(self, other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return ew.div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return ew.rdiv(self, other)
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        return ew.pow(self, exponent)
+
+    def __rpow__(self, base: Any) -> Tensor:
+        return ew.pow(base, self)
+
+    def __matmul__(self, other: Any) -> Tensor:
+        return linalg.matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        return linalg.matmul(other, self)
+
+    def __neg__(self) -> Tensor:
+        return ew.neg(self)
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __abs__(self) -> Tensor:
+        return ew.abs(self)
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other)
+
+    # --- comparisons (not differentiable: bool results) ----------------------------------------
+
+    def _compare(self, other: Any, ufunc: np.ufunc) -> Tensor:
+        other_array = other._array if isinstance(other, TensorBase) else other
+        return Tensor._make(np.asarray(ufunc(self._array, other_array)))
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(other, np.not_equal)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less)
+
+    def __le__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less_equal)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater_equal)
+
+    def eq(self, other: Any) -> Tensor:
+        """Elementwise ``==`` (a bool tensor)."""
+        return self._compare(other, np.equal)
+
+    def all(self) -> Tensor:
+        """True if every element is nonzero (a 0-d bool tensor)."""
+        return Tensor._make(np.asarray(self._array.all()))
+
+    def any(self) -> Tensor:
+        """True if some element is nonzero (a 0-d bool tensor)."""
+        return Tensor._make(np.asarray(self._array.any()))
+
+    # --- math ---------------------------------------------------------------------------------
+
+    def neg(self) -> Tensor:
+        """``-self``."""
+        return ew.neg(self)
+
+    def abs(self) -> Tensor:
+        """``|self|``."""
+        return ew.abs(self)
+
+    def exp(self) -> Tensor:
+        """``e ** self``."""
+        return ew.exp(self)
+
+    def log(self) -> Tensor:
+        """Natural logarithm."""
+        return ew.log(self)
+
+    def sqrt(self) -> Tensor:
+        """Square root."""
+        return ew.sqrt(self)
+
+    def sigmoid(self) -> Tensor:
+        """``1 / (1 + exp(-self))``."""
+        return ew.sigmoid(self)
+
+    def tanh(self) -> Tensor:
+        """Hyperbolic tangent."""
+        return ew.tanh(self)
+
+    def relu(self) -> Tensor:
+        """``max(self, 0)``."""
+        return ew.relu(self)
+
+    def reciprocal(self) -> Tensor:
+        """``1 / self``."""
+        return ew.reciprocal(self)
+
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        """Limit every element to ``[min, max]``."""
+        return ew.clamp(self, min, max)
+
+    clip = clamp
+
+    def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """Sum of all elements, or over ``dim``."""
+        return reduction.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        """Mean of all elements, or over ``dim``."""
+        return reduction.mean(self, dim, keepdim)
+
+    def matmul(self, other: Any) -> Tensor:
+        """Matrix product."""
+        return linalg.matmul(self, other)
+
+    def mm(self, mat2: Any) -> Tensor:
+        """Product of two matrices."""
+        return linalg.mm(self, mat2)
+
+    def mv(self, vec: Any) -> Tensor:
+        """Matrix-vector product."""
+        return linalg.mv(self, vec)
+
+    def dot(self, other: Any) -> Tensor:
+        """Dot product of two vectors."""
+        return linalg.dot(self, other)
+
+    # --- in-place: every one goes through autograd/inplace.py --------------------------------
+
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        """``self += alpha * other`` in place."""
+        return apply_inplace(ew.Add, self, promote_inplace(self, other), alpha)
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        """``self -= alpha * other`` in place."""
+        return apply_inplace(ew.Sub, self, promote_inplace(self, other), alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        """``self *= other`` in place."""
+        return apply_inplace(ew.Mul, self, promote_inplace(self, other))
+
+    def div_(self, other: Any) -> Tensor:
+        """``self /= other`` in place."""
+        return apply_inplace(ew.Div, self, promote_inplace(self, other, true_divide=True))
+
+    def pow_(self, exponent: Any) -> Tensor:
+        """``self **= exponent`` in place."""
+        exponent = promote_inplace(self, exponent)
+        if isinstance(exponent, TensorBase):
+            return apply_inplace(ew.Pow, self, exponent)
+        return apply_inplace(ew.PowScalar, self, exponent)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        """Limit every element to ``[min, max]`` in place."""
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        return apply_inplace(ew.Clamp, self, min, max)
+
+    clip_ = clamp_
+
+    def neg_(self) -> Tensor:
+        """``self = -self`` in place."""
+        return apply_inplace(ew.Neg, self)
+
+    def abs_(self) -> Tensor:
+        """``self = |self|`` in place."""
+        return apply_inplace(ew.Abs, self)
+
+    def exp_(self) -> Tensor:
+        """``self = exp(self)`` in place (saves the result: a later in-place write breaks it)."""
+        return apply_inplace(ew.Exp, self)
+
+    def log_(self) -> Tensor:
+        """``self = log(self)`` in place."""
+        return apply_inplace(ew.Log, self)
+
+    def sqrt_(self) -> Tensor:
+        """``self = sqrt(self)`` in place."""
+        return apply_inplace(ew.Sqrt, self)
+
+    def sigmoid_(self) -> Tensor:
+        """``self = sigmoid(self)`` in place."""
+        return apply_inplace(ew.Sigmoid, self)
+
+    def tanh_(self) -> Tensor:
+        """``self = tanh(self)`` in place."""
+        return apply_inplace(ew.Tanh, self)
+
+    def relu_(self) -> Tensor:
+        """``self = max(self, 0)`` in place."""
+        return apply_inplace(ew.Relu, self)
+
+    def zero_(self) -> Tensor:
+        """Fill with zeros in place."""
+        return apply_inplace(fill.Zero, self)
+
+    def fill_(self, value: Any) -> Tensor:
+        """Fill with ``value`` in place."""
+        if isinstance(value, TensorBase):
+            value = value.item()
+        return apply_inplace(fill.Fill, self, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        """Copy ``src``'s values (broadcast to this shape) into this tensor."""
+        check_inplace(self)
+        src_shape = src._array.shape
+        try:
+            np.broadcast_to(src._array, self._array.shape)
+        except ValueError:
+            raise RuntimeError(
+                f"output with shape {errors.format_size(self._array.shape)} doesn't match the "
+                f"broadcast shape {errors.format_size(src_shape)}"
+            ) from None
+        return apply_inplace(fill.Copy, self, src)
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
+        """Fill with samples from Normal(mean, std) in place."""
+        return apply_inplace(fill.Normal, self, mean, std)
+
+    def uniform_(self, from_: float = 0.0, to: float = 1.0) -> Tensor:
+        """Fill with samples from Uniform[from_, to) in place."""
+        return apply_inplace(fill.Uniform, self, from_, to)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        """Write ``value`` where ``mask`` is True, in place."""
+        _check_mask(mask)
+        return apply_inplace(fill.MaskedFill, self, mask, _scalar(value))
+
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        """A copy with ``value`` written where ``mask`` is True."""
+        _check_mask(mask)
+        return fill.MaskedFill.apply(self, mask, _scalar(value))
+
+    def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None) -> Tensor:
+        """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
+        src = value if src is None else src
+        axis = normalize_dims(dim, self._array.ndim)[0]
+        if isinstance(src, TensorBase):
+            return apply_inplace(fill.Scatter, self, src, axis, index)
+        return apply_inplace(fill.ScatterValue, self, axis, index, src)
+
+
+def _check_mask(mask: Any) -> None:
+    if not isinstance(mask, TensorBase) or mask._array.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{getattr(mask, 'dtype', type(mask).__name__)}")
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, TensorBase) else value
+
+
+# Op outputs are minigrad.Tensor objects.
+TensorBase.output_class = Tensor
