@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
 BACKWARD_TWICE = (
@@ -24,6 +26,20 @@ NON_LEAF_REQUIRES_GRAD = "you can only change requires_grad flags of leaf variab
 NON_LEAF_REQUIRES_GRAD_FALSE = (
     NON_LEAF_REQUIRES_GRAD + " If you want to use a computed variable in a subgraph that doesn't "
     "require differentiation use var_no_grad = var.detach()."
+)
+VIEW_OF_LEAF_INPLACE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked)."
+)
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
 )
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
 ONLY_FLOAT_FACTORY_REQUIRES_GRAD = (
@@ -113,6 +129,15 @@ def broadcast_mismatch(shape_a: Sequence[int], shape_b: Sequence[int]) -> str:
     return f"shapes {format_size(a)} and {format_size(b)} cannot be broadcast"
 
 
+def from_numpy_value_error(error: ValueError, shape_a: Sequence[int], shape_b: Sequence[int]) -> str:
+    """PyTorch's text for a numpy ValueError raised by an op on operands of these shapes."""
+    try:
+        np.broadcast_shapes(tuple(shape_a), tuple(shape_b))
+    except ValueError:
+        return broadcast_mismatch(shape_a, shape_b)
+    return str(error)
+
+
 def inplace_shape_mismatch(shape: Sequence[int], broadcast_shape: Sequence[int]) -> str:
     """An in-place op whose result would not fit the tensor written to."""
     return (
@@ -124,6 +149,16 @@ def inplace_shape_mismatch(shape: Sequence[int], broadcast_shape: Sequence[int])
 def inplace_dtype_mismatch(result_type: str, target_type: str) -> str:
     """An in-place op whose result dtype cannot be cast to the tensor written to."""
     return f"result type {result_type} can't be cast to the desired output type {target_type}"
+
+
+def multi_output_view_inplace(output_nr: int, producer: str) -> str:
+    """An output of split/chunk/unbind was written in place while gradients are recorded."""
+    return (
+        f"Output {output_nr} of {producer} is a view and is being modified inplace. This view is "
+        "the output of a function that returns multiple views. Such functions do not allow the "
+        "output views to be modified inplace. You should replace the inplace operation by an "
+        "out-of-place one."
+    )
 
 
 def dim_out_of_range(dim: int, ndim: int) -> str:

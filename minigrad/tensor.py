@@ -15,10 +15,10 @@ import numpy as np
 from minigrad import _dtype, _printing, errors
 from minigrad._size import Size
 from minigrad.autograd import engine
-from minigrad.autograd.inplace import apply_inplace, check_inplace
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import elementwise as ew
-from minigrad.ops import fill, linalg, reduction
+from minigrad.ops import fill, indexing, linalg, reduction, views
 from minigrad.ops._helpers import normalize_dims, promote_inplace
 
 
@@ -205,6 +205,94 @@ class Tensor(TensorBase):
             hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
+    # --- views and indexing -------------------------------------------------------------------
+
+    def _is_view(self) -> bool:
+        """True if this tensor is a view of another (``self._base``)."""
+        return self._base is not None
+
+    def __getitem__(self, key: Any) -> Tensor:
+        return indexing.getitem(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        indexing.setitem(self, key, value)
+
+    def view(self, *shape: Any) -> Tensor:
+        """A view with another shape (raises if the memory layout does not allow one)."""
+        return views.view(self, *shape)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        """A view with ``other``'s shape."""
+        return views.view(self, other._array.shape)
+
+    def reshape(self, *shape: Any) -> Tensor:
+        """Another shape: a view when the layout allows, else a copy."""
+        return views.reshape(self, *shape)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        """Dimensions ``start_dim`` to ``end_dim`` merged into one."""
+        shape = self._array.shape
+        if not shape:
+            return views.reshape(self, 1)
+        start, end = (normalize_dims(d, len(shape))[0] for d in (start_dim, end_dim))
+        merged = int(np.prod(shape[start : end + 1]))
+        return views.reshape(self, (*shape[:start], merged, *shape[end + 1 :]))
+
+    def t(self) -> Tensor:
+        """A matrix transposed (a view)."""
+        return views.t(self)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        """All dimensions reversed (a view)."""
+        return views.permute(self, tuple(range(self._array.ndim - 1, -1, -1)))
+
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        """A view with two dimensions swapped."""
+        return views.transpose(self, dim0, dim1)
+
+    def permute(self, *dims: Any) -> Tensor:
+        """A view with the dimensions reordered."""
+        return views.permute(self, *dims)
+
+    def squeeze(self, dim: int | None = None) -> Tensor:
+        """A view without size-1 dimensions."""
+        return views.squeeze(self, dim)
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        """A view with a new size-1 dimension at ``dim``."""
+        return views.unsqueeze(self, dim)
+
+    def expand(self, *sizes: Any) -> Tensor:
+        """A view repeating size-1 dimensions without copying."""
+        return views.expand(self, *sizes)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        """``expand`` to ``other``'s shape."""
+        return views.expand(self, other._array.shape)
+
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        """A view of ``length`` elements from ``start`` along ``dim``."""
+        return views.narrow(self, dim, start, length)
+
+    def select(self, dim: int, index: int) -> Tensor:
+        """A view of the slice at ``index`` along ``dim``."""
+        return views.select(self, dim, index)
+
+    def is_contiguous(self) -> bool:
+        """True if the elements are laid out in row-major order without gaps."""
+        return bool(self._array.flags.c_contiguous)
+
+    def contiguous(self) -> Tensor:
+        """Itself if contiguous, else a contiguous copy."""
+        return self if self._array.flags.c_contiguous else ew.clone(self)
+
+    def stride(self, dim: int | None = None) -> Any:
+        """Steps in elements between neighbours along each dimension."""
+        itemsize = self._array.itemsize
+        strides = tuple(s // itemsize for s in self._array.strides)
+        return strides if dim is None else strides[normalize_dims(dim, self._array.ndim)[0]]
+
     # --- conversion ---------------------------------------------------------------------------
 
     def numpy(self) -> np.ndarray:
@@ -251,7 +339,7 @@ class Tensor(TensorBase):
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter([Tensor._make(np.array(row)) for row in self._array])
+        return iter([views.select(self, 0, i) for i in range(self._array.shape[0])])
 
     def __repr__(self) -> str:
         grad_fn = self._grad_fn
@@ -522,15 +610,6 @@ class Tensor(TensorBase):
 
     def copy_(self, src: Any) -> Tensor:
         """Copy ``src``'s values (broadcast to this shape) into this tensor."""
-        check_inplace(self)
-        src_shape = src._array.shape
-        try:
-            np.broadcast_to(src._array, self._array.shape)
-        except ValueError:
-            raise RuntimeError(
-                f"output with shape {errors.format_size(self._array.shape)} doesn't match the "
-                f"broadcast shape {errors.format_size(src_shape)}"
-            ) from None
         return apply_inplace(fill.Copy, self, src)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:

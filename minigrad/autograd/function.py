@@ -272,6 +272,8 @@ class Op(Function):
         needs = []
         for arg in args:
             if isinstance(arg, TensorBase):
+                if arg._base is not None:
+                    arg._sync_view()
                 arrays.append(arg._array)
                 needs.append(arg._requires_grad or arg._grad_fn is not None)
             else:

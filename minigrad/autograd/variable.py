@@ -40,7 +40,8 @@ class TensorBase:
         "_grad_fn",  # Node that produced this tensor, or None for a leaf
         "_output_nr",  # which output of _grad_fn this tensor is
         "_meta",  # AutogradMeta or None
-        "_base",  # the tensor this one is a view of, or None
+        "_base",  # the tensor this one is a view of (always a non-view), or None
+        "_view",  # ViewInfo for a view: how to replay it on the base, when it was synced
         "__weakref__",
     )
 
@@ -65,7 +66,27 @@ class TensorBase:
         tensor._output_nr = output_nr
         tensor._meta = None
         tensor._base = None
+        tensor._view = None
         return tensor
+
+    # --- views ----------------------------------------------------------------------------
+
+    def _sync_view(self) -> None:
+        """Bring a view's history up to date with its base's (after an in-place write).
+
+        A view's gradient comes from its base. When the shared counter moved since the view's
+        ``grad_fn`` was made, the base may have a new history (CopySlices, or an in-place op on
+        the base itself): the view's ``grad_fn`` is regenerated from it, as PyTorch's
+        ``AsStridedBackward0``.
+        """
+        view = self._view
+        if view.synced_version == self._counter.version:
+            return
+        view.synced_version = self._counter.version
+        if view.created_in_no_grad:
+            return  # PyTorch never gives such views a history
+        self._grad_fn = view.regenerate(self._base)
+        self._output_nr = 0
 
     # --- the graph ------------------------------------------------------------------------
 
@@ -75,6 +96,8 @@ class TensorBase:
 
         That is a leaf that asked for them, or any result of a recorded op.
         """
+        if self._base is not None:
+            self._sync_view()
         return self._requires_grad or self._grad_fn is not None
 
     @requires_grad.setter
@@ -82,7 +105,7 @@ class TensorBase:
         self._set_requires_grad(bool(value))
 
     def _set_requires_grad(self, value: bool) -> None:
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             raise RuntimeError(
                 errors.NON_LEAF_REQUIRES_GRAD if value else errors.NON_LEAF_REQUIRES_GRAD_FALSE
             )
@@ -93,11 +116,13 @@ class TensorBase:
     @property
     def is_leaf(self) -> bool:
         """True if no recorded op produced this tensor (PyTorch's definition)."""
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad_fn(self) -> Node | None:
         """The node that produced this tensor, or None for a leaf."""
+        if self._base is not None:
+            self._sync_view()
         return self._grad_fn
 
     @property
@@ -133,6 +158,8 @@ class TensorBase:
 
     def _gradient_edge(self) -> tuple[Node | None, int]:
         """Where a gradient for this tensor goes: its grad_fn, or its leaf accumulator."""
+        if self._base is not None:
+            self._sync_view()
         if self._grad_fn is not None:
             return self._grad_fn, self._output_nr
         if not self._requires_grad:

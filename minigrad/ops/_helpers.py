@@ -57,12 +57,8 @@ def call_broadcasting(apply: Callable[..., Any], a: Any, b: Any, *options: Any) 
     try:
         return apply(a, b, *options)
     except ValueError as error:
-        shape_a, shape_b = np.shape(operand(a)), np.shape(operand(b))
-        try:
-            np.broadcast_shapes(shape_a, shape_b)
-        except ValueError:
-            raise RuntimeError(errors.broadcast_mismatch(shape_a, shape_b)) from None
-        raise RuntimeError(str(error)) from None
+        message = errors.from_numpy_value_error(error, np.shape(operand(a)), np.shape(operand(b)))
+        raise RuntimeError(message) from None
 
 
 def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
