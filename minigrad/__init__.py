@@ -14,6 +14,7 @@ from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32
 from minigrad._printing import get_printoptions, set_printoptions
 from minigrad._random import manual_seed
 from minigrad._size import Size
+from minigrad.autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.creation import (
     arange,
@@ -41,6 +42,7 @@ from minigrad.ops.elementwise import (
     clone,
     div,
     exp,
+    floor_divide,
     log,
     mul,
     neg,

@@ -67,11 +67,21 @@ def from_numpy_dtype(numpy_dtype: np.dtype) -> dtype:
         ) from None
 
 
-def to_numpy_dtype(value: Any) -> np.dtype:
-    """The numpy dtype for a ``dtype=`` argument (a minigrad dtype); TypeError otherwise."""
+_PYTHON_TYPES = {float: "float64", int: "int64", bool: "bool"}
+
+
+def to_numpy_dtype(value: Any, function: str) -> np.dtype:
+    """The numpy dtype for ``function``'s ``dtype=`` argument; TypeError if it is not one.
+
+    Python's ``float``, ``int`` and ``bool`` are accepted, as in PyTorch (float64, int64, bool).
+    """
     if isinstance(value, dtype):
         return value.numpy
-    raise TypeError(f"argument 'dtype' must be minigrad.dtype, not {type(value).__name__}")
+    if value in _PYTHON_TYPES:
+        return np.dtype(_PYTHON_TYPES[value])
+    raise TypeError(
+        f"{function}(): argument 'dtype' must be minigrad.dtype, not {type(value).__name__}"
+    )
 
 
 def type_name(numpy_dtype: np.dtype) -> str:

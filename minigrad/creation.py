@@ -32,7 +32,7 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = F
         >>> minigrad.tensor([[1, 2], [3, 4]]).dtype
         minigrad.int64
     """
-    numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype)
+    numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use "
@@ -52,6 +52,8 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = F
 
 def _array_from_python(data: Any, numpy_dtype: np.dtype | None) -> np.ndarray:
     _check_nested(data)
+    if isinstance(data, np.generic):  # a numpy scalar keeps its own dtype, as in PyTorch
+        return np.array(data, dtype=numpy_dtype)
     array = np.array(data, dtype=numpy_dtype)
     if numpy_dtype is None:
         if array.dtype.kind == "f":
@@ -62,35 +64,50 @@ def _array_from_python(data: Any, numpy_dtype: np.dtype | None) -> np.ndarray:
 
 
 def _check_nested(data: Any) -> None:
-    """Reject ragged lists and non-numbers with PyTorch's messages (before numpy sees them)."""
-    if isinstance(data, (bool, int, float, np.number, np.bool_)):
-        return
+    """Reject ragged lists and non-numbers with PyTorch's messages (before numpy sees them).
+
+    Like PyTorch, the shape is read off the first element at each depth; every other element
+    must then match it.
+    """
     if not isinstance(data, (list, tuple)):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    _check_level(data, 0)
-
-
-def _check_level(items: Sequence[Any], dim: int) -> None:
-    # Breadth-first over one nesting level at a time: every item must be alike.
-    level: list[Any] = [items]
-    while level:
-        expected = len(level[0])
-        children: list[Any] = []
-        for seq in level:
-            if len(seq) != expected:
-                raise ValueError(
-                    f"expected sequence of length {expected} at dim {dim} (got {len(seq)})"
+        _check_scalar(data)
+        return
+    sizes = []
+    item: Any = data
+    while isinstance(item, (list, tuple)):
+        sizes.append(len(item))
+        if not item:
+            break
+        item = item[0]
+    stack = [(data, 0)]
+    while stack:
+        seq, dim = stack.pop()
+        if len(seq) != sizes[dim]:
+            raise ValueError(
+                f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(seq)})"
+            )
+        for item in seq:
+            nested = isinstance(item, (list, tuple))
+            if dim + 1 < len(sizes):
+                if not nested:
+                    raise TypeError("not a sequence")
+                stack.append((item, dim + 1))
+            elif nested:
+                raise TypeError(
+                    f"'{type(item).__name__}' object cannot be interpreted as an integer"
                 )
-            for item in seq:
-                if isinstance(item, (list, tuple)):
-                    children.append(item)
-                elif isinstance(item, Tensor) and item.dim() == 0:
-                    continue
-                elif not isinstance(item, (bool, int, float, np.number, np.bool_)):
-                    raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
-        if children and len(children) != sum(len(seq) for seq in level):
-            raise ValueError(f"expected sequence of length {expected} at dim {dim + 1} (got 0)")
-        level, dim = children, dim + 1
+            else:
+                _check_scalar(item)
+
+
+def _check_scalar(value: Any) -> None:
+    if isinstance(value, (bool, int, float, np.number, np.bool_)):
+        return
+    if isinstance(value, Tensor) and value.dim() == 0:
+        return
+    if isinstance(value, str):
+        raise ValueError(f"too many dimensions '{type(value).__name__}'")
+    raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -126,8 +143,8 @@ def _shape(size: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(int(n) for n in size)
 
 
-def _float_dtype(dtype: _dtype.dtype | None) -> np.dtype:
-    return _dtype.DEFAULT_FLOAT.numpy if dtype is None else _dtype.to_numpy_dtype(dtype)
+def _float_dtype(dtype: _dtype.dtype | None, factory: str) -> np.dtype:
+    return _dtype.DEFAULT_FLOAT.numpy if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
 
 
 def zeros(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
@@ -139,17 +156,17 @@ def zeros(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = F
         tensor([[0., 0.],
                 [0., 0.]])
     """
-    return _new(np.zeros(_shape(size), dtype=_float_dtype(dtype)), requires_grad)
+    return _new(np.zeros(_shape(size), dtype=_float_dtype(dtype, "zeros")), requires_grad)
 
 
 def ones(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones of the given shape."""
-    return _new(np.ones(_shape(size), dtype=_float_dtype(dtype)), requires_grad)
+    return _new(np.ones(_shape(size), dtype=_float_dtype(dtype, "ones")), requires_grad)
 
 
 def empty(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
     """An uninitialized tensor of the given shape (numpy's ``empty``)."""
-    return _new(np.empty(_shape(size), dtype=_float_dtype(dtype)), requires_grad)
+    return _new(np.empty(_shape(size), dtype=_float_dtype(dtype, "empty")), requires_grad)
 
 
 def full(
@@ -167,7 +184,7 @@ def full(
         tensor([7, 7])
     """
     if dtype is not None:
-        numpy_dtype = _dtype.to_numpy_dtype(dtype)
+        numpy_dtype = _dtype.to_numpy_dtype(dtype, "full")
     elif isinstance(fill_value, bool):
         numpy_dtype = np.dtype(np.bool_)
     elif isinstance(fill_value, int):
@@ -179,14 +196,14 @@ def full(
 
 def rand(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
-    numpy_dtype = _float_dtype(dtype)
+    numpy_dtype = _float_dtype(dtype, "rand")
     values = _random.generator().random(_shape(size)).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
 def randn(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers."""
-    numpy_dtype = _float_dtype(dtype)
+    numpy_dtype = _float_dtype(dtype, "randn")
     values = _random.generator().standard_normal(_shape(size)).astype(numpy_dtype)
     return _new(values, requires_grad)
 
@@ -209,7 +226,7 @@ def arange(
     if end is None:
         start, end = 0, start
     if dtype is not None:
-        numpy_dtype = _dtype.to_numpy_dtype(dtype)
+        numpy_dtype = _dtype.to_numpy_dtype(dtype, "arange")
     elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):
         numpy_dtype = np.dtype(np.int64)
     else:
@@ -228,14 +245,14 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    values = np.linspace(start, end, steps).astype(_float_dtype(dtype))
+    values = np.linspace(start, end, steps).astype(_float_dtype(dtype, "linspace"))
     return _new(values, requires_grad)
 
 
 def _like(
-    input: Tensor, dtype: _dtype.dtype | None
+    input: Tensor, dtype: _dtype.dtype | None, factory: str
 ) -> tuple[tuple[int, ...], np.dtype]:
-    numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype)
+    numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
     return input._array.shape, numpy_dtype
 
 
@@ -243,7 +260,7 @@ def zeros_like(
     input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
 ) -> Tensor:
     """Zeros with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype)
+    shape, numpy_dtype = _like(input, dtype, "zeros_like")
     return _new(np.zeros(shape, dtype=numpy_dtype), requires_grad)
 
 
@@ -251,7 +268,7 @@ def ones_like(
     input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
 ) -> Tensor:
     """Ones with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype)
+    shape, numpy_dtype = _like(input, dtype, "ones_like")
     return _new(np.ones(shape, dtype=numpy_dtype), requires_grad)
 
 
@@ -259,7 +276,7 @@ def empty_like(
     input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
 ) -> Tensor:
     """An uninitialized tensor with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype)
+    shape, numpy_dtype = _like(input, dtype, "empty_like")
     return _new(np.empty(shape, dtype=numpy_dtype), requires_grad)
 
 
@@ -271,7 +288,7 @@ def full_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype)
+    shape, numpy_dtype = _like(input, dtype, "full_like")
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
 
 
@@ -279,7 +296,7 @@ def rand_like(
     input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
 ) -> Tensor:
     """Uniform random numbers with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype)
+    shape, numpy_dtype = _like(input, dtype, "rand_like")
     return _new(_random.generator().random(shape).astype(numpy_dtype), requires_grad)
 
 
@@ -287,5 +304,5 @@ def randn_like(
     input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
 ) -> Tensor:
     """Standard normal random numbers with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype)
+    shape, numpy_dtype = _like(input, dtype, "randn_like")
     return _new(_random.generator().standard_normal(shape).astype(numpy_dtype), requires_grad)

@@ -41,12 +41,23 @@ INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
 )
+# requires_grad_() and the requires_grad setter say it differently in PyTorch 2.13.
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD = (
+    "only Tensors of floating point and complex dtype can require gradients"
+)
 ONLY_FLOAT_FACTORY_REQUIRES_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients"
 )
 NUMPY_REQUIRES_GRAD = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+)
+NON_LEAF_GRAD_ACCESS = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
+    "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
+    "See github.com/pytorch/pytorch/pull/30531 for more informations."
 )
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
@@ -129,7 +140,9 @@ def broadcast_mismatch(shape_a: Sequence[int], shape_b: Sequence[int]) -> str:
     return f"shapes {format_size(a)} and {format_size(b)} cannot be broadcast"
 
 
-def from_numpy_value_error(error: ValueError, shape_a: Sequence[int], shape_b: Sequence[int]) -> str:
+def from_numpy_value_error(
+    error: ValueError, shape_a: Sequence[int], shape_b: Sequence[int]
+) -> str:
     """PyTorch's text for a numpy ValueError raised by an op on operands of these shapes."""
     try:
         np.broadcast_shapes(tuple(shape_a), tuple(shape_b))
@@ -165,6 +178,11 @@ def dim_out_of_range(dim: int, ndim: int) -> str:
     """A ``dim`` argument outside ``[-ndim, ndim - 1]``."""
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     return f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+
+
+def hook_changed_size(hook_name: str) -> str:
+    """A tensor hook returned a gradient of another shape."""
+    return f"hook '{hook_name}' has changed the size of value"
 
 
 def nan_in_backward(node_name: str, index: int) -> str:

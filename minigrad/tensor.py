@@ -88,7 +88,7 @@ class Tensor(TensorBase):
 
     def to(self, dtype: _dtype.dtype) -> Tensor:
         """This tensor as ``dtype`` (itself if it already is; differentiable)."""
-        numpy_dtype = _dtype.to_numpy_dtype(dtype)
+        numpy_dtype = _dtype.to_numpy_dtype(dtype, "to")
         if numpy_dtype == self._array.dtype:
             return self
         from minigrad.ops._helpers import cast
@@ -156,8 +156,10 @@ class Tensor(TensorBase):
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return the tensor."""
-        if self._grad_fn is not None and requires_grad:
+        if self.grad_fn is not None and requires_grad:
             return self  # already requires grad through its history: a no-op in PyTorch
+        if requires_grad and self._array.dtype.kind != "f":
+            raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
         self._set_requires_grad(bool(requires_grad))
         return self
 
@@ -396,6 +398,12 @@ class Tensor(TensorBase):
     def __rtruediv__(self, other: Any) -> Tensor:
         return ew.rdiv(self, other)
 
+    def __floordiv__(self, other: Any) -> Tensor:
+        return ew.floor_divide(self, other)
+
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        return ew.floor_divide(other, self)
+
     def __pow__(self, exponent: Any) -> Tensor:
         return ew.pow(self, exponent)
 
@@ -537,26 +545,30 @@ class Tensor(TensorBase):
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self += alpha * other`` in place."""
-        return apply_inplace(ew.Add, self, promote_inplace(self, other), alpha)
+        other, dtype = promote_inplace(self, other)
+        return apply_inplace(ew.Add, self, other, alpha, dtype)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self -= alpha * other`` in place."""
-        return apply_inplace(ew.Sub, self, promote_inplace(self, other), alpha)
+        other, dtype = promote_inplace(self, other)
+        return apply_inplace(ew.Sub, self, other, alpha, dtype)
 
     def mul_(self, other: Any) -> Tensor:
         """``self *= other`` in place."""
-        return apply_inplace(ew.Mul, self, promote_inplace(self, other))
+        other, dtype = promote_inplace(self, other)
+        return apply_inplace(ew.Mul, self, other, dtype)
 
     def div_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
-        return apply_inplace(ew.Div, self, promote_inplace(self, other, true_divide=True))
+        other, dtype = promote_inplace(self, other, true_divide=True)
+        return apply_inplace(ew.Div, self, other, dtype)
 
     def pow_(self, exponent: Any) -> Tensor:
         """``self **= exponent`` in place."""
-        exponent = promote_inplace(self, exponent)
+        exponent, dtype = promote_inplace(self, exponent)
         if isinstance(exponent, TensorBase):
-            return apply_inplace(ew.Pow, self, exponent)
-        return apply_inplace(ew.PowScalar, self, exponent)
+            return apply_inplace(ew.Pow, self, exponent, dtype)
+        return apply_inplace(ew.PowScalar, self, exponent, dtype)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
         """Limit every element to ``[min, max]`` in place."""
@@ -603,9 +615,14 @@ class Tensor(TensorBase):
         return apply_inplace(fill.Zero, self)
 
     def fill_(self, value: Any) -> Tensor:
-        """Fill with ``value`` in place."""
+        """Fill with ``value`` (a number or a 0-d tensor) in place."""
         if isinstance(value, TensorBase):
-            value = value.item()
+            if value._array.ndim:
+                raise RuntimeError(
+                    "fill_ only supports 0-dimension value tensor but got tensor with "
+                    f"{value._array.ndim} dimensions."
+                )
+            return apply_inplace(fill.FillTensor, self, value)
         return apply_inplace(fill.Fill, self, value)
 
     def copy_(self, src: Any) -> Tensor:

@@ -6,13 +6,14 @@ from minigrad.autograd.anomaly import (
     is_anomaly_enabled,
     set_detect_anomaly,
 )
-from minigrad.autograd.engine import backward
+from minigrad.autograd.engine import backward, grad
 from minigrad.autograd.function import Function, once_differentiable
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
 __all__ = [
     "Function",
     "backward",
+    "grad",
     "detect_anomaly",
     "enable_grad",
     "is_anomaly_check_nan_enabled",

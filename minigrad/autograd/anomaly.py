@@ -67,6 +67,12 @@ class detect_anomaly:  # noqa: N801 - PyTorch's name
         self._check_nan = check_nan
 
     def __enter__(self) -> None:
+        warnings.warn(
+            "Anomaly Detection has been enabled. This mode will increase the runtime and should "
+            "only be enabled for debugging.",
+            UserWarning,
+            stacklevel=2,
+        )
         self._previous = (_state.enabled, _state.check_nan)
         _state.enabled, _state.check_nan = True, self._check_nan
 

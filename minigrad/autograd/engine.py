@@ -21,6 +21,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
+from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.variable import TensorBase
 
 Buffers = dict[Node, list[Any]]
@@ -53,21 +54,68 @@ def backward(
         >>> x.grad
         tensor([2., 4.])
     """
-    roots = [tensors] if isinstance(tensors, TensorBase) else list(tensors)
-    if grad_tensors is None or isinstance(grad_tensors, TensorBase):
-        grad_tensors = [grad_tensors] * len(roots) if len(roots) == 1 else [None] * len(roots)
-    grads = _root_gradients(roots, list(grad_tensors), create_graph)
+    roots = _as_list(tensors)
+    grads = _root_gradients(roots, grad_tensors, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
-    only = None if inputs is None else _as_list(inputs)
-    run_backward(roots, grads, retain, create_graph, accumulate_into=only)
+    targets = None if inputs is None else _as_list(inputs)
+    run_backward(roots, grads, retain, create_graph, targets, accumulate=True)
+
+
+def grad(
+    outputs: TensorBase | Sequence[TensorBase],
+    inputs: TensorBase | Sequence[TensorBase],
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+    materialize_grads: bool = False,
+) -> tuple[Any, ...]:
+    """The gradients of ``outputs`` with respect to ``inputs``, without touching any ``.grad``.
+
+    Only the part of the graph between them runs. An input the outputs do not depend on is an
+    error, unless ``allow_unused`` (its gradient is then None, or zeros with
+    ``materialize_grads``).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> minigrad.autograd.grad((x * x).sum(), x)
+        (tensor([2., 4.]),)
+    """
+    roots = _as_list(outputs)
+    targets = _as_list(inputs)
+    for tensor in targets:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _root_gradients(roots, grad_outputs, create_graph)
+    retain = create_graph if retain_graph is None else retain_graph
+    captured = run_backward(roots, grads, retain, create_graph, targets, accumulate=False)
+    results = []
+    for index, (tensor, value) in enumerate(zip(targets, captured)):
+        if value is None:
+            if not (allow_unused or materialize_grads):
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {index} appears to not have been used "
+                    "in the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            results.append(_as_tensor(np.zeros_like(tensor._array)) if materialize_grads else None)
+        else:
+            results.append(_as_tensor(value if create_graph else np.array(value)))
+    return tuple(results)
 
 
 def _as_list(values: Any) -> list[TensorBase]:
     return [values] if isinstance(values, TensorBase) else list(values)
 
 
-def _root_gradients(roots: list[TensorBase], given: list[Any], create_graph: bool) -> list[Any]:
-    """The gradient each root starts with: the one given, or 1 for a scalar."""
+def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> list[Any]:
+    """The gradient each root starts with: the one given, or 1 for a one-element root."""
+    if given is None:
+        given = [None] * len(roots)
+    elif isinstance(given, TensorBase):
+        given = [given]
+    if len(given) != len(roots):
+        raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
     grads = []
     for index, (root, grad) in enumerate(zip(roots, given)):
         if grad is None:
@@ -84,77 +132,138 @@ def _root_gradients(roots: list[TensorBase], given: list[Any], create_graph: boo
     return grads
 
 
+class _Targets:
+    """The tensors whose gradients were asked for (``grad``'s or ``backward``'s ``inputs``)."""
+
+    def __init__(self, tensors: list[TensorBase], accumulate: bool) -> None:
+        self.tensors = tensors
+        self.edges = [tensor._gradient_edge() for tensor in tensors]
+        self.nodes = {node for node, _ in self.edges}
+        self.accumulate = accumulate  # backward(inputs=...): into .grad; grad(): returned
+        self.captured: list[Any] = [None] * len(tensors)
+
+    def capture(self, node: Node, grads: list[Any]) -> None:
+        """Record the gradients arriving at ``node`` for the targets whose edge it is."""
+        for index, (target_node, output_nr) in enumerate(self.edges):
+            if target_node is node and grads[output_nr] is not None:
+                self.captured[index] = grads[output_nr]
+                if self.accumulate and not isinstance(node, AccumulateGrad):
+                    _retain(self.tensors[index], grads[output_nr])
+
+
 def run_backward(
     roots: Sequence[TensorBase],
     root_grads: Sequence[Any],
     retain_graph: bool,
     create_graph: bool,
-    accumulate_into: Sequence[TensorBase] | None = None,
-) -> None:
-    """Propagate ``root_grads`` from ``roots`` to every leaf reached (the engine's core)."""
+    inputs: Sequence[TensorBase] | None = None,
+    accumulate: bool = True,
+) -> list[Any]:
+    """Propagate ``root_grads`` from ``roots`` through the graph (the engine's core).
+
+    Without ``inputs`` every leaf reached accumulates its gradient. With ``inputs`` only the
+    part of the graph that leads to them runs, and their gradients are returned (and, with
+    ``accumulate``, added to their ``.grad``).
+    """
     edges = []
     for index, root in enumerate(roots):
         node, output_nr = root._gradient_edge()
         if node is None:
             raise RuntimeError(errors.no_grad_fn(index))
         edges.append((node, output_nr))
-    dependencies = _count_dependencies([node for node, _ in edges])
+    targets = None if inputs is None else _Targets(list(inputs), accumulate)
+    graph = _Graph([node for node, _ in edges], None if targets is None else targets.nodes)
     buffers: Buffers = {}
     for (node, output_nr), grad in zip(edges, root_grads):
         _add_to_buffer(buffers, node, output_nr, grad)
-    allowed = None if accumulate_into is None else _allowed_accumulators(accumulate_into)
-    with grad_mode.set_grad_enabled(create_graph):
-        _execute(edges, dependencies, buffers, retain_graph, create_graph, allowed)
+    with grad_mode.set_grad_enabled(create_graph), quiet_floats():
+        _execute(graph, buffers, retain_graph, create_graph, targets)
+    return [] if targets is None else targets.captured
 
 
-def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
-    """How many edges point at each node reachable from ``roots`` (iterative DFS)."""
-    dependencies: dict[Node, int] = dict.fromkeys(roots, 0)
-    stack = list(dependencies)
+class _Graph:
+    """The nodes backward will run, and how many edges into each are still to deliver."""
+
+    def __init__(self, roots: list[Node], targets: set[Node] | None) -> None:
+        reachable = _reachable(roots)
+        if targets is None:
+            self.runs = reachable
+        else:
+            # Only nodes from which a target can be reached do useful work; the others never
+            # run (and so never check their saved tensors), as in PyTorch.
+            self.runs = _leading_to(reachable, targets)
+        self.dependencies = dict.fromkeys(self.runs, 0)
+        for node in self.runs:
+            for next_node, _ in node.next_functions:
+                if next_node in self.dependencies:
+                    self.dependencies[next_node] += 1
+        self.roots = [node for node in dict.fromkeys(roots) if node in self.runs]
+        self.targets = targets or set()
+
+    def must_execute(self, node: Node, accumulate: bool) -> bool:
+        """Whether ``node``'s backward must run (a target runs only if needed further on)."""
+        if node not in self.targets:
+            return True
+        if isinstance(node, AccumulateGrad):
+            return accumulate
+        return any(child in self.runs for child, _ in node.next_functions)
+
+
+def _reachable(roots: list[Node]) -> list[Node]:
+    """Every node reachable from ``roots`` (iterative DFS; order: discovery)."""
+    seen = dict.fromkeys(roots)
+    stack = list(seen)
     while stack:
         node = stack.pop()
         for next_node, _ in node.next_functions:
-            if next_node is None:
-                continue
-            if next_node in dependencies:
-                dependencies[next_node] += 1
-            else:
-                dependencies[next_node] = 1
+            if next_node is not None and next_node not in seen:
+                seen[next_node] = None
                 stack.append(next_node)
-    return dependencies
+    return list(seen)
 
 
-def _allowed_accumulators(inputs: Sequence[TensorBase]) -> set[Node]:
-    allowed = set()
-    for tensor in inputs:
-        node, _ = tensor._gradient_edge()
-        if isinstance(node, AccumulateGrad):
-            allowed.add(node)
-    return allowed
+def _leading_to(nodes: list[Node], targets: set[Node]) -> set[Node]:
+    """The nodes among ``nodes`` from which some target is reachable (targets included)."""
+    parents: dict[Node, list[Node]] = {}
+    for node in nodes:
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                parents.setdefault(next_node, []).append(node)
+    found = set(targets) & set(nodes)
+    stack = list(found)
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in found:
+                found.add(parent)
+                stack.append(parent)
+    return found
 
 
 def _execute(
-    edges: list[tuple[Node, int]],
-    dependencies: dict[Node, int],
+    graph: _Graph,
     buffers: Buffers,
     retain_graph: bool,
     create_graph: bool,
-    allowed: set[Node] | None,
+    targets: _Targets | None,
 ) -> None:
     ready: ReadyQueue = []
-    for node in dict.fromkeys(node for node, _ in edges):
-        if dependencies[node] == 0:
+    for node in graph.roots:
+        if graph.dependencies[node] == 0:
             _push(ready, node)
+    dependencies = graph.dependencies
     while ready:
         node = heapq.heappop(ready)[2]
         grads = buffers.pop(node, None) or [None] * node._num_outputs
-        if allowed is not None and isinstance(node, AccumulateGrad) and node not in allowed:
-            results: tuple[Any, ...] = ()
-        else:
+        grads = _apply_tensor_hooks(node, grads, create_graph)
+        if targets is not None and node in graph.targets:
+            targets.capture(node, grads)
+        if graph.must_execute(node, targets is None or targets.accumulate):
             results = _run_node(node, grads, retain_graph, create_graph)
+        else:
+            results = ()
         # A node that produced nothing (it received no gradient) still releases its dependants.
         for index, (next_node, output_nr) in enumerate(node.next_functions):
-            if next_node is None:
+            if next_node not in dependencies:
                 continue
             grad = results[index] if results else None
             if grad is not None:
@@ -180,8 +289,7 @@ def _add_to_buffer(buffers: Buffers, node: Node, output_nr: int, grad: Any) -> N
 def _run_node(
     node: Node, grads: list[Any], retain_graph: bool, create_graph: bool
 ) -> tuple[Any, ...]:
-    """Hooks, then the node's backward; returns one gradient per ``next_functions`` entry."""
-    grads = _apply_tensor_hooks(node, grads, create_graph)
+    """The node's backward; returns one gradient per ``next_functions`` entry."""
     if all(grad is None for grad in grads):
         return ()
     try:
@@ -221,8 +329,11 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
 def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool) -> Any:
     for hook in hooks:
         result = hook(_as_tensor(grad))
-        if result is not None:
-            grad = result if create_graph or not isinstance(result, TensorBase) else result._array
+        if result is None:
+            continue
+        if tuple(result.shape) != tuple(grad.shape):
+            raise RuntimeError(errors.hook_changed_size(getattr(hook, "__name__", repr(hook))))
+        grad = result if create_graph or not isinstance(result, TensorBase) else result._array
     return grad
 
 

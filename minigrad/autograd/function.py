@@ -36,6 +36,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr, sum_to_shape
+from minigrad.autograd.quiet import quiet_floats, restore, silence
 from minigrad.autograd.saved import SavedTensor
 from minigrad.autograd.variable import TensorBase
 
@@ -217,7 +218,7 @@ class Function:
         recording = grad_mode.is_grad_enabled() and any(needs)
         node = cls._Node()
         node.needs_input_grad = needs if recording else (False,) * len(args)
-        with grad_mode.no_grad():
+        with grad_mode.no_grad(), quiet_floats():
             raw = cls.forward(node, *args)
         single = not isinstance(raw, tuple)
         outputs = [_as_output_tensor(v, args, node._dirty) for v in ((raw,) if single else raw)]
@@ -279,11 +280,15 @@ class Op(Function):
             else:
                 arrays.append(arg)
                 needs.append(False)
-        if not (True in needs and grad_mode._state.enabled):
-            return _wrap_untracked(cls.forward(NO_GRAD_CTX, *arrays))
-        node = cls._Node()
-        node.needs_input_grad = tuple(needs)
-        raw = cls.forward(node, *arrays)
+        token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+        try:
+            if not (True in needs and grad_mode._state.enabled):
+                return _wrap_untracked(cls.forward(NO_GRAD_CTX, *arrays))
+            node = cls._Node()
+            node.needs_input_grad = tuple(needs)
+            raw = cls.forward(node, *arrays)
+        finally:
+            restore(token)
         _connect(node, args, needs, node._slots)
         if isinstance(raw, tuple):
             outputs = [TensorBase.output_class._make(np.asarray(r), node, i) for i, r in
@@ -302,6 +307,8 @@ class Op(Function):
 
 
 # --- recording helpers (shared by Function.apply, Op.apply and the in-place path) ------------
+
+
 
 
 def _connect(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -50,7 +51,12 @@ class _GradModeContext:
 
 
 def _run_in_mode(func: F, mode: bool) -> F:
-    """Wrap ``func`` so that each call runs with grad mode ``mode`` (re-entrant, thread-safe)."""
+    """Wrap ``func`` so that each call runs with grad mode ``mode`` (re-entrant, thread-safe).
+
+    A generator function gets the mode for each of its steps, not only for its creation.
+    """
+    if inspect.isgeneratorfunction(func):
+        return _generator_in_mode(func, mode)
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -64,7 +70,35 @@ def _run_in_mode(func: F, mode: bool) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+def _generator_in_mode(func: F, mode: bool) -> F:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        generator = func(*args, **kwargs)
+        value = None
+        while True:
+            previous = _state.enabled
+            _state.enabled = mode
+            try:
+                value = generator.send(value)
+            except StopIteration as stop:
+                return stop.value
+            finally:
+                _state.enabled = previous
+            value = yield value
+
+    return wrapper  # type: ignore[return-value]
+
+
+class _NoParamContext(_GradModeContext):
+    """A mode context that also works as a bare decorator: ``@no_grad`` and ``@no_grad()``."""
+
+    def __new__(cls, func: Callable[..., Any] | None = None) -> Any:
+        if func is None:
+            return super().__new__(cls)
+        return cls()(func)
+
+
+class no_grad(_NoParamContext):  # noqa: N801 - PyTorch's name
     """Context manager and decorator that turns recording off.
 
     Example:
@@ -80,7 +114,7 @@ class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
         self._mode = False
 
 
-class enable_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+class enable_grad(_NoParamContext):  # noqa: N801 - PyTorch's name
     """Context manager and decorator that turns recording on (inside ``no_grad``, say).
 
     Example:

@@ -21,8 +21,15 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd import grad_mode
-from minigrad.autograd.function import NO_GRAD_CTX, BackwardNode, Op, _connect, _pack_saved
+from minigrad.autograd.function import (
+    NO_GRAD_CTX,
+    BackwardNode,
+    Op,
+    _connect,
+    _pack_saved,
+)
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
+from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewStep, replay
 
@@ -41,10 +48,12 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
         node.needs_input_grad = tuple(needs)
     arrays = [a._array if isinstance(a, TensorBase) else a for a in inputs]
     try:
-        raw = op.forward(NO_GRAD_CTX if node is None else node, *arrays)
+        with quiet_floats():
+            raw = op.forward(NO_GRAD_CTX if node is None else node, *arrays)
     except ValueError as error:
         other = np.shape(arrays[1]) if len(arrays) > 1 else ()
-        raise RuntimeError(errors.from_numpy_value_error(error, tensor._array.shape, other)) from None
+        message = errors.from_numpy_value_error(error, tensor._array.shape, other)
+        raise RuntimeError(message) from None
     result = np.asarray(raw)
     _check_fits(tensor._array, result)
     if node is not None:

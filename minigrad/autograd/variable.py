@@ -6,6 +6,7 @@ metadata here lets the autograd layer create and inspect tensors without importi
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -110,7 +111,7 @@ class TensorBase:
                 errors.NON_LEAF_REQUIRES_GRAD if value else errors.NON_LEAF_REQUIRES_GRAD_FALSE
             )
         if value and self._array.dtype.kind != "f":
-            raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
+            raise RuntimeError(errors.ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD)
         self._requires_grad = value
 
     @property
@@ -138,7 +139,11 @@ class TensorBase:
     @property
     def grad(self) -> Any:
         """The gradient accumulated by backward into this tensor (leaves, or ``retain_grad``)."""
-        return None if self._meta is None else self._meta.grad
+        if self._meta is None or self._meta.grad is None:
+            if self.grad_fn is not None and not (self._meta and self._meta.retains_grad):
+                warnings.warn(errors.NON_LEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
+            return None
+        return self._meta.grad
 
     @grad.setter
     def grad(self, value: Any) -> None:

@@ -100,11 +100,13 @@ class AsStrided(Op):
 
     @staticmethod
     def forward(ctx: Any, base: np.ndarray, steps: tuple[ViewStep, ...]) -> np.ndarray:
+        """The view's region of ``base``."""
         ctx.base_shape, ctx.steps = base.shape, steps
         return replay(steps, base)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        """The gradient placed back into a base-shaped array."""
         return scatter_into_base(grad, ctx.base_shape, ctx.steps), None
 
 

@@ -30,6 +30,11 @@ def operand(value: Any) -> Any:
     return value._array if isinstance(value, TensorBase) else value
 
 
+def python_scalar(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds: PyTorch treats both alike in promotion."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def cast(value: Any, dtype: np.dtype) -> Any:
     """``value`` as ``dtype`` (tensors only; Python scalars are left to numpy's weak typing)."""
     if not isinstance(value, TensorBase) or value._array.dtype == dtype:
@@ -39,17 +44,28 @@ def cast(value: Any, dtype: np.dtype) -> Any:
     return TensorBase.output_class._make(value._array.astype(dtype))
 
 
-def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any]:
-    """Cast ``a`` and ``b`` so that numpy computes in the dtype PyTorch would produce."""
+def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dtype | None]:
+    """``a`` and ``b`` ready for a binary op, and the dtype to compute in.
+
+    The dtype is None where numpy's own choice is already PyTorch's (same dtypes, or a tensor
+    with a Python number of its kind): the fast path. Tensors are never cast beforehand: a cast
+    copy would lose the version counter of a tensor the op saves.
+    """
+    a, b = python_scalar(a), python_scalar(b)
     array_a, array_b = operand(a), operand(b)
-    same = isinstance(array_a, np.ndarray) and isinstance(array_b, np.ndarray)
-    if same and array_a.dtype == array_b.dtype and array_a.ndim and array_b.ndim:
-        dtype = array_a.dtype
-    else:
-        dtype = result_type(array_a, array_b)
+    if isinstance(array_a, np.ndarray) and not true_divide:
+        kind = array_a.dtype.kind
+        if isinstance(array_b, np.ndarray):
+            if array_b.dtype == array_a.dtype:
+                return a, b, None
+        elif (kind == "f" and isinstance(b, (int, float))) or (
+            kind in "iu" and isinstance(b, int) and not isinstance(b, bool)
+        ):
+            return a, b, None
+    dtype = result_type(array_a, array_b)
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)  # int / int is the default float dtype
-    return cast(a, dtype), cast(b, dtype)
+    return a, b, dtype
 
 
 def call_broadcasting(apply: Callable[..., Any], a: Any, b: Any, *options: Any) -> Any:
@@ -77,12 +93,15 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(a for a in axes if a < ndim or ndim > 0))
 
 
-def promote_inplace(target: TensorBase, other: Any, true_divide: bool = False) -> Any:
-    """``other`` ready for an in-place op on ``target``.
+def promote_inplace(
+    target: TensorBase, other: Any, true_divide: bool = False
+) -> tuple[Any, np.dtype]:
+    """``other`` ready for an in-place op on ``target``, and the dtype to compute in.
 
     Raises PyTorch's error if the result type cannot be written into ``target`` (an int tensor
     cannot take ``+= 1.5``).
     """
+    other = python_scalar(other)
     dtype = result_type(target._array, operand(other))
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)
@@ -92,4 +111,4 @@ def promote_inplace(target: TensorBase, other: Any, true_divide: bool = False) -
         raise RuntimeError(
             errors.inplace_dtype_mismatch(display_name(dtype), display_name(target._array.dtype))
         )
-    return cast(other, dtype) if isinstance(other, TensorBase) else other
+    return other, dtype

@@ -21,13 +21,13 @@ class Add(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
         ctx.alpha = alpha
-        return x + y if alpha == 1 else x + alpha * y
+        return np.add(x, y if alpha == 1 else alpha * y, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
-        return grad, grad if ctx.alpha == 1 else grad * ctx.alpha
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        return grad, grad if ctx.alpha == 1 else grad * ctx.alpha, None, None
 
 
 class Sub(Op):
@@ -36,13 +36,13 @@ class Sub(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
         ctx.alpha = alpha
-        return x - y if alpha == 1 else x - alpha * y
+        return np.subtract(x, y if alpha == 1 else alpha * y, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
-        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha, None, None
 
 
 class Rsub(Op):
@@ -51,12 +51,12 @@ class Rsub(Op):
     node_name = "RsubBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, other: Any) -> np.ndarray:
-        return other - x
+    def forward(ctx: Any, x: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
+        return np.subtract(other, x, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return -grad, None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return -grad, None, None
 
 
 class Mul(Op):
@@ -69,17 +69,18 @@ class Mul(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
-        return x * y
+        return np.multiply(x, y, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, y = ctx.saved_tensors
         return (
             grad * y if ctx.needs_input_grad[0] else None,
             grad * x if ctx.needs_input_grad[1] else None,
+            None,
         )
 
 
@@ -92,17 +93,33 @@ class Div(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
-        return x / y
+        return np.true_divide(x, y, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, y = ctx.saved_tensors
         return (
             grad / y if ctx.needs_input_grad[0] else None,
             -grad * x / (y * y) if ctx.needs_input_grad[1] else None,
+            None,
         )
+
+
+class FloorDivide(Op):
+    """z = floor(x / y).  PyTorch has no derivative for it: backward raises, as there."""
+
+    node_name = "NotImplemented"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        return np.floor_divide(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 class Neg(Op):
@@ -152,14 +169,12 @@ class Log(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf, log(-1) = nan
-            return np.log(x)
+        return np.log(x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return grad / x
+        return grad / x
 
 
 class Sqrt(Op):
@@ -167,16 +182,14 @@ class Sqrt(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore"):  # sqrt(-1) = nan, as in PyTorch
-            y = np.sqrt(x)
+        y = np.sqrt(x)
         ctx.save_for_backward(y)
         return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return grad / (2 * y)
+        return grad / (2 * y)
 
 
 class Sigmoid(Op):
@@ -258,20 +271,18 @@ class PowScalar(Op):
     node_name = "PowBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, exponent: Any) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, exponent: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.exponent = exponent
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.power(x, exponent)
+        return np.power(x, exponent, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (x,) = ctx.saved_tensors
         p = ctx.exponent
         if p == 0:
-            return grad * 0, None
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return grad * (p * x ** (p - 1)), None
+            return grad * 0, None, None
+        return grad * (p * x ** (p - 1)), None, None
 
 
 class Pow(Op):
@@ -284,22 +295,20 @@ class Pow(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            z = np.power(x, y)
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        z = np.power(x, y, dtype=dtype)
         ctx.save_for_backward(x, y, z)
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, y, z = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dx = dy = None
-            if ctx.needs_input_grad[0]:
-                dx = np.where(y == 0, 0, grad * y * x ** (y - 1))
-            if ctx.needs_input_grad[1]:
-                dy = np.where((x == 0) & (y >= 0), 0, grad * z * np.log(x))
-        return dx, dy
+        dx = dy = None
+        if ctx.needs_input_grad[0]:
+            dx = np.where(y == 0, 0, grad * y * x ** (y - 1))
+        if ctx.needs_input_grad[1]:
+            dy = np.where((x == 0) & (y >= 0), 0, grad * z * np.log(x))
+        return dx, dy, None
 
 
 class RpowScalar(Op):
@@ -308,19 +317,18 @@ class RpowScalar(Op):
     node_name = "PowBackward2"
 
     @staticmethod
-    def forward(ctx: Any, y: np.ndarray, base: Any) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            z = np.power(base, y)
+    def forward(ctx: Any, y: np.ndarray, base: Any, dtype: Any) -> np.ndarray:
+        z = np.power(base, y, dtype=dtype)
         ctx.save_for_backward(y, z)
         ctx.base = base
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         y, z = ctx.saved_tensors
         if ctx.base == 0:
-            return np.where(y >= 0, 0, grad * z * -np.inf), None
-        return grad * z * np.log(ctx.base), None
+            return np.where(y >= 0, 0, grad * z * -np.inf), None, None
+        return grad * z * np.log(ctx.base), None, None
 
 
 # --- public functions ---------------------------------------------------------------------
@@ -334,32 +342,38 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
         >>> minigrad.add(minigrad.tensor([1.0, 2.0]), 1.0)
         tensor([2., 3.])
     """
-    a, b = promote(input, other)
-    return call_broadcasting(Add.apply, a, b, alpha)
+    a, b, dtype = promote(input, other)
+    return call_broadcasting(Add.apply, a, b, alpha, dtype)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input - alpha * other``, with broadcasting."""
-    a, b = promote(input, other)
-    return call_broadcasting(Sub.apply, a, b, alpha)
+    a, b, dtype = promote(input, other)
+    return call_broadcasting(Sub.apply, a, b, alpha, dtype)
 
 
 def rsub(input: Any, other: Any) -> Any:
     """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
-    a, b = promote(input, other)
-    return Rsub.apply(a, b)
+    a, b, dtype = promote(input, other)
+    return Rsub.apply(a, b, dtype)
 
 
 def mul(input: Any, other: Any) -> Any:
     """``input * other``, with broadcasting."""
-    a, b = promote(input, other)
-    return call_broadcasting(Mul.apply, a, b)
+    a, b, dtype = promote(input, other)
+    return call_broadcasting(Mul.apply, a, b, dtype)
 
 
 def div(input: Any, other: Any) -> Any:
     """``input / other`` (true division: integers give float32), with broadcasting."""
-    a, b = promote(input, other, true_divide=True)
-    return call_broadcasting(Div.apply, a, b)
+    a, b, dtype = promote(input, other, true_divide=True)
+    return call_broadcasting(Div.apply, a, b, dtype)
+
+
+def floor_divide(input: Any, other: Any) -> Any:
+    """``input // other``: division rounded down (not differentiable, as in PyTorch)."""
+    a, b, dtype = promote(input, other)
+    return call_broadcasting(FloorDivide.apply, a, b, dtype)
 
 
 def true_divide(input: Any, other: Any) -> Any:
@@ -369,13 +383,13 @@ def true_divide(input: Any, other: Any) -> Any:
 
 def pow(input: Any, exponent: Any) -> Any:
     """``input ** exponent``: tensor ** number, tensor ** tensor, or number ** tensor."""
-    a, b = promote(input, exponent)
+    a, b, dtype = promote(input, exponent)
     if isinstance(operand(b), np.ndarray):
         if isinstance(operand(a), np.ndarray):
-            return call_broadcasting(Pow.apply, a, b)
-        return RpowScalar.apply(b, a)
+            return call_broadcasting(Pow.apply, a, b, dtype)
+        return RpowScalar.apply(b, a, dtype)
     _check_integer_power(a, b)
-    return PowScalar.apply(a, b)
+    return PowScalar.apply(a, b, dtype)
 
 
 def _check_integer_power(base: Any, exponent: Any) -> None:
@@ -458,8 +472,7 @@ class Reciprocal(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            y = np.reciprocal(x)
+        y = np.reciprocal(x)
         ctx.save_for_backward(y)
         return y
 

@@ -41,6 +41,21 @@ class Fill(Op):
         return grad * 0, None
 
 
+class FillTensor(Op):
+    """y = value (a 0-d tensor) everywhere;  dx = 0,  dvalue = sum(grad).  Saves nothing."""
+
+    node_name = "FillBackward3"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, value: np.ndarray) -> np.ndarray:
+        return np.full_like(x, value)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        return grad * 0, np.sum(grad)
+
+
 class Copy(Op):
     """y = src (broadcast to x's shape);  dx = 0,  dsrc = grad.  Saves nothing."""
 

@@ -10,36 +10,54 @@ from minigrad.autograd.function import Op
 from minigrad.ops._helpers import operand
 
 
+def _save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
+    # Each operand's gradient needs the *other* operand: save one only if that gradient is needed.
+    needs = ctx.needs_input_grad
+    ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
+
+
 class Dot(Op):
-    """z = sum(x * y) for vectors;  dx = grad * y,  dy = grad * x.  Saves both (PyTorch)."""
+    """z = sum(x * y) for vectors;  dx = grad * y,  dy = grad * x.
+
+    Saves each operand only if the other one needs a gradient (PyTorch).
+    """
 
     num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x, y)
+        _save_for_the_other(ctx, x, y)
         return np.dot(x, y)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         x, y = ctx.saved_tensors
-        return grad * y, grad * x
+        return (
+            grad * y if ctx.needs_input_grad[0] else None,
+            grad * x if ctx.needs_input_grad[1] else None,
+        )
 
 
 class Mv(Op):
-    """z = M @ v;  dM = outer(grad, v),  dv = M.T @ grad.  Saves both (PyTorch)."""
+    """z = M @ v;  dM = outer(grad, v),  dv = M.T @ grad.
+
+    Saves each operand only if the other one needs a gradient (PyTorch).
+    """
 
     num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, m: np.ndarray, v: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(m, v)
+        _save_for_the_other(ctx, m, v)
         return m @ v
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         m, v = ctx.saved_tensors
-        return np.outer(grad, v), m.T @ grad
+        return (
+            np.outer(grad, v) if ctx.needs_input_grad[0] else None,
+            m.T @ grad if ctx.needs_input_grad[1] else None,
+        )
 
 
 class Mm(Op):
@@ -52,8 +70,7 @@ class Mm(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
+        _save_for_the_other(ctx, x, y)
         return x @ y
 
     @staticmethod
@@ -66,37 +83,36 @@ class Mm(Op):
 
 
 class Matmul(Op):
-    """z = x @ y with a 1-D or batched operand (numpy's matmul rules).  Saves both.
+    """z = x @ y with a 1-D or batched operand (numpy's matmul rules).
 
-    dx = grad @ y^T,  dy = x^T @ grad, with 1-D operands promoted to matrices and back, and
-    broadcast batch dimensions summed away by the node.
+    dx = grad @ y^T,  dy = x^T @ grad, a 1-D operand taken as a one-row (x) or one-column (y)
+    matrix; the node sums broadcast batch dimensions away. Saves each operand only if the other
+    one needs a gradient.
     """
 
     num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x, y)
+        _save_for_the_other(ctx, x, y)
+        ctx.vectors = x.ndim == 1, y.ndim == 1
         return np.matmul(x, y)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         x, y = ctx.saved_tensors
-        x2 = x[None, :] if x.ndim == 1 else x
-        y2 = y[:, None] if y.ndim == 1 else y
-        g = grad
-        if x.ndim == 1:
-            g = np.expand_dims(g, -2)
-        if y.ndim == 1:
-            g = np.expand_dims(g, -1)
-        dx = g @ np.swapaxes(y2, -1, -2)
-        dy = np.swapaxes(x2, -1, -2) @ g
-        if x.ndim == 1:
-            dx = dx.sum(axis=tuple(range(dx.ndim - 2))).reshape(x.shape) if dx.ndim > 2 else (
-                dx.reshape(x.shape))
-        if y.ndim == 1:
-            dy = dy.sum(axis=tuple(range(dy.ndim - 2))).reshape(y.shape) if dy.ndim > 2 else (
-                dy.reshape(y.shape))
+        x_is_vector, y_is_vector = ctx.vectors
+        if x_is_vector:
+            grad = np.expand_dims(grad, -2)
+        if y_is_vector:
+            grad = np.expand_dims(grad, -1)
+        dx = dy = None
+        if ctx.needs_input_grad[0]:
+            dx = grad @ np.swapaxes(y[:, None] if y_is_vector else y, -1, -2)
+            dx = np.squeeze(dx, -2) if x_is_vector else dx
+        if ctx.needs_input_grad[1]:
+            dy = np.swapaxes(x[None, :] if x_is_vector else x, -1, -2) @ grad
+            dy = np.squeeze(dy, -1) if y_is_vector else dy
         return dx, dy
 
 
