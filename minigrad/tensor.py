@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, _printing, errors
+from minigrad import _dtype, _numpy_protocol, _printing, errors
 from minigrad._size import Size
 from minigrad.autograd import engine
 from minigrad.autograd.inplace import apply_inplace
@@ -307,6 +307,13 @@ class Tensor(TensorBase):
         array = self.numpy()
         return array if dtype is None else array.astype(dtype)
 
+    # numpy functions on tensors run as minigrad ops (how backward formulas run on tensors).
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        return _numpy_protocol.array_ufunc(ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        return _numpy_protocol.array_function(func, args, kwargs)
+
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
         if self._array.size != 1:
@@ -442,6 +449,18 @@ class Tensor(TensorBase):
     def _compare(self, other: Any, ufunc: np.ufunc) -> Tensor:
         other_array = other._array if isinstance(other, TensorBase) else other
         return Tensor._make(np.asarray(ufunc(self._array, other_array)))
+
+    def __and__(self, other: Any) -> Tensor:
+        return self._compare(other, np.bitwise_and)
+
+    def __or__(self, other: Any) -> Tensor:
+        return self._compare(other, np.bitwise_or)
+
+    def __xor__(self, other: Any) -> Tensor:
+        return self._compare(other, np.bitwise_xor)
+
+    def __invert__(self) -> Tensor:
+        return Tensor._make(np.invert(self._array))
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return self._compare(other, np.equal)

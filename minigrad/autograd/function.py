@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr, sum_to_shape
 from minigrad.autograd.quiet import quiet_floats, restore, silence
@@ -120,11 +121,9 @@ class BackwardNode(Node):
                 checked.append(None)
                 continue
             shape, dtype = meta
-            if grad.shape != shape:
+            if tuple(grad.shape) != shape:
                 grad = self._reduce_to(grad, shape, index)
-            if grad.dtype != dtype:
-                grad = grad.astype(dtype)
-            checked.append(grad)
+            checked.append(_as_dtype(grad, dtype))
         return tuple(checked)
 
     def _reduce_to(self, grad: Any, shape: tuple[int, ...], index: int) -> Any:
@@ -132,9 +131,16 @@ class BackwardNode(Node):
             reduced = sum_to_shape(grad, shape)
         except (ValueError, IndexError):
             reduced = None
-        if reduced is None or reduced.shape != shape:
+        if reduced is None or tuple(reduced.shape) != shape:
             raise RuntimeError(errors.invalid_grad_shape(self.name(), index, grad.shape, shape))
         return reduced
+
+
+def _as_dtype(grad: Any, dtype: np.dtype) -> Any:
+    """``grad`` (an array, or a tensor under create_graph) as ``dtype``."""
+    if isinstance(grad, TensorBase):
+        return grad if grad._array.dtype == dtype else grad.to(from_numpy_dtype(dtype))
+    return grad if grad.dtype == dtype else grad.astype(dtype)
 
 
 class _NeverNeeded(tuple):

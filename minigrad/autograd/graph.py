@@ -98,12 +98,16 @@ def new_sequence_nr() -> int:
     return next(_sequence_numbers)
 
 
-def sum_to_shape(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Undo broadcasting: sum ``grad`` down to ``shape`` (the one place this is done)."""
-    extra = grad.ndim - len(shape)
+def sum_to_shape(grad: Any, shape: tuple[int, ...]) -> Any:
+    """Undo broadcasting: sum ``grad`` down to ``shape`` (the one place this is done).
+
+    Written with numpy functions, so it also runs on tensors (create_graph).
+    """
+    grad_shape = tuple(grad.shape)
+    extra = len(grad_shape) - len(shape)
     axes = tuple(range(extra)) + tuple(
-        extra + i for i, size in enumerate(shape) if size == 1 and grad.shape[extra + i] != 1
+        extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1
     )
     if axes:
-        grad = grad.sum(axis=axes, keepdims=True)
-    return grad.reshape(shape) if extra else grad
+        grad = np.sum(grad, axis=axes, keepdims=True)
+    return np.reshape(grad, shape) if extra else grad

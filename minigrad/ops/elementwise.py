@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import call_broadcasting, cast, operand, promote
 
@@ -507,3 +508,63 @@ def rdiv(input: Any, other: Any) -> Any:
 def clone(input: Any) -> Any:
     """A copy of ``input`` that gradients flow through (a fresh buffer and version counter)."""
     return Clone.apply(input)
+
+
+class Sign(Op):
+    """y = sign(x);  dx = 0 (the gradient of a step function).  Saves nothing."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return np.sign(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return grad * 0
+
+
+class Where(Op):
+    """z = x where condition else y;  dx = grad where condition,  dy = grad elsewhere.
+
+    Saves the condition (PyTorch): changing it in place before backward raises.
+    """
+
+    node_name = "WhereBackward0"
+    num_inputs = 3
+
+    @staticmethod
+    def forward(ctx: Any, condition: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(condition)
+        result = np.where(condition, x, y)
+        return result if dtype is None else result.astype(dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        (condition,) = ctx.saved_tensors
+        return (
+            None,
+            np.where(condition, grad, 0) if ctx.needs_input_grad[1] else None,
+            np.where(condition, 0, grad) if ctx.needs_input_grad[2] else None,
+            None,
+        )
+
+
+def sign(input: Any) -> Any:
+    """-1, 0 or 1 by the sign of each element."""
+    return Sign.apply(input)
+
+
+def where(condition: Any, input: Any, other: Any) -> Any:
+    """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcasting).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.where(minigrad.tensor([True, False]), minigrad.ones(2), 0.0)
+        tensor([1., 0.])
+    """
+    a, b, dtype = promote(input, other)
+    try:
+        return Where.apply(condition, a, b, dtype)
+    except ValueError as error:
+        shapes = np.broadcast_shapes(np.shape(operand(a)), np.shape(operand(b)))
+        message = errors.from_numpy_value_error(error, np.shape(operand(condition)), shapes)
+        raise RuntimeError(message) from None
