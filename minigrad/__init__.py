@@ -60,6 +60,8 @@ from minigrad.ops.linalg import dot, matmul, mm, mv
 from minigrad.ops.reduction import mean, sum  # noqa: A004 - PyTorch's name
 from minigrad.tensor import Tensor
 
+# --- more exports, one block per op family ---------------------------------------------------
+
 half = float16
 float = float32  # noqa: A001 - PyTorch's name
 double = float64

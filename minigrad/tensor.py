@@ -560,6 +560,14 @@ class Tensor(TensorBase):
         """Dot product of two vectors."""
         return linalg.dot(self, other)
 
+    # --- elementwise math (more) ------------------------------------------------------------
+
+    # --- reductions (more) -------------------------------------------------------------------
+
+    # --- linear algebra (more) ---------------------------------------------------------------
+
+    # --- shape and indexing (copies) ---------------------------------------------------------
+
     # --- in-place: every one goes through autograd/inplace.py --------------------------------
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
