@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+# What a custom Function's mark_dirty on a leaf says (checked after its forward ran).
+LEAF_USED_INPLACE = "a leaf Variable that requires grad has been used in an in-place operation."
 
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "

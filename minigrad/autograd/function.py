@@ -28,6 +28,7 @@ arrays, which keeps the hot path fast. ``Function`` proper sees tensors, as user
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -227,17 +228,22 @@ class Function:
         with grad_mode.no_grad(), quiet_floats():
             raw = cls.forward(node, *args)
         single = not isinstance(raw, tuple)
-        outputs = [_as_output_tensor(v, args, node._dirty) for v in ((raw,) if single else raw)]
+        values = (raw,) if single else raw
+        for tensor in node._dirty:
+            # Checked after forward, as PyTorch does (the write has happened by then).
+            if recording and tensor._grad_fn is None and tensor._requires_grad:
+                raise RuntimeError(errors.LEAF_USED_INPLACE)
+            tensor._counter.bump()  # marking dirty counts as a write, as in PyTorch
+        outputs = tuple(_as_output(value, args, node._dirty) for value in values)
         if recording:
-            for tensor in node._dirty:
-                _check_dirty_leaf(tensor)
             node._slots = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase))
             node._num_args = len(args)
             # Before rebasing: the edges point at the inputs' old history.
             _connect(node, args, needs, node._slots)
-            _mark_outputs(node, outputs)
-            _pack_saved(node, args, args, outputs, outputs)
-        return outputs[0] if single else tuple(outputs)
+            tensors = [o for o in outputs if isinstance(o, TensorBase)]
+            _mark_outputs(node, tensors)
+            _pack_saved(node, args, args, tensors, tensors)
+        return outputs[0] if single else outputs
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
@@ -394,22 +400,18 @@ def _wrap_untracked(raw: Any) -> Any:
     return make(np.asarray(raw))
 
 
-def _as_output_tensor(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> TensorBase:
+def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
+    """What a custom forward returned, as ``apply`` hands it out."""
     if not isinstance(value, TensorBase):
-        raise TypeError(
-            f"forward of a custom Function must return tensors, not {type(value).__name__}"
-        )
+        return value  # non-tensor outputs pass through, as in PyTorch
     if any(value is d for d in dirty):
         return value  # modified in place: the same tensor, rebased onto this node
     if any(value is a for a in args):
-        # An input returned unchanged: the output is a new tensor on the same buffer and counter.
-        return TensorBase.output_class._make(value._array, counter=value._counter)
+        # An input returned unchanged: the output is a view of it (same buffer and counter).
+        from minigrad.autograd.views import alias_of
+
+        return alias_of(value)
     return value
-
-
-def _check_dirty_leaf(tensor: TensorBase) -> None:
-    if tensor._grad_fn is None and tensor._requires_grad:
-        raise RuntimeError(errors.LEAF_INPLACE)
 
 
 def _grad_as_tensor(grad: Any) -> TensorBase:
@@ -423,5 +425,17 @@ def _grad_result(value: Any, as_tensors: bool) -> Any:
 
 
 def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorator for a custom backward that does not support double backward (no-op here)."""
-    return backward
+    """Mark a custom backward as not differentiable itself (PyTorch's decorator).
+
+    Its gradients carry no history even under ``create_graph=True``.
+    """
+
+    @functools.wraps(backward)
+    def wrapper(ctx: Any, *grads: Any) -> Any:
+        with grad_mode.no_grad():
+            result = backward(ctx, *grads)
+        if isinstance(result, tuple):
+            return tuple(r.detach() if isinstance(r, TensorBase) else r for r in result)
+        return result.detach() if isinstance(result, TensorBase) else result
+
+    return wrapper

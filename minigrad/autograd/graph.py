@@ -73,10 +73,10 @@ class Node:
         raise NotImplementedError
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {id(self):#x}>"
+        return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-class AccumulateGrad(Node):
+class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTorch's C++ one
     """The node at a leaf that requires grad: adds the incoming gradient to ``leaf.grad``."""
 
     _sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready

@@ -78,16 +78,27 @@ class ViewOp(Op):
         return result
 
 
-def _make_view(view: TensorBase, source: TensorBase, step: ViewStep, multi: str | None) -> None:
+def _make_view(
+    view: TensorBase, source: TensorBase, step: ViewStep | None, multi: str | None
+) -> None:
+    # ``step`` None: the view is all of ``source`` (an alias), no step to replay.
     view._counter = source._counter
     no_grad = not grad_mode._state.enabled
+    new_steps = () if step is None else (step,)
     if source._base is None:
-        view._base, steps = source, (step,)
+        view._base, steps = source, new_steps
     else:
-        view._base, steps = source._base, (*source._view.steps, step)
+        view._base, steps = source._base, (*source._view.steps, *new_steps)
         no_grad = no_grad or source._view.created_in_no_grad
         multi = multi or source._view.multi_output_name
     view._view = ViewInfo(steps, view._counter.version, no_grad, multi)
+
+
+def alias_of(tensor: TensorBase) -> TensorBase:
+    """A new tensor that is a view of all of ``tensor`` (same buffer, same counter)."""
+    alias = TensorBase.output_class._make(tensor._array)
+    _make_view(alias, tensor, None, None)
+    return alias
 
 
 class AsStrided(Op):
