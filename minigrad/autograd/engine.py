@@ -310,7 +310,8 @@ def _run_node(
 
 def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[Any]:
     if isinstance(node, AccumulateGrad):
-        meta = node.variable._meta
+        variable = node.variable
+        meta = None if variable is None else variable._meta
         if meta is not None and meta.hooks:
             grads = [_call_hooks(meta.hooks, grads[0], create_graph)]
         return grads

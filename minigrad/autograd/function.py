@@ -37,7 +37,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import anomaly, grad_mode
-from minigrad.autograd.graph import Edge, Node, new_sequence_nr, sum_to_shape
+from minigrad.autograd.graph import Edge, Node, sequence_numbers, sum_to_shape
 from minigrad.autograd.quiet import quiet_floats, restore, silence
 from minigrad.autograd.saved import SavedTensor
 from minigrad.autograd.variable import TensorBase
@@ -58,7 +58,7 @@ class BackwardNode(Node):
     needs_input_grad: tuple[bool, ...] = ()
 
     def __init__(self) -> None:
-        self._sequence_nr = new_sequence_nr()
+        self._sequence_nr = next(sequence_numbers)
 
     # --- the ctx API (PyTorch's names) -------------------------------------------------------
 
@@ -281,6 +281,7 @@ class Op(Function):
         The first ``num_inputs`` arguments are the op's tensor inputs (a Python number there is
         a constant input, as PyTorch wraps it in a tensor); the rest are options (dims, ...).
         """
+        # This is the hot path of every op: kept flat, with no work beyond what is needed.
         arrays = []
         needs = []
         for arg in args:
@@ -296,19 +297,20 @@ class Op(Function):
         try:
             if not (True in needs and grad_mode._state.enabled):
                 return _wrap_untracked(cls.forward(NO_GRAD_CTX, *arrays))
-            node = cls._Node()
+            node = object.__new__(cls._Node)
+            node._sequence_nr = next(sequence_numbers)
             node.needs_input_grad = tuple(needs)
             raw = cls.forward(node, *arrays)
         finally:
             restore(token)
         _connect(node, args, needs, node._slots)
-        if isinstance(raw, tuple):
-            outputs = [TensorBase.output_class._make(np.asarray(r), node, i) for i, r in
-                       enumerate(raw)]
+        make = TensorBase.output_class._make
+        if type(raw) is tuple:
+            outputs = [make(np.asarray(r), node, i) for i, r in enumerate(raw)]
             _mark_outputs(node, outputs, raw)
             _pack_saved(node, arrays, args, raw, outputs)
             return tuple(outputs)
-        output = TensorBase.output_class._make(np.asarray(raw), node)
+        output = make(raw if type(raw) is np.ndarray else np.asarray(raw), node)
         if node._to_save is not None:
             _pack_saved(node, arrays, args, (raw,), (output,))
         return output
@@ -332,15 +334,25 @@ def _connect(
     for index in slots:
         if needs[index]:
             arg = args[index]
-            edges.append(arg._gradient_edge())
-            meta.append((arg._array.shape, arg._array.dtype))
+            producer = arg._grad_fn
+            if producer is None:  # a leaf: its accumulator, made once and kept by the leaf
+                leaf_meta = arg._meta
+                producer = leaf_meta.accumulator if leaf_meta is not None else None
+                edges.append((producer, 0) if producer is not None else arg._gradient_edge())
+            else:
+                edges.append((producer, arg._output_nr))
+            array = arg._array
+            meta.append((array.shape, array.dtype))
         else:
-            edges.append((None, 0))
+            edges.append(_NO_EDGE)
             meta.append(None)
     node.next_functions = tuple(edges)
     node._input_meta = tuple(meta)
     if anomaly._state.enabled:
         node._forward_stack = anomaly.capture_forward_stack()
+
+
+_NO_EDGE: Edge = (None, 0)
 
 
 def _pack_saved(
@@ -350,32 +362,32 @@ def _pack_saved(
     seen_outputs: Sequence[Any],
     output_tensors: Sequence[TensorBase],
 ) -> None:
-    """Turn what forward passed to ``save_for_backward`` into SavedTensors, by identity."""
+    """Turn what forward passed to ``save_for_backward`` into SavedTensors, by identity.
+
+    A value that *is* one of the outputs is saved as that output; one that *is* an input
+    tensor's buffer, as that input; anything else (a scalar, a private array) as a plain value.
+    """
     to_save = node._to_save
     if to_save is None:
         return
     node._to_save = None
     packed: list[SavedTensor | None] = []
     for value in to_save:
-        packed.append(None if value is None else _pack_one(
-            value, seen_inputs, input_tensors, seen_outputs, output_tensors))
+        if value is None:
+            packed.append(None)
+            continue
+        for seen, tensor in zip(seen_inputs, input_tensors):
+            if value is seen and isinstance(tensor, TensorBase):
+                packed.append(SavedTensor(tensor))
+                break
+        else:
+            for output_nr, seen in enumerate(seen_outputs):
+                if value is seen:
+                    packed.append(SavedTensor(output_tensors[output_nr], output_nr, True))
+                    break
+            else:
+                packed.append(SavedTensor.of_value(value))
     node._saved = tuple(packed)
-
-
-def _pack_one(
-    value: Any,
-    seen_inputs: Sequence[Any],
-    input_tensors: Sequence[Any],
-    seen_outputs: Sequence[Any],
-    output_tensors: Sequence[TensorBase],
-) -> SavedTensor:
-    for output_nr, seen in enumerate(seen_outputs):
-        if value is seen:
-            return SavedTensor.of_output(output_tensors[output_nr], output_nr)
-    for seen, tensor in zip(seen_inputs, input_tensors):
-        if value is seen and isinstance(tensor, TensorBase):
-            return SavedTensor.of_input(tensor)
-    return SavedTensor.of_value(value)
 
 
 def _mark_outputs(

@@ -8,6 +8,7 @@ in-place write can rebind a tensor's ``grad_fn`` without touching history alread
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 Edge = tuple["Node | None", int]
 
 # Nodes made later run earlier in backward (PyTorch orders its ready queue the same way).
-_sequence_numbers = itertools.count()
+sequence_numbers = itertools.count()
 
 
 class Node:
@@ -77,25 +78,36 @@ class Node:
 
 
 class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTorch's C++ one
-    """The node at a leaf that requires grad: adds the incoming gradient to ``leaf.grad``."""
+    """The node at a leaf that requires grad: adds the incoming gradient to ``leaf.grad``.
+
+    The leaf keeps its accumulator (so it is made once, not once per op) and the accumulator
+    refers to the leaf weakly: no reference cycle keeps a dropped leaf's buffer alive.
+    """
 
     _sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
 
     def __init__(self, variable: TensorBase) -> None:
-        self.variable = variable
+        self._variable = weakref.ref(variable)
+
+    @property
+    def variable(self) -> TensorBase | None:
+        """The leaf tensor (None once it has been dropped)."""
+        return self._variable()
 
     def name(self) -> str:
         """``torch::autograd::AccumulateGrad``, PyTorch's C++ name for it."""
         return "torch::autograd::AccumulateGrad"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
-        self.variable._accumulate_grad(grads[0])
+        variable = self._variable()
+        if variable is not None:
+            variable._accumulate_grad(grads[0])
         return ()
 
 
 def new_sequence_nr() -> int:
     """A number that grows with every node made: later nodes run first in backward."""
-    return next(_sequence_numbers)
+    return next(sequence_numbers)
 
 
 def sum_to_shape(grad: Any, shape: tuple[int, ...]) -> Any:

@@ -8,6 +8,7 @@ but costs about 1 µs per use; setting numpy's error-state context variable dire
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,14 +20,8 @@ try:  # numpy >= 2: the error state is a context variable holding an "extobj" ca
     from numpy._core.umath import _make_extobj
 
     _QUIET = _make_extobj(all="ignore")
-
-    def silence() -> Any:
-        """Turn numpy's floating-point warnings off; return a token for ``restore``."""
-        return _ERROR_STATE.set(_QUIET)
-
-    def restore(token: Any) -> None:
-        """Undo ``silence``."""
-        _ERROR_STATE.reset(token)
+    silence = functools.partial(_ERROR_STATE.set, _QUIET)  # -> a token for ``restore``
+    restore = _ERROR_STATE.reset
 
 except ImportError:  # pragma: no cover - older numpy: the public (slower) API
 

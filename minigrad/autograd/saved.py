@@ -28,36 +28,21 @@ class SavedTensor:
 
     __slots__ = ("_value", "_counter", "_saved_version", "_input", "_output_nr")
 
-    def __init__(self) -> None:
-        self._input: TensorBase | None = None
-        self._counter = None
-        self._output_nr = 0
-
-    @classmethod
-    def of_input(cls, tensor: TensorBase) -> SavedTensor:
-        """Save an input tensor of the node."""
-        saved = cls()
-        saved._value = tensor._array
-        saved._input = tensor
-        saved._counter = tensor._counter
-        saved._saved_version = tensor._counter.version
-        return saved
-
-    @classmethod
-    def of_output(cls, tensor: TensorBase, output_nr: int) -> SavedTensor:
-        """Save output ``output_nr`` of the node (without a reference to the tensor object)."""
-        saved = cls()
-        saved._value = tensor._array
-        saved._counter = tensor._counter
-        saved._saved_version = tensor._counter.version
-        saved._output_nr = output_nr
-        return saved
+    def __init__(self, tensor: TensorBase, output_nr: int = 0, is_output: bool = False) -> None:
+        """Save ``tensor``: an input of the node, or (``is_output``) its output ``output_nr``."""
+        self._value = tensor._array
+        counter = self._counter = tensor._counter
+        self._saved_version = counter.version
+        self._input = None if is_output else tensor
+        self._output_nr = output_nr
 
     @classmethod
     def of_value(cls, value: Any) -> SavedTensor:
         """Save a value nobody else can write to (a scalar, a private intermediate array)."""
-        saved = cls()
+        saved = cls.__new__(cls)
         saved._value = value
+        saved._counter = saved._input = None
+        saved._output_nr = 0
         return saved
 
     def unpack(self, owner: Node) -> Any:

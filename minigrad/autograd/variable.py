@@ -7,7 +7,6 @@ metadata here lets the autograd layer create and inspect tensors without importi
 from __future__ import annotations
 
 import warnings
-import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -26,7 +25,7 @@ class AutogradMeta:
 
     def __init__(self) -> None:
         self.grad: TensorBase | None = None
-        self.accumulator: weakref.ref[AccumulateGrad] | None = None
+        self.accumulator: AccumulateGrad | None = None
         self.hooks: list[Callable[[Any], Any]] = []
         self.retains_grad = False
 
@@ -169,13 +168,12 @@ class TensorBase:
             return self._grad_fn, self._output_nr
         if not self._requires_grad:
             return None, 0
-        meta = self._autograd_meta()
-        # The graph holds the accumulator; the tensor only a weak reference, as in PyTorch.
-        accumulator = None if meta.accumulator is None else meta.accumulator()
-        if accumulator is None:
-            accumulator = AccumulateGrad(self)
-            meta.accumulator = weakref.ref(accumulator)
-        return accumulator, 0
+        meta = self._meta
+        if meta is None:
+            meta = self._meta = AutogradMeta()
+        if meta.accumulator is None:
+            meta.accumulator = AccumulateGrad(self)
+        return meta.accumulator, 0
 
     def _accumulate_grad(self, grad: Any) -> None:
         """Add ``grad`` (an array or, with create_graph, a tensor) into ``self.grad``."""

@@ -11,10 +11,9 @@ from __future__ import annotations
 class VersionCounter:
     """A mutable integer shared by the tensors that alias one buffer for autograd."""
 
-    __slots__ = ("version",)
-
-    def __init__(self) -> None:
-        self.version = 0
+    # A class-level 0 instead of an __init__: every new tensor makes a counter, so making one
+    # must be cheap; the first bump gives the instance its own value.
+    version = 0
 
     def bump(self) -> None:
         """Record one in-place write."""

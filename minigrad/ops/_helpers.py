@@ -51,18 +51,15 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
     with a Python number of its kind): the fast path. Tensors are never cast beforehand: a cast
     copy would lose the version counter of a tensor the op saves.
     """
-    a, b = python_scalar(a), python_scalar(b)
-    array_a, array_b = operand(a), operand(b)
-    if isinstance(array_a, np.ndarray) and not true_divide:
-        kind = array_a.dtype.kind
-        if isinstance(array_b, np.ndarray):
-            if array_b.dtype == array_a.dtype:
+    if not true_divide and isinstance(a, TensorBase):
+        kind = a._array.dtype.kind
+        if isinstance(b, TensorBase):
+            if b._array.dtype == a._array.dtype:
                 return a, b, None
-        elif (kind == "f" and isinstance(b, (int, float))) or (
-            kind in "iu" and isinstance(b, int) and not isinstance(b, bool)
-        ):
+        elif (type(b) is float and kind == "f") or (type(b) is int and kind in "fiu"):
             return a, b, None
-    dtype = result_type(array_a, array_b)
+    a, b = python_scalar(a), python_scalar(b)
+    dtype = result_type(operand(a), operand(b))
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)  # int / int is the default float dtype
     return a, b, dtype
