@@ -254,7 +254,8 @@ def _execute(
     while ready:
         node = heapq.heappop(ready)[2]
         grads = buffers.pop(node, None) or [None] * node._num_outputs
-        grads = _apply_tensor_hooks(node, grads, create_graph)
+        if node._pre_hooks or node._retained or isinstance(node, AccumulateGrad):
+            grads = _apply_tensor_hooks(node, grads, create_graph)
         if targets is not None and node in graph.targets:
             targets.capture(node, grads)
         if graph.must_execute(node, targets is None or targets.accumulate):
@@ -290,7 +291,7 @@ def _run_node(
     node: Node, grads: list[Any], retain_graph: bool, create_graph: bool
 ) -> tuple[Any, ...]:
     """The node's backward; returns one gradient per ``next_functions`` entry."""
-    if all(grad is None for grad in grads):
+    if grads[0] is None and all(grad is None for grad in grads):
         return ()
     try:
         results = node._backward(_materialize(node, grads), create_graph)

@@ -122,9 +122,11 @@ class BackwardNode(Node):
                 checked.append(None)
                 continue
             shape, dtype = meta
-            if tuple(grad.shape) != shape:
+            if grad.shape != shape:  # a tuple, or a Size (a tuple) for tensor gradients
                 grad = self._reduce_to(grad, shape, index)
-            checked.append(_as_dtype(grad, dtype))
+            if type(grad) is not np.ndarray or grad.dtype != dtype:
+                grad = _as_dtype(grad, dtype)
+            checked.append(grad)
         return tuple(checked)
 
     def _reduce_to(self, grad: Any, shape: tuple[int, ...], index: int) -> Any:
