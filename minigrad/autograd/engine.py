@@ -347,10 +347,12 @@ def _retain(tensor: TensorBase, grad: Any) -> None:
 
 def _materialize(node: Node, grads: list[Any]) -> list[Any]:
     # Outputs that received no gradient get zeros, so every backward sees full arguments.
-    if any(grad is None for grad in grads):
-        shapes = getattr(node, "_output_meta", None)
-        if shapes is not None:
-            return [np.zeros(*shapes[i]) if g is None else g for i, g in enumerate(grads)]
+    for grad in grads:  # a plain loop: this runs once per node in every backward
+        if grad is None:
+            shapes = getattr(node, "_output_meta", None)
+            if shapes is not None:
+                return [np.zeros(*shapes[i]) if g is None else g for i, g in enumerate(grads)]
+            break
     return grads
 
 

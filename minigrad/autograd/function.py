@@ -90,14 +90,20 @@ class BackwardNode(Node):
     def _unpack_saved(self, as_tensors: bool) -> tuple[Any, ...]:
         if self._released:
             raise RuntimeError(errors.BACKWARD_TWICE)
-        return tuple(
-            None if s is None else s.unpack_tensor(self) if as_tensors else s.unpack(self)
-            for s in self._saved
-        )
+        values = []
+        for saved in self._saved:  # a plain loop: this runs once per node in every backward
+            if saved is None:
+                values.append(None)
+            else:
+                values.append(saved.unpack_tensor(self) if as_tensors else saved.unpack(self))
+        return tuple(values)
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         # Every saved value is checked before backward runs, whether or not it is needed.
-        self._unpacked = self._unpack_saved(as_tensors) if (self._saved or self._released) else ()
+        self._unpacked = (
+            self._unpack_saved(as_tensors or self._function._tensor_level)
+            if (self._saved or self._released) else ()
+        )
         try:
             result = self._function._call_backward(self, grads, as_tensors)
         finally:
@@ -113,7 +119,9 @@ class BackwardNode(Node):
         if not isinstance(result, tuple):
             result = (result,)
         expected = self._num_args
-        if len(result) < expected or any(g is not None for g in result[expected:]):
+        if len(result) != expected and (
+            len(result) < expected or any(g is not None for g in result[expected:])
+        ):
             raise RuntimeError(errors.wrong_grad_count(self.name(), expected, len(result)))
         checked = []
         for index, meta in zip(self._slots, self._input_meta):
