@@ -1,30 +1,40 @@
 """Core speed and memory of minigrad against raw numpy and PyTorch, in one process and one run.
 
-Run ``python benchmarks/bench_core.py`` (about 2 minutes), ``--quick`` (under 30 s: fewer
-repeats, no 10^6-op chain) and ``--json PATH`` to also write every figure as JSON.
+Run ``python benchmarks/bench_core.py`` (about 1.5 minutes of CPU), ``--quick`` (under 30 s: fewer
+repeats, no 10^6-op chain), ``--json PATH`` to also write every figure as JSON, and
+``--clock wall`` to time with the wall clock instead of this process's CPU time.
 
 Method
 ------
+* Clock: ``time.process_time`` by default (CPU time of this process): on a shared machine it is
+  not inflated by other processes taking the CPU. Everything measured is single-threaded, so on
+  an idle machine it agrees with the wall clock (``--clock wall``, ``time.perf_counter``).
 * Threads: numpy's BLAS and PyTorch run on one thread (threadpoolctl if installed, else
   ``OPENBLAS/OMP/MKL_NUM_THREADS=1`` set before numpy is imported; ``torch.set_num_threads(1)``).
   ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` are left as they are and reported.
 * Per-op recording cost: ``timeit`` runs one statement (``a * b``) N times in a compiled loop with
-  the garbage collector off; N is calibrated so one batch lasts about 20 ms (5 ms with
-  ``--quick``). One batch is run and discarded first (warm-up); the figure is the median over
-  the repeats of (batch time / N). Inputs are float32, shape (8,) (8x8 for matmul), requiring
-  grad; the result is dropped at once, so the cost includes freeing the recorded node. The
-  same statements run under ``no_grad``; numpy runs the same math without autograd.
+  the garbage collector off. N is calibrated so that one batch lasts about 20 ms (5 ms with
+  ``--quick``); the calibration batches are the warm-up. The figure is the median over the
+  repeats of (batch time / N). Inputs are float32, shape (8,) (8x8 for matmul), requiring
+  grad; the result is dropped at once, so the figure includes freeing what was recorded. The
+  libraries are measured op by op, back to back, so the ratios see the same machine state.
+  "warm" repeats add and mul while a live graph holds the inputs' gradient accumulators (as
+  inside a forward pass); otherwise PyTorch makes and frees a leaf's accumulator with every op
+  (minigrad's leaves keep theirs).
 * Chain forward+backward: 100 steps of ``y = sigmoid(y * w + b)`` then ``y.sum().backward()``,
-  timed as a whole with the garbage collector on (as users run it), 3 warm-up runs, median over
-  the runs, divided by 100. numpy does the same forward keeping the arrays backward needs, then
-  the hand-written backward. The three gradients are compared as a sanity check.
+  forward and backward timed separately with the garbage collector on (as users run it), 3
+  warm-up runs, then the median over the runs, divided by 100. numpy does the same forward,
+  keeping the arrays backward needs, then the hand-written backward. The three libraries'
+  gradients are compared as a sanity check.
 * Linear scaling: ``y = y + b`` chains of 10^4, 10^5 and 10^6 ops, forward and backward timed
-  separately (median over runs: 5, 3, 1); minigrad with the collector on and off, PyTorch on.
-  Peak memory (tracemalloc, which sees numpy buffers but not PyTorch's) is measured in a
-  separate untimed pass at 10^5 ops. Dropping a 10^6-node graph without backward runs in a
-  child process, so a C stack overflow would be reported instead of killing this run.
-* Memory: tracemalloc peak and still-held memory for 10 layers of ``(x @ W).relu()`` on 64x64
-  float32, minigrad against a hand-written numpy forward and backward.
+  separately (median over 5, 3 and 1 runs); minigrad with the collector on and off (the
+  difference is the collector's cost, which grows with the number of live objects), PyTorch
+  with it on. Untimed: the tracemalloc peak at 10^5 ops (10^4 with ``--quick``; tracemalloc
+  sees numpy's buffers but not PyTorch's) and the GC-tracked objects the graph keeps per op.
+  Dropping a 10^6-node graph (``y = y * b``, which saves tensors) without backward runs in a
+  child process, so a C stack overflow would be reported instead of ending this run.
+* Memory: tracemalloc figures for 10 layers of ``(x @ W).relu()`` on 64x64 float32, minigrad
+  against a hand-written numpy forward and backward.
 
 Nothing is asserted: the summary prints the issue's targets next to the figures.
 """
@@ -49,6 +59,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)  # run from a checkout without installing
 
 import argparse  # noqa: E402
+import contextlib  # noqa: E402
 import gc  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
@@ -104,25 +115,33 @@ NUMPY_STATEMENTS = {
 
 # --- settings ---------------------------------------------------------------------------------
 
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
 
 class Settings:
-    """How long to measure: the default run or ``--quick``."""
+    """How long to measure (the default run or ``--quick``) and with which clock."""
 
-    def __init__(self, quick: bool) -> None:
+    def __init__(self, quick: bool, clock: str = "cpu") -> None:
         self.quick = quick
+        self.clock_name = clock
+        self.clock = CLOCKS[clock]
         self.batch_seconds = 0.005 if quick else 0.02
         self.op_repeats = 7 if quick else 15
         self.chain_runs = 20 if quick else 50
         self.chain_warmup = 3
         # chain length -> timed runs
         self.lengths = {10**4: 3, 10**5: 1} if quick else {10**4: 5, 10**5: 3, 10**6: 1}
-        self.memory_length = 10**5
+        self.memory_length = 10**4 if quick else 10**5  # tracemalloc makes this slow
+        self.tracked_length = 10**4
+        self.drop_length = 10**5 if quick else 10**6
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="short run (< 30 s), no 10^6 chain")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="cpu: this process's CPU time (default); wall: the wall clock")
     parser.add_argument("--drop-graph-child", type=int, metavar="N", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -152,6 +171,13 @@ def git_revision() -> str:
     return out.stdout.strip()
 
 
+def load_average() -> str:
+    try:
+        return " ".join(f"{load:.2f}" for load in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def thread_settings() -> dict[str, Any]:
     settings: dict[str, Any] = {
         "method": "threadpoolctl" if HAVE_THREADPOOLCTL else "environment variables",
@@ -168,14 +194,16 @@ def thread_settings() -> dict[str, Any]:
     return settings
 
 
-def environment() -> dict[str, Any]:
+def environment(settings: Settings) -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "numpy": np.__version__,
         "torch": None if torch is None else torch.__version__,
-        "minigrad": f"{minigrad.__version__} ({git_revision()})",
+        "minigrad": f"{minigrad.__version__} (git {git_revision()})",
         "cpu": cpu_model(),
         "cpus": os.cpu_count(),
+        "load average": load_average(),
+        "clock": f"{settings.clock_name} ({settings.clock.__name__})",
         "OPENBLAS_CORETYPE": ORIGINAL_ENV["OPENBLAS_CORETYPE"],
         "OPENBLAS_L2_SIZE": ORIGINAL_ENV["OPENBLAS_L2_SIZE"],
         "threads": thread_settings(),
@@ -197,6 +225,15 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
     if numerator is None or not denominator:
         return None
     return numerator / denominator
+
+
+def times(value: float | None) -> str:
+    """A ratio as ``2.31x`` (or n/a)."""
+    return "n/a" if value is None else f"{value:.2f}x"
+
+
+def micro(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * 1e6
 
 
 def print_table(headers: list[str], rows: Iterable[list[Any]]) -> None:
@@ -243,6 +280,18 @@ def autograd_inputs(lib: Any, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
 
 # --- 1. per-op recording cost -----------------------------------------------------------------
 
+# column -> (library name, grad mode on, inputs' accumulators kept alive by a live graph)
+PER_OP_COLUMNS = {
+    "numpy": ("numpy", False, False),
+    "minigrad": ("minigrad", True, False),
+    "torch": ("torch", True, False),
+    "minigrad_no_grad": ("minigrad", False, False),
+    "torch_no_grad": ("torch", False, False),
+    "minigrad_warm": ("minigrad", True, True),
+    "torch_warm": ("torch", True, True),
+}
+WARM_OPS = ("add", "mul")
+
 
 def calibrate(timer: timeit.Timer, seconds: float) -> int:
     """The smallest N in 1, 2, 5, 10, 20, ... whose batch lasts at least ``seconds``."""
@@ -254,44 +303,70 @@ def calibrate(timer: timeit.Timer, seconds: float) -> int:
         number *= 10
 
 
-def per_op_seconds(statement: str, namespace: dict[str, Any], settings: Settings) -> float:
-    """Median over repeats of (time for N runs of ``statement``) / N; gc off, as in timeit."""
-    timer = timeit.Timer(statement, globals=namespace)
-    number = calibrate(timer, settings.batch_seconds)  # also warms up
-    return statistics.median(timer.repeat(repeat=settings.op_repeats, number=number)) / number
+def per_op_namespaces() -> dict[str, dict[str, Any]]:
+    """The inputs each column's statements see (the same values everywhere)."""
+    arrays = numpy_inputs()
+    namespaces = {"numpy": {**arrays, "np": np}}
+    for name, lib in (("minigrad", minigrad), ("torch", torch)):
+        if lib is None:
+            continue
+        namespaces[name] = autograd_inputs(lib, arrays)
+        warm = autograd_inputs(lib, arrays)  # other tensors: their accumulators stay alive
+        namespaces[name + "_warm"] = {**warm, "live": warm["a"] * warm["b"]}
+    return namespaces
 
 
-def per_op_library(lib: Any, statements: dict[str, str], settings: Settings) -> dict[str, float]:
-    namespace = {**autograd_inputs(lib, numpy_inputs()), "np": np}
-    return {op: per_op_seconds(stmt, namespace, settings) for op, stmt in statements.items()}
+def grad_mode_of(column: str) -> contextlib.AbstractContextManager[Any]:
+    library, grad_on, _ = PER_OP_COLUMNS[column]
+    if grad_on or library == "numpy":
+        return contextlib.nullcontext()
+    return (minigrad if library == "minigrad" else torch).no_grad()
 
 
-def per_op_library_no_grad(lib: Any, settings: Settings) -> dict[str, float]:
-    with lib.no_grad():
-        return per_op_library(lib, OP_STATEMENTS, settings)
+def column_timer(column: str, op: str, namespaces: dict[str, Any],
+                 settings: Settings) -> timeit.Timer | None:
+    library, _, warm = PER_OP_COLUMNS[column]
+    namespace = namespaces.get(library + "_warm" if warm else library)
+    if namespace is None:
+        return None  # PyTorch is not installed
+    statement = (NUMPY_STATEMENTS if library == "numpy" else OP_STATEMENTS)[op]
+    return timeit.Timer(statement, timer=settings.clock, globals=namespace)
 
 
-def per_op_numpy(settings: Settings) -> dict[str, float]:
-    namespace = {**numpy_inputs(), "np": np}
-    return {op: per_op_seconds(stmt, namespace, settings) for op, stmt in NUMPY_STATEMENTS.items()}
+def time_op(op: str, namespaces: dict[str, Any], settings: Settings) -> dict[str, float | None]:
+    """Seconds per run of ``op`` in every column: the repeats go round the columns in turn,
+    so a slow spell of the machine touches all of them alike; median per column."""
+    columns = [column for column, (_, _, warm) in PER_OP_COLUMNS.items()
+               if op in WARM_OPS or not warm]
+    timers = {column: column_timer(column, op, namespaces, settings) for column in columns}
+    numbers = {}
+    for column, timer in timers.items():
+        if timer is not None:
+            with grad_mode_of(column):
+                numbers[column] = calibrate(timer, settings.batch_seconds)  # also the warm-up
+    samples: dict[str, list[float]] = {column: [] for column in numbers}
+    for _ in range(settings.op_repeats):
+        for column, number in numbers.items():
+            with grad_mode_of(column):
+                samples[column].append(timers[column].timeit(number) / number)
+    return {column: statistics.median(samples[column]) if column in samples else None
+            for column in columns}
 
 
-def bench_per_op(settings: Settings) -> dict[str, dict[str, float] | None]:
-    return {
-        "numpy": per_op_numpy(settings),
-        "minigrad": per_op_library(minigrad, OP_STATEMENTS, settings),
-        "torch": None if torch is None else per_op_library(torch, OP_STATEMENTS, settings),
-        "minigrad_no_grad": per_op_library_no_grad(minigrad, settings),
-        "torch_no_grad": None if torch is None else per_op_library_no_grad(torch, settings),
-    }
+def bench_per_op(settings: Settings) -> dict[str, dict[str, float | None]]:
+    namespaces = per_op_namespaces()
+    results: dict[str, dict[str, float | None]] = {column: {} for column in PER_OP_COLUMNS}
+    for op in OP_STATEMENTS:
+        for column, seconds in time_op(op, namespaces, settings).items():
+            results[column][op] = seconds
+    return results
 
 
-def print_per_op(results: dict[str, dict[str, float] | None]) -> None:
+def print_per_op(results: dict[str, dict[str, float | None]]) -> None:
     print_section("1. per-op recording cost, shape (8,) float32 (matmul 8x8 @ 8x8), µs/op")
 
-    def us(kind: str, op: str) -> float | None:
-        column = results[kind]
-        return None if column is None else column[op] * 1e6
+    def us(column: str, op: str) -> float | None:
+        return micro(results[column].get(op))
 
     rows = []
     for op in OP_STATEMENTS:
@@ -301,22 +376,31 @@ def print_per_op(results: dict[str, dict[str, float] | None]) -> None:
                      mg_ng, tch_ng, ratio(mg_ng, tch_ng)])
     print_table(["op", "numpy", "minigrad", "torch", "mg/torch", "mg/numpy",
                  "mg no_grad", "torch no_grad", "mg/torch no_grad"], rows)
-    print("(median over repeats of batch time / N; gc off; grad mode on unless 'no_grad')")
+    print("(median over repeats of batch time / N; gc off; inputs require grad; result dropped)")
+    rows = [[op, us("minigrad_warm", op), us("torch_warm", op),
+             ratio(us("minigrad_warm", op), us("torch_warm", op))] for op in WARM_OPS]
+    print("warm: the same with the inputs' gradient accumulators kept alive by a live graph")
+    print_table(["op", "minigrad warm", "torch warm", "mg/torch warm"], rows)
 
 
 # --- 2. chain forward+backward ----------------------------------------------------------------
 
 
-def chain_autograd(x: Any, w: Any, b: Any, steps: int) -> None:
+def chain_forward(x: Any, w: Any, b: Any, steps: int) -> Any:
     """The chain for minigrad and PyTorch (same code: same API)."""
     y = x
     for _ in range(steps):
         y = (y * w + b).sigmoid()
+    return y
+
+
+def chain_backward(y: Any) -> None:
     y.sum().backward()
 
 
-def chain_numpy(x: np.ndarray, w: np.ndarray, b: np.ndarray, steps: int) -> tuple[Any, Any]:
-    """The same chain by hand: forward keeps (input, output) per step, then backward."""
+def chain_numpy_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray,
+                        steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The same chain by hand, keeping (input, output) of each step for backward."""
     kept = []
     y = x
     for _ in range(steps):
@@ -325,31 +409,51 @@ def chain_numpy(x: np.ndarray, w: np.ndarray, b: np.ndarray, steps: int) -> tupl
         s *= 0.5
         kept.append((y, s))
         y = s
-    grad = np.ones_like(y)
-    grad_w, grad_b = np.zeros_like(w), np.zeros_like(b)
+    return kept
+
+
+def chain_numpy_backward(kept: list[tuple[np.ndarray, np.ndarray]],
+                         w: np.ndarray) -> list[np.ndarray]:
+    """Gradients of ``sum(y)`` with respect to w and b, by hand."""
+    grad = np.ones_like(kept[-1][1])
+    grad_w, grad_b = np.zeros_like(w), np.zeros_like(w)
     for y_in, s in reversed(kept):
         grad_z = grad * s * (1 - s)
         grad_w += grad_z * y_in
         grad_b += grad_z
         grad = grad_z * w
-    return grad_w, grad_b
+    return [grad_w, grad_b]
 
 
-def time_runs(run: Callable[[], Any], runs: int, warmup: int,
-              reset: Callable[[], None] = lambda: None) -> list[float]:
-    """Seconds per call of ``run`` (gc on); ``reset`` runs untimed before each call."""
-    times = []
-    for index in range(warmup + runs):
+def time_phases(forward: Callable[[], Any], backward: Callable[[Any], Any], settings: Settings,
+                reset: Callable[[], None] = lambda: None) -> tuple[list[float], list[float], Any]:
+    """Seconds of ``forward()`` and of ``backward(its result)`` per run (gc on), and the last
+    backward's result; ``reset`` runs untimed before each run, warm-up runs are dropped."""
+    clock = settings.clock
+    forward_times, backward_times, result = [], [], None
+    for index in range(settings.chain_warmup + settings.chain_runs):
         reset()
-        start = time.perf_counter()
-        run()
-        elapsed = time.perf_counter() - start
-        if index >= warmup:
-            times.append(elapsed)
-    return times
+        start = clock()
+        state = forward()
+        middle = clock()
+        result = backward(state)
+        end = clock()
+        del state
+        if index >= settings.chain_warmup:
+            forward_times.append(middle - start)
+            backward_times.append(end - middle)
+    return forward_times, backward_times, result
 
 
-def chain_library(lib: Any, settings: Settings) -> tuple[float, list[np.ndarray]]:
+def per_step(forward_times: list[float], backward_times: list[float]) -> dict[str, float]:
+    """Median seconds per chain step: forward, backward, and the two timed together."""
+    totals = [f + b for f, b in zip(forward_times, backward_times)]
+    return {"forward": statistics.median(forward_times) / CHAIN_STEPS,
+            "backward": statistics.median(backward_times) / CHAIN_STEPS,
+            "total": statistics.median(totals) / CHAIN_STEPS}
+
+
+def chain_library(lib: Any, settings: Settings) -> tuple[dict[str, float], list[np.ndarray]]:
     arrays = numpy_inputs()
     x = lib.tensor(arrays["n"][0])
     w, b = lib.tensor(arrays["a"], requires_grad=True), lib.tensor(arrays["b"], requires_grad=True)
@@ -358,18 +462,17 @@ def chain_library(lib: Any, settings: Settings) -> tuple[float, list[np.ndarray]
         w.grad = None
         b.grad = None
 
-    times = time_runs(lambda: chain_autograd(x, w, b, CHAIN_STEPS),
-                      settings.chain_runs, settings.chain_warmup, reset)
-    grads = [w.grad.detach().numpy(), b.grad.detach().numpy()]
-    return statistics.median(times) / CHAIN_STEPS, grads
+    fwd, bwd, _ = time_phases(lambda: chain_forward(x, w, b, CHAIN_STEPS), chain_backward,
+                              settings, reset)
+    return per_step(fwd, bwd), [w.grad.detach().numpy(), b.grad.detach().numpy()]
 
 
-def chain_manual(settings: Settings) -> tuple[float, list[np.ndarray]]:
+def chain_manual(settings: Settings) -> tuple[dict[str, float], list[np.ndarray]]:
     arrays = numpy_inputs()
     x, w, b = arrays["n"][0].copy(), arrays["a"], arrays["b"]
-    times = time_runs(lambda: chain_numpy(x, w, b, CHAIN_STEPS),
-                      settings.chain_runs, settings.chain_warmup)
-    return statistics.median(times) / CHAIN_STEPS, list(chain_numpy(x, w, b, CHAIN_STEPS))
+    fwd, bwd, grads = time_phases(lambda: chain_numpy_forward(x, w, b, CHAIN_STEPS),
+                                  lambda kept: chain_numpy_backward(kept, w), settings)
+    return per_step(fwd, bwd), grads
 
 
 def bench_chain(settings: Settings) -> dict[str, Any]:
@@ -388,13 +491,19 @@ def bench_chain(settings: Settings) -> dict[str, Any]:
 
 def print_chain(results: dict[str, Any]) -> None:
     print_section(f"2. chain forward+backward: {CHAIN_STEPS} x y = sigmoid(y * w + b), "
-                  "(8,) float32")
-    mg, tch, npy = results["minigrad"], results.get("torch"), results["numpy"]
-    rows = [[name, None if value is None else value * 1e6, ratio(mg, value)]
-            for name, value in (("numpy (manual)", npy), ("minigrad", mg), ("torch", tch))]
-    print_table(["library", "µs per chain step", "minigrad / this"], rows)
+                  "(8,) float32, µs per chain step")
+    mg = results["minigrad"]
+    rows = []
+    for name, key in (("numpy (manual)", "numpy"), ("minigrad", "minigrad"), ("torch", "torch")):
+        row = results.get(key)
+        if row is None:
+            rows.append([name, None, None, None, None])
+            continue
+        rows.append([name, micro(row["forward"]), micro(row["backward"]), micro(row["total"]),
+                     ratio(mg["total"], row["total"])])
+    print_table(["library", "forward", "backward", "forward+backward", "minigrad / this"], rows)
     diffs = ", ".join(f"{k} {v:.1e}" for k, v in results["max_grad_difference"].items())
-    print(f"(median of runs / {CHAIN_STEPS}; gc on; max |grad - numpy grad|: {diffs})")
+    print(f"(median of runs / {CHAIN_STEPS}; gc on; max |grad - numpy's grad|: {diffs})")
 
 
 # --- 3. linear scaling ------------------------------------------------------------------------
@@ -407,18 +516,26 @@ def add_chain(x: Any, b: Any, length: int) -> Any:
     return y
 
 
-def time_add_chain(lib: Any, length: int) -> tuple[float, float]:
+def mul_chain(x: Any, b: Any, length: int) -> Any:
+    y = x
+    for _ in range(length):
+        y = y * b  # Mul saves both operands: the graph also holds saved tensors
+    return y
+
+
+def time_add_chain(lib: Any, length: int, clock: Callable[[], float]) -> tuple[float, float]:
     """Seconds for the forward and for ``y.sum().backward()`` of one ``y = y + b`` chain."""
     x, b = lib.ones(8), lib.ones(8, requires_grad=True)
-    start = time.perf_counter()
+    start = clock()
     y = add_chain(x, b, length)
-    middle = time.perf_counter()
+    middle = clock()
     y.sum().backward()
-    end = time.perf_counter()
+    end = clock()
     return middle - start, end - middle
 
 
-def scaling_point(lib: Any, length: int, runs: int, collect: bool) -> dict[str, float]:
+def scaling_point(lib: Any, length: int, runs: int, collect: bool,
+                  settings: Settings) -> dict[str, float]:
     """Median µs per op (forward, backward) over ``runs``; ``collect``: gc on or off."""
     forward, backward = [], []
     for _ in range(runs):
@@ -426,7 +543,7 @@ def scaling_point(lib: Any, length: int, runs: int, collect: bool) -> dict[str, 
         if not collect:
             gc.disable()
         try:
-            fwd, bwd = time_add_chain(lib, length)
+            fwd, bwd = time_add_chain(lib, length, settings.clock)
         finally:
             gc.enable()
         forward.append(fwd)
@@ -453,11 +570,23 @@ def scaling_memory(length: int) -> dict[str, float]:
             "bytes_per_op": after_forward / length}
 
 
+def tracked_objects_per_op(length: int) -> float:
+    """GC-tracked objects a ``y = y + b`` graph keeps alive per op (the collector's workload)."""
+    x, b = minigrad.ones(8), minigrad.ones(8, requires_grad=True)
+    gc.collect()
+    before = len(gc.get_objects())
+    y = add_chain(x, b, length)
+    gc.collect()  # also untracks tuples that hold only atoms
+    kept = len(gc.get_objects()) - before
+    del y
+    return kept / length
+
+
 def drop_graph_seconds(length: int) -> float:
     """In this process: build a ``length``-node graph, then time ``del`` without backward."""
     x, b = minigrad.ones(8), minigrad.ones(8, requires_grad=True)
     gc.disable()  # building fast; dropping is refcounting, not the collector
-    y = add_chain(x, b, length)
+    y = mul_chain(x, b, length)
     start = time.perf_counter()
     del y
     elapsed = time.perf_counter() - start
@@ -468,27 +597,29 @@ def drop_graph_seconds(length: int) -> float:
 def drop_graph_in_child(length: int) -> dict[str, Any]:
     """Run ``drop_graph_seconds`` in a child process, so a crash is a result, not our end."""
     command = [sys.executable, os.path.abspath(__file__), "--drop-graph-child", str(length)]
-    child = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    child = subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
     if child.returncode != 0:
         tail = (child.stderr.strip().splitlines() or ["(no output)"])[-1]
         return {"length": length, "ok": False, "detail": f"exit code {child.returncode}: {tail}"}
     seconds = float(child.stdout.strip())
     return {"length": length, "ok": True, "seconds": seconds,
-            "detail": f"completed in {seconds:.2f} s"}
+            "detail": f"completed in {seconds:.2f} s (wall)"}
 
 
 def bench_scaling(settings: Settings) -> dict[str, Any]:
     points = []
     for length, runs in settings.lengths.items():
         point: dict[str, Any] = {"length": length}
-        point["minigrad"] = scaling_point(minigrad, length, runs, collect=True)
-        point["minigrad_gc_off"] = scaling_point(minigrad, length, runs, collect=False)
-        point["torch"] = None if torch is None else scaling_point(torch, length, runs, True)
+        point["minigrad"] = scaling_point(minigrad, length, runs, True, settings)
+        point["minigrad_gc_off"] = scaling_point(minigrad, length, runs, False, settings)
+        point["torch"] = (None if torch is None
+                          else scaling_point(torch, length, runs, True, settings))
         points.append(point)
     return {
         "points": points,
         "memory": scaling_memory(settings.memory_length),
-        "drop_graph": drop_graph_in_child(max(settings.lengths)),
+        "tracked_objects_per_op": tracked_objects_per_op(settings.tracked_length),
+        "drop_graph": drop_graph_in_child(settings.drop_length),
     }
 
 
@@ -496,21 +627,20 @@ def print_scaling(results: dict[str, Any]) -> None:
     print_section("3. linear scaling: y = y + b chains, (8,) float32, µs per op (median)")
     rows = []
     for point in results["points"]:
-        mg, off, tch = point["minigrad"], point["minigrad_gc_off"], point["torch"]
-        rows.append([f"{point['length']:.0e}".replace("+0", ""),
+        mg, off, tch = point["minigrad"], point["minigrad_gc_off"], point["torch"] or {}
+        rows.append([f"10^{len(str(point['length'])) - 1}",
                      mg["forward_us"], mg["backward_us"], mg["total_us"],
                      off["forward_us"], off["backward_us"], off["total_us"],
-                     None if tch is None else tch["forward_us"],
-                     None if tch is None else tch["backward_us"],
-                     None if tch is None else tch["total_us"]])
-    print_table(["ops", "mg fwd", "mg bwd", "mg total", "mg fwd gc-off", "mg bwd gc-off",
-                 "mg total gc-off", "torch fwd", "torch bwd", "torch total"], rows)
+                     tch.get("forward_us"), tch.get("backward_us"), tch.get("total_us")])
+    print_table(["ops", "mg fwd", "mg bwd", "mg total", "gc-off fwd", "gc-off bwd",
+                 "gc-off total", "torch fwd", "torch bwd", "torch total"], rows)
     memory, drop = results["memory"], results["drop_graph"]
-    print(f"tracemalloc, minigrad, {memory['length']:.0e} ops: graph after forward "
+    print(f"minigrad at 10^{len(str(memory['length'])) - 1} ops (tracemalloc): graph after forward "
           f"{memory['graph_bytes'] / MIB:.1f} MiB ({memory['bytes_per_op']:.0f} B/op), "
-          f"peak forward+backward {memory['peak_bytes'] / MIB:.1f} MiB")
-    print(f"del of a {drop['length']:.0e}-node graph without backward (child process): "
-          f"{'ok' if drop['ok'] else 'FAILED'}, {drop['detail']}")
+          f"peak forward+backward {memory['peak_bytes'] / MIB:.1f} MiB; "
+          f"{results['tracked_objects_per_op']:.2f} GC-tracked objects kept per op")
+    print(f"del of a 10^{len(str(drop['length'])) - 1}-node y = y * b graph without backward "
+          f"(child process): {'ok' if drop['ok'] else 'FAILED'}, {drop['detail']}")
 
 
 # --- 4. memory of an MLP-like chain -----------------------------------------------------------
@@ -630,34 +760,47 @@ def linearity(scaling: dict[str, Any], key: str) -> float | None:
     return points[-1][key]["total_us"] / points[0][key]["total_us"]
 
 
-def summary_rows(results: dict[str, Any]) -> list[list[Any]]:
-    per_op, chain, scaling = results["per_op"], results["chain"], results["scaling"]
-    rows = []
-    for op in ("add", "mul"):
-        torch_time = None if per_op["torch"] is None else per_op["torch"][op]
-        value = ratio(per_op["minigrad"][op], torch_time)
-        rows.append([f"recording {op} <= {TARGET_ADD_MUL}x PyTorch per op",
-                     f"{fmt(value)}x ({per_op['minigrad'][op] * 1e6:.2f} vs "
-                     f"{fmt(None if torch_time is None else torch_time * 1e6)} µs)",
-                     status(value, TARGET_ADD_MUL)])
-    value = ratio(chain["minigrad"], chain.get("torch"))
-    rows.append([f"chain forward+backward <= {TARGET_CHAIN}x PyTorch per op",
-                 f"{fmt(value)}x ({chain['minigrad'] * 1e6:.2f} vs "
-                 f"{fmt(None if chain.get('torch') is None else chain['torch'] * 1e6)} µs)",
-                 status(value, TARGET_CHAIN)])
+def per_op_target_row(per_op: dict[str, dict[str, float | None]], op: str) -> list[Any]:
+    mg, tch = micro(per_op["minigrad"][op]), micro(per_op["torch"].get(op))
+    warm = ratio(per_op["minigrad_warm"].get(op), per_op["torch_warm"].get(op))
+    value = ratio(mg, tch)
+    return [f"recording {op} <= {TARGET_ADD_MUL}x PyTorch per op",
+            f"{times(value)} ({fmt(mg)} vs {fmt(tch)} µs); warm {times(warm)}",
+            status(value, TARGET_ADD_MUL)]
+
+
+def chain_target_row(chain: dict[str, Any]) -> list[Any]:
+    mg = chain["minigrad"]["total"]
+    tch = None if chain.get("torch") is None else chain["torch"]["total"]
+    value = ratio(mg, tch)
+    return [f"chain forward+backward <= {TARGET_CHAIN}x PyTorch per op",
+            f"{times(value)} ({fmt(micro(mg))} vs {fmt(micro(tch))} µs per step)",
+            status(value, TARGET_CHAIN)]
+
+
+def linear_target_row(scaling: dict[str, Any]) -> list[Any]:
     on, off = linearity(scaling, "minigrad"), linearity(scaling, "minigrad_gc_off")
-    rows.append([f"10^6-op chain in linear time (per-op 10^6 / 10^4 <= {LINEAR_TOLERANCE})",
-                 "n/a (--quick)" if on is None else f"{on:.2f}x gc on, {off:.2f}x gc off",
-                 status(on, LINEAR_TOLERANCE)])
+    measured = "n/a (--quick)" if on is None else f"{times(on)} gc on, {times(off)} gc off"
+    return [f"10^6-op chain in linear time (per-op 10^6 / 10^4 <= {LINEAR_TOLERANCE})",
+            measured, status(on, LINEAR_TOLERANCE)]
+
+
+def drop_target_row(scaling: dict[str, Any]) -> list[Any]:
     drop = scaling["drop_graph"]
-    rows.append([f"del of a {drop['length']:.0e}-node graph completes",
-                 drop["detail"], "met" if drop["ok"] else "NOT met"])
-    return rows
+    return [f"del of a 10^{len(str(drop['length'])) - 1}-node graph completes", drop["detail"],
+            "met" if drop["ok"] else "NOT met"]
 
 
-def print_summary(results: dict[str, Any]) -> None:
+def summary_rows(results: dict[str, Any]) -> list[list[Any]]:
+    per_op, scaling = results["per_op"], results["scaling"]
+    return [per_op_target_row(per_op, "add"), per_op_target_row(per_op, "mul"),
+            chain_target_row(results["chain"]), linear_target_row(scaling),
+            drop_target_row(scaling)]
+
+
+def print_summary(rows: list[list[Any]]) -> None:
     print_section("summary: the issue's targets next to the figures (no assertions)")
-    print_table(["target", "measured", "status"], summary_rows(results))
+    print_table(["target", "measured", "status"], rows)
 
 
 # --- main -------------------------------------------------------------------------------------
@@ -665,7 +808,7 @@ def print_summary(results: dict[str, Any]) -> None:
 
 def run_all(settings: Settings) -> dict[str, Any]:
     started = time.perf_counter()
-    env = environment()
+    env = environment(settings)
     print_environment(env)
     results: dict[str, Any] = {"environment": env, "quick": settings.quick}
     results["per_op"] = bench_per_op(settings)
@@ -676,9 +819,12 @@ def run_all(settings: Settings) -> dict[str, Any]:
     print_scaling(results["scaling"])
     results["memory"] = bench_memory()
     print_memory(results["memory"])
-    print_summary(results)
+    results["summary"] = summary_rows(results)
+    print_summary(results["summary"])
     results["seconds"] = time.perf_counter() - started
-    print(f"\n(total {results['seconds']:.0f} s)")
+    results["load_average_at_end"] = load_average()
+    print(f"\n(total {results['seconds']:.0f} s wall; load average at the end: "
+          f"{results['load_average_at_end']})")
     return results
 
 
@@ -687,7 +833,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.drop_graph_child:
         print(drop_graph_seconds(args.drop_graph_child))
         return
-    results = run_all(Settings(args.quick))
+    results = run_all(Settings(args.quick, args.clock))
     if args.json:
         with open(args.json, "w") as out:
             json.dump(results, out, indent=2, default=str)

@@ -61,6 +61,133 @@ from minigrad.ops.reduction import mean, sum  # noqa: A004 - PyTorch's name
 from minigrad.tensor import Tensor
 
 # --- more exports, one block per op family ---------------------------------------------------
+# views
+from minigrad.ops.views import (  # noqa: E402
+    adjoint,
+    chunk,
+    diagonal,
+    dsplit,
+    flatten,
+    hsplit,
+    moveaxis,
+    movedim,
+    narrow,
+    permute,
+    ravel,
+    reshape,
+    select,
+    split,
+    squeeze,
+    swapaxes,
+    swapdims,
+    t,
+    tensor_split,
+    transpose,
+    unbind,
+    unflatten,
+    unsqueeze,
+    vsplit,
+)
+# reductions, linear algebra, shape and indexing (copies)
+from minigrad import linalg  # noqa: E402
+from minigrad.ops.linalg import (  # noqa: E402
+    addmm,
+    baddbmm,
+    bmm,
+    einsum,
+    norm,
+    outer,
+    tensordot,
+)
+from minigrad.ops.reduction import (  # noqa: E402
+    all,  # noqa: A004 - PyTorch's name
+    amax,
+    amin,
+    any,  # noqa: A004 - PyTorch's name
+    argmax,
+    argmin,
+    cumprod,
+    cumsum,
+    log_softmax,
+    logsumexp,
+    max,  # noqa: A004 - PyTorch's name
+    min,  # noqa: A004 - PyTorch's name
+    prod,
+    softmax,
+    std,
+    var,
+)
+from minigrad.ops.shape import (  # noqa: E402
+    argsort,
+    cat,
+    flip,
+    gather,
+    index_select,
+    masked_select,
+    return_types,
+    roll,
+    scatter,
+    scatter_add,
+    sort,
+    stack,
+    take_along_dim,
+    tile,
+    topk,
+    tril,
+    triu,
+)
+# nn (minigrad.nn.functional)
+from minigrad import nn  # noqa: E402
+# elementwise
+from minigrad.ops.activations import selu  # noqa: E402
+from minigrad.ops.elementwise import (  # noqa: E402
+    acos,
+    addcdiv,
+    addcmul,
+    asin,
+    atan,
+    ceil,
+    clamp_max,
+    clamp_min,
+    cos,
+    cosh,
+    eq,
+    erf,
+    exp2,
+    expm1,
+    fix,
+    floor,
+    frac,
+    ge,
+    gt,
+    isfinite,
+    isinf,
+    isnan,
+    le,
+    lerp,
+    log10,
+    log1p,
+    log2,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    lt,
+    maximum,
+    minimum,
+    nan_to_num,
+    ne,
+    remainder,
+    round,  # noqa: A004 - PyTorch's name
+    rsqrt,
+    sign,
+    sin,
+    sinh,
+    square,
+    tan,
+    trunc,
+    where,
+)
 
 half = float16
 float = float32  # noqa: A001 - PyTorch's name

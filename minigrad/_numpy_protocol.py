@@ -52,6 +52,35 @@ def _compare(ufunc: np.ufunc) -> Callable[..., Any]:
     return compare
 
 
+def _maximum(a: Any, b: Any) -> Any:
+    if not isinstance(b, TensorBase):
+        return ew.clamp_min(a, b)
+    if not isinstance(a, TensorBase):
+        return ew.clamp_min(b, a)
+    return ew.maximum(a, b)
+
+
+def _minimum(a: Any, b: Any) -> Any:
+    if not isinstance(b, TensorBase):
+        return ew.clamp_max(a, b)
+    if not isinstance(a, TensorBase):
+        return ew.clamp_max(b, a)
+    return ew.minimum(a, b)
+
+
+def _logaddexp(a: Any, b: Any) -> Any:
+    # log(exp(a) + exp(b)) = max(a, b) + log1p(exp(-|a - b|)), without overflow.
+    return _maximum(a, b) + ew.log1p(ew.exp(-ew.abs(a - b)))
+
+
+def _bool_unary(ufunc: np.ufunc) -> Callable[..., Any]:
+    # isnan, isfinite, ...: not differentiable; compute on the array, wrap the result.
+    def test(x: Any) -> Any:
+        return TensorBase.output_class._make(np.asarray(ufunc(x._array)))
+
+    return test
+
+
 UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
     np.add: ew.add,
     np.subtract: ew.sub,
@@ -67,6 +96,30 @@ UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
     np.absolute: ew.abs,
     np.reciprocal: ew.reciprocal,
     np.sign: ew.sign,
+    np.sin: ew.sin,
+    np.cos: ew.cos,
+    np.tan: ew.tan,
+    np.arcsin: ew.asin,
+    np.arccos: ew.acos,
+    np.arctan: ew.atan,
+    np.sinh: ew.sinh,
+    np.cosh: ew.cosh,
+    np.exp2: ew.exp2,
+    np.expm1: ew.expm1,
+    np.log2: ew.log2,
+    np.log10: ew.log10,
+    np.log1p: ew.log1p,
+    np.square: ew.square,
+    np.floor: ew.floor,
+    np.ceil: ew.ceil,
+    np.trunc: ew.trunc,
+    np.remainder: ew.remainder,
+    np.maximum: _maximum,
+    np.minimum: _minimum,
+    np.logaddexp: _logaddexp,
+    np.isnan: _bool_unary(np.isnan),
+    np.isinf: _bool_unary(np.isinf),
+    np.isfinite: _bool_unary(np.isfinite),
     np.matmul: linalg.matmul,
     **{
         ufunc: _compare(ufunc)
@@ -91,6 +144,60 @@ FUNCTIONS: dict[Callable[..., Any], Callable[..., Any]] = {
     np.shape: lambda a: tuple(a.shape),
     np.ndim: lambda a: a.dim(),
 }
+
+
+# --- reductions, linear algebra, shape and indexing (copies) ----------------------------------
+
+
+def _tensors(values: Any) -> list[Any]:
+    # Constant arrays next to tensors (zeros, ones) become tensors that need no gradient.
+    return [v if isinstance(v, TensorBase) else TensorBase.output_class._make(np.asarray(v))
+            for v in values]
+
+
+def _concatenate(arrays: Any, axis: int = 0, **_: Any) -> Any:
+    from minigrad.ops import shape
+
+    return shape.cat(_tensors(arrays), axis)
+
+
+def _stack(arrays: Any, axis: int = 0, **_: Any) -> Any:
+    from minigrad.ops import shape
+
+    return shape.stack(_tensors(arrays), axis)
+
+
+def _cumulative(name: str) -> Callable[..., Any]:
+    def cumulative(a: Any, axis: int, dtype: Any = None, **_: Any) -> Any:
+        return getattr(reduction, name)(a, axis)
+
+    return cumulative
+
+
+def _flip(a: Any, axis: Any = None) -> Any:
+    from minigrad.ops import shape
+
+    return shape.flip(a, tuple(range(a.dim())) if axis is None else axis)
+
+
+def _triangle(name: str) -> Callable[..., Any]:
+    def triangle(a: Any, k: int = 0) -> Any:
+        from minigrad.ops import shape
+
+        return getattr(shape, name)(a, k)
+
+    return triangle
+
+
+FUNCTIONS.update({
+    np.concatenate: _concatenate,
+    np.stack: _stack,
+    np.cumsum: _cumulative("cumsum"),
+    np.cumprod: _cumulative("cumprod"),
+    np.flip: _flip,
+    np.tril: _triangle("tril"),
+    np.triu: _triangle("triu"),
+})
 
 
 def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:

@@ -18,7 +18,7 @@ from minigrad.autograd import engine
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import elementwise as ew
-from minigrad.ops import fill, indexing, linalg, reduction, views
+from minigrad.ops import fill, indexing, linalg, reduction, shape, views
 from minigrad.ops._helpers import normalize_dims, promote_inplace
 
 
@@ -208,6 +208,8 @@ class Tensor(TensorBase):
         return RemovableHandle(hooks, hook)
 
     # --- views and indexing -------------------------------------------------------------------
+    # Every method here returns a view (same buffer and version counter, ``_base`` set) unless
+    # its docstring says otherwise; minigrad/ops/views.py and ops/indexing.py hold the ops.
 
     def _is_view(self) -> bool:
         """True if this tensor is a view of another (``self._base``)."""
@@ -219,81 +221,169 @@ class Tensor(TensorBase):
     def __setitem__(self, key: Any, value: Any) -> None:
         indexing.setitem(self, key, value)
 
+    def __delitem__(self, key: Any) -> None:
+        raise TypeError("Tensor does not support deleting items")
+
     def view(self, *shape: Any) -> Tensor:
         """A view with another shape (raises if the memory layout does not allow one)."""
         return views.view(self, *shape)
 
     def view_as(self, other: Tensor) -> Tensor:
         """A view with ``other``'s shape."""
-        return views.view(self, other._array.shape)
+        return views.view_as(self, other)
 
     def reshape(self, *shape: Any) -> Tensor:
         """Another shape: a view when the layout allows, else a copy."""
         return views.reshape(self, *shape)
 
+    def reshape_as(self, other: Tensor) -> Tensor:
+        """``reshape`` to ``other``'s shape."""
+        return views.reshape(self, other._array.shape)
+
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-        """Dimensions ``start_dim`` to ``end_dim`` merged into one."""
-        shape = self._array.shape
-        if not shape:
-            return views.reshape(self, 1)
-        start, end = (normalize_dims(d, len(shape))[0] for d in (start_dim, end_dim))
-        merged = int(np.prod(shape[start : end + 1]))
-        return views.reshape(self, (*shape[:start], merged, *shape[end + 1 :]))
+        """Dimensions ``start_dim`` to ``end_dim`` merged into one (a view when possible)."""
+        return views.flatten(self, start_dim, end_dim)
+
+    def unflatten(self, dim: int, sizes: Any) -> Tensor:
+        """Dimension ``dim`` split into ``sizes``."""
+        return views.unflatten(self, dim, sizes)
+
+    def ravel(self) -> Tensor:
+        """All elements in one dimension (a view of this tensor, or of a contiguous copy)."""
+        return views.ravel(self)
 
     def t(self) -> Tensor:
-        """A matrix transposed (a view)."""
+        """A matrix transposed."""
         return views.t(self)
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
-        """All dimensions reversed (a view)."""
-        return views.permute(self, tuple(range(self._array.ndim - 1, -1, -1)))
+        """All dimensions reversed (PyTorch warns unless the tensor is 2-D)."""
+        return views.reversed_dims(self)
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        """The last two dimensions swapped (a batch of matrices transposed)."""
+        return views.matrix_transpose(self)
+
+    @property
+    def mH(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        """The conjugate transpose of a batch of matrices: ``mT`` for real tensors."""
+        return views._matrix_transpose(self, "mH")
+
+    @property
+    def H(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        """The conjugate transpose of a matrix: ``t()`` for real tensors."""
+        ndim = self._array.ndim
+        if ndim != 2:
+            hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
+            raise RuntimeError(
+                "tensor.H is only supported on matrices (2-D tensors). Got "
+                f"{ndim}-D tensor.{hint}"
+            )
+        return views.transpose(self, 0, 1)
+
+    def adjoint(self) -> Tensor:
+        """The conjugate transpose of the last two dimensions: ``mT`` for real tensors."""
+        return views.adjoint(self)
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
-        """A view with two dimensions swapped."""
+        """Dimensions ``dim0`` and ``dim1`` swapped."""
+        return views.transpose(self, dim0, dim1)
+
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        """Dimensions ``axis0`` and ``axis1`` swapped (``transpose``)."""
+        return views.transpose(self, axis0, axis1)
+
+    def swapdims(self, dim0: int, dim1: int) -> Tensor:
+        """Dimensions ``dim0`` and ``dim1`` swapped (``transpose``)."""
         return views.transpose(self, dim0, dim1)
 
     def permute(self, *dims: Any) -> Tensor:
-        """A view with the dimensions reordered."""
+        """The dimensions reordered."""
         return views.permute(self, *dims)
 
-    def squeeze(self, dim: int | None = None) -> Tensor:
-        """A view without size-1 dimensions."""
+    def movedim(self, source: Any, destination: Any) -> Tensor:
+        """Dimensions ``source`` moved to positions ``destination``."""
+        return views.movedim(self, source, destination)
+
+    def moveaxis(self, source: Any, destination: Any) -> Tensor:
+        """Dimensions ``source`` moved to positions ``destination`` (``movedim``)."""
+        return views.movedim(self, source, destination)
+
+    def squeeze(self, dim: Any = None) -> Tensor:
+        """Size-1 dimensions removed (all, or those among ``dim``)."""
         return views.squeeze(self, dim)
 
     def unsqueeze(self, dim: int) -> Tensor:
-        """A view with a new size-1 dimension at ``dim``."""
+        """A new size-1 dimension at ``dim``."""
         return views.unsqueeze(self, dim)
 
     def expand(self, *sizes: Any) -> Tensor:
-        """A view repeating size-1 dimensions without copying."""
+        """Size-1 dimensions repeated without copying (-1 keeps a size)."""
         return views.expand(self, *sizes)
 
     def expand_as(self, other: Tensor) -> Tensor:
         """``expand`` to ``other``'s shape."""
-        return views.expand(self, other._array.shape)
+        return views.expand_as(self, other)
 
-    def narrow(self, dim: int, start: int, length: int) -> Tensor:
-        """A view of ``length`` elements from ``start`` along ``dim``."""
+    def narrow(self, dim: int, start: Any, length: int) -> Tensor:
+        """``length`` elements from ``start`` along ``dim``."""
         return views.narrow(self, dim, start, length)
 
     def select(self, dim: int, index: int) -> Tensor:
-        """A view of the slice at ``index`` along ``dim``."""
+        """The slice at ``index`` along ``dim``."""
         return views.select(self, dim, index)
+
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The diagonal ``offset`` of the matrices in dims ``dim1`` and ``dim2``."""
+        return views.diagonal(self, offset, dim1, dim2)
+
+    def split(self, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """Pieces of ``split_size`` (or of the sizes in a list) along ``dim``."""
+        return views.split(self, split_size, dim)
+
+    def split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """Pieces of the given sizes along ``dim``."""
+        return views.split_with_sizes(self, split_sizes, dim)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        """At most ``chunks`` pieces of equal size along ``dim``."""
+        return views.chunk(self, chunks, dim)
+
+    def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
+        """The slices along ``dim``."""
+        return views.unbind(self, dim)
+
+    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """``n`` nearly equal pieces along ``dim``, or pieces cut at the given indices."""
+        return views.tensor_split(self, indices_or_sections, dim)
+
+    def hsplit(self, sections: Any) -> tuple[Tensor, ...]:
+        """``tensor_split`` along dimension 1 (0 for a 1-D tensor)."""
+        return views.hsplit(self, sections)
+
+    def vsplit(self, sections: Any) -> tuple[Tensor, ...]:
+        """``tensor_split`` along dimension 0."""
+        return views.vsplit(self, sections)
+
+    def dsplit(self, sections: Any) -> tuple[Tensor, ...]:
+        """``tensor_split`` along dimension 2."""
+        return views.dsplit(self, sections)
 
     def is_contiguous(self) -> bool:
         """True if the elements are laid out in row-major order without gaps."""
         return bool(self._array.flags.c_contiguous)
 
     def contiguous(self) -> Tensor:
-        """Itself if contiguous, else a contiguous copy."""
+        """Itself if contiguous, else a contiguous copy (not a view; ``CloneBackward0``)."""
         return self if self._array.flags.c_contiguous else ew.clone(self)
 
     def stride(self, dim: int | None = None) -> Any:
-        """Steps in elements between neighbours along each dimension."""
+        """Steps in elements between neighbours along each dimension (or along ``dim``)."""
         itemsize = self._array.itemsize
         strides = tuple(s // itemsize for s in self._array.strides)
-        return strides if dim is None else strides[normalize_dims(dim, self._array.ndim)[0]]
+        return strides if dim is None else strides[views._dim(dim, self._array.ndim)]
 
     # --- conversion ---------------------------------------------------------------------------
 
@@ -463,26 +553,74 @@ class Tensor(TensorBase):
         return Tensor._make(np.invert(self._array))
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return self._compare(other, np.equal)
+        return ew.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return self._compare(other, np.not_equal)
+        return ew.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:
-        return self._compare(other, np.less)
+        return ew.lt(self, other)
 
     def __le__(self, other: Any) -> Tensor:
-        return self._compare(other, np.less_equal)
+        return ew.le(self, other)
 
     def __gt__(self, other: Any) -> Tensor:
-        return self._compare(other, np.greater)
+        return ew.gt(self, other)
 
     def __ge__(self, other: Any) -> Tensor:
-        return self._compare(other, np.greater_equal)
+        return ew.ge(self, other)
 
     def eq(self, other: Any) -> Tensor:
         """Elementwise ``==`` (a bool tensor)."""
-        return self._compare(other, np.equal)
+        return ew.eq(self, other)
+
+    def ne(self, other: Any) -> Tensor:
+        """Elementwise ``!=`` (a bool tensor)."""
+        return ew.ne(self, other)
+
+    def lt(self, other: Any) -> Tensor:
+        """Elementwise ``<`` (a bool tensor)."""
+        return ew.lt(self, other)
+
+    def le(self, other: Any) -> Tensor:
+        """Elementwise ``<=`` (a bool tensor)."""
+        return ew.le(self, other)
+
+    def gt(self, other: Any) -> Tensor:
+        """Elementwise ``>`` (a bool tensor)."""
+        return ew.gt(self, other)
+
+    def ge(self, other: Any) -> Tensor:
+        """Elementwise ``>=`` (a bool tensor)."""
+        return ew.ge(self, other)
+
+    def logical_and(self, other: Any) -> Tensor:
+        """Both nonzero, elementwise (a bool tensor)."""
+        return ew.logical_and(self, other)
+
+    def logical_or(self, other: Any) -> Tensor:
+        """Either nonzero, elementwise (a bool tensor)."""
+        return ew.logical_or(self, other)
+
+    def logical_xor(self, other: Any) -> Tensor:
+        """Exactly one nonzero, elementwise (a bool tensor)."""
+        return ew.logical_xor(self, other)
+
+    def logical_not(self) -> Tensor:
+        """Zero elements become True, others False (a bool tensor)."""
+        return ew.logical_not(self)
+
+    def isnan(self) -> Tensor:
+        """True where nan."""
+        return ew.isnan(self)
+
+    def isinf(self) -> Tensor:
+        """True where +inf or -inf."""
+        return ew.isinf(self)
+
+    def isfinite(self) -> Tensor:
+        """True where neither nan nor infinite."""
+        return ew.isfinite(self)
 
     def all(self) -> Tensor:
         """True if every element is nonzero (a 0-d bool tensor)."""
@@ -562,11 +700,468 @@ class Tensor(TensorBase):
 
     # --- elementwise math (more) ------------------------------------------------------------
 
+    def exp2(self) -> Tensor:
+        """``2 ** self``."""
+        return ew.exp2(self)
+
+    def exp2_(self) -> Tensor:
+        """``2 ** self``, in place."""
+        return _float_inplace(self, ew.Exp2)
+
+    def expm1(self) -> Tensor:
+        """``exp(self) - 1``."""
+        return ew.expm1(self)
+
+    def expm1_(self) -> Tensor:
+        """``exp(self) - 1``, in place."""
+        return _float_inplace(self, ew.Expm1)
+
+    def log2(self) -> Tensor:
+        """Base-2 logarithm."""
+        return ew.log2(self)
+
+    def log2_(self) -> Tensor:
+        """Base-2 logarithm, in place."""
+        return _float_inplace(self, ew.Log2)
+
+    def log10(self) -> Tensor:
+        """Base-10 logarithm."""
+        return ew.log10(self)
+
+    def log10_(self) -> Tensor:
+        """Base-10 logarithm, in place."""
+        return _float_inplace(self, ew.Log10)
+
+    def log1p(self) -> Tensor:
+        """``log(1 + self)``."""
+        return ew.log1p(self)
+
+    def log1p_(self) -> Tensor:
+        """``log(1 + self)``, in place."""
+        return _float_inplace(self, ew.Log1p)
+
+    def rsqrt(self) -> Tensor:
+        """``1 / sqrt(self)``."""
+        return ew.rsqrt(self)
+
+    def rsqrt_(self) -> Tensor:
+        """``1 / sqrt(self)``, in place."""
+        return _float_inplace(self, ew.Rsqrt)
+
+    def sin(self) -> Tensor:
+        """Sine."""
+        return ew.sin(self)
+
+    def sin_(self) -> Tensor:
+        """Sine, in place."""
+        return _float_inplace(self, ew.Sin)
+
+    def cos(self) -> Tensor:
+        """Cosine."""
+        return ew.cos(self)
+
+    def cos_(self) -> Tensor:
+        """Cosine, in place."""
+        return _float_inplace(self, ew.Cos)
+
+    def tan(self) -> Tensor:
+        """Tangent."""
+        return ew.tan(self)
+
+    def tan_(self) -> Tensor:
+        """Tangent, in place."""
+        return _float_inplace(self, ew.Tan)
+
+    def asin(self) -> Tensor:
+        """Inverse sine."""
+        return ew.asin(self)
+
+    def asin_(self) -> Tensor:
+        """Inverse sine, in place."""
+        return _float_inplace(self, ew.Asin)
+
+    def acos(self) -> Tensor:
+        """Inverse cosine."""
+        return ew.acos(self)
+
+    def acos_(self) -> Tensor:
+        """Inverse cosine, in place."""
+        return _float_inplace(self, ew.Acos)
+
+    def atan(self) -> Tensor:
+        """Inverse tangent."""
+        return ew.atan(self)
+
+    def atan_(self) -> Tensor:
+        """Inverse tangent, in place."""
+        return _float_inplace(self, ew.Atan)
+
+    def sinh(self) -> Tensor:
+        """Hyperbolic sine."""
+        return ew.sinh(self)
+
+    def sinh_(self) -> Tensor:
+        """Hyperbolic sine, in place."""
+        return _float_inplace(self, ew.Sinh)
+
+    def cosh(self) -> Tensor:
+        """Hyperbolic cosine."""
+        return ew.cosh(self)
+
+    def cosh_(self) -> Tensor:
+        """Hyperbolic cosine, in place."""
+        return _float_inplace(self, ew.Cosh)
+
+    def erf(self) -> Tensor:
+        """The error function."""
+        return ew.erf(self)
+
+    def erf_(self) -> Tensor:
+        """The error function, in place."""
+        return _float_inplace(self, ew.Erf)
+
+    def square(self) -> Tensor:
+        """``self ** 2``."""
+        return ew.square(self)
+
+    def square_(self) -> Tensor:
+        """``self ** 2`` in place (recorded as ``pow_``)."""
+        return self.pow_(2)
+
+    def sign(self) -> Tensor:
+        """-1, 0 or 1 by the sign of each element."""
+        return ew.sign(self)
+
+    def sign_(self) -> Tensor:
+        """-1, 0 or 1 by the sign of each element, in place."""
+        return apply_inplace(ew.Clone if self._array.dtype == np.bool_ else ew.Sign, self)
+
+    def floor(self) -> Tensor:
+        """Round down."""
+        return ew.floor(self)
+
+    def floor_(self) -> Tensor:
+        """Round down, in place."""
+        return _rounding_inplace(self, ew.Floor)
+
+    def ceil(self) -> Tensor:
+        """Round up."""
+        return ew.ceil(self)
+
+    def ceil_(self) -> Tensor:
+        """Round up, in place."""
+        return _rounding_inplace(self, ew.Ceil)
+
+    def trunc(self) -> Tensor:
+        """Round towards zero."""
+        return ew.trunc(self)
+
+    def trunc_(self) -> Tensor:
+        """Round towards zero, in place."""
+        return _rounding_inplace(self, ew.Trunc)
+
+    fix = trunc
+    fix_ = trunc_
+
+    def round(self, decimals: int = 0) -> Tensor:
+        """Round half to even, to ``decimals`` decimal digits."""
+        return ew.round(self, decimals=decimals)
+
+    def round_(self, decimals: int = 0) -> Tensor:
+        """Round half to even, in place."""
+        if decimals:
+            ew.round(self.detach(), decimals=decimals)  # the dtype check, first
+            if self._array.dtype.kind == "f":
+                return apply_inplace(ew.RoundDecimals, self, decimals)
+        return _rounding_inplace(self, ew.Round)
+
+    def frac(self) -> Tensor:
+        """``self - trunc(self)``."""
+        return ew.frac(self)
+
+    def frac_(self) -> Tensor:
+        """``self - trunc(self)``, in place."""
+        ew.frac(self.detach())  # the dtype check, before anything changes
+        return apply_inplace(ew.Frac, self)
+
+    def true_divide(self, other: Any) -> Tensor:
+        """``self / other``."""
+        return ew.div(self, other)
+
+    def true_divide_(self, other: Any) -> Tensor:
+        """``self /= other`` in place."""
+        return self.div_(other)
+
+    def floor_divide(self, other: Any) -> Tensor:
+        """``self // other``."""
+        return ew.floor_divide(self, other)
+
+    def floor_divide_(self, other: Any) -> Tensor:
+        """``self //= other`` in place."""
+        other, dtype = promote_inplace(self, other)
+        if dtype == np.bool_:
+            ew._check_float_kernel("div_floor_cpu", self)
+        return apply_inplace(ew.FloorDivideInplace, self, other, dtype)
+
+    def remainder(self, other: Any) -> Tensor:
+        """``self % other`` (the sign of ``other``)."""
+        return ew.remainder(self, other)
+
+    def remainder_(self, other: Any) -> Tensor:
+        """``self %= other`` in place."""
+        other, dtype = promote_inplace(self, other)
+        if dtype == np.bool_:
+            ew._check_float_kernel("remainder_cpu", self)
+        if isinstance(other, TensorBase):
+            return apply_inplace(ew.Remainder, self, other, dtype)
+        return apply_inplace(ew.RemainderScalar, self, other, dtype)
+
+    def __mod__(self, other: Any) -> Tensor:
+        return ew.remainder(self, other)
+
+    def __imod__(self, other: Any) -> Tensor:
+        return self.remainder_(other)
+
+    def maximum(self, other: Any) -> Tensor:
+        """The larger of ``self`` and ``other``, elementwise."""
+        return ew.maximum(self, other)
+
+    def minimum(self, other: Any) -> Tensor:
+        """The smaller of ``self`` and ``other``, elementwise."""
+        return ew.minimum(self, other)
+
+    def clamp_min(self, min: Any) -> Tensor:
+        """``max(self, min)``."""
+        return ew.clamp_min(self, min)
+
+    def clamp_min_(self, min: Any) -> Tensor:
+        """``max(self, min)`` in place."""
+        if isinstance(min, TensorBase):
+            min, dtype = promote_inplace(self, min)
+            return apply_inplace(ew.ClampMinTensor, self, min, dtype)
+        _check_float_bound(self, min)
+        return apply_inplace(ew.ClampMin, self, min)
+
+    def clamp_max(self, max: Any) -> Tensor:
+        """``min(self, max)``."""
+        return ew.clamp_max(self, max)
+
+    def clamp_max_(self, max: Any) -> Tensor:
+        """``min(self, max)`` in place."""
+        if isinstance(max, TensorBase):
+            max, dtype = promote_inplace(self, max)
+            return apply_inplace(ew.ClampMaxTensor, self, max, dtype)
+        _check_float_bound(self, max)
+        return apply_inplace(ew.ClampMax, self, max)
+
+    def lerp(self, end: Any, weight: Any) -> Tensor:
+        """``self + weight * (end - self)``."""
+        return ew.lerp(self, end, weight)
+
+    def lerp_(self, end: Any, weight: Any) -> Tensor:
+        """``self + weight * (end - self)``, in place."""
+        ew.lerp(self.detach(), end.detach(), weight)  # the checks, before anything changes
+        if isinstance(weight, TensorBase):
+            return apply_inplace(ew.LerpTensor, self, end, weight)
+        return apply_inplace(ew.Lerp, self, end, weight)
+
+    def addcmul(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+        """``self + value * tensor1 * tensor2``."""
+        return ew.addcmul(self, tensor1, tensor2, value=value)
+
+    def addcmul_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+        """``self += value * tensor1 * tensor2`` in place."""
+        if self._array.dtype == np.bool_:
+            ew._check_float_kernel("addcmul_cpu_out", self)
+        value = ew._value_for(value, None, self)
+        return apply_inplace(ew.Addcmul, self, tensor1, tensor2, value, None)
+
+    def addcdiv(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+        """``self + value * tensor1 / tensor2``."""
+        return ew.addcdiv(self, tensor1, tensor2, value=value)
+
+    def addcdiv_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+        """``self += value * tensor1 / tensor2`` in place."""
+        ew.addcdiv(self.detach(), tensor1.detach(), tensor2.detach())  # the checks, first
+        value = ew._value_for(value, None, self)
+        return apply_inplace(ew.Addcdiv, self, tensor1, tensor2, value, None)
+
+    def nan_to_num(
+        self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    ) -> Tensor:
+        """nan, +inf and -inf replaced by finite values."""
+        return ew.nan_to_num(self, nan, posinf, neginf)
+
+    def nan_to_num_(
+        self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    ) -> Tensor:
+        """nan, +inf and -inf replaced by finite values, in place."""
+        if self._array.dtype.kind != "f":
+            return apply_inplace(ew.Clone, self)
+        return apply_inplace(ew.NanToNum, self, nan, posinf, neginf)
+
+    def where(self, condition: Any, other: Any) -> Tensor:
+        """``self`` where ``condition`` is True, else ``other``."""
+        return ew.where(condition, self, other)
+
+
     # --- reductions (more) -------------------------------------------------------------------
+
+    def prod(self, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """Product of all elements, or over ``dim``."""
+        return reduction.prod(self, dim, keepdim, dtype=dtype)
+
+    def var(self, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+            correction: float | None = None) -> Tensor:
+        """Variance over ``dim`` (all elements if None), dividing by ``n - correction``."""
+        return reduction.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+            correction: float | None = None) -> Tensor:
+        """Standard deviation over ``dim`` (all elements if None)."""
+        return reduction.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+        """The largest element; ``(values, indices)`` over ``dim``; or ``maximum(self, other)``."""
+        return reduction.max(self, dim, keepdim)
+
+    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+        """The smallest element; ``(values, indices)`` over ``dim``; or ``minimum(self, other)``."""
+        return reduction.min(self, dim, keepdim)
+
+    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        """The maximum over ``dim`` (all dims by default)."""
+        return reduction.amax(self, dim, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        """The minimum over ``dim`` (all dims by default)."""
+        return reduction.amin(self, dim, keepdim)
+
+    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        """The index of the largest element (flattened, or along ``dim``)."""
+        return reduction.argmax(self, dim, keepdim)
+
+    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        """The index of the smallest element (flattened, or along ``dim``)."""
+        return reduction.argmin(self, dim, keepdim)
+
+    def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
+        """``log(sum(exp(self)))`` over ``dim``, without overflow."""
+        return reduction.logsumexp(self, dim, keepdim)
+
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+             dtype: Any = None) -> Tensor:
+        """The ``p``-norm over ``dim`` (all elements if None); ``"nuc"``: nuclear norm."""
+        return linalg.norm(self, p, dim, keepdim, dtype)
+
+    def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
+        """Cumulative sums along ``dim``."""
+        return reduction.cumsum(self, dim, dtype=dtype)
+
+    def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
+        """Cumulative products along ``dim``."""
+        return reduction.cumprod(self, dim, dtype=dtype)
+
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``exp(self) / sum(exp(self))`` along ``dim``."""
+        return reduction.softmax(self, dim, dtype)
+
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """``log(softmax(self))`` along ``dim``, computed stably."""
+        return reduction.log_softmax(self, dim, dtype)
+
+    # Replace the dim-less all()/any() of the comparisons section (they take dim and keepdim).
+    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: F811
+        """True where every element (over ``dim``, or all) is nonzero."""
+        return reduction.all(self, dim, keepdim)
+
+    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: F811
+        """True where some element (over ``dim``, or all) is nonzero."""
+        return reduction.any(self, dim, keepdim)
+
 
     # --- linear algebra (more) ---------------------------------------------------------------
 
+    def bmm(self, mat2: Any) -> Tensor:
+        """Batched matrix product of 3-D tensors."""
+        return linalg.bmm(self, mat2)
+
+    def outer(self, vec2: Any) -> Tensor:
+        """The outer product with the vector ``vec2``."""
+        return linalg.outer(self, vec2)
+
+    def addmm(self, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * (mat1 @ mat2)``."""
+        return linalg.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def baddbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * bmm(batch1, batch2)``."""
+        return linalg.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+
     # --- shape and indexing (copies) ---------------------------------------------------------
+
+    def gather(self, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
+        """The values at ``index`` along ``dim``."""
+        return shape.gather(self, dim, index)
+
+    def scatter(self, dim: int, index: Any, src: Any = None, *, value: Any = None,
+                reduce: str | None = None) -> Tensor:
+        """A copy with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
+        return shape.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_add(self, dim: int, index: Any, src: Any) -> Tensor:
+        """A copy with ``src`` added at ``index`` along ``dim``."""
+        return shape.scatter_add(self, dim, index, src)
+
+    def index_select(self, dim: int, index: Any) -> Tensor:
+        """The slices at the positions ``index`` along ``dim``."""
+        return shape.index_select(self, dim, index)
+
+    def masked_select(self, mask: Any) -> Tensor:
+        """The elements where ``mask`` is True, as a vector."""
+        return shape.masked_select(self, mask)
+
+    def take_along_dim(self, indices: Any, dim: int | None = None) -> Tensor:
+        """The values at ``indices`` along ``dim`` (flattened if None)."""
+        return shape.take_along_dim(self, indices, dim)
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        """Tiled ``sizes[i]`` times along dimension i."""
+        return shape.repeat(self, *sizes)
+
+    def tile(self, *dims: Any) -> Tensor:
+        """``repeat`` with ``dims`` padded with leading 1s."""
+        return shape.tile(self, dims[0] if len(dims) == 1 else dims)
+
+    def flip(self, *dims: Any) -> Tensor:
+        """Reversed along ``dims`` (a copy)."""
+        return shape.flip(self, dims[0] if len(dims) == 1 else dims)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        """Shifted cyclically by ``shifts`` along ``dims``."""
+        return shape.roll(self, shifts, dims)
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        """The lower triangle of the last two dimensions."""
+        return shape.tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        """The upper triangle of the last two dimensions."""
+        return shape.triu(self, diagonal)
+
+    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+        """``(values, indices)`` sorted along ``dim``."""
+        return shape.sort(self, dim, descending, stable=stable)
+
+    def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+        """The indices that sort along ``dim``."""
+        return shape.argsort(self, dim, descending, stable=stable)
+
+    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+        """``(values, indices)`` of the ``k`` largest (or smallest) along ``dim``."""
+        return shape.topk(self, k, dim, largest, sorted)
+
 
     # --- in-place: every one goes through autograd/inplace.py --------------------------------
 
@@ -691,6 +1286,29 @@ def _check_mask(mask: Any) -> None:
 
 def _scalar(value: Any) -> Any:
     return value.item() if isinstance(value, TensorBase) else value
+
+
+def _float_inplace(tensor: Tensor, op: Any) -> Tensor:
+    """An in-place op with a floating-point result: integer tensors cannot hold it."""
+    if tensor._array.dtype.kind != "f":
+        raise RuntimeError(
+            errors.inplace_dtype_mismatch("Float", _dtype.display_name(tensor._array.dtype))
+        )
+    return apply_inplace(op, tensor)
+
+
+def _check_float_bound(tensor: Tensor, bound: Any) -> None:
+    """clamp_min_/clamp_max_ with a float bound cannot write an integer tensor (PyTorch's text)."""
+    if tensor._array.dtype.kind != "f" and isinstance(bound, float):
+        name = ew.C_TYPE_NAMES[tensor._array.dtype.name]
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
+
+
+def _rounding_inplace(tensor: Tensor, op: Any) -> Tensor:
+    """floor_, ceil_, trunc_, round_: on an integer tensor the values stay (a version bump)."""
+    if tensor._array.dtype == np.bool_:
+        ew._check_float_kernel(f"{op.__name__.lower()}_vml_cpu", tensor)
+    return apply_inplace(op if tensor._array.dtype.kind == "f" else ew.Clone, tensor)
 
 
 # Op outputs are minigrad.Tensor objects.

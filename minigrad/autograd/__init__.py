@@ -9,11 +9,15 @@ from minigrad.autograd.anomaly import (
 from minigrad.autograd.engine import backward, grad
 from minigrad.autograd.function import Function, once_differentiable
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = [
     "Function",
+    "GradcheckError",
     "backward",
     "grad",
+    "gradcheck",
+    "gradgradcheck",
     "detect_anomaly",
     "enable_grad",
     "is_anomaly_check_nan_enabled",

@@ -14,6 +14,7 @@ makes backward raise, exactly as in PyTorch.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -31,18 +32,25 @@ from minigrad.autograd.function import (
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.variable import TensorBase
-from minigrad.autograd.views import ViewStep, replay
+from minigrad.autograd.views import ViewStep, empty_like_layout, replay, view_rebase_error
 
 
 def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     """Compute ``op(tensor, *args)`` and write it into ``tensor``; return ``tensor``."""
     inputs = (tensor, *args)
-    needs = [isinstance(a, TensorBase) and a.requires_grad for a in inputs]
     base = tensor._base
-    recording = grad_mode._state.enabled and (
-        True in needs or (base is not None and base.requires_grad)
+    # The written tensor's flag, read without regenerating a view's history: PyTorch checks how
+    # the view was made before it would regenerate it. A view requires grad if its base does.
+    self_needs = (
+        tensor._requires_grad
+        or tensor._grad_fn is not None
+        or (base is not None and base.requires_grad)
     )
-    check_inplace(tensor, recording)
+    needs = [self_needs, *(isinstance(a, TensorBase) and a.requires_grad for a in args)]
+    recording = grad_mode._state.enabled and True in needs
+    check_inplace(tensor, recording, _checks_overlap(op))
+    if recording and base is not None:
+        tensor._sync_view()  # the op records the view's current history as its input
     node = op._Node() if recording else None
     if node is not None:
         node.needs_input_grad = tuple(needs)
@@ -63,54 +71,90 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     np.copyto(tensor._array, result, casting="unsafe")
     tensor._counter.bump()
     if node is not None:
+        saves_result = [value is raw for value in node._to_save or ()]
         _pack_saved(node, arrays, inputs, (raw,), (tensor,))
         if base is None:
             tensor._grad_fn, tensor._output_nr = node, 0
         else:
-            # The base takes the new history; the view regenerates its own from it when next
-            # used (its synced version is now behind the counter).
-            base._grad_fn = CopySlices(base_edge, tensor._view.steps, node)
+            # The base takes the new history; the view's own grad_fn is regenerated from it
+            # right away, as PyTorch does.
+            base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
             base._output_nr = 0
+            tensor._sync_view()
+            if True in saves_result:
+                node._saved = tuple(
+                    _SavedResultOfViewWrite(saved, tensor) if is_result else saved
+                    for saved, is_result in zip(node._saved, saves_result)
+                )
     return tensor
 
 
-def check_inplace(tensor: TensorBase, recording: bool) -> None:
-    """Raise PyTorch's error if ``tensor`` may not be written in place right now."""
-    array = tensor._array
-    if any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)):
-        raise RuntimeError(errors.INTERNAL_OVERLAP)
-    if not grad_mode._state.enabled:
-        return
-    base = tensor._base
-    if base is None:
-        if tensor._grad_fn is None and tensor._requires_grad:
+# PyTorch's scalar fills write one value everywhere and skip the memory-overlap check, so
+# ``expanded.zero_()`` works. Another op opts out with ``checks_internal_overlap = False``.
+_SCALAR_FILLS = frozenset({"Zero", "Fill"})
+
+
+def _checks_overlap(op: type[Op]) -> bool:
+    return getattr(op, "checks_internal_overlap", op.__name__ not in _SCALAR_FILLS)
+
+
+def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = True) -> None:
+    """Raise PyTorch's error if ``tensor`` may not be written in place right now.
+
+    ``recording``: grad mode is on and some input of the op requires grad. The autograd checks
+    come in PyTorch's order (``check_inplace``); the memory-overlap check (an expanded tensor),
+    which PyTorch's kernels make, comes last. All run before anything is written.
+    """
+    if recording:
+        base = tensor._base
+        requires_grad = (
+            tensor._requires_grad
+            or tensor._grad_fn is not None
+            or (base is not None and base.requires_grad)
+        )
+        if base is not None:
+            view = tensor._view
+            if view.created_in_no_grad or view.multi_output_name is not None:
+                grad_fn = tensor._grad_fn
+                name = None if grad_fn is None else grad_fn.name()
+                raise RuntimeError(view_rebase_error(view, name, tensor._output_nr, False))
+            if requires_grad and base._grad_fn is None:
+                raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+        # PyTorch reads a view's node as it stands, without regenerating it: a view made
+        # before its base required grad counts as a leaf here.
+        if requires_grad and tensor._grad_fn is None:
             raise RuntimeError(errors.LEAF_INPLACE)
-        return
-    if base._grad_fn is None and base._requires_grad:
-        raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
-    view = tensor._view
-    if recording and view.multi_output_name is not None:
-        output_nr = view.steps[-1][2] or 0
-        raise RuntimeError(errors.multi_output_view_inplace(output_nr, view.multi_output_name))
-    if recording and view.created_in_no_grad:
-        raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+    if check_overlap and has_internal_overlap(tensor._array):
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
+
+
+def has_internal_overlap(array: np.ndarray) -> bool:
+    """True if several elements of ``array`` share memory (an expanded dimension)."""
+    return bool(array.size) and any(
+        s == 0 and n > 1 for s, n in zip(array.strides, array.shape)
+    )
 
 
 class CopySlices(Node):
     """The base's node after an in-place op ``F`` wrote through one of its views.
 
     Backward, for the gradient ``g`` of the new base:
-    1. ``r = copy of g``; ``gv = view of r`` (the same view, replayed on the gradient);
+    1. ``r = copy of g`` (laid out like the base); ``gv = view of r`` (the same view, replayed);
     2. run ``F``'s backward on a copy of ``gv``: gradients for the old view and ``F``'s others;
     3. write the old view's gradient into ``gv`` (inside ``r``, the region now carries it);
     4. return ``r`` to the base's previous history and the rest to ``F``'s other inputs.
+    After backward (without ``retain_graph``) it lets go of ``F``, as PyTorch does: a second
+    backward through it raises even if ``F`` saved nothing.
     """
 
-    def __init__(self, base_edge: Edge, steps: tuple[ViewStep, ...], fn: BackwardNode) -> None:
+    def __init__(
+        self, base_edge: Edge, steps: tuple[ViewStep, ...], fn: BackwardNode, base: np.ndarray
+    ) -> None:
         self._sequence_nr = new_sequence_nr()
         self.next_functions = (base_edge, *fn.next_functions[1:])
         self._steps = steps
-        self._fn = fn
+        self._fn: BackwardNode | None = fn
+        self._base_layout = base.shape, base.strides
         self._forward_stack = fn._forward_stack
 
     def name(self) -> str:
@@ -118,14 +162,57 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
-        result = np.array(grads[0], copy=True)
+        fn = self._fn
+        if fn is None:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        grad = np.asarray(grads[0])
+        result = empty_like_layout(*self._base_layout, grad.dtype)
+        result[...] = grad
         region = replay(self._steps, result)
-        fn_grads = self._fn._backward([np.array(region, copy=True)], as_tensors)
-        region[...] = 0 if fn_grads[0] is None else fn_grads[0]
+        fn_grads = fn._backward([np.array(region, copy=True)], as_tensors)
+        if self.next_functions[0][0] is None:
+            return (None, *fn_grads[1:])  # the base's old history needs no gradient
+        if fn_grads[0] is None:
+            return (None, *fn_grads[1:])  # as PyTorch: no gradient for the base at all
+        if has_internal_overlap(region):
+            raise RuntimeError(errors.INTERNAL_OVERLAP)  # the view was expanded
+        region[...] = fn_grads[0]
         return (result, *fn_grads[1:])
 
     def _release_saved(self) -> None:
-        self._fn._release_saved()
+        if self._fn is not None:
+            self._fn._release_saved()
+            self._fn = None
+
+
+class _SavedResultOfViewWrite:
+    """The result of an in-place op through a view, as saved by that op (``exp_``, ``sigmoid_``).
+
+    Checked like any saved output; only the stale-version message differs. PyTorch names in it
+    the node the view got right after the write (its regenerated ``AsStridedBackward0``) while
+    that node is alive, and the op itself once it is gone. A weak reference gives the same
+    answer: the node lives as long as the view or a later node in the graph still holds it.
+    """
+
+    __slots__ = ("_saved", "_node")
+
+    def __init__(self, saved: Any, view: TensorBase) -> None:
+        self._saved = saved
+        # Weak: the node leads, through the base's CopySlices, back to the op holding this.
+        self._node = None if view._grad_fn is None else weakref.ref(view._grad_fn)
+
+    def _producer(self, owner: Node) -> Node:
+        node = None if self._node is None else self._node()
+        return owner if node is None else node
+
+    def unpack(self, owner: Node) -> Any:
+        """The saved value, checked against in-place writes since the op."""
+        return self._saved.unpack(self._producer(owner))
+
+    def unpack_tensor(self, owner: Node) -> Any:
+        """The saved value as a tensor, checked against in-place writes since the op."""
+        self.unpack(owner)
+        return self._saved.unpack_tensor(owner)
 
 
 def _check_fits(target: np.ndarray, result: np.ndarray) -> None:

@@ -60,16 +60,20 @@ class SavedTensor:
         if self._counter is None:
             return value
         # A saved output comes back with its place in the graph, so it can be differentiated.
-        return TensorBase.output_class._make(value, owner, self._output_nr, self._counter)
+        producer = owner if value.dtype.kind == "f" else None  # integer outputs have no history
+        return TensorBase.output_class._make(value, producer, self._output_nr, self._counter)
 
     def _mismatch_message(self, owner: Node) -> str:
         if self._input is None:
-            producer, output_nr = owner.name(), self._output_nr
+            # A non-differentiable (integer) output has no producer in PyTorch's message.
+            producer = owner.name() if self._value.dtype.kind == "f" else None
+            output_nr = self._output_nr
         else:
-            producer = None if self._input._grad_fn is None else self._input._grad_fn.name()
+            grad_fn = self._input.grad_fn  # a view's history is regenerated first (AsStrided)
+            producer = None if grad_fn is None else grad_fn.name()
             output_nr = self._input._output_nr
         return errors.version_mismatch(
-            type_name(self._value.dtype),
+            "CPUBoolType" if self._value.dtype == bool else type_name(self._value.dtype),
             self._value.shape,
             None if producer is None else errors.node_short_name(producer),
             output_nr,

@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from minigrad import errors
 from minigrad.autograd import grad_mode
-from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op, _wrap_untracked
 from minigrad.autograd.graph import Node
 from minigrad.autograd.variable import TensorBase
 
@@ -33,9 +34,22 @@ def replay(steps: tuple[ViewStep, ...], array: Any) -> Any:
 
 
 class ViewInfo:
-    """What a view knows about itself."""
+    """What a view knows about itself.
 
-    __slots__ = ("steps", "synced_version", "created_in_no_grad", "multi_output_name")
+    ``created_in_no_grad`` and ``multi_output_name`` are PyTorch's "creation meta": at most one
+    is set. A view made under ``no_grad``, or an output of a multi-output view op (``split``,
+    ``chunk``, ``unbind``), may not be written in place while gradients are recorded, and its
+    history may not be regenerated after its base changed (see ``view_rebase_error``).
+    """
+
+    __slots__ = (
+        "steps",
+        "synced_version",
+        "created_in_no_grad",
+        "multi_output_name",
+        "grad_fn_name",
+        "output_nr",
+    )
 
     def __init__(
         self,
@@ -43,18 +57,71 @@ class ViewInfo:
         version: int,
         created_in_no_grad: bool,
         multi_output_name: str | None,
+        grad_fn_name: str | None = None,
+        output_nr: int = 0,
     ) -> None:
         self.steps = steps
         self.synced_version = version  # the counter's value when grad_fn was last made
         self.created_in_no_grad = created_in_no_grad
         self.multi_output_name = multi_output_name  # "Split" for outputs of split/chunk
+        # The view's own node when it was made: PyTorch's messages name it ("Output 1 of Unbind").
+        self.grad_fn_name = grad_fn_name
+        self.output_nr = output_nr
 
     def regenerate(self, base: TensorBase) -> Node | None:
         """A fresh ``grad_fn`` for the view: "take my region of the base's gradient"."""
+        if self.multi_output_name is not None and (
+            self.grad_fn_name is not None or base.requires_grad
+        ):
+            # PyTorch refuses to regenerate the history of a multi-output view; it raises again
+            # at every access, so the view must not count as synced.
+            self.synced_version = -1
+            raise RuntimeError(
+                view_rebase_error(self, self.grad_fn_name, self.output_nr, indirect=True)
+            )
         if not base.requires_grad:
+            # Nothing to regenerate yet; PyTorch looks again at the next access (the base may
+            # require grad by then), so this does not count as synced either.
+            self.synced_version = -1
             return None
         with grad_mode.enable_grad():
             return AsStrided.apply(base, self.steps)._grad_fn
+
+
+# The sentence PyTorch appends for each kind of view that may not be modified in place.
+_MULTI_OUTPUT_HINT = (
+    " This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by "
+    "an out-of-place one."
+)
+_NO_GRAD_HINT = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked)."
+)
+
+
+def view_rebase_error(
+    view: ViewInfo, grad_fn_name: str | None, output_nr: int, indirect: bool
+) -> str:
+    """PyTorch's text for an in-place change a view's creation forbids (``handle_view_on_rebase``).
+
+    ``indirect``: the base or another view was written (noticed when the view is next used),
+    rather than the view itself. ``grad_fn_name``: the view's own node, or None.
+    """
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    name = None if grad_fn_name is None else errors.node_short_name(grad_fn_name)
+    if view.created_in_no_grad or name is None:
+        prefix = (
+            "A view was created in"
+            if name is None
+            else f"Output {output_nr} of {name} is a view of a view which was created in"
+        )
+        message = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        message = f"Output {output_nr} of {name} is a view and {modified} modified inplace."
+    return message + (_NO_GRAD_HINT if view.created_in_no_grad else _MULTI_OUTPUT_HINT)
 
 
 class ViewOp(Op):
@@ -69,7 +136,12 @@ class ViewOp(Op):
     @classmethod
     def apply(cls, x: Any, *options: Any) -> Any:
         """Run the view op and make its outputs views of ``x``'s base."""
-        result = super().apply(x, *options)
+        if grad_mode._state.enabled:
+            result = super().apply(x, *options)
+        else:
+            # Nothing is recorded, so ``x``'s history is not read (PyTorch does not read it
+            # either: a multi-output view whose base changed may still be viewed here).
+            result = _wrap_untracked(cls.forward(NO_GRAD_CTX, x._array, *options))
         if isinstance(result, tuple):
             for index, view in enumerate(result):
                 _make_view(view, x, (cls, options, index), cls.multi_output)
@@ -83,15 +155,28 @@ def _make_view(
 ) -> None:
     # ``step`` None: the view is all of ``source`` (an alias), no step to replay.
     view._counter = source._counter
+    # PyTorch's creation meta: no_grad wins over multi-output; a view of a view inherits its
+    # source's unless the new view op sets one itself.
     no_grad = not grad_mode._state.enabled
+    if no_grad:
+        multi = None
     new_steps = () if step is None else (step,)
     if source._base is None:
         view._base, steps = source, new_steps
     else:
         view._base, steps = source._base, (*source._view.steps, *new_steps)
-        no_grad = no_grad or source._view.created_in_no_grad
-        multi = multi or source._view.multi_output_name
-    view._view = ViewInfo(steps, view._counter.version, no_grad, multi)
+        if not no_grad and multi is None:
+            no_grad = source._view.created_in_no_grad
+            multi = source._view.multi_output_name
+    grad_fn = view._grad_fn
+    view._view = ViewInfo(
+        steps,
+        view._counter.version,
+        no_grad,
+        multi,
+        None if grad_fn is None else grad_fn.name(),
+        view._output_nr,
+    )
 
 
 def alias_of(tensor: TensorBase) -> TensorBase:
@@ -112,19 +197,43 @@ class AsStrided(Op):
     @staticmethod
     def forward(ctx: Any, base: np.ndarray, steps: tuple[ViewStep, ...]) -> np.ndarray:
         """The view's region of ``base``."""
-        ctx.base_shape, ctx.steps = base.shape, steps
+        ctx.base_shape, ctx.base_strides, ctx.steps = base.shape, base.strides, steps
         return replay(steps, base)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         """The gradient placed back into a base-shaped array."""
-        return scatter_into_base(grad, ctx.base_shape, ctx.steps), None
+        return scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides), None
 
 
-def scatter_into_base(grad: Any, base_shape: tuple[int, ...], steps: tuple[ViewStep, ...]) -> Any:
+def empty_like_layout(
+    shape: tuple[int, ...], strides: tuple[int, ...], dtype: Any
+) -> np.ndarray:
+    """An uninitialized array laid out in memory like one with these ``strides``.
+
+    PyTorch's ``new_empty_strided``, for dense layouts. View steps are replayed on gradients:
+    a step that is a view of the base's buffer (say ``b.t().view(-1)`` of a column-major ``b``)
+    is a view of a gradient only if the gradient has the same memory layout.
+    """
+    order = sorted(range(len(shape)), key=lambda d: (-abs(strides[d]), d))
+    array = np.empty(tuple(shape[d] for d in order), dtype=dtype)
+    return np.transpose(array, np.argsort(order))
+
+
+def scatter_into_base(
+    grad: Any,
+    base_shape: tuple[int, ...],
+    steps: tuple[ViewStep, ...],
+    base_strides: tuple[int, ...] | None = None,
+) -> Any:
     """A base-shaped gradient that is ``grad`` inside the view's region and 0 elsewhere."""
     size = int(np.prod(base_shape))
-    positions = replay(steps, np.arange(size).reshape(base_shape))
+    if base_strides is None:
+        positions = np.arange(size).reshape(base_shape)
+    else:
+        positions = empty_like_layout(base_shape, base_strides, np.intp)
+        positions[...] = np.arange(size).reshape(base_shape)
+    positions = replay(steps, positions)
     result = np.zeros(size, dtype=grad.dtype)
     np.add.at(result, positions, grad)
     return result.reshape(base_shape)

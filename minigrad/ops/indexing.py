@@ -1,32 +1,182 @@
-"""Indexing: ``x[key]`` and ``x[key] = value``.
+"""Indexing: ``x[key]`` and ``x[key] = value``, following PyTorch's own algorithm.
 
-Basic indexing (ints, slices, None, ``...``) makes views, one view op per index item, exactly as
-PyTorch records them (``x[1:3, 0]`` is a SliceBackward0 followed by a SelectBackward0). Advanced
-indexing (integer lists/tensors, bool masks) makes copies and saves the index tensors.
+The items of a key are applied one after the other. Ints, slices, ``None`` and ``...`` make view
+ops, exactly as PyTorch records them: ``x[1:3, 0]`` is a SliceBackward0 followed by a
+SelectBackward0; inside a tuple a slice that keeps everything (``x[:, 0]``) is skipped, and a key
+that changes nothing (``x[...]``, ``x[:, :]``) gives an AliasBackward0. Index tensors (integer or
+bool tensors, lists, ``True``/``False``) are collected on the way and applied last, to the view
+built so far, by one IndexBackward0 node: a copy, which saves the index tensors.
+
+``x[key] = value`` walks the same path to a view and copies ``value`` into it (``copy_``, or
+``fill_`` for a single value) -- a write through a view, so the base's history gets a CopySlices
+node -- or, with index tensors, runs ``index_put_`` on it.
 """
 
 from __future__ import annotations
 
+import operator
+import warnings
 from typing import Any
 
 import numpy as np
 
+from minigrad import errors
+from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import views
 
-
-def _rebuild(template: tuple[Any, ...], arrays: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
-    # The key with its index tensors (passed separately, so they are version-tracked) put back.
-    found = iter(arrays)
-    return tuple(next(found) if item is _INDEX else item for item in template)
-
-
 _INDEX = object()  # placeholder for an index tensor inside a key template
+
+_INVALID_INDEX = (
+    "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+    "indices (got {})"
+)
+_ZERO_DIM_INDEX = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+    "to convert a 0-dim tensor to a number"
+)
+_SEQUENCE_AS_TUPLE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[minigrad.tensor(seq)], which will result either in an error "
+    "or a different result"
+)
+
+_EXPANDED = (
+    "Use of {} on expanded tensors is deprecated. Please clone() the tensor before performing "
+    "this operation. This also applies to advanced indexing e.g. {}"
+)
+
+
+# --- the two ops: read and write at index tensors --------------------------------------------
+
+
+def _numpy_key(
+    shape: tuple[int, ...], template: tuple[Any, ...], indices: tuple[np.ndarray, ...]
+) -> tuple[Any, ...]:
+    """The numpy key for ``template`` with its index arrays; PyTorch's errors for bad ones.
+
+    Bool masks become the integer arrays of their nonzero positions (what PyTorch does too), so
+    every index array is checked, and broadcast, as an integer array.
+    """
+    found = iter(indices)
+    key: list[Any] = []
+    arrays: list[np.ndarray] = []
+    sizes: list[int] = []  # the size of the dimension each array indexes
+    for item in template:
+        if item is not _INDEX:
+            key.append(item)
+            continue
+        index = next(found)
+        if index.dtype.kind == "b" or index.dtype == np.uint8:
+            first = len(key)
+            for j, size in enumerate(index.shape):
+                if first + j >= len(shape) or shape[first + j] != size:
+                    raise IndexError(
+                        f"The shape of the mask {errors.format_size(index.shape)} at index {j} "
+                        "does not match the shape of the indexed tensor "
+                        f"{errors.format_size(shape)} at index {first + j}"
+                    )
+            nonzero = np.nonzero(index)
+            sizes.extend(shape[first : first + len(nonzero)])
+            key.extend(nonzero)
+            arrays.extend(nonzero)
+            continue
+        sizes.append(shape[len(key)])
+        key.append(index)
+        arrays.append(index)
+    # In PyTorch's order: broadcasting, an empty dimension, then each index's bounds.
+    try:
+        broadcast = np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        shapes = ", ".join(errors.format_size(a.shape) for a in arrays)
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        ) from None
+    if 0 in sizes and 0 not in broadcast:
+        raise IndexError("index is out of bounds for dimension with size 0")
+    for dim, (index, size) in enumerate(zip(arrays, sizes)):
+        outside = (index >= size) | (index < -size)
+        if outside.any():
+            bad = index.ravel()[np.argmax(outside.ravel())]
+            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    return tuple(key)
+
+
+def _iterator_strides(shape: tuple[int, ...], operands: list[list[int]]) -> list[int]:
+    """The strides PyTorch's TensorIterator gives a new output of ``shape``.
+
+    Its dimensions are sorted by the inputs' strides (``operands``, in elements; 0 means
+    broadcast: ask the next input), and the output is contiguous in that order.
+    """
+    ndim = len(shape)
+
+    def should_swap(dim0: int, dim1: int) -> int:
+        for strides in operands:
+            stride0, stride1 = strides[dim0], strides[dim1]
+            if stride0 == 0 or stride1 == 0:
+                continue
+            if stride0 != stride1:
+                return -1 if stride0 < stride1 else 1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))  # perm[0]: the fastest-moving dimension
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    result, stride = [0] * ndim, 1
+    for dim in perm:
+        result[dim] = stride
+        stride *= shape[dim]
+    return result
+
+
+def _index_result_strides(
+    x: np.ndarray, key: tuple[Any, ...], shape: tuple[int, ...]
+) -> list[int]:
+    """The strides of PyTorch's ``x[key]`` (``key``: slices and integer arrays only).
+
+    PyTorch's AdvancedIndex: index dimensions that are not next to each other are moved to the
+    front; the indexed dimensions of ``x`` are replaced by the broadcast index shape (stride 0);
+    a TensorIterator over ``x`` and the index arrays then lays the result out.
+    """
+    itemsize = x.itemsize
+    sizes, strides = list(x.shape), [s // itemsize for s in x.strides]
+    key = key + (slice(None),) * (x.ndim - len(key))
+    positions = [d for d, item in enumerate(key) if isinstance(item, np.ndarray)]
+    if positions != list(range(positions[0], positions[-1] + 1)):
+        order = positions + [d for d in range(x.ndim) if d not in positions]
+        sizes, strides = [sizes[d] for d in order], [strides[d] for d in order]
+        positions = list(range(len(positions)))
+    arrays = [key[d] for d in range(x.ndim) if isinstance(key[d], np.ndarray)]
+    before, after = positions[0], x.ndim - positions[-1] - 1
+    broadcast = np.broadcast_shapes(*(a.shape for a in arrays))
+    operands = [strides[:before] + [0] * len(broadcast) + strides[len(strides) - after :]]
+    for array in arrays:
+        # The index broadcast (expand), then reshaped to the result's rank, as PyTorch does;
+        # a size-1 dimension keeps the stride that gives it, unless the result's is larger.
+        own = tuple(s // array.itemsize for s in array.strides)
+        expanded = views.expand_strides(array.shape, own, broadcast)
+        ranked = (1,) * before + broadcast + (1,) * after
+        reshaped = views.view_strides(broadcast, expanded, ranked)  # adding 1s: always a view
+        assert reshaped is not None
+        operands.append([0 if n == 1 and m != 1 else s for s, n, m in
+                         zip(reshaped, ranked, shape)])
+    return _iterator_strides(shape, operands)
 
 
 class Index(Op):
-    """y = x[key] with integer or bool index tensors;  dx = grad added at ``key``.
+    """y = x[key] with integer or bool index tensors (a copy);  dx = grad added at ``key``.
 
     Saves the index tensors: changing one in place before backward raises.
     """
@@ -35,14 +185,48 @@ class Index(Op):
     def forward(ctx: Any, x: np.ndarray, template: tuple[Any, ...], *indices: np.ndarray) -> Any:
         ctx.save_for_backward(*indices)
         ctx.shape, ctx.template = x.shape, template
-        return x[_rebuild(template, indices)]
+        key = _numpy_key(x.shape, template, indices)
+        found = x[key]
+        # A fresh tensor laid out as PyTorch lays out its index results (numpy's layout of an
+        # advanced-indexing result differs).
+        strides = _index_result_strides(x, key, found.shape)
+        buffer = np.empty(found.size, dtype=found.dtype)
+        result = np.lib.stride_tricks.as_strided(
+            buffer, found.shape, tuple(s * buffer.itemsize for s in strides)
+        )
+        result[...] = found
+        return result
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         indices = ctx.saved_tensors
-        result = np.zeros(ctx.shape, dtype=grad.dtype)
-        np.add.at(result, _rebuild(ctx.template, indices), grad)
+        key = _numpy_key(ctx.shape, ctx.template, indices)
+        if isinstance(grad, TensorBase):
+            result = IndexAccumulate.apply(grad, ctx.shape, key)
+        else:
+            result = np.zeros(ctx.shape, dtype=grad.dtype)
+            np.add.at(result, key, grad)
         return (result, None) + (None,) * len(indices)
+
+
+class IndexAccumulate(Op):
+    """y = zeros of ``shape`` with ``grad`` added at ``key``;  dgrad = gg[key].
+
+    Index's backward as an op of its own, so that ``create_graph`` records it.
+    """
+
+    node_name = "IndexPutImplBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, grad: np.ndarray, shape: tuple[int, ...], key: Any) -> np.ndarray:
+        ctx.key = key
+        result = np.zeros(shape, dtype=grad.dtype)
+        np.add.at(result, key, grad)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return grad[ctx.key], None, None
 
 
 class IndexPut(Op):
@@ -52,6 +236,7 @@ class IndexPut(Op):
     """
 
     num_inputs = 2
+    checks_internal_overlap = False  # PyTorch only warns for an expanded tensor (see forward)
 
     @staticmethod
     def forward(
@@ -59,94 +244,306 @@ class IndexPut(Op):
     ) -> np.ndarray:
         ctx.save_for_backward(*indices)
         ctx.template = template
+        key = _numpy_key(x.shape, template, indices)
+        if has_internal_overlap(x):
+            # PyTorch warns (and writes) instead of raising; a bool mask with one value is then
+            # handed on to masked_fill_, which warns again.
+            warnings.warn(_EXPANDED.format("index_put_", "tensor[indices] = tensor"), UserWarning,
+                          stacklevel=2)
+            if len(indices) == 1 and indices[0].dtype == np.bool_ and not np.ndim(values):
+                warnings.warn(_EXPANDED.format("masked_fill_", "tensor[mask] = scalar"),
+                              UserWarning, stacklevel=2)
         result = x.copy()
-        result[_rebuild(template, indices)] = values
+        try:
+            result[key] = values
+        except ValueError:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {errors.format_size(np.shape(values))} "
+                f"cannot be broadcast to indexing result of shape "
+                f"{errors.format_size(x[key].shape)}"
+            ) from None
         return result
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         indices = ctx.saved_tensors
-        key = _rebuild(ctx.template, indices)
+        key = _numpy_key(grad.shape, ctx.template, indices)
         dx = np.array(grad, copy=True)
         dx[key] = 0
         return (dx, grad[key], None) + (None,) * len(indices)
 
 
-def _is_advanced(item: Any) -> bool:
-    return isinstance(item, (TensorBase, list, np.ndarray)) and not isinstance(item, bool)
+# --- reading the key -------------------------------------------------------------------------
 
 
-def _split_key(key: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """The key as a template plus its index tensors (lists become int64 tensors)."""
-    items = key if isinstance(key, tuple) else (key,)
-    template, indices = [], []
+def _is_int(item: Any) -> bool:
+    return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
+
+
+def _as_items(key: Any) -> tuple[Any, ...]:
+    """The key as a tuple of items (PyTorch's ``wrapTuple``).
+
+    A short list holding sequences, tensors, slices, None or ``...`` still counts as a tuple, with
+    PyTorch's deprecation warning (numpy's old rule); any other list is one index tensor.
+    """
+    if isinstance(key, tuple):
+        return key
+    sequence = isinstance(key, list) or (isinstance(key, np.ndarray) and key.ndim > 0)
+    if sequence and len(key) < 32:
+        for item in key:
+            if isinstance(item, (TensorBase, list, tuple, np.ndarray, slice)) or item is None or (
+                item is Ellipsis
+            ):
+                warnings.warn(_SEQUENCE_AS_TUPLE, UserWarning, stacklevel=4)
+                return tuple(key)
+    return (key,)
+
+
+def _index_tensor(item: Any) -> TensorBase:
+    """A list (or numpy array) used as an index, as the tensor PyTorch makes of it."""
+    array = np.asarray(item)
+    if array.dtype.kind == "f" and np.all(array == np.trunc(array)):
+        array = array.astype(np.int64)  # PyTorch reads [1.0] as [1]
+    elif array.dtype.kind in "iu" or array.size == 0:
+        array = array.astype(np.int64)
+    return TensorBase.output_class._make(array)
+
+
+def _specified_dims(items: tuple[Any, ...]) -> int:
+    # How many dimensions of the tensor the key consumes (a bool mask: one per mask dimension).
+    count = 0
     for item in items:
-        if _is_advanced(item):
-            if not isinstance(item, TensorBase):
-                array = np.asarray(item)
-                item = TensorBase.output_class._make(
-                    array.astype(np.int64) if array.dtype.kind in "iu" else array)
-            if item._array.dtype.kind not in "iub":
-                raise IndexError(
-                    "tensors used as indices must be long, int, byte or bool tensors")
-            template.append(_INDEX)
-            indices.append(item)
+        if isinstance(item, TensorBase):
+            array = item._array
+            count += array.ndim if array.dtype.kind == "b" or array.dtype == np.uint8 else 1
+        elif not (item is None or item is Ellipsis or isinstance(item, bool)):
+            count += 1
+    return count
+
+
+def _select(result: Any, dim: int, index: int, position: int) -> Any:
+    size = result._array.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"index {index} is out of bounds for dimension {position} with size {size}"
+        )
+    return views.Select.apply(result, dim, index % size)
+
+
+def _slice_bound(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, TensorBase):
+        return int(value.item())
+    return operator.index(value)
+
+
+def _slice(result: Any, dim: int, item: slice, skip_full: bool) -> Any:
+    if result._array.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    start, stop, step = (_slice_bound(v) for v in (item.start, item.stop, item.step))
+    step = 1 if step is None else step
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    # PyTorch skips a slice that keeps the whole dimension -- but only inside a tuple key.
+    if skip_full and start in (None, 0) and step == 1 and (
+        stop is None or stop >= result._array.shape[dim]
+    ):
+        return result
+    return views.slice_dim(result, dim, start, stop, step)
+
+
+def _mask_index(result: Any, dim: int, value: bool) -> tuple[Any, TensorBase]:
+    """``True``/``False`` as an index: a new size-1 dimension, indexed by [0] or by []."""
+    result = views.unsqueeze(result, dim)
+    positions = np.zeros(1 if value else 0, dtype=np.int64)
+    return result, TensorBase.output_class._make(positions)
+
+
+def _apply_slicing(input: Any, items: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+    """The view that the basic items of ``items`` make, and the index tensors met on the way.
+
+    PyTorch's ``applySlicing``: each index tensor comes with the dimension of the view where it
+    applies.
+    """
+    ndim = input._array.ndim
+    specified = _specified_dims(items)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result, dim = input, 0
+    indices: list[tuple[int, TensorBase]] = []
+
+    def record(tensor: TensorBase) -> None:
+        # A k-dimensional bool mask stands for k dimensions of the view.
+        nonlocal dim
+        indices.append((dim, tensor))
+        array = tensor._array
+        dim += array.ndim if array.dtype.kind == "b" or array.dtype == np.uint8 else 1
+
+    for position, item in enumerate(items):
+        if _is_int(item):
+            result = _select(result, dim, int(item), position)
+        elif isinstance(item, slice):
+            result = _slice(result, dim, item, skip_full=True)
+            dim += 1
+        elif item is Ellipsis:
+            dim += ndim - specified
+        elif item is None:
+            result = views.unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(item, (bool, np.bool_)):
+            result, tensor = _mask_index(result, dim, bool(item))
+            record(tensor)
+        elif isinstance(item, TensorBase):
+            array = item._array
+            if array.dtype.kind not in "iub":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            is_mask = array.dtype.kind == "b" or array.dtype == np.uint8
+            if array.ndim == 0 and is_mask:
+                result, tensor = _mask_index(result, dim, bool(array))
+                record(tensor)
+            elif array.ndim == 0:
+                result = _select(result, dim, int(array), position)
+            else:
+                if array.dtype == np.uint8:  # PyTorch reads it as a bool mask, and warns
+                    warnings.warn(
+                        "indexing with dtype minigrad.uint8 is now deprecated, please use a "
+                        "dtype minigrad.bool instead.",
+                        UserWarning,
+                        stacklevel=4,
+                    )
+                record(item)
+        elif isinstance(item, str):
+            raise TypeError("new(): invalid data type 'str'")
+        elif isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim):
+            tensor = _index_tensor(item)
+            if tensor._array.dtype.kind not in "iub":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            record(tensor)
         else:
-            template.append(item)
-    return tuple(template), tuple(indices)
+            try:
+                index = operator.index(item)
+            except TypeError:
+                raise IndexError(_INVALID_INDEX.format(type(item).__name__)) from None
+            result = _select(result, dim, index, position)
+    return result, indices
+
+
+def _split_indices(
+    indices: list[tuple[int, TensorBase]],
+) -> tuple[tuple[Any, ...], tuple[TensorBase, ...]]:
+    """A key template (``slice(None)`` or a placeholder per index item) and the index tensors."""
+    template: list[Any] = []
+    dim = 0
+    for start, tensor in indices:
+        template.extend([slice(None)] * (start - dim))
+        template.append(_INDEX)
+        array = tensor._array
+        dim = start + (array.ndim if array.dtype.kind == "b" or array.dtype == np.uint8 else 1)
+    return tuple(template), tuple(tensor for _, tensor in indices)
+
+
+def _single_int(input: Any, index: int) -> Any:
+    """``input[index]`` for an int key: PyTorch's messages for 0-d tensors included."""
+    if input._array.ndim == 0:
+        if index == 0:
+            raise IndexError(_ZERO_DIM_INDEX)
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+    return _select(input, 0, index, 0)
 
 
 def getitem(input: Any, key: Any) -> Any:
-    """``input[key]``: a view for basic indexing, a copy for advanced indexing."""
-    template, indices = _split_key(key)
-    if indices:
-        try:
-            return Index.apply(input, template, *indices)
-        except IndexError as error:
-            raise IndexError(str(error)) from None
-    return _basic_index(input, template)
+    """``input[key]``: a view for ints, slices, None and ``...``; a copy with index tensors."""
+    if key is None:
+        return views.unsqueeze(input, 0)
+    if key is Ellipsis:
+        return views.alias(input)
+    if _is_int(key):
+        return _single_int(input, int(key))
+    if isinstance(key, slice):
+        return _slice(input, 0, key, skip_full=False)
+    if isinstance(key, bool):
+        result, tensor = _mask_index(input, 0, key)
+        return Index.apply(result, (_INDEX,), tensor)
+    sliced, indices = _apply_slicing(input, _as_items(key))
+    if not indices:
+        return views.alias(sliced) if sliced is input else sliced
+    template, tensors = _split_indices(indices)
+    return Index.apply(sliced, template, *tensors)
 
 
-def _basic_index(input: Any, items: tuple[Any, ...]) -> Any:
-    ndim = input._array.ndim
-    used = sum(1 for item in items if item is not None and item is not Ellipsis)
-    if used > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    result, dim = input, 0
-    for item in items:
-        if item is Ellipsis:
-            dim += ndim - used
-        elif item is None:
-            result = views.Unsqueeze.apply(result, dim)
-            dim += 1
-        elif isinstance(item, slice):
-            result = views.slice_dim(result, dim, item.start, item.stop, item.step)
-            dim += 1
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
-            result = views.select(result, dim, int(item))
-        else:
-            raise IndexError(
-                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                "are valid indices (got " + type(item).__name__ + ")"
-            )
-    if result is input:  # x[...] and x[()] are still views in PyTorch
-        result = views.View.apply(input, input._array.shape)
-    return result
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _value_to_tensor(input: Any, value: Any) -> Any:
+    """What may be assigned: a tensor, or a single number (a 0-d tensor of ``input``'s dtype)."""
+    if isinstance(value, TensorBase):
+        return value
+    if isinstance(value, (bool, int, float, np.number, np.bool_)):
+        return TensorBase.output_class._make(np.asarray(value).astype(input._array.dtype))
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    raise TypeError(f"can't assign a {name} to a {input._type_name()}")
+
+
+def _without_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
+    first = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+    return shape[first:]
+
+
+def _copy_to(dst: Any, src: Any) -> None:
+    """``dst[...] = src`` as PyTorch's ``copy_to`` does it.
+
+    ``copy_`` if the shapes match, ``fill_`` for a 0-d source, else ``copy_`` of the source
+    viewed without its leading 1s and expanded to ``dst``'s shape.
+    """
+    from minigrad.ops.fill import Copy, FillTensor
+
+    dst_shape, src_shape = dst._array.shape, src._array.shape
+    if dst_shape == src_shape:
+        apply_inplace(Copy, dst, src)
+        return
+    if not src_shape:
+        apply_inplace(FillTensor, dst, src)
+        return
+    src = views.view(src, _without_leading_ones(src_shape))
+    if src._array.shape != dst_shape:
+        src = views.expand(src, dst_shape)
+    apply_inplace(Copy, dst, src)
 
 
 def setitem(input: Any, key: Any, value: Any) -> None:
-    """``input[key] = value``: a write through a view, or an index_put for advanced keys."""
-    from minigrad.autograd.inplace import apply_inplace
-    from minigrad.ops.fill import Copy, Fill
-
-    template, indices = _split_key(key)
-    if indices:
-        values = value if isinstance(value, TensorBase) else np.asarray(
-            value, dtype=input._array.dtype)
-        apply_inplace(IndexPut, input, values, template, *indices)
+    """``input[key] = value``: a write through a view, or an index_put for index tensors."""
+    value = _value_to_tensor(input, value)
+    if key is False:
+        return  # PyTorch writes nothing (and bumps no version)
+    if key is Ellipsis:
+        _copy_to(input, value)
         return
-    region = _basic_index(input, template)
-    if isinstance(value, TensorBase):
-        apply_inplace(Copy, region, value)
-    else:
-        apply_inplace(Fill, region, value)
+    if key is None or key is True:
+        _copy_to(views.unsqueeze(input, 0), value)
+        return
+    if _is_int(key):
+        _copy_to(_single_int(input, int(key)), value)
+        return
+    if isinstance(key, slice):
+        _copy_to(_slice(input, 0, key, skip_full=True), value)
+        return
+    sliced, indices = _apply_slicing(input, _as_items(key))
+    if not indices:
+        _copy_to(sliced, value)
+        return
+    source, target = value._array.dtype, sliced._array.dtype
+    if source != target:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{display_name(target)} for the destination and {display_name(source)} for the "
+            "source."
+        )
+    shape = _without_leading_ones(value._array.shape)
+    if shape != value._array.shape:
+        value = views.view(value, shape)
+    template, tensors = _split_indices(indices)
+    apply_inplace(IndexPut, sliced, value, template, *tensors)

@@ -1,17 +1,36 @@
-"""Reductions: sum and mean over all elements or over ``dim`` (with ``keepdim``).
+"""Reductions: sum, mean, prod, var/std, max/min, amax/amin, argmax, logsumexp, norms, ...
 
-Neither saves a tensor: their gradients need only the input's shape, which is metadata, so
-writing the input in place after a ``sum`` is legal (as in PyTorch).
+Also cumulative sums and products, softmax and log_softmax, all and any.
+
+What each saves is what PyTorch 2.13 saves. sum, mean and cumsum save nothing: their gradients
+need only the input's shape, which is metadata, so writing the input in place after a ``sum``
+is legal. prod, std, max(), amax, logsumexp, norm and cumprod save their input and result; var
+saves its input; max(dim) only its indices; softmax and log_softmax only their result.
 """
 
 from __future__ import annotations
 
+import builtins
+import math
+import warnings
 from typing import Any
 
 import numpy as np
 
 from minigrad.autograd.function import Op
-from minigrad.ops._helpers import normalize_dims, operand
+from minigrad.autograd.variable import TensorBase
+from minigrad.ops._helpers import cast, normalize_dims, operand
+from minigrad.ops.shape import Flip, along, raw, return_types, run, scatter_to_indices, wrap_dim
+
+
+def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """``dim`` as sorted axes; an empty list of dims means every dim.
+
+    That is PyTorch's rule for sum, mean, var, std and the vector norms (not for amax or all).
+    """
+    if dim is not None and not isinstance(dim, int) and len(dim) == 0:
+        dim = None
+    return normalize_dims(dim, ndim)
 
 
 def _spread(grad: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> Any:
@@ -60,7 +79,7 @@ class Mean(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        count = max(int(np.prod(ctx.shape)), 1)
+        count = builtins.max(int(np.prod(ctx.shape)), 1)
         return np.broadcast_to(grad / count, ctx.shape)
 
 
@@ -77,7 +96,7 @@ class MeanDim(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         count = int(np.prod([ctx.shape[a] for a in ctx.axes]))
-        return _spread(grad / max(count, 1), ctx.shape, ctx.axes, ctx.keepdim), None, None
+        return _spread(grad / builtins.max(count, 1), ctx.shape, ctx.axes, ctx.keepdim), None, None
 
 
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
@@ -92,7 +111,7 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     numpy_dtype = _sum_dtype(array, dtype)
     if dim is None:
         return Sum.apply(input, numpy_dtype)
-    return SumDim.apply(input, normalize_dims(dim, array.ndim), keepdim, numpy_dtype)
+    return SumDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
 
 
 def _sum_dtype(array: np.ndarray, dtype: Any) -> np.dtype | None:
@@ -119,4 +138,826 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
         )
     if dim is None:
         return Mean.apply(input)
-    return MeanDim.apply(input, normalize_dims(dim, array.ndim), keepdim)
+    return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim)
+
+
+# --- more reductions: prod, var/std, max/min, amax/amin, argmax, logsumexp, norm, cumulative,
+# --- softmax, all/any -------------------------------------------------------------------------
+#
+# Several backward formulas keep a reduced gradient next to the input: ``_restore`` puts the
+# reduced axes back (size 1) so it broadcasts. Masks and indices that only select (ties of
+# max, zeros of prod) are computed on the arrays behind the tensors (``raw``): they are not
+# differentiable, so they need no graph.
+
+
+def _restore(value: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
+    """A reduced ``value`` with its reduced axes back as size 1 (so it broadcasts)."""
+    return value if keepdim or not axes else np.expand_dims(value, axes)
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    return int(np.prod([shape[a] for a in axes]))
+
+
+class Prod(Op):
+    """y = product of all elements;  dx_i = grad * product of the other elements.
+
+    Saves its input and its result (PyTorch's ProdBackward0): without zeros, dx = grad * y / x;
+    with zeros, products of the elements before and after each one (no division).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dtype: Any) -> np.ndarray:
+        y = np.asarray(np.prod(x, dtype=dtype))
+        ctx.save_for_backward(x, y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        x, y = ctx.saved_tensors
+        if np.ndim(x) == 0:
+            return grad, None
+        if not (raw(x) == 0).any():
+            return grad * (y / x), None
+        flat = np.reshape(x, (-1,))
+        return np.reshape(grad * _products_of_others(flat, 0), np.shape(x)), None
+
+
+class ProdDim(Op):
+    """y = product over ``dim``;  dx_i = grad * product of the other elements of its slice.
+
+    Saves its input and its result.
+    """
+
+    node_name = "ProdBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, keepdim: bool, dtype: Any) -> np.ndarray:
+        axis = dim if x.ndim else None
+        y = np.asarray(np.prod(x, axis=axis, keepdims=keepdim, dtype=dtype))
+        ctx.save_for_backward(x, y)
+        ctx.dim, ctx.keepdim = dim, keepdim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        x, y = ctx.saved_tensors
+        if np.ndim(x) == 0:
+            return grad, None, None, None
+        axes = (ctx.dim,)
+        grad, y = _restore(grad, axes, ctx.keepdim), _restore(y, axes, ctx.keepdim)
+        if not (raw(x) == 0).any():
+            return grad * (y / x), None, None, None
+        return grad * _products_of_others(x, ctx.dim), None, None, None
+
+
+def _products_of_others(x: Any, dim: int) -> Any:
+    """For each element, the product of the other elements along ``dim`` (zeros allowed).
+
+    The product of those before it (an exclusive cumprod) times those after it (the same,
+    on the reversed slice), as PyTorch's prod_safe_zeros_backward.
+    """
+    size = np.shape(x)[dim]
+    if size == 0:
+        return x
+    ones_shape = list(np.shape(x))
+    ones_shape[dim] = 1
+    ones = np.ones(ones_shape, dtype=raw(x).dtype)
+    before = np.concatenate([ones, x[along(dim, slice(0, size - 1))]], axis=dim)
+    after = np.concatenate([ones, run(Flip, x[along(dim, slice(1, size))], (dim,))], axis=dim)
+    exclusive_before = run(Cumprod, before, dim, None)
+    exclusive_after = run(Flip, run(Cumprod, after, dim, None), (dim,))
+    return exclusive_before * exclusive_after
+
+
+def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """Product of all elements, or over one ``dim``; integers and bools multiply to int64.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(1)
+        tensor([ 2., 12.])
+    """
+    array = operand(input)
+    numpy_dtype = _sum_dtype(array, dtype)
+    if dim is None:
+        return Prod.apply(input, numpy_dtype)
+    if not isinstance(dim, int):
+        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
+    return ProdDim.apply(input, wrap_dim(dim, array.ndim), keepdim, numpy_dtype)
+
+
+class Var(Op):
+    """y = sum((x - mean)**2) / (n - correction) over ``dim`` (all elements if None).
+
+    dx = 2 / (n - correction) * grad * (x - mean).  Saves its input (PyTorch's VarBackward0).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
+                keepdim: bool, grad_rule: tuple[bool, int]) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule = axes, correction, keepdim, grad_rule
+        return _variance(x, axes, correction, keepdim)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+        (x,) = ctx.saved_tensors
+        dx = _var_grad(grad, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule)
+        return dx, None, None, None, None
+
+
+class Std(Op):
+    """y = sqrt(var(x));  dx = var's gradient for grad / (2 y) (0 where y == 0).
+
+    Saves its input and its result (PyTorch's StdBackward0).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
+                keepdim: bool, grad_rule: tuple[bool, int]) -> np.ndarray:
+        y = np.sqrt(_variance(x, axes, correction, keepdim))
+        ctx.save_for_backward(x, y)
+        ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule = axes, correction, keepdim, grad_rule
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+        x, y = ctx.saved_tensors
+        grad_var = np.where(y == 0, 0, grad / (y * 2))
+        dx = _var_grad(grad_var, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule)
+        return dx, None, None, None, None
+
+
+def _variance(x: np.ndarray, axes: tuple[int, ...], correction: float,
+              keepdim: bool) -> np.ndarray:
+    count = _count(x.shape, axes)
+    mean = np.sum(x, axis=axes, keepdims=True) / count
+    centered = x - mean
+    squares = np.sum(centered * centered, axis=axes, keepdims=keepdim)
+    return np.asarray(squares / builtins.max(count - correction, 0), dtype=x.dtype)
+
+
+def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepdim: bool,
+              grad_rule: tuple[bool, int]) -> Any:
+    """PyTorch's var_backward: 2 / (n - correction) * grad * (x - mean).
+
+    ``grad_rule`` is (reduced over everything without a dim, the n PyTorch's backward uses): an
+    empty list of dims reduces everything forward but counts as n = 1 in PyTorch's backward.
+    """
+    full, count = grad_rule
+    grad = _restore(grad, axes, keepdim)
+    mean = np.sum(x, axis=axes, keepdims=True) / _count(np.shape(x), axes)
+    dof = count - correction
+    if full and dof <= 0:
+        # 2 / 0 is infinite: the gradient is inf, or nan where x equals the mean (PyTorch).
+        return grad * np.where(raw(x) == raw(mean), np.nan, np.inf)
+    factor = math.inf if dof == 0 else 2.0 / dof
+    return factor * grad * (x - mean)
+
+
+def _var_arguments(input: Any, dim: Any, unbiased: Any, correction: Any,
+                   name: str) -> tuple[tuple[int, ...], float, tuple[bool, int]]:
+    array = operand(input)
+    if array.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, bool):  # var(False): the unbiased flag given positionally
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}(): cannot give both 'unbiased' and 'correction'")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    axes = reduced_dims(dim, array.ndim)
+    count = _count(array.shape, axes)
+    if count - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+    empty_list = dim is not None and not isinstance(dim, int) and len(dim) == 0
+    return axes, correction, (dim is None or array.ndim == 0, 1 if empty_list else count)
+
+
+def var(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None) -> Any:
+    """Variance over ``dim`` (all elements if None), dividing by ``n - correction``.
+
+    ``correction`` defaults to 1 (Bessel's correction); ``unbiased=False`` means 0.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).var()
+        tensor(1.6667)
+    """
+    axes, correction, grad_rule = _var_arguments(input, dim, unbiased, correction, "var")
+    return Var.apply(input, axes, correction, keepdim, grad_rule)
+
+
+def std(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None) -> Any:
+    """Standard deviation: the square root of ``var`` with the same arguments.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).std(unbiased=False)
+        tensor(1.1180)
+    """
+    axes, correction, grad_rule = _var_arguments(input, dim, unbiased, correction, "std")
+    return Std.apply(input, axes, correction, keepdim, grad_rule)
+
+
+# max and min: over everything (saves input and result: ties share the gradient evenly),
+# over one dim (returns values and indices, saves the indices: the gradient goes to the index),
+# amax/amin over dims (saves input and result: ties share evenly, per slice).
+
+
+def _share_among_ties(grad: Any, x: Any, value: Any) -> Any:
+    """The gradient spread evenly over the elements equal to ``value`` (NaN: the NaNs)."""
+    x_array, value_array = raw(x), raw(value)
+    mask = np.isnan(x_array) if np.isnan(value_array) else x_array == value_array
+    return np.where(mask, grad / int(mask.sum()), 0)
+
+
+class Max(Op):
+    """y = the largest element;  dx = grad shared evenly by the elements equal to y.
+
+    Saves its input and its result: writing either in place makes backward raise.
+    """
+
+    node_name = "MaxBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = np.asarray(np.max(x))
+        ctx.save_for_backward(x, y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        x, y = ctx.saved_tensors
+        return _share_among_ties(grad, x, y)
+
+
+class Min(Op):
+    """y = the smallest element;  dx = grad shared evenly by the elements equal to y.
+
+    Saves its input and its result.
+    """
+
+    node_name = "MinBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = np.asarray(np.min(x))
+        ctx.save_for_backward(x, y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        x, y = ctx.saved_tensors
+        return _share_among_ties(grad, x, y)
+
+
+class MaxDim(Op):
+    """(values, indices) = max over ``dim``;  dx = grad at the index of each maximum, 0 else.
+
+    Saves only the indices: writing the values output later is legal, the indices not.
+    """
+
+    node_name = "MaxBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, keepdim: bool) -> tuple[Any, Any]:
+        return _select_over_dim(ctx, x, dim, keepdim, np.argmax)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any, _: Any) -> tuple[Any, None, None]:
+        return _selected_grad(ctx, grad), None, None
+
+
+class MinDim(Op):
+    """(values, indices) = min over ``dim``;  dx = grad at the index of each minimum, 0 else.
+
+    Saves only the indices.
+    """
+
+    node_name = "MinBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, keepdim: bool) -> tuple[Any, Any]:
+        return _select_over_dim(ctx, x, dim, keepdim, np.argmin)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any, _: Any) -> tuple[Any, None, None]:
+        return _selected_grad(ctx, grad), None, None
+
+
+def _select_over_dim(ctx: Any, x: np.ndarray, dim: int, keepdim: bool,
+                     arg: Any) -> tuple[Any, Any]:
+    if x.ndim == 0:
+        indices = np.zeros((), dtype=np.int64)
+        values = x.copy()
+    else:
+        indices = np.asarray(arg(x, axis=dim, keepdims=True))  # the first one on ties and NaN
+        values = np.take_along_axis(x, indices, axis=dim)
+        if not keepdim:
+            indices, values = np.squeeze(indices, dim), np.squeeze(values, dim)
+    ctx.save_for_backward(indices)
+    ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
+    return values, indices
+
+
+def _selected_grad(ctx: Any, grad: Any) -> Any:
+    (indices,) = ctx.saved_tensors
+    if not ctx.shape:
+        return grad
+    axes = (ctx.dim,)
+    grad = _restore(grad, axes, ctx.keepdim)
+    indices = _restore(raw(indices), axes, ctx.keepdim)
+    return scatter_to_indices(grad, ctx.dim, indices, ctx.shape)
+
+
+class Amax(Op):
+    """y = max over ``dim`` (several dims allowed);  dx = grad shared by each slice's maxima.
+
+    Ties share the gradient evenly. Saves its input and its result.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+        y = np.asarray(np.max(x, axis=axes, keepdims=keepdim))
+        ctx.save_for_backward(x, y)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        x, y = ctx.saved_tensors
+        return _share_per_slice(grad, x, y, ctx.axes, ctx.keepdim), None, None
+
+
+class Amin(Op):
+    """y = min over ``dim`` (several dims allowed);  dx = grad shared by each slice's minima.
+
+    Ties share the gradient evenly. Saves its input and its result.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+        y = np.asarray(np.min(x, axis=axes, keepdims=keepdim))
+        ctx.save_for_backward(x, y)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        x, y = ctx.saved_tensors
+        return _share_per_slice(grad, x, y, ctx.axes, ctx.keepdim), None, None
+
+
+def _share_per_slice(grad: Any, x: Any, y: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
+    # PyTorch's scale_grad_by_count: (grad / count) * mask, with mask = (x == y) (so a NaN
+    # maximum gives nan gradients, as there).
+    mask = raw(x) == _restore(raw(y), axes, keepdim)
+    count = np.sum(mask, axis=axes, keepdims=True)
+    return (_restore(grad, axes, keepdim) / count) * mask
+
+
+def _check_nonempty(array: np.ndarray, axes: tuple[int, ...] | None, name: str,
+                    error: type[Exception] = IndexError) -> None:
+    if axes is None:
+        if array.size == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        return
+    for axis in axes:
+        if array.ndim and array.shape[axis] == 0:
+            raise error(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+
+
+def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
+    array = operand(input)
+    if isinstance(dim, TensorBase):  # max(input, other): the elementwise maximum
+        from minigrad.ops import elementwise
+
+        return getattr(elementwise, "maximum" if name == "max" else "minimum")(input, dim)
+    if dim is None:
+        _check_nonempty(array, None, name)
+        return (Max if name == "max" else Min).apply(input)
+    if not isinstance(dim, int):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+    axis = wrap_dim(dim, array.ndim)
+    _check_nonempty(array, (axis,), name)
+    values, indices = (MaxDim if name == "max" else MinDim).apply(input, axis, keepdim)
+    return getattr(return_types, name)(values, indices)
+
+
+def max(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    """The largest element; ``(values, indices)`` over ``dim``; or ``maximum(input, other)``.
+
+    Ties: the full maximum shares the gradient evenly among equal elements; over ``dim`` the
+    gradient goes to the (first) index returned.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.0, 5.0], [7.0, 2.0]]).max(dim=1).indices
+        tensor([1, 0])
+    """
+    return _max_or_min(input, dim, keepdim, "max")
+
+
+def min(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    """The smallest element; ``(values, indices)`` over ``dim``; or ``minimum(input, other)``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([3.0, 1.0, 2.0]).min()
+        tensor(1.)
+    """
+    return _max_or_min(input, dim, keepdim, "min")
+
+
+def _amax_or_amin(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
+    array = operand(input)
+    axes = normalize_dims(None if dim == () or dim == [] else dim, array.ndim)
+    if dim == () or dim == []:
+        _check_nonempty(array, None, name)
+    else:
+        _check_nonempty(array, axes, name)
+    return (Amax if name == "amax" else Amin).apply(input, axes, keepdim)
+
+
+def amax(input: Any, dim: Any = (), keepdim: bool = False) -> Any:
+    """The maximum over ``dim`` (an int or tuple; all dims by default), values only.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.0, 5.0], [7.0, 2.0]]).amax(0)
+        tensor([7., 5.])
+    """
+    return _amax_or_amin(input, dim, keepdim, "amax")
+
+
+def amin(input: Any, dim: Any = (), keepdim: bool = False) -> Any:
+    """The minimum over ``dim`` (an int or tuple; all dims by default), values only.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.0, 5.0], [7.0, 2.0]]).amin(1)
+        tensor([1., 2.])
+    """
+    return _amax_or_amin(input, dim, keepdim, "amin")
+
+
+def _arg_extreme(input: Any, dim: int | None, keepdim: bool, name: str) -> Any:
+    array = operand(input)
+    make = TensorBase.output_class._make
+    if dim is None:
+        if array.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        flat = getattr(np, name)(array)
+        shape = (1,) * array.ndim if keepdim else ()
+        return make(np.full(shape, flat, dtype=np.int64))
+    axis = wrap_dim(dim, array.ndim)
+    _check_nonempty(array, (axis,), name)
+    if array.ndim == 0:
+        return make(np.zeros((), dtype=np.int64))
+    return make(np.asarray(getattr(np, name)(array, axis=axis, keepdims=keepdim),
+                           dtype=np.int64))
+
+
+def argmax(input: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+    """The index of the largest element (of the flattened tensor, or along ``dim``).
+
+    Not differentiable (int64 indices); ties and NaN give the first index.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 3.0, 3.0]).argmax()
+        tensor(1)
+    """
+    return _arg_extreme(input, dim, keepdim, "argmax")
+
+
+def argmin(input: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+    """The index of the smallest element (of the flattened tensor, or along ``dim``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.0, 0.0], [3.0, 4.0]]).argmin(dim=1)
+        tensor([1, 0])
+    """
+    return _arg_extreme(input, dim, keepdim, "argmin")
+
+
+class Logsumexp(Op):
+    """y = log(sum(exp(x))) over ``dim``;  dx = grad * exp(x - y).
+
+    Computed as m + log(sum(exp(x - m))) with m the (finite) maximum, so nothing overflows.
+    Saves its input and its result.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+        if x.size:
+            shift = np.max(x, axis=axes, keepdims=True)
+            shift = np.where(np.isinf(shift), 0, shift)
+        else:
+            shift = np.zeros((1,) * x.ndim, dtype=x.dtype)
+        total = np.sum(np.exp(x - shift), axis=axes, keepdims=True)
+        y = np.log(total) + shift
+        if not keepdim and axes:
+            y = np.squeeze(y, axes)
+        y = np.asarray(y, dtype=x.dtype)
+        ctx.save_for_backward(x, y)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        x, y = ctx.saved_tensors
+        axes, keepdim = ctx.axes, ctx.keepdim
+        return _restore(grad, axes, keepdim) * np.exp(x - _restore(y, axes, keepdim)), None, None
+
+
+def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
+    """``log(sum(exp(input)))`` over ``dim``, without overflow; integers become float32.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([0.0, 0.0]).logsumexp(0)
+        tensor(0.6931)
+    """
+    ndim = operand(input).ndim
+    if not isinstance(dim, int) and len(dim) == 0 and ndim:
+        # PyTorch 2.13 fails this way for an empty list of dims (its output is 0-d).
+        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                           f"{[1] * ndim}")
+    input = _float(input)
+    return Logsumexp.apply(input, normalize_dims(dim, ndim), keepdim)
+
+
+def _float(input: Any) -> Any:
+    # Integer tensors go through logsumexp as the default float dtype.
+    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
+
+
+class LinalgVectorNorm(Op):
+    """y = (sum |x|**ord)**(1/ord) over ``dim``;  inf: max |x|, -inf: min |x|, 0: nonzeros.
+
+    Saves its input and its result (PyTorch's LinalgVectorNormBackward0).
+
+    dx = grad * x / y for ord 2 (0 where y == 0); grad * sign(x) for ord 1; for +-inf grad
+    shared by the elements with |x| == y, with sign(x); else grad * sign(x) |x|**(ord-1) /
+    y**(ord-1); none for ord 0.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
+                keepdim: bool) -> np.ndarray:
+        magnitude = np.abs(x)
+        if ord == 2:
+            y = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
+        elif ord == np.inf:
+            y = np.max(magnitude, axis=axes, keepdims=keepdim)
+        elif ord == -np.inf:
+            y = np.min(magnitude, axis=axes, keepdims=keepdim)
+        elif ord == 0:
+            y = np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
+        elif ord == 1:
+            y = np.sum(magnitude, axis=axes, keepdims=keepdim)
+        else:
+            y = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        y = np.asarray(y, dtype=x.dtype)
+        ctx.save_for_backward(x, y)
+        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        x, y = ctx.saved_tensors
+        p, axes = ctx.ord, ctx.axes
+        if np.ndim(x):
+            grad, y = _restore(grad, axes, ctx.keepdim), _restore(y, axes, ctx.keepdim)
+        if p == 0:
+            return None, None, None, None
+        if p == 1:
+            return np.sign(x) * grad, None, None, None
+        if p == 2:
+            return grad * np.where(raw(y) == 0, 0, x / y), None, None, None
+        if np.isinf(p):
+            magnitude = np.abs(raw(x))
+            mask = (magnitude == raw(y)) | np.isnan(magnitude)
+            count = np.sum(mask, axis=axes, keepdims=True)
+            return np.sign(x) * ((grad / count) * mask), None, None, None
+        if p < 1:
+            scaled = np.where(raw(x) == 0, 0, np.sign(x) * np.abs(x) ** (p - 1))
+            return scaled * grad * y ** (1 - p), None, None, None
+        scaled = np.sign(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
+        scale = np.where(raw(y) == 0, 0, grad / y ** (p - 1))
+        return scaled * scale, None, None, None
+
+
+class Cumsum(Op):
+    """y_i = x_0 + ... + x_i along ``dim``;  dx = the reversed cumulative sum of grad.
+
+    Saves nothing.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
+        ctx.dim = dim
+        if x.ndim == 0:
+            return np.array(x, dtype=dtype or x.dtype, copy=True)
+        return np.cumsum(x, axis=dim, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return _reversed_cumsum(grad, ctx.dim), None, None
+
+
+def _reversed_cumsum(value: Any, dim: int) -> Any:
+    """z_i = value_i + ... + value_last along ``dim``."""
+    if np.ndim(value) == 0:
+        return value
+    flipped = run(Flip, value, (dim,))
+    return run(Flip, run(Cumsum, flipped, dim, None), (dim,))
+
+
+class Cumprod(Op):
+    """y_i = x_0 * ... * x_i along ``dim``;  dx_k = sum over j >= k of grad_j * y_j / x_k.
+
+    Saves its input and its result. With zeros in x the division is replaced by the products
+    of the other factors (computed per position, so second derivatives stay exact).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
+        if x.ndim == 0:
+            y = np.array(x, dtype=dtype or x.dtype, copy=True)
+        else:
+            y = np.cumprod(x, axis=dim, dtype=dtype)
+        ctx.save_for_backward(x, y)
+        ctx.dim = dim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        x, y = ctx.saved_tensors
+        dim = ctx.dim
+        if np.ndim(x) == 0 or np.shape(x)[dim] <= 1:
+            return grad, None, None
+        if not (raw(x) == 0).any():
+            return _reversed_cumsum(y * grad, dim) / x, None, None
+        size = np.shape(x)[dim]
+        positions = np.arange(size).reshape((-1,) + (1,) * (np.ndim(x) - 1 - dim))
+        pieces = []
+        for k in range(size):
+            # d y_j / d x_k for j >= k: the cumulative product with x_k replaced by 1.
+            without_k = run(Cumprod, np.where(positions == k, 1, x), dim, None)
+            pieces.append(np.sum(grad * without_k * (positions >= k), axis=dim, keepdims=True))
+        return np.concatenate(pieces, axis=dim), None, None
+
+
+def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """Cumulative sums along ``dim``; integers and bools sum to int64.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
+        tensor([1., 3., 6.])
+    """
+    array = operand(input)
+    return Cumsum.apply(input, wrap_dim(dim, array.ndim), _sum_dtype(array, dtype))
+
+
+def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """Cumulative products along ``dim``; integers and bools multiply to int64.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumprod(0)
+        tensor([1., 2., 6.])
+    """
+    array = operand(input)
+    return Cumprod.apply(input, wrap_dim(dim, array.ndim), _sum_dtype(array, dtype))
+
+
+class Softmax(Op):
+    """y = exp(x) / sum(exp(x)) along ``dim`` (shifted by the max: no overflow).
+
+    dx = y * (grad - sum(grad * y)).  Saves its result: writing the input later is legal.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+        axis = dim if x.ndim else None
+        if x.size == 0:
+            y = x.copy()
+        else:
+            exps = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            y = exps / np.sum(exps, axis=axis, keepdims=True)
+        ctx.save_for_backward(y)
+        ctx.axis = axis
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (y,) = ctx.saved_tensors
+        return y * (grad - np.sum(grad * y, axis=ctx.axis, keepdims=True)), None
+
+
+class LogSoftmax(Op):
+    """y = x - log(sum(exp(x))) along ``dim``;  dx = grad - exp(y) * sum(grad).
+
+    Saves its result.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+        axis = dim if x.ndim else None
+        if x.size == 0:
+            y = x.copy()
+        else:
+            shifted = x - np.max(x, axis=axis, keepdims=True)
+            y = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+        ctx.save_for_backward(y)
+        ctx.axis = axis
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (y,) = ctx.saved_tensors
+        return grad - np.exp(y) * np.sum(grad, axis=ctx.axis, keepdims=True), None
+
+
+def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> tuple[Any, int]:
+    array = operand(input)
+    axis = wrap_dim(dim, array.ndim)
+    if dtype is not None:
+        from minigrad._dtype import to_numpy_dtype
+
+        input = cast(input, to_numpy_dtype(dtype, name))
+    elif array.dtype.kind != "f":
+        from minigrad._dtype import display_name
+
+        kernel = "lastdim_kernel_impl" if axis == builtins.max(array.ndim, 1) - 1 else "kernel_impl"
+        raise NotImplementedError(
+            f'"{name}_{kernel}" not implemented for \'{display_name(array.dtype)}\'')
+    return input, axis
+
+
+def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
+    """``exp(input) / sum(exp(input))`` along ``dim`` (``dtype``: cast the input first).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
+        tensor([0.5000, 0.5000])
+    """
+    input, axis = _softmax_input(input, dim, dtype, "softmax")
+    return Softmax.apply(input, axis)
+
+
+def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
+    """``log(softmax(input))`` along ``dim``, computed stably.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.log_softmax(minigrad.tensor([0.0, 0.0]), dim=0)
+        tensor([-0.6931, -0.6931])
+    """
+    input, axis = _softmax_input(input, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(input, axis)
+
+
+def _logical_reduction(input: Any, dim: Any, keepdim: bool, reduce: Any) -> Any:
+    array = operand(input)
+    axes = normalize_dims(dim, array.ndim)
+    result = np.asarray(reduce(array, axis=axes, keepdims=keepdim))
+    # uint8 stays uint8 (PyTorch's legacy rule); everything else gives bool.
+    dtype = np.uint8 if array.dtype == np.uint8 else np.bool_
+    return TensorBase.output_class._make(result.astype(dtype))
+
+
+def all(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    """True where every element (over ``dim``, or all) is nonzero. Not differentiable.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1, 0], [1, 1]]).all(dim=1)
+        tensor([False,  True])
+    """
+    return _logical_reduction(input, dim, keepdim, np.all)
+
+
+def any(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    """True where some element (over ``dim``, or all) is nonzero. Not differentiable.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1, 0], [0, 0]]).any(dim=1)
+        tensor([ True, False])
+    """
+    return _logical_reduction(input, dim, keepdim, np.any)

@@ -1,24 +1,168 @@
 """View ops: outputs share the input's buffer and version counter (see autograd/views.py).
 
-Each forward returns a numpy *view*; each backward puts the gradient back in the input's shape.
-None of them saves a tensor.
+Each forward returns a numpy *view* with the strides PyTorch gives the same view (``stride()``
+answers as in PyTorch); each backward puts the gradient back in the input's shape. None of them
+saves a tensor: writing to the input or the output later never makes their backward raise.
+
+``split``, ``chunk`` and ``unbind`` return several views from one node; PyTorch forbids writing
+to those in place while gradients are recorded (``Output 0 of Split is a view and ...``).
 """
 
 from __future__ import annotations
 
+import operator
+import warnings
 from typing import Any
 
 import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
-from minigrad.ops._helpers import normalize_dims, operand
+from minigrad.ops._helpers import operand
+
+# --- strides ---------------------------------------------------------------------------------
+
+
+def _strides(x: np.ndarray) -> tuple[int, ...]:
+    """``x``'s strides in elements, as PyTorch's ``stride()`` counts them."""
+    itemsize = x.itemsize
+    return tuple(s // itemsize for s in x.strides)
+
+
+def _strided(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
+    """A view of ``x``'s memory with ``shape`` and ``strides`` (in elements)."""
+    itemsize = x.itemsize
+    return np.lib.stride_tricks.as_strided(
+        x, shape=shape, strides=tuple(s * itemsize for s in strides)
+    )
+
+
+def view_strides(
+    shape: tuple[int, ...], strides: tuple[int, ...], new_shape: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """The strides of ``new_shape`` viewing memory laid out as (``shape``, ``strides``), or None.
+
+    PyTorch's ``computeStride``: a view exists iff every run of dimensions that is contiguous in
+    memory ("chunk") maps onto whole dimensions of the new shape. Size-1 dimensions get the
+    strides PyTorch gives them.
+    """
+    if not shape:
+        return (1,) * len(new_shape)
+    numel = int(np.prod(shape))
+    if numel == 0:
+        if tuple(shape) == tuple(new_shape):
+            return tuple(strides)
+        result, stride = [], 1
+        for size in reversed(new_shape):
+            result.append(stride)
+            stride *= max(size, 1)
+        return tuple(reversed(result))
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = strides[-1]
+    tensor_numel = view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        # At the end of a chunk of memory-contiguous dimensions: match it with new dimensions.
+        if tensor_d == 0 or (
+            shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base_stride
+        ):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = strides[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_strides)
+
+
+def expand_strides(
+    shape: tuple[int, ...], strides: tuple[int, ...], target: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The strides of (``shape``, ``strides``) expanded to ``target``.
+
+    PyTorch's ``inferExpandGeometry``: repeated dimensions get stride 0, the others keep theirs.
+    """
+    lead = len(target) - len(shape)
+    new_strides = [0] * len(target)
+    for i in range(len(target) - 1, -1, -1):
+        dim = i - lead
+        if dim >= 0:
+            size, stride = shape[dim], strides[dim]
+        else:
+            size = 1
+            stride = target[i + 1] * new_strides[i + 1] if i + 1 < len(target) else 1
+        new_strides[i] = 0 if size != target[i] else stride
+    return tuple(new_strides)
+
+
+# --- helpers for backward formulas on arrays and, with create_graph, on tensors --------------
 
 
 def _dim_key(dim: int, item: Any) -> tuple[Any, ...]:
     # An index along ``dim``; the trailing Ellipsis keeps numpy from returning a scalar copy.
     return (slice(None),) * dim + (item, Ellipsis)
+
+
+class _Embed(Op):
+    """y = zeros of ``shape`` with ``grad`` at ``key``;  dgrad = gg[key].
+
+    A view op's backward as an op of its own, so that ``create_graph`` records it.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, grad: np.ndarray, shape: tuple[int, ...], key: Any) -> np.ndarray:
+        ctx.key = key
+        result = np.zeros(shape, dtype=grad.dtype)
+        result[key] = grad
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return grad[ctx.key], None, None
+
+
+class SelectBackward(_Embed):
+    """The backward of select as an op (``create_graph``); its own backward selects again."""
+
+    node_name = "SelectBackwardBackward0"
+
+
+class SliceBackward(_Embed):
+    """The backward of slicing as an op (``create_graph``); its own backward slices again."""
+
+    node_name = "SliceBackwardBackward0"
+
+
+def _embed(op: type[_Embed], grad: Any, shape: tuple[int, ...], key: Any) -> Any:
+    """``grad`` placed at ``key`` in zeros of ``shape``: plain numpy unless grad is a tensor."""
+    if isinstance(grad, TensorBase):
+        return op.apply(grad, shape, key)
+    result = np.zeros(shape, dtype=grad.dtype)
+    result[key] = grad
+    return result
+
+
+# --- the view ops ----------------------------------------------------------------------------
+
+
+class Alias(ViewOp):
+    """y = x, a new view of all of it (``x[...]``);  dx = grad."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return x[...]
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return grad
 
 
 class Select(ViewOp):
@@ -31,9 +175,7 @@ class Select(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        result = np.zeros(ctx.shape, dtype=grad.dtype)
-        result[ctx.key] = grad
-        return result, None, None
+        return _embed(SelectBackward, grad, ctx.shape, ctx.key), None, None
 
 
 class Slice(ViewOp):
@@ -47,9 +189,7 @@ class Slice(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
-        result = np.zeros(ctx.shape, dtype=grad.dtype)
-        result[ctx.key] = grad
-        return result, None, None, None, None
+        return _embed(SliceBackward, grad, ctx.shape, ctx.key), None, None, None, None
 
 
 class Unsqueeze(ViewOp):
@@ -58,7 +198,12 @@ class Unsqueeze(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
         ctx.dim = dim
-        return np.expand_dims(x, dim)
+        shape, strides = list(x.shape), list(_strides(x))
+        # PyTorch's stride for the new dimension (numpy would choose another one).
+        new_stride = 1 if dim >= x.ndim else shape[dim] * strides[dim]
+        shape.insert(dim, 1)
+        strides.insert(dim, new_stride)
+        return _strided(x, tuple(shape), tuple(strides))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -93,17 +238,45 @@ class SqueezeDim(ViewOp):
         return np.reshape(grad, ctx.shape), None
 
 
+class SqueezeDims(ViewOp):
+    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back."""
+
+    node_name = "SqueezeBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        ctx.shape = x.shape
+        squeezed = tuple(d for d in dims if x.ndim and x.shape[d] == 1)
+        return np.squeeze(x, squeezed) if squeezed else x[...]
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return np.reshape(grad, ctx.shape), None
+
+
 class View(ViewOp):
     """y = x with another shape, same elements in the same order;  dx = grad reshaped back."""
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         ctx.shape = x.shape
-        return np.reshape(x, shape, copy=False)
+        strides = view_strides(x.shape, _strides(x), shape)
+        if strides is None:  # the public functions check first; replays always fit
+            raise ValueError("view size is not compatible with input tensor's size and stride")
+        return _strided(x, shape, strides)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         return np.reshape(grad, ctx.shape), None
+
+
+class ReshapeAlias(View):
+    """y = x reshaped as a view, where x is not contiguous (what ``reshape`` records then).
+
+    Same formulas as View; PyTorch gives it its own node name.
+    """
+
+    node_name = "ReshapeAliasBackward0"
 
 
 class Transpose(ViewOp):
@@ -112,15 +285,21 @@ class Transpose(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
         ctx.dims = dim0, dim1
-        return np.swapaxes(x, dim0, dim1)
+        return x[...] if dim0 == dim1 else np.swapaxes(x, dim0, dim1)  # numpy: no axes in 0-d
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return np.swapaxes(grad, *ctx.dims), None, None
+        return (grad if ctx.dims[0] == ctx.dims[1] else np.swapaxes(grad, *ctx.dims)), None, None
 
 
 class T(Transpose):
     """y = x.t() (a matrix transposed; vectors unchanged);  dx = grad transposed back."""
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        if isinstance(grad, TensorBase):  # create_graph: record TBackward0, as PyTorch does
+            return t(grad), None, None
+        return Transpose.backward(ctx, grad)
 
 
 class Permute(ViewOp):
@@ -128,7 +307,7 @@ class Permute(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.inverse = tuple(np.argsort(dims))
+        ctx.inverse = tuple(int(d) for d in np.argsort(dims))
         return np.transpose(x, dims)
 
     @staticmethod
@@ -141,40 +320,203 @@ class Expand(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        return np.broadcast_to(x, shape)
+        return _strided(x, shape, expand_strides(x.shape, _strides(x), shape))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         return grad, None
 
 
-# --- public functions ---------------------------------------------------------------------
+class Diagonal(ViewOp):
+    """y = diagonal ``offset`` of the matrices in ``dim1``, ``dim2``;  dx = grad on it, 0 elsewhere.
+
+    The diagonal becomes the last dimension of the view.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+        ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)
+        # Not np.diagonal: its result is read-only, and a diagonal can be written in place.
+        start = x[_dim_key(dim2, slice(offset, None))] if offset >= 0 else x[
+            _dim_key(dim1, slice(-offset, None))]
+        length = max(min(start.shape[dim1], start.shape[dim2]), 0)
+        others = [d for d in range(x.ndim) if d not in (dim1, dim2)]
+        strides = _strides(start)
+        return _strided(
+            start,
+            (*(start.shape[d] for d in others), length),
+            (*(strides[d] for d in others), strides[dim1] + strides[dim2]),
+        )
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        if isinstance(grad, TensorBase):
+            return DiagonalBackward.apply(grad, ctx.shape, ctx.options), None, None, None
+        result = np.zeros(ctx.shape, dtype=grad.dtype)
+        Diagonal.forward(ctx, result, *ctx.options)[...] = grad
+        return result, None, None, None
+
+
+class DiagonalBackward(Op):
+    """The backward of diagonal as an op (``create_graph``);  dgrad = diagonal of gg."""
+
+    node_name = "DiagonalBackwardBackward0"
+
+    @staticmethod
+    def forward(
+        ctx: Any, grad: np.ndarray, shape: tuple[int, ...], options: tuple[int, int, int]
+    ) -> np.ndarray:
+        ctx.options = options
+        result = np.zeros(shape, dtype=grad.dtype)
+        Diagonal.forward(ctx, result, *options)[...] = grad
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        offset, dim1, dim2 = ctx.options
+        if isinstance(grad, TensorBase):
+            return diagonal(grad, offset, dim1, dim2), None, None
+        return Diagonal.forward(ctx, grad, offset, dim1, dim2).copy(), None, None
+
+
+def _pieces_backward(grads: tuple[Any, ...], shape: tuple[int, ...], keys: list[Any]) -> Any:
+    """The gradient of a multi-output view op: each output's gradient placed at its key."""
+    if any(isinstance(g, TensorBase) for g in grads):
+        # create_graph: a sum of recorded embeddings (PyTorch records a single cat/stack).
+        total: Any = None
+        for grad, key in zip(grads, keys):
+            if isinstance(grad, TensorBase):
+                piece = SliceBackward.apply(grad, shape, key)
+                total = piece if total is None else total + piece
+        return total
+    result = np.zeros(shape, dtype=grads[0].dtype)
+    for grad, key in zip(grads, keys):
+        result[key] = grad
+    return result
+
+
+class Split(ViewOp):
+    """ys = consecutive pieces along ``dim``;  dx = the pieces' gradients side by side.
+
+    ``bounds`` are the pieces' start indices followed by the size of ``dim``.
+    """
+
+    multi_output = "Split"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[Any, ...]:
+        keys = [_dim_key(dim, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
+        ctx.shape, ctx.keys = x.shape, keys
+        return tuple(x[key] for key in keys)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple[Any, None, None]:
+        return _pieces_backward(grads, ctx.shape, ctx.keys), None, None
+
+
+class SplitWithSizes(Split):
+    """ys = consecutive pieces of the given sizes along ``dim``;  dx = their gradients joined."""
+
+    multi_output = "SplitWithSizes"
+
+
+class Unbind(ViewOp):
+    """ys = the slices x[..., i, ...] along ``dim``, one per index;  dx = them stacked."""
+
+    multi_output = "Unbind"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> tuple[Any, ...]:
+        keys = [_dim_key(dim, i) for i in range(x.shape[dim])]
+        ctx.shape, ctx.keys = x.shape, keys
+        return tuple(x[key] for key in keys)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple[Any, None]:
+        return _pieces_backward(grads, ctx.shape, ctx.keys), None
+
+
+class UnsafeView(Op):
+    """y = a fresh copy reshaped (what reshape records when it must copy): not a view.
+
+    Same formulas as View.
+    """
+
+    forward = View.forward
+    backward = View.backward
+
+
+# --- public functions ------------------------------------------------------------------------
 
 
 def _dim(dim: int, ndim: int) -> int:
-    return normalize_dims(dim, ndim)[0]
+    """``dim`` wrapped into ``[0, ndim)``; a 0-d tensor accepts 0 and -1, as in PyTorch."""
+    rank = max(ndim, 1)
+    dim = operator.index(dim)
+    if not -rank <= dim < rank:
+        raise IndexError(errors.dim_out_of_range(dim, ndim))
+    return dim % rank
+
+
+def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
+    """Sizes given as ``f(2, 3)`` or ``f((2, 3))``, as Python ints."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return tuple(operator.index(n) for n in args)
+
+
+def alias(input: Any) -> Any:
+    """A new view of all of ``input`` (what ``x[...]`` returns)."""
+    return Alias.apply(input)
 
 
 def select(input: Any, dim: int, index: int) -> Any:
-    """The slice at ``index`` along ``dim`` (a view with one dimension fewer)."""
+    """The slice at ``index`` along ``dim`` (a view with one dimension fewer).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(6.).view(2, 3).select(1, -1)
+        tensor([2., 5.])
+    """
     array = operand(input)
     if array.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _dim(dim, array.ndim)
+    index = operator.index(index)
     size = array.shape[dim]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size "
+            f"{errors.format_size(array.shape)} at dimension {dim}"
+        )
     return Select.apply(input, dim, index % size)
 
 
-def narrow(input: Any, dim: int, start: int, length: int) -> Any:
-    """Elements ``start`` to ``start + length`` along ``dim`` (a view)."""
+def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
+    """Elements ``start`` to ``start + length`` along ``dim`` (a view).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(5.).narrow(0, 1, 3)
+        tensor([1., 2., 3.])
+    """
     array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    start = start.item() if isinstance(start, TensorBase) else operator.index(start)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     dim = _dim(dim, array.ndim)
-    start = start % array.shape[dim] if start < 0 else start
-    if start + length > array.shape[dim] or length < 0:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({array.shape[dim]}).")
+    size = array.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(
+            f"start ({start}) + length ({length}) exceeds dimension size ({size})."
+        )
     return Slice.apply(input, dim, start, start + length, 1)
 
 
@@ -188,120 +530,546 @@ def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: i
 
 
 def unsqueeze(input: Any, dim: int) -> Any:
-    """A view with a new size-1 dimension at ``dim``."""
+    """A view with a new size-1 dimension at ``dim``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3).unsqueeze(1).shape
+        minigrad.Size([2, 1, 3])
+    """
     ndim = operand(input).ndim
     if not -ndim - 1 <= dim <= ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim + 1))
     return Unsqueeze.apply(input, dim % (ndim + 1))
 
 
-def squeeze(input: Any, dim: int | None = None) -> Any:
-    """A view without size-1 dimensions (all, or only ``dim``)."""
+def squeeze(input: Any, dim: Any = None) -> Any:
+    """A view without size-1 dimensions: all, or those among ``dim`` (an int or a tuple).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(1, 3, 1).squeeze((0, 1)).shape
+        minigrad.Size([3, 1])
+    """
     if dim is None:
         return Squeeze.apply(input)
-    array = operand(input)
-    return SqueezeDim.apply(input, _dim(dim, array.ndim) if array.ndim else 0)
+    ndim = operand(input).ndim
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(_dim(d, ndim) for d in dim)
+        seen = set()
+        for d in dims:
+            if d in seen:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+            seen.add(d)
+        return SqueezeDims.apply(input, dims if ndim else ())
+    return SqueezeDim.apply(input, _dim(dim, ndim))
+
+
+_NOT_VIEWABLE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
 
 
 def view(input: Any, *shape: Any) -> Any:
-    """A view with another shape; raises if the memory layout does not allow one."""
+    """A view with another shape; raises if the memory layout does not allow one.
+
+    One size may be -1 (inferred).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(6.).view(2, -1)
+        tensor([[0., 1., 2.],
+                [3., 4., 5.]])
+    """
     array = operand(input)
-    target = _infer_shape(shape, array.size)
-    try:
-        np.reshape(array, target, copy=False)
-    except ValueError:
-        raise RuntimeError(
-            "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
-        ) from None
+    target = infer_shape(_sizes(shape), array.size)
+    if view_strides(array.shape, _strides(array), target) is None:
+        raise RuntimeError(_NOT_VIEWABLE)
     return View.apply(input, target)
 
 
 def reshape(input: Any, *shape: Any) -> Any:
-    """``input`` with another shape: a view when the layout allows, else a copy (as PyTorch)."""
+    """``input`` with another shape: a view when the layout allows, else a copy (as PyTorch).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.arange(6.).view(2, 3)
+        >>> x.reshape(3, 2)._base is x, x.t().reshape(6)._base is x
+        (True, False)
+    """
     array = operand(input)
-    target = _infer_shape(shape, array.size)
-    try:
-        np.reshape(array, target, copy=False)
-    except ValueError:
+    target = infer_shape(_sizes(shape), array.size)
+    if array.flags.c_contiguous:
+        return View.apply(input, target)
+    if view_strides(array.shape, _strides(array), target) is None:
         from minigrad.ops.elementwise import clone
 
         return UnsafeView.apply(clone(input), target)
-    return View.apply(input, target)
+    return ReshapeAlias.apply(input, target)
 
 
-def _infer_shape(shape: tuple[Any, ...], size: int) -> tuple[int, ...]:
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = tuple(shape[0])
-    shape = tuple(int(n) for n in shape)
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([n for n in shape if n != -1]))
-    if -1 in shape:
-        if known == 0 or size % known:
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
-        shape = tuple(size // known if n == -1 else n for n in shape)
-    elif known != size:
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
-    return shape
+def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
+    """``shape`` with its -1 (if any) replaced so that it holds ``numel`` elements.
 
-
-class UnsafeView(Op):
-    """y = a fresh copy reshaped (what reshape records when it must copy): not a view.
-
-    Same formulas as View.
+    PyTorch's ``infer_size``, with its messages.
     """
+    infer_dim, known = None, 1
+    for index, size in enumerate(shape):
+        if size == -1:
+            if infer_dim is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer_dim = index
+        elif size >= 0:
+            known *= size
+        else:
+            raise RuntimeError(
+                f"invalid shape dimension {size} at index {index} of shape "
+                f"{errors.format_size(shape)}"
+            )
+    if numel == known or (infer_dim is not None and known > 0 and numel % known == 0):
+        if infer_dim is None:
+            return tuple(shape)
+        if known == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {errors.format_size(shape)} "
+                "because the unspecified dimension size -1 can be any value and is ambiguous"
+            )
+        return tuple(numel // known if i == infer_dim else n for i, n in enumerate(shape))
+    raise RuntimeError(
+        f"shape '{errors.format_size(shape)}' is invalid for input of size {numel}"
+    )
 
-    forward = View.forward
-    backward = View.backward
+
+def view_as(input: Any, other: Any) -> Any:
+    """A view of ``input`` with ``other``'s shape."""
+    return view(input, operand(other).shape)
+
+
+def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
+    """Dimensions ``start_dim`` to ``end_dim`` merged into one (a view when possible).
+
+    As in PyTorch, a 0-d tensor becomes 1-d and ``start_dim == end_dim`` returns ``input``
+    itself.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3, 4).flatten(1).shape
+        minigrad.Size([2, 12])
+    """
+    shape = operand(input).shape
+    start, end = _dim(start_dim, len(shape)), _dim(end_dim, len(shape))
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if not shape:
+        return reshape(input, (1,))
+    if start == end:
+        return input
+    merged = int(np.prod(shape[start : end + 1]))
+    return reshape(input, (*shape[:start], merged, *shape[end + 1 :]))
+
+
+def unflatten(input: Any, dim: int, sizes: Any) -> Any:
+    """Dimension ``dim`` split into ``sizes`` (one of them may be -1); a view.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 12).unflatten(1, (3, -1)).shape
+        minigrad.Size([2, 3, 4])
+    """
+    shape = operand(input).shape
+    if not shape:
+        raise RuntimeError(
+            "unflatten got an unexpected error:\nDimension specified as 0 but tensor has no "
+            "dimensions"
+        )
+    dim = _dim(dim, len(shape))
+    sizes = tuple(sizes)
+    for position, size in enumerate(sizes):
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            raise TypeError(
+                "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found "
+                f"element of type {type(size).__name__} at pos {position}"
+            )
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    try:
+        inferred = infer_shape(sizes, shape[dim])
+    except RuntimeError as error:
+        if "invalid for input" in str(error):
+            raise RuntimeError(
+                f"unflatten: Provided sizes {errors.format_size(sizes)} don't multiply up to "
+                f"the size of dim {dim} ({shape[dim]}) in the input tensor"
+            ) from None
+        raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
+    return view(input, (*shape[:dim], *inferred, *shape[dim + 1 :]))
+
+
+def ravel(input: Any) -> Any:
+    """All elements in one dimension: a view of a contiguous tensor, else of a contiguous copy."""
+    from minigrad.ops.elementwise import clone
+
+    array = operand(input)
+    source = input if array.flags.c_contiguous else clone(input)
+    return View.apply(source, (array.size,))
 
 
 def transpose(input: Any, dim0: int, dim1: int) -> Any:
-    """A view with dimensions ``dim0`` and ``dim1`` swapped."""
+    """A view with dimensions ``dim0`` and ``dim1`` swapped.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3, 4).transpose(0, 2).shape
+        minigrad.Size([4, 3, 2])
+    """
     ndim = operand(input).ndim
     return Transpose.apply(input, _dim(dim0, ndim), _dim(dim1, ndim))
 
 
+swapaxes = swapdims = transpose
+
+
 def t(input: Any) -> Any:
-    """A 2-D tensor transposed (a view); 0-D and 1-D tensors are returned as they are."""
+    """A 2-D tensor transposed (a view); 0-D and 1-D tensors are returned as they are (as views).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3).t().shape
+        minigrad.Size([3, 2])
+    """
     ndim = operand(input).ndim
     if ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
     return T.apply(input, 0, 1 if ndim == 2 else 0)
 
 
+def _matrix_transpose(input: Any, name: str) -> Any:
+    ndim = operand(input).ndim
+    if ndim == 0:
+        # PyTorch: identity on 0-d tensors (the tensor itself), with a deprecation warning.
+        hint = "This function is the identity in these cases." if name == "mT" else (
+            "Consider using x.conj().")
+        prefix = "adjoint()" if name == "adjoint()" else f"Tensor.{name}"
+        warnings.warn(f"{prefix} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=4)
+        return input
+    if ndim < 2:
+        raise RuntimeError(
+            f"tensor.{name} is only supported on matrices or batches of matrices. Got {ndim}-D "
+            "tensor."
+        )
+    return Transpose.apply(input, ndim - 2, ndim - 1)
+
+
+def matrix_transpose(input: Any) -> Any:
+    """``input.mT``: the last two dimensions swapped (a view)."""
+    return _matrix_transpose(input, "mT")
+
+
+def adjoint(input: Any) -> Any:
+    """The conjugate transpose of the last two dimensions; for real tensors, ``mT`` (a view)."""
+    return _matrix_transpose(input, "adjoint()")
+
+
 def permute(input: Any, *dims: Any) -> Any:
-    """A view with the dimensions in the order ``dims``."""
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = tuple(dims[0])
+    """A view with the dimensions in the order ``dims``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3, 4).permute(2, 0, 1).shape
+        minigrad.Size([4, 2, 3])
+    """
+    dims = _sizes(dims)
     ndim = operand(input).ndim
     if len(dims) != ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not "
-            f"equal to len(dims) = {len(dims)}"
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{ndim} is not equal to len(dims) = {len(dims)}"
         )
-    return Permute.apply(input, tuple(_dim(d, ndim) for d in dims))
+    wrapped = tuple(_dim(d, ndim) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(input, wrapped)
+
+
+def reversed_dims(input: Any) -> Any:
+    """``input.T``: all dimensions reversed (PyTorch warns unless the tensor is 2-D)."""
+    ndim = operand(input).ndim
+    if ndim == 0:
+        warnings.warn(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+            "cases.",
+            UserWarning,
+            stacklevel=3,
+        )
+    elif ndim != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return Permute.apply(input, tuple(range(ndim - 1, -1, -1)))
+
+
+def movedim(input: Any, source: Any, destination: Any) -> Any:
+    """A view with dimensions ``source`` moved to positions ``destination``; others keep order.
+
+    ``source`` and ``destination`` are ints or sequences of ints.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3, 4).movedim(0, -1).shape
+        minigrad.Size([3, 4, 2])
+    """
+    ndim = operand(input).ndim
+    source = (source,) if isinstance(source, int) else tuple(source)
+    destination = (destination,) if isinstance(destination, int) else tuple(destination)
+    if len(source) != len(destination):
+        raise RuntimeError(
+            "movedim: Invalid source or destination dims: source "
+            f"({list(source)} dims) should contain the same number of dims as destination "
+            f"({list(destination)} dims)"
+        )
+    src = [_dim(d, ndim) for d in source]
+    dst = [_dim(d, ndim) for d in destination]
+    for name, dims, given in (("source", src, source), ("destination", dst, destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    order = [-1] * ndim
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(ndim) if d not in src)
+    order = [next(rest) if o == -1 else o for o in order]
+    return Permute.apply(input, tuple(order))
+
+
+moveaxis = movedim
+
+
+def _expand_error_type(input: Any) -> str:
+    return input._type_name() if isinstance(input, TensorBase) else "minigrad.FloatTensor"
 
 
 def expand(input: Any, *sizes: Any) -> Any:
-    """A view repeating size-1 dimensions to ``sizes`` (-1 keeps a size) without copying."""
-    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
-        sizes = tuple(sizes[0])
+    """A view repeating size-1 dimensions to ``sizes`` (-1 keeps a size) without copying.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.], [2.]]).expand(2, 3)
+        tensor([[1., 1., 1.],
+                [2., 2., 2.]])
+    """
+    sizes = _sizes(sizes)
     shape = operand(input).shape
     lead = len(sizes) - len(shape)
     if lead < 0:
         raise RuntimeError(
-            f"expand(minigrad.FloatTensor{{{list(shape)}}}, size={list(sizes)}): the number of "
-            "sizes provided (" + str(len(sizes)) + ") must be greater or equal to the number of "
-            "dimensions in the tensor (" + str(len(shape)) + ")"
+            f"expand({_expand_error_type(input)}{{{errors.format_size(shape)}}}, "
+            f"size={errors.format_size(sizes)}): the number of sizes provided ({len(sizes)}) "
+            "must be greater or equal to the number of dimensions in the tensor "
+            f"({len(shape)})"
         )
-    target = tuple(shape[i - lead] if n == -1 else n for i, n in enumerate(sizes))
-    for i, n in enumerate(shape):
-        if n != 1 and n != target[lead + i]:
+    # From the last dimension, as PyTorch's inferExpandGeometry (the first mismatch it meets).
+    target = [0] * len(sizes)
+    for i in range(len(sizes) - 1, -1, -1):
+        n = sizes[i]
+        size = shape[i - lead] if i >= lead else 1
+        if n == -1:
+            if i < lead:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {i}"
+                )
+            n = size
+        if n < 0:
+            raise RuntimeError("numel: integer multiplication overflow")
+        if size != n and size != 1:
             raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
-                f"size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
-                f"{list(sizes)}.  Tensor sizes: {list(shape)}"
+                f"The expanded size of the tensor ({n}) must match the existing size ({size}) "
+                f"at non-singleton dimension {i}.  Target sizes: {errors.format_size(sizes)}.  "
+                f"Tensor sizes: {errors.format_size(shape)}"
             )
-    return Expand.apply(input, target)
+        target[i] = n
+    return Expand.apply(input, tuple(target))
+
+
+def expand_as(input: Any, other: Any) -> Any:
+    """``expand`` to ``other``'s shape."""
+    return expand(input, operand(other).shape)
+
+
+def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
+    """The diagonal ``offset`` of the matrices in ``dim1``, ``dim2``, as a view's last dimension.
+
+    A positive ``offset`` is above the main diagonal, a negative one below.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(9.).view(3, 3).diagonal(1)
+        tensor([1., 5.])
+    """
+    ndim = operand(input).ndim
+    d1, d2 = _dim(dim1, ndim), _dim(dim2, ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(input, operator.index(offset), d1, d2)
+
+
+# --- split, chunk, unbind: several views from one node ---------------------------------------
+
+
+def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into pieces of ``split_size``, or of the sizes in a list.
+
+    With an int the last piece may be shorter. The pieces are views that may not be written in
+    place while gradients are recorded.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(5.).split(2)
+        (tensor([0., 1.]), tensor([2., 3.]), tensor([4.]))
+    """
+    array = operand(input)
+    if isinstance(split_size_or_sections, (list, tuple)):
+        return split_with_sizes(input, split_size_or_sections, dim)
+    split_size = operator.index(split_size_or_sections)
+    if array.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if split_size < 0:
+        raise RuntimeError(
+            f"split expects split_size be non-negative, but got split_size={split_size}"
+        )
+    dim = _dim(dim, array.ndim)
+    size = array.shape[dim]
+    if split_size == 0 and size != 0:
+        raise RuntimeError(
+            "split_size can only be 0 if dimension size is 0, but got dimension size of "
+            f"{size}"
+        )
+    count = max(-(-size // split_size), 1) if split_size else 1
+    bounds = tuple(min(i * split_size, size) for i in range(count)) + (size,)
+    return Split.apply(input, dim, bounds)
+
+
+def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into pieces of the given sizes (they must add up)."""
+    array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    sizes = [operator.index(s) for s in split_sizes]
+    size = array.shape[_dim(dim, array.ndim)]
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got "
+            f"split_sizes={errors.format_size(sizes)}"
+        )
+    if sum(sizes) != size:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+            f"size at dimension {dim}), but got split_sizes={errors.format_size(sizes)}"
+        )
+    bounds = tuple(int(b) for b in np.cumsum([0, *sizes]))
+    return SplitWithSizes.apply(input, _dim(dim, array.ndim), bounds)
+
+
+def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into at most ``chunks`` pieces of equal size.
+
+    That is ``split`` with ``ceil(size / chunks)``: the last piece may be smaller.
+
+    Example:
+        >>> import minigrad
+        >>> [piece.shape[0] for piece in minigrad.zeros(5).chunk(3)]
+        [2, 2, 1]
+    """
+    array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    size = array.shape[_dim(dim, array.ndim)]
+    split_size = -(-size // chunks)
+    if split_size == 0 and size == 0:
+        # PyTorch keeps the number of (empty) chunks, through split_with_sizes.
+        return split_with_sizes(input, [0] * chunks, dim)
+    return split(input, split_size, dim)
+
+
+def unbind(input: Any, dim: int = 0) -> tuple[Any, ...]:
+    """The slices of ``input`` along ``dim``.
+
+    They are views that may not be written in place while gradients are recorded.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1., 2.], [3., 4.]]).unbind(1)
+        (tensor([1., 3.]), tensor([2., 4.]))
+    """
+    ndim = operand(input).ndim
+    if ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return Unbind.apply(input, _dim(dim, ndim))
+
+
+def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into ``n`` nearly equal pieces, or at the given indices.
+
+    Unlike ``split``, each piece is its own slice (a view that may be written in place).
+    """
+    array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
+    if isinstance(indices_or_sections, TensorBase):
+        value = indices_or_sections._array
+        indices_or_sections = int(value) if value.ndim == 0 else [int(i) for i in value]
+    dim = _dim(dim, array.ndim)
+    size = array.shape[dim]
+    if isinstance(indices_or_sections, (list, tuple)):
+        cuts = [operator.index(i) for i in indices_or_sections]
+        starts, stops = [0, *cuts], [*cuts, size]
+    else:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        small, extra = divmod(size, sections)
+        lengths = [small + 1 if i < extra else small for i in range(sections)]
+        starts = [int(s) for s in np.cumsum([0, *lengths[:-1]])]
+        stops = [a + n for a, n in zip(starts, lengths)]
+    return tuple(slice_dim(input, dim, a, b, 1) for a, b in zip(starts, stops))
+
+
+def _split_along(input: Any, sections: Any, name: str, min_dim: int, dim: int) -> Any:
+    ndim = operand(input).ndim
+    if ndim < min_dim:
+        raise RuntimeError(
+            f"minigrad.{name} requires a tensor with at least {min_dim} dimension, but got a "
+            f"tensor with {ndim} dimensions!"
+        )
+    if not isinstance(sections, (list, tuple)):
+        size = operand(input).shape[dim]
+        if sections == 0 or size % sections:
+            raise RuntimeError(
+                f"minigrad.{name} attempted to split along dimension {dim}, but the size of the "
+                f"dimension {size} is not divisible by the split_size {sections}!"
+            )
+    return tensor_split(input, sections, dim)
+
+
+def hsplit(input: Any, sections: Any) -> tuple[Any, ...]:
+    """``tensor_split`` along dimension 1 (dimension 0 of a 1-D tensor)."""
+    return _split_along(input, sections, "hsplit", 1, 0 if operand(input).ndim == 1 else 1)
+
+
+def vsplit(input: Any, sections: Any) -> tuple[Any, ...]:
+    """``tensor_split`` along dimension 0 of an at least 2-D tensor."""
+    return _split_along(input, sections, "vsplit", 2, 0)
+
+
+def dsplit(input: Any, sections: Any) -> tuple[Any, ...]:
+    """``tensor_split`` along dimension 2 of an at least 3-D tensor."""
+    return _split_along(input, sections, "dsplit", 3, 2)

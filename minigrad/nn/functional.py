@@ -1,0 +1,157 @@
+"""``minigrad.nn.functional``: PyTorch's ``torch.nn.functional``, the stateless layer functions.
+
+Import it as PyTorch users do::
+
+    import minigrad.nn.functional as F
+
+The functions are defined with their ops (``minigrad/ops/nn.py`` for losses, normalization,
+convolution, pooling, dropout, embedding and linear; ``minigrad/ops/activations.py`` for the
+activations; ``minigrad/ops/reduction.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
+one_hot); this module only gathers them under PyTorch's names and signatures.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from minigrad.ops import elementwise as _elementwise
+from minigrad.ops import reduction as _reduction
+from minigrad.ops.activations import (
+    elu,
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    leaky_relu,
+    logsigmoid,
+    mish,
+    relu6,
+    selu,
+    silu,
+    softplus,
+)
+from minigrad.ops.nn import (
+    avg_pool2d,
+    batch_norm,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    conv1d,
+    conv2d,
+    cosine_similarity,
+    cross_entropy,
+    dropout,
+    embedding,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    layer_norm,
+    linear,
+    max_pool2d,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
+from minigrad.ops.shape import one_hot, pad
+
+__all__ = [
+    "avg_pool2d",
+    "batch_norm",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "conv1d",
+    "conv2d",
+    "cosine_similarity",
+    "cross_entropy",
+    "dropout",
+    "elu",
+    "embedding",
+    "gelu",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "huber_loss",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "leaky_relu",
+    "linear",
+    "log_softmax",
+    "logsigmoid",
+    "max_pool2d",
+    "mish",
+    "mse_loss",
+    "nll_loss",
+    "one_hot",
+    "pad",
+    "relu",
+    "relu6",
+    "selu",
+    "sigmoid",
+    "silu",
+    "smooth_l1_loss",
+    "softmax",
+    "softplus",
+    "tanh",
+]
+
+
+def relu(input: Any, inplace: bool = False) -> Any:
+    """``max(input, 0)``; with ``inplace=True`` it overwrites ``input`` (``relu_``).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.relu(minigrad.tensor([-1.0, 2.0]))
+        tensor([0., 2.])
+    """
+    return input.relu_() if inplace else _elementwise.relu(input)
+
+
+def sigmoid(input: Any) -> Any:
+    """``1 / (1 + exp(-input))`` (the same as ``minigrad.sigmoid``)."""
+    return _elementwise.sigmoid(input)
+
+
+def tanh(input: Any) -> Any:
+    """Hyperbolic tangent (the same as ``minigrad.tanh``)."""
+    return _elementwise.tanh(input)
+
+
+def _implicit_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    # PyTorch's legacy choice when no dim is given, with its deprecation warning.
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
+    """``exp(input) / sum(exp(input))`` along ``dim`` (``SoftmaxBackward0``, saves its result).
+
+    Without ``dim`` PyTorch picks one (0 for 0-, 1- and 3-d inputs, else 1) and warns.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
+        tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
+    return _reduction.softmax(input, dim, dtype)
+
+
+def log_softmax(
+    input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Any:
+    """``input - log(sum(exp(input)))`` along ``dim``.
+
+    ``LogSoftmaxBackward0``, which saves its result. Without ``dim`` PyTorch picks one and
+    warns, as for ``softmax``.
+    """
+    if dim is None:
+        dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return _reduction.log_softmax(input, dim, dtype)

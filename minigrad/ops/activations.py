@@ -1,0 +1,423 @@
+"""Activation functions: each one Op (forward, backward, what it saves) plus its public function.
+
+The public functions have ``torch.nn.functional``'s names and signatures (``inplace=``
+included), so ``minigrad.nn.functional`` can re-export them as they are.
+
+Each op saves what PyTorch 2.13 saves. Out of place that is the input (so writing the output
+in place later is legal, writing the input is not). Where PyTorch's in-place variant has its
+own derivative formula written with the *result* (``leaky_relu_``, ``elu_``),
+there is a separate ``...Inplace`` op that saves the result: the tensor itself after the write.
+The others (``hardtanh_``, ``silu_``, ``mish_``, ...) reuse the out-of-place op, which keeps
+a private copy of the overwritten input (autograd/inplace.py).
+
+Backward formulas use operators and numpy functions only, so they also run on tensors
+(``create_graph=True``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.variable import TensorBase
+from minigrad.ops import elementwise as ew
+from minigrad.ops._helpers import operand
+
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_GELU_CUBIC = 0.044715
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _sigmoid(v: Any) -> Any:
+    """1 / (1 + exp(-v)) in the tanh form (never overflows); arrays or tensors."""
+    return (np.tanh(v * 0.5) + 1) * 0.5
+
+
+def _erf(v: Any) -> Any:
+    """Erf of an array, or of a tensor (differentiably, for create_graph)."""
+    return ew.erf(v) if isinstance(v, TensorBase) else ew.erf_array(v)
+
+
+def _softplus_unscaled(v: Any) -> Any:
+    """log(1 + exp(v)) without overflow."""
+    return np.logaddexp(0, v)
+
+
+# --- hardtanh, relu6 ------------------------------------------------------------------------
+
+
+class Hardtanh(Op):
+    """y = clamp(x, min_val, max_val);  dx = grad where min_val < x < max_val.
+
+    Strictly inside: at the bounds the gradient is 0, unlike clamp's. Saves its input.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, low: Any, high: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.low, ctx.high = low, high
+        return np.clip(x, low, high).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (x,) = ctx.saved_tensors
+        return grad * ((x > ctx.low) & (x < ctx.high)), None, None
+
+
+def hardtanh(
+    input: Any, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Any:
+    """``clamp(input, min_val, max_val)``, with gradient 0 at the bounds."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if operand(input).dtype == np.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if inplace:
+        return apply_inplace(Hardtanh, input, min_val, max_val)
+    return Hardtanh.apply(input, min_val, max_val)
+
+
+def relu6(input: Any, inplace: bool = False) -> Any:
+    """``min(max(input, 0), 6)`` (recorded as hardtanh, as in PyTorch)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+# --- leaky_relu -----------------------------------------------------------------------------
+
+
+class LeakyRelu(Op):
+    """y = x if x > 0 else slope * x;  dx = grad if x > 0 else slope * grad.  Saves its input."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, slope: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.slope = slope
+        return np.where(x > 0, x, x * slope)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        return np.where(x > 0, grad, grad * ctx.slope), None
+
+
+_LEAKY_INPLACE_NEGATIVE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead. File an issue at "
+    "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu backward "
+    "calculation with negative slope"
+)
+
+
+class LeakyReluInplace(Op):
+    """``leaky_relu_``: the same formula, but saves its result (PyTorch).
+
+    The sign of y is the sign of x for a positive slope; with a negative slope backward
+    raises, as in PyTorch.
+    """
+
+    node_name = "LeakyReluBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, slope: float) -> np.ndarray:
+        y = np.where(x > 0, x, x * slope)
+        ctx.save_for_backward(y)
+        ctx.slope = slope
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (y,) = ctx.saved_tensors
+        if ctx.slope < 0:
+            raise RuntimeError(_LEAKY_INPLACE_NEGATIVE)
+        return np.where(y > 0, grad, grad * ctx.slope), None
+
+
+def leaky_relu(input: Any, negative_slope: float = 0.01, inplace: bool = False) -> Any:
+    """``input`` where positive, else ``negative_slope * input``."""
+    _check_float(input, "leaky_relu_cpu")
+    if inplace:
+        return apply_inplace(LeakyReluInplace, input, negative_slope)
+    return LeakyRelu.apply(input, negative_slope)
+
+
+# --- elu, selu ------------------------------------------------------------------------------
+
+
+class Elu(Op):
+    """y = scale * x if x > 0 else scale * alpha * (exp(x) - 1).  Saves its input.
+
+    dx = grad * scale if x > 0 else grad * scale * alpha * exp(x).
+
+    (``input_scale`` is PyTorch's third coefficient: it multiplies x inside the exp.)
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, alpha: float, scale: float, input_scale: float) -> Any:
+        ctx.save_for_backward(x)
+        ctx.coefficients = alpha, scale, input_scale
+        negative = np.expm1(x * input_scale) * (alpha * scale)
+        return np.where(x > 0, x * scale, negative)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (x,) = ctx.saved_tensors
+        alpha, scale, input_scale = ctx.coefficients
+        negative = grad * (np.exp(x * input_scale) * (input_scale * alpha * scale))
+        return np.where(x > 0, grad * scale, negative), None, None, None
+
+
+_ELU_INPLACE_NEGATIVE = (
+    "In-place elu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead."
+)
+
+
+class EluInplace(Op):
+    """``elu_``: saves its result y; for y <= 0, dx = grad * input_scale * (y + scale*alpha)."""
+
+    node_name = "EluBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, alpha: float, scale: float, input_scale: float) -> Any:
+        y = np.where(x > 0, x * scale, np.expm1(x * input_scale) * (alpha * scale))
+        ctx.save_for_backward(y)
+        ctx.coefficients = alpha, scale, input_scale
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (y,) = ctx.saved_tensors
+        alpha, scale, input_scale = ctx.coefficients
+        if alpha < 0:
+            raise RuntimeError(_ELU_INPLACE_NEGATIVE)
+        negative = grad * ((y + alpha * scale) * input_scale)
+        return np.where(y > 0, grad * scale, negative), None, None, None
+
+
+def elu(input: Any, alpha: float = 1.0, inplace: bool = False) -> Any:
+    """``input`` where positive, else ``alpha * (exp(input) - 1)``."""
+    _check_float(input, "elu_cpu")
+    if inplace:
+        return apply_inplace(EluInplace, input, alpha, 1.0, 1.0)
+    return Elu.apply(input, alpha, 1.0, 1.0)
+
+
+def selu(input: Any, inplace: bool = False) -> Any:
+    """Scaled elu with PyTorch's fixed constants (recorded as elu, as in PyTorch)."""
+    _check_float(input, "elu_cpu")
+    if inplace:
+        return apply_inplace(EluInplace, input, SELU_ALPHA, SELU_SCALE, 1.0)
+    return Elu.apply(input, SELU_ALPHA, SELU_SCALE, 1.0)
+
+
+# --- gelu -----------------------------------------------------------------------------------
+
+
+class Gelu(Op):
+    """y = x * Phi(x), Phi the standard normal CDF;  dx = grad * (Phi(x) + x * phi(x)).
+
+    With ``approximate='tanh'``: y = x/2 * (1 + tanh(k)), k = sqrt(2/pi) * (x + 0.044715 x**3).
+    Saves its input.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, approximate: str) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.approximate = approximate
+        if approximate == "tanh":
+            inner = (x + x * x * x * _GELU_CUBIC) * _SQRT_2_OVER_PI
+            return x * 0.5 * (np.tanh(inner) + 1)
+        return x * 0.5 * (ew.erf_array(x * _SQRT_HALF) + 1)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        if ctx.approximate == "tanh":
+            x_sq = x * x
+            t = np.tanh((x + x_sq * x * _GELU_CUBIC) * _SQRT_2_OVER_PI)
+            dinner = (x_sq * (3 * _GELU_CUBIC) + 1) * _SQRT_2_OVER_PI
+            return grad * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * dinner), None
+        cdf = (_erf(x * _SQRT_HALF) + 1) * 0.5
+        pdf = np.exp(x * x * -0.5) * _INV_SQRT_2PI
+        return grad * (cdf + x * pdf), None
+
+
+def gelu(input: Any, approximate: str = "none") -> Any:
+    """Gaussian error linear unit ``input * Phi(input)``.
+
+    ``approximate='tanh'`` uses the tanh approximation of Phi.
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _check_float(input, "GeluKernelImpl")
+    return Gelu.apply(input, approximate)
+
+
+# --- silu, mish, softplus, logsigmoid --------------------------------------------------------
+
+
+class Silu(Op):
+    """y = x * sigmoid(x);  dx = grad * s * (1 + x * (1 - s)), s = sigmoid(x).  Saves its input."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return x * _sigmoid(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        s = _sigmoid(x)
+        return grad * (s * (x * (1 - s) + 1))
+
+
+def silu(input: Any, inplace: bool = False) -> Any:
+    """``input * sigmoid(input)`` (also called swish)."""
+    _check_float(input, "silu_cpu")
+    return apply_inplace(Silu, input) if inplace else Silu.apply(input)
+
+
+class Mish(Op):
+    """y = x * tanh(softplus(x));  dx = grad * (t + x * sigmoid(x) * (1 - t**2)).
+
+    t = tanh(softplus(x)). Saves its input.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return x * np.tanh(_softplus_unscaled(x))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        t = np.tanh(_softplus_unscaled(x))
+        return grad * (t + x * _sigmoid(x) * (1 - t * t))
+
+
+def mish(input: Any, inplace: bool = False) -> Any:
+    """``input * tanh(softplus(input))``."""
+    _check_float(input, "mish_cpu")
+    return apply_inplace(Mish, input) if inplace else Mish.apply(input)
+
+
+class Softplus(Op):
+    """y = log(1 + exp(beta x)) / beta;  dx = grad * sigmoid(beta x).  Saves its input.
+
+    Where beta x > threshold it is linear: y = x, dx = grad.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.beta, ctx.threshold = beta, threshold
+        scaled = x * beta
+        return np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / beta)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (x,) = ctx.saved_tensors
+        scaled = x * ctx.beta
+        return np.where(scaled > ctx.threshold, grad, grad * _sigmoid(scaled)), None, None
+
+
+def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    """A smooth relu: ``log(1 + exp(beta * input)) / beta`` (linear above ``threshold``)."""
+    _check_float(input, "softplus_cpu")
+    return Softplus.apply(input, beta, threshold)
+
+
+class LogSigmoid(Op):
+    """y = log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|));  dx = grad * sigmoid(-x).
+
+    Saves its input (PyTorch also keeps a private buffer, which nothing else can write).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * _sigmoid(-x)
+
+
+def logsigmoid(input: Any) -> Any:
+    """``log(sigmoid(input))``, computed without overflow."""
+    _check_float(input, "log_sigmoid_cpu")
+    return LogSigmoid.apply(input)
+
+
+# --- hardsigmoid, hardswish -----------------------------------------------------------------
+
+
+class Hardsigmoid(Op):
+    """y = clamp(x + 3, 0, 6) / 6;  dx = grad / 6 where -3 < x < 3, else 0.  Saves its input.
+
+    PyTorch has no second derivative for it: differentiating dx raises (see backward).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.clip(x + 3, 0, 6) / 6
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        dx = grad * ((x > -3) & (x < 3)) / 6
+        if isinstance(dx, TensorBase):
+            # PyTorch has no derivative for hardsigmoid's backward: differentiating again raises.
+            dx = ew.NoDerivative.apply(dx, x, "aten::hardsigmoid_backward")
+        return dx
+
+
+def hardsigmoid(input: Any, inplace: bool = False) -> Any:
+    """A piecewise-linear sigmoid: ``clamp(input + 3, 0, 6) / 6``."""
+    _check_float(input, "hardsigmoid_cpu")
+    return apply_inplace(Hardsigmoid, input) if inplace else Hardsigmoid.apply(input)
+
+
+class Hardswish(Op):
+    """y = x * clamp(x + 3, 0, 6) / 6;  dx = grad * (x/3 + 1/2) for -3 < x < 3.
+
+    dx = 0 for x <= -3 and grad for x >= 3 (PyTorch's conventions at the kinks). Saves its
+    input.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return x * np.clip(x + 3, 0, 6) / 6
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        middle = grad * (x / 3 + 0.5)
+        return np.where(x <= -3, 0, np.where(x < 3, middle, grad))
+
+
+def hardswish(input: Any, inplace: bool = False) -> Any:
+    """``input * hardsigmoid(input)``."""
+    _check_float(input, "hardswish_cpu")
+    return apply_inplace(Hardswish, input) if inplace else Hardswish.apply(input)
+
+
+def _check_float(input: Any, kernel: str) -> None:
+    """PyTorch's activation kernels exist for floating-point tensors only."""
+    dtype = operand(input).dtype
+    if dtype.kind != "f":
+        from minigrad._dtype import display_name
+
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{display_name(dtype)}\'')

@@ -1,0 +1,284 @@
+"""Op-table rows of the reduction family (ops/reduction.py).
+
+Reductions are called with their options as plain arguments (``dim``, ``keepdim``), so one row
+covers full reductions, single dims (negative too), tuples of dims and both ``keepdim``s.
+Samples named ``edge...`` hold ties (max/min) or zeros (prod, cumprod) where the function is not
+differentiable in the ordinary sense: checked against PyTorch, skipped by finite differences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from opinfo import BadInput, OpInfo, Sample
+
+Samples = Callable[[np.random.Generator], list[Sample]]
+
+
+def real(rng: np.random.Generator, *shape: int, low: float = -2.0, high: float = 2.0) -> Any:
+    return rng.uniform(low, high, size=shape)
+
+
+def distinct(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    """Values at least 0.1 apart (no near-ties for max/min/sort under finite differences)."""
+    count = int(np.prod(shape))
+    values = rng.permutation(count) * 0.25 - count * 0.125 + rng.uniform(0, 0.1, size=count)
+    return values.reshape(shape)
+
+
+def nonzero(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    magnitude = rng.uniform(0.5, 1.5, size=shape)
+    return np.where(rng.random(shape) < 0.5, -magnitude, magnitude)
+
+
+def full_samples(make: Callable[..., np.ndarray] = real, zero_d: bool = True) -> Samples:
+    """``(x,)`` for a reduction over everything: 0-d, 1-d, 2-d, transposed, 3-d."""
+
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        out = [
+            Sample((make(rng, 5),), name="1d"),
+            Sample((make(rng, 3, 4),), name="2d"),
+            Sample((make(rng, 3, 4),), name="transposed", transposed=True),
+            Sample((make(rng, 2, 3, 2),), name="3d"),
+        ]
+        if zero_d:
+            out.insert(0, Sample((make(rng),), name="0d"))
+        return out
+
+    return samples
+
+
+def dim_samples(make: Callable[..., np.ndarray] = real, tuples: bool = True,
+                zero_d: bool = True) -> Samples:
+    """``(x, dim, keepdim)``: single dims (negative too), tuples of dims, keepdim both ways."""
+
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        out = [
+            Sample((make(rng, 3, 4), 1, False), name="dim1"),
+            Sample((make(rng, 3, 4), -2, True), name="dim_neg_keepdim"),
+            Sample((make(rng, 3, 4), 0, False), name="transposed", transposed=True),
+            Sample((make(rng, 2, 3, 4), -1, True), name="3d_last_keepdim"),
+            Sample((make(rng, 2, 3, 4), 1, False), name="3d_middle"),
+            Sample((make(rng, 5), 0, False), name="1d"),
+        ]
+        if zero_d:
+            out.append(Sample((make(rng), 0, False), name="0d"))
+            out.append(Sample((make(rng), -1, True), name="0d_keepdim"))
+        if tuples:
+            out.append(Sample((make(rng, 2, 3, 4), (0, 2), False), name="tuple"))
+            out.append(Sample((make(rng, 2, 3, 4), (-1, 0), True), name="tuple_keepdim"))
+        return out
+
+    return samples
+
+
+def with_edge(base: Samples, *edges: tuple[Any, ...]) -> Samples:
+    """``base`` plus ``edge`` samples (arguments given as they are)."""
+
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        extra = [Sample(tuple(np.array(a, dtype=np.float64) if isinstance(a, list) else a
+                              for a in args), name=f"edge{i}") for i, args in enumerate(edges)]
+        return base(rng) + extra
+
+    return samples
+
+
+BAD_DIM = (
+    BadInput((np.ones((2, 3)), 2, False), name="dim_out_of_range"),
+    BadInput((np.ones((2, 3)), -3, False), name="dim_negative_out_of_range"),
+)
+BAD_DIMS = (*BAD_DIM, BadInput((np.ones((2, 3)), (0, 0), False), name="dim_repeated"))
+BAD_EMPTY_FULL = (BadInput((np.ones((0, 3)),), name="empty"),)
+BAD_EMPTY_DIM = (BadInput((np.ones((0, 3)), 0, False), name="empty_dim"),)
+TIES = [[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]]
+
+
+def var_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 5), None, None, None, False), name="full"),
+        Sample((real(rng, 3, 4), 1, None, None, False), name="dim"),
+        Sample((real(rng, 3, 4), -2, False, None, True), name="biased_keepdim"),
+        Sample((real(rng, 3, 4), (0, 1), None, 0, False), name="correction0"),
+        Sample((real(rng, 3, 4), 0, None, 2, False), name="correction2"),
+        Sample((real(rng, 3, 4), 1, True, None, False), name="transposed", transposed=True),
+        Sample((real(rng, 2, 3, 4), (0, 2), None, 1.5, True), name="3d_tuple"),
+    ]
+
+
+def call_var(name: str) -> Callable[..., Any]:
+    def call(lib: Any, x: Any, dim: Any, unbiased: Any, correction: Any, keepdim: bool) -> Any:
+        kwargs: dict[str, Any] = {"keepdim": keepdim}
+        if unbiased is not None:
+            kwargs["unbiased"] = unbiased
+        if correction is not None:
+            kwargs["correction"] = correction
+        if dim is not None:
+            kwargs["dim"] = dim
+        return getattr(x, name)(**kwargs)
+
+    return call
+
+
+def softmax_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 4), 1), name="dim1"),
+        Sample((real(rng, 3, 4), 0), name="dim0"),
+        Sample((real(rng, 3, 4), -1), name="transposed", transposed=True),
+        Sample((real(rng, 2, 3, 4), 1), name="3d"),
+        Sample((real(rng, 5), 0), name="1d"),
+        Sample((real(rng), 0), name="0d"),
+        Sample((np.array([[50.0, 0.0, -50.0], [1000.0, 1000.0, 999.0]]), 1), name="large"),
+    ]
+
+
+def cumulative_samples(make: Callable[..., np.ndarray] = real) -> Samples:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        return [
+            Sample((make(rng, 3, 4), 1), name="dim1"),
+            Sample((make(rng, 3, 4), -2), name="dim_neg"),
+            Sample((make(rng, 3, 4), 0), name="transposed", transposed=True),
+            Sample((make(rng, 2, 3, 2), 1), name="3d"),
+            Sample((make(rng, 5), 0), name="1d"),
+            Sample((make(rng), 0), name="0d"),
+        ]
+
+    return samples
+
+
+def logical_samples(rng: np.random.Generator) -> list[Sample]:
+    mixed = np.where(rng.random((3, 4)) < 0.3, 0.0, real(rng, 3, 4))
+    return [
+        Sample((mixed, None, False), name="full"),
+        Sample((mixed, 1, False), name="dim"),
+        Sample((mixed, 0, True), name="keepdim"),
+        Sample((mixed, (0, 1), False), name="tuple"),
+        Sample((np.ones((2, 3)), -1, False), name="all_true"),
+        Sample((np.zeros(()), None, False), name="0d"),
+    ]
+
+
+def reduce_call(method: str) -> Callable[..., Any]:
+    """``x.method(dim, keepdim)``, or ``x.method()`` when dim is None."""
+
+    def call(lib: Any, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+        if dim is None:
+            return getattr(x, method)()
+        return getattr(x, method)(dim, keepdim)
+
+    return call
+
+
+def norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((nonzero(rng, 3, 4), "fro", None, False), name="default"),
+        Sample((nonzero(rng, 3, 4), 2, 1, False), name="p2_dim"),
+        Sample((nonzero(rng, 3, 4), 1, 0, True), name="p1_keepdim"),
+        Sample((distinct(rng, 3, 4), float("inf"), 1, False), name="inf"),
+        Sample((distinct(rng, 3, 4), -float("inf"), None, False), name="neg_inf"),
+        Sample((nonzero(rng, 3, 4), 3, -1, False), name="p3"),
+        Sample((nonzero(rng, 3, 4), 1.5, (0, 1), True), name="p1_5"),
+        Sample((nonzero(rng, 3, 4), 0.5, 0, False), name="p0_5"),
+        Sample((nonzero(rng, 3, 4), 0, 1, False), name="p0"),
+        Sample((nonzero(rng, 3, 4), 2, None, False), name="transposed", transposed=True),
+        Sample((nonzero(rng), 2, None, False), name="0d"),
+        Sample((np.array([[0.0, 0.0], [1.0, -2.0]]), 2, 1, False), name="edge_zero_row"),
+    ]
+
+
+OPS: list[OpInfo] = [
+    # --- sum and mean -------------------------------------------------------------------------
+    OpInfo("sum", lambda lib, x: x.sum(), full_samples()),
+    OpInfo("sum_dim", reduce_call("sum"), dim_samples(), bad_inputs=BAD_DIMS),
+    OpInfo("sum_function", lambda lib, x, dim, keepdim: lib.sum(x, dim, keepdim=keepdim),
+           dim_samples(zero_d=False)),
+    OpInfo("mean", lambda lib, x: x.mean(), full_samples()),
+    OpInfo("empty_dim_list", lambda lib, x: x.sum(dim=[]) + x.mean(dim=[], keepdim=True).sum()
+           + x.norm(dim=[]) + x.amax(dim=[]), full_samples(distinct, zero_d=False)),
+    # An empty list of dims reduces everything forward, but PyTorch's var/std backward then
+    # divides by n - correction with n = 1: infinite gradients (reproduced; no finite
+    # differences).
+    OpInfo("var_empty_dim_list", lambda lib, x: x.var(dim=[]) + x.std(dim=[], correction=0),
+           lambda rng: [Sample((real(rng, 3, 4),), name="edge_2d"),
+                        Sample((real(rng, 2, 3, 2),), name="edge_3d")]),
+    OpInfo("mean_dim", reduce_call("mean"), dim_samples(), bad_inputs=BAD_DIMS),
+    # --- prod ---------------------------------------------------------------------------------
+    OpInfo("prod", lambda lib, x: x.prod(),
+           with_edge(full_samples(nonzero), ([[1.5, 0.0], [2.0, -1.0]],),
+                     ([[0.0, 2.0], [0.0, -1.0]],))),
+    OpInfo("prod_dim", lambda lib, x, dim, keepdim: lib.prod(x, dim, keepdim=keepdim),
+           with_edge(dim_samples(nonzero, tuples=False),
+                     ([[1.5, 0.0, 2.0], [0.0, 0.0, 1.0]], 1, False),
+                     ([[1.5, 0.0], [2.0, 3.0]], 0, True)),
+           bad_inputs=BAD_DIM),
+    # --- var and std --------------------------------------------------------------------------
+    OpInfo("var", call_var("var"), var_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), 2, None, None, False), name="dim"),)),
+    OpInfo("std", call_var("std"), var_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), (1, 1), None, None, False), name="dims"),)),
+    OpInfo("var_function", lambda lib, x: lib.var(x, -1, keepdim=True),
+           full_samples(zero_d=False)),
+    OpInfo("std_function", lambda lib, x: lib.std(x), full_samples(zero_d=False)),
+    # --- max and min --------------------------------------------------------------------------
+    OpInfo("max", lambda lib, x: x.max(), with_edge(full_samples(distinct), (TIES,)),
+           bad_inputs=BAD_EMPTY_FULL),
+    OpInfo("min", lambda lib, x: lib.min(x), with_edge(full_samples(distinct), (TIES,)),
+           bad_inputs=BAD_EMPTY_FULL),
+    OpInfo("max_dim", lambda lib, x, dim, keepdim: x.max(dim, keepdim),
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 1, False), (TIES, 0, True)),
+           output_index=0, bad_inputs=(*BAD_DIM, *BAD_EMPTY_DIM)),
+    OpInfo("max_dim_keyword", lambda lib, x, dim: lib.max(x, dim=dim, keepdim=True).values,
+           lambda rng: [Sample((distinct(rng, 3, 4), 1), name="2d")]),
+    OpInfo("max_dim_indices", lambda lib, x, dim, keepdim: x.max(dim, keepdim).indices,
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 1, False)),
+           differentiable=False),
+    OpInfo("min_dim", lambda lib, x, dim, keepdim: lib.min(x, dim, keepdim),
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 1, True)),
+           output_index=0, bad_inputs=(*BAD_DIM, *BAD_EMPTY_DIM)),
+    OpInfo("amax", reduce_call("amax"),
+           with_edge(dim_samples(distinct), (TIES, 1, False), (TIES, (0, 1), True), (TIES, None)),
+           bad_inputs=(*BAD_DIMS, *BAD_EMPTY_DIM)),
+    OpInfo("amin", lambda lib, x, dim, keepdim: lib.amin(x, dim, keepdim),
+           with_edge(dim_samples(distinct), (TIES, 0, False), ([[1.0, 1.0], [1.0, 1.0]], (), True)),
+           bad_inputs=(*BAD_DIMS, *BAD_EMPTY_DIM)),
+    OpInfo("argmax", reduce_call("argmax"),
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 1, False), (TIES, None)),
+           differentiable=False,
+           bad_inputs=(*BAD_DIM, BadInput((np.ones((0, 3)),), name="empty"))),
+    OpInfo("argmin", lambda lib, x, dim, keepdim: lib.argmin(x, dim, keepdim),
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 0, True)),
+           differentiable=False, bad_inputs=(*BAD_DIM, *BAD_EMPTY_DIM)),
+    # --- logsumexp, norm ----------------------------------------------------------------------
+    OpInfo("logsumexp", lambda lib, x, dim, keepdim: x.logsumexp(dim, keepdim),
+           with_edge(dim_samples(), ([[-1000.0, -1000.0], [1000.0, 999.0]], 1, False)),
+           bad_inputs=BAD_DIMS),
+    OpInfo("norm", lambda lib, x, p, dim, keepdim: x.norm(p, dim, keepdim), norm_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), 2, 2, False), name="dim"),
+                       BadInput((np.ones((2, 3)), "abc", None, False), name="order"))),
+    # --- cumulative ---------------------------------------------------------------------------
+    OpInfo("cumsum", lambda lib, x, dim: x.cumsum(dim), cumulative_samples(),
+           bad_inputs=(BadInput((np.ones((2, 3)), 2), name="dim"),)),
+    OpInfo("cumprod", lambda lib, x, dim: lib.cumprod(x, dim),
+           with_edge(cumulative_samples(nonzero),
+                     ([[1.5, 0.0, 2.0, -1.0], [0.0, 0.0, 1.0, 2.0]], 1),
+                     ([[0.5, 2.0], [0.0, 3.0], [2.0, 0.0]], 0)),
+           bad_inputs=(BadInput((np.ones((2, 3)), -3), name="dim"),)),
+    # --- softmax ------------------------------------------------------------------------------
+    OpInfo("softmax", lambda lib, x, dim: lib.softmax(x, dim), softmax_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), 2), name="dim"),
+                       BadInput((np.ones((2, 3), dtype=np.int64), 0), name="integer"),
+                       BadInput((np.ones((2, 3), dtype=np.int64), 1), name="integer_last"))),
+    OpInfo("softmax_method", lambda lib, x, dim: x.softmax(dim), softmax_samples),
+    OpInfo("softmax_dtype", lambda lib, x, dim: x.softmax(dim, dtype=lib.float64),
+           softmax_samples),
+    OpInfo("log_softmax", lambda lib, x, dim: x.log_softmax(dim), softmax_samples,
+           bad_inputs=(BadInput((np.ones((2, 3), dtype=np.int64), 0), name="integer"),)),
+    OpInfo("log_softmax_function", lambda lib, x, dim: lib.log_softmax(x, dim), softmax_samples),
+    # --- all and any --------------------------------------------------------------------------
+    OpInfo("all", reduce_call("all"), logical_samples, differentiable=False,
+           bad_inputs=(BadInput((np.ones((2, 3)), 3, False), name="dim"),)),
+    OpInfo("any", lambda lib, x, dim, keepdim: lib.any(x) if dim is None else
+           lib.any(x, dim, keepdim), logical_samples, differentiable=False),
+]

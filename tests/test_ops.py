@@ -1,0 +1,199 @@
+"""Generic op tests driven by the op table (tests/opinfo): one row per op, no torch needed.
+
+For every row and every sample of ``opinfo.all_ops()``:
+- ``gradcheck`` in float64 (differentiable rows) and ``gradgradcheck`` (rows with ``gradgrad``);
+- a call on inputs that do not require grad records nothing (no ``grad_fn``);
+- under ``no_grad`` nothing is recorded even if the inputs require grad.
+
+Samples whose name starts with ``edge`` hold points where the op is not differentiable in the
+ordinary sense (relu at 0, clamp at its bounds): finite differences are meaningless there, so
+they are skipped by gradcheck (tests_torch checks PyTorch's convention at those points).
+
+``build_args`` and ``call`` are shared with tests_torch/test_ops_torch.py, which runs the same
+rows against PyTorch: keep their signatures stable. With ``MINIGRAD_TEST_REFERENCE=torch``
+these tests run on PyTorch itself, which validates the table's samples.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from _backend import mg as minigrad  # minigrad, or torch with MINIGRAD_TEST_REFERENCE=torch
+from opinfo import OpInfo, Sample, all_ops
+
+ALL_OPS = all_ops()
+
+
+def row_rng(name: str) -> np.random.Generator:
+    """The seeded generator a row's samples come from (stable per row name)."""
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+def row_samples(row: OpInfo) -> list[Sample]:
+    return list(row.samples(row_rng(row.name)))
+
+
+def sample_id(row: OpInfo, index: int, sample: Sample) -> str:
+    return f"{row.name}-{sample.name or index}"
+
+
+def iter_cases(rows: list[OpInfo] = ALL_OPS) -> Iterator[Any]:
+    """``pytest.param(row, sample, id="exp-0d")`` for every sample of every row."""
+    for row in rows:
+        for index, sample in enumerate(row_samples(row)):
+            yield pytest.param(row, sample, id=sample_id(row, index, sample))
+
+
+def is_edge(sample: Sample) -> bool:
+    """True for samples at non-differentiable points (skipped by finite differences)."""
+    return sample.name.startswith("edge") or getattr(sample, "gradcheck", True) is False
+
+
+def convert_array(array: np.ndarray, dtype: str) -> np.ndarray:
+    """A float array as ``dtype`` ("float32", "float64", "int64": rounded, "bool": > 0);
+    others unchanged."""
+    if array.dtype.kind != "f":
+        return np.array(array, copy=True)
+    if dtype == "bool":
+        return array > 0
+    if dtype == "int64":
+        finite = np.clip(np.nan_to_num(array, nan=0.0), -1e6, 1e6)  # nan, inf: no int value
+        return np.round(finite).astype(np.int64)
+    return array.astype(dtype)
+
+
+def to_tensor(lib: Any, array: np.ndarray, requires_grad: bool, transposed: bool) -> Any:
+    """``array`` as a leaf tensor of ``lib`` on its own buffer.
+
+    With ``transposed`` (and ndim >= 2) the tensor has the array's shape and values but a
+    transposed memory layout (last two axes): a non-contiguous leaf, in both libraries alike.
+    """
+    if transposed and array.ndim >= 2:
+        array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+    else:
+        array = np.array(array, copy=True)
+    tensor = lib.from_numpy(array)
+    if requires_grad:
+        tensor.requires_grad_(True)
+    return tensor
+
+
+def build_args(
+    lib: Any, row: OpInfo, sample: Sample, dtype: str = "float64", requires_grad: bool = True
+) -> tuple[list[Any], dict[str, Any], list[int]]:
+    """The sample's arguments as ``lib`` tensors; and the positions of those requiring grad.
+
+    Float arrays become ``dtype`` tensors, requiring grad (if ``requires_grad`` and the dtype is
+    floating point) when their position is in ``row.grad_args`` (or always, if it is None).
+    Array keyword arguments become tensors that do not require grad.
+    """
+    args: list[Any] = []
+    grad_positions = []
+    for position, value in enumerate(sample.args):
+        if isinstance(value, np.ndarray):
+            array = convert_array(value, dtype)
+            wants = (
+                requires_grad
+                and array.dtype.kind == "f"
+                and (row.grad_args is None or position in row.grad_args)
+            )
+            if wants:
+                grad_positions.append(position)
+            args.append(to_tensor(lib, array, wants, sample.transposed))
+        else:
+            args.append(value)
+    kwargs = {
+        key: to_tensor(lib, convert_array(value, dtype), False, sample.transposed)
+        if isinstance(value, np.ndarray)
+        else value
+        for key, value in sample.kwargs.items()
+    }
+    return args, kwargs, grad_positions
+
+
+def call(lib: Any, row: OpInfo, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """Run the row's op; the output to differentiate (``output_index`` picks from a tuple)."""
+    result = row.call(lib, *args, **kwargs)
+    return result if row.output_index is None else result[row.output_index]
+
+
+def float64_function(row: OpInfo, sample: Sample) -> tuple[Any, tuple[Any, ...]]:
+    """``(func, inputs)`` for gradcheck: func takes the tensors requiring grad."""
+    args, kwargs, positions = build_args(minigrad, row, sample, "float64")
+    if not positions:
+        pytest.skip("no argument requires grad")
+
+    def func(*tensors: Any) -> Any:
+        full = list(args)
+        for position, tensor in zip(positions, tensors):
+            full[position] = tensor
+        return call(minigrad, row, full, kwargs)
+
+    return func, tuple(args[p] for p in positions)
+
+
+DIFFERENTIABLE = [row for row in ALL_OPS if row.differentiable]
+
+
+@pytest.mark.parametrize(("row", "sample"), list(iter_cases(DIFFERENTIABLE)))
+def test_gradcheck(row: OpInfo, sample: Sample) -> None:
+    if is_edge(sample):
+        pytest.skip("not differentiable at this sample's points")
+    func, inputs = float64_function(row, sample)
+    assert minigrad.autograd.gradcheck(func, inputs)
+
+
+@pytest.mark.parametrize(
+    ("row", "sample"), list(iter_cases([row for row in DIFFERENTIABLE if row.gradgrad]))
+)
+def test_gradgradcheck(row: OpInfo, sample: Sample) -> None:
+    if is_edge(sample):
+        pytest.skip("not differentiable at this sample's points")
+    func, inputs = float64_function(row, sample)
+    minigrad.manual_seed(0)
+    assert minigrad.autograd.gradgradcheck(func, inputs)
+
+
+def _outputs(result: Any) -> tuple[Any, ...]:
+    return result if isinstance(result, tuple) else (result,)
+
+
+@pytest.mark.parametrize(("row", "sample"), list(iter_cases()))
+def test_nothing_recorded_without_requires_grad(row: OpInfo, sample: Sample) -> None:
+    args, kwargs, _ = build_args(minigrad, row, sample, "float64", requires_grad=False)
+    for output in _outputs(row.call(minigrad, *args, **kwargs)):
+        assert output.grad_fn is None
+        assert not output.requires_grad
+
+
+@pytest.mark.parametrize(("row", "sample"), list(iter_cases()))
+def test_nothing_recorded_under_no_grad(row: OpInfo, sample: Sample) -> None:
+    args, kwargs, _ = build_args(minigrad, row, sample, "float64")
+    with minigrad.no_grad():
+        result = row.call(minigrad, *args, **kwargs)
+    for output in _outputs(result):
+        assert output.grad_fn is None
+        # A view of a tensor that requires grad still requires grad (PyTorch): not recorded,
+        # but a leaf whose base does.
+        if getattr(output, "_base", None) is None:
+            assert not output.requires_grad
+
+
+@pytest.mark.xfail(
+    minigrad.__name__ == "minigrad",
+    strict=True,
+    reason="core: autograd/inplace.py saves the overwritten value as a plain array, so "
+    "backward with create_graph cannot differentiate through it (PyTorch saves a clone "
+    "that keeps its history). Remove this mark, and the gradgrad=False of the in-place rows "
+    "in opinfo/elementwise.py (SAVES_OVERWRITTEN_INPUT), when fixed.",
+)
+def test_second_derivative_through_an_inplace_op_that_saved_its_input() -> None:
+    x = minigrad.tensor([0.5, 1.0], dtype=minigrad.float64, requires_grad=True)
+    y = x.clone().sin_()
+    (g,) = minigrad.autograd.grad(y.sum(), x, create_graph=True)
+    (h,) = minigrad.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(h.detach().numpy(), -np.sin([0.5, 1.0]))
