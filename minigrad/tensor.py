@@ -446,7 +446,7 @@ class Tensor(TensorBase):
             self._array,
             dtype_name=_dtype.from_numpy_dtype(self._array.dtype).name,
             requires_grad=self._requires_grad and grad_fn is None,
-            grad_fn_name=None if grad_fn is None else grad_fn.name(),
+            grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
         )
 
     __str__ = __repr__

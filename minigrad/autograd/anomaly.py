@@ -56,11 +56,16 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
 class detect_anomaly:  # noqa: N801 - PyTorch's name
     """Context manager that turns anomaly detection on inside its block.
 
+    Entering it warns, as PyTorch does, that anomaly mode slows everything down.
+
     Example:
-        >>> import minigrad
-        >>> with minigrad.autograd.detect_anomaly():
-        ...     minigrad.autograd.is_anomaly_enabled()
-        True
+        >>> import minigrad, warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     with minigrad.autograd.detect_anomaly():
+        ...         enabled = minigrad.autograd.is_anomaly_enabled()
+        >>> enabled, str(caught[0].message)[:29]
+        (True, 'Anomaly Detection has been en')
     """
 
     def __init__(self, check_nan: bool = True) -> None:

@@ -47,6 +47,7 @@ class BackwardNode(Node):
     """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive."""
 
     _function: ClassVar[type[Function]]
+    _name: ClassVar[str]
     _to_save: tuple[Any, ...] | None = None
     _unpacked: tuple[Any, ...] = ()
     _input_meta: tuple[tuple[tuple[int, ...], np.dtype] | None, ...] = ()  # per edge
@@ -59,6 +60,10 @@ class BackwardNode(Node):
 
     def __init__(self) -> None:
         self._sequence_nr = next(sequence_numbers)
+
+    def name(self) -> str:
+        """The node's name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
+        return self._name
 
     # --- the ctx API (PyTorch's names) -------------------------------------------------------
 
@@ -216,7 +221,12 @@ class Function:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or cls.__name__ + cls._node_suffix
-        cls._Node = type(name, (BackwardNode,), {"_function": cls, "__doc__": cls.__doc__})
+        # PyTorch's C++ nodes are named "torch::autograd::CopyBackwards" but their Python type
+        # (what repr shows: grad_fn=<CopyBackwards>) is the last part.
+        type_name = name.rpartition("::")[2]
+        cls._Node = type(
+            type_name, (BackwardNode,), {"_function": cls, "_name": name, "__doc__": cls.__doc__}
+        )
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:

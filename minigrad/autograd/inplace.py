@@ -32,7 +32,14 @@ from minigrad.autograd.function import (
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.variable import TensorBase
-from minigrad.autograd.views import ViewStep, empty_like_layout, replay, view_rebase_error
+from minigrad.autograd.views import (
+    AsStrided,
+    ScatterIntoBase,
+    ViewStep,
+    empty_like_layout,
+    replay,
+    view_rebase_error,
+)
 
 
 def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
@@ -165,6 +172,8 @@ class CopySlices(Node):
         fn = self._fn
         if fn is None:
             raise RuntimeError(errors.BACKWARD_TWICE)
+        if as_tensors:
+            return self._backward_recorded(grads[0], fn)
         grad = np.asarray(grads[0])
         result = empty_like_layout(*self._base_layout, grad.dtype)
         result[...] = grad
@@ -177,6 +186,25 @@ class CopySlices(Node):
         if has_internal_overlap(region):
             raise RuntimeError(errors.INTERNAL_OVERLAP)  # the view was expanded
         region[...] = fn_grads[0]
+        return (result, *fn_grads[1:])
+
+    def _backward_recorded(self, grad: Any, fn: BackwardNode) -> tuple[Any, ...]:
+        # create_graph: the same four steps, written with differentiable ops instead of writes
+        # into a copy: r = g - scatter(region of g) + scatter(F's gradient for the old view).
+        if not isinstance(grad, TensorBase):
+            grad = TensorBase.output_class._make(np.asarray(grad))
+        region = AsStrided.apply(grad, self._steps)
+        fn_grads = fn._backward([region], True)
+        if self.next_functions[0][0] is None or fn_grads[0] is None:
+            return (None, *fn_grads[1:])
+        if has_internal_overlap(region._array):
+            raise RuntimeError(errors.INTERNAL_OVERLAP)
+        shape, strides = self._base_layout
+        result = (
+            grad
+            - ScatterIntoBase.apply(region, shape, strides, self._steps)
+            + ScatterIntoBase.apply(fn_grads[0], shape, strides, self._steps)
+        )
         return (result, *fn_grads[1:])
 
     def _release_saved(self) -> None:

@@ -206,6 +206,35 @@ class AsStrided(Op):
         return scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides), None
 
 
+class ScatterIntoBase(Op):
+    """y = a base-shaped array, ``grad`` in the view's region, 0 elsewhere;  dgrad = gg's region.
+
+    AsStrided's backward as an op of its own, so that ``create_graph`` records it (CopySlices
+    uses it to splice gradients into the base's region).
+    """
+
+    node_name = "AsStridedScatterBackward0"
+
+    @staticmethod
+    def forward(
+        ctx: Any,
+        grad: np.ndarray,
+        base_shape: tuple[int, ...],
+        base_strides: tuple[int, ...],
+        steps: tuple[ViewStep, ...],
+    ) -> np.ndarray:
+        """``grad`` placed in the view's region of a base-shaped array of zeros."""
+        ctx.steps = steps
+        return scatter_into_base(grad, base_shape, steps, base_strides)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        """The view's region of the incoming gradient."""
+        if isinstance(grad, TensorBase):
+            return AsStrided.apply(grad, ctx.steps), None, None, None
+        return np.array(replay(ctx.steps, grad), copy=True), None, None, None
+
+
 def empty_like_layout(
     shape: tuple[int, ...], strides: tuple[int, ...], dtype: Any
 ) -> np.ndarray:

@@ -105,6 +105,10 @@ def _numpy_key(
     return tuple(key)
 
 
+def _arrays(values: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
+    return tuple(v._array if isinstance(v, TensorBase) else v for v in values)
+
+
 def _iterator_strides(shape: tuple[int, ...], operands: list[list[int]]) -> list[int]:
     """The strides PyTorch's TensorIterator gives a new output of ``shape``.
 
@@ -199,7 +203,7 @@ class Index(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        indices = ctx.saved_tensors
+        indices = _arrays(ctx.saved_tensors)  # tensors when backward runs with create_graph
         key = _numpy_key(ctx.shape, ctx.template, indices)
         if isinstance(grad, TensorBase):
             result = IndexAccumulate.apply(grad, ctx.shape, key)
@@ -266,8 +270,12 @@ class IndexPut(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        indices = ctx.saved_tensors
-        key = _numpy_key(grad.shape, ctx.template, indices)
+        indices = _arrays(ctx.saved_tensors)  # tensors when backward runs with create_graph
+        key = _numpy_key(tuple(grad.shape), ctx.template, indices)
+        if isinstance(grad, TensorBase):  # create_graph: a mask instead of a write
+            keep = np.ones(tuple(grad.shape), dtype=grad._array.dtype)
+            keep[key] = 0
+            return (grad * keep, grad[key], None) + (None,) * len(indices)
         dx = np.array(grad, copy=True)
         dx[key] = 0
         return (dx, grad[key], None) + (None,) * len(indices)

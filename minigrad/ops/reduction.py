@@ -857,7 +857,8 @@ class Softmax(Op):
             y = x.copy()
         else:
             exps = np.exp(x - np.max(x, axis=axis, keepdims=True))
-            y = exps / np.sum(exps, axis=axis, keepdims=True)
+            # PyTorch's softmax output is always contiguous (numpy would keep x's layout).
+            y = np.ascontiguousarray(exps / np.sum(exps, axis=axis, keepdims=True))
         ctx.save_for_backward(y)
         ctx.axis = axis
         return y
@@ -882,6 +883,7 @@ class LogSoftmax(Op):
         else:
             shifted = x - np.max(x, axis=axis, keepdims=True)
             y = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+            y = np.ascontiguousarray(y)  # always contiguous, as PyTorch's
         ctx.save_for_backward(y)
         ctx.axis = axis
         return y

@@ -31,6 +31,21 @@ def _strides(x: np.ndarray) -> tuple[int, ...]:
     return tuple(s // itemsize for s in x.strides)
 
 
+def _is_plain(x: np.ndarray) -> bool:
+    """True if ``x`` has the strides of a fresh row-major array, size-1 dimensions included.
+
+    Then numpy's own reshape gives the strides PyTorch gives (the fast path).
+    """
+    if not x.flags.c_contiguous:
+        return False
+    expected = x.itemsize
+    for size, stride in zip(reversed(x.shape), reversed(x.strides)):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def _strided(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
     """A view of ``x``'s memory with ``shape`` and ``strides`` (in elements)."""
     itemsize = x.itemsize
@@ -198,12 +213,16 @@ class Unsqueeze(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
         ctx.dim = dim
-        shape, strides = list(x.shape), list(_strides(x))
-        # PyTorch's stride for the new dimension (numpy would choose another one).
-        new_stride = 1 if dim >= x.ndim else shape[dim] * strides[dim]
+        shape, strides = list(x.shape), list(x.strides)
+        # PyTorch's stride for the new dimension; numpy may choose other strides for size-1
+        # dimensions, so its own result is used only where they agree (the fast path).
+        new_stride = x.itemsize if dim >= x.ndim else shape[dim] * strides[dim]
         shape.insert(dim, 1)
         strides.insert(dim, new_stride)
-        return _strided(x, tuple(shape), tuple(strides))
+        result = np.expand_dims(x, dim)
+        if result.strides == tuple(strides):
+            return result
+        return np.lib.stride_tricks.as_strided(x, shape=tuple(shape), strides=tuple(strides))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -260,6 +279,8 @@ class View(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         ctx.shape = x.shape
+        if x.size and _is_plain(x):
+            return x.reshape(shape)
         strides = view_strides(x.shape, _strides(x), shape)
         if strides is None:  # the public functions check first; replays always fit
             raise ValueError("view size is not compatible with input tensor's size and stride")
@@ -379,16 +400,17 @@ class DiagonalBackward(Op):
         return Diagonal.forward(ctx, grad, offset, dim1, dim2).copy(), None, None
 
 
-def _pieces_backward(grads: tuple[Any, ...], shape: tuple[int, ...], keys: list[Any]) -> Any:
+def _pieces_backward(
+    grads: tuple[Any, ...], shape: tuple[int, ...], keys: list[Any], dim: int, stacked: bool
+) -> Any:
     """The gradient of a multi-output view op: each output's gradient placed at its key."""
     if any(isinstance(g, TensorBase) for g in grads):
-        # create_graph: a sum of recorded embeddings (PyTorch records a single cat/stack).
-        total: Any = None
-        for grad, key in zip(grads, keys):
-            if isinstance(grad, TensorBase):
-                piece = SliceBackward.apply(grad, shape, key)
-                total = piece if total is None else total + piece
-        return total
+        # create_graph: PyTorch records one cat (split) or stack (unbind) of the gradients.
+        from minigrad.ops.shape import cat, stack
+
+        make = TensorBase.output_class._make
+        tensors = [g if isinstance(g, TensorBase) else make(np.asarray(g)) for g in grads]
+        return stack(tensors, dim) if stacked else cat(tensors, dim)
     result = np.zeros(shape, dtype=grads[0].dtype)
     for grad, key in zip(grads, keys):
         result[key] = grad
@@ -406,12 +428,12 @@ class Split(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[Any, ...]:
         keys = [_dim_key(dim, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
-        ctx.shape, ctx.keys = x.shape, keys
+        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
         return tuple(x[key] for key in keys)
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple[Any, None, None]:
-        return _pieces_backward(grads, ctx.shape, ctx.keys), None, None
+        return _pieces_backward(grads, ctx.shape, ctx.keys, ctx.dim, False), None, None
 
 
 class SplitWithSizes(Split):
@@ -428,12 +450,12 @@ class Unbind(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> tuple[Any, ...]:
         keys = [_dim_key(dim, i) for i in range(x.shape[dim])]
-        ctx.shape, ctx.keys = x.shape, keys
+        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
         return tuple(x[key] for key in keys)
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple[Any, None]:
-        return _pieces_backward(grads, ctx.shape, ctx.keys), None
+        return _pieces_backward(grads, ctx.shape, ctx.keys, ctx.dim, True), None
 
 
 class UnsafeView(Op):
@@ -584,7 +606,7 @@ def view(input: Any, *shape: Any) -> Any:
     """
     array = operand(input)
     target = infer_shape(_sizes(shape), array.size)
-    if view_strides(array.shape, _strides(array), target) is None:
+    if not _is_plain(array) and view_strides(array.shape, _strides(array), target) is None:
         raise RuntimeError(_NOT_VIEWABLE)
     return View.apply(input, target)
 
