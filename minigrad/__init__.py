@@ -8,7 +8,13 @@ Example:
     tensor([0.7311, 0.8808, 0.9526], grad_fn=<SigmoidBackward0>)
 """
 
-from minigrad import autograd
+# reductions, linear algebra, shape and indexing (copies)
+# nn (minigrad.nn.functional)
+from minigrad import (
+    autograd,
+    linalg,  # noqa: E402
+    nn,  # noqa: E402
+)
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
 from minigrad._printing import get_printoptions, set_printoptions
@@ -34,31 +40,129 @@ from minigrad.creation import (
     zeros,
     zeros_like,
 )
-from minigrad.ops.elementwise import (
+
+# elementwise
+from minigrad.ops.activations import selu  # noqa: E402
+from minigrad.ops.elementwise import (  # noqa: E402
     abs,  # noqa: A004 - PyTorch's name
+    acos,
     add,
+    addcdiv,
+    addcmul,
+    asin,
+    atan,
+    ceil,
     clamp,
+    clamp_max,
+    clamp_min,
     clip,
     clone,
+    cos,
+    cosh,
     div,
+    eq,
+    erf,
     exp,
+    exp2,
+    expm1,
+    fix,
+    floor,
     floor_divide,
+    frac,
+    ge,
+    gt,
+    isfinite,
+    isinf,
+    isnan,
+    le,
+    lerp,
     log,
+    log1p,
+    log2,
+    log10,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    lt,
+    maximum,
+    minimum,
     mul,
+    nan_to_num,
+    ne,
     neg,
     pow,  # noqa: A004 - PyTorch's name
     reciprocal,
     relu,
+    remainder,
+    round,  # noqa: A004 - PyTorch's name
+    rsqrt,
     rsub,
     sigmoid,
+    sign,
+    sin,
+    sinh,
     sqrt,
+    square,
     sub,
+    tan,
     tanh,
     true_divide,
+    trunc,
+    where,
 )
-from minigrad.ops.linalg import dot, matmul, mm, mv
-from minigrad.ops.reduction import mean, sum  # noqa: A004 - PyTorch's name
-from minigrad.tensor import Tensor
+from minigrad.ops.linalg import (  # noqa: E402
+    addmm,
+    baddbmm,
+    bmm,
+    dot,
+    einsum,
+    matmul,
+    mm,
+    mv,
+    norm,
+    outer,
+    tensordot,
+)
+from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
+    all,  # noqa: A004 - PyTorch's name
+    amax,
+    amin,
+    any,  # noqa: A004 - PyTorch's name
+    argmax,
+    argmin,
+    cumprod,
+    cumsum,
+    log_softmax,
+    logsumexp,
+    max,  # noqa: A004 - PyTorch's name
+    mean,
+    min,  # noqa: A004 - PyTorch's name
+    prod,
+    softmax,
+    std,
+    sum,
+    var,
+)
+from minigrad.ops.shape import (  # noqa: E402
+    argsort,
+    cat,
+    flip,
+    gather,
+    index_select,
+    masked_select,
+    return_types,
+    roll,
+    scatter,
+    scatter_add,
+    sort,
+    stack,
+    take_along_dim,
+    tile,
+    topk,
+    tril,
+    triu,
+)
 
 # --- more exports, one block per op family ---------------------------------------------------
 # views
@@ -88,106 +192,7 @@ from minigrad.ops.views import (  # noqa: E402
     unsqueeze,
     vsplit,
 )
-# reductions, linear algebra, shape and indexing (copies)
-from minigrad import linalg  # noqa: E402
-from minigrad.ops.linalg import (  # noqa: E402
-    addmm,
-    baddbmm,
-    bmm,
-    einsum,
-    norm,
-    outer,
-    tensordot,
-)
-from minigrad.ops.reduction import (  # noqa: E402
-    all,  # noqa: A004 - PyTorch's name
-    amax,
-    amin,
-    any,  # noqa: A004 - PyTorch's name
-    argmax,
-    argmin,
-    cumprod,
-    cumsum,
-    log_softmax,
-    logsumexp,
-    max,  # noqa: A004 - PyTorch's name
-    min,  # noqa: A004 - PyTorch's name
-    prod,
-    softmax,
-    std,
-    var,
-)
-from minigrad.ops.shape import (  # noqa: E402
-    argsort,
-    cat,
-    flip,
-    gather,
-    index_select,
-    masked_select,
-    return_types,
-    roll,
-    scatter,
-    scatter_add,
-    sort,
-    stack,
-    take_along_dim,
-    tile,
-    topk,
-    tril,
-    triu,
-)
-# nn (minigrad.nn.functional)
-from minigrad import nn  # noqa: E402
-# elementwise
-from minigrad.ops.activations import selu  # noqa: E402
-from minigrad.ops.elementwise import (  # noqa: E402
-    acos,
-    addcdiv,
-    addcmul,
-    asin,
-    atan,
-    ceil,
-    clamp_max,
-    clamp_min,
-    cos,
-    cosh,
-    eq,
-    erf,
-    exp2,
-    expm1,
-    fix,
-    floor,
-    frac,
-    ge,
-    gt,
-    isfinite,
-    isinf,
-    isnan,
-    le,
-    lerp,
-    log10,
-    log1p,
-    log2,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    lt,
-    maximum,
-    minimum,
-    nan_to_num,
-    ne,
-    remainder,
-    round,  # noqa: A004 - PyTorch's name
-    rsqrt,
-    sign,
-    sin,
-    sinh,
-    square,
-    tan,
-    trunc,
-    where,
-)
+from minigrad.tensor import Tensor
 
 half = float16
 float = float32  # noqa: A001 - PyTorch's name

@@ -32,13 +32,6 @@ NON_LEAF_REQUIRES_GRAD_FALSE = (
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
-NO_GRAD_VIEW_INPLACE = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the no_grad block (if "
-    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
-    "tracked)."
-)
 INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
@@ -164,16 +157,6 @@ def inplace_shape_mismatch(shape: Sequence[int], broadcast_shape: Sequence[int])
 def inplace_dtype_mismatch(result_type: str, target_type: str) -> str:
     """An in-place op whose result dtype cannot be cast to the tensor written to."""
     return f"result type {result_type} can't be cast to the desired output type {target_type}"
-
-
-def multi_output_view_inplace(output_nr: int, producer: str) -> str:
-    """An output of split/chunk/unbind was written in place while gradients are recorded."""
-    return (
-        f"Output {output_nr} of {producer} is a view and is being modified inplace. This view is "
-        "the output of a function that returns multiple views. Such functions do not allow the "
-        "output views to be modified inplace. You should replace the inplace operation by an "
-        "out-of-place one."
-    )
 
 
 def dim_out_of_range(dim: int, ndim: int) -> str:

@@ -438,7 +438,7 @@ class Tensor(TensorBase):
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter([views.select(self, 0, i) for i in range(self._array.shape[0])])
+        return iter(views.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
 
     def __repr__(self) -> str:
         grad_fn = self._grad_fn

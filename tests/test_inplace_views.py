@@ -453,7 +453,6 @@ def test_a_no_grad_view_whose_base_changed_may_not_be_used():
     )
 
 
-@minigrad_lacks("Tensor.__iter__ selects rows one by one; PyTorch iterates over unbind(0)")
 def test_iterating_gives_multi_output_views():
     b = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True) * 1
     rows = list(b)

@@ -304,9 +304,10 @@ class Op(Function):
         # This is the hot path of every op: kept flat, with no work beyond what is needed.
         arrays = []
         needs = []
+        enabled = grad_mode._state.enabled
         for arg in args:
             if isinstance(arg, TensorBase):
-                if arg._base is not None:
+                if arg._base is not None and enabled:  # nothing to record: no history needed
                     arg._sync_view()
                 arrays.append(arg._array)
                 needs.append(arg._requires_grad or arg._grad_fn is not None)
@@ -315,7 +316,7 @@ class Op(Function):
                 needs.append(False)
         token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
         try:
-            if not (True in needs and grad_mode._state.enabled):
+            if not (enabled and True in needs):
                 return _wrap_untracked(cls.forward(NO_GRAD_CTX, *arrays))
             node = object.__new__(cls._Node)
             node._sequence_nr = next(sequence_numbers)
