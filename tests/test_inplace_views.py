@@ -432,7 +432,6 @@ def test_repr_of_a_tensor_rebased_by_copy_slices():
 # --- behaviours that need changes outside the view code ------------------------------------------
 
 
-@minigrad_lacks("a view requires grad when its base does (variable.py's requires_grad)")
 def test_a_view_made_under_no_grad_requires_grad_if_its_base_does():
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     with mg.no_grad():

@@ -166,8 +166,8 @@ class TensorBase:
             self._sync_view()
         if self._grad_fn is not None:
             return self._grad_fn, self._output_nr
-        if not self._requires_grad:
-            return None, 0
+        if not self._requires_grad or (self._view is not None and self._view.created_in_no_grad):
+            return None, 0  # (a no_grad view "requires grad" but has no edge, as in PyTorch)
         meta = self._meta
         if meta is None:
             meta = self._meta = AutogradMeta()

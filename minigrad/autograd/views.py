@@ -168,6 +168,10 @@ def _make_view(
         if not no_grad and multi is None:
             no_grad = source._view.created_in_no_grad
             multi = source._view.multi_output_name
+    if no_grad and grad_mode._state.enabled is False and view._base.requires_grad:
+        # PyTorch: a view made under no_grad of a tensor that requires grad reports
+        # requires_grad=True, yet has no history and no gradient edge (see _gradient_edge).
+        view._requires_grad = True
     grad_fn = view._grad_fn
     view._view = ViewInfo(
         steps,

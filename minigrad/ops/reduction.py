@@ -858,7 +858,7 @@ class Softmax(Op):
         else:
             exps = np.exp(x - np.max(x, axis=axis, keepdims=True))
             # PyTorch's softmax output is always contiguous (numpy would keep x's layout).
-            y = np.ascontiguousarray(exps / np.sum(exps, axis=axis, keepdims=True))
+            y = np.asarray(exps / np.sum(exps, axis=axis, keepdims=True), order="C")
         ctx.save_for_backward(y)
         ctx.axis = axis
         return y
@@ -883,7 +883,7 @@ class LogSoftmax(Op):
         else:
             shifted = x - np.max(x, axis=axis, keepdims=True)
             y = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-            y = np.ascontiguousarray(y)  # always contiguous, as PyTorch's
+            y = np.asarray(y, order="C")  # always contiguous, as PyTorch's
         ctx.save_for_backward(y)
         ctx.axis = axis
         return y
