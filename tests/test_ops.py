@@ -200,14 +200,6 @@ def test_nothing_recorded_under_no_grad(row: OpInfo, sample: Sample) -> None:
             assert not output.requires_grad
 
 
-@pytest.mark.xfail(
-    minigrad.__name__ == "minigrad",
-    strict=True,
-    reason="core: autograd/inplace.py saves the overwritten value as a plain array, so "
-    "backward with create_graph cannot differentiate through it (PyTorch saves a clone "
-    "that keeps its history). Remove this mark, and the gradgrad=False of the in-place rows "
-    "in opinfo/elementwise.py (SAVES_OVERWRITTEN_INPUT), when fixed.",
-)
 def test_second_derivative_through_an_inplace_op_that_saved_its_input() -> None:
     x = minigrad.tensor([0.5, 1.0], dtype=minigrad.float64, requires_grad=True)
     y = x.clone().sin_()

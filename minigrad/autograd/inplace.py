@@ -73,13 +73,13 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     _check_fits(tensor._array, result)
     if node is not None:
         _connect(node, inputs, needs, node._slots)  # edges from the old history
-        _copy_saved_self(node, tensor._array)
+        saved_arrays, saved_inputs = _save_old_self(node, tensor, arrays, inputs)
         base_edge = None if base is None else base._gradient_edge()
     np.copyto(tensor._array, result, casting="unsafe")
     tensor._counter.bump()
     if node is not None:
         saves_result = [value is raw for value in node._to_save or ()]
-        _pack_saved(node, arrays, inputs, (raw,), (tensor,))
+        _pack_saved(node, saved_arrays, saved_inputs, (raw,), (tensor,))
         if base is None:
             tensor._grad_fn, tensor._output_nr = node, 0
         else:
@@ -257,8 +257,20 @@ def _check_fits(target: np.ndarray, result: np.ndarray) -> None:
         )
 
 
-def _copy_saved_self(node: Any, buffer: np.ndarray) -> None:
-    # The op saved the value about to be overwritten: keep a private copy of it instead.
+def _save_old_self(
+    node: Any, tensor: TensorBase, arrays: list[Any], inputs: tuple[Any, ...]
+) -> tuple[list[Any], tuple[Any, ...]]:
+    """If the op saved the value about to be overwritten, save a copy of it instead.
+
+    The copy is a new tensor carrying ``tensor``'s old history (PyTorch's ``original_self``),
+    so backward with ``create_graph`` can still differentiate through it. Returns the arrays
+    and inputs to match saved values against.
+    """
+    buffer = tensor._array
     to_save = node._to_save
-    if to_save is not None and any(value is buffer for value in to_save):
-        node._to_save = tuple(buffer.copy() if value is buffer else value for value in to_save)
+    if to_save is None or not any(value is buffer for value in to_save):
+        return arrays, inputs
+    copy = buffer.copy()
+    old_self = TensorBase.output_class._make(copy, tensor._grad_fn, tensor._output_nr)
+    node._to_save = tuple(copy if value is buffer else value for value in to_save)
+    return [copy, *arrays[1:]], (old_self, *inputs[1:])

@@ -220,19 +220,10 @@ def activation(name: str, domain: Domain = WIDE, edge: tuple[float, ...] = (),
     )
 
 
-# Second derivatives through an in-place op that saved the value it overwrote need the saved
-# copy to carry history; autograd/inplace.py keeps a plain array (see test_ops.py's xfail test).
-SAVES_OVERWRITTEN_INPUT = {
-    "sin_", "cos_", "asin_", "acos_", "atan_", "sinh_", "cosh_", "log2_", "log10_", "log1p_",
-    "erf_", "square_", "silu_", "mish_", "hardswish_", "lerp_tensor_", "remainder_tensor_",
-}
-
-
 def inplace(name: str, fn: Callable[..., Any], domain: Domain = REAL,
             edge: tuple[float, ...] = (), **kw: Any) -> OpInfo:
     """A row for an in-place method applied to a clone of the input (so the input is a leaf
     that requires grad): the mutation matrix then tells whether it saved its result."""
-    kw.setdefault("gradgrad", name not in SAVES_OVERWRITTEN_INPUT)
     return OpInfo(name, fn, unary_samples(domain, edge), **kw)
 
 
