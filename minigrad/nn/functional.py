@@ -4,8 +4,9 @@ Import it as PyTorch users do::
 
     import minigrad.nn.functional as F
 
-The functions are defined with their ops (``minigrad/ops/nn.py`` for losses, normalization,
-convolution, pooling, dropout, embedding and linear; ``minigrad/ops/activations.py`` for the
+The functions are defined with their ops (``minigrad/ops/``: ``nn.py`` for linear,
+``losses.py``, ``normalization.py`` for dropout and the norms, ``embedding.py``,
+``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/reduction.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
 one_hot); this module only gathers them under PyTorch's names and signatures.
 """
@@ -31,27 +32,23 @@ from minigrad.ops.activations import (
     silu,
     softplus,
 )
-from minigrad.ops.nn import (
-    avg_pool2d,
-    batch_norm,
+from minigrad.ops.convolution import conv1d, conv2d
+from minigrad.ops.embedding import embedding
+from minigrad.ops.losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
-    conv1d,
-    conv2d,
     cosine_similarity,
     cross_entropy,
-    dropout,
-    embedding,
     huber_loss,
     kl_div,
     l1_loss,
-    layer_norm,
-    linear,
-    max_pool2d,
     mse_loss,
     nll_loss,
     smooth_l1_loss,
 )
+from minigrad.ops.nn import linear
+from minigrad.ops.normalization import batch_norm, dropout, layer_norm
+from minigrad.ops.pooling import avg_pool2d, max_pool2d
 from minigrad.ops.shape import one_hot, pad
 
 __all__ = [

@@ -1,0 +1,417 @@
+"""conv1d and conv2d, and their differentiable backward ops.
+
+Computed with strided windows and einsum (no Python loop over pixels); ``nn.py`` holds the pieces
+the neural-network ops share.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from minigrad import errors
+from minigrad._dtype import display_name, type_name
+from minigrad.autograd.function import Op
+from minigrad.ops import shape as shape_ops
+from minigrad.ops import views
+from minigrad.ops._helpers import operand
+from minigrad.ops.nn import _run, _shape
+
+
+def _windows(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
+             dilation: Sequence[int]) -> np.ndarray:
+    """A strided view (N, C, *out, *kernel) of every window of the padded input ``x``."""
+    spatial = tuple(range(2, x.ndim))
+    extent = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    view = sliding_window_view(x, extent, axis=spatial)
+    key = (slice(None), slice(None), *(slice(None, None, s) for s in stride),
+           *(slice(None, None, d) for d in dilation))
+    return view[key]
+
+
+def _pad_spatial(x: np.ndarray, padding: Sequence[int]) -> np.ndarray:
+    if not any(padding):
+        return x
+    return np.pad(x, ((0, 0), (0, 0), *((p, p) for p in padding)))
+
+
+def _conv_forward(x: np.ndarray, w: np.ndarray, stride: Sequence[int], padding: Sequence[int],
+                  dilation: Sequence[int], groups: int) -> np.ndarray:
+    """im2col convolution: every window against every filter, one einsum per group."""
+    windows = _windows(_pad_spatial(x, padding), w.shape[2:], stride, dilation)
+    positions, kernel = _letters(len(stride))
+    spec = f"nc{positions}{kernel},oc{kernel}->no{positions}"
+    in_per_group, out_per_group = w.shape[1], w.shape[0] // groups
+    parts = [
+        np.einsum(spec, windows[:, g * in_per_group:(g + 1) * in_per_group],
+                  w[g * out_per_group:(g + 1) * out_per_group], optimize=True)
+        for g in range(groups)
+    ]
+    return np.concatenate(parts, axis=1) if groups > 1 else parts[0]
+
+
+def _letters(dims: int) -> tuple[str, str]:
+    """The einsum letters of the output positions and the kernel offsets (``dims`` each)."""
+    return "xyz"[:dims], "ijk"[:dims]
+
+
+def _conv_weight_grad(x: np.ndarray, grad: np.ndarray, weight_shape: Sequence[int],
+                      stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+                      groups: int) -> np.ndarray:
+    """dW[o, c, k] = sum over batch and positions of grad[n, o, p] * window[n, c, p, k]."""
+    windows = _windows(_pad_spatial(x, padding), weight_shape[2:], stride, dilation)
+    positions, kernel = _letters(len(stride))
+    spec = f"no{positions},nc{positions}{kernel}->oc{kernel}"
+    in_per_group, out_per_group = weight_shape[1], weight_shape[0] // groups
+    parts = [
+        np.einsum(spec, grad[:, g * out_per_group:(g + 1) * out_per_group],
+                  windows[:, g * in_per_group:(g + 1) * in_per_group], optimize=True)
+        for g in range(groups)
+    ]
+    return np.concatenate(parts, axis=0) if groups > 1 else parts[0]
+
+
+def _conv_input_grad(grad: np.ndarray, w: np.ndarray, input_shape: Sequence[int],
+                     stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+                     groups: int) -> np.ndarray:
+    """The transposed convolution: each output position's gradient spread over its window.
+
+    One strided slice per kernel position (a loop over the kernel, not the pixels).
+    """
+    padded_shape = (*input_shape[:2], *(n + 2 * p for n, p in zip(input_shape[2:], padding)))
+    dtype = np.result_type(grad, w)
+    result = np.zeros(padded_shape, dtype=dtype)
+    in_per_group, out_per_group = w.shape[1], w.shape[0] // groups
+    out = grad.shape[2:]
+    for g in range(groups):
+        gpart = grad[:, g * out_per_group:(g + 1) * out_per_group]
+        filters = w[g * out_per_group:(g + 1) * out_per_group]
+        # (N, *out, C/g, *kernel): every output position's contribution to its window
+        spread = np.tensordot(gpart, filters, ([1], [0]))
+        channels = slice(g * in_per_group, (g + 1) * in_per_group)
+        for k in itertools.product(*(range(n) for n in w.shape[2:])):
+            region = tuple(
+                slice(ki * d, ki * d + s * (o - 1) + 1, s)
+                for ki, d, s, o in zip(k, dilation, stride, out)
+            )
+            contribution = spread[(Ellipsis, *k)]  # (N, *out, C/g)
+            result[(slice(None), channels, *region)] += np.moveaxis(contribution, -1, 1)
+    crop = tuple(slice(p, p + n) for p, n in zip(padding, input_shape[2:]))
+    return result[(slice(None), slice(None), *crop)]
+
+
+class Convolution(Op):
+    """y = conv(x, w) + b: every window of the padded input against every filter of its group.
+
+    Windows are strided and dilated; the input is zero-padded.
+
+    dx = the transposed convolution of grad with w (ConvolutionInputGrad),
+    dw = the correlation of x's windows with grad (ConvolutionWeightGrad),
+    db = grad summed over batch and positions. The three ops are each other's gradients, so
+    second derivatives work. Saves input and weight (not the bias), as PyTorch.
+    """
+
+    num_inputs = 3
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, w: np.ndarray, b: Any, stride: tuple[int, ...],
+        padding: tuple[int, ...], dilation: tuple[int, ...], groups: int,
+    ) -> np.ndarray:
+        ctx.save_for_backward(x, w)
+        ctx.params = stride, padding, dilation, groups
+        y = _conv_forward(x, w, stride, padding, dilation, groups)
+        if b is not None:
+            y = y + np.reshape(b, (1, -1) + (1,) * len(stride))
+        return np.ascontiguousarray(y, dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        x, w = ctx.saved_tensors
+        params = ctx.params
+        needs = ctx.needs_input_grad
+        dx = _run(ConvolutionInputGrad, grad, w, _shape(x), *params) if needs[0] else None
+        dw = _run(ConvolutionWeightGrad, x, grad, _shape(w), *params) if needs[1] else None
+        db = np.sum(grad, axis=(0, *range(2, 2 + len(params[0])))) if needs[2] else None
+        return dx, dw, db, None, None, None, None
+
+
+class ConvolutionInputGrad(Op):
+    """dx = the transposed convolution of ``grad`` with ``w`` (the input's gradient of a conv).
+
+    Bilinear: d(grad) = conv(H, w),  dw = ConvolutionWeightGrad(H, grad).  Saves both inputs
+    (each as the other needs a gradient).
+    """
+
+    node_name = "ConvolutionBackwardBackward0"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(
+        ctx: Any, grad: np.ndarray, w: np.ndarray, input_shape: tuple[int, ...],
+        stride: tuple[int, ...], padding: tuple[int, ...], dilation: tuple[int, ...],
+        groups: int,
+    ) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(grad if needs[1] else None, w if needs[0] else None)
+        ctx.params = stride, padding, dilation, groups
+        ctx.weight_shape = w.shape
+        result = _conv_input_grad(grad, w, input_shape, stride, padding, dilation, groups)
+        return np.ascontiguousarray(result, dtype=grad.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
+        grad, w = ctx.saved_tensors
+        params = ctx.params
+        needs = ctx.needs_input_grad
+        dgrad = _run(Convolution, h, w, None, *params) if needs[0] else None
+        dw = _run(ConvolutionWeightGrad, h, grad, ctx.weight_shape, *params) if needs[1] else None
+        return dgrad, dw, None, None, None, None, None
+
+
+class ConvolutionWeightGrad(Op):
+    """dw = the correlation of ``x``'s windows with ``grad`` (the weight's gradient of a conv).
+
+    Bilinear: dx = ConvolutionInputGrad(grad, H),  d(grad) = conv(x, H).  Saves both inputs
+    (each as the other needs a gradient).
+    """
+
+    node_name = "ConvolutionBackwardBackward0"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, grad: np.ndarray, weight_shape: tuple[int, ...],
+        stride: tuple[int, ...], padding: tuple[int, ...], dilation: tuple[int, ...],
+        groups: int,
+    ) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(x if needs[1] else None, grad if needs[0] else None)
+        ctx.params = stride, padding, dilation, groups
+        ctx.input_shape = x.shape
+        result = _conv_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups)
+        return np.ascontiguousarray(result, dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
+        x, grad = ctx.saved_tensors
+        params = ctx.params
+        needs = ctx.needs_input_grad
+        dx = _run(ConvolutionInputGrad, grad, h, ctx.input_shape, *params) if needs[0] else None
+        dgrad = _run(Convolution, x, h, None, *params) if needs[1] else None
+        return dx, dgrad, None, None, None, None, None
+
+
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "int64": "long int", "int32": "int"}
+
+
+def _as_list(value: Any, dims: int) -> tuple[int, ...]:
+    return (int(value),) * dims if isinstance(value, (int, np.integer)) else tuple(value)
+
+
+def _expand_param(values: tuple[int, ...], name: str, dims: int) -> tuple[int, ...]:
+    if len(values) == 1:
+        return (int(values[0]),) * dims
+    if len(values) != dims:
+        raise RuntimeError(
+            f"expected {name} to be a single integer value or a list of {dims} values to match "
+            f"the convolution dimensions, but got {name}={list(values)}"
+        )
+    return tuple(int(v) for v in values)
+
+
+_same_padding_warned = False
+
+
+def _convolution(
+    input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int,
+    dims: int, name: str,
+) -> Any:
+    """PyTorch's ``conv1d`` / ``conv2d``: batchify, checks, ``ConvolutionBackward0``."""
+    x, w = operand(input), operand(weight)
+    if bias is not None and not isinstance(padding, str) and operand(bias).dtype != x.dtype:
+        raise RuntimeError(
+            f"Input type ({_C_TYPE_NAMES.get(x.dtype.name, x.dtype.name)}) and bias type "
+            f"({_C_TYPE_NAMES.get(operand(bias).dtype.name, operand(bias).dtype.name)}) should "
+            "be the same"
+        )
+    if x.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(
+            f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but "
+            f"got input of size: {errors.format_size(x.shape)}"
+        )
+    # PyTorch's binding turns a number into a list of ``dims`` values (stride=1 -> [1, 1]).
+    stride, dilation = _as_list(stride, dims), _as_list(dilation, dims)
+    if not isinstance(padding, str):
+        padding = _as_list(padding, dims)
+    batched = x.ndim == dims + 2
+    if not batched:
+        input = views.unsqueeze(input, 0)
+        x = operand(input)
+    if w.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    kdims = w.ndim - 2
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0,)
+        elif padding == "same":
+            input, padding = _same_padding(input, w, stride, dilation, kdims)
+            x = operand(input)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    stride = _expand_param(stride, "stride", kdims)
+    padding = _expand_param(padding, "padding", kdims)
+    dilation = _expand_param(dilation, "dilation", kdims)
+    _check_conv_shapes(x, w, bias, stride, padding, dilation, groups)
+    if w.dtype != x.dtype:
+        if x.dtype == np.float32 or w.dtype != np.float32:
+            raise RuntimeError(
+                f"Input type ({type_name(x.dtype)}) and weight type ({type_name(w.dtype)}) "
+                "should be the same or input should be a MKLDNN tensor and weight is a dense "
+                "tensor"
+            )
+        raise RuntimeError(
+            f"expected scalar type {display_name(x.dtype)} but found {display_name(w.dtype)}"
+        )
+    out = Convolution.apply(input, weight, bias, stride, padding, dilation, int(groups))
+    return out if batched else views.squeeze(out, 0)
+
+
+def _same_padding(
+    input: Any, w: np.ndarray, stride: Any, dilation: Any, dims: int
+) -> tuple[Any, tuple[int, ...]]:
+    """Padding that keeps the size (stride 1); an uneven total pads the far end first."""
+    global _same_padding_warned
+    strides, dilations = tuple(stride), tuple(dilation)
+    if len(strides) not in (1, dims):
+        raise RuntimeError(f"stride cannot broadcast to {dims} dimensions")
+    if len(dilations) not in (1, dims):
+        raise RuntimeError(f"dilation cannot broadcast to {dims} dimensions")
+    if any(s != 1 for s in strides):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    left, extra = [], []
+    for i in range(dims):
+        d = dilations[0] if len(dilations) == 1 else dilations[i]
+        total = d * (w.shape[i + 2] - 1)
+        left.append(total // 2)
+        extra.append(total - 2 * (total // 2))
+    if any(extra):
+        if not _same_padding_warned:
+            _same_padding_warned = True
+            warnings.warn(
+                "Using padding='same' with even kernel lengths and odd dilation may require a "
+                "zero-padded copy of the input be created",
+                UserWarning,
+                stacklevel=4,
+            )
+        pad: list[int] = []
+        for i in reversed(range(dims)):  # F.pad order: last dimension first
+            pad.extend((0, extra[i]))
+        input = shape_ops.pad(input, tuple(pad))
+    return input, tuple(left)
+
+
+def _check_conv_shapes(x: np.ndarray, w: np.ndarray, bias: Any, stride: tuple[int, ...],
+                       padding: tuple[int, ...], dilation: tuple[int, ...], groups: int) -> None:
+    """PyTorch's ``check_shape_forward``, in its order."""
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("non-positive dilation is not supported")
+    wshape = errors.format_size(w.shape)
+    if w.ndim != x.ndim:
+        raise RuntimeError(
+            f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional weight {wshape}, but "
+            f"got {x.ndim}-dimensional input of size {errors.format_size(x.shape)} instead"
+        )
+    if w.shape[0] < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+            f"got weight of size {wshape} instead"
+        )
+    if w.shape[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{wshape}] instead"
+        )
+    if x.shape[1] != w.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {wshape}, expected input"
+            f"{errors.format_size(x.shape)} to have {w.shape[1] * groups} channels, but got "
+            f"{x.shape[1]} channels instead"
+        )
+    if bias is not None and (operand(bias).ndim != 1 or operand(bias).shape[0] != w.shape[0]):
+        raise RuntimeError(
+            f"Given weight of size {wshape}, expected bias to be 1-dimensional with {w.shape[0]} "
+            f"elements, but got bias of size {errors.format_size(_shape(bias))} instead"
+        )
+    padded = [n + 2 * p for n, p in zip(x.shape[2:], padding)]
+    kernel = [d * (k - 1) + 1 for k, d in zip(w.shape[2:], dilation)]
+    if any(p < k for p, k in zip(padded, kernel)):
+        raise RuntimeError(
+            "Calculated padded input size per channel: ("
+            + " x ".join(map(str, padded)) + "). Kernel size: ("
+            + " x ".join(map(str, kernel)) + "). Kernel size can't be greater than actual input "
+            "size"
+        )
+
+
+def conv1d(
+    input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1,
+) -> Any:
+    """1-D convolution (cross-correlation) of ``input`` with ``weight``.
+
+    ``input`` is (N, C_in, L) or (C_in, L), ``weight`` (C_out, C_in / groups, K).
+
+    ``padding`` is a number, a 1-tuple, 'valid' (0) or 'same' (output length = input length,
+    stride 1). Recorded as one ``ConvolutionBackward0`` node (with Unsqueeze/Squeeze around it
+    for an unbatched input), which saves input and weight.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.conv1d(minigrad.ones(1, 1, 4), minigrad.ones(1, 1, 2))
+        tensor([[[2., 2., 2.]]])
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(
+    input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1,
+) -> Any:
+    """2-D convolution (cross-correlation) of ``input`` with ``weight``, plus ``bias``.
+
+    ``input`` is (N, C_in, H, W) or (C_in, H, W), ``weight`` (C_out, C_in / groups, kH, kW),
+    ``bias`` (C_out,).
+
+    ``out[n, o] = b[o] + sum over c in o's group, i, j of w[o, c, i, j] *
+    x_padded[n, c, s*y + d*i, s*x + d*j]``. Gradients: the input's is the transposed
+    convolution of ``grad`` with ``weight``, the weight's the correlation of the input with
+    ``grad``, the bias's the sum of ``grad``. One ``ConvolutionBackward0`` node saving input and
+    weight. Computed with numpy (strided windows and tensordot), not loops over pixels.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.conv2d(minigrad.ones(1, 1, 3, 3), minigrad.ones(1, 1, 2, 2))
+        tensor([[[[4., 4.],
+                  [4., 4.]]]])
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+# ==========================================================================================
+# pooling
+# ==========================================================================================

@@ -1,0 +1,150 @@
+"""Embedding lookups and their (differentiable) backward (see ``nn.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad._dtype import type_name
+from minigrad.autograd import grad_mode
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import operand
+from minigrad.ops.nn import _dtype_name, _run, _shape, _tensor
+
+
+class Embedding(Op):
+    """y = weight[indices] (rows);  dweight = the rows of grad added at their indices.
+
+    No gradient reaches ``padding_idx``; with ``scale_grad_by_freq`` each row is divided by its
+    index's frequency.
+
+    Saves the indices only: writing the weight in place afterwards is legal, the indices not.
+    """
+
+    @staticmethod
+    def forward(
+        ctx: Any, weight: np.ndarray, indices: np.ndarray, padding_idx: int, scale: bool
+    ) -> np.ndarray:
+        ctx.save_for_backward(indices)
+        ctx.num_weights, ctx.padding_idx, ctx.scale = weight.shape[0], padding_idx, scale
+        return weight[indices]
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (indices,) = ctx.saved_tensors
+        dweight = _run(
+            EmbeddingDenseBackward, grad, indices, ctx.num_weights, ctx.padding_idx, ctx.scale
+        )
+        return dweight, None, None, None
+
+
+def _embedding_coefficients(indices: np.ndarray, padding_idx: int, scale: bool, dtype: Any) -> Any:
+    """Per-lookup gradient factor: 0 at ``padding_idx``, 1 / frequency with ``scale``."""
+    coef = (indices != padding_idx).astype(dtype)
+    if scale:
+        _, inverse, counts = np.unique(indices, return_inverse=True, return_counts=True)
+        coef = coef / counts[inverse.reshape(indices.shape)].astype(dtype)
+    return coef
+
+
+class EmbeddingDenseBackward(Op):
+    """dweight = rows of ``grad`` added at ``indices`` (the backward of Embedding).
+
+    Linear in grad; its own gradient gathers the rows back: ``dgrad = H[indices] * coef``,
+    recorded with Embedding, so derivatives of any order work. Saves the indices.
+    """
+
+    @staticmethod
+    def forward(
+        ctx: Any, grad: np.ndarray, indices: np.ndarray, num_weights: int, padding_idx: int,
+        scale: bool,
+    ) -> np.ndarray:
+        ctx.save_for_backward(indices)
+        ctx.padding_idx, ctx.scale = padding_idx, scale
+        width = grad.shape[-1]
+        coef = _embedding_coefficients(indices, padding_idx, scale, grad.dtype)
+        rows = (grad * coef[..., None]).reshape(-1, width)
+        result = np.zeros((num_weights, width), dtype=grad.dtype)
+        np.add.at(result, indices.reshape(-1), rows)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+        (indices,) = ctx.saved_tensors
+        array = operand(indices)
+        coef = _embedding_coefficients(array, ctx.padding_idx, ctx.scale, operand(grad).dtype)
+        rows = _run(Embedding, grad, indices, -1, False)
+        return rows * coef[..., None], None, None, None, None
+
+
+def embedding(
+    input: Any,
+    weight: Any,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Any:
+    """Look up rows of ``weight`` (num_embeddings, dim) at the int64/int32 ``input`` indices.
+
+    Gradient: each looked-up row's gradient is added to that row of ``weight`` (none for
+    ``padding_idx``; divided by the index's count with ``scale_grad_by_freq``). One
+    ``EmbeddingBackward0`` node saving the indices. ``max_norm`` first rescales, in place and
+    without recording, the looked-up rows whose ``norm_type``-norm exceeds it (the weight's
+    version goes up by one).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.embedding(minigrad.tensor([1, 0]), minigrad.tensor([[0.0, 1.0], [2.0, 3.0]]))
+        tensor([[2., 3.],
+                [0., 1.]])
+    """
+    if sparse:
+        raise NotImplementedError("minigrad has no sparse tensors: sparse=True is not supported")
+    rows = _shape(weight)[0] if _shape(weight) else 0
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= rows:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            if padding_idx < -rows:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = rows + padding_idx
+    else:
+        padding_idx = -1
+    if operand(weight).ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    indices = operand(input)
+    if indices.dtype not in (np.int64, np.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got {type_name(indices.dtype)} instead (while checking "
+            "arguments for embedding)"
+        )
+    if indices.size and (indices.min() < 0 or indices.max() >= rows):
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _embedding_renorm(weight, indices, max_norm, norm_type)
+    return Embedding.apply(weight, input, padding_idx, bool(scale_grad_by_freq))
+
+
+def _embedding_renorm(weight: Any, indices: np.ndarray, max_norm: float, norm_type: float) -> None:
+    """``embedding_renorm_``: rescale the used rows above ``max_norm`` (one in-place write)."""
+    if operand(weight).dtype.kind != "f":
+        raise RuntimeError(
+            "norm(): input dtype should be either floating point or complex. Got "
+            f"{_dtype_name(weight)} instead."
+        )
+    used = np.unique(indices)
+    rows = operand(weight)[used]
+    norms = np.sum(np.abs(rows) ** norm_type, axis=1) ** (1.0 / norm_type)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(rows.dtype)
+    with grad_mode.no_grad():
+        weight[_tensor(used.astype(np.int64))] = _tensor(rows * scale[:, None])
+
+
+# ==========================================================================================
+# convolution
+# ==========================================================================================

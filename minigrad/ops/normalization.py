@@ -1,0 +1,354 @@
+"""Dropout, layer norm and batch norm (see ``nn.py`` for the shared pieces)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from minigrad import _random, errors
+from minigrad._size import Size
+from minigrad.autograd.function import Op
+from minigrad.ops import elementwise as ew
+from minigrad.ops import linalg, views
+from minigrad.ops._helpers import operand
+from minigrad.ops.nn import _dtype_name, _is_tensor, _not_implemented, _shape, _size, _tensor
+
+
+def _vector_norm(x: Any, axis: int) -> Any:
+    return linalg.vector_norm(x, 2, dim=axis, keepdim=True)
+
+
+# ==========================================================================================
+# dropout
+# ==========================================================================================
+
+
+def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
+    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``.
+
+    What PyTorch 2.13 does on the CPU: ``input * mask`` with a fresh mask of ``1 / (1 - p)``
+    and zeros (``MulBackward0``, which saves the mask: gradient ``grad * mask``); ``p == 1``
+    multiplies by a 0-d zero. With ``p == 0``, ``training=False`` or an empty input the input
+    itself is returned (no node). ``inplace=True`` multiplies the input in place (``mul_``).
+    The mask comes from minigrad's generator (``minigrad.manual_seed``), so the zeros fall
+    elsewhere than PyTorch's.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> x = minigrad.ones(4)
+        >>> F.dropout(x, 0.5, training=False) is x
+        True
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    array = operand(input)
+    if p == 0 or not training or array.size == 0:
+        return input
+    if p == 1:
+        zero = _tensor(np.zeros((), dtype=array.dtype))
+        return input.mul_(zero) if inplace else ew.mul(input, zero)
+    if array.dtype.kind != "f":
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {_dtype_name(input)}"
+        )
+    keep = _random.generator().random(array.shape) < 1 - p
+    noise = keep.astype(array.dtype)
+    noise /= np.asarray(1 - p, dtype=array.dtype)
+    mask = _tensor(noise)
+    return input.mul_(mask) if inplace else ew.mul(input, mask)
+
+
+# ==========================================================================================
+# layer norm and batch norm
+# ==========================================================================================
+
+
+def _moments(x: Any, axes: tuple[int, ...], eps: float) -> tuple[Any, Any]:
+    """Mean and ``1 / sqrt(var + eps)`` over ``axes`` (biased variance), keeping dims.
+
+    Written with operators, so on tensors (create_graph) it is recorded: the second derivative
+    then sees how mean and variance depend on x.
+    """
+    count = int(np.prod([_shape(x)[a] for a in axes]))
+    mean = np.sum(x, axis=axes, keepdims=True) / count
+    centered = x - mean
+    var = np.sum(centered * centered, axis=axes, keepdims=True) / count
+    return mean, 1 / np.sqrt(var + eps)
+
+
+class NativeLayerNorm(Op):
+    """y = (x - mean) / sqrt(var + eps) * weight + bias over the last dims (``normalized_shape``).
+
+    With xhat = (x - mean) rstd and g = grad * weight (n elements per normalized group):
+    dx = rstd (g - mean(g) - xhat mean(g xhat)),  dweight = sum(grad xhat),  dbias = sum(grad)
+    over the leading dims. Saves input, weight, bias (as PyTorch, although backward does not
+    read it) and the per-group mean and rstd (private).
+    """
+
+    num_inputs = 3
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, weight: Any, bias: Any, count: int, eps: float
+    ) -> np.ndarray:
+        axes = tuple(range(x.ndim - count, x.ndim))
+        mean, rstd = _moments(x, axes, eps)
+        mean, rstd = mean.astype(x.dtype), rstd.astype(x.dtype)
+        ctx.save_for_backward(x, weight, bias, mean, rstd)
+        ctx.axes, ctx.eps = axes, eps
+        y = (x - mean) * rstd
+        if weight is not None:
+            y = y * weight
+        if bias is not None:
+            y = y + bias
+        return y.astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
+        x, weight, _bias, mean, rstd = ctx.saved_tensors
+        axes = ctx.axes
+        if _is_tensor(grad):  # create_graph: mean and rstd as functions of x
+            mean, rstd = _moments(x, axes, ctx.eps)
+        xhat = (x - mean) * rstd
+        lead = tuple(range(len(_shape(x)) - len(axes)))
+        needs = ctx.needs_input_grad
+        dx = dw = db = None
+        if needs[0]:
+            g = grad if weight is None else grad * weight
+            n = int(np.prod([_shape(x)[a] for a in axes]))
+            g_mean = np.sum(g, axis=axes, keepdims=True) / n
+            gx_mean = np.sum(g * xhat, axis=axes, keepdims=True) / n
+            dx = rstd * (g - g_mean - xhat * gx_mean)
+        if needs[1]:
+            dw = np.sum(grad * xhat, axis=lead) if lead else grad * xhat
+        if needs[2]:
+            db = np.sum(grad, axis=lead) if lead else grad
+        return dx, dw, db, None, None
+
+
+def _check_param_dtypes(input: Any, params: Sequence[Any]) -> None:
+    dtype = operand(input).dtype
+    for param in params:
+        if param is not None and operand(param).dtype != dtype:
+            if dtype == np.float32:
+                raise RuntimeError(
+                    "mixed dtype (CPU): expect parameter to have scalar type of Float"
+                )
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def layer_norm(
+    input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5
+) -> Any:
+    """Normalize over the last ``len(normalized_shape)`` dims, then scale and shift.
+
+    Each group gets mean 0 and variance 1, then is multiplied by ``weight`` and shifted by
+    ``bias`` (both of ``normalized_shape``).
+
+    One ``NativeLayerNormBackward0`` node; it saves input, weight and bias (writing any of them
+    in place before backward raises) and the per-group mean and 1/std.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.layer_norm(minigrad.tensor([[1.0, 3.0]]), (2,))
+        tensor([[-1.0000,  1.0000]])
+    """
+    if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
+        normalized_shape, (tuple, list, Size)
+    ):
+        raise TypeError(
+            "layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+            f"{type(normalized_shape).__name__}"
+        )
+    normalized = tuple(int(n) for n in normalized_shape)
+    if not normalized:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []"
+        )
+    shown = errors.format_size(normalized)
+    for name, param in (("weight", weight), ("bias", bias)):
+        if param is not None and _shape(param) != normalized:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                f"shape {errors.format_size(_shape(param))} and normalized_shape = {shown}"
+            )
+    shape = _shape(input)
+    if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
+        raise RuntimeError(
+            f"Given normalized_shape={shown}, expected input with shape "
+            f"[*, {shown[1:-1]}], but got input of size{errors.format_size(shape)}"
+        )
+    if operand(input).dtype.kind != "f":
+        raise _not_implemented("LayerNormKernelImpl", input)
+    _check_param_dtypes(input, (weight, bias))
+    return NativeLayerNorm.apply(input, weight, bias, len(normalized), float(eps))
+
+
+class NativeBatchNorm(Op):
+    """y = (x - mean) / sqrt(var + eps) * weight + bias per channel (dim 1).
+
+    Training: batch statistics (biased variance), and the running statistics updated in place,
+    ``running = (1 - momentum) running + momentum batch`` (unbiased variance), by the kernel,
+    without a version bump (as in PyTorch). Evaluation: the running statistics.
+    Backward (training; xhat = (x - mean) invstd, n values per channel):
+    dx = weight invstd / n (n grad - sum(grad) - xhat sum(grad xhat)); evaluation:
+    dx = grad weight invstd_running.  dweight = sum(grad xhat),  dbias = sum(grad).
+    Saves input, weight, running_mean, running_var (all version-checked) and the batch mean
+    and invstd (private); not the bias.
+    """
+
+    num_inputs = 3
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, weight: Any, bias: Any, running_mean: Any, running_var: Any,
+        training: bool, momentum: float, eps: float,
+    ) -> np.ndarray:
+        axes = (0, *range(2, x.ndim))
+        shape = [1] * x.ndim
+        shape[1] = x.shape[1]
+        if training:
+            n = x.size // x.shape[1]
+            mean = np.sum(x, axis=axes, keepdims=True, dtype=np.float64) / n
+            var = np.sum((x - mean) ** 2, axis=axes, keepdims=True, dtype=np.float64) / n
+            invstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
+            mean = mean.astype(x.dtype)
+            if running_mean is not None:
+                unbiased = np.reshape(var, -1) * (n / (n - 1))
+                # The kernel's own write: PyTorch does not bump the running stats' version.
+                running_mean *= 1 - momentum
+                running_mean += momentum * np.reshape(mean, -1)
+                running_var *= 1 - momentum
+                running_var += momentum * unbiased
+            saved_mean, saved_invstd = np.reshape(mean, -1), np.reshape(invstd, -1)
+        else:
+            mean = np.reshape(running_mean, shape)
+            invstd = np.reshape(1 / np.sqrt(running_var + eps), shape)
+            saved_mean = saved_invstd = np.zeros(0, dtype=x.dtype)
+        ctx.save_for_backward(x, weight, running_mean, running_var, saved_mean, saved_invstd)
+        ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, tuple(shape)
+        y = (x - mean) * invstd
+        if weight is not None:
+            y = y * np.reshape(weight, shape)
+        if bias is not None:
+            y = y + np.reshape(bias, shape)
+        return y.astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        x, weight, running_mean, running_var, saved_mean, saved_invstd = ctx.saved_tensors
+        axes, shape = ctx.axes, ctx.shape
+        if not ctx.training:
+            mean = np.reshape(running_mean, shape)
+            invstd = 1 / np.sqrt(np.reshape(running_var, shape) + ctx.eps)
+        elif _is_tensor(grad):  # create_graph: the batch statistics as functions of x
+            mean, invstd = _moments(x, axes, ctx.eps)
+        else:
+            mean, invstd = np.reshape(saved_mean, shape), np.reshape(saved_invstd, shape)
+        xhat = (x - mean) * invstd
+        w = 1 if weight is None else np.reshape(weight, shape)
+        needs = ctx.needs_input_grad
+        dx = dw = db = None
+        if needs[0]:
+            if ctx.training:
+                n = int(np.prod([_shape(x)[a] for a in axes]))
+                g_mean = np.sum(grad, axis=axes, keepdims=True) / n
+                gx_mean = np.sum(grad * xhat, axis=axes, keepdims=True) / n
+                dx = (grad - g_mean - xhat * gx_mean) * invstd * w
+            else:
+                dx = grad * invstd * w
+        if needs[1]:
+            dw = np.sum(grad * xhat, axis=axes)
+        if needs[2]:
+            db = np.sum(grad, axis=axes)
+        return dx, dw, db, None, None, None, None, None
+
+
+def batch_norm(
+    input: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any = None,
+    bias: Any = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Any:
+    """Normalize each channel (dim 1) to mean 0 and variance 1, then scale and shift.
+
+    In training the batch's statistics are used and the running ones updated in place (under
+    the hood, as PyTorch's kernel: their version does not change); in evaluation the running
+    statistics are used. One ``NativeBatchNormBackward0`` node saving input, weight,
+    running_mean and running_var: writing any of them in place before backward raises.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> mean, var = minigrad.zeros(1), minigrad.ones(1)
+        >>> F.batch_norm(minigrad.tensor([[1.0], [3.0]]), mean, var, training=True)
+        tensor([[-1.0000],
+                [ 1.0000]])
+        >>> mean
+        tensor([0.2000])
+    """
+    shape = _shape(input)
+    if training:
+        count = (shape[0] if shape else 1) * int(np.prod(shape[2:]))
+        if count == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input size "
+                f"{_size(shape)}"
+            )
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError(
+            "running_mean and running_var must either both be None or neither be None"
+        )
+    if int(np.prod(shape)) == 0:
+        out = ew.clone(input)
+        if weight is not None:
+            out = ew.mul(out, views.select(weight, 0, 0))
+        if bias is not None:
+            out = ew.add(out, views.select(bias, 0, 0))
+        return out
+    features = shape[1] if len(shape) > 1 else 0
+    for name, value in (("running_mean", running_mean), ("running_var", running_var)):
+        if value is not None:
+            _check_features(name, features, value)
+        elif not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    for name, value in (("weight", weight), ("bias", bias)):
+        if value is not None:
+            _check_features(name, features, value)
+    array = operand(input)
+    if array.dtype.kind != "f":
+        if training and not array.flags.c_contiguous:  # PyTorch's strided path calls mean()
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {_dtype_name(input)}"
+            )
+        raise _not_implemented("batch_norm", input)
+    _check_param_dtypes(input, (weight, bias, running_mean, running_var))
+    return NativeBatchNorm.apply(
+        input, weight, bias, running_mean, running_var, bool(training), float(momentum),
+        float(eps),
+    )
+
+
+def _check_features(name: str, features: int, value: Any) -> None:
+    size = operand(value).size
+    if size != features:
+        raise RuntimeError(f"{name} should contain {features} elements not {size}")
+
+
+# ==========================================================================================
+# embedding
+# ==========================================================================================

@@ -1,0 +1,369 @@
+"""max_pool2d and avg_pool2d with strided windows, and their differentiable backward ops."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import operand
+from minigrad.ops.convolution import _windows
+from minigrad.ops.nn import _run, _trunc_div
+
+
+def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: int,
+                      ceil_mode: bool) -> int:
+    """PyTorch's ``pooling_output_shape`` with its checks."""
+    if stride == 0:
+        raise RuntimeError("stride should not be zero")
+    if pad < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {pad}")
+    if pad > _trunc_div((kernel - 1) * dilation + 1, 2):
+        raise RuntimeError(
+            f"pad should be at most half of effective kernel size, but got pad={pad}, "
+            f"kernel_size={kernel} and dilation={dilation}"
+        )
+    numerator = size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = numerator // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def _pool_params(name: str, kernel_size: Any, stride: Any, padding: Any,
+                 dilation: Any = 1) -> tuple[tuple[int, int], ...]:
+    def pair(value: Any, message: str, allow_empty: bool = False) -> tuple[int, int] | None:
+        values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+        if allow_empty and not values:
+            return None
+        if len(values) not in (1, 2):
+            raise RuntimeError(f"{name}: {message}")
+        return (int(values[0]), int(values[-1]))
+
+    kernel = pair(kernel_size, "kernel_size must either be a single int, or a tuple of two ints")
+    steps = pair((() if stride is None else stride),
+                 "stride must either be omitted, a single int, or a tuple of two ints", True)
+    pads = pair(padding, "padding must either be a single int, or a tuple of two ints")
+    dils = pair(dilation, "dilation must be either a single int, or a tuple of two ints")
+    assert kernel is not None and pads is not None and dils is not None
+    return kernel, steps or kernel, pads, dils
+
+
+def _pool_shape_check(x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
+                      padding: tuple[int, int], dilation: tuple[int, int],
+                      out: tuple[int, int]) -> None:
+    """PyTorch's ``pool2d_shape_check``."""
+    if kernel[0] <= 0 or kernel[1] <= 0:
+        raise RuntimeError(
+            f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}"
+        )
+    if stride[0] <= 0 or stride[1] <= 0:
+        raise RuntimeError(
+            f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}"
+        )
+    if dilation[0] <= 0 or dilation[1] <= 0:
+        raise RuntimeError(
+            "dilation should be greater than zero, but got dilationH: "
+            f"{dilation[0]} dilationW: {dilation[1]}"
+        )
+    valid = x.shape[-3] != 0 and x.shape[-2] != 0
+    if not ((x.ndim == 3 and x.shape[0] != 0 and valid) or (x.ndim == 4 and valid
+                                                            and x.shape[3] != 0)):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+            f"but got:{errors.format_size(x.shape)}"
+        )
+    if kernel[1] // 2 < padding[1] or kernel[0] // 2 < padding[0]:
+        raise RuntimeError(
+            "pad should be smaller than or equal to half of kernel size, but got padW = "
+            f"{padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
+        )
+    if out[0] < 1 or out[1] < 1:
+        planes, height, width = x.shape[-3:]
+        raise RuntimeError(
+            f"Given input size: ({planes}x{height}x{width}). Calculated output size: "
+            f"({planes}x{out[0]}x{out[1]}). Output size is too small"
+        )
+
+
+def _as_batch(x: np.ndarray) -> np.ndarray:
+    return x if x.ndim == 4 else x[None]
+
+
+def _window_starts(out: int, stride: int, pad: int) -> np.ndarray:
+    return np.arange(out) * stride - pad
+
+
+class MaxPool2DWithIndices(Op):
+    """y = the maximum of each (dilated, strided) window, and its flat index in the input plane.
+
+    dx = grad placed at those indices (added where windows share a maximum); the indices take
+    no gradient. Saves the input and the indices (output 1), as PyTorch: writing the input (or
+    the indices) in place before backward raises, writing the output does not. Ties go to the
+    first maximum, a nan wins (the last one), padding never does.
+    """
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
+        padding: tuple[int, int], dilation: tuple[int, int], out: tuple[int, int],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        batch = _as_batch(x)
+        height, width = batch.shape[2:]
+        fill = -np.inf if batch.dtype.kind == "f" else np.iinfo(batch.dtype).min
+        extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+        far = [max(0, (o - 1) * s + e - n - p)
+               for o, s, e, n, p in zip(out, stride, extent, (height, width), padding)]
+        padded = np.pad(batch, ((0, 0), (0, 0), (padding[0], far[0]), (padding[1], far[1])),
+                        constant_values=fill)
+        windows = _windows(padded, kernel, stride, dilation)[:, :, :out[0], :out[1]]
+        flat = windows.reshape(*windows.shape[:4], kernel[0] * kernel[1])
+        choice = np.argmax(flat, axis=-1)
+        if batch.dtype.kind == "f":
+            nan = np.isnan(flat)
+            last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+            choice = np.where(nan.any(axis=-1), last_nan, choice)
+        values = np.take_along_axis(flat, choice[..., None], -1)[..., 0]
+        # Where each window position lies in the input plane, and whether it is padding.
+        rows = (_window_starts(out[0], stride[0], padding[0])[:, None]
+                + np.arange(kernel[0]) * dilation[0])  # (oh, kh)
+        cols = (_window_starts(out[1], stride[1], padding[1])[:, None]
+                + np.arange(kernel[1]) * dilation[1])  # (ow, kw)
+        r = rows[:, None, :, None]
+        c = cols[None, :, None, :]
+        position = (r * width + c).reshape(out[0], out[1], -1)
+        inside = ((r >= 0) & (r < height) & (c >= 0) & (c < width)).reshape(out[0], out[1], -1)
+        first_inside = np.argmax(inside, axis=-1)
+        chosen_inside = np.take_along_axis(
+            np.broadcast_to(inside, choice.shape + inside.shape[-1:]), choice[..., None], -1
+        )[..., 0]
+        choice = np.where(chosen_inside, choice, first_inside)
+        indices = np.take_along_axis(
+            np.broadcast_to(position, choice.shape + position.shape[-1:]), choice[..., None], -1
+        )[..., 0].astype(np.int64)
+        if x.ndim == 3:
+            values, indices = values[0], indices[0]
+        values = np.ascontiguousarray(values)
+        indices = np.ascontiguousarray(indices)
+        ctx.save_for_backward(x, indices)
+        ctx.input_shape = x.shape
+        return values, indices
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
+        _x, indices = ctx.saved_tensors
+        dx = _run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape)
+        return dx, None, None, None, None, None
+
+
+class MaxPool2DWithIndicesBackward(Op):
+    """dx = ``grad`` added at ``indices`` of each input plane (max pooling's backward).
+
+    Linear in grad; its gradient gathers back: d(grad) = H at the indices (MaxPoolGather),
+    whose own gradient is this op again. Saves the indices.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, grad: np.ndarray, indices: np.ndarray,
+                input_shape: tuple[int, ...]) -> np.ndarray:
+        ctx.save_for_backward(indices)
+        plane = input_shape[-1] * input_shape[-2]
+        planes = int(np.prod(input_shape[:-2]))
+        per_plane = int(np.prod(indices.shape[-2:]))
+        offsets = indices.reshape(planes, per_plane) + (np.arange(planes) * plane)[:, None]
+        total = np.bincount(offsets.ravel(), weights=grad.reshape(-1).astype(np.float64),
+                            minlength=planes * plane)
+        return total.astype(grad.dtype).reshape(input_shape)
+
+    @staticmethod
+    def backward(ctx: Any, h: Any) -> tuple[Any, None, None]:
+        (indices,) = ctx.saved_tensors
+        return _run(MaxPoolGather, h, indices), None, None
+
+
+class MaxPoolGather(Op):
+    """y = x at ``indices`` of each plane;  dx = grad added back at the indices.
+
+    The double backward of max pooling. Saves the indices.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(indices)
+        ctx.input_shape = x.shape
+        planes = int(np.prod(x.shape[:-2]))
+        flat = x.reshape(planes, x.shape[-2] * x.shape[-1])
+        per_plane = int(np.prod(indices.shape[-2:]))
+        picked = np.take_along_axis(flat, indices.reshape(planes, per_plane), axis=1)
+        return picked.reshape(indices.shape)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (indices,) = ctx.saved_tensors
+        return _run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape), None
+
+
+def max_pool2d(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+    ceil_mode: bool = False, return_indices: bool = False,
+) -> Any:
+    """The maximum of each ``kernel_size`` window of a (N, C, H, W) or (C, H, W) input.
+
+    Windows move by ``stride`` (default: the kernel size), over an input padded by ``padding``
+    (at most half the kernel; padding never wins), their elements ``dilation`` apart;
+    ``ceil_mode`` keeps a last partial window. Gradient: ``grad`` routed to each window's
+    maximum. One ``MaxPool2DWithIndicesBackward0`` node that saves the input and the indices;
+    ``return_indices=True`` also returns the indices (flat positions in each input plane).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.max_pool2d(minigrad.arange(16.0).reshape(1, 1, 4, 4), 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
+    kernel, steps, pads, dils = _pool_params("max_pool2d", kernel_size, stride, padding, dilation)
+    x = operand(input)
+    if x.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    out = tuple(
+        _pool_output_size(x.shape[i - 2], kernel[i], pads[i], steps[i], dils[i], ceil_mode)
+        for i in range(2)
+    )
+    _pool_shape_check(x, kernel, steps, pads, dils, out)  # type: ignore[arg-type]
+    values, indices = MaxPool2DWithIndices.apply(input, kernel, steps, pads, dils, out)
+    return (values, indices) if return_indices else values
+
+
+class AvgPool2D(Op):
+    """y = the sum of each window of the zero-padded input divided by its divisor.
+
+    The divisor is the window size, clipped to the padded input (without the padding if
+    ``count_include_pad=False``), or ``divisor_override``.
+
+    dx = each output's grad / divisor spread back over its window (AvgPool2DBackward), a linear
+    map whose gradient is this op again. Saves the input (PyTorch does, for its shape).
+    """
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
+        padding: tuple[int, int], out: tuple[int, int], count_include_pad: bool,
+        divisor_override: Any,
+    ) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
+        ctx.input_shape = x.shape
+        batch = _as_batch(x)
+        padded = np.pad(batch, ((0, 0), (0, 0), *_avg_pads(batch.shape[2:], kernel, stride,
+                                                             padding, out)))
+        windows = _windows(padded, kernel, stride, (1, 1))[:, :, :out[0], :out[1]]
+        divisor = _avg_divisors(batch.shape[2:], kernel, stride, padding, out,
+                                count_include_pad, divisor_override)
+        total = windows.sum(axis=(-2, -1), dtype=x.dtype if x.dtype.kind == "f" else None)
+        safe = np.where(divisor > 0, divisor, 1)
+        if x.dtype.kind == "f":
+            y = np.where(divisor > 0, total / safe, 0)
+        else:  # integer pooling divides rounding toward zero, as C++ does
+            y = np.where(divisor > 0, np.sign(total) * (np.abs(total) // safe), 0)
+        y = y.astype(x.dtype)
+        return np.ascontiguousarray(y[0] if x.ndim == 3 else y)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        return (_run(AvgPool2DBackward, grad, ctx.input_shape, *ctx.params),
+                None, None, None, None, None, None)
+
+
+def _avg_pads(size: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
+              padding: Sequence[int], out: Sequence[int]) -> list[tuple[int, int]]:
+    return [(p, max(0, (o - 1) * s + k - n - p))
+            for n, k, s, p, o in zip(size, kernel, stride, padding, out)]
+
+
+def _avg_divisors(size: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
+                  padding: Sequence[int], out: Sequence[int], count_include_pad: bool,
+                  divisor_override: Any) -> np.ndarray:
+    """The divisor of each output position (PyTorch's avg_pool2d kernel)."""
+    if divisor_override is not None:
+        return np.full(tuple(out), divisor_override, dtype=np.int64)
+    spans = []
+    for n, k, s, p, o in zip(size, kernel, stride, padding, out):
+        start = np.arange(o) * s - p
+        end = np.minimum(start + k, n + p)
+        pooled = end - start
+        start, end = np.maximum(start, 0), np.minimum(end, n)
+        spans.append(pooled if count_include_pad else end - start)
+    return spans[0][:, None] * spans[1][None, :]
+
+
+class AvgPool2DBackward(Op):
+    """dx = each output gradient / its divisor, added over its window (avg pooling's backward).
+
+    Linear in grad; its gradient is average pooling of the incoming gradient. Saves nothing.
+    """
+
+    @staticmethod
+    def forward(
+        ctx: Any, grad: np.ndarray, input_shape: tuple[int, ...], kernel: tuple[int, int],
+        stride: tuple[int, int], padding: tuple[int, int], out: tuple[int, int],
+        count_include_pad: bool, divisor_override: Any,
+    ) -> np.ndarray:
+        ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
+        batch = grad if grad.ndim == 4 else grad[None]
+        size = input_shape[-2:]
+        divisor = _avg_divisors(size, kernel, stride, padding, out, count_include_pad,
+                                divisor_override)
+        share = batch / np.where(divisor > 0, divisor, 1) * (divisor > 0)
+        pads = _avg_pads(size, kernel, stride, padding, out)
+        padded = np.zeros((*batch.shape[:2], *(n + lo + hi for n, (lo, hi) in zip(size, pads))),
+                          dtype=grad.dtype)
+        for i, j in itertools.product(range(kernel[0]), range(kernel[1])):
+            padded[:, :, i:i + stride[0] * (out[0] - 1) + 1:stride[0],
+                   j:j + stride[1] * (out[1] - 1) + 1:stride[1]] += share
+        result = padded[:, :, pads[0][0]:pads[0][0] + size[0], pads[1][0]:pads[1][0] + size[1]]
+        result = np.ascontiguousarray(result, dtype=grad.dtype)
+        return result if len(input_shape) == 4 else result[0]
+
+    @staticmethod
+    def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
+        return (_run(AvgPool2D, h, *ctx.params),) + (None,) * 8
+
+
+def avg_pool2d(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+    count_include_pad: bool = True, divisor_override: int | None = None,
+) -> Any:
+    """The mean of each ``kernel_size`` window of a (N, C, H, W) or (C, H, W) input.
+
+    Zero padding counts in the mean unless ``count_include_pad=False``; ``divisor_override``
+    replaces the divisor. Gradient: ``grad / divisor`` spread evenly over each window. One
+    ``AvgPool2DBackward0`` node, which saves the input.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.avg_pool2d(minigrad.arange(16.0).reshape(1, 1, 4, 4), 2)
+        tensor([[[[ 2.5000,  4.5000],
+                  [10.5000, 12.5000]]]])
+    """
+    kernel, steps, pads, _ = _pool_params("avg_pool2d", kernel_size, stride, padding)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    x = operand(input)
+    for dim in (-3, -2, -1):
+        if dim < -x.ndim:
+            raise IndexError(errors.dim_out_of_range(dim, x.ndim))
+    out = tuple(
+        _pool_output_size(x.shape[i - 2], kernel[i], pads[i], steps[i], 1, ceil_mode)
+        for i in range(2)
+    )
+    _pool_shape_check(x, kernel, steps, pads, (1, 1), out)  # type: ignore[arg-type]
+    return AvgPool2D.apply(input, kernel, steps, pads, out, bool(count_include_pad),
+                           divisor_override)
