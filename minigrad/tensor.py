@@ -622,14 +622,6 @@ class Tensor(TensorBase):
         """True where neither nan nor infinite."""
         return ew.isfinite(self)
 
-    def all(self) -> Tensor:
-        """True if every element is nonzero (a 0-d bool tensor)."""
-        return Tensor._make(np.asarray(self._array.all()))
-
-    def any(self) -> Tensor:
-        """True if some element is nonzero (a 0-d bool tensor)."""
-        return Tensor._make(np.asarray(self._array.any()))
-
     # --- math ---------------------------------------------------------------------------------
 
     def neg(self) -> Tensor:
@@ -1071,11 +1063,11 @@ class Tensor(TensorBase):
         return reduction.log_softmax(self, dim, dtype)
 
     # Replace the dim-less all()/any() of the comparisons section (they take dim and keepdim).
-    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: F811
+    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:
         """True where every element (over ``dim``, or all) is nonzero."""
         return reduction.all(self, dim, keepdim)
 
-    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: F811
+    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:
         """True where some element (over ``dim``, or all) is nonzero."""
         return reduction.any(self, dim, keepdim)
 

@@ -287,6 +287,9 @@ class Op(Function):
     _tensor_level = False
     _node_suffix = "Backward0"
     num_inputs: ClassVar[int] = 1  # leading forward arguments that are tensor inputs
+    # Whether writing this op's result in place refuses a tensor whose elements share memory
+    # (an expanded one). PyTorch's scalar fills skip the check: ``expanded.zero_()`` works.
+    checks_internal_overlap: ClassVar[bool] = True
     _slots: tuple[int, ...] = (0,)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -30,10 +30,6 @@ def is_grad_enabled() -> bool:
     return _state.enabled
 
 
-def _set_enabled(mode: bool) -> None:
-    _state.enabled = bool(mode)
-
-
 class _GradModeContext:
     """Base of the grad-mode context managers; each also works as a decorator."""
 

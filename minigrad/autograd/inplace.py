@@ -55,7 +55,7 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     )
     needs = [self_needs, *(isinstance(a, TensorBase) and a.requires_grad for a in args)]
     recording = grad_mode._state.enabled and True in needs
-    check_inplace(tensor, recording, _checks_overlap(op))
+    check_inplace(tensor, recording, op.checks_internal_overlap)
     if recording and base is not None:
         tensor._sync_view()  # the op records the view's current history as its input
     node = op._Node() if recording else None
@@ -95,14 +95,6 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
                 )
     return tensor
 
-
-# PyTorch's scalar fills write one value everywhere and skip the memory-overlap check, so
-# ``expanded.zero_()`` works. Another op opts out with ``checks_internal_overlap = False``.
-_SCALAR_FILLS = frozenset({"Zero", "Fill"})
-
-
-def _checks_overlap(op: type[Op]) -> bool:
-    return getattr(op, "checks_internal_overlap", op.__name__ not in _SCALAR_FILLS)
 
 
 def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = True) -> None:

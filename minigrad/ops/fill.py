@@ -18,6 +18,8 @@ from minigrad.autograd.function import Op
 class Zero(Op):
     """y = 0;  dx = 0.  Saves nothing."""
 
+    checks_internal_overlap = False  # one value everywhere: an expanded tensor is fine
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         return np.zeros_like(x)
@@ -29,6 +31,8 @@ class Zero(Op):
 
 class Fill(Op):
     """y = value everywhere;  dx = 0.  Saves nothing."""
+
+    checks_internal_overlap = False  # one value everywhere: an expanded tensor is fine
 
     node_name = "FillBackward2"
 
