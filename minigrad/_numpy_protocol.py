@@ -44,12 +44,10 @@ def _transpose(a: Any, axes: Any = None) -> Any:
 
 
 def _compare(ufunc: np.ufunc) -> Callable[..., Any]:
-    # Comparisons and logical ops are not differentiable: compute on arrays, wrap the result.
-    def compare(*operands: Any) -> Any:
-        arrays = [x._array if isinstance(x, TensorBase) else x for x in operands]
-        return TensorBase.output_class._make(np.asarray(ufunc(*arrays)))
-
-    return compare
+    # Comparisons and logical ops are not differentiable: computed on arrays, not recorded.
+    if ufunc.nin == 1:
+        return lambda a: ew.bool_unary(ufunc, a)
+    return lambda a, b: ew.bool_op(ufunc, a, b)
 
 
 def _maximum(a: Any, b: Any) -> Any:
@@ -71,14 +69,6 @@ def _minimum(a: Any, b: Any) -> Any:
 def _logaddexp(a: Any, b: Any) -> Any:
     # log(exp(a) + exp(b)) = max(a, b) + log1p(exp(-|a - b|)), without overflow.
     return _maximum(a, b) + ew.log1p(ew.exp(-ew.abs(a - b)))
-
-
-def _bool_unary(ufunc: np.ufunc) -> Callable[..., Any]:
-    # isnan, isfinite, ...: not differentiable; compute on the array, wrap the result.
-    def test(x: Any) -> Any:
-        return TensorBase.output_class._make(np.asarray(ufunc(x._array)))
-
-    return test
 
 
 UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
@@ -117,9 +107,9 @@ UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
     np.maximum: _maximum,
     np.minimum: _minimum,
     np.logaddexp: _logaddexp,
-    np.isnan: _bool_unary(np.isnan),
-    np.isinf: _bool_unary(np.isinf),
-    np.isfinite: _bool_unary(np.isfinite),
+    np.isnan: _compare(np.isnan),
+    np.isinf: _compare(np.isinf),
+    np.isfinite: _compare(np.isfinite),
     np.matmul: linalg.matmul,
     **{
         ufunc: _compare(ufunc)

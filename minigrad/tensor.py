@@ -536,21 +536,17 @@ class Tensor(TensorBase):
 
     # --- comparisons (not differentiable: bool results) ----------------------------------------
 
-    def _compare(self, other: Any, ufunc: np.ufunc) -> Tensor:
-        other_array = other._array if isinstance(other, TensorBase) else other
-        return Tensor._make(np.asarray(ufunc(self._array, other_array)))
-
     def __and__(self, other: Any) -> Tensor:
-        return self._compare(other, np.bitwise_and)
+        return ew.bool_op(np.bitwise_and, self, other)
 
     def __or__(self, other: Any) -> Tensor:
-        return self._compare(other, np.bitwise_or)
+        return ew.bool_op(np.bitwise_or, self, other)
 
     def __xor__(self, other: Any) -> Tensor:
-        return self._compare(other, np.bitwise_xor)
+        return ew.bool_op(np.bitwise_xor, self, other)
 
     def __invert__(self) -> Tensor:
-        return Tensor._make(np.invert(self._array))
+        return ew.bool_unary(np.invert, self)
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return ew.eq(self, other)

@@ -14,6 +14,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import call_broadcasting, cast, operand, promote, python_scalar
 
 
@@ -1512,8 +1513,6 @@ def remainder(input: Any, other: Any) -> Any:
 
 
 def _require_tensor(name: str, position: int, argname: str, value: Any) -> None:
-    from minigrad.autograd.variable import TensorBase
-
     if not isinstance(value, TensorBase):
         raise TypeError(
             f"{name}(): argument '{argname}' (position {position}) must be Tensor, not "
@@ -1677,11 +1676,14 @@ def nan_to_num(
 # --- comparisons and logical ops: bool results, never differentiable --------------------------
 
 
-def _bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
-    from minigrad.autograd.variable import TensorBase
+def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
+    """``ufunc(input, other)`` as a bool (or integer, for bitwise ops) tensor, not recorded.
 
+    Comparisons happen in PyTorch's common dtype. The one helper behind ``==``, ``&``, ``eq``,
+    ``logical_and``... and numpy's comparisons on tensors (``_numpy_protocol``).
+    """
     other = python_scalar(other)
-    a, b = operand(input), operand(other)
+    a, b = np.asarray(operand(input)), operand(other)
     dtype = None
     if ufunc in _COMPARISONS and isinstance(b, np.ndarray) and a.dtype != b.dtype:
         from minigrad._dtype import result_type
@@ -1702,70 +1704,69 @@ _COMPARISONS = (np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.g
 
 def eq(input: Any, other: Any) -> Any:
     """``input == other`` elementwise (a bool tensor)."""
-    return _bool_op(np.equal, input, other)
+    return bool_op(np.equal, input, other)
 
 
 def ne(input: Any, other: Any) -> Any:
     """``input != other`` elementwise (a bool tensor)."""
-    return _bool_op(np.not_equal, input, other)
+    return bool_op(np.not_equal, input, other)
 
 
 def lt(input: Any, other: Any) -> Any:
     """``input < other`` elementwise (a bool tensor)."""
-    return _bool_op(np.less, input, other)
+    return bool_op(np.less, input, other)
 
 
 def le(input: Any, other: Any) -> Any:
     """``input <= other`` elementwise (a bool tensor)."""
-    return _bool_op(np.less_equal, input, other)
+    return bool_op(np.less_equal, input, other)
 
 
 def gt(input: Any, other: Any) -> Any:
     """``input > other`` elementwise (a bool tensor)."""
-    return _bool_op(np.greater, input, other)
+    return bool_op(np.greater, input, other)
 
 
 def ge(input: Any, other: Any) -> Any:
     """``input >= other`` elementwise (a bool tensor)."""
-    return _bool_op(np.greater_equal, input, other)
+    return bool_op(np.greater_equal, input, other)
 
 
 def logical_and(input: Any, other: Any) -> Any:
     """Both nonzero, elementwise (a bool tensor)."""
-    return _bool_op(np.logical_and, input, other)
+    return bool_op(np.logical_and, input, other)
 
 
 def logical_or(input: Any, other: Any) -> Any:
     """Either nonzero, elementwise (a bool tensor)."""
-    return _bool_op(np.logical_or, input, other)
+    return bool_op(np.logical_or, input, other)
 
 
 def logical_xor(input: Any, other: Any) -> Any:
     """Exactly one nonzero, elementwise (a bool tensor)."""
-    return _bool_op(np.logical_xor, input, other)
+    return bool_op(np.logical_xor, input, other)
 
 
-def _bool_unary(ufunc: np.ufunc, input: Any) -> Any:
-    from minigrad.autograd.variable import TensorBase
-
+def bool_unary(ufunc: np.ufunc, input: Any) -> Any:
+    """``ufunc(input)`` as a tensor, not recorded (``isnan``, ``logical_not``, ``~``...)."""
     return TensorBase.output_class._make(np.asarray(ufunc(operand(input))))
 
 
 def logical_not(input: Any) -> Any:
     """Zero elements become True, others False (a bool tensor)."""
-    return _bool_unary(np.logical_not, input)
+    return bool_unary(np.logical_not, input)
 
 
 def isnan(input: Any) -> Any:
     """True where ``input`` is nan."""
-    return _bool_unary(np.isnan, input)
+    return bool_unary(np.isnan, input)
 
 
 def isinf(input: Any) -> Any:
     """True where ``input`` is +inf or -inf."""
-    return _bool_unary(np.isinf, input)
+    return bool_unary(np.isinf, input)
 
 
 def isfinite(input: Any) -> Any:
     """True where ``input`` is neither nan nor infinite."""
-    return _bool_unary(np.isfinite, input)
+    return bool_unary(np.isfinite, input)
