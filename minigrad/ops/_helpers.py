@@ -25,6 +25,16 @@ class ToCopy(Op):
         return grad, None
 
 
+def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
+    """Save ``x`` and ``y`` for a bilinear op (mul, mm, conv...), each only if needed.
+
+    Each operand's gradient needs the *other* operand, so PyTorch saves ``x`` only if ``y``
+    needs a gradient and ``y`` only if ``x`` does: writing the other one later stays legal.
+    """
+    needs = ctx.needs_input_grad
+    ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
+
+
 def operand(value: Any) -> Any:
     """What promotion looks at: the array behind a tensor, or the Python scalar itself."""
     return value._array if isinstance(value, TensorBase) else value

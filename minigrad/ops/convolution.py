@@ -19,7 +19,7 @@ from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
 from minigrad.ops import shape as shape_ops
 from minigrad.ops import views
-from minigrad.ops._helpers import operand
+from minigrad.ops._helpers import operand, save_for_the_other
 from minigrad.ops.nn import _run, _shape
 
 
@@ -157,8 +157,7 @@ class ConvolutionInputGrad(Op):
         stride: tuple[int, ...], padding: tuple[int, ...], dilation: tuple[int, ...],
         groups: int,
     ) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(grad if needs[1] else None, w if needs[0] else None)
+        save_for_the_other(ctx, grad, w)
         ctx.params = stride, padding, dilation, groups
         ctx.weight_shape = w.shape
         result = _conv_input_grad(grad, w, input_shape, stride, padding, dilation, groups)
@@ -190,8 +189,7 @@ class ConvolutionWeightGrad(Op):
         stride: tuple[int, ...], padding: tuple[int, ...], dilation: tuple[int, ...],
         groups: int,
     ) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(x if needs[1] else None, grad if needs[0] else None)
+        save_for_the_other(ctx, x, grad)
         ctx.params = stride, padding, dilation, groups
         ctx.input_shape = x.shape
         result = _conv_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups)

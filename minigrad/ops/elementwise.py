@@ -15,7 +15,14 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops._helpers import call_broadcasting, cast, operand, promote, python_scalar
+from minigrad.ops._helpers import (
+    call_broadcasting,
+    cast,
+    operand,
+    promote,
+    python_scalar,
+    save_for_the_other,
+)
 
 
 class Add(Op):
@@ -77,8 +84,7 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
+        save_for_the_other(ctx, x, y)
         return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod

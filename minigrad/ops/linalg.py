@@ -27,14 +27,8 @@ from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops import elementwise as ew
 from minigrad.ops import reduction, views
-from minigrad.ops._helpers import normalize_dims, operand
+from minigrad.ops._helpers import normalize_dims, operand, save_for_the_other
 from minigrad.ops.shape import raw, run, wrap_dim
-
-
-def _save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
-    # Each operand's gradient needs the *other* operand: save one only if that gradient is needed.
-    needs = ctx.needs_input_grad
-    ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
 
 
 class Dot(Op):
@@ -47,7 +41,7 @@ class Dot(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _save_for_the_other(ctx, x, y)
+        save_for_the_other(ctx, x, y)
         return np.dot(x, y)
 
     @staticmethod
@@ -69,7 +63,7 @@ class Mv(Op):
 
     @staticmethod
     def forward(ctx: Any, m: np.ndarray, v: np.ndarray) -> np.ndarray:
-        _save_for_the_other(ctx, m, v)
+        save_for_the_other(ctx, m, v)
         return m @ v
 
     @staticmethod
@@ -91,7 +85,7 @@ class Mm(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _save_for_the_other(ctx, x, y)
+        save_for_the_other(ctx, x, y)
         return x @ y
 
     @staticmethod
@@ -113,7 +107,7 @@ class Bmm(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _save_for_the_other(ctx, x, y)
+        save_for_the_other(ctx, x, y)
         return np.matmul(x, y)
 
     @staticmethod
