@@ -1257,13 +1257,13 @@ class Tensor(TensorBase):
         _check_mask(mask)
         return fill.MaskedFill.apply(self, mask, _scalar(value))
 
-    def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None) -> Tensor:
+    def scatter_(
+        self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+        reduce: str | None = None,
+    ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
-        src = value if src is None else src
-        axis = normalize_dims(dim, self._array.ndim)[0]
-        if isinstance(src, TensorBase):
-            return apply_inplace(fill.Scatter, self, src, axis, index)
-        return apply_inplace(fill.ScatterValue, self, axis, index, src)
+        op, args = shape.scatter_call(self, dim, index, src, value, reduce)
+        return apply_inplace(op, self, *args)
 
 
 def _check_mask(mask: Any) -> None:

@@ -1,8 +1,8 @@
 """Ops that overwrite values.
 
-These are what ``zero_``, ``fill_``, ``copy_``, ``normal_``, ``uniform_``, ``masked_fill`` and
-``scatter`` record. None of them saves a tensor except the index or mask that decides which
-elements were replaced.
+These are what ``zero_``, ``fill_``, ``copy_``, ``normal_``, ``uniform_`` and ``masked_fill``
+record (``scatter`` lives with the other index ops in ``shape.py``). None of them saves a tensor
+except the mask that decides which elements were replaced.
 """
 
 from __future__ import annotations
@@ -111,59 +111,3 @@ class MaskedFill(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (mask,) = ctx.saved_tensors
         return np.where(mask, 0, grad), None, None
-
-
-class ScatterValue(Op):
-    """y = x with ``value`` written at ``index`` along ``dim``;  dx = grad, 0 where written.
-
-    Saves the index.
-    """
-
-    node_name = "ScatterBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
-        ctx.save_for_backward(index)
-        ctx.dim = dim
-        y = x.copy()
-        np.put_along_axis(y, index, value, axis=dim)
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        (index,) = ctx.saved_tensors
-        dx = np.array(grad, copy=True)
-        np.put_along_axis(dx, index, 0, axis=ctx.dim)
-        return dx, None, None, None
-
-
-class Scatter(Op):
-    """y = x with ``src`` values written at ``index`` along ``dim``.  Saves the index.
-
-    dx = grad, 0 where written;  dsrc = grad gathered at ``index`` (0 where src was unused).
-    """
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
-                index: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(index)
-        ctx.dim, ctx.src_shape = dim, src.shape
-        y = x.copy()
-        np.put_along_axis(y, index, src[_leading(index.shape)], axis=dim)
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        (index,) = ctx.saved_tensors
-        dx = np.array(grad, copy=True)
-        np.put_along_axis(dx, index, 0, axis=ctx.dim)
-        dsrc = np.zeros(ctx.src_shape, dtype=grad.dtype)
-        dsrc[_leading(index.shape)] = np.take_along_axis(grad, index, axis=ctx.dim)
-        return dx, dsrc, None, None
-
-
-def _leading(shape: tuple[int, ...]) -> tuple[slice, ...]:
-    # scatter reads only the first index.shape elements of src along every dimension.
-    return tuple(slice(0, n) for n in shape)

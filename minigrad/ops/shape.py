@@ -436,6 +436,14 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = N
         >>> minigrad.zeros(3).scatter(0, minigrad.tensor([2, 0]), minigrad.tensor([5.0, 7.0]))
         tensor([7., 0., 5.])
     """
+    op, args = scatter_call(input, dim, index, src, value, reduce)
+    return op.apply(input, *args)
+
+
+def scatter_call(
+    input: Any, dim: int, index: Any, src: Any, value: Any, reduce: str | None
+) -> tuple[type[Op], tuple[Any, ...]]:
+    """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``."""
     if reduce is not None:
         raise NotImplementedError("minigrad: scatter(reduce=...) is not supported; use "
                                   "scatter_add")
@@ -443,9 +451,8 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = N
         src = value
     axis = _scatter_checks(operand(input), dim, index, src, "scatter")
     if isinstance(src, TensorBase):
-        return Scatter.apply(input, src, axis, index)
-    return ScatterValue.apply(input, axis, index, src.item() if isinstance(src, np.generic)
-                              else src)
+        return Scatter, (src, axis, index)
+    return ScatterValue, (axis, index, src.item() if isinstance(src, np.generic) else src)
 
 
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
