@@ -50,20 +50,20 @@ def _compare(ufunc: np.ufunc) -> Callable[..., Any]:
     return lambda a, b: ew.bool_op(ufunc, a, b)
 
 
-def _maximum(a: Any, b: Any) -> Any:
-    if not isinstance(b, TensorBase):
-        return ew.clamp_min(a, b)
-    if not isinstance(a, TensorBase):
-        return ew.clamp_min(b, a)
-    return ew.maximum(a, b)
+def _extreme(of_tensors: Callable[..., Any], with_number: Callable[..., Any]) -> Any:
+    # np.maximum(t, 0) in a formula: a tensor and a number is a clamp, two tensors maximum.
+    def extreme(a: Any, b: Any) -> Any:
+        if not isinstance(b, TensorBase):
+            return with_number(a, b)
+        if not isinstance(a, TensorBase):
+            return with_number(b, a)
+        return of_tensors(a, b)
+
+    return extreme
 
 
-def _minimum(a: Any, b: Any) -> Any:
-    if not isinstance(b, TensorBase):
-        return ew.clamp_max(a, b)
-    if not isinstance(a, TensorBase):
-        return ew.clamp_max(b, a)
-    return ew.minimum(a, b)
+_maximum = _extreme(ew.maximum, ew.clamp_min)
+_minimum = _extreme(ew.minimum, ew.clamp_max)
 
 
 def _logaddexp(a: Any, b: Any) -> Any:

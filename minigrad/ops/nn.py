@@ -160,6 +160,15 @@ def _mul_scalar(x: Any, c: float) -> Any:
 
 def _broadcast_tensors(a: Any, b: Any) -> tuple[Any, Any]:
     """``torch.broadcast_tensors(a, b)``: each operand expanded (a view) only if it must be."""
+    return _expand_pair(a, b, only_if_needed=True)
+
+
+def _expand_outplace(a: Any, b: Any) -> tuple[Any, Any]:
+    """C++'s two-tensor ``expand_outplace``: if the shapes differ, *both* are expanded."""
+    return _expand_pair(a, b, only_if_needed=False)
+
+
+def _expand_pair(a: Any, b: Any, only_if_needed: bool) -> tuple[Any, Any]:
     shape_a, shape_b = _shape(a), _shape(b)
     if shape_a == shape_b:
         return a, b
@@ -168,21 +177,9 @@ def _broadcast_tensors(a: Any, b: Any) -> tuple[Any, Any]:
     except ValueError:
         raise RuntimeError(errors.broadcast_mismatch(shape_a, shape_b)) from None
     return (
-        a if shape_a == shape else views.expand(a, shape),
-        b if shape_b == shape else views.expand(b, shape),
+        a if only_if_needed and shape_a == shape else views.expand(a, shape),
+        b if only_if_needed and shape_b == shape else views.expand(b, shape),
     )
-
-
-def _expand_outplace(a: Any, b: Any) -> tuple[Any, Any]:
-    """C++'s two-tensor ``expand_outplace``: if the shapes differ, *both* are expanded."""
-    shape_a, shape_b = _shape(a), _shape(b)
-    if shape_a == shape_b:
-        return a, b
-    try:
-        shape = np.broadcast_shapes(shape_a, shape_b)
-    except ValueError:
-        raise RuntimeError(errors.broadcast_mismatch(shape_a, shape_b)) from None
-    return views.expand(a, shape), views.expand(b, shape)
 
 
 # --- reductions of losses -----------------------------------------------------------------
