@@ -868,3 +868,21 @@ def test_relu_in_place():
     assert F.relu(h, inplace=True) is h
     assert h.grad_fn.name() == "ReluBackward0"
     assert h.tolist() == [0.0, 2.0]
+
+
+def test_softmax_outputs_are_contiguous_even_for_transposed_inputs():
+    # numpy would keep the input's layout; PyTorch's softmax kernels always write a fresh,
+    # contiguous result, so cross_entropy over a transposed 3-D input records no extra copy.
+    x = mg.arange(30.0).reshape(2, 5, 3).transpose(1, 2)
+    assert F.softmax(x, 1).is_contiguous()
+    assert F.log_softmax(x, 1).is_contiguous()
+    logits = mg.arange(30.0, requires_grad=True).reshape(2, 5, 3).transpose(1, 2)
+    target = mg.zeros(2, 3, dtype=mg.int64)
+    node, chain = F.cross_entropy(logits.transpose(1, 2), target).grad_fn, []
+    while node is not None:
+        chain.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    assert chain == [  # as PyTorch 2.13 records it: no CloneBackward0
+        "NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0", "TransposeBackward0",
+        "TransposeBackward0", "ViewBackward0", "torch::autograd::AccumulateGrad",
+    ]
