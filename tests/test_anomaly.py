@@ -7,7 +7,7 @@ import inspect
 import math
 
 import pytest
-from _backend import mg, text
+from _backend import LIB, mg, text
 
 STALE_SIGMOID_IN_ANOMALY_MODE = text(
     "one of the variables needed for gradient computation has been modified by an inplace "
@@ -157,3 +157,30 @@ def test_nan_in_forward_alone_does_not_trigger_the_check():
         y.sum().backward()
     assert math.isnan(y.item())
     assert x.grad.tolist() == [-1.0]
+
+
+def test_user_code_in_a_folder_named_minigrad_is_shown(tmp_path):
+    # A checkout made by `git clone <repo>` is a folder named minigrad: the user's own scripts in
+    # it must still appear in the forward traceback (only the package's own frames are dropped).
+    import subprocess
+    import sys
+
+    script = tmp_path / "minigrad" / "examples" / "user_script.py"
+    script.parent.mkdir(parents=True)
+    script.write_text(
+        f"import warnings\nimport {LIB} as mg\n"
+        "a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+        "with warnings.catch_warnings(record=True) as caught, mg.autograd.detect_anomaly():\n"
+        "    warnings.simplefilter('always')\n"
+        "    out = a.sigmoid()\n"
+        "    out.detach().zero_()\n"
+        "    try:\n"
+        "        out.sum().backward()\n"
+        "    except RuntimeError:\n"
+        "        pass\n"
+        "print(str(caught[-1].message))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True
+    )
+    assert f'File "{script}", line 6, in <module>\n    out = a.sigmoid()\n' in result.stdout

@@ -7,8 +7,13 @@ node whose gradient could not be computed. With ``check_nan`` a backward that re
 
 from __future__ import annotations
 
+import os
 import traceback
 import warnings
+
+# minigrad's own source tree: frames from files under it are the op machinery, not the user's code.
+# Compared by directory, not by a "/minigrad/" substring, which a checkout named minigrad also has.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 class _AnomalyState:
@@ -94,7 +99,7 @@ def capture_forward_stack() -> list[str]:
 def _without_minigrad_frames(stack: traceback.StackSummary) -> list[traceback.FrameSummary]:
     # The innermost frames are minigrad's own op machinery; the user wants to see their line.
     frames = list(stack)
-    while frames and "/minigrad/" in frames[-1].filename.replace("\\", "/"):
+    while frames and os.path.abspath(frames[-1].filename).startswith(_PACKAGE_DIR):
         frames.pop()
     return frames
 
