@@ -61,10 +61,10 @@ def cut_with_detach():
     prediction = B(cut).sum()  # B's multiply saves `cut`: B.weight's gradient needs it
     loss = (prediction - label) ** 2
     loss.backward()
-    print(prediction)
-    print(loss)
-    print(A.weight.grad)  # None: backward stopped at the cut
-    print(B.weight.grad)
+    print("prediction:", prediction)
+    print("loss:", loss)
+    print("A.weight.grad:", A.weight.grad)  # None: backward stopped at the cut
+    print("B.weight.grad:", B.weight.grad)
     # [4, 8, 12], as computed by hand in the docstring:
     print("equals the hand computation:", B.weight.grad.tolist() == RIGHT_GRADIENT_BY_HAND)
 
@@ -77,8 +77,8 @@ def cut_with_data():
     prediction = B(cut).sum()
     loss = (prediction - label) ** 2
     loss.backward()
-    print(A.weight.grad)
-    print(B.weight.grad)
+    print("A.weight.grad:", A.weight.grad)
+    print("B.weight.grad:", B.weight.grad)
     print("equals the hand computation:", B.weight.grad.tolist() == RIGHT_GRADIENT_BY_HAND)
 
 
@@ -92,15 +92,15 @@ def modify_after_detach():
     # Before backward, A's output is clipped in place. `cut` shares its memory AND its version
     # counter, so the counter of the tensor B saved goes from 0 to 1.
     features.clamp_(max=3)
-    print(features)
-    print(cut)
+    print("features:", features)
+    print("cut:", cut)
     # B's backward finds its saved tensor at version 1 instead of 0 and raises. `cut` has no
     # grad_fn, so the message names no operation: just the tensor and the two versions.
     try:
         loss.backward()
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
-    print(B.weight.grad)  # None: no gradient rather than a wrong one
+    print("B.weight.grad:", B.weight.grad)  # None: no gradient rather than a wrong one
 
 
 def modify_after_data():
@@ -113,12 +113,12 @@ def modify_after_data():
     # The same clipping. `cut` sees the new values (shared memory) but not the write: its version
     # counter is its own and stays at 0, so the check in B's backward passes.
     features.clamp_(max=3)
-    print(features)
-    print(cut)
+    print("features:", features)
+    print("cut:", cut)
     loss.backward()
     # The loss was computed from [2, 4, 6], its gradient from [2, 3, 3]: the two do not match.
-    print(loss)
-    print(B.weight.grad)
+    print("loss:", loss)
+    print("B.weight.grad:", B.weight.grad)
     # [4, 6, 6], the wrong gradient computed by hand in the docstring:
     print("equals the wrong hand computation:", B.weight.grad.tolist() == WRONG_GRADIENT_BY_HAND)
     return B.weight.grad
@@ -134,10 +134,10 @@ def modify_a_copy():
     # Whoever needs clipped features gets a new tensor; `features` and `cut` keep their values.
     # (Modifying in place AFTER loss.backward() would be fine too.)
     clipped = features.clamp(max=3)
-    print(clipped)
-    print(cut)
+    print("clipped:", clipped)
+    print("cut:", cut)
     loss.backward()
-    print(B.weight.grad)
+    print("B.weight.grad:", B.weight.grad)
     print("equals the hand computation:", B.weight.grad.tolist() == RIGHT_GRADIENT_BY_HAND)
     return B.weight.grad
 
@@ -175,7 +175,7 @@ def modify_the_cut_tensor_itself():
         loss.backward()
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
-    print(B.weight.grad)
+    print("B.weight.grad:", B.weight.grad)
 
 
 def main():

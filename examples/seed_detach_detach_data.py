@@ -3,7 +3,8 @@
 Reproduces, in order, every program of the blog post
 "pytorch 中 .detach() .detach_() 和 .data的区别"
 ("The difference between .detach(), .detach_() and .data in PyTorch"),
-kept in the project as shared/seeds/004_6f3963278bdf0daa.txt.
+one of the two documents this project was founded on. Its programs print unlabelled values; here
+every printed line says what it shows.
 
 The post walks through three ways to cut a tensor out of the autograd graph:
 
@@ -27,53 +28,53 @@ import minigrad as torch
 def backward_through_sigmoid():
     print("=== 1. The starting point: backward through sigmoid ===")
     a = torch.tensor([1, 2, 3.], requires_grad=True)
-    print(a.grad)  # no backward yet: None
+    print("a.grad:", a.grad)  # no backward yet: None
     out = a.sigmoid()
     out.sum().backward()
-    print(a.grad)  # sigmoid'(a) = sigmoid(a) * (1 - sigmoid(a))
+    print("a.grad:", a.grad)  # sigmoid'(a) = sigmoid(a) * (1 - sigmoid(a))
 
 
 def detach_without_changes():
     print("=== 2. detach() without changing the result does not affect backward ===")
     a = torch.tensor([1, 2, 3.], requires_grad=True)
-    print(a.grad)
+    print("a.grad:", a.grad)
     out = a.sigmoid()
     # The post prints grad_fn=<SigmoidBackward> (older PyTorch); 2.13 names it SigmoidBackward0.
-    print(out)
+    print("out:", out)
     # detach() added: c has requires_grad = False (and prints without grad_fn).
     c = out.detach()
-    print(c)
+    print("c:", c)
     # c has not been changed, so backward is not affected.
     out.sum().backward()
-    print(a.grad)
+    print("a.grad:", a.grad)
 
 
 def backward_from_detached_tensor():
     print("=== 3. Backward from the detached tensor c raises ===")
     a = torch.tensor([1, 2, 3.], requires_grad=True)
-    print(a.grad)
+    print("a.grad:", a.grad)
     out = a.sigmoid()
-    print(out)
+    print("out:", out)
     # detach() added: c has requires_grad = False.
     c = out.detach()
-    print(c)
+    print("c:", c)
     # Backpropagate from the new tensor: c.sum() has no graph at all, so there is nothing to do.
     try:
         c.sum().backward()
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
-    print(a.grad)
+    print("a.grad:", a.grad)
 
 
 def detached_tensor_requires_grad_again():
     print("=== 4. c.requires_grad = True: c becomes a new leaf, a still gets nothing ===")
     a = torch.tensor([1, 2, 3.], requires_grad=True)
-    print(a.grad)
+    print("a.grad:", a.grad)
     out = a.sigmoid()
-    print(out)
+    print("out:", out)
     # detach() added: c has requires_grad = False.
     c = out.detach()
-    print(c)
+    print("c:", c)
     # Let c require grad again and backpropagate from it.
     # The post shows "RuntimeError: element 0 of tensors does not require grad ..." here, but that
     # output was copied from the previous program: in PyTorch 2.13 this runs without error.
@@ -81,22 +82,22 @@ def detached_tensor_requires_grad_again():
     # gradient lands in c.grad, and a.grad stays None (as the post's text says).
     c.requires_grad = True
     c.sum().backward()
-    print(a.grad)
-    print(c.grad)  # added: where the gradient went
+    print("a.grad:", a.grad)
+    print("c.grad:", c.grad)  # added: where the gradient went
 
 
 def inplace_change_after_detach():
     print("=== 5. Changing c in place after detach() makes backward raise ===")
     a = torch.tensor([1, 2, 3.], requires_grad=True)
-    print(a.grad)
+    print("a.grad:", a.grad)
     out = a.sigmoid()
-    print(out)
+    print("out:", out)
     # detach() added: c has requires_grad = False.
     c = out.detach()
-    print(c)
+    print("c:", c)
     c.zero_()  # modify c in place: out changes with it, and so does their shared version counter
-    print(c)
-    print(out)
+    print("c:", c)
+    print("out:", out)
     # c was changed, which would corrupt backward (sigmoid saved `out`), so backward raises.
     # The post quotes "... which is output 0 of SigmoidBackward0, ... set_detect_anomaly(True)."
     # PyTorch 2.13 says "output 0 of Sigmoid" and "set_detect_anomaly(True, check_nan=False)".
@@ -104,7 +105,7 @@ def inplace_change_after_detach():
         out.sum().backward()
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
-    print(a.grad)
+    print("a.grad:", a.grad)
 
 
 # The post's pseudo-code for "detach controls which network is updated":
@@ -157,9 +158,9 @@ def train_only_b_with_detach():
     out = B(a)
     loss = criterion(out, labels)
     loss.backward()
-    print(loss)
-    print(A.weight.grad)  # None: A is not updated
-    print(B.weight.grad)  # [2, 8, 18], as computed by hand above
+    print("loss:", loss)
+    print("A.weight.grad:", A.weight.grad)  # None: A is not updated
+    print("B.weight.grad:", B.weight.grad)  # [2, 8, 18], as computed by hand above
 
 
 def train_only_b_with_detach_():
@@ -167,12 +168,12 @@ def train_only_b_with_detach_():
     A, B, input, labels = make_networks()
     a = A(input)
     a.detach_()  # `a` itself loses its grad_fn and becomes a leaf that does not require grad
-    print(a.is_leaf, a.requires_grad)
+    print("a.is_leaf:", a.is_leaf, "a.requires_grad:", a.requires_grad)
     out = B(a)
     loss = criterion(out, labels)
     loss.backward()
-    print(A.weight.grad)
-    print(B.weight.grad)
+    print("A.weight.grad:", A.weight.grad)
+    print("B.weight.grad:", B.weight.grad)
 
 
 def train_only_a_by_freezing_b():
@@ -186,27 +187,27 @@ def train_only_a_by_freezing_b():
     out = B(a)
     loss = criterion(out, labels)
     loss.backward()
-    print(A.weight.grad)  # [0.5, 2, 4.5], as computed by hand above
-    print(B.weight.grad)  # None: B is not updated
+    print("A.weight.grad:", A.weight.grad)  # [0.5, 2, 4.5], as computed by hand above
+    print("B.weight.grad:", B.weight.grad)  # None: B is not updated
 
 
 def inplace_change_through_data():
     print("=== 9. .data: the same in-place change is NOT detected, the gradient is wrong ===")
     a = torch.tensor([1, 2, 3.], requires_grad=True)
-    print(a.grad)
+    print("a.grad:", a.grad)
     out = a.sigmoid()
-    print(out)
+    print("out:", out)
     c = out.data
-    print(c)
+    print("c:", c)
     c.zero_()  # modify c in place ...
     # ... and out changes too.
-    print(c)
-    print(out)
+    print("c:", c)
+    print("out:", out)
     # .data changes are not tracked by autograd (c has its own version counter), so backward does
     # not raise -- it returns a wrong gradient: sigmoid's backward computes out * (1 - out) from
     # the zeroed `out`, giving zeros instead of [0.1966, 0.1050, 0.0452].
     out.sum().backward()
-    print(a.grad)
+    print("a.grad:", a.grad)
 
 
 def inplace_change_of_unsaved_result():
@@ -217,17 +218,17 @@ def inplace_change_of_unsaved_result():
     # Here the modified tensor is the result of sum(), which nothing saved for backward
     # (sum's backward only needs the input's shape), so the gradient is correct.
     a = torch.tensor([1, 2, 3.], requires_grad=True)
-    print(a.grad)
+    print("a.grad:", a.grad)
     out = a.sigmoid().sum()  # sum() here, not right before backward(): the result is correct
-    print(out)
+    print("out:", out)
     c = out.data
-    print(c)
+    print("c:", c)
     c.zero_()  # modify c in place ...
     # ... and out changes too.
-    print(c)
-    print(out)
+    print("c:", c)
+    print("out:", out)
     out.backward()  # not out.sum().backward() this time
-    print(a.grad)
+    print("a.grad:", a.grad)
 
 
 def detach_can_be_undone():
@@ -238,11 +239,14 @@ def detach_can_be_undone():
     x = torch.tensor([1., 2., 3.], requires_grad=True)
     m = x * 2
     m_detached = m.detach()
-    print(m_detached.is_leaf, m_detached.requires_grad)
-    print(m)  # unchanged: still has its grad_fn
+    print(
+        "m_detached.is_leaf:", m_detached.is_leaf,
+        "m_detached.requires_grad:", m_detached.requires_grad,
+    )
+    print("m:", m)  # unchanged: still has its grad_fn
     y = (m * m).sum()
     y.backward()
-    print(x.grad)  # dy/dx = 2 * m * 2 = 8 * x
+    print("x.grad:", x.grad)  # dy/dx = 2 * m * 2 = 8 * x
 
 
 def detach_in_place_is_final():
@@ -252,14 +256,14 @@ def detach_in_place_is_final():
     x = torch.tensor([1., 2., 3.], requires_grad=True)
     m = x * 2
     m.detach_()
-    print(m.is_leaf, m.requires_grad)
-    print(m)  # no grad_fn any more
+    print("m.is_leaf:", m.is_leaf, "m.requires_grad:", m.requires_grad)
+    print("m:", m)  # no grad_fn any more
     y = (m * m).sum()
     try:
         y.backward()
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
-    print(x.grad)
+    print("x.grad:", x.grad)
 
 
 def main():

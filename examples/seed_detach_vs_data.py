@@ -3,7 +3,8 @@
 Reproduces, in order, every program of the blog post
 "『PyTorch』tensor.detach()和tensor.data的区别以及就地操作"
 ("The difference between tensor.detach() and tensor.data in PyTorch, and in-place operations"),
-kept in the project as shared/seeds/000_5f120560dd9654ea.txt.
+one of the two documents this project was founded on. Its programs print unlabelled values and
+the word 梯度 ("gradient"); here every printed line says what it shows.
 
 The post's claim, in one sentence: both `.data` and `.detach()` give a tensor that shares memory
 with the original and has requires_grad=False, but only `.detach()` is *safe*. If the detached
@@ -16,11 +17,13 @@ its own result), it also remembers the counter's value; backward compares the tw
 shares the counter with the original tensor, so a write through it is seen; `.data` gets a fresh
 counter of its own, so a write through it is invisible.
 
-The printed output is what PyTorch 2.13 prints; where the post's text differs from real PyTorch,
-a comment says so. Programs that raise in PyTorch catch the error and print it, so the script
+The printed output is what PyTorch 2.13 prints (run the script with `import torch` instead of
+`import minigrad as torch` to see); where the post's text differs from real PyTorch, a comment
+says so. Programs that raise in PyTorch catch the error and print it, so the script
 runs to the end. Run it with `python examples/seed_detach_vs_data.py` from the repository root.
 """
 
+import os
 import warnings
 
 import minigrad as torch
@@ -39,17 +42,16 @@ def data_is_unsafe():
     # .data has a counter of its own, so autograd never hears about the write.
     data_c.zero_()
 
-    print(data_c.requires_grad)
-    print(data_c)
-    print(out.requires_grad)
-    print(out)
+    print("data_c.requires_grad:", data_c.requires_grad)
+    print("data_c:", data_c)
+    print("out.requires_grad:", out.requires_grad)
+    print("out:", out)
 
     # Backpropagate from `out`. No error, but the result is wrong: sigmoid's backward reads the
     # saved (now zeroed) result and computes 0 * (1 - 0) = 0 instead of sigmoid'(a).
     # The right answer would be tensor([0.1966, 0.1050, 0.0452]). That is why .data is unsafe.
     out.sum().backward()
-    print("梯度:")  # "gradient:"
-    print(a.grad)
+    print("a.grad, silently wrong:", a.grad)  # the post prints "梯度:" ("gradient:") first
     print("----------------------------------------------")
 
 
@@ -64,15 +66,14 @@ def data_without_inplace_is_fine():
     data_c = out.data
     d = data_c.add(torch.ones_like(data_c))
 
-    print(data_c.requires_grad)
-    print(data_c)
-    print(d)
-    print(out.requires_grad)
-    print(out)
+    print("data_c.requires_grad:", data_c.requires_grad)
+    print("data_c:", data_c)
+    print("d:", d)
+    print("out.requires_grad:", out.requires_grad)
+    print("out:", out)
 
     out.sum().backward()
-    print("梯度:")  # "gradient:" -- the true sigmoid'(a) = out * (1 - out)
-    print(a.grad)
+    print("a.grad, right:", a.grad)  # the true sigmoid'(a) = out * (1 - out)
     print("----------------------------------------------")
 
 
@@ -88,10 +89,10 @@ def detach_is_safe():
     # The same in-place operation. `out` changes too, and so does its version: 0 -> 1.
     detach_c.zero_()
 
-    print(detach_c.requires_grad)
-    print(detach_c)
-    print(out.requires_grad)
-    print(out)
+    print("detach_c.requires_grad:", detach_c.requires_grad)
+    print("detach_c:", detach_c)
+    print("out.requires_grad:", out.requires_grad)
+    print("out:", out)
 
     # Backpropagate from `out`: sigmoid's backward finds its saved result at version 1 although
     # it saved it at version 0, and refuses to compute a wrong gradient.
@@ -103,8 +104,7 @@ def detach_is_safe():
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
     # The error stopped backward before it reached `a`, so `a` has no gradient at all.
-    print("梯度:")  # "gradient:"
-    print(a.grad)
+    print("a.grad, after the error:", a.grad)
     print("----------------------------------------------")
 
 
@@ -117,15 +117,14 @@ def detach_without_inplace_is_fine():
     detach_c = out.detach()
     d = detach_c.add(torch.ones_like(detach_c))
 
-    print(detach_c.requires_grad)
-    print(detach_c)
-    print(d)
-    print(out.requires_grad)
-    print(out)
+    print("detach_c.requires_grad:", detach_c.requires_grad)
+    print("detach_c:", detach_c)
+    print("d:", d)
+    print("out.requires_grad:", out.requires_grad)
+    print("out:", out)
 
     out.sum().backward()
-    print("梯度:")  # "gradient:"
-    print(a.grad)
+    print("a.grad, right:", a.grad)
     print("----------------------------------------------")
 
 
@@ -136,20 +135,20 @@ def augmented_assignment_is_inplace():
     a = torch.tensor([1, 2, 3.], requires_grad=True)
     out = a.sigmoid()
     out += 1
-    print(out)
+    print("out after out += 1:", out)
     try:
         out.sum().backward()
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
-    print(a.grad)
+    print("a.grad:", a.grad)
 
     # ... while `out = out + 1` makes a new tensor and leaves the saved result alone.
     a = torch.tensor([1, 2, 3.], requires_grad=True)
     out = a.sigmoid()
     out = out + 1
-    print(out)
+    print("out after out = out + 1:", out)
     out.sum().backward()
-    print(a.grad)
+    print("a.grad:", a.grad)
 
 
 def anomaly_detection():
@@ -159,14 +158,15 @@ def anomaly_detection():
     # backward fails, PyTorch first issues a UserWarning showing that line ("Error detected in
     # SigmoidBackward0. Traceback of forward call that caused the error: ..."), then raises the
     # usual error, whose hint now points to that warning ("the backtrace further above").
-    # We catch the warning and print only its first line, before the error, as PyTorch shows
-    # them: the rest of the warning is a traceback with file paths. (Real code would simply let
-    # the warning print itself.)
+    # We catch the warning and print its first line and the forward call it points at (the
+    # last frame of its traceback; the file is shown by name, as the folder differs from machine
+    # to machine). Real code would simply let the warning print itself.
     caught_error = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with torch.autograd.set_detect_anomaly(True):
             a = torch.tensor([1, 2, 3.], requires_grad=True)
+            # The forward call the warning will point at:
             out = a.sigmoid()
             detach_c = out.detach()
             detach_c.zero_()
@@ -175,8 +175,14 @@ def anomaly_detection():
             except RuntimeError as error:
                 caught_error = error
     for warning in caught:
-        first_line = str(warning.message).splitlines()[0]
-        print(f"{warning.category.__name__}: {first_line}")
+        lines = str(warning.message).splitlines()
+        print(f"{warning.category.__name__}: {lines[0]}")
+        frames = [n for n, line in enumerate(lines) if line.lstrip().startswith('File "')]
+        if frames:
+            where, source = lines[frames[-1]].strip(), lines[frames[-1] + 1].strip()
+            path, line_number, function = where.split(", ")
+            file_name = os.path.basename(path[len('File "'):-1])
+            print(f"  forward call: {source}  ({file_name}, {line_number}, {function})")
     print(f"RuntimeError: {caught_error}")
 
 

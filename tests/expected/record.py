@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 EXPECTED_DIR = Path(__file__).resolve().parent
@@ -89,8 +90,15 @@ def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
 
 
 def run_under_torch(example: Path) -> subprocess.CompletedProcess[str]:
-    """Run the example's source with real PyTorch; its stdout is raw (``torch.`` names)."""
-    return _run(["-c", torch_source(example)])
+    """Run the example's source with real PyTorch; its stdout is raw (``torch.`` names).
+
+    The source runs from a file of the example's own name (in a temporary folder), so that
+    tracebacks it prints name the same file and show the same source lines as minigrad's run.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / example.name
+        script.write_text(torch_source(example), encoding="utf-8")
+        return _run([str(script)])
 
 
 def run_under_minigrad(example: Path) -> subprocess.CompletedProcess[str]:
