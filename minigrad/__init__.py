@@ -202,3 +202,10 @@ int = int32  # noqa: A001 - PyTorch's name
 short = int16
 
 __version__ = "0.1.0"
+
+# --- devices: minigrad is a CPU-only build of PyTorch's API ---------------------------------
+from minigrad import accelerator, backends, cuda  # noqa: E402
+from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
+
+# --- more factories (issue 9) -----------------------------------------------------------------
+from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices  # noqa: E402

@@ -189,3 +189,36 @@ def invalid_grad_shape(node_name: str, index: int, got: Sequence[int], shape: Se
         f"Function {node_name} returned an invalid gradient at index {index} - got "
         f"{format_size(got)} but expected shape compatible with {format_size(shape)}"
     )
+
+
+def argument_type_name(value: object) -> str:
+    """How PyTorch's argument parser names a value's type: ``Tensor``, ``minigrad.dtype``, ..."""
+    kind = type(value)
+    if kind.__module__.startswith("minigrad") and kind.__name__ in ("dtype", "device", "Size"):
+        return f"minigrad.{kind.__name__}"
+    if any(base.__name__ == "Tensor" for base in kind.__mro__):
+        return "Tensor"
+    return kind.__name__
+
+
+def invalid_arguments(
+    function: str, args: Sequence[object], kwargs: dict[str, object], signatures: Sequence[str]
+) -> str:
+    """No signature of ``function`` fits the arguments (PyTorch's argument-parser message)."""
+    got = [argument_type_name(a) for a in args]
+    named = [f"{key}={argument_type_name(kwargs[key])}" for key in sorted(kwargs)]
+    # (PyTorch ends a list of keyword arguments only with a separator.)
+    text = ", ".join(got + named) if got else "".join(f"{item}, " for item in named)
+    expected = "".join(f" * ({signature})\n" for signature in signatures)
+    return (
+        f"{function}() received an invalid combination of arguments - got ({text}), but "
+        f"expected one of:\n{expected}"
+    )
+
+
+class OutOfScopeError(NotImplementedError, AttributeError):
+    """A PyTorch name minigrad leaves out (``minigrad.fft``, ``minigrad.cuda.synchronize``).
+
+    It is an AttributeError too, so ``hasattr`` and ``getattr(module, name, default)`` keep
+    working on code that probes for optional features.
+    """

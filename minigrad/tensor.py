@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, _numpy_protocol, _printing, errors
+from minigrad import _conversion, _device, _dtype, _numpy_protocol, _printing, errors
 from minigrad._size import Size
 from minigrad.autograd import engine
 from minigrad.autograd.inplace import apply_inplace
@@ -86,14 +86,86 @@ class Tensor(TensorBase):
         """True for float16/32/64 tensors."""
         return self._array.dtype.kind == "f"
 
-    def to(self, dtype: _dtype.dtype) -> Tensor:
-        """This tensor as ``dtype`` (itself if it already is; differentiable)."""
-        numpy_dtype = _dtype.to_numpy_dtype(dtype, "to")
-        if numpy_dtype == self._array.dtype:
-            return self
-        from minigrad.ops._helpers import cast
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """This tensor on a device and/or as another dtype.
 
-        return cast(self, numpy_dtype)
+        The forms are PyTorch's: ``to(device, dtype)``, ``to(dtype)`` and ``to(other)`` (other's
+        dtype), each with ``non_blocking`` and ``copy``. The CPU is the only device. Returns
+        the tensor itself when nothing changes and ``copy`` is False, else a differentiable copy
+        (``ToCopyBackward0``).
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.ones(2)
+            >>> x.to("cpu") is x
+            True
+            >>> x.to("cpu", minigrad.float64)
+            tensor([1., 1.], dtype=minigrad.float64)
+        """
+        numpy_dtype, copy = _conversion.parse_to(args, kwargs)
+        if numpy_dtype is None:
+            numpy_dtype = self._array.dtype
+        if numpy_dtype == self._array.dtype and not copy:
+            return self
+        if numpy_dtype.kind != "f":  # an integer or bool result has no gradient: no history
+            return Tensor._make(self._array.astype(numpy_dtype))
+        from minigrad.ops._helpers import ToCopy
+
+        return ToCopy.apply(self, numpy_dtype)
+
+    @property
+    def device(self) -> _device.device:
+        """Where the tensor lives: always ``device(type='cpu')`` in minigrad."""
+        return _device.CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        """True: every minigrad tensor is on the CPU."""
+        return True
+
+    @property
+    def is_cuda(self) -> bool:
+        """False: minigrad has no CUDA tensors."""
+        return False
+
+    def get_device(self) -> int:
+        """The device index: -1, which PyTorch returns for CPU tensors."""
+        return -1
+
+    def cpu(self, memory_format: Any = None) -> Tensor:
+        """This tensor on the CPU: the tensor itself (it is already there)."""
+        return self
+
+    def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
+        """Raises PyTorch's error for a build without CUDA: minigrad runs on the CPU only."""
+        _device.check_available(_device.as_device(device if device is not None else "cuda", "cuda"))
+        raise AssertionError("unreachable: only the CPU is available")  # pragma: no cover
+
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """The legacy type name (``'minigrad.FloatTensor'``), or this tensor converted to a type.
+
+        ``dtype`` may be a dtype, a legacy type (``minigrad.DoubleTensor``) or its name.
+        """
+        if dtype is None:
+            return self._type_name()
+        if isinstance(dtype, str):
+            dtype = _conversion.parse_type_name(dtype)
+        elif isinstance(getattr(dtype, "dtype", None), _dtype.dtype):  # a legacy type class
+            dtype = dtype.dtype
+        elif not isinstance(dtype, _dtype.dtype):
+            if isinstance(dtype, type):
+                raise ValueError(f"invalid type: '{dtype.__name__}'")
+            raise TypeError("dtype must be a type, str, or dtype object")
+        return self.to(dtype)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        """This tensor as ``other``'s dtype."""
+        if not isinstance(other, TensorBase):
+            raise TypeError(
+                "type_as(): argument 'other' (position 1) must be Tensor, not "
+                f"{type(other).__name__}"
+            )
+        return self.to(other.dtype)
 
     def float(self) -> Tensor:
         """This tensor as float32."""
