@@ -209,3 +209,6 @@ from minigrad._device import device, get_default_device, set_default_device  # n
 
 # --- more factories (issue 9) -----------------------------------------------------------------
 from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices  # noqa: E402
+
+# --- whole-tensor comparisons ---------------------------------------------------------------
+from minigrad.ops.comparison import allclose, equal, isclose  # noqa: E402

@@ -191,6 +191,21 @@ def invalid_grad_shape(node_name: str, index: int, got: Sequence[int], shape: Se
     )
 
 
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+def python_type_name(value: object) -> str:
+    """A value's type as CPython's ``tp_name`` names it, which is what PyTorch prints.
+
+    ``float``, ``numpy.float64`` (a C type keeps its module), ``MyClass`` (a Python class
+    does not).
+    """
+    kind = type(value)
+    if kind.__module__ == "builtins" or kind.__flags__ & _HEAP_TYPE:
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
+
+
 def argument_type_name(value: object) -> str:
     """How PyTorch's argument parser names a value's type: ``Tensor``, ``minigrad.dtype``, ..."""
     kind = type(value)
@@ -198,7 +213,7 @@ def argument_type_name(value: object) -> str:
         return f"minigrad.{kind.__name__}"
     if any(base.__name__ == "Tensor" for base in kind.__mro__):
         return "Tensor"
-    return kind.__name__
+    return python_type_name(value)
 
 
 def invalid_arguments(

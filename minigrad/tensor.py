@@ -17,8 +17,8 @@ from minigrad._size import Size
 from minigrad.autograd import engine
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
+from minigrad.ops import comparison, fill, indexing, linalg, reduction, shape, views
 from minigrad.ops import elementwise as ew
-from minigrad.ops import fill, indexing, linalg, reduction, shape, views
 from minigrad.ops._helpers import normalize_dims, promote_inplace
 
 
@@ -689,6 +689,25 @@ class Tensor(TensorBase):
     def isfinite(self) -> Tensor:
         """True where neither nan nor infinite."""
         return ew.isfinite(self)
+
+    def isclose(
+        self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    ) -> Tensor:
+        """Where ``|self - other| <= atol + rtol * |other|`` (a bool tensor; see ``isclose``)."""
+        comparison.check_tensor("isclose", "other", 1, other)
+        return comparison.isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(
+        self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    ) -> bool:
+        """True if every element is close to ``other``'s (see ``isclose``)."""
+        comparison.check_tensor("allclose", "other", 1, other)
+        return comparison.allclose(self, other, rtol, atol, equal_nan)
+
+    def equal(self, other: Any) -> bool:
+        """True if ``other`` has the same shape and the same values."""
+        comparison.check_tensor("equal", "other", 1, other)
+        return comparison.equal(self, other)
 
     # --- math ---------------------------------------------------------------------------------
 
