@@ -109,7 +109,6 @@ from minigrad.ops.elementwise import (  # noqa: E402
     tanh,
     true_divide,
     trunc,
-    where,
 )
 from minigrad.ops.linalg import (  # noqa: E402
     addmm,
@@ -212,3 +211,7 @@ from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices
 
 # --- whole-tensor comparisons ---------------------------------------------------------------
 from minigrad.ops.comparison import allclose, equal, isclose  # noqa: E402
+
+# --- finding and counting (not differentiable) ---------------------------------------------
+from minigrad.ops.histogram import bincount, histc  # noqa: E402
+from minigrad.ops.search import argwhere, nonzero, unique, where  # noqa: E402

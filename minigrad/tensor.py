@@ -17,7 +17,17 @@ from minigrad._size import Size
 from minigrad.autograd import engine
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import comparison, fill, indexing, linalg, reduction, shape, views
+from minigrad.ops import (
+    comparison,
+    fill,
+    histogram,
+    indexing,
+    linalg,
+    reduction,
+    search,
+    shape,
+    views,
+)
 from minigrad.ops import elementwise as ew
 from minigrad.ops._helpers import normalize_dims, promote_inplace
 
@@ -1241,6 +1251,34 @@ class Tensor(TensorBase):
         """``(values, indices)`` of the ``k`` largest (or smallest) along ``dim``."""
         return shape.topk(self, k, dim, largest, sorted)
 
+
+    # --- finding and counting (not differentiable) ------------------------------------------
+
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        """The indices of the nonzero elements (see ``minigrad.nonzero``)."""
+        return search.nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self) -> Tensor:
+        """The indices of the nonzero elements, one row per element."""
+        return search.argwhere(self)
+
+    def unique(
+        self,
+        sorted: bool = True,
+        return_inverse: bool = False,
+        return_counts: bool = False,
+        dim: int | None = None,
+    ) -> Any:
+        """The distinct elements, sorted (see ``minigrad.unique``)."""
+        return search.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def bincount(self, weights: Any = None, minlength: int = 0) -> Tensor:
+        """How often each non-negative integer occurs (see ``minigrad.bincount``)."""
+        return histogram.bincount(self, weights, minlength)
+
+    def histc(self, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
+        """A histogram in ``bins`` equal-width bins (see ``minigrad.histc``)."""
+        return histogram.histc(self, bins, min, max)
 
     # --- in-place: every one goes through autograd/inplace.py --------------------------------
 
