@@ -54,6 +54,12 @@ NON_LEAF_GRAD_ACCESS = (
     "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
     "See github.com/pytorch/pytorch/pull/30531 for more informations."
 )
+INFERENCE_TENSOR_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead "
+    "of `minigrad.inference_mode()`."
+)
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
