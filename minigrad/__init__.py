@@ -202,16 +202,24 @@ short = int16
 
 __version__ = "0.1.0"
 
-# --- devices: minigrad is a CPU-only build of PyTorch's API ---------------------------------
+# --- devices, modes, the legacy API, comparisons, finding and counting (issue 9) -------------
 from minigrad import accelerator, backends, cuda  # noqa: E402
 from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
-
-# --- more factories (issue 9) -----------------------------------------------------------------
+from minigrad._dtype import get_default_dtype  # noqa: E402
+from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled  # noqa: E402
 from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices  # noqa: E402
-
-# --- whole-tensor comparisons ---------------------------------------------------------------
+from minigrad.legacy import (  # noqa: E402
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from minigrad.ops.comparison import allclose, equal, isclose  # noqa: E402
-
-# --- finding and counting (not differentiable) ---------------------------------------------
 from minigrad.ops.histogram import bincount, histc  # noqa: E402
 from minigrad.ops.search import argwhere, nonzero, unique, where  # noqa: E402
+from minigrad.tensor import is_floating_point, is_tensor, numel  # noqa: E402

@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import _conversion, _device, _dtype, _numpy_protocol, _printing, errors
 from minigrad._size import Size
-from minigrad.autograd import engine
+from minigrad.autograd import engine, grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import (
@@ -60,6 +60,16 @@ class Tensor(TensorBase):
 
     __slots__ = ()
     __hash__ = object.__hash__  # hashable by identity although == is elementwise
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        """PyTorch's legacy constructor: ``Tensor(data)``, ``Tensor(2, 3)``, ``Tensor(other)``.
+
+        Data becomes float32; sizes give an uninitialized tensor; a tensor gives an alias of it
+        (see ``minigrad/legacy.py``). Ops make their tensors without calling this.
+        """
+        from minigrad.legacy import new  # (legacy.py builds on this module)
+
+        return new(_dtype.DEFAULT_FLOAT, args, kwargs, any_dtype=True)
 
     # --- shape and type ----------------------------------------------------------------------
 
@@ -197,6 +207,55 @@ class Tensor(TensorBase):
         """This tensor as bool."""
         return self.to(_dtype.bool_)
 
+    # --- new tensors like this one -----------------------------------------------------------
+
+    def new(self, *args: Any, **kwargs: Any) -> Tensor:
+        """The legacy constructor with this tensor's dtype (``x.new(2, 3)``, ``x.new(data)``)."""
+        from minigrad.legacy import new
+
+        return new(self.dtype, args, kwargs, any_dtype=False)
+
+    def new_tensor(
+        self, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        """``minigrad.tensor(data)`` with this tensor's dtype unless ``dtype`` is given."""
+        from minigrad import creation
+
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device,
+                               requires_grad=requires_grad)
+
+    def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+        """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
+        from minigrad import creation
+
+        return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
+                              requires_grad=requires_grad)
+
+    def new_ones(self, *size: Any, dtype: Any = None, device: Any = None,
+                 requires_grad: bool = False) -> Tensor:
+        """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
+        from minigrad import creation
+
+        return creation.ones(*size, dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_empty(self, *size: Any, dtype: Any = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+        """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
+        from minigrad import creation
+
+        return creation.empty(*size, dtype=dtype or self.dtype, device=device,
+                              requires_grad=requires_grad)
+
+    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
+                 requires_grad: bool = False) -> Tensor:
+        """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
+        from minigrad import creation
+
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
     # --- autograd: data, detach, backward ------------------------------------------------------
 
     @property
@@ -206,7 +265,7 @@ class Tensor(TensorBase):
         Writes through it are invisible to autograd: the unsafe way to change values (use
         ``detach()``, whose writes autograd does see).
         """
-        return Tensor._make(self._array)
+        return Tensor._make(self._array, counter=inference.data_counter(self))
 
     @data.setter
     def data(self, other: Tensor) -> None:
@@ -219,7 +278,7 @@ class Tensor(TensorBase):
         In-place writes through it are seen by autograd, so backward raises if they changed a
         value it saved.
         """
-        return Tensor._make(self._array, counter=self._counter)
+        return Tensor._make(self._array, counter=inference.detached_counter(self))
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf without history that does not require grad (in place)."""
@@ -244,6 +303,27 @@ class Tensor(TensorBase):
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
         self._set_requires_grad(bool(requires_grad))
         return self
+
+    def _set_requires_grad(self, value: bool) -> None:
+        inference.check_requires_grad(self, value)
+        super()._set_requires_grad(value)
+
+    def is_inference(self) -> bool:
+        """True if this tensor was made in ``inference_mode`` (or is a view or alias of one).
+
+        Example:
+            >>> import minigrad
+            >>> with minigrad.inference_mode():
+            ...     x = minigrad.ones(2)
+            >>> x.is_inference(), minigrad.ones(2).is_inference()
+            (True, False)
+        """
+        return inference.is_inference(self)
+
+    @property
+    def _version(self) -> int:
+        """How many in-place writes the shared counter has seen (inference tensors: an error)."""
+        return inference.version(self)
 
     def clone(self) -> Tensor:
         """A copy with its own buffer and counter; gradients flow back to this tensor."""
@@ -469,9 +549,13 @@ class Tensor(TensorBase):
 
     # --- conversion ---------------------------------------------------------------------------
 
-    def numpy(self) -> np.ndarray:
-        """The numpy array behind this tensor (shared memory; writes bump no version)."""
-        if self.requires_grad:
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numpy array behind this tensor (shared memory; writes bump no version).
+
+        Refused for a tensor that requires grad while grad mode is on (PyTorch's rule: under
+        ``no_grad`` it is allowed), unless ``force``.
+        """
+        if not force and self.requires_grad and grad_mode.is_grad_enabled():
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         return self._array
 
@@ -1393,6 +1477,27 @@ class Tensor(TensorBase):
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
         op, args = shape.scatter_call(self, dim, index, src, value, reduce)
         return apply_inplace(op, self, *args)
+
+
+def is_tensor(obj: Any) -> bool:
+    """True if ``obj`` is a minigrad tensor.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.is_tensor(minigrad.ones(1)), minigrad.is_tensor([1.0])
+        (True, False)
+    """
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    """The number of elements of ``input``."""
+    return input.numel()
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """True if ``input`` has a floating-point dtype."""
+    return input.is_floating_point()
 
 
 def _check_mask(mask: Any) -> None:

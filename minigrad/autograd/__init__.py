@@ -10,14 +10,19 @@ from minigrad.autograd.engine import backward, grad
 from minigrad.autograd.function import Function, once_differentiable
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled
+from minigrad.autograd.legacy import Variable
 
 __all__ = [
     "Function",
     "GradcheckError",
+    "Variable",
     "backward",
     "grad",
     "gradcheck",
     "gradgradcheck",
+    "inference_mode",
+    "is_inference_mode_enabled",
     "detect_anomaly",
     "enable_grad",
     "is_anomaly_check_nan_enabled",
