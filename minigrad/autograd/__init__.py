@@ -1,5 +1,6 @@
 """minigrad.autograd: the reverse-mode engine and its public API (PyTorch's names)."""
 
+from minigrad.autograd import functional
 from minigrad.autograd.anomaly import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -25,6 +26,7 @@ __all__ = [
     "is_inference_mode_enabled",
     "detect_anomaly",
     "enable_grad",
+    "functional",
     "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "is_grad_enabled",
