@@ -17,7 +17,6 @@ _COMPILER = "minigrad runs eagerly, op by op: there is no tracer or compiler"
 _QUANTIZED = "minigrad has no quantized tensors"
 _FORWARD_AD = "minigrad has reverse-mode autograd only (no forward-mode AD or vmap)"
 _DISTRIBUTED = "minigrad runs in one process"
-_NOT_YET = "not implemented in minigrad yet"
 
 # minigrad.<name>: why it is missing.
 TOP_LEVEL = {
@@ -70,15 +69,25 @@ TOP_LEVEL = {
     "distributed": _DISTRIBUTED,
     "multiprocessing": _DISTRIBUTED,
     "meta": "minigrad has no meta tensors (tensors without data)",
-    "Generator": "minigrad has one global random generator (numpy's PCG64): " + _NOT_YET,
-    "set_default_dtype": "the default float dtype is float32: changing it is " + _NOT_YET,
-    "set_default_tensor_type": "the default float dtype is float32: changing it is " + _NOT_YET,
-    "utils": "data loading (torch.utils.data) and checkpointing are " + _NOT_YET,
-    "distributions": "probability distributions are " + _NOT_YET,
-    "special": "the special functions module is " + _NOT_YET,
-    "testing": "torch.testing is " + _NOT_YET + " (use numpy.testing on tensor.numpy())",
+    "Generator": "generator objects are not implemented yet (minigrad has one global "
+    "generator, numpy's PCG64)",
+    "set_default_dtype": "the default float dtype is float32 (changing it is not implemented "
+    "yet)",
+    "set_default_tensor_type": "the default float dtype is float32 (changing it is not "
+    "implemented yet)",
+    "utils": "torch.utils (data loading, checkpointing) is not implemented yet",
+    "distributions": "probability distributions are not implemented yet",
+    "special": "the special-functions module is not implemented yet",
+    "testing": "torch.testing is not implemented yet (compare with numpy.testing on "
+    "tensor.numpy())",
     "profiler": "minigrad has no profiler; time with the benchmarks' helpers or timeit",
     "hub": "minigrad has no model hub",
+}
+
+# minigrad.autograd.<name>: why it is missing.
+AUTOGRAD = {
+    "forward_ad": _FORWARD_AD,
+    "profiler": "minigrad has no profiler; time with the benchmarks' helpers or timeit",
 }
 
 # minigrad.cuda.<name>: everything that needs a GPU.
@@ -106,6 +115,6 @@ def missing(module: str, name: str, table: dict[str, str]) -> AttributeError:
     if reason is None:
         return AttributeError(f"module '{module}' has no attribute '{name}'")
     return OutOfScopeError(
-        f"{module}.{name} is not part of minigrad: {reason}. See docs/api.md for what minigrad "
-        "covers and how it differs from PyTorch."
+        f"{module}.{name} is not available: {reason}. See docs/api.md for what minigrad covers "
+        "and how it differs from PyTorch."
     )

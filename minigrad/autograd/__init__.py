@@ -1,5 +1,8 @@
 """minigrad.autograd: the reverse-mode engine and its public API (PyTorch's names)."""
 
+from typing import Any
+
+from minigrad import _out_of_scope
 from minigrad.autograd import functional
 from minigrad.autograd.anomaly import (
     detect_anomaly,
@@ -14,6 +17,12 @@ from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled
 from minigrad.autograd.legacy import Variable
 
+
+def __getattr__(name: str) -> Any:
+    """PyTorch names minigrad leaves out (``forward_ad``) raise ``OutOfScopeError``."""
+    raise _out_of_scope.missing(__name__, name, _out_of_scope.AUTOGRAD)
+
+
 __all__ = [
     "Function",
     "GradcheckError",
@@ -26,7 +35,6 @@ __all__ = [
     "is_inference_mode_enabled",
     "detect_anomaly",
     "enable_grad",
-    "functional",
     "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "is_grad_enabled",
