@@ -199,6 +199,20 @@ def _zeros_for_missing(
     return tuple(filled)
 
 
+def _results(
+    outputs: tuple[Any, ...], outputs_are_tuple: bool, product: tuple[Any, ...],
+    product_is_tuple: bool, create_graph: bool,
+) -> tuple[Any, Any]:
+    """``(outputs, product)`` as the user gets them.
+
+    In PyTorch's structure (a tensor for a tensor), with history only if ``create_graph``.
+    """
+    return (
+        _unpack(_finish(outputs, create_graph), outputs_are_tuple),
+        _unpack(_finish(product, create_graph), product_is_tuple),
+    )
+
+
 def _grad_mode_for_results(create_graph: bool) -> grad_mode.set_grad_enabled:
     # The last backward pass records only if the results must be differentiable.
     return grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled())
@@ -208,6 +222,21 @@ def _single_element_v_missing(what: str) -> RuntimeError:
     return RuntimeError(
         f"The vector v can only be None if the {what} a single Tensor with a single element."
     )
+
+
+def _inputs_and_v(
+    fn_name: str, inputs: Any, v: Any, create_graph: bool
+) -> tuple[bool, tuple[Any, ...], Any]:
+    """The inputs prepared, and ``v`` checked against them (``jvp``, ``vhp``, ``hvp``)."""
+    inputs_are_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+    inputs = _prepare(inputs, create_graph, need_graph=True)
+    if v is not None:
+        _, v = _as_tuple(v, "v", fn_name)
+        v = _prepare(v, create_graph, need_graph=False)
+        _check_v(v, inputs, inputs_are_tuple)
+    elif len(inputs) != 1 or inputs[0].numel() != 1:
+        raise _single_element_v_missing("input to the user-provided function is")
+    return inputs_are_tuple, inputs, v
 
 
 # --- vjp and jvp ------------------------------------------------------------------------
@@ -249,10 +278,7 @@ def vjp(
     with _grad_mode_for_results(create_graph):
         grads = _grad(outputs, inputs, v, create_graph=create_graph)
         product = _zeros_for_missing(grads, inputs, strict, create_graph, "back")
-    return (
-        _unpack(_finish(outputs, create_graph), outputs_are_tuple),
-        _unpack(_finish(product, create_graph), inputs_are_tuple),
-    )
+    return _results(outputs, outputs_are_tuple, product, inputs_are_tuple, create_graph)
 
 
 def jvp(
@@ -275,14 +301,7 @@ def jvp(
         (tensor([1., 8.]), tensor([3., 6.]))
     """
     with grad_mode.enable_grad():
-        inputs_are_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "jvp")
-            v = _prepare(v, create_graph, need_graph=False)
-            _check_v(v, inputs, inputs_are_tuple)
-        elif len(inputs) != 1 or inputs[0].numel() != 1:
-            raise _single_element_v_missing("input to the user-provided function is")
+        inputs_are_tuple, inputs, v = _inputs_and_v("jvp", inputs, v, create_graph)
         outputs_are_tuple, outputs = _as_tuple(
             func(*inputs), "outputs of the user-provided function", "jvp"
         )
@@ -294,10 +313,7 @@ def jvp(
     with grad_mode.enable_grad() if create_graph else contextlib.nullcontext():
         grads = _grad(grad_inputs, dummies, v, create_graph=create_graph)
         product = _zeros_for_missing(grads, outputs, strict, create_graph, "back_trick")
-    return (
-        _unpack(_finish(outputs, create_graph), outputs_are_tuple),
-        _unpack(_finish(product, create_graph), outputs_are_tuple),
-    )
+    return _results(outputs, outputs_are_tuple, product, outputs_are_tuple, create_graph)
 
 
 # --- jacobian and hessian --------------------------------------------------------------
@@ -461,20 +477,6 @@ def _scalar_output(func: Callable[..., Any], inputs: tuple[Any, ...], fn_name: s
     return outputs_are_tuple, outputs
 
 
-def _prepare_for_hessian_product(
-    fn_name: str, inputs: Any, v: Any, create_graph: bool
-) -> tuple[bool, tuple[Any, ...], Any]:
-    inputs_are_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
-    inputs = _prepare(inputs, create_graph, need_graph=True)
-    if v is not None:
-        _, v = _as_tuple(v, "v", fn_name)
-        v = _prepare(v, create_graph, need_graph=False)
-        _check_v(v, inputs, inputs_are_tuple)
-    elif len(inputs) != 1 or inputs[0].numel() != 1:
-        raise _single_element_v_missing("input to the user-provided function is")
-    return inputs_are_tuple, inputs, v
-
-
 def vhp(
     func: Callable[..., Any],
     inputs: Any,
@@ -491,17 +493,14 @@ def vhp(
         (tensor(9.), tensor([ 6., 12.]))
     """
     with grad_mode.enable_grad():
-        inputs_are_tuple, inputs, v = _prepare_for_hessian_product("vhp", inputs, v, create_graph)
+        inputs_are_tuple, inputs, v = _inputs_and_v("vhp", inputs, v, create_graph)
         outputs_are_tuple, outputs = _scalar_output(func, inputs, "vhp", strict)
         jac = _grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict)
     with _grad_mode_for_results(create_graph):
         grads = _grad(jac, inputs, v, create_graph=create_graph)
         product = _zeros_for_missing(grads, inputs, strict, create_graph, "double_back")
-    return (
-        _unpack(_finish(outputs, create_graph), outputs_are_tuple),
-        _unpack(_finish(product, create_graph), inputs_are_tuple),
-    )
+    return _results(outputs, outputs_are_tuple, product, inputs_are_tuple, create_graph)
 
 
 def hvp(
@@ -523,7 +522,7 @@ def hvp(
         (tensor(9.), tensor([ 6., 12.]))
     """
     with grad_mode.enable_grad():
-        inputs_are_tuple, inputs, v = _prepare_for_hessian_product("hvp", inputs, v, create_graph)
+        inputs_are_tuple, inputs, v = _inputs_and_v("hvp", inputs, v, create_graph)
         outputs_are_tuple, outputs = _scalar_output(func, inputs, "hvp", strict)
         jac = _grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict)
@@ -533,7 +532,4 @@ def hvp(
     with _grad_mode_for_results(create_graph):
         grads = _grad(double_back, dummies, v, create_graph=create_graph)
         product = _zeros_for_missing(grads, inputs, strict, create_graph, "double_back_trick")
-    return (
-        _unpack(_finish(outputs, create_graph), outputs_are_tuple),
-        _unpack(_finish(product, create_graph), inputs_are_tuple),
-    )
+    return _results(outputs, outputs_are_tuple, product, inputs_are_tuple, create_graph)
