@@ -17,6 +17,7 @@ from typing import Any
 
 from minigrad import _dtype, errors
 from minigrad._device import as_device, check_available, device
+from minigrad.autograd.variable import TensorBase
 
 _TO_SIGNATURES = (
     "minigrad.device device = None, minigrad.dtype dtype = None, bool non_blocking = False, "
@@ -40,7 +41,7 @@ def _is_dtype(value: Any) -> bool:
 
 
 def _is_tensor(value: Any) -> bool:
-    return hasattr(value, "_array") and hasattr(value, "_counter")
+    return isinstance(value, TensorBase)
 
 
 def _is_bool(value: Any) -> bool:

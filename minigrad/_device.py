@@ -23,7 +23,7 @@ _DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")
 
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
-# What a CPU-only build says when a device type is used: (exception, message) per type.
+# What a CPU-only build asserts when these device types are used.
 _NOT_COMPILED = {
     "cuda": "Torch not compiled with CUDA enabled",
     "xpu": "Torch not compiled with XPU enabled",
@@ -38,7 +38,6 @@ _BACKEND_NAMES = {
     "hip": "HIP", "ve": "VE", "fpga": "FPGA", "maia": "MAIA", "xla": "XLA", "ipu": "IPU",
     "vulkan": "Vulkan", "mps": "MPS", "lazy": "Lazy",
 }  # fmt: skip
-
 
 _NO_ARGUMENT = object()
 

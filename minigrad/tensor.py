@@ -122,12 +122,16 @@ class Tensor(TensorBase):
             >>> x.to("cpu", minigrad.float64)
             tensor([1., 1.], dtype=minigrad.float64)
         """
-        numpy_dtype, copy = _conversion.parse_to(args, kwargs)
+        if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):
+            numpy_dtype, copy = args[0].numpy, False  # the common case, without parsing
+        else:
+            numpy_dtype, copy = _conversion.parse_to(args, kwargs)
         if numpy_dtype is None:
             numpy_dtype = self._array.dtype
         if numpy_dtype == self._array.dtype and not copy:
             return self
-        if numpy_dtype.kind != "f":  # an integer or bool result has no gradient: no history
+        if numpy_dtype.kind != "f" or not self.requires_grad:
+            # Nothing to record (integer and bool results have no gradient): a plain copy.
             return Tensor._make(self._array.astype(numpy_dtype))
         from minigrad.ops._helpers import ToCopy
 
@@ -158,8 +162,11 @@ class Tensor(TensorBase):
 
     def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
         """Raises PyTorch's error for a build without CUDA: minigrad runs on the CPU only."""
-        _device.check_available(_device.as_device(device if device is not None else "cuda", "cuda"))
-        raise AssertionError("unreachable: only the CPU is available")  # pragma: no cover
+        where = _device.as_device("cuda" if device is None else device, "cuda")
+        if where.type != "cuda":
+            raise RuntimeError("Invalid device, must be cuda device")
+        _device.check_available(where)
+        raise AssertionError("unreachable: check_available raises for CUDA")  # pragma: no cover
 
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
         """The legacy type name (``'minigrad.FloatTensor'``), or this tensor converted to a type.
@@ -183,7 +190,7 @@ class Tensor(TensorBase):
         if not isinstance(other, TensorBase):
             raise TypeError(
                 "type_as(): argument 'other' (position 1) must be Tensor, not "
-                f"{type(other).__name__}"
+                f"{errors.python_type_name(other)}"
             )
         return self.to(other.dtype)
 
@@ -278,7 +285,10 @@ class Tensor(TensorBase):
         In-place writes through it are seen by autograd, so backward raises if they changed a
         value it saved.
         """
-        return Tensor._make(self._array, counter=inference.detached_counter(self))
+        counter = self._counter
+        if counter.is_inference:  # made in inference mode: see autograd/inference.py
+            counter = inference.detached_counter(self)
+        return Tensor._make(self._array, counter=counter)
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf without history that does not require grad (in place)."""

@@ -179,6 +179,10 @@ def test_cuda_method_raises():
     with pytest.raises(RuntimeError) as info:
         mg.ones(2).cuda(0)
     assert str(info.value) == NO_ACCELERATOR
+    for device in ("cpu", "mps", mg.device("cpu")):
+        with pytest.raises(RuntimeError) as info:
+            mg.ones(2).cuda(device)
+        assert str(info.value) == "Invalid device, must be cuda device"
 
 
 def test_to_the_cpu_returns_the_tensor_itself():
