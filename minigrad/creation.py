@@ -389,7 +389,7 @@ def _int_argument(function: str, name: str, position: int, value: Any) -> int:
         return int(value)
     raise TypeError(
         f"{function}(): argument '{name}' (position {position}) must be int, not "
-        f"{type(value).__name__}"
+        f"{errors.python_type_name(value)}"
     )
 
 
@@ -473,13 +473,13 @@ def _size_argument(function: str, position: int, size: Any) -> tuple[int, ...]:
     if not isinstance(size, (tuple, list)):
         raise TypeError(
             f"{function}(): argument 'size' (position {position}) must be tuple of ints, not "
-            f"{type(size).__name__}"
+            f"{errors.python_type_name(size)}"
         )
     for index, n in enumerate(size):
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
             raise TypeError(
                 f"{function}(): argument 'size' (position {position}) must be tuple of ints, "
-                f"but found element of type {type(n).__name__} at pos {index}"
+                f"but found element of type {errors.python_type_name(n)} at pos {index}"
             )
     return _shape(tuple(size))
 

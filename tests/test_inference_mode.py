@@ -283,3 +283,19 @@ def test_enable_grad_inside_inference_mode_still_records_nothing():
         assert mg.is_grad_enabled() and mg.is_inference_mode_enabled()
         y = x.exp()
     assert not y.requires_grad and y.is_inference()
+
+
+@pytest.mark.xfail(LIB == "minigrad", strict=True,
+                   reason="needs views to record that they were made in inference mode (report)")
+def test_a_view_made_in_inference_mode_written_in_normal_mode():
+    x = mg.ones(3, requires_grad=True).clone()
+    with mg.inference_mode():
+        view = x[:2]
+    with pytest.raises(RuntimeError) as info:
+        view.mul_(2)
+    assert str(info.value) == (
+        "A view was created in inference mode and is being modified inplace in normal mode. "
+        "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+        "your code by moving both the view and the inplace either both inside the inference_mode "
+        "block (if you don't want the inplace to be tracked) or both outside (if you want the "
+        "inplace to be tracked).")
