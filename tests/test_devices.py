@@ -359,6 +359,9 @@ def test_cudnn_flags_can_be_set():
 def test_default_device_is_the_cpu():
     assert mg.get_default_device() == mg.device("cpu")
     mg.set_default_device("cpu")
-    assert mg.get_default_device() == mg.device("cpu")
+    try:
+        assert mg.get_default_device() == mg.device("cpu")
+    finally:
+        mg.set_default_device(None)  # (in PyTorch a default device is global state: reset it)
     with mg.device("cpu"):
         assert mg.zeros(1).device == mg.device("cpu")
