@@ -56,6 +56,17 @@ _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 DEFAULT_FLOAT = float32
 
 
+def get_default_dtype() -> dtype:
+    """The dtype of floating-point tensors made from Python floats: ``minigrad.float32``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.get_default_dtype()
+        minigrad.float32
+    """
+    return DEFAULT_FLOAT
+
+
 def from_numpy_dtype(numpy_dtype: np.dtype) -> dtype:
     """The minigrad dtype of a numpy dtype; TypeError for types minigrad does not support."""
     try:

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from minigrad import _dtype, _random, errors
+from minigrad._device import as_device, check_available, check_factory_device
+from minigrad.ops import elementwise as ew
 from minigrad.tensor import Tensor
 
 
@@ -22,7 +24,12 @@ def _new(array: np.ndarray, requires_grad: bool) -> Tensor:
     return Tensor._make(array, requires_grad=bool(requires_grad))
 
 
-def tensor(data: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def tensor(
+    data: Any,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """A new tensor holding a copy of ``data`` (a number, nested lists, an array or a tensor).
 
     Example:
@@ -32,6 +39,8 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = F
         >>> minigrad.tensor([[1, 2], [3, 4]]).dtype
         minigrad.int64
     """
+    if device is not None:  # PyTorch makes the tensor and then copies it there
+        check_available(as_device(device, "tensor"))
     numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
@@ -143,11 +152,18 @@ def _shape(size: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(int(n) for n in size)
 
 
-def _float_dtype(dtype: _dtype.dtype | None, factory: str) -> np.dtype:
+def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -> np.dtype:
+    """The factory's dtype (float32 by default), after checking that ``device`` is the CPU."""
+    check_factory_device(device, factory)
     return _dtype.DEFAULT_FLOAT.numpy if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
 
 
-def zeros(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def zeros(
+    *size: Any,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """A tensor of zeros of the given shape.
 
     Example:
@@ -156,17 +172,30 @@ def zeros(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = F
         tensor([[0., 0.],
                 [0., 0.]])
     """
-    return _new(np.zeros(_shape(size), dtype=_float_dtype(dtype, "zeros")), requires_grad)
+    numpy_dtype = _float_dtype(dtype, "zeros", device)
+    return _new(np.zeros(_shape(size), dtype=numpy_dtype), requires_grad)
 
 
-def ones(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def ones(
+    *size: Any,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """A tensor of ones of the given shape."""
-    return _new(np.ones(_shape(size), dtype=_float_dtype(dtype, "ones")), requires_grad)
+    numpy_dtype = _float_dtype(dtype, "ones", device)
+    return _new(np.ones(_shape(size), dtype=numpy_dtype), requires_grad)
 
 
-def empty(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def empty(
+    *size: Any,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """An uninitialized tensor of the given shape (numpy's ``empty``)."""
-    return _new(np.empty(_shape(size), dtype=_float_dtype(dtype, "empty")), requires_grad)
+    numpy_dtype = _float_dtype(dtype, "empty", device)
+    return _new(np.empty(_shape(size), dtype=numpy_dtype), requires_grad)
 
 
 def full(
@@ -174,6 +203,7 @@ def full(
     fill_value: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (as in PyTorch).
@@ -183,6 +213,7 @@ def full(
         >>> minigrad.full((2,), 7)
         tensor([7, 7])
     """
+    check_factory_device(device, "full")
     if dtype is not None:
         numpy_dtype = _dtype.to_numpy_dtype(dtype, "full")
     elif isinstance(fill_value, bool):
@@ -194,16 +225,26 @@ def full(
     return _new(np.full(_shape(tuple(size)), fill_value, dtype=numpy_dtype), requires_grad)
 
 
-def rand(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def rand(
+    *size: Any,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
-    numpy_dtype = _float_dtype(dtype, "rand")
+    numpy_dtype = _float_dtype(dtype, "rand", device)
     values = _random.generator().random(_shape(size)).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
-def randn(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def randn(
+    *size: Any,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Standard normal random numbers."""
-    numpy_dtype = _float_dtype(dtype, "randn")
+    numpy_dtype = _float_dtype(dtype, "randn", device)
     values = _random.generator().standard_normal(_shape(size)).astype(numpy_dtype)
     return _new(values, requires_grad)
 
@@ -214,6 +255,7 @@ def arange(
     step: Any = 1,
     *,
     dtype: _dtype.dtype | None = None,
+    device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """``[start, end)`` in steps of ``step``: int64 for integer arguments, else float32.
@@ -223,6 +265,7 @@ def arange(
         >>> minigrad.arange(3)
         tensor([0, 1, 2])
     """
+    check_factory_device(device, "arange")
     if end is None:
         start, end = 0, start
     if dtype is not None:
@@ -242,41 +285,55 @@ def linspace(
     steps: int,
     *,
     dtype: _dtype.dtype | None = None,
+    device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    values = np.linspace(start, end, steps).astype(_float_dtype(dtype, "linspace"))
-    return _new(values, requires_grad)
+    numpy_dtype = _float_dtype(dtype, "linspace", device)
+    return _new(np.linspace(start, end, steps).astype(numpy_dtype), requires_grad)
 
 
 def _like(
-    input: Tensor, dtype: _dtype.dtype | None, factory: str
+    input: Tensor, dtype: _dtype.dtype | None, device: Any, factory: str
 ) -> tuple[tuple[int, ...], np.dtype]:
+    check_factory_device(device, factory, "aten::empty_strided")
     numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
     return input._array.shape, numpy_dtype
 
 
 def zeros_like(
-    input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
+    input: Tensor,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Zeros with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, "zeros_like")
+    shape, numpy_dtype = _like(input, dtype, device, "zeros_like")
     return _new(np.zeros(shape, dtype=numpy_dtype), requires_grad)
 
 
 def ones_like(
-    input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
+    input: Tensor,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Ones with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, "ones_like")
+    shape, numpy_dtype = _like(input, dtype, device, "ones_like")
     return _new(np.ones(shape, dtype=numpy_dtype), requires_grad)
 
 
 def empty_like(
-    input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
+    input: Tensor,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """An uninitialized tensor with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, "empty_like")
+    shape, numpy_dtype = _like(input, dtype, device, "empty_like")
     return _new(np.empty(shape, dtype=numpy_dtype), requires_grad)
 
 
@@ -285,24 +342,276 @@ def full_like(
     fill_value: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, "full_like")
+    shape, numpy_dtype = _like(input, dtype, device, "full_like")
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
 
 
 def rand_like(
-    input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
+    input: Tensor,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Uniform random numbers with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, "rand_like")
+    shape, numpy_dtype = _like(input, dtype, device, "rand_like")
     return _new(_random.generator().random(shape).astype(numpy_dtype), requires_grad)
 
 
 def randn_like(
-    input: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False
+    input: Tensor,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Standard normal random numbers with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, "randn_like")
+    shape, numpy_dtype = _like(input, dtype, device, "randn_like")
     return _new(_random.generator().standard_normal(shape).astype(numpy_dtype), requires_grad)
+
+
+# --- more factories: eye, random integers and permutations, triangle indices -----------------
+
+_EYE_SIGNATURES = tuple(
+    f"int n, {m}*, minigrad.dtype dtype = None, minigrad.device device = None, "
+    "bool requires_grad = False"
+    for m in ("", "int m, ")
+)
+
+
+def _int_argument(function: str, name: str, position: int, value: Any) -> int:
+    """``value`` if it is an int (not a bool); else PyTorch's argument TypeError."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise TypeError(
+        f"{function}(): argument '{name}' (position {position}) must be int, not "
+        f"{errors.python_type_name(value)}"
+    )
+
+
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """The ``n`` x ``m`` identity matrix (ones on the diagonal; ``m`` defaults to ``n``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.eye(2, 3)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
+    n = _int_argument("eye", "n", 1, n)
+    if m is None:
+        m = n
+    elif not isinstance(m, (int, np.integer)) or isinstance(m, bool):
+        raise TypeError(errors.invalid_arguments("eye", (n, m), {}, _EYE_SIGNATURES))
+    numpy_dtype = _float_dtype(dtype, "eye", device)
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    return _new(np.eye(n, int(m), dtype=numpy_dtype), requires_grad)
+
+
+_RANDINT_SIGNATURES = tuple(
+    f"{low}int high, tuple of ints size, *, minigrad.dtype dtype = None, minigrad.device device "
+    "= None, bool requires_grad = False"
+    for low in ("", "int low, ")
+)
+
+
+def randint(
+    *args: Any,
+    size: Any = None,
+    low: Any = None,
+    high: Any = None,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Random integers drawn uniformly from ``[low, high)`` (``low`` defaults to 0); int64.
+
+    Called as ``randint(high, size)`` or ``randint(low, high, size)``. The numbers come from
+    minigrad's own generator: seeded runs repeat, but differ from PyTorch's.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.randint(3, 10, (2, 2))
+        >>> x.shape, x.dtype, bool(((x >= 3) & (x < 10)).all())
+        (minigrad.Size([2, 2]), minigrad.int64, True)
+    """
+    # The forms are (high, size) and (low, high, size); keywords may give any of the three.
+    given = {k: v for k, v in (("low", low), ("high", high), ("size", size)) if v is not None}
+    count = len(args) + len(given)
+    names = ("low", "high", "size") if count == 3 else ("high", "size")
+    bound = dict(zip(names, args))
+    if count not in (2, 3) or set(bound) & set(given) or {*bound, *given} != set(names):
+        raise TypeError(errors.invalid_arguments("randint", args, given, _RANDINT_SIGNATURES))
+    bound.update(given)
+    positions = {name: position for position, name in enumerate(names, start=1)}
+    low = 0 if "low" not in bound else _int_argument("randint", "low", 1, bound["low"])
+    high = _int_argument("randint", "high", positions["high"], bound["high"])
+    shape = _size_argument("randint", positions["size"], bound["size"])
+    numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, "randint")
+    check_factory_device(device, "randint")
+    _check_random_range(low, high, numpy_dtype)
+    values = _random.generator().integers(low, high, shape, dtype=np.int64, endpoint=False)
+    return _new(values.astype(numpy_dtype), requires_grad)
+
+
+def _size_argument(function: str, position: int, size: Any) -> tuple[int, ...]:
+    """A ``size`` given as a tuple of ints, checked with PyTorch's messages."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(
+            f"{function}(): argument 'size' (position {position}) must be tuple of ints, not "
+            f"{errors.python_type_name(size)}"
+        )
+    for index, n in enumerate(size):
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(
+                f"{function}(): argument 'size' (position {position}) must be tuple of ints, "
+                f"but found element of type {errors.python_type_name(n)} at pos {index}"
+            )
+    return _shape(tuple(size))
+
+
+def _check_random_range(low: int, high: int, numpy_dtype: np.dtype) -> None:
+    """PyTorch's checks of ``[low, high)`` for random integers of ``numpy_dtype``."""
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    ctype = ew.C_TYPE_NAMES[numpy_dtype.name]
+    if numpy_dtype.kind == "f" and numpy_dtype.itemsize > 2:
+        # float and double hold every integer up to 2^24 / 2^53 only: PyTorch warns beyond.
+        digits = np.finfo(numpy_dtype).nmant + 1
+        for name, value in (("from", low), ("to - 1", high - 1)):
+            if not -(2**digits) <= value <= 2**digits:
+                warnings.warn(
+                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {ctype} can support discrete uniform distribution only within "
+                    "this range. This warning will become an error in version 1.7 release, "
+                    "please fix the code in advance",
+                    UserWarning,
+                    stacklevel=3,
+                )
+        return
+    if numpy_dtype == np.bool_:
+        smallest, largest = 0, 1
+    elif numpy_dtype.kind == "f":  # float16: its largest finite value
+        largest = float(np.finfo(numpy_dtype).max)
+        smallest = -largest
+    else:
+        smallest, largest = int(np.iinfo(numpy_dtype).min), int(np.iinfo(numpy_dtype).max)
+    for name, value in (("from", low), ("to - 1", high - 1)):
+        if not smallest <= value <= largest:
+            raise RuntimeError(f"{name} is out of bounds for {ctype}")
+
+
+# How randperm names the C++ type a too-large n would overflow.
+_RANDPERM_INT_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int"}
+
+
+def randperm(
+    n: int,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A random permutation of ``0 .. n - 1`` (int64 by default).
+
+    Example:
+        >>> import minigrad
+        >>> sorted(minigrad.randperm(4).tolist())
+        [0, 1, 2, 3]
+    """
+    n = _int_argument("randperm", "n", 1, n)
+    numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, "randperm")
+    check_factory_device(device, "randperm")
+    _shape((n,))
+    if numpy_dtype == np.bool_:
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+    if numpy_dtype.name in _RANDPERM_INT_TYPES and n - 1 > np.iinfo(numpy_dtype).max:
+        raise RuntimeError(
+            f"value cannot be converted to type {_RANDPERM_INT_TYPES[numpy_dtype.name]} without "
+            "overflow"
+        )
+    if numpy_dtype == np.float16 and n > 2049:
+        raise RuntimeError("n cannot be greater than 2049 for Half type.")
+    if numpy_dtype == np.float32 and n > 2**24 + 1:
+        raise RuntimeError("n cannot be greater than 2^24+1 for Float type.")
+    return _new(_random.generator().permutation(n).astype(numpy_dtype), requires_grad)
+
+
+def tril_indices(
+    row: int,
+    col: int,
+    offset: int = 0,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+) -> Tensor:
+    """The (row, column) indices of the lower triangle of a ``row`` x ``col`` matrix.
+
+    A ``2 x N`` tensor, in row-major order; ``offset`` shifts the diagonal (as in ``tril``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tril_indices(3, 3)
+        tensor([[0, 1, 1, 2, 2, 2],
+                [0, 0, 1, 0, 1, 2]])
+    """
+    return _triangle_indices("tril_indices", np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(
+    row: int,
+    col: int,
+    offset: int = 0,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+) -> Tensor:
+    """The (row, column) indices of the upper triangle of a ``row`` x ``col`` matrix.
+
+    A ``2 x N`` tensor, in row-major order; ``offset`` shifts the diagonal (as in ``triu``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.triu_indices(2, 3, 1)
+        tensor([[0, 0, 1],
+                [1, 2, 2]])
+    """
+    return _triangle_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)
+
+
+def _triangle_indices(
+    name: str, indices: Any, row: Any, col: Any, offset: Any, dtype: Any, device: Any
+) -> Tensor:
+    row, col, offset = (
+        _int_argument(name, arg, position, value)
+        for position, (arg, value) in enumerate((("row", row), ("col", col), ("offset", offset)),
+                                                start=1)
+    )
+    numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, name)
+    check_factory_device(device, name, f"aten::{name}")
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")  # (sic: no space)
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    if numpy_dtype not in (np.int32, np.int64):
+        raise NotImplementedError(
+            f"\"{name}\" not implemented for '{_dtype.display_name(numpy_dtype)}'"
+        )
+    rows, cols = indices(row, offset, col)
+    return _new(np.stack([rows, cols]).astype(numpy_dtype).reshape(2, -1), False)

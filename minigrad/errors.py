@@ -54,6 +54,12 @@ NON_LEAF_GRAD_ACCESS = (
     "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
     "See github.com/pytorch/pytorch/pull/30531 for more informations."
 )
+INFERENCE_TENSOR_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead "
+    "of `minigrad.inference_mode()`."
+)
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
@@ -189,3 +195,51 @@ def invalid_grad_shape(node_name: str, index: int, got: Sequence[int], shape: Se
         f"Function {node_name} returned an invalid gradient at index {index} - got "
         f"{format_size(got)} but expected shape compatible with {format_size(shape)}"
     )
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+def python_type_name(value: object) -> str:
+    """A value's type as CPython's ``tp_name`` names it, which is what PyTorch prints.
+
+    ``float``, ``numpy.float64`` (a C type keeps its module), ``MyClass`` (a Python class
+    does not).
+    """
+    kind = type(value)
+    if kind.__module__ == "builtins" or kind.__flags__ & _HEAP_TYPE:
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
+
+
+def argument_type_name(value: object) -> str:
+    """How PyTorch's argument parser names a value's type: ``Tensor``, ``minigrad.dtype``, ..."""
+    kind = type(value)
+    if kind.__module__.startswith("minigrad") and kind.__name__ in ("dtype", "device", "Size"):
+        return f"minigrad.{kind.__name__}"
+    if any(base.__name__ == "Tensor" for base in kind.__mro__):
+        return "Tensor"
+    return python_type_name(value)
+
+
+def invalid_arguments(
+    function: str, args: Sequence[object], kwargs: dict[str, object], signatures: Sequence[str]
+) -> str:
+    """No signature of ``function`` fits the arguments (PyTorch's argument-parser message)."""
+    got = [argument_type_name(a) for a in args]
+    named = [f"{key}={argument_type_name(kwargs[key])}" for key in sorted(kwargs)]
+    # (PyTorch ends a list of keyword arguments only with a separator.)
+    text = ", ".join(got + named) if got else "".join(f"{item}, " for item in named)
+    expected = "".join(f" * ({signature})\n" for signature in signatures)
+    return (
+        f"{function}() received an invalid combination of arguments - got ({text}), but "
+        f"expected one of:\n{expected}"
+    )
+
+
+class OutOfScopeError(NotImplementedError, AttributeError):
+    """A PyTorch name minigrad leaves out (``minigrad.fft``, ``minigrad.cuda.synchronize``).
+
+    It is an AttributeError too, so ``hasattr`` and ``getattr(module, name, default)`` keep
+    working on code that probes for optional features.
+    """

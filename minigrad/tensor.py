@@ -12,13 +12,23 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, _numpy_protocol, _printing, errors
+from minigrad import _conversion, _device, _dtype, _numpy_protocol, _printing, errors
 from minigrad._size import Size
-from minigrad.autograd import engine
+from minigrad.autograd import engine, grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
+from minigrad.ops import (
+    comparison,
+    fill,
+    histogram,
+    indexing,
+    linalg,
+    reduction,
+    search,
+    shape,
+    views,
+)
 from minigrad.ops import elementwise as ew
-from minigrad.ops import fill, indexing, linalg, reduction, shape, views
 from minigrad.ops._helpers import normalize_dims, promote_inplace
 
 
@@ -50,6 +60,16 @@ class Tensor(TensorBase):
 
     __slots__ = ()
     __hash__ = object.__hash__  # hashable by identity although == is elementwise
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        """PyTorch's legacy constructor: ``Tensor(data)``, ``Tensor(2, 3)``, ``Tensor(other)``.
+
+        Data becomes float32; sizes give an uninitialized tensor; a tensor gives an alias of it
+        (see ``minigrad/legacy.py``). Ops make their tensors without calling this.
+        """
+        from minigrad.legacy import new  # (legacy.py builds on this module)
+
+        return new(_dtype.DEFAULT_FLOAT, args, kwargs, any_dtype=True)
 
     # --- shape and type ----------------------------------------------------------------------
 
@@ -86,14 +106,93 @@ class Tensor(TensorBase):
         """True for float16/32/64 tensors."""
         return self._array.dtype.kind == "f"
 
-    def to(self, dtype: _dtype.dtype) -> Tensor:
-        """This tensor as ``dtype`` (itself if it already is; differentiable)."""
-        numpy_dtype = _dtype.to_numpy_dtype(dtype, "to")
-        if numpy_dtype == self._array.dtype:
-            return self
-        from minigrad.ops._helpers import cast
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """This tensor on a device and/or as another dtype.
 
-        return cast(self, numpy_dtype)
+        The forms are PyTorch's: ``to(device, dtype)``, ``to(dtype)`` and ``to(other)`` (other's
+        dtype), each with ``non_blocking`` and ``copy``. The CPU is the only device. Returns
+        the tensor itself when nothing changes and ``copy`` is False, else a differentiable copy
+        (``ToCopyBackward0``).
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.ones(2)
+            >>> x.to("cpu") is x
+            True
+            >>> x.to("cpu", minigrad.float64)
+            tensor([1., 1.], dtype=minigrad.float64)
+        """
+        if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):
+            numpy_dtype, copy = args[0].numpy, False  # the common case, without parsing
+        else:
+            numpy_dtype, copy = _conversion.parse_to(args, kwargs)
+        if numpy_dtype is None:
+            numpy_dtype = self._array.dtype
+        if numpy_dtype == self._array.dtype and not copy:
+            return self
+        if numpy_dtype.kind != "f" or not self.requires_grad:
+            # Nothing to record (integer and bool results have no gradient): a plain copy.
+            return Tensor._make(self._array.astype(numpy_dtype))
+        from minigrad.ops._helpers import ToCopy
+
+        return ToCopy.apply(self, numpy_dtype)
+
+    @property
+    def device(self) -> _device.device:
+        """Where the tensor lives: always ``device(type='cpu')`` in minigrad."""
+        return _device.CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        """True: every minigrad tensor is on the CPU."""
+        return True
+
+    @property
+    def is_cuda(self) -> bool:
+        """False: minigrad has no CUDA tensors."""
+        return False
+
+    def get_device(self) -> int:
+        """The device index: -1, which PyTorch returns for CPU tensors."""
+        return -1
+
+    def cpu(self, memory_format: Any = None) -> Tensor:
+        """This tensor on the CPU: the tensor itself (it is already there)."""
+        return self
+
+    def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
+        """Raises PyTorch's error for a build without CUDA: minigrad runs on the CPU only."""
+        where = _device.as_device("cuda" if device is None else device, "cuda")
+        if where.type != "cuda":
+            raise RuntimeError("Invalid device, must be cuda device")
+        _device.check_available(where)
+        raise AssertionError("unreachable: check_available raises for CUDA")  # pragma: no cover
+
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """The legacy type name (``'minigrad.FloatTensor'``), or this tensor converted to a type.
+
+        ``dtype`` may be a dtype, a legacy type (``minigrad.DoubleTensor``) or its name.
+        """
+        if dtype is None:
+            return self._type_name()
+        if isinstance(dtype, str):
+            dtype = _conversion.parse_type_name(dtype)
+        elif isinstance(getattr(dtype, "dtype", None), _dtype.dtype):  # a legacy type class
+            dtype = dtype.dtype
+        elif not isinstance(dtype, _dtype.dtype):
+            if isinstance(dtype, type):
+                raise ValueError(f"invalid type: '{dtype.__name__}'")
+            raise TypeError("dtype must be a type, str, or dtype object")
+        return self.to(dtype)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        """This tensor as ``other``'s dtype."""
+        if not isinstance(other, TensorBase):
+            raise TypeError(
+                "type_as(): argument 'other' (position 1) must be Tensor, not "
+                f"{errors.python_type_name(other)}"
+            )
+        return self.to(other.dtype)
 
     def float(self) -> Tensor:
         """This tensor as float32."""
@@ -115,6 +214,55 @@ class Tensor(TensorBase):
         """This tensor as bool."""
         return self.to(_dtype.bool_)
 
+    # --- new tensors like this one -----------------------------------------------------------
+
+    def new(self, *args: Any, **kwargs: Any) -> Tensor:
+        """The legacy constructor with this tensor's dtype (``x.new(2, 3)``, ``x.new(data)``)."""
+        from minigrad.legacy import new
+
+        return new(self.dtype, args, kwargs, any_dtype=False)
+
+    def new_tensor(
+        self, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        """``minigrad.tensor(data)`` with this tensor's dtype unless ``dtype`` is given."""
+        from minigrad import creation
+
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device,
+                               requires_grad=requires_grad)
+
+    def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+        """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
+        from minigrad import creation
+
+        return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
+                              requires_grad=requires_grad)
+
+    def new_ones(self, *size: Any, dtype: Any = None, device: Any = None,
+                 requires_grad: bool = False) -> Tensor:
+        """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
+        from minigrad import creation
+
+        return creation.ones(*size, dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_empty(self, *size: Any, dtype: Any = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+        """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
+        from minigrad import creation
+
+        return creation.empty(*size, dtype=dtype or self.dtype, device=device,
+                              requires_grad=requires_grad)
+
+    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
+                 requires_grad: bool = False) -> Tensor:
+        """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
+        from minigrad import creation
+
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
     # --- autograd: data, detach, backward ------------------------------------------------------
 
     @property
@@ -124,7 +272,7 @@ class Tensor(TensorBase):
         Writes through it are invisible to autograd: the unsafe way to change values (use
         ``detach()``, whose writes autograd does see).
         """
-        return Tensor._make(self._array)
+        return Tensor._make(self._array, counter=inference.data_counter(self))
 
     @data.setter
     def data(self, other: Tensor) -> None:
@@ -137,7 +285,10 @@ class Tensor(TensorBase):
         In-place writes through it are seen by autograd, so backward raises if they changed a
         value it saved.
         """
-        return Tensor._make(self._array, counter=self._counter)
+        counter = self._counter
+        if counter.is_inference:  # made in inference mode: see autograd/inference.py
+            counter = inference.detached_counter(self)
+        return Tensor._make(self._array, counter=counter)
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf without history that does not require grad (in place)."""
@@ -162,6 +313,27 @@ class Tensor(TensorBase):
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
         self._set_requires_grad(bool(requires_grad))
         return self
+
+    def _set_requires_grad(self, value: bool) -> None:
+        inference.check_requires_grad(self, value)
+        super()._set_requires_grad(value)
+
+    def is_inference(self) -> bool:
+        """True if this tensor was made in ``inference_mode`` (or is a view or alias of one).
+
+        Example:
+            >>> import minigrad
+            >>> with minigrad.inference_mode():
+            ...     x = minigrad.ones(2)
+            >>> x.is_inference(), minigrad.ones(2).is_inference()
+            (True, False)
+        """
+        return inference.is_inference(self)
+
+    @property
+    def _version(self) -> int:
+        """How many in-place writes the shared counter has seen (inference tensors: an error)."""
+        return inference.version(self)
 
     def clone(self) -> Tensor:
         """A copy with its own buffer and counter; gradients flow back to this tensor."""
@@ -387,9 +559,13 @@ class Tensor(TensorBase):
 
     # --- conversion ---------------------------------------------------------------------------
 
-    def numpy(self) -> np.ndarray:
-        """The numpy array behind this tensor (shared memory; writes bump no version)."""
-        if self.requires_grad:
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numpy array behind this tensor (shared memory; writes bump no version).
+
+        Refused for a tensor that requires grad while grad mode is on (PyTorch's rule: under
+        ``no_grad`` it is allowed), unless ``force``.
+        """
+        if not force and self.requires_grad and grad_mode.is_grad_enabled():
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         return self._array
 
@@ -617,6 +793,25 @@ class Tensor(TensorBase):
     def isfinite(self) -> Tensor:
         """True where neither nan nor infinite."""
         return ew.isfinite(self)
+
+    def isclose(
+        self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    ) -> Tensor:
+        """Where ``|self - other| <= atol + rtol * |other|`` (a bool tensor; see ``isclose``)."""
+        comparison.check_tensor("isclose", "other", 1, other)
+        return comparison.isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(
+        self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    ) -> bool:
+        """True if every element is close to ``other``'s (see ``isclose``)."""
+        comparison.check_tensor("allclose", "other", 1, other)
+        return comparison.allclose(self, other, rtol, atol, equal_nan)
+
+    def equal(self, other: Any) -> bool:
+        """True if ``other`` has the same shape and the same values."""
+        comparison.check_tensor("equal", "other", 1, other)
+        return comparison.equal(self, other)
 
     # --- math ---------------------------------------------------------------------------------
 
@@ -1151,6 +1346,34 @@ class Tensor(TensorBase):
         return shape.topk(self, k, dim, largest, sorted)
 
 
+    # --- finding and counting (not differentiable) ------------------------------------------
+
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        """The indices of the nonzero elements (see ``minigrad.nonzero``)."""
+        return search.nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self) -> Tensor:
+        """The indices of the nonzero elements, one row per element."""
+        return search.argwhere(self)
+
+    def unique(
+        self,
+        sorted: bool = True,
+        return_inverse: bool = False,
+        return_counts: bool = False,
+        dim: int | None = None,
+    ) -> Any:
+        """The distinct elements, sorted (see ``minigrad.unique``)."""
+        return search.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def bincount(self, weights: Any = None, minlength: int = 0) -> Tensor:
+        """How often each non-negative integer occurs (see ``minigrad.bincount``)."""
+        return histogram.bincount(self, weights, minlength)
+
+    def histc(self, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
+        """A histogram in ``bins`` equal-width bins (see ``minigrad.histc``)."""
+        return histogram.histc(self, bins, min, max)
+
     # --- in-place: every one goes through autograd/inplace.py --------------------------------
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -1264,6 +1487,27 @@ class Tensor(TensorBase):
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
         op, args = shape.scatter_call(self, dim, index, src, value, reduce)
         return apply_inplace(op, self, *args)
+
+
+def is_tensor(obj: Any) -> bool:
+    """True if ``obj`` is a minigrad tensor.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.is_tensor(minigrad.ones(1)), minigrad.is_tensor([1.0])
+        (True, False)
+    """
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    """The number of elements of ``input``."""
+    return input.numel()
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """True if ``input`` has a floating-point dtype."""
+    return input.is_floating_point()
 
 
 def _check_mask(mask: Any) -> None:

@@ -1,5 +1,9 @@
 """minigrad.autograd: the reverse-mode engine and its public API (PyTorch's names)."""
 
+from typing import Any
+
+from minigrad import _out_of_scope
+from minigrad.autograd import functional
 from minigrad.autograd.anomaly import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -10,14 +14,25 @@ from minigrad.autograd.engine import backward, grad
 from minigrad.autograd.function import Function, once_differentiable
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled
+from minigrad.autograd.legacy import Variable
+
+
+def __getattr__(name: str) -> Any:
+    """PyTorch names minigrad leaves out (``forward_ad``) raise ``OutOfScopeError``."""
+    raise _out_of_scope.missing(__name__, name, _out_of_scope.AUTOGRAD)
+
 
 __all__ = [
     "Function",
     "GradcheckError",
+    "Variable",
     "backward",
     "grad",
     "gradcheck",
     "gradgradcheck",
+    "inference_mode",
+    "is_inference_mode_enabled",
     "detect_anomaly",
     "enable_grad",
     "is_anomaly_check_nan_enabled",

@@ -32,6 +32,8 @@ class SavedTensor:
         """Save ``tensor``: an input of the node, or (``is_output``) its output ``output_nr``."""
         self._value = tensor._array
         counter = self._counter = tensor._counter
+        if counter.is_inference:  # made in inference mode (autograd/inference.py)
+            raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
         self._saved_version = counter.version
         self._input = None if is_output else tensor
         self._output_nr = output_nr

@@ -17,6 +17,10 @@ from minigrad._dtype import type_name
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.version import VersionCounter
 
+# What makes the counter of a new tensor. ``inference_mode`` (autograd/inference.py) swaps in
+# its own factory while some thread is in inference mode: tensors made there track no version.
+new_counter: Callable[[], VersionCounter] = VersionCounter
+
 
 class AutogradMeta:
     """The rarely-needed per-tensor autograd state, kept apart to keep new tensors cheap."""
@@ -60,7 +64,7 @@ class TensorBase:
         """A tensor on ``array`` (not copied) with a fresh counter unless ``counter`` is given."""
         tensor = object.__new__(cls)
         tensor._array = array
-        tensor._counter = VersionCounter() if counter is None else counter
+        tensor._counter = new_counter() if counter is None else counter
         tensor._requires_grad = requires_grad
         tensor._grad_fn = grad_fn
         tensor._output_nr = output_nr

@@ -14,6 +14,9 @@ class VersionCounter:
     # A class-level 0 instead of an __init__: every new tensor makes a counter, so making one
     # must be cheap; the first bump gives the instance its own value.
     version = 0
+    # True for the counters of inference tensors (autograd/inference.py), which autograd
+    # may not save.
+    is_inference = False
 
     def bump(self) -> None:
         """Record one in-place write."""

@@ -152,3 +152,46 @@ def log_softmax(
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _reduction.log_softmax(input, dim, dtype)
+
+
+# Every public name (tests/test_public_api.py keeps the list whole).
+__all__ = [
+    "avg_pool2d",
+    "batch_norm",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "conv1d",
+    "conv2d",
+    "cosine_similarity",
+    "cross_entropy",
+    "dropout",
+    "elu",
+    "embedding",
+    "gelu",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "huber_loss",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "leaky_relu",
+    "linear",
+    "log_softmax",
+    "logsigmoid",
+    "max_pool2d",
+    "mish",
+    "mse_loss",
+    "nll_loss",
+    "one_hot",
+    "pad",
+    "relu",
+    "relu6",
+    "selu",
+    "sigmoid",
+    "silu",
+    "smooth_l1_loss",
+    "softmax",
+    "softplus",
+    "tanh",
+]
