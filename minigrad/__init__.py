@@ -14,6 +14,7 @@ from minigrad import (
     autograd,
     linalg,  # noqa: E402
     nn,  # noqa: E402
+    optim,
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
