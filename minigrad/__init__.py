@@ -193,6 +193,7 @@ from minigrad.ops.views import (  # noqa: E402
     unsqueeze,
     vsplit,
 )
+from minigrad.serialization import load, save
 from minigrad.tensor import Tensor
 
 half = float16
