@@ -93,7 +93,7 @@ class _Encoder:
         index = self._index_of_view.get(view_key)
         if index is None:
             index = self._index_of_view[view_key] = len(self.arrays)
-            self.arrays.append(np.ascontiguousarray(array))
+            self.arrays.append(array if array.flags.c_contiguous else array.copy(order="C"))
         from minigrad.nn.parameter import Parameter
 
         return {
@@ -241,14 +241,11 @@ def _describe(f: Any) -> str:
     return repr(os.fspath(f)) if isinstance(f, (str, os.PathLike)) else "the file object"
 
 
-def _magic(f: FileLike) -> bytes:
-    """The first bytes of the file (the read position of a file object is restored)."""
-    if isinstance(f, (str, os.PathLike)):
-        with open(f, "rb") as file:
-            return file.read(6)
-    start = f.tell()
-    head = f.read(6)
-    f.seek(start)
+def _magic(file: IO[bytes]) -> bytes:
+    """The first bytes of ``file``; its read position is restored."""
+    start = file.tell()
+    head = file.read(6)
+    file.seek(start)
     return head
 
 
@@ -260,9 +257,9 @@ def _not_ours(where: str, what: str) -> LoadError:
     )
 
 
-def _read_entries(f: FileLike, where: str) -> dict[str, np.ndarray]:
+def _read_entries(file: IO[bytes], where: str) -> dict[str, np.ndarray]:
     """Every array of the archive, read without unpickling; LoadError if it is not one."""
-    head = _magic(f)
+    head = _magic(file)
     if not head.startswith(b"PK\x03\x04"):
         if head.startswith(b"\x93NUMPY"):
             raise _not_ours(where, "it is a single numpy array (.npy)")
@@ -270,7 +267,7 @@ def _read_entries(f: FileLike, where: str) -> dict[str, np.ndarray]:
             raise _not_ours(where, "it is a Python pickle (e.g. torch.save's legacy format)")
         raise _not_ours(where, "it is not a zip archive" if head else "it is empty")
     try:
-        archive = np.load(f, allow_pickle=False)
+        archive = np.load(file, allow_pickle=False)
         names = list(archive.files)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
         raise _not_ours(where, f"it is not a readable zip archive ({error})") from None
@@ -346,7 +343,11 @@ def load(f: FileLike, map_location: Any = None, *, weights_only: bool | None = N
     if map_location is not None and str(map_location) != "cpu":
         raise RuntimeError(f"minigrad runs on the CPU only, not on {map_location!r}")
     where = _describe(f)
-    entries = _read_entries(f, where)
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as file:
+            entries = _read_entries(file, where)
+    else:
+        entries = _read_entries(f, where)
     root = _read_structure(entries, where)
     decoder = _Decoder(entries)
     try:

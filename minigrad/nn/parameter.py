@@ -35,7 +35,7 @@ class Parameter(Tensor):
         if not isinstance(data, TensorBase):  # PyTorch's text: it calls data.detach()
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         if requires_grad and data._array.dtype.kind != "f":
-            raise RuntimeError(errors.ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD)
+            raise RuntimeError(errors.ONLY_FLOAT_FACTORY_REQUIRES_GRAD)
         return cls._make(data._array, counter=data._counter, requires_grad=bool(requires_grad))
 
     def __repr__(self) -> str:
