@@ -18,6 +18,7 @@ TRAINING_DIR = REPO_ROOT / "examples" / "training"
 def run(script, *args):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env["OMP_NUM_THREADS"] = "1"  # PyTorch's threads (with --torch) only fight the test workers
     library = ["--torch"] if LIB == "torch" else []
     result = subprocess.run(
         [sys.executable, str(TRAINING_DIR / script), *library, *args],
