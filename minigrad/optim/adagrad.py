@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.autograd.grad_mode import enable_grad
 from minigrad.creation import full_like, tensor
-from minigrad.optim.optimizer import Optimizer, optimizer_step, params_with_grad
+from minigrad.optim.optimizer import (
+    Optimizer,
+    check_non_negative,
+    evaluate_closure,
+    gradients,
+    optimizer_step,
+)
 
 __all__ = ["Adagrad"]
 
@@ -38,18 +43,8 @@ class Adagrad(Optimizer):
         initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: bool | None = None,
         *, maximize: bool = False, differentiable: bool = False, fused: bool | None = None,
     ) -> None:
-        if not lr >= 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not lr_decay >= 0.0:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not initial_accumulator_value >= 0.0:
-            raise ValueError(
-                f"Invalid initial_accumulator_value value: {initial_accumulator_value}"
-            )
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_non_negative(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                           initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = {
             "lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
             "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
@@ -70,16 +65,12 @@ class Adagrad(Optimizer):
     @optimizer_step
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; return ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = evaluate_closure(closure)
         for group in self.param_groups:
             lr, lr_decay, eps, weight_decay = (
                 group["lr"], group["lr_decay"], group["eps"], group["weight_decay"]
             )
-            for param in params_with_grad(group):
-                grad = param.grad if not group["maximize"] else -param.grad
+            for param, grad in gradients(group):
                 state = self._state_of(param, group)
                 state["step"] += 1
                 if weight_decay != 0:

@@ -6,10 +6,15 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.autograd.grad_mode import enable_grad
 from minigrad.creation import tensor, zeros_like
 from minigrad.ops.elementwise import maximum
-from minigrad.optim.optimizer import Optimizer, optimizer_step, params_with_grad
+from minigrad.optim.optimizer import (
+    Optimizer,
+    check_non_negative,
+    evaluate_closure,
+    gradients,
+    optimizer_step,
+)
 
 __all__ = ["Adam"]
 
@@ -48,16 +53,12 @@ class Adam(Optimizer):
         differentiable: bool = False, fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        if not lr >= 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_non_negative(lr=lr, eps=eps)
         if not 0.0 <= betas[0] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
         if not 0.0 <= betas[1] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(weight_decay=weight_decay)
         if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
             raise ValueError("betas must be either both floats or both Tensors")
         defaults = {
@@ -81,15 +82,11 @@ class Adam(Optimizer):
     @optimizer_step
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; return ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = evaluate_closure(closure)
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
             weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
-            for param in params_with_grad(group):
-                grad = param.grad if not group["maximize"] else -param.grad
+            for param, grad in gradients(group):
                 state = self._state_of(param, amsgrad)
                 step_t, exp_avg, exp_avg_sq = state["step"], state["exp_avg"], state["exp_avg_sq"]
                 step_t += 1

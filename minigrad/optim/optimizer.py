@@ -13,15 +13,15 @@ from __future__ import annotations
 import functools
 import warnings
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from copy import deepcopy
 from itertools import chain
 from typing import Any, TypeVar
 
-from minigrad.autograd.grad_mode import no_grad
+from minigrad.autograd.grad_mode import enable_grad, no_grad
 from minigrad.autograd.variable import TensorBase
 from minigrad.nn.modules.hooks import RemovableHandle
-from minigrad.nn.modules.utils import typename
+from minigrad.nn.modules.utils import reset_grad, typename
 from minigrad.tensor import Tensor
 
 __all__ = ["Optimizer", "required"]
@@ -188,16 +188,7 @@ class Optimizer:
         """Reset the gradients of all optimized tensors: to None (default), or zeros in place."""
         for group in self.param_groups:
             for param in group["params"]:
-                if param.grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                else:
-                    if param.grad.grad_fn is not None:
-                        param.grad.detach_()
-                    else:
-                        param.grad.requires_grad_(False)
-                    param.grad.zero_()
+                reset_grad(param, set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update the parameters once (each optimizer defines it)."""
@@ -301,6 +292,38 @@ class Optimizer:
         self.param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
 
 
-def params_with_grad(group: dict[str, Any]) -> Iterable[Tensor]:
-    """The parameters of ``group`` that have a gradient (the ones a step updates)."""
-    return [param for param in group["params"] if param.grad is not None]
+def gradients(group: dict[str, Any]) -> Iterator[tuple[Tensor, Tensor]]:
+    """``(param, grad)`` for each parameter of ``group`` that has a gradient.
+
+    Those are the ones a step updates; the gradient is negated if the group has
+    ``maximize=True``.
+    """
+    for param in group["params"]:
+        if param.grad is not None:
+            yield param, (-param.grad if group["maximize"] else param.grad)
+
+
+def evaluate_closure(closure: Callable[[], Any] | None) -> Any:
+    """``closure()`` with grad mode on (it computes a loss and backwards it), or None."""
+    if closure is None:
+        return None
+    with enable_grad():
+        return closure()
+
+
+# PyTorch's words for each setting in "Invalid ...: value".
+_SETTING_NAMES = {
+    "lr": "learning rate", "eps": "epsilon value", "momentum": "momentum value",
+    "weight_decay": "weight_decay value", "alpha": "alpha value", "lr_decay": "lr_decay value",
+    "initial_accumulator_value": "initial_accumulator_value value",
+}
+
+
+def check_non_negative(**settings: float) -> None:
+    """Raise PyTorch's ``ValueError`` for the first negative (or NaN) setting given.
+
+    The message is PyTorch's, e.g. ``Invalid learning rate: -1.0``.
+    """
+    for name, value in settings.items():
+        if not value >= 0.0:
+            raise ValueError(f"Invalid {_SETTING_NAMES[name]}: {value}")

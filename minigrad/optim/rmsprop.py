@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.autograd.grad_mode import enable_grad
 from minigrad.creation import tensor, zeros_like
-from minigrad.optim.optimizer import Optimizer, optimizer_step, params_with_grad
+from minigrad.optim.optimizer import (
+    Optimizer,
+    check_non_negative,
+    evaluate_closure,
+    gradients,
+    optimizer_step,
+)
 
 __all__ = ["RMSprop"]
 
@@ -42,16 +47,8 @@ class RMSprop(Optimizer):
         capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
-        if not lr >= 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not momentum >= 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not alpha >= 0.0:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        check_non_negative(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay,
+                           alpha=alpha)
         defaults = {
             "lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
             "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
@@ -73,15 +70,11 @@ class RMSprop(Optimizer):
     @optimizer_step
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; return ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = evaluate_closure(closure)
         for group in self.param_groups:
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
             weight_decay, momentum = group["weight_decay"], group["momentum"]
-            for param in params_with_grad(group):
-                grad = param.grad if not group["maximize"] else -param.grad
+            for param, grad in gradients(group):
                 state = self._state_of(param, group)
                 state["step"] += 1
                 if weight_decay != 0:

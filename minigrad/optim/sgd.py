@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.autograd.grad_mode import enable_grad
-from minigrad.optim.optimizer import Optimizer, optimizer_step, params_with_grad
+from minigrad.optim.optimizer import (
+    Optimizer,
+    check_non_negative,
+    evaluate_closure,
+    gradients,
+    optimizer_step,
+)
 
 __all__ = ["SGD"]
 
@@ -38,12 +43,7 @@ class SGD(Optimizer):
         weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
         foreach: bool | None = None, differentiable: bool = False, fused: bool | None = None,
     ) -> None:
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(lr=lr, momentum=momentum, weight_decay=weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = {
@@ -56,15 +56,11 @@ class SGD(Optimizer):
     @optimizer_step
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; return ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = evaluate_closure(closure)
         for group in self.param_groups:
             lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
             weight_decay, nesterov = group["weight_decay"], group["nesterov"]
-            for param in params_with_grad(group):
-                grad = param.grad if not group["maximize"] else -param.grad
+            for param, grad in gradients(group):
                 if weight_decay != 0:
                     grad = grad.add(param, alpha=weight_decay)
                 if momentum != 0:

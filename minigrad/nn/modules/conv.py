@@ -9,15 +9,13 @@ gradient flows back to them).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from minigrad.creation import empty, tensor
 from minigrad.nn import functional as F
-from minigrad.nn import init
-from minigrad.nn.modules.linear import _fan_in_bounds
+from minigrad.nn.modules.linear import reset_affine_parameters
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.utils import check_device, ntuple
 from minigrad.nn.parameter import Parameter
@@ -60,15 +58,24 @@ def _pad_from_input(input: Tensor, pads: list[int], mode: str) -> Tensor:
 
 
 class _ConvNd(Module):
-    """Shared by Conv1d and Conv2d: parameters, checks, initialisation, repr."""
+    """Shared by Conv1d and Conv2d (which set ``_dims`` and ``_conv``): the whole layer."""
+
+    _dims = 0
+    _conv: Any = None  # staticmethod(F.conv1d) or staticmethod(F.conv2d)
 
     def __init__(
-        self, in_channels: int, out_channels: int, kernel_size: tuple[int, ...],
-        stride: tuple[int, ...], padding: Any, dilation: tuple[int, ...], groups: int,
-        bias: bool, padding_mode: str, device: Any, dtype: Any,
+        self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+        padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+        padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
     ) -> None:
         super().__init__()
         check_device(device)
+        kernel_size, stride, dilation = (
+            ntuple(kernel_size, self._dims), ntuple(stride, self._dims),
+            ntuple(dilation, self._dims),
+        )
+        if not isinstance(padding, str):
+            padding = ntuple(padding, self._dims)
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
         if in_channels % groups != 0:
@@ -94,7 +101,7 @@ class _ConvNd(Module):
         self.padding = padding
         self.dilation = dilation
         self.transposed = False
-        self.output_padding = (0,) * len(kernel_size)
+        self.output_padding = (0,) * self._dims
         self.groups = groups
         self.padding_mode = padding_mode
         # F.pad's order: (left, right) of the last dim first.
@@ -111,24 +118,26 @@ class _ConvNd(Module):
         self.weight = Parameter(
             empty((out_channels, in_channels // groups, *kernel_size), dtype=dtype)
         )
-        if bias:
-            self.bias = Parameter(empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        self.register_parameter(
+            "bias", Parameter(empty(out_channels, dtype=dtype)) if bias else None
+        )
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Draw weight and bias afresh (PyTorch's default initialisation)."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            init.uniform_(self.bias, *_fan_in_bounds(self.weight))
+        reset_affine_parameters(self.weight, self.bias)
 
-    def _padded(self, input: Tensor) -> tuple[Tensor, Any]:
-        """The input and the padding to give the convolution itself."""
-        if self.padding_mode == "zeros":
-            return input, self.padding
-        padded = _pad_from_input(input, self._reversed_padding_repeated_twice, self.padding_mode)
-        return padded, 0
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.conv1d`` / ``F.conv2d`` (after padding the input itself for non-zero modes)."""
+        padding = self.padding
+        if self.padding_mode != "zeros":
+            input = _pad_from_input(
+                input, self._reversed_padding_repeated_twice, self.padding_mode
+            )
+            padding = 0
+        return self._conv(
+            input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups
+        )
 
     def extra_repr(self) -> str:
         """``in, out, kernel_size=.., stride=..`` and the non-default settings."""
@@ -162,22 +171,8 @@ class Conv1d(_ConvNd):
         minigrad.Size([5, 4, 10])
     """
 
-    def __init__(
-        self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-        padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
-        padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
-    ) -> None:
-        super().__init__(
-            in_channels, out_channels, ntuple(kernel_size, 1), ntuple(stride, 1),
-            padding if isinstance(padding, str) else ntuple(padding, 1), ntuple(dilation, 1),
-            groups, bias, padding_mode, device, dtype,
-        )
-
-    def forward(self, input: Tensor) -> Tensor:
-        """``F.conv1d`` (after padding the input itself, for non-zero padding modes)."""
-        input, padding = self._padded(input)
-        return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation,
-                        self.groups)
+    _dims = 1
+    _conv = staticmethod(F.conv1d)
 
 
 class Conv2d(_ConvNd):
@@ -193,19 +188,5 @@ class Conv2d(_ConvNd):
         minigrad.Size([2, 8, 6, 6])
     """
 
-    def __init__(
-        self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-        padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
-        padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
-    ) -> None:
-        super().__init__(
-            in_channels, out_channels, ntuple(kernel_size, 2), ntuple(stride, 2),
-            padding if isinstance(padding, str) else ntuple(padding, 2), ntuple(dilation, 2),
-            groups, bias, padding_mode, device, dtype,
-        )
-
-    def forward(self, input: Tensor) -> Tensor:
-        """``F.conv2d`` (after padding the input itself, for non-zero padding modes)."""
-        input, padding = self._padded(input)
-        return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation,
-                        self.groups)
+    _dims = 2
+    _conv = staticmethod(F.conv2d)

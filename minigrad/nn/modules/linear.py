@@ -57,17 +57,14 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(empty((out_features, in_features), dtype=dtype))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        self.register_parameter(
+            "bias", Parameter(empty(out_features, dtype=dtype)) if bias else None
+        )
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Draw the weight and bias afresh (PyTorch's default initialisation)."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            init.uniform_(self.bias, *_fan_in_bounds(self.weight))
+        reset_affine_parameters(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         """``F.linear(input, weight, bias)``."""
@@ -81,11 +78,17 @@ class Linear(Module):
         )
 
 
-def _fan_in_bounds(weight: Tensor) -> tuple[float, float]:
-    """``(-1/sqrt(fan_in), 1/sqrt(fan_in))``: PyTorch's bias range for Linear and Conv."""
-    fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
-    bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-    return -bound, bound
+def reset_affine_parameters(weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's default initialisation of Linear and Conv layers, in place.
+
+    ``kaiming_uniform_(weight, a=sqrt(5))``, i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in)), and the
+    bias from the same range.
+    """
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(bias, -bound, bound)
 
 
 class Bilinear(Module):
@@ -111,10 +114,9 @@ class Bilinear(Module):
         self.in2_features = in2_features
         self.out_features = out_features
         self.weight = Parameter(empty((out_features, in1_features, in2_features), dtype=dtype))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        self.register_parameter(
+            "bias", Parameter(empty(out_features, dtype=dtype)) if bias else None
+        )
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

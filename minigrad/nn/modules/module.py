@@ -24,7 +24,7 @@ from minigrad import _dtype
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.variable import TensorBase
 from minigrad.nn.modules.hooks import RemovableHandle
-from minigrad.nn.modules.utils import check_device, typename
+from minigrad.nn.modules.utils import check_device, reset_grad, typename
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
@@ -535,16 +535,7 @@ class Module:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters: to None (default), or to zeros in place."""
         for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                if param.grad.grad_fn is not None:
-                    param.grad.detach_()
-                else:
-                    param.grad.requires_grad_(False)
-                param.grad.zero_()
+            reset_grad(param, set_to_none)
 
     # --- converting ---------------------------------------------------------------------------
 

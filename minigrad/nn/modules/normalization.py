@@ -46,15 +46,15 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter(
+            "weight",
+            Parameter(empty(self.normalized_shape, dtype=dtype)) if elementwise_affine else None,
+        )
+        self.register_parameter(
+            "bias",
+            Parameter(empty(self.normalized_shape, dtype=dtype))
+            if elementwise_affine and bias else None,
+        )
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -93,15 +93,12 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(empty(num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter(
+            "weight", Parameter(empty(num_features, dtype=dtype)) if affine else None
+        )
+        self.register_parameter(
+            "bias", Parameter(empty(num_features, dtype=dtype)) if affine and bias else None
+        )
         if track_running_stats:
             self.register_buffer("running_mean", zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", ones(num_features, dtype=dtype))

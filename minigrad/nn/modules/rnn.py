@@ -39,12 +39,10 @@ class RNNCellBase(Module):
         self.bias = bias
         self.weight_ih = Parameter(empty((num_chunks * hidden_size, input_size), dtype=dtype))
         self.weight_hh = Parameter(empty((num_chunks * hidden_size, hidden_size), dtype=dtype))
-        if bias:
-            self.bias_ih = Parameter(empty(num_chunks * hidden_size, dtype=dtype))
-            self.bias_hh = Parameter(empty(num_chunks * hidden_size, dtype=dtype))
-        else:
-            self.register_parameter("bias_ih", None)
-            self.register_parameter("bias_hh", None)
+        for name in ("bias_ih", "bias_hh"):
+            self.register_parameter(
+                name, Parameter(empty(num_chunks * hidden_size, dtype=dtype)) if bias else None
+            )
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -67,6 +65,22 @@ class RNNCellBase(Module):
             raise ValueError(
                 f"{self._cell_name}: Expected {what} to be 1D or 2D, got {value.dim()}D instead"
             )
+
+    def _batched(
+        self, input: Tensor, states: tuple[Tensor, ...] | None, count: int
+    ) -> tuple[Tensor, tuple[Tensor, ...], bool]:
+        """Checked 2-D input and states (zeros if none), and whether the input was batched."""
+        self._check_rank(input, "input")
+        for idx, value in enumerate(states or ()):
+            self._check_rank(value, "hidden" if count == 1 else f"hx[{idx}]")
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)
+            states = None if states is None else tuple(s.unsqueeze(0) for s in states)
+        if states is None:
+            states = (zeros(input.size(0), self.hidden_size, dtype=input.dtype),) * count
+        self._check_sizes(input, states)
+        return input, states, batched
 
     def _check_sizes(self, input: Tensor, hiddens: tuple[Tensor, ...]) -> None:
         """PyTorch's checks of input and hidden sizes, with its messages."""
@@ -94,9 +108,6 @@ class RNNCellBase(Module):
             F.linear(hidden, self.weight_hh, self.bias_hh),
         )
 
-    def _zeros(self, input: Tensor) -> Tensor:
-        return zeros(input.size(0), self.hidden_size, dtype=input.dtype)
-
 
 class RNNCell(RNNCellBase):
     """``h' = tanh(x @ W_ih.T + b_ih + h @ W_hh.T + b_hh)`` (or relu).
@@ -120,14 +131,7 @@ class RNNCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         """One step: the new hidden state."""
-        self._check_rank(input, "input")
-        if hx is not None:
-            self._check_rank(hx, "hidden")
-        batched = input.dim() == 2
-        if not batched:
-            input = input.unsqueeze(0)
-        hx = self._zeros(input) if hx is None else (hx if batched else hx.unsqueeze(0))
-        self._check_sizes(input, (hx,))
+        input, (hx,), batched = self._batched(input, None if hx is None else (hx,), 1)
         from_input, from_hidden = self._gates(input, hx)
         if self.nonlinearity == "tanh":
             out = (from_input + from_hidden).tanh()
@@ -164,18 +168,7 @@ class LSTMCell(RNNCellBase):
         self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
     ) -> tuple[Tensor, Tensor]:
         """One step: the new ``(hidden, cell)`` states."""
-        self._check_rank(input, "input")
-        if hx is not None:
-            for idx, value in enumerate(hx):
-                self._check_rank(value, f"hx[{idx}]")
-        batched = input.dim() == 2
-        if not batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            h = c = self._zeros(input)
-        else:
-            h, c = hx if batched else (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
-        self._check_sizes(input, (h, c))
+        input, (h, c), batched = self._batched(input, None if hx is None else tuple(hx), 2)
         from_input, from_hidden = self._gates(input, h)
         i, f, g, o = (from_hidden + from_input).chunk(4, 1)
         c_next = f.sigmoid() * c + i.sigmoid() * g.tanh()
@@ -207,14 +200,7 @@ class GRUCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         """One step: the new hidden state."""
-        self._check_rank(input, "input")
-        if hx is not None:
-            self._check_rank(hx, "hidden")
-        batched = input.dim() == 2
-        if not batched:
-            input = input.unsqueeze(0)
-        hx = self._zeros(input) if hx is None else (hx if batched else hx.unsqueeze(0))
-        self._check_sizes(input, (hx,))
+        input, (hx,), batched = self._batched(input, None if hx is None else (hx,), 1)
         from_input, from_hidden = self._gates(input, hx)
         x_r, x_z, x_n = from_input.chunk(3, 1)
         h_r, h_z, h_n = from_hidden.chunk(3, 1)

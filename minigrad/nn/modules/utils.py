@@ -44,6 +44,20 @@ def ntuple(value: Any, n: int) -> tuple[Any, ...]:
     return (value,) * n
 
 
+def reset_grad(param: Any, set_to_none: bool) -> None:
+    """``zero_grad`` for one tensor: drop its gradient, or zero it in place (detached)."""
+    if param.grad is None:
+        return
+    if set_to_none:
+        param.grad = None
+        return
+    if param.grad.grad_fn is not None:
+        param.grad.detach_()
+    else:
+        param.grad.requires_grad_(False)
+    param.grad.zero_()
+
+
 def check_device(device: Any) -> None:
     """Accept PyTorch's ``device=`` argument when it names the CPU (minigrad's only device)."""
     if device is not None and str(device) != "cpu":
