@@ -33,6 +33,7 @@ import numpy as np
 
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd.variable import TensorBase
+from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
 __all__ = ["LoadError", "load", "save"]
@@ -94,8 +95,6 @@ class _Encoder:
         if index is None:
             index = self._index_of_view[view_key] = len(self.arrays)
             self.arrays.append(array if array.flags.c_contiguous else array.copy(order="C"))
-        from minigrad.nn.parameter import Parameter
-
         return {
             "type": "tensor",
             "index": index,
@@ -226,8 +225,6 @@ class _Decoder:
                 raise LoadError(f"array {name!r} of dtype {array.dtype} cannot require grad")
             tensor = self._tensors[index] = Tensor._make(array)
         if parameter:
-            from minigrad.nn.parameter import Parameter
-
             return Parameter(tensor, requires_grad=requires_grad)
         return tensor.requires_grad_(requires_grad) if requires_grad else tensor
 

@@ -47,7 +47,7 @@ _UNSUPPORTED_OPTIONS = ("fused", "capturable", "differentiable")
 def optimizer_step(step: StepT) -> StepT:
     """Decorate an optimizer's ``step``: run it under no_grad, between the step hooks.
 
-    The closure, if given, is evaluated with grad mode on (it computes a loss to backward).
+    (The step evaluates its closure, if any, with grad mode back on: ``evaluate_closure``.)
     """
 
     @functools.wraps(step)
