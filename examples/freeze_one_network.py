@@ -1,6 +1,7 @@
 """Two networks in a row, A -> B: train only B, or only A (the second seed document, made real).
 
-The seed post "pytorch 中 .detach() .detach_() 和 .data的区别" (shared/seeds/004_*.txt) sketches it:
+The seed post "pytorch 中 .detach() .detach_() 和 .data的区别", one of the two documents this
+project started from, sketches it:
 
     a = A(input)
     a = a.detach()          # or a.detach_()
