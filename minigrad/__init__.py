@@ -14,6 +14,7 @@ from minigrad import (
     autograd,
     linalg,  # noqa: E402
     nn,  # noqa: E402
+    optim,
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
@@ -191,6 +192,7 @@ from minigrad.ops.views import (  # noqa: E402
     unsqueeze,
     vsplit,
 )
+from minigrad.serialization import load, save
 from minigrad.tensor import Tensor
 
 half = float16
@@ -340,6 +342,7 @@ __all__ = [
     "le",
     "lerp",
     "linspace",
+    "load",
     "log",
     "log10",
     "log1p",
@@ -395,6 +398,7 @@ __all__ = [
     "round",
     "rsqrt",
     "rsub",
+    "save",
     "scatter",
     "scatter_add",
     "select",

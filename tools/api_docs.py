@@ -67,6 +67,7 @@ def render() -> str:
     import minigrad.autograd.functional
     import minigrad.linalg
     import minigrad.nn.functional
+    import minigrad.optim
     from minigrad import _out_of_scope
 
     sections: list[tuple[str, str, list[str], Any]] = [
@@ -78,6 +79,12 @@ def render() -> str:
          sorted(minigrad.autograd.functional.__all__), minigrad.autograd.functional),
         ("`minigrad.nn.functional`", "nn.functional.", sorted(minigrad.nn.functional.__all__),
          minigrad.nn.functional),
+        ("`minigrad.nn`", "nn.", sorted(minigrad.nn.__all__), minigrad.nn),
+        ("`minigrad.nn.init`", "nn.init.", sorted(minigrad.nn.init.__all__), minigrad.nn.init),
+        ("`minigrad.nn.utils`", "nn.utils.", sorted(minigrad.nn.utils.__all__), minigrad.nn.utils),
+        ("`minigrad.optim`", "optim.", sorted(minigrad.optim.__all__), minigrad.optim),
+        ("`minigrad.optim.lr_scheduler`", "optim.lr_scheduler.",
+         sorted(minigrad.optim.lr_scheduler.__all__), minigrad.optim.lr_scheduler),
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
         ("`minigrad.cuda`", "cuda.", sorted(minigrad.cuda.__all__), minigrad.cuda),
         ("`minigrad.accelerator`", "accelerator.", sorted(minigrad.accelerator.__all__),

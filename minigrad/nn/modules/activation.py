@@ -1,0 +1,289 @@
+"""Activation functions as modules: each ``forward`` calls the ``nn.functional`` function.
+
+``inplace=True`` overwrites the input (an in-place op: it bumps the input's version, and it
+raises in backward if the input was saved by the op that made it, e.g. a sigmoid's output).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from minigrad.nn import functional as F
+from minigrad.nn.modules.module import Module
+from minigrad.tensor import Tensor
+
+__all__ = [
+    "ELU", "GELU", "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid",
+    "LogSoftmax", "Mish", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh",
+]
+
+
+def _inplace_repr(inplace: bool, separator: str = "") -> str:
+    return f"{separator}inplace=True" if inplace else ""
+
+
+class ReLU(Module):
+    """``max(x, 0)``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.ReLU()(minigrad.tensor([-1.0, 2.0]))
+        tensor([0., 2.])
+        >>> nn.ReLU(inplace=True)
+        ReLU(inplace=True)
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.relu(input, inplace)``."""
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        """``inplace=True`` if so."""
+        return _inplace_repr(self.inplace)
+
+
+class Hardtanh(Module):
+    """``clamp(x, min_val, max_val)``."""
+
+    def __init__(
+        self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
+        min_value: float | None = None, max_value: float | None = None,
+    ) -> None:
+        super().__init__()
+        if min_value is not None:
+            warnings.warn(
+                "keyword argument `min_value` is deprecated and renamed to `min_val`",
+                FutureWarning, stacklevel=2,
+            )
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn(
+                "keyword argument `max_value` is deprecated and renamed to `max_val`",
+                FutureWarning, stacklevel=2,
+            )
+            max_val = max_value
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(
+                f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})"
+            )
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.hardtanh(input, min_val, max_val, inplace)``."""
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        """``min_val=.., max_val=..``."""
+        return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_repr(
+            self.inplace, ", "
+        )
+
+
+class ReLU6(Hardtanh):
+    """``min(max(x, 0), 6)``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        """``inplace=True`` if so."""
+        return _inplace_repr(self.inplace)
+
+
+class Sigmoid(Module):
+    """``1 / (1 + exp(-x))`` (saves its result)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``sigmoid(input)``."""
+        return F.sigmoid(input)
+
+
+class Tanh(Module):
+    """``tanh(x)`` (saves its result)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``tanh(input)``."""
+        return F.tanh(input)
+
+
+class _InplaceActivation(Module):
+    """An activation whose only setting is ``inplace`` (shown in the repr if True)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        """``inplace=True`` if so."""
+        return _inplace_repr(self.inplace)
+
+
+class SiLU(_InplaceActivation):
+    """``x * sigmoid(x)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.silu(input, inplace)``."""
+        return F.silu(input, inplace=self.inplace)
+
+
+class Mish(_InplaceActivation):
+    """``x * tanh(softplus(x))``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.mish(input, inplace)``."""
+        return F.mish(input, inplace=self.inplace)
+
+
+class SELU(_InplaceActivation):
+    """``scale * elu(x, alpha)`` with PyTorch's fixed constants."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.selu(input, inplace)``."""
+        return F.selu(input, self.inplace)
+
+
+class Hardsigmoid(Module):
+    """``clamp(x + 3, 0, 6) / 6``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.hardsigmoid(input, inplace)``."""
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Module):
+    """``x * clamp(x + 3, 0, 6) / 6``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.hardswish(input, inplace)``."""
+        return F.hardswish(input, self.inplace)
+
+
+class ELU(Module):
+    """``x`` if positive, else ``alpha * (exp(x) - 1)``."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.elu(input, alpha, inplace)``."""
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        """``alpha=..``."""
+        return f"alpha={self.alpha}" + _inplace_repr(self.inplace, ", ")
+
+
+class GELU(Module):
+    """``x * Phi(x)`` (``approximate='tanh'`` for the tanh approximation).
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.GELU()
+        GELU(approximate='none')
+    """
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.gelu(input, approximate)``."""
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        """``approximate='none'``."""
+        return f"approximate={self.approximate!r}"
+
+
+class LeakyReLU(Module):
+    """``x`` if positive, else ``negative_slope * x``."""
+
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.leaky_relu(input, negative_slope, inplace)``."""
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self) -> str:
+        """``negative_slope=..``."""
+        return f"negative_slope={self.negative_slope}" + _inplace_repr(self.inplace, ", ")
+
+
+class LogSigmoid(Module):
+    """``log(sigmoid(x))``, computed stably."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.logsigmoid(input)``."""
+        return F.logsigmoid(input)
+
+
+class Softplus(Module):
+    """``log(1 + exp(beta * x)) / beta``; linear above ``threshold`` for stability."""
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.softplus(input, beta, threshold)``."""
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        """``beta=.., threshold=..``."""
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class _DimActivation(Module):
+    """An activation along one dimension ``dim``."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def extra_repr(self) -> str:
+        """``dim=..``."""
+        return f"dim={self.dim}"
+
+
+class Softmax(_DimActivation):
+    """``exp(x) / sum(exp(x))`` along ``dim`` (without ``dim``, PyTorch's legacy choice + warning).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.Softmax(dim=0)(minigrad.tensor([0.0, 0.0]))
+        tensor([0.5000, 0.5000])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.softmax(input, dim)``."""
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+
+class LogSoftmax(_DimActivation):
+    """``log(softmax(x))`` along ``dim``, computed stably."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.log_softmax(input, dim)``."""
+        return F.log_softmax(input, self.dim, _stacklevel=5)

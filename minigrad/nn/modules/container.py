@@ -1,0 +1,334 @@
+"""Containers: ``Sequential``, ``ModuleList`` and ``ModuleDict``.
+
+``Sequential`` is a pipeline; ``ModuleList`` and ``ModuleDict`` are registered collections.
+Their children are named ``"0"``, ``"1"``, ... (or by key), which gives the ``state_dict``
+keys ``"0.weight"`` and so on.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain, islice
+from typing import Any, TypeVar
+
+from minigrad.nn.modules.module import Module, _addindent
+
+__all__ = ["ModuleDict", "ModuleList", "Sequential"]
+
+T = TypeVar("T")
+
+
+def _checked_index(idx: Any, size: int) -> int:
+    """``idx`` as a non-negative position in a container of ``size``, or IndexError."""
+    idx = operator.index(idx)
+    if not -size <= idx < size:
+        raise IndexError(f"index {idx} is out of range")
+    return idx % size
+
+
+def _renumber(container: Module) -> None:
+    """Give the children the keys "0", "1", ... again after a deletion (as PyTorch does)."""
+    container._modules = OrderedDict(
+        (str(i), module) for i, module in enumerate(container._modules.values())
+    )
+
+
+class Sequential(Module):
+    """Modules applied one after the other: ``Sequential(a, b)(x) == b(a(x))``.
+
+    Takes modules as arguments (named "0", "1", ...) or one ``OrderedDict`` of named modules.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> model = nn.Sequential(nn.Linear(2, 3), nn.ReLU())
+        >>> model
+        Sequential(
+          (0): Linear(in_features=2, out_features=3, bias=True)
+          (1): ReLU()
+        )
+        >>> model(minigrad.zeros(4, 2)).shape
+        minigrad.Size([4, 3])
+    """
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
+
+    def _item_by_idx(self, iterator: Iterable[T], idx: Any) -> T:
+        return next(islice(iterator, _checked_index(idx, len(self)), None))
+
+    def __getitem__(self, idx: slice | int) -> Any:
+        if isinstance(idx, slice):
+            return self.__class__(OrderedDict(list(self._modules.items())[idx]))
+        return self._item_by_idx(self._modules.values(), idx)
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        setattr(self, self._item_by_idx(self._modules.keys(), idx), module)
+
+    def __delitem__(self, idx: slice | int) -> None:
+        if isinstance(idx, slice):
+            for key in list(self._modules.keys())[idx]:
+                delattr(self, key)
+        else:
+            delattr(self, self._item_by_idx(self._modules.keys(), idx))
+        _renumber(self)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def __add__(self, other: Any) -> Sequential:
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
+        return Sequential(*self, *other)
+
+    def __iadd__(self, other: Any) -> Sequential:
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
+        return self.extend(other)
+
+    def __mul__(self, other: int) -> Sequential:
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        return Sequential(*(list(self) * other))
+
+    __rmul__ = __mul__
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def pop(self, key: int | slice) -> Any:
+        """Remove and return the module(s) at ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def append(self, module: Module) -> Sequential:
+        """Add ``module`` at the end."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def insert(self, index: int, module: Module) -> Sequential:
+        """Insert ``module`` before position ``index``."""
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        if index < 0:
+            index += n
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def extend(self, sequential: Iterable[Module]) -> Sequential:
+        """Append every module of ``sequential``."""
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def forward(self, input: Any) -> Any:
+        """Feed ``input`` through every module in turn."""
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+
+class ModuleList(Module):
+    """A list of modules, registered as children (so their parameters are the list's).
+
+    Example:
+        >>> from minigrad import nn
+        >>> layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
+        >>> len(list(layers.parameters()))
+        6
+        >>> layers
+        ModuleList(
+          (0-2): 3 x Linear(in_features=2, out_features=2, bias=True)
+        )
+    """
+
+    def __init__(self, modules: Iterable[Module] | None = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def __getitem__(self, idx: int | slice) -> Any:
+        if isinstance(idx, slice):
+            return self.__class__(list(self._modules.values())[idx])
+        return self._modules[str(_checked_index(idx, len(self)))]
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        setattr(self, str(_checked_index(idx, len(self))), module)
+
+    def __delitem__(self, idx: int | slice) -> None:
+        if isinstance(idx, slice):
+            for k in range(len(self._modules))[idx]:
+                delattr(self, str(k))
+        else:
+            delattr(self, str(_checked_index(idx, len(self))))
+        _renumber(self)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def __iadd__(self, modules: Iterable[Module]) -> ModuleList:
+        return self.extend(modules)
+
+    def __add__(self, other: Iterable[Module]) -> ModuleList:
+        return ModuleList(chain(self, other))
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def __repr__(self) -> str:
+        # Runs of equal children collapse to one line: "(0-2): 3 x Linear(...)".
+        reprs = [repr(item) for item in self]
+        if not reprs:
+            return self._get_name() + "()"
+        runs: list[list[Any]] = []  # [start, end, text]
+        for i, text in enumerate(reprs):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        lines = [
+            _addindent(
+                f"({start}): {text}" if start == end
+                else f"({start}-{end}): {end - start + 1} x {text}",
+                2,
+            )
+            for start, end, text in runs
+        ]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+    def insert(self, index: int, module: Module) -> None:
+        """Insert ``module`` before position ``index``."""
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+
+    def append(self, module: Module) -> ModuleList:
+        """Add ``module`` at the end."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def pop(self, key: int | slice) -> Any:
+        """Remove and return the module(s) at ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
+        """Append every module of ``modules``."""
+        if not isinstance(modules, Iterable):
+            raise TypeError(
+                "ModuleList.extend should be called with an iterable, but got "
+                + type(modules).__name__
+            )
+        offset = len(self)
+        for i, module in enumerate(modules):
+            self.add_module(str(offset + i), module)
+        return self
+
+
+class ModuleDict(Module):
+    """An ordered dict of modules, registered as children under their keys.
+
+    Example:
+        >>> from minigrad import nn
+        >>> heads = nn.ModuleDict({"mean": nn.Linear(4, 1), "log_var": nn.Linear(4, 1)})
+        >>> list(heads.keys()), [name for name, _ in heads.named_parameters()][:2]
+        (['mean', 'log_var'], ['mean.weight', 'mean.bias'])
+    """
+
+    def __init__(self, modules: Mapping[str, Module] | None = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str) -> Module:
+        return self._modules[key]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.add_module(key, module)
+
+    def __delitem__(self, key: str) -> None:
+        del self._modules[key]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._modules
+
+    def clear(self) -> None:
+        """Remove every module."""
+        self._modules.clear()
+
+    def pop(self, key: str) -> Module:
+        """Remove and return the module under ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def keys(self) -> Any:
+        """The keys, in insertion order."""
+        return self._modules.keys()
+
+    def items(self) -> Any:
+        """``(key, module)`` pairs, in insertion order."""
+        return self._modules.items()
+
+    def values(self) -> Any:
+        """The modules, in insertion order."""
+        return self._modules.values()
+
+    def update(self, modules: Any) -> None:
+        """Add the modules of a mapping or of an iterable of ``(key, module)`` pairs."""
+        if not isinstance(modules, Iterable):
+            raise TypeError(
+                "ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                + type(modules).__name__
+            )
+        if isinstance(modules, (Mapping, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):
+            if not isinstance(pair, Iterable):
+                raise TypeError(
+                    "ModuleDict update sequence element #" + str(j)
+                    + " should be Iterable; is" + type(pair).__name__
+                )
+            if len(pair) != 2:
+                raise ValueError(
+                    "ModuleDict update sequence element #" + str(j) + " has length "
+                    + str(len(pair)) + "; 2 is required"
+                )
+            self[pair[0]] = pair[1]

@@ -1,0 +1,192 @@
+"""``Conv1d`` and ``Conv2d``: cross-correlation layers with PyTorch's initialisation.
+
+The weight has shape (out_channels, in_channels / groups, *kernel_size); weight and bias start
+in U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with ``fan_in = in_channels / groups * prod(kernel)``.
+Besides zero padding, ``padding_mode`` may be ``'reflect'``, ``'replicate'`` or ``'circular'``:
+the input is then padded first by gathering its own border elements (``index_select``, so the
+gradient flows back to them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad.creation import empty, tensor
+from minigrad.nn import functional as F
+from minigrad.nn.modules.linear import reset_affine_parameters
+from minigrad.nn.modules.module import Module
+from minigrad.nn.modules.utils import check_device, ntuple
+from minigrad.nn.parameter import Parameter
+from minigrad.tensor import Tensor
+
+__all__ = ["Conv1d", "Conv2d"]
+
+_PADDING_STRINGS = {"same", "valid"}
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
+
+
+def _border_indices(size: int, before: int, after: int, mode: str, dim: int,
+                    shape: Any) -> np.ndarray:
+    """Which input positions fill a dimension of ``size`` padded by ``before`` and ``after``."""
+    positions = np.arange(-before, size + after)
+    if mode == "reflect":
+        if before >= size or after >= size:
+            raise RuntimeError(
+                "Argument #4: Padding size should be less than the corresponding input "
+                f"dimension, but got: padding ({before}, {after}) at dimension {dim} of input "
+                f"{list(shape)}"
+            )
+        positions = np.abs(positions)
+        return np.where(positions > size - 1, 2 * (size - 1) - positions, positions)
+    if mode == "replicate":
+        return np.clip(positions, 0, size - 1)
+    if before > size or after > size:
+        raise RuntimeError("Padding value causes wrapping around more than once.")
+    return positions % size  # circular
+
+
+def _pad_from_input(input: Tensor, pads: list[int], mode: str) -> Tensor:
+    """``F.pad(input, pads, mode)`` for reflect/replicate/circular, built from index_select."""
+    for i in range(len(pads) // 2):
+        dim = input.dim() - 1 - i
+        index = _border_indices(input.shape[dim], pads[2 * i], pads[2 * i + 1], mode, dim,
+                                input.shape)
+        input = input.index_select(dim, tensor(index))
+    return input
+
+
+class _ConvNd(Module):
+    """Shared by Conv1d and Conv2d (which set ``_dims`` and ``_conv``): the whole layer."""
+
+    _dims = 0
+    _conv: Any = None  # staticmethod(F.conv1d) or staticmethod(F.conv2d)
+
+    def __init__(
+        self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+        padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+        padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        check_device(device)
+        kernel_size, stride, dilation = (
+            ntuple(kernel_size, self._dims), ntuple(stride, self._dims),
+            ntuple(dilation, self._dims),
+        )
+        if not isinstance(padding, str):
+            padding = ntuple(padding, self._dims)
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in _PADDING_STRINGS:
+                raise ValueError(
+                    f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}"
+                )
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(
+                f"padding_mode must be one of {_PADDING_MODES}, but got "
+                f"padding_mode='{padding_mode}'"
+            )
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = False
+        self.output_padding = (0,) * self._dims
+        self.groups = groups
+        self.padding_mode = padding_mode
+        # F.pad's order: (left, right) of the last dim first.
+        self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+        for i, (d, k) in enumerate(zip(reversed(dilation), reversed(kernel_size))):
+            if padding == "same":
+                total = d * (k - 1)
+                self._reversed_padding_repeated_twice[2 * i: 2 * i + 2] = [
+                    total // 2, total - total // 2
+                ]
+            elif not isinstance(padding, str):
+                pad = padding[len(kernel_size) - 1 - i]
+                self._reversed_padding_repeated_twice[2 * i: 2 * i + 2] = [pad, pad]
+        self.weight = Parameter(
+            empty((out_channels, in_channels // groups, *kernel_size), dtype=dtype)
+        )
+        self.register_parameter(
+            "bias", Parameter(empty(out_channels, dtype=dtype)) if bias else None
+        )
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw weight and bias afresh (PyTorch's default initialisation)."""
+        reset_affine_parameters(self.weight, self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.conv1d`` / ``F.conv2d`` (after padding the input itself for non-zero modes)."""
+        padding = self.padding
+        if self.padding_mode != "zeros":
+            input = _pad_from_input(
+                input, self._reversed_padding_repeated_twice, self.padding_mode
+            )
+            padding = 0
+        return self._conv(
+            input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups
+        )
+
+    def extra_repr(self) -> str:
+        """``in, out, kernel_size=.., stride=..`` and the non-default settings."""
+        text = (
+            f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+            f"stride={self.stride}"
+        )
+        if self.padding != (0,) * len(self.padding):
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
+        return text
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution over (N, C_in, L) or (C_in, L) inputs.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> conv = nn.Conv1d(2, 4, 3, padding=1)
+        >>> conv
+        Conv1d(2, 4, kernel_size=(3,), stride=(1,), padding=(1,))
+        >>> conv(minigrad.zeros(5, 2, 10)).shape
+        minigrad.Size([5, 4, 10])
+    """
+
+    _dims = 1
+    _conv = staticmethod(F.conv1d)
+
+
+class Conv2d(_ConvNd):
+    """2-D convolution over (N, C_in, H, W) or (C_in, H, W) inputs.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> conv = nn.Conv2d(1, 8, 3)
+        >>> conv
+        Conv2d(1, 8, kernel_size=(3, 3), stride=(1, 1))
+        >>> conv(minigrad.zeros(2, 1, 8, 8)).shape
+        minigrad.Size([2, 8, 6, 6])
+    """
+
+    _dims = 2
+    _conv = staticmethod(F.conv2d)

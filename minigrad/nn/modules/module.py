@@ -1,0 +1,788 @@
+"""``nn.Module``: the base class of every layer and model, with PyTorch's behaviour.
+
+A module keeps three ordered registries, filled by plain attribute assignment:
+
+- ``_parameters``: ``Parameter`` objects (assigning a ``Parameter`` registers it);
+- ``_buffers``: tensors that are state but not trained (``register_buffer``), e.g. BatchNorm's
+  running statistics; non-persistent ones stay out of the ``state_dict``;
+- ``_modules``: child modules (assigning a ``Module`` registers it).
+
+Everything else (``parameters()``, ``state_dict()``, ``train()``, ``zero_grad()``, the ``repr``)
+walks these registries in registration order, which is what makes PyTorch's key names
+(``"0.weight"``, ``"encoder.layer.bias"``) and messages come out the same.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ClassVar, TypeVar
+
+from minigrad import _dtype
+from minigrad.autograd.grad_mode import no_grad
+from minigrad.autograd.variable import TensorBase
+from minigrad.nn.modules.hooks import RemovableHandle
+from minigrad.nn.modules.utils import check_device, reset_grad, typename
+from minigrad.nn.parameter import Parameter
+from minigrad.tensor import Tensor
+
+__all__ = ["Module"]
+
+ModuleT = TypeVar("ModuleT", bound="Module")
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys it missed and the keys it did not use."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _addindent(text: str, spaces: int) -> str:
+    """Indent every line but the first of a child's repr (PyTorch's ``_addindent``)."""
+    first, *rest = text.split("\n")
+    if not rest:
+        return text
+    return "\n".join([first] + [" " * spaces + line if line.strip() else "" for line in rest])
+
+
+class Module:
+    """Base class for all neural network modules; subclass it and define ``forward``.
+
+    Assigning a ``Parameter``, a ``Module`` or (after ``register_buffer``) a tensor to an
+    attribute registers it, so ``parameters()``, ``state_dict()``, ``train()`` and the
+    ``repr`` see it. Call the module (``model(x)``), not ``forward``: the call runs the
+    forward hooks.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> class Affine(nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.scale = nn.Parameter(minigrad.ones(2))
+        ...         self.register_buffer("shift", minigrad.zeros(2))
+        ...     def forward(self, x):
+        ...         return x * self.scale + self.shift
+        >>> model = Affine()
+        >>> [name for name, _ in model.named_parameters()], list(model.state_dict())
+        (['scale'], ['scale', 'shift'])
+        >>> model(minigrad.tensor([1.0, 2.0]))
+        tensor([1., 2.], grad_fn=<AddBackward0>)
+    """
+
+    training: bool
+    _version: ClassVar[int] = 1  # stored in state_dict metadata, as in PyTorch
+    call_super_init: ClassVar[bool] = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if not self.call_super_init and kwargs:
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                f"'{next(iter(kwargs))}'"
+            )
+        if not self.call_super_init and args:
+            raise TypeError(
+                f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                f"{len(args) + 1} were given"
+            )
+        # object.__setattr__: these are the registries themselves, not things to register.
+        set_plain = super().__setattr__
+        set_plain("training", True)
+        set_plain("_parameters", {})
+        set_plain("_buffers", {})
+        set_plain("_non_persistent_buffers_set", set())
+        set_plain("_forward_hooks", OrderedDict())
+        set_plain("_forward_hooks_with_kwargs", OrderedDict())
+        set_plain("_forward_hooks_always_called", OrderedDict())
+        set_plain("_forward_pre_hooks", OrderedDict())
+        set_plain("_forward_pre_hooks_with_kwargs", OrderedDict())
+        set_plain("_modules", {})
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The computation of the module; every subclass defines it."""
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
+
+    # --- calling ------------------------------------------------------------------------------
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Run ``forward`` (and the forward hooks, if any)."""
+        if not (self._forward_hooks or self._forward_pre_hooks):
+            return self.forward(*args, **kwargs)  # the common case: no hook work at all
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Pre-hooks (may replace the inputs), forward, hooks (may replace the output)."""
+        result = None
+        called_always_hooks = set()
+        try:
+            for hook_id, hook in list(self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    new = hook(self, args, kwargs)
+                    if new is not None:
+                        if not (isinstance(new, tuple) and len(new) == 2):
+                            raise RuntimeError(
+                                "forward pre-hook must return None or a tuple of (new_args, "
+                                f"new_kwargs), but got {new}."
+                            )
+                        args, kwargs = new
+                else:
+                    new = hook(self, args)
+                    if new is not None:
+                        args = new if isinstance(new, tuple) else (new,)
+            result = self.forward(*args, **kwargs)
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called:
+                    called_always_hooks.add(hook_id)
+                new = self._run_forward_hook(hook_id, hook, args, kwargs, result)
+                if new is not None:
+                    result = new
+            return result
+        except Exception:
+            # Hooks registered with always_call=True run even when forward raised.
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called and (
+                    hook_id not in called_always_hooks
+                ):
+                    try:
+                        new = self._run_forward_hook(hook_id, hook, args, kwargs, result)
+                        if new is not None:
+                            result = new
+                    except Exception as error:
+                        warnings.warn(
+                            "module forward hook with ``always_call=True`` raised an exception "
+                            f"that was silenced as another error was raised in forward: {error}",
+                            stacklevel=2,
+                        )
+            raise
+
+    def _run_forward_hook(
+        self, hook_id: int, hook: Callable[..., Any], args: Any, kwargs: Any, result: Any
+    ) -> Any:
+        if hook_id in self._forward_hooks_with_kwargs:
+            return hook(self, args, kwargs, result)
+        return hook(self, args, result)
+
+    def register_forward_pre_hook(
+        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        """Call ``hook(module, args)`` before every ``forward``; it may return new args.
+
+        With ``with_kwargs=True`` the hook is ``hook(module, args, kwargs)`` and may return a
+        ``(new_args, new_kwargs)`` tuple. ``prepend=True`` runs it before the hooks already
+        registered.
+        """
+        handle = RemovableHandle(
+            self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs
+        )
+        self._forward_pre_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        if prepend:
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_hook(
+        self,
+        hook: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> RemovableHandle:
+        """Call ``hook(module, args, output)`` after every ``forward``; it may return a new output.
+
+        With ``with_kwargs=True`` the hook is ``hook(module, args, kwargs, output)``;
+        ``always_call=True`` runs it even when forward raises.
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> layer = nn.Identity()
+            >>> handle = layer.register_forward_hook(lambda module, args, out: out * 10)
+            >>> layer(minigrad.tensor([1.0]))
+            tensor([10.])
+            >>> handle.remove()
+            >>> layer(minigrad.tensor([1.0]))
+            tensor([1.])
+        """
+        handle = RemovableHandle(
+            self._forward_hooks,
+            extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
+        )
+        self._forward_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        if prepend:
+            self._forward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    # --- registration -------------------------------------------------------------------------
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Register a tensor that is state but not a parameter (e.g. a running mean).
+
+        Persistent buffers are part of the ``state_dict``; ``persistent=False`` keeps one out.
+        """
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, TensorBase):
+            raise TypeError(
+                f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                "(minigrad Tensor or None required)"
+            )
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Register ``param`` (a ``Parameter`` or None) under ``name``."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('parameter name can\'t contain "."')
+        if name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                "(minigrad.nn.Parameter or None required)"
+            )
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                f"created explicitly. To express '{name}' as a function of another Tensor, "
+                "compute the value in the forward() method."
+            )
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Register ``module`` (or None) as a child under ``name``."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    def register_module(self, name: str, module: Module | None) -> None:
+        """Alias of ``add_module``."""
+        self.add_module(name, module)
+
+    def get_submodule(self, target: str) -> Module:
+        """The submodule at the dotted path ``target`` (``""`` is the module itself)."""
+        if target == "":
+            return self
+        module: Module = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return module
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target``, e.g. ``"encoder.weight"``."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target``, e.g. ``"bn.running_mean"``."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        if name not in module._buffers:
+            raise AttributeError("`" + name + "` is not a buffer")
+        return getattr(module, name)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup fails: parameters, buffers and children live here.
+        registries = self.__dict__
+        for registry in ("_parameters", "_buffers", "_modules"):
+            if registry in registries and name in registries[registry]:
+                return registries[registry][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        def remove_from(*registries: Any) -> None:
+            for registry in registries:
+                if name in registry:
+                    if isinstance(registry, dict):
+                        del registry[name]
+                    else:
+                        registry.discard(name)
+
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            remove_from(
+                self.__dict__, self._buffers, self._modules, self._non_persistent_buffers_set
+            )
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as parameter '{name}' "
+                    "(minigrad.nn.Parameter or None expected)"
+                )
+            self.register_parameter(name, value)
+        else:
+            modules = self.__dict__.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                remove_from(
+                    self.__dict__, self._parameters, self._buffers,
+                    self._non_persistent_buffers_set,
+                )
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(
+                        f"cannot assign '{typename(value)}' as child module '{name}' "
+                        "(minigrad.nn.Module or None expected)"
+                    )
+                modules[name] = value
+            else:
+                buffers = self.__dict__.get("_buffers")
+                if buffers is not None and name in buffers:
+                    if value is not None and not isinstance(value, TensorBase):
+                        raise TypeError(
+                            f"cannot assign '{typename(value)}' as buffer '{name}' "
+                            "(minigrad.nn.Buffer, minigrad.Tensor or None expected)"
+                        )
+                    buffers[name] = value
+                else:
+                    super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            super().__delattr__(name)
+
+    def __dir__(self) -> list[str]:
+        keys = [
+            *dir(type(self)), *self.__dict__, *self._parameters, *self._modules, *self._buffers
+        ]
+        return sorted(key for key in keys if not key[0].isdigit())
+
+    # --- walking the tree ---------------------------------------------------------------------
+
+    def named_modules(
+        self, memo: set[Module] | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
+        """``(dotted name, module)`` for this module and every descendant, each once."""
+        if memo is None:
+            memo = set()
+        if self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            yield from module.named_modules(
+                memo, prefix + ("." if prefix else "") + name, remove_duplicate
+            )
+
+    def modules(self) -> Iterator[Module]:
+        """This module and every descendant, each once."""
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """``(name, module)`` for the direct children, each once."""
+        memo = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in memo:
+                memo.add(module)
+                yield name, module
+
+    def children(self) -> Iterator[Module]:
+        """The direct children, each once."""
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(
+        self,
+        members_of: Callable[[Module], Any],
+        prefix: str = "",
+        recurse: bool = True,
+        remove_duplicate: bool = True,
+    ) -> Iterator[tuple[str, Any]]:
+        """Parameters or buffers with their dotted names; a shared tensor is listed once."""
+        memo = set()
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse else [(prefix, self)]
+        )
+        for module_prefix, module in modules:
+            for name, value in members_of(module):
+                if value is None or value in memo:
+                    continue
+                if remove_duplicate:
+                    memo.add(value)
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        """``(dotted name, parameter)`` pairs; a parameter shared by two modules comes once.
+
+        Example:
+            >>> from minigrad import nn
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+            >>> [name for name, _ in model.named_parameters()]
+            ['0.weight', '0.bias', '2.weight', '2.bias']
+        """
+        return self._named_members(
+            lambda module: module._parameters.items(), prefix, recurse, remove_duplicate
+        )
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Every parameter (each once), in registration order; what optimizers take."""
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        """``(dotted name, buffer)`` pairs, persistent or not."""
+        return self._named_members(
+            lambda module: module._buffers.items(), prefix, recurse, remove_duplicate
+        )
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """Every buffer (each once)."""
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def apply(self: ModuleT, fn: Callable[[Module], None]) -> ModuleT:
+        """Call ``fn`` on every child (recursively, children first) and then on this module."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # --- modes and gradients ------------------------------------------------------------------
+
+    def train(self: ModuleT, mode: bool = True) -> ModuleT:
+        """Set training mode (Dropout drops, BatchNorm uses batch statistics) recursively."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self: ModuleT) -> ModuleT:
+        """Set evaluation mode: ``train(False)``."""
+        return self.train(False)
+
+    def requires_grad_(self: ModuleT, requires_grad: bool = True) -> ModuleT:
+        """Set ``requires_grad`` on every parameter (e.g. ``False`` to freeze a network)."""
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all parameters: to None (default), or to zeros in place."""
+        for param in self.parameters():
+            reset_grad(param, set_to_none)
+
+    # --- converting ---------------------------------------------------------------------------
+
+    def _apply(self: ModuleT, fn: Callable[[Tensor], Tensor]) -> ModuleT:
+        """Replace every parameter's, gradient's and buffer's data by ``fn`` of it, in place.
+
+        Parameters stay the same objects (their ``.data`` is replaced, as PyTorch does), so
+        optimizers built on them keep working.
+        """
+        for module in self.children():
+            module._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with no_grad():
+                param.data = fn(param)
+            if param.grad is not None:
+                with no_grad():
+                    param.grad.data = fn(param.grad)
+        for key, buffer in self._buffers.items():
+            if buffer is not None:
+                self._buffers[key] = fn(buffer)
+        return self
+
+    def to(self: ModuleT, *args: Any, **kwargs: Any) -> ModuleT:
+        """Convert floating-point parameters and buffers to a dtype (``"cpu"`` is accepted too).
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> nn.Linear(2, 2).to(minigrad.float64).weight.dtype
+            minigrad.float64
+        """
+        dtype = kwargs.pop("dtype", None)
+        device = kwargs.pop("device", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        for arg in args:
+            if isinstance(arg, _dtype.dtype):
+                dtype = arg
+            else:
+                device = arg
+        check_device(device)
+        if dtype is None:
+            return self
+        if not dtype.is_floating_point:
+            raise TypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                f"dtype={dtype}"
+            )
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self: ModuleT) -> ModuleT:
+        """Convert floating-point parameters and buffers to float32."""
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self: ModuleT) -> ModuleT:
+        """Convert floating-point parameters and buffers to float64."""
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def cpu(self: ModuleT) -> ModuleT:
+        """Everything already lives on the CPU: returns the module."""
+        return self
+
+    # --- state dict ---------------------------------------------------------------------------
+
+    def _save_to_state_dict(
+        self, destination: dict[str, Any], prefix: str, keep_vars: bool
+    ) -> None:
+        """Put this module's parameters and persistent buffers (not its children's) in."""
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+
+    def state_dict(
+        self, *, destination: Any = None, prefix: str = "", keep_vars: bool = False
+    ) -> Any:
+        """An ordered dict of every parameter and persistent buffer under its dotted name.
+
+        The values are ``detach()``-ed aliases (same memory, same version counter) unless
+        ``keep_vars=True``. Like PyTorch's, the dict carries ``_metadata`` (each module's
+        ``_version``), which ``load_state_dict`` reads.
+
+        Example:
+            >>> from minigrad import nn
+            >>> list(nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)).state_dict())[2:]
+            ['1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked']
+        """
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(
+                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+                )
+        return destination
+
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
+        """Copy the values of ``state_dict`` into this module's parameters and buffers.
+
+        With ``strict=True`` (default) missing and unexpected keys are errors; a shape
+        mismatch always is. Every key and shape is checked *before* anything is written, so a
+        failed load leaves the module exactly as it was (PyTorch copies the entries that fit
+        before it raises; minigrad refuses to half-load). The copies are in place under
+        ``no_grad``: each bumps its tensor's version, as in PyTorch. ``assign=True`` makes the
+        module use the given tensors themselves instead of copying.
+
+        Returns:
+            ``(missing_keys, unexpected_keys)``; its repr is ``<All keys matched
+            successfully>`` when both are empty.
+
+        Raises:
+            RuntimeError: ``Error(s) in loading state_dict for <Class>:`` followed by one line
+                per problem, in PyTorch's words.
+        """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing_keys: list[str] = []
+        unexpected_keys: list[str] = []
+        error_msgs: list[str] = []
+        writes: list[tuple[Module, str, Tensor, Tensor]] = []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+
+        def plan(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            module._plan_load_from_state_dict(
+                local_state_dict, prefix, local_metadata, missing_keys, unexpected_keys,
+                error_msgs, writes,
+            )
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    plan(
+                        child,
+                        {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)},
+                        child_prefix,
+                    )
+
+        plan(self, state_dict)
+        if strict:
+            if unexpected_keys:
+                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+            if missing_keys:
+                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in missing_keys)))
+        if error_msgs:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(error_msgs)))
+        with no_grad():
+            for module, name, target, value in writes:
+                if not assign:
+                    target.copy_(value)
+                elif isinstance(target, Parameter):
+                    if not isinstance(value, Parameter):
+                        value = Parameter(value, requires_grad=target.requires_grad)
+                    else:
+                        value.requires_grad_(target.requires_grad)
+                    setattr(module, name, value)
+                else:
+                    setattr(module, name, value)
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    def _plan_load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        local_metadata: dict[str, Any],
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+        writes: list[tuple[Module, str, Tensor, Tensor]],
+    ) -> None:
+        """Check this module's entries of ``state_dict`` and list the writes to make.
+
+        PyTorch's ``_load_from_state_dict`` without the writing: problems go to the three lists
+        in PyTorch's words, planned copies to ``writes``. A subclass that must adapt old state
+        dicts (BatchNorm) edits ``state_dict`` and calls this.
+        """
+        persistent_buffers = {
+            k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
+        }
+        local_state = {
+            k: v
+            for k, v in itertools.chain(self._parameters.items(), persistent_buffers.items())
+            if v is not None
+        }
+        for name, param in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                missing_keys.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, TensorBase):
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", expected minigrad.Tensor or '
+                    f"Tensor-like object from checkpoint but received {type(value)}"
+                )
+                continue
+            if param.dim() == 0 and value.dim() == 1 and value.shape[0] == 1:
+                value = value[0]
+            if value.shape != param.shape:
+                error_msgs.append(
+                    f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                    f"checkpoint, the shape in current model is {param.shape}."
+                )
+                continue
+            writes.append((self, name, param, value))
+        for key in state_dict:
+            if key.startswith(prefix):
+                input_name = key[len(prefix):].split(".", 1)
+                if len(input_name) > 1:
+                    if input_name[0] not in self._modules:
+                        unexpected_keys.append(key)
+                elif input_name[0] not in local_state:
+                    unexpected_keys.append(key)
+
+    # --- printing -----------------------------------------------------------------------------
+
+    def extra_repr(self) -> str:
+        """The module's own settings for its ``repr`` (e.g. ``in_features=2, ...``)."""
+        return ""
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [
+            "(" + key + "): " + _addindent(repr(module), 2) for key, module in self._modules.items()
+        ]
+        lines = extra_lines + child_lines
+        text = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"

@@ -1,0 +1,28 @@
+"""``minigrad.optim``: optimizers and learning-rate schedules (PyTorch's ``torch.optim``).
+
+Every ``step()`` updates the parameters in place under ``no_grad``, with the same in-place ops
+as PyTorch's single-tensor implementations: the trajectories match PyTorch's to float32
+precision, and each step bumps the parameters' versions exactly as PyTorch's does.
+
+Example:
+    >>> import minigrad
+    >>> from minigrad import nn, optim
+    >>> model = nn.Linear(3, 1)
+    >>> opt = optim.Adam(model.parameters(), lr=0.01)
+    >>> loss = model(minigrad.ones(4, 3)).pow(2).mean()
+    >>> opt.zero_grad()
+    >>> loss.backward()
+    >>> opt.step()
+    >>> model.weight._version
+    2
+"""
+
+from minigrad.optim import lr_scheduler
+from minigrad.optim.adagrad import Adagrad
+from minigrad.optim.adam import Adam
+from minigrad.optim.adamw import AdamW
+from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.rmsprop import RMSprop
+from minigrad.optim.sgd import SGD
+
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
