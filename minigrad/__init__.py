@@ -228,6 +228,16 @@ from minigrad.ops.histogram import bincount, histc  # noqa: E402
 from minigrad.ops.search import argwhere, nonzero, unique, where  # noqa: E402
 from minigrad.tensor import is_floating_point, is_tensor, numel  # noqa: E402
 
+# --- linear algebra: solvers and decompositions (issue 9) ------------------------------------
+# isort: split
+from minigrad.ops.decompositions import cholesky_legacy as cholesky  # noqa: E402
+from minigrad.ops.decompositions import pinverse  # noqa: E402
+from minigrad.ops.decompositions import qr_legacy as qr  # noqa: E402
+from minigrad.ops.decompositions import svd_legacy as svd  # noqa: E402
+from minigrad.ops.determinants import det, logdet  # noqa: E402
+from minigrad.ops.determinants import slogdet_legacy as slogdet  # noqa: E402
+from minigrad.ops.solvers import inverse  # noqa: E402
+
 
 def __getattr__(name: str) -> _Any:
     """PyTorch names minigrad leaves out raise ``OutOfScopeError`` saying why."""
@@ -272,6 +282,7 @@ __all__ = [
     "bool",
     "cat",
     "ceil",
+    "cholesky",
     "chunk",
     "clamp",
     "clamp_max",
@@ -282,6 +293,7 @@ __all__ = [
     "cosh",
     "cumprod",
     "cumsum",
+    "det",
     "device",
     "diagonal",
     "div",
@@ -329,6 +341,7 @@ __all__ = [
     "int32",
     "int64",
     "int8",
+    "inverse",
     "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "is_floating_point",
@@ -348,6 +361,7 @@ __all__ = [
     "log1p",
     "log2",
     "log_softmax",
+    "logdet",
     "logical_and",
     "logical_not",
     "logical_or",
@@ -380,8 +394,10 @@ __all__ = [
     "ones_like",
     "outer",
     "permute",
+    "pinverse",
     "pow",
     "prod",
+    "qr",
     "rand",
     "rand_like",
     "randint",
@@ -411,6 +427,7 @@ __all__ = [
     "sign",
     "sin",
     "sinh",
+    "slogdet",
     "softmax",
     "sort",
     "split",
@@ -421,6 +438,7 @@ __all__ = [
     "std",
     "sub",
     "sum",
+    "svd",
     "swapaxes",
     "swapdims",
     "t",

@@ -19,6 +19,8 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import (
     comparison,
+    decompositions,
+    determinants,
     fill,
     histogram,
     indexing,
@@ -26,6 +28,7 @@ from minigrad.ops import (
     reduction,
     search,
     shape,
+    solvers,
     views,
 )
 from minigrad.ops import elementwise as ew
@@ -1373,6 +1376,40 @@ class Tensor(TensorBase):
     def histc(self, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
         """A histogram in ``bins`` equal-width bins (see ``minigrad.histc``)."""
         return histogram.histc(self, bins, min, max)
+
+    # --- linear algebra: solvers and decompositions (issue 9) -------------------------------
+
+    def inverse(self) -> Tensor:
+        """The inverse of this square matrix (``minigrad.linalg.inv``)."""
+        return solvers.inverse(self)
+
+    def det(self) -> Tensor:
+        """The determinant (``minigrad.linalg.det``)."""
+        return determinants.det(self)
+
+    def logdet(self) -> Tensor:
+        """The log of the determinant (nan where it is negative)."""
+        return determinants.logdet(self)
+
+    def slogdet(self) -> Any:
+        """``(sign, logabsdet)`` of the determinant."""
+        return determinants.slogdet_legacy(self)
+
+    def cholesky(self, upper: bool = False) -> Tensor:
+        """The Cholesky factor (deprecated in PyTorch: ``minigrad.linalg.cholesky``)."""
+        return decompositions.cholesky_legacy(self, upper)
+
+    def qr(self, some: bool = True) -> Any:
+        """``(Q, R)`` (deprecated in PyTorch: ``minigrad.linalg.qr``)."""
+        return decompositions.qr_legacy(self, some)
+
+    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+        """``(U, S, V)`` with this matrix = U diag(S) V^T (see ``minigrad.svd``)."""
+        return decompositions.svd_legacy(self, some, compute_uv)
+
+    def pinverse(self, rcond: float = 1e-15) -> Tensor:
+        """The pseudo-inverse (``minigrad.pinverse``)."""
+        return decompositions.pinverse(self, rcond)
 
     # --- in-place: every one goes through autograd/inplace.py --------------------------------
 

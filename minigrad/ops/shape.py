@@ -88,25 +88,35 @@ def _shape_text(shape: tuple[int, ...]) -> str:
     return errors.format_size(shape)
 
 
-def _return_type(name: str) -> type:
-    """A named tuple ``(values, indices)`` printed like ``torch.return_types.<name>``."""
-    base = collections.namedtuple(name, ["values", "indices"])  # type: ignore[misc]
+def _return_type(name: str, fields: tuple[str, ...] = ("values", "indices")) -> type:
+    """A named tuple printed like ``torch.return_types.<name>`` (one field a line)."""
+    base = collections.namedtuple(name, fields)  # type: ignore[misc]
 
     def __repr__(self: Any) -> str:  # noqa: N807 - a method of the class below
-        return (f"minigrad.return_types.{name}(\nvalues={self.values!r},\n"
-                f"indices={self.indices!r})")
+        items = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self))
+        return f"minigrad.return_types.{name}(\n{items})"
 
     return type(name, (base,), {"__slots__": (), "__repr__": __repr__,
                                 "__module__": "minigrad.return_types"})
 
 
 class return_types:  # noqa: N801 - PyTorch's name
-    """The named tuples of ops that return values and indices (``.values``, ``.indices``)."""
+    """The named tuples of ops with several results (``.values``, ``.indices``, ``.U``, ...)."""
 
     max = _return_type("max")
     min = _return_type("min")
     sort = _return_type("sort")
     topk = _return_type("topk")
+    # linear algebra (ops/solvers.py, ops/decompositions.py)
+    slogdet = _return_type("slogdet", ("sign", "logabsdet"))
+    linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+    linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+    linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+    qr = _return_type("qr", ("Q", "R"))
+    linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+    svd = _return_type("svd", ("U", "S", "V"))
+    linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+    linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 
 
 @functools.cache
