@@ -153,7 +153,6 @@ from minigrad.ops.shape import (  # noqa: E402
     masked_select,
     return_types,
     roll,
-    scatter,
     scatter_add,
     sort,
     stack,
@@ -238,6 +237,19 @@ from minigrad.ops.determinants import det, logdet  # noqa: E402
 from minigrad.ops.determinants import slogdet_legacy as slogdet  # noqa: E402
 from minigrad.ops.solvers import inverse  # noqa: E402
 
+# --- writing at indices, diagonals (issue 9) ------------------------------------------------
+# isort: split
+from minigrad.ops.constructions import cartesian_prod, diag, diag_embed  # noqa: E402
+from minigrad.ops.index_ops import (  # noqa: E402
+    index_add,
+    index_copy,
+    index_fill,
+    masked_scatter,
+    scatter,
+    scatter_reduce,
+    take,
+)
+
 
 def __getattr__(name: str) -> _Any:
     """PyTorch names minigrad leaves out raise ``OutOfScopeError`` saying why."""
@@ -280,6 +292,7 @@ __all__ = [
     "bincount",
     "bmm",
     "bool",
+    "cartesian_prod",
     "cat",
     "ceil",
     "cholesky",
@@ -295,6 +308,8 @@ __all__ = [
     "cumsum",
     "det",
     "device",
+    "diag",
+    "diag_embed",
     "diagonal",
     "div",
     "dot",
@@ -334,6 +349,9 @@ __all__ = [
     "half",
     "histc",
     "hsplit",
+    "index_add",
+    "index_copy",
+    "index_fill",
     "index_select",
     "inference_mode",
     "int",
@@ -370,6 +388,7 @@ __all__ = [
     "long",
     "lt",
     "manual_seed",
+    "masked_scatter",
     "masked_select",
     "matmul",
     "max",
@@ -417,6 +436,7 @@ __all__ = [
     "save",
     "scatter",
     "scatter_add",
+    "scatter_reduce",
     "select",
     "selu",
     "set_default_device",
@@ -442,6 +462,7 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "take",
     "take_along_dim",
     "tan",
     "tanh",

@@ -374,3 +374,8 @@ QR_DEPRECATED = (
     "'mode'.\nQ, R = minigrad.qr(A, some)\nshould be replaced with\nQ, R = "
     "minigrad.linalg.qr(A, 'reduced' if some else 'complete')"
 )
+SCATTER_REDUCE_DEPRECATED = (
+    "The reduce argument of minigrad.scatter with Tensor src is deprecated and will be removed "
+    "in a future PyTorch release. Use minigrad.scatter_reduce instead for more reduction "
+    "options."
+)

@@ -705,11 +705,12 @@ def _label_order(label: int) -> int:
     return ord(char) - ord("A") if char.isupper() else 26 + ord(char) - ord("a")
 
 
-def einsum(equation: str, *operands: Any) -> Any:
+def einsum(*args: Any) -> Any:
     """Einstein summation: ``"ij,jk->ik"``, ``"ii->"``, ``"bij,bjk->bik"``, ``"i,j->ij"``, ...
 
     Matrix products, traces, batched products, outer products; ``...`` stands for broadcast
-    dims.
+    dims. Also in sublist form: ``einsum(a, [0, 1], b, [1, 2])`` (numbers 0-51 for subscripts,
+    ``...`` as ``Ellipsis``), with an optional output sublist at the end.
 
     Recorded as PyTorch records it: per operand diagonals, unsqueezes and a permute to a common
     order of subscripts; then, left to right, a mul or a bmm per pair (sumproduct_pair); then a
@@ -720,11 +721,15 @@ def einsum(equation: str, *operands: Any) -> Any:
         >>> minigrad.einsum("ii->", minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
         tensor(5.)
     """
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    if not operands:
+    if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
+    if isinstance(args[0], TensorBase):
+        equation, operands = _sublist_equation(args)
+    else:
+        equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
     arrays = [operand(x) for x in operands]
     labels, rhs = _einsum_labels(equation, len(operands))
 
@@ -872,6 +877,25 @@ def einsum(equation: str, *operands: Any) -> Any:
             return views.view(result, operand(result).shape[:output_dims])
         return reduction.sum(result, list(range(output_dims, total_dims)))
     return result
+
+
+def _sublist_equation(args: tuple[Any, ...]) -> tuple[str, tuple[Any, ...]]:
+    """The equation and operands of einsum's sublist form (PyTorch's conversion)."""
+
+    def subscript(n: Any) -> str:
+        if n is Ellipsis:
+            return "..."
+        if 0 <= n < 26:
+            return chr(ord("A") + n)
+        if 26 <= n < 52:
+            return chr(ord("a") + n - 26)
+        raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                         "[0, 52)")
+
+    equation = ",".join("".join(subscript(s) for s in sublist) for sublist in args[1::2])
+    if len(args) % 2 == 1:
+        return equation + "->" + "".join(subscript(s) for s in args[-1]), args[:-1:2]
+    return equation, args[::2]
 
 
 def _movedim_order(ndim: int, source: int, destination: int) -> list[int]:
