@@ -54,7 +54,7 @@ class LinalgDet(Op):
             return np.zeros(np.shape(a), dtype=raw(a).dtype)
         eye = eye_like(a)
         scaled = (grad * det)[..., None, None] * eye
-        if not isinstance(grad, TensorBase):
+        if not isinstance(a, TensorBase):  # not create_graph (saved tensors come as arrays)
             # Exactly singular: the scale is 0, and so is the gradient.
             return solve_in_backward(_where_matrix(raw(det) == 0, eye, a).mT, scaled)
         singular = np.abs(raw(det)) < 100 * np.finfo(raw(det).dtype).eps

@@ -394,7 +394,7 @@ def _prod_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray, res
     dsrc = np.where(single_zero, run(Gather, grad * masked_src_result, dim, index),
                     run(Gather, grad * result, dim, index)
                     / np.where(_padded(src_zero, np.shape(src)), 1, src)[_leading(index.shape)])
-    if isinstance(grad, TensorBase) and (zeros_there > 1).any():
+    if isinstance(src, TensorBase) and (zeros_there > 1).any():  # under create_graph
         # PyTorch's DelayedError: the first gradient is fine, differentiating it raises.
         dsrc = DoubleBackwardUnsupported.apply(dsrc)
     return dx, dsrc
@@ -408,9 +408,12 @@ def _padded(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 class DoubleBackwardUnsupported(Op):
-    """PyTorch's DelayedError node: y = x; differentiating it raises (scatter_reduce prod)."""
+    """PyTorch's DelayedError node: y = x; differentiating it raises (scatter_reduce prod).
 
-    node_name = "DelayedError"
+    PyTorch names it ``torch::autograd::Error`` (printed ``grad_fn=<Error>``).
+    """
+
+    node_name = "Error"
     fields = ()
 
     @staticmethod
@@ -424,7 +427,7 @@ class DoubleBackwardUnsupported(Op):
             "scattered to the same position in self")
 
 
-DoubleBackwardUnsupported._Node.name = lambda node: "torch::autograd::DelayedError"  # type: ignore[method-assign]
+DoubleBackwardUnsupported._Node.name = lambda node: "torch::autograd::Error"  # type: ignore[method-assign]
 
 
 def scatter_reduce_call(input: Any, dim: int, index: Any, src: Any, reduce: str,

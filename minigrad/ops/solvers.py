@@ -140,7 +140,8 @@ def lu_determinant(lu: np.ndarray, odd: np.ndarray) -> np.ndarray:
 
     A singular matrix's determinant can be -0.0, which prints as "-0.".
     """
-    return np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1) * np.where(odd, -1, 1)
+    product = np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1)
+    return np.where(odd, -product, product)
 
 
 # --- inv --------------------------------------------------------------------------------------
