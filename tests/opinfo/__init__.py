@@ -81,6 +81,13 @@ class OpInfo:
     rtol: float = 1e-4
 
 
+def first(
+    samples: Callable[[np.random.Generator], Sequence[Sample]], count: int
+) -> Callable[[np.random.Generator], Sequence[Sample]]:
+    """The first ``count`` samples (for rows that only check another spelling or grad pattern)."""
+    return lambda rng: list(samples(rng))[:count]
+
+
 def quietly(call: Callable[..., Any]) -> Callable[..., Any]:
     """``call`` with UserWarnings silenced: for ops whose first use warns (PyTorch's deprecation
     warnings, given once per process, which the generic tests would otherwise see as errors)."""

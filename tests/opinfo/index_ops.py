@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from opinfo import BadInput, OpInfo, Sample, quietly
+from opinfo import BadInput, OpInfo, Sample, first, quietly
 
 Samples = Callable[[np.random.Generator], list[Sample]]
 
@@ -249,12 +249,12 @@ OPS: list[OpInfo] = [
     OpInfo("index_add", index_add_call, index_add_samples, bad_inputs=BAD_INDEX_ADD),
     OpInfo("index_add_function",
            lambda lib, x, dim, idx, src, alpha: lib.index_add(x, dim, idx, src, alpha=alpha),
-           index_add_samples),
+           first(index_add_samples, 2)),
     OpInfo("index_add_self_only", index_add_call, index_add_samples, grad_args=(0,)),
     OpInfo("index_add_src_only", index_add_call, index_add_samples, grad_args=(3,)),
     OpInfo("index_add_inplace",
            lambda lib, x, dim, idx, src, alpha: x.clone().index_add_(dim, idx, src, alpha=alpha),
-           index_add_samples),
+           first(index_add_samples, 3)),
     # --- index_copy ----------------------------------------------------------------------------
     OpInfo("index_copy", lambda lib, x, dim, idx, src: x.index_copy(dim, idx, src),
            index_copy_samples, bad_inputs=BAD_INDEX_COPY),
@@ -262,7 +262,7 @@ OPS: list[OpInfo] = [
            index_copy_samples, grad_args=(0,)),
     OpInfo("index_copy_inplace",
            lambda lib, x, dim, idx, src: x.clone().index_copy_(dim, idx, src),
-           index_copy_samples, grad_args=(3,)),
+           first(index_copy_samples, 3), grad_args=(3,)),
     # --- index_fill ----------------------------------------------------------------------------
     OpInfo("index_fill", lambda lib, x, dim, idx, value: x.index_fill(dim, idx, value),
            index_fill_samples, bad_inputs=BAD_INDEX_FILL),
@@ -271,7 +271,7 @@ OPS: list[OpInfo] = [
            bad_inputs=(BadInput((np.ones((4, 3)), 0, index(0), np.ones(1)), name="1d_value"),)),
     OpInfo("index_fill_inplace",
            lambda lib, x, dim, idx, value: x.clone().index_fill_(dim, idx, value),
-           index_fill_tensor_samples),
+           first(index_fill_tensor_samples, 2)),
     # --- scatter_reduce, scatter(reduce=), scatter_add_ ---------------------------------------
     OpInfo("scatter_reduce",
            lambda lib, x, dim, idx, src, reduce, include_self:
@@ -306,12 +306,13 @@ OPS: list[OpInfo] = [
            bad_inputs=(BadInput((np.ones(3), np.ones((2, 3), dtype=bool), np.ones(6)),
                                 name="mask_larger"),)),
     OpInfo("take", lambda lib, x, idx: lib.take(x, idx), take_samples, bad_inputs=BAD_TAKE),
-    OpInfo("take_method", lambda lib, x, idx: x.take(idx), take_samples),
+    OpInfo("take_method", lambda lib, x, idx: x.take(idx), first(take_samples, 1)),
     # --- diag, diag_embed, cartesian_prod ------------------------------------------------------
     OpInfo("diag", lambda lib, x, diagonal: lib.diag(x, diagonal), diag_samples,
            bad_inputs=(BadInput((np.ones((2, 2, 2)), 0), name="3d"),
                        BadInput((np.ones(()), 0), name="0d"))),
-    OpInfo("diag_method", lambda lib, x, diagonal: x.diag(diagonal), diag_samples),
+    OpInfo("diag_method", lambda lib, x, diagonal: x.diag(diagonal),
+           lambda rng: diag_samples(rng)[::3]),
     OpInfo("diag_embed",
            lambda lib, x, offset, dim1, dim2: lib.diag_embed(x, offset, dim1, dim2),
            diag_embed_samples,
@@ -320,7 +321,7 @@ OPS: list[OpInfo] = [
                        BadInput((np.ones(3), 0, 0, 2), name="dim"))),
     OpInfo("diag_embed_method",
            lambda lib, x, offset, dim1, dim2: x.diag_embed(offset, dim1, dim2),
-           diag_embed_samples),
+           first(diag_embed_samples, 1)),
     OpInfo("cartesian_prod", lambda lib, *xs: lib.cartesian_prod(*xs), cartesian_samples,
            bad_inputs=(BadInput((np.ones((2, 2)), np.ones(2)), name="2d"),
                        BadInput((np.ones(()), np.ones(2)), name="0d"),
