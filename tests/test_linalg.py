@@ -266,12 +266,6 @@ HALF_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "call", "error", "message"), HALF_ERRORS,
-                         ids=[c[0] for c in HALF_ERRORS])
-def test_half_precision_errors(name, call, error, message):
-    raises(error, message, lambda: call(mg.ones(2, 2, dtype=mg.float16)))
-
-
 OTHER_ERRORS = [
     ("svd_legacy_1d", lambda: mg.svd(mg.ones(3)), RuntimeError,
      "linalg.svd: input should have at least 2 dimensions, but has 1 dimensions instead"),
@@ -286,9 +280,17 @@ OTHER_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "call", "error", "message"), OTHER_ERRORS,
-                         ids=[c[0] for c in OTHER_ERRORS])
-def test_other_errors(name, call, error, message):
+def _half(call):
+    return lambda: call(mg.ones(2, 2, dtype=mg.float16))
+
+
+ARGUMENT_ERRORS = [(f"half_{name}", _half(call), error, message)
+                   for name, call, error, message in HALF_ERRORS] + OTHER_ERRORS
+
+
+@pytest.mark.parametrize(("name", "call", "error", "message"), ARGUMENT_ERRORS,
+                         ids=[c[0] for c in ARGUMENT_ERRORS])
+def test_argument_errors(name, call, error, message):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # (the deprecation warning of cholesky)
         raises(error, message, call)

@@ -17,22 +17,9 @@ from typing import Any
 import numpy as np
 
 from opinfo import BadInput, OpInfo, Sample, first, quietly
+from opinfo.shape import distinct, index, real
 
 Samples = Callable[[np.random.Generator], list[Sample]]
-
-
-def real(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    return rng.uniform(-2.0, 2.0, size=shape)
-
-
-def distinct(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    count = int(np.prod(shape))
-    values = rng.permutation(count) * 0.25 - count * 0.125 + rng.uniform(0, 0.1, size=count)
-    return values.reshape(shape)
-
-
-def index(*rows: object) -> np.ndarray:
-    return np.array(rows, dtype=np.int64)
 
 
 # --- index_add, index_copy, index_fill --------------------------------------------------------
