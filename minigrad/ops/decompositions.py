@@ -114,7 +114,7 @@ def _cholesky(a: np.ndarray, upper: bool, check: str | None) -> tuple[np.ndarray
     except np.linalg.LinAlgError:
         pass
     lower, info = _partial_cholesky(np.swapaxes(a, -1, -2) if upper else a)
-    if check is not None:
+    if check is not None and info.any():
         raise LinAlgError(errors.not_positive_definite(check, *first_failure(info)))
     return column_major(np.swapaxes(lower, -1, -2) if upper else lower), info
 

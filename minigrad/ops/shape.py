@@ -539,9 +539,9 @@ class IndexAdd(Op):
             ctx.save_for_backward(index, src)
         ctx.dim, ctx.alpha = dim, alpha
         y = np.array(x, copy=True)
+        scaled = src if alpha == 1 else src * alpha
         np.add.at(_at_least_1d(y), along(dim, _at_least_1d(index)),
-                  _at_least_1d(src if alpha == 1 else src * alpha) if x.ndim == 0
-                  else src if alpha == 1 else src * alpha)
+                  _at_least_1d(scaled) if x.ndim == 0 else scaled)
         return y
 
     @staticmethod
