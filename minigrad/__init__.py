@@ -153,7 +153,6 @@ from minigrad.ops.shape import (  # noqa: E402
     masked_select,
     return_types,
     roll,
-    scatter,
     scatter_add,
     sort,
     stack,
@@ -228,6 +227,29 @@ from minigrad.ops.histogram import bincount, histc  # noqa: E402
 from minigrad.ops.search import argwhere, nonzero, unique, where  # noqa: E402
 from minigrad.tensor import is_floating_point, is_tensor, numel  # noqa: E402
 
+# --- linear algebra: solvers and decompositions (issue 9) ------------------------------------
+# isort: split
+from minigrad.ops.decompositions import cholesky_legacy as cholesky  # noqa: E402
+from minigrad.ops.decompositions import pinverse  # noqa: E402
+from minigrad.ops.decompositions import qr_legacy as qr  # noqa: E402
+from minigrad.ops.decompositions import svd_legacy as svd  # noqa: E402
+from minigrad.ops.determinants import det, logdet  # noqa: E402
+from minigrad.ops.determinants import slogdet_legacy as slogdet  # noqa: E402
+from minigrad.ops.solvers import inverse  # noqa: E402
+
+# --- writing at indices, diagonals (issue 9) ------------------------------------------------
+# isort: split
+from minigrad.ops.constructions import cartesian_prod, diag, diag_embed  # noqa: E402
+from minigrad.ops.index_ops import (  # noqa: E402
+    index_add,
+    index_copy,
+    index_fill,
+    masked_scatter,
+    scatter,
+    scatter_reduce,
+    take,
+)
+
 
 def __getattr__(name: str) -> _Any:
     """PyTorch names minigrad leaves out raise ``OutOfScopeError`` saying why."""
@@ -270,8 +292,10 @@ __all__ = [
     "bincount",
     "bmm",
     "bool",
+    "cartesian_prod",
     "cat",
     "ceil",
+    "cholesky",
     "chunk",
     "clamp",
     "clamp_max",
@@ -282,7 +306,10 @@ __all__ = [
     "cosh",
     "cumprod",
     "cumsum",
+    "det",
     "device",
+    "diag",
+    "diag_embed",
     "diagonal",
     "div",
     "dot",
@@ -322,6 +349,9 @@ __all__ = [
     "half",
     "histc",
     "hsplit",
+    "index_add",
+    "index_copy",
+    "index_fill",
     "index_select",
     "inference_mode",
     "int",
@@ -329,6 +359,7 @@ __all__ = [
     "int32",
     "int64",
     "int8",
+    "inverse",
     "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "is_floating_point",
@@ -348,6 +379,7 @@ __all__ = [
     "log1p",
     "log2",
     "log_softmax",
+    "logdet",
     "logical_and",
     "logical_not",
     "logical_or",
@@ -356,6 +388,7 @@ __all__ = [
     "long",
     "lt",
     "manual_seed",
+    "masked_scatter",
     "masked_select",
     "matmul",
     "max",
@@ -380,8 +413,10 @@ __all__ = [
     "ones_like",
     "outer",
     "permute",
+    "pinverse",
     "pow",
     "prod",
+    "qr",
     "rand",
     "rand_like",
     "randint",
@@ -401,6 +436,7 @@ __all__ = [
     "save",
     "scatter",
     "scatter_add",
+    "scatter_reduce",
     "select",
     "selu",
     "set_default_device",
@@ -411,6 +447,7 @@ __all__ = [
     "sign",
     "sin",
     "sinh",
+    "slogdet",
     "softmax",
     "sort",
     "split",
@@ -421,9 +458,11 @@ __all__ = [
     "std",
     "sub",
     "sum",
+    "svd",
     "swapaxes",
     "swapdims",
     "t",
+    "take",
     "take_along_dim",
     "tan",
     "tanh",

@@ -243,3 +243,139 @@ class OutOfScopeError(NotImplementedError, AttributeError):
     It is an AttributeError too, so ``hasattr`` and ``getattr(module, name, default)`` keep
     working on code that probes for optional features.
     """
+
+
+# --- linear algebra (ops/solvers.py, ops/decompositions.py) -----------------------------------
+
+
+class _LinAlgError(RuntimeError):  # noqa: N801 - PyTorch's class name (torch._C._LinAlgError)
+    """A matrix routine could not complete: a singular or not positive-definite input.
+
+    ``minigrad.linalg.LinAlgError``, as PyTorch's ``torch.linalg.LinAlgError`` (whose class is
+    named ``_LinAlgError``); it is a RuntimeError, so code that catches that keeps working.
+    """
+
+
+def not_implemented_for(kernel: str, dtype_name: str) -> str:
+    """A kernel that has no implementation for a dtype (PyTorch's dispatch message)."""
+    return f"\"{kernel}\" not implemented for '{dtype_name}'"
+
+
+def linalg_too_few_dims(function: str, argument: str = "A") -> str:
+    """A matrix argument with fewer than two dimensions."""
+    return f"{function}: The input tensor {argument} must have at least 2 dimensions."
+
+
+def linalg_not_square(function: str, rows: int, columns: int, argument: str = "A") -> str:
+    """A matrix argument that has to be square and is not."""
+    return (
+        f"{function}: {argument} must be batches of square matrices, but they are {rows} by "
+        f"{columns} matrices"
+    )
+
+
+def linalg_not_float(function: str, dtype_name: str) -> str:
+    """An integer or bool input to a routine that needs floating point."""
+    return f"{function}: Expected a floating point or complex tensor as input. Got {dtype_name}"
+
+
+def linalg_low_precision(function: str, dtype_name: str) -> str:
+    """A half-precision input to a routine that refuses it."""
+    return f"{function}: Low precision dtypes not supported. Got {dtype_name}"
+
+
+def _batch_element(batch: int | None) -> str:
+    return "" if batch is None else f"(Batch element {batch}): "
+
+
+def singular_inverse(function: str, batch: int | None, info: int) -> str:
+    """LU found an exactly zero pivot (``info``, 1-based) while inverting."""
+    return (
+        f"{function}: {_batch_element(batch)}The diagonal element {info} is zero, the inversion "
+        "could not be completed because the input matrix is singular."
+    )
+
+
+def singular_solve(batch: int | None) -> str:
+    """LU found an exactly zero pivot while solving a linear system."""
+    return (
+        f"minigrad.linalg.solve: {_batch_element(batch)}The solver failed because the input "
+        "matrix is singular."
+    )
+
+
+def not_positive_definite(function: str, batch: int | None, order: int) -> str:
+    """Cholesky found a leading minor (of ``order``, 1-based) that is not positive-definite."""
+    return (
+        f"{function}: {_batch_element(batch)}The factorization could not be completed because "
+        f"the input is not positive-definite (the leading minor of order {order} is not "
+        "positive-definite)."
+    )
+
+
+def solve_shapes(function: str, a: Sequence[int], b: Sequence[int], left: bool) -> str:
+    """The matrices of ``AX = B`` (or ``XA = B``) do not fit together."""
+    equation = "AX = B" if left else "XA = B"
+    return (
+        f"{function}: Incompatible shapes of A and B for the equation {equation} "
+        f"({a[-2]}x{a[-1]} and {b[-2]}x{b[-1]})"
+    )
+
+
+SOLVE_VECTOR_RIGHT = (
+    "linalg.solve: Vector broadcasting of the left hand side is not supported for left=False. "
+    "In this case linalg.solve is equivalent to B / A.squeeze(-1)"
+)
+QR_R_NOT_DIFFERENTIABLE = (
+    "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+    "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr."
+)
+QR_COMPLETE_NOT_DIFFERENTIABLE = (
+    "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
+)
+SVD_DRIVER = (
+    "minigrad.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
+    "cuSOLVER backend."
+)
+
+
+def qr_mode(mode: str) -> str:
+    """An unknown ``mode`` for ``linalg.qr``."""
+    return (
+        f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+        "or 'complete'"
+    )
+
+
+def uplo(value: str) -> str:
+    """An ``UPLO`` argument other than 'L' or 'U'."""
+    return f"Expected UPLO argument to be 'L' or 'U', but got {value}"
+
+
+def pinv_input(dtype_name: str, shape: Sequence[int]) -> str:
+    """``linalg.pinv`` of a vector, or of a tensor that is not float32/float64."""
+    return (
+        f"linalg.pinv({dtype_name}{{{format_size(shape)}}}): expected a tensor with 2 or more "
+        "dimensions of float, double, cfloat or cdouble types"
+    )
+
+
+# The once-per-process warnings of the deprecated minigrad.cholesky and minigrad.qr.
+CHOLESKY_DEPRECATED = (
+    "minigrad.cholesky is deprecated in favor of minigrad.linalg.cholesky and will be removed "
+    "in a future PyTorch release.\nL = minigrad.cholesky(A)\nshould be replaced with\n"
+    "L = minigrad.linalg.cholesky(A)\nand\nU = minigrad.cholesky(A, upper=True)\nshould be "
+    "replaced with\nU = minigrad.linalg.cholesky(A).mH\nThis transform will produce equivalent "
+    "results for all valid (symmetric positive definite) inputs."
+)
+QR_DEPRECATED = (
+    "minigrad.qr is deprecated in favor of minigrad.linalg.qr and will be removed in a future "
+    "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string parameter "
+    "'mode'.\nQ, R = minigrad.qr(A, some)\nshould be replaced with\nQ, R = "
+    "minigrad.linalg.qr(A, 'reduced' if some else 'complete')"
+)
+SCATTER_REDUCE_DEPRECATED = (
+    "The reduce argument of minigrad.scatter with Tensor src is deprecated and will be removed "
+    "in a future PyTorch release. Use minigrad.scatter_reduce instead for more reduction "
+    "options."
+)

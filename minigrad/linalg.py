@@ -1,4 +1,4 @@
-"""``minigrad.linalg``: PyTorch's ``torch.linalg`` norms.
+"""``minigrad.linalg``: PyTorch's ``torch.linalg``: norms, solvers and decompositions.
 
 Example:
     >>> import minigrad
@@ -6,7 +6,38 @@ Example:
     tensor(5.)
 """
 
+from minigrad.errors import _LinAlgError as LinAlgError
+from minigrad.ops.decompositions import (
+    cholesky,
+    cholesky_ex,
+    eigh,
+    eigvalsh,
+    pinv,
+    qr,
+    svd,
+    svdvals,
+)
+from minigrad.ops.determinants import det, slogdet
 from minigrad.ops.linalg import linalg_norm as norm
 from minigrad.ops.linalg import matrix_norm, vector_norm
+from minigrad.ops.solvers import inv, inv_ex, solve
 
-__all__ = ["matrix_norm", "norm", "vector_norm"]
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
+    "det",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "inv_ex",
+    "matrix_norm",
+    "norm",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "vector_norm",
+]

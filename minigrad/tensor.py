@@ -19,13 +19,18 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import (
     comparison,
+    constructions,
+    decompositions,
+    determinants,
     fill,
     histogram,
+    index_ops,
     indexing,
     linalg,
     reduction,
     search,
     shape,
+    solvers,
     views,
 )
 from minigrad.ops import elementwise as ew
@@ -1291,7 +1296,7 @@ class Tensor(TensorBase):
     def scatter(self, dim: int, index: Any, src: Any = None, *, value: Any = None,
                 reduce: str | None = None) -> Tensor:
         """A copy with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
-        return shape.scatter(self, dim, index, src, value=value, reduce=reduce)
+        return index_ops.scatter(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim: int, index: Any, src: Any) -> Tensor:
         """A copy with ``src`` added at ``index`` along ``dim``."""
@@ -1373,6 +1378,75 @@ class Tensor(TensorBase):
     def histc(self, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
         """A histogram in ``bins`` equal-width bins (see ``minigrad.histc``)."""
         return histogram.histc(self, bins, min, max)
+
+    # --- writing at indices, diagonals (issue 9) ---------------------------------------------
+
+    def index_add(self, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Tensor:
+        """A copy with ``alpha * source``'s slices added at ``index`` along ``dim``."""
+        return index_ops.index_add(self, dim, index, source, alpha=alpha)
+
+    def index_copy(self, dim: int, index: Any, source: Any) -> Tensor:
+        """A copy with ``source``'s slices written at ``index`` along ``dim``."""
+        return index_ops.index_copy(self, dim, index, source)
+
+    def index_fill(self, dim: int, index: Any, value: Any) -> Tensor:
+        """A copy with the slices at ``index`` along ``dim`` set to ``value``."""
+        return index_ops.index_fill(self, dim, index, value)
+
+    def scatter_reduce(self, dim: int, index: Any, src: Any, reduce: str, *,
+                       include_self: bool = True) -> Tensor:
+        """A copy with ``src`` combined in at ``index`` along ``dim`` by ``reduce``."""
+        return index_ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    def masked_scatter(self, mask: Any, source: Any) -> Tensor:
+        """A copy with the positions where ``mask`` is True filled from ``source``."""
+        return index_ops.masked_scatter(self, mask, source)
+
+    def take(self, index: Any) -> Tensor:
+        """The elements (read as 1-D) at ``index``."""
+        return index_ops.take(self, index)
+
+    def diag(self, diagonal: int = 0) -> Tensor:
+        """A vector's diagonal matrix, or a matrix's diagonal (see ``minigrad.diag``)."""
+        return constructions.diag(self, diagonal)
+
+    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+        """The last dim written onto diagonals of zeros (see ``minigrad.diag_embed``)."""
+        return constructions.diag_embed(self, offset, dim1, dim2)
+
+    # --- linear algebra: solvers and decompositions (issue 9) -------------------------------
+
+    def inverse(self) -> Tensor:
+        """The inverse of this square matrix (``minigrad.linalg.inv``)."""
+        return solvers.inverse(self)
+
+    def det(self) -> Tensor:
+        """The determinant (``minigrad.linalg.det``)."""
+        return determinants.det(self)
+
+    def logdet(self) -> Tensor:
+        """The log of the determinant (nan where it is negative)."""
+        return determinants.logdet(self)
+
+    def slogdet(self) -> Any:
+        """``(sign, logabsdet)`` of the determinant."""
+        return determinants.slogdet_legacy(self)
+
+    def cholesky(self, upper: bool = False) -> Tensor:
+        """The Cholesky factor (deprecated in PyTorch: ``minigrad.linalg.cholesky``)."""
+        return decompositions.cholesky_legacy(self, upper)
+
+    def qr(self, some: bool = True) -> Any:
+        """``(Q, R)`` (deprecated in PyTorch: ``minigrad.linalg.qr``)."""
+        return decompositions.qr_legacy(self, some)
+
+    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+        """``(U, S, V)`` with this matrix = U diag(S) V^T (see ``minigrad.svd``)."""
+        return decompositions.svd_legacy(self, some, compute_uv)
+
+    def pinverse(self, rcond: float = 1e-15) -> Tensor:
+        """The pseudo-inverse (``minigrad.pinverse``)."""
+        return decompositions.pinverse(self, rcond)
 
     # --- in-place: every one goes through autograd/inplace.py --------------------------------
 
@@ -1485,8 +1559,39 @@ class Tensor(TensorBase):
         reduce: str | None = None,
     ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
-        op, args = shape.scatter_call(self, dim, index, src, value, reduce)
+        op, args = index_ops.scatter_call(self, dim, index, src, value, reduce, inplace=True)
         return apply_inplace(op, self, *args)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        """Add ``src`` at ``index`` along ``dim``, in place."""
+        axis = shape._scatter_checks(self._array, dim, index, src, "scatter_add")
+        return apply_inplace(shape.ScatterAdd, self, src, axis, index)
+
+    def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                        include_self: bool = True) -> Tensor:
+        """Combine ``src`` in at ``index`` along ``dim`` by ``reduce``, in place."""
+        args = index_ops.scatter_reduce_call(self, dim, index, src, reduce, include_self)
+        return apply_inplace(index_ops.ScatterReduce, self, *args)
+
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+        """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
+        args = index_ops.index_add_call(self, dim, index, source, alpha)
+        return apply_inplace(shape.IndexAdd, self, *args)
+
+    def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        """Write ``source``'s slices at ``index`` along ``dim``, in place."""
+        args = index_ops.index_copy_call(self, dim, index, source)
+        return apply_inplace(index_ops.IndexCopy, self, *args)
+
+    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        """Set the slices at ``index`` along ``dim`` to ``value``, in place."""
+        op, args = index_ops.index_fill_call(self, dim, index, value)
+        return apply_inplace(op, self, *args)
+
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        """Fill the positions where ``mask`` is True from ``source``, in place."""
+        index_ops.masked_scatter_inplace_checks(self, mask, source)
+        return apply_inplace(shape.MaskedScatter, self, source, mask)
 
 
 def is_tensor(obj: Any) -> bool:

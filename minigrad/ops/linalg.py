@@ -28,7 +28,8 @@ from minigrad.autograd.views import ViewOp
 from minigrad.ops import elementwise as ew
 from minigrad.ops import reduction, views
 from minigrad.ops._helpers import normalize_dims, operand, save_for_the_other
-from minigrad.ops.shape import raw, run, wrap_dim
+from minigrad.ops.decompositions import LinalgSvd
+from minigrad.ops.shape import run, wrap_dim
 
 
 class Dot(Op):
@@ -704,11 +705,12 @@ def _label_order(label: int) -> int:
     return ord(char) - ord("A") if char.isupper() else 26 + ord(char) - ord("a")
 
 
-def einsum(equation: str, *operands: Any) -> Any:
+def einsum(*args: Any) -> Any:
     """Einstein summation: ``"ij,jk->ik"``, ``"ii->"``, ``"bij,bjk->bik"``, ``"i,j->ij"``, ...
 
     Matrix products, traces, batched products, outer products; ``...`` stands for broadcast
-    dims.
+    dims. Also in sublist form: ``einsum(a, [0, 1], b, [1, 2])`` (numbers 0-51 for subscripts,
+    ``...`` as ``Ellipsis``), with an optional output sublist at the end.
 
     Recorded as PyTorch records it: per operand diagonals, unsqueezes and a permute to a common
     order of subscripts; then, left to right, a mul or a bmm per pair (sumproduct_pair); then a
@@ -719,11 +721,15 @@ def einsum(equation: str, *operands: Any) -> Any:
         >>> minigrad.einsum("ii->", minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
         tensor(5.)
     """
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    if not operands:
+    if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
+    if isinstance(args[0], TensorBase):
+        equation, operands = _sublist_equation(args)
+    else:
+        equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
     arrays = [operand(x) for x in operands]
     labels, rhs = _einsum_labels(equation, len(operands))
 
@@ -873,6 +879,25 @@ def einsum(equation: str, *operands: Any) -> Any:
     return result
 
 
+def _sublist_equation(args: tuple[Any, ...]) -> tuple[str, tuple[Any, ...]]:
+    """The equation and operands of einsum's sublist form (PyTorch's conversion)."""
+
+    def subscript(n: Any) -> str:
+        if n is Ellipsis:
+            return "..."
+        if 0 <= n < 26:
+            return chr(ord("A") + n)
+        if 26 <= n < 52:
+            return chr(ord("a") + n - 26)
+        raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                         "[0, 52)")
+
+    equation = ",".join("".join(subscript(s) for s in sublist) for sublist in args[1::2])
+    if len(args) % 2 == 1:
+        return equation + "->" + "".join(subscript(s) for s in args[-1]), args[:-1:2]
+    return equation, args[::2]
+
+
 def _movedim_order(ndim: int, source: int, destination: int) -> list[int]:
     """The permutation ``movedim(source, destination)`` applies (for a single dim)."""
     source %= ndim
@@ -933,66 +958,6 @@ def _sumproduct_pair(left: Any, right: Any, sum_dims: list[int]) -> Any:
 # --- norms ------------------------------------------------------------------------------------
 
 
-class LinalgSvd(Op):
-    """(U, S, Vh) = the reduced SVD of (a batch of) matrices: A = U diag(S) Vh.
-
-    dA = U diag(gS) Vh when only S is used (the norms); the general formula when U or Vh
-    receive gradients too (second derivatives). Saves U, S and Vh.
-    """
-
-    @staticmethod
-    def forward(ctx: Any, a: np.ndarray) -> tuple[Any, Any, Any]:
-        u, s, vh = np.linalg.svd(a, full_matrices=False)
-        u, s, vh = (np.ascontiguousarray(v, dtype=a.dtype) for v in (u, s, vh))
-        ctx.save_for_backward(u, s, vh)
-        return u, s, vh
-
-    @staticmethod
-    def backward(ctx: Any, grad_u: Any, grad_s: Any, grad_vh: Any) -> Any:
-        u, s, vh = ctx.saved_tensors
-        return _svd_backward(_defined(grad_u), grad_s, _defined(grad_vh), u, s, vh)
-
-
-def _defined(grad: Any) -> Any:
-    """None for a gradient that is absent (the engine's zeros), else the gradient."""
-    if isinstance(grad, TensorBase) or np.any(grad):
-        return grad
-    return None
-
-
-def _svd_backward(gu: Any, gs: Any, gvh: Any, u: Any, s: Any, vh: Any) -> Any:
-    """PyTorch's svd_backward for real matrices (distinct singular values assumed)."""
-    m, n = np.shape(u)[-2], np.shape(vh)[-1]
-    if gu is None and gvh is None:
-        if m >= n:
-            return u @ (np.expand_dims(gs, -1) * vh)
-        return (u * np.expand_dims(gs, -2)) @ vh
-    uh, v = np.swapaxes(u, -1, -2), np.swapaxes(vh, -1, -2)
-    k = np.shape(s)[-1]
-    eye = np.eye(k, dtype=raw(s).dtype)
-    s2 = s * s
-    e = np.expand_dims(s2, -2) - np.expand_dims(s2, -1) + eye
-    inner = 0
-    if gu is not None:
-        uhgu = uh @ gu
-        inner = inner + (uhgu - np.swapaxes(uhgu, -1, -2)) * (np.expand_dims(s, -2) / e)
-    if gvh is not None:
-        vhgv = vh @ np.swapaxes(gvh, -1, -2)
-        inner = inner + np.expand_dims(s, -1) * ((vhgv - np.swapaxes(vhgv, -1, -2)) / e)
-    inner = inner + np.expand_dims(gs, -1) * eye
-    if m > n and gu is not None:
-        ga = u @ inner
-        gu_sinv = gu / np.expand_dims(s, -2)
-        ga = ga + gu_sinv - u @ (uh @ gu_sinv)
-        return ga @ vh
-    if m < n and gvh is not None:
-        ga = inner @ vh
-        sinv_gvh = gvh / np.expand_dims(s, -1)
-        ga = ga + sinv_gvh - (sinv_gvh @ v) @ vh
-        return u @ ga
-    return u @ (inner @ vh)
-
-
 def _ord_text(value: float) -> str:
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
@@ -1045,7 +1010,7 @@ def _backshift(dim1: int, dim2: int, ndim: int) -> list[int]:
 
 
 def _svdvals(a: Any) -> Any:
-    return LinalgSvd.apply(a)[1]
+    return LinalgSvd.apply(a, False)[1]
 
 
 def matrix_norm(a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,

@@ -88,25 +88,35 @@ def _shape_text(shape: tuple[int, ...]) -> str:
     return errors.format_size(shape)
 
 
-def _return_type(name: str) -> type:
-    """A named tuple ``(values, indices)`` printed like ``torch.return_types.<name>``."""
-    base = collections.namedtuple(name, ["values", "indices"])  # type: ignore[misc]
+def _return_type(name: str, fields: tuple[str, ...] = ("values", "indices")) -> type:
+    """A named tuple printed like ``torch.return_types.<name>`` (one field a line)."""
+    base = collections.namedtuple(name, fields)  # type: ignore[misc]
 
     def __repr__(self: Any) -> str:  # noqa: N807 - a method of the class below
-        return (f"minigrad.return_types.{name}(\nvalues={self.values!r},\n"
-                f"indices={self.indices!r})")
+        items = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self))
+        return f"minigrad.return_types.{name}(\n{items})"
 
     return type(name, (base,), {"__slots__": (), "__repr__": __repr__,
                                 "__module__": "minigrad.return_types"})
 
 
 class return_types:  # noqa: N801 - PyTorch's name
-    """The named tuples of ops that return values and indices (``.values``, ``.indices``)."""
+    """The named tuples of ops with several results (``.values``, ``.indices``, ``.U``, ...)."""
 
     max = _return_type("max")
     min = _return_type("min")
     sort = _return_type("sort")
     topk = _return_type("topk")
+    # linear algebra (ops/solvers.py, ops/decompositions.py)
+    slogdet = _return_type("slogdet", ("sign", "logabsdet"))
+    linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+    linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+    linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+    qr = _return_type("qr", ("Q", "R"))
+    linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+    svd = _return_type("svd", ("U", "S", "V"))
+    linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+    linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 
 
 @functools.cache
@@ -401,6 +411,13 @@ def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> An
 
 
 def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str) -> int:
+    axis = _scatter_shape_checks(array, dim, index, src)
+    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
+    return axis
+
+
+def _scatter_shape_checks(array: np.ndarray, dim: int, index: Any, src: Any) -> int:
+    """The checks of scatter's dtypes and shapes (PyTorch's meta function; bounds come later)."""
     axis = wrap_dim(dim, array.ndim)
     index_array = operand(index)
     _check_index_dtype(index_array, "scatter")
@@ -420,39 +437,7 @@ def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str
             if src_array is not None:
                 message += f" and to be no larger size than src {_shape_text(src_array.shape)}"
             raise RuntimeError(message)
-    _check_index_bounds(index_array, _at_least_1d(array).shape[axis], axis)
     return axis
-
-
-def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = None,
-            reduce: str | None = None) -> Any:
-    """A copy of ``input`` with ``src`` (a tensor, or a number ``value``) written at ``index``.
-
-    For ``dim=0``: ``out[index[i][j]][j] = src[i][j]``. Duplicate indices write in an
-    unspecified order (as in PyTorch).
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(3).scatter(0, minigrad.tensor([2, 0]), minigrad.tensor([5.0, 7.0]))
-        tensor([7., 0., 5.])
-    """
-    op, args = scatter_call(input, dim, index, src, value, reduce)
-    return op.apply(input, *args)
-
-
-def scatter_call(
-    input: Any, dim: int, index: Any, src: Any, value: Any, reduce: str | None
-) -> tuple[type[Op], tuple[Any, ...]]:
-    """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``."""
-    if reduce is not None:
-        raise NotImplementedError("minigrad: scatter(reduce=...) is not supported; use "
-                                  "scatter_add")
-    if src is None:
-        src = value
-    axis = _scatter_checks(operand(input), dim, index, src, "scatter")
-    if isinstance(src, TensorBase):
-        return Scatter, (src, axis, index)
-    return ScatterValue, (axis, index, src.item() if isinstance(src, np.generic) else src)
 
 
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
@@ -538,28 +523,36 @@ class IndexSelect(Op):
 
 
 class IndexAdd(Op):
-    """y = x with src's slices added at ``index`` along ``dim``;  dx = grad,  dsrc = grad[index].
+    """y = x with alpha * src's slices added at ``index`` along ``dim``.
 
-    Saves the index.
+    dx = grad,  dsrc = alpha * grad's slices at ``index``.  Saves the index and src only if src
+    needs a gradient (PyTorch's IndexAddBackward0): otherwise writing either later is legal.
     """
 
     num_inputs = 2
+    fields = ("dim", "alpha")
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
-                index: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(index)
-        ctx.dim = dim
+    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
+                alpha: Any = 1) -> np.ndarray:
+        if ctx.needs_input_grad[1]:
+            ctx.save_for_backward(index, src)
+        ctx.dim, ctx.alpha = dim, alpha
         y = np.array(x, copy=True)
+        scaled = src if alpha == 1 else src * alpha
         np.add.at(_at_least_1d(y), along(dim, _at_least_1d(index)),
-                  _at_least_1d(src) if x.ndim == 0 else src)
+                  _at_least_1d(scaled) if x.ndim == 0 else scaled)
         return y
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        (index,) = ctx.saved_tensors
-        dsrc = run(IndexSelect, grad, ctx.dim, raw(index)) if ctx.needs_input_grad[1] else None
-        return grad, dsrc, None, None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None]:
+        dsrc = None
+        if ctx.needs_input_grad[1]:
+            index, src = ctx.saved_tensors
+            dsrc = np.reshape(run(IndexSelect, grad, ctx.dim, raw(index)), np.shape(src))
+            if ctx.alpha != 1:
+                dsrc = dsrc * ctx.alpha
+        return grad, dsrc, None, None, None
 
 
 def index_select(input: Any, dim: int, index: Any) -> Any:

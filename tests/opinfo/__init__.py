@@ -15,6 +15,7 @@ exporting ``OPS: list[OpInfo]``; ``ALL_OPS`` gathers them. A new op is one row.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +79,25 @@ class OpInfo:
     bad_inputs: Sequence[BadInput] = ()
     atol: float = 1e-5
     rtol: float = 1e-4
+
+
+def first(
+    samples: Callable[[np.random.Generator], Sequence[Sample]], count: int
+) -> Callable[[np.random.Generator], Sequence[Sample]]:
+    """The first ``count`` samples (for rows that only check another spelling or grad pattern)."""
+    return lambda rng: list(samples(rng))[:count]
+
+
+def quietly(call: Callable[..., Any]) -> Callable[..., Any]:
+    """``call`` with UserWarnings silenced: for ops whose first use warns (PyTorch's deprecation
+    warnings, given once per process, which the generic tests would otherwise see as errors)."""
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return call(*args, **kwargs)
+
+    return wrapped
 
 
 def all_ops() -> list[OpInfo]:

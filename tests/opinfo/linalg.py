@@ -269,6 +269,11 @@ OPS: list[OpInfo] = [
     einsum_row("broadcast_one", "ij,jk->ik", (3, 1), (4, 5)),
     OpInfo("einsum_list", lambda lib, x, y: lib.einsum("ij,jk->ik", [x, y]),
            pairs(((3, 4), (4, 5), "plain"))),
+    OpInfo("einsum_sublist", lambda lib, x, y: lib.einsum(x, [0, 1], y, [1, 2]),
+           pairs(((3, 4), (4, 5), "plain"))),
+    OpInfo("einsum_sublist_output",
+           lambda lib, x, y: lib.einsum(x, [..., 0, 1], y, [..., 1, 2], [..., 0, 2]),
+           pairs(((2, 3, 4), (2, 4, 5), "batch"), transposed=False)),
     # --- tensordot ----------------------------------------------------------------------------
     OpInfo("tensordot", lambda lib, x, y, dims: lib.tensordot(x, y, dims=dims), tensordot_samples,
            bad_inputs=(BadInput((np.ones((3, 4)), np.ones((4, 5)), 2), name="sizes"),

@@ -1,0 +1,127 @@
+"""Tensors built around others: ``diag``, ``diag_embed`` and ``cartesian_prod``.
+
+``diag_embed`` writes a tensor onto the diagonals of zeros (its gradient reads the diagonal
+back); ``diag`` is ``diag_embed`` for a vector and a diagonal copy for a matrix, and
+``cartesian_prod`` is a meshgrid flattened and stacked, recorded as PyTorch records them. None
+saves a tensor: writing an input afterwards is legal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import operand
+from minigrad.ops.shape import stack, wrap_dim
+from minigrad.ops.views import Diagonal, DiagonalBackward, expand, reshape, view
+
+
+class DiagEmbed(DiagonalBackward):
+    """y = zeros with x's last dim on diagonal ``offset`` of dims ``dim1``, ``dim2``.
+
+    dx = that diagonal of grad.  Saves nothing.
+    """
+
+    node_name = "DiagEmbedBackward0"
+    fields = ("options",)
+
+
+class DiagonalCopy(Op):
+    """y = a copy of diagonal ``offset`` of dims ``dim1``, ``dim2`` (``diag`` of a matrix).
+
+    dx = grad on that diagonal of zeros.  Saves nothing. PyTorch 2.13 names its node
+    ``DiagonalBackward0_copy``.
+    """
+
+    node_name = "DiagonalBackward0_copy"
+    fields = ("shape", "options")
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+        return Diagonal.forward(ctx, x, offset, dim1, dim2).copy()
+
+    backward = staticmethod(Diagonal.backward)
+
+
+def _embedded_shape(shape: tuple[int, ...], offset: int, dim1: int, dim2: int) -> tuple[int, ...]:
+    size = (shape[-1] if shape else 1) + abs(offset)
+    out = list(shape[:-1])
+    for dim in sorted((dim1, dim2)):
+        out.insert(dim, size)
+    return tuple(out)
+
+
+def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
+    """A tensor whose diagonals (``offset``, in dims ``dim1``, ``dim2``) hold ``input``'s last dim.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.diag_embed(minigrad.tensor([[1.0, 2.0]]))
+        tensor([[[1., 0.],
+                 [0., 2.]]])
+    """
+    array = operand(input)
+    ndim = array.ndim + 1
+    first, second = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    shape = _embedded_shape(array.shape, offset, first, second)
+    return DiagEmbed.apply(input, shape, (offset, first, second))
+
+
+def diag(input: Any, diagonal: int = 0) -> Any:
+    """A vector's square diagonal matrix, or a matrix's diagonal ``diagonal`` (as a vector).
+
+    A positive ``diagonal`` is above the main one, a negative one below.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.diag(minigrad.tensor([1.0, 2.0]))
+        tensor([[1., 0.],
+                [0., 2.]])
+        >>> minigrad.diag(minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)
+        tensor([2.])
+    """
+    ndim = operand(input).ndim
+    if ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if ndim == 2:
+        return DiagonalCopy.apply(input, diagonal, 0, 1)
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
+
+
+def cartesian_prod(*tensors: Any) -> Any:
+    """All combinations of the vectors' elements, one per row (itertools.product order).
+
+    One vector comes back as it is. Recorded as PyTorch records it: each vector viewed,
+    expanded to the grid, flattened (a copy), then the columns stacked.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.cartesian_prod(minigrad.tensor([1, 2]), minigrad.tensor([3, 4]))
+        tensor([[1, 3],
+                [1, 4],
+                [2, 3],
+                [2, 4]])
+    """
+    for tensor in tensors:
+        shape = operand(tensor).shape
+        if len(shape) != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {errors.format_size(shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if len({operand(t).dtype for t in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    grid = tuple(operand(t).shape[0] for t in tensors)
+    columns = []
+    for position, tensor in enumerate(tensors):
+        shape = [1] * len(tensors)
+        shape[position] = -1
+        columns.append(reshape(expand(view(tensor, *shape), grid), -1))
+    return stack(columns, 1)
+
