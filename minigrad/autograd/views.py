@@ -16,8 +16,9 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import grad_mode
-from minigrad.autograd.function import NO_GRAD_CTX, Op, _wrap_untracked
+from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node
+from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
 from minigrad.autograd.variable import TensorBase
 
 # One step: (view op, its options, which output for multi-output ops or None).
@@ -137,11 +138,12 @@ class ViewOp(Op):
     def apply(cls, x: Any, *options: Any) -> Any:
         """Run the view op and make its outputs views of ``x``'s base."""
         if grad_mode._state.enabled:
-            result = super().apply(x, *options)
+            result = record(cls, x, *options)
         else:
             # Nothing is recorded, so ``x``'s history is not read (PyTorch does not read it
             # either: a multi-output view whose base changed may still be viewed here).
-            result = _wrap_untracked(cls.forward(NO_GRAD_CTX, x._array, *options))
+            raw = cls.forward(NO_GRAD_CTX, x._array, *options)
+            result = tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw)
         if isinstance(result, tuple):
             for index, view in enumerate(result):
                 _make_view(view, x, (cls, options, index), cls.multi_output)
@@ -196,6 +198,8 @@ class AsStrided(Op):
     Saves nothing. Overlapping views (expand) add up their gradient, hence ``np.add.at``.
     """
 
+    fields = ("base_shape", "base_strides", "steps")
+
     node_name = "AsStridedBackward0"
 
     @staticmethod
@@ -216,6 +220,8 @@ class ScatterIntoBase(Op):
     AsStrided's backward as an op of its own, so that ``create_graph`` records it (CopySlices
     uses it to splice gradients into the base's region).
     """
+
+    fields = ("steps",)
 
     node_name = "AsStridedScatterBackward0"
 

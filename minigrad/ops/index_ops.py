@@ -120,6 +120,8 @@ class IndexCopy(Op):
     and src if it needs a gradient (PyTorch's IndexCopyBackward0).
     """
 
+    fields = ("dim",)
+
     num_inputs = 2
     fields = ("dim",)
 
@@ -202,6 +204,8 @@ class IndexFill(Op):
 
     dx = grad with those slices zeroed.  Saves the index.
     """
+
+    fields = ("dim",)
 
     fields = ("dim",)
 
@@ -331,6 +335,8 @@ class ScatterReduce(Op):
     divides the product by each factor (zeros handled apart); amax and amin split it evenly
     among the elements equal to the result. Saves x, src, the index and the result.
     """
+
+    fields = ("dim", "reduce", "include_self")
 
     num_inputs = 2
     fields = ("dim", "reduce", "include_self")

@@ -43,6 +43,8 @@ def _spread(grad: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: b
 class Sum(Op):
     """y = sum of all elements;  dx = grad broadcast to x's shape.  Saves nothing."""
 
+    fields = ("shape",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any) -> np.ndarray:
         ctx.shape = x.shape
@@ -55,6 +57,8 @@ class Sum(Op):
 
 class SumDim(Op):
     """y = sum over ``dim``;  dx = grad copied back along ``dim``.  Saves nothing."""
+
+    fields = ("shape", "axes", "keepdim")
 
     node_name = "SumBackward1"
 
@@ -72,6 +76,8 @@ class SumDim(Op):
 class Mean(Op):
     """y = mean of all elements;  dx = grad / n broadcast to x's shape.  Saves nothing."""
 
+    fields = ("shape",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.shape = x.shape
@@ -85,6 +91,8 @@ class Mean(Op):
 
 class MeanDim(Op):
     """y = mean over ``dim``;  dx = grad / n copied back along ``dim``.  Saves nothing."""
+
+    fields = ("shape", "axes", "keepdim")
 
     node_name = "MeanBackward1"
 
@@ -189,6 +197,8 @@ class ProdDim(Op):
     Saves its input and its result.
     """
 
+    fields = ("dim", "keepdim")
+
     node_name = "ProdBackward1"
 
     @staticmethod
@@ -253,6 +263,8 @@ class Var(Op):
     dx = 2 / (n - correction) * grad * (x - mean).  Saves its input (PyTorch's VarBackward0).
     """
 
+    fields = ("axes", "correction", "keepdim", "grad_rule")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
                 keepdim: bool, grad_rule: tuple[bool, int]) -> np.ndarray:
@@ -272,6 +284,8 @@ class Std(Op):
 
     Saves its input and its result (PyTorch's StdBackward0).
     """
+
+    fields = ("axes", "correction", "keepdim", "grad_rule")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
@@ -423,6 +437,8 @@ class MaxDim(Op):
     Saves only the indices: writing the values output later is legal, the indices not.
     """
 
+    fields = ("dim", "keepdim", "shape")
+
     node_name = "MaxBackward0"
 
     @staticmethod
@@ -439,6 +455,8 @@ class MinDim(Op):
 
     Saves only the indices.
     """
+
+    fields = ("dim", "keepdim", "shape")
 
     node_name = "MinBackward0"
 
@@ -482,6 +500,8 @@ class Amax(Op):
     Ties share the gradient evenly. Saves its input and its result.
     """
 
+    fields = ("axes", "keepdim")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
         y = np.asarray(np.max(x, axis=axes, keepdims=keepdim))
@@ -500,6 +520,8 @@ class Amin(Op):
 
     Ties share the gradient evenly. Saves its input and its result.
     """
+
+    fields = ("axes", "keepdim")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -658,6 +680,8 @@ class Logsumexp(Op):
     Saves its input and its result.
     """
 
+    fields = ("axes", "keepdim")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
         if x.size:
@@ -713,6 +737,8 @@ class LinalgVectorNorm(Op):
     y**(ord-1); none for ord 0.
     """
 
+    fields = ("ord", "axes", "keepdim")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
                 keepdim: bool) -> np.ndarray:
@@ -765,6 +791,8 @@ class Cumsum(Op):
     Saves nothing.
     """
 
+    fields = ("dim",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
         ctx.dim = dim
@@ -791,6 +819,8 @@ class Cumprod(Op):
     Saves its input and its result. With zeros in x the division is replaced by the products
     of the other factors (computed per position, so second derivatives stay exact).
     """
+
+    fields = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
@@ -850,6 +880,8 @@ class Softmax(Op):
     dx = y * (grad - sum(grad * y)).  Saves its result: writing the input later is legal.
     """
 
+    fields = ("axis",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
         axis = dim if x.ndim else None
@@ -874,6 +906,8 @@ class LogSoftmax(Op):
 
     Saves its result.
     """
+
+    fields = ("axis",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:

@@ -148,6 +148,8 @@ class Cat(Op):
     Saves nothing: the slices need only the sizes (writing an input later is legal).
     """
 
+    fields = ("dim", "sizes")
+
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
         *arrays, dim, dtype = args
@@ -175,6 +177,8 @@ class Stack(Op):
 
     Saves nothing.
     """
+
+    fields = ("dim", "count")
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -272,6 +276,8 @@ class Gather(Op):
     either in place before backward raises.
     """
 
+    fields = ("dim",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x, index)
@@ -290,6 +296,8 @@ class ScatterAdd(Op):
 
     Saves the index.
     """
+
+    fields = ("dim",)
 
     num_inputs = 2
 
@@ -325,6 +333,8 @@ class Scatter(Op):
     dx = grad, 0 where written;  dsrc = grad gathered at ``index``.
     """
 
+    fields = ("dim",)
+
     num_inputs = 2
 
     @staticmethod
@@ -354,6 +364,8 @@ class ScatterValue(Op):
 
     Saves the index.
     """
+
+    fields = ("dim",)
 
     node_name = "ScatterBackward1"
 
@@ -508,6 +520,8 @@ class IndexSelect(Op):
     Saves the index (only its values matter for the gradient).
     """
 
+    fields = ("dim", "shape")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(index)
@@ -528,6 +542,8 @@ class IndexAdd(Op):
     dx = grad,  dsrc = alpha * grad's slices at ``index``.  Saves the index and src only if src
     needs a gradient (PyTorch's IndexAddBackward0): otherwise writing either later is legal.
     """
+
+    fields = ("dim", "alpha")
 
     num_inputs = 2
     fields = ("dim", "alpha")
@@ -604,6 +620,8 @@ class MaskedScatter(Op):
     source elements not used).  Saves the mask.
     """
 
+    fields = ("source_shape",)
+
     num_inputs = 2
 
     @staticmethod
@@ -656,6 +674,8 @@ class Repeat(Op):
 
     dx = grad reshaped to (repeat, size) pairs and summed over the repeats.  Saves nothing.
     """
+
+    fields = ("shape", "repeats")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, repeats: tuple[int, ...]) -> np.ndarray:
@@ -729,6 +749,8 @@ def tile(input: Any, dims: Any) -> Any:
 class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
+    fields = ("dims",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
         ctx.dims = dims
@@ -755,6 +777,8 @@ class Roll(Op):
 
     dx = grad shifted back by ``-shifts``.  Saves nothing.
     """
+
+    fields = ("shifts", "dims")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shifts: tuple[int, ...],
@@ -797,6 +821,8 @@ class Tril(Op):
     Saves nothing.
     """
 
+    fields = ("k",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
         ctx.k = k
@@ -812,6 +838,8 @@ class Triu(Op):
 
     Saves nothing.
     """
+
+    fields = ("k",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
@@ -861,6 +889,8 @@ class ConstantPadNd(Op):
 
     ``pad`` is PyTorch's flat list: (left, right) of the last dim, then of the one before...
     """
+
+    fields = ("pad",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, pad: tuple[int, ...], value: Any) -> np.ndarray:
@@ -968,6 +998,8 @@ class Sort(Op):
     indices is not.
     """
 
+    fields = ("dim",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, descending: bool) -> tuple[Any, Any]:
         indices = sort_order(x, dim, descending)
@@ -987,6 +1019,8 @@ class Topk(Op):
 
     dx = grad scattered back to ``indices``, 0 elsewhere.  Saves its ``indices`` output only.
     """
+
+    fields = ("dim", "shape")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int, dim: int, largest: bool) -> tuple[Any, Any]:

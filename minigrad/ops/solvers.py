@@ -244,6 +244,8 @@ class LinalgSolveEx(Op):
     as PyTorch (not B: writing B afterwards is legal).
     """
 
+    fields = ("left", "vector")
+
     num_inputs = 2
     fields = ("left", "vector")
 
