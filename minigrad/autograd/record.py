@@ -81,25 +81,25 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     """
     # 1. needs
     enabled = _grad_state.enabled
-    arrays = []
-    needs = []
+    arrays = [*args]  # what an op's forward computes on: the buffers behind the tensors
+    needs = [False] * len(args)
+    recording = False
+    index = -1
     for arg in args:
+        index += 1
         if isinstance(arg, TensorBase):
             if arg._base is not None and enabled:
                 arg._sync_view()
-            arrays.append(arg._array)
-            needs.append(arg._requires_grad or arg._grad_fn is not None)
-        else:
-            arrays.append(arg)
-            needs.append(False)
-    recording = enabled and True in needs
+            arrays[index] = arg._array
+            if arg._requires_grad or arg._grad_fn is not None:
+                needs[index] = recording = enabled
     tensor_level = function._tensor_level
 
     # 2. forward
     if recording or tensor_level:  # a custom forward always gets a real ctx, as in PyTorch
         node = _new(function._Node)
         node._saved = ()
-        node.needs_input_grad = tuple(needs) if recording else (False,) * len(args)
+        node.needs_input_grad = tuple(needs)  # all False when nothing is recorded
         if target is not None and recording:
             # A distinct array object for the written tensor's old value, so saving it is told
             # apart from saving another argument that is the same tensor (``x.mul_(x)``).

@@ -35,32 +35,38 @@ def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
     ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
 
 
-_CONSTANTS: dict[tuple[Any, tuple[float, ...]], tuple[Any, ...]] = {}
-
-
-def constants(like: Any, *values: float) -> tuple[Any, ...]:
-    """``values`` as read-only 0-d arrays of ``like``'s dtype, for formulas on arrays.
+class Constants:
+    """Python numbers as read-only 0-d arrays of an operand's dtype, for formulas on arrays.
 
     numpy takes a slow path for a Python float operand (about 0.3 µs per ufunc call on small
-    arrays); a 0-d array of the operand's dtype takes the fast one and keeps the dtype. For
-    anything but an array (a tensor, under create_graph) the Python numbers themselves.
+    arrays); a 0-d array of the operand's dtype takes the fast one and keeps the dtype. Made
+    once per dtype. For anything but an array (a tensor, under create_graph) ``of`` gives the
+    Python numbers themselves.
 
     Example:
         >>> import numpy as np
-        >>> half, one = constants(np.zeros(2, np.float32), 0.5, 1.0)
+        >>> half, one = Constants(0.5, 1.0).of(np.zeros(2, np.float32))
         >>> half.dtype, float(one)
         (dtype('float32'), 1.0)
     """
-    if type(like) is not np.ndarray:
-        return values
-    key = (like.dtype, values)
-    found = _CONSTANTS.get(key)
-    if found is None:
-        arrays = [np.array(value, dtype=like.dtype) for value in values]
-        for array in arrays:
-            array.flags.writeable = False  # shared by every call: never written
-        found = _CONSTANTS[key] = tuple(arrays)
-    return found
+
+    __slots__ = ("values", "_by_dtype")
+
+    def __init__(self, *values: float) -> None:
+        self.values = values
+        self._by_dtype: dict[np.dtype, tuple[np.ndarray, ...]] = {}
+
+    def of(self, like: Any) -> tuple[Any, ...]:
+        """The constants for formulas on ``like``."""
+        if type(like) is not np.ndarray:
+            return self.values
+        found = self._by_dtype.get(like.dtype)
+        if found is None:
+            arrays = [np.array(value, dtype=like.dtype) for value in self.values]
+            for array in arrays:
+                array.flags.writeable = False  # shared by every call: never written
+            found = self._by_dtype[like.dtype] = tuple(arrays)
+        return found
 
 
 def operand(value: Any) -> Any:

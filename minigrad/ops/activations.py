@@ -25,7 +25,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import elementwise as ew
-from minigrad.ops._helpers import constants, operand
+from minigrad.ops._helpers import Constants, operand
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -35,9 +35,16 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+_HALF_ONE = Constants(0.5, 1.0)
+_GELU_FORWARD = Constants(0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF)
+_GELU_BACKWARD = Constants(
+    0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF, 3 * _GELU_CUBIC, _INV_SQRT_2PI
+)
+
+
 def _sigmoid(v: Any) -> Any:
     """1 / (1 + exp(-v)) in the tanh form (never overflows); arrays or tensors."""
-    half, one = constants(v, 0.5, 1.0)
+    half, one = _HALF_ONE.of(v)
     return (np.tanh(v * half) + one) * half
 
 
@@ -246,9 +253,7 @@ class Gelu(Op):
     def forward(ctx: Any, x: np.ndarray, approximate: str) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.approximate = approximate
-        half, one, cubic, sqrt_2_over_pi, sqrt_half = constants(
-            x, 0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF
-        )
+        half, one, cubic, sqrt_2_over_pi, sqrt_half = _GELU_FORWARD.of(x)
         if approximate == "tanh":
             inner = (x + x * x * x * cubic) * sqrt_2_over_pi
             return x * half * (np.tanh(inner) + one)
@@ -257,8 +262,8 @@ class Gelu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = constants(
-            x, 0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF, 3 * _GELU_CUBIC, _INV_SQRT_2PI
+        half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = (
+            _GELU_BACKWARD.of(x)
         )
         if ctx.approximate == "tanh":
             x_sq = x * x

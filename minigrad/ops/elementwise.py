@@ -16,8 +16,8 @@ from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
+    Constants,
     cast,
-    constants,
     operand,
     promote,
     python_scalar,
@@ -34,7 +34,7 @@ class Add(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
         ctx.alpha = alpha
         if alpha != 1:
             y = alpha * y
@@ -91,7 +91,7 @@ class Mul(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
         save_for_the_other(ctx, x, y)
         return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
 
@@ -276,13 +276,17 @@ class Sqrt(Op):
         return grad / (2 * y)
 
 
+_HALF_ONE = Constants(0.5, 1.0)
+_ONE = Constants(1.0)
+
+
 class Sigmoid(Op):
     """y = 1 / (1 + exp(-x));  dx = grad * y * (1 - y).  Saves its result."""
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         # The tanh form never overflows, unlike 1 / (1 + exp(-x)) for very negative x.
-        half, one = constants(x, 0.5, 1.0)
+        half, one = _HALF_ONE.of(x)
         y = np.tanh(x * half)
         y += one
         y *= half
@@ -292,7 +296,7 @@ class Sigmoid(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        (one,) = constants(y, 1.0)
+        (one,) = _ONE.of(y)
         return grad * y * (one - y)
 
 
@@ -308,7 +312,7 @@ class Tanh(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        (one,) = constants(y, 1.0)
+        (one,) = _ONE.of(y)
         return grad * (one - y * y)
 
 
@@ -451,7 +455,10 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
         tensor([2., 3.])
     """
     a, b, dtype = promote(input, other)
-    _check_alpha(a, dtype, alpha)
+    if alpha != 1 or type(alpha) is not int:  # alpha=1, the common case, needs no check
+        _check_alpha(a, dtype, alpha)
+    if dtype is None and alpha == 1:
+        return Add.apply(a, b)  # the options' defaults: two arguments fewer to look at
     return Add.apply(a, b, alpha, dtype)
 
 
@@ -502,7 +509,7 @@ def _check_bool_subtraction(a: Any, b: Any) -> None:
 def mul(input: Any, other: Any) -> Any:
     """``input * other``, with broadcasting."""
     a, b, dtype = promote(input, other)
-    return Mul.apply(a, b, dtype)
+    return Mul.apply(a, b) if dtype is None else Mul.apply(a, b, dtype)
 
 
 def div(input: Any, other: Any) -> Any:
@@ -628,6 +635,8 @@ clip = clamp
 
 def _float(input: Any) -> Any:
     # Integer tensors go through transcendental functions as the default float dtype.
+    if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
+        return input  # the common case, without a call
     return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
 
 
