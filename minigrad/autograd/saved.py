@@ -78,17 +78,17 @@ def pack(
     plain value. ``pending_writes``: bumps the outputs' counters will get before the node is
     complete (1 for an in-place op, whose inputs are saved *before* the write, as in PyTorch).
     """
-    flat: list[Any] = []
-    for value in values:
+    packed: tuple[Any, ...] = ()
+    for value in values:  # a plain loop: one or two values, once per recorded op
         if value is None:
-            flat += _NOTHING
+            packed += _NOTHING
             continue
         for seen, tensor in zip(seen_inputs, input_tensors):
             if value is seen and isinstance(tensor, TensorBase):
                 counter = tensor._counter
                 if counter.is_inference:  # made in inference mode (autograd/inference.py)
                     raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                flat += (tensor._array, counter, counter.version, tensor)
+                packed += (tensor._array, counter, counter.version, tensor)
                 break
         else:
             for output_nr, seen in enumerate(seen_outputs):
@@ -97,11 +97,12 @@ def pack(
                     counter = output._counter
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                    flat += (output._array, counter, counter.version + pending_writes, output_nr)
+                    packed += (output._array, counter, counter.version + pending_writes,
+                               output_nr)
                     break
             else:
-                flat += (value, None, 0, None)
-    return tuple(flat)
+                packed += (value, None, 0, None)
+    return packed
 
 
 def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
