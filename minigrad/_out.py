@@ -57,6 +57,12 @@ RESIZED = (
     "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
     "t.resize_(0)."
 )
+# arange's own warning, when out has elements but not as many as the range.
+RANGE_RESIZED = (
+    "The number of elements in the out tensor of shape {old} is {old_numel} which does not "
+    "match the computed number of elements {new_numel}. Note that this may occur as a result "
+    "of rounding error. The out tensor will be resized to a tensor of shape {new_tuple}."
+)
 CANNOT_RESIZE_VIEW = (
     "{name}(): the out= tensor has shape {old} but the result has shape {new}, and minigrad "
     "cannot resize a view of another tensor. Pass an out tensor of shape {new}, or one that is "
@@ -82,7 +88,8 @@ class DtypeRule:
     Attributes:
         check: ``"cast"``: the result must cast to out's dtype by PyTorch's rule (no float into
             an integer, nothing but bool into bool); ``"same"``: out's dtype must be the
-            result's; ``"float"``: out must be floating point; ``"any"``: no check.
+            result's; ``"float"``: out must be floating point; ``"bool"``: bool or uint8
+            (``all``, ``any``); ``"any"``: no check.
         message: the error, with ``{result}``/``{out}`` (``Float``) and ``{result_c}``/``{out_c}``
             (C++ names: ``float``, ``long int``) filled in.
         compute_in: ``"input"``: the function computes in out's dtype (PyTorch's reductions):
@@ -104,6 +111,7 @@ class DtypeRule:
             "cast": _can_cast(result, out),
             "same": result == out,
             "float": out.kind == "f",
+            "bool": out.name in ("bool", "uint8"),
             "any": True,
         }[self.check]
         if fine:
@@ -150,12 +158,15 @@ class TakesOut:
         accepts: ``(args, kwargs) -> bool`` for functions whose out= overload needs some
             argument (``sum`` needs ``dim``); ``signatures`` then lists PyTorch's overloads for
             the TypeError otherwise (each `` * (...)`` line, and what PyTorch adds under it).
+        resize_warning: the warning when an out with elements is resized (None: silent, as
+            PyTorch's factories); ``RANGE_RESIZED`` warns only if the element count differs.
     """
 
     dtype: DtypeRule | tuple[DtypeRule, ...] | Callable[..., Any]
     grad_name: str | None = ""
     accepts: Callable[[tuple[Any, ...], dict[str, Any]], bool] | None = None
     signatures: tuple[str, ...] = ()
+    resize_warning: str | None = RESIZED
 
 
 def each(names: str, dtype: Any, grad_name: str | None = "") -> dict[str, TakesOut]:
@@ -227,10 +238,13 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "max": TakesOut(_MAX_MIN),
     "min": TakesOut(_MAX_MIN),
     **each("argmax argmin", EXACT, None),
-    "all": TakesOut(same("all only supports bool tensor for result, got: {out}"), None),
-    "any": TakesOut(same("any only supports bool tensor for result, got: {out}"), None),
+    # (into uint8, PyTorch converts the input first: all(0.5) is 0)
+    "all": TakesOut(DtypeRule("bool", "all only supports bool tensor for result, got: {out}",
+                              compute_in="input"), None),
+    "any": TakesOut(DtypeRule("bool", "any only supports bool tensor for result, got: {out}",
+                              compute_in="input"), None),
     "norm": TakesOut(EXACT, "linalg_vector_norm"),
-    **each("softmax log_softmax", EXACT, "aten::softmax"),
+    **each("softmax log_softmax", EXACT, "aten::{name}"),
     # sorting, searching, indexing
     **each("sort topk", (EXACT, EXACT)),
     "argsort": TakesOut(EXACT, None, accepts=lambda args, kwargs: "stable" in kwargs, signatures=(
@@ -286,8 +300,9 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "linalg.svdvals": TakesOut(EXACT, "_linalg_svd"),
     "linalg.vector_norm": TakesOut(EXACT, "linalg_vector_norm"),
     # factories: made in out's dtype
-    **each("arange empty eye full linspace ones rand randint randn randperm zeros", FACTORY,
-           "aten::{name}"),
+    **{name: TakesOut(FACTORY, "aten::" + name, resize_warning=None)
+       for name in each("empty eye full linspace ones rand randint randn randperm zeros", FACTORY)},
+    "arange": TakesOut(FACTORY, "aten::arange", resize_warning=RANGE_RESIZED),
 }
 
 
@@ -339,6 +354,8 @@ def call_with_out(
     ):
         raise RuntimeError(NOT_DIFFERENTIABLE.format(name=spec.grad_name or name))
     rules = rules if isinstance(rules, tuple) else (rules,)
+    # A factory leaves out with the requires_grad it was asked for (PyTorch's binding sets it).
+    requires_grad = kwargs.pop("requires_grad", False) if rules[0] is FACTORY else None
     if rules[0].compute_in:
         args, kwargs = _in_dtype(function, outs[0], args, kwargs, rules[0], name)
     with grad_mode.no_grad():
@@ -351,10 +368,12 @@ def call_with_out(
     for target, value, rule in zip(outs, results, rules):
         _check_writable(target, value, inputs if rule.overlap else (), name)
     for target, value in zip(outs, results):
-        _resize(target, value._array.shape)
+        _resize(target, value._array.shape, spec.resize_warning)
     with grad_mode.no_grad():
         for target, value in zip(outs, results):
             apply_inplace(fill.Copy, target, value)
+    if requires_grad is not None:
+        outs[0].requires_grad_(requires_grad)
     if len(outs) == 1:
         return outs[0]
     return getattr(return_types, type(result).__name__ + "_out")(*outs)
@@ -437,7 +456,7 @@ def _partly_overlaps(a: np.ndarray, b: np.ndarray) -> bool:
     return not same and bool(np.shares_memory(a, b))
 
 
-def _resize(target: TensorBase, shape: tuple[int, ...]) -> None:
+def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None) -> None:
     """Give ``target`` the result's shape, as PyTorch's ``resize_`` does (not a view).
 
     Shrinking a contiguous tensor keeps its memory (its views see the result, as in PyTorch);
@@ -447,10 +466,11 @@ def _resize(target: TensorBase, shape: tuple[int, ...]) -> None:
     array = target._array
     if array.shape == shape:
         return
-    if array.size:
-        warnings.warn(RESIZED.format(old=list(array.shape), new=list(shape)), UserWarning,
-                      stacklevel=4)
     size = int(np.prod(shape))
+    if warning is not None and array.size and (warning is RESIZED or size != array.size):
+        message = warning.format(old=list(array.shape), new=list(shape), old_numel=array.size,
+                                 new_numel=size, new_tuple=tuple(shape))
+        warnings.warn(message, UserWarning, stacklevel=4)
     if array.flags.c_contiguous and size <= array.size:
         target._array = array.reshape(-1)[:size].reshape(shape)
     else:
