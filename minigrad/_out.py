@@ -371,7 +371,8 @@ def call_with_out(
         _resize(target, value._array.shape, spec.resize_warning)
     with grad_mode.no_grad():
         for target, value in zip(outs, results):
-            apply_inplace(fill.Copy, target, value)
+            # (arange keeps out's shape when the element count fits)
+            apply_inplace(fill.Copy, target, value.reshape(target.shape))
     if requires_grad is not None:
         outs[0].requires_grad_(requires_grad)
     if len(outs) == 1:
@@ -467,7 +468,9 @@ def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None) -> 
     if array.shape == shape:
         return
     size = int(np.prod(shape))
-    if warning is not None and array.size and (warning is RESIZED or size != array.size):
+    if warning is RANGE_RESIZED and size == array.size:
+        return  # arange writes the range in out's shape
+    if warning is not None and array.size:
         message = warning.format(old=list(array.shape), new=list(shape), old_numel=array.size,
                                  new_numel=size, new_tuple=tuple(shape))
         warnings.warn(message, UserWarning, stacklevel=4)
