@@ -219,3 +219,34 @@ def test_an_out_that_requires_grad_is_refused_in_grad_mode_only(name):
     _compare_written(name, got, expected)
     for g, e in zip(_flat(got[1]), _flat(expected[1])):
         assert (g.requires_grad, g.grad_fn) == (e.requires_grad, None)
+
+
+# --- documented differences (docs/api.md, "out=") -------------------------------------------
+
+
+def test_a_view_out_is_resized_inside_its_base_by_torch_and_refused_by_minigrad():
+    base = torch.zeros(4)
+    with pytest.warns(UserWarning, match="was resized"):
+        torch.add(torch.ones(3), 1, out=base[1:3])
+    assert base.tolist() == [0.0, 2.0, 2.0, 2.0]
+
+    base = minigrad.zeros(4)
+    with pytest.raises(RuntimeError) as info:
+        minigrad.add(minigrad.ones(3), 1, out=base[1:3])
+    assert str(info.value) == (
+        "add(): the out= tensor has shape [2] but the result has shape [3], and minigrad cannot "
+        "resize a view of another tensor. Pass an out tensor of shape [3], or one that is not a "
+        "view.")
+    assert (base.tolist(), base._version) == ([0.0, 0.0, 0.0, 0.0], 0)
+
+
+def test_a_grown_out_leaves_earlier_views_on_its_old_memory_in_minigrad():
+    results = {}
+    for lib in LIBS:
+        out = lib.zeros(2)
+        head = out[:1]
+        with pytest.warns(UserWarning, match="was resized"):
+            lib.add(lib.ones(3), 1, out=out)
+        results[lib.__name__] = (out.tolist(), head.tolist(), head._version)
+    assert results["torch"] == ([2.0, 2.0, 2.0], [2.0], 1)
+    assert results["minigrad"] == ([2.0, 2.0, 2.0], [0.0], 1)  # same counter, old memory
