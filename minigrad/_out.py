@@ -306,6 +306,35 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
 }
 
 
+_NO_OUT = "      didn't match because some of the keywords were incorrect: out\n"
+_SECTIONS = (" * (Tensor input, int sections)\n", " * (Tensor input, tuple of ints indices)\n")
+_MOVE = (" * (Tensor input, int source, int destination)\n",
+         " * (Tensor input, tuple of ints source, tuple of ints destination)\n")
+_LIKE = " * (Tensor input, *, {}minigrad.memory_format memory_format = None, minigrad.dtype " \
+    "dtype = None, minigrad.layout layout = None, minigrad.device device = None, bool " \
+    "pin_memory = False, bool requires_grad = False)\n"
+
+# Functions without out= whose PyTorch binding, given one, lists its overloads in the TypeError
+# (the other functions without out= raise Python's "unexpected keyword argument 'out'").
+REFUSES_OUT: dict[str, tuple[str, ...]] = {
+    "dsplit": _SECTIONS, "hsplit": _SECTIONS, "vsplit": _SECTIONS,
+    "tensor_split": (" * (Tensor input, tuple of ints indices, int dim = 0)\n", _NO_OUT,
+                     " * (Tensor input, Tensor tensor_indices_or_sections, int dim = 0)\n",
+                     _NO_OUT, " * (Tensor input, int sections, int dim = 0)\n", _NO_OUT),
+    "index_fill": (" * (Tensor input, int dim, Tensor index, Tensor value)\n",
+                   " * (Tensor input, int dim, Tensor index, Number value)\n"),
+    "moveaxis": _MOVE, "movedim": _MOVE,
+    "narrow": (" * (Tensor input, int dim, Tensor start, int length)\n",
+               " * (Tensor input, int dim, int start, int length)\n"),
+    "rand_like": (_LIKE.format("minigrad.Generator generator, "), _LIKE.format("")),
+    "randn_like": (_LIKE.format("minigrad.Generator generator, "), _LIKE.format("")),
+    "rsub": (" * (Tensor input, Tensor other, *, Number alpha = 1)\n",
+             " * (Tensor input, Number other, Number alpha = 1)\n", _NO_OUT),
+    "squeeze": (" * (Tensor input)\n", " * (Tensor input, int dim)\n", _NO_OUT,
+                " * (Tensor input, tuple of ints dim)\n", _NO_OUT),
+}
+
+
 # --- the call -----------------------------------------------------------------------------------
 
 
@@ -318,6 +347,9 @@ def install(namespace: dict[str, Any], prefix: str = "") -> None:
         if key.startswith(prefix) and "." not in key[len(prefix):]:
             name = key[len(prefix):]
             namespace[name] = _taking_out(namespace[name], name, spec)
+    if not prefix:
+        for name, signatures in REFUSES_OUT.items():
+            namespace[name] = _refusing_out(namespace[name], name, signatures)
 
 
 def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Callable[..., Any]:
@@ -336,6 +368,19 @@ def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Call
         "out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="Tensor | None"))
     with_out.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     return with_out
+
+
+def _refusing_out(
+    function: Callable[..., Any], name: str, signatures: tuple[str, ...]
+) -> Callable[..., Any]:
+    @functools.wraps(function)  # (inspect still shows the function's own signature)
+    def without_out(*args: Any, **kwargs: Any) -> Any:
+        if "out" in kwargs:
+            message = errors.invalid_arguments(name, args, kwargs, ())
+            raise TypeError(message + "".join(signatures))
+        return function(*args, **kwargs)
+
+    return without_out
 
 
 def call_with_out(
