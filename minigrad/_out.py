@@ -153,8 +153,9 @@ class TakesOut:
     Attributes:
         dtype: the dtype rule (one per result for functions with several results; a callable
             ``(args, kwargs) -> rule`` where the overload decides).
-        grad_name: the name PyTorch's "don't support automatic differentiation" error gives;
-            None for functions whose result has no gradient (nothing to refuse).
+        grad_name: the name PyTorch's "don't support automatic differentiation" error gives
+            ("" for the function's own; a callable where the overload decides); None for
+            functions whose result has no gradient (nothing to refuse).
         accepts: ``(args, kwargs) -> bool`` for functions whose out= overload needs some
             argument (``sum`` needs ``dim``); ``signatures`` then lists PyTorch's overloads for
             the TypeError otherwise (each `` * (...)`` line, and what PyTorch adds under it).
@@ -163,18 +164,20 @@ class TakesOut:
     """
 
     dtype: DtypeRule | tuple[DtypeRule, ...] | Callable[..., Any]
-    grad_name: str | None = ""
+    grad_name: str | Callable[..., str] | None = ""
     accepts: Callable[[tuple[Any, ...], dict[str, Any]], bool] | None = None
     signatures: tuple[str, ...] = ()
     resize_warning: str | None = RESIZED
 
 
-def each(names: str, dtype: Any, grad_name: str | None = "") -> dict[str, TakesOut]:
+def each(names: str, dtype: Any, grad_name: str | None = "", **options: Any
+         ) -> dict[str, TakesOut]:
     """The same entry for each of the space-separated ``names``.
 
     ``{name}`` in ``grad_name`` stands for each name.
     """
-    return {name: TakesOut(dtype, None if grad_name is None else grad_name.format(name=name))
+    return {name: TakesOut(dtype, None if grad_name is None else grad_name.format(name=name),
+                           **options)
             for name in names.split()}
 
 
@@ -182,11 +185,16 @@ def _has_dim(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     return len(args) > 1 or "dim" in kwargs
 
 
+def _binary(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """``max(x, other)`` (rather than ``max(x)`` or ``max(x, dim)``)."""
+    return len(args) > 1 and isinstance(args[1], TensorBase) or "other" in kwargs
+
+
 def _unary_or_binary(unary: DtypeRule, binary: DtypeRule, reduced: tuple[DtypeRule, ...]) -> Any:
     """``max(x)``, ``max(x, other)`` and ``max(x, dim)`` differ in their out= rules."""
 
     def pick(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if len(args) > 1 and isinstance(args[1], TensorBase) or "other" in kwargs:
+        if _binary(args, kwargs):
             return binary
         return reduced if _has_dim(args, kwargs) else unary
 
@@ -235,8 +243,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                                     "result tensor, but got: {out}", compute_in="input")),
     **each("amax amin", same("Expected the dtype for input and out to match, but got {result} "
                              "for input's dtype and {out} for out's dtype.")),
-    "max": TakesOut(_MAX_MIN),
-    "min": TakesOut(_MAX_MIN),
+    "max": TakesOut(_MAX_MIN, lambda args, kwargs: "maximum" if _binary(args, kwargs) else "max"),
+    "min": TakesOut(_MAX_MIN, lambda args, kwargs: "minimum" if _binary(args, kwargs) else "min"),
     **each("argmax argmin", EXACT, None),
     # (into uint8, PyTorch converts the input first: all(0.5) is 0)
     "all": TakesOut(DtypeRule("bool", "all only supports bool tensor for result, got: {out}",
@@ -247,7 +255,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("softmax log_softmax", EXACT, "aten::{name}"),
     # sorting, searching, indexing
     **each("sort topk", (EXACT, EXACT)),
-    "argsort": TakesOut(EXACT, None, accepts=lambda args, kwargs: "stable" in kwargs, signatures=(
+    "argsort": TakesOut(EXACT, "sort", accepts=lambda args, kwargs: "stable" in kwargs, signatures=(
         " * (Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = "
         "None)\n",
         " * (Tensor input, int dim = -1, bool descending = False)\n      didn't match because "
@@ -300,8 +308,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "linalg.svdvals": TakesOut(EXACT, "_linalg_svd"),
     "linalg.vector_norm": TakesOut(EXACT, "linalg_vector_norm"),
     # factories: made in out's dtype
-    **{name: TakesOut(FACTORY, "aten::" + name, resize_warning=None)
-       for name in each("empty eye full linspace ones rand randint randn randperm zeros", FACTORY)},
+    **each("empty eye full linspace ones rand randint randn randperm zeros", FACTORY,
+           "aten::{name}", resize_warning=None),
     "arange": TakesOut(FACTORY, "aten::arange", resize_warning=RANGE_RESIZED),
 }
 
@@ -397,7 +405,8 @@ def call_with_out(
     if spec.grad_name is not None and grad_mode.is_grad_enabled() and any(
         t.requires_grad for t in (*inputs, *outs)
     ):
-        raise RuntimeError(NOT_DIFFERENTIABLE.format(name=spec.grad_name or name))
+        grad_name = spec.grad_name(args, kwargs) if callable(spec.grad_name) else spec.grad_name
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(name=grad_name or name))
     rules = rules if isinstance(rules, tuple) else (rules,)
     # A factory leaves out with the requires_grad it was asked for (PyTorch's binding sets it).
     requires_grad = kwargs.pop("requires_grad", False) if rules[0] is FACTORY else None
@@ -474,8 +483,10 @@ def _in_dtype(
         refusal = rule.refusal(natural._array.dtype, wanted)
         if refusal is not None:
             raise refusal
-    first, *rest = args
-    return (first.to(from_numpy_dtype(wanted)), *rest), kwargs
+    dtype = from_numpy_dtype(wanted)
+    if args:
+        return (args[0].to(dtype), *args[1:]), kwargs
+    return args, {**kwargs, "input": kwargs["input"].to(dtype)}
 
 
 def _check_writable(target: TensorBase, value: TensorBase, inputs: Any, name: str) -> None:

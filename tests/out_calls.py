@@ -190,3 +190,20 @@ NOT_TENSOR_OPS = words("""get_default_device get_default_dtype get_printoptions
 is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled
 load manual_seed save
 set_default_device set_printoptions""")
+
+# Other overloads of some functions, whose out= rules differ from the representative call's.
+OTHER_FORMS: dict[str, Call] = {
+    "sum(x, dim)": unary("sum", _x, 1),
+    "sum(ints, dim)": unary("sum", lambda lib: lib.tensor([[1, 2], [3, 4]]), 0),
+    "prod(x, dim)": unary("prod", _x, 1),
+    "mean(x, dim)": unary("mean", _x, 1),
+    "std(x, dim)": unary("std", _x, 0),
+    "any(x, dim)": unary("any", _x, 1),
+    "max(x, dim)": unary("max", _x, 1),
+    "min(x, dim)": unary("min", _x, 0),
+    "max(x, other)": binary("max"),
+    "argsort(stable)": lambda lib: (lib.argsort, (_x(lib),), {"stable": True, "dim": 1}),
+    "cumsum(ints)": unary("cumsum", lambda lib: lib.tensor([[1, 2], [3, 4]]), 1),
+    "add(ints)": with_lib("add", lambda lib: ((lib.tensor([1, 2]), 3), {})),
+    "clamp(ints)": unary("clamp", lambda lib: lib.tensor([1, 5]), 0, 3),
+}
