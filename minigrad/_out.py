@@ -17,7 +17,9 @@ in PyTorch:
   (``minigrad.return_types.sort_out(values=..., indices=...)``).
 
 Which functions take ``out=`` is PyTorch's Python binding's choice, not a rule: the table
-``ACCEPTS_OUT`` below lists them, and ``install`` wraps exactly those, in one place.
+``ACCEPTS_OUT`` below lists them (``REFUSES_OUT``: those without it whose TypeError lists
+PyTorch's overloads), and ``install`` wraps exactly those, in one place (minigrad/__init__.py and
+minigrad/linalg.py call it). The ops themselves know nothing of ``out``.
 """
 
 from __future__ import annotations
