@@ -250,6 +250,12 @@ from minigrad.ops.index_ops import (  # noqa: E402
     take,
 )
 
+# --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
+# isort: split
+from minigrad import _out  # noqa: E402
+
+_out.install(globals())
+
 
 def __getattr__(name: str) -> _Any:
     """PyTorch names minigrad leaves out raise ``OutOfScopeError`` saying why."""
