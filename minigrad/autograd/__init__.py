@@ -14,8 +14,10 @@ from minigrad.autograd.engine import backward, grad
 from minigrad.autograd.function import Function, once_differentiable
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from minigrad.autograd.guard import guard_saved_tensors, is_guarding_saved_tensors
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled
 from minigrad.autograd.legacy import Variable
+from minigrad.autograd.write_tracking import is_track_writes_enabled, set_track_writes
 
 
 def __getattr__(name: str) -> Any:
@@ -42,4 +44,9 @@ __all__ = [
     "once_differentiable",
     "set_detect_anomaly",
     "set_grad_enabled",
+    # minigrad's debugging aids (not in PyTorch)
+    "guard_saved_tensors",
+    "is_guarding_saved_tensors",
+    "is_track_writes_enabled",
+    "set_track_writes",
 ]
