@@ -32,6 +32,7 @@ import numpy as np
 
 from minigrad.autograd import debug_switches, saved_access, write_tracking
 from minigrad.autograd.debug_switches import switches
+from minigrad.errors import format_size
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
@@ -87,15 +88,30 @@ def _set(mode: bool) -> None:
 
 
 class _Guarded:
-    """One protected saved value: where it lives, who saved it, and its checksum."""
+    """One protected saved value: where it lives, who saved it, and its checksum.
 
-    __slots__ = ("entry", "root", "digest", "site")
+    It holds the saved value's holder and array but not the node: a graph that is dropped
+    must be freed as usual (its finalizer then lifts the protection).
+    """
+
+    __slots__ = ("holder", "value", "counter", "saved_version", "what", "owner", "root",
+                 "digest", "site")
 
     def __init__(self, entry: saved_access.SavedEntry, site: write_tracking.Site | None) -> None:
-        self.entry = entry
+        self.holder = entry.handle
+        self.value = entry.value
+        self.counter = entry.counter
+        self.saved_version = entry.saved_version
+        self.what = entry.describe()
+        self.owner = entry.owner.name()
         self.root = _root(entry.value)
         self.digest = _digest(entry.value)
-        self.site = site
+        which = f"its output {entry.output_nr}" if entry.role == "output" else "one of its inputs"
+        where = "" if site is None else f" at {site}"
+        self.site = (
+            f"saved for backward by {self.owner} ({which}, saved at version "
+            f"{entry.saved_version}{where})"
+        )
 
 
 # Per node (by id; a finalizer releases a dropped node): its protected values.
@@ -115,7 +131,7 @@ def protect(node: Node) -> None:
             continue  # a private value: nobody else holds it
         record = _Guarded(entry, site)
         records.append(record)
-        _by_holder[id(entry.handle)] = record
+        _by_holder[id(record.holder)] = record
         _lock(entry.value)
     if records:
         key = id(node)
@@ -135,17 +151,17 @@ def release_id(key: int) -> None:
     if records is None:
         return
     for record in records:
-        _by_holder.pop(id(record.entry.handle), None)
-        _unlock(record.entry.value)
+        _by_holder.pop(id(record.holder), None)
+        _unlock(record.value)
     debug_switches.refresh(len(_by_node))
 
 
 def verify(holder: Any, owner: Node) -> None:
     """At unpack: raise if the saved buffer changed although its counter did not move."""
     record = _by_holder.get(id(holder))
-    if record is None or record.entry.handle is not holder:
+    if record is None or record.holder is not holder:
         return
-    if _digest(record.entry.value) != record.digest:
+    if _digest(record.value) != record.digest:
         raise RuntimeError(_unseen_write_message(record))
 
 
@@ -162,11 +178,10 @@ def before_counted_write(tensor: TensorBase) -> Callable[[], None] | None:
         root = _root(target)
         for records in _by_node.values():
             for record in records:
-                entry = record.entry
                 if (
                     record.root is root
-                    and entry.counter is not tensor._counter
-                    and _overlaps(target, entry.value)
+                    and record.counter is not tensor._counter
+                    and _overlaps(target, record.value)
                 ):
                     raise RuntimeError(_bypass_message(tensor, record))
     if target.flags.writeable:
@@ -271,35 +286,24 @@ def _digest(array: np.ndarray) -> bytes:
     return hashlib.blake2b(np.ascontiguousarray(array).view(np.uint8), digest_size=16).digest()
 
 
-def _saved_what(record: _Guarded) -> str:
-    entry = record.entry
-    owner = entry.owner.name()
-    which = f"its output {entry.output_nr}" if entry.role == "output" else "one of its inputs"
-    where = "" if record.site is None else f" at {record.site}"
-    return f"saved for backward by {owner} ({which}, saved at version {entry.saved_version}{where})"
-
-
 def _bypass_message(tensor: TensorBase, record: _Guarded) -> str:
-    from minigrad.autograd.saved_access import SavedEntry
-
-    written = SavedEntry(record.entry.owner, 0, "", tensor._array, None, None, None, 0, None)
+    written = f"[{tensor._type_name()} {format_size(tensor._array.shape)}]"
     return (
         "guard_saved_tensors: this in-place write bypasses autograd's version counter.\n"
-        f"The tensor written, {written.describe()}, has a version counter of its own (made by "
+        f"The tensor written, {written}, has a version counter of its own (made by "
         f".data, or by from_numpy on a shared array) but shares memory with a tensor "
-        f"{_saved_what(record)}. Autograd would not see this write, and backward would "
+        f"{record.site}. Autograd would not see this write, and backward would "
         "silently compute a wrong gradient. Write through .detach() instead (autograd then "
         "checks the write), or write into a clone()."
     )
 
 
 def _unseen_write_message(record: _Guarded) -> str:
-    entry = record.entry
     return (
-        f"guard_saved_tensors: {entry.describe()}, {_saved_what(record)}, was modified by a "
+        f"guard_saved_tensors: {record.what}, {record.site}, was modified by a "
         "write that bypassed autograd's version counter (through .data, .numpy(), __array__, a "
         "from_numpy array or a numpy view of one): its version is still "
-        f"{entry.counter.version if entry.counter else None} but its values changed. Backward "
+        f"{record.counter.version} but its values changed. Backward "
         "would have computed a wrong gradient silently. Modify a clone(), or write through "
         ".detach() so that autograd sees the write."
     )
