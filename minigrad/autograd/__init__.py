@@ -11,6 +11,7 @@ from minigrad.autograd.anomaly import (
     set_detect_anomaly,
 )
 from minigrad.autograd.engine import backward, grad
+from minigrad.autograd.explain import SavedBy, explain, who_saved
 from minigrad.autograd.function import Function, once_differentiable
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -45,8 +46,11 @@ __all__ = [
     "set_detect_anomaly",
     "set_grad_enabled",
     # minigrad's debugging aids (not in PyTorch)
+    "SavedBy",
+    "explain",
     "guard_saved_tensors",
     "is_guarding_saved_tensors",
     "is_track_writes_enabled",
     "set_track_writes",
+    "who_saved",
 ]

@@ -84,3 +84,43 @@ def saved_entries(node: Node) -> list[SavedEntry]:
             SavedEntry(node, index, role, saved._value, counter, version, tensor, output_nr, saved)
         )
     return entries
+
+
+def graph_nodes(roots: list[Node]) -> list[Node]:
+    """Every node reachable from ``roots`` through ``next_functions``, each once, roots first.
+
+    Depth-first in edge order, so the order is the same on every run (pictures and explanations
+    list nodes in it).
+    """
+    seen: set[int] = set()
+    order: list[Node] = []
+    stack = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(child for child, _ in reversed(node.next_functions) if child is not None)
+    return order
+
+
+def is_view_node(node: Node) -> bool:
+    """True for the node of a view op (``ViewBackward0``, ``AsStridedBackward0``...)."""
+    from minigrad.autograd.views import AsStrided, ViewOp
+
+    function = getattr(node, "_function", None)
+    return isinstance(function, type) and issubclass(function, (ViewOp, AsStrided))
+
+
+def grad_fn_of(tensor: TensorBase) -> Node | None:
+    """``tensor.grad_fn``, or the node it had if bringing a view's history up to date fails.
+
+    A view whose base was modified in place gets a new ``grad_fn`` when next read; for some views
+    (outputs of ``split``, views made under ``no_grad``) that raises, as in PyTorch. The
+    debugging aids must still show such a graph, so they fall back to the recorded node.
+    """
+    try:
+        return tensor.grad_fn
+    except RuntimeError:
+        return tensor._grad_fn

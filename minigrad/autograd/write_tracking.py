@@ -117,7 +117,7 @@ class set_track_writes:  # noqa: N801 - named like set_detect_anomaly, its heavi
         >>> a = minigrad.tensor([1.0, 2.0], requires_grad=True)
         >>> with minigrad.autograd.set_track_writes(True):
         ...     out = a.sigmoid()
-        ...     out.detach().zero_()
+        ...     _ = out.detach().zero_()
         ...     try:
         ...         out.sum().backward()
         ...     except RuntimeError as error:
