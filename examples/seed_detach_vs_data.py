@@ -185,7 +185,7 @@ def anomaly_detection():
             print(f"  forward call: {source}  ({file_name}, {line_number}, {function})")
     # PyTorch's message is one line. minigrad, which tracks in-place writes in anomaly mode,
     # appends where `out` was saved and where it was modified since
-    # (examples/where_was_it_modified.py shows them); this script prints PyTorch's line only.
+    # (examples/debugging/where_was_it_modified.py shows them); this prints PyTorch's line only.
     print(f"RuntimeError: {str(caught_error).splitlines()[0]}")
 
 

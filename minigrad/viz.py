@@ -68,6 +68,10 @@ def to_dot(
     names = {id(tensor): name for name, tensor in _pairs(params)}
     writer = _DotWriter(names)
     start = [node for node in (saved_access.grad_fn_of(t) for _, t in roots) if node is not None]
+    for name, tensor in roots:
+        grad_fn = saved_access.grad_fn_of(tensor)
+        if name is not None and grad_fn is not None:
+            writer.output_names[(id(grad_fn), tensor._output_nr)] = name
     nodes = saved_access.graph_nodes(start)
     writer.number(nodes)
     for node in nodes:
@@ -116,6 +120,7 @@ class _DotWriter:
 
     def __init__(self, leaf_names: dict[int, str]) -> None:
         self._leaf_names = leaf_names
+        self.output_names: dict[tuple[int, int], str] = {}  # (node id, output_nr) -> root name
         self._ids: dict[int, str] = {}
         self._lines: list[str] = []
 
@@ -173,6 +178,9 @@ class _DotWriter:
                 role = entry.role
                 if entry.tensor is not None and id(entry.tensor) in self._leaf_names:
                     role = f"input {_escape(self._leaf_names[id(entry.tensor)])}"
+                output_name = self.output_names.get((id(entry.owner), entry.output_nr))
+                if entry.role == "output" and output_name is not None:
+                    role = f"output {_escape(output_name)}"
                 versions = f"saved v{entry.saved_version}, now v{entry.counter.version}"
                 label = f"{role} {what}\\n{versions}"
                 if entry.is_stale:

@@ -29,7 +29,7 @@ def test_the_seed_before_and_after_a_write_through_detach():
     assert ("n0", "out0", {}) in edges
     (box,) = saved_boxes(before, "SigmoidBackward0")
     assert box["class"] == "saved fresh"
-    assert box["label"] == "output [minigrad.FloatTensor [3]]\nsaved v0, now v0"
+    assert box["label"] == "output out [minigrad.FloatTensor [3]]\nsaved v0, now v0"
 
     out.detach().zero_()
     after = mg.viz.to_dot({"out": out}, {"a": a})
@@ -37,7 +37,7 @@ def test_the_seed_before_and_after_a_write_through_detach():
     (box,) = saved_boxes(after, "SigmoidBackward0")
     assert box["class"] == "saved stale" and box["color"] == "red"
     assert box["label"] == (
-        "output [minigrad.FloatTensor [3]]\nsaved v0, now v1\nSTALE: backward will raise"
+        "output out [minigrad.FloatTensor [3]]\nsaved v0, now v1\nSTALE: backward will raise"
     )
     assert parse(after)[0]["out0"]["label"] == "out\n(3,)\nversion 1"
 

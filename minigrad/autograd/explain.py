@@ -60,7 +60,7 @@ class SavedBy(NamedTuple):
 
 
 def who_saved(tensor: TensorBase, roots: Iterable[TensorBase] | None = None) -> list[SavedBy]:
-    """The live nodes that an in-place write to ``tensor`` would break, in graph order.
+    """The live nodes that an in-place write to ``tensor`` would break (later nodes first).
 
     Looks through the graphs of ``roots`` if given, else through every live node (so it finds
     nodes of graphs you no longer hold a tensor of, e.g. inside a model's forward).
@@ -223,7 +223,9 @@ def _live_nodes() -> list[Node]:
     # Every node the process holds: the graphs are found without a root to start from. The
     # type is read directly: isinstance would ask each object its __class__, which some
     # libraries' lazy objects answer with a warning or an import.
-    return [obj for obj in gc.get_objects() if issubclass(type(obj), Node)]
+    nodes = [obj for obj in gc.get_objects() if issubclass(type(obj), Node)]
+    nodes.sort(key=lambda node: -node._sequence_nr)  # later nodes first, as backward runs them
+    return nodes
 
 
 def _caller_names(frame: Any) -> list[tuple[str, TensorBase]]:
