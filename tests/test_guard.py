@@ -260,3 +260,22 @@ def test_the_guard_never_changes_a_result():
     with mg.autograd.guard_saved_tensors():
         guarded = step()
     assert guarded == plain
+
+
+def test_accumulating_into_a_saved_grad_behaves_as_without_the_guard():
+    def program():
+        w = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        (w * w).sum().backward()
+        y = (w.grad * w).sum()  # saves w.grad
+        (w * 2).sum().backward()  # accumulates into w.grad: a write the counter sees
+        try:
+            y.backward()
+        except RuntimeError as error:
+            return w.grad.tolist(), str(error)
+        return w.grad.tolist(), None
+
+    plain = program()
+    with mg.autograd.guard_saved_tensors():
+        guarded = program()
+    assert guarded == plain
+    assert plain[0] == [4.0, 6.0, 8.0]
