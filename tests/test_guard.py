@@ -279,3 +279,16 @@ def test_accumulating_into_a_saved_grad_behaves_as_without_the_guard():
         guarded = program()
     assert guarded == plain
     assert plain[0] == [4.0, 6.0, 8.0]
+
+
+def test_a_numpy_write_through_the_base_of_a_saved_view_is_caught_at_backward():
+    x = mg.tensor([1.0, 2.0, 3.0])
+    w = mg.tensor([1.0, 1.0], requires_grad=True)
+    with mg.autograd.guard_saved_tensors():
+        y = x[1:] * w  # saves the view x[1:]; x's own array stays writeable
+        x.numpy()[2] = 30.0  # a numpy write into the saved region, around the counter
+        with pytest.raises(RuntimeError, match="saved for backward by MulBackward0"):
+            y.sum().backward()
+        x.numpy()[2] = 3.0  # restored: backward is right again
+        y.sum().backward()
+    assert w.grad.tolist() == [2.0, 3.0]
