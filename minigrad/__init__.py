@@ -15,6 +15,7 @@ from minigrad import (
     linalg,  # noqa: E402
     nn,  # noqa: E402
     optim,
+    viz,  # minigrad's own: pictures of the backward graph
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8

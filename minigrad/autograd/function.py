@@ -36,7 +36,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
-from minigrad.autograd import anomaly, grad_mode
+from minigrad.autograd import anomaly, debug_hooks, grad_mode
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import Edge, Node, sequence_numbers, sum_to_shape
 from minigrad.autograd.quiet import quiet_floats, restore, silence
 from minigrad.autograd.saved import SavedTensor
@@ -412,6 +413,8 @@ def _pack_saved(
             else:
                 packed.append(SavedTensor.of_value(value))
     node._saved = tuple(packed)
+    if switches.saves:  # debugging hook: track where, guard buffers (autograd/debug_hooks.py)
+        debug_hooks.on_save(node)
 
 
 def _mark_outputs(
