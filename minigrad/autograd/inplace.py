@@ -21,7 +21,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd import grad_mode, saved
+from minigrad.autograd import debug_hooks, grad_mode, guard, saved
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
 from minigrad.autograd.record import record
@@ -55,7 +56,16 @@ def write(tensor: TensorBase, raw: Any) -> None:
     """Write an op's result into ``tensor``'s buffer and count the write (nothing recorded)."""
     result = np.asarray(raw)
     _check_fits(tensor._array, result)
+    _write(tensor, result)
+
+
+def _write(tensor: TensorBase, result: np.ndarray) -> None:
+    """Copy a checked result into ``tensor``'s buffer and bump its counter: THE in-place write."""
+    # debugging hook: refuse writes that bypass the counter (autograd/guard.py)
+    reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
     np.copyto(tensor._array, result, casting="unsafe")
+    if reprotect is not None:
+        reprotect()
     tensor._counter.bump()
 
 
@@ -76,8 +86,10 @@ def write_recorded(
     if node._saved:
         seen, inputs = _save_old_self(node, tensor, arrays, args)
         node._saved = saved.pack(node._saved, seen, inputs, (raw,), (tensor,), pending_writes=1)
-    np.copyto(tensor._array, result, casting="unsafe")
-    tensor._counter.bump()
+    _write(tensor, result)
+    if switches.saves and node._saved:
+        # debugging hook, after the write: the guard checksums the saved result as written
+        debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
         return tensor

@@ -19,7 +19,8 @@ A node keeps them flat in one tuple, ``node._saved``, four entries per value (no
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
 ``.data`` go to a tensor with a fresh counter, so they are not caught: that is PyTorch's
-documented hole, reproduced on purpose. ``saved_values`` is the one public way to read them.
+documented hole, reproduced on purpose (``guard_saved_tensors``, opt-in, closes it:
+``autograd/guard.py``). ``saved_values`` is the one public way to read them.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import anomaly
+from minigrad.autograd import anomaly, guard, write_tracking
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.variable import TensorBase
 
 if TYPE_CHECKING:
@@ -124,6 +126,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
         origin = saved[start + 3]
         if counter.version != saved[start + 2]:
             raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
+        if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
+            guard.verify(node, start // FIELDS)
         values.append(_as_tensor(node, value, counter, origin) if as_tensors else value)
     return tuple(values)
 
@@ -151,7 +155,7 @@ def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
         # A non-differentiable (integer) output has no producer in PyTorch's message.
         producer = owner.name() if value.dtype.kind == "f" else None
         output_nr = origin if type(origin) is int else 0
-    return errors.version_mismatch(
+    message = errors.version_mismatch(
         "CPUBoolType" if value.dtype == bool else type_name(value.dtype),
         value.shape,
         None if producer is None else errors.node_short_name(producer),
@@ -160,3 +164,5 @@ def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
         saved_version,
         anomaly.is_anomaly_enabled(),
     )
+    # debugging hook: where it was saved and modified, if tracked (autograd/write_tracking.py)
+    return message + write_tracking.where_modified(node, counter, saved_version)
