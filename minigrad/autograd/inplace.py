@@ -21,7 +21,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd import grad_mode, saved
+from minigrad.autograd import debug_hooks, grad_mode, guard, saved
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
 from minigrad.autograd.record import record
@@ -55,7 +56,16 @@ def write(tensor: TensorBase, raw: Any) -> None:
     """Write an op's result into ``tensor``'s buffer and count the write (nothing recorded)."""
     result = np.asarray(raw)
     _check_fits(tensor._array, result)
+    _copy_into(tensor, result)
+
+
+def _copy_into(tensor: TensorBase, result: np.ndarray) -> None:
+    """The write itself, counted once on the shared version counter."""
+    # debugging hook: refuse writes that bypass the counter (autograd/guard.py)
+    reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
     np.copyto(tensor._array, result, casting="unsafe")
+    if reprotect is not None:
+        reprotect()
     tensor._counter.bump()
 
 
@@ -75,9 +85,10 @@ def write_recorded(
     base_edge = None if base is None else base._gradient_edge()
     if node._saved:
         seen, inputs = _save_old_self(node, tensor, arrays, args)
-        node._saved = saved.pack(node._saved, seen, inputs, (raw,), (tensor,), pending_writes=1)
-    np.copyto(tensor._array, result, casting="unsafe")
-    tensor._counter.bump()
+        saved.pack(node, node._saved, seen, inputs, (raw,), (tensor,), pending_writes=1)
+    _copy_into(tensor, result)
+    if switches.saves and node._saved:  # debugging hook (autograd/debug_hooks.py), see pack
+        debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
         return tensor

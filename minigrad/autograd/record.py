@@ -184,12 +184,12 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
         # Only floating-point results have a history; an input of the same dtype proves it.
         output = make(out_array, node if fits or dtype.kind == "f" else None)
         if node._saved:
-            node._saved = saved.pack(node._saved, arrays, args, (raw,), (output,))
+            saved.pack(node, node._saved, arrays, args, (raw,), (output,))
         return output
     outputs = [make(np.asarray(r), None, i) for i, r in enumerate(raw)]
     _mark_outputs(node, outputs, raw)
     if node._saved:
-        node._saved = saved.pack(node._saved, arrays, args, raw, outputs)
+        saved.pack(node, node._saved, arrays, args, raw, outputs)
     return tuple(outputs)
 
 
@@ -229,7 +229,7 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         tensors = [o for o in outputs if isinstance(o, TensorBase)]
         _mark_outputs(node, tensors, tensors)
         if node._saved:
-            node._saved = saved.pack(node._saved, args, args, tensors, tensors)
+            saved.pack(node, node._saved, args, args, tensors, tensors)
     return outputs[0] if single else outputs
 
 

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import anomaly
+from minigrad.autograd import anomaly, debug_hooks, guard, write_tracking
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.variable import TensorBase
 
 if TYPE_CHECKING:
@@ -64,14 +65,15 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
 
 
 def pack(
+    node: Node,
     values: Sequence[Any],
     seen_inputs: Sequence[Any],
     input_tensors: Sequence[Any],
     seen_outputs: Sequence[Any],
     output_tensors: Sequence[TensorBase],
     pending_writes: int = 0,
-) -> tuple[Any, ...]:
-    """``values`` (what forward passed to ``save_for_backward``) as a flat ``_saved`` tuple.
+) -> None:
+    """Store ``values`` (what forward passed to ``save_for_backward``) flat in ``node._saved``.
 
     Values are recognized by identity: one that *is* an input tensor's buffer (as forward saw
     it) is saved as that input, one that *is* an output as that output, anything else as a
@@ -102,7 +104,11 @@ def pack(
                     break
             else:
                 packed += (value, None, 0, None)
-    return packed
+    node._saved = packed
+    # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
+    # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
+    if switches.saves and not pending_writes:
+        debug_hooks.on_save(node)
 
 
 def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
@@ -124,6 +130,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
         origin = saved[start + 3]
         if counter.version != saved[start + 2]:
             raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
+        if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
+            guard.verify(handle(node, start // FIELDS), node)
         values.append(_as_tensor(node, value, counter, origin) if as_tensors else value)
     return tuple(values)
 
@@ -151,7 +159,7 @@ def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
         # A non-differentiable (integer) output has no producer in PyTorch's message.
         producer = owner.name() if value.dtype.kind == "f" else None
         output_nr = origin if type(origin) is int else 0
-    return errors.version_mismatch(
+    message = errors.version_mismatch(
         "CPUBoolType" if value.dtype == bool else type_name(value.dtype),
         value.shape,
         None if producer is None else errors.node_short_name(producer),
@@ -160,3 +168,10 @@ def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
         saved_version,
         anomaly.is_anomaly_enabled(),
     )
+    # debugging hook: where it was saved and modified, if tracked (autograd/write_tracking.py)
+    return message + write_tracking.where_modified(node, counter, saved_version)
+
+
+def handle(node: Node, index: int) -> tuple[int, int]:
+    """A key for one saved value while its node lives: (the node's id, its index)."""
+    return id(node), index
