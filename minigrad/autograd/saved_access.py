@@ -1,15 +1,13 @@
 """Read-only access to what a node saved, for the debugging aids (guard, explain, pictures).
 
-``saved_entries`` is the ONE place outside the recording path that reads what a node saved. It
-reads through ``saved.saved_values``, the documented accessor of the flat layout in
-``node._saved`` (``autograd/saved.py``), and knows that a ``CopySlices`` node keeps its saved
-values on the op it wraps. Everything that inspects saved values goes through it, so a change
-of that layout is adapted in ``saved.py`` and here, nowhere else.
+``saved_entries`` is the ONE place outside the recording path that knows how a node stores its
+saved values (flat in ``node._saved``, read through ``saved.saved_values``; a ``CopySlices``
+node keeps them on the op it wraps). Everything that inspects saved values goes through it, so
+a change of that layout is adapted here and nowhere else.
 """
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from minigrad._dtype import type_name
@@ -29,13 +27,14 @@ class SavedEntry(NamedTuple):
     """
 
     owner: Node  # the node whose backward unpacks it (the op inside a CopySlices)
-    index: int  # position among the owner's saved values (as given to save_for_backward)
+    index: int  # position among the owner's saved values
     role: str
     value: Any  # the array (or number) kept
     counter: VersionCounter | None
     saved_version: int | None
     tensor: TensorBase | None  # the saved input tensor itself (inputs only)
     output_nr: int  # which output of ``owner`` (outputs only), or of the input's producer
+    handle: Any  # the object that holds the value (identity used by the guard)
 
     @property
     def is_stale(self) -> bool:
@@ -63,34 +62,31 @@ def is_released(node: Node) -> bool:
     """True once backward freed the node's saved values (without ``retain_graph``)."""
     if type(node).__name__ == "CopySlices":
         return node._fn is None  # type: ignore[attr-defined]
-    return node._saved is None  # autograd/saved.py: None once freed
+    return node._saved is None
 
 
 def saved_entries(node: Node) -> list[SavedEntry]:
     """What ``node`` saved for backward, in order (empty once released, or if it saved nothing)."""
+    from minigrad.autograd.saved import handle, saved_values
+    from minigrad.autograd.variable import TensorBase
+
     inner = wrapped_node(node)
     if inner is not None:
         return saved_entries(inner)
-    from minigrad.autograd import saved  # here: saved.py imports the guard, which imports us
-
     entries = []
-    for index, value, counter, version, origin in saved.saved_values(node):
-        if counter is None:
-            if value is None:
-                continue  # a None given to save_for_backward
-            entries.append(SavedEntry(node, index, "private value", value, None, None, None, 0))
-        elif type(origin) is not int and not isinstance(origin, weakref.ref):  # an input tensor
-            entries.append(
-                SavedEntry(node, index, "input", value, counter, version, origin,
-                           origin._output_nr)
-            )
+    for index, value, counter, version, origin in saved_values(node):
+        if value is None and counter is None:
+            continue  # a None passed to save_for_backward
+        tensor = origin if isinstance(origin, TensorBase) else None
+        role = "private value" if counter is None else "output" if tensor is None else "input"
+        # An output's origin is its number (or, written through a view, a weak reference: 0).
+        if tensor is not None:
+            output_nr = tensor._output_nr
         else:
-            # One of the node's outputs: its number, or (the result of an in-place write through
-            # a view) a weak reference to the view's node, for output 0.
             output_nr = origin if type(origin) is int else 0
-            entries.append(
-                SavedEntry(node, index, "output", value, counter, version, None, output_nr)
-            )
+        entries.append(SavedEntry(node, index, role, value, counter,
+                                  None if counter is None else version, tensor, output_nr,
+                                  handle(node, index)))
     return entries
 
 
