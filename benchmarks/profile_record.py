@@ -42,9 +42,10 @@ def main() -> None:
     b = minigrad.tensor(other, requires_grad=True)
     c = minigrad.tensor(array)  # requires no grad: nothing is recorded
     output = minigrad.tensor(array)
+    node = object.__new__(ew.Mul._Node)  # a node to pack into
     ns = {"saved": saved, "record": record, "untracked": untracked, "ew": ew,
           "x": array, "y": other, "a": a, "b": b, "c": c, "output": output,
-          "NO_GRAD": NO_GRAD_CTX}
+          "node": node, "NO_GRAD": NO_GRAD_CTX}
     steps = [
         ("add", [
             ("numpy x + y", "x + y"),
@@ -60,7 +61,7 @@ def main() -> None:
             ("record(), nothing recorded", "record(ew.Mul, c, c)"),
             ("record(), node + edges + 2 saved", "record(ew.Mul, a, b)"),
             ("  of which saved.pack of 2 inputs",
-             "saved.pack((x, y), (x, y), (a, b), (output._array,), (output,))"),
+             "saved.pack(node, (x, y), (x, y), (a, b), (output._array,), (output,))"),
             ("a * b", "a * b"),
         ]),
         ("sigmoid", [

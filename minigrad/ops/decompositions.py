@@ -72,8 +72,6 @@ class LinalgCholeskyEx(Op):
 
     fields = ("upper",)
 
-    fields = ("upper",)
-
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, upper: bool,
                 check: str | None) -> tuple[np.ndarray, np.ndarray]:
@@ -93,8 +91,6 @@ class Cholesky(Op):
 
     Same formulas as LinalgCholeskyEx; saves the result.
     """
-
-    fields = ("upper",)
 
     fields = ("upper",)
 
@@ -222,8 +218,6 @@ class LinalgQr(Op):
 
     fields = ("mode",)
 
-    fields = ("mode",)
-
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
         if mode == "r":
@@ -316,8 +310,6 @@ class LinalgSvd(Op):
     nan where the loss depends on U or Vh, as in PyTorch). With ``full_matrices`` the extra
     columns of U and rows of Vh get no gradient. Saves U, S and Vh.
     """
-
-    fields = ("full_matrices",)
 
     fields = ("full_matrices",)
 

@@ -123,7 +123,6 @@ class IndexCopy(Op):
     fields = ("dim",)
 
     num_inputs = 2
-    fields = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
@@ -204,8 +203,6 @@ class IndexFill(Op):
 
     dx = grad with those slices zeroed.  Saves the index.
     """
-
-    fields = ("dim",)
 
     fields = ("dim",)
 
@@ -339,7 +336,6 @@ class ScatterReduce(Op):
     fields = ("dim", "reduce", "include_self")
 
     num_inputs = 2
-    fields = ("dim", "reduce", "include_self")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,

@@ -558,7 +558,6 @@ class IndexAdd(Op):
     fields = ("dim", "alpha")
 
     num_inputs = 2
-    fields = ("dim", "alpha")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,

@@ -247,7 +247,6 @@ class LinalgSolveEx(Op):
     fields = ("left", "vector")
 
     num_inputs = 2
-    fields = ("left", "vector")
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, b: np.ndarray, left: bool,

@@ -403,7 +403,7 @@ class Diagonal(ViewOp):
 class DiagonalBackward(Op):
     """The backward of diagonal as an op (``create_graph``);  dgrad = diagonal of gg."""
 
-    fields = ("options",)
+    fields = ("options", "shape")  # Diagonal.forward, replayed here, notes the shape too
 
     node_name = "DiagonalBackwardBackward0"
 
@@ -492,6 +492,7 @@ class UnsafeView(Op):
     Same formulas as View.
     """
 
+    fields = ("shape",)
     forward = View.forward
     backward = View.backward
 
