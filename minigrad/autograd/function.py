@@ -24,6 +24,10 @@ gradient), which is why it is a call in ``forward`` rather than a static list.
 
 ``Op`` is the array-level flavour used by minigrad's own ops: its forward and backward see numpy
 arrays, which keeps the hot path fast. ``Function`` proper sees tensors, as users expect.
+
+``Function.apply`` is the one recording routine (``autograd/record.py``): needs, forward, node
+and edges, outputs, saved values — the same steps for ops, custom Functions, views and in-place
+writes. This module holds the declarations and what backward calls on a node.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ class BackwardNode(Node):
     """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive.
 
     Each Function gets its own subclass, whose slots are the options its op declares in
-    ``fields`` (``alpha``, ``dim``, ``keepdim`` ...): a built-in op's node has no ``__dict__``.
+    ``fields`` (``alpha``, ``dim``, ``keepdim`` ...): a built-in op's node makes no ``__dict__``.
     """
 
     __slots__ = ("needs_input_grad", "_unpacked")
