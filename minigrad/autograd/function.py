@@ -25,9 +25,10 @@ gradient), which is why it is a call in ``forward`` rather than a static list.
 ``Op`` is the array-level flavour used by minigrad's own ops: its forward and backward see numpy
 arrays, which keeps the hot path fast. ``Function`` proper sees tensors, as users expect.
 
-``Function.apply`` is the one recording routine (``autograd/record.py``): needs, forward, node
-and edges, outputs, saved values — the same steps for ops, custom Functions, views and in-place
-writes. This module holds the declarations and what backward calls on a node.
+``Function.apply`` runs the one recording routine (``autograd/record.py``; an ``Op``'s ``apply``
+*is* it, a custom Function's first binds keyword arguments): needs, forward, node and edges,
+outputs, saved values — the same steps for ops, custom Functions, views and in-place writes.
+This module holds the declarations and what backward calls on a node.
 """
 
 from __future__ import annotations
