@@ -33,6 +33,7 @@ writes. This module holds the declarations and what backward calls on a node.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -184,7 +185,9 @@ class Function:
     """Base class of differentiable operations; subclass it for custom ops (PyTorch's API).
 
     Subclasses define ``forward(ctx, *args)`` and ``backward(ctx, *grads)`` as static methods and
-    are called through ``apply``. The outputs' ``grad_fn`` is named ``<ClassName>Backward``.
+    are called through ``apply``; or, as PyTorch's current notes do, ``forward(*args)`` without
+    ctx plus ``setup_context(ctx, inputs, output)``. The outputs' ``grad_fn`` is named
+    ``<ClassName>Backward`` (type ``minigrad.autograd.function.<ClassName>Backward``).
 
     Example:
         >>> import minigrad
@@ -206,15 +209,18 @@ class Function:
     _Node: ClassVar[type[BackwardNode]]
     _tensor_level: ClassVar[bool] = True  # forward/backward see tensors (False: numpy arrays)
     _node_suffix: ClassVar[str] = "Backward"
+    _node_namespace: ClassVar[dict[str, Any]] = {
+        # A custom Function's node is a Python class in PyTorch, shown with its module:
+        # <torch.autograd.function.ExpBackward object at 0x...>.
+        "__module__": __name__,
+        "__repr__": object.__repr__,
+    }
+    _new_style: ClassVar[bool] = False  # forward without ctx, plus setup_context
     # The options forward keeps on ``ctx`` for backward (``ctx.dim = dim``): the node's slots.
     # A custom Function may also set undeclared ones, as in PyTorch; they go to a __dict__.
     fields: ClassVar[tuple[str, ...]] = ()
     # Whether numpy's broadcasting errors in forward become PyTorch's message.
     broadcasts: ClassVar[bool] = False
-
-    # Run forward on the arguments and, if anything needs a gradient, record a node: the one
-    # recording routine (autograd/record.py), shared by every op, view and in-place write.
-    apply = classmethod(record)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -225,16 +231,72 @@ class Function:
         fields = tuple(dict.fromkeys(
             field for klass in reversed(cls.__mro__) for field in klass.__dict__.get("fields", ())
         ))
-        cls._Node = type(
-            type_name,
-            (BackwardNode,),
-            {"__slots__": fields, "_function": cls, "_name": name, "__doc__": cls.__doc__},
-        )
+        namespace = {"__slots__": fields, "_function": cls, "_name": name, "__doc__": cls.__doc__}
+        cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
+        cls._new_style = cls.setup_context is not Function.setup_context
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
-        """Compute the outputs from the inputs (override)."""
+        """Compute the outputs from the inputs (override).
+
+        Either ``forward(ctx, *args)``, or, with ``setup_context`` overridden, ``forward(*args)``
+        (the style of PyTorch's current "Extending PyTorch" notes).
+        """
         raise NotImplementedError("You must implement the forward function for custom Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
+        """Save for backward what ``forward(*inputs)`` needs (override with a ctx-less forward).
+
+        Runs right after forward, like it with grad mode off; ``output`` is what forward
+        returned. ``ctx.save_for_backward``, ``mark_dirty``, ``mark_non_differentiable`` and
+        attributes set on ``ctx`` work as in a ``forward(ctx, ...)``.
+
+        Example:
+            >>> import minigrad
+            >>> class Exp(minigrad.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(x):
+            ...         return x.exp()
+            ...     @staticmethod
+            ...     def setup_context(ctx, inputs, output):
+            ...         ctx.save_for_backward(output)
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         (result,) = ctx.saved_tensors
+            ...         return grad * result
+            >>> x = minigrad.tensor([0.0, 1.0], requires_grad=True)
+            >>> Exp.apply(x).sum().backward()
+            >>> x.grad
+            tensor([1.0000, 2.7183])
+        """
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @classmethod
+    def _forward(cls, ctx: Any, *args: Any) -> Any:
+        """Forward as ``apply`` runs it: with ctx, or (new style) then ``setup_context``."""
+        if not cls._new_style:
+            return cls.forward(ctx, *args)
+        output = cls.forward(*args)
+        cls.setup_context(ctx, args, output)
+        return output
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run forward on ``args`` and, if anything needs a gradient, record a node.
+
+        The recording itself is the one routine every op, view and in-place write shares
+        (``autograd/record.py``). A new-style Function (``setup_context`` overridden) also
+        takes keyword arguments: they are bound to forward's parameters, with their defaults,
+        as PyTorch does.
+        """
+        if cls._new_style:
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
+        elif kwargs:
+            raise TypeError(f"{cls.__name__}.apply() takes no keyword arguments")
+        return record(cls, *args)
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> Any:
@@ -263,10 +325,14 @@ class Op(Function):
 
     _tensor_level = False
     _node_suffix = "Backward0"
+    _node_namespace: ClassVar[dict[str, Any]] = {}  # C++ nodes in PyTorch: <MulBackward0 ...>
     num_inputs: ClassVar[int] = 1  # leading forward arguments that are tensor inputs
     # Whether writing this op's result in place refuses a tensor whose elements share memory
     # (an expanded one). PyTorch's scalar fills skip the check: ``expanded.zero_()`` works.
     checks_internal_overlap: ClassVar[bool] = True
+
+    # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
+    apply = classmethod(record)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
