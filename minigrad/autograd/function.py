@@ -25,10 +25,9 @@ gradient), which is why it is a call in ``forward`` rather than a static list.
 ``Op`` is the array-level flavour used by minigrad's own ops: its forward and backward see numpy
 arrays, which keeps the hot path fast. ``Function`` proper sees tensors, as users expect.
 
-``Function.apply`` runs the one recording routine (``autograd/record.py``; an ``Op``'s ``apply``
-*is* it, a custom Function's first binds keyword arguments): needs, forward, node and edges,
-outputs, saved values — the same steps for ops, custom Functions, views and in-place writes.
-This module holds the declarations and what backward calls on a node.
+``Function.apply`` is the one recording routine (``autograd/record.py``): needs, forward, node
+and edges, outputs, saved values — the same steps for ops, custom Functions, views and in-place
+writes. This module holds the declarations and what backward calls on a node.
 """
 
 from __future__ import annotations
@@ -210,11 +209,6 @@ class Function:
     _Node: ClassVar[type[BackwardNode]]
     _tensor_level: ClassVar[bool] = True  # forward/backward see tensors (False: numpy arrays)
     _node_suffix: ClassVar[str] = "Backward"
-    # The options forward keeps on ``ctx`` for backward (``ctx.dim = dim``): the node's slots.
-    # A custom Function may also set undeclared ones, as in PyTorch; they go to a __dict__.
-    fields: ClassVar[tuple[str, ...]] = ()
-    # Whether numpy's broadcasting errors in forward become PyTorch's message.
-    broadcasts: ClassVar[bool] = False
     _node_namespace: ClassVar[dict[str, Any]] = {
         # A custom Function's node is a Python class in PyTorch, shown with its module:
         # <torch.autograd.function.ExpBackward object at 0x...>.
@@ -222,6 +216,11 @@ class Function:
         "__repr__": object.__repr__,
     }
     _new_style: ClassVar[bool] = False  # forward without ctx, plus setup_context
+    # The options forward keeps on ``ctx`` for backward (``ctx.dim = dim``): the node's slots.
+    # A custom Function may also set undeclared ones, as in PyTorch; they go to a __dict__.
+    fields: ClassVar[tuple[str, ...]] = ()
+    # Whether numpy's broadcasting errors in forward become PyTorch's message.
+    broadcasts: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -282,19 +281,14 @@ class Function:
         cls.setup_context(ctx, args, output)
         return output
 
-    @staticmethod
-    def backward(ctx: Any, *grads: Any) -> Any:
-        """Compute one gradient per forward input from the outputs' gradients (override)."""
-        raise NotImplementedError("You must implement the backward function for custom Function.")
-
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward on ``args`` and, if anything needs a gradient, record a node.
 
-        A new-style Function (``setup_context`` overridden) also takes keyword arguments:
-        they are bound to forward's parameters, with their defaults, as PyTorch does. Then
-        the one recording routine (autograd/record.py) runs, as for every op, view and
-        in-place write.
+        The recording itself is the one routine every op, view and in-place write shares
+        (``autograd/record.py``). A new-style Function (``setup_context`` overridden) also
+        takes keyword arguments: they are bound to forward's parameters, with their defaults,
+        as PyTorch does.
         """
         if cls._new_style:
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
@@ -303,6 +297,11 @@ class Function:
         elif kwargs:
             raise TypeError(f"{cls.__name__}.apply() takes no keyword arguments")
         return record(cls, *args)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        """Compute one gradient per forward input from the outputs' gradients (override)."""
+        raise NotImplementedError("You must implement the backward function for custom Function.")
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
@@ -327,13 +326,13 @@ class Op(Function):
     _tensor_level = False
     _node_suffix = "Backward0"
     _node_namespace: ClassVar[dict[str, Any]] = {}  # C++ nodes in PyTorch: <MulBackward0 ...>
-    # Straight into the one recording routine (autograd/record.py): no keyword arguments to
-    # bind on the hot path.
-    apply = classmethod(record)
     num_inputs: ClassVar[int] = 1  # leading forward arguments that are tensor inputs
     # Whether writing this op's result in place refuses a tensor whose elements share memory
     # (an expanded one). PyTorch's scalar fills skip the check: ``expanded.zero_()`` works.
     checks_internal_overlap: ClassVar[bool] = True
+
+    # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
+    apply = classmethod(record)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -110,7 +110,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     try:
         if tensor_level:
             with grad_mode.no_grad():
-                raw = function._forward(node, *args)  # new style: then setup_context
+                raw = function._forward(node, *args)  # with ctx, or then setup_context
         else:
             raw = function.forward(node, *arrays)
     except ValueError as error:
