@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -323,7 +322,8 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     if node._retained:
         for output_nr, tensor_ref in node._retained.items():
             tensor = tensor_ref()
-            if tensor is not None and grads[output_nr] is not None:
+            # (After an in-place write the tensor has a new grad_fn, which retains instead.)
+            if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:
                 _retain(tensor, grads[output_nr])
     return grads
 
@@ -342,7 +342,8 @@ def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool
 def _retain(tensor: TensorBase, grad: Any) -> None:
     meta = tensor._autograd_meta()
     new = grad if isinstance(grad, TensorBase) else _as_tensor(np.array(grad))
-    meta.grad = new if meta.grad is None else meta.grad + new
+    with meta.lock:  # backward may run in several threads over a shared graph
+        meta.grad = new if meta.grad is None else meta.grad + new
 
 
 def _materialize(node: Node, grads: list[Any]) -> list[Any]:
@@ -373,7 +374,4 @@ def _hook_view(grads: Any) -> tuple[Any, ...]:
 
 def register_retain(tensor: TensorBase) -> None:
     """Make backward store this non-leaf's gradient in its ``.grad`` (``retain_grad``)."""
-    node = tensor._grad_fn
-    if node._retained is None:
-        node._retained = {}
-    node._retained[tensor._output_nr] = weakref.ref(tensor)
+    tensor._retain_on_grad_fn()

@@ -93,6 +93,9 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
                     _SavedResultOfViewWrite(saved, tensor) if is_result else saved
                     for saved, is_result in zip(node._saved, saves_result)
                 )
+        rebound = tensor if base is None else base
+        if rebound._meta is not None and rebound._meta.retains_grad:
+            rebound._retain_on_grad_fn()  # retain_grad follows the tensor to its new history
     return tensor
 
 
