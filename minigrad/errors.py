@@ -63,6 +63,11 @@ INFERENCE_TENSOR_SAVED = (
     "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead "
     "of `minigrad.inference_mode()`."
 )
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at "
+    "the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "minigrad.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+)
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 

@@ -49,6 +49,13 @@ class RemovableHandle:
             self._hooks.remove(self._hook)
 
 
+def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
+    """A leaf on ``array``, as unpickling and ``deepcopy`` make it (PyTorch's version: 1)."""
+    tensor = cls._make(array, requires_grad=requires_grad)
+    tensor._counter.bump()
+    return tensor
+
+
 class Tensor(TensorBase):
     """A multi-dimensional array that records operations for automatic differentiation.
 
@@ -611,10 +618,38 @@ class Tensor(TensorBase):
         return bool(self._array.reshape(()))
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar_value())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar_value())
+
+    def _scalar_value(self) -> Any:
+        # Python's number protocols get ValueError (``item()`` raises RuntimeError), as in PyTorch.
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._array.reshape(()).item()
+
+    # --- copying and pickling -----------------------------------------------------------------
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        """A copy with its own buffer, ``requires_grad`` and a deep copy of ``.grad``.
+
+        Only leaves: copying a result would copy (and share) its graph. As in PyTorch, the copy's
+        version is 1.
+        """
+        if id(self) in memo:
+            return memo[id(self)]
+        if self.grad_fn is not None:
+            raise RuntimeError(errors.DEEPCOPY_NON_LEAF)
+        result = _rebuild_tensor(type(self), self._array.copy(), self._requires_grad)
+        memo[id(self)] = result
+        if self._meta is not None and self._meta.grad is not None:
+            result._autograd_meta().grad = self._meta.grad.__deepcopy__(memo)
+        return result
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        """Pickle the values and ``requires_grad`` (not the graph, hooks or ``.grad``)."""
+        return (_rebuild_tensor, (type(self), self._array.copy(), self.requires_grad))
 
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
@@ -57,6 +58,8 @@ def backward(
     grads = _root_gradients(roots, grad_tensors, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
     targets = None if inputs is None else _as_list(inputs)
+    if targets is not None and not targets:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     run_backward(roots, grads, retain, create_graph, targets, accumulate=True)
 
 
@@ -333,10 +336,26 @@ def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool
         result = hook(_as_tensor(grad))
         if result is None:
             continue
-        if tuple(result.shape) != tuple(grad.shape):
-            raise RuntimeError(errors.hook_changed_size(getattr(hook, "__name__", repr(hook))))
+        _check_hook_result(hook, result, grad)
         grad = result if create_graph or not isinstance(result, TensorBase) else result._array
     return grad
+
+
+def _check_hook_result(hook: Callable[[Any], Any], result: Any, grad: Any) -> None:
+    """PyTorch's checks on what a tensor hook returned: a tensor of the same type and size."""
+    if not isinstance(result, TensorBase):
+        raise TypeError(
+            f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
+        )
+    name = getattr(hook, "__name__", repr(hook))
+    dtype = grad._array.dtype if isinstance(grad, TensorBase) else grad.dtype
+    if result._array.dtype != dtype:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {type_name(dtype)} got "
+            f"{result._type_name()})"
+        )
+    if tuple(result.shape) != tuple(grad.shape):
+        raise RuntimeError(errors.hook_changed_size(name))
 
 
 def _retain(tensor: TensorBase, grad: Any) -> None:
