@@ -88,9 +88,9 @@ def _to_integers(raw: np.ndarray, target: np.dtype) -> np.ndarray:
         raise ValueError("Overflow when unpacking long long")
     name = _dtype.from_numpy_dtype(target).name
     overflow = f"value cannot be converted to type {name} without overflow"
-    if raw.dtype.kind == "f":
-        if not np.all((raw >= -_INT64_LIMIT) & (raw < _INT64_LIMIT)):  # also catches nan
-            raise RuntimeError(overflow)
+    in_range = (raw >= -_INT64_LIMIT) & (raw < _INT64_LIMIT)  # (false for nan)
+    if raw.dtype.kind == "f" and not np.all(in_range):
+        raise RuntimeError(overflow)
     values = raw.astype(np.int64)
     if values.size and target != np.int64:
         limits = np.iinfo(target)
