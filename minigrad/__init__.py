@@ -206,7 +206,7 @@ __version__ = "0.1.0"
 # --- devices, modes, the legacy API, comparisons, finding and counting (issue 9) -------------
 from typing import Any as _Any  # noqa: E402
 
-from minigrad import _out_of_scope, accelerator, backends, cuda  # noqa: E402
+from minigrad import _arguments, _out_of_scope, accelerator, backends, cuda  # noqa: E402
 from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
 from minigrad._dtype import get_default_dtype  # noqa: E402
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled  # noqa: E402
@@ -489,3 +489,6 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# PyTorch's TypeError for a non-tensor given as a tensor argument (minigrad/_arguments.py).
+_arguments.check_tensor_parameters(globals(), __all__)

@@ -76,6 +76,8 @@ def _array_from_python(data: Any, numpy_dtype: np.dtype | None) -> np.ndarray:
             return raw.astype(target)
         if target.kind == "b":
             return raw.astype(target)
+        if raw.dtype.kind == "f" and inferred.kind != "f":  # numpy's float for ints past int64
+            raise ValueError("Overflow when unpacking long long")
         return _to_integers(raw, target)
 
 

@@ -6,6 +6,7 @@ Example:
     tensor(5.)
 """
 
+from minigrad import _arguments
 from minigrad.errors import _LinAlgError as LinAlgError
 from minigrad.ops.decompositions import (
     cholesky,
@@ -41,3 +42,6 @@ __all__ = [
     "svdvals",
     "vector_norm",
 ]
+
+# PyTorch's TypeError for a non-tensor given as a tensor argument (minigrad/_arguments.py).
+_arguments.check_tensor_parameters(globals(), __all__, prefix="linalg_")

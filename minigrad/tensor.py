@@ -49,6 +49,12 @@ class RemovableHandle:
             self._hooks.remove(self._hook)
 
 
+# What Python's operators take besides tensors; anything else gets NotImplemented, so that
+# ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
+# False, as with PyTorch.
+_OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
+
+
 def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
     """A leaf on ``array``, as unpickling and ``deepcopy`` make it (PyTorch's version: 1)."""
     tensor = cls._make(array, requires_grad=requires_grad)
@@ -690,43 +696,67 @@ class Tensor(TensorBase):
         return ew.pow(self, exponent)
 
     def __add__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.add(self, other)
 
     __radd__ = __add__
 
     def __sub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.sub(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.rsub(self, other)
 
     def __mul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.mul(self, other)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.rdiv(self, other)
 
     def __floordiv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.floor_divide(self, other)
 
     def __rfloordiv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.floor_divide(other, self)
 
     def __pow__(self, exponent: Any) -> Tensor:
+        if not isinstance(exponent, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.pow(self, exponent)
 
     def __rpow__(self, base: Any) -> Tensor:
+        if not isinstance(base, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.pow(base, self)
 
     def __matmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
@@ -739,47 +769,73 @@ class Tensor(TensorBase):
         return ew.abs(self)
 
     def __iadd__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.add_(other)
 
     def __isub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.sub_(other)
 
     def __imul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.mul_(other)
 
     def __itruediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.div_(other)
 
     # --- comparisons (not differentiable: bool results) ----------------------------------------
 
     def __and__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.bool_op(np.bitwise_and, self, other)
 
     def __or__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.bool_op(np.bitwise_or, self, other)
 
     def __xor__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.bool_op(np.bitwise_xor, self, other)
 
     def __invert__(self) -> Tensor:
         return ew.bool_unary(np.invert, self)
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.lt(self, other)
 
     def __le__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.le(self, other)
 
     def __gt__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.gt(self, other)
 
     def __ge__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.ge(self, other)
 
     def eq(self, other: Any) -> Tensor:
@@ -1140,9 +1196,13 @@ class Tensor(TensorBase):
         return apply_inplace(ew.RemainderScalar, self, other, dtype)
 
     def __mod__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.remainder(self, other)
 
     def __imod__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.remainder_(other)
 
     def maximum(self, other: Any) -> Tensor:
@@ -1230,7 +1290,9 @@ class Tensor(TensorBase):
 
     # --- reductions (more) -------------------------------------------------------------------
 
-    def prod(self, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def prod(
+        self, dim: Any = reduction.EVERY_DIM, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
         """Product of all elements, or over ``dim``."""
         return reduction.prod(self, dim, keepdim, dtype=dtype)
 
@@ -1587,6 +1649,12 @@ class Tensor(TensorBase):
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """A copy with ``value`` written where ``mask`` is True."""
         _check_mask(mask)
+        try:
+            np.broadcast_shapes(mask._array.shape, self._array.shape)
+        except ValueError:
+            raise RuntimeError(
+                errors.broadcast_mismatch(mask._array.shape, self._array.shape)
+            ) from None
         return fill.MaskedFill.apply(self, mask, _scalar(value))
 
     def scatter_(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from minigrad import _arguments
 from minigrad.ops import elementwise as _elementwise
 from minigrad.ops import linalg as _linalg
 from minigrad.ops import reduction as _reduction
@@ -191,3 +192,6 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
         )
     out = _linalg.einsum("...i,oij,...j->...o", input1, weight, input2)
     return out if bias is None else out + bias
+
+# PyTorch's TypeError for a non-tensor given as a tensor argument (minigrad/_arguments.py).
+_arguments.check_tensor_parameters(globals(), __all__)

@@ -30,7 +30,7 @@ from minigrad import errors
 from minigrad._dtype import display_name, promote_types
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops._helpers import normalize_dims, operand
+from minigrad.ops._helpers import check_dim, normalize_dims, operand
 
 # --- small shared helpers -------------------------------------------------------------------
 
@@ -53,6 +53,7 @@ def run(op: type[Op], *args: Any) -> Any:
 
 def wrap_dim(dim: int, ndim: int) -> int:
     """One ``dim`` in ``[-ndim, ndim)`` as a non-negative axis (a 0-d tensor takes 0 and -1)."""
+    check_dim(dim)
     rank = max(ndim, 1)
     if not -rank <= dim < rank:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
@@ -747,6 +748,8 @@ def flip(input: Any, dims: Any) -> Any:
         >>> minigrad.tensor([1.0, 2.0, 3.0]).flip(0)
         tensor([3., 2., 1.])
     """
+    if dims is None:  # (normalize_dims reads None as "every dim")
+        raise TypeError("flip(): argument 'dims' (position 1) must be tuple of ints, not NoneType")
     return Flip.apply(input, normalize_dims(dims, operand(input).ndim))
 
 
