@@ -301,7 +301,7 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.maximum(x, 0)
+        y = np.where(x < 0, 0, x)  # PyTorch's max(x, 0) keeps -0.0 and nan (np.maximum: 0.0)
         ctx.save_for_backward(y)
         return y
 

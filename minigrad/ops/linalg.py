@@ -467,6 +467,11 @@ def matmul(input: Any, other: Any) -> Any:
         >>> minigrad.matmul(minigrad.ones(2, 3), minigrad.ones(3))
         tensor([3., 3.])
     """
+    if not isinstance(other, TensorBase):  # (numbers included: matmul has no Scalar overload)
+        raise TypeError(
+            "matmul(): argument 'other' (position 2) must be Tensor, not "
+            f"{errors.python_type_name(other)}"
+        )
     a, b = operand(input), operand(other)
     dim1, dim2 = a.ndim, b.ndim
     if dim1 == 0 or dim2 == 0:
