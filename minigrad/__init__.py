@@ -490,5 +490,5 @@ __all__ = [
     "zeros_like",
 ]
 
-# PyTorch's TypeError for a non-tensor given as a tensor argument (minigrad/_arguments.py).
-_arguments.check_tensor_parameters(globals(), __all__)
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_functions(globals(), __all__)

@@ -1,16 +1,18 @@
-"""PyTorch's argument check for the tensor parameters of public functions.
+"""PyTorch's argument checks for public functions and Tensor methods.
 
-PyTorch's functions are bound through an argument parser: ``torch.exp("a")`` raises
+PyTorch binds its functions through an argument parser: ``torch.exp("a")`` raises
 ``TypeError: exp(): argument 'input' (position 1) must be Tensor, not str`` before any work is
-done. minigrad's functions are plain Python, so without a check a wrong argument fails
-somewhere inside (an AttributeError, a numpy error) or, worse, is silently converted.
-``check_tensor_parameters`` gives each public function that check, once, where the public
-namespaces are assembled
-(``minigrad/__init__.py``, ``minigrad/nn/functional.py``, ``minigrad/linalg.py``).
+done, and so does ``x.sum(keepdim=None)``. minigrad's functions are plain Python: without a
+check, a wrong argument fails somewhere inside (an AttributeError, a numpy error) or, worse, is
+silently accepted. ``check_functions`` and ``check_methods`` give each public function and method
+that check, once, where the public API is assembled (``minigrad/__init__.py``,
+``minigrad/nn/functional.py``, ``minigrad/linalg.py``, ``minigrad/tensor.py``).
 
-A parameter is a tensor parameter by its PyTorch name (``input``, ``target``, ``mat2``, ...).
-One whose default is None may be None (``weight=None``); a few functions also take a number
-where PyTorch has a Number overload (``minigrad.pow(2, t)``).
+What a parameter accepts is read off its signature, as PyTorch reads it off its schemas:
+- by name, PyTorch's tensor parameters (``input``, ``target``, ``mat2``, ...): a tensor (a few
+  functions also take a number, where PyTorch has a Scalar overload: ``minigrad.pow(2, t)``);
+- by annotation, ``bool``, ``int``, ``float`` and ``str`` parameters: a value of that type;
+- a parameter whose default is None, or annotated ``... | None``, also takes None.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from minigrad import errors
 from minigrad.autograd.variable import TensorBase
 
@@ -28,7 +32,7 @@ TENSOR_PARAMETERS = frozenset(
     {
         "input", "A", "B", "mat", "mat1", "mat2", "vec", "vec1", "vec2", "target", "weight",
         "bias", "condition", "tensor1", "tensor2", "batch1", "batch2", "x1", "x2",
-        "pos_weight", "indices", "index", "mask", "source", "src", "LU", "pivots", "elements",
+        "pos_weight", "indices", "index", "mask", "src", "LU", "pivots", "elements",
         "test_elements",
     }
 )  # fmt: skip
@@ -36,17 +40,20 @@ TENSOR_PARAMETERS = frozenset(
 NUMBER_OVERLOADS = frozenset(
     {
         "pow", "float_power", "remainder", "xlogy", "where", "bitwise_and", "bitwise_or",
-        "bitwise_xor", "lerp", "isin", "special_xlogy", "result_type", "full_like",
+        "bitwise_xor", "lerp", "lerp_", "isin", "special_xlogy", "result_type", "full_like",
+        "scatter", "scatter_", "masked_fill", "masked_fill_", "index_fill", "index_fill_",
     }
 )  # fmt: skip
 # Functions left unwrapped: their warnings point at the caller's line (``stacklevel``), which
 # a wrapper's frame would move into this file. They check their arguments themselves.
-CALLER_WARNINGS = frozenset(
+UNCHECKED = frozenset(
     {
         "adjoint", "cholesky", "qr", "randint", "scatter", "std", "tensor", "var",
         "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
         "cross_entropy", "huber_loss", "kl_div", "l1_loss", "log_softmax", "mse_loss",
         "nll_loss", "smooth_l1_loss", "softmax",
+        # (and these check their own arguments, with the name of the ATen op behind them)
+        "eye", "unique",
     }
 )  # fmt: skip
 # The names PyTorch's messages give some functions (the ATen op behind them).
@@ -54,45 +61,78 @@ PYTORCH_NAMES = {"unique": "_unique2"}
 _NUMBERS = (bool, int, float)
 
 
-def _tensor_parameters(function: Callable[..., Any]) -> list[tuple[int, str, bool]]:
-    """``(position, name, may_be_none)`` of ``function``'s tensor parameters."""
+# What a parameter annotated with a Python type accepts (numpy's scalars too), and PyTorch's
+# name for that type in its messages. PyTorch refuses a bool where an int is wanted.
+_ANNOTATED: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "bool": (lambda v: isinstance(v, (bool, np.bool_)), "bool"),
+    "int": (lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool), "int"),
+    "float": (lambda v: isinstance(v, (int, float, np.number)), "float"),
+    "str": (lambda v: isinstance(v, str), "str"),
+}
+
+
+def _is_tensor(value: Any) -> bool:
+    return isinstance(value, TensorBase)
+
+
+def _is_tensor_or_number(value: Any) -> bool:
+    return isinstance(value, (TensorBase, *_NUMBERS))
+
+
+# One check: (position, parameter name, accepts(value), PyTorch's type name, None allowed).
+_Check = tuple[int, str, Callable[[Any], bool], str, bool]
+
+
+def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
+    """The checks ``function``'s parameters call for: by name (tensors) or by annotation."""
     try:
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
         return []
-    found = []
+    numbers_allowed = name.removeprefix("linalg_") in NUMBER_OVERLOADS
+    found: list[_Check] = []
     for position, parameter in enumerate(parameters):
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             break
-        if parameter.name in TENSOR_PARAMETERS:
-            found.append((position, parameter.name, parameter.default is None))
+        annotation = str(parameter.annotation)
+        optional = parameter.default is None or annotation.endswith("| None")
+        plain = annotation.removesuffix(" | None")
+        if plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
+            accepts, kind = _ANNOTATED[plain]
+            found.append((position, parameter.name, accepts, kind, optional))
+        elif parameter.name in TENSOR_PARAMETERS or plain == "Tensor":
+            accepts = _is_tensor_or_number if numbers_allowed else _is_tensor
+            found.append((position, parameter.name, accepts, "Tensor", optional))
     return found
 
 
-def checking_tensor_arguments(function: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """``function`` with PyTorch's TypeError for a non-tensor in a tensor parameter."""
-    checks = _tensor_parameters(function)
+def checking_arguments(
+    function: Callable[..., Any], name: str, skip_first: bool = False
+) -> Callable[..., Any]:
+    """``function`` with PyTorch's TypeError for an argument of the wrong type.
+
+    ``skip_first``: a method, whose ``self`` is not checked (nor counted in positions).
+    """
+    checks = [check for check in _checks(function, name) if not (skip_first and check[0] == 0)]
     if not checks:
         return function
-    numbers_allowed = name.removeprefix("linalg_") in NUMBER_OVERLOADS
+    offset = 0 if skip_first else 1
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        for position, parameter, may_be_none in checks:
+        for position, parameter, accepts, kind, optional in checks:
             if position < len(args):
                 value = args[position]
-                where = f" (position {position + 1})"
+                where = f" (position {position + offset})"
             elif parameter in kwargs:
                 value = kwargs[parameter]
                 where = ""
             else:
                 continue
-            if isinstance(value, TensorBase) or (value is None and may_be_none):
-                continue
-            if numbers_allowed and isinstance(value, _NUMBERS):
+            if (value is None and optional) or accepts(value):
                 continue
             raise TypeError(
-                f"{name}(): argument '{parameter}'{where} must be Tensor, not "
+                f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
         return function(*args, **kwargs)
@@ -100,7 +140,15 @@ def checking_tensor_arguments(function: Callable[..., Any], name: str) -> Callab
     return checked
 
 
-def check_tensor_parameters(
+def check_methods(cls: type, names: Iterable[str]) -> None:
+    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted)."""
+    for name in names:
+        method = cls.__dict__.get(name)
+        if inspect.isfunction(method) and not name.startswith("_") and name not in UNCHECKED:
+            setattr(cls, name, checking_arguments(method, name, skip_first=True))
+
+
+def check_functions(
     namespace: dict[str, Any], names: Iterable[str], prefix: str = ""
 ) -> None:
     """Give each function among ``names`` in ``namespace`` the tensor-argument check.
@@ -109,6 +157,6 @@ def check_tensor_parameters(
     """
     for name in names:
         value = namespace.get(name)
-        if inspect.isfunction(value) and name not in CALLER_WARNINGS:
+        if inspect.isfunction(value) and name not in UNCHECKED:
             message_name = PYTORCH_NAMES.get(name, prefix + name)
-            namespace[name] = checking_tensor_arguments(value, message_name)
+            namespace[name] = checking_arguments(value, message_name)

@@ -43,5 +43,5 @@ __all__ = [
     "vector_norm",
 ]
 
-# PyTorch's TypeError for a non-tensor given as a tensor argument (minigrad/_arguments.py).
-_arguments.check_tensor_parameters(globals(), __all__, prefix="linalg_")
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_functions(globals(), __all__, prefix="linalg_")

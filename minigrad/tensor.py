@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _conversion, _device, _dtype, _numpy_protocol, _printing, errors
+from minigrad import _arguments, _conversion, _device, _dtype, _numpy_protocol, _printing, errors
 from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace
@@ -1753,3 +1753,7 @@ def _rounding_inplace(tensor: Tensor, op: Any) -> Tensor:
 
 # Op outputs are minigrad.Tensor objects.
 TensorBase.output_class = Tensor
+
+
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_methods(Tensor, list(vars(Tensor)))

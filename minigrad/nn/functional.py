@@ -193,5 +193,5 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     out = _linalg.einsum("...i,oij,...j->...o", input1, weight, input2)
     return out if bias is None else out + bias
 
-# PyTorch's TypeError for a non-tensor given as a tensor argument (minigrad/_arguments.py).
-_arguments.check_tensor_parameters(globals(), __all__)
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_functions(globals(), __all__)
