@@ -160,3 +160,23 @@ def check_functions(
         if inspect.isfunction(value) and name not in UNCHECKED:
             message_name = PYTORCH_NAMES.get(name, prefix + name)
             namespace[name] = checking_arguments(value, message_name)
+
+
+def check_tensor(value: Any, function: str, parameter: str, position: int | None = None) -> None:
+    """PyTorch's TypeError if ``value`` is not a tensor: for functions that check inline."""
+    if not isinstance(value, TensorBase):
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(
+            f"{function}(): argument '{parameter}'{where} must be Tensor, not "
+            f"{errors.python_type_name(value)}"
+        )
+
+
+def check_tensor_sequence(values: Iterable[Any], argument: int) -> None:
+    """PyTorch's TypeError for a non-tensor in a list of tensors (``cat``, ``einsum``...)."""
+    for index, value in enumerate(values):
+        if not isinstance(value, TensorBase):
+            raise TypeError(
+                f"expected Tensor as element {index} in argument {argument}, but got "
+                f"{errors.python_type_name(value)}"
+            )

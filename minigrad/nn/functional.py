@@ -139,6 +139,7 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
         >>> F.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
+    _arguments.check_tensor(input, "softmax", "input", 1)
     if dim is None:
         dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
     return _reduction.softmax(input, dim, dtype)
@@ -152,6 +153,7 @@ def log_softmax(
     ``LogSoftmaxBackward0``, which saves its result. Without ``dim`` PyTorch picks one and
     warns, as for ``softmax``.
     """
+    _arguments.check_tensor(input, "log_softmax", "input", 1)
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _reduction.log_softmax(input, dim, dtype)

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
@@ -318,6 +318,7 @@ def dot(input: Any, other: Any) -> Any:
         >>> minigrad.dot(minigrad.tensor([1.0, 2.0]), minigrad.tensor([3.0, 4.0]))
         tensor(11.)
     """
+    _arguments.check_tensor(other, "dot", "tensor", 2)
     a, b = operand(input), operand(other)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -733,8 +734,14 @@ def einsum(*args: Any) -> Any:
         equation, operands = _sublist_equation(args)
     else:
         equation, operands = args[0], args[1:]
+    if not isinstance(equation, str):
+        raise TypeError(
+            "einsum(): argument 'equation' (position 1) must be str, not "
+            f"{errors.python_type_name(equation)}"
+        )
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    _arguments.check_tensor_sequence(operands, 1)
     arrays = [operand(x) for x in operands]
     labels, rhs = _einsum_labels(equation, len(operands))
 

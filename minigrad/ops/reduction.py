@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import cast, normalize_dims, operand
@@ -365,6 +365,7 @@ def var(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool
         >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).var()
         tensor(1.6667)
     """
+    _arguments.check_tensor(input, "var", "input", 1)
     axes, correction, grad_rule = _var_arguments(input, dim, unbiased, correction, "var")
     return Var.apply(input, axes, correction, keepdim, grad_rule)
 
@@ -378,6 +379,7 @@ def std(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool
         >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).std(unbiased=False)
         tensor(1.1180)
     """
+    _arguments.check_tensor(input, "std", "input", 1)
     axes, correction, grad_rule = _var_arguments(input, dim, unbiased, correction, "std")
     return Std.apply(input, axes, correction, keepdim, grad_rule)
 
@@ -945,6 +947,7 @@ def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
         >>> minigrad.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
+    _arguments.check_tensor(input, "softmax", "input", 1)
     input, axis = _softmax_input(input, dim, dtype, "softmax")
     return Softmax.apply(input, axis)
 
@@ -957,6 +960,7 @@ def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
         >>> minigrad.log_softmax(minigrad.tensor([0.0, 0.0]), dim=0)
         tensor([-0.6931, -0.6931])
     """
+    _arguments.check_tensor(input, "log_softmax", "input", 1)
     input, axis = _softmax_input(input, dim, dtype, "log_softmax")
     return LogSoftmax.apply(input, axis)
 

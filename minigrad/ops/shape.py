@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name, promote_types
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.variable import TensorBase
@@ -199,6 +199,7 @@ def _tensor_list(tensors: Any, name: str) -> list[Any]:
     if isinstance(tensors, TensorBase) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
                         f"not {type(tensors).__name__}")
+    _arguments.check_tensor_sequence(tensors, 0)
     return list(tensors)
 
 
@@ -900,6 +901,7 @@ def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None
         >>> pad(minigrad.ones(1, 2), (1, 0))
         tensor([[0., 1., 1.]])
     """
+    _arguments.check_tensor(input, "pad", "input", 1)
     if mode != "constant":
         raise NotImplementedError(f"minigrad: pad supports mode='constant' only, not {mode!r}")
     pads = tuple(int(p) for p in pad)
@@ -928,6 +930,7 @@ def one_hot(tensor: Any, num_classes: int = -1) -> Any:
         tensor([[1, 0, 0],
                 [0, 0, 1]])
     """
+    _arguments.check_tensor(tensor, "one_hot", "input", 1)
     array = operand(tensor)
     if array.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
