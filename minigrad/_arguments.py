@@ -32,10 +32,13 @@ TENSOR_PARAMETERS = frozenset(
     {
         "input", "A", "B", "mat", "mat1", "mat2", "vec", "vec1", "vec2", "target", "weight",
         "bias", "condition", "tensor1", "tensor2", "batch1", "batch2", "x1", "x2",
-        "pos_weight", "indices", "index", "mask", "src", "LU", "pivots", "elements",
-        "test_elements",
+        "pos_weight", "indices", "index", "mask", "src", "source", "LU", "pivots", "elements",
+        "test_elements", "x", "a", "b", "input1", "input2",
     }
 )  # fmt: skip
+# Exceptions to the names, both ways: (function, parameter).
+NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
+MORE_TENSORS = frozenset({("lerp", "end"), ("lerp_", "end")})
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {
@@ -100,7 +103,11 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         if plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             accepts, kind = _ANNOTATED[plain]
             found.append((position, parameter.name, accepts, kind, optional))
-        elif parameter.name in TENSOR_PARAMETERS or plain == "Tensor":
+        elif (
+            (parameter.name in TENSOR_PARAMETERS and (name, parameter.name) not in NOT_TENSORS)
+            or (name, parameter.name) in MORE_TENSORS
+            or plain == "Tensor"
+        ):
             accepts = _is_tensor_or_number if numbers_allowed else _is_tensor
             found.append((position, parameter.name, accepts, "Tensor", optional))
     return found
