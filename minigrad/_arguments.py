@@ -36,6 +36,14 @@ TENSOR_PARAMETERS = frozenset(
         "test_elements", "x", "a", "b", "input1", "input2",
     }
 )  # fmt: skip
+# Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name...
+NUMBER_PARAMETERS = frozenset({"alpha", "beta"})
+# ... and by function: (function, parameter).
+NUMBERS_OF = frozenset(
+    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_")}
+    | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
+    | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
+)
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
 MORE_TENSORS = frozenset({("lerp", "end"), ("lerp_", "end")})
@@ -78,6 +86,10 @@ def _is_tensor(value: Any) -> bool:
     return isinstance(value, TensorBase)
 
 
+def _is_number_like(value: Any) -> bool:
+    return isinstance(value, (TensorBase, *_NUMBERS, np.number, np.bool_))
+
+
 def _is_tensor_or_number(value: Any) -> bool:
     return isinstance(value, (TensorBase, *_NUMBERS))
 
@@ -100,7 +112,9 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         annotation = str(parameter.annotation)
         optional = parameter.default is None or annotation.endswith("| None")
         plain = annotation.removesuffix(" | None")
-        if plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
+        if parameter.name in NUMBER_PARAMETERS or (name, parameter.name) in NUMBERS_OF:
+            found.append((position, parameter.name, _is_number_like, "Number", optional))
+        elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             accepts, kind = _ANNOTATED[plain]
             found.append((position, parameter.name, accepts, kind, optional))
         elif (
