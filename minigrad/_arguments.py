@@ -33,7 +33,7 @@ TENSOR_PARAMETERS = frozenset(
         "input", "A", "B", "mat", "mat1", "mat2", "vec", "vec1", "vec2", "target", "weight",
         "bias", "condition", "tensor1", "tensor2", "batch1", "batch2", "x1", "x2",
         "pos_weight", "indices", "index", "mask", "src", "source", "LU", "pivots", "elements",
-        "test_elements", "x", "a", "b", "input1", "input2",
+        "test_elements", "x", "input1", "input2",
     }
 )  # fmt: skip
 # Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name...
@@ -170,15 +170,22 @@ def check_methods(cls: type, names: Iterable[str]) -> None:
 
 
 def check_functions(
-    namespace: dict[str, Any], names: Iterable[str], prefix: str = ""
+    namespace: dict[str, Any],
+    names: Iterable[str],
+    prefix: str = "",
+    python_level: Iterable[str] = (),
 ) -> None:
-    """Give each function among ``names`` in ``namespace`` the tensor-argument check.
+    """Give each function among ``names`` in ``namespace`` the argument checks.
 
     ``prefix`` is how PyTorch's messages name the namespace's functions (``linalg_inv()``).
+    ``python_level``: functions PyTorch writes in Python, which call a method of their input
+    first: a non-tensor gets an AttributeError there, not the parser's TypeError, so they are
+    left as they are.
     """
+    skipped = UNCHECKED | frozenset(python_level)
     for name in names:
         value = namespace.get(name)
-        if inspect.isfunction(value) and name not in UNCHECKED:
+        if inspect.isfunction(value) and name not in skipped:
             message_name = PYTORCH_NAMES.get(name, prefix + name)
             namespace[name] = checking_arguments(value, message_name)
 
@@ -201,3 +208,13 @@ def check_tensor_sequence(values: Iterable[Any], argument: int) -> None:
                 f"expected Tensor as element {index} in argument {argument}, but got "
                 f"{errors.python_type_name(value)}"
             )
+
+
+def check_has_attribute(value: Any, attribute: str) -> None:
+    """The AttributeError of PyTorch's Python-level functions for a non-tensor argument.
+
+    ``torch.nn.functional.mse_loss("a", t)`` fails on ``"a".size()``; these functions of
+    minigrad fail the same way, before any other work.
+    """
+    if not isinstance(value, TensorBase):
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")

@@ -139,7 +139,7 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
         >>> F.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
-    _arguments.check_tensor(input, "softmax", "input", 1)
+    _arguments.check_has_attribute(input, "softmax")  # (PyTorch's calls input.softmax)
     if dim is None:
         dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
     return _reduction.softmax(input, dim, dtype)
@@ -153,7 +153,7 @@ def log_softmax(
     ``LogSoftmaxBackward0``, which saves its result. Without ``dim`` PyTorch picks one and
     warns, as for ``softmax``.
     """
-    _arguments.check_tensor(input, "log_softmax", "input", 1)
+    _arguments.check_has_attribute(input, "log_softmax")
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _reduction.log_softmax(input, dim, dtype)
@@ -196,4 +196,6 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     return out if bias is None else out + bias
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
-_arguments.check_functions(globals(), __all__)
+_arguments.check_functions(
+    globals(), __all__, python_level=("sigmoid", "tanh", "batch_norm", "softmax", "log_softmax")
+)

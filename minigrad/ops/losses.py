@@ -178,8 +178,8 @@ def mse_loss(
         >>> F.mse_loss(minigrad.tensor([1.0, 2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(2.5000)
     """
-    _arguments.check_tensor(input, "mse_loss", "input", 1)
-    _arguments.check_tensor(target, "mse_loss", "target", 2)
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -211,8 +211,8 @@ def l1_loss(
         >>> F.l1_loss(minigrad.tensor([1.0, -2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.5000)
     """
-    _arguments.check_tensor(input, "l1_loss", "input", 1)
-    _arguments.check_tensor(target, "l1_loss", "target", 2)
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -243,8 +243,8 @@ def smooth_l1_loss(
         >>> F.smooth_l1_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.3125)
     """
-    _arguments.check_tensor(input, "smooth_l1_loss", "input", 1)
-    _arguments.check_tensor(target, "smooth_l1_loss", "target", 2)
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -272,8 +272,8 @@ def huber_loss(
         >>> F.huber_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]), delta=2.0)
         tensor(2.0625)
     """
-    _arguments.check_tensor(input, "huber_loss", "input", 1)
-    _arguments.check_tensor(target, "huber_loss", "target", 2)
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     _warn_target_size(input, target)
     x, t = _broadcast_tensors(input, target)
     if weight is None:
@@ -357,8 +357,8 @@ def binary_cross_entropy(
         >>> F.binary_cross_entropy(minigrad.tensor([0.5, 0.9]), minigrad.tensor([1.0, 1.0]))
         tensor(0.3993)
     """
-    _arguments.check_tensor(input, "binary_cross_entropy", "input", 1)
-    _arguments.check_tensor(target, "binary_cross_entropy", "target", 2)
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
         enum = _reduction_enum(_legacy_reduction(size_average, reduce))
     else:
@@ -477,8 +477,8 @@ def binary_cross_entropy_with_logits(
         >>> F.binary_cross_entropy_with_logits(minigrad.tensor([0.0]), minigrad.tensor([1.0]))
         tensor(0.6931)
     """
-    _arguments.check_tensor(input, "binary_cross_entropy_with_logits", "input", 1)
-    _arguments.check_tensor(target, "binary_cross_entropy_with_logits", "target", 2)
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
         enum = _reduction_enum(_legacy_reduction(size_average, reduce))
     else:
