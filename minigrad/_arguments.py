@@ -37,10 +37,10 @@ TENSOR_PARAMETERS = frozenset(
     }
 )  # fmt: skip
 # Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name...
-NUMBER_PARAMETERS = frozenset({"alpha", "beta"})
+NUMBER_PARAMETERS = frozenset({"alpha", "beta", "fill_value"})
 # ... and by function: (function, parameter).
 NUMBERS_OF = frozenset(
-    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_")}
+    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_")}
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
 )

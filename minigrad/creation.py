@@ -39,6 +39,11 @@ def tensor(
         >>> minigrad.tensor([[1, 2], [3, 4]]).dtype
         minigrad.int64
     """
+    if not isinstance(requires_grad, bool):
+        raise TypeError(
+            "tensor(): argument 'requires_grad' must be bool, not "
+            f"{errors.python_type_name(requires_grad)}"
+        )
     if device is not None:  # PyTorch makes the tensor and then copies it there
         check_available(as_device(device, "tensor"))
     numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "tensor")

@@ -114,12 +114,17 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
     """The gradient each root starts with: the one given, or 1 for a one-element root."""
     if given is None:
         given = [None] * len(roots)
-    elif isinstance(given, TensorBase):
+    elif isinstance(given, TensorBase) or not isinstance(given, (list, tuple)):
         given = [given]
     if len(given) != len(roots):
         raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
     grads = []
     for index, (root, grad) in enumerate(zip(roots, given)):
+        if grad is not None and not isinstance(grad, TensorBase):
+            raise TypeError(
+                "gradients can be either Tensors or None, but got "
+                f"{errors.python_type_name(grad)}"
+            )
         if grad is None:
             if root._array.size != 1:
                 raise RuntimeError(errors.IMPLICIT_GRAD_NOT_SCALAR)
