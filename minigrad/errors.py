@@ -179,8 +179,8 @@ def dim_out_of_range(dim: int, ndim: int) -> str:
     return f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
 
 
-# The C++ type names PyTorch's grad-dtype message prints for each element type.
-_CPP_TYPE_NAMES = {
+# The C++ type names some of PyTorch's messages print for each element type ("double").
+CPP_TYPE_NAMES = {
     "float16": "c10::Half",
     "float32": "float",
     "float64": "double",
@@ -196,7 +196,7 @@ _CPP_TYPE_NAMES = {
 def grad_dtype_mismatch(grad_dtype: Any, tensor_dtype: Any) -> str:
     """An assigned ``.grad`` whose dtype is not the tensor's (numpy dtypes)."""
     return (
-        f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[str(grad_dtype)]}' to a "
+        f"attempting to assign a gradient with dtype '{CPP_TYPE_NAMES[str(grad_dtype)]}' to a "
         f"tensor with grad_dtype '{display_name(tensor_dtype)}'. The gradient must match the "
         "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
         "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "

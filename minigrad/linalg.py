@@ -6,7 +6,7 @@ Example:
     tensor(5.)
 """
 
-from minigrad import _arguments
+from minigrad import _arguments, _out
 from minigrad.errors import _LinAlgError as LinAlgError
 from minigrad.ops.decompositions import (
     cholesky,
@@ -45,3 +45,4 @@ __all__ = [
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_functions(globals(), __all__, prefix="linalg_")
+_out.install(globals(), "linalg.")  # the functions that take out= (minigrad/_out.py)

@@ -21,7 +21,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd import grad_mode
+from minigrad.autograd import grad_mode, guard
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import (
     NO_GRAD_CTX,
     BackwardNode,
@@ -31,7 +32,7 @@ from minigrad.autograd.function import (
 )
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
 from minigrad.autograd.quiet import quiet_floats
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.variable import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
     AsStrided,
     ScatterIntoBase,
@@ -75,7 +76,11 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
         _connect(node, inputs, needs, node._slots)  # edges from the old history
         saved_arrays, saved_inputs = _save_old_self(node, tensor, arrays, inputs)
         base_edge = None if base is None else base._gradient_edge()
+    # debugging hook: refuse writes that bypass the counter (autograd/guard.py)
+    reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
     np.copyto(tensor._array, result, casting="unsafe")
+    if reprotect is not None:
+        reprotect()
     tensor._counter.bump()
     if node is not None:
         saves_result = [value is raw for value in node._to_save or ()]
@@ -128,13 +133,6 @@ def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = Tru
             raise RuntimeError(errors.LEAF_INPLACE)
     if check_overlap and has_internal_overlap(tensor._array):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
-
-
-def has_internal_overlap(array: np.ndarray) -> bool:
-    """True if several elements of ``array`` share memory (an expanded dimension)."""
-    return bool(array.size) and any(
-        s == 0 and n > 1 for s, n in zip(array.strides, array.shape)
-    )
 
 
 class CopySlices(Node):

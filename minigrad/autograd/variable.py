@@ -16,6 +16,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
+from minigrad.autograd import guard
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.version import VersionCounter
 
@@ -226,7 +228,11 @@ class TensorBase:
                 target = meta.grad._array
                 if has_internal_overlap(target):  # an expanded .grad: += would write twice
                     raise RuntimeError(errors.INTERNAL_OVERLAP)
+                # debugging hook: a .grad saved for backward is read-only under the guard
+                reopen = guard.before_counted_write(meta.grad) if switches.guard_used else None
                 np.add(target, grad, out=target, casting="unsafe")
+                if reopen is not None:
+                    reopen()
                 meta.grad._counter.bump()
 
     def _type_name(self) -> str:
@@ -236,5 +242,7 @@ class TensorBase:
 
 
 def has_internal_overlap(array: np.ndarray) -> bool:
-    """True if two elements of ``array`` share memory (a stride of 0 over a dimension > 1)."""
-    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+    """True if several elements of ``array`` share memory (an expanded dimension)."""
+    return bool(array.size) and any(
+        stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)
+    )

@@ -214,15 +214,8 @@ class SqueezeInplace(Op):
 
 # --- the primitive products: argument checks with PyTorch's messages --------------------------
 
-_CPP_TYPE_NAMES = {
-    "float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-    "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-    "bool": "bool",
-}
-
-
 def _cpp_name(array: np.ndarray) -> str:
-    return _CPP_TYPE_NAMES[array.dtype.name]
+    return errors.CPP_TYPE_NAMES[array.dtype.name]
 
 
 def _check_not_bool(*arrays: np.ndarray, kernel: str = "addmm_impl_cpu_") -> None:

@@ -118,6 +118,20 @@ class return_types:  # noqa: N801 - PyTorch's name
     svd = _return_type("svd", ("U", "S", "V"))
     linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
     linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+    # what functions called with out=(...) return (minigrad/_out.py)
+    max_out = _return_type("max_out")
+    min_out = _return_type("min_out")
+    sort_out = _return_type("sort_out")
+    topk_out = _return_type("topk_out")
+    slogdet_out = _return_type("slogdet_out", ("sign", "logabsdet"))
+    linalg_slogdet_out = _return_type("linalg_slogdet_out", ("sign", "logabsdet"))
+    linalg_inv_ex_out = _return_type("linalg_inv_ex_out", ("inverse", "info"))
+    linalg_cholesky_ex_out = _return_type("linalg_cholesky_ex_out", ("L", "info"))
+    qr_out = _return_type("qr_out", ("Q", "R"))
+    linalg_qr_out = _return_type("linalg_qr_out", ("Q", "R"))
+    svd_out = _return_type("svd_out", ("U", "S", "V"))
+    linalg_svd_out = _return_type("linalg_svd_out", ("U", "S", "Vh"))
+    linalg_eigh_out = _return_type("linalg_eigh_out", ("eigenvalues", "eigenvectors"))
 
 
 @functools.cache
