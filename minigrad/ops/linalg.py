@@ -461,7 +461,8 @@ def matmul(input: Any, other: Any) -> Any:
         >>> minigrad.matmul(minigrad.ones(2, 3), minigrad.ones(3))
         tensor([3., 3.])
     """
-    if not isinstance(other, TensorBase):  # (numbers included: matmul has no Scalar overload)
+    # (No numbers: matmul has no Scalar overload. Arrays: backward formulas mix them in.)
+    if not isinstance(other, (TensorBase, np.ndarray)):
         raise TypeError(
             "matmul(): argument 'other' (position 2) must be Tensor, not "
             f"{errors.python_type_name(other)}"
