@@ -46,7 +46,7 @@ NUMBERS_OF = frozenset(
 )
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
-MORE_TENSORS = frozenset({("lerp", "end"), ("lerp_", "end")})
+MORE_TENSORS = frozenset({("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a")})
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {
@@ -218,3 +218,16 @@ def check_has_attribute(value: Any, attribute: str) -> None:
     """
     if not isinstance(value, TensorBase):
         raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
+
+
+def check_value(
+    value: Any, kind: str, function: str, parameter: str, position: int | None = None
+) -> None:
+    """PyTorch's TypeError if ``value`` is not a ``kind`` (bool, int, float, str): inline."""
+    accepts, name = _ANNOTATED[kind]
+    if not accepts(value):
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(
+            f"{function}(): argument '{parameter}'{where} must be {name}, not "
+            f"{errors.python_type_name(value)}"
+        )

@@ -384,6 +384,8 @@ def conv1d(
     """
     _arguments.check_tensor(input, "conv1d", "input", 1)
     _arguments.check_tensor(weight, "conv1d", "weight", 2)
+    if bias is not None:
+        _arguments.check_tensor(bias, "conv1d", "bias", 3)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
@@ -411,6 +413,8 @@ def conv2d(
     """
     _arguments.check_tensor(input, "conv2d", "input", 1)
     _arguments.check_tensor(weight, "conv2d", "weight", 2)
+    if bias is not None:
+        _arguments.check_tensor(bias, "conv2d", "bias", 3)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 

@@ -180,6 +180,8 @@ def mse_loss(
     """
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -213,6 +215,8 @@ def l1_loss(
     """
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -274,6 +278,8 @@ def huber_loss(
     """
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
     _warn_target_size(input, target)
     x, t = _broadcast_tensors(input, target)
     if weight is None:
@@ -894,6 +900,7 @@ def kl_div(
         >>> F.kl_div(logp, target, reduction="batchmean")
         tensor(0.0569)
     """
+    _arguments.check_value(log_target, "bool", "kl_div", "log_target", 4)
     _arguments.check_tensor(input, "kl_div", "input", 1)
     _arguments.check_tensor(target, "kl_div", "target", 2)
     if size_average is not None or reduce is not None:
