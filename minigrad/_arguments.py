@@ -231,3 +231,20 @@ def check_value(
             f"{function}(): argument '{parameter}'{where} must be {name}, not "
             f"{errors.python_type_name(value)}"
         )
+
+
+def check_int_sequence(value: Any, function: str, parameter: str, position: int) -> None:
+    """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef)."""
+    if _ANNOTATED["int"][0](value):
+        return
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(
+            f"{function}(): argument '{parameter}' (position {position}) must be tuple of ints, "
+            f"not {errors.python_type_name(value)}"
+        )
+    for index, item in enumerate(value):
+        if not _ANNOTATED["int"][0](item):
+            raise TypeError(
+                f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
+                f"ints, but found element of type {errors.python_type_name(item)} at pos {index}"
+            )

@@ -339,8 +339,15 @@ def arange(
         numpy_dtype = np.dtype(np.int64)
     else:
         numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if not isinstance(value, (int, float, np.number)):
+            raise TypeError(
+                f"arange(): argument '{name}' must be Number, not {errors.python_type_name(value)}"
+            )
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     return _new(np.arange(start, end, step).astype(numpy_dtype), requires_grad)
 
 
@@ -355,6 +362,8 @@ def linspace(
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     numpy_dtype = _float_dtype(dtype, "linspace", device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _new(np.linspace(start, end, steps).astype(numpy_dtype), requires_grad)
 
 

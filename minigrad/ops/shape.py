@@ -713,6 +713,9 @@ def repeat(input: Any, *sizes: Any) -> Any:
         >>> minigrad.tensor([1.0, 2.0]).repeat(2)
         tensor([1., 2., 1., 2.])
     """
+    _arguments.check_int_sequence(
+        sizes[0] if len(sizes) == 1 else sizes, "repeat", "repeats", 1
+    )
     repeats = _sizes(sizes)
     shape = operand(input).shape
     if len(repeats) < len(shape):
@@ -735,6 +738,7 @@ def tile(input: Any, dims: Any) -> Any:
         >>> minigrad.tile(minigrad.tensor([1.0, 2.0]), (2,))
         tensor([1., 2., 1., 2.])
     """
+    _arguments.check_int_sequence(dims, "tile", "dims", 2)
     reps = _sizes((dims,))
     ndim = operand(input).ndim
     if len(reps) < ndim:
@@ -797,6 +801,7 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
         >>> minigrad.tensor([1.0, 2.0, 3.0]).roll(1)
         tensor([3., 1., 2.])
     """
+    _arguments.check_int_sequence(shifts, "roll", "shifts", 1)
     shift_list = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dim_list = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
     ndim = operand(input).ndim
@@ -915,6 +920,7 @@ def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None
         >>> pad(minigrad.ones(1, 2), (1, 0))
         tensor([[0., 1., 1.]])
     """
+    _arguments.check_int_sequence(pad, "pad", "pad", 2)
     _arguments.check_tensor(input, "pad", "input", 1)
     if mode != "constant":
         raise NotImplementedError(f"minigrad: pad supports mode='constant' only, not {mode!r}")
