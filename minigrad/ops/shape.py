@@ -443,6 +443,8 @@ def _scatter_shape_checks(array: np.ndarray, dim: int, index: Any, src: Any) -> 
     if max(index_array.ndim, 1) != max(array.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if src_array is not None and max(src_array.ndim, 1) != max(index_array.ndim, 1):
+        if src_array.ndim < index_array.ndim:  # PyTorch reads src's size at each index dim
+            wrap_dim(src_array.ndim, src_array.ndim)  # first: IndexError past src's last
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     for d in range(index_array.ndim):
         too_big_for_self = d != axis and index_array.shape[d] > array.shape[d]
