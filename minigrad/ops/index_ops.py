@@ -504,6 +504,8 @@ def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce:
     """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``."""
     name = "scatter_" if inplace else "scatter"
     _arguments.check_tensor(index, name, "index", 2)
+    if reduce is not None:
+        _arguments.check_value(reduce, "str", name, "reduce", 4)
     if src is None:
         src = value
     if not isinstance(src, (TensorBase, bool, int, float, np.number)):

@@ -157,6 +157,7 @@ def layer_norm(
         >>> F.layer_norm(minigrad.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
+    _arguments.check_int_sequence(normalized_shape, "layer_norm", "normalized_shape", 2)
     if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
         normalized_shape, (tuple, list, Size)
     ):
