@@ -32,7 +32,7 @@ from minigrad.autograd.function import (
 )
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
 from minigrad.autograd.quiet import quiet_floats
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.variable import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
     AsStrided,
     ScatterIntoBase,
@@ -98,6 +98,9 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
                     _SavedResultOfViewWrite(saved, tensor) if is_result else saved
                     for saved, is_result in zip(node._saved, saves_result)
                 )
+        rebound = tensor if base is None else base
+        if rebound._meta is not None and rebound._meta.retains_grad:
+            rebound._retain_on_grad_fn()  # retain_grad follows the tensor to its new history
     return tensor
 
 
@@ -130,13 +133,6 @@ def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = Tru
             raise RuntimeError(errors.LEAF_INPLACE)
     if check_overlap and has_internal_overlap(tensor._array):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
-
-
-def has_internal_overlap(array: np.ndarray) -> bool:
-    """True if several elements of ``array`` share memory (an expanded dimension)."""
-    return bool(array.size) and any(
-        s == 0 and n > 1 for s, n in zip(array.strides, array.shape)
-    )
 
 
 class CopySlices(Node):
