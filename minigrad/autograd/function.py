@@ -108,7 +108,10 @@ class BackwardNode(Node):
         try:
             result = function._call_backward(self, grads, as_tensors)
         finally:
-            del self._unpacked
+            try:  # noqa: SIM105 - contextlib.suppress would cost a call per node
+                del self._unpacked
+            except AttributeError:
+                pass  # another thread ran this node's backward meanwhile (a shared graph)
         if tensor_level:
             return self._check_grads(result)  # a user's backward may return anything
         if type(result) is not tuple:
@@ -349,9 +352,13 @@ def _grad_as_tensor(grad: Any) -> TensorBase:
 
 
 def _grad_result(value: Any, as_tensors: bool) -> Any:
-    if value is None or as_tensors or not isinstance(value, TensorBase):
+    if value is None:
         return value
-    return value._array
+    if not isinstance(value, TensorBase):  # a custom backward must return tensors, as in PyTorch
+        raise RuntimeError(
+            f"expected Variable or None (got {errors.python_type_name(value)})"
+        )
+    return value if as_tensors else value._array
 
 
 def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
