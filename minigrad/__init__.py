@@ -207,7 +207,7 @@ __version__ = "0.1.0"
 # --- devices, modes, the legacy API, comparisons, finding and counting (issue 9) -------------
 from typing import Any as _Any  # noqa: E402
 
-from minigrad import _out_of_scope, accelerator, backends, cuda  # noqa: E402
+from minigrad import _arguments, _out_of_scope, accelerator, backends, cuda  # noqa: E402
 from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
 from minigrad._dtype import get_default_dtype  # noqa: E402
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled  # noqa: E402
@@ -254,8 +254,6 @@ from minigrad.ops.index_ops import (  # noqa: E402
 # --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
 # isort: split
 from minigrad import _out  # noqa: E402
-
-_out.install(globals())
 
 
 def __getattr__(name: str) -> _Any:
@@ -496,3 +494,8 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_functions(globals(), __all__)
+# out= wraps the checked functions (its warnings count frames up to the caller's line).
+_out.install(globals())

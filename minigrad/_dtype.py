@@ -73,8 +73,9 @@ def from_numpy_dtype(numpy_dtype: np.dtype) -> dtype:
         return _BY_NUMPY[numpy_dtype]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{numpy_dtype}. The only supported types "
-            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{numpy_dtype.type.__name__}. The only "
+            "supported types are: float64, float32, float16, int64, int32, int16, int8, uint8, "
+            "and bool."
         ) from None
 
 

@@ -42,11 +42,7 @@ from minigrad.ops import fill
 from minigrad.ops.shape import return_types
 
 # The C++ names some of PyTorch's out= messages use ("Expected out tensor to have dtype float").
-_C_NAMES = {
-    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
-    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
-    "bool": "bool",
-}
+_C_NAMES = errors.CPP_TYPE_NAMES
 
 NOT_DIFFERENTIABLE = (
     "{name}(): functions with out=... arguments don't support automatic differentiation, but "

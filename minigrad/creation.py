@@ -39,6 +39,11 @@ def tensor(
         >>> minigrad.tensor([[1, 2], [3, 4]]).dtype
         minigrad.int64
     """
+    if not isinstance(requires_grad, bool):
+        raise TypeError(
+            "tensor(): argument 'requires_grad' must be bool, not "
+            f"{errors.python_type_name(requires_grad)}"
+        )
     if device is not None:  # PyTorch makes the tensor and then copies it there
         check_available(as_device(device, "tensor"))
     numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "tensor")
@@ -60,27 +65,59 @@ def tensor(
 
 
 def _array_from_python(data: Any, numpy_dtype: np.dtype | None) -> np.ndarray:
-    _check_nested(data)
-    if isinstance(data, np.generic):  # a numpy scalar keeps its own dtype, as in PyTorch
-        return np.array(data, dtype=numpy_dtype)
-    array = np.array(data, dtype=numpy_dtype)
-    if numpy_dtype is None:
-        if array.dtype.kind == "f":
-            array = array.astype(_dtype.DEFAULT_FLOAT.numpy)
-        elif array.dtype.kind in "iu":
-            array = array.astype(np.int64)
-    return array
+    """An array of Python data (numbers, numpy scalars, 0-d tensors, nested sequences of them).
+
+    The dtype is PyTorch's: the promotion of every element's own type (a Python float counts
+    as the default float dtype, an int as int64, a bool as bool, a numpy scalar or a 0-d tensor
+    as its dtype), unless ``numpy_dtype`` is given.
+    """
+    inferred = _infer_dtype(data)
+    target = inferred if numpy_dtype is None else numpy_dtype
+    with np.errstate(over="ignore", invalid="ignore"):  # float overflow is inf, as in PyTorch
+        raw = np.array(data)
+        if target.kind == "f":
+            if raw.dtype == object or raw.dtype.kind == "u":  # ints beyond int64
+                raw = np.array(data, dtype=np.float64)  # OverflowError beyond a double's range
+            return raw.astype(target)
+        if target.kind == "b":
+            return raw.astype(target)
+        if raw.dtype.kind == "f" and inferred.kind != "f":  # numpy's float for ints past int64
+            raise ValueError("Overflow when unpacking long long")
+        return _to_integers(raw, target)
 
 
-def _check_nested(data: Any) -> None:
-    """Reject ragged lists and non-numbers with PyTorch's messages (before numpy sees them).
+_INT64_LIMIT = 2.0**63
+
+
+def _to_integers(raw: np.ndarray, target: np.dtype) -> np.ndarray:
+    """``raw`` as the integer dtype ``target``, with PyTorch's overflow errors."""
+    if raw.dtype == object or raw.dtype == np.uint64:  # a Python int beyond int64
+        raise ValueError("Overflow when unpacking long long")
+    name = _dtype.from_numpy_dtype(target).name
+    overflow = f"value cannot be converted to type {name} without overflow"
+    in_range = (raw >= -_INT64_LIMIT) & (raw < _INT64_LIMIT)  # (false for nan)
+    if raw.dtype.kind == "f" and not np.all(in_range):
+        raise RuntimeError(overflow)
+    values = raw.astype(np.int64)
+    if values.size and target != np.int64:
+        limits = np.iinfo(target)
+        # Like PyTorch (c10::overflows), an unsigned type lets negative numbers wrap around.
+        low = -int(limits.max) if limits.min == 0 else int(limits.min)
+        if values.min() < low or values.max() > limits.max:
+            raise RuntimeError(overflow)
+    return values.astype(target)
+
+
+def _infer_dtype(data: Any) -> np.dtype:
+    """PyTorch's dtype for Python data; also rejects ragged lists and non-numbers.
 
     Like PyTorch, the shape is read off the first element at each depth; every other element
     must then match it.
     """
     if not isinstance(data, (list, tuple)):
-        _check_scalar(data)
-        return
+        if isinstance(data, str):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        return _scalar_dtype(data)
     sizes = []
     item: Any = data
     while isinstance(item, (list, tuple)):
@@ -88,6 +125,10 @@ def _check_nested(data: Any) -> None:
         if not item:
             break
         item = item[0]
+    if isinstance(item, str):  # PyTorch takes a string for one more level of nesting
+        raise ValueError(f"too many dimensions '{type(item).__name__}'")
+    element_types: set[type] = set()
+    dtypes: set[np.dtype] = set()
     stack = [(data, 0)]
     while stack:
         seq, dim = stack.pop()
@@ -105,17 +146,41 @@ def _check_nested(data: Any) -> None:
                 raise TypeError(
                     f"'{type(item).__name__}' object cannot be interpreted as an integer"
                 )
+            elif type(item) in _PYTHON_SCALAR_DTYPES:
+                element_types.add(type(item))
             else:
-                _check_scalar(item)
+                dtypes.add(_scalar_dtype(item))
+    dtypes.update(_PYTHON_SCALAR_DTYPES[kind] for kind in element_types)
+    result = None
+    for dtype in dtypes:
+        result = _dtype.promote_types(result, dtype)
+    return _dtype.DEFAULT_FLOAT.numpy if result is None else result  # (an empty list)
 
 
-def _check_scalar(value: Any) -> None:
-    if isinstance(value, (bool, int, float, np.number, np.bool_)):
-        return
+_PYTHON_SCALAR_DTYPES = {
+    bool: np.dtype(np.bool_),
+    int: np.dtype(np.int64),
+    float: _dtype.DEFAULT_FLOAT.numpy,
+}
+
+
+def _scalar_dtype(value: Any) -> np.dtype:
+    """The dtype one element brings to a new tensor; PyTorch's errors for non-numbers."""
+    kind = type(value)
+    if kind in _PYTHON_SCALAR_DTYPES:
+        return _PYTHON_SCALAR_DTYPES[kind]
+    if isinstance(value, (np.number, np.bool_)):
+        return _dtype.from_numpy_dtype(value.dtype).numpy
     if isinstance(value, Tensor) and value.dim() == 0:
-        return
+        return value._array.dtype
+    if isinstance(value, bool):
+        return _PYTHON_SCALAR_DTYPES[bool]
+    if isinstance(value, int):
+        return _PYTHON_SCALAR_DTYPES[int]
+    if isinstance(value, float):
+        return _PYTHON_SCALAR_DTYPES[float]
     if isinstance(value, str):
-        raise ValueError(f"too many dimensions '{type(value).__name__}'")
+        raise TypeError(f"new(): invalid data type '{type(value).__name__}'")
     raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
 
 
@@ -274,8 +339,15 @@ def arange(
         numpy_dtype = np.dtype(np.int64)
     else:
         numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if not isinstance(value, (int, float, np.number)):
+            raise TypeError(
+                f"arange(): argument '{name}' must be Number, not {errors.python_type_name(value)}"
+            )
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     return _new(np.arange(start, end, step).astype(numpy_dtype), requires_grad)
 
 
@@ -290,6 +362,8 @@ def linspace(
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     numpy_dtype = _float_dtype(dtype, "linspace", device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _new(np.linspace(start, end, steps).astype(numpy_dtype), requires_grad)
 
 

@@ -7,8 +7,11 @@ user who searches for a message finds PyTorch's explanations of it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+
+from minigrad._dtype import display_name
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 # What a custom Function's mark_dirty on a leaf says (checked after its forward ran).
@@ -59,6 +62,11 @@ INFERENCE_TENSOR_SAVED = (
     "inference mode in computation tracked by autograd. To work around this, you can make a "
     "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead "
     "of `minigrad.inference_mode()`."
+)
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at "
+    "the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "minigrad.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
 )
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
@@ -169,6 +177,32 @@ def dim_out_of_range(dim: int, ndim: int) -> str:
     """A ``dim`` argument outside ``[-ndim, ndim - 1]``."""
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     return f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+
+
+# The C++ type names some of PyTorch's messages print for each element type ("double").
+CPP_TYPE_NAMES = {
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+    "uint8": "unsigned char",
+    "int8": "signed char",
+    "int16": "short int",
+    "int32": "int",
+    "int64": "long int",
+    "bool": "bool",
+}
+
+
+def grad_dtype_mismatch(grad_dtype: Any, tensor_dtype: Any) -> str:
+    """An assigned ``.grad`` whose dtype is not the tensor's (numpy dtypes)."""
+    return (
+        f"attempting to assign a gradient with dtype '{CPP_TYPE_NAMES[str(grad_dtype)]}' to a "
+        f"tensor with grad_dtype '{display_name(tensor_dtype)}'. The gradient must match the "
+        "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+        "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "
+        "with caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+        "systems that assume they match."
+    )
 
 
 def hook_changed_size(hook_name: str) -> str:

@@ -6,7 +6,7 @@ Example:
     tensor(5.)
 """
 
-from minigrad import _out
+from minigrad import _arguments, _out
 from minigrad.errors import _LinAlgError as LinAlgError
 from minigrad.ops.decompositions import (
     cholesky,
@@ -22,8 +22,6 @@ from minigrad.ops.determinants import det, slogdet
 from minigrad.ops.linalg import linalg_norm as norm
 from minigrad.ops.linalg import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve
-
-_out.install(globals(), "linalg.")  # the functions that take out= (minigrad/_out.py)
 
 __all__ = [
     "LinAlgError",
@@ -44,3 +42,7 @@ __all__ = [
     "svdvals",
     "vector_norm",
 ]
+
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_functions(globals(), __all__, prefix="linalg_")
+_out.install(globals(), "linalg.")  # the functions that take out= (minigrad/_out.py)

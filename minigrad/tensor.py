@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _conversion, _device, _dtype, _numpy_protocol, _printing, errors
+from minigrad import _arguments, _conversion, _device, _dtype, _numpy_protocol, _printing, errors
 from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
@@ -48,6 +48,19 @@ class RemovableHandle:
         """Unregister the hook (a second call does nothing)."""
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
+
+
+# What Python's operators take besides tensors; anything else gets NotImplemented, so that
+# ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
+# False, as with PyTorch.
+_OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
+
+
+def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
+    """A leaf on ``array``, as unpickling and ``deepcopy`` make it (PyTorch's version: 1)."""
+    tensor = cls._make(array, requires_grad=requires_grad)
+    tensor._counter.bump()
+    return tensor
 
 
 class Tensor(TensorBase):
@@ -614,10 +627,38 @@ class Tensor(TensorBase):
         return bool(self._array.reshape(()))
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar_value())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar_value())
+
+    def _scalar_value(self) -> Any:
+        # Python's number protocols get ValueError (``item()`` raises RuntimeError), as in PyTorch.
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._array.reshape(()).item()
+
+    # --- copying and pickling -----------------------------------------------------------------
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        """A copy with its own buffer, ``requires_grad`` and a deep copy of ``.grad``.
+
+        Only leaves: copying a result would copy (and share) its graph. As in PyTorch, the copy's
+        version is 1.
+        """
+        if id(self) in memo:
+            return memo[id(self)]
+        if self.grad_fn is not None:
+            raise RuntimeError(errors.DEEPCOPY_NON_LEAF)
+        result = _rebuild_tensor(type(self), self._array.copy(), self._requires_grad)
+        memo[id(self)] = result
+        if self._meta is not None and self._meta.grad is not None:
+            result._autograd_meta().grad = self._meta.grad.__deepcopy__(memo)
+        return result
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        """Pickle the values and ``requires_grad`` (not the graph, hooks or ``.grad``)."""
+        return (_rebuild_tensor, (type(self), self._array.copy(), self.requires_grad))
 
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:
@@ -657,37 +698,68 @@ class Tensor(TensorBase):
         """``self ** exponent``."""
         return ew.pow(self, exponent)
 
-    # The hottest dunders are the ops' functions themselves: one Python call fewer per op.
-    __add__ = __radd__ = ew.add
+    def __add__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return ew.add(self, other)
+
+    __radd__ = __add__
 
     def __sub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.sub(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.rsub(self, other)
 
-    __mul__ = __rmul__ = ew.mul
-    __truediv__ = ew.div
+    def __mul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return ew.mul(self, other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return ew.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.rdiv(self, other)
 
     def __floordiv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.floor_divide(self, other)
 
     def __rfloordiv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.floor_divide(other, self)
 
     def __pow__(self, exponent: Any) -> Tensor:
+        if not isinstance(exponent, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.pow(self, exponent)
 
     def __rpow__(self, base: Any) -> Tensor:
+        if not isinstance(base, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.pow(base, self)
 
     def __matmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
@@ -700,47 +772,73 @@ class Tensor(TensorBase):
         return ew.abs(self)
 
     def __iadd__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.add_(other)
 
     def __isub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.sub_(other)
 
     def __imul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.mul_(other)
 
     def __itruediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.div_(other)
 
     # --- comparisons (not differentiable: bool results) ----------------------------------------
 
     def __and__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.bool_op(np.bitwise_and, self, other)
 
     def __or__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.bool_op(np.bitwise_or, self, other)
 
     def __xor__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.bool_op(np.bitwise_xor, self, other)
 
     def __invert__(self) -> Tensor:
         return ew.bool_unary(np.invert, self)
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.lt(self, other)
 
     def __le__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.le(self, other)
 
     def __gt__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.gt(self, other)
 
     def __ge__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.ge(self, other)
 
     def eq(self, other: Any) -> Tensor:
@@ -1101,9 +1199,13 @@ class Tensor(TensorBase):
         return apply_inplace(ew.RemainderScalar, self, other, dtype)
 
     def __mod__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return ew.remainder(self, other)
 
     def __imod__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.remainder_(other)
 
     def maximum(self, other: Any) -> Tensor:
@@ -1191,7 +1293,9 @@ class Tensor(TensorBase):
 
     # --- reductions (more) -------------------------------------------------------------------
 
-    def prod(self, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def prod(
+        self, dim: Any = reduction.EVERY_DIM, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
         """Product of all elements, or over ``dim``."""
         return reduction.prod(self, dim, keepdim, dtype=dtype)
 
@@ -1548,6 +1652,12 @@ class Tensor(TensorBase):
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """A copy with ``value`` written where ``mask`` is True."""
         _check_mask(mask)
+        try:
+            np.broadcast_shapes(mask._array.shape, self._array.shape)
+        except ValueError:
+            raise RuntimeError(
+                errors.broadcast_mismatch(mask._array.shape, self._array.shape)
+            ) from None
         return fill.MaskedFill.apply(self, mask, _scalar(value))
 
     def scatter_(
@@ -1646,3 +1756,7 @@ def _rounding_inplace(tensor: Tensor, op: Any) -> Tensor:
 
 # Op outputs are minigrad.Tensor objects.
 TensorBase.output_class = Tensor
+
+
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_methods(Tensor, list(vars(Tensor)))

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
@@ -58,6 +58,8 @@ def backward(
     grads = _root_gradients(roots, grad_tensors, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
     targets = None if inputs is None else _as_list(inputs)
+    if targets is not None and not targets:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     run_backward(roots, grads, retain, create_graph, targets, accumulate=True)
 
 
@@ -112,12 +114,17 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
     """The gradient each root starts with: the one given, or 1 for a one-element root."""
     if given is None:
         given = [None] * len(roots)
-    elif isinstance(given, TensorBase):
+    elif isinstance(given, TensorBase) or not isinstance(given, (list, tuple)):
         given = [given]
     if len(given) != len(roots):
         raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
     grads = []
     for index, (root, grad) in enumerate(zip(roots, given)):
+        if grad is not None and not isinstance(grad, TensorBase):
+            raise TypeError(
+                "gradients can be either Tensors or None, but got "
+                f"{errors.python_type_name(grad)}"
+            )
         if grad is None:
             if root._array.size != 1:
                 raise RuntimeError(errors.IMPLICIT_GRAD_NOT_SCALAR)
@@ -344,7 +351,8 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     if node._retained:
         for output_nr, tensor_ref in node._retained.items():
             tensor = tensor_ref()
-            if tensor is not None and grads[output_nr] is not None:
+            # (After an in-place write the tensor has a new grad_fn, which retains instead.)
+            if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:
                 _retain(tensor, grads[output_nr])
     return grads
 
@@ -354,16 +362,33 @@ def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool
         result = hook(_as_tensor(grad))
         if result is None:
             continue
-        if tuple(result.shape) != tuple(grad.shape):
-            raise RuntimeError(errors.hook_changed_size(getattr(hook, "__name__", repr(hook))))
+        _check_hook_result(hook, result, grad)
         grad = result if create_graph or not isinstance(result, TensorBase) else result._array
     return grad
+
+
+def _check_hook_result(hook: Callable[[Any], Any], result: Any, grad: Any) -> None:
+    """PyTorch's checks on what a tensor hook returned: a tensor of the same type and size."""
+    if not isinstance(result, TensorBase):
+        raise TypeError(
+            f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
+        )
+    name = getattr(hook, "__name__", repr(hook))
+    dtype = grad._array.dtype if isinstance(grad, TensorBase) else grad.dtype
+    if result._array.dtype != dtype:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {type_name(dtype)} got "
+            f"{result._type_name()})"
+        )
+    if tuple(result.shape) != tuple(grad.shape):
+        raise RuntimeError(errors.hook_changed_size(name))
 
 
 def _retain(tensor: TensorBase, grad: Any) -> None:
     meta = tensor._autograd_meta()
     new = grad if isinstance(grad, TensorBase) else _as_tensor(np.array(grad))
-    meta.grad = new if meta.grad is None else meta.grad + new
+    with meta.lock:  # backward may run in several threads over a shared graph
+        meta.grad = new if meta.grad is None else meta.grad + new
 
 
 def _materialize(node: Node, grads: list[Any]) -> list[Any]:
@@ -392,7 +417,4 @@ def _hook_view(grads: Any) -> tuple[Any, ...]:
 
 def register_retain(tensor: TensorBase) -> None:
     """Make backward store this non-leaf's gradient in its ``.grad`` (``retain_grad``)."""
-    node = tensor._grad_fn
-    if node._retained is None:
-        node._retained = {}
-    node._retained[tensor._output_nr] = weakref.ref(tensor)
+    tensor._retain_on_grad_fn()

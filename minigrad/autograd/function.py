@@ -349,9 +349,13 @@ def _grad_as_tensor(grad: Any) -> TensorBase:
 
 
 def _grad_result(value: Any, as_tensors: bool) -> Any:
-    if value is None or as_tensors or not isinstance(value, TensorBase):
+    if value is None:
         return value
-    return value._array
+    if not isinstance(value, TensorBase):  # a custom backward must return tensors, as in PyTorch
+        raise RuntimeError(
+            f"expected Variable or None (got {errors.python_type_name(value)})"
+        )
+    return value if as_tensors else value._array
 
 
 def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:

@@ -69,22 +69,51 @@ def _run_in_mode(func: F, mode: bool) -> F:
 
 
 def _generator_in_mode(func: F, mode: bool) -> F:
+    """Wrap a generator function: every resumption of the generator runs in ``mode``.
+
+    Values sent in, exceptions thrown in and ``close()`` all reach the wrapped generator, and
+    its own ``except``/``finally`` blocks run in ``mode`` too (PyTorch's ``_wrap_generator``).
+    """
+
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         generator = func(*args, **kwargs)
-        value = None
-        while True:
-            previous = _state.enabled
-            _state.enabled = mode
-            try:
-                value = generator.send(value)
-            except StopIteration as stop:
-                return stop.value
-            finally:
-                _state.enabled = previous
-            value = yield value
+        try:
+            with _Mode(mode):
+                response = generator.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with _Mode(mode):
+                        generator.close()
+                    raise
+                except BaseException as error:
+                    with _Mode(mode):
+                        response = generator.throw(error)
+                else:
+                    with _Mode(mode):
+                        response = generator.send(request)
+        except StopIteration as stop:
+            return stop.value
 
     return wrapper  # type: ignore[return-value]
+
+
+class _Mode:
+    """Grad mode ``mode`` for one block, restoring the previous mode after it."""
+
+    __slots__ = ("_mode", "_previous")
+
+    def __init__(self, mode: bool) -> None:
+        self._mode = mode
+
+    def __enter__(self) -> None:
+        self._previous = _state.enabled
+        _state.enabled = self._mode
+
+    def __exit__(self, *exc_info: object) -> None:
+        _state.enabled = self._previous
 
 
 class _NoParamContext(_GradModeContext):

@@ -26,7 +26,7 @@ from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
 from minigrad.autograd.record import record
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.variable import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
     AsStrided,
     ScatterIntoBase,
@@ -91,6 +91,7 @@ def write_recorded(
         debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
+        _follow_retain_grad(tensor)
         return tensor
     # The base takes the new history; the view's own grad_fn is regenerated from it right
     # away, as PyTorch does.
@@ -105,7 +106,13 @@ def write_recorded(
             if type(flat[start]) is int and flat[start] == 0:
                 flat[start] = weakref.ref(tensor._grad_fn)
         node._saved = tuple(flat)
+    _follow_retain_grad(base)
     return tensor
+
+
+def _follow_retain_grad(rebound: TensorBase) -> None:
+    if rebound._meta is not None and rebound._meta.retains_grad:
+        rebound._retain_on_grad_fn()  # retain_grad follows the tensor to its new history
 
 
 def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = True) -> None:
@@ -136,13 +143,6 @@ def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = Tru
             raise RuntimeError(errors.LEAF_INPLACE)
     if check_overlap and has_internal_overlap(tensor._array):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
-
-
-def has_internal_overlap(array: np.ndarray) -> bool:
-    """True if several elements of ``array`` share memory (an expanded dimension)."""
-    return bool(array.size) and any(
-        s == 0 and n > 1 for s, n in zip(array.strides, array.shape)
-    )
 
 
 class CopySlices(Node):

@@ -6,7 +6,9 @@ metadata here lets the autograd layer create and inspect tensors without importi
 
 from __future__ import annotations
 
+import threading
 import warnings
+import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -27,13 +29,21 @@ new_counter: Callable[[], VersionCounter] = VersionCounter
 class AutogradMeta:
     """The rarely-needed per-tensor autograd state, kept apart to keep new tensors cheap."""
 
-    __slots__ = ("grad", "accumulator", "hooks", "retains_grad")
+    __slots__ = ("grad", "accumulator", "hooks", "retains_grad", "lock")
 
     def __init__(self) -> None:
         self.grad: TensorBase | None = None
         self.accumulator: AccumulateGrad | None = None
         self.hooks: list[Callable[[Any], Any]] = []
         self.retains_grad = False
+        # Backward may run in several threads at once; adding into ``.grad`` is a
+        # read-modify-write, so each tensor serialises it with its own lock (as PyTorch's
+        # AccumulateGrad holds a mutex), or concurrent updates would be lost.
+        self.lock = threading.Lock()
+
+
+# Guards the creation of a tensor's AutogradMeta, which two threads may race to make.
+_meta_lock = threading.Lock()
 
 
 class TensorBase:
@@ -93,6 +103,8 @@ class TensorBase:
             return  # PyTorch never gives such views a history
         self._grad_fn = view.regenerate(self._base)
         self._output_nr = 0
+        if self._meta is not None and self._meta.retains_grad:
+            self._retain_on_grad_fn()
 
     # --- the graph ------------------------------------------------------------------------
 
@@ -157,14 +169,36 @@ class TensorBase:
                 "assigned grad expected to be a Tensor or None but got grad of type "
                 f"{type(value).__name__}"
             )
-        if value is not None and value._array.shape != self._array.shape:
-            raise RuntimeError("assigned grad has data of a different size")
+        if value is not None:
+            self._check_grad(value)
         self._autograd_meta().grad = value
+
+    def _check_grad(self, value: TensorBase) -> None:
+        """PyTorch's checks on an assigned ``.grad``, in PyTorch's order."""
+        if value is self:
+            raise RuntimeError("can't assign Variable as its own grad")
+        if value._array.dtype != self._array.dtype:
+            raise RuntimeError(errors.grad_dtype_mismatch(value._array.dtype, self._array.dtype))
+        if value._array.shape != self._array.shape:
+            raise RuntimeError("assigned grad has data of a different size")
 
     def _autograd_meta(self) -> AutogradMeta:
         if self._meta is None:
-            self._meta = AutogradMeta()
+            with _meta_lock:
+                if self._meta is None:
+                    self._meta = AutogradMeta()
         return self._meta
+
+    def _retain_on_grad_fn(self) -> None:
+        """Make backward store this non-leaf's gradient in ``.grad`` (``retain_grad``).
+
+        The request lives on the current ``grad_fn``; an in-place write gives the tensor a new
+        one, and the request moves with it (the old node's gradient is that of the old value).
+        """
+        node = self._grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
 
     def _gradient_edge(self) -> tuple[Node | None, int]:
         """Where a gradient for this tensor goes: its grad_fn, or its leaf accumulator."""
@@ -184,20 +218,31 @@ class TensorBase:
     def _accumulate_grad(self, grad: Any) -> None:
         """Add ``grad`` (an array or, with create_graph, a tensor) into ``self.grad``."""
         meta = self._autograd_meta()
-        if isinstance(grad, TensorBase):
-            meta.grad = grad if meta.grad is None else meta.grad + grad
-        elif meta.grad is None:
-            # Copy: the engine may hand the same array to several consumers.
-            meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
-        else:
-            # debugging hook: a .grad saved for backward is read-only under the guard (guard.py)
-            reopen = guard.before_counted_write(meta.grad) if switches.guard_used else None
-            np.add(meta.grad._array, grad, out=meta.grad._array, casting="unsafe")
-            if reopen is not None:
-                reopen()
-            meta.grad._counter.bump()
+        with meta.lock:
+            if isinstance(grad, TensorBase):
+                meta.grad = grad if meta.grad is None else meta.grad + grad
+            elif meta.grad is None:
+                # Copy: the engine may hand the same array to several consumers.
+                meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
+            else:
+                target = meta.grad._array
+                if has_internal_overlap(target):  # an expanded .grad: += would write twice
+                    raise RuntimeError(errors.INTERNAL_OVERLAP)
+                # debugging hook: a .grad saved for backward is read-only under the guard
+                reopen = guard.before_counted_write(meta.grad) if switches.guard_used else None
+                np.add(target, grad, out=target, casting="unsafe")
+                if reopen is not None:
+                    reopen()
+                meta.grad._counter.bump()
 
     def _type_name(self) -> str:
         """``minigrad.FloatTensor``: this tensor's legacy type name, as in PyTorch messages."""
         return type_name(self._array.dtype)
 
+
+
+def has_internal_overlap(array: np.ndarray) -> bool:
+    """True if several elements of ``array`` share memory (an expanded dimension)."""
+    return bool(array.size) and any(
+        stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)
+    )

@@ -44,7 +44,9 @@ _OPERATORS = {
 }
 
 # Generic wrapper frames that do not say what the user called.
-_WRAPPERS = frozenset({"wrapper", "decorate_context", "_call_impl", "__call__", "<lambda>"})
+_WRAPPERS = frozenset(
+    {"wrapper", "decorate_context", "_call_impl", "__call__", "<lambda>", "checked"}
+)
 
 
 class Site(NamedTuple):

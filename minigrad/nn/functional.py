@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from minigrad import _arguments
 from minigrad.ops import elementwise as _elementwise
 from minigrad.ops import linalg as _linalg
 from minigrad.ops import reduction as _reduction
@@ -138,6 +139,7 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
         >>> F.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
+    _arguments.check_has_attribute(input, "softmax")  # (PyTorch's calls input.softmax)
     if dim is None:
         dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
     return _reduction.softmax(input, dim, dtype)
@@ -151,6 +153,7 @@ def log_softmax(
     ``LogSoftmaxBackward0``, which saves its result. Without ``dim`` PyTorch picks one and
     warns, as for ``softmax``.
     """
+    _arguments.check_has_attribute(input, "log_softmax")
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _reduction.log_softmax(input, dim, dtype)
@@ -191,3 +194,8 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
         )
     out = _linalg.einsum("...i,oij,...j->...o", input1, weight, input2)
     return out if bias is None else out + bias
+
+# PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
+_arguments.check_functions(
+    globals(), __all__, python_level=("sigmoid", "tanh", "batch_norm", "softmax", "log_softmax")
+)

@@ -100,8 +100,12 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
         if isinstance(b, TensorBase):
             if b._array.dtype == a._array.dtype:
                 return a, b, None
-        elif (type(b) is float and kind == "f") or (type(b) is int and kind in "fiu"):
+        elif type(b) is float and kind == "f":
             return a, b, None
+        elif type(b) is int and kind in "fiu":
+            return a, wrap_integer(b, a._array.dtype) if kind != "f" else b, None
+    check_operand(a, "input")
+    check_operand(b, "other")
     a, b = python_scalar(a), python_scalar(b)
     dtype = result_type(operand(a), operand(b))
     if true_divide and dtype.kind != "f":
@@ -109,14 +113,53 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
     return a, b, dtype
 
 
+# What a binary op takes as an operand: a tensor, a number (or an array, which numpy code passes).
+_OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
+
+
+def check_operand(value: Any, parameter: str) -> None:
+    """PyTorch's TypeError for an operand that is neither a tensor nor a number."""
+    if not isinstance(value, _OPERANDS):
+        raise TypeError(
+            f"argument '{parameter}' must be Tensor, not {errors.python_type_name(value)}"
+        )
+
+
+def wrap_integer(value: int, dtype: np.dtype) -> int:
+    """A Python int as an integer tensor's dtype sees it.
+
+    PyTorch wraps ``int8 + 1000`` around (to -24 + 1); numpy would raise.
+    """
+    limits = np.iinfo(dtype)
+    if limits.min <= value <= limits.max:
+        return value
+    return int(np.array(value, dtype=np.int64).astype(dtype))
+
+
+def check_dim(dim: Any, parameter: str = "dim") -> None:
+    """PyTorch's TypeError for a dim that is not an integer (a float, a str, None...)."""
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(
+            f"argument '{parameter}' must be int, not {errors.python_type_name(dim)}"
+        )
+
+
 def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     """``dim`` (an int, a sequence, or None for all) as sorted non-negative axes."""
     if dim is None:
         return tuple(range(ndim))
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if isinstance(dim, (int, np.integer)):
+        dims: tuple[Any, ...] = (dim,)
+    elif isinstance(dim, (tuple, list)):
+        dims = tuple(dim)
+    else:
+        raise TypeError(
+            f"argument 'dim' must be tuple of ints, not {errors.python_type_name(dim)}"
+        )
     rank = max(ndim, 1)  # a 0-d tensor accepts dim 0 and -1, as in PyTorch
     axes = []
     for d in dims:
+        check_dim(d)
         if not -rank <= d < rank:
             raise IndexError(errors.dim_out_of_range(d, ndim))
         axes.append(d % rank)
@@ -133,7 +176,10 @@ def promote_inplace(
     Raises PyTorch's error if the result type cannot be written into ``target`` (an int tensor
     cannot take ``+= 1.5``).
     """
+    check_operand(other, "other")
     other = python_scalar(other)
+    if type(other) is int and target._array.dtype.kind in "iu":
+        other = wrap_integer(other, target._array.dtype)
     dtype = result_type(target._array, operand(other))
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import operand
 from minigrad.ops.shape import stack, wrap_dim
@@ -107,6 +107,7 @@ def cartesian_prod(*tensors: Any) -> Any:
                 [2, 3],
                 [2, 4]])
     """
+    _arguments.check_tensor_sequence(tensors, 0)
     for tensor in tensors:
         shape = operand(tensor).shape
         if len(shape) != 1:

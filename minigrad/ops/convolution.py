@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
 from minigrad.ops import shape as shape_ops
@@ -388,6 +388,10 @@ def conv1d(
         >>> F.conv1d(minigrad.ones(1, 1, 4), minigrad.ones(1, 1, 2))
         tensor([[[2., 2., 2.]]])
     """
+    _arguments.check_tensor(input, "conv1d", "input", 1)
+    _arguments.check_tensor(weight, "conv1d", "weight", 2)
+    if bias is not None:
+        _arguments.check_tensor(bias, "conv1d", "bias", 3)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
@@ -413,6 +417,10 @@ def conv2d(
         tensor([[[[4., 4.],
                   [4., 4.]]]])
     """
+    _arguments.check_tensor(input, "conv2d", "input", 1)
+    _arguments.check_tensor(weight, "conv2d", "weight", 2)
+    if bias is not None:
+        _arguments.check_tensor(bias, "conv2d", "bias", 3)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -197,6 +197,7 @@ def cholesky_legacy(input: Any, upper: bool = False) -> Any:
 
     Warns once, as PyTorch; recorded as ``CholeskyBackward0``.
     """
+    _arguments.check_value(upper, "bool", "cholesky", "upper", 2)
     array = matrix_argument(input, "cholesky", "input")
     warn_once(errors.CHOLESKY_DEPRECATED)
     check_square(array, "cholesky")

@@ -18,6 +18,7 @@ from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     Constants,
     cast,
+    check_operand,
     operand,
     promote,
     python_scalar,
@@ -229,7 +230,7 @@ class Abs(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return grad * np.sign(x)
+        return grad * sign_of(x)  # (0 at nan, as PyTorch's sgn)
 
 
 class Exp(Op):
@@ -321,14 +322,15 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.maximum(x, 0)
+        y = np.where(x < 0, 0, x)  # PyTorch's max(x, 0) keeps -0.0 and nan (np.maximum: 0.0)
         ctx.save_for_backward(y)
         return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return grad * (y > 0)
+        # PyTorch's threshold_backward zeroes where y <= 0: at nan the gradient passes.
+        return np.where(y <= 0, 0, grad)
 
 
 class Clamp(Op):
@@ -370,7 +372,7 @@ class PowScalar(Op):
     def forward(ctx: Any, x: np.ndarray, exponent: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.exponent = exponent
-        return np.power(x, exponent, dtype=dtype)
+        return scalar_power(x, exponent, dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -378,7 +380,23 @@ class PowScalar(Op):
         p = ctx.exponent
         if p == 0:
             return grad * 0, None, None
-        return grad * (p * x ** (p - 1)), None, None
+        return grad * (p * scalar_power(x, p - 1)), None, None
+
+
+def scalar_power(x: Any, exponent: Any, dtype: Any = None) -> Any:
+    """``x ** exponent`` for a number exponent, as PyTorch's kernel computes it.
+
+    PyTorch computes the exponents 0.5 and -0.5 as sqrt and rsqrt, which differ from a power at
+    signed zeros and infinities: sqrt(-0.0) = -0.0, rsqrt(-0.0) = -inf, rsqrt(-inf) = nan
+    (``pow`` gives 0.0, inf and 0.0). A tensor (create_graph) goes through the op itself.
+    """
+    if not isinstance(x, np.ndarray):
+        return x**exponent
+    if exponent == 0.5:
+        return np.sqrt(x, dtype=dtype)
+    if exponent == -0.5:
+        return np.divide(1, np.sqrt(x, dtype=dtype), dtype=dtype)
+    return np.power(x, exponent, dtype=dtype)
 
 
 class Pow(Op):
@@ -687,11 +705,23 @@ class Sign(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.sign(x)
+        return sign_of(x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         return grad * 0
+
+
+def sign_of(x: Any) -> Any:
+    """-1, 0 or 1 in ``x``'s dtype, computed as PyTorch does: ``(0 < x) - (x < 0)``.
+
+    So nan has sign 0 (numpy's ``sign`` gives nan), and so does -0.0.
+    """
+    if not isinstance(x, np.ndarray):
+        return x.sign()  # a tensor (create_graph): the op itself
+    if x.dtype.kind == "b":
+        return x.copy()
+    return np.subtract(x > 0, x < 0, dtype=x.dtype)
 
 
 class Where(Op):
@@ -1742,6 +1772,7 @@ def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
     Comparisons happen in PyTorch's common dtype. The one helper behind ``==``, ``&``, ``eq``,
     ``logical_and``... and numpy's comparisons on tensors (``_numpy_protocol``).
     """
+    check_operand(other, "other")
     other = python_scalar(other)
     a, b = np.asarray(operand(input)), operand(other)
     dtype = None

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
@@ -504,8 +504,17 @@ for _op in (ScatterReduceLegacy, ScatterReduceLegacyInplace):
 def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce: str | None,
                  inplace: bool = False) -> tuple[type[Op], tuple[Any, ...]]:
     """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``."""
+    name = "scatter_" if inplace else "scatter"
+    _arguments.check_tensor(index, name, "index", 2)
+    if reduce is not None:
+        _arguments.check_value(reduce, "str", name, "reduce", 4)
     if src is None:
         src = value
+    if not isinstance(src, (TensorBase, bool, int, float, np.number)):
+        raise TypeError(
+            f"{name}(): argument 'src' (position 3) must be Tensor or Number, not "
+            f"{errors.python_type_name(src)}"
+        )
     array = operand(input)
     axis = _scatter_shape_checks(array, dim, index, src)
     if reduce is not None and reduce not in ("add", "multiply"):

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
@@ -220,15 +220,8 @@ class SqueezeInplace(Op):
 
 # --- the primitive products: argument checks with PyTorch's messages --------------------------
 
-_CPP_TYPE_NAMES = {
-    "float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-    "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-    "bool": "bool",
-}
-
-
 def _cpp_name(array: np.ndarray) -> str:
-    return _CPP_TYPE_NAMES[array.dtype.name]
+    return errors.CPP_TYPE_NAMES[array.dtype.name]
 
 
 def _check_not_bool(*arrays: np.ndarray, kernel: str = "addmm_impl_cpu_") -> None:
@@ -324,6 +317,7 @@ def dot(input: Any, other: Any) -> Any:
         >>> minigrad.dot(minigrad.tensor([1.0, 2.0]), minigrad.tensor([3.0, 4.0]))
         tensor(11.)
     """
+    _arguments.check_tensor(other, "dot", "tensor", 2)
     a, b = operand(input), operand(other)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -473,6 +467,12 @@ def matmul(input: Any, other: Any) -> Any:
         >>> minigrad.matmul(minigrad.ones(2, 3), minigrad.ones(3))
         tensor([3., 3.])
     """
+    # (No numbers: matmul has no Scalar overload. Arrays: backward formulas mix them in.)
+    if not isinstance(other, (TensorBase, np.ndarray)):
+        raise TypeError(
+            "matmul(): argument 'other' (position 2) must be Tensor, not "
+            f"{errors.python_type_name(other)}"
+        )
     a, b = operand(input), operand(other)
     dim1, dim2 = a.ndim, b.ndim
     if dim1 == 0 or dim2 == 0:
@@ -738,8 +738,14 @@ def einsum(*args: Any) -> Any:
         equation, operands = _sublist_equation(args)
     else:
         equation, operands = args[0], args[1:]
+    if not isinstance(equation, str):
+        raise TypeError(
+            "einsum(): argument 'equation' (position 1) must be str, not "
+            f"{errors.python_type_name(equation)}"
+        )
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    _arguments.check_tensor_sequence(operands, 1)
     arrays = [operand(x) for x in operands]
     labels, rhs = _einsum_labels(equation, len(operands))
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name, result_type
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -184,6 +184,10 @@ def mse_loss(
         >>> F.mse_loss(minigrad.tensor([1.0, 2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(2.5000)
     """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -215,6 +219,10 @@ def l1_loss(
         >>> F.l1_loss(minigrad.tensor([1.0, -2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.5000)
     """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -245,6 +253,8 @@ def smooth_l1_loss(
         >>> F.smooth_l1_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.3125)
     """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     _warn_target_size(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_tensors(input, target)
@@ -272,6 +282,10 @@ def huber_loss(
         >>> F.huber_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]), delta=2.0)
         tensor(2.0625)
     """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
     _warn_target_size(input, target)
     x, t = _broadcast_tensors(input, target)
     if weight is None:
@@ -357,6 +371,8 @@ def binary_cross_entropy(
         >>> F.binary_cross_entropy(minigrad.tensor([0.5, 0.9]), minigrad.tensor([1.0, 1.0]))
         tensor(0.3993)
     """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
         enum = _reduction_enum(_legacy_reduction(size_average, reduce))
     else:
@@ -477,6 +493,8 @@ def binary_cross_entropy_with_logits(
         >>> F.binary_cross_entropy_with_logits(minigrad.tensor([0.0]), minigrad.tensor([1.0]))
         tensor(0.6931)
     """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
         enum = _reduction_enum(_legacy_reduction(size_average, reduce))
     else:
@@ -697,6 +715,8 @@ def nll_loss(
         >>> F.nll_loss(logp, minigrad.tensor([0, 1]))
         tensor(0.7500)
     """
+    _arguments.check_tensor(input, "nll_loss_nd", "input", 1)
+    _arguments.check_tensor(target, "nll_loss_nd", "target", 2)
     reduction = _reduction(reduction, size_average, reduce)
     enum = _reduction_enum(reduction)
     return _nll_loss_nd(input, target, weight, enum, ignore_index)
@@ -733,6 +753,8 @@ def cross_entropy(
         >>> F.cross_entropy(logits, minigrad.tensor([0, 1]))
         tensor(0.1269, grad_fn=<NllLossBackward0>)
     """
+    _arguments.check_tensor(input, "cross_entropy_loss", "input", 1)
+    _arguments.check_tensor(target, "cross_entropy_loss", "target", 2)
     reduction = _reduction(reduction, size_average, reduce)
     enum = _reduction_enum(reduction)
     x, t = operand(input), operand(target)
@@ -890,6 +912,9 @@ def kl_div(
         >>> F.kl_div(logp, target, reduction="batchmean")
         tensor(0.0569)
     """
+    _arguments.check_value(log_target, "bool", "kl_div", "log_target", 4)
+    _arguments.check_tensor(input, "kl_div", "input", 1)
+    _arguments.check_tensor(target, "kl_div", "target", 2)
     if size_average is not None or reduce is not None:
         enum = _reduction_enum(_legacy_reduction(size_average, reduce))
     else:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _random, errors
+from minigrad import _arguments, _random, errors
 from minigrad._size import Size
 from minigrad.autograd.function import Op
 from minigrad.ops import elementwise as ew
@@ -159,6 +159,7 @@ def layer_norm(
         >>> F.layer_norm(minigrad.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
+    _arguments.check_int_sequence(normalized_shape, "layer_norm", "normalized_shape", 2)
     if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
         normalized_shape, (tuple, list, Size)
     ):
@@ -300,6 +301,15 @@ def batch_norm(
         >>> mean
         tensor([0.2000])
     """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    for position, (parameter, value) in enumerate(
+        (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+         ("running_var", running_var)), start=2
+    ):
+        if value is not None:
+            _arguments.check_tensor(value, "batch_norm", parameter, position)
+    _arguments.check_value(training, "bool", "batch_norm", "training", 6)
+    _arguments.check_value(momentum, "float", "batch_norm", "momentum", 7)
     shape = _shape(input)
     if training:
         count = (shape[0] if shape else 1) * int(np.prod(shape[2:]))

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import operand
 from minigrad.ops.convolution import _windows
@@ -232,6 +232,7 @@ def max_pool2d(
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
     """
+    _arguments.check_int_sequence(kernel_size, "max_pool2d", "kernel_size", 2)
     kernel, steps, pads, dils = _pool_params("max_pool2d", kernel_size, stride, padding, dilation)
     x = operand(input)
     if x.ndim not in (3, 4):
@@ -361,6 +362,7 @@ def avg_pool2d(
         tensor([[[[ 2.5000,  4.5000],
                   [10.5000, 12.5000]]]])
     """
+    _arguments.check_int_sequence(kernel_size, "avg_pool2d", "kernel_size", 2)
     kernel, steps, pads, _ = _pool_params("avg_pool2d", kernel_size, stride, padding)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import cast, normalize_dims, operand
@@ -28,7 +29,7 @@ def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
 
     That is PyTorch's rule for sum, mean, var, std and the vector norms (not for amax or all).
     """
-    if dim is not None and not isinstance(dim, int) and len(dim) == 0:
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
     return normalize_dims(dim, ndim)
 
@@ -240,7 +241,21 @@ def _products_of_others(x: Any, dim: int) -> Any:
     return exclusive_before * exclusive_after
 
 
-def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+class _EveryDim:
+    """The default ``dim`` of ``prod``: every dim.
+
+    PyTorch's prod takes one int dim or none at all, so an explicit None is an error there
+    (unlike sum's dim=None), and None cannot be the default.
+    """
+
+    def __repr__(self) -> str:
+        return "<every dim>"
+
+
+EVERY_DIM: Any = _EveryDim()
+
+
+def prod(input: Any, dim: Any = EVERY_DIM, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """Product of all elements, or over one ``dim``; integers and bools multiply to int64.
 
     Example:
@@ -250,10 +265,12 @@ def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: An
     """
     array = operand(input)
     numpy_dtype = _sum_dtype(array, dtype)
-    if dim is None:
+    if dim is EVERY_DIM:
         return Prod.apply(input, numpy_dtype)
-    if not isinstance(dim, int):
-        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TypeError(
+            f"prod(): argument 'dim' must be int, not {errors.python_type_name(dim)}"
+        )
     return ProdDim.apply(input, wrap_dim(dim, array.ndim), keepdim, numpy_dtype)
 
 
@@ -362,6 +379,7 @@ def var(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool
         >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).var()
         tensor(1.6667)
     """
+    _arguments.check_tensor(input, "var", "input", 1)
     axes, correction, grad_rule = _var_arguments(input, dim, unbiased, correction, "var")
     return Var.apply(input, axes, correction, keepdim, grad_rule)
 
@@ -375,6 +393,7 @@ def std(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool
         >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).std(unbiased=False)
         tensor(1.1180)
     """
+    _arguments.check_tensor(input, "std", "input", 1)
     axes, correction, grad_rule = _var_arguments(input, dim, unbiased, correction, "std")
     return Std.apply(input, axes, correction, keepdim, grad_rule)
 
@@ -785,6 +804,10 @@ class LinalgVectorNorm(Op):
         return scaled * scale, None, None, None
 
 
+# The wider type PyTorch's CPU kernels accumulate a running sum in (at::acc_type).
+_CUMULATIVE_ACCUMULATOR = {np.dtype(np.float32): np.float64, np.dtype(np.float16): np.float32}
+
+
 class Cumsum(Op):
     """y_i = x_0 + ... + x_i along ``dim``;  dx = the reversed cumulative sum of grad.
 
@@ -798,7 +821,13 @@ class Cumsum(Op):
         ctx.dim = dim
         if x.ndim == 0:
             return np.array(x, dtype=dtype or x.dtype, copy=True)
-        return np.cumsum(x, axis=dim, dtype=dtype)
+        result_dtype = np.dtype(dtype or x.dtype)
+        accumulate = _CUMULATIVE_ACCUMULATOR.get(result_dtype)
+        if accumulate is None:
+            return np.cumsum(x, axis=dim, dtype=dtype)
+        # numpy adds one element at a time in the result's precision: a million float32 steps
+        # drift by 1%. PyTorch accumulates in a wider type and rounds each result once.
+        return np.cumsum(x, axis=dim, dtype=accumulate).astype(result_dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -952,6 +981,7 @@ def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
         >>> minigrad.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
+    _arguments.check_tensor(input, "softmax", "input", 1)
     input, axis = _softmax_input(input, dim, dtype, "softmax")
     return Softmax.apply(input, axis)
 
@@ -964,6 +994,7 @@ def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
         >>> minigrad.log_softmax(minigrad.tensor([0.0, 0.0]), dim=0)
         tensor([-0.6931, -0.6931])
     """
+    _arguments.check_tensor(input, "log_softmax", "input", 1)
     input, axis = _softmax_input(input, dim, dtype, "log_softmax")
     return LogSoftmax.apply(input, axis)
 

@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name, promote_types
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops._helpers import normalize_dims, operand
+from minigrad.ops._helpers import check_dim, normalize_dims, operand
 
 # --- small shared helpers -------------------------------------------------------------------
 
@@ -53,6 +53,7 @@ def run(op: type[Op], *args: Any) -> Any:
 
 def wrap_dim(dim: int, ndim: int) -> int:
     """One ``dim`` in ``[-ndim, ndim)`` as a non-negative axis (a 0-d tensor takes 0 and -1)."""
+    check_dim(dim)
     rank = max(ndim, 1)
     if not -rank <= dim < rank:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
@@ -214,6 +215,7 @@ def _tensor_list(tensors: Any, name: str) -> list[Any]:
     if isinstance(tensors, TensorBase) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
                         f"not {type(tensors).__name__}")
+    _arguments.check_tensor_sequence(tensors, 0)
     return list(tensors)
 
 
@@ -451,6 +453,8 @@ def _scatter_shape_checks(array: np.ndarray, dim: int, index: Any, src: Any) -> 
     if max(index_array.ndim, 1) != max(array.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if src_array is not None and max(src_array.ndim, 1) != max(index_array.ndim, 1):
+        if src_array.ndim < index_array.ndim:  # PyTorch reads src's size at each index dim
+            wrap_dim(src_array.ndim, src_array.ndim)  # first: IndexError past src's last
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     for d in range(index_array.ndim):
         too_big_for_self = d != axis and index_array.shape[d] > array.shape[d]
@@ -728,6 +732,9 @@ def repeat(input: Any, *sizes: Any) -> Any:
         >>> minigrad.tensor([1.0, 2.0]).repeat(2)
         tensor([1., 2., 1., 2.])
     """
+    _arguments.check_int_sequence(
+        sizes[0] if len(sizes) == 1 else sizes, "repeat", "repeats", 1
+    )
     repeats = _sizes(sizes)
     shape = operand(input).shape
     if len(repeats) < len(shape):
@@ -750,6 +757,7 @@ def tile(input: Any, dims: Any) -> Any:
         >>> minigrad.tile(minigrad.tensor([1.0, 2.0]), (2,))
         tensor([1., 2., 1., 2.])
     """
+    _arguments.check_int_sequence(dims, "tile", "dims", 2)
     reps = _sizes((dims,))
     ndim = operand(input).ndim
     if len(reps) < ndim:
@@ -780,6 +788,8 @@ def flip(input: Any, dims: Any) -> Any:
         >>> minigrad.tensor([1.0, 2.0, 3.0]).flip(0)
         tensor([3., 2., 1.])
     """
+    if dims is None:  # (normalize_dims reads None as "every dim")
+        raise TypeError("flip(): argument 'dims' (position 1) must be tuple of ints, not NoneType")
     return Flip.apply(input, normalize_dims(dims, operand(input).ndim))
 
 
@@ -814,6 +824,7 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
         >>> minigrad.tensor([1.0, 2.0, 3.0]).roll(1)
         tensor([3., 1., 2.])
     """
+    _arguments.check_int_sequence(shifts, "roll", "shifts", 1)
     shift_list = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dim_list = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
     ndim = operand(input).ndim
@@ -938,6 +949,8 @@ def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None
         >>> pad(minigrad.ones(1, 2), (1, 0))
         tensor([[0., 1., 1.]])
     """
+    _arguments.check_int_sequence(pad, "pad", "pad", 2)
+    _arguments.check_tensor(input, "pad", "input", 1)
     if mode != "constant":
         raise NotImplementedError(f"minigrad: pad supports mode='constant' only, not {mode!r}")
     pads = tuple(int(p) for p in pad)
@@ -966,6 +979,7 @@ def one_hot(tensor: Any, num_classes: int = -1) -> Any:
         tensor([[1, 0, 0],
                 [0, 0, 1]])
     """
+    _arguments.check_tensor(tensor, "one_hot", "input", 1)
     array = operand(tensor)
     if array.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
@@ -818,6 +818,7 @@ def matrix_transpose(input: Any) -> Any:
 
 def adjoint(input: Any) -> Any:
     """The conjugate transpose of the last two dimensions; for real tensors, ``mT`` (a view)."""
+    _arguments.check_tensor(input, "adjoint", "input", 1)
     return _matrix_transpose(input, "adjoint()")
 
 

@@ -327,7 +327,7 @@ OPS: list[OpInfo] = [
 def _pad(lib: Any) -> Any:
     if lib.__name__ == "torch":
         return lib.nn.functional.pad
-    from minigrad.ops.shape import pad
+    from minigrad.nn.functional import pad
 
     return pad
 
@@ -335,6 +335,6 @@ def _pad(lib: Any) -> Any:
 def _one_hot(lib: Any) -> Any:
     if lib.__name__ == "torch":
         return lib.nn.functional.one_hot
-    from minigrad.ops.shape import one_hot
+    from minigrad.nn.functional import one_hot
 
     return one_hot

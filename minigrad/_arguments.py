@@ -1,0 +1,250 @@
+"""PyTorch's argument checks for public functions and Tensor methods.
+
+PyTorch binds its functions through an argument parser: ``torch.exp("a")`` raises
+``TypeError: exp(): argument 'input' (position 1) must be Tensor, not str`` before any work is
+done, and so does ``x.sum(keepdim=None)``. minigrad's functions are plain Python: without a
+check, a wrong argument fails somewhere inside (an AttributeError, a numpy error) or, worse, is
+silently accepted. ``check_functions`` and ``check_methods`` give each public function and method
+that check, once, where the public API is assembled (``minigrad/__init__.py``,
+``minigrad/nn/functional.py``, ``minigrad/linalg.py``, ``minigrad/tensor.py``).
+
+What a parameter accepts is read off its signature, as PyTorch reads it off its schemas:
+- by name, PyTorch's tensor parameters (``input``, ``target``, ``mat2``, ...): a tensor (a few
+  functions also take a number, where PyTorch has a Scalar overload: ``minigrad.pow(2, t)``);
+- by annotation, ``bool``, ``int``, ``float`` and ``str`` parameters: a value of that type;
+- a parameter whose default is None, or annotated ``... | None``, also takes None.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd.variable import TensorBase
+
+# Parameters that PyTorch types as Tensor, by name.
+TENSOR_PARAMETERS = frozenset(
+    {
+        "input", "A", "B", "mat", "mat1", "mat2", "vec", "vec1", "vec2", "target", "weight",
+        "bias", "condition", "tensor1", "tensor2", "batch1", "batch2", "x1", "x2",
+        "pos_weight", "indices", "index", "mask", "src", "source", "LU", "pivots", "elements",
+        "test_elements", "x", "input1", "input2",
+    }
+)  # fmt: skip
+# Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name...
+NUMBER_PARAMETERS = frozenset({"alpha", "beta", "fill_value"})
+# ... and by function: (function, parameter).
+NUMBERS_OF = frozenset(
+    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_")}
+    | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
+    | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
+)
+# Exceptions to the names, both ways: (function, parameter).
+NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
+MORE_TENSORS = frozenset({("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a")})
+# Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
+NUMBER_OVERLOADS = frozenset(
+    {
+        "pow", "float_power", "remainder", "xlogy", "where", "bitwise_and", "bitwise_or",
+        "bitwise_xor", "lerp", "lerp_", "isin", "special_xlogy", "result_type", "full_like",
+        "scatter", "scatter_", "masked_fill", "masked_fill_", "index_fill", "index_fill_",
+    }
+)  # fmt: skip
+# Functions left unwrapped: their warnings point at the caller's line (``stacklevel``), which
+# a wrapper's frame would move into this file. They check their arguments themselves.
+UNCHECKED = frozenset(
+    {
+        "adjoint", "cholesky", "qr", "randint", "scatter", "std", "tensor", "var",
+        "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+        "cross_entropy", "huber_loss", "kl_div", "l1_loss", "log_softmax", "mse_loss",
+        "nll_loss", "smooth_l1_loss", "softmax",
+        # (and these check their own arguments, with the name of the ATen op behind them)
+        "eye", "unique",
+    }
+)  # fmt: skip
+# The names PyTorch's messages give some functions (the ATen op behind them).
+PYTORCH_NAMES = {"unique": "_unique2"}
+_NUMBERS = (bool, int, float)
+
+
+# What a parameter annotated with a Python type accepts (numpy's scalars too), and PyTorch's
+# name for that type in its messages. PyTorch refuses a bool where an int is wanted.
+_ANNOTATED: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "bool": (lambda v: isinstance(v, (bool, np.bool_)), "bool"),
+    "int": (lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool), "int"),
+    "float": (lambda v: isinstance(v, (int, float, np.number)), "float"),
+    "str": (lambda v: isinstance(v, str), "str"),
+}
+
+
+def _is_tensor(value: Any) -> bool:
+    return isinstance(value, TensorBase)
+
+
+def _is_number_like(value: Any) -> bool:
+    return isinstance(value, (TensorBase, *_NUMBERS, np.number, np.bool_))
+
+
+def _is_tensor_or_number(value: Any) -> bool:
+    return isinstance(value, (TensorBase, *_NUMBERS))
+
+
+# One check: (position, parameter name, accepts(value), PyTorch's type name, None allowed).
+_Check = tuple[int, str, Callable[[Any], bool], str, bool]
+
+
+def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
+    """The checks ``function``'s parameters call for: by name (tensors) or by annotation."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    numbers_allowed = name.removeprefix("linalg_") in NUMBER_OVERLOADS
+    found: list[_Check] = []
+    for position, parameter in enumerate(parameters):
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            break
+        annotation = str(parameter.annotation)
+        optional = parameter.default is None or annotation.endswith("| None")
+        plain = annotation.removesuffix(" | None")
+        if parameter.name in NUMBER_PARAMETERS or (name, parameter.name) in NUMBERS_OF:
+            found.append((position, parameter.name, _is_number_like, "Number", optional))
+        elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
+            accepts, kind = _ANNOTATED[plain]
+            found.append((position, parameter.name, accepts, kind, optional))
+        elif (
+            (parameter.name in TENSOR_PARAMETERS and (name, parameter.name) not in NOT_TENSORS)
+            or (name, parameter.name) in MORE_TENSORS
+            or plain == "Tensor"
+        ):
+            accepts = _is_tensor_or_number if numbers_allowed else _is_tensor
+            found.append((position, parameter.name, accepts, "Tensor", optional))
+    return found
+
+
+def checking_arguments(
+    function: Callable[..., Any], name: str, skip_first: bool = False
+) -> Callable[..., Any]:
+    """``function`` with PyTorch's TypeError for an argument of the wrong type.
+
+    ``skip_first``: a method, whose ``self`` is not checked (nor counted in positions).
+    """
+    checks = [check for check in _checks(function, name) if not (skip_first and check[0] == 0)]
+    if not checks:
+        return function
+    offset = 0 if skip_first else 1
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        for position, parameter, accepts, kind, optional in checks:
+            if position < len(args):
+                value = args[position]
+                where = f" (position {position + offset})"
+            elif parameter in kwargs:
+                value = kwargs[parameter]
+                where = ""
+            else:
+                continue
+            if (value is None and optional) or accepts(value):
+                continue
+            raise TypeError(
+                f"{name}(): argument '{parameter}'{where} must be {kind}, not "
+                f"{errors.python_type_name(value)}"
+            )
+        return function(*args, **kwargs)
+
+    return checked
+
+
+def check_methods(cls: type, names: Iterable[str]) -> None:
+    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted)."""
+    for name in names:
+        method = cls.__dict__.get(name)
+        if inspect.isfunction(method) and not name.startswith("_") and name not in UNCHECKED:
+            setattr(cls, name, checking_arguments(method, name, skip_first=True))
+
+
+def check_functions(
+    namespace: dict[str, Any],
+    names: Iterable[str],
+    prefix: str = "",
+    python_level: Iterable[str] = (),
+) -> None:
+    """Give each function among ``names`` in ``namespace`` the argument checks.
+
+    ``prefix`` is how PyTorch's messages name the namespace's functions (``linalg_inv()``).
+    ``python_level``: functions PyTorch writes in Python, which call a method of their input
+    first: a non-tensor gets an AttributeError there, not the parser's TypeError, so they are
+    left as they are.
+    """
+    skipped = UNCHECKED | frozenset(python_level)
+    for name in names:
+        value = namespace.get(name)
+        if inspect.isfunction(value) and name not in skipped:
+            message_name = PYTORCH_NAMES.get(name, prefix + name)
+            namespace[name] = checking_arguments(value, message_name)
+
+
+def check_tensor(value: Any, function: str, parameter: str, position: int | None = None) -> None:
+    """PyTorch's TypeError if ``value`` is not a tensor: for functions that check inline."""
+    if not isinstance(value, TensorBase):
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(
+            f"{function}(): argument '{parameter}'{where} must be Tensor, not "
+            f"{errors.python_type_name(value)}"
+        )
+
+
+def check_tensor_sequence(values: Iterable[Any], argument: int) -> None:
+    """PyTorch's TypeError for a non-tensor in a list of tensors (``cat``, ``einsum``...)."""
+    for index, value in enumerate(values):
+        if not isinstance(value, TensorBase):
+            raise TypeError(
+                f"expected Tensor as element {index} in argument {argument}, but got "
+                f"{errors.python_type_name(value)}"
+            )
+
+
+def check_has_attribute(value: Any, attribute: str) -> None:
+    """The AttributeError of PyTorch's Python-level functions for a non-tensor argument.
+
+    ``torch.nn.functional.mse_loss("a", t)`` fails on ``"a".size()``; these functions of
+    minigrad fail the same way, before any other work.
+    """
+    if not isinstance(value, TensorBase):
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
+
+
+def check_value(
+    value: Any, kind: str, function: str, parameter: str, position: int | None = None
+) -> None:
+    """PyTorch's TypeError if ``value`` is not a ``kind`` (bool, int, float, str): inline."""
+    accepts, name = _ANNOTATED[kind]
+    if not accepts(value):
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(
+            f"{function}(): argument '{parameter}'{where} must be {name}, not "
+            f"{errors.python_type_name(value)}"
+        )
+
+
+def check_int_sequence(value: Any, function: str, parameter: str, position: int) -> None:
+    """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef)."""
+    if _ANNOTATED["int"][0](value):
+        return
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(
+            f"{function}(): argument '{parameter}' (position {position}) must be tuple of ints, "
+            f"not {errors.python_type_name(value)}"
+        )
+    for index, item in enumerate(value):
+        if not _ANNOTATED["int"][0](item):
+            raise TypeError(
+                f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
+                f"ints, but found element of type {errors.python_type_name(item)} at pos {index}"
+            )
