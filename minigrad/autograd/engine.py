@@ -135,6 +135,12 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
             raise RuntimeError(
                 errors.grad_shape_mismatch(index, grad_array.shape, root._array.shape)
             )
+        if grad_array.dtype != root._array.dtype:
+            # The engine works in the output's dtype (PyTorch casts a given gradient too):
+            # backward formulas and the fitting of their results rely on it.
+            grad_array = grad_array.astype(root._array.dtype)
+            if create_graph and isinstance(grad, TensorBase):
+                grad = grad.to(root.dtype)
         grads.append(grad if create_graph and isinstance(grad, TensorBase) else grad_array)
     return grads
 
