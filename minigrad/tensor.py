@@ -698,9 +698,6 @@ class Tensor(TensorBase):
         """``self ** exponent``."""
         return ew.pow(self, exponent)
 
-    # The operators are not the ops' functions themselves (one call fewer): an operand that is
-    # neither a tensor nor a number must give NotImplemented, so Python tries the other side
-    # and raises its own TypeError, as PyTorch's operators do.
     def __add__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import from_numpy_dtype, type_name
+from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
@@ -135,13 +135,12 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
             raise RuntimeError(
                 errors.grad_shape_mismatch(index, grad_array.shape, root._array.shape)
             )
-        dtype = root._array.dtype
-        if grad_array.dtype != dtype:
-            # PyTorch's engine casts a root's gradient to the root's dtype (validate_outputs);
-            # the nodes then trust their gradients' dtypes.
-            if create_graph:
-                grad = grad.to(from_numpy_dtype(dtype))
-            grad_array = grad_array.astype(dtype)
+        if grad_array.dtype != root._array.dtype:
+            # The engine works in the output's dtype (PyTorch casts a given gradient too):
+            # backward formulas and the fitting of their results rely on it.
+            grad_array = grad_array.astype(root._array.dtype)
+            if create_graph and isinstance(grad, TensorBase):
+                grad = grad.to(root.dtype)
         grads.append(grad if create_graph and isinstance(grad, TensorBase) else grad_array)
     return grads
 

@@ -79,9 +79,14 @@ class BackwardNode(Node):
     def saved_tensors(self) -> tuple[Any, ...]:
         """The values given to ``save_for_backward``, checked against in-place writes."""
         try:
-            return self._unpacked  # set while backward runs
-        except AttributeError:
-            return saved.unpack(self, self._function._tensor_level)
+            values = self._unpacked  # set while backward runs
+        except AttributeError:  # never set: the slot is empty
+            values = ()
+        if values or not self._saved:
+            return values
+        # Not (or no longer) set: another thread's backward through this shared node may have
+        # reset it while this one runs. Unpacking again is cheap and gives the same values.
+        return saved.unpack(self, self._function._tensor_level)
 
     def mark_dirty(self, *tensors: TensorBase) -> None:
         """Declare that forward modified these input tensors in place."""
@@ -108,10 +113,7 @@ class BackwardNode(Node):
         try:
             result = function._call_backward(self, grads, as_tensors)
         finally:
-            try:  # noqa: SIM105 - contextlib.suppress would cost a call per node
-                del self._unpacked
-            except AttributeError:
-                pass  # another thread ran this node's backward meanwhile (a shared graph)
+            self._unpacked = ()
         if tensor_level:
             return self._check_grads(result)  # a user's backward may return anything
         if type(result) is not tuple:

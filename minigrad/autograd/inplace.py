@@ -91,7 +91,7 @@ def write_recorded(
         debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
-        _retain_follows(tensor)
+        _follow_retain_grad(tensor)
         return tensor
     # The base takes the new history; the view's own grad_fn is regenerated from it right
     # away, as PyTorch does.
@@ -106,14 +106,13 @@ def write_recorded(
             if type(flat[start]) is int and flat[start] == 0:
                 flat[start] = weakref.ref(tensor._grad_fn)
         node._saved = tuple(flat)
-    _retain_follows(base)
+    _follow_retain_grad(base)
     return tensor
 
 
-def _retain_follows(tensor: TensorBase) -> None:
-    """``retain_grad`` follows a tensor to the new history an in-place write gave it."""
-    if tensor._meta is not None and tensor._meta.retains_grad:
-        tensor._retain_on_grad_fn()
+def _follow_retain_grad(rebound: TensorBase) -> None:
+    if rebound._meta is not None and rebound._meta.retains_grad:
+        rebound._retain_on_grad_fn()  # retain_grad follows the tensor to its new history
 
 
 def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = True) -> None:
