@@ -52,7 +52,7 @@ NON_LEAF_GRAD_ACCESS = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
     "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
-    "See github.com/pytorch/pytorch/pull/30531 for more informations."
+    "See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 INFERENCE_TENSOR_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "

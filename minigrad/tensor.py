@@ -1114,6 +1114,20 @@ class Tensor(TensorBase):
         """The larger of ``self`` and ``other``, elementwise."""
         return ew.maximum(self, other)
 
+    def atan2(self, other: Any) -> Tensor:
+        """The angle of the point ``(other, self)``, elementwise."""
+        return ew.atan2(self, other)
+
+    def atan2_(self, other: Any) -> Tensor:
+        """``atan2(self, other)``, in place."""
+        if not isinstance(other, Tensor):
+            ew.atan2(self, other)  # PyTorch's TypeError for a non-tensor ``other``
+        other, dtype = promote_inplace(self, other, true_divide=True)
+        return apply_inplace(ew.Atan2, self, other, dtype)
+
+    arctan2 = atan2
+    arctan2_ = atan2_
+
     def minimum(self, other: Any) -> Tensor:
         """The smaller of ``self`` and ``other``, elementwise."""
         return ew.minimum(self, other)

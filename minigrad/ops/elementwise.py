@@ -1085,6 +1085,33 @@ class Maximum(Op):
         )
 
 
+class Atan2(Op):
+    """z = atan2(x, y), the angle of the point (y, x);  dx = grad * y * r,  dy = grad * -x * r.
+
+    ``r = 1 / (x**2 + y**2)``, taken as 0 where that is infinite: at the origin (or where the
+    squares underflow) PyTorch's gradient is 0, not nan. Saves both operands (PyTorch).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        return np.arctan2(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        reciprocal = 1 / (x * x + y * y)
+        reciprocal = np.where(reciprocal == np.inf, 0, reciprocal)
+        needs = ctx.needs_input_grad
+        return (
+            grad * y * reciprocal if needs[0] else None,
+            grad * -x * reciprocal if needs[1] else None,
+            None,
+        )
+
+
 class Minimum(Op):
     """z = min(x, y) elementwise (nan wins);  the gradient goes to the smaller operand.
 
@@ -1538,6 +1565,16 @@ def minimum(input: Any, other: Any) -> Any:
     _require_tensor("minimum", 2, "other", other)
     a, b, dtype = promote(input, other)
     return call_broadcasting(Minimum.apply, a, b, dtype)
+
+
+def atan2(input: Any, other: Any) -> Any:
+    """The angle of the point ``(other, input)``: ``atan(input / other)`` in its quadrant."""
+    _require_tensor("atan2", 2, "other", other)
+    a, b, dtype = promote(input, other, true_divide=True)
+    return call_broadcasting(Atan2.apply, a, b, dtype)
+
+
+arctan2 = atan2
 
 
 def lerp(input: Any, end: Any, weight: Any) -> Any:

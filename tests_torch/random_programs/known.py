@@ -45,11 +45,35 @@ def _inplace_operand_shares_counter(
     return any("inplace_operand_shares_counter" in facts for facts in earlier)
 
 
+def _none_operand(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> bool:
+    """Issue 10 (argument errors, branch `misuse`): an op given None instead of a tensor.
+
+    ``t5 = t3.grad`` binds None when no gradient was accumulated; ``t1 + t5``, ``t1.add_(t5)``
+    then raise PyTorch's TypeError, while minigrad turns None into an object array. Recognised
+    only at the statement that uses None, when PyTorch raised a TypeError about ``NoneType``.
+    """
+    index = divergence.statement
+    if divergence.category not in ("raise", "error") or index is None:
+        return False
+    error = divergence.torch
+    return (
+        error is not None
+        and error[0] == "TypeError"
+        and "NoneType" in error[1]
+        and "operand_is_none" in minigrad_run.facts[index]
+    )
+
+
 KNOWN: tuple[KnownClass, ...] = (
     KnownClass(
         "in-place op whose operand shares the written tensor's counter",
         "issue 8, class 1 (fixed on branch `record`)",
         _inplace_operand_shares_counter,
+    ),
+    KnownClass(
+        "None passed where a tensor is expected",
+        "issue 10, argument errors (branch `misuse`)",
+        _none_operand,
     ),
 )
 
