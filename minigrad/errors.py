@@ -36,6 +36,10 @@ INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
 )
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
 # requires_grad_() and the requires_grad setter say it differently in PyTorch 2.13.
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
 ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD = (

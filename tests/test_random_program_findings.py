@@ -124,3 +124,122 @@ def test_atan2_in_place_and_double_backward():
     assert values(gga)[1] == pytest.approx(-0.16)
     assert values(ggb)[1] == pytest.approx(-0.12)
     assert text("minigrad") in repr(gga.dtype)
+
+
+# ---- class 2: detach_() (or requires_grad_(False)) on a leaf after it was used ---------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda t: t.sigmoid(), lambda t: -t, lambda t: t.permute(1, 0) * 2],
+    ids=["sigmoid", "neg", "permute"],
+)
+def test_a_leaf_detached_in_place_after_use_gets_no_gradient(make):
+    t0 = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    other = mg.tensor(2.0, requires_grad=True)
+    t4 = make(t0) * other
+    t0.detach_()
+    t4.sum().backward()
+    assert t0.grad is None
+    assert other.grad is not None  # the rest of the graph still runs
+
+
+def test_hooks_of_a_leaf_detached_after_use_still_run():
+    seen = []
+    t0 = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = t0 * 2
+    t0.register_hook(lambda g: seen.append(values(g)))
+    t0.detach_()
+    y.sum().backward()
+    assert seen == [[2.0, 2.0]]
+    assert t0.grad is None
+
+
+def test_a_leaf_that_requires_grad_again_accumulates_again():
+    t0 = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = t0 * 2
+    t0.detach_()
+    t0.requires_grad_()
+    y.sum().backward()
+    assert values(t0.grad) == [2.0, 2.0]
+
+
+def test_a_leaf_given_history_after_use_is_refused_in_backward():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    x.requires_grad_(False)
+    x.mul_(mg.tensor([1.0, 1.0], requires_grad=True))
+    with pytest.raises(RuntimeError) as excinfo:
+        y.sum().backward()
+    assert str(excinfo.value) == "leaf variable has been moved into the graph interior"
+
+
+# ---- class 3: memory overlap between an in-place op's input and the written tensor ----------
+
+PARTIAL = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "t2 = mg.tensor(1.0); t6 = t2.reshape(1); t6.sub_(t2)",  # same bytes, other strides
+        "t4 = mg.ones(2, 2); t6 = t4.T; t6.add_(t4)",
+        "x = mg.ones(4); x[0:2].add_(x[1:3])",
+        "x = mg.ones(1, 3); x.add_(x.view(3))",
+        "x = mg.ones(4); x[0:2].copy_(x[1:3])",
+    ],
+)
+def test_partial_overlap_is_refused_before_anything_changes(program):
+    namespace = {"mg": mg}
+    with pytest.raises(RuntimeError) as excinfo:
+        exec(program, namespace)
+    assert str(excinfo.value) == PARTIAL
+    for value in namespace.values():
+        if isinstance(value, mg.Tensor):
+            assert value._version == 0
+            assert set(values(value.reshape(-1))) == {1.0}
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "x = mg.ones(2, 2); x.mul_(x)",  # the same tensor
+        "x = mg.ones(2, 2); x.mul_(x.detach())",  # the same elements, the same layout
+        "x = mg.ones(2, 3); x[:, :1].mul_(x[:, 1:2])",  # not dense: PyTorch does not check
+        "x = mg.ones(3); x.fill_(x[0])",  # fill_ reads its value first
+        "x = mg.ones(4); x[0:2].add_(x[2:4])",  # disjoint
+    ],
+)
+def test_full_or_undecidable_overlap_is_allowed(program):
+    exec(program, {"mg": mg})
+
+
+def test_the_overlap_check_comes_before_the_shape_check():
+    x = mg.ones(3)
+    with pytest.raises(RuntimeError) as excinfo:
+        x[0:1].add_(x.expand(2, 3))  # expand is not dense: no overlap check, the shape fails
+    assert str(excinfo.value) == "output with shape [1] doesn't match the broadcast shape [2, 3]"
+    t = mg.ones(2, 3)
+    with pytest.raises(RuntimeError) as excinfo:
+        t[0].add_(t)
+    assert str(excinfo.value) == PARTIAL
+
+
+@pytest.mark.parametrize(
+    ("shape", "src", "message"),
+    [
+        ((3, 1), (3, 3), "output with shape [3, 1] doesn't match the broadcast shape [3, 3]"),
+        ((), (1, 3), "output with shape [] doesn't match the broadcast shape [1, 3]"),
+        ((3,), (2,), "The size of tensor a (3) must match the size of tensor b (2) at "
+         "non-singleton dimension 0"),
+    ],
+)
+def test_copy_into_a_smaller_tensor_gives_pytorchs_shape_error(shape, src, message):
+    target = mg.ones(shape)
+    with pytest.raises(RuntimeError) as excinfo:
+        target.copy_(mg.zeros(src))
+    assert str(excinfo.value) == message
+    assert target._version == 0

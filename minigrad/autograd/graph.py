@@ -100,7 +100,13 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         variable = self._variable()
-        if variable is not None:
+        if variable is None:
+            return ()
+        # The leaf may have changed since the graph was recorded (PyTorch checks the same):
+        # an in-place op gave it history, or detach_() / requires_grad_(False) turned it off.
+        if variable._grad_fn is not None:
+            raise RuntimeError("leaf variable has been moved into the graph interior")
+        if variable.requires_grad:
             variable._accumulate_grad(grads[0])
         return ()
 

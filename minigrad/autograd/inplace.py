@@ -30,6 +30,7 @@ from minigrad.autograd.function import (
     _pack_saved,
 )
 from minigrad.autograd.graph import Edge, Node, new_sequence_nr
+from minigrad.autograd.overlap import check_inputs_overlap
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import (
@@ -56,6 +57,7 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     needs = [self_needs, *(isinstance(a, TensorBase) and a.requires_grad for a in args)]
     recording = grad_mode._state.enabled and True in needs
     check_inplace(tensor, recording, op.checks_internal_overlap)
+    check_inputs_overlap(op, tensor, args)
     if recording and base is not None:
         tensor._sync_view()  # the op records the view's current history as its input
     node = op._Node() if recording else None

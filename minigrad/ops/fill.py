@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _random
+from minigrad import _random, errors
 from minigrad.autograd.function import Op
 
 
@@ -19,6 +19,7 @@ class Zero(Op):
     """y = 0;  dx = 0.  Saves nothing."""
 
     checks_internal_overlap = False  # one value everywhere: an expanded tensor is fine
+    checks_input_overlap = False  # PyTorch's fill_ does not check memory overlap
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -33,6 +34,7 @@ class Fill(Op):
     """y = value everywhere;  dx = 0.  Saves nothing."""
 
     checks_internal_overlap = False  # one value everywhere: an expanded tensor is fine
+    checks_input_overlap = False  # PyTorch's fill_ does not check memory overlap
 
     node_name = "FillBackward2"
 
@@ -47,6 +49,8 @@ class Fill(Op):
 
 class FillTensor(Op):
     """y = value (a 0-d tensor) everywhere;  dx = 0,  dvalue = sum(grad).  Saves nothing."""
+
+    checks_input_overlap = False  # PyTorch reads the value (or mask) before writing
 
     node_name = "FillBackward3"
     num_inputs = 2
@@ -68,6 +72,12 @@ class Copy(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray) -> np.ndarray:
+        try:
+            shape = np.broadcast_shapes(x.shape, np.shape(src))
+        except ValueError:
+            raise RuntimeError(errors.broadcast_mismatch(x.shape, np.shape(src))) from None
+        if shape != x.shape:
+            raise RuntimeError(errors.inplace_shape_mismatch(x.shape, shape))
         return np.broadcast_to(src, x.shape).astype(x.dtype)
 
     @staticmethod
@@ -101,6 +111,8 @@ class Uniform(Op):
 
 class MaskedFill(Op):
     """y = value where mask, else x;  dx = grad where not mask.  Saves the mask."""
+
+    checks_input_overlap = False  # PyTorch reads the value (or mask) before writing
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, mask: np.ndarray, value: Any) -> np.ndarray:

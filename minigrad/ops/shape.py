@@ -291,6 +291,9 @@ class ScatterAdd(Op):
     Saves the index.
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     num_inputs = 2
 
     @staticmethod
@@ -529,6 +532,9 @@ class IndexAdd(Op):
     needs a gradient (PyTorch's IndexAddBackward0): otherwise writing either later is legal.
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     num_inputs = 2
     fields = ("dim", "alpha")
 
@@ -603,6 +609,9 @@ class MaskedScatter(Op):
     dx = grad, 0 at the mask's positions;  dsource = grad at the mask's positions (0 for the
     source elements not used).  Saves the mask.
     """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
 
     num_inputs = 2
 

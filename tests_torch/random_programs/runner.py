@@ -109,7 +109,8 @@ def _note_gradient(
 def _facts(statement: Statement, namespace: dict[str, Any]) -> set[str]:
     """Facts about the statement about to run that classify known divergences (minigrad)."""
     found = set()
-    if any(name in namespace and namespace[name] is None for name in statement.operands):
+    names = (statement.target or "", *statement.operands)
+    if any(name in namespace and namespace[name] is None for name in names):
         found.add("operand_is_none")  # e.g. an unset ``.grad`` read into a name earlier
     if statement.kind == "inplace_binary":
         target = namespace.get(statement.target or "")
