@@ -49,11 +49,7 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     base = tensor._base
     # The written tensor's flag, read without regenerating a view's history: PyTorch checks how
     # the view was made before it would regenerate it. A view requires grad if its base does.
-    self_needs = (
-        tensor._requires_grad
-        or tensor._grad_fn is not None
-        or (base is not None and base.requires_grad)
-    )
+    self_needs = tensor.requires_grad
     needs = [self_needs, *(isinstance(a, TensorBase) and a.requires_grad for a in args)]
     recording = grad_mode._state.enabled and True in needs
     check_inplace(tensor, recording, op.checks_internal_overlap)
@@ -108,11 +104,7 @@ def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = Tru
     """
     if recording:
         base = tensor._base
-        requires_grad = (
-            tensor._requires_grad
-            or tensor._grad_fn is not None
-            or (base is not None and base.requires_grad)
-        )
+        requires_grad = tensor.requires_grad  # read without regenerating a view's history
         if base is not None:
             view = tensor._view
             if view.created_in_no_grad or view.multi_output_name is not None:

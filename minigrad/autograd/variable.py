@@ -84,13 +84,16 @@ class TensorBase:
         ``AsStridedBackward0``.
         """
         view = self._view
-        if view.synced_version == self._counter.version:
+        version = self._counter.version
+        if view.synced_version == version:
             return
-        view.synced_version = self._counter.version
-        if view.created_in_no_grad:
-            return  # PyTorch never gives such views a history
-        self._grad_fn = view.regenerate(self._base)
+        base = self._base
+        if self._grad_fn is None and not base.requires_grad:
+            return  # no history to regenerate yet; PyTorch looks again at the next access
+        # A view made under no_grad or by a multi-output op raises here, at every access.
+        self._grad_fn = view.regenerate(base, self._grad_fn, self._output_nr)
         self._output_nr = 0
+        view.synced_version = version
 
     # --- the graph ------------------------------------------------------------------------
 
@@ -98,11 +101,18 @@ class TensorBase:
     def requires_grad(self) -> bool:
         """True if gradients flow to this tensor.
 
-        That is a leaf that asked for them, or any result of a recorded op.
+        That is a leaf that asked for them, any result of a recorded op, or a view of a tensor
+        that requires grad (PyTorch reads the base's flag as it is now, without regenerating
+        the view's history).
         """
-        if self._base is not None:
-            self._sync_view()
-        return self._requires_grad or self._grad_fn is not None
+        if self._grad_fn is not None:
+            return True
+        base = self._base
+        if base is None:
+            return self._requires_grad
+        # A view without history of its own (made under no_grad, or before its base required
+        # grad) still requires grad, yet has no gradient edge: see _gradient_edge.
+        return self._requires_grad or base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -143,7 +153,8 @@ class TensorBase:
     def grad(self) -> Any:
         """The gradient accumulated by backward into this tensor (leaves, or ``retain_grad``)."""
         if self._meta is None or self._meta.grad is None:
-            if self.grad_fn is not None and not (self._meta and self._meta.retains_grad):
+            # PyTorch reads the node as it is, without regenerating a view's history first.
+            if self._grad_fn is not None and not (self._meta and self._meta.retains_grad):
                 warnings.warn(errors.NON_LEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
             return None
         return self._meta.grad

@@ -29,6 +29,7 @@ _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\)")
 # result to version 2): an implementation detail. Such tensors' versions (and those of their
 # views) are compared from the value they had when the statement bound them.
 _GRADIENT_KINDS = {"grad", "read_grad"}
+_BINDING_KINDS = {"leaf", "unary", "binary", "view", "data"}  # statements that bind a new tensor
 
 
 def normalize(text: str) -> str:
@@ -102,7 +103,7 @@ def _note_gradient(
     derived = statement.kind == "view" and any(o in offsets for o in statement.operands)
     if statement.kind in _GRADIENT_KINDS or derived:
         offsets[name] = value._version
-    else:
+    elif statement.kind in _BINDING_KINDS:
         offsets.pop(name, None)
 
 
