@@ -36,6 +36,11 @@ INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
 )
+# PyTorch's text has no space after "detach_()."
+SAVED_TENSOR_DETACHED_INPLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
 PARTIAL_OVERLAP = (
     "unsupported operation: some elements of the input tensor and the written-to tensor refer "
     "to a single memory location. Please clone() the tensor before performing the operation."

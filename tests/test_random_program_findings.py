@@ -243,3 +243,160 @@ def test_copy_into_a_smaller_tensor_gives_pytorchs_shape_error(shape, src, messa
         target.copy_(mg.zeros(src))
     assert str(excinfo.value) == message
     assert target._version == 0
+
+
+# ---- class 4: views of a tensor that changed, or whose base was detached ---------------------
+
+NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+    "or both outside (if you want the inplace to be tracked)."
+)
+
+
+def test_a_view_of_a_base_detached_in_place_is_regenerated_without_an_edge():
+    t1 = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    t3 = t1 / 3
+    t4 = t3[0:1]
+    t3.detach_()
+    t3.mul_(-0.5)
+    assert t4.requires_grad and not t4.is_leaf
+    assert type(t4.grad_fn).__name__ == "AsStridedBackward0"
+    assert t4.grad_fn.next_functions == ((None, 0),)
+    (t4 * 2).sum().backward()  # the gradient goes nowhere
+    assert t1.grad is None
+
+
+def test_a_view_requires_grad_once_its_base_does():
+    t0 = mg.tensor(-1.0)
+    t1 = t0[...]
+    t0.requires_grad_()
+    assert t1.requires_grad and t1.is_leaf and t1.grad_fn is None
+    t9 = t1[...]
+    assert type(t9.grad_fn).__name__ == "AliasBackward0"
+
+
+def test_a_no_grad_view_follows_its_base_flag():
+    t0 = mg.zeros((3, 1), requires_grad=True)
+    with mg.no_grad():
+        t3 = t0.reshape(-1)
+    assert t3.requires_grad
+    t3.requires_grad_(False)
+    assert t3.requires_grad  # still: its base requires grad
+    t3.sum().backward()  # recorded, but no gradient edge
+    assert t0.grad is None
+    t0.detach_()
+    assert not t3.requires_grad
+
+
+def test_a_no_grad_view_whose_base_changed_raises_at_every_use():
+    t0 = mg.tensor([[-0.5], [-1.0], [0.5]], requires_grad=True)
+    with mg.no_grad():
+        t4 = t0.transpose(0, 1)
+        t0.div_(t0)
+    for _ in range(2):
+        with pytest.raises(RuntimeError) as excinfo:
+            t4.grad_fn
+        assert str(excinfo.value) == NO_GRAD_VIEW
+    assert t4.requires_grad  # read without regenerating the history
+    assert t4.grad is None  # a leaf (no node of its own): no warning, no regeneration
+    with pytest.raises(RuntimeError) as excinfo:
+        t4 * 2
+    assert str(excinfo.value) == NO_GRAD_VIEW
+
+
+def test_a_multi_output_view_reports_requires_grad_without_raising():
+    t0 = mg.tensor([[0.5, -2.0, -1.5]], requires_grad=True)
+    t2 = t0.unbind()[0]
+    with mg.no_grad():
+        t2.abs_()
+    assert t2.requires_grad
+
+
+def test_writing_a_no_grad_view_of_a_detached_base_is_not_checked():
+    t0 = mg.tensor([[3.0, -1.0, 0.0], [0.5, -1.5, -1.5]], requires_grad=True)
+    with mg.no_grad():
+        t2 = t0[0]
+    t0.detach_()
+    t2.clamp_(min=0)
+    assert values(t0) == [[3.0, 0.0, 0.0], [0.5, -1.5, -1.5]]
+
+
+SAVED_DETACHED = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
+
+
+def test_a_saved_input_detached_in_place_is_refused_in_backward():
+    t0 = mg.tensor([[-1.0, 1.5], [-1.5, -1.5]], requires_grad=True)
+    t2 = t0 - t0
+    t3 = t2 / t0
+    t2.detach_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t3.backward(mg.ones_like(t3))
+    assert str(excinfo.value) == SAVED_DETACHED
+
+
+def test_a_saved_output_or_leaf_is_not_concerned():
+    t0 = mg.tensor([1.0, 2.0], requires_grad=True)
+    t2 = t0 * 1
+    t3 = t2.exp()  # saves its result, not t2
+    t2.detach_()
+    t3.sum().backward()
+    np.testing.assert_allclose(values(t0.grad), [2.7182817, 7.389056], rtol=1e-6)
+
+
+# ---- retain_grad follows the tensor to its new node --------------------------------------------
+
+
+def test_retain_grad_follows_an_in_place_op():
+    t0 = mg.tensor(-2.0, requires_grad=True)
+    t1 = mg.tensor([[1.0, 4.0, 1.5]])
+    t1.div_(t0)
+    t1.retain_grad()
+    t6 = t0.exp() - t1
+    t1.mul_(2)
+    t7 = t1 * 3
+    (t6.sum() + t7.sum()).backward()
+    assert values(t1.grad) == [[3.0, 3.0, 3.0]]  # only the use after the write
+
+
+def test_retain_grad_follows_a_regenerated_view():
+    b = mg.tensor([1.0, 2.0], requires_grad=True) * 1
+    v = b[0:1]
+    v.retain_grad()
+    b.mul_(3)
+    (v * 4).sum().backward()
+    assert values(v.grad) == [4.0]
+
+
+# ---- class 5: values at special points, gradient nodes ------------------------------------------
+
+
+def test_sign_and_the_gradient_of_abs_at_nan_are_zero():
+    x = mg.tensor([float("nan"), 0.0, -0.0, 1.0, -2.0], requires_grad=True)
+    assert values(mg.sign(x.detach())) == [0.0, 0.0, 0.0, 1.0, -1.0]
+    (g,) = mg.autograd.grad(x.abs().sum(), x, create_graph=True)
+    assert values(g) == [0.0, 0.0, 0.0, 1.0, -1.0]
+    x.abs().sum().backward()
+    assert values(x.grad) == [0.0, 0.0, 0.0, 1.0, -1.0]
+
+
+def test_the_divisors_gradient_ends_with_a_multiplication():
+    x = mg.tensor([1.0, 1.0], requires_grad=True)
+    y = mg.tensor([2.0, 3.0], requires_grad=True)
+    (g,) = mg.autograd.grad((x / y).sum(), y, create_graph=True)
+    assert type(g.grad_fn).__name__ == "MulBackward0"
+    np.testing.assert_allclose(values(g), [-0.25, -0.11111111], rtol=1e-6)
+
+
+def test_a_recorded_gradient_can_be_written():
+    t0 = mg.tensor([3.0, -2.0, -1.5], requires_grad=True)
+    (g,) = mg.autograd.grad(t0.sum(), t0, create_graph=True)
+    g[0] = -1.0  # numpy's read-only broadcast must not leak out (ValueError)
+    # PyTorch's gradient here is an expanded view of one element, so its other elements change
+    # too; minigrad's is a plain tensor (known.py: "gradient layout").
+    assert values(g)[0] == -1.0

@@ -102,7 +102,7 @@ def grad(
                 )
             results.append(_as_tensor(np.zeros_like(tensor._array)) if materialize_grads else None)
         else:
-            results.append(_as_tensor(value if create_graph else np.array(value)))
+            results.append(_writable(value) if create_graph else _as_tensor(np.array(value)))
     return tuple(results)
 
 
@@ -371,6 +371,18 @@ def _check_nan(node: Node, results: tuple[Any, ...]) -> None:
         array = grad._array if isinstance(grad, TensorBase) else grad
         if array is not None and np.isnan(array).any():
             raise RuntimeError(errors.nan_in_backward(node.name(), index))
+
+
+def _writable(grad: Any) -> TensorBase:
+    """A recorded gradient handed to the user, on a buffer they can write to.
+
+    A backward formula may return numpy's read-only broadcast of a smaller gradient (sum's);
+    PyTorch's gradient here is an ordinary tensor. The tensor is fresh, so copying is safe.
+    """
+    tensor = _as_tensor(grad)
+    if not tensor._array.flags.writeable and tensor._base is None:
+        tensor._array = np.array(tensor._array)
+    return tensor
 
 
 def _as_tensor(grad: Any) -> TensorBase:

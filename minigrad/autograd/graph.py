@@ -111,6 +111,26 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         return ()
 
 
+def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
+    """After ``tensor``'s ``grad_fn`` changed, let its ``retain_grad`` follow it (PyTorch's rule).
+
+    An in-place op gives a tensor a new node, and a view's node is regenerated after its base
+    changed: the gradient to retain is then the one arriving at the new node.
+    """
+    retained = None if old_node is None else old_node._retained
+    if not retained:
+        return
+    reference = retained.get(old_output_nr)
+    if reference is None or reference() is not tensor:
+        return
+    del retained[old_output_nr]
+    new_node = tensor._grad_fn
+    if new_node is not None:
+        if new_node._retained is None:
+            new_node._retained = {}
+        new_node._retained[tensor._output_nr] = reference
+
+
 def new_sequence_nr() -> int:
     """A number that grows with every node made: later nodes run first in backward."""
     return next(sequence_numbers)

@@ -29,7 +29,7 @@ from minigrad.autograd.function import (
     _connect,
     _pack_saved,
 )
-from minigrad.autograd.graph import Edge, Node, new_sequence_nr
+from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
 from minigrad.autograd.overlap import check_inputs_overlap
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.variable import TensorBase
@@ -78,13 +78,18 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     if node is not None:
         saves_result = [value is raw for value in node._to_save or ()]
         _pack_saved(node, saved_arrays, saved_inputs, (raw,), (tensor,))
+        # The written tensor (or the base) takes the new history; a retain_grad follows it.
+        rebased = tensor if base is None else base
+        old_node, old_output_nr = rebased._grad_fn, rebased._output_nr
         if base is None:
             tensor._grad_fn, tensor._output_nr = node, 0
         else:
-            # The base takes the new history; the view's own grad_fn is regenerated from it
-            # right away, as PyTorch does.
+            # The view's own grad_fn is regenerated from the base's, right away, as PyTorch does.
             base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
             base._output_nr = 0
+        if rebased._meta is not None and rebased._meta.retains_grad:
+            move_retained_grad(rebased, old_node, old_output_nr)
+        if base is not None:
             tensor._sync_view()
             if True in saves_result:
                 node._saved = tuple(

@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd.graph import AccumulateGrad, Node
+from minigrad.autograd.graph import AccumulateGrad, Node, move_retained_grad
 from minigrad.autograd.version import VersionCounter
 
 # What makes the counter of a new tensor. ``inference_mode`` (autograd/inference.py) swaps in
@@ -91,9 +91,12 @@ class TensorBase:
         if self._grad_fn is None and not base.requires_grad:
             return  # no history to regenerate yet; PyTorch looks again at the next access
         # A view made under no_grad or by a multi-output op raises here, at every access.
-        self._grad_fn = view.regenerate(base, self._grad_fn, self._output_nr)
+        old_node, old_output_nr = self._grad_fn, self._output_nr
+        self._grad_fn = view.regenerate(base, old_node, old_output_nr)
         self._output_nr = 0
         view.synced_version = version
+        if self._meta is not None and self._meta.retains_grad:
+            move_retained_grad(self, old_node, old_output_nr)
 
     # --- the graph ------------------------------------------------------------------------
 
@@ -194,6 +197,8 @@ class TensorBase:
         """Add ``grad`` (an array or, with create_graph, a tensor) into ``self.grad``."""
         meta = self._autograd_meta()
         if isinstance(grad, TensorBase):
+            if meta.grad is None and not grad._array.flags.writeable and grad._base is None:
+                grad._array = np.array(grad._array)  # a read-only broadcast: see engine._writable
             meta.grad = grad if meta.grad is None else meta.grad + grad
         elif meta.grad is None:
             # Copy: the engine may hand the same array to several consumers.

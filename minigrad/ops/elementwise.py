@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     call_broadcasting,
@@ -98,7 +98,7 @@ class Mul(Op):
 
 
 class Div(Op):
-    """z = x / y;  dx = grad / y,  dy = -grad * x / y**2.
+    """z = x / y;  dx = grad / y,  dy = -grad * ((x / y) / y).
 
     Saves ``y`` whenever anything needs a gradient, and ``x`` only if ``y`` does (PyTorch).
     """
@@ -115,7 +115,7 @@ class Div(Op):
         x, y = ctx.saved_tensors
         return (
             grad / y if ctx.needs_input_grad[0] else None,
-            -grad * x / (y * y) if ctx.needs_input_grad[1] else None,
+            -grad * ((x / y) / y) if ctx.needs_input_grad[1] else None,  # PyTorch's order
             None,
         )
 
@@ -205,7 +205,7 @@ class Neg(Op):
 
 
 class Abs(Op):
-    """y = |x|;  dx = grad * sign(x).  Saves its input."""
+    """y = |x|;  dx = grad * sign(x)  (0 at 0 and at nan, as PyTorch's).  Saves its input."""
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -215,7 +215,7 @@ class Abs(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return grad * np.sign(x)
+        return grad * (sign(x) if isinstance(x, TensorBase) else Sign.forward(NO_GRAD_CTX, x))
 
 
 class Exp(Op):
@@ -649,11 +649,15 @@ def clone(input: Any) -> Any:
 
 
 class Sign(Op):
-    """y = sign(x);  dx = 0 (the gradient of a step function).  Saves nothing."""
+    """y = sign(x), 0 for nan (PyTorch's);  dx = 0 (the gradient of a step function).
+
+    Saves nothing.
+    """
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.sign(x)
+        signs = np.sign(x)
+        return np.where(np.isnan(signs), 0, signs) if signs.dtype.kind == "f" else signs
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
