@@ -298,7 +298,7 @@ def test_a_no_grad_view_whose_base_changed_raises_at_every_use():
         t0.div_(t0)
     for _ in range(2):
         with pytest.raises(RuntimeError) as excinfo:
-            t4.grad_fn
+            _ = t4.grad_fn
         assert str(excinfo.value) == NO_GRAD_VIEW
     assert t4.requires_grad  # read without regenerating the history
     assert t4.grad is None  # a leaf (no node of its own): no warning, no regeneration
