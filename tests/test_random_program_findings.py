@@ -400,3 +400,31 @@ def test_a_recorded_gradient_can_be_written():
     # PyTorch's gradient here is an expanded view of one element, so its other elements change
     # too; minigrad's is a plain tensor (known.py: "gradient layout").
     assert values(g)[0] == -1.0
+
+
+# ---- per-op findings: the bias's gradient keeps its graph under create_graph --------------------
+
+
+def test_layer_norm_bias_gradient_is_differentiable():
+    x = mg.tensor([[1.0, 2.0, 4.0], [0.0, -1.0, 3.0]], requires_grad=True)
+    w = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = mg.tensor([0.5, 0.0, -1.0], requires_grad=True)
+    y = mg.nn.functional.layer_norm(x, (3,), w, b)
+    (gb,) = mg.autograd.grad((y * x).sum(), b, create_graph=True)
+    assert gb.requires_grad
+    assert values(gb) == [1.0, 1.0, 7.0]
+    (gx,) = mg.autograd.grad(gb.sum(), x)
+    assert values(gx) == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+def test_conv2d_bias_gradient_is_differentiable():
+    x = mg.arange(9.0).view(1, 1, 3, 3).requires_grad_()
+    w = mg.ones(2, 1, 2, 2, requires_grad=True)
+    b = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = mg.nn.functional.conv2d(x, w, b)
+    (gb,) = mg.autograd.grad((y * y).sum(), b, create_graph=True)
+    assert gb.requires_grad
+    assert values(gb) == [136.0, 144.0]
+    gx, gw = mg.autograd.grad(gb.sum(), [x, w])
+    assert values(gx) == [[[[4.0, 8.0, 4.0], [8.0, 16.0, 8.0], [4.0, 8.0, 4.0]]]]
+    assert values(gw) == [[[[16.0, 24.0], [40.0, 48.0]]]] * 2
