@@ -36,12 +36,13 @@ def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> 
         if (
             isinstance(arg, TensorBase)
             and arg is not tensor
-            and _partially_overlap(tensor._array, arg._array)
+            and partially_overlap(tensor._array, arg._array)
         ):
             raise RuntimeError(errors.PARTIAL_OVERLAP)
 
 
-def _partially_overlap(output: np.ndarray, input: np.ndarray) -> bool:
+def partially_overlap(output: np.ndarray, input: np.ndarray) -> bool:
+    """True if ``input``'s elements and ``output``'s share memory other than one to one."""
     if output.size == 0 or input.size == 0:
         return False
     if not (_is_dense(output) and _is_dense(input)):

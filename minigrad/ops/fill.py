@@ -13,6 +13,8 @@ import numpy as np
 
 from minigrad import _random, errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import has_internal_overlap
+from minigrad.autograd.overlap import partially_overlap
 
 
 class Zero(Op):
@@ -65,13 +67,25 @@ class FillTensor(Op):
 
 
 class Copy(Op):
-    """y = src (broadcast to x's shape);  dx = 0,  dsrc = grad.  Saves nothing."""
+    """y = src (broadcast to x's shape);  dx = 0,  dsrc = grad.  Saves nothing.
+
+    Copying a tensor onto the same elements in the same layout (``x.copy_(x)``) changes
+    nothing, so PyTorch skips its memory-overlap check then: an expanded tensor may do it.
+    """
 
     node_name = "torch::autograd::CopyBackwards"
     num_inputs = 2
+    # Both overlap checks run in forward (still before anything is written), in PyTorch's order.
+    checks_internal_overlap = False
+    checks_input_overlap = False
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray) -> np.ndarray:
+        if not _same_elements(x, src):
+            if has_internal_overlap(x):
+                raise RuntimeError(errors.INTERNAL_OVERLAP)
+            if partially_overlap(x, src):
+                raise RuntimeError(errors.PARTIAL_OVERLAP)
         try:
             shape = np.broadcast_shapes(x.shape, np.shape(src))
         except ValueError:
@@ -83,6 +97,16 @@ class Copy(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         return grad * 0, grad
+
+
+def _same_elements(x: np.ndarray, src: Any) -> bool:
+    return (
+        isinstance(src, np.ndarray)
+        and src.dtype == x.dtype
+        and src.shape == x.shape
+        and src.strides == x.strides
+        and src.__array_interface__["data"][0] == x.__array_interface__["data"][0]
+    )
 
 
 class Normal(Op):

@@ -64,6 +64,97 @@ def _none_operand(program: list[Statement], minigrad_run: Run, divergence: Diver
     )
 
 
+_GRADIENT_LAYOUT_ERRORS = (
+    "unsupported operation: more than one element of the written-to tensor",
+    "A view was created in no_grad mode and is being modified inplace",
+    "Can't detach views in-place",
+)
+
+
+def _gradient_layout(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> bool:
+    """Issue 8 (found by this tester, not fixed): the layout of what ``autograd.grad`` returns.
+
+    PyTorch returns its backward formulas' tensors as they are: for ``x.sum()`` an expanded
+    view (stride 0) of the one-element seed, made under no_grad. Writing one element of it
+    writes all, an in-place op on it is refused (internal overlap, or a no_grad view written
+    with grad mode on) and ``detach_()`` is refused (a view). minigrad returns a fresh dense
+    tensor. Recognised only at statements that write or detach such a result, with one of
+    those PyTorch errors, or as a value difference of such a result.
+    """
+    index = divergence.statement
+    if index is not None:
+        error = divergence.torch
+        return (
+            divergence.category == "raise"
+            and error is not None
+            and any(text in error[1] for text in _GRADIENT_LAYOUT_ERRORS)
+            and "uses_result_of_grad" in minigrad_run.facts[index]
+        )
+    return divergence.category == "value" and divergence.name in minigrad_run.from_grad
+
+
+def _undecidable_overlap(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 8, class 3 (the part left open): ``x.mul_(x[:, :1])``, operands not dense.
+
+    PyTorch does not check an in-place op whose input shares memory with the written tensor
+    when either is not dense ("too hard"), and its result then depends on the order its kernel
+    visits the elements; minigrad computes the op out of place. Recognised only as a value
+    difference after such an op.
+    """
+    return divergence.category == "value" and any(
+        "inplace_operand_overlaps_undecidably" in facts for facts in minigrad_run.facts
+    )
+
+
+_REBASE_ERROR = "is a view and its base or another view of its base has been modified inplace"
+
+
+def _unpack_order(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> bool:
+    """Issue 8, found by this tester: which stale saved tensor a node reports first.
+
+    PyTorch's generated nodes unpack their saved tensors in the order of their names
+    (``other`` before ``self``), so with both stale the error names ``other``; minigrad checks
+    them in the order they were saved (and, for a view made by a multi-output op, raises the
+    view's error while naming it). Recognised only when both raise at the same statement,
+    PyTorch its stale-tensor error, minigrad one naming another tensor or the view's error.
+    """
+    if divergence.category != "error":
+        return False
+    expected, actual = divergence.torch[1], divergence.minigrad[1]
+    if _STALE not in expected:
+        return False
+    if _REBASE_ERROR in actual:
+        return True
+    return _STALE in actual and _named_tensor(expected) != _named_tensor(actual)
+
+
+def _named_tensor(message: str) -> str:
+    return message.split("]", 1)[0]
+
+
+def _edgeless_view_saved(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 8, found by this tester: what an op saves for an input without a gradient edge.
+
+    A view made under no_grad of a tensor that requires grad requires grad, yet has no
+    gradient edge. PyTorch decides what to save by the edges (``x * x`` on such a view saves
+    nothing, so a second backward works); minigrad by ``requires_grad`` (it saves, and a second
+    backward raises). Recognised only as minigrad's "backward through the graph a second time"
+    where PyTorch runs, after an op used such a view.
+    """
+    index = divergence.statement
+    return (
+        divergence.category == "raise"
+        and index is not None
+        and divergence.torch is None
+        and "a second time" in divergence.minigrad[1]
+        and any("operand_is_edgeless_view" in facts for facts in minigrad_run.facts[:index])
+    )
+
+
 KNOWN: tuple[KnownClass, ...] = (
     KnownClass(
         "in-place op whose operand shares the written tensor's counter",
@@ -74,6 +165,26 @@ KNOWN: tuple[KnownClass, ...] = (
         "None passed where a tensor is expected",
         "issue 10, argument errors (branch `misuse`)",
         _none_operand,
+    ),
+    KnownClass(
+        "layout of a gradient returned by autograd.grad",
+        "issue 8, found by the random-program tester",
+        _gradient_layout,
+    ),
+    KnownClass(
+        "in-place op on operands that overlap undecidably (not dense)",
+        "issue 8, class 3 (left open)",
+        _undecidable_overlap,
+    ),
+    KnownClass(
+        "order in which a node checks its stale saved tensors",
+        "issue 8, found by the random-program tester",
+        _unpack_order,
+    ),
+    KnownClass(
+        "what an op saves for an input without a gradient edge",
+        "issue 8, found by the random-program tester",
+        _edgeless_view_saved,
     ),
 )
 

@@ -53,6 +53,8 @@ class Run:
     tensors: dict[str, dict[str, Any]]
     # minigrad only: what ``known.py`` classifies by, per statement (see ``_facts``).
     facts: list[set[str]] = field(default_factory=list)
+    # The names bound to a result of ``autograd.grad`` (or to a view of one) at the end.
+    from_grad: set[str] = field(default_factory=set)
 
 
 def run(program: list[Statement], library: ModuleType) -> Run:
@@ -61,12 +63,14 @@ def run(program: list[Statement], library: ModuleType) -> Run:
     outcomes = []
     facts = []
     version_offsets: dict[str, int] = {}
+    from_grad: set[str] = set()
     is_minigrad = library.__name__ == "minigrad"
     try:
         for statement in program:
-            facts.append(_facts(statement, namespace) if is_minigrad else set())
+            facts.append(_facts(statement, namespace, from_grad) if is_minigrad else set())
             outcomes.append(_execute(statement, namespace, library))
             _note_gradient(statement, namespace, library, version_offsets)
+            _note_from_grad(statement, from_grad)
         tensors = {
             name: _describe(value, version_offsets.get(name, 0))
             for name, value in namespace.items()
@@ -75,7 +79,7 @@ def run(program: list[Statement], library: ModuleType) -> Run:
     finally:
         library.autograd.set_detect_anomaly(False)
         library.set_grad_enabled(True)
-    return Run(outcomes, tensors, facts)
+    return Run(outcomes, tensors, facts, from_grad)
 
 
 def _execute(statement: Statement, namespace: dict[str, Any], library: ModuleType) -> Outcome:
@@ -107,12 +111,37 @@ def _note_gradient(
         offsets.pop(name, None)
 
 
-def _facts(statement: Statement, namespace: dict[str, Any]) -> set[str]:
+def _note_from_grad(statement: Statement, from_grad: set[str]) -> None:
+    """Track the names bound to a result of ``autograd.grad``, or to a view of one."""
+    name = statement.target
+    if name is None:
+        return
+    if statement.kind == "grad" or (
+        statement.kind == "view" and any(o in from_grad for o in statement.operands)
+    ):
+        from_grad.add(name)
+    elif statement.kind in _BINDING_KINDS:
+        from_grad.discard(name)
+
+
+def _facts(
+    statement: Statement, namespace: dict[str, Any], from_grad: set[str]
+) -> set[str]:
     """Facts about the statement about to run that classify known divergences (minigrad)."""
     found = set()
+    if {statement.target, *statement.operands} & from_grad:
+        found.add("uses_result_of_grad")
     names = (statement.target or "", *statement.operands)
     if any(name in namespace and namespace[name] is None for name in names):
         found.add("operand_is_none")  # e.g. an unset ``.grad`` read into a name earlier
+    for name in statement.operands:
+        operand = namespace.get(name)
+        if _is_edgeless_view(operand):
+            found.add("operand_is_edgeless_view")
+    if statement.kind == "inplace_binary" and _overlap_too_hard(
+        namespace.get(statement.target or ""), [namespace.get(n) for n in statement.operands]
+    ):
+        found.add("inplace_operand_overlaps_undecidably")
     if statement.kind == "inplace_binary":
         target = namespace.get(statement.target or "")
         for name in statement.operands:
@@ -124,6 +153,38 @@ def _facts(statement: Statement, namespace: dict[str, Any]) -> set[str]:
             ):
                 found.add("inplace_operand_shares_counter")
     return found
+
+
+def _is_edgeless_view(tensor: Any) -> bool:
+    """A view that requires grad through its base yet has no gradient edge (minigrad)."""
+    return (
+        getattr(tensor, "_base", None) is not None
+        and tensor._grad_fn is None
+        and not tensor._requires_grad
+        and tensor._base.requires_grad
+    )
+
+
+def _overlap_too_hard(target: Any, operands: list[Any]) -> bool:
+    """An operand shares memory with the written tensor and one of them is not dense (minigrad).
+
+    PyTorch does not check such pairs; its result depends on its kernel's element order.
+    """
+    from minigrad.autograd.overlap import _is_dense
+
+    array = getattr(target, "_array", None)
+    if array is None:
+        return False
+    for operand in operands:
+        other = getattr(operand, "_array", None)
+        if (
+            other is not None
+            and operand is not target
+            and np.shares_memory(array, other)
+            and not (_is_dense(array) and _is_dense(other))
+        ):
+            return True
+    return False
 
 
 def _describe(tensor: Any, version_offset: int) -> dict[str, Any]:
