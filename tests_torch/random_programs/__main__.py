@@ -11,18 +11,8 @@ import collections
 import multiprocessing
 import sys
 
-from tests_torch.random_programs.check import Finding, check_seed
+from tests_torch.random_programs.check import Finding, check_numbered, use_one_thread
 from tests_torch.random_programs.shrink import reproduction, shrink
-
-
-def _init_worker() -> None:
-    import torch
-
-    torch.set_num_threads(1)
-
-
-def _check(seed: int) -> tuple[int, Finding | None]:
-    return seed, check_seed(seed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,11 +27,18 @@ def main(argv: list[str] | None = None) -> int:
 
     seeds = range(args.seed, args.seed + args.n)
     if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs, initializer=_init_worker) as pool:
-            results = list(pool.imap_unordered(_check, seeds, chunksize=20))
+        # Fresh interpreters: a forked copy of a process that already ran PyTorch's thread
+        # pools can deadlock.
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(args.jobs, initializer=use_one_thread) as pool:
+            results = []
+            for result in pool.imap_unordered(check_numbered, seeds, chunksize=20):
+                results.append(result)
+                if len(results) % 1000 == 0:
+                    print(f"... {len(results)} programs", file=sys.stderr, flush=True)
     else:
-        _init_worker()
-        results = [_check(seed) for seed in seeds]
+        use_one_thread()
+        results = [check_numbered(seed) for seed in seeds]
 
     findings = sorted((seed, f) for seed, f in results if f is not None)
     by_class: dict[str, list[tuple[int, Finding]]] = collections.defaultdict(list)

@@ -40,3 +40,13 @@ def check_program(program: list[Statement]) -> Finding | None:
 def check_seed(seed: int) -> Finding | None:
     """Generate the program of ``seed`` and check it."""
     return check_program(generate(seed))
+
+
+def check_numbered(seed: int) -> tuple[int, Finding | None]:
+    """``(seed, check_seed(seed))``: the unit of work of a batch run in worker processes."""
+    return seed, check_seed(seed)
+
+
+def use_one_thread() -> None:
+    """PyTorch on one thread: the tensors are tiny, and the machine is shared."""
+    torch.set_num_threads(1)
