@@ -183,7 +183,10 @@ def anomaly_detection():
             path, line_number, function = where.split(", ")
             file_name = os.path.basename(path[len('File "'):-1])
             print(f"  forward call: {source}  ({file_name}, {line_number}, {function})")
-    print(f"RuntimeError: {caught_error}")
+    # PyTorch's message is one line. minigrad, which tracks in-place writes in anomaly mode,
+    # appends where `out` was saved and where it was modified since
+    # (examples/debugging/where_was_it_modified.py shows them); this prints PyTorch's line only.
+    print(f"RuntimeError: {str(caught_error).splitlines()[0]}")
 
 
 def main():

@@ -15,6 +15,7 @@ from minigrad import (
     linalg,  # noqa: E402
     nn,  # noqa: E402
     optim,
+    viz,  # minigrad's own: pictures of the backward graph
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
@@ -251,6 +252,12 @@ from minigrad.ops.index_ops import (  # noqa: E402
     scatter_reduce,
     take,
 )
+
+# --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
+# isort: split
+from minigrad import _out  # noqa: E402
+
+_out.install(globals())
 
 
 def __getattr__(name: str) -> _Any:

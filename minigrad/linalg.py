@@ -6,6 +6,7 @@ Example:
     tensor(5.)
 """
 
+from minigrad import _out
 from minigrad.errors import _LinAlgError as LinAlgError
 from minigrad.ops.decompositions import (
     cholesky,
@@ -21,6 +22,8 @@ from minigrad.ops.determinants import det, slogdet
 from minigrad.ops.linalg import linalg_norm as norm
 from minigrad.ops.linalg import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve
+
+_out.install(globals(), "linalg.")  # the functions that take out= (minigrad/_out.py)
 
 __all__ = [
     "LinAlgError",

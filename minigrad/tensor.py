@@ -14,7 +14,8 @@ import numpy as np
 
 from minigrad import _conversion, _device, _dtype, _numpy_protocol, _printing, errors
 from minigrad._size import Size
-from minigrad.autograd import engine, grad_mode, inference
+from minigrad.autograd import engine, grad_mode, guard, inference
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import (
@@ -572,6 +573,8 @@ class Tensor(TensorBase):
         """
         if not force and self.requires_grad and grad_mode.is_grad_enabled():
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        if switches.guard_used:  # debugging hook: a view left read-only by a released guard
+            guard.heal(self._array)
         return self._array
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:

@@ -224,3 +224,112 @@ def test_a_function_that_saved_nothing_can_be_backpropagated_twice():
     total.backward()
     total.backward()
     np.testing.assert_allclose(a.grad.tolist(), [2.0, 2.0])
+
+
+# --- new-style Functions: forward without ctx, plus setup_context ("Extending PyTorch") -----
+
+
+class NewExp(Function):
+    @staticmethod
+    def forward(x):
+        return x.exp()
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result
+
+
+def test_new_style_function_saves_in_setup_context():
+    x = mg.tensor([0.0, 1.0], requires_grad=True)
+    y = NewExp.apply(x)
+    assert y.grad_fn.name() == "NewExpBackward"
+    assert repr(y.grad_fn).startswith(text("<minigrad.autograd.function.NewExpBackward object at"))
+    assert type(y.grad_fn).__module__ == text("minigrad.autograd.function")
+    y.sum().backward()
+    assert np.allclose(x.grad.tolist(), [1.0, 2.718281828])
+    assert NewExp.forward(mg.tensor([0.0])).tolist() == [1.0]  # forward alone, without ctx
+
+
+def test_new_style_saved_output_is_version_checked():
+    x = mg.tensor([0.0, 1.0], requires_grad=True)
+    y = NewExp.apply(x)
+    y.detach().zero_()
+    with pytest.raises(RuntimeError) as excinfo:
+        y.sum().backward()
+    assert str(excinfo.value).startswith(text(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [minigrad.FloatTensor [2]], which is output 0 of NewExp, is at "
+        "version 1; expected version 0 instead."
+    ))
+
+
+class NewScaleAndShift(Function):
+    @staticmethod
+    def forward(x, k, shift=1.0):
+        return x * k, x + shift
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, k, shift = inputs
+        ctx.k = k
+        ctx.seen = (mg.is_grad_enabled(), output[0].requires_grad, shift)
+        ctx.mark_non_differentiable(output[1])
+
+    @staticmethod
+    def backward(ctx, grad_scaled, grad_shifted):
+        return grad_scaled * ctx.k, None, None
+
+
+def test_setup_context_sees_all_inputs_with_defaults_and_marks_outputs():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    scaled, shifted = NewScaleAndShift.apply(x, k=3.0)
+    assert scaled.grad_fn.seen == (False, False, 1.0)  # grad mode off; outputs not yet wired
+    assert scaled.requires_grad and not shifted.requires_grad
+    scaled.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+class ForwardWithCtxAndSetupContext(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+class ForwardWithoutCtx(Function):
+    @staticmethod
+    def forward(x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+def test_forward_and_setup_context_styles_do_not_mix():
+    x = mg.tensor([1.0], requires_grad=True)
+    with pytest.raises(TypeError, match="missing a required argument: 'x'"):
+        ForwardWithCtxAndSetupContext.apply(x)
+    with pytest.raises(TypeError, match=r"forward\(\) takes 1 positional argument but 2"):
+        ForwardWithoutCtx.apply(x)
+    with pytest.raises(NotImplementedError, match="^setup_context is not implemented.$"):
+        Function.setup_context(None, (), None)
+
+
+def test_old_style_node_repr_names_the_module_too():
+    y = Scale.apply(mg.tensor([1.0], requires_grad=True), 2.0)
+    assert repr(y.grad_fn).startswith(text("<minigrad.autograd.function.ScaleBackward object at"))
+    assert repr((mg.tensor([1.0], requires_grad=True) * 2).grad_fn).startswith(
+        "<MulBackward0 object at")

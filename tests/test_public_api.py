@@ -18,12 +18,14 @@ pytestmark = pytest.mark.skipif(LIB != "minigrad", reason="checks minigrad's own
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ["minigrad", "minigrad.autograd", "minigrad.autograd.functional",
            "minigrad.nn.functional", "minigrad.nn", "minigrad.nn.init", "minigrad.nn.utils",
-           "minigrad.optim", "minigrad.optim.lr_scheduler", "minigrad.linalg", "minigrad.cuda",
+           "minigrad.optim", "minigrad.optim.lr_scheduler", "minigrad.linalg", "minigrad.viz",
+           "minigrad.cuda",
            "minigrad.accelerator",
            "minigrad.backends.mps", "minigrad.backends.cudnn"]
 # Modules that define their own API (rather than gathering names from elsewhere): only what they
 # define counts as public there.
 DEFINES_OWN = {"minigrad.autograd.functional", "minigrad.nn.init", "minigrad.optim.lr_scheduler",
+               "minigrad.viz",
                "minigrad.cuda", "minigrad.accelerator",
                "minigrad.backends.mps", "minigrad.backends.cudnn"}
 

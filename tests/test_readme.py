@@ -1,7 +1,14 @@
-"""The README's first code block runs and prints what PyTorch 2.13 prints for it."""
+"""The README's code blocks print what the README says.
+
+The first block prints what PyTorch 2.13 prints for it; the debugging section's blocks (minigrad's
+own aids) print the text shown under each of them.
+"""
 import contextlib
 import io
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from _backend import LIB, text
@@ -31,3 +38,29 @@ def test_readme_first_block_prints_the_silently_wrong_gradient():
     with contextlib.redirect_stdout(printed):
         exec(compile(source, "README.md", "exec"), {})
     assert printed.getvalue() == EXPECTED
+
+
+def debugging_examples() -> list[tuple[str, str]]:
+    """The (python, printed text) block pairs of the README's debugging section."""
+    readme = README.read_text(encoding="utf-8")
+    start = readme.index("## Debugging that PyTorch lacks")
+    section = readme[start:readme.index("\n## ", start + 1)]
+    block = r"((?:(?!```).)*)```"  # a block's text: anything up to its closing fence
+    return re.findall(rf"```python\n{block}\n```text\n{block}", section, re.S)
+
+
+def test_readme_debugging_examples_print_what_the_readme_shows(tmp_path):
+    if LIB != "minigrad":
+        return  # minigrad's own debugging aids: PyTorch has none of them
+    pairs = debugging_examples()
+    assert len(pairs) == 3
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    for source, shown in pairs:
+        (tmp_path / "train.py").write_text(source, encoding="utf-8")
+        result = subprocess.run(
+            [sys.executable, "train.py"], cwd=tmp_path, env=env, capture_output=True,
+            encoding="utf-8", timeout=120, check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == shown

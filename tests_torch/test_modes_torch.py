@@ -41,12 +41,8 @@ def _with_inference_input(lib: Any, row: OpInfo, sample: Sample, position: int) 
     return error, grads, output
 
 
-# Known differences, each with the reason.
-KNOWN = {
-    # PyTorch renormalizes through weight.detach() (a fresh, writable counter for an inference
-    # tensor); minigrad's ops/embedding.py writes the weight itself. One-word fix there.
-    "F.embedding-edge_max_norm-arg1": "embedding's max_norm renorm does not write via detach()",
-}
+# Known differences, each with the reason (none today).
+KNOWN: dict[str, str] = {}
 
 
 def _case(param: Any, position: int) -> Any:

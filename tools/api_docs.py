@@ -68,6 +68,7 @@ def render() -> str:
     import minigrad.linalg
     import minigrad.nn.functional
     import minigrad.optim
+    import minigrad.viz
     from minigrad import _out_of_scope
 
     sections: list[tuple[str, str, list[str], Any]] = [
@@ -86,6 +87,7 @@ def render() -> str:
         ("`minigrad.optim.lr_scheduler`", "optim.lr_scheduler.",
          sorted(minigrad.optim.lr_scheduler.__all__), minigrad.optim.lr_scheduler),
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
+        ("`minigrad.viz`", "viz.", sorted(minigrad.viz.__all__), minigrad.viz),
         ("`minigrad.cuda`", "cuda.", sorted(minigrad.cuda.__all__), minigrad.cuda),
         ("`minigrad.accelerator`", "accelerator.", sorted(minigrad.accelerator.__all__),
          minigrad.accelerator),

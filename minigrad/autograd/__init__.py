@@ -11,11 +11,14 @@ from minigrad.autograd.anomaly import (
     set_detect_anomaly,
 )
 from minigrad.autograd.engine import backward, grad
+from minigrad.autograd.explain import SavedBy, explain, who_saved
 from minigrad.autograd.function import Function, once_differentiable
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from minigrad.autograd.guard import guard_saved_tensors, is_guarding_saved_tensors
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled
 from minigrad.autograd.legacy import Variable
+from minigrad.autograd.write_tracking import is_track_writes_enabled, set_track_writes
 
 
 def __getattr__(name: str) -> Any:
@@ -42,4 +45,12 @@ __all__ = [
     "once_differentiable",
     "set_detect_anomaly",
     "set_grad_enabled",
+    # minigrad's debugging aids (not in PyTorch)
+    "SavedBy",
+    "explain",
+    "guard_saved_tensors",
+    "is_guarding_saved_tensors",
+    "is_track_writes_enabled",
+    "set_track_writes",
+    "who_saved",
 ]

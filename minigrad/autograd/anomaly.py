@@ -11,6 +11,8 @@ import os
 import traceback
 import warnings
 
+from minigrad.autograd import debug_switches
+
 # minigrad's own source tree: frames from files under it are the op machinery, not the user's code.
 # Compared by directory, not by a "/minigrad/" substring, which a checkout named minigrad also has.
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -23,6 +25,12 @@ class _AnomalyState:
 
 
 _state = _AnomalyState()
+
+
+def _set_state(enabled: bool, check_nan: bool) -> None:
+    _state.enabled, _state.check_nan = enabled, check_nan
+    debug_switches.switches.anomaly = enabled  # anomaly mode also tracks in-place writes
+    debug_switches.refresh()
 
 
 def is_anomaly_enabled() -> bool:
@@ -49,13 +57,13 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
         self._previous = (_state.enabled, _state.check_nan)
-        _state.enabled, _state.check_nan = bool(mode), bool(check_nan)
+        _set_state(bool(mode), bool(check_nan))
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc_info: object) -> None:
-        _state.enabled, _state.check_nan = self._previous
+        _set_state(*self._previous)
 
 
 class detect_anomaly:  # noqa: N801 - PyTorch's name
@@ -84,10 +92,10 @@ class detect_anomaly:  # noqa: N801 - PyTorch's name
             stacklevel=2,
         )
         self._previous = (_state.enabled, _state.check_nan)
-        _state.enabled, _state.check_nan = True, self._check_nan
+        _set_state(True, self._check_nan)
 
     def __exit__(self, *exc_info: object) -> None:
-        _state.enabled, _state.check_nan = self._previous
+        _set_state(*self._previous)
 
 
 def capture_forward_stack() -> list[str]:

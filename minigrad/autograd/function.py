@@ -29,6 +29,7 @@ arrays, which keeps the hot path fast. ``Function`` proper sees tensors, as user
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -36,7 +37,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
-from minigrad.autograd import anomaly, grad_mode
+from minigrad.autograd import anomaly, debug_hooks, grad_mode
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import Edge, Node, sequence_numbers, sum_to_shape
 from minigrad.autograd.quiet import quiet_floats, restore, silence
 from minigrad.autograd.saved import SavedTensor
@@ -195,7 +197,9 @@ class Function:
     """Base class of differentiable operations; subclass it for custom ops (PyTorch's API).
 
     Subclasses define ``forward(ctx, *args)`` and ``backward(ctx, *grads)`` as static methods and
-    are called through ``apply``. The outputs' ``grad_fn`` is named ``<ClassName>Backward``.
+    are called through ``apply``; or, as PyTorch's current notes do, ``forward(*args)`` without
+    ctx plus ``setup_context(ctx, inputs, output)``. The outputs' ``grad_fn`` is named
+    ``<ClassName>Backward`` (type ``minigrad.autograd.function.<ClassName>Backward``).
 
     Example:
         >>> import minigrad
@@ -217,6 +221,13 @@ class Function:
     _Node: ClassVar[type[BackwardNode]]
     _tensor_level: ClassVar[bool] = True  # forward/backward see tensors (False: numpy arrays)
     _node_suffix: ClassVar[str] = "Backward"
+    _node_namespace: ClassVar[dict[str, Any]] = {
+        # A custom Function's node is a Python class in PyTorch, shown with its module:
+        # <torch.autograd.function.ExpBackward object at 0x...>.
+        "__module__": __name__,
+        "__repr__": object.__repr__,
+    }
+    _new_style: ClassVar[bool] = False  # forward without ctx, plus setup_context
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -224,14 +235,55 @@ class Function:
         # PyTorch's C++ nodes are named "torch::autograd::CopyBackwards" but their Python type
         # (what repr shows: grad_fn=<CopyBackwards>) is the last part.
         type_name = name.rpartition("::")[2]
-        cls._Node = type(
-            type_name, (BackwardNode,), {"_function": cls, "_name": name, "__doc__": cls.__doc__}
-        )
+        namespace = {"_function": cls, "_name": name, "__doc__": cls.__doc__}
+        cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
+        cls._new_style = cls.setup_context is not Function.setup_context
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
-        """Compute the outputs from the inputs (override)."""
+        """Compute the outputs from the inputs (override).
+
+        Either ``forward(ctx, *args)``, or, with ``setup_context`` overridden, ``forward(*args)``
+        (the style of PyTorch's current "Extending PyTorch" notes).
+        """
         raise NotImplementedError("You must implement the forward function for custom Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
+        """Save for backward what ``forward(*inputs)`` needs (override with a ctx-less forward).
+
+        Runs right after forward, like it with grad mode off; ``output`` is what forward
+        returned. ``ctx.save_for_backward``, ``mark_dirty``, ``mark_non_differentiable`` and
+        attributes set on ``ctx`` work as in a ``forward(ctx, ...)``.
+
+        Example:
+            >>> import minigrad
+            >>> class Exp(minigrad.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(x):
+            ...         return x.exp()
+            ...     @staticmethod
+            ...     def setup_context(ctx, inputs, output):
+            ...         ctx.save_for_backward(output)
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         (result,) = ctx.saved_tensors
+            ...         return grad * result
+            >>> x = minigrad.tensor([0.0, 1.0], requires_grad=True)
+            >>> Exp.apply(x).sum().backward()
+            >>> x.grad
+            tensor([1.0000, 2.7183])
+        """
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @classmethod
+    def _forward(cls, ctx: Any, *args: Any) -> Any:
+        """Forward as ``apply`` runs it: with ctx, or (new style) then ``setup_context``."""
+        if not cls._new_style:
+            return cls.forward(ctx, *args)
+        output = cls.forward(*args)
+        cls.setup_context(ctx, args, output)
+        return output
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> Any:
@@ -239,14 +291,24 @@ class Function:
         raise NotImplementedError("You must implement the backward function for custom Function.")
 
     @classmethod
-    def apply(cls, *args: Any) -> Any:
-        """Run forward on ``args`` and, if anything needs a gradient, record a node."""
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run forward on ``args`` and, if anything needs a gradient, record a node.
+
+        A new-style Function (``setup_context`` overridden) also takes keyword arguments:
+        they are bound to forward's parameters, with their defaults, as PyTorch does.
+        """
+        if cls._new_style:
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
+        elif kwargs:
+            raise TypeError(f"{cls.__name__}.apply() takes no keyword arguments")
         needs = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
         recording = grad_mode.is_grad_enabled() and any(needs)
         node = cls._Node()
         node.needs_input_grad = needs if recording else (False,) * len(args)
         with grad_mode.no_grad(), quiet_floats():
-            raw = cls.forward(node, *args)
+            raw = cls._forward(node, *args)
         single = not isinstance(raw, tuple)
         values = (raw,) if single else raw
         for tensor in node._dirty:
@@ -286,6 +348,7 @@ class Op(Function):
 
     _tensor_level = False
     _node_suffix = "Backward0"
+    _node_namespace: ClassVar[dict[str, Any]] = {}  # C++ nodes in PyTorch: <MulBackward0 ...>
     num_inputs: ClassVar[int] = 1  # leading forward arguments that are tensor inputs
     # Whether writing this op's result in place refuses a tensor whose elements share memory
     # (an expanded one). PyTorch's scalar fills skip the check: ``expanded.zero_()`` works.
@@ -414,6 +477,8 @@ def _pack_saved(
             else:
                 packed.append(SavedTensor.of_value(value))
     node._saved = tuple(packed)
+    if switches.saves:  # debugging hook: track where, guard buffers (autograd/debug_hooks.py)
+        debug_hooks.on_save(node)
 
 
 def _mark_outputs(

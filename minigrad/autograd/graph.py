@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from minigrad.autograd.debug_switches import switches
+
 if TYPE_CHECKING:
     from minigrad.autograd.saved import SavedTensor
     from minigrad.autograd.variable import TensorBase
@@ -63,6 +65,10 @@ class Node:
     def _release_saved(self) -> None:
         """Free the saved values once backward has used them (unless the graph is retained)."""
         if self._saved:
+            if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
+                from minigrad.autograd import guard
+
+                guard.release(self)
             self._saved = ()
             self._released = True
 

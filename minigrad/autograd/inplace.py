@@ -21,7 +21,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd import grad_mode
+from minigrad.autograd import grad_mode, guard
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import (
     NO_GRAD_CTX,
     BackwardNode,
@@ -73,7 +74,11 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
         _connect(node, inputs, needs, node._slots)  # edges from the old history
         saved_arrays, saved_inputs = _save_old_self(node, tensor, arrays, inputs)
         base_edge = None if base is None else base._gradient_edge()
+    # debugging hook: refuse writes that bypass the counter (autograd/guard.py)
+    reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
     np.copyto(tensor._array, result, casting="unsafe")
+    if reprotect is not None:
+        reprotect()
     tensor._counter.bump()
     if node is not None:
         saves_result = [value is raw for value in node._to_save or ()]

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import anomaly
+from minigrad.autograd import anomaly, guard, write_tracking
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.variable import TensorBase
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ class SavedTensor:
             raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
         if counter is not None and counter.version != self._saved_version:
             raise RuntimeError(self._mismatch_message(owner))
+        if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
+            guard.verify(self, owner)
         return self._value
 
     def unpack_tensor(self, owner: Node) -> Any:
@@ -80,7 +83,7 @@ class SavedTensor:
             grad_fn = self._input.grad_fn  # a view's history is regenerated first (AsStrided)
             producer = None if grad_fn is None else grad_fn.name()
             output_nr = self._input._output_nr
-        return errors.version_mismatch(
+        message = errors.version_mismatch(
             "CPUBoolType" if self._value.dtype == bool else type_name(self._value.dtype),
             self._value.shape,
             None if producer is None else errors.node_short_name(producer),
@@ -89,3 +92,5 @@ class SavedTensor:
             self._saved_version,
             anomaly.is_anomaly_enabled(),
         )
+        # debugging hook: where it was saved and modified, if tracked (autograd/write_tracking.py)
+        return message + write_tracking.where_modified(owner, self._counter, self._saved_version)

@@ -14,6 +14,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
+from minigrad.autograd import guard
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import AccumulateGrad, Node, move_retained_grad
 from minigrad.autograd.version import VersionCounter
 
@@ -204,7 +206,11 @@ class TensorBase:
             # Copy: the engine may hand the same array to several consumers.
             meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
         else:
+            # debugging hook: a .grad saved for backward is read-only under the guard (guard.py)
+            reopen = guard.before_counted_write(meta.grad) if switches.guard_used else None
             np.add(meta.grad._array, grad, out=meta.grad._array, casting="unsafe")
+            if reopen is not None:
+                reopen()
             meta.grad._counter.bump()
 
     def _type_name(self) -> str:

@@ -7,6 +7,9 @@ Each in-place write bumps the shared counter once; a saved tensor remembers the 
 
 from __future__ import annotations
 
+from minigrad.autograd import write_tracking
+from minigrad.autograd.debug_switches import switches
+
 
 class VersionCounter:
     """A mutable integer shared by the tensors that alias one buffer for autograd."""
@@ -21,6 +24,8 @@ class VersionCounter:
     def bump(self) -> None:
         """Record one in-place write."""
         self.version += 1
+        if switches.writes:  # debugging hook: remember where (autograd/write_tracking.py)
+            write_tracking.remember_write(self)
 
     def __repr__(self) -> str:
         return f"VersionCounter({self.version})"

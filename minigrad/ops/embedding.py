@@ -141,8 +141,10 @@ def _embedding_renorm(weight: Any, indices: np.ndarray, max_norm: float, norm_ty
     rows = operand(weight)[used]
     norms = np.sum(np.abs(rows) ** norm_type, axis=1) ** (1.0 / norm_type)
     scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(rows.dtype)
+    # Through a detached alias, as PyTorch: same buffer and counter, but no autograd checks of
+    # the weight itself (it may be an inference tensor or a leaf that requires grad).
     with grad_mode.no_grad():
-        weight[_tensor(used.astype(np.int64))] = _tensor(rows * scale[:, None])
+        weight.detach()[_tensor(used.astype(np.int64))] = _tensor(rows * scale[:, None])
 
 
 # ==========================================================================================

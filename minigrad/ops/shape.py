@@ -100,23 +100,35 @@ def _return_type(name: str, fields: tuple[str, ...] = ("values", "indices")) -> 
                                 "__module__": "minigrad.return_types"})
 
 
-class return_types:  # noqa: N801 - PyTorch's name
-    """The named tuples of ops with several results (``.values``, ``.indices``, ``.U``, ...)."""
+# The fields of each op's named tuple (linear algebra: ops/solvers.py, ops/decompositions.py).
+_RESULT_FIELDS: dict[str, tuple[str, ...]] = {
+    "max": ("values", "indices"),
+    "min": ("values", "indices"),
+    "sort": ("values", "indices"),
+    "topk": ("values", "indices"),
+    "slogdet": ("sign", "logabsdet"),
+    "linalg_slogdet": ("sign", "logabsdet"),
+    "linalg_inv_ex": ("inverse", "info"),
+    "linalg_cholesky_ex": ("L", "info"),
+    "qr": ("Q", "R"),
+    "linalg_qr": ("Q", "R"),
+    "svd": ("U", "S", "V"),
+    "linalg_svd": ("U", "S", "Vh"),
+    "linalg_eigh": ("eigenvalues", "eigenvectors"),
+}
 
-    max = _return_type("max")
-    min = _return_type("min")
-    sort = _return_type("sort")
-    topk = _return_type("topk")
-    # linear algebra (ops/solvers.py, ops/decompositions.py)
-    slogdet = _return_type("slogdet", ("sign", "logabsdet"))
-    linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
-    linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
-    linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
-    qr = _return_type("qr", ("Q", "R"))
-    linalg_qr = _return_type("linalg_qr", ("Q", "R"))
-    svd = _return_type("svd", ("U", "S", "V"))
-    linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
-    linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+
+class return_types:  # noqa: N801 - PyTorch's name
+    """The named tuples of ops with several results (``.values``, ``.indices``, ``.U``, ...).
+
+    ``return_types.sort`` is what ``sort`` returns; ``return_types.sort_out`` what it returns
+    when called with ``out=(values, indices)`` (minigrad/_out.py).
+    """
+
+
+for _name, _fields in _RESULT_FIELDS.items():
+    setattr(return_types, _name, _return_type(_name, _fields))
+    setattr(return_types, _name + "_out", _return_type(_name + "_out", _fields))
 
 
 @functools.cache

@@ -1,0 +1,538 @@
+"""``out=``: writing a function's result into a tensor the caller gives.
+
+``minigrad.add(a, b, out=c)`` computes ``a + b`` and writes it into ``c`` in place (one version
+bump, through the in-place machinery, so views of ``c`` see it), then returns ``c`` itself. As
+in PyTorch:
+
+- out= variants are not differentiable: with grad mode on, an input or ``out`` that requires
+  grad is refused before anything runs ("add(): functions with out=... arguments don't support
+  automatic differentiation, ..."). Under ``no_grad`` the write is allowed even into a leaf that
+  requires grad. Functions whose result has no gradient (``eq``, ``argmax``, ...) never refuse.
+- ``out`` must be able to hold the result's dtype. Each function has PyTorch's rule and
+  message (``DtypeRule``): most cast like in-place ops, many demand the exact dtype, and
+  reductions (``sum``, ``mean``, ``cumsum``, ...) and factories compute in ``out``'s dtype.
+- an ``out`` of another shape is resized (with PyTorch's deprecation warning if it held
+  elements). minigrad cannot resize a view in place (numpy memory cannot grow): it refuses.
+- functions with several results take a tuple and return a named tuple of it
+  (``minigrad.return_types.sort_out(values=..., indices=...)``).
+
+Which functions take ``out=`` is PyTorch's Python binding's choice, not a rule: the table
+``ACCEPTS_OUT`` below lists them (``REFUSES_OUT``: those without it whose TypeError lists
+PyTorch's overloads), and ``install`` wraps exactly those, in one place (minigrad/__init__.py and
+minigrad/linalg.py call it). The ops themselves know nothing of ``out``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad._dtype import display_name, from_numpy_dtype, to_numpy_dtype
+from minigrad.autograd import grad_mode, inference
+from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
+from minigrad.autograd.variable import TensorBase
+from minigrad.ops import fill
+from minigrad.ops.shape import return_types
+
+# The C++ names some of PyTorch's out= messages use ("Expected out tensor to have dtype float").
+_C_NAMES = {
+    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+    "bool": "bool",
+}
+
+NOT_DIFFERENTIABLE = (
+    "{name}(): functions with out=... arguments don't support automatic differentiation, but "
+    "one of the arguments requires grad."
+)
+RESIZED = (
+    "An output with one or more elements was resized since it had shape {old}, which does not "
+    "match the required output shape {new}. This behavior is deprecated, and in a future "
+    "PyTorch release outputs will not be resized unless they have zero elements. You can "
+    "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+    "t.resize_(0)."
+)
+# arange's own warning, when out has elements but not as many as the range.
+RANGE_RESIZED = (
+    "The number of elements in the out tensor of shape {old} is {old_numel} which does not "
+    "match the computed number of elements {new_numel}. Note that this may occur as a result "
+    "of rounding error. The out tensor will be resized to a tensor of shape {new_tuple}."
+)
+CANNOT_RESIZE_VIEW = (
+    "{name}(): the out= tensor has shape {old} but the result has shape {new}, and minigrad "
+    "cannot resize a view of another tensor. Pass an out tensor of shape {new}, or one that is "
+    "not a view."
+)
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+# --- dtype rules ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DtypeRule:
+    """Which ``out`` dtypes a function takes, and how its result gets there.
+
+    Attributes:
+        check: ``"cast"``: the result must cast to out's dtype by PyTorch's rule (no float into
+            an integer, nothing but bool into bool); ``"same"``: out's dtype must be the
+            result's; ``"float"``: out must be floating point; ``"bool"``: bool or uint8
+            (``all``, ``any``); ``"any"``: no check.
+        message: the error, with ``{result}``/``{out}`` (``Float``) and ``{result_c}``/``{out_c}``
+            (C++ names: ``float``, ``long int``) filled in.
+        compute_in: ``"input"``: the function computes in out's dtype (PyTorch's reductions):
+            the input is converted to it first, so ``sum(x, 0, out=int_tensor)`` adds
+            integers; ``"dtype"``: a factory, called with ``dtype=`` out's dtype.
+        overlap: PyTorch's elementwise kernels refuse an out that partly overlaps an input.
+        error: the exception class.
+    """
+
+    check: str
+    message: str = ""
+    compute_in: str = ""
+    overlap: bool = False
+    error: type[Exception] = RuntimeError
+
+    def refusal(self, result: np.dtype, out: np.dtype) -> Exception | None:
+        """The error for writing a ``result`` dtype into an ``out`` dtype, or None if fine."""
+        fine = {
+            "cast": _can_cast(result, out),
+            "same": result == out,
+            "float": out.kind == "f",
+            "bool": out.name in ("bool", "uint8"),
+            "any": True,
+        }[self.check]
+        if fine:
+            return None
+        return self.error(self.message.format(
+            result=display_name(result), out=display_name(out),
+            result_c=_C_NAMES[result.name], out_c=_C_NAMES[out.name]))
+
+
+def _can_cast(result: np.dtype, out: np.dtype) -> bool:
+    """PyTorch's ``canCast``: no floating point into integers, nothing but bool into bool."""
+    if result.kind == "f" and out.kind in "iub":
+        return False
+    return not (result.kind != "b" and out.kind == "b")
+
+
+CAST = DtypeRule("cast", "result type {result} can't be cast to the desired output type {out}",
+                 overlap=True)
+FOUND = DtypeRule("same", "Found dtype {out} but expected {result}", overlap=True)
+EXACT = DtypeRule("same", "Expected out tensor to have dtype {result_c}, but got {out_c} instead")
+ANY = DtypeRule("any", overlap=True)
+REDUCE = DtypeRule("any", compute_in="input")
+REDUCE_CAST = DtypeRule("cast", CAST.message, compute_in="input")
+FACTORY = DtypeRule("any", compute_in="dtype")
+
+
+def same(message: str) -> DtypeRule:
+    """Out's dtype must be the result's, with this function's own message."""
+    return DtypeRule("same", message)
+
+
+# --- which functions take out= ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TakesOut:
+    """How one public function takes ``out=``.
+
+    Attributes:
+        dtype: the dtype rule (one per result for functions with several results; a callable
+            ``(args, kwargs) -> rule`` where the overload decides).
+        grad_name: the name PyTorch's "don't support automatic differentiation" error gives
+            ("" for the function's own; a callable where the overload decides); None for
+            functions whose result has no gradient (nothing to refuse).
+        accepts: ``(args, kwargs) -> bool`` for functions whose out= overload needs some
+            argument (``sum`` needs ``dim``); ``signatures`` then lists PyTorch's overloads for
+            the TypeError otherwise (each `` * (...)`` line, and what PyTorch adds under it).
+        resize_warning: the warning when an out with elements is resized (None: silent, as
+            PyTorch's factories); ``RANGE_RESIZED`` warns only if the element count differs.
+    """
+
+    dtype: DtypeRule | tuple[DtypeRule, ...] | Callable[..., Any]
+    grad_name: str | Callable[..., str] | None = ""
+    accepts: Callable[[tuple[Any, ...], dict[str, Any]], bool] | None = None
+    signatures: tuple[str, ...] = ()
+    resize_warning: str | None = RESIZED
+
+
+def each(names: str, dtype: Any, grad_name: str | None = "", **options: Any
+         ) -> dict[str, TakesOut]:
+    """The same entry for each of the space-separated ``names``.
+
+    ``{name}`` in ``grad_name`` stands for each name.
+    """
+    return {name: TakesOut(dtype, None if grad_name is None else grad_name.format(name=name),
+                           **options)
+            for name in names.split()}
+
+
+def _has_dim(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    return len(args) > 1 or "dim" in kwargs
+
+
+def _binary(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """``max(x, other)`` (rather than ``max(x)`` or ``max(x, dim)``)."""
+    return len(args) > 1 and isinstance(args[1], TensorBase) or "other" in kwargs
+
+
+def _unary_or_binary(unary: DtypeRule, binary: DtypeRule, reduced: tuple[DtypeRule, ...]) -> Any:
+    """``max(x)``, ``max(x, other)`` and ``max(x, dim)`` differ in their out= rules."""
+
+    def pick(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if _binary(args, kwargs):
+            return binary
+        return reduced if _has_dim(args, kwargs) else unary
+
+    return pick
+
+
+_CAN_CAST_MESSAGE = (
+    "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) "
+    "to be true, but got false.  (Could this error message be improved?  If so, please report "
+    "an enhancement request to PyTorch.)"
+)
+_MAX_MIN = _unary_or_binary(DtypeRule("cast", _CAN_CAST_MESSAGE), CAST, (EXACT, EXACT))
+_SUM_SIGNATURES = (
+    " * (Tensor input, *, minigrad.dtype dtype = None)\n",
+    " * (Tensor input, {dims} dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
+    "Tensor out = None)\n",
+)
+
+ACCEPTS_OUT: dict[str, TakesOut] = {
+    # elementwise: cast the result into out (PyTorch's TensorIterator)
+    **each("acos add addcdiv addcmul asin atan cos cosh div erf exp exp2 expm1 lerp log log10 "
+           "log1p log2 maximum minimum mul pow reciprocal remainder rsqrt sigmoid sin sinh sqrt "
+           "sub tan tanh", CAST),
+    **each("square", CAST, "pow"),
+    **each("true_divide", CAST, "div"),
+    **each("outer", CAST, "mul"),
+    **each("floor_divide", CAST, "aten::floor_divide"),
+    **each("abs ceil clamp clamp_max clamp_min floor frac neg round sign trunc", FOUND),
+    **each("clip", FOUND, "clamp"),
+    **each("fix", FOUND, "trunc"),
+    **each("eq ne lt le gt ge logical_and logical_or logical_xor logical_not", ANY, None),
+    "nan_to_num": TakesOut(same("nan_to_num: dtype of out: {out} should be same as input: "
+                                "{result}")),
+    "where": TakesOut(same("Expected out type to be {result} but got {out}")),
+    # reductions
+    **each("cumsum cumprod", REDUCE),
+    **each("std var", REDUCE_CAST),
+    "sum": TakesOut(REDUCE, accepts=_has_dim,
+                    signatures=tuple(s.format(dims="tuple of ints") for s in _SUM_SIGNATURES)),
+    "prod": TakesOut(REDUCE, accepts=_has_dim,
+                     signatures=tuple(s.format(dims="int") for s in _SUM_SIGNATURES)),
+    "mean": TakesOut(lambda args, kwargs: REDUCE_CAST if _has_dim(args, kwargs) else DtypeRule(
+        "cast", "mean.dtype_out(): input types can't be cast to the desired output type {out}",
+        compute_in="input")),
+    "logsumexp": TakesOut(DtypeRule("float", "logsumexp(): Expected floating point type for "
+                                    "result tensor, but got: {out}", compute_in="input")),
+    **each("amax amin", same("Expected the dtype for input and out to match, but got {result} "
+                             "for input's dtype and {out} for out's dtype.")),
+    "max": TakesOut(_MAX_MIN, lambda args, kwargs: "maximum" if _binary(args, kwargs) else "max"),
+    "min": TakesOut(_MAX_MIN, lambda args, kwargs: "minimum" if _binary(args, kwargs) else "min"),
+    **each("argmax argmin", EXACT, None),
+    # (into uint8, PyTorch converts the input first: all(0.5) is 0)
+    "all": TakesOut(DtypeRule("bool", "all only supports bool tensor for result, got: {out}",
+                              compute_in="input"), None),
+    "any": TakesOut(DtypeRule("bool", "any only supports bool tensor for result, got: {out}",
+                              compute_in="input"), None),
+    "norm": TakesOut(EXACT, "linalg_vector_norm"),
+    **each("softmax log_softmax", EXACT, "aten::{name}"),
+    # sorting, searching, indexing
+    **each("sort topk", (EXACT, EXACT)),
+    "argsort": TakesOut(EXACT, "sort", accepts=lambda args, kwargs: "stable" in kwargs, signatures=(
+        " * (Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = "
+        "None)\n",
+        " * (Tensor input, int dim = -1, bool descending = False)\n      didn't match because "
+        "some of the keywords were incorrect: out\n",
+    )),
+    "nonzero": TakesOut(same("nonzero: Expected out tensor to have scalar type Long but got "
+                             "scalar type{out}"), None),
+    "histc": TakesOut(same("torch.histogram: input tensor and hist tensor should have the same "
+                           "dtype, but got input {result_c} and hist {out_c}"), None),
+    **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),
+    "take_along_dim": TakesOut(EXACT, "gather"),
+    "diag": TakesOut(EXACT, "aten::diagonal_copy"),
+    "index_select": TakesOut(same("index_select(): self and result must have the same scalar "
+                                  "type")),
+    "masked_select": TakesOut(same("masked_select(): self and result must have the same scalar "
+                                   "type")),
+    "take": TakesOut(same("take(): self and out expected to have the same dtype, but got "
+                          "self.dtype = {result} and out.dtype = {out}")),
+    **each("cat stack", DtypeRule("cast", "torch.cat(): input types can't be cast to the "
+                                  "desired output type {out}", error=TypeError)),
+    # linear algebra
+    **each("addmm baddbmm bmm mm mv matmul", EXACT),
+    "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
+    "tensordot": TakesOut(same("tensordot: Expected the output tensor to have dtype {result}, "
+                               "but got an output tensor with dtype {out}")),
+    "cholesky": TakesOut(DtypeRule("cast", "cholesky: Expected result to be safely castable "
+                                   "from {result} dtype, but got result with dtype {out}")),
+    "inverse": TakesOut(EXACT, "linalg_inv_ex"),
+    "qr": TakesOut((EXACT, EXACT), "linalg_qr"),
+    "svd": TakesOut((EXACT, EXACT, EXACT), "_linalg_svd"),
+    "slogdet": TakesOut((EXACT, EXACT), "_linalg_slogdet"),
+    "linalg.cholesky": TakesOut(EXACT, "linalg_cholesky_ex"),
+    "linalg.cholesky_ex": TakesOut((EXACT, EXACT), "linalg_cholesky_ex"),
+    "linalg.det": TakesOut(EXACT, "_linalg_det"),
+    "linalg.eigh": TakesOut((EXACT, EXACT), "_linalg_eigh"),
+    "linalg.eigvalsh": TakesOut(EXACT, "_linalg_eigh"),
+    "linalg.inv": TakesOut(EXACT, "linalg_inv_ex"),
+    "linalg.inv_ex": TakesOut((EXACT, EXACT), "linalg_inv_ex"),
+    "linalg.matrix_norm": TakesOut(same("linalg.matrix_norm expected out tensor dtype {result} "
+                                        "but got: {out}"), "linalg_matrix_norm"),
+    "linalg.norm": TakesOut(same("linalg.norm expected out tensor dtype {result} but got: "
+                                 "{out}"), "linalg_norm"),
+    "linalg.pinv": TakesOut(DtypeRule("cast", "linalg.pinv: Expected result to be safely "
+                                      "castable from {result} dtype, but got result with dtype "
+                                      "{out}"), "linalg_pinv"),
+    "linalg.qr": TakesOut((EXACT, EXACT), "linalg_qr"),
+    "linalg.slogdet": TakesOut((EXACT, EXACT), "_linalg_slogdet"),
+    "linalg.solve": TakesOut(EXACT, "_linalg_solve_ex"),
+    "linalg.svd": TakesOut((EXACT, EXACT, EXACT), "_linalg_svd"),
+    "linalg.svdvals": TakesOut(EXACT, "_linalg_svd"),
+    "linalg.vector_norm": TakesOut(EXACT, "linalg_vector_norm"),
+    # factories: made in out's dtype
+    **each("empty eye full linspace ones rand randint randn randperm zeros", FACTORY,
+           "aten::{name}", resize_warning=None),
+    "arange": TakesOut(FACTORY, "aten::arange", resize_warning=RANGE_RESIZED),
+}
+
+
+_NO_OUT = "      didn't match because some of the keywords were incorrect: out\n"
+_SECTIONS = (" * (Tensor input, int sections)\n", " * (Tensor input, tuple of ints indices)\n")
+_MOVE = (" * (Tensor input, int source, int destination)\n",
+         " * (Tensor input, tuple of ints source, tuple of ints destination)\n")
+_LIKE = " * (Tensor input, *, {}minigrad.memory_format memory_format = None, minigrad.dtype " \
+    "dtype = None, minigrad.layout layout = None, minigrad.device device = None, bool " \
+    "pin_memory = False, bool requires_grad = False)\n"
+
+# Functions without out= whose PyTorch binding, given one, lists its overloads in the TypeError
+# (the other functions without out= raise Python's "unexpected keyword argument 'out'").
+REFUSES_OUT: dict[str, tuple[str, ...]] = {
+    "dsplit": _SECTIONS, "hsplit": _SECTIONS, "vsplit": _SECTIONS,
+    "tensor_split": (" * (Tensor input, tuple of ints indices, int dim = 0)\n", _NO_OUT,
+                     " * (Tensor input, Tensor tensor_indices_or_sections, int dim = 0)\n",
+                     _NO_OUT, " * (Tensor input, int sections, int dim = 0)\n", _NO_OUT),
+    "index_fill": (" * (Tensor input, int dim, Tensor index, Tensor value)\n",
+                   " * (Tensor input, int dim, Tensor index, Number value)\n"),
+    "moveaxis": _MOVE, "movedim": _MOVE,
+    "narrow": (" * (Tensor input, int dim, Tensor start, int length)\n",
+               " * (Tensor input, int dim, int start, int length)\n"),
+    "rand_like": (_LIKE.format("minigrad.Generator generator, "), _LIKE.format("")),
+    "randn_like": (_LIKE.format("minigrad.Generator generator, "), _LIKE.format("")),
+    "rsub": (" * (Tensor input, Tensor other, *, Number alpha = 1)\n",
+             " * (Tensor input, Number other, Number alpha = 1)\n", _NO_OUT),
+    "squeeze": (" * (Tensor input)\n", " * (Tensor input, int dim)\n", _NO_OUT,
+                " * (Tensor input, tuple of ints dim)\n", _NO_OUT),
+}
+
+
+# --- the call -----------------------------------------------------------------------------------
+
+
+def install(namespace: dict[str, Any], prefix: str = "") -> None:
+    """Let the functions of ``namespace`` that PyTorch lets take ``out=`` take it.
+
+    ``prefix`` is how ``ACCEPTS_OUT`` names the namespace's functions (``"linalg."``).
+    """
+    for key, spec in ACCEPTS_OUT.items():
+        if key.startswith(prefix) and "." not in key[len(prefix):]:
+            name = key[len(prefix):]
+            namespace[name] = _taking_out(namespace[name], name, spec)
+    if not prefix:
+        for name, signatures in REFUSES_OUT.items():
+            namespace[name] = _refusing_out(namespace[name], name, signatures)
+
+
+def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None:
+            return function(*args, **kwargs)
+        return call_with_out(function, name, spec, args, kwargs, out)
+
+    # help() and inspect show the function's own signature plus ``out``.
+    signature = inspect.signature(function)
+    parameters = list(signature.parameters.values())
+    position = next((i for i, p in enumerate(parameters) if p.kind is p.VAR_KEYWORD),
+                    len(parameters))
+    parameters.insert(position, inspect.Parameter(
+        "out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="Tensor | None"))
+    with_out.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return with_out
+
+
+def _refusing_out(
+    function: Callable[..., Any], name: str, signatures: tuple[str, ...]
+) -> Callable[..., Any]:
+    @functools.wraps(function)  # (inspect still shows the function's own signature)
+    def without_out(*args: Any, **kwargs: Any) -> Any:
+        if "out" in kwargs:
+            message = errors.invalid_arguments(name, args, kwargs, ())
+            raise TypeError(message + "".join(signatures))
+        return function(*args, **kwargs)
+
+    return without_out
+
+
+def call_with_out(
+    function: Callable[..., Any], name: str, spec: TakesOut, args: tuple[Any, ...],
+    kwargs: dict[str, Any], out: Any,
+) -> Any:
+    """``function(*args, **kwargs)`` written into ``out``; returns ``out``."""
+    if spec.accepts is not None and not spec.accepts(args, kwargs):
+        given = errors.invalid_arguments(name, args, {**kwargs, "out": out}, ())
+        raise TypeError(given + "".join(spec.signatures))
+    rules = spec.dtype(args, kwargs) if callable(spec.dtype) else spec.dtype
+    outs = _check_out_argument(name, out, rules)
+    inputs = list(_tensors((*args, *kwargs.values())))
+    if spec.grad_name is not None and grad_mode.is_grad_enabled() and any(
+        t.requires_grad for t in (*inputs, *outs)
+    ):
+        grad_name = spec.grad_name(args, kwargs) if callable(spec.grad_name) else spec.grad_name
+        raise RuntimeError(NOT_DIFFERENTIABLE.format(name=grad_name or name))
+    rules = rules if isinstance(rules, tuple) else (rules,)
+    # A factory leaves out with the requires_grad it was asked for (PyTorch's binding sets it).
+    requires_grad = kwargs.pop("requires_grad", False) if rules[0] is FACTORY else None
+    if rules[0].compute_in:
+        args, kwargs = _in_dtype(function, outs[0], args, kwargs, rules[0], name)
+    with grad_mode.no_grad():
+        result = function(*args, **kwargs)
+    results = tuple(result) if len(outs) > 1 else (result,)
+    for target, value, rule in zip(outs, results, rules):
+        refusal = rule.refusal(value._array.dtype, target._array.dtype)
+        if refusal is not None:
+            raise refusal
+    for target, value, rule in zip(outs, results, rules):
+        _check_writable(target, value, inputs if rule.overlap else (), name)
+    for target, value in zip(outs, results):
+        _resize(target, value._array.shape, spec.resize_warning)
+    with grad_mode.no_grad():
+        for target, value in zip(outs, results):
+            # (arange keeps out's shape when the element count fits)
+            apply_inplace(fill.Copy, target, value.reshape(target.shape))
+    if requires_grad is not None:
+        outs[0].requires_grad_(requires_grad)
+    if len(outs) == 1:
+        return outs[0]
+    return getattr(return_types, type(result).__name__ + "_out")(*outs)
+
+
+def _check_out_argument(name: str, out: Any, rules: Any) -> tuple[TensorBase, ...]:
+    """``out`` as a tuple of tensors, checked against how many results there are."""
+    if not isinstance(rules, tuple):
+        if not isinstance(out, TensorBase):
+            raise TypeError(
+                f"{name}(): argument 'out' must be Tensor, not {errors.python_type_name(out)}")
+        return (out,)
+    if not isinstance(out, (tuple, list)) or not all(isinstance(t, TensorBase) for t in out):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                        f"{errors.python_type_name(out)}")
+    if len(out) != len(rules):
+        raise TypeError(f"expected tuple of {len(rules)} elements but got {len(out)}")
+    return tuple(out)
+
+
+def _tensors(values: Iterable[Any]) -> Iterable[TensorBase]:
+    """The tensors among ``values``, and inside the lists among them (``cat``'s inputs)."""
+    for value in values:
+        if isinstance(value, TensorBase):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from _tensors(value)
+
+
+def _in_dtype(
+    function: Callable[..., Any], out: TensorBase, args: tuple[Any, ...],
+    kwargs: dict[str, Any], rule: DtypeRule, name: str,
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The call made in ``out``'s dtype: a factory's ``dtype=``, a reduction's converted input.
+
+    A ``dtype=`` the caller gave must be out's own (PyTorch's messages).
+    """
+    wanted = out._array.dtype
+    if kwargs.get("dtype") is not None:
+        given = to_numpy_dtype(kwargs["dtype"], name)
+        if given == wanted:
+            return args, kwargs
+        if rule.compute_in == "dtype":
+            raise RuntimeError(f"dtype {display_name(given)} does not match dtype of out "
+                               f"parameter ({display_name(wanted)})")
+        raise RuntimeError(EXACT.message.format(result_c=_C_NAMES[given.name],
+                                                out_c=_C_NAMES[wanted.name]))
+    if rule.compute_in == "dtype":
+        return args, {**kwargs, "dtype": from_numpy_dtype(wanted)}
+    if rule.check != "any":  # checked on the dtype the function gives on its own
+        natural = function(*args, **kwargs)
+        refusal = rule.refusal(natural._array.dtype, wanted)
+        if refusal is not None:
+            raise refusal
+    dtype = from_numpy_dtype(wanted)
+    if args:
+        return (args[0].to(dtype), *args[1:]), kwargs
+    return args, {**kwargs, "input": kwargs["input"].to(dtype)}
+
+
+def _check_writable(target: TensorBase, value: TensorBase, inputs: Any, name: str) -> None:
+    """Refuse, before anything is written, what PyTorch refuses about the out tensor."""
+    if target._counter.is_inference and not inference.is_inference_mode_enabled():
+        raise RuntimeError(inference.INPLACE_OUTSIDE)
+    shape = value._array.shape
+    if target._array.shape != shape and target._base is not None:
+        raise RuntimeError(CANNOT_RESIZE_VIEW.format(
+            name=name, old=list(target._array.shape), new=list(shape)))
+    if target._array.shape == shape and has_internal_overlap(target._array):
+        raise RuntimeError(INTERNAL_OVERLAP)
+    for tensor in inputs:
+        if _partly_overlaps(target._array, tensor._array):
+            raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _partly_overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    """True if ``a`` and ``b`` share some memory without being the very same elements."""
+    if not np.may_share_memory(a, b):
+        return False
+    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and a.shape == b.shape and a.strides == b.strides)
+    return not same and bool(np.shares_memory(a, b))
+
+
+def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None) -> None:
+    """Give ``target`` the result's shape, as PyTorch's ``resize_`` does (not a view).
+
+    Shrinking a contiguous tensor keeps its memory (its views see the result, as in PyTorch);
+    growing it takes new memory, which views made of it earlier do not share (PyTorch grows
+    the memory they share: a difference docs/api.md states).
+    """
+    array = target._array
+    if array.shape == shape:
+        return
+    size = int(np.prod(shape))
+    if warning is RANGE_RESIZED and size == array.size:
+        return  # arange writes the range in out's shape
+    if warning is not None and array.size:
+        message = warning.format(old=list(array.shape), new=list(shape), old_numel=array.size,
+                                 new_numel=size, new_tuple=tuple(shape))
+        warnings.warn(message, UserWarning, stacklevel=4)
+    if array.flags.c_contiguous and size <= array.size:
+        target._array = array.reshape(-1)[:size].reshape(shape)
+    else:
+        target._array = np.empty(shape, dtype=array.dtype)

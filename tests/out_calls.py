@@ -1,0 +1,209 @@
+"""One representative call of every public function, for the ``out=`` tests.
+
+``CALLS[name](lib)`` returns the function and its arguments ``(fn, args, kwargs)``, built with
+``lib`` (``minigrad`` or ``torch``), so the same call runs in both libraries. Functions that take
+no tensor and make none (``manual_seed``, ``is_grad_enabled``, ...) are in ``NOT_TENSOR_OPS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Call = Callable[[Any], tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]
+
+
+def words(text: str) -> list[str]:
+    """The whitespace-separated words of ``text``."""
+    return text.split()
+
+
+def _x(lib: Any) -> Any:
+    return lib.tensor([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]])
+
+
+def _sq(lib: Any) -> Any:
+    return lib.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])
+
+
+def _v(lib: Any) -> Any:
+    return lib.tensor([0.5, -1.25, 2.0])
+
+
+def _i(lib: Any) -> Any:
+    return lib.tensor([2, 0, 1, 1])
+
+
+def _b(lib: Any) -> Any:
+    return lib.tensor([[True, False, True], [False, False, True]])
+
+
+def unary(name: str, value: Callable[[Any], Any] = _x, *args: Any, **kwargs: Any) -> Call:
+    """``lib.name(value, *args, **kwargs)``."""
+    return lambda lib: (getattr(lib, name), (value(lib), *args), dict(kwargs))
+
+
+def binary(name: str, *args: Any, **kwargs: Any) -> Call:
+    """``lib.name(x, y, *args, **kwargs)`` with two float matrices of one shape."""
+    return lambda lib: (getattr(lib, name), (_x(lib), _x(lib).flip(0), *args), dict(kwargs))
+
+
+def linalg(name: str, value: Callable[[Any], Any] = _sq, *args: Any, **kwargs: Any) -> Call:
+    """``lib.linalg.name(value, *args, **kwargs)``."""
+    return lambda lib: (getattr(lib.linalg, name), (value(lib), *args), dict(kwargs))
+
+
+def made(name: str, *args: Any, **kwargs: Any) -> Call:
+    """``lib.name(*args, **kwargs)``: a factory."""
+    return lambda lib: (getattr(lib, name), args, dict(kwargs))
+
+
+def with_lib(name: str, build: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]) -> Call:
+    """``lib.name(*args, **kwargs)`` with ``(args, kwargs) = build(lib)``."""
+    return lambda lib: (getattr(lib, name), *build(lib))
+
+
+UNARY = words("""abs acos asin atan ceil cos cosh erf exp exp2 expm1 fix floor frac log log10
+log1p log2 neg reciprocal relu round rsqrt sigmoid sign sin sinh sqrt square tan tanh trunc isfinite
+isinf isnan logical_not nan_to_num clone flatten ravel t adjoint argwhere nonzero selu
+masked_select:b tril triu argmax argmin amax amin all any logdet:sq det:sq inverse:sq
+pinverse:sq qr:sq svd:sq slogdet:sq cholesky:sq max min sum prod mean std var norm unique
+diag diag_embed unbind cartesian_prod:v clamp_max:1.0 clamp_min:0.0 squeeze unsqueeze:0
+numel is_floating_point is_tensor empty_like zeros_like ones_like full_like:2.0 rand_like
+randn_like""")
+
+BINARY = words("""add sub mul div true_divide floor_divide remainder maximum minimum eq ne lt le
+gt ge logical_and logical_or logical_xor rsub allclose isclose equal""")
+
+
+def _unary_calls() -> dict[str, Call]:
+    values = {"b": _b, "sq": _sq, "v": _v}
+    calls: dict[str, Call] = {}
+    for entry in UNARY:
+        name, _, extra = entry.partition(":")
+        if extra in values:
+            calls[name] = unary(name, values[extra])
+        elif extra:
+            calls[name] = unary(name, _x, float(extra) if "." in extra else int(extra))
+        else:
+            calls[name] = unary(name)
+    calls["masked_select"] = with_lib("masked_select", lambda lib: ((_x(lib), _b(lib)), {}))
+    return calls
+
+
+CALLS: dict[str, Call] = {
+    **_unary_calls(),
+    **{name: binary(name) for name in BINARY},
+    "pow": unary("pow", _x, 2.0),
+    "clamp": unary("clamp", _x, -1.0, 1.0),
+    "clip": unary("clip", _x, -1.0, 1.0),
+    "lerp": with_lib("lerp", lambda lib: ((_x(lib), _x(lib).flip(0), 0.25), {})),
+    "addcmul": with_lib("addcmul", lambda lib: ((_x(lib), _x(lib), _x(lib).flip(1)), {})),
+    "addcdiv": with_lib("addcdiv", lambda lib: ((_x(lib), _x(lib), _x(lib).flip(1) + 3), {})),
+    "softmax": unary("softmax", _x, 1),
+    "log_softmax": unary("log_softmax", _x, 1),
+    "logsumexp": unary("logsumexp", _x, 1),
+    "cumsum": unary("cumsum", _x, 1),
+    "cumprod": unary("cumprod", _x, 1),
+    "argsort": unary("argsort", _x, 1),
+    "sort": unary("sort", _x, 1),
+    "topk": unary("topk", _x, 2),
+    "flip": unary("flip", _x, (0,)),
+    "roll": unary("roll", _x, 1, 1),
+    "tile": unary("tile", _x, (2,)),
+    "transpose": unary("transpose", _x, 0, 1),
+    "swapaxes": unary("swapaxes", _x, 0, 1),
+    "swapdims": unary("swapdims", _x, 0, 1),
+    "movedim": unary("movedim", _x, 0, 1),
+    "moveaxis": unary("moveaxis", _x, 0, 1),
+    "permute": unary("permute", _x, (1, 0)),
+    "reshape": unary("reshape", _x, (3, 2)),
+    "narrow": unary("narrow", _x, 1, 0, 2),
+    "select": unary("select", _x, 1, 0),
+    "diagonal": unary("diagonal", _sq),
+    "unflatten": unary("unflatten", _v, 0, (1, 3)),
+    "chunk": unary("chunk", _x, 2),
+    "split": unary("split", _x, 1),
+    "tensor_split": unary("tensor_split", _x, 2),
+    "hsplit": unary("hsplit", _x, 3),
+    "vsplit": unary("vsplit", _x, 2),
+    "dsplit": with_lib("dsplit", lambda lib: ((_x(lib).reshape(1, 2, 3), 3), {})),
+    "histc": unary("histc", _x, 4),
+    "bincount": unary("bincount", _i),
+    "cat": with_lib("cat", lambda lib: (([_x(lib), _x(lib)],), {})),
+    "stack": with_lib("stack", lambda lib: (([_x(lib), _x(lib)],), {})),
+    "where": with_lib("where", lambda lib: ((_b(lib), _x(lib), _x(lib).flip(0)), {})),
+    "gather": with_lib("gather", lambda lib: ((_x(lib), 1, lib.tensor([[0, 2], [1, 1]])), {})),
+    "take_along_dim": with_lib(
+        "take_along_dim", lambda lib: ((_x(lib), lib.tensor([[0, 2], [1, 1]]), 1), {})),
+    "take": with_lib("take", lambda lib: ((_x(lib), lib.tensor([0, 5, 3])), {})),
+    "index_select": with_lib("index_select", lambda lib: ((_x(lib), 1, lib.tensor([2, 0])), {})),
+    "index_add": with_lib(
+        "index_add", lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), _x(lib)[:, :2]), {})),
+    "index_copy": with_lib(
+        "index_copy", lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), _x(lib)[:, :2]), {})),
+    "index_fill": with_lib("index_fill", lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), 5.0), {})),
+    "masked_scatter": with_lib(
+        "masked_scatter", lambda lib: ((_x(lib), _b(lib), _x(lib).flip(1)), {})),
+    "scatter": with_lib(
+        "scatter", lambda lib: ((_x(lib), 1, lib.tensor([[0, 2], [1, 1]]), _x(lib)), {})),
+    "scatter_add": with_lib(
+        "scatter_add", lambda lib: ((_x(lib), 1, lib.tensor([[0, 2], [1, 1]]), _x(lib)), {})),
+    "scatter_reduce": with_lib(
+        "scatter_reduce",
+        lambda lib: ((_x(lib), 1, lib.tensor([[0, 2], [1, 1]]), _x(lib), "amax"), {})),
+    "matmul": with_lib("matmul", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "mm": with_lib("mm", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "mv": with_lib("mv", lambda lib: ((_x(lib), _v(lib)), {})),
+    "dot": with_lib("dot", lambda lib: ((_v(lib), _v(lib).flip(0)), {})),
+    "outer": with_lib("outer", lambda lib: ((_v(lib), _v(lib)), {})),
+    "bmm": with_lib("bmm", lambda lib: ((_x(lib)[None], _sq(lib)[None]), {})),
+    "addmm": with_lib("addmm", lambda lib: ((_x(lib), _x(lib), _sq(lib)), {})),
+    "baddbmm": with_lib(
+        "baddbmm", lambda lib: ((_x(lib)[None], _x(lib)[None], _sq(lib)[None]), {})),
+    "tensordot": with_lib("tensordot", lambda lib: ((_x(lib), _sq(lib)), {"dims": 1})),
+    "einsum": with_lib("einsum", lambda lib: (("ij,jk->ik", _x(lib), _sq(lib)), {})),
+    "arange": made("arange", 5),
+    "linspace": made("linspace", 0.0, 1.0, 5),
+    "zeros": made("zeros", 2, 3),
+    "ones": made("ones", 2, 3),
+    "empty": made("empty", 2, 3),
+    "full": made("full", (2, 3), 1.5),
+    "rand": made("rand", 2, 3),
+    "randn": made("randn", 2, 3),
+    "randint": made("randint", 0, 5, (2, 3)),
+    "randperm": made("randperm", 4),
+    "eye": made("eye", 3),
+    "tril_indices": made("tril_indices", 3, 3),
+    "triu_indices": made("triu_indices", 3, 3),
+    "tensor": made("tensor", [1.0, 2.0]),
+    "from_numpy": lambda lib: (lib.from_numpy, (__import__("numpy").ones(3),), {}),
+}
+for _name in ("cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_ex",
+              "matrix_norm", "pinv", "qr", "slogdet", "svd", "svdvals"):
+    CALLS["linalg." + _name] = linalg(_name)
+CALLS["linalg.norm"] = linalg("norm", _v)
+CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
+CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
+
+NOT_TENSOR_OPS = words("""get_default_device get_default_dtype get_printoptions
+is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled
+load manual_seed save
+set_default_device set_printoptions""")
+
+# Other overloads of some functions, whose out= rules differ from the representative call's.
+OTHER_FORMS: dict[str, Call] = {
+    "sum(x, dim)": unary("sum", _x, 1),
+    "sum(ints, dim)": unary("sum", lambda lib: lib.tensor([[1, 2], [3, 4]]), 0),
+    "prod(x, dim)": unary("prod", _x, 1),
+    "mean(x, dim)": unary("mean", _x, 1),
+    "std(x, dim)": unary("std", _x, 0),
+    "any(x, dim)": unary("any", _x, 1),
+    "max(x, dim)": unary("max", _x, 1),
+    "min(x, dim)": unary("min", _x, 0),
+    "max(x, other)": binary("max"),
+    "argsort(stable)": lambda lib: (lib.argsort, (_x(lib),), {"stable": True, "dim": 1}),
+    "cumsum(ints)": unary("cumsum", lambda lib: lib.tensor([[1, 2], [3, 4]]), 1),
+    "add(ints)": with_lib("add", lambda lib: ((lib.tensor([1, 2]), 3), {})),
+    "clamp(ints)": unary("clamp", lambda lib: lib.tensor([1, 5]), 0, 3),
+}
