@@ -10,6 +10,7 @@ import argparse
 import collections
 import multiprocessing
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 from tests_torch.random_programs.check import Finding, check_numbered, use_one_thread
 from tests_torch.random_programs.shrink import reproduction, shrink
@@ -27,12 +28,12 @@ def main(argv: list[str] | None = None) -> int:
 
     seeds = range(args.seed, args.seed + args.n)
     if args.jobs > 1:
-        # Fresh interpreters: a forked copy of a process that already ran PyTorch's thread
-        # pools can deadlock.
+        # Fresh interpreters (a forked copy of a process that already ran PyTorch's thread
+        # pools can deadlock); an executor, unlike a Pool, fails loudly if a worker dies.
         context = multiprocessing.get_context("spawn")
-        with context.Pool(args.jobs, initializer=use_one_thread) as pool:
+        with ProcessPoolExecutor(args.jobs, context, initializer=use_one_thread) as pool:
             results = []
-            for result in pool.imap_unordered(check_numbered, seeds, chunksize=20):
+            for result in pool.map(check_numbered, seeds, chunksize=20):
                 results.append(result)
                 if len(results) % 1000 == 0:
                     print(f"... {len(results)} programs", file=sys.stderr, flush=True)
