@@ -10,6 +10,7 @@ regenerate its history in both libraries.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -86,6 +87,8 @@ def _execute(statement: Statement, namespace: dict[str, Any], library: ModuleTyp
     error = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        if ".register_hook(" in statement.code:
+            _bring_history_up_to_date(namespace.get(statement.target or ""))
         try:
             exec(compile(statement.code, "<program>", "exec"), namespace)  # noqa: S102
         except Exception as exception:  # noqa: BLE001 - comparing exceptions is the point
@@ -94,6 +97,18 @@ def _execute(statement: Statement, namespace: dict[str, Any], library: ModuleTyp
         (w.category.__name__, normalize(str(w.message)).split("\n", 1)[0]) for w in caught
     )
     return Outcome(error, shown)
+
+
+def _bring_history_up_to_date(tensor: Any) -> None:
+    """Read ``tensor.grad_fn`` before ``register_hook`` reads it (the same in both libraries).
+
+    PyTorch 2.13 segfaults when ``register_hook`` itself regenerates the history of a view
+    whose base changed (``t2 = t0.T``, ``t0[0] = 1.0`` under no_grad, ``t2.register_hook(f)``).
+    ``register_hook`` reads ``grad_fn`` anyway, so reading it first changes nothing else; an
+    error it raises is raised again by ``register_hook``.
+    """
+    with contextlib.suppress(Exception):  # register_hook raises it again, and it is compared
+        _ = tensor.grad_fn
 
 
 def _note_gradient(
