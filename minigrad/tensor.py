@@ -313,7 +313,7 @@ class Tensor(TensorBase):
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return the tensor."""
-        if self.grad_fn is not None and requires_grad:
+        if self._grad_fn is not None and requires_grad:
             return self  # already requires grad through its history: a no-op in PyTorch
         if requires_grad and self._array.dtype.kind != "f":
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)

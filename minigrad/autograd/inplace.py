@@ -55,8 +55,12 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     recording = grad_mode._state.enabled and True in needs
     check_inplace(tensor, recording, op.checks_internal_overlap)
     check_inputs_overlap(op, tensor, args)
-    if recording and base is not None:
-        tensor._sync_view()  # the op records the view's current history as its input
+    if recording:
+        if base is not None:
+            tensor._sync_view()  # the op records the view's current history as its input
+        for arg in args:  # and so for the other inputs (a stale view may raise here)
+            if isinstance(arg, TensorBase) and arg._base is not None:
+                arg._sync_view()
     node = op._Node() if recording else None
     if node is not None:
         node.needs_input_grad = tuple(needs)

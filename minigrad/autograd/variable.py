@@ -124,7 +124,8 @@ class TensorBase:
         self._set_requires_grad(bool(value))
 
     def _set_requires_grad(self, value: bool) -> None:
-        if self.grad_fn is not None:
+        # PyTorch asks is_leaf() of the node as it is, without regenerating a view's history.
+        if self._grad_fn is not None:
             raise RuntimeError(
                 errors.NON_LEAF_REQUIRES_GRAD if value else errors.NON_LEAF_REQUIRES_GRAD_FALSE
             )
@@ -186,8 +187,9 @@ class TensorBase:
             self._sync_view()
         if self._grad_fn is not None:
             return self._grad_fn, self._output_nr
-        if not self._requires_grad or (self._view is not None and self._view.created_in_no_grad):
-            return None, 0  # (a no_grad view "requires grad" but has no edge, as in PyTorch)
+        if not self._requires_grad:
+            # A view requiring grad only through its base has no edge of its own (PyTorch).
+            return None, 0
         meta = self._meta
         if meta is None:
             meta = self._meta = AutogradMeta()

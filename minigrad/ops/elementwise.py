@@ -307,7 +307,7 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return grad * (y > 0)
+        return np.where(y > 0, grad, 0)  # not grad * mask: an infinite grad stays 0 (PyTorch)
 
 
 class Clamp(Op):
@@ -333,7 +333,7 @@ class Clamp(Op):
             inside = x >= ctx.low
         else:
             inside = (x >= ctx.low) & (x <= ctx.high)
-        return grad * inside, None, None
+        return np.where(inside, grad, 0), None, None  # an infinite grad outside stays 0
 
 
 class PowScalar(Op):
@@ -1311,7 +1311,7 @@ class ClampMin(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return grad * (x >= ctx.low), None
+        return np.where(x >= ctx.low, grad, 0), None  # an infinite grad outside stays 0
 
 
 class ClampMax(Op):
@@ -1326,7 +1326,7 @@ class ClampMax(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return grad * (x <= ctx.high), None
+        return np.where(x <= ctx.high, grad, 0), None  # an infinite grad outside stays 0
 
 
 class ClampMinTensor(Op):

@@ -68,6 +68,7 @@ _GRADIENT_LAYOUT_ERRORS = (
     "unsupported operation: more than one element of the written-to tensor",
     "A view was created in no_grad mode and is being modified inplace",
     "Can't detach views in-place",
+    "leaf Variable that requires grad is being used in an in-place operation",
 )
 
 
@@ -85,7 +86,7 @@ def _gradient_layout(program: list[Statement], minigrad_run: Run, divergence: Di
     if index is not None:
         error = divergence.torch
         return (
-            divergence.category == "raise"
+            divergence.category in ("raise", "error")
             and error is not None
             and any(text in error[1] for text in _GRADIENT_LAYOUT_ERRORS)
             and "uses_result_of_grad" in minigrad_run.facts[index]
@@ -155,6 +156,36 @@ def _edgeless_view_saved(
     )
 
 
+def _anomaly_mode_adds_where(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 12 (by design): in anomaly mode minigrad's stale-tensor error goes on to say where
+    the tensor was saved and modified. Recognised only when minigrad's text is PyTorch's
+    followed by more lines.
+    """
+    if divergence.category != "error":
+        return False
+    expected, actual = divergence.torch, divergence.minigrad
+    return (
+        expected[0] == actual[0]
+        and _STALE in expected[1]
+        and actual[1].startswith(expected[1] + "\n")
+    )
+
+
+def _backward_formula_nodes(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 8, found by this tester: the nodes a gradient taken with create_graph carries.
+
+    PyTorch records fused nodes for many backward formulas (``SigmoidBackwardBackward0``,
+    ``ThresholdBackwardBackward0``); minigrad records the ops its formula is written with
+    (``MulBackward0``, ``WhereBackward0``). The values and higher-order gradients agree.
+    Recognised only as a ``grad_fn`` difference of a result of ``autograd.grad`` (or a view).
+    """
+    return divergence.category == "grad_fn" and divergence.name in minigrad_run.from_grad
+
+
 KNOWN: tuple[KnownClass, ...] = (
     KnownClass(
         "in-place op whose operand shares the written tensor's counter",
@@ -185,6 +216,16 @@ KNOWN: tuple[KnownClass, ...] = (
         "what an op saves for an input without a gradient edge",
         "issue 8, found by the random-program tester",
         _edgeless_view_saved,
+    ),
+    KnownClass(
+        "anomaly mode's error also says where the tensor was saved and modified",
+        "issue 12 (beyond PyTorch, by design)",
+        _anomaly_mode_adds_where,
+    ),
+    KnownClass(
+        "nodes recorded by backward formulas under create_graph",
+        "issue 8, found by the random-program tester",
+        _backward_formula_nodes,
     ),
 )
 
