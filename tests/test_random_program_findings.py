@@ -428,3 +428,17 @@ def test_conv2d_bias_gradient_is_differentiable():
     gx, gw = mg.autograd.grad(gb.sum(), [x, w])
     assert values(gx) == [[[[4.0, 8.0, 4.0], [8.0, 16.0, 8.0], [4.0, 8.0, 4.0]]]]
     assert values(gw) == [[[[16.0, 24.0], [40.0, 48.0]]]] * 2
+
+
+def test_masked_gradients_keep_pytorchs_special_values():
+    # relu, clamp: an infinite gradient where the input is masked stays 0, not nan; relu at a
+    # nan input lets the gradient through (PyTorch's threshold_backward: 0 where y <= 0).
+    t0 = mg.tensor([0.0, -1.0, 1.5], requires_grad=True)
+    (t0.relu() ** mg.tensor(-1.5, requires_grad=True)).sum().backward()
+    np.testing.assert_allclose(values(t0.grad), [0.0, 0.0, -0.5443311], rtol=1e-6)
+    t0 = mg.tensor([[-0.5, 3.0, -1.0]], requires_grad=True)
+    (t0.view(-1) ** t0.clamp(min=0)).backward(mg.ones(1, 3))
+    np.testing.assert_allclose(values(t0.grad), [[0.0, 56.662533, 0.0]], rtol=1e-6)
+    t0 = mg.tensor([[-1.0, 0.0]], requires_grad=True)
+    (t0 + float("nan")).relu().sum().backward()
+    assert values(t0.grad) == [[1.0, 1.0]]

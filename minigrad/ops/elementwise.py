@@ -307,7 +307,8 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return np.where(y > 0, grad, 0)  # not grad * mask: an infinite grad stays 0 (PyTorch)
+        # PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan).
+        return np.where(y <= 0, 0, grad)
 
 
 class Clamp(Op):
