@@ -375,8 +375,10 @@ class Op(Function):
             if isinstance(arg, TensorBase):
                 if arg._base is not None and enabled:  # nothing to record: no history needed
                     arg._sync_view()
+                    needs.append(arg.requires_grad)  # a view also requires grad if its base does
+                else:
+                    needs.append(arg._requires_grad or arg._grad_fn is not None)
                 arrays.append(arg._array)
-                needs.append(arg._requires_grad or arg._grad_fn is not None)
             else:
                 arrays.append(arg)
                 needs.append(False)

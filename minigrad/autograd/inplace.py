@@ -30,7 +30,8 @@ from minigrad.autograd.function import (
     _connect,
     _pack_saved,
 )
-from minigrad.autograd.graph import Edge, Node, new_sequence_nr
+from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
+from minigrad.autograd.overlap import check_inputs_overlap
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.variable import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
@@ -49,16 +50,17 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     base = tensor._base
     # The written tensor's flag, read without regenerating a view's history: PyTorch checks how
     # the view was made before it would regenerate it. A view requires grad if its base does.
-    self_needs = (
-        tensor._requires_grad
-        or tensor._grad_fn is not None
-        or (base is not None and base.requires_grad)
-    )
+    self_needs = tensor.requires_grad
     needs = [self_needs, *(isinstance(a, TensorBase) and a.requires_grad for a in args)]
     recording = grad_mode._state.enabled and True in needs
     check_inplace(tensor, recording, op.checks_internal_overlap)
-    if recording and base is not None:
-        tensor._sync_view()  # the op records the view's current history as its input
+    check_inputs_overlap(op, tensor, args)
+    if recording:
+        if base is not None:
+            tensor._sync_view()  # the op records the view's current history as its input
+        for arg in args:  # and so for the other inputs (a stale view may raise here)
+            if isinstance(arg, TensorBase) and arg._base is not None:
+                arg._sync_view()
     node = op._Node() if recording else None
     if node is not None:
         node.needs_input_grad = tuple(needs)
@@ -85,22 +87,24 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     if node is not None:
         saves_result = [value is raw for value in node._to_save or ()]
         _pack_saved(node, saved_arrays, saved_inputs, (raw,), (tensor,))
+        # The written tensor (or the base) takes the new history; a retain_grad follows it.
+        rebased = tensor if base is None else base
+        old_node, old_output_nr = rebased._grad_fn, rebased._output_nr
         if base is None:
             tensor._grad_fn, tensor._output_nr = node, 0
         else:
-            # The base takes the new history; the view's own grad_fn is regenerated from it
-            # right away, as PyTorch does.
+            # The view's own grad_fn is regenerated from the base's, right away, as PyTorch does.
             base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
             base._output_nr = 0
+        if rebased._meta is not None and rebased._meta.retains_grad:
+            move_retained_grad(rebased, old_node, old_output_nr)
+        if base is not None:
             tensor._sync_view()
             if True in saves_result:
                 node._saved = tuple(
                     _SavedResultOfViewWrite(saved, tensor) if is_result else saved
                     for saved, is_result in zip(node._saved, saves_result)
                 )
-        rebound = tensor if base is None else base
-        if rebound._meta is not None and rebound._meta.retains_grad:
-            rebound._retain_on_grad_fn()  # retain_grad follows the tensor to its new history
     return tensor
 
 
@@ -114,11 +118,7 @@ def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = Tru
     """
     if recording:
         base = tensor._base
-        requires_grad = (
-            tensor._requires_grad
-            or tensor._grad_fn is not None
-            or (base is not None and base.requires_grad)
-        )
+        requires_grad = tensor.requires_grad  # read without regenerating a view's history
         if base is not None:
             view = tensor._view
             if view.created_in_no_grad or view.multi_output_name is not None:

@@ -27,7 +27,7 @@ class SavedTensor:
     cycle (tensor -> grad_fn -> saved -> tensor); its producer is the node that saved it.
     """
 
-    __slots__ = ("_value", "_counter", "_saved_version", "_input", "_output_nr")
+    __slots__ = ("_value", "_counter", "_saved_version", "_input", "_output_nr", "_had_history")
 
     def __init__(self, tensor: TensorBase, output_nr: int = 0, is_output: bool = False) -> None:
         """Save ``tensor``: an input of the node, or (``is_output``) its output ``output_nr``."""
@@ -38,6 +38,7 @@ class SavedTensor:
         self._saved_version = counter.version
         self._input = None if is_output else tensor
         self._output_nr = output_nr
+        self._had_history = tensor._grad_fn is not None  # see unpack: detach_() afterwards
 
     @classmethod
     def of_value(cls, value: Any) -> SavedTensor:
@@ -46,11 +47,16 @@ class SavedTensor:
         saved._value = value
         saved._counter = saved._input = None
         saved._output_nr = 0
+        saved._had_history = False
         return saved
 
     def unpack(self, owner: Node) -> Any:
         """The saved value, after checking that nothing wrote to it since it was saved."""
         counter = self._counter
+        saved_input = self._input
+        if saved_input is not None and saved_input._grad_fn is None and self._had_history:
+            # A saved input that had history was detach_()-ed since (PyTorch checks this first).
+            raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
         if counter is not None and counter.version != self._saved_version:
             raise RuntimeError(self._mismatch_message(owner))
         if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)

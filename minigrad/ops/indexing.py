@@ -239,6 +239,9 @@ class IndexPut(Op):
     Saves the index tensors.
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     num_inputs = 2
     checks_internal_overlap = False  # PyTorch only warns for an expanded tensor (see forward)
 
