@@ -92,6 +92,7 @@ UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
     np.arcsin: ew.asin,
     np.arccos: ew.acos,
     np.arctan: ew.atan,
+    np.arctan2: ew.atan2,
     np.sinh: ew.sinh,
     np.cosh: ew.cosh,
     np.exp2: ew.exp2,

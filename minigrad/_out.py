@@ -218,6 +218,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
            "sub tan tanh", CAST),
     **each("square", CAST, "pow"),
     **each("true_divide", CAST, "div"),
+    **each("atan2", CAST),
+    **each("arctan2", CAST, "atan2"),
     **each("outer", CAST, "mul"),
     **each("floor_divide", CAST, "aten::floor_divide"),
     **each("abs ceil clamp clamp_max clamp_min floor frac neg round sign trunc", FOUND),

@@ -39,6 +39,15 @@ INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
 )
+# PyTorch's text has no space after "detach_()."
+SAVED_TENSOR_DETACHED_INPLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
 # requires_grad_() and the requires_grad setter say it differently in PyTorch 2.13.
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
 ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD = (
@@ -55,7 +64,7 @@ NON_LEAF_GRAD_ACCESS = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
     "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
-    "See github.com/pytorch/pytorch/pull/30531 for more informations."
+    "See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 INFERENCE_TENSOR_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "

@@ -326,7 +326,7 @@ class Tensor(TensorBase):
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return the tensor."""
-        if self.grad_fn is not None and requires_grad:
+        if self._grad_fn is not None and requires_grad:
             return self  # already requires grad through its history: a no-op in PyTorch
         if requires_grad and self._array.dtype.kind != "f":
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
@@ -1211,6 +1211,20 @@ class Tensor(TensorBase):
     def maximum(self, other: Any) -> Tensor:
         """The larger of ``self`` and ``other``, elementwise."""
         return ew.maximum(self, other)
+
+    def atan2(self, other: Any) -> Tensor:
+        """The angle of the point ``(other, self)``, elementwise."""
+        return ew.atan2(self, other)
+
+    def atan2_(self, other: Any) -> Tensor:
+        """``atan2(self, other)``, in place."""
+        if not isinstance(other, Tensor):
+            ew.atan2(self, other)  # PyTorch's TypeError for a non-tensor ``other``
+        other, dtype = promote_inplace(self, other, true_divide=True)
+        return apply_inplace(ew.Atan2, self, other, dtype)
+
+    arctan2 = atan2
+    arctan2_ = atan2_
 
     def minimum(self, other: Any) -> Tensor:
         """The smaller of ``self`` and ``other``, elementwise."""

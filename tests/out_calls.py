@@ -72,8 +72,8 @@ diag diag_embed unbind cartesian_prod:v clamp_max:1.0 clamp_min:0.0 squeeze unsq
 numel is_floating_point is_tensor empty_like zeros_like ones_like full_like:2.0 rand_like
 randn_like""")
 
-BINARY = words("""add sub mul div true_divide floor_divide remainder maximum minimum eq ne lt le
-gt ge logical_and logical_or logical_xor rsub allclose isclose equal""")
+BINARY = words("""add sub mul div true_divide atan2 arctan2 floor_divide remainder maximum minimum
+eq ne lt le gt ge logical_and logical_or logical_xor rsub allclose isclose equal""")
 
 
 def _unary_calls() -> dict[str, Call]:

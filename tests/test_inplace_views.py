@@ -439,7 +439,6 @@ def test_a_view_made_under_no_grad_requires_grad_if_its_base_does():
     assert v.requires_grad and v.is_leaf and v.grad_fn is None
 
 
-@minigrad_lacks("variable.py's _sync_view returns early for views made under no_grad")
 def test_a_no_grad_view_whose_base_changed_may_not_be_used():
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     b = a * 1

@@ -114,10 +114,15 @@ def _without_minigrad_frames(stack: traceback.StackSummary) -> list[traceback.Fr
 
 def warn_backward_error(node_name: str, forward_stack: list[str] | None) -> None:
     """Show, as PyTorch does, the forward traceback of the node whose backward failed."""
-    trace = "".join(forward_stack or [])
-    warnings.warn(
-        f"Error detected in {node_name}. Traceback of forward call that caused the error:\n"
-        f"{trace}",
-        UserWarning,
-        stacklevel=3,
-    )
+    if forward_stack is None:
+        # The node was recorded while anomaly mode was off: there is no stack to show.
+        message = (
+            f"Error detected in {node_name}. No forward pass information available. Enable "
+            "detect anomaly during forward pass for more information."
+        )
+    else:
+        message = (
+            f"Error detected in {node_name}. Traceback of forward call that caused the error:\n"
+            + "".join(forward_stack)
+        )
+    warnings.warn(message, UserWarning, stacklevel=3)

@@ -86,10 +86,12 @@ def grad(
     """
     roots = _as_list(outputs)
     targets = _as_list(inputs)
+    # PyTorch's order: the outputs' gradients, then the outputs' history, then the inputs.
+    grads = _root_gradients(roots, grad_outputs, create_graph)
+    _root_edges(roots)
     for tensor in targets:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = _root_gradients(roots, grad_outputs, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
     captured = run_backward(roots, grads, retain, create_graph, targets, accumulate=False)
     results = []
@@ -102,7 +104,7 @@ def grad(
                 )
             results.append(_as_tensor(np.zeros_like(tensor._array)) if materialize_grads else None)
         else:
-            results.append(_as_tensor(value if create_graph else np.array(value)))
+            results.append(_writable(value) if create_graph else _as_tensor(np.array(value)))
     return tuple(results)
 
 
@@ -126,7 +128,9 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
                 f"{errors.python_type_name(grad)}"
             )
         if grad is None:
-            if root._array.size != 1:
+            # Only an output that requires grad is checked here; one without history fails
+            # next, with "element i of tensors does not require grad" (PyTorch's order).
+            if root._array.size != 1 and root.requires_grad:
                 raise RuntimeError(errors.IMPLICIT_GRAD_NOT_SCALAR)
             grads.append(np.ones_like(root._array))
             continue
@@ -178,12 +182,7 @@ def run_backward(
     part of the graph that leads to them runs, and their gradients are returned (and, with
     ``accumulate``, added to their ``.grad``).
     """
-    edges = []
-    for index, root in enumerate(roots):
-        node, output_nr = root._gradient_edge()
-        if node is None:
-            raise RuntimeError(errors.no_grad_fn(index))
-        edges.append((node, output_nr))
+    edges = _root_edges(roots)
     targets = None if inputs is None else _Targets(list(inputs), accumulate)
     graph = _Graph([node for node, _ in edges], None if targets is None else targets.nodes)
     buffers: Buffers = {}
@@ -192,6 +191,17 @@ def run_backward(
     with grad_mode.set_grad_enabled(create_graph), quiet_floats():
         _execute(graph, buffers, retain_graph, create_graph, targets)
     return [] if targets is None else targets.captured
+
+
+def _root_edges(roots: Sequence[TensorBase]) -> list[tuple[Node, int]]:
+    """Each output's gradient edge; an output without history is an error."""
+    edges = []
+    for index, root in enumerate(roots):
+        node, output_nr = root._gradient_edge()
+        if node is None:
+            raise RuntimeError(errors.no_grad_fn(index))
+        edges.append((node, output_nr))
+    return edges
 
 
 class _Graph:
@@ -411,6 +421,18 @@ def _check_nan(node: Node, results: tuple[Any, ...]) -> None:
         array = grad._array if isinstance(grad, TensorBase) else grad
         if array is not None and np.isnan(array).any():
             raise RuntimeError(errors.nan_in_backward(node.name(), index))
+
+
+def _writable(grad: Any) -> TensorBase:
+    """A recorded gradient handed to the user, on a buffer they can write to.
+
+    A backward formula may return numpy's read-only broadcast of a smaller gradient (sum's);
+    PyTorch's gradient here is an ordinary tensor. The tensor is fresh, so copying is safe.
+    """
+    tensor = _as_tensor(grad)
+    if not tensor._array.flags.writeable and tensor._base is None:
+        tensor._array = np.array(tensor._array)
+    return tensor
 
 
 def _as_tensor(grad: Any) -> TensorBase:

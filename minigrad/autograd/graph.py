@@ -125,9 +125,35 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         variable = self._variable()
-        if variable is not None:
+        if variable is None:
+            return ()
+        # The leaf may have changed since the graph was recorded (PyTorch checks the same):
+        # an in-place op gave it history, or detach_() / requires_grad_(False) turned it off.
+        if variable._grad_fn is not None:
+            raise RuntimeError("leaf variable has been moved into the graph interior")
+        if variable.requires_grad:
             variable._accumulate_grad(grads[0])
         return ()
+
+
+def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
+    """After ``tensor``'s ``grad_fn`` changed, let its ``retain_grad`` follow it (PyTorch's rule).
+
+    An in-place op gives a tensor a new node, and a view's node is regenerated after its base
+    changed: the gradient to retain is then the one arriving at the new node.
+    """
+    retained = None if old_node is None else old_node._retained
+    if not retained:
+        return
+    reference = retained.get(old_output_nr)
+    if reference is None or reference() is not tensor:
+        return
+    del retained[old_output_nr]
+    new_node = tensor._grad_fn
+    if new_node is not None:
+        if new_node._retained is None:
+            new_node._retained = {}
+        new_node._retained[tensor._output_nr] = reference
 
 
 def new_sequence_nr() -> int:

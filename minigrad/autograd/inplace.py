@@ -24,7 +24,8 @@ from minigrad._dtype import display_name
 from minigrad.autograd import debug_hooks, grad_mode, guard, saved
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
-from minigrad.autograd.graph import Edge, Node, new_sequence_nr
+from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
+from minigrad.autograd.overlap import check_inputs_overlap
 from minigrad.autograd.record import record
 from minigrad.autograd.variable import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
@@ -39,16 +40,13 @@ from minigrad.autograd.views import (
 
 def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     """Compute ``op(tensor, *args)`` and write it into ``tensor``; return ``tensor``."""
-    base = tensor._base
     # The written tensor's flag, read without regenerating a view's history: PyTorch checks how
     # the view was made before it would regenerate it. A view requires grad if its base does.
     recording = grad_mode._state.enabled and (
-        tensor._requires_grad
-        or tensor._grad_fn is not None
-        or (base is not None and base.requires_grad)
-        or any(isinstance(a, TensorBase) and a.requires_grad for a in args)
+        tensor.requires_grad or any(isinstance(a, TensorBase) and a.requires_grad for a in args)
     )
     check_inplace(tensor, recording, op.checks_internal_overlap)
+    check_inputs_overlap(op, tensor, args)
     return record(op, tensor, *args, target=tensor)
 
 
@@ -83,6 +81,8 @@ def write_recorded(
     _check_fits(tensor._array, result)
     base = tensor._base
     base_edge = None if base is None else base._gradient_edge()
+    rebased = tensor if base is None else base  # takes the new history
+    old_node, old_output_nr = rebased._grad_fn, rebased._output_nr
     if node._saved:
         seen, inputs = _save_old_self(node, tensor, arrays, args)
         saved.pack(node, node._saved, seen, inputs, (raw,), (tensor,), pending_writes=1)
@@ -91,12 +91,13 @@ def write_recorded(
         debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
-        _follow_retain_grad(tensor)
+        _follow_retain_grad(tensor, old_node, old_output_nr)
         return tensor
     # The base takes the new history; the view's own grad_fn is regenerated from it right
     # away, as PyTorch does.
     base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
     base._output_nr = 0
+    _follow_retain_grad(base, old_node, old_output_nr)
     tensor._sync_view()
     if tensor._grad_fn is not None and node._saved:
         # A saved result's stale-version message names the view's new node while it lives
@@ -106,13 +107,12 @@ def write_recorded(
             if type(flat[start]) is int and flat[start] == 0:
                 flat[start] = weakref.ref(tensor._grad_fn)
         node._saved = tuple(flat)
-    _follow_retain_grad(base)
     return tensor
 
 
-def _follow_retain_grad(rebound: TensorBase) -> None:
-    if rebound._meta is not None and rebound._meta.retains_grad:
-        rebound._retain_on_grad_fn()  # retain_grad follows the tensor to its new history
+def _follow_retain_grad(rebased: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
+    if rebased._meta is not None and rebased._meta.retains_grad:
+        move_retained_grad(rebased, old_node, old_output_nr)  # retain_grad follows the tensor
 
 
 def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = True) -> None:
@@ -124,11 +124,7 @@ def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = Tru
     """
     if recording:
         base = tensor._base
-        requires_grad = (
-            tensor._requires_grad
-            or tensor._grad_fn is not None
-            or (base is not None and base.requires_grad)
-        )
+        requires_grad = tensor.requires_grad  # read without regenerating a view's history
         if base is not None:
             view = tensor._view
             if view.created_in_no_grad or view.multi_output_name is not None:

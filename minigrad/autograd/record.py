@@ -88,10 +88,12 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     for arg in args:
         index += 1
         if isinstance(arg, TensorBase):
+            arrays[index] = arg._array
             if arg._base is not None and enabled:
                 arg._sync_view()
-            arrays[index] = arg._array
-            if arg._requires_grad or arg._grad_fn is not None:
+                if arg.requires_grad:  # a view also requires grad if its base does
+                    needs[index] = recording = True
+            elif arg._requires_grad or arg._grad_fn is not None:
                 needs[index] = recording = enabled
     tensor_level = function._tensor_level
 

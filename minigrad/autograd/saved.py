@@ -1,8 +1,8 @@
 """Saved values: what a node keeps for backward, with the version each had when it was saved.
 
-A node keeps them flat in one tuple, ``node._saved``, four entries per value (no object each)::
+A node keeps them flat in one tuple, ``node._saved``, five entries per value (no object each)::
 
-    (value, counter, saved_version, origin,  value, counter, saved_version, origin, ...)
+    (value, counter, saved_version, origin, had_history,  value, counter, ...)
 
 - ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
 - ``counter``: the version counter the value shares with its tensor, None if nobody else can
@@ -14,7 +14,9 @@ A node keeps them flat in one tuple, ``node._saved``, four entries per value (no
   producer); an ``int``, the number of the node's own output it is (kept as buffer and counter
   only: holding the tensor would make a cycle tensor -> grad_fn -> saved -> tensor); a weak
   reference to a node, for the result of an in-place op through a view (see ``inplace.py``);
-  None for a plain value.
+  None for a plain value;
+- ``had_history``: for an input, whether it had a ``grad_fn`` when saved (PyTorch's
+  ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -38,8 +40,8 @@ if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
     from minigrad.autograd.version import VersionCounter
 
-FIELDS = 4  # entries per saved value in ``node._saved``
-_NOTHING = (None, None, 0, None)  # a None passed to save_for_backward
+FIELDS = 5  # entries per saved value in ``node._saved``
+_NOTHING = (None, None, 0, None, False)  # a None passed to save_for_backward
 
 
 def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, int, Any]]:
@@ -60,7 +62,7 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
     """
     saved = node._saved or ()
     for start in range(0, len(saved), FIELDS):
-        value, counter, version, origin = saved[start : start + FIELDS]
+        value, counter, version, origin = saved[start : start + 4]
         yield start // FIELDS, value, counter, version, origin
 
 
@@ -90,7 +92,8 @@ def pack(
                 counter = tensor._counter
                 if counter.is_inference:  # made in inference mode (autograd/inference.py)
                     raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                packed += (tensor._array, counter, counter.version, tensor)
+                packed += (tensor._array, counter, counter.version, tensor,
+                           tensor._grad_fn is not None)
                 break
         else:
             for output_nr, seen in enumerate(seen_outputs):
@@ -100,10 +103,10 @@ def pack(
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (output._array, counter, counter.version + pending_writes,
-                               output_nr)
+                               output_nr, False)
                     break
             else:
-                packed += (value, None, 0, None)
+                packed += (value, None, 0, None, False)
     node._saved = packed
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
@@ -128,6 +131,9 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
             values.append(value)
             continue
         origin = saved[start + 3]
+        if saved[start + 4] and origin._grad_fn is None:
+            # A saved input that had history was detach_()-ed since (PyTorch checks this first).
+            raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
         if counter.version != saved[start + 2]:
             raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
         if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)

@@ -18,7 +18,7 @@ from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad.autograd import guard
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import AccumulateGrad, Node
+from minigrad.autograd.graph import AccumulateGrad, Node, move_retained_grad
 from minigrad.autograd.version import VersionCounter
 
 # What makes the counter of a new tensor. ``inference_mode`` (autograd/inference.py) swaps in
@@ -96,15 +96,19 @@ class TensorBase:
         ``AsStridedBackward0``.
         """
         view = self._view
-        if view.synced_version == self._counter.version:
+        version = self._counter.version
+        if view.synced_version == version:
             return
-        view.synced_version = self._counter.version
-        if view.created_in_no_grad:
-            return  # PyTorch never gives such views a history
-        self._grad_fn = view.regenerate(self._base)
+        base = self._base
+        if self._grad_fn is None and not base.requires_grad:
+            return  # no history to regenerate yet; PyTorch looks again at the next access
+        # A view made under no_grad or by a multi-output op raises here, at every access.
+        old_node, old_output_nr = self._grad_fn, self._output_nr
+        self._grad_fn = view.regenerate(base, old_node, old_output_nr)
         self._output_nr = 0
+        view.synced_version = version
         if self._meta is not None and self._meta.retains_grad:
-            self._retain_on_grad_fn()
+            move_retained_grad(self, old_node, old_output_nr)
 
     # --- the graph ------------------------------------------------------------------------
 
@@ -112,18 +116,26 @@ class TensorBase:
     def requires_grad(self) -> bool:
         """True if gradients flow to this tensor.
 
-        That is a leaf that asked for them, or any result of a recorded op.
+        That is a leaf that asked for them, any result of a recorded op, or a view of a tensor
+        that requires grad (PyTorch reads the base's flag as it is now, without regenerating
+        the view's history).
         """
-        if self._base is not None:
-            self._sync_view()
-        return self._requires_grad or self._grad_fn is not None
+        if self._grad_fn is not None:
+            return True
+        base = self._base
+        if base is None:
+            return self._requires_grad
+        # A view without history of its own (made under no_grad, or before its base required
+        # grad) still requires grad, yet has no gradient edge: see _gradient_edge.
+        return self._requires_grad or base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         self._set_requires_grad(bool(value))
 
     def _set_requires_grad(self, value: bool) -> None:
-        if self.grad_fn is not None:
+        # PyTorch asks is_leaf() of the node as it is, without regenerating a view's history.
+        if self._grad_fn is not None:
             raise RuntimeError(
                 errors.NON_LEAF_REQUIRES_GRAD if value else errors.NON_LEAF_REQUIRES_GRAD_FALSE
             )
@@ -157,7 +169,8 @@ class TensorBase:
     def grad(self) -> Any:
         """The gradient accumulated by backward into this tensor (leaves, or ``retain_grad``)."""
         if self._meta is None or self._meta.grad is None:
-            if self.grad_fn is not None and not (self._meta and self._meta.retains_grad):
+            # PyTorch reads the node as it is, without regenerating a view's history first.
+            if self._grad_fn is not None and not (self._meta and self._meta.retains_grad):
                 warnings.warn(errors.NON_LEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
             return None
         return self._meta.grad
@@ -193,7 +206,8 @@ class TensorBase:
         """Make backward store this non-leaf's gradient in ``.grad`` (``retain_grad``).
 
         The request lives on the current ``grad_fn``; an in-place write gives the tensor a new
-        one, and the request moves with it (the old node's gradient is that of the old value).
+        one, and ``graph.move_retained_grad`` moves the request with it (the old node's
+        gradient is that of the old value).
         """
         node = self._grad_fn
         if node._retained is None:
@@ -206,8 +220,9 @@ class TensorBase:
             self._sync_view()
         if self._grad_fn is not None:
             return self._grad_fn, self._output_nr
-        if not self._requires_grad or (self._view is not None and self._view.created_in_no_grad):
-            return None, 0  # (a no_grad view "requires grad" but has no edge, as in PyTorch)
+        if not self._requires_grad:
+            # A view requiring grad only through its base has no edge of its own (PyTorch).
+            return None, 0
         meta = self._meta
         if meta is None:
             meta = self._meta = AutogradMeta()
@@ -220,6 +235,8 @@ class TensorBase:
         meta = self._autograd_meta()
         with meta.lock:
             if isinstance(grad, TensorBase):
+                if meta.grad is None and not grad._array.flags.writeable and grad._base is None:
+                    grad._array = np.array(grad._array)  # a read-only broadcast: engine._writable
                 meta.grad = grad if meta.grad is None else meta.grad + grad
             elif meta.grad is None:
                 # Copy: the engine may hand the same array to several consumers.

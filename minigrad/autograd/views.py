@@ -17,7 +17,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
-from minigrad.autograd.graph import Node
+from minigrad.autograd.graph import Node, new_sequence_nr
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
 from minigrad.autograd.variable import TensorBase
 
@@ -69,22 +69,29 @@ class ViewInfo:
         self.grad_fn_name = grad_fn_name
         self.output_nr = output_nr
 
-    def regenerate(self, base: TensorBase) -> Node | None:
-        """A fresh ``grad_fn`` for the view: "take my region of the base's gradient"."""
-        if self.multi_output_name is not None and (
-            self.grad_fn_name is not None or base.requires_grad
-        ):
-            # PyTorch refuses to regenerate the history of a multi-output view; it raises again
-            # at every access, so the view must not count as synced.
-            self.synced_version = -1
-            raise RuntimeError(
-                view_rebase_error(self, self.grad_fn_name, self.output_nr, indirect=True)
-            )
+    def regenerate(self, base: TensorBase, grad_fn: Node | None, output_nr: int) -> Node:
+        """A fresh ``grad_fn`` for the view: "take my region of the base's gradient".
+
+        Called once the base changed, if the view had a history or its base requires grad
+        (``grad_fn``, ``output_nr``: the view's current node). A view made under ``no_grad``
+        or by a multi-output op may not be regenerated: PyTorch raises, at every access. If
+        the base no longer requires grad (``detach_()``), the node has no edge, as PyTorch's.
+        """
+        if self.created_in_no_grad or self.multi_output_name is not None:
+            name = None if grad_fn is None else grad_fn.name()
+            raise RuntimeError(view_rebase_error(self, name, output_nr, indirect=True))
         if not base.requires_grad:
-            # Nothing to regenerate yet; PyTorch looks again at the next access (the base may
-            # require grad by then), so this does not count as synced either.
-            self.synced_version = -1
-            return None
+            # A node without edges (nothing to send a gradient to), made by hand: recording
+            # makes nodes only for inputs that need a gradient.
+            node = object.__new__(AsStrided._Node)
+            node._saved = ()
+            node._sequence_nr = new_sequence_nr()
+            node.needs_input_grad = (False, False)
+            AsStrided.forward(node, base._array, self.steps)
+            node._next_nodes = (None,) * len(node._slots)
+            node._next_nrs = (0,) * len(node._slots)
+            node._input_meta = None
+            return node
         with grad_mode.enable_grad():
             return AsStrided.apply(base, self.steps)._grad_fn
 
@@ -170,10 +177,6 @@ def _make_view(
         if not no_grad and multi is None:
             no_grad = source._view.created_in_no_grad
             multi = source._view.multi_output_name
-    if no_grad and grad_mode._state.enabled is False and view._base.requires_grad:
-        # PyTorch: a view made under no_grad of a tensor that requires grad reports
-        # requires_grad=True, yet has no history and no gradient edge (see _gradient_edge).
-        view._requires_grad = True
     grad_fn = view._grad_fn
     view._view = ViewInfo(
         steps,

@@ -107,7 +107,7 @@ class Mul(Op):
 
 
 class Div(Op):
-    """z = x / y;  dx = grad / y,  dy = -grad * x / y**2.
+    """z = x / y;  dx = grad / y,  dy = -grad * ((x / y) / y).
 
     Saves ``y`` whenever anything needs a gradient, and ``x`` only if ``y`` does (PyTorch).
     """
@@ -126,7 +126,7 @@ class Div(Op):
         x, y = ctx.saved_tensors
         return (
             grad / y if ctx.needs_input_grad[0] else None,
-            -grad * x / (y * y) if ctx.needs_input_grad[1] else None,
+            -grad * ((x / y) / y) if ctx.needs_input_grad[1] else None,  # PyTorch's order
             None,
         )
 
@@ -220,7 +220,7 @@ class Neg(Op):
 
 
 class Abs(Op):
-    """y = |x|;  dx = grad * sign(x).  Saves its input."""
+    """y = |x|;  dx = grad * sign(x)  (0 at 0 and at nan, as PyTorch's).  Saves its input."""
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -329,7 +329,7 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        # PyTorch's threshold_backward zeroes where y <= 0: at nan the gradient passes.
+        # PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan).
         return np.where(y <= 0, 0, grad)
 
 
@@ -358,7 +358,7 @@ class Clamp(Op):
             inside = x >= ctx.low
         else:
             inside = (x >= ctx.low) & (x <= ctx.high)
-        return grad * inside, None, None
+        return np.where(inside, grad, 0), None, None  # an infinite grad outside stays 0
 
 
 class PowScalar(Op):
@@ -701,7 +701,10 @@ def clone(input: Any) -> Any:
 
 
 class Sign(Op):
-    """y = sign(x);  dx = 0 (the gradient of a step function).  Saves nothing."""
+    """y = sign(x), 0 for nan (PyTorch's);  dx = 0 (the gradient of a step function).
+
+    Saves nothing.
+    """
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -1153,6 +1156,34 @@ class Maximum(Op):
         )
 
 
+class Atan2(Op):
+    """z = atan2(x, y), the angle of the point (y, x);  dx = grad * y * r,  dy = grad * -x * r.
+
+    ``r = 1 / (x**2 + y**2)``, taken as 0 where that is infinite: at the origin (or where the
+    squares underflow) PyTorch's gradient is 0, not nan. Saves both operands (PyTorch).
+    """
+
+    num_inputs = 2
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        return np.arctan2(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        reciprocal = 1 / (x * x + y * y)
+        reciprocal = np.where(reciprocal == np.inf, 0, reciprocal)
+        needs = ctx.needs_input_grad
+        return (
+            grad * y * reciprocal if needs[0] else None,
+            grad * -x * reciprocal if needs[1] else None,
+            None,
+        )
+
+
 class Minimum(Op):
     """z = min(x, y) elementwise (nan wins);  the gradient goes to the smaller operand.
 
@@ -1358,7 +1389,7 @@ class ClampMin(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return grad * (x >= ctx.low), None
+        return np.where(x >= ctx.low, grad, 0), None  # an infinite grad outside stays 0
 
 
 class ClampMax(Op):
@@ -1375,7 +1406,7 @@ class ClampMax(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return grad * (x <= ctx.high), None
+        return np.where(x <= ctx.high, grad, 0), None  # an infinite grad outside stays 0
 
 
 class ClampMinTensor(Op):
@@ -1622,6 +1653,16 @@ def minimum(input: Any, other: Any) -> Any:
     _require_tensor("minimum", 2, "other", other)
     a, b, dtype = promote(input, other)
     return Minimum.apply(a, b, dtype)
+
+
+def atan2(input: Any, other: Any) -> Any:
+    """The angle of the point ``(other, input)``: ``atan(input / other)`` in its quadrant."""
+    _require_tensor("atan2", 2, "other", other)
+    a, b, dtype = promote(input, other, true_divide=True)
+    return Atan2.apply(a, b, dtype)
+
+
+arctan2 = atan2
 
 
 def lerp(input: Any, end: Any, weight: Any) -> Any:

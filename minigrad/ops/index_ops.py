@@ -120,6 +120,9 @@ class IndexCopy(Op):
     and src if it needs a gradient (PyTorch's IndexCopyBackward0).
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     fields = ("dim",)
 
     num_inputs = 2
@@ -333,6 +336,9 @@ class ScatterReduce(Op):
     among the elements equal to the result. Saves x, src, the index and the result.
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     fields = ("dim", "reduce", "include_self")
 
     num_inputs = 2
@@ -467,6 +473,9 @@ class ScatterReduceLegacy(Op):
     PyTorch has no derivative for it: its node is ``torch::autograd::NotImplemented`` and
     backward raises. Saves nothing.
     """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
 
     node_name = "NotImplemented"
     num_inputs = 2

@@ -243,6 +243,9 @@ class IndexPut(Op):
     Saves the index tensors.
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     fields = ("template",)
 
     num_inputs = 2

@@ -311,6 +311,9 @@ class ScatterAdd(Op):
     Saves the index.
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     fields = ("dim",)
 
     num_inputs = 2
@@ -559,6 +562,9 @@ class IndexAdd(Op):
     needs a gradient (PyTorch's IndexAddBackward0): otherwise writing either later is legal.
     """
 
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
     fields = ("dim", "alpha")
 
     num_inputs = 2
@@ -634,6 +640,9 @@ class MaskedScatter(Op):
     dx = grad, 0 at the mask's positions;  dsource = grad at the mask's positions (0 for the
     source elements not used).  Saves the mask.
     """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
 
     fields = ("source_shape",)
 

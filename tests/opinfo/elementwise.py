@@ -317,6 +317,12 @@ OPS += [
            binary_samples(scalar=None, edge=((1.0, 2.0, -1.0, np.nan), (1.0, 1.0, 3.0, 0.0))),
            bad_inputs=BAD_BINARY),
     OpInfo("maximum_method", lambda lib, x, y: x.maximum(y), binary_samples(scalar=None)),
+    # atan2: at the origin (and where the squares underflow) PyTorch's gradient is 0, not nan.
+    OpInfo("atan2", lambda lib, x, y: lib.atan2(x, y),
+           binary_samples(scalar=None, edge=((0.0, 0.0, 1.0, -2.0), (0.0, -0.0, 0.0, -1.0))),
+           bad_inputs=(*BAD_BINARY, BadInput((np.ones(3), 2.0), name="number"))),
+    OpInfo("atan2_method_x_only", lambda lib, x, y: x.arctan2(y), binary_samples(scalar=None),
+           grad_args=(0,)),
     OpInfo("lerp_scalar", lambda lib, x, y: lib.lerp(x, y, 0.3), binary_samples(scalar=None),
            bad_inputs=(*BAD_BINARY, _bad_float_int_mix())),
     OpInfo("lerp_scalar_large", lambda lib, x, y: x.lerp(y, 0.75), binary_samples(scalar=None)),

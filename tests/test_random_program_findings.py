@@ -1,0 +1,444 @@
+"""Divergences the random-program tester found (issue 8), each pinned to PyTorch 2.13's behaviour.
+
+Every expected value and text here is what PyTorch printed for the same program; with
+``MINIGRAD_TEST_REFERENCE=torch`` these tests run on PyTorch itself. The live side-by-side run is
+``tests_torch/test_random_programs.py``.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from _backend import mg, text
+
+NO_GRAPH = "element 0 of tensors does not require grad and does not have a grad_fn"
+
+
+def values(t):
+    return t.detach().numpy().tolist()
+
+
+# ---- class 5: which check comes first --------------------------------------------------------
+
+
+def test_backward_of_a_non_scalar_without_history_names_the_missing_graph_first():
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.tensor([1.0, 2.0]).backward()
+    assert str(excinfo.value) == NO_GRAPH
+
+
+def test_backward_of_a_non_scalar_with_history_needs_a_gradient():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="^grad can be implicitly created only for scalar"):
+        (x * 2).backward()
+
+
+def test_grad_checks_the_outputs_history_before_the_inputs():
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.autograd.grad(mg.tensor([1.0, 2.0]).sum(), mg.tensor(1.0))
+    assert str(excinfo.value) == NO_GRAPH
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.autograd.grad(mg.tensor([1.0, 2.0]), mg.tensor(1.0, requires_grad=True))
+    assert str(excinfo.value) == NO_GRAPH
+
+
+def test_grad_checks_the_implicit_gradient_before_the_inputs():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="^grad can be implicitly created only for scalar"):
+        mg.autograd.grad(x * 2, mg.tensor(1.0))
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.autograd.grad((x * 2).sum(), mg.tensor(1.0))
+    assert str(excinfo.value) == "One of the differentiated Tensors does not require grad"
+
+
+def test_second_output_without_history_is_named_by_its_index():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.autograd.backward([(x * 2).sum(), mg.tensor([1.0, 2.0])])
+    assert str(excinfo.value) == NO_GRAPH.replace("element 0", "element 1")
+
+
+# ---- class 5: warnings -----------------------------------------------------------------------
+
+
+def test_anomaly_mode_without_a_recorded_forward_says_so():
+    # The graph was recorded before anomaly mode was switched on: no forward stack to show.
+    x = mg.tensor([0.0, 1.0], requires_grad=True)
+    y = x / x
+    y.sum().backward(retain_graph=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mg.autograd.detect_anomaly(), pytest.raises(RuntimeError):
+            y.sum().backward()
+    messages = [str(w.message) for w in caught]
+    assert messages[1].startswith(
+        "Error detected in DivBackward0. No forward pass information available. Enable detect "
+        "anomaly during forward pass for more information."
+    )
+
+
+def test_reading_grad_of_a_non_leaf_warns_with_pytorchs_text():
+    x = mg.tensor([1.0], requires_grad=True)
+    with pytest.warns(UserWarning) as caught:
+        assert (x * 2).grad is None
+    # PyTorch's C++ warnings go on with where they were raised; minigrad's stop here.
+    assert "See github.com/pytorch/pytorch/pull/30531 for more information." in str(
+        caught[0].message
+    )
+    assert "informations" not in str(caught[0].message)
+
+
+# ---- atan2 -----------------------------------------------------------------------------------
+
+
+def test_atan2_values_and_gradients():
+    a = mg.tensor([1.0, 0.0, -1.0, 0.0], requires_grad=True)
+    b = mg.tensor([2.0, 0.0, -3.0, -1.0], requires_grad=True)
+    z = mg.atan2(a, b)
+    assert type(z.grad_fn).__name__ == "Atan2Backward0"
+    np.testing.assert_allclose(values(z), [0.4636476, 0.0, -2.8198421, 3.1415927], rtol=1e-6)
+    z.sum().backward()
+    # At the origin PyTorch's gradient is 0, not nan.
+    assert values(a.grad) == pytest.approx([0.4, 0.0, -0.3, -1.0])
+    assert values(b.grad) == pytest.approx([-0.2, 0.0, 0.1, 0.0])
+
+
+def test_atan2_integers_give_float32_and_a_number_is_refused():
+    assert mg.atan2(mg.tensor([1, 2]), mg.tensor([3, 4])).dtype == mg.float32
+    with pytest.raises(TypeError) as excinfo:
+        mg.atan2(mg.tensor([1.0]), 2.0)
+    assert str(excinfo.value) == "atan2(): argument 'other' (position 2) must be Tensor, not float"
+
+
+def test_atan2_in_place_and_double_backward():
+    x = mg.tensor([1.0, 2.0])
+    assert x.atan2_(mg.tensor([1.0, 1.0])) is x
+    assert x._version == 1
+    np.testing.assert_allclose(values(x), [0.7853982, 1.1071488], rtol=1e-6)
+    a = mg.tensor([0.0, 1.0], dtype=mg.float64, requires_grad=True)
+    b = mg.tensor([0.0, 2.0], dtype=mg.float64, requires_grad=True)
+    ga, gb = mg.autograd.grad(mg.arctan2(a, b).sum(), [a, b], create_graph=True)
+    assert type(ga.grad_fn).__name__ == "MulBackward0"
+    gga, ggb = mg.autograd.grad(ga.sum(), [a, b])
+    assert np.isnan(values(gga)[0]) and np.isnan(values(ggb)[0])
+    assert values(gga)[1] == pytest.approx(-0.16)
+    assert values(ggb)[1] == pytest.approx(-0.12)
+    assert text("minigrad") in repr(gga.dtype)
+
+
+# ---- class 2: detach_() (or requires_grad_(False)) on a leaf after it was used ---------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda t: t.sigmoid(), lambda t: -t, lambda t: t.permute(1, 0) * 2],
+    ids=["sigmoid", "neg", "permute"],
+)
+def test_a_leaf_detached_in_place_after_use_gets_no_gradient(make):
+    t0 = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    other = mg.tensor(2.0, requires_grad=True)
+    t4 = make(t0) * other
+    t0.detach_()
+    t4.sum().backward()
+    assert t0.grad is None
+    assert other.grad is not None  # the rest of the graph still runs
+
+
+def test_hooks_of_a_leaf_detached_after_use_still_run():
+    seen = []
+    t0 = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = t0 * 2
+    t0.register_hook(lambda g: seen.append(values(g)))
+    t0.detach_()
+    y.sum().backward()
+    assert seen == [[2.0, 2.0]]
+    assert t0.grad is None
+
+
+def test_a_leaf_that_requires_grad_again_accumulates_again():
+    t0 = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = t0 * 2
+    t0.detach_()
+    t0.requires_grad_()
+    y.sum().backward()
+    assert values(t0.grad) == [2.0, 2.0]
+
+
+def test_a_leaf_given_history_after_use_is_refused_in_backward():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    x.requires_grad_(False)
+    x.mul_(mg.tensor([1.0, 1.0], requires_grad=True))
+    with pytest.raises(RuntimeError) as excinfo:
+        y.sum().backward()
+    assert str(excinfo.value) == "leaf variable has been moved into the graph interior"
+
+
+# ---- class 3: memory overlap between an in-place op's input and the written tensor ----------
+
+PARTIAL = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "t2 = mg.tensor(1.0); t6 = t2.reshape(1); t6.sub_(t2)",  # same bytes, other strides
+        "t4 = mg.ones(2, 2); t6 = t4.T; t6.add_(t4)",
+        "x = mg.ones(4); x[0:2].add_(x[1:3])",
+        "x = mg.ones(1, 3); x.add_(x.view(3))",
+        "x = mg.ones(4); x[0:2].copy_(x[1:3])",
+    ],
+)
+def test_partial_overlap_is_refused_before_anything_changes(program):
+    namespace = {"mg": mg}
+    with pytest.raises(RuntimeError) as excinfo:
+        exec(program, namespace)
+    assert str(excinfo.value) == PARTIAL
+    for value in namespace.values():
+        if isinstance(value, mg.Tensor):
+            assert value._version == 0
+            assert set(values(value.reshape(-1))) == {1.0}
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "x = mg.ones(2, 2); x.mul_(x)",  # the same tensor
+        "x = mg.ones(2, 2); x.mul_(x.detach())",  # the same elements, the same layout
+        "x = mg.ones(2, 3); x[:, :1].mul_(x[:, 1:2])",  # not dense: PyTorch does not check
+        "x = mg.ones(3); x.fill_(x[0])",  # fill_ reads its value first
+        "x = mg.ones(4); x[0:2].add_(x[2:4])",  # disjoint
+    ],
+)
+def test_full_or_undecidable_overlap_is_allowed(program):
+    exec(program, {"mg": mg})
+
+
+def test_the_overlap_check_comes_before_the_shape_check():
+    x = mg.ones(3)
+    with pytest.raises(RuntimeError) as excinfo:
+        x[0:1].add_(x.expand(2, 3))  # expand is not dense: no overlap check, the shape fails
+    assert str(excinfo.value) == "output with shape [1] doesn't match the broadcast shape [2, 3]"
+    t = mg.ones(2, 3)
+    with pytest.raises(RuntimeError) as excinfo:
+        t[0].add_(t)
+    assert str(excinfo.value) == PARTIAL
+
+
+@pytest.mark.parametrize(
+    ("shape", "src", "message"),
+    [
+        ((3, 1), (3, 3), "output with shape [3, 1] doesn't match the broadcast shape [3, 3]"),
+        ((), (1, 3), "output with shape [] doesn't match the broadcast shape [1, 3]"),
+        ((3,), (2,), "The size of tensor a (3) must match the size of tensor b (2) at "
+         "non-singleton dimension 0"),
+    ],
+)
+def test_copy_into_a_smaller_tensor_gives_pytorchs_shape_error(shape, src, message):
+    target = mg.ones(shape)
+    with pytest.raises(RuntimeError) as excinfo:
+        target.copy_(mg.zeros(src))
+    assert str(excinfo.value) == message
+    assert target._version == 0
+
+
+# ---- class 4: views of a tensor that changed, or whose base was detached ---------------------
+
+NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+    "or both outside (if you want the inplace to be tracked)."
+)
+
+
+def test_a_view_of_a_base_detached_in_place_is_regenerated_without_an_edge():
+    t1 = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    t3 = t1 / 3
+    t4 = t3[0:1]
+    t3.detach_()
+    t3.mul_(-0.5)
+    assert t4.requires_grad and not t4.is_leaf
+    assert type(t4.grad_fn).__name__ == "AsStridedBackward0"
+    assert t4.grad_fn.next_functions == ((None, 0),)
+    (t4 * 2).sum().backward()  # the gradient goes nowhere
+    assert t1.grad is None
+
+
+def test_a_view_requires_grad_once_its_base_does():
+    t0 = mg.tensor(-1.0)
+    t1 = t0[...]
+    t0.requires_grad_()
+    assert t1.requires_grad and t1.is_leaf and t1.grad_fn is None
+    t9 = t1[...]
+    assert type(t9.grad_fn).__name__ == "AliasBackward0"
+
+
+def test_a_no_grad_view_follows_its_base_flag():
+    t0 = mg.zeros((3, 1), requires_grad=True)
+    with mg.no_grad():
+        t3 = t0.reshape(-1)
+    assert t3.requires_grad
+    t3.requires_grad_(False)
+    assert t3.requires_grad  # still: its base requires grad
+    t3.sum().backward()  # recorded, but no gradient edge
+    assert t0.grad is None
+    t0.detach_()
+    assert not t3.requires_grad
+
+
+def test_a_no_grad_view_whose_base_changed_raises_at_every_use():
+    t0 = mg.tensor([[-0.5], [-1.0], [0.5]], requires_grad=True)
+    with mg.no_grad():
+        t4 = t0.transpose(0, 1)
+        t0.div_(t0)
+    for _ in range(2):
+        with pytest.raises(RuntimeError) as excinfo:
+            _ = t4.grad_fn
+        assert str(excinfo.value) == NO_GRAD_VIEW
+    assert t4.requires_grad  # read without regenerating the history
+    assert t4.grad is None  # a leaf (no node of its own): no warning, no regeneration
+    with pytest.raises(RuntimeError) as excinfo:
+        t4 * 2
+    assert str(excinfo.value) == NO_GRAD_VIEW
+
+
+def test_a_multi_output_view_reports_requires_grad_without_raising():
+    t0 = mg.tensor([[0.5, -2.0, -1.5]], requires_grad=True)
+    t2 = t0.unbind()[0]
+    with mg.no_grad():
+        t2.abs_()
+    assert t2.requires_grad
+
+
+def test_writing_a_no_grad_view_of_a_detached_base_is_not_checked():
+    t0 = mg.tensor([[3.0, -1.0, 0.0], [0.5, -1.5, -1.5]], requires_grad=True)
+    with mg.no_grad():
+        t2 = t0[0]
+    t0.detach_()
+    t2.clamp_(min=0)
+    assert values(t0) == [[3.0, 0.0, 0.0], [0.5, -1.5, -1.5]]
+
+
+SAVED_DETACHED = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
+
+
+def test_a_saved_input_detached_in_place_is_refused_in_backward():
+    t0 = mg.tensor([[-1.0, 1.5], [-1.5, -1.5]], requires_grad=True)
+    t2 = t0 - t0
+    t3 = t2 / t0
+    t2.detach_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t3.backward(mg.ones_like(t3))
+    assert str(excinfo.value) == SAVED_DETACHED
+
+
+def test_a_saved_output_or_leaf_is_not_concerned():
+    t0 = mg.tensor([1.0, 2.0], requires_grad=True)
+    t2 = t0 * 1
+    t3 = t2.exp()  # saves its result, not t2
+    t2.detach_()
+    t3.sum().backward()
+    np.testing.assert_allclose(values(t0.grad), [2.7182817, 7.389056], rtol=1e-6)
+
+
+# ---- retain_grad follows the tensor to its new node --------------------------------------------
+
+
+def test_retain_grad_follows_an_in_place_op():
+    t0 = mg.tensor(-2.0, requires_grad=True)
+    t1 = mg.tensor([[1.0, 4.0, 1.5]])
+    t1.div_(t0)
+    t1.retain_grad()
+    t6 = t0.exp() - t1
+    t1.mul_(2)
+    t7 = t1 * 3
+    (t6.sum() + t7.sum()).backward()
+    assert values(t1.grad) == [[3.0, 3.0, 3.0]]  # only the use after the write
+
+
+def test_retain_grad_follows_a_regenerated_view():
+    b = mg.tensor([1.0, 2.0], requires_grad=True) * 1
+    v = b[0:1]
+    v.retain_grad()
+    b.mul_(3)
+    (v * 4).sum().backward()
+    assert values(v.grad) == [4.0]
+
+
+# ---- class 5: values at special points, gradient nodes ------------------------------------------
+
+
+def test_sign_and_the_gradient_of_abs_at_nan_are_zero():
+    x = mg.tensor([float("nan"), 0.0, -0.0, 1.0, -2.0], requires_grad=True)
+    assert values(mg.sign(x.detach())) == [0.0, 0.0, 0.0, 1.0, -1.0]
+    (g,) = mg.autograd.grad(x.abs().sum(), x, create_graph=True)
+    assert values(g) == [0.0, 0.0, 0.0, 1.0, -1.0]
+    x.abs().sum().backward()
+    assert values(x.grad) == [0.0, 0.0, 0.0, 1.0, -1.0]
+
+
+def test_the_divisors_gradient_ends_with_a_multiplication():
+    x = mg.tensor([1.0, 1.0], requires_grad=True)
+    y = mg.tensor([2.0, 3.0], requires_grad=True)
+    (g,) = mg.autograd.grad((x / y).sum(), y, create_graph=True)
+    assert type(g.grad_fn).__name__ == "MulBackward0"
+    np.testing.assert_allclose(values(g), [-0.25, -0.11111111], rtol=1e-6)
+
+
+def test_a_recorded_gradient_can_be_written():
+    t0 = mg.tensor([3.0, -2.0, -1.5], requires_grad=True)
+    (g,) = mg.autograd.grad(t0.sum(), t0, create_graph=True)
+    g[0] = -1.0  # numpy's read-only broadcast must not leak out (ValueError)
+    # PyTorch's gradient here is an expanded view of one element, so its other elements change
+    # too; minigrad's is a plain tensor (known.py: "gradient layout").
+    assert values(g)[0] == -1.0
+
+
+# ---- per-op findings: the bias's gradient keeps its graph under create_graph --------------------
+
+
+def test_layer_norm_bias_gradient_is_differentiable():
+    x = mg.tensor([[1.0, 2.0, 4.0], [0.0, -1.0, 3.0]], requires_grad=True)
+    w = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = mg.tensor([0.5, 0.0, -1.0], requires_grad=True)
+    y = mg.nn.functional.layer_norm(x, (3,), w, b)
+    (gb,) = mg.autograd.grad((y * x).sum(), b, create_graph=True)
+    assert gb.requires_grad
+    assert values(gb) == [1.0, 1.0, 7.0]
+    (gx,) = mg.autograd.grad(gb.sum(), x)
+    assert values(gx) == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+def test_conv2d_bias_gradient_is_differentiable():
+    x = mg.arange(9.0).view(1, 1, 3, 3).requires_grad_()
+    w = mg.ones(2, 1, 2, 2, requires_grad=True)
+    b = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = mg.nn.functional.conv2d(x, w, b)
+    (gb,) = mg.autograd.grad((y * y).sum(), b, create_graph=True)
+    assert gb.requires_grad
+    assert values(gb) == [136.0, 144.0]
+    gx, gw = mg.autograd.grad(gb.sum(), [x, w])
+    assert values(gx) == [[[[4.0, 8.0, 4.0], [8.0, 16.0, 8.0], [4.0, 8.0, 4.0]]]]
+    assert values(gw) == [[[[16.0, 24.0], [40.0, 48.0]]]] * 2
+
+
+def test_masked_gradients_keep_pytorchs_special_values():
+    # relu, clamp: an infinite gradient where the input is masked stays 0, not nan; relu at a
+    # nan input lets the gradient through (PyTorch's threshold_backward: 0 where y <= 0).
+    t0 = mg.tensor([0.0, -1.0, 1.5], requires_grad=True)
+    (t0.relu() ** mg.tensor(-1.5, requires_grad=True)).sum().backward()
+    np.testing.assert_allclose(values(t0.grad), [0.0, 0.0, -0.5443311], rtol=1e-6)
+    t0 = mg.tensor([[-0.5, 3.0, -1.0]], requires_grad=True)
+    (t0.view(-1) ** t0.clamp(min=0)).backward(mg.ones(1, 3))
+    np.testing.assert_allclose(values(t0.grad), [[0.0, 56.662533, 0.0]], rtol=1e-6)
+    t0 = mg.tensor([[-1.0, 0.0]], requires_grad=True)
+    (t0 + float("nan")).relu().sum().backward()
+    assert values(t0.grad) == [[1.0, 1.0]]

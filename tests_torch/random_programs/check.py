@@ -1,0 +1,52 @@
+"""One program through both libraries: the divergence found, if any, and its known class."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+import minigrad
+from tests_torch.random_programs.compare import Divergence, compare
+from tests_torch.random_programs.generator import Statement, generate
+from tests_torch.random_programs.known import classify
+from tests_torch.random_programs.runner import run
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A program on which minigrad diverges from PyTorch."""
+
+    program: list[Statement]
+    divergence: Divergence
+    known: str | None  # the known class (see known.py), or None for a new divergence
+
+    @property
+    def signature(self) -> tuple[str, str | None]:
+        """What a shrunk program must keep showing: the kind of difference and its class."""
+        return self.divergence.category, self.known
+
+
+def check_program(program: list[Statement]) -> Finding | None:
+    """Run ``program`` in PyTorch and minigrad; the first divergence, or None."""
+    torch_run = run(program, torch)
+    minigrad_run = run(program, minigrad)
+    divergence = compare(torch_run, minigrad_run)
+    if divergence is None:
+        return None
+    return Finding(program, divergence, classify(program, minigrad_run, divergence))
+
+
+def check_seed(seed: int) -> Finding | None:
+    """Generate the program of ``seed`` and check it."""
+    return check_program(generate(seed))
+
+
+def check_numbered(seed: int) -> tuple[int, Finding | None]:
+    """``(seed, check_seed(seed))``: the unit of work of a batch run in worker processes."""
+    return seed, check_seed(seed)
+
+
+def use_one_thread() -> None:
+    """PyTorch on one thread: the tensors are tiny, and the machine is shared."""
+    torch.set_num_threads(1)

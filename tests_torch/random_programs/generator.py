@@ -1,0 +1,305 @@
+"""Small random autograd programs over the seeds' vocabulary.
+
+A program is a list of ``Statement``s: Python source using the name ``torch`` and tensors
+``t0, t1, ...``. The generator tracks each tensor's shape so that most statements are valid
+(an invalid one is still a fine test: both libraries must raise the same error). The same seed
+always gives the same program.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+Shape = tuple[int, ...]
+
+# Values chosen to hit special points too (0 for log, sqrt, division; negatives for sqrt).
+_VALUES = (-2.0, -1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+_SHAPES: tuple[Shape, ...] = ((2, 3), (3,), (2, 2), (1,), (), (3, 1), (1, 3))
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One line (or ``with`` block) of a program.
+
+    ``kind`` names the vocabulary item (``"inplace_binary"``, ``"view"``, ...); ``target`` is
+    the tensor the statement creates or writes, ``operands`` the other tensors it reads. The
+    runner uses them to record facts (does an in-place op's operand share the written tensor's
+    version counter?) that ``known.py`` classifies by.
+    """
+
+    code: str
+    kind: str
+    target: str | None = None
+    operands: tuple[str, ...] = field(default=())
+
+
+def _literal(rng: random.Random, shape: Shape) -> str:
+    if not shape:
+        return repr(rng.choice(_VALUES))
+    inner = shape[1:]
+    return "[" + ", ".join(_literal(rng, inner) for _ in range(shape[0])) + "]"
+
+
+def _broadcast(a: Shape, b: Shape) -> Shape | None:
+    result = []
+    for x, y in zip(reversed((1,) * (len(b) - len(a)) + a), reversed((1,) * (len(a) - len(b)) + b)):
+        if x != y and 1 not in (x, y):
+            return None
+        result.append(max(x, y))
+    return tuple(reversed(result))
+
+
+class _Builder:
+    """The program being generated, with the shapes of the tensors made so far."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.statements: list[Statement] = []
+        self.shapes: dict[str, Shape] = {}
+        self.count = 0
+
+    def new_name(self) -> str:
+        name = f"t{self.count}"
+        self.count += 1
+        return name
+
+    def pick(self) -> str:
+        return self.rng.choice(list(self.shapes))
+
+    def pick_other(self, name: str) -> str:
+        """Another tensor, preferring one whose shape broadcasts with ``name``'s (or itself)."""
+        rng = self.rng
+        if rng.random() < 0.15:
+            return name  # the aliasing case: x.mul_(x)
+        fitting = [n for n in self.shapes if _broadcast(self.shapes[n], self.shapes[name])]
+        return rng.choice(fitting) if fitting and rng.random() < 0.9 else self.pick()
+
+    def add(self, statement: Statement, shape: Shape | None = None) -> None:
+        if self.rng.random() < 0.12 and statement.kind in _MAY_RUN_IN_NO_GRAD:
+            indented = statement.code.replace("\n", "\n    ")
+            statement = Statement(
+                f"with torch.no_grad():\n    {indented}",
+                statement.kind,
+                statement.target,
+                statement.operands,
+            )
+        self.statements.append(statement)
+        if shape is not None and statement.target is not None:
+            self.shapes[statement.target] = shape
+
+    # -- the vocabulary ------------------------------------------------------------------------
+
+    def leaf(self) -> None:
+        rng = self.rng
+        shape = rng.choice(_SHAPES)
+        name = self.new_name()
+        requires_grad = rng.random() < 0.7
+        flag = ", requires_grad=True" if requires_grad else ""
+        dtype = ", dtype=torch.float64" if rng.random() < 0.1 else ""
+        if rng.random() < 0.2 and shape:
+            maker = rng.choice(("ones", "zeros"))
+            code = f"{name} = torch.{maker}({shape}{dtype}{flag})"
+        else:
+            code = f"{name} = torch.tensor({_literal(rng, shape)}{dtype}{flag})"
+        self.add(Statement(code, "leaf", name), shape)
+
+    def unary(self) -> None:
+        source = self.pick()
+        name = self.new_name()
+        shape = self.shapes[source]
+        expression = self.rng.choice(_UNARY)
+        if expression in ("{}.sum()", "{}.mean()"):
+            shape = ()
+        code = f"{name} = {expression.format(source)}"
+        self.add(Statement(code, "unary", name, (source,)), shape)
+
+    def binary(self) -> None:
+        left = self.pick()
+        right = self.pick_other(left)
+        name = self.new_name()
+        shape = _broadcast(self.shapes[left], self.shapes[right]) or self.shapes[left]
+        code = f"{name} = {self.rng.choice(_BINARY).format(left, right)}"
+        self.add(Statement(code, "binary", name, (left, right)), shape)
+
+    def view(self) -> None:
+        source = self.pick()
+        shape = self.shapes[source]
+        options = _views(shape)
+        expression, new_shape = self.rng.choice(options)
+        name = self.new_name()
+        code = f"{name} = {expression.format(source)}"
+        self.add(Statement(code, "view", name, (source,)), new_shape)
+
+    def inplace(self) -> None:
+        rng = self.rng
+        target = self.pick()
+        shape = self.shapes[target]
+        if rng.random() < 0.5:
+            other = self.pick_other(target)
+            code = rng.choice(_INPLACE_BINARY).format(target, other)
+            self.add(Statement(code, "inplace_binary", target, (other,)))
+        elif rng.random() < 0.25 and shape:
+            index = "0" if len(shape) == 1 or rng.random() < 0.5 else "0, 0"
+            value = rng.choice(("2.0", "-1.0", f"{self.pick()}.sum()"))
+            operands = (value.split(".")[0],) if value.startswith("t") else ()
+            kind = "inplace_binary" if operands else "inplace_unary"
+            self.add(Statement(f"{target}[{index}] = {value}", kind, target, operands))
+        else:
+            code = rng.choice(_INPLACE_UNARY).format(target)
+            self.add(Statement(code, "inplace_unary", target))
+
+    def detach_family(self) -> None:
+        rng = self.rng
+        source = self.pick()
+        choice = rng.random()
+        if choice < 0.35:
+            self.add(Statement(f"{source}.detach_()", "detach_", source))
+        elif choice < 0.55:
+            name = self.new_name()
+            self.add(Statement(f"{name} = {source}.detach()", "view", name, (source,)),
+                     self.shapes[source])
+        elif choice < 0.75:
+            name = self.new_name()
+            self.add(Statement(f"{name} = {source}.data", "data", name, (source,)),
+                     self.shapes[source])
+        elif choice < 0.9:
+            self.add(Statement(f"{source}.requires_grad_()", "requires_grad_", source))
+        else:
+            self.add(Statement(f"{source}.requires_grad_(False)", "requires_grad_", source))
+
+    def backward(self) -> None:
+        rng = self.rng
+        source = self.pick()
+        retain = ", retain_graph=True" if rng.random() < 0.4 else ""
+        choice = rng.random()
+        if choice < 0.45:
+            code = f"{source}.sum().backward({retain[2:]})"
+        elif choice < 0.6:
+            code = f"{source}.backward(torch.ones_like({source}){retain})"
+        elif choice < 0.7:
+            code = f"{source}.backward({retain[2:]})"
+        else:
+            wrt = self.pick()
+            name = self.new_name()
+            create = ", create_graph=True" if rng.random() < 0.3 else ""
+            code = (
+                f"{name} = torch.autograd.grad({source}.sum(), {wrt}{retain}{create}, "
+                f"allow_unused=True)[0]"
+            )
+            self.add(Statement(code, "grad", name, (source, wrt)), self.shapes[wrt])
+            return
+        if rng.random() < 0.1:
+            code = f"with torch.autograd.detect_anomaly():\n    {code}"
+        self.add(Statement(code, "backward", None, (source,)))
+
+    def hook(self) -> None:
+        rng = self.rng
+        source = self.pick()
+        choice = rng.random()
+        if choice < 0.4:
+            code = f"{source}.retain_grad()"
+        elif choice < 0.6:
+            code = f"{source}.register_hook(lambda g: g * 2)"
+        elif choice < 0.7:
+            code = f"{source}.register_hook(lambda g: None)"
+        elif choice < 0.85:
+            name = self.new_name()
+            self.add(Statement(f"{name} = {source}.grad", "read_grad", name, (source,)),
+                     self.shapes[source])
+            return
+        else:
+            code = f"{source}.grad = None"
+        self.add(Statement(code, "hook", source))
+
+
+_MAY_RUN_IN_NO_GRAD = {"unary", "binary", "view", "inplace_binary", "inplace_unary"}
+
+_UNARY = (
+    "{}.sigmoid()", "{}.exp()", "{}.tanh()", "{}.relu()", "-{}", "{} * 2", "{} / 3",
+    "{} ** 2", "{}.sin()", "{}.abs()", "{}.clamp(min=0)", "{}.sqrt()", "{}.log()",
+    "{}.sum()", "{}.mean()", "{}.clone()", "{} * 1", "{}.pow(0.5)", "1 / {}",
+)
+_BINARY = (
+    "{} + {}", "{} - {}", "{} * {}", "{} / {}", "torch.maximum({}, {})", "torch.atan2({}, {})",
+    "{} ** {}",
+)
+_INPLACE_BINARY = (
+    "{}.add_({})", "{}.sub_({})", "{}.mul_({})", "{}.div_({})", "{}.copy_({})",
+    "{} += {}", "{} *= {}", "{} /= {}", "{}.add_({}, alpha=2)",
+)
+_INPLACE_UNARY = (
+    "{}.mul_(-0.5)", "{}.add_(1)", "{} *= 2", "{}.sigmoid_()", "{}.exp_()", "{}.tanh_()",
+    "{}.relu_()", "{}.zero_()", "{}.fill_(0.5)", "{}.clamp_(min=0)", "{}.neg_()", "{}.sqrt_()",
+    "{}.abs_()", "{}.pow_(2)",
+)
+
+
+def _views(shape: Shape) -> list[tuple[str, Shape]]:
+    """View expressions that fit ``shape``, with the shape each gives."""
+    size = 1
+    for n in shape:
+        size *= n
+    options: list[tuple[str, Shape]] = [
+        ("{0}.view(-1)", (size,)),
+        ("{0}.reshape(-1)", (size,)),
+        ("{0}.unsqueeze(0)", (1, *shape)),
+        ("{0}.view_as({0})", shape),
+        ("{0}[...]", shape),
+        ("{0}.expand(2, *{0}.shape)", (2, *shape)),
+        ("{0}.squeeze()", tuple(n for n in shape if n != 1)),
+        ("{0}.reshape(1)", (1,)) if size == 1 else ("{0}.flatten()", (size,)),
+    ]
+    if len(shape) <= 2:
+        options.append(("{0}.T" if len(shape) == 2 else "{0}.t()", tuple(reversed(shape))))
+    if shape:
+        rest = shape[1:]
+        options += [
+            ("{0}[0]", rest),
+            ("{0}[0:1]", (1, *rest)),
+            ("{0}.select(0, 0)", rest),
+            ("{0}.narrow(0, 0, 1)", (1, *rest)),
+            ("{0}.unbind()[0]", rest),
+            ("{0}.split(1)[0]", (1, *rest)),
+        ]
+    if len(shape) == 2:
+        options += [
+            ("{0}[:, 1:]", (shape[0], shape[1] - 1)),
+            ("{0}.permute(1, 0)", (shape[1], shape[0])),
+            ("{0}.transpose(0, 1)", (shape[1], shape[0])),
+            ("{0}.diagonal()", (min(shape),)),
+            ("{0}.chunk(2, 1)[0]", (shape[0], (shape[1] + 1) // 2)),
+        ]
+    return options
+
+
+_ACTIONS = (
+    ("leaf", 12), ("unary", 14), ("binary", 12), ("view", 18), ("inplace", 22),
+    ("detach_family", 9), ("backward", 8), ("hook", 5),
+)
+
+
+def generate(seed: int) -> list[Statement]:
+    """The program of ``seed``: 2-16 statements, ending with a backward most of the time."""
+    rng = random.Random(seed)
+    builder = _Builder(rng)
+    if rng.random() < 0.04:
+        builder.statements.append(
+            Statement("torch.autograd.set_detect_anomaly(True)", "anomaly")
+        )
+    for _ in range(rng.randint(1, 2)):
+        builder.leaf()
+    names, weights = zip(*_ACTIONS)
+    for _ in range(rng.randint(1, 12)):
+        getattr(builder, rng.choices(names, weights)[0])()
+    for _ in range(rng.choice((0, 1, 1, 1, 2))):
+        builder.backward()
+    if rng.random() < 0.2:
+        builder.inplace()
+        builder.backward()
+    return builder.statements
+
+
+def source(statements: list[Statement], header: str = "import torch") -> str:
+    """The program as runnable Python text."""
+    return "\n".join([header, *(s.code for s in statements)]) + "\n"

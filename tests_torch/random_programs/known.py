@@ -1,0 +1,238 @@
+"""Divergences of known classes that are not fixed on this branch yet, each with its issue.
+
+The CI batch fails on any divergence this module does not recognise. Keep every rule narrow
+(it must not hide a new kind of divergence) and delete it as soon as its fix lands: the list
+is meant to shrink to nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tests_torch.random_programs.compare import Divergence
+from tests_torch.random_programs.generator import Statement
+from tests_torch.random_programs.runner import Run
+
+_STALE = "modified by an inplace operation"
+
+
+@dataclass(frozen=True)
+class KnownClass:
+    """A class of divergence: its name, where it is tracked, and how to recognise it."""
+
+    name: str
+    issue: str
+    matches: Callable[[list[Statement], Run, Divergence], bool]
+
+
+def _inplace_operand_shares_counter(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 8, class 1: ``x.mul_(x)``, ``t2 = t0.detach(); t2.div_(t0)``.
+
+    PyTorch saves the other operand before the write and bumps the shared counter after it, so
+    backward finds the saved operand stale; minigrad does not raise, or names another tensor.
+    Recognised only when an earlier in-place op's operand shared the written tensor's counter
+    and PyTorch's first difference is its stale-saved-tensor error at a backward.
+    """
+    if divergence.category not in ("raise", "error") or divergence.statement is None:
+        return False
+    error = divergence.torch
+    if error is None or _STALE not in error[1]:
+        return False
+    earlier = minigrad_run.facts[: divergence.statement]
+    return any("inplace_operand_shares_counter" in facts for facts in earlier)
+
+
+def _none_operand(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> bool:
+    """Issue 10 (argument errors, branch `misuse`): an op given None instead of a tensor.
+
+    ``t5 = t3.grad`` binds None when no gradient was accumulated; ``t1 + t5``, ``t1.add_(t5)``
+    then raise PyTorch's TypeError, while minigrad turns None into an object array. Recognised
+    only at the statement that uses None, when PyTorch raised a TypeError about ``NoneType``.
+    """
+    index = divergence.statement
+    if divergence.category not in ("raise", "error") or index is None:
+        return False
+    error = divergence.torch
+    return (
+        error is not None
+        and error[0] == "TypeError"
+        and "NoneType" in error[1]
+        and "operand_is_none" in minigrad_run.facts[index]
+    )
+
+
+_GRADIENT_LAYOUT_ERRORS = (
+    "unsupported operation: more than one element of the written-to tensor",
+    "A view was created in no_grad mode and is being modified inplace",
+    "Can't detach views in-place",
+    "leaf Variable that requires grad is being used in an in-place operation",
+)
+
+
+def _gradient_layout(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> bool:
+    """Issue 8 (found by this tester, not fixed): the layout of what ``autograd.grad`` returns.
+
+    PyTorch returns its backward formulas' tensors as they are: for ``x.sum()`` an expanded
+    view (stride 0) of the one-element seed, made under no_grad. Writing one element of it
+    writes all, an in-place op on it is refused (internal overlap, or a no_grad view written
+    with grad mode on) and ``detach_()`` is refused (a view). minigrad returns a fresh dense
+    tensor. Recognised only at statements that write or detach such a result, with one of
+    those PyTorch errors, or as a value difference of such a result.
+    """
+    index = divergence.statement
+    if index is not None:
+        error = divergence.torch
+        return (
+            divergence.category in ("raise", "error")
+            and error is not None
+            and any(text in error[1] for text in _GRADIENT_LAYOUT_ERRORS)
+            and "uses_result_of_grad" in minigrad_run.facts[index]
+        )
+    return divergence.category == "value" and divergence.name in minigrad_run.from_grad
+
+
+def _undecidable_overlap(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 8, class 3 (the part left open): ``x.mul_(x[:, :1])``, operands not dense.
+
+    PyTorch does not check an in-place op whose input shares memory with the written tensor
+    when either is not dense ("too hard"), and its result then depends on the order its kernel
+    visits the elements; minigrad computes the op out of place. Recognised only as a value
+    difference after such an op.
+    """
+    return divergence.category == "value" and any(
+        "inplace_operand_overlaps_undecidably" in facts for facts in minigrad_run.facts
+    )
+
+
+_REBASE_ERROR = "is a view and its base or another view of its base has been modified inplace"
+
+
+def _unpack_order(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> bool:
+    """Issue 8, found by this tester: which stale saved tensor a node reports first.
+
+    PyTorch's generated nodes unpack their saved tensors in the order of their names
+    (``other`` before ``self``), so with both stale the error names ``other``; minigrad checks
+    them in the order they were saved (and, for a view made by a multi-output op, raises the
+    view's error while naming it). Recognised only when both raise at the same statement,
+    PyTorch its stale-tensor error, minigrad one naming another tensor or the view's error.
+    """
+    if divergence.category != "error":
+        return False
+    expected, actual = divergence.torch[1], divergence.minigrad[1]
+    if _STALE not in expected:
+        return False
+    if _REBASE_ERROR in actual:
+        return True
+    return _STALE in actual and _named_tensor(expected) != _named_tensor(actual)
+
+
+def _named_tensor(message: str) -> str:
+    return message.split("]", 1)[0]
+
+
+def _edgeless_view_saved(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 8, found by this tester: what an op saves for an input without a gradient edge.
+
+    A view made under no_grad of a tensor that requires grad requires grad, yet has no
+    gradient edge. PyTorch decides what to save by the edges (``x * x`` on such a view saves
+    nothing, so a second backward works); minigrad by ``requires_grad`` (it saves, and a second
+    backward raises). Recognised only as minigrad's "backward through the graph a second time"
+    where PyTorch runs, after an op used such a view.
+    """
+    index = divergence.statement
+    return (
+        divergence.category == "raise"
+        and index is not None
+        and divergence.torch is None
+        and "a second time" in divergence.minigrad[1]
+        and any("operand_is_edgeless_view" in facts for facts in minigrad_run.facts[:index])
+    )
+
+
+def _anomaly_mode_adds_where(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 12 (by design): in anomaly mode minigrad's stale-tensor error goes on to say where
+    the tensor was saved and modified. Recognised only when minigrad's text is PyTorch's
+    followed by more lines.
+    """
+    if divergence.category != "error":
+        return False
+    expected, actual = divergence.torch, divergence.minigrad
+    return (
+        expected[0] == actual[0]
+        and _STALE in expected[1]
+        and actual[1].startswith(expected[1] + "\n")
+    )
+
+
+def _backward_formula_nodes(
+    program: list[Statement], minigrad_run: Run, divergence: Divergence
+) -> bool:
+    """Issue 8, found by this tester: the nodes a gradient taken with create_graph carries.
+
+    PyTorch records fused nodes for many backward formulas (``SigmoidBackwardBackward0``,
+    ``ThresholdBackwardBackward0``); minigrad records the ops its formula is written with
+    (``MulBackward0``, ``WhereBackward0``). The values and higher-order gradients agree.
+    Recognised only as a ``grad_fn`` difference of a result of ``autograd.grad`` (or a view).
+    """
+    return divergence.category == "grad_fn" and divergence.name in minigrad_run.from_grad
+
+
+KNOWN: tuple[KnownClass, ...] = (
+    KnownClass(
+        "in-place op whose operand shares the written tensor's counter",
+        "issue 8, class 1 (fixed on branch `record`)",
+        _inplace_operand_shares_counter,
+    ),
+    KnownClass(
+        "None passed where a tensor is expected",
+        "issue 10, argument errors (branch `misuse`)",
+        _none_operand,
+    ),
+    KnownClass(
+        "layout of a gradient returned by autograd.grad",
+        "issue 8, found by the random-program tester",
+        _gradient_layout,
+    ),
+    KnownClass(
+        "in-place op on operands that overlap undecidably (not dense)",
+        "issue 8, class 3 (left open)",
+        _undecidable_overlap,
+    ),
+    KnownClass(
+        "order in which a node checks its stale saved tensors",
+        "issue 8, found by the random-program tester",
+        _unpack_order,
+    ),
+    KnownClass(
+        "what an op saves for an input without a gradient edge",
+        "issue 8, found by the random-program tester",
+        _edgeless_view_saved,
+    ),
+    KnownClass(
+        "anomaly mode's error also says where the tensor was saved and modified",
+        "issue 12 (beyond PyTorch, by design)",
+        _anomaly_mode_adds_where,
+    ),
+    KnownClass(
+        "nodes recorded by backward formulas under create_graph",
+        "issue 8, found by the random-program tester",
+        _backward_formula_nodes,
+    ),
+)
+
+
+def classify(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> str | None:
+    """The known class of ``divergence`` (its name and issue), or None if it is new."""
+    for known in KNOWN:
+        if known.matches(program, minigrad_run, divergence):
+            return f"{known.name} [{known.issue}]"
+    return None
