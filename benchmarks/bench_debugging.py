@@ -56,7 +56,7 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 import minigrad  # noqa: E402
-from minigrad.autograd import function, graph, guard, inplace, saved, version  # noqa: E402
+from minigrad.autograd import graph, guard, inplace, saved, version  # noqa: E402
 from minigrad.autograd.debug_switches import switches  # noqa: E402
 
 try:
@@ -69,10 +69,11 @@ except ImportError:  # PyTorch is optional: its column reads n/a
 # Where the debugging hooks live: (owner, attribute).
 HOOKED = [
     (version.VersionCounter, "bump"),
-    (function, "_pack_saved"),
-    (saved.SavedTensor, "unpack"),
+    (saved, "pack"),
+    (saved, "unpack"),
     (graph.Node, "_release_saved"),
-    (inplace, "apply_inplace"),
+    (inplace, "_copy_into"),
+    (inplace, "write_recorded"),
 ]
 
 WORKLOADS = {
@@ -140,7 +141,7 @@ def stripped_core() -> tuple[list[tuple[Any, str, Any, Any]], int]:
         replacement, count = _without_hooks(original)
         removed += count
         swaps.append((owner, attribute, original, replacement))
-    # A replacement calling another hooked function (apply_inplace calls _pack_saved) must
+    # A replacement calling another hooked function (write_recorded calls _copy_into) must
     # call its replacement: their namespaces are copies made before any swap.
     for _, _, _, replacement in swaps:
         namespace = replacement.__globals__

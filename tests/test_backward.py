@@ -71,6 +71,18 @@ def test_explicit_gradient_weights_the_outputs():
     assert x.grad.tolist() == [2.0, 20.0, 200.0]
 
 
+def test_explicit_gradient_is_cast_to_the_output_dtype():
+    # PyTorch's engine casts a root's gradient (validate_outputs): a bool or int64 seed acts
+    # as float32 all the way down, also with create_graph.
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    (grad,) = mg.autograd.grad(x * 3, x, mg.tensor([True, False]))
+    assert grad.dtype == mg.float32 and grad.tolist() == [3.0, 0.0]
+    (grad,) = mg.autograd.grad(x * x, x, mg.tensor([1, 2]), create_graph=True)
+    assert grad.dtype == mg.float32 and grad.tolist() == [2.0, 8.0]
+    (x * 3).backward(mg.tensor([1, 2]))
+    assert x.grad.dtype == mg.float32 and x.grad.tolist() == [3.0, 6.0]
+
+
 def test_backward_of_a_tensor_without_graph_raises():
     t = mg.tensor([1.0, 2.0])
     with pytest.raises(RuntimeError) as excinfo:

@@ -333,3 +333,26 @@ def test_old_style_node_repr_names_the_module_too():
     assert repr(y.grad_fn).startswith(text("<minigrad.autograd.function.ScaleBackward object at"))
     assert repr((mg.tensor([1.0], requires_grad=True) * 2).grad_fn).startswith(
         "<MulBackward0 object at")
+
+
+class NewSquaredError(Function):
+    @staticmethod
+    def forward(input, target):
+        return ((input - target) ** 2).sum()
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        return grad * 2 * (input - target), None
+
+
+def test_new_style_forward_may_take_a_keyword_named_target():
+    # minigrad's recording routine has a keyword of its own for in-place writes: a Function's
+    # keyword arguments are bound to its forward before they reach it.
+    x = mg.tensor([1.0, 3.0], requires_grad=True)
+    NewSquaredError.apply(x, target=mg.tensor([0.0, 1.0])).backward()
+    assert x.grad.tolist() == [2.0, 4.0]

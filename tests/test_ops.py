@@ -206,3 +206,32 @@ def test_second_derivative_through_an_inplace_op_that_saved_its_input() -> None:
     (g,) = minigrad.autograd.grad(y.sum(), x, create_graph=True)
     (h,) = minigrad.autograd.grad(g.sum(), x)
     np.testing.assert_allclose(h.detach().numpy(), -np.sin([0.5, 1.0]))
+
+
+# Per-node attributes that only nodes with several outputs set (kept in a __dict__, rarely).
+MULTI_OUTPUT_NOTES = {"_num_outputs", "_output_meta"}
+
+
+def _first_samples() -> Iterator[Any]:
+    for row in ALL_OPS:
+        for index, sample in enumerate(row_samples(row)):
+            if has_grad_argument(row, sample):
+                yield pytest.param(row, sample, id=sample_id(row, index, sample))
+                break
+
+
+@pytest.mark.parametrize(("row", "sample"), list(_first_samples()))
+def test_a_built_in_op_keeps_its_options_in_declared_slots(row: OpInfo, sample: Sample) -> None:
+    """Every option forward keeps on ctx is declared in the op's ``fields`` (the node's slots):
+    recording leaves no per-node __dict__ behind (issue 7: cheap nodes)."""
+    args, kwargs, _ = build_args(minigrad, row, sample, "float64")
+    stack = [output.grad_fn for output in _outputs(row.call(minigrad, *args, **kwargs))]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(child for child, _ in node.next_functions)
+        if getattr(node, "_function", None) is not None and not node._function._tensor_level:
+            assert set(vars(node)) <= MULTI_OUTPUT_NOTES, (node.name(), set(vars(node)))

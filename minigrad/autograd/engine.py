@@ -139,6 +139,12 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
             raise RuntimeError(
                 errors.grad_shape_mismatch(index, grad_array.shape, root._array.shape)
             )
+        if grad_array.dtype != root._array.dtype:
+            # The engine works in the output's dtype (PyTorch casts a given gradient too):
+            # backward formulas and the fitting of their results rely on it.
+            grad_array = grad_array.astype(root._array.dtype)
+            if create_graph and isinstance(grad, TensorBase):
+                grad = grad.to(root.dtype)
         grads.append(grad if create_graph and isinstance(grad, TensorBase) else grad_array)
     return grads
 
@@ -209,11 +215,11 @@ class _Graph:
             # Only nodes from which a target can be reached do useful work; the others never
             # run (and so never check their saved tensors), as in PyTorch.
             self.runs = _leading_to(reachable, targets)
-        self.dependencies = dict.fromkeys(self.runs, 0)
+        dependencies = self.dependencies = dict.fromkeys(self.runs, 0)
         for node in self.runs:
-            for next_node, _ in node.next_functions:
-                if next_node in self.dependencies:
-                    self.dependencies[next_node] += 1
+            for next_node in node._next_nodes:
+                if next_node in dependencies:
+                    dependencies[next_node] += 1
         self.roots = [node for node in dict.fromkeys(roots) if node in self.runs]
         self.targets = targets or set()
 
@@ -223,19 +229,20 @@ class _Graph:
             return True
         if isinstance(node, AccumulateGrad):
             return accumulate
-        return any(child in self.runs for child, _ in node.next_functions)
+        return any(child in self.runs for child in node._next_nodes)
 
 
 def _reachable(roots: list[Node]) -> list[Node]:
     """Every node reachable from ``roots`` (iterative DFS; order: discovery)."""
     seen = dict.fromkeys(roots)
     stack = list(seen)
+    pop = stack.pop
+    push = stack.append
     while stack:
-        node = stack.pop()
-        for next_node, _ in node.next_functions:
+        for next_node in pop()._next_nodes:
             if next_node is not None and next_node not in seen:
                 seen[next_node] = None
-                stack.append(next_node)
+                push(next_node)
     return list(seen)
 
 
@@ -243,7 +250,7 @@ def _leading_to(nodes: list[Node], targets: set[Node]) -> set[Node]:
     """The nodes among ``nodes`` from which some target is reachable (targets included)."""
     parents: dict[Node, list[Node]] = {}
     for node in nodes:
-        for next_node, _ in node.next_functions:
+        for next_node in node._next_nodes:
             if next_node is not None:
                 parents.setdefault(next_node, []).append(node)
     found = set(targets) & set(nodes)
@@ -264,31 +271,49 @@ def _execute(
     targets: _Targets | None,
 ) -> None:
     ready: ReadyQueue = []
-    for node in graph.roots:
-        if graph.dependencies[node] == 0:
-            _push(ready, node)
     dependencies = graph.dependencies
+    for node in graph.roots:
+        if dependencies[node] == 0:
+            _push(ready, node)
+    pop = heapq.heappop
+    push = heapq.heappush
+    arrival = _arrival
+    # Read once: flipping anomaly mode from inside a backward hook does not change this run.
+    anomaly_on = anomaly._state.enabled
     while ready:
-        node = heapq.heappop(ready)[2]
+        node = pop(ready)[2]
         grads = buffers.pop(node, None) or [None] * node._num_outputs
-        if node._pre_hooks or node._retained or isinstance(node, AccumulateGrad):
+        if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
             grads = _apply_tensor_hooks(node, grads, create_graph)
-        if targets is not None and node in graph.targets:
-            targets.capture(node, grads)
-        if graph.must_execute(node, targets is None or targets.accumulate):
-            results = _run_node(node, grads, retain_graph, create_graph)
+        if targets is None:
+            results = _run_node(node, grads, retain_graph, create_graph, anomaly_on)
         else:
-            results = ()
+            if node in graph.targets:
+                targets.capture(node, grads)
+            if graph.must_execute(node, targets.accumulate):
+                results = _run_node(node, grads, retain_graph, create_graph, anomaly_on)
+            else:
+                results = ()
         # A node that produced nothing (it received no gradient) still releases its dependants.
-        for index, (next_node, output_nr) in enumerate(node.next_functions):
-            if next_node not in dependencies:
+        index = -1
+        for next_node in node._next_nodes:
+            index += 1
+            count = dependencies.get(next_node)
+            if count is None:  # no edge, or a node that does not lead to a target
                 continue
-            grad = results[index] if results else None
-            if grad is not None:
-                _add_to_buffer(buffers, next_node, output_nr, grad)
-            dependencies[next_node] -= 1
-            if dependencies[next_node] == 0:
-                _push(ready, next_node)
+            if results:
+                grad = results[index]
+                if grad is not None:
+                    slots = buffers.get(next_node)
+                    if slots is None:
+                        slots = buffers[next_node] = [None] * next_node._num_outputs
+                    # Out of place: the same gradient may have been handed to several consumers.
+                    output_nr = node._next_nrs[index]
+                    previous = slots[output_nr]
+                    slots[output_nr] = grad if previous is None else previous + grad
+            if count == 1:
+                push(ready, (-next_node._sequence_nr, next(arrival), next_node))
+            dependencies[next_node] = count - 1
 
 
 def _push(ready: ReadyQueue, node: Node) -> None:
@@ -305,17 +330,19 @@ def _add_to_buffer(buffers: Buffers, node: Node, output_nr: int, grad: Any) -> N
 
 
 def _run_node(
-    node: Node, grads: list[Any], retain_graph: bool, create_graph: bool
+    node: Node, grads: list[Any], retain_graph: bool, create_graph: bool, anomaly_on: bool
 ) -> tuple[Any, ...]:
-    """The node's backward; returns one gradient per ``next_functions`` entry."""
+    """The node's backward; returns one gradient per edge (``_next_nodes`` entry)."""
     if grads[0] is None and all(grad is None for grad in grads):
         return ()
+    if node._output_meta is not None:  # several outputs: some may have received no gradient
+        grads = _materialize(node, grads)
     try:
-        results = node._backward(_materialize(node, grads), create_graph)
-        if anomaly._state.enabled and anomaly._state.check_nan:
+        results = node._backward(grads, create_graph)
+        if anomaly_on and anomaly._state.check_nan:
             _check_nan(node, results)
     except Exception:
-        if anomaly._state.enabled:
+        if anomaly_on:
             anomaly.warn_backward_error(node.name(), node._forward_stack)
         raise
     if node._post_hooks:
@@ -381,14 +408,12 @@ def _retain(tensor: TensorBase, grad: Any) -> None:
 
 
 def _materialize(node: Node, grads: list[Any]) -> list[Any]:
-    # Outputs that received no gradient get zeros, so every backward sees full arguments.
-    for grad in grads:  # a plain loop: this runs once per node in every backward
-        if grad is None:
-            shapes = getattr(node, "_output_meta", None)
-            if shapes is not None:
-                return [np.zeros(*shapes[i]) if g is None else g for i, g in enumerate(grads)]
-            break
-    return grads
+    # Outputs that received no gradient get zeros, so every backward sees full arguments;
+    # unless a custom Function asked for None (``ctx.set_materialize_grads(False)``).
+    if not getattr(node, "_materialize_grads", True) or all(g is not None for g in grads):
+        return grads
+    meta = node._output_meta
+    return [np.zeros(*meta[i]) if g is None else g for i, g in enumerate(grads)]
 
 
 def _check_nan(node: Node, results: tuple[Any, ...]) -> None:

@@ -24,44 +24,46 @@ gradient), which is why it is a call in ``forward`` rather than a static list.
 
 ``Op`` is the array-level flavour used by minigrad's own ops: its forward and backward see numpy
 arrays, which keeps the hot path fast. ``Function`` proper sees tensors, as users expect.
+
+``Function.apply`` is the one recording routine (``autograd/record.py``): needs, forward, node
+and edges, outputs, saved values — the same steps for ops, custom Functions, views and in-place
+writes. This module holds the declarations and what backward calls on a node.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
-from minigrad.autograd import anomaly, debug_hooks, grad_mode
-from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import Edge, Node, sequence_numbers, sum_to_shape
-from minigrad.autograd.quiet import quiet_floats, restore, silence
-from minigrad.autograd.saved import SavedTensor
+from minigrad.autograd import grad_mode, saved
+from minigrad.autograd.graph import Node, sum_to_shape
+from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
+from minigrad.autograd.record import record
 from minigrad.autograd.variable import TensorBase
 
 
 class BackwardNode(Node):
-    """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive."""
+    """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive.
+
+    Each Function gets its own subclass, whose slots are the options its op declares in
+    ``fields`` (``alpha``, ``dim``, ``keepdim`` ...): a built-in op's node makes no ``__dict__``.
+    """
+
+    __slots__ = ("needs_input_grad", "_unpacked")
 
     _function: ClassVar[type[Function]]
     _name: ClassVar[str]
-    _to_save: tuple[Any, ...] | None = None
-    _unpacked: tuple[Any, ...] = ()
-    _input_meta: tuple[tuple[tuple[int, ...], np.dtype] | None, ...] = ()  # per edge
     _slots: tuple[int, ...] = ()  # which forward arguments are graph inputs (have an edge)
     _num_args = 0  # how many gradients backward returns: one per forward argument
     _dirty: tuple[TensorBase, ...] = ()
     _non_differentiable: tuple[Any, ...] = ()
     _materialize_grads = True
-    needs_input_grad: tuple[bool, ...] = ()
-
-    def __init__(self) -> None:
-        self._sequence_nr = next(sequence_numbers)
 
     def name(self) -> str:
         """The node's name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
@@ -71,14 +73,20 @@ class BackwardNode(Node):
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for backward; inputs and outputs among them are version-checked."""
-        self._to_save = values
+        self._saved = values  # packed by the recording routine once forward returns
 
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
         """The values given to ``save_for_backward``, checked against in-place writes."""
-        if not self._unpacked and self._saved:
-            self._unpacked = self._unpack_saved(as_tensors=self._function._tensor_level)
-        return self._unpacked
+        try:
+            values = self._unpacked  # set while backward runs
+        except AttributeError:  # never set: the slot is empty
+            values = ()
+        if values or not self._saved:
+            return values
+        # Not (or no longer) set: another thread's backward through this shared node may have
+        # reset it while this one runs. Unpacking again is cheap and gives the same values.
+        return saved.unpack(self, self._function._tensor_level)
 
     def mark_dirty(self, *tensors: TensorBase) -> None:
         """Declare that forward modified these input tensors in place."""
@@ -94,31 +102,60 @@ class BackwardNode(Node):
 
     # --- what the engine calls ---------------------------------------------------------------
 
-    def _unpack_saved(self, as_tensors: bool) -> tuple[Any, ...]:
-        if self._released:
-            raise RuntimeError(errors.BACKWARD_TWICE)
-        values = []
-        for saved in self._saved:  # a plain loop: this runs once per node in every backward
-            if saved is None:
-                values.append(None)
-            else:
-                values.append(saved.unpack_tensor(self) if as_tensors else saved.unpack(self))
-        return tuple(values)
-
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+        function = self._function
+        tensor_level = function._tensor_level
         # Every saved value is checked before backward runs, whether or not it is needed.
+        values = self._saved
         self._unpacked = (
-            self._unpack_saved(as_tensors or self._function._tensor_level)
-            if (self._saved or self._released) else ()
+            saved.unpack(self, as_tensors or tensor_level) if values or values is None else ()
         )
         try:
-            result = self._function._call_backward(self, grads, as_tensors)
+            result = function._call_backward(self, grads, as_tensors)
         finally:
             self._unpacked = ()
-        return self._check_grads(result)
+        if tensor_level:
+            return self._check_grads(result)  # a user's backward may return anything
+        if type(result) is not tuple:
+            result = (result,)
+        # A built-in op returns one gradient per input, to be fitted to the input's shape and
+        # dtype (``_input_meta``). None there: every input has the output's shape and dtype,
+        # which the incoming gradient has too; a formula's constant may still have promoted
+        # the dtype (a float64 scalar), which costs one comparison per gradient to catch.
+        meta = self._input_meta
+        if meta is None:
+            incoming = grads[0]
+            if as_tensors:
+                array = incoming._array if isinstance(incoming, TensorBase) else incoming
+                return self._fit_grads(result, self._like(array.shape, array.dtype))
+            dtype = incoming.dtype
+            for grad in result:
+                if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
+                    return self._fit_grads(result, self._like(incoming.shape, dtype))
+            return result
+        return self._fit_grads(result, meta)
+
+    def _like(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, ...]:
+        return ((tuple(shape), dtype),) * len(self._slots)
+
+    def _fit_grads(self, result: tuple[Any, ...], metas: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Sum broadcast gradients down to their input's shape; cast to its dtype."""
+        fitted = []
+        for index, meta in zip(self._slots, metas):
+            grad = result[index]
+            if grad is None or meta is None:
+                fitted.append(None)
+                continue
+            shape, dtype = meta
+            if grad.shape != shape:  # a tuple, or a Size (a tuple) for tensor gradients
+                grad = self._reduce_to(grad, shape, index)
+            if type(grad) is not np.ndarray or grad.dtype != dtype:
+                grad = _as_dtype(grad, dtype)
+            fitted.append(grad)
+        return tuple(fitted)
 
     def _check_grads(self, result: Any) -> tuple[Any, ...]:
-        """Make backward's answer fit the inputs: one per input, input's shape and dtype.
+        """Make a custom backward's answer fit the inputs: one per input, input's shape, dtype.
 
         Backward returns one gradient per forward argument; only the arguments that are graph
         inputs (``_slots``) have an edge, so the others' entries must be None and are dropped.
@@ -130,19 +167,7 @@ class BackwardNode(Node):
             len(result) < expected or any(g is not None for g in result[expected:])
         ):
             raise RuntimeError(errors.wrong_grad_count(self.name(), expected, len(result)))
-        checked = []
-        for index, meta in zip(self._slots, self._input_meta):
-            grad = result[index]
-            if grad is None or meta is None:
-                checked.append(None)
-                continue
-            shape, dtype = meta
-            if grad.shape != shape:  # a tuple, or a Size (a tuple) for tensor gradients
-                grad = self._reduce_to(grad, shape, index)
-            if type(grad) is not np.ndarray or grad.dtype != dtype:
-                grad = _as_dtype(grad, dtype)
-            checked.append(grad)
-        return tuple(checked)
+        return self._fit_grads(result, self._input_meta)
 
     def _reduce_to(self, grad: Any, shape: tuple[int, ...], index: int) -> Any:
         try:
@@ -159,38 +184,6 @@ def _as_dtype(grad: Any, dtype: np.dtype) -> Any:
     if isinstance(grad, TensorBase):
         return grad if grad._array.dtype == dtype else grad.to(from_numpy_dtype(dtype))
     return grad if grad.dtype == dtype else grad.astype(dtype)
-
-
-class _NeverNeeded(tuple):
-    """``needs_input_grad`` when nothing is recorded: False at every index."""
-
-    def __getitem__(self, index: Any) -> bool:  # type: ignore[override]
-        return False
-
-
-class _NoGradContext:
-    """The ctx forward gets when nothing is recorded: saving and notes are dropped."""
-
-    needs_input_grad = _NeverNeeded()
-
-    def save_for_backward(self, *values: Any) -> None:
-        """Nothing will run backward: keep nothing."""
-
-    def mark_dirty(self, *tensors: Any) -> None:
-        """Nothing is recorded: nothing to rebase."""
-
-    def mark_non_differentiable(self, *values: Any) -> None:
-        """Nothing is recorded: nothing to mark."""
-
-    def set_materialize_grads(self, value: bool) -> None:
-        """Nothing is recorded: no gradients to materialize."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        # Notes forward leaves for backward (shapes, axes) are not needed: drop them.
-        pass
-
-
-NO_GRAD_CTX = _NoGradContext()
 
 
 class Function:
@@ -228,6 +221,11 @@ class Function:
         "__repr__": object.__repr__,
     }
     _new_style: ClassVar[bool] = False  # forward without ctx, plus setup_context
+    # The options forward keeps on ``ctx`` for backward (``ctx.dim = dim``): the node's slots.
+    # A custom Function may also set undeclared ones, as in PyTorch; they go to a __dict__.
+    fields: ClassVar[tuple[str, ...]] = ()
+    # Whether numpy's broadcasting errors in forward become PyTorch's message.
+    broadcasts: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -235,7 +233,10 @@ class Function:
         # PyTorch's C++ nodes are named "torch::autograd::CopyBackwards" but their Python type
         # (what repr shows: grad_fn=<CopyBackwards>) is the last part.
         type_name = name.rpartition("::")[2]
-        namespace = {"_function": cls, "_name": name, "__doc__": cls.__doc__}
+        fields = tuple(dict.fromkeys(
+            field for klass in reversed(cls.__mro__) for field in klass.__dict__.get("fields", ())
+        ))
+        namespace = {"__slots__": fields, "_function": cls, "_name": name, "__doc__": cls.__doc__}
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
         cls._new_style = cls.setup_context is not Function.setup_context
 
@@ -285,17 +286,14 @@ class Function:
         cls.setup_context(ctx, args, output)
         return output
 
-    @staticmethod
-    def backward(ctx: Any, *grads: Any) -> Any:
-        """Compute one gradient per forward input from the outputs' gradients (override)."""
-        raise NotImplementedError("You must implement the backward function for custom Function.")
-
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward on ``args`` and, if anything needs a gradient, record a node.
 
-        A new-style Function (``setup_context`` overridden) also takes keyword arguments:
-        they are bound to forward's parameters, with their defaults, as PyTorch does.
+        The recording itself is the one routine every op, view and in-place write shares
+        (``autograd/record.py``). A new-style Function (``setup_context`` overridden) also
+        takes keyword arguments: they are bound to forward's parameters, with their defaults,
+        as PyTorch does.
         """
         if cls._new_style:
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
@@ -303,29 +301,12 @@ class Function:
             args = bound.args
         elif kwargs:
             raise TypeError(f"{cls.__name__}.apply() takes no keyword arguments")
-        needs = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
-        recording = grad_mode.is_grad_enabled() and any(needs)
-        node = cls._Node()
-        node.needs_input_grad = needs if recording else (False,) * len(args)
-        with grad_mode.no_grad(), quiet_floats():
-            raw = cls._forward(node, *args)
-        single = not isinstance(raw, tuple)
-        values = (raw,) if single else raw
-        for tensor in node._dirty:
-            # Checked after forward, as PyTorch does (the write has happened by then).
-            if recording and tensor._grad_fn is None and tensor._requires_grad:
-                raise RuntimeError(errors.LEAF_USED_INPLACE)
-            tensor._counter.bump()  # marking dirty counts as a write, as in PyTorch
-        outputs = tuple(_as_output(value, args, node._dirty) for value in values)
-        if recording:
-            node._slots = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase))
-            node._num_args = len(args)
-            # Before rebasing: the edges point at the inputs' old history.
-            _connect(node, args, needs, node._slots)
-            tensors = [o for o in outputs if isinstance(o, TensorBase)]
-            _mark_outputs(node, tensors)
-            _pack_saved(node, args, args, tensors, tensors)
-        return outputs[0] if single else outputs
+        return record(cls, *args)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        """Compute one gradient per forward input from the outputs' gradients (override)."""
+        raise NotImplementedError("You must implement the backward function for custom Function.")
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
@@ -343,7 +324,8 @@ class Op(Function):
 
     ``forward(ctx, *arrays_and_scalars)`` returns an array (or a tuple of them);
     ``backward(ctx, grad)`` returns one gradient per input (None where none is needed). A
-    gradient may keep the broadcast shape: the node sums it down to the input's shape.
+    gradient may keep the broadcast shape: the node sums it down to the input's shape. The
+    options forward keeps for backward are declared in ``fields``.
     """
 
     _tensor_level = False
@@ -353,7 +335,9 @@ class Op(Function):
     # Whether writing this op's result in place refuses a tensor whose elements share memory
     # (an expanded one). PyTorch's scalar fills skip the check: ``expanded.zero_()`` works.
     checks_internal_overlap: ClassVar[bool] = True
-    _slots: tuple[int, ...] = (0,)
+
+    # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
+    apply = classmethod(record)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -361,160 +345,8 @@ class Op(Function):
         cls._Node._num_args = cls.num_inputs
 
     @classmethod
-    def apply(cls, *args: Any) -> Any:
-        """Compute ``forward`` on the arrays behind ``args``; record a node if needed.
-
-        The first ``num_inputs`` arguments are the op's tensor inputs (a Python number there is
-        a constant input, as PyTorch wraps it in a tensor); the rest are options (dims, ...).
-        """
-        # This is the hot path of every op: kept flat, with no work beyond what is needed.
-        arrays = []
-        needs = []
-        enabled = grad_mode._state.enabled
-        for arg in args:
-            if isinstance(arg, TensorBase):
-                if arg._base is not None and enabled:  # nothing to record: no history needed
-                    arg._sync_view()
-                    needs.append(arg.requires_grad)  # a view also requires grad if its base does
-                else:
-                    needs.append(arg._requires_grad or arg._grad_fn is not None)
-                arrays.append(arg._array)
-            else:
-                arrays.append(arg)
-                needs.append(False)
-        token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
-        try:
-            if not (enabled and True in needs):
-                return _wrap_untracked(cls.forward(NO_GRAD_CTX, *arrays))
-            node = object.__new__(cls._Node)
-            node._sequence_nr = next(sequence_numbers)
-            node.needs_input_grad = tuple(needs)
-            raw = cls.forward(node, *arrays)
-        finally:
-            restore(token)
-        _connect(node, args, needs, node._slots)
-        make = TensorBase.output_class._make
-        if type(raw) is tuple:
-            outputs = [make(np.asarray(r), node, i) for i, r in enumerate(raw)]
-            _mark_outputs(node, outputs, raw)
-            _pack_saved(node, arrays, args, raw, outputs)
-            return tuple(outputs)
-        output = make(raw if type(raw) is np.ndarray else np.asarray(raw), node)
-        if node._to_save is not None:
-            _pack_saved(node, arrays, args, (raw,), (output,))
-        return output
-
-    @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
         return cls.backward(node, *grads)
-
-
-# --- recording helpers (shared by Function.apply, Op.apply and the in-place path) ------------
-
-
-
-
-def _connect(
-    node: BackwardNode, args: Sequence[Any], needs: Sequence[bool], slots: Sequence[int]
-) -> None:
-    """Point the node at the gradient edges of its inputs; remember their shapes and dtypes."""
-    edges: list[Edge] = []
-    meta: list[tuple[tuple[int, ...], np.dtype] | None] = []
-    for index in slots:
-        if needs[index]:
-            arg = args[index]
-            producer = arg._grad_fn
-            if producer is None:  # a leaf: its accumulator, made once and kept by the leaf
-                leaf_meta = arg._meta
-                producer = leaf_meta.accumulator if leaf_meta is not None else None
-                edges.append((producer, 0) if producer is not None else arg._gradient_edge())
-            else:
-                edges.append((producer, arg._output_nr))
-            array = arg._array
-            meta.append((array.shape, array.dtype))
-        else:
-            edges.append(_NO_EDGE)
-            meta.append(None)
-    node.next_functions = tuple(edges)
-    node._input_meta = tuple(meta)
-    if anomaly._state.enabled:
-        node._forward_stack = anomaly.capture_forward_stack()
-
-
-_NO_EDGE: Edge = (None, 0)
-
-
-def _pack_saved(
-    node: BackwardNode,
-    seen_inputs: Sequence[Any],
-    input_tensors: Sequence[Any],
-    seen_outputs: Sequence[Any],
-    output_tensors: Sequence[TensorBase],
-) -> None:
-    """Turn what forward passed to ``save_for_backward`` into SavedTensors, by identity.
-
-    A value that *is* one of the outputs is saved as that output; one that *is* an input
-    tensor's buffer, as that input; anything else (a scalar, a private array) as a plain value.
-    """
-    to_save = node._to_save
-    if to_save is None:
-        return
-    node._to_save = None
-    packed: list[SavedTensor | None] = []
-    for value in to_save:
-        if value is None:
-            packed.append(None)
-            continue
-        for seen, tensor in zip(seen_inputs, input_tensors):
-            if value is seen and isinstance(tensor, TensorBase):
-                packed.append(SavedTensor(tensor))
-                break
-        else:
-            for output_nr, seen in enumerate(seen_outputs):
-                if value is seen:
-                    packed.append(SavedTensor(output_tensors[output_nr], output_nr, True))
-                    break
-            else:
-                packed.append(SavedTensor.of_value(value))
-    node._saved = tuple(packed)
-    if switches.saves:  # debugging hook: track where, guard buffers (autograd/debug_hooks.py)
-        debug_hooks.on_save(node)
-
-
-def _mark_outputs(
-    node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any] | None = None
-) -> None:
-    """Give each output its place in the graph; non-differentiable ones stay leaves."""
-    seen = outputs if seen is None else seen
-    marked = node._non_differentiable
-    node._num_outputs = len(outputs)
-    # Kept so the engine can hand zeros to backward for outputs that received no gradient.
-    node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)
-    for output_nr, (tensor, value) in enumerate(zip(outputs, seen)):
-        differentiable = tensor._array.dtype.kind == "f" and not any(value is m for m in marked)
-        tensor._grad_fn = node if differentiable else None
-        tensor._output_nr = output_nr
-
-
-def _wrap_untracked(raw: Any) -> Any:
-    make = TensorBase.output_class._make
-    if isinstance(raw, tuple):
-        return tuple(make(np.asarray(r)) for r in raw)
-    return make(np.asarray(raw))
-
-
-def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
-    """What a custom forward returned, as ``apply`` hands it out."""
-    if not isinstance(value, TensorBase):
-        return value  # non-tensor outputs pass through, as in PyTorch
-    if any(value is d for d in dirty):
-        return value  # modified in place: the same tensor, rebased onto this node
-    if any(value is a for a in args):
-        # An input returned unchanged: the output is a view of it (same buffer and counter).
-        from minigrad.autograd.views import alias_of
-
-        return alias_of(value)
-    return value
 
 
 def _grad_as_tensor(grad: Any) -> TensorBase:

@@ -17,7 +17,6 @@ import numpy as np
 from minigrad.autograd.debug_switches import switches
 
 if TYPE_CHECKING:
-    from minigrad.autograd.saved import SavedTensor
     from minigrad.autograd.variable import TensorBase
 
 Edge = tuple["Node | None", int]
@@ -27,17 +26,35 @@ sequence_numbers = itertools.count()
 
 
 class Node:
-    """One recorded operation: where its gradients go, and what it saved to compute them."""
+    """One recorded operation: where its gradients go, and what it saved to compute them.
 
-    next_functions: tuple[Edge, ...] = ()
-    _saved: tuple[SavedTensor | None, ...] = ()
-    _released = False
+    Edges are kept as two parallel tuples, ``_next_nodes`` and ``_next_nrs`` (no tuple per
+    edge); ``next_functions`` pairs them up for readers. What every node has lives in slots;
+    the rarely-set attributes (hooks, anomaly's forward stack, a custom Function's own notes)
+    fall back to the class-level defaults below until set, in a ``__dict__`` made only then.
+    """
+
+    __slots__ = (
+        "_next_nodes",  # per input of the forward op: the node its gradient goes to, or None
+        "_next_nrs",  # ... and which output of that node the input was
+        "_sequence_nr",  # later nodes run first in backward (PyTorch's order)
+        "_saved",  # flat saved values (autograd/saved.py); () nothing, None freed
+        "_input_meta",  # None, or per edge the (shape, dtype) a gradient must be brought to
+        "__dict__",
+        "__weakref__",
+    )
+
     _pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None
     _post_hooks: list[Callable[..., Any]] | None = None
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
     _num_outputs = 1
-    _sequence_nr: float = 0
+    _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+
+    @property
+    def next_functions(self) -> tuple[Edge, ...]:
+        """One ``(node, output_nr)`` per input of the forward op (``(None, 0)``: no gradient)."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
 
     def name(self) -> str:
         """The node's type name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
@@ -69,8 +86,7 @@ class Node:
                 from minigrad.autograd import guard
 
                 guard.release(self)
-            self._saved = ()
-            self._released = True
+            self._saved = None  # using them again is "backward through the graph a second time"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         """Gradients for ``next_functions`` from the gradients of this node's outputs.
@@ -90,10 +106,13 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
     refers to the leaf weakly: no reference cycle keeps a dropped leaf's buffer alive.
     """
 
-    _sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
+    __slots__ = ("_variable",)
 
     def __init__(self, variable: TensorBase) -> None:
         self._variable = weakref.ref(variable)
+        self._next_nodes = self._next_nrs = self._saved = ()
+        self._input_meta = None
+        self._sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
 
     @property
     def variable(self) -> TensorBase | None:

@@ -116,8 +116,9 @@ class _Guarded:
 
 # Per node (by id; a finalizer releases a dropped node): its protected values.
 _by_node: dict[int, list[_Guarded]] = {}
-# Per saved holder (by id, alive while its node is): its record, for the unpack check.
-_by_holder: dict[int, _Guarded] = {}
+# Per saved value (by its handle, (node id, index), alive while its node is): its record,
+# for the unpack check.
+_by_holder: dict[Any, _Guarded] = {}
 # The arrays made read-only: id -> [array, how many saved values hold it, its previous flag].
 _locks: dict[int, list[Any]] = {}
 
@@ -131,7 +132,7 @@ def protect(node: Node) -> None:
             continue  # a private value: nobody else holds it
         record = _Guarded(entry, site)
         records.append(record)
-        _by_holder[id(record.holder)] = record
+        _by_holder[record.holder] = record
         _lock(entry.value)
     if records:
         key = id(node)
@@ -151,15 +152,15 @@ def release_id(key: int) -> None:
     if records is None:
         return
     for record in records:
-        _by_holder.pop(id(record.holder), None)
+        _by_holder.pop(record.holder, None)
         _unlock(record.value)
     debug_switches.refresh(len(_by_node))
 
 
 def verify(holder: Any, owner: Node) -> None:
     """At unpack: raise if the saved buffer changed although its counter did not move."""
-    record = _by_holder.get(id(holder))
-    if record is None or record.holder is not holder:
+    record = _by_holder.get(holder)
+    if record is None:
         return
     if _digest(record.value) != record.digest:
         raise RuntimeError(_unseen_write_message(record))

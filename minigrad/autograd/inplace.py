@@ -21,18 +21,12 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd import grad_mode, guard
+from minigrad.autograd import debug_hooks, grad_mode, guard, saved
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.function import (
-    NO_GRAD_CTX,
-    BackwardNode,
-    Op,
-    _connect,
-    _pack_saved,
-)
+from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
 from minigrad.autograd.overlap import check_inputs_overlap
-from minigrad.autograd.quiet import quiet_floats
+from minigrad.autograd.record import record
 from minigrad.autograd.variable import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
     AsStrided,
@@ -46,67 +40,79 @@ from minigrad.autograd.views import (
 
 def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     """Compute ``op(tensor, *args)`` and write it into ``tensor``; return ``tensor``."""
-    inputs = (tensor, *args)
-    base = tensor._base
     # The written tensor's flag, read without regenerating a view's history: PyTorch checks how
     # the view was made before it would regenerate it. A view requires grad if its base does.
-    self_needs = tensor.requires_grad
-    needs = [self_needs, *(isinstance(a, TensorBase) and a.requires_grad for a in args)]
-    recording = grad_mode._state.enabled and True in needs
+    recording = grad_mode._state.enabled and (
+        tensor.requires_grad or any(isinstance(a, TensorBase) and a.requires_grad for a in args)
+    )
     check_inplace(tensor, recording, op.checks_internal_overlap)
     check_inputs_overlap(op, tensor, args)
-    if recording:
-        if base is not None:
-            tensor._sync_view()  # the op records the view's current history as its input
-        for arg in args:  # and so for the other inputs (a stale view may raise here)
-            if isinstance(arg, TensorBase) and arg._base is not None:
-                arg._sync_view()
-    node = op._Node() if recording else None
-    if node is not None:
-        node.needs_input_grad = tuple(needs)
-    arrays = [a._array if isinstance(a, TensorBase) else a for a in inputs]
-    try:
-        with quiet_floats():
-            raw = op.forward(NO_GRAD_CTX if node is None else node, *arrays)
-    except ValueError as error:
-        other = np.shape(arrays[1]) if len(arrays) > 1 else ()
-        message = errors.from_numpy_value_error(error, tensor._array.shape, other)
-        raise RuntimeError(message) from None
+    return record(op, tensor, *args, target=tensor)
+
+
+def write(tensor: TensorBase, raw: Any) -> None:
+    """Write an op's result into ``tensor``'s buffer and count the write (nothing recorded)."""
     result = np.asarray(raw)
     _check_fits(tensor._array, result)
-    if node is not None:
-        _connect(node, inputs, needs, node._slots)  # edges from the old history
-        saved_arrays, saved_inputs = _save_old_self(node, tensor, arrays, inputs)
-        base_edge = None if base is None else base._gradient_edge()
+    _copy_into(tensor, result)
+
+
+def _copy_into(tensor: TensorBase, result: np.ndarray) -> None:
+    """The write itself, counted once on the shared version counter."""
     # debugging hook: refuse writes that bypass the counter (autograd/guard.py)
     reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
     np.copyto(tensor._array, result, casting="unsafe")
     if reprotect is not None:
         reprotect()
     tensor._counter.bump()
-    if node is not None:
-        saves_result = [value is raw for value in node._to_save or ()]
-        _pack_saved(node, saved_arrays, saved_inputs, (raw,), (tensor,))
-        # The written tensor (or the base) takes the new history; a retain_grad follows it.
-        rebased = tensor if base is None else base
-        old_node, old_output_nr = rebased._grad_fn, rebased._output_nr
-        if base is None:
-            tensor._grad_fn, tensor._output_nr = node, 0
-        else:
-            # The view's own grad_fn is regenerated from the base's, right away, as PyTorch does.
-            base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
-            base._output_nr = 0
-        if rebased._meta is not None and rebased._meta.retains_grad:
-            move_retained_grad(rebased, old_node, old_output_nr)
-        if base is not None:
-            tensor._sync_view()
-            if True in saves_result:
-                node._saved = tuple(
-                    _SavedResultOfViewWrite(saved, tensor) if is_result else saved
-                    for saved, is_result in zip(node._saved, saves_result)
-                )
+
+
+def write_recorded(
+    node: BackwardNode, tensor: TensorBase, args: tuple[Any, ...], arrays: list[Any], raw: Any
+) -> TensorBase:
+    """Steps 4 and 5 of recording (``record.py``) for an in-place op: write, then rebase.
+
+    The node's edges already point at the inputs' old history. Its saved inputs keep the
+    versions they had *before* the write, as PyTorch's do: an input sharing ``tensor``'s counter
+    (``x.mul_(x)``, ``x.detach().div_(x)``) is stale once the write bumps it, and backward raises.
+    A saved result is ``tensor`` at its version *after* the write.
+    """
+    result = np.asarray(raw)
+    _check_fits(tensor._array, result)
+    base = tensor._base
+    base_edge = None if base is None else base._gradient_edge()
+    rebased = tensor if base is None else base  # takes the new history
+    old_node, old_output_nr = rebased._grad_fn, rebased._output_nr
+    if node._saved:
+        seen, inputs = _save_old_self(node, tensor, arrays, args)
+        saved.pack(node, node._saved, seen, inputs, (raw,), (tensor,), pending_writes=1)
+    _copy_into(tensor, result)
+    if switches.saves and node._saved:  # debugging hook (autograd/debug_hooks.py), see pack
+        debug_hooks.on_save(node)
+    if base is None:
+        tensor._grad_fn, tensor._output_nr = node, 0
+        _follow_retain_grad(tensor, old_node, old_output_nr)
+        return tensor
+    # The base takes the new history; the view's own grad_fn is regenerated from it right
+    # away, as PyTorch does.
+    base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
+    base._output_nr = 0
+    _follow_retain_grad(base, old_node, old_output_nr)
+    tensor._sync_view()
+    if tensor._grad_fn is not None and node._saved:
+        # A saved result's stale-version message names the view's new node while it lives
+        # (PyTorch's AsStridedBackward0), the op itself once it is gone: a weak reference.
+        flat = list(node._saved)
+        for start in range(3, len(flat), saved.FIELDS):
+            if type(flat[start]) is int and flat[start] == 0:
+                flat[start] = weakref.ref(tensor._grad_fn)
+        node._saved = tuple(flat)
     return tensor
 
+
+def _follow_retain_grad(rebased: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
+    if rebased._meta is not None and rebased._meta.retains_grad:
+        move_retained_grad(rebased, old_node, old_output_nr)  # retain_grad follows the tensor
 
 
 def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = True) -> None:
@@ -151,7 +157,10 @@ class CopySlices(Node):
         self, base_edge: Edge, steps: tuple[ViewStep, ...], fn: BackwardNode, base: np.ndarray
     ) -> None:
         self._sequence_nr = new_sequence_nr()
-        self.next_functions = (base_edge, *fn.next_functions[1:])
+        self._next_nodes = (base_edge[0], *fn._next_nodes[1:])
+        self._next_nrs = (base_edge[1], *fn._next_nrs[1:])
+        self._saved = ()
+        self._input_meta = None
         self._steps = steps
         self._fn: BackwardNode | None = fn
         self._base_layout = base.shape, base.strides
@@ -172,7 +181,7 @@ class CopySlices(Node):
         result[...] = grad
         region = replay(self._steps, result)
         fn_grads = fn._backward([np.array(region, copy=True)], as_tensors)
-        if self.next_functions[0][0] is None:
+        if self._next_nodes[0] is None:
             return (None, *fn_grads[1:])  # the base's old history needs no gradient
         if fn_grads[0] is None:
             return (None, *fn_grads[1:])  # as PyTorch: no gradient for the base at all
@@ -188,7 +197,7 @@ class CopySlices(Node):
             grad = TensorBase.output_class._make(np.asarray(grad))
         region = AsStrided.apply(grad, self._steps)
         fn_grads = fn._backward([region], True)
-        if self.next_functions[0][0] is None or fn_grads[0] is None:
+        if self._next_nodes[0] is None or fn_grads[0] is None:
             return (None, *fn_grads[1:])
         if has_internal_overlap(region._array):
             raise RuntimeError(errors.INTERNAL_OVERLAP)
@@ -204,36 +213,6 @@ class CopySlices(Node):
         if self._fn is not None:
             self._fn._release_saved()
             self._fn = None
-
-
-class _SavedResultOfViewWrite:
-    """The result of an in-place op through a view, as saved by that op (``exp_``, ``sigmoid_``).
-
-    Checked like any saved output; only the stale-version message differs. PyTorch names in it
-    the node the view got right after the write (its regenerated ``AsStridedBackward0``) while
-    that node is alive, and the op itself once it is gone. A weak reference gives the same
-    answer: the node lives as long as the view or a later node in the graph still holds it.
-    """
-
-    __slots__ = ("_saved", "_node")
-
-    def __init__(self, saved: Any, view: TensorBase) -> None:
-        self._saved = saved
-        # Weak: the node leads, through the base's CopySlices, back to the op holding this.
-        self._node = None if view._grad_fn is None else weakref.ref(view._grad_fn)
-
-    def _producer(self, owner: Node) -> Node:
-        node = None if self._node is None else self._node()
-        return owner if node is None else node
-
-    def unpack(self, owner: Node) -> Any:
-        """The saved value, checked against in-place writes since the op."""
-        return self._saved.unpack(self._producer(owner))
-
-    def unpack_tensor(self, owner: Node) -> Any:
-        """The saved value as a tensor, checked against in-place writes since the op."""
-        self.unpack(owner)
-        return self._saved.unpack_tensor(owner)
 
 
 def _check_fits(target: np.ndarray, result: np.ndarray) -> None:
@@ -259,11 +238,11 @@ def _save_old_self(
     so backward with ``create_graph`` can still differentiate through it. Returns the arrays
     and inputs to match saved values against.
     """
-    buffer = tensor._array
-    to_save = node._to_save
-    if to_save is None or not any(value is buffer for value in to_save):
+    old = arrays[0]  # the distinct array object forward saw as the old value (record.py)
+    to_save = node._saved
+    if not any(value is old for value in to_save):
         return arrays, inputs
-    copy = buffer.copy()
+    copy = old.copy()
     old_self = TensorBase.output_class._make(copy, tensor._grad_fn, tensor._output_nr)
-    node._to_save = tuple(copy if value is buffer else value for value in to_save)
+    node._saved = tuple(copy if value is old else value for value in to_save)
     return [copy, *arrays[1:]], (old_self, *inputs[1:])

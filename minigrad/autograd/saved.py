@@ -1,96 +1,183 @@
-"""SavedTensor: a value kept for backward, with the version it had when it was saved.
+"""Saved values: what a node keeps for backward, with the version each had when it was saved.
 
-Unpacking compares the shared version counter with the remembered version: a pure integer
-comparison, so modify-then-restore is still caught. Writes through ``.data`` go to a tensor with a
-fresh counter, so they are not caught: that is PyTorch's documented hole, reproduced on purpose.
+A node keeps them flat in one tuple, ``node._saved``, five entries per value (no object each)::
+
+    (value, counter, saved_version, origin, had_history,  value, counter, ...)
+
+- ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
+- ``counter``: the version counter the value shares with its tensor, None if nobody else can
+  write to it (a scalar, a private intermediate array);
+- ``saved_version``: the counter's value at save time; unpacking compares the two, a pure
+  integer comparison, so modify-then-restore is still caught;
+- ``origin``: who the value belongs to, which decides what backward gets back and what the
+  stale-version message names: an input *tensor* (the message names its *current*
+  producer); an ``int``, the number of the node's own output it is (kept as buffer and counter
+  only: holding the tensor would make a cycle tensor -> grad_fn -> saved -> tensor); a weak
+  reference to a node, for the result of an in-place op through a view (see ``inplace.py``);
+  None for a plain value;
+- ``had_history``: for an input, whether it had a ``grad_fn`` when saved (PyTorch's
+  ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first.
+
+``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
+them again raises PyTorch's "backward through the graph a second time". Writes through
+``.data`` go to a tensor with a fresh counter, so they are not caught: that is PyTorch's
+documented hole, reproduced on purpose. ``saved_values`` is the one public way to read them.
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import anomaly, guard, write_tracking
+from minigrad.autograd import anomaly, debug_hooks, guard, write_tracking
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.variable import TensorBase
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
+    from minigrad.autograd.version import VersionCounter
+
+FIELDS = 5  # entries per saved value in ``node._saved``
+_NOTHING = (None, None, 0, None, False)  # a None passed to save_for_backward
 
 
-class SavedTensor:
-    """One saved value: an input tensor, an output tensor, or a plain value (never checked).
+def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, int, Any]]:
+    """The values ``node`` keeps for backward: ``(index, value, counter, saved_version, origin)``.
 
-    An input is kept as the tensor itself (the error message names its *current* producer). An
-    output is kept as its buffer and counter only: holding the tensor would make a reference
-    cycle (tensor -> grad_fn -> saved -> tensor); its producer is the node that saved it.
+    ``index`` is the position in ``save_for_backward``; see the module docstring for the rest.
+    Yields nothing once backward has freed them. Reading does not check versions.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.autograd.saved import saved_values
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x.exp()  # saves its result: output 0 of its own node
+        >>> [(i, version, origin) for i, _, _, version, origin in saved_values(y.grad_fn)]
+        [(0, 0, 0)]
+        >>> [origin is x for *_, origin in saved_values(x.log().grad_fn)]  # saves its input
+        [True]
     """
+    saved = node._saved or ()
+    for start in range(0, len(saved), FIELDS):
+        value, counter, version, origin = saved[start : start + 4]
+        yield start // FIELDS, value, counter, version, origin
 
-    __slots__ = ("_value", "_counter", "_saved_version", "_input", "_output_nr", "_had_history")
 
-    def __init__(self, tensor: TensorBase, output_nr: int = 0, is_output: bool = False) -> None:
-        """Save ``tensor``: an input of the node, or (``is_output``) its output ``output_nr``."""
-        self._value = tensor._array
-        counter = self._counter = tensor._counter
-        if counter.is_inference:  # made in inference mode (autograd/inference.py)
-            raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-        self._saved_version = counter.version
-        self._input = None if is_output else tensor
-        self._output_nr = output_nr
-        self._had_history = tensor._grad_fn is not None  # see unpack: detach_() afterwards
+def pack(
+    node: Node,
+    values: Sequence[Any],
+    seen_inputs: Sequence[Any],
+    input_tensors: Sequence[Any],
+    seen_outputs: Sequence[Any],
+    output_tensors: Sequence[TensorBase],
+    pending_writes: int = 0,
+) -> None:
+    """Store ``values`` (what forward passed to ``save_for_backward``) flat in ``node._saved``.
 
-    @classmethod
-    def of_value(cls, value: Any) -> SavedTensor:
-        """Save a value nobody else can write to (a scalar, a private intermediate array)."""
-        saved = cls.__new__(cls)
-        saved._value = value
-        saved._counter = saved._input = None
-        saved._output_nr = 0
-        saved._had_history = False
-        return saved
+    Values are recognized by identity: one that *is* an input tensor's buffer (as forward saw
+    it) is saved as that input, one that *is* an output as that output, anything else as a
+    plain value. ``pending_writes``: bumps the outputs' counters will get before the node is
+    complete (1 for an in-place op, whose inputs are saved *before* the write, as in PyTorch).
+    """
+    packed: tuple[Any, ...] = ()
+    for value in values:  # a plain loop: one or two values, once per recorded op
+        if value is None:
+            packed += _NOTHING
+            continue
+        for seen, tensor in zip(seen_inputs, input_tensors):
+            if value is seen and isinstance(tensor, TensorBase):
+                counter = tensor._counter
+                if counter.is_inference:  # made in inference mode (autograd/inference.py)
+                    raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+                packed += (tensor._array, counter, counter.version, tensor,
+                           tensor._grad_fn is not None)
+                break
+        else:
+            for output_nr, seen in enumerate(seen_outputs):
+                if value is seen:
+                    output = output_tensors[output_nr]
+                    counter = output._counter
+                    if counter.is_inference:
+                        raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+                    packed += (output._array, counter, counter.version + pending_writes,
+                               output_nr, False)
+                    break
+            else:
+                packed += (value, None, 0, None, False)
+    node._saved = packed
+    # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
+    # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
+    if switches.saves and not pending_writes:
+        debug_hooks.on_save(node)
 
-    def unpack(self, owner: Node) -> Any:
-        """The saved value, after checking that nothing wrote to it since it was saved."""
-        counter = self._counter
-        saved_input = self._input
-        if saved_input is not None and saved_input._grad_fn is None and self._had_history:
+
+def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
+    """The saved values, after checking that nothing wrote to them since they were saved.
+
+    ``as_tensors`` (custom Functions, backward with create_graph): inputs come back as the
+    tensors themselves, outputs as tensors with their place in the graph.
+    """
+    saved = node._saved
+    if saved is None:
+        raise RuntimeError(errors.BACKWARD_TWICE)
+    values = []
+    for start in range(0, len(saved), FIELDS):  # a plain loop: runs once per node per backward
+        value = saved[start]
+        counter = saved[start + 1]
+        if counter is None:
+            values.append(value)
+            continue
+        origin = saved[start + 3]
+        if saved[start + 4] and origin._grad_fn is None:
             # A saved input that had history was detach_()-ed since (PyTorch checks this first).
             raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
-        if counter is not None and counter.version != self._saved_version:
-            raise RuntimeError(self._mismatch_message(owner))
+        if counter.version != saved[start + 2]:
+            raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
         if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
-            guard.verify(self, owner)
-        return self._value
+            guard.verify(handle(node, start // FIELDS), node)
+        values.append(_as_tensor(node, value, counter, origin) if as_tensors else value)
+    return tuple(values)
 
-    def unpack_tensor(self, owner: Node) -> Any:
-        """The saved value as a tensor (custom Functions, and backward with create_graph)."""
-        value = self.unpack(owner)
-        if self._input is not None:
-            return self._input
-        if self._counter is None:
-            return value
-        # A saved output comes back with its place in the graph, so it can be differentiated.
-        producer = owner if value.dtype.kind == "f" else None  # integer outputs have no history
-        return TensorBase.output_class._make(value, producer, self._output_nr, self._counter)
 
-    def _mismatch_message(self, owner: Node) -> str:
-        if self._input is None:
-            # A non-differentiable (integer) output has no producer in PyTorch's message.
-            producer = owner.name() if self._value.dtype.kind == "f" else None
-            output_nr = self._output_nr
-        else:
-            grad_fn = self._input.grad_fn  # a view's history is regenerated first (AsStrided)
-            producer = None if grad_fn is None else grad_fn.name()
-            output_nr = self._input._output_nr
-        message = errors.version_mismatch(
-            "CPUBoolType" if self._value.dtype == bool else type_name(self._value.dtype),
-            self._value.shape,
-            None if producer is None else errors.node_short_name(producer),
-            output_nr,
-            self._counter.version,
-            self._saved_version,
-            anomaly.is_anomaly_enabled(),
-        )
-        # debugging hook: where it was saved and modified, if tracked (autograd/write_tracking.py)
-        return message + write_tracking.where_modified(owner, self._counter, self._saved_version)
+def _as_tensor(node: Node, value: Any, counter: Any, origin: Any) -> Any:
+    if isinstance(origin, TensorBase):
+        return origin
+    # A saved output comes back with its place in the graph, so it can be differentiated.
+    output_nr = origin if type(origin) is int else 0
+    producer = node if value.dtype.kind == "f" else None  # integer outputs have no history
+    return TensorBase.output_class._make(value, producer, output_nr, counter)
+
+
+def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
+                      origin: Any) -> str:
+    if isinstance(origin, TensorBase):
+        grad_fn = origin.grad_fn  # a view's history is regenerated first (AsStrided)
+        producer = None if grad_fn is None else grad_fn.name()
+        output_nr = origin._output_nr
+    else:
+        owner = node
+        if isinstance(origin, weakref.ref):
+            # PyTorch names the view's node after the write while it is alive (inplace.py).
+            owner = origin() or node
+        # A non-differentiable (integer) output has no producer in PyTorch's message.
+        producer = owner.name() if value.dtype.kind == "f" else None
+        output_nr = origin if type(origin) is int else 0
+    message = errors.version_mismatch(
+        "CPUBoolType" if value.dtype == bool else type_name(value.dtype),
+        value.shape,
+        None if producer is None else errors.node_short_name(producer),
+        output_nr,
+        counter.version,
+        saved_version,
+        anomaly.is_anomaly_enabled(),
+    )
+    # debugging hook: where it was saved and modified, if tracked (autograd/write_tracking.py)
+    return message + write_tracking.where_modified(node, counter, saved_version)
+
+
+def handle(node: Node, index: int) -> tuple[int, int]:
+    """A key for one saved value while its node lives: (the node's id, its index)."""
+    return id(node), index

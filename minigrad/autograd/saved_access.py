@@ -1,9 +1,9 @@
 """Read-only access to what a node saved, for the debugging aids (guard, explain, pictures).
 
 ``saved_entries`` is the ONE place outside the recording path that knows how a node stores its
-saved values (``SavedTensor`` objects in ``node._saved``; a ``CopySlices`` node keeps them on the
-op it wraps). Everything that inspects saved values goes through it, so a change of that layout
-is adapted here and nowhere else.
+saved values (flat in ``node._saved``, read through ``saved.saved_values``; a ``CopySlices``
+node keeps them on the op it wraps). Everything that inspects saved values goes through it, so
+a change of that layout is adapted here and nowhere else.
 """
 
 from __future__ import annotations
@@ -62,27 +62,31 @@ def is_released(node: Node) -> bool:
     """True once backward freed the node's saved values (without ``retain_graph``)."""
     if type(node).__name__ == "CopySlices":
         return node._fn is None  # type: ignore[attr-defined]
-    return bool(node._released)
+    return node._saved is None
 
 
 def saved_entries(node: Node) -> list[SavedEntry]:
     """What ``node`` saved for backward, in order (empty once released, or if it saved nothing)."""
+    from minigrad.autograd.saved import handle, saved_values
+    from minigrad.autograd.variable import TensorBase
+
     inner = wrapped_node(node)
     if inner is not None:
         return saved_entries(inner)
     entries = []
-    for index, holder in enumerate(getattr(node, "_saved", ())):
-        if holder is None:
-            continue
-        saved = getattr(holder, "_saved", holder)  # a view write's result wraps its SavedTensor
-        counter = saved._counter
-        tensor = saved._input
+    for index, value, counter, version, origin in saved_values(node):
+        if value is None and counter is None:
+            continue  # a None passed to save_for_backward
+        tensor = origin if isinstance(origin, TensorBase) else None
         role = "private value" if counter is None else "output" if tensor is None else "input"
-        output_nr = saved._output_nr if tensor is None else tensor._output_nr
-        version = None if counter is None else saved._saved_version
-        entries.append(
-            SavedEntry(node, index, role, saved._value, counter, version, tensor, output_nr, saved)
-        )
+        # An output's origin is its number (or, written through a view, a weak reference: 0).
+        if tensor is not None:
+            output_nr = tensor._output_nr
+        else:
+            output_nr = origin if type(origin) is int else 0
+        entries.append(SavedEntry(node, index, role, value, counter,
+                                  None if counter is None else version, tensor, output_nr,
+                                  handle(node, index)))
     return entries
 
 

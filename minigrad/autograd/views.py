@@ -16,8 +16,9 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import grad_mode
-from minigrad.autograd.function import NO_GRAD_CTX, Op, _connect, _wrap_untracked
+from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node, new_sequence_nr
+from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
 from minigrad.autograd.variable import TensorBase
 
 # One step: (view op, its options, which output for multi-output ops or None).
@@ -80,11 +81,16 @@ class ViewInfo:
             name = None if grad_fn is None else grad_fn.name()
             raise RuntimeError(view_rebase_error(self, name, output_nr, indirect=True))
         if not base.requires_grad:
+            # A node without edges (nothing to send a gradient to), made by hand: recording
+            # makes nodes only for inputs that need a gradient.
             node = object.__new__(AsStrided._Node)
+            node._saved = ()
             node._sequence_nr = new_sequence_nr()
             node.needs_input_grad = (False, False)
             AsStrided.forward(node, base._array, self.steps)
-            _connect(node, (base, self.steps), (False, False), node._slots)
+            node._next_nodes = (None,) * len(node._slots)
+            node._next_nrs = (0,) * len(node._slots)
+            node._input_meta = None
             return node
         with grad_mode.enable_grad():
             return AsStrided.apply(base, self.steps)._grad_fn
@@ -139,11 +145,12 @@ class ViewOp(Op):
     def apply(cls, x: Any, *options: Any) -> Any:
         """Run the view op and make its outputs views of ``x``'s base."""
         if grad_mode._state.enabled:
-            result = super().apply(x, *options)
+            result = record(cls, x, *options)
         else:
             # Nothing is recorded, so ``x``'s history is not read (PyTorch does not read it
             # either: a multi-output view whose base changed may still be viewed here).
-            result = _wrap_untracked(cls.forward(NO_GRAD_CTX, x._array, *options))
+            raw = cls.forward(NO_GRAD_CTX, x._array, *options)
+            result = tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw)
         if isinstance(result, tuple):
             for index, view in enumerate(result):
                 _make_view(view, x, (cls, options, index), cls.multi_output)
@@ -194,6 +201,8 @@ class AsStrided(Op):
     Saves nothing. Overlapping views (expand) add up their gradient, hence ``np.add.at``.
     """
 
+    fields = ("base_shape", "base_strides", "steps")
+
     node_name = "AsStridedBackward0"
 
     @staticmethod
@@ -214,6 +223,8 @@ class ScatterIntoBase(Op):
     AsStrided's backward as an op of its own, so that ``create_graph`` records it (CopySlices
     uses it to splice gradients into the base's region).
     """
+
+    fields = ("steps",)
 
     node_name = "AsStridedScatterBackward0"
 

@@ -25,7 +25,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import elementwise as ew
-from minigrad.ops._helpers import operand
+from minigrad.ops._helpers import Constants, operand
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -35,9 +35,17 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+_HALF_ONE = Constants(0.5, 1.0)
+_GELU_FORWARD = Constants(0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF)
+_GELU_BACKWARD = Constants(
+    0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF, 3 * _GELU_CUBIC, _INV_SQRT_2PI
+)
+
+
 def _sigmoid(v: Any) -> Any:
     """1 / (1 + exp(-v)) in the tanh form (never overflows); arrays or tensors."""
-    return (np.tanh(v * 0.5) + 1) * 0.5
+    half, one = _HALF_ONE.of(v)
+    return (np.tanh(v * half) + one) * half
 
 
 def _erf(v: Any) -> Any:
@@ -58,6 +66,8 @@ class Hardtanh(Op):
 
     Strictly inside: at the bounds the gradient is 0, unlike clamp's. Saves its input.
     """
+
+    fields = ("low", "high")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, low: Any, high: Any) -> np.ndarray:
@@ -95,6 +105,8 @@ def relu6(input: Any, inplace: bool = False) -> Any:
 class LeakyRelu(Op):
     """y = x if x > 0 else slope * x;  dx = grad if x > 0 else slope * grad.  Saves its input."""
 
+    fields = ("slope",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, slope: float) -> np.ndarray:
         ctx.save_for_backward(x)
@@ -122,6 +134,8 @@ class LeakyReluInplace(Op):
     The sign of y is the sign of x for a positive slope; with a negative slope backward
     raises, as in PyTorch.
     """
+
+    fields = ("slope",)
 
     node_name = "LeakyReluBackward1"
 
@@ -159,6 +173,8 @@ class Elu(Op):
     (``input_scale`` is PyTorch's third coefficient: it multiplies x inside the exp.)
     """
 
+    fields = ("coefficients",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, alpha: float, scale: float, input_scale: float) -> Any:
         ctx.save_for_backward(x)
@@ -183,6 +199,8 @@ _ELU_INPLACE_NEGATIVE = (
 
 class EluInplace(Op):
     """``elu_``: saves its result y; for y <= 0, dx = grad * input_scale * (y + scale*alpha)."""
+
+    fields = ("coefficients",)
 
     node_name = "EluBackward1"
 
@@ -229,25 +247,31 @@ class Gelu(Op):
     Saves its input.
     """
 
+    fields = ("approximate",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, approximate: str) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.approximate = approximate
+        half, one, cubic, sqrt_2_over_pi, sqrt_half = _GELU_FORWARD.of(x)
         if approximate == "tanh":
-            inner = (x + x * x * x * _GELU_CUBIC) * _SQRT_2_OVER_PI
-            return x * 0.5 * (np.tanh(inner) + 1)
-        return x * 0.5 * (ew.erf_array(x * _SQRT_HALF) + 1)
+            inner = (x + x * x * x * cubic) * sqrt_2_over_pi
+            return x * half * (np.tanh(inner) + one)
+        return x * half * (ew.erf_array(x * sqrt_half) + one)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
+        half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = (
+            _GELU_BACKWARD.of(x)
+        )
         if ctx.approximate == "tanh":
             x_sq = x * x
-            t = np.tanh((x + x_sq * x * _GELU_CUBIC) * _SQRT_2_OVER_PI)
-            dinner = (x_sq * (3 * _GELU_CUBIC) + 1) * _SQRT_2_OVER_PI
-            return grad * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * dinner), None
-        cdf = (_erf(x * _SQRT_HALF) + 1) * 0.5
-        pdf = np.exp(x * x * -0.5) * _INV_SQRT_2PI
+            t = np.tanh((x + x_sq * x * cubic) * sqrt_2_over_pi)
+            dinner = (x_sq * three_cubic + one) * sqrt_2_over_pi
+            return grad * ((t + one) * half + x * half * (one - t * t) * dinner), None
+        cdf = (_erf(x * sqrt_half) + one) * half
+        pdf = np.exp(x * x * -half) * inv_sqrt_2pi
         return grad * (cdf + x * pdf), None
 
 
@@ -315,6 +339,8 @@ class Softplus(Op):
 
     Where beta x > threshold it is linear: y = x, dx = grad.
     """
+
+    fields = ("beta", "threshold")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, beta: float, threshold: float) -> np.ndarray:

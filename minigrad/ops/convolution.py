@@ -116,6 +116,8 @@ class Convolution(Op):
     second derivatives work. Saves input and weight (not the bias), as PyTorch.
     """
 
+    fields = ("params",)
+
     num_inputs = 3
 
     @staticmethod
@@ -148,6 +150,8 @@ class ConvolutionInputGrad(Op):
     (each as the other needs a gradient).
     """
 
+    fields = ("params", "weight_shape")
+
     node_name = "ConvolutionBackwardBackward0"
     num_inputs = 2
 
@@ -179,6 +183,8 @@ class ConvolutionWeightGrad(Op):
     Bilinear: dx = ConvolutionInputGrad(grad, H),  d(grad) = conv(x, H).  Saves both inputs
     (each as the other needs a gradient).
     """
+
+    fields = ("params", "input_shape")
 
     node_name = "ConvolutionBackwardBackward0"
     num_inputs = 2

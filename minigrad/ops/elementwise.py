@@ -16,7 +16,7 @@ from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
-    call_broadcasting,
+    Constants,
     cast,
     check_operand,
     operand,
@@ -29,10 +29,13 @@ from minigrad.ops._helpers import (
 class Add(Op):
     """z = x + alpha * y;  dx = grad,  dy = alpha * grad.  Saves nothing."""
 
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    fields = ("alpha",)
+
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
         ctx.alpha = alpha
         if alpha != 1:
             y = alpha * y
@@ -45,6 +48,9 @@ class Add(Op):
 
 class Sub(Op):
     """z = x - alpha * y;  dx = grad,  dy = -alpha * grad.  Saves nothing."""
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    fields = ("alpha",)
 
     num_inputs = 2
 
@@ -81,10 +87,12 @@ class Mul(Op):
     ``z = x * y`` with only ``x`` requiring grad, writing ``x`` in place is still legal.
     """
 
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
         save_for_the_other(ctx, x, y)
         return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
 
@@ -103,6 +111,8 @@ class Div(Op):
 
     Saves ``y`` whenever anything needs a gradient, and ``x`` only if ``y`` does (PyTorch).
     """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
 
@@ -126,6 +136,8 @@ class FloorDivide(Op):
 
     Its node is PyTorch's ``torch::autograd::NotImplemented`` (printed ``<NotImplemented>``).
     """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = "NotImplemented"
     num_inputs = 2
@@ -169,6 +181,8 @@ class NoDerivative(Op):
     (hardsigmoid's) end with it under create_graph, so that differentiating them again raises
     as in PyTorch.
     """
+
+    fields = ("aten_name",)
 
     node_name = "NotImplemented"
     num_inputs = 2
@@ -263,22 +277,28 @@ class Sqrt(Op):
         return grad / (2 * y)
 
 
+_HALF_ONE = Constants(0.5, 1.0)
+_ONE = Constants(1.0)
+
+
 class Sigmoid(Op):
     """y = 1 / (1 + exp(-x));  dx = grad * y * (1 - y).  Saves its result."""
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         # The tanh form never overflows, unlike 1 / (1 + exp(-x)) for very negative x.
-        y = np.tanh(x * 0.5)
-        y += 1
-        y *= 0.5
+        half, one = _HALF_ONE.of(x)
+        y = np.tanh(x * half)
+        y += one
+        y *= half
         ctx.save_for_backward(y)
         return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return grad * y * (1 - y)
+        (one,) = _ONE.of(y)
+        return grad * y * (one - y)
 
 
 class Tanh(Op):
@@ -293,7 +313,8 @@ class Tanh(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return grad * (1 - y * y)
+        (one,) = _ONE.of(y)
+        return grad * (one - y * y)
 
 
 class Relu(Op):
@@ -318,6 +339,8 @@ class Clamp(Op):
     The bounds are inclusive: at x == low the gradient passes, as in PyTorch.
     """
 
+    fields = ("low", "high")
+
     node_name = "ClampBackward1"
 
     @staticmethod
@@ -340,6 +363,8 @@ class Clamp(Op):
 
 class PowScalar(Op):
     """y = x ** p (p a number);  dx = grad * p * x**(p-1), and 0 where p == 0.  Saves x."""
+
+    fields = ("exponent",)
 
     node_name = "PowBackward0"
 
@@ -380,6 +405,8 @@ class Pow(Op):
     dx = grad * y * x**(y-1) (0 where y == 0);  dy = grad * z * log(x) (0 where x == 0, y >= 0).
     """
 
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
     node_name = "PowBackward1"
     num_inputs = 2
 
@@ -402,6 +429,8 @@ class Pow(Op):
 
 class RpowScalar(Op):
     """z = base ** y (base a number);  dy = grad * z * log(base).  Saves y and its result."""
+
+    fields = ("base",)
 
     node_name = "PowBackward2"
 
@@ -444,8 +473,11 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
         tensor([2., 3.])
     """
     a, b, dtype = promote(input, other)
-    _check_alpha(a, dtype, alpha)
-    return call_broadcasting(Add.apply, a, b, alpha, dtype)
+    if alpha != 1 or type(alpha) is not int:  # alpha=1, the common case, needs no check
+        _check_alpha(a, dtype, alpha)
+    if dtype is None and alpha == 1:
+        return Add.apply(a, b)  # the options' defaults: two arguments fewer to look at
+    return Add.apply(a, b, alpha, dtype)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
@@ -453,7 +485,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     a, b, dtype = promote(input, other)
     _check_bool_subtraction(a, b)
     _check_alpha(a, dtype, alpha)
-    return call_broadcasting(Sub.apply, a, b, alpha, dtype)
+    return Sub.apply(a, b, alpha, dtype)
 
 
 def _check_alpha(a: Any, dtype: Any, alpha: Any) -> None:
@@ -495,13 +527,13 @@ def _check_bool_subtraction(a: Any, b: Any) -> None:
 def mul(input: Any, other: Any) -> Any:
     """``input * other``, with broadcasting."""
     a, b, dtype = promote(input, other)
-    return call_broadcasting(Mul.apply, a, b, dtype)
+    return Mul.apply(a, b) if dtype is None else Mul.apply(a, b, dtype)
 
 
 def div(input: Any, other: Any) -> Any:
     """``input / other`` (true division: integers give float32), with broadcasting."""
     a, b, dtype = promote(input, other, true_divide=True)
-    return call_broadcasting(Div.apply, a, b, dtype)
+    return Div.apply(a, b, dtype)
 
 
 def floor_divide(input: Any, other: Any) -> Any:
@@ -509,7 +541,7 @@ def floor_divide(input: Any, other: Any) -> Any:
     a, b, dtype = promote(input, other)
     if dtype is None and _is_bool(a):
         _check_float_kernel("div_floor_cpu", a)
-    return call_broadcasting(FloorDivide.apply, a, b, dtype)
+    return FloorDivide.apply(a, b, dtype)
 
 
 def true_divide(input: Any, other: Any) -> Any:
@@ -524,7 +556,7 @@ def pow(input: Any, exponent: Any) -> Any:
         if isinstance(operand(a), np.ndarray):
             if dtype is None and _is_bool(a):
                 _check_float_kernel("pow", a)
-            return call_broadcasting(Pow.apply, a, b, dtype)
+            return Pow.apply(a, b, dtype)
         return RpowScalar.apply(b, a, dtype)
     _check_integer_power(a, b)
     return PowScalar.apply(a, b, dtype)
@@ -621,6 +653,8 @@ clip = clamp
 
 def _float(input: Any) -> Any:
     # Integer tensors go through transcendental functions as the default float dtype.
+    if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
+        return input  # the common case, without a call
     return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
 
 
@@ -1061,6 +1095,8 @@ class Remainder(Op):
     The result has the sign of y. Saves x and y only if y needs a gradient (PyTorch).
     """
 
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
     node_name = "RemainderBackward1"
     num_inputs = 2
 
@@ -1099,6 +1135,8 @@ class Maximum(Op):
     On ties it is split evenly. Saves both operands (PyTorch).
     """
 
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
     num_inputs = 2
 
     @staticmethod
@@ -1126,6 +1164,7 @@ class Atan2(Op):
     """
 
     num_inputs = 2
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
@@ -1150,6 +1189,8 @@ class Minimum(Op):
 
     On ties it is split evenly. Saves both operands (PyTorch).
     """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
 
@@ -1181,6 +1222,8 @@ class Lerp(Op):
 
     Saves nothing but the number.
     """
+
+    fields = ("weight",)
 
     node_name = "LerpBackward0"
     num_inputs = 2
@@ -1231,6 +1274,8 @@ class Addcmul(Op):
     Saves t2 only if t1 needs a gradient and t1 only if t2 does (PyTorch).
     """
 
+    fields = ("value",)
+
     num_inputs = 3
 
     @staticmethod
@@ -1262,6 +1307,8 @@ class Addcdiv(Op):
 
     Saves t2 always (two formulas use it), t1 only if t2 needs a gradient (PyTorch).
     """
+
+    fields = ("value",)
 
     num_inputs = 3
 
@@ -1331,6 +1378,8 @@ class ClampTensor(Op):
 class ClampMin(Op):
     """y = max(x, low), low a number;  dx = grad where x >= low.  Saves its input."""
 
+    fields = ("low",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, low: Any) -> np.ndarray:
         ctx.save_for_backward(x)
@@ -1345,6 +1394,8 @@ class ClampMin(Op):
 
 class ClampMax(Op):
     """y = min(x, high), high a number;  dx = grad where x <= high.  Saves its input."""
+
+    fields = ("high",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, high: Any) -> np.ndarray:
@@ -1363,6 +1414,8 @@ class ClampMinTensor(Op):
 
     Saves x and low.
     """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = "ClampMinBackward1"
     num_inputs = 2
@@ -1388,6 +1441,8 @@ class ClampMaxTensor(Op):
 
     Saves x and high.
     """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = "ClampMaxBackward1"
     num_inputs = 2
@@ -1574,7 +1629,7 @@ def remainder(input: Any, other: Any) -> Any:
     if (dtype if dtype is not None else operand(a).dtype) == np.bool_:
         _check_float_kernel("remainder_cpu", a)
     if isinstance(operand(b), np.ndarray):
-        return call_broadcasting(Remainder.apply, a, b, dtype)
+        return Remainder.apply(a, b, dtype)
     return RemainderScalar.apply(a, b, dtype)
 
 
@@ -1590,21 +1645,21 @@ def maximum(input: Any, other: Any) -> Any:
     """The larger of two tensors, elementwise (nan if either is nan)."""
     _require_tensor("maximum", 2, "other", other)
     a, b, dtype = promote(input, other)
-    return call_broadcasting(Maximum.apply, a, b, dtype)
+    return Maximum.apply(a, b, dtype)
 
 
 def minimum(input: Any, other: Any) -> Any:
     """The smaller of two tensors, elementwise (nan if either is nan)."""
     _require_tensor("minimum", 2, "other", other)
     a, b, dtype = promote(input, other)
-    return call_broadcasting(Minimum.apply, a, b, dtype)
+    return Minimum.apply(a, b, dtype)
 
 
 def atan2(input: Any, other: Any) -> Any:
     """The angle of the point ``(other, input)``: ``atan(input / other)`` in its quadrant."""
     _require_tensor("atan2", 2, "other", other)
     a, b, dtype = promote(input, other, true_divide=True)
-    return call_broadcasting(Atan2.apply, a, b, dtype)
+    return Atan2.apply(a, b, dtype)
 
 
 arctan2 = atan2
@@ -1706,7 +1761,7 @@ def clamp_min(input: Any, min: Any) -> Any:
     """``max(input, min)``: a lower bound only (a number or a tensor)."""
     if isinstance(operand(min), np.ndarray):
         a, b, dtype = promote(input, min)
-        return call_broadcasting(ClampMinTensor.apply, a, b, dtype)
+        return ClampMinTensor.apply(a, b, dtype)
     return ClampMin.apply(_bound_dtype(input, min), min)
 
 
@@ -1714,7 +1769,7 @@ def clamp_max(input: Any, max: Any) -> Any:
     """``min(input, max)``: an upper bound only (a number or a tensor)."""
     if isinstance(operand(max), np.ndarray):
         a, b, dtype = promote(input, max)
-        return call_broadcasting(ClampMaxTensor.apply, a, b, dtype)
+        return ClampMaxTensor.apply(a, b, dtype)
     return ClampMax.apply(_bound_dtype(input, max), max)
 
 

@@ -22,6 +22,8 @@ class Embedding(Op):
     Saves the indices only: writing the weight in place afterwards is legal, the indices not.
     """
 
+    fields = ("num_weights", "padding_idx", "scale")
+
     @staticmethod
     def forward(
         ctx: Any, weight: np.ndarray, indices: np.ndarray, padding_idx: int, scale: bool
@@ -54,6 +56,8 @@ class EmbeddingDenseBackward(Op):
     Linear in grad; its own gradient gathers the rows back: ``dgrad = H[indices] * coef``,
     recorded with Embedding, so derivatives of any order work. Saves the indices.
     """
+
+    fields = ("padding_idx", "scale")
 
     @staticmethod
     def forward(

@@ -123,8 +123,9 @@ class IndexCopy(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    num_inputs = 2
     fields = ("dim",)
+
+    num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
@@ -338,8 +339,9 @@ class ScatterReduce(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    num_inputs = 2
     fields = ("dim", "reduce", "include_self")
+
+    num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,

@@ -185,6 +185,8 @@ class Index(Op):
     Saves the index tensors: changing one in place before backward raises.
     """
 
+    fields = ("shape", "template")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, template: tuple[Any, ...], *indices: np.ndarray) -> Any:
         ctx.save_for_backward(*indices)
@@ -219,6 +221,8 @@ class IndexAccumulate(Op):
     Index's backward as an op of its own, so that ``create_graph`` records it.
     """
 
+    fields = ("key",)
+
     node_name = "IndexPutImplBackward0"
 
     @staticmethod
@@ -241,6 +245,8 @@ class IndexPut(Op):
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
+
+    fields = ("template",)
 
     num_inputs = 2
     checks_internal_overlap = False  # PyTorch only warns for an expanded tensor (see forward)

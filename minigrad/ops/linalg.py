@@ -128,6 +128,8 @@ class Addmm(Op):
     mat1 does; never ``input``. With beta == 0 the input's values are ignored (nan too).
     """
 
+    fields = ("beta", "alpha")
+
     num_inputs = 3
 
     @staticmethod
@@ -157,6 +159,8 @@ class Baddbmm(Op):
     dinput = beta * grad;  dbatch1 = alpha * grad @ batch2^T;  dbatch2 = alpha * batch1^T @
     grad.  Saves each batch only if the other needs a gradient.
     """
+
+    fields = ("beta", "alpha")
 
     num_inputs = 3
 
@@ -199,6 +203,8 @@ class SqueezeInplace(Op):
     matmul squeezes its own temporary product in place, which PyTorch records as
     SqueezeBackward4; here it is an out-of-place op on that temporary, which nobody else sees.
     """
+
+    fields = ("shape",)
 
     node_name = "SqueezeBackward4"
 
@@ -625,6 +631,8 @@ class Diagonal(ViewOp):
     subscripts (``"ii->i"``).
     """
 
+    fields = ("shape", "dims")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim1: int, dim2: int) -> np.ndarray:
         ctx.shape, ctx.dims = x.shape, (dim1, dim2)
@@ -640,6 +648,8 @@ class DiagonalBackward(Op):
 
     Saves nothing.
     """
+
+    fields = ("dims",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...], dim1: int,

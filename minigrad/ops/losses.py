@@ -60,6 +60,8 @@ class MseLoss(Op):
     target (PyTorch): writing either in place before backward raises.
     """
 
+    fields = ("reduction",)
+
     num_inputs = 2
 
     @staticmethod
@@ -81,6 +83,8 @@ class SmoothL1Loss(Op):
 
     dinput = grad * clamp(d / beta, -1, 1) / n,  dtarget = -dinput.  Saves input and target.
     """
+
+    fields = ("reduction", "beta")
 
     num_inputs = 2
 
@@ -106,6 +110,8 @@ class HuberLoss(Op):
     dinput = grad * clamp(d, -delta, delta) / n,  dtarget = -dinput.  Saves input and target.
     The result has the input's dtype; PyTorch's backward refuses a target of another dtype.
     """
+
+    fields = ("reduction", "delta")
 
     num_inputs = 2
 
@@ -315,6 +321,8 @@ class BinaryCrossEntropy(Op):
     log(x)) / n.  Saves input, target and weight (the weight takes no gradient).
     """
 
+    fields = ("reduction",)
+
     num_inputs = 2
 
     @staticmethod
@@ -425,6 +433,8 @@ class BinaryCrossEntropyWithLogits(Op):
     The result has the target's dtype (PyTorch computes it in place on ``1 - target``).
     """
 
+    fields = ("reduction",)
+
     num_inputs = 2
 
     @staticmethod
@@ -532,6 +542,8 @@ class NllLoss(Op):
     weight and the total weight (a private value): writing the input or the target in place
     before backward raises. The class dimension is 1 (0 for an unbatched input).
     """
+
+    fields = ("reduction", "ignore_index", "axis")
 
     @staticmethod
     def forward(

@@ -95,6 +95,8 @@ class MulScalar(Op):
     PyTorch records ``MulBackward1`` here, not the ``MulBackward0`` of Python's ``x * 2.0``.
     """
 
+    fields = ("c",)
+
     node_name = "MulBackward1"
 
     @staticmethod
@@ -109,6 +111,8 @@ class MulScalar(Op):
 
 class DivScalar(Op):
     """y = x / c for a number c (C++'s ``tensor / int``);  dx = grad / c.  Saves nothing."""
+
+    fields = ("c",)
 
     node_name = "DivBackward1"
 

@@ -88,6 +88,8 @@ class NativeLayerNorm(Op):
     read it) and the per-group mean and rstd (private).
     """
 
+    fields = ("axes", "eps")
+
     num_inputs = 3
 
     @staticmethod
@@ -202,6 +204,8 @@ class NativeBatchNorm(Op):
     Saves input, weight, running_mean, running_var (all version-checked) and the batch mean
     and invstd (private); not the bias.
     """
+
+    fields = ("training", "eps", "axes", "shape")
 
     num_inputs = 3
 

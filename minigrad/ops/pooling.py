@@ -107,6 +107,8 @@ class MaxPool2DWithIndices(Op):
     first maximum, a nan wins (the last one), padding never does.
     """
 
+    fields = ("input_shape",)
+
     node_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
@@ -193,6 +195,8 @@ class MaxPoolGather(Op):
     The double backward of max pooling. Saves the indices.
     """
 
+    fields = ("input_shape",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(indices)
@@ -252,6 +256,8 @@ class AvgPool2D(Op):
     map whose gradient is this op again. Saves the input (PyTorch does, for its shape).
     """
 
+    fields = ("params", "input_shape")
+
     @staticmethod
     def forward(
         ctx: Any, x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
@@ -309,6 +315,8 @@ class AvgPool2DBackward(Op):
 
     Linear in grad; its gradient is average pooling of the incoming gradient. Saves nothing.
     """
+
+    fields = ("params",)
 
     @staticmethod
     def forward(

@@ -44,10 +44,12 @@ def _spread(grad: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: b
 class Sum(Op):
     """y = sum of all elements;  dx = grad broadcast to x's shape.  Saves nothing."""
 
+    fields = ("shape",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any) -> np.ndarray:
         ctx.shape = x.shape
-        return np.sum(x, dtype=dtype)
+        return np.add.reduce(x, axis=None, dtype=dtype)  # np.sum, without its Python layers
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -57,13 +59,15 @@ class Sum(Op):
 class SumDim(Op):
     """y = sum over ``dim``;  dx = grad copied back along ``dim``.  Saves nothing."""
 
+    fields = ("shape", "axes", "keepdim")
+
     node_name = "SumBackward1"
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 dtype: Any) -> np.ndarray:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
-        return np.sum(x, axis=axes, keepdims=keepdim, dtype=dtype)
+        return np.add.reduce(x, axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
@@ -72,6 +76,8 @@ class SumDim(Op):
 
 class Mean(Op):
     """y = mean of all elements;  dx = grad / n broadcast to x's shape.  Saves nothing."""
+
+    fields = ("shape",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -86,6 +92,8 @@ class Mean(Op):
 
 class MeanDim(Op):
     """y = mean over ``dim``;  dx = grad / n copied back along ``dim``.  Saves nothing."""
+
+    fields = ("shape", "axes", "keepdim")
 
     node_name = "MeanBackward1"
 
@@ -190,6 +198,8 @@ class ProdDim(Op):
     Saves its input and its result.
     """
 
+    fields = ("dim", "keepdim")
+
     node_name = "ProdBackward1"
 
     @staticmethod
@@ -270,6 +280,8 @@ class Var(Op):
     dx = 2 / (n - correction) * grad * (x - mean).  Saves its input (PyTorch's VarBackward0).
     """
 
+    fields = ("axes", "correction", "keepdim", "grad_rule")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
                 keepdim: bool, grad_rule: tuple[bool, int]) -> np.ndarray:
@@ -289,6 +301,8 @@ class Std(Op):
 
     Saves its input and its result (PyTorch's StdBackward0).
     """
+
+    fields = ("axes", "correction", "keepdim", "grad_rule")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
@@ -442,6 +456,8 @@ class MaxDim(Op):
     Saves only the indices: writing the values output later is legal, the indices not.
     """
 
+    fields = ("dim", "keepdim", "shape")
+
     node_name = "MaxBackward0"
 
     @staticmethod
@@ -458,6 +474,8 @@ class MinDim(Op):
 
     Saves only the indices.
     """
+
+    fields = ("dim", "keepdim", "shape")
 
     node_name = "MinBackward0"
 
@@ -501,6 +519,8 @@ class Amax(Op):
     Ties share the gradient evenly. Saves its input and its result.
     """
 
+    fields = ("axes", "keepdim")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
         y = np.asarray(np.max(x, axis=axes, keepdims=keepdim))
@@ -519,6 +539,8 @@ class Amin(Op):
 
     Ties share the gradient evenly. Saves its input and its result.
     """
+
+    fields = ("axes", "keepdim")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -677,6 +699,8 @@ class Logsumexp(Op):
     Saves its input and its result.
     """
 
+    fields = ("axes", "keepdim")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
         if x.size:
@@ -731,6 +755,8 @@ class LinalgVectorNorm(Op):
     shared by the elements with |x| == y, with sign(x); else grad * sign(x) |x|**(ord-1) /
     y**(ord-1); none for ord 0.
     """
+
+    fields = ("ord", "axes", "keepdim")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
@@ -788,6 +814,8 @@ class Cumsum(Op):
     Saves nothing.
     """
 
+    fields = ("dim",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
         ctx.dim = dim
@@ -820,6 +848,8 @@ class Cumprod(Op):
     Saves its input and its result. With zeros in x the division is replaced by the products
     of the other factors (computed per position, so second derivatives stay exact).
     """
+
+    fields = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
@@ -879,6 +909,8 @@ class Softmax(Op):
     dx = y * (grad - sum(grad * y)).  Saves its result: writing the input later is legal.
     """
 
+    fields = ("axis",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
         axis = dim if x.ndim else None
@@ -903,6 +935,8 @@ class LogSoftmax(Op):
 
     Saves its result.
     """
+
+    fields = ("axis",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:

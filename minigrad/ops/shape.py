@@ -161,6 +161,8 @@ class Cat(Op):
     Saves nothing: the slices need only the sizes (writing an input later is legal).
     """
 
+    fields = ("dim", "sizes")
+
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
         *arrays, dim, dtype = args
@@ -188,6 +190,8 @@ class Stack(Op):
 
     Saves nothing.
     """
+
+    fields = ("dim", "count")
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -286,6 +290,8 @@ class Gather(Op):
     either in place before backward raises.
     """
 
+    fields = ("dim",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x, index)
@@ -307,6 +313,8 @@ class ScatterAdd(Op):
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
+
+    fields = ("dim",)
 
     num_inputs = 2
 
@@ -342,6 +350,8 @@ class Scatter(Op):
     dx = grad, 0 where written;  dsrc = grad gathered at ``index``.
     """
 
+    fields = ("dim",)
+
     num_inputs = 2
 
     @staticmethod
@@ -371,6 +381,8 @@ class ScatterValue(Op):
 
     Saves the index.
     """
+
+    fields = ("dim",)
 
     node_name = "ScatterBackward1"
 
@@ -527,6 +539,8 @@ class IndexSelect(Op):
     Saves the index (only its values matter for the gradient).
     """
 
+    fields = ("dim", "shape")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(index)
@@ -551,8 +565,9 @@ class IndexAdd(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    num_inputs = 2
     fields = ("dim", "alpha")
+
+    num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
@@ -629,6 +644,8 @@ class MaskedScatter(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
+    fields = ("source_shape",)
+
     num_inputs = 2
 
     @staticmethod
@@ -681,6 +698,8 @@ class Repeat(Op):
 
     dx = grad reshaped to (repeat, size) pairs and summed over the repeats.  Saves nothing.
     """
+
+    fields = ("shape", "repeats")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, repeats: tuple[int, ...]) -> np.ndarray:
@@ -758,6 +777,8 @@ def tile(input: Any, dims: Any) -> Any:
 class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
+    fields = ("dims",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
         ctx.dims = dims
@@ -786,6 +807,8 @@ class Roll(Op):
 
     dx = grad shifted back by ``-shifts``.  Saves nothing.
     """
+
+    fields = ("shifts", "dims")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shifts: tuple[int, ...],
@@ -829,6 +852,8 @@ class Tril(Op):
     Saves nothing.
     """
 
+    fields = ("k",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
         ctx.k = k
@@ -844,6 +869,8 @@ class Triu(Op):
 
     Saves nothing.
     """
+
+    fields = ("k",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
@@ -893,6 +920,8 @@ class ConstantPadNd(Op):
 
     ``pad`` is PyTorch's flat list: (left, right) of the last dim, then of the one before...
     """
+
+    fields = ("pad",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, pad: tuple[int, ...], value: Any) -> np.ndarray:
@@ -1003,6 +1032,8 @@ class Sort(Op):
     indices is not.
     """
 
+    fields = ("dim",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, descending: bool) -> tuple[Any, Any]:
         indices = sort_order(x, dim, descending)
@@ -1022,6 +1053,8 @@ class Topk(Op):
 
     dx = grad scattered back to ``indices``, 0 elsewhere.  Saves its ``indices`` output only.
     """
+
+    fields = ("dim", "shape")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int, dim: int, largest: bool) -> tuple[Any, Any]:

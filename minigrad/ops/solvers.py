@@ -244,8 +244,9 @@ class LinalgSolveEx(Op):
     as PyTorch (not B: writing B afterwards is legal).
     """
 
-    num_inputs = 2
     fields = ("left", "vector")
+
+    num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, b: np.ndarray, left: bool,

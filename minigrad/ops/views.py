@@ -132,6 +132,8 @@ class _Embed(Op):
     A view op's backward as an op of its own, so that ``create_graph`` records it.
     """
 
+    fields = ("key",)
+
     @staticmethod
     def forward(ctx: Any, grad: np.ndarray, shape: tuple[int, ...], key: Any) -> np.ndarray:
         ctx.key = key
@@ -183,6 +185,8 @@ class Alias(ViewOp):
 class Select(ViewOp):
     """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere."""
 
+    fields = ("shape", "key")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: int) -> np.ndarray:
         ctx.shape, ctx.key = x.shape, _dim_key(dim, index)
@@ -195,6 +199,8 @@ class Select(ViewOp):
 
 class Slice(ViewOp):
     """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
+
+    fields = ("shape", "key")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
@@ -209,6 +215,8 @@ class Slice(ViewOp):
 
 class Unsqueeze(ViewOp):
     """y = x with a new size-1 dimension at ``dim``;  dx = grad without it."""
+
+    fields = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
@@ -232,6 +240,8 @@ class Unsqueeze(ViewOp):
 class Squeeze(ViewOp):
     """y = x without its size-1 dimensions;  dx = grad reshaped back."""
 
+    fields = ("shape",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.shape = x.shape
@@ -244,6 +254,8 @@ class Squeeze(ViewOp):
 
 class SqueezeDim(ViewOp):
     """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back."""
+
+    fields = ("shape",)
 
     node_name = "SqueezeBackward1"
 
@@ -260,6 +272,8 @@ class SqueezeDim(ViewOp):
 class SqueezeDims(ViewOp):
     """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back."""
 
+    fields = ("shape",)
+
     node_name = "SqueezeBackward2"
 
     @staticmethod
@@ -275,6 +289,8 @@ class SqueezeDims(ViewOp):
 
 class View(ViewOp):
     """y = x with another shape, same elements in the same order;  dx = grad reshaped back."""
+
+    fields = ("shape",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -303,6 +319,8 @@ class ReshapeAlias(View):
 class Transpose(ViewOp):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  dx = grad swapped back."""
 
+    fields = ("dims",)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
         ctx.dims = dim0, dim1
@@ -325,6 +343,8 @@ class T(Transpose):
 
 class Permute(ViewOp):
     """y = x with its dimensions reordered;  dx = grad with the inverse order."""
+
+    fields = ("inverse",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
@@ -354,6 +374,8 @@ class Diagonal(ViewOp):
     The diagonal becomes the last dimension of the view.
     """
 
+    fields = ("shape", "options")
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
         ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)
@@ -380,6 +402,8 @@ class Diagonal(ViewOp):
 
 class DiagonalBackward(Op):
     """The backward of diagonal as an op (``create_graph``);  dgrad = diagonal of gg."""
+
+    fields = ("options", "shape")  # Diagonal.forward, replayed here, notes the shape too
 
     node_name = "DiagonalBackwardBackward0"
 
@@ -423,6 +447,8 @@ class Split(ViewOp):
     ``bounds`` are the pieces' start indices followed by the size of ``dim``.
     """
 
+    fields = ("shape", "keys", "dim")
+
     multi_output = "Split"
 
     @staticmethod
@@ -445,6 +471,8 @@ class SplitWithSizes(Split):
 class Unbind(ViewOp):
     """ys = the slices x[..., i, ...] along ``dim``, one per index;  dx = them stacked."""
 
+    fields = ("shape", "keys", "dim")
+
     multi_output = "Unbind"
 
     @staticmethod
@@ -464,6 +492,7 @@ class UnsafeView(Op):
     Same formulas as View.
     """
 
+    fields = ("shape",)
     forward = View.forward
     backward = View.backward
 

@@ -1,0 +1,254 @@
+"""Recording: the one routine through which every op puts its node into the graph.
+
+Built-in ops, users' custom Functions, views and in-place writes all go through ``record``
+(it *is* ``Function.apply``), in this order:
+
+1. **needs**: which inputs require a gradient (a view first catches up with its base's history);
+2. **forward**, with numpy's float warnings off (custom Functions: under no_grad, on tensors).
+   Without grad mode or an input that needs a gradient no node is made: that is the no_grad path;
+3. **node and edges**: a sequence number, and per input the node its gradient goes to (its
+   producer, or the leaf's accumulator), read from the inputs' *current* history;
+4. **outputs**: new tensors, of which only floating-point ones get the node as ``grad_fn``
+   (``x.long()`` has no history, as in PyTorch) — or, for an in-place op, the written tensor
+   itself (``autograd/inplace.py`` writes it, bumps its counter once and rebases its history);
+5. **saved values**: what forward passed to ``save_for_backward``, packed flat into the node with
+   their versions (``autograd/saved.py``).
+
+The common case — a built-in op with one array result, every input of the result's shape and
+dtype — takes no detour: the node does not even record the inputs' shapes, since backward's
+gradients already fit them (``_input_meta`` is None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd import anomaly, grad_mode, saved
+from minigrad.autograd.graph import sequence_numbers
+from minigrad.autograd.quiet import restore, silence
+from minigrad.autograd.variable import TensorBase
+
+if TYPE_CHECKING:
+    from minigrad.autograd.function import BackwardNode, Function
+
+_new = object.__new__
+_next_sequence_nr = sequence_numbers.__next__
+_grad_state = grad_mode._state
+
+
+class _NeverNeeded(tuple):
+    """``needs_input_grad`` when nothing is recorded: False at every index."""
+
+    def __getitem__(self, index: Any) -> bool:  # type: ignore[override]
+        return False
+
+
+class _NoGradContext:
+    """The ctx a built-in op's forward gets when nothing is recorded: notes are dropped."""
+
+    needs_input_grad = _NeverNeeded()
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Nothing will run backward: keep nothing."""
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        """Nothing is recorded: nothing to rebase."""
+
+    def mark_non_differentiable(self, *values: Any) -> None:
+        """Nothing is recorded: nothing to mark."""
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Nothing is recorded: no gradients to materialize."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Notes forward leaves for backward (shapes, axes) are not needed: drop them.
+        pass
+
+
+NO_GRAD_CTX = _NoGradContext()
+
+
+def record(function: type[Function], *args: Any, target: TensorBase | None = None) -> Any:
+    """Run ``function``'s forward on ``args`` and, if anything needs a gradient, record a node.
+
+    ``Function.apply``. A built-in op's leading ``num_inputs`` arguments are its inputs (a Python
+    number there is a constant), the rest its options. ``target``: the tensor an in-place op
+    writes (its first argument), checked beforehand by ``autograd/inplace.py``.
+    """
+    # 1. needs
+    enabled = _grad_state.enabled
+    arrays = [*args]  # what an op's forward computes on: the buffers behind the tensors
+    needs = [False] * len(args)
+    recording = False
+    index = -1
+    for arg in args:
+        index += 1
+        if isinstance(arg, TensorBase):
+            arrays[index] = arg._array
+            if arg._base is not None and enabled:
+                arg._sync_view()
+                if arg.requires_grad:  # a view also requires grad if its base does
+                    needs[index] = recording = True
+            elif arg._requires_grad or arg._grad_fn is not None:
+                needs[index] = recording = enabled
+    tensor_level = function._tensor_level
+
+    # 2. forward
+    if recording or tensor_level:  # a custom forward always gets a real ctx, as in PyTorch
+        node = _new(function._Node)
+        node._saved = ()
+        node.needs_input_grad = tuple(needs)  # all False when nothing is recorded
+        if target is not None and recording:
+            # A distinct array object for the written tensor's old value, so saving it is told
+            # apart from saving another argument that is the same tensor (``x.mul_(x)``).
+            arrays[0] = arrays[0].view()
+    else:
+        node = NO_GRAD_CTX
+    token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+    try:
+        if tensor_level:
+            with grad_mode.no_grad():
+                raw = function._forward(node, *args)  # with ctx, or then setup_context
+        else:
+            raw = function.forward(node, *arrays)
+    except ValueError as error:
+        if not (function.broadcasts or target is not None):
+            raise
+        other = np.shape(arrays[1]) if len(arrays) > 1 else ()
+        raise RuntimeError(
+            errors.from_numpy_value_error(error, np.shape(arrays[0]), other)
+        ) from None
+    finally:
+        restore(token)
+    if not recording:
+        if tensor_level:
+            return _function_outputs(node, args, raw, False)
+        if target is not None:
+            from minigrad.autograd.inplace import write
+
+            write(target, raw)
+            return target
+        if type(raw) is tuple:
+            return tuple(untracked(r) for r in raw)
+        return untracked(raw)
+
+    # 3. node and edges
+    node._sequence_nr = _next_sequence_nr()
+    single = not tensor_level and type(raw) is not tuple
+    if single:
+        out_array = raw if type(raw) is np.ndarray else np.asarray(raw)
+        shape = out_array.shape
+        dtype = out_array.dtype
+    if tensor_level:
+        node._slots = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase))
+        node._num_args = len(args)
+    next_nodes = []
+    next_nrs = []
+    fits = single  # every input that needs a gradient has the output's shape and dtype
+    for index in node._slots:
+        if needs[index]:
+            arg = args[index]
+            producer = arg._grad_fn
+            if producer is None:  # a leaf: its accumulator, made once and kept by the leaf
+                meta = arg._meta
+                producer = None if meta is None else meta.accumulator
+                if producer is None:
+                    producer = arg._gradient_edge()[0]
+                next_nrs.append(0)
+            else:
+                next_nrs.append(arg._output_nr)
+            next_nodes.append(producer)
+            if fits:
+                array = arg._array
+                fits = array.shape == shape and (array.dtype is dtype or array.dtype == dtype)
+        else:
+            next_nodes.append(None)
+            next_nrs.append(0)
+    node._next_nodes = tuple(next_nodes)
+    node._next_nrs = tuple(next_nrs)
+    node._input_meta = None if fits else _input_meta(node, args, needs)
+    if anomaly._state.enabled:
+        node._forward_stack = anomaly.capture_forward_stack()
+
+    # 4. outputs and 5. saved values
+    if tensor_level:
+        return _function_outputs(node, args, raw, True)
+    if target is not None:
+        from minigrad.autograd.inplace import write_recorded
+
+        return write_recorded(node, target, args, arrays, raw)
+    make = TensorBase.output_class._make
+    if single:
+        # Only floating-point results have a history; an input of the same dtype proves it.
+        output = make(out_array, node if fits or dtype.kind == "f" else None)
+        if node._saved:
+            saved.pack(node, node._saved, arrays, args, (raw,), (output,))
+        return output
+    outputs = [make(np.asarray(r), None, i) for i, r in enumerate(raw)]
+    _mark_outputs(node, outputs, raw)
+    if node._saved:
+        saved.pack(node, node._saved, arrays, args, raw, outputs)
+    return tuple(outputs)
+
+
+def _input_meta(
+    node: BackwardNode, args: Sequence[Any], needs: Sequence[bool]
+) -> tuple[tuple[tuple[int, ...], np.dtype] | None, ...]:
+    """Per edge, the shape and dtype its gradient must have (None: no gradient goes there)."""
+    return tuple(
+        (args[index]._array.shape, args[index]._array.dtype) if needs[index] else None
+        for index in node._slots
+    )
+
+
+def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any]) -> None:
+    """Give each output its place in the graph; non-differentiable ones stay without history."""
+    marked = node._non_differentiable
+    node._num_outputs = len(outputs)
+    # Kept so the engine can hand zeros to backward for outputs that received no gradient.
+    node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)
+    for output_nr, (tensor, value) in enumerate(zip(outputs, seen)):
+        differentiable = tensor._array.dtype.kind == "f" and not any(value is m for m in marked)
+        tensor._grad_fn = node if differentiable else None
+        tensor._output_nr = output_nr
+
+
+def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recording: bool) -> Any:
+    """A custom Function's outputs, as ``apply`` hands them out (steps 4 and 5)."""
+    single = not isinstance(raw, tuple)
+    values = (raw,) if single else raw
+    for tensor in node._dirty:
+        # Checked after forward, as PyTorch does (the write has happened by then).
+        if recording and tensor._grad_fn is None and tensor._requires_grad:
+            raise RuntimeError(errors.LEAF_USED_INPLACE)
+        tensor._counter.bump()  # marking dirty counts as a write, as in PyTorch
+    outputs = tuple(_as_output(value, args, node._dirty) for value in values)
+    if recording:
+        tensors = [o for o in outputs if isinstance(o, TensorBase)]
+        _mark_outputs(node, tensors, tensors)
+        if node._saved:
+            saved.pack(node, node._saved, args, args, tensors, tensors)
+    return outputs[0] if single else outputs
+
+
+def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
+    """What a custom forward returned, as ``apply`` hands it out."""
+    if not isinstance(value, TensorBase):
+        return value  # non-tensor outputs pass through, as in PyTorch
+    if any(value is d for d in dirty):
+        return value  # modified in place: the same tensor, rebased onto this node
+    if any(value is a for a in args):
+        # An input returned unchanged: the output is a view of it (same buffer and counter).
+        from minigrad.autograd.views import alias_of
+
+        return alias_of(value)
+    return value
+
+
+def untracked(raw: Any) -> TensorBase:
+    """A result without history (nothing needed a gradient, or grad mode is off)."""
+    return TensorBase.output_class._make(raw if type(raw) is np.ndarray else np.asarray(raw))
