@@ -72,30 +72,30 @@ PYTORCH_NAMES = {"unique": "_unique2"}
 _NUMBERS = (bool, int, float)
 
 
-# What a parameter annotated with a Python type accepts (numpy's scalars too), and PyTorch's
-# name for that type in its messages. PyTorch refuses a bool where an int is wanted.
-_ANNOTATED: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "bool": (lambda v: isinstance(v, (bool, np.bool_)), "bool"),
-    "int": (lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool), "int"),
-    "float": (lambda v: isinstance(v, (int, float, np.number)), "float"),
-    "str": (lambda v: isinstance(v, str), "str"),
+# What a parameter annotated with a Python type accepts (numpy's scalars too), as
+# (types, types refused among them, PyTorch's name for it in its messages). Types rather than
+# predicates: ``isinstance`` runs in C, and the checks run on every call of a public function.
+# PyTorch refuses a bool where an int is wanted.
+_ANNOTATED: dict[str, tuple[tuple[type, ...], tuple[type, ...], str]] = {
+    "bool": ((bool, np.bool_), (), "bool"),
+    "int": ((int, np.integer), (bool,), "int"),
+    "float": ((int, float, np.number), (), "float"),
+    "str": ((str,), (), "str"),
 }
+_TENSOR = (TensorBase,)
+_TENSOR_OR_NUMBER = (TensorBase, *_NUMBERS)  # PyTorch's Scalar overloads
+_NUMBER_LIKE = (TensorBase, *_NUMBERS, np.number, np.bool_)  # a Number (a 0-d tensor too)
 
 
-def _is_tensor(value: Any) -> bool:
-    return isinstance(value, TensorBase)
+def _accepts(value: Any, kind: str) -> bool:
+    """Whether ``value`` is a ``kind`` (a key of ``_ANNOTATED``)."""
+    types, refused, _ = _ANNOTATED[kind]
+    return isinstance(value, types) and not isinstance(value, refused)
 
 
-def _is_number_like(value: Any) -> bool:
-    return isinstance(value, (TensorBase, *_NUMBERS, np.number, np.bool_))
-
-
-def _is_tensor_or_number(value: Any) -> bool:
-    return isinstance(value, (TensorBase, *_NUMBERS))
-
-
-# One check: (position, parameter name, accepts(value), PyTorch's type name, None allowed).
-_Check = tuple[int, str, Callable[[Any], bool], str, bool]
+# One check: (position, parameter name, accepted types, refused types, PyTorch's type name,
+# None allowed).
+_Check = tuple[int, str, tuple[type, ...], tuple[type, ...], str, bool]
 
 
 def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
@@ -113,17 +113,17 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         optional = parameter.default is None or annotation.endswith("| None")
         plain = annotation.removesuffix(" | None")
         if parameter.name in NUMBER_PARAMETERS or (name, parameter.name) in NUMBERS_OF:
-            found.append((position, parameter.name, _is_number_like, "Number", optional))
+            found.append((position, parameter.name, _NUMBER_LIKE, (), "Number", optional))
         elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
-            accepts, kind = _ANNOTATED[plain]
-            found.append((position, parameter.name, accepts, kind, optional))
+            types, refused, kind = _ANNOTATED[plain]
+            found.append((position, parameter.name, types, refused, kind, optional))
         elif (
             (parameter.name in TENSOR_PARAMETERS and (name, parameter.name) not in NOT_TENSORS)
             or (name, parameter.name) in MORE_TENSORS
             or plain == "Tensor"
         ):
-            accepts = _is_tensor_or_number if numbers_allowed else _is_tensor
-            found.append((position, parameter.name, accepts, "Tensor", optional))
+            types = _TENSOR_OR_NUMBER if numbers_allowed else _TENSOR
+            found.append((position, parameter.name, types, (), "Tensor", optional))
     return found
 
 
@@ -141,17 +141,20 @@ def checking_arguments(
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        for position, parameter, accepts, kind, optional in checks:
-            if position < len(args):
+        """``function``, after its arguments' types were checked."""
+        given = len(args)
+        for position, parameter, types, refused, kind, optional in checks:
+            if position < given:
                 value = args[position]
-                where = f" (position {position + offset})"
             elif parameter in kwargs:
                 value = kwargs[parameter]
-                where = ""
             else:
                 continue
-            if (value is None and optional) or accepts(value):
+            if isinstance(value, types) and not isinstance(value, refused):
                 continue
+            if value is None and optional:
+                continue
+            where = f" (position {position + offset})" if position < given else ""
             raise TypeError(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
@@ -224,8 +227,8 @@ def check_value(
     value: Any, kind: str, function: str, parameter: str, position: int | None = None
 ) -> None:
     """PyTorch's TypeError if ``value`` is not a ``kind`` (bool, int, float, str): inline."""
-    accepts, name = _ANNOTATED[kind]
-    if not accepts(value):
+    if not _accepts(value, kind):
+        name = _ANNOTATED[kind][2]
         where = "" if position is None else f" (position {position})"
         raise TypeError(
             f"{function}(): argument '{parameter}'{where} must be {name}, not "
@@ -235,7 +238,7 @@ def check_value(
 
 def check_int_sequence(value: Any, function: str, parameter: str, position: int) -> None:
     """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef)."""
-    if _ANNOTATED["int"][0](value):
+    if _accepts(value, "int"):
         return
     if not isinstance(value, (tuple, list)):
         raise TypeError(
@@ -243,7 +246,7 @@ def check_int_sequence(value: Any, function: str, parameter: str, position: int)
             f"not {errors.python_type_name(value)}"
         )
     for index, item in enumerate(value):
-        if not _ANNOTATED["int"][0](item):
+        if not _accepts(item, "int"):
             raise TypeError(
                 f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
                 f"ints, but found element of type {errors.python_type_name(item)} at pos {index}"
