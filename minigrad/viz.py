@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from minigrad.autograd import saved_access
+from minigrad.autograd.explain import named_tensors
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.variable import TensorBase
 
@@ -65,7 +66,7 @@ def to_dot(
         ['n1 -> n0', 's0_0 -> n0', 'n0 -> out0']
     """
     roots = _named_roots(tensor_or_tensors)
-    names = {id(tensor): name for name, tensor in _pairs(params)}
+    names = {id(tensor): name for name, tensor in named_tensors(params)}
     writer = _DotWriter(names)
     start = [node for node in (saved_access.grad_fn_of(t) for _, t in roots) if node is not None]
     for name, tensor in roots:
@@ -233,11 +234,3 @@ def _named_roots(value: Any) -> list[tuple[str | None, TensorBase]]:
     if isinstance(value, Mapping):
         return list(value.items())
     return [(None, tensor) for tensor in value]
-
-
-def _pairs(params: Any) -> list[tuple[str, TensorBase]]:
-    if params is None:
-        return []
-    if isinstance(params, Mapping):
-        return list(params.items())
-    return list(params)

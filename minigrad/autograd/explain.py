@@ -22,6 +22,7 @@ from minigrad.autograd import saved_access, write_tracking
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.saved_access import SavedEntry
 from minigrad.autograd.variable import TensorBase
+from minigrad.errors import format_size
 
 # Why a node keeps each kind of value.
 _WHY = {
@@ -121,7 +122,7 @@ def explain(
     roots = [tensor_or_tensors] if isinstance(tensor_or_tensors, TensorBase) else list(
         tensor_or_tensors
     )
-    known = _pairs(names) + _caller_names(sys._getframe(1))
+    known = named_tensors(names) + _caller_names(sys._getframe(1))
     out = sys.stdout if file is None else file
     nodes = _nodes_of(roots)
     titles = ", ".join(_name_of(t, known) or _describe_tensor(t) for t in roots)
@@ -241,12 +242,15 @@ def _name_of(tensor: TensorBase, known: list[tuple[str, TensorBase]]) -> str | N
 
 
 def _describe_tensor(tensor: TensorBase) -> str:
-    from minigrad.errors import format_size
-
     return f"[{tensor._type_name()} {format_size(tensor._array.shape)}]"
 
 
-def _pairs(names: Any) -> list[tuple[str, TensorBase]]:
+def named_tensors(names: Any) -> list[tuple[str, TensorBase]]:
+    """``(name, tensor)`` pairs from names given in any of the usual ways.
+
+    A mapping (``dict(model.named_parameters())``), an iterable of pairs
+    (``model.named_parameters()``), or None (no names).
+    """
     if names is None:
         return []
     if isinstance(names, Mapping):
