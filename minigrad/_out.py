@@ -37,6 +37,7 @@ from minigrad import errors
 from minigrad._dtype import display_name, from_numpy_dtype, to_numpy_dtype
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
+from minigrad.autograd.overlap import partially_overlap
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import fill
 from minigrad.ops.shape import return_types
@@ -65,14 +66,6 @@ CANNOT_RESIZE_VIEW = (
     "{name}(): the out= tensor has shape {old} but the result has shape {new}, and minigrad "
     "cannot resize a view of another tensor. Pass an out tensor of shape {new}, or one that is "
     "not a view."
-)
-PARTIAL_OVERLAP = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-    "to a single memory location. Please clone() the tensor before performing the operation."
-)
-INTERNAL_OVERLAP = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
 )
 
 
@@ -498,19 +491,10 @@ def _check_writable(target: TensorBase, value: TensorBase, inputs: Any, name: st
         raise RuntimeError(CANNOT_RESIZE_VIEW.format(
             name=name, old=list(target._array.shape), new=list(shape)))
     if target._array.shape == shape and has_internal_overlap(target._array):
-        raise RuntimeError(INTERNAL_OVERLAP)
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
     for tensor in inputs:
-        if _partly_overlaps(target._array, tensor._array):
-            raise RuntimeError(PARTIAL_OVERLAP)
-
-
-def _partly_overlaps(a: np.ndarray, b: np.ndarray) -> bool:
-    """True if ``a`` and ``b`` share some memory without being the very same elements."""
-    if not np.may_share_memory(a, b):
-        return False
-    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-            and a.shape == b.shape and a.strides == b.strides)
-    return not same and bool(np.shares_memory(a, b))
+        if partially_overlap(target._array, tensor._array):  # PyTorch's TensorIterator rule
+            raise RuntimeError(errors.PARTIAL_OVERLAP)
 
 
 def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None) -> None:
