@@ -220,7 +220,9 @@ class Function:
         "__module__": __name__,
         "__repr__": object.__repr__,
     }
-    _new_style: ClassVar[bool] = False  # forward without ctx, plus setup_context
+    # A new-style Function (forward without ctx, plus setup_context): forward's signature, read
+    # once, to bind apply's arguments. None for forward(ctx, ...).
+    _forward_signature: ClassVar[inspect.Signature | None] = None
     # The options forward keeps on ``ctx`` for backward (``ctx.dim = dim``): the node's slots.
     # A custom Function may also set undeclared ones, as in PyTorch; they go to a __dict__.
     fields: ClassVar[tuple[str, ...]] = ()
@@ -238,7 +240,8 @@ class Function:
         ))
         namespace = {"__slots__": fields, "_function": cls, "_name": name, "__doc__": cls.__doc__}
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
-        cls._new_style = cls.setup_context is not Function.setup_context
+        if cls.setup_context is not Function.setup_context:
+            cls._forward_signature = inspect.signature(cls.forward)
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
@@ -280,7 +283,7 @@ class Function:
     @classmethod
     def _forward(cls, ctx: Any, *args: Any) -> Any:
         """Forward as ``apply`` runs it: with ctx, or (new style) then ``setup_context``."""
-        if not cls._new_style:
+        if cls._forward_signature is None:
             return cls.forward(ctx, *args)
         output = cls.forward(*args)
         cls.setup_context(ctx, args, output)
@@ -295,8 +298,8 @@ class Function:
         takes keyword arguments: they are bound to forward's parameters, with their defaults,
         as PyTorch does.
         """
-        if cls._new_style:
-            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+        if cls._forward_signature is not None:
+            bound = cls._forward_signature.bind(*args, **kwargs)
             bound.apply_defaults()
             args = bound.args
         elif kwargs:
