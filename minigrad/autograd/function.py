@@ -338,6 +338,9 @@ class Op(Function):
     # Whether writing this op's result in place refuses a tensor whose elements share memory
     # (an expanded one). PyTorch's scalar fills skip the check: ``expanded.zero_()`` works.
     checks_internal_overlap: ClassVar[bool] = True
+    # Whether it refuses an input that partly overlaps the written tensor (autograd/overlap.py):
+    # PyTorch's elementwise kernels do; fills, index and scatter ops do not.
+    checks_input_overlap: ClassVar[bool] = True
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
     apply = classmethod(record)

@@ -28,9 +28,9 @@ def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> 
     """Raise PyTorch's error if an input of ``op`` partially overlaps ``tensor``'s memory.
 
     Ops that do not use PyTorch's elementwise kernels (fills, index and scatter ops) declare
-    ``checks_input_overlap = False``.
+    ``checks_input_overlap = False`` (``Op``'s default is True).
     """
-    if not getattr(op, "checks_input_overlap", True):
+    if not op.checks_input_overlap:
         return
     for arg in args:
         if (
