@@ -17,9 +17,9 @@ import warnings
 from typing import Any
 
 from minigrad import _arguments
-from minigrad.ops import elementwise as _elementwise
 from minigrad.ops import linalg as _linalg
 from minigrad.ops import reduction as _reduction
+from minigrad.ops import unary
 from minigrad.ops.activations import (
     elu,
     gelu,
@@ -105,17 +105,17 @@ def relu(input: Any, inplace: bool = False) -> Any:
         >>> F.relu(minigrad.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
-    return input.relu_() if inplace else _elementwise.relu(input)
+    return input.relu_() if inplace else unary.relu(input)
 
 
 def sigmoid(input: Any) -> Any:
     """``1 / (1 + exp(-input))`` (the same as ``minigrad.sigmoid``)."""
-    return _elementwise.sigmoid(input)
+    return unary.sigmoid(input)
 
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent (the same as ``minigrad.tanh``)."""
-    return _elementwise.tanh(input)
+    return unary.tanh(input)
 
 
 def _implicit_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -200,3 +200,58 @@ def warn_once(message: str) -> None:
     if message not in _warned:
         _warned.add(message)
         warnings.warn(message, UserWarning, stacklevel=3)
+
+
+class NoDerivative(Op):
+    """PyTorch's ``NotImplemented`` node: z = a copy of ``value``, backward raises.
+
+    It is recorded as depending on ``input`` too, and its backward raises "derivative for
+    <aten name> is not implemented". Backward formulas whose own derivative PyTorch lacks
+    (hardsigmoid's) end with it under create_graph, so that differentiating them again raises
+    as in PyTorch.
+    """
+
+    fields = ("aten_name",)
+
+    node_name = "NotImplemented"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, value: Any, input: Any, aten_name: str) -> np.ndarray:
+        ctx.aten_name = aten_name
+        return np.array(value, copy=True)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError(f"derivative for {ctx.aten_name} is not implemented")
+
+
+# The C++ names some PyTorch messages use for dtypes.
+C_TYPE_NAMES = {
+    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+    "bool": "bool",
+}
+
+
+def type_display(input: Any) -> str:
+    from minigrad._dtype import display_name
+
+    return display_name(operand(input).dtype)
+
+
+def not_implemented_name(node: Any) -> str:
+    """PyTorch's C++ name of the node that stands for a missing derivative."""
+    return "torch::autograd::NotImplemented"
+
+
+NoDerivative._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
+def is_bool(value: Any) -> bool:
+    return isinstance(operand(value), np.ndarray) and operand(value).dtype == np.bool_
+
+
+def check_float_kernel(kernel: str, input: Any) -> None:
+    if operand(input).dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{type_display(input)}\'')

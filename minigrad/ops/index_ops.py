@@ -22,8 +22,11 @@ from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops._helpers import operand, warn_once
-from minigrad.ops.elementwise import _not_implemented_name
+from minigrad.ops._helpers import (
+    not_implemented_name,
+    operand,
+    warn_once,
+)
 from minigrad.ops.linalg import _expand_error
 from minigrad.ops.shape import (
     Gather,
@@ -507,7 +510,7 @@ class ScatterReduceLegacyInplace(ScatterReduceLegacy):
 
 
 for _op in (ScatterReduceLegacy, ScatterReduceLegacyInplace):
-    _op._Node.name = _not_implemented_name  # type: ignore[method-assign]
+    _op._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce: str | None,

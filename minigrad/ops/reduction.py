@@ -21,6 +21,7 @@ from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import cast, normalize_dims, operand
+from minigrad.ops.arithmetic import maximum, minimum
 from minigrad.ops.shape import Flip, along, raw, return_types, run, scatter_to_indices, wrap_dim
 
 
@@ -579,9 +580,7 @@ def _check_nonempty(array: np.ndarray, axes: tuple[int, ...] | None, name: str,
 def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
     array = operand(input)
     if isinstance(dim, TensorBase):  # max(input, other): the elementwise maximum
-        from minigrad.ops import elementwise
-
-        return getattr(elementwise, "maximum" if name == "max" else "minimum")(input, dim)
+        return (maximum if name == "max" else minimum)(input, dim)
     if dim is None:
         _check_nonempty(array, None, name)
         return (Max if name == "max" else Min).apply(input)

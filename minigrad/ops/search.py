@@ -15,7 +15,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import elementwise, views
+from minigrad.ops import comparison, views
 from minigrad.ops._helpers import normalize_dims
 
 
@@ -97,7 +97,7 @@ def where(condition: Any, input: Any = _NOT_GIVEN, other: Any = _NOT_GIVEN) -> A
     if input is _NOT_GIVEN or other is _NOT_GIVEN:
         given = tuple(a for a in (condition, input, other) if a is not _NOT_GIVEN)
         raise TypeError(errors.invalid_arguments("where", given, {}, _WHERE_SIGNATURES))
-    return elementwise.where(condition, input, other)
+    return comparison.where(condition, input, other)
 
 
 class Unique(Op):

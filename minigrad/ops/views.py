@@ -654,7 +654,9 @@ def reshape(input: Any, *shape: Any) -> Any:
     if array.flags.c_contiguous:
         return View.apply(input, target)
     if view_strides(array.shape, _strides(array), target) is None:
-        from minigrad.ops.elementwise import clone
+        from minigrad.ops.unary import (
+            clone,
+        )
 
         return UnsafeView.apply(clone(input), target)
     return ReshapeAlias.apply(input, target)
@@ -758,7 +760,9 @@ def unflatten(input: Any, dim: int, sizes: Any) -> Any:
 
 def ravel(input: Any) -> Any:
     """All elements in one dimension: a view of a contiguous tensor, else of a contiguous copy."""
-    from minigrad.ops.elementwise import clone
+    from minigrad.ops.unary import (
+        clone,
+    )
 
     array = operand(input)
     source = input if array.flags.c_contiguous else clone(input)
