@@ -84,6 +84,15 @@ from minigrad.ops.comparison import (  # noqa: E402
     lt,
     ne,
 )
+from minigrad.ops.gather_scatter import (  # noqa: E402
+    gather,
+    scatter_add,
+    take_along_dim,
+)
+from minigrad.ops.index_ops import (  # noqa: E402
+    index_select,
+    masked_select,
+)
 from minigrad.ops.linalg import (  # noqa: E402
     addmm,
     baddbmm,
@@ -117,23 +126,22 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
     sum,
     var,
 )
+from minigrad.ops.return_types import (  # noqa: E402
+    return_types,
+)
 from minigrad.ops.shape import (  # noqa: E402
-    argsort,
     cat,
     flip,
-    gather,
-    index_select,
-    masked_select,
-    return_types,
     roll,
-    scatter_add,
-    sort,
     stack,
-    take_along_dim,
     tile,
-    topk,
     tril,
     triu,
+)
+from minigrad.ops.sorting import (  # noqa: E402
+    argsort,
+    sort,
+    topk,
 )
 from minigrad.ops.unary import (  # noqa: E402
     abs,  # noqa: A004 - PyTorch's name
@@ -249,13 +257,15 @@ from minigrad.ops.solvers import inverse  # noqa: E402
 # --- writing at indices, diagonals (issue 9) ------------------------------------------------
 # isort: split
 from minigrad.ops.constructions import cartesian_prod, diag, diag_embed  # noqa: E402
+from minigrad.ops.gather_scatter import (  # noqa: E402
+    scatter,
+    scatter_reduce,
+)
 from minigrad.ops.index_ops import (  # noqa: E402
     index_add,
     index_copy,
     index_fill,
     masked_scatter,
-    scatter,
-    scatter_reduce,
     take,
 )
 

@@ -27,6 +27,7 @@ from minigrad.ops import (
     decompositions,
     determinants,
     fill,
+    gather_scatter,
     histogram,
     index_ops,
     indexing,
@@ -35,6 +36,7 @@ from minigrad.ops import (
     search,
     shape,
     solvers,
+    sorting,
     unary,
     views,
 )
@@ -1408,28 +1410,28 @@ class Tensor(TensorBase):
 
     def gather(self, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
         """The values at ``index`` along ``dim``."""
-        return shape.gather(self, dim, index)
+        return gather_scatter.gather(self, dim, index)
 
     def scatter(self, dim: int, index: Any, src: Any = None, *, value: Any = None,
                 reduce: str | None = None) -> Tensor:
         """A copy with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
-        return index_ops.scatter(self, dim, index, src, value=value, reduce=reduce)
+        return gather_scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim: int, index: Any, src: Any) -> Tensor:
         """A copy with ``src`` added at ``index`` along ``dim``."""
-        return shape.scatter_add(self, dim, index, src)
+        return gather_scatter.scatter_add(self, dim, index, src)
 
     def index_select(self, dim: int, index: Any) -> Tensor:
         """The slices at the positions ``index`` along ``dim``."""
-        return shape.index_select(self, dim, index)
+        return index_ops.index_select(self, dim, index)
 
     def masked_select(self, mask: Any) -> Tensor:
         """The elements where ``mask`` is True, as a vector."""
-        return shape.masked_select(self, mask)
+        return index_ops.masked_select(self, mask)
 
     def take_along_dim(self, indices: Any, dim: int | None = None) -> Tensor:
         """The values at ``indices`` along ``dim`` (flattened if None)."""
-        return shape.take_along_dim(self, indices, dim)
+        return gather_scatter.take_along_dim(self, indices, dim)
 
     def repeat(self, *sizes: Any) -> Tensor:
         """Tiled ``sizes[i]`` times along dimension i."""
@@ -1457,15 +1459,15 @@ class Tensor(TensorBase):
 
     def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
         """``(values, indices)`` sorted along ``dim``."""
-        return shape.sort(self, dim, descending, stable=stable)
+        return sorting.sort(self, dim, descending, stable=stable)
 
     def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
         """The indices that sort along ``dim``."""
-        return shape.argsort(self, dim, descending, stable=stable)
+        return sorting.argsort(self, dim, descending, stable=stable)
 
     def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
         """``(values, indices)`` of the ``k`` largest (or smallest) along ``dim``."""
-        return shape.topk(self, k, dim, largest, sorted)
+        return sorting.topk(self, k, dim, largest, sorted)
 
 
     # --- finding and counting (not differentiable) ------------------------------------------
@@ -1513,7 +1515,8 @@ class Tensor(TensorBase):
     def scatter_reduce(self, dim: int, index: Any, src: Any, reduce: str, *,
                        include_self: bool = True) -> Tensor:
         """A copy with ``src`` combined in at ``index`` along ``dim`` by ``reduce``."""
-        return index_ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+        return gather_scatter.scatter_reduce(self, dim, index, src, reduce,
+                                             include_self=include_self)
 
     def masked_scatter(self, mask: Any, source: Any) -> Tensor:
         """A copy with the positions where ``mask`` is True filled from ``source``."""
@@ -1682,24 +1685,24 @@ class Tensor(TensorBase):
         reduce: str | None = None,
     ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
-        op, args = index_ops.scatter_call(self, dim, index, src, value, reduce, inplace=True)
+        op, args = gather_scatter.scatter_call(self, dim, index, src, value, reduce, inplace=True)
         return apply_inplace(op, self, *args)
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Add ``src`` at ``index`` along ``dim``, in place."""
-        axis = shape._scatter_checks(self._array, dim, index, src, "scatter_add")
-        return apply_inplace(shape.ScatterAdd, self, src, axis, index)
+        axis = gather_scatter._scatter_checks(self._array, dim, index, src, "scatter_add")
+        return apply_inplace(gather_scatter.ScatterAdd, self, src, axis, index)
 
     def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *,
                         include_self: bool = True) -> Tensor:
         """Combine ``src`` in at ``index`` along ``dim`` by ``reduce``, in place."""
-        args = index_ops.scatter_reduce_call(self, dim, index, src, reduce, include_self)
-        return apply_inplace(index_ops.ScatterReduce, self, *args)
+        args = gather_scatter.scatter_reduce_call(self, dim, index, src, reduce, include_self)
+        return apply_inplace(gather_scatter.ScatterReduce, self, *args)
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
         args = index_ops.index_add_call(self, dim, index, source, alpha)
-        return apply_inplace(shape.IndexAdd, self, *args)
+        return apply_inplace(index_ops.IndexAdd, self, *args)
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         """Write ``source``'s slices at ``index`` along ``dim``, in place."""
@@ -1714,7 +1717,7 @@ class Tensor(TensorBase):
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         """Fill the positions where ``mask`` is True from ``source``, in place."""
         index_ops.masked_scatter_inplace_checks(self, mask, source)
-        return apply_inplace(shape.MaskedScatter, self, source, mask)
+        return apply_inplace(index_ops.MaskedScatter, self, source, mask)
 
 
 def is_tensor(obj: Any) -> bool:

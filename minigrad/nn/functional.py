@@ -51,7 +51,10 @@ from minigrad.ops.losses import (
 from minigrad.ops.nn import linear
 from minigrad.ops.normalization import batch_norm, dropout, layer_norm
 from minigrad.ops.pooling import avg_pool2d, max_pool2d
-from minigrad.ops.shape import one_hot, pad
+from minigrad.ops.shape import (
+    one_hot,
+    pad,
+)
 
 __all__ = [
     "avg_pool2d",

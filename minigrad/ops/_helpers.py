@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import result_type
-from minigrad.autograd.function import Op
+from minigrad._dtype import display_name, result_type
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.variable import TensorBase
 
 
@@ -235,7 +235,6 @@ C_TYPE_NAMES = {
 
 
 def type_display(input: Any) -> str:
-    from minigrad._dtype import display_name
 
     return display_name(operand(input).dtype)
 
@@ -255,3 +254,33 @@ def is_bool(value: Any) -> bool:
 def check_float_kernel(kernel: str, input: Any) -> None:
     if operand(input).dtype.kind != "f":
         raise NotImplementedError(f'"{kernel}" not implemented for \'{type_display(input)}\'')
+
+
+def raw(value: Any) -> Any:
+    """The numpy array behind a tensor (or the value itself): for masks, indices and shapes."""
+    return value._array if isinstance(value, TensorBase) else value
+
+
+def run(op: type[Op], *args: Any) -> Any:
+    """Run ``op`` inside a backward formula, on arrays or (create_graph) on tensors.
+
+    On arrays its forward runs directly (the fast path); when an argument is a tensor (backward
+    with ``create_graph=True``) the op is applied and recorded, so it can be differentiated.
+    """
+    if any(isinstance(a, TensorBase) for a in args):
+        return op.apply(*args)
+    return op.forward(NO_GRAD_CTX, *args)
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """One ``dim`` in ``[-ndim, ndim)`` as a non-negative axis (a 0-d tensor takes 0 and -1)."""
+    check_dim(dim)
+    rank = max(ndim, 1)
+    if not -rank <= dim < rank:
+        raise IndexError(errors.dim_out_of_range(dim, ndim))
+    return dim % rank
+
+
+def along(dim: int, item: Any) -> tuple[Any, ...]:
+    """An index that applies ``item`` to axis ``dim`` and keeps the other axes whole."""
+    return (slice(None),) * dim + (item,)

@@ -16,8 +16,13 @@ import numpy as np
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import comparison
+from minigrad.ops._helpers import (
+    raw,
+)
 from minigrad.ops.decompositions import LinalgSvd
-from minigrad.ops.shape import raw, return_types
+from minigrad.ops.return_types import (
+    return_types,
+)
 from minigrad.ops.solvers import (
     eye_like,
     lu_determinant,

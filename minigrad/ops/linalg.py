@@ -26,9 +26,14 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops import arithmetic, reduction, unary, views
-from minigrad.ops._helpers import normalize_dims, operand, save_for_the_other
+from minigrad.ops._helpers import (
+    normalize_dims,
+    operand,
+    run,
+    save_for_the_other,
+    wrap_dim,
+)
 from minigrad.ops.decompositions import LinalgSvd
-from minigrad.ops.shape import run, wrap_dim
 
 
 class Dot(Op):

@@ -20,9 +20,25 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops._helpers import cast, normalize_dims, operand
+from minigrad.ops._helpers import (
+    along,
+    cast,
+    normalize_dims,
+    operand,
+    raw,
+    run,
+    wrap_dim,
+)
 from minigrad.ops.arithmetic import maximum, minimum
-from minigrad.ops.shape import Flip, along, raw, return_types, run, scatter_to_indices, wrap_dim
+from minigrad.ops.return_types import (
+    return_types,
+)
+from minigrad.ops.shape import (
+    Flip,
+)
+from minigrad.ops.sorting import (
+    scatter_to_indices,
+)
 
 
 def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:

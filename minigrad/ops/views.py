@@ -430,7 +430,10 @@ def _pieces_backward(
     """The gradient of a multi-output view op: each output's gradient placed at its key."""
     if any(isinstance(g, TensorBase) for g in grads):
         # create_graph: PyTorch records one cat (split) or stack (unbind) of the gradients.
-        from minigrad.ops.shape import cat, stack
+        from minigrad.ops.shape import (
+            cat,
+            stack,
+        )
 
         make = TensorBase.output_class._make
         tensors = [g if isinstance(g, TensorBase) else make(np.asarray(g)) for g in grads]

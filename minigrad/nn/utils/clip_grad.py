@@ -19,7 +19,9 @@ from minigrad.ops.clamp import (
     clamp,
 )
 from minigrad.ops.linalg import vector_norm
-from minigrad.ops.shape import stack
+from minigrad.ops.shape import (
+    stack,
+)
 from minigrad.tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
