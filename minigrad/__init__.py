@@ -143,6 +143,15 @@ from minigrad.ops.sorting import (  # noqa: E402
     sort,
     topk,
 )
+from minigrad.ops.splitting import (  # noqa: E402
+    chunk,
+    dsplit,
+    hsplit,
+    split,
+    tensor_split,
+    unbind,
+    vsplit,
+)
 from minigrad.ops.unary import (  # noqa: E402
     abs,  # noqa: A004 - PyTorch's name
     acos,
@@ -184,11 +193,8 @@ from minigrad.ops.unary import (  # noqa: E402
 # views
 from minigrad.ops.views import (  # noqa: E402
     adjoint,
-    chunk,
     diagonal,
-    dsplit,
     flatten,
-    hsplit,
     moveaxis,
     movedim,
     narrow,
@@ -196,17 +202,13 @@ from minigrad.ops.views import (  # noqa: E402
     ravel,
     reshape,
     select,
-    split,
     squeeze,
     swapaxes,
     swapdims,
     t,
-    tensor_split,
     transpose,
-    unbind,
     unflatten,
     unsqueeze,
-    vsplit,
 )
 from minigrad.serialization import load, save
 from minigrad.tensor import Tensor

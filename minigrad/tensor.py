@@ -37,6 +37,7 @@ from minigrad.ops import (
     shape,
     solvers,
     sorting,
+    splitting,
     unary,
     views,
 )
@@ -537,35 +538,35 @@ class Tensor(TensorBase):
 
     def split(self, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
         """Pieces of ``split_size`` (or of the sizes in a list) along ``dim``."""
-        return views.split(self, split_size, dim)
+        return splitting.split(self, split_size, dim)
 
     def split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
         """Pieces of the given sizes along ``dim``."""
-        return views.split_with_sizes(self, split_sizes, dim)
+        return splitting.split_with_sizes(self, split_sizes, dim)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         """At most ``chunks`` pieces of equal size along ``dim``."""
-        return views.chunk(self, chunks, dim)
+        return splitting.chunk(self, chunks, dim)
 
     def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
         """The slices along ``dim``."""
-        return views.unbind(self, dim)
+        return splitting.unbind(self, dim)
 
     def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
         """``n`` nearly equal pieces along ``dim``, or pieces cut at the given indices."""
-        return views.tensor_split(self, indices_or_sections, dim)
+        return splitting.tensor_split(self, indices_or_sections, dim)
 
     def hsplit(self, sections: Any) -> tuple[Tensor, ...]:
         """``tensor_split`` along dimension 1 (0 for a 1-D tensor)."""
-        return views.hsplit(self, sections)
+        return splitting.hsplit(self, sections)
 
     def vsplit(self, sections: Any) -> tuple[Tensor, ...]:
         """``tensor_split`` along dimension 0."""
-        return views.vsplit(self, sections)
+        return splitting.vsplit(self, sections)
 
     def dsplit(self, sections: Any) -> tuple[Tensor, ...]:
         """``tensor_split`` along dimension 2."""
-        return views.dsplit(self, sections)
+        return splitting.dsplit(self, sections)
 
     def is_contiguous(self) -> bool:
         """True if the elements are laid out in row-major order without gaps."""
@@ -668,7 +669,7 @@ class Tensor(TensorBase):
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(views.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
+        return iter(splitting.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
 
     def __repr__(self) -> str:
         grad_fn = self._grad_fn

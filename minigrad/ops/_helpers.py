@@ -282,5 +282,9 @@ def wrap_dim(dim: int, ndim: int) -> int:
 
 
 def along(dim: int, item: Any) -> tuple[Any, ...]:
-    """An index that applies ``item`` to axis ``dim`` and keeps the other axes whole."""
-    return (slice(None),) * dim + (item,)
+    """An index that applies ``item`` to axis ``dim`` and keeps the other axes whole.
+
+    The trailing Ellipsis keeps numpy from returning a scalar copy: an integer ``item`` on the
+    last axis gives a 0-d view.
+    """
+    return (slice(None),) * dim + (item, Ellipsis)

@@ -21,7 +21,13 @@ from minigrad.ops._helpers import (
 from minigrad.ops.shape import (
     stack,
 )
-from minigrad.ops.views import Diagonal, DiagonalBackward, expand, reshape, view
+from minigrad.ops.views import (
+    Diagonal,
+    DiagonalBackward,
+    expand,
+    reshape,
+    view,
+)
 
 
 class DiagEmbed(DiagonalBackward):

@@ -17,7 +17,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
-from minigrad.ops import shape, views
+from minigrad.ops import shape as shape_ops
+from minigrad.ops import views
 from minigrad.ops._helpers import operand, save_for_the_other
 from minigrad.ops.nn import _run, _shape
 
@@ -318,7 +319,7 @@ def _same_padding(
         pad: list[int] = []
         for i in reversed(range(dims)):  # F.pad order: last dimension first
             pad.extend((0, extra[i]))
-        input = shape.pad(input, tuple(pad))
+        input = shape_ops.pad(input, tuple(pad))
     return input, tuple(left)
 
 

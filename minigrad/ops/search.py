@@ -15,7 +15,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import comparison, views
+from minigrad.ops import comparison, splitting
 from minigrad.ops._helpers import normalize_dims
 
 
@@ -53,7 +53,7 @@ def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
         return _tensor(np.argwhere(array))
     # PyTorch splits the (N, ndim) result into its columns: views of one tensor.
     indices = _tensor(np.argwhere(array.reshape(1) if array.ndim == 0 else array))
-    return views.unbind(indices, 1)
+    return splitting.unbind(indices, 1)
 
 
 def argwhere(input: Any) -> Any:
