@@ -4,7 +4,7 @@ Import it as PyTorch users do::
 
     import minigrad.nn.functional as F
 
-The functions are defined with their ops (``minigrad/ops/``: ``nn.py`` for linear,
+The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
 ``losses.py``, ``normalization.py`` for dropout and the norms, ``embedding.py``,
 ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/reduction.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
@@ -36,6 +36,9 @@ from minigrad.ops.activations import (
 )
 from minigrad.ops.convolution import conv1d, conv2d
 from minigrad.ops.embedding import embedding
+from minigrad.ops.linear import (
+    linear,
+)
 from minigrad.ops.losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -48,7 +51,6 @@ from minigrad.ops.losses import (
     nll_loss,
     smooth_l1_loss,
 )
-from minigrad.ops.nn import linear
 from minigrad.ops.normalization import batch_norm, dropout, layer_norm
 from minigrad.ops.pooling import avg_pool2d, max_pool2d
 from minigrad.ops.shape import (

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name, result_type
+from minigrad._size import Size
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.variable import TensorBase
 
@@ -288,3 +290,57 @@ def along(dim: int, item: Any) -> tuple[Any, ...]:
     last axis gives a 0-d view.
     """
     return (slice(None),) * dim + (item, Ellipsis)
+
+
+def _dtype_name(value: Any) -> str:
+    """``Float``, ``Double``, ``Long``: the scalar-type name in PyTorch's kernel messages."""
+    return display_name(operand(value).dtype)
+
+
+def _is_tensor(value: Any) -> bool:
+    return isinstance(value, TensorBase)
+
+
+def _run(op: type[Op], *args: Any) -> Any:
+    """``op`` on ``args``: its forward on arrays (plain backward), recorded on tensors.
+
+    A backward formula calls this for a step that has its own op (a transposed convolution, a
+    scatter): with ``create_graph=True`` the gradient is a tensor and the step is recorded, so
+    it can be differentiated again; otherwise it is plain numpy.
+    """
+    if any(isinstance(a, TensorBase) for a in args[: op.num_inputs]):
+        return op.apply(*args)
+    return op.forward(NO_GRAD_CTX, *args)
+
+
+def _tensor(array: Any) -> Any:
+    """A constant tensor on ``array`` (no history, fresh version counter)."""
+    return TensorBase.output_class._make(np.asarray(array))
+
+
+def _shape(value: Any) -> tuple[int, ...]:
+    return tuple(np.shape(operand(value)))
+
+
+def _size(shape: Sequence[int]) -> str:
+    """``minigrad.Size([2, 3])`` as ``repr(tensor.shape)`` prints it."""
+    return repr(Size(tuple(shape)))
+
+
+def _not_implemented(kernel: str, value: Any) -> NotImplementedError:
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(value)}\'')
+
+
+def _check_no_grad(value: Any, argument: str, function: str) -> None:
+    # PyTorch's autograd refuses inputs it has no formula for before running the op.
+    if _is_tensor(value) and value.requires_grad:
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument "
+            f"'{argument}'. This input cannot have requires_grad True."
+        )
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """C++ integer division (rounds toward zero), which PyTorch's shape checks use."""
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient

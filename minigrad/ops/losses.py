@@ -1,7 +1,7 @@
 """Loss functions, as ``minigrad.nn.functional`` exports them.
 
 mse, l1, smooth l1, huber, binary cross entropy (with logits), nll, cross entropy, kl_div, and
-cosine similarity (``nn.py`` holds the pieces the neural-network ops share).
+cosine similarity (``loss_common.py`` holds what the losses share).
 """
 
 from __future__ import annotations
@@ -18,8 +18,18 @@ from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
-from minigrad.ops._helpers import cast, operand
-from minigrad.ops.nn import (
+from minigrad.ops._helpers import (
+    _check_no_grad,
+    _dtype_name,
+    _is_tensor,
+    _not_implemented,
+    _shape,
+    _size,
+    _tensor,
+    cast,
+    operand,
+)
+from minigrad.ops.loss_common import (
     _MEAN,
     _NONE,
     _SUM,
@@ -27,20 +37,13 @@ from minigrad.ops.nn import (
     DivScalar,
     _apply_loss_reduction,
     _broadcast_tensors,
-    _check_no_grad,
-    _dtype_name,
     _expand_outplace,
-    _is_tensor,
     _legacy_reduction,
     _mul_scalar,
     _norm,
-    _not_implemented,
     _reduce_array,
     _reduction,
     _reduction_enum,
-    _shape,
-    _size,
-    _tensor,
     _warn_target_size,
 )
 from minigrad.ops.normalization import _vector_norm

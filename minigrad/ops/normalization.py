@@ -1,4 +1,4 @@
-"""Dropout, layer norm and batch norm (see ``nn.py`` for the shared pieces)."""
+"""Dropout, layer norm and batch norm (shared pieces: ``_helpers.py``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,15 @@ from minigrad import _arguments, _random, errors
 from minigrad._size import Size
 from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, linalg, unary, views
-from minigrad.ops._helpers import operand
-from minigrad.ops.nn import _dtype_name, _is_tensor, _not_implemented, _shape, _size, _tensor
+from minigrad.ops._helpers import (
+    _dtype_name,
+    _is_tensor,
+    _not_implemented,
+    _shape,
+    _size,
+    _tensor,
+    operand,
+)
 
 
 def _vector_norm(x: Any, axis: int) -> Any:
