@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 import pytest
 from opinfo import OpInfo, Sample, all_ops
+from opinfo.activations import OPS as ACTIVATION_OPS
+from opinfo.activations import nn_functional
 from opinfo.elementwise import OPS as ELEMENTWISE_OPS
-from opinfo.elementwise import nn_functional
 from test_ops import build_args, call, is_edge, iter_cases, row_rng
 
 import minigrad
@@ -145,8 +146,9 @@ def _has_float_array(sample: Sample) -> bool:
     return any(isinstance(a, np.ndarray) and a.dtype.kind == "f" for a in sample.args)
 
 
-# Bool inputs are checked for the elementwise family so far (other families: add them here).
-BOOL_CHECKED_ROWS = list(ELEMENTWISE_OPS)
+# Bool inputs are checked for the elementwise and activation families so far (others: add them
+# here).
+BOOL_CHECKED_ROWS = [*ELEMENTWISE_OPS, *ACTIVATION_OPS]
 
 
 @pytest.mark.parametrize(

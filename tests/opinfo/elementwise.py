@@ -194,32 +194,6 @@ OPS: list[OpInfo] = [
 # --- issue #4: more elementwise math ---------------------------------------------------------
 
 
-def nn_functional(lib: Any, name: str) -> Callable[..., Any]:
-    """``lib.nn.functional.<name>``; for minigrad, until minigrad.nn re-exports it, the
-    function of the same name in minigrad.ops.activations."""
-    module = getattr(getattr(lib, "nn", None), "functional", None)
-    fn = getattr(module, name, None)
-    if fn is None:
-        from minigrad.ops import activations
-
-        fn = getattr(activations, name)
-    return fn
-
-
-WIDE = uniform(-4.0, 4.0)
-
-
-def activation(name: str, domain: Domain = WIDE, edge: tuple[float, ...] = (),
-               **options: Any) -> OpInfo:
-    """A row for ``F.<name>(x, **options)``; the row is named after the options too."""
-    suffix = "".join(f"_{key}_{value}" for key, value in options.items())
-    return OpInfo(
-        name + suffix,
-        lambda lib, x: nn_functional(lib, name)(x, **options),
-        unary_samples(domain, edge),
-    )
-
-
 def inplace(name: str, fn: Callable[..., Any], domain: Domain = REAL,
             edge: tuple[float, ...] = (), **kw: Any) -> OpInfo:
     """A row for an in-place method applied to a clone of the input (so the input is a leaf
@@ -424,36 +398,6 @@ OPS += [
                unary_samples(edge=SPECIAL), differentiable=False)
         for name in ("isnan", "isinf", "isfinite")
     ],
-    # --- activations (torch.nn.functional) ----------------------------------------------------
-    activation("relu6", uniform(-2.0, 8.0), edge=(0.0, 6.0, -1.0, 7.0)),
-    activation("leaky_relu", edge=(0.0,)),
-    activation("leaky_relu", edge=(0.0,), negative_slope=0.2),
-    activation("elu", edge=(0.0,)),
-    activation("elu", edge=(0.0,), alpha=0.5),
-    activation("selu", edge=(0.0,)),
-    OpInfo("selu_torch", lambda lib, x: lib.selu(x), unary_samples(uniform(-4.0, 4.0))),
-    activation("gelu", edge=(0.0,)),
-    activation("gelu", edge=(0.0,), approximate="tanh"),
-    activation("silu"),
-    activation("softplus", uniform(-30.0, 30.0)),
-    activation("softplus", edge=(0.5, 0.6), beta=2.0, threshold=1.0),
-    activation("mish", uniform(-30.0, 30.0)),
-    activation("hardtanh", edge=(-1.0, 1.0, 0.0, 2.0)),
-    activation("hardtanh", edge=(-0.5, 2.0), min_val=-0.5, max_val=2.0),
-    # gradgrad off: PyTorch has no derivative of hardsigmoid's backward (it raises; see
-    # tests_torch's test_hardsigmoid_second_derivative_raises).
-    OpInfo("hardsigmoid", lambda lib, x: nn_functional(lib, "hardsigmoid")(x),
-           unary_samples(uniform(-5.0, 5.0), (-3.0, 3.0, 0.0)), gradgrad=False),
-    activation("hardswish", uniform(-5.0, 5.0), edge=(-3.0, 3.0, 0.0)),
-    activation("logsigmoid", uniform(-30.0, 30.0), edge=(0.0, -100.0, 100.0)),
-    OpInfo("gelu_kwargs", lambda lib, x, **kw: nn_functional(lib, "gelu")(x, **kw),
-           unary_samples(), bad_inputs=(
-               BadInput((np.ones(3),), {"approximate": "bogus"}, name="approximate"),
-           )),
-    OpInfo("hardtanh_kwargs", lambda lib, x, **kw: nn_functional(lib, "hardtanh")(x, **kw),
-           unary_samples(), bad_inputs=(
-               BadInput((np.ones(3),), {"min_val": 1.0, "max_val": -1.0}, name="min_above_max"),
-           )),
     # --- in-place variants (on a clone: does the op save its result?) ------------------------
     inplace("sin_", lambda lib, x: x.clone().sin_()),
     inplace("cos_", lambda lib, x: x.clone().cos_()),
@@ -497,19 +441,4 @@ OPS += [
            full_first(ternary_samples())),
     OpInfo("addcdiv_", lambda lib, x, a, b: x.clone().addcdiv_(a, b, value=0.5),
            full_first(ternary_samples(third=away_from_zero()))),
-    inplace("leaky_relu_", lambda lib, x: nn_functional(lib, "leaky_relu")(x.clone(), 0.2, True),
-            edge=(0.0,)),
-    # Backward raises with a negative slope in place, as in PyTorch.
-    inplace("leaky_relu_negative_", lambda lib, x: nn_functional(lib, "leaky_relu")(
-        x.clone(), -0.2, True), differentiable=False),
-    inplace("elu_", lambda lib, x: nn_functional(lib, "elu")(x.clone(), 1.0, True)),
-    inplace("selu_", lambda lib, x: nn_functional(lib, "selu")(x.clone(), True)),
-    inplace("hardtanh_", lambda lib, x: nn_functional(lib, "hardtanh")(x.clone(), -1.0, 1.0, True),
-            edge=(-1.0, 1.0)),
-    inplace("relu6_", lambda lib, x: nn_functional(lib, "relu6")(x.clone() * 4, True)),
-    inplace("silu_", lambda lib, x: nn_functional(lib, "silu")(x.clone(), True)),
-    inplace("mish_", lambda lib, x: nn_functional(lib, "mish")(x.clone(), True)),
-    inplace("hardsigmoid_", lambda lib, x: nn_functional(lib, "hardsigmoid")(x.clone() * 2, True),
-            gradgrad=False),
-    inplace("hardswish_", lambda lib, x: nn_functional(lib, "hardswish")(x.clone() * 2, True)),
 ]
