@@ -68,6 +68,8 @@ class OpInfo:
         output_index: for ops returning a tuple (``max(dim)``), which output to differentiate.
         bad_inputs: calls that must raise exactly as in PyTorch.
         atol, rtol: tolerances for comparing float32 forward values and gradients with PyTorch.
+        inplace: the call writes in place into a clone of its first argument (or a view of
+            one) and returns what it wrote: the tests compare its version with PyTorch's.
         op: the public op the row tests, if the row's name is not that op's name: ``"sum"``,
             ``"add_"`` (an in-place method), ``"F.gelu"`` (``nn.functional``), ``"linalg.inv"``.
             A bare name is the function ``minigrad.<name>`` and/or the method
@@ -85,6 +87,7 @@ class OpInfo:
     bad_inputs: Sequence[BadInput] = ()
     atol: float = 1e-5
     rtol: float = 1e-4
+    inplace: bool = False
     op: str = ""
 
 

@@ -109,7 +109,7 @@ BAD_BINARY = (_bad_broadcast(),)
 def unary(name: str, fn: Callable[..., Any], domain: Domain = REAL, edge: tuple[float, ...] = (),
           **kw: Any) -> OpInfo:
     """A row for a unary op ``fn(lib, x)``."""
-    return OpInfo(name, fn, unary_samples(domain, edge), **kw)
+    return OpInfo(name, fn, unary_samples(domain, edge), inplace=True, **kw)
 
 
 OPS: list[OpInfo] = [
@@ -427,18 +427,20 @@ OPS += [
     inplace("clamp_max_", lambda lib, x: x.clone().clamp_max_(0.5), edge=(0.5,)),
     inplace("remainder_", lambda lib, x: x.clone().remainder_(0.75)),
     OpInfo("remainder_tensor_", lambda lib, x, y: x.clone().remainder_(y),
-           full_first(binary_samples(right=away_from_zero(), scalar=None)), gradgrad=False),
+           full_first(binary_samples(right=away_from_zero(), scalar=None)), gradgrad=False,
+           inplace=True, op="remainder_"),
     OpInfo("floor_divide_", lambda lib, x, y: x.clone().floor_divide_(y),
            full_first(binary_samples(away_from_integers(), away_from_zero(), scalar=0.75)),
-           differentiable=False),
+           differentiable=False, inplace=True),
     OpInfo("clamp_min_tensor_", lambda lib, x, lo, hi: x.clone().clamp_min_(lo),
-           clamp_tensor_samples),
+           clamp_tensor_samples, inplace=True, op="clamp_min_"),
     OpInfo("lerp_", lambda lib, x, y: x.clone().lerp_(y, 0.3),
-           full_first(binary_samples(scalar=None))),
+           full_first(binary_samples(scalar=None)), inplace=True),
     OpInfo("lerp_tensor_", lambda lib, x, y, w: x.clone().lerp_(y, w),
-           full_first(ternary_samples(third=uniform(-0.5, 1.5))), gradgrad=False),
+           full_first(ternary_samples(third=uniform(-0.5, 1.5))), gradgrad=False, inplace=True,
+           op="lerp_"),
     OpInfo("addcmul_", lambda lib, x, a, b: x.clone().addcmul_(a, b, value=0.5),
-           full_first(ternary_samples())),
+           full_first(ternary_samples()), inplace=True),
     OpInfo("addcdiv_", lambda lib, x, a, b: x.clone().addcdiv_(a, b, value=0.5),
-           full_first(ternary_samples(third=away_from_zero()))),
+           full_first(ternary_samples(third=away_from_zero())), inplace=True),
 ]
