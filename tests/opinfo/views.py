@@ -47,8 +47,8 @@ PERMUTATIONS = one(("3d", (2, 3, 4), (2, 0, 1)), ("negative", (2, 3, 4), (-1, -3
                    ("transposed", (3, 4), (1, 0)), ("0d", (), ()))
 MOVES = one(("one", (2, 3, 4), 0, -1), ("tuple", (2, 3, 4), (0, 1), (2, 0)),
             ("transposed", (3, 4), 1, 0))
-SQUEEZES = one(("all", (1, 3, 1, 2), None), ("dim", (1, 3, 1), 2), ("not_one", (3, 4), 0),
-               ("tuple", (1, 3, 1, 2), (0, 2)), ("0d", (), 0), ("transposed", (3, 1), 1))
+SQUEEZES = one(("dim", (1, 3, 1), 2), ("not_one", (3, 4), 0), ("tuple", (1, 3, 1, 2), (0, 2)),
+               ("0d", (), 0), ("transposed", (3, 1), 1))
 UNSQUEEZES = one(("first", (3, 4), 0), ("last", (3, 4), 2), ("negative", (3, 4), -2),
                  ("0d", (), 0), ("transposed", (3, 4), 1))
 EXPANSIONS = one(("same_ndim", (3, 1), (3, 4)), ("new_dims", (1, 4), (2, 3, 4)),
@@ -159,8 +159,10 @@ OPS: list[OpInfo] = [
     OpInfo("moveaxis_method", lambda lib, x, src, dst: x.moveaxis(src, dst), first(MOVES, 1),
            op="moveaxis"),
     # --- adding and removing dims of size one, broadcasting --------------------------------------
-    OpInfo("squeeze", lambda lib, x, dim: x.squeeze() if dim is None else x.squeeze(dim),
-           SQUEEZES, bad_inputs=(BadInput((np.ones((3, 1)), 2), name="dim"),)),
+    OpInfo("squeeze", lambda lib, x, dim: x.squeeze(dim), SQUEEZES,
+           bad_inputs=(BadInput((np.ones((3, 1)), 2), name="dim"),)),
+    OpInfo("squeeze_all", lambda lib, x: x.squeeze(),
+           one(("2d", (1, 3, 1, 2)), ("none_of_size_one", (3, 4)), ("0d", ())), op="squeeze"),
     OpInfo("squeeze_function", lambda lib, x, dim: lib.squeeze(x, dim),
            first(one(("dim", (1, 3, 1), 0)), 1), op="squeeze"),
     OpInfo("unsqueeze", lambda lib, x, dim: lib.unsqueeze(x, dim), UNSQUEEZES,
