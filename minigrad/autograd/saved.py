@@ -82,7 +82,7 @@ def pack(
     plain value. ``pending_writes``: bumps the outputs' counters will get before the node is
     complete (1 for an in-place op, whose inputs are saved *before* the write, as in PyTorch).
     """
-    packed: tuple[Any, ...] = ()
+    packed: list[Any] = []
     for value in values:  # a plain loop: one or two values, once per recorded op
         if value is None:
             packed += _NOTHING
@@ -107,7 +107,7 @@ def pack(
                     break
             else:
                 packed += (value, None, 0, None, False)
-    node._saved = packed
+    node._saved = tuple(packed)
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
     if switches.saves and not pending_writes:
