@@ -219,10 +219,14 @@ def _input_meta(
     node: BackwardNode, args: Sequence[Any], needs: Sequence[bool]
 ) -> tuple[tuple[tuple[int, ...], np.dtype] | None, ...]:
     """Per edge, the shape and dtype its gradient must have (None: no gradient goes there)."""
-    return tuple(
-        (args[index]._array.shape, args[index]._array.dtype) if needs[index] else None
-        for index in node._slots
-    )
+    metas = []  # a loop, not a generator: one or two inputs, on every op that changes shapes
+    for index in node._slots:
+        if needs[index]:
+            array = args[index]._array
+            metas.append((array.shape, array.dtype))
+        else:
+            metas.append(None)
+    return tuple(metas)
 
 
 def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any]) -> None:
