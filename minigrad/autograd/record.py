@@ -83,7 +83,8 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     enabled = _grad_state.enabled
     arrays = [*args]  # what an op's forward computes on: the buffers behind the tensors
     needed_bits = 0  # bit i: argument i needs a gradient
-    for index, arg in enumerate(args):
+    index = 0  # counted by hand: an enumerate object costs more than the loop (1-3 arguments)
+    for arg in args:
         if isinstance(arg, TensorBase):
             arrays[index] = arg._array
             if arg._base is not None:
@@ -96,6 +97,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
                 needed = enabled and (arg._requires_grad or arg._grad_fn is not None)
             if needed:
                 needed_bits |= 1 << index
+        index += 1  # noqa: SIM113
     recording = needed_bits != 0
     tensor_level = function._tensor_level
 
@@ -103,7 +105,10 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     if recording or tensor_level:  # a custom forward always gets a real ctx, as in PyTorch
         node = function._Node()  # (a call of the class: quicker than object.__new__)
         node._saved = ()
-        node.needs_input_grad = needs = _needs_tuple(needed_bits, len(args))
+        count = len(args)
+        node.needs_input_grad = needs = (
+            _NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count)
+        )
         if target is not None and recording:
             # A distinct array object for the written tensor's old value, so saving it is told
             # apart from saving another argument that is the same tensor (``x.mul_(x)``).
@@ -170,7 +175,11 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
                 fits = array.shape == shape and (array.dtype is dtype or array.dtype == dtype)
         next_nodes.append(producer)
     node._next_nodes = tuple(next_nodes)
-    node._next_nrs = _zeros(len(next_nodes)) if next_nrs is None else tuple(next_nrs)
+    count = len(next_nodes)
+    if next_nrs is not None:
+        node._next_nrs = tuple(next_nrs)
+    else:
+        node._next_nrs = _ZEROS[count] if count < _SHARED else (0,) * count
     node._input_meta = None if fits else _input_meta(node, args, needs)
     if anomaly._state.enabled:
         node._forward_stack = anomaly.capture_forward_stack()
@@ -194,25 +203,19 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     return tuple(outputs)
 
 
-# ``needs_input_grad`` for up to 6 arguments, by bits: shared tuples, not made per node.
-_NEEDS = tuple(
-    tuple(tuple(bool(bits >> i & 1) for i in range(length)) for bits in range(1 << length))
-    for length in range(7)
-)
-
-
 def _needs_tuple(bits: int, length: int) -> tuple[bool, ...]:
-    if length < 7:
-        return _NEEDS[length][bits]
-    return tuple(bool(bits >> i & 1) for i in range(length))
+    """``needs_input_grad`` from bits: bit i says whether argument i needs a gradient."""
+    return tuple(bool(bits >> index & 1) for index in range(length))
 
 
-# ``_next_nrs`` of nodes whose inputs are all first outputs or leaves: shared, not made per node.
-_ZEROS = tuple((0,) * length for length in range(9))
-
-
-def _zeros(length: int) -> tuple[int, ...]:
-    return _ZEROS[length] if length < 9 else (0,) * length
+# Tuples every node of up to ``_SHARED - 1`` arguments shares instead of making its own:
+# ``needs_input_grad`` by bits (bit i: argument i needs a gradient), and the ``_next_nrs`` of
+# nodes whose inputs are all leaves or first outputs.
+_SHARED = 7
+_NEEDS = tuple(
+    tuple(_needs_tuple(bits, length) for bits in range(1 << length)) for length in range(_SHARED)
+)
+_ZEROS = tuple((0,) * length for length in range(_SHARED))
 
 
 def _input_meta(
