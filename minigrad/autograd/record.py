@@ -40,17 +40,12 @@ _next_sequence_nr = sequence_numbers.__next__
 _grad_state = grad_mode._state
 
 
-class _NeverNeeded(tuple):
-    """``needs_input_grad`` when nothing is recorded: False at every index."""
-
-    def __getitem__(self, index: Any) -> bool:  # type: ignore[override]
-        return False
-
-
 class _NoGradContext:
     """The ctx a built-in op's forward gets when nothing is recorded: notes are dropped."""
 
-    needs_input_grad = _NeverNeeded()
+    # False for every argument: a plain tuple longer than any op's argument list (indexed in C;
+    # built-in ops only index it).
+    needs_input_grad = (False,) * 64
 
     def save_for_backward(self, *values: Any) -> None:
         """Nothing will run backward: keep nothing."""
