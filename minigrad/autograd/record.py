@@ -78,22 +78,20 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     enabled = _grad_state.enabled
     arrays = [*args]  # what an op's forward computes on: the buffers behind the tensors
     needed_bits = 0  # bit i: argument i needs a gradient
+    recording = False
     index = 0  # counted by hand: an enumerate object costs more than the loop (1-3 arguments)
     for arg in args:
         if isinstance(arg, TensorBase):
             arrays[index] = arg._array
-            if arg._base is not None:
-                if enabled:
-                    arg._sync_view()  # a view also requires grad if its base does
-                    needed = arg.requires_grad
-                else:
-                    needed = False
-            else:
-                needed = enabled and (arg._requires_grad or arg._grad_fn is not None)
-            if needed:
+            if arg._base is not None and enabled:
+                arg._sync_view()
+                if arg.requires_grad:  # a view also requires grad if its base does
+                    needed_bits |= 1 << index
+                    recording = True
+            elif enabled and (arg._requires_grad or arg._grad_fn is not None):
                 needed_bits |= 1 << index
+                recording = True
         index += 1  # noqa: SIM113
-    recording = needed_bits != 0
     tensor_level = function._tensor_level
 
     # 2. forward
