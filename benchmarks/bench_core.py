@@ -35,6 +35,9 @@ Method
   child process, so a C stack overflow would be reported instead of ending this run.
 * Memory: tracemalloc figures for 10 layers of ``(x @ W).relu()`` on 64x64 float32, minigrad
   against a hand-written numpy forward and backward.
+* MLP training step: 256x784 -> 256 -> 10 (forward, cross-entropy, backward, SGD update) with
+  ``nn.Sequential``, ``F.cross_entropy`` and ``optim.SGD`` in minigrad and PyTorch, against the
+  same step written by hand in numpy; rounds go round the three in turn, median per step.
 
 Nothing is asserted: the summary prints the issue's targets next to the figures.
 """
@@ -748,6 +751,115 @@ def print_memory(results: dict[str, Any]) -> None:
           "numpy keeps them until dropped, minigrad frees saved tensors in backward)")
 
 
+# --- 5. an MLP training step against hand-written numpy -----------------------------------------
+
+TRAIN_BATCH, TRAIN_IN, TRAIN_HIDDEN, TRAIN_OUT = 256, 784, 256, 10
+TRAIN_LR = 0.01
+TARGET_TRAIN = 1.15  # minigrad's step at most 1.15x the hand-written numpy step
+
+
+def train_state(seed: int = 0) -> dict[str, np.ndarray]:
+    """Weights as nn.Linear draws them (U(-1/sqrt(fan_in), ..)), a batch and its labels."""
+    rng = np.random.default_rng(seed)
+
+    def uniform(shape: tuple[int, ...], fan_in: int) -> np.ndarray:
+        bound = 1 / np.sqrt(fan_in)
+        return rng.uniform(-bound, bound, shape).astype(np.float32)
+
+    return {
+        "0.weight": uniform((TRAIN_HIDDEN, TRAIN_IN), TRAIN_IN),
+        "0.bias": uniform((TRAIN_HIDDEN,), TRAIN_IN),
+        "2.weight": uniform((TRAIN_OUT, TRAIN_HIDDEN), TRAIN_HIDDEN),
+        "2.bias": uniform((TRAIN_OUT,), TRAIN_HIDDEN),
+        "x": rng.standard_normal((TRAIN_BATCH, TRAIN_IN)).astype(np.float32),
+        "y": rng.integers(0, TRAIN_OUT, TRAIN_BATCH),
+    }
+
+
+def numpy_train_step_factory(state: dict[str, np.ndarray]) -> Callable[[], float]:
+    """The step as a numpy programmer writes it: forward, loss, backward and update by hand."""
+    w1, b1, w2, b2 = (state[k].copy() for k in ("0.weight", "0.bias", "2.weight", "2.bias"))
+    x, y = state["x"], state["y"]
+    rows = np.arange(len(y))
+    lr = np.float32(TRAIN_LR)
+
+    def step() -> float:
+        hidden = x @ w1.T
+        hidden += b1
+        np.maximum(hidden, 0, out=hidden)
+        logits = hidden @ w2.T
+        logits += b2
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        exp = np.exp(shifted)
+        total = exp.sum(axis=1, keepdims=True)
+        loss = np.log(total[:, 0]).mean() - shifted[rows, y].mean()
+        grad = exp / total  # d loss / d logits = (softmax - one_hot) / batch
+        grad[rows, y] -= 1
+        grad /= len(y)
+        grad_w2 = grad.T @ hidden
+        grad_b2 = grad.sum(axis=0)
+        grad_hidden = grad @ w2
+        grad_hidden[hidden <= 0] = 0
+        grad_w1 = grad_hidden.T @ x
+        grad_b1 = grad_hidden.sum(axis=0)
+        for param, param_grad in ((w1, grad_w1), (b1, grad_b1), (w2, grad_w2), (b2, grad_b2)):
+            param -= lr * param_grad
+        return float(loss)
+
+    return step
+
+
+def library_train_step_factory(lib: Any, state: dict[str, np.ndarray]) -> Callable[[], float]:
+    """The step as users write it: nn.Sequential, F.cross_entropy, optim.SGD."""
+    model = lib.nn.Sequential(lib.nn.Linear(TRAIN_IN, TRAIN_HIDDEN), lib.nn.ReLU(),
+                              lib.nn.Linear(TRAIN_HIDDEN, TRAIN_OUT))
+    model.load_state_dict({k: lib.tensor(state[k]) for k in model.state_dict()})
+    optimizer = lib.optim.SGD(model.parameters(), lr=TRAIN_LR)
+    x, y = lib.tensor(state["x"]), lib.tensor(state["y"])
+    cross_entropy = lib.nn.functional.cross_entropy
+
+    def step() -> float:
+        optimizer.zero_grad()
+        loss = cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        return loss.item()
+
+    return step
+
+
+def bench_training(settings: Settings) -> dict[str, Any]:
+    """ms per training step of each library, rounds going round the libraries in turn."""
+    state = train_state()
+    steps = {"numpy": numpy_train_step_factory(state),
+             "minigrad": library_train_step_factory(minigrad, state)}
+    if torch is not None:
+        steps["torch"] = library_train_step_factory(torch, state)
+    rounds, per_round, warmup = (7, 3, 1) if settings.quick else (21, 5, 3)
+    samples: dict[str, list[float]] = {name: [] for name in steps}
+    losses: dict[str, float] = {}
+    for round_index in range(warmup + rounds):
+        for name, step in steps.items():
+            start = settings.clock()
+            for _ in range(per_round):
+                losses[name] = step()
+            if round_index >= warmup:
+                samples[name].append((settings.clock() - start) / per_round)
+    return {"ms": {name: statistics.median(values) * 1e3 for name, values in samples.items()},
+            "losses": losses}
+
+
+def print_training(results: dict[str, Any]) -> None:
+    print_section(f"5. MLP training step {TRAIN_BATCH}x{TRAIN_IN} -> {TRAIN_HIDDEN} -> "
+                  f"{TRAIN_OUT} (forward, cross-entropy, backward, SGD), ms per step")
+    ms = results["ms"]
+    print_table(["library", "ms / step", "/ numpy", "loss after the run"], [
+        [name, value, times(ratio(value, ms["numpy"])), f"{results['losses'][name]:.6f}"]
+        for name, value in ms.items()])
+    print("(median over rounds; numpy: forward, loss, backward and update written by hand; "
+          "minigrad and torch: nn.Sequential, F.cross_entropy, optim.SGD)")
+
+
 # --- summary ----------------------------------------------------------------------------------
 
 
@@ -813,6 +925,15 @@ def drop_target_row(scaling: dict[str, Any]) -> list[Any]:
             "met" if drop["ok"] else "NOT met"]
 
 
+def training_target_row(training: dict[str, Any]) -> list[Any]:
+    ms = training["ms"]
+    value = ratio(ms["minigrad"], ms["numpy"])
+    torch_ratio = ratio(ms.get("torch"), ms["numpy"])
+    return [f"MLP step <= {TARGET_TRAIN}x hand-written numpy",
+            f"{times(value)} ({fmt(ms['minigrad'])} vs {fmt(ms['numpy'])} ms; "
+            f"torch {times(torch_ratio)})", status(value, TARGET_TRAIN)]
+
+
 def summary_rows(results: dict[str, Any]) -> list[list[Any]]:
     per_op, scaling = results["per_op"], results["scaling"]
     rows = [per_op_target_row(per_op, op, "", TARGET_ADD_MUL) for op in ("add", "mul")]
@@ -821,7 +942,8 @@ def summary_rows(results: dict[str, Any]) -> list[list[Any]]:
              for op in OP_STATEMENTS if op not in ("add", "mul")]
     rows += [per_op_target_row(per_op, op, "_no_grad", TARGET_NO_GRAD) for op in OP_STATEMENTS]
     rows += [chain_target_row(results["chain"]), longest_forward_row(scaling),
-             linear_target_row(scaling), tracked_target_row(scaling), drop_target_row(scaling)]
+             linear_target_row(scaling), tracked_target_row(scaling), drop_target_row(scaling),
+             training_target_row(results["training"])]
     return rows
 
 
@@ -846,6 +968,8 @@ def run_all(settings: Settings) -> dict[str, Any]:
     print_scaling(results["scaling"])
     results["memory"] = bench_memory()
     print_memory(results["memory"])
+    results["training"] = bench_training(settings)
+    print_training(results["training"])
     results["summary"] = summary_rows(results)
     print_summary(results["summary"])
     results["seconds"] = time.perf_counter() - started

@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 import minigrad  # noqa: E402
 from minigrad.autograd import saved  # noqa: E402
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked  # noqa: E402
-from minigrad.ops import arithmetic  # noqa: E402
+from minigrad.ops import arithmetic, unary  # noqa: E402
 
 REPEATS = 15
 NUMBER = 20000
@@ -44,7 +44,7 @@ def main() -> None:
     output = minigrad.tensor(array)
     node = object.__new__(arithmetic.Mul._Node)  # a node to pack into
     ns = {"saved": saved, "record": record, "untracked": untracked, "arithmetic": arithmetic,
-          "x": array, "y": other, "a": a, "b": b, "c": c, "output": output,
+          "unary": unary, "x": array, "y": other, "a": a, "b": b, "c": c, "output": output,
           "node": node, "NO_GRAD": NO_GRAD_CTX}
     steps = [
         ("add", [

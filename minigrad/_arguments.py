@@ -138,11 +138,14 @@ def checking_arguments(
     if not checks:
         return function
     offset = 0 if skip_first else 1
+    first_checked = min(check[0] for check in checks)
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
         given = len(args)
+        if given <= first_checked and not kwargs:
+            return function(*args)  # no checked argument was given (``x.sum()``)
         for position, parameter, types, refused, kind, optional in checks:
             if position < given:
                 value = args[position]

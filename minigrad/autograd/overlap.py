@@ -43,6 +43,8 @@ def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> 
 
 def partially_overlap(output: np.ndarray, input: np.ndarray) -> bool:
     """True if ``input``'s elements and ``output``'s share memory other than one to one."""
+    if not np.may_share_memory(output, input):  # disjoint memory bounds, checked in C
+        return False
     if output.size == 0 or input.size == 0:
         return False
     if not (_is_dense(output) and _is_dense(input)):

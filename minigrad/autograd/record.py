@@ -30,7 +30,7 @@ from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode, saved
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.variable import TensorBase, new_result
 
 if TYPE_CHECKING:
     from minigrad.autograd.function import BackwardNode, Function
@@ -40,17 +40,12 @@ _next_sequence_nr = sequence_numbers.__next__
 _grad_state = grad_mode._state
 
 
-class _NeverNeeded(tuple):
-    """``needs_input_grad`` when nothing is recorded: False at every index."""
-
-    def __getitem__(self, index: Any) -> bool:  # type: ignore[override]
-        return False
-
-
 class _NoGradContext:
     """The ctx a built-in op's forward gets when nothing is recorded: notes are dropped."""
 
-    needs_input_grad = _NeverNeeded()
+    # False for every argument: a plain tuple longer than any op's argument list (indexed in C;
+    # built-in ops only index it).
+    needs_input_grad = (False,) * 64
 
     def save_for_backward(self, *values: Any) -> None:
         """Nothing will run backward: keep nothing."""
@@ -82,26 +77,31 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     # 1. needs
     enabled = _grad_state.enabled
     arrays = [*args]  # what an op's forward computes on: the buffers behind the tensors
-    needs = [False] * len(args)
+    needed_bits = 0  # bit i: argument i needs a gradient
     recording = False
-    index = -1
+    index = 0  # counted by hand: an enumerate object costs more than the loop (1-3 arguments)
     for arg in args:
-        index += 1
         if isinstance(arg, TensorBase):
             arrays[index] = arg._array
             if arg._base is not None and enabled:
                 arg._sync_view()
                 if arg.requires_grad:  # a view also requires grad if its base does
-                    needs[index] = recording = True
-            elif arg._requires_grad or arg._grad_fn is not None:
-                needs[index] = recording = enabled
+                    needed_bits |= 1 << index
+                    recording = True
+            elif enabled and (arg._requires_grad or arg._grad_fn is not None):
+                needed_bits |= 1 << index
+                recording = True
+        index += 1  # noqa: SIM113
     tensor_level = function._tensor_level
 
     # 2. forward
     if recording or tensor_level:  # a custom forward always gets a real ctx, as in PyTorch
-        node = _new(function._Node)
+        node = function._Node()  # (a call of the class: quicker than object.__new__)
         node._saved = ()
-        node.needs_input_grad = tuple(needs)  # all False when nothing is recorded
+        count = len(args)
+        node.needs_input_grad = needs = (
+            _NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count)
+        )
         if target is not None and recording:
             # A distinct array object for the written tensor's old value, so saving it is told
             # apart from saving another argument that is the same tensor (``x.mul_(x)``).
@@ -128,10 +128,10 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
         if tensor_level:
             return _function_outputs(node, args, raw, False)
         if target is not None:
-            from minigrad.autograd.inplace import write
-
-            write(target, raw)
+            _inplace_module().write(target, raw)
             return target
+        if type(raw) is np.ndarray:  # the common case, without a call
+            return new_result(raw)
         if type(raw) is tuple:
             return tuple(untracked(r) for r in raw)
         return untracked(raw)
@@ -147,9 +147,10 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
         node._slots = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase))
         node._num_args = len(args)
     next_nodes = []
-    next_nrs = []
+    next_nrs = None  # all 0 (leaves' accumulators, first outputs): a shared tuple
     fits = single  # every input that needs a gradient has the output's shape and dtype
     for index in node._slots:
+        producer = None
         if needs[index]:
             arg = args[index]
             producer = arg._grad_fn
@@ -158,18 +159,20 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
                 producer = None if meta is None else meta.accumulator
                 if producer is None:
                     producer = arg._gradient_edge()[0]
-                next_nrs.append(0)
-            else:
-                next_nrs.append(arg._output_nr)
-            next_nodes.append(producer)
+            elif arg._output_nr:
+                if next_nrs is None:
+                    next_nrs = [0] * len(node._slots)
+                next_nrs[len(next_nodes)] = arg._output_nr
             if fits:
                 array = arg._array
                 fits = array.shape == shape and (array.dtype is dtype or array.dtype == dtype)
-        else:
-            next_nodes.append(None)
-            next_nrs.append(0)
+        next_nodes.append(producer)
     node._next_nodes = tuple(next_nodes)
-    node._next_nrs = tuple(next_nrs)
+    count = len(next_nodes)
+    if next_nrs is not None:
+        node._next_nrs = tuple(next_nrs)
+    else:
+        node._next_nrs = _ZEROS[count] if count < _SHARED else (0,) * count
     node._input_meta = None if fits else _input_meta(node, args, needs)
     if anomaly._state.enabled:
         node._forward_stack = anomaly.capture_forward_stack()
@@ -178,16 +181,14 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     if tensor_level:
         return _function_outputs(node, args, raw, True)
     if target is not None:
-        from minigrad.autograd.inplace import write_recorded
-
-        return write_recorded(node, target, args, arrays, raw)
-    make = TensorBase.output_class._make
+        return _inplace_module().write_recorded(node, target, args, arrays, raw)
     if single:
         # Only floating-point results have a history; an input of the same dtype proves it.
-        output = make(out_array, node if fits or dtype.kind == "f" else None)
+        output = new_result(out_array, node if fits or dtype.kind == "f" else None)
         if node._saved:
             saved.pack(node, node._saved, arrays, args, (raw,), (output,))
         return output
+    make = TensorBase.output_class._make
     outputs = [make(np.asarray(r), None, i) for i, r in enumerate(raw)]
     _mark_outputs(node, outputs, raw)
     if node._saved:
@@ -195,14 +196,33 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     return tuple(outputs)
 
 
+def _needs_tuple(bits: int, length: int) -> tuple[bool, ...]:
+    """``needs_input_grad`` from bits: bit i says whether argument i needs a gradient."""
+    return tuple(bool(bits >> index & 1) for index in range(length))
+
+
+# Tuples every node of up to ``_SHARED - 1`` arguments shares instead of making its own:
+# ``needs_input_grad`` by bits (bit i: argument i needs a gradient), and the ``_next_nrs`` of
+# nodes whose inputs are all leaves or first outputs.
+_SHARED = 7
+_NEEDS = tuple(
+    tuple(_needs_tuple(bits, length) for bits in range(1 << length)) for length in range(_SHARED)
+)
+_ZEROS = tuple((0,) * length for length in range(_SHARED))
+
+
 def _input_meta(
     node: BackwardNode, args: Sequence[Any], needs: Sequence[bool]
 ) -> tuple[tuple[tuple[int, ...], np.dtype] | None, ...]:
     """Per edge, the shape and dtype its gradient must have (None: no gradient goes there)."""
-    return tuple(
-        (args[index]._array.shape, args[index]._array.dtype) if needs[index] else None
-        for index in node._slots
-    )
+    metas = []  # a loop, not a generator: one or two inputs, on every op that changes shapes
+    for index in node._slots:
+        if needs[index]:
+            array = args[index]._array
+            metas.append((array.shape, array.dtype))
+        else:
+            metas.append(None)
+    return tuple(metas)
 
 
 def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any]) -> None:
@@ -251,4 +271,22 @@ def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
 
 def untracked(raw: Any) -> TensorBase:
     """A result without history (nothing needed a gradient, or grad mode is off)."""
-    return TensorBase.output_class._make(raw if type(raw) is np.ndarray else np.asarray(raw))
+    return new_result(raw if type(raw) is np.ndarray else np.asarray(raw))
+
+
+
+_inplace: Any = None  # autograd/inplace.py, bound on first use (it imports this module)
+
+
+def _inplace_module() -> Any:
+    """autograd/inplace.py, which writes a ``target`` (steps 4 and 5 of an in-place op).
+
+    Bound once: an import statement inside ``record`` would run the import machinery on every
+    in-place op.
+    """
+    global _inplace
+    if _inplace is None:
+        from minigrad.autograd import inplace
+
+        _inplace = inplace
+    return _inplace

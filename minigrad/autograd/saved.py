@@ -82,21 +82,28 @@ def pack(
     plain value. ``pending_writes``: bumps the outputs' counters will get before the node is
     complete (1 for an in-place op, whose inputs are saved *before* the write, as in PyTorch).
     """
-    packed: tuple[Any, ...] = ()
-    for value in values:  # a plain loop: one or two values, once per recorded op
+    packed: list[Any] = []
+    # Plain loops with a counted position (no zip or enumerate objects): one or two values and
+    # inputs, once per recorded op.
+    for value in values:
         if value is None:
             packed += _NOTHING
             continue
-        for seen, tensor in zip(seen_inputs, input_tensors):
-            if value is seen and isinstance(tensor, TensorBase):
-                counter = tensor._counter
-                if counter.is_inference:  # made in inference mode (autograd/inference.py)
-                    raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                packed += (tensor._array, counter, counter.version, tensor,
-                           tensor._grad_fn is not None)
-                break
+        position = 0
+        for seen in seen_inputs:
+            if value is seen:
+                tensor = input_tensors[position]
+                if isinstance(tensor, TensorBase):
+                    counter = tensor._counter
+                    if counter.is_inference:  # made in inference mode (autograd/inference.py)
+                        raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+                    packed += (tensor._array, counter, counter.version, tensor,
+                               tensor._grad_fn is not None)
+                    break
+            position += 1  # noqa: SIM113 (no enumerate object: see above)
         else:
-            for output_nr, seen in enumerate(seen_outputs):
+            output_nr = 0
+            for seen in seen_outputs:
                 if value is seen:
                     output = output_tensors[output_nr]
                     counter = output._counter
@@ -105,9 +112,10 @@ def pack(
                     packed += (output._array, counter, counter.version + pending_writes,
                                output_nr, False)
                     break
+                output_nr += 1  # noqa: SIM113
             else:
                 packed += (value, None, 0, None, False)
-    node._saved = packed
+    node._saved = tuple(packed)
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
     if switches.saves and not pending_writes:

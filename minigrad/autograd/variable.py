@@ -260,6 +260,29 @@ class TensorBase:
 
 def has_internal_overlap(array: np.ndarray) -> bool:
     """True if several elements of ``array`` share memory (an expanded dimension)."""
+    if 0 not in array.strides:  # the common case, answered in C
+        return False
     return bool(array.size) and any(
         stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)
     )
+
+
+_new = object.__new__
+
+
+def new_result(array: np.ndarray, grad_fn: Node | None = None) -> Any:
+    """An op's result: a ``minigrad.Tensor`` on ``array`` (not copied), first output of ``grad_fn``.
+
+    ``TensorBase._make`` without its options, for the recording routine's hot path: every
+    recorded or untracked op result is made here.
+    """
+    tensor = _new(TensorBase.output_class)
+    tensor._array = array
+    tensor._counter = new_counter()  # read at each call: inference mode swaps the factory
+    tensor._requires_grad = False
+    tensor._grad_fn = grad_fn
+    tensor._output_nr = 0
+    tensor._meta = None
+    tensor._base = None
+    tensor._view = None
+    return tensor

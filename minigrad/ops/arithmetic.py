@@ -41,11 +41,30 @@ class Add(Op):
         ctx.alpha = alpha
         if alpha != 1:
             y = alpha * y
+            if _fresh_like(y, x, dtype):
+                return np.add(x, y, out=y)  # ``SGD``'s update: one temporary, not two
         return x + y if dtype is None else np.add(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         return grad, grad if ctx.alpha == 1 else grad * ctx.alpha, None, None
+
+
+def _fresh_like(scaled: Any, x: Any, dtype: Any) -> bool:
+    """Whether ``scaled`` (a product just computed) can hold the result of ``x`` and it.
+
+    True when both are C-contiguous arrays of the result's shape and dtype: the op then writes
+    into it instead of allocating a second array (same values: the operation is the same).
+    """
+    return (
+        type(scaled) is np.ndarray
+        and type(x) is np.ndarray
+        and scaled.shape == x.shape
+        and scaled.dtype == x.dtype
+        and (dtype is None or dtype == x.dtype)
+        and scaled.flags.c_contiguous
+        and x.flags.c_contiguous
+    )
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
@@ -89,6 +108,8 @@ class Sub(Op):
         ctx.alpha = alpha
         if alpha != 1:
             y = alpha * y
+            if _fresh_like(y, x, dtype):
+                return np.subtract(x, y, out=y)
         return x - y if dtype is None else np.subtract(x, y, dtype=dtype)
 
     @staticmethod

@@ -248,11 +248,13 @@ def mm(input: Any, mat2: Any) -> Any:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    _check_mm_shapes(a, b)
+    if a.shape[1] != b.shape[0]:  # (the checks inline: mm is on every matmul's path)
+        _check_mm_shapes(a, b)
     if a.dtype != b.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_cpp_name(a)} != {_cpp_name(b)}")
-    _check_not_bool(a)
+    if a.dtype == np.bool_:
+        _check_not_bool(a)
     return Mm.apply(input, mat2)
 
 
@@ -483,14 +485,14 @@ def matmul(input: Any, other: Any) -> Any:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {dim1}D and "
             f"{dim2}D")
+    if dim1 == 2 and dim2 == 2:  # the common case first
+        return mm(input, other)
     if dim1 == 1 and dim2 == 1:
         return dot(input, other)
     if dim1 == 2 and dim2 == 1:
         return mv(input, other)
     if dim1 == 1 and dim2 == 2:
         return SqueezeInplace.apply(mm(views.unsqueeze(input, 0), other), 0)
-    if dim1 == 2 and dim2 == 2:
-        return mm(input, other)
     if dim1 == 3 and dim2 == 3:
         # PyTorch 2.13: a batch of one matrix that requires grad, times a real batch, is
         # squeezed to a matrix, so that the product folds into one mm.

@@ -49,13 +49,18 @@ class Addmm(Op):
     """
 
     num_inputs = 3
+    # Whether mat2 is a transposed matrix (F.linear's ``weight.t()``): its gradient is laid
+    # out the same way (PyTorch's ``mm_mat2_backward`` keeps mat2's strides for this).
+    fields = ("mat2_transposed",)
 
     @staticmethod
     def forward(ctx: Any, bias: Any, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
+        ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
         product = mat1 @ mat2
-        return product + bias.astype(product.dtype, copy=False)
+        product += bias  # in place: the product is ours (_addmm checked dtypes and shapes)
+        return product
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any]:
@@ -64,8 +69,20 @@ class Addmm(Op):
         return (
             grad if needs[0] else None,
             grad @ mat2.T if needs[1] else None,
-            mat1.T @ grad if needs[2] else None,
+            _mat2_grad(mat1, grad, ctx.mat2_transposed) if needs[2] else None,
         )
+
+
+def _mat2_grad(mat1: Any, grad: Any, transposed: bool) -> Any:
+    """``mat1.T @ grad``, laid out like mat2 was (PyTorch's ``mm_mat2_backward``).
+
+    ``F.linear`` passes ``weight.t()``: computed as ``(grad.T @ mat1).T``, the gradient is
+    transposed like it, so the weight's own gradient comes out C-contiguous, as the weight is
+    (and the optimizer's update reads both in the same order).
+    """
+    if transposed and type(grad) is np.ndarray:
+        return (grad.T @ mat1).T
+    return mat1.T @ grad
 
 
 def _foldable(x: np.ndarray) -> bool:

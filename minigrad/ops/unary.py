@@ -20,6 +20,7 @@ from minigrad.ops._helpers import (
     check_float_kernel,
     is_bool,
     operand,
+    zero_where,
 )
 from minigrad.ops.arithmetic import mul, pow
 
@@ -202,7 +203,7 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.where(x < 0, 0, x)  # PyTorch's max(x, 0) keeps -0.0 and nan (np.maximum: 0.0)
+        y = zero_where(x < 0, x)  # PyTorch's max(x, 0) keeps -0.0 and nan (np.maximum: 0.0)
         ctx.save_for_backward(y)
         return y
 
@@ -210,7 +211,7 @@ class Relu(Op):
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
         # PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan).
-        return np.where(y <= 0, 0, grad)
+        return zero_where(y <= 0, grad)
 
 
 def relu(input: Any) -> Any:
