@@ -90,6 +90,25 @@ def cast(value: Any, dtype: np.dtype) -> Any:
     return TensorBase.output_class._make(value._array.astype(dtype))
 
 
+def float_input(input: Any) -> Any:
+    """``input`` as a floating tensor: integer ones go through math ops as the default float."""
+    if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
+        return input  # the common case, without a call
+    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
+
+
+def sum_dtype(array: np.ndarray, dtype: Any) -> np.dtype | None:
+    """The dtype sum, prod and cumsum compute in: ``dtype``'s, int64 for integers, else None."""
+    if dtype is not None:
+        return dtype.numpy
+    return np.dtype(np.int64) if array.dtype.kind in "biu" else None
+
+
+def restore_reduced(value: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
+    """A reduced ``value`` with its reduced axes back as size 1 (so it broadcasts)."""
+    return value if keepdim or not axes else np.expand_dims(value, axes)
+
+
 def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dtype | None]:
     """``a`` and ``b`` ready for a binary op, and the dtype to compute in.
 

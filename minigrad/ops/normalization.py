@@ -10,7 +10,7 @@ import numpy as np
 from minigrad import _arguments, _random, errors
 from minigrad._size import Size
 from minigrad.autograd.function import Op
-from minigrad.ops import arithmetic, linalg, unary, views
+from minigrad.ops import arithmetic, norms, unary, views
 from minigrad.ops._helpers import (
     _dtype_name,
     _is_tensor,
@@ -23,7 +23,7 @@ from minigrad.ops._helpers import (
 
 
 def _vector_norm(x: Any, axis: int) -> Any:
-    return linalg.vector_norm(x, 2, dim=axis, keepdim=True)
+    return norms.vector_norm(x, 2, dim=axis, keepdim=True)
 
 
 # ==========================================================================================

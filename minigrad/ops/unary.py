@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     Constants,
     cast,
     check_float_kernel,
+    float_input,
     is_bool,
     operand,
 )
@@ -90,14 +90,7 @@ def exp(input: Any) -> Any:
         >>> minigrad.exp(minigrad.tensor([0.0, 1.0]))
         tensor([1.0000, 2.7183])
     """
-    return Exp.apply(_float(input))
-
-
-def _float(input: Any) -> Any:
-    # Integer tensors go through transcendental functions as the default float dtype.
-    if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
-        return input  # the common case, without a call
-    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
+    return Exp.apply(float_input(input))
 
 
 class Log(Op):
@@ -116,7 +109,7 @@ class Log(Op):
 
 def log(input: Any) -> Any:
     """Natural logarithm (nan below 0, -inf at 0, as in PyTorch)."""
-    return Log.apply(_float(input))
+    return Log.apply(float_input(input))
 
 
 class Sqrt(Op):
@@ -136,7 +129,7 @@ class Sqrt(Op):
 
 def sqrt(input: Any) -> Any:
     """Square root (nan below 0)."""
-    return Sqrt.apply(_float(input))
+    return Sqrt.apply(float_input(input))
 
 
 _HALF_ONE = Constants(0.5, 1.0)
@@ -173,7 +166,7 @@ def sigmoid(input: Any) -> Any:
         >>> minigrad.sigmoid(minigrad.tensor([1.0, 2.0, 3.0]))
         tensor([0.7311, 0.8808, 0.9526])
     """
-    return Sigmoid.apply(_float(input))
+    return Sigmoid.apply(float_input(input))
 
 
 class Tanh(Op):
@@ -194,7 +187,7 @@ class Tanh(Op):
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent."""
-    return Tanh.apply(_float(input))
+    return Tanh.apply(float_input(input))
 
 
 class Relu(Op):
@@ -237,7 +230,7 @@ class Reciprocal(Op):
 
 def reciprocal(input: Any) -> Any:
     """``1 / input``."""
-    return Reciprocal.apply(_float(input))
+    return Reciprocal.apply(float_input(input))
 
 
 class Clone(Op):
@@ -322,7 +315,7 @@ class Exp2(Op):
 
 def exp2(input: Any) -> Any:
     """``2 ** input``."""
-    return Exp2.apply(_float(input))
+    return Exp2.apply(float_input(input))
 
 
 class Expm1(Op):
@@ -342,7 +335,7 @@ class Expm1(Op):
 
 def expm1(input: Any) -> Any:
     """``exp(input) - 1``, accurate for small inputs."""
-    return Expm1.apply(_float(input))
+    return Expm1.apply(float_input(input))
 
 
 class Log2(Op):
@@ -361,7 +354,7 @@ class Log2(Op):
 
 def log2(input: Any) -> Any:
     """Base-2 logarithm."""
-    return Log2.apply(_float(input))
+    return Log2.apply(float_input(input))
 
 
 class Log10(Op):
@@ -380,7 +373,7 @@ class Log10(Op):
 
 def log10(input: Any) -> Any:
     """Base-10 logarithm."""
-    return Log10.apply(_float(input))
+    return Log10.apply(float_input(input))
 
 
 class Log1p(Op):
@@ -401,7 +394,7 @@ class Log1p(Op):
 
 def log1p(input: Any) -> Any:
     """``log(1 + input)``, accurate for small inputs."""
-    return Log1p.apply(_float(input))
+    return Log1p.apply(float_input(input))
 
 
 class Rsqrt(Op):
@@ -421,7 +414,7 @@ class Rsqrt(Op):
 
 def rsqrt(input: Any) -> Any:
     """``1 / sqrt(input)``."""
-    return Rsqrt.apply(_float(input))
+    return Rsqrt.apply(float_input(input))
 
 
 class Sin(Op):
@@ -446,7 +439,7 @@ def sin(input: Any) -> Any:
         >>> minigrad.sin(minigrad.tensor([0.0, 1.0]))
         tensor([0.0000, 0.8415])
     """
-    return Sin.apply(_float(input))
+    return Sin.apply(float_input(input))
 
 
 class Cos(Op):
@@ -465,7 +458,7 @@ class Cos(Op):
 
 def cos(input: Any) -> Any:
     """Cosine (radians)."""
-    return Cos.apply(_float(input))
+    return Cos.apply(float_input(input))
 
 
 class Tan(Op):
@@ -485,7 +478,7 @@ class Tan(Op):
 
 def tan(input: Any) -> Any:
     """Tangent (radians)."""
-    return Tan.apply(_float(input))
+    return Tan.apply(float_input(input))
 
 
 class Asin(Op):
@@ -504,7 +497,7 @@ class Asin(Op):
 
 def asin(input: Any) -> Any:
     """Inverse sine (nan outside [-1, 1])."""
-    return Asin.apply(_float(input))
+    return Asin.apply(float_input(input))
 
 
 class Acos(Op):
@@ -523,7 +516,7 @@ class Acos(Op):
 
 def acos(input: Any) -> Any:
     """Inverse cosine (nan outside [-1, 1])."""
-    return Acos.apply(_float(input))
+    return Acos.apply(float_input(input))
 
 
 class Atan(Op):
@@ -542,7 +535,7 @@ class Atan(Op):
 
 def atan(input: Any) -> Any:
     """Inverse tangent."""
-    return Atan.apply(_float(input))
+    return Atan.apply(float_input(input))
 
 
 class Sinh(Op):
@@ -561,7 +554,7 @@ class Sinh(Op):
 
 def sinh(input: Any) -> Any:
     """Hyperbolic sine."""
-    return Sinh.apply(_float(input))
+    return Sinh.apply(float_input(input))
 
 
 class Cosh(Op):
@@ -580,7 +573,7 @@ class Cosh(Op):
 
 def cosh(input: Any) -> Any:
     """Hyperbolic cosine."""
-    return Cosh.apply(_float(input))
+    return Cosh.apply(float_input(input))
 
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
@@ -607,7 +600,7 @@ class Erf(Op):
 
 def erf(input: Any) -> Any:
     """The error function ``2 / sqrt(pi) * integral of exp(-t**2) from 0 to input``."""
-    return Erf.apply(_float(input))
+    return Erf.apply(float_input(input))
 
 
 class _Step(Op):
