@@ -2,13 +2,17 @@
 
 Each op saves what PyTorch's derivatives.yaml saves: the input where the derivative is written
 with it (sin, log2, ...), the result where it is cheaper that way (exp, tan, rsqrt, ...); that
-decides which later in-place writes make backward raise.
+decides which later in-place writes make backward raise. The uniform ones (y = kernel(x), one
+saved value) derive from ``SavesInput`` or ``SavesResult``, which declare it in ``saves``
+(PyTorch's ``grad_fn._saved_self`` / ``_saved_result``) and run the forward for them;
+``tests/test_unary_saves.py`` checks that forward saves exactly what is declared.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -22,6 +26,41 @@ from minigrad.ops._helpers import (
     operand,
 )
 from minigrad.ops.arithmetic import mul, pow
+
+
+class UnaryOp(Op):
+    """A one-input op y = kernel(x) that saves one value, named in ``saves``.
+
+    ``saves`` holds PyTorch's name of the value, one per ``save_for_backward`` position:
+    ``("self",)`` for the input, ``("result",)`` for the output. A subclass sets ``kernel`` (a
+    numpy function of one array) and its backward; the family's forward does the rest.
+    """
+
+    saves: ClassVar[tuple[str, ...]]
+    kernel: ClassVar[Callable[[np.ndarray], np.ndarray]]
+
+
+class SavesInput(UnaryOp):
+    """A uniform unary op whose backward is written with its input: y = kernel(x), saves x."""
+
+    saves = ("self",)
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return cls.kernel(x)
+
+
+class SavesResult(UnaryOp):
+    """A uniform unary op whose backward is written with its result: y = kernel(x), saves y."""
+
+    saves = ("result",)
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = cls.kernel(x)
+        ctx.save_for_backward(y)
+        return y
 
 
 class Neg(Op):
@@ -46,13 +85,10 @@ def neg(input: Any) -> Any:
     return Neg.apply(input)
 
 
-class Abs(Op):
+class Abs(SavesInput):
     """y = |x|;  dx = grad * sign(x)  (0 at 0 and at nan, as PyTorch's).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.abs(x)
+    kernel = np.abs
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -67,14 +103,10 @@ def abs(input: Any) -> Any:
     return Abs.apply(input)
 
 
-class Exp(Op):
+class Exp(SavesResult):
     """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.exp(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.exp
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -93,13 +125,10 @@ def exp(input: Any) -> Any:
     return Exp.apply(float_input(input))
 
 
-class Log(Op):
+class Log(SavesInput):
     """y = log(x);  dx = grad / x.  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log(x)
+    kernel = np.log
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -112,14 +141,10 @@ def log(input: Any) -> Any:
     return Log.apply(float_input(input))
 
 
-class Sqrt(Op):
+class Sqrt(SavesResult):
     """y = sqrt(x);  dx = grad / (2 y).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.sqrt(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.sqrt
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -138,7 +163,7 @@ _HALF_ONE = Constants(0.5, 1.0)
 _ONE = Constants(1.0)
 
 
-class Sigmoid(Op):
+class Sigmoid(SavesResult):
     """y = 1 / (1 + exp(-x));  dx = grad * y * (1 - y).  Saves its result."""
 
     @staticmethod
@@ -169,14 +194,10 @@ def sigmoid(input: Any) -> Any:
     return Sigmoid.apply(float_input(input))
 
 
-class Tanh(Op):
+class Tanh(SavesResult):
     """y = tanh(x);  dx = grad * (1 - y**2).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.tanh(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.tanh
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -190,7 +211,7 @@ def tanh(input: Any) -> Any:
     return Tanh.apply(float_input(input))
 
 
-class Relu(Op):
+class Relu(SavesResult):
     """y = max(x, 0);  dx = grad where y > 0.  Saves its result."""
 
     @staticmethod
@@ -213,14 +234,10 @@ def relu(input: Any) -> Any:
     return Relu.apply(input)
 
 
-class Reciprocal(Op):
+class Reciprocal(SavesResult):
     """y = 1 / x;  dx = -grad * y**2.  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.reciprocal(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.reciprocal
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -298,14 +315,10 @@ _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
-class Exp2(Op):
+class Exp2(SavesResult):
     """y = 2 ** x;  dx = grad * y * ln 2.  Saves its result: writing x later is legal."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.exp2(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.exp2
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -318,14 +331,10 @@ def exp2(input: Any) -> Any:
     return Exp2.apply(float_input(input))
 
 
-class Expm1(Op):
+class Expm1(SavesResult):
     """y = exp(x) - 1 (accurate near 0);  dx = grad * (y + 1).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.expm1(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.expm1
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -338,13 +347,10 @@ def expm1(input: Any) -> Any:
     return Expm1.apply(float_input(input))
 
 
-class Log2(Op):
+class Log2(SavesInput):
     """y = log2(x);  dx = grad / (x ln 2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log2(x)
+    kernel = np.log2
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -357,13 +363,10 @@ def log2(input: Any) -> Any:
     return Log2.apply(float_input(input))
 
 
-class Log10(Op):
+class Log10(SavesInput):
     """y = log10(x);  dx = grad / (x ln 10).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log10(x)
+    kernel = np.log10
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -376,15 +379,12 @@ def log10(input: Any) -> Any:
     return Log10.apply(float_input(input))
 
 
-class Log1p(Op):
+class Log1p(SavesInput):
     """y = log(1 + x) (accurate near 0);  dx = grad / (1 + x).  Saves its input."""
 
     node_name = "Log1PBackward0"
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log1p(x)
+    kernel = np.log1p
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -397,7 +397,7 @@ def log1p(input: Any) -> Any:
     return Log1p.apply(float_input(input))
 
 
-class Rsqrt(Op):
+class Rsqrt(SavesResult):
     """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result."""
 
     @staticmethod
@@ -417,13 +417,10 @@ def rsqrt(input: Any) -> Any:
     return Rsqrt.apply(float_input(input))
 
 
-class Sin(Op):
+class Sin(SavesInput):
     """y = sin(x);  dx = grad * cos(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.sin(x)
+    kernel = np.sin
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -442,13 +439,10 @@ def sin(input: Any) -> Any:
     return Sin.apply(float_input(input))
 
 
-class Cos(Op):
+class Cos(SavesInput):
     """y = cos(x);  dx = -grad * sin(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.cos(x)
+    kernel = np.cos
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -461,14 +455,10 @@ def cos(input: Any) -> Any:
     return Cos.apply(float_input(input))
 
 
-class Tan(Op):
+class Tan(SavesResult):
     """y = tan(x);  dx = grad * (1 + y**2).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.tan(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.tan
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -481,13 +471,10 @@ def tan(input: Any) -> Any:
     return Tan.apply(float_input(input))
 
 
-class Asin(Op):
+class Asin(SavesInput):
     """y = asin(x) (nan outside [-1, 1]);  dx = grad / sqrt(1 - x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.arcsin(x)
+    kernel = np.arcsin
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -500,13 +487,10 @@ def asin(input: Any) -> Any:
     return Asin.apply(float_input(input))
 
 
-class Acos(Op):
+class Acos(SavesInput):
     """y = acos(x) (nan outside [-1, 1]);  dx = -grad / sqrt(1 - x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.arccos(x)
+    kernel = np.arccos
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -519,13 +503,10 @@ def acos(input: Any) -> Any:
     return Acos.apply(float_input(input))
 
 
-class Atan(Op):
+class Atan(SavesInput):
     """y = atan(x);  dx = grad / (1 + x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.arctan(x)
+    kernel = np.arctan
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -538,13 +519,10 @@ def atan(input: Any) -> Any:
     return Atan.apply(float_input(input))
 
 
-class Sinh(Op):
+class Sinh(SavesInput):
     """y = sinh(x);  dx = grad * cosh(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.sinh(x)
+    kernel = np.sinh
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -557,13 +535,10 @@ def sinh(input: Any) -> Any:
     return Sinh.apply(float_input(input))
 
 
-class Cosh(Op):
+class Cosh(SavesInput):
     """y = cosh(x);  dx = grad * sinh(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.cosh(x)
+    kernel = np.cosh
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -584,13 +559,10 @@ def erf_array(x: np.ndarray) -> np.ndarray:
     return np.asarray(_erf_scalar(x), dtype=np.float64).astype(x.dtype, copy=False)
 
 
-class Erf(Op):
+class Erf(SavesInput):
     """y = erf(x);  dx = grad * 2 / sqrt(pi) * exp(-x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return erf_array(x)
+    kernel = staticmethod(erf_array)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
