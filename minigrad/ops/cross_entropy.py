@@ -17,22 +17,22 @@ from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
-    _check_no_grad,
-    _dtype_name,
-    _not_implemented,
-    _shape,
-    _tensor,
+    check_no_grad,
+    constant_tensor,
+    dtype_name,
+    not_implemented,
     operand,
+    shape_of,
 )
 from minigrad.ops.loss_common import (
-    _MEAN,
-    _NONE,
-    _SUM,
+    MEAN,
+    NONE,
+    SUM,
     AddScalar,
     DivScalar,
-    _mul_scalar,
-    _reduction,
-    _reduction_enum,
+    mul_scalar,
+    reduction_enum,
+    reduction_name,
 )
 from minigrad.ops.softmax import log_softmax
 
@@ -71,33 +71,33 @@ class NllLoss(Op):
         total = np.asarray(picked_w.sum(dtype=x.dtype), dtype=x.dtype)
         ctx.save_for_backward(x, given_target, weight, total)
         ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, axis
-        if reduction == _NONE:
+        if reduction == NONE:
             return losses
         summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
-        return summed / total if reduction == _MEAN else summed
+        return summed / total if reduction == MEAN else summed
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
         x, target, weight, total = ctx.saved_tensors
         target = operand(target)
-        if len(_shape(x)) == 1 and target.ndim == 1:
+        if len(shape_of(x)) == 1 and target.ndim == 1:
             # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
             raise RuntimeError(
-                f"size mismatch (got input: {errors.format_size(_shape(x))}, target: "
+                f"size mismatch (got input: {errors.format_size(shape_of(x))}, target: "
                 f"{errors.format_size(target.shape)})"
             )
         weight = None if weight is None else operand(weight)
-        axis, shape = ctx.axis, _shape(x)
+        axis, shape = ctx.axis, shape_of(x)
         dtype = operand(x).dtype
         valid = target != ctx.ignore_index
         safe = np.where(valid, target, 0).astype(np.intp)
         w = np.ones(shape[axis], dtype=dtype) if weight is None else weight
         coef = np.where(valid, -w[safe], 0).astype(dtype)
-        if ctx.reduction == _MEAN and valid.any():
+        if ctx.reduction == MEAN and valid.any():
             coef = coef / total
         pattern = np.zeros(shape, dtype=dtype)
         np.put_along_axis(pattern, np.expand_dims(safe, axis), np.expand_dims(coef, axis), axis)
-        if ctx.reduction == _NONE:
+        if ctx.reduction == NONE:
             grad = np.expand_dims(grad, axis)
         return grad * pattern, None, None, None, None
 
@@ -112,13 +112,13 @@ def _check_nll_target_dtype(target: Any, weight: Any, input: Any, kernel: str) -
     t, x = operand(target), operand(input)
     if t.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {_dtype_name(target)}"
+            f"expected target dtype to be Long or Byte, but got {dtype_name(target)}"
         )
     if x.dtype.kind != "f":
-        raise _not_implemented(kernel, input)
+        raise not_implemented(kernel, input)
     if weight is not None and operand(weight).dtype != x.dtype:
         raise RuntimeError(
-            f"expected scalar type {_dtype_name(input)} but found {_dtype_name(weight)}"
+            f"expected scalar type {dtype_name(input)} but found {dtype_name(weight)}"
         )
 
 
@@ -139,10 +139,10 @@ def _nll_loss_1d_2d(input: Any, target: Any, weight: Any, enum: int, ignore_inde
     if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
         raise RuntimeError(
             f"weight tensor should be defined either for all {classes} classes or no classes "
-            f"but got weight tensor of shape: {errors.format_size(_shape(weight))}"
+            f"but got weight tensor of shape: {errors.format_size(shape_of(weight))}"
         )
     _check_nll_target_dtype(target, weight, input, "nll_loss_out_frame")
-    _check_no_grad(weight, "weight", "nll_loss_forward")
+    check_no_grad(weight, "weight", "nll_loss_forward")
     return NllLoss.apply(input, target, weight, enum, ignore_index)
 
 
@@ -161,7 +161,7 @@ def _nll_loss_2d(input: Any, target: Any, weight: Any, enum: int, ignore_index: 
             f"{errors.format_size(t.shape)}"
         )
     _check_nll_target_dtype(target, weight, input, "nll_loss2d_forward_out_frame")
-    _check_no_grad(weight, "weight", "nll_loss2d_forward")
+    check_no_grad(weight, "weight", "nll_loss2d_forward")
     return NllLoss2d.apply(input, target, weight, enum, ignore_index)
 
 
@@ -189,7 +189,7 @@ def _nll_loss_nd(input: Any, target: Any, weight: Any, enum: int, ignore_index: 
     folded = views.view(input.contiguous(), (n, c, 1, -1) if x.size else (n, c, 0, 0))
     folded_target = views.view(target.contiguous(), (n, 1, -1) if t.size else (n, 0, 0))
     out = _nll_loss_2d(folded, folded_target, weight, enum, ignore_index)
-    return out if enum != _NONE else views.view(out, out_size)
+    return out if enum != NONE else views.view(out, out_size)
 
 
 def nll_loss(
@@ -221,8 +221,8 @@ def nll_loss(
     """
     _arguments.check_tensor(input, "nll_loss_nd", "input", 1)
     _arguments.check_tensor(target, "nll_loss_nd", "target", 2)
-    reduction = _reduction(reduction, size_average, reduce)
-    enum = _reduction_enum(reduction)
+    reduction = reduction_name(reduction, size_average, reduce)
+    enum = reduction_enum(reduction)
     return _nll_loss_nd(input, target, weight, enum, ignore_index)
 
 
@@ -259,14 +259,14 @@ def cross_entropy(
     """
     _arguments.check_tensor(input, "cross_entropy_loss", "input", 1)
     _arguments.check_tensor(target, "cross_entropy_loss", "target", 2)
-    reduction = _reduction(reduction, size_average, reduce)
-    enum = _reduction_enum(reduction)
+    reduction = reduction_name(reduction, size_average, reduce)
+    enum = reduction_enum(reduction)
     x, t = operand(input), operand(target)
     if x.shape == t.shape:
         if t.dtype.kind != "f":
             raise RuntimeError(
                 "Expected floating point type for target with class probabilities, got "
-                f"{_dtype_name(target)}"
+                f"{dtype_name(target)}"
             )
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
@@ -298,7 +298,7 @@ def _class_weight_view(weight: Any, ndim: int, class_dim: int) -> Any:
     if ndim <= 1:
         return weight
     shape = [1] * ndim
-    shape[class_dim] = _shape(weight)[0]
+    shape[class_dim] = shape_of(weight)[0]
     return views.view(weight, tuple(shape))
 
 
@@ -311,23 +311,23 @@ def _cross_entropy_probabilities(
     if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
         raise RuntimeError(
             f"cross_entropy: weight tensor should be defined either for all {classes} classes "
-            f"or no classes but got weight tensor of shape: {errors.format_size(_shape(weight))}"
+            f"or no classes but got weight tensor of shape: {errors.format_size(shape_of(weight))}"
         )
     logp = log_softmax(input, class_dim)
     if label_smoothing > 0.0:
         _check_label_smoothing(label_smoothing)
         target = AddScalar.apply(
-            _mul_scalar(target, 1 - label_smoothing), label_smoothing / classes
+            mul_scalar(target, 1 - label_smoothing), label_smoothing / classes
         )
     product = arithmetic.mul(logp, target)
     if weight is not None:
         product = arithmetic.mul(product, _class_weight_view(weight, x.ndim, class_dim))
-    if enum == _MEAN:
+    if enum == MEAN:
         total = reduction_module.sum(product)
         if x.size == 0:
             return unary.neg(total.fill_(math.nan))
         return DivScalar.apply(unary.neg(total), x.size // classes)
-    if enum == _SUM:
+    if enum == SUM:
         return unary.neg(reduction_module.sum(product))
     return unary.neg(reduction_module.sum(product, class_dim))
 
@@ -347,18 +347,18 @@ def _cross_entropy_label_smoothing(
     else:
         smooth = unary.neg(reduction_module.sum(logp, class_dim))
     smooth.masked_fill_(ignore_mask, 0.0)
-    if enum == _MEAN:
+    if enum == MEAN:
         keep = ~operand(ignore_mask)
         if weight is not None:
             counted = operand(target)[keep].astype(np.intp)
-            denominator = _tensor(operand(weight)[counted].sum(dtype=operand(weight).dtype))
+            denominator = constant_tensor(operand(weight)[counted].sum(dtype=operand(weight).dtype))
         else:
-            denominator = _tensor(np.asarray(keep.sum(), dtype=np.int64))
+            denominator = constant_tensor(np.asarray(keep.sum(), dtype=np.int64))
         ret = arithmetic.div(reduction_module.sum(smooth), denominator)
-    elif enum == _SUM:
+    elif enum == SUM:
         ret = reduction_module.sum(smooth)
     else:
         ret = smooth
     return arithmetic.add(
-        _mul_scalar(nll, 1 - label_smoothing), _mul_scalar(ret, label_smoothing / classes)
+        mul_scalar(nll, 1 - label_smoothing), mul_scalar(ret, label_smoothing / classes)
     )

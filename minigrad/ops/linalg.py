@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import display_name
+from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import arithmetic, reduction, unary, views
@@ -246,7 +246,7 @@ def mm(input: Any, mat2: Any) -> Any:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    _check_mm_shapes(a, b)
+    check_mm_shapes(a.shape, b.shape)
     if a.dtype != b.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_cpp_name(a)} != {_cpp_name(b)}")
@@ -254,11 +254,10 @@ def mm(input: Any, mat2: Any) -> Any:
     return Mm.apply(input, mat2)
 
 
-def _check_mm_shapes(a: np.ndarray, b: np.ndarray) -> None:
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-            f"{b.shape[0]}x{b.shape[1]})")
+def check_mm_shapes(mat1: tuple[int, ...], mat2: tuple[int, ...]) -> None:
+    """PyTorch's error if matrices of shapes ``mat1`` and ``mat2`` cannot be multiplied."""
+    if mat1[1] != mat2[0]:
+        raise RuntimeError(errors.mm_shapes(mat1, mat2))
 
 
 def bmm(input: Any, mat2: Any) -> Any:
@@ -335,7 +334,7 @@ def dot(input: Any, other: Any) -> Any:
     return Dot.apply(input, other)
 
 
-def _expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:
+def expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:
     """PyTorch's error for ``input.expand(shape)``, or None if it is fine."""
     if input.ndim > len(shape):
         return RuntimeError(
@@ -353,8 +352,6 @@ def _expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | N
 
 
 def _type_name(array: np.ndarray) -> str:
-    from minigrad._dtype import type_name
-
     # PyTorch's C++ messages call a bool tensor "CPUBoolType" (not "torch.BoolTensor").
     return "CPUBoolType" if array.dtype == np.bool_ else type_name(array.dtype)
 
@@ -371,9 +368,9 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
     for name, array in (("mat1", a), ("mat2", b)):
         if array.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {array.ndim}-D tensor")
-    _check_mm_shapes(a, b)
+    check_mm_shapes(a.shape, b.shape)
     if isinstance(bias, np.ndarray):
-        error = _expand_error(bias, (a.shape[0], b.shape[1]))
+        error = expand_error(bias, (a.shape[0], b.shape[1]))
         if error is not None:
             raise error
         if bias.dtype != b.dtype:
@@ -406,7 +403,7 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
         raise RuntimeError("batch2 must be a 3D tensor")
     _check_bmm_shapes(a, b)
     if isinstance(bias, np.ndarray):
-        error = _expand_error(bias, (a.shape[0], a.shape[1], b.shape[2]))
+        error = expand_error(bias, (a.shape[0], a.shape[1], b.shape[2]))
         if error is not None:
             raise error
         if not bias.dtype == a.dtype == b.dtype:

@@ -40,34 +40,6 @@ class SqueezeMatmul(Op):
         return np.expand_dims(grad, 0)
 
 
-class Addmm(Op):
-    """y = bias + mat1 @ mat2;  dbias = grad,  dmat1 = grad @ mat2.T,  dmat2 = mat1.T @ grad.
-
-    The bias is broadcast over the rows (its gradient is summed back to its shape). Saves each
-    matrix only if the other one needs a gradient, as PyTorch: after
-    ``F.linear(x, W, b)`` with only ``b`` requiring grad, nothing is saved.
-    """
-
-    num_inputs = 3
-
-    @staticmethod
-    def forward(ctx: Any, bias: Any, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
-        product = mat1 @ mat2
-        return product + bias.astype(product.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any]:
-        mat1, mat2 = ctx.saved_tensors
-        needs = ctx.needs_input_grad
-        return (
-            grad if needs[0] else None,
-            grad @ mat2.T if needs[1] else None,
-            mat1.T @ grad if needs[2] else None,
-        )
-
-
 def _foldable(x: np.ndarray) -> bool:
     """True if x's leading dimensions merge into one without a copy (PyTorch's should_fold)."""
     if x.size == 0:
@@ -131,29 +103,17 @@ def _matmul_weight(input: Any, wt: Any) -> Any:
     """
     x, w = operand(input), operand(wt)
     if x.ndim == 1 and w.ndim == 2:
-        if x.shape[0] != w.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied (1x{x.shape[0]} and "
-                f"{w.shape[0]}x{w.shape[1]})"
-            )
+        linalg.check_mm_shapes((1, x.shape[0]), w.shape)
         return SqueezeMatmul.apply(linalg.mm(views.unsqueeze(input, 0), wt))
     if x.ndim >= 3 and (getattr(wt, "requires_grad", False) or _foldable(x)):
         lead = x.shape[:-1]
         folded = views.reshape(input, (int(np.prod(lead)), x.shape[-1]))
         if w.ndim == 2:
-            _check_mm(operand(folded), w)
+            linalg.check_mm_shapes(operand(folded).shape, w.shape)
             product = linalg.mm(folded, wt)
             return views.UnsafeView.apply(product, (*lead, w.shape[1]))
         return views.UnsafeView.apply(linalg.mv(folded, wt), lead)
     return linalg.matmul(input, wt)
-
-
-def _check_mm(a: np.ndarray, b: np.ndarray) -> None:
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-            f"{b.shape[0]}x{b.shape[1]})"
-        )
 
 
 def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
@@ -161,11 +121,7 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
     a, b, c = operand(mat1), operand(mat2), operand(bias)
     if b.ndim != 2:
         raise RuntimeError(f"mat2 must be a matrix, got {b.ndim}-D tensor")
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-            f"{b.shape[0]}x{b.shape[1]})"
-        )
+    linalg.check_mm_shapes(a.shape, b.shape)
     if a.dtype != b.dtype:
         raise RuntimeError(
             "mat1 and mat2 must have the same dtype, but got "
@@ -191,4 +147,4 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
                 f"size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(c.shape)}"
             )
-    return Addmm.apply(bias, mat1, mat2)
+    return linalg.Addmm.apply(bias, mat1, mat2, 1, 1)

@@ -19,28 +19,29 @@ from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
-    _check_no_grad,
-    _dtype_name,
-    _is_tensor,
-    _not_implemented,
-    _shape,
-    _size,
+    broadcast_shapes,
     cast,
+    check_no_grad,
+    dtype_name,
+    is_tensor,
+    not_implemented,
     operand,
+    shape_of,
+    size_text,
 )
 from minigrad.ops.loss_common import (
-    _NONE,
-    _apply_loss_reduction,
-    _broadcast_tensors,
-    _expand_outplace,
-    _legacy_reduction,
-    _norm,
-    _reduce_array,
-    _reduction,
-    _reduction_enum,
-    _warn_target_size,
+    NONE,
+    apply_loss_reduction,
+    broadcast_pair,
+    expand_outplace,
+    legacy_reduction,
+    reduce_array,
+    reduction_enum,
+    reduction_name,
+    reduction_norm,
+    warn_target_size,
 )
-from minigrad.ops.normalization import _vector_norm
+from minigrad.ops.norms import vector_norm
 
 
 def _difference(x: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -65,12 +66,12 @@ class MseLoss(Op):
         ctx.save_for_backward(x, t)
         ctx.reduction = reduction
         d = _difference(x, t)
-        return _reduce_array(d * d, reduction)
+        return reduce_array(d * d, reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, t = ctx.saved_tensors
-        dx = (x - t) * grad * (2 * _norm(ctx.reduction, int(np.prod(_shape(x)))))
+        dx = (x - t) * grad * (2 * reduction_norm(ctx.reduction, int(np.prod(shape_of(x)))))
         return dx, -dx if ctx.needs_input_grad[1] else None, None
 
 
@@ -89,14 +90,14 @@ class SmoothL1Loss(Op):
         ctx.save_for_backward(x, t)
         ctx.reduction, ctx.beta = reduction, beta
         z = np.abs(_difference(x, t))
-        return _reduce_array(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+        return reduce_array(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t = ctx.saved_tensors
         beta, d = ctx.beta, x - t
         slope = np.where(d <= -beta, -1.0, np.where(d >= beta, 1.0, d / beta))
-        dx = slope * grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         return dx, -dx if ctx.needs_input_grad[1] else None, None, None
 
 
@@ -117,16 +118,16 @@ class HuberLoss(Op):
         ctx.reduction, ctx.delta = reduction, delta
         z = np.abs(_difference(x, t))
         loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(x.dtype)
-        return _reduce_array(loss, reduction)
+        return reduce_array(loss, reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t = ctx.saved_tensors
         if operand(t).dtype != operand(x).dtype:
-            raise RuntimeError(f"Found dtype {_dtype_name(t)} but expected {_dtype_name(x)}")
+            raise RuntimeError(f"Found dtype {dtype_name(t)} but expected {dtype_name(x)}")
         delta, d = ctx.delta, x - t
         slope = np.where(d < -delta, -delta, np.where(d > delta, delta, d))
-        dx = slope * grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         return dx, -dx if ctx.needs_input_grad[1] else None, None, None
 
 
@@ -134,7 +135,7 @@ def _check_loss_kernel_dtypes(input: Any, target: Any, kernel: str) -> None:
     # An integer input is accepted only if promotion makes the computation floating point.
     x, t = operand(input), operand(target)
     if x.dtype.kind in "iub" and t.dtype.kind in "iub":
-        raise _not_implemented(kernel, input)
+        raise not_implemented(kernel, input)
 
 
 def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> Any:
@@ -154,7 +155,7 @@ def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> A
 
 
 def _check_weight_size(weight: Any, input: Any) -> None:
-    if _shape(weight) != _shape(input):
+    if shape_of(weight) != shape_of(input):
         raise ValueError("Weights and input must have the same size.")
 
 
@@ -184,13 +185,13 @@ def mse_loss(
     _arguments.check_has_attribute(target, "size")
     if weight is not None:
         _arguments.check_has_attribute(weight, "size")
-    _warn_target_size(input, target)
-    reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_tensors(input, target)
+    warn_target_size(input, target)
+    reduction = reduction_name(reduction, size_average, reduce)
+    x, t = broadcast_pair(input, target)
     if weight is not None:
         _check_weight_size(weight, input)
         return _weighted(arithmetic.pow(arithmetic.sub(x, t), 2), weight, reduction, True)
-    enum = _reduction_enum(reduction)
+    enum = reduction_enum(reduction)
     _check_loss_kernel_dtypes(x, t, "mse_cpu")
     return MseLoss.apply(x, t, enum)
 
@@ -219,14 +220,14 @@ def l1_loss(
     _arguments.check_has_attribute(target, "size")
     if weight is not None:
         _arguments.check_has_attribute(weight, "size")
-    _warn_target_size(input, target)
-    reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_tensors(input, target)
+    warn_target_size(input, target)
+    reduction = reduction_name(reduction, size_average, reduce)
+    x, t = broadcast_pair(input, target)
     if weight is not None:
         _check_weight_size(weight, input)
         return _weighted(unary.abs(arithmetic.sub(x, t)), weight, reduction, True)
-    enum = _reduction_enum(reduction)
-    return _apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
+    enum = reduction_enum(reduction)
+    return apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
 
 
 def smooth_l1_loss(
@@ -251,12 +252,12 @@ def smooth_l1_loss(
     """
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
-    _warn_target_size(input, target)
-    reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_tensors(input, target)
-    enum = _reduction_enum(reduction)
+    warn_target_size(input, target)
+    reduction = reduction_name(reduction, size_average, reduce)
+    x, t = broadcast_pair(input, target)
+    enum = reduction_enum(reduction)
     if beta == 0.0:
-        return _apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
+        return apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _check_loss_kernel_dtypes(x, t, "smooth_l1_cpu")
@@ -282,22 +283,22 @@ def huber_loss(
     _arguments.check_has_attribute(target, "size")
     if weight is not None:
         _arguments.check_has_attribute(weight, "size")
-    _warn_target_size(input, target)
-    x, t = _broadcast_tensors(input, target)
+    warn_target_size(input, target)
+    x, t = broadcast_pair(input, target)
     if weight is None:
-        enum = _reduction_enum(reduction)
+        enum = reduction_enum(reduction)
     else:
         _check_weight_size(weight, input)
-        enum = _NONE
+        enum = NONE
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     xa, ta = operand(x), operand(t)
     if xa.dtype.kind in "iub":
         if ta.dtype.kind in "iub":
-            raise _not_implemented("huber_cpu", x)
+            raise not_implemented("huber_cpu", x)
         raise RuntimeError(
-            f"result type {_dtype_name(t)} can't be cast to the desired output type "
-            f"{_dtype_name(x)}"
+            f"result type {dtype_name(t)} can't be cast to the desired output type "
+            f"{dtype_name(x)}"
         )
     loss = HuberLoss.apply(x, t, enum, float(delta))
     if weight is None:
@@ -330,12 +331,12 @@ class BinaryCrossEntropy(Op):
         loss = (t - 1) * log_1mx - t * log_x
         if weight is not None:
             loss = loss * weight
-        return _reduce_array(loss.astype(x.dtype, copy=False), reduction)
+        return reduce_array(loss.astype(x.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t, weight = ctx.saved_tensors
-        scale = grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        scale = grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         if weight is not None:
             scale = scale * weight
         dx = dt = None
@@ -370,23 +371,23 @@ def binary_cross_entropy(
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
-        enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+        enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
-        enum = _reduction_enum(reduction)
-    if _shape(target) != _shape(input):
+        enum = reduction_enum(reduction)
+    if shape_of(target) != shape_of(input):
         raise ValueError(
-            f"Using a target size ({_size(_shape(target))}) that is different to the input "
-            f"size ({_size(_shape(input))}) is deprecated. Please ensure they have the same "
+            f"Using a target size ({size_text(shape_of(target))}) that is different to the input "
+            f"size ({size_text(shape_of(input))}) is deprecated. Please ensure they have the same "
             "size."
         )
     if weight is not None:
-        weight = views.expand(weight, _broadcast_to_target(_shape(target), _shape(weight)))
-    _check_no_grad(weight, "weight", "binary_cross_entropy")
+        weight = views.expand(weight, _broadcast_to_target(shape_of(target), shape_of(weight)))
+    check_no_grad(weight, "weight", "binary_cross_entropy")
     x, t = operand(input), operand(target)
     if x.dtype.kind != "f":
-        raise _not_implemented("binary_cross_entropy", input)
+        raise not_implemented("binary_cross_entropy", input)
     if t.dtype != x.dtype:
-        raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
+        raise RuntimeError(f"Found dtype {dtype_name(target)} but expected {dtype_name(input)}")
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
     if not np.all((t >= 0) & (t <= 1)):
@@ -403,7 +404,7 @@ def _broadcast_to_target(target: tuple[int, ...], other: tuple[int, ...]) -> tup
         if result[i] != 1:
             raise RuntimeError(
                 f"Attempting to broadcast a dimension of length {other[i]} at {i}! Mismatching "
-                f"argument at index 1 had {_size(other)}; but expected shape should be "
+                f"argument at index 1 had {size_text(other)}; but expected shape should be "
                 f"broadcastable to {errors.format_size(result)}"
             )
         result[i] = other[i]
@@ -413,7 +414,7 @@ def _broadcast_to_target(target: tuple[int, ...], other: tuple[int, ...]) -> tup
 def _log_sigmoid(x: Any) -> Any:
     """``log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|))``, stable for any x."""
     tail = np.exp(-np.abs(x))
-    return np.where(x < 0, x, 0) - (np.log(1 + tail) if _is_tensor(x) else np.log1p(tail))
+    return np.where(x < 0, x, 0) - (np.log(1 + tail) if is_tensor(x) else np.log1p(tail))
 
 
 def _sigmoid(x: Any) -> Any:
@@ -445,12 +446,12 @@ class BinaryCrossEntropyWithLogits(Op):
         loss = (1 - t) * x - log_sig
         if weight is not None:
             loss = loss * weight
-        return _reduce_array(loss.astype(t.dtype, copy=False), reduction)
+        return reduce_array(loss.astype(t.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None]:
         x, t, weight, pos_weight = ctx.saved_tensors
-        scale = grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        scale = grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         if weight is not None:
             scale = scale * weight
         dx = dt = None
@@ -492,36 +493,29 @@ def binary_cross_entropy_with_logits(
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
-        enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+        enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
-        enum = _reduction_enum(reduction)
-    if _shape(target) != _shape(input):
+        enum = reduction_enum(reduction)
+    if shape_of(target) != shape_of(input):
         raise ValueError(
-            f"Target size ({_size(_shape(target))}) must be the same as input size "
-            f"({_size(_shape(input))})"
+            f"Target size ({size_text(shape_of(target))}) must be the same as input size "
+            f"({size_text(shape_of(input))})"
         )
-    _check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
-    _check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
+    check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
+    check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     x, t = operand(input), operand(target)
     if pos_weight is not None:
-        _check_broadcast(_shape(pos_weight), t.shape)
+        broadcast_shapes(shape_of(pos_weight), t.shape)
     if weight is not None:
-        _check_broadcast(x.shape, _shape(weight))
+        broadcast_shapes(x.shape, shape_of(weight))
     if x.dtype.kind != "f":
-        raise _not_implemented("log_sigmoid_cpu", input)
+        raise not_implemented("log_sigmoid_cpu", input)
     if t.dtype.kind != "f":
         raise RuntimeError(
             f"result type {display_name(result_type(x, t))} can't be cast to the desired "
-            f"output type {_dtype_name(target)}"
+            f"output type {dtype_name(target)}"
         )
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, enum)
-
-
-def _check_broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> None:
-    try:
-        np.broadcast_shapes(a, b)
-    except ValueError:
-        raise RuntimeError(errors.broadcast_mismatch(a, b)) from None
 
 
 class Xlogy(Op):
@@ -575,7 +569,7 @@ def kl_div(
     _arguments.check_tensor(input, "kl_div", "input", 1)
     _arguments.check_tensor(target, "kl_div", "target", 2)
     if size_average is not None or reduce is not None:
-        enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+        enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
         if reduction == "mean":
             warnings.warn(
@@ -585,14 +579,14 @@ def kl_div(
                 "'batchmean' in the next major release.",
                 stacklevel=2,
             )
-        enum = _reduction_enum("sum" if reduction == "batchmean" else reduction)
+        enum = reduction_enum("sum" if reduction == "batchmean" else reduction)
     if operand(input).dtype.kind in "iub" or operand(target).dtype.kind in "iub":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         output = arithmetic.mul(unary.exp(target), arithmetic.sub(target, input))
     else:
         output = arithmetic.sub(Xlogy.apply(target, target), arithmetic.mul(target, input))
-    reduced = _apply_loss_reduction(output, enum)
+    reduced = apply_loss_reduction(output, enum)
     if reduction == "batchmean" and operand(input).ndim != 0:
         reduced = arithmetic.div(reduced, operand(input).shape[0])
     return reduced
@@ -622,14 +616,14 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
         x1 = cast(x1, common)
     if b.dtype.kind != "f":
         x2 = cast(x2, common)
-    x1, x2 = _expand_outplace(x1, x2)
-    ndim = len(_shape(x1))
+    x1, x2 = expand_outplace(x1, x2)
+    ndim = len(shape_of(x1))
     if not -max(ndim, 1) <= dim < max(ndim, 1):
         raise IndexError(errors.dim_out_of_range(dim, ndim))
     axis = dim % max(ndim, 1)
     norms = []
     for x in (x1, x2):
-        norm = unary.clone(_vector_norm(x, axis))
+        norm = unary.clone(vector_norm(x, 2, dim=axis, keepdim=True))
         with grad_mode.no_grad():
             norm.clamp_(min=eps)
         norms.append(norm)
