@@ -84,6 +84,8 @@ from minigrad.ops.comparison import (  # noqa: E402
     lt,
     ne,
 )
+from minigrad.ops.cumulative import cumprod, cumsum  # noqa: E402
+from minigrad.ops.einsum import einsum  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
     gather,
     scatter_add,
@@ -98,14 +100,13 @@ from minigrad.ops.linalg import (  # noqa: E402
     baddbmm,
     bmm,
     dot,
-    einsum,
     matmul,
     mm,
     mv,
-    norm,
     outer,
     tensordot,
 )
+from minigrad.ops.norms import norm  # noqa: E402
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
     amax,
@@ -113,15 +114,11 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
     any,  # noqa: A004 - PyTorch's name
     argmax,
     argmin,
-    cumprod,
-    cumsum,
-    log_softmax,
     logsumexp,
     max,  # noqa: A004 - PyTorch's name
     mean,
     min,  # noqa: A004 - PyTorch's name
     prod,
-    softmax,
     std,
     sum,
     var,
@@ -138,6 +135,7 @@ from minigrad.ops.shape import (  # noqa: E402
     tril,
     triu,
 )
+from minigrad.ops.softmax import log_softmax, softmax  # noqa: E402
 from minigrad.ops.sorting import (  # noqa: E402
     argsort,
     sort,

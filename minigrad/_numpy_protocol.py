@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import arithmetic, clamp, comparison, linalg, reduction, unary, views
+from minigrad.ops import arithmetic, clamp, comparison, cumulative, linalg, reduction, unary, views
 
 
 def _sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
@@ -158,10 +158,10 @@ def _stack(arrays: Any, axis: int = 0, **_: Any) -> Any:
 
 
 def _cumulative(name: str) -> Callable[..., Any]:
-    def cumulative(a: Any, axis: int, dtype: Any = None, **_: Any) -> Any:
-        return getattr(reduction, name)(a, axis)
+    def along_axis(a: Any, axis: int, dtype: Any = None, **_: Any) -> Any:
+        return getattr(cumulative, name)(a, axis)
 
-    return cumulative
+    return along_axis
 
 
 def _flip(a: Any, axis: Any = None) -> Any:

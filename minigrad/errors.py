@@ -182,6 +182,12 @@ def inplace_dtype_mismatch(result_type: str, target_type: str) -> str:
     return f"result type {result_type} can't be cast to the desired output type {target_type}"
 
 
+def mm_shapes(mat1: Sequence[int], mat2: Sequence[int]) -> str:
+    """PyTorch's error for a matrix product of matrices that do not fit (mm, addmm, linear)."""
+    return (f"mat1 and mat2 shapes cannot be multiplied ({mat1[0]}x{mat1[1]} and "
+            f"{mat2[0]}x{mat2[1]})")
+
+
 def dim_out_of_range(dim: int, ndim: int) -> str:
     """A ``dim`` argument outside ``[-ndim, ndim - 1]``."""
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)

@@ -19,8 +19,8 @@ from minigrad.ops.decompositions import (
     svdvals,
 )
 from minigrad.ops.determinants import det, slogdet
-from minigrad.ops.linalg import linalg_norm as norm
-from minigrad.ops.linalg import matrix_norm, vector_norm
+from minigrad.ops.norms import linalg_norm as norm
+from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve
 
 __all__ = [

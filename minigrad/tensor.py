@@ -24,6 +24,7 @@ from minigrad.ops import (
     clamp,
     comparison,
     constructions,
+    cumulative,
     decompositions,
     determinants,
     fill,
@@ -32,9 +33,11 @@ from minigrad.ops import (
     index_ops,
     indexing,
     linalg,
+    norms,
     reduction,
     search,
     shape,
+    softmax,
     solvers,
     sorting,
     splitting,
@@ -1360,23 +1363,23 @@ class Tensor(TensorBase):
     def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False,
              dtype: Any = None) -> Tensor:
         """The ``p``-norm over ``dim`` (all elements if None); ``"nuc"``: nuclear norm."""
-        return linalg.norm(self, p, dim, keepdim, dtype)
+        return norms.norm(self, p, dim, keepdim, dtype)
 
     def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
         """Cumulative sums along ``dim``."""
-        return reduction.cumsum(self, dim, dtype=dtype)
+        return cumulative.cumsum(self, dim, dtype=dtype)
 
     def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
         """Cumulative products along ``dim``."""
-        return reduction.cumprod(self, dim, dtype=dtype)
+        return cumulative.cumprod(self, dim, dtype=dtype)
 
     def softmax(self, dim: int, dtype: Any = None) -> Tensor:
         """``exp(self) / sum(exp(self))`` along ``dim``."""
-        return reduction.softmax(self, dim, dtype)
+        return softmax.softmax(self, dim, dtype)
 
     def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
         """``log(softmax(self))`` along ``dim``, computed stably."""
-        return reduction.log_softmax(self, dim, dtype)
+        return softmax.log_softmax(self, dim, dtype)
 
     # Replace the dim-less all()/any() of the comparisons section (they take dim and keepdim).
     def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:

@@ -411,3 +411,14 @@ def test_a_million_op_chain_backpropagates_without_recursion_and_can_be_dropped(
     close(y, [1.1192093])
     del y  # dropping a million-node graph must not overflow the stack either
     assert x.grad.tolist() == pytest.approx([1.1192092895507812], rel=1e-6)
+
+
+def test_stacked_scalars_get_0d_gradients():
+    # Stack's backward indexes the last axis with an integer (ops._helpers.along): each 0-d
+    # input still gets a 0-d gradient of its dtype, also on a second backward (accumulation).
+    x0 = mg.tensor(1.0, requires_grad=True)
+    x1 = mg.tensor(2.0, dtype=mg.float64, requires_grad=True)
+    for _ in range(2):
+        mg.stack([x0, x1.float() * 3]).backward(mg.tensor([10.0, 20.0]))
+    assert x0.grad.shape == () and x0.grad.dtype == mg.float32 and x0.grad.item() == 20.0
+    assert x1.grad.shape == () and x1.grad.dtype == mg.float64 and x1.grad.item() == 120.0

@@ -5,9 +5,9 @@ Import it as PyTorch users do::
     import minigrad.nn.functional as F
 
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
-``losses.py``, ``normalization.py`` for dropout and the norms, ``embedding.py``,
-``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
-activations; ``minigrad/ops/reduction.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
+``losses.py``, ``cross_entropy.py``, ``normalization.py`` for dropout and the norms,
+``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
+activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
 one_hot); this module only gathers them under PyTorch's names and signatures.
 """
 
@@ -17,8 +17,8 @@ import warnings
 from typing import Any
 
 from minigrad import _arguments
-from minigrad.ops import linalg as _linalg
-from minigrad.ops import reduction as _reduction
+from minigrad.ops import einsum as einsum_ops
+from minigrad.ops import softmax as softmax_ops
 from minigrad.ops import unary
 from minigrad.ops.activations import (
     elu,
@@ -35,6 +35,7 @@ from minigrad.ops.activations import (
     softplus,
 )
 from minigrad.ops.convolution import conv1d, conv2d
+from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
 from minigrad.ops.linear import (
     linear,
@@ -43,12 +44,10 @@ from minigrad.ops.losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cosine_similarity,
-    cross_entropy,
     huber_loss,
     kl_div,
     l1_loss,
     mse_loss,
-    nll_loss,
     smooth_l1_loss,
 )
 from minigrad.ops.normalization import batch_norm, dropout, layer_norm
@@ -147,7 +146,7 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
     _arguments.check_has_attribute(input, "softmax")  # (PyTorch's calls input.softmax)
     if dim is None:
         dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
-    return _reduction.softmax(input, dim, dtype)
+    return softmax_ops.softmax(input, dim, dtype)
 
 
 def log_softmax(
@@ -161,7 +160,7 @@ def log_softmax(
     _arguments.check_has_attribute(input, "log_softmax")
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return _reduction.log_softmax(input, dim, dtype)
+    return softmax_ops.log_softmax(input, dim, dtype)
 
 
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
@@ -197,7 +196,7 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
             f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but "
             f"expected {weight.shape[0]}"
         )
-    out = _linalg.einsum("...i,oij,...j->...o", input1, weight, input2)
+    out = einsum_ops.einsum("...i,oij,...j->...o", input1, weight, input2)
     return out if bias is None else out + bias
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).

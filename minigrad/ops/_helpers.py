@@ -124,6 +124,42 @@ def cast(value: Any, dtype: np.dtype) -> Any:
     return TensorBase.output_class._make(value._array.astype(dtype))
 
 
+def float_input(input: Any) -> Any:
+    """``input`` as a floating tensor: integer ones go through math ops as the default float."""
+    if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
+        return input  # the common case, without a call
+    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
+
+
+def sum_dtype(array: np.ndarray, dtype: Any) -> np.dtype | None:
+    """The dtype sum, prod and cumsum compute in: ``dtype``'s, int64 for integers, else None."""
+    if dtype is not None:
+        return dtype.numpy
+    return np.dtype(np.int64) if array.dtype.kind in "biu" else None
+
+
+def restore_reduced(value: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
+    """A reduced ``value`` with its reduced axes back as size 1 (so it broadcasts)."""
+    return value if keepdim or not axes else np.expand_dims(value, axes)
+
+
+def broadcast_shapes(a: Any, b: Any) -> tuple[int, ...]:
+    """The broadcast of shapes ``a`` and ``b``, with PyTorch's error if they do not broadcast."""
+    try:
+        return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise RuntimeError(errors.broadcast_mismatch(a, b)) from None
+
+
+def compute_dtype(*values: Any) -> Any:
+    """The dtype PyTorch computes a multi-input op in, or None if every array already has it."""
+    arrays = [operand(v) for v in values if v is not None]
+    dtype = result_type(*arrays)
+    if all(isinstance(a, np.ndarray) and a.dtype == dtype for a in arrays):
+        return None
+    return dtype
+
+
 def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dtype | None]:
     """``a`` and ``b`` ready for a binary op, and the dtype to compute in.
 
@@ -172,12 +208,18 @@ def wrap_integer(value: int, dtype: np.dtype) -> int:
     return int(np.array(value, dtype=np.int64).astype(dtype))
 
 
-def check_dim(dim: Any, parameter: str = "dim") -> None:
-    """PyTorch's TypeError for a dim that is not an integer (a float, a str, None...)."""
+def wrap_dim(dim: Any, ndim: int) -> int:
+    """One ``dim`` in ``[-ndim, ndim)`` as a non-negative axis (a 0-d tensor takes 0 and -1).
+
+    The one place a dim is checked: PyTorch's TypeError for a dim that is not an integer (a
+    float, a str, None...), its IndexError for one out of range.
+    """
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(
-            f"argument '{parameter}' must be int, not {errors.python_type_name(dim)}"
-        )
+        raise TypeError(f"argument 'dim' must be int, not {errors.python_type_name(dim)}")
+    rank = max(ndim, 1)
+    if not -rank <= dim < rank:
+        raise IndexError(errors.dim_out_of_range(dim, ndim))
+    return dim % rank
 
 
 def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
@@ -192,13 +234,7 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         raise TypeError(
             f"argument 'dim' must be tuple of ints, not {errors.python_type_name(dim)}"
         )
-    rank = max(ndim, 1)  # a 0-d tensor accepts dim 0 and -1, as in PyTorch
-    axes = []
-    for d in dims:
-        check_dim(d)
-        if not -rank <= d < rank:
-            raise IndexError(errors.dim_out_of_range(d, ndim))
-        axes.append(d % rank)
+    axes = [wrap_dim(d, ndim) for d in dims]
     if len(set(axes)) != len(axes):
         raise RuntimeError(f"dim {axes[0]} appears multiple times in the list of dims")
     return tuple(sorted(a for a in axes if a < ndim or ndim > 0))
@@ -227,8 +263,6 @@ def promote_inplace(
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)
     if not np.can_cast(dtype, target._array.dtype, casting="same_kind"):
-        from minigrad._dtype import display_name
-
         raise RuntimeError(
             errors.inplace_dtype_mismatch(display_name(dtype), display_name(target._array.dtype))
         )
@@ -307,21 +341,15 @@ def raw(value: Any) -> Any:
 def run(op: type[Op], *args: Any) -> Any:
     """Run ``op`` inside a backward formula, on arrays or (create_graph) on tensors.
 
-    On arrays its forward runs directly (the fast path); when an argument is a tensor (backward
-    with ``create_graph=True``) the op is applied and recorded, so it can be differentiated.
+    A backward formula calls this for a step that has its own op (a transposed convolution, a
+    scatter, a flip): when one of the op's tensor inputs (its first ``num_inputs`` arguments)
+    is a tensor -- backward with ``create_graph=True`` -- the op is applied and recorded, so it
+    can be differentiated again; otherwise its forward runs directly on the arrays (the fast
+    path). Options never decide: they are not differentiated.
     """
-    if any(isinstance(a, TensorBase) for a in args):
+    if any(isinstance(a, TensorBase) for a in args[: op.num_inputs]):
         return op.apply(*args)
     return op.forward(NO_GRAD_CTX, *args)
-
-
-def wrap_dim(dim: int, ndim: int) -> int:
-    """One ``dim`` in ``[-ndim, ndim)`` as a non-negative axis (a 0-d tensor takes 0 and -1)."""
-    check_dim(dim)
-    rank = max(ndim, 1)
-    if not -rank <= dim < rank:
-        raise IndexError(errors.dim_out_of_range(dim, ndim))
-    return dim % rank
 
 
 def along(dim: int, item: Any) -> tuple[Any, ...]:
@@ -333,55 +361,43 @@ def along(dim: int, item: Any) -> tuple[Any, ...]:
     return (slice(None),) * dim + (item, Ellipsis)
 
 
-def _dtype_name(value: Any) -> str:
+def dtype_name(value: Any) -> str:
     """``Float``, ``Double``, ``Long``: the scalar-type name in PyTorch's kernel messages."""
     return display_name(operand(value).dtype)
 
 
-def _is_tensor(value: Any) -> bool:
+def is_tensor(value: Any) -> bool:
     return isinstance(value, TensorBase)
 
 
-def _run(op: type[Op], *args: Any) -> Any:
-    """``op`` on ``args``: its forward on arrays (plain backward), recorded on tensors.
-
-    A backward formula calls this for a step that has its own op (a transposed convolution, a
-    scatter): with ``create_graph=True`` the gradient is a tensor and the step is recorded, so
-    it can be differentiated again; otherwise it is plain numpy.
-    """
-    if any(isinstance(a, TensorBase) for a in args[: op.num_inputs]):
-        return op.apply(*args)
-    return op.forward(NO_GRAD_CTX, *args)
-
-
-def _tensor(array: Any) -> Any:
+def constant_tensor(array: Any) -> Any:
     """A constant tensor on ``array`` (no history, fresh version counter)."""
     return TensorBase.output_class._make(np.asarray(array))
 
 
-def _shape(value: Any) -> tuple[int, ...]:
+def shape_of(value: Any) -> tuple[int, ...]:
     return tuple(np.shape(operand(value)))
 
 
-def _size(shape: Sequence[int]) -> str:
+def size_text(shape: Sequence[int]) -> str:
     """``minigrad.Size([2, 3])`` as ``repr(tensor.shape)`` prints it."""
     return repr(Size(tuple(shape)))
 
 
-def _not_implemented(kernel: str, value: Any) -> NotImplementedError:
-    return NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(value)}\'')
+def not_implemented(kernel: str, value: Any) -> NotImplementedError:
+    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype_name(value)}\'')
 
 
-def _check_no_grad(value: Any, argument: str, function: str) -> None:
+def check_no_grad(value: Any, argument: str, function: str) -> None:
     # PyTorch's autograd refuses inputs it has no formula for before running the op.
-    if _is_tensor(value) and value.requires_grad:
+    if is_tensor(value) and value.requires_grad:
         raise RuntimeError(
             f"The function '{function}' is not differentiable with respect to argument "
             f"'{argument}'. This input cannot have requires_grad True."
         )
 
 
-def _trunc_div(a: int, b: int) -> int:
+def trunc_div(a: int, b: int) -> int:
     """C++ integer division (rounds toward zero), which PyTorch's shape checks use."""
     quotient = abs(a) // abs(b)
     return quotient if (a >= 0) == (b > 0) else -quotient

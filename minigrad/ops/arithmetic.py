@@ -20,6 +20,7 @@ from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     C_TYPE_NAMES,
     check_float_kernel,
+    compute_dtype,
     is_bool,
     not_implemented_name,
     operand,
@@ -567,12 +568,12 @@ def lerp(input: Any, end: Any, weight: Any) -> Any:
     if isinstance(operand(weight), np.ndarray):
         _check_same_dtype("lerp", input, weight, "weight")
         check_float_kernel("lerp_kernel_tensor", input)
-        return _call_ternary(LerpTensor.apply, (input, end, weight))
+        return call_ternary(LerpTensor.apply, (input, end, weight))
     check_float_kernel("lerp_kernel_scalar", input)
-    return _call_ternary(Lerp.apply, (input, end, weight))
+    return call_ternary(Lerp.apply, (input, end, weight))
 
 
-def _call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
+def call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
     """Run a three-input op, with PyTorch's message when the shapes do not broadcast."""
     try:
         return apply(*args, *options)
@@ -661,10 +662,10 @@ class Addcmul(Op):
 
 def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
     """``input + value * tensor1 * tensor2``."""
-    dtype = _common_dtype(input, tensor1, tensor2)
+    dtype = compute_dtype(input, tensor1, tensor2)
     if (dtype if dtype is not None else operand(input).dtype) == np.bool_:
         check_float_kernel("addcmul_cpu_out", input)
-    return _call_ternary(Addcmul.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
+    return call_ternary(Addcmul.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
                          dtype)
 
 
@@ -672,17 +673,6 @@ def _value_for(value: Any, dtype: Any, input: Any) -> Any:
     """Addcmul's ``value`` in the result's dtype: an integer result truncates it (PyTorch)."""
     kind = np.dtype(dtype).kind if dtype is not None else operand(input).dtype.kind
     return int(value) if kind in "iu" and isinstance(value, float) else value
-
-
-def _common_dtype(*values: Any) -> Any:
-    """The dtype PyTorch computes a multi-input op in, or None if every array already has it."""
-    from minigrad._dtype import result_type
-
-    arrays = [operand(v) for v in values if v is not None]
-    dtype = result_type(*arrays)
-    if all(isinstance(a, np.ndarray) and a.dtype == dtype for a in arrays):
-        return None
-    return dtype
 
 
 class Addcdiv(Op):
@@ -730,8 +720,8 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
             "float inputs. The future addcdiv behavior is just the latter implementation: "
             "(input + value * tensor1 / tensor2), for all dtypes."
         )
-    dtype = _common_dtype(input, tensor1, tensor2)
-    return _call_ternary(Addcdiv.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
+    dtype = compute_dtype(input, tensor1, tensor2)
+    return call_ternary(Addcdiv.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
                          dtype)
 
 

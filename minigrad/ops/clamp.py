@@ -14,11 +14,12 @@ from minigrad.autograd.function import Op
 from minigrad.ops._helpers import (
     cast,
     check_float_kernel,
+    compute_dtype,
     is_bool,
     operand,
     promote,
 )
-from minigrad.ops.arithmetic import _call_ternary, _common_dtype
+from minigrad.ops.arithmetic import call_ternary
 
 
 class Clamp(Op):
@@ -71,11 +72,11 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
 
 def _clamp_tensor(input: Any, min: Any, max: Any) -> Any:
     """Clamp with tensor bounds (ClampBackward0)."""
-    dtype = _common_dtype(input, min, max)
+    dtype = compute_dtype(input, min, max)
     both = min is not None and max is not None  # one bound: PyTorch's clamp_min/max kernels
     if both and (dtype if dtype is not None else operand(input).dtype) == np.bool_:
         check_float_kernel("clamp_cpu", input)
-    return _call_ternary(ClampTensor.apply, (input, min, max), dtype)
+    return call_ternary(ClampTensor.apply, (input, min, max), dtype)
 
 
 clip = clamp

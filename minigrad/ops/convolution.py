@@ -20,14 +20,14 @@ from minigrad.autograd.function import Op
 from minigrad.ops import shape as shape_ops
 from minigrad.ops import views
 from minigrad.ops._helpers import (
-    _run,
-    _shape,
     operand,
+    run,
     save_for_the_other,
+    shape_of,
 )
 
 
-def _windows(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
+def window_view(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
              dilation: Sequence[int]) -> np.ndarray:
     """A strided view (N, C, *out, *kernel) of every window of the padded input ``x``."""
     spatial = tuple(range(2, x.ndim))
@@ -47,7 +47,7 @@ def _pad_spatial(x: np.ndarray, padding: Sequence[int]) -> np.ndarray:
 def _conv_forward(x: np.ndarray, w: np.ndarray, stride: Sequence[int], padding: Sequence[int],
                   dilation: Sequence[int], groups: int) -> np.ndarray:
     """im2col convolution: every window against every filter, one einsum per group."""
-    windows = _windows(_pad_spatial(x, padding), w.shape[2:], stride, dilation)
+    windows = window_view(_pad_spatial(x, padding), w.shape[2:], stride, dilation)
     positions, kernel = _letters(len(stride))
     spec = f"nc{positions}{kernel},oc{kernel}->no{positions}"
     in_per_group, out_per_group = w.shape[1], w.shape[0] // groups
@@ -68,7 +68,7 @@ def _conv_weight_grad(x: np.ndarray, grad: np.ndarray, weight_shape: Sequence[in
                       stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
                       groups: int) -> np.ndarray:
     """dW[o, c, k] = sum over batch and positions of grad[n, o, p] * window[n, c, p, k]."""
-    windows = _windows(_pad_spatial(x, padding), weight_shape[2:], stride, dilation)
+    windows = window_view(_pad_spatial(x, padding), weight_shape[2:], stride, dilation)
     positions, kernel = _letters(len(stride))
     spec = f"no{positions},nc{positions}{kernel}->oc{kernel}"
     in_per_group, out_per_group = weight_shape[1], weight_shape[0] // groups
@@ -141,8 +141,8 @@ class Convolution(Op):
         x, w = ctx.saved_tensors
         params = ctx.params
         needs = ctx.needs_input_grad
-        dx = _run(ConvolutionInputGrad, grad, w, _shape(x), *params) if needs[0] else None
-        dw = _run(ConvolutionWeightGrad, x, grad, _shape(w), *params) if needs[1] else None
+        dx = run(ConvolutionInputGrad, grad, w, shape_of(x), *params) if needs[0] else None
+        dw = run(ConvolutionWeightGrad, x, grad, shape_of(w), *params) if needs[1] else None
         db = np.sum(grad, axis=(0, *range(2, 2 + len(params[0])))) if needs[2] else None
         return dx, dw, db, None, None, None, None
 
@@ -176,8 +176,8 @@ class ConvolutionInputGrad(Op):
         grad, w = ctx.saved_tensors
         params = ctx.params
         needs = ctx.needs_input_grad
-        dgrad = _run(Convolution, h, w, None, *params) if needs[0] else None
-        dw = _run(ConvolutionWeightGrad, h, grad, ctx.weight_shape, *params) if needs[1] else None
+        dgrad = run(Convolution, h, w, None, *params) if needs[0] else None
+        dw = run(ConvolutionWeightGrad, h, grad, ctx.weight_shape, *params) if needs[1] else None
         return dgrad, dw, None, None, None, None, None
 
 
@@ -210,8 +210,8 @@ class ConvolutionWeightGrad(Op):
         x, grad = ctx.saved_tensors
         params = ctx.params
         needs = ctx.needs_input_grad
-        dx = _run(ConvolutionInputGrad, grad, h, ctx.input_shape, *params) if needs[0] else None
-        dgrad = _run(Convolution, x, h, None, *params) if needs[1] else None
+        dx = run(ConvolutionInputGrad, grad, h, ctx.input_shape, *params) if needs[0] else None
+        dgrad = run(Convolution, x, h, None, *params) if needs[1] else None
         return dx, dgrad, None, None, None, None, None
 
 
@@ -361,7 +361,7 @@ def _check_conv_shapes(x: np.ndarray, w: np.ndarray, bias: Any, stride: tuple[in
     if bias is not None and (operand(bias).ndim != 1 or operand(bias).shape[0] != w.shape[0]):
         raise RuntimeError(
             f"Given weight of size {wshape}, expected bias to be 1-dimensional with {w.shape[0]} "
-            f"elements, but got bias of size {errors.format_size(_shape(bias))} instead"
+            f"elements, but got bias of size {errors.format_size(shape_of(bias))} instead"
         )
     padded = [n + 2 * p for n, p in zip(x.shape[2:], padding)]
     kernel = [d * (k - 1) + 1 for k, d in zip(w.shape[2:], dilation)]

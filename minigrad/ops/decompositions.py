@@ -25,6 +25,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import (
+    constant_tensor,
     raw,
     warn_once,
 )
@@ -59,10 +60,6 @@ def _defined(grad: Any) -> Any:
 def _needs_graph(a: Any) -> bool:
     """Whether an op on ``a`` records a node (so the factors its backward needs are due)."""
     return isinstance(a, TensorBase) and a.requires_grad and grad_mode.is_grad_enabled()
-
-
-def _tensor(array: np.ndarray) -> Any:
-    return TensorBase.output_class._make(array)
 
 
 # --- cholesky ---------------------------------------------------------------------------------
@@ -408,7 +405,7 @@ def svdvals(A: Any, *, driver: Any = None) -> Any:  # noqa: N803 - PyTorch's nam
     _svd_checks(A, driver)
     if _needs_graph(A):  # the backward needs U and Vh too (PyTorch computes them then)
         return LinalgSvd.apply(A, False)[1]
-    return _tensor(np.linalg.svd(A._array, compute_uv=False))
+    return constant_tensor(np.linalg.svd(A._array, compute_uv=False))
 
 
 def svd_legacy(input: Any, some: bool = True, compute_uv: bool = True) -> Any:
@@ -429,7 +426,8 @@ def svd_legacy(input: Any, some: bool = True, compute_uv: bool = True) -> Any:
     if not compute_uv:
         s = svdvals(input)
         batch, (m, n) = array.shape[:-2], array.shape[-2:]
-        zeros = [_tensor(np.zeros(batch + (size, size), dtype=array.dtype)) for size in (m, n)]
+        zeros = [constant_tensor(np.zeros(batch + (size, size), dtype=array.dtype))
+                 for size in (m, n)]
         return return_types.svd(zeros[0], s, zeros[1])
     u, s, vh = svd(input, full_matrices=not some)
     return return_types.svd(u, s, views.transpose(vh, -2, -1))
@@ -510,7 +508,7 @@ def eigvalsh(A: Any, UPLO: str = "L") -> Any:  # noqa: N803 - PyTorch's names
     _eigh_checks(A, UPLO, "linalg_eigvalsh")
     if _needs_graph(A):  # the backward needs the eigenvectors too (PyTorch computes them then)
         return LinalgEigh.apply(A, UPLO.upper())[0]
-    return _tensor(np.linalg.eigvalsh(A._array, UPLO=UPLO.upper()))
+    return constant_tensor(np.linalg.eigvalsh(A._array, UPLO=UPLO.upper()))
 
 
 # --- pinv -------------------------------------------------------------------------------------

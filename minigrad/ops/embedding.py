@@ -10,11 +10,11 @@ from minigrad._dtype import type_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import (
-    _dtype_name,
-    _run,
-    _shape,
-    _tensor,
+    constant_tensor,
+    dtype_name,
     operand,
+    run,
+    shape_of,
 )
 
 
@@ -40,7 +40,7 @@ class Embedding(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         (indices,) = ctx.saved_tensors
-        dweight = _run(
+        dweight = run(
             EmbeddingDenseBackward, grad, indices, ctx.num_weights, ctx.padding_idx, ctx.scale
         )
         return dweight, None, None, None
@@ -83,7 +83,7 @@ class EmbeddingDenseBackward(Op):
         (indices,) = ctx.saved_tensors
         array = operand(indices)
         coef = _embedding_coefficients(array, ctx.padding_idx, ctx.scale, operand(grad).dtype)
-        rows = _run(Embedding, grad, indices, -1, False)
+        rows = run(Embedding, grad, indices, -1, False)
         return rows * coef[..., None], None, None, None, None
 
 
@@ -113,7 +113,7 @@ def embedding(
     """
     if sparse:
         raise NotImplementedError("minigrad has no sparse tensors: sparse=True is not supported")
-    rows = _shape(weight)[0] if _shape(weight) else 0
+    rows = shape_of(weight)[0] if shape_of(weight) else 0
     if padding_idx is not None:
         if padding_idx > 0 and padding_idx >= rows:
             raise AssertionError("Padding_idx must be within num_embeddings")
@@ -144,7 +144,7 @@ def _embedding_renorm(weight: Any, indices: np.ndarray, max_norm: float, norm_ty
     if operand(weight).dtype.kind != "f":
         raise RuntimeError(
             "norm(): input dtype should be either floating point or complex. Got "
-            f"{_dtype_name(weight)} instead."
+            f"{dtype_name(weight)} instead."
         )
     used = np.unique(indices)
     rows = operand(weight)[used]
@@ -153,7 +153,8 @@ def _embedding_renorm(weight: Any, indices: np.ndarray, max_norm: float, norm_ty
     # Through a detached alias, as PyTorch: same buffer and counter, but no autograd checks of
     # the weight itself (it may be an inference tensor or a leaf that requires grad).
     with grad_mode.no_grad():
-        weight.detach()[_tensor(used.astype(np.int64))] = _tensor(rows * scale[:, None])
+        scaled = constant_tensor(rows * scale[:, None])
+        weight.detach()[constant_tensor(used.astype(np.int64))] = scaled
 
 
 # ==========================================================================================

@@ -20,6 +20,7 @@ from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
+    broadcast_shapes,
     not_implemented_name,
     operand,
     raw,
@@ -42,7 +43,7 @@ class Gather(Op):
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x, index)
         ctx.dim = dim
-        return _at_least_1d(x)[_fancy(_at_least_1d(index), dim)].reshape(index.shape)
+        return at_least_1d(x)[_fancy(at_least_1d(index), dim)].reshape(index.shape)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -80,7 +81,7 @@ def _gather_checks(array: np.ndarray, dim: int, index: Any) -> tuple[int, np.nda
                 f"Size does not match at dimension {d} expected index "
                 f"{errors.format_size(index_array.shape)} to be no larger than self "
                 f"{errors.format_size(array.shape)} apart from dimension {axis}")
-    _check_index_bounds(index_array, _at_least_1d(array).shape[axis], axis)
+    check_index_bounds(index_array, at_least_1d(array).shape[axis], axis)
     return axis, index_array
 
 
@@ -103,9 +104,9 @@ class ScatterAdd(Op):
         ctx.save_for_backward(index)
         ctx.dim = dim
         y = np.array(x, copy=True)
-        flat_index = _at_least_1d(index)
-        np.add.at(_at_least_1d(y), _fancy(flat_index, dim),
-                  _at_least_1d(src)[_leading(flat_index.shape)])
+        flat_index = at_least_1d(index)
+        np.add.at(at_least_1d(y), _fancy(flat_index, dim),
+                  at_least_1d(src)[_leading(flat_index.shape)])
         return y
 
     @staticmethod
@@ -129,7 +130,7 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
 
 def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str) -> int:
     axis = _scatter_shape_checks(array, dim, index, src)
-    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
+    check_index_bounds(operand(index), at_least_1d(array).shape[axis], axis)
     return axis
 
 
@@ -176,8 +177,8 @@ class Scatter(Op):
         ctx.save_for_backward(index)
         ctx.dim = dim
         y = np.array(x, copy=True)
-        flat_index = _at_least_1d(index)
-        _at_least_1d(y)[_fancy(flat_index, dim)] = _at_least_1d(src)[_leading(flat_index.shape)]
+        flat_index = at_least_1d(index)
+        at_least_1d(y)[_fancy(flat_index, dim)] = at_least_1d(src)[_leading(flat_index.shape)]
         return y
 
     @staticmethod
@@ -207,7 +208,7 @@ class ScatterValue(Op):
         ctx.save_for_backward(index)
         ctx.dim = dim
         y = np.array(x, copy=True)
-        _at_least_1d(y)[_fancy(_at_least_1d(index), dim)] = value
+        at_least_1d(y)[_fancy(at_least_1d(index), dim)] = value
         return y
 
     @staticmethod
@@ -222,7 +223,8 @@ def _check_index_dtype(index: np.ndarray, name: str) -> None:
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
 
 
-def _check_index_bounds(index: np.ndarray, size: int, dim: int) -> None:
+def check_index_bounds(index: np.ndarray, size: int, dim: int) -> None:
+    """PyTorch's error for an index outside ``[0, size)`` along ``dim``."""
     bad = (index < 0) | (index >= size)
     if bad.any():
         value = index.flat[int(np.argmax(bad))]
@@ -258,25 +260,19 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
     self_sizes = list(array.shape)
     if array.ndim:
         self_sizes[axis] = index_array.shape[axis]
-    index_shape = _broadcast_shape(self_sizes, index_array.shape)
+    index_shape = broadcast_shapes(self_sizes, index_array.shape)
     index_sizes = list(index_array.shape)
     if array.ndim:
         index_sizes[axis] = array.shape[axis]
-    input_shape = _broadcast_shape(index_sizes, array.shape)
+    input_shape = broadcast_shapes(index_sizes, array.shape)
     # PyTorch 2.13 gathers with a broadcast *copy* of the indices: writing the caller's indices
     # after the call does not make backward raise (writing the input does).
     index_copy = TensorBase.output_class._make(np.array(np.broadcast_to(index_array, index_shape)))
     return gather(views.expand(input, input_shape), axis, index_copy)
 
 
-def _broadcast_shape(a: Any, b: Any) -> tuple[int, ...]:
-    try:
-        return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
-    except ValueError:
-        raise RuntimeError(errors.broadcast_mismatch(a, b)) from None
-
-
-def _at_least_1d(array: np.ndarray) -> np.ndarray:
+def at_least_1d(array: np.ndarray) -> np.ndarray:
+    """``array``, a 0-d one as a 1-element vector."""
     # gather/scatter treat a 0-d tensor as a 1-element vector (PyTorch's ensure_nonempty_dim).
     return array.reshape(1) if array.ndim == 0 else array
 
@@ -299,8 +295,8 @@ def _leading(shape: tuple[int, ...]) -> tuple[slice, ...]:
 def _written_mask(shape: tuple[int, ...], dim: int, index: np.ndarray) -> np.ndarray:
     """True where scatter left x's value, False where it wrote."""
     keep = np.ones(shape, dtype=bool)
-    flat_index = _at_least_1d(index)
-    _at_least_1d(keep)[_fancy(flat_index, dim)] = False
+    flat_index = at_least_1d(index)
+    at_least_1d(keep)[_fancy(flat_index, dim)] = False
     return keep
 
 
@@ -401,7 +397,7 @@ def scatter_reduce_call(input: Any, dim: int, index: Any, src: Any, reduce: str,
     if reduce not in _REDUCTIONS:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
-    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
+    check_index_bounds(operand(index), at_least_1d(array).shape[axis], axis)
     return src, axis, index, reduce, include_self
 
 
@@ -424,12 +420,12 @@ class ScatterReduceLegacy(Op):
     def forward(ctx: Any, x: np.ndarray, src: Any, dim: int, index: np.ndarray,
                 reduce: str) -> np.ndarray:
         y = np.array(x, copy=True)
-        flat_index = _at_least_1d(index)
+        flat_index = at_least_1d(index)
         # (a number is cast to x's dtype first: 2.5 multiplies an integer tensor by 2)
-        values = (_at_least_1d(src)[_leading(flat_index.shape)] if np.ndim(src)
+        values = (at_least_1d(src)[_leading(flat_index.shape)] if np.ndim(src)
                   else np.asarray(src).astype(x.dtype))
         ufunc = np.add if reduce == "add" else np.multiply
-        ufunc.at(_at_least_1d(y), _fancy(flat_index, dim), values)
+        ufunc.at(at_least_1d(y), _fancy(flat_index, dim), values)
         return y
 
     @staticmethod
@@ -462,7 +458,7 @@ def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce:
     axis = _scatter_shape_checks(array, dim, index, src)
     if reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
+    check_index_bounds(operand(index), at_least_1d(array).shape[axis], axis)
     if isinstance(src, np.generic):
         src = src.item()
     if reduce is not None:
@@ -500,9 +496,9 @@ def _scatter_reduce(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
                     include_self: bool) -> np.ndarray:
     """``x`` with ``src`` combined in at ``index`` along ``dim`` by ``reduce``."""
     y = np.array(x, copy=True)
-    flat_y, flat_index = _at_least_1d(y), _at_least_1d(index)
+    flat_y, flat_index = at_least_1d(y), at_least_1d(index)
     key = _fancy(flat_index, dim)
-    values = _at_least_1d(src)[_leading(flat_index.shape)]
+    values = at_least_1d(src)[_leading(flat_index.shape)]
     if not include_self:
         flat_y[key] = _identity(reduce, x.dtype)
     _REDUCTIONS[reduce].at(flat_y, key, values)

@@ -15,12 +15,9 @@ from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
+    constant_tensor,
     not_implemented_name,
 )
-
-
-def _tensor(array: np.ndarray) -> Any:
-    return TensorBase.output_class._make(array)
 
 
 def _type_error(function: str, name: str, expected: str, value: Any) -> TypeError:
@@ -85,12 +82,12 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
     if indices.ndim != 1 or (indices.size and indices.min() < 0):  # (checked before the weights)
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if indices.size == 0:  # PyTorch ignores the weights then: int64 zeros, no history
-        return _tensor(np.zeros(minlength, dtype=np.int64))
+        return constant_tensor(np.zeros(minlength, dtype=np.int64))
     if weights is not None and (weights._array.ndim != 1 or len(weights._array) != len(indices)):
         raise RuntimeError("weights should be 1-d and have the same length as input")
     length = max(int(minlength), int(indices.max()) + 1)
     if weights is None:
-        return _tensor(np.bincount(indices, minlength=length).astype(np.int64))
+        return constant_tensor(np.bincount(indices, minlength=length).astype(np.int64))
     return WeightedBincount.apply(weights, indices, length)
 
 
@@ -153,7 +150,7 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
     with np.errstate(over="ignore"):
         positions = ((values - left) * scalar(bins) / (right - left)).astype(np.int64)
     positions[positions == bins] = bins - 1  # the last bin includes its right edge
-    return _tensor(np.bincount(positions, minlength=bins).astype(x.dtype))
+    return constant_tensor(np.bincount(positions, minlength=bins).astype(x.dtype))
 
 
 __all__ = ["bincount", "histc"]

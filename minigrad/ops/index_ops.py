@@ -24,17 +24,17 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     along,
+    broadcast_shapes,
     operand,
     raw,
     run,
     wrap_dim,
 )
 from minigrad.ops.gather_scatter import (
-    _at_least_1d,
-    _broadcast_shape,
-    _check_index_bounds,
+    at_least_1d,
+    check_index_bounds,
 )
-from minigrad.ops.linalg import _expand_error
+from minigrad.ops.linalg import expand_error
 
 
 def index_add_call(input: Any, dim: int, index: Any, source: Any, alpha: Any) -> tuple[Any, ...]:
@@ -82,7 +82,7 @@ def _index_checks(array: np.ndarray, dim: int, index: Any, source: Any, function
             "source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {errors.format_size(array.shape)} source.shape = "
             f"{errors.format_size(source_array.shape)}")
-    _check_index_bounds(index_array, _at_least_1d(array).shape[axis], axis)
+    check_index_bounds(index_array, at_least_1d(array).shape[axis], axis)
     return axis
 
 
@@ -106,8 +106,8 @@ class IndexCopy(Op):
         ctx.save_for_backward(index, src if ctx.needs_input_grad[1] else None)
         ctx.dim = dim
         y = np.array(x, copy=True)
-        _at_least_1d(y)[along(dim, _at_least_1d(index))] = (
-            _at_least_1d(src) if x.ndim == 0 else src)
+        at_least_1d(y)[along(dim, at_least_1d(index))] = (
+            at_least_1d(src) if x.ndim == 0 else src)
         return y
 
     @staticmethod
@@ -165,7 +165,7 @@ def index_copy_call(input: Any, dim: int, index: Any, source: Any) -> tuple[Any,
     if source_array.ndim and count != source_array.shape[axis]:
         raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to "
                          f"source.size(dim) ({source_array.shape[axis]})")
-    size = _at_least_1d(array).shape[axis]
+    size = at_least_1d(array).shape[axis]
     bad = (index_array < 0) | (index_array >= size)
     if bad.any():
         value = index_array.flat[int(np.argmax(bad))]
@@ -187,7 +187,7 @@ class IndexFill(Op):
         ctx.save_for_backward(index)
         ctx.dim = dim
         y = np.array(x, copy=True)
-        _at_least_1d(y)[along(dim, _at_least_1d(index))] = value  # (negative ones count back)
+        at_least_1d(y)[along(dim, at_least_1d(index))] = value  # (negative ones count back)
         return y
 
     @staticmethod
@@ -207,7 +207,7 @@ def index_fill_call(input: Any, dim: int, index: Any, value: Any) -> tuple[type[
     if isinstance(value, TensorBase) and value._array.ndim:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._array.ndim} dimension(s).")
-    size = _at_least_1d(array).shape[axis]
+    size = at_least_1d(array).shape[axis]
     bad = (index_array < -size) | (index_array >= size)
     if bad.any():
         value_at = index_array.flat[int(np.argmax(bad))]
@@ -241,8 +241,8 @@ class IndexFillTensor(Op):
         dx = run(IndexFill, grad, ctx.dim, index, 0) if ctx.needs_input_grad[0] else None
         dvalue = None
         if ctx.needs_input_grad[1]:
-            size = _at_least_1d(np.zeros(np.shape(grad), dtype=bool)).shape[ctx.dim]
-            filled = run(IndexSelect, grad, ctx.dim, np.unique(_at_least_1d(index) % size))
+            size = at_least_1d(np.zeros(np.shape(grad), dtype=bool)).shape[ctx.dim]
+            filled = run(IndexSelect, grad, ctx.dim, np.unique(at_least_1d(index) % size))
             dvalue = np.sum(filled)
         return dx, dvalue, None, None
 
@@ -264,7 +264,7 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Any:
 
 def masked_scatter_inplace_checks(input: Any, mask: Any, source: Any) -> None:
     """``masked_scatter_``: the mask must broadcast to ``input``'s own shape."""
-    error = _expand_error(operand(mask), operand(input).shape)
+    error = expand_error(operand(mask), operand(input).shape)
     if error is not None:
         raise error
     _masked_scatter_checks(input, mask, source)
@@ -278,7 +278,7 @@ def _masked_scatter_checks(input: Any, mask: Any, source: Any) -> None:
     if source_array.dtype != array.dtype:
         raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
                            f"got{display_name(array.dtype)} and {display_name(source_array.dtype)}")
-    shape = _broadcast_shape(mask_array.shape, array.shape)
+    shape = broadcast_shapes(mask_array.shape, array.shape)
     if int(np.broadcast_to(mask_array, shape).sum()) > source_array.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
 
@@ -340,7 +340,7 @@ class IndexSelect(Op):
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(index)
         ctx.dim, ctx.shape = dim, x.shape
-        result = np.take(_at_least_1d(x), _at_least_1d(index), axis=dim)
+        result = np.take(at_least_1d(x), at_least_1d(index), axis=dim)
         return result.reshape(()) if x.ndim == 0 else result
 
     @staticmethod
@@ -365,7 +365,7 @@ def index_select(input: Any, dim: int, index: Any) -> Any:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index_array.dtype not in (np.int32, np.int64):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    size = _at_least_1d(array).shape[axis]
+    size = at_least_1d(array).shape[axis]
     if ((index_array < 0) | (index_array >= size)).any():
         raise IndexError("index out of range in self")
     return IndexSelect.apply(input, axis, index)
@@ -393,8 +393,8 @@ class IndexAdd(Op):
         ctx.dim, ctx.alpha = dim, alpha
         y = np.array(x, copy=True)
         scaled = src if alpha == 1 else src * alpha
-        np.add.at(_at_least_1d(y), along(dim, _at_least_1d(index)),
-                  _at_least_1d(scaled) if x.ndim == 0 else scaled)
+        np.add.at(at_least_1d(y), along(dim, at_least_1d(index)),
+                  at_least_1d(scaled) if x.ndim == 0 else scaled)
         return y
 
     @staticmethod
@@ -457,7 +457,7 @@ def masked_select(input: Any, mask: Any) -> Any:
     array, mask_array = operand(input), operand(mask)
     if mask_array.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    _broadcast_shape(mask_array.shape, array.shape)
+    broadcast_shapes(mask_array.shape, array.shape)
     return MaskedSelect.apply(input, mask)
 
 

@@ -1,7 +1,7 @@
 """Linear algebra: products (dot, mv, mm, bmm, addmm, baddbmm) and compositions of them.
 
-matmul, outer, tensordot, einsum and the matrix and vector norms are built from the products
-and from views, as PyTorch builds them.
+matmul, outer and tensordot are built from the products and from views, as PyTorch builds
+them (einsum is in ``einsum.py``, the norms in ``norms.py``).
 
 The four products save each operand only if the *other* one needs a gradient (PyTorch's
 conditional saving): after ``z = x @ W`` with only ``W`` requiring grad, writing ``W`` in place
@@ -21,10 +21,9 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import display_name
+from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.autograd.views import ViewOp
 from minigrad.ops import arithmetic, reduction, unary, views
 from minigrad.ops._helpers import (
     normalize_dims,
@@ -33,7 +32,6 @@ from minigrad.ops._helpers import (
     save_for_the_other,
     wrap_dim,
 )
-from minigrad.ops.decompositions import LinalgSvd
 
 
 class Dot(Op):
@@ -132,7 +130,9 @@ class Addmm(Op):
     mat1 does; never ``input``. With beta == 0 the input's values are ignored (nan too).
     """
 
-    fields = ("beta", "alpha")
+    # mat2_transposed: whether mat2 is a transposed matrix (F.linear's ``weight.t()``); its
+    # gradient is laid out the same way (PyTorch's ``mm_mat2_backward`` keeps mat2's strides).
+    fields = ("beta", "alpha", "mat2_transposed")
 
     num_inputs = 3
 
@@ -142,6 +142,7 @@ class Addmm(Op):
         needs = ctx.needs_input_grad
         ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
         ctx.beta, ctx.alpha = beta, alpha
+        ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
         return _scaled_sum(input, mat1 @ mat2, beta, alpha)
 
     @staticmethod
@@ -151,10 +152,22 @@ class Addmm(Op):
         return (
             _times(grad, ctx.beta) if needs[0] else None,
             _times(grad @ mat2.T, ctx.alpha) if needs[1] else None,
-            _times(mat1.T @ grad, ctx.alpha) if needs[2] else None,
+            _times(_mat2_grad(mat1, grad, ctx.mat2_transposed), ctx.alpha) if needs[2] else None,
             None,
             None,
         )
+
+
+def _mat2_grad(mat1: Any, grad: Any, transposed: bool) -> Any:
+    """``mat1.T @ grad``, laid out like mat2 was (PyTorch's ``mm_mat2_backward``).
+
+    ``F.linear`` passes ``weight.t()``: computed as ``(grad.T @ mat1).T``, the gradient is
+    transposed like it, so the weight's own gradient comes out C-contiguous, as the weight is
+    (and the optimizer's update reads both in the same order).
+    """
+    if transposed and type(grad) is np.ndarray:
+        return (grad.T @ mat1).T
+    return mat1.T @ grad
 
 
 class Baddbmm(Op):
@@ -194,6 +207,9 @@ def _scaled_sum(input: Any, product: np.ndarray, beta: Any, alpha: Any) -> np.nd
         product = product * alpha
     if beta == 0:
         return np.array(np.broadcast_to(product, product.shape), copy=True)
+    if beta == 1 and type(input) is np.ndarray and input.dtype == product.dtype:
+        product += input  # in place: the product is a fresh array of the result's shape
+        return product
     return product + (input if beta == 1 else beta * input)
 
 
@@ -248,8 +264,7 @@ def mm(input: Any, mat2: Any) -> Any:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if a.shape[1] != b.shape[0]:  # (the checks inline: mm is on every matmul's path)
-        _check_mm_shapes(a, b)
+    check_mm_shapes(a.shape, b.shape)
     if a.dtype != b.dtype:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_cpp_name(a)} != {_cpp_name(b)}")
@@ -258,11 +273,10 @@ def mm(input: Any, mat2: Any) -> Any:
     return Mm.apply(input, mat2)
 
 
-def _check_mm_shapes(a: np.ndarray, b: np.ndarray) -> None:
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-            f"{b.shape[0]}x{b.shape[1]})")
+def check_mm_shapes(mat1: tuple[int, ...], mat2: tuple[int, ...]) -> None:
+    """PyTorch's error if matrices of shapes ``mat1`` and ``mat2`` cannot be multiplied."""
+    if mat1[1] != mat2[0]:
+        raise RuntimeError(errors.mm_shapes(mat1, mat2))
 
 
 def bmm(input: Any, mat2: Any) -> Any:
@@ -339,7 +353,7 @@ def dot(input: Any, other: Any) -> Any:
     return Dot.apply(input, other)
 
 
-def _expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:
+def expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:
     """PyTorch's error for ``input.expand(shape)``, or None if it is fine."""
     if input.ndim > len(shape):
         return RuntimeError(
@@ -357,8 +371,6 @@ def _expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | N
 
 
 def _type_name(array: np.ndarray) -> str:
-    from minigrad._dtype import type_name
-
     # PyTorch's C++ messages call a bool tensor "CPUBoolType" (not "torch.BoolTensor").
     return "CPUBoolType" if array.dtype == np.bool_ else type_name(array.dtype)
 
@@ -375,9 +387,9 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
     for name, array in (("mat1", a), ("mat2", b)):
         if array.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {array.ndim}-D tensor")
-    _check_mm_shapes(a, b)
+    check_mm_shapes(a.shape, b.shape)
     if isinstance(bias, np.ndarray):
-        error = _expand_error(bias, (a.shape[0], b.shape[1]))
+        error = expand_error(bias, (a.shape[0], b.shape[1]))
         if error is not None:
             raise error
         if bias.dtype != b.dtype:
@@ -410,7 +422,7 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
         raise RuntimeError("batch2 must be a 3D tensor")
     _check_bmm_shapes(a, b)
     if isinstance(bias, np.ndarray):
-        error = _expand_error(bias, (a.shape[0], a.shape[1], b.shape[2]))
+        error = expand_error(bias, (a.shape[0], a.shape[1], b.shape[2]))
         if error is not None:
             raise error
         if not bias.dtype == a.dtype == b.dtype:
@@ -625,514 +637,3 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
     right = views.reshape(views.permute(b, axes_b + kept_b), (contracted, columns))
     result_shape = tuple(shape_a[i] for i in kept_a) + tuple(shape_b[i] for i in kept_b)
     return views.reshape(mm(left, right), result_shape)
-
-
-# --- einsum -----------------------------------------------------------------------------------
-
-
-class Diagonal(ViewOp):
-    """y = the diagonal of x over dims ``dim1`` < ``dim2``;  dx = grad on a diagonal of zeros.
-
-    A view; the diagonal becomes the last dim. Saves nothing. Used by einsum for repeated
-    subscripts (``"ii->i"``).
-    """
-
-    fields = ("shape", "dims")
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim1: int, dim2: int) -> np.ndarray:
-        ctx.shape, ctx.dims = x.shape, (dim1, dim2)
-        return _diagonal_view(x, dim1, dim2)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return run(DiagonalBackward, grad, ctx.shape, *ctx.dims), None, None
-
-
-class DiagonalBackward(Op):
-    """y = zeros of ``shape`` with x on the diagonal (dims ``dim1``, ``dim2``);  dx = diag(grad).
-
-    Saves nothing.
-    """
-
-    fields = ("dims",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...], dim1: int,
-                dim2: int) -> np.ndarray:
-        ctx.dims = dim1, dim2
-        y = np.zeros(shape, dtype=x.dtype)
-        _diagonal_view(y, dim1, dim2)[...] = x
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        return run(Diagonal, grad, *ctx.dims), None, None, None
-
-
-def _diagonal_view(x: np.ndarray, dim1: int, dim2: int) -> np.ndarray:
-    # A writable view (numpy's own diagonal is read-only), as PyTorch's diagonal is.
-    keep = [d for d in range(x.ndim) if d not in (dim1, dim2)]
-    shape = tuple(x.shape[d] for d in keep) + (min(x.shape[dim1], x.shape[dim2]),)
-    strides = tuple(x.strides[d] for d in keep) + (x.strides[dim1] + x.strides[dim2],)
-    return np.lib.stride_tricks.as_strided(x, shape, strides, writeable=x.flags.writeable)
-
-
-_ELLIPSIS = -1
-
-
-def _einsum_labels(equation: str, count: int) -> tuple[list[list[int]], str | None]:
-    """Each operand's subscripts (letters as numbers, ``...`` as -1), and the output part."""
-    lhs, arrow, rhs = equation.partition("->")
-    labels: list[list[int]] = [[] for _ in range(count)]
-    current, i = 0, 0
-    while i < len(lhs):
-        char = lhs[i]
-        if char == " ":
-            pass
-        elif char == ".":
-            if _ELLIPSIS in labels[current]:
-                raise RuntimeError(f"einsum(): found '.' for operand {current} for which an "
-                                   "ellipsis was already found")
-            if lhs[i : i + 3] != "...":
-                raise RuntimeError(f"einsum(): found '.' for operand {current} that is not part "
-                                   "of any ellipsis")
-            labels[current].append(_ELLIPSIS)
-            i += 2
-        elif char == ",":
-            current += 1
-            if current >= count:
-                raise RuntimeError("einsum(): fewer operands were provided than specified in "
-                                   "the equation")
-        elif char.isascii() and char.isalpha():
-            labels[current].append(ord(char))
-        else:
-            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation "
-                               "string, subscripts must be in [a-zA-Z]")
-        i += 1
-    if current != count - 1:
-        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
-    return labels, (rhs if arrow else None)
-
-
-def _label_order(label: int) -> int:
-    # PyTorch numbers labels A-Z then a-z.
-    char = chr(label)
-    return ord(char) - ord("A") if char.isupper() else 26 + ord(char) - ord("a")
-
-
-def einsum(*args: Any) -> Any:
-    """Einstein summation: ``"ij,jk->ik"``, ``"ii->"``, ``"bij,bjk->bik"``, ``"i,j->ij"``, ...
-
-    Matrix products, traces, batched products, outer products; ``...`` stands for broadcast
-    dims. Also in sublist form: ``einsum(a, [0, 1], b, [1, 2])`` (numbers 0-51 for subscripts,
-    ``...`` as ``Ellipsis``), with an optional output sublist at the end.
-
-    Recorded as PyTorch records it: per operand diagonals, unsqueezes and a permute to a common
-    order of subscripts; then, left to right, a mul or a bmm per pair (sumproduct_pair); then a
-    sum or view to drop the contracted subscripts.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.einsum("ii->", minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
-        tensor(5.)
-    """
-    if len(args) < 2:
-        raise ValueError("einsum(): must specify the equation string and at least one operand, "
-                         "or at least one operand and its subscripts list")
-    if isinstance(args[0], TensorBase):
-        equation, operands = _sublist_equation(args)
-    else:
-        equation, operands = args[0], args[1:]
-    if not isinstance(equation, str):
-        raise TypeError(
-            "einsum(): argument 'equation' (position 1) must be str, not "
-            f"{errors.python_type_name(equation)}"
-        )
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    _arguments.check_tensor_sequence(operands, 1)
-    arrays = [operand(x) for x in operands]
-    labels, rhs = _einsum_labels(equation, len(operands))
-
-    counts: dict[int, int] = {}
-    ellipsis_dims = 0
-    for index, (array, subscripts) in enumerate(zip(arrays, labels)):
-        named = [s for s in subscripts if s != _ELLIPSIS]
-        has_ellipsis = len(named) != len(subscripts)
-        for s in named:
-            counts[s] = counts.get(s, 0) + 1
-        if has_ellipsis:
-            ellipsis_dims = max(ellipsis_dims, array.ndim - len(named))
-        if (len(named) > array.ndim) if has_ellipsis else (len(named) != array.ndim):
-            raise RuntimeError(
-                f"einsum(): the number of subscripts in the equation ({len(named)}) does not "
-                f"match the number of dimensions ({array.ndim}) for operand {index}"
-                + ("" if has_ellipsis else " and no ellipsis was given"))
-
-    # Where each subscript goes in the common order: output subscripts first, then contracted.
-    position: dict[int, int] = {}
-    ellipsis_at, next_position = 0, 0
-    ellipsis_in_output = False
-    if rhs is None:
-        next_position = ellipsis_dims
-        ellipsis_in_output = True
-        for label in sorted((s for s, c in counts.items() if c == 1), key=_label_order):
-            position[label] = next_position
-            next_position += 1
-    else:
-        i = 0
-        while i < len(rhs):
-            char = rhs[i]
-            if char == " ":
-                pass
-            elif char == ".":
-                if ellipsis_in_output:
-                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was "
-                                       "already found")
-                if rhs[i : i + 3] != "...":
-                    raise RuntimeError("einsum(): found '.' for output that is not part of any "
-                                       "ellipsis (...)")
-                ellipsis_at, ellipsis_in_output = next_position, True
-                next_position += ellipsis_dims
-                i += 2
-            elif char.isascii() and char.isalpha():
-                label = ord(char)
-                if label in position or label not in counts:
-                    where = ("appears more than once in the output" if label in position
-                             else "does not appear in the equation for any input operand")
-                    raise RuntimeError(f"einsum(): output subscript {char} {where}")
-                position[label] = next_position
-                next_position += 1
-            else:
-                raise RuntimeError(
-                    f"einsum(): invalid subscript given at index {len(equation) - len(rhs) + i} "
-                    "in the equation string, subscripts must be in [a-zA-Z]")
-            i += 1
-    output_dims = next_position
-    if not ellipsis_in_output:
-        ellipsis_at = next_position
-        next_position += ellipsis_dims
-    for label in sorted(counts, key=_label_order):
-        if label not in position:
-            position[label] = next_position
-            next_position += 1
-    total_dims = next_position
-
-    # Align every operand to the common order (diagonals for repeated subscripts).
-    sizes: dict[int, int] = {}
-    ellipsis_sizes = [1] * ellipsis_dims
-    nontrivial = [0] * total_dims  # how many operands have a size != 1 there
-    aligned = []
-    for index, (x, subscripts) in enumerate(zip(operands, labels)):
-        permutation = [-1] * total_dims
-        dim = 0
-        for s in subscripts:
-            shape = operand(x).shape
-            if s == _ELLIPSIS:
-                covered = operand(x).ndim - (len(subscripts) - 1)
-                for j in range(ellipsis_dims - covered, ellipsis_dims):
-                    if shape[dim] != 1:
-                        if ellipsis_sizes[j] not in (1, shape[dim]):
-                            raise RuntimeError(
-                                f"einsum(): dimension {dim} covered by ellipsis in operand "
-                                f"{index}has size {shape[dim]} which does not broadcast with "
-                                f"previously seen ellipsis with size {ellipsis_sizes[j]} for "
-                                "the respective dimension")
-                        ellipsis_sizes[j] = shape[dim]
-                        nontrivial[ellipsis_at + j] += 1
-                    permutation[ellipsis_at + j] = dim
-                    dim += 1
-            elif permutation[position[s]] == -1:
-                if shape[dim] != 1:
-                    if sizes.get(s, 1) not in (1, shape[dim]):
-                        raise RuntimeError(
-                            f"einsum(): subscript {chr(s)} has size {shape[dim]} for operand "
-                            f"{index} which does not broadcast with previously seen size "
-                            f"{sizes[s]}")
-                    sizes[s] = shape[dim]
-                    nontrivial[position[s]] += 1
-                permutation[position[s]] = dim
-                dim += 1
-            else:
-                previous = permutation[position[s]]
-                if shape[dim] != shape[previous]:
-                    raise RuntimeError(
-                        f"einsum(): subscript {chr(s)} is repeated for operand {index} but the "
-                        f"sizes don't match, {shape[dim]} != {shape[previous]}")
-                x = views.permute(Diagonal.apply(x, previous, dim),
-                                  _movedim_order(operand(x).ndim - 1, -1, previous))
-        for slot, value in enumerate(permutation):
-            if value == -1:
-                x = views.unsqueeze(x, dim)
-                permutation[slot] = dim
-                dim += 1
-        aligned.append(views.permute(x, permutation))
-
-    # Contract left to right.
-    while len(aligned) > 1:
-        a, b = aligned.pop(0), aligned.pop(0)
-        sum_dims, a_sums, b_sums = [], [], []
-        for dim in range(output_dims, total_dims):
-            a_big, b_big = operand(a).shape[dim] != 1, operand(b).shape[dim] != 1
-            if a_big and b_big:
-                nontrivial[dim] -= 1
-                if nontrivial[dim] == 1:
-                    sum_dims.append(dim)
-                    nontrivial[dim] = 0
-            elif nontrivial[dim] == 1:
-                if a_big:
-                    a_sums.append(dim)
-                    nontrivial[dim] = 0
-                elif b_big:
-                    b_sums.append(dim)
-                    nontrivial[dim] = 0
-        if a_sums:
-            a = reduction.sum(a, a_sums, True)
-        if b_sums:
-            b = reduction.sum(b, b_sums, True)
-        aligned.insert(0, _sumproduct_pair(a, b, sum_dims))
-
-    result = aligned[0]
-    if total_dims > output_dims:
-        if len(operands) > 1:
-            return views.view(result, operand(result).shape[:output_dims])
-        return reduction.sum(result, list(range(output_dims, total_dims)))
-    return result
-
-
-def _sublist_equation(args: tuple[Any, ...]) -> tuple[str, tuple[Any, ...]]:
-    """The equation and operands of einsum's sublist form (PyTorch's conversion)."""
-
-    def subscript(n: Any) -> str:
-        if n is Ellipsis:
-            return "..."
-        if 0 <= n < 26:
-            return chr(ord("A") + n)
-        if 26 <= n < 52:
-            return chr(ord("a") + n - 26)
-        raise ValueError("einsum(): subscript in subscript list is not within the valid range "
-                         "[0, 52)")
-
-    equation = ",".join("".join(subscript(s) for s in sublist) for sublist in args[1::2])
-    if len(args) % 2 == 1:
-        return equation + "->" + "".join(subscript(s) for s in args[-1]), args[:-1:2]
-    return equation, args[::2]
-
-
-def _movedim_order(ndim: int, source: int, destination: int) -> list[int]:
-    """The permutation ``movedim(source, destination)`` applies (for a single dim)."""
-    source %= ndim
-    order = [d for d in range(ndim) if d != source]
-    order.insert(destination, source)
-    return order
-
-
-def _sumproduct_pair(left: Any, right: Any, sum_dims: list[int]) -> Any:
-    """Multiply two aligned operands and sum over ``sum_dims`` (kept as size 1), with one bmm.
-
-    PyTorch's sumproduct_pair: dims in both (batch), only left, summed, only right; permute,
-    reshape to (batch, left, summed) @ (batch, summed, right), bmm, view, permute back.
-    """
-    if not sum_dims:
-        return arithmetic.mul(left, right)
-    shape_l, shape_r = operand(left).shape, operand(right).shape
-    ndim = len(shape_l)
-    both, only_left, only_right = [], [], []
-    summed_size = 1
-    for i in range(ndim):
-        big_l, big_r = shape_l[i] != 1, shape_r[i] != 1
-        if i in sum_dims:
-            if big_l and big_r:
-                if shape_l[i] != shape_r[i]:
-                    raise RuntimeError("non-broadcast dimensions must match")
-                summed_size *= shape_l[i]
-            elif big_l:
-                left = reduction.sum(left, i, True)
-            elif big_r:
-                right = reduction.sum(right, i, True)
-        elif big_l and big_r:
-            if shape_l[i] != shape_r[i]:
-                raise RuntimeError("non-broadcast dimensions must match")
-            both.append(i)
-        elif big_l:
-            only_left.append(i)
-        else:
-            only_right.append(i)
-    shape_l, shape_r = operand(left).shape, operand(right).shape
-    both_size = math.prod(shape_l[i] for i in both)
-    left_size = math.prod(shape_l[i] for i in only_left)
-    right_size = math.prod(shape_r[i] for i in only_right)
-    out_size = ([shape_l[i] for i in both] + [shape_l[i] for i in only_left]
-                + [1] * len(sum_dims) + [shape_r[i] for i in only_right])
-    left_order = both + only_left + sum_dims + only_right
-    right_order = both + sum_dims + only_right + only_left
-    inverse = [0] * len(out_size)
-    for i, d in enumerate(both + only_left + sum_dims + only_right):
-        inverse[d] = i
-    left = views.reshape(views.permute(left, left_order), (both_size, left_size, summed_size))
-    right = views.reshape(views.permute(right, right_order),
-                          (both_size, summed_size, right_size))
-    result = views.view(bmm(left, right), tuple(out_size))
-    return views.permute(result, inverse)
-
-
-# --- norms ------------------------------------------------------------------------------------
-
-
-def _ord_text(value: float) -> str:
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def _check_float(array: np.ndarray, name: str) -> None:
-    if array.dtype.kind != "f":
-        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
-                           f"{display_name(array.dtype)}")
-
-
-def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, *,
-                dtype: Any = None) -> Any:
-    """The vector ``ord``-norm of ``x`` over ``dim`` (all elements if None).
-
-    ``(sum |x|**ord)**(1/ord)``; ``inf``: max |x|; ``-inf``: min |x|; 0: the count of nonzeros.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.linalg.vector_norm(minigrad.tensor([3.0, 4.0]))
-        tensor(5.)
-    """
-    array = operand(x)
-    _check_float(array, "linalg.vector_norm")
-    if dtype is not None:
-        from minigrad._dtype import to_numpy_dtype
-        from minigrad.ops._helpers import cast
-
-        x = cast(x, to_numpy_dtype(dtype, "linalg.vector_norm"))
-        array = operand(x)
-    ord = float(ord)
-    axes = reduction.reduced_dims(dim, array.ndim)
-    if array.size == 0 and (ord < 0 or ord == math.inf):
-        if dim is None:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on "
-                               "an empty tensor because the operation does not have an identity")
-        for axis in axes:
-            if array.shape[axis] == 0:
-                raise RuntimeError(
-                    f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on the "
-                    f"dimension {axis}because this dimension is empty and the operation does "
-                    "not have an identity")
-    return reduction.LinalgVectorNorm.apply(x, ord, axes, keepdim)
-
-
-def _backshift(dim1: int, dim2: int, ndim: int) -> list[int]:
-    """The permutation that moves ``dim1`` and ``dim2`` to the end (in that order)."""
-    return [d for d in range(ndim) if d not in (dim1, dim2)] + [dim1, dim2]
-
-
-def _svdvals(a: Any) -> Any:
-    return LinalgSvd.apply(a, False)[1]
-
-
-def matrix_norm(a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
-                dtype: Any = None) -> Any:
-    """The matrix norm over the two dims ``dim``: ``"fro"``, ``"nuc"``, 1, -1, 2, -2, inf, -inf.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.linalg.matrix_norm(minigrad.tensor([[3.0, 0.0], [0.0, 4.0]]), 1)
-        tensor(4.)
-    """
-    array = operand(a)
-    if isinstance(ord, str):
-        if ord not in ("fro", "nuc"):
-            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    else:
-        if abs(ord) not in (1, 2, math.inf):
-            raise RuntimeError(f"linalg.matrix_norm: Order {_ord_text(ord)} not supported.")
-    if array.ndim < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
-                           "dimensions.")
-    _check_float(array, "linalg.matrix_norm")
-    dims = [dim] if isinstance(dim, int) else list(dim)
-    if len(dims) != 2:
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           f"{' '.join(str(d) for d in dims)}")
-    dim1, dim2 = (wrap_dim(d, array.ndim) for d in dims)
-    if dim1 == dim2:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim1}, {dim2})")
-    if ord == "fro":
-        return vector_norm(a, 2, (dim1, dim2), keepdim, dtype=dtype)
-    if ord == "nuc" or abs(ord) == 2:
-        if dtype is not None:
-            from minigrad._dtype import to_numpy_dtype
-            from minigrad.ops._helpers import cast
-
-            a = cast(a, to_numpy_dtype(dtype, "linalg.matrix_norm"))
-        permutation = _backshift(dim1, dim2, array.ndim)
-        values = _svdvals(views.permute(a, permutation))
-        if ord == "nuc":
-            result = reduction.sum(values, -1, keepdim)
-        else:
-            result = (reduction.amax if ord > 0 else reduction.amin)(values, -1, keepdim)
-        if keepdim:
-            result = views.permute(views.unsqueeze(result, -1), list(np.argsort(permutation)))
-        return result
-    extreme = reduction.amax if ord > 0 else reduction.amin
-    if math.isinf(ord):
-        dim1, dim2 = dim2, dim1
-    if not keepdim and dim1 < dim2:
-        dim2 -= 1
-    return extreme(vector_norm(a, 1, dim1, keepdim, dtype=dtype), dim2, keepdim)
-
-
-def linalg_norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
-                dtype: Any = None) -> Any:
-    """``minigrad.linalg.norm``: a vector or matrix norm, chosen as PyTorch chooses.
-
-    Without ``ord`` it is the 2-norm of all elements (the Frobenius norm of a matrix); with
-    ``ord`` and a 2-D input (or two ``dim``) a matrix norm, else a vector norm.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.linalg.norm(minigrad.tensor([[3.0, 4.0]]))
-        tensor(5.)
-    """
-    array = operand(x)
-    dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
-    if dims is not None:
-        if len(dims) not in (1, 2):
-            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
-                               f"Got {dims}")
-    elif ord is not None and array.ndim not in (1, 2):
-        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
-                           f"1D or 2D. Got {array.ndim}D.")
-    if isinstance(ord, str):
-        return matrix_norm(x, ord, dims or (0, 1), keepdim, dtype=dtype)
-    if ord is not None and ((dims is not None and len(dims) == 2)
-                            or (dims is None and array.ndim == 2)):
-        return matrix_norm(x, ord, dims or (0, 1), keepdim, dtype=dtype)
-    return vector_norm(x, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
-
-
-def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
-         dtype: Any = None) -> Any:
-    """``Tensor.norm`` / ``minigrad.norm``: PyTorch's legacy norm, dispatching as it does.
-
-    ``p="fro"`` (default) or a number gives a vector norm over ``dim`` (all elements if None);
-    ``"nuc"`` a matrix norm.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.tensor([3.0, 4.0]).norm()
-        tensor(5.)
-    """
-    dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
-    if isinstance(p, str):
-        if p == "fro" and (dims is None or len(dims) <= 2):
-            return vector_norm(input, 2, dims, keepdim, dtype=dtype)
-        if dims is None:
-            dims = list(range(operand(input).ndim))
-        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
-    return vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)

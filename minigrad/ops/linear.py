@@ -40,51 +40,6 @@ class SqueezeMatmul(Op):
         return np.expand_dims(grad, 0)
 
 
-class Addmm(Op):
-    """y = bias + mat1 @ mat2;  dbias = grad,  dmat1 = grad @ mat2.T,  dmat2 = mat1.T @ grad.
-
-    The bias is broadcast over the rows (its gradient is summed back to its shape). Saves each
-    matrix only if the other one needs a gradient, as PyTorch: after
-    ``F.linear(x, W, b)`` with only ``b`` requiring grad, nothing is saved.
-    """
-
-    num_inputs = 3
-    # Whether mat2 is a transposed matrix (F.linear's ``weight.t()``): its gradient is laid
-    # out the same way (PyTorch's ``mm_mat2_backward`` keeps mat2's strides for this).
-    fields = ("mat2_transposed",)
-
-    @staticmethod
-    def forward(ctx: Any, bias: Any, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
-        ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
-        product = mat1 @ mat2
-        product += bias  # in place: the product is ours (_addmm checked dtypes and shapes)
-        return product
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any]:
-        mat1, mat2 = ctx.saved_tensors
-        needs = ctx.needs_input_grad
-        return (
-            grad if needs[0] else None,
-            grad @ mat2.T if needs[1] else None,
-            _mat2_grad(mat1, grad, ctx.mat2_transposed) if needs[2] else None,
-        )
-
-
-def _mat2_grad(mat1: Any, grad: Any, transposed: bool) -> Any:
-    """``mat1.T @ grad``, laid out like mat2 was (PyTorch's ``mm_mat2_backward``).
-
-    ``F.linear`` passes ``weight.t()``: computed as ``(grad.T @ mat1).T``, the gradient is
-    transposed like it, so the weight's own gradient comes out C-contiguous, as the weight is
-    (and the optimizer's update reads both in the same order).
-    """
-    if transposed and type(grad) is np.ndarray:
-        return (grad.T @ mat1).T
-    return mat1.T @ grad
-
-
 def _foldable(x: np.ndarray) -> bool:
     """True if x's leading dimensions merge into one without a copy (PyTorch's should_fold)."""
     if x.size == 0:
@@ -148,29 +103,17 @@ def _matmul_weight(input: Any, wt: Any) -> Any:
     """
     x, w = operand(input), operand(wt)
     if x.ndim == 1 and w.ndim == 2:
-        if x.shape[0] != w.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied (1x{x.shape[0]} and "
-                f"{w.shape[0]}x{w.shape[1]})"
-            )
+        linalg.check_mm_shapes((1, x.shape[0]), w.shape)
         return SqueezeMatmul.apply(linalg.mm(views.unsqueeze(input, 0), wt))
     if x.ndim >= 3 and (getattr(wt, "requires_grad", False) or _foldable(x)):
         lead = x.shape[:-1]
         folded = views.reshape(input, (int(np.prod(lead)), x.shape[-1]))
         if w.ndim == 2:
-            _check_mm(operand(folded), w)
+            linalg.check_mm_shapes(operand(folded).shape, w.shape)
             product = linalg.mm(folded, wt)
             return views.UnsafeView.apply(product, (*lead, w.shape[1]))
         return views.UnsafeView.apply(linalg.mv(folded, wt), lead)
     return linalg.matmul(input, wt)
-
-
-def _check_mm(a: np.ndarray, b: np.ndarray) -> None:
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-            f"{b.shape[0]}x{b.shape[1]})"
-        )
 
 
 def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
@@ -178,11 +121,7 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
     a, b, c = operand(mat1), operand(mat2), operand(bias)
     if b.ndim != 2:
         raise RuntimeError(f"mat2 must be a matrix, got {b.ndim}-D tensor")
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-            f"{b.shape[0]}x{b.shape[1]})"
-        )
+    linalg.check_mm_shapes(a.shape, b.shape)
     if a.dtype != b.dtype:
         raise RuntimeError(
             "mat1 and mat2 must have the same dtype, but got "
@@ -208,4 +147,4 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
                 f"size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(c.shape)}"
             )
-    return Addmm.apply(bias, mat1, mat2)
+    return linalg.Addmm.apply(bias, mat1, mat2, 1, 1)

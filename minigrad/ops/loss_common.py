@@ -17,10 +17,10 @@ from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops import views
-from minigrad.ops._helpers import _shape, _size
+from minigrad.ops._helpers import shape_of, size_text
 
 # PyTorch's _Reduction enum: what reduction a loss kernel applies.
-_NONE, _MEAN, _SUM = 0, 1, 2
+NONE, MEAN, SUM = 0, 1, 2
 
 
 class MulScalar(Op):
@@ -74,7 +74,7 @@ class AddScalar(Op):
         return grad, None
 
 
-def _legacy_reduction(size_average: Any, reduce: Any) -> str:
+def legacy_reduction(size_average: Any, reduce: Any) -> str:
     """The reduction meant by the deprecated ``size_average`` / ``reduce`` flags (warns)."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
@@ -87,17 +87,18 @@ def _legacy_reduction(size_average: Any, reduce: Any) -> str:
     return name
 
 
-def _mul_scalar(x: Any, c: float) -> Any:
+def mul_scalar(x: Any, c: float) -> Any:
+    """``x * c`` for a Python number ``c``, recorded as PyTorch's MulBackward0."""
     return MulScalar.apply(x, float(c))
 
 
-def _broadcast_tensors(a: Any, b: Any) -> tuple[Any, Any]:
+def broadcast_pair(a: Any, b: Any) -> tuple[Any, Any]:
     """``torch.broadcast_tensors(a, b)``: each operand expanded (a view) only if it must be."""
     return _expand_pair(a, b, only_if_needed=True)
 
 
 def _expand_pair(a: Any, b: Any, only_if_needed: bool) -> tuple[Any, Any]:
-    shape_a, shape_b = _shape(a), _shape(b)
+    shape_a, shape_b = shape_of(a), shape_of(b)
     if shape_a == shape_b:
         return a, b
     try:
@@ -110,62 +111,64 @@ def _expand_pair(a: Any, b: Any, only_if_needed: bool) -> tuple[Any, Any]:
     )
 
 
-def _expand_outplace(a: Any, b: Any) -> tuple[Any, Any]:
+def expand_outplace(a: Any, b: Any) -> tuple[Any, Any]:
     """C++'s two-tensor ``expand_outplace``: if the shapes differ, *both* are expanded."""
     return _expand_pair(a, b, only_if_needed=False)
 
 
-def _reduction_enum(reduction: Any) -> int:
+def reduction_enum(reduction: Any) -> int:
     """PyTorch's ``_Reduction.get_enum``: 'none' -> 0, 'mean' -> 1, 'sum' -> 2."""
     if reduction == "none":
-        return _NONE
+        return NONE
     if reduction == "mean":
-        return _MEAN
+        return MEAN
     if reduction == "elementwise_mean":
         warnings.warn(
             "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
             stacklevel=3,
         )
-        return _MEAN
+        return MEAN
     if reduction == "sum":
-        return _SUM
+        return SUM
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _reduction(reduction: str, size_average: Any, reduce: Any) -> str:
+def reduction_name(reduction: str, size_average: Any, reduce: Any) -> str:
+    """The reduction a loss uses: ``reduction``, or the legacy flags' if either is given."""
     if size_average is not None or reduce is not None:
-        return _legacy_reduction(size_average, reduce)
+        return legacy_reduction(size_average, reduce)
     return reduction
 
 
-def _reduce_array(loss: np.ndarray, reduction: int) -> np.ndarray:
+def reduce_array(loss: np.ndarray, reduction: int) -> np.ndarray:
     """A loss kernel's reduction on arrays (the mean of nothing is nan, silently)."""
-    if reduction == _NONE:
+    if reduction == NONE:
         return loss
     total = np.sum(loss, dtype=loss.dtype)
-    return np.asarray(total / loss.size if reduction == _MEAN else total, dtype=loss.dtype)
+    return np.asarray(total / loss.size if reduction == MEAN else total, dtype=loss.dtype)
 
 
-def _norm(reduction: int, size: int) -> float:
+def reduction_norm(reduction: int, size: int) -> float:
     """The factor a loss kernel's backward applies for its reduction: 1/n for 'mean'."""
-    return 1.0 / size if reduction == _MEAN and size else 1.0
+    return 1.0 / size if reduction == MEAN and size else 1.0
 
 
-def _apply_loss_reduction(loss: Any, reduction: int) -> Any:
+def apply_loss_reduction(loss: Any, reduction: int) -> Any:
     """PyTorch's C++ ``apply_loss_reduction``: records MeanBackward0 / SumBackward0."""
-    if reduction == _MEAN:
+    if reduction == MEAN:
         return reduction_module.mean(loss)
-    if reduction == _SUM:
+    if reduction == SUM:
         return reduction_module.sum(loss)
     return loss
 
 
-def _warn_target_size(input: Any, target: Any) -> None:
+def warn_target_size(input: Any, target: Any) -> None:
+    """PyTorch's UserWarning when a loss's target and input sizes differ."""
     # stacklevel 3: the warning points at the line that called the loss function.
-    if _shape(input) != _shape(target):
+    if shape_of(input) != shape_of(target):
         warnings.warn(
-            f"Using a target size ({_size(_shape(target))}) that is different to the input "
-            f"size ({_size(_shape(input))}). This will likely lead to incorrect results due to "
-            "broadcasting. Please ensure they have the same size.",
+            f"Using a target size ({size_text(shape_of(target))}) that is different to the input "
+            f"size ({size_text(shape_of(input))}). This will likely lead to incorrect results due "
+            "to broadcasting. Please ensure they have the same size.",
             stacklevel=3,
         )

@@ -1,12 +1,12 @@
 """Loss functions, as ``minigrad.nn.functional`` exports them.
 
-mse, l1, smooth l1, huber, binary cross entropy (with logits), nll, cross entropy, kl_div, and
-cosine similarity (``loss_common.py`` holds what the losses share).
+mse, l1, smooth l1, huber, binary cross entropy (with logits), kl_div and cosine similarity
+(nll and cross entropy are in ``cross_entropy.py``; ``loss_common.py`` holds what the losses
+share).
 """
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import Any
 
@@ -19,34 +19,29 @@ from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
-    _check_no_grad,
-    _dtype_name,
-    _is_tensor,
-    _not_implemented,
-    _shape,
-    _size,
-    _tensor,
+    broadcast_shapes,
     cast,
+    check_no_grad,
+    dtype_name,
+    is_tensor,
+    not_implemented,
     operand,
+    shape_of,
+    size_text,
 )
 from minigrad.ops.loss_common import (
-    _MEAN,
-    _NONE,
-    _SUM,
-    AddScalar,
-    DivScalar,
-    _apply_loss_reduction,
-    _broadcast_tensors,
-    _expand_outplace,
-    _legacy_reduction,
-    _mul_scalar,
-    _norm,
-    _reduce_array,
-    _reduction,
-    _reduction_enum,
-    _warn_target_size,
+    NONE,
+    apply_loss_reduction,
+    broadcast_pair,
+    expand_outplace,
+    legacy_reduction,
+    reduce_array,
+    reduction_enum,
+    reduction_name,
+    reduction_norm,
+    warn_target_size,
 )
-from minigrad.ops.normalization import _vector_norm
+from minigrad.ops.norms import vector_norm
 
 
 def _difference(x: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -71,12 +66,12 @@ class MseLoss(Op):
         ctx.save_for_backward(x, t)
         ctx.reduction = reduction
         d = _difference(x, t)
-        return _reduce_array(d * d, reduction)
+        return reduce_array(d * d, reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, t = ctx.saved_tensors
-        dx = (x - t) * grad * (2 * _norm(ctx.reduction, int(np.prod(_shape(x)))))
+        dx = (x - t) * grad * (2 * reduction_norm(ctx.reduction, int(np.prod(shape_of(x)))))
         return dx, -dx if ctx.needs_input_grad[1] else None, None
 
 
@@ -95,14 +90,14 @@ class SmoothL1Loss(Op):
         ctx.save_for_backward(x, t)
         ctx.reduction, ctx.beta = reduction, beta
         z = np.abs(_difference(x, t))
-        return _reduce_array(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+        return reduce_array(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t = ctx.saved_tensors
         beta, d = ctx.beta, x - t
         slope = np.where(d <= -beta, -1.0, np.where(d >= beta, 1.0, d / beta))
-        dx = slope * grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         return dx, -dx if ctx.needs_input_grad[1] else None, None, None
 
 
@@ -123,16 +118,16 @@ class HuberLoss(Op):
         ctx.reduction, ctx.delta = reduction, delta
         z = np.abs(_difference(x, t))
         loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(x.dtype)
-        return _reduce_array(loss, reduction)
+        return reduce_array(loss, reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t = ctx.saved_tensors
         if operand(t).dtype != operand(x).dtype:
-            raise RuntimeError(f"Found dtype {_dtype_name(t)} but expected {_dtype_name(x)}")
+            raise RuntimeError(f"Found dtype {dtype_name(t)} but expected {dtype_name(x)}")
         delta, d = ctx.delta, x - t
         slope = np.where(d < -delta, -delta, np.where(d > delta, delta, d))
-        dx = slope * grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         return dx, -dx if ctx.needs_input_grad[1] else None, None, None
 
 
@@ -140,7 +135,7 @@ def _check_loss_kernel_dtypes(input: Any, target: Any, kernel: str) -> None:
     # An integer input is accepted only if promotion makes the computation floating point.
     x, t = operand(input), operand(target)
     if x.dtype.kind in "iub" and t.dtype.kind in "iub":
-        raise _not_implemented(kernel, input)
+        raise not_implemented(kernel, input)
 
 
 def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> Any:
@@ -160,7 +155,7 @@ def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> A
 
 
 def _check_weight_size(weight: Any, input: Any) -> None:
-    if _shape(weight) != _shape(input):
+    if shape_of(weight) != shape_of(input):
         raise ValueError("Weights and input must have the same size.")
 
 
@@ -190,13 +185,13 @@ def mse_loss(
     _arguments.check_has_attribute(target, "size")
     if weight is not None:
         _arguments.check_has_attribute(weight, "size")
-    _warn_target_size(input, target)
-    reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_tensors(input, target)
+    warn_target_size(input, target)
+    reduction = reduction_name(reduction, size_average, reduce)
+    x, t = broadcast_pair(input, target)
     if weight is not None:
         _check_weight_size(weight, input)
         return _weighted(arithmetic.pow(arithmetic.sub(x, t), 2), weight, reduction, True)
-    enum = _reduction_enum(reduction)
+    enum = reduction_enum(reduction)
     _check_loss_kernel_dtypes(x, t, "mse_cpu")
     return MseLoss.apply(x, t, enum)
 
@@ -225,14 +220,14 @@ def l1_loss(
     _arguments.check_has_attribute(target, "size")
     if weight is not None:
         _arguments.check_has_attribute(weight, "size")
-    _warn_target_size(input, target)
-    reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_tensors(input, target)
+    warn_target_size(input, target)
+    reduction = reduction_name(reduction, size_average, reduce)
+    x, t = broadcast_pair(input, target)
     if weight is not None:
         _check_weight_size(weight, input)
         return _weighted(unary.abs(arithmetic.sub(x, t)), weight, reduction, True)
-    enum = _reduction_enum(reduction)
-    return _apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
+    enum = reduction_enum(reduction)
+    return apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
 
 
 def smooth_l1_loss(
@@ -257,12 +252,12 @@ def smooth_l1_loss(
     """
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
-    _warn_target_size(input, target)
-    reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_tensors(input, target)
-    enum = _reduction_enum(reduction)
+    warn_target_size(input, target)
+    reduction = reduction_name(reduction, size_average, reduce)
+    x, t = broadcast_pair(input, target)
+    enum = reduction_enum(reduction)
     if beta == 0.0:
-        return _apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
+        return apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _check_loss_kernel_dtypes(x, t, "smooth_l1_cpu")
@@ -288,22 +283,22 @@ def huber_loss(
     _arguments.check_has_attribute(target, "size")
     if weight is not None:
         _arguments.check_has_attribute(weight, "size")
-    _warn_target_size(input, target)
-    x, t = _broadcast_tensors(input, target)
+    warn_target_size(input, target)
+    x, t = broadcast_pair(input, target)
     if weight is None:
-        enum = _reduction_enum(reduction)
+        enum = reduction_enum(reduction)
     else:
         _check_weight_size(weight, input)
-        enum = _NONE
+        enum = NONE
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     xa, ta = operand(x), operand(t)
     if xa.dtype.kind in "iub":
         if ta.dtype.kind in "iub":
-            raise _not_implemented("huber_cpu", x)
+            raise not_implemented("huber_cpu", x)
         raise RuntimeError(
-            f"result type {_dtype_name(t)} can't be cast to the desired output type "
-            f"{_dtype_name(x)}"
+            f"result type {dtype_name(t)} can't be cast to the desired output type "
+            f"{dtype_name(x)}"
         )
     loss = HuberLoss.apply(x, t, enum, float(delta))
     if weight is None:
@@ -336,12 +331,12 @@ class BinaryCrossEntropy(Op):
         loss = (t - 1) * log_1mx - t * log_x
         if weight is not None:
             loss = loss * weight
-        return _reduce_array(loss.astype(x.dtype, copy=False), reduction)
+        return reduce_array(loss.astype(x.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t, weight = ctx.saved_tensors
-        scale = grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        scale = grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         if weight is not None:
             scale = scale * weight
         dx = dt = None
@@ -376,23 +371,23 @@ def binary_cross_entropy(
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
-        enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+        enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
-        enum = _reduction_enum(reduction)
-    if _shape(target) != _shape(input):
+        enum = reduction_enum(reduction)
+    if shape_of(target) != shape_of(input):
         raise ValueError(
-            f"Using a target size ({_size(_shape(target))}) that is different to the input "
-            f"size ({_size(_shape(input))}) is deprecated. Please ensure they have the same "
+            f"Using a target size ({size_text(shape_of(target))}) that is different to the input "
+            f"size ({size_text(shape_of(input))}) is deprecated. Please ensure they have the same "
             "size."
         )
     if weight is not None:
-        weight = views.expand(weight, _broadcast_to_target(_shape(target), _shape(weight)))
-    _check_no_grad(weight, "weight", "binary_cross_entropy")
+        weight = views.expand(weight, _broadcast_to_target(shape_of(target), shape_of(weight)))
+    check_no_grad(weight, "weight", "binary_cross_entropy")
     x, t = operand(input), operand(target)
     if x.dtype.kind != "f":
-        raise _not_implemented("binary_cross_entropy", input)
+        raise not_implemented("binary_cross_entropy", input)
     if t.dtype != x.dtype:
-        raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
+        raise RuntimeError(f"Found dtype {dtype_name(target)} but expected {dtype_name(input)}")
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
     if not np.all((t >= 0) & (t <= 1)):
@@ -409,7 +404,7 @@ def _broadcast_to_target(target: tuple[int, ...], other: tuple[int, ...]) -> tup
         if result[i] != 1:
             raise RuntimeError(
                 f"Attempting to broadcast a dimension of length {other[i]} at {i}! Mismatching "
-                f"argument at index 1 had {_size(other)}; but expected shape should be "
+                f"argument at index 1 had {size_text(other)}; but expected shape should be "
                 f"broadcastable to {errors.format_size(result)}"
             )
         result[i] = other[i]
@@ -419,7 +414,7 @@ def _broadcast_to_target(target: tuple[int, ...], other: tuple[int, ...]) -> tup
 def _log_sigmoid(x: Any) -> Any:
     """``log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|))``, stable for any x."""
     tail = np.exp(-np.abs(x))
-    return np.where(x < 0, x, 0) - (np.log(1 + tail) if _is_tensor(x) else np.log1p(tail))
+    return np.where(x < 0, x, 0) - (np.log(1 + tail) if is_tensor(x) else np.log1p(tail))
 
 
 def _sigmoid(x: Any) -> Any:
@@ -451,12 +446,12 @@ class BinaryCrossEntropyWithLogits(Op):
         loss = (1 - t) * x - log_sig
         if weight is not None:
             loss = loss * weight
-        return _reduce_array(loss.astype(t.dtype, copy=False), reduction)
+        return reduce_array(loss.astype(t.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None]:
         x, t, weight, pos_weight = ctx.saved_tensors
-        scale = grad * _norm(ctx.reduction, int(np.prod(_shape(x))))
+        scale = grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
         if weight is not None:
             scale = scale * weight
         dx = dt = None
@@ -498,373 +493,29 @@ def binary_cross_entropy_with_logits(
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
-        enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+        enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
-        enum = _reduction_enum(reduction)
-    if _shape(target) != _shape(input):
+        enum = reduction_enum(reduction)
+    if shape_of(target) != shape_of(input):
         raise ValueError(
-            f"Target size ({_size(_shape(target))}) must be the same as input size "
-            f"({_size(_shape(input))})"
+            f"Target size ({size_text(shape_of(target))}) must be the same as input size "
+            f"({size_text(shape_of(input))})"
         )
-    _check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
-    _check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
+    check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
+    check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     x, t = operand(input), operand(target)
     if pos_weight is not None:
-        _check_broadcast(_shape(pos_weight), t.shape)
+        broadcast_shapes(shape_of(pos_weight), t.shape)
     if weight is not None:
-        _check_broadcast(x.shape, _shape(weight))
+        broadcast_shapes(x.shape, shape_of(weight))
     if x.dtype.kind != "f":
-        raise _not_implemented("log_sigmoid_cpu", input)
+        raise not_implemented("log_sigmoid_cpu", input)
     if t.dtype.kind != "f":
         raise RuntimeError(
             f"result type {display_name(result_type(x, t))} can't be cast to the desired "
-            f"output type {_dtype_name(target)}"
+            f"output type {dtype_name(target)}"
         )
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, enum)
-
-
-def _check_broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> None:
-    try:
-        np.broadcast_shapes(a, b)
-    except ValueError:
-        raise RuntimeError(errors.broadcast_mismatch(a, b)) from None
-
-
-# ==========================================================================================
-# negative log likelihood and cross entropy
-# ==========================================================================================
-
-
-class NllLoss(Op):
-    """loss_i = -w[t_i] x[i, t_i], 0 where t_i == ignore_index; then reduced.
-
-    'mean' divides by the total weight of the targets that count.
-    dinput[i, t_i] = -w[t_i] grad_i (/ total weight for 'mean'), 0 elsewhere: a constant
-    pattern times the incoming gradient, so the second derivative is 0. Saves input, target,
-    weight and the total weight (a private value): writing the input or the target in place
-    before backward raises. The class dimension is 1 (0 for an unbatched input).
-    """
-
-    fields = ("reduction", "ignore_index", "axis")
-
-    @staticmethod
-    def forward(
-        ctx: Any, x: np.ndarray, given_target: np.ndarray, weight: Any, reduction: int,
-        ignore_index: int,
-    ) -> np.ndarray:
-        target = given_target
-        axis = 0 if x.ndim == 1 else 1
-        classes = x.shape[axis]
-        if x.ndim == 1:
-            target = target.reshape(())  # an unbatched target may be (1,)
-        valid = target != ignore_index
-        bad = valid & ((target < 0) | (target >= classes))
-        if bad.any():
-            raise IndexError(f"Target {int(target[bad].flat[0])} is out of bounds.")
-        safe = np.where(valid, target, 0).astype(np.intp)
-        w = np.ones(classes, dtype=x.dtype) if weight is None else weight
-        picked_w = np.where(valid, w[safe], 0).astype(x.dtype)
-        picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, axis), axis), axis)
-        losses = np.where(valid, -picked_w * picked, 0).astype(x.dtype)
-        total = np.asarray(picked_w.sum(dtype=x.dtype), dtype=x.dtype)
-        ctx.save_for_backward(x, given_target, weight, total)
-        ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, axis
-        if reduction == _NONE:
-            return losses
-        summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
-        return summed / total if reduction == _MEAN else summed
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
-        x, target, weight, total = ctx.saved_tensors
-        target = operand(target)
-        if len(_shape(x)) == 1 and target.ndim == 1:
-            # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
-            raise RuntimeError(
-                f"size mismatch (got input: {errors.format_size(_shape(x))}, target: "
-                f"{errors.format_size(target.shape)})"
-            )
-        weight = None if weight is None else operand(weight)
-        axis, shape = ctx.axis, _shape(x)
-        dtype = operand(x).dtype
-        valid = target != ctx.ignore_index
-        safe = np.where(valid, target, 0).astype(np.intp)
-        w = np.ones(shape[axis], dtype=dtype) if weight is None else weight
-        coef = np.where(valid, -w[safe], 0).astype(dtype)
-        if ctx.reduction == _MEAN and valid.any():
-            coef = coef / total
-        pattern = np.zeros(shape, dtype=dtype)
-        np.put_along_axis(pattern, np.expand_dims(safe, axis), np.expand_dims(coef, axis), axis)
-        if ctx.reduction == _NONE:
-            grad = np.expand_dims(grad, axis)
-        return grad * pattern, None, None, None, None
-
-
-class NllLoss2d(NllLoss):
-    """The same loss for a (N, C, H, W) input and (N, H, W) target (``NllLoss2DBackward0``)."""
-
-    node_name = "NllLoss2DBackward0"
-
-
-def _check_nll_target_dtype(target: Any, weight: Any, input: Any, kernel: str) -> None:
-    t, x = operand(target), operand(input)
-    if t.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {_dtype_name(target)}"
-        )
-    if x.dtype.kind != "f":
-        raise _not_implemented(kernel, input)
-    if weight is not None and operand(weight).dtype != x.dtype:
-        raise RuntimeError(
-            f"expected scalar type {_dtype_name(input)} but found {_dtype_name(weight)}"
-        )
-
-
-def _nll_loss_1d_2d(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
-    x, t = operand(input), operand(target)
-    if t.ndim > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
-        raise ValueError(
-            f"For 1D input, 1D target must have size 1, but got target size: {t.shape[0]}"
-        )
-    if x.ndim != 1 and x.shape[0] != t.shape[0]:
-        raise RuntimeError(
-            f"size mismatch (got input: {errors.format_size(x.shape)}, target: "
-            f"{errors.format_size(t.shape)})"
-        )
-    classes = x.shape[-1]
-    if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
-        raise RuntimeError(
-            f"weight tensor should be defined either for all {classes} classes or no classes "
-            f"but got weight tensor of shape: {errors.format_size(_shape(weight))}"
-        )
-    _check_nll_target_dtype(target, weight, input, "nll_loss_out_frame")
-    _check_no_grad(weight, "weight", "nll_loss_forward")
-    return NllLoss.apply(input, target, weight, enum, ignore_index)
-
-
-def _nll_loss_2d(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
-    x, t = operand(input), operand(target)
-    if t.ndim != 3:
-        raise RuntimeError(
-            "only batches of spatial targets supported (3D tensors) but got targets of "
-            f"dimension: {t.ndim}"
-        )
-    if weight is not None and operand(weight).size != x.shape[1]:
-        raise RuntimeError("weight tensor should be defined either for all or no classes")
-    if (x.shape[0], x.shape[2], x.shape[3]) != t.shape:
-        raise RuntimeError(
-            f"size mismatch (got input: {errors.format_size(x.shape)} , target: "
-            f"{errors.format_size(t.shape)}"
-        )
-    _check_nll_target_dtype(target, weight, input, "nll_loss2d_forward_out_frame")
-    _check_no_grad(weight, "weight", "nll_loss2d_forward")
-    return NllLoss2d.apply(input, target, weight, enum, ignore_index)
-
-
-def _nll_loss_nd(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
-    """PyTorch's ``nll_loss_nd``: 1-D/2-D inputs, 4-D ones, and others folded into 4-D."""
-    x, t = operand(input), operand(target)
-    if x.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
-    if x.ndim != 1 and (t.ndim == 0 or x.shape[0] != t.shape[0]):
-        batch = t.shape[0] if t.ndim else 1
-        raise ValueError(
-            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch})."
-        )
-    if x.ndim <= 2:
-        return _nll_loss_1d_2d(input, target, weight, enum, ignore_index)
-    if x.ndim == 4:
-        return _nll_loss_2d(input, target, weight, enum, ignore_index)
-    n, c = x.shape[0], x.shape[1]
-    out_size = (n, *x.shape[2:])
-    if t.shape[1:] != x.shape[2:]:
-        raise RuntimeError(
-            f"Expected target size {errors.format_size(out_size)}, got "
-            f"{errors.format_size(t.shape)}"
-        )
-    folded = views.view(input.contiguous(), (n, c, 1, -1) if x.size else (n, c, 0, 0))
-    folded_target = views.view(target.contiguous(), (n, 1, -1) if t.size else (n, 0, 0))
-    out = _nll_loss_2d(folded, folded_target, weight, enum, ignore_index)
-    return out if enum != _NONE else views.view(out, out_size)
-
-
-def nll_loss(
-    input: Any,
-    target: Any,
-    weight: Any = None,
-    size_average: Any = None,
-    ignore_index: int = -100,
-    reduce: Any = None,
-    reduction: str = "mean",
-) -> Any:
-    """Negative log likelihood of class indices: ``-weight[target[i]] * input[i, target[i]]``.
-
-    'mean' averages over the counted targets' total weight.
-
-    ``input`` holds log-probabilities, with classes on dimension 1 ((N, C), (N, C, d1, ...))
-    or 0 for an unbatched (C,) input; ``target`` holds int64 (or uint8) class indices;
-    entries equal to ``ignore_index`` count for nothing. Gradient: ``-weight[t]`` at each
-    target's position (divided by the total weight for 'mean'), 0 elsewhere.
-    Records ``NllLossBackward0`` (``NllLoss2DBackward0`` from 3 dimensions on, with views
-    around it), which saves input and target.
-
-    Example:
-        >>> import minigrad
-        >>> import minigrad.nn.functional as F
-        >>> logp = minigrad.tensor([[-1.0, -2.0], [-3.0, -0.5]])
-        >>> F.nll_loss(logp, minigrad.tensor([0, 1]))
-        tensor(0.7500)
-    """
-    _arguments.check_tensor(input, "nll_loss_nd", "input", 1)
-    _arguments.check_tensor(target, "nll_loss_nd", "target", 2)
-    reduction = _reduction(reduction, size_average, reduce)
-    enum = _reduction_enum(reduction)
-    return _nll_loss_nd(input, target, weight, enum, ignore_index)
-
-
-def cross_entropy(
-    input: Any,
-    target: Any,
-    weight: Any = None,
-    size_average: Any = None,
-    ignore_index: int = -100,
-    reduce: Any = None,
-    reduction: str = "mean",
-    label_smoothing: float = 0.0,
-) -> Any:
-    """Cross entropy between logits ``input`` and class indices or class probabilities.
-
-    With class indices it is ``nll_loss(log_softmax(input, class_dim), target)``: nodes
-    ``LogSoftmaxBackward0`` (saves its result) and ``NllLossBackward0`` (saves that result
-    and the target), so writing the logits in place afterwards is legal and writing the target
-    is not. ``label_smoothing`` mixes in the uniform distribution: ``(1 - s) * nll + s / C *
-    smooth`` where ``smooth = -sum(log_softmax)`` over classes (ignored targets excluded).
-
-    With a float ``target`` of the input's shape (class probabilities) it is
-    ``-(log_softmax(input) * target).sum() / (N * d1 ...)`` (or 'sum', or 'none': summed over
-    classes), optionally weighted per class.
-
-    Gradient (indices, no weight, 'mean'): ``(softmax(input) - onehot(target)) / N``.
-
-    Example:
-        >>> import minigrad
-        >>> import minigrad.nn.functional as F
-        >>> logits = minigrad.tensor([[2.0, 0.0], [0.0, 2.0]], requires_grad=True)
-        >>> F.cross_entropy(logits, minigrad.tensor([0, 1]))
-        tensor(0.1269, grad_fn=<NllLossBackward0>)
-    """
-    _arguments.check_tensor(input, "cross_entropy_loss", "input", 1)
-    _arguments.check_tensor(target, "cross_entropy_loss", "target", 2)
-    reduction = _reduction(reduction, size_average, reduce)
-    enum = _reduction_enum(reduction)
-    x, t = operand(input), operand(target)
-    if x.shape == t.shape:
-        if t.dtype.kind != "f":
-            raise RuntimeError(
-                "Expected floating point type for target with class probabilities, got "
-                f"{_dtype_name(target)}"
-            )
-        if ignore_index >= 0:
-            raise RuntimeError("ignore_index is not supported for floating point target")
-        return _cross_entropy_probabilities(input, target, weight, enum, label_smoothing)
-    if label_smoothing > 0.0:
-        _check_label_smoothing(label_smoothing)
-        return _cross_entropy_label_smoothing(
-            input, target, weight, enum, ignore_index, label_smoothing
-        )
-    class_dim = 0 if x.ndim == 1 else 1
-    logp = reduction_module.log_softmax(input, class_dim)
-    return _nll_loss_nd(logp, target, weight, enum, ignore_index)
-
-
-def _check_label_smoothing(label_smoothing: float) -> None:
-    if label_smoothing > 1.0:
-        raise RuntimeError(
-            f"label_smoothing must be between 0.0 and 1.0. Got: {_float_text(label_smoothing)}"
-        )
-
-
-def _float_text(value: float) -> str:
-    # C++ prints a double with the shortest round-trip form, like Python's repr (1.5, 2).
-    return f"{value:g}" if float(value).is_integer() else repr(float(value))
-
-
-def _class_weight_view(weight: Any, ndim: int, class_dim: int) -> Any:
-    """The per-class weight shaped to broadcast along ``class_dim`` (a view, as PyTorch)."""
-    if ndim <= 1:
-        return weight
-    shape = [1] * ndim
-    shape[class_dim] = _shape(weight)[0]
-    return views.view(weight, tuple(shape))
-
-
-def _cross_entropy_probabilities(
-    input: Any, target: Any, weight: Any, enum: int, label_smoothing: float
-) -> Any:
-    x = operand(input)
-    class_dim = 0 if x.ndim == 1 else 1
-    classes = x.shape[class_dim]
-    if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
-        raise RuntimeError(
-            f"cross_entropy: weight tensor should be defined either for all {classes} classes "
-            f"or no classes but got weight tensor of shape: {errors.format_size(_shape(weight))}"
-        )
-    logp = reduction_module.log_softmax(input, class_dim)
-    if label_smoothing > 0.0:
-        _check_label_smoothing(label_smoothing)
-        target = AddScalar.apply(
-            _mul_scalar(target, 1 - label_smoothing), label_smoothing / classes
-        )
-    product = arithmetic.mul(logp, target)
-    if weight is not None:
-        product = arithmetic.mul(product, _class_weight_view(weight, x.ndim, class_dim))
-    if enum == _MEAN:
-        total = reduction_module.sum(product)
-        if x.size == 0:
-            return unary.neg(total.fill_(math.nan))
-        return DivScalar.apply(unary.neg(total), x.size // classes)
-    if enum == _SUM:
-        return unary.neg(reduction_module.sum(product))
-    return unary.neg(reduction_module.sum(product, class_dim))
-
-
-def _cross_entropy_label_smoothing(
-    input: Any, target: Any, weight: Any, enum: int, ignore_index: int, label_smoothing: float
-) -> Any:
-    x = operand(input)
-    class_dim = 0 if x.ndim == 1 else 1
-    logp = reduction_module.log_softmax(input, class_dim)
-    nll = _nll_loss_nd(logp, target, weight, enum, ignore_index)
-    classes = x.shape[class_dim]
-    ignore_mask = target == ignore_index
-    if weight is not None:
-        weighted = arithmetic.mul(logp, _class_weight_view(weight, x.ndim, class_dim))
-        smooth = unary.neg(reduction_module.sum(weighted, class_dim))
-    else:
-        smooth = unary.neg(reduction_module.sum(logp, class_dim))
-    smooth.masked_fill_(ignore_mask, 0.0)
-    if enum == _MEAN:
-        keep = ~operand(ignore_mask)
-        if weight is not None:
-            counted = operand(target)[keep].astype(np.intp)
-            denominator = _tensor(operand(weight)[counted].sum(dtype=operand(weight).dtype))
-        else:
-            denominator = _tensor(np.asarray(keep.sum(), dtype=np.int64))
-        ret = arithmetic.div(reduction_module.sum(smooth), denominator)
-    elif enum == _SUM:
-        ret = reduction_module.sum(smooth)
-    else:
-        ret = smooth
-    return arithmetic.add(
-        _mul_scalar(nll, 1 - label_smoothing), _mul_scalar(ret, label_smoothing / classes)
-    )
-
-
-# ==========================================================================================
-# kl_div and cosine_similarity
-# ==========================================================================================
 
 
 class Xlogy(Op):
@@ -918,7 +569,7 @@ def kl_div(
     _arguments.check_tensor(input, "kl_div", "input", 1)
     _arguments.check_tensor(target, "kl_div", "target", 2)
     if size_average is not None or reduce is not None:
-        enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+        enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
         if reduction == "mean":
             warnings.warn(
@@ -928,14 +579,14 @@ def kl_div(
                 "'batchmean' in the next major release.",
                 stacklevel=2,
             )
-        enum = _reduction_enum("sum" if reduction == "batchmean" else reduction)
+        enum = reduction_enum("sum" if reduction == "batchmean" else reduction)
     if operand(input).dtype.kind in "iub" or operand(target).dtype.kind in "iub":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         output = arithmetic.mul(unary.exp(target), arithmetic.sub(target, input))
     else:
         output = arithmetic.sub(Xlogy.apply(target, target), arithmetic.mul(target, input))
-    reduced = _apply_loss_reduction(output, enum)
+    reduced = apply_loss_reduction(output, enum)
     if reduction == "batchmean" and operand(input).ndim != 0:
         reduced = arithmetic.div(reduced, operand(input).shape[0])
     return reduced
@@ -965,14 +616,14 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
         x1 = cast(x1, common)
     if b.dtype.kind != "f":
         x2 = cast(x2, common)
-    x1, x2 = _expand_outplace(x1, x2)
-    ndim = len(_shape(x1))
+    x1, x2 = expand_outplace(x1, x2)
+    ndim = len(shape_of(x1))
     if not -max(ndim, 1) <= dim < max(ndim, 1):
         raise IndexError(errors.dim_out_of_range(dim, ndim))
     axis = dim % max(ndim, 1)
     norms = []
     for x in (x1, x2):
-        norm = unary.clone(_vector_norm(x, axis))
+        norm = unary.clone(vector_norm(x, 2, dim=axis, keepdim=True))
         with grad_mode.no_grad():
             norm.clamp_(min=eps)
         norms.append(norm)

@@ -10,21 +10,16 @@ import numpy as np
 from minigrad import _arguments, _random, errors
 from minigrad._size import Size
 from minigrad.autograd.function import Op
-from minigrad.ops import arithmetic, linalg, unary, views
+from minigrad.ops import arithmetic, unary, views
 from minigrad.ops._helpers import (
-    _dtype_name,
-    _is_tensor,
-    _not_implemented,
-    _shape,
-    _size,
-    _tensor,
+    constant_tensor,
+    dtype_name,
+    is_tensor,
+    not_implemented,
     operand,
+    shape_of,
+    size_text,
 )
-
-
-def _vector_norm(x: Any, axis: int) -> Any:
-    return linalg.vector_norm(x, 2, dim=axis, keepdim=True)
-
 
 # ==========================================================================================
 # dropout
@@ -54,16 +49,16 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
     if p == 0 or not training or array.size == 0:
         return input
     if p == 1:
-        zero = _tensor(np.zeros((), dtype=array.dtype))
+        zero = constant_tensor(np.zeros((), dtype=array.dtype))
         return input.mul_(zero) if inplace else arithmetic.mul(input, zero)
     if array.dtype.kind != "f":
         raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {_dtype_name(input)}"
+            f"result type Float can't be cast to the desired output type {dtype_name(input)}"
         )
     keep = _random.generator().random(array.shape) < 1 - p
     noise = keep.astype(array.dtype)
     noise /= np.asarray(1 - p, dtype=array.dtype)
-    mask = _tensor(noise)
+    mask = constant_tensor(noise)
     return input.mul_(mask) if inplace else arithmetic.mul(input, mask)
 
 
@@ -78,7 +73,7 @@ def _moments(x: Any, axes: tuple[int, ...], eps: float) -> tuple[Any, Any]:
     Written with operators, so on tensors (create_graph) it is recorded: the second derivative
     then sees how mean and variance depend on x.
     """
-    count = int(np.prod([_shape(x)[a] for a in axes]))
+    count = int(np.prod([shape_of(x)[a] for a in axes]))
     mean = np.sum(x, axis=axes, keepdims=True) / count
     centered = x - mean
     var = np.sum(centered * centered, axis=axes, keepdims=True) / count
@@ -118,15 +113,15 @@ class NativeLayerNorm(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
         x, weight, _bias, mean, rstd = ctx.saved_tensors
         axes = ctx.axes
-        if _is_tensor(grad):  # create_graph: mean and rstd as functions of x
+        if is_tensor(grad):  # create_graph: mean and rstd as functions of x
             mean, rstd = _moments(x, axes, ctx.eps)
         xhat = (x - mean) * rstd
-        lead = tuple(range(len(_shape(x)) - len(axes)))
+        lead = tuple(range(len(shape_of(x)) - len(axes)))
         needs = ctx.needs_input_grad
         dx = dw = db = None
         if needs[0]:
             g = grad if weight is None else grad * weight
-            n = int(np.prod([_shape(x)[a] for a in axes]))
+            n = int(np.prod([shape_of(x)[a] for a in axes]))
             g_mean = np.sum(g, axis=axes, keepdims=True) / n
             gx_mean = np.sum(g * xhat, axis=axes, keepdims=True) / n
             dx = rstd * (g - g_mean - xhat * gx_mean)
@@ -181,19 +176,19 @@ def layer_norm(
         )
     shown = errors.format_size(normalized)
     for name, param in (("weight", weight), ("bias", bias)):
-        if param is not None and _shape(param) != normalized:
+        if param is not None and shape_of(param) != normalized:
             raise RuntimeError(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
-                f"shape {errors.format_size(_shape(param))} and normalized_shape = {shown}"
+                f"shape {errors.format_size(shape_of(param))} and normalized_shape = {shown}"
             )
-    shape = _shape(input)
+    shape = shape_of(input)
     if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
         raise RuntimeError(
             f"Given normalized_shape={shown}, expected input with shape "
             f"[*, {shown[1:-1]}], but got input of size{errors.format_size(shape)}"
         )
     if operand(input).dtype.kind != "f":
-        raise _not_implemented("LayerNormKernelImpl", input)
+        raise not_implemented("LayerNormKernelImpl", input)
     _check_param_dtypes(input, (weight, bias))
     return NativeLayerNorm.apply(input, weight, bias, len(normalized), float(eps))
 
@@ -257,7 +252,7 @@ class NativeBatchNorm(Op):
         if not ctx.training:
             mean = np.reshape(running_mean, shape)
             invstd = 1 / np.sqrt(np.reshape(running_var, shape) + ctx.eps)
-        elif _is_tensor(grad):  # create_graph: the batch statistics as functions of x
+        elif is_tensor(grad):  # create_graph: the batch statistics as functions of x
             mean, invstd = _moments(x, axes, ctx.eps)
         else:
             mean, invstd = np.reshape(saved_mean, shape), np.reshape(saved_invstd, shape)
@@ -267,7 +262,7 @@ class NativeBatchNorm(Op):
         dx = dw = db = None
         if needs[0]:
             if ctx.training:
-                n = int(np.prod([_shape(x)[a] for a in axes]))
+                n = int(np.prod([shape_of(x)[a] for a in axes]))
                 g_mean = np.sum(grad, axis=axes, keepdims=True) / n
                 gx_mean = np.sum(grad * xhat, axis=axes, keepdims=True) / n
                 dx = (grad - g_mean - xhat * gx_mean) * invstd * w
@@ -316,13 +311,13 @@ def batch_norm(
             _arguments.check_tensor(value, "batch_norm", parameter, position)
     _arguments.check_value(training, "bool", "batch_norm", "training", 6)
     _arguments.check_value(momentum, "float", "batch_norm", "momentum", 7)
-    shape = _shape(input)
+    shape = shape_of(input)
     if training:
         count = (shape[0] if shape else 1) * int(np.prod(shape[2:]))
         if count == 1:
             raise ValueError(
                 "Expected more than 1 value per channel when training, got input size "
-                f"{_size(shape)}"
+                f"{size_text(shape)}"
             )
     if training and eps <= 0.0:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
@@ -353,9 +348,9 @@ def batch_norm(
         if training and not array.flags.c_contiguous:  # PyTorch's strided path calls mean()
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {_dtype_name(input)}"
+                f"point or complex dtype. Got: {dtype_name(input)}"
             )
-        raise _not_implemented("batch_norm", input)
+        raise not_implemented("batch_norm", input)
     _check_param_dtypes(input, (weight, bias, running_mean, running_var))
     return NativeBatchNorm.apply(
         input, weight, bias, running_mean, running_var, bool(training), float(momentum),

@@ -11,11 +11,11 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import (
-    _run,
-    _trunc_div,
     operand,
+    run,
+    trunc_div,
 )
-from minigrad.ops.convolution import _windows
+from minigrad.ops.convolution import window_view
 
 
 def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: int,
@@ -25,7 +25,7 @@ def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: i
         raise RuntimeError("stride should not be zero")
     if pad < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {pad}")
-    if pad > _trunc_div((kernel - 1) * dilation + 1, 2):
+    if pad > trunc_div((kernel - 1) * dilation + 1, 2):
         raise RuntimeError(
             f"pad should be at most half of effective kernel size, but got pad={pad}, "
             f"kernel_size={kernel} and dilation={dilation}"
@@ -127,7 +127,7 @@ class MaxPool2DWithIndices(Op):
                for o, s, e, n, p in zip(out, stride, extent, (height, width), padding)]
         padded = np.pad(batch, ((0, 0), (0, 0), (padding[0], far[0]), (padding[1], far[1])),
                         constant_values=fill)
-        windows = _windows(padded, kernel, stride, dilation)[:, :, :out[0], :out[1]]
+        windows = window_view(padded, kernel, stride, dilation)[:, :, :out[0], :out[1]]
         flat = windows.reshape(*windows.shape[:4], kernel[0] * kernel[1])
         choice = np.argmax(flat, axis=-1)
         if batch.dtype.kind == "f":
@@ -163,7 +163,7 @@ class MaxPool2DWithIndices(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
         _x, indices = ctx.saved_tensors
-        dx = _run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape)
+        dx = run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape)
         return dx, None, None, None, None, None
 
 
@@ -189,7 +189,7 @@ class MaxPool2DWithIndicesBackward(Op):
     @staticmethod
     def backward(ctx: Any, h: Any) -> tuple[Any, None, None]:
         (indices,) = ctx.saved_tensors
-        return _run(MaxPoolGather, h, indices), None, None
+        return run(MaxPoolGather, h, indices), None, None
 
 
 class MaxPoolGather(Op):
@@ -213,7 +213,7 @@ class MaxPoolGather(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (indices,) = ctx.saved_tensors
-        return _run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape), None
+        return run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape), None
 
 
 def max_pool2d(
@@ -273,7 +273,7 @@ class AvgPool2D(Op):
         batch = _as_batch(x)
         padded = np.pad(batch, ((0, 0), (0, 0), *_avg_pads(batch.shape[2:], kernel, stride,
                                                              padding, out)))
-        windows = _windows(padded, kernel, stride, (1, 1))[:, :, :out[0], :out[1]]
+        windows = window_view(padded, kernel, stride, (1, 1))[:, :, :out[0], :out[1]]
         divisor = _avg_divisors(batch.shape[2:], kernel, stride, padding, out,
                                 count_include_pad, divisor_override)
         total = windows.sum(axis=(-2, -1), dtype=x.dtype if x.dtype.kind == "f" else None)
@@ -287,7 +287,7 @@ class AvgPool2D(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        return (_run(AvgPool2DBackward, grad, ctx.input_shape, *ctx.params),
+        return (run(AvgPool2DBackward, grad, ctx.input_shape, *ctx.params),
                 None, None, None, None, None, None)
 
 
@@ -345,7 +345,7 @@ class AvgPool2DBackward(Op):
 
     @staticmethod
     def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
-        return (_run(AvgPool2D, h, *ctx.params),) + (None,) * 8
+        return (run(AvgPool2D, h, *ctx.params),) + (None,) * 8
 
 
 def avg_pool2d(

@@ -1,6 +1,7 @@
-"""Reductions: sum, mean, prod, var/std, max/min, amax/amin, argmax, logsumexp, norms, ...
+"""Reductions: sum, mean, prod, var/std, max/min, amax/amin, argmax, logsumexp, all, any.
 
-Also cumulative sums and products, softmax and log_softmax, all and any.
+Cumulative sums and products are in ``cumulative.py``, softmax in ``softmax.py``, norms in
+``norms.py``.
 
 What each saves is what PyTorch 2.13 saves. sum, mean and cumsum save nothing: their gradients
 need only the input's shape, which is metadata, so writing the input in place after a ``sum``
@@ -22,14 +23,17 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     along,
-    cast,
+    float_input,
     normalize_dims,
     operand,
     raw,
+    restore_reduced,
     run,
+    sum_dtype,
     wrap_dim,
 )
 from minigrad.ops.arithmetic import maximum, minimum
+from minigrad.ops.cumulative import Cumprod
 from minigrad.ops.return_types import (
     return_types,
 )
@@ -134,16 +138,10 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
         tensor([4., 6.])
     """
     array = operand(input)
-    numpy_dtype = _sum_dtype(array, dtype)
+    numpy_dtype = sum_dtype(array, dtype)
     if dim is None:
         return Sum.apply(input, numpy_dtype)
     return SumDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
-
-
-def _sum_dtype(array: np.ndarray, dtype: Any) -> np.dtype | None:
-    if dtype is not None:
-        return dtype.numpy
-    return np.dtype(np.int64) if array.dtype.kind in "biu" else None
 
 
 def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
@@ -170,15 +168,10 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
 # --- more reductions: prod, var/std, max/min, amax/amin, argmax, logsumexp, norm, cumulative,
 # --- softmax, all/any -------------------------------------------------------------------------
 #
-# Several backward formulas keep a reduced gradient next to the input: ``_restore`` puts the
+# Several backward formulas keep a reduced gradient next to the input: ``restore_reduced`` puts
 # reduced axes back (size 1) so it broadcasts. Masks and indices that only select (ties of
 # max, zeros of prod) are computed on the arrays behind the tensors (``raw``): they are not
 # differentiable, so they need no graph.
-
-
-def _restore(value: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
-    """A reduced ``value`` with its reduced axes back as size 1 (so it broadcasts)."""
-    return value if keepdim or not axes else np.expand_dims(value, axes)
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
@@ -233,7 +226,7 @@ class ProdDim(Op):
         if np.ndim(x) == 0:
             return grad, None, None, None
         axes = (ctx.dim,)
-        grad, y = _restore(grad, axes, ctx.keepdim), _restore(y, axes, ctx.keepdim)
+        grad, y = restore_reduced(grad, axes, ctx.keepdim), restore_reduced(y, axes, ctx.keepdim)
         if not (raw(x) == 0).any():
             return grad * (y / x), None, None, None
         return grad * _products_of_others(x, ctx.dim), None, None, None
@@ -281,7 +274,7 @@ def prod(input: Any, dim: Any = EVERY_DIM, keepdim: bool = False, *, dtype: Any 
         tensor([ 2., 12.])
     """
     array = operand(input)
-    numpy_dtype = _sum_dtype(array, dtype)
+    numpy_dtype = sum_dtype(array, dtype)
     if dim is EVERY_DIM:
         return Prod.apply(input, numpy_dtype)
     if not isinstance(dim, int) or isinstance(dim, bool):
@@ -354,7 +347,7 @@ def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepd
     empty list of dims reduces everything forward but counts as n = 1 in PyTorch's backward.
     """
     full, count = grad_rule
-    grad = _restore(grad, axes, keepdim)
+    grad = restore_reduced(grad, axes, keepdim)
     mean = np.sum(x, axis=axes, keepdims=True) / _count(np.shape(x), axes)
     dof = count - correction
     if full and dof <= 0:
@@ -525,8 +518,8 @@ def _selected_grad(ctx: Any, grad: Any) -> Any:
     if not ctx.shape:
         return grad
     axes = (ctx.dim,)
-    grad = _restore(grad, axes, ctx.keepdim)
-    indices = _restore(raw(indices), axes, ctx.keepdim)
+    grad = restore_reduced(grad, axes, ctx.keepdim)
+    indices = restore_reduced(raw(indices), axes, ctx.keepdim)
     return scatter_to_indices(grad, ctx.dim, indices, ctx.shape)
 
 
@@ -575,9 +568,9 @@ class Amin(Op):
 def _share_per_slice(grad: Any, x: Any, y: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
     # PyTorch's scale_grad_by_count: (grad / count) * mask, with mask = (x == y) (so a NaN
     # maximum gives nan gradients, as there).
-    mask = raw(x) == _restore(raw(y), axes, keepdim)
+    mask = raw(x) == restore_reduced(raw(y), axes, keepdim)
     count = np.sum(mask, axis=axes, keepdims=True)
-    return (_restore(grad, axes, keepdim) / count) * mask
+    return (restore_reduced(grad, axes, keepdim) / count) * mask
 
 
 def _check_nonempty(array: np.ndarray, axes: tuple[int, ...] | None, name: str,
@@ -736,7 +729,8 @@ class Logsumexp(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         x, y = ctx.saved_tensors
         axes, keepdim = ctx.axes, ctx.keepdim
-        return _restore(grad, axes, keepdim) * np.exp(x - _restore(y, axes, keepdim)), None, None
+        shift = restore_reduced(y, axes, keepdim)
+        return restore_reduced(grad, axes, keepdim) * np.exp(x - shift), None, None
 
 
 def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
@@ -752,266 +746,9 @@ def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
         # PyTorch 2.13 fails this way for an empty list of dims (its output is 0-d).
         raise RuntimeError("output with shape [] doesn't match the broadcast shape "
                            f"{[1] * ndim}")
-    input = _float(input)
+    input = float_input(input)
     return Logsumexp.apply(input, normalize_dims(dim, ndim), keepdim)
 
-
-def _float(input: Any) -> Any:
-    # Integer tensors go through logsumexp as the default float dtype.
-    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
-
-
-class LinalgVectorNorm(Op):
-    """y = (sum |x|**ord)**(1/ord) over ``dim``;  inf: max |x|, -inf: min |x|, 0: nonzeros.
-
-    Saves its input and its result (PyTorch's LinalgVectorNormBackward0).
-
-    dx = grad * x / y for ord 2 (0 where y == 0); grad * sign(x) for ord 1; for +-inf grad
-    shared by the elements with |x| == y, with sign(x); else grad * sign(x) |x|**(ord-1) /
-    y**(ord-1); none for ord 0.
-    """
-
-    fields = ("ord", "axes", "keepdim")
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
-                keepdim: bool) -> np.ndarray:
-        magnitude = np.abs(x)
-        if ord == 2:
-            y = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
-        elif ord == np.inf:
-            y = np.max(magnitude, axis=axes, keepdims=keepdim)
-        elif ord == -np.inf:
-            y = np.min(magnitude, axis=axes, keepdims=keepdim)
-        elif ord == 0:
-            y = np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
-        elif ord == 1:
-            y = np.sum(magnitude, axis=axes, keepdims=keepdim)
-        else:
-            y = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
-        y = np.asarray(y, dtype=x.dtype)
-        ctx.save_for_backward(x, y)
-        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        x, y = ctx.saved_tensors
-        p, axes = ctx.ord, ctx.axes
-        if np.ndim(x):
-            grad, y = _restore(grad, axes, ctx.keepdim), _restore(y, axes, ctx.keepdim)
-        if p == 0:
-            return None, None, None, None
-        if p == 1:
-            return np.sign(x) * grad, None, None, None
-        if p == 2:
-            return grad * np.where(raw(y) == 0, 0, x / y), None, None, None
-        if np.isinf(p):
-            magnitude = np.abs(raw(x))
-            mask = (magnitude == raw(y)) | np.isnan(magnitude)
-            count = np.sum(mask, axis=axes, keepdims=True)
-            return np.sign(x) * ((grad / count) * mask), None, None, None
-        if p < 1:
-            scaled = np.where(raw(x) == 0, 0, np.sign(x) * np.abs(x) ** (p - 1))
-            return scaled * grad * y ** (1 - p), None, None, None
-        scaled = np.sign(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
-        scale = np.where(raw(y) == 0, 0, grad / y ** (p - 1))
-        return scaled * scale, None, None, None
-
-
-# The wider type PyTorch's CPU kernels accumulate a running sum in (at::acc_type).
-_CUMULATIVE_ACCUMULATOR = {np.dtype(np.float32): np.float64, np.dtype(np.float16): np.float32}
-
-
-class Cumsum(Op):
-    """y_i = x_0 + ... + x_i along ``dim``;  dx = the reversed cumulative sum of grad.
-
-    Saves nothing.
-    """
-
-    fields = ("dim",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
-        ctx.dim = dim
-        if x.ndim == 0:
-            return np.array(x, dtype=dtype or x.dtype, copy=True)
-        result_dtype = np.dtype(dtype or x.dtype)
-        accumulate = _CUMULATIVE_ACCUMULATOR.get(result_dtype)
-        if accumulate is None:
-            return np.cumsum(x, axis=dim, dtype=dtype)
-        # numpy adds one element at a time in the result's precision: a million float32 steps
-        # drift by 1%. PyTorch accumulates in a wider type and rounds each result once.
-        return np.cumsum(x, axis=dim, dtype=accumulate).astype(result_dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return _reversed_cumsum(grad, ctx.dim), None, None
-
-
-def _reversed_cumsum(value: Any, dim: int) -> Any:
-    """z_i = value_i + ... + value_last along ``dim``."""
-    if np.ndim(value) == 0:
-        return value
-    flipped = run(Flip, value, (dim,))
-    return run(Flip, run(Cumsum, flipped, dim, None), (dim,))
-
-
-class Cumprod(Op):
-    """y_i = x_0 * ... * x_i along ``dim``;  dx_k = sum over j >= k of grad_j * y_j / x_k.
-
-    Saves its input and its result. With zeros in x the division is replaced by the products
-    of the other factors (computed per position, so second derivatives stay exact).
-    """
-
-    fields = ("dim",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
-        if x.ndim == 0:
-            y = np.array(x, dtype=dtype or x.dtype, copy=True)
-        else:
-            y = np.cumprod(x, axis=dim, dtype=dtype)
-        ctx.save_for_backward(x, y)
-        ctx.dim = dim
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        x, y = ctx.saved_tensors
-        dim = ctx.dim
-        if np.ndim(x) == 0 or np.shape(x)[dim] <= 1:
-            return grad, None, None
-        if not (raw(x) == 0).any():
-            return _reversed_cumsum(y * grad, dim) / x, None, None
-        size = np.shape(x)[dim]
-        positions = np.arange(size).reshape((-1,) + (1,) * (np.ndim(x) - 1 - dim))
-        pieces = []
-        for k in range(size):
-            # d y_j / d x_k for j >= k: the cumulative product with x_k replaced by 1.
-            without_k = run(Cumprod, np.where(positions == k, 1, x), dim, None)
-            pieces.append(np.sum(grad * without_k * (positions >= k), axis=dim, keepdims=True))
-        return np.concatenate(pieces, axis=dim), None, None
-
-
-def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
-    """Cumulative sums along ``dim``; integers and bools sum to int64.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
-        tensor([1., 3., 6.])
-    """
-    array = operand(input)
-    return Cumsum.apply(input, wrap_dim(dim, array.ndim), _sum_dtype(array, dtype))
-
-
-def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
-    """Cumulative products along ``dim``; integers and bools multiply to int64.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumprod(0)
-        tensor([1., 2., 6.])
-    """
-    array = operand(input)
-    return Cumprod.apply(input, wrap_dim(dim, array.ndim), _sum_dtype(array, dtype))
-
-
-class Softmax(Op):
-    """y = exp(x) / sum(exp(x)) along ``dim`` (shifted by the max: no overflow).
-
-    dx = y * (grad - sum(grad * y)).  Saves its result: writing the input later is legal.
-    """
-
-    fields = ("axis",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        axis = dim if x.ndim else None
-        if x.size == 0:
-            y = x.copy()
-        else:
-            exps = np.exp(x - np.max(x, axis=axis, keepdims=True))
-            # PyTorch's softmax output is always contiguous (numpy would keep x's layout).
-            y = np.asarray(exps / np.sum(exps, axis=axis, keepdims=True), order="C")
-        ctx.save_for_backward(y)
-        ctx.axis = axis
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (y,) = ctx.saved_tensors
-        return y * (grad - np.sum(grad * y, axis=ctx.axis, keepdims=True)), None
-
-
-class LogSoftmax(Op):
-    """y = x - log(sum(exp(x))) along ``dim``;  dx = grad - exp(y) * sum(grad).
-
-    Saves its result.
-    """
-
-    fields = ("axis",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        axis = dim if x.ndim else None
-        if x.size == 0:
-            y = x.copy()
-        else:
-            shifted = x - np.max(x, axis=axis, keepdims=True)
-            y = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-            y = np.asarray(y, order="C")  # always contiguous, as PyTorch's
-        ctx.save_for_backward(y)
-        ctx.axis = axis
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (y,) = ctx.saved_tensors
-        return grad - np.exp(y) * np.sum(grad, axis=ctx.axis, keepdims=True), None
-
-
-def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> tuple[Any, int]:
-    array = operand(input)
-    axis = wrap_dim(dim, array.ndim)
-    if dtype is not None:
-        from minigrad._dtype import to_numpy_dtype
-
-        input = cast(input, to_numpy_dtype(dtype, name))
-    elif array.dtype.kind != "f":
-        from minigrad._dtype import display_name
-
-        kernel = "lastdim_kernel_impl" if axis == builtins.max(array.ndim, 1) - 1 else "kernel_impl"
-        raise NotImplementedError(
-            f'"{name}_{kernel}" not implemented for \'{display_name(array.dtype)}\'')
-    return input, axis
-
-
-def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
-    """``exp(input) / sum(exp(input))`` along ``dim`` (``dtype``: cast the input first).
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
-        tensor([0.5000, 0.5000])
-    """
-    _arguments.check_tensor(input, "softmax", "input", 1)
-    input, axis = _softmax_input(input, dim, dtype, "softmax")
-    return Softmax.apply(input, axis)
-
-
-def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
-    """``log(softmax(input))`` along ``dim``, computed stably.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.log_softmax(minigrad.tensor([0.0, 0.0]), dim=0)
-        tensor([-0.6931, -0.6931])
-    """
-    _arguments.check_tensor(input, "log_softmax", "input", 1)
-    input, axis = _softmax_input(input, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(input, axis)
 
 
 def _logical_reduction(input: Any, dim: Any, keepdim: bool, reduce: Any) -> Any:

@@ -16,7 +16,7 @@ from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import comparison, splitting
-from minigrad.ops._helpers import normalize_dims
+from minigrad.ops._helpers import constant_tensor, normalize_dims
 
 
 def _check_input(function: str, value: Any) -> np.ndarray:
@@ -26,10 +26,6 @@ def _check_input(function: str, value: Any) -> np.ndarray:
             f"{errors.python_type_name(value)}"
         )
     return value._array
-
-
-def _tensor(array: np.ndarray) -> Any:
-    return TensorBase.output_class._make(array)
 
 
 def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
@@ -50,9 +46,9 @@ def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
     """
     array = _check_input("nonzero", input)
     if not as_tuple:
-        return _tensor(np.argwhere(array))
+        return constant_tensor(np.argwhere(array))
     # PyTorch splits the (N, ndim) result into its columns: views of one tensor.
-    indices = _tensor(np.argwhere(array.reshape(1) if array.ndim == 0 else array))
+    indices = constant_tensor(np.argwhere(array.reshape(1) if array.ndim == 0 else array))
     return splitting.unbind(indices, 1)
 
 

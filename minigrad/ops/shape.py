@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import promote_types
+from minigrad._dtype import result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
@@ -83,7 +83,7 @@ def cat(tensors: Any, dim: int = 0) -> Any:
                     f"Sizes of tensors must match except in dimension {axis}. Expected size "
                     f"{first.shape[d]} but got size {array.shape[d]} for tensor number "
                     f"{position} in the list.")
-    return _with_inputs(Cat, len(tensors)).apply(*tensors, axis, _common_dtype(arrays))
+    return _with_inputs(Cat, len(tensors)).apply(*tensors, axis, result_type(*arrays))
 
 
 def _tensor_list(tensors: Any, name: str) -> list[Any]:
@@ -92,10 +92,6 @@ def _tensor_list(tensors: Any, name: str) -> list[Any]:
                         f"not {type(tensors).__name__}")
     _arguments.check_tensor_sequence(tensors, 0)
     return list(tensors)
-
-
-def _common_dtype(arrays: list[np.ndarray]) -> np.dtype:
-    return functools.reduce(promote_types, [a.dtype for a in arrays])
 
 
 @functools.cache
@@ -149,7 +145,7 @@ def stack(tensors: Any, dim: int = 0) -> Any:
     ndim = arrays[0].ndim + 1
     if not -ndim <= dim < ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
-    return _with_inputs(Stack, len(tensors)).apply(*tensors, dim % ndim, _common_dtype(arrays))
+    return _with_inputs(Stack, len(tensors)).apply(*tensors, dim % ndim, result_type(*arrays))
 
 
 class Repeat(Op):

@@ -2,27 +2,66 @@
 
 Each op saves what PyTorch's derivatives.yaml saves: the input where the derivative is written
 with it (sin, log2, ...), the result where it is cheaper that way (exp, tan, rsqrt, ...); that
-decides which later in-place writes make backward raise.
+decides which later in-place writes make backward raise. The uniform ones (y = kernel(x), one
+saved value) derive from ``SavesInput`` or ``SavesResult``, which declare it in ``saves``
+(PyTorch's ``grad_fn._saved_self`` / ``_saved_result``) and run the forward for them;
+``tests/test_unary_saves.py`` checks that forward saves exactly what is declared.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     Constants,
     cast,
     check_float_kernel,
+    float_input,
     is_bool,
     operand,
     zero_where,
 )
 from minigrad.ops.arithmetic import mul, pow
+
+
+class UnaryOp(Op):
+    """A one-input op y = kernel(x) that saves one value, named in ``saves``.
+
+    ``saves`` holds PyTorch's name of the value, one per ``save_for_backward`` position:
+    ``("self",)`` for the input, ``("result",)`` for the output. A subclass sets ``kernel`` (a
+    numpy function of one array) and its backward; the family's forward does the rest.
+    """
+
+    saves: ClassVar[tuple[str, ...]]
+    kernel: ClassVar[Callable[[np.ndarray], np.ndarray]]
+
+
+class SavesInput(UnaryOp):
+    """A uniform unary op whose backward is written with its input: y = kernel(x), saves x."""
+
+    saves = ("self",)
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return cls.kernel(x)
+
+
+class SavesResult(UnaryOp):
+    """A uniform unary op whose backward is written with its result: y = kernel(x), saves y."""
+
+    saves = ("result",)
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = cls.kernel(x)
+        ctx.save_for_backward(y)
+        return y
 
 
 class Neg(Op):
@@ -47,13 +86,10 @@ def neg(input: Any) -> Any:
     return Neg.apply(input)
 
 
-class Abs(Op):
+class Abs(SavesInput):
     """y = |x|;  dx = grad * sign(x)  (0 at 0 and at nan, as PyTorch's).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.abs(x)
+    kernel = np.abs
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -68,14 +104,10 @@ def abs(input: Any) -> Any:
     return Abs.apply(input)
 
 
-class Exp(Op):
+class Exp(SavesResult):
     """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.exp(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.exp
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -91,23 +123,13 @@ def exp(input: Any) -> Any:
         >>> minigrad.exp(minigrad.tensor([0.0, 1.0]))
         tensor([1.0000, 2.7183])
     """
-    return Exp.apply(_float(input))
+    return Exp.apply(float_input(input))
 
 
-def _float(input: Any) -> Any:
-    # Integer tensors go through transcendental functions as the default float dtype.
-    if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
-        return input  # the common case, without a call
-    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
-
-
-class Log(Op):
+class Log(SavesInput):
     """y = log(x);  dx = grad / x.  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log(x)
+    kernel = np.log
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -117,17 +139,13 @@ class Log(Op):
 
 def log(input: Any) -> Any:
     """Natural logarithm (nan below 0, -inf at 0, as in PyTorch)."""
-    return Log.apply(_float(input))
+    return Log.apply(float_input(input))
 
 
-class Sqrt(Op):
+class Sqrt(SavesResult):
     """y = sqrt(x);  dx = grad / (2 y).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.sqrt(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.sqrt
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -137,7 +155,7 @@ class Sqrt(Op):
 
 def sqrt(input: Any) -> Any:
     """Square root (nan below 0)."""
-    return Sqrt.apply(_float(input))
+    return Sqrt.apply(float_input(input))
 
 
 _HALF_ONE = Constants(0.5, 1.0)
@@ -146,7 +164,7 @@ _HALF_ONE = Constants(0.5, 1.0)
 _ONE = Constants(1.0)
 
 
-class Sigmoid(Op):
+class Sigmoid(SavesResult):
     """y = 1 / (1 + exp(-x));  dx = grad * y * (1 - y).  Saves its result."""
 
     @staticmethod
@@ -174,17 +192,13 @@ def sigmoid(input: Any) -> Any:
         >>> minigrad.sigmoid(minigrad.tensor([1.0, 2.0, 3.0]))
         tensor([0.7311, 0.8808, 0.9526])
     """
-    return Sigmoid.apply(_float(input))
+    return Sigmoid.apply(float_input(input))
 
 
-class Tanh(Op):
+class Tanh(SavesResult):
     """y = tanh(x);  dx = grad * (1 - y**2).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.tanh(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.tanh
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -195,10 +209,10 @@ class Tanh(Op):
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent."""
-    return Tanh.apply(_float(input))
+    return Tanh.apply(float_input(input))
 
 
-class Relu(Op):
+class Relu(SavesResult):
     """y = max(x, 0);  dx = grad where y > 0.  Saves its result."""
 
     @staticmethod
@@ -221,14 +235,10 @@ def relu(input: Any) -> Any:
     return Relu.apply(input)
 
 
-class Reciprocal(Op):
+class Reciprocal(SavesResult):
     """y = 1 / x;  dx = -grad * y**2.  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.reciprocal(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.reciprocal
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -238,7 +248,7 @@ class Reciprocal(Op):
 
 def reciprocal(input: Any) -> Any:
     """``1 / input``."""
-    return Reciprocal.apply(_float(input))
+    return Reciprocal.apply(float_input(input))
 
 
 class Clone(Op):
@@ -306,14 +316,10 @@ _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
-class Exp2(Op):
+class Exp2(SavesResult):
     """y = 2 ** x;  dx = grad * y * ln 2.  Saves its result: writing x later is legal."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.exp2(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.exp2
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -323,17 +329,13 @@ class Exp2(Op):
 
 def exp2(input: Any) -> Any:
     """``2 ** input``."""
-    return Exp2.apply(_float(input))
+    return Exp2.apply(float_input(input))
 
 
-class Expm1(Op):
+class Expm1(SavesResult):
     """y = exp(x) - 1 (accurate near 0);  dx = grad * (y + 1).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.expm1(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.expm1
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -343,16 +345,13 @@ class Expm1(Op):
 
 def expm1(input: Any) -> Any:
     """``exp(input) - 1``, accurate for small inputs."""
-    return Expm1.apply(_float(input))
+    return Expm1.apply(float_input(input))
 
 
-class Log2(Op):
+class Log2(SavesInput):
     """y = log2(x);  dx = grad / (x ln 2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log2(x)
+    kernel = np.log2
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -362,16 +361,13 @@ class Log2(Op):
 
 def log2(input: Any) -> Any:
     """Base-2 logarithm."""
-    return Log2.apply(_float(input))
+    return Log2.apply(float_input(input))
 
 
-class Log10(Op):
+class Log10(SavesInput):
     """y = log10(x);  dx = grad / (x ln 10).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log10(x)
+    kernel = np.log10
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -381,18 +377,15 @@ class Log10(Op):
 
 def log10(input: Any) -> Any:
     """Base-10 logarithm."""
-    return Log10.apply(_float(input))
+    return Log10.apply(float_input(input))
 
 
-class Log1p(Op):
+class Log1p(SavesInput):
     """y = log(1 + x) (accurate near 0);  dx = grad / (1 + x).  Saves its input."""
 
     node_name = "Log1PBackward0"
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.log1p(x)
+    kernel = np.log1p
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -402,10 +395,10 @@ class Log1p(Op):
 
 def log1p(input: Any) -> Any:
     """``log(1 + input)``, accurate for small inputs."""
-    return Log1p.apply(_float(input))
+    return Log1p.apply(float_input(input))
 
 
-class Rsqrt(Op):
+class Rsqrt(SavesResult):
     """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result."""
 
     @staticmethod
@@ -422,16 +415,13 @@ class Rsqrt(Op):
 
 def rsqrt(input: Any) -> Any:
     """``1 / sqrt(input)``."""
-    return Rsqrt.apply(_float(input))
+    return Rsqrt.apply(float_input(input))
 
 
-class Sin(Op):
+class Sin(SavesInput):
     """y = sin(x);  dx = grad * cos(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.sin(x)
+    kernel = np.sin
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -447,16 +437,13 @@ def sin(input: Any) -> Any:
         >>> minigrad.sin(minigrad.tensor([0.0, 1.0]))
         tensor([0.0000, 0.8415])
     """
-    return Sin.apply(_float(input))
+    return Sin.apply(float_input(input))
 
 
-class Cos(Op):
+class Cos(SavesInput):
     """y = cos(x);  dx = -grad * sin(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.cos(x)
+    kernel = np.cos
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -466,17 +453,13 @@ class Cos(Op):
 
 def cos(input: Any) -> Any:
     """Cosine (radians)."""
-    return Cos.apply(_float(input))
+    return Cos.apply(float_input(input))
 
 
-class Tan(Op):
+class Tan(SavesResult):
     """y = tan(x);  dx = grad * (1 + y**2).  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.tan(x)
-        ctx.save_for_backward(y)
-        return y
+    kernel = np.tan
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -486,16 +469,13 @@ class Tan(Op):
 
 def tan(input: Any) -> Any:
     """Tangent (radians)."""
-    return Tan.apply(_float(input))
+    return Tan.apply(float_input(input))
 
 
-class Asin(Op):
+class Asin(SavesInput):
     """y = asin(x) (nan outside [-1, 1]);  dx = grad / sqrt(1 - x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.arcsin(x)
+    kernel = np.arcsin
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -505,16 +485,13 @@ class Asin(Op):
 
 def asin(input: Any) -> Any:
     """Inverse sine (nan outside [-1, 1])."""
-    return Asin.apply(_float(input))
+    return Asin.apply(float_input(input))
 
 
-class Acos(Op):
+class Acos(SavesInput):
     """y = acos(x) (nan outside [-1, 1]);  dx = -grad / sqrt(1 - x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.arccos(x)
+    kernel = np.arccos
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -524,16 +501,13 @@ class Acos(Op):
 
 def acos(input: Any) -> Any:
     """Inverse cosine (nan outside [-1, 1])."""
-    return Acos.apply(_float(input))
+    return Acos.apply(float_input(input))
 
 
-class Atan(Op):
+class Atan(SavesInput):
     """y = atan(x);  dx = grad / (1 + x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.arctan(x)
+    kernel = np.arctan
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -543,16 +517,13 @@ class Atan(Op):
 
 def atan(input: Any) -> Any:
     """Inverse tangent."""
-    return Atan.apply(_float(input))
+    return Atan.apply(float_input(input))
 
 
-class Sinh(Op):
+class Sinh(SavesInput):
     """y = sinh(x);  dx = grad * cosh(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.sinh(x)
+    kernel = np.sinh
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -562,16 +533,13 @@ class Sinh(Op):
 
 def sinh(input: Any) -> Any:
     """Hyperbolic sine."""
-    return Sinh.apply(_float(input))
+    return Sinh.apply(float_input(input))
 
 
-class Cosh(Op):
+class Cosh(SavesInput):
     """y = cosh(x);  dx = grad * sinh(x).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return np.cosh(x)
+    kernel = np.cosh
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -581,7 +549,7 @@ class Cosh(Op):
 
 def cosh(input: Any) -> Any:
     """Hyperbolic cosine."""
-    return Cosh.apply(_float(input))
+    return Cosh.apply(float_input(input))
 
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
@@ -592,13 +560,10 @@ def erf_array(x: np.ndarray) -> np.ndarray:
     return np.asarray(_erf_scalar(x), dtype=np.float64).astype(x.dtype, copy=False)
 
 
-class Erf(Op):
+class Erf(SavesInput):
     """y = erf(x);  dx = grad * 2 / sqrt(pi) * exp(-x**2).  Saves its input."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return erf_array(x)
+    kernel = staticmethod(erf_array)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -608,7 +573,7 @@ class Erf(Op):
 
 def erf(input: Any) -> Any:
     """The error function ``2 / sqrt(pi) * integral of exp(-t**2) from 0 to input``."""
-    return Erf.apply(_float(input))
+    return Erf.apply(float_input(input))
 
 
 class _Step(Op):

@@ -19,7 +19,7 @@ from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
-from minigrad.ops._helpers import along, operand
+from minigrad.ops._helpers import along, operand, wrap_dim
 from minigrad.ops.strides import element_strides, expand_strides, is_plain, strided, view_strides
 from minigrad.ops.unary import clone
 
@@ -111,12 +111,8 @@ def select(input: Any, dim: int, index: int) -> Any:
 
 
 def _dim(dim: int, ndim: int) -> int:
-    """``dim`` wrapped into ``[0, ndim)``; a 0-d tensor accepts 0 and -1, as in PyTorch."""
-    rank = max(ndim, 1)
-    dim = operator.index(dim)
-    if not -rank <= dim < rank:
-        raise IndexError(errors.dim_out_of_range(dim, ndim))
-    return dim % rank
+    """``dim`` wrapped into ``[0, ndim)`` (``wrap_dim``); anything with ``__index__`` is an int."""
+    return wrap_dim(operator.index(dim), ndim)
 
 
 class Slice(ViewOp):

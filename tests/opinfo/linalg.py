@@ -1,4 +1,4 @@
-"""Op-table rows of the linear-algebra family (ops/linalg.py, minigrad.linalg).
+"""Op-table rows of the linear-algebra family (ops/linalg.py, einsum.py, norms.py, minigrad.linalg).
 
 matmul has one row per requires-grad pattern (both operands, only the first, only the
 second): PyTorch's decomposition of a batched product (fold into one mm, or bmm) depends on

@@ -1,4 +1,4 @@
-"""Op-table rows of the reduction family (ops/reduction.py).
+"""Op-table rows of the reduction family (ops/reduction.py, cumulative.py, softmax.py).
 
 Reductions are called with their options as plain arguments (``dim``, ``keepdim``), so one row
 covers full reductions, single dims (negative too), tuples of dims and both ``keepdim``s.

@@ -18,7 +18,7 @@ from minigrad.creation import tensor
 from minigrad.ops.clamp import (
     clamp,
 )
-from minigrad.ops.linalg import vector_norm
+from minigrad.ops.norms import vector_norm
 from minigrad.ops.shape import (
     stack,
 )

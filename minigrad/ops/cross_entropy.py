@@ -1,0 +1,364 @@
+"""The negative log likelihood and cross entropy losses, as ``nn.functional`` exports them.
+
+nll_loss records ``NllLossBackward0`` (``NllLoss2dBackward0`` for 4-d inputs); cross_entropy is
+log_softmax then nll_loss, or, for class probabilities and label smoothing, the composition
+PyTorch records.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from minigrad import _arguments, errors
+from minigrad.autograd.function import Op
+from minigrad.ops import arithmetic, unary, views
+from minigrad.ops import reduction as reduction_module
+from minigrad.ops._helpers import (
+    check_no_grad,
+    constant_tensor,
+    dtype_name,
+    not_implemented,
+    operand,
+    shape_of,
+)
+from minigrad.ops.loss_common import (
+    MEAN,
+    NONE,
+    SUM,
+    AddScalar,
+    DivScalar,
+    mul_scalar,
+    reduction_enum,
+    reduction_name,
+)
+from minigrad.ops.softmax import log_softmax
+
+
+class NllLoss(Op):
+    """loss_i = -w[t_i] x[i, t_i], 0 where t_i == ignore_index; then reduced.
+
+    'mean' divides by the total weight of the targets that count.
+    dinput[i, t_i] = -w[t_i] grad_i (/ total weight for 'mean'), 0 elsewhere: a constant
+    pattern times the incoming gradient, so the second derivative is 0. Saves input, target,
+    weight and the total weight (a private value): writing the input or the target in place
+    before backward raises. The class dimension is 1 (0 for an unbatched input).
+    """
+
+    fields = ("reduction", "ignore_index", "axis")
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, given_target: np.ndarray, weight: Any, reduction: int,
+        ignore_index: int,
+    ) -> np.ndarray:
+        target = given_target
+        axis = 0 if x.ndim == 1 else 1
+        classes = x.shape[axis]
+        if x.ndim == 1:
+            target = target.reshape(())  # an unbatched target may be (1,)
+        valid = target != ignore_index
+        bad = valid & ((target < 0) | (target >= classes))
+        if bad.any():
+            raise IndexError(f"Target {int(target[bad].flat[0])} is out of bounds.")
+        safe = np.where(valid, target, 0).astype(np.intp)
+        w = np.ones(classes, dtype=x.dtype) if weight is None else weight
+        picked_w = np.where(valid, w[safe], 0).astype(x.dtype)
+        picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, axis), axis), axis)
+        losses = np.where(valid, -picked_w * picked, 0).astype(x.dtype)
+        total = np.asarray(picked_w.sum(dtype=x.dtype), dtype=x.dtype)
+        ctx.save_for_backward(x, given_target, weight, total)
+        ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, axis
+        if reduction == NONE:
+            return losses
+        summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
+        return summed / total if reduction == MEAN else summed
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+        x, target, weight, total = ctx.saved_tensors
+        target = operand(target)
+        if len(shape_of(x)) == 1 and target.ndim == 1:
+            # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
+            raise RuntimeError(
+                f"size mismatch (got input: {errors.format_size(shape_of(x))}, target: "
+                f"{errors.format_size(target.shape)})"
+            )
+        weight = None if weight is None else operand(weight)
+        axis, shape = ctx.axis, shape_of(x)
+        dtype = operand(x).dtype
+        valid = target != ctx.ignore_index
+        safe = np.where(valid, target, 0).astype(np.intp)
+        w = np.ones(shape[axis], dtype=dtype) if weight is None else weight
+        coef = np.where(valid, -w[safe], 0).astype(dtype)
+        if ctx.reduction == MEAN and valid.any():
+            coef = coef / total
+        pattern = np.zeros(shape, dtype=dtype)
+        np.put_along_axis(pattern, np.expand_dims(safe, axis), np.expand_dims(coef, axis), axis)
+        if ctx.reduction == NONE:
+            grad = np.expand_dims(grad, axis)
+        return grad * pattern, None, None, None, None
+
+
+class NllLoss2d(NllLoss):
+    """The same loss for a (N, C, H, W) input and (N, H, W) target (``NllLoss2DBackward0``)."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+def _check_nll_target_dtype(target: Any, weight: Any, input: Any, kernel: str) -> None:
+    t, x = operand(target), operand(input)
+    if t.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {dtype_name(target)}"
+        )
+    if x.dtype.kind != "f":
+        raise not_implemented(kernel, input)
+    if weight is not None and operand(weight).dtype != x.dtype:
+        raise RuntimeError(
+            f"expected scalar type {dtype_name(input)} but found {dtype_name(weight)}"
+        )
+
+
+def _nll_loss_1d_2d(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
+    x, t = operand(input), operand(target)
+    if t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
+        raise ValueError(
+            f"For 1D input, 1D target must have size 1, but got target size: {t.shape[0]}"
+        )
+    if x.ndim != 1 and x.shape[0] != t.shape[0]:
+        raise RuntimeError(
+            f"size mismatch (got input: {errors.format_size(x.shape)}, target: "
+            f"{errors.format_size(t.shape)})"
+        )
+    classes = x.shape[-1]
+    if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {classes} classes or no classes "
+            f"but got weight tensor of shape: {errors.format_size(shape_of(weight))}"
+        )
+    _check_nll_target_dtype(target, weight, input, "nll_loss_out_frame")
+    check_no_grad(weight, "weight", "nll_loss_forward")
+    return NllLoss.apply(input, target, weight, enum, ignore_index)
+
+
+def _nll_loss_2d(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
+    x, t = operand(input), operand(target)
+    if t.ndim != 3:
+        raise RuntimeError(
+            "only batches of spatial targets supported (3D tensors) but got targets of "
+            f"dimension: {t.ndim}"
+        )
+    if weight is not None and operand(weight).size != x.shape[1]:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if (x.shape[0], x.shape[2], x.shape[3]) != t.shape:
+        raise RuntimeError(
+            f"size mismatch (got input: {errors.format_size(x.shape)} , target: "
+            f"{errors.format_size(t.shape)}"
+        )
+    _check_nll_target_dtype(target, weight, input, "nll_loss2d_forward_out_frame")
+    check_no_grad(weight, "weight", "nll_loss2d_forward")
+    return NllLoss2d.apply(input, target, weight, enum, ignore_index)
+
+
+def _nll_loss_nd(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
+    """PyTorch's ``nll_loss_nd``: 1-D/2-D inputs, 4-D ones, and others folded into 4-D."""
+    x, t = operand(input), operand(target)
+    if x.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+    if x.ndim != 1 and (t.ndim == 0 or x.shape[0] != t.shape[0]):
+        batch = t.shape[0] if t.ndim else 1
+        raise ValueError(
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch})."
+        )
+    if x.ndim <= 2:
+        return _nll_loss_1d_2d(input, target, weight, enum, ignore_index)
+    if x.ndim == 4:
+        return _nll_loss_2d(input, target, weight, enum, ignore_index)
+    n, c = x.shape[0], x.shape[1]
+    out_size = (n, *x.shape[2:])
+    if t.shape[1:] != x.shape[2:]:
+        raise RuntimeError(
+            f"Expected target size {errors.format_size(out_size)}, got "
+            f"{errors.format_size(t.shape)}"
+        )
+    folded = views.view(input.contiguous(), (n, c, 1, -1) if x.size else (n, c, 0, 0))
+    folded_target = views.view(target.contiguous(), (n, 1, -1) if t.size else (n, 0, 0))
+    out = _nll_loss_2d(folded, folded_target, weight, enum, ignore_index)
+    return out if enum != NONE else views.view(out, out_size)
+
+
+def nll_loss(
+    input: Any,
+    target: Any,
+    weight: Any = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Any:
+    """Negative log likelihood of class indices: ``-weight[target[i]] * input[i, target[i]]``.
+
+    'mean' averages over the counted targets' total weight.
+
+    ``input`` holds log-probabilities, with classes on dimension 1 ((N, C), (N, C, d1, ...))
+    or 0 for an unbatched (C,) input; ``target`` holds int64 (or uint8) class indices;
+    entries equal to ``ignore_index`` count for nothing. Gradient: ``-weight[t]`` at each
+    target's position (divided by the total weight for 'mean'), 0 elsewhere.
+    Records ``NllLossBackward0`` (``NllLoss2DBackward0`` from 3 dimensions on, with views
+    around it), which saves input and target.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> logp = minigrad.tensor([[-1.0, -2.0], [-3.0, -0.5]])
+        >>> F.nll_loss(logp, minigrad.tensor([0, 1]))
+        tensor(0.7500)
+    """
+    _arguments.check_tensor(input, "nll_loss_nd", "input", 1)
+    _arguments.check_tensor(target, "nll_loss_nd", "target", 2)
+    reduction = reduction_name(reduction, size_average, reduce)
+    enum = reduction_enum(reduction)
+    return _nll_loss_nd(input, target, weight, enum, ignore_index)
+
+
+def cross_entropy(
+    input: Any,
+    target: Any,
+    weight: Any = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Any:
+    """Cross entropy between logits ``input`` and class indices or class probabilities.
+
+    With class indices it is ``nll_loss(log_softmax(input, class_dim), target)``: nodes
+    ``LogSoftmaxBackward0`` (saves its result) and ``NllLossBackward0`` (saves that result
+    and the target), so writing the logits in place afterwards is legal and writing the target
+    is not. ``label_smoothing`` mixes in the uniform distribution: ``(1 - s) * nll + s / C *
+    smooth`` where ``smooth = -sum(log_softmax)`` over classes (ignored targets excluded).
+
+    With a float ``target`` of the input's shape (class probabilities) it is
+    ``-(log_softmax(input) * target).sum() / (N * d1 ...)`` (or 'sum', or 'none': summed over
+    classes), optionally weighted per class.
+
+    Gradient (indices, no weight, 'mean'): ``(softmax(input) - onehot(target)) / N``.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> logits = minigrad.tensor([[2.0, 0.0], [0.0, 2.0]], requires_grad=True)
+        >>> F.cross_entropy(logits, minigrad.tensor([0, 1]))
+        tensor(0.1269, grad_fn=<NllLossBackward0>)
+    """
+    _arguments.check_tensor(input, "cross_entropy_loss", "input", 1)
+    _arguments.check_tensor(target, "cross_entropy_loss", "target", 2)
+    reduction = reduction_name(reduction, size_average, reduce)
+    enum = reduction_enum(reduction)
+    x, t = operand(input), operand(target)
+    if x.shape == t.shape:
+        if t.dtype.kind != "f":
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                f"{dtype_name(target)}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_probabilities(input, target, weight, enum, label_smoothing)
+    if label_smoothing > 0.0:
+        _check_label_smoothing(label_smoothing)
+        return _cross_entropy_label_smoothing(
+            input, target, weight, enum, ignore_index, label_smoothing
+        )
+    class_dim = 0 if x.ndim == 1 else 1
+    logp = log_softmax(input, class_dim)
+    return _nll_loss_nd(logp, target, weight, enum, ignore_index)
+
+
+def _check_label_smoothing(label_smoothing: float) -> None:
+    if label_smoothing > 1.0:
+        raise RuntimeError(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {_float_text(label_smoothing)}"
+        )
+
+
+def _float_text(value: float) -> str:
+    # C++ prints a double with the shortest round-trip form, like Python's repr (1.5, 2).
+    return f"{value:g}" if float(value).is_integer() else repr(float(value))
+
+
+def _class_weight_view(weight: Any, ndim: int, class_dim: int) -> Any:
+    """The per-class weight shaped to broadcast along ``class_dim`` (a view, as PyTorch)."""
+    if ndim <= 1:
+        return weight
+    shape = [1] * ndim
+    shape[class_dim] = shape_of(weight)[0]
+    return views.view(weight, tuple(shape))
+
+
+def _cross_entropy_probabilities(
+    input: Any, target: Any, weight: Any, enum: int, label_smoothing: float
+) -> Any:
+    x = operand(input)
+    class_dim = 0 if x.ndim == 1 else 1
+    classes = x.shape[class_dim]
+    if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
+        raise RuntimeError(
+            f"cross_entropy: weight tensor should be defined either for all {classes} classes "
+            f"or no classes but got weight tensor of shape: {errors.format_size(shape_of(weight))}"
+        )
+    logp = log_softmax(input, class_dim)
+    if label_smoothing > 0.0:
+        _check_label_smoothing(label_smoothing)
+        target = AddScalar.apply(
+            mul_scalar(target, 1 - label_smoothing), label_smoothing / classes
+        )
+    product = arithmetic.mul(logp, target)
+    if weight is not None:
+        product = arithmetic.mul(product, _class_weight_view(weight, x.ndim, class_dim))
+    if enum == MEAN:
+        total = reduction_module.sum(product)
+        if x.size == 0:
+            return unary.neg(total.fill_(math.nan))
+        return DivScalar.apply(unary.neg(total), x.size // classes)
+    if enum == SUM:
+        return unary.neg(reduction_module.sum(product))
+    return unary.neg(reduction_module.sum(product, class_dim))
+
+
+def _cross_entropy_label_smoothing(
+    input: Any, target: Any, weight: Any, enum: int, ignore_index: int, label_smoothing: float
+) -> Any:
+    x = operand(input)
+    class_dim = 0 if x.ndim == 1 else 1
+    logp = log_softmax(input, class_dim)
+    nll = _nll_loss_nd(logp, target, weight, enum, ignore_index)
+    classes = x.shape[class_dim]
+    ignore_mask = target == ignore_index
+    if weight is not None:
+        weighted = arithmetic.mul(logp, _class_weight_view(weight, x.ndim, class_dim))
+        smooth = unary.neg(reduction_module.sum(weighted, class_dim))
+    else:
+        smooth = unary.neg(reduction_module.sum(logp, class_dim))
+    smooth.masked_fill_(ignore_mask, 0.0)
+    if enum == MEAN:
+        keep = ~operand(ignore_mask)
+        if weight is not None:
+            counted = operand(target)[keep].astype(np.intp)
+            denominator = constant_tensor(operand(weight)[counted].sum(dtype=operand(weight).dtype))
+        else:
+            denominator = constant_tensor(np.asarray(keep.sum(), dtype=np.int64))
+        ret = arithmetic.div(reduction_module.sum(smooth), denominator)
+    elif enum == SUM:
+        ret = reduction_module.sum(smooth)
+    else:
+        ret = smooth
+    return arithmetic.add(
+        mul_scalar(nll, 1 - label_smoothing), mul_scalar(ret, label_smoothing / classes)
+    )

@@ -1,0 +1,119 @@
+"""Cumulative sums and products along a dim: cumsum, cumprod.
+
+cumsum saves nothing (its gradient is a reversed cumulative sum of grad); cumprod saves its
+input and its result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import (
+    operand,
+    raw,
+    run,
+    sum_dtype,
+    wrap_dim,
+)
+from minigrad.ops.shape import Flip
+
+# The wider type PyTorch's CPU kernels accumulate a running sum in (at::acc_type).
+_CUMULATIVE_ACCUMULATOR = {np.dtype(np.float32): np.float64, np.dtype(np.float16): np.float32}
+
+
+class Cumsum(Op):
+    """y_i = x_0 + ... + x_i along ``dim``;  dx = the reversed cumulative sum of grad.
+
+    Saves nothing.
+    """
+
+    fields = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
+        ctx.dim = dim
+        if x.ndim == 0:
+            return np.array(x, dtype=dtype or x.dtype, copy=True)
+        result_dtype = np.dtype(dtype or x.dtype)
+        accumulate = _CUMULATIVE_ACCUMULATOR.get(result_dtype)
+        if accumulate is None:
+            return np.cumsum(x, axis=dim, dtype=dtype)
+        # numpy adds one element at a time in the result's precision: a million float32 steps
+        # drift by 1%. PyTorch accumulates in a wider type and rounds each result once.
+        return np.cumsum(x, axis=dim, dtype=accumulate).astype(result_dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return _reversed_cumsum(grad, ctx.dim), None, None
+
+
+def _reversed_cumsum(value: Any, dim: int) -> Any:
+    """z_i = value_i + ... + value_last along ``dim``."""
+    if np.ndim(value) == 0:
+        return value
+    flipped = run(Flip, value, (dim,))
+    return run(Flip, run(Cumsum, flipped, dim, None), (dim,))
+
+
+class Cumprod(Op):
+    """y_i = x_0 * ... * x_i along ``dim``;  dx_k = sum over j >= k of grad_j * y_j / x_k.
+
+    Saves its input and its result. With zeros in x the division is replaced by the products
+    of the other factors (computed per position, so second derivatives stay exact).
+    """
+
+    fields = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
+        if x.ndim == 0:
+            y = np.array(x, dtype=dtype or x.dtype, copy=True)
+        else:
+            y = np.cumprod(x, axis=dim, dtype=dtype)
+        ctx.save_for_backward(x, y)
+        ctx.dim = dim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        x, y = ctx.saved_tensors
+        dim = ctx.dim
+        if np.ndim(x) == 0 or np.shape(x)[dim] <= 1:
+            return grad, None, None
+        if not (raw(x) == 0).any():
+            return _reversed_cumsum(y * grad, dim) / x, None, None
+        size = np.shape(x)[dim]
+        positions = np.arange(size).reshape((-1,) + (1,) * (np.ndim(x) - 1 - dim))
+        pieces = []
+        for k in range(size):
+            # d y_j / d x_k for j >= k: the cumulative product with x_k replaced by 1.
+            without_k = run(Cumprod, np.where(positions == k, 1, x), dim, None)
+            pieces.append(np.sum(grad * without_k * (positions >= k), axis=dim, keepdims=True))
+        return np.concatenate(pieces, axis=dim), None, None
+
+
+def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """Cumulative sums along ``dim``; integers and bools sum to int64.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
+        tensor([1., 3., 6.])
+    """
+    array = operand(input)
+    return Cumsum.apply(input, wrap_dim(dim, array.ndim), sum_dtype(array, dtype))
+
+
+def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """Cumulative products along ``dim``; integers and bools multiply to int64.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumprod(0)
+        tensor([1., 2., 6.])
+    """
+    array = operand(input)
+    return Cumprod.apply(input, wrap_dim(dim, array.ndim), sum_dtype(array, dtype))

@@ -1,0 +1,240 @@
+"""Norms: vector_norm (its op), matrix_norm, linalg.norm and Tensor.norm.
+
+``LinalgVectorNorm`` saves its input and its result (PyTorch's LinalgVectorNormBackward0);
+the matrix norms are compositions of it, of sums, maxima and singular values, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from minigrad._dtype import display_name
+from minigrad.autograd.function import Op
+from minigrad.ops import reduction, views
+from minigrad.ops._helpers import (
+    operand,
+    raw,
+    restore_reduced,
+    wrap_dim,
+)
+from minigrad.ops.decompositions import LinalgSvd
+
+
+class LinalgVectorNorm(Op):
+    """y = (sum |x|**ord)**(1/ord) over ``dim``;  inf: max |x|, -inf: min |x|, 0: nonzeros.
+
+    Saves its input and its result (PyTorch's LinalgVectorNormBackward0).
+
+    dx = grad * x / y for ord 2 (0 where y == 0); grad * sign(x) for ord 1; for +-inf grad
+    shared by the elements with |x| == y, with sign(x); else grad * sign(x) |x|**(ord-1) /
+    y**(ord-1); none for ord 0.
+    """
+
+    fields = ("ord", "axes", "keepdim")
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
+                keepdim: bool) -> np.ndarray:
+        magnitude = np.abs(x)
+        if ord == 2:
+            y = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
+        elif ord == np.inf:
+            y = np.max(magnitude, axis=axes, keepdims=keepdim)
+        elif ord == -np.inf:
+            y = np.min(magnitude, axis=axes, keepdims=keepdim)
+        elif ord == 0:
+            y = np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
+        elif ord == 1:
+            y = np.sum(magnitude, axis=axes, keepdims=keepdim)
+        else:
+            y = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        y = np.asarray(y, dtype=x.dtype)
+        ctx.save_for_backward(x, y)
+        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        x, y = ctx.saved_tensors
+        p, axes = ctx.ord, ctx.axes
+        if np.ndim(x):
+            grad = restore_reduced(grad, axes, ctx.keepdim)
+            y = restore_reduced(y, axes, ctx.keepdim)
+        if p == 0:
+            return None, None, None, None
+        if p == 1:
+            return np.sign(x) * grad, None, None, None
+        if p == 2:
+            return grad * np.where(raw(y) == 0, 0, x / y), None, None, None
+        if np.isinf(p):
+            magnitude = np.abs(raw(x))
+            mask = (magnitude == raw(y)) | np.isnan(magnitude)
+            count = np.sum(mask, axis=axes, keepdims=True)
+            return np.sign(x) * ((grad / count) * mask), None, None, None
+        if p < 1:
+            scaled = np.where(raw(x) == 0, 0, np.sign(x) * np.abs(x) ** (p - 1))
+            return scaled * grad * y ** (1 - p), None, None, None
+        scaled = np.sign(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
+        scale = np.where(raw(y) == 0, 0, grad / y ** (p - 1))
+        return scaled * scale, None, None, None
+
+
+def _ord_text(value: float) -> str:
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _check_float(array: np.ndarray, name: str) -> None:
+    if array.dtype.kind != "f":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{display_name(array.dtype)}")
+
+
+def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, *,
+                dtype: Any = None) -> Any:
+    """The vector ``ord``-norm of ``x`` over ``dim`` (all elements if None).
+
+    ``(sum |x|**ord)**(1/ord)``; ``inf``: max |x|; ``-inf``: min |x|; 0: the count of nonzeros.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.linalg.vector_norm(minigrad.tensor([3.0, 4.0]))
+        tensor(5.)
+    """
+    array = operand(x)
+    _check_float(array, "linalg.vector_norm")
+    if dtype is not None:
+        from minigrad._dtype import to_numpy_dtype
+        from minigrad.ops._helpers import cast
+
+        x = cast(x, to_numpy_dtype(dtype, "linalg.vector_norm"))
+        array = operand(x)
+    ord = float(ord)
+    axes = reduction.reduced_dims(dim, array.ndim)
+    if array.size == 0 and (ord < 0 or ord == math.inf):
+        if dim is None:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on "
+                               "an empty tensor because the operation does not have an identity")
+        for axis in axes:
+            if array.shape[axis] == 0:
+                raise RuntimeError(
+                    f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on the "
+                    f"dimension {axis}because this dimension is empty and the operation does "
+                    "not have an identity")
+    return LinalgVectorNorm.apply(x, ord, axes, keepdim)
+
+
+def _backshift(dim1: int, dim2: int, ndim: int) -> list[int]:
+    """The permutation that moves ``dim1`` and ``dim2`` to the end (in that order)."""
+    return [d for d in range(ndim) if d not in (dim1, dim2)] + [dim1, dim2]
+
+
+def _svdvals(a: Any) -> Any:
+    return LinalgSvd.apply(a, False)[1]
+
+
+def matrix_norm(a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
+                dtype: Any = None) -> Any:
+    """The matrix norm over the two dims ``dim``: ``"fro"``, ``"nuc"``, 1, -1, 2, -2, inf, -inf.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.linalg.matrix_norm(minigrad.tensor([[3.0, 0.0], [0.0, 4.0]]), 1)
+        tensor(4.)
+    """
+    array = operand(a)
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    else:
+        if abs(ord) not in (1, 2, math.inf):
+            raise RuntimeError(f"linalg.matrix_norm: Order {_ord_text(ord)} not supported.")
+    if array.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    _check_float(array, "linalg.matrix_norm")
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    if len(dims) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           f"{' '.join(str(d) for d in dims)}")
+    dim1, dim2 = (wrap_dim(d, array.ndim) for d in dims)
+    if dim1 == dim2:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim1}, {dim2})")
+    if ord == "fro":
+        return vector_norm(a, 2, (dim1, dim2), keepdim, dtype=dtype)
+    if ord == "nuc" or abs(ord) == 2:
+        if dtype is not None:
+            from minigrad._dtype import to_numpy_dtype
+            from minigrad.ops._helpers import cast
+
+            a = cast(a, to_numpy_dtype(dtype, "linalg.matrix_norm"))
+        permutation = _backshift(dim1, dim2, array.ndim)
+        values = _svdvals(views.permute(a, permutation))
+        if ord == "nuc":
+            result = reduction.sum(values, -1, keepdim)
+        else:
+            result = (reduction.amax if ord > 0 else reduction.amin)(values, -1, keepdim)
+        if keepdim:
+            result = views.permute(views.unsqueeze(result, -1), list(np.argsort(permutation)))
+        return result
+    extreme = reduction.amax if ord > 0 else reduction.amin
+    if math.isinf(ord):
+        dim1, dim2 = dim2, dim1
+    if not keepdim and dim1 < dim2:
+        dim2 -= 1
+    return extreme(vector_norm(a, 1, dim1, keepdim, dtype=dtype), dim2, keepdim)
+
+
+def linalg_norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
+                dtype: Any = None) -> Any:
+    """``minigrad.linalg.norm``: a vector or matrix norm, chosen as PyTorch chooses.
+
+    Without ``ord`` it is the 2-norm of all elements (the Frobenius norm of a matrix); with
+    ``ord`` and a 2-D input (or two ``dim``) a matrix norm, else a vector norm.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.linalg.norm(minigrad.tensor([[3.0, 4.0]]))
+        tensor(5.)
+    """
+    array = operand(x)
+    dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    if dims is not None:
+        if len(dims) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {dims}")
+    elif ord is not None and array.ndim not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
+                           f"1D or 2D. Got {array.ndim}D.")
+    if isinstance(ord, str):
+        return matrix_norm(x, ord, dims or (0, 1), keepdim, dtype=dtype)
+    if ord is not None and ((dims is not None and len(dims) == 2)
+                            or (dims is None and array.ndim == 2)):
+        return matrix_norm(x, ord, dims or (0, 1), keepdim, dtype=dtype)
+    return vector_norm(x, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+
+
+def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+         dtype: Any = None) -> Any:
+    """``Tensor.norm`` / ``minigrad.norm``: PyTorch's legacy norm, dispatching as it does.
+
+    ``p="fro"`` (default) or a number gives a vector norm over ``dim`` (all elements if None);
+    ``"nuc"`` a matrix norm.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([3.0, 4.0]).norm()
+        tensor(5.)
+    """
+    dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    if isinstance(p, str):
+        if p == "fro" and (dims is None or len(dims) <= 2):
+            return vector_norm(input, 2, dims, keepdim, dtype=dtype)
+        if dims is None:
+            dims = list(range(operand(input).ndim))
+        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
+    return vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)

@@ -1,0 +1,111 @@
+"""softmax and log_softmax along a dim; each saves only its result (as PyTorch does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad import _arguments
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import (
+    cast,
+    operand,
+    wrap_dim,
+)
+
+
+class Softmax(Op):
+    """y = exp(x) / sum(exp(x)) along ``dim`` (shifted by the max: no overflow).
+
+    dx = y * (grad - sum(grad * y)).  Saves its result: writing the input later is legal.
+    """
+
+    fields = ("axis",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+        axis = dim if x.ndim else None
+        if x.size == 0:
+            y = x.copy()
+        else:
+            exps = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            # PyTorch's softmax output is always contiguous (numpy would keep x's layout).
+            y = np.asarray(exps / np.sum(exps, axis=axis, keepdims=True), order="C")
+        ctx.save_for_backward(y)
+        ctx.axis = axis
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (y,) = ctx.saved_tensors
+        return y * (grad - np.sum(grad * y, axis=ctx.axis, keepdims=True)), None
+
+
+class LogSoftmax(Op):
+    """y = x - log(sum(exp(x))) along ``dim``;  dx = grad - exp(y) * sum(grad).
+
+    Saves its result.
+    """
+
+    fields = ("axis",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+        axis = dim if x.ndim else None
+        if x.size == 0:
+            y = x.copy()
+        else:
+            shifted = x - np.max(x, axis=axis, keepdims=True)
+            y = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+            y = np.asarray(y, order="C")  # always contiguous, as PyTorch's
+        ctx.save_for_backward(y)
+        ctx.axis = axis
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (y,) = ctx.saved_tensors
+        return grad - np.exp(y) * np.sum(grad, axis=ctx.axis, keepdims=True), None
+
+
+def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> tuple[Any, int]:
+    array = operand(input)
+    axis = wrap_dim(dim, array.ndim)
+    if dtype is not None:
+        from minigrad._dtype import to_numpy_dtype
+
+        input = cast(input, to_numpy_dtype(dtype, name))
+    elif array.dtype.kind != "f":
+        from minigrad._dtype import display_name
+
+        kernel = "lastdim_kernel_impl" if axis == max(array.ndim, 1) - 1 else "kernel_impl"
+        raise NotImplementedError(
+            f'"{name}_{kernel}" not implemented for \'{display_name(array.dtype)}\'')
+    return input, axis
+
+
+def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
+    """``exp(input) / sum(exp(input))`` along ``dim`` (``dtype``: cast the input first).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
+        tensor([0.5000, 0.5000])
+    """
+    _arguments.check_tensor(input, "softmax", "input", 1)
+    input, axis = _softmax_input(input, dim, dtype, "softmax")
+    return Softmax.apply(input, axis)
+
+
+def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
+    """``log(softmax(input))`` along ``dim``, computed stably.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.log_softmax(minigrad.tensor([0.0, 0.0]), dim=0)
+        tensor([-0.6931, -0.6931])
+    """
+    _arguments.check_tensor(input, "log_softmax", "input", 1)
+    input, axis = _softmax_input(input, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(input, axis)
