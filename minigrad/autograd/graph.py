@@ -56,6 +56,7 @@ class Node:
     _post_hooks: list[Callable[..., Any]] | None = None
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
+    _freed_none: frozenset[int] = frozenset()  # saved positions that held None, once freed
     _num_outputs = 1
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
 
@@ -121,11 +122,16 @@ class Node:
 
     def _release_saved(self) -> None:
         """Free the saved values once backward has used them (unless the graph is retained)."""
-        if self._saved:
+        saved = self._saved
+        if saved:
             if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
                 from minigrad.autograd import guard
 
                 guard.release(self)
+            values = saved[::5]  # one per saved value (autograd/saved.py's layout)
+            if any(value is None for value in values):
+                # what was saved as None still reads as None (``grad_fn._saved_other``)
+                self._freed_none = frozenset(i for i, v in enumerate(values) if v is None)
             self._saved = None  # using them again is "backward through the graph a second time"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:

@@ -163,6 +163,8 @@ def unpack_one(node: Node, index: int) -> Any:
     saved = node._saved
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
+    if index * FIELDS >= len(saved):
+        return None  # forward saved nothing this time (its saving is conditional)
     return _unpack_at(node, saved, index * FIELDS, True)
 
 

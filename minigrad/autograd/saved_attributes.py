@@ -24,6 +24,7 @@ when the op is declared (or, for an op without ``saves``, when a node of it is f
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -102,6 +103,48 @@ class SavedTensor:
         return f"<minigrad._C._autograd.SavedTensor object at {id(self):#x}>"
 
 
+# --- small sources for ``saved_options``: PyTorch's value from what the node keeps ---------
+
+
+def part(field: str, index: int) -> Callable[[Any], Any]:
+    """The ``index``-th item of the tuple kept in ``field`` (``part("coefficients", 0)``)."""
+    return lambda node: getattr(node, field)[index]
+
+
+def constant(value: Any) -> Callable[[Any], Any]:
+    """A value PyTorch keeps that is always the same for this op (``sparse=False``)."""
+    return lambda node: value
+
+
+def numel(field: str) -> Callable[[Any], int]:
+    """The number of elements of the shape kept in ``field`` (PyTorch's ``self_sym_numel``)."""
+    return lambda node: math.prod(getattr(node, field))
+
+
+def inverse_of(field: str) -> Callable[[Any], tuple[int, ...]]:
+    """The permutation that undoes the one kept in ``field`` (``permute``'s ``dims``)."""
+    return lambda node: tuple(int(d) for d in np.argsort(getattr(node, field)))
+
+
+def matrix_layout(operand: int, kind: int, input_index: int) -> Callable[[Any], tuple[int, ...]]:
+    """PyTorch's ``mat2_sym_sizes`` (``kind`` 0) or ``mat2_sym_strides`` (1) of a matrix product.
+
+    The node keeps ``layouts = (shape0, strides0, shape1, strides1, itemsize)`` of its two
+    matrices (``operand`` 0 or 1); strides are counted in elements, and PyTorch keeps them only
+    if that matrix (forward argument ``input_index``) needs a gradient: () otherwise.
+    """
+
+    def get(node: Any) -> tuple[int, ...]:
+        shape, strides = node.layouts[2 * operand : 2 * operand + 2]
+        if kind == 0:
+            return tuple(shape)
+        if not node.needs_input_grad[input_index]:
+            return ()
+        return tuple(stride // node.layouts[4] for stride in strides)
+
+    return get
+
+
 def install(node_class: type[BackwardNode], function: type[Function]) -> None:
     """Give ``node_class`` its ``_saved_*`` properties, from ``function``'s declarations."""
     names = function.saves
@@ -110,6 +153,8 @@ def install(node_class: type[BackwardNode], function: type[Function]) -> None:
     node_class._names_of_saved = None if names is None else tuple(names)
     if names is not None:
         _add_tensor_properties(node_class, names)
+    # Both are inherited: a family declares them once on its base class (a subclass that is
+    # another PyTorch op declares its own, ``()`` for none).
     options = function.saved_options
     if not isinstance(options, Mapping):
         options = {name: name for name in options}
@@ -153,6 +198,8 @@ def _add_tensor_properties(node_class: type[BackwardNode], names: Any) -> None:
 
 def _tensor_property(name: str, index: int) -> property:
     def get(node: BackwardNode) -> Any:
+        if node._saved is None and index in node._freed_none:
+            return None  # a None stays None once freed, as in PyTorch
         value = saved.unpack_one(node, index)
         return None if value is None else _as_tensor(value)
 
