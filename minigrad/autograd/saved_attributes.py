@@ -208,9 +208,7 @@ def _tensor_property(name: str, index: int) -> property:
 
 def _raw_property(name: str, index: int) -> property:
     def get(node: BackwardNode) -> SavedTensor:
-        if node._saved is None:
-            raise RuntimeError(errors.BACKWARD_TWICE)
-        return SavedTensor(node, index)
+        return SavedTensor(node, index)  # even once freed (its register_hooks then raises)
 
     return property(get, doc=f"The saved ``{name}`` as a ``SavedTensor`` (for its hooks).")
 
