@@ -441,3 +441,35 @@ def test_post_accumulate_grad_hook_misuse():
         (w * 2).sum().backward()
     assert str(info.value) == "expected Variable, but hook returned 'int'"
     assert np.allclose(w.grad.detach().numpy(), [2.0])
+
+
+def test_a_custom_functions_node_shows_raw_saved_tensors():
+    class Double(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, None)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2, None
+
+    x = leaf(1.0, 2.0)
+    out = Double.apply(x, 3)
+    raw = out.grad_fn._raw_saved_tensors
+    assert type(raw) is tuple and len(raw) == 2
+    calls = []
+    raw[0].register_hooks(lambda t: (calls.append("pack"), t)[1],
+                          lambda t: (calls.append("unpack"), t)[1])
+    values = out.grad_fn.saved_tensors
+    assert values[0].tolist() == [1.0, 2.0] and values[1] is None
+    assert calls == ["pack", "unpack"]
+    out.sum().backward()
+    with pytest.raises(RuntimeError) as info:
+        _ = out.grad_fn._raw_saved_tensors
+    assert str(info.value) == SECOND_BACKWARD
+    with pytest.raises(RuntimeError) as info:
+        raw[1].register_hooks(lambda t: t, lambda t: t)
+    assert str(info.value) == (
+        "Calling register_hooks on a saved tensor with value None is forbidden"
+    )

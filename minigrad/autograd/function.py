@@ -263,7 +263,9 @@ class Function:
         ))
         namespace = {"__slots__": fields, "_function": cls, "_name": name, "__doc__": cls.__doc__}
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
-        if not cls._tensor_level:  # a custom Function's node shows ``saved_tensors`` instead
+        if cls._tensor_level:  # a custom Function's node shows ``_raw_saved_tensors`` instead
+            saved_attributes.install_for_custom_function(cls._Node)
+        else:
             saved_attributes.install(cls._Node, cls)
         if cls.setup_context is not Function.setup_context:
             cls._forward_signature = inspect.signature(cls.forward)

@@ -76,6 +76,8 @@ class SavedTensor:
         node = self._node
         values = node._saved
         if values is None:
+            if self._index in node._freed_none:
+                raise RuntimeError(errors.SAVED_HOOKS_ON_NONE)
             raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
         start = self._index * saved.FIELDS
         entry = values[start : start + saved.FIELDS]
@@ -160,6 +162,18 @@ def install(node_class: type[BackwardNode], function: type[Function]) -> None:
         options = {name: name for name in options}
     for name, source in options.items():
         setattr(node_class, f"_saved_{name}", _option_property(name, source))
+
+
+def install_for_custom_function(node_class: type[BackwardNode]) -> None:
+    """A custom Function's node shows its saved values as ``_raw_saved_tensors`` (PyTorch)."""
+    node_class._raw_saved_tensors = property(_raw_saved_tensors)  # type: ignore[attr-defined]
+
+
+def _raw_saved_tensors(node: BackwardNode) -> tuple[SavedTensor, ...]:
+    """One ``SavedTensor`` per value given to ``save_for_backward`` (for their hooks)."""
+    if node._saved is None:
+        raise RuntimeError(errors.BACKWARD_TWICE)
+    return tuple(SavedTensor(node, index) for index in range(len(node._saved) // saved.FIELDS))
 
 
 def infer_names(node: BackwardNode) -> None:
