@@ -128,10 +128,14 @@ class Node:
                 from minigrad.autograd import guard
 
                 guard.release(self)
-            values = saved[::5]  # one per saved value (autograd/saved.py's layout)
-            if any(value is None for value in values):
-                # what was saved as None still reads as None (``grad_fn._saved_other``)
-                self._freed_none = frozenset(i for i, v in enumerate(values) if v is None)
+            # What was saved as None still reads as None (``grad_fn._saved_other``). A None
+            # has no counter (autograd/saved.py's layout: 5 entries per value, the counter
+            # second); counters compare by identity, so this first test is cheap.
+            if None in saved[1::5]:
+                values = saved[::5]
+                none = frozenset(i for i, value in enumerate(values) if value is None)
+                if none:
+                    self._freed_none = none
             self._saved = None  # using them again is "backward through the graph a second time"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 FIELDS = 5  # entries per saved value in ``node._saved``
 _NOTHING = (None, None, 0, None, False)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
+_hooks_active = saved_hooks.active
 
 
 class Hooked:
@@ -131,7 +132,7 @@ def pack(
                     break
             else:
                 packed += (value, None, 0, None, False)
-    if _hooks_state.stack:  # saved_tensors_hooks is active (the one check paid without it)
+    if _hooks_active[0] and _hooks_state.stack:  # saved_tensors_hooks (one check without)
         packed = _pack_with_hooks(packed, output_tensors, _hooks_state.stack[-1])
     node._saved = packed
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's

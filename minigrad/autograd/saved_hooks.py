@@ -28,12 +28,15 @@ Unpack = Callable[[Any], Any]
 
 class _HooksState(threading.local):
     def __init__(self) -> None:
-        # The active (pack, unpack) pairs, innermost last. Read once per node that saves
-        # something: an empty tuple is the one check the recording path pays without hooks.
+        # The active (pack, unpack) pairs of this thread, innermost last.
         self.stack: tuple[tuple[Pack, Unpack], ...] = ()
 
 
 _state = _HooksState()
+# How many saved_tensors_hooks contexts are open, in all threads: the recording path reads this
+# plain list first (a few ns) and the thread-local stack only while some context is open.
+active = [0]
+_active_lock = threading.Lock()
 
 
 def current_hooks() -> tuple[Pack, Unpack] | None:
@@ -74,9 +77,13 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
 
     def __enter__(self) -> None:
         _state.stack = (*_state.stack, (self.pack_hook, self.unpack_hook))
+        with _active_lock:
+            active[0] += 1
 
     def __exit__(self, *exc_info: object) -> None:
         _state.stack = _state.stack[:-1]
+        with _active_lock:
+            active[0] -= 1
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
