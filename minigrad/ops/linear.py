@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant, matrix_layout
 from minigrad.ops import linalg, views
 from minigrad.ops._helpers import operand
 
@@ -30,9 +31,12 @@ class SqueezeMatmul(Op):
     """
 
     node_name = "SqueezeBackward4"
+    fields = ("shape",)
+    saved_options = {"dim": constant(0), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.shape = x.shape
         return np.squeeze(x, 0).copy()
 
     @staticmethod
@@ -48,12 +52,20 @@ class Addmm(Op):
     ``F.linear(x, W, b)`` with only ``b`` requiring grad, nothing is saved.
     """
 
+    fields = ("layouts",)
+    saves = ("mat1", "mat2")
+    saved_options = {"alpha": constant(1), "beta": constant(1),
+                     "mat1_sym_sizes": matrix_layout(0, 0, 1),
+                     "mat1_sym_strides": matrix_layout(0, 1, 1),
+                     "mat2_sym_sizes": matrix_layout(1, 0, 2),
+                     "mat2_sym_strides": matrix_layout(1, 1, 2)}
     num_inputs = 3
 
     @staticmethod
     def forward(ctx: Any, bias: Any, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
+        ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
         product = mat1 @ mat2
         return product + bias.astype(product.dtype, copy=False)
 

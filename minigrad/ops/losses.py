@@ -63,6 +63,8 @@ class MseLoss(Op):
     """
 
     fields = ("reduction",)
+    saves = ("self", "target")
+    saved_options = ("reduction",)
 
     num_inputs = 2
 
@@ -87,6 +89,8 @@ class SmoothL1Loss(Op):
     """
 
     fields = ("reduction", "beta")
+    saves = ("self", "target")
+    saved_options = ("reduction", "beta")
 
     num_inputs = 2
 
@@ -114,6 +118,8 @@ class HuberLoss(Op):
     """
 
     fields = ("reduction", "delta")
+    saves = ("self", "target")
+    saved_options = ("reduction", "delta")
 
     num_inputs = 2
 
@@ -324,6 +330,8 @@ class BinaryCrossEntropy(Op):
     """
 
     fields = ("reduction",)
+    saves = ("self", "target", "weight")
+    saved_options = ("reduction",)
 
     num_inputs = 2
 
@@ -436,6 +444,8 @@ class BinaryCrossEntropyWithLogits(Op):
     """
 
     fields = ("reduction",)
+    saves = ("self", "target", "weight", "pos_weight")
+    saved_options = ("reduction",)
 
     num_inputs = 2
 
@@ -546,6 +556,8 @@ class NllLoss(Op):
     """
 
     fields = ("reduction", "ignore_index", "axis")
+    saves = ("self", "target", "weight", "total_weight")
+    saved_options = ("reduction", "ignore_index")
 
     @staticmethod
     def forward(
@@ -567,7 +579,9 @@ class NllLoss(Op):
         picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, axis), axis), axis)
         losses = np.where(valid, -picked_w * picked, 0).astype(x.dtype)
         total = np.asarray(picked_w.sum(dtype=x.dtype), dtype=x.dtype)
-        ctx.save_for_backward(x, given_target, weight, total)
+        # PyTorch leaves a batch's total weight at 0 without a reduction
+        kept_total = np.zeros_like(total) if reduction == _NONE and x.ndim > 1 else total
+        ctx.save_for_backward(x, given_target, weight, kept_total)
         ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, axis
         if reduction == _NONE:
             return losses
@@ -603,6 +617,8 @@ class NllLoss(Op):
 class NllLoss2d(NllLoss):
     """The same loss for a (N, C, H, W) input and (N, H, W) target (``NllLoss2DBackward0``)."""
 
+    saves = ("self", "target", "weight", "total_weight")
+    saved_options = ("reduction", "ignore_index")
     node_name = "NllLoss2DBackward0"
 
 

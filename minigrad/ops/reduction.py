@@ -19,6 +19,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import numel
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     along,
@@ -62,6 +63,7 @@ class Sum(Op):
     """y = sum of all elements;  dx = grad broadcast to x's shape.  Saves nothing."""
 
     fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any) -> np.ndarray:
@@ -77,6 +79,7 @@ class SumDim(Op):
     """y = sum over ``dim``;  dx = grad copied back along ``dim``.  Saves nothing."""
 
     fields = ("shape", "axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     node_name = "SumBackward1"
 
@@ -95,6 +98,7 @@ class Mean(Op):
     """y = mean of all elements;  dx = grad / n broadcast to x's shape.  Saves nothing."""
 
     fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape", "self_sym_numel": numel("shape")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -111,6 +115,8 @@ class MeanDim(Op):
     """y = mean over ``dim``;  dx = grad / n copied back along ``dim``.  Saves nothing."""
 
     fields = ("shape", "axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim", "self_sym_sizes": "shape",
+                     "self_sym_numel": numel("shape")}
 
     node_name = "MeanBackward1"
 
@@ -216,6 +222,7 @@ class ProdDim(Op):
     """
 
     fields = ("dim", "keepdim")
+    saved_options = ("dim", "keepdim")
 
     node_name = "ProdBackward1"
 
@@ -298,6 +305,7 @@ class Var(Op):
     """
 
     fields = ("axes", "correction", "keepdim", "grad_rule")
+    saved_options = {"dim": "axes", "correction": "correction", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
@@ -320,6 +328,7 @@ class Std(Op):
     """
 
     fields = ("axes", "correction", "keepdim", "grad_rule")
+    saved_options = {"dim": "axes", "correction": "correction", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
@@ -474,6 +483,8 @@ class MaxDim(Op):
     """
 
     fields = ("dim", "keepdim", "shape")
+    saves = "indices"
+    saved_options = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     node_name = "MaxBackward0"
 
@@ -493,6 +504,8 @@ class MinDim(Op):
     """
 
     fields = ("dim", "keepdim", "shape")
+    saves = "indices"
+    saved_options = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     node_name = "MinBackward0"
 
@@ -537,6 +550,7 @@ class Amax(Op):
     """
 
     fields = ("axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -558,6 +572,7 @@ class Amin(Op):
     """
 
     fields = ("axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -715,6 +730,7 @@ class Logsumexp(Op):
     """
 
     fields = ("axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -772,6 +788,7 @@ class LinalgVectorNorm(Op):
     """
 
     fields = ("ord", "axes", "keepdim")
+    saved_options = {"ord": "ord", "dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
@@ -830,6 +847,7 @@ class Cumsum(Op):
     """
 
     fields = ("dim",)
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
@@ -865,6 +883,7 @@ class Cumprod(Op):
     """
 
     fields = ("dim",)
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
@@ -925,6 +944,7 @@ class Softmax(Op):
     """
 
     fields = ("axis",)
+    saved_options = {"dim": "axis"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
@@ -952,6 +972,7 @@ class LogSoftmax(Op):
     """
 
     fields = ("axis",)
+    saved_options = {"dim": "axis"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:

@@ -27,6 +27,7 @@ class Cat(Op):
     """
 
     fields = ("dim", "sizes")
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -114,6 +115,7 @@ class Stack(Op):
     """
 
     fields = ("dim", "count")
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -159,6 +161,7 @@ class Repeat(Op):
     """
 
     fields = ("shape", "repeats")
+    saved_options = {"repeats": "repeats", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, repeats: tuple[int, ...]) -> np.ndarray:
@@ -237,6 +240,7 @@ class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
     fields = ("dims",)
+    saved_options = ("dims",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
@@ -268,6 +272,7 @@ class Roll(Op):
     """
 
     fields = ("shifts", "dims")
+    saved_options = ("shifts", "dims")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shifts: tuple[int, ...],
@@ -312,6 +317,7 @@ class Tril(Op):
     """
 
     fields = ("k",)
+    saved_options = {"diagonal": "k"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
@@ -348,6 +354,7 @@ class Triu(Op):
     """
 
     fields = ("k",)
+    saved_options = {"diagonal": "k"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
@@ -381,6 +388,7 @@ class ConstantPadNd(Op):
     """
 
     fields = ("pad",)
+    saved_options = ("pad",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, pad: tuple[int, ...], value: Any) -> np.ndarray:
