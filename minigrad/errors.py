@@ -40,6 +40,37 @@ INTERNAL_OVERLAP = (
     "memory location. Please clone() the tensor before performing the operation."
 )
 # PyTorch's text has no space after "detach_()."
+# Saved-tensor hooks (autograd/saved_hooks.py) and a saved value's own hooks (SavedTensor).
+PACK_HOOK_MODIFIED_INPUT = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the input "
+    "to a pack hook."
+)
+POST_ACCUMULATE_HOOK_NON_LEAF = (
+    "post accumulate grad hooks cannot be registered on non-leaf tensors"
+)
+SAVED_HOOKS_ALREADY_SET = (
+    "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one "
+    "pair of hooks is allowed at a time."
+)
+SAVED_HOOKS_ON_NONE = "Calling register_hooks on a saved tensor with value None is forbidden"
+SAVED_HOOKS_AFTER_FREE = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values "
+    "of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you need to "
+    "access saved variables after calling backward."
+)
+
+
+def unpack_hook_not_tensor(result: object) -> str:
+    """An unpack hook returned something other than a tensor (a TypeError in PyTorch)."""
+    return (
+        "Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+        f"{python_type_name(result)}"
+    )
+
+
 SAVED_TENSOR_DETACHED_INPLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"

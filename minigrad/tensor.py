@@ -16,6 +16,7 @@ from minigrad import _arguments, _conversion, _device, _dtype, _numpy_protocol, 
 from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
+from minigrad.autograd.graph import RemovableHandle
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import (
@@ -45,19 +46,6 @@ from minigrad.ops import (
     views,
 )
 from minigrad.ops._helpers import normalize_dims, promote_inplace
-
-
-class RemovableHandle:
-    """Returned by ``register_hook``: ``handle.remove()`` unregisters the hook."""
-
-    def __init__(self, hooks: list[Any], hook: Any) -> None:
-        self._hooks, self._hook = hooks, hook
-
-    def remove(self) -> None:
-        """Unregister the hook (a second call does nothing)."""
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
-
 
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
@@ -393,6 +381,26 @@ class Tensor(TensorBase):
     def retains_grad(self) -> bool:
         """True if ``retain_grad()`` was called on this non-leaf tensor."""
         return self._meta is not None and self._meta.retains_grad
+
+    def register_post_accumulate_grad_hook(
+        self, hook: Callable[[Tensor], None]
+    ) -> RemovableHandle:
+        """Call ``hook(tensor)`` on this leaf after backward has added into its ``.grad``.
+
+        Example:
+            >>> import minigrad
+            >>> w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+            >>> handle = w.register_post_accumulate_grad_hook(lambda t: print(t.grad))
+            >>> (w * 3).sum().backward()
+            tensor([3., 3.])
+        """
+        if not self.requires_grad:
+            raise RuntimeError(errors.HOOK_NO_GRAD)
+        if self._grad_fn is not None:
+            raise RuntimeError(errors.POST_ACCUMULATE_HOOK_NON_LEAF)
+        hooks = self._autograd_meta().post_accumulate_hooks
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""

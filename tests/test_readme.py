@@ -64,3 +64,16 @@ def test_readme_debugging_examples_print_what_the_readme_shows(tmp_path):
         )
         assert result.returncode == 0, result.stderr
         assert result.stdout == shown
+
+
+def test_readme_saved_tensors_example_prints_what_pytorch_prints():
+    readme = README.read_text(encoding="utf-8")
+    start = readme.index("## Looking at what autograd saved")
+    section = readme[start:readme.index("\n## ", start + 1)]
+    block = r"((?:(?!```).)*)```"
+    ((source, shown),) = re.findall(rf"```python\n{block}\n```text\n{block}", section, re.S)
+    source = source.replace("import minigrad as torch", f"import {LIB} as torch")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(source, "README.md", "exec"), {})
+    assert printed.getvalue() == shown

@@ -65,6 +65,7 @@ def render() -> str:
     """The generated section of docs/api.md."""
     import minigrad
     import minigrad.autograd.functional
+    import minigrad.autograd.graph
     import minigrad.linalg
     import minigrad.nn.functional
     import minigrad.optim
@@ -76,6 +77,8 @@ def render() -> str:
         ("`minigrad.Tensor`", "Tensor.", _tensor_names(), minigrad.Tensor),
         ("`minigrad.autograd`", "autograd.", sorted(minigrad.autograd.__all__),
          minigrad.autograd),
+        ("`minigrad.autograd.graph`", "autograd.graph.",
+         sorted(minigrad.autograd.graph.__all__), minigrad.autograd.graph),
         ("`minigrad.autograd.functional`", "autograd.functional.",
          sorted(minigrad.autograd.functional.__all__), minigrad.autograd.functional),
         ("`minigrad.nn.functional`", "nn.functional.", sorted(minigrad.nn.functional.__all__),

@@ -285,6 +285,8 @@ def _execute(
         grads = buffers.pop(node, None) or [None] * node._num_outputs
         if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
             grads = _apply_tensor_hooks(node, grads, create_graph)
+        if node._node_pre_hooks:
+            grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
         if targets is None:
             results = _run_node(node, grads, retain_graph, create_graph, anomaly_on)
         else:
@@ -346,8 +348,7 @@ def _run_node(
             anomaly.warn_backward_error(node.name(), node._forward_stack)
         raise
     if node._post_hooks:
-        for hook in node._post_hooks:
-            hook(_hook_view(results), _hook_view(grads))
+        results = tuple(_apply_node_hooks(node._post_hooks, results, grads, create_graph, True))
     if not retain_graph:
         node._release_saved()
     return results
@@ -370,6 +371,42 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
             # (After an in-place write the tensor has a new grad_fn, which retains instead.)
             if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:
                 _retain(tensor, grads[output_nr])
+    return grads
+
+
+def _apply_node_hooks(
+    hooks: list[Callable[..., Any]],
+    grads: Any,
+    grad_outputs: Any,
+    create_graph: bool,
+    post: bool = False,
+) -> list[Any]:
+    """Run a node's pre-hooks or post-hooks on ``grads``.
+
+    Pre-hooks are called as ``hook(grad_outputs)``, post-hooks as ``hook(grad_inputs,
+    grad_outputs)``; a hook may return a tuple of the same length to replace ``grads``.
+    """
+    grads = list(grads)
+    for hook in list(hooks):  # a hook may remove itself
+        arguments = (_hook_view(grads), _hook_view(grad_outputs)) if post else (_hook_view(grads),)
+        result = hook(*arguments)
+        if result is None:
+            continue
+        if not isinstance(result, tuple):
+            kind = errors.python_type_name(result)
+            raise TypeError(f"expected tuple, but hook returned '{kind}'")
+        if len(result) != len(grads):
+            name = getattr(hook, "__name__", repr(hook))
+            raise RuntimeError(
+                f"hook '{name}' has returned an incorrect number of values (got {len(result)}, "
+                f"but expected {len(grads)})"
+            )
+        for new, old in zip(result, grads):
+            if new is not None and old is not None:
+                _check_hook_result(hook, new, old)  # a tensor of the same dtype and size
+        grads = [g if g is None or create_graph else g._array for g in result]
+        if not post:
+            grad_outputs = grads
     return grads
 
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
-from minigrad.autograd import grad_mode, saved
+from minigrad.autograd import grad_mode, saved, saved_attributes
 from minigrad.autograd.graph import Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import record
@@ -64,10 +64,28 @@ class BackwardNode(Node):
     _dirty: tuple[TensorBase, ...] = ()
     _non_differentiable: tuple[Any, ...] = ()
     _materialize_grads = True
+    # PyTorch's names of the saved values, per save_for_backward position (None: not declared
+    # and not yet inferred; see autograd/saved_attributes.py)
+    _names_of_saved: ClassVar[tuple[str | None, ...] | None] = ()
 
     def name(self) -> str:
         """The node's name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
         return self._name
+
+    # --- what the op saved, under PyTorch's names (autograd/saved_attributes.py) -------------
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: an op without declared names names its saved
+        # values from the first node inspected (the generic rule), then looks again.
+        if saved_attributes.is_saved_name(name) and type(self)._names_of_saved is None:
+            saved_attributes.infer_names(self)
+            if type(self)._names_of_saved is not None:
+                return getattr(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self) -> list[str]:
+        saved_attributes.infer_names(self)
+        return list(super().__dir__())
 
     # --- the ctx API (PyTorch's names) -------------------------------------------------------
 
@@ -228,6 +246,11 @@ class Function:
     fields: ClassVar[tuple[str, ...]] = ()
     # Whether numpy's broadcasting errors in forward become PyTorch's message.
     broadcasts: ClassVar[bool] = False
+    # PyTorch's names for what forward saves, one per save_for_backward position, shown as
+    # ``grad_fn._saved_<name>`` (None: the generic rule, autograd/saved_attributes.py); and
+    # the options PyTorch shows the same way: names of ``fields``, or {PyTorch's name: field}.
+    saves: ClassVar[str | tuple[str | None, ...] | None] = None
+    saved_options: ClassVar[tuple[str, ...] | dict[str, Any]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -240,6 +263,10 @@ class Function:
         ))
         namespace = {"__slots__": fields, "_function": cls, "_name": name, "__doc__": cls.__doc__}
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
+        if cls._tensor_level:  # a custom Function's node shows ``_raw_saved_tensors`` instead
+            saved_attributes.install_for_custom_function(cls._Node)
+        else:
+            saved_attributes.install(cls._Node, cls)
         if cls.setup_context is not Function.setup_context:
             cls._forward_signature = inspect.signature(cls.forward)
 

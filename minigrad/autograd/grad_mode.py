@@ -12,10 +12,24 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _GradState(threading.local):
+    """Grad mode as set (``requested``) and as recording reads it (``enabled``).
+
+    They differ only in inference mode, which turns recording off whatever grad mode says
+    (PyTorch's ``enable_grad`` inside ``inference_mode`` records nothing): ``blocked``.
+    """
+
     def __init__(self) -> None:
         # Every thread starts with grad mode on, whatever other threads do. An instance
         # attribute rather than a class default: read on every op, it is found faster.
         self.enabled = True
+        self.requested = True
+        self.blocked = False
+
+
+def _set(mode: bool) -> None:
+    """Set grad mode: what ``is_grad_enabled`` says, and (unless blocked) what is recorded."""
+    _state.requested = mode
+    _state.enabled = mode and not _state.blocked
 
 
 _state = _GradState()
@@ -29,7 +43,7 @@ def is_grad_enabled() -> bool:
         >>> minigrad.is_grad_enabled()
         True
     """
-    return _state.enabled
+    return _state.requested
 
 
 class _GradModeContext:
@@ -38,11 +52,11 @@ class _GradModeContext:
     _mode: bool
 
     def __enter__(self) -> None:
-        self._previous = _state.enabled
-        _state.enabled = self._mode
+        self._previous = _state.requested
+        _set(self._mode)
 
     def __exit__(self, *exc_info: object) -> None:
-        _state.enabled = self._previous
+        _set(self._previous)
 
     def __call__(self, func: F) -> F:
         return _run_in_mode(func, self._mode)
@@ -58,12 +72,12 @@ def _run_in_mode(func: F, mode: bool) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        previous = _state.enabled
-        _state.enabled = mode
+        previous = _state.requested
+        _set(mode)
         try:
             return func(*args, **kwargs)
         finally:
-            _state.enabled = previous
+            _set(previous)
 
     return wrapper  # type: ignore[return-value]
 
@@ -109,11 +123,11 @@ class _Mode:
         self._mode = mode
 
     def __enter__(self) -> None:
-        self._previous = _state.enabled
-        _state.enabled = self._mode
+        self._previous = _state.requested
+        _set(self._mode)
 
     def __exit__(self, *exc_info: object) -> None:
-        _state.enabled = self._previous
+        _set(self._previous)
 
 
 class _NoParamContext(_GradModeContext):
@@ -171,18 +185,18 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801 - PyTorch's name
 
     def __init__(self, mode: bool) -> None:
         # PyTorch applies the mode on construction, so the plain call form works too.
-        self._previous = _state.enabled
+        self._previous = _state.requested
         self._mode = bool(mode)
-        _state.enabled = self._mode
+        _set(self._mode)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc_info: object) -> None:
-        _state.enabled = self._previous
+        _set(self._previous)
 
     def __call__(self, func: F) -> F:
         """Use as a decorator: each call of ``func`` runs with the mode."""
         # The constructor already switched the mode; undo that now.
-        _state.enabled = self._previous
+        _set(self._previous)
         return _run_in_mode(func, self._mode)

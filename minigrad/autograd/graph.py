@@ -3,6 +3,9 @@
 Edges point to nodes, never to tensors: ``next_functions`` is a tuple of ``(node, output_nr)``
 pairs, one per input of the forward op (``(None, 0)`` for an input that needs no gradient). So an
 in-place write can rebind a tensor's ``grad_fn`` without touching history already recorded.
+
+Also PyTorch's ``torch.autograd.graph`` module: ``Node`` and the saved-tensor hooks
+(``saved_tensors_hooks``, ``save_on_cpu``, defined in ``autograd/saved_hooks.py``).
 """
 
 from __future__ import annotations
@@ -14,10 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad.autograd.debug_switches import switches
+from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 
 if TYPE_CHECKING:
     from minigrad.autograd.variable import TensorBase
+
+__all__ = ["Node", "RemovableHandle", "save_on_cpu", "saved_tensors_hooks"]
 
 Edge = tuple["Node | None", int]
 
@@ -44,10 +51,12 @@ class Node:
         "__weakref__",
     )
 
-    _pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None
+    _pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None  # the tensors' hooks
+    _node_pre_hooks: list[Callable[..., Any]] | None = None  # register_prehook
     _post_hooks: list[Callable[..., Any]] | None = None
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
+    _freed_none: frozenset[int] = frozenset()  # saved positions that held None, once freed
     _num_outputs = 1
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
 
@@ -67,11 +76,43 @@ class Node:
             self._metadata: dict[str, Any] = {}
         return self._metadata
 
-    def register_hook(self, hook: Callable[..., Any]) -> None:
-        """Call ``hook(grad_inputs, grad_outputs)`` after this node's backward has run."""
+    def register_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(grad_inputs, grad_outputs)`` after this node's backward has run.
+
+        ``grad_inputs`` are the gradients the node computed for its inputs; the hook may return
+        a tuple to replace them.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+            >>> y = x * 3
+            >>> handle = y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: None)
+            >>> handle.remove()
+        """
         if self._post_hooks is None:
             self._post_hooks = []
         self._post_hooks.append(hook)
+        return RemovableHandle(self._post_hooks, hook)
+
+    def register_prehook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(grad_outputs)`` before this node's backward runs.
+
+        ``grad_outputs`` are the gradients arriving at the node (after its tensors' own
+        hooks); the hook may return a tuple of the same length to replace them.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+            >>> y = x * 3
+            >>> handle = y.grad_fn.register_prehook(lambda grads: (grads[0] * 10,))
+            >>> y.sum().backward()
+            >>> x.grad
+            tensor([30., 30.])
+        """
+        if self._node_pre_hooks is None:
+            self._node_pre_hooks = []
+        self._node_pre_hooks.append(hook)
+        return RemovableHandle(self._node_pre_hooks, hook)
 
     def _register_tensor_hook(self, output_nr: int, hook: Callable[[Any], Any]) -> None:
         # A tensor hook runs on the tensor's gradient before this node consumes it.
@@ -81,11 +122,20 @@ class Node:
 
     def _release_saved(self) -> None:
         """Free the saved values once backward has used them (unless the graph is retained)."""
-        if self._saved:
+        saved = self._saved
+        if saved:
             if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
                 from minigrad.autograd import guard
 
                 guard.release(self)
+            # What was saved as None still reads as None (``grad_fn._saved_other``). A None
+            # has no counter (autograd/saved.py's layout: 5 entries per value, the counter
+            # second); counters compare by identity, so this first test is cheap.
+            if None in saved[1::5]:
+                values = saved[::5]
+                none = frozenset(i for i, value in enumerate(values) if value is None)
+                if none:
+                    self._freed_none = none
             self._saved = None  # using them again is "backward through the graph a second time"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
@@ -97,6 +147,26 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class RemovableHandle:
+    """Returned by the ``register_*hook`` methods: ``handle.remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        """Unregister the hook (a second call does nothing)."""
+        for index, registered in enumerate(self._hooks):
+            if registered is self._hook:
+                del self._hooks[index]
+                return
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
 
 
 class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTorch's C++ one
@@ -133,6 +203,14 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
             raise RuntimeError("leaf variable has been moved into the graph interior")
         if variable.requires_grad:
             variable._accumulate_grad(grads[0])
+            hooks = variable._meta.post_accumulate_hooks
+            for hook in list(hooks):  # a hook may remove itself
+                result = hook(variable)
+                if result is not None and not hasattr(result, "_array"):  # not a tensor
+                    # PyTorch's check on a hook's result (a returned tensor is ignored)
+                    raise TypeError(
+                        f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
+                    )
         return ()
 
 

@@ -160,17 +160,22 @@ class inference_mode:  # noqa: N801 - PyTorch's name
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode
-        self._previous: list[tuple[bool, bool]] = []  # (grad mode, inference mode) per entry
+        # (grad mode, recording blocked, inference mode) per entry
+        self._previous: list[tuple[bool, bool, bool]] = []
 
     def __enter__(self) -> None:
-        self._previous.append((grad_mode._state.enabled, _state.enabled))
-        # As PyTorch's InferenceMode guard: grad mode is the opposite of the inference flag.
-        grad_mode._state.enabled = not self.mode
+        grad_state = grad_mode._state
+        self._previous.append((grad_state.requested, grad_state.blocked, _state.enabled))
+        # As PyTorch's InferenceMode guard: grad mode is the opposite of the inference flag,
+        # and nothing is recorded inside, even under enable_grad (autograd is excluded).
+        grad_state.blocked = self.mode
+        grad_mode._set(not self.mode)
         _set_enabled(self.mode)
 
     def __exit__(self, *exc_info: object) -> None:
-        grad, inference = self._previous.pop()
-        grad_mode._state.enabled = grad
+        grad, blocked, inference = self._previous.pop()
+        grad_mode._state.blocked = blocked
+        grad_mode._set(grad)
         _set_enabled(inference)
 
     def clone(self) -> inference_mode:

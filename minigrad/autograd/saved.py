@@ -27,12 +27,14 @@ documented hole, reproduced on purpose. ``saved_values`` is the one public way t
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import anomaly, debug_hooks, guard, write_tracking
+from minigrad.autograd import anomaly, debug_hooks, guard, saved_hooks, write_tracking
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.variable import TensorBase
 
@@ -42,6 +44,29 @@ if TYPE_CHECKING:
 
 FIELDS = 5  # entries per saved value in ``node._saved``
 _NOTHING = (None, None, 0, None, False)  # a None passed to save_for_backward
+_hooks_state = saved_hooks._state
+_hooks_active = saved_hooks.active
+
+
+class Hooked:
+    """A value kept through saved-tensor hooks: what ``pack`` returned, and ``unpack``.
+
+    It takes the value's place in ``node._saved`` with no counter: autograd cannot see what the
+    hooks did with the tensor, so (as in PyTorch) it is not version-checked.
+    """
+
+    __slots__ = ("packed", "unpack_hook")
+
+    def __init__(self, packed: Any, unpack_hook: Callable[[Any], Any]) -> None:
+        self.packed = packed
+        self.unpack_hook = unpack_hook
+
+    def unpack(self) -> TensorBase:
+        """The tensor ``unpack_hook`` gives back (PyTorch's check: it must be a tensor)."""
+        tensor = self.unpack_hook(self.packed)
+        if not isinstance(tensor, TensorBase):
+            raise TypeError(errors.unpack_hook_not_tensor(tensor))
+        return tensor
 
 
 def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, int, Any]]:
@@ -115,7 +140,10 @@ def pack(
                 output_nr += 1  # noqa: SIM113
             else:
                 packed += (value, None, 0, None, False)
-    node._saved = tuple(packed)
+    entries = tuple(packed)
+    if _hooks_active[0] and _hooks_state.stack:  # saved_tensors_hooks (one check without)
+        entries = _pack_with_hooks(entries, output_tensors, _hooks_state.stack[-1])
+    node._saved = entries
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
     if switches.saves and not pending_writes:
@@ -131,23 +159,95 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     saved = node._saved
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
-    values = []
-    for start in range(0, len(saved), FIELDS):  # a plain loop: runs once per node per backward
-        value = saved[start]
-        counter = saved[start + 1]
-        if counter is None:
-            values.append(value)
-            continue
-        origin = saved[start + 3]
-        if saved[start + 4] and origin._grad_fn is None:
-            # A saved input that had history was detach_()-ed since (PyTorch checks this first).
-            raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
-        if counter.version != saved[start + 2]:
-            raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
-        if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
-            guard.verify(handle(node, start // FIELDS), node)
-        values.append(_as_tensor(node, value, counter, origin) if as_tensors else value)
-    return tuple(values)
+    # a plain loop: runs once per node per backward
+    return tuple(_unpack_at(node, saved, start, as_tensors) for start in range(0, len(saved),
+                                                                              FIELDS))
+
+
+def unpack_one(node: Node, index: int) -> Any:
+    """The value saved at ``index`` (``grad_fn._saved_self``), checked like backward checks it.
+
+    Tensors come back as tensors: an input as the tensor itself, an output with its place in
+    the graph; a private value as it was kept.
+    """
+    saved = node._saved
+    if saved is None:
+        raise RuntimeError(errors.BACKWARD_TWICE)
+    if index * FIELDS >= len(saved):
+        return None  # forward saved nothing this time (its saving is conditional)
+    return _unpack_at(node, saved, index * FIELDS, True)
+
+
+def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool) -> Any:
+    value = saved[start]
+    counter = saved[start + 1]
+    origin = saved[start + 3]
+    if counter is None:
+        if type(value) is Hooked:
+            return _from_hooks(node, value.unpack(), origin, as_tensors)
+        return value
+    if saved[start + 4] and origin._grad_fn is None:
+        # A saved input that had history was detach_()-ed since (PyTorch checks this first).
+        raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
+    if counter.version != saved[start + 2]:
+        raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
+    if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
+        guard.verify(handle(node, start // FIELDS), node)
+    return _as_tensor(node, value, counter, origin) if as_tensors else value
+
+
+def _from_hooks(node: Node, tensor: TensorBase, origin: Any, as_tensors: bool) -> Any:
+    """What an unpack hook returned, as backward wants it."""
+    if not as_tensors:
+        return tensor._array
+    if isinstance(origin, TensorBase) or origin is None:
+        return tensor
+    # A saved output comes back as a new tensor with its place in the graph (as in PyTorch).
+    return _as_tensor(node, tensor._array, tensor._counter, origin)
+
+
+def _pack_with_hooks(
+    packed: tuple[Any, ...],
+    output_tensors: Sequence[TensorBase],
+    hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]],
+) -> tuple[Any, ...]:
+    """``packed`` with each tensor replaced by what the pack hook makes of it.
+
+    The hook gets the tensor itself (an input, or the output); Python numbers and None are kept
+    as they are, as PyTorch keeps them.
+    """
+    pack_hook, unpack_hook = hooks
+    result: tuple[Any, ...] = ()
+    for start in range(0, len(packed), FIELDS):
+        entry = packed[start : start + FIELDS]
+        tensor = saved_tensor_of(entry, output_tensors)
+        if tensor is not None:
+            entry = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0, entry[3],
+                     False)
+        result += entry
+    return result
+
+
+def saved_tensor_of(entry: Sequence[Any], output_tensors: Sequence[TensorBase] = ()) -> Any:
+    """The tensor behind one saved entry (what a pack hook gets), or None for a plain value."""
+    value, counter, _, origin, _ = entry
+    if isinstance(origin, TensorBase):
+        return origin
+    if type(origin) is int and origin < len(output_tensors):
+        return output_tensors[origin]
+    if counter is not None or type(value) is np.ndarray:
+        # an output known by buffer and counter only, or a private intermediate array
+        return TensorBase.output_class._make(value, None, 0, counter)
+    return None
+
+
+def call_pack_hook(pack_hook: Callable[[Any], Any], tensor: TensorBase) -> Any:
+    """``pack_hook(tensor)``, refusing a hook that writes to its argument (PyTorch's rule)."""
+    version = tensor._counter.version
+    packed = pack_hook(tensor)
+    if tensor._counter.version != version:
+        raise RuntimeError(errors.PACK_HOOK_MODIFIED_INPUT)
+    return packed
 
 
 def _as_tensor(node: Node, value: Any, counter: Any, origin: Any) -> Any:

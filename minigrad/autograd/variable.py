@@ -29,12 +29,14 @@ new_counter: Callable[[], VersionCounter] = VersionCounter
 class AutogradMeta:
     """The rarely-needed per-tensor autograd state, kept apart to keep new tensors cheap."""
 
-    __slots__ = ("grad", "accumulator", "hooks", "retains_grad", "lock")
+    __slots__ = ("grad", "accumulator", "hooks", "post_accumulate_hooks", "retains_grad", "lock")
 
     def __init__(self) -> None:
         self.grad: TensorBase | None = None
         self.accumulator: AccumulateGrad | None = None
         self.hooks: list[Callable[[Any], Any]] = []
+        # register_post_accumulate_grad_hook: called with the leaf once .grad is updated
+        self.post_accumulate_hooks: list[Callable[[Any], Any]] = []
         self.retains_grad = False
         # Backward may run in several threads at once; adding into ``.grad`` is a
         # read-modify-write, so each tensor serialises it with its own lock (as PyTorch's

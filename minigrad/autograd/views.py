@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import grad_mode
+from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node, new_sequence_nr
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
@@ -38,15 +38,17 @@ class ViewInfo:
     """What a view knows about itself.
 
     ``created_in_no_grad`` and ``multi_output_name`` are PyTorch's "creation meta": at most one
-    is set. A view made under ``no_grad``, or an output of a multi-output view op (``split``,
-    ``chunk``, ``unbind``), may not be written in place while gradients are recorded, and its
-    history may not be regenerated after its base changed (see ``view_rebase_error``).
+    is set. A view made under ``no_grad`` (or in inference mode: then ``created_in_inference``
+    says so too), or an output of a multi-output view op (``split``, ``chunk``, ``unbind``), may
+    not be written in place while gradients are recorded, and its history may not be
+    regenerated after its base changed (see ``view_rebase_error``).
     """
 
     __slots__ = (
         "steps",
         "synced_version",
         "created_in_no_grad",
+        "created_in_inference",
         "multi_output_name",
         "grad_fn_name",
         "output_nr",
@@ -60,10 +62,12 @@ class ViewInfo:
         multi_output_name: str | None,
         grad_fn_name: str | None = None,
         output_nr: int = 0,
+        created_in_inference: bool = False,
     ) -> None:
         self.steps = steps
         self.synced_version = version  # the counter's value when grad_fn was last made
         self.created_in_no_grad = created_in_no_grad
+        self.created_in_inference = created_in_inference  # also created_in_no_grad
         self.multi_output_name = multi_output_name  # "Split" for outputs of split/chunk
         # The view's own node when it was made: PyTorch's messages name it ("Output 1 of Unbind").
         self.grad_fn_name = grad_fn_name
@@ -104,7 +108,7 @@ _MULTI_OUTPUT_HINT = (
 )
 _NO_GRAD_HINT = (
     " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "your code by moving both the view and the inplace either both inside the {block} block (if "
     "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
     "tracked)."
 )
@@ -126,10 +130,18 @@ def view_rebase_error(
             if name is None
             else f"Output {output_nr} of {name} is a view of a view which was created in"
         )
-        message = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+        if view.created_in_inference:
+            message = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            message = (
+                f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+            )
     else:
         message = f"Output {output_nr} of {name} is a view and {modified} modified inplace."
-    return message + (_NO_GRAD_HINT if view.created_in_no_grad else _MULTI_OUTPUT_HINT)
+    if not view.created_in_no_grad:
+        return message + _MULTI_OUTPUT_HINT
+    block = "inference_mode" if view.created_in_inference else "no_grad"
+    return message + _NO_GRAD_HINT.format(block=block)
 
 
 class ViewOp(Op):
@@ -167,6 +179,7 @@ def _make_view(
     # PyTorch's creation meta: no_grad wins over multi-output; a view of a view inherits its
     # source's unless the new view op sets one itself.
     no_grad = not grad_mode._state.enabled
+    in_inference = no_grad and inference._state.enabled
     if no_grad:
         multi = None
     new_steps = () if step is None else (step,)
@@ -176,6 +189,7 @@ def _make_view(
         view._base, steps = source._base, (*source._view.steps, *new_steps)
         if not no_grad and multi is None:
             no_grad = source._view.created_in_no_grad
+            in_inference = source._view.created_in_inference
             multi = source._view.multi_output_name
     grad_fn = view._grad_fn
     view._view = ViewInfo(
@@ -185,6 +199,7 @@ def _make_view(
         multi,
         None if grad_fn is None else grad_fn.name(),
         view._output_nr,
+        in_inference,
     )
 
 

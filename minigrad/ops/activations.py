@@ -23,6 +23,7 @@ import numpy as np
 
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.saved_attributes import part
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import _helpers, unary
 from minigrad.ops._helpers import Constants, operand
@@ -68,6 +69,7 @@ class Hardtanh(Op):
     """
 
     fields = ("low", "high")
+    saved_options = {"min_val": "low", "max_val": "high"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, low: Any, high: Any) -> np.ndarray:
@@ -106,6 +108,7 @@ class LeakyRelu(Op):
     """y = x if x > 0 else slope * x;  dx = grad if x > 0 else slope * grad.  Saves its input."""
 
     fields = ("slope",)
+    saved_options = {"negative_slope": "slope"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, slope: float) -> np.ndarray:
@@ -136,6 +139,7 @@ class LeakyReluInplace(Op):
     """
 
     fields = ("slope",)
+    saved_options = {"negative_slope": "slope"}
 
     node_name = "LeakyReluBackward1"
 
@@ -174,6 +178,8 @@ class Elu(Op):
     """
 
     fields = ("coefficients",)
+    saved_options = {"alpha": part("coefficients", 0), "scale": part("coefficients", 1),
+                     "input_scale": part("coefficients", 2)}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, alpha: float, scale: float, input_scale: float) -> Any:
@@ -201,6 +207,8 @@ class EluInplace(Op):
     """``elu_``: saves its result y; for y <= 0, dx = grad * input_scale * (y + scale*alpha)."""
 
     fields = ("coefficients",)
+    saved_options = {"alpha": part("coefficients", 0), "scale": part("coefficients", 1),
+                     "input_scale": part("coefficients", 2)}
 
     node_name = "EluBackward1"
 
@@ -248,6 +256,7 @@ class Gelu(Op):
     """
 
     fields = ("approximate",)
+    saved_options = ("approximate",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, approximate: str) -> np.ndarray:
@@ -341,6 +350,7 @@ class Softplus(Op):
     """
 
     fields = ("beta", "threshold")
+    saved_options = ("beta", "threshold")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, beta: float, threshold: float) -> np.ndarray:

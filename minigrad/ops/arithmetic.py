@@ -16,6 +16,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     C_TYPE_NAMES,
@@ -34,6 +35,7 @@ class Add(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
     fields = ("alpha",)
+    saved_options = ("alpha",)
 
     num_inputs = 2
 
@@ -101,6 +103,7 @@ class Sub(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
     fields = ("alpha",)
+    saved_options = ("alpha",)
 
     num_inputs = 2
 
@@ -142,6 +145,7 @@ def _check_bool_subtraction(a: Any, b: Any) -> None:
 class Rsub(Op):
     """z = other - x (``2 - x``);  dx = -grad.  Saves nothing."""
 
+    saved_options = {"alpha": constant(1)}
     node_name = "RsubBackward1"
 
     @staticmethod
@@ -272,6 +276,7 @@ class PowScalar(Op):
     """y = x ** p (p a number);  dx = grad * p * x**(p-1), and 0 where p == 0.  Saves x."""
 
     fields = ("exponent",)
+    saved_options = ("exponent",)
 
     node_name = "PowBackward0"
 
@@ -330,6 +335,7 @@ class Pow(Op):
     dx = grad * y * x**(y-1) (0 where y == 0);  dy = grad * z * log(x) (0 where x == 0, y >= 0).
     """
 
+    saves = ("self", "exponent", "result")
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = "PowBackward1"
@@ -356,6 +362,8 @@ class RpowScalar(Op):
     """z = base ** y (base a number);  dy = grad * z * log(base).  Saves y and its result."""
 
     fields = ("base",)
+    saves = ("exponent", "result")
+    saved_options = {"self": "base"}
 
     node_name = "PowBackward2"
 
@@ -547,6 +555,7 @@ class Lerp(Op):
     """
 
     fields = ("weight",)
+    saved_options = ("weight",)
 
     node_name = "LerpBackward0"
     num_inputs = 2
@@ -608,6 +617,7 @@ class LerpTensor(Op):
     gradient (PyTorch saves a value conditionally only when a single formula uses it).
     """
 
+    saves = ("self", "end", "weight")
     node_name = "LerpBackward1"
     num_inputs = 3
 
@@ -635,6 +645,8 @@ class Addcmul(Op):
     """
 
     fields = ("value",)
+    saves = ("tensor1", "tensor2")
+    saved_options = ("value",)
 
     num_inputs = 3
 
@@ -684,6 +696,8 @@ class Addcdiv(Op):
     """
 
     fields = ("value",)
+    saves = ("tensor1", "tensor2")
+    saved_options = ("value",)
 
     num_inputs = 3
 

@@ -29,6 +29,7 @@ class Clamp(Op):
     """
 
     fields = ("low", "high")
+    saved_options = {"min": "low", "max": "high"}
 
     node_name = "ClampBackward1"
 
@@ -89,6 +90,7 @@ class ClampTensor(Op):
     dhigh = grad where x > high (or high < low, where the result is high).
     """
 
+    saves = ("self", "min", "max")
     node_name = "ClampBackward0"
     num_inputs = 3
 
@@ -127,6 +129,7 @@ class ClampMin(Op):
     """y = max(x, low), low a number;  dx = grad where x >= low.  Saves its input."""
 
     fields = ("low",)
+    saved_options = {"min": "low"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, low: Any) -> np.ndarray:
@@ -162,6 +165,7 @@ class ClampMax(Op):
     """y = min(x, high), high a number;  dx = grad where x <= high.  Saves its input."""
 
     fields = ("high",)
+    saved_options = {"max": "high"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, high: Any) -> np.ndarray:
@@ -189,6 +193,7 @@ class ClampMinTensor(Op):
     Saves x and low.
     """
 
+    saves = ("self", "min")
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = "ClampMinBackward1"
@@ -216,6 +221,7 @@ class ClampMaxTensor(Op):
     Saves x and high.
     """
 
+    saves = ("self", "max")
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = "ClampMaxBackward1"

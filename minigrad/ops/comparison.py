@@ -146,6 +146,7 @@ class Where(Op):
     Saves the condition (PyTorch): changing it in place before backward raises.
     """
 
+    saves = "condition"
     node_name = "WhereBackward0"
     num_inputs = 3
 

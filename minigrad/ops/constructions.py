@@ -14,6 +14,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import part
 from minigrad.ops._helpers import (
     operand,
     wrap_dim,
@@ -38,6 +39,8 @@ class DiagEmbed(DiagonalBackward):
 
     node_name = "DiagEmbedBackward0"
     fields = ("options",)
+    saved_options = {"offset": part("options", 0), "dim1": part("options", 1),
+                     "dim2": part("options", 2)}
 
 
 class DiagonalCopy(Op):
@@ -49,6 +52,8 @@ class DiagonalCopy(Op):
 
     node_name = "DiagonalBackward0_copy"
     fields = ("shape", "options")
+    saved_options = {"offset": part("options", 0), "dim1": part("options", 1),
+                     "dim2": part("options", 2), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant, part
 from minigrad.ops import shape as shape_ops
 from minigrad.ops import views
 from minigrad.ops._helpers import (
@@ -120,7 +121,13 @@ class Convolution(Op):
     second derivatives work. Saves input and weight (not the bias), as PyTorch.
     """
 
-    fields = ("params",)
+    fields = ("params", "bias_shape")
+    saves = ("input", "weight")
+    saved_options = {"stride": part("params", 0), "padding": part("params", 1),
+                     "dilation": part("params", 2), "groups": part("params", 3),
+                     "transposed": constant(False),
+                     "output_padding": lambda node: (0,) * len(node.params[0]),
+                     "bias_sym_sizes_opt": "bias_shape"}
 
     num_inputs = 3
 
@@ -131,6 +138,7 @@ class Convolution(Op):
     ) -> np.ndarray:
         ctx.save_for_backward(x, w)
         ctx.params = stride, padding, dilation, groups
+        ctx.bias_shape = (0,) if b is None else np.shape(b)
         y = _conv_forward(x, w, stride, padding, dilation, groups)
         if b is not None:
             y = y + np.reshape(b, (1, -1) + (1,) * len(stride))

@@ -48,6 +48,8 @@ class NllLoss(Op):
     """
 
     fields = ("reduction", "ignore_index", "axis")
+    saves = ("self", "target", "weight", "total_weight")
+    saved_options = ("reduction", "ignore_index")
 
     @staticmethod
     def forward(
@@ -69,7 +71,9 @@ class NllLoss(Op):
         picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, axis), axis), axis)
         losses = np.where(valid, -picked_w * picked, 0).astype(x.dtype)
         total = np.asarray(picked_w.sum(dtype=x.dtype), dtype=x.dtype)
-        ctx.save_for_backward(x, given_target, weight, total)
+        # PyTorch leaves a batch's total weight at 0 without a reduction
+        kept_total = np.zeros_like(total) if reduction == NONE and x.ndim > 1 else total
+        ctx.save_for_backward(x, given_target, weight, kept_total)
         ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, axis
         if reduction == NONE:
             return losses

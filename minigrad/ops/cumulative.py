@@ -31,6 +31,7 @@ class Cumsum(Op):
     """
 
     fields = ("dim",)
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
@@ -66,6 +67,7 @@ class Cumprod(Op):
     """
 
     fields = ("dim",)
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:

@@ -73,6 +73,8 @@ class LinalgCholeskyEx(Op):
     """
 
     fields = ("upper",)
+    saves = "L"
+    saved_options = ("upper",)
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, upper: bool,
@@ -95,6 +97,7 @@ class Cholesky(Op):
     """
 
     fields = ("upper",)
+    saved_options = ("upper",)
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, upper: bool) -> np.ndarray:
@@ -220,6 +223,8 @@ class LinalgQr(Op):
     """
 
     fields = ("mode",)
+    saves = ("Q", "R")
+    saved_options = ("mode",)
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
@@ -314,14 +319,16 @@ class LinalgSvd(Op):
     columns of U and rows of Vh get no gradient. Saves U, S and Vh.
     """
 
-    fields = ("full_matrices",)
+    fields = ("full_matrices", "rank")
+    saves = ("U", "S", "Vh")
+    saved_options = {"full_matrices": "full_matrices", "S_sym_argsize_minus_1": "rank"}
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, full_matrices: bool) -> tuple[Any, Any, Any]:
         u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
         u, s, vh = column_major(u), np.ascontiguousarray(s), column_major(vh)
         ctx.save_for_backward(u, s, vh)
-        ctx.full_matrices = full_matrices
+        ctx.full_matrices, ctx.rank = full_matrices, s.shape[-1]
         return u, s, vh
 
     @staticmethod
@@ -446,6 +453,7 @@ class LinalgEigh(Op):
     """
 
     fields = ()
+    saves = ("eigenvalues", "eigenvectors")
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, uplo: str) -> tuple[np.ndarray, np.ndarray]:

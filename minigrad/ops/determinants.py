@@ -41,6 +41,7 @@ class LinalgDet(Op):
     """
 
     fields = ()
+    saves = ("A", "result")
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray) -> np.ndarray:
@@ -117,6 +118,7 @@ class LinalgSlogdet(Op):
     """
 
     fields = ()
+    saves = ("A", "sign")
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

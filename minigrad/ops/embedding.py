@@ -9,6 +9,7 @@ import numpy as np
 from minigrad._dtype import type_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant
 from minigrad.ops._helpers import (
     constant_tensor,
     dtype_name,
@@ -28,6 +29,9 @@ class Embedding(Op):
     """
 
     fields = ("num_weights", "padding_idx", "scale")
+    saves = "indices"
+    saved_options = {"padding_idx": "padding_idx", "scale_grad_by_freq": "scale",
+                     "sparse": constant(False), "weight_sym_argsize_0": "num_weights"}
 
     @staticmethod
     def forward(

@@ -136,6 +136,7 @@ class Uniform(Op):
 class MaskedFill(Op):
     """y = value where mask, else x;  dx = grad where not mask.  Saves the mask."""
 
+    saves = "mask"
     checks_input_overlap = False  # PyTorch reads the value (or mask) before writing
 
     @staticmethod

@@ -18,6 +18,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     broadcast_shapes,
@@ -38,6 +39,8 @@ class Gather(Op):
     """
 
     fields = ("dim",)
+    saves = ("self", "index")
+    saved_options = {"dim": "dim", "sparse_grad": constant(False)}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
@@ -95,6 +98,8 @@ class ScatterAdd(Op):
     checks_input_overlap = False
 
     fields = ("dim",)
+    saves = "index"
+    saved_options = ("dim",)
 
     num_inputs = 2
 
@@ -168,6 +173,8 @@ class Scatter(Op):
     """
 
     fields = ("dim",)
+    saves = "index"
+    saved_options = ("dim",)
 
     num_inputs = 2
 
@@ -200,6 +207,8 @@ class ScatterValue(Op):
     """
 
     fields = ("dim",)
+    saves = "index"
+    saved_options = ("dim",)
 
     node_name = "ScatterBackward1"
 
@@ -328,6 +337,8 @@ class ScatterReduce(Op):
     checks_input_overlap = False
 
     fields = ("dim", "reduce", "include_self")
+    saves = ("self", "src", "index", "result")
+    saved_options = ("dim", "reduce", "include_self")
 
     num_inputs = 2
 

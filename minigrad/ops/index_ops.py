@@ -96,7 +96,9 @@ class IndexCopy(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    fields = ("dim",)
+    fields = ("dim", "source_dim")
+    saves = ("index", "source")
+    saved_options = ("dim", "source_dim")
 
     num_inputs = 2
 
@@ -104,7 +106,7 @@ class IndexCopy(Op):
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
                 index: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(index, src if ctx.needs_input_grad[1] else None)
-        ctx.dim = dim
+        ctx.dim, ctx.source_dim = dim, np.ndim(src)
         y = np.array(x, copy=True)
         at_least_1d(y)[along(dim, at_least_1d(index))] = (
             at_least_1d(src) if x.ndim == 0 else src)
@@ -181,6 +183,8 @@ class IndexFill(Op):
     """
 
     fields = ("dim",)
+    saves = "index"
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
@@ -228,6 +232,8 @@ class IndexFillTensor(Op):
     node_name = "IndexFillBackward1"
     num_inputs = 2
     fields = ("dim",)
+    saves = "index"
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, value: np.ndarray, dim: int,
@@ -290,6 +296,7 @@ class Take(Op):
     """
 
     fields = ()
+    saves = ("self", "index")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -335,6 +342,8 @@ class IndexSelect(Op):
     """
 
     fields = ("dim", "shape")
+    saves = "index"
+    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
@@ -381,7 +390,9 @@ class IndexAdd(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    fields = ("dim", "alpha")
+    fields = ("dim", "alpha", "source_dim")
+    saves = ("index", "source")
+    saved_options = ("dim", "alpha", "source_dim")
 
     num_inputs = 2
 
@@ -390,7 +401,7 @@ class IndexAdd(Op):
                 alpha: Any = 1) -> np.ndarray:
         if ctx.needs_input_grad[1]:
             ctx.save_for_backward(index, src)
-        ctx.dim, ctx.alpha = dim, alpha
+        ctx.dim, ctx.alpha, ctx.source_dim = dim, alpha, np.ndim(src)
         y = np.array(x, copy=True)
         scaled = src if alpha == 1 else src * alpha
         np.add.at(at_least_1d(y), along(dim, at_least_1d(index)),
@@ -431,6 +442,7 @@ class MaskedSelect(Op):
     Saves its input and the mask (PyTorch's MaskedSelectBackward0 keeps both).
     """
 
+    saves = ("self", "mask")
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x, mask)
@@ -472,6 +484,8 @@ class MaskedScatter(Op):
     checks_input_overlap = False
 
     fields = ("source_shape",)
+    saves = "mask"
+    saved_options = {"source_sym_sizes": "source_shape"}
 
     num_inputs = 2
 

@@ -23,6 +23,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import arithmetic, reduction, unary, views
 from minigrad.ops._helpers import (
@@ -40,6 +41,7 @@ class Dot(Op):
     Saves each operand only if the other one needs a gradient (PyTorch).
     """
 
+    saves = ("self", "tensor")
     num_inputs = 2
 
     @staticmethod
@@ -62,6 +64,7 @@ class Mv(Op):
     Saves each operand only if the other one needs a gradient (PyTorch).
     """
 
+    saves = ("self", "vec")
     num_inputs = 2
 
     @staticmethod
@@ -84,11 +87,18 @@ class Mm(Op):
     Like Mul, saves each operand only if the other one needs a gradient.
     """
 
+    fields = ("layouts",)
+    saves = ("self", "mat2")
+    saved_options = {"self_sym_sizes": matrix_layout(0, 0, 0),
+                     "self_sym_strides": matrix_layout(0, 1, 0),
+                     "mat2_sym_sizes": matrix_layout(1, 0, 1),
+                     "mat2_sym_strides": matrix_layout(1, 1, 1)}
     num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         save_for_the_other(ctx, x, y)
+        ctx.layouts = x.shape, x.strides, y.shape, y.strides, x.itemsize
         return x @ y
 
     @staticmethod
@@ -106,6 +116,7 @@ class Bmm(Op):
     Saves each operand only if the other one needs a gradient.
     """
 
+    saves = ("self", "mat2")
     num_inputs = 2
 
     @staticmethod
@@ -132,7 +143,13 @@ class Addmm(Op):
 
     # mat2_transposed: whether mat2 is a transposed matrix (F.linear's ``weight.t()``); its
     # gradient is laid out the same way (PyTorch's ``mm_mat2_backward`` keeps mat2's strides).
-    fields = ("beta", "alpha", "mat2_transposed")
+    fields = ("beta", "alpha", "mat2_transposed", "layouts")
+    saves = ("mat1", "mat2")
+    saved_options = {"alpha": "alpha", "beta": "beta",
+                     "mat1_sym_sizes": matrix_layout(0, 0, 1),
+                     "mat1_sym_strides": matrix_layout(0, 1, 1),
+                     "mat2_sym_sizes": matrix_layout(1, 0, 2),
+                     "mat2_sym_strides": matrix_layout(1, 1, 2)}
 
     num_inputs = 3
 
@@ -143,6 +160,7 @@ class Addmm(Op):
         ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
         ctx.beta, ctx.alpha = beta, alpha
         ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
+        ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
         return _scaled_sum(input, mat1 @ mat2, beta, alpha)
 
     @staticmethod
@@ -178,6 +196,8 @@ class Baddbmm(Op):
     """
 
     fields = ("beta", "alpha")
+    saves = ("batch1", "batch2")
+    saved_options = ("alpha", "beta")
 
     num_inputs = 3
 
@@ -224,13 +244,14 @@ class SqueezeInplace(Op):
     SqueezeBackward4; here it is an out-of-place op on that temporary, which nobody else sees.
     """
 
-    fields = ("shape",)
+    fields = ("shape", "dim")
+    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward4"
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        ctx.shape = x.shape
+        ctx.shape, ctx.dim = x.shape, dim
         return np.squeeze(x, dim)
 
     @staticmethod

@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant
 from minigrad.ops import linalg, views
 from minigrad.ops._helpers import operand
 
@@ -30,9 +31,12 @@ class SqueezeMatmul(Op):
     """
 
     node_name = "SqueezeBackward4"
+    fields = ("shape",)
+    saved_options = {"dim": constant(0), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.shape = x.shape
         return np.squeeze(x, 0).copy()
 
     @staticmethod

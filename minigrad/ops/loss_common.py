@@ -30,6 +30,7 @@ class MulScalar(Op):
     """
 
     fields = ("c",)
+    saved_options = {"other": "c"}
 
     node_name = "MulBackward1"
 
@@ -47,6 +48,7 @@ class DivScalar(Op):
     """y = x / c for a number c (C++'s ``tensor / int``);  dx = grad / c.  Saves nothing."""
 
     fields = ("c",)
+    saved_options = {"other": "c"}
 
     node_name = "DivBackward1"
 

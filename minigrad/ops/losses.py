@@ -58,6 +58,8 @@ class MseLoss(Op):
     """
 
     fields = ("reduction",)
+    saves = ("self", "target")
+    saved_options = ("reduction",)
 
     num_inputs = 2
 
@@ -82,6 +84,8 @@ class SmoothL1Loss(Op):
     """
 
     fields = ("reduction", "beta")
+    saves = ("self", "target")
+    saved_options = ("reduction", "beta")
 
     num_inputs = 2
 
@@ -109,6 +113,8 @@ class HuberLoss(Op):
     """
 
     fields = ("reduction", "delta")
+    saves = ("self", "target")
+    saved_options = ("reduction", "delta")
 
     num_inputs = 2
 
@@ -319,6 +325,8 @@ class BinaryCrossEntropy(Op):
     """
 
     fields = ("reduction",)
+    saves = ("self", "target", "weight")
+    saved_options = ("reduction",)
 
     num_inputs = 2
 
@@ -431,6 +439,8 @@ class BinaryCrossEntropyWithLogits(Op):
     """
 
     fields = ("reduction",)
+    saves = ("self", "target", "weight", "pos_weight")
+    saved_options = ("reduction",)
 
     num_inputs = 2
 

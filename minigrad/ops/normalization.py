@@ -89,7 +89,9 @@ class NativeLayerNorm(Op):
     read it) and the per-group mean and rstd (private).
     """
 
-    fields = ("axes", "eps")
+    fields = ("axes", "eps", "normalized_shape")
+    saves = ("input", "weight", "bias", "result1", "result2")
+    saved_options = ("normalized_shape",)
 
     num_inputs = 3
 
@@ -102,6 +104,7 @@ class NativeLayerNorm(Op):
         mean, rstd = mean.astype(x.dtype), rstd.astype(x.dtype)
         ctx.save_for_backward(x, weight, bias, mean, rstd)
         ctx.axes, ctx.eps = axes, eps
+        ctx.normalized_shape = tuple(x.shape[axis] for axis in axes)
         y = (x - mean) * rstd
         if weight is not None:
             y = y * weight
@@ -207,6 +210,8 @@ class NativeBatchNorm(Op):
     """
 
     fields = ("training", "eps", "axes", "shape")
+    saves = ("input", "weight", "running_mean", "running_var", "result1", "result2")
+    saved_options = ("eps", "training")
 
     num_inputs = 3
 

@@ -34,6 +34,7 @@ class LinalgVectorNorm(Op):
     """
 
     fields = ("ord", "axes", "keepdim")
+    saved_options = {"ord": "ord", "dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],

@@ -111,6 +111,7 @@ class MaxPool2DWithIndices(Op):
     """
 
     fields = ("input_shape",)
+    saves = ("self", "result1")
 
     node_name = "MaxPool2DWithIndicesBackward0"
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import numel
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     along,
@@ -66,6 +67,7 @@ class Sum(Op):
     """y = sum of all elements;  dx = grad broadcast to x's shape.  Saves nothing."""
 
     fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any) -> np.ndarray:
@@ -81,6 +83,7 @@ class SumDim(Op):
     """y = sum over ``dim``;  dx = grad copied back along ``dim``.  Saves nothing."""
 
     fields = ("shape", "axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     node_name = "SumBackward1"
 
@@ -99,6 +102,7 @@ class Mean(Op):
     """y = mean of all elements;  dx = grad / n broadcast to x's shape.  Saves nothing."""
 
     fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape", "self_sym_numel": numel("shape")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -115,6 +119,8 @@ class MeanDim(Op):
     """y = mean over ``dim``;  dx = grad / n copied back along ``dim``.  Saves nothing."""
 
     fields = ("shape", "axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim", "self_sym_sizes": "shape",
+                     "self_sym_numel": numel("shape")}
 
     node_name = "MeanBackward1"
 
@@ -209,6 +215,7 @@ class ProdDim(Op):
     """
 
     fields = ("dim", "keepdim")
+    saved_options = ("dim", "keepdim")
 
     node_name = "ProdBackward1"
 
@@ -291,6 +298,7 @@ class Var(Op):
     """
 
     fields = ("axes", "correction", "keepdim", "grad_rule")
+    saved_options = {"dim": "axes", "correction": "correction", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
@@ -313,6 +321,7 @@ class Std(Op):
     """
 
     fields = ("axes", "correction", "keepdim", "grad_rule")
+    saved_options = {"dim": "axes", "correction": "correction", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
@@ -467,6 +476,8 @@ class MaxDim(Op):
     """
 
     fields = ("dim", "keepdim", "shape")
+    saves = "indices"
+    saved_options = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     node_name = "MaxBackward0"
 
@@ -486,6 +497,8 @@ class MinDim(Op):
     """
 
     fields = ("dim", "keepdim", "shape")
+    saves = "indices"
+    saved_options = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     node_name = "MinBackward0"
 
@@ -530,6 +543,7 @@ class Amax(Op):
     """
 
     fields = ("axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -551,6 +565,7 @@ class Amin(Op):
     """
 
     fields = ("axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -708,6 +723,7 @@ class Logsumexp(Op):
     """
 
     fields = ("axes", "keepdim")
+    saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:

@@ -27,6 +27,7 @@ class Cat(Op):
     """
 
     fields = ("dim", "sizes")
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -110,6 +111,7 @@ class Stack(Op):
     """
 
     fields = ("dim", "count")
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -155,6 +157,7 @@ class Repeat(Op):
     """
 
     fields = ("shape", "repeats")
+    saved_options = {"repeats": "repeats", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, repeats: tuple[int, ...]) -> np.ndarray:
@@ -233,6 +236,7 @@ class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
     fields = ("dims",)
+    saved_options = ("dims",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
@@ -264,6 +268,7 @@ class Roll(Op):
     """
 
     fields = ("shifts", "dims")
+    saved_options = ("shifts", "dims")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shifts: tuple[int, ...],
@@ -308,6 +313,7 @@ class Tril(Op):
     """
 
     fields = ("k",)
+    saved_options = {"diagonal": "k"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
@@ -344,6 +350,7 @@ class Triu(Op):
     """
 
     fields = ("k",)
+    saved_options = {"diagonal": "k"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
@@ -377,6 +384,7 @@ class ConstantPadNd(Op):
     """
 
     fields = ("pad",)
+    saved_options = ("pad",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, pad: tuple[int, ...], value: Any) -> np.ndarray:

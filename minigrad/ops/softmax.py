@@ -22,6 +22,7 @@ class Softmax(Op):
     """
 
     fields = ("axis",)
+    saved_options = {"dim": "axis"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
@@ -49,6 +50,7 @@ class LogSoftmax(Op):
     """
 
     fields = ("axis",)
+    saved_options = {"dim": "axis"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:

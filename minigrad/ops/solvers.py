@@ -160,6 +160,7 @@ class LinalgInvEx(Op):
     """
 
     fields = ()
+    saves = "inverse"
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, check: str | None) -> tuple[np.ndarray, np.ndarray]:
@@ -250,6 +251,8 @@ class LinalgSolveEx(Op):
     """
 
     fields = ("left", "vector")
+    saves = ("A", "result")
+    saved_options = ("left",)
 
     num_inputs = 2
 

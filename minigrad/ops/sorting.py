@@ -41,13 +41,15 @@ class Sort(Op):
     indices is not.
     """
 
-    fields = ("dim",)
+    fields = ("dim", "shape")
+    saves = "indices"
+    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, descending: bool) -> tuple[Any, Any]:
         indices = sort_order(x, dim, descending)
         ctx.save_for_backward(indices)
-        ctx.dim = dim
+        ctx.dim, ctx.shape = dim, x.shape
         values = x.copy() if x.ndim == 0 else np.take_along_axis(x, indices, axis=dim)
         return values, indices
 
@@ -77,6 +79,8 @@ class Topk(Op):
     """
 
     fields = ("dim", "shape")
+    saves = "indices"
+    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int, dim: int, largest: bool) -> tuple[Any, Any]:

@@ -17,6 +17,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import inverse_of, part
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, operand, wrap_dim
@@ -77,6 +78,8 @@ class Select(ViewOp):
     """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere."""
 
     fields = ("shape", "key")
+    saved_options = {"dim": lambda node: len(node.key) - 2, "index": lambda node: node.key[-2],
+                     "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: int) -> np.ndarray:
@@ -119,6 +122,10 @@ class Slice(ViewOp):
     """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
 
     fields = ("shape", "key")
+    saved_options = {"dim": lambda node: len(node.key) - 2,
+                     "start": lambda node: node.key[-2].start,
+                     "end": lambda node: node.key[-2].stop, "step": lambda node: node.key[-2].step,
+                     "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
@@ -172,6 +179,7 @@ class Unsqueeze(ViewOp):
     """y = x with a new size-1 dimension at ``dim``;  dx = grad without it."""
 
     fields = ("dim",)
+    saved_options = ("dim",)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
@@ -224,13 +232,14 @@ class Squeeze(ViewOp):
 class SqueezeDim(ViewOp):
     """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back."""
 
-    fields = ("shape",)
+    fields = ("shape", "dim")
+    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward1"
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        ctx.shape = x.shape
+        ctx.shape, ctx.dim = x.shape, dim
         return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...]
 
     @staticmethod
@@ -282,6 +291,7 @@ class View(ViewOp):
     """y = x with another shape, same elements in the same order;  dx = grad reshaped back."""
 
     fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -362,6 +372,7 @@ class Transpose(ViewOp):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  dx = grad swapped back."""
 
     fields = ("dims",)
+    saved_options = {"dim0": part("dims", 0), "dim1": part("dims", 1)}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
@@ -388,6 +399,7 @@ def transpose(input: Any, dim0: int, dim1: int) -> Any:
 class T(Transpose):
     """y = x.t() (a matrix transposed; vectors unchanged);  dx = grad transposed back."""
 
+    saved_options = ()
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         if isinstance(grad, TensorBase):  # create_graph: record TBackward0, as PyTorch does
@@ -413,6 +425,7 @@ class Permute(ViewOp):
     """y = x with its dimensions reordered;  dx = grad with the inverse order."""
 
     fields = ("inverse",)
+    saved_options = {"dims": inverse_of("inverse")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
@@ -503,8 +516,12 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
 class Expand(ViewOp):
     """y = x repeated along size-1 dims without copying;  dx = grad summed back (by the node)."""
 
+    fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape"}
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        ctx.shape = x.shape
         return strided(x, shape, expand_strides(x.shape, element_strides(x), shape))
 
     @staticmethod
@@ -566,6 +583,8 @@ class Diagonal(ViewOp):
     """
 
     fields = ("shape", "options")
+    saved_options = {"offset": part("options", 0), "dim1": part("options", 1),
+                     "dim2": part("options", 2), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
@@ -639,6 +658,7 @@ class UnsafeView(Op):
     """
 
     fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape"}
     forward = View.forward
     backward = View.backward
 

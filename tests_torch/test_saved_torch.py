@@ -1,0 +1,202 @@
+"""``grad_fn._saved_*`` against PyTorch 2.13, for every op-table row.
+
+For every differentiable row and sample, the same call runs in both libraries (float64); then
+the two backward graphs are walked side by side from the output, as far as their nodes have the
+same names, and at each node:
+
+- the ``_saved_*`` and ``_raw_saved_*`` attribute names listed by ``dir(grad_fn)`` are
+  PyTorch's (less the documented gaps below);
+- each saved tensor has PyTorch's value, dtype and shape, and is the same object where
+  PyTorch's is (an input comes back as the input itself); a saved output shares the output's
+  memory; a value PyTorch did not save is None in both;
+- each saved option (``_saved_dim``, ``_saved_alpha``, ``_saved_self_sym_sizes`` ...) has
+  PyTorch's value (dims and slice bounds compared after normalization, see DIM_OPTIONS);
+- after backward, reading a saved tensor raises PyTorch's error in both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from opinfo import OpInfo, Sample, all_ops
+from test_ops import build_args, call, iter_cases
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+
+ROWS = [row for row in all_ops() if row.differentiable]
+
+# What PyTorch keeps that minigrad's backward formulas do not use, so minigrad cannot show it:
+# PyTorch's LU-based determinant and solve keep the factorization, log_sigmoid a buffer, the
+# pooling ops their indices or options. Keyed by node name: the attribute names minigrad lacks.
+KNOWN_GAPS: dict[str, set[str]] = {
+    "LinalgDetBackward0": {"LU", "pivots"},
+    "LinalgSlogdetBackward0": {"LU", "pivots"},
+    "LinalgSolveExBackward0": {"LU", "pivots"},
+    "LogSigmoidBackward0": {"buffer"},
+    # the pooling nodes keep the output size minigrad computed, not the options it came from
+    "MaxPool2DWithIndicesBackward0": {"kernel_size", "stride", "padding", "dilation", "ceil_mode"},
+    "AvgPool2DBackward0": {"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+                           "divisor_override"},
+}
+# Options PyTorch keeps as the user passed them, and minigrad as it normalized them (which is
+# what its backward uses): dims (negative, unsorted, empty or None for "all"), slice bounds, and
+# a defaulted correction. They are compared after the same normalization.
+DIM_OPTIONS = {"dim", "dims", "dim0", "dim1", "dim2"}
+# Rows whose graphs hold singular or eigen vectors (the spectral and nuclear norms use the SVD).
+SIGN_FREE = ("svd", "eig", "norm", "pinv")
+
+
+def saved_names(node: Any) -> set[str]:
+    """The saved-value attributes ``dir(node)`` lists."""
+    return {name for name in dir(node) if name.startswith(("_saved_", "_raw_saved_"))}
+
+
+def expected_names(node: Any) -> set[str]:
+    gaps = KNOWN_GAPS.get(node.name(), set())
+    return saved_names(node) - {f"_saved_{gap}" for gap in gaps} - {
+        f"_raw_saved_{gap}" for gap in gaps
+    }
+
+
+def signed(value: Any) -> Any:
+    """PyTorch's bindings show a negative int64 option as its unsigned wrap-around
+    (-1 -> 18446744073709551615); the signed value is what the user passed."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value >= 2**63:
+        return value - 2**64
+    if isinstance(value, tuple):
+        return tuple(signed(item) for item in value)
+    return value
+
+
+def normalized_dims(value: Any, rank: int) -> tuple[int, ...]:
+    """Dims as a sorted tuple of non-negative dims; None or () mean every dim."""
+    if value is None:
+        return tuple(range(rank))
+    items = value if isinstance(value, tuple) else (value,)
+    if not items:
+        return tuple(range(rank))
+    return tuple(sorted({item % max(rank, 1) if rank else 0 for item in items})) if rank else ()
+
+
+def same_option(name: str, mine: Any, theirs: Any, node: Any, ranks: set[int]) -> bool:
+    if mine == theirs and isinstance(mine, bool) == isinstance(theirs, bool):
+        return True  # a number may be an int in one library and a float in the other
+    if name in DIM_OPTIONS:
+        return any(normalized_dims(mine, rank) == normalized_dims(theirs, rank)
+                   for rank in ranks)
+    if name == "correction":
+        return theirs is None and mine == 1  # PyTorch's default, which minigrad fills in
+    if name in ("start", "end") and node.name() == "SliceBackward0":
+        size = node._saved_self_sym_sizes[signed(node._saved_dim)]
+        bounds = slice(theirs, None) if name == "start" else slice(None, theirs)
+        start, stop, _ = bounds.indices(size)
+        return mine == (start if name == "start" else max(stop, 0))
+    if name in ("padding", "output_padding") and node.name() == "ConvolutionBackward0":
+        # PyTorch's string-padding path ("valid") keeps (0,) whatever the rank
+        return set(mine) == set(theirs) == {0}
+    return False
+
+
+def assert_same_option(name: str, mine: Any, theirs: Any, node: Any,
+                       context: dict[str, Any]) -> None:
+    theirs = signed(theirs)
+    if isinstance(theirs, float) and isinstance(mine, float):
+        assert mine == pytest.approx(theirs, rel=1e-12), name
+        return
+    # the rank the dims count from: the node's input's, if it keeps its sizes; inside a
+    # composite op (einsum, norms) that rank is not at hand, so any rank up to 8
+    sizes = getattr(node, "_saved_self_sym_sizes", None)
+    ranks = {len(sizes)} if isinstance(sizes, tuple) else set(range(9))
+    assert same_option(name, mine, theirs, node, ranks), (
+        f"{node.name()}._saved_{name}: minigrad {mine!r}, PyTorch {theirs!r}"
+    )
+
+
+def assert_same_tensor(mine: Any, theirs: Any, context: dict[str, Any], what: str) -> None:
+    assert isinstance(mine, minigrad.Tensor), f"{what}: {mine!r}"
+    assert str(mine.dtype) == str(theirs.dtype).replace("torch.", "minigrad."), what
+    assert tuple(mine.shape) == tuple(theirs.shape), what
+    mine_values, their_values = mine.detach().numpy(), theirs.detach().numpy()
+    if context["sign_free"]:
+        # singular and eigen vectors are unique only up to sign (LAPACK builds differ), and so
+        # is what is computed from them
+        mine_values, their_values = np.abs(mine_values), np.abs(their_values)
+    np.testing.assert_allclose(mine_values, their_values, rtol=1e-7, atol=1e-9, err_msg=what)
+    for m_input, t_input in zip(context["m_inputs"], context["t_inputs"]):
+        if theirs is t_input:
+            assert mine is m_input, f"{what}: PyTorch gives back the input itself"
+
+
+def compare_nodes(m_node: Any, t_node: Any, context: dict[str, Any], seen: set[int]) -> None:
+    """Compare the two nodes, then their children with the same names."""
+    if id(t_node) in seen or m_node.name() != t_node.name():
+        return
+    seen.add(id(t_node))
+    name = t_node.name()
+    assert saved_names(m_node) == expected_names(t_node), name
+    for attribute in sorted(expected_names(t_node)):
+        if attribute.startswith("_raw_saved_"):
+            continue
+        what = f"{name}.{attribute}"
+        theirs = getattr(t_node, attribute)
+        mine = getattr(m_node, attribute)
+        if theirs is None and f"_raw{attribute}" in saved_names(t_node):
+            assert mine is None, what  # a tensor PyTorch did not save
+        elif isinstance(theirs, torch.Tensor):
+            assert_same_tensor(mine, theirs, context, what)
+        else:
+            assert_same_option(attribute[len("_saved_"):], mine, theirs, t_node, context)
+    for (m_child, _), (t_child, _) in zip(m_node.next_functions, t_node.next_functions):
+        if m_child is not None and t_child is not None:
+            compare_nodes(m_child, t_child, context, seen)
+
+
+def first_saved_tensor(node: Any) -> str | None:
+    """The first ``_saved_*`` name whose value PyTorch keeps as a tensor (None: there is none)."""
+    for name in sorted(expected_names(node)):
+        if name.startswith("_saved_") and isinstance(getattr(node, name), torch.Tensor):
+            return name
+    return None
+
+
+@pytest.mark.parametrize(("row", "sample"), list(iter_cases(ROWS)))
+def test_saved_values_match_pytorch(row: OpInfo, sample: Sample) -> None:
+    m_args, m_kwargs, _ = build_args(minigrad, row, sample, "float64")
+    t_args, t_kwargs, _ = build_args(torch, row, sample, "float64")
+    try:
+        theirs = call(torch, row, t_args, t_kwargs)
+    except Exception as error:  # noqa: BLE001 - the forward tests compare the errors
+        with pytest.raises(type(error)):
+            call(minigrad, row, m_args, m_kwargs)
+        return
+    mine = call(minigrad, row, m_args, m_kwargs)
+    assert (mine.grad_fn is None) == (theirs.grad_fn is None)
+    if theirs.grad_fn is None:
+        return
+    context = {"m_inputs": [*m_args, *m_kwargs.values()],
+               "t_inputs": [*t_args, *t_kwargs.values()],
+               "sign_free": any(word in row.name for word in SIGN_FREE)}
+    compare_nodes(mine.grad_fn, theirs.grad_fn, context, set())
+
+    # after backward, the saved tensors are freed: reading one raises PyTorch's error
+    attribute = first_saved_tensor(theirs.grad_fn)
+    if attribute is None or mine.grad_fn.name() != theirs.grad_fn.name():
+        return
+    try:
+        theirs.backward(torch.ones_like(theirs))
+    except RuntimeError:  # the backward tests compare the errors
+        with pytest.raises(RuntimeError):
+            mine.backward(minigrad.ones_like(mine))
+        return
+    mine.backward(minigrad.ones_like(mine))
+    with pytest.raises(RuntimeError) as t_info:
+        getattr(theirs.grad_fn, attribute)
+    with pytest.raises(RuntimeError) as m_info:
+        getattr(mine.grad_fn, attribute)
+    assert str(m_info.value) == str(t_info.value)
