@@ -422,3 +422,27 @@ SCATTER_REDUCE_DEPRECATED = (
     "in a future PyTorch release. Use minigrad.scatter_reduce instead for more reduction "
     "options."
 )
+
+
+ADDCDIV_INTEGER_DIVISION = (
+    "Integer division with addcdiv is no longer supported, and in a future  release "
+    "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+    "behavior can be implemented as (input + value * minigrad.trunc(tensor1 / tensor2))"
+    ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+    "float inputs. The future addcdiv behavior is just the latter implementation: "
+    "(input + value * tensor1 / tensor2), for all dtypes."
+)
+
+CLAMP_WITHOUT_BOUNDS = "torch.clamp: At least one of 'min' or 'max' must not be None"
+
+
+def fill_value_not_0d(ndim: int) -> str:
+    """``fill_`` with a tensor value that is not 0-d."""
+    return (
+        f"fill_ only supports 0-dimension value tensor but got tensor with {ndim} dimensions."
+    )
+
+
+def masked_fill_mask_dtype(dtype: Any) -> str:
+    """``masked_fill`` with a mask that is not a bool tensor."""
+    return f"masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"

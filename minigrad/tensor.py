@@ -16,10 +16,8 @@ from minigrad import _arguments, _conversion, _device, _dtype, _numpy_protocol, 
 from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import (
-    _helpers,
     arithmetic,
     clamp,
     comparison,
@@ -41,7 +39,7 @@ from minigrad.ops import (
     unary,
     views,
 )
-from minigrad.ops._helpers import normalize_dims, promote_inplace
+from minigrad.ops._helpers import normalize_dims
 
 
 class RemovableHandle:
@@ -994,7 +992,7 @@ class Tensor(TensorBase):
 
     def exp2_(self) -> Tensor:
         """``2 ** self``, in place."""
-        return _float_inplace(self, unary.Exp2)
+        return unary.exp2_(self)
 
     def expm1(self) -> Tensor:
         """``exp(self) - 1``."""
@@ -1002,7 +1000,7 @@ class Tensor(TensorBase):
 
     def expm1_(self) -> Tensor:
         """``exp(self) - 1``, in place."""
-        return _float_inplace(self, unary.Expm1)
+        return unary.expm1_(self)
 
     def log2(self) -> Tensor:
         """Base-2 logarithm."""
@@ -1010,7 +1008,7 @@ class Tensor(TensorBase):
 
     def log2_(self) -> Tensor:
         """Base-2 logarithm, in place."""
-        return _float_inplace(self, unary.Log2)
+        return unary.log2_(self)
 
     def log10(self) -> Tensor:
         """Base-10 logarithm."""
@@ -1018,7 +1016,7 @@ class Tensor(TensorBase):
 
     def log10_(self) -> Tensor:
         """Base-10 logarithm, in place."""
-        return _float_inplace(self, unary.Log10)
+        return unary.log10_(self)
 
     def log1p(self) -> Tensor:
         """``log(1 + self)``."""
@@ -1026,7 +1024,7 @@ class Tensor(TensorBase):
 
     def log1p_(self) -> Tensor:
         """``log(1 + self)``, in place."""
-        return _float_inplace(self, unary.Log1p)
+        return unary.log1p_(self)
 
     def rsqrt(self) -> Tensor:
         """``1 / sqrt(self)``."""
@@ -1034,7 +1032,7 @@ class Tensor(TensorBase):
 
     def rsqrt_(self) -> Tensor:
         """``1 / sqrt(self)``, in place."""
-        return _float_inplace(self, unary.Rsqrt)
+        return unary.rsqrt_(self)
 
     def sin(self) -> Tensor:
         """Sine."""
@@ -1042,7 +1040,7 @@ class Tensor(TensorBase):
 
     def sin_(self) -> Tensor:
         """Sine, in place."""
-        return _float_inplace(self, unary.Sin)
+        return unary.sin_(self)
 
     def cos(self) -> Tensor:
         """Cosine."""
@@ -1050,7 +1048,7 @@ class Tensor(TensorBase):
 
     def cos_(self) -> Tensor:
         """Cosine, in place."""
-        return _float_inplace(self, unary.Cos)
+        return unary.cos_(self)
 
     def tan(self) -> Tensor:
         """Tangent."""
@@ -1058,7 +1056,7 @@ class Tensor(TensorBase):
 
     def tan_(self) -> Tensor:
         """Tangent, in place."""
-        return _float_inplace(self, unary.Tan)
+        return unary.tan_(self)
 
     def asin(self) -> Tensor:
         """Inverse sine."""
@@ -1066,7 +1064,7 @@ class Tensor(TensorBase):
 
     def asin_(self) -> Tensor:
         """Inverse sine, in place."""
-        return _float_inplace(self, unary.Asin)
+        return unary.asin_(self)
 
     def acos(self) -> Tensor:
         """Inverse cosine."""
@@ -1074,7 +1072,7 @@ class Tensor(TensorBase):
 
     def acos_(self) -> Tensor:
         """Inverse cosine, in place."""
-        return _float_inplace(self, unary.Acos)
+        return unary.acos_(self)
 
     def atan(self) -> Tensor:
         """Inverse tangent."""
@@ -1082,7 +1080,7 @@ class Tensor(TensorBase):
 
     def atan_(self) -> Tensor:
         """Inverse tangent, in place."""
-        return _float_inplace(self, unary.Atan)
+        return unary.atan_(self)
 
     def sinh(self) -> Tensor:
         """Hyperbolic sine."""
@@ -1090,7 +1088,7 @@ class Tensor(TensorBase):
 
     def sinh_(self) -> Tensor:
         """Hyperbolic sine, in place."""
-        return _float_inplace(self, unary.Sinh)
+        return unary.sinh_(self)
 
     def cosh(self) -> Tensor:
         """Hyperbolic cosine."""
@@ -1098,7 +1096,7 @@ class Tensor(TensorBase):
 
     def cosh_(self) -> Tensor:
         """Hyperbolic cosine, in place."""
-        return _float_inplace(self, unary.Cosh)
+        return unary.cosh_(self)
 
     def erf(self) -> Tensor:
         """The error function."""
@@ -1106,7 +1104,7 @@ class Tensor(TensorBase):
 
     def erf_(self) -> Tensor:
         """The error function, in place."""
-        return _float_inplace(self, unary.Erf)
+        return unary.erf_(self)
 
     def square(self) -> Tensor:
         """``self ** 2``."""
@@ -1114,7 +1112,7 @@ class Tensor(TensorBase):
 
     def square_(self) -> Tensor:
         """``self ** 2`` in place (recorded as ``pow_``)."""
-        return self.pow_(2)
+        return unary.square_(self)
 
     def sign(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element."""
@@ -1122,7 +1120,7 @@ class Tensor(TensorBase):
 
     def sign_(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element, in place."""
-        return apply_inplace(unary.Clone if self._array.dtype == np.bool_ else unary.Sign, self)
+        return unary.sign_(self)
 
     def floor(self) -> Tensor:
         """Round down."""
@@ -1130,7 +1128,7 @@ class Tensor(TensorBase):
 
     def floor_(self) -> Tensor:
         """Round down, in place."""
-        return _rounding_inplace(self, unary.Floor)
+        return unary.floor_(self)
 
     def ceil(self) -> Tensor:
         """Round up."""
@@ -1138,7 +1136,7 @@ class Tensor(TensorBase):
 
     def ceil_(self) -> Tensor:
         """Round up, in place."""
-        return _rounding_inplace(self, unary.Ceil)
+        return unary.ceil_(self)
 
     def trunc(self) -> Tensor:
         """Round towards zero."""
@@ -1146,7 +1144,7 @@ class Tensor(TensorBase):
 
     def trunc_(self) -> Tensor:
         """Round towards zero, in place."""
-        return _rounding_inplace(self, unary.Trunc)
+        return unary.trunc_(self)
 
     fix = trunc
     fix_ = trunc_
@@ -1157,11 +1155,7 @@ class Tensor(TensorBase):
 
     def round_(self, decimals: int = 0) -> Tensor:
         """Round half to even, in place."""
-        if decimals:
-            unary.round(self.detach(), decimals=decimals)  # the dtype check, first
-            if self._array.dtype.kind == "f":
-                return apply_inplace(unary.RoundDecimals, self, decimals)
-        return _rounding_inplace(self, unary.Round)
+        return unary.round_(self, decimals=decimals)
 
     def frac(self) -> Tensor:
         """``self - trunc(self)``."""
@@ -1169,8 +1163,7 @@ class Tensor(TensorBase):
 
     def frac_(self) -> Tensor:
         """``self - trunc(self)``, in place."""
-        unary.frac(self.detach())  # the dtype check, before anything changes
-        return apply_inplace(unary.Frac, self)
+        return unary.frac_(self)
 
     def true_divide(self, other: Any) -> Tensor:
         """``self / other``."""
@@ -1178,7 +1171,7 @@ class Tensor(TensorBase):
 
     def true_divide_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
-        return self.div_(other)
+        return arithmetic.div_(self, other)
 
     def floor_divide(self, other: Any) -> Tensor:
         """``self // other``."""
@@ -1186,10 +1179,7 @@ class Tensor(TensorBase):
 
     def floor_divide_(self, other: Any) -> Tensor:
         """``self //= other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        if dtype == np.bool_:
-            _helpers.check_float_kernel("div_floor_cpu", self)
-        return apply_inplace(arithmetic.FloorDivideInplace, self, other, dtype)
+        return arithmetic.floor_divide_(self, other)
 
     def remainder(self, other: Any) -> Tensor:
         """``self % other`` (the sign of ``other``)."""
@@ -1197,12 +1187,7 @@ class Tensor(TensorBase):
 
     def remainder_(self, other: Any) -> Tensor:
         """``self %= other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        if dtype == np.bool_:
-            _helpers.check_float_kernel("remainder_cpu", self)
-        if isinstance(other, TensorBase):
-            return apply_inplace(arithmetic.Remainder, self, other, dtype)
-        return apply_inplace(arithmetic.RemainderScalar, self, other, dtype)
+        return arithmetic.remainder_(self, other)
 
     def __mod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -1224,10 +1209,7 @@ class Tensor(TensorBase):
 
     def atan2_(self, other: Any) -> Tensor:
         """``atan2(self, other)``, in place."""
-        if not isinstance(other, Tensor):
-            arithmetic.atan2(self, other)  # PyTorch's TypeError for a non-tensor ``other``
-        other, dtype = promote_inplace(self, other, true_divide=True)
-        return apply_inplace(arithmetic.Atan2, self, other, dtype)
+        return arithmetic.atan2_(self, other)
 
     arctan2 = atan2
     arctan2_ = atan2_
@@ -1242,11 +1224,7 @@ class Tensor(TensorBase):
 
     def clamp_min_(self, min: Any) -> Tensor:
         """``max(self, min)`` in place."""
-        if isinstance(min, TensorBase):
-            min, dtype = promote_inplace(self, min)
-            return apply_inplace(clamp.ClampMinTensor, self, min, dtype)
-        _check_float_bound(self, min)
-        return apply_inplace(clamp.ClampMin, self, min)
+        return clamp.clamp_min_(self, min)
 
     def clamp_max(self, max: Any) -> Tensor:
         """``min(self, max)``."""
@@ -1254,11 +1232,7 @@ class Tensor(TensorBase):
 
     def clamp_max_(self, max: Any) -> Tensor:
         """``min(self, max)`` in place."""
-        if isinstance(max, TensorBase):
-            max, dtype = promote_inplace(self, max)
-            return apply_inplace(clamp.ClampMaxTensor, self, max, dtype)
-        _check_float_bound(self, max)
-        return apply_inplace(clamp.ClampMax, self, max)
+        return clamp.clamp_max_(self, max)
 
     def lerp(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``."""
@@ -1266,10 +1240,7 @@ class Tensor(TensorBase):
 
     def lerp_(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``, in place."""
-        arithmetic.lerp(self.detach(), end.detach(), weight)  # the checks, before anything changes
-        if isinstance(weight, TensorBase):
-            return apply_inplace(arithmetic.LerpTensor, self, end, weight)
-        return apply_inplace(arithmetic.Lerp, self, end, weight)
+        return arithmetic.lerp_(self, end, weight)
 
     def addcmul(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 * tensor2``."""
@@ -1277,10 +1248,7 @@ class Tensor(TensorBase):
 
     def addcmul_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 * tensor2`` in place."""
-        if self._array.dtype == np.bool_:
-            _helpers.check_float_kernel("addcmul_cpu_out", self)
-        value = arithmetic._value_for(value, None, self)
-        return apply_inplace(arithmetic.Addcmul, self, tensor1, tensor2, value, None)
+        return arithmetic.addcmul_(self, tensor1, tensor2, value=value)
 
     def addcdiv(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 / tensor2``."""
@@ -1288,9 +1256,7 @@ class Tensor(TensorBase):
 
     def addcdiv_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 / tensor2`` in place."""
-        arithmetic.addcdiv(self.detach(), tensor1.detach(), tensor2.detach())  # the checks, first
-        value = arithmetic._value_for(value, None, self)
-        return apply_inplace(arithmetic.Addcdiv, self, tensor1, tensor2, value, None)
+        return arithmetic.addcdiv_(self, tensor1, tensor2, value=value)
 
     def nan_to_num(
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
@@ -1302,9 +1268,7 @@ class Tensor(TensorBase):
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
     ) -> Tensor:
         """nan, +inf and -inf replaced by finite values, in place."""
-        if self._array.dtype.kind != "f":
-            return apply_inplace(unary.Clone, self)
-        return apply_inplace(unary.NanToNum, self, nan, posinf, neginf)
+        return unary.nan_to_num_(self, nan, posinf, neginf)
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``self`` where ``condition`` is True, else ``other``."""
@@ -1573,152 +1537,123 @@ class Tensor(TensorBase):
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self += alpha * other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        return apply_inplace(arithmetic.Add, self, other, alpha, dtype)
+        return arithmetic.add_(self, other, alpha=alpha)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self -= alpha * other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        return apply_inplace(arithmetic.Sub, self, other, alpha, dtype)
+        return arithmetic.sub_(self, other, alpha=alpha)
 
     def mul_(self, other: Any) -> Tensor:
         """``self *= other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        return apply_inplace(arithmetic.Mul, self, other, dtype)
+        return arithmetic.mul_(self, other)
 
     def div_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
-        other, dtype = promote_inplace(self, other, true_divide=True)
-        return apply_inplace(arithmetic.Div, self, other, dtype)
+        return arithmetic.div_(self, other)
 
     def pow_(self, exponent: Any) -> Tensor:
         """``self **= exponent`` in place."""
-        exponent, dtype = promote_inplace(self, exponent)
-        if isinstance(exponent, TensorBase):
-            return apply_inplace(arithmetic.Pow, self, exponent, dtype)
-        return apply_inplace(arithmetic.PowScalar, self, exponent, dtype)
+        return arithmetic.pow_(self, exponent)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
         """Limit every element to ``[min, max]`` in place."""
-        if min is None and max is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        return apply_inplace(clamp.Clamp, self, min, max)
+        return clamp.clamp_(self, min, max)
 
     clip_ = clamp_
 
     def neg_(self) -> Tensor:
         """``self = -self`` in place."""
-        return apply_inplace(unary.Neg, self)
+        return unary.neg_(self)
 
     def abs_(self) -> Tensor:
         """``self = |self|`` in place."""
-        return apply_inplace(unary.Abs, self)
+        return unary.abs_(self)
 
     def exp_(self) -> Tensor:
         """``self = exp(self)`` in place (saves the result: a later in-place write breaks it)."""
-        return apply_inplace(unary.Exp, self)
+        return unary.exp_(self)
 
     def log_(self) -> Tensor:
         """``self = log(self)`` in place."""
-        return apply_inplace(unary.Log, self)
+        return unary.log_(self)
 
     def sqrt_(self) -> Tensor:
         """``self = sqrt(self)`` in place."""
-        return apply_inplace(unary.Sqrt, self)
+        return unary.sqrt_(self)
 
     def sigmoid_(self) -> Tensor:
         """``self = sigmoid(self)`` in place."""
-        return apply_inplace(unary.Sigmoid, self)
+        return unary.sigmoid_(self)
 
     def tanh_(self) -> Tensor:
         """``self = tanh(self)`` in place."""
-        return apply_inplace(unary.Tanh, self)
+        return unary.tanh_(self)
 
     def relu_(self) -> Tensor:
         """``self = max(self, 0)`` in place."""
-        return apply_inplace(unary.Relu, self)
+        return unary.relu_(self)
 
     def zero_(self) -> Tensor:
         """Fill with zeros in place."""
-        return apply_inplace(fill.Zero, self)
+        return fill.zero_(self)
 
     def fill_(self, value: Any) -> Tensor:
         """Fill with ``value`` (a number or a 0-d tensor) in place."""
-        if isinstance(value, TensorBase):
-            if value._array.ndim:
-                raise RuntimeError(
-                    "fill_ only supports 0-dimension value tensor but got tensor with "
-                    f"{value._array.ndim} dimensions."
-                )
-            return apply_inplace(fill.FillTensor, self, value)
-        return apply_inplace(fill.Fill, self, value)
+        return fill.fill_(self, value)
 
     def copy_(self, src: Any) -> Tensor:
         """Copy ``src``'s values (broadcast to this shape) into this tensor."""
-        return apply_inplace(fill.Copy, self, src)
+        return fill.copy_(self, src)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
         """Fill with samples from Normal(mean, std) in place."""
-        return apply_inplace(fill.Normal, self, mean, std)
+        return fill.normal_(self, mean, std)
 
     def uniform_(self, from_: float = 0.0, to: float = 1.0) -> Tensor:
         """Fill with samples from Uniform[from_, to) in place."""
-        return apply_inplace(fill.Uniform, self, from_, to)
+        return fill.uniform_(self, from_, to)
 
     def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
         """Write ``value`` where ``mask`` is True, in place."""
-        _check_mask(mask)
-        return apply_inplace(fill.MaskedFill, self, mask, _scalar(value))
+        return fill.masked_fill_(self, mask, value)
 
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """A copy with ``value`` written where ``mask`` is True."""
-        _check_mask(mask)
-        try:
-            np.broadcast_shapes(mask._array.shape, self._array.shape)
-        except ValueError:
-            raise RuntimeError(
-                errors.broadcast_mismatch(mask._array.shape, self._array.shape)
-            ) from None
-        return fill.MaskedFill.apply(self, mask, _scalar(value))
+        return fill.masked_fill(self, mask, value)
 
     def scatter_(
         self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
         reduce: str | None = None,
     ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
-        op, args = gather_scatter.scatter_call(self, dim, index, src, value, reduce, inplace=True)
-        return apply_inplace(op, self, *args)
+        return gather_scatter.scatter_(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Add ``src`` at ``index`` along ``dim``, in place."""
-        axis = gather_scatter._scatter_checks(self._array, dim, index, src, "scatter_add")
-        return apply_inplace(gather_scatter.ScatterAdd, self, src, axis, index)
+        return gather_scatter.scatter_add_(self, dim, index, src)
 
     def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *,
                         include_self: bool = True) -> Tensor:
         """Combine ``src`` in at ``index`` along ``dim`` by ``reduce``, in place."""
-        args = gather_scatter.scatter_reduce_call(self, dim, index, src, reduce, include_self)
-        return apply_inplace(gather_scatter.ScatterReduce, self, *args)
+        return gather_scatter.scatter_reduce_(
+            self, dim, index, src, reduce, include_self=include_self
+        )
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
-        args = index_ops.index_add_call(self, dim, index, source, alpha)
-        return apply_inplace(index_ops.IndexAdd, self, *args)
+        return index_ops.index_add_(self, dim, index, source, alpha=alpha)
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         """Write ``source``'s slices at ``index`` along ``dim``, in place."""
-        args = index_ops.index_copy_call(self, dim, index, source)
-        return apply_inplace(index_ops.IndexCopy, self, *args)
+        return index_ops.index_copy_(self, dim, index, source)
 
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
         """Set the slices at ``index`` along ``dim`` to ``value``, in place."""
-        op, args = index_ops.index_fill_call(self, dim, index, value)
-        return apply_inplace(op, self, *args)
+        return index_ops.index_fill_(self, dim, index, value)
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         """Fill the positions where ``mask`` is True from ``source``, in place."""
-        index_ops.masked_scatter_inplace_checks(self, mask, source)
-        return apply_inplace(index_ops.MaskedScatter, self, source, mask)
+        return index_ops.masked_scatter_(self, mask, source)
 
 
 def is_tensor(obj: Any) -> bool:
@@ -1740,39 +1675,6 @@ def numel(input: Tensor) -> int:
 def is_floating_point(input: Tensor) -> bool:
     """True if ``input`` has a floating-point dtype."""
     return input.is_floating_point()
-
-
-def _check_mask(mask: Any) -> None:
-    if not isinstance(mask, TensorBase) or mask._array.dtype != np.bool_:
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{getattr(mask, 'dtype', type(mask).__name__)}")
-
-
-def _scalar(value: Any) -> Any:
-    return value.item() if isinstance(value, TensorBase) else value
-
-
-def _float_inplace(tensor: Tensor, op: Any) -> Tensor:
-    """An in-place op with a floating-point result: integer tensors cannot hold it."""
-    if tensor._array.dtype.kind != "f":
-        raise RuntimeError(
-            errors.inplace_dtype_mismatch("Float", _dtype.display_name(tensor._array.dtype))
-        )
-    return apply_inplace(op, tensor)
-
-
-def _check_float_bound(tensor: Tensor, bound: Any) -> None:
-    """clamp_min_/clamp_max_ with a float bound cannot write an integer tensor (PyTorch's text)."""
-    if tensor._array.dtype.kind != "f" and isinstance(bound, float):
-        name = _helpers.C_TYPE_NAMES[tensor._array.dtype.name]
-        raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
-
-
-def _rounding_inplace(tensor: Tensor, op: Any) -> Tensor:
-    """floor_, ceil_, trunc_, round_: on an integer tensor the values stay (a version bump)."""
-    if tensor._array.dtype == np.bool_:
-        _helpers.check_float_kernel(f"{op.__name__.lower()}_vml_cpu", tensor)
-    return apply_inplace(op if tensor._array.dtype.kind == "f" else unary.Clone, tensor)
 
 
 # Op outputs are minigrad.Tensor objects.

@@ -16,6 +16,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     C_TYPE_NAMES,
@@ -24,6 +25,7 @@ from minigrad.ops._helpers import (
     not_implemented_name,
     operand,
     promote,
+    promote_inplace,
     save_for_the_other,
 )
 
@@ -64,6 +66,13 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     return Add.apply(a, b, alpha, dtype)
 
 
+
+def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input += alpha * other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    return apply_inplace(Add, input, other, alpha, dtype)
+
+
 def _check_alpha(a: Any, dtype: Any, alpha: Any) -> None:
     if alpha == 1 and not isinstance(alpha, float):
         return  # the common case
@@ -102,6 +111,13 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     _check_bool_subtraction(a, b)
     _check_alpha(a, dtype, alpha)
     return Sub.apply(a, b, alpha, dtype)
+
+
+
+def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input -= alpha * other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    return apply_inplace(Sub, input, other, alpha, dtype)
 
 
 def _check_bool_subtraction(a: Any, b: Any) -> None:
@@ -170,6 +186,12 @@ def mul(input: Any, other: Any) -> Any:
     return Mul.apply(a, b) if dtype is None else Mul.apply(a, b, dtype)
 
 
+def mul_(input: Any, other: Any) -> Any:
+    """``input *= other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    return apply_inplace(Mul, input, other, dtype)
+
+
 class Div(Op):
     """z = x / y;  dx = grad / y,  dy = -grad * ((x / y) / y).
 
@@ -199,6 +221,12 @@ def div(input: Any, other: Any) -> Any:
     """``input / other`` (true division: integers give float32), with broadcasting."""
     a, b, dtype = promote(input, other, true_divide=True)
     return Div.apply(a, b, dtype)
+
+
+def div_(input: Any, other: Any) -> Any:
+    """``input /= other`` in place (an integer tensor cannot hold the quotient)."""
+    other, dtype = promote_inplace(input, other, true_divide=True)
+    return apply_inplace(Div, input, other, dtype)
 
 
 class FloorDivide(Op):
@@ -244,6 +272,15 @@ class FloorDivideInplace(FloorDivide):
 
 
 FloorDivideInplace._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
+
+def floor_divide_(input: Any, other: Any) -> Any:
+    """``input //= other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    if dtype == np.bool_:
+        check_float_kernel("div_floor_cpu", input)
+    return apply_inplace(FloorDivideInplace, input, other, dtype)
 
 
 class PowScalar(Op):
@@ -352,6 +389,14 @@ class RpowScalar(Op):
         return grad * z * np.log(ctx.base), None, None
 
 
+def pow_(input: Any, exponent: Any) -> Any:
+    """``input **= exponent`` in place (tensor or number exponent)."""
+    exponent, dtype = promote_inplace(input, exponent)
+    if isinstance(exponent, TensorBase):
+        return apply_inplace(Pow, input, exponent, dtype)
+    return apply_inplace(PowScalar, input, exponent, dtype)
+
+
 def true_divide(input: Any, other: Any) -> Any:
     """Alias of ``div``."""
     return div(input, other)
@@ -405,6 +450,16 @@ def remainder(input: Any, other: Any) -> Any:
     if isinstance(operand(b), np.ndarray):
         return Remainder.apply(a, b, dtype)
     return RemainderScalar.apply(a, b, dtype)
+
+
+def remainder_(input: Any, other: Any) -> Any:
+    """``input %= other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    if dtype == np.bool_:
+        check_float_kernel("remainder_cpu", input)
+    if isinstance(other, TensorBase):
+        return apply_inplace(Remainder, input, other, dtype)
+    return apply_inplace(RemainderScalar, input, other, dtype)
 
 
 class Maximum(Op):
@@ -484,6 +539,13 @@ def atan2(input: Any, other: Any) -> Any:
     return Atan2.apply(a, b, dtype)
 
 
+def atan2_(input: Any, other: Any) -> Any:
+    """``atan2(input, other)``, in place."""
+    _require_tensor("atan2", 2, "other", other)
+    other, dtype = promote_inplace(input, other, true_divide=True)
+    return apply_inplace(Atan2, input, other, dtype)
+
+
 class Minimum(Op):
     """z = min(x, y) elementwise (nan wins);  the gradient goes to the smaller operand.
 
@@ -542,13 +604,29 @@ class Lerp(Op):
 
 def lerp(input: Any, end: Any, weight: Any) -> Any:
     """Linear interpolation ``input + weight * (end - input)`` (weight a number or a tensor)."""
+    if _check_lerp(input, end, weight):
+        return _call_ternary(LerpTensor.apply, (input, end, weight))
+    return _call_ternary(Lerp.apply, (input, end, weight))
+
+
+def lerp_(input: Any, end: Any, weight: Any) -> Any:
+    """``input + weight * (end - input)``, in place."""
+    _check_lerp(input, end, weight)
+    _check_broadcast((input, end, weight))
+    if isinstance(weight, TensorBase):
+        return apply_inplace(LerpTensor, input, end, weight)
+    return apply_inplace(Lerp, input, end, weight)
+
+
+def _check_lerp(input: Any, end: Any, weight: Any) -> bool:
+    """PyTorch's dtype checks for lerp; True if ``weight`` is a tensor."""
     _check_same_dtype("lerp", input, end, "end")
     if isinstance(operand(weight), np.ndarray):
         _check_same_dtype("lerp", input, weight, "weight")
         check_float_kernel("lerp_kernel_tensor", input)
-        return _call_ternary(LerpTensor.apply, (input, end, weight))
+        return True
     check_float_kernel("lerp_kernel_scalar", input)
-    return _call_ternary(Lerp.apply, (input, end, weight))
+    return False
 
 
 def _call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
@@ -556,16 +634,19 @@ def _call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
     try:
         return apply(*args, *options)
     except ValueError as error:
-        tensors = [a for a in args if a is not None and not isinstance(a, (int, float))]
-        shape = np.shape(operand(tensors[0]))
-        for value in tensors[1:]:
-            try:
-                shape = np.broadcast_shapes(shape, np.shape(operand(value)))
-            except ValueError:
-                raise RuntimeError(
-                    errors.broadcast_mismatch(shape, np.shape(operand(value)))
-                ) from None
+        _check_broadcast(args)
         raise RuntimeError(str(error)) from None
+
+
+def _check_broadcast(args: tuple[Any, ...]) -> None:
+    """PyTorch's message if the tensors among ``args`` do not broadcast together."""
+    tensors = [a for a in args if a is not None and not isinstance(a, (int, float))]
+    shape = np.shape(operand(tensors[0]))
+    for value in tensors[1:]:
+        try:
+            shape = np.broadcast_shapes(shape, np.shape(operand(value)))
+        except ValueError:
+            raise RuntimeError(errors.broadcast_mismatch(shape, np.shape(operand(value)))) from None
 
 
 def _check_same_dtype(name: str, input: Any, other: Any, argname: str) -> None:
@@ -647,6 +728,14 @@ def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
                          dtype)
 
 
+def addcmul_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    """``input += value * tensor1 * tensor2`` in place."""
+    if input._array.dtype == np.bool_:
+        check_float_kernel("addcmul_cpu_out", input)
+    value = _value_for(value, None, input)
+    return apply_inplace(Addcmul, input, tensor1, tensor2, value, None)
+
+
 def _value_for(value: Any, dtype: Any, input: Any) -> Any:
     """Addcmul's ``value`` in the result's dtype: an integer result truncates it (PyTorch)."""
     kind = np.dtype(dtype).kind if dtype is not None else operand(input).dtype.kind
@@ -700,18 +789,23 @@ class Addcdiv(Op):
 
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
     """``input + value * tensor1 / tensor2``."""
-    if operand(tensor1).dtype.kind != "f" and operand(tensor2).dtype.kind != "f":
-        raise RuntimeError(
-            "Integer division with addcdiv is no longer supported, and in a future  release "
-            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
-            "behavior can be implemented as (input + value * minigrad.trunc(tensor1 / tensor2))"
-            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
-            "float inputs. The future addcdiv behavior is just the latter implementation: "
-            "(input + value * tensor1 / tensor2), for all dtypes."
-        )
+    _check_addcdiv_divisor(tensor1, tensor2)
     dtype = _common_dtype(input, tensor1, tensor2)
     return _call_ternary(Addcdiv.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
                          dtype)
+
+
+def addcdiv_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    """``input += value * tensor1 / tensor2`` in place."""
+    _check_addcdiv_divisor(tensor1, tensor2)
+    _check_broadcast((input, tensor1, tensor2))
+    value = _value_for(value, None, input)
+    return apply_inplace(Addcdiv, input, tensor1, tensor2, value, None)
+
+
+def _check_addcdiv_divisor(tensor1: Any, tensor2: Any) -> None:
+    if operand(tensor1).dtype.kind != "f" and operand(tensor2).dtype.kind != "f":
+        raise RuntimeError(errors.ADDCDIV_INTEGER_DIVISION)
 
 
 arctan2 = atan2

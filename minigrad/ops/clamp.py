@@ -10,13 +10,18 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
+    C_TYPE_NAMES,
     cast,
     check_float_kernel,
     is_bool,
     operand,
     promote,
+    promote_inplace,
 )
 from minigrad.ops.arithmetic import _call_ternary, _common_dtype
 
@@ -52,7 +57,7 @@ class Clamp(Op):
 def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     """Limit every element to ``[min, max]`` (either bound may be None)."""
     if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
     tensor_bounds = [isinstance(operand(b), np.ndarray) for b in (min, max) if b is not None]
     if any(tensor_bounds):
         if not all(tensor_bounds):
@@ -69,6 +74,13 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     return Clamp.apply(input, min, max)
 
 
+def clamp_(input: Any, min: Any = None, max: Any = None) -> Any:
+    """Limit every element to ``[min, max]``, in place."""
+    if min is None and max is None:
+        raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
+    return apply_inplace(Clamp, input, min, max)
+
+
 def _clamp_tensor(input: Any, min: Any, max: Any) -> Any:
     """Clamp with tensor bounds (ClampBackward0)."""
     dtype = _common_dtype(input, min, max)
@@ -79,6 +91,7 @@ def _clamp_tensor(input: Any, min: Any, max: Any) -> Any:
 
 
 clip = clamp
+clip_ = clamp_
 
 
 class ClampTensor(Op):
@@ -147,6 +160,23 @@ def clamp_min(input: Any, min: Any) -> Any:
     return ClampMin.apply(_bound_dtype(input, min), min)
 
 
+def clamp_min_(input: Any, min: Any) -> Any:
+    """``max(input, min)``, in place."""
+    if isinstance(min, TensorBase):
+        min, dtype = promote_inplace(input, min)
+        return apply_inplace(ClampMinTensor, input, min, dtype)
+    _check_float_bound(input, min)
+    return apply_inplace(ClampMin, input, min)
+
+
+def _check_float_bound(input: Any, bound: Any) -> None:
+    """A float bound cannot be written into an integer tensor in place (PyTorch's text)."""
+    if input._array.dtype.kind != "f" and isinstance(bound, float):
+        raise RuntimeError(
+            errors.inplace_dtype_mismatch("Float", C_TYPE_NAMES[input._array.dtype.name])
+        )
+
+
 def _bound_dtype(input: Any, bound: Any) -> Any:
     # An integer tensor clamped with a float bound becomes the default float dtype; a bool
     # tensor with an int bound, int64.
@@ -180,6 +210,15 @@ def clamp_max(input: Any, max: Any) -> Any:
         a, b, dtype = promote(input, max)
         return ClampMaxTensor.apply(a, b, dtype)
     return ClampMax.apply(_bound_dtype(input, max), max)
+
+
+def clamp_max_(input: Any, max: Any) -> Any:
+    """``min(input, max)``, in place."""
+    if isinstance(max, TensorBase):
+        max, dtype = promote_inplace(input, max)
+        return apply_inplace(ClampMaxTensor, input, max, dtype)
+    _check_float_bound(input, max)
+    return apply_inplace(ClampMax, input, max)
 
 
 class ClampMinTensor(Op):

@@ -18,6 +18,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     not_implemented_name,
@@ -125,6 +126,12 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
     """
     axis = _scatter_checks(operand(input), dim, index, src, "scatter_add")
     return ScatterAdd.apply(input, src, axis, index)
+
+
+def scatter_add_(input: Any, dim: int, index: Any, src: Any) -> Any:
+    """Add ``src`` at ``index`` along ``dim``, in place."""
+    axis = _scatter_checks(input._array, dim, index, src, "scatter_add")
+    return apply_inplace(ScatterAdd, input, src, axis, index)
 
 
 def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str) -> int:
@@ -370,6 +377,13 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,
                                                            include_self))
 
 
+def scatter_reduce_(input: Any, dim: int, index: Any, src: Any, reduce: str, *,
+                    include_self: bool = True) -> Any:
+    """Combine ``src`` in at ``index`` along ``dim`` by ``reduce``, in place."""
+    args = scatter_reduce_call(input, dim, index, src, reduce, include_self)
+    return apply_inplace(ScatterReduce, input, *args)
+
+
 class DoubleBackwardUnsupported(Op):
     """PyTorch's DelayedError node: y = x; differentiating it raises (scatter_reduce prod).
 
@@ -494,6 +508,13 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = N
     """
     op, args = scatter_call(input, dim, index, src, value, reduce)
     return op.apply(input, *args)
+
+
+def scatter_(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = None,
+             reduce: str | None = None) -> Any:
+    """Write ``src`` (a tensor or a number) at ``index`` along ``dim``, in place."""
+    op, args = scatter_call(input, dim, index, src, value, reduce, inplace=True)
+    return apply_inplace(op, input, *args)
 
 
 def _scatter_reduce(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray, reduce: str,

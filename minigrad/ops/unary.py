@@ -12,7 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
+from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops._helpers import (
     Constants,
@@ -21,7 +24,7 @@ from minigrad.ops._helpers import (
     is_bool,
     operand,
 )
-from minigrad.ops.arithmetic import mul, pow
+from minigrad.ops.arithmetic import mul, pow, pow_
 
 
 class Neg(Op):
@@ -46,6 +49,11 @@ def neg(input: Any) -> Any:
     return Neg.apply(input)
 
 
+def neg_(input: Any) -> Any:
+    """``input = -input``, in place."""
+    return apply_inplace(Neg, input)
+
+
 class Abs(Op):
     """y = |x|;  dx = grad * sign(x)  (0 at 0 and at nan, as PyTorch's).  Saves its input."""
 
@@ -65,6 +73,11 @@ def abs(input: Any) -> Any:
     if is_bool(input):
         check_float_kernel("abs_cpu", input)
     return Abs.apply(input)
+
+
+def abs_(input: Any) -> Any:
+    """``input = |input|``, in place."""
+    return apply_inplace(Abs, input)
 
 
 class Exp(Op):
@@ -93,6 +106,20 @@ def exp(input: Any) -> Any:
     return Exp.apply(_float(input))
 
 
+def exp_(input: Any) -> Any:
+    """``input = exp(input)`` in place (saves the result: a later in-place write breaks it)."""
+    return apply_inplace(Exp, input)
+
+
+def _float_inplace(input: Any, op: type[Op]) -> Any:
+    """An in-place op with a floating-point result: integer tensors cannot hold it."""
+    if input._array.dtype.kind != "f":
+        raise RuntimeError(
+            errors.inplace_dtype_mismatch("Float", display_name(input._array.dtype))
+        )
+    return apply_inplace(op, input)
+
+
 def _float(input: Any) -> Any:
     # Integer tensors go through transcendental functions as the default float dtype.
     if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
@@ -119,6 +146,11 @@ def log(input: Any) -> Any:
     return Log.apply(_float(input))
 
 
+def log_(input: Any) -> Any:
+    """``input = log(input)``, in place."""
+    return apply_inplace(Log, input)
+
+
 class Sqrt(Op):
     """y = sqrt(x);  dx = grad / (2 y).  Saves its result."""
 
@@ -137,6 +169,11 @@ class Sqrt(Op):
 def sqrt(input: Any) -> Any:
     """Square root (nan below 0)."""
     return Sqrt.apply(_float(input))
+
+
+def sqrt_(input: Any) -> Any:
+    """``input = sqrt(input)``, in place."""
+    return apply_inplace(Sqrt, input)
 
 
 _HALF_ONE = Constants(0.5, 1.0)
@@ -176,6 +213,11 @@ def sigmoid(input: Any) -> Any:
     return Sigmoid.apply(_float(input))
 
 
+def sigmoid_(input: Any) -> Any:
+    """``input = sigmoid(input)``, in place."""
+    return apply_inplace(Sigmoid, input)
+
+
 class Tanh(Op):
     """y = tanh(x);  dx = grad * (1 - y**2).  Saves its result."""
 
@@ -195,6 +237,11 @@ class Tanh(Op):
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent."""
     return Tanh.apply(_float(input))
+
+
+def tanh_(input: Any) -> Any:
+    """``input = tanh(input)``, in place."""
+    return apply_inplace(Tanh, input)
 
 
 class Relu(Op):
@@ -218,6 +265,11 @@ def relu(input: Any) -> Any:
     if is_bool(input):
         raise RuntimeError("Boolean inputs not supported for relu")
     return Relu.apply(input)
+
+
+def relu_(input: Any) -> Any:
+    """``input = max(input, 0)``, in place."""
+    return apply_inplace(Relu, input)
 
 
 class Reciprocal(Op):
@@ -284,6 +336,11 @@ def sign(input: Any) -> Any:
     return Sign.apply(input)
 
 
+def sign_(input: Any) -> Any:
+    """-1, 0 or 1 by the sign of each element, in place (a bool tensor keeps its values)."""
+    return apply_inplace(Clone if input._array.dtype == np.bool_ else Sign, input)
+
+
 def sign_of(x: Any) -> Any:
     """-1, 0 or 1 in ``x``'s dtype, computed as PyTorch does: ``(0 < x) - (x < 0)``.
 
@@ -325,6 +382,11 @@ def exp2(input: Any) -> Any:
     return Exp2.apply(_float(input))
 
 
+def exp2_(input: Any) -> Any:
+    """``exp2`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Exp2)
+
+
 class Expm1(Op):
     """y = exp(x) - 1 (accurate near 0);  dx = grad * (y + 1).  Saves its result."""
 
@@ -343,6 +405,11 @@ class Expm1(Op):
 def expm1(input: Any) -> Any:
     """``exp(input) - 1``, accurate for small inputs."""
     return Expm1.apply(_float(input))
+
+
+def expm1_(input: Any) -> Any:
+    """``expm1`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Expm1)
 
 
 class Log2(Op):
@@ -364,6 +431,11 @@ def log2(input: Any) -> Any:
     return Log2.apply(_float(input))
 
 
+def log2_(input: Any) -> Any:
+    """``log2`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Log2)
+
+
 class Log10(Op):
     """y = log10(x);  dx = grad / (x ln 10).  Saves its input."""
 
@@ -381,6 +453,11 @@ class Log10(Op):
 def log10(input: Any) -> Any:
     """Base-10 logarithm."""
     return Log10.apply(_float(input))
+
+
+def log10_(input: Any) -> Any:
+    """``log10`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Log10)
 
 
 class Log1p(Op):
@@ -404,6 +481,11 @@ def log1p(input: Any) -> Any:
     return Log1p.apply(_float(input))
 
 
+def log1p_(input: Any) -> Any:
+    """``log1p`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Log1p)
+
+
 class Rsqrt(Op):
     """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result."""
 
@@ -422,6 +504,11 @@ class Rsqrt(Op):
 def rsqrt(input: Any) -> Any:
     """``1 / sqrt(input)``."""
     return Rsqrt.apply(_float(input))
+
+
+def rsqrt_(input: Any) -> Any:
+    """``rsqrt`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Rsqrt)
 
 
 class Sin(Op):
@@ -449,6 +536,11 @@ def sin(input: Any) -> Any:
     return Sin.apply(_float(input))
 
 
+def sin_(input: Any) -> Any:
+    """``sin`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Sin)
+
+
 class Cos(Op):
     """y = cos(x);  dx = -grad * sin(x).  Saves its input."""
 
@@ -466,6 +558,11 @@ class Cos(Op):
 def cos(input: Any) -> Any:
     """Cosine (radians)."""
     return Cos.apply(_float(input))
+
+
+def cos_(input: Any) -> Any:
+    """``cos`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Cos)
 
 
 class Tan(Op):
@@ -488,6 +585,11 @@ def tan(input: Any) -> Any:
     return Tan.apply(_float(input))
 
 
+def tan_(input: Any) -> Any:
+    """``tan`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Tan)
+
+
 class Asin(Op):
     """y = asin(x) (nan outside [-1, 1]);  dx = grad / sqrt(1 - x**2).  Saves its input."""
 
@@ -505,6 +607,11 @@ class Asin(Op):
 def asin(input: Any) -> Any:
     """Inverse sine (nan outside [-1, 1])."""
     return Asin.apply(_float(input))
+
+
+def asin_(input: Any) -> Any:
+    """``asin`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Asin)
 
 
 class Acos(Op):
@@ -526,6 +633,11 @@ def acos(input: Any) -> Any:
     return Acos.apply(_float(input))
 
 
+def acos_(input: Any) -> Any:
+    """``acos`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Acos)
+
+
 class Atan(Op):
     """y = atan(x);  dx = grad / (1 + x**2).  Saves its input."""
 
@@ -543,6 +655,11 @@ class Atan(Op):
 def atan(input: Any) -> Any:
     """Inverse tangent."""
     return Atan.apply(_float(input))
+
+
+def atan_(input: Any) -> Any:
+    """``atan`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Atan)
 
 
 class Sinh(Op):
@@ -564,6 +681,11 @@ def sinh(input: Any) -> Any:
     return Sinh.apply(_float(input))
 
 
+def sinh_(input: Any) -> Any:
+    """``sinh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Sinh)
+
+
 class Cosh(Op):
     """y = cosh(x);  dx = grad * sinh(x).  Saves its input."""
 
@@ -581,6 +703,11 @@ class Cosh(Op):
 def cosh(input: Any) -> Any:
     """Hyperbolic cosine."""
     return Cosh.apply(_float(input))
+
+
+def cosh_(input: Any) -> Any:
+    """``cosh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Cosh)
 
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
@@ -610,6 +737,11 @@ def erf(input: Any) -> Any:
     return Erf.apply(_float(input))
 
 
+def erf_(input: Any) -> Any:
+    """``erf`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Erf)
+
+
 class _Step(Op):
     """A piecewise-constant op: dx = 0 everywhere (PyTorch: zeros).  Saves nothing."""
 
@@ -631,6 +763,11 @@ def floor(input: Any) -> Any:
     if operand(input).dtype.kind == "f":
         return Floor.apply(input)
     return _integer_copy(input, "floor_vml_cpu")
+
+
+def floor_(input: Any) -> Any:
+    """``floor`` in place (integer tensors keep their values: a version bump)."""
+    return _rounding_inplace(input, Floor)
 
 
 def _integer_copy(input: Any, kernel: str | None = None) -> Any:
@@ -656,6 +793,11 @@ def ceil(input: Any) -> Any:
     return _integer_copy(input, "ceil_vml_cpu")
 
 
+def ceil_(input: Any) -> Any:
+    """``ceil`` in place (integer tensors keep their values: a version bump)."""
+    return _rounding_inplace(input, Ceil)
+
+
 class Trunc(_Step):
     """y = trunc(x) (rounded towards 0);  dx = 0.  Saves nothing."""
 
@@ -669,6 +811,11 @@ def trunc(input: Any) -> Any:
     if operand(input).dtype.kind == "f":
         return Trunc.apply(input)
     return _integer_copy(input, "trunc_vml_cpu")
+
+
+def trunc_(input: Any) -> Any:
+    """``trunc`` in place (integer tensors keep their values: a version bump)."""
+    return _rounding_inplace(input, Trunc)
 
 
 class Round(_Step):
@@ -688,6 +835,23 @@ def round(input: Any, *, decimals: int = 0) -> Any:
     if decimals:
         return RoundDecimals.apply(input, decimals)
     return Round.apply(input)
+
+
+def round_(input: Any, *, decimals: int = 0) -> Any:
+    """Round half to even in place (integer tensors keep their values: a version bump)."""
+    if decimals:
+        if input._array.dtype.kind != "f":
+            check_float_kernel("round_cpu", input)
+        else:
+            return apply_inplace(RoundDecimals, input, decimals)
+    return _rounding_inplace(input, Round)
+
+
+def _rounding_inplace(input: Any, op: type[Op]) -> Any:
+    """floor_, ceil_, trunc_, round_: on an integer tensor the values stay (a version bump)."""
+    if input._array.dtype == np.bool_:
+        check_float_kernel(f"{op.__name__.lower()}_vml_cpu", input)
+    return apply_inplace(op if input._array.dtype.kind == "f" else Clone, input)
 
 
 class RoundDecimals(Op):
@@ -727,6 +891,12 @@ def frac(input: Any) -> Any:
     return Frac.apply(input)
 
 
+def frac_(input: Any) -> Any:
+    """``input - trunc(input)``, in place."""
+    check_float_kernel("frac_cpu", input)
+    return apply_inplace(Frac, input)
+
+
 class NanToNum(Op):
     """y = x with nan, +inf, -inf replaced;  dx = grad where x is finite.  Saves its input."""
 
@@ -753,11 +923,25 @@ def nan_to_num(
     return NanToNum.apply(input, nan, posinf, neginf)
 
 
+def nan_to_num_(
+    input: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+) -> Any:
+    """nan, +inf and -inf replaced by finite values, in place (integer tensors: unchanged)."""
+    if input._array.dtype.kind != "f":
+        return apply_inplace(Clone, input)
+    return apply_inplace(NanToNum, input, nan, posinf, neginf)
+
+
 def square(input: Any) -> Any:
     """``input ** 2`` (recorded as ``pow``, as in PyTorch; bool input gives int64)."""
     if operand(input).dtype == np.bool_:
         input = cast(input, np.dtype(np.int64))
     return pow(input, 2)
+
+
+def square_(input: Any) -> Any:
+    """``input ** 2`` in place (recorded as ``pow_``, as in PyTorch)."""
+    return pow_(input, 2)
 
 
 fix = trunc
