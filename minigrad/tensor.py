@@ -39,7 +39,7 @@ from minigrad.ops import (
     unary,
     views,
 )
-from minigrad.ops._helpers import normalize_dims
+from minigrad.ops._helpers import ToCopy, normalize_dims
 
 
 class RemovableHandle:
@@ -156,8 +156,6 @@ class Tensor(TensorBase):
         if numpy_dtype.kind != "f" or not self.requires_grad:
             # Nothing to record (integer and bool results have no gradient): a plain copy.
             return Tensor._make(self._array.astype(numpy_dtype))
-        from minigrad.ops._helpers import ToCopy
-
         return ToCopy.apply(self, numpy_dtype)
 
     @property
@@ -241,7 +239,7 @@ class Tensor(TensorBase):
 
     def new(self, *args: Any, **kwargs: Any) -> Tensor:
         """The legacy constructor with this tensor's dtype (``x.new(2, 3)``, ``x.new(data)``)."""
-        from minigrad.legacy import new
+        from minigrad.legacy import new  # (legacy.py builds on this module)
 
         return new(self.dtype, args, kwargs, any_dtype=False)
 
@@ -249,7 +247,7 @@ class Tensor(TensorBase):
         self, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
         """``minigrad.tensor(data)`` with this tensor's dtype unless ``dtype`` is given."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.tensor(data, dtype=dtype or self.dtype, device=device,
                                requires_grad=requires_grad)
@@ -257,7 +255,7 @@ class Tensor(TensorBase):
     def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None,
                   requires_grad: bool = False) -> Tensor:
         """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
@@ -265,7 +263,7 @@ class Tensor(TensorBase):
     def new_ones(self, *size: Any, dtype: Any = None, device: Any = None,
                  requires_grad: bool = False) -> Tensor:
         """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.ones(*size, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)
@@ -273,7 +271,7 @@ class Tensor(TensorBase):
     def new_empty(self, *size: Any, dtype: Any = None, device: Any = None,
                   requires_grad: bool = False) -> Tensor:
         """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.empty(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
@@ -281,7 +279,7 @@ class Tensor(TensorBase):
     def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
                  requires_grad: bool = False) -> Tensor:
         """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)

@@ -101,7 +101,7 @@ def render(
             file.write(dot)
         return path
     try:
-        import graphviz  # type: ignore[import-not-found]
+        import graphviz  # type: ignore[import-not-found]  # optional: only to render
     except ImportError:
         graphviz = None
     if graphviz is not None:

@@ -83,6 +83,7 @@ class Node:
         """Free the saved values once backward has used them (unless the graph is retained)."""
         if self._saved:
             if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
+                # guard.py -> saved_access.py -> variable.py -> this module: import at call time.
                 from minigrad.autograd import guard
 
                 guard.release(self)

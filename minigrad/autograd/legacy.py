@@ -49,6 +49,7 @@ class Variable(metaclass=_VariableMeta):
             if requires_grad:
                 raise ValueError("Variable can't be volatile and require_grad at the same time!")
         if data is None:
+            # creation.py -> tensor.py -> minigrad.autograd -> this module: import when used.
             from minigrad.creation import empty
 
             data = empty(0)

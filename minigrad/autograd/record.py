@@ -128,7 +128,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
         if tensor_level:
             return _function_outputs(node, args, raw, False)
         if target is not None:
-            from minigrad.autograd.inplace import write
+            from minigrad.autograd.inplace import write  # (inplace.py builds on this module)
 
             write(target, raw)
             return target
@@ -178,7 +178,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     if tensor_level:
         return _function_outputs(node, args, raw, True)
     if target is not None:
-        from minigrad.autograd.inplace import write_recorded
+        from minigrad.autograd.inplace import write_recorded  # (inplace.py builds on this)
 
         return write_recorded(node, target, args, arrays, raw)
     make = TensorBase.output_class._make
@@ -243,7 +243,7 @@ def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
         return value  # modified in place: the same tensor, rebased onto this node
     if any(value is a for a in args):
         # An input returned unchanged: the output is a view of it (same buffer and counter).
-        from minigrad.autograd.views import alias_of
+        from minigrad.autograd.views import alias_of  # (views.py builds on this module)
 
         return alias_of(value)
     return value

@@ -186,8 +186,6 @@ def promote_inplace(
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)
     if not np.can_cast(dtype, target._array.dtype, casting="same_kind"):
-        from minigrad._dtype import display_name
-
         raise RuntimeError(
             errors.inplace_dtype_mismatch(display_name(dtype), display_name(target._array.dtype))
         )

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
@@ -744,8 +745,6 @@ def _value_for(value: Any, dtype: Any, input: Any) -> Any:
 
 def _common_dtype(*values: Any) -> Any:
     """The dtype PyTorch computes a multi-input op in, or None if every array already has it."""
-    from minigrad._dtype import result_type
-
     arrays = [operand(v) for v in values if v is not None]
     dtype = result_type(*arrays)
     if all(isinstance(a, np.ndarray) and a.dtype == dtype for a in arrays):

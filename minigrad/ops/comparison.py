@@ -201,8 +201,6 @@ def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
     a, b = np.asarray(operand(input)), operand(other)
     dtype = None
     if ufunc in _COMPARISONS and isinstance(b, np.ndarray) and a.dtype != b.dtype:
-        from minigrad._dtype import result_type
-
         dtype = result_type(a, b)  # compare in PyTorch's common dtype
         a, b = a.astype(dtype), b.astype(dtype)
     elif ufunc in _COMPARISONS and isinstance(b, float) and a.dtype.kind != "f":

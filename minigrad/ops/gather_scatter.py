@@ -20,6 +20,7 @@ from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
+from minigrad.ops import views
 from minigrad.ops._helpers import (
     not_implemented_name,
     operand,
@@ -248,8 +249,6 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
         >>> minigrad.take_along_dim(x, x.argsort(dim=1), dim=1)
         tensor([[10., 20., 30.]])
     """
-    from minigrad.ops import views
-
     if dim is None:
         return gather(views.view(input, -1), 0, views.view(indices, -1))
     array, index_array = operand(input), operand(indices)
