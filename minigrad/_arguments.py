@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 # Parameters that PyTorch types as Tensor, by name.
 TENSOR_PARAMETERS = frozenset(

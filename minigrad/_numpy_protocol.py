@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, clamp, comparison, linalg, reduction, shape, unary, views
 
 

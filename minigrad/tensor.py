@@ -1,7 +1,7 @@
 """``minigrad.Tensor``: the user-facing tensor. Each method is thin: it calls an op.
 
 The autograd state (buffer, version counter, ``grad_fn``, ``grad``) lives in
-``autograd/variable.py``; in-place methods go through ``autograd/inplace.py``, the only code that
+``autograd/tensor_base.py``; in-place methods go through ``autograd/inplace.py``, the only code that
 writes into a buffer.
 """
 
@@ -16,7 +16,7 @@ from minigrad import _arguments, _conversion, _device, _dtype, _numpy_protocol, 
 from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
     clamp,

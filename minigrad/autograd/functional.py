@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from minigrad.autograd import engine, grad_mode
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 

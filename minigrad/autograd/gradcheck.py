@@ -32,7 +32,7 @@ from minigrad import _random
 from minigrad._dtype import from_numpy_dtype
 from minigrad._size import Size
 from minigrad.autograd import engine
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
 

@@ -17,7 +17,7 @@ import numpy as np
 from minigrad.autograd.debug_switches import switches
 
 if TYPE_CHECKING:
-    from minigrad.autograd.variable import TensorBase
+    from minigrad.autograd.tensor_base import TensorBase
 
 Edge = tuple["Node | None", int]
 

@@ -11,7 +11,7 @@ import warnings
 from typing import Any
 
 from minigrad import errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 
 class _VariableMeta(type):

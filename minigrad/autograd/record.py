@@ -30,7 +30,7 @@ from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode, saved
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 if TYPE_CHECKING:
     from minigrad.autograd.function import BackwardNode, Function

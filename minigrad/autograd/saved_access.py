@@ -15,7 +15,7 @@ from minigrad.errors import format_size
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
-    from minigrad.autograd.variable import TensorBase
+    from minigrad.autograd.tensor_base import TensorBase
     from minigrad.autograd.version import VersionCounter
 
 
@@ -68,7 +68,7 @@ def saved_entries(node: Node) -> list[SavedEntry]:
     """What ``node`` saved for backward, in order (empty once released, or if it saved nothing)."""
     # variable.py and saved.py lead back here (via guard.py): import at call time.
     from minigrad.autograd.saved import handle, saved_values
-    from minigrad.autograd.variable import TensorBase
+    from minigrad.autograd.tensor_base import TensorBase
 
     inner = wrapped_node(node)
     if inner is not None:

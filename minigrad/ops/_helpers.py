@@ -12,7 +12,7 @@ from minigrad import errors
 from minigrad._dtype import display_name, result_type
 from minigrad._size import Size
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 
 class ToCopy(Op):

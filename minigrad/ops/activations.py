@@ -24,7 +24,7 @@ import numpy as np
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import _helpers, unary
 from minigrad.ops._helpers import Constants, operand
 

@@ -18,7 +18,7 @@ from minigrad import errors
 from minigrad._dtype import result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     C_TYPE_NAMES,
     check_float_kernel,

@@ -13,7 +13,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     C_TYPE_NAMES,
     cast,

@@ -22,7 +22,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import DEFAULT_FLOAT, display_name, result_type
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     check_operand,
     operand,

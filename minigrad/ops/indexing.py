@@ -24,7 +24,7 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops.fill import Copy, FillTensor
 from minigrad.ops.strides import expand_strides, view_strides

@@ -23,7 +23,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops import arithmetic, reduction, unary, views
 from minigrad.ops._helpers import (
