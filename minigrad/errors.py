@@ -446,3 +446,9 @@ def fill_value_not_0d(ndim: int) -> str:
 def masked_fill_mask_dtype(dtype: Any) -> str:
     """``masked_fill`` with a mask that is not a bool tensor."""
     return f"masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"
+
+
+def input_bias_type_mismatch(input_dtype: np.dtype, bias_dtype: np.dtype) -> str:
+    """A convolution whose bias has another dtype than its input (numpy dtypes)."""
+    names = [CPP_TYPE_NAMES.get(d.name, d.name) for d in (input_dtype, bias_dtype)]
+    return f"Input type ({names[0]}) and bias type ({names[1]}) should be the same"

@@ -226,14 +226,6 @@ class NoDerivative(Op):
         raise RuntimeError(f"derivative for {ctx.aten_name} is not implemented")
 
 
-# The C++ names some PyTorch messages use for dtypes.
-C_TYPE_NAMES = {
-    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
-    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
-    "bool": "bool",
-}
-
-
 def type_display(input: Any) -> str:
 
     return display_name(operand(input).dtype)
@@ -253,7 +245,7 @@ def is_bool(value: Any) -> bool:
 
 def check_float_kernel(kernel: str, input: Any) -> None:
     if operand(input).dtype.kind != "f":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{type_display(input)}\'')
+        raise NotImplementedError(errors.not_implemented_for(kernel, type_display(input)))
 
 
 def raw(value: Any) -> Any:
@@ -326,7 +318,7 @@ def _size(shape: Sequence[int]) -> str:
 
 
 def _not_implemented(kernel: str, value: Any) -> NotImplementedError:
-    return NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(value)}\'')
+    return NotImplementedError(errors.not_implemented_for(kernel, _dtype_name(value)))
 
 
 def _check_no_grad(value: Any, argument: str, function: str) -> None:

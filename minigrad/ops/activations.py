@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
@@ -445,4 +446,4 @@ def _check_float(input: Any, kernel: str) -> None:
     """PyTorch's activation kernels exist for floating-point tensors only."""
     dtype = operand(input).dtype
     if dtype.kind != "f":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{display_name(dtype)}\'')
+        raise NotImplementedError(errors.not_implemented_for(kernel, display_name(dtype)))

@@ -20,7 +20,6 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
-    C_TYPE_NAMES,
     check_float_kernel,
     is_bool,
     not_implemented_name,
@@ -654,8 +653,8 @@ def _check_same_dtype(name: str, input: Any, other: Any, argname: str) -> None:
     a, b = operand(input).dtype, operand(other).dtype
     if a != b:
         raise RuntimeError(
-            f"expected dtype {C_TYPE_NAMES[a.name]} for `{argname}` but got dtype "
-            f"{C_TYPE_NAMES[b.name]}"
+            f"expected dtype {errors.CPP_TYPE_NAMES[a.name]} for `{argname}` but got dtype "
+            f"{errors.CPP_TYPE_NAMES[b.name]}"
         )
 
 

@@ -15,7 +15,6 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
-    C_TYPE_NAMES,
     cast,
     check_float_kernel,
     is_bool,
@@ -173,7 +172,7 @@ def _check_float_bound(input: Any, bound: Any) -> None:
     """A float bound cannot be written into an integer tensor in place (PyTorch's text)."""
     if input._array.dtype.kind != "f" and isinstance(bound, float):
         raise RuntimeError(
-            errors.inplace_dtype_mismatch("Float", C_TYPE_NAMES[input._array.dtype.name])
+            errors.inplace_dtype_mismatch("Float", errors.CPP_TYPE_NAMES[input._array.dtype.name])
         )
 
 
