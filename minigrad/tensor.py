@@ -185,7 +185,7 @@ class Tensor(TensorBase):
         """Raises PyTorch's error for a build without CUDA: minigrad runs on the CPU only."""
         where = _device.as_device("cuda" if device is None else device, "cuda")
         if where.type != "cuda":
-            raise RuntimeError("Invalid device, must be cuda device")
+            raise RuntimeError(errors.CUDA_DEVICE_EXPECTED)
         _device.check_available(where)
         raise AssertionError("unreachable: check_available raises for CUDA")  # pragma: no cover
 
@@ -202,16 +202,16 @@ class Tensor(TensorBase):
             dtype = dtype.dtype
         elif not isinstance(dtype, _dtype.dtype):
             if isinstance(dtype, type):
-                raise ValueError(f"invalid type: '{dtype.__name__}'")
-            raise TypeError("dtype must be a type, str, or dtype object")
+                raise ValueError(errors.invalid_type(dtype.__name__))
+            raise TypeError(errors.TYPE_ARGUMENT)
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
         """This tensor as ``other``'s dtype."""
         if not isinstance(other, TensorBase):
             raise TypeError(
-                "type_as(): argument 'other' (position 1) must be Tensor, not "
-                f"{errors.python_type_name(other)}"
+                errors.wrong_argument_type("type_as", "other", "Tensor",
+                                           errors.python_type_name(other), 1)
             )
         return self.to(other.dtype)
 
@@ -314,13 +314,7 @@ class Tensor(TensorBase):
     def detach_(self) -> Tensor:
         """Make this tensor a leaf without history that does not require grad (in place)."""
         if self._base is not None:
-            raise RuntimeError(
-                "Can't detach views in-place. Use detach() instead. If you are using "
-                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
-                "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
-                "be called on these gradients. To fix this error, please refer to the "
-                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
-            )
+            raise RuntimeError(errors.DETACH_VIEW_INPLACE)
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False
@@ -415,7 +409,7 @@ class Tensor(TensorBase):
         indexing.setitem(self, key, value)
 
     def __delitem__(self, key: Any) -> None:
-        raise TypeError("Tensor does not support deleting items")
+        raise TypeError(errors.DELETE_ITEMS)
 
     def view(self, *shape: Any) -> Tensor:
         """A view with another shape (raises if the memory layout does not allow one)."""
@@ -467,13 +461,8 @@ class Tensor(TensorBase):
     @property
     def H(self) -> Tensor:  # noqa: N802 - PyTorch's name
         """The conjugate transpose of a matrix: ``t()`` for real tensors."""
-        ndim = self._array.ndim
-        if ndim != 2:
-            hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
-            raise RuntimeError(
-                "tensor.H is only supported on matrices (2-D tensors). Got "
-                f"{ndim}-D tensor.{hint}"
-            )
+        if self._array.ndim != 2:
+            raise RuntimeError(errors.h_needs_matrix(self._array.ndim))
         return views.transpose(self, 0, 1)
 
     def adjoint(self) -> Tensor:
@@ -606,9 +595,7 @@ class Tensor(TensorBase):
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
         if self._array.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
-            )
+            raise RuntimeError(errors.not_one_element_for_item(self._array.size))
         return self._array.reshape(()).item()
 
     def tolist(self) -> Any:
@@ -617,15 +604,12 @@ class Tensor(TensorBase):
 
     def __len__(self) -> int:
         if self._array.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise TypeError(errors.LEN_OF_0D)
         return self._array.shape[0]
 
     def __bool__(self) -> bool:
         if self._array.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with {'more than one' if self._array.size else 'no'} "
-                "value is ambiguous"
-            )
+            raise RuntimeError(errors.ambiguous_bool(self._array.size))
         return bool(self._array.reshape(()))
 
     def __float__(self) -> float:
@@ -637,7 +621,7 @@ class Tensor(TensorBase):
     def _scalar_value(self) -> Any:
         # Python's number protocols get ValueError (``item()`` raises RuntimeError), as in PyTorch.
         if self._array.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
+            raise ValueError(errors.NOT_ONE_ELEMENT_FOR_PYTHON_SCALAR)
         return self._array.reshape(()).item()
 
     # --- copying and pickling -----------------------------------------------------------------
@@ -664,7 +648,7 @@ class Tensor(TensorBase):
 
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
+            raise TypeError(errors.ITERATE_0D)
         return iter(splitting.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
 
     def __repr__(self) -> str:

@@ -223,7 +223,7 @@ class NoDerivative(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError(f"derivative for {ctx.aten_name} is not implemented")
+        raise RuntimeError(errors.derivative_not_implemented(ctx.aten_name))
 
 
 def type_display(input: Any) -> str:

@@ -78,11 +78,9 @@ def _check_alpha(a: Any, dtype: Any, alpha: Any) -> None:
         return  # the common case
     kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
     if isinstance(alpha, (bool, np.bool_)) and kind != "b":
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+        raise RuntimeError(errors.BOOL_ALPHA)
     if kind != "f" and isinstance(alpha, (float, np.floating)):
-        raise RuntimeError(
-            "For integral input tensors, argument alpha must not be a floating point number."
-        )
+        raise RuntimeError(errors.FLOAT_ALPHA_FOR_INTEGERS)
 
 
 class Sub(Op):
@@ -122,15 +120,9 @@ def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 def _check_bool_subtraction(a: Any, b: Any) -> None:
     if is_bool(a) and is_bool(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
-            "or `logical_xor()` operator instead."
-        )
+        raise RuntimeError(errors.SUBTRACT_TWO_BOOLS)
     if is_bool(a) or is_bool(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
+        raise RuntimeError(errors.SUBTRACT_BOOL)
 
 
 class Rsub(Op):
@@ -247,7 +239,7 @@ class FloorDivide(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+        raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide"))
 
 
 def floor_divide(input: Any, other: Any) -> Any:
@@ -268,7 +260,7 @@ class FloorDivideInplace(FloorDivide):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError("derivative for aten::floor_divide_ is not implemented")
+        raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide_"))
 
 
 FloorDivideInplace._Node.name = not_implemented_name  # type: ignore[method-assign]
@@ -320,7 +312,7 @@ def pow(input: Any, exponent: Any) -> Any:
 
 def _check_integer_power(base: Any, exponent: Any) -> None:
     if isinstance(exponent, int) and exponent < 0 and operand(base).dtype.kind in "iub":
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+        raise RuntimeError(errors.NEGATIVE_INTEGER_POWER)
 
 
 def scalar_power(x: Any, exponent: Any, dtype: Any = None) -> Any:
@@ -499,8 +491,7 @@ def maximum(input: Any, other: Any) -> Any:
 def _require_tensor(name: str, position: int, argname: str, value: Any) -> None:
     if not isinstance(value, TensorBase):
         raise TypeError(
-            f"{name}(): argument '{argname}' (position {position}) must be Tensor, not "
-            f"{type(value).__name__}"
+            errors.wrong_argument_type(name, argname, "Tensor", type(value).__name__, position)
         )
 
 
@@ -652,10 +643,7 @@ def _check_broadcast(args: tuple[Any, ...]) -> None:
 def _check_same_dtype(name: str, input: Any, other: Any, argname: str) -> None:
     a, b = operand(input).dtype, operand(other).dtype
     if a != b:
-        raise RuntimeError(
-            f"expected dtype {errors.CPP_TYPE_NAMES[a.name]} for `{argname}` but got dtype "
-            f"{errors.CPP_TYPE_NAMES[b.name]}"
-        )
+        raise RuntimeError(errors.expected_dtype_for(argname, a, b))
 
 
 class LerpTensor(Op):
@@ -813,7 +801,7 @@ def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:
     # Integer division by zero is an error in PyTorch (numpy would give 0 with a warning).
     kind = (np.dtype(dtype) if dtype is not None else np.result_type(x, y)).kind
     if kind in "iub" and np.any(np.asarray(y) == 0):
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError(errors.INTEGER_DIVISION_BY_ZERO)
 
 
 def _power(x: Any, y: Any, dtype: Any) -> np.ndarray:

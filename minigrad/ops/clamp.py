@@ -60,10 +60,7 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     tensor_bounds = [isinstance(operand(b), np.ndarray) for b in (min, max) if b is not None]
     if any(tensor_bounds):
         if not all(tensor_bounds):
-            raise TypeError(
-                "clamp() received an invalid combination of arguments: the bounds must be both "
-                "tensors or both numbers"
-            )
+            raise TypeError(errors.CLAMP_MIXED_BOUNDS)
         return _clamp_tensor(input, min, max)
     array = operand(input)
     if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
@@ -161,19 +158,19 @@ def clamp_min(input: Any, min: Any) -> Any:
 
 def clamp_min_(input: Any, min: Any) -> Any:
     """``max(input, min)``, in place."""
-    if isinstance(min, TensorBase):
-        min, dtype = promote_inplace(input, min)
-        return apply_inplace(ClampMinTensor, input, min, dtype)
-    _check_float_bound(input, min)
-    return apply_inplace(ClampMin, input, min)
+    return _clamp_one_side_(input, min, ClampMinTensor, ClampMin)
 
 
-def _check_float_bound(input: Any, bound: Any) -> None:
-    """A float bound cannot be written into an integer tensor in place (PyTorch's text)."""
+def _clamp_one_side_(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
+    """clamp_min_ / clamp_max_: a tensor bound is promoted; a float one cannot go into ints."""
+    if isinstance(bound, TensorBase):
+        bound, dtype = promote_inplace(input, bound)
+        return apply_inplace(tensor_op, input, bound, dtype)
     if input._array.dtype.kind != "f" and isinstance(bound, float):
         raise RuntimeError(
             errors.inplace_dtype_mismatch("Float", errors.CPP_TYPE_NAMES[input._array.dtype.name])
         )
+    return apply_inplace(number_op, input, bound)
 
 
 def _bound_dtype(input: Any, bound: Any) -> Any:
@@ -213,11 +210,7 @@ def clamp_max(input: Any, max: Any) -> Any:
 
 def clamp_max_(input: Any, max: Any) -> Any:
     """``min(input, max)``, in place."""
-    if isinstance(max, TensorBase):
-        max, dtype = promote_inplace(input, max)
-        return apply_inplace(ClampMaxTensor, input, max, dtype)
-    _check_float_bound(input, max)
-    return apply_inplace(ClampMax, input, max)
+    return _clamp_one_side_(input, max, ClampMaxTensor, ClampMax)
 
 
 class ClampMinTensor(Op):

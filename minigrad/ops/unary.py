@@ -42,10 +42,7 @@ class Neg(Op):
 def neg(input: Any) -> Any:
     """``-input``."""
     if is_bool(input):
-        raise RuntimeError(
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
-            "to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
+        raise RuntimeError(errors.NEGATE_BOOL)
     return Neg.apply(input)
 
 
@@ -263,7 +260,7 @@ class Relu(Op):
 def relu(input: Any) -> Any:
     """``max(input, 0)``."""
     if is_bool(input):
-        raise RuntimeError("Boolean inputs not supported for relu")
+        raise RuntimeError(errors.RELU_BOOL)
     return Relu.apply(input)
 
 
