@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 # Parameters that PyTorch types as Tensor, by name.
 TENSOR_PARAMETERS = frozenset(
@@ -199,11 +199,9 @@ def check_functions(
 def check_tensor(value: Any, function: str, parameter: str, position: int | None = None) -> None:
     """PyTorch's TypeError if ``value`` is not a tensor: for functions that check inline."""
     if not isinstance(value, TensorBase):
-        where = "" if position is None else f" (position {position})"
-        raise TypeError(
-            f"{function}(): argument '{parameter}'{where} must be Tensor, not "
-            f"{errors.python_type_name(value)}"
-        )
+        raise TypeError(errors.wrong_argument_type(
+            function, parameter, "Tensor", errors.python_type_name(value), position
+        ))
 
 
 def check_tensor_sequence(values: Iterable[Any], argument: int) -> None:

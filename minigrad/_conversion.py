@@ -17,7 +17,7 @@ from typing import Any
 
 from minigrad import _dtype, errors
 from minigrad._device import as_device, check_available, device
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 _TO_SIGNATURES = (
     "minigrad.device device = None, minigrad.dtype dtype = None, bool non_blocking = False, "

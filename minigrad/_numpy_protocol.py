@@ -15,8 +15,18 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.autograd.variable import TensorBase
-from minigrad.ops import arithmetic, clamp, comparison, cumulative, linalg, reduction, unary, views
+from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops import (
+    arithmetic,
+    clamp,
+    comparison,
+    cumulative,
+    linalg,
+    reduction,
+    shape,
+    unary,
+    views,
+)
 
 
 def _sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
@@ -146,14 +156,10 @@ def _tensors(values: Any) -> list[Any]:
 
 
 def _concatenate(arrays: Any, axis: int = 0, **_: Any) -> Any:
-    from minigrad.ops import shape
-
     return shape.cat(_tensors(arrays), axis)
 
 
 def _stack(arrays: Any, axis: int = 0, **_: Any) -> Any:
-    from minigrad.ops import shape
-
     return shape.stack(_tensors(arrays), axis)
 
 
@@ -165,15 +171,11 @@ def _cumulative(name: str) -> Callable[..., Any]:
 
 
 def _flip(a: Any, axis: Any = None) -> Any:
-    from minigrad.ops import shape
-
     return shape.flip(a, tuple(range(a.dim())) if axis is None else axis)
 
 
 def _triangle(name: str) -> Callable[..., Any]:
     def triangle(a: Any, k: int = 0) -> Any:
-        from minigrad.ops import shape
-
         return getattr(shape, name)(a, k)
 
     return triangle

@@ -14,7 +14,6 @@ import numpy as np
 
 from minigrad import _dtype, _random, errors
 from minigrad._device import as_device, check_available, check_factory_device
-from minigrad.ops import _helpers
 from minigrad.tensor import Tensor
 
 
@@ -564,7 +563,7 @@ def _check_random_range(low: int, high: int, numpy_dtype: np.dtype) -> None:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    ctype = _helpers.C_TYPE_NAMES[numpy_dtype.name]
+    ctype = errors.CPP_TYPE_NAMES[numpy_dtype.name]
     if numpy_dtype.kind == "f" and numpy_dtype.itemsize > 2:
         # float and double hold every integer up to 2^24 / 2^53 only: PyTorch warns beyond.
         digits = np.finfo(numpy_dtype).nmant + 1
@@ -614,7 +613,7 @@ def randperm(
     check_factory_device(device, "randperm")
     _shape((n,))
     if numpy_dtype == np.bool_:
-        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+        raise NotImplementedError(errors.not_implemented_for("randperm", "Bool"))
     if numpy_dtype.name in _RANDPERM_INT_TYPES and n - 1 > np.iinfo(numpy_dtype).max:
         raise RuntimeError(
             f"value cannot be converted to type {_RANDPERM_INT_TYPES[numpy_dtype.name]} without "
@@ -685,7 +684,7 @@ def _triangle_indices(
         raise RuntimeError(f"col must be non-negative, got{col}")
     if numpy_dtype not in (np.int32, np.int64):
         raise NotImplementedError(
-            f"\"{name}\" not implemented for '{_dtype.display_name(numpy_dtype)}'"
+            errors.not_implemented_for(name, _dtype.display_name(numpy_dtype))
         )
     rows, cols = indices(row, offset, col)
     return _new(np.stack([rows, cols]).astype(numpy_dtype).reshape(2, -1), False)

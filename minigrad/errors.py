@@ -459,3 +459,139 @@ SCATTER_REDUCE_DEPRECATED = (
     "in a future PyTorch release. Use minigrad.scatter_reduce instead for more reduction "
     "options."
 )
+
+
+ADDCDIV_INTEGER_DIVISION = (
+    "Integer division with addcdiv is no longer supported, and in a future  release "
+    "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+    "behavior can be implemented as (input + value * minigrad.trunc(tensor1 / tensor2))"
+    ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+    "float inputs. The future addcdiv behavior is just the latter implementation: "
+    "(input + value * tensor1 / tensor2), for all dtypes."
+)
+
+CLAMP_WITHOUT_BOUNDS = "torch.clamp: At least one of 'min' or 'max' must not be None"
+
+
+def fill_value_not_0d(ndim: int) -> str:
+    """``fill_`` with a tensor value that is not 0-d."""
+    return (
+        f"fill_ only supports 0-dimension value tensor but got tensor with {ndim} dimensions."
+    )
+
+
+def masked_fill_mask_dtype(dtype: Any) -> str:
+    """``masked_fill`` with a mask that is not a bool tensor."""
+    return f"masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"
+
+
+def masked_fill_value_dims(ndim: int) -> str:
+    """``masked_fill`` with a value tensor that is not 0-dimensional."""
+    return ("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{ndim} dimension(s).")
+
+
+def input_bias_type_mismatch(input_dtype: np.dtype, bias_dtype: np.dtype) -> str:
+    """A convolution whose bias has another dtype than its input (numpy dtypes)."""
+    names = [CPP_TYPE_NAMES.get(d.name, d.name) for d in (input_dtype, bias_dtype)]
+    return f"Input type ({names[0]}) and bias type ({names[1]}) should be the same"
+
+
+def wrong_argument_type(
+    function: str, parameter: str, expected: str, got: str, position: int | None = None
+) -> str:
+    """PyTorch's argument parser: ``exp(): argument 'input' (position 1) must be Tensor, not str``.
+
+    ``got`` is the type's name as PyTorch prints it (usually ``python_type_name(value)``).
+    """
+    where = "" if position is None else f" (position {position})"
+    return f"{function}(): argument '{parameter}'{where} must be {expected}, not {got}"
+
+
+# --- arithmetic and unary ops ---------------------------------------------------------------
+
+BOOL_ALPHA = "Boolean alpha only supported for Boolean results."
+FLOAT_ALPHA_FOR_INTEGERS = (
+    "For integral input tensors, argument alpha must not be a floating point number."
+)
+SUBTRACT_TWO_BOOLS = (
+    "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+    "or `logical_xor()` operator instead."
+)
+SUBTRACT_BOOL = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+    "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+)
+NEGATE_BOOL = (
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+    "to invert a mask, use the `~` or `logical_not()` operator instead."
+)
+NEGATIVE_INTEGER_POWER = "Integers to negative integer powers are not allowed."
+INTEGER_DIVISION_BY_ZERO = "ZeroDivisionError"
+RELU_BOOL = "Boolean inputs not supported for relu"
+CLAMP_MIXED_BOUNDS = (
+    "clamp() received an invalid combination of arguments: the bounds must be both "
+    "tensors or both numbers"
+)
+TOPK_K_OUT_OF_RANGE = "selected index k out of range"
+
+
+def derivative_not_implemented(aten_name: str) -> str:
+    """A backward PyTorch does not have (``aten::floor_divide``)."""
+    return f"derivative for {aten_name} is not implemented"
+
+
+def expected_dtype_for(argument: str, expected: np.dtype, got: np.dtype) -> str:
+    """An argument whose dtype must be the input's (``lerp``'s ``end`` and ``weight``)."""
+    return (
+        f"expected dtype {CPP_TYPE_NAMES[expected.name]} for `{argument}` but got dtype "
+        f"{CPP_TYPE_NAMES[got.name]}"
+    )
+
+
+def dtypes_do_not_match(a: np.dtype, b: np.dtype) -> str:
+    """``isclose`` of two tensors of different dtypes."""
+    return f"{display_name(a)} did not match {display_name(b)}"
+
+
+def negative_tolerance(name: str, value: float) -> str:
+    """``isclose`` with a negative (or nan) ``rtol``/``atol``; C++ prints doubles as ``:g``."""
+    return f"{name} must be greater than or equal to zero, but got {value:g}"
+
+
+# --- Tensor methods -------------------------------------------------------------------------
+
+CUDA_DEVICE_EXPECTED = "Invalid device, must be cuda device"
+TYPE_ARGUMENT = "dtype must be a type, str, or dtype object"
+DETACH_VIEW_INPLACE = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
+    "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
+    "be called on these gradients. To fix this error, please refer to the "
+    "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+)
+DELETE_ITEMS = "Tensor does not support deleting items"
+LEN_OF_0D = "len() of a 0-d tensor"
+ITERATE_0D = "iteration over a 0-d tensor"
+NOT_ONE_ELEMENT_FOR_PYTHON_SCALAR = "only one element tensors can be converted to Python scalars"
+
+
+def invalid_type(name: str) -> str:
+    """``Tensor.type(cls)`` with a class that is not a tensor type."""
+    return f"invalid type: '{name}'"
+
+
+def h_needs_matrix(ndim: int) -> str:
+    """``tensor.H`` of a tensor that is not 2-D."""
+    hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
+    return f"tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor.{hint}"
+
+
+def not_one_element_for_item(size: int) -> str:
+    """``item()`` of a tensor that does not hold exactly one element."""
+    return f"a Tensor with {size} elements cannot be converted to Scalar"
+
+
+def ambiguous_bool(size: int) -> str:
+    """``bool(tensor)`` of a tensor with no or several elements."""
+    return f"Boolean value of Tensor with {'more than one' if size else 'no'} value is ambiguous"

@@ -19,9 +19,6 @@ from minigrad._device import as_device
 from minigrad._size import Size
 from minigrad.creation import tensor as _tensor_from_data
 from minigrad.ops import views
-from minigrad.ops._helpers import (
-    C_TYPE_NAMES,
-)
 from minigrad.tensor import Tensor
 
 _SIGNATURES = (
@@ -34,8 +31,8 @@ _SIGNATURES = (
 
 def _options(numpy_dtype: np.dtype) -> str:
     return (
-        f"TensorOptions(dtype={C_TYPE_NAMES[numpy_dtype.name]}, device=cpu, layout=Strided, "
-        "requires_grad=false (default), pinned_memory=false (default), "
+        f"TensorOptions(dtype={errors.CPP_TYPE_NAMES[numpy_dtype.name]}, device=cpu, "
+        "layout=Strided, requires_grad=false (default), pinned_memory=false (default), "
         "memory_format=(nullopt))"
     )
 

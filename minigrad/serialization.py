@@ -32,7 +32,7 @@ from typing import IO, Any
 import numpy as np
 
 from minigrad._dtype import from_numpy_dtype
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 

@@ -1,7 +1,7 @@
 """``minigrad.Tensor``: the user-facing tensor. Each method is thin: it calls an op.
 
 The autograd state (buffer, version counter, ``grad_fn``, ``grad``) lives in
-``autograd/variable.py``; in-place methods go through ``autograd/inplace.py``, the only code that
+``autograd/tensor_base.py``; in-place methods go through ``autograd/inplace.py``, the only code that
 writes into a buffer.
 """
 
@@ -17,10 +17,8 @@ from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
-from minigrad.autograd.inplace import apply_inplace
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
-    _helpers,
     arithmetic,
     clamp,
     comparison,
@@ -45,7 +43,7 @@ from minigrad.ops import (
     unary,
     views,
 )
-from minigrad.ops._helpers import normalize_dims, promote_inplace
+from minigrad.ops._helpers import ToCopy, normalize_dims
 
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
@@ -149,8 +147,6 @@ class Tensor(TensorBase):
         if numpy_dtype.kind != "f" or not self.requires_grad:
             # Nothing to record (integer and bool results have no gradient): a plain copy.
             return Tensor._make(self._array.astype(numpy_dtype))
-        from minigrad.ops._helpers import ToCopy
-
         return ToCopy.apply(self, numpy_dtype)
 
     @property
@@ -180,7 +176,7 @@ class Tensor(TensorBase):
         """Raises PyTorch's error for a build without CUDA: minigrad runs on the CPU only."""
         where = _device.as_device("cuda" if device is None else device, "cuda")
         if where.type != "cuda":
-            raise RuntimeError("Invalid device, must be cuda device")
+            raise RuntimeError(errors.CUDA_DEVICE_EXPECTED)
         _device.check_available(where)
         raise AssertionError("unreachable: check_available raises for CUDA")  # pragma: no cover
 
@@ -197,16 +193,16 @@ class Tensor(TensorBase):
             dtype = dtype.dtype
         elif not isinstance(dtype, _dtype.dtype):
             if isinstance(dtype, type):
-                raise ValueError(f"invalid type: '{dtype.__name__}'")
-            raise TypeError("dtype must be a type, str, or dtype object")
+                raise ValueError(errors.invalid_type(dtype.__name__))
+            raise TypeError(errors.TYPE_ARGUMENT)
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
         """This tensor as ``other``'s dtype."""
         if not isinstance(other, TensorBase):
             raise TypeError(
-                "type_as(): argument 'other' (position 1) must be Tensor, not "
-                f"{errors.python_type_name(other)}"
+                errors.wrong_argument_type("type_as", "other", "Tensor",
+                                           errors.python_type_name(other), 1)
             )
         return self.to(other.dtype)
 
@@ -234,7 +230,7 @@ class Tensor(TensorBase):
 
     def new(self, *args: Any, **kwargs: Any) -> Tensor:
         """The legacy constructor with this tensor's dtype (``x.new(2, 3)``, ``x.new(data)``)."""
-        from minigrad.legacy import new
+        from minigrad.legacy import new  # (legacy.py builds on this module)
 
         return new(self.dtype, args, kwargs, any_dtype=False)
 
@@ -242,7 +238,7 @@ class Tensor(TensorBase):
         self, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
         """``minigrad.tensor(data)`` with this tensor's dtype unless ``dtype`` is given."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.tensor(data, dtype=dtype or self.dtype, device=device,
                                requires_grad=requires_grad)
@@ -250,7 +246,7 @@ class Tensor(TensorBase):
     def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None,
                   requires_grad: bool = False) -> Tensor:
         """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
@@ -258,7 +254,7 @@ class Tensor(TensorBase):
     def new_ones(self, *size: Any, dtype: Any = None, device: Any = None,
                  requires_grad: bool = False) -> Tensor:
         """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.ones(*size, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)
@@ -266,7 +262,7 @@ class Tensor(TensorBase):
     def new_empty(self, *size: Any, dtype: Any = None, device: Any = None,
                   requires_grad: bool = False) -> Tensor:
         """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.empty(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
@@ -274,7 +270,7 @@ class Tensor(TensorBase):
     def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
                  requires_grad: bool = False) -> Tensor:
         """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
-        from minigrad import creation
+        from minigrad import creation  # (creation.py builds on this module)
 
         return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)
@@ -309,13 +305,7 @@ class Tensor(TensorBase):
     def detach_(self) -> Tensor:
         """Make this tensor a leaf without history that does not require grad (in place)."""
         if self._base is not None:
-            raise RuntimeError(
-                "Can't detach views in-place. Use detach() instead. If you are using "
-                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
-                "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
-                "be called on these gradients. To fix this error, please refer to the "
-                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
-            )
+            raise RuntimeError(errors.DETACH_VIEW_INPLACE)
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False
@@ -430,7 +420,7 @@ class Tensor(TensorBase):
         indexing.setitem(self, key, value)
 
     def __delitem__(self, key: Any) -> None:
-        raise TypeError("Tensor does not support deleting items")
+        raise TypeError(errors.DELETE_ITEMS)
 
     def view(self, *shape: Any) -> Tensor:
         """A view with another shape (raises if the memory layout does not allow one)."""
@@ -482,13 +472,8 @@ class Tensor(TensorBase):
     @property
     def H(self) -> Tensor:  # noqa: N802 - PyTorch's name
         """The conjugate transpose of a matrix: ``t()`` for real tensors."""
-        ndim = self._array.ndim
-        if ndim != 2:
-            hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
-            raise RuntimeError(
-                "tensor.H is only supported on matrices (2-D tensors). Got "
-                f"{ndim}-D tensor.{hint}"
-            )
+        if self._array.ndim != 2:
+            raise RuntimeError(errors.h_needs_matrix(self._array.ndim))
         return views.transpose(self, 0, 1)
 
     def adjoint(self) -> Tensor:
@@ -621,9 +606,7 @@ class Tensor(TensorBase):
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
         if self._array.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
-            )
+            raise RuntimeError(errors.not_one_element_for_item(self._array.size))
         return self._array.reshape(()).item()
 
     def tolist(self) -> Any:
@@ -632,15 +615,12 @@ class Tensor(TensorBase):
 
     def __len__(self) -> int:
         if self._array.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise TypeError(errors.LEN_OF_0D)
         return self._array.shape[0]
 
     def __bool__(self) -> bool:
         if self._array.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with {'more than one' if self._array.size else 'no'} "
-                "value is ambiguous"
-            )
+            raise RuntimeError(errors.ambiguous_bool(self._array.size))
         return bool(self._array.reshape(()))
 
     def __float__(self) -> float:
@@ -652,7 +632,7 @@ class Tensor(TensorBase):
     def _scalar_value(self) -> Any:
         # Python's number protocols get ValueError (``item()`` raises RuntimeError), as in PyTorch.
         if self._array.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
+            raise ValueError(errors.NOT_ONE_ELEMENT_FOR_PYTHON_SCALAR)
         return self._array.reshape(()).item()
 
     # --- copying and pickling -----------------------------------------------------------------
@@ -679,7 +659,7 @@ class Tensor(TensorBase):
 
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
+            raise TypeError(errors.ITERATE_0D)
         return iter(splitting.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
 
     def __repr__(self) -> str:
@@ -1005,7 +985,7 @@ class Tensor(TensorBase):
 
     def exp2_(self) -> Tensor:
         """``2 ** self``, in place."""
-        return _float_inplace(self, unary.Exp2)
+        return unary.exp2_(self)
 
     def expm1(self) -> Tensor:
         """``exp(self) - 1``."""
@@ -1013,7 +993,7 @@ class Tensor(TensorBase):
 
     def expm1_(self) -> Tensor:
         """``exp(self) - 1``, in place."""
-        return _float_inplace(self, unary.Expm1)
+        return unary.expm1_(self)
 
     def log2(self) -> Tensor:
         """Base-2 logarithm."""
@@ -1021,7 +1001,7 @@ class Tensor(TensorBase):
 
     def log2_(self) -> Tensor:
         """Base-2 logarithm, in place."""
-        return _float_inplace(self, unary.Log2)
+        return unary.log2_(self)
 
     def log10(self) -> Tensor:
         """Base-10 logarithm."""
@@ -1029,7 +1009,7 @@ class Tensor(TensorBase):
 
     def log10_(self) -> Tensor:
         """Base-10 logarithm, in place."""
-        return _float_inplace(self, unary.Log10)
+        return unary.log10_(self)
 
     def log1p(self) -> Tensor:
         """``log(1 + self)``."""
@@ -1037,7 +1017,7 @@ class Tensor(TensorBase):
 
     def log1p_(self) -> Tensor:
         """``log(1 + self)``, in place."""
-        return _float_inplace(self, unary.Log1p)
+        return unary.log1p_(self)
 
     def rsqrt(self) -> Tensor:
         """``1 / sqrt(self)``."""
@@ -1045,7 +1025,7 @@ class Tensor(TensorBase):
 
     def rsqrt_(self) -> Tensor:
         """``1 / sqrt(self)``, in place."""
-        return _float_inplace(self, unary.Rsqrt)
+        return unary.rsqrt_(self)
 
     def sin(self) -> Tensor:
         """Sine."""
@@ -1053,7 +1033,7 @@ class Tensor(TensorBase):
 
     def sin_(self) -> Tensor:
         """Sine, in place."""
-        return _float_inplace(self, unary.Sin)
+        return unary.sin_(self)
 
     def cos(self) -> Tensor:
         """Cosine."""
@@ -1061,7 +1041,7 @@ class Tensor(TensorBase):
 
     def cos_(self) -> Tensor:
         """Cosine, in place."""
-        return _float_inplace(self, unary.Cos)
+        return unary.cos_(self)
 
     def tan(self) -> Tensor:
         """Tangent."""
@@ -1069,7 +1049,7 @@ class Tensor(TensorBase):
 
     def tan_(self) -> Tensor:
         """Tangent, in place."""
-        return _float_inplace(self, unary.Tan)
+        return unary.tan_(self)
 
     def asin(self) -> Tensor:
         """Inverse sine."""
@@ -1077,7 +1057,7 @@ class Tensor(TensorBase):
 
     def asin_(self) -> Tensor:
         """Inverse sine, in place."""
-        return _float_inplace(self, unary.Asin)
+        return unary.asin_(self)
 
     def acos(self) -> Tensor:
         """Inverse cosine."""
@@ -1085,7 +1065,7 @@ class Tensor(TensorBase):
 
     def acos_(self) -> Tensor:
         """Inverse cosine, in place."""
-        return _float_inplace(self, unary.Acos)
+        return unary.acos_(self)
 
     def atan(self) -> Tensor:
         """Inverse tangent."""
@@ -1093,7 +1073,7 @@ class Tensor(TensorBase):
 
     def atan_(self) -> Tensor:
         """Inverse tangent, in place."""
-        return _float_inplace(self, unary.Atan)
+        return unary.atan_(self)
 
     def sinh(self) -> Tensor:
         """Hyperbolic sine."""
@@ -1101,7 +1081,7 @@ class Tensor(TensorBase):
 
     def sinh_(self) -> Tensor:
         """Hyperbolic sine, in place."""
-        return _float_inplace(self, unary.Sinh)
+        return unary.sinh_(self)
 
     def cosh(self) -> Tensor:
         """Hyperbolic cosine."""
@@ -1109,7 +1089,7 @@ class Tensor(TensorBase):
 
     def cosh_(self) -> Tensor:
         """Hyperbolic cosine, in place."""
-        return _float_inplace(self, unary.Cosh)
+        return unary.cosh_(self)
 
     def erf(self) -> Tensor:
         """The error function."""
@@ -1117,7 +1097,7 @@ class Tensor(TensorBase):
 
     def erf_(self) -> Tensor:
         """The error function, in place."""
-        return _float_inplace(self, unary.Erf)
+        return unary.erf_(self)
 
     def square(self) -> Tensor:
         """``self ** 2``."""
@@ -1125,7 +1105,7 @@ class Tensor(TensorBase):
 
     def square_(self) -> Tensor:
         """``self ** 2`` in place (recorded as ``pow_``)."""
-        return self.pow_(2)
+        return unary.square_(self)
 
     def sign(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element."""
@@ -1133,7 +1113,7 @@ class Tensor(TensorBase):
 
     def sign_(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element, in place."""
-        return apply_inplace(unary.Clone if self._array.dtype == np.bool_ else unary.Sign, self)
+        return unary.sign_(self)
 
     def floor(self) -> Tensor:
         """Round down."""
@@ -1141,7 +1121,7 @@ class Tensor(TensorBase):
 
     def floor_(self) -> Tensor:
         """Round down, in place."""
-        return _rounding_inplace(self, unary.Floor)
+        return unary.floor_(self)
 
     def ceil(self) -> Tensor:
         """Round up."""
@@ -1149,7 +1129,7 @@ class Tensor(TensorBase):
 
     def ceil_(self) -> Tensor:
         """Round up, in place."""
-        return _rounding_inplace(self, unary.Ceil)
+        return unary.ceil_(self)
 
     def trunc(self) -> Tensor:
         """Round towards zero."""
@@ -1157,7 +1137,7 @@ class Tensor(TensorBase):
 
     def trunc_(self) -> Tensor:
         """Round towards zero, in place."""
-        return _rounding_inplace(self, unary.Trunc)
+        return unary.trunc_(self)
 
     fix = trunc
     fix_ = trunc_
@@ -1168,11 +1148,7 @@ class Tensor(TensorBase):
 
     def round_(self, decimals: int = 0) -> Tensor:
         """Round half to even, in place."""
-        if decimals:
-            unary.round(self.detach(), decimals=decimals)  # the dtype check, first
-            if self._array.dtype.kind == "f":
-                return apply_inplace(unary.RoundDecimals, self, decimals)
-        return _rounding_inplace(self, unary.Round)
+        return unary.round_(self, decimals=decimals)
 
     def frac(self) -> Tensor:
         """``self - trunc(self)``."""
@@ -1180,8 +1156,7 @@ class Tensor(TensorBase):
 
     def frac_(self) -> Tensor:
         """``self - trunc(self)``, in place."""
-        unary.frac(self.detach())  # the dtype check, before anything changes
-        return apply_inplace(unary.Frac, self)
+        return unary.frac_(self)
 
     def true_divide(self, other: Any) -> Tensor:
         """``self / other``."""
@@ -1189,7 +1164,7 @@ class Tensor(TensorBase):
 
     def true_divide_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
-        return self.div_(other)
+        return arithmetic.div_(self, other)
 
     def floor_divide(self, other: Any) -> Tensor:
         """``self // other``."""
@@ -1197,10 +1172,7 @@ class Tensor(TensorBase):
 
     def floor_divide_(self, other: Any) -> Tensor:
         """``self //= other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        if dtype == np.bool_:
-            _helpers.check_float_kernel("div_floor_cpu", self)
-        return apply_inplace(arithmetic.FloorDivideInplace, self, other, dtype)
+        return arithmetic.floor_divide_(self, other)
 
     def remainder(self, other: Any) -> Tensor:
         """``self % other`` (the sign of ``other``)."""
@@ -1208,12 +1180,7 @@ class Tensor(TensorBase):
 
     def remainder_(self, other: Any) -> Tensor:
         """``self %= other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        if dtype == np.bool_:
-            _helpers.check_float_kernel("remainder_cpu", self)
-        if isinstance(other, TensorBase):
-            return apply_inplace(arithmetic.Remainder, self, other, dtype)
-        return apply_inplace(arithmetic.RemainderScalar, self, other, dtype)
+        return arithmetic.remainder_(self, other)
 
     def __mod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -1235,10 +1202,7 @@ class Tensor(TensorBase):
 
     def atan2_(self, other: Any) -> Tensor:
         """``atan2(self, other)``, in place."""
-        if not isinstance(other, Tensor):
-            arithmetic.atan2(self, other)  # PyTorch's TypeError for a non-tensor ``other``
-        other, dtype = promote_inplace(self, other, true_divide=True)
-        return apply_inplace(arithmetic.Atan2, self, other, dtype)
+        return arithmetic.atan2_(self, other)
 
     arctan2 = atan2
     arctan2_ = atan2_
@@ -1253,11 +1217,7 @@ class Tensor(TensorBase):
 
     def clamp_min_(self, min: Any) -> Tensor:
         """``max(self, min)`` in place."""
-        if isinstance(min, TensorBase):
-            min, dtype = promote_inplace(self, min)
-            return apply_inplace(clamp.ClampMinTensor, self, min, dtype)
-        _check_float_bound(self, min)
-        return apply_inplace(clamp.ClampMin, self, min)
+        return clamp.clamp_min_(self, min)
 
     def clamp_max(self, max: Any) -> Tensor:
         """``min(self, max)``."""
@@ -1265,11 +1225,7 @@ class Tensor(TensorBase):
 
     def clamp_max_(self, max: Any) -> Tensor:
         """``min(self, max)`` in place."""
-        if isinstance(max, TensorBase):
-            max, dtype = promote_inplace(self, max)
-            return apply_inplace(clamp.ClampMaxTensor, self, max, dtype)
-        _check_float_bound(self, max)
-        return apply_inplace(clamp.ClampMax, self, max)
+        return clamp.clamp_max_(self, max)
 
     def lerp(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``."""
@@ -1277,10 +1233,7 @@ class Tensor(TensorBase):
 
     def lerp_(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``, in place."""
-        arithmetic.lerp(self.detach(), end.detach(), weight)  # the checks, before anything changes
-        if isinstance(weight, TensorBase):
-            return apply_inplace(arithmetic.LerpTensor, self, end, weight)
-        return apply_inplace(arithmetic.Lerp, self, end, weight)
+        return arithmetic.lerp_(self, end, weight)
 
     def addcmul(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 * tensor2``."""
@@ -1288,10 +1241,7 @@ class Tensor(TensorBase):
 
     def addcmul_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 * tensor2`` in place."""
-        if self._array.dtype == np.bool_:
-            _helpers.check_float_kernel("addcmul_cpu_out", self)
-        value = arithmetic._value_for(value, None, self)
-        return apply_inplace(arithmetic.Addcmul, self, tensor1, tensor2, value, None)
+        return arithmetic.addcmul_(self, tensor1, tensor2, value=value)
 
     def addcdiv(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 / tensor2``."""
@@ -1299,9 +1249,7 @@ class Tensor(TensorBase):
 
     def addcdiv_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 / tensor2`` in place."""
-        arithmetic.addcdiv(self.detach(), tensor1.detach(), tensor2.detach())  # the checks, first
-        value = arithmetic._value_for(value, None, self)
-        return apply_inplace(arithmetic.Addcdiv, self, tensor1, tensor2, value, None)
+        return arithmetic.addcdiv_(self, tensor1, tensor2, value=value)
 
     def nan_to_num(
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
@@ -1313,9 +1261,7 @@ class Tensor(TensorBase):
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
     ) -> Tensor:
         """nan, +inf and -inf replaced by finite values, in place."""
-        if self._array.dtype.kind != "f":
-            return apply_inplace(unary.Clone, self)
-        return apply_inplace(unary.NanToNum, self, nan, posinf, neginf)
+        return unary.nan_to_num_(self, nan, posinf, neginf)
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``self`` where ``condition`` is True, else ``other``."""
@@ -1584,156 +1530,123 @@ class Tensor(TensorBase):
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self += alpha * other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        arithmetic._check_alpha(self, dtype, alpha)  # an integer tensor takes no float alpha
-        return apply_inplace(arithmetic.Add, self, other, alpha, dtype)
+        return arithmetic.add_(self, other, alpha=alpha)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self -= alpha * other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        arithmetic._check_alpha(self, dtype, alpha)
-        return apply_inplace(arithmetic.Sub, self, other, alpha, dtype)
+        return arithmetic.sub_(self, other, alpha=alpha)
 
     def mul_(self, other: Any) -> Tensor:
         """``self *= other`` in place."""
-        other, dtype = promote_inplace(self, other)
-        return apply_inplace(arithmetic.Mul, self, other, dtype)
+        return arithmetic.mul_(self, other)
 
     def div_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
-        other, dtype = promote_inplace(self, other, true_divide=True)
-        return apply_inplace(arithmetic.Div, self, other, dtype)
+        return arithmetic.div_(self, other)
 
     def pow_(self, exponent: Any) -> Tensor:
         """``self **= exponent`` in place."""
-        exponent, dtype = promote_inplace(self, exponent)
-        if isinstance(exponent, TensorBase):
-            return apply_inplace(arithmetic.Pow, self, exponent, dtype)
-        return apply_inplace(arithmetic.PowScalar, self, exponent, dtype)
+        return arithmetic.pow_(self, exponent)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
         """Limit every element to ``[min, max]`` in place."""
-        if min is None and max is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        _check_float_bound(self, min)
-        _check_float_bound(self, max)
-        return apply_inplace(clamp.Clamp, self, min, max)
+        return clamp.clamp_(self, min, max)
 
     clip_ = clamp_
 
     def neg_(self) -> Tensor:
         """``self = -self`` in place."""
-        return apply_inplace(unary.Neg, self)
+        return unary.neg_(self)
 
     def abs_(self) -> Tensor:
         """``self = |self|`` in place."""
-        return apply_inplace(unary.Abs, self)
+        return unary.abs_(self)
 
     def exp_(self) -> Tensor:
         """``self = exp(self)`` in place (saves the result: a later in-place write breaks it)."""
-        return _float_inplace(self, unary.Exp)
+        return unary.exp_(self)
 
     def log_(self) -> Tensor:
         """``self = log(self)`` in place."""
-        return _float_inplace(self, unary.Log)
+        return unary.log_(self)
 
     def sqrt_(self) -> Tensor:
         """``self = sqrt(self)`` in place."""
-        return _float_inplace(self, unary.Sqrt)
+        return unary.sqrt_(self)
 
     def sigmoid_(self) -> Tensor:
         """``self = sigmoid(self)`` in place."""
-        return _float_inplace(self, unary.Sigmoid)
+        return unary.sigmoid_(self)
 
     def tanh_(self) -> Tensor:
         """``self = tanh(self)`` in place."""
-        return _float_inplace(self, unary.Tanh)
+        return unary.tanh_(self)
 
     def relu_(self) -> Tensor:
         """``self = max(self, 0)`` in place."""
-        return apply_inplace(unary.Relu, self)
+        return unary.relu_(self)
 
     def zero_(self) -> Tensor:
         """Fill with zeros in place."""
-        return apply_inplace(fill.Zero, self)
+        return fill.zero_(self)
 
     def fill_(self, value: Any) -> Tensor:
         """Fill with ``value`` (a number or a 0-d tensor) in place."""
-        if isinstance(value, TensorBase):
-            if value._array.ndim:
-                raise RuntimeError(
-                    "fill_ only supports 0-dimension value tensor but got tensor with "
-                    f"{value._array.ndim} dimensions."
-                )
-            return apply_inplace(fill.FillTensor, self, value)
-        return apply_inplace(fill.Fill, self, value)
+        return fill.fill_(self, value)
 
     def copy_(self, src: Any) -> Tensor:
         """Copy ``src``'s values (broadcast to this shape) into this tensor."""
-        return apply_inplace(fill.Copy, self, src)
+        return fill.copy_(self, src)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
         """Fill with samples from Normal(mean, std) in place."""
-        return apply_inplace(fill.Normal, self, mean, std)
+        return fill.normal_(self, mean, std)
 
     def uniform_(self, from_: float = 0.0, to: float = 1.0) -> Tensor:
         """Fill with samples from Uniform[from_, to) in place."""
-        return apply_inplace(fill.Uniform, self, from_, to)
+        return fill.uniform_(self, from_, to)
 
     def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
         """Write ``value`` where ``mask`` is True, in place."""
-        _check_mask(mask)
-        return apply_inplace(fill.MaskedFill, self, mask, _masked_fill_value(value))
+        return fill.masked_fill_(self, mask, value)
 
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """A copy with ``value`` written where ``mask`` is True."""
-        _check_mask(mask)
-        try:
-            np.broadcast_shapes(mask._array.shape, self._array.shape)
-        except ValueError:
-            raise RuntimeError(
-                errors.broadcast_mismatch(mask._array.shape, self._array.shape)
-            ) from None
-        return fill.MaskedFill.apply(self, mask, _masked_fill_value(value))
+        return fill.masked_fill(self, mask, value)
 
     def scatter_(
         self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
         reduce: str | None = None,
     ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
-        op, args = gather_scatter.scatter_call(self, dim, index, src, value, reduce, inplace=True)
-        return apply_inplace(op, self, *args)
+        return gather_scatter.scatter_(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Add ``src`` at ``index`` along ``dim``, in place."""
-        axis = gather_scatter._scatter_checks(self._array, dim, index, src, "scatter_add")
-        return apply_inplace(gather_scatter.ScatterAdd, self, src, axis, index)
+        return gather_scatter.scatter_add_(self, dim, index, src)
 
     def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *,
                         include_self: bool = True) -> Tensor:
         """Combine ``src`` in at ``index`` along ``dim`` by ``reduce``, in place."""
-        args = gather_scatter.scatter_reduce_call(self, dim, index, src, reduce, include_self)
-        return apply_inplace(gather_scatter.ScatterReduce, self, *args)
+        return gather_scatter.scatter_reduce_(
+            self, dim, index, src, reduce, include_self=include_self
+        )
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
-        args = index_ops.index_add_call(self, dim, index, source, alpha)
-        return apply_inplace(index_ops.IndexAdd, self, *args)
+        return index_ops.index_add_(self, dim, index, source, alpha=alpha)
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         """Write ``source``'s slices at ``index`` along ``dim``, in place."""
-        args = index_ops.index_copy_call(self, dim, index, source)
-        return apply_inplace(index_ops.IndexCopy, self, *args)
+        return index_ops.index_copy_(self, dim, index, source)
 
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
         """Set the slices at ``index`` along ``dim`` to ``value``, in place."""
-        op, args = index_ops.index_fill_call(self, dim, index, value)
-        return apply_inplace(op, self, *args)
+        return index_ops.index_fill_(self, dim, index, value)
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         """Fill the positions where ``mask`` is True from ``source``, in place."""
-        index_ops.masked_scatter_inplace_checks(self, mask, source)
-        return apply_inplace(index_ops.MaskedScatter, self, source, mask)
+        return index_ops.masked_scatter_(self, mask, source)
 
 
 def is_tensor(obj: Any) -> bool:
@@ -1755,52 +1668,6 @@ def numel(input: Tensor) -> int:
 def is_floating_point(input: Tensor) -> bool:
     """True if ``input`` has a floating-point dtype."""
     return input.is_floating_point()
-
-
-def _check_mask(mask: Any) -> None:
-    if not isinstance(mask, TensorBase) or mask._array.dtype != np.bool_:
-        dtype = (_helpers.C_TYPE_NAMES[mask._array.dtype.name] if isinstance(mask, TensorBase)
-                 else type(mask).__name__)  # PyTorch names the C++ type: "float", "long int"
-        raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"
-        )
-
-
-def _masked_fill_value(value: Any) -> Any:
-    """masked_fill's value as a number: a number, or a 0-d tensor (PyTorch's check and text)."""
-    if isinstance(value, TensorBase) and value._array.ndim:
-        raise RuntimeError(
-            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-            f"{value._array.ndim} dimension(s)."
-        )
-    return _scalar(value)
-
-
-def _scalar(value: Any) -> Any:
-    return value.item() if isinstance(value, TensorBase) else value
-
-
-def _float_inplace(tensor: Tensor, op: Any) -> Tensor:
-    """An in-place op with a floating-point result: integer tensors cannot hold it."""
-    if tensor._array.dtype.kind != "f":
-        raise RuntimeError(
-            errors.inplace_dtype_mismatch("Float", _dtype.display_name(tensor._array.dtype))
-        )
-    return apply_inplace(op, tensor)
-
-
-def _check_float_bound(tensor: Tensor, bound: Any) -> None:
-    """clamp_min_/clamp_max_ with a float bound cannot write an integer tensor (PyTorch's text)."""
-    if tensor._array.dtype.kind != "f" and isinstance(bound, float):
-        name = _helpers.C_TYPE_NAMES[tensor._array.dtype.name]
-        raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
-
-
-def _rounding_inplace(tensor: Tensor, op: Any) -> Tensor:
-    """floor_, ceil_, trunc_, round_: on an integer tensor the values stay (a version bump)."""
-    if tensor._array.dtype == np.bool_:
-        _helpers.check_float_kernel(f"{op.__name__.lower()}_vml_cpu", tensor)
-    return apply_inplace(op if tensor._array.dtype.kind == "f" else unary.Clone, tensor)
 
 
 # Op outputs are minigrad.Tensor objects.

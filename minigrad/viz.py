@@ -26,7 +26,7 @@ from typing import Any
 from minigrad.autograd import saved_access
 from minigrad.autograd.explain import named_tensors
 from minigrad.autograd.graph import AccumulateGrad, Node
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 __all__ = ["render", "to_dot"]
 
@@ -101,7 +101,7 @@ def render(
             file.write(dot)
         return path
     try:
-        import graphviz  # type: ignore[import-not-found]
+        import graphviz  # type: ignore[import-not-found]  # optional: only to render
     except ImportError:
         graphviz = None
     if graphviz is not None:

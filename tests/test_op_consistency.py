@@ -56,7 +56,8 @@ NOT_OPS = {
     # Saving and loading (tests/test_save_load.py).
     "save", "load",
     # Autograd metadata and API on a tensor (tests/test_backward.py, test_detach_data.py, ...).
-    "backward", "register_hook", "retain_grad", "retains_grad", "requires_grad",
+    "backward", "register_hook", "register_post_accumulate_grad_hook", "retain_grad",
+    "retains_grad", "requires_grad",
     "requires_grad_", "grad", "grad_fn", "is_leaf", "output_nr", "data", "detach", "detach_",
     "is_inference",
     # Queries about a tensor, not computations on its values (tests/test_tensor_api.py).

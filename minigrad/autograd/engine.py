@@ -22,7 +22,7 @@ from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 Buffers = dict[Node, list[Any]]
 ReadyQueue = list[tuple[float, int, Node]]

@@ -21,7 +21,7 @@ import numpy as np
 from minigrad.autograd import saved_access, write_tracking
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.saved_access import SavedEntry
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.errors import format_size
 
 # Why a node keeps each kind of value.

@@ -45,7 +45,7 @@ from minigrad.autograd import grad_mode, saved, saved_attributes
 from minigrad.autograd.graph import Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import record
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 
 class BackwardNode(Node):

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from minigrad.autograd import engine, grad_mode
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
@@ -381,9 +381,8 @@ def _jacobian_of_output(
     index: int, output: Any, inputs: tuple[Any, ...], create_graph: bool, strict: bool
 ) -> tuple[Any, ...]:
     """One Jacobian per input for one output: a vjp with each basis vector of the output."""
-    from minigrad.ops.shape import (
-        stack,
-    )
+    # The ops build on minigrad.autograd, whose __init__ imports this module: import when used.
+    from minigrad.ops.shape import stack
 
     columns: list[list[Any]] = [[] for _ in inputs]
     flat = output.reshape(-1)

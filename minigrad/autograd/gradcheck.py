@@ -28,8 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import _random
+from minigrad._dtype import from_numpy_dtype
+from minigrad._size import Size
 from minigrad.autograd import engine
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
 
@@ -174,8 +177,6 @@ def gradgradcheck(
         )
     tupled_inputs = _as_tuple(inputs)
     if grad_outputs is None:
-        from minigrad import _random
-
         outputs = _differentiable_outputs(func(*tupled_inputs))
         rng = _random.generator()
         made = []
@@ -339,9 +340,6 @@ def _evaluate(func: Callable[..., Any], inputs: tuple[Any, ...]) -> list[np.ndar
 
 
 def _check_same_dtype_and_shape(a: np.ndarray, b: np.ndarray, eps: float, idx: Any) -> None:
-    from minigrad._dtype import from_numpy_dtype
-    from minigrad._size import Size
-
     if a.shape != b.shape:
         raise AssertionError(
             f"Expected `func` to return outputs with the same shape when inputs are perturbed "

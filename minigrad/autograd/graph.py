@@ -22,7 +22,7 @@ from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 
 if TYPE_CHECKING:
-    from minigrad.autograd.variable import TensorBase
+    from minigrad.autograd.tensor_base import TensorBase
 
 __all__ = ["Node", "RemovableHandle", "save_on_cpu", "saved_tensors_hooks"]
 
@@ -125,6 +125,7 @@ class Node:
         saved = self._saved
         if saved:
             if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
+                # guard.py -> saved_access.py -> variable.py -> this module: import at call time.
                 from minigrad.autograd import guard
 
                 guard.release(self)

@@ -36,7 +36,7 @@ from minigrad.errors import format_size
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
-    from minigrad.autograd.variable import TensorBase
+    from minigrad.autograd.tensor_base import TensorBase
 
 
 class guard_saved_tensors:  # noqa: N801 - a switch named like set_detect_anomaly

@@ -16,7 +16,7 @@ property of its version counter: ``UntrackedCounter`` for tensors made in infere
 them outside it.
 
 The mode is thread-local, like grad mode. New tensors get their counter from
-``autograd/variable.py``'s ``new_counter``; while some thread is in inference mode it points to
+``autograd/tensor_base.py``'s ``new_counter``; while some thread is in inference mode it points to
 ``_counter_for_this_thread``, at other times to the plain ``VersionCounter`` (no cost).
 """
 
@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from minigrad.autograd import grad_mode, variable
+from minigrad.autograd import grad_mode, tensor_base
 from minigrad.autograd.version import VersionCounter
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -80,7 +80,7 @@ def _set_enabled(value: bool) -> None:
     _state.enabled = value
     with _lock:
         _threads_inside += 1 if value else -1
-        variable.new_counter = _counter_for_this_thread if _threads_inside else VersionCounter
+        tensor_base.new_counter = _counter_for_this_thread if _threads_inside else VersionCounter
 
 
 def is_inference_mode_enabled() -> bool:

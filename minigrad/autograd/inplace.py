@@ -27,7 +27,7 @@ from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
 from minigrad.autograd.overlap import check_inputs_overlap
 from minigrad.autograd.record import record
-from minigrad.autograd.variable import TensorBase, has_internal_overlap
+from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
     AsStrided,
     ScatterIntoBase,

@@ -11,7 +11,7 @@ import warnings
 from typing import Any
 
 from minigrad import errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 
 class _VariableMeta(type):
@@ -49,6 +49,7 @@ class Variable(metaclass=_VariableMeta):
             if requires_grad:
                 raise ValueError("Variable can't be volatile and require_grad at the same time!")
         if data is None:
+            # creation.py -> tensor.py -> minigrad.autograd -> this module: import when used.
             from minigrad.creation import empty
 
             data = empty(0)

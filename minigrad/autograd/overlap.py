@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 
 def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> None:

@@ -30,7 +30,7 @@ from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode, saved
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
-from minigrad.autograd.variable import TensorBase, new_result
+from minigrad.autograd.tensor_base import TensorBase, new_result
 
 if TYPE_CHECKING:
     from minigrad.autograd.function import BackwardNode, Function
@@ -263,7 +263,7 @@ def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
         return value  # modified in place: the same tensor, rebased onto this node
     if any(value is a for a in args):
         # An input returned unchanged: the output is a view of it (same buffer and counter).
-        from minigrad.autograd.views import alias_of
+        from minigrad.autograd.views import alias_of  # (views.py builds on this module)
 
         return alias_of(value)
     return value

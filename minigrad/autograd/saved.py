@@ -36,7 +36,7 @@ from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, debug_hooks, guard, saved_hooks, write_tracking
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node

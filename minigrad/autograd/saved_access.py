@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from minigrad._dtype import type_name
+from minigrad.errors import format_size
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
-    from minigrad.autograd.variable import TensorBase
+    from minigrad.autograd.tensor_base import TensorBase
     from minigrad.autograd.version import VersionCounter
 
 
@@ -47,8 +48,6 @@ class SavedEntry(NamedTuple):
         shape = getattr(value, "shape", None)
         if shape is None:
             return repr(value)
-        from minigrad.errors import format_size
-
         kind = "CPUBoolType" if value.dtype == bool else type_name(value.dtype)
         return f"[{kind} {format_size(shape)}]"
 
@@ -67,8 +66,9 @@ def is_released(node: Node) -> bool:
 
 def saved_entries(node: Node) -> list[SavedEntry]:
     """What ``node`` saved for backward, in order (empty once released, or if it saved nothing)."""
+    # variable.py and saved.py lead back here (via guard.py): import at call time.
     from minigrad.autograd.saved import handle, saved_values
-    from minigrad.autograd.variable import TensorBase
+    from minigrad.autograd.tensor_base import TensorBase
 
     inner = wrapped_node(node)
     if inner is not None:
@@ -111,6 +111,7 @@ def graph_nodes(roots: list[Node]) -> list[Node]:
 
 def is_view_node(node: Node) -> bool:
     """True for the node of a view op (``ViewBackward0``, ``AsStridedBackward0``...)."""
+    # views.py -> record.py -> saved.py -> guard.py -> this module: import at call time.
     from minigrad.autograd.views import AsStrided, ViewOp
 
     function = getattr(node, "_function", None)

@@ -33,7 +33,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import saved
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 if TYPE_CHECKING:
     from minigrad.autograd.function import BackwardNode, Function

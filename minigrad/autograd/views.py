@@ -19,7 +19,7 @@ from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node, new_sequence_nr
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 # One step: (view op, its options, which output for multi-output ops or None).
 ViewStep = tuple[type["ViewOp"], tuple[Any, ...], "int | None"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad import errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.creation import empty
 from minigrad.tensor import Tensor
 

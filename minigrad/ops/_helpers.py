@@ -12,7 +12,7 @@ from minigrad import errors
 from minigrad._dtype import display_name, result_type
 from minigrad._size import Size
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 
 
 class ToCopy(Op):
@@ -300,15 +300,7 @@ class NoDerivative(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError(f"derivative for {ctx.aten_name} is not implemented")
-
-
-# The C++ names some PyTorch messages use for dtypes.
-C_TYPE_NAMES = {
-    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
-    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
-    "bool": "bool",
-}
+        raise RuntimeError(errors.derivative_not_implemented(ctx.aten_name))
 
 
 def type_display(input: Any) -> str:
@@ -330,7 +322,7 @@ def is_bool(value: Any) -> bool:
 
 def check_float_kernel(kernel: str, input: Any) -> None:
     if operand(input).dtype.kind != "f":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{type_display(input)}\'')
+        raise NotImplementedError(errors.not_implemented_for(kernel, type_display(input)))
 
 
 def raw(value: Any) -> Any:
@@ -385,7 +377,7 @@ def size_text(shape: Sequence[int]) -> str:
 
 
 def not_implemented(kernel: str, value: Any) -> NotImplementedError:
-    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype_name(value)}\'')
+    return NotImplementedError(errors.not_implemented_for(kernel, dtype_name(value)))
 
 
 def check_no_grad(value: Any, argument: str, function: str) -> None:

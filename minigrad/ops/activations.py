@@ -21,10 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
+from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import _helpers, unary
 from minigrad.ops._helpers import Constants, operand
 
@@ -454,6 +456,4 @@ def _check_float(input: Any, kernel: str) -> None:
     """PyTorch's activation kernels exist for floating-point tensors only."""
     dtype = operand(input).dtype
     if dtype.kind != "f":
-        from minigrad._dtype import display_name
-
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{display_name(dtype)}\'')
+        raise NotImplementedError(errors.not_implemented_for(kernel, display_name(dtype)))

@@ -16,16 +16,17 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import constant
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
-    C_TYPE_NAMES,
     check_float_kernel,
     compute_dtype,
     is_bool,
     not_implemented_name,
     operand,
     promote,
+    promote_inplace,
     save_for_the_other,
 )
 
@@ -86,16 +87,22 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     return Add.apply(a, b, alpha, dtype)
 
 
+
+def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input += alpha * other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    _check_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    return apply_inplace(Add, input, other, alpha, dtype)
+
+
 def _check_alpha(a: Any, dtype: Any, alpha: Any) -> None:
     if alpha == 1 and not isinstance(alpha, float):
         return  # the common case
     kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
     if isinstance(alpha, (bool, np.bool_)) and kind != "b":
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+        raise RuntimeError(errors.BOOL_ALPHA)
     if kind != "f" and isinstance(alpha, (float, np.floating)):
-        raise RuntimeError(
-            "For integral input tensors, argument alpha must not be a floating point number."
-        )
+        raise RuntimeError(errors.FLOAT_ALPHA_FOR_INTEGERS)
 
 
 class Sub(Op):
@@ -129,17 +136,19 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     return Sub.apply(a, b, alpha, dtype)
 
 
+
+def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input -= alpha * other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    _check_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    return apply_inplace(Sub, input, other, alpha, dtype)
+
+
 def _check_bool_subtraction(a: Any, b: Any) -> None:
     if is_bool(a) and is_bool(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
-            "or `logical_xor()` operator instead."
-        )
+        raise RuntimeError(errors.SUBTRACT_TWO_BOOLS)
     if is_bool(a) or is_bool(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
+        raise RuntimeError(errors.SUBTRACT_BOOL)
 
 
 class Rsub(Op):
@@ -196,6 +205,12 @@ def mul(input: Any, other: Any) -> Any:
     return Mul.apply(a, b) if dtype is None else Mul.apply(a, b, dtype)
 
 
+def mul_(input: Any, other: Any) -> Any:
+    """``input *= other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    return apply_inplace(Mul, input, other, dtype)
+
+
 class Div(Op):
     """z = x / y;  dx = grad / y,  dy = -grad * ((x / y) / y).
 
@@ -227,6 +242,12 @@ def div(input: Any, other: Any) -> Any:
     return Div.apply(a, b, dtype)
 
 
+def div_(input: Any, other: Any) -> Any:
+    """``input /= other`` in place (an integer tensor cannot hold the quotient)."""
+    other, dtype = promote_inplace(input, other, true_divide=True)
+    return apply_inplace(Div, input, other, dtype)
+
+
 class FloorDivide(Op):
     """z = floor(x / y).  PyTorch has no derivative for it: backward raises, as there.
 
@@ -245,7 +266,7 @@ class FloorDivide(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+        raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide"))
 
 
 def floor_divide(input: Any, other: Any) -> Any:
@@ -266,10 +287,19 @@ class FloorDivideInplace(FloorDivide):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError("derivative for aten::floor_divide_ is not implemented")
+        raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide_"))
 
 
 FloorDivideInplace._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
+
+def floor_divide_(input: Any, other: Any) -> Any:
+    """``input //= other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    if dtype == np.bool_:
+        check_float_kernel("div_floor_cpu", input)
+    return apply_inplace(FloorDivideInplace, input, other, dtype)
 
 
 class PowScalar(Op):
@@ -310,7 +340,7 @@ def pow(input: Any, exponent: Any) -> Any:
 
 def _check_integer_power(base: Any, exponent: Any) -> None:
     if isinstance(exponent, int) and exponent < 0 and operand(base).dtype.kind in "iub":
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+        raise RuntimeError(errors.NEGATIVE_INTEGER_POWER)
 
 
 def scalar_power(x: Any, exponent: Any, dtype: Any = None) -> Any:
@@ -382,6 +412,14 @@ class RpowScalar(Op):
         return grad * z * np.log(ctx.base), None, None
 
 
+def pow_(input: Any, exponent: Any) -> Any:
+    """``input **= exponent`` in place (tensor or number exponent)."""
+    exponent, dtype = promote_inplace(input, exponent)
+    if isinstance(exponent, TensorBase):
+        return apply_inplace(Pow, input, exponent, dtype)
+    return apply_inplace(PowScalar, input, exponent, dtype)
+
+
 def true_divide(input: Any, other: Any) -> Any:
     """Alias of ``div``."""
     return div(input, other)
@@ -437,6 +475,16 @@ def remainder(input: Any, other: Any) -> Any:
     return RemainderScalar.apply(a, b, dtype)
 
 
+def remainder_(input: Any, other: Any) -> Any:
+    """``input %= other`` in place."""
+    other, dtype = promote_inplace(input, other)
+    if dtype == np.bool_:
+        check_float_kernel("remainder_cpu", input)
+    if isinstance(other, TensorBase):
+        return apply_inplace(Remainder, input, other, dtype)
+    return apply_inplace(RemainderScalar, input, other, dtype)
+
+
 class Maximum(Op):
     """z = max(x, y) elementwise (nan wins);  the gradient goes to the larger operand.
 
@@ -474,8 +522,7 @@ def maximum(input: Any, other: Any) -> Any:
 def _require_tensor(name: str, position: int, argname: str, value: Any) -> None:
     if not isinstance(value, TensorBase):
         raise TypeError(
-            f"{name}(): argument '{argname}' (position {position}) must be Tensor, not "
-            f"{type(value).__name__}"
+            errors.wrong_argument_type(name, argname, "Tensor", type(value).__name__, position)
         )
 
 
@@ -512,6 +559,13 @@ def atan2(input: Any, other: Any) -> Any:
     _require_tensor("atan2", 2, "other", other)
     a, b, dtype = promote(input, other, true_divide=True)
     return Atan2.apply(a, b, dtype)
+
+
+def atan2_(input: Any, other: Any) -> Any:
+    """``atan2(input, other)``, in place."""
+    _require_tensor("atan2", 2, "other", other)
+    other, dtype = promote_inplace(input, other, true_divide=True)
+    return apply_inplace(Atan2, input, other, dtype)
 
 
 class Minimum(Op):
@@ -573,13 +627,29 @@ class Lerp(Op):
 
 def lerp(input: Any, end: Any, weight: Any) -> Any:
     """Linear interpolation ``input + weight * (end - input)`` (weight a number or a tensor)."""
+    if _check_lerp(input, end, weight):
+        return call_ternary(LerpTensor.apply, (input, end, weight))
+    return call_ternary(Lerp.apply, (input, end, weight))
+
+
+def lerp_(input: Any, end: Any, weight: Any) -> Any:
+    """``input + weight * (end - input)``, in place."""
+    _check_lerp(input, end, weight)
+    _check_broadcast((input, end, weight))
+    if isinstance(weight, TensorBase):
+        return apply_inplace(LerpTensor, input, end, weight)
+    return apply_inplace(Lerp, input, end, weight)
+
+
+def _check_lerp(input: Any, end: Any, weight: Any) -> bool:
+    """PyTorch's dtype checks for lerp; True if ``weight`` is a tensor."""
     _check_same_dtype("lerp", input, end, "end")
     if isinstance(operand(weight), np.ndarray):
         _check_same_dtype("lerp", input, weight, "weight")
         check_float_kernel("lerp_kernel_tensor", input)
-        return call_ternary(LerpTensor.apply, (input, end, weight))
+        return True
     check_float_kernel("lerp_kernel_scalar", input)
-    return call_ternary(Lerp.apply, (input, end, weight))
+    return False
 
 
 def call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
@@ -587,25 +657,25 @@ def call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
     try:
         return apply(*args, *options)
     except ValueError as error:
-        tensors = [a for a in args if a is not None and not isinstance(a, (int, float))]
-        shape = np.shape(operand(tensors[0]))
-        for value in tensors[1:]:
-            try:
-                shape = np.broadcast_shapes(shape, np.shape(operand(value)))
-            except ValueError:
-                raise RuntimeError(
-                    errors.broadcast_mismatch(shape, np.shape(operand(value)))
-                ) from None
+        _check_broadcast(args)
         raise RuntimeError(str(error)) from None
+
+
+def _check_broadcast(args: tuple[Any, ...]) -> None:
+    """PyTorch's message if the tensors among ``args`` do not broadcast together."""
+    tensors = [a for a in args if a is not None and not isinstance(a, (int, float))]
+    shape = np.shape(operand(tensors[0]))
+    for value in tensors[1:]:
+        try:
+            shape = np.broadcast_shapes(shape, np.shape(operand(value)))
+        except ValueError:
+            raise RuntimeError(errors.broadcast_mismatch(shape, np.shape(operand(value)))) from None
 
 
 def _check_same_dtype(name: str, input: Any, other: Any, argname: str) -> None:
     a, b = operand(input).dtype, operand(other).dtype
     if a != b:
-        raise RuntimeError(
-            f"expected dtype {C_TYPE_NAMES[a.name]} for `{argname}` but got dtype "
-            f"{C_TYPE_NAMES[b.name]}"
-        )
+        raise RuntimeError(errors.expected_dtype_for(argname, a, b))
 
 
 class LerpTensor(Op):
@@ -681,6 +751,14 @@ def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
                          dtype)
 
 
+def addcmul_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    """``input += value * tensor1 * tensor2`` in place."""
+    if input._array.dtype == np.bool_:
+        check_float_kernel("addcmul_cpu_out", input)
+    value = _value_for(value, None, input)
+    return apply_inplace(Addcmul, input, tensor1, tensor2, value, None)
+
+
 def _value_for(value: Any, dtype: Any, input: Any) -> Any:
     """Addcmul's ``value`` in the result's dtype: an integer result truncates it (PyTorch)."""
     kind = np.dtype(dtype).kind if dtype is not None else operand(input).dtype.kind
@@ -725,18 +803,23 @@ class Addcdiv(Op):
 
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
     """``input + value * tensor1 / tensor2``."""
-    if operand(tensor1).dtype.kind != "f" and operand(tensor2).dtype.kind != "f":
-        raise RuntimeError(
-            "Integer division with addcdiv is no longer supported, and in a future  release "
-            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
-            "behavior can be implemented as (input + value * minigrad.trunc(tensor1 / tensor2))"
-            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
-            "float inputs. The future addcdiv behavior is just the latter implementation: "
-            "(input + value * tensor1 / tensor2), for all dtypes."
-        )
+    _check_addcdiv_divisor(tensor1, tensor2)
     dtype = compute_dtype(input, tensor1, tensor2)
     return call_ternary(Addcdiv.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
-                         dtype)
+                        dtype)
+
+
+def addcdiv_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    """``input += value * tensor1 / tensor2`` in place."""
+    _check_addcdiv_divisor(tensor1, tensor2)
+    _check_broadcast((input, tensor1, tensor2))
+    value = _value_for(value, None, input)
+    return apply_inplace(Addcdiv, input, tensor1, tensor2, value, None)
+
+
+def _check_addcdiv_divisor(tensor1: Any, tensor2: Any) -> None:
+    if operand(tensor1).dtype.kind != "f" and operand(tensor2).dtype.kind != "f":
+        raise RuntimeError(errors.ADDCDIV_INTEGER_DIVISION)
 
 
 arctan2 = atan2
@@ -746,7 +829,7 @@ def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:
     # Integer division by zero is an error in PyTorch (numpy would give 0 with a warning).
     kind = (np.dtype(dtype) if dtype is not None else np.result_type(x, y)).kind
     if kind in "iub" and np.any(np.asarray(y) == 0):
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError(errors.INTEGER_DIVISION_BY_ZERO)
 
 
 def _power(x: Any, y: Any, dtype: Any) -> np.ndarray:

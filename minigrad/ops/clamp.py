@@ -10,7 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     cast,
     check_float_kernel,
@@ -18,6 +21,7 @@ from minigrad.ops._helpers import (
     is_bool,
     operand,
     promote,
+    promote_inplace,
 )
 from minigrad.ops.arithmetic import call_ternary
 
@@ -54,14 +58,11 @@ class Clamp(Op):
 def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     """Limit every element to ``[min, max]`` (either bound may be None)."""
     if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
     tensor_bounds = [isinstance(operand(b), np.ndarray) for b in (min, max) if b is not None]
     if any(tensor_bounds):
         if not all(tensor_bounds):
-            raise TypeError(
-                "clamp() received an invalid combination of arguments: the bounds must be both "
-                "tensors or both numbers"
-            )
+            raise TypeError(errors.CLAMP_MIXED_BOUNDS)
         return _clamp_tensor(input, min, max)
     array = operand(input)
     if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
@@ -69,6 +70,15 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     elif array.dtype == np.bool_:
         input = cast(input, np.dtype(np.int64))  # a bool tensor and int bounds: int64
     return Clamp.apply(input, min, max)
+
+
+def clamp_(input: Any, min: Any = None, max: Any = None) -> Any:
+    """Limit every element to ``[min, max]``, in place."""
+    if min is None and max is None:
+        raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
+    _check_float_bound(input, min)
+    _check_float_bound(input, max)
+    return apply_inplace(Clamp, input, min, max)
 
 
 def _clamp_tensor(input: Any, min: Any, max: Any) -> Any:
@@ -81,6 +91,7 @@ def _clamp_tensor(input: Any, min: Any, max: Any) -> Any:
 
 
 clip = clamp
+clip_ = clamp_
 
 
 class ClampTensor(Op):
@@ -151,6 +162,28 @@ def clamp_min(input: Any, min: Any) -> Any:
     return ClampMin.apply(_bound_dtype(input, min), min)
 
 
+def clamp_min_(input: Any, min: Any) -> Any:
+    """``max(input, min)``, in place."""
+    return _clamp_one_side_(input, min, ClampMinTensor, ClampMin)
+
+
+def _clamp_one_side_(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
+    """clamp_min_ / clamp_max_: a tensor bound is promoted; a float one cannot go into ints."""
+    if isinstance(bound, TensorBase):
+        bound, dtype = promote_inplace(input, bound)
+        return apply_inplace(tensor_op, input, bound, dtype)
+    _check_float_bound(input, bound)
+    return apply_inplace(number_op, input, bound)
+
+
+def _check_float_bound(input: Any, bound: Any) -> None:
+    """A float bound cannot be written into an integer tensor in place (PyTorch's text)."""
+    if input._array.dtype.kind != "f" and isinstance(bound, float):
+        raise RuntimeError(
+            errors.inplace_dtype_mismatch("Float", errors.CPP_TYPE_NAMES[input._array.dtype.name])
+        )
+
+
 def _bound_dtype(input: Any, bound: Any) -> Any:
     # An integer tensor clamped with a float bound becomes the default float dtype; a bool
     # tensor with an int bound, int64.
@@ -185,6 +218,11 @@ def clamp_max(input: Any, max: Any) -> Any:
         a, b, dtype = promote(input, max)
         return ClampMaxTensor.apply(a, b, dtype)
     return ClampMax.apply(_bound_dtype(input, max), max)
+
+
+def clamp_max_(input: Any, max: Any) -> Any:
+    """``min(input, max)``, in place."""
+    return _clamp_one_side_(input, max, ClampMaxTensor, ClampMax)
 
 
 class ClampMinTensor(Op):

@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import DEFAULT_FLOAT, display_name, result_type
+from minigrad._dtype import DEFAULT_FLOAT, result_type
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     check_operand,
     operand,
@@ -35,15 +35,16 @@ def check_tensor(function: str, name: str, position: int, value: Any) -> None:
     """PyTorch's TypeError unless ``value`` (argument ``name`` at ``position``) is a tensor."""
     if not isinstance(value, TensorBase):
         raise TypeError(
-            f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
-            f"{errors.python_type_name(value)}"
+            errors.wrong_argument_type(
+                function, name, "Tensor", errors.python_type_name(value), position
+            )
         )
 
 
 def _float_argument(function: str, name: str, value: Any) -> float:
     if not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(
-            f"{function}(): argument '{name}' must be float, not {errors.python_type_name(value)}"
+            errors.wrong_argument_type(function, name, "float", errors.python_type_name(value))
         )
     return float(value)
 
@@ -55,15 +56,16 @@ def _close(function: str, input: Any, other: Any, rtol: Any, atol: Any, equal_na
     rtol, atol = _float_argument(function, "rtol", rtol), _float_argument(function, "atol", atol)
     if not isinstance(equal_nan, bool):
         raise TypeError(
-            f"{function}(): argument 'equal_nan' must be bool, not "
-            f"{errors.python_type_name(equal_nan)}"
+            errors.wrong_argument_type(
+                function, "equal_nan", "bool", errors.python_type_name(equal_nan)
+            )
         )
     a, b = input._array, other._array
     if a.dtype != b.dtype:
-        raise RuntimeError(f"{display_name(a.dtype)} did not match {display_name(b.dtype)}")
+        raise RuntimeError(errors.dtypes_do_not_match(a.dtype, b.dtype))
     for name, value in (("rtol", rtol), ("atol", atol)):
         if not value >= 0:  # (nan too; C++ prints doubles as Python's :g does)
-            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {value:g}")
+            raise RuntimeError(errors.negative_tolerance(name, value))
     try:
         shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
@@ -202,8 +204,6 @@ def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
     a, b = np.asarray(operand(input)), operand(other)
     dtype = None
     if ufunc in _COMPARISONS and isinstance(b, np.ndarray) and a.dtype != b.dtype:
-        from minigrad._dtype import result_type
-
         dtype = result_type(a, b)  # compare in PyTorch's common dtype
         a, b = a.astype(dtype), b.astype(dtype)
     elif ufunc in _COMPARISONS and isinstance(b, float) and a.dtype.kind != "f":

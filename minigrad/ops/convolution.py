@@ -223,8 +223,6 @@ class ConvolutionWeightGrad(Op):
         return dx, dgrad, None, None, None, None, None
 
 
-_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-                 "int64": "long int", "int32": "int"}
 
 
 def _as_list(value: Any, dims: int) -> tuple[int, ...]:
@@ -252,11 +250,7 @@ def _convolution(
     """PyTorch's ``conv1d`` / ``conv2d``: batchify, checks, ``ConvolutionBackward0``."""
     x, w = operand(input), operand(weight)
     if bias is not None and not isinstance(padding, str) and operand(bias).dtype != x.dtype:
-        raise RuntimeError(
-            f"Input type ({_C_TYPE_NAMES.get(x.dtype.name, x.dtype.name)}) and bias type "
-            f"({_C_TYPE_NAMES.get(operand(bias).dtype.name, operand(bias).dtype.name)}) should "
-            "be the same"
-        )
+        raise RuntimeError(errors.input_bias_type_mismatch(x.dtype, operand(bias).dtype))
     if x.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(
             f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but "

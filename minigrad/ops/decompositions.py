@@ -22,7 +22,7 @@ from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import (
     constant_tensor,

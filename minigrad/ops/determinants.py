@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import comparison
 from minigrad.ops._helpers import (
     raw,

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from minigrad import _arguments, errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, reduction, views
 from minigrad.ops._helpers import (
     operand,

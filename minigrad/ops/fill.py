@@ -1,8 +1,8 @@
 """Ops that overwrite values.
 
 These are what ``zero_``, ``fill_``, ``copy_``, ``normal_``, ``uniform_`` and ``masked_fill``
-record (``scatter`` lives with the other index ops in ``shape.py``). None of them saves a tensor
-except the mask that decides which elements were replaced.
+record, each class followed by its function (``scatter`` lives in ``gather_scatter.py``). None
+of them saves a tensor except the mask that decides which elements were replaced.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import numpy as np
 
 from minigrad import _random, errors
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import has_internal_overlap
+from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
+from minigrad.autograd.tensor_base import TensorBase
 
 
 class Zero(Op):
@@ -30,6 +31,11 @@ class Zero(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         return grad * 0
+
+
+def zero_(input: Any) -> Any:
+    """Fill ``input`` with zeros, in place."""
+    return apply_inplace(Zero, input)
 
 
 class Fill(Op):
@@ -66,6 +72,15 @@ class FillTensor(Op):
         return grad * 0, np.sum(grad)
 
 
+def fill_(input: Any, value: Any) -> Any:
+    """Fill ``input`` with ``value`` (a number or a 0-d tensor), in place."""
+    if isinstance(value, TensorBase):
+        if value._array.ndim:
+            raise RuntimeError(errors.fill_value_not_0d(value._array.ndim))
+        return apply_inplace(FillTensor, input, value)
+    return apply_inplace(Fill, input, value)
+
+
 class Copy(Op):
     """y = src (broadcast to x's shape);  dx = 0,  dsrc = grad.  Saves nothing.
 
@@ -99,6 +114,11 @@ class Copy(Op):
         return grad * 0, grad
 
 
+def copy_(input: Any, src: Any) -> Any:
+    """Copy ``src``'s values (broadcast to ``input``'s shape) into ``input``."""
+    return apply_inplace(Copy, input, src)
+
+
 def _same_elements(x: np.ndarray, src: Any) -> bool:
     return (
         isinstance(src, np.ndarray)
@@ -121,6 +141,11 @@ class Normal(Op):
         return grad * 0, None, None
 
 
+def normal_(input: Any, mean: float = 0.0, std: float = 1.0) -> Any:
+    """Fill ``input`` with samples from Normal(mean, std), in place."""
+    return apply_inplace(Normal, input, mean, std)
+
+
 class Uniform(Op):
     """y ~ Uniform[low, high);  dx = 0.  Saves nothing."""
 
@@ -131,6 +156,11 @@ class Uniform(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         return grad * 0, None, None
+
+
+def uniform_(input: Any, from_: float = 0.0, to: float = 1.0) -> Any:
+    """Fill ``input`` with samples from Uniform[from_, to), in place."""
+    return apply_inplace(Uniform, input, from_, to)
 
 
 class MaskedFill(Op):
@@ -148,3 +178,40 @@ class MaskedFill(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (mask,) = ctx.saved_tensors
         return np.where(mask, 0, grad), None, None
+
+
+def masked_fill(input: Any, mask: Any, value: Any) -> Any:
+    """A copy of ``input`` with ``value`` written where ``mask`` is True."""
+    _check_mask(mask)
+    try:
+        np.broadcast_shapes(mask._array.shape, input._array.shape)
+    except ValueError:
+        raise RuntimeError(
+            errors.broadcast_mismatch(mask._array.shape, input._array.shape)
+        ) from None
+    return MaskedFill.apply(input, mask, _masked_fill_value(value))
+
+
+def masked_fill_(input: Any, mask: Any, value: Any) -> Any:
+    """Write ``value`` where ``mask`` is True, in place."""
+    _check_mask(mask)
+    return apply_inplace(MaskedFill, input, mask, _masked_fill_value(value))
+
+
+def _check_mask(mask: Any) -> None:
+    if not isinstance(mask, TensorBase) or mask._array.dtype != np.bool_:
+        # PyTorch names the C++ type: "float", "long int"
+        dtype = (errors.CPP_TYPE_NAMES[mask._array.dtype.name] if isinstance(mask, TensorBase)
+                 else type(mask).__name__)
+        raise RuntimeError(errors.masked_fill_mask_dtype(dtype))
+
+
+def _masked_fill_value(value: Any) -> Any:
+    """masked_fill's value as a number: a number, or a 0-d tensor (PyTorch's check and text)."""
+    if isinstance(value, TensorBase) and value._array.ndim:
+        raise RuntimeError(errors.masked_fill_value_dims(value._array.ndim))
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, TensorBase) else value

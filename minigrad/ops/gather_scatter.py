@@ -18,8 +18,10 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import constant
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops import views
 from minigrad.ops._helpers import (
     broadcast_shapes,
     not_implemented_name,
@@ -131,6 +133,12 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
     """
     axis = _scatter_checks(operand(input), dim, index, src, "scatter_add")
     return ScatterAdd.apply(input, src, axis, index)
+
+
+def scatter_add_(input: Any, dim: int, index: Any, src: Any) -> Any:
+    """Add ``src`` at ``index`` along ``dim``, in place."""
+    axis = _scatter_checks(input._array, dim, index, src, "scatter_add")
+    return apply_inplace(ScatterAdd, input, src, axis, index)
 
 
 def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str) -> int:
@@ -252,8 +260,6 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
         >>> minigrad.take_along_dim(x, x.argsort(dim=1), dim=1)
         tensor([[10., 20., 30.]])
     """
-    from minigrad.ops import views
-
     if dim is None:
         return gather(views.view(input, -1), 0, views.view(indices, -1))
     array, index_array = operand(input), operand(indices)
@@ -375,6 +381,13 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,
     """
     return ScatterReduce.apply(input, *scatter_reduce_call(input, dim, index, src, reduce,
                                                            include_self))
+
+
+def scatter_reduce_(input: Any, dim: int, index: Any, src: Any, reduce: str, *,
+                    include_self: bool = True) -> Any:
+    """Combine ``src`` in at ``index`` along ``dim`` by ``reduce``, in place."""
+    args = scatter_reduce_call(input, dim, index, src, reduce, include_self)
+    return apply_inplace(ScatterReduce, input, *args)
 
 
 class DoubleBackwardUnsupported(Op):
@@ -501,6 +514,13 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = N
     """
     op, args = scatter_call(input, dim, index, src, value, reduce)
     return op.apply(input, *args)
+
+
+def scatter_(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = None,
+             reduce: str | None = None) -> Any:
+    """Write ``src`` (a tensor or a number) at ``index`` along ``dim``, in place."""
+    op, args = scatter_call(input, dim, index, src, value, reduce, inplace=True)
+    return apply_inplace(op, input, *args)
 
 
 def _scatter_reduce(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray, reduce: str,

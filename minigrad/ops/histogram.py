@@ -13,7 +13,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     constant_tensor,
     not_implemented_name,
@@ -75,7 +75,7 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
     indices = input._array
     if indices.dtype.kind not in "iu":
         raise NotImplementedError(
-            f"\"bincount_cpu\" not implemented for '{display_name(indices.dtype)}'"
+            errors.not_implemented_for("bincount_cpu", display_name(indices.dtype))
         )
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
@@ -141,7 +141,7 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
         raise RuntimeError("torch.histc: max must be larger than min")
     if x.dtype.kind != "f":
         kernel = "linspace_cpu" if x.dtype == np.bool_ else "histogram_cpu"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{display_name(x.dtype)}'")
+        raise NotImplementedError(errors.not_implemented_for(kernel, display_name(x.dtype)))
     # PyTorch's arithmetic, step by step in the input's dtype (histc's LINEAR_INTERPOLATION).
     scalar = x.dtype.type
     left, right = scalar(low), scalar(high)

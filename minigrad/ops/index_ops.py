@@ -21,7 +21,8 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     along,
     broadcast_shapes,
@@ -132,6 +133,11 @@ def index_copy(input: Any, dim: int, index: Any, source: Any) -> Any:
         tensor([0., 0., 5.])
     """
     return IndexCopy.apply(input, *index_copy_call(input, dim, index, source))
+
+
+def index_copy_(input: Any, dim: int, index: Any, source: Any) -> Any:
+    """Write ``source``'s slices at ``index`` along ``dim``, in place."""
+    return apply_inplace(IndexCopy, input, *index_copy_call(input, dim, index, source))
 
 
 def index_copy_call(input: Any, dim: int, index: Any, source: Any) -> tuple[Any, ...]:
@@ -268,12 +274,10 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Any:
     return op.apply(input, *args)
 
 
-def masked_scatter_inplace_checks(input: Any, mask: Any, source: Any) -> None:
-    """``masked_scatter_``: the mask must broadcast to ``input``'s own shape."""
-    error = expand_error(operand(mask), operand(input).shape)
-    if error is not None:
-        raise error
-    _masked_scatter_checks(input, mask, source)
+def index_fill_(input: Any, dim: int, index: Any, value: Any) -> Any:
+    """Set the slices at ``index`` along ``dim`` to ``value``, in place."""
+    op, args = index_fill_call(input, dim, index, value)
+    return apply_inplace(op, input, *args)
 
 
 def _masked_scatter_checks(input: Any, mask: Any, source: Any) -> None:
@@ -435,6 +439,11 @@ def index_add(input: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) 
     return IndexAdd.apply(input, *index_add_call(input, dim, index, source, alpha))
 
 
+def index_add_(input: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
+    """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
+    return apply_inplace(IndexAdd, input, *index_add_call(input, dim, index, source, alpha))
+
+
 class MaskedSelect(Op):
     """y = the elements of x where ``mask`` is True, as a vector (both broadcast first).
 
@@ -528,3 +537,15 @@ def masked_scatter(input: Any, mask: Any, source: Any) -> Any:
     """
     _masked_scatter_checks(input, mask, source)
     return MaskedScatter.apply(input, source, mask)
+
+
+def masked_scatter_(input: Any, mask: Any, source: Any) -> Any:
+    """Fill the positions where ``mask`` is True from ``source``, in place.
+
+    The mask must broadcast to ``input``'s own shape.
+    """
+    error = expand_error(operand(mask), operand(input).shape)
+    if error is not None:
+        raise error
+    _masked_scatter_checks(input, mask, source)
+    return apply_inplace(MaskedScatter, input, source, mask)

@@ -24,8 +24,9 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
+from minigrad.ops.fill import Copy, FillTensor
 from minigrad.ops.strides import expand_strides, view_strides
 
 _INDEX = object()  # placeholder for an index tensor inside a key template
@@ -517,8 +518,6 @@ def _copy_to(dst: Any, src: Any) -> None:
     ``copy_`` if the shapes match, ``fill_`` for a 0-d source, else ``copy_`` of the source
     viewed without its leading 1s and expanded to ``dst``'s shape.
     """
-    from minigrad.ops.fill import Copy, FillTensor
-
     dst_shape, src_shape = dst._array.shape, src._array.shape
     if dst_shape == src_shape:
         apply_inplace(Copy, dst, src)

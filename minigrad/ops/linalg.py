@@ -24,7 +24,7 @@ from minigrad import _arguments, errors
 from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import matrix_layout
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, reduction, unary, views
 from minigrad.ops._helpers import (
     normalize_dims,

@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import comparison, splitting
 from minigrad.ops._helpers import constant_tensor, normalize_dims
 

@@ -16,7 +16,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import result_type
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
 
 

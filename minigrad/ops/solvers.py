@@ -22,7 +22,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     raw,
 )

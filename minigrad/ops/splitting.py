@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, operand
 from minigrad.ops.shape import cat, stack

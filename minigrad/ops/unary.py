@@ -16,7 +16,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from minigrad import errors
+from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.ops._helpers import (
     Constants,
     cast,
@@ -26,7 +29,7 @@ from minigrad.ops._helpers import (
     operand,
     zero_where,
 )
-from minigrad.ops.arithmetic import mul, pow
+from minigrad.ops.arithmetic import mul, pow, pow_
 
 
 class UnaryOp(Op):
@@ -79,11 +82,13 @@ class Neg(Op):
 def neg(input: Any) -> Any:
     """``-input``."""
     if is_bool(input):
-        raise RuntimeError(
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
-            "to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
+        raise RuntimeError(errors.NEGATE_BOOL)
     return Neg.apply(input)
+
+
+def neg_(input: Any) -> Any:
+    """``input = -input``, in place."""
+    return apply_inplace(Neg, input)
 
 
 class Abs(SavesInput):
@@ -102,6 +107,11 @@ def abs(input: Any) -> Any:
     if is_bool(input):
         check_float_kernel("abs_cpu", input)
     return Abs.apply(input)
+
+
+def abs_(input: Any) -> Any:
+    """``input = |input|``, in place."""
+    return apply_inplace(Abs, input)
 
 
 class Exp(SavesResult):
@@ -126,6 +136,20 @@ def exp(input: Any) -> Any:
     return Exp.apply(float_input(input))
 
 
+def exp_(input: Any) -> Any:
+    """``input = exp(input)`` in place (saves the result: a later in-place write breaks it)."""
+    return _float_inplace(input, Exp)
+
+
+def _float_inplace(input: Any, op: type[Op]) -> Any:
+    """An in-place op with a floating-point result: integer tensors cannot hold it."""
+    if input._array.dtype.kind != "f":
+        raise RuntimeError(
+            errors.inplace_dtype_mismatch("Float", display_name(input._array.dtype))
+        )
+    return apply_inplace(op, input)
+
+
 class Log(SavesInput):
     """y = log(x);  dx = grad / x.  Saves its input."""
 
@@ -142,6 +166,11 @@ def log(input: Any) -> Any:
     return Log.apply(float_input(input))
 
 
+def log_(input: Any) -> Any:
+    """``input = log(input)``, in place."""
+    return _float_inplace(input, Log)
+
+
 class Sqrt(SavesResult):
     """y = sqrt(x);  dx = grad / (2 y).  Saves its result."""
 
@@ -156,6 +185,11 @@ class Sqrt(SavesResult):
 def sqrt(input: Any) -> Any:
     """Square root (nan below 0)."""
     return Sqrt.apply(float_input(input))
+
+
+def sqrt_(input: Any) -> Any:
+    """``input = sqrt(input)``, in place."""
+    return _float_inplace(input, Sqrt)
 
 
 _HALF_ONE = Constants(0.5, 1.0)
@@ -195,6 +229,11 @@ def sigmoid(input: Any) -> Any:
     return Sigmoid.apply(float_input(input))
 
 
+def sigmoid_(input: Any) -> Any:
+    """``input = sigmoid(input)``, in place."""
+    return _float_inplace(input, Sigmoid)
+
+
 class Tanh(SavesResult):
     """y = tanh(x);  dx = grad * (1 - y**2).  Saves its result."""
 
@@ -210,6 +249,11 @@ class Tanh(SavesResult):
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent."""
     return Tanh.apply(float_input(input))
+
+
+def tanh_(input: Any) -> Any:
+    """``input = tanh(input)``, in place."""
+    return _float_inplace(input, Tanh)
 
 
 class Relu(SavesResult):
@@ -231,8 +275,13 @@ class Relu(SavesResult):
 def relu(input: Any) -> Any:
     """``max(input, 0)``."""
     if is_bool(input):
-        raise RuntimeError("Boolean inputs not supported for relu")
+        raise RuntimeError(errors.RELU_BOOL)
     return Relu.apply(input)
+
+
+def relu_(input: Any) -> Any:
+    """``input = max(input, 0)``, in place."""
+    return apply_inplace(Relu, input)
 
 
 class Reciprocal(SavesResult):
@@ -295,6 +344,11 @@ def sign(input: Any) -> Any:
     return Sign.apply(input)
 
 
+def sign_(input: Any) -> Any:
+    """-1, 0 or 1 by the sign of each element, in place (a bool tensor keeps its values)."""
+    return apply_inplace(Clone if input._array.dtype == np.bool_ else Sign, input)
+
+
 def sign_of(x: Any) -> Any:
     """-1, 0 or 1 in ``x``'s dtype, computed as PyTorch does: ``(0 < x) - (x < 0)``.
 
@@ -332,6 +386,11 @@ def exp2(input: Any) -> Any:
     return Exp2.apply(float_input(input))
 
 
+def exp2_(input: Any) -> Any:
+    """``exp2`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Exp2)
+
+
 class Expm1(SavesResult):
     """y = exp(x) - 1 (accurate near 0);  dx = grad * (y + 1).  Saves its result."""
 
@@ -346,6 +405,11 @@ class Expm1(SavesResult):
 def expm1(input: Any) -> Any:
     """``exp(input) - 1``, accurate for small inputs."""
     return Expm1.apply(float_input(input))
+
+
+def expm1_(input: Any) -> Any:
+    """``expm1`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Expm1)
 
 
 class Log2(SavesInput):
@@ -364,6 +428,11 @@ def log2(input: Any) -> Any:
     return Log2.apply(float_input(input))
 
 
+def log2_(input: Any) -> Any:
+    """``log2`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Log2)
+
+
 class Log10(SavesInput):
     """y = log10(x);  dx = grad / (x ln 10).  Saves its input."""
 
@@ -378,6 +447,11 @@ class Log10(SavesInput):
 def log10(input: Any) -> Any:
     """Base-10 logarithm."""
     return Log10.apply(float_input(input))
+
+
+def log10_(input: Any) -> Any:
+    """``log10`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Log10)
 
 
 class Log1p(SavesInput):
@@ -398,6 +472,11 @@ def log1p(input: Any) -> Any:
     return Log1p.apply(float_input(input))
 
 
+def log1p_(input: Any) -> Any:
+    """``log1p`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Log1p)
+
+
 class Rsqrt(SavesResult):
     """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result."""
 
@@ -416,6 +495,11 @@ class Rsqrt(SavesResult):
 def rsqrt(input: Any) -> Any:
     """``1 / sqrt(input)``."""
     return Rsqrt.apply(float_input(input))
+
+
+def rsqrt_(input: Any) -> Any:
+    """``rsqrt`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Rsqrt)
 
 
 class Sin(SavesInput):
@@ -440,6 +524,11 @@ def sin(input: Any) -> Any:
     return Sin.apply(float_input(input))
 
 
+def sin_(input: Any) -> Any:
+    """``sin`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Sin)
+
+
 class Cos(SavesInput):
     """y = cos(x);  dx = -grad * sin(x).  Saves its input."""
 
@@ -454,6 +543,11 @@ class Cos(SavesInput):
 def cos(input: Any) -> Any:
     """Cosine (radians)."""
     return Cos.apply(float_input(input))
+
+
+def cos_(input: Any) -> Any:
+    """``cos`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Cos)
 
 
 class Tan(SavesResult):
@@ -472,6 +566,11 @@ def tan(input: Any) -> Any:
     return Tan.apply(float_input(input))
 
 
+def tan_(input: Any) -> Any:
+    """``tan`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Tan)
+
+
 class Asin(SavesInput):
     """y = asin(x) (nan outside [-1, 1]);  dx = grad / sqrt(1 - x**2).  Saves its input."""
 
@@ -486,6 +585,11 @@ class Asin(SavesInput):
 def asin(input: Any) -> Any:
     """Inverse sine (nan outside [-1, 1])."""
     return Asin.apply(float_input(input))
+
+
+def asin_(input: Any) -> Any:
+    """``asin`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Asin)
 
 
 class Acos(SavesInput):
@@ -504,6 +608,11 @@ def acos(input: Any) -> Any:
     return Acos.apply(float_input(input))
 
 
+def acos_(input: Any) -> Any:
+    """``acos`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Acos)
+
+
 class Atan(SavesInput):
     """y = atan(x);  dx = grad / (1 + x**2).  Saves its input."""
 
@@ -518,6 +627,11 @@ class Atan(SavesInput):
 def atan(input: Any) -> Any:
     """Inverse tangent."""
     return Atan.apply(float_input(input))
+
+
+def atan_(input: Any) -> Any:
+    """``atan`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Atan)
 
 
 class Sinh(SavesInput):
@@ -536,6 +650,11 @@ def sinh(input: Any) -> Any:
     return Sinh.apply(float_input(input))
 
 
+def sinh_(input: Any) -> Any:
+    """``sinh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Sinh)
+
+
 class Cosh(SavesInput):
     """y = cosh(x);  dx = grad * sinh(x).  Saves its input."""
 
@@ -550,6 +669,11 @@ class Cosh(SavesInput):
 def cosh(input: Any) -> Any:
     """Hyperbolic cosine."""
     return Cosh.apply(float_input(input))
+
+
+def cosh_(input: Any) -> Any:
+    """``cosh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Cosh)
 
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
@@ -576,6 +700,11 @@ def erf(input: Any) -> Any:
     return Erf.apply(float_input(input))
 
 
+def erf_(input: Any) -> Any:
+    """``erf`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return _float_inplace(input, Erf)
+
+
 class _Step(Op):
     """A piecewise-constant op: dx = 0 everywhere (PyTorch: zeros).  Saves nothing."""
 
@@ -597,6 +726,11 @@ def floor(input: Any) -> Any:
     if operand(input).dtype.kind == "f":
         return Floor.apply(input)
     return _integer_copy(input, "floor_vml_cpu")
+
+
+def floor_(input: Any) -> Any:
+    """``floor`` in place (integer tensors keep their values: a version bump)."""
+    return _rounding_inplace(input, Floor)
 
 
 def _integer_copy(input: Any, kernel: str | None = None) -> Any:
@@ -622,6 +756,11 @@ def ceil(input: Any) -> Any:
     return _integer_copy(input, "ceil_vml_cpu")
 
 
+def ceil_(input: Any) -> Any:
+    """``ceil`` in place (integer tensors keep their values: a version bump)."""
+    return _rounding_inplace(input, Ceil)
+
+
 class Trunc(_Step):
     """y = trunc(x) (rounded towards 0);  dx = 0.  Saves nothing."""
 
@@ -635,6 +774,11 @@ def trunc(input: Any) -> Any:
     if operand(input).dtype.kind == "f":
         return Trunc.apply(input)
     return _integer_copy(input, "trunc_vml_cpu")
+
+
+def trunc_(input: Any) -> Any:
+    """``trunc`` in place (integer tensors keep their values: a version bump)."""
+    return _rounding_inplace(input, Trunc)
 
 
 class Round(_Step):
@@ -654,6 +798,23 @@ def round(input: Any, *, decimals: int = 0) -> Any:
     if decimals:
         return RoundDecimals.apply(input, decimals)
     return Round.apply(input)
+
+
+def round_(input: Any, *, decimals: int = 0) -> Any:
+    """Round half to even in place (integer tensors keep their values: a version bump)."""
+    if decimals:
+        if input._array.dtype.kind != "f":
+            check_float_kernel("round_cpu", input)
+        else:
+            return apply_inplace(RoundDecimals, input, decimals)
+    return _rounding_inplace(input, Round)
+
+
+def _rounding_inplace(input: Any, op: type[Op]) -> Any:
+    """floor_, ceil_, trunc_, round_: on an integer tensor the values stay (a version bump)."""
+    if input._array.dtype == np.bool_:
+        check_float_kernel(f"{op.__name__.lower()}_vml_cpu", input)
+    return apply_inplace(op if input._array.dtype.kind == "f" else Clone, input)
 
 
 class RoundDecimals(Op):
@@ -693,6 +854,12 @@ def frac(input: Any) -> Any:
     return Frac.apply(input)
 
 
+def frac_(input: Any) -> Any:
+    """``input - trunc(input)``, in place."""
+    check_float_kernel("frac_cpu", input)
+    return apply_inplace(Frac, input)
+
+
 class NanToNum(Op):
     """y = x with nan, +inf, -inf replaced;  dx = grad where x is finite.  Saves its input."""
 
@@ -719,11 +886,25 @@ def nan_to_num(
     return NanToNum.apply(input, nan, posinf, neginf)
 
 
+def nan_to_num_(
+    input: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+) -> Any:
+    """nan, +inf and -inf replaced by finite values, in place (integer tensors: unchanged)."""
+    if input._array.dtype.kind != "f":
+        return apply_inplace(Clone, input)
+    return apply_inplace(NanToNum, input, nan, posinf, neginf)
+
+
 def square(input: Any) -> Any:
     """``input ** 2`` (recorded as ``pow``, as in PyTorch; bool input gives int64)."""
     if operand(input).dtype == np.bool_:
         input = cast(input, np.dtype(np.int64))
     return pow(input, 2)
+
+
+def square_(input: Any) -> Any:
+    """``input ** 2`` in place (recorded as ``pow_``, as in PyTorch)."""
+    return pow_(input, 2)
 
 
 fix = trunc

@@ -18,7 +18,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import inverse_of, part
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, operand, wrap_dim
 from minigrad.ops.strides import element_strides, expand_strides, is_plain, strided, view_strides

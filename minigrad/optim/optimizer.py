@@ -19,7 +19,7 @@ from itertools import chain
 from typing import Any, TypeVar
 
 from minigrad.autograd.grad_mode import enable_grad, no_grad
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.hooks import RemovableHandle
 from minigrad.nn.modules.utils import reset_grad, typename
 from minigrad.tensor import Tensor

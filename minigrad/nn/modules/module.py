@@ -22,7 +22,7 @@ from typing import Any, ClassVar, TypeVar
 
 from minigrad import _dtype
 from minigrad.autograd.grad_mode import no_grad
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.hooks import RemovableHandle
 from minigrad.nn.modules.utils import check_device, reset_grad, typename
 from minigrad.nn.parameter import Parameter

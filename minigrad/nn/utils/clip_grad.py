@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from minigrad.autograd.grad_mode import no_grad
-from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.creation import tensor
 from minigrad.ops.clamp import (
     clamp,
