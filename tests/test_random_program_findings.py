@@ -442,3 +442,88 @@ def test_masked_gradients_keep_pytorchs_special_values():
     t0 = mg.tensor([[-1.0, 0.0]], requires_grad=True)
     (t0 + float("nan")).relu().sum().backward()
     assert values(t0.grad) == [[1.0, 1.0]]
+
+
+# ---- the layout of what autograd.grad returns ------------------------------------------------
+
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+NO_GRAD_VIEW_WRITTEN = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_gradient_of_sum_is_an_expanded_view_of_the_seed(create_graph):
+    # PyTorch returns SumBackward0's result as it is: the seed expanded, one element in memory.
+    x = mg.tensor([[2.0, 3.0, -0.5], [0.0, -0.5, -0.5]], requires_grad=True)
+    g = mg.autograd.grad(x.sum(), x, create_graph=create_graph)[0]
+    assert g.stride() == (0, 0)
+    assert (g.is_leaf, g.requires_grad, g._version) == (True, False, 0)
+    with pytest.raises(RuntimeError) as excinfo:
+        g.mul_(-0.5)
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+    with pytest.raises(RuntimeError) as excinfo:
+        g[0] = -1.0  # a row of the expanded view overlaps itself too
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+    g[0, 0] = 2.0  # one element: all of them, since all are one
+    assert values(g) == [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+    assert g._version == 1
+
+
+def test_gradient_view_made_without_create_graph_is_a_no_grad_view():
+    x = mg.tensor([0.5, -1.5, 0.0], requires_grad=True)
+    g = mg.autograd.grad(x.sum(), x)[0]
+    with pytest.raises(RuntimeError) as excinfo:
+        g /= x
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_WRITTEN)
+    with pytest.raises(RuntimeError, match="^Can't detach views in-place"):
+        g.detach_()
+    # ``.data`` is no view, yet its memory is still one element: the internal check comes first.
+    data = g.data
+    with pytest.raises(RuntimeError) as excinfo:
+        data += data.unsqueeze(1).squeeze()
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+
+
+def test_gradient_through_views_stays_a_view_of_the_seed():
+    x = mg.tensor([3.0, 0.0, -1.0], requires_grad=True)
+    g = mg.autograd.grad(x.unsqueeze(0).t().sum(), x)[0]
+    assert g.stride() == (0,)
+    t = g.t()
+    with pytest.raises(RuntimeError) as excinfo:
+        t.add_(x.detach(), alpha=2)
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+
+
+def test_gradient_computed_by_a_formula_is_a_fresh_dense_tensor():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    for g in (mg.autograd.grad((x * 2).sum(), x)[0], mg.autograd.grad(x.mean(), x)[0]):
+        assert g.stride() == (1,)
+        g.mul_(2)  # no overlap, no view: allowed
+        g.detach_()
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_leaf_grad_of_sum_is_a_dense_copy(create_graph):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch warns about create_graph in backward
+        x.sum().backward(create_graph=create_graph)
+    assert (x.grad.stride(), x.grad._base) == ((1,), None)
+    x.grad.mul_(3)
+    assert values(x.grad) == [3.0, 3.0]
+
+
+def test_gradient_through_copyslices_with_create_graph_checks_the_view_not_the_seed():
+    # The seed is expanded; CopySlices copies it into the base's layout first (PyTorch), so
+    # only the node's stale saved tensor (the AsStrided view written by mul_) is reported.
+    x = mg.tensor([[3.0, -0.5, -1.0], [-2.0, 2.0, -1.5]], requires_grad=True)
+    y = x * 2
+    v = y.T
+    v.mul_(v)
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.autograd.grad(y.sum(), x, create_graph=True)
+    assert "which is output 0 of AsStrided, is at version 1" in str(excinfo.value)

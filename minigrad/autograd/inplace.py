@@ -199,9 +199,11 @@ class CopySlices(Node):
         fn_grads = fn._backward([region], True)
         if self._next_nodes[0] is None or fn_grads[0] is None:
             return (None, *fn_grads[1:])
-        if has_internal_overlap(region._array):
-            raise RuntimeError(errors.INTERNAL_OVERLAP)
         shape, strides = self._base_layout
+        # PyTorch writes into a copy laid out like the base: only an expanded view overlaps
+        # (``grad`` itself may be an expanded view of the seed).
+        if has_internal_overlap(replay(self._steps, empty_like_layout(shape, strides, np.int8))):
+            raise RuntimeError(errors.INTERNAL_OVERLAP)
         result = (
             grad
             - ScatterIntoBase.apply(region, shape, strides, self._steps)

@@ -64,36 +64,6 @@ def _none_operand(program: list[Statement], minigrad_run: Run, divergence: Diver
     )
 
 
-_GRADIENT_LAYOUT_ERRORS = (
-    "unsupported operation: more than one element of the written-to tensor",
-    "A view was created in no_grad mode and is being modified inplace",
-    "Can't detach views in-place",
-    "leaf Variable that requires grad is being used in an in-place operation",
-)
-
-
-def _gradient_layout(program: list[Statement], minigrad_run: Run, divergence: Divergence) -> bool:
-    """Issue 8 (found by this tester, not fixed): the layout of what ``autograd.grad`` returns.
-
-    PyTorch returns its backward formulas' tensors as they are: for ``x.sum()`` an expanded
-    view (stride 0) of the one-element seed, made under no_grad. Writing one element of it
-    writes all, an in-place op on it is refused (internal overlap, or a no_grad view written
-    with grad mode on) and ``detach_()`` is refused (a view). minigrad returns a fresh dense
-    tensor. Recognised only at statements that write or detach such a result, with one of
-    those PyTorch errors, or as a value difference of such a result.
-    """
-    index = divergence.statement
-    if index is not None:
-        error = divergence.torch
-        return (
-            divergence.category in ("raise", "error")
-            and error is not None
-            and any(text in error[1] for text in _GRADIENT_LAYOUT_ERRORS)
-            and "uses_result_of_grad" in minigrad_run.facts[index]
-        )
-    return divergence.category == "value" and divergence.name in minigrad_run.from_grad
-
-
 def _undecidable_overlap(
     program: list[Statement], minigrad_run: Run, divergence: Divergence
 ) -> bool:
@@ -196,11 +166,6 @@ KNOWN: tuple[KnownClass, ...] = (
         "None passed where a tensor is expected",
         "issue 10 (the TypeError is raised; some messages name the argument differently)",
         _none_operand,
-    ),
-    KnownClass(
-        "layout of a gradient returned by autograd.grad",
-        "issue 8, found by the random-program tester",
-        _gradient_layout,
     ),
     KnownClass(
         "in-place op on operands that overlap undecidably (not dense)",
