@@ -126,23 +126,6 @@ def _edgeless_view_saved(
     )
 
 
-def _anomaly_mode_adds_where(
-    program: list[Statement], minigrad_run: Run, divergence: Divergence
-) -> bool:
-    """Issue 12 (by design): in anomaly mode minigrad's stale-tensor error goes on to say where
-    the tensor was saved and modified. Recognised only when minigrad's text is PyTorch's
-    followed by more lines.
-    """
-    if divergence.category != "error":
-        return False
-    expected, actual = divergence.torch, divergence.minigrad
-    return (
-        expected[0] == actual[0]
-        and _STALE in expected[1]
-        and actual[1].startswith(expected[1] + "\n")
-    )
-
-
 def _backward_formula_nodes(
     program: list[Statement], minigrad_run: Run, divergence: Divergence
 ) -> bool:
@@ -181,11 +164,6 @@ KNOWN: tuple[KnownClass, ...] = (
         "what an op saves for an input without a gradient edge",
         "issue 8, found by the random-program tester",
         _edgeless_view_saved,
-    ),
-    KnownClass(
-        "anomaly mode's error also says where the tensor was saved and modified",
-        "issue 12 (beyond PyTorch, by design)",
-        _anomaly_mode_adds_where,
     ),
     KnownClass(
         "nodes recorded by backward formulas under create_graph",
