@@ -527,3 +527,29 @@ def test_gradient_through_copyslices_with_create_graph_checks_the_view_not_the_s
     with pytest.raises(RuntimeError) as excinfo:
         mg.autograd.grad(y.sum(), x, create_graph=True)
     assert "which is output 0 of AsStrided, is at version 1" in str(excinfo.value)
+
+
+def test_retain_grad_survives_detach_in_place():
+    # PyTorch's retain_grad hook stays on the node; detach_() does not remove it.
+    t0 = mg.tensor([[3.0, 1.0, 2.0]], requires_grad=True)
+    t1 = t0 + t0
+    t1.retain_grad()
+    t2 = t1 - t0
+    t1.detach_()
+    assert (t1.requires_grad, t1.is_leaf, t1.retains_grad) == (False, True, True)
+    t2.sum().backward()
+    assert values(t1.grad) == [[1.0, 1.0, 1.0]]
+    t1.requires_grad_()
+    (t1 * 2).sum().backward()  # now a leaf of its own: accumulates
+    assert values(t1.grad) == [[3.0, 3.0, 3.0]]
+
+
+@pytest.mark.parametrize("write", ["add_", "mul_", "copy_"])
+def test_gradient_of_a_wider_operand_of_an_inplace_op_has_its_dtype(write):
+    # float32.add_(float64): the gradient reaching the float64 operand is float64 (PyTorch
+    # casts each gradient to its input's dtype).
+    t0 = mg.tensor([[-1.0], [2.0], [-2.0]])
+    t1 = mg.tensor([[1.5], [1.5], [0.0]], dtype=mg.float64, requires_grad=True)
+    getattr(t0, write)(t1)
+    (g,) = mg.autograd.grad(t0.sum(), t1)
+    assert g.dtype == mg.float64

@@ -407,8 +407,13 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     if node._retained:
         for output_nr, tensor_ref in node._retained.items():
             tensor = tensor_ref()
-            # (After an in-place write the tensor has a new grad_fn, which retains instead.)
-            if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:
+            # (After an in-place write the tensor has a new grad_fn, which retains instead.
+            # ``detach_()`` leaves the request here: PyTorch's hook stays on the old node.)
+            if (
+                tensor is not None
+                and grads[output_nr] is not None
+                and (tensor._grad_fn is None or tensor.grad_fn is node)
+            ):
                 _retain(tensor, grads[output_nr])
     return grads
 

@@ -228,6 +228,10 @@ class Function:
     fields: ClassVar[tuple[str, ...]] = ()
     # Whether numpy's broadcasting errors in forward become PyTorch's message.
     broadcasts: ClassVar[bool] = False
+    # The order in which backward checks the saved inputs (argument positions), when it is not
+    # the order they were saved in: PyTorch's generated nodes go by the arguments' names
+    # (``other`` before ``self``), so with both stale the error names ``other``. Outputs last.
+    unpack_order: ClassVar[tuple[int, ...] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -142,7 +142,9 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     if single:
         out_array = raw if type(raw) is np.ndarray else np.asarray(raw)
         shape = out_array.shape
-        dtype = out_array.dtype
+        # The gradient arriving is the written tensor's: an in-place op computed in a wider
+        # dtype (float32 += float64) still has the target's dtype.
+        dtype = out_array.dtype if target is None else target._array.dtype
     if tensor_level:
         node._slots = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase))
         node._num_args = len(args)

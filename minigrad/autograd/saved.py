@@ -1,8 +1,8 @@
 """Saved values: what a node keeps for backward, with the version each had when it was saved.
 
-A node keeps them flat in one tuple, ``node._saved``, five entries per value (no object each)::
+A node keeps them flat in one tuple, ``node._saved``, six entries per value (no object each)::
 
-    (value, counter, saved_version, origin, had_history,  value, counter, ...)
+    (value, counter, saved_version, origin, had_history, position,  value, counter, ...)
 
 - ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
 - ``counter``: the version counter the value shares with its tensor, None if nobody else can
@@ -16,7 +16,11 @@ A node keeps them flat in one tuple, ``node._saved``, five entries per value (no
   reference to a node, for the result of an in-place op through a view (see ``inplace.py``);
   None for a plain value;
 - ``had_history``: for an input, whether it had a ``grad_fn`` when saved (PyTorch's
-  ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first.
+  ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first;
+- ``position``: for an input, its position among the op's arguments (None otherwise). PyTorch's
+  generated nodes check their saved inputs in the order of the arguments' *names* (``other``
+  before ``self``), then their outputs: an op declares that order as ``unpack_order``, which
+  decides which stale tensor the error names when several are stale.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -40,8 +44,8 @@ if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
     from minigrad.autograd.version import VersionCounter
 
-FIELDS = 5  # entries per saved value in ``node._saved``
-_NOTHING = (None, None, 0, None, False)  # a None passed to save_for_backward
+FIELDS = 6  # entries per saved value in ``node._saved``
+_NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 
 
 def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, int, Any]]:
@@ -87,13 +91,13 @@ def pack(
         if value is None:
             packed += _NOTHING
             continue
-        for seen, tensor in zip(seen_inputs, input_tensors):
+        for position, (seen, tensor) in enumerate(zip(seen_inputs, input_tensors)):
             if value is seen and isinstance(tensor, TensorBase):
                 counter = tensor._counter
                 if counter.is_inference:  # made in inference mode (autograd/inference.py)
                     raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                 packed += (tensor._array, counter, counter.version, tensor,
-                           tensor._grad_fn is not None)
+                           tensor._grad_fn is not None, position)
                 break
         else:
             for output_nr, seen in enumerate(seen_outputs):
@@ -103,10 +107,10 @@ def pack(
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (output._array, counter, counter.version + pending_writes,
-                               output_nr, False)
+                               output_nr, False, None)
                     break
             else:
-                packed += (value, None, 0, None, False)
+                packed += (value, None, 0, None, False, None)
     node._saved = packed
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
@@ -123,6 +127,9 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     saved = node._saved
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
+    order = node._function.unpack_order
+    if order is not None and len(saved) > FIELDS:
+        _check_in_order(node, saved, order)  # which stale tensor is named: PyTorch's order
     values = []
     for start in range(0, len(saved), FIELDS):  # a plain loop: runs once per node per backward
         value = saved[start]
@@ -140,6 +147,26 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
             guard.verify(handle(node, start // FIELDS), node)
         values.append(_as_tensor(node, value, counter, origin) if as_tensors else value)
     return tuple(values)
+
+
+def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) -> None:
+    """Run unpack's checks in PyTorch's order: inputs as ``order`` lists them, then outputs."""
+
+    def rank(start: int) -> int:
+        position = saved[start + 5]
+        if position is None:
+            return len(order) + len(saved)  # an output: after every input
+        return order.index(position) if position in order else len(order) + position
+
+    tracked = [start for start in range(0, len(saved), FIELDS) if saved[start + 1] is not None]
+    for start in sorted(tracked, key=rank):
+        counter, origin = saved[start + 1], saved[start + 3]
+        if saved[start + 4] and origin._grad_fn is None:
+            raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
+        if counter.version != saved[start + 2]:
+            raise RuntimeError(
+                _mismatch_message(node, saved[start], counter, saved[start + 2], origin)
+            )
 
 
 def _as_tensor(node: Node, value: Any, counter: Any, origin: Any) -> Any:
