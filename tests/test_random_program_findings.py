@@ -553,3 +553,27 @@ def test_gradient_of_a_wider_operand_of_an_inplace_op_has_its_dtype(write):
     getattr(t0, write)(t1)
     (g,) = mg.autograd.grad(t0.sum(), t1)
     assert g.dtype == mg.float64
+
+
+def test_op_on_a_no_grad_view_saves_nothing_for_it():
+    # The view requires grad (its base does) but has no gradient edge: PyTorch's MulBackward0
+    # saves nothing for it, so backward can run twice; nothing reaches the base.
+    t0 = mg.tensor([[-1.5, 2.0, 1.5], [-2.0, -0.5, 0.5]], requires_grad=True)
+    with mg.no_grad():
+        t1 = t0.expand(2, *t0.shape)
+    t2 = t1 * t1
+    assert t2.requires_grad and t2.grad_fn.next_functions == ((None, 0), (None, 0))
+    t2.sum().backward()
+    t2.sum().backward()
+    assert t0.grad is None
+
+
+def test_create_graph_through_an_indexed_fill_of_a_number():
+    # ``t2[0] = -1.0`` records a fill whose value needs no gradient; with create_graph its
+    # gradient must not be fitted to the written row's shape.
+    t0 = mg.tensor([3.0, -1.0, 1.5], requires_grad=True)
+    t1 = mg.tensor([[-2.0], [-1.5], [-0.5]])
+    t2 = t0 / t1
+    t2[0] = -1.0
+    (g,) = mg.autograd.grad(t2.sum(), t0, create_graph=True)
+    assert np.allclose(values(g), [-8.0 / 3.0] * 3)

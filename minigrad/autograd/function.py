@@ -136,7 +136,10 @@ class BackwardNode(Node):
         return self._fit_grads(result, meta)
 
     def _like(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, ...]:
-        return ((tuple(shape), dtype),) * len(self._slots)
+        # Only the inputs with an edge have the output's shape and dtype (a fill's 0-d value
+        # that needs no gradient may not): the others get no gradient.
+        meta = (tuple(shape), dtype)
+        return tuple(None if next_node is None else meta for next_node in self._next_nodes)
 
     def _fit_grads(self, result: tuple[Any, ...], metas: tuple[Any, ...]) -> tuple[Any, ...]:
         """Sum broadcast gradients down to their input's shape; cast to its dtype."""

@@ -92,7 +92,10 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
             if arg._base is not None and enabled:
                 arg._sync_view()
                 if arg.requires_grad:  # a view also requires grad if its base does
-                    needs[index] = recording = True
+                    recording = True
+                    # ... but one made under no_grad has no gradient edge: PyTorch's node
+                    # then neither sends it a gradient nor saves anything for it.
+                    needs[index] = arg._grad_fn is not None or arg._requires_grad
             elif arg._requires_grad or arg._grad_fn is not None:
                 needs[index] = recording = enabled
     tensor_level = function._tensor_level

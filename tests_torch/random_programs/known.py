@@ -105,27 +105,6 @@ def _named_tensor(message: str) -> str:
     return message.split("]", 1)[0]
 
 
-def _edgeless_view_saved(
-    program: list[Statement], minigrad_run: Run, divergence: Divergence
-) -> bool:
-    """Issue 8, found by this tester: what an op saves for an input without a gradient edge.
-
-    A view made under no_grad of a tensor that requires grad requires grad, yet has no
-    gradient edge. PyTorch decides what to save by the edges (``x * x`` on such a view saves
-    nothing, so a second backward works); minigrad by ``requires_grad`` (it saves, and a second
-    backward raises). Recognised only as minigrad's "backward through the graph a second time"
-    where PyTorch runs, after an op used such a view.
-    """
-    index = divergence.statement
-    return (
-        divergence.category == "raise"
-        and index is not None
-        and divergence.torch is None
-        and "a second time" in divergence.minigrad[1]
-        and any("operand_is_edgeless_view" in facts for facts in minigrad_run.facts[:index])
-    )
-
-
 def _backward_formula_nodes(
     program: list[Statement], minigrad_run: Run, divergence: Divergence
 ) -> bool:
@@ -159,11 +138,6 @@ KNOWN: tuple[KnownClass, ...] = (
         "order in which a node checks its stale saved tensors",
         "issue 8, found by the random-program tester",
         _unpack_order,
-    ),
-    KnownClass(
-        "what an op saves for an input without a gradient edge",
-        "issue 8, found by the random-program tester",
-        _edgeless_view_saved,
     ),
     KnownClass(
         "nodes recorded by backward formulas under create_graph",
