@@ -577,3 +577,27 @@ def test_create_graph_through_an_indexed_fill_of_a_number():
     t2[0] = -1.0
     (g,) = mg.autograd.grad(t2.sum(), t0, create_graph=True)
     assert np.allclose(values(g), [-8.0 / 3.0] * 3)
+
+
+# ---- class 3: inputs that overlap the written tensor where PyTorch does not check -----------
+
+
+def test_inplace_add_of_a_diagonal_reads_elements_already_written():
+    # x.diagonal() is not dense: PyTorch skips its overlap check, and its loop (row by row)
+    # adds the new x[0, 0] to x[1, 0].
+    t0 = mg.tensor([[-1.5, 0.0], [-0.5, 1.5]])
+    t0.add_(t0.diagonal())
+    assert values(t0) == [[-3.0, 1.5], [-3.5, 3.0]]
+
+
+def test_inplace_mul_by_its_own_first_column_in_memory_order():
+    t0 = mg.tensor([[0.5, -1.0], [0.5, 1.0]], requires_grad=True)
+    t2 = t0 * t0
+    t2.mul_(t2.chunk(2, 1)[0])
+    assert values(t2) == [[0.0625, 0.0625], [0.0625, 0.0625]]
+    y = mg.arange(9.0).reshape(3, 3)
+    y.T[:, :2].mul_(y[:, :1])  # a transposed written tensor: its memory order, not its shape's
+    assert values(y) == [[0.0, 3.0, 12.0], [0.0, 0.0, 30.0], [6.0, 7.0, 8.0]]
+    z = mg.arange(9.0).reshape(3, 3)
+    z.sub_(z[:, 1:2], alpha=2)
+    assert values(z) == [[-2.0, -1.0, 4.0], [-5.0, -4.0, 13.0], [-8.0, -7.0, 22.0]]

@@ -25,7 +25,7 @@ from minigrad.autograd import debug_hooks, grad_mode, guard, saved
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
-from minigrad.autograd.overlap import check_inputs_overlap
+from minigrad.autograd.overlap import check_inputs_overlap, kernel_order_result
 from minigrad.autograd.record import record
 from minigrad.autograd.variable import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
@@ -46,8 +46,18 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
         tensor.requires_grad or any(isinstance(a, TensorBase) and a.requires_grad for a in args)
     )
     check_inplace(tensor, recording, op.checks_internal_overlap)
-    check_inputs_overlap(op, tensor, args)
-    return record(op, tensor, *args, target=tensor)
+    if not check_inputs_overlap(op, tensor, args):
+        return record(op, tensor, *args, target=tensor)
+    # An input shares memory with the tensor in a way PyTorch does not check: its kernel's
+    # result (it reads elements it already wrote) replaces the out-of-place one, uncounted.
+    try:
+        written = kernel_order_result(op, tensor, args)
+    except (ValueError, RuntimeError, TypeError):
+        written = None  # a bad argument: recording raises PyTorch's error for it
+    record(op, tensor, *args, target=tensor)
+    if written is not None:
+        np.copyto(tensor._array, written)
+    return tensor
 
 
 def write(tensor: TensorBase, raw: Any) -> None:

@@ -64,21 +64,6 @@ def _none_operand(program: list[Statement], minigrad_run: Run, divergence: Diver
     )
 
 
-def _undecidable_overlap(
-    program: list[Statement], minigrad_run: Run, divergence: Divergence
-) -> bool:
-    """Issue 8, class 3 (the part left open): ``x.mul_(x[:, :1])``, operands not dense.
-
-    PyTorch does not check an in-place op whose input shares memory with the written tensor
-    when either is not dense ("too hard"), and its result then depends on the order its kernel
-    visits the elements; minigrad computes the op out of place. Recognised only as a value
-    difference after such an op.
-    """
-    return divergence.category == "value" and any(
-        "inplace_operand_overlaps_undecidably" in facts for facts in minigrad_run.facts
-    )
-
-
 _REBASE_ERROR = "is a view and its base or another view of its base has been modified inplace"
 
 
@@ -128,11 +113,6 @@ KNOWN: tuple[KnownClass, ...] = (
         "None passed where a tensor is expected",
         "issue 10 (the TypeError is raised; some messages name the argument differently)",
         _none_operand,
-    ),
-    KnownClass(
-        "in-place op on operands that overlap undecidably (not dense)",
-        "issue 8, class 3 (left open)",
-        _undecidable_overlap,
     ),
     KnownClass(
         "order in which a node checks its stale saved tensors",
