@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.record import NO_GRAD_CTX
 from minigrad.autograd.variable import TensorBase
 
@@ -77,6 +78,20 @@ def kernel_order_result(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> n
     written: dict[int, Any] = {}  # address -> new value, for the elements written so far
     output_addresses = _addresses(output)
     result = np.empty(shape, dtype=output.dtype)
+    with quiet_floats():  # inf and nan are values, as in every op's forward
+        _visit_in_memory_order(op, operands, tensors, output_addresses, written, result)
+    return result
+
+
+def _visit_in_memory_order(
+    op: Any,
+    operands: list[tuple[Any, np.ndarray | None]],
+    tensors: list[bool],
+    output_addresses: np.ndarray,
+    written: dict[int, Any],
+    result: np.ndarray,
+) -> None:
+    shape = result.shape
     for flat in np.argsort(output_addresses, axis=None, kind="stable"):
         index = np.unravel_index(flat, shape)
         values = []
@@ -88,8 +103,7 @@ def kernel_order_result(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> n
             else:
                 values.append(written.get(int(where[index]), operand[index]))
         value = np.asarray(op.forward(NO_GRAD_CTX, *map(np.asarray, values[:1]), *values[1:]))
-        written[int(output_addresses[index])] = result[index] = value.astype(output.dtype)
-    return result
+        written[int(output_addresses[index])] = result[index] = value.astype(result.dtype)
 
 
 def _addresses(array: np.ndarray) -> np.ndarray:
