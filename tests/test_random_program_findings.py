@@ -613,3 +613,11 @@ def test_inplace_division_by_an_overlapping_column_of_zeros_is_silent():
         warnings.simplefilter("error")  # 0 / 0 is nan, without numpy's warning
         t3 /= t2
     assert np.isnan(t3.detach().numpy()).all()
+
+
+def test_gradient_summed_to_a_0d_input_under_create_graph_is_a_plain_sum():
+    t0 = mg.tensor(1.5, requires_grad=True)
+    t1 = mg.tensor([[1.0, -0.5, 0.0]], requires_grad=True)
+    (g,) = mg.autograd.grad((t0**t1).sum(), t0, create_graph=True)
+    assert type(g.grad_fn).__name__ == "SumBackward0"
+    assert g.shape == () and abs(g.item() - (1.0 - 0.5 / 1.5**1.5)) < 1e-6

@@ -177,6 +177,10 @@ def sum_to_shape(grad: Any, shape: tuple[int, ...]) -> Any:
     Written with numpy functions, so it also runs on tensors (create_graph).
     """
     grad_shape = tuple(grad.shape)
+    if not shape and grad_shape:
+        # PyTorch's sum_to: a plain sum (recorded as SumBackward0); numpy's is a scalar
+        total = np.sum(grad)
+        return np.asarray(total) if isinstance(total, np.generic) else total
     extra = len(grad_shape) - len(shape)
     axes = tuple(range(extra)) + tuple(
         extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1
