@@ -102,6 +102,12 @@ class BackwardNode(Node):
 
     # --- what the engine calls ---------------------------------------------------------------
 
+    def _release_saved(self) -> None:
+        values = self._saved
+        if values and values[0] is None and saved.holds_nothing(values):
+            return  # only Nones (PyTorch's undefined saved variables): nothing to free
+        super()._release_saved()
+
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         function = self._function
         tensor_level = function._tensor_level

@@ -81,10 +81,7 @@ class Node:
 
     def _release_saved(self) -> None:
         """Free the saved values once backward has used them (unless the graph is retained)."""
-        saved = self._saved
-        if saved:
-            if saved[0] is None and _nothing_saved(saved):
-                return  # only Nones (PyTorch's undefined saved variables): nothing to free
+        if self._saved:
             if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
                 from minigrad.autograd import guard
 
@@ -157,13 +154,6 @@ def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr:
         if new_node._retained is None:
             new_node._retained = {}
         new_node._retained[tensor._output_nr] = reference
-
-
-def _nothing_saved(saved: tuple[Any, ...]) -> bool:
-    """True if every value a node saved is None (``mul`` saves nothing for edgeless inputs)."""
-    from minigrad.autograd.saved import FIELDS
-
-    return all(value is None for value in saved[::FIELDS])
 
 
 def new_sequence_nr() -> int:

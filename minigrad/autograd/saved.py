@@ -118,6 +118,15 @@ def pack(
         debug_hooks.on_save(node)
 
 
+def holds_nothing(saved: tuple[Any, ...]) -> bool:
+    """True if every value in ``saved`` (a node's ``_saved``) is a None.
+
+    ``mul`` saves None for an operand without a gradient edge. Unpacking those never raises,
+    even after backward (PyTorch's undefined saved variables).
+    """
+    return all(value is None for value in saved[::FIELDS])
+
+
 def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     """The saved values, after checking that nothing wrote to them since they were saved.
 
