@@ -1646,9 +1646,12 @@ class Tensor(TensorBase):
             return apply_inplace(fill.FillTensor, self, value)
         return apply_inplace(fill.Fill, self, value)
 
-    def copy_(self, src: Any) -> Tensor:
-        """Copy ``src``'s values (broadcast to this shape) into this tensor."""
-        return apply_inplace(fill.Copy, self, src)
+    def copy_(self, other: Any, non_blocking: bool = False) -> Tensor:
+        """Copy ``other``'s values (broadcast to this shape) into this tensor.
+
+        PyTorch's names: the source is ``other``; ``non_blocking`` changes nothing on the CPU.
+        """
+        return apply_inplace(fill.Copy, self, other)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
         """Fill with samples from Normal(mean, std) in place."""

@@ -621,3 +621,22 @@ def test_gradient_summed_to_a_0d_input_under_create_graph_is_a_plain_sum():
     (g,) = mg.autograd.grad((t0**t1).sum(), t0, create_graph=True)
     assert type(g.grad_fn).__name__ == "SumBackward0"
     assert g.shape == () and abs(g.item() - (1.0 - 0.5 / 1.5**1.5)) < 1e-6
+
+
+# ---- argument errors (found with ``t5 = t3.grad``, None when nothing accumulated) ------------
+
+
+def test_copy_names_its_source_other_as_pytorch():
+    t = mg.ones(2)
+    with pytest.raises(TypeError) as excinfo:
+        t.copy_(None)
+    assert str(excinfo.value) == (
+        "copy_(): argument 'other' (position 1) must be Tensor, not NoneType"
+    )
+    t.copy_(other=mg.zeros(2), non_blocking=False)
+    assert values(t) == [0.0, 0.0]
+    with pytest.raises(TypeError) as excinfo:
+        t.copy_(mg.zeros(2), None)
+    assert str(excinfo.value) == (
+        "copy_(): argument 'non_blocking' (position 2) must be bool, not NoneType"
+    )
