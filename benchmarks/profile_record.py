@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 import minigrad  # noqa: E402
 from minigrad.autograd import saved  # noqa: E402
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked  # noqa: E402
-from minigrad.ops import elementwise as ew  # noqa: E402
+from minigrad.ops import arithmetic  # noqa: E402
 
 REPEATS = 15
 NUMBER = 20000
@@ -42,32 +42,32 @@ def main() -> None:
     b = minigrad.tensor(other, requires_grad=True)
     c = minigrad.tensor(array)  # requires no grad: nothing is recorded
     output = minigrad.tensor(array)
-    node = object.__new__(ew.Mul._Node)  # a node to pack into
-    ns = {"saved": saved, "record": record, "untracked": untracked, "ew": ew,
+    node = object.__new__(arithmetic.Mul._Node)  # a node to pack into
+    ns = {"saved": saved, "record": record, "untracked": untracked, "arithmetic": arithmetic,
           "x": array, "y": other, "a": a, "b": b, "c": c, "output": output,
           "node": node, "NO_GRAD": NO_GRAD_CTX}
     steps = [
         ("add", [
             ("numpy x + y", "x + y"),
-            ("+ the op's forward call (Add.forward)", "ew.Add.forward(NO_GRAD, x, y)"),
-            ("record(), nothing recorded", "record(ew.Add, c, c)"),
+            ("+ the op's forward call (Add.forward)", "arithmetic.Add.forward(NO_GRAD, x, y)"),
+            ("record(), nothing recorded", "record(arithmetic.Add, c, c)"),
             ("  of which a tensor around the result", "untracked(x)"),
-            ("record(), node + edges", "record(ew.Add, a, b)"),
+            ("record(), node + edges", "record(arithmetic.Add, a, b)"),
             ("a + b (promote, alpha check)", "a + b"),
         ]),
         ("mul", [
             ("numpy x * y", "x * y"),
-            ("+ the op's forward call (Mul.forward)", "ew.Mul.forward(NO_GRAD, x, y)"),
-            ("record(), nothing recorded", "record(ew.Mul, c, c)"),
-            ("record(), node + edges + 2 saved", "record(ew.Mul, a, b)"),
+            ("+ the op's forward call (Mul.forward)", "arithmetic.Mul.forward(NO_GRAD, x, y)"),
+            ("record(), nothing recorded", "record(arithmetic.Mul, c, c)"),
+            ("record(), node + edges + 2 saved", "record(arithmetic.Mul, a, b)"),
             ("  of which saved.pack of 2 inputs",
              "saved.pack(node, (x, y), (x, y), (a, b), (output._array,), (output,))"),
             ("a * b", "a * b"),
         ]),
         ("sigmoid", [
-            ("numpy, 0-d constants (Sigmoid.forward)", "ew.Sigmoid.forward(NO_GRAD, x)"),
-            ("record(), nothing recorded", "record(ew.Sigmoid, c)"),
-            ("record(), node + edge + saved result", "record(ew.Sigmoid, a)"),
+            ("numpy, 0-d constants (Sigmoid.forward)", "unary.Sigmoid.forward(NO_GRAD, x)"),
+            ("record(), nothing recorded", "record(unary.Sigmoid, c)"),
+            ("record(), node + edge + saved result", "record(unary.Sigmoid, a)"),
             ("a.sigmoid()", "a.sigmoid()"),
         ]),
     ]

@@ -45,74 +45,53 @@ from minigrad.creation import (
 
 # elementwise
 from minigrad.ops.activations import selu  # noqa: E402
-from minigrad.ops.elementwise import (  # noqa: E402
-    abs,  # noqa: A004 - PyTorch's name
-    acos,
+from minigrad.ops.arithmetic import (  # noqa: E402
     add,
     addcdiv,
     addcmul,
     arctan2,
-    asin,
-    atan,
     atan2,
-    ceil,
+    div,
+    floor_divide,
+    lerp,
+    maximum,
+    minimum,
+    mul,
+    pow,  # noqa: A004 - PyTorch's name
+    remainder,
+    rsub,
+    sub,
+    true_divide,
+)
+from minigrad.ops.clamp import (  # noqa: E402
     clamp,
     clamp_max,
     clamp_min,
     clip,
-    clone,
-    cos,
-    cosh,
-    div,
+)
+from minigrad.ops.comparison import (  # noqa: E402
     eq,
-    erf,
-    exp,
-    exp2,
-    expm1,
-    fix,
-    floor,
-    floor_divide,
-    frac,
     ge,
     gt,
     isfinite,
     isinf,
     isnan,
     le,
-    lerp,
-    log,
-    log1p,
-    log2,
-    log10,
     logical_and,
     logical_not,
     logical_or,
     logical_xor,
     lt,
-    maximum,
-    minimum,
-    mul,
-    nan_to_num,
     ne,
-    neg,
-    pow,  # noqa: A004 - PyTorch's name
-    reciprocal,
-    relu,
-    remainder,
-    round,  # noqa: A004 - PyTorch's name
-    rsqrt,
-    rsub,
-    sigmoid,
-    sign,
-    sin,
-    sinh,
-    sqrt,
-    square,
-    sub,
-    tan,
-    tanh,
-    true_divide,
-    trunc,
+)
+from minigrad.ops.gather_scatter import (  # noqa: E402
+    gather,
+    scatter_add,
+    take_along_dim,
+)
+from minigrad.ops.index_ops import (  # noqa: E402
+    index_select,
+    masked_select,
 )
 from minigrad.ops.linalg import (  # noqa: E402
     addmm,
@@ -147,34 +126,75 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
     sum,
     var,
 )
+from minigrad.ops.return_types import (  # noqa: E402
+    return_types,
+)
 from minigrad.ops.shape import (  # noqa: E402
-    argsort,
     cat,
     flip,
-    gather,
-    index_select,
-    masked_select,
-    return_types,
     roll,
-    scatter_add,
-    sort,
     stack,
-    take_along_dim,
     tile,
-    topk,
     tril,
     triu,
+)
+from minigrad.ops.sorting import (  # noqa: E402
+    argsort,
+    sort,
+    topk,
+)
+from minigrad.ops.splitting import (  # noqa: E402
+    chunk,
+    dsplit,
+    hsplit,
+    split,
+    tensor_split,
+    unbind,
+    vsplit,
+)
+from minigrad.ops.unary import (  # noqa: E402
+    abs,  # noqa: A004 - PyTorch's name
+    acos,
+    asin,
+    atan,
+    ceil,
+    clone,
+    cos,
+    cosh,
+    erf,
+    exp,
+    exp2,
+    expm1,
+    fix,
+    floor,
+    frac,
+    log,
+    log1p,
+    log2,
+    log10,
+    nan_to_num,
+    neg,
+    reciprocal,
+    relu,
+    round,  # noqa: A004 - PyTorch's name
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    tan,
+    tanh,
+    trunc,
 )
 
 # --- more exports, one block per op family ---------------------------------------------------
 # views
 from minigrad.ops.views import (  # noqa: E402
     adjoint,
-    chunk,
     diagonal,
-    dsplit,
     flatten,
-    hsplit,
     moveaxis,
     movedim,
     narrow,
@@ -182,17 +202,13 @@ from minigrad.ops.views import (  # noqa: E402
     ravel,
     reshape,
     select,
-    split,
     squeeze,
     swapaxes,
     swapdims,
     t,
-    tensor_split,
     transpose,
-    unbind,
     unflatten,
     unsqueeze,
-    vsplit,
 )
 from minigrad.serialization import load, save
 from minigrad.tensor import Tensor
@@ -243,13 +259,15 @@ from minigrad.ops.solvers import inverse  # noqa: E402
 # --- writing at indices, diagonals (issue 9) ------------------------------------------------
 # isort: split
 from minigrad.ops.constructions import cartesian_prod, diag, diag_embed  # noqa: E402
+from minigrad.ops.gather_scatter import (  # noqa: E402
+    scatter,
+    scatter_reduce,
+)
 from minigrad.ops.index_ops import (  # noqa: E402
     index_add,
     index_copy,
     index_fill,
     masked_scatter,
-    scatter,
-    scatter_reduce,
     take,
 )
 

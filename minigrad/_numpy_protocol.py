@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import elementwise as ew
-from minigrad.ops import linalg, reduction, views
+from minigrad.ops import arithmetic, clamp, comparison, linalg, reduction, unary, views
 
 
 def _sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
@@ -46,8 +45,8 @@ def _transpose(a: Any, axes: Any = None) -> Any:
 def _compare(ufunc: np.ufunc) -> Callable[..., Any]:
     # Comparisons and logical ops are not differentiable: computed on arrays, not recorded.
     if ufunc.nin == 1:
-        return lambda a: ew.bool_unary(ufunc, a)
-    return lambda a, b: ew.bool_op(ufunc, a, b)
+        return lambda a: comparison.bool_unary(ufunc, a)
+    return lambda a, b: comparison.bool_op(ufunc, a, b)
 
 
 def _extreme(of_tensors: Callable[..., Any], with_number: Callable[..., Any]) -> Any:
@@ -62,49 +61,49 @@ def _extreme(of_tensors: Callable[..., Any], with_number: Callable[..., Any]) ->
     return extreme
 
 
-_maximum = _extreme(ew.maximum, ew.clamp_min)
-_minimum = _extreme(ew.minimum, ew.clamp_max)
+_maximum = _extreme(arithmetic.maximum, clamp.clamp_min)
+_minimum = _extreme(arithmetic.minimum, clamp.clamp_max)
 
 
 def _logaddexp(a: Any, b: Any) -> Any:
     # log(exp(a) + exp(b)) = max(a, b) + log1p(exp(-|a - b|)), without overflow.
-    return _maximum(a, b) + ew.log1p(ew.exp(-ew.abs(a - b)))
+    return _maximum(a, b) + unary.log1p(unary.exp(-unary.abs(a - b)))
 
 
 UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
-    np.add: ew.add,
-    np.subtract: ew.sub,
-    np.multiply: ew.mul,
-    np.true_divide: ew.div,
-    np.floor_divide: ew.floor_divide,
-    np.negative: ew.neg,
-    np.power: ew.pow,
-    np.exp: ew.exp,
-    np.log: ew.log,
-    np.sqrt: ew.sqrt,
-    np.tanh: ew.tanh,
-    np.absolute: ew.abs,
-    np.reciprocal: ew.reciprocal,
-    np.sign: ew.sign,
-    np.sin: ew.sin,
-    np.cos: ew.cos,
-    np.tan: ew.tan,
-    np.arcsin: ew.asin,
-    np.arccos: ew.acos,
-    np.arctan: ew.atan,
-    np.arctan2: ew.atan2,
-    np.sinh: ew.sinh,
-    np.cosh: ew.cosh,
-    np.exp2: ew.exp2,
-    np.expm1: ew.expm1,
-    np.log2: ew.log2,
-    np.log10: ew.log10,
-    np.log1p: ew.log1p,
-    np.square: ew.square,
-    np.floor: ew.floor,
-    np.ceil: ew.ceil,
-    np.trunc: ew.trunc,
-    np.remainder: ew.remainder,
+    np.add: arithmetic.add,
+    np.subtract: arithmetic.sub,
+    np.multiply: arithmetic.mul,
+    np.true_divide: arithmetic.div,
+    np.floor_divide: arithmetic.floor_divide,
+    np.negative: unary.neg,
+    np.power: arithmetic.pow,
+    np.exp: unary.exp,
+    np.log: unary.log,
+    np.sqrt: unary.sqrt,
+    np.tanh: unary.tanh,
+    np.absolute: unary.abs,
+    np.reciprocal: unary.reciprocal,
+    np.sign: unary.sign,
+    np.sin: unary.sin,
+    np.cos: unary.cos,
+    np.tan: unary.tan,
+    np.arcsin: unary.asin,
+    np.arccos: unary.acos,
+    np.arctan: unary.atan,
+    np.arctan2: arithmetic.atan2,
+    np.sinh: unary.sinh,
+    np.cosh: unary.cosh,
+    np.exp2: unary.exp2,
+    np.expm1: unary.expm1,
+    np.log2: unary.log2,
+    np.log10: unary.log10,
+    np.log1p: unary.log1p,
+    np.square: unary.square,
+    np.floor: unary.floor,
+    np.ceil: unary.ceil,
+    np.trunc: unary.trunc,
+    np.remainder: arithmetic.remainder,
     np.maximum: _maximum,
     np.minimum: _minimum,
     np.logaddexp: _logaddexp,
@@ -130,7 +129,7 @@ FUNCTIONS: dict[Callable[..., Any], Callable[..., Any]] = {
     np.squeeze: _squeeze,
     np.swapaxes: lambda a, axis1, axis2: views.transpose(a, axis1, axis2),
     np.transpose: _transpose,
-    np.where: ew.where,
+    np.where: comparison.where,
     np.outer: lambda a, b: linalg.matmul(views.unsqueeze(a, 1), views.unsqueeze(b, 0)),
     np.shape: lambda a: tuple(a.shape),
     np.ndim: lambda a: a.dim(),

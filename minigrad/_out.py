@@ -40,7 +40,9 @@ from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import fill
-from minigrad.ops.shape import return_types
+from minigrad.ops.return_types import (
+    return_types,
+)
 
 # The C++ names some of PyTorch's out= messages use ("Expected out tensor to have dtype float").
 _C_NAMES = errors.CPP_TYPE_NAMES

@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import _dtype, _random, errors
 from minigrad._device import as_device, check_available, check_factory_device
-from minigrad.ops import elementwise as ew
+from minigrad.ops import _helpers
 from minigrad.tensor import Tensor
 
 
@@ -564,7 +564,7 @@ def _check_random_range(low: int, high: int, numpy_dtype: np.dtype) -> None:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    ctype = ew.C_TYPE_NAMES[numpy_dtype.name]
+    ctype = _helpers.C_TYPE_NAMES[numpy_dtype.name]
     if numpy_dtype.kind == "f" and numpy_dtype.itemsize > 2:
         # float and double hold every integer up to 2^24 / 2^53 only: PyTorch warns beyond.
         digits = np.finfo(numpy_dtype).nmant + 1

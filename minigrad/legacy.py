@@ -19,7 +19,9 @@ from minigrad._device import as_device
 from minigrad._size import Size
 from minigrad.creation import tensor as _tensor_from_data
 from minigrad.ops import views
-from minigrad.ops.elementwise import C_TYPE_NAMES
+from minigrad.ops._helpers import (
+    C_TYPE_NAMES,
+)
 from minigrad.tensor import Tensor
 
 _SIGNATURES = (

@@ -19,11 +19,15 @@ from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import (
+    _helpers,
+    arithmetic,
+    clamp,
     comparison,
     constructions,
     decompositions,
     determinants,
     fill,
+    gather_scatter,
     histogram,
     index_ops,
     indexing,
@@ -32,9 +36,11 @@ from minigrad.ops import (
     search,
     shape,
     solvers,
+    sorting,
+    splitting,
+    unary,
     views,
 )
-from minigrad.ops import elementwise as ew
 from minigrad.ops._helpers import normalize_dims, promote_inplace
 
 
@@ -356,7 +362,7 @@ class Tensor(TensorBase):
 
     def clone(self) -> Tensor:
         """A copy with its own buffer and counter; gradients flow back to this tensor."""
-        return ew.clone(self)
+        return unary.clone(self)
 
     def backward(
         self,
@@ -532,35 +538,35 @@ class Tensor(TensorBase):
 
     def split(self, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
         """Pieces of ``split_size`` (or of the sizes in a list) along ``dim``."""
-        return views.split(self, split_size, dim)
+        return splitting.split(self, split_size, dim)
 
     def split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
         """Pieces of the given sizes along ``dim``."""
-        return views.split_with_sizes(self, split_sizes, dim)
+        return splitting.split_with_sizes(self, split_sizes, dim)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         """At most ``chunks`` pieces of equal size along ``dim``."""
-        return views.chunk(self, chunks, dim)
+        return splitting.chunk(self, chunks, dim)
 
     def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
         """The slices along ``dim``."""
-        return views.unbind(self, dim)
+        return splitting.unbind(self, dim)
 
     def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
         """``n`` nearly equal pieces along ``dim``, or pieces cut at the given indices."""
-        return views.tensor_split(self, indices_or_sections, dim)
+        return splitting.tensor_split(self, indices_or_sections, dim)
 
     def hsplit(self, sections: Any) -> tuple[Tensor, ...]:
         """``tensor_split`` along dimension 1 (0 for a 1-D tensor)."""
-        return views.hsplit(self, sections)
+        return splitting.hsplit(self, sections)
 
     def vsplit(self, sections: Any) -> tuple[Tensor, ...]:
         """``tensor_split`` along dimension 0."""
-        return views.vsplit(self, sections)
+        return splitting.vsplit(self, sections)
 
     def dsplit(self, sections: Any) -> tuple[Tensor, ...]:
         """``tensor_split`` along dimension 2."""
-        return views.dsplit(self, sections)
+        return splitting.dsplit(self, sections)
 
     def is_contiguous(self) -> bool:
         """True if the elements are laid out in row-major order without gaps."""
@@ -568,7 +574,7 @@ class Tensor(TensorBase):
 
     def contiguous(self) -> Tensor:
         """Itself if contiguous, else a contiguous copy (not a view; ``CloneBackward0``)."""
-        return self if self._array.flags.c_contiguous else ew.clone(self)
+        return self if self._array.flags.c_contiguous else unary.clone(self)
 
     def stride(self, dim: int | None = None) -> Any:
         """Steps in elements between neighbours along each dimension (or along ``dim``)."""
@@ -663,7 +669,7 @@ class Tensor(TensorBase):
     def __iter__(self) -> Iterator[Any]:
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(views.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
+        return iter(splitting.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
 
     def __repr__(self) -> str:
         grad_fn = self._grad_fn
@@ -680,77 +686,77 @@ class Tensor(TensorBase):
 
     def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self + alpha * other``."""
-        return ew.add(self, other, alpha=alpha)
+        return arithmetic.add(self, other, alpha=alpha)
 
     def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self - alpha * other``."""
-        return ew.sub(self, other, alpha=alpha)
+        return arithmetic.sub(self, other, alpha=alpha)
 
     def mul(self, other: Any) -> Tensor:
         """``self * other``."""
-        return ew.mul(self, other)
+        return arithmetic.mul(self, other)
 
     def div(self, other: Any) -> Tensor:
         """``self / other``."""
-        return ew.div(self, other)
+        return arithmetic.div(self, other)
 
     def pow(self, exponent: Any) -> Tensor:
         """``self ** exponent``."""
-        return ew.pow(self, exponent)
+        return arithmetic.pow(self, exponent)
 
     def __add__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.add(self, other)
+        return arithmetic.add(self, other)
 
     __radd__ = __add__
 
     def __sub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.sub(self, other)
+        return arithmetic.sub(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.rsub(self, other)
+        return arithmetic.rsub(self, other)
 
     def __mul__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.mul(self, other)
+        return arithmetic.mul(self, other)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.div(self, other)
+        return arithmetic.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.rdiv(self, other)
+        return unary.rdiv(self, other)
 
     def __floordiv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.floor_divide(self, other)
+        return arithmetic.floor_divide(self, other)
 
     def __rfloordiv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.floor_divide(other, self)
+        return arithmetic.floor_divide(other, self)
 
     def __pow__(self, exponent: Any) -> Tensor:
         if not isinstance(exponent, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.pow(self, exponent)
+        return arithmetic.pow(self, exponent)
 
     def __rpow__(self, base: Any) -> Tensor:
         if not isinstance(base, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.pow(base, self)
+        return arithmetic.pow(base, self)
 
     def __matmul__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -763,13 +769,13 @@ class Tensor(TensorBase):
         return linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
-        return ew.neg(self)
+        return unary.neg(self)
 
     def __pos__(self) -> Tensor:
         return self
 
     def __abs__(self) -> Tensor:
-        return ew.abs(self)
+        return unary.abs(self)
 
     def __iadd__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -796,102 +802,102 @@ class Tensor(TensorBase):
     def __and__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.bool_op(np.bitwise_and, self, other)
+        return comparison.bool_op(np.bitwise_and, self, other)
 
     def __or__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.bool_op(np.bitwise_or, self, other)
+        return comparison.bool_op(np.bitwise_or, self, other)
 
     def __xor__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.bool_op(np.bitwise_xor, self, other)
+        return comparison.bool_op(np.bitwise_xor, self, other)
 
     def __invert__(self) -> Tensor:
-        return ew.bool_unary(np.invert, self)
+        return comparison.bool_unary(np.invert, self)
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.eq(self, other)
+        return comparison.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.ne(self, other)
+        return comparison.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.lt(self, other)
+        return comparison.lt(self, other)
 
     def __le__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.le(self, other)
+        return comparison.le(self, other)
 
     def __gt__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.gt(self, other)
+        return comparison.gt(self, other)
 
     def __ge__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.ge(self, other)
+        return comparison.ge(self, other)
 
     def eq(self, other: Any) -> Tensor:
         """Elementwise ``==`` (a bool tensor)."""
-        return ew.eq(self, other)
+        return comparison.eq(self, other)
 
     def ne(self, other: Any) -> Tensor:
         """Elementwise ``!=`` (a bool tensor)."""
-        return ew.ne(self, other)
+        return comparison.ne(self, other)
 
     def lt(self, other: Any) -> Tensor:
         """Elementwise ``<`` (a bool tensor)."""
-        return ew.lt(self, other)
+        return comparison.lt(self, other)
 
     def le(self, other: Any) -> Tensor:
         """Elementwise ``<=`` (a bool tensor)."""
-        return ew.le(self, other)
+        return comparison.le(self, other)
 
     def gt(self, other: Any) -> Tensor:
         """Elementwise ``>`` (a bool tensor)."""
-        return ew.gt(self, other)
+        return comparison.gt(self, other)
 
     def ge(self, other: Any) -> Tensor:
         """Elementwise ``>=`` (a bool tensor)."""
-        return ew.ge(self, other)
+        return comparison.ge(self, other)
 
     def logical_and(self, other: Any) -> Tensor:
         """Both nonzero, elementwise (a bool tensor)."""
-        return ew.logical_and(self, other)
+        return comparison.logical_and(self, other)
 
     def logical_or(self, other: Any) -> Tensor:
         """Either nonzero, elementwise (a bool tensor)."""
-        return ew.logical_or(self, other)
+        return comparison.logical_or(self, other)
 
     def logical_xor(self, other: Any) -> Tensor:
         """Exactly one nonzero, elementwise (a bool tensor)."""
-        return ew.logical_xor(self, other)
+        return comparison.logical_xor(self, other)
 
     def logical_not(self) -> Tensor:
         """Zero elements become True, others False (a bool tensor)."""
-        return ew.logical_not(self)
+        return comparison.logical_not(self)
 
     def isnan(self) -> Tensor:
         """True where nan."""
-        return ew.isnan(self)
+        return comparison.isnan(self)
 
     def isinf(self) -> Tensor:
         """True where +inf or -inf."""
-        return ew.isinf(self)
+        return comparison.isinf(self)
 
     def isfinite(self) -> Tensor:
         """True where neither nan nor infinite."""
-        return ew.isfinite(self)
+        return comparison.isfinite(self)
 
     def isclose(
         self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
@@ -916,43 +922,43 @@ class Tensor(TensorBase):
 
     def neg(self) -> Tensor:
         """``-self``."""
-        return ew.neg(self)
+        return unary.neg(self)
 
     def abs(self) -> Tensor:
         """``|self|``."""
-        return ew.abs(self)
+        return unary.abs(self)
 
     def exp(self) -> Tensor:
         """``e ** self``."""
-        return ew.exp(self)
+        return unary.exp(self)
 
     def log(self) -> Tensor:
         """Natural logarithm."""
-        return ew.log(self)
+        return unary.log(self)
 
     def sqrt(self) -> Tensor:
         """Square root."""
-        return ew.sqrt(self)
+        return unary.sqrt(self)
 
     def sigmoid(self) -> Tensor:
         """``1 / (1 + exp(-self))``."""
-        return ew.sigmoid(self)
+        return unary.sigmoid(self)
 
     def tanh(self) -> Tensor:
         """Hyperbolic tangent."""
-        return ew.tanh(self)
+        return unary.tanh(self)
 
     def relu(self) -> Tensor:
         """``max(self, 0)``."""
-        return ew.relu(self)
+        return unary.relu(self)
 
     def reciprocal(self) -> Tensor:
         """``1 / self``."""
-        return ew.reciprocal(self)
+        return unary.reciprocal(self)
 
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:
         """Limit every element to ``[min, max]``."""
-        return ew.clamp(self, min, max)
+        return clamp.clamp(self, min, max)
 
     clip = clamp
 
@@ -984,127 +990,127 @@ class Tensor(TensorBase):
 
     def exp2(self) -> Tensor:
         """``2 ** self``."""
-        return ew.exp2(self)
+        return unary.exp2(self)
 
     def exp2_(self) -> Tensor:
         """``2 ** self``, in place."""
-        return _float_inplace(self, ew.Exp2)
+        return _float_inplace(self, unary.Exp2)
 
     def expm1(self) -> Tensor:
         """``exp(self) - 1``."""
-        return ew.expm1(self)
+        return unary.expm1(self)
 
     def expm1_(self) -> Tensor:
         """``exp(self) - 1``, in place."""
-        return _float_inplace(self, ew.Expm1)
+        return _float_inplace(self, unary.Expm1)
 
     def log2(self) -> Tensor:
         """Base-2 logarithm."""
-        return ew.log2(self)
+        return unary.log2(self)
 
     def log2_(self) -> Tensor:
         """Base-2 logarithm, in place."""
-        return _float_inplace(self, ew.Log2)
+        return _float_inplace(self, unary.Log2)
 
     def log10(self) -> Tensor:
         """Base-10 logarithm."""
-        return ew.log10(self)
+        return unary.log10(self)
 
     def log10_(self) -> Tensor:
         """Base-10 logarithm, in place."""
-        return _float_inplace(self, ew.Log10)
+        return _float_inplace(self, unary.Log10)
 
     def log1p(self) -> Tensor:
         """``log(1 + self)``."""
-        return ew.log1p(self)
+        return unary.log1p(self)
 
     def log1p_(self) -> Tensor:
         """``log(1 + self)``, in place."""
-        return _float_inplace(self, ew.Log1p)
+        return _float_inplace(self, unary.Log1p)
 
     def rsqrt(self) -> Tensor:
         """``1 / sqrt(self)``."""
-        return ew.rsqrt(self)
+        return unary.rsqrt(self)
 
     def rsqrt_(self) -> Tensor:
         """``1 / sqrt(self)``, in place."""
-        return _float_inplace(self, ew.Rsqrt)
+        return _float_inplace(self, unary.Rsqrt)
 
     def sin(self) -> Tensor:
         """Sine."""
-        return ew.sin(self)
+        return unary.sin(self)
 
     def sin_(self) -> Tensor:
         """Sine, in place."""
-        return _float_inplace(self, ew.Sin)
+        return _float_inplace(self, unary.Sin)
 
     def cos(self) -> Tensor:
         """Cosine."""
-        return ew.cos(self)
+        return unary.cos(self)
 
     def cos_(self) -> Tensor:
         """Cosine, in place."""
-        return _float_inplace(self, ew.Cos)
+        return _float_inplace(self, unary.Cos)
 
     def tan(self) -> Tensor:
         """Tangent."""
-        return ew.tan(self)
+        return unary.tan(self)
 
     def tan_(self) -> Tensor:
         """Tangent, in place."""
-        return _float_inplace(self, ew.Tan)
+        return _float_inplace(self, unary.Tan)
 
     def asin(self) -> Tensor:
         """Inverse sine."""
-        return ew.asin(self)
+        return unary.asin(self)
 
     def asin_(self) -> Tensor:
         """Inverse sine, in place."""
-        return _float_inplace(self, ew.Asin)
+        return _float_inplace(self, unary.Asin)
 
     def acos(self) -> Tensor:
         """Inverse cosine."""
-        return ew.acos(self)
+        return unary.acos(self)
 
     def acos_(self) -> Tensor:
         """Inverse cosine, in place."""
-        return _float_inplace(self, ew.Acos)
+        return _float_inplace(self, unary.Acos)
 
     def atan(self) -> Tensor:
         """Inverse tangent."""
-        return ew.atan(self)
+        return unary.atan(self)
 
     def atan_(self) -> Tensor:
         """Inverse tangent, in place."""
-        return _float_inplace(self, ew.Atan)
+        return _float_inplace(self, unary.Atan)
 
     def sinh(self) -> Tensor:
         """Hyperbolic sine."""
-        return ew.sinh(self)
+        return unary.sinh(self)
 
     def sinh_(self) -> Tensor:
         """Hyperbolic sine, in place."""
-        return _float_inplace(self, ew.Sinh)
+        return _float_inplace(self, unary.Sinh)
 
     def cosh(self) -> Tensor:
         """Hyperbolic cosine."""
-        return ew.cosh(self)
+        return unary.cosh(self)
 
     def cosh_(self) -> Tensor:
         """Hyperbolic cosine, in place."""
-        return _float_inplace(self, ew.Cosh)
+        return _float_inplace(self, unary.Cosh)
 
     def erf(self) -> Tensor:
         """The error function."""
-        return ew.erf(self)
+        return unary.erf(self)
 
     def erf_(self) -> Tensor:
         """The error function, in place."""
-        return _float_inplace(self, ew.Erf)
+        return _float_inplace(self, unary.Erf)
 
     def square(self) -> Tensor:
         """``self ** 2``."""
-        return ew.square(self)
+        return unary.square(self)
 
     def square_(self) -> Tensor:
         """``self ** 2`` in place (recorded as ``pow_``)."""
@@ -1112,63 +1118,63 @@ class Tensor(TensorBase):
 
     def sign(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element."""
-        return ew.sign(self)
+        return unary.sign(self)
 
     def sign_(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element, in place."""
-        return apply_inplace(ew.Clone if self._array.dtype == np.bool_ else ew.Sign, self)
+        return apply_inplace(unary.Clone if self._array.dtype == np.bool_ else unary.Sign, self)
 
     def floor(self) -> Tensor:
         """Round down."""
-        return ew.floor(self)
+        return unary.floor(self)
 
     def floor_(self) -> Tensor:
         """Round down, in place."""
-        return _rounding_inplace(self, ew.Floor)
+        return _rounding_inplace(self, unary.Floor)
 
     def ceil(self) -> Tensor:
         """Round up."""
-        return ew.ceil(self)
+        return unary.ceil(self)
 
     def ceil_(self) -> Tensor:
         """Round up, in place."""
-        return _rounding_inplace(self, ew.Ceil)
+        return _rounding_inplace(self, unary.Ceil)
 
     def trunc(self) -> Tensor:
         """Round towards zero."""
-        return ew.trunc(self)
+        return unary.trunc(self)
 
     def trunc_(self) -> Tensor:
         """Round towards zero, in place."""
-        return _rounding_inplace(self, ew.Trunc)
+        return _rounding_inplace(self, unary.Trunc)
 
     fix = trunc
     fix_ = trunc_
 
     def round(self, decimals: int = 0) -> Tensor:
         """Round half to even, to ``decimals`` decimal digits."""
-        return ew.round(self, decimals=decimals)
+        return unary.round(self, decimals=decimals)
 
     def round_(self, decimals: int = 0) -> Tensor:
         """Round half to even, in place."""
         if decimals:
-            ew.round(self.detach(), decimals=decimals)  # the dtype check, first
+            unary.round(self.detach(), decimals=decimals)  # the dtype check, first
             if self._array.dtype.kind == "f":
-                return apply_inplace(ew.RoundDecimals, self, decimals)
-        return _rounding_inplace(self, ew.Round)
+                return apply_inplace(unary.RoundDecimals, self, decimals)
+        return _rounding_inplace(self, unary.Round)
 
     def frac(self) -> Tensor:
         """``self - trunc(self)``."""
-        return ew.frac(self)
+        return unary.frac(self)
 
     def frac_(self) -> Tensor:
         """``self - trunc(self)``, in place."""
-        ew.frac(self.detach())  # the dtype check, before anything changes
-        return apply_inplace(ew.Frac, self)
+        unary.frac(self.detach())  # the dtype check, before anything changes
+        return apply_inplace(unary.Frac, self)
 
     def true_divide(self, other: Any) -> Tensor:
         """``self / other``."""
-        return ew.div(self, other)
+        return arithmetic.div(self, other)
 
     def true_divide_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
@@ -1176,32 +1182,32 @@ class Tensor(TensorBase):
 
     def floor_divide(self, other: Any) -> Tensor:
         """``self // other``."""
-        return ew.floor_divide(self, other)
+        return arithmetic.floor_divide(self, other)
 
     def floor_divide_(self, other: Any) -> Tensor:
         """``self //= other`` in place."""
         other, dtype = promote_inplace(self, other)
         if dtype == np.bool_:
-            ew._check_float_kernel("div_floor_cpu", self)
-        return apply_inplace(ew.FloorDivideInplace, self, other, dtype)
+            _helpers.check_float_kernel("div_floor_cpu", self)
+        return apply_inplace(arithmetic.FloorDivideInplace, self, other, dtype)
 
     def remainder(self, other: Any) -> Tensor:
         """``self % other`` (the sign of ``other``)."""
-        return ew.remainder(self, other)
+        return arithmetic.remainder(self, other)
 
     def remainder_(self, other: Any) -> Tensor:
         """``self %= other`` in place."""
         other, dtype = promote_inplace(self, other)
         if dtype == np.bool_:
-            ew._check_float_kernel("remainder_cpu", self)
+            _helpers.check_float_kernel("remainder_cpu", self)
         if isinstance(other, TensorBase):
-            return apply_inplace(ew.Remainder, self, other, dtype)
-        return apply_inplace(ew.RemainderScalar, self, other, dtype)
+            return apply_inplace(arithmetic.Remainder, self, other, dtype)
+        return apply_inplace(arithmetic.RemainderScalar, self, other, dtype)
 
     def __mod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return ew.remainder(self, other)
+        return arithmetic.remainder(self, other)
 
     def __imod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -1210,99 +1216,99 @@ class Tensor(TensorBase):
 
     def maximum(self, other: Any) -> Tensor:
         """The larger of ``self`` and ``other``, elementwise."""
-        return ew.maximum(self, other)
+        return arithmetic.maximum(self, other)
 
     def atan2(self, other: Any) -> Tensor:
         """The angle of the point ``(other, self)``, elementwise."""
-        return ew.atan2(self, other)
+        return arithmetic.atan2(self, other)
 
     def atan2_(self, other: Any) -> Tensor:
         """``atan2(self, other)``, in place."""
         if not isinstance(other, Tensor):
-            ew.atan2(self, other)  # PyTorch's TypeError for a non-tensor ``other``
+            arithmetic.atan2(self, other)  # PyTorch's TypeError for a non-tensor ``other``
         other, dtype = promote_inplace(self, other, true_divide=True)
-        return apply_inplace(ew.Atan2, self, other, dtype)
+        return apply_inplace(arithmetic.Atan2, self, other, dtype)
 
     arctan2 = atan2
     arctan2_ = atan2_
 
     def minimum(self, other: Any) -> Tensor:
         """The smaller of ``self`` and ``other``, elementwise."""
-        return ew.minimum(self, other)
+        return arithmetic.minimum(self, other)
 
     def clamp_min(self, min: Any) -> Tensor:
         """``max(self, min)``."""
-        return ew.clamp_min(self, min)
+        return clamp.clamp_min(self, min)
 
     def clamp_min_(self, min: Any) -> Tensor:
         """``max(self, min)`` in place."""
         if isinstance(min, TensorBase):
             min, dtype = promote_inplace(self, min)
-            return apply_inplace(ew.ClampMinTensor, self, min, dtype)
+            return apply_inplace(clamp.ClampMinTensor, self, min, dtype)
         _check_float_bound(self, min)
-        return apply_inplace(ew.ClampMin, self, min)
+        return apply_inplace(clamp.ClampMin, self, min)
 
     def clamp_max(self, max: Any) -> Tensor:
         """``min(self, max)``."""
-        return ew.clamp_max(self, max)
+        return clamp.clamp_max(self, max)
 
     def clamp_max_(self, max: Any) -> Tensor:
         """``min(self, max)`` in place."""
         if isinstance(max, TensorBase):
             max, dtype = promote_inplace(self, max)
-            return apply_inplace(ew.ClampMaxTensor, self, max, dtype)
+            return apply_inplace(clamp.ClampMaxTensor, self, max, dtype)
         _check_float_bound(self, max)
-        return apply_inplace(ew.ClampMax, self, max)
+        return apply_inplace(clamp.ClampMax, self, max)
 
     def lerp(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``."""
-        return ew.lerp(self, end, weight)
+        return arithmetic.lerp(self, end, weight)
 
     def lerp_(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``, in place."""
-        ew.lerp(self.detach(), end.detach(), weight)  # the checks, before anything changes
+        arithmetic.lerp(self.detach(), end.detach(), weight)  # the checks, before anything changes
         if isinstance(weight, TensorBase):
-            return apply_inplace(ew.LerpTensor, self, end, weight)
-        return apply_inplace(ew.Lerp, self, end, weight)
+            return apply_inplace(arithmetic.LerpTensor, self, end, weight)
+        return apply_inplace(arithmetic.Lerp, self, end, weight)
 
     def addcmul(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 * tensor2``."""
-        return ew.addcmul(self, tensor1, tensor2, value=value)
+        return arithmetic.addcmul(self, tensor1, tensor2, value=value)
 
     def addcmul_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 * tensor2`` in place."""
         if self._array.dtype == np.bool_:
-            ew._check_float_kernel("addcmul_cpu_out", self)
-        value = ew._value_for(value, None, self)
-        return apply_inplace(ew.Addcmul, self, tensor1, tensor2, value, None)
+            _helpers.check_float_kernel("addcmul_cpu_out", self)
+        value = arithmetic._value_for(value, None, self)
+        return apply_inplace(arithmetic.Addcmul, self, tensor1, tensor2, value, None)
 
     def addcdiv(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 / tensor2``."""
-        return ew.addcdiv(self, tensor1, tensor2, value=value)
+        return arithmetic.addcdiv(self, tensor1, tensor2, value=value)
 
     def addcdiv_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 / tensor2`` in place."""
-        ew.addcdiv(self.detach(), tensor1.detach(), tensor2.detach())  # the checks, first
-        value = ew._value_for(value, None, self)
-        return apply_inplace(ew.Addcdiv, self, tensor1, tensor2, value, None)
+        arithmetic.addcdiv(self.detach(), tensor1.detach(), tensor2.detach())  # the checks, first
+        value = arithmetic._value_for(value, None, self)
+        return apply_inplace(arithmetic.Addcdiv, self, tensor1, tensor2, value, None)
 
     def nan_to_num(
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
     ) -> Tensor:
         """nan, +inf and -inf replaced by finite values."""
-        return ew.nan_to_num(self, nan, posinf, neginf)
+        return unary.nan_to_num(self, nan, posinf, neginf)
 
     def nan_to_num_(
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
     ) -> Tensor:
         """nan, +inf and -inf replaced by finite values, in place."""
         if self._array.dtype.kind != "f":
-            return apply_inplace(ew.Clone, self)
-        return apply_inplace(ew.NanToNum, self, nan, posinf, neginf)
+            return apply_inplace(unary.Clone, self)
+        return apply_inplace(unary.NanToNum, self, nan, posinf, neginf)
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``self`` where ``condition`` is True, else ``other``."""
-        return ew.where(condition, self, other)
+        return comparison.where(condition, self, other)
 
 
     # --- reductions (more) -------------------------------------------------------------------
@@ -1405,28 +1411,28 @@ class Tensor(TensorBase):
 
     def gather(self, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
         """The values at ``index`` along ``dim``."""
-        return shape.gather(self, dim, index)
+        return gather_scatter.gather(self, dim, index)
 
     def scatter(self, dim: int, index: Any, src: Any = None, *, value: Any = None,
                 reduce: str | None = None) -> Tensor:
         """A copy with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
-        return index_ops.scatter(self, dim, index, src, value=value, reduce=reduce)
+        return gather_scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim: int, index: Any, src: Any) -> Tensor:
         """A copy with ``src`` added at ``index`` along ``dim``."""
-        return shape.scatter_add(self, dim, index, src)
+        return gather_scatter.scatter_add(self, dim, index, src)
 
     def index_select(self, dim: int, index: Any) -> Tensor:
         """The slices at the positions ``index`` along ``dim``."""
-        return shape.index_select(self, dim, index)
+        return index_ops.index_select(self, dim, index)
 
     def masked_select(self, mask: Any) -> Tensor:
         """The elements where ``mask`` is True, as a vector."""
-        return shape.masked_select(self, mask)
+        return index_ops.masked_select(self, mask)
 
     def take_along_dim(self, indices: Any, dim: int | None = None) -> Tensor:
         """The values at ``indices`` along ``dim`` (flattened if None)."""
-        return shape.take_along_dim(self, indices, dim)
+        return gather_scatter.take_along_dim(self, indices, dim)
 
     def repeat(self, *sizes: Any) -> Tensor:
         """Tiled ``sizes[i]`` times along dimension i."""
@@ -1454,15 +1460,15 @@ class Tensor(TensorBase):
 
     def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
         """``(values, indices)`` sorted along ``dim``."""
-        return shape.sort(self, dim, descending, stable=stable)
+        return sorting.sort(self, dim, descending, stable=stable)
 
     def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
         """The indices that sort along ``dim``."""
-        return shape.argsort(self, dim, descending, stable=stable)
+        return sorting.argsort(self, dim, descending, stable=stable)
 
     def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
         """``(values, indices)`` of the ``k`` largest (or smallest) along ``dim``."""
-        return shape.topk(self, k, dim, largest, sorted)
+        return sorting.topk(self, k, dim, largest, sorted)
 
 
     # --- finding and counting (not differentiable) ------------------------------------------
@@ -1510,7 +1516,8 @@ class Tensor(TensorBase):
     def scatter_reduce(self, dim: int, index: Any, src: Any, reduce: str, *,
                        include_self: bool = True) -> Tensor:
         """A copy with ``src`` combined in at ``index`` along ``dim`` by ``reduce``."""
-        return index_ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+        return gather_scatter.scatter_reduce(self, dim, index, src, reduce,
+                                             include_self=include_self)
 
     def masked_scatter(self, mask: Any, source: Any) -> Tensor:
         """A copy with the positions where ``mask`` is True filled from ``source``."""
@@ -1567,69 +1574,69 @@ class Tensor(TensorBase):
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self += alpha * other`` in place."""
         other, dtype = promote_inplace(self, other)
-        return apply_inplace(ew.Add, self, other, alpha, dtype)
+        return apply_inplace(arithmetic.Add, self, other, alpha, dtype)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self -= alpha * other`` in place."""
         other, dtype = promote_inplace(self, other)
-        return apply_inplace(ew.Sub, self, other, alpha, dtype)
+        return apply_inplace(arithmetic.Sub, self, other, alpha, dtype)
 
     def mul_(self, other: Any) -> Tensor:
         """``self *= other`` in place."""
         other, dtype = promote_inplace(self, other)
-        return apply_inplace(ew.Mul, self, other, dtype)
+        return apply_inplace(arithmetic.Mul, self, other, dtype)
 
     def div_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
         other, dtype = promote_inplace(self, other, true_divide=True)
-        return apply_inplace(ew.Div, self, other, dtype)
+        return apply_inplace(arithmetic.Div, self, other, dtype)
 
     def pow_(self, exponent: Any) -> Tensor:
         """``self **= exponent`` in place."""
         exponent, dtype = promote_inplace(self, exponent)
         if isinstance(exponent, TensorBase):
-            return apply_inplace(ew.Pow, self, exponent, dtype)
-        return apply_inplace(ew.PowScalar, self, exponent, dtype)
+            return apply_inplace(arithmetic.Pow, self, exponent, dtype)
+        return apply_inplace(arithmetic.PowScalar, self, exponent, dtype)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
         """Limit every element to ``[min, max]`` in place."""
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        return apply_inplace(ew.Clamp, self, min, max)
+        return apply_inplace(clamp.Clamp, self, min, max)
 
     clip_ = clamp_
 
     def neg_(self) -> Tensor:
         """``self = -self`` in place."""
-        return apply_inplace(ew.Neg, self)
+        return apply_inplace(unary.Neg, self)
 
     def abs_(self) -> Tensor:
         """``self = |self|`` in place."""
-        return apply_inplace(ew.Abs, self)
+        return apply_inplace(unary.Abs, self)
 
     def exp_(self) -> Tensor:
         """``self = exp(self)`` in place (saves the result: a later in-place write breaks it)."""
-        return apply_inplace(ew.Exp, self)
+        return apply_inplace(unary.Exp, self)
 
     def log_(self) -> Tensor:
         """``self = log(self)`` in place."""
-        return apply_inplace(ew.Log, self)
+        return apply_inplace(unary.Log, self)
 
     def sqrt_(self) -> Tensor:
         """``self = sqrt(self)`` in place."""
-        return apply_inplace(ew.Sqrt, self)
+        return apply_inplace(unary.Sqrt, self)
 
     def sigmoid_(self) -> Tensor:
         """``self = sigmoid(self)`` in place."""
-        return apply_inplace(ew.Sigmoid, self)
+        return apply_inplace(unary.Sigmoid, self)
 
     def tanh_(self) -> Tensor:
         """``self = tanh(self)`` in place."""
-        return apply_inplace(ew.Tanh, self)
+        return apply_inplace(unary.Tanh, self)
 
     def relu_(self) -> Tensor:
         """``self = max(self, 0)`` in place."""
-        return apply_inplace(ew.Relu, self)
+        return apply_inplace(unary.Relu, self)
 
     def zero_(self) -> Tensor:
         """Fill with zeros in place."""
@@ -1682,24 +1689,24 @@ class Tensor(TensorBase):
         reduce: str | None = None,
     ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
-        op, args = index_ops.scatter_call(self, dim, index, src, value, reduce, inplace=True)
+        op, args = gather_scatter.scatter_call(self, dim, index, src, value, reduce, inplace=True)
         return apply_inplace(op, self, *args)
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Add ``src`` at ``index`` along ``dim``, in place."""
-        axis = shape._scatter_checks(self._array, dim, index, src, "scatter_add")
-        return apply_inplace(shape.ScatterAdd, self, src, axis, index)
+        axis = gather_scatter._scatter_checks(self._array, dim, index, src, "scatter_add")
+        return apply_inplace(gather_scatter.ScatterAdd, self, src, axis, index)
 
     def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *,
                         include_self: bool = True) -> Tensor:
         """Combine ``src`` in at ``index`` along ``dim`` by ``reduce``, in place."""
-        args = index_ops.scatter_reduce_call(self, dim, index, src, reduce, include_self)
-        return apply_inplace(index_ops.ScatterReduce, self, *args)
+        args = gather_scatter.scatter_reduce_call(self, dim, index, src, reduce, include_self)
+        return apply_inplace(gather_scatter.ScatterReduce, self, *args)
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
         args = index_ops.index_add_call(self, dim, index, source, alpha)
-        return apply_inplace(shape.IndexAdd, self, *args)
+        return apply_inplace(index_ops.IndexAdd, self, *args)
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         """Write ``source``'s slices at ``index`` along ``dim``, in place."""
@@ -1714,7 +1721,7 @@ class Tensor(TensorBase):
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         """Fill the positions where ``mask`` is True from ``source``, in place."""
         index_ops.masked_scatter_inplace_checks(self, mask, source)
-        return apply_inplace(shape.MaskedScatter, self, source, mask)
+        return apply_inplace(index_ops.MaskedScatter, self, source, mask)
 
 
 def is_tensor(obj: Any) -> bool:
@@ -1760,15 +1767,15 @@ def _float_inplace(tensor: Tensor, op: Any) -> Tensor:
 def _check_float_bound(tensor: Tensor, bound: Any) -> None:
     """clamp_min_/clamp_max_ with a float bound cannot write an integer tensor (PyTorch's text)."""
     if tensor._array.dtype.kind != "f" and isinstance(bound, float):
-        name = ew.C_TYPE_NAMES[tensor._array.dtype.name]
+        name = _helpers.C_TYPE_NAMES[tensor._array.dtype.name]
         raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
 
 
 def _rounding_inplace(tensor: Tensor, op: Any) -> Tensor:
     """floor_, ceil_, trunc_, round_: on an integer tensor the values stay (a version bump)."""
     if tensor._array.dtype == np.bool_:
-        ew._check_float_kernel(f"{op.__name__.lower()}_vml_cpu", tensor)
-    return apply_inplace(op if tensor._array.dtype.kind == "f" else ew.Clone, tensor)
+        _helpers.check_float_kernel(f"{op.__name__.lower()}_vml_cpu", tensor)
+    return apply_inplace(op if tensor._array.dtype.kind == "f" else unary.Clone, tensor)
 
 
 # Op outputs are minigrad.Tensor objects.

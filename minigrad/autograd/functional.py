@@ -381,7 +381,9 @@ def _jacobian_of_output(
     index: int, output: Any, inputs: tuple[Any, ...], create_graph: bool, strict: bool
 ) -> tuple[Any, ...]:
     """One Jacobian per input for one output: a vjp with each basis vector of the output."""
-    from minigrad.ops.shape import stack  # (imported here: the ops build on this layer)
+    from minigrad.ops.shape import (
+        stack,
+    )
 
     columns: list[list[Any]] = [[] for _ in inputs]
     flat = output.reshape(-1)

@@ -4,7 +4,7 @@ Import it as PyTorch users do::
 
     import minigrad.nn.functional as F
 
-The functions are defined with their ops (``minigrad/ops/``: ``nn.py`` for linear,
+The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
 ``losses.py``, ``normalization.py`` for dropout and the norms, ``embedding.py``,
 ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/reduction.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
@@ -17,9 +17,9 @@ import warnings
 from typing import Any
 
 from minigrad import _arguments
-from minigrad.ops import elementwise as _elementwise
 from minigrad.ops import linalg as _linalg
 from minigrad.ops import reduction as _reduction
+from minigrad.ops import unary
 from minigrad.ops.activations import (
     elu,
     gelu,
@@ -36,6 +36,9 @@ from minigrad.ops.activations import (
 )
 from minigrad.ops.convolution import conv1d, conv2d
 from minigrad.ops.embedding import embedding
+from minigrad.ops.linear import (
+    linear,
+)
 from minigrad.ops.losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -48,10 +51,12 @@ from minigrad.ops.losses import (
     nll_loss,
     smooth_l1_loss,
 )
-from minigrad.ops.nn import linear
 from minigrad.ops.normalization import batch_norm, dropout, layer_norm
 from minigrad.ops.pooling import avg_pool2d, max_pool2d
-from minigrad.ops.shape import one_hot, pad
+from minigrad.ops.shape import (
+    one_hot,
+    pad,
+)
 
 __all__ = [
     "avg_pool2d",
@@ -105,17 +110,17 @@ def relu(input: Any, inplace: bool = False) -> Any:
         >>> F.relu(minigrad.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
-    return input.relu_() if inplace else _elementwise.relu(input)
+    return input.relu_() if inplace else unary.relu(input)
 
 
 def sigmoid(input: Any) -> Any:
     """``1 / (1 + exp(-input))`` (the same as ``minigrad.sigmoid``)."""
-    return _elementwise.sigmoid(input)
+    return unary.sigmoid(input)
 
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent (the same as ``minigrad.tanh``)."""
-    return _elementwise.tanh(input)
+    return unary.tanh(input)
 
 
 def _implicit_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -20,7 +20,9 @@ import numpy as np
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.creation import empty_like
 from minigrad.creation import tensor as new_tensor
-from minigrad.ops.elementwise import where
+from minigrad.ops.comparison import (
+    where,
+)
 from minigrad.tensor import Tensor
 
 __all__ = [

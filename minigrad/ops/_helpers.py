@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import result_type
-from minigrad.autograd.function import Op
+from minigrad._dtype import display_name, result_type
+from minigrad._size import Size
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.variable import TensorBase
 
 
@@ -200,3 +202,145 @@ def warn_once(message: str) -> None:
     if message not in _warned:
         _warned.add(message)
         warnings.warn(message, UserWarning, stacklevel=3)
+
+
+class NoDerivative(Op):
+    """PyTorch's ``NotImplemented`` node: z = a copy of ``value``, backward raises.
+
+    It is recorded as depending on ``input`` too, and its backward raises "derivative for
+    <aten name> is not implemented". Backward formulas whose own derivative PyTorch lacks
+    (hardsigmoid's) end with it under create_graph, so that differentiating them again raises
+    as in PyTorch.
+    """
+
+    fields = ("aten_name",)
+
+    node_name = "NotImplemented"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, value: Any, input: Any, aten_name: str) -> np.ndarray:
+        ctx.aten_name = aten_name
+        return np.array(value, copy=True)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError(f"derivative for {ctx.aten_name} is not implemented")
+
+
+# The C++ names some PyTorch messages use for dtypes.
+C_TYPE_NAMES = {
+    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+    "bool": "bool",
+}
+
+
+def type_display(input: Any) -> str:
+
+    return display_name(operand(input).dtype)
+
+
+def not_implemented_name(node: Any) -> str:
+    """PyTorch's C++ name of the node that stands for a missing derivative."""
+    return "torch::autograd::NotImplemented"
+
+
+NoDerivative._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
+def is_bool(value: Any) -> bool:
+    return isinstance(operand(value), np.ndarray) and operand(value).dtype == np.bool_
+
+
+def check_float_kernel(kernel: str, input: Any) -> None:
+    if operand(input).dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{type_display(input)}\'')
+
+
+def raw(value: Any) -> Any:
+    """The numpy array behind a tensor (or the value itself): for masks, indices and shapes."""
+    return value._array if isinstance(value, TensorBase) else value
+
+
+def run(op: type[Op], *args: Any) -> Any:
+    """Run ``op`` inside a backward formula, on arrays or (create_graph) on tensors.
+
+    On arrays its forward runs directly (the fast path); when an argument is a tensor (backward
+    with ``create_graph=True``) the op is applied and recorded, so it can be differentiated.
+    """
+    if any(isinstance(a, TensorBase) for a in args):
+        return op.apply(*args)
+    return op.forward(NO_GRAD_CTX, *args)
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """One ``dim`` in ``[-ndim, ndim)`` as a non-negative axis (a 0-d tensor takes 0 and -1)."""
+    check_dim(dim)
+    rank = max(ndim, 1)
+    if not -rank <= dim < rank:
+        raise IndexError(errors.dim_out_of_range(dim, ndim))
+    return dim % rank
+
+
+def along(dim: int, item: Any) -> tuple[Any, ...]:
+    """An index that applies ``item`` to axis ``dim`` and keeps the other axes whole.
+
+    The trailing Ellipsis keeps numpy from returning a scalar copy: an integer ``item`` on the
+    last axis gives a 0-d view.
+    """
+    return (slice(None),) * dim + (item, Ellipsis)
+
+
+def _dtype_name(value: Any) -> str:
+    """``Float``, ``Double``, ``Long``: the scalar-type name in PyTorch's kernel messages."""
+    return display_name(operand(value).dtype)
+
+
+def _is_tensor(value: Any) -> bool:
+    return isinstance(value, TensorBase)
+
+
+def _run(op: type[Op], *args: Any) -> Any:
+    """``op`` on ``args``: its forward on arrays (plain backward), recorded on tensors.
+
+    A backward formula calls this for a step that has its own op (a transposed convolution, a
+    scatter): with ``create_graph=True`` the gradient is a tensor and the step is recorded, so
+    it can be differentiated again; otherwise it is plain numpy.
+    """
+    if any(isinstance(a, TensorBase) for a in args[: op.num_inputs]):
+        return op.apply(*args)
+    return op.forward(NO_GRAD_CTX, *args)
+
+
+def _tensor(array: Any) -> Any:
+    """A constant tensor on ``array`` (no history, fresh version counter)."""
+    return TensorBase.output_class._make(np.asarray(array))
+
+
+def _shape(value: Any) -> tuple[int, ...]:
+    return tuple(np.shape(operand(value)))
+
+
+def _size(shape: Sequence[int]) -> str:
+    """``minigrad.Size([2, 3])`` as ``repr(tensor.shape)`` prints it."""
+    return repr(Size(tuple(shape)))
+
+
+def _not_implemented(kernel: str, value: Any) -> NotImplementedError:
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_dtype_name(value)}\'')
+
+
+def _check_no_grad(value: Any, argument: str, function: str) -> None:
+    # PyTorch's autograd refuses inputs it has no formula for before running the op.
+    if _is_tensor(value) and value.requires_grad:
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument "
+            f"'{argument}'. This input cannot have requires_grad True."
+        )
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """C++ integer division (rounds toward zero), which PyTorch's shape checks use."""
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient

@@ -24,7 +24,7 @@ import numpy as np
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import elementwise as ew
+from minigrad.ops import _helpers, unary
 from minigrad.ops._helpers import Constants, operand
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -50,7 +50,7 @@ def _sigmoid(v: Any) -> Any:
 
 def _erf(v: Any) -> Any:
     """Erf of an array, or of a tensor (differentiably, for create_graph)."""
-    return ew.erf(v) if isinstance(v, TensorBase) else ew.erf_array(v)
+    return unary.erf(v) if isinstance(v, TensorBase) else unary.erf_array(v)
 
 
 def _softplus_unscaled(v: Any) -> Any:
@@ -257,7 +257,7 @@ class Gelu(Op):
         if approximate == "tanh":
             inner = (x + x * x * x * cubic) * sqrt_2_over_pi
             return x * half * (np.tanh(inner) + one)
-        return x * half * (ew.erf_array(x * sqrt_half) + one)
+        return x * half * (unary.erf_array(x * sqrt_half) + one)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -405,7 +405,7 @@ class Hardsigmoid(Op):
         dx = grad * ((x > -3) & (x < 3)) / 6
         if isinstance(dx, TensorBase):
             # PyTorch has no derivative for hardsigmoid's backward: differentiating again raises.
-            dx = ew.NoDerivative.apply(dx, x, "aten::hardsigmoid_backward")
+            dx = _helpers.NoDerivative.apply(dx, x, "aten::hardsigmoid_backward")
         return dx
 
 

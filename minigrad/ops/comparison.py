@@ -1,4 +1,7 @@
-"""Whole-tensor comparisons: ``isclose``, ``allclose`` and ``equal``. None is differentiable.
+"""Comparisons, logical ops and ``where``: ``eq``/``lt``/..., ``logical_*``, ``isnan``, ``isclose``.
+
+Comparisons and logical ops give bool tensors and are never differentiable (computed on arrays,
+not recorded). ``where`` selects by a condition and is differentiable in its two values.
 
 ``isclose`` is PyTorch's closeness test, elementwise::
 
@@ -18,7 +21,14 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import DEFAULT_FLOAT, display_name, result_type
+from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
+from minigrad.ops._helpers import (
+    check_operand,
+    operand,
+    promote,
+    python_scalar,
+)
 
 
 def check_tensor(function: str, name: str, position: int, value: Any) -> None:
@@ -129,4 +139,172 @@ def equal(input: Any, other: Any) -> bool:
     return bool(np.array_equal(a.astype(dtype, copy=False), b.astype(dtype, copy=False)))
 
 
-__all__ = ["allclose", "equal", "isclose"]
+
+class Where(Op):
+    """z = x where condition else y;  dx = grad where condition,  dy = grad elsewhere.
+
+    Saves the condition (PyTorch): changing it in place before backward raises.
+    """
+
+    node_name = "WhereBackward0"
+    num_inputs = 3
+
+    @staticmethod
+    def forward(ctx: Any, condition: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(condition)
+        result = np.where(condition, x, y)
+        return result if dtype is None else result.astype(dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        (condition,) = ctx.saved_tensors
+        return (
+            None,
+            np.where(condition, grad, 0) if ctx.needs_input_grad[1] else None,
+            np.where(condition, 0, grad) if ctx.needs_input_grad[2] else None,
+            None,
+        )
+
+
+def where(condition: Any, input: Any, other: Any) -> Any:
+    """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcasting).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.where(minigrad.tensor([True, False]), minigrad.ones(2), 0.0)
+        tensor([1., 0.])
+    """
+    a, b, dtype = promote(input, other)
+    try:
+        return Where.apply(condition, a, b, dtype)
+    except ValueError as error:
+        # PyTorch broadcasts the condition with input first, then the result with other.
+        shape = np.shape(operand(condition))
+        for value in (a, b):
+            try:
+                shape = np.broadcast_shapes(shape, np.shape(operand(value)))
+            except ValueError:
+                raise RuntimeError(
+                    errors.broadcast_mismatch(shape, np.shape(operand(value)))
+                ) from None
+        raise RuntimeError(str(error)) from None
+
+
+def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
+    """``ufunc(input, other)`` as a bool (or integer, for bitwise ops) tensor, not recorded.
+
+    Comparisons happen in PyTorch's common dtype. The one helper behind ``==``, ``&``, ``eq``,
+    ``logical_and``... and numpy's comparisons on tensors (``_numpy_protocol``).
+    """
+    check_operand(other, "other")
+    other = python_scalar(other)
+    a, b = np.asarray(operand(input)), operand(other)
+    dtype = None
+    if ufunc in _COMPARISONS and isinstance(b, np.ndarray) and a.dtype != b.dtype:
+        from minigrad._dtype import result_type
+
+        dtype = result_type(a, b)  # compare in PyTorch's common dtype
+        a, b = a.astype(dtype), b.astype(dtype)
+    elif ufunc in _COMPARISONS and isinstance(b, float) and a.dtype.kind != "f":
+        a = a.astype(np.float32)  # an integer tensor and a Python float: in float32
+    try:
+        result = ufunc(a, b)
+    except ValueError:
+        raise RuntimeError(errors.broadcast_mismatch(np.shape(a), np.shape(b))) from None
+    return TensorBase.output_class._make(np.asarray(result))
+
+
+_COMPARISONS = (np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal)
+
+
+def eq(input: Any, other: Any) -> Any:
+    """``input == other`` elementwise (a bool tensor)."""
+    return bool_op(np.equal, input, other)
+
+
+def ne(input: Any, other: Any) -> Any:
+    """``input != other`` elementwise (a bool tensor)."""
+    return bool_op(np.not_equal, input, other)
+
+
+def lt(input: Any, other: Any) -> Any:
+    """``input < other`` elementwise (a bool tensor)."""
+    return bool_op(np.less, input, other)
+
+
+def le(input: Any, other: Any) -> Any:
+    """``input <= other`` elementwise (a bool tensor)."""
+    return bool_op(np.less_equal, input, other)
+
+
+def gt(input: Any, other: Any) -> Any:
+    """``input > other`` elementwise (a bool tensor)."""
+    return bool_op(np.greater, input, other)
+
+
+def ge(input: Any, other: Any) -> Any:
+    """``input >= other`` elementwise (a bool tensor)."""
+    return bool_op(np.greater_equal, input, other)
+
+
+def logical_and(input: Any, other: Any) -> Any:
+    """Both nonzero, elementwise (a bool tensor)."""
+    return bool_op(np.logical_and, input, other)
+
+
+def logical_or(input: Any, other: Any) -> Any:
+    """Either nonzero, elementwise (a bool tensor)."""
+    return bool_op(np.logical_or, input, other)
+
+
+def logical_xor(input: Any, other: Any) -> Any:
+    """Exactly one nonzero, elementwise (a bool tensor)."""
+    return bool_op(np.logical_xor, input, other)
+
+
+def bool_unary(ufunc: np.ufunc, input: Any) -> Any:
+    """``ufunc(input)`` as a tensor, not recorded (``isnan``, ``logical_not``, ``~``...)."""
+    return TensorBase.output_class._make(np.asarray(ufunc(operand(input))))
+
+
+def logical_not(input: Any) -> Any:
+    """Zero elements become True, others False (a bool tensor)."""
+    return bool_unary(np.logical_not, input)
+
+
+def isnan(input: Any) -> Any:
+    """True where ``input`` is nan."""
+    return bool_unary(np.isnan, input)
+
+
+def isinf(input: Any) -> Any:
+    """True where ``input`` is +inf or -inf."""
+    return bool_unary(np.isinf, input)
+
+
+def isfinite(input: Any) -> Any:
+    """True where ``input`` is neither nan nor infinite."""
+    return bool_unary(np.isfinite, input)
+
+
+__all__ = [
+    "isclose",
+    "allclose",
+    "equal",
+    "where",
+    "bool_op",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "bool_unary",
+    "logical_not",
+    "isnan",
+    "isinf",
+    "isfinite",
+]

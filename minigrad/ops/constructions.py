@@ -14,9 +14,20 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
-from minigrad.ops._helpers import operand
-from minigrad.ops.shape import stack, wrap_dim
-from minigrad.ops.views import Diagonal, DiagonalBackward, expand, reshape, view
+from minigrad.ops._helpers import (
+    operand,
+    wrap_dim,
+)
+from minigrad.ops.shape import (
+    stack,
+)
+from minigrad.ops.views import (
+    Diagonal,
+    DiagonalBackward,
+    expand,
+    reshape,
+    view,
+)
 
 
 class DiagEmbed(DiagonalBackward):

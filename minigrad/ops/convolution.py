@@ -1,7 +1,7 @@
 """conv1d and conv2d, and their differentiable backward ops.
 
-Computed with strided windows and einsum (no Python loop over pixels); ``nn.py`` holds the pieces
-the neural-network ops share.
+Computed with strided windows and einsum (no Python loop over pixels); ``_helpers.py`` holds
+the pieces the neural-network ops share.
 """
 
 from __future__ import annotations
@@ -19,8 +19,12 @@ from minigrad._dtype import display_name, type_name
 from minigrad.autograd.function import Op
 from minigrad.ops import shape as shape_ops
 from minigrad.ops import views
-from minigrad.ops._helpers import operand, save_for_the_other
-from minigrad.ops.nn import _run, _shape
+from minigrad.ops._helpers import (
+    _run,
+    _shape,
+    operand,
+    save_for_the_other,
+)
 
 
 def _windows(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],

@@ -24,8 +24,13 @@ from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import views
-from minigrad.ops._helpers import warn_once
-from minigrad.ops.shape import raw, return_types
+from minigrad.ops._helpers import (
+    raw,
+    warn_once,
+)
+from minigrad.ops.return_types import (
+    return_types,
+)
 from minigrad.ops.solvers import (
     LinAlgError,
     check_float,

@@ -15,9 +15,14 @@ import numpy as np
 
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import elementwise as ew
+from minigrad.ops import comparison
+from minigrad.ops._helpers import (
+    raw,
+)
 from minigrad.ops.decompositions import LinalgSvd
-from minigrad.ops.shape import raw, return_types
+from minigrad.ops.return_types import (
+    return_types,
+)
 from minigrad.ops.solvers import (
     eye_like,
     lu_determinant,
@@ -176,4 +181,4 @@ def logdet(input: Any) -> Any:
         tensor(1.7918)
     """
     sign, logabsdet = _slogdet(input, "logdet")
-    return ew.where(ew.eq(sign, -1), float("nan"), logabsdet)
+    return comparison.where(comparison.eq(sign, -1), float("nan"), logabsdet)

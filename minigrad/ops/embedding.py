@@ -1,4 +1,4 @@
-"""Embedding lookups and their (differentiable) backward (see ``nn.py``)."""
+"""Embedding lookups and their (differentiable) backward (shared pieces: ``_helpers.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,13 @@ import numpy as np
 from minigrad._dtype import type_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
-from minigrad.ops._helpers import operand
-from minigrad.ops.nn import _dtype_name, _run, _shape, _tensor
+from minigrad.ops._helpers import (
+    _dtype_name,
+    _run,
+    _shape,
+    _tensor,
+    operand,
+)
 
 
 class Embedding(Op):

@@ -14,7 +14,9 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops.elementwise import _not_implemented_name
+from minigrad.ops._helpers import (
+    not_implemented_name,
+)
 
 
 def _tensor(array: np.ndarray) -> Any:
@@ -48,7 +50,7 @@ class WeightedBincount(Op):
         raise RuntimeError("derivative for aten::bincount is not implemented")
 
 
-WeightedBincount._Node.name = _not_implemented_name  # type: ignore[method-assign]
+WeightedBincount._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:

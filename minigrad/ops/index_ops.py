@@ -1,15 +1,15 @@
-"""Writing at indices: index_add, index_copy, index_fill, scatter, scatter_reduce, and take.
+"""Ops along an index or a mask: index_select, index_add, index_copy, index_fill, take, masked_*.
 
-Also ``masked_scatter`` and ``scatter(..., reduce=)``; each with its in-place form. The ops
-that only gather or add (IndexAdd, Gather, ScatterAdd, IndexSelect, MaskedScatter...) live in
-``shape.py``; their backward formulas are reused here through ``run``, so the formulas also
-run on tensors (create_graph). What each op saves is PyTorch 2.13's:
+Each with its in-place form where PyTorch has one. What each op saves is PyTorch 2.13's:
 
+- ``index_select``: the index;  ``masked_select``: its input and the mask;
 - ``index_add``: the index and the source, only if the source needs a gradient;
 - ``index_copy``: the index (and the source if it needs a gradient); ``index_fill``: the index;
-- ``scatter_reduce``: everything (input, source, index and result); ``take``: input and index;
-- ``masked_scatter``: the mask;  ``scatter(..., reduce=)``: nothing (no derivative: backward
-  raises, as PyTorch's).
+- ``take``: input and index;  ``masked_scatter``: the mask.
+
+Backward formulas that "write a gradient into zeros" (index_select's is an index-add) are ops of
+their own (``IndexAdd``, ``MaskedScatter``) with a backward of their own, so the formulas also run
+on tensors (create_graph) and second derivatives work.
 """
 
 from __future__ import annotations
@@ -18,34 +18,35 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, errors
+from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops._helpers import operand, warn_once
-from minigrad.ops.elementwise import _not_implemented_name
-from minigrad.ops.linalg import _expand_error
-from minigrad.ops.shape import (
-    Gather,
-    IndexAdd,
-    IndexSelect,
-    MaskedScatter,
-    Scatter,
-    ScatterAdd,
-    ScatterValue,
-    _at_least_1d,
-    _broadcast_shape,
-    _check_index_bounds,
-    _fancy,
-    _leading,
-    _scatter_shape_checks,
+from minigrad.ops._helpers import (
     along,
+    operand,
     raw,
     run,
     wrap_dim,
 )
+from minigrad.ops.gather_scatter import (
+    _at_least_1d,
+    _broadcast_shape,
+    _check_index_bounds,
+)
+from minigrad.ops.linalg import _expand_error
 
-# --- index_add, index_copy, index_fill --------------------------------------------------------
+
+def index_add_call(input: Any, dim: int, index: Any, source: Any, alpha: Any) -> tuple[Any, ...]:
+    """The checked arguments (after ``input``) of IndexAdd, for ``index_add`` and ``index_add_``."""
+    array = operand(input)
+    axis = _index_checks(array, dim, index, source, "index_add")
+    return source, axis, index, _alpha_for(array, alpha)
+
+
+def _alpha_for(array: np.ndarray, alpha: Any) -> Any:
+    # For integer tensors PyTorch converts alpha to the integer type (truncating).
+    return int(alpha) if array.dtype.kind in "iub" else alpha
 
 
 def _index_checks(array: np.ndarray, dim: int, index: Any, source: Any, function: str) -> int:
@@ -85,34 +86,6 @@ def _index_checks(array: np.ndarray, dim: int, index: Any, source: Any, function
     return axis
 
 
-def _alpha_for(array: np.ndarray, alpha: Any) -> Any:
-    # For integer tensors PyTorch converts alpha to the integer type (truncating).
-    return int(alpha) if array.dtype.kind in "iub" else alpha
-
-
-def index_add_call(input: Any, dim: int, index: Any, source: Any, alpha: Any) -> tuple[Any, ...]:
-    """The checked arguments (after ``input``) of IndexAdd, for ``index_add`` and ``index_add_``."""
-    array = operand(input)
-    axis = _index_checks(array, dim, index, source, "index_add")
-    return source, axis, index, _alpha_for(array, alpha)
-
-
-def index_add(input: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
-    """A copy of ``input`` with ``alpha * source``'s slices added at ``index`` along ``dim``.
-
-    Repeated indices accumulate. ``index`` is a vector (int64 or int32) with one entry per
-    slice of ``source`` along ``dim``.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(3, 2).index_add(0, minigrad.tensor([0, 0]), minigrad.ones(2, 2))
-        tensor([[2., 2.],
-                [0., 0.],
-                [0., 0.]])
-    """
-    return IndexAdd.apply(input, *index_add_call(input, dim, index, source, alpha))
-
-
 class IndexCopy(Op):
     """y = x with src's slices written at ``index`` along ``dim``.
 
@@ -146,6 +119,17 @@ class IndexCopy(Op):
         if ctx.needs_input_grad[1]:
             dsrc = np.reshape(run(IndexSelect, grad, ctx.dim, index), np.shape(src))
         return dx, dsrc, None, None
+
+
+def index_copy(input: Any, dim: int, index: Any, source: Any) -> Any:
+    """A copy of ``input`` with ``source``'s slices written at ``index`` (int64) along ``dim``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(3).index_copy(0, minigrad.tensor([2]), minigrad.tensor([5.0]))
+        tensor([0., 0., 5.])
+    """
+    return IndexCopy.apply(input, *index_copy_call(input, dim, index, source))
 
 
 def index_copy_call(input: Any, dim: int, index: Any, source: Any) -> tuple[Any, ...]:
@@ -190,17 +174,6 @@ def index_copy_call(input: Any, dim: int, index: Any, source: Any) -> tuple[Any,
     return source, axis, index
 
 
-def index_copy(input: Any, dim: int, index: Any, source: Any) -> Any:
-    """A copy of ``input`` with ``source``'s slices written at ``index`` (int64) along ``dim``.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(3).index_copy(0, minigrad.tensor([2]), minigrad.tensor([5.0]))
-        tensor([0., 0., 5.])
-    """
-    return IndexCopy.apply(input, *index_copy_call(input, dim, index, source))
-
-
 class IndexFill(Op):
     """y = x with the slices at ``index`` along ``dim`` set to ``value`` (a number).
 
@@ -221,6 +194,28 @@ class IndexFill(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         (index,) = ctx.saved_tensors
         return run(IndexFill, grad, ctx.dim, raw(index), 0), None, None, None
+
+
+def index_fill_call(input: Any, dim: int, index: Any, value: Any) -> tuple[type[Op], tuple]:
+    """The checked op and arguments (after ``input``), for ``index_fill`` and ``index_fill_``."""
+    array, index_array = operand(input), operand(index)
+    axis = wrap_dim(dim, array.ndim)
+    if index_array.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index_array.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, TensorBase) and value._array.ndim:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._array.ndim} dimension(s).")
+    size = _at_least_1d(array).shape[axis]
+    bad = (index_array < -size) | (index_array >= size)
+    if bad.any():
+        value_at = index_array.flat[int(np.argmax(bad))]
+        raise IndexError(f"index {value_at} is out of bounds for dimension {axis} with size "
+                         f"{size}")
+    if isinstance(value, TensorBase):
+        return IndexFillTensor, (value, axis, index)
+    return IndexFill, (axis, index, value.item() if isinstance(value, np.generic) else value)
 
 
 class IndexFillTensor(Op):
@@ -252,28 +247,6 @@ class IndexFillTensor(Op):
         return dx, dvalue, None, None
 
 
-def index_fill_call(input: Any, dim: int, index: Any, value: Any) -> tuple[type[Op], tuple]:
-    """The checked op and arguments (after ``input``), for ``index_fill`` and ``index_fill_``."""
-    array, index_array = operand(input), operand(index)
-    axis = wrap_dim(dim, array.ndim)
-    if index_array.dtype != np.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if index_array.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
-    if isinstance(value, TensorBase) and value._array.ndim:
-        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value._array.ndim} dimension(s).")
-    size = _at_least_1d(array).shape[axis]
-    bad = (index_array < -size) | (index_array >= size)
-    if bad.any():
-        value_at = index_array.flat[int(np.argmax(bad))]
-        raise IndexError(f"index {value_at} is out of bounds for dimension {axis} with size "
-                         f"{size}")
-    if isinstance(value, TensorBase):
-        return IndexFillTensor, (value, axis, index)
-    return IndexFill, (axis, index, value.item() if isinstance(value, np.generic) else value)
-
-
 def index_fill(input: Any, dim: int, index: Any, value: Any) -> Any:
     """A copy of ``input`` with the slices at ``index`` (int64) along ``dim`` set to ``value``.
 
@@ -289,276 +262,12 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Any:
     return op.apply(input, *args)
 
 
-# --- scatter with reduce, scatter_reduce ------------------------------------------------------
-
-# scatter_reduce's reductions: numpy's accumulating ufunc and the value to start from without
-# ``include_self``. 'max' and 'min' are accepted as 'amax' and 'amin' (forward only, as PyTorch).
-_REDUCTIONS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum,
-               "amin": np.minimum, "max": np.maximum, "min": np.minimum}
-
-
-def _identity(reduce: str, dtype: np.dtype) -> Any:
-    if reduce in ("sum", "mean"):
-        return 0
-    if reduce == "prod":
-        return 1
-    big = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
-    return -big if reduce in ("amax", "max") else big
-
-
-def _scatter_reduce(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray, reduce: str,
-                    include_self: bool) -> np.ndarray:
-    """``x`` with ``src`` combined in at ``index`` along ``dim`` by ``reduce``."""
-    y = np.array(x, copy=True)
-    flat_y, flat_index = _at_least_1d(y), _at_least_1d(index)
-    key = _fancy(flat_index, dim)
-    values = _at_least_1d(src)[_leading(flat_index.shape)]
-    if not include_self:
-        flat_y[key] = _identity(reduce, x.dtype)
-    _REDUCTIONS[reduce].at(flat_y, key, values)
-    if reduce == "mean":
-        count = np.full(flat_y.shape, 1 if include_self else 0, dtype=np.int64)
-        np.add.at(count, key, 1)
-        count = np.maximum(count, 1)
-        if y.dtype.kind == "f":
-            flat_y /= count
-        else:
-            flat_y //= count
-    return y
-
-
-class ScatterReduce(Op):
-    """y = x with src combined in at ``index`` along ``dim`` by ``reduce``.
-
-    ``reduce``: sum, prod, mean, amax, amin; x's own values count unless ``include_self`` is
-    False. The gradient is PyTorch's scatter_reduce_backward: sum and mean share grad evenly; prod
-    divides the product by each factor (zeros handled apart); amax and amin split it evenly
-    among the elements equal to the result. Saves x, src, the index and the result.
-    """
-
-    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
-    checks_input_overlap = False
-
-    fields = ("dim", "reduce", "include_self")
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
-                reduce: str, include_self: bool) -> np.ndarray:
-        y = _scatter_reduce(x, src, dim, index, reduce, include_self)
-        ctx.save_for_backward(x, src, index, y)
-        ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None, None]:
-        x, src, index, result = ctx.saved_tensors
-        dx, dsrc = _scatter_reduce_backward(grad, x, src, ctx.dim, raw(index), result,
-                                            ctx.reduce, ctx.include_self)
-        if not ctx.include_self:
-            dx = run(ScatterValue, dx, ctx.dim, raw(index), 0)
-        return dx, dsrc, None, None, None, None
-
-
-def _scatter_reduce_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray,
-                             result: Any, reduce: str, include_self: bool) -> tuple[Any, Any]:
-    """PyTorch's scatter_reduce_backward (before zeroing x's written slots)."""
-    gather = lambda values: run(Gather, values, dim, index)  # noqa: E731
-    dtype = raw(grad).dtype
-    if reduce == "sum":
-        return grad, gather(grad)
-    if reduce == "mean":
-        count = np.full(np.shape(grad), 1.0 if include_self else 0.0, dtype=dtype)
-        count = run(ScatterAdd, count, np.ones(np.shape(index), dtype), dim, index)
-        count = np.maximum(count, 1)
-        return grad / count, gather(grad) / gather(count)
-    if reduce == "prod":
-        return _prod_backward(grad, x, src, dim, index, result, include_self)
-    if reduce in ("amax", "amin"):
-        value = gather(result)
-        x_hit = (raw(x) == raw(result)).astype(dtype)
-        src_hit = (raw(src)[_leading(index.shape)] == raw(value)).astype(dtype)
-        shares = run(ScatterAdd, x_hit, src_hit, dim, index)
-        spread = grad / shares
-        return x_hit * spread, src_hit * gather(spread)
-    raise RuntimeError("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' "
-                       f"but got {reduce}.")
-
-
-def _prod_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray, result: Any,
-                   include_self: bool) -> tuple[Any, Any]:
-    """The gradient of prod: the product without each factor, computed apart where factors are 0."""
-    dtype = raw(grad).dtype
-    masked_x = np.where(raw(x) == 0, 1, x)
-    masked_x_result = run(ScatterReduce, masked_x, src, dim, index, "prod", include_self)
-    dx = grad * masked_x_result / masked_x
-    src_zero = raw(src)[_leading(index.shape)] == 0
-    zeros = run(ScatterAdd, np.zeros(np.shape(grad), dtype), src_zero.astype(dtype), dim, index)
-    zeros_there = run(Gather, zeros, dim, index)
-    single_zero = src_zero & (zeros_there == 1)
-    masked_src = np.where(_padded(single_zero, np.shape(src)), 1, src)
-    masked_src_result = run(ScatterReduce, x, masked_src, dim, index, "prod", include_self)
-    dsrc = np.where(single_zero, run(Gather, grad * masked_src_result, dim, index),
-                    run(Gather, grad * result, dim, index)
-                    / np.where(_padded(src_zero, np.shape(src)), 1, src)[_leading(index.shape)])
-    if isinstance(src, TensorBase) and (zeros_there > 1).any():  # under create_graph
-        # PyTorch's DelayedError: the first gradient is fine, differentiating it raises.
-        dsrc = DoubleBackwardUnsupported.apply(dsrc)
-    return dx, dsrc
-
-
-def _padded(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """``mask`` (index-shaped) padded with False to ``shape`` (src may be larger)."""
-    full = np.zeros(shape, dtype=bool)
-    full[_leading(mask.shape)] = mask
-    return full
-
-
-class DoubleBackwardUnsupported(Op):
-    """PyTorch's DelayedError node: y = x; differentiating it raises (scatter_reduce prod).
-
-    PyTorch names it ``torch::autograd::Error`` (printed ``grad_fn=<Error>``).
-    """
-
-    node_name = "Error"
-    fields = ()
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.array(x, copy=True)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError(
-            "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
-            "scattered to the same position in self")
-
-
-DoubleBackwardUnsupported._Node.name = lambda node: "torch::autograd::Error"  # type: ignore[method-assign]
-
-
-def scatter_reduce_call(input: Any, dim: int, index: Any, src: Any, reduce: str,
-                        include_self: bool) -> tuple[Any, ...]:
-    """The checked arguments (after ``input``) of ScatterReduce (function and in place)."""
-    array = operand(input)
-    axis = _scatter_shape_checks(array, dim, index, src)
-    if reduce not in _REDUCTIONS:
-        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
-                           f"{reduce}")
-    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
-    return src, axis, index, reduce, include_self
-
-
-def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,
-                   include_self: bool = True) -> Any:
-    """A copy of ``input`` with ``src`` combined in at ``index`` along ``dim`` by ``reduce``.
-
-    ``reduce``: 'sum', 'prod', 'mean', 'amax' or 'amin'. With ``include_self=False`` the
-    written positions start from ``src`` alone (``input``'s value there is left out).
-
-    Example:
-        >>> import minigrad
-        >>> x = minigrad.tensor([1.0, 1.0])
-        >>> x.scatter_reduce(0, minigrad.tensor([0, 0]), minigrad.tensor([3.0, 5.0]), "amax")
-        tensor([5., 1.])
-    """
-    return ScatterReduce.apply(input, *scatter_reduce_call(input, dim, index, src, reduce,
-                                                           include_self))
-
-
-class ScatterReduceLegacy(Op):
-    """``scatter(..., reduce='add' | 'multiply')``: src (a tensor or a number) combined in.
-
-    PyTorch has no derivative for it: its node is ``torch::autograd::NotImplemented`` and
-    backward raises. Saves nothing.
-    """
-
-    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
-    checks_input_overlap = False
-
-    node_name = "NotImplemented"
-    num_inputs = 2
-    aten_name = "aten::scatter"
-    fields = ()
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, src: Any, dim: int, index: np.ndarray,
-                reduce: str) -> np.ndarray:
-        y = np.array(x, copy=True)
-        flat_index = _at_least_1d(index)
-        # (a number is cast to x's dtype first: 2.5 multiplies an integer tensor by 2)
-        values = (_at_least_1d(src)[_leading(flat_index.shape)] if np.ndim(src)
-                  else np.asarray(src).astype(x.dtype))
-        ufunc = np.add if reduce == "add" else np.multiply
-        ufunc.at(_at_least_1d(y), _fancy(flat_index, dim), values)
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError(f"derivative for {ctx._function.aten_name} is not implemented")
-
-
-class ScatterReduceLegacyInplace(ScatterReduceLegacy):
-    """``scatter_(..., reduce=)``: PyTorch's message names the in-place op."""
-
-    node_name = "NotImplemented"
-    aten_name = "aten::scatter_"
-
-
-for _op in (ScatterReduceLegacy, ScatterReduceLegacyInplace):
-    _op._Node.name = _not_implemented_name  # type: ignore[method-assign]
-
-
-def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce: str | None,
-                 inplace: bool = False) -> tuple[type[Op], tuple[Any, ...]]:
-    """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``."""
-    name = "scatter_" if inplace else "scatter"
-    _arguments.check_tensor(index, name, "index", 2)
-    if reduce is not None:
-        _arguments.check_value(reduce, "str", name, "reduce", 4)
-    if src is None:
-        src = value
-    if not isinstance(src, (TensorBase, bool, int, float, np.number)):
-        raise TypeError(
-            f"{name}(): argument 'src' (position 3) must be Tensor or Number, not "
-            f"{errors.python_type_name(src)}"
-        )
-    array = operand(input)
-    axis = _scatter_shape_checks(array, dim, index, src)
-    if reduce is not None and reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply.")
-    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
-    if isinstance(src, np.generic):
-        src = src.item()
-    if reduce is not None:
-        if isinstance(src, TensorBase):
-            warn_once(errors.SCATTER_REDUCE_DEPRECATED)
-        op = ScatterReduceLegacyInplace if inplace else ScatterReduceLegacy
-        return op, (src, axis, index, reduce)
-    if isinstance(src, TensorBase):
-        return Scatter, (src, axis, index)
-    return ScatterValue, (axis, index, src)
-
-
-def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = None,
-            reduce: str | None = None) -> Any:
-    """A copy of ``input`` with ``src`` (a tensor, or a number ``value``) written at ``index``.
-
-    For ``dim=0``: ``out[index[i][j]][j] = src[i][j]``. Duplicate indices write in an
-    unspecified order (as in PyTorch). ``reduce='add'`` or ``'multiply'`` combines instead of
-    writing (no gradient: PyTorch has none; prefer ``scatter_reduce``).
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(3).scatter(0, minigrad.tensor([2, 0]), minigrad.tensor([5.0, 7.0]))
-        tensor([7., 0., 5.])
-    """
-    op, args = scatter_call(input, dim, index, src, value, reduce)
-    return op.apply(input, *args)
-
-
-# --- masked_scatter, take ---------------------------------------------------------------------
+def masked_scatter_inplace_checks(input: Any, mask: Any, source: Any) -> None:
+    """``masked_scatter_``: the mask must broadcast to ``input``'s own shape."""
+    error = _expand_error(operand(mask), operand(input).shape)
+    if error is not None:
+        raise error
+    _masked_scatter_checks(input, mask, source)
 
 
 def _masked_scatter_checks(input: Any, mask: Any, source: Any) -> None:
@@ -572,29 +281,6 @@ def _masked_scatter_checks(input: Any, mask: Any, source: Any) -> None:
     shape = _broadcast_shape(mask_array.shape, array.shape)
     if int(np.broadcast_to(mask_array, shape).sum()) > source_array.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
-
-
-def masked_scatter(input: Any, mask: Any, source: Any) -> Any:
-    """A copy of ``input`` with the positions where ``mask`` is True filled from ``source``.
-
-    ``source``'s elements are taken in order; ``input`` and ``mask`` broadcast together.
-
-    Example:
-        >>> import minigrad
-        >>> x = minigrad.zeros(4)
-        >>> x.masked_scatter(minigrad.tensor([True, False, True, False]), minigrad.ones(4))
-        tensor([1., 0., 1., 0.])
-    """
-    _masked_scatter_checks(input, mask, source)
-    return MaskedScatter.apply(input, source, mask)
-
-
-def masked_scatter_inplace_checks(input: Any, mask: Any, source: Any) -> None:
-    """``masked_scatter_``: the mask must broadcast to ``input``'s own shape."""
-    error = _expand_error(operand(mask), operand(input).shape)
-    if error is not None:
-        raise error
-    _masked_scatter_checks(input, mask, source)
 
 
 class Take(Op):
@@ -640,3 +326,191 @@ def take(input: Any, index: Any) -> Any:
         raise IndexError(f"out of range: tried to access index {value} on a tensor of {size} "
                          "elements.")
     return Take.apply(input, index)
+
+
+class IndexSelect(Op):
+    """y = x's slices at ``index`` along ``dim``;  dx = grad index-added at ``index``.
+
+    Saves the index (only its values matter for the gradient).
+    """
+
+    fields = ("dim", "shape")
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(index)
+        ctx.dim, ctx.shape = dim, x.shape
+        result = np.take(_at_least_1d(x), _at_least_1d(index), axis=dim)
+        return result.reshape(()) if x.ndim == 0 else result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (index,) = ctx.saved_tensors
+        zeros = np.zeros(ctx.shape, dtype=raw(grad).dtype)
+        return run(IndexAdd, zeros, grad, ctx.dim, raw(index)), None, None
+
+
+def index_select(input: Any, dim: int, index: Any) -> Any:
+    """The slices of ``input`` at the positions ``index`` (a vector) along ``dim``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([5.0, 6.0, 7.0]).index_select(0, minigrad.tensor([2, 0, 2]))
+        tensor([7., 5., 7.])
+    """
+    array = operand(input)
+    axis = wrap_dim(dim, array.ndim)
+    index_array = operand(index)
+    if index_array.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index_array.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    size = _at_least_1d(array).shape[axis]
+    if ((index_array < 0) | (index_array >= size)).any():
+        raise IndexError("index out of range in self")
+    return IndexSelect.apply(input, axis, index)
+
+
+class IndexAdd(Op):
+    """y = x with alpha * src's slices added at ``index`` along ``dim``.
+
+    dx = grad,  dsrc = alpha * grad's slices at ``index``.  Saves the index and src only if src
+    needs a gradient (PyTorch's IndexAddBackward0): otherwise writing either later is legal.
+    """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
+    fields = ("dim", "alpha")
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
+                alpha: Any = 1) -> np.ndarray:
+        if ctx.needs_input_grad[1]:
+            ctx.save_for_backward(index, src)
+        ctx.dim, ctx.alpha = dim, alpha
+        y = np.array(x, copy=True)
+        scaled = src if alpha == 1 else src * alpha
+        np.add.at(_at_least_1d(y), along(dim, _at_least_1d(index)),
+                  _at_least_1d(scaled) if x.ndim == 0 else scaled)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None]:
+        dsrc = None
+        if ctx.needs_input_grad[1]:
+            index, src = ctx.saved_tensors
+            dsrc = np.reshape(run(IndexSelect, grad, ctx.dim, raw(index)), np.shape(src))
+            if ctx.alpha != 1:
+                dsrc = dsrc * ctx.alpha
+        return grad, dsrc, None, None, None
+
+
+def index_add(input: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
+    """A copy of ``input`` with ``alpha * source``'s slices added at ``index`` along ``dim``.
+
+    Repeated indices accumulate. ``index`` is a vector (int64 or int32) with one entry per
+    slice of ``source`` along ``dim``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(3, 2).index_add(0, minigrad.tensor([0, 0]), minigrad.ones(2, 2))
+        tensor([[2., 2.],
+                [0., 0.],
+                [0., 0.]])
+    """
+    return IndexAdd.apply(input, *index_add_call(input, dim, index, source, alpha))
+
+
+class MaskedSelect(Op):
+    """y = the elements of x where ``mask`` is True, as a vector (both broadcast first).
+
+    dx = grad written back at the mask's positions (0 elsewhere), summed over broadcasting.
+    Saves its input and the mask (PyTorch's MaskedSelectBackward0 keeps both).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x, mask)
+        shape = np.broadcast_shapes(x.shape, mask.shape)
+        return np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)]
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        x, mask = ctx.saved_tensors
+        shape = np.broadcast_shapes(np.shape(x), np.shape(mask))
+        zeros = np.zeros(shape, dtype=raw(grad).dtype)
+        return run(MaskedScatter, zeros, grad, raw(mask)), None
+
+
+def masked_select(input: Any, mask: Any) -> Any:
+    """The elements of ``input`` where the bool ``mask`` is True, as a 1-D tensor.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([1.0, -2.0, 3.0])
+        >>> x.masked_select(x > 0)
+        tensor([1., 3.])
+    """
+    array, mask_array = operand(input), operand(mask)
+    if mask_array.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    _broadcast_shape(mask_array.shape, array.shape)
+    return MaskedSelect.apply(input, mask)
+
+
+class MaskedScatter(Op):
+    """y = x with ``mask``'s positions filled, in order, from ``source``'s elements.
+
+    dx = grad, 0 at the mask's positions;  dsource = grad at the mask's positions (0 for the
+    source elements not used).  Saves the mask.
+    """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
+    fields = ("source_shape",)
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, source: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(mask)
+        ctx.source_shape = source.shape
+        shape = np.broadcast_shapes(x.shape, mask.shape)
+        y = np.array(np.broadcast_to(x, shape), copy=True)
+        full_mask = np.broadcast_to(mask, shape)
+        y[full_mask] = source.reshape(-1)[: int(full_mask.sum())]
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        (mask,) = ctx.saved_tensors
+        mask = raw(mask)
+        dx = np.where(mask, 0, grad) if ctx.needs_input_grad[0] else None
+        dsource = None
+        if ctx.needs_input_grad[1]:
+            dsource = run(MaskedSelect, grad, mask)
+            missing = int(np.prod(ctx.source_shape)) - int(np.shape(dsource)[0])
+            if missing:
+                padding = np.zeros(missing, dtype=raw(grad).dtype)
+                dsource = np.concatenate([dsource, padding])
+            dsource = np.reshape(dsource, ctx.source_shape)
+        return dx, dsource, None
+
+
+def masked_scatter(input: Any, mask: Any, source: Any) -> Any:
+    """A copy of ``input`` with the positions where ``mask`` is True filled from ``source``.
+
+    ``source``'s elements are taken in order; ``input`` and ``mask`` broadcast together.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.zeros(4)
+        >>> x.masked_scatter(minigrad.tensor([True, False, True, False]), minigrad.ones(4))
+        tensor([1., 0., 1., 0.])
+    """
+    _masked_scatter_checks(input, mask, source)
+    return MaskedScatter.apply(input, source, mask)

@@ -26,6 +26,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.variable import TensorBase
 from minigrad.ops import views
+from minigrad.ops.strides import expand_strides, view_strides
 
 _INDEX = object()  # placeholder for an index tensor inside a key template
 
@@ -170,9 +171,9 @@ def _index_result_strides(
         # The index broadcast (expand), then reshaped to the result's rank, as PyTorch does;
         # a size-1 dimension keeps the stride that gives it, unless the result's is larger.
         own = tuple(s // array.itemsize for s in array.strides)
-        expanded = views.expand_strides(array.shape, own, broadcast)
+        expanded = expand_strides(array.shape, own, broadcast)
         ranked = (1,) * before + broadcast + (1,) * after
-        reshaped = views.view_strides(broadcast, expanded, ranked)  # adding 1s: always a view
+        reshaped = view_strides(broadcast, expanded, ranked)  # adding 1s: always a view
         assert reshaped is not None
         operands.append([0 if n == 1 and m != 1 else s for s, n, m in
                          zip(reshaped, ranked, shape)])

@@ -25,11 +25,15 @@ from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
-from minigrad.ops import elementwise as ew
-from minigrad.ops import reduction, views
-from minigrad.ops._helpers import normalize_dims, operand, save_for_the_other
+from minigrad.ops import arithmetic, reduction, unary, views
+from minigrad.ops._helpers import (
+    normalize_dims,
+    operand,
+    run,
+    save_for_the_other,
+    wrap_dim,
+)
 from minigrad.ops.decompositions import LinalgSvd
-from minigrad.ops.shape import run, wrap_dim
 
 
 class Dot(Op):
@@ -515,7 +519,7 @@ def _folded_matmul(input: Any, other: Any, dim1: int, dim2: int) -> Any:
         if transpose:
             output = views.transpose(output, -2, -1)
             if not operand(output).flags.c_contiguous:
-                output = ew.clone(output)
+                output = unary.clone(output)
         return output
     return views.UnsafeView.apply(mv(folded, t2), output_shape)
 
@@ -559,7 +563,7 @@ def outer(input: Any, vec2: Any) -> Any:
     for name, array in (("self", operand(input)), ("vec2", operand(vec2))):
         if array.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {array.ndim}-D")
-    return ew.mul(views.reshape(input, (-1, 1)), vec2)
+    return arithmetic.mul(views.reshape(input, (-1, 1)), vec2)
 
 
 # --- tensordot --------------------------------------------------------------------------------
@@ -929,7 +933,7 @@ def _sumproduct_pair(left: Any, right: Any, sum_dims: list[int]) -> Any:
     reshape to (batch, left, summed) @ (batch, summed, right), bmm, view, permute back.
     """
     if not sum_dims:
-        return ew.mul(left, right)
+        return arithmetic.mul(left, right)
     shape_l, shape_r = operand(left).shape, operand(right).shape
     ndim = len(shape_l)
     both, only_left, only_right = [], [], []

@@ -1,7 +1,7 @@
 """Loss functions, as ``minigrad.nn.functional`` exports them.
 
 mse, l1, smooth l1, huber, binary cross entropy (with logits), nll, cross entropy, kl_div, and
-cosine similarity (``nn.py`` holds the pieces the neural-network ops share).
+cosine similarity (``loss_common.py`` holds what the losses share).
 """
 
 from __future__ import annotations
@@ -16,11 +16,20 @@ from minigrad import _arguments, errors
 from minigrad._dtype import display_name, result_type
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
-from minigrad.ops import elementwise as ew
+from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
-from minigrad.ops import views
-from minigrad.ops._helpers import cast, operand
-from minigrad.ops.nn import (
+from minigrad.ops._helpers import (
+    _check_no_grad,
+    _dtype_name,
+    _is_tensor,
+    _not_implemented,
+    _shape,
+    _size,
+    _tensor,
+    cast,
+    operand,
+)
+from minigrad.ops.loss_common import (
     _MEAN,
     _NONE,
     _SUM,
@@ -28,20 +37,13 @@ from minigrad.ops.nn import (
     DivScalar,
     _apply_loss_reduction,
     _broadcast_tensors,
-    _check_no_grad,
-    _dtype_name,
     _expand_outplace,
-    _is_tensor,
     _legacy_reduction,
     _mul_scalar,
     _norm,
-    _not_implemented,
     _reduce_array,
     _reduction,
     _reduction_enum,
-    _shape,
-    _size,
-    _tensor,
     _warn_target_size,
 )
 from minigrad.ops.normalization import _vector_norm
@@ -143,14 +145,14 @@ def _check_loss_kernel_dtypes(input: Any, target: Any, kernel: str) -> None:
 
 def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> Any:
     """The Python-level weighted variant of mse / l1 / huber loss (PyTorch 2.13)."""
-    loss = ew.mul(loss, weight)
+    loss = arithmetic.mul(loss, weight)
     if reduction == "none":
         return loss
     if reduction == "sum":
         return reduction_module.sum(loss)
     if reduction == "mean":
         if mean_by_weight:
-            return ew.div(reduction_module.sum(loss), reduction_module.sum(weight))
+            return arithmetic.div(reduction_module.sum(loss), reduction_module.sum(weight))
         return reduction_module.mean(loss)
     raise ValueError(
         f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
@@ -193,7 +195,7 @@ def mse_loss(
     x, t = _broadcast_tensors(input, target)
     if weight is not None:
         _check_weight_size(weight, input)
-        return _weighted(ew.pow(ew.sub(x, t), 2), weight, reduction, True)
+        return _weighted(arithmetic.pow(arithmetic.sub(x, t), 2), weight, reduction, True)
     enum = _reduction_enum(reduction)
     _check_loss_kernel_dtypes(x, t, "mse_cpu")
     return MseLoss.apply(x, t, enum)
@@ -228,9 +230,9 @@ def l1_loss(
     x, t = _broadcast_tensors(input, target)
     if weight is not None:
         _check_weight_size(weight, input)
-        return _weighted(ew.abs(ew.sub(x, t)), weight, reduction, True)
+        return _weighted(unary.abs(arithmetic.sub(x, t)), weight, reduction, True)
     enum = _reduction_enum(reduction)
-    return _apply_loss_reduction(ew.abs(ew.sub(x, t)), enum)
+    return _apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
 
 
 def smooth_l1_loss(
@@ -260,7 +262,7 @@ def smooth_l1_loss(
     x, t = _broadcast_tensors(input, target)
     enum = _reduction_enum(reduction)
     if beta == 0.0:
-        return _apply_loss_reduction(ew.abs(ew.sub(x, t)), enum)
+        return _apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _check_loss_kernel_dtypes(x, t, "smooth_l1_cpu")
@@ -815,17 +817,17 @@ def _cross_entropy_probabilities(
         target = AddScalar.apply(
             _mul_scalar(target, 1 - label_smoothing), label_smoothing / classes
         )
-    product = ew.mul(logp, target)
+    product = arithmetic.mul(logp, target)
     if weight is not None:
-        product = ew.mul(product, _class_weight_view(weight, x.ndim, class_dim))
+        product = arithmetic.mul(product, _class_weight_view(weight, x.ndim, class_dim))
     if enum == _MEAN:
         total = reduction_module.sum(product)
         if x.size == 0:
-            return ew.neg(total.fill_(math.nan))
-        return DivScalar.apply(ew.neg(total), x.size // classes)
+            return unary.neg(total.fill_(math.nan))
+        return DivScalar.apply(unary.neg(total), x.size // classes)
     if enum == _SUM:
-        return ew.neg(reduction_module.sum(product))
-    return ew.neg(reduction_module.sum(product, class_dim))
+        return unary.neg(reduction_module.sum(product))
+    return unary.neg(reduction_module.sum(product, class_dim))
 
 
 def _cross_entropy_label_smoothing(
@@ -838,10 +840,10 @@ def _cross_entropy_label_smoothing(
     classes = x.shape[class_dim]
     ignore_mask = target == ignore_index
     if weight is not None:
-        weighted = ew.mul(logp, _class_weight_view(weight, x.ndim, class_dim))
-        smooth = ew.neg(reduction_module.sum(weighted, class_dim))
+        weighted = arithmetic.mul(logp, _class_weight_view(weight, x.ndim, class_dim))
+        smooth = unary.neg(reduction_module.sum(weighted, class_dim))
     else:
-        smooth = ew.neg(reduction_module.sum(logp, class_dim))
+        smooth = unary.neg(reduction_module.sum(logp, class_dim))
     smooth.masked_fill_(ignore_mask, 0.0)
     if enum == _MEAN:
         keep = ~operand(ignore_mask)
@@ -850,12 +852,12 @@ def _cross_entropy_label_smoothing(
             denominator = _tensor(operand(weight)[counted].sum(dtype=operand(weight).dtype))
         else:
             denominator = _tensor(np.asarray(keep.sum(), dtype=np.int64))
-        ret = ew.div(reduction_module.sum(smooth), denominator)
+        ret = arithmetic.div(reduction_module.sum(smooth), denominator)
     elif enum == _SUM:
         ret = reduction_module.sum(smooth)
     else:
         ret = smooth
-    return ew.add(
+    return arithmetic.add(
         _mul_scalar(nll, 1 - label_smoothing), _mul_scalar(ret, label_smoothing / classes)
     )
 
@@ -930,12 +932,12 @@ def kl_div(
     if operand(input).dtype.kind in "iub" or operand(target).dtype.kind in "iub":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
-        output = ew.mul(ew.exp(target), ew.sub(target, input))
+        output = arithmetic.mul(unary.exp(target), arithmetic.sub(target, input))
     else:
-        output = ew.sub(Xlogy.apply(target, target), ew.mul(target, input))
+        output = arithmetic.sub(Xlogy.apply(target, target), arithmetic.mul(target, input))
     reduced = _apply_loss_reduction(output, enum)
     if reduction == "batchmean" and operand(input).ndim != 0:
-        reduced = ew.div(reduced, operand(input).shape[0])
+        reduced = arithmetic.div(reduced, operand(input).shape[0])
     return reduced
 
 
@@ -970,8 +972,9 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     axis = dim % max(ndim, 1)
     norms = []
     for x in (x1, x2):
-        norm = ew.clone(_vector_norm(x, axis))
+        norm = unary.clone(_vector_norm(x, axis))
         with grad_mode.no_grad():
             norm.clamp_(min=eps)
         norms.append(norm)
-    return reduction_module.sum(ew.mul(ew.div(x1, norms[0]), ew.div(x2, norms[1])), dim)
+    product = arithmetic.mul(arithmetic.div(x1, norms[0]), arithmetic.div(x2, norms[1]))
+    return reduction_module.sum(product, dim)

@@ -1,4 +1,4 @@
-"""Dropout, layer norm and batch norm (see ``nn.py`` for the shared pieces)."""
+"""Dropout, layer norm and batch norm (shared pieces: ``_helpers.py``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,16 @@ import numpy as np
 from minigrad import _arguments, _random, errors
 from minigrad._size import Size
 from minigrad.autograd.function import Op
-from minigrad.ops import elementwise as ew
-from minigrad.ops import linalg, views
-from minigrad.ops._helpers import operand
-from minigrad.ops.nn import _dtype_name, _is_tensor, _not_implemented, _shape, _size, _tensor
+from minigrad.ops import arithmetic, linalg, unary, views
+from minigrad.ops._helpers import (
+    _dtype_name,
+    _is_tensor,
+    _not_implemented,
+    _shape,
+    _size,
+    _tensor,
+    operand,
+)
 
 
 def _vector_norm(x: Any, axis: int) -> Any:
@@ -49,7 +55,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
         return input
     if p == 1:
         zero = _tensor(np.zeros((), dtype=array.dtype))
-        return input.mul_(zero) if inplace else ew.mul(input, zero)
+        return input.mul_(zero) if inplace else arithmetic.mul(input, zero)
     if array.dtype.kind != "f":
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type {_dtype_name(input)}"
@@ -58,7 +64,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
     noise = keep.astype(array.dtype)
     noise /= np.asarray(1 - p, dtype=array.dtype)
     mask = _tensor(noise)
-    return input.mul_(mask) if inplace else ew.mul(input, mask)
+    return input.mul_(mask) if inplace else arithmetic.mul(input, mask)
 
 
 # ==========================================================================================
@@ -327,11 +333,11 @@ def batch_norm(
             "running_mean and running_var must either both be None or neither be None"
         )
     if int(np.prod(shape)) == 0:
-        out = ew.clone(input)
+        out = unary.clone(input)
         if weight is not None:
-            out = ew.mul(out, views.select(weight, 0, 0))
+            out = arithmetic.mul(out, views.select(weight, 0, 0))
         if bias is not None:
-            out = ew.add(out, views.select(bias, 0, 0))
+            out = arithmetic.add(out, views.select(bias, 0, 0))
         return out
     features = shape[1] if len(shape) > 1 else 0
     for name, value in (("running_mean", running_mean), ("running_var", running_var)):

@@ -10,9 +10,12 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
-from minigrad.ops._helpers import operand
+from minigrad.ops._helpers import (
+    _run,
+    _trunc_div,
+    operand,
+)
 from minigrad.ops.convolution import _windows
-from minigrad.ops.nn import _run, _trunc_div
 
 
 def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: int,

@@ -20,8 +20,25 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops._helpers import cast, normalize_dims, operand
-from minigrad.ops.shape import Flip, along, raw, return_types, run, scatter_to_indices, wrap_dim
+from minigrad.ops._helpers import (
+    along,
+    cast,
+    normalize_dims,
+    operand,
+    raw,
+    run,
+    wrap_dim,
+)
+from minigrad.ops.arithmetic import maximum, minimum
+from minigrad.ops.return_types import (
+    return_types,
+)
+from minigrad.ops.shape import (
+    Flip,
+)
+from minigrad.ops.sorting import (
+    scatter_to_indices,
+)
 
 
 def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
@@ -579,9 +596,7 @@ def _check_nonempty(array: np.ndarray, axes: tuple[int, ...] | None, name: str,
 def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
     array = operand(input)
     if isinstance(dim, TensorBase):  # max(input, other): the elementwise maximum
-        from minigrad.ops import elementwise
-
-        return getattr(elementwise, "maximum" if name == "max" else "minimum")(input, dim)
+        return (maximum if name == "max" else minimum)(input, dim)
     if dim is None:
         _check_nonempty(array, None, name)
         return (Max if name == "max" else Min).apply(input)

@@ -15,7 +15,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops import elementwise, views
+from minigrad.ops import comparison, splitting
 from minigrad.ops._helpers import normalize_dims
 
 
@@ -53,7 +53,7 @@ def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
         return _tensor(np.argwhere(array))
     # PyTorch splits the (N, ndim) result into its columns: views of one tensor.
     indices = _tensor(np.argwhere(array.reshape(1) if array.ndim == 0 else array))
-    return views.unbind(indices, 1)
+    return splitting.unbind(indices, 1)
 
 
 def argwhere(input: Any) -> Any:
@@ -97,7 +97,7 @@ def where(condition: Any, input: Any = _NOT_GIVEN, other: Any = _NOT_GIVEN) -> A
     if input is _NOT_GIVEN or other is _NOT_GIVEN:
         given = tuple(a for a in (condition, input, other) if a is not _NOT_GIVEN)
         raise TypeError(errors.invalid_arguments("where", given, {}, _WHERE_SIGNATURES))
-    return elementwise.where(condition, input, other)
+    return comparison.where(condition, input, other)
 
 
 class Unique(Op):

@@ -23,7 +23,12 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
-from minigrad.ops.shape import raw, return_types
+from minigrad.ops._helpers import (
+    raw,
+)
+from minigrad.ops.return_types import (
+    return_types,
+)
 
 LinAlgError = errors._LinAlgError
 

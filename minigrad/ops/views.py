@@ -3,9 +3,8 @@
 Each forward returns a numpy *view* with the strides PyTorch gives the same view (``stride()``
 answers as in PyTorch); each backward puts the gradient back in the input's shape. None of them
 saves a tensor: writing to the input or the output later never makes their backward raise.
-
-``split``, ``chunk`` and ``unbind`` return several views from one node; PyTorch forbids writing
-to those in place while gradients are recorded (``Output 0 of Split is a view and ...``).
+The strides themselves are computed in ``strides.py``; the ops that cut a tensor into several
+views (split, chunk, unbind) are in ``splitting.py``.
 """
 
 from __future__ import annotations
@@ -20,110 +19,9 @@ from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.variable import TensorBase
 from minigrad.autograd.views import ViewOp
-from minigrad.ops._helpers import operand
-
-# --- strides ---------------------------------------------------------------------------------
-
-
-def _strides(x: np.ndarray) -> tuple[int, ...]:
-    """``x``'s strides in elements, as PyTorch's ``stride()`` counts them."""
-    itemsize = x.itemsize
-    return tuple(s // itemsize for s in x.strides)
-
-
-def _is_plain(x: np.ndarray) -> bool:
-    """True if ``x`` has the strides of a fresh row-major array, size-1 dimensions included.
-
-    Then numpy's own reshape gives the strides PyTorch gives (the fast path).
-    """
-    if not x.flags.c_contiguous:
-        return False
-    expected = x.itemsize
-    for size, stride in zip(reversed(x.shape), reversed(x.strides)):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
-
-
-def _strided(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
-    """A view of ``x``'s memory with ``shape`` and ``strides`` (in elements)."""
-    itemsize = x.itemsize
-    return np.lib.stride_tricks.as_strided(
-        x, shape=shape, strides=tuple(s * itemsize for s in strides)
-    )
-
-
-def view_strides(
-    shape: tuple[int, ...], strides: tuple[int, ...], new_shape: tuple[int, ...]
-) -> tuple[int, ...] | None:
-    """The strides of ``new_shape`` viewing memory laid out as (``shape``, ``strides``), or None.
-
-    PyTorch's ``computeStride``: a view exists iff every run of dimensions that is contiguous in
-    memory ("chunk") maps onto whole dimensions of the new shape. Size-1 dimensions get the
-    strides PyTorch gives them.
-    """
-    if not shape:
-        return (1,) * len(new_shape)
-    numel = int(np.prod(shape))
-    if numel == 0:
-        if tuple(shape) == tuple(new_shape):
-            return tuple(strides)
-        result, stride = [], 1
-        for size in reversed(new_shape):
-            result.append(stride)
-            stride *= max(size, 1)
-        return tuple(reversed(result))
-    new_strides = [0] * len(new_shape)
-    view_d = len(new_shape) - 1
-    chunk_base_stride = strides[-1]
-    tensor_numel = view_numel = 1
-    for tensor_d in range(len(shape) - 1, -1, -1):
-        tensor_numel *= shape[tensor_d]
-        # At the end of a chunk of memory-contiguous dimensions: match it with new dimensions.
-        if tensor_d == 0 or (
-            shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base_stride
-        ):
-            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
-                new_strides[view_d] = view_numel * chunk_base_stride
-                view_numel *= new_shape[view_d]
-                view_d -= 1
-            if view_numel != tensor_numel:
-                return None
-            if tensor_d > 0:
-                chunk_base_stride = strides[tensor_d - 1]
-                tensor_numel = view_numel = 1
-    if view_d != -1:
-        return None
-    return tuple(new_strides)
-
-
-def expand_strides(
-    shape: tuple[int, ...], strides: tuple[int, ...], target: tuple[int, ...]
-) -> tuple[int, ...]:
-    """The strides of (``shape``, ``strides``) expanded to ``target``.
-
-    PyTorch's ``inferExpandGeometry``: repeated dimensions get stride 0, the others keep theirs.
-    """
-    lead = len(target) - len(shape)
-    new_strides = [0] * len(target)
-    for i in range(len(target) - 1, -1, -1):
-        dim = i - lead
-        if dim >= 0:
-            size, stride = shape[dim], strides[dim]
-        else:
-            size = 1
-            stride = target[i + 1] * new_strides[i + 1] if i + 1 < len(target) else 1
-        new_strides[i] = 0 if size != target[i] else stride
-    return tuple(new_strides)
-
-
-# --- helpers for backward formulas on arrays and, with create_graph, on tensors --------------
-
-
-def _dim_key(dim: int, item: Any) -> tuple[Any, ...]:
-    # An index along ``dim``; the trailing Ellipsis keeps numpy from returning a scalar copy.
-    return (slice(None),) * dim + (item, Ellipsis)
+from minigrad.ops._helpers import along, operand
+from minigrad.ops.strides import element_strides, expand_strides, is_plain, strided, view_strides
+from minigrad.ops.unary import clone
 
 
 class _Embed(Op):
@@ -158,18 +56,6 @@ class SliceBackward(_Embed):
     node_name = "SliceBackwardBackward0"
 
 
-def _embed(op: type[_Embed], grad: Any, shape: tuple[int, ...], key: Any) -> Any:
-    """``grad`` placed at ``key`` in zeros of ``shape``: plain numpy unless grad is a tensor."""
-    if isinstance(grad, TensorBase):
-        return op.apply(grad, shape, key)
-    result = np.zeros(shape, dtype=grad.dtype)
-    result[key] = grad
-    return result
-
-
-# --- the view ops ----------------------------------------------------------------------------
-
-
 class Alias(ViewOp):
     """y = x, a new view of all of it (``x[...]``);  dx = grad."""
 
@@ -182,6 +68,11 @@ class Alias(ViewOp):
         return grad
 
 
+def alias(input: Any) -> Any:
+    """A new view of all of ``input`` (what ``x[...]`` returns)."""
+    return Alias.apply(input)
+
+
 class Select(ViewOp):
     """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere."""
 
@@ -189,336 +80,12 @@ class Select(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: int) -> np.ndarray:
-        ctx.shape, ctx.key = x.shape, _dim_key(dim, index)
-        return x[_dim_key(dim, index)]
+        ctx.shape, ctx.key = x.shape, along(dim, index)
+        return x[along(dim, index)]
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         return _embed(SelectBackward, grad, ctx.shape, ctx.key), None, None
-
-
-class Slice(ViewOp):
-    """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
-
-    fields = ("shape", "key")
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
-        key = _dim_key(dim, slice(start, stop, step))
-        ctx.shape, ctx.key = x.shape, key
-        return x[key]
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
-        return _embed(SliceBackward, grad, ctx.shape, ctx.key), None, None, None, None
-
-
-class Unsqueeze(ViewOp):
-    """y = x with a new size-1 dimension at ``dim``;  dx = grad without it."""
-
-    fields = ("dim",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        ctx.dim = dim
-        shape, strides = list(x.shape), list(x.strides)
-        # PyTorch's stride for the new dimension; numpy may choose other strides for size-1
-        # dimensions, so its own result is used only where they agree (the fast path).
-        new_stride = x.itemsize if dim >= x.ndim else shape[dim] * strides[dim]
-        shape.insert(dim, 1)
-        strides.insert(dim, new_stride)
-        result = np.expand_dims(x, dim)
-        if result.strides == tuple(strides):
-            return result
-        return np.lib.stride_tricks.as_strided(x, shape=tuple(shape), strides=tuple(strides))
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.squeeze(grad, ctx.dim), None
-
-
-class Squeeze(ViewOp):
-    """y = x without its size-1 dimensions;  dx = grad reshaped back."""
-
-    fields = ("shape",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.shape = x.shape
-        return np.squeeze(x)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return np.reshape(grad, ctx.shape)
-
-
-class SqueezeDim(ViewOp):
-    """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back."""
-
-    fields = ("shape",)
-
-    node_name = "SqueezeBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        ctx.shape = x.shape
-        return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...]
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.reshape(grad, ctx.shape), None
-
-
-class SqueezeDims(ViewOp):
-    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back."""
-
-    fields = ("shape",)
-
-    node_name = "SqueezeBackward2"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.shape = x.shape
-        squeezed = tuple(d for d in dims if x.ndim and x.shape[d] == 1)
-        return np.squeeze(x, squeezed) if squeezed else x[...]
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.reshape(grad, ctx.shape), None
-
-
-class View(ViewOp):
-    """y = x with another shape, same elements in the same order;  dx = grad reshaped back."""
-
-    fields = ("shape",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        ctx.shape = x.shape
-        if x.size and _is_plain(x):
-            return x.reshape(shape)
-        strides = view_strides(x.shape, _strides(x), shape)
-        if strides is None:  # the public functions check first; replays always fit
-            raise ValueError("view size is not compatible with input tensor's size and stride")
-        return _strided(x, shape, strides)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.reshape(grad, ctx.shape), None
-
-
-class ReshapeAlias(View):
-    """y = x reshaped as a view, where x is not contiguous (what ``reshape`` records then).
-
-    Same formulas as View; PyTorch gives it its own node name.
-    """
-
-    node_name = "ReshapeAliasBackward0"
-
-
-class Transpose(ViewOp):
-    """y = x with dimensions ``dim0`` and ``dim1`` swapped;  dx = grad swapped back."""
-
-    fields = ("dims",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
-        ctx.dims = dim0, dim1
-        return x[...] if dim0 == dim1 else np.swapaxes(x, dim0, dim1)  # numpy: no axes in 0-d
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return (grad if ctx.dims[0] == ctx.dims[1] else np.swapaxes(grad, *ctx.dims)), None, None
-
-
-class T(Transpose):
-    """y = x.t() (a matrix transposed; vectors unchanged);  dx = grad transposed back."""
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        if isinstance(grad, TensorBase):  # create_graph: record TBackward0, as PyTorch does
-            return t(grad), None, None
-        return Transpose.backward(ctx, grad)
-
-
-class Permute(ViewOp):
-    """y = x with its dimensions reordered;  dx = grad with the inverse order."""
-
-    fields = ("inverse",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.inverse = tuple(int(d) for d in np.argsort(dims))
-        return np.transpose(x, dims)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.transpose(grad, ctx.inverse), None
-
-
-class Expand(ViewOp):
-    """y = x repeated along size-1 dims without copying;  dx = grad summed back (by the node)."""
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        return _strided(x, shape, expand_strides(x.shape, _strides(x), shape))
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad, None
-
-
-class Diagonal(ViewOp):
-    """y = diagonal ``offset`` of the matrices in ``dim1``, ``dim2``;  dx = grad on it, 0 elsewhere.
-
-    The diagonal becomes the last dimension of the view.
-    """
-
-    fields = ("shape", "options")
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
-        ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)
-        # Not np.diagonal: its result is read-only, and a diagonal can be written in place.
-        start = x[_dim_key(dim2, slice(offset, None))] if offset >= 0 else x[
-            _dim_key(dim1, slice(-offset, None))]
-        length = max(min(start.shape[dim1], start.shape[dim2]), 0)
-        others = [d for d in range(x.ndim) if d not in (dim1, dim2)]
-        strides = _strides(start)
-        return _strided(
-            start,
-            (*(start.shape[d] for d in others), length),
-            (*(strides[d] for d in others), strides[dim1] + strides[dim2]),
-        )
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        if isinstance(grad, TensorBase):
-            return DiagonalBackward.apply(grad, ctx.shape, ctx.options), None, None, None
-        result = np.zeros(ctx.shape, dtype=grad.dtype)
-        Diagonal.forward(ctx, result, *ctx.options)[...] = grad
-        return result, None, None, None
-
-
-class DiagonalBackward(Op):
-    """The backward of diagonal as an op (``create_graph``);  dgrad = diagonal of gg."""
-
-    fields = ("options", "shape")  # Diagonal.forward, replayed here, notes the shape too
-
-    node_name = "DiagonalBackwardBackward0"
-
-    @staticmethod
-    def forward(
-        ctx: Any, grad: np.ndarray, shape: tuple[int, ...], options: tuple[int, int, int]
-    ) -> np.ndarray:
-        ctx.options = options
-        result = np.zeros(shape, dtype=grad.dtype)
-        Diagonal.forward(ctx, result, *options)[...] = grad
-        return result
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        offset, dim1, dim2 = ctx.options
-        if isinstance(grad, TensorBase):
-            return diagonal(grad, offset, dim1, dim2), None, None
-        return Diagonal.forward(ctx, grad, offset, dim1, dim2).copy(), None, None
-
-
-def _pieces_backward(
-    grads: tuple[Any, ...], shape: tuple[int, ...], keys: list[Any], dim: int, stacked: bool
-) -> Any:
-    """The gradient of a multi-output view op: each output's gradient placed at its key."""
-    if any(isinstance(g, TensorBase) for g in grads):
-        # create_graph: PyTorch records one cat (split) or stack (unbind) of the gradients.
-        from minigrad.ops.shape import cat, stack
-
-        make = TensorBase.output_class._make
-        tensors = [g if isinstance(g, TensorBase) else make(np.asarray(g)) for g in grads]
-        return stack(tensors, dim) if stacked else cat(tensors, dim)
-    result = np.zeros(shape, dtype=grads[0].dtype)
-    for grad, key in zip(grads, keys):
-        result[key] = grad
-    return result
-
-
-class Split(ViewOp):
-    """ys = consecutive pieces along ``dim``;  dx = the pieces' gradients side by side.
-
-    ``bounds`` are the pieces' start indices followed by the size of ``dim``.
-    """
-
-    fields = ("shape", "keys", "dim")
-
-    multi_output = "Split"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[Any, ...]:
-        keys = [_dim_key(dim, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
-        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
-        return tuple(x[key] for key in keys)
-
-    @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple[Any, None, None]:
-        return _pieces_backward(grads, ctx.shape, ctx.keys, ctx.dim, False), None, None
-
-
-class SplitWithSizes(Split):
-    """ys = consecutive pieces of the given sizes along ``dim``;  dx = their gradients joined."""
-
-    multi_output = "SplitWithSizes"
-
-
-class Unbind(ViewOp):
-    """ys = the slices x[..., i, ...] along ``dim``, one per index;  dx = them stacked."""
-
-    fields = ("shape", "keys", "dim")
-
-    multi_output = "Unbind"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> tuple[Any, ...]:
-        keys = [_dim_key(dim, i) for i in range(x.shape[dim])]
-        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
-        return tuple(x[key] for key in keys)
-
-    @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple[Any, None]:
-        return _pieces_backward(grads, ctx.shape, ctx.keys, ctx.dim, True), None
-
-
-class UnsafeView(Op):
-    """y = a fresh copy reshaped (what reshape records when it must copy): not a view.
-
-    Same formulas as View.
-    """
-
-    fields = ("shape",)
-    forward = View.forward
-    backward = View.backward
-
-
-# --- public functions ------------------------------------------------------------------------
-
-
-def _dim(dim: int, ndim: int) -> int:
-    """``dim`` wrapped into ``[0, ndim)``; a 0-d tensor accepts 0 and -1, as in PyTorch."""
-    rank = max(ndim, 1)
-    dim = operator.index(dim)
-    if not -rank <= dim < rank:
-        raise IndexError(errors.dim_out_of_range(dim, ndim))
-    return dim % rank
-
-
-def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
-    """Sizes given as ``f(2, 3)`` or ``f((2, 3))``, as Python ints."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
-    return tuple(operator.index(n) for n in args)
-
-
-def alias(input: Any) -> Any:
-    """A new view of all of ``input`` (what ``x[...]`` returns)."""
-    return Alias.apply(input)
 
 
 def select(input: Any, dim: int, index: int) -> Any:
@@ -541,6 +108,31 @@ def select(input: Any, dim: int, index: int) -> Any:
             f"{errors.format_size(array.shape)} at dimension {dim}"
         )
     return Select.apply(input, dim, index % size)
+
+
+def _dim(dim: int, ndim: int) -> int:
+    """``dim`` wrapped into ``[0, ndim)``; a 0-d tensor accepts 0 and -1, as in PyTorch."""
+    rank = max(ndim, 1)
+    dim = operator.index(dim)
+    if not -rank <= dim < rank:
+        raise IndexError(errors.dim_out_of_range(dim, ndim))
+    return dim % rank
+
+
+class Slice(ViewOp):
+    """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
+
+    fields = ("shape", "key")
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
+        key = along(dim, slice(start, stop, step))
+        ctx.shape, ctx.key = x.shape, key
+        return x[key]
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+        return _embed(SliceBackward, grad, ctx.shape, ctx.key), None, None, None, None
 
 
 def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
@@ -580,6 +172,30 @@ def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: i
     return Slice.apply(input, dim, start, max(stop, start), step)
 
 
+class Unsqueeze(ViewOp):
+    """y = x with a new size-1 dimension at ``dim``;  dx = grad without it."""
+
+    fields = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+        ctx.dim = dim
+        shape, strides = list(x.shape), list(x.strides)
+        # PyTorch's stride for the new dimension; numpy may choose other strides for size-1
+        # dimensions, so its own result is used only where they agree (the fast path).
+        new_stride = x.itemsize if dim >= x.ndim else shape[dim] * strides[dim]
+        shape.insert(dim, 1)
+        strides.insert(dim, new_stride)
+        result = np.expand_dims(x, dim)
+        if result.strides == tuple(strides):
+            return result
+        return np.lib.stride_tricks.as_strided(x, shape=tuple(shape), strides=tuple(strides))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return np.squeeze(grad, ctx.dim), None
+
+
 def unsqueeze(input: Any, dim: int) -> Any:
     """A view with a new size-1 dimension at ``dim``.
 
@@ -592,6 +208,38 @@ def unsqueeze(input: Any, dim: int) -> Any:
     if not -ndim - 1 <= dim <= ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim + 1))
     return Unsqueeze.apply(input, dim % (ndim + 1))
+
+
+class Squeeze(ViewOp):
+    """y = x without its size-1 dimensions;  dx = grad reshaped back."""
+
+    fields = ("shape",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.shape = x.shape
+        return np.squeeze(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return np.reshape(grad, ctx.shape)
+
+
+class SqueezeDim(ViewOp):
+    """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back."""
+
+    fields = ("shape",)
+
+    node_name = "SqueezeBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+        ctx.shape = x.shape
+        return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...]
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return np.reshape(grad, ctx.shape), None
 
 
 def squeeze(input: Any, dim: Any = None) -> Any:
@@ -616,10 +264,42 @@ def squeeze(input: Any, dim: Any = None) -> Any:
     return SqueezeDim.apply(input, _dim(dim, ndim))
 
 
-_NOT_VIEWABLE = (
-    "view size is not compatible with input tensor's size and stride (at least one dimension "
-    "spans across two contiguous subspaces). Use .reshape(...) instead."
-)
+class SqueezeDims(ViewOp):
+    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back."""
+
+    fields = ("shape",)
+
+    node_name = "SqueezeBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        ctx.shape = x.shape
+        squeezed = tuple(d for d in dims if x.ndim and x.shape[d] == 1)
+        return np.squeeze(x, squeezed) if squeezed else x[...]
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return np.reshape(grad, ctx.shape), None
+
+
+class View(ViewOp):
+    """y = x with another shape, same elements in the same order;  dx = grad reshaped back."""
+
+    fields = ("shape",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        ctx.shape = x.shape
+        if x.size and is_plain(x):
+            return x.reshape(shape)
+        strides = view_strides(x.shape, element_strides(x), shape)
+        if strides is None:  # the public functions check first; replays always fit
+            raise ValueError("view size is not compatible with input tensor's size and stride")
+        return strided(x, shape, strides)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return np.reshape(grad, ctx.shape), None
 
 
 def view(input: Any, *shape: Any) -> Any:
@@ -635,9 +315,32 @@ def view(input: Any, *shape: Any) -> Any:
     """
     array = operand(input)
     target = infer_shape(_sizes(shape), array.size)
-    if not _is_plain(array) and view_strides(array.shape, _strides(array), target) is None:
+    if not is_plain(array) and view_strides(array.shape, element_strides(array), target) is None:
         raise RuntimeError(_NOT_VIEWABLE)
     return View.apply(input, target)
+
+
+def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
+    """Sizes given as ``f(2, 3)`` or ``f((2, 3))``, as Python ints."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return tuple(operator.index(n) for n in args)
+
+
+def ravel(input: Any) -> Any:
+    """All elements in one dimension: a view of a contiguous tensor, else of a contiguous copy."""
+    array = operand(input)
+    source = input if array.flags.c_contiguous else clone(input)
+    return View.apply(source, (array.size,))
+
+
+class ReshapeAlias(View):
+    """y = x reshaped as a view, where x is not contiguous (what ``reshape`` records then).
+
+    Same formulas as View; PyTorch gives it its own node name.
+    """
+
+    node_name = "ReshapeAliasBackward0"
 
 
 def reshape(input: Any, *shape: Any) -> Any:
@@ -653,11 +356,301 @@ def reshape(input: Any, *shape: Any) -> Any:
     target = infer_shape(_sizes(shape), array.size)
     if array.flags.c_contiguous:
         return View.apply(input, target)
-    if view_strides(array.shape, _strides(array), target) is None:
-        from minigrad.ops.elementwise import clone
+    if view_strides(array.shape, element_strides(array), target) is None:
 
         return UnsafeView.apply(clone(input), target)
     return ReshapeAlias.apply(input, target)
+
+
+class Transpose(ViewOp):
+    """y = x with dimensions ``dim0`` and ``dim1`` swapped;  dx = grad swapped back."""
+
+    fields = ("dims",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
+        ctx.dims = dim0, dim1
+        return x[...] if dim0 == dim1 else np.swapaxes(x, dim0, dim1)  # numpy: no axes in 0-d
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return (grad if ctx.dims[0] == ctx.dims[1] else np.swapaxes(grad, *ctx.dims)), None, None
+
+
+def transpose(input: Any, dim0: int, dim1: int) -> Any:
+    """A view with dimensions ``dim0`` and ``dim1`` swapped.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3, 4).transpose(0, 2).shape
+        minigrad.Size([4, 3, 2])
+    """
+    ndim = operand(input).ndim
+    return Transpose.apply(input, _dim(dim0, ndim), _dim(dim1, ndim))
+
+
+class T(Transpose):
+    """y = x.t() (a matrix transposed; vectors unchanged);  dx = grad transposed back."""
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        if isinstance(grad, TensorBase):  # create_graph: record TBackward0, as PyTorch does
+            return t(grad), None, None
+        return Transpose.backward(ctx, grad)
+
+
+def t(input: Any) -> Any:
+    """A 2-D tensor transposed (a view); 0-D and 1-D tensors are returned as they are (as views).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3).t().shape
+        minigrad.Size([3, 2])
+    """
+    ndim = operand(input).ndim
+    if ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
+    return T.apply(input, 0, 1 if ndim == 2 else 0)
+
+
+class Permute(ViewOp):
+    """y = x with its dimensions reordered;  dx = grad with the inverse order."""
+
+    fields = ("inverse",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        ctx.inverse = tuple(int(d) for d in np.argsort(dims))
+        return np.transpose(x, dims)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return np.transpose(grad, ctx.inverse), None
+
+
+def permute(input: Any, *dims: Any) -> Any:
+    """A view with the dimensions in the order ``dims``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3, 4).permute(2, 0, 1).shape
+        minigrad.Size([4, 2, 3])
+    """
+    dims = _sizes(dims)
+    ndim = operand(input).ndim
+    if len(dims) != ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    wrapped = tuple(_dim(d, ndim) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(input, wrapped)
+
+
+def reversed_dims(input: Any) -> Any:
+    """``input.T``: all dimensions reversed (PyTorch warns unless the tensor is 2-D)."""
+    ndim = operand(input).ndim
+    if ndim == 0:
+        warnings.warn(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+            "cases.",
+            UserWarning,
+            stacklevel=3,
+        )
+    elif ndim != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return Permute.apply(input, tuple(range(ndim - 1, -1, -1)))
+
+
+def movedim(input: Any, source: Any, destination: Any) -> Any:
+    """A view with dimensions ``source`` moved to positions ``destination``; others keep order.
+
+    ``source`` and ``destination`` are ints or sequences of ints.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3, 4).movedim(0, -1).shape
+        minigrad.Size([3, 4, 2])
+    """
+    ndim = operand(input).ndim
+    source = (source,) if isinstance(source, int) else tuple(source)
+    destination = (destination,) if isinstance(destination, int) else tuple(destination)
+    if len(source) != len(destination):
+        raise RuntimeError(
+            "movedim: Invalid source or destination dims: source "
+            f"({list(source)} dims) should contain the same number of dims as destination "
+            f"({list(destination)} dims)"
+        )
+    src = [_dim(d, ndim) for d in source]
+    dst = [_dim(d, ndim) for d in destination]
+    for name, dims, given in (("source", src, source), ("destination", dst, destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    order = [-1] * ndim
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(ndim) if d not in src)
+    order = [next(rest) if o == -1 else o for o in order]
+    return Permute.apply(input, tuple(order))
+
+
+class Expand(ViewOp):
+    """y = x repeated along size-1 dims without copying;  dx = grad summed back (by the node)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        return strided(x, shape, expand_strides(x.shape, element_strides(x), shape))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad, None
+
+
+def expand(input: Any, *sizes: Any) -> Any:
+    """A view repeating size-1 dimensions to ``sizes`` (-1 keeps a size) without copying.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.], [2.]]).expand(2, 3)
+        tensor([[1., 1., 1.],
+                [2., 2., 2.]])
+    """
+    sizes = _sizes(sizes)
+    shape = operand(input).shape
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand({_expand_error_type(input)}{{{errors.format_size(shape)}}}, "
+            f"size={errors.format_size(sizes)}): the number of sizes provided ({len(sizes)}) "
+            "must be greater or equal to the number of dimensions in the tensor "
+            f"({len(shape)})"
+        )
+    # From the last dimension, as PyTorch's inferExpandGeometry (the first mismatch it meets).
+    target = [0] * len(sizes)
+    for i in range(len(sizes) - 1, -1, -1):
+        n = sizes[i]
+        size = shape[i - lead] if i >= lead else 1
+        if n == -1:
+            if i < lead:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {i}"
+                )
+            n = size
+        if n < 0:
+            raise RuntimeError("numel: integer multiplication overflow")
+        if size != n and size != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) must match the existing size ({size}) "
+                f"at non-singleton dimension {i}.  Target sizes: {errors.format_size(sizes)}.  "
+                f"Tensor sizes: {errors.format_size(shape)}"
+            )
+        target[i] = n
+    return Expand.apply(input, tuple(target))
+
+
+def _expand_error_type(input: Any) -> str:
+    return input._type_name() if isinstance(input, TensorBase) else "minigrad.FloatTensor"
+
+
+class Diagonal(ViewOp):
+    """y = diagonal ``offset`` of the matrices in ``dim1``, ``dim2``;  dx = grad on it, 0 elsewhere.
+
+    The diagonal becomes the last dimension of the view.
+    """
+
+    fields = ("shape", "options")
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+        ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)
+        # Not np.diagonal: its result is read-only, and a diagonal can be written in place.
+        start = x[along(dim2, slice(offset, None))] if offset >= 0 else x[
+            along(dim1, slice(-offset, None))]
+        length = max(min(start.shape[dim1], start.shape[dim2]), 0)
+        others = [d for d in range(x.ndim) if d not in (dim1, dim2)]
+        strides = element_strides(start)
+        return strided(
+            start,
+            (*(start.shape[d] for d in others), length),
+            (*(strides[d] for d in others), strides[dim1] + strides[dim2]),
+        )
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        if isinstance(grad, TensorBase):
+            return DiagonalBackward.apply(grad, ctx.shape, ctx.options), None, None, None
+        result = np.zeros(ctx.shape, dtype=grad.dtype)
+        Diagonal.forward(ctx, result, *ctx.options)[...] = grad
+        return result, None, None, None
+
+
+def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
+    """The diagonal ``offset`` of the matrices in ``dim1``, ``dim2``, as a view's last dimension.
+
+    A positive ``offset`` is above the main diagonal, a negative one below.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(9.).view(3, 3).diagonal(1)
+        tensor([1., 5.])
+    """
+    ndim = operand(input).ndim
+    d1, d2 = _dim(dim1, ndim), _dim(dim2, ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(input, operator.index(offset), d1, d2)
+
+
+class DiagonalBackward(Op):
+    """The backward of diagonal as an op (``create_graph``);  dgrad = diagonal of gg."""
+
+    fields = ("options", "shape")  # Diagonal.forward, replayed here, notes the shape too
+
+    node_name = "DiagonalBackwardBackward0"
+
+    @staticmethod
+    def forward(
+        ctx: Any, grad: np.ndarray, shape: tuple[int, ...], options: tuple[int, int, int]
+    ) -> np.ndarray:
+        ctx.options = options
+        result = np.zeros(shape, dtype=grad.dtype)
+        Diagonal.forward(ctx, result, *options)[...] = grad
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        offset, dim1, dim2 = ctx.options
+        if isinstance(grad, TensorBase):
+            return diagonal(grad, offset, dim1, dim2), None, None
+        return Diagonal.forward(ctx, grad, offset, dim1, dim2).copy(), None, None
+
+
+class UnsafeView(Op):
+    """y = a fresh copy reshaped (what reshape records when it must copy): not a view.
+
+    Same formulas as View.
+    """
+
+    fields = ("shape",)
+    forward = View.forward
+    backward = View.backward
+
+
+_NOT_VIEWABLE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
 
 
 def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
@@ -756,42 +749,12 @@ def unflatten(input: Any, dim: int, sizes: Any) -> Any:
     return view(input, (*shape[:dim], *inferred, *shape[dim + 1 :]))
 
 
-def ravel(input: Any) -> Any:
-    """All elements in one dimension: a view of a contiguous tensor, else of a contiguous copy."""
-    from minigrad.ops.elementwise import clone
-
-    array = operand(input)
-    source = input if array.flags.c_contiguous else clone(input)
-    return View.apply(source, (array.size,))
-
-
-def transpose(input: Any, dim0: int, dim1: int) -> Any:
-    """A view with dimensions ``dim0`` and ``dim1`` swapped.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(2, 3, 4).transpose(0, 2).shape
-        minigrad.Size([4, 3, 2])
-    """
-    ndim = operand(input).ndim
-    return Transpose.apply(input, _dim(dim0, ndim), _dim(dim1, ndim))
-
-
 swapaxes = swapdims = transpose
 
 
-def t(input: Any) -> Any:
-    """A 2-D tensor transposed (a view); 0-D and 1-D tensors are returned as they are (as views).
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(2, 3).t().shape
-        minigrad.Size([3, 2])
-    """
-    ndim = operand(input).ndim
-    if ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
-    return T.apply(input, 0, 1 if ndim == 2 else 0)
+def matrix_transpose(input: Any) -> Any:
+    """``input.mT``: the last two dimensions swapped (a view)."""
+    return _matrix_transpose(input, "mT")
 
 
 def _matrix_transpose(input: Any, name: str) -> Any:
@@ -811,141 +774,13 @@ def _matrix_transpose(input: Any, name: str) -> Any:
     return Transpose.apply(input, ndim - 2, ndim - 1)
 
 
-def matrix_transpose(input: Any) -> Any:
-    """``input.mT``: the last two dimensions swapped (a view)."""
-    return _matrix_transpose(input, "mT")
-
-
 def adjoint(input: Any) -> Any:
     """The conjugate transpose of the last two dimensions; for real tensors, ``mT`` (a view)."""
     _arguments.check_tensor(input, "adjoint", "input", 1)
     return _matrix_transpose(input, "adjoint()")
 
 
-def permute(input: Any, *dims: Any) -> Any:
-    """A view with the dimensions in the order ``dims``.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(2, 3, 4).permute(2, 0, 1).shape
-        minigrad.Size([4, 2, 3])
-    """
-    dims = _sizes(dims)
-    ndim = operand(input).ndim
-    if len(dims) != ndim:
-        raise RuntimeError(
-            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            "length of the desired ordering of dimensions i.e. input.dim() = "
-            f"{ndim} is not equal to len(dims) = {len(dims)}"
-        )
-    wrapped = tuple(_dim(d, ndim) for d in dims)
-    if len(set(wrapped)) != len(wrapped):
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return Permute.apply(input, wrapped)
-
-
-def reversed_dims(input: Any) -> Any:
-    """``input.T``: all dimensions reversed (PyTorch warns unless the tensor is 2-D)."""
-    ndim = operand(input).ndim
-    if ndim == 0:
-        warnings.warn(
-            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
-            "cases.",
-            UserWarning,
-            stacklevel=3,
-        )
-    elif ndim != 2:
-        warnings.warn(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` "
-            "to reverse the dimensions of a tensor.",
-            UserWarning,
-            stacklevel=3,
-        )
-    return Permute.apply(input, tuple(range(ndim - 1, -1, -1)))
-
-
-def movedim(input: Any, source: Any, destination: Any) -> Any:
-    """A view with dimensions ``source`` moved to positions ``destination``; others keep order.
-
-    ``source`` and ``destination`` are ints or sequences of ints.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.zeros(2, 3, 4).movedim(0, -1).shape
-        minigrad.Size([3, 4, 2])
-    """
-    ndim = operand(input).ndim
-    source = (source,) if isinstance(source, int) else tuple(source)
-    destination = (destination,) if isinstance(destination, int) else tuple(destination)
-    if len(source) != len(destination):
-        raise RuntimeError(
-            "movedim: Invalid source or destination dims: source "
-            f"({list(source)} dims) should contain the same number of dims as destination "
-            f"({list(destination)} dims)"
-        )
-    src = [_dim(d, ndim) for d in source]
-    dst = [_dim(d, ndim) for d in destination]
-    for name, dims, given in (("source", src, source), ("destination", dst, destination)):
-        if len(set(dims)) != len(dims):
-            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
-    order = [-1] * ndim
-    for s, d in zip(src, dst):
-        order[d] = s
-    rest = iter(d for d in range(ndim) if d not in src)
-    order = [next(rest) if o == -1 else o for o in order]
-    return Permute.apply(input, tuple(order))
-
-
 moveaxis = movedim
-
-
-def _expand_error_type(input: Any) -> str:
-    return input._type_name() if isinstance(input, TensorBase) else "minigrad.FloatTensor"
-
-
-def expand(input: Any, *sizes: Any) -> Any:
-    """A view repeating size-1 dimensions to ``sizes`` (-1 keeps a size) without copying.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.tensor([[1.], [2.]]).expand(2, 3)
-        tensor([[1., 1., 1.],
-                [2., 2., 2.]])
-    """
-    sizes = _sizes(sizes)
-    shape = operand(input).shape
-    lead = len(sizes) - len(shape)
-    if lead < 0:
-        raise RuntimeError(
-            f"expand({_expand_error_type(input)}{{{errors.format_size(shape)}}}, "
-            f"size={errors.format_size(sizes)}): the number of sizes provided ({len(sizes)}) "
-            "must be greater or equal to the number of dimensions in the tensor "
-            f"({len(shape)})"
-        )
-    # From the last dimension, as PyTorch's inferExpandGeometry (the first mismatch it meets).
-    target = [0] * len(sizes)
-    for i in range(len(sizes) - 1, -1, -1):
-        n = sizes[i]
-        size = shape[i - lead] if i >= lead else 1
-        if n == -1:
-            if i < lead:
-                raise RuntimeError(
-                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
-                    f"non-existing dimension {i}"
-                )
-            n = size
-        if n < 0:
-            raise RuntimeError("numel: integer multiplication overflow")
-        if size != n and size != 1:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({n}) must match the existing size ({size}) "
-                f"at non-singleton dimension {i}.  Target sizes: {errors.format_size(sizes)}.  "
-                f"Tensor sizes: {errors.format_size(shape)}"
-            )
-        target[i] = n
-    return Expand.apply(input, tuple(target))
 
 
 def expand_as(input: Any, other: Any) -> Any:
@@ -953,175 +788,10 @@ def expand_as(input: Any, other: Any) -> Any:
     return expand(input, operand(other).shape)
 
 
-def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
-    """The diagonal ``offset`` of the matrices in ``dim1``, ``dim2``, as a view's last dimension.
-
-    A positive ``offset`` is above the main diagonal, a negative one below.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.arange(9.).view(3, 3).diagonal(1)
-        tensor([1., 5.])
-    """
-    ndim = operand(input).ndim
-    d1, d2 = _dim(dim1, ndim), _dim(dim2, ndim)
-    if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return Diagonal.apply(input, operator.index(offset), d1, d2)
-
-
-# --- split, chunk, unbind: several views from one node ---------------------------------------
-
-
-def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
-    """``input`` cut along ``dim`` into pieces of ``split_size``, or of the sizes in a list.
-
-    With an int the last piece may be shorter. The pieces are views that may not be written in
-    place while gradients are recorded.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.arange(5.).split(2)
-        (tensor([0., 1.]), tensor([2., 3.]), tensor([4.]))
-    """
-    array = operand(input)
-    if isinstance(split_size_or_sections, (list, tuple)):
-        return split_with_sizes(input, split_size_or_sections, dim)
-    split_size = operator.index(split_size_or_sections)
-    if array.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    if split_size < 0:
-        raise RuntimeError(
-            f"split expects split_size be non-negative, but got split_size={split_size}"
-        )
-    dim = _dim(dim, array.ndim)
-    size = array.shape[dim]
-    if split_size == 0 and size != 0:
-        raise RuntimeError(
-            "split_size can only be 0 if dimension size is 0, but got dimension size of "
-            f"{size}"
-        )
-    count = max(-(-size // split_size), 1) if split_size else 1
-    bounds = tuple(min(i * split_size, size) for i in range(count)) + (size,)
-    return Split.apply(input, dim, bounds)
-
-
-def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
-    """``input`` cut along ``dim`` into pieces of the given sizes (they must add up)."""
-    array = operand(input)
-    if array.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    sizes = [operator.index(s) for s in split_sizes]
-    size = array.shape[_dim(dim, array.ndim)]
-    if any(s < 0 for s in sizes):
-        raise RuntimeError(
-            "split_with_sizes expects split_sizes have only non-negative entries, but got "
-            f"split_sizes={errors.format_size(sizes)}"
-        )
-    if sum(sizes) != size:
-        raise RuntimeError(
-            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-            f"size at dimension {dim}), but got split_sizes={errors.format_size(sizes)}"
-        )
-    bounds = tuple(int(b) for b in np.cumsum([0, *sizes]))
-    return SplitWithSizes.apply(input, _dim(dim, array.ndim), bounds)
-
-
-def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
-    """``input`` cut along ``dim`` into at most ``chunks`` pieces of equal size.
-
-    That is ``split`` with ``ceil(size / chunks)``: the last piece may be smaller.
-
-    Example:
-        >>> import minigrad
-        >>> [piece.shape[0] for piece in minigrad.zeros(5).chunk(3)]
-        [2, 2, 1]
-    """
-    array = operand(input)
-    if array.ndim == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    size = array.shape[_dim(dim, array.ndim)]
-    split_size = -(-size // chunks)
-    if split_size == 0 and size == 0:
-        # PyTorch keeps the number of (empty) chunks, through split_with_sizes.
-        return split_with_sizes(input, [0] * chunks, dim)
-    return split(input, split_size, dim)
-
-
-def unbind(input: Any, dim: int = 0) -> tuple[Any, ...]:
-    """The slices of ``input`` along ``dim``.
-
-    They are views that may not be written in place while gradients are recorded.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.tensor([[1., 2.], [3., 4.]]).unbind(1)
-        (tensor([1., 3.]), tensor([2., 4.]))
-    """
-    ndim = operand(input).ndim
-    if ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return Unbind.apply(input, _dim(dim, ndim))
-
-
-def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
-    """``input`` cut along ``dim`` into ``n`` nearly equal pieces, or at the given indices.
-
-    Unlike ``split``, each piece is its own slice (a view that may be written in place).
-    """
-    array = operand(input)
-    if array.ndim == 0:
-        raise RuntimeError(
-            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
-        )
-    if isinstance(indices_or_sections, TensorBase):
-        value = indices_or_sections._array
-        indices_or_sections = int(value) if value.ndim == 0 else [int(i) for i in value]
-    dim = _dim(dim, array.ndim)
-    size = array.shape[dim]
-    if isinstance(indices_or_sections, (list, tuple)):
-        cuts = [operator.index(i) for i in indices_or_sections]
-        starts, stops = [0, *cuts], [*cuts, size]
-    else:
-        sections = operator.index(indices_or_sections)
-        if sections <= 0:
-            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
-        small, extra = divmod(size, sections)
-        lengths = [small + 1 if i < extra else small for i in range(sections)]
-        starts = [int(s) for s in np.cumsum([0, *lengths[:-1]])]
-        stops = [a + n for a, n in zip(starts, lengths)]
-    return tuple(slice_dim(input, dim, a, b, 1) for a, b in zip(starts, stops))
-
-
-def _split_along(input: Any, sections: Any, name: str, min_dim: int, dim: int) -> Any:
-    ndim = operand(input).ndim
-    if ndim < min_dim:
-        raise RuntimeError(
-            f"minigrad.{name} requires a tensor with at least {min_dim} dimension, but got a "
-            f"tensor with {ndim} dimensions!"
-        )
-    if not isinstance(sections, (list, tuple)):
-        size = operand(input).shape[dim]
-        if sections == 0 or size % sections:
-            raise RuntimeError(
-                f"minigrad.{name} attempted to split along dimension {dim}, but the size of the "
-                f"dimension {size} is not divisible by the split_size {sections}!"
-            )
-    return tensor_split(input, sections, dim)
-
-
-def hsplit(input: Any, sections: Any) -> tuple[Any, ...]:
-    """``tensor_split`` along dimension 1 (dimension 0 of a 1-D tensor)."""
-    return _split_along(input, sections, "hsplit", 1, 0 if operand(input).ndim == 1 else 1)
-
-
-def vsplit(input: Any, sections: Any) -> tuple[Any, ...]:
-    """``tensor_split`` along dimension 0 of an at least 2-D tensor."""
-    return _split_along(input, sections, "vsplit", 2, 0)
-
-
-def dsplit(input: Any, sections: Any) -> tuple[Any, ...]:
-    """``tensor_split`` along dimension 2 of an at least 3-D tensor."""
-    return _split_along(input, sections, "dsplit", 3, 2)
+def _embed(op: type[_Embed], grad: Any, shape: tuple[int, ...], key: Any) -> Any:
+    """``grad`` placed at ``key`` in zeros of ``shape``: plain numpy unless grad is a tensor."""
+    if isinstance(grad, TensorBase):
+        return op.apply(grad, shape, key)
+    result = np.zeros(shape, dtype=grad.dtype)
+    result[key] = grad
+    return result

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from minigrad.creation import tensor, zeros_like
-from minigrad.ops.elementwise import maximum
+from minigrad.ops.arithmetic import (
+    maximum,
+)
 from minigrad.optim.optimizer import (
     Optimizer,
     check_non_negative,

@@ -15,9 +15,13 @@ from typing import Any
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.variable import TensorBase
 from minigrad.creation import tensor
-from minigrad.ops.elementwise import clamp
+from minigrad.ops.clamp import (
+    clamp,
+)
 from minigrad.ops.linalg import vector_norm
-from minigrad.ops.shape import stack
+from minigrad.ops.shape import (
+    stack,
+)
 from minigrad.tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]

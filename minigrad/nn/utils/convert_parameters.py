@@ -6,7 +6,9 @@ from collections.abc import Iterable
 
 from minigrad.autograd.variable import TensorBase
 from minigrad.nn.modules.utils import typename
-from minigrad.ops.shape import cat
+from minigrad.ops.shape import (
+    cat,
+)
 from minigrad.tensor import Tensor
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]

@@ -1,0 +1,742 @@
+"""Binary and ternary arithmetic: + - * / // **, remainder, maximum, minimum, atan2, lerp, ...
+
+Also addcmul and addcdiv. Each op is one class (forward, backward, what it saves) followed by its
+public function.
+
+What each op saves is what PyTorch 2.13 saves: it decides which later in-place writes make
+backward raise. Formulas are written with operators and numpy ufuncs only, so they read like the
+math (and run on tensors under create_graph).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd.function import Op
+from minigrad.autograd.variable import TensorBase
+from minigrad.ops._helpers import (
+    C_TYPE_NAMES,
+    check_float_kernel,
+    is_bool,
+    not_implemented_name,
+    operand,
+    promote,
+    save_for_the_other,
+)
+
+
+class Add(Op):
+    """z = x + alpha * y;  dx = grad,  dy = alpha * grad.  Saves nothing."""
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    fields = ("alpha",)
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
+        ctx.alpha = alpha
+        if alpha != 1:
+            y = alpha * y
+        return x + y if dtype is None else np.add(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        return grad, grad if ctx.alpha == 1 else grad * ctx.alpha, None, None
+
+
+def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input + alpha * other``, with broadcasting.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.add(minigrad.tensor([1.0, 2.0]), 1.0)
+        tensor([2., 3.])
+    """
+    a, b, dtype = promote(input, other)
+    if alpha != 1 or type(alpha) is not int:  # alpha=1, the common case, needs no check
+        _check_alpha(a, dtype, alpha)
+    if dtype is None and alpha == 1:
+        return Add.apply(a, b)  # the options' defaults: two arguments fewer to look at
+    return Add.apply(a, b, alpha, dtype)
+
+
+def _check_alpha(a: Any, dtype: Any, alpha: Any) -> None:
+    if alpha == 1 and not isinstance(alpha, float):
+        return  # the common case
+    kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
+    if isinstance(alpha, (bool, np.bool_)) and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if kind != "f" and isinstance(alpha, (float, np.floating)):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
+class Sub(Op):
+    """z = x - alpha * y;  dx = grad,  dy = -alpha * grad.  Saves nothing."""
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    fields = ("alpha",)
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
+        ctx.alpha = alpha
+        if alpha != 1:
+            y = alpha * y
+        return x - y if dtype is None else np.subtract(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha, None, None
+
+
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``input - alpha * other``, with broadcasting."""
+    a, b, dtype = promote(input, other)
+    _check_bool_subtraction(a, b)
+    _check_alpha(a, dtype, alpha)
+    return Sub.apply(a, b, alpha, dtype)
+
+
+def _check_bool_subtraction(a: Any, b: Any) -> None:
+    if is_bool(a) and is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    if is_bool(a) or is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+class Rsub(Op):
+    """z = other - x (``2 - x``);  dx = -grad.  Saves nothing."""
+
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
+        return np.subtract(other, x, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return -grad, None, None
+
+
+def rsub(input: Any, other: Any) -> Any:
+    """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
+    a, b, dtype = promote(input, other)
+    _check_bool_subtraction(a, b)
+    return Rsub.apply(a, b, dtype)
+
+
+class Mul(Op):
+    """z = x * y;  dx = grad * y,  dy = grad * x.
+
+    Saves each operand only if the *other* one needs a gradient, as PyTorch does: after
+    ``z = x * y`` with only ``x`` requiring grad, writing ``x`` in place is still legal.
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
+        save_for_the_other(ctx, x, y)
+        return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        return (
+            grad * y if ctx.needs_input_grad[0] else None,
+            grad * x if ctx.needs_input_grad[1] else None,
+            None,
+        )
+
+
+def mul(input: Any, other: Any) -> Any:
+    """``input * other``, with broadcasting."""
+    a, b, dtype = promote(input, other)
+    return Mul.apply(a, b) if dtype is None else Mul.apply(a, b, dtype)
+
+
+class Div(Op):
+    """z = x / y;  dx = grad / y,  dy = -grad * ((x / y) / y).
+
+    Saves ``y`` whenever anything needs a gradient, and ``x`` only if ``y`` does (PyTorch).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
+        return x / y if dtype is None else np.true_divide(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        return (
+            grad / y if ctx.needs_input_grad[0] else None,
+            -grad * ((x / y) / y) if ctx.needs_input_grad[1] else None,  # PyTorch's order
+            None,
+        )
+
+
+def div(input: Any, other: Any) -> Any:
+    """``input / other`` (true division: integers give float32), with broadcasting."""
+    a, b, dtype = promote(input, other, true_divide=True)
+    return Div.apply(a, b, dtype)
+
+
+class FloorDivide(Op):
+    """z = floor(x / y).  PyTorch has no derivative for it: backward raises, as there.
+
+    Its node is PyTorch's ``torch::autograd::NotImplemented`` (printed ``<NotImplemented>``).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    node_name = "NotImplemented"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        _check_integer_divisor(x, y, dtype)
+        return np.floor_divide(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+def floor_divide(input: Any, other: Any) -> Any:
+    """``input // other``: division rounded down (not differentiable, as in PyTorch)."""
+    a, b, dtype = promote(input, other)
+    if dtype is None and is_bool(a):
+        check_float_kernel("div_floor_cpu", a)
+    return FloorDivide.apply(a, b, dtype)
+
+
+FloorDivide._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
+class FloorDivideInplace(FloorDivide):
+    """``floor_divide_``: PyTorch's message names the in-place op."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide_ is not implemented")
+
+
+FloorDivideInplace._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
+class PowScalar(Op):
+    """y = x ** p (p a number);  dx = grad * p * x**(p-1), and 0 where p == 0.  Saves x."""
+
+    fields = ("exponent",)
+
+    node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, exponent: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.exponent = exponent
+        return scalar_power(x, exponent, dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (x,) = ctx.saved_tensors
+        p = ctx.exponent
+        if p == 0:
+            return grad * 0, None, None
+        return grad * (p * scalar_power(x, p - 1)), None, None
+
+
+def pow(input: Any, exponent: Any) -> Any:
+    """``input ** exponent``: tensor ** number, tensor ** tensor, or number ** tensor."""
+    a, b, dtype = promote(input, exponent)
+    if isinstance(operand(b), np.ndarray):
+        if isinstance(operand(a), np.ndarray):
+            if dtype is None and is_bool(a):
+                check_float_kernel("pow", a)
+            return Pow.apply(a, b, dtype)
+        return RpowScalar.apply(b, a, dtype)
+    _check_integer_power(a, b)
+    return PowScalar.apply(a, b, dtype)
+
+
+def _check_integer_power(base: Any, exponent: Any) -> None:
+    if isinstance(exponent, int) and exponent < 0 and operand(base).dtype.kind in "iub":
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def scalar_power(x: Any, exponent: Any, dtype: Any = None) -> Any:
+    """``x ** exponent`` for a number exponent, as PyTorch's kernel computes it.
+
+    PyTorch computes the exponents 0.5 and -0.5 as sqrt and rsqrt, which differ from a power at
+    signed zeros and infinities: sqrt(-0.0) = -0.0, rsqrt(-0.0) = -inf, rsqrt(-inf) = nan
+    (``pow`` gives 0.0, inf and 0.0). A tensor (create_graph) goes through the op itself.
+    """
+    if not isinstance(x, np.ndarray):
+        return x**exponent
+    if exponent == 0.5:
+        return np.sqrt(x, dtype=dtype)
+    if exponent == -0.5:
+        return np.divide(1, np.sqrt(x, dtype=dtype), dtype=dtype)
+    return np.power(x, exponent, dtype=dtype)
+
+
+class Pow(Op):
+    """z = x ** y (two tensors).  Saves x, y and its result.
+
+    dx = grad * y * x**(y-1) (0 where y == 0);  dy = grad * z * log(x) (0 where x == 0, y >= 0).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    node_name = "PowBackward1"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        z = _power(x, y, dtype)
+        ctx.save_for_backward(x, y, z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y, z = ctx.saved_tensors
+        dx = dy = None
+        if ctx.needs_input_grad[0]:
+            dx = np.where(y == 0, 0, grad * y * x ** (y - 1))
+        if ctx.needs_input_grad[1]:
+            dy = np.where((x == 0) & (y >= 0), 0, grad * z * np.log(x))
+        return dx, dy, None
+
+
+class RpowScalar(Op):
+    """z = base ** y (base a number);  dy = grad * z * log(base).  Saves y and its result."""
+
+    fields = ("base",)
+
+    node_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, y: np.ndarray, base: Any, dtype: Any) -> np.ndarray:
+        z = _power(base, y, dtype)
+        ctx.save_for_backward(y, z)
+        ctx.base = base
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        y, z = ctx.saved_tensors
+        if ctx.base == 0:
+            return np.where(y >= 0, 0, grad * z * -np.inf), None, None
+        return grad * z * np.log(ctx.base), None, None
+
+
+def true_divide(input: Any, other: Any) -> Any:
+    """Alias of ``div``."""
+    return div(input, other)
+
+
+class Remainder(Op):
+    """z = x - floor(x / y) * y (Python's %);  dx = grad,  dy = -grad * floor(x / y).
+
+    The result has the sign of y. Saves x and y only if y needs a gradient (PyTorch).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    node_name = "RemainderBackward1"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        _check_integer_divisor(x, y, dtype)
+        needs_y = ctx.needs_input_grad[1]
+        ctx.save_for_backward(x if needs_y else None, y if needs_y else None)
+        return np.remainder(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        dy = -grad * np.floor(x / y) if ctx.needs_input_grad[1] else None
+        return grad, dy, None
+
+
+class RemainderScalar(Op):
+    """z = x % other (a number);  dx = grad.  Saves nothing."""
+
+    node_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
+        _check_integer_divisor(x, other, dtype)
+        return np.remainder(x, other, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        return grad, None, None
+
+
+def remainder(input: Any, other: Any) -> Any:
+    """Python's ``%``: ``input - floor(input / other) * other`` (the sign of ``other``)."""
+    a, b, dtype = promote(input, other)
+    if (dtype if dtype is not None else operand(a).dtype) == np.bool_:
+        check_float_kernel("remainder_cpu", a)
+    if isinstance(operand(b), np.ndarray):
+        return Remainder.apply(a, b, dtype)
+    return RemainderScalar.apply(a, b, dtype)
+
+
+class Maximum(Op):
+    """z = max(x, y) elementwise (nan wins);  the gradient goes to the larger operand.
+
+    On ties it is split evenly. Saves both operands (PyTorch).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        return np.maximum(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        split = np.where(x == y, grad * 0.5, grad)
+        needs = ctx.needs_input_grad
+        return (
+            np.where(x < y, 0, split) if needs[0] else None,
+            np.where(x > y, 0, split) if needs[1] else None,
+            None,
+        )
+
+
+def maximum(input: Any, other: Any) -> Any:
+    """The larger of two tensors, elementwise (nan if either is nan)."""
+    _require_tensor("maximum", 2, "other", other)
+    a, b, dtype = promote(input, other)
+    return Maximum.apply(a, b, dtype)
+
+
+def _require_tensor(name: str, position: int, argname: str, value: Any) -> None:
+    if not isinstance(value, TensorBase):
+        raise TypeError(
+            f"{name}(): argument '{argname}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}"
+        )
+
+
+class Atan2(Op):
+    """z = atan2(x, y), the angle of the point (y, x);  dx = grad * y * r,  dy = grad * -x * r.
+
+    ``r = 1 / (x**2 + y**2)``, taken as 0 where that is infinite: at the origin (or where the
+    squares underflow) PyTorch's gradient is 0, not nan. Saves both operands (PyTorch).
+    """
+
+    num_inputs = 2
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        return np.arctan2(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        reciprocal = 1 / (x * x + y * y)
+        reciprocal = np.where(reciprocal == np.inf, 0, reciprocal)
+        needs = ctx.needs_input_grad
+        return (
+            grad * y * reciprocal if needs[0] else None,
+            grad * -x * reciprocal if needs[1] else None,
+            None,
+        )
+
+
+def atan2(input: Any, other: Any) -> Any:
+    """The angle of the point ``(other, input)``: ``atan(input / other)`` in its quadrant."""
+    _require_tensor("atan2", 2, "other", other)
+    a, b, dtype = promote(input, other, true_divide=True)
+    return Atan2.apply(a, b, dtype)
+
+
+class Minimum(Op):
+    """z = min(x, y) elementwise (nan wins);  the gradient goes to the smaller operand.
+
+    On ties it is split evenly. Saves both operands (PyTorch).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        return np.minimum(x, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, y = ctx.saved_tensors
+        split = np.where(x == y, grad * 0.5, grad)
+        needs = ctx.needs_input_grad
+        return (
+            np.where(x > y, 0, split) if needs[0] else None,
+            np.where(x < y, 0, split) if needs[1] else None,
+            None,
+        )
+
+
+def minimum(input: Any, other: Any) -> Any:
+    """The smaller of two tensors, elementwise (nan if either is nan)."""
+    _require_tensor("minimum", 2, "other", other)
+    a, b, dtype = promote(input, other)
+    return Minimum.apply(a, b, dtype)
+
+
+class Lerp(Op):
+    """z = start + w * (end - start), w a number;  dstart = grad * (1 - w),  dend = grad * w.
+
+    Saves nothing but the number.
+    """
+
+    fields = ("weight",)
+
+    node_name = "LerpBackward0"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, start: Any, end: Any, weight: Any) -> np.ndarray:
+        ctx.weight = weight
+        return np.asarray(_lerp_values(start, end, weight), dtype=np.result_type(start, end))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        w = ctx.weight
+        return grad * (1 - w), grad * w, None
+
+
+def lerp(input: Any, end: Any, weight: Any) -> Any:
+    """Linear interpolation ``input + weight * (end - input)`` (weight a number or a tensor)."""
+    _check_same_dtype("lerp", input, end, "end")
+    if isinstance(operand(weight), np.ndarray):
+        _check_same_dtype("lerp", input, weight, "weight")
+        check_float_kernel("lerp_kernel_tensor", input)
+        return _call_ternary(LerpTensor.apply, (input, end, weight))
+    check_float_kernel("lerp_kernel_scalar", input)
+    return _call_ternary(Lerp.apply, (input, end, weight))
+
+
+def _call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
+    """Run a three-input op, with PyTorch's message when the shapes do not broadcast."""
+    try:
+        return apply(*args, *options)
+    except ValueError as error:
+        tensors = [a for a in args if a is not None and not isinstance(a, (int, float))]
+        shape = np.shape(operand(tensors[0]))
+        for value in tensors[1:]:
+            try:
+                shape = np.broadcast_shapes(shape, np.shape(operand(value)))
+            except ValueError:
+                raise RuntimeError(
+                    errors.broadcast_mismatch(shape, np.shape(operand(value)))
+                ) from None
+        raise RuntimeError(str(error)) from None
+
+
+def _check_same_dtype(name: str, input: Any, other: Any, argname: str) -> None:
+    a, b = operand(input).dtype, operand(other).dtype
+    if a != b:
+        raise RuntimeError(
+            f"expected dtype {C_TYPE_NAMES[a.name]} for `{argname}` but got dtype "
+            f"{C_TYPE_NAMES[b.name]}"
+        )
+
+
+class LerpTensor(Op):
+    """z = start + w * (end - start), w a tensor;  dw = grad * (end - start).
+
+    dstart = grad * (1 - w),  dend = grad * w.
+
+    Saves weight always (two formulas use it), start and end only if weight needs a
+    gradient (PyTorch saves a value conditionally only when a single formula uses it).
+    """
+
+    node_name = "LerpBackward1"
+    num_inputs = 3
+
+    @staticmethod
+    def forward(ctx: Any, start: Any, end: Any, weight: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(start if needs[2] else None, end if needs[2] else None, weight)
+        return _lerp_values(start, end, weight).astype(start.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any]:
+        start, end, weight = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            grad * (1 - weight) if needs[0] else None,
+            grad * weight if needs[1] else None,
+            grad * (end - start) if needs[2] else None,
+        )
+
+
+class Addcmul(Op):
+    """z = x + value * t1 * t2;  dx = grad,  dt1 = grad * t2 * value,  dt2 = grad * t1 * value.
+
+    Saves t2 only if t1 needs a gradient and t1 only if t2 does (PyTorch).
+    """
+
+    fields = ("value",)
+
+    num_inputs = 3
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(t1 if needs[2] else None, t2 if needs[1] else None)
+        ctx.value = value
+        product = np.multiply(t1, t2, dtype=dtype)
+        return np.add(x, product if value == 1 else value * product, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        t1, t2 = ctx.saved_tensors
+        needs, value = ctx.needs_input_grad, ctx.value
+        scaled = grad if value == 1 else grad * value
+        return (
+            grad,
+            scaled * t2 if needs[1] else None,
+            scaled * t1 if needs[2] else None,
+            None,
+            None,
+        )
+
+
+def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    """``input + value * tensor1 * tensor2``."""
+    dtype = _common_dtype(input, tensor1, tensor2)
+    if (dtype if dtype is not None else operand(input).dtype) == np.bool_:
+        check_float_kernel("addcmul_cpu_out", input)
+    return _call_ternary(Addcmul.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
+                         dtype)
+
+
+def _value_for(value: Any, dtype: Any, input: Any) -> Any:
+    """Addcmul's ``value`` in the result's dtype: an integer result truncates it (PyTorch)."""
+    kind = np.dtype(dtype).kind if dtype is not None else operand(input).dtype.kind
+    return int(value) if kind in "iu" and isinstance(value, float) else value
+
+
+def _common_dtype(*values: Any) -> Any:
+    """The dtype PyTorch computes a multi-input op in, or None if every array already has it."""
+    from minigrad._dtype import result_type
+
+    arrays = [operand(v) for v in values if v is not None]
+    dtype = result_type(*arrays)
+    if all(isinstance(a, np.ndarray) and a.dtype == dtype for a in arrays):
+        return None
+    return dtype
+
+
+class Addcdiv(Op):
+    """z = x + value * t1 / t2;  dx = grad,  dt1 = grad * value / t2.
+
+    dt2 = -grad * value * t1 / t2**2.
+
+    Saves t2 always (two formulas use it), t1 only if t2 needs a gradient (PyTorch).
+    """
+
+    fields = ("value",)
+
+    num_inputs = 3
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(t1 if needs[2] else None, t2)
+        ctx.value = value
+        quotient = np.true_divide(t1, t2, dtype=dtype)
+        return np.add(x, quotient if value == 1 else value * quotient, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        t1, t2 = ctx.saved_tensors
+        needs, value = ctx.needs_input_grad, ctx.value
+        scaled = grad if value == 1 else grad * value
+        return (
+            grad,
+            scaled / t2 if needs[1] else None,
+            -scaled * t1 / (t2 * t2) if needs[2] else None,
+            None,
+            None,
+        )
+
+
+def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    """``input + value * tensor1 / tensor2``."""
+    if operand(tensor1).dtype.kind != "f" and operand(tensor2).dtype.kind != "f":
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * minigrad.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes."
+        )
+    dtype = _common_dtype(input, tensor1, tensor2)
+    return _call_ternary(Addcdiv.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
+                         dtype)
+
+
+arctan2 = atan2
+
+
+def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:
+    # Integer division by zero is an error in PyTorch (numpy would give 0 with a warning).
+    kind = (np.dtype(dtype) if dtype is not None else np.result_type(x, y)).kind
+    if kind in "iub" and np.any(np.asarray(y) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _power(x: Any, y: Any, dtype: Any) -> np.ndarray:
+    """``x ** y``; for integers a negative exponent gives 0 (1 for 1, +-1 for -1), as PyTorch."""
+    try:
+        return np.power(x, y, dtype=dtype)
+    except ValueError:  # numpy: "Integers to negative integer powers are not allowed."
+        negative = np.asarray(y) < 0
+        z = np.power(x, np.where(negative, 0, y), dtype=dtype)
+        odd = np.asarray(y) % 2 != 0
+        special = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
+        return np.where(negative, special, z).astype(z.dtype, copy=False)
+
+
+def _lerp_values(start: Any, end: Any, weight: Any) -> np.ndarray:
+    # PyTorch's formula, exact at both ends: from start for |w| < 0.5, else from end.
+    small = np.abs(weight) < 0.5
+    return np.where(small, start + weight * (end - start), end - (end - start) * (1 - weight))

@@ -1,0 +1,236 @@
+"""Clamping: ``clamp`` (``clip``), ``clamp_min``, ``clamp_max``, by numbers or by tensors.
+
+The gradient flows where the input was inside the bounds (and, for tensor bounds, to the bound
+that was taken). Each op saves what PyTorch 2.13 saves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import (
+    cast,
+    check_float_kernel,
+    is_bool,
+    operand,
+    promote,
+)
+from minigrad.ops.arithmetic import _call_ternary, _common_dtype
+
+
+class Clamp(Op):
+    """y = min(max(x, low), high);  dx = grad where low <= x <= high.  Saves its input.
+
+    The bounds are inclusive: at x == low the gradient passes, as in PyTorch.
+    """
+
+    fields = ("low", "high")
+
+    node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, low: Any, high: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.low, ctx.high = low, high
+        return np.clip(x, low, high)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (x,) = ctx.saved_tensors
+        if ctx.low is None:
+            inside = x <= ctx.high
+        elif ctx.high is None:
+            inside = x >= ctx.low
+        else:
+            inside = (x >= ctx.low) & (x <= ctx.high)
+        return np.where(inside, grad, 0), None, None  # an infinite grad outside stays 0
+
+
+def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
+    """Limit every element to ``[min, max]`` (either bound may be None)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    tensor_bounds = [isinstance(operand(b), np.ndarray) for b in (min, max) if b is not None]
+    if any(tensor_bounds):
+        if not all(tensor_bounds):
+            raise TypeError(
+                "clamp() received an invalid combination of arguments: the bounds must be both "
+                "tensors or both numbers"
+            )
+        return _clamp_tensor(input, min, max)
+    array = operand(input)
+    if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
+        input = cast(input, np.dtype(np.float32))
+    elif array.dtype == np.bool_:
+        input = cast(input, np.dtype(np.int64))  # a bool tensor and int bounds: int64
+    return Clamp.apply(input, min, max)
+
+
+def _clamp_tensor(input: Any, min: Any, max: Any) -> Any:
+    """Clamp with tensor bounds (ClampBackward0)."""
+    dtype = _common_dtype(input, min, max)
+    both = min is not None and max is not None  # one bound: PyTorch's clamp_min/max kernels
+    if both and (dtype if dtype is not None else operand(input).dtype) == np.bool_:
+        check_float_kernel("clamp_cpu", input)
+    return _call_ternary(ClampTensor.apply, (input, min, max), dtype)
+
+
+clip = clamp
+
+
+class ClampTensor(Op):
+    """y = min(max(x, low), high) with tensor bounds (either may be None).  Saves x, low, high.
+
+    dx = grad where low <= x <= high;  dlow = grad where x < low (and low < high);
+    dhigh = grad where x > high (or high < low, where the result is high).
+    """
+
+    node_name = "ClampBackward0"
+    num_inputs = 3
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, low: Any, high: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, low, high)
+        y = np.asarray(x, dtype=dtype) if dtype is not None else x
+        if low is not None:
+            y = np.maximum(y, low, dtype=dtype)
+        if high is not None:
+            y = np.minimum(y, high, dtype=dtype)
+        return y if y is not x else x.copy()
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        x, low, high = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        dx = dlow = dhigh = None
+        if low is not None and high is not None:
+            if needs[0]:
+                dx = np.where((x >= low) & (x <= high), grad, 0)
+            if needs[1]:
+                dlow = np.where((x < low) & (low < high), grad, 0)
+            if needs[2]:
+                dhigh = np.where((x > high) | (high < low), grad, 0)
+        elif low is not None:
+            dx = np.where(x >= low, grad, 0) if needs[0] else None
+            dlow = np.where(x < low, grad, 0) if needs[1] else None
+        else:
+            dx = np.where(x <= high, grad, 0) if needs[0] else None
+            dhigh = np.where(x > high, grad, 0) if needs[2] else None
+        return dx, dlow, dhigh, None
+
+
+class ClampMin(Op):
+    """y = max(x, low), low a number;  dx = grad where x >= low.  Saves its input."""
+
+    fields = ("low",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, low: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.low = low
+        return np.maximum(x, low)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        return np.where(x >= ctx.low, grad, 0), None  # an infinite grad outside stays 0
+
+
+def clamp_min(input: Any, min: Any) -> Any:
+    """``max(input, min)``: a lower bound only (a number or a tensor)."""
+    if isinstance(operand(min), np.ndarray):
+        a, b, dtype = promote(input, min)
+        return ClampMinTensor.apply(a, b, dtype)
+    return ClampMin.apply(_bound_dtype(input, min), min)
+
+
+def _bound_dtype(input: Any, bound: Any) -> Any:
+    # An integer tensor clamped with a float bound becomes the default float dtype; a bool
+    # tensor with an int bound, int64.
+    if operand(input).dtype.kind != "f" and isinstance(bound, float):
+        return cast(input, np.dtype(np.float32))
+    if is_bool(input):
+        return cast(input, np.dtype(np.int64))
+    return input
+
+
+class ClampMax(Op):
+    """y = min(x, high), high a number;  dx = grad where x <= high.  Saves its input."""
+
+    fields = ("high",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, high: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.high = high
+        return np.minimum(x, high)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        return np.where(x <= ctx.high, grad, 0), None  # an infinite grad outside stays 0
+
+
+def clamp_max(input: Any, max: Any) -> Any:
+    """``min(input, max)``: an upper bound only (a number or a tensor)."""
+    if isinstance(operand(max), np.ndarray):
+        a, b, dtype = promote(input, max)
+        return ClampMaxTensor.apply(a, b, dtype)
+    return ClampMax.apply(_bound_dtype(input, max), max)
+
+
+class ClampMinTensor(Op):
+    """y = max(x, low), low a tensor;  dx = grad where x >= low, dlow = grad where x < low.
+
+    Saves x and low.
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    node_name = "ClampMinBackward1"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, low: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, low)
+        return np.maximum(x, low, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, low = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            np.where(x >= low, grad, 0) if needs[0] else None,
+            np.where(x < low, grad, 0) if needs[1] else None,
+            None,
+        )
+
+
+class ClampMaxTensor(Op):
+    """y = min(x, high), high a tensor;  dx = grad where x <= high, dhigh = grad elsewhere.
+
+    Saves x and high.
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    node_name = "ClampMaxBackward1"
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, high: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, high)
+        return np.minimum(x, high, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, high = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            np.where(x <= high, grad, 0) if needs[0] else None,
+            np.where(x > high, grad, 0) if needs[1] else None,
+            None,
+        )

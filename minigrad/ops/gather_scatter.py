@@ -1,0 +1,571 @@
+"""Gather and scatter: gather, scatter, scatter_add, scatter_reduce, take_along_dim.
+
+What each op saves is what PyTorch 2.13 saves: gather saves its input *and* the index; scatter
+and scatter_add only the index; scatter_reduce everything (input, source, index and result);
+``scatter(..., reduce=)`` nothing (no derivative: backward raises, as PyTorch's).
+
+Gather's backward "writes a gradient into zeros" (a scatter-add): that step is an op of its own
+(``ScatterAdd``) with a backward of its own, so the formula also runs on tensors and second
+derivatives work (``run`` picks the array or the recorded path).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad import _arguments, errors
+from minigrad._dtype import display_name
+from minigrad.autograd.function import Op
+from minigrad.autograd.variable import TensorBase
+from minigrad.ops._helpers import (
+    not_implemented_name,
+    operand,
+    raw,
+    run,
+    warn_once,
+    wrap_dim,
+)
+
+
+class Gather(Op):
+    """y[p] = x[p with p[dim] replaced by index[p]];  dx = grad scatter-added at ``index``.
+
+    Saves its input and the index, as PyTorch does (GatherBackward0 keeps ``self``): writing
+    either in place before backward raises.
+    """
+
+    fields = ("dim",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x, index)
+        ctx.dim = dim
+        return _at_least_1d(x)[_fancy(_at_least_1d(index), dim)].reshape(index.shape)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        x, index = ctx.saved_tensors
+        zeros = np.zeros(np.shape(x), dtype=raw(grad).dtype)
+        return run(ScatterAdd, zeros, grad, ctx.dim, raw(index)), None, None
+
+
+def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
+    """``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (and likewise for other dims).
+
+    ``index`` (int64 or int32) has ``input``'s number of dimensions and is no larger than it
+    except along ``dim``; the result has ``index``'s shape.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> x.gather(1, minigrad.tensor([[1], [0]]))
+        tensor([[2.],
+                [3.]])
+    """
+    axis, _ = _gather_checks(operand(input), dim, index)
+    return Gather.apply(input, axis, index)
+
+
+def _gather_checks(array: np.ndarray, dim: int, index: Any) -> tuple[int, np.ndarray]:
+    axis = wrap_dim(dim, array.ndim)
+    index_array = operand(index)
+    _check_index_dtype(index_array, "gather")
+    if max(index_array.ndim, 1) != max(array.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d in range(index_array.ndim):
+        if d != axis and index_array.shape[d] > array.shape[d]:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index "
+                f"{errors.format_size(index_array.shape)} to be no larger than self "
+                f"{errors.format_size(array.shape)} apart from dimension {axis}")
+    _check_index_bounds(index_array, _at_least_1d(array).shape[axis], axis)
+    return axis, index_array
+
+
+class ScatterAdd(Op):
+    """y = x with src added at ``index`` along ``dim``;  dx = grad,  dsrc = gather(grad, index).
+
+    Saves the index.
+    """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
+    fields = ("dim",)
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
+                index: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(index)
+        ctx.dim = dim
+        y = np.array(x, copy=True)
+        flat_index = _at_least_1d(index)
+        np.add.at(_at_least_1d(y), _fancy(flat_index, dim),
+                  _at_least_1d(src)[_leading(flat_index.shape)])
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        (index,) = ctx.saved_tensors
+        dsrc = run(Gather, grad, ctx.dim, raw(index)) if ctx.needs_input_grad[1] else None
+        return grad, dsrc, None, None
+
+
+def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
+    """A copy of ``input`` with ``src`` added at ``index`` (duplicates accumulate).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2).scatter_add(0, minigrad.tensor([1, 1]), minigrad.ones(2))
+        tensor([0., 2.])
+    """
+    axis = _scatter_checks(operand(input), dim, index, src, "scatter_add")
+    return ScatterAdd.apply(input, src, axis, index)
+
+
+def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str) -> int:
+    axis = _scatter_shape_checks(array, dim, index, src)
+    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
+    return axis
+
+
+def _scatter_shape_checks(array: np.ndarray, dim: int, index: Any, src: Any) -> int:
+    """The checks of scatter's dtypes and shapes (PyTorch's meta function; bounds come later)."""
+    axis = wrap_dim(dim, array.ndim)
+    index_array = operand(index)
+    _check_index_dtype(index_array, "scatter")
+    src_array = operand(src) if isinstance(src, TensorBase) else None
+    if src_array is not None and src_array.dtype != array.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if max(index_array.ndim, 1) != max(array.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if src_array is not None and max(src_array.ndim, 1) != max(index_array.ndim, 1):
+        if src_array.ndim < index_array.ndim:  # PyTorch reads src's size at each index dim
+            wrap_dim(src_array.ndim, src_array.ndim)  # first: IndexError past src's last
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    for d in range(index_array.ndim):
+        too_big_for_self = d != axis and index_array.shape[d] > array.shape[d]
+        too_big_for_src = src_array is not None and index_array.shape[d] > src_array.shape[d]
+        if too_big_for_self or too_big_for_src:
+            size = errors.format_size
+            message = (f"Expected index {size(index_array.shape)} to be no larger than "
+                       f"self {size(array.shape)} apart from dimension {axis}")
+            if src_array is not None:
+                message += f" and to be no larger size than src {size(src_array.shape)}"
+            raise RuntimeError(message)
+    return axis
+
+
+class Scatter(Op):
+    """y = x with src's values written at ``index`` along ``dim``.  Saves the index.
+
+    dx = grad, 0 where written;  dsrc = grad gathered at ``index``.
+    """
+
+    fields = ("dim",)
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
+                index: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(index)
+        ctx.dim = dim
+        y = np.array(x, copy=True)
+        flat_index = _at_least_1d(index)
+        _at_least_1d(y)[_fancy(flat_index, dim)] = _at_least_1d(src)[_leading(flat_index.shape)]
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        (index,) = ctx.saved_tensors
+        index = raw(index)
+        dx = dsrc = None
+        if ctx.needs_input_grad[0]:
+            dx = np.where(_written_mask(np.shape(grad), ctx.dim, index), grad, 0)
+        if ctx.needs_input_grad[1]:
+            dsrc = run(Gather, grad, ctx.dim, index)
+        return dx, dsrc, None, None
+
+
+class ScatterValue(Op):
+    """y = x with ``value`` written at ``index`` along ``dim``;  dx = grad, 0 where written.
+
+    Saves the index.
+    """
+
+    fields = ("dim",)
+
+    node_name = "ScatterBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
+        ctx.save_for_backward(index)
+        ctx.dim = dim
+        y = np.array(x, copy=True)
+        _at_least_1d(y)[_fancy(_at_least_1d(index), dim)] = value
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (index,) = ctx.saved_tensors
+        mask = _written_mask(np.shape(grad), ctx.dim, raw(index))
+        return np.where(mask, grad, 0), None, None, None
+
+
+def _check_index_dtype(index: np.ndarray, name: str) -> None:
+    if index.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+
+
+def _check_index_bounds(index: np.ndarray, size: int, dim: int) -> None:
+    bad = (index < 0) | (index >= size)
+    if bad.any():
+        value = index.flat[int(np.argmax(bad))]
+        raise RuntimeError(f"index {value} is out of bounds for dimension {dim} with size {size}")
+
+
+def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
+    """Values of ``input`` at ``indices`` along ``dim`` (numpy's ``take_along_axis``).
+
+    The two are broadcast against each other except along ``dim``; without ``dim`` both are
+    flattened. Recorded as PyTorch does: ``expand`` (or ``view``) then ``gather``.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([[10.0, 30.0, 20.0]])
+        >>> minigrad.take_along_dim(x, x.argsort(dim=1), dim=1)
+        tensor([[10., 20., 30.]])
+    """
+    from minigrad.ops import views
+
+    if dim is None:
+        return gather(views.view(input, -1), 0, views.view(indices, -1))
+    array, index_array = operand(input), operand(indices)
+    if array.ndim != index_array.ndim:
+        raise RuntimeError(
+            "minigrad.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {array.ndim} dimensions for input, and {index_array.ndim} "
+            "dimensions for indices")
+    if index_array.dtype != np.int64:
+        raise RuntimeError("minigrad.take_along_dim(): dtype of indices should be Long but got "
+                           f"{display_name(index_array.dtype)}")
+    axis = wrap_dim(dim, array.ndim)
+    self_sizes = list(array.shape)
+    if array.ndim:
+        self_sizes[axis] = index_array.shape[axis]
+    index_shape = _broadcast_shape(self_sizes, index_array.shape)
+    index_sizes = list(index_array.shape)
+    if array.ndim:
+        index_sizes[axis] = array.shape[axis]
+    input_shape = _broadcast_shape(index_sizes, array.shape)
+    # PyTorch 2.13 gathers with a broadcast *copy* of the indices: writing the caller's indices
+    # after the call does not make backward raise (writing the input does).
+    index_copy = TensorBase.output_class._make(np.array(np.broadcast_to(index_array, index_shape)))
+    return gather(views.expand(input, input_shape), axis, index_copy)
+
+
+def _broadcast_shape(a: Any, b: Any) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise RuntimeError(errors.broadcast_mismatch(a, b)) from None
+
+
+def _at_least_1d(array: np.ndarray) -> np.ndarray:
+    # gather/scatter treat a 0-d tensor as a 1-element vector (PyTorch's ensure_nonempty_dim).
+    return array.reshape(1) if array.ndim == 0 else array
+
+
+def _fancy(index: np.ndarray, dim: int) -> tuple[Any, ...]:
+    """Gather's and scatter's addressing, as a numpy advanced index.
+
+    For each position p of ``index`` it picks the element at p with p[dim] replaced by index[p].
+    """
+    key = list(np.indices(index.shape, sparse=True))
+    key[dim] = index
+    return tuple(key)
+
+
+def _leading(shape: tuple[int, ...]) -> tuple[slice, ...]:
+    # scatter reads only the first index.shape elements of src along every dimension.
+    return tuple(slice(0, n) for n in shape)
+
+
+def _written_mask(shape: tuple[int, ...], dim: int, index: np.ndarray) -> np.ndarray:
+    """True where scatter left x's value, False where it wrote."""
+    keep = np.ones(shape, dtype=bool)
+    flat_index = _at_least_1d(index)
+    _at_least_1d(keep)[_fancy(flat_index, dim)] = False
+    return keep
+
+
+# scatter_reduce's reductions: numpy's accumulating ufunc and the value to start from without
+# ``include_self``. 'max' and 'min' are accepted as 'amax' and 'amin' (forward only, as PyTorch).
+_REDUCTIONS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum,
+               "amin": np.minimum, "max": np.maximum, "min": np.minimum}
+
+
+def _identity(reduce: str, dtype: np.dtype) -> Any:
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    big = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+    return -big if reduce in ("amax", "max") else big
+
+
+class ScatterReduce(Op):
+    """y = x with src combined in at ``index`` along ``dim`` by ``reduce``.
+
+    ``reduce``: sum, prod, mean, amax, amin; x's own values count unless ``include_self`` is
+    False. The gradient is PyTorch's scatter_reduce_backward: sum and mean share grad evenly; prod
+    divides the product by each factor (zeros handled apart); amax and amin split it evenly
+    among the elements equal to the result. Saves x, src, the index and the result.
+    """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
+    fields = ("dim", "reduce", "include_self")
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
+                reduce: str, include_self: bool) -> np.ndarray:
+        y = _scatter_reduce(x, src, dim, index, reduce, include_self)
+        ctx.save_for_backward(x, src, index, y)
+        ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None, None]:
+        x, src, index, result = ctx.saved_tensors
+        dx, dsrc = _scatter_reduce_backward(grad, x, src, ctx.dim, raw(index), result,
+                                            ctx.reduce, ctx.include_self)
+        if not ctx.include_self:
+            dx = run(ScatterValue, dx, ctx.dim, raw(index), 0)
+        return dx, dsrc, None, None, None, None
+
+
+def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,
+                   include_self: bool = True) -> Any:
+    """A copy of ``input`` with ``src`` combined in at ``index`` along ``dim`` by ``reduce``.
+
+    ``reduce``: 'sum', 'prod', 'mean', 'amax' or 'amin'. With ``include_self=False`` the
+    written positions start from ``src`` alone (``input``'s value there is left out).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([1.0, 1.0])
+        >>> x.scatter_reduce(0, minigrad.tensor([0, 0]), minigrad.tensor([3.0, 5.0]), "amax")
+        tensor([5., 1.])
+    """
+    return ScatterReduce.apply(input, *scatter_reduce_call(input, dim, index, src, reduce,
+                                                           include_self))
+
+
+class DoubleBackwardUnsupported(Op):
+    """PyTorch's DelayedError node: y = x; differentiating it raises (scatter_reduce prod).
+
+    PyTorch names it ``torch::autograd::Error`` (printed ``grad_fn=<Error>``).
+    """
+
+    node_name = "Error"
+    fields = ()
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return np.array(x, copy=True)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError(
+            "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
+            "scattered to the same position in self")
+
+
+DoubleBackwardUnsupported._Node.name = lambda node: "torch::autograd::Error"  # type: ignore[method-assign]
+
+
+def scatter_reduce_call(input: Any, dim: int, index: Any, src: Any, reduce: str,
+                        include_self: bool) -> tuple[Any, ...]:
+    """The checked arguments (after ``input``) of ScatterReduce (function and in place)."""
+    array = operand(input)
+    axis = _scatter_shape_checks(array, dim, index, src)
+    if reduce not in _REDUCTIONS:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
+    return src, axis, index, reduce, include_self
+
+
+class ScatterReduceLegacy(Op):
+    """``scatter(..., reduce='add' | 'multiply')``: src (a tensor or a number) combined in.
+
+    PyTorch has no derivative for it: its node is ``torch::autograd::NotImplemented`` and
+    backward raises. Saves nothing.
+    """
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+
+    node_name = "NotImplemented"
+    num_inputs = 2
+    aten_name = "aten::scatter"
+    fields = ()
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, src: Any, dim: int, index: np.ndarray,
+                reduce: str) -> np.ndarray:
+        y = np.array(x, copy=True)
+        flat_index = _at_least_1d(index)
+        # (a number is cast to x's dtype first: 2.5 multiplies an integer tensor by 2)
+        values = (_at_least_1d(src)[_leading(flat_index.shape)] if np.ndim(src)
+                  else np.asarray(src).astype(x.dtype))
+        ufunc = np.add if reduce == "add" else np.multiply
+        ufunc.at(_at_least_1d(y), _fancy(flat_index, dim), values)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError(f"derivative for {ctx._function.aten_name} is not implemented")
+
+
+class ScatterReduceLegacyInplace(ScatterReduceLegacy):
+    """``scatter_(..., reduce=)``: PyTorch's message names the in-place op."""
+
+    node_name = "NotImplemented"
+    aten_name = "aten::scatter_"
+
+
+def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce: str | None,
+                 inplace: bool = False) -> tuple[type[Op], tuple[Any, ...]]:
+    """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``."""
+    name = "scatter_" if inplace else "scatter"
+    _arguments.check_tensor(index, name, "index", 2)
+    if reduce is not None:
+        _arguments.check_value(reduce, "str", name, "reduce", 4)
+    if src is None:
+        src = value
+    if not isinstance(src, (TensorBase, bool, int, float, np.number)):
+        raise TypeError(
+            f"{name}(): argument 'src' (position 3) must be Tensor or Number, not "
+            f"{errors.python_type_name(src)}"
+        )
+    array = operand(input)
+    axis = _scatter_shape_checks(array, dim, index, src)
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    _check_index_bounds(operand(index), _at_least_1d(array).shape[axis], axis)
+    if isinstance(src, np.generic):
+        src = src.item()
+    if reduce is not None:
+        if isinstance(src, TensorBase):
+            warn_once(errors.SCATTER_REDUCE_DEPRECATED)
+        op = ScatterReduceLegacyInplace if inplace else ScatterReduceLegacy
+        return op, (src, axis, index, reduce)
+    if isinstance(src, TensorBase):
+        return Scatter, (src, axis, index)
+    return ScatterValue, (axis, index, src)
+
+
+for _op in (ScatterReduceLegacy, ScatterReduceLegacyInplace):
+    _op._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
+def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = None,
+            reduce: str | None = None) -> Any:
+    """A copy of ``input`` with ``src`` (a tensor, or a number ``value``) written at ``index``.
+
+    For ``dim=0``: ``out[index[i][j]][j] = src[i][j]``. Duplicate indices write in an
+    unspecified order (as in PyTorch). ``reduce='add'`` or ``'multiply'`` combines instead of
+    writing (no gradient: PyTorch has none; prefer ``scatter_reduce``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(3).scatter(0, minigrad.tensor([2, 0]), minigrad.tensor([5.0, 7.0]))
+        tensor([7., 0., 5.])
+    """
+    op, args = scatter_call(input, dim, index, src, value, reduce)
+    return op.apply(input, *args)
+
+
+def _scatter_reduce(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray, reduce: str,
+                    include_self: bool) -> np.ndarray:
+    """``x`` with ``src`` combined in at ``index`` along ``dim`` by ``reduce``."""
+    y = np.array(x, copy=True)
+    flat_y, flat_index = _at_least_1d(y), _at_least_1d(index)
+    key = _fancy(flat_index, dim)
+    values = _at_least_1d(src)[_leading(flat_index.shape)]
+    if not include_self:
+        flat_y[key] = _identity(reduce, x.dtype)
+    _REDUCTIONS[reduce].at(flat_y, key, values)
+    if reduce == "mean":
+        count = np.full(flat_y.shape, 1 if include_self else 0, dtype=np.int64)
+        np.add.at(count, key, 1)
+        count = np.maximum(count, 1)
+        if y.dtype.kind == "f":
+            flat_y /= count
+        else:
+            flat_y //= count
+    return y
+
+
+def _scatter_reduce_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray,
+                             result: Any, reduce: str, include_self: bool) -> tuple[Any, Any]:
+    """PyTorch's scatter_reduce_backward (before zeroing x's written slots)."""
+    gather = lambda values: run(Gather, values, dim, index)  # noqa: E731
+    dtype = raw(grad).dtype
+    if reduce == "sum":
+        return grad, gather(grad)
+    if reduce == "mean":
+        count = np.full(np.shape(grad), 1.0 if include_self else 0.0, dtype=dtype)
+        count = run(ScatterAdd, count, np.ones(np.shape(index), dtype), dim, index)
+        count = np.maximum(count, 1)
+        return grad / count, gather(grad) / gather(count)
+    if reduce == "prod":
+        return _prod_backward(grad, x, src, dim, index, result, include_self)
+    if reduce in ("amax", "amin"):
+        value = gather(result)
+        x_hit = (raw(x) == raw(result)).astype(dtype)
+        src_hit = (raw(src)[_leading(index.shape)] == raw(value)).astype(dtype)
+        shares = run(ScatterAdd, x_hit, src_hit, dim, index)
+        spread = grad / shares
+        return x_hit * spread, src_hit * gather(spread)
+    raise RuntimeError("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' "
+                       f"but got {reduce}.")
+
+
+def _prod_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray, result: Any,
+                   include_self: bool) -> tuple[Any, Any]:
+    """The gradient of prod: the product without each factor, computed apart where factors are 0."""
+    dtype = raw(grad).dtype
+    masked_x = np.where(raw(x) == 0, 1, x)
+    masked_x_result = run(ScatterReduce, masked_x, src, dim, index, "prod", include_self)
+    dx = grad * masked_x_result / masked_x
+    src_zero = raw(src)[_leading(index.shape)] == 0
+    zeros = run(ScatterAdd, np.zeros(np.shape(grad), dtype), src_zero.astype(dtype), dim, index)
+    zeros_there = run(Gather, zeros, dim, index)
+    single_zero = src_zero & (zeros_there == 1)
+    masked_src = np.where(_padded(single_zero, np.shape(src)), 1, src)
+    masked_src_result = run(ScatterReduce, x, masked_src, dim, index, "prod", include_self)
+    dsrc = np.where(single_zero, run(Gather, grad * masked_src_result, dim, index),
+                    run(Gather, grad * result, dim, index)
+                    / np.where(_padded(src_zero, np.shape(src)), 1, src)[_leading(index.shape)])
+    if isinstance(src, TensorBase) and (zeros_there > 1).any():  # under create_graph
+        # PyTorch's DelayedError: the first gradient is fine, differentiating it raises.
+        dsrc = DoubleBackwardUnsupported.apply(dsrc)
+    return dx, dsrc
+
+
+def _padded(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``mask`` (index-shaped) padded with False to ``shape`` (src may be larger)."""
+    full = np.zeros(shape, dtype=bool)
+    full[_leading(mask.shape)] = mask
+    return full

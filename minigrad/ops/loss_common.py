@@ -1,0 +1,171 @@
+"""What the loss functions share: the ``reduction`` argument, target broadcasting, scalar ops.
+
+``reduction`` ("none", "mean", "sum") and the legacy ``size_average``/``reduce`` flags are
+resolved here once, with PyTorch's messages and warnings. ``MulScalar``, ``DivScalar`` and
+``AddScalar`` are PyTorch's nodes for a tensor times / over / plus a Python number, which some
+loss graphs contain (they save nothing).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd.function import Op
+from minigrad.ops import reduction as reduction_module
+from minigrad.ops import views
+from minigrad.ops._helpers import _shape, _size
+
+# PyTorch's _Reduction enum: what reduction a loss kernel applies.
+_NONE, _MEAN, _SUM = 0, 1, 2
+
+
+class MulScalar(Op):
+    """y = x * c for a number c (C++'s ``tensor * double``);  dx = grad * c.  Saves nothing.
+
+    PyTorch records ``MulBackward1`` here, not the ``MulBackward0`` of Python's ``x * 2.0``.
+    """
+
+    fields = ("c",)
+
+    node_name = "MulBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, c: float) -> np.ndarray:
+        ctx.c = c
+        return x * c
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad * ctx.c, None
+
+
+class DivScalar(Op):
+    """y = x / c for a number c (C++'s ``tensor / int``);  dx = grad / c.  Saves nothing."""
+
+    fields = ("c",)
+
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, c: Any) -> np.ndarray:
+        ctx.c = c
+        return x / c
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad / ctx.c, None
+
+
+class AddScalar(Op):
+    """y = x + c for a number c (C++'s ``tensor + double``);  dx = grad.  Saves nothing."""
+
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, c: Any) -> np.ndarray:
+        return x + c
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad, None
+
+
+def _legacy_reduction(size_average: Any, reduce: Any) -> str:
+    """The reduction meant by the deprecated ``size_average`` / ``reduce`` flags (warns)."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    name = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(
+        f"size_average and reduce args will be deprecated, please use reduction='{name}' "
+        "instead.",
+        stacklevel=3,
+    )
+    return name
+
+
+def _mul_scalar(x: Any, c: float) -> Any:
+    return MulScalar.apply(x, float(c))
+
+
+def _broadcast_tensors(a: Any, b: Any) -> tuple[Any, Any]:
+    """``torch.broadcast_tensors(a, b)``: each operand expanded (a view) only if it must be."""
+    return _expand_pair(a, b, only_if_needed=True)
+
+
+def _expand_pair(a: Any, b: Any, only_if_needed: bool) -> tuple[Any, Any]:
+    shape_a, shape_b = _shape(a), _shape(b)
+    if shape_a == shape_b:
+        return a, b
+    try:
+        shape = np.broadcast_shapes(shape_a, shape_b)
+    except ValueError:
+        raise RuntimeError(errors.broadcast_mismatch(shape_a, shape_b)) from None
+    return (
+        a if only_if_needed and shape_a == shape else views.expand(a, shape),
+        b if only_if_needed and shape_b == shape else views.expand(b, shape),
+    )
+
+
+def _expand_outplace(a: Any, b: Any) -> tuple[Any, Any]:
+    """C++'s two-tensor ``expand_outplace``: if the shapes differ, *both* are expanded."""
+    return _expand_pair(a, b, only_if_needed=False)
+
+
+def _reduction_enum(reduction: Any) -> int:
+    """PyTorch's ``_Reduction.get_enum``: 'none' -> 0, 'mean' -> 1, 'sum' -> 2."""
+    if reduction == "none":
+        return _NONE
+    if reduction == "mean":
+        return _MEAN
+    if reduction == "elementwise_mean":
+        warnings.warn(
+            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+            stacklevel=3,
+        )
+        return _MEAN
+    if reduction == "sum":
+        return _SUM
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduction(reduction: str, size_average: Any, reduce: Any) -> str:
+    if size_average is not None or reduce is not None:
+        return _legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def _reduce_array(loss: np.ndarray, reduction: int) -> np.ndarray:
+    """A loss kernel's reduction on arrays (the mean of nothing is nan, silently)."""
+    if reduction == _NONE:
+        return loss
+    total = np.sum(loss, dtype=loss.dtype)
+    return np.asarray(total / loss.size if reduction == _MEAN else total, dtype=loss.dtype)
+
+
+def _norm(reduction: int, size: int) -> float:
+    """The factor a loss kernel's backward applies for its reduction: 1/n for 'mean'."""
+    return 1.0 / size if reduction == _MEAN and size else 1.0
+
+
+def _apply_loss_reduction(loss: Any, reduction: int) -> Any:
+    """PyTorch's C++ ``apply_loss_reduction``: records MeanBackward0 / SumBackward0."""
+    if reduction == _MEAN:
+        return reduction_module.mean(loss)
+    if reduction == _SUM:
+        return reduction_module.sum(loss)
+    return loss
+
+
+def _warn_target_size(input: Any, target: Any) -> None:
+    # stacklevel 3: the warning points at the line that called the loss function.
+    if _shape(input) != _shape(target):
+        warnings.warn(
+            f"Using a target size ({_size(_shape(target))}) that is different to the input "
+            f"size ({_size(_shape(input))}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.",
+            stacklevel=3,
+        )

@@ -1,0 +1,237 @@
+"""Ops that cut a tensor into views: split, split_with_sizes, chunk, unbind, tensor_split, ...
+
+Also hsplit, vsplit, dsplit. They return several views from one node; PyTorch forbids writing
+to those in place while gradients are recorded (``Output 0 of Split is a view and ...``). None
+saves a tensor: the backward stacks or joins the pieces' gradients back into the input's shape.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.views import ViewOp
+from minigrad.ops._helpers import along, operand
+from minigrad.ops.shape import cat, stack
+from minigrad.ops.views import (
+    _dim,
+    slice_dim,
+)
+
+
+class Split(ViewOp):
+    """ys = consecutive pieces along ``dim``;  dx = the pieces' gradients side by side.
+
+    ``bounds`` are the pieces' start indices followed by the size of ``dim``.
+    """
+
+    fields = ("shape", "keys", "dim")
+
+    multi_output = "Split"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[Any, ...]:
+        keys = [along(dim, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
+        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
+        return tuple(x[key] for key in keys)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple[Any, None, None]:
+        return _pieces_backward(grads, ctx.shape, ctx.keys, ctx.dim, False), None, None
+
+
+def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into pieces of ``split_size``, or of the sizes in a list.
+
+    With an int the last piece may be shorter. The pieces are views that may not be written in
+    place while gradients are recorded.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(5.).split(2)
+        (tensor([0., 1.]), tensor([2., 3.]), tensor([4.]))
+    """
+    array = operand(input)
+    if isinstance(split_size_or_sections, (list, tuple)):
+        return split_with_sizes(input, split_size_or_sections, dim)
+    split_size = operator.index(split_size_or_sections)
+    if array.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if split_size < 0:
+        raise RuntimeError(
+            f"split expects split_size be non-negative, but got split_size={split_size}"
+        )
+    dim = _dim(dim, array.ndim)
+    size = array.shape[dim]
+    if split_size == 0 and size != 0:
+        raise RuntimeError(
+            "split_size can only be 0 if dimension size is 0, but got dimension size of "
+            f"{size}"
+        )
+    count = max(-(-size // split_size), 1) if split_size else 1
+    bounds = tuple(min(i * split_size, size) for i in range(count)) + (size,)
+    return Split.apply(input, dim, bounds)
+
+
+class SplitWithSizes(Split):
+    """ys = consecutive pieces of the given sizes along ``dim``;  dx = their gradients joined."""
+
+    multi_output = "SplitWithSizes"
+
+
+def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into pieces of the given sizes (they must add up)."""
+    array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    sizes = [operator.index(s) for s in split_sizes]
+    size = array.shape[_dim(dim, array.ndim)]
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got "
+            f"split_sizes={errors.format_size(sizes)}"
+        )
+    if sum(sizes) != size:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+            f"size at dimension {dim}), but got split_sizes={errors.format_size(sizes)}"
+        )
+    bounds = tuple(int(b) for b in np.cumsum([0, *sizes]))
+    return SplitWithSizes.apply(input, _dim(dim, array.ndim), bounds)
+
+
+class Unbind(ViewOp):
+    """ys = the slices x[..., i, ...] along ``dim``, one per index;  dx = them stacked."""
+
+    fields = ("shape", "keys", "dim")
+
+    multi_output = "Unbind"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> tuple[Any, ...]:
+        keys = [along(dim, i) for i in range(x.shape[dim])]
+        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
+        return tuple(x[key] for key in keys)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple[Any, None]:
+        return _pieces_backward(grads, ctx.shape, ctx.keys, ctx.dim, True), None
+
+
+def unbind(input: Any, dim: int = 0) -> tuple[Any, ...]:
+    """The slices of ``input`` along ``dim``.
+
+    They are views that may not be written in place while gradients are recorded.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1., 2.], [3., 4.]]).unbind(1)
+        (tensor([1., 3.]), tensor([2., 4.]))
+    """
+    ndim = operand(input).ndim
+    if ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return Unbind.apply(input, _dim(dim, ndim))
+
+
+def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into at most ``chunks`` pieces of equal size.
+
+    That is ``split`` with ``ceil(size / chunks)``: the last piece may be smaller.
+
+    Example:
+        >>> import minigrad
+        >>> [piece.shape[0] for piece in minigrad.zeros(5).chunk(3)]
+        [2, 2, 1]
+    """
+    array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    size = array.shape[_dim(dim, array.ndim)]
+    split_size = -(-size // chunks)
+    if split_size == 0 and size == 0:
+        # PyTorch keeps the number of (empty) chunks, through split_with_sizes.
+        return split_with_sizes(input, [0] * chunks, dim)
+    return split(input, split_size, dim)
+
+
+def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``input`` cut along ``dim`` into ``n`` nearly equal pieces, or at the given indices.
+
+    Unlike ``split``, each piece is its own slice (a view that may be written in place).
+    """
+    array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
+    if isinstance(indices_or_sections, TensorBase):
+        value = indices_or_sections._array
+        indices_or_sections = int(value) if value.ndim == 0 else [int(i) for i in value]
+    dim = _dim(dim, array.ndim)
+    size = array.shape[dim]
+    if isinstance(indices_or_sections, (list, tuple)):
+        cuts = [operator.index(i) for i in indices_or_sections]
+        starts, stops = [0, *cuts], [*cuts, size]
+    else:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        small, extra = divmod(size, sections)
+        lengths = [small + 1 if i < extra else small for i in range(sections)]
+        starts = [int(s) for s in np.cumsum([0, *lengths[:-1]])]
+        stops = [a + n for a, n in zip(starts, lengths)]
+    return tuple(slice_dim(input, dim, a, b, 1) for a, b in zip(starts, stops))
+
+
+def hsplit(input: Any, sections: Any) -> tuple[Any, ...]:
+    """``tensor_split`` along dimension 1 (dimension 0 of a 1-D tensor)."""
+    return _split_along(input, sections, "hsplit", 1, 0 if operand(input).ndim == 1 else 1)
+
+
+def _split_along(input: Any, sections: Any, name: str, min_dim: int, dim: int) -> Any:
+    ndim = operand(input).ndim
+    if ndim < min_dim:
+        raise RuntimeError(
+            f"minigrad.{name} requires a tensor with at least {min_dim} dimension, but got a "
+            f"tensor with {ndim} dimensions!"
+        )
+    if not isinstance(sections, (list, tuple)):
+        size = operand(input).shape[dim]
+        if sections == 0 or size % sections:
+            raise RuntimeError(
+                f"minigrad.{name} attempted to split along dimension {dim}, but the size of the "
+                f"dimension {size} is not divisible by the split_size {sections}!"
+            )
+    return tensor_split(input, sections, dim)
+
+
+def vsplit(input: Any, sections: Any) -> tuple[Any, ...]:
+    """``tensor_split`` along dimension 0 of an at least 2-D tensor."""
+    return _split_along(input, sections, "vsplit", 2, 0)
+
+
+def dsplit(input: Any, sections: Any) -> tuple[Any, ...]:
+    """``tensor_split`` along dimension 2 of an at least 3-D tensor."""
+    return _split_along(input, sections, "dsplit", 3, 2)
+
+
+def _pieces_backward(
+    grads: tuple[Any, ...], shape: tuple[int, ...], keys: list[Any], dim: int, stacked: bool
+) -> Any:
+    """The gradient of a multi-output view op: each output's gradient placed at its key."""
+    if any(isinstance(g, TensorBase) for g in grads):
+        # create_graph: PyTorch records one cat (split) or stack (unbind) of the gradients.
+        make = TensorBase.output_class._make
+        tensors = [g if isinstance(g, TensorBase) else make(np.asarray(g)) for g in grads]
+        return stack(tensors, dim) if stacked else cat(tensors, dim)
+    result = np.zeros(shape, dtype=grads[0].dtype)
+    for grad, key in zip(grads, keys):
+        result[key] = grad
+    return result

@@ -1,0 +1,103 @@
+"""Stride algebra: the strides PyTorch gives a view, computed for numpy arrays.
+
+A numpy view answers ``stride()`` in bytes and may pick other strides than PyTorch for the
+same view (size-1 dims, expanded dims); these helpers compute PyTorch's strides in elements and
+build numpy views with exactly them, so ``stride()`` and ``is_contiguous()`` answer as PyTorch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def view_strides(
+    shape: tuple[int, ...], strides: tuple[int, ...], new_shape: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """The strides of ``new_shape`` viewing memory laid out as (``shape``, ``strides``), or None.
+
+    PyTorch's ``computeStride``: a view exists iff every run of dimensions that is contiguous in
+    memory ("chunk") maps onto whole dimensions of the new shape. Size-1 dimensions get the
+    strides PyTorch gives them.
+    """
+    if not shape:
+        return (1,) * len(new_shape)
+    numel = int(np.prod(shape))
+    if numel == 0:
+        if tuple(shape) == tuple(new_shape):
+            return tuple(strides)
+        result, stride = [], 1
+        for size in reversed(new_shape):
+            result.append(stride)
+            stride *= max(size, 1)
+        return tuple(reversed(result))
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = strides[-1]
+    tensor_numel = view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        # At the end of a chunk of memory-contiguous dimensions: match it with new dimensions.
+        if tensor_d == 0 or (
+            shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base_stride
+        ):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = strides[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_strides)
+
+
+def expand_strides(
+    shape: tuple[int, ...], strides: tuple[int, ...], target: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The strides of (``shape``, ``strides``) expanded to ``target``.
+
+    PyTorch's ``inferExpandGeometry``: repeated dimensions get stride 0, the others keep theirs.
+    """
+    lead = len(target) - len(shape)
+    new_strides = [0] * len(target)
+    for i in range(len(target) - 1, -1, -1):
+        dim = i - lead
+        if dim >= 0:
+            size, stride = shape[dim], strides[dim]
+        else:
+            size = 1
+            stride = target[i + 1] * new_strides[i + 1] if i + 1 < len(target) else 1
+        new_strides[i] = 0 if size != target[i] else stride
+    return tuple(new_strides)
+
+
+def element_strides(x: np.ndarray) -> tuple[int, ...]:
+    """``x``'s strides in elements, as PyTorch's ``stride()`` counts them."""
+    itemsize = x.itemsize
+    return tuple(s // itemsize for s in x.strides)
+
+
+def is_plain(x: np.ndarray) -> bool:
+    """True if ``x`` has the strides of a fresh row-major array, size-1 dimensions included.
+
+    Then numpy's own reshape gives the strides PyTorch gives (the fast path).
+    """
+    if not x.flags.c_contiguous:
+        return False
+    expected = x.itemsize
+    for size, stride in zip(reversed(x.shape), reversed(x.strides)):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def strided(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
+    """A view of ``x``'s memory with ``shape`` and ``strides`` (in elements)."""
+    itemsize = x.itemsize
+    return np.lib.stride_tricks.as_strided(
+        x, shape=shape, strides=tuple(s * itemsize for s in strides)
+    )
