@@ -1573,22 +1573,22 @@ class Tensor(TensorBase):
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self += alpha * other`` in place."""
-        other, dtype = promote_inplace(self, other)
+        other, dtype = promote_inplace(self, other, method="add_")
         return apply_inplace(arithmetic.Add, self, other, alpha, dtype)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self -= alpha * other`` in place."""
-        other, dtype = promote_inplace(self, other)
+        other, dtype = promote_inplace(self, other, method="sub_")
         return apply_inplace(arithmetic.Sub, self, other, alpha, dtype)
 
     def mul_(self, other: Any) -> Tensor:
         """``self *= other`` in place."""
-        other, dtype = promote_inplace(self, other)
+        other, dtype = promote_inplace(self, other, method="mul_")
         return apply_inplace(arithmetic.Mul, self, other, dtype)
 
     def div_(self, other: Any) -> Tensor:
         """``self /= other`` in place."""
-        other, dtype = promote_inplace(self, other, true_divide=True)
+        other, dtype = promote_inplace(self, other, true_divide=True, method="div_")
         return apply_inplace(arithmetic.Div, self, other, dtype)
 
     def pow_(self, exponent: Any) -> Tensor:

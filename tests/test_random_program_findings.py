@@ -640,3 +640,127 @@ def test_copy_names_its_source_other_as_pytorch():
     assert str(excinfo.value) == (
         "copy_(): argument 'non_blocking' (position 2) must be bool, not NoneType"
     )
+
+
+# ---- op-level findings -----------------------------------------------------------------------
+
+STALE = "one of the variables needed for gradient computation has been modified by an inplace"
+
+
+@pytest.mark.parametrize(
+    "op",
+    ["mul", "div", "atan2", "maximum", "minimum", "pow"],
+)
+def test_with_both_operands_stale_the_error_names_other(op):
+    # PyTorch's generated nodes unpack ``other`` (or ``exponent``) before ``self``.
+    a = mg.ones(2, requires_grad=True).clone()  # self: [2]
+    b = mg.full((3, 1), 2.0, requires_grad=True).clone()  # other: [3, 1]
+    z = getattr(mg, op)(a, b)
+    a.add_(1)
+    b.add_(1)
+    with pytest.raises(RuntimeError) as excinfo:
+        z.sum().backward()
+    assert str(excinfo.value).startswith(text(f"{STALE} operation: [minigrad.FloatTensor [3, 1]]"))
+
+
+def test_pow_checks_both_inputs_before_its_result():
+    a = mg.full((2,), 2.0, requires_grad=True).clone()
+    b = mg.ones(3, 1, requires_grad=True).clone()
+    z = a**b
+    a.add_(1)
+    z.add_(1)
+    with pytest.raises(RuntimeError) as excinfo:
+        z.sum().backward()
+    assert text("[minigrad.FloatTensor [2]], which is output 0 of Add") in str(excinfo.value)
+
+
+def test_stale_no_grad_view_as_exponent_is_reported_before_the_base():
+    t1 = mg.tensor(0.0, requires_grad=True)
+    t3 = (t1 - t1).view_as(t1)
+    with mg.no_grad():
+        t4 = t3.reshape(-1)
+    t5 = t4.reshape(-1)
+    t6 = t5**t4
+    with mg.no_grad():
+        t5.sigmoid_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t6.sum().backward()
+    assert str(excinfo.value).startswith(
+        "A view was created in no_grad mode and its base or another view of its base has been "
+        "modified inplace with grad mode enabled."
+    )
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+def test_maximum_and_minimum_of_equal_values_give_the_first(op):
+    a = mg.tensor([0.0, -0.0])
+    b = mg.tensor([-0.0, 0.0])
+    assert values(1 / getattr(mg, op)(a, b)) == [float("inf"), float("-inf")]
+    assert values(1 / getattr(mg, op)(b, a)) == [float("-inf"), float("inf")]
+
+
+def test_overwritten_values_get_a_zero_gradient_even_from_infinity():
+    # zero_, fill_ and copy_ give the old value a gradient of zeros, not grad * 0 (nan at inf).
+    t1 = mg.zeros((3, 1), requires_grad=True)
+    t2 = t1.abs()
+    t2.zero_()
+    t2.div_(t1.data)  # 1 / 0: an infinite gradient for t2
+    t2.sum().backward()
+    assert values(t1.grad) == [[0.0], [0.0], [0.0]]
+    t0 = mg.tensor([[-1.0], [3.0], [1.5]], requires_grad=True)
+    t1 = t0.data
+    t1.sub_(t0)
+    t1[0] = t0.sum()
+    t1.sqrt_()
+    (g,) = mg.autograd.grad(t1.sum(), t0)
+    assert str(values(g)) == "[[inf], [nan], [nan]]"
+
+
+@pytest.mark.parametrize(
+    ("function", "node", "first", "second", "third"),
+    [
+        ("sigmoid", "SigmoidBackwardBackward0", [0.25, 0.10499358540350662, 0.19661193324148185],
+         [0.0, -0.0167910993674344, 0.03572743483989027],
+         [-0.0625, 0.020946354899893, 0.0026193992680529033]),
+        ("tanh", "TanhBackwardBackward0", [1.0, 0.07065082485316443, 0.41997434161402614],
+         [0.0, -0.01924792525428182, 0.5373151797579001],
+         [-4.0, 0.07281149781209745, 1.3405667135931512]),
+        ("relu", "ThresholdBackwardBackward0", [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+    ],
+)
+def test_create_graph_records_pytorchs_fused_backward_nodes(function, node, first, second, third):
+    x = mg.tensor([0.0, 2.0, -1.0], dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(getattr(mg, function)(x).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == node
+    (g2,) = mg.autograd.grad((g * g).sum(), x, create_graph=True)
+    assert type(g2.grad_fn).__name__ == node
+    (g3,) = mg.autograd.grad(g2.sum(), x)
+    assert np.allclose(values(g), first) and np.allclose(values(g2), second)
+    assert np.allclose(values(g3), third)
+
+
+def test_create_graph_through_pow_exponent_multiplies_last():
+    y = mg.tensor([[1.0, -0.5, 0.0]])
+    b = mg.tensor([[2.0, 0.0, 0.5]], requires_grad=True)
+    (g,) = mg.autograd.grad(((y.abs() + 1) ** b).sum(), b, create_graph=True)
+    assert type(g.grad_fn).__name__ == "MulBackward0"
+    assert np.allclose(values(g), [[2.7725887298583984, 0.40546509623527527, 0.0]])
+    (g,) = mg.autograd.grad((b**y).sum(), b, create_graph=True)
+    assert type(g.grad_fn).__name__ == "WhereBackward0"
+    assert values(g) == [[1.0, float("-inf"), 0.0]]
+
+
+@pytest.mark.parametrize("method", ["add_", "sub_", "mul_", "div_"])
+def test_inplace_arithmetic_names_itself_and_the_position_of_a_bad_operand(method):
+    t = mg.ones(2)
+    with pytest.raises(TypeError) as excinfo:
+        getattr(t, method)(None)
+    assert str(excinfo.value) == (
+        f"{method}(): argument 'other' (position 1) must be Tensor, not NoneType"
+    )
+    assert t._version == 0
+
+
+def test_float32_exp_is_rounded_as_pytorchs():
+    # exp(2) = 7.38905609893...: PyTorch gives the nearest float32, as the float64 value rounded.
+    assert values(mg.exp(mg.tensor([1.0, 2.0]))) == [2.7182817459106445, 7.389056205749512]

@@ -25,6 +25,7 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     save_for_the_other,
+    zeros_like_grad,
 )
 
 
@@ -148,6 +149,7 @@ class Mul(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
@@ -179,6 +181,7 @@ class Div(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
@@ -264,7 +267,7 @@ class PowScalar(Op):
         (x,) = ctx.saved_tensors
         p = ctx.exponent
         if p == 0:
-            return grad * 0, None, None
+            return zeros_like_grad(grad), None, None
         return grad * (p * scalar_power(x, p - 1)), None, None
 
 
@@ -312,6 +315,7 @@ class Pow(Op):
 
     node_name = "PowBackward1"
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `exponent` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
@@ -324,9 +328,10 @@ class Pow(Op):
         x, y, z = ctx.saved_tensors
         dx = dy = None
         if ctx.needs_input_grad[0]:
-            dx = np.where(y == 0, 0, grad * y * x ** (y - 1))
+            dx = np.where(y == 0, 0, grad * (y * x ** (y - 1)))
         if ctx.needs_input_grad[1]:
-            dy = np.where((x == 0) & (y >= 0), 0, grad * z * np.log(x))
+            # PyTorch's order: the mask first, the gradient multiplied last (MulBackward0).
+            dy = grad * np.where((x == 0) & (y >= 0), 0, z * np.log(x))
         return dx, dy, None
 
 
@@ -416,11 +421,12 @@ class Maximum(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return np.maximum(x, y, dtype=dtype)
+        return np.maximum(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -457,6 +463,7 @@ class Atan2(Op):
     """
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     @staticmethod
@@ -493,11 +500,12 @@ class Minimum(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return np.minimum(x, y, dtype=dtype)
+        return np.minimum(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:

@@ -15,6 +15,7 @@ from minigrad import _random, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
+from minigrad.ops._helpers import zeros_like_grad
 
 
 class Zero(Op):
@@ -29,7 +30,7 @@ class Zero(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return grad * 0
+        return zeros_like_grad(grad)
 
 
 class Fill(Op):
@@ -46,7 +47,7 @@ class Fill(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad * 0, None
+        return zeros_like_grad(grad), None
 
 
 class FillTensor(Op):
@@ -63,7 +64,7 @@ class FillTensor(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
-        return grad * 0, np.sum(grad)
+        return zeros_like_grad(grad), np.sum(grad)
 
 
 class Copy(Op):
@@ -96,7 +97,7 @@ class Copy(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
-        return grad * 0, grad
+        return zeros_like_grad(grad), grad
 
 
 def _same_elements(x: np.ndarray, src: Any) -> bool:

@@ -20,6 +20,8 @@ from minigrad.ops._helpers import (
     check_float_kernel,
     is_bool,
     operand,
+    run,
+    zeros_like_grad,
 )
 from minigrad.ops.arithmetic import mul, pow
 
@@ -68,11 +70,16 @@ def abs(input: Any) -> Any:
 
 
 class Exp(Op):
-    """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not."""
+    """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not.
+
+    float32 is computed in float64 and rounded: numpy's float32 exp is off by an ulp for about
+    a third of inputs (``exp(2)``), PyTorch's is (almost always) the nearest float32, and
+    chains such as ``exp(exp(x))`` magnify the difference.
+    """
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.exp(x)
+        y = np.exp(x, dtype=np.float64).astype(np.float32) if x.dtype == np.float32 else np.exp(x)
         ctx.save_for_backward(y)
         return y
 
@@ -161,8 +168,7 @@ class Sigmoid(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        (one,) = _ONE.of(y)
-        return grad * y * (one - y)
+        return run(SigmoidBackward, grad, y)
 
 
 def sigmoid(input: Any) -> Any:
@@ -174,6 +180,33 @@ def sigmoid(input: Any) -> Any:
         tensor([0.7311, 0.8808, 0.9526])
     """
     return Sigmoid.apply(_float(input))
+
+
+class SigmoidBackward(Op):
+    """z = grad * y * (1 - y), sigmoid's backward as an op of its own.
+
+    Sigmoid's backward under create_graph records this node (PyTorch's
+    ``SigmoidBackwardBackward0``);  dgrad = gz * y * (1 - y),  dy = gz * grad * (1 - 2y).
+    Saves ``y`` if ``grad`` needs a gradient, both if ``y`` does (PyTorch).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
+        (one,) = _ONE.of(y)
+        return grad * y * (one - y)
+
+    @staticmethod
+    def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
+        grad, y = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            run(SigmoidBackward, gz, y) if needs[0] else None,
+            gz * grad * (1 - 2 * y) if needs[1] else None,
+        )
 
 
 class Tanh(Op):
@@ -188,13 +221,39 @@ class Tanh(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        (one,) = _ONE.of(y)
-        return grad * (one - y * y)
+        return run(TanhBackward, grad, y)
 
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent."""
     return Tanh.apply(_float(input))
+
+
+class TanhBackward(Op):
+    """z = grad * (1 - y**2), tanh's backward as an op of its own.
+
+    Tanh's backward under create_graph records this node (PyTorch's ``TanhBackwardBackward0``);
+    dgrad = gz * (1 - y**2),  dy = -2 * gz * grad * y.  Saves ``y`` if ``grad`` needs a gradient,
+    both if ``y`` does (PyTorch).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
+        (one,) = _ONE.of(y)
+        return grad * (one - y * y)
+
+    @staticmethod
+    def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
+        grad, y = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            run(TanhBackward, gz, y) if needs[0] else None,
+            gz * (-2 * y * grad) if needs[1] else None,
+        )
 
 
 class Relu(Op):
@@ -209,8 +268,7 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        # PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan).
-        return np.where(y <= 0, 0, grad)
+        return run(ThresholdBackward, grad, y)
 
 
 def relu(input: Any) -> Any:
@@ -218,6 +276,31 @@ def relu(input: Any) -> Any:
     if is_bool(input):
         raise RuntimeError("Boolean inputs not supported for relu")
     return Relu.apply(input)
+
+
+class ThresholdBackward(Op):
+    """z = grad where y > 0, else 0: relu's backward as an op of its own.
+
+    Relu's backward under create_graph records this node (PyTorch's
+    ``ThresholdBackwardBackward0``);  dgrad = gz where y > 0, else 0;  dy = 0.  Saves ``y``.
+    PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan too).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
+        ctx.save_for_backward(y)
+        return np.where(y <= 0, 0, grad)
+
+    @staticmethod
+    def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
+        (y,) = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            run(ThresholdBackward, gz, y) if needs[0] else None,
+            zeros_like_grad(gz) if needs[1] else None,
+        )
 
 
 class Reciprocal(Op):
@@ -274,7 +357,7 @@ class Sign(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return grad * 0
+        return zeros_like_grad(grad)
 
 
 def sign(input: Any) -> Any:
@@ -615,7 +698,7 @@ class _Step(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return grad * 0
+        return zeros_like_grad(grad)
 
 
 class Floor(_Step):
@@ -706,7 +789,7 @@ class RoundDecimals(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad * 0, None
+        return zeros_like_grad(grad), None
 
 
 class Frac(Op):
