@@ -764,3 +764,17 @@ def test_inplace_arithmetic_names_itself_and_the_position_of_a_bad_operand(metho
 def test_float32_exp_is_rounded_as_pytorchs():
     # exp(2) = 7.38905609893...: PyTorch gives the nearest float32, as the float64 value rounded.
     assert values(mg.exp(mg.tensor([1.0, 2.0]))) == [2.7182817459106445, 7.389056205749512]
+
+
+def test_a_0d_tensor_and_its_squeezed_view_are_two_saved_inputs():
+    # x.squeeze() of a 0-d x shares x's buffer; atan2 saves both, and checks ``other`` (x, a
+    # leaf: no "which is output" clause) first.
+    t0 = mg.tensor(-0.5, requires_grad=True)
+    t2 = mg.atan2(t0.squeeze(), t0)
+    with mg.no_grad():
+        t0.relu_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t2.backward()
+    assert str(excinfo.value).startswith(
+        text(f"{STALE} operation: [minigrad.FloatTensor []] is at version 1; expected version 0")
+    )

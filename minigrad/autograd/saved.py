@@ -87,18 +87,27 @@ def pack(
     complete (1 for an in-place op, whose inputs are saved *before* the write, as in PyTorch).
     """
     packed: tuple[Any, ...] = ()
+    claimed = -1  # the input matched last: values saved in argument order claim them in turn
     for value in values:  # a plain loop: one or two values, once per recorded op
         if value is None:
             packed += _NOTHING
             continue
-        for position, (seen, tensor) in enumerate(zip(seen_inputs, input_tensors)):
-            if value is seen and isinstance(tensor, TensorBase):
-                counter = tensor._counter
-                if counter.is_inference:  # made in inference mode (autograd/inference.py)
-                    raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                packed += (tensor._array, counter, counter.version, tensor,
-                           tensor._grad_fn is not None, position)
-                break
+        match = None
+        for position, seen in enumerate(seen_inputs):
+            if value is seen and isinstance(input_tensors[position], TensorBase):
+                match = position
+                # One buffer may be two inputs (``atan2(x.squeeze(), x)`` of a 0-d ``x``):
+                # take the next one not claimed yet.
+                if position > claimed:
+                    break
+        if match is not None:
+            claimed = match
+            tensor = input_tensors[match]
+            counter = tensor._counter
+            if counter.is_inference:  # made in inference mode (autograd/inference.py)
+                raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+            packed += (tensor._array, counter, counter.version, tensor,
+                       tensor._grad_fn is not None, match)
         else:
             for output_nr, seen in enumerate(seen_outputs):
                 if value is seen:
