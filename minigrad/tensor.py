@@ -1574,11 +1574,13 @@ class Tensor(TensorBase):
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self += alpha * other`` in place."""
         other, dtype = promote_inplace(self, other, method="add_")
+        arithmetic._check_alpha(self, dtype, alpha)  # an integer tensor takes no float alpha
         return apply_inplace(arithmetic.Add, self, other, alpha, dtype)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self -= alpha * other`` in place."""
         other, dtype = promote_inplace(self, other, method="sub_")
+        arithmetic._check_alpha(self, dtype, alpha)
         return apply_inplace(arithmetic.Sub, self, other, alpha, dtype)
 
     def mul_(self, other: Any) -> Tensor:
@@ -1602,6 +1604,8 @@ class Tensor(TensorBase):
         """Limit every element to ``[min, max]`` in place."""
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        _check_float_bound(self, min)
+        _check_float_bound(self, max)
         return apply_inplace(clamp.Clamp, self, min, max)
 
     clip_ = clamp_
@@ -1616,23 +1620,23 @@ class Tensor(TensorBase):
 
     def exp_(self) -> Tensor:
         """``self = exp(self)`` in place (saves the result: a later in-place write breaks it)."""
-        return apply_inplace(unary.Exp, self)
+        return _float_inplace(self, unary.Exp)
 
     def log_(self) -> Tensor:
         """``self = log(self)`` in place."""
-        return apply_inplace(unary.Log, self)
+        return _float_inplace(self, unary.Log)
 
     def sqrt_(self) -> Tensor:
         """``self = sqrt(self)`` in place."""
-        return apply_inplace(unary.Sqrt, self)
+        return _float_inplace(self, unary.Sqrt)
 
     def sigmoid_(self) -> Tensor:
         """``self = sigmoid(self)`` in place."""
-        return apply_inplace(unary.Sigmoid, self)
+        return _float_inplace(self, unary.Sigmoid)
 
     def tanh_(self) -> Tensor:
         """``self = tanh(self)`` in place."""
-        return apply_inplace(unary.Tanh, self)
+        return _float_inplace(self, unary.Tanh)
 
     def relu_(self) -> Tensor:
         """``self = max(self, 0)`` in place."""
@@ -1671,7 +1675,7 @@ class Tensor(TensorBase):
     def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
         """Write ``value`` where ``mask`` is True, in place."""
         _check_mask(mask)
-        return apply_inplace(fill.MaskedFill, self, mask, _scalar(value))
+        return apply_inplace(fill.MaskedFill, self, mask, _masked_fill_value(value))
 
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """A copy with ``value`` written where ``mask`` is True."""
@@ -1682,7 +1686,7 @@ class Tensor(TensorBase):
             raise RuntimeError(
                 errors.broadcast_mismatch(mask._array.shape, self._array.shape)
             ) from None
-        return fill.MaskedFill.apply(self, mask, _scalar(value))
+        return fill.MaskedFill.apply(self, mask, _masked_fill_value(value))
 
     def scatter_(
         self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
@@ -1747,8 +1751,21 @@ def is_floating_point(input: Tensor) -> bool:
 
 def _check_mask(mask: Any) -> None:
     if not isinstance(mask, TensorBase) or mask._array.dtype != np.bool_:
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{getattr(mask, 'dtype', type(mask).__name__)}")
+        dtype = (_helpers.C_TYPE_NAMES[mask._array.dtype.name] if isinstance(mask, TensorBase)
+                 else type(mask).__name__)  # PyTorch names the C++ type: "float", "long int"
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"
+        )
+
+
+def _masked_fill_value(value: Any) -> Any:
+    """masked_fill's value as a number: a number, or a 0-d tensor (PyTorch's check and text)."""
+    if isinstance(value, TensorBase) and value._array.ndim:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value._array.ndim} dimension(s)."
+        )
+    return _scalar(value)
 
 
 def _scalar(value: Any) -> Any:

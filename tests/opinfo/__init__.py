@@ -9,8 +9,9 @@ passed in as ``lib``) and how to make sample inputs. From the table alone:
   (mutate an input / the output after forward: backward raises iff PyTorch raises) and bad-input
   errors against PyTorch.
 
-Rows live in one module per op family (``elementwise.py``, ``reductions.py``, ...), each
-exporting ``OPS: list[OpInfo]``; ``ALL_OPS`` gathers them. A new op is one row.
+Rows live in one module per op family (``elementwise.py``, ``activations.py``, ``views.py``,
+``inplace.py``, ...), each exporting ``OPS: list[OpInfo]``; ``ALL_OPS`` gathers them. A new op
+is one row; ``tests/test_op_consistency.py`` checks that every public op has one.
 """
 
 from __future__ import annotations
@@ -67,6 +68,17 @@ class OpInfo:
         output_index: for ops returning a tuple (``max(dim)``), which output to differentiate.
         bad_inputs: calls that must raise exactly as in PyTorch.
         atol, rtol: tolerances for comparing float32 forward values and gradients with PyTorch.
+        inplace: the call writes in place into a clone of its first argument (or a view of
+            one) and returns what it wrote: the tests compare its version with PyTorch's.
+        known_bugs: ``{test: reason}`` for minigrad bugs this row finds and that are not fixed
+            yet: those cases are strict xfails (a fix makes them fail until the entry goes).
+            ``test`` is a test function's name, e.g. ``"test_backward"``, optionally with
+            ``":<sample name>"``.
+        op: the public op the row tests, if the row's name is not that op's name: ``"sum"``,
+            ``"add_"`` (an in-place method), ``"F.gelu"`` (``nn.functional``), ``"linalg.inv"``.
+            A bare name is the function ``minigrad.<name>`` and/or the method
+            ``Tensor.<name>``. tests/test_op_consistency.py checks that every public op has a
+            row.
     """
 
     name: str
@@ -79,6 +91,9 @@ class OpInfo:
     bad_inputs: Sequence[BadInput] = ()
     atol: float = 1e-5
     rtol: float = 1e-4
+    inplace: bool = False
+    known_bugs: dict[str, str] = field(default_factory=dict)
+    op: str = ""
 
 
 def first(

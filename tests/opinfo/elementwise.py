@@ -109,7 +109,7 @@ BAD_BINARY = (_bad_broadcast(),)
 def unary(name: str, fn: Callable[..., Any], domain: Domain = REAL, edge: tuple[float, ...] = (),
           **kw: Any) -> OpInfo:
     """A row for a unary op ``fn(lib, x)``."""
-    return OpInfo(name, fn, unary_samples(domain, edge), **kw)
+    return OpInfo(name, fn, unary_samples(domain, edge), inplace=True, **kw)
 
 
 OPS: list[OpInfo] = [
@@ -192,32 +192,6 @@ OPS: list[OpInfo] = [
 
 
 # --- issue #4: more elementwise math ---------------------------------------------------------
-
-
-def nn_functional(lib: Any, name: str) -> Callable[..., Any]:
-    """``lib.nn.functional.<name>``; for minigrad, until minigrad.nn re-exports it, the
-    function of the same name in minigrad.ops.activations."""
-    module = getattr(getattr(lib, "nn", None), "functional", None)
-    fn = getattr(module, name, None)
-    if fn is None:
-        from minigrad.ops import activations
-
-        fn = getattr(activations, name)
-    return fn
-
-
-WIDE = uniform(-4.0, 4.0)
-
-
-def activation(name: str, domain: Domain = WIDE, edge: tuple[float, ...] = (),
-               **options: Any) -> OpInfo:
-    """A row for ``F.<name>(x, **options)``; the row is named after the options too."""
-    suffix = "".join(f"_{key}_{value}" for key, value in options.items())
-    return OpInfo(
-        name + suffix,
-        lambda lib, x: nn_functional(lib, name)(x, **options),
-        unary_samples(domain, edge),
-    )
 
 
 def inplace(name: str, fn: Callable[..., Any], domain: Domain = REAL,
@@ -322,9 +296,9 @@ OPS += [
            binary_samples(scalar=None, edge=((0.0, 0.0, 1.0, -2.0), (0.0, -0.0, 0.0, -1.0))),
            bad_inputs=(*BAD_BINARY, BadInput((np.ones(3), 2.0), name="number"))),
     OpInfo("atan2_method_x_only", lambda lib, x, y: x.arctan2(y), binary_samples(scalar=None),
-           grad_args=(0,)),
+           grad_args=(0,), op="arctan2"),
     OpInfo("lerp_scalar", lambda lib, x, y: lib.lerp(x, y, 0.3), binary_samples(scalar=None),
-           bad_inputs=(*BAD_BINARY, _bad_float_int_mix())),
+           bad_inputs=(*BAD_BINARY, _bad_float_int_mix()), op="lerp"),
     OpInfo("lerp_scalar_large", lambda lib, x, y: x.lerp(y, 0.75), binary_samples(scalar=None)),
     OpInfo("lerp_tensor", lambda lib, x, y, w: lib.lerp(x, y, w),
            ternary_samples(third=uniform(-0.5, 1.5))),
@@ -424,36 +398,6 @@ OPS += [
                unary_samples(edge=SPECIAL), differentiable=False)
         for name in ("isnan", "isinf", "isfinite")
     ],
-    # --- activations (torch.nn.functional) ----------------------------------------------------
-    activation("relu6", uniform(-2.0, 8.0), edge=(0.0, 6.0, -1.0, 7.0)),
-    activation("leaky_relu", edge=(0.0,)),
-    activation("leaky_relu", edge=(0.0,), negative_slope=0.2),
-    activation("elu", edge=(0.0,)),
-    activation("elu", edge=(0.0,), alpha=0.5),
-    activation("selu", edge=(0.0,)),
-    OpInfo("selu_torch", lambda lib, x: lib.selu(x), unary_samples(uniform(-4.0, 4.0))),
-    activation("gelu", edge=(0.0,)),
-    activation("gelu", edge=(0.0,), approximate="tanh"),
-    activation("silu"),
-    activation("softplus", uniform(-30.0, 30.0)),
-    activation("softplus", edge=(0.5, 0.6), beta=2.0, threshold=1.0),
-    activation("mish", uniform(-30.0, 30.0)),
-    activation("hardtanh", edge=(-1.0, 1.0, 0.0, 2.0)),
-    activation("hardtanh", edge=(-0.5, 2.0), min_val=-0.5, max_val=2.0),
-    # gradgrad off: PyTorch has no derivative of hardsigmoid's backward (it raises; see
-    # tests_torch's test_hardsigmoid_second_derivative_raises).
-    OpInfo("hardsigmoid", lambda lib, x: nn_functional(lib, "hardsigmoid")(x),
-           unary_samples(uniform(-5.0, 5.0), (-3.0, 3.0, 0.0)), gradgrad=False),
-    activation("hardswish", uniform(-5.0, 5.0), edge=(-3.0, 3.0, 0.0)),
-    activation("logsigmoid", uniform(-30.0, 30.0), edge=(0.0, -100.0, 100.0)),
-    OpInfo("gelu_kwargs", lambda lib, x, **kw: nn_functional(lib, "gelu")(x, **kw),
-           unary_samples(), bad_inputs=(
-               BadInput((np.ones(3),), {"approximate": "bogus"}, name="approximate"),
-           )),
-    OpInfo("hardtanh_kwargs", lambda lib, x, **kw: nn_functional(lib, "hardtanh")(x, **kw),
-           unary_samples(), bad_inputs=(
-               BadInput((np.ones(3),), {"min_val": 1.0, "max_val": -1.0}, name="min_above_max"),
-           )),
     # --- in-place variants (on a clone: does the op save its result?) ------------------------
     inplace("sin_", lambda lib, x: x.clone().sin_()),
     inplace("cos_", lambda lib, x: x.clone().cos_()),
@@ -483,33 +427,24 @@ OPS += [
     inplace("clamp_max_", lambda lib, x: x.clone().clamp_max_(0.5), edge=(0.5,)),
     inplace("remainder_", lambda lib, x: x.clone().remainder_(0.75)),
     OpInfo("remainder_tensor_", lambda lib, x, y: x.clone().remainder_(y),
-           full_first(binary_samples(right=away_from_zero(), scalar=None)), gradgrad=False),
+           full_first(binary_samples(right=away_from_zero(), scalar=None)), gradgrad=False,
+           inplace=True, op="remainder_"),
     OpInfo("floor_divide_", lambda lib, x, y: x.clone().floor_divide_(y),
            full_first(binary_samples(away_from_integers(), away_from_zero(), scalar=0.75)),
-           differentiable=False),
+           differentiable=False, inplace=True),
     OpInfo("clamp_min_tensor_", lambda lib, x, lo, hi: x.clone().clamp_min_(lo),
-           clamp_tensor_samples),
+           clamp_tensor_samples, inplace=True, op="clamp_min_"),
     OpInfo("lerp_", lambda lib, x, y: x.clone().lerp_(y, 0.3),
-           full_first(binary_samples(scalar=None))),
+           full_first(binary_samples(scalar=None)), inplace=True),
     OpInfo("lerp_tensor_", lambda lib, x, y, w: x.clone().lerp_(y, w),
-           full_first(ternary_samples(third=uniform(-0.5, 1.5))), gradgrad=False),
+           full_first(ternary_samples(third=uniform(-0.5, 1.5))), gradgrad=False, inplace=True,
+           op="lerp_"),
     OpInfo("addcmul_", lambda lib, x, a, b: x.clone().addcmul_(a, b, value=0.5),
-           full_first(ternary_samples())),
+           full_first(ternary_samples()), inplace=True),
     OpInfo("addcdiv_", lambda lib, x, a, b: x.clone().addcdiv_(a, b, value=0.5),
-           full_first(ternary_samples(third=away_from_zero()))),
-    inplace("leaky_relu_", lambda lib, x: nn_functional(lib, "leaky_relu")(x.clone(), 0.2, True),
-            edge=(0.0,)),
-    # Backward raises with a negative slope in place, as in PyTorch.
-    inplace("leaky_relu_negative_", lambda lib, x: nn_functional(lib, "leaky_relu")(
-        x.clone(), -0.2, True), differentiable=False),
-    inplace("elu_", lambda lib, x: nn_functional(lib, "elu")(x.clone(), 1.0, True)),
-    inplace("selu_", lambda lib, x: nn_functional(lib, "selu")(x.clone(), True)),
-    inplace("hardtanh_", lambda lib, x: nn_functional(lib, "hardtanh")(x.clone(), -1.0, 1.0, True),
-            edge=(-1.0, 1.0)),
-    inplace("relu6_", lambda lib, x: nn_functional(lib, "relu6")(x.clone() * 4, True)),
-    inplace("silu_", lambda lib, x: nn_functional(lib, "silu")(x.clone(), True)),
-    inplace("mish_", lambda lib, x: nn_functional(lib, "mish")(x.clone(), True)),
-    inplace("hardsigmoid_", lambda lib, x: nn_functional(lib, "hardsigmoid")(x.clone() * 2, True),
-            gradgrad=False),
-    inplace("hardswish_", lambda lib, x: nn_functional(lib, "hardswish")(x.clone() * 2, True)),
+           full_first(ternary_samples(third=away_from_zero())), inplace=True),
+    unary("clone", lambda lib, x: lib.clone(x)),
+    unary("clone_method", lambda lib, x: x.clone(), op="clone"),
+    unary("fix", lambda lib, x: lib.fix(x), away_from_integers()),
+    unary("fix_method", lambda lib, x: x.fix(), away_from_integers(), op="fix"),
 ]

@@ -241,7 +241,7 @@ OPS: list[OpInfo] = [
     OpInfo("index_add_src_only", index_add_call, index_add_samples, grad_args=(3,)),
     OpInfo("index_add_inplace",
            lambda lib, x, dim, idx, src, alpha: x.clone().index_add_(dim, idx, src, alpha=alpha),
-           first(index_add_samples, 3)),
+           first(index_add_samples, 3), inplace=True, op="index_add_"),
     # --- index_copy ----------------------------------------------------------------------------
     OpInfo("index_copy", lambda lib, x, dim, idx, src: x.index_copy(dim, idx, src),
            index_copy_samples, bad_inputs=BAD_INDEX_COPY),
@@ -249,7 +249,7 @@ OPS: list[OpInfo] = [
            index_copy_samples, grad_args=(0,)),
     OpInfo("index_copy_inplace",
            lambda lib, x, dim, idx, src: x.clone().index_copy_(dim, idx, src),
-           first(index_copy_samples, 3), grad_args=(3,)),
+           first(index_copy_samples, 3), grad_args=(3,), inplace=True, op="index_copy_"),
     # --- index_fill ----------------------------------------------------------------------------
     OpInfo("index_fill", lambda lib, x, dim, idx, value: x.index_fill(dim, idx, value),
            index_fill_samples, bad_inputs=BAD_INDEX_FILL),
@@ -258,7 +258,7 @@ OPS: list[OpInfo] = [
            bad_inputs=(BadInput((np.ones((4, 3)), 0, index(0), np.ones(1)), name="1d_value"),)),
     OpInfo("index_fill_inplace",
            lambda lib, x, dim, idx, value: x.clone().index_fill_(dim, idx, value),
-           first(index_fill_tensor_samples, 2)),
+           first(index_fill_tensor_samples, 2), inplace=True, op="index_fill_"),
     # --- scatter_reduce, scatter(reduce=), scatter_add_ ---------------------------------------
     OpInfo("scatter_reduce",
            lambda lib, x, dim, idx, src, reduce, include_self:
@@ -267,7 +267,7 @@ OPS: list[OpInfo] = [
     OpInfo("scatter_reduce_inplace",
            lambda lib, x, dim, idx, src, reduce, include_self:
            x.clone().scatter_reduce_(dim, idx, src, reduce, include_self=include_self),
-           lambda rng: scatter_reduce_samples(rng)[::3]),
+           lambda rng: scatter_reduce_samples(rng)[::3], inplace=True, op="scatter_reduce_"),
     OpInfo("scatter_reduce_max_alias",  # forward only: backward raises, as PyTorch
            lambda lib, x, dim, idx, src, reduce: lib.scatter_reduce(x, dim, idx, src, reduce),
            lambda rng: [Sample((distinct(rng, 4, 3), 0, SCATTER_INDEX, distinct(rng, 3, 3), r),
@@ -281,17 +281,17 @@ OPS: list[OpInfo] = [
     OpInfo("scatter_legacy_reduce_inplace",
            quietly(lambda lib, x, dim, idx, src, reduce:
                    x.clone().scatter_(dim, idx, src, reduce=reduce)),
-           scatter_legacy_samples, differentiable=False),
+           scatter_legacy_samples, differentiable=False, inplace=True, op="scatter_"),
     OpInfo("scatter_add_inplace",
            lambda lib, x, dim, idx, src, reduce: x.clone().scatter_add_(dim, idx, src),
-           lambda rng: scatter_legacy_samples(rng)[:1]),
+           lambda rng: scatter_legacy_samples(rng)[:1], inplace=True, op="scatter_add_"),
     # --- masked_scatter, take ------------------------------------------------------------------
     OpInfo("masked_scatter", lambda lib, x, mask, src: x.masked_scatter(mask, src),
            masked_scatter_samples, bad_inputs=BAD_MASKED_SCATTER),
     OpInfo("masked_scatter_inplace", lambda lib, x, mask, src: x.clone().masked_scatter_(mask, src),
            lambda rng: [s for s in masked_scatter_samples(rng) if s.name != "self_broadcast"],
            bad_inputs=(BadInput((np.ones(3), np.ones((2, 3), dtype=bool), np.ones(6)),
-                                name="mask_larger"),)),
+                                name="mask_larger"),), inplace=True, op="masked_scatter_"),
     OpInfo("take", lambda lib, x, idx: lib.take(x, idx), take_samples, bad_inputs=BAD_TAKE),
     OpInfo("take_method", lambda lib, x, idx: x.take(idx), first(take_samples, 1)),
     # --- diag, diag_embed, cartesian_prod ------------------------------------------------------

@@ -268,7 +268,7 @@ OPS: list[OpInfo] = [
     einsum_row("bilinear", "bn,anm,bm->ba", (2, 3), (4, 3, 5), (2, 5)),
     einsum_row("broadcast_one", "ij,jk->ik", (3, 1), (4, 5)),
     OpInfo("einsum_list", lambda lib, x, y: lib.einsum("ij,jk->ik", [x, y]),
-           pairs(((3, 4), (4, 5), "plain"))),
+           pairs(((3, 4), (4, 5), "plain")), op="einsum"),
     OpInfo("einsum_sublist", lambda lib, x, y: lib.einsum(x, [0, 1], y, [1, 2]),
            pairs(((3, 4), (4, 5), "plain"))),
     OpInfo("einsum_sublist_output",
@@ -285,7 +285,7 @@ OPS: list[OpInfo] = [
                                 name="mismatch"))),
     # --- norms --------------------------------------------------------------------------------
     OpInfo("linalg_norm", lambda lib, x, ord, dim, keepdim: lib.linalg.norm(x, ord, dim, keepdim),
-           linalg_norm_samples, bad_inputs=BAD_NORM),
+           linalg_norm_samples, bad_inputs=BAD_NORM, op="linalg.norm"),
     OpInfo("vector_norm",
            lambda lib, x, ord, dim, keepdim: lib.linalg.vector_norm(x, ord, dim, keepdim),
            lambda rng: [
@@ -298,7 +298,8 @@ OPS: list[OpInfo] = [
            ],
            bad_inputs=(BadInput((np.ones((0, 3)), -1, 0, False), name="empty_dim"),
                        BadInput((np.ones((0, 3)), -1.5, None, False), name="empty"),
-                       BadInput((np.ones((2, 3)), 2, 2, False), name="dim"))),
+                       BadInput((np.ones((2, 3)), 2, 2, False), name="dim")),
+           op="linalg.vector_norm"),
     OpInfo("matrix_norm",
            lambda lib, x, ord, keepdim: lib.linalg.matrix_norm(x, ord, keepdim=keepdim),
            lambda rng: [
@@ -310,5 +311,6 @@ OPS: list[OpInfo] = [
            ],
            bad_inputs=(BadInput((np.ones(3), "fro", False), name="1d"),
                        BadInput((np.ones((2, 3)), "abc", False), name="order"),
-                       BadInput((np.ones((2, 3)), 3, False), name="number_order"))),
+                       BadInput((np.ones((2, 3)), 3, False), name="number_order")),
+           op="linalg.matrix_norm"),
 ]
