@@ -46,7 +46,9 @@ NUMBERS_OF = frozenset(
 )
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
-MORE_TENSORS = frozenset({("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a")})
+MORE_TENSORS = frozenset(
+    {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other")}
+)
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {

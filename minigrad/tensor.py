@@ -1594,9 +1594,12 @@ class Tensor(TensorBase):
         """Fill with ``value`` (a number or a 0-d tensor) in place."""
         return fill.fill_(self, value)
 
-    def copy_(self, src: Any) -> Tensor:
-        """Copy ``src``'s values (broadcast to this shape) into this tensor."""
-        return fill.copy_(self, src)
+    def copy_(self, other: Any, non_blocking: bool = False) -> Tensor:
+        """Copy ``other``'s values (broadcast to this shape) into this tensor.
+
+        PyTorch's names: the source is ``other``; ``non_blocking`` changes nothing on the CPU.
+        """
+        return fill.copy_(self, other)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
         """Fill with samples from Normal(mean, std) in place."""

@@ -442,3 +442,339 @@ def test_masked_gradients_keep_pytorchs_special_values():
     t0 = mg.tensor([[-1.0, 0.0]], requires_grad=True)
     (t0 + float("nan")).relu().sum().backward()
     assert values(t0.grad) == [[1.0, 1.0]]
+
+
+# ---- the layout of what autograd.grad returns ------------------------------------------------
+
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+NO_GRAD_VIEW_WRITTEN = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_gradient_of_sum_is_an_expanded_view_of_the_seed(create_graph):
+    # PyTorch returns SumBackward0's result as it is: the seed expanded, one element in memory.
+    x = mg.tensor([[2.0, 3.0, -0.5], [0.0, -0.5, -0.5]], requires_grad=True)
+    g = mg.autograd.grad(x.sum(), x, create_graph=create_graph)[0]
+    assert g.stride() == (0, 0)
+    assert (g.is_leaf, g.requires_grad, g._version) == (True, False, 0)
+    with pytest.raises(RuntimeError) as excinfo:
+        g.mul_(-0.5)
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+    with pytest.raises(RuntimeError) as excinfo:
+        g[0] = -1.0  # a row of the expanded view overlaps itself too
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+    g[0, 0] = 2.0  # one element: all of them, since all are one
+    assert values(g) == [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+    assert g._version == 1
+
+
+def test_gradient_view_made_without_create_graph_is_a_no_grad_view():
+    x = mg.tensor([0.5, -1.5, 0.0], requires_grad=True)
+    g = mg.autograd.grad(x.sum(), x)[0]
+    with pytest.raises(RuntimeError) as excinfo:
+        g /= x
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_WRITTEN)
+    with pytest.raises(RuntimeError, match="^Can't detach views in-place"):
+        g.detach_()
+    # ``.data`` is no view, yet its memory is still one element: the internal check comes first.
+    data = g.data
+    with pytest.raises(RuntimeError) as excinfo:
+        data += data.unsqueeze(1).squeeze()
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+
+
+def test_gradient_through_views_stays_a_view_of_the_seed():
+    x = mg.tensor([3.0, 0.0, -1.0], requires_grad=True)
+    g = mg.autograd.grad(x.unsqueeze(0).t().sum(), x)[0]
+    assert g.stride() == (0,)
+    t = g.t()
+    with pytest.raises(RuntimeError) as excinfo:
+        t.add_(x.detach(), alpha=2)
+    assert str(excinfo.value) == INTERNAL_OVERLAP
+
+
+def test_gradient_computed_by_a_formula_is_a_fresh_dense_tensor():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    for g in (mg.autograd.grad((x * 2).sum(), x)[0], mg.autograd.grad(x.mean(), x)[0]):
+        assert g.stride() == (1,)
+        g.mul_(2)  # no overlap, no view: allowed
+        g.detach_()
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_leaf_grad_of_sum_is_a_dense_copy(create_graph):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch warns about create_graph in backward
+        x.sum().backward(create_graph=create_graph)
+    assert (x.grad.stride(), x.grad._base) == ((1,), None)
+    x.grad.mul_(3)
+    assert values(x.grad) == [3.0, 3.0]
+
+
+def test_gradient_through_copyslices_with_create_graph_checks_the_view_not_the_seed():
+    # The seed is expanded; CopySlices copies it into the base's layout first (PyTorch), so
+    # only the node's stale saved tensor (the AsStrided view written by mul_) is reported.
+    x = mg.tensor([[3.0, -0.5, -1.0], [-2.0, 2.0, -1.5]], requires_grad=True)
+    y = x * 2
+    v = y.T
+    v.mul_(v)
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.autograd.grad(y.sum(), x, create_graph=True)
+    assert "which is output 0 of AsStrided, is at version 1" in str(excinfo.value)
+
+
+def test_retain_grad_survives_detach_in_place():
+    # PyTorch's retain_grad hook stays on the node; detach_() does not remove it.
+    t0 = mg.tensor([[3.0, 1.0, 2.0]], requires_grad=True)
+    t1 = t0 + t0
+    t1.retain_grad()
+    t2 = t1 - t0
+    t1.detach_()
+    assert (t1.requires_grad, t1.is_leaf, t1.retains_grad) == (False, True, True)
+    t2.sum().backward()
+    assert values(t1.grad) == [[1.0, 1.0, 1.0]]
+    t1.requires_grad_()
+    (t1 * 2).sum().backward()  # now a leaf of its own: accumulates
+    assert values(t1.grad) == [[3.0, 3.0, 3.0]]
+
+
+@pytest.mark.parametrize("write", ["add_", "mul_", "copy_"])
+def test_gradient_of_a_wider_operand_of_an_inplace_op_has_its_dtype(write):
+    # float32.add_(float64): the gradient reaching the float64 operand is float64 (PyTorch
+    # casts each gradient to its input's dtype).
+    t0 = mg.tensor([[-1.0], [2.0], [-2.0]])
+    t1 = mg.tensor([[1.5], [1.5], [0.0]], dtype=mg.float64, requires_grad=True)
+    getattr(t0, write)(t1)
+    (g,) = mg.autograd.grad(t0.sum(), t1)
+    assert g.dtype == mg.float64
+
+
+def test_op_on_a_no_grad_view_saves_nothing_for_it():
+    # The view requires grad (its base does) but has no gradient edge: PyTorch's MulBackward0
+    # saves nothing for it, so backward can run twice; nothing reaches the base.
+    t0 = mg.tensor([[-1.5, 2.0, 1.5], [-2.0, -0.5, 0.5]], requires_grad=True)
+    with mg.no_grad():
+        t1 = t0.expand(2, *t0.shape)
+    t2 = t1 * t1
+    assert t2.requires_grad and t2.grad_fn.next_functions == ((None, 0), (None, 0))
+    t2.sum().backward()
+    t2.sum().backward()
+    assert t0.grad is None
+
+
+def test_create_graph_through_an_indexed_fill_of_a_number():
+    # ``t2[0] = -1.0`` records a fill whose value needs no gradient; with create_graph its
+    # gradient must not be fitted to the written row's shape.
+    t0 = mg.tensor([3.0, -1.0, 1.5], requires_grad=True)
+    t1 = mg.tensor([[-2.0], [-1.5], [-0.5]])
+    t2 = t0 / t1
+    t2[0] = -1.0
+    (g,) = mg.autograd.grad(t2.sum(), t0, create_graph=True)
+    assert np.allclose(values(g), [-8.0 / 3.0] * 3)
+
+
+# ---- class 3: inputs that overlap the written tensor where PyTorch does not check -----------
+
+
+def test_inplace_add_of_a_diagonal_reads_elements_already_written():
+    # x.diagonal() is not dense: PyTorch skips its overlap check, and its loop (row by row)
+    # adds the new x[0, 0] to x[1, 0].
+    t0 = mg.tensor([[-1.5, 0.0], [-0.5, 1.5]])
+    t0.add_(t0.diagonal())
+    assert values(t0) == [[-3.0, 1.5], [-3.5, 3.0]]
+
+
+def test_inplace_mul_by_its_own_first_column_in_memory_order():
+    t0 = mg.tensor([[0.5, -1.0], [0.5, 1.0]], requires_grad=True)
+    t2 = t0 * t0
+    t2.mul_(t2.chunk(2, 1)[0])
+    assert values(t2) == [[0.0625, 0.0625], [0.0625, 0.0625]]
+    y = mg.arange(9.0).reshape(3, 3)
+    y.T[:, :2].mul_(y[:, :1])  # a transposed written tensor: its memory order, not its shape's
+    assert values(y) == [[0.0, 3.0, 12.0], [0.0, 0.0, 30.0], [6.0, 7.0, 8.0]]
+    z = mg.arange(9.0).reshape(3, 3)
+    z.sub_(z[:, 1:2], alpha=2)
+    assert values(z) == [[-2.0, -1.0, 4.0], [-5.0, -4.0, 13.0], [-8.0, -7.0, 22.0]]
+
+
+def test_inplace_division_by_an_overlapping_column_of_zeros_is_silent():
+    t1 = mg.tensor([[2.0, 1.5, -1.5], [-2.0, 3.0, -1.5]], requires_grad=True)
+    with mg.no_grad():
+        t1.sub_(t1)
+    t2 = t1.chunk(2, 1)[0]
+    t3 = t2.detach()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 0 / 0 is nan, without numpy's warning
+        t3 /= t2
+    assert np.isnan(t3.detach().numpy()).all()
+
+
+def test_gradient_summed_to_a_0d_input_under_create_graph_is_a_plain_sum():
+    t0 = mg.tensor(1.5, requires_grad=True)
+    t1 = mg.tensor([[1.0, -0.5, 0.0]], requires_grad=True)
+    (g,) = mg.autograd.grad((t0**t1).sum(), t0, create_graph=True)
+    assert type(g.grad_fn).__name__ == "SumBackward0"
+    assert g.shape == () and abs(g.item() - (1.0 - 0.5 / 1.5**1.5)) < 1e-6
+
+
+# ---- argument errors (found with ``t5 = t3.grad``, None when nothing accumulated) ------------
+
+
+def test_copy_names_its_source_other_as_pytorch():
+    t = mg.ones(2)
+    with pytest.raises(TypeError) as excinfo:
+        t.copy_(None)
+    assert str(excinfo.value) == (
+        "copy_(): argument 'other' (position 1) must be Tensor, not NoneType"
+    )
+    t.copy_(other=mg.zeros(2), non_blocking=False)
+    assert values(t) == [0.0, 0.0]
+    with pytest.raises(TypeError) as excinfo:
+        t.copy_(mg.zeros(2), None)
+    assert str(excinfo.value) == (
+        "copy_(): argument 'non_blocking' (position 2) must be bool, not NoneType"
+    )
+
+
+# ---- op-level findings -----------------------------------------------------------------------
+
+STALE = "one of the variables needed for gradient computation has been modified by an inplace"
+
+
+@pytest.mark.parametrize(
+    "op",
+    ["mul", "div", "atan2", "maximum", "minimum", "pow"],
+)
+def test_with_both_operands_stale_the_error_names_other(op):
+    # PyTorch's generated nodes unpack ``other`` (or ``exponent``) before ``self``.
+    a = mg.ones(2, requires_grad=True).clone()  # self: [2]
+    b = mg.full((3, 1), 2.0, requires_grad=True).clone()  # other: [3, 1]
+    z = getattr(mg, op)(a, b)
+    a.add_(1)
+    b.add_(1)
+    with pytest.raises(RuntimeError) as excinfo:
+        z.sum().backward()
+    assert str(excinfo.value).startswith(text(f"{STALE} operation: [minigrad.FloatTensor [3, 1]]"))
+
+
+def test_pow_checks_both_inputs_before_its_result():
+    a = mg.full((2,), 2.0, requires_grad=True).clone()
+    b = mg.ones(3, 1, requires_grad=True).clone()
+    z = a**b
+    a.add_(1)
+    z.add_(1)
+    with pytest.raises(RuntimeError) as excinfo:
+        z.sum().backward()
+    assert text("[minigrad.FloatTensor [2]], which is output 0 of Add") in str(excinfo.value)
+
+
+def test_stale_no_grad_view_as_exponent_is_reported_before_the_base():
+    t1 = mg.tensor(0.0, requires_grad=True)
+    t3 = (t1 - t1).view_as(t1)
+    with mg.no_grad():
+        t4 = t3.reshape(-1)
+    t5 = t4.reshape(-1)
+    t6 = t5**t4
+    with mg.no_grad():
+        t5.sigmoid_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t6.sum().backward()
+    assert str(excinfo.value).startswith(
+        "A view was created in no_grad mode and its base or another view of its base has been "
+        "modified inplace with grad mode enabled."
+    )
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+def test_maximum_and_minimum_of_equal_values_give_the_first(op):
+    a = mg.tensor([0.0, -0.0])
+    b = mg.tensor([-0.0, 0.0])
+    assert values(1 / getattr(mg, op)(a, b)) == [float("inf"), float("-inf")]
+    assert values(1 / getattr(mg, op)(b, a)) == [float("-inf"), float("inf")]
+
+
+def test_overwritten_values_get_a_zero_gradient_even_from_infinity():
+    # zero_, fill_ and copy_ give the old value a gradient of zeros, not grad * 0 (nan at inf).
+    t1 = mg.zeros((3, 1), requires_grad=True)
+    t2 = t1.abs()
+    t2.zero_()
+    t2.div_(t1.data)  # 1 / 0: an infinite gradient for t2
+    t2.sum().backward()
+    assert values(t1.grad) == [[0.0], [0.0], [0.0]]
+    t0 = mg.tensor([[-1.0], [3.0], [1.5]], requires_grad=True)
+    t1 = t0.data
+    t1.sub_(t0)
+    t1[0] = t0.sum()
+    t1.sqrt_()
+    (g,) = mg.autograd.grad(t1.sum(), t0)
+    assert str(values(g)) == "[[inf], [nan], [nan]]"
+
+
+@pytest.mark.parametrize(
+    ("function", "node", "first", "second", "third"),
+    [
+        ("sigmoid", "SigmoidBackwardBackward0", [0.25, 0.10499358540350662, 0.19661193324148185],
+         [0.0, -0.0167910993674344, 0.03572743483989027],
+         [-0.0625, 0.020946354899893, 0.0026193992680529033]),
+        ("tanh", "TanhBackwardBackward0", [1.0, 0.07065082485316443, 0.41997434161402614],
+         [0.0, -0.01924792525428182, 0.5373151797579001],
+         [-4.0, 0.07281149781209745, 1.3405667135931512]),
+        ("relu", "ThresholdBackwardBackward0", [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+    ],
+)
+def test_create_graph_records_pytorchs_fused_backward_nodes(function, node, first, second, third):
+    x = mg.tensor([0.0, 2.0, -1.0], dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(getattr(mg, function)(x).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == node
+    (g2,) = mg.autograd.grad((g * g).sum(), x, create_graph=True)
+    assert type(g2.grad_fn).__name__ == node
+    (g3,) = mg.autograd.grad(g2.sum(), x)
+    assert np.allclose(values(g), first) and np.allclose(values(g2), second)
+    assert np.allclose(values(g3), third)
+
+
+def test_create_graph_through_pow_exponent_multiplies_last():
+    y = mg.tensor([[1.0, -0.5, 0.0]])
+    b = mg.tensor([[2.0, 0.0, 0.5]], requires_grad=True)
+    (g,) = mg.autograd.grad(((y.abs() + 1) ** b).sum(), b, create_graph=True)
+    assert type(g.grad_fn).__name__ == "MulBackward0"
+    assert np.allclose(values(g), [[2.7725887298583984, 0.40546509623527527, 0.0]])
+    (g,) = mg.autograd.grad((b**y).sum(), b, create_graph=True)
+    assert type(g.grad_fn).__name__ == "WhereBackward0"
+    assert values(g) == [[1.0, float("-inf"), 0.0]]
+
+
+@pytest.mark.parametrize("method", ["add_", "sub_", "mul_", "div_"])
+def test_inplace_arithmetic_names_itself_and_the_position_of_a_bad_operand(method):
+    t = mg.ones(2)
+    with pytest.raises(TypeError) as excinfo:
+        getattr(t, method)(None)
+    assert str(excinfo.value) == (
+        f"{method}(): argument 'other' (position 1) must be Tensor, not NoneType"
+    )
+    assert t._version == 0
+
+
+def test_float32_exp_is_rounded_as_pytorchs():
+    # exp(2) = 7.38905609893...: PyTorch gives the nearest float32, as the float64 value rounded.
+    assert values(mg.exp(mg.tensor([1.0, 2.0]))) == [2.7182817459106445, 7.389056205749512]
+
+
+def test_a_0d_tensor_and_its_squeezed_view_are_two_saved_inputs():
+    # x.squeeze() of a 0-d x shares x's buffer; atan2 saves both, and checks ``other`` (x, a
+    # leaf: no "which is output" clause) first.
+    t0 = mg.tensor(-0.5, requires_grad=True)
+    t2 = mg.atan2(t0.squeeze(), t0)
+    with mg.no_grad():
+        t0.relu_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t2.backward()
+    assert str(excinfo.value).startswith(
+        text(f"{STALE} operation: [minigrad.FloatTensor []] is at version 1; expected version 0")
+    )

@@ -9,11 +9,12 @@ its class (a known, not-yet-fixed bug with its issue). More by hand:
 import pytest
 import torch
 
+from tests_torch.random_programs import known
 from tests_torch.random_programs.check import check_seed
 from tests_torch.random_programs.compare import Divergence, compare
 from tests_torch.random_programs.generator import Statement
 from tests_torch.random_programs.known import classify
-from tests_torch.random_programs.runner import Run, run
+from tests_torch.random_programs.runner import Outcome, Run, run
 from tests_torch.random_programs.shrink import reproduction, shrink
 
 PROGRAMS = 2000
@@ -51,14 +52,31 @@ def test_a_difference_between_two_runs_is_a_divergence():
     assert (raised.category, raised.statement) == ("raise", 1)
 
 
-def test_known_classes_are_recognised_by_their_facts_only():
+def test_known_classes_are_recognised_by_their_facts_only(monkeypatch):
+    """A known class's rule decides alone; with no rule (today's list) nothing is known."""
     program = [Statement("t1.mul_(t1)", "inplace_binary", "t1", ("t1",))] * 3
     stale = ("RuntimeError", "one of the variables needed for gradient computation has been "
              "modified by an inplace operation: ...")
     divergence = Divergence("raise", 2, None, stale, None)
     shared = Run([], {}, [set(), {"inplace_operand_shares_counter"}, set()])
     unshared = Run([], {}, [set(), set(), set()])
-    assert "class 1" in classify(program, shared, divergence)
+    assert classify(program, shared, divergence) is None  # the list is empty
+    rule = known.KnownClass(
+        "operand shares the counter", "issue 8",
+        lambda program, run, found: "inplace_operand_shares_counter" in run.facts[1],
+    )
+    monkeypatch.setattr(known, "KNOWN", (rule,))
+    assert classify(program, shared, divergence) == "operand shares the counter [issue 8]"
     assert classify(program, unshared, divergence) is None
-    other = Divergence("value", None, "t1", None, None)
-    assert classify(program, shared, other) is None
+
+
+def test_write_tracking_lines_are_not_a_divergence():
+    """Anomaly mode's extra lines after PyTorch's text (a documented extension) are allowed."""
+    stale = ("RuntimeError", "one of the variables needed for gradient computation has been "
+             "modified by an inplace operation: [minigrad.FloatTensor [3]] ... Good luck!")
+    tracked = (stale[0], stale[1] + "\nsaved by MulBackward0 at <program>:1 (version 0)\n"
+               "modified by mul_() at <program>:2 (version 0 -> 1)")
+    other = (stale[0], stale[1] + "\nsomething else")
+    outcomes = [Outcome(stale, ())], [Outcome(tracked, ())], [Outcome(other, ())]
+    assert compare(Run(outcomes[0], {}, []), Run(outcomes[1], {}, [])) is None
+    assert compare(Run(outcomes[0], {}, []), Run(outcomes[2], {}, [])).category == "error"

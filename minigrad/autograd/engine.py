@@ -23,6 +23,7 @@ from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.views import view_of_memory
 
 Buffers = dict[Node, list[Any]]
 ReadyQueue = list[tuple[float, int, Node]]
@@ -94,6 +95,7 @@ def grad(
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     retain = create_graph if retain_graph is None else retain_graph
     captured = run_backward(roots, grads, retain, create_graph, targets, accumulate=False)
+    seeds = _Seeds(grads, grad_outputs)
     results = []
     for index, (tensor, value) in enumerate(zip(targets, captured)):
         if value is None:
@@ -104,8 +106,43 @@ def grad(
                 )
             results.append(_as_tensor(np.zeros_like(tensor._array)) if materialize_grads else None)
         else:
-            results.append(_writable(value) if create_graph else _as_tensor(np.array(value)))
+            results.append(_writable(value) if create_graph else seeds.result(value))
     return tuple(results)
+
+
+class _Seeds:
+    """The roots' gradients, to hand back a result that is a view of one as such a view.
+
+    PyTorch returns its backward formulas' tensors as they are: ``x.sum()``'s gradient is an
+    expanded view (stride 0) of the seed, made with grad mode off. Writing one element of it
+    writes all, in-place ops on it are refused, ``detach_()`` too. Backward formulas on arrays
+    make the same numpy views; a result that is one becomes a view of the seed's tensor (the
+    ``grad_outputs`` tensor itself, or a fresh one), made under no_grad. Any other result is a
+    fresh dense tensor, as PyTorch's are.
+    """
+
+    def __init__(self, arrays: list[Any], given: Any) -> None:
+        self.arrays = arrays
+        if not isinstance(given, (list, tuple)):
+            given = [given] * len(arrays)
+        # A given gradient is the seed itself unless it had to be cast to the root's dtype.
+        self.owners: list[TensorBase | None] = [
+            tensor if isinstance(tensor, TensorBase) and tensor._array is array else None
+            for tensor, array in zip(given, arrays)
+        ]
+
+    def result(self, value: Any) -> TensorBase:
+        """``value`` (an array the engine captured) as the tensor ``grad`` returns."""
+        for index, seed in enumerate(self.arrays):
+            if type(seed) is np.ndarray and np.may_share_memory(value, seed):
+                owner = self.owners[index]
+                if owner is None:
+                    owner = self.owners[index] = _as_tensor(seed)
+                if value is seed:
+                    return owner
+                with grad_mode.no_grad():
+                    return view_of_memory(owner, value)
+        return _as_tensor(np.array(value))
 
 
 def _as_list(values: Any) -> list[TensorBase]:
@@ -132,7 +169,10 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
             # next, with "element i of tensors does not require grad" (PyTorch's order).
             if root._array.size != 1 and root.requires_grad:
                 raise RuntimeError(errors.IMPLICIT_GRAD_NOT_SCALAR)
-            grads.append(np.ones_like(root._array))
+            seed = np.ones_like(root._array)
+            # With create_graph, backward formulas run on tensors: their views of the seed
+            # are then tensors' views, as PyTorch's.
+            grads.append(_as_tensor(seed) if create_graph else seed)
             continue
         grad_array = grad._array if isinstance(grad, TensorBase) else np.asarray(grad)
         if grad_array.shape != root._array.shape:
@@ -368,8 +408,13 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     if node._retained:
         for output_nr, tensor_ref in node._retained.items():
             tensor = tensor_ref()
-            # (After an in-place write the tensor has a new grad_fn, which retains instead.)
-            if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:
+            # (After an in-place write the tensor has a new grad_fn, which retains instead.
+            # ``detach_()`` leaves the request here: PyTorch's hook stays on the old node.)
+            if (
+                tensor is not None
+                and grads[output_nr] is not None
+                and (tensor._grad_fn is None or tensor.grad_fn is node)
+            ):
                 _retain(tensor, grads[output_nr])
     return grads
 

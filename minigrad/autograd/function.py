@@ -120,6 +120,12 @@ class BackwardNode(Node):
 
     # --- what the engine calls ---------------------------------------------------------------
 
+    def _release_saved(self) -> None:
+        values = self._saved
+        if values and values[0] is None and saved.holds_nothing(values):
+            return  # only Nones (PyTorch's undefined saved variables): nothing to free
+        super()._release_saved()
+
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         function = self._function
         tensor_level = function._tensor_level
@@ -154,7 +160,10 @@ class BackwardNode(Node):
         return self._fit_grads(result, meta)
 
     def _like(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, ...]:
-        return ((tuple(shape), dtype),) * len(self._slots)
+        # Only the inputs with an edge have the output's shape and dtype (a fill's 0-d value
+        # that needs no gradient may not): the others get no gradient.
+        meta = (tuple(shape), dtype)
+        return tuple(None if next_node is None else meta for next_node in self._next_nodes)
 
     def _fit_grads(self, result: tuple[Any, ...], metas: tuple[Any, ...]) -> tuple[Any, ...]:
         """Sum broadcast gradients down to their input's shape; cast to its dtype."""
@@ -251,6 +260,10 @@ class Function:
     # the options PyTorch shows the same way: names of ``fields``, or {PyTorch's name: field}.
     saves: ClassVar[str | tuple[str | None, ...] | None] = None
     saved_options: ClassVar[tuple[str, ...] | dict[str, Any]] = ()
+    # The order in which backward checks the saved inputs (argument positions), when it is not
+    # the order they were saved in: PyTorch's generated nodes go by the arguments' names
+    # (``other`` before ``self``), so with both stale the error names ``other``. Outputs last.
+    unpack_order: ClassVar[tuple[int, ...] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

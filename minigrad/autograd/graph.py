@@ -21,6 +21,10 @@ from minigrad import errors
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 
+# Entries per saved value in a node's flat ``_saved`` tuple (the layout is autograd/saved.py's:
+# value, counter, version, origin, had history, argument position).
+SAVED_FIELDS = 6
+
 if TYPE_CHECKING:
     from minigrad.autograd.tensor_base import TensorBase
 
@@ -130,10 +134,10 @@ class Node:
 
                 guard.release(self)
             # What was saved as None still reads as None (``grad_fn._saved_other``). A None
-            # has no counter (autograd/saved.py's layout: 5 entries per value, the counter
-            # second); counters compare by identity, so this first test is cheap.
-            if None in saved[1::5]:
-                values = saved[::5]
+            # has no counter (autograd/saved.py's layout: SAVED_FIELDS entries per value, the
+            # counter second); counters compare by identity, so this first test is cheap.
+            if None in saved[1::SAVED_FIELDS]:
+                values = saved[::SAVED_FIELDS]
                 none = frozenset(i for i, value in enumerate(values) if value is None)
                 if none:
                     self._freed_none = none
@@ -246,6 +250,10 @@ def sum_to_shape(grad: Any, shape: tuple[int, ...]) -> Any:
     Written with numpy functions, so it also runs on tensors (create_graph).
     """
     grad_shape = tuple(grad.shape)
+    if not shape and grad_shape:
+        # PyTorch's sum_to: a plain sum (recorded as SumBackward0); numpy's is a scalar
+        total = np.sum(grad)
+        return np.asarray(total) if isinstance(total, np.generic) else total
     extra = len(grad_shape) - len(shape)
     axes = tuple(range(extra)) + tuple(
         extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1

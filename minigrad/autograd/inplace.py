@@ -25,7 +25,7 @@ from minigrad.autograd import debug_hooks, grad_mode, guard, saved
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
-from minigrad.autograd.overlap import check_inputs_overlap
+from minigrad.autograd.overlap import check_inputs_overlap, kernel_order_result
 from minigrad.autograd.record import record
 from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
@@ -44,8 +44,18 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     # the view was made before it would regenerate it. A view requires grad if its base does.
     recording = grad_mode._state.enabled and (tensor.requires_grad or _any_requires_grad(args))
     check_inplace(tensor, recording, op.checks_internal_overlap)
-    check_inputs_overlap(op, tensor, args)
-    return record(op, tensor, *args, target=tensor)
+    if not check_inputs_overlap(op, tensor, args):
+        return record(op, tensor, *args, target=tensor)
+    # An input shares memory with the tensor in a way PyTorch does not check: its kernel's
+    # result (it reads elements it already wrote) replaces the out-of-place one, uncounted.
+    try:
+        written = kernel_order_result(op, tensor, args)
+    except (ValueError, RuntimeError, TypeError):
+        written = None  # a bad argument: recording raises PyTorch's error for it
+    record(op, tensor, *args, target=tensor)
+    if written is not None:
+        np.copyto(tensor._array, written)
+    return tensor
 
 
 def _any_requires_grad(args: tuple[Any, ...]) -> bool:
@@ -205,9 +215,11 @@ class CopySlices(Node):
         fn_grads = fn._backward([region], True)
         if self._next_nodes[0] is None or fn_grads[0] is None:
             return (None, *fn_grads[1:])
-        if has_internal_overlap(region._array):
-            raise RuntimeError(errors.INTERNAL_OVERLAP)
         shape, strides = self._base_layout
+        # PyTorch writes into a copy laid out like the base: only an expanded view overlaps
+        # (``grad`` itself may be an expanded view of the seed).
+        if has_internal_overlap(replay(self._steps, empty_like_layout(shape, strides, np.int8))):
+            raise RuntimeError(errors.INTERNAL_OVERLAP)
         result = (
             grad
             - ScatterIntoBase.apply(region, shape, strides, self._steps)

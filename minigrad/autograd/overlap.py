@@ -9,7 +9,8 @@ before computing anything:
   ``[1]`` view of a 0-d tensor): *partial* overlap, refused, since the result would depend on
   the order elements are visited;
 - either tensor not dense (gaps between its elements, as in ``x[:, :1]``): "too hard" to
-  decide, allowed without a check, as PyTorch does.
+  decide, allowed without a check, as PyTorch does. The result is then what PyTorch's loop
+  computes, reading elements it already wrote (``kernel_order_result``).
 
 The check runs after autograd's own checks and before the shape check, in PyTorch's order.
 """
@@ -21,24 +22,98 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad.autograd.quiet import quiet_floats
+from minigrad.autograd.record import NO_GRAD_CTX
 from minigrad.autograd.tensor_base import TensorBase
 
 
-def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> None:
+def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> bool:
     """Raise PyTorch's error if an input of ``op`` partially overlaps ``tensor``'s memory.
 
     Ops that do not use PyTorch's elementwise kernels (fills, index and scatter ops) declare
-    ``checks_input_overlap = False`` (``Op``'s default is True).
+    ``checks_input_overlap = False`` (``Op``'s default is True). Returns True if an input
+    shares memory with ``tensor`` in a way PyTorch does not check (either is not dense): its
+    kernel then reads elements it already wrote, see ``kernel_order_result``.
     """
     if not op.checks_input_overlap:
-        return
+        return False
+    undecided = False
+    output = tensor._array
     for arg in args:
-        if (
-            isinstance(arg, TensorBase)
-            and arg is not tensor
-            and partially_overlap(tensor._array, arg._array)
-        ):
-            raise RuntimeError(errors.PARTIAL_OVERLAP)
+        if isinstance(arg, TensorBase) and arg is not tensor:
+            array = arg._array
+            if output.size == 0 or array.size == 0:
+                continue
+            if not (_is_dense(output) and _is_dense(array)):
+                undecided = undecided or np.shares_memory(output, array)
+            elif partially_overlap(output, array):
+                raise RuntimeError(errors.PARTIAL_OVERLAP)
+    return undecided
+
+
+def kernel_order_result(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> np.ndarray:
+    """What PyTorch's kernel writes when inputs overlap ``tensor`` in a way it does not check.
+
+    Its loop visits the written elements in memory order, one at a time (for the small
+    tensors where this happens; its vectorized loops need long contiguous rows), and reads each
+    input element when it gets there: an input element that is also a written one has its new
+    value if the loop already passed it. ``x.add_(x.diagonal())`` adds the new ``x[0, 0]`` to
+    ``x[1, 0]``. Computed here element by element with ``op``'s forward, from the values before
+    the write.
+    """
+    output = tensor._array
+    shape = output.shape
+    # Per operand: its values (tensors broadcast to the output's shape, copied before the
+    # write), and for those sharing memory with the output, each element's address.
+    operands: list[tuple[Any, np.ndarray | None]] = [(np.array(output), None)]
+    tensors = [True]
+    for arg in args:
+        tensors.append(isinstance(arg, TensorBase))
+        if tensors[-1]:
+            array = np.broadcast_to(arg._array, shape)
+            shared = np.shares_memory(output, array)
+            operands.append((np.array(array), _addresses(array) if shared else None))
+        else:
+            operands.append((arg, None))
+    written: dict[int, Any] = {}  # address -> new value, for the elements written so far
+    output_addresses = _addresses(output)
+    result = np.empty(shape, dtype=output.dtype)
+    with quiet_floats():  # inf and nan are values, as in every op's forward
+        _visit_in_memory_order(op, operands, tensors, output_addresses, written, result)
+    return result
+
+
+def _visit_in_memory_order(
+    op: Any,
+    operands: list[tuple[Any, np.ndarray | None]],
+    tensors: list[bool],
+    output_addresses: np.ndarray,
+    written: dict[int, Any],
+    result: np.ndarray,
+) -> None:
+    shape = result.shape
+    for flat in np.argsort(output_addresses, axis=None, kind="stable"):
+        index = np.unravel_index(flat, shape)
+        values = []
+        for is_tensor, (operand, where) in zip(tensors, operands):
+            if not is_tensor:
+                values.append(operand)
+            elif where is None:
+                values.append(operand[index])
+            else:
+                values.append(written.get(int(where[index]), operand[index]))
+        value = np.asarray(op.forward(NO_GRAD_CTX, *map(np.asarray, values[:1]), *values[1:]))
+        written[int(output_addresses[index])] = result[index] = value.astype(result.dtype)
+
+
+def _addresses(array: np.ndarray) -> np.ndarray:
+    """Each element's memory address, in an array of ``array``'s shape."""
+    start = array.__array_interface__["data"][0]
+    offsets = sum(
+        (np.arange(size) * stride).reshape((-1,) + (1,) * (array.ndim - 1 - dim))
+        for dim, (size, stride) in enumerate(zip(array.shape, array.strides))
+    )
+    return np.broadcast_to(start + np.asarray(offsets, dtype=np.int64), array.shape)
 
 
 def partially_overlap(output: np.ndarray, input: np.ndarray) -> bool:

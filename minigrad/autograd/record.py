@@ -86,8 +86,11 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
             if arg._base is not None and enabled:
                 arg._sync_view()
                 if arg.requires_grad:  # a view also requires grad if its base does
-                    needed_bits |= 1 << index
                     recording = True
+                    # ... but one made under no_grad has no gradient edge: PyTorch's node
+                    # then neither sends it a gradient nor saves anything for it.
+                    if arg._grad_fn is not None or arg._requires_grad:
+                        needed_bits |= 1 << index
             elif enabled and (arg._requires_grad or arg._grad_fn is not None):
                 needed_bits |= 1 << index
                 recording = True
@@ -142,7 +145,9 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     if single:
         out_array = raw if type(raw) is np.ndarray else np.asarray(raw)
         shape = out_array.shape
-        dtype = out_array.dtype
+        # The gradient arriving is the written tensor's: an in-place op computed in a wider
+        # dtype (float32 += float64) still has the target's dtype.
+        dtype = out_array.dtype if target is None else target._array.dtype
     if tensor_level:
         node._slots = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase))
         node._num_args = len(args)

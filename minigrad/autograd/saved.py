@@ -1,8 +1,8 @@
 """Saved values: what a node keeps for backward, with the version each had when it was saved.
 
-A node keeps them flat in one tuple, ``node._saved``, five entries per value (no object each)::
+A node keeps them flat in one tuple, ``node._saved``, six entries per value (no object each)::
 
-    (value, counter, saved_version, origin, had_history,  value, counter, ...)
+    (value, counter, saved_version, origin, had_history, position,  value, counter, ...)
 
 - ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
 - ``counter``: the version counter the value shares with its tensor, None if nobody else can
@@ -16,7 +16,11 @@ A node keeps them flat in one tuple, ``node._saved``, five entries per value (no
   reference to a node, for the result of an in-place op through a view (see ``inplace.py``);
   None for a plain value;
 - ``had_history``: for an input, whether it had a ``grad_fn`` when saved (PyTorch's
-  ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first.
+  ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first;
+- ``position``: for an input, its position among the op's arguments (None otherwise). PyTorch's
+  generated nodes check their saved inputs in the order of the arguments' *names* (``other``
+  before ``self``), then their outputs: an op declares that order as ``unpack_order``, which
+  decides which stale tensor the error names when several are stale.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -36,14 +40,15 @@ from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, debug_hooks, guard, saved_hooks, write_tracking
 from minigrad.autograd.debug_switches import switches
+from minigrad.autograd.graph import SAVED_FIELDS
 from minigrad.autograd.tensor_base import TensorBase
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
     from minigrad.autograd.version import VersionCounter
 
-FIELDS = 5  # entries per saved value in ``node._saved``
-_NOTHING = (None, None, 0, None, False)  # a None passed to save_for_backward
+FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
+_NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
 _hooks_active = saved_hooks.active
 
@@ -108,24 +113,29 @@ def pack(
     complete (1 for an in-place op, whose inputs are saved *before* the write, as in PyTorch).
     """
     packed: list[Any] = []
-    # Plain loops with a counted position (no zip or enumerate objects): one or two values and
-    # inputs, once per recorded op.
-    for value in values:
+    claimed = -1  # the input matched last: values saved in argument order claim them in turn
+    for value in values:  # a plain loop: one or two values, once per recorded op
         if value is None:
             packed += _NOTHING
             continue
-        position = 0
+        match = None
+        position = 0  # counted by hand: an enumerate object costs more than the loop
         for seen in seen_inputs:
-            if value is seen:
-                tensor = input_tensors[position]
-                if isinstance(tensor, TensorBase):
-                    counter = tensor._counter
-                    if counter.is_inference:  # made in inference mode (autograd/inference.py)
-                        raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                    packed += (tensor._array, counter, counter.version, tensor,
-                               tensor._grad_fn is not None)
+            if value is seen and isinstance(input_tensors[position], TensorBase):
+                match = position
+                # One buffer may be two inputs (``atan2(x.squeeze(), x)`` of a 0-d ``x``):
+                # take the next one not claimed yet.
+                if position > claimed:
                     break
-            position += 1  # noqa: SIM113 (no enumerate object: see above)
+            position += 1  # noqa: SIM113
+        if match is not None:
+            claimed = match
+            tensor = input_tensors[match]
+            counter = tensor._counter
+            if counter.is_inference:  # made in inference mode (autograd/inference.py)
+                raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+            packed += (tensor._array, counter, counter.version, tensor,
+                       tensor._grad_fn is not None, match)
         else:
             output_nr = 0
             for seen in seen_outputs:
@@ -135,11 +145,11 @@ def pack(
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (output._array, counter, counter.version + pending_writes,
-                               output_nr, False)
+                               output_nr, False, None)
                     break
                 output_nr += 1  # noqa: SIM113
             else:
-                packed += (value, None, 0, None, False)
+                packed += (value, None, 0, None, False, None)
     entries = tuple(packed)
     if _hooks_active[0] and _hooks_state.stack:  # saved_tensors_hooks (one check without)
         entries = _pack_with_hooks(entries, output_tensors, _hooks_state.stack[-1])
@@ -148,6 +158,15 @@ def pack(
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
     if switches.saves and not pending_writes:
         debug_hooks.on_save(node)
+
+
+def holds_nothing(saved: tuple[Any, ...]) -> bool:
+    """True if every value in ``saved`` (a node's ``_saved``) is a None.
+
+    ``mul`` saves None for an operand without a gradient edge. Unpacking those never raises,
+    even after backward (PyTorch's undefined saved variables).
+    """
+    return all(value is None for value in saved[::FIELDS])
 
 
 def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
@@ -159,6 +178,9 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     saved = node._saved
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
+    order = node._function.unpack_order
+    if order is not None and len(saved) > FIELDS:
+        _check_in_order(node, saved, order)  # which stale tensor is named: PyTorch's order
     # a plain loop: runs once per node per backward
     return tuple(_unpack_at(node, saved, start, as_tensors) for start in range(0, len(saved),
                                                                               FIELDS))
@@ -223,14 +245,14 @@ def _pack_with_hooks(
         tensor = saved_tensor_of(entry, output_tensors)
         if tensor is not None:
             entry = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0, entry[3],
-                     False)
+                     False, entry[5])
         result += entry
     return result
 
 
 def saved_tensor_of(entry: Sequence[Any], output_tensors: Sequence[TensorBase] = ()) -> Any:
     """The tensor behind one saved entry (what a pack hook gets), or None for a plain value."""
-    value, counter, _, origin, _ = entry
+    value, counter, _, origin = entry[:4]
     if isinstance(origin, TensorBase):
         return origin
     if type(origin) is int and origin < len(output_tensors):
@@ -248,6 +270,26 @@ def call_pack_hook(pack_hook: Callable[[Any], Any], tensor: TensorBase) -> Any:
     if tensor._counter.version != version:
         raise RuntimeError(errors.PACK_HOOK_MODIFIED_INPUT)
     return packed
+
+
+def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) -> None:
+    """Run unpack's checks in PyTorch's order: inputs as ``order`` lists them, then outputs."""
+
+    def rank(start: int) -> int:
+        position = saved[start + 5]
+        if position is None:
+            return len(order) + len(saved)  # an output: after every input
+        return order.index(position) if position in order else len(order) + position
+
+    tracked = [start for start in range(0, len(saved), FIELDS) if saved[start + 1] is not None]
+    for start in sorted(tracked, key=rank):
+        counter, origin = saved[start + 1], saved[start + 3]
+        if saved[start + 4] and origin._grad_fn is None:
+            raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
+        if counter.version != saved[start + 2]:
+            raise RuntimeError(
+                _mismatch_message(node, saved[start], counter, saved[start + 2], origin)
+            )
 
 
 def _as_tensor(node: Node, value: Any, counter: Any, origin: Any) -> Any:

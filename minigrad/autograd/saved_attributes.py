@@ -88,7 +88,9 @@ class SavedTensor:
             raise RuntimeError(errors.SAVED_HOOKS_ON_NONE)
         hooked = saved.Hooked(saved.call_pack_hook(pack_hook, tensor), unpack_hook)
         node._saved = (
-            values[:start] + (hooked, None, 0, entry[3], False) + values[start + saved.FIELDS :]
+            values[:start]
+            + (hooked, None, 0, entry[3], False, entry[5])
+            + values[start + saved.FIELDS :]
         )
 
     def _wrong_arguments(self, hooks: tuple[Any, ...]) -> str:

@@ -237,8 +237,13 @@ class TensorBase:
         meta = self._autograd_meta()
         with meta.lock:
             if isinstance(grad, TensorBase):
-                if meta.grad is None and not grad._array.flags.writeable and grad._base is None:
-                    grad._array = np.array(grad._array)  # a read-only broadcast: engine._writable
+                borrowed = grad._base is not None or not grad._array.flags.writeable
+                if meta.grad is None and borrowed:
+                    # A view (of the seed, say) or a read-only broadcast: PyTorch's .grad is
+                    # then a dense copy, differentiable under create_graph.
+                    grad = grad.clone() if grad.requires_grad else self.output_class._make(
+                        np.array(grad._array)
+                    )
                 meta.grad = grad if meta.grad is None else meta.grad + grad
             elif meta.grad is None:
                 # Copy: the engine may hand the same array to several consumers.

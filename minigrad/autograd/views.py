@@ -228,8 +228,65 @@ class AsStrided(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        """The gradient placed back into a base-shaped array."""
+        """The gradient placed back into a base-shaped array (recorded under create_graph)."""
+        if isinstance(grad, TensorBase):
+            return ScatterIntoBase.apply(grad, ctx.base_shape, ctx.base_strides, ctx.steps), None
         return scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides), None
+
+
+class Strided(ViewOp):
+    """y = x's elements at (shape, strides, offset);  dx = grad scattered back.  Saves nothing.
+
+    Shape, strides and offset count elements of ``x``'s memory (its layout may be any dense one).
+
+    PyTorch's ``as_strided`` for a dense ``x``. The engine uses it to hand back a gradient that
+    a backward formula made as a view of a root's gradient (``x.sum()``'s is an expanded view
+    of the seed, as in PyTorch): numpy made that view, this step makes it a tensor's view.
+    """
+
+    fields = ("base_shape", "base_strides", "strides", "offset")
+
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...], offset: int
+    ) -> np.ndarray:
+        """The view of ``x``'s memory (``x`` dense: its elements fill one block)."""
+        ctx.base_shape, ctx.base_strides = x.shape, x.strides
+        ctx.strides, ctx.offset = strides, offset
+        start = np.ravel(x, order="K")[offset:]  # a view: x is dense
+        itemsize = x.itemsize
+        return np.lib.stride_tricks.as_strided(
+            start,
+            shape=shape,
+            strides=tuple(s * itemsize for s in strides),
+            writeable=x.flags.writeable,
+        )
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        """The gradient placed back into an array laid out like ``x``."""
+        steps = ((Strided, (tuple(grad.shape), ctx.strides, ctx.offset), None),)
+        if isinstance(grad, TensorBase):
+            scattered = ScatterIntoBase.apply(grad, ctx.base_shape, ctx.base_strides, steps)
+        else:
+            scattered = scatter_into_base(grad, ctx.base_shape, steps, ctx.base_strides)
+        return scattered, None, None, None
+
+
+def view_of_memory(base: TensorBase, array: np.ndarray) -> TensorBase:
+    """A view of ``base`` (dense, not a view) on exactly the elements ``array`` shows.
+
+    ``array`` must be a numpy view into ``base``'s buffer (``np.shares_memory``).
+    """
+    itemsize = array.itemsize
+    start = np.ravel(base._array, order="K")
+    offset = (
+        array.__array_interface__["data"][0] - start.__array_interface__["data"][0]
+    ) // itemsize
+    strides = tuple(s // itemsize for s in array.strides)
+    return Strided.apply(base, tuple(array.shape), strides, offset)
 
 
 class ScatterIntoBase(Op):

@@ -189,11 +189,18 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
 _OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
 
 
-def check_operand(value: Any, parameter: str) -> None:
-    """PyTorch's TypeError for an operand that is neither a tensor nor a number."""
+def check_operand(value: Any, parameter: str, method: str | None = None) -> None:
+    """PyTorch's TypeError for an operand that is neither a tensor nor a number.
+
+    ``method``: the Tensor method it was given to (as its first argument), which PyTorch's
+    message names: ``add_(): argument 'other' (position 1) must be Tensor, not NoneType``.
+    """
     if not isinstance(value, _OPERANDS):
+        where = "" if method is None else f"{method}(): "
+        position = "" if method is None else " (position 1)"
         raise TypeError(
-            f"argument '{parameter}' must be Tensor, not {errors.python_type_name(value)}"
+            f"{where}argument '{parameter}'{position} must be Tensor, not "
+            f"{errors.python_type_name(value)}"
         )
 
 
@@ -241,12 +248,12 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
 
 
 def promote_inplace(
-    target: TensorBase, other: Any, true_divide: bool = False
+    target: TensorBase, other: Any, true_divide: bool = False, method: str | None = None
 ) -> tuple[Any, np.dtype]:
     """``other`` ready for an in-place op on ``target``, and the dtype to compute in.
 
     Raises PyTorch's error if the result type cannot be written into ``target`` (an int tensor
-    cannot take ``+= 1.5``).
+    cannot take ``+= 1.5``), or if ``other`` is no operand (naming ``method``, the caller).
     """
     array = target._array
     if array.dtype.kind == "f":  # the common cases, where the target's dtype is the answer
@@ -255,7 +262,7 @@ def promote_inplace(
                 return other, array.dtype
         elif type(other) is float or type(other) is int:
             return other, array.dtype
-    check_operand(other, "other")
+    check_operand(other, "other", method)
     other = python_scalar(other)
     if type(other) is int and target._array.dtype.kind in "iu":
         other = wrap_integer(other, target._array.dtype)
@@ -328,6 +335,17 @@ def check_float_kernel(kernel: str, input: Any) -> None:
 def raw(value: Any) -> Any:
     """The numpy array behind a tensor (or the value itself): for masks, indices and shapes."""
     return value._array if isinstance(value, TensorBase) else value
+
+
+def zeros_like_grad(grad: Any) -> Any:
+    """Zeros shaped like ``grad``, without history: PyTorch's ``zeros_like`` in backward.
+
+    The gradient of an overwritten value or of a piecewise-constant op. Not ``grad * 0``,
+    which is nan where ``grad`` is infinite.
+    """
+    if isinstance(grad, TensorBase):
+        return TensorBase.output_class._make(np.zeros_like(grad._array))
+    return np.zeros_like(grad)
 
 
 def run(op: type[Op], *args: Any) -> Any:

@@ -28,6 +28,7 @@ from minigrad.ops._helpers import (
     promote,
     promote_inplace,
     save_for_the_other,
+    zeros_like_grad,
 )
 
 
@@ -90,7 +91,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input += alpha * other`` in place."""
-    other, dtype = promote_inplace(input, other)
+    other, dtype = promote_inplace(input, other, method="add_")
     _check_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
     return apply_inplace(Add, input, other, alpha, dtype)
 
@@ -139,7 +140,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input -= alpha * other`` in place."""
-    other, dtype = promote_inplace(input, other)
+    other, dtype = promote_inplace(input, other, method="sub_")
     _check_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
     return apply_inplace(Sub, input, other, alpha, dtype)
 
@@ -183,6 +184,7 @@ class Mul(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
@@ -207,7 +209,7 @@ def mul(input: Any, other: Any) -> Any:
 
 def mul_(input: Any, other: Any) -> Any:
     """``input *= other`` in place."""
-    other, dtype = promote_inplace(input, other)
+    other, dtype = promote_inplace(input, other, method="mul_")
     return apply_inplace(Mul, input, other, dtype)
 
 
@@ -220,6 +222,7 @@ class Div(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
@@ -244,7 +247,7 @@ def div(input: Any, other: Any) -> Any:
 
 def div_(input: Any, other: Any) -> Any:
     """``input /= other`` in place (an integer tensor cannot hold the quotient)."""
-    other, dtype = promote_inplace(input, other, true_divide=True)
+    other, dtype = promote_inplace(input, other, true_divide=True, method="div_")
     return apply_inplace(Div, input, other, dtype)
 
 
@@ -321,7 +324,7 @@ class PowScalar(Op):
         (x,) = ctx.saved_tensors
         p = ctx.exponent
         if p == 0:
-            return grad * 0, None, None
+            return zeros_like_grad(grad), None, None
         return grad * (p * scalar_power(x, p - 1)), None, None
 
 
@@ -370,6 +373,7 @@ class Pow(Op):
 
     node_name = "PowBackward1"
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `exponent` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
@@ -382,9 +386,10 @@ class Pow(Op):
         x, y, z = ctx.saved_tensors
         dx = dy = None
         if ctx.needs_input_grad[0]:
-            dx = np.where(y == 0, 0, grad * y * x ** (y - 1))
+            dx = np.where(y == 0, 0, grad * (y * x ** (y - 1)))
         if ctx.needs_input_grad[1]:
-            dy = np.where((x == 0) & (y >= 0), 0, grad * z * np.log(x))
+            # PyTorch's order: the mask first, the gradient multiplied last (MulBackward0).
+            dy = grad * np.where((x == 0) & (y >= 0), 0, z * np.log(x))
         return dx, dy, None
 
 
@@ -494,11 +499,12 @@ class Maximum(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return np.maximum(x, y, dtype=dtype)
+        return np.maximum(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -534,6 +540,7 @@ class Atan2(Op):
     """
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     @staticmethod
@@ -577,11 +584,12 @@ class Minimum(Op):
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return np.minimum(x, y, dtype=dtype)
+        return np.minimum(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:

@@ -16,6 +16,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops._helpers import zeros_like_grad
 
 
 class Zero(Op):
@@ -30,7 +31,7 @@ class Zero(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return grad * 0
+        return zeros_like_grad(grad)
 
 
 def zero_(input: Any) -> Any:
@@ -52,7 +53,7 @@ class Fill(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad * 0, None
+        return zeros_like_grad(grad), None
 
 
 class FillTensor(Op):
@@ -69,7 +70,7 @@ class FillTensor(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
-        return grad * 0, np.sum(grad)
+        return zeros_like_grad(grad), np.sum(grad)
 
 
 def fill_(input: Any, value: Any) -> Any:
@@ -111,7 +112,7 @@ class Copy(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
-        return grad * 0, grad
+        return zeros_like_grad(grad), grad
 
 
 def copy_(input: Any, src: Any) -> Any:

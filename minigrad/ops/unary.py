@@ -27,7 +27,9 @@ from minigrad.ops._helpers import (
     float_input,
     is_bool,
     operand,
+    run,
     zero_where,
+    zeros_like_grad,
 )
 from minigrad.ops.arithmetic import mul, pow, pow_
 
@@ -114,10 +116,22 @@ def abs_(input: Any) -> Any:
     return apply_inplace(Abs, input)
 
 
+def _nearest_exp(x: np.ndarray) -> np.ndarray:
+    """exp(x), for float32 computed in float64 and rounded to the nearest float32.
+
+    numpy's float32 exp is off by an ulp for about a third of inputs (``exp(2)``); PyTorch's
+    is (almost always) the nearest float32, and chains such as ``exp(exp(x))`` magnify the
+    difference.
+    """
+    if x.dtype == np.float32:
+        return np.exp(x, dtype=np.float64).astype(np.float32)
+    return np.exp(x)
+
+
 class Exp(SavesResult):
     """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not."""
 
-    kernel = np.exp
+    kernel = staticmethod(_nearest_exp)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -214,8 +228,7 @@ class Sigmoid(SavesResult):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        (one,) = _ONE.of(y)
-        return grad * y * (one - y)
+        return run(SigmoidBackward, grad, y)
 
 
 def sigmoid(input: Any) -> Any:
@@ -234,6 +247,33 @@ def sigmoid_(input: Any) -> Any:
     return _float_inplace(input, Sigmoid)
 
 
+class SigmoidBackward(Op):
+    """z = grad * y * (1 - y), sigmoid's backward as an op of its own.
+
+    Sigmoid's backward under create_graph records this node (PyTorch's
+    ``SigmoidBackwardBackward0``);  dgrad = gz * y * (1 - y),  dy = gz * grad * (1 - 2y).
+    Saves ``y`` if ``grad`` needs a gradient, both if ``y`` does (PyTorch).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
+        (one,) = _ONE.of(y)
+        return grad * y * (one - y)
+
+    @staticmethod
+    def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
+        grad, y = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            run(SigmoidBackward, gz, y) if needs[0] else None,
+            gz * grad * (1 - 2 * y) if needs[1] else None,
+        )
+
+
 class Tanh(SavesResult):
     """y = tanh(x);  dx = grad * (1 - y**2).  Saves its result."""
 
@@ -242,8 +282,7 @@ class Tanh(SavesResult):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        (one,) = _ONE.of(y)
-        return grad * (one - y * y)
+        return run(TanhBackward, grad, y)
 
 
 def tanh(input: Any) -> Any:
@@ -254,6 +293,33 @@ def tanh(input: Any) -> Any:
 def tanh_(input: Any) -> Any:
     """``input = tanh(input)``, in place."""
     return _float_inplace(input, Tanh)
+
+
+class TanhBackward(Op):
+    """z = grad * (1 - y**2), tanh's backward as an op of its own.
+
+    Tanh's backward under create_graph records this node (PyTorch's ``TanhBackwardBackward0``);
+    dgrad = gz * (1 - y**2),  dy = -2 * gz * grad * y.  Saves ``y`` if ``grad`` needs a gradient,
+    both if ``y`` does (PyTorch).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
+        (one,) = _ONE.of(y)
+        return grad * (one - y * y)
+
+    @staticmethod
+    def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
+        grad, y = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            run(TanhBackward, gz, y) if needs[0] else None,
+            gz * (-2 * y * grad) if needs[1] else None,
+        )
 
 
 class Relu(SavesResult):
@@ -268,8 +334,7 @@ class Relu(SavesResult):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        # PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan).
-        return zero_where(y <= 0, grad)
+        return run(ThresholdBackward, grad, y)
 
 
 def relu(input: Any) -> Any:
@@ -282,6 +347,32 @@ def relu(input: Any) -> Any:
 def relu_(input: Any) -> Any:
     """``input = max(input, 0)``, in place."""
     return apply_inplace(Relu, input)
+
+
+class ThresholdBackward(Op):
+    """z = grad where y > 0, else 0: relu's backward as an op of its own.
+
+    Relu's backward under create_graph records this node (PyTorch's
+    ``ThresholdBackwardBackward0``);  dgrad = gz where y > 0, else 0;  dy = 0.  Saves ``y``.
+    PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan too).
+    """
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
+        ctx.save_for_backward(y)
+        # PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan).
+        return zero_where(y <= 0, grad)
+
+    @staticmethod
+    def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
+        (y,) = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            run(ThresholdBackward, gz, y) if needs[0] else None,
+            zeros_like_grad(gz) if needs[1] else None,
+        )
 
 
 class Reciprocal(SavesResult):
@@ -334,7 +425,7 @@ class Sign(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return grad * 0
+        return zeros_like_grad(grad)
 
 
 def sign(input: Any) -> Any:
@@ -710,7 +801,7 @@ class _Step(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return grad * 0
+        return zeros_like_grad(grad)
 
 
 class Floor(_Step):
@@ -833,7 +924,7 @@ class RoundDecimals(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad * 0, None
+        return zeros_like_grad(grad), None
 
 
 class Frac(Op):

@@ -222,10 +222,7 @@ OPS: list[OpInfo] = [
     row("scatter_value_", lambda lib, t, dim, idx, value: t.scatter_(dim, idx, value),
         scatter_value_samples, op="scatter_"),
     # --- x[key] = value ------------------------------------------------------------------------
-    row("setitem", setitem, setitem_samples, known_bugs=dict.fromkeys(
-        ("test_gradgradcheck:number", "test_second_derivatives:number"),
-        "x[key] = number through a view: create_graph backward of CopySlices fails in "
-        "autograd/inplace.py (_backward_recorded: shape '[3]' is invalid for input of size 1)")),
+    row("setitem", setitem, setitem_samples),
     row("setitem_value_only", setitem, setitem_samples, grad_args=(2,)),
     # --- writes through a view (CopySlices) ------------------------------------------------------
     row("mul_through_slice_", through_view(lambda t: t[1:], "mul_"), view_samples((2, 4)),
