@@ -428,3 +428,392 @@ SCATTER_REDUCE_DEPRECATED = (
     "in a future PyTorch release. Use minigrad.scatter_reduce instead for more reduction "
     "options."
 )
+
+
+# --- linear algebra, reductions, losses and nn ops (ops/linalg.py ... ops/embedding.py) -----
+# (wrong_argument_type is layout3's, word for word: one copy goes when the branches meet.)
+
+
+def wrong_argument_type(
+    function: str, parameter: str, expected: str, got: str, position: int | None = None
+) -> str:
+    """PyTorch's argument parser: ``exp(): argument 'input' (position 1) must be Tensor, not str``.
+
+    ``got`` is the type's name as PyTorch prints it (usually ``python_type_name(value)``).
+    """
+    where = "" if position is None else f" (position {position})"
+    return f"{function}(): argument '{parameter}'{where} must be {expected}, not {got}"
+
+
+def at_least_1d(function: str, dim1: int, dim2: int) -> str:
+    """``matmul`` or ``linear`` with a 0-d argument."""
+    return (
+        f"both arguments to {function} need to be at least 1D, but they are {dim1}D and "
+        f"{dim2}D"
+    )
+
+
+def not_a_matrix(name: str, ndim: int | None = None) -> str:
+    """An ``mm``/``addmm`` argument that is not 2-D (``addmm`` says how many dims it has)."""
+    got = "" if ndim is None else f", got {ndim}-D tensor"
+    return f"{name} must be a matrix{got}"
+
+
+def not_3d(name: str) -> str:
+    """A ``bmm``/``baddbmm`` argument that is not 3-D."""
+    return f"{name} must be a 3D tensor"
+
+
+def m1_m2_dtype_mismatch(a: np.dtype, b: np.dtype) -> str:
+    """``mm``/``addmm`` of matrices of different dtypes (C++ type names)."""
+    return (
+        "expected m1 and m2 to have the same dtype, but got: "
+        f"{CPP_TYPE_NAMES[a.name]} != {CPP_TYPE_NAMES[b.name]}"
+    )
+
+
+def expected_scalar_type(expected: np.dtype, found: np.dtype) -> str:
+    """A second operand whose dtype is not the first's (``bmm``, ``conv``)."""
+    return f"expected scalar type {display_name(expected)} but found {display_name(found)}"
+
+
+def bmm_shapes(a: Sequence[int], b: Sequence[int]) -> str:
+    """``bmm`` of batches whose sizes or inner dimensions do not fit."""
+    return (
+        "Expected size for first two dimensions of batch2 tensor to be: "
+        f"[{a[0]}, {a[2]}] but got: [{b[0]}, {b[1]}]."
+    )
+
+
+def baddbmm_dtypes(input: np.dtype, batch1: np.dtype, batch2: np.dtype) -> str:
+    """``baddbmm`` whose three tensors do not share a dtype (C++ type names)."""
+    names = [CPP_TYPE_NAMES[d.name] for d in (input, batch1, batch2)]
+    return (
+        f"Input dtypes must be the same, got: input {names[0]}, batch1: {names[1]}, batch2: "
+        f"{names[2]}"
+    )
+
+
+def mv_dims(matrix_ndim: int, vector_ndim: int) -> str:
+    """``mv`` of arguments that are not a matrix and a vector."""
+    return f"vector + matrix @ vector expected, got 1, {matrix_ndim}, {vector_ndim}"
+
+
+def mv_size_mismatch(matrix: Sequence[int], vector: Sequence[int]) -> str:
+    """``mv`` of a matrix whose columns do not match the vector's length."""
+    return (
+        f"size mismatch, got input ({matrix[0]}), mat ({matrix[0]}x{matrix[1]}), vec "
+        f"({vector[0]})"
+    )
+
+
+def addmv_dtypes(input: np.dtype, mat: np.dtype, vec: np.dtype) -> str:
+    """``mv``/``addmv`` of tensors of different dtypes."""
+    return (
+        "addmv input tensors must have the same dtype, but got "
+        f"{display_name(input)}, {display_name(mat)}, and {display_name(vec)}"
+    )
+
+
+def dot_dims(ndim_a: int, ndim_b: int) -> str:
+    """``dot`` of tensors that are not both vectors."""
+    return f"1D tensors expected, but got {ndim_a}D and {ndim_b}D tensors"
+
+
+def dot_dtypes(a: np.dtype, b: np.dtype) -> str:
+    """``dot`` of vectors of different dtypes."""
+    return (
+        "dot : expected both vectors to have same dtype, but found "
+        f"{display_name(a)} and {display_name(b)}"
+    )
+
+
+def dot_sizes(size_a: int, size_b: int) -> str:
+    """``dot`` of vectors of different lengths."""
+    return (
+        f"inconsistent tensor size, expected tensor [{size_a}] and src [{size_b}] to have the "
+        f"same number of elements, but got {size_a} and {size_b} elements respectively"
+    )
+
+
+def outer_not_1d(name: str, ndim: int) -> str:
+    """``outer`` of a tensor that is not a vector."""
+    return f"outer: Expected 1-D argument {name}, but got {ndim}-D"
+
+
+def tensordot_negative_dims(dims: int) -> str:
+    """``tensordot`` with a negative number of contracted dims."""
+    return f"tensordot expects dims >= 0, but got dims={dims}"
+
+
+def tensordot_too_many_dims(dims: int) -> str:
+    """``tensordot`` contracting more dims than an argument has."""
+    return f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}"
+
+
+def tensordot_dims_type(dims: Any) -> str:
+    """``tensordot`` with ``dims`` of neither form."""
+    return (
+        "tensordot expects dims to be int or tuple[list[int], list[int]] or "
+        f"list[list[int]] containing two lists, but got dims={dims}"
+    )
+
+
+TENSORDOT_DIM_LISTS_LENGTH = "both dimension lists should have same length"
+TENSORDOT_DTYPES = "both inputs should have same dtype"
+
+
+def tensordot_size_mismatch(size_a: int, dim_a: int, size_b: int, dim_b: int) -> str:
+    """``tensordot`` contracting dimensions of different sizes."""
+    return (
+        f"contracted dimensions need to match, but first has size {size_a} in dim {dim_a} and "
+        f"second has size {size_b} in dim {dim_b}"
+    )
+
+
+def operands_dtype_mismatch(first: str, second: str, a: np.dtype, b: np.dtype) -> str:
+    """Two matrix-product arguments of different dtypes (``mat1 and mat2 must have ...``)."""
+    return (
+        f"{first} and {second} must have the same dtype, but got {display_name(a)} and "
+        f"{display_name(b)}"
+    )
+
+
+def expand_too_few_sizes(type_name: str, shape: Sequence[int], sizes: Sequence[int]) -> str:
+    """Broadcasting a tensor to fewer dimensions than it has (``expand``'s message)."""
+    return (
+        f"expand({type_name}{{{list(shape)}}}, size={list(sizes)}): the number of sizes "
+        f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the "
+        f"tensor ({len(shape)})"
+    )
+
+
+def expand_size_mismatch(
+    size: int, existing: int, dim: int, sizes: Sequence[int], shape: Sequence[int]
+) -> str:
+    """Broadcasting a tensor to a size its non-singleton dimension ``dim`` does not fit."""
+    return (
+        f"The expanded size of the tensor ({size}) must match the existing size ({existing}) "
+        f"at non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+        f"{list(shape)}"
+    )
+
+
+def derivative_not_implemented_quoted(aten_name: str) -> str:
+    """A backward PyTorch does not have, in its other wording (``unique``'s ops)."""
+    return f"the derivative for '{aten_name}' is not implemented."
+
+
+def dim_of_0d(dim: int) -> str:
+    """A ``dim`` given for a 0-d tensor where PyTorch wants a dimension to exist."""
+    return f"Dimension specified as {dim} but tensor has no dimensions"
+
+
+UNIQUE_EMPTY_DIMS = (
+    "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+)
+
+
+def identical_diagonal_dims(dim1: int, dim2: int) -> str:
+    """``diagonal``/``diag_embed`` asked for the same dimension twice."""
+    return f"diagonal dimensions cannot be identical {dim1}, {dim2}"
+
+
+def diag_dims(ndim: int) -> str:
+    """``diag`` of a tensor that is neither 1-D nor 2-D."""
+    return f"diag(): Supports 1D or 2D tensors. Got {ndim}D"
+
+
+def expect_1d_vector(shape: Sequence[int]) -> str:
+    """``cartesian_prod`` of a tensor that is not a vector."""
+    return f"Expect a 1D vector, but got shape {format_size(shape)}"
+
+
+MESHGRID_EMPTY = "meshgrid expects a non-empty TensorList"
+MESHGRID_DTYPES = "meshgrid expects all tensors to have the same dtype"
+
+SPARSE_EMBEDDING = "minigrad has no sparse tensors: sparse=True is not supported"
+PADDING_IDX_OUT_OF_RANGE = "Padding_idx must be within num_embeddings"
+EMBEDDING_WEIGHT_NOT_2D = "'weight' must be 2-D"
+INDEX_OUT_OF_RANGE = "index out of range in self"
+
+
+def embedding_indices_dtype(type_name: str) -> str:
+    """``embedding`` with indices that are not int64 or int32."""
+    return (
+        "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+        f"Long, Int; but got {type_name} instead (while checking arguments for embedding)"
+    )
+
+
+def norm_input_dtype(dtype_name: str) -> str:
+    """``norm`` (as ``embedding``'s ``max_norm`` runs it) of an integer tensor."""
+    return (
+        "norm(): input dtype should be either floating point or complex. Got "
+        f"{dtype_name} instead."
+    )
+
+
+def invalid_reduction(reduction: str) -> str:
+    """A loss's ``reduction`` that is not 'none', 'mean' or 'sum'."""
+    return f"{reduction} is not a valid value for reduction"
+
+
+def solve_dtypes(a: np.dtype, b: np.dtype) -> str:
+    """``linalg.solve`` of A and B of different dtypes."""
+    return (
+        "linalg.solve: Expected A and B to have the same dtype, but found A of type "
+        f"{display_name(a)} and B of type {display_name(b)} instead"
+    )
+
+
+def svd_too_few_dims(ndim: int) -> str:
+    """``linalg.svd`` of a vector or scalar."""
+    return (
+        f"linalg.svd: input should have at least 2 dimensions, but has {ndim} dimensions "
+        "instead"
+    )
+
+
+FLOAT_OR_DOUBLE_ONLY = "This function doesn't handle types other than float and double"
+
+
+def mean_dtype(dtype_name: str) -> str:
+    """``mean`` of an integer or bool tensor."""
+    return (
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+        f"complex dtype. Got: {dtype_name}"
+    )
+
+
+STD_VAR_DTYPE = "std and var only support floating point and complex dtypes"
+
+
+def unbiased_and_correction(function: str) -> str:
+    """``var``/``std`` given both the legacy ``unbiased`` flag and ``correction``."""
+    return f"{function}(): cannot give both 'unbiased' and 'correction'"
+
+
+def empty_reduction_needs_dim(function: str, hint: bool = True) -> str:
+    """A reduction without identity over all of an empty tensor (``hint``: name the argument)."""
+    text = f"{function}(): Expected reduction dim to be specified for input.numel() == 0."
+    return text + (" Specify the reduction dim with the 'dim' argument." if hint else "")
+
+
+def vector_norm_empty(ord_text: str, axis: int | None = None) -> str:
+    """A ``vector_norm`` without identity (inf, negative ord) over an empty tensor or dim."""
+    if axis is None:
+        where = "an empty tensor because the operation does not have an identity"
+    else:  # (PyTorch's text has no space after the dim.)
+        where = (
+            f"the dimension {axis}because this dimension is empty and the operation does not "
+            "have an identity"
+        )
+    return f"linalg.vector_norm cannot compute the {ord_text} norm on {where}"
+
+
+def matrix_norm_order(ord_text: str) -> str:
+    """An ``ord`` that ``linalg.matrix_norm`` does not know."""
+    return f"linalg.matrix_norm: Order {ord_text} not supported."
+
+
+def matrix_norm_dim_length(dims: Sequence[int]) -> str:
+    """``linalg.matrix_norm`` with a ``dim`` that is not two dimensions."""
+    return f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dims)}"
+
+
+def matrix_norm_same_dims(dim1: int, dim2: int) -> str:
+    """``linalg.matrix_norm`` over one dimension named twice."""
+    return f"linalg.matrix_norm: dims must be different. Got ({dim1}, {dim2})"
+
+
+def norm_dim_length(dims: Any) -> str:
+    """``linalg.norm`` with a ``dim`` of neither one nor two dimensions."""
+    return f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {dims}"
+
+
+def norm_ord_needs_1d_or_2d(ndim: int) -> str:
+    """``linalg.norm`` with an ``ord`` but no ``dim`` on a tensor that is not 1-D or 2-D."""
+    return (
+        "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+        f"{ndim}D."
+    )
+
+
+EINSUM_NO_ARGUMENTS = (
+    "einsum(): must specify the equation string and at least one operand, or at least one "
+    "operand and its subscripts list"
+)
+EINSUM_TOO_FEW_OPERANDS = (
+    "einsum(): fewer operands were provided than specified in the equation"
+)
+EINSUM_TOO_MANY_OPERANDS = "einsum(): more operands were provided than specified in the equation"
+EINSUM_SUBLIST_RANGE = (
+    "einsum(): subscript in subscript list is not within the valid range [0, 52)"
+)
+EINSUM_NON_BROADCAST_DIMS = "non-broadcast dimensions must match"
+
+
+def einsum_repeated_ellipsis(operand: int | None) -> str:
+    """A second ellipsis in one operand's subscripts (``None``: in the output's)."""
+    if operand is None:
+        return "einsum(): found '.' for output but an ellipsis (...) was already found"
+    return f"einsum(): found '.' for operand {operand} for which an ellipsis was already found"
+
+
+def einsum_stray_dot(operand: int | None) -> str:
+    """A '.' that does not start '...' in an operand's subscripts (``None``: the output's)."""
+    if operand is None:
+        return "einsum(): found '.' for output that is not part of any ellipsis (...)"
+    return f"einsum(): found '.' for operand {operand} that is not part of any ellipsis"
+
+
+def einsum_invalid_subscript(index: int) -> str:
+    """A character of the equation that is not a letter."""
+    return (
+        f"einsum(): invalid subscript given at index {index} in the equation string, "
+        "subscripts must be in [a-zA-Z]"
+    )
+
+
+def einsum_subscript_count(count: int, ndim: int, operand: int, has_ellipsis: bool) -> str:
+    """An operand with more or fewer subscripts than dimensions."""
+    return (
+        f"einsum(): the number of subscripts in the equation ({count}) does not match the "
+        f"number of dimensions ({ndim}) for operand {operand}"
+        + ("" if has_ellipsis else " and no ellipsis was given")
+    )
+
+
+def einsum_output_subscript(char: str, repeated: bool) -> str:
+    """An output subscript given twice, or not among the inputs'."""
+    where = (
+        "appears more than once in the output" if repeated
+        else "does not appear in the equation for any input operand"
+    )
+    return f"einsum(): output subscript {char} {where}"
+
+
+def einsum_ellipsis_broadcast(dim: int, operand: int, size: int, previous: int) -> str:
+    """Ellipsis dimensions of two operands that do not broadcast (no space after the operand)."""
+    return (
+        f"einsum(): dimension {dim} covered by ellipsis in operand {operand}has size {size} "
+        f"which does not broadcast with previously seen ellipsis with size {previous} for the "
+        "respective dimension"
+    )
+
+
+def einsum_subscript_broadcast(char: str, size: int, operand: int, previous: int) -> str:
+    """One subscript with sizes in two operands that do not broadcast."""
+    return (
+        f"einsum(): subscript {char} has size {size} for operand {operand} which does not "
+        f"broadcast with previously seen size {previous}"
+    )
+
+
+def einsum_repeated_subscript_sizes(char: str, operand: int, size: int, other: int) -> str:
+    """A subscript repeated in one operand (a diagonal) over dimensions of different sizes."""
+    return (
+        f"einsum(): subscript {char} is repeated for operand {operand} but the sizes don't "
+        f"match, {size} != {other}"
+    )

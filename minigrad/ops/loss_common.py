@@ -130,7 +130,7 @@ def reduction_enum(reduction: Any) -> int:
         return MEAN
     if reduction == "sum":
         return SUM
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+    raise ValueError(errors.invalid_reduction(reduction))
 
 
 def reduction_name(reduction: str, size_average: Any, reduce: Any) -> str:
