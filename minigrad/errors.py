@@ -817,3 +817,245 @@ def einsum_repeated_subscript_sizes(char: str, operand: int, size: int, other: i
         f"einsum(): subscript {char} is repeated for operand {operand} but the sizes don't "
         f"match, {size} != {other}"
     )
+
+
+# --- losses (ops/losses.py, ops/cross_entropy.py) ---------------------------------------------
+
+WEIGHTS_INPUT_SIZE = "Weights and input must have the same size."
+SMOOTH_L1_NEGATIVE_BETA = "smooth_l1_loss does not support negative values for beta."
+HUBER_NONPOSITIVE_DELTA = "huber_loss does not support non-positive values for delta."
+KL_DIV_INTEGRAL = "kl_div: Integral inputs not supported."
+NLL_MULTI_TARGET = "0D or 1D target tensor expected, multi-target not supported"
+NLL2D_WEIGHT_SIZE = "weight tensor should be defined either for all or no classes"
+PROBABILITY_TARGET_IGNORE_INDEX = "ignore_index is not supported for floating point target"
+
+
+def found_dtype(found: str, expected: str) -> str:
+    """A loss target whose dtype is not the input's (``Float``, ``Double``, ...)."""
+    return f"Found dtype {found} but expected {expected}"
+
+
+def invalid_reduction_mode(reduction: str) -> str:
+    """A ``reduction`` the weighted losses do not know."""
+    return f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+
+
+def target_size_deprecated(target: str, input: str) -> str:
+    """``binary_cross_entropy`` of a target of another size than the input (size texts)."""
+    return (
+        f"Using a target size ({target}) that is different to the input size ({input}) is "
+        "deprecated. Please ensure they have the same size."
+    )
+
+
+def target_size_mismatch(target: str, input: str) -> str:
+    """``binary_cross_entropy_with_logits`` of a target of another size (size texts)."""
+    return f"Target size ({target}) must be the same as input size ({input})"
+
+
+def not_between_0_and_1(name: str) -> str:
+    """``binary_cross_entropy`` of an input or target outside [0, 1]."""
+    return f"all elements of {name} should be between 0 and 1"
+
+
+def broadcast_to_target(length: int, dim: int, other: str, result: Sequence[int]) -> str:
+    """A weight that does not broadcast to the loss's shape (``other``: its size text)."""
+    return (
+        f"Attempting to broadcast a dimension of length {length} at {dim}! Mismatching argument "
+        f"at index 1 had {other}; but expected shape should be broadcastable to "
+        f"{format_size(result)}"
+    )
+
+
+def common_dtype_not_float(dtype_name: str) -> str:
+    """A loss whose arguments promote to an integer dtype."""
+    return f"expected common dtype to be floating point, yet common dtype is {dtype_name}"
+
+
+def target_out_of_bounds(target: int) -> str:
+    """A class index outside ``[0, classes)``."""
+    return f"Target {target} is out of bounds."
+
+
+def nll_size_mismatch(input: Sequence[int], target: Sequence[int], spatial: bool = False) -> str:
+    """Input and target batch sizes that differ (``spatial``: nll_loss2d's own spacing)."""
+    if spatial:  # (PyTorch's 2d text has a space before the comma and no closing parenthesis.)
+        return f"size mismatch (got input: {format_size(input)} , target: {format_size(target)}"
+    return f"size mismatch (got input: {format_size(input)}, target: {format_size(target)})"
+
+
+def nll_target_dtype(dtype_name: str) -> str:
+    """Class-index targets that are not integers."""
+    return f"expected target dtype to be Long or Byte, but got {dtype_name}"
+
+
+def nll_1d_target_size(size: int) -> str:
+    """A 1-D input with a target of more than one class index."""
+    return f"For 1D input, 1D target must have size 1, but got target size: {size}"
+
+
+def weight_not_per_class(classes: int, shape: Sequence[int], function: str | None = None) -> str:
+    """A class ``weight`` that is not one value per class."""
+    prefix = "" if function is None else f"{function}: "
+    return (
+        f"{prefix}weight tensor should be defined either for all {classes} classes or no "
+        f"classes but got weight tensor of shape: {format_size(shape)}"
+    )
+
+
+def nll2d_target_dims(ndim: int) -> str:
+    """``nll_loss2d`` of a target that is not 3-D."""
+    return (
+        "only batches of spatial targets supported (3D tensors) but got targets of dimension: "
+        f"{ndim}"
+    )
+
+
+def nll_input_dims(ndim: int) -> str:
+    """``nll_loss`` of a 0-d input."""
+    return f"Expected 1 or more dimensions (got {ndim})"
+
+
+def batch_size_mismatch(input_batch: int, target_batch: int) -> str:
+    """Input and target of different batch sizes."""
+    return (
+        f"Expected input batch_size ({input_batch}) to match target batch_size "
+        f"({target_batch})."
+    )
+
+
+def expected_target_size(expected: Sequence[int], got: Sequence[int]) -> str:
+    """A K-dimensional target whose shape is not the input's without the class dim."""
+    return f"Expected target size {format_size(expected)}, got {format_size(got)}"
+
+
+def probability_target_dtype(dtype_name: str) -> str:
+    """Class-probability targets that are not floating point."""
+    return (
+        f"Expected floating point type for target with class probabilities, got {dtype_name}"
+    )
+
+
+def label_smoothing_range(value: str) -> str:
+    """A ``label_smoothing`` outside [0, 1] (``value`` as C++ prints the double)."""
+    return f"label_smoothing must be between 0.0 and 1.0. Got: {value}"
+
+
+# --- activations, normalization, pooling, convolution, histograms -----------------------------
+
+HARDTANH_BOUNDS = "min_val cannot be greater than max_val"
+HARDTANH_BOOL = "Bool inputs not supported for hardtanh"
+GELU_APPROXIMATE = "approximate argument must be either none or tanh."
+MIXED_DTYPE_PARAMETER = "mixed dtype (CPU): expect parameter to have scalar type of Float"
+MIXED_DTYPE_INPUTS = "mixed dtype (CPU): all inputs must share same datatype."
+LAYER_NORM_EMPTY_SHAPE = (
+    "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+    "element, but got normalized_shape = []"
+)
+RUNNING_STATS_PAIR = "running_mean and running_var must either both be None or neither be None"
+
+
+def dropout_probability(p: float) -> str:
+    """A dropout probability outside [0, 1]."""
+    return f"dropout probability has to be between 0 and 1, but got {p}"
+
+
+def normalized_shape_param(name: str, shape: Sequence[int], normalized: str) -> str:
+    """A ``layer_norm`` weight or bias whose shape is not ``normalized_shape`` (its text)."""
+    return (
+        f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+        f"{format_size(shape)} and normalized_shape = {normalized}"
+    )
+
+
+def layer_norm_input_shape(normalized: str, shape: Sequence[int]) -> str:
+    """An input whose trailing dims are not ``normalized_shape`` (no space before the size)."""
+    return (
+        f"Given normalized_shape={normalized}, expected input with shape "
+        f"[*, {normalized[1:-1]}], but got input of size{format_size(shape)}"
+    )
+
+
+def one_value_per_channel(size: str) -> str:
+    """Training-mode batch norm with a single value per channel (``size``: its size text)."""
+    return f"Expected more than 1 value per channel when training, got input size {size}"
+
+
+def batch_norm_eps_training(eps: float) -> str:
+    """A non-positive ``eps`` in training mode."""
+    return f"batch_norm eps must be positive during training, but got {eps}"
+
+
+def batch_norm_eps(eps: float) -> str:
+    """A negative ``eps``."""
+    return f"batch_norm eps must be non-negative, but got {eps}"
+
+
+def undefined_in_eval(name: str) -> str:
+    """Evaluation-mode batch norm without running statistics."""
+    return f"{name} must be defined in evaluation mode"
+
+
+def feature_count(name: str, features: int, size: int) -> str:
+    """A batch-norm parameter with another number of elements than there are channels."""
+    return f"{name} should contain {features} elements not {size}"
+
+
+POOL_ZERO_STRIDE = "stride should not be zero"
+POOL_EMPTY_INPUT = "non-empty 3D or 4D (batch mode) tensor expected for input"
+ZERO_DIVISOR = "divisor must be not zero"
+
+
+def pool_negative_pad(pad: int) -> str:
+    """A negative pooling padding."""
+    return f"pad must be non-negative, but got pad: {pad}"
+
+
+def pool_pad_too_large(pad: int, kernel: int, dilation: int) -> str:
+    """A pooling padding over half the effective kernel size."""
+    return (
+        f"pad should be at most half of effective kernel size, but got pad={pad}, "
+        f"kernel_size={kernel} and dilation={dilation}"
+    )
+
+
+def pool_kernel_size(kernel: Sequence[int]) -> str:
+    """A non-positive pooling kernel size."""
+    return f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}"
+
+
+def pool_stride(stride: Sequence[int]) -> str:
+    """A non-positive pooling stride."""
+    return f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}"
+
+
+def pool_dilation(dilation: Sequence[int]) -> str:
+    """A non-positive pooling dilation."""
+    return (
+        "dilation should be greater than zero, but got dilationH: "
+        f"{dilation[0]} dilationW: {dilation[1]}"
+    )
+
+
+def pool_input_dims(shape: Sequence[int]) -> str:
+    """A pooling input that is not 3-D or 4-D (or has empty planes)."""
+    return (
+        "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+        f"got:{format_size(shape)}"
+    )
+
+
+def pool_pad_over_half_kernel(padding: Sequence[int], kernel: Sequence[int]) -> str:
+    """A pooling padding over half the kernel size (the shape check's wording)."""
+    return (
+        "pad should be smaller than or equal to half of kernel size, but got padW = "
+        f"{padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
+    )
+
+
+def pool_output_too_small(planes: int, height: int, width: int, out: Sequence[int]) -> str:
+    """A pooling whose output would have no elements."""
+    return (
+        f"Given input size: ({planes}x{height}x{width}). Calculated output size: "
+        f"({planes}x{out[0]}x{out[1]}). Output size is too small"
+    )
