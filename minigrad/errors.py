@@ -1059,3 +1059,168 @@ def pool_output_too_small(planes: int, height: int, width: int, out: Sequence[in
         f"Given input size: ({planes}x{height}x{width}). Calculated output size: "
         f"({planes}x{out[0]}x{out[1]}). Output size is too small"
     )
+
+
+CONV_WEIGHT_DIMS = "weight should have at least three dimensions"
+CONV_NONPOSITIVE_GROUPS = "non-positive groups is not supported"
+CONV_NEGATIVE_PADDING = "negative padding is not supported"
+CONV_NONPOSITIVE_STRIDE = "non-positive stride is not supported"
+CONV_NONPOSITIVE_DILATION = "non-positive dilation is not supported"
+CONV_SAME_STRIDED = "padding='same' is not supported for strided convolutions"
+
+
+def conv_param_length(name: str, dims: int, values: Sequence[int]) -> str:
+    """A stride/padding/dilation list whose length is not the number of spatial dims."""
+    return (
+        f"expected {name} to be a single integer value or a list of {dims} values to match the "
+        f"convolution dimensions, but got {name}={list(values)}"
+    )
+
+
+def conv_input_dims(dims: int, function: str, shape: Sequence[int]) -> str:
+    """A convolution input that is neither unbatched nor batched."""
+    return (
+        f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {function}, but got "
+        f"input of size: {format_size(shape)}"
+    )
+
+
+def conv_padding_string(padding: str) -> str:
+    """A ``padding`` string other than 'valid' or 'same'."""
+    return f"Invalid padding string: '{padding}'"
+
+
+def conv_input_weight_types(input_type: str, weight_type: str) -> str:
+    """A float weight with a double input or the reverse (tensor type names)."""
+    return (
+        f"Input type ({input_type}) and weight type ({weight_type}) should be the same or input "
+        "should be a MKLDNN tensor and weight is a dense tensor"
+    )
+
+
+def conv_same_broadcast(name: str, dims: int) -> str:
+    """``padding='same'`` with a stride or dilation list of the wrong length."""
+    return f"{name} cannot broadcast to {dims} dimensions"
+
+
+def conv_weight_input_dims(
+    weight_ndim: int, weight_shape: Sequence[int], input_shape: Sequence[int]
+) -> str:
+    """A convolution input with another number of dimensions than its weight."""
+    return (
+        f"Expected {weight_ndim}-dimensional input for {weight_ndim}-dimensional weight "
+        f"{format_size(weight_shape)}, but got {len(input_shape)}-dimensional input of size "
+        f"{format_size(input_shape)} instead"
+    )
+
+
+def conv_groups_too_many(groups: int, weight_shape: Sequence[int]) -> str:
+    """More groups than output channels."""
+    return (
+        f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+        f"got weight of size {format_size(weight_shape)} instead"
+    )
+
+
+def conv_groups_not_divisor(groups: int, weight_shape: Sequence[int]) -> str:
+    """Output channels that do not split into the groups (PyTorch brackets the size twice)."""
+    return (
+        f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+        f"but got weight of size [{format_size(weight_shape)}] instead"
+    )
+
+
+def conv_input_channels(groups: int, weight_shape: Sequence[int], input_shape: Sequence[int],
+                        expected: int) -> str:
+    """An input whose channels are not the weight's in-channels times the groups."""
+    return (
+        f"Given groups={groups}, weight of size {format_size(weight_shape)}, expected input"
+        f"{format_size(input_shape)} to have {expected} channels, but got {input_shape[1]} "
+        "channels instead"
+    )
+
+
+def conv_bias_shape(weight_shape: Sequence[int], bias_shape: Sequence[int]) -> str:
+    """A bias that is not one value per output channel."""
+    return (
+        f"Given weight of size {format_size(weight_shape)}, expected bias to be 1-dimensional "
+        f"with {weight_shape[0]} elements, but got bias of size {format_size(bias_shape)} instead"
+    )
+
+
+def conv_kernel_too_large(padded: Sequence[int], kernel: Sequence[int]) -> str:
+    """A (dilated) kernel larger than the padded input."""
+    return (
+        "Calculated padded input size per channel: (" + " x ".join(map(str, padded))
+        + "). Kernel size: (" + " x ".join(map(str, kernel))
+        + "). Kernel size can't be greater than actual input size"
+    )
+
+
+BINCOUNT_NEGATIVE_MINLENGTH = "minlength should be >= 0"
+BINCOUNT_INPUT = "bincount only supports 1-d non-negative integral inputs."
+BINCOUNT_WEIGHTS = "weights should be 1-d and have the same length as input"
+HISTC_MAX_NOT_LARGER = "torch.histc: max must be larger than min"
+
+
+def histogram_bins(bins: int) -> str:
+    """A non-positive number of bins."""
+    return f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0"
+
+
+def histc_range_not_finite(low: str, high: str) -> str:
+    """A ``histc`` range with an infinite or NaN end (the ends as C++ prints doubles)."""
+    return f"torch.histc: range of [{low}, {high}] is not finite"
+
+
+# The forms a pooling argument may take (``max_pool2d: kernel_size must either be ...``).
+POOL_KERNEL_SIZE_FORM = "kernel_size must either be a single int, or a tuple of two ints"
+POOL_STRIDE_FORM = "stride must either be omitted, a single int, or a tuple of two ints"
+POOL_PADDING_FORM = "padding must either be a single int, or a tuple of two ints"
+POOL_DILATION_FORM = "dilation must be either a single int, or a tuple of two ints"
+
+
+def pool_argument(function: str, form: str) -> str:
+    """A pooling argument of neither allowed form (``form``: one of the POOL_*_FORM texts)."""
+    return f"{function}: {form}"
+
+
+# --- warnings of the reductions, losses and convolutions --------------------------------------
+
+KL_DIV_MEAN_REDUCTION = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+ELEMENTWISE_MEAN_DEPRECATED = (
+    "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead."
+)
+SAME_PADDING_COPY = (
+    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+    "copy of the input be created"
+)
+
+
+def degrees_of_freedom(function: str) -> str:
+    """``var``/``std`` with a correction that leaves no degrees of freedom."""
+    return (
+        f"{function}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+        "reduction factor (input numel divided by output numel)."
+    )
+
+
+def size_average_deprecated(reduction: str) -> str:
+    """A loss given the legacy ``size_average``/``reduce`` flags."""
+    return (
+        f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+        "instead."
+    )
+
+
+def target_size_broadcast(target: str, input: str) -> str:
+    """A loss whose target and input sizes differ and will broadcast (size texts)."""
+    return (
+        f"Using a target size ({target}) that is different to the input size ({input}). This "
+        "will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+        "same size."
+    )

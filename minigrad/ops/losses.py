@@ -559,13 +559,7 @@ def kl_div(
         enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
         if reduction == "mean":
-            warnings.warn(
-                "reduction: 'mean' divides the total loss by both the batch size and the "
-                "support size.'batchmean' divides only by the batch size, and aligns with the "
-                "KL div math definition.'mean' will be changed to behave the same as "
-                "'batchmean' in the next major release.",
-                stacklevel=2,
-            )
+            warnings.warn(errors.KL_DIV_MEAN_REDUCTION, stacklevel=2)
         enum = reduction_enum("sum" if reduction == "batchmean" else reduction)
     if operand(input).dtype.kind in "iub" or operand(target).dtype.kind in "iub":
         raise RuntimeError(errors.KL_DIV_INTEGRAL)

@@ -41,14 +41,14 @@ def _pool_params(name: str, kernel_size: Any, stride: Any, padding: Any,
         if allow_empty and not values:
             return None
         if len(values) not in (1, 2):
-            raise RuntimeError(f"{name}: {message}")
+            raise RuntimeError(errors.pool_argument(name, message))
         return (int(values[0]), int(values[-1]))
 
-    kernel = pair(kernel_size, "kernel_size must either be a single int, or a tuple of two ints")
+    kernel = pair(kernel_size, errors.POOL_KERNEL_SIZE_FORM)
     steps = pair((() if stride is None else stride),
-                 "stride must either be omitted, a single int, or a tuple of two ints", True)
-    pads = pair(padding, "padding must either be a single int, or a tuple of two ints")
-    dils = pair(dilation, "dilation must be either a single int, or a tuple of two ints")
+                 errors.POOL_STRIDE_FORM, True)
+    pads = pair(padding, errors.POOL_PADDING_FORM)
+    dils = pair(dilation, errors.POOL_DILATION_FORM)
     assert kernel is not None and pads is not None and dils is not None
     return kernel, steps or kernel, pads, dils
 

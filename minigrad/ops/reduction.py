@@ -368,9 +368,7 @@ def _var_arguments(input: Any, dim: Any, unbiased: Any, correction: Any,
     axes = reduced_dims(dim, array.ndim)
     count = _count(array.shape, axes)
     if count - correction <= 0:
-        warnings.warn(
-            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-            "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+        warnings.warn(errors.degrees_of_freedom(name), UserWarning, stacklevel=3)
     empty_list = dim is not None and not isinstance(dim, int) and len(dim) == 0
     return axes, correction, (dim is None or array.ndim == 0, 1 if empty_list else count)
 
