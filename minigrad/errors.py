@@ -497,6 +497,9 @@ def input_bias_type_mismatch(input_dtype: np.dtype, bias_dtype: np.dtype) -> str
     return f"Input type ({names[0]}) and bias type ({names[1]}) should be the same"
 
 
+# --- linear algebra, reductions, losses and nn ops (ops/linalg.py ... ops/embedding.py) -----
+
+
 def wrong_argument_type(
     function: str, parameter: str, expected: str, got: str, position: int | None = None
 ) -> str:
@@ -595,3 +598,784 @@ def not_one_element_for_item(size: int) -> str:
 def ambiguous_bool(size: int) -> str:
     """``bool(tensor)`` of a tensor with no or several elements."""
     return f"Boolean value of Tensor with {'more than one' if size else 'no'} value is ambiguous"
+
+
+def at_least_1d(function: str, dim1: int, dim2: int) -> str:
+    """``matmul`` or ``linear`` with a 0-d argument."""
+    return (
+        f"both arguments to {function} need to be at least 1D, but they are {dim1}D and "
+        f"{dim2}D"
+    )
+
+
+def not_a_matrix(name: str, ndim: int | None = None) -> str:
+    """An ``mm``/``addmm`` argument that is not 2-D (``addmm`` says how many dims it has)."""
+    got = "" if ndim is None else f", got {ndim}-D tensor"
+    return f"{name} must be a matrix{got}"
+
+
+def not_3d(name: str) -> str:
+    """A ``bmm``/``baddbmm`` argument that is not 3-D."""
+    return f"{name} must be a 3D tensor"
+
+
+def m1_m2_dtype_mismatch(a: np.dtype, b: np.dtype) -> str:
+    """``mm``/``addmm`` of matrices of different dtypes (C++ type names)."""
+    return (
+        "expected m1 and m2 to have the same dtype, but got: "
+        f"{CPP_TYPE_NAMES[a.name]} != {CPP_TYPE_NAMES[b.name]}"
+    )
+
+
+def expected_scalar_type(expected: np.dtype, found: np.dtype) -> str:
+    """A second operand whose dtype is not the first's (``bmm``, ``conv``)."""
+    return f"expected scalar type {display_name(expected)} but found {display_name(found)}"
+
+
+def bmm_shapes(a: Sequence[int], b: Sequence[int]) -> str:
+    """``bmm`` of batches whose sizes or inner dimensions do not fit."""
+    return (
+        "Expected size for first two dimensions of batch2 tensor to be: "
+        f"[{a[0]}, {a[2]}] but got: [{b[0]}, {b[1]}]."
+    )
+
+
+def baddbmm_dtypes(input: np.dtype, batch1: np.dtype, batch2: np.dtype) -> str:
+    """``baddbmm`` whose three tensors do not share a dtype (C++ type names)."""
+    names = [CPP_TYPE_NAMES[d.name] for d in (input, batch1, batch2)]
+    return (
+        f"Input dtypes must be the same, got: input {names[0]}, batch1: {names[1]}, batch2: "
+        f"{names[2]}"
+    )
+
+
+def mv_dims(matrix_ndim: int, vector_ndim: int) -> str:
+    """``mv`` of arguments that are not a matrix and a vector."""
+    return f"vector + matrix @ vector expected, got 1, {matrix_ndim}, {vector_ndim}"
+
+
+def mv_size_mismatch(matrix: Sequence[int], vector: Sequence[int]) -> str:
+    """``mv`` of a matrix whose columns do not match the vector's length."""
+    return (
+        f"size mismatch, got input ({matrix[0]}), mat ({matrix[0]}x{matrix[1]}), vec "
+        f"({vector[0]})"
+    )
+
+
+def addmv_dtypes(input: np.dtype, mat: np.dtype, vec: np.dtype) -> str:
+    """``mv``/``addmv`` of tensors of different dtypes."""
+    return (
+        "addmv input tensors must have the same dtype, but got "
+        f"{display_name(input)}, {display_name(mat)}, and {display_name(vec)}"
+    )
+
+
+def dot_dims(ndim_a: int, ndim_b: int) -> str:
+    """``dot`` of tensors that are not both vectors."""
+    return f"1D tensors expected, but got {ndim_a}D and {ndim_b}D tensors"
+
+
+def dot_dtypes(a: np.dtype, b: np.dtype) -> str:
+    """``dot`` of vectors of different dtypes."""
+    return (
+        "dot : expected both vectors to have same dtype, but found "
+        f"{display_name(a)} and {display_name(b)}"
+    )
+
+
+def dot_sizes(size_a: int, size_b: int) -> str:
+    """``dot`` of vectors of different lengths."""
+    return (
+        f"inconsistent tensor size, expected tensor [{size_a}] and src [{size_b}] to have the "
+        f"same number of elements, but got {size_a} and {size_b} elements respectively"
+    )
+
+
+def outer_not_1d(name: str, ndim: int) -> str:
+    """``outer`` of a tensor that is not a vector."""
+    return f"outer: Expected 1-D argument {name}, but got {ndim}-D"
+
+
+def tensordot_negative_dims(dims: int) -> str:
+    """``tensordot`` with a negative number of contracted dims."""
+    return f"tensordot expects dims >= 0, but got dims={dims}"
+
+
+def tensordot_too_many_dims(dims: int) -> str:
+    """``tensordot`` contracting more dims than an argument has."""
+    return f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}"
+
+
+def tensordot_dims_type(dims: Any) -> str:
+    """``tensordot`` with ``dims`` of neither form."""
+    return (
+        "tensordot expects dims to be int or tuple[list[int], list[int]] or "
+        f"list[list[int]] containing two lists, but got dims={dims}"
+    )
+
+
+TENSORDOT_DIM_LISTS_LENGTH = "both dimension lists should have same length"
+TENSORDOT_DTYPES = "both inputs should have same dtype"
+
+
+def tensordot_size_mismatch(size_a: int, dim_a: int, size_b: int, dim_b: int) -> str:
+    """``tensordot`` contracting dimensions of different sizes."""
+    return (
+        f"contracted dimensions need to match, but first has size {size_a} in dim {dim_a} and "
+        f"second has size {size_b} in dim {dim_b}"
+    )
+
+
+def operands_dtype_mismatch(first: str, second: str, a: np.dtype, b: np.dtype) -> str:
+    """Two matrix-product arguments of different dtypes (``mat1 and mat2 must have ...``)."""
+    return (
+        f"{first} and {second} must have the same dtype, but got {display_name(a)} and "
+        f"{display_name(b)}"
+    )
+
+
+def expand_too_few_sizes(type_name: str, shape: Sequence[int], sizes: Sequence[int]) -> str:
+    """Broadcasting a tensor to fewer dimensions than it has (``expand``'s message)."""
+    return (
+        f"expand({type_name}{{{list(shape)}}}, size={list(sizes)}): the number of sizes "
+        f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the "
+        f"tensor ({len(shape)})"
+    )
+
+
+def expand_size_mismatch(
+    size: int, existing: int, dim: int, sizes: Sequence[int], shape: Sequence[int]
+) -> str:
+    """Broadcasting a tensor to a size its non-singleton dimension ``dim`` does not fit."""
+    return (
+        f"The expanded size of the tensor ({size}) must match the existing size ({existing}) "
+        f"at non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+        f"{list(shape)}"
+    )
+
+
+def derivative_not_implemented_quoted(aten_name: str) -> str:
+    """A backward PyTorch does not have, in its other wording (``unique``'s ops)."""
+    return f"the derivative for '{aten_name}' is not implemented."
+
+
+def dim_of_0d(dim: int) -> str:
+    """A ``dim`` given for a 0-d tensor where PyTorch wants a dimension to exist."""
+    return f"Dimension specified as {dim} but tensor has no dimensions"
+
+
+UNIQUE_EMPTY_DIMS = (
+    "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+)
+
+
+def identical_diagonal_dims(dim1: int, dim2: int) -> str:
+    """``diagonal``/``diag_embed`` asked for the same dimension twice."""
+    return f"diagonal dimensions cannot be identical {dim1}, {dim2}"
+
+
+def diag_dims(ndim: int) -> str:
+    """``diag`` of a tensor that is neither 1-D nor 2-D."""
+    return f"diag(): Supports 1D or 2D tensors. Got {ndim}D"
+
+
+def expect_1d_vector(shape: Sequence[int]) -> str:
+    """``cartesian_prod`` of a tensor that is not a vector."""
+    return f"Expect a 1D vector, but got shape {format_size(shape)}"
+
+
+MESHGRID_EMPTY = "meshgrid expects a non-empty TensorList"
+MESHGRID_DTYPES = "meshgrid expects all tensors to have the same dtype"
+
+SPARSE_EMBEDDING = "minigrad has no sparse tensors: sparse=True is not supported"
+PADDING_IDX_OUT_OF_RANGE = "Padding_idx must be within num_embeddings"
+EMBEDDING_WEIGHT_NOT_2D = "'weight' must be 2-D"
+INDEX_OUT_OF_RANGE = "index out of range in self"
+
+
+def embedding_indices_dtype(type_name: str) -> str:
+    """``embedding`` with indices that are not int64 or int32."""
+    return (
+        "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+        f"Long, Int; but got {type_name} instead (while checking arguments for embedding)"
+    )
+
+
+def norm_input_dtype(dtype_name: str) -> str:
+    """``norm`` (as ``embedding``'s ``max_norm`` runs it) of an integer tensor."""
+    return (
+        "norm(): input dtype should be either floating point or complex. Got "
+        f"{dtype_name} instead."
+    )
+
+
+def invalid_reduction(reduction: str) -> str:
+    """A loss's ``reduction`` that is not 'none', 'mean' or 'sum'."""
+    return f"{reduction} is not a valid value for reduction"
+
+
+def solve_dtypes(a: np.dtype, b: np.dtype) -> str:
+    """``linalg.solve`` of A and B of different dtypes."""
+    return (
+        "linalg.solve: Expected A and B to have the same dtype, but found A of type "
+        f"{display_name(a)} and B of type {display_name(b)} instead"
+    )
+
+
+def svd_too_few_dims(ndim: int) -> str:
+    """``linalg.svd`` of a vector or scalar."""
+    return (
+        f"linalg.svd: input should have at least 2 dimensions, but has {ndim} dimensions "
+        "instead"
+    )
+
+
+FLOAT_OR_DOUBLE_ONLY = "This function doesn't handle types other than float and double"
+
+
+def mean_dtype(dtype_name: str) -> str:
+    """``mean`` of an integer or bool tensor."""
+    return (
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+        f"complex dtype. Got: {dtype_name}"
+    )
+
+
+STD_VAR_DTYPE = "std and var only support floating point and complex dtypes"
+
+
+def unbiased_and_correction(function: str) -> str:
+    """``var``/``std`` given both the legacy ``unbiased`` flag and ``correction``."""
+    return f"{function}(): cannot give both 'unbiased' and 'correction'"
+
+
+def empty_reduction_needs_dim(function: str, hint: bool = True) -> str:
+    """A reduction without identity over all of an empty tensor (``hint``: name the argument)."""
+    text = f"{function}(): Expected reduction dim to be specified for input.numel() == 0."
+    return text + (" Specify the reduction dim with the 'dim' argument." if hint else "")
+
+
+def vector_norm_empty(ord_text: str, axis: int | None = None) -> str:
+    """A ``vector_norm`` without identity (inf, negative ord) over an empty tensor or dim."""
+    if axis is None:
+        where = "an empty tensor because the operation does not have an identity"
+    else:  # (PyTorch's text has no space after the dim.)
+        where = (
+            f"the dimension {axis}because this dimension is empty and the operation does not "
+            "have an identity"
+        )
+    return f"linalg.vector_norm cannot compute the {ord_text} norm on {where}"
+
+
+def matrix_norm_order(ord_text: str) -> str:
+    """An ``ord`` that ``linalg.matrix_norm`` does not know."""
+    return f"linalg.matrix_norm: Order {ord_text} not supported."
+
+
+def matrix_norm_dim_length(dims: Sequence[int]) -> str:
+    """``linalg.matrix_norm`` with a ``dim`` that is not two dimensions."""
+    return f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dims)}"
+
+
+def matrix_norm_same_dims(dim1: int, dim2: int) -> str:
+    """``linalg.matrix_norm`` over one dimension named twice."""
+    return f"linalg.matrix_norm: dims must be different. Got ({dim1}, {dim2})"
+
+
+def norm_dim_length(dims: Any) -> str:
+    """``linalg.norm`` with a ``dim`` of neither one nor two dimensions."""
+    return f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {dims}"
+
+
+def norm_ord_needs_1d_or_2d(ndim: int) -> str:
+    """``linalg.norm`` with an ``ord`` but no ``dim`` on a tensor that is not 1-D or 2-D."""
+    return (
+        "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+        f"{ndim}D."
+    )
+
+
+EINSUM_NO_ARGUMENTS = (
+    "einsum(): must specify the equation string and at least one operand, or at least one "
+    "operand and its subscripts list"
+)
+EINSUM_TOO_FEW_OPERANDS = (
+    "einsum(): fewer operands were provided than specified in the equation"
+)
+EINSUM_TOO_MANY_OPERANDS = "einsum(): more operands were provided than specified in the equation"
+EINSUM_SUBLIST_RANGE = (
+    "einsum(): subscript in subscript list is not within the valid range [0, 52)"
+)
+EINSUM_NON_BROADCAST_DIMS = "non-broadcast dimensions must match"
+
+
+def einsum_repeated_ellipsis(operand: int | None) -> str:
+    """A second ellipsis in one operand's subscripts (``None``: in the output's)."""
+    if operand is None:
+        return "einsum(): found '.' for output but an ellipsis (...) was already found"
+    return f"einsum(): found '.' for operand {operand} for which an ellipsis was already found"
+
+
+def einsum_stray_dot(operand: int | None) -> str:
+    """A '.' that does not start '...' in an operand's subscripts (``None``: the output's)."""
+    if operand is None:
+        return "einsum(): found '.' for output that is not part of any ellipsis (...)"
+    return f"einsum(): found '.' for operand {operand} that is not part of any ellipsis"
+
+
+def einsum_invalid_subscript(index: int) -> str:
+    """A character of the equation that is not a letter."""
+    return (
+        f"einsum(): invalid subscript given at index {index} in the equation string, "
+        "subscripts must be in [a-zA-Z]"
+    )
+
+
+def einsum_subscript_count(count: int, ndim: int, operand: int, has_ellipsis: bool) -> str:
+    """An operand with more or fewer subscripts than dimensions."""
+    return (
+        f"einsum(): the number of subscripts in the equation ({count}) does not match the "
+        f"number of dimensions ({ndim}) for operand {operand}"
+        + ("" if has_ellipsis else " and no ellipsis was given")
+    )
+
+
+def einsum_output_subscript(char: str, repeated: bool) -> str:
+    """An output subscript given twice, or not among the inputs'."""
+    where = (
+        "appears more than once in the output" if repeated
+        else "does not appear in the equation for any input operand"
+    )
+    return f"einsum(): output subscript {char} {where}"
+
+
+def einsum_ellipsis_broadcast(dim: int, operand: int, size: int, previous: int) -> str:
+    """Ellipsis dimensions of two operands that do not broadcast (no space after the operand)."""
+    return (
+        f"einsum(): dimension {dim} covered by ellipsis in operand {operand}has size {size} "
+        f"which does not broadcast with previously seen ellipsis with size {previous} for the "
+        "respective dimension"
+    )
+
+
+def einsum_subscript_broadcast(char: str, size: int, operand: int, previous: int) -> str:
+    """One subscript with sizes in two operands that do not broadcast."""
+    return (
+        f"einsum(): subscript {char} has size {size} for operand {operand} which does not "
+        f"broadcast with previously seen size {previous}"
+    )
+
+
+def einsum_repeated_subscript_sizes(char: str, operand: int, size: int, other: int) -> str:
+    """A subscript repeated in one operand (a diagonal) over dimensions of different sizes."""
+    return (
+        f"einsum(): subscript {char} is repeated for operand {operand} but the sizes don't "
+        f"match, {size} != {other}"
+    )
+
+
+# --- losses (ops/losses.py, ops/cross_entropy.py) ---------------------------------------------
+
+WEIGHTS_INPUT_SIZE = "Weights and input must have the same size."
+SMOOTH_L1_NEGATIVE_BETA = "smooth_l1_loss does not support negative values for beta."
+HUBER_NONPOSITIVE_DELTA = "huber_loss does not support non-positive values for delta."
+KL_DIV_INTEGRAL = "kl_div: Integral inputs not supported."
+NLL_MULTI_TARGET = "0D or 1D target tensor expected, multi-target not supported"
+NLL2D_WEIGHT_SIZE = "weight tensor should be defined either for all or no classes"
+PROBABILITY_TARGET_IGNORE_INDEX = "ignore_index is not supported for floating point target"
+
+
+def found_dtype(found: str, expected: str) -> str:
+    """A loss target whose dtype is not the input's (``Float``, ``Double``, ...)."""
+    return f"Found dtype {found} but expected {expected}"
+
+
+def invalid_reduction_mode(reduction: str) -> str:
+    """A ``reduction`` the weighted losses do not know."""
+    return f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+
+
+def target_size_deprecated(target: str, input: str) -> str:
+    """``binary_cross_entropy`` of a target of another size than the input (size texts)."""
+    return (
+        f"Using a target size ({target}) that is different to the input size ({input}) is "
+        "deprecated. Please ensure they have the same size."
+    )
+
+
+def target_size_mismatch(target: str, input: str) -> str:
+    """``binary_cross_entropy_with_logits`` of a target of another size (size texts)."""
+    return f"Target size ({target}) must be the same as input size ({input})"
+
+
+def not_between_0_and_1(name: str) -> str:
+    """``binary_cross_entropy`` of an input or target outside [0, 1]."""
+    return f"all elements of {name} should be between 0 and 1"
+
+
+def broadcast_to_target(length: int, dim: int, other: str, result: Sequence[int]) -> str:
+    """A weight that does not broadcast to the loss's shape (``other``: its size text)."""
+    return (
+        f"Attempting to broadcast a dimension of length {length} at {dim}! Mismatching argument "
+        f"at index 1 had {other}; but expected shape should be broadcastable to "
+        f"{format_size(result)}"
+    )
+
+
+def common_dtype_not_float(dtype_name: str) -> str:
+    """A loss whose arguments promote to an integer dtype."""
+    return f"expected common dtype to be floating point, yet common dtype is {dtype_name}"
+
+
+def target_out_of_bounds(target: int) -> str:
+    """A class index outside ``[0, classes)``."""
+    return f"Target {target} is out of bounds."
+
+
+def nll_size_mismatch(input: Sequence[int], target: Sequence[int], spatial: bool = False) -> str:
+    """Input and target batch sizes that differ (``spatial``: nll_loss2d's own spacing)."""
+    if spatial:  # (PyTorch's 2d text has a space before the comma and no closing parenthesis.)
+        return f"size mismatch (got input: {format_size(input)} , target: {format_size(target)}"
+    return f"size mismatch (got input: {format_size(input)}, target: {format_size(target)})"
+
+
+def nll_target_dtype(dtype_name: str) -> str:
+    """Class-index targets that are not integers."""
+    return f"expected target dtype to be Long or Byte, but got {dtype_name}"
+
+
+def nll_1d_target_size(size: int) -> str:
+    """A 1-D input with a target of more than one class index."""
+    return f"For 1D input, 1D target must have size 1, but got target size: {size}"
+
+
+def weight_not_per_class(classes: int, shape: Sequence[int], function: str | None = None) -> str:
+    """A class ``weight`` that is not one value per class."""
+    prefix = "" if function is None else f"{function}: "
+    return (
+        f"{prefix}weight tensor should be defined either for all {classes} classes or no "
+        f"classes but got weight tensor of shape: {format_size(shape)}"
+    )
+
+
+def nll2d_target_dims(ndim: int) -> str:
+    """``nll_loss2d`` of a target that is not 3-D."""
+    return (
+        "only batches of spatial targets supported (3D tensors) but got targets of dimension: "
+        f"{ndim}"
+    )
+
+
+def nll_input_dims(ndim: int) -> str:
+    """``nll_loss`` of a 0-d input."""
+    return f"Expected 1 or more dimensions (got {ndim})"
+
+
+def batch_size_mismatch(input_batch: int, target_batch: int) -> str:
+    """Input and target of different batch sizes."""
+    return (
+        f"Expected input batch_size ({input_batch}) to match target batch_size "
+        f"({target_batch})."
+    )
+
+
+def expected_target_size(expected: Sequence[int], got: Sequence[int]) -> str:
+    """A K-dimensional target whose shape is not the input's without the class dim."""
+    return f"Expected target size {format_size(expected)}, got {format_size(got)}"
+
+
+def probability_target_dtype(dtype_name: str) -> str:
+    """Class-probability targets that are not floating point."""
+    return (
+        f"Expected floating point type for target with class probabilities, got {dtype_name}"
+    )
+
+
+def label_smoothing_range(value: str) -> str:
+    """A ``label_smoothing`` outside [0, 1] (``value`` as C++ prints the double)."""
+    return f"label_smoothing must be between 0.0 and 1.0. Got: {value}"
+
+
+# --- activations, normalization, pooling, convolution, histograms -----------------------------
+
+HARDTANH_BOUNDS = "min_val cannot be greater than max_val"
+HARDTANH_BOOL = "Bool inputs not supported for hardtanh"
+GELU_APPROXIMATE = "approximate argument must be either none or tanh."
+MIXED_DTYPE_PARAMETER = "mixed dtype (CPU): expect parameter to have scalar type of Float"
+MIXED_DTYPE_INPUTS = "mixed dtype (CPU): all inputs must share same datatype."
+LAYER_NORM_EMPTY_SHAPE = (
+    "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+    "element, but got normalized_shape = []"
+)
+RUNNING_STATS_PAIR = "running_mean and running_var must either both be None or neither be None"
+
+
+def dropout_probability(p: float) -> str:
+    """A dropout probability outside [0, 1]."""
+    return f"dropout probability has to be between 0 and 1, but got {p}"
+
+
+def normalized_shape_param(name: str, shape: Sequence[int], normalized: str) -> str:
+    """A ``layer_norm`` weight or bias whose shape is not ``normalized_shape`` (its text)."""
+    return (
+        f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+        f"{format_size(shape)} and normalized_shape = {normalized}"
+    )
+
+
+def layer_norm_input_shape(normalized: str, shape: Sequence[int]) -> str:
+    """An input whose trailing dims are not ``normalized_shape`` (no space before the size)."""
+    return (
+        f"Given normalized_shape={normalized}, expected input with shape "
+        f"[*, {normalized[1:-1]}], but got input of size{format_size(shape)}"
+    )
+
+
+def one_value_per_channel(size: str) -> str:
+    """Training-mode batch norm with a single value per channel (``size``: its size text)."""
+    return f"Expected more than 1 value per channel when training, got input size {size}"
+
+
+def batch_norm_eps_training(eps: float) -> str:
+    """A non-positive ``eps`` in training mode."""
+    return f"batch_norm eps must be positive during training, but got {eps}"
+
+
+def batch_norm_eps(eps: float) -> str:
+    """A negative ``eps``."""
+    return f"batch_norm eps must be non-negative, but got {eps}"
+
+
+def undefined_in_eval(name: str) -> str:
+    """Evaluation-mode batch norm without running statistics."""
+    return f"{name} must be defined in evaluation mode"
+
+
+def feature_count(name: str, features: int, size: int) -> str:
+    """A batch-norm parameter with another number of elements than there are channels."""
+    return f"{name} should contain {features} elements not {size}"
+
+
+POOL_ZERO_STRIDE = "stride should not be zero"
+POOL_EMPTY_INPUT = "non-empty 3D or 4D (batch mode) tensor expected for input"
+ZERO_DIVISOR = "divisor must be not zero"
+
+
+def pool_negative_pad(pad: int) -> str:
+    """A negative pooling padding."""
+    return f"pad must be non-negative, but got pad: {pad}"
+
+
+def pool_pad_too_large(pad: int, kernel: int, dilation: int) -> str:
+    """A pooling padding over half the effective kernel size."""
+    return (
+        f"pad should be at most half of effective kernel size, but got pad={pad}, "
+        f"kernel_size={kernel} and dilation={dilation}"
+    )
+
+
+def pool_kernel_size(kernel: Sequence[int]) -> str:
+    """A non-positive pooling kernel size."""
+    return f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}"
+
+
+def pool_stride(stride: Sequence[int]) -> str:
+    """A non-positive pooling stride."""
+    return f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}"
+
+
+def pool_dilation(dilation: Sequence[int]) -> str:
+    """A non-positive pooling dilation."""
+    return (
+        "dilation should be greater than zero, but got dilationH: "
+        f"{dilation[0]} dilationW: {dilation[1]}"
+    )
+
+
+def pool_input_dims(shape: Sequence[int]) -> str:
+    """A pooling input that is not 3-D or 4-D (or has empty planes)."""
+    return (
+        "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+        f"got:{format_size(shape)}"
+    )
+
+
+def pool_pad_over_half_kernel(padding: Sequence[int], kernel: Sequence[int]) -> str:
+    """A pooling padding over half the kernel size (the shape check's wording)."""
+    return (
+        "pad should be smaller than or equal to half of kernel size, but got padW = "
+        f"{padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
+    )
+
+
+def pool_output_too_small(planes: int, height: int, width: int, out: Sequence[int]) -> str:
+    """A pooling whose output would have no elements."""
+    return (
+        f"Given input size: ({planes}x{height}x{width}). Calculated output size: "
+        f"({planes}x{out[0]}x{out[1]}). Output size is too small"
+    )
+
+
+CONV_WEIGHT_DIMS = "weight should have at least three dimensions"
+CONV_NONPOSITIVE_GROUPS = "non-positive groups is not supported"
+CONV_NEGATIVE_PADDING = "negative padding is not supported"
+CONV_NONPOSITIVE_STRIDE = "non-positive stride is not supported"
+CONV_NONPOSITIVE_DILATION = "non-positive dilation is not supported"
+CONV_SAME_STRIDED = "padding='same' is not supported for strided convolutions"
+
+
+def conv_param_length(name: str, dims: int, values: Sequence[int]) -> str:
+    """A stride/padding/dilation list whose length is not the number of spatial dims."""
+    return (
+        f"expected {name} to be a single integer value or a list of {dims} values to match the "
+        f"convolution dimensions, but got {name}={list(values)}"
+    )
+
+
+def conv_input_dims(dims: int, function: str, shape: Sequence[int]) -> str:
+    """A convolution input that is neither unbatched nor batched."""
+    return (
+        f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {function}, but got "
+        f"input of size: {format_size(shape)}"
+    )
+
+
+def conv_padding_string(padding: str) -> str:
+    """A ``padding`` string other than 'valid' or 'same'."""
+    return f"Invalid padding string: '{padding}'"
+
+
+def conv_input_weight_types(input_type: str, weight_type: str) -> str:
+    """A float weight with a double input or the reverse (tensor type names)."""
+    return (
+        f"Input type ({input_type}) and weight type ({weight_type}) should be the same or input "
+        "should be a MKLDNN tensor and weight is a dense tensor"
+    )
+
+
+def conv_same_broadcast(name: str, dims: int) -> str:
+    """``padding='same'`` with a stride or dilation list of the wrong length."""
+    return f"{name} cannot broadcast to {dims} dimensions"
+
+
+def conv_weight_input_dims(
+    weight_ndim: int, weight_shape: Sequence[int], input_shape: Sequence[int]
+) -> str:
+    """A convolution input with another number of dimensions than its weight."""
+    return (
+        f"Expected {weight_ndim}-dimensional input for {weight_ndim}-dimensional weight "
+        f"{format_size(weight_shape)}, but got {len(input_shape)}-dimensional input of size "
+        f"{format_size(input_shape)} instead"
+    )
+
+
+def conv_groups_too_many(groups: int, weight_shape: Sequence[int]) -> str:
+    """More groups than output channels."""
+    return (
+        f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+        f"got weight of size {format_size(weight_shape)} instead"
+    )
+
+
+def conv_groups_not_divisor(groups: int, weight_shape: Sequence[int]) -> str:
+    """Output channels that do not split into the groups (PyTorch brackets the size twice)."""
+    return (
+        f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+        f"but got weight of size [{format_size(weight_shape)}] instead"
+    )
+
+
+def conv_input_channels(groups: int, weight_shape: Sequence[int], input_shape: Sequence[int],
+                        expected: int) -> str:
+    """An input whose channels are not the weight's in-channels times the groups."""
+    return (
+        f"Given groups={groups}, weight of size {format_size(weight_shape)}, expected input"
+        f"{format_size(input_shape)} to have {expected} channels, but got {input_shape[1]} "
+        "channels instead"
+    )
+
+
+def conv_bias_shape(weight_shape: Sequence[int], bias_shape: Sequence[int]) -> str:
+    """A bias that is not one value per output channel."""
+    return (
+        f"Given weight of size {format_size(weight_shape)}, expected bias to be 1-dimensional "
+        f"with {weight_shape[0]} elements, but got bias of size {format_size(bias_shape)} instead"
+    )
+
+
+def conv_kernel_too_large(padded: Sequence[int], kernel: Sequence[int]) -> str:
+    """A (dilated) kernel larger than the padded input."""
+    return (
+        "Calculated padded input size per channel: (" + " x ".join(map(str, padded))
+        + "). Kernel size: (" + " x ".join(map(str, kernel))
+        + "). Kernel size can't be greater than actual input size"
+    )
+
+
+BINCOUNT_NEGATIVE_MINLENGTH = "minlength should be >= 0"
+BINCOUNT_INPUT = "bincount only supports 1-d non-negative integral inputs."
+BINCOUNT_WEIGHTS = "weights should be 1-d and have the same length as input"
+HISTC_MAX_NOT_LARGER = "torch.histc: max must be larger than min"
+
+
+def histogram_bins(bins: int) -> str:
+    """A non-positive number of bins."""
+    return f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0"
+
+
+def histc_range_not_finite(low: str, high: str) -> str:
+    """A ``histc`` range with an infinite or NaN end (the ends as C++ prints doubles)."""
+    return f"torch.histc: range of [{low}, {high}] is not finite"
+
+
+# The forms a pooling argument may take (``max_pool2d: kernel_size must either be ...``).
+POOL_KERNEL_SIZE_FORM = "kernel_size must either be a single int, or a tuple of two ints"
+POOL_STRIDE_FORM = "stride must either be omitted, a single int, or a tuple of two ints"
+POOL_PADDING_FORM = "padding must either be a single int, or a tuple of two ints"
+POOL_DILATION_FORM = "dilation must be either a single int, or a tuple of two ints"
+
+
+def pool_argument(function: str, form: str) -> str:
+    """A pooling argument of neither allowed form (``form``: one of the POOL_*_FORM texts)."""
+    return f"{function}: {form}"
+
+
+# --- warnings of the reductions, losses and convolutions --------------------------------------
+
+KL_DIV_MEAN_REDUCTION = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+ELEMENTWISE_MEAN_DEPRECATED = (
+    "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead."
+)
+SAME_PADDING_COPY = (
+    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+    "copy of the input be created"
+)
+
+
+def degrees_of_freedom(function: str) -> str:
+    """``var``/``std`` with a correction that leaves no degrees of freedom."""
+    return (
+        f"{function}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+        "reduction factor (input numel divided by output numel)."
+    )
+
+
+def size_average_deprecated(reduction: str) -> str:
+    """A loss given the legacy ``size_average``/``reduce`` flags."""
+    return (
+        f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+        "instead."
+    )
+
+
+def target_size_broadcast(target: str, input: str) -> str:
+    """A loss whose target and input sizes differ and will broadcast (size texts)."""
+    return (
+        f"Using a target size ({target}) that is different to the input size ({input}). This "
+        "will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+        "same size."
+    )

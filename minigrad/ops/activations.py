@@ -90,9 +90,9 @@ def hardtanh(
 ) -> Any:
     """``clamp(input, min_val, max_val)``, with gradient 0 at the bounds."""
     if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
+        raise ValueError(errors.HARDTANH_BOUNDS)
     if operand(input).dtype == np.bool_:
-        raise RuntimeError("Bool inputs not supported for hardtanh")
+        raise RuntimeError(errors.HARDTANH_BOOL)
     if inplace:
         return apply_inplace(Hardtanh, input, min_val, max_val)
     return Hardtanh.apply(input, min_val, max_val)
@@ -292,7 +292,7 @@ def gelu(input: Any, approximate: str = "none") -> Any:
     ``approximate='tanh'`` uses the tanh approximation of Phi.
     """
     if approximate not in ("none", "tanh"):
-        raise RuntimeError("approximate argument must be either none or tanh.")
+        raise RuntimeError(errors.GELU_APPROXIMATE)
     _check_float(input, "GeluKernelImpl")
     return Gelu.apply(input, approximate)
 

@@ -83,7 +83,7 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> A
     ndim = array.ndim + 1
     first, second = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
     if first == second:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        raise RuntimeError(errors.identical_diagonal_dims(dim1, dim2))
     shape = _embedded_shape(array.shape, offset, first, second)
     return DiagEmbed.apply(input, shape, (offset, first, second))
 
@@ -106,7 +106,7 @@ def diag(input: Any, diagonal: int = 0) -> Any:
         return diag_embed(input, diagonal, 0, 1)
     if ndim == 2:
         return DiagonalCopy.apply(input, diagonal, 0, 1)
-    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
+    raise RuntimeError(errors.diag_dims(ndim))
 
 
 def cartesian_prod(*tensors: Any) -> Any:
@@ -127,13 +127,13 @@ def cartesian_prod(*tensors: Any) -> Any:
     for tensor in tensors:
         shape = operand(tensor).shape
         if len(shape) != 1:
-            raise RuntimeError(f"Expect a 1D vector, but got shape {errors.format_size(shape)}")
+            raise RuntimeError(errors.expect_1d_vector(shape))
     if len(tensors) == 1:
         return tensors[0]
     if not tensors:
-        raise RuntimeError("meshgrid expects a non-empty TensorList")
+        raise RuntimeError(errors.MESHGRID_EMPTY)
     if len({operand(t).dtype for t in tensors}) > 1:
-        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        raise RuntimeError(errors.MESHGRID_DTYPES)
     grid = tuple(operand(t).shape[0] for t in tensors)
     columns = []
     for position, tensor in enumerate(tensors):

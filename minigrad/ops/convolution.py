@@ -15,7 +15,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from minigrad import _arguments, errors
-from minigrad._dtype import display_name, type_name
+from minigrad._dtype import type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant, part
 from minigrad.ops import shape as shape_ops
@@ -233,10 +233,7 @@ def _expand_param(values: tuple[int, ...], name: str, dims: int) -> tuple[int, .
     if len(values) == 1:
         return (int(values[0]),) * dims
     if len(values) != dims:
-        raise RuntimeError(
-            f"expected {name} to be a single integer value or a list of {dims} values to match "
-            f"the convolution dimensions, but got {name}={list(values)}"
-        )
+        raise RuntimeError(errors.conv_param_length(name, dims, values))
     return tuple(int(v) for v in values)
 
 
@@ -252,10 +249,7 @@ def _convolution(
     if bias is not None and not isinstance(padding, str) and operand(bias).dtype != x.dtype:
         raise RuntimeError(errors.input_bias_type_mismatch(x.dtype, operand(bias).dtype))
     if x.ndim not in (dims + 1, dims + 2):
-        raise RuntimeError(
-            f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but "
-            f"got input of size: {errors.format_size(x.shape)}"
-        )
+        raise RuntimeError(errors.conv_input_dims(dims, name, x.shape))
     # PyTorch's binding turns a number into a list of ``dims`` values (stride=1 -> [1, 1]).
     stride, dilation = _as_list(stride, dims), _as_list(dilation, dims)
     if not isinstance(padding, str):
@@ -265,9 +259,9 @@ def _convolution(
         input = views.unsqueeze(input, 0)
         x = operand(input)
     if w.ndim < 3:
-        raise RuntimeError("weight should have at least three dimensions")
+        raise RuntimeError(errors.CONV_WEIGHT_DIMS)
     if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
+        raise RuntimeError(errors.CONV_NONPOSITIVE_GROUPS)
     kdims = w.ndim - 2
     if isinstance(padding, str):
         if padding == "valid":
@@ -276,7 +270,7 @@ def _convolution(
             input, padding = _same_padding(input, w, stride, dilation, kdims)
             x = operand(input)
         else:
-            raise RuntimeError(f"Invalid padding string: '{padding}'")
+            raise RuntimeError(errors.conv_padding_string(padding))
     stride = _expand_param(stride, "stride", kdims)
     padding = _expand_param(padding, "padding", kdims)
     dilation = _expand_param(dilation, "dilation", kdims)
@@ -284,13 +278,9 @@ def _convolution(
     if w.dtype != x.dtype:
         if x.dtype == np.float32 or w.dtype != np.float32:
             raise RuntimeError(
-                f"Input type ({type_name(x.dtype)}) and weight type ({type_name(w.dtype)}) "
-                "should be the same or input should be a MKLDNN tensor and weight is a dense "
-                "tensor"
+                errors.conv_input_weight_types(type_name(x.dtype), type_name(w.dtype))
             )
-        raise RuntimeError(
-            f"expected scalar type {display_name(x.dtype)} but found {display_name(w.dtype)}"
-        )
+        raise RuntimeError(errors.expected_scalar_type(x.dtype, w.dtype))
     out = Convolution.apply(input, weight, bias, stride, padding, dilation, int(groups))
     return out if batched else views.squeeze(out, 0)
 
@@ -302,11 +292,11 @@ def _same_padding(
     global _same_padding_warned
     strides, dilations = tuple(stride), tuple(dilation)
     if len(strides) not in (1, dims):
-        raise RuntimeError(f"stride cannot broadcast to {dims} dimensions")
+        raise RuntimeError(errors.conv_same_broadcast("stride", dims))
     if len(dilations) not in (1, dims):
-        raise RuntimeError(f"dilation cannot broadcast to {dims} dimensions")
+        raise RuntimeError(errors.conv_same_broadcast("dilation", dims))
     if any(s != 1 for s in strides):
-        raise RuntimeError("padding='same' is not supported for strided convolutions")
+        raise RuntimeError(errors.CONV_SAME_STRIDED)
     left, extra = [], []
     for i in range(dims):
         d = dilations[0] if len(dilations) == 1 else dilations[i]
@@ -316,12 +306,7 @@ def _same_padding(
     if any(extra):
         if not _same_padding_warned:
             _same_padding_warned = True
-            warnings.warn(
-                "Using padding='same' with even kernel lengths and odd dilation may require a "
-                "zero-padded copy of the input be created",
-                UserWarning,
-                stacklevel=4,
-            )
+            warnings.warn(errors.SAME_PADDING_COPY, UserWarning, stacklevel=4)
         pad: list[int] = []
         for i in reversed(range(dims)):  # F.pad order: last dimension first
             pad.extend((0, extra[i]))
@@ -333,47 +318,27 @@ def _check_conv_shapes(x: np.ndarray, w: np.ndarray, bias: Any, stride: tuple[in
                        padding: tuple[int, ...], dilation: tuple[int, ...], groups: int) -> None:
     """PyTorch's ``check_shape_forward``, in its order."""
     if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
+        raise RuntimeError(errors.CONV_NEGATIVE_PADDING)
     if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
+        raise RuntimeError(errors.CONV_NONPOSITIVE_STRIDE)
     if any(d <= 0 for d in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
-    wshape = errors.format_size(w.shape)
+        raise RuntimeError(errors.CONV_NONPOSITIVE_DILATION)
     if w.ndim != x.ndim:
-        raise RuntimeError(
-            f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional weight {wshape}, but "
-            f"got {x.ndim}-dimensional input of size {errors.format_size(x.shape)} instead"
-        )
+        raise RuntimeError(errors.conv_weight_input_dims(w.ndim, w.shape, x.shape))
     if w.shape[0] < groups:
-        raise RuntimeError(
-            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
-            f"got weight of size {wshape} instead"
-        )
+        raise RuntimeError(errors.conv_groups_too_many(groups, w.shape))
     if w.shape[0] % groups:
-        raise RuntimeError(
-            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-            f"but got weight of size [{wshape}] instead"
-        )
+        raise RuntimeError(errors.conv_groups_not_divisor(groups, w.shape))
     if x.shape[1] != w.shape[1] * groups:
         raise RuntimeError(
-            f"Given groups={groups}, weight of size {wshape}, expected input"
-            f"{errors.format_size(x.shape)} to have {w.shape[1] * groups} channels, but got "
-            f"{x.shape[1]} channels instead"
+            errors.conv_input_channels(groups, w.shape, x.shape, w.shape[1] * groups)
         )
     if bias is not None and (operand(bias).ndim != 1 or operand(bias).shape[0] != w.shape[0]):
-        raise RuntimeError(
-            f"Given weight of size {wshape}, expected bias to be 1-dimensional with {w.shape[0]} "
-            f"elements, but got bias of size {errors.format_size(shape_of(bias))} instead"
-        )
+        raise RuntimeError(errors.conv_bias_shape(w.shape, shape_of(bias)))
     padded = [n + 2 * p for n, p in zip(x.shape[2:], padding)]
     kernel = [d * (k - 1) + 1 for k, d in zip(w.shape[2:], dilation)]
     if any(p < k for p, k in zip(padded, kernel)):
-        raise RuntimeError(
-            "Calculated padded input size per channel: ("
-            + " x ".join(map(str, padded)) + "). Kernel size: ("
-            + " x ".join(map(str, kernel)) + "). Kernel size can't be greater than actual input "
-            "size"
-        )
+        raise RuntimeError(errors.conv_kernel_too_large(padded, kernel))
 
 
 def conv1d(

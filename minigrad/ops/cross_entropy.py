@@ -64,7 +64,7 @@ class NllLoss(Op):
         valid = target != ignore_index
         bad = valid & ((target < 0) | (target >= classes))
         if bad.any():
-            raise IndexError(f"Target {int(target[bad].flat[0])} is out of bounds.")
+            raise IndexError(errors.target_out_of_bounds(int(target[bad].flat[0])))
         safe = np.where(valid, target, 0).astype(np.intp)
         w = np.ones(classes, dtype=x.dtype) if weight is None else weight
         picked_w = np.where(valid, w[safe], 0).astype(x.dtype)
@@ -86,10 +86,7 @@ class NllLoss(Op):
         target = operand(target)
         if len(shape_of(x)) == 1 and target.ndim == 1:
             # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
-            raise RuntimeError(
-                f"size mismatch (got input: {errors.format_size(shape_of(x))}, target: "
-                f"{errors.format_size(target.shape)})"
-            )
+            raise RuntimeError(errors.nll_size_mismatch(shape_of(x), target.shape))
         weight = None if weight is None else operand(weight)
         axis, shape = ctx.axis, shape_of(x)
         dtype = operand(x).dtype
@@ -115,36 +112,26 @@ class NllLoss2d(NllLoss):
 def _check_nll_target_dtype(target: Any, weight: Any, input: Any, kernel: str) -> None:
     t, x = operand(target), operand(input)
     if t.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {dtype_name(target)}"
-        )
+        raise RuntimeError(errors.nll_target_dtype(dtype_name(target)))
     if x.dtype.kind != "f":
         raise not_implemented(kernel, input)
     if weight is not None and operand(weight).dtype != x.dtype:
         raise RuntimeError(
-            f"expected scalar type {dtype_name(input)} but found {dtype_name(weight)}"
+            errors.expected_scalar_type(operand(input).dtype, operand(weight).dtype)
         )
 
 
 def _nll_loss_1d_2d(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
     x, t = operand(input), operand(target)
     if t.ndim > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        raise RuntimeError(errors.NLL_MULTI_TARGET)
     if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
-        raise ValueError(
-            f"For 1D input, 1D target must have size 1, but got target size: {t.shape[0]}"
-        )
+        raise ValueError(errors.nll_1d_target_size(t.shape[0]))
     if x.ndim != 1 and x.shape[0] != t.shape[0]:
-        raise RuntimeError(
-            f"size mismatch (got input: {errors.format_size(x.shape)}, target: "
-            f"{errors.format_size(t.shape)})"
-        )
+        raise RuntimeError(errors.nll_size_mismatch(x.shape, t.shape))
     classes = x.shape[-1]
     if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
-        raise RuntimeError(
-            f"weight tensor should be defined either for all {classes} classes or no classes "
-            f"but got weight tensor of shape: {errors.format_size(shape_of(weight))}"
-        )
+        raise RuntimeError(errors.weight_not_per_class(classes, shape_of(weight)))
     _check_nll_target_dtype(target, weight, input, "nll_loss_out_frame")
     check_no_grad(weight, "weight", "nll_loss_forward")
     return NllLoss.apply(input, target, weight, enum, ignore_index)
@@ -153,17 +140,11 @@ def _nll_loss_1d_2d(input: Any, target: Any, weight: Any, enum: int, ignore_inde
 def _nll_loss_2d(input: Any, target: Any, weight: Any, enum: int, ignore_index: int) -> Any:
     x, t = operand(input), operand(target)
     if t.ndim != 3:
-        raise RuntimeError(
-            "only batches of spatial targets supported (3D tensors) but got targets of "
-            f"dimension: {t.ndim}"
-        )
+        raise RuntimeError(errors.nll2d_target_dims(t.ndim))
     if weight is not None and operand(weight).size != x.shape[1]:
-        raise RuntimeError("weight tensor should be defined either for all or no classes")
+        raise RuntimeError(errors.NLL2D_WEIGHT_SIZE)
     if (x.shape[0], x.shape[2], x.shape[3]) != t.shape:
-        raise RuntimeError(
-            f"size mismatch (got input: {errors.format_size(x.shape)} , target: "
-            f"{errors.format_size(t.shape)}"
-        )
+        raise RuntimeError(errors.nll_size_mismatch(x.shape, t.shape, spatial=True))
     _check_nll_target_dtype(target, weight, input, "nll_loss2d_forward_out_frame")
     check_no_grad(weight, "weight", "nll_loss2d_forward")
     return NllLoss2d.apply(input, target, weight, enum, ignore_index)
@@ -173,12 +154,10 @@ def _nll_loss_nd(input: Any, target: Any, weight: Any, enum: int, ignore_index: 
     """PyTorch's ``nll_loss_nd``: 1-D/2-D inputs, 4-D ones, and others folded into 4-D."""
     x, t = operand(input), operand(target)
     if x.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+        raise ValueError(errors.nll_input_dims(x.ndim))
     if x.ndim != 1 and (t.ndim == 0 or x.shape[0] != t.shape[0]):
         batch = t.shape[0] if t.ndim else 1
-        raise ValueError(
-            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch})."
-        )
+        raise ValueError(errors.batch_size_mismatch(x.shape[0], batch))
     if x.ndim <= 2:
         return _nll_loss_1d_2d(input, target, weight, enum, ignore_index)
     if x.ndim == 4:
@@ -186,10 +165,7 @@ def _nll_loss_nd(input: Any, target: Any, weight: Any, enum: int, ignore_index: 
     n, c = x.shape[0], x.shape[1]
     out_size = (n, *x.shape[2:])
     if t.shape[1:] != x.shape[2:]:
-        raise RuntimeError(
-            f"Expected target size {errors.format_size(out_size)}, got "
-            f"{errors.format_size(t.shape)}"
-        )
+        raise RuntimeError(errors.expected_target_size(out_size, t.shape))
     folded = views.view(input.contiguous(), (n, c, 1, -1) if x.size else (n, c, 0, 0))
     folded_target = views.view(target.contiguous(), (n, 1, -1) if t.size else (n, 0, 0))
     out = _nll_loss_2d(folded, folded_target, weight, enum, ignore_index)
@@ -268,12 +244,9 @@ def cross_entropy(
     x, t = operand(input), operand(target)
     if x.shape == t.shape:
         if t.dtype.kind != "f":
-            raise RuntimeError(
-                "Expected floating point type for target with class probabilities, got "
-                f"{dtype_name(target)}"
-            )
+            raise RuntimeError(errors.probability_target_dtype(dtype_name(target)))
         if ignore_index >= 0:
-            raise RuntimeError("ignore_index is not supported for floating point target")
+            raise RuntimeError(errors.PROBABILITY_TARGET_IGNORE_INDEX)
         return _cross_entropy_probabilities(input, target, weight, enum, label_smoothing)
     if label_smoothing > 0.0:
         _check_label_smoothing(label_smoothing)
@@ -287,9 +260,7 @@ def cross_entropy(
 
 def _check_label_smoothing(label_smoothing: float) -> None:
     if label_smoothing > 1.0:
-        raise RuntimeError(
-            f"label_smoothing must be between 0.0 and 1.0. Got: {_float_text(label_smoothing)}"
-        )
+        raise RuntimeError(errors.label_smoothing_range(_float_text(label_smoothing)))
 
 
 def _float_text(value: float) -> str:
@@ -314,8 +285,7 @@ def _cross_entropy_probabilities(
     classes = x.shape[class_dim]
     if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
         raise RuntimeError(
-            f"cross_entropy: weight tensor should be defined either for all {classes} classes "
-            f"or no classes but got weight tensor of shape: {errors.format_size(shape_of(weight))}"
+            errors.weight_not_per_class(classes, shape_of(weight), "cross_entropy")
         )
     logp = log_softmax(input, class_dim)
     if label_smoothing > 0.0:

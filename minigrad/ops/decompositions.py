@@ -428,8 +428,7 @@ def svd_legacy(input: Any, some: bool = True, compute_uv: bool = True) -> Any:
     """
     array = matrix_argument(input, "svd", "input")
     if array.ndim < 2:
-        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
-                           f"{array.ndim} dimensions instead")
+        raise RuntimeError(errors.svd_too_few_dims(array.ndim))
     if not compute_uv:
         s = svdvals(input)
         batch, (m, n) = array.shape[:-2], array.shape[-2:]
@@ -615,7 +614,7 @@ def pinv(A: Any, rcond: Any = None, hermitian: bool = False, *, atol: Any = None
         if array.ndim < 2:
             raise IndexError(errors.dim_out_of_range(-2, array.ndim))
         if array.dtype not in (np.float32, np.float64):
-            raise RuntimeError("This function doesn't handle types other than float and double")
+            raise RuntimeError(errors.FLOAT_OR_DOUBLE_ONLY)
     if rcond is not None:
         if atol is not None or rtol is not None:
             kwargs = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}

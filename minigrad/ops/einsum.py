@@ -33,26 +33,22 @@ def _einsum_labels(equation: str, count: int) -> tuple[list[list[int]], str | No
             pass
         elif char == ".":
             if _ELLIPSIS in labels[current]:
-                raise RuntimeError(f"einsum(): found '.' for operand {current} for which an "
-                                   "ellipsis was already found")
+                raise RuntimeError(errors.einsum_repeated_ellipsis(current))
             if lhs[i : i + 3] != "...":
-                raise RuntimeError(f"einsum(): found '.' for operand {current} that is not part "
-                                   "of any ellipsis")
+                raise RuntimeError(errors.einsum_stray_dot(current))
             labels[current].append(_ELLIPSIS)
             i += 2
         elif char == ",":
             current += 1
             if current >= count:
-                raise RuntimeError("einsum(): fewer operands were provided than specified in "
-                                   "the equation")
+                raise RuntimeError(errors.EINSUM_TOO_FEW_OPERANDS)
         elif char.isascii() and char.isalpha():
             labels[current].append(ord(char))
         else:
-            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation "
-                               "string, subscripts must be in [a-zA-Z]")
+            raise RuntimeError(errors.einsum_invalid_subscript(i))
         i += 1
     if current != count - 1:
-        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+        raise RuntimeError(errors.EINSUM_TOO_MANY_OPERANDS)
     return labels, (rhs if arrow else None)
 
 
@@ -79,17 +75,15 @@ def einsum(*args: Any) -> Any:
         tensor(5.)
     """
     if len(args) < 2:
-        raise ValueError("einsum(): must specify the equation string and at least one operand, "
-                         "or at least one operand and its subscripts list")
+        raise ValueError(errors.EINSUM_NO_ARGUMENTS)
     if isinstance(args[0], TensorBase):
         equation, operands = _sublist_equation(args)
     else:
         equation, operands = args[0], args[1:]
     if not isinstance(equation, str):
-        raise TypeError(
-            "einsum(): argument 'equation' (position 1) must be str, not "
-            f"{errors.python_type_name(equation)}"
-        )
+        raise TypeError(errors.wrong_argument_type(
+            "einsum", "equation", "str", errors.python_type_name(equation), 1
+        ))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     _arguments.check_tensor_sequence(operands, 1)
@@ -107,9 +101,7 @@ def einsum(*args: Any) -> Any:
             ellipsis_dims = max(ellipsis_dims, array.ndim - len(named))
         if (len(named) > array.ndim) if has_ellipsis else (len(named) != array.ndim):
             raise RuntimeError(
-                f"einsum(): the number of subscripts in the equation ({len(named)}) does not "
-                f"match the number of dimensions ({array.ndim}) for operand {index}"
-                + ("" if has_ellipsis else " and no ellipsis was given"))
+                errors.einsum_subscript_count(len(named), array.ndim, index, has_ellipsis))
 
     # Where each subscript goes in the common order: output subscripts first, then contracted.
     position: dict[int, int] = {}
@@ -129,26 +121,21 @@ def einsum(*args: Any) -> Any:
                 pass
             elif char == ".":
                 if ellipsis_in_output:
-                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was "
-                                       "already found")
+                    raise RuntimeError(errors.einsum_repeated_ellipsis(None))
                 if rhs[i : i + 3] != "...":
-                    raise RuntimeError("einsum(): found '.' for output that is not part of any "
-                                       "ellipsis (...)")
+                    raise RuntimeError(errors.einsum_stray_dot(None))
                 ellipsis_at, ellipsis_in_output = next_position, True
                 next_position += ellipsis_dims
                 i += 2
             elif char.isascii() and char.isalpha():
                 label = ord(char)
                 if label in position or label not in counts:
-                    where = ("appears more than once in the output" if label in position
-                             else "does not appear in the equation for any input operand")
-                    raise RuntimeError(f"einsum(): output subscript {char} {where}")
+                    raise RuntimeError(errors.einsum_output_subscript(char, label in position))
                 position[label] = next_position
                 next_position += 1
             else:
                 raise RuntimeError(
-                    f"einsum(): invalid subscript given at index {len(equation) - len(rhs) + i} "
-                    "in the equation string, subscripts must be in [a-zA-Z]")
+                    errors.einsum_invalid_subscript(len(equation) - len(rhs) + i))
             i += 1
     output_dims = next_position
     if not ellipsis_in_output:
@@ -175,11 +162,8 @@ def einsum(*args: Any) -> Any:
                 for j in range(ellipsis_dims - covered, ellipsis_dims):
                     if shape[dim] != 1:
                         if ellipsis_sizes[j] not in (1, shape[dim]):
-                            raise RuntimeError(
-                                f"einsum(): dimension {dim} covered by ellipsis in operand "
-                                f"{index}has size {shape[dim]} which does not broadcast with "
-                                f"previously seen ellipsis with size {ellipsis_sizes[j]} for "
-                                "the respective dimension")
+                            raise RuntimeError(errors.einsum_ellipsis_broadcast(
+                                dim, index, shape[dim], ellipsis_sizes[j]))
                         ellipsis_sizes[j] = shape[dim]
                         nontrivial[ellipsis_at + j] += 1
                     permutation[ellipsis_at + j] = dim
@@ -187,10 +171,8 @@ def einsum(*args: Any) -> Any:
             elif permutation[position[s]] == -1:
                 if shape[dim] != 1:
                     if sizes.get(s, 1) not in (1, shape[dim]):
-                        raise RuntimeError(
-                            f"einsum(): subscript {chr(s)} has size {shape[dim]} for operand "
-                            f"{index} which does not broadcast with previously seen size "
-                            f"{sizes[s]}")
+                        raise RuntimeError(errors.einsum_subscript_broadcast(
+                            chr(s), shape[dim], index, sizes[s]))
                     sizes[s] = shape[dim]
                     nontrivial[position[s]] += 1
                 permutation[position[s]] = dim
@@ -198,9 +180,8 @@ def einsum(*args: Any) -> Any:
             else:
                 previous = permutation[position[s]]
                 if shape[dim] != shape[previous]:
-                    raise RuntimeError(
-                        f"einsum(): subscript {chr(s)} is repeated for operand {index} but the "
-                        f"sizes don't match, {shape[dim]} != {shape[previous]}")
+                    raise RuntimeError(errors.einsum_repeated_subscript_sizes(
+                        chr(s), index, shape[dim], shape[previous]))
                 x = views.permute(Diagonal.apply(x, 0, previous, dim),
                                   _movedim_order(operand(x).ndim - 1, -1, previous))
         for slot, value in enumerate(permutation):
@@ -252,8 +233,7 @@ def _sublist_equation(args: tuple[Any, ...]) -> tuple[str, tuple[Any, ...]]:
             return chr(ord("A") + n)
         if 26 <= n < 52:
             return chr(ord("a") + n - 26)
-        raise ValueError("einsum(): subscript in subscript list is not within the valid range "
-                         "[0, 52)")
+        raise ValueError(errors.EINSUM_SUBLIST_RANGE)
 
     equation = ",".join("".join(subscript(s) for s in sublist) for sublist in args[1::2])
     if len(args) % 2 == 1:
@@ -286,7 +266,7 @@ def _sumproduct_pair(left: Any, right: Any, sum_dims: list[int]) -> Any:
         if i in sum_dims:
             if big_l and big_r:
                 if shape_l[i] != shape_r[i]:
-                    raise RuntimeError("non-broadcast dimensions must match")
+                    raise RuntimeError(errors.EINSUM_NON_BROADCAST_DIMS)
                 summed_size *= shape_l[i]
             elif big_l:
                 left = reduction.sum(left, i, True)
@@ -294,7 +274,7 @@ def _sumproduct_pair(left: Any, right: Any, sum_dims: list[int]) -> Any:
                 right = reduction.sum(right, i, True)
         elif big_l and big_r:
             if shape_l[i] != shape_r[i]:
-                raise RuntimeError("non-broadcast dimensions must match")
+                raise RuntimeError(errors.EINSUM_NON_BROADCAST_DIMS)
             both.append(i)
         elif big_l:
             only_left.append(i)

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -116,28 +117,24 @@ def embedding(
                 [0., 1.]])
     """
     if sparse:
-        raise NotImplementedError("minigrad has no sparse tensors: sparse=True is not supported")
+        raise NotImplementedError(errors.SPARSE_EMBEDDING)
     rows = shape_of(weight)[0] if shape_of(weight) else 0
     if padding_idx is not None:
         if padding_idx > 0 and padding_idx >= rows:
-            raise AssertionError("Padding_idx must be within num_embeddings")
+            raise AssertionError(errors.PADDING_IDX_OUT_OF_RANGE)
         if padding_idx < 0:
             if padding_idx < -rows:
-                raise AssertionError("Padding_idx must be within num_embeddings")
+                raise AssertionError(errors.PADDING_IDX_OUT_OF_RANGE)
             padding_idx = rows + padding_idx
     else:
         padding_idx = -1
     if operand(weight).ndim != 2:
-        raise RuntimeError("'weight' must be 2-D")
+        raise RuntimeError(errors.EMBEDDING_WEIGHT_NOT_2D)
     indices = operand(input)
     if indices.dtype not in (np.int64, np.int32):
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got {type_name(indices.dtype)} instead (while checking "
-            "arguments for embedding)"
-        )
+        raise RuntimeError(errors.embedding_indices_dtype(type_name(indices.dtype)))
     if indices.size and (indices.min() < 0 or indices.max() >= rows):
-        raise IndexError("index out of range in self")
+        raise IndexError(errors.INDEX_OUT_OF_RANGE)
     if max_norm is not None:
         _embedding_renorm(weight, indices, max_norm, norm_type)
     return Embedding.apply(weight, input, padding_idx, bool(scale_grad_by_freq))
@@ -146,10 +143,7 @@ def embedding(
 def _embedding_renorm(weight: Any, indices: np.ndarray, max_norm: float, norm_type: float) -> None:
     """``embedding_renorm_``: rescale the used rows above ``max_norm`` (one in-place write)."""
     if operand(weight).dtype.kind != "f":
-        raise RuntimeError(
-            "norm(): input dtype should be either floating point or complex. Got "
-            f"{dtype_name(weight)} instead."
-        )
+        raise RuntimeError(errors.norm_input_dtype(dtype_name(weight)))
     used = np.unique(indices)
     rows = operand(weight)[used]
     norms = np.sum(np.abs(rows) ** norm_type, axis=1) ** (1.0 / norm_type)

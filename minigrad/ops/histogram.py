@@ -22,8 +22,7 @@ from minigrad.ops._helpers import (
 
 def _type_error(function: str, name: str, expected: str, value: Any) -> TypeError:
     return TypeError(
-        f"{function}(): argument '{name}' must be {expected}, not "
-        f"{errors.python_type_name(value)}"
+        errors.wrong_argument_type(function, name, expected, errors.python_type_name(value))
     )
 
 
@@ -64,10 +63,9 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
         tensor([0.5000, 3.0000])
     """
     if not isinstance(input, TensorBase):
-        raise TypeError(
-            "bincount(): argument 'input' (position 1) must be Tensor, not "
-            f"{errors.python_type_name(input)}"
-        )
+        raise TypeError(errors.wrong_argument_type(
+            "bincount", "input", "Tensor", errors.python_type_name(input), 1
+        ))
     if weights is not None and not isinstance(weights, TensorBase):
         raise _type_error("bincount", "weights", "Tensor", weights)
     if not isinstance(minlength, (int, np.integer)) or isinstance(minlength, bool):
@@ -78,13 +76,13 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
             errors.not_implemented_for("bincount_cpu", display_name(indices.dtype))
         )
     if minlength < 0:
-        raise RuntimeError("minlength should be >= 0")
+        raise RuntimeError(errors.BINCOUNT_NEGATIVE_MINLENGTH)
     if indices.ndim != 1 or (indices.size and indices.min() < 0):  # (checked before the weights)
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+        raise RuntimeError(errors.BINCOUNT_INPUT)
     if indices.size == 0:  # PyTorch ignores the weights then: int64 zeros, no history
         return constant_tensor(np.zeros(minlength, dtype=np.int64))
     if weights is not None and (weights._array.ndim != 1 or len(weights._array) != len(indices)):
-        raise RuntimeError("weights should be 1-d and have the same length as input")
+        raise RuntimeError(errors.BINCOUNT_WEIGHTS)
     length = max(int(minlength), int(indices.max()) + 1)
     if weights is None:
         return constant_tensor(np.bincount(indices, minlength=length).astype(np.int64))
@@ -117,16 +115,15 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
         tensor([0., 2., 1., 1.])
     """
     if not isinstance(input, TensorBase):
-        raise TypeError(
-            "histc(): argument 'input' (position 1) must be Tensor, not "
-            f"{errors.python_type_name(input)}"
-        )
+        raise TypeError(errors.wrong_argument_type(
+            "histc", "input", "Tensor", errors.python_type_name(input), 1
+        ))
     if not isinstance(bins, (int, np.integer)) or isinstance(bins, bool):
         raise _type_error("histc", "bins", "int", bins)
     low, high = _number("min", min), _number("max", max)
     x = input._array
     if bins <= 0:
-        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        raise RuntimeError(errors.histogram_bins(bins))
     if low == high and x.size:
         low, high = float(x.min()), float(x.max())
         if np.isnan(low):
@@ -135,10 +132,10 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
         low, high = low - 1, high + 1
     if not (np.isfinite(low) and np.isfinite(high)):
         raise RuntimeError(
-            f"torch.histc: range of [{_format_double(low)}, {_format_double(high)}] is not finite"
+            errors.histc_range_not_finite(_format_double(low), _format_double(high))
         )
     if not low < high:
-        raise RuntimeError("torch.histc: max must be larger than min")
+        raise RuntimeError(errors.HISTC_MAX_NOT_LARGER)
     if x.dtype.kind != "f":
         kernel = "linspace_cpu" if x.dtype == np.bool_ else "histogram_cpu"
         raise NotImplementedError(errors.not_implemented_for(kernel, display_name(x.dtype)))

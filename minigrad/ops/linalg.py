@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import display_name, type_name
+from minigrad._dtype import type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
@@ -261,14 +261,10 @@ class SqueezeInplace(Op):
 
 # --- the primitive products: argument checks with PyTorch's messages --------------------------
 
-def _cpp_name(array: np.ndarray) -> str:
-    return errors.CPP_TYPE_NAMES[array.dtype.name]
-
-
 def _check_not_bool(*arrays: np.ndarray, kernel: str = "addmm_impl_cpu_") -> None:
     for array in arrays:
         if array.dtype == np.bool_:
-            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+            raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
 
 
 def mm(input: Any, mat2: Any) -> Any:
@@ -282,13 +278,12 @@ def mm(input: Any, mat2: Any) -> Any:
     """
     a, b = operand(input), operand(mat2)
     if a.ndim != 2:
-        raise RuntimeError("self must be a matrix")
+        raise RuntimeError(errors.not_a_matrix("self"))
     if b.ndim != 2:
-        raise RuntimeError("mat2 must be a matrix")
+        raise RuntimeError(errors.not_a_matrix("mat2"))
     check_mm_shapes(a.shape, b.shape)
     if a.dtype != b.dtype:
-        raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
-                           f"{_cpp_name(a)} != {_cpp_name(b)}")
+        raise RuntimeError(errors.m1_m2_dtype_mismatch(a.dtype, b.dtype))
     if a.dtype == np.bool_:
         _check_not_bool(a)
     return Mm.apply(input, mat2)
@@ -310,22 +305,19 @@ def bmm(input: Any, mat2: Any) -> Any:
     """
     a, b = operand(input), operand(mat2)
     if a.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
+        raise RuntimeError(errors.not_3d("batch1"))
     if b.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
+        raise RuntimeError(errors.not_3d("batch2"))
     _check_bmm_shapes(a, b)
     if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {display_name(a.dtype)} but found "
-                           f"{display_name(b.dtype)}")
+        raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
     _check_not_bool(a, kernel="bmm")
     return Bmm.apply(input, mat2)
 
 
 def _check_bmm_shapes(a: np.ndarray, b: np.ndarray) -> None:
     if b.shape[:2] != (a.shape[0], a.shape[2]):
-        raise RuntimeError(
-            "Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+        raise RuntimeError(errors.bmm_shapes(a.shape, b.shape))
 
 
 def mv(input: Any, vec: Any) -> Any:
@@ -338,14 +330,11 @@ def mv(input: Any, vec: Any) -> Any:
     """
     a, v = operand(input), operand(vec)
     if a.ndim != 2 or v.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+        raise RuntimeError(errors.mv_dims(a.ndim, v.ndim))
     if a.shape[1] != v.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "
-                           f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
+        raise RuntimeError(errors.mv_size_mismatch(a.shape, v.shape))
     if a.dtype != v.dtype:
-        raise RuntimeError(
-            "addmv input tensors must have the same dtype, but got "
-            f"{display_name(v.dtype)}, {display_name(a.dtype)}, and {display_name(v.dtype)}")
+        raise RuntimeError(errors.addmv_dtypes(v.dtype, a.dtype, v.dtype))
     _check_not_bool(a, kernel="addmv_impl_cpu")
     return Mv.apply(input, vec)
 
@@ -361,15 +350,11 @@ def dot(input: Any, other: Any) -> Any:
     _arguments.check_tensor(other, "dot", "tensor", 2)
     a, b = operand(input), operand(other)
     if a.ndim != 1 or b.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+        raise RuntimeError(errors.dot_dims(a.ndim, b.ndim))
     if a.dtype != b.dtype:
-        raise RuntimeError("dot : expected both vectors to have same dtype, but found "
-                           f"{display_name(a.dtype)} and {display_name(b.dtype)}")
+        raise RuntimeError(errors.dot_dtypes(a.dtype, b.dtype))
     if a.shape[0] != b.shape[0]:
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] "
-            "to have the same number of elements, but got "
-            f"{a.shape[0]} and {b.shape[0]} elements respectively")
+        raise RuntimeError(errors.dot_sizes(a.shape[0], b.shape[0]))
     _check_not_bool(a, kernel="dot")
     return Dot.apply(input, other)
 
@@ -377,17 +362,12 @@ def dot(input: Any, other: Any) -> Any:
 def expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:
     """PyTorch's error for ``input.expand(shape)``, or None if it is fine."""
     if input.ndim > len(shape):
-        return RuntimeError(
-            f"expand({_type_name(input)}{{{list(input.shape)}}}, size={list(shape)}): the "
-            f"number of sizes provided ({len(shape)}) must be greater or equal to the number "
-            f"of dimensions in the tensor ({input.ndim})")
+        return RuntimeError(errors.expand_too_few_sizes(_type_name(input), input.shape, shape))
     lead = len(shape) - input.ndim
     for i, n in enumerate(input.shape):
         if n != 1 and n != shape[lead + i]:
             return RuntimeError(
-                f"The expanded size of the tensor ({shape[lead + i]}) must match the existing "
-                f"size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
-                f"{list(shape)}.  Tensor sizes: {list(input.shape)}")
+                errors.expand_size_mismatch(shape[lead + i], n, lead + i, shape, input.shape))
     return None
 
 
@@ -407,18 +387,17 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
     bias, a, b = operand(input), operand(mat1), operand(mat2)
     for name, array in (("mat1", a), ("mat2", b)):
         if array.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {array.ndim}-D tensor")
+            raise RuntimeError(errors.not_a_matrix(name, array.ndim))
     check_mm_shapes(a.shape, b.shape)
     if isinstance(bias, np.ndarray):
         error = expand_error(bias, (a.shape[0], b.shape[1]))
         if error is not None:
             raise error
         if bias.dtype != b.dtype:
-            raise RuntimeError("self and mat2 must have the same dtype, but got "
-                               f"{display_name(bias.dtype)} and {display_name(b.dtype)}")
+            raise RuntimeError(
+                errors.operands_dtype_mismatch("self", "mat2", bias.dtype, b.dtype))
     if a.dtype != b.dtype:
-        raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
-                           f"{_cpp_name(a)} != {_cpp_name(b)}")
+        raise RuntimeError(errors.m1_m2_dtype_mismatch(a.dtype, b.dtype))
     _check_not_bool(a)
     beta, alpha = _scalars_for(a, beta, alpha)
     return Addmm.apply(input, mat1, mat2, beta, alpha)
@@ -438,21 +417,18 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
     if a.ndim < 3:
         raise IndexError(errors.dim_out_of_range(2, a.ndim))
     if a.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
+        raise RuntimeError(errors.not_3d("batch1"))
     if b.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
+        raise RuntimeError(errors.not_3d("batch2"))
     _check_bmm_shapes(a, b)
     if isinstance(bias, np.ndarray):
         error = expand_error(bias, (a.shape[0], a.shape[1], b.shape[2]))
         if error is not None:
             raise error
         if not bias.dtype == a.dtype == b.dtype:
-            raise RuntimeError(
-                f"Input dtypes must be the same, got: input {_cpp_name(bias)}, batch1: "
-                f"{_cpp_name(a)}, batch2: {_cpp_name(b)}")
+            raise RuntimeError(errors.baddbmm_dtypes(bias.dtype, a.dtype, b.dtype))
     elif a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {display_name(a.dtype)} but found "
-                           f"{display_name(b.dtype)}")
+        raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
     _check_not_bool(a, kernel="baddbmm")
     beta, alpha = _scalars_for(a, beta, alpha)
     return Baddbmm.apply(input, batch1, batch2, beta, alpha)
@@ -508,16 +484,13 @@ def matmul(input: Any, other: Any) -> Any:
     """
     # (No numbers: matmul has no Scalar overload. Arrays: backward formulas mix them in.)
     if not isinstance(other, (TensorBase, np.ndarray)):
-        raise TypeError(
-            "matmul(): argument 'other' (position 2) must be Tensor, not "
-            f"{errors.python_type_name(other)}"
-        )
+        raise TypeError(errors.wrong_argument_type(
+            "matmul", "other", "Tensor", errors.python_type_name(other), 2
+        ))
     a, b = operand(input), operand(other)
     dim1, dim2 = a.ndim, b.ndim
     if dim1 == 0 or dim2 == 0:
-        raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {dim1}D and "
-            f"{dim2}D")
+        raise RuntimeError(errors.at_least_1d("matmul", dim1, dim2))
     if dim1 == 2 and dim2 == 2:  # the common case first
         return mm(input, other)
     if dim1 == 1 and dim2 == 1:
@@ -597,7 +570,7 @@ def outer(input: Any, vec2: Any) -> Any:
     """
     for name, array in (("self", operand(input)), ("vec2", operand(vec2))):
         if array.ndim != 1:
-            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {array.ndim}-D")
+            raise RuntimeError(errors.outer_not_1d(name, array.ndim))
     return arithmetic.mul(views.reshape(input, (-1, 1)), vec2)
 
 
@@ -618,20 +591,18 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
     array_a, array_b = operand(a), operand(b)
     if isinstance(dims, int):
         if dims < 0:
-            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+            raise RuntimeError(errors.tensordot_negative_dims(dims))
         if dims > min(array_a.ndim, array_b.ndim):
-            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+            raise RuntimeError(errors.tensordot_too_many_dims(dims))
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
     elif isinstance(dims, (tuple, list)) and len(dims) == 2:
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
     else:
-        raise RuntimeError(
-            "tensordot expects dims to be int or tuple[list[int], list[int]] or "
-            f"list[list[int]] containing two lists, but got dims={dims}")
+        raise RuntimeError(errors.tensordot_dims_type(dims))
     if len(dims_a) != len(dims_b):
-        raise RuntimeError("both dimension lists should have same length")
+        raise RuntimeError(errors.TENSORDOT_DIM_LISTS_LENGTH)
     if array_a.dtype != array_b.dtype:
-        raise RuntimeError("both inputs should have same dtype")
+        raise RuntimeError(errors.TENSORDOT_DTYPES)
     axes_a = [wrap_dim(d, array_a.ndim) for d in dims_a]
     axes_b = [wrap_dim(d, array_b.ndim) for d in dims_b]
     contracted = 1
@@ -643,8 +614,7 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
             b = reduction.sum(b, d_b, True)
         elif size_a != size_b:
             raise RuntimeError(
-                f"contracted dimensions need to match, but first has size {size_a} in dim "
-                f"{given_a} and second has size {size_b} in dim {given_b}")
+                errors.tensordot_size_mismatch(size_a, given_a, size_b, given_b))
         else:
             contracted *= size_a
     normalize_dims(axes_a, array_a.ndim)  # repeated dims raise as in PyTorch

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from minigrad._dtype import display_name, type_name
+from minigrad import errors
+from minigrad._dtype import type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
 from minigrad.ops import linalg, views
@@ -77,10 +78,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     """
     x, w = operand(input), operand(weight)
     if x.ndim == 0 or w.ndim == 0:
-        raise RuntimeError(
-            f"both arguments to linear need to be at least 1D, but they are {x.ndim}D and "
-            f"{w.ndim}D"
-        )
+        raise RuntimeError(errors.at_least_1d("linear", x.ndim, w.ndim))
     wt = views.t(weight)
     if bias is not None:
         b = operand(bias)
@@ -124,31 +122,19 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
     """``torch.addmm(bias, mat1, mat2)`` with PyTorch's checks (2-D operands only here)."""
     a, b, c = operand(mat1), operand(mat2), operand(bias)
     if b.ndim != 2:
-        raise RuntimeError(f"mat2 must be a matrix, got {b.ndim}-D tensor")
+        raise RuntimeError(errors.not_a_matrix("mat2", b.ndim))
     linalg.check_mm_shapes(a.shape, b.shape)
     if a.dtype != b.dtype:
-        raise RuntimeError(
-            "mat1 and mat2 must have the same dtype, but got "
-            f"{display_name(a.dtype)} and {display_name(b.dtype)}"
-        )
+        raise RuntimeError(errors.operands_dtype_mismatch("mat1", "mat2", a.dtype, b.dtype))
     if c.dtype != b.dtype:
-        raise RuntimeError(
-            "self and mat2 must have the same dtype, but got "
-            f"{display_name(c.dtype)} and {display_name(b.dtype)}"
-        )
+        raise RuntimeError(errors.operands_dtype_mismatch("self", "mat2", c.dtype, b.dtype))
     target = (a.shape[0], b.shape[1])
     if c.ndim > 2:
-        raise RuntimeError(
-            f"expand({type_name(c.dtype)}{{{list(c.shape)}}}, size={list(target)}): the number "
-            f"of sizes provided (2) must be greater or equal to the number of dimensions in the "
-            f"tensor ({c.ndim})"
-        )
+        raise RuntimeError(errors.expand_too_few_sizes(type_name(c.dtype), c.shape, target))
     lead = 2 - c.ndim
     for i, n in enumerate(c.shape):
         if n != 1 and n != target[lead + i]:
             raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
-                f"size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
-                f"{list(target)}.  Tensor sizes: {list(c.shape)}"
+                errors.expand_size_mismatch(target[lead + i], n, lead + i, target, c.shape)
             )
     return linalg.Addmm.apply(bias, mat1, mat2, 1, 1)

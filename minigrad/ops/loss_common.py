@@ -81,11 +81,7 @@ def legacy_reduction(size_average: Any, reduce: Any) -> str:
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     name = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(
-        f"size_average and reduce args will be deprecated, please use reduction='{name}' "
-        "instead.",
-        stacklevel=3,
-    )
+    warnings.warn(errors.size_average_deprecated(name), stacklevel=3)
     return name
 
 
@@ -125,14 +121,11 @@ def reduction_enum(reduction: Any) -> int:
     if reduction == "mean":
         return MEAN
     if reduction == "elementwise_mean":
-        warnings.warn(
-            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
-            stacklevel=3,
-        )
+        warnings.warn(errors.ELEMENTWISE_MEAN_DEPRECATED, stacklevel=3)
         return MEAN
     if reduction == "sum":
         return SUM
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+    raise ValueError(errors.invalid_reduction(reduction))
 
 
 def reduction_name(reduction: str, size_average: Any, reduce: Any) -> str:
@@ -169,8 +162,6 @@ def warn_target_size(input: Any, target: Any) -> None:
     # stacklevel 3: the warning points at the line that called the loss function.
     if shape_of(input) != shape_of(target):
         warnings.warn(
-            f"Using a target size ({size_text(shape_of(target))}) that is different to the input "
-            f"size ({size_text(shape_of(input))}). This will likely lead to incorrect results due "
-            "to broadcasting. Please ensure they have the same size.",
+            errors.target_size_broadcast(size_text(shape_of(target)), size_text(shape_of(input))),
             stacklevel=3,
         )

@@ -130,7 +130,7 @@ class HuberLoss(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t = ctx.saved_tensors
         if operand(t).dtype != operand(x).dtype:
-            raise RuntimeError(f"Found dtype {dtype_name(t)} but expected {dtype_name(x)}")
+            raise RuntimeError(errors.found_dtype(dtype_name(t), dtype_name(x)))
         delta, d = ctx.delta, x - t
         slope = np.where(d < -delta, -delta, np.where(d > delta, delta, d))
         dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
@@ -155,14 +155,12 @@ def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> A
         if mean_by_weight:
             return arithmetic.div(reduction_module.sum(loss), reduction_module.sum(weight))
         return reduction_module.mean(loss)
-    raise ValueError(
-        f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
-    )
+    raise ValueError(errors.invalid_reduction_mode(reduction))
 
 
 def _check_weight_size(weight: Any, input: Any) -> None:
     if shape_of(weight) != shape_of(input):
-        raise ValueError("Weights and input must have the same size.")
+        raise ValueError(errors.WEIGHTS_INPUT_SIZE)
 
 
 def mse_loss(
@@ -265,7 +263,7 @@ def smooth_l1_loss(
     if beta == 0.0:
         return apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
     if beta < 0:
-        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+        raise RuntimeError(errors.SMOOTH_L1_NEGATIVE_BETA)
     _check_loss_kernel_dtypes(x, t, "smooth_l1_cpu")
     return SmoothL1Loss.apply(x, t, enum, float(beta))
 
@@ -297,15 +295,12 @@ def huber_loss(
         _check_weight_size(weight, input)
         enum = NONE
     if delta <= 0:
-        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+        raise RuntimeError(errors.HUBER_NONPOSITIVE_DELTA)
     xa, ta = operand(x), operand(t)
     if xa.dtype.kind in "iub":
         if ta.dtype.kind in "iub":
             raise not_implemented("huber_cpu", x)
-        raise RuntimeError(
-            f"result type {dtype_name(t)} can't be cast to the desired output type "
-            f"{dtype_name(x)}"
-        )
+        raise RuntimeError(errors.inplace_dtype_mismatch(dtype_name(t), dtype_name(x)))
     loss = HuberLoss.apply(x, t, enum, float(delta))
     if weight is None:
         return loss
@@ -383,11 +378,9 @@ def binary_cross_entropy(
     else:
         enum = reduction_enum(reduction)
     if shape_of(target) != shape_of(input):
-        raise ValueError(
-            f"Using a target size ({size_text(shape_of(target))}) that is different to the input "
-            f"size ({size_text(shape_of(input))}) is deprecated. Please ensure they have the same "
-            "size."
-        )
+        raise ValueError(errors.target_size_deprecated(
+            size_text(shape_of(target)), size_text(shape_of(input))
+        ))
     if weight is not None:
         weight = views.expand(weight, _broadcast_to_target(shape_of(target), shape_of(weight)))
     check_no_grad(weight, "weight", "binary_cross_entropy")
@@ -395,11 +388,11 @@ def binary_cross_entropy(
     if x.dtype.kind != "f":
         raise not_implemented("binary_cross_entropy", input)
     if t.dtype != x.dtype:
-        raise RuntimeError(f"Found dtype {dtype_name(target)} but expected {dtype_name(input)}")
+        raise RuntimeError(errors.found_dtype(dtype_name(target), dtype_name(input)))
     if not np.all((x >= 0) & (x <= 1)):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+        raise RuntimeError(errors.not_between_0_and_1("input"))
     if not np.all((t >= 0) & (t <= 1)):
-        raise RuntimeError("all elements of target should be between 0 and 1")
+        raise RuntimeError(errors.not_between_0_and_1("target"))
     return BinaryCrossEntropy.apply(input, target, weight, enum)
 
 
@@ -410,11 +403,7 @@ def _broadcast_to_target(target: tuple[int, ...], other: tuple[int, ...]) -> tup
         if other[i] == 1 or other[i] == result[i]:
             continue
         if result[i] != 1:
-            raise RuntimeError(
-                f"Attempting to broadcast a dimension of length {other[i]} at {i}! Mismatching "
-                f"argument at index 1 had {size_text(other)}; but expected shape should be "
-                f"broadcastable to {errors.format_size(result)}"
-            )
+            raise RuntimeError(errors.broadcast_to_target(other[i], i, size_text(other), result))
         result[i] = other[i]
     return tuple(result)
 
@@ -507,10 +496,9 @@ def binary_cross_entropy_with_logits(
     else:
         enum = reduction_enum(reduction)
     if shape_of(target) != shape_of(input):
-        raise ValueError(
-            f"Target size ({size_text(shape_of(target))}) must be the same as input size "
-            f"({size_text(shape_of(input))})"
-        )
+        raise ValueError(errors.target_size_mismatch(
+            size_text(shape_of(target)), size_text(shape_of(input))
+        ))
     check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
     check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     x, t = operand(input), operand(target)
@@ -522,8 +510,7 @@ def binary_cross_entropy_with_logits(
         raise not_implemented("log_sigmoid_cpu", input)
     if t.dtype.kind != "f":
         raise RuntimeError(
-            f"result type {display_name(result_type(x, t))} can't be cast to the desired "
-            f"output type {dtype_name(target)}"
+            errors.inplace_dtype_mismatch(display_name(result_type(x, t)), dtype_name(target))
         )
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, enum)
 
@@ -582,16 +569,10 @@ def kl_div(
         enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
         if reduction == "mean":
-            warnings.warn(
-                "reduction: 'mean' divides the total loss by both the batch size and the "
-                "support size.'batchmean' divides only by the batch size, and aligns with the "
-                "KL div math definition.'mean' will be changed to behave the same as "
-                "'batchmean' in the next major release.",
-                stacklevel=2,
-            )
+            warnings.warn(errors.KL_DIV_MEAN_REDUCTION, stacklevel=2)
         enum = reduction_enum("sum" if reduction == "batchmean" else reduction)
     if operand(input).dtype.kind in "iub" or operand(target).dtype.kind in "iub":
-        raise RuntimeError("kl_div: Integral inputs not supported.")
+        raise RuntimeError(errors.KL_DIV_INTEGRAL)
     if log_target:
         output = arithmetic.mul(unary.exp(target), arithmetic.sub(target, input))
     else:
@@ -618,10 +599,7 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     a, b = operand(x1), operand(x2)
     common = result_type(a, b)
     if common.kind != "f":
-        raise RuntimeError(
-            "expected common dtype to be floating point, yet common dtype is "
-            f"{display_name(common)}"
-        )
+        raise RuntimeError(errors.common_dtype_not_float(display_name(common)))
     if a.dtype.kind != "f":
         x1 = cast(x1, common)
     if b.dtype.kind != "f":

@@ -44,7 +44,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
         True
     """
     if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        raise ValueError(errors.dropout_probability(p))
     array = operand(input)
     if p == 0 or not training or array.size == 0:
         return input
@@ -52,9 +52,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
         zero = constant_tensor(np.zeros((), dtype=array.dtype))
         return input.mul_(zero) if inplace else arithmetic.mul(input, zero)
     if array.dtype.kind != "f":
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {dtype_name(input)}"
-        )
+        raise RuntimeError(errors.inplace_dtype_mismatch("Float", dtype_name(input)))
     keep = _random.generator().random(array.shape) < 1 - p
     noise = keep.astype(array.dtype)
     noise /= np.asarray(1 - p, dtype=array.dtype)
@@ -140,10 +138,8 @@ def _check_param_dtypes(input: Any, params: Sequence[Any]) -> None:
     for param in params:
         if param is not None and operand(param).dtype != dtype:
             if dtype == np.float32:
-                raise RuntimeError(
-                    "mixed dtype (CPU): expect parameter to have scalar type of Float"
-                )
-            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+                raise RuntimeError(errors.MIXED_DTYPE_PARAMETER)
+            raise RuntimeError(errors.MIXED_DTYPE_INPUTS)
 
 
 def layer_norm(
@@ -167,29 +163,19 @@ def layer_norm(
     if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
         normalized_shape, (tuple, list, Size)
     ):
-        raise TypeError(
-            "layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
-            f"{type(normalized_shape).__name__}"
-        )
+        raise TypeError(errors.wrong_argument_type(
+            "layer_norm", "normalized_shape", "tuple of ints", type(normalized_shape).__name__, 2
+        ))
     normalized = tuple(int(n) for n in normalized_shape)
     if not normalized:
-        raise RuntimeError(
-            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
-            "one element, but got normalized_shape = []"
-        )
+        raise RuntimeError(errors.LAYER_NORM_EMPTY_SHAPE)
     shown = errors.format_size(normalized)
     for name, param in (("weight", weight), ("bias", bias)):
         if param is not None and shape_of(param) != normalized:
-            raise RuntimeError(
-                f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
-                f"shape {errors.format_size(shape_of(param))} and normalized_shape = {shown}"
-            )
+            raise RuntimeError(errors.normalized_shape_param(name, shape_of(param), shown))
     shape = shape_of(input)
     if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
-        raise RuntimeError(
-            f"Given normalized_shape={shown}, expected input with shape "
-            f"[*, {shown[1:-1]}], but got input of size{errors.format_size(shape)}"
-        )
+        raise RuntimeError(errors.layer_norm_input_shape(shown, shape))
     if operand(input).dtype.kind != "f":
         raise not_implemented("LayerNormKernelImpl", input)
     _check_param_dtypes(input, (weight, bias))
@@ -320,18 +306,13 @@ def batch_norm(
     if training:
         count = (shape[0] if shape else 1) * int(np.prod(shape[2:]))
         if count == 1:
-            raise ValueError(
-                "Expected more than 1 value per channel when training, got input size "
-                f"{size_text(shape)}"
-            )
+            raise ValueError(errors.one_value_per_channel(size_text(shape)))
     if training and eps <= 0.0:
-        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+        raise ValueError(errors.batch_norm_eps_training(eps))
     if eps < 0.0:
-        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+        raise ValueError(errors.batch_norm_eps(eps))
     if (running_mean is None) != (running_var is None):
-        raise ValueError(
-            "running_mean and running_var must either both be None or neither be None"
-        )
+        raise ValueError(errors.RUNNING_STATS_PAIR)
     if int(np.prod(shape)) == 0:
         out = unary.clone(input)
         if weight is not None:
@@ -344,17 +325,14 @@ def batch_norm(
         if value is not None:
             _check_features(name, features, value)
         elif not training:
-            raise RuntimeError(f"{name} must be defined in evaluation mode")
+            raise RuntimeError(errors.undefined_in_eval(name))
     for name, value in (("weight", weight), ("bias", bias)):
         if value is not None:
             _check_features(name, features, value)
     array = operand(input)
     if array.dtype.kind != "f":
         if training and not array.flags.c_contiguous:  # PyTorch's strided path calls mean()
-            raise RuntimeError(
-                "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {dtype_name(input)}"
-            )
+            raise RuntimeError(errors.mean_dtype(dtype_name(input)))
         raise not_implemented("batch_norm", input)
     _check_param_dtypes(input, (weight, bias, running_mean, running_var))
     return NativeBatchNorm.apply(
@@ -366,7 +344,7 @@ def batch_norm(
 def _check_features(name: str, features: int, value: Any) -> None:
     size = operand(value).size
     if size != features:
-        raise RuntimeError(f"{name} should contain {features} elements not {size}")
+        raise RuntimeError(errors.feature_count(name, features, size))
 
 
 # ==========================================================================================

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.ops import reduction, views
@@ -91,8 +92,7 @@ def _ord_text(value: float) -> str:
 
 def _check_float(array: np.ndarray, name: str) -> None:
     if array.dtype.kind != "f":
-        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
-                           f"{display_name(array.dtype)}")
+        raise RuntimeError(errors.linalg_not_float(name, display_name(array.dtype)))
 
 
 def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, *,
@@ -118,14 +118,10 @@ def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, 
     axes = reduction.reduced_dims(dim, array.ndim)
     if array.size == 0 and (ord < 0 or ord == math.inf):
         if dim is None:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on "
-                               "an empty tensor because the operation does not have an identity")
+            raise RuntimeError(errors.vector_norm_empty(_ord_text(ord)))
         for axis in axes:
             if array.shape[axis] == 0:
-                raise RuntimeError(
-                    f"linalg.vector_norm cannot compute the {_ord_text(ord)} norm on the "
-                    f"dimension {axis}because this dimension is empty and the operation does "
-                    "not have an identity")
+                raise RuntimeError(errors.vector_norm_empty(_ord_text(ord), axis))
     return LinalgVectorNorm.apply(x, ord, axes, keepdim)
 
 
@@ -150,21 +146,19 @@ def matrix_norm(a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = F
     array = operand(a)
     if isinstance(ord, str):
         if ord not in ("fro", "nuc"):
-            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+            raise RuntimeError(errors.matrix_norm_order(ord))
     else:
         if abs(ord) not in (1, 2, math.inf):
-            raise RuntimeError(f"linalg.matrix_norm: Order {_ord_text(ord)} not supported.")
+            raise RuntimeError(errors.matrix_norm_order(_ord_text(ord)))
     if array.ndim < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
-                           "dimensions.")
+        raise RuntimeError(errors.linalg_too_few_dims("linalg.matrix_norm"))
     _check_float(array, "linalg.matrix_norm")
     dims = [dim] if isinstance(dim, int) else list(dim)
     if len(dims) != 2:
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           f"{' '.join(str(d) for d in dims)}")
+        raise RuntimeError(errors.matrix_norm_dim_length(dims))
     dim1, dim2 = (wrap_dim(d, array.ndim) for d in dims)
     if dim1 == dim2:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim1}, {dim2})")
+        raise RuntimeError(errors.matrix_norm_same_dims(dim1, dim2))
     if ord == "fro":
         return vector_norm(a, 2, (dim1, dim2), keepdim, dtype=dtype)
     if ord == "nuc" or abs(ord) == 2:
@@ -206,11 +200,9 @@ def linalg_norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False,
     dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
     if dims is not None:
         if len(dims) not in (1, 2):
-            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
-                               f"Got {dims}")
+            raise RuntimeError(errors.norm_dim_length(dims))
     elif ord is not None and array.ndim not in (1, 2):
-        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
-                           f"1D or 2D. Got {array.ndim}D.")
+        raise RuntimeError(errors.norm_ord_needs_1d_or_2d(array.ndim))
     if isinstance(ord, str):
         return matrix_norm(x, ord, dims or (0, 1), keepdim, dtype=dtype)
     if ord is not None and ((dims is not None and len(dims) == 2)

@@ -22,14 +22,11 @@ def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: i
                       ceil_mode: bool) -> int:
     """PyTorch's ``pooling_output_shape`` with its checks."""
     if stride == 0:
-        raise RuntimeError("stride should not be zero")
+        raise RuntimeError(errors.POOL_ZERO_STRIDE)
     if pad < 0:
-        raise RuntimeError(f"pad must be non-negative, but got pad: {pad}")
+        raise RuntimeError(errors.pool_negative_pad(pad))
     if pad > trunc_div((kernel - 1) * dilation + 1, 2):
-        raise RuntimeError(
-            f"pad should be at most half of effective kernel size, but got pad={pad}, "
-            f"kernel_size={kernel} and dilation={dilation}"
-        )
+        raise RuntimeError(errors.pool_pad_too_large(pad, kernel, dilation))
     numerator = size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
     out = numerator // stride + 1
     if ceil_mode and (out - 1) * stride >= size + pad:
@@ -44,14 +41,14 @@ def _pool_params(name: str, kernel_size: Any, stride: Any, padding: Any,
         if allow_empty and not values:
             return None
         if len(values) not in (1, 2):
-            raise RuntimeError(f"{name}: {message}")
+            raise RuntimeError(errors.pool_argument(name, message))
         return (int(values[0]), int(values[-1]))
 
-    kernel = pair(kernel_size, "kernel_size must either be a single int, or a tuple of two ints")
+    kernel = pair(kernel_size, errors.POOL_KERNEL_SIZE_FORM)
     steps = pair((() if stride is None else stride),
-                 "stride must either be omitted, a single int, or a tuple of two ints", True)
-    pads = pair(padding, "padding must either be a single int, or a tuple of two ints")
-    dils = pair(dilation, "dilation must be either a single int, or a tuple of two ints")
+                 errors.POOL_STRIDE_FORM, True)
+    pads = pair(padding, errors.POOL_PADDING_FORM)
+    dils = pair(dilation, errors.POOL_DILATION_FORM)
     assert kernel is not None and pads is not None and dils is not None
     return kernel, steps or kernel, pads, dils
 
@@ -61,36 +58,20 @@ def _pool_shape_check(x: np.ndarray, kernel: tuple[int, int], stride: tuple[int,
                       out: tuple[int, int]) -> None:
     """PyTorch's ``pool2d_shape_check``."""
     if kernel[0] <= 0 or kernel[1] <= 0:
-        raise RuntimeError(
-            f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}"
-        )
+        raise RuntimeError(errors.pool_kernel_size(kernel))
     if stride[0] <= 0 or stride[1] <= 0:
-        raise RuntimeError(
-            f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}"
-        )
+        raise RuntimeError(errors.pool_stride(stride))
     if dilation[0] <= 0 or dilation[1] <= 0:
-        raise RuntimeError(
-            "dilation should be greater than zero, but got dilationH: "
-            f"{dilation[0]} dilationW: {dilation[1]}"
-        )
+        raise RuntimeError(errors.pool_dilation(dilation))
     valid = x.shape[-3] != 0 and x.shape[-2] != 0
     if not ((x.ndim == 3 and x.shape[0] != 0 and valid) or (x.ndim == 4 and valid
                                                             and x.shape[3] != 0)):
-        raise RuntimeError(
-            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
-            f"but got:{errors.format_size(x.shape)}"
-        )
+        raise RuntimeError(errors.pool_input_dims(x.shape))
     if kernel[1] // 2 < padding[1] or kernel[0] // 2 < padding[0]:
-        raise RuntimeError(
-            "pad should be smaller than or equal to half of kernel size, but got padW = "
-            f"{padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
-        )
+        raise RuntimeError(errors.pool_pad_over_half_kernel(padding, kernel))
     if out[0] < 1 or out[1] < 1:
         planes, height, width = x.shape[-3:]
-        raise RuntimeError(
-            f"Given input size: ({planes}x{height}x{width}). Calculated output size: "
-            f"({planes}x{out[0]}x{out[1]}). Output size is too small"
-        )
+        raise RuntimeError(errors.pool_output_too_small(planes, height, width, out))
 
 
 def _as_batch(x: np.ndarray) -> np.ndarray:
@@ -240,7 +221,7 @@ def max_pool2d(
     kernel, steps, pads, dils = _pool_params("max_pool2d", kernel_size, stride, padding, dilation)
     x = operand(input)
     if x.ndim not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+        raise RuntimeError(errors.POOL_EMPTY_INPUT)
     out = tuple(
         _pool_output_size(x.shape[i - 2], kernel[i], pads[i], steps[i], dils[i], ceil_mode)
         for i in range(2)
@@ -369,7 +350,7 @@ def avg_pool2d(
     _arguments.check_int_sequence(kernel_size, "avg_pool2d", "kernel_size", 2)
     kernel, steps, pads, _ = _pool_params("avg_pool2d", kernel_size, stride, padding)
     if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+        raise RuntimeError(errors.ZERO_DIVISOR)
     x = operand(input)
     for dim in (-3, -2, -1):
         if dim < -x.ndim:

@@ -162,10 +162,7 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
     if array.dtype.kind != "f":
         from minigrad._dtype import display_name
 
-        raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {display_name(array.dtype)}"
-        )
+        raise RuntimeError(errors.mean_dtype(display_name(array.dtype)))
     if dim is None:
         return Mean.apply(input)
     return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim)
@@ -286,7 +283,7 @@ def prod(input: Any, dim: Any = EVERY_DIM, keepdim: bool = False, *, dtype: Any 
         return Prod.apply(input, numpy_dtype)
     if not isinstance(dim, int) or isinstance(dim, bool):
         raise TypeError(
-            f"prod(): argument 'dim' must be int, not {errors.python_type_name(dim)}"
+            errors.wrong_argument_type("prod", "dim", "int", errors.python_type_name(dim))
         )
     return ProdDim.apply(input, wrap_dim(dim, array.ndim), keepdim, numpy_dtype)
 
@@ -370,19 +367,17 @@ def _var_arguments(input: Any, dim: Any, unbiased: Any, correction: Any,
                    name: str) -> tuple[tuple[int, ...], float, tuple[bool, int]]:
     array = operand(input)
     if array.dtype.kind != "f":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(errors.STD_VAR_DTYPE)
     if isinstance(dim, bool):  # var(False): the unbiased flag given positionally
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
-        raise TypeError(f"{name}(): cannot give both 'unbiased' and 'correction'")
+        raise TypeError(errors.unbiased_and_correction(name))
     if correction is None:
         correction = 0 if unbiased is False else 1
     axes = reduced_dims(dim, array.ndim)
     count = _count(array.shape, axes)
     if count - correction <= 0:
-        warnings.warn(
-            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-            "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+        warnings.warn(errors.degrees_of_freedom(name), UserWarning, stacklevel=3)
     empty_list = dim is not None and not isinstance(dim, int) and len(dim) == 0
     return axes, correction, (dim is None or array.ndim == 0, 1 if empty_list else count)
 
@@ -592,9 +587,7 @@ def _check_nonempty(array: np.ndarray, axes: tuple[int, ...] | None, name: str,
                     error: type[Exception] = IndexError) -> None:
     if axes is None:
         if array.size == 0:
-            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
-                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
-                               "argument.")
+            raise RuntimeError(errors.empty_reduction_needs_dim(name))
         return
     for axis in axes:
         if array.ndim and array.shape[axis] == 0:
@@ -609,7 +602,7 @@ def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
         _check_nonempty(array, None, name)
         return (Max if name == "max" else Min).apply(input)
     if not isinstance(dim, int):
-        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+        raise TypeError(errors.wrong_argument_type(name, "dim", "int", type(dim).__name__))
     axis = wrap_dim(dim, array.ndim)
     _check_nonempty(array, (axis,), name)
     values, indices = (MaxDim if name == "max" else MinDim).apply(input, axis, keepdim)
@@ -678,8 +671,7 @@ def _arg_extreme(input: Any, dim: int | None, keepdim: bool, name: str) -> Any:
     make = TensorBase.output_class._make
     if dim is None:
         if array.size == 0:
-            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
-                             "input.numel() == 0.")
+            raise IndexError(errors.empty_reduction_needs_dim(name, hint=False))
         flat = getattr(np, name)(array)
         shape = (1,) * array.ndim if keepdim else ()
         return make(np.full(shape, flat, dtype=np.int64))
@@ -760,8 +752,7 @@ def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
     ndim = operand(input).ndim
     if not isinstance(dim, int) and len(dim) == 0 and ndim:
         # PyTorch 2.13 fails this way for an empty list of dims (its output is 0-d).
-        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
-                           f"{[1] * ndim}")
+        raise RuntimeError(errors.inplace_shape_mismatch((), [1] * ndim))
     input = float_input(input)
     return Logsumexp.apply(input, normalize_dims(dim, ndim), keepdim)
 

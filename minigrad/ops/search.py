@@ -21,10 +21,9 @@ from minigrad.ops._helpers import constant_tensor, normalize_dims
 
 def _check_input(function: str, value: Any) -> np.ndarray:
     if not isinstance(value, TensorBase):
-        raise TypeError(
-            f"{function}(): argument 'input' (position 1) must be Tensor, not "
-            f"{errors.python_type_name(value)}"
-        )
+        raise TypeError(errors.wrong_argument_type(
+            function, "input", "Tensor", errors.python_type_name(value), 1
+        ))
     return value._array
 
 
@@ -124,7 +123,7 @@ class Unique(Op):
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> Any:
         raise NotImplementedError(
-            f"the derivative for '{ctx._function.aten_name}' is not implemented."
+            errors.derivative_not_implemented_quoted(ctx._function.aten_name)
         )
 
 
@@ -138,7 +137,7 @@ class UniqueDim(Unique):
 def _check_flag(kernel: str, name: str, value: Any) -> None:
     if not isinstance(value, bool):
         raise TypeError(
-            f"{kernel}(): argument '{name}' must be bool, not {errors.python_type_name(value)}"
+            errors.wrong_argument_type(kernel, name, "bool", errors.python_type_name(value))
         )
 
 
@@ -172,18 +171,14 @@ def unique(
     op: type[Unique] = Unique
     if dim is not None:
         if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-            raise TypeError(
-                "unique_dim(): argument 'dim' (position 2) must be int, not "
-                f"{errors.python_type_name(dim)}"
-            )
+            raise TypeError(errors.wrong_argument_type(
+                "unique_dim", "dim", "int", errors.python_type_name(dim), 2
+            ))
         if array.ndim == 0:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise IndexError(errors.dim_of_0d(dim))
         (dim,) = normalize_dims(dim, array.ndim)
         if array.size == 0 and array.shape[dim] != 0:
-            raise RuntimeError(
-                "There are 0 sized dimensions, and they aren't selected, so unique cannot be "
-                "applied"
-            )
+            raise RuntimeError(errors.UNIQUE_EMPTY_DIMS)
         op = UniqueDim
     values, inverse, counts = op.apply(input, dim)
     wanted = [values]

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments
+from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import (
     cast,
@@ -83,7 +83,7 @@ def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> tuple[Any, in
 
         kernel = "lastdim_kernel_impl" if axis == max(array.ndim, 1) - 1 else "kernel_impl"
         raise NotImplementedError(
-            f'"{name}_{kernel}" not implemented for \'{display_name(array.dtype)}\'')
+            errors.not_implemented_for(f"{name}_{kernel}", display_name(array.dtype)))
     return input, axis
 
 

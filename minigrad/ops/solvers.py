@@ -38,8 +38,8 @@ LinAlgError = errors._LinAlgError
 def matrix_argument(value: Any, function: str, argument: str = "A") -> np.ndarray:
     """The array behind a tensor argument (a TypeError, as PyTorch's, for anything else)."""
     if not isinstance(value, TensorBase):
-        raise TypeError(f"{function}(): argument '{argument}' (position 1) must be Tensor, not "
-                        f"{errors.python_type_name(value)}")
+        raise TypeError(errors.wrong_argument_type(
+            function, argument, "Tensor", errors.python_type_name(value), 1))
     return value._array
 
 
@@ -333,9 +333,7 @@ def solve(A: Any, B: Any, *, left: bool = True) -> Any:  # noqa: N803 - PyTorch'
     b = matrix_argument(B, "linalg_solve", "B")
     check_float(a, "linalg.solve", half_kernel="lu_cpu")
     if a.dtype != b.dtype:
-        raise RuntimeError(
-            "linalg.solve: Expected A and B to have the same dtype, but found A of type "
-            f"{display_name(a.dtype)} and B of type {display_name(b.dtype)} instead")
+        raise RuntimeError(errors.solve_dtypes(a.dtype, b.dtype))
     vector = _is_vector_rhs(a, b)
     b_matrix = b[..., None] if vector else b
     check_square(a, "linalg.solve")
