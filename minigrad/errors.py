@@ -422,3 +422,14 @@ SCATTER_REDUCE_DEPRECATED = (
     "in a future PyTorch release. Use minigrad.scatter_reduce instead for more reduction "
     "options."
 )
+
+
+RUNNING_STATS_BOTH_OR_NEITHER = (
+    "running_mean and running_var must either both be None or neither be None"
+)
+
+
+def not_same_dtype(dtype_names: dict[str, str]) -> str:
+    """Several tensors of one op in different dtypes (``bilinear``): ``{argument: dtype}``."""
+    got = ", ".join(f"{name}: {CPP_TYPE_NAMES[dtype]}" for name, dtype in dtype_names.items())
+    return f"All tensors must have the same dtype, got {got}"

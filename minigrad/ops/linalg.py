@@ -277,10 +277,11 @@ def bmm(input: Any, mat2: Any) -> Any:
     if b.ndim != 3:
         raise RuntimeError("batch2 must be a 3D tensor")
     _check_bmm_shapes(a, b)
+    # The kernel is chosen by the first operand's dtype: a bool one has none, before any mix.
+    _check_not_bool(a, kernel="bmm")
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {display_name(a.dtype)} but found "
                            f"{display_name(b.dtype)}")
-    _check_not_bool(a, kernel="bmm")
     return Bmm.apply(input, mat2)
 
 
@@ -402,6 +403,8 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
     bias, a, b = operand(input), operand(batch1), operand(batch2)
     if a.ndim < 3:
         raise IndexError(errors.dim_out_of_range(2, a.ndim))
+    if b.ndim < 3:  # PyTorch reads batch2.size(2) for the result's shape first
+        raise IndexError(errors.dim_out_of_range(2, b.ndim))
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:

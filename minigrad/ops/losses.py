@@ -389,10 +389,10 @@ def binary_cross_entropy(
         weight = views.expand(weight, _broadcast_to_target(_shape(target), _shape(weight)))
     _check_no_grad(weight, "weight", "binary_cross_entropy")
     x, t = operand(input), operand(target)
+    if t.dtype != x.dtype:  # checked before the kernel is chosen by the input's dtype
+        raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
     if x.dtype.kind != "f":
         raise _not_implemented("binary_cross_entropy", input)
-    if t.dtype != x.dtype:
-        raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
     if not np.all((t >= 0) & (t <= 1)):

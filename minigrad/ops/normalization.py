@@ -9,9 +9,11 @@ import numpy as np
 
 from minigrad import _arguments, _random, errors
 from minigrad._size import Size
+from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, linalg, unary, views
 from minigrad.ops._helpers import (
+    _check_no_grad,
     _dtype_name,
     _is_tensor,
     _not_implemented,
@@ -192,9 +194,9 @@ def layer_norm(
             f"Given normalized_shape={shown}, expected input with shape "
             f"[*, {shown[1:-1]}], but got input of size{errors.format_size(shape)}"
         )
+    _check_param_dtypes(input, (weight, bias))  # a mix is refused before the kernel is chosen
     if operand(input).dtype.kind != "f":
         raise _not_implemented("LayerNormKernelImpl", input)
-    _check_param_dtypes(input, (weight, bias))
     return NativeLayerNorm.apply(input, weight, bias, len(normalized), float(eps))
 
 
@@ -328,10 +330,6 @@ def batch_norm(
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    if (running_mean is None) != (running_var is None):
-        raise ValueError(
-            "running_mean and running_var must either both be None or neither be None"
-        )
     if int(np.prod(shape)) == 0:
         out = unary.clone(input)
         if weight is not None:
@@ -348,6 +346,11 @@ def batch_norm(
     for name, value in (("weight", weight), ("bias", bias)):
         if value is not None:
             _check_features(name, features, value)
+    if grad_mode.is_grad_enabled():  # PyTorch's autograd wrapper, before the kernel runs
+        _check_no_grad(running_mean, "running_mean", "native_batch_norm")
+        _check_no_grad(running_var, "running_var", "native_batch_norm")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError(errors.RUNNING_STATS_BOTH_OR_NEITHER)
     array = operand(input)
     if array.dtype.kind != "f":
         if training and not array.flags.c_contiguous:  # PyTorch's strided path calls mean()
