@@ -508,7 +508,7 @@ class Tensor(TensorBase):
         """Dimensions ``source`` moved to positions ``destination`` (``movedim``)."""
         return views.movedim(self, source, destination)
 
-    def squeeze(self, dim: Any = None) -> Tensor:
+    def squeeze(self, dim: Any = _arguments.NOT_GIVEN) -> Tensor:
         """Size-1 dimensions removed (all, or those among ``dim``)."""
         return views.squeeze(self, dim)
 
@@ -1329,11 +1329,11 @@ class Tensor(TensorBase):
         """Standard deviation over ``dim`` (all elements if None)."""
         return reduction.std(self, dim, unbiased, keepdim, correction=correction)
 
-    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def max(self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
         """The largest element; ``(values, indices)`` over ``dim``; or ``maximum(self, other)``."""
         return reduction.max(self, dim, keepdim)
 
-    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def min(self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
         """The smallest element; ``(values, indices)`` over ``dim``; or ``minimum(self, other)``."""
         return reduction.min(self, dim, keepdim)
 
