@@ -433,3 +433,23 @@ def not_same_dtype(dtype_names: dict[str, str]) -> str:
     """Several tensors of one op in different dtypes (``bilinear``): ``{argument: dtype}``."""
     got = ", ".join(f"{name}: {CPP_TYPE_NAMES[dtype]}" for name, dtype in dtype_names.items())
     return f"All tensors must have the same dtype, got {got}"
+
+
+def where_condition_not_bool(dtype_name: str) -> str:
+    """``where`` with a condition that is neither bool nor (deprecated) uint8."""
+    return (f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{dtype_name}")
+
+
+WHERE_UINT8_CONDITION = (
+    "where received a uint8 condition tensor. This behavior is deprecated and will be removed in "
+    "a future version of PyTorch. Use a boolean condition instead."
+)
+
+
+def does_not_support_bool(function: str) -> str:
+    """``argmax``/``argmin`` on a bool tensor."""
+    return f"{function}(): does not support bool input"
+
+
+TOPK_BOOL = "topk does not support bool dtypes on CPU"

@@ -15,6 +15,7 @@ dtype. ``equal`` asks for the same shape and the same values (after type promoti
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -174,6 +175,11 @@ def where(condition: Any, input: Any, other: Any) -> Any:
         >>> minigrad.where(minigrad.tensor([True, False]), minigrad.ones(2), 0.0)
         tensor([1., 0.])
     """
+    condition_dtype = np.asarray(operand(condition)).dtype
+    if condition_dtype == np.uint8:
+        warnings.warn(errors.WHERE_UINT8_CONDITION, UserWarning, stacklevel=3)
+    elif condition_dtype != np.bool_:
+        raise RuntimeError(errors.where_condition_not_bool(display_name(condition_dtype)))
     a, b, dtype = promote(input, other)
     try:
         return Where.apply(condition, a, b, dtype)

@@ -666,6 +666,8 @@ def amin(input: Any, dim: Any = (), keepdim: bool = False) -> Any:
 
 def _arg_extreme(input: Any, dim: int | None, keepdim: bool, name: str) -> Any:
     array = operand(input)
+    if array.dtype == np.bool_:
+        raise RuntimeError(errors.does_not_support_bool(name))
     make = TensorBase.output_class._make
     if dim is None:
         if array.size == 0:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import operand, raw, run, wrap_dim
 from minigrad.ops.gather_scatter import Scatter
@@ -110,6 +111,8 @@ def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool =
     size = array.shape[axis] if array.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if array.dtype == np.bool_:
+        raise RuntimeError(errors.TOPK_BOOL)
     values, indices = Topk.apply(input, int(k), axis, bool(largest))
     return return_types.topk(values, indices)
 
