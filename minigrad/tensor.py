@@ -1579,6 +1579,7 @@ class Tensor(TensorBase):
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """``self -= alpha * other`` in place."""
+        arithmetic._check_bool_subtraction(self, other)
         other, dtype = promote_inplace(self, other)
         arithmetic._check_alpha(self, dtype, alpha)
         return apply_inplace(arithmetic.Sub, self, other, alpha, dtype)

@@ -105,12 +105,13 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 
 def _check_bool_subtraction(a: Any, b: Any) -> None:
-    if is_bool(a) and is_bool(b):
+    a_bool, b_bool = (isinstance(v, bool) or is_bool(v) for v in (a, b))  # True counts too
+    if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead."
         )
-    if is_bool(a) or is_bool(b):
+    if a_bool or b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
