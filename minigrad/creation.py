@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, _random, errors
+from minigrad import _arguments, _dtype, _random, errors
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad.ops import _helpers
 from minigrad.tensor import Tensor
@@ -316,7 +316,7 @@ def randn(
 
 def arange(
     start: Any,
-    end: Any = None,
+    end: Any = _arguments.NOT_GIVEN,
     step: Any = 1,
     *,
     dtype: _dtype.dtype | None = None,
@@ -331,7 +331,7 @@ def arange(
         tensor([0, 1, 2])
     """
     check_factory_device(device, "arange")
-    if end is None:
+    if end is _arguments.NOT_GIVEN:  # arange(end); an explicit None is refused below
         start, end = 0, start
     if dtype is not None:
         numpy_dtype = _dtype.to_numpy_dtype(dtype, "arange")
@@ -469,7 +469,7 @@ def _int_argument(function: str, name: str, position: int, value: Any) -> int:
 
 def eye(
     n: int,
-    m: int | None = None,
+    m: Any = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
@@ -484,7 +484,7 @@ def eye(
                 [0., 1., 0.]])
     """
     n = _int_argument("eye", "n", 1, n)
-    if m is None:
+    if m is _arguments.NOT_GIVEN:  # (an explicit None is refused, as by PyTorch)
         m = n
     elif not isinstance(m, (int, np.integer)) or isinstance(m, bool):
         raise TypeError(errors.invalid_arguments("eye", (n, m), {}, _EYE_SIGNATURES))
