@@ -1414,7 +1414,7 @@ class Tensor(TensorBase):
         return gather_scatter.gather(self, dim, index)
 
     def scatter(self, dim: int, index: Any, src: Any = None, *, value: Any = None,
-                reduce: str | None = None) -> Tensor:
+                reduce: Any = _arguments.NOT_GIVEN) -> Tensor:
         """A copy with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
         return gather_scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
 
@@ -1688,7 +1688,7 @@ class Tensor(TensorBase):
 
     def scatter_(
         self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
-        reduce: str | None = None,
+        reduce: Any = _arguments.NOT_GIVEN,
     ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
         op, args = gather_scatter.scatter_call(self, dim, index, src, value, reduce, inplace=True)
