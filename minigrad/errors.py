@@ -77,6 +77,7 @@ DEEPCOPY_NON_LEAF = (
     "the moment.  If you were attempting to deepcopy a module, this may be because of a "
     "minigrad.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
 )
+OUTPUT_NOT_TENSOR = "Expected output to be a minigrad.Tensor"
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
@@ -453,3 +454,8 @@ def does_not_support_bool(function: str) -> str:
 
 
 TOPK_BOOL = "topk does not support bool dtypes on CPU"
+
+
+def input_not_tensor(type_name: str) -> str:
+    """``grad``/``backward`` asked for the gradient of something that is not a tensor."""
+    return f"all inputs have to be Tensors or GradientEdges, but got {type_name}"
