@@ -459,3 +459,6 @@ TOPK_BOOL = "topk does not support bool dtypes on CPU"
 def input_not_tensor(type_name: str) -> str:
     """``grad``/``backward`` asked for the gradient of something that is not a tensor."""
     return f"all inputs have to be Tensors or GradientEdges, but got {type_name}"
+
+
+VIEW_SIGNATURES = ("minigrad.dtype dtype", "tuple of ints size")  # Tensor.view's overloads

@@ -315,6 +315,8 @@ def view(input: Any, *shape: Any) -> Any:
         tensor([[0., 1., 2.],
                 [3., 4., 5.]])
     """
+    if not shape:  # (a 0-d view is view(()))
+        raise TypeError(errors.invalid_arguments("view", (), {}, errors.VIEW_SIGNATURES))
     array = operand(input)
     target = infer_shape(_sizes(shape), array.size)
     if not is_plain(array) and view_strides(array.shape, element_strides(array), target) is None:
