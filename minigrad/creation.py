@@ -290,6 +290,13 @@ def full(
     return _new(np.full(_shape(tuple(size)), fill_value, dtype=numpy_dtype), requires_grad)
 
 
+def _check_random_kernel(kernel: str, numpy_dtype: np.dtype) -> None:
+    # PyTorch's uniform and normal kernels exist for floating-point dtypes only.
+    if numpy_dtype.kind != "f":
+        raise NotImplementedError(
+            errors.not_implemented_for(kernel, _dtype.display_name(numpy_dtype)))
+
+
 def rand(
     *size: Any,
     dtype: _dtype.dtype | None = None,
@@ -298,7 +305,9 @@ def rand(
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
     numpy_dtype = _float_dtype(dtype, "rand", device)
-    values = _random.generator().random(_shape(size)).astype(numpy_dtype)
+    shape = _shape(size)
+    _check_random_kernel("check_uniform_bounds", numpy_dtype)
+    values = _random.generator().random(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
@@ -310,7 +319,9 @@ def randn(
 ) -> Tensor:
     """Standard normal random numbers."""
     numpy_dtype = _float_dtype(dtype, "randn", device)
-    values = _random.generator().standard_normal(_shape(size)).astype(numpy_dtype)
+    shape = _shape(size)
+    _check_random_kernel("normal_kernel_cpu", numpy_dtype)
+    values = _random.generator().standard_normal(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
