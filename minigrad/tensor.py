@@ -227,9 +227,17 @@ class Tensor(TensorBase):
         """This tensor as float64."""
         return self.to(_dtype.float64)
 
+    def half(self) -> Tensor:
+        """This tensor as float16."""
+        return self.to(_dtype.float16)
+
     def long(self) -> Tensor:
         """This tensor as int64."""
         return self.to(_dtype.int64)
+
+    def short(self) -> Tensor:
+        """This tensor as int16."""
+        return self.to(_dtype.int16)
 
     def int(self) -> Tensor:
         """This tensor as int32."""
