@@ -501,19 +501,6 @@ class MaskedScatter(Op):
         return dx, dsource, None
 
 
-def masked_fill(input: Any, mask: Any, value: Any) -> Any:
-    """A copy of ``input`` with ``value`` (a number or a 0-d tensor) where ``mask`` is True.
-
-    ``Tensor.masked_fill`` as a function; the mask broadcasts to ``input``'s shape.
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.masked_fill(minigrad.zeros(3), minigrad.tensor([True, False, True]), 2.0)
-        tensor([2., 0., 2.])
-    """
-    return input.masked_fill(mask, value)
-
-
 def masked_scatter(input: Any, mask: Any, source: Any) -> Any:
     """A copy of ``input`` with the positions where ``mask`` is True filled from ``source``.
 
