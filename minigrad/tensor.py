@@ -1692,7 +1692,7 @@ class Tensor(TensorBase):
     def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
         """Write ``value`` where ``mask`` is True, in place."""
         _check_mask(mask)
-        return apply_inplace(*_masked_fill_call(self, mask, value))
+        return apply_inplace(fill.MaskedFill, self, mask, _masked_fill_value(value))
 
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         """A copy with ``value`` written where ``mask`` is True."""
@@ -1703,8 +1703,7 @@ class Tensor(TensorBase):
             raise RuntimeError(
                 errors.broadcast_mismatch(mask._array.shape, self._array.shape)
             ) from None
-        op, *args = _masked_fill_call(self, mask, value)
-        return op.apply(*args)
+        return fill.MaskedFill.apply(self, mask, _masked_fill_value(value))
 
     def scatter_(
         self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
@@ -1777,21 +1776,13 @@ def _check_mask(mask: Any) -> None:
 
 
 def _masked_fill_value(value: Any) -> Any:
-    """masked_fill's value: a number, or a 0-d tensor (PyTorch's check and text)."""
+    """masked_fill's value as a number: a number, or a 0-d tensor (PyTorch's check and text)."""
     if isinstance(value, TensorBase) and value._array.ndim:
         raise RuntimeError(
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{value._array.ndim} dimension(s)."
         )
-    return value
-
-
-def _masked_fill_call(tensor: Tensor, mask: Tensor, value: Any) -> tuple[Any, ...]:
-    """``(op, *arguments)`` for masked_fill: a tensor value is an input (MaskedFillBackward1)."""
-    value = _masked_fill_value(value)
-    if isinstance(value, TensorBase):
-        return fill.MaskedFillTensor, tensor, value, mask
-    return fill.MaskedFill, tensor, mask, value
+    return _scalar(value)
 
 
 def _scalar(value: Any) -> Any:

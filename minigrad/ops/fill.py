@@ -147,28 +147,3 @@ class MaskedFill(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (mask,) = ctx.saved_tensors
         return np.where(mask, 0, grad), None, None
-
-
-class MaskedFillTensor(Op):
-    """y = value where mask, else x, for a 0-d tensor ``value``;  dx = grad where not mask.
-
-    dvalue = grad where mask, summed to the value's shape (by the engine, as any broadcast).
-    Saves the mask. The inputs are ``x`` and ``value`` (the mask is no differentiable input).
-    """
-
-    node_name = "MaskedFillBackward1"
-    num_inputs = 2
-    checks_input_overlap = False  # PyTorch reads the value (or mask) before writing
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, value: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(mask)
-        return np.where(mask, value.astype(x.dtype, copy=False), x)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
-        (mask,) = ctx.saved_tensors
-        needs = ctx.needs_input_grad
-        dx = np.where(mask, 0, grad) if needs[0] else None
-        dvalue = np.where(mask, grad, 0) if needs[1] else None
-        return dx, dvalue, None

@@ -147,6 +147,18 @@ def view_samples(other_shape: tuple[int, ...] | None) -> Samples:
     return samples
 
 
+# minigrad bugs these rows find (strict xfails until fixed; see OpInfo.known_bugs).
+_MASKED_FILL_VALUE_BUG = (
+    "masked_fill with a 0-d tensor value that requires grad: minigrad takes the value as a "
+    "number (MaskedFillBackward0, no gradient for it); PyTorch records MaskedFillBackward1"
+)
+MASKED_FILL_BUGS = {
+    f"{test}:{sample}": _MASKED_FILL_VALUE_BUG
+    for test in ("test_forward", "test_backward", "test_second_derivatives", "test_gradcheck")
+    for sample in ("tensor_broadcast_mask", "transposed")
+}
+
+
 OPS: list[OpInfo] = [
     # --- arithmetic ------------------------------------------------------------------------------
     row("add_", lambda lib, t, y: t.add_(y), BINARY, bad_inputs=(
@@ -197,9 +209,9 @@ OPS: list[OpInfo] = [
     row("copy_source_only_", lambda lib, t, src: t.copy_(src), copy_samples, grad_args=(1,),
         op="copy_"),
     row("masked_fill_", lambda lib, t, mask, value: t.masked_fill_(mask, value),
-        masked_fill_samples, bad_inputs=BAD_MASKED_FILL),
+        masked_fill_samples, bad_inputs=BAD_MASKED_FILL, known_bugs=MASKED_FILL_BUGS),
     OpInfo("masked_fill", lambda lib, x, mask, value: x.masked_fill(mask, value),
-           masked_fill_samples, bad_inputs=BAD_MASKED_FILL[:2]),
+           masked_fill_samples, bad_inputs=BAD_MASKED_FILL[:2], known_bugs=MASKED_FILL_BUGS),
     row("scatter_", lambda lib, t, dim, idx, src: t.scatter_(dim, idx, src), scatter_samples),
     row("scatter_value_", lambda lib, t, dim, idx, value: t.scatter_(dim, idx, value),
         scatter_value_samples, op="scatter_"),
