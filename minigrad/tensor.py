@@ -1613,17 +1613,6 @@ class Tensor(TensorBase):
         """Limit every element to ``[min, max]`` in place."""
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        bounds = [bound for bound in (min, max) if bound is not None]
-        if any(isinstance(bound, TensorBase) for bound in bounds):
-            # Tensor bounds: ClampBackward0, which gives the bounds their gradient.
-            if not all(isinstance(bound, TensorBase) for bound in bounds):
-                raise TypeError(errors.invalid_arguments(
-                    "clamp_", bounds, {}, ("Tensor min = None, Tensor max = None",
-                                           "Scalar min = None, Scalar max = None")))
-            for bound in bounds:  # each must fit into self's dtype, as for add_
-                promote_inplace(self, bound)
-            dtype = clamp._common_dtype(self, min, max)
-            return apply_inplace(clamp.ClampTensor, self, min, max, dtype)
         _check_float_bound(self, min)
         _check_float_bound(self, max)
         return apply_inplace(clamp.Clamp, self, min, max)

@@ -148,6 +148,10 @@ def view_samples(other_shape: tuple[int, ...] | None) -> Samples:
 
 
 # minigrad bugs these rows find (strict xfails until fixed; see OpInfo.known_bugs).
+CLAMP_TENSOR_BUG = (
+    "Tensor.clamp_ with tensor bounds records ClampBackward1 (number bounds) instead of "
+    "ClampBackward0: the bounds get no gradient (tensor.py picks ops/elementwise's Clamp)"
+)
 _MASKED_FILL_VALUE_BUG = (
     "masked_fill with a 0-d tensor value that requires grad: minigrad takes the value as a "
     "number (MaskedFillBackward0, no gradient for it); PyTorch records MaskedFillBackward1"
@@ -196,7 +200,9 @@ OPS: list[OpInfo] = [
     row("clamp_", lambda lib, t: t.clamp_(-0.5, 0.5), unary_samples(edge=(-0.5, 0.5))),
     row("clamp_min_only_", lambda lib, t: t.clamp_(min=-0.5), UNARY, op="clamp_"),
     row("clamp_tensor_", lambda lib, t, lo, hi: t.clamp_(lo, hi), clamp_tensor_samples,
-        op="clamp_"),
+        op="clamp_", known_bugs=dict.fromkeys(
+            ("test_forward", "test_backward", "test_mutation_matrix", "test_second_derivatives",
+             "test_gradcheck"), CLAMP_TENSOR_BUG)),
     row("clip_", lambda lib, t: t.clip_(-0.5, 0.5), UNARY),
     row("clamp_max_tensor_", lambda lib, t, lo, hi: t.clamp_max_(hi), clamp_tensor_samples,
         op="clamp_max_"),
