@@ -732,7 +732,7 @@ def unflatten(input: Any, dim: int, sizes: Any) -> Any:
             "dimensions"
         )
     dim = _dim(dim, len(shape))
-    sizes = () if sizes is None else tuple(sizes)  # (PyTorch's parser reads None as no sizes)
+    sizes = tuple(sizes)
     for position, size in enumerate(sizes):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
             raise TypeError(
