@@ -516,6 +516,6 @@ __all__ = [
 ]
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
-_arguments.check_functions(globals(), __all__)
+_arguments.check_functions(globals(), __all__, python_level=("split",))
 # out= wraps the checked functions (its warnings count frames up to the caller's line).
 _out.install(globals())

@@ -89,6 +89,18 @@ _TENSOR_OR_NUMBER = (TensorBase, *_NUMBERS)  # PyTorch's Scalar overloads
 _NUMBER_LIKE = (TensorBase, *_NUMBERS, np.number, np.bool_)  # a Number (a 0-d tensor too)
 
 
+class _NotGiven:
+    """The default of a parameter PyTorch has no None for: ``x.max()``, but not ``x.max(None)``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+NOT_GIVEN: Any = _NotGiven()
+
+
 def _accepts(value: Any, kind: str) -> bool:
     """Whether ``value`` is a ``kind`` (a key of ``_ANNOTATED``)."""
     types, refused, _ = _ANNOTATED[kind]

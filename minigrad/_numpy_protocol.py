@@ -40,7 +40,9 @@ def _expand_dims(a: Any, axis: Any) -> Any:
 
 
 def _squeeze(a: Any, axis: Any = None) -> Any:
-    if axis is None or isinstance(axis, int):
+    if axis is None:  # numpy's None: every size-1 dim
+        return views.squeeze(a)
+    if isinstance(axis, int):
         return views.squeeze(a, axis)
     for dim in sorted(axis, reverse=True):
         a = views.squeeze(a, dim)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, _random, errors
+from minigrad import _arguments, _dtype, _random, errors
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad.tensor import Tensor
 
@@ -289,6 +289,13 @@ def full(
     return _new(np.full(_shape(tuple(size)), fill_value, dtype=numpy_dtype), requires_grad)
 
 
+def _check_random_kernel(kernel: str, numpy_dtype: np.dtype) -> None:
+    # PyTorch's uniform and normal kernels exist for floating-point dtypes only.
+    if numpy_dtype.kind != "f":
+        raise NotImplementedError(
+            errors.not_implemented_for(kernel, _dtype.display_name(numpy_dtype)))
+
+
 def rand(
     *size: Any,
     dtype: _dtype.dtype | None = None,
@@ -297,7 +304,9 @@ def rand(
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
     numpy_dtype = _float_dtype(dtype, "rand", device)
-    values = _random.generator().random(_shape(size)).astype(numpy_dtype)
+    shape = _shape(size)
+    _check_random_kernel("check_uniform_bounds", numpy_dtype)
+    values = _random.generator().random(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
@@ -309,13 +318,15 @@ def randn(
 ) -> Tensor:
     """Standard normal random numbers."""
     numpy_dtype = _float_dtype(dtype, "randn", device)
-    values = _random.generator().standard_normal(_shape(size)).astype(numpy_dtype)
+    shape = _shape(size)
+    _check_random_kernel("normal_kernel_cpu", numpy_dtype)
+    values = _random.generator().standard_normal(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
 def arange(
     start: Any,
-    end: Any = None,
+    end: Any = _arguments.NOT_GIVEN,
     step: Any = 1,
     *,
     dtype: _dtype.dtype | None = None,
@@ -330,7 +341,7 @@ def arange(
         tensor([0, 1, 2])
     """
     check_factory_device(device, "arange")
-    if end is None:
+    if end is _arguments.NOT_GIVEN:  # arange(end); an explicit None is refused below
         start, end = 0, start
     if dtype is not None:
         numpy_dtype = _dtype.to_numpy_dtype(dtype, "arange")
@@ -468,7 +479,7 @@ def _int_argument(function: str, name: str, position: int, value: Any) -> int:
 
 def eye(
     n: int,
-    m: int | None = None,
+    m: Any = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
@@ -483,7 +494,7 @@ def eye(
                 [0., 1., 0.]])
     """
     n = _int_argument("eye", "n", 1, n)
-    if m is None:
+    if m is _arguments.NOT_GIVEN:  # (an explicit None is refused, as by PyTorch)
         m = n
     elif not isinstance(m, (int, np.integer)) or isinstance(m, bool):
         raise TypeError(errors.invalid_arguments("eye", (n, m), {}, _EYE_SIGNATURES))

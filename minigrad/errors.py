@@ -108,6 +108,7 @@ DEEPCOPY_NON_LEAF = (
     "the moment.  If you were attempting to deepcopy a module, this may be because of a "
     "minigrad.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
 )
+OUTPUT_NOT_TENSOR = "Expected output to be a minigrad.Tensor"
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
@@ -1379,3 +1380,39 @@ def target_size_broadcast(target: str, input: str) -> str:
         "will likely lead to incorrect results due to broadcasting. Please ensure they have the "
         "same size."
     )
+
+
+# --- misuse checks (issue 10) ---------------------------------------------------------------
+
+def not_same_dtype(dtype_names: dict[str, str]) -> str:
+    """Several tensors of one op in different dtypes (``bilinear``): ``{argument: dtype}``."""
+    got = ", ".join(f"{name}: {CPP_TYPE_NAMES[dtype]}" for name, dtype in dtype_names.items())
+    return f"All tensors must have the same dtype, got {got}"
+
+
+def where_condition_not_bool(dtype_name: str) -> str:
+    """``where`` with a condition that is neither bool nor (deprecated) uint8."""
+    return (f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{dtype_name}")
+
+
+WHERE_UINT8_CONDITION = (
+    "where received a uint8 condition tensor. This behavior is deprecated and will be removed in "
+    "a future version of PyTorch. Use a boolean condition instead."
+)
+
+
+def does_not_support_bool(function: str) -> str:
+    """``argmax``/``argmin`` on a bool tensor."""
+    return f"{function}(): does not support bool input"
+
+
+TOPK_BOOL = "topk does not support bool dtypes on CPU"
+
+
+def input_not_tensor(type_name: str) -> str:
+    """``grad``/``backward`` asked for the gradient of something that is not a tensor."""
+    return f"all inputs have to be Tensors or GradientEdges, but got {type_name}"
+
+
+VIEW_SIGNATURES = ("minigrad.dtype dtype", "tuple of ints size")  # Tensor.view's overloads

@@ -214,9 +214,17 @@ class Tensor(TensorBase):
         """This tensor as float64."""
         return self.to(_dtype.float64)
 
+    def half(self) -> Tensor:
+        """This tensor as float16."""
+        return self.to(_dtype.float16)
+
     def long(self) -> Tensor:
         """This tensor as int64."""
         return self.to(_dtype.int64)
+
+    def short(self) -> Tensor:
+        """This tensor as int16."""
+        return self.to(_dtype.int16)
 
     def int(self) -> Tensor:
         """This tensor as int32."""
@@ -504,7 +512,7 @@ class Tensor(TensorBase):
         """Dimensions ``source`` moved to positions ``destination`` (``movedim``)."""
         return views.movedim(self, source, destination)
 
-    def squeeze(self, dim: Any = None) -> Tensor:
+    def squeeze(self, dim: Any = _arguments.NOT_GIVEN) -> Tensor:
         """Size-1 dimensions removed (all, or those among ``dim``)."""
         return views.squeeze(self, dim)
 
@@ -1286,11 +1294,11 @@ class Tensor(TensorBase):
         """Standard deviation over ``dim`` (all elements if None)."""
         return reduction.std(self, dim, unbiased, keepdim, correction=correction)
 
-    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def max(self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
         """The largest element; ``(values, indices)`` over ``dim``; or ``maximum(self, other)``."""
         return reduction.max(self, dim, keepdim)
 
-    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def min(self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
         """The smallest element; ``(values, indices)`` over ``dim``; or ``minimum(self, other)``."""
         return reduction.min(self, dim, keepdim)
 
@@ -1371,7 +1379,7 @@ class Tensor(TensorBase):
         return gather_scatter.gather(self, dim, index)
 
     def scatter(self, dim: int, index: Any, src: Any = None, *, value: Any = None,
-                reduce: str | None = None) -> Tensor:
+                reduce: Any = _arguments.NOT_GIVEN) -> Tensor:
         """A copy with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
         return gather_scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
 
@@ -1619,7 +1627,7 @@ class Tensor(TensorBase):
 
     def scatter_(
         self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
-        reduce: str | None = None,
+        reduce: Any = _arguments.NOT_GIVEN,
     ) -> Tensor:
         """Write ``src`` (a tensor or number) at ``index`` along ``dim``, in place."""
         return gather_scatter.scatter_(self, dim, index, src, value=value, reduce=reduce)

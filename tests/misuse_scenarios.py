@@ -322,6 +322,24 @@ def backward_with_empty_inputs(lib: Any) -> Any:
 
 
 @scenario
+def autograd_with_non_tensors(lib: Any) -> Any:
+    a = lib.ones(3, requires_grad=True)
+    y, g = a * 3, lib.ones(3)
+    return (failure(lambda: lib.autograd.grad("abc", a, g)),
+            failure(lambda: lib.autograd.grad([y, "a"], a, [g])),
+            failure(lambda: lib.autograd.backward(["a"])),
+            failure(lambda: lib.autograd.grad(y, "a", g)),
+            failure(lambda: lib.autograd.backward(y, g, inputs=["a"])), a.grad)
+
+
+@scenario
+def random_numbers_of_an_integer_dtype(lib: Any) -> Any:
+    return (failure(lambda: lib.rand(2, dtype=lib.int64)),
+            failure(lambda: lib.randn(2, dtype=lib.bool)),
+            failure(lambda: lib.rand(2, dtype=lib.int32)), dtype(lib.rand(2, dtype=lib.float64)))
+
+
+@scenario
 def number_conversions_of_many_elements(lib: Any) -> Any:
     t = lib.ones(2)
     return (failure(lambda: float(t)), failure(lambda: int(t)), failure(lambda: t.item()),

@@ -388,3 +388,16 @@ def test_unknown_dtype_raises(factory, make, got):
     assert str(excinfo.value) == text(
         f"{factory}(): argument 'dtype' must be minigrad.dtype, not {got}"
     )
+
+
+def test_half_and_short_convert_as_pytorch_does():
+    # PyTorch 2.13: x.half() is float16 with grad_fn ToCopyBackward0, the gradient float32;
+    # x.short() truncates toward zero into int16.
+    x = mg.tensor([1.5, -2.25], requires_grad=True)
+    half = x.half()
+    assert half.dtype == mg.float16 and half.grad_fn.name() == "ToCopyBackward0"
+    assert half.tolist() == [1.5, -2.25]
+    half.sum().backward()
+    assert x.grad.dtype == mg.float32 and x.grad.tolist() == [1.0, 1.0]
+    short = x.short()
+    assert short.dtype == mg.int16 and short.tolist() == [1, -2]

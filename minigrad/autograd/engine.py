@@ -61,6 +61,8 @@ def backward(
     targets = None if inputs is None else _as_list(inputs)
     if targets is not None and not targets:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if targets is not None:
+        _check_targets(targets)
     run_backward(roots, grads, retain, create_graph, targets, accumulate=True)
 
 
@@ -90,6 +92,7 @@ def grad(
     # PyTorch's order: the outputs' gradients, then the outputs' history, then the inputs.
     grads = _root_gradients(roots, grad_outputs, create_graph)
     _root_edges(roots)
+    _check_targets(targets)
     for tensor in targets:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -145,6 +148,12 @@ class _Seeds:
         return _as_tensor(np.array(value))
 
 
+def _check_targets(targets: list[Any]) -> None:
+    for target in targets:
+        if not isinstance(target, TensorBase):
+            raise RuntimeError(errors.input_not_tensor(errors.python_type_name(target)))
+
+
 def _as_list(values: Any) -> list[TensorBase]:
     return [values] if isinstance(values, TensorBase) else list(values)
 
@@ -155,10 +164,11 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
         given = [None] * len(roots)
     elif isinstance(given, TensorBase) or not isinstance(given, (list, tuple)):
         given = [given]
-    if len(given) != len(roots):
-        raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
+    # PyTorch checks the pairs it can zip first (its Python _make_grads), the counts after.
     grads = []
     for index, (root, grad) in enumerate(zip(roots, given)):
+        if not isinstance(root, TensorBase):
+            raise AssertionError(errors.OUTPUT_NOT_TENSOR)
         if grad is not None and not isinstance(grad, TensorBase):
             raise TypeError(
                 "gradients can be either Tensors or None, but got "
@@ -186,6 +196,8 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
             if create_graph and isinstance(grad, TensorBase):
                 grad = grad.to(root.dtype)
         grads.append(grad if create_graph and isinstance(grad, TensorBase) else grad_array)
+    if len(given) != len(roots):
+        raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
     return grads
 
 

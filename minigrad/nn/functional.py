@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from minigrad import _arguments
+from minigrad import _arguments, errors
 from minigrad.ops import einsum as einsum_ops
 from minigrad.ops import softmax as softmax_ops
 from minigrad.ops import unary
@@ -175,6 +175,12 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
         >>> F.bilinear(minigrad.ones(1, 2), minigrad.ones(1, 3), minigrad.ones(4, 2, 3))
         tensor([[6., 6., 6., 6.]])
     """
+    arguments = {"input1": input1, "input2": input2, "weight": weight}
+    if bias is not None:
+        arguments["bias"] = bias
+    if len({value.dtype for value in arguments.values()}) > 1:
+        raise RuntimeError(errors.not_same_dtype(
+            {name: value.dtype.name for name, value in arguments.items()}))
     if input1.dim() != input2.dim():
         raise RuntimeError(
             f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}"

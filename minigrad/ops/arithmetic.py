@@ -140,15 +140,17 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input -= alpha * other`` in place."""
+    _check_bool_subtraction(input, other)
     other, dtype = promote_inplace(input, other, method="sub_")
     _check_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
     return apply_inplace(Sub, input, other, alpha, dtype)
 
 
 def _check_bool_subtraction(a: Any, b: Any) -> None:
-    if is_bool(a) and is_bool(b):
+    a_bool, b_bool = (isinstance(v, bool) or is_bool(v) for v in (a, b))  # True counts too
+    if a_bool and b_bool:
         raise RuntimeError(errors.SUBTRACT_TWO_BOOLS)
-    if is_bool(a) or is_bool(b):
+    if a_bool or b_bool:
         raise RuntimeError(errors.SUBTRACT_BOOL)
 
 

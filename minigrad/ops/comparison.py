@@ -15,12 +15,13 @@ dtype. ``equal`` asks for the same shape and the same values (after type promoti
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import DEFAULT_FLOAT, result_type
+from minigrad._dtype import DEFAULT_FLOAT, display_name, result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -177,6 +178,11 @@ def where(condition: Any, input: Any, other: Any) -> Any:
         >>> minigrad.where(minigrad.tensor([True, False]), minigrad.ones(2), 0.0)
         tensor([1., 0.])
     """
+    condition_dtype = np.asarray(operand(condition)).dtype
+    if condition_dtype == np.uint8:
+        warnings.warn(errors.WHERE_UINT8_CONDITION, UserWarning, stacklevel=3)
+    elif condition_dtype != np.bool_:
+        raise RuntimeError(errors.where_condition_not_bool(display_name(condition_dtype)))
     a, b, dtype = promote(input, other)
     try:
         return Where.apply(condition, a, b, dtype)

@@ -464,12 +464,18 @@ class ScatterReduceLegacyInplace(ScatterReduceLegacy):
     aten_name = "aten::scatter_"
 
 
-def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce: str | None,
+def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce: Any,
                  inplace: bool = False) -> tuple[type[Op], tuple[Any, ...]]:
-    """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``."""
+    """The checked op and arguments (after ``input``) for ``scatter`` and ``Tensor.scatter_``.
+
+    ``reduce`` is ``_arguments.NOT_GIVEN`` when omitted: PyTorch refuses an explicit None.
+    """
     name = "scatter_" if inplace else "scatter"
+    _arguments.check_tensor(input, name, "input", 1)
     _arguments.check_tensor(index, name, "index", 2)
-    if reduce is not None:
+    if reduce is _arguments.NOT_GIVEN:
+        reduce = None
+    else:
         _arguments.check_value(reduce, "str", name, "reduce", 4)
     if src is None:
         src = value
@@ -500,7 +506,7 @@ for _op in (ScatterReduceLegacy, ScatterReduceLegacyInplace):
 
 
 def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = None,
-            reduce: str | None = None) -> Any:
+            reduce: Any = _arguments.NOT_GIVEN) -> Any:
     """A copy of ``input`` with ``src`` (a tensor, or a number ``value``) written at ``index``.
 
     For ``dim=0``: ``out[index[i][j]][j] = src[i][j]``. Duplicate indices write in an

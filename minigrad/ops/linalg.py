@@ -309,9 +309,10 @@ def bmm(input: Any, mat2: Any) -> Any:
     if b.ndim != 3:
         raise RuntimeError(errors.not_3d("batch2"))
     _check_bmm_shapes(a, b)
+    # The kernel is chosen by the first operand's dtype: a bool one has none, before any mix.
+    _check_not_bool(a, kernel="bmm")
     if a.dtype != b.dtype:
         raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
-    _check_not_bool(a, kernel="bmm")
     return Bmm.apply(input, mat2)
 
 
@@ -416,6 +417,8 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
     bias, a, b = operand(input), operand(batch1), operand(batch2)
     if a.ndim < 3:
         raise IndexError(errors.dim_out_of_range(2, a.ndim))
+    if b.ndim < 3:  # PyTorch reads batch2.size(2) for the result's shape first
+        raise IndexError(errors.dim_out_of_range(2, b.ndim))
     if a.ndim != 3:
         raise RuntimeError(errors.not_3d("batch1"))
     if b.ndim != 3:

@@ -385,10 +385,10 @@ def binary_cross_entropy(
         weight = views.expand(weight, _broadcast_to_target(shape_of(target), shape_of(weight)))
     check_no_grad(weight, "weight", "binary_cross_entropy")
     x, t = operand(input), operand(target)
+    if t.dtype != x.dtype:  # checked before the kernel is chosen by the input's dtype
+        raise RuntimeError(errors.found_dtype(dtype_name(target), dtype_name(input)))
     if x.dtype.kind != "f":
         raise not_implemented("binary_cross_entropy", input)
-    if t.dtype != x.dtype:
-        raise RuntimeError(errors.found_dtype(dtype_name(target), dtype_name(input)))
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError(errors.not_between_0_and_1("input"))
     if not np.all((t >= 0) & (t <= 1)):

@@ -9,9 +9,11 @@ import numpy as np
 
 from minigrad import _arguments, _random, errors
 from minigrad._size import Size
+from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops._helpers import (
+    check_no_grad,
     constant_tensor,
     dtype_name,
     is_tensor,
@@ -176,9 +178,9 @@ def layer_norm(
     shape = shape_of(input)
     if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
         raise RuntimeError(errors.layer_norm_input_shape(shown, shape))
+    _check_param_dtypes(input, (weight, bias))  # a mix is refused before the kernel is chosen
     if operand(input).dtype.kind != "f":
         raise not_implemented("LayerNormKernelImpl", input)
-    _check_param_dtypes(input, (weight, bias))
     return NativeLayerNorm.apply(input, weight, bias, len(normalized), float(eps))
 
 
@@ -311,8 +313,6 @@ def batch_norm(
         raise ValueError(errors.batch_norm_eps_training(eps))
     if eps < 0.0:
         raise ValueError(errors.batch_norm_eps(eps))
-    if (running_mean is None) != (running_var is None):
-        raise ValueError(errors.RUNNING_STATS_PAIR)
     if int(np.prod(shape)) == 0:
         out = unary.clone(input)
         if weight is not None:
@@ -329,6 +329,11 @@ def batch_norm(
     for name, value in (("weight", weight), ("bias", bias)):
         if value is not None:
             _check_features(name, features, value)
+    if grad_mode.is_grad_enabled():  # PyTorch's autograd wrapper, before the kernel runs
+        check_no_grad(running_mean, "running_mean", "native_batch_norm")
+        check_no_grad(running_var, "running_var", "native_batch_norm")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError(errors.RUNNING_STATS_PAIR)
     array = operand(input)
     if array.dtype.kind != "f":
         if training and not array.flags.c_contiguous:  # PyTorch's strided path calls mean()

@@ -198,6 +198,12 @@ class MaxPoolGather(Op):
         return run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape), None
 
 
+def _check_not_bool(x: np.ndarray, kernel: str) -> None:
+    # PyTorch's pooling kernels exist for numbers only (after the shape checks).
+    if x.dtype == np.bool_:
+        raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
+
+
 def max_pool2d(
     input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
     ceil_mode: bool = False, return_indices: bool = False,
@@ -227,6 +233,7 @@ def max_pool2d(
         for i in range(2)
     )
     _pool_shape_check(x, kernel, steps, pads, dils, out)  # type: ignore[arg-type]
+    _check_not_bool(x, "max_pool2d")
     values, indices = MaxPool2DWithIndices.apply(input, kernel, steps, pads, dils, out)
     return (values, indices) if return_indices else values
 
@@ -360,5 +367,6 @@ def avg_pool2d(
         for i in range(2)
     )
     _pool_shape_check(x, kernel, steps, pads, (1, 1), out)  # type: ignore[arg-type]
+    _check_not_bool(x, "avg_pool2d")
     return AvgPool2D.apply(input, kernel, steps, pads, out, bool(count_include_pad),
                            divisor_override)

@@ -598,18 +598,17 @@ def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
     array = operand(input)
     if isinstance(dim, TensorBase):  # max(input, other): the elementwise maximum
         return (maximum if name == "max" else minimum)(input, dim)
-    if dim is None:
+    if dim is _arguments.NOT_GIVEN:
         _check_nonempty(array, None, name)
         return (Max if name == "max" else Min).apply(input)
-    if not isinstance(dim, int):
-        raise TypeError(errors.wrong_argument_type(name, "dim", "int", type(dim).__name__))
+    _arguments.check_value(dim, "int", name, "dim", 1)  # None too: PyTorch has no such overload
     axis = wrap_dim(dim, array.ndim)
     _check_nonempty(array, (axis,), name)
     values, indices = (MaxDim if name == "max" else MinDim).apply(input, axis, keepdim)
     return getattr(return_types, name)(values, indices)
 
 
-def max(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
+def max(input: Any, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
     """The largest element; ``(values, indices)`` over ``dim``; or ``maximum(input, other)``.
 
     Ties: the full maximum shares the gradient evenly among equal elements; over ``dim`` the
@@ -623,7 +622,7 @@ def max(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
     return _max_or_min(input, dim, keepdim, "max")
 
 
-def min(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
+def min(input: Any, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
     """The smallest element; ``(values, indices)`` over ``dim``; or ``minimum(input, other)``.
 
     Example:
@@ -668,6 +667,8 @@ def amin(input: Any, dim: Any = (), keepdim: bool = False) -> Any:
 
 def _arg_extreme(input: Any, dim: int | None, keepdim: bool, name: str) -> Any:
     array = operand(input)
+    if array.dtype == np.bool_:
+        raise RuntimeError(errors.does_not_support_bool(name))
     make = TensorBase.output_class._make
     if dim is None:
         if array.size == 0:

@@ -115,6 +115,8 @@ def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool =
     size = array.shape[axis] if array.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(errors.TOPK_K_OUT_OF_RANGE)
+    if array.dtype == np.bool_:
+        raise RuntimeError(errors.TOPK_BOOL)
     values, indices = Topk.apply(input, int(k), axis, bool(largest))
     return return_types.topk(values, indices)
 

@@ -55,6 +55,8 @@ def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, .
         >>> minigrad.arange(5.).split(2)
         (tensor([0., 1.]), tensor([2., 3.]), tensor([4.]))
     """
+    if not isinstance(input, TensorBase):  # PyTorch's torch.split is Python: input.split(...)
+        return input.split(split_size_or_sections, dim)
     array = operand(input)
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(input, split_size_or_sections, dim)

@@ -247,7 +247,7 @@ class SqueezeDim(ViewOp):
         return np.reshape(grad, ctx.shape), None
 
 
-def squeeze(input: Any, dim: Any = None) -> Any:
+def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
     """A view without size-1 dimensions: all, or those among ``dim`` (an int or a tuple).
 
     Example:
@@ -255,9 +255,11 @@ def squeeze(input: Any, dim: Any = None) -> Any:
         >>> minigrad.zeros(1, 3, 1).squeeze((0, 1)).shape
         minigrad.Size([3, 1])
     """
-    if dim is None:
+    if dim is _arguments.NOT_GIVEN:
         return Squeeze.apply(input)
     ndim = operand(input).ndim
+    if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
+        _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
         dims = tuple(_dim(d, ndim) for d in dim)
         seen = set()
@@ -319,6 +321,8 @@ def view(input: Any, *shape: Any) -> Any:
         tensor([[0., 1., 2.],
                 [3., 4., 5.]])
     """
+    if not shape:  # (a 0-d view is view(()))
+        raise TypeError(errors.invalid_arguments("view", (), {}, errors.VIEW_SIGNATURES))
     array = operand(input)
     target = infer_shape(_sizes(shape), array.size)
     if not is_plain(array) and view_strides(array.shape, element_strides(array), target) is None:
