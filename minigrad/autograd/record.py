@@ -245,7 +245,7 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         # Checked after forward, as PyTorch does (the write has happened by then).
         if recording and tensor._grad_fn is None and tensor._requires_grad:
             raise RuntimeError(errors.LEAF_USED_INPLACE)
-        tensor._counter.bump()  # marking dirty counts as a write, as in PyTorch
+        tensor._version_counter().bump()  # marking dirty counts as a write, as in PyTorch
     outputs = tuple(_as_output(value, args, node._dirty) for value in values)
     if recording:
         tensors = [o for o in outputs if isinstance(o, TensorBase)]

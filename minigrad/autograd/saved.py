@@ -94,7 +94,7 @@ def pack(
             if value is seen:
                 tensor = input_tensors[position]
                 if isinstance(tensor, TensorBase):
-                    counter = tensor._counter
+                    counter = tensor._version_counter()
                     if counter.is_inference:  # made in inference mode (autograd/inference.py)
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (tensor._array, counter, counter.version, tensor,
@@ -106,7 +106,7 @@ def pack(
             for seen in seen_outputs:
                 if value is seen:
                     output = output_tensors[output_nr]
-                    counter = output._counter
+                    counter = output._version_counter()
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (output._array, counter, counter.version + pending_writes,
