@@ -228,6 +228,9 @@ class Function:
     fields: ClassVar[tuple[str, ...]] = ()
     # Whether numpy's broadcasting errors in forward become PyTorch's message.
     broadcasts: ClassVar[bool] = False
+    # How many arguments a call must have to try recording's fast branch (-1: never). Built-in
+    # ops of one or two inputs called without options (autograd/record.py, ``_record_fast``).
+    _fast_inputs: ClassVar[int] = -1
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -349,6 +352,7 @@ class Op(Function):
         super().__init_subclass__(**kwargs)
         cls._Node._slots = tuple(range(cls.num_inputs))
         cls._Node._num_args = cls.num_inputs
+        cls._fast_inputs = cls.num_inputs if cls.num_inputs <= 2 else -1
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
