@@ -231,7 +231,7 @@ def _record_fast(function: type[Function], args: tuple[Any, ...]) -> Any:
     x_array = x._array
     x_needs = x._requires_grad or x._grad_fn is not None
     if len(args) == 1:
-        y = y_array = None
+        y = None
         y_needs = False
         arrays = [x_array]
         bits = 1 if x_needs else 0
@@ -252,7 +252,10 @@ def _record_fast(function: type[Function], args: tuple[Any, ...]) -> Any:
     node.needs_input_grad = needs = _NEEDS[len(args)][bits]
     token = silence()
     try:
-        raw = function.forward(node, *arrays)
+        if y is None:
+            raw = function.forward(node, x_array)
+        else:
+            raw = function.forward(node, x_array, arrays[1])
     except ValueError as error:
         if not function.broadcasts:
             raise
