@@ -76,7 +76,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     """
     # 1. needs
     enabled = _grad_state.enabled
-    if len(args) == function._fast_inputs and enabled and target is None:
+    if len(args) == function._fast_inputs and target is None:
         output = _record_fast(function, args)  # the common case, on a shorter road
         if output is not _NOT_TAKEN:
             return output
@@ -133,9 +133,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
             return target
         if type(raw) is np.ndarray:  # the common case, without a call
             return new_result(raw)
-        if type(raw) is tuple:
-            return tuple(untracked(r) for r in raw)
-        return untracked(raw)
+        return _untracked_outputs(raw)
 
     return _connect(function, node, args, arrays, raw, needs, target)
 
@@ -217,36 +215,50 @@ _NOT_TAKEN = object()  # _record_fast's answer when the call is not the common c
 def _record_fast(function: type[Function], args: tuple[Any, ...]) -> Any:
     """``record`` for the common case: a built-in op of one or two tensor inputs, no options.
 
-    Taken when grad mode is on, no tensor is a view, the inputs share one shape and dtype and
-    anomaly mode is off; otherwise ``_NOT_TAKEN`` comes back before anything has run. The op's
-    own declarations drive it as they drive ``record``: its forward, what that saves (packed by
+    With nothing to record (grad mode off, or no input needs a gradient) it is the no-grad
+    path: forward with the no-grad ctx, a tensor around the result. It records when no input is
+    a view, the inputs share one shape and dtype and anomaly mode is off. Any other call gets
+    ``_NOT_TAKEN`` back before anything has run, and goes the general way. The op's own
+    declarations drive it as they drive ``record``: its forward, what that saves (packed by
     ``saved.pack``), its node class and fields. The shortcuts: needs and edges read without
     loops, and a result of the inputs' shape and dtype needs no ``_input_meta`` (every other
     result finishes in ``_connect``, as in ``record``). tests/test_record_fast.py runs every
     op of the op table both ways and compares.
     """
     x = args[0]
-    if not isinstance(x, TensorBase) or x._base is not None or anomaly._state.enabled:
-        return _NOT_TAKEN
+    y = args[1] if len(args) == 2 else None
+    if not isinstance(x, TensorBase) or not (y is None or isinstance(y, TensorBase)):
+        return _NOT_TAKEN  # a Python number among the inputs
     x_array = x._array
-    x_needs = x._requires_grad or x._grad_fn is not None
-    if len(args) == 1:
-        y = None
-        y_needs = False
-        arrays = [x_array]
-        bits = 1 if x_needs else 0
-    else:
-        y = args[1]
-        if not isinstance(y, TensorBase) or y._base is not None:
-            return _NOT_TAKEN
-        y_array = y._array
-        if y_array.dtype is not x_array.dtype or y_array.shape != x_array.shape:
-            return _NOT_TAKEN
-        y_needs = y._requires_grad or y._grad_fn is not None
-        arrays = [x_array, y_array]
+    y_array = None if y is None else y._array
+    bits = 0
+    if _grad_state.enabled:
+        if x._base is not None or (y is not None and y._base is not None):
+            return _NOT_TAKEN  # a view catches up with its base's history first
+        x_needs = x._requires_grad or x._grad_fn is not None
+        y_needs = y is not None and (y._requires_grad or y._grad_fn is not None)
         bits = (2 if y_needs else 0) | (1 if x_needs else 0)
     if not bits:
-        return _NOT_TAKEN  # the no-grad path of ``record``
+        token = silence()
+        try:
+            if y is None:
+                raw = function.forward(NO_GRAD_CTX, x_array)
+            else:
+                raw = function.forward(NO_GRAD_CTX, x_array, y_array)
+        except ValueError as error:
+            if not function.broadcasts:
+                raise
+            raise _broadcast_error(error, (x_array, y_array)) from None
+        finally:
+            restore(token)
+        if type(raw) is np.ndarray:
+            return new_result(raw)
+        return _untracked_outputs(raw)
+    if anomaly._state.enabled or (
+        y is not None and (y_array.dtype is not x_array.dtype or y_array.shape != x_array.shape)
+    ):
+        return _NOT_TAKEN
+    arrays = [x_array] if y is None else [x_array, y_array]
     node = function._Node()
     node._saved = ()
     node.needs_input_grad = needs = _NEEDS[len(args)][bits]
@@ -371,6 +383,13 @@ def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
 
         return alias_of(value)
     return value
+
+
+def _untracked_outputs(raw: Any) -> Any:
+    """What forward returned (not one array), as tensors without history."""
+    if type(raw) is tuple:
+        return tuple(untracked(r) for r in raw)
+    return untracked(raw)
 
 
 def untracked(raw: Any) -> TensorBase:
