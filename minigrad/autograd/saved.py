@@ -35,10 +35,10 @@ from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, debug_hooks, guard, write_tracking
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.variable import TensorBase
+from minigrad.autograd.version import VersionCounter
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
-    from minigrad.autograd.version import VersionCounter
 
 FIELDS = 5  # entries per saved value in ``node._saved``
 _NOTHING = (None, None, 0, None, False)  # a None passed to save_for_backward
@@ -106,7 +106,12 @@ def pack(
             for seen in seen_outputs:
                 if value is seen:
                     output = output_tensors[output_nr]
-                    counter = output._version_counter()
+                    counter = output._counter
+                    if counter is None:
+                        # Made by this op just now, so no other thread sees it yet: no lock
+                        # (the accessor's). Written tensors (pending_writes) exist already.
+                        counter = (output._version_counter() if pending_writes
+                                   else _set_counter(output))
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (output._array, counter, counter.version + pending_writes,
@@ -120,6 +125,11 @@ def pack(
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
     if switches.saves and not pending_writes:
         debug_hooks.on_save(node)
+
+
+def _set_counter(tensor: TensorBase) -> VersionCounter:
+    counter = tensor._counter = VersionCounter()
+    return counter
 
 
 def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
