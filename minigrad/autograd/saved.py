@@ -94,7 +94,7 @@ def pack(
             if value is seen:
                 tensor = input_tensors[position]
                 if isinstance(tensor, TensorBase):
-                    counter = tensor._version_counter()
+                    counter = tensor._counter or tensor._version_counter()  # no call if made
                     if counter.is_inference:  # made in inference mode (autograd/inference.py)
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (tensor._array, counter, counter.version, tensor,
