@@ -486,7 +486,7 @@ def _in_dtype(
 
 def _check_writable(target: TensorBase, value: TensorBase, inputs: Any, name: str) -> None:
     """Refuse, before anything is written, what PyTorch refuses about the out tensor."""
-    if target._counter.is_inference and not inference.is_inference_mode_enabled():
+    if target._version_counter().is_inference and not inference.is_inference_mode_enabled():
         raise RuntimeError(inference.INPLACE_OUTSIDE)
     shape = value._array.shape
     if target._array.shape != shape and target._base is not None:

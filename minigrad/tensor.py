@@ -54,7 +54,7 @@ _OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
 def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
     """A leaf on ``array``, as unpickling and ``deepcopy`` make it (PyTorch's version: 1)."""
     tensor = cls._make(array, requires_grad=requires_grad)
-    tensor._counter.bump()
+    tensor._version_counter().bump()
     return tensor
 
 
@@ -305,7 +305,7 @@ class Tensor(TensorBase):
         In-place writes through it are seen by autograd, so backward raises if they changed a
         value it saved.
         """
-        counter = self._counter
+        counter = self._version_counter()
         if counter.is_inference:  # made in inference mode: see autograd/inference.py
             counter = inference.detached_counter(self)
         return Tensor._make(self._array, counter=counter)

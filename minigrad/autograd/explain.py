@@ -75,7 +75,7 @@ def who_saved(tensor: TensorBase, roots: Iterable[TensorBase] | None = None) -> 
         SigmoidBackward0 saved it (its output 0) at version 0: an in-place write to it now makes backward raise
     """  # noqa: E501 - the doctest's output is one line
     nodes = _live_nodes() if roots is None else _nodes_of(list(roots))
-    counter, array = tensor._counter, tensor._array
+    counter, array = tensor._version_counter(), tensor._array
     found = []
     for node in nodes:
         for entry in saved_access.saved_entries(node):
@@ -179,7 +179,9 @@ def _explain_entry(entry: SavedEntry, known: list[tuple[str, TensorBase]]) -> li
             if w.version_after > entry.saved_version
         )
         return lines
-    aliases = list(dict.fromkeys(name for name, t in known if t._counter is entry.counter))
+    aliases = list(
+        dict.fromkeys(name for name, t in known if t._version_counter() is entry.counter)
+    )
     if aliases:
         targets = " or ".join(f"`{name}`" for name in aliases)
     else:
@@ -202,7 +204,7 @@ def _subject(entry: SavedEntry, known: list[tuple[str, TensorBase]]) -> str:
             if tensor._grad_fn is entry.owner and tensor._output_nr == entry.output_nr
         ] or [
             name for name, tensor in known
-            if tensor._array is entry.value and tensor._counter is entry.counter
+            if tensor._array is entry.value and tensor._version_counter() is entry.counter
         ]
     return found[0] if found else entry.describe()
 

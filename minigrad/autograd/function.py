@@ -264,6 +264,9 @@ class Function:
     # the order they were saved in: PyTorch's generated nodes go by the arguments' names
     # (``other`` before ``self``), so with both stale the error names ``other``. Outputs last.
     unpack_order: ClassVar[tuple[int, ...] | None] = None
+    # How many arguments a call must have to try recording's fast branch (-1: never). Built-in
+    # ops of one or two inputs called without options (autograd/record.py, ``_record_fast``).
+    _fast_inputs: ClassVar[int] = -1
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -389,6 +392,7 @@ class Op(Function):
         super().__init_subclass__(**kwargs)
         cls._Node._slots = tuple(range(cls.num_inputs))
         cls._Node._num_args = cls.num_inputs
+        cls._fast_inputs = cls.num_inputs if cls.num_inputs <= 2 else -1
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:

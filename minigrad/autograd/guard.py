@@ -181,7 +181,7 @@ def before_counted_write(tensor: TensorBase) -> Callable[[], None] | None:
             for record in records:
                 if (
                     record.root is root
-                    and record.counter is not tensor._counter
+                    and record.counter is not tensor._version_counter()
                     and _overlaps(target, record.value)
                 ):
                     raise RuntimeError(_bypass_message(tensor, record))

@@ -99,18 +99,18 @@ def is_inference_mode_enabled() -> bool:
 
 def is_inference(tensor: Any) -> bool:
     """True if ``tensor`` was made in inference mode (or aliases such a tensor)."""
-    return tensor._counter.is_inference
+    return tensor._version_counter().is_inference
 
 
 def check_requires_grad(tensor: Any, value: bool) -> None:
     """Refuse ``requires_grad=True`` on an inference tensor outside inference mode."""
-    if value and tensor._counter.is_inference and not _state.enabled:
+    if value and tensor._version_counter().is_inference and not _state.enabled:
         raise RuntimeError(REQUIRES_GRAD_OUTSIDE)
 
 
 def version(tensor: Any) -> int:
     """``tensor._version``; PyTorch's error for a tensor made in inference mode."""
-    counter = tensor._counter
+    counter = tensor._version_counter()
     if isinstance(counter, UntrackedCounter):
         raise RuntimeError(NO_VERSION)
     return counter.version
@@ -122,7 +122,7 @@ def detached_counter(tensor: Any) -> VersionCounter:
     Unless that one tracks nothing and we are outside inference mode: then a fresh, counting
     one, as PyTorch gives.
     """
-    counter = tensor._counter
+    counter = tensor._version_counter()
     if isinstance(counter, UntrackedCounter) and not _state.enabled:
         return InferenceCounter()
     return counter
@@ -130,7 +130,7 @@ def detached_counter(tensor: Any) -> VersionCounter:
 
 def data_counter(tensor: Any) -> VersionCounter:
     """The fresh counter of ``tensor.data``: an inference one for an inference tensor."""
-    return InferenceCounter() if tensor._counter.is_inference else VersionCounter()
+    return InferenceCounter() if tensor._version_counter().is_inference else VersionCounter()
 
 
 class inference_mode:  # noqa: N801 - PyTorch's name

@@ -80,7 +80,7 @@ def _copy_into(tensor: TensorBase, result: np.ndarray) -> None:
     tensor._array[...] = result  # (np.copyto, with its dispatch layer, takes 4x as long)
     if reprotect is not None:
         reprotect()
-    tensor._counter.bump()
+    tensor._version_counter().bump()
 
 
 def write_recorded(

@@ -76,6 +76,10 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     """
     # 1. needs
     enabled = _grad_state.enabled
+    if len(args) == function._fast_inputs and target is None:
+        output = _record_fast(function, args)  # the common case, on a shorter road
+        if output is not _NOT_TAKEN:
+            return output
     arrays = [*args]  # what an op's forward computes on: the buffers behind the tensors
     needed_bits = 0  # bit i: argument i needs a gradient
     recording = False
@@ -121,10 +125,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     except ValueError as error:
         if not (function.broadcasts or target is not None):
             raise
-        other = np.shape(arrays[1]) if len(arrays) > 1 else ()
-        raise RuntimeError(
-            errors.from_numpy_value_error(error, np.shape(arrays[0]), other)
-        ) from None
+        raise _broadcast_error(error, arrays) from None
     finally:
         restore(token)
     if not recording:
@@ -135,10 +136,22 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
             return target
         if type(raw) is np.ndarray:  # the common case, without a call
             return new_result(raw)
-        if type(raw) is tuple:
-            return tuple(untracked(r) for r in raw)
-        return untracked(raw)
+        return _untracked_outputs(raw)
 
+    return _connect(function, node, args, arrays, raw, needs, target)
+
+
+def _connect(
+    function: type[Function],
+    node: Any,
+    args: Sequence[Any],
+    arrays: list[Any],
+    raw: Any,
+    needs: Sequence[bool],
+    target: TensorBase | None,
+) -> Any:
+    """Steps 3 to 5 of ``record``, once forward has run and something needs a gradient."""
+    tensor_level = function._tensor_level
     # 3. node and edges
     node._sequence_nr = _next_sequence_nr()
     single = not tensor_level and type(raw) is not tuple
@@ -201,6 +214,109 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     return tuple(outputs)
 
 
+_NOT_TAKEN = object()  # _record_fast's answer when the call is not the common case
+
+
+def _record_fast(function: type[Function], args: tuple[Any, ...]) -> Any:
+    """``record`` for the common case: a built-in op of one or two tensor inputs, no options.
+
+    With nothing to record (grad mode off, or no input needs a gradient) it is the no-grad
+    path: forward with the no-grad ctx, a tensor around the result. It records when no input is
+    a view, the inputs share one shape and dtype and anomaly mode is off. Any other call gets
+    ``_NOT_TAKEN`` back before anything has run, and goes the general way. The op's own
+    declarations drive it as they drive ``record``: its forward, what that saves (packed by
+    ``saved.pack``), its node class and fields. The shortcuts: needs and edges read without
+    loops, and a result of the inputs' shape and dtype needs no ``_input_meta`` (every other
+    result finishes in ``_connect``, as in ``record``). tests/test_record_fast.py runs every
+    op of the op table both ways and compares.
+    """
+    x = args[0]
+    y = args[1] if len(args) == 2 else None
+    if not isinstance(x, TensorBase) or not (y is None or isinstance(y, TensorBase)):
+        return _NOT_TAKEN  # a Python number among the inputs
+    x_array = x._array
+    y_array = None if y is None else y._array
+    bits = 0
+    if _grad_state.enabled:
+        if x._base is not None or (y is not None and y._base is not None):
+            return _NOT_TAKEN  # a view catches up with its base's history first
+        x_needs = x._requires_grad or x._grad_fn is not None
+        y_needs = y is not None and (y._requires_grad or y._grad_fn is not None)
+        bits = (2 if y_needs else 0) | (1 if x_needs else 0)
+    if not bits:
+        token = silence()
+        try:
+            if y is None:
+                raw = function.forward(NO_GRAD_CTX, x_array)
+            else:
+                raw = function.forward(NO_GRAD_CTX, x_array, y_array)
+        except ValueError as error:
+            if not function.broadcasts:
+                raise
+            raise _broadcast_error(error, (x_array, y_array)) from None
+        finally:
+            restore(token)
+        if type(raw) is np.ndarray:
+            return new_result(raw)
+        return _untracked_outputs(raw)
+    if anomaly._state.enabled or (
+        y is not None and (y_array.dtype is not x_array.dtype or y_array.shape != x_array.shape)
+    ):
+        return _NOT_TAKEN
+    arrays = [x_array] if y is None else [x_array, y_array]
+    node = function._Node()
+    node._saved = ()
+    node.needs_input_grad = needs = _NEEDS[len(args)][bits]
+    token = silence()
+    try:
+        if y is None:
+            raw = function.forward(node, x_array)
+        else:
+            raw = function.forward(node, x_array, arrays[1])
+    except ValueError as error:
+        if not function.broadcasts:
+            raise
+        raise _broadcast_error(error, arrays) from None
+    finally:
+        restore(token)
+    if type(raw) is not np.ndarray or raw.dtype is not x_array.dtype or raw.shape != x_array.shape:
+        return _connect(function, node, args, arrays, raw, needs, None)
+    node._sequence_nr = _next_sequence_nr()
+    x_node = y_node = None
+    nrs = _ZEROS[len(args)]
+    if x_needs:
+        x_node = x._grad_fn
+        if x_node is None:  # a leaf: its accumulator
+            meta = x._meta
+            x_node = None if meta is None else meta.accumulator
+            if x_node is None:
+                x_node = x._gradient_edge()[0]
+        elif x._output_nr:
+            nrs = (x._output_nr,) + nrs[1:]
+    if y_needs:
+        y_node = y._grad_fn
+        if y_node is None:
+            meta = y._meta
+            y_node = None if meta is None else meta.accumulator
+            if y_node is None:
+                y_node = y._gradient_edge()[0]
+        elif y._output_nr:
+            nrs = (nrs[0], y._output_nr)
+    node._next_nodes = (x_node,) if y is None else (x_node, y_node)
+    node._next_nrs = nrs
+    node._input_meta = None
+    output = new_result(raw, node)
+    if node._saved:
+        saved.pack(node, node._saved, arrays, args, (raw,), (output,))
+    return output
+
+
+def _broadcast_error(error: ValueError, arrays: Sequence[Any]) -> RuntimeError:
+    """PyTorch's error for a numpy broadcasting failure in forward."""
+    other = np.shape(arrays[1]) if len(arrays) > 1 else ()
+    return RuntimeError(errors.from_numpy_value_error(error, np.shape(arrays[0]), other))
+
+
 def _needs_tuple(bits: int, length: int) -> tuple[bool, ...]:
     """``needs_input_grad`` from bits: bit i says whether argument i needs a gradient."""
     return tuple(bool(bits >> index & 1) for index in range(length))
@@ -250,7 +366,7 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         # Checked after forward, as PyTorch does (the write has happened by then).
         if recording and tensor._grad_fn is None and tensor._requires_grad:
             raise RuntimeError(errors.LEAF_USED_INPLACE)
-        tensor._counter.bump()  # marking dirty counts as a write, as in PyTorch
+        tensor._version_counter().bump()  # marking dirty counts as a write, as in PyTorch
     outputs = tuple(_as_output(value, args, node._dirty) for value in values)
     if recording:
         tensors = [o for o in outputs if isinstance(o, TensorBase)]
@@ -272,6 +388,13 @@ def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
 
         return alias_of(value)
     return value
+
+
+def _untracked_outputs(raw: Any) -> Any:
+    """What forward returned (not one array), as tensors without history."""
+    if type(raw) is tuple:
+        return tuple(untracked(r) for r in raw)
+    return untracked(raw)
 
 
 def untracked(raw: Any) -> TensorBase:

@@ -42,10 +42,10 @@ from minigrad.autograd import anomaly, debug_hooks, guard, saved_hooks, write_tr
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import SAVED_FIELDS
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.version import VersionCounter
 
 if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
-    from minigrad.autograd.version import VersionCounter
 
 FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
 _NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
@@ -131,7 +131,7 @@ def pack(
         if match is not None:
             claimed = match
             tensor = input_tensors[match]
-            counter = tensor._counter
+            counter = tensor._counter or tensor._version_counter()  # no call if made
             if counter.is_inference:  # made in inference mode (autograd/inference.py)
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             packed += (tensor._array, counter, counter.version, tensor,
@@ -142,6 +142,11 @@ def pack(
                 if value is seen:
                     output = output_tensors[output_nr]
                     counter = output._counter
+                    if counter is None:
+                        # Made by this op just now, so no other thread sees it yet: no lock
+                        # (the accessor's). Written tensors (pending_writes) exist already.
+                        counter = (output._version_counter() if pending_writes
+                                   else _set_counter(output))
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     packed += (output._array, counter, counter.version + pending_writes,
@@ -167,6 +172,11 @@ def holds_nothing(saved: tuple[Any, ...]) -> bool:
     even after backward (PyTorch's undefined saved variables).
     """
     return all(value is None for value in saved[::FIELDS])
+
+
+def _set_counter(tensor: TensorBase) -> VersionCounter:
+    counter = tensor._counter = VersionCounter()
+    return counter
 
 
 def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
@@ -225,7 +235,7 @@ def _from_hooks(node: Node, tensor: TensorBase, origin: Any, as_tensors: bool) -
     if isinstance(origin, TensorBase) or origin is None:
         return tensor
     # A saved output comes back as a new tensor with its place in the graph (as in PyTorch).
-    return _as_tensor(node, tensor._array, tensor._counter, origin)
+    return _as_tensor(node, tensor._array, tensor._version_counter(), origin)
 
 
 def _pack_with_hooks(
@@ -265,9 +275,9 @@ def saved_tensor_of(entry: Sequence[Any], output_tensors: Sequence[TensorBase] =
 
 def call_pack_hook(pack_hook: Callable[[Any], Any], tensor: TensorBase) -> Any:
     """``pack_hook(tensor)``, refusing a hook that writes to its argument (PyTorch's rule)."""
-    version = tensor._counter.version
+    version = tensor._version_counter().version
     packed = pack_hook(tensor)
-    if tensor._counter.version != version:
+    if tensor._version_counter().version != version:
         raise RuntimeError(errors.PACK_HOOK_MODIFIED_INPUT)
     return packed
 

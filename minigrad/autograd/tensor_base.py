@@ -53,7 +53,7 @@ class TensorBase:
 
     __slots__ = (
         "_array",  # the numpy buffer (views share it with their base)
-        "_counter",  # VersionCounter, shared with views and detach()-ed aliases
+        "_counter",  # VersionCounter shared with views and aliases; None: not made yet
         "_requires_grad",  # the flag of a leaf; a non-leaf requires grad through its grad_fn
         "_grad_fn",  # Node that produced this tensor, or None for a leaf
         "_output_nr",  # which output of _grad_fn this tensor is
@@ -78,7 +78,9 @@ class TensorBase:
         """A tensor on ``array`` (not copied) with a fresh counter unless ``counter`` is given."""
         tensor = object.__new__(cls)
         tensor._array = array
-        tensor._counter = new_counter() if counter is None else counter
+        if counter is None and new_counter is not VersionCounter:
+            counter = new_counter()  # inference mode somewhere: the counter kind is decided now
+        tensor._counter = counter
         tensor._requires_grad = requires_grad
         tensor._grad_fn = grad_fn
         tensor._output_nr = output_nr
@@ -86,6 +88,23 @@ class TensorBase:
         tensor._base = None
         tensor._view = None
         return tensor
+
+    # --- the version counter --------------------------------------------------------------
+
+    def _version_counter(self) -> VersionCounter:
+        """The counter this tensor shares with its views and aliases, made on first use.
+
+        Most op results are never viewed, saved or written: they never need one, so a new
+        tensor starts with ``_counter = None`` (a private counter at version 0) and saves
+        making an object. Everything that shares, saves or bumps the counter asks here.
+        """
+        counter = self._counter
+        if counter is None:
+            with _meta_lock:  # two threads must not make two counters for one tensor
+                counter = self._counter
+                if counter is None:
+                    counter = self._counter = VersionCounter()
+        return counter
 
     # --- views ----------------------------------------------------------------------------
 
@@ -98,7 +117,7 @@ class TensorBase:
         ``AsStridedBackward0``.
         """
         view = self._view
-        version = self._counter.version
+        version = self._version_counter().version
         if view.synced_version == version:
             return
         base = self._base
@@ -165,7 +184,8 @@ class TensorBase:
     @property
     def _version(self) -> int:
         """How many in-place writes the shared counter has seen."""
-        return self._counter.version
+        counter = self._counter
+        return 0 if counter is None else counter.version  # none made yet: never written
 
     @property
     def grad(self) -> Any:
@@ -257,7 +277,7 @@ class TensorBase:
                 np.add(target, grad, out=target, casting="unsafe")
                 if reopen is not None:
                     reopen()
-                meta.grad._counter.bump()
+                meta.grad._version_counter().bump()
 
     def _type_name(self) -> str:
         """``minigrad.FloatTensor``: this tensor's legacy type name, as in PyTorch messages."""
@@ -285,7 +305,9 @@ def new_result(array: np.ndarray, grad_fn: Node | None = None) -> Any:
     """
     tensor = _new(TensorBase.output_class)
     tensor._array = array
-    tensor._counter = new_counter()  # read at each call: inference mode swaps the factory
+    # Made on first use (``_version_counter``), unless some thread is in inference mode, which
+    # swaps the factory: then the kind of counter is decided by the thread making the tensor.
+    tensor._counter = None if new_counter is VersionCounter else new_counter()
     tensor._requires_grad = False
     tensor._grad_fn = grad_fn
     tensor._output_nr = 0

@@ -175,7 +175,7 @@ def _make_view(
     view: TensorBase, source: TensorBase, step: ViewStep | None, multi: str | None
 ) -> None:
     # ``step`` None: the view is all of ``source`` (an alias), no step to replay.
-    view._counter = source._counter
+    view._counter = source._version_counter()
     # PyTorch's creation meta: no_grad wins over multi-output; a view of a view inherits its
     # source's unless the new view op sets one itself.
     no_grad = not grad_mode._state.enabled
@@ -194,7 +194,7 @@ def _make_view(
     grad_fn = view._grad_fn
     view._view = ViewInfo(
         steps,
-        view._counter.version,
+        view._version_counter().version,
         no_grad,
         multi,
         None if grad_fn is None else grad_fn.name(),

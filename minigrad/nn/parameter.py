@@ -36,7 +36,8 @@ class Parameter(Tensor):
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         if requires_grad and data._array.dtype.kind != "f":
             raise RuntimeError(errors.ONLY_FLOAT_FACTORY_REQUIRES_GRAD)
-        return cls._make(data._array, counter=data._counter, requires_grad=bool(requires_grad))
+        counter = data._version_counter()
+        return cls._make(data._array, counter=counter, requires_grad=bool(requires_grad))
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()

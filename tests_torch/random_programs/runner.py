@@ -164,7 +164,9 @@ def _facts(
             if (
                 target is not None
                 and other is not None
-                and getattr(target, "_counter", None) is getattr(other, "_counter", 0)
+                and hasattr(target, "_version_counter")
+                and hasattr(other, "_version_counter")
+                and target._version_counter() is other._version_counter()
             ):
                 found.add("inplace_operand_shares_counter")
     return found
