@@ -108,6 +108,33 @@ def test_mm_keeps_mat2_and_the_layouts_strides_only_for_what_needs_a_gradient():
     assert node._saved_mat2_sym_sizes == (3, 4) and node._saved_mat2_sym_strides == ()
 
 
+def test_index_put_keeps_a_list_of_indices_with_none_for_whole_dims():
+    x = mg.zeros(3, 4, requires_grad=True)
+    index = mg.tensor([0, 2])
+    y = x.clone()
+    y[:, index] = 2.0
+    node = y.grad_fn
+    assert node.name() == "IndexPutBackward0"
+    assert saved_names(node) == ["_raw_saved_indices", "_saved_accumulate", "_saved_indices"]
+    first, second = node._saved_indices
+    assert first is None and second is index
+    assert node._saved_accumulate is False
+    raw = node._raw_saved_indices
+    assert len(raw) == 2
+    with pytest.raises(RuntimeError) as info:
+        raw[0].register_hooks(lambda t: t, lambda t: t)
+    assert str(info.value) == (
+        "Calling register_hooks on a saved tensor with value None is forbidden"
+    )
+    raw[1].register_hooks(lambda t: t.tolist(), lambda values: mg.tensor(values) + 1)
+    assert node._saved_indices[1].tolist() == [1, 3]
+    y.sum().backward()
+    assert x.grad.tolist() == [[1.0, 0.0, 1.0, 0.0]] * 3  # the unpacked indices [1, 3]
+    with pytest.raises(RuntimeError) as info:
+        _ = node._saved_indices
+    assert str(info.value) == text(SECOND_BACKWARD)
+
+
 def test_options_stay_readable_after_backward_but_tensors_are_freed():
     x = mg.ones(2, 3, requires_grad=True)
     y = x.sum(0)

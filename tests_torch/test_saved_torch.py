@@ -8,9 +8,11 @@ same names, and at each node:
   PyTorch's (less the documented gaps below);
 - each saved tensor has PyTorch's value, dtype and shape, and is the same object where
   PyTorch's is (an input comes back as the input itself); a saved output shares the output's
-  memory; a value PyTorch did not save is None in both;
+  memory; a value PyTorch did not save is None in both; a saved list of tensors
+  (``IndexPutBackward0._saved_indices``) has the same places, tensor by tensor, None by None;
 - each saved option (``_saved_dim``, ``_saved_alpha``, ``_saved_self_sym_sizes`` ...) has
-  PyTorch's value (dims and slice bounds compared after normalization, see DIM_OPTIONS);
+  PyTorch's value (dims, slice bounds and select's index compared after normalization, see
+  DIM_OPTIONS);
 - after backward, reading a saved tensor raises PyTorch's error in both.
 """
 
@@ -43,8 +45,9 @@ KNOWN_GAPS: dict[str, set[str]] = {
                            "divisor_override"},
 }
 # Options PyTorch keeps as the user passed them, and minigrad as it normalized them (which is
-# what its backward uses): dims (negative, unsorted, empty or None for "all"), slice bounds, and
-# a defaulted correction. They are compared after the same normalization.
+# what its backward uses): dims (negative, unsorted, empty or None for "all"), slice bounds,
+# select's index (-1 for the last), and a defaulted correction. They are compared after the same
+# normalization.
 DIM_OPTIONS = {"dim", "dims", "dim0", "dim1", "dim2"}
 # Rows whose graphs hold singular or eigen vectors (the spectral and nuclear norms use the SVD).
 SIGN_FREE = ("svd", "eig", "norm", "pinv")
@@ -92,6 +95,8 @@ def same_option(name: str, mine: Any, theirs: Any, node: Any, ranks: set[int]) -
                    for rank in ranks)
     if name == "correction":
         return theirs is None and mine == 1  # PyTorch's default, which minigrad fills in
+    if name == "index" and node.name() == "SelectBackward0":
+        return mine == theirs % node._saved_self_sym_sizes[signed(node._saved_dim)]
     if name in ("start", "end") and node.name() == "SliceBackward0":
         size = node._saved_self_sym_sizes[signed(node._saved_dim)]
         bounds = slice(theirs, None) if name == "start" else slice(None, theirs)
@@ -150,6 +155,13 @@ def compare_nodes(m_node: Any, t_node: Any, context: dict[str, Any], seen: set[i
             assert mine is None, what  # a tensor PyTorch did not save
         elif isinstance(theirs, torch.Tensor):
             assert_same_tensor(mine, theirs, context, what)
+        elif isinstance(theirs, tuple) and any(isinstance(t, torch.Tensor) for t in theirs):
+            assert isinstance(mine, tuple) and len(mine) == len(theirs), what
+            for place, (m_item, t_item) in enumerate(zip(mine, theirs)):
+                if t_item is None:
+                    assert m_item is None, f"{what}[{place}]"
+                else:
+                    assert_same_tensor(m_item, t_item, context, f"{what}[{place}]")
         else:
             assert_same_option(attribute[len("_saved_"):], mine, theirs, t_node, context)
     for (m_child, _), (t_child, _) in zip(m_node.next_functions, t_node.next_functions):
@@ -165,7 +177,8 @@ def first_saved_tensor(node: Any) -> str | None:
     return None
 
 
-@pytest.mark.parametrize(("row", "sample"), list(iter_cases(ROWS)))
+@pytest.mark.parametrize(("row", "sample"),
+                         list(iter_cases(ROWS, test="test_saved_values_match_pytorch")))
 def test_saved_values_match_pytorch(row: OpInfo, sample: Sample) -> None:
     m_args, m_kwargs, _ = build_args(minigrad, row, sample, "float64")
     t_args, t_kwargs, _ = build_args(torch, row, sample, "float64")

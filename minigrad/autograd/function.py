@@ -258,7 +258,7 @@ class Function:
     # PyTorch's names for what forward saves, one per save_for_backward position, shown as
     # ``grad_fn._saved_<name>`` (None: the generic rule, autograd/saved_attributes.py); and
     # the options PyTorch shows the same way: names of ``fields``, or {PyTorch's name: field}.
-    saves: ClassVar[str | tuple[str | None, ...] | None] = None
+    saves: ClassVar[str | tuple[str | None, ...] | saved_attributes.TensorList | None] = None
     saved_options: ClassVar[tuple[str, ...] | dict[str, Any]] = ()
     # The order in which backward checks the saved inputs (argument positions), when it is not
     # the order they were saved in: PyTorch's generated nodes go by the arguments' names

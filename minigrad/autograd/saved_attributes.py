@@ -14,6 +14,7 @@ Where the names come from, most general first:
    then ``other``, by their position in ``save_for_backward``;
 2. an op whose names differ declares them, one per ``save_for_backward`` position, in
    ``saves`` (``saves = ("self", "mat2")``; a uniform family declares it once on its base class);
+   an op that saves a list of tensors under one name declares ``saves = TensorList(...)``;
 3. options the node keeps as slots (its ``fields``) that PyTorch also shows are declared in
    ``saved_options``: PyTorch's name, or ``{PyTorch's name: field}`` where the field's name
    differs (``{"dim": "axes", "self_sym_sizes": "shape"}``), or a function of the node.
@@ -80,6 +81,8 @@ class SavedTensor:
                 raise RuntimeError(errors.SAVED_HOOKS_ON_NONE)
             raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
         start = self._index * saved.FIELDS
+        if start >= len(values):
+            raise RuntimeError(errors.SAVED_HOOKS_ON_NONE)  # a None place of a TensorList
         entry = values[start : start + saved.FIELDS]
         if type(entry[0]) is saved.Hooked:
             raise RuntimeError(errors.SAVED_HOOKS_ALREADY_SET)
@@ -149,14 +152,62 @@ def matrix_layout(operand: int, kind: int, input_index: int) -> Callable[[Any], 
     return get
 
 
+class TensorList:
+    """``saves`` of an op that keeps a list of tensors under one name (``_saved_indices``).
+
+    ``_saved_<name>`` is a tuple with a tensor or None in each place, as PyTorch shows a saved
+    ``List[Optional[Tensor]]`` (``IndexPutBackward0``'s ``indices``). ``places(node)`` tells,
+    place by place, whether it holds a tensor (the next one given to ``save_for_backward``) or
+    None; ``_raw_saved_<name>`` has one ``SavedTensor`` per place.
+    """
+
+    __slots__ = ("name", "places")
+
+    def __init__(self, name: str, places: Callable[[Any], tuple[bool, ...]]) -> None:
+        self.name = name
+        self.places = places
+
+    def install(self, node_class: type[BackwardNode]) -> None:
+        """Give ``node_class`` the two properties."""
+        places = self.places
+
+        def positions(node: BackwardNode) -> list[int]:
+            # a tensor place takes the next saved position; a None place one past them all
+            count = sum(places(node))
+            found, nones, result = 0, 0, []
+            for is_tensor in places(node):
+                result.append(found if is_tensor else count + nones)
+                found, nones = found + is_tensor, nones + (not is_tensor)
+            return result
+
+        def get(node: BackwardNode) -> tuple[Any, ...]:
+            values = []
+            for is_tensor, index in zip(places(node), positions(node)):
+                value = saved.unpack_one(node, index) if is_tensor else None
+                values.append(None if value is None else _as_tensor(value))
+            return tuple(values)
+
+        def get_raw(node: BackwardNode) -> tuple[SavedTensor, ...]:
+            return tuple(SavedTensor(node, index) for index in positions(node))
+
+        node_class._names_of_saved = ()
+        setattr(node_class, f"_saved_{self.name}",
+                property(get, doc=f"The saved ``{self.name}``, checked as backward checks them."))
+        setattr(node_class, f"_raw_saved_{self.name}",
+                property(get_raw, doc=f"The saved ``{self.name}`` as ``SavedTensor``s."))
+
+
 def install(node_class: type[BackwardNode], function: type[Function]) -> None:
     """Give ``node_class`` its ``_saved_*`` properties, from ``function``'s declarations."""
     names = function.saves
-    if isinstance(names, str):
-        names = (names,)
-    node_class._names_of_saved = None if names is None else tuple(names)
-    if names is not None:
-        _add_tensor_properties(node_class, names)
+    if isinstance(names, TensorList):
+        names.install(node_class)
+    else:
+        if isinstance(names, str):
+            names = (names,)
+        node_class._names_of_saved = None if names is None else tuple(names)
+        if names is not None:
+            _add_tensor_properties(node_class, names)
     # Both are inherited: a family declares them once on its base class (a subclass that is
     # another PyTorch op declares its own, ``()`` for none).
     options = function.saved_options

@@ -24,6 +24,7 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
+from minigrad.autograd.saved_attributes import TensorList, constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops.fill import Copy, FillTensor
@@ -242,8 +243,12 @@ class IndexAccumulate(Op):
 class IndexPut(Op):
     """y = x with ``values`` written at ``key``;  dx = grad, 0 at ``key``;  dvalues = grad[key].
 
-    Saves the index tensors.
+    Saves the index tensors: PyTorch's ``indices`` list, None where the template keeps a
+    dimension whole.
     """
+
+    saves = TensorList("indices", lambda node: tuple(item is _INDEX for item in node.template))
+    saved_options = {"accumulate": constant(False)}  # x[key] = value never accumulates
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False

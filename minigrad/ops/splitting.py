@@ -24,24 +24,34 @@ from minigrad.ops.views import (
 
 
 class Split(ViewOp):
-    """ys = consecutive pieces along ``dim``;  dx = the pieces' gradients side by side.
+    """ys = consecutive pieces of ``split_size`` along ``dim``;  dx = their gradients side by side.
 
-    ``bounds`` are the pieces' start indices followed by the size of ``dim``.
+    The last piece may be shorter; ``split_size`` is kept as given (PyTorch shows it).
     """
 
-    fields = ("shape", "keys", "dim")
+    fields = ("shape", "keys", "dim", "split_size")
+    saved_options = {"dim": "dim", "self_sym_sizes": "shape", "split_size": "split_size"}
 
     multi_output = "Split"
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[Any, ...]:
-        keys = [along(dim, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
-        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
-        return tuple(x[key] for key in keys)
+    def forward(ctx: Any, x: np.ndarray, dim: int, split_size: int) -> tuple[Any, ...]:
+        size = x.shape[dim]
+        count = max(-(-size // split_size), 1) if split_size else 1
+        bounds = tuple(min(i * split_size, size) for i in range(count)) + (size,)
+        ctx.split_size = split_size
+        return _cut(ctx, x, dim, bounds)
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple[Any, None, None]:
         return _pieces_backward(grads, ctx.shape, ctx.keys, ctx.dim, False), None, None
+
+
+def _cut(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[Any, ...]:
+    """The views of ``x`` between consecutive ``bounds`` along ``dim``, noted for backward."""
+    keys = [along(dim, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
+    ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
+    return tuple(x[key] for key in keys)
 
 
 def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
@@ -74,15 +84,22 @@ def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, .
             "split_size can only be 0 if dimension size is 0, but got dimension size of "
             f"{size}"
         )
-    count = max(-(-size // split_size), 1) if split_size else 1
-    bounds = tuple(min(i * split_size, size) for i in range(count)) + (size,)
-    return Split.apply(input, dim, bounds)
+    return Split.apply(input, dim, split_size)
 
 
 class SplitWithSizes(Split):
     """ys = consecutive pieces of the given sizes along ``dim``;  dx = their gradients joined."""
 
+    fields = ("split_sizes",)
+    saved_options = {"dim": "dim", "self_sym_sizes": "shape", "split_sizes": "split_sizes"}
+
     multi_output = "SplitWithSizes"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, split_sizes: tuple[int, ...]) -> tuple[Any, ...]:
+        bounds = tuple(int(b) for b in np.cumsum([0, *split_sizes]))
+        ctx.split_sizes = split_sizes
+        return _cut(ctx, x, dim, bounds)
 
 
 def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
@@ -102,14 +119,14 @@ def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, .
             f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
             f"size at dimension {dim}), but got split_sizes={errors.format_size(sizes)}"
         )
-    bounds = tuple(int(b) for b in np.cumsum([0, *sizes]))
-    return SplitWithSizes.apply(input, _dim(dim, array.ndim), bounds)
+    return SplitWithSizes.apply(input, _dim(dim, array.ndim), tuple(sizes))
 
 
 class Unbind(ViewOp):
     """ys = the slices x[..., i, ...] along ``dim``, one per index;  dx = them stacked."""
 
     fields = ("shape", "keys", "dim")
+    saved_options = ("dim",)
 
     multi_output = "Unbind"
 

@@ -218,6 +218,7 @@ class Squeeze(ViewOp):
     """y = x without its size-1 dimensions;  dx = grad reshaped back."""
 
     fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -274,13 +275,14 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
 class SqueezeDims(ViewOp):
     """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back."""
 
-    fields = ("shape",)
+    fields = ("shape", "dims")
+    saved_options = {"dim": "dims", "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward2"
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.shape = x.shape
+        ctx.shape, ctx.dims = x.shape, dims
         squeezed = tuple(d for d in dims if x.ndim and x.shape[d] == 1)
         return np.squeeze(x, squeezed) if squeezed else x[...]
 
