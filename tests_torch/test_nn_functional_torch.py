@@ -236,6 +236,24 @@ def test_mlp_gradient_penalty_matches():
         assert_close(mine, theirs, rtol=1e-3, atol=1e-4)
 
 
+@pytest.mark.parametrize("norm", ["layer_norm", "batch_norm"])
+def test_normalization_second_derivative_with_a_constant_incoming_gradient(norm):
+    # Under create_graph the gradient reaching the norm's backward is a constant array here
+    # (select's backward of the seed); the statistics must still be differentiated through x.
+    x_array = np.array([[0.5, 1.0, 2.5], [1.5, -1.0, 0.3]], np.float32)
+    out = {}
+    for lib in (minigrad, torch):
+        x = lib.tensor(x_array, requires_grad=True)
+        F = lib.nn.functional
+        y = F.layer_norm(x, (3,)) if norm == "layer_norm" else F.batch_norm(
+            x, None, None, training=True)
+        (gx,) = lib.autograd.grad(y[0, 1], x, create_graph=True)
+        (ggx,) = lib.autograd.grad((gx * gx * x).sum(), x)
+        out[lib] = (gx, ggx)
+    for mine, theirs in zip(out[minigrad], out[torch]):
+        assert_close(mine, theirs, rtol=1e-3, atol=1e-4)
+
+
 def cnn_parameters(rng: np.random.Generator) -> dict[str, np.ndarray]:
     def init(*shape: int) -> np.ndarray:
         fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]

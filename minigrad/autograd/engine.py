@@ -6,6 +6,16 @@
    whose gradients are summed into the buffers of the nodes it points at.
 4. Free each node's saved tensors as soon as it has run, unless ``retain_graph``.
 Graphs a million nodes deep run in linear time with a flat stack.
+
+Arrays or tensors: one rule for every backward formula. Without ``create_graph`` (the fast
+default) backward runs under no-grad and each node's saved values are unpacked as numpy arrays,
+so its formula is plain numpy. With ``create_graph=True`` grad mode stays on and saved values
+come as tensors, so every step that touches one of them is itself recorded -- by numpy's
+protocol for operators and numpy functions (``minigrad/_numpy_protocol.py``), by
+``ops._helpers.run`` for a step that is an op of its own, and by an explicit
+``ops._helpers.is_tensor`` test where the two paths differ. The type of an operand decides,
+nothing else: a gradient that is a constant (the seed of ones) may stay an array even under
+``create_graph``, and steps on it alone need no node.
 """
 
 from __future__ import annotations

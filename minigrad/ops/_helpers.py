@@ -349,16 +349,17 @@ def zeros_like_grad(grad: Any) -> Any:
 
 
 def run(op: type[Op], *args: Any) -> Any:
-    """Run ``op`` inside a backward formula, on arrays or (create_graph) on tensors.
+    """Run ``op`` inside a backward formula: recorded on tensors, its bare forward on arrays.
 
-    A backward formula calls this for a step that has its own op (a transposed convolution, a
-    scatter, a flip): when one of the op's tensor inputs (its first ``num_inputs`` arguments)
-    is a tensor -- backward with ``create_graph=True`` -- the op is applied and recorded, so it
-    can be differentiated again; otherwise its forward runs directly on the arrays (the fast
-    path). Options never decide: they are not differentiated.
+    The numpy protocol's rule (``minigrad/_numpy_protocol.py``) for a step that has no numpy
+    function but an op of its own (a scatter, a flip, a transposed convolution): if one of the
+    op's inputs (its first ``num_inputs`` arguments) is a tensor -- backward with
+    ``create_graph=True`` -- the op is applied and recorded, so it can be differentiated again;
+    otherwise its forward runs on the arrays (the fast path). Options never decide.
     """
-    if any(isinstance(a, TensorBase) for a in args[: op.num_inputs]):
-        return op.apply(*args)
+    for arg in args[: op.num_inputs]:  # a loop, not any(): one to three inputs, hot in backward
+        if isinstance(arg, TensorBase):
+            return op.apply(*args)
     return op.forward(NO_GRAD_CTX, *args)
 
 
@@ -377,6 +378,13 @@ def dtype_name(value: Any) -> str:
 
 
 def is_tensor(value: Any) -> bool:
+    """Whether ``value`` is a tensor: in a backward formula, whether a step on it is recorded.
+
+    The one test for ``create_graph`` in backward code (see ``run``). Test the operand the step
+    differentiates through: a saved input is a tensor exactly under ``create_graph``; a
+    gradient may still be an array there (one that is a constant, such as the ones seeded at
+    the root), and a step on a constant need not be recorded.
+    """
     return isinstance(value, TensorBase)
 
 

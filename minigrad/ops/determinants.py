@@ -17,6 +17,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import comparison
 from minigrad.ops._helpers import (
+    is_tensor,
     raw,
 )
 from minigrad.ops.decompositions import LinalgSvd
@@ -60,7 +61,7 @@ class LinalgDet(Op):
             return np.zeros(np.shape(a), dtype=raw(a).dtype)
         eye = eye_like(a)
         scaled = (grad * det)[..., None, None] * eye
-        if not isinstance(a, TensorBase):  # not create_graph (saved tensors come as arrays)
+        if not is_tensor(a):  # not create_graph (saved tensors come as arrays)
             # Exactly singular: the scale is 0, and so is the gradient.
             return solve_in_backward(_where_matrix(raw(det) == 0, eye, a).mT, scaled)
         singular = np.abs(raw(det)) < 100 * np.finfo(raw(det).dtype).eps

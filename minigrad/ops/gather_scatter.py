@@ -24,6 +24,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import (
     broadcast_shapes,
+    is_tensor,
     not_implemented_name,
     operand,
     raw,
@@ -591,7 +592,7 @@ def _prod_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray, res
     dsrc = np.where(single_zero, run(Gather, grad * masked_src_result, dim, index),
                     run(Gather, grad * result, dim, index)
                     / np.where(_padded(src_zero, np.shape(src)), 1, src)[_leading(index.shape)])
-    if isinstance(src, TensorBase) and (zeros_there > 1).any():  # under create_graph
+    if is_tensor(src) and (zeros_there > 1).any():  # under create_graph
         # PyTorch's DelayedError: the first gradient is fine, differentiating it raises.
         dsrc = DoubleBackwardUnsupported.apply(dsrc)
     return dx, dsrc

@@ -27,6 +27,7 @@ from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.saved_attributes import TensorList, constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
+from minigrad.ops._helpers import is_tensor, run
 from minigrad.ops.fill import Copy, FillTensor
 from minigrad.ops.strides import expand_strides, view_strides
 
@@ -210,11 +211,7 @@ class Index(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         indices = _arrays(ctx.saved_tensors)  # tensors when backward runs with create_graph
         key = _numpy_key(ctx.shape, ctx.template, indices)
-        if isinstance(grad, TensorBase):
-            result = IndexAccumulate.apply(grad, ctx.shape, key)
-        else:
-            result = np.zeros(ctx.shape, dtype=grad.dtype)
-            np.add.at(result, key, grad)
+        result = run(IndexAccumulate, grad, ctx.shape, key)
         return (result, None) + (None,) * len(indices)
 
 
@@ -288,7 +285,7 @@ class IndexPut(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         indices = _arrays(ctx.saved_tensors)  # tensors when backward runs with create_graph
         key = _numpy_key(tuple(grad.shape), ctx.template, indices)
-        if isinstance(grad, TensorBase):  # create_graph: a mask instead of a write
+        if is_tensor(grad):  # create_graph: a mask instead of a write
             keep = np.ones(tuple(grad.shape), dtype=grad._array.dtype)
             keep[key] = 0
             return (grad * keep, grad[key], None) + (None,) * len(indices)

@@ -116,7 +116,7 @@ class NativeLayerNorm(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
         x, weight, _bias, mean, rstd = ctx.saved_tensors
         axes = ctx.axes
-        if is_tensor(grad):  # create_graph: mean and rstd as functions of x
+        if is_tensor(x):  # create_graph (saved values are tensors): mean and rstd as functions of x
             mean, rstd = _moments(x, axes, ctx.eps)
         xhat = (x - mean) * rstd
         lead = tuple(range(len(shape_of(x)) - len(axes)))
@@ -245,7 +245,7 @@ class NativeBatchNorm(Op):
         if not ctx.training:
             mean = np.reshape(running_mean, shape)
             invstd = 1 / np.sqrt(np.reshape(running_var, shape) + ctx.eps)
-        elif is_tensor(grad):  # create_graph: the batch statistics as functions of x
+        elif is_tensor(x):  # create_graph: the batch statistics as functions of x
             mean, invstd = _moments(x, axes, ctx.eps)
         else:
             mean, invstd = np.reshape(saved_mean, shape), np.reshape(saved_invstd, shape)

@@ -24,6 +24,7 @@ from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
+    is_tensor,
     raw,
 )
 from minigrad.ops.return_types import (
@@ -307,7 +308,7 @@ def solve_in_backward(a: Any, b: Any, left: bool = True) -> Any:
     numpy on arrays; on tensors (create_graph) the recorded ``LinalgSolveEx``, so that it can be
     differentiated again.
     """
-    if isinstance(a, TensorBase) or isinstance(b, TensorBase):
+    if is_tensor(a) or is_tensor(b):
         return LinalgSolveEx.apply(a, b, left, False)
     return _solve(a, b, left, check=False)
 

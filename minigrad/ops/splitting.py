@@ -15,7 +15,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
-from minigrad.ops._helpers import along, operand
+from minigrad.ops._helpers import along, is_tensor, operand
 from minigrad.ops.shape import cat, stack
 from minigrad.ops.views import (
     _dim,
@@ -245,7 +245,7 @@ def _pieces_backward(
     grads: tuple[Any, ...], shape: tuple[int, ...], keys: list[Any], dim: int, stacked: bool
 ) -> Any:
     """The gradient of a multi-output view op: each output's gradient placed at its key."""
-    if any(isinstance(g, TensorBase) for g in grads):
+    if any(is_tensor(g) for g in grads):
         # create_graph: PyTorch records one cat (split) or stack (unbind) of the gradients.
         make = TensorBase.output_class._make
         tensors = [g if isinstance(g, TensorBase) else make(np.asarray(g)) for g in grads]

@@ -20,7 +20,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import inverse_of, part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
-from minigrad.ops._helpers import along, operand, wrap_dim
+from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
 from minigrad.ops.strides import element_strides, expand_strides, is_plain, strided, view_strides
 from minigrad.ops.unary import clone
 
@@ -88,7 +88,7 @@ class Select(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return _embed(SelectBackward, grad, ctx.shape, ctx.key), None, None
+        return run(SelectBackward, grad, ctx.shape, ctx.key), None, None
 
 
 def select(input: Any, dim: int, index: int) -> Any:
@@ -135,7 +135,7 @@ class Slice(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
-        return _embed(SliceBackward, grad, ctx.shape, ctx.key), None, None, None, None
+        return run(SliceBackward, grad, ctx.shape, ctx.key), None, None, None, None
 
 
 def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
@@ -408,9 +408,7 @@ class T(Transpose):
     saved_options = ()
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        if isinstance(grad, TensorBase):  # create_graph: record TBackward0, as PyTorch does
-            return t(grad), None, None
-        return Transpose.backward(ctx, grad)
+        return run(T, grad, *ctx.dims), None, None  # recorded: TBackward0, as PyTorch does
 
 
 def t(input: Any) -> Any:
@@ -609,11 +607,7 @@ class Diagonal(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        if isinstance(grad, TensorBase):
-            return DiagonalBackward.apply(grad, ctx.shape, ctx.options), None, None, None
-        result = np.zeros(ctx.shape, dtype=grad.dtype)
-        Diagonal.forward(ctx, result, *ctx.options)[...] = grad
-        return result, None, None, None
+        return run(DiagonalBackward, grad, ctx.shape, ctx.options), None, None, None
 
 
 def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
@@ -652,7 +646,7 @@ class DiagonalBackward(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         offset, dim1, dim2 = ctx.options
-        if isinstance(grad, TensorBase):
+        if is_tensor(grad):  # create_graph: the view, recorded
             return diagonal(grad, offset, dim1, dim2), None, None
         return Diagonal.forward(ctx, grad, offset, dim1, dim2).copy(), None, None
 
@@ -808,12 +802,3 @@ moveaxis = movedim
 def expand_as(input: Any, other: Any) -> Any:
     """``expand`` to ``other``'s shape."""
     return expand(input, operand(other).shape)
-
-
-def _embed(op: type[_Embed], grad: Any, shape: tuple[int, ...], key: Any) -> Any:
-    """``grad`` placed at ``key`` in zeros of ``shape``: plain numpy unless grad is a tensor."""
-    if isinstance(grad, TensorBase):
-        return op.apply(grad, shape, key)
-    result = np.zeros(shape, dtype=grad.dtype)
-    result[key] = grad
-    return result
