@@ -1777,3 +1777,208 @@ def expanded_write_deprecated(function: str, example: str) -> str:
         f"Use of {function} on expanded tensors is deprecated. Please clone() the tensor before "
         f"performing this operation. This also applies to advanced indexing e.g. {example}"
     )
+
+
+# gather, scatter
+SCATTER_DTYPES = "scatter(): Expected self.dtype to be equal to src.dtype"
+SCATTER_PROD_DOUBLE_BACKWARD = (
+    "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
+    "scattered to the same position in self"
+)
+SCATTER_LEGACY_REDUCE = "reduce argument must be either add or multiply."
+
+
+def index_dims_mismatch(other: str) -> str:
+    """``gather``/``scatter`` with an index of another dimensionality than ``other``."""
+    return f"Index tensor must have the same number of dimensions as {other} tensor"
+
+
+def gather_index_too_large(
+    dim: int, index: Sequence[int], shape: Sequence[int], axis: int
+) -> str:
+    """``gather`` with an index larger than the input outside the gathered dimension."""
+    return (
+        f"Size does not match at dimension {dim} expected index {format_size(index)} to be no "
+        f"larger than self {format_size(shape)} apart from dimension {axis}"
+    )
+
+
+def scatter_index_too_large(
+    index: Sequence[int], shape: Sequence[int], axis: int, src: Sequence[int] | None
+) -> str:
+    """``scatter`` with an index larger than self (outside ``axis``) or than src."""
+    message = (
+        f"Expected index {format_size(index)} to be no larger than self {format_size(shape)} "
+        f"apart from dimension {axis}"
+    )
+    if src is not None:
+        message += f" and to be no larger size than src {format_size(src)}"
+    return message
+
+
+def index_dtype(function: str) -> str:
+    """``gather``/``scatter`` with an index that is not int32/int64."""
+    return f"{function}(): Expected dtype int32/int64 for index"
+
+
+def take_along_dim_dims(ndim: int, index_ndim: int) -> str:
+    """``take_along_dim`` with indices of another dimensionality than the input."""
+    return (
+        "minigrad.take_along_dim(): input and indices should have the same number of "
+        f"dimensions, but got {ndim} dimensions for input, and {index_ndim} dimensions for "
+        "indices"
+    )
+
+
+def take_along_dim_dtype(dtype_name: str) -> str:
+    """``take_along_dim`` with indices that are not int64."""
+    return f"minigrad.take_along_dim(): dtype of indices should be Long but got {dtype_name}"
+
+
+def scatter_reduce_argument(reduce: str) -> str:
+    """``scatter_reduce`` with an unknown reduction."""
+    return f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+
+
+def scatter_reduce_backward_mode(reduce: str) -> str:
+    """``scatter_reduce``'s backward for an unknown reduction."""
+    return (
+        f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}."
+    )
+
+
+def scatter_src_type(function: str, type_name: str) -> str:
+    """``scatter`` with a ``src`` that is neither a tensor nor a number."""
+    return f"{function}(): argument 'src' (position 3) must be Tensor or Number, not {type_name}"
+
+
+# index_add, index_copy, index_fill, masked_scatter, take, index_select, masked_select
+INDEX_FILL_DTYPE = "index_fill_(): Expected dtype int64 for index."
+INDEX_NOT_VECTOR_OR_SCALAR = "Index has to be a vector/scalar"
+MASKED_SCATTER_SOURCE_TOO_SMALL = "Number of elements of source < number of ones in mask"
+INDEX_SELECT_NOT_VECTOR = "index_select(): Index is supposed to be a vector"
+INDEX_SELECT_DTYPE = "index_select(): Expected dtype int32 or int64 for index"
+MASKED_SELECT_MASK_DTYPE = "masked_select: expected BoolTensor for mask"
+
+
+def index_not_vector(function: str, ndim: int, dtype_name: str, shape: Sequence[int]) -> str:
+    """``index_add``/``index_reduce`` with an index of more than one dimension."""
+    return (
+        f"{function}_(): Index is supposed to be a vector, but got dim: {ndim} with type: "
+        f"{dtype_name} and size: {format_size(shape)}"
+    )
+
+
+def index_dtype_got(function: str, dtype_name: str) -> str:
+    """``index_add``/``index_reduce`` with an index that is not int32/int64."""
+    return f"{function}_(): Expected dtype int32/int64 for index but got: {dtype_name}"
+
+
+def index_source_dtype(function: str, self_dtype: str, source_dtype: str) -> str:
+    """``index_add``/``index_reduce`` with a source of another dtype."""
+    return (
+        f"{function}_(): self ({self_dtype}) and source ({source_dtype}) must have the same "
+        "scalar type"
+    )
+
+
+def index_dim_of_source(function: str, dim: int, ndim: int) -> str:
+    """``index_add``/``index_reduce`` along a dimension the source does not have."""
+    return (
+        f"{function}_(): Indexing dim {dim} is out of bounds of the source tensor with dim {ndim}"
+    )
+
+
+def index_count(function: str, count: int, expected: int, dim: int) -> str:
+    """``index_add``/``index_reduce`` with a number of indices other than the source's size."""
+    return (
+        f"{function}_(): Number of indices ({count}) should be equal to source.size(dim): "
+        f"({expected}), for dim: {dim}"
+    )
+
+
+def index_source_shape(shape: Sequence[int], source: Sequence[int]) -> str:
+    """``index_add``/``index_reduce`` with a source whose other dimensions differ from self's."""
+    return (
+        "source tensor shape must match self tensor shape, excluding the specified dimension. "
+        f"Got self.shape = {format_size(shape)} source.shape = {format_size(source)}"
+    )
+
+
+def index_copy_index_dims(ndim: int) -> str:
+    """``index_copy`` with an index of more than one dimension."""
+    return f"index_copy_(): Index should have dimension 1 or 0 (got {ndim})"
+
+
+def index_copy_scalar_source(count: int) -> str:
+    """``index_copy`` of a 0-d source to more than one index."""
+    return f"index_copy_(): When source is scalar, index should have one element (got {count})"
+
+
+def index_copy_dims(source_ndim: int, ndim: int) -> str:
+    """``index_copy`` with source and destination of different dimensionality."""
+    return (
+        "index_copy_(): When source and destination are not scalars, their dimensionality must "
+        f"match. Source dimensionality ({source_ndim}), destination dimensionality ({ndim})"
+    )
+
+
+def long_index_expected(function: str, dtype_name: str) -> str:
+    """``index_copy``/``take`` with an index that is not int64."""
+    return f"{function}(): Expected a long tensor for index, but got {dtype_name}"
+
+
+def index_copy_dtypes(self_dtype: str, source_dtype: str) -> str:
+    """``index_copy`` with a source of another dtype."""
+    return (
+        "index_copy_(): self and source expected to have the same dtype, but got (self) "
+        f"{self_dtype} and (source) {source_dtype}"
+    )
+
+
+def index_copy_slices(self_slice: Sequence[int], dim: int, source_slice: Sequence[int]) -> str:
+    """``index_copy`` with source slices of another shape than the destination's."""
+    return (
+        "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+        f"slice shape: {' '.join(map(str, self_slice))} at dimension {dim} and source slice "
+        f"shape: {' '.join(map(str, source_slice))} at dimension 0."
+    )
+
+
+def index_copy_count(count: int, expected: int) -> str:
+    """``index_copy`` with a number of indices other than the source's size."""
+    return (
+        f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) "
+        f"({expected})"
+    )
+
+
+def index_copy_out_of_bounds(index: int, dim: int, size: int) -> str:
+    """``index_copy`` at an index outside the dimension."""
+    return f"index_copy_(): {index_out_of_bounds(index, dim, size)}"
+
+
+def index_fill_value_dims(ndim: int) -> str:
+    """``index_fill`` with a value tensor that is not 0-d."""
+    return (
+        "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+        f"{ndim} dimension(s)."
+    )
+
+
+def masked_scatter_mask_dtype(dtype_name: str) -> str:
+    """``masked_scatter`` with a mask that is not bool."""
+    return f"masked_scatter_ only supports boolean masks, but got mask with dtype {dtype_name}"
+
+
+def masked_scatter_dtypes(self_dtype: str, source_dtype: str) -> str:
+    """``masked_scatter`` with a source of another dtype (PyTorch's text has no space)."""
+    return (
+        f"masked_scatter: expected self and source to have same dtypes but got{self_dtype} and "
+        f"{source_dtype}"
+    )
+
+
+def take_out_of_range(index: int, size: int) -> str:
+    """``take`` at an index outside the flattened tensor."""
+    return f"out of range: tried to access index {index} on a tensor of {size} elements."
