@@ -47,13 +47,10 @@ from minigrad.creation import (
 from minigrad.ops.activations import selu  # noqa: E402
 from minigrad.ops.arithmetic import (  # noqa: E402
     add,
-    addcdiv,
-    addcmul,
     arctan2,
     atan2,
     div,
     floor_divide,
-    lerp,
     maximum,
     minimum,
     mul,
@@ -126,6 +123,14 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
 from minigrad.ops.return_types import (  # noqa: E402
     return_types,
 )
+from minigrad.ops.rounding import (  # noqa: E402
+    ceil,
+    fix,
+    floor,
+    frac,
+    round,  # noqa: A004 - PyTorch's name
+    trunc,
+)
 from minigrad.ops.shape import (  # noqa: E402
     cat,
     flip,
@@ -150,22 +155,24 @@ from minigrad.ops.splitting import (  # noqa: E402
     unbind,
     vsplit,
 )
-from minigrad.ops.unary import (  # noqa: E402
-    abs,  # noqa: A004 - PyTorch's name
+from minigrad.ops.ternary import addcdiv, addcmul, lerp  # noqa: E402
+from minigrad.ops.trigonometric import (  # noqa: E402
     acos,
     asin,
     atan,
-    ceil,
-    clone,
     cos,
     cosh,
+    sin,
+    sinh,
+    tan,
+)
+from minigrad.ops.unary import (  # noqa: E402
+    abs,  # noqa: A004 - PyTorch's name
+    clone,
     erf,
     exp,
     exp2,
     expm1,
-    fix,
-    floor,
-    frac,
     log,
     log1p,
     log2,
@@ -174,17 +181,12 @@ from minigrad.ops.unary import (  # noqa: E402
     neg,
     reciprocal,
     relu,
-    round,  # noqa: A004 - PyTorch's name
     rsqrt,
     sigmoid,
     sign,
-    sin,
-    sinh,
     sqrt,
     square,
-    tan,
     tanh,
-    trunc,
 )
 
 # --- more exports, one block per op family ---------------------------------------------------

@@ -1416,3 +1416,569 @@ def input_not_tensor(type_name: str) -> str:
 
 
 VIEW_SIGNATURES = ("minigrad.dtype dtype", "tuple of ints size")  # Tensor.view's overloads
+
+
+# --- ops: views, splitting, shape, indexing, gather/scatter, index ops (issue 13) -------------
+# views
+SELECT_0D = "select() cannot be applied to a 0-dim tensor."
+NARROW_0D = "narrow() cannot be applied to a 0-dim tensor."
+NARROW_NEGATIVE_LENGTH = "narrow(): length must be non-negative."
+STEP_NOT_POSITIVE = "step must be greater than zero"
+VIEW_NOT_COMPATIBLE = "view size is not compatible with input tensor's size and stride"
+VIEW_SPANS_SUBSPACES = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+PERMUTE_DUPLICATE_DIMS = "permute(): duplicate dims are not allowed."
+NUMEL_OVERFLOW = "numel: integer multiplication overflow"
+ONLY_ONE_INFERRED_DIM = "only one dimension can be inferred"
+FLATTEN_START_AFTER_END = "flatten() has invalid args: start_dim cannot come after end_dim"
+UNFLATTEN_EMPTY_SIZES = "unflatten: sizes must be non-empty"
+
+
+def select_out_of_range(index: int, shape: Sequence[int], dim: int) -> str:
+    """``select`` at an index outside the dimension."""
+    return (
+        f"select(): index {index} out of range for tensor of size {format_size(shape)} at "
+        f"dimension {dim}"
+    )
+
+
+def narrow_start_out_of_range(start: int, size: int) -> str:
+    """``narrow`` from a start outside ``[-size, size]``."""
+    return f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+
+
+def narrow_exceeds_size(start: int, length: int, size: int) -> str:
+    """``narrow`` past the end of the dimension."""
+    return f"start ({start}) + length ({length}) exceeds dimension size ({size})."
+
+
+def dim_repeated(dim: int) -> str:
+    """``squeeze`` given the same dimension twice."""
+    return f"dim {dim} appears multiple times in the list of dims"
+
+
+def t_too_many_dims(ndim: int) -> str:
+    """``t()`` of a tensor with more than 2 dimensions."""
+    return f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D"
+
+
+def permute_length(ndim: int, length: int) -> str:
+    """``permute`` given an ordering of another length than the tensor's dimensions."""
+    return (
+        "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+        "length of the desired ordering of dimensions i.e. input.dim() = "
+        f"{ndim} is not equal to len(dims) = {length}"
+    )
+
+
+def movedim_lengths(source: Sequence[int], destination: Sequence[int]) -> str:
+    """``movedim`` with source and destination of different lengths."""
+    return (
+        f"movedim: Invalid source or destination dims: source ({list(source)} dims) should "
+        f"contain the same number of dims as destination ({list(destination)} dims)"
+    )
+
+
+def movedim_repeated(name: str, given: Sequence[int]) -> str:
+    """``movedim`` with a dimension twice in ``source`` or ``destination`` (``name``)."""
+    return f"movedim: repeated dim in `{name}` ({list(given)})"
+
+
+def expand_leading_minus_one(dim: int) -> str:
+    """``expand`` given -1 for a new leading dimension (nothing to keep)."""
+    return (
+        f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+        f"dimension {dim}"
+    )
+
+
+def invalid_shape_dimension(size: int, index: int, shape: Sequence[int]) -> str:
+    """A negative size other than -1 in a shape."""
+    return f"invalid shape dimension {size} at index {index} of shape {format_size(shape)}"
+
+
+def reshape_empty_ambiguous(shape: Sequence[int]) -> str:
+    """-1 in a shape for a tensor of 0 elements: any size would fit."""
+    return (
+        f"cannot reshape tensor of 0 elements into shape {format_size(shape)} because the "
+        "unspecified dimension size -1 can be any value and is ambiguous"
+    )
+
+
+def shape_invalid_for_size(shape: Sequence[int], numel: int) -> str:
+    """A shape whose element count is not the tensor's."""
+    return f"shape '{format_size(shape)}' is invalid for input of size {numel}"
+
+
+def unflatten_unexpected(message: str) -> str:
+    """``unflatten``'s wrapper around another check's message."""
+    return f"unflatten got an unexpected error:\n{message}"
+
+
+def unflatten_sizes_type(type_name: str, position: int) -> str:
+    """``unflatten`` with a size that is not an int."""
+    return (
+        "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found element of "
+        f"type {type_name} at pos {position}"
+    )
+
+
+def unflatten_sizes_product(sizes: Sequence[int], dim: int, size: int) -> str:
+    """``unflatten`` with sizes whose product is not the dimension's size."""
+    return (
+        f"unflatten: Provided sizes {format_size(sizes)} don't multiply up to the size of dim "
+        f"{dim} ({size}) in the input tensor"
+    )
+
+
+def matrices_only(name: str, ndim: int) -> str:
+    """``mT``/``mH``/``adjoint`` of a tensor with fewer than 2 dimensions."""
+    return (
+        f"tensor.{name} is only supported on matrices or batches of matrices. Got {ndim}-D "
+        "tensor."
+    )
+
+
+# splitting
+SPLIT_0D = "split expects at least a 1-dimensional tensor"
+CHUNK_0D = "chunk expects at least a 1-dimensional tensor"
+TENSOR_SPLIT_0D = (
+    "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+)
+
+
+def split_size_negative(split_size: int) -> str:
+    """``split`` with a negative ``split_size``."""
+    return f"split expects split_size be non-negative, but got split_size={split_size}"
+
+
+def split_size_zero(size: int) -> str:
+    """``split`` with ``split_size=0`` along a non-empty dimension."""
+    return (
+        f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
+    )
+
+
+def split_sizes_negative(sizes: Sequence[int]) -> str:
+    """``split_with_sizes`` with a negative size."""
+    return (
+        "split_with_sizes expects split_sizes have only non-negative entries, but got "
+        f"split_sizes={format_size(sizes)}"
+    )
+
+
+def split_sizes_sum(size: int, dim: int, sizes: Sequence[int]) -> str:
+    """``split_with_sizes`` whose sizes do not add up to the dimension's size."""
+    return (
+        f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at "
+        f"dimension {dim}), but got split_sizes={format_size(sizes)}"
+    )
+
+
+def chunks_not_positive(chunks: int) -> str:
+    """``chunk`` into 0 or fewer pieces."""
+    return f"chunk expects `chunks` to be greater than 0, got: {chunks}"
+
+
+def sections_not_positive(sections: int) -> str:
+    """``tensor_split`` into 0 or fewer sections."""
+    return f"number of sections must be larger than 0, got {sections}"
+
+
+def dsplit_too_few_dims(name: str, min_dim: int, ndim: int) -> str:
+    """``hsplit``/``vsplit``/``dsplit`` of a tensor without the dimension they split."""
+    return (
+        f"minigrad.{name} requires a tensor with at least {min_dim} dimension, but got a tensor "
+        f"with {ndim} dimensions!"
+    )
+
+
+def dsplit_not_divisible(name: str, dim: int, size: int, sections: int) -> str:
+    """``hsplit``/``vsplit``/``dsplit`` into sections that do not divide the dimension."""
+    return (
+        f"minigrad.{name} attempted to split along dimension {dim}, but the size of the "
+        f"dimension {size} is not divisible by the split_size {sections}!"
+    )
+
+
+# shape
+CAT_EMPTY = "minigrad.cat(): expected a non-empty list of Tensors"
+STACK_EMPTY = "stack expects a non-empty TensorList"
+REPEAT_TOO_FEW_DIMS = (
+    "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+)
+FLIP_DIMS_NONE = "flip(): argument 'dims' (position 1) must be tuple of ints, not NoneType"
+PAD_LENGTH_ODD = "Padding length must be divisible by 2"
+ONE_HOT_NOT_LONG = "one_hot is only applicable to index tensor of type LongTensor."
+ONE_HOT_EMPTY = "Can not infer total number of classes from empty tensor."
+ONE_HOT_NEGATIVE = "Class values must be non-negative."
+ONE_HOT_TOO_LARGE = "Class values must be smaller than num_classes."
+
+
+def cat_zero_dim(position: int) -> str:
+    """``cat`` of a 0-d tensor."""
+    return f"zero-dimensional tensor (at position {position}) cannot be concatenated"
+
+
+def cat_dims_mismatch(ndim: int, other: int) -> str:
+    """``cat`` of tensors with different numbers of dimensions."""
+    return f"Tensors must have same number of dimensions: got {ndim} and {other}"
+
+
+def cat_sizes_mismatch(dim: int, expected: int, got: int, position: int) -> str:
+    """``cat`` of tensors whose sizes differ outside the joined dimension."""
+    return (
+        f"Sizes of tensors must match except in dimension {dim}. Expected size {expected} but "
+        f"got size {got} for tensor number {position} in the list."
+    )
+
+
+def tensors_not_tuple(function: str, type_name: str) -> str:
+    """``cat``/``stack`` given something that is not a sequence of tensors."""
+    return (
+        f"{function}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type_name}"
+    )
+
+
+def stack_sizes(first: Sequence[int], shape: Sequence[int], position: int) -> str:
+    """``stack`` of tensors of different sizes."""
+    return (
+        f"stack expects each tensor to be equal size, but got {format_size(first)} at entry 0 "
+        f"and {format_size(shape)} at entry {position}"
+    )
+
+
+def negative_dimension(size: int, shape: Sequence[int]) -> str:
+    """A result shape with a negative size (``repeat``)."""
+    return f"Trying to create tensor with negative dimension {size}: {format_size(shape)}"
+
+
+def roll_shifts_dims(shifts: int, dims: int) -> str:
+    """``roll`` with different numbers of shifts and dims."""
+    return f"shifts and dimensions must align. shifts: {shifts}, dims:{dims}"
+
+
+def needs_2_dims(function: str) -> str:
+    """``triu``/``tril`` of a tensor with fewer than 2 dimensions."""
+    return f"{function}: input tensor must have at least 2 dimensions"
+
+
+def pad_mode(mode: str) -> str:
+    """``pad`` in a mode minigrad does not implement."""
+    return f"minigrad: pad supports mode='constant' only, not {mode!r}"
+
+
+def pad_too_long(length: int, ndim: int) -> str:
+    """``pad`` given more pairs than the input has dimensions."""
+    return (
+        "Padding length should be less than or equal to two times the input dimension but got "
+        f"padding length {length} and input of dimension {ndim}"
+    )
+
+
+# views: deprecation warnings
+T_NOT_2D_DEPRECATED = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of "
+    "a tensor."
+)
+
+
+def deprecated_on_0d(name: str) -> str:
+    """``T``, ``mT`` or ``adjoint()`` of a 0-d tensor: the identity, with PyTorch's warning."""
+    prefix = name if name == "adjoint()" else f"Tensor.{name}"
+    hint = ("This function is the identity in these cases." if name in ("T", "mT")
+            else "Consider using x.conj().")
+    return f"{prefix} is deprecated on 0-D tensors. {hint}"
+
+
+# indexing
+SLICE_0D = "slice() cannot be applied to a 0-dim tensor."
+SLICE_STEP_ZERO = "slice step cannot be zero"
+INDEX_OF_EMPTY_DIM = "index is out of bounds for dimension with size 0"
+INDEX_TENSOR_DTYPE = "tensors used as indices must be long, int, byte or bool tensors"
+STR_INDEX = "new(): invalid data type 'str'"
+INDEX_OF_0D = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+    "to convert a 0-dim tensor to a number"
+)
+SEQUENCE_AS_TUPLE_DEPRECATED = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[minigrad.tensor(seq)], which will result either in an error "
+    "or a different result"
+)
+UINT8_INDEX_DEPRECATED = (
+    "indexing with dtype minigrad.uint8 is now deprecated, please use a dtype minigrad.bool "
+    "instead."
+)
+
+
+def index_out_of_bounds(index: int, dim: int, size: int) -> str:
+    """An index outside its dimension (``[]``, ``gather``, ``index_fill``, ...)."""
+    return f"index {index} is out of bounds for dimension {dim} with size {size}"
+
+
+def invalid_index(type_name: str) -> str:
+    """``tensor[key]`` with a key of a type that cannot index."""
+    return (
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+        f"indices (got {type_name})"
+    )
+
+
+def too_many_indices(ndim: int) -> str:
+    """``tensor[key]`` with more indices than dimensions."""
+    return f"too many indices for tensor of dimension {ndim}"
+
+
+def mask_shape_mismatch(
+    mask: Sequence[int], position: int, shape: Sequence[int], dim: int
+) -> str:
+    """A bool mask index whose shape is not that of the dimensions it covers."""
+    return (
+        f"The shape of the mask {format_size(mask)} at index {position} does not match the shape "
+        f"of the indexed tensor {format_size(shape)} at index {dim}"
+    )
+
+
+def index_broadcast_mismatch(shapes: str) -> str:
+    """Index tensors that do not broadcast together (``shapes`` as PyTorch lists them)."""
+    return f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+
+
+def index_put_broadcast_mismatch(values: Sequence[int], result: Sequence[int]) -> str:
+    """``tensor[indices] = values`` with values that do not broadcast to the indexed shape."""
+    return (
+        f"shape mismatch: value tensor of shape {format_size(values)} cannot be broadcast to "
+        f"indexing result of shape {format_size(result)}"
+    )
+
+
+def index_put_dtypes(destination: str, source: str) -> str:
+    """``tensor[indices] = values`` with values of another dtype."""
+    return (
+        f"Index put requires the source and destination dtypes match, got {destination} for the "
+        f"destination and {source} for the source."
+    )
+
+
+def cannot_assign(value_type: str, tensor_type: str) -> str:
+    """``tensor[key] = value`` with a value that is not a number or a tensor."""
+    return f"can't assign a {value_type} to a {tensor_type}"
+
+
+def expanded_write_deprecated(function: str, example: str) -> str:
+    """A write through indices into an expanded tensor (PyTorch warns, then writes)."""
+    return (
+        f"Use of {function} on expanded tensors is deprecated. Please clone() the tensor before "
+        f"performing this operation. This also applies to advanced indexing e.g. {example}"
+    )
+
+
+# gather, scatter
+SCATTER_DTYPES = "scatter(): Expected self.dtype to be equal to src.dtype"
+SCATTER_PROD_DOUBLE_BACKWARD = (
+    "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
+    "scattered to the same position in self"
+)
+SCATTER_LEGACY_REDUCE = "reduce argument must be either add or multiply."
+
+
+def index_dims_mismatch(other: str) -> str:
+    """``gather``/``scatter`` with an index of another dimensionality than ``other``."""
+    return f"Index tensor must have the same number of dimensions as {other} tensor"
+
+
+def gather_index_too_large(
+    dim: int, index: Sequence[int], shape: Sequence[int], axis: int
+) -> str:
+    """``gather`` with an index larger than the input outside the gathered dimension."""
+    return (
+        f"Size does not match at dimension {dim} expected index {format_size(index)} to be no "
+        f"larger than self {format_size(shape)} apart from dimension {axis}"
+    )
+
+
+def scatter_index_too_large(
+    index: Sequence[int], shape: Sequence[int], axis: int, src: Sequence[int] | None
+) -> str:
+    """``scatter`` with an index larger than self (outside ``axis``) or than src."""
+    message = (
+        f"Expected index {format_size(index)} to be no larger than self {format_size(shape)} "
+        f"apart from dimension {axis}"
+    )
+    if src is not None:
+        message += f" and to be no larger size than src {format_size(src)}"
+    return message
+
+
+def index_dtype(function: str) -> str:
+    """``gather``/``scatter`` with an index that is not int32/int64."""
+    return f"{function}(): Expected dtype int32/int64 for index"
+
+
+def take_along_dim_dims(ndim: int, index_ndim: int) -> str:
+    """``take_along_dim`` with indices of another dimensionality than the input."""
+    return (
+        "minigrad.take_along_dim(): input and indices should have the same number of "
+        f"dimensions, but got {ndim} dimensions for input, and {index_ndim} dimensions for "
+        "indices"
+    )
+
+
+def take_along_dim_dtype(dtype_name: str) -> str:
+    """``take_along_dim`` with indices that are not int64."""
+    return f"minigrad.take_along_dim(): dtype of indices should be Long but got {dtype_name}"
+
+
+def scatter_reduce_argument(reduce: str) -> str:
+    """``scatter_reduce`` with an unknown reduction."""
+    return f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+
+
+def scatter_reduce_backward_mode(reduce: str) -> str:
+    """``scatter_reduce``'s backward for an unknown reduction."""
+    return (
+        f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}."
+    )
+
+
+def scatter_src_type(function: str, type_name: str) -> str:
+    """``scatter`` with a ``src`` that is neither a tensor nor a number."""
+    return f"{function}(): argument 'src' (position 3) must be Tensor or Number, not {type_name}"
+
+
+# index_add, index_copy, index_fill, masked_scatter, take, index_select, masked_select
+INDEX_FILL_DTYPE = "index_fill_(): Expected dtype int64 for index."
+INDEX_NOT_VECTOR_OR_SCALAR = "Index has to be a vector/scalar"
+MASKED_SCATTER_SOURCE_TOO_SMALL = "Number of elements of source < number of ones in mask"
+INDEX_SELECT_NOT_VECTOR = "index_select(): Index is supposed to be a vector"
+INDEX_SELECT_DTYPE = "index_select(): Expected dtype int32 or int64 for index"
+MASKED_SELECT_MASK_DTYPE = "masked_select: expected BoolTensor for mask"
+
+
+def index_not_vector(function: str, ndim: int, dtype_name: str, shape: Sequence[int]) -> str:
+    """``index_add``/``index_reduce`` with an index of more than one dimension."""
+    return (
+        f"{function}_(): Index is supposed to be a vector, but got dim: {ndim} with type: "
+        f"{dtype_name} and size: {format_size(shape)}"
+    )
+
+
+def index_dtype_got(function: str, dtype_name: str) -> str:
+    """``index_add``/``index_reduce`` with an index that is not int32/int64."""
+    return f"{function}_(): Expected dtype int32/int64 for index but got: {dtype_name}"
+
+
+def index_source_dtype(function: str, self_dtype: str, source_dtype: str) -> str:
+    """``index_add``/``index_reduce`` with a source of another dtype."""
+    return (
+        f"{function}_(): self ({self_dtype}) and source ({source_dtype}) must have the same "
+        "scalar type"
+    )
+
+
+def index_dim_of_source(function: str, dim: int, ndim: int) -> str:
+    """``index_add``/``index_reduce`` along a dimension the source does not have."""
+    return (
+        f"{function}_(): Indexing dim {dim} is out of bounds of the source tensor with dim {ndim}"
+    )
+
+
+def index_count(function: str, count: int, expected: int, dim: int) -> str:
+    """``index_add``/``index_reduce`` with a number of indices other than the source's size."""
+    return (
+        f"{function}_(): Number of indices ({count}) should be equal to source.size(dim): "
+        f"({expected}), for dim: {dim}"
+    )
+
+
+def index_source_shape(shape: Sequence[int], source: Sequence[int]) -> str:
+    """``index_add``/``index_reduce`` with a source whose other dimensions differ from self's."""
+    return (
+        "source tensor shape must match self tensor shape, excluding the specified dimension. "
+        f"Got self.shape = {format_size(shape)} source.shape = {format_size(source)}"
+    )
+
+
+def index_copy_index_dims(ndim: int) -> str:
+    """``index_copy`` with an index of more than one dimension."""
+    return f"index_copy_(): Index should have dimension 1 or 0 (got {ndim})"
+
+
+def index_copy_scalar_source(count: int) -> str:
+    """``index_copy`` of a 0-d source to more than one index."""
+    return f"index_copy_(): When source is scalar, index should have one element (got {count})"
+
+
+def index_copy_dims(source_ndim: int, ndim: int) -> str:
+    """``index_copy`` with source and destination of different dimensionality."""
+    return (
+        "index_copy_(): When source and destination are not scalars, their dimensionality must "
+        f"match. Source dimensionality ({source_ndim}), destination dimensionality ({ndim})"
+    )
+
+
+def long_index_expected(function: str, dtype_name: str) -> str:
+    """``index_copy``/``take`` with an index that is not int64."""
+    return f"{function}(): Expected a long tensor for index, but got {dtype_name}"
+
+
+def index_copy_dtypes(self_dtype: str, source_dtype: str) -> str:
+    """``index_copy`` with a source of another dtype."""
+    return (
+        "index_copy_(): self and source expected to have the same dtype, but got (self) "
+        f"{self_dtype} and (source) {source_dtype}"
+    )
+
+
+def index_copy_slices(self_slice: Sequence[int], dim: int, source_slice: Sequence[int]) -> str:
+    """``index_copy`` with source slices of another shape than the destination's."""
+    return (
+        "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+        f"slice shape: {' '.join(map(str, self_slice))} at dimension {dim} and source slice "
+        f"shape: {' '.join(map(str, source_slice))} at dimension 0."
+    )
+
+
+def index_copy_count(count: int, expected: int) -> str:
+    """``index_copy`` with a number of indices other than the source's size."""
+    return (
+        f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) "
+        f"({expected})"
+    )
+
+
+def index_copy_out_of_bounds(index: int, dim: int, size: int) -> str:
+    """``index_copy`` at an index outside the dimension."""
+    return f"index_copy_(): {index_out_of_bounds(index, dim, size)}"
+
+
+def index_fill_value_dims(ndim: int) -> str:
+    """``index_fill`` with a value tensor that is not 0-d."""
+    return (
+        "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+        f"{ndim} dimension(s)."
+    )
+
+
+def masked_scatter_mask_dtype(dtype_name: str) -> str:
+    """``masked_scatter`` with a mask that is not bool."""
+    return f"masked_scatter_ only supports boolean masks, but got mask with dtype {dtype_name}"
+
+
+def masked_scatter_dtypes(self_dtype: str, source_dtype: str) -> str:
+    """``masked_scatter`` with a source of another dtype (PyTorch's text has no space)."""
+    return (
+        f"masked_scatter: expected self and source to have same dtypes but got{self_dtype} and "
+        f"{source_dtype}"
+    )
+
+
+def take_out_of_range(index: int, size: int) -> str:
+    """``take`` at an index outside the flattened tensor."""
+    return f"out of range: tried to access index {index} on a tensor of {size} elements."

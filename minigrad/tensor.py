@@ -34,12 +34,15 @@ from minigrad.ops import (
     linalg,
     norms,
     reduction,
+    rounding,
     search,
     shape,
     softmax,
     solvers,
     sorting,
     splitting,
+    ternary,
+    trigonometric,
     unary,
     views,
 )
@@ -1037,67 +1040,67 @@ class Tensor(TensorBase):
 
     def sin(self) -> Tensor:
         """Sine."""
-        return unary.sin(self)
+        return trigonometric.sin(self)
 
     def sin_(self) -> Tensor:
         """Sine, in place."""
-        return unary.sin_(self)
+        return trigonometric.sin_(self)
 
     def cos(self) -> Tensor:
         """Cosine."""
-        return unary.cos(self)
+        return trigonometric.cos(self)
 
     def cos_(self) -> Tensor:
         """Cosine, in place."""
-        return unary.cos_(self)
+        return trigonometric.cos_(self)
 
     def tan(self) -> Tensor:
         """Tangent."""
-        return unary.tan(self)
+        return trigonometric.tan(self)
 
     def tan_(self) -> Tensor:
         """Tangent, in place."""
-        return unary.tan_(self)
+        return trigonometric.tan_(self)
 
     def asin(self) -> Tensor:
         """Inverse sine."""
-        return unary.asin(self)
+        return trigonometric.asin(self)
 
     def asin_(self) -> Tensor:
         """Inverse sine, in place."""
-        return unary.asin_(self)
+        return trigonometric.asin_(self)
 
     def acos(self) -> Tensor:
         """Inverse cosine."""
-        return unary.acos(self)
+        return trigonometric.acos(self)
 
     def acos_(self) -> Tensor:
         """Inverse cosine, in place."""
-        return unary.acos_(self)
+        return trigonometric.acos_(self)
 
     def atan(self) -> Tensor:
         """Inverse tangent."""
-        return unary.atan(self)
+        return trigonometric.atan(self)
 
     def atan_(self) -> Tensor:
         """Inverse tangent, in place."""
-        return unary.atan_(self)
+        return trigonometric.atan_(self)
 
     def sinh(self) -> Tensor:
         """Hyperbolic sine."""
-        return unary.sinh(self)
+        return trigonometric.sinh(self)
 
     def sinh_(self) -> Tensor:
         """Hyperbolic sine, in place."""
-        return unary.sinh_(self)
+        return trigonometric.sinh_(self)
 
     def cosh(self) -> Tensor:
         """Hyperbolic cosine."""
-        return unary.cosh(self)
+        return trigonometric.cosh(self)
 
     def cosh_(self) -> Tensor:
         """Hyperbolic cosine, in place."""
-        return unary.cosh_(self)
+        return trigonometric.cosh_(self)
 
     def erf(self) -> Tensor:
         """The error function."""
@@ -1125,46 +1128,46 @@ class Tensor(TensorBase):
 
     def floor(self) -> Tensor:
         """Round down."""
-        return unary.floor(self)
+        return rounding.floor(self)
 
     def floor_(self) -> Tensor:
         """Round down, in place."""
-        return unary.floor_(self)
+        return rounding.floor_(self)
 
     def ceil(self) -> Tensor:
         """Round up."""
-        return unary.ceil(self)
+        return rounding.ceil(self)
 
     def ceil_(self) -> Tensor:
         """Round up, in place."""
-        return unary.ceil_(self)
+        return rounding.ceil_(self)
 
     def trunc(self) -> Tensor:
         """Round towards zero."""
-        return unary.trunc(self)
+        return rounding.trunc(self)
 
     def trunc_(self) -> Tensor:
         """Round towards zero, in place."""
-        return unary.trunc_(self)
+        return rounding.trunc_(self)
 
     fix = trunc
     fix_ = trunc_
 
     def round(self, decimals: int = 0) -> Tensor:
         """Round half to even, to ``decimals`` decimal digits."""
-        return unary.round(self, decimals=decimals)
+        return rounding.round(self, decimals=decimals)
 
     def round_(self, decimals: int = 0) -> Tensor:
         """Round half to even, in place."""
-        return unary.round_(self, decimals=decimals)
+        return rounding.round_(self, decimals=decimals)
 
     def frac(self) -> Tensor:
         """``self - trunc(self)``."""
-        return unary.frac(self)
+        return rounding.frac(self)
 
     def frac_(self) -> Tensor:
         """``self - trunc(self)``, in place."""
-        return unary.frac_(self)
+        return rounding.frac_(self)
 
     def true_divide(self, other: Any) -> Tensor:
         """``self / other``."""
@@ -1237,27 +1240,27 @@ class Tensor(TensorBase):
 
     def lerp(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``."""
-        return arithmetic.lerp(self, end, weight)
+        return ternary.lerp(self, end, weight)
 
     def lerp_(self, end: Any, weight: Any) -> Tensor:
         """``self + weight * (end - self)``, in place."""
-        return arithmetic.lerp_(self, end, weight)
+        return ternary.lerp_(self, end, weight)
 
     def addcmul(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 * tensor2``."""
-        return arithmetic.addcmul(self, tensor1, tensor2, value=value)
+        return ternary.addcmul(self, tensor1, tensor2, value=value)
 
     def addcmul_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 * tensor2`` in place."""
-        return arithmetic.addcmul_(self, tensor1, tensor2, value=value)
+        return ternary.addcmul_(self, tensor1, tensor2, value=value)
 
     def addcdiv(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self + value * tensor1 / tensor2``."""
-        return arithmetic.addcdiv(self, tensor1, tensor2, value=value)
+        return ternary.addcdiv(self, tensor1, tensor2, value=value)
 
     def addcdiv_(self, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         """``self += value * tensor1 / tensor2`` in place."""
-        return arithmetic.addcdiv_(self, tensor1, tensor2, value=value)
+        return ternary.addcdiv_(self, tensor1, tensor2, value=value)
 
     def nan_to_num(
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None

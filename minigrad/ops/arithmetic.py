@@ -1,7 +1,7 @@
-"""Binary and ternary arithmetic: + - * / // **, remainder, maximum, minimum, atan2, lerp, ...
+"""Binary arithmetic: + - * / // **, remainder, maximum, minimum, atan2.
 
-Also addcmul and addcdiv. Each op is one class (forward, backward, what it saves) followed by its
-public function.
+The three-input ops (lerp, addcmul, addcdiv) live in ``ternary.py``. Each op is one class
+(forward, backward, what it saves) followed by its public function.
 
 What each op saves is what PyTorch 2.13 saves: it decides which later in-place writes make
 backward raise. Formulas are written with operators and numpy ufuncs only, so they read like the
@@ -21,7 +21,6 @@ from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     check_float_kernel,
-    compute_dtype,
     is_bool,
     not_implemented_name,
     operand,
@@ -612,226 +611,6 @@ def minimum(input: Any, other: Any) -> Any:
     return Minimum.apply(a, b, dtype)
 
 
-class Lerp(Op):
-    """z = start + w * (end - start), w a number;  dstart = grad * (1 - w),  dend = grad * w.
-
-    Saves nothing but the number.
-    """
-
-    fields = ("weight",)
-    saved_options = ("weight",)
-
-    node_name = "LerpBackward0"
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, start: Any, end: Any, weight: Any) -> np.ndarray:
-        ctx.weight = weight
-        return np.asarray(_lerp_values(start, end, weight), dtype=np.result_type(start, end))
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
-        w = ctx.weight
-        return grad * (1 - w), grad * w, None
-
-
-def lerp(input: Any, end: Any, weight: Any) -> Any:
-    """Linear interpolation ``input + weight * (end - input)`` (weight a number or a tensor)."""
-    if _check_lerp(input, end, weight):
-        return call_ternary(LerpTensor.apply, (input, end, weight))
-    return call_ternary(Lerp.apply, (input, end, weight))
-
-
-def lerp_(input: Any, end: Any, weight: Any) -> Any:
-    """``input + weight * (end - input)``, in place."""
-    _check_lerp(input, end, weight)
-    _check_broadcast((input, end, weight))
-    if isinstance(weight, TensorBase):
-        return apply_inplace(LerpTensor, input, end, weight)
-    return apply_inplace(Lerp, input, end, weight)
-
-
-def _check_lerp(input: Any, end: Any, weight: Any) -> bool:
-    """PyTorch's dtype checks for lerp; True if ``weight`` is a tensor."""
-    _check_same_dtype("lerp", input, end, "end")
-    if isinstance(operand(weight), np.ndarray):
-        _check_same_dtype("lerp", input, weight, "weight")
-        check_float_kernel("lerp_kernel_tensor", input)
-        return True
-    check_float_kernel("lerp_kernel_scalar", input)
-    return False
-
-
-def call_ternary(apply: Any, args: tuple[Any, ...], *options: Any) -> Any:
-    """Run a three-input op, with PyTorch's message when the shapes do not broadcast."""
-    try:
-        return apply(*args, *options)
-    except ValueError as error:
-        _check_broadcast(args)
-        raise RuntimeError(str(error)) from None
-
-
-def _check_broadcast(args: tuple[Any, ...]) -> None:
-    """PyTorch's message if the tensors among ``args`` do not broadcast together."""
-    tensors = [a for a in args if a is not None and not isinstance(a, (int, float))]
-    shape = np.shape(operand(tensors[0]))
-    for value in tensors[1:]:
-        try:
-            shape = np.broadcast_shapes(shape, np.shape(operand(value)))
-        except ValueError:
-            raise RuntimeError(errors.broadcast_mismatch(shape, np.shape(operand(value)))) from None
-
-
-def _check_same_dtype(name: str, input: Any, other: Any, argname: str) -> None:
-    a, b = operand(input).dtype, operand(other).dtype
-    if a != b:
-        raise RuntimeError(errors.expected_dtype_for(argname, a, b))
-
-
-class LerpTensor(Op):
-    """z = start + w * (end - start), w a tensor;  dw = grad * (end - start).
-
-    dstart = grad * (1 - w),  dend = grad * w.
-
-    Saves weight always (two formulas use it), start and end only if weight needs a
-    gradient (PyTorch saves a value conditionally only when a single formula uses it).
-    """
-
-    saves = ("self", "end", "weight")
-    node_name = "LerpBackward1"
-    num_inputs = 3
-
-    @staticmethod
-    def forward(ctx: Any, start: Any, end: Any, weight: Any) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(start if needs[2] else None, end if needs[2] else None, weight)
-        return _lerp_values(start, end, weight).astype(start.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any]:
-        start, end, weight = ctx.saved_tensors
-        needs = ctx.needs_input_grad
-        return (
-            grad * (1 - weight) if needs[0] else None,
-            grad * weight if needs[1] else None,
-            grad * (end - start) if needs[2] else None,
-        )
-
-
-class Addcmul(Op):
-    """z = x + value * t1 * t2;  dx = grad,  dt1 = grad * t2 * value,  dt2 = grad * t1 * value.
-
-    Saves t2 only if t1 needs a gradient and t1 only if t2 does (PyTorch).
-    """
-
-    fields = ("value",)
-    saves = ("tensor1", "tensor2")
-    saved_options = ("value",)
-
-    num_inputs = 3
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(t1 if needs[2] else None, t2 if needs[1] else None)
-        ctx.value = value
-        product = np.multiply(t1, t2, dtype=dtype)
-        return np.add(x, product if value == 1 else value * product, dtype=dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        t1, t2 = ctx.saved_tensors
-        needs, value = ctx.needs_input_grad, ctx.value
-        scaled = grad if value == 1 else grad * value
-        return (
-            grad,
-            scaled * t2 if needs[1] else None,
-            scaled * t1 if needs[2] else None,
-            None,
-            None,
-        )
-
-
-def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-    """``input + value * tensor1 * tensor2``."""
-    dtype = compute_dtype(input, tensor1, tensor2)
-    if (dtype if dtype is not None else operand(input).dtype) == np.bool_:
-        check_float_kernel("addcmul_cpu_out", input)
-    return call_ternary(Addcmul.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
-                         dtype)
-
-
-def addcmul_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-    """``input += value * tensor1 * tensor2`` in place."""
-    if input._array.dtype == np.bool_:
-        check_float_kernel("addcmul_cpu_out", input)
-    value = _value_for(value, None, input)
-    return apply_inplace(Addcmul, input, tensor1, tensor2, value, None)
-
-
-def _value_for(value: Any, dtype: Any, input: Any) -> Any:
-    """Addcmul's ``value`` in the result's dtype: an integer result truncates it (PyTorch)."""
-    kind = np.dtype(dtype).kind if dtype is not None else operand(input).dtype.kind
-    return int(value) if kind in "iu" and isinstance(value, float) else value
-
-
-class Addcdiv(Op):
-    """z = x + value * t1 / t2;  dx = grad,  dt1 = grad * value / t2.
-
-    dt2 = -grad * value * t1 / t2**2.
-
-    Saves t2 always (two formulas use it), t1 only if t2 needs a gradient (PyTorch).
-    """
-
-    fields = ("value",)
-    saves = ("tensor1", "tensor2")
-    saved_options = ("value",)
-
-    num_inputs = 3
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(t1 if needs[2] else None, t2)
-        ctx.value = value
-        quotient = np.true_divide(t1, t2, dtype=dtype)
-        return np.add(x, quotient if value == 1 else value * quotient, dtype=dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        t1, t2 = ctx.saved_tensors
-        needs, value = ctx.needs_input_grad, ctx.value
-        scaled = grad if value == 1 else grad * value
-        return (
-            grad,
-            scaled / t2 if needs[1] else None,
-            -scaled * t1 / (t2 * t2) if needs[2] else None,
-            None,
-            None,
-        )
-
-
-def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-    """``input + value * tensor1 / tensor2``."""
-    _check_addcdiv_divisor(tensor1, tensor2)
-    dtype = compute_dtype(input, tensor1, tensor2)
-    return call_ternary(Addcdiv.apply, (input, tensor1, tensor2), _value_for(value, dtype, input),
-                        dtype)
-
-
-def addcdiv_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-    """``input += value * tensor1 / tensor2`` in place."""
-    _check_addcdiv_divisor(tensor1, tensor2)
-    _check_broadcast((input, tensor1, tensor2))
-    value = _value_for(value, None, input)
-    return apply_inplace(Addcdiv, input, tensor1, tensor2, value, None)
-
-
-def _check_addcdiv_divisor(tensor1: Any, tensor2: Any) -> None:
-    if operand(tensor1).dtype.kind != "f" and operand(tensor2).dtype.kind != "f":
-        raise RuntimeError(errors.ADDCDIV_INTEGER_DIVISION)
-
-
 arctan2 = atan2
 
 
@@ -852,9 +631,3 @@ def _power(x: Any, y: Any, dtype: Any) -> np.ndarray:
         odd = np.asarray(y) % 2 != 0
         special = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
         return np.where(negative, special, z).astype(z.dtype, copy=False)
-
-
-def _lerp_values(start: Any, end: Any, weight: Any) -> np.ndarray:
-    # PyTorch's formula, exact at both ends: from start for |w| < 0.5, else from end.
-    small = np.abs(weight) < 0.5
-    return np.where(small, start + weight * (end - start), end - (end - start) * (1 - weight))

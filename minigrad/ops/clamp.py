@@ -23,7 +23,7 @@ from minigrad.ops._helpers import (
     promote,
     promote_inplace,
 )
-from minigrad.ops.arithmetic import call_ternary
+from minigrad.ops.ternary import call_ternary
 
 
 class Clamp(Op):

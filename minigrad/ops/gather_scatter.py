@@ -80,13 +80,11 @@ def _gather_checks(array: np.ndarray, dim: int, index: Any) -> tuple[int, np.nda
     index_array = operand(index)
     _check_index_dtype(index_array, "gather")
     if max(index_array.ndim, 1) != max(array.ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        raise RuntimeError(errors.index_dims_mismatch("input"))
     for d in range(index_array.ndim):
         if d != axis and index_array.shape[d] > array.shape[d]:
             raise RuntimeError(
-                f"Size does not match at dimension {d} expected index "
-                f"{errors.format_size(index_array.shape)} to be no larger than self "
-                f"{errors.format_size(array.shape)} apart from dimension {axis}")
+                errors.gather_index_too_large(d, index_array.shape, array.shape, axis))
     check_index_bounds(index_array, at_least_1d(array).shape[axis], axis)
     return axis, index_array
 
@@ -155,23 +153,20 @@ def _scatter_shape_checks(array: np.ndarray, dim: int, index: Any, src: Any) -> 
     _check_index_dtype(index_array, "scatter")
     src_array = operand(src) if isinstance(src, TensorBase) else None
     if src_array is not None and src_array.dtype != array.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError(errors.SCATTER_DTYPES)
     if max(index_array.ndim, 1) != max(array.ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+        raise RuntimeError(errors.index_dims_mismatch("self"))
     if src_array is not None and max(src_array.ndim, 1) != max(index_array.ndim, 1):
         if src_array.ndim < index_array.ndim:  # PyTorch reads src's size at each index dim
             wrap_dim(src_array.ndim, src_array.ndim)  # first: IndexError past src's last
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+        raise RuntimeError(errors.index_dims_mismatch("src"))
     for d in range(index_array.ndim):
         too_big_for_self = d != axis and index_array.shape[d] > array.shape[d]
         too_big_for_src = src_array is not None and index_array.shape[d] > src_array.shape[d]
         if too_big_for_self or too_big_for_src:
-            size = errors.format_size
-            message = (f"Expected index {size(index_array.shape)} to be no larger than "
-                       f"self {size(array.shape)} apart from dimension {axis}")
-            if src_array is not None:
-                message += f" and to be no larger size than src {size(src_array.shape)}"
-            raise RuntimeError(message)
+            src_shape = None if src_array is None else src_array.shape
+            raise RuntimeError(
+                errors.scatter_index_too_large(index_array.shape, array.shape, axis, src_shape))
     return axis
 
 
@@ -238,7 +233,7 @@ class ScatterValue(Op):
 
 def _check_index_dtype(index: np.ndarray, name: str) -> None:
     if index.dtype not in (np.int32, np.int64):
-        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+        raise RuntimeError(errors.index_dtype(name))
 
 
 def check_index_bounds(index: np.ndarray, size: int, dim: int) -> None:
@@ -246,7 +241,7 @@ def check_index_bounds(index: np.ndarray, size: int, dim: int) -> None:
     bad = (index < 0) | (index >= size)
     if bad.any():
         value = index.flat[int(np.argmax(bad))]
-        raise RuntimeError(f"index {value} is out of bounds for dimension {dim} with size {size}")
+        raise RuntimeError(errors.index_out_of_bounds(value, dim, size))
 
 
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
@@ -265,13 +260,9 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
         return gather(views.view(input, -1), 0, views.view(indices, -1))
     array, index_array = operand(input), operand(indices)
     if array.ndim != index_array.ndim:
-        raise RuntimeError(
-            "minigrad.take_along_dim(): input and indices should have the same number of "
-            f"dimensions, but got {array.ndim} dimensions for input, and {index_array.ndim} "
-            "dimensions for indices")
+        raise RuntimeError(errors.take_along_dim_dims(array.ndim, index_array.ndim))
     if index_array.dtype != np.int64:
-        raise RuntimeError("minigrad.take_along_dim(): dtype of indices should be Long but got "
-                           f"{display_name(index_array.dtype)}")
+        raise RuntimeError(errors.take_along_dim_dtype(display_name(index_array.dtype)))
     axis = wrap_dim(dim, array.ndim)
     self_sizes = list(array.shape)
     if array.ndim:
@@ -406,9 +397,7 @@ class DoubleBackwardUnsupported(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError(
-            "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
-            "scattered to the same position in self")
+        raise RuntimeError(errors.SCATTER_PROD_DOUBLE_BACKWARD)
 
 
 DoubleBackwardUnsupported._Node.name = lambda node: "torch::autograd::Error"  # type: ignore[method-assign]
@@ -420,8 +409,7 @@ def scatter_reduce_call(input: Any, dim: int, index: Any, src: Any, reduce: str,
     array = operand(input)
     axis = _scatter_shape_checks(array, dim, index, src)
     if reduce not in _REDUCTIONS:
-        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
-                           f"{reduce}")
+        raise RuntimeError(errors.scatter_reduce_argument(reduce))
     check_index_bounds(operand(index), at_least_1d(array).shape[axis], axis)
     return src, axis, index, reduce, include_self
 
@@ -455,7 +443,7 @@ class ScatterReduceLegacy(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError(f"derivative for {ctx._function.aten_name} is not implemented")
+        raise RuntimeError(errors.derivative_not_implemented(ctx._function.aten_name))
 
 
 class ScatterReduceLegacyInplace(ScatterReduceLegacy):
@@ -481,14 +469,11 @@ def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce:
     if src is None:
         src = value
     if not isinstance(src, (TensorBase, bool, int, float, np.number)):
-        raise TypeError(
-            f"{name}(): argument 'src' (position 3) must be Tensor or Number, not "
-            f"{errors.python_type_name(src)}"
-        )
+        raise TypeError(errors.scatter_src_type(name, errors.python_type_name(src)))
     array = operand(input)
     axis = _scatter_shape_checks(array, dim, index, src)
     if reduce is not None and reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply.")
+        raise RuntimeError(errors.SCATTER_LEGACY_REDUCE)
     check_index_bounds(operand(index), at_least_1d(array).shape[axis], axis)
     if isinstance(src, np.generic):
         src = src.item()
@@ -572,8 +557,7 @@ def _scatter_reduce_backward(grad: Any, x: Any, src: Any, dim: int, index: np.nd
         shares = run(ScatterAdd, x_hit, src_hit, dim, index)
         spread = grad / shares
         return x_hit * spread, src_hit * gather(spread)
-    raise RuntimeError("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' "
-                       f"but got {reduce}.")
+    raise RuntimeError(errors.scatter_reduce_backward_mode(reduce))
 
 
 def _prod_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray, result: Any,

@@ -55,34 +55,25 @@ def _index_checks(array: np.ndarray, dim: int, index: Any, source: Any, function
     axis = wrap_dim(dim, array.ndim)
     index_array = operand(index)
     if index_array.ndim > 1:
-        raise IndexError(
-            f"{function}_(): Index is supposed to be a vector, but got dim: {index_array.ndim} "
-            f"with type: {display_name(index_array.dtype)} and size: "
-            f"{errors.format_size(index_array.shape)}")
+        raise IndexError(errors.index_not_vector(
+            function, index_array.ndim, display_name(index_array.dtype), index_array.shape))
     if index_array.dtype not in (np.int32, np.int64):
-        raise RuntimeError(f"{function}_(): Expected dtype int32/int64 for index but got: "
-                           f"{display_name(index_array.dtype)}")
+        raise RuntimeError(
+            errors.index_dtype_got(function, display_name(index_array.dtype)))
     source_array = operand(source)
     if source_array.dtype != array.dtype:
-        raise RuntimeError(
-            f"{function}_(): self ({display_name(array.dtype)}) and source "
-            f"({display_name(source_array.dtype)}) must have the same scalar type")
+        raise RuntimeError(errors.index_source_dtype(
+            function, display_name(array.dtype), display_name(source_array.dtype)))
     if not (axis == 0 or axis < source_array.ndim):
-        raise RuntimeError(f"{function}_(): Indexing dim {axis} is out of bounds of the source "
-                           f"tensor with dim {source_array.ndim}")
+        raise RuntimeError(errors.index_dim_of_source(function, axis, source_array.ndim))
     count = 1 if source_array.ndim == 0 else source_array.shape[axis]
     if index_array.size != count:
-        raise RuntimeError(
-            f"{function}_(): Number of indices ({index_array.size}) should be equal to "
-            f"source.size(dim): ({count}), for dim: {axis}")
+        raise RuntimeError(errors.index_count(function, index_array.size, count, axis))
     self_sizes, source_sizes = list(array.shape), list(source_array.shape)
     if array.ndim and source_array.ndim:
         del self_sizes[axis], source_sizes[axis]
     if self_sizes != source_sizes:
-        raise RuntimeError(
-            "source tensor shape must match self tensor shape, excluding the specified "
-            f"dimension. Got self.shape = {errors.format_size(array.shape)} source.shape = "
-            f"{errors.format_size(source_array.shape)}")
+        raise RuntimeError(errors.index_source_shape(array.shape, source_array.shape))
     check_index_bounds(index_array, at_least_1d(array).shape[axis], axis)
     return axis
 
@@ -145,40 +136,29 @@ def index_copy_call(input: Any, dim: int, index: Any, source: Any) -> tuple[Any,
     array, index_array, source_array = operand(input), operand(index), operand(source)
     axis = wrap_dim(dim, array.ndim)
     if index_array.ndim > 1:
-        raise IndexError(
-            f"index_copy_(): Index should have dimension 1 or 0 (got {index_array.ndim})")
+        raise IndexError(errors.index_copy_index_dims(index_array.ndim))
     count = index_array.size
     if source_array.ndim == 0 and count != 1:
-        raise IndexError("index_copy_(): When source is scalar, index should have one element "
-                         f"(got {count})")
+        raise IndexError(errors.index_copy_scalar_source(count))
     if source_array.ndim != array.ndim and source_array.ndim and array.ndim:
-        raise IndexError(
-            "index_copy_(): When source and destination are not scalars, their dimensionality "
-            f"must match. Source dimensionality ({source_array.ndim}), destination "
-            f"dimensionality ({array.ndim})")
+        raise IndexError(errors.index_copy_dims(source_array.ndim, array.ndim))
     if index_array.dtype != np.int64:
-        raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
-                           f"{display_name(index_array.dtype)}")
+        raise RuntimeError(
+            errors.long_index_expected("index_copy_", display_name(index_array.dtype)))
     if source_array.dtype != array.dtype:
         raise RuntimeError(
-            "index_copy_(): self and source expected to have the same dtype, but got (self) "
-            f"{display_name(array.dtype)} and (source) {display_name(source_array.dtype)}")
+            errors.index_copy_dtypes(display_name(array.dtype), display_name(source_array.dtype)))
     self_slice = [n for d, n in enumerate(array.shape) if d != axis]
     source_slice = [n for d, n in enumerate(source_array.shape) if d != axis]
     if self_slice != source_slice:
-        raise RuntimeError(
-            "index_copy_(): Source/destination tensor must have same slice shapes. "
-            f"Destination slice shape: {' '.join(map(str, self_slice))} at dimension {axis} and "
-            f"source slice shape: {' '.join(map(str, source_slice))} at dimension 0.")
+        raise RuntimeError(errors.index_copy_slices(self_slice, axis, source_slice))
     if source_array.ndim and count != source_array.shape[axis]:
-        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to "
-                         f"source.size(dim) ({source_array.shape[axis]})")
+        raise IndexError(errors.index_copy_count(count, source_array.shape[axis]))
     size = at_least_1d(array).shape[axis]
     bad = (index_array < 0) | (index_array >= size)
     if bad.any():
         value = index_array.flat[int(np.argmax(bad))]
-        raise IndexError(f"index_copy_(): index {value} is out of bounds for dimension {axis} "
-                         f"with size {size}")
+        raise IndexError(errors.index_copy_out_of_bounds(value, axis, size))
     return source, axis, index
 
 
@@ -211,18 +191,16 @@ def index_fill_call(input: Any, dim: int, index: Any, value: Any) -> tuple[type[
     array, index_array = operand(input), operand(index)
     axis = wrap_dim(dim, array.ndim)
     if index_array.dtype != np.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        raise IndexError(errors.INDEX_FILL_DTYPE)
     if index_array.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
+        raise RuntimeError(errors.INDEX_NOT_VECTOR_OR_SCALAR)
     if isinstance(value, TensorBase) and value._array.ndim:
-        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value._array.ndim} dimension(s).")
+        raise RuntimeError(errors.index_fill_value_dims(value._array.ndim))
     size = at_least_1d(array).shape[axis]
     bad = (index_array < -size) | (index_array >= size)
     if bad.any():
         value_at = index_array.flat[int(np.argmax(bad))]
-        raise IndexError(f"index {value_at} is out of bounds for dimension {axis} with size "
-                         f"{size}")
+        raise IndexError(errors.index_out_of_bounds(value_at, axis, size))
     if isinstance(value, TensorBase):
         return IndexFillTensor, (value, axis, index)
     return IndexFill, (axis, index, value.item() if isinstance(value, np.generic) else value)
@@ -283,14 +261,13 @@ def index_fill_(input: Any, dim: int, index: Any, value: Any) -> Any:
 def _masked_scatter_checks(input: Any, mask: Any, source: Any) -> None:
     array, mask_array, source_array = operand(input), operand(mask), operand(source)
     if mask_array.dtype != np.bool_:
-        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {display_name(mask_array.dtype)}")
+        raise RuntimeError(errors.masked_scatter_mask_dtype(display_name(mask_array.dtype)))
     if source_array.dtype != array.dtype:
-        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
-                           f"got{display_name(array.dtype)} and {display_name(source_array.dtype)}")
+        raise RuntimeError(errors.masked_scatter_dtypes(
+            display_name(array.dtype), display_name(source_array.dtype)))
     shape = broadcast_shapes(mask_array.shape, array.shape)
     if int(np.broadcast_to(mask_array, shape).sum()) > source_array.size:
-        raise RuntimeError("Number of elements of source < number of ones in mask")
+        raise RuntimeError(errors.MASKED_SCATTER_SOURCE_TOO_SMALL)
 
 
 class Take(Op):
@@ -328,14 +305,12 @@ def take(input: Any, index: Any) -> Any:
     """
     array, index_array = operand(input), operand(index)
     if index_array.dtype != np.int64:
-        raise RuntimeError("take(): Expected a long tensor for index, but got "
-                           f"{display_name(index_array.dtype)}")
+        raise RuntimeError(errors.long_index_expected("take", display_name(index_array.dtype)))
     size = array.size
     bad = (index_array < -size) | (index_array >= size)
     if bad.any():
         value = index_array.flat[int(np.argmax(bad))]
-        raise IndexError(f"out of range: tried to access index {value} on a tensor of {size} "
-                         "elements.")
+        raise IndexError(errors.take_out_of_range(value, size))
     return Take.apply(input, index)
 
 
@@ -375,12 +350,12 @@ def index_select(input: Any, dim: int, index: Any) -> Any:
     axis = wrap_dim(dim, array.ndim)
     index_array = operand(index)
     if index_array.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
+        raise IndexError(errors.INDEX_SELECT_NOT_VECTOR)
     if index_array.dtype not in (np.int32, np.int64):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+        raise RuntimeError(errors.INDEX_SELECT_DTYPE)
     size = at_least_1d(array).shape[axis]
     if ((index_array < 0) | (index_array >= size)).any():
-        raise IndexError("index out of range in self")
+        raise IndexError(errors.INDEX_OUT_OF_RANGE)
     return IndexSelect.apply(input, axis, index)
 
 
@@ -477,7 +452,7 @@ def masked_select(input: Any, mask: Any) -> Any:
     """
     array, mask_array = operand(input), operand(mask)
     if mask_array.dtype != np.bool_:
-        raise RuntimeError("masked_select: expected BoolTensor for mask")
+        raise RuntimeError(errors.MASKED_SELECT_MASK_DTYPE)
     broadcast_shapes(mask_array.shape, array.shape)
     return MaskedSelect.apply(input, mask)
 

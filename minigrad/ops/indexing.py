@@ -33,25 +33,6 @@ from minigrad.ops.strides import expand_strides, view_strides
 
 _INDEX = object()  # placeholder for an index tensor inside a key template
 
-_INVALID_INDEX = (
-    "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
-    "indices (got {})"
-)
-_ZERO_DIM_INDEX = (
-    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
-    "to convert a 0-dim tensor to a number"
-)
-_SEQUENCE_AS_TUPLE = (
-    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
-    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
-    "interpreted as tensor index, x[minigrad.tensor(seq)], which will result either in an error "
-    "or a different result"
-)
-
-_EXPANDED = (
-    "Use of {} on expanded tensors is deprecated. Please clone() the tensor before performing "
-    "this operation. This also applies to advanced indexing e.g. {}"
-)
 
 
 # --- the two ops: read and write at index tensors --------------------------------------------
@@ -79,10 +60,7 @@ def _numpy_key(
             for j, size in enumerate(index.shape):
                 if first + j >= len(shape) or shape[first + j] != size:
                     raise IndexError(
-                        f"The shape of the mask {errors.format_size(index.shape)} at index {j} "
-                        "does not match the shape of the indexed tensor "
-                        f"{errors.format_size(shape)} at index {first + j}"
-                    )
+                        errors.mask_shape_mismatch(index.shape, j, shape, first + j))
             nonzero = np.nonzero(index)
             sizes.extend(shape[first : first + len(nonzero)])
             key.extend(nonzero)
@@ -96,16 +74,14 @@ def _numpy_key(
         broadcast = np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
         shapes = ", ".join(errors.format_size(a.shape) for a in arrays)
-        raise IndexError(
-            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
-        ) from None
+        raise IndexError(errors.index_broadcast_mismatch(shapes)) from None
     if 0 in sizes and 0 not in broadcast:
-        raise IndexError("index is out of bounds for dimension with size 0")
+        raise IndexError(errors.INDEX_OF_EMPTY_DIM)
     for dim, (index, size) in enumerate(zip(arrays, sizes)):
         outside = (index >= size) | (index < -size)
         if outside.any():
             bad = index.ravel()[np.argmax(outside.ravel())]
-            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+            raise IndexError(errors.index_out_of_bounds(bad, dim, size))
     return tuple(key)
 
 
@@ -265,19 +241,17 @@ class IndexPut(Op):
         if has_internal_overlap(x):
             # PyTorch warns (and writes) instead of raising; a bool mask with one value is then
             # handed on to masked_fill_, which warns again.
-            warnings.warn(_EXPANDED.format("index_put_", "tensor[indices] = tensor"), UserWarning,
-                          stacklevel=2)
+            message = errors.expanded_write_deprecated("index_put_", "tensor[indices] = tensor")
+            warnings.warn(message, UserWarning, stacklevel=2)
             if len(indices) == 1 and indices[0].dtype == np.bool_ and not np.ndim(values):
-                warnings.warn(_EXPANDED.format("masked_fill_", "tensor[mask] = scalar"),
-                              UserWarning, stacklevel=2)
+                message = errors.expanded_write_deprecated("masked_fill_", "tensor[mask] = scalar")
+                warnings.warn(message, UserWarning, stacklevel=2)
         result = x.copy()
         try:
             result[key] = values
         except ValueError:
             raise RuntimeError(
-                f"shape mismatch: value tensor of shape {errors.format_size(np.shape(values))} "
-                f"cannot be broadcast to indexing result of shape "
-                f"{errors.format_size(x[key].shape)}"
+                errors.index_put_broadcast_mismatch(np.shape(values), x[key].shape)
             ) from None
         return result
 
@@ -315,7 +289,7 @@ def _as_items(key: Any) -> tuple[Any, ...]:
             if isinstance(item, (TensorBase, list, tuple, np.ndarray, slice)) or item is None or (
                 item is Ellipsis
             ):
-                warnings.warn(_SEQUENCE_AS_TUPLE, UserWarning, stacklevel=4)
+                warnings.warn(errors.SEQUENCE_AS_TUPLE_DEPRECATED, UserWarning, stacklevel=4)
                 return tuple(key)
     return (key,)
 
@@ -345,9 +319,7 @@ def _specified_dims(items: tuple[Any, ...]) -> int:
 def _select(result: Any, dim: int, index: int, position: int) -> Any:
     size = result._array.shape[dim]
     if not -size <= index < size:
-        raise IndexError(
-            f"index {index} is out of bounds for dimension {position} with size {size}"
-        )
+        raise IndexError(errors.index_out_of_bounds(index, position, size))
     return views.Select.apply(result, dim, index % size)
 
 
@@ -361,13 +333,13 @@ def _slice_bound(value: Any) -> Any:
 
 def _slice(result: Any, dim: int, item: slice, skip_full: bool) -> Any:
     if result._array.ndim == 0:
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError(errors.SLICE_0D)
     start, stop, step = (_slice_bound(v) for v in (item.start, item.stop, item.step))
     step = 1 if step is None else step
     if step == 0:
-        raise ValueError("slice step cannot be zero")
+        raise ValueError(errors.SLICE_STEP_ZERO)
     if step < 0:
-        raise ValueError("step must be greater than zero")
+        raise ValueError(errors.STEP_NOT_POSITIVE)
     # PyTorch skips a slice that keeps the whole dimension -- but only inside a tuple key.
     if skip_full and start in (None, 0) and step == 1 and (
         stop is None or stop >= result._array.shape[dim]
@@ -392,7 +364,7 @@ def _apply_slicing(input: Any, items: tuple[Any, ...]) -> tuple[Any, list[Any]]:
     ndim = input._array.ndim
     specified = _specified_dims(items)
     if specified > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+        raise IndexError(errors.too_many_indices(ndim))
     result, dim = input, 0
     indices: list[tuple[int, TensorBase]] = []
 
@@ -420,7 +392,7 @@ def _apply_slicing(input: Any, items: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         elif isinstance(item, TensorBase):
             array = item._array
             if array.dtype.kind not in "iub":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+                raise IndexError(errors.INDEX_TENSOR_DTYPE)
             is_mask = array.dtype.kind == "b" or array.dtype == np.uint8
             if array.ndim == 0 and is_mask:
                 result, tensor = _mask_index(result, dim, bool(array))
@@ -429,25 +401,20 @@ def _apply_slicing(input: Any, items: tuple[Any, ...]) -> tuple[Any, list[Any]]:
                 result = _select(result, dim, int(array), position)
             else:
                 if array.dtype == np.uint8:  # PyTorch reads it as a bool mask, and warns
-                    warnings.warn(
-                        "indexing with dtype minigrad.uint8 is now deprecated, please use a "
-                        "dtype minigrad.bool instead.",
-                        UserWarning,
-                        stacklevel=4,
-                    )
+                    warnings.warn(errors.UINT8_INDEX_DEPRECATED, UserWarning, stacklevel=4)
                 record(item)
         elif isinstance(item, str):
-            raise TypeError("new(): invalid data type 'str'")
+            raise TypeError(errors.STR_INDEX)
         elif isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim):
             tensor = _index_tensor(item)
             if tensor._array.dtype.kind not in "iub":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+                raise IndexError(errors.INDEX_TENSOR_DTYPE)
             record(tensor)
         else:
             try:
                 index = operator.index(item)
             except TypeError:
-                raise IndexError(_INVALID_INDEX.format(type(item).__name__)) from None
+                raise IndexError(errors.invalid_index(type(item).__name__)) from None
             result = _select(result, dim, index, position)
     return result, indices
 
@@ -470,8 +437,8 @@ def _single_int(input: Any, index: int) -> Any:
     """``input[index]`` for an int key: PyTorch's messages for 0-d tensors included."""
     if input._array.ndim == 0:
         if index == 0:
-            raise IndexError(_ZERO_DIM_INDEX)
-        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+            raise IndexError(errors.INDEX_OF_0D)
+        raise IndexError(errors.index_out_of_bounds(index, 0, 0))
     return _select(input, 0, index, 0)
 
 
@@ -506,7 +473,7 @@ def _value_to_tensor(input: Any, value: Any) -> Any:
         return TensorBase.output_class._make(np.asarray(value).astype(input._array.dtype))
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-    raise TypeError(f"can't assign a {name} to a {input._type_name()}")
+    raise TypeError(errors.cannot_assign(name, input._type_name()))
 
 
 def _without_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -556,11 +523,7 @@ def setitem(input: Any, key: Any, value: Any) -> None:
         return
     source, target = value._array.dtype, sliced._array.dtype
     if source != target:
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{display_name(target)} for the destination and {display_name(source)} for the "
-            "source."
-        )
+        raise RuntimeError(errors.index_put_dtypes(display_name(target), display_name(source)))
     shape = _without_leading_ones(value._array.shape)
     if shape != value._array.shape:
         value = views.view(value, shape)

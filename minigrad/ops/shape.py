@@ -64,33 +64,28 @@ def cat(tensors: Any, dim: int = 0) -> Any:
     """
     tensors = _tensor_list(tensors, "cat")
     if not tensors:
-        raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
+        raise ValueError(errors.CAT_EMPTY)
     arrays = [operand(t) for t in tensors]
     for position, array in enumerate(arrays):
         if array.ndim == 0:
-            raise RuntimeError(
-                f"zero-dimensional tensor (at position {position}) cannot be concatenated")
+            raise RuntimeError(errors.cat_zero_dim(position))
     kept = [(i, a) for i, (a, skip) in enumerate(zip(arrays, _legacy_skipped(arrays)))
             if not skip]
     first = kept[0][1]
     axis = wrap_dim(dim, first.ndim)
     for position, array in kept[1:]:
         if array.ndim != first.ndim:
-            raise RuntimeError("Tensors must have same number of dimensions: got "
-                               f"{first.ndim} and {array.ndim}")
+            raise RuntimeError(errors.cat_dims_mismatch(first.ndim, array.ndim))
         for d in range(first.ndim):
             if d != axis and array.shape[d] != first.shape[d]:
                 raise RuntimeError(
-                    f"Sizes of tensors must match except in dimension {axis}. Expected size "
-                    f"{first.shape[d]} but got size {array.shape[d]} for tensor number "
-                    f"{position} in the list.")
+                    errors.cat_sizes_mismatch(axis, first.shape[d], array.shape[d], position))
     return _with_inputs(Cat, len(tensors)).apply(*tensors, axis, result_type(*arrays))
 
 
 def _tensor_list(tensors: Any, name: str) -> list[Any]:
     if isinstance(tensors, TensorBase) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
-                        f"not {type(tensors).__name__}")
+        raise TypeError(errors.tensors_not_tuple(name, type(tensors).__name__))
     _arguments.check_tensor_sequence(tensors, 0)
     return list(tensors)
 
@@ -136,14 +131,11 @@ def stack(tensors: Any, dim: int = 0) -> Any:
     """
     tensors = _tensor_list(tensors, "stack")
     if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
+        raise RuntimeError(errors.STACK_EMPTY)
     arrays = [operand(t) for t in tensors]
     for position, array in enumerate(arrays[1:], start=1):
         if array.shape != arrays[0].shape:
-            raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got "
-                f"{errors.format_size(arrays[0].shape)} at entry 0 and "
-                f"{errors.format_size(array.shape)} at entry {position}")
+            raise RuntimeError(errors.stack_sizes(arrays[0].shape, array.shape, position))
     ndim = arrays[0].ndim + 1
     if not -ndim <= dim < ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
@@ -199,14 +191,12 @@ def repeat(input: Any, *sizes: Any) -> Any:
     repeats = _sizes(sizes)
     shape = operand(input).shape
     if len(repeats) < len(shape):
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
-                           "of dimensions of tensor")
+        raise RuntimeError(errors.REPEAT_TOO_FEW_DIMS)
     padded = (1,) * (len(repeats) - len(shape)) + shape
     result_shape = [n * r for n, r in zip(padded, repeats)]
     for n in result_shape:
         if n < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
-                               f"{errors.format_size(result_shape)}")
+            raise RuntimeError(errors.negative_dimension(n, result_shape))
     return Repeat.apply(input, repeats)
 
 
@@ -257,7 +247,7 @@ def flip(input: Any, dims: Any) -> Any:
         tensor([3., 2., 1.])
     """
     if dims is None:  # (normalize_dims reads None as "every dim")
-        raise TypeError("flip(): argument 'dims' (position 1) must be tuple of ints, not NoneType")
+        raise TypeError(errors.FLIP_DIMS_NONE)
     return Flip.apply(input, normalize_dims(dims, operand(input).ndim))
 
 
@@ -298,8 +288,7 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
     dim_list = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
     ndim = operand(input).ndim
     if not dim_list and len(shift_list) != 1 or dim_list and len(shift_list) != len(dim_list):
-        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shift_list)}, "
-                           f"dims:{len(dim_list)}")
+        raise RuntimeError(errors.roll_shifts_dims(len(shift_list), len(dim_list)))
     axes = tuple(wrap_dim(d, ndim) for d in dim_list)
     if ndim == 0:
         axes = ()
@@ -340,7 +329,7 @@ def tril(input: Any, diagonal: int = 0) -> Any:
 
 def _check_matrix(input: Any, name: str) -> None:
     if operand(input).ndim < 2:
-        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        raise RuntimeError(errors.needs_2_dims(name))
 
 
 class Triu(Op):
@@ -424,18 +413,16 @@ def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None
     _arguments.check_int_sequence(pad, "pad", "pad", 2)
     _arguments.check_tensor(input, "pad", "input", 1)
     if mode != "constant":
-        raise NotImplementedError(f"minigrad: pad supports mode='constant' only, not {mode!r}")
+        raise NotImplementedError(errors.pad_mode(mode))
     pads = tuple(int(p) for p in pad)
     shape = operand(input).shape
     if len(pads) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
+        raise RuntimeError(errors.PAD_LENGTH_ODD)
     if len(pads) // 2 > len(shape):
-        raise RuntimeError(
-            "Padding length should be less than or equal to two times the input dimension but "
-            f"got padding length {len(pads)} and input of dimension {len(shape)}")
+        raise RuntimeError(errors.pad_too_long(len(pads), len(shape)))
     for i in range(len(pads) // 2):
         if shape[len(shape) - 1 - i] + pads[2 * i] + pads[2 * i + 1] < 0:
-            raise RuntimeError("narrow(): length must be non-negative.")
+            raise RuntimeError(errors.NARROW_NEGATIVE_LENGTH)
     return ConstantPadNd.apply(input, pads, 0 if value is None else value)
 
 
@@ -454,17 +441,17 @@ def one_hot(tensor: Any, num_classes: int = -1) -> Any:
     _arguments.check_tensor(tensor, "one_hot", "input", 1)
     array = operand(tensor)
     if array.dtype != np.int64:
-        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+        raise RuntimeError(errors.ONE_HOT_NOT_LONG)
     if array.size == 0:
         if num_classes <= 0:
-            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+            raise RuntimeError(errors.ONE_HOT_EMPTY)
         return TensorBase.output_class._make(np.zeros(array.shape + (num_classes,), np.int64))
     if array.min() < 0:
-        raise RuntimeError("Class values must be non-negative.")
+        raise RuntimeError(errors.ONE_HOT_NEGATIVE)
     if num_classes == -1:
         num_classes = int(array.max()) + 1
     elif num_classes <= array.max():
-        raise RuntimeError("Class values must be smaller than num_classes.")
+        raise RuntimeError(errors.ONE_HOT_TOO_LARGE)
     result = (array[..., None] == np.arange(num_classes)).astype(np.int64)
     return TensorBase.output_class._make(result)
 

@@ -72,18 +72,13 @@ def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, .
         return split_with_sizes(input, split_size_or_sections, dim)
     split_size = operator.index(split_size_or_sections)
     if array.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
+        raise RuntimeError(errors.SPLIT_0D)
     if split_size < 0:
-        raise RuntimeError(
-            f"split expects split_size be non-negative, but got split_size={split_size}"
-        )
+        raise RuntimeError(errors.split_size_negative(split_size))
     dim = _dim(dim, array.ndim)
     size = array.shape[dim]
     if split_size == 0 and size != 0:
-        raise RuntimeError(
-            "split_size can only be 0 if dimension size is 0, but got dimension size of "
-            f"{size}"
-        )
+        raise RuntimeError(errors.split_size_zero(size))
     return Split.apply(input, dim, split_size)
 
 
@@ -106,19 +101,13 @@ def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, .
     """``input`` cut along ``dim`` into pieces of the given sizes (they must add up)."""
     array = operand(input)
     if array.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
+        raise RuntimeError(errors.SPLIT_0D)
     sizes = [operator.index(s) for s in split_sizes]
     size = array.shape[_dim(dim, array.ndim)]
     if any(s < 0 for s in sizes):
-        raise RuntimeError(
-            "split_with_sizes expects split_sizes have only non-negative entries, but got "
-            f"split_sizes={errors.format_size(sizes)}"
-        )
+        raise RuntimeError(errors.split_sizes_negative(sizes))
     if sum(sizes) != size:
-        raise RuntimeError(
-            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-            f"size at dimension {dim}), but got split_sizes={errors.format_size(sizes)}"
-        )
+        raise RuntimeError(errors.split_sizes_sum(size, dim, sizes))
     return SplitWithSizes.apply(input, _dim(dim, array.ndim), tuple(sizes))
 
 
@@ -153,7 +142,7 @@ def unbind(input: Any, dim: int = 0) -> tuple[Any, ...]:
     """
     ndim = operand(input).ndim
     if ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise IndexError(errors.dim_of_0d(0))
     return Unbind.apply(input, _dim(dim, ndim))
 
 
@@ -169,9 +158,9 @@ def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     """
     array = operand(input)
     if array.ndim == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        raise RuntimeError(errors.CHUNK_0D)
     if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        raise RuntimeError(errors.chunks_not_positive(chunks))
     size = array.shape[_dim(dim, array.ndim)]
     split_size = -(-size // chunks)
     if split_size == 0 and size == 0:
@@ -187,9 +176,7 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
     """
     array = operand(input)
     if array.ndim == 0:
-        raise RuntimeError(
-            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
-        )
+        raise RuntimeError(errors.TENSOR_SPLIT_0D)
     if isinstance(indices_or_sections, TensorBase):
         value = indices_or_sections._array
         indices_or_sections = int(value) if value.ndim == 0 else [int(i) for i in value]
@@ -201,7 +188,7 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
     else:
         sections = operator.index(indices_or_sections)
         if sections <= 0:
-            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+            raise RuntimeError(errors.sections_not_positive(sections))
         small, extra = divmod(size, sections)
         lengths = [small + 1 if i < extra else small for i in range(sections)]
         starts = [int(s) for s in np.cumsum([0, *lengths[:-1]])]
@@ -217,17 +204,11 @@ def hsplit(input: Any, sections: Any) -> tuple[Any, ...]:
 def _split_along(input: Any, sections: Any, name: str, min_dim: int, dim: int) -> Any:
     ndim = operand(input).ndim
     if ndim < min_dim:
-        raise RuntimeError(
-            f"minigrad.{name} requires a tensor with at least {min_dim} dimension, but got a "
-            f"tensor with {ndim} dimensions!"
-        )
+        raise RuntimeError(errors.dsplit_too_few_dims(name, min_dim, ndim))
     if not isinstance(sections, (list, tuple)):
         size = operand(input).shape[dim]
         if sections == 0 or size % sections:
-            raise RuntimeError(
-                f"minigrad.{name} attempted to split along dimension {dim}, but the size of the "
-                f"dimension {size} is not divisible by the split_size {sections}!"
-            )
+            raise RuntimeError(errors.dsplit_not_divisible(name, dim, size, sections))
     return tensor_split(input, sections, dim)
 
 

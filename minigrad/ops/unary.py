@@ -1,4 +1,6 @@
-"""Unary elementwise math: neg, abs, exp, log, sqrt, trigonometry, rounding, sign, ...
+"""Unary elementwise math: neg, abs, exp, log, sqrt, sigmoid, tanh, relu, erf, sign, ...
+
+Trigonometric and hyperbolic ops live in ``trigonometric.py``, rounding in ``rounding.py``.
 
 Each op saves what PyTorch's derivatives.yaml saves: the input where the derivative is written
 with it (sin, log2, ...), the result where it is cheaper that way (exp, tan, rsqrt, ...); that
@@ -152,10 +154,10 @@ def exp(input: Any) -> Any:
 
 def exp_(input: Any) -> Any:
     """``input = exp(input)`` in place (saves the result: a later in-place write breaks it)."""
-    return _float_inplace(input, Exp)
+    return float_inplace(input, Exp)
 
 
-def _float_inplace(input: Any, op: type[Op]) -> Any:
+def float_inplace(input: Any, op: type[Op]) -> Any:
     """An in-place op with a floating-point result: integer tensors cannot hold it."""
     if input._array.dtype.kind != "f":
         raise RuntimeError(
@@ -182,7 +184,7 @@ def log(input: Any) -> Any:
 
 def log_(input: Any) -> Any:
     """``input = log(input)``, in place."""
-    return _float_inplace(input, Log)
+    return float_inplace(input, Log)
 
 
 class Sqrt(SavesResult):
@@ -203,7 +205,7 @@ def sqrt(input: Any) -> Any:
 
 def sqrt_(input: Any) -> Any:
     """``input = sqrt(input)``, in place."""
-    return _float_inplace(input, Sqrt)
+    return float_inplace(input, Sqrt)
 
 
 _HALF_ONE = Constants(0.5, 1.0)
@@ -244,7 +246,7 @@ def sigmoid(input: Any) -> Any:
 
 def sigmoid_(input: Any) -> Any:
     """``input = sigmoid(input)``, in place."""
-    return _float_inplace(input, Sigmoid)
+    return float_inplace(input, Sigmoid)
 
 
 class SigmoidBackward(Op):
@@ -292,7 +294,7 @@ def tanh(input: Any) -> Any:
 
 def tanh_(input: Any) -> Any:
     """``input = tanh(input)``, in place."""
-    return _float_inplace(input, Tanh)
+    return float_inplace(input, Tanh)
 
 
 class TanhBackward(Op):
@@ -479,7 +481,7 @@ def exp2(input: Any) -> Any:
 
 def exp2_(input: Any) -> Any:
     """``exp2`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Exp2)
+    return float_inplace(input, Exp2)
 
 
 class Expm1(SavesResult):
@@ -500,7 +502,7 @@ def expm1(input: Any) -> Any:
 
 def expm1_(input: Any) -> Any:
     """``expm1`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Expm1)
+    return float_inplace(input, Expm1)
 
 
 class Log2(SavesInput):
@@ -521,7 +523,7 @@ def log2(input: Any) -> Any:
 
 def log2_(input: Any) -> Any:
     """``log2`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Log2)
+    return float_inplace(input, Log2)
 
 
 class Log10(SavesInput):
@@ -542,7 +544,7 @@ def log10(input: Any) -> Any:
 
 def log10_(input: Any) -> Any:
     """``log10`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Log10)
+    return float_inplace(input, Log10)
 
 
 class Log1p(SavesInput):
@@ -565,7 +567,7 @@ def log1p(input: Any) -> Any:
 
 def log1p_(input: Any) -> Any:
     """``log1p`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Log1p)
+    return float_inplace(input, Log1p)
 
 
 class Rsqrt(SavesResult):
@@ -590,181 +592,7 @@ def rsqrt(input: Any) -> Any:
 
 def rsqrt_(input: Any) -> Any:
     """``rsqrt`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Rsqrt)
-
-
-class Sin(SavesInput):
-    """y = sin(x);  dx = grad * cos(x).  Saves its input."""
-
-    kernel = np.sin
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad * np.cos(x)
-
-
-def sin(input: Any) -> Any:
-    """Sine (radians).
-
-    Example:
-        >>> import minigrad
-        >>> minigrad.sin(minigrad.tensor([0.0, 1.0]))
-        tensor([0.0000, 0.8415])
-    """
-    return Sin.apply(float_input(input))
-
-
-def sin_(input: Any) -> Any:
-    """``sin`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Sin)
-
-
-class Cos(SavesInput):
-    """y = cos(x);  dx = -grad * sin(x).  Saves its input."""
-
-    kernel = np.cos
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad * -np.sin(x)
-
-
-def cos(input: Any) -> Any:
-    """Cosine (radians)."""
-    return Cos.apply(float_input(input))
-
-
-def cos_(input: Any) -> Any:
-    """``cos`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Cos)
-
-
-class Tan(SavesResult):
-    """y = tan(x);  dx = grad * (1 + y**2).  Saves its result."""
-
-    kernel = np.tan
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (y,) = ctx.saved_tensors
-        return grad * (y * y + 1)
-
-
-def tan(input: Any) -> Any:
-    """Tangent (radians)."""
-    return Tan.apply(float_input(input))
-
-
-def tan_(input: Any) -> Any:
-    """``tan`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Tan)
-
-
-class Asin(SavesInput):
-    """y = asin(x) (nan outside [-1, 1]);  dx = grad / sqrt(1 - x**2).  Saves its input."""
-
-    kernel = np.arcsin
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad / np.sqrt(1 - x * x)
-
-
-def asin(input: Any) -> Any:
-    """Inverse sine (nan outside [-1, 1])."""
-    return Asin.apply(float_input(input))
-
-
-def asin_(input: Any) -> Any:
-    """``asin`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Asin)
-
-
-class Acos(SavesInput):
-    """y = acos(x) (nan outside [-1, 1]);  dx = -grad / sqrt(1 - x**2).  Saves its input."""
-
-    kernel = np.arccos
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return -grad / np.sqrt(1 - x * x)
-
-
-def acos(input: Any) -> Any:
-    """Inverse cosine (nan outside [-1, 1])."""
-    return Acos.apply(float_input(input))
-
-
-def acos_(input: Any) -> Any:
-    """``acos`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Acos)
-
-
-class Atan(SavesInput):
-    """y = atan(x);  dx = grad / (1 + x**2).  Saves its input."""
-
-    kernel = np.arctan
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad / (x * x + 1)
-
-
-def atan(input: Any) -> Any:
-    """Inverse tangent."""
-    return Atan.apply(float_input(input))
-
-
-def atan_(input: Any) -> Any:
-    """``atan`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Atan)
-
-
-class Sinh(SavesInput):
-    """y = sinh(x);  dx = grad * cosh(x).  Saves its input."""
-
-    kernel = np.sinh
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad * np.cosh(x)
-
-
-def sinh(input: Any) -> Any:
-    """Hyperbolic sine."""
-    return Sinh.apply(float_input(input))
-
-
-def sinh_(input: Any) -> Any:
-    """``sinh`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Sinh)
-
-
-class Cosh(SavesInput):
-    """y = cosh(x);  dx = grad * sinh(x).  Saves its input."""
-
-    kernel = np.cosh
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad * np.sinh(x)
-
-
-def cosh(input: Any) -> Any:
-    """Hyperbolic cosine."""
-    return Cosh.apply(float_input(input))
-
-
-def cosh_(input: Any) -> Any:
-    """``cosh`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Cosh)
+    return float_inplace(input, Rsqrt)
 
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
@@ -793,162 +621,7 @@ def erf(input: Any) -> Any:
 
 def erf_(input: Any) -> Any:
     """``erf`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    return _float_inplace(input, Erf)
-
-
-class _Step(Op):
-    """A piecewise-constant op: dx = 0 everywhere (PyTorch: zeros).  Saves nothing."""
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return zeros_like_grad(grad)
-
-
-class Floor(_Step):
-    """y = floor(x);  dx = 0.  Saves nothing."""
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.floor(x)
-
-
-def floor(input: Any) -> Any:
-    """Round down to an integral value (integer tensors: a copy)."""
-    if operand(input).dtype.kind == "f":
-        return Floor.apply(input)
-    return _integer_copy(input, "floor_vml_cpu")
-
-
-def floor_(input: Any) -> Any:
-    """``floor`` in place (integer tensors keep their values: a version bump)."""
-    return _rounding_inplace(input, Floor)
-
-
-def _integer_copy(input: Any, kernel: str | None = None) -> Any:
-    # Rounding an integer tensor is the identity: a copy, as PyTorch returns. PyTorch has no
-    # rounding kernel for bool tensors (``kernel`` names it in the error).
-    if kernel is not None and operand(input).dtype == np.bool_:
-        check_float_kernel(kernel, input)
-    return Clone.apply(input)
-
-
-class Ceil(_Step):
-    """y = ceil(x);  dx = 0.  Saves nothing."""
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.ceil(x)
-
-
-def ceil(input: Any) -> Any:
-    """Round up to an integral value (integer tensors: a copy)."""
-    if operand(input).dtype.kind == "f":
-        return Ceil.apply(input)
-    return _integer_copy(input, "ceil_vml_cpu")
-
-
-def ceil_(input: Any) -> Any:
-    """``ceil`` in place (integer tensors keep their values: a version bump)."""
-    return _rounding_inplace(input, Ceil)
-
-
-class Trunc(_Step):
-    """y = trunc(x) (rounded towards 0);  dx = 0.  Saves nothing."""
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.trunc(x)
-
-
-def trunc(input: Any) -> Any:
-    """Round towards zero (integer tensors: a copy)."""
-    if operand(input).dtype.kind == "f":
-        return Trunc.apply(input)
-    return _integer_copy(input, "trunc_vml_cpu")
-
-
-def trunc_(input: Any) -> Any:
-    """``trunc`` in place (integer tensors keep their values: a version bump)."""
-    return _rounding_inplace(input, Trunc)
-
-
-class Round(_Step):
-    """y = x rounded half to even;  dx = 0.  Saves nothing."""
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.round(x)
-
-
-def round(input: Any, *, decimals: int = 0) -> Any:
-    """Round half to even, to ``decimals`` decimal digits (integer tensors: a copy)."""
-    if operand(input).dtype.kind != "f":
-        if decimals:
-            check_float_kernel("round_cpu", input)
-        return _integer_copy(input, "round_vml_cpu")
-    if decimals:
-        return RoundDecimals.apply(input, decimals)
-    return Round.apply(input)
-
-
-def round_(input: Any, *, decimals: int = 0) -> Any:
-    """Round half to even in place (integer tensors keep their values: a version bump)."""
-    if decimals:
-        if input._array.dtype.kind != "f":
-            check_float_kernel("round_cpu", input)
-        else:
-            return apply_inplace(RoundDecimals, input, decimals)
-    return _rounding_inplace(input, Round)
-
-
-def _rounding_inplace(input: Any, op: type[Op]) -> Any:
-    """floor_, ceil_, trunc_, round_: on an integer tensor the values stay (a version bump)."""
-    if input._array.dtype == np.bool_:
-        check_float_kernel(f"{op.__name__.lower()}_vml_cpu", input)
-    return apply_inplace(op if input._array.dtype.kind == "f" else Clone, input)
-
-
-class RoundDecimals(Op):
-    """y = x rounded half to even at ``decimals`` digits;  dx = 0.  Saves nothing."""
-
-    node_name = "RoundBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, decimals: int) -> np.ndarray:
-        # PyTorch's formula: rint(x * 10**d) / 10**d (for d < 0: rint(x / 10**-d) * 10**-d).
-        if decimals >= 0:
-            scale = x.dtype.type(10.0**decimals)
-            return np.rint(x * scale) / scale
-        scale = x.dtype.type(10.0**-decimals)
-        return np.rint(x / scale) * scale
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return zeros_like_grad(grad), None
-
-
-class Frac(Op):
-    """y = x - trunc(x);  dx = grad.  Saves nothing."""
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return x - np.trunc(x)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return grad
-
-
-def frac(input: Any) -> Any:
-    """``input - trunc(input)``: the fractional part, with the sign of ``input``."""
-    check_float_kernel("frac_cpu", input)
-    return Frac.apply(input)
-
-
-def frac_(input: Any) -> Any:
-    """``input - trunc(input)``, in place."""
-    check_float_kernel("frac_cpu", input)
-    return apply_inplace(Frac, input)
+    return float_inplace(input, Erf)
 
 
 class NanToNum(Op):
@@ -973,7 +646,7 @@ def nan_to_num(
     By default, infinities become the dtype's largest and smallest finite values.
     """
     if operand(input).dtype.kind != "f":
-        return _integer_copy(input)
+        return Clone.apply(input)  # an integer tensor has no nan or inf: a copy
     return NanToNum.apply(input, nan, posinf, neginf)
 
 
@@ -996,6 +669,3 @@ def square(input: Any) -> Any:
 def square_(input: Any) -> Any:
     """``input ** 2`` in place (recorded as ``pow_``, as in PyTorch)."""
     return pow_(input, 2)
-
-
-fix = trunc

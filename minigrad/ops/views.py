@@ -101,15 +101,12 @@ def select(input: Any, dim: int, index: int) -> Any:
     """
     array = operand(input)
     if array.ndim == 0:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        raise IndexError(errors.SELECT_0D)
     dim = _dim(dim, array.ndim)
     index = operator.index(index)
     size = array.shape[dim]
     if not -size <= index < size:
-        raise IndexError(
-            f"select(): index {index} out of range for tensor of size "
-            f"{errors.format_size(array.shape)} at dimension {dim}"
-        )
+        raise IndexError(errors.select_out_of_range(index, array.shape, dim))
     return Select.apply(input, dim, index % size)
 
 
@@ -148,21 +145,17 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
     """
     array = operand(input)
     if array.ndim == 0:
-        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        raise RuntimeError(errors.NARROW_0D)
     start = start.item() if isinstance(start, TensorBase) else operator.index(start)
     if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
+        raise RuntimeError(errors.NARROW_NEGATIVE_LENGTH)
     dim = _dim(dim, array.ndim)
     size = array.shape[dim]
     if not -size <= start <= size:
-        raise IndexError(
-            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
-        )
+        raise IndexError(errors.narrow_start_out_of_range(start, size))
     start = start + size if start < 0 else start
     if start + length > size:
-        raise RuntimeError(
-            f"start ({start}) + length ({length}) exceeds dimension size ({size})."
-        )
+        raise RuntimeError(errors.narrow_exceeds_size(start, length, size))
     return Slice.apply(input, dim, start, start + length, 1)
 
 
@@ -170,7 +163,7 @@ def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: i
     """``input[start:stop:step]`` along ``dim`` (a view; the step must be positive)."""
     step = 1 if step is None else step
     if step <= 0:
-        raise ValueError("step must be greater than zero")
+        raise ValueError(errors.STEP_NOT_POSITIVE)
     start, stop, _ = slice(start, stop, step).indices(operand(input).shape[dim])
     return Slice.apply(input, dim, start, max(stop, start), step)
 
@@ -266,7 +259,7 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
         seen = set()
         for d in dims:
             if d in seen:
-                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+                raise RuntimeError(errors.dim_repeated(d))
             seen.add(d)
         return SqueezeDims.apply(input, dims if ndim else ())
     return SqueezeDim.apply(input, _dim(dim, ndim))
@@ -304,7 +297,7 @@ class View(ViewOp):
             return x.reshape(shape)
         strides = view_strides(x.shape, element_strides(x), shape)
         if strides is None:  # the public functions check first; replays always fit
-            raise ValueError("view size is not compatible with input tensor's size and stride")
+            raise ValueError(errors.VIEW_NOT_COMPATIBLE)
         return strided(x, shape, strides)
 
     @staticmethod
@@ -328,7 +321,7 @@ def view(input: Any, *shape: Any) -> Any:
     array = operand(input)
     target = infer_shape(_sizes(shape), array.size)
     if not is_plain(array) and view_strides(array.shape, element_strides(array), target) is None:
-        raise RuntimeError(_NOT_VIEWABLE)
+        raise RuntimeError(errors.VIEW_SPANS_SUBSPACES)
     return View.apply(input, target)
 
 
@@ -421,7 +414,7 @@ def t(input: Any) -> Any:
     """
     ndim = operand(input).ndim
     if ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
+        raise RuntimeError(errors.t_too_many_dims(ndim))
     return T.apply(input, 0, 1 if ndim == 2 else 0)
 
 
@@ -452,14 +445,10 @@ def permute(input: Any, *dims: Any) -> Any:
     dims = _sizes(dims)
     ndim = operand(input).ndim
     if len(dims) != ndim:
-        raise RuntimeError(
-            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            "length of the desired ordering of dimensions i.e. input.dim() = "
-            f"{ndim} is not equal to len(dims) = {len(dims)}"
-        )
+        raise RuntimeError(errors.permute_length(ndim, len(dims)))
     wrapped = tuple(_dim(d, ndim) for d in dims)
     if len(set(wrapped)) != len(wrapped):
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
+        raise RuntimeError(errors.PERMUTE_DUPLICATE_DIMS)
     return Permute.apply(input, wrapped)
 
 
@@ -467,21 +456,9 @@ def reversed_dims(input: Any) -> Any:
     """``input.T``: all dimensions reversed (PyTorch warns unless the tensor is 2-D)."""
     ndim = operand(input).ndim
     if ndim == 0:
-        warnings.warn(
-            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
-            "cases.",
-            UserWarning,
-            stacklevel=3,
-        )
+        warnings.warn(errors.deprecated_on_0d("T"), UserWarning, stacklevel=3)
     elif ndim != 2:
-        warnings.warn(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` "
-            "to reverse the dimensions of a tensor.",
-            UserWarning,
-            stacklevel=3,
-        )
+        warnings.warn(errors.T_NOT_2D_DEPRECATED, UserWarning, stacklevel=3)
     return Permute.apply(input, tuple(range(ndim - 1, -1, -1)))
 
 
@@ -499,16 +476,12 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
     source = (source,) if isinstance(source, int) else tuple(source)
     destination = (destination,) if isinstance(destination, int) else tuple(destination)
     if len(source) != len(destination):
-        raise RuntimeError(
-            "movedim: Invalid source or destination dims: source "
-            f"({list(source)} dims) should contain the same number of dims as destination "
-            f"({list(destination)} dims)"
-        )
+        raise RuntimeError(errors.movedim_lengths(source, destination))
     src = [_dim(d, ndim) for d in source]
     dst = [_dim(d, ndim) for d in destination]
     for name, dims, given in (("source", src, source), ("destination", dst, destination)):
         if len(set(dims)) != len(dims):
-            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+            raise RuntimeError(errors.movedim_repeated(name, given))
     order = [-1] * ndim
     for s, d in zip(src, dst):
         order[d] = s
@@ -546,12 +519,7 @@ def expand(input: Any, *sizes: Any) -> Any:
     shape = operand(input).shape
     lead = len(sizes) - len(shape)
     if lead < 0:
-        raise RuntimeError(
-            f"expand({_expand_error_type(input)}{{{errors.format_size(shape)}}}, "
-            f"size={errors.format_size(sizes)}): the number of sizes provided ({len(sizes)}) "
-            "must be greater or equal to the number of dimensions in the tensor "
-            f"({len(shape)})"
-        )
+        raise RuntimeError(errors.expand_too_few_sizes(_expand_error_type(input), shape, sizes))
     # From the last dimension, as PyTorch's inferExpandGeometry (the first mismatch it meets).
     target = [0] * len(sizes)
     for i in range(len(sizes) - 1, -1, -1):
@@ -559,19 +527,12 @@ def expand(input: Any, *sizes: Any) -> Any:
         size = shape[i - lead] if i >= lead else 1
         if n == -1:
             if i < lead:
-                raise RuntimeError(
-                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
-                    f"non-existing dimension {i}"
-                )
+                raise RuntimeError(errors.expand_leading_minus_one(i))
             n = size
         if n < 0:
-            raise RuntimeError("numel: integer multiplication overflow")
+            raise RuntimeError(errors.NUMEL_OVERFLOW)
         if size != n and size != 1:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({n}) must match the existing size ({size}) "
-                f"at non-singleton dimension {i}.  Target sizes: {errors.format_size(sizes)}.  "
-                f"Tensor sizes: {errors.format_size(shape)}"
-            )
+            raise RuntimeError(errors.expand_size_mismatch(n, size, i, sizes, shape))
         target[i] = n
     return Expand.apply(input, tuple(target))
 
@@ -623,7 +584,7 @@ def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
     ndim = operand(input).ndim
     d1, d2 = _dim(dim1, ndim), _dim(dim2, ndim)
     if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        raise RuntimeError(errors.identical_diagonal_dims(dim1, dim2))
     return Diagonal.apply(input, operator.index(offset), d1, d2)
 
 
@@ -663,12 +624,6 @@ class UnsafeView(Op):
     backward = View.backward
 
 
-_NOT_VIEWABLE = (
-    "view size is not compatible with input tensor's size and stride (at least one dimension "
-    "spans across two contiguous subspaces). Use .reshape(...) instead."
-)
-
-
 def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     """``shape`` with its -1 (if any) replaced so that it holds ``numel`` elements.
 
@@ -678,27 +633,19 @@ def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     for index, size in enumerate(shape):
         if size == -1:
             if infer_dim is not None:
-                raise RuntimeError("only one dimension can be inferred")
+                raise RuntimeError(errors.ONLY_ONE_INFERRED_DIM)
             infer_dim = index
         elif size >= 0:
             known *= size
         else:
-            raise RuntimeError(
-                f"invalid shape dimension {size} at index {index} of shape "
-                f"{errors.format_size(shape)}"
-            )
+            raise RuntimeError(errors.invalid_shape_dimension(size, index, shape))
     if numel == known or (infer_dim is not None and known > 0 and numel % known == 0):
         if infer_dim is None:
             return tuple(shape)
         if known == 0:
-            raise RuntimeError(
-                f"cannot reshape tensor of 0 elements into shape {errors.format_size(shape)} "
-                "because the unspecified dimension size -1 can be any value and is ambiguous"
-            )
+            raise RuntimeError(errors.reshape_empty_ambiguous(shape))
         return tuple(numel // known if i == infer_dim else n for i, n in enumerate(shape))
-    raise RuntimeError(
-        f"shape '{errors.format_size(shape)}' is invalid for input of size {numel}"
-    )
+    raise RuntimeError(errors.shape_invalid_for_size(shape, numel))
 
 
 def view_as(input: Any, other: Any) -> Any:
@@ -720,7 +667,7 @@ def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     shape = operand(input).shape
     start, end = _dim(start_dim, len(shape)), _dim(end_dim, len(shape))
     if start > end:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        raise RuntimeError(errors.FLATTEN_START_AFTER_END)
     if not shape:
         return reshape(input, (1,))
     if start == end:
@@ -739,29 +686,20 @@ def unflatten(input: Any, dim: int, sizes: Any) -> Any:
     """
     shape = operand(input).shape
     if not shape:
-        raise RuntimeError(
-            "unflatten got an unexpected error:\nDimension specified as 0 but tensor has no "
-            "dimensions"
-        )
+        raise RuntimeError(errors.unflatten_unexpected(errors.dim_of_0d(0)))
     dim = _dim(dim, len(shape))
     sizes = tuple(sizes)
     for position, size in enumerate(sizes):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
-            raise TypeError(
-                "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found "
-                f"element of type {type(size).__name__} at pos {position}"
-            )
+            raise TypeError(errors.unflatten_sizes_type(type(size).__name__, position))
     if not sizes:
-        raise RuntimeError("unflatten: sizes must be non-empty")
+        raise RuntimeError(errors.UNFLATTEN_EMPTY_SIZES)
     try:
         inferred = infer_shape(sizes, shape[dim])
     except RuntimeError as error:
         if "invalid for input" in str(error):
-            raise RuntimeError(
-                f"unflatten: Provided sizes {errors.format_size(sizes)} don't multiply up to "
-                f"the size of dim {dim} ({shape[dim]}) in the input tensor"
-            ) from None
-        raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
+            raise RuntimeError(errors.unflatten_sizes_product(sizes, dim, shape[dim])) from None
+        raise RuntimeError(errors.unflatten_unexpected(str(error))) from None
     return view(input, (*shape[:dim], *inferred, *shape[dim + 1 :]))
 
 
@@ -777,16 +715,10 @@ def _matrix_transpose(input: Any, name: str) -> Any:
     ndim = operand(input).ndim
     if ndim == 0:
         # PyTorch: identity on 0-d tensors (the tensor itself), with a deprecation warning.
-        hint = "This function is the identity in these cases." if name == "mT" else (
-            "Consider using x.conj().")
-        prefix = "adjoint()" if name == "adjoint()" else f"Tensor.{name}"
-        warnings.warn(f"{prefix} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=4)
+        warnings.warn(errors.deprecated_on_0d(name), UserWarning, stacklevel=4)
         return input
     if ndim < 2:
-        raise RuntimeError(
-            f"tensor.{name} is only supported on matrices or batches of matrices. Got {ndim}-D "
-            "tensor."
-        )
+        raise RuntimeError(errors.matrices_only(name, ndim))
     return Transpose.apply(input, ndim - 2, ndim - 1)
 
 

@@ -1,0 +1,188 @@
+"""Trigonometric and hyperbolic ops: sin, cos, tan, asin, acos, atan, sinh, cosh.
+
+All are uniform unary ops (``unary.SavesInput`` / ``unary.SavesResult``): each declares whether
+its backward is written with its input or its result, as PyTorch's derivatives.yaml does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad.ops._helpers import float_input
+from minigrad.ops.unary import SavesInput, SavesResult, float_inplace
+
+
+class Sin(SavesInput):
+    """y = sin(x);  dx = grad * cos(x).  Saves its input."""
+
+    kernel = np.sin
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * np.cos(x)
+
+
+def sin(input: Any) -> Any:
+    """Sine (radians).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.sin(minigrad.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8415])
+    """
+    return Sin.apply(float_input(input))
+
+
+def sin_(input: Any) -> Any:
+    """``sin`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Sin)
+
+
+class Cos(SavesInput):
+    """y = cos(x);  dx = -grad * sin(x).  Saves its input."""
+
+    kernel = np.cos
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * -np.sin(x)
+
+
+def cos(input: Any) -> Any:
+    """Cosine (radians)."""
+    return Cos.apply(float_input(input))
+
+
+def cos_(input: Any) -> Any:
+    """``cos`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Cos)
+
+
+class Tan(SavesResult):
+    """y = tan(x);  dx = grad * (1 + y**2).  Saves its result."""
+
+    kernel = np.tan
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        return grad * (y * y + 1)
+
+
+def tan(input: Any) -> Any:
+    """Tangent (radians)."""
+    return Tan.apply(float_input(input))
+
+
+def tan_(input: Any) -> Any:
+    """``tan`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Tan)
+
+
+class Asin(SavesInput):
+    """y = asin(x) (nan outside [-1, 1]);  dx = grad / sqrt(1 - x**2).  Saves its input."""
+
+    kernel = np.arcsin
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad / np.sqrt(1 - x * x)
+
+
+def asin(input: Any) -> Any:
+    """Inverse sine (nan outside [-1, 1])."""
+    return Asin.apply(float_input(input))
+
+
+def asin_(input: Any) -> Any:
+    """``asin`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Asin)
+
+
+class Acos(SavesInput):
+    """y = acos(x) (nan outside [-1, 1]);  dx = -grad / sqrt(1 - x**2).  Saves its input."""
+
+    kernel = np.arccos
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return -grad / np.sqrt(1 - x * x)
+
+
+def acos(input: Any) -> Any:
+    """Inverse cosine (nan outside [-1, 1])."""
+    return Acos.apply(float_input(input))
+
+
+def acos_(input: Any) -> Any:
+    """``acos`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Acos)
+
+
+class Atan(SavesInput):
+    """y = atan(x);  dx = grad / (1 + x**2).  Saves its input."""
+
+    kernel = np.arctan
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad / (x * x + 1)
+
+
+def atan(input: Any) -> Any:
+    """Inverse tangent."""
+    return Atan.apply(float_input(input))
+
+
+def atan_(input: Any) -> Any:
+    """``atan`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Atan)
+
+
+class Sinh(SavesInput):
+    """y = sinh(x);  dx = grad * cosh(x).  Saves its input."""
+
+    kernel = np.sinh
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * np.cosh(x)
+
+
+def sinh(input: Any) -> Any:
+    """Hyperbolic sine."""
+    return Sinh.apply(float_input(input))
+
+
+def sinh_(input: Any) -> Any:
+    """``sinh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Sinh)
+
+
+class Cosh(SavesInput):
+    """y = cosh(x);  dx = grad * sinh(x).  Saves its input."""
+
+    kernel = np.cosh
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * np.sinh(x)
+
+
+def cosh(input: Any) -> Any:
+    """Hyperbolic cosine."""
+    return Cosh.apply(float_input(input))
+
+
+def cosh_(input: Any) -> Any:
+    """``cosh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Cosh)
