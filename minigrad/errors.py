@@ -1454,6 +1454,11 @@ def narrow_exceeds_size(start: int, length: int, size: int) -> str:
     return f"start ({start}) + length ({length}) exceeds dimension size ({size})."
 
 
+def dim_not_int(type_name: str) -> str:
+    """A ``dim`` argument that is not an integer (a float, a str, None...)."""
+    return f"argument 'dim' must be int, not {type_name}"
+
+
 def dim_repeated(dim: int) -> str:
     """``squeeze`` given the same dimension twice."""
     return f"dim {dim} appears multiple times in the list of dims"

@@ -222,7 +222,7 @@ def wrap_dim(dim: Any, ndim: int) -> int:
     float, a str, None...), its IndexError for one out of range.
     """
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(f"argument 'dim' must be int, not {errors.python_type_name(dim)}")
+        raise TypeError(errors.dim_not_int(errors.python_type_name(dim)))
     rank = max(ndim, 1)
     if not -rank <= dim < rank:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
@@ -243,7 +243,7 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         )
     axes = [wrap_dim(d, ndim) for d in dims]
     if len(set(axes)) != len(axes):
-        raise RuntimeError(f"dim {axes[0]} appears multiple times in the list of dims")
+        raise RuntimeError(errors.dim_repeated(axes[0]))
     return tuple(sorted(a for a in axes if a < ndim or ndim > 0))
 
 

@@ -43,7 +43,7 @@ class WeightedBincount(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError("derivative for aten::bincount is not implemented")
+        raise RuntimeError(errors.derivative_not_implemented("aten::bincount"))
 
 
 WeightedBincount._Node.name = not_implemented_name  # type: ignore[method-assign]
