@@ -12,10 +12,11 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name
+from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import Op
 from minigrad.ops import reduction, views
 from minigrad.ops._helpers import (
+    cast,
     operand,
     raw,
     restore_reduced,
@@ -109,8 +110,6 @@ def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, 
     array = operand(x)
     _check_float(array, "linalg.vector_norm")
     if dtype is not None:
-        from minigrad._dtype import to_numpy_dtype
-        from minigrad.ops._helpers import cast
 
         x = cast(x, to_numpy_dtype(dtype, "linalg.vector_norm"))
         array = operand(x)
@@ -163,8 +162,6 @@ def matrix_norm(a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = F
         return vector_norm(a, 2, (dim1, dim2), keepdim, dtype=dtype)
     if ord == "nuc" or abs(ord) == 2:
         if dtype is not None:
-            from minigrad._dtype import to_numpy_dtype
-            from minigrad.ops._helpers import cast
 
             a = cast(a, to_numpy_dtype(dtype, "linalg.matrix_norm"))
         permutation = _backshift(dim1, dim2, array.ndim)

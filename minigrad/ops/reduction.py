@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import numel
 from minigrad.autograd.tensor_base import TensorBase
@@ -160,7 +161,6 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
     """
     array = operand(input)
     if array.dtype.kind != "f":
-        from minigrad._dtype import display_name
 
         raise RuntimeError(errors.mean_dtype(display_name(array.dtype)))
     if dim is None:

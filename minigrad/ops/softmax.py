@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import (
     cast,
@@ -75,11 +76,9 @@ def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> tuple[Any, in
     array = operand(input)
     axis = wrap_dim(dim, array.ndim)
     if dtype is not None:
-        from minigrad._dtype import to_numpy_dtype
 
         input = cast(input, to_numpy_dtype(dtype, name))
     elif array.dtype.kind != "f":
-        from minigrad._dtype import display_name
 
         kernel = "lastdim_kernel_impl" if axis == max(array.ndim, 1) - 1 else "kernel_impl"
         raise NotImplementedError(
