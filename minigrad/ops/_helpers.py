@@ -310,11 +310,6 @@ class NoDerivative(Op):
         raise RuntimeError(errors.derivative_not_implemented(ctx.aten_name))
 
 
-def type_display(input: Any) -> str:
-
-    return display_name(operand(input).dtype)
-
-
 def not_implemented_name(node: Any) -> str:
     """PyTorch's C++ name of the node that stands for a missing derivative."""
     return "torch::autograd::NotImplemented"
@@ -324,12 +319,14 @@ NoDerivative._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def is_bool(value: Any) -> bool:
+    """Whether ``value`` (a tensor or an array) holds bools."""
     return isinstance(operand(value), np.ndarray) and operand(value).dtype == np.bool_
 
 
 def check_float_kernel(kernel: str, input: Any) -> None:
+    """PyTorch's NotImplementedError when ``kernel`` exists only for floating-point inputs."""
     if operand(input).dtype.kind != "f":
-        raise NotImplementedError(errors.not_implemented_for(kernel, type_display(input)))
+        raise NotImplementedError(errors.not_implemented_for(kernel, dtype_name(input)))
 
 
 def raw(value: Any) -> Any:
@@ -394,6 +391,7 @@ def constant_tensor(array: Any) -> Any:
 
 
 def shape_of(value: Any) -> tuple[int, ...]:
+    """The shape of a tensor, an array or a number (``()``)."""
     return tuple(np.shape(operand(value)))
 
 
@@ -403,11 +401,15 @@ def size_text(shape: Sequence[int]) -> str:
 
 
 def not_implemented(kernel: str, value: Any) -> NotImplementedError:
+    """PyTorch's error for ``kernel`` having no version for ``value``'s dtype (to raise)."""
     return NotImplementedError(errors.not_implemented_for(kernel, dtype_name(value)))
 
 
 def check_no_grad(value: Any, argument: str, function: str) -> None:
-    # PyTorch's autograd refuses inputs it has no formula for before running the op.
+    """PyTorch's error for an ``argument`` that requires grad where there is no formula for it.
+
+    PyTorch's autograd refuses such inputs before running the op.
+    """
     if is_tensor(value) and value.requires_grad:
         raise RuntimeError(
             f"The function '{function}' is not differentiable with respect to argument "
