@@ -753,27 +753,16 @@ def print_memory(results: dict[str, Any]) -> None:
 
 # --- 5. an MLP training step against hand-written numpy -----------------------------------------
 
-TRAIN_BATCH, TRAIN_IN, TRAIN_HIDDEN, TRAIN_OUT = 256, 784, 256, 10
-TRAIN_LR = 0.01
+# The MLP step is bench_nn.py's problem (same sizes, weights, batch and library step).
+from bench_nn import BATCH as TRAIN_BATCH  # noqa: E402
+from bench_nn import HIDDEN as TRAIN_HIDDEN  # noqa: E402
+from bench_nn import IN as TRAIN_IN  # noqa: E402
+from bench_nn import LR as TRAIN_LR  # noqa: E402
+from bench_nn import OUT as TRAIN_OUT  # noqa: E402
+from bench_nn import initial_state as train_state  # noqa: E402
+from bench_nn import nn_step_factory as library_train_step_factory  # noqa: E402
+
 TARGET_TRAIN = 1.15  # minigrad's step at most 1.15x the hand-written numpy step
-
-
-def train_state(seed: int = 0) -> dict[str, np.ndarray]:
-    """Weights as nn.Linear draws them (U(-1/sqrt(fan_in), ..)), a batch and its labels."""
-    rng = np.random.default_rng(seed)
-
-    def uniform(shape: tuple[int, ...], fan_in: int) -> np.ndarray:
-        bound = 1 / np.sqrt(fan_in)
-        return rng.uniform(-bound, bound, shape).astype(np.float32)
-
-    return {
-        "0.weight": uniform((TRAIN_HIDDEN, TRAIN_IN), TRAIN_IN),
-        "0.bias": uniform((TRAIN_HIDDEN,), TRAIN_IN),
-        "2.weight": uniform((TRAIN_OUT, TRAIN_HIDDEN), TRAIN_HIDDEN),
-        "2.bias": uniform((TRAIN_OUT,), TRAIN_HIDDEN),
-        "x": rng.standard_normal((TRAIN_BATCH, TRAIN_IN)).astype(np.float32),
-        "y": rng.integers(0, TRAIN_OUT, TRAIN_BATCH),
-    }
 
 
 def numpy_train_step_factory(state: dict[str, np.ndarray]) -> Callable[[], float]:
@@ -805,25 +794,6 @@ def numpy_train_step_factory(state: dict[str, np.ndarray]) -> Callable[[], float
         for param, param_grad in ((w1, grad_w1), (b1, grad_b1), (w2, grad_w2), (b2, grad_b2)):
             param -= lr * param_grad
         return float(loss)
-
-    return step
-
-
-def library_train_step_factory(lib: Any, state: dict[str, np.ndarray]) -> Callable[[], float]:
-    """The step as users write it: nn.Sequential, F.cross_entropy, optim.SGD."""
-    model = lib.nn.Sequential(lib.nn.Linear(TRAIN_IN, TRAIN_HIDDEN), lib.nn.ReLU(),
-                              lib.nn.Linear(TRAIN_HIDDEN, TRAIN_OUT))
-    model.load_state_dict({k: lib.tensor(state[k]) for k in model.state_dict()})
-    optimizer = lib.optim.SGD(model.parameters(), lr=TRAIN_LR)
-    x, y = lib.tensor(state["x"]), lib.tensor(state["y"])
-    cross_entropy = lib.nn.functional.cross_entropy
-
-    def step() -> float:
-        optimizer.zero_grad()
-        loss = cross_entropy(model(x), y)
-        loss.backward()
-        optimizer.step()
-        return loss.item()
 
     return step
 
