@@ -326,6 +326,8 @@ REFUSES_OUT: dict[str, tuple[str, ...]] = {
                      _NO_OUT, " * (Tensor input, int sections, int dim = 0)\n", _NO_OUT),
     "index_fill": (" * (Tensor input, int dim, Tensor index, Tensor value)\n",
                    " * (Tensor input, int dim, Tensor index, Number value)\n"),
+    "masked_fill": (" * (Tensor input, Tensor mask, Tensor value)\n",
+                    " * (Tensor input, Tensor mask, Number value)\n"),
     "moveaxis": _MOVE, "movedim": _MOVE,
     "narrow": (" * (Tensor input, int dim, Tensor start, int length)\n",
                " * (Tensor input, int dim, int start, int length)\n"),
