@@ -532,6 +532,23 @@ NEGATE_BOOL = (
 )
 NEGATIVE_INTEGER_POWER = "Integers to negative integer powers are not allowed."
 INTEGER_DIVISION_BY_ZERO = "ZeroDivisionError"
+# div's overloads, listed when ``rounding_mode`` is neither a str nor None.
+DIV_SIGNATURES = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+    "Tensor input, Number other, *, str rounding_mode",
+)
+DIV_METHOD_SIGNATURES = (
+    "Tensor other", "Tensor other, *, str rounding_mode", "Number other, *, str rounding_mode",
+)
+
+
+def div_rounding_mode(found: object) -> str:
+    """``div``'s ``rounding_mode`` is a str but not a mode."""
+    return (
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+        f"'{found}'"
+    )
 RELU_BOOL = "Boolean inputs not supported for relu"
 CLAMP_MIXED_BOUNDS = (
     "clamp() received an invalid combination of arguments: the bounds must be both "

@@ -158,6 +158,8 @@ OPS: list[OpInfo] = [
     row("mul_self_only_", lambda lib, t, y: t.mul_(y), BINARY, grad_args=(0,), op="mul_"),
     row("div_", lambda lib, t, y: t.div_(y), DIVISORS),
     row("div_other_only_", lambda lib, t, y: t.div_(y), DIVISORS, grad_args=(1,), op="div_"),
+    row("div_floor_", lambda lib, t, y: t.div_(y, rounding_mode="floor"), DIVISORS, op="div_"),
+    row("div_trunc_", lambda lib, t, y: t.div_(y, rounding_mode="trunc"), DIVISORS, op="div_"),
     row("true_divide_", lambda lib, t, y: t.true_divide_(y), DIVISORS),
     row("pow_", lambda lib, t, y: t.pow_(y),
         full_first(binary_samples(POSITIVE, REAL, scalar=None))),
