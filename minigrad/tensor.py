@@ -455,7 +455,7 @@ class Tensor(TensorBase):
 
     def unflatten(self, dim: int, sizes: Any) -> Tensor:
         """Dimension ``dim`` split into ``sizes``."""
-        return views.unflatten(self, dim, sizes)
+        return views.unflatten_method(self, dim, sizes)
 
     def ravel(self) -> Tensor:
         """All elements in one dimension (a view of this tensor, or of a contiguous copy)."""

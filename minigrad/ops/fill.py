@@ -16,7 +16,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import zeros_like_grad
+from minigrad.ops._helpers import check_differentiable_result, zeros_like_grad
 
 
 class Zero(Op):
@@ -227,6 +227,7 @@ def masked_fill(input: Any, mask: Any, value: Any) -> Any:
         ) from None
     value = _masked_fill_value(value)
     if isinstance(value, TensorBase):
+        check_differentiable_result(input._array.dtype, value)
         return MaskedFillTensor.apply(input, value, mask)
     return MaskedFill.apply(input, mask, value)
 
