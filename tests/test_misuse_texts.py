@@ -108,3 +108,46 @@ def test_index_select_out_of_range_says_it_as_pytorchs_kernel_for_that_dim(
 ])
 def test_unflatten_sizes_of_the_wrong_kind(call, error, message):
     raises(lambda: call(mg.zeros(3, 4)), error, message)
+
+
+def _method_overloads(name, got, parameter="other", marked=None):
+    why = ("      didn't match because some of the arguments have invalid types: "
+           f"({marked or '!' + got + '!'})\n")
+    return (f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+            f"one of:\n * (Tensor {parameter})\n{why} * (Number {parameter})\n{why}")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: x.pow_(None), _method_overloads("pow_", "NoneType", "exponent")),
+    (lambda x: x.floor_divide_(None), _method_overloads("floor_divide_", "NoneType")),
+    (lambda x: x.remainder_("a"), _method_overloads("remainder_", "str")),
+    (lambda x: x.true_divide_(None), _method_overloads("true_divide_", "NoneType")),
+    (lambda x: x.eq(other=None),
+     "eq() received an invalid combination of arguments - got (other=NoneType, ), but expected "
+     "one of:\n * (Tensor other)\n      didn't match because some of the arguments have invalid "
+     "types: (!other=NoneType!, )\n * (Number other)\n      didn't match because some of the "
+     "arguments have invalid types: (!other=NoneType!, )\n"),
+    (lambda x: x.add(None), "add(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda x: mg.add(x, None),
+     "add(): argument 'other' (position 2) must be Tensor, not NoneType"),
+    (lambda x: x.mul("a"), "mul(): argument 'other' (position 1) must be Tensor, not str"),
+    (lambda x: x.atan2_(None),
+     "atan2_(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda x: mg.logical_and(x, 2),
+     "logical_and(): argument 'other' (position 2) must be Tensor, not int"),
+    (lambda x: mg.pow(x, None),
+     "pow() received an invalid combination of arguments - got (Tensor, NoneType), but expected "
+     "one of:\n * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
+     " * (Number self, Tensor exponent, *, Tensor out = None)\n"
+     " * (Tensor input, Number exponent, *, Tensor out = None)\n"),
+    (lambda x: mg.remainder(x, None),
+     "remainder() received an invalid combination of arguments - got (Tensor, NoneType), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Number self, Tensor other)\n      didn't match because some of the arguments have "
+     "invalid types: (!Tensor!, !NoneType!)\n"
+     " * (Tensor input, Number other, *, Tensor out = None)\n"),
+])
+def test_a_binary_op_given_no_operand_names_pytorchs_overloads(call, message):
+    x = mg.ones(3)
+    raises(lambda: call(x), TypeError, message)
+    assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
