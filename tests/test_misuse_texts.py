@@ -151,3 +151,14 @@ def test_a_binary_op_given_no_operand_names_pytorchs_overloads(call, message):
     x = mg.ones(3)
     raises(lambda: call(x), TypeError, message)
     assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
+
+
+def test_copy_into_an_integer_tensor_records_nothing():
+    # PyTorch's copy_ records only into a dtype that can have a gradient; fill_ records anyway.
+    source = mg.ones(3, requires_grad=True)
+    target = mg.zeros(3, dtype=mg.int64)
+    copied = target.copy_(source)
+    assert (copied.tolist(), copied.requires_grad, copied.grad_fn, target._version) == (
+        [1, 1, 1], False, None, 1)
+    filled = mg.zeros(3, dtype=mg.int64).fill_(mg.tensor(2.0, requires_grad=True))
+    assert type(filled.grad_fn).__name__ == "FillBackward3"

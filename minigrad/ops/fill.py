@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _random, errors
+from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
@@ -116,7 +117,14 @@ class Copy(Op):
 
 
 def copy_(input: Any, src: Any) -> Any:
-    """Copy ``src``'s values (broadcast to ``input``'s shape) into ``input``."""
+    """Copy ``src``'s values (broadcast to ``input``'s shape) into ``input``.
+
+    Into an integer or bool tensor nothing is recorded, even from a ``src`` that requires grad:
+    PyTorch's copy_ records only into a dtype that can have a gradient.
+    """
+    if input._array.dtype.kind != "f" and isinstance(src, TensorBase) and src.requires_grad:
+        with grad_mode.no_grad():
+            return apply_inplace(Copy, input, src)
     return apply_inplace(Copy, input, src)
 
 
