@@ -86,6 +86,12 @@ def test_a_number_divisor_is_saved_as_pytorch_wraps_it():
      " * (Tensor other)\n"
      " * (Tensor other, *, str rounding_mode)\n"
      " * (Number other, *, str rounding_mode)\n"),
+    (lambda: mg.div(mg.tensor([3.0]), None, rounding_mode="floor"), TypeError,
+     "div() received an invalid combination of arguments - got (Tensor, NoneType, "
+     "rounding_mode=str), but expected one of:\n"
+     " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Tensor input, Tensor other, *, str rounding_mode, Tensor out = None)\n"
+     " * (Tensor input, Number other, *, str rounding_mode)\n"),
 ])
 def test_bad_calls_raise_pytorchs_errors(call, error, message):
     with pytest.raises(error) as info:
