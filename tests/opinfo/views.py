@@ -206,7 +206,7 @@ OPS: list[OpInfo] = [
                        BadInput((np.ones(3), 0, 0, 1), name="1d"))),
     OpInfo("diagonal_method", lambda lib, x, offset, a, b: x.diagonal(offset, a, b),
            first(DIAGONALS, 2), op="diagonal"),
-    OpInfo("getitem_index", lambda lib, x, key: x[key], getitem_index_samples, op="getitem"),
+    OpInfo("getitem_index", lambda lib, x, key: x[key], getitem_index_samples),
     OpInfo("getitem", lambda lib, x, key: x[key], getitem_samples,
            bad_inputs=(BadInput((np.ones((3, 4)), (3,)), name="out_of_range"),
                        BadInput((np.ones((3, 4)), (0, 0, 0)), name="too_many"))),
