@@ -151,6 +151,7 @@ from minigrad.ops.splitting import (  # noqa: E402
     dsplit,
     hsplit,
     split,
+    split_with_sizes,
     tensor_split,
     unbind,
     vsplit,
@@ -259,6 +260,7 @@ from minigrad.ops.solvers import inverse  # noqa: E402
 # --- writing at indices, diagonals (issue 9) ------------------------------------------------
 # isort: split
 from minigrad.ops.constructions import cartesian_prod, diag, diag_embed  # noqa: E402
+from minigrad.ops.fill import masked_fill  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
     scatter,
     scatter_reduce,
@@ -415,6 +417,7 @@ __all__ = [
     "long",
     "lt",
     "manual_seed",
+    "masked_fill",
     "masked_scatter",
     "masked_select",
     "matmul",
@@ -478,6 +481,7 @@ __all__ = [
     "softmax",
     "sort",
     "split",
+    "split_with_sizes",
     "sqrt",
     "square",
     "squeeze",

@@ -47,8 +47,44 @@ NUMBERS_OF = frozenset(
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
 MORE_TENSORS = frozenset(
-    {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other")}
+    {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
+     ("dot", "tensor")}
+    | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
+                              "arctan2_", "logical_and", "logical_or", "logical_xor")}
 )
+# Functions and methods whose ``other`` is a Tensor to PyTorch's parser, which wraps a number
+# into one: anything else gets "argument 'other' ... must be Tensor".
+WRAPPED_NUMBERS = frozenset({"add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_"})
+# Functions and methods PyTorch binds twice, for a Tensor and for a Number ``other`` (or
+# ``exponent``): anything else gets the parser's message listing the overloads. Each entry:
+# the function's overloads (a method's are always ``(Tensor other)`` and ``(Number other)``);
+# in them "{bad}" stands for the refused type's name.
+_COMPARISON = (
+    " * (Tensor input, Tensor other, *, Tensor out = None)\n",
+    " * (Tensor input, Number other, *, Tensor out = None)\n",
+)
+_DIVISION = (
+    " * (Tensor input, Tensor other, *, Tensor out = None)\n",
+    " * (Tensor input, Number other)\n"
+    "      didn't match because some of the arguments have invalid types: (Tensor, !{bad}!)\n",
+)
+OVERLOADED: dict[str, tuple[str, ...]] = {
+    "pow": (" * (Tensor input, Tensor exponent, *, Tensor out = None)\n",
+            " * (Number self, Tensor exponent, *, Tensor out = None)\n",
+            " * (Tensor input, Number exponent, *, Tensor out = None)\n"),
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge"), _COMPARISON),
+    **dict.fromkeys(("true_divide", "floor_divide"), _DIVISION),
+    "remainder": (
+        " * (Tensor input, Tensor other, *, Tensor out = None)\n",
+        " * (Number self, Tensor other)\n"
+        "      didn't match because some of the arguments have invalid types: (!Tensor!, "
+        "!{bad}!)\n",
+        " * (Tensor input, Number other, *, Tensor out = None)\n"),
+    "rsub": (" * (Tensor input, Tensor other, *, Number alpha = 1)\n",
+             " * (Tensor input, Number other, Number alpha = 1)\n"),
+    # (methods only)
+    **dict.fromkeys(("pow_", "true_divide_", "floor_divide_", "remainder_"), ()),
+}
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {
@@ -87,6 +123,9 @@ _ANNOTATED: dict[str, tuple[tuple[type, ...], tuple[type, ...], str]] = {
 _TENSOR = (TensorBase,)
 _TENSOR_OR_NUMBER = (TensorBase, *_NUMBERS)  # PyTorch's Scalar overloads
 _NUMBER_LIKE = (TensorBase, *_NUMBERS, np.number, np.bool_)  # a Number (a 0-d tensor too)
+# An operand of a binary op (numpy code passes arrays too).
+_OPERAND = (*_NUMBER_LIKE, np.ndarray)
+_OVERLOADS = "Tensor or Number"  # the kind of an OVERLOADED operand: the overloads' message
 
 
 class _NotGiven:
@@ -128,6 +167,11 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         plain = annotation.removesuffix(" | None")
         if parameter.name in NUMBER_PARAMETERS or (name, parameter.name) in NUMBERS_OF:
             found.append((position, parameter.name, _NUMBER_LIKE, (), "Number", optional))
+        elif position == 1 and parameter.name in ("other", "exponent") and (
+            name in WRAPPED_NUMBERS or name in OVERLOADED
+        ):
+            kind = "Tensor" if name in WRAPPED_NUMBERS else _OVERLOADS
+            found.append((position, parameter.name, _OPERAND, (), kind, False))
         elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             types, refused, kind = _ANNOTATED[plain]
             found.append((position, parameter.name, types, refused, kind, optional))
@@ -171,6 +215,11 @@ def checking_arguments(
                 continue
             if value is None and optional:
                 continue
+            if "rounding_mode" in kwargs:  # div's other overloads: div's own message
+                continue
+            if kind is _OVERLOADS:
+                raise TypeError(
+                    _overloads_message(name, args[1 - offset:], kwargs, parameter, skip_first))
             where = f" (position {position + offset})" if position < given else ""
             raise TypeError(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
@@ -179,6 +228,26 @@ def checking_arguments(
         return function(*args, **kwargs)
 
     return checked
+
+
+def _overloads_message(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any], parameter: str, method: bool
+) -> str:
+    """The parser's message when no overload of ``name`` (OVERLOADED) fits.
+
+    ``args`` are the arguments as PyTorch's message lists them: a method's without ``self``.
+    """
+    given = errors.invalid_arguments(name, args, kwargs, ())
+    if not method:
+        bad = errors.argument_type_name(args[1] if len(args) > 1 else kwargs.get(parameter))
+        return given + "".join(line.format(bad=bad) for line in OVERLOADED[name])
+    # A method: both overloads take one argument, so each says why it did not match.
+    if args:
+        marked = f"!{errors.argument_type_name(args[0])}!"
+    else:
+        marked = f"!{parameter}={errors.argument_type_name(kwargs[parameter])}!, "
+    why = f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+    return given + "".join(f" * ({kind} {parameter})\n{why}" for kind in ("Tensor", "Number"))
 
 
 def check_methods(cls: type, names: Iterable[str]) -> None:

@@ -127,6 +127,9 @@ FOUND = DtypeRule("same", "Found dtype {out} but expected {result}", overlap=Tru
 EXACT = DtypeRule("same", "Expected out tensor to have dtype {result_c}, but got {out_c} instead")
 ANY = DtypeRule("any", overlap=True)
 REDUCE = DtypeRule("any", compute_in="input")
+# cumsum and cumprod compute in out's dtype given as their dtype= (so a bool out meets the
+# kernel's refusal, as in PyTorch).
+CUMULATIVE = DtypeRule("any", compute_in="dtype")
 REDUCE_CAST = DtypeRule("cast", CAST.message, compute_in="input")
 FACTORY = DtypeRule("any", compute_in="dtype")
 
@@ -225,7 +228,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                                 "{result}")),
     "where": TakesOut(same("Expected out type to be {result} but got {out}")),
     # reductions
-    **each("cumsum cumprod", REDUCE),
+    **each("cumsum cumprod", CUMULATIVE),
     **each("std var", REDUCE_CAST),
     "sum": TakesOut(REDUCE, accepts=_has_dim,
                     signatures=tuple(s.format(dims="tuple of ints") for s in _SUM_SIGNATURES)),
@@ -326,6 +329,8 @@ REFUSES_OUT: dict[str, tuple[str, ...]] = {
                      _NO_OUT, " * (Tensor input, int sections, int dim = 0)\n", _NO_OUT),
     "index_fill": (" * (Tensor input, int dim, Tensor index, Tensor value)\n",
                    " * (Tensor input, int dim, Tensor index, Number value)\n"),
+    "masked_fill": (" * (Tensor input, Tensor mask, Tensor value)\n",
+                    " * (Tensor input, Tensor mask, Number value)\n"),
     "moveaxis": _MOVE, "movedim": _MOVE,
     "narrow": (" * (Tensor input, int dim, Tensor start, int length)\n",
                " * (Tensor input, int dim, int start, int length)\n"),
@@ -466,7 +471,7 @@ def _in_dtype(
         given = to_numpy_dtype(kwargs["dtype"], name)
         if given == wanted:
             return args, kwargs
-        if rule.compute_in == "dtype":
+        if rule is FACTORY:
             raise RuntimeError(f"dtype {display_name(given)} does not match dtype of out "
                                f"parameter ({display_name(wanted)})")
         raise RuntimeError(EXACT.message.format(result_c=_C_NAMES[given.name],

@@ -358,6 +358,7 @@ def arange(
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    _check_no_bool_kernel(numpy_dtype, "arange_cpu")
     return _new(np.arange(start, end, step).astype(numpy_dtype), requires_grad)
 
 
@@ -374,7 +375,14 @@ def linspace(
     numpy_dtype = _float_dtype(dtype, "linspace", device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    _check_no_bool_kernel(numpy_dtype, "linspace_cpu")
     return _new(np.linspace(start, end, steps).astype(numpy_dtype), requires_grad)
+
+
+def _check_no_bool_kernel(numpy_dtype: np.dtype, kernel: str) -> None:
+    """PyTorch's error for a range in bool: ``kernel`` has no bool version."""
+    if numpy_dtype == np.bool_:
+        raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
 
 
 def _like(

@@ -532,6 +532,28 @@ NEGATE_BOOL = (
 )
 NEGATIVE_INTEGER_POWER = "Integers to negative integer powers are not allowed."
 INTEGER_DIVISION_BY_ZERO = "ZeroDivisionError"
+# div's overloads, listed when ``rounding_mode`` is neither a str nor None.
+DIV_SIGNATURES = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+    "Tensor input, Number other, *, str rounding_mode",
+)
+DIV_METHOD_SIGNATURES = (
+    "Tensor other", "Tensor other, *, str rounding_mode", "Number other, *, str rounding_mode",
+)
+
+
+def autograd_dtype(dtype: str) -> str:
+    """A result of an integer or bool dtype would have a history (``dtype``: ``Long``)."""
+    return f"Autograd not support dtype: {dtype}"
+
+
+def div_rounding_mode(found: object) -> str:
+    """``div``'s ``rounding_mode`` is a str but not a mode."""
+    return (
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+        f"'{found}'"
+    )
 RELU_BOOL = "Boolean inputs not supported for relu"
 CLAMP_MIXED_BOUNDS = (
     "clamp() received an invalid combination of arguments: the bounds must be both "
@@ -792,6 +814,11 @@ SPARSE_EMBEDDING = "minigrad has no sparse tensors: sparse=True is not supported
 PADDING_IDX_OUT_OF_RANGE = "Padding_idx must be within num_embeddings"
 EMBEDDING_WEIGHT_NOT_2D = "'weight' must be 2-D"
 INDEX_OUT_OF_RANGE = "index out of range in self"
+
+
+def index_select_dim1_out_of_bounds(index: int, size: int) -> str:
+    """``index_select`` along dim 1 of a tensor of 2 or more dims: the first bad ``index``."""
+    return f"INDICES element is out of DATA bounds, id={index} axis_dim={size}"
 
 
 def embedding_indices_dtype(type_name: str) -> str:
@@ -1522,11 +1549,19 @@ def unflatten_unexpected(message: str) -> str:
     return f"unflatten got an unexpected error:\n{message}"
 
 
-def unflatten_sizes_type(type_name: str, position: int) -> str:
-    """``unflatten`` with a size that is not an int."""
+def unflatten_sizes_type(type_name: str, position: int, argument: int) -> str:
+    """``unflatten`` with a size that is not an int (``sizes`` is argument ``argument``)."""
     return (
-        "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found element of "
-        f"type {type_name} at pos {position}"
+        f"unflatten(): argument 'sizes' (position {argument}) must be tuple of ints, but found "
+        f"element of type {type_name} at pos {position}"
+    )
+
+
+def unflatten_sizes_not_tuple(type_name: str, argument: int) -> str:
+    """``unflatten`` with ``sizes`` that are no sequence (``sizes`` is argument ``argument``)."""
+    return (
+        f"unflatten(): argument 'sizes' (position {argument}) must be tuple of ints, not "
+        f"{type_name}"
     )
 
 

@@ -455,7 +455,7 @@ class Tensor(TensorBase):
 
     def unflatten(self, dim: int, sizes: Any) -> Tensor:
         """Dimension ``dim`` split into ``sizes``."""
-        return views.unflatten(self, dim, sizes)
+        return views.unflatten_method(self, dim, sizes)
 
     def ravel(self) -> Tensor:
         """All elements in one dimension (a view of this tensor, or of a contiguous copy)."""
@@ -698,9 +698,9 @@ class Tensor(TensorBase):
         """``self * other``."""
         return arithmetic.mul(self, other)
 
-    def div(self, other: Any) -> Tensor:
-        """``self / other``."""
-        return arithmetic.div(self, other)
+    def div(self, other: Any, *, rounding_mode: Any = _arguments.NOT_GIVEN) -> Tensor:
+        """``self / other``; ``rounding_mode`` "trunc" or "floor" rounds the quotient."""
+        return arithmetic.div_method(self, other, rounding_mode=rounding_mode)
 
     def pow(self, exponent: Any) -> Tensor:
         """``self ** exponent``."""
@@ -1551,9 +1551,9 @@ class Tensor(TensorBase):
         """``self *= other`` in place."""
         return arithmetic.mul_(self, other)
 
-    def div_(self, other: Any) -> Tensor:
-        """``self /= other`` in place."""
-        return arithmetic.div_(self, other)
+    def div_(self, other: Any, *, rounding_mode: Any = _arguments.NOT_GIVEN) -> Tensor:
+        """``self /= other`` in place; ``rounding_mode`` "trunc" or "floor" rounds it."""
+        return arithmetic.div_(self, other, rounding_mode=rounding_mode)
 
     def pow_(self, exponent: Any) -> Tensor:
         """``self **= exponent`` in place."""

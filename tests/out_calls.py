@@ -124,6 +124,7 @@ CALLS: dict[str, Call] = {
     "unflatten": unary("unflatten", _v, 0, (1, 3)),
     "chunk": unary("chunk", _x, 2),
     "split": unary("split", _x, 1),
+    "split_with_sizes": unary("split_with_sizes", _x, [1, 2], 1),
     "tensor_split": unary("tensor_split", _x, 2),
     "hsplit": unary("hsplit", _x, 3),
     "vsplit": unary("vsplit", _x, 2),
@@ -143,6 +144,7 @@ CALLS: dict[str, Call] = {
     "index_copy": with_lib(
         "index_copy", lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), _x(lib)[:, :2]), {})),
     "index_fill": with_lib("index_fill", lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), 5.0), {})),
+    "masked_fill": with_lib("masked_fill", lambda lib: ((_x(lib), _b(lib), 2.0), {})),
     "masked_scatter": with_lib(
         "masked_scatter", lambda lib: ((_x(lib), _b(lib), _x(lib).flip(1)), {})),
     "scatter": with_lib(

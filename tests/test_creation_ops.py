@@ -277,3 +277,18 @@ def test_nothing_here_needs_numpy_randomness():
     mg.randint(5, (3,))
     mg.randperm(5)
     assert (np.random.get_state()[1] == state).all()
+
+
+@pytest.mark.parametrize(("call", "kernel"), [
+    (lambda: mg.arange(3, dtype=mg.bool), "arange_cpu"),
+    (lambda: mg.arange(3, out=mg.empty(3, dtype=mg.bool)), "arange_cpu"),
+    (lambda: mg.linspace(0, 1, 3, dtype=mg.bool), "linspace_cpu"),
+    (lambda: mg.cumsum(mg.ones(2, 3), 1, dtype=mg.bool), "cumsum_out_cpu"),
+    (lambda: mg.cumsum(mg.tensor([True]), 0, out=mg.empty(1, dtype=mg.bool)), "cumsum_out_cpu"),
+    (lambda: mg.ones(3).cumprod(0, dtype=mg.bool), "cumprod_out_cpu"),
+])
+def test_pytorch_has_no_bool_kernel_for_ranges_and_cumulative_ops(call, kernel):
+    with pytest.raises(NotImplementedError, match=f'^"{kernel}" not implemented for \'Bool\'$'):
+        call()
+    # A bool input still sums and multiplies, to int64.
+    assert mg.cumsum(mg.tensor([True, False, True]), 0).tolist() == [1, 1, 2]

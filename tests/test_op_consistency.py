@@ -79,10 +79,7 @@ NO_FUNCTION = {
 }
 
 # Known gaps (strict xfails: remove the entry when the gap is closed).
-MISSING_FUNCTIONS = {
-    "masked_fill": "torch.masked_fill is public; minigrad has only Tensor.masked_fill",
-    "split_with_sizes": "torch.split_with_sizes exists; minigrad has only the method",
-}
+MISSING_FUNCTIONS: dict[str, str] = {}
 
 
 def _public_ops() -> dict[str, str]:

@@ -42,20 +42,7 @@ def _with_inference_input(lib: Any, row: OpInfo, sample: Sample, position: int) 
 
 
 # Known differences, each with the reason: bugs the op table found (see the rows' known_bugs).
-_SAVES_NO_TENSOR_VALUE = (
-    "the rows' known bug: minigrad records another node than PyTorch (ClampBackward1, "
-    "MaskedFillBackward0: tensor bounds/value taken as numbers), which does not save this "
-    "input, so an inference-mode one is not refused as in PyTorch"
-)
-KNOWN: dict[str, str] = {
-    **{f"clamp_tensor_-{sample}-arg{position}": _SAVES_NO_TENSOR_VALUE
-       for sample in ("same", "broadcast", "0d", "transposed", "edge") for position in range(3)},
-    **{f"{name}-{sample}-arg0": _SAVES_NO_TENSOR_VALUE
-       for name in ("masked_fill", "masked_fill_")
-       for sample in ("tensor_broadcast_mask", "transposed")},
-    **{f"{name}-2d-arg2": "F.bilinear does not save its weight as PyTorch does: an "
-       "inference-mode weight is not refused" for name in ("F.bilinear", "F.bilinear_no_bias")},
-}
+KNOWN: dict[str, str] = {}
 
 
 def _case(param: Any, position: int) -> Any:

@@ -17,7 +17,7 @@ import warnings
 from typing import Any
 
 from minigrad import _arguments, errors
-from minigrad.ops import einsum as einsum_ops
+from minigrad.ops import linear as linear_ops
 from minigrad.ops import softmax as softmax_ops
 from minigrad.ops import unary
 from minigrad.ops.activations import (
@@ -166,8 +166,8 @@ def log_softmax(
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     """``y[..., o] = sum_ij input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]``.
 
-    Composed from ``einsum`` (gradients flow to all four arguments); shapes are checked with
-    PyTorch's messages.
+    Recorded as PyTorch records it: one ``TrilinearBackward0`` between reshapes (gradients flow
+    to all four arguments); shapes are checked with PyTorch's messages.
 
     Example:
         >>> import minigrad
@@ -202,8 +202,7 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
             f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but "
             f"expected {weight.shape[0]}"
         )
-    out = einsum_ops.einsum("...i,oij,...j->...o", input1, weight, input2)
-    return out if bias is None else out + bias
+    return linear_ops.bilinear(input1, input2, weight, bias)
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_functions(

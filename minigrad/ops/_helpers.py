@@ -11,6 +11,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name, result_type
 from minigrad._size import Size
+from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.tensor_base import TensorBase
 
@@ -415,6 +416,18 @@ def check_no_grad(value: Any, argument: str, function: str) -> None:
             f"The function '{function}' is not differentiable with respect to argument "
             f"'{argument}'. This input cannot have requires_grad True."
         )
+
+
+def check_differentiable_result(dtype: np.dtype, *inputs: Any) -> None:
+    """PyTorch's error for a result of ``dtype`` that would need a history it cannot have.
+
+    An integer or bool result of an op whose (tensor) input requires grad: ``masked_fill`` of an
+    int64 tensor with a 0-d value that requires grad. PyTorch's autograd refuses to record it.
+    """
+    if dtype.kind != "f" and grad_mode.is_grad_enabled() and any(
+        is_tensor(value) and value.requires_grad for value in inputs
+    ):
+        raise RuntimeError(errors.autograd_dtype(display_name(dtype)))
 
 
 def trunc_div(a: int, b: int) -> int:

@@ -15,12 +15,14 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import NOT_GIVEN
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     check_float_kernel,
+    constant_tensor,
     is_bool,
     not_implemented_name,
     operand,
@@ -240,16 +242,120 @@ class Div(Op):
         )
 
 
-def div(input: Any, other: Any) -> Any:
-    """``input / other`` (true division: integers give float32), with broadcasting."""
+def div(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
+    """``input / other`` (true division: integers give float32), with broadcasting.
+
+    ``rounding_mode``: ``"trunc"`` rounds the quotient toward zero, ``"floor"`` down (integers
+    then stay integers); given, even as None, PyTorch records ``DivBackward2`` (DivMode).
+    """
+    if rounding_mode is not NOT_GIVEN:
+        return _div_mode(input, other, rounding_mode)
     a, b, dtype = promote(input, other, true_divide=True)
     return Div.apply(a, b, dtype)
 
 
-def div_(input: Any, other: Any) -> Any:
-    """``input /= other`` in place (an integer tensor cannot hold the quotient)."""
+def div_(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
+    """``input /= other`` in place (an integer tensor cannot hold a true quotient)."""
+    if rounding_mode is not NOT_GIVEN:
+        return _div_mode(input, other, rounding_mode, method="div_")
     other, dtype = promote_inplace(input, other, true_divide=True, method="div_")
     return apply_inplace(Div, input, other, dtype)
+
+
+class DivMode(Op):
+    """z = x / y rounded by ``rounding_mode``: None (true division), "trunc" or "floor".
+
+    dx = grad / y and dy = -grad * ((x / y) / y) for true division; zeros for a rounding mode
+    (the quotient is a step function). Whatever the mode, saves ``other`` and, if ``other``
+    needs a gradient, ``self`` (PyTorch's DivBackward2).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    fields = ("rounding_mode",)
+    saved_options = ("rounding_mode",)
+
+    node_name = "DivBackward2"
+    num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any, rounding_mode: str | None, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
+        ctx.rounding_mode = rounding_mode
+        if rounding_mode is None:
+            return np.true_divide(x, y, dtype=dtype)
+        _check_integer_divisor(x, y, dtype)
+        if rounding_mode == "floor":
+            return np.floor_divide(x, y, dtype=dtype)
+        if np.dtype(dtype).kind == "f":
+            return np.trunc(np.true_divide(x, y, dtype=dtype))
+        # Integers: floor division, one up where it rounded a negative inexact quotient down.
+        inexact = np.remainder(x, y, dtype=dtype) != 0
+        return np.floor_divide(x, y, dtype=dtype) + (inexact & ((x < 0) != (y < 0)))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        x, y = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        if ctx.rounding_mode is not None:
+            return (zeros_like_grad(grad) if needs[0] else None,
+                    zeros_like_grad(grad) if needs[1] else None, None, None)
+        return (
+            grad / y if needs[0] else None,
+            -grad * ((x / y) / y) if needs[1] else None,  # PyTorch's order
+            None,
+            None,
+        )
+
+
+def div_method(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
+    """``Tensor.div``: ``div``, whose TypeErrors list the method's overloads."""
+    if rounding_mode is not NOT_GIVEN:
+        return _div_mode(input, other, rounding_mode, method="div")
+    return div(input, other)
+
+
+def _div_mode(input: Any, other: Any, rounding_mode: Any, method: str | None = None) -> Any:
+    """``div`` with a ``rounding_mode`` (DivBackward2), out of place or (``div_``) in place.
+
+    ``method``: the Tensor method called (``div``, ``div_``), which PyTorch's messages name
+    without the ``input`` argument.
+    """
+    if rounding_mode is not None and not isinstance(rounding_mode, str):
+        _raise_invalid_div(input, other, rounding_mode, method)
+    if rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError(errors.div_rounding_mode(rounding_mode))
+    true_divide = rounding_mode is None
+    try:
+        if method == "div_":
+            b, dtype = promote_inplace(input, other, true_divide=true_divide, method="div_")
+        else:
+            input, b, dtype = promote(input, other, true_divide=true_divide)
+    except TypeError:  # other is no tensor nor number: no overload fits
+        _raise_invalid_div(input, other, rounding_mode, method)
+    dtype = dtype if dtype is not None else input._array.dtype
+    if dtype == np.bool_ and not true_divide:  # (a bool result: no kernel rounds it)
+        check_float_kernel(f"div_{rounding_mode}_cpu", input)
+    if not isinstance(b, TensorBase):
+        # PyTorch wraps a number into a 0-d tensor (float64, int64 or bool) and saves that.
+        b = constant_tensor(np.asarray(b, dtype=_WRAPPED_NUMBER_DTYPES[type(b)]))
+    if method == "div_":
+        return apply_inplace(DivMode, input, b, rounding_mode, dtype)
+    return DivMode.apply(input, b, rounding_mode, dtype)
+
+
+_WRAPPED_NUMBER_DTYPES = {bool: np.bool_, int: np.int64, float: np.float64}
+
+
+def _raise_invalid_div(input: Any, other: Any, rounding_mode: Any, method: str | None) -> None:
+    """PyTorch's TypeError when no overload of ``div`` fits the arguments."""
+    if method is None:
+        text = errors.invalid_arguments(
+            "div", (input, other), {"rounding_mode": rounding_mode}, errors.DIV_SIGNATURES)
+    else:
+        text = errors.invalid_arguments(
+            method, (other,), {"rounding_mode": rounding_mode}, errors.DIV_METHOD_SIGNATURES)
+    raise TypeError(text)
 
 
 class FloorDivide(Op):

@@ -76,6 +76,16 @@ def clamp_(input: Any, min: Any = None, max: Any = None) -> Any:
     """Limit every element to ``[min, max]``, in place."""
     if min is None and max is None:
         raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
+    bounds = [bound for bound in (min, max) if bound is not None]
+    if any(isinstance(bound, TensorBase) for bound in bounds):
+        # Tensor bounds are inputs (ClampBackward0), so they get their gradient.
+        if not all(isinstance(bound, TensorBase) for bound in bounds):
+            raise TypeError(errors.CLAMP_MIXED_BOUNDS)
+        for bound in bounds:  # each must fit into the input's dtype, as for add_
+            promote_inplace(input, bound)
+        dtype = compute_dtype(input, min, max)
+        return call_ternary(lambda *args: apply_inplace(ClampTensor, *args), (input, min, max),
+                            dtype)
     _check_float_bound(input, min)
     _check_float_bound(input, max)
     return apply_inplace(Clamp, input, min, max)

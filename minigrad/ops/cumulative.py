@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import (
     operand,
@@ -106,7 +107,7 @@ def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
         tensor([1., 3., 6.])
     """
     array = operand(input)
-    return Cumsum.apply(input, wrap_dim(dim, array.ndim), sum_dtype(array, dtype))
+    return Cumsum.apply(input, wrap_dim(dim, array.ndim), _cumulative_dtype(array, dtype, "cumsum"))
 
 
 def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
@@ -118,4 +119,13 @@ def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
         tensor([1., 2., 6.])
     """
     array = operand(input)
-    return Cumprod.apply(input, wrap_dim(dim, array.ndim), sum_dtype(array, dtype))
+    return Cumprod.apply(
+        input, wrap_dim(dim, array.ndim), _cumulative_dtype(array, dtype, "cumprod"))
+
+
+def _cumulative_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype | None:
+    """The dtype ``name`` computes in; PyTorch has no bool kernel to compute in."""
+    numpy_dtype = sum_dtype(array, dtype)
+    if numpy_dtype == np.bool_:
+        raise NotImplementedError(errors.not_implemented_for(f"{name}_out_cpu", "Bool"))
+    return numpy_dtype

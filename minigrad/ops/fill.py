@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from minigrad import _random, errors
+from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import zeros_like_grad
+from minigrad.ops._helpers import check_differentiable_result, zeros_like_grad
 
 
 class Zero(Op):
@@ -116,7 +117,14 @@ class Copy(Op):
 
 
 def copy_(input: Any, src: Any) -> Any:
-    """Copy ``src``'s values (broadcast to ``input``'s shape) into ``input``."""
+    """Copy ``src``'s values (broadcast to ``input``'s shape) into ``input``.
+
+    Into an integer or bool tensor nothing is recorded, even from a ``src`` that requires grad:
+    PyTorch's copy_ records only into a dtype that can have a gradient.
+    """
+    if input._array.dtype.kind != "f" and isinstance(src, TensorBase) and src.requires_grad:
+        with grad_mode.no_grad():
+            return apply_inplace(Copy, input, src)
     return apply_inplace(Copy, input, src)
 
 
@@ -181,8 +189,43 @@ class MaskedFill(Op):
         return np.where(mask, 0, grad), None, None
 
 
+class MaskedFillTensor(Op):
+    """y = value where mask, else x, for a 0-d tensor ``value``;  dx = grad where not mask.
+
+    dvalue = grad where mask, summed to the value's 0-d shape (by the node, as any broadcast
+    input). Saves the mask; the inputs are ``x`` and ``value`` (the mask gets no gradient).
+    """
+
+    saves = "mask"
+    node_name = "MaskedFillBackward1"
+    num_inputs = 2
+    checks_input_overlap = False  # PyTorch reads the value (or mask) before writing
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, value: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(mask)
+        return np.where(mask, value.astype(x.dtype, copy=False), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        (mask,) = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        dx = np.where(mask, 0, grad) if needs[0] else None
+        dvalue = np.where(mask, grad, 0) if needs[1] else None
+        return dx, dvalue, None
+
+
 def masked_fill(input: Any, mask: Any, value: Any) -> Any:
-    """A copy of ``input`` with ``value`` written where ``mask`` is True."""
+    """A copy of ``input`` with ``value`` (a number or a 0-d tensor) where ``mask`` is True.
+
+    The mask broadcasts to ``input``'s shape. A tensor value is an input of the node
+    (MaskedFillBackward1): it gets the sum of the gradient over the filled positions.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.masked_fill(minigrad.zeros(3), minigrad.tensor([True, False, True]), 2.0)
+        tensor([2., 0., 2.])
+    """
     _check_mask(mask)
     try:
         np.broadcast_shapes(mask._array.shape, input._array.shape)
@@ -190,13 +233,20 @@ def masked_fill(input: Any, mask: Any, value: Any) -> Any:
         raise RuntimeError(
             errors.broadcast_mismatch(mask._array.shape, input._array.shape)
         ) from None
-    return MaskedFill.apply(input, mask, _masked_fill_value(value))
+    value = _masked_fill_value(value)
+    if isinstance(value, TensorBase):
+        check_differentiable_result(input._array.dtype, value)
+        return MaskedFillTensor.apply(input, value, mask)
+    return MaskedFill.apply(input, mask, value)
 
 
 def masked_fill_(input: Any, mask: Any, value: Any) -> Any:
     """Write ``value`` where ``mask`` is True, in place."""
     _check_mask(mask)
-    return apply_inplace(MaskedFill, input, mask, _masked_fill_value(value))
+    value = _masked_fill_value(value)
+    if isinstance(value, TensorBase):
+        return apply_inplace(MaskedFillTensor, input, value, mask)
+    return apply_inplace(MaskedFill, input, mask, value)
 
 
 def _check_mask(mask: Any) -> None:
@@ -208,11 +258,7 @@ def _check_mask(mask: Any) -> None:
 
 
 def _masked_fill_value(value: Any) -> Any:
-    """masked_fill's value as a number: a number, or a 0-d tensor (PyTorch's check and text)."""
+    """masked_fill's value: a number, or a 0-d tensor (PyTorch's check and text)."""
     if isinstance(value, TensorBase) and value._array.ndim:
         raise RuntimeError(errors.masked_fill_value_dims(value._array.ndim))
-    return _scalar(value)
-
-
-def _scalar(value: Any) -> Any:
-    return value.item() if isinstance(value, TensorBase) else value
+    return value

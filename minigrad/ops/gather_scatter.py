@@ -272,9 +272,17 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
     if array.ndim:
         index_sizes[axis] = array.shape[axis]
     input_shape = broadcast_shapes(index_sizes, array.shape)
-    # PyTorch 2.13 gathers with a broadcast *copy* of the indices: writing the caller's indices
+    # PyTorch 2.13 gathers with a broadcast *copy* of the indices, wrapped into the dimension
+    # (the remainder by its size: 3 is 0 and -4 is 2 in a size 3): writing the caller's indices
     # after the call does not make backward raise (writing the input does).
-    index_copy = TensorBase.output_class._make(np.array(np.broadcast_to(index_array, index_shape)))
+    wrapped = np.array(np.broadcast_to(index_array, index_shape))
+    if array.ndim == 0:  # (PyTorch asks a 0-d input for its size along dim)
+        raise IndexError(errors.dim_of_0d(dim))
+    if wrapped.size:
+        if array.shape[axis] == 0:
+            raise RuntimeError(errors.INTEGER_DIVISION_BY_ZERO)
+        np.remainder(wrapped, array.shape[axis], out=wrapped)
+    index_copy = TensorBase.output_class._make(wrapped)
     return gather(views.expand(input, input_shape), axis, index_copy)
 
 

@@ -26,6 +26,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     along,
     broadcast_shapes,
+    check_differentiable_result,
     operand,
     raw,
     run,
@@ -249,6 +250,7 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Any:
                 [7., 0.]])
     """
     op, args = index_fill_call(input, dim, index, value)
+    check_differentiable_result(operand(input).dtype, value)
     return op.apply(input, *args)
 
 
@@ -354,7 +356,11 @@ def index_select(input: Any, dim: int, index: Any) -> Any:
     if index_array.dtype not in (np.int32, np.int64):
         raise RuntimeError(errors.INDEX_SELECT_DTYPE)
     size = at_least_1d(array).shape[axis]
-    if ((index_array < 0) | (index_array >= size)).any():
+    bad = (index_array < 0) | (index_array >= size)
+    if bad.any():
+        if array.ndim > 1 and axis == 1:  # PyTorch's own kernel for dim 1 says it its way
+            first = int(index_array.reshape(-1)[np.argmax(bad.reshape(-1))])
+            raise RuntimeError(errors.index_select_dim1_out_of_bounds(first, size))
         raise IndexError(errors.INDEX_OUT_OF_RANGE)
     return IndexSelect.apply(input, axis, index)
 

@@ -162,9 +162,12 @@ def _index_result_strides(
 class Index(Op):
     """y = x[key] with integer or bool index tensors (a copy);  dx = grad added at ``key``.
 
-    Saves the index tensors: changing one in place before backward raises.
+    Saves the index tensors: changing one in place before backward raises. PyTorch shows them
+    as ``indices``, a list with None where the template keeps a dimension whole, and x's shape.
     """
 
+    saves = TensorList("indices", lambda node: tuple(item is _INDEX for item in node.template))
+    saved_options = {"self_sym_sizes": "shape"}
     fields = ("shape", "template")
 
     @staticmethod

@@ -20,6 +20,8 @@ from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
+from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops import einsum as einsum_ops
 from minigrad.ops import linalg, views
 from minigrad.ops._helpers import operand
 
@@ -138,3 +140,61 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
                 errors.expand_size_mismatch(target[lead + i], n, lead + i, target, c.shape)
             )
     return linalg.Addmm.apply(bias, mat1, mat2, 1, 1)
+
+
+class Trilinear(Op):
+    """y[n, o] = sum_ij x1[n, i] * w[o, i, j] * x2[n, j]: PyTorch's ``_trilinear`` for bilinear.
+
+    dx1 = sum_oj grad[n, o] w[o, i, j] x2[n, j];  dw = sum_n grad[n, o] x1[n, i] x2[n, j];
+    dx2 = sum_oi grad[n, o] x1[n, i] w[o, i, j]. Each gradient needs the two *other* operands,
+    so each operand is saved only if another one needs a gradient (PyTorch's i1, i2, i3: the
+    weight is i2). The expand and sum dims are the constants ``F.bilinear`` passes.
+    """
+
+    saves = ("i1", "i2", "i3")
+    saved_options = {
+        "expand1": constant((1, 3)), "expand2": constant((0,)), "expand3": constant((1, 2)),
+        "sumdim": constant((2, 3)),
+    }
+    node_name = "TrilinearBackward0"
+    num_inputs = 3
+
+    @staticmethod
+    def forward(ctx: Any, x1: np.ndarray, w: np.ndarray, x2: np.ndarray) -> np.ndarray:
+        needs = ctx.needs_input_grad
+        ctx.save_for_backward(x1 if needs[1] or needs[2] else None,
+                              w if needs[0] or needs[2] else None,
+                              x2 if needs[0] or needs[1] else None)
+        return np.einsum("ni,oij,nj->no", x1, w, x2)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any]:
+        x1, w, x2 = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (
+            _einsum("no,oij,nj->ni", grad, w, x2) if needs[0] else None,
+            _einsum("no,ni,nj->oij", grad, x1, x2) if needs[1] else None,
+            _einsum("no,ni,oij->nj", grad, x1, w) if needs[2] else None,
+        )
+
+
+def _einsum(equation: str, *operands: Any) -> Any:
+    """The einsum of numpy on arrays; minigrad's (recorded) when a formula runs on tensors."""
+    if any(isinstance(value, TensorBase) for value in operands):
+        return einsum_ops.einsum(equation, *operands)
+    return np.einsum(equation, *operands)
+
+
+def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
+    """``F.bilinear`` (shapes already checked) as PyTorch records it.
+
+    The inputs are flattened to matrices (``reshape``), combined by one ``TrilinearBackward0``
+    node, reshaped back to the batch shape, and the bias is added (``AddBackward0``).
+    """
+    x1 = operand(input1)
+    lead = x1.shape[:-1]
+    rows = int(np.prod(lead))
+    flat1 = views.reshape(input1, (rows, x1.shape[-1]))
+    flat2 = views.reshape(input2, (rows, operand(input2).shape[-1]))
+    out = views.reshape(Trilinear.apply(flat1, weight, flat2), (*lead, operand(weight).shape[0]))
+    return out if bias is None else out + bias

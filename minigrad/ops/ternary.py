@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
@@ -169,6 +170,7 @@ def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
 
 def addcmul_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
     """``input += value * tensor1 * tensor2`` in place."""
+    _check_result_fits(input, tensor1, tensor2)
     if input._array.dtype == np.bool_:
         check_float_kernel("addcmul_cpu_out", input)
     value = _value_for(value, None, input)
@@ -229,8 +231,22 @@ def addcdiv_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
     """``input += value * tensor1 / tensor2`` in place."""
     _check_addcdiv_divisor(tensor1, tensor2)
     _check_broadcast((input, tensor1, tensor2))
+    _check_result_fits(input, tensor1, tensor2)
     value = _value_for(value, None, input)
     return apply_inplace(Addcdiv, input, tensor1, tensor2, value, None)
+
+
+def _check_result_fits(input: Any, tensor1: Any, tensor2: Any) -> None:
+    """PyTorch's error if the three tensors' result type cannot be written into ``input``.
+
+    Checked before the kernel: a bool ``input`` with float tensors is a cast error, not the
+    missing bool kernel.
+    """
+    target = input._array.dtype
+    dtype = compute_dtype(input, tensor1, tensor2)
+    if dtype is not None and not np.can_cast(dtype, target, casting="same_kind"):
+        raise RuntimeError(errors.inplace_dtype_mismatch(display_name(dtype),
+                                                         display_name(target)))
 
 
 def _check_addcdiv_divisor(tensor1: Any, tensor2: Any) -> None:

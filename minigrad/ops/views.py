@@ -684,14 +684,26 @@ def unflatten(input: Any, dim: int, sizes: Any) -> Any:
         >>> minigrad.zeros(2, 12).unflatten(1, (3, -1)).shape
         minigrad.Size([2, 3, 4])
     """
+    return _unflatten(input, dim, sizes, argument=3)
+
+
+def unflatten_method(input: Any, dim: int, sizes: Any) -> Any:
+    """``Tensor.unflatten``: PyTorch's method parser reads ``sizes=None`` as no sizes."""
+    return _unflatten(input, dim, () if sizes is None else sizes, argument=2)
+
+
+def _unflatten(input: Any, dim: int, sizes: Any, argument: int) -> Any:
+    """``unflatten``; ``argument`` is the position of ``sizes`` that PyTorch's messages give."""
     shape = operand(input).shape
     if not shape:
         raise RuntimeError(errors.unflatten_unexpected(errors.dim_of_0d(0)))
     dim = _dim(dim, len(shape))
-    sizes = tuple(sizes)
+    if not isinstance(sizes, (tuple, list)):  # (minigrad.Size is a tuple)
+        raise TypeError(errors.unflatten_sizes_not_tuple(type(sizes).__name__, argument))
     for position, size in enumerate(sizes):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
-            raise TypeError(errors.unflatten_sizes_type(type(size).__name__, position))
+            raise TypeError(errors.unflatten_sizes_type(type(size).__name__, position, argument))
+    sizes = tuple(sizes)
     if not sizes:
         raise RuntimeError(errors.UNFLATTEN_EMPTY_SIZES)
     try:

@@ -133,6 +133,16 @@ OPS: list[OpInfo] = [
     OpInfo("div_y_only", lambda lib, x, y: x / y,
            binary_samples(right=away_from_zero(), scalar=None), grad_args=(1,)),
     OpInfo("rdiv", lambda lib, x: 2.5 / x, unary_samples(away_from_zero())),
+    # A rounding mode, even None, is PyTorch's DivBackward2; rounded quotients have zero grads.
+    OpInfo("div_mode_none", lambda lib, x, y: lib.div(x, y, rounding_mode=None),
+           binary_samples(right=away_from_zero()), op="div"),
+    OpInfo("div_trunc", lambda lib, x, y: lib.div(x, y, rounding_mode="trunc"),
+           binary_samples(away_from_integers(), away_from_zero(), scalar=0.75), op="div"),
+    OpInfo("div_floor", lambda lib, x, y: x.div(y, rounding_mode="floor"),
+           binary_samples(away_from_integers(), away_from_zero(), scalar=-0.75), op="div"),
+    OpInfo("div_floor_y_only", lambda lib, x, y: lib.div(x, y, rounding_mode="floor"),
+           binary_samples(away_from_integers(), away_from_zero(), scalar=None), grad_args=(1,),
+           op="div"),
     OpInfo("true_divide", lambda lib, x, y: lib.true_divide(x, y),
            binary_samples(right=away_from_zero())),
     OpInfo(

@@ -147,22 +147,6 @@ def view_samples(other_shape: tuple[int, ...] | None) -> Samples:
     return samples
 
 
-# minigrad bugs these rows find (strict xfails until fixed; see OpInfo.known_bugs).
-CLAMP_TENSOR_BUG = (
-    "Tensor.clamp_ with tensor bounds records ClampBackward1 (number bounds) instead of "
-    "ClampBackward0: the bounds get no gradient (tensor.py picks ops/elementwise's Clamp)"
-)
-_MASKED_FILL_VALUE_BUG = (
-    "masked_fill with a 0-d tensor value that requires grad: minigrad takes the value as a "
-    "number (MaskedFillBackward0, no gradient for it); PyTorch records MaskedFillBackward1"
-)
-MASKED_FILL_BUGS = {
-    f"{test}:{sample}": _MASKED_FILL_VALUE_BUG
-    for test in ("test_forward", "test_backward", "test_second_derivatives", "test_gradcheck")
-    for sample in ("tensor_broadcast_mask", "transposed")
-}
-
-
 OPS: list[OpInfo] = [
     # --- arithmetic ------------------------------------------------------------------------------
     row("add_", lambda lib, t, y: t.add_(y), BINARY, bad_inputs=(
@@ -174,6 +158,8 @@ OPS: list[OpInfo] = [
     row("mul_self_only_", lambda lib, t, y: t.mul_(y), BINARY, grad_args=(0,), op="mul_"),
     row("div_", lambda lib, t, y: t.div_(y), DIVISORS),
     row("div_other_only_", lambda lib, t, y: t.div_(y), DIVISORS, grad_args=(1,), op="div_"),
+    row("div_floor_", lambda lib, t, y: t.div_(y, rounding_mode="floor"), DIVISORS, op="div_"),
+    row("div_trunc_", lambda lib, t, y: t.div_(y, rounding_mode="trunc"), DIVISORS, op="div_"),
     row("true_divide_", lambda lib, t, y: t.true_divide_(y), DIVISORS),
     row("pow_", lambda lib, t, y: t.pow_(y),
         full_first(binary_samples(POSITIVE, REAL, scalar=None))),
@@ -200,9 +186,7 @@ OPS: list[OpInfo] = [
     row("clamp_", lambda lib, t: t.clamp_(-0.5, 0.5), unary_samples(edge=(-0.5, 0.5))),
     row("clamp_min_only_", lambda lib, t: t.clamp_(min=-0.5), UNARY, op="clamp_"),
     row("clamp_tensor_", lambda lib, t, lo, hi: t.clamp_(lo, hi), clamp_tensor_samples,
-        op="clamp_", known_bugs=dict.fromkeys(
-            ("test_forward", "test_backward", "test_mutation_matrix", "test_second_derivatives",
-             "test_gradcheck"), CLAMP_TENSOR_BUG)),
+        op="clamp_"),
     row("clip_", lambda lib, t: t.clip_(-0.5, 0.5), UNARY),
     row("clamp_max_tensor_", lambda lib, t, lo, hi: t.clamp_max_(hi), clamp_tensor_samples,
         op="clamp_max_"),
@@ -215,9 +199,9 @@ OPS: list[OpInfo] = [
     row("copy_source_only_", lambda lib, t, src: t.copy_(src), copy_samples, grad_args=(1,),
         op="copy_"),
     row("masked_fill_", lambda lib, t, mask, value: t.masked_fill_(mask, value),
-        masked_fill_samples, bad_inputs=BAD_MASKED_FILL, known_bugs=MASKED_FILL_BUGS),
+        masked_fill_samples, bad_inputs=BAD_MASKED_FILL),
     OpInfo("masked_fill", lambda lib, x, mask, value: x.masked_fill(mask, value),
-           masked_fill_samples, bad_inputs=BAD_MASKED_FILL[:2], known_bugs=MASKED_FILL_BUGS),
+           masked_fill_samples, bad_inputs=BAD_MASKED_FILL[:2]),
     row("scatter_", lambda lib, t, dim, idx, src: t.scatter_(dim, idx, src), scatter_samples),
     row("scatter_value_", lambda lib, t, dim, idx, value: t.scatter_(dim, idx, value),
         scatter_value_samples, op="scatter_"),

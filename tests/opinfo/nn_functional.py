@@ -547,21 +547,6 @@ def _loss(name: str) -> Any:
     return lambda lib, *args, **kwargs: getattr(F(lib), name)(*args, **kwargs)
 
 
-# A minigrad bug the bilinear rows find (a strict xfail until fixed: OpInfo.known_bugs).
-BILINEAR_BUG = (
-    "F.bilinear saves its inputs with an extra leading dim: the message for a modified input "
-    "names [minigrad.DoubleTensor [1, 3, 2]] where PyTorch names [torch.DoubleTensor [3, 2]]"
-)
-# The same cause, seen from the graph: minigrad builds bilinear from permutes, views and a bmm
-# where PyTorch has one TrilinearBackward0 between two views, so their saved sizes differ.
-BILINEAR_GRAPH_BUG = (
-    "F.bilinear records views, permutes and a bmm where PyTorch records TrilinearBackward0: "
-    "its ViewBackward0 saves self_sym_sizes (3, 5, 1, 1) where PyTorch's saves (3, 5)"
-)
-BILINEAR_BUGS = {"test_mutation_matrix": BILINEAR_BUG,
-                 "test_saved_values_match_pytorch": BILINEAR_GRAPH_BUG}
-
-
 OPS: list[OpInfo] = [
     OpInfo("F.linear", lambda lib, *a: F(lib).linear(*a), linear_samples,
            bad_inputs=LINEAR_BAD),
@@ -642,16 +627,14 @@ OPS: list[OpInfo] = [
            lambda rng: [Sample((real(rng, 3, 4),), name="2d")]),
     OpInfo("F.tanh", lambda lib, x: F(lib).tanh(x),
            lambda rng: [Sample((real(rng, 3, 4),), name="2d")]),
-    # (BILINEAR_BUGS: see their definitions above OPS.)
     OpInfo("F.bilinear", lambda lib, x1, x2, w, b: F(lib).bilinear(x1, x2, w, b),
            lambda rng: [
                Sample((real(rng, 3, 2), real(rng, 3, 4), real(rng, 5, 2, 4), real(rng, 5)),
                       name="2d"),
                Sample((real(rng, 2, 3, 2), real(rng, 2, 3, 4), real(rng, 1, 2, 4), real(rng, 1)),
                       name="batch"),
-           ], known_bugs=BILINEAR_BUGS),
+           ]),
     OpInfo("F.bilinear_no_bias", lambda lib, x1, x2, w: F(lib).bilinear(x1, x2, w),
            lambda rng: [Sample((real(rng, 3, 2), real(rng, 3, 4), real(rng, 5, 2, 4)),
-                               name="2d")], op="F.bilinear",
-           known_bugs=BILINEAR_BUGS),
+                               name="2d")], op="F.bilinear"),
 ]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from opinfo import BadInput, OpInfo, Sample, first, quietly
-from opinfo.shape import real
+from opinfo.shape import index, real
 
 Samples = Callable[[np.random.Generator], list[Sample]]
 
@@ -84,6 +84,19 @@ def getitem_samples(rng: np.random.Generator) -> list[Sample]:
         Sample((real(rng, 3, 4), (None, -1, slice(None), None)), name="none"),
         Sample((real(rng), (None,)), name="0d"),
         Sample((real(rng, 3, 4), (slice(1, None), 0)), name="transposed", transposed=True),
+    ]
+
+
+def getitem_index_samples(rng: np.random.Generator) -> list[Sample]:
+    """Advanced indexing (a copy, IndexBackward0): index tensors and masks, with basic items."""
+    return [
+        Sample((real(rng, 3, 4), (index(0, 2),)), name="index"),
+        Sample((real(rng, 3, 4), (index(2, 0, 2), 1)), name="index_int"),
+        Sample((real(rng, 3, 4), (slice(1, None), index(3, 0))), name="slice_index"),
+        Sample((real(rng, 3, 4), (index(0, 2), None, index(1, 3))), name="two_indices"),
+        Sample((real(rng, 3, 4), (Ellipsis, index(-1, 0)),), name="ellipsis"),
+        Sample((real(rng, 3, 4), (np.array([True, False, True]),)), name="mask"),
+        Sample((real(rng, 3, 4), (index(1, 2),)), name="transposed", transposed=True),
     ]
 
 
@@ -193,6 +206,7 @@ OPS: list[OpInfo] = [
                        BadInput((np.ones(3), 0, 0, 1), name="1d"))),
     OpInfo("diagonal_method", lambda lib, x, offset, a, b: x.diagonal(offset, a, b),
            first(DIAGONALS, 2), op="diagonal"),
+    OpInfo("getitem_index", lambda lib, x, key: x[key], getitem_index_samples),
     OpInfo("getitem", lambda lib, x, key: x[key], getitem_samples,
            bad_inputs=(BadInput((np.ones((3, 4)), (3,)), name="out_of_range"),
                        BadInput((np.ones((3, 4)), (0, 0, 0)), name="too_many"))),

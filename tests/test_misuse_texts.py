@@ -1,0 +1,164 @@
+"""The bad calls the misuse sweep found last (issue 10), with PyTorch 2.13's exact outcome.
+
+tests_torch/test_misuse_sweep_torch.py compares only the exception types with PyTorch; here
+are the messages and values, as PyTorch 2.13 gives them.
+"""
+
+import pytest
+from _backend import mg, text
+
+
+def raises(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == text(message)
+
+
+_FLOAT_INTO_LONG = "result type Float can't be cast to the desired output type Long"
+
+
+# (addcdiv_ with integer factors refuses the integer division first: tested in the op table.)
+@pytest.mark.parametrize(("method", "self_dtype", "others", "message"), [
+    ("addcmul_", "bool", "float32",
+     "result type Float can't be cast to the desired output type Bool"),
+    ("addcmul_", "bool", "int64", "result type Long can't be cast to the desired output type Bool"),
+    ("addcmul_", "int64", "float32", _FLOAT_INTO_LONG),
+    ("addcdiv_", "bool", "float32",
+     "result type Float can't be cast to the desired output type Bool"),
+    ("addcdiv_", "int64", "float32", _FLOAT_INTO_LONG),
+])
+def test_an_in_place_ternary_op_checks_the_result_type_before_the_kernel(
+    method, self_dtype, others, message
+):
+    x = mg.ones(3, dtype=getattr(mg, self_dtype))
+    t = mg.ones(3, dtype=getattr(mg, others))
+    raises(lambda: getattr(x, method)(t, t), RuntimeError, message)
+    assert x.tolist() == mg.ones(3, dtype=getattr(mg, self_dtype)).tolist()
+    assert x._version == 0
+
+
+def test_a_bool_tensor_with_bool_factors_has_no_addcmul_kernel():
+    b = mg.tensor([True, False])
+    raises(lambda: b.addcmul_(b, b), NotImplementedError,
+           "\"addcmul_cpu_out\" not implemented for 'Bool'")
+
+
+@pytest.mark.parametrize(("call", "dtype"), [
+    (lambda x, v: x.index_fill(0, mg.tensor([1]), v), "Long"),
+    (lambda x, v: x.masked_fill(mg.tensor([True, False, True]), v), "Long"),
+    (lambda x, v: mg.masked_fill(x, mg.tensor([True, False, True]), v), "Long"),
+    (lambda x, v: x.bool().index_fill(0, mg.tensor([1]), v), "Bool"),
+])
+def test_an_integer_result_of_a_value_that_requires_grad_is_refused(call, dtype):
+    value = mg.tensor(2.0, requires_grad=True)
+    x = mg.zeros(3, dtype=mg.int64)
+    raises(lambda: call(x, value), RuntimeError, f"Autograd not support dtype: {dtype}")
+    with mg.no_grad():  # no history to record: allowed
+        assert call(x, value).tolist() in ([0, 2, 0], [2, 0, 2], [False, True, False])
+    assert call(x, value.detach()).requires_grad is False
+
+
+def test_take_along_dim_wraps_indices_into_the_dimension():
+    x = mg.arange(3.0).reshape(3, 1).requires_grad_()
+    taken = mg.take_along_dim(x, mg.tensor([[3], [-1], [100], [-4]]), 0)
+    assert taken.flatten().tolist() == [0.0, 2.0, 1.0, 2.0]
+    assert taken.grad_fn._saved_index.flatten().tolist() == [0, 2, 1, 2]
+    taken.sum().backward()
+    assert x.grad.flatten().tolist() == [1.0, 1.0, 2.0]
+    raises(lambda: mg.take_along_dim(mg.zeros(2, 0), mg.ones(2, 1, dtype=mg.int64), 1),
+           RuntimeError, "ZeroDivisionError")
+    raises(lambda: mg.take_along_dim(mg.tensor(5.0), mg.tensor(3), 0), IndexError,
+           "Dimension specified as 0 but tensor has no dimensions")
+    # Without dim both are flattened, and an index out of range is an error.
+    raises(lambda: mg.take_along_dim(mg.zeros(3, 4), mg.tensor([13])), RuntimeError,
+           "index 13 is out of bounds for dimension 0 with size 12")
+
+
+@pytest.mark.parametrize(("shape", "dim", "index", "error", "message"), [
+    ((2, 3), 1, [1, -4], RuntimeError, "INDICES element is out of DATA bounds, id=-4 axis_dim=3"),
+    ((1, 2, 1, 3), 1, [0, 2], RuntimeError,
+     "INDICES element is out of DATA bounds, id=2 axis_dim=2"),
+    ((2, 3), -1, [5, 3], RuntimeError, "INDICES element is out of DATA bounds, id=5 axis_dim=3"),
+    ((2, 3), 0, [2], IndexError, "index out of range in self"),
+    ((2, 3, 4), 2, [4], IndexError, "index out of range in self"),
+    ((3,), 0, [-1], IndexError, "index out of range in self"),
+])
+def test_index_select_out_of_range_says_it_as_pytorchs_kernel_for_that_dim(
+    shape, dim, index, error, message
+):
+    x = mg.zeros(shape)
+    raises(lambda: x.index_select(dim, mg.tensor(index)), error, message)
+    raises(lambda: mg.index_select(x, dim, mg.tensor(index)), error, message)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda x: x.unflatten(1, None), RuntimeError, "unflatten: sizes must be non-empty"),
+    (lambda x: mg.unflatten(x, 1, None), TypeError,
+     "unflatten(): argument 'sizes' (position 3) must be tuple of ints, not NoneType"),
+    (lambda x: x.unflatten(1, 4), TypeError,
+     "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not int"),
+    (lambda x: mg.unflatten(x, 1, "ab"), TypeError,
+     "unflatten(): argument 'sizes' (position 3) must be tuple of ints, not str"),
+    (lambda x: mg.unflatten(x, 1, [2.0, 2]), TypeError,
+     "unflatten(): argument 'sizes' (position 3) must be tuple of ints, but found element of "
+     "type float at pos 0"),
+    (lambda x: x.unflatten(1, [None]), TypeError,
+     "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found element of "
+     "type NoneType at pos 0"),
+])
+def test_unflatten_sizes_of_the_wrong_kind(call, error, message):
+    raises(lambda: call(mg.zeros(3, 4)), error, message)
+
+
+def _method_overloads(name, got, parameter="other", marked=None):
+    why = ("      didn't match because some of the arguments have invalid types: "
+           f"({marked or '!' + got + '!'})\n")
+    return (f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+            f"one of:\n * (Tensor {parameter})\n{why} * (Number {parameter})\n{why}")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: x.pow_(None), _method_overloads("pow_", "NoneType", "exponent")),
+    (lambda x: x.floor_divide_(None), _method_overloads("floor_divide_", "NoneType")),
+    (lambda x: x.remainder_("a"), _method_overloads("remainder_", "str")),
+    (lambda x: x.true_divide_(None), _method_overloads("true_divide_", "NoneType")),
+    (lambda x: x.eq(other=None),
+     "eq() received an invalid combination of arguments - got (other=NoneType, ), but expected "
+     "one of:\n * (Tensor other)\n      didn't match because some of the arguments have invalid "
+     "types: (!other=NoneType!, )\n * (Number other)\n      didn't match because some of the "
+     "arguments have invalid types: (!other=NoneType!, )\n"),
+    (lambda x: x.add(None), "add(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda x: mg.add(x, None),
+     "add(): argument 'other' (position 2) must be Tensor, not NoneType"),
+    (lambda x: x.mul("a"), "mul(): argument 'other' (position 1) must be Tensor, not str"),
+    (lambda x: x.atan2_(None),
+     "atan2_(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda x: mg.logical_and(x, 2),
+     "logical_and(): argument 'other' (position 2) must be Tensor, not int"),
+    (lambda x: mg.pow(x, None),
+     "pow() received an invalid combination of arguments - got (Tensor, NoneType), but expected "
+     "one of:\n * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
+     " * (Number self, Tensor exponent, *, Tensor out = None)\n"
+     " * (Tensor input, Number exponent, *, Tensor out = None)\n"),
+    (lambda x: mg.remainder(x, None),
+     "remainder() received an invalid combination of arguments - got (Tensor, NoneType), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Number self, Tensor other)\n      didn't match because some of the arguments have "
+     "invalid types: (!Tensor!, !NoneType!)\n"
+     " * (Tensor input, Number other, *, Tensor out = None)\n"),
+])
+def test_a_binary_op_given_no_operand_names_pytorchs_overloads(call, message):
+    x = mg.ones(3)
+    raises(lambda: call(x), TypeError, message)
+    assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
+
+
+def test_copy_into_an_integer_tensor_records_nothing():
+    # PyTorch's copy_ records only into a dtype that can have a gradient; fill_ records anyway.
+    source = mg.ones(3, requires_grad=True)
+    target = mg.zeros(3, dtype=mg.int64)
+    copied = target.copy_(source)
+    assert (copied.tolist(), copied.requires_grad, copied.grad_fn, target._version) == (
+        [1, 1, 1], False, None, 1)
+    filled = mg.zeros(3, dtype=mg.int64).fill_(mg.tensor(2.0, requires_grad=True))
+    assert type(filled.grad_fn).__name__ == "FillBackward3"
