@@ -234,9 +234,9 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
     the general way (``_general``) before anything has run. The op's own declarations drive it
     as they drive ``record``: its forward, what that saves (packed by ``saved.pack_fast``), its
     node class and fields. The shortcuts: needs and edges read without loops, and a result of
-    the inputs' shape and dtype needs no ``_input_meta`` (every other result finishes in
-    ``_connect``, as in ``record``). tests/test_record_fast.py runs every op of the op table
-    both ways and compares.
+    the inputs' shape and dtype needs no ``_input_meta`` (results of another dtype or several
+    results finish in ``_connect``, as in ``record``). tests/test_record_fast.py runs every op
+    of the op table both ways and compares.
     """
     unary = y is _UNARY
     if not (
@@ -284,10 +284,23 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
         raise _broadcast_error(error, (x_array, y_array)) from None
     finally:
         restore(token)
-    if type(raw) is not np.ndarray or raw.dtype is not x_array.dtype or raw.shape != x_array.shape:
+    # (``raw`` stays what forward returned: saved values are recognized by identity)
+    out_array = raw if type(raw) is np.ndarray or type(raw) is tuple else np.asarray(raw)
+    if type(raw) is tuple or out_array.dtype is not x_array.dtype:
+        # several outputs, or another dtype (a comparison's bools): the general steps
         if unary:
             return _connect(function, node, (x,), [x_array], raw, needs, None)
         return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
+    # The shape and dtype backward must give each input's gradient: none needed when the
+    # result has the inputs' (which are one), as the incoming gradient has it already.
+    shape = x_array.shape
+    if out_array.shape == shape:
+        node._input_meta = None
+    elif unary:
+        node._input_meta = ((shape, out_array.dtype),)
+    else:
+        meta = (shape, out_array.dtype)
+        node._input_meta = (meta if x_needs else None, meta if y_needs else None)
     node._sequence_nr = _next_sequence_nr()
     # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
     nrs = _ZEROS[1] if unary else _ZEROS[2]
@@ -314,10 +327,9 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
                 y_node = y._gradient_edge()[0]
         node._next_nodes = (x_node, y_node)
     node._next_nrs = nrs
-    node._input_meta = None
-    output = new_result(raw, node)
+    output = new_result(out_array, node)
     if node._saved:
-        saved.pack_fast(node, node._saved, x, None if unary else y, output)
+        saved.pack_fast(node, node._saved, x, None if unary else y, raw, output)
     return output
 
 

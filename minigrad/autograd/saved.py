@@ -166,9 +166,16 @@ def pack(
 
 
 def pack_fast(
-    node: Node, values: Sequence[Any], x: TensorBase, y: TensorBase | None, output: TensorBase
+    node: Node,
+    values: Sequence[Any],
+    x: TensorBase,
+    y: TensorBase | None,
+    raw: Any,
+    output: TensorBase,
 ) -> None:
     """``pack`` for recording's fast branch: inputs ``x`` and ``y`` (or None), one new output.
+
+    ``raw``: what forward returned, ``output`` the new tensor around it.
 
     The same entries ``pack`` makes, without its loops over inputs and outputs: with distinct
     input buffers, identity alone tells what each value is. Inputs sharing one buffer
@@ -177,12 +184,11 @@ def pack_fast(
     """
     x_array = x._array
     y_array = None if y is None else y._array
-    out_array = output._array
     if x_array is y_array or (_hooks_active[0] and _hooks_state.stack) or switches.saves:
         if y is None:
-            pack(node, values, (x_array,), (x,), (out_array,), (output,))
+            pack(node, values, (x_array,), (x,), (raw,), (output,))
         else:
-            pack(node, values, (x_array, y_array), (x, y), (out_array,), (output,))
+            pack(node, values, (x_array, y_array), (x, y), (raw,), (output,))
         return
     packed: tuple[Any, ...] = ()
     for value in values:  # one or two values
@@ -195,13 +201,13 @@ def pack_fast(
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             packed += (value, counter, counter.version, tensor, tensor._grad_fn is not None,
                        position)
-        elif value is out_array:
+        elif value is raw:
             counter = output._counter
             if counter is None:  # made by this op just now: no other thread sees it yet
                 counter = _set_counter(output)
             if counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (value, counter, counter.version, 0, False, None)
+            packed += (output._array, counter, counter.version, 0, False, None)
         else:
             packed += (value, None, 0, None, False, None)
     node._saved = packed
