@@ -285,8 +285,8 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
     finally:
         restore(token)
     # (``raw`` stays what forward returned: saved values are recognized by identity)
-    out_array = raw if type(raw) is np.ndarray or type(raw) is tuple else np.asarray(raw)
-    if type(raw) is tuple or out_array.dtype is not x_array.dtype:
+    out_array = raw if type(raw) is np.ndarray else _one_array(raw)
+    if out_array is None or out_array.dtype is not x_array.dtype:
         # several outputs, or another dtype (a comparison's bools): the general steps
         if unary:
             return _connect(function, node, (x,), [x_array], raw, needs, None)
@@ -331,6 +331,11 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
     if node._saved:
         saved.pack_fast(node, node._saved, x, None if unary else y, raw, output)
     return output
+
+
+def _one_array(raw: Any) -> np.ndarray | None:
+    """What forward returned as one array (a reduction's numpy scalar), None for several."""
+    return None if type(raw) is tuple else np.asarray(raw)
 
 
 def _broadcast_error(error: ValueError, arrays: Sequence[Any]) -> RuntimeError:
