@@ -22,7 +22,8 @@ import numpy as np  # noqa: E402
 
 import minigrad  # noqa: E402
 from minigrad.autograd import saved  # noqa: E402
-from minigrad.autograd.record import NO_GRAD_CTX, record, untracked  # noqa: E402
+from minigrad.autograd.quiet import restore, silence  # noqa: E402
+from minigrad.autograd.record import NO_GRAD_CTX, record, record_fast, untracked  # noqa: E402
 from minigrad.ops import arithmetic, unary  # noqa: E402
 
 REPEATS = 15
@@ -43,31 +44,36 @@ def main() -> None:
     c = minigrad.tensor(array)  # requires no grad: nothing is recorded
     output = minigrad.tensor(array)
     node = object.__new__(arithmetic.Mul._Node)  # a node to pack into
-    ns = {"saved": saved, "record": record, "untracked": untracked, "arithmetic": arithmetic,
+    ns = {"saved": saved, "record": record, "record_fast": record_fast, "untracked": untracked,
+          "silence": silence, "restore": restore, "arithmetic": arithmetic,
           "unary": unary, "x": array, "y": other, "a": a, "b": b, "c": c, "output": output,
           "node": node, "NO_GRAD": NO_GRAD_CTX}
     steps = [
         ("add", [
             ("numpy x + y", "x + y"),
             ("+ the op's forward call (Add.forward)", "arithmetic.Add.forward(NO_GRAD, x, y)"),
-            ("record(), nothing recorded", "record(arithmetic.Add, c, c)"),
+            ("record_fast(), nothing recorded", "record_fast(arithmetic.Add, c, c)"),
             ("  of which a tensor around the result", "untracked(x)"),
-            ("record(), node + edges", "record(arithmetic.Add, a, b)"),
-            ("a + b (promote, alpha check)", "a + b"),
+            ("  of which silencing float warnings", "restore(silence())"),
+            ("record_fast(), node + edges", "record_fast(arithmetic.Add, a, b)"),
+            ("record(): Add.apply, one call more", "record(arithmetic.Add, a, b)"),
+            ("a + b (the operator: dtype check)", "a + b"),
         ]),
         ("mul", [
             ("numpy x * y", "x * y"),
             ("+ the op's forward call (Mul.forward)", "arithmetic.Mul.forward(NO_GRAD, x, y)"),
-            ("record(), nothing recorded", "record(arithmetic.Mul, c, c)"),
-            ("record(), node + edges + 2 saved", "record(arithmetic.Mul, a, b)"),
-            ("  of which saved.pack of 2 inputs",
+            ("record_fast(), nothing recorded", "record_fast(arithmetic.Mul, c, c)"),
+            ("record_fast(), node + edges + 2 saved", "record_fast(arithmetic.Mul, a, b)"),
+            ("  of which saved.pack_fast of 2 inputs",
+             "saved.pack_fast(node, (x, y), a, b, output._array, output)"),
+            ("  (saved.pack, the general one)",
              "saved.pack(node, (x, y), (x, y), (a, b), (output._array,), (output,))"),
             ("a * b", "a * b"),
         ]),
         ("sigmoid", [
             ("numpy, 0-d constants (Sigmoid.forward)", "unary.Sigmoid.forward(NO_GRAD, x)"),
-            ("record(), nothing recorded", "record(unary.Sigmoid, c)"),
-            ("record(), node + edge + saved result", "record(unary.Sigmoid, a)"),
+            ("record_fast(), nothing recorded", "record_fast(unary.Sigmoid, c)"),
+            ("record_fast(), node + edge + saved result", "record_fast(unary.Sigmoid, a)"),
             ("a.sigmoid()", "a.sigmoid()"),
         ]),
     ]

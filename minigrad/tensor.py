@@ -17,6 +17,7 @@ from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
+from minigrad.autograd.record import record_fast
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
@@ -52,6 +53,28 @@ from minigrad.ops._helpers import ToCopy, normalize_dims
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
 # False, as with PyTorch.
 _OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
+
+
+def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: bool) -> Any:
+    """``Tensor.__add__`` and kin: ``self <op> other``, straight to recording for two tensors.
+
+    Two tensors of one dtype (a floating one unless ``any_dtype``) need no promotion and no
+    checks: ``general`` (the op's function: ``arithmetic.add``) would call ``op.apply(self,
+    other)`` after finding that out, so the operator records at once (``record_fast``), one
+    call instead of four. Anything else goes through ``general``; an operand that is neither a
+    tensor nor a number gets NotImplemented (Python's TypeError, as for PyTorch).
+    """
+
+    def operator(self: Any, other: Any) -> Any:
+        if isinstance(other, TensorBase):
+            dtype = self._array.dtype
+            if other._array.dtype is dtype and (any_dtype or dtype.kind == "f"):
+                return record_fast(op, self, other)
+        elif not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return general(self, other)
+
+    return operator
 
 
 def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
@@ -706,34 +729,17 @@ class Tensor(TensorBase):
         """``self ** exponent``."""
         return arithmetic.pow(self, exponent)
 
-    def __add__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.add(self, other)
-
-    __radd__ = __add__
-
-    def __sub__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.sub(self, other)
+    # Same-dtype tensors: straight to recording (bool - bool raises, so sub and div take floats).
+    __add__ = __radd__ = _binary_operator(arithmetic.Add, arithmetic.add, any_dtype=True)
+    __sub__ = _binary_operator(arithmetic.Sub, arithmetic.sub, any_dtype=False)
 
     def __rsub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return arithmetic.rsub(self, other)
 
-    def __mul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.mul(self, other)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.div(self, other)
+    __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul, any_dtype=True)
+    __truediv__ = _binary_operator(arithmetic.Div, arithmetic.div, any_dtype=False)
 
     def __rtruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -761,7 +767,12 @@ class Tensor(TensorBase):
         return arithmetic.pow(base, self)
 
     def __matmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
+        if isinstance(other, TensorBase):
+            a, b = self._array, other._array
+            if (a.ndim == 2 and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
+                    and a.shape[1] == b.shape[0]):
+                return record_fast(linalg.Mm, self, other)  # what ``mm`` checks, then calls
+        elif not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(self, other)
 
@@ -771,6 +782,8 @@ class Tensor(TensorBase):
         return linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
+        if self._array.dtype.kind == "f":
+            return record_fast(unary.Neg, self)  # (bool tensors raise: ``neg`` checks)
         return unary.neg(self)
 
     def __pos__(self) -> Tensor:
@@ -932,10 +945,14 @@ class Tensor(TensorBase):
 
     def exp(self) -> Tensor:
         """``e ** self``."""
+        if self._array.dtype.kind == "f":
+            return record_fast(unary.Exp, self)  # nothing to cast: straight to recording
         return unary.exp(self)
 
     def log(self) -> Tensor:
         """Natural logarithm."""
+        if self._array.dtype.kind == "f":
+            return record_fast(unary.Log, self)  # nothing to cast: straight to recording
         return unary.log(self)
 
     def sqrt(self) -> Tensor:
@@ -944,14 +961,20 @@ class Tensor(TensorBase):
 
     def sigmoid(self) -> Tensor:
         """``1 / (1 + exp(-self))``."""
+        if self._array.dtype.kind == "f":
+            return record_fast(unary.Sigmoid, self)  # nothing to cast: straight to recording
         return unary.sigmoid(self)
 
     def tanh(self) -> Tensor:
         """Hyperbolic tangent."""
+        if self._array.dtype.kind == "f":
+            return record_fast(unary.Tanh, self)  # nothing to cast: straight to recording
         return unary.tanh(self)
 
     def relu(self) -> Tensor:
         """``max(self, 0)``."""
+        if self._array.dtype.kind == "f":
+            return record_fast(unary.Relu, self)  # nothing to cast: straight to recording
         return unary.relu(self)
 
     def reciprocal(self) -> Tensor:
@@ -966,6 +989,8 @@ class Tensor(TensorBase):
 
     def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Sum of all elements, or over ``dim``."""
+        if dim is None and dtype is None and self._array.dtype.kind == "f":
+            return record_fast(reduction.Sum, self)  # no options: straight to recording
         return reduction.sum(self, dim, keepdim, dtype=dtype)
 
     def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:

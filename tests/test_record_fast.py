@@ -1,10 +1,10 @@
-"""Recording's fast branch (``autograd/record.py``, ``_record_fast``) against its general path.
+"""Recording's fast branch (``autograd/record.py``, ``record_fast``) against its general path.
 
 Every sample of every op of the op table runs twice, once with the fast branch and once with it
-turned off (``_record_fast`` answering "not taken"), from the same seed and on equal inputs:
-values, dtypes, ``grad_fn`` names, saved values with their versions and origins, gradients and
-error texts must be identical. The expected side is the general path, which the rest of the
-suite checks against PyTorch.
+turned off (``FAST_BRANCH`` false: every call goes the general way), from the same seed and on
+equal inputs: values, dtypes, ``grad_fn`` names, saved values with their versions and origins,
+gradients and error texts must be identical. The expected side is the general path, which the
+rest of the suite checks against PyTorch.
 """
 from __future__ import annotations
 
@@ -54,19 +54,16 @@ def _node(node: Any, args: list[Any]) -> Any:
 def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatch,
          grad_mode: bool = True) -> Any:
     """Forward, then backward of a weighted sum of the float outputs: everything observable."""
-    taken = [0]
-    original = recording._record_fast
+    general_calls = [0]  # calls that went the general way, fast branch or not
+    original = recording._general
 
-    def counting(function: Any, args: Any) -> Any:
-        output = original(function, args)
-        taken[0] += output is not recording._NOT_TAKEN
-        return output
-
-    def off(function: Any, args: Any) -> Any:
-        return recording._NOT_TAKEN
+    def counting(function: Any, args: Any, target: Any) -> Any:
+        general_calls[0] += 1
+        return original(function, args, target)
 
     with monkeypatch.context() as patch:
-        patch.setattr(recording, "_record_fast", counting if fast else off)
+        patch.setattr(recording, "FAST_BRANCH", fast)
+        patch.setattr(recording, "_general", counting)
         minigrad.manual_seed(0)
         args, kwargs, positions = build_args(minigrad, row, sample, "float32")
         seen: list[Any] = []
@@ -75,8 +72,9 @@ def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatc
             try:
                 result = row.call(minigrad, *args, **kwargs)
             except Exception as error:  # noqa: BLE001 (the error itself is compared)
-                return [("error", type(error).__name__, str(error))], taken[0]
-            taken_by_the_op = taken[0]  # not counting the weighted sum below
+                return [("error", type(error).__name__, str(error))], False
+            # (not counting the weighted sum below)
+            taken_by_the_op = fast and general_calls[0] == 0
             outputs = result if isinstance(result, tuple) else (result,)
             total = None
             for output in outputs:

@@ -265,7 +265,7 @@ class Function:
     # (``other`` before ``self``), so with both stale the error names ``other``. Outputs last.
     unpack_order: ClassVar[tuple[int, ...] | None] = None
     # How many arguments a call must have to try recording's fast branch (-1: never). Built-in
-    # ops of one or two inputs called without options (autograd/record.py, ``_record_fast``).
+    # ops of one or two inputs called without options (autograd/record.py, ``record_fast``).
     _fast_inputs: ClassVar[int] = -1
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -67,6 +67,9 @@ class _NoGradContext:
 NO_GRAD_CTX = _NoGradContext()
 
 
+FAST_BRANCH = True  # tests/test_record_fast.py turns it off to compare with the general path
+
+
 def record(function: type[Function], *args: Any, target: TensorBase | None = None) -> Any:
     """Run ``function``'s forward on ``args`` and, if anything needs a gradient, record a node.
 
@@ -74,12 +77,15 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     number there is a constant), the rest its options. ``target``: the tensor an in-place op
     writes (its first argument), checked beforehand by ``autograd/inplace.py``.
     """
+    if target is None and len(args) == function._fast_inputs:
+        return record_fast(function, *args)  # one or two inputs, no options: the fast branch
+    return _general(function, args, target)
+
+
+def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase | None) -> Any:
+    """``record`` for every call: steps 1 to 5 (the fast branch hands its odd calls here)."""
     # 1. needs
     enabled = _grad_state.enabled
-    if len(args) == function._fast_inputs and target is None:
-        output = _record_fast(function, args)  # the common case, on a shorter road
-        if output is not _NOT_TAKEN:
-            return output
     arrays = [*args]  # what an op's forward computes on: the buffers behind the tensors
     needed_bits = 0  # bit i: argument i needs a gradient
     recording = False
@@ -214,39 +220,42 @@ def _connect(
     return tuple(outputs)
 
 
-_NOT_TAKEN = object()  # _record_fast's answer when the call is not the common case
+_UNARY = object()  # record_fast's ``y`` when the op has one input
 
 
-def _record_fast(function: type[Function], args: tuple[Any, ...]) -> Any:
+def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
     """``record`` for the common case: a built-in op of one or two tensor inputs, no options.
 
+    ``Tensor``'s operator methods (``a + b``, ``a.sigmoid()`` ...) call it directly when their
+    arguments need no promotion or checks; ``record`` calls it for every call of that form.
     With nothing to record (grad mode off, or no input needs a gradient) it is the no-grad
     path: forward with the no-grad ctx, a tensor around the result. It records when no input is
-    a view, the inputs share one shape and dtype and anomaly mode is off. Any other call gets
-    ``_NOT_TAKEN`` back before anything has run, and goes the general way. The op's own
-    declarations drive it as they drive ``record``: its forward, what that saves (packed by
-    ``saved.pack``), its node class and fields. The shortcuts: needs and edges read without
-    loops, and a result of the inputs' shape and dtype needs no ``_input_meta`` (every other
-    result finishes in ``_connect``, as in ``record``). tests/test_record_fast.py runs every
-    op of the op table both ways and compares.
+    a view, the inputs share one shape and dtype and anomaly mode is off. Any other call goes
+    the general way (``_general``) before anything has run. The op's own declarations drive it
+    as they drive ``record``: its forward, what that saves (packed by ``saved.pack_fast``), its
+    node class and fields. The shortcuts: needs and edges read without loops, and a result of
+    the inputs' shape and dtype needs no ``_input_meta`` (results of another dtype or several
+    results finish in ``_connect``, as in ``record``). tests/test_record_fast.py runs every op
+    of the op table both ways and compares.
     """
-    x = args[0]
-    y = args[1] if len(args) == 2 else None
-    if not isinstance(x, TensorBase) or not (y is None or isinstance(y, TensorBase)):
-        return _NOT_TAKEN  # a Python number among the inputs
+    unary = y is _UNARY
+    if not (
+        FAST_BRANCH and isinstance(x, TensorBase) and (unary or isinstance(y, TensorBase))
+    ):
+        return _general(function, (x,) if unary else (x, y), None)  # a number among the inputs
     x_array = x._array
-    y_array = None if y is None else y._array
-    bits = 0
+    y_array = None if unary else y._array
+    x_needs = y_needs = False
     if _grad_state.enabled:
-        if x._base is not None or (y is not None and y._base is not None):
-            return _NOT_TAKEN  # a view catches up with its base's history first
-        x_needs = x._requires_grad or x._grad_fn is not None
-        y_needs = y is not None and (y._requires_grad or y._grad_fn is not None)
-        bits = (2 if y_needs else 0) | (1 if x_needs else 0)
-    if not bits:
+        if x._base is not None or not (unary or y._base is None):
+            # a view catches up with its base's history first
+            return _general(function, (x,) if unary else (x, y), None)
+        x_needs = x._grad_fn is not None or x._requires_grad
+        y_needs = not unary and (y._grad_fn is not None or y._requires_grad)
+    if not (x_needs or y_needs):  # the no-grad path
         token = silence()
         try:
-            if y is None:
+            if unary:
                 raw = function.forward(NO_GRAD_CTX, x_array)
             else:
                 raw = function.forward(NO_GRAD_CTX, x_array, y_array)
@@ -259,56 +268,74 @@ def _record_fast(function: type[Function], args: tuple[Any, ...]) -> Any:
         if type(raw) is np.ndarray:
             return new_result(raw)
         return _untracked_outputs(raw)
-    if anomaly._state.enabled or (
-        y is not None and (y_array.dtype is not x_array.dtype or y_array.shape != x_array.shape)
+    if anomaly._state.enabled or not (
+        unary or (y_array.dtype is x_array.dtype and y_array.shape == x_array.shape)
     ):
-        return _NOT_TAKEN
-    arrays = [x_array] if y is None else [x_array, y_array]
+        return _general(function, (x,) if unary else (x, y), None)
     node = function._Node()
     node._saved = ()
-    node.needs_input_grad = needs = _NEEDS[len(args)][bits]
+    node.needs_input_grad = needs = _NEEDS_UNARY if unary else _NEEDS[2][x_needs + 2 * y_needs]
     token = silence()
     try:
-        if y is None:
-            raw = function.forward(node, x_array)
-        else:
-            raw = function.forward(node, x_array, arrays[1])
+        raw = function.forward(node, x_array) if unary else function.forward(node, x_array, y_array)
     except ValueError as error:
         if not function.broadcasts:
             raise
-        raise _broadcast_error(error, arrays) from None
+        raise _broadcast_error(error, (x_array, y_array)) from None
     finally:
         restore(token)
-    if type(raw) is not np.ndarray or raw.dtype is not x_array.dtype or raw.shape != x_array.shape:
-        return _connect(function, node, args, arrays, raw, needs, None)
+    # (``raw`` stays what forward returned: saved values are recognized by identity)
+    out_array = raw if type(raw) is np.ndarray else _one_array(raw)
+    if out_array is None or out_array.dtype is not x_array.dtype:
+        # several outputs, or another dtype (a comparison's bools): the general steps
+        if unary:
+            return _connect(function, node, (x,), [x_array], raw, needs, None)
+        return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
+    # The shape and dtype backward must give each input's gradient: none needed when the
+    # result has the inputs' (which are one), as the incoming gradient has it already.
+    shape = x_array.shape
+    if out_array.shape == shape:
+        node._input_meta = None
+    elif unary:
+        node._input_meta = ((shape, out_array.dtype),)
+    else:
+        meta = (shape, out_array.dtype)
+        node._input_meta = (meta if x_needs else None, meta if y_needs else None)
     node._sequence_nr = _next_sequence_nr()
-    x_node = y_node = None
-    nrs = _ZEROS[len(args)]
-    if x_needs:
-        x_node = x._grad_fn
-        if x_node is None:  # a leaf: its accumulator
-            meta = x._meta
-            x_node = None if meta is None else meta.accumulator
-            if x_node is None:
-                x_node = x._gradient_edge()[0]
-        elif x._output_nr:
+    # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
+    nrs = _ZEROS[1] if unary else _ZEROS[2]
+    x_node = x._grad_fn
+    if x_node is not None:
+        if x._output_nr:
             nrs = (x._output_nr,) + nrs[1:]
-    if y_needs:
+    elif x_needs:
+        meta = x._meta
+        x_node = None if meta is None else meta.accumulator
+        if x_node is None:
+            x_node = x._gradient_edge()[0]
+    if unary:
+        node._next_nodes = (x_node,)
+    else:
         y_node = y._grad_fn
-        if y_node is None:
+        if y_node is not None:
+            if y._output_nr:
+                nrs = (nrs[0], y._output_nr)
+        elif y_needs:
             meta = y._meta
             y_node = None if meta is None else meta.accumulator
             if y_node is None:
                 y_node = y._gradient_edge()[0]
-        elif y._output_nr:
-            nrs = (nrs[0], y._output_nr)
-    node._next_nodes = (x_node,) if y is None else (x_node, y_node)
+        node._next_nodes = (x_node, y_node)
     node._next_nrs = nrs
-    node._input_meta = None
-    output = new_result(raw, node)
+    output = new_result(out_array, node)
     if node._saved:
-        saved.pack(node, node._saved, arrays, args, (raw,), (output,))
+        saved.pack_fast(node, node._saved, x, None if unary else y, raw, output)
     return output
+
+
+def _one_array(raw: Any) -> np.ndarray | None:
+    """What forward returned as one array (a reduction's numpy scalar), None for several."""
+    return None if type(raw) is tuple else np.asarray(raw)
 
 
 def _broadcast_error(error: ValueError, arrays: Sequence[Any]) -> RuntimeError:
@@ -330,6 +357,7 @@ _NEEDS = tuple(
     tuple(_needs_tuple(bits, length) for bits in range(1 << length)) for length in range(_SHARED)
 )
 _ZEROS = tuple((0,) * length for length in range(_SHARED))
+_NEEDS_UNARY = _NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
 
 
 def _input_meta(

@@ -165,6 +165,54 @@ def pack(
         debug_hooks.on_save(node)
 
 
+def pack_fast(
+    node: Node,
+    values: Sequence[Any],
+    x: TensorBase,
+    y: TensorBase | None,
+    raw: Any,
+    output: TensorBase,
+) -> None:
+    """``pack`` for recording's fast branch: inputs ``x`` and ``y`` (or None), one new output.
+
+    ``raw``: what forward returned, ``output`` the new tensor around it.
+
+    The same entries ``pack`` makes, without its loops over inputs and outputs: with distinct
+    input buffers, identity alone tells what each value is. Inputs sharing one buffer
+    (``a * a``, where ``pack`` hands them out in argument order), saved-tensor hooks and the
+    debugging switches take ``pack`` itself.
+    """
+    x_array = x._array
+    y_array = None if y is None else y._array
+    if x_array is y_array or (_hooks_active[0] and _hooks_state.stack) or switches.saves:
+        if y is None:
+            pack(node, values, (x_array,), (x,), (raw,), (output,))
+        else:
+            pack(node, values, (x_array, y_array), (x, y), (raw,), (output,))
+        return
+    packed: tuple[Any, ...] = ()
+    for value in values:  # one or two values
+        if value is None:
+            packed += _NOTHING
+        elif value is x_array or value is y_array:
+            tensor, position = (x, 0) if value is x_array else (y, 1)
+            counter = tensor._counter or tensor._version_counter()  # no call if made
+            if counter.is_inference:
+                raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+            packed += (value, counter, counter.version, tensor, tensor._grad_fn is not None,
+                       position)
+        elif value is raw:
+            counter = output._counter
+            if counter is None:  # made by this op just now: no other thread sees it yet
+                counter = _set_counter(output)
+            if counter.is_inference:
+                raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+            packed += (output._array, counter, counter.version, 0, False, None)
+        else:
+            packed += (value, None, 0, None, False, None)
+    node._saved = packed
+
+
 def holds_nothing(saved: tuple[Any, ...]) -> bool:
     """True if every value in ``saved`` (a node's ``_saved``) is a None.
 

@@ -117,7 +117,7 @@ class Sub(Op):
     num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
         ctx.alpha = alpha
         if alpha != 1:
             y = alpha * y
@@ -135,6 +135,8 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     a, b, dtype = promote(input, other)
     _check_bool_subtraction(a, b)
     _check_alpha(a, dtype, alpha)
+    if dtype is None and alpha == 1 and type(alpha) is int:
+        return Sub.apply(a, b)  # the options' defaults: recording's fast branch takes it
     return Sub.apply(a, b, alpha, dtype)
 
 
@@ -228,7 +230,7 @@ class Div(Op):
     unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
     @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
         return x / y if dtype is None else np.true_divide(x, y, dtype=dtype)
 
@@ -250,6 +252,13 @@ def div(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
     """
     if rounding_mode is not NOT_GIVEN:
         return _div_mode(input, other, rounding_mode)
+    if (
+        isinstance(input, TensorBase)
+        and isinstance(other, TensorBase)
+        and input._array.dtype is other._array.dtype
+        and input._array.dtype.kind == "f"
+    ):
+        return Div.apply(input, other)  # nothing to promote: recording's fast branch takes it
     a, b, dtype = promote(input, other, true_divide=True)
     return Div.apply(a, b, dtype)
 

@@ -71,7 +71,7 @@ class Sum(Op):
     saved_options = {"self_sym_sizes": "shape"}
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, dtype: Any = None) -> np.ndarray:
         ctx.shape = x.shape
         return np.add.reduce(x, axis=None, dtype=dtype)  # np.sum, without its Python layers
 
@@ -147,6 +147,8 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     array = operand(input)
     numpy_dtype = sum_dtype(array, dtype)
     if dim is None:
+        if numpy_dtype is None:
+            return Sum.apply(input)  # no options: recording's fast branch takes it
         return Sum.apply(input, numpy_dtype)
     return SumDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
 

@@ -125,9 +125,12 @@ def _nearest_exp(x: np.ndarray) -> np.ndarray:
     is (almost always) the nearest float32, and chains such as ``exp(exp(x))`` magnify the
     difference.
     """
-    if x.dtype == np.float32:
-        return np.exp(x, dtype=np.float64).astype(np.float32)
+    if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
+        return np.exp(x, dtype=_FLOAT64).astype(_FLOAT32)
     return np.exp(x)
+
+
+_FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 class Exp(SavesResult):
