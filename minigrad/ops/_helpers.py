@@ -385,6 +385,21 @@ def is_tensor(value: Any) -> bool:
     return isinstance(value, TensorBase)
 
 
+def given_gradient(grad: Any) -> Any:
+    """``grad``, or None for an output that received no gradient (PyTorch's undefined one).
+
+    The engine passes zeros for such an output, always as an array (under create_graph too);
+    formulas with shortcuts for undefined gradients (svdvals: U @ diag(gS) @ Vh) take them,
+    and stay finite where the general formula divides by zero (repeated values). A tensor
+    gradient was given by the graph (create_graph), whatever its values: the result must
+    keep depending on it. This tests what was given, not whether the step is recorded (that
+    is ``is_tensor`` of a saved input).
+    """
+    if is_tensor(grad) or np.any(grad):
+        return grad
+    return None
+
+
 def constant_tensor(array: Any) -> Any:
     """A constant tensor on ``array`` (no history, fresh version counter)."""
     return TensorBase.output_class._make(np.asarray(array))
