@@ -8,7 +8,7 @@ share).
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -77,64 +77,65 @@ class MseLoss(Op):
         return dx, -dx if ctx.needs_input_grad[1] else None, None
 
 
-class SmoothL1Loss(Op):
+class HuberShapedLoss(Op):
+    """Huber's piecewise loss of d = input - target, which smooth L1 shares.
+
+    huber_c(d) = 0.5 d**2 where |d| < c, else c (|d| - 0.5 c);  dinput = grad clamp(d, -c, c)
+    / n,  dtarget = -dinput.  Smooth L1 with beta is huber_beta / beta (``per_threshold``):
+    each piece is divided where it is written, which keeps the values PyTorch's to the bit.
+    Saves input and target.
+    """
+
+    fields = ("reduction", "threshold")
+    saves = ("self", "target")
+
+    num_inputs = 2
+    per_threshold: ClassVar[bool]  # smooth L1: huber / beta
+    input_dtype_only: ClassVar[bool]  # huber: the input's dtype; backward refuses another one
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int, c: float) -> Any:
+        ctx.save_for_backward(x, t)
+        ctx.reduction, ctx.threshold = reduction, c
+        scale = c if cls.per_threshold else 1.0
+        z = np.abs(_difference(x, t))
+        loss = np.where(z < c, 0.5 * z * z / scale, c / scale * (z - 0.5 * c))
+        return reduce_array(loss.astype(x.dtype) if cls.input_dtype_only else loss, reduction)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        x, t = ctx.saved_tensors
+        if cls.input_dtype_only and operand(t).dtype != operand(x).dtype:
+            raise RuntimeError(errors.found_dtype(dtype_name(t), dtype_name(x)))
+        c, d = ctx.threshold, x - t
+        slope = np.where(d <= -c, -c, np.where(d >= c, c, d))  # |d| = c: slope flat (PyTorch)
+        if cls.per_threshold:
+            slope = slope / c
+        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
+        return dx, -dx if ctx.needs_input_grad[1] else None, None, None
+
+
+class SmoothL1Loss(HuberShapedLoss):
     """loss = reduce(0.5 d**2 / beta if |d| < beta else |d| - 0.5 beta), d = input - target.
 
     dinput = grad * clamp(d / beta, -1, 1) / n,  dtarget = -dinput.  Saves input and target.
     """
 
-    fields = ("reduction", "beta")
-    saves = ("self", "target")
-    saved_options = ("reduction", "beta")
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int, beta: float) -> Any:
-        ctx.save_for_backward(x, t)
-        ctx.reduction, ctx.beta = reduction, beta
-        z = np.abs(_difference(x, t))
-        return reduce_array(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        x, t = ctx.saved_tensors
-        beta, d = ctx.beta, x - t
-        slope = np.where(d <= -beta, -1.0, np.where(d >= beta, 1.0, d / beta))
-        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
-        return dx, -dx if ctx.needs_input_grad[1] else None, None, None
+    saved_options = {"reduction": "reduction", "beta": "threshold"}
+    per_threshold = True
+    input_dtype_only = False
 
 
-class HuberLoss(Op):
+class HuberLoss(HuberShapedLoss):
     """loss = reduce(0.5 d**2 if |d| < delta else delta (|d| - 0.5 delta)), d = input - target.
 
     dinput = grad * clamp(d, -delta, delta) / n,  dtarget = -dinput.  Saves input and target.
     The result has the input's dtype; PyTorch's backward refuses a target of another dtype.
     """
 
-    fields = ("reduction", "delta")
-    saves = ("self", "target")
-    saved_options = ("reduction", "delta")
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int, delta: float) -> Any:
-        ctx.save_for_backward(x, t)
-        ctx.reduction, ctx.delta = reduction, delta
-        z = np.abs(_difference(x, t))
-        loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(x.dtype)
-        return reduce_array(loss, reduction)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        x, t = ctx.saved_tensors
-        if operand(t).dtype != operand(x).dtype:
-            raise RuntimeError(errors.found_dtype(dtype_name(t), dtype_name(x)))
-        delta, d = ctx.delta, x - t
-        slope = np.where(d < -delta, -delta, np.where(d > delta, delta, d))
-        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
-        return dx, -dx if ctx.needs_input_grad[1] else None, None, None
+    saved_options = {"reduction": "reduction", "delta": "threshold"}
+    per_threshold = False
+    input_dtype_only = True
 
 
 def _check_loss_kernel_dtypes(input: Any, target: Any, kernel: str) -> None:
