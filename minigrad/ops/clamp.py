@@ -169,15 +169,20 @@ class ClampMin(ClampOneSide):
 
 def clamp_min(input: Any, min: Any) -> Any:
     """``max(input, min)``: a lower bound only (a number or a tensor)."""
-    if isinstance(operand(min), np.ndarray):
-        a, b, dtype = promote(input, min)
-        return ClampMinTensor.apply(a, b, dtype)
-    return ClampMin.apply(_bound_dtype(input, min), min)
+    return _clamp_one_side(input, min, ClampMinTensor, ClampMin)
 
 
 def clamp_min_(input: Any, min: Any) -> Any:
     """``max(input, min)``, in place."""
     return _clamp_one_side_(input, min, ClampMinTensor, ClampMin)
+
+
+def _clamp_one_side(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
+    """clamp_min / clamp_max: a tensor bound is promoted with the input, a number is not."""
+    if isinstance(operand(bound), np.ndarray):
+        a, b, dtype = promote(input, bound)
+        return tensor_op.apply(a, b, dtype)
+    return number_op.apply(_bound_dtype(input, bound), bound)
 
 
 def _clamp_one_side_(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
@@ -217,10 +222,7 @@ class ClampMax(ClampOneSide):
 
 def clamp_max(input: Any, max: Any) -> Any:
     """``min(input, max)``: an upper bound only (a number or a tensor)."""
-    if isinstance(operand(max), np.ndarray):
-        a, b, dtype = promote(input, max)
-        return ClampMaxTensor.apply(a, b, dtype)
-    return ClampMax.apply(_bound_dtype(input, max), max)
+    return _clamp_one_side(input, max, ClampMaxTensor, ClampMax)
 
 
 def clamp_max_(input: Any, max: Any) -> Any:

@@ -159,6 +159,15 @@ def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> A
     raise ValueError(errors.invalid_reduction_mode(reduction))
 
 
+def _check_loss_arguments(input: Any, target: Any, weight: Any = None) -> None:
+    """PyTorch's Python-level checks: ``.size()`` of each argument, a warning if sizes differ."""
+    _arguments.check_has_attribute(input, "size")
+    _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
+    warn_target_size(input, target)
+
+
 def _check_weight_size(weight: Any, input: Any) -> None:
     if shape_of(weight) != shape_of(input):
         raise ValueError(errors.WEIGHTS_INPUT_SIZE)
@@ -186,11 +195,7 @@ def mse_loss(
         >>> F.mse_loss(minigrad.tensor([1.0, 2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(2.5000)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if weight is not None:
-        _arguments.check_has_attribute(weight, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target, weight)
     reduction = reduction_name(reduction, size_average, reduce)
     x, t = broadcast_pair(input, target)
     if weight is not None:
@@ -221,11 +226,7 @@ def l1_loss(
         >>> F.l1_loss(minigrad.tensor([1.0, -2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.5000)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if weight is not None:
-        _arguments.check_has_attribute(weight, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target, weight)
     reduction = reduction_name(reduction, size_average, reduce)
     x, t = broadcast_pair(input, target)
     if weight is not None:
@@ -255,9 +256,7 @@ def smooth_l1_loss(
         >>> F.smooth_l1_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.3125)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target)
     reduction = reduction_name(reduction, size_average, reduce)
     x, t = broadcast_pair(input, target)
     enum = reduction_enum(reduction)
@@ -284,11 +283,7 @@ def huber_loss(
         >>> F.huber_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]), delta=2.0)
         tensor(2.0625)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if weight is not None:
-        _arguments.check_has_attribute(weight, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target, weight)
     x, t = broadcast_pair(input, target)
     if weight is None:
         enum = reduction_enum(reduction)
