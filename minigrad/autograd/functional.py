@@ -230,13 +230,26 @@ def _inputs_and_v(
     """The inputs prepared, and ``v`` checked against them (``jvp``, ``vhp``, ``hvp``)."""
     inputs_are_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
     inputs = _prepare(inputs, create_graph, need_graph=True)
+    v = _checked_v(fn_name, v, inputs, inputs_are_tuple, create_graph,
+                   "input to the user-provided function is")
+    return inputs_are_tuple, inputs, v
+
+
+def _checked_v(
+    fn_name: str, v: Any, others: tuple[Any, ...], others_are_tuple: bool, create_graph: bool,
+    what: str,
+) -> Any:
+    """``v`` prepared and checked against ``others`` (inputs or outputs, whose shapes it has).
+
+    It may be None only for a single one-element tensor; ``what`` names that one in the error.
+    """
     if v is not None:
         _, v = _as_tuple(v, "v", fn_name)
         v = _prepare(v, create_graph, need_graph=False)
-        _check_v(v, inputs, inputs_are_tuple)
-    elif len(inputs) != 1 or inputs[0].numel() != 1:
-        raise _single_element_v_missing("input to the user-provided function is")
-    return inputs_are_tuple, inputs, v
+        _check_v(v, others, others_are_tuple)
+    elif len(others) != 1 or others[0].numel() != 1:
+        raise _single_element_v_missing(what)
+    return v
 
 
 # --- vjp and jvp ------------------------------------------------------------------------
@@ -269,12 +282,8 @@ def vjp(
             func(*inputs), "outputs of the user-provided function", "vjp"
         )
         _check_requires_grad(outputs, "outputs", strict)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "vjp")
-            v = _prepare(v, create_graph, need_graph=False)
-            _check_v(v, outputs, outputs_are_tuple)
-        elif len(outputs) != 1 or outputs[0].numel() != 1:
-            raise _single_element_v_missing("user-provided function returns")
+        v = _checked_v("vjp", v, outputs, outputs_are_tuple, create_graph,
+                       "user-provided function returns")
     with _grad_mode_for_results(create_graph):
         grads = _grad(outputs, inputs, v, create_graph=create_graph)
         product = _zeros_for_missing(grads, inputs, strict, create_graph, "back")
