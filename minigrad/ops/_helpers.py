@@ -196,12 +196,8 @@ def check_operand(value: Any, parameter: str, method: str | None = None) -> None
     message names: ``add_(): argument 'other' (position 1) must be Tensor, not NoneType``.
     """
     if not isinstance(value, _OPERANDS):
-        where = "" if method is None else f"{method}(): "
-        position = "" if method is None else " (position 1)"
         raise TypeError(
-            f"{where}argument '{parameter}'{position} must be Tensor, not "
-            f"{errors.python_type_name(value)}"
-        )
+            errors.operand_not_tensor(parameter, errors.python_type_name(value), method))
 
 
 def wrap_integer(value: int, dtype: np.dtype) -> int:
@@ -238,9 +234,7 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     elif isinstance(dim, (tuple, list)):
         dims = tuple(dim)
     else:
-        raise TypeError(
-            f"argument 'dim' must be tuple of ints, not {errors.python_type_name(dim)}"
-        )
+        raise TypeError(errors.dims_not_int_tuple(errors.python_type_name(dim)))
     axes = [wrap_dim(d, ndim) for d in dims]
     if len(set(axes)) != len(axes):
         raise RuntimeError(errors.dim_repeated(axes[0]))
@@ -426,10 +420,7 @@ def check_no_grad(value: Any, argument: str, function: str) -> None:
     PyTorch's autograd refuses such inputs before running the op.
     """
     if is_tensor(value) and value.requires_grad:
-        raise RuntimeError(
-            f"The function '{function}' is not differentiable with respect to argument "
-            f"'{argument}'. This input cannot have requires_grad True."
-        )
+        raise RuntimeError(errors.not_differentiable_argument(function, argument))
 
 
 def trunc_div(a: int, b: int) -> int:

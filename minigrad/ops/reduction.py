@@ -573,7 +573,7 @@ def _check_nonempty(array: np.ndarray, axes: tuple[int, ...] | None, name: str,
         return
     for axis in axes:
         if array.ndim and array.shape[axis] == 0:
-            raise error(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+            raise error(errors.empty_reduction_dim(name, axis))
 
 
 def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
