@@ -27,6 +27,11 @@ class ToCopy(Op):
         return grad, None
 
 
+def times(x: Any, factor: Any) -> Any:
+    """``x * factor``, without a multiplication (or a recorded node) for the usual factor 1."""
+    return x if factor == 1 else x * factor
+
+
 def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
     """Save ``x`` and ``y`` for a bilinear op (mul, mm, conv...), each only if needed.
 

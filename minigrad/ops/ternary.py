@@ -15,7 +15,7 @@ from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand
+from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand, times
 
 
 class Lerp(Op):
@@ -145,12 +145,7 @@ class AddcOp(Op):
         ctx.save_for_backward(t1 if needs[2] else None, t2 if needs[1] or cls.divides else None)
         ctx.value = value
         combined = cls.combine(t1, t2, dtype=dtype)
-        return np.add(x, _times(value, combined), dtype=dtype)
-
-
-def _times(value: Any, x: Any) -> Any:
-    """``x * value``, without a multiplication for the usual ``value == 1``."""
-    return x if value == 1 else x * value
+        return np.add(x, times(combined, value), dtype=dtype)
 
 
 class Addcmul(AddcOp):
@@ -165,7 +160,7 @@ class Addcmul(AddcOp):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         t1, t2 = ctx.saved_tensors
-        needs, scaled = ctx.needs_input_grad, _times(ctx.value, grad)
+        needs, scaled = ctx.needs_input_grad, times(grad, ctx.value)
         return (
             grad,
             scaled * t2 if needs[1] else None,
@@ -212,7 +207,7 @@ class Addcdiv(AddcOp):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         t1, t2 = ctx.saved_tensors
-        needs, scaled = ctx.needs_input_grad, _times(ctx.value, grad)
+        needs, scaled = ctx.needs_input_grad, times(grad, ctx.value)
         return (
             grad,
             scaled / t2 if needs[1] else None,
