@@ -76,12 +76,15 @@ class AddScalar(Op):
         return grad, None
 
 
-def legacy_reduction(size_average: Any, reduce: Any) -> str:
-    """The reduction meant by the deprecated ``size_average`` / ``reduce`` flags (warns)."""
+def legacy_reduction(size_average: Any, reduce: Any, stacklevel: int = 3) -> str:
+    """The reduction meant by the deprecated ``size_average`` / ``reduce`` flags (warns).
+
+    ``stacklevel``: the warning's frame, counted from here (3: the caller's caller).
+    """
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     name = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(errors.size_average_deprecated(name), stacklevel=3)
+    warnings.warn(errors.size_average_deprecated(name), stacklevel=stacklevel)
     return name
 
 

@@ -347,6 +347,23 @@ class BinaryCrossEntropy(Op):
         return dx, dt, None, None
 
 
+def _bce_arguments(input: Any, target: Any, reduction: str, size_average: Any, reduce: Any,
+                   size_error: Any) -> int:
+    """The BCE losses' reduction, after their Python-level checks.
+
+    ``size_error``: the message for a target of another size than the input.
+    """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
+    if size_average is not None or reduce is not None:
+        enum = reduction_enum(legacy_reduction(size_average, reduce, stacklevel=4))
+    else:
+        enum = reduction_enum(reduction)
+    if shape_of(target) != shape_of(input):
+        raise ValueError(size_error(size_text(shape_of(target)), size_text(shape_of(input))))
+    return enum
+
+
 def binary_cross_entropy(
     input: Any,
     target: Any,
@@ -367,16 +384,8 @@ def binary_cross_entropy(
         >>> F.binary_cross_entropy(minigrad.tensor([0.5, 0.9]), minigrad.tensor([1.0, 1.0]))
         tensor(0.3993)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if size_average is not None or reduce is not None:
-        enum = reduction_enum(legacy_reduction(size_average, reduce))
-    else:
-        enum = reduction_enum(reduction)
-    if shape_of(target) != shape_of(input):
-        raise ValueError(errors.target_size_deprecated(
-            size_text(shape_of(target)), size_text(shape_of(input))
-        ))
+    enum = _bce_arguments(input, target, reduction, size_average, reduce,
+                          errors.target_size_deprecated)
     if weight is not None:
         weight = views.expand(weight, _broadcast_to_target(shape_of(target), shape_of(weight)))
     check_no_grad(weight, "weight", "binary_cross_entropy")
@@ -485,16 +494,8 @@ def binary_cross_entropy_with_logits(
         >>> F.binary_cross_entropy_with_logits(minigrad.tensor([0.0]), minigrad.tensor([1.0]))
         tensor(0.6931)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if size_average is not None or reduce is not None:
-        enum = reduction_enum(legacy_reduction(size_average, reduce))
-    else:
-        enum = reduction_enum(reduction)
-    if shape_of(target) != shape_of(input):
-        raise ValueError(errors.target_size_mismatch(
-            size_text(shape_of(target)), size_text(shape_of(input))
-        ))
+    enum = _bce_arguments(input, target, reduction, size_average, reduce,
+                          errors.target_size_mismatch)
     check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
     check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     x, t = operand(input), operand(target)
