@@ -160,11 +160,14 @@ def apply_loss_reduction(loss: Any, reduction: int) -> Any:
     return loss
 
 
-def warn_target_size(input: Any, target: Any) -> None:
-    """PyTorch's UserWarning when a loss's target and input sizes differ."""
-    # stacklevel 3: the warning points at the line that called the loss function.
+def warn_target_size(input: Any, target: Any, stacklevel: int = 3) -> None:
+    """PyTorch's UserWarning when a loss's target and input sizes differ.
+
+    ``stacklevel``: the warning's frame, counted from here; it points at the line that called
+    the loss function (3 for a loss function calling this).
+    """
     if shape_of(input) != shape_of(target):
         warnings.warn(
             errors.target_size_broadcast(size_text(shape_of(target)), size_text(shape_of(input))),
-            stacklevel=3,
+            stacklevel=stacklevel,
         )

@@ -81,9 +81,9 @@ class HuberShapedLoss(Op):
     """Huber's piecewise loss of d = input - target, which smooth L1 shares.
 
     huber_c(d) = 0.5 d**2 where |d| < c, else c (|d| - 0.5 c);  dinput = grad clamp(d, -c, c)
-    / n,  dtarget = -dinput.  Smooth L1 with beta is huber_beta / beta (``per_threshold``):
-    each piece is divided where it is written, which keeps the values PyTorch's to the bit.
-    Saves input and target.
+    / n,  dtarget = -dinput.  Smooth L1 with beta is huber_beta / beta (``per_threshold``),
+    each piece divided where it is written (c / scale is exactly 1 or c): dividing the whole
+    loss would round differently from PyTorch's kernel.  Saves input and target.
     """
 
     fields = ("reduction", "threshold")
@@ -165,7 +165,7 @@ def _check_loss_arguments(input: Any, target: Any, weight: Any = None) -> None:
     _arguments.check_has_attribute(target, "size")
     if weight is not None:
         _arguments.check_has_attribute(weight, "size")
-    warn_target_size(input, target)
+    warn_target_size(input, target, stacklevel=4)  # at the line that called the loss
 
 
 def _check_weight_size(weight: Any, input: Any) -> None:
