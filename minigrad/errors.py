@@ -501,6 +501,16 @@ def input_bias_type_mismatch(input_dtype: np.dtype, bias_dtype: np.dtype) -> str
 # --- linear algebra, reductions, losses and nn ops (ops/linalg.py ... ops/embedding.py) -----
 
 
+def operand_not_tensor(parameter: str, got: str, method: str | None = None) -> str:
+    """A binary op's operand that is neither a tensor nor a number.
+
+    ``method``: the Tensor method it was given to as its first argument (named in the text).
+    """
+    if method is None:
+        return f"argument '{parameter}' must be Tensor, not {got}"
+    return f"{method}(): argument '{parameter}' (position 1) must be Tensor, not {got}"
+
+
 def wrong_argument_type(
     function: str, parameter: str, expected: str, got: str, position: int | None = None
 ) -> str:
@@ -565,6 +575,14 @@ TOPK_K_OUT_OF_RANGE = "selected index k out of range"
 def derivative_not_implemented(aten_name: str) -> str:
     """A backward PyTorch does not have (``aten::floor_divide``)."""
     return f"derivative for {aten_name} is not implemented"
+
+
+def not_differentiable_argument(function: str, argument: str) -> str:
+    """An ``argument`` that requires grad where PyTorch has no formula for it."""
+    return (
+        f"The function '{function}' is not differentiable with respect to argument "
+        f"'{argument}'. This input cannot have requires_grad True."
+    )
 
 
 def expected_dtype_for(argument: str, expected: np.dtype, got: np.dtype) -> str:
@@ -875,6 +893,11 @@ STD_VAR_DTYPE = "std and var only support floating point and complex dtypes"
 def unbiased_and_correction(function: str) -> str:
     """``var``/``std`` given both the legacy ``unbiased`` flag and ``correction``."""
     return f"{function}(): cannot give both 'unbiased' and 'correction'"
+
+
+def empty_reduction_dim(function: str, axis: int) -> str:
+    """A reduction without identity over an empty dim."""
+    return f"{function}(): Expected reduction dim {axis} to have non-zero size."
 
 
 def empty_reduction_needs_dim(function: str, hint: bool = True) -> str:
@@ -1484,6 +1507,11 @@ def narrow_exceeds_size(start: int, length: int, size: int) -> str:
 def dim_not_int(type_name: str) -> str:
     """A ``dim`` argument that is not an integer (a float, a str, None...)."""
     return f"argument 'dim' must be int, not {type_name}"
+
+
+def dims_not_int_tuple(type_name: str) -> str:
+    """A ``dim`` argument that is neither an int nor a sequence of them."""
+    return f"argument 'dim' must be tuple of ints, not {type_name}"
 
 
 def dim_repeated(dim: int) -> str:

@@ -47,7 +47,7 @@ from minigrad.ops import (
     unary,
     views,
 )
-from minigrad.ops._helpers import ToCopy, normalize_dims
+from minigrad.ops._helpers import ToCopy, normalize_dims, wrap_dim
 
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
@@ -610,7 +610,7 @@ class Tensor(TensorBase):
         """Steps in elements between neighbours along each dimension (or along ``dim``)."""
         itemsize = self._array.itemsize
         strides = tuple(s // itemsize for s in self._array.strides)
-        return strides if dim is None else strides[views._dim(dim, self._array.ndim)]
+        return strides if dim is None else strides[wrap_dim(dim, self._array.ndim)]
 
     # --- conversion ---------------------------------------------------------------------------
 

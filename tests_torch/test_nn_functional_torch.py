@@ -254,6 +254,23 @@ def test_normalization_second_derivative_with_a_constant_incoming_gradient(norm)
         assert_close(mine, theirs, rtol=1e-3, atol=1e-4)
 
 
+@pytest.mark.parametrize("loss, option", [("huber_loss", "delta"), ("smooth_l1_loss", "beta")])
+def test_huber_shaped_second_derivative_at_the_threshold(loss, option):
+    # Where |input - target| equals the threshold, the slope is flat in PyTorch's double
+    # backward (its mask is |d| < threshold): 0, not the quadratic piece's curvature.
+    x_array = np.array([0.5, -0.5, 0.2, 1.0, -0.9], np.float64)
+    out = {}
+    for lib in (minigrad, torch):
+        x = lib.tensor(x_array, requires_grad=True)
+        y = getattr(lib.nn.functional, loss)(x, lib.zeros(5, dtype=lib.float64),
+                                             reduction="sum", **{option: 0.5})
+        (gx,) = lib.autograd.grad(y, x, create_graph=True)
+        (ggx,) = lib.autograd.grad((gx * gx).sum(), x)
+        out[lib] = (gx, ggx)
+    for mine, theirs in zip(out[minigrad], out[torch]):
+        assert_close(mine, theirs)
+
+
 def cnn_parameters(rng: np.random.Generator) -> dict[str, np.ndarray]:
     def init(*shape: int) -> np.ndarray:
         fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]

@@ -228,15 +228,44 @@ def _inputs_and_v(
     fn_name: str, inputs: Any, v: Any, create_graph: bool
 ) -> tuple[bool, tuple[Any, ...], Any]:
     """The inputs prepared, and ``v`` checked against them (``jvp``, ``vhp``, ``hvp``)."""
+    inputs_are_tuple, inputs = _prepared_inputs(inputs, fn_name, create_graph)
+    v = _checked_v(fn_name, v, inputs, inputs_are_tuple, create_graph,
+                   "input to the user-provided function is")
+    return inputs_are_tuple, inputs, v
+
+
+def _prepared_inputs(inputs: Any, fn_name: str, create_graph: bool) -> tuple[bool, Any]:
+    """Whether ``inputs`` was a tuple, and the inputs as a tuple ready to differentiate."""
     inputs_are_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
-    inputs = _prepare(inputs, create_graph, need_graph=True)
+    return inputs_are_tuple, _prepare(inputs, create_graph, need_graph=True)
+
+
+def _outputs(
+    func: Callable[..., Any], inputs: tuple[Any, ...], fn_name: str, strict: bool
+) -> tuple[bool, tuple[Any, ...]]:
+    """Whether ``func(*inputs)`` returned a tuple, and its outputs as one (``strict``: checked)."""
+    outputs_are_tuple, outputs = _as_tuple(
+        func(*inputs), "outputs of the user-provided function", fn_name
+    )
+    _check_requires_grad(outputs, "outputs", strict)
+    return outputs_are_tuple, outputs
+
+
+def _checked_v(
+    fn_name: str, v: Any, others: tuple[Any, ...], others_are_tuple: bool, create_graph: bool,
+    what: str,
+) -> Any:
+    """``v`` prepared and checked against ``others`` (inputs or outputs, whose shapes it has).
+
+    It may be None only for a single one-element tensor; ``what`` names that one in the error.
+    """
     if v is not None:
         _, v = _as_tuple(v, "v", fn_name)
         v = _prepare(v, create_graph, need_graph=False)
-        _check_v(v, inputs, inputs_are_tuple)
-    elif len(inputs) != 1 or inputs[0].numel() != 1:
-        raise _single_element_v_missing("input to the user-provided function is")
-    return inputs_are_tuple, inputs, v
+        _check_v(v, others, others_are_tuple)
+    elif len(others) != 1 or others[0].numel() != 1:
+        raise _single_element_v_missing(what)
+    return v
 
 
 # --- vjp and jvp ------------------------------------------------------------------------
@@ -263,18 +292,10 @@ def vjp(
                 [6., 8.]]))
     """
     with grad_mode.enable_grad():
-        inputs_are_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        outputs_are_tuple, outputs = _as_tuple(
-            func(*inputs), "outputs of the user-provided function", "vjp"
-        )
-        _check_requires_grad(outputs, "outputs", strict)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "vjp")
-            v = _prepare(v, create_graph, need_graph=False)
-            _check_v(v, outputs, outputs_are_tuple)
-        elif len(outputs) != 1 or outputs[0].numel() != 1:
-            raise _single_element_v_missing("user-provided function returns")
+        inputs_are_tuple, inputs = _prepared_inputs(inputs, "vjp", create_graph)
+        outputs_are_tuple, outputs = _outputs(func, inputs, "vjp", strict)
+        v = _checked_v("vjp", v, outputs, outputs_are_tuple, create_graph,
+                       "user-provided function returns")
     with _grad_mode_for_results(create_graph):
         grads = _grad(outputs, inputs, v, create_graph=create_graph)
         product = _zeros_for_missing(grads, inputs, strict, create_graph, "back")
@@ -302,10 +323,7 @@ def jvp(
     """
     with grad_mode.enable_grad():
         inputs_are_tuple, inputs, v = _inputs_and_v("jvp", inputs, v, create_graph)
-        outputs_are_tuple, outputs = _as_tuple(
-            func(*inputs), "outputs of the user-provided function", "jvp"
-        )
-        _check_requires_grad(outputs, "outputs", strict)
+        outputs_are_tuple, outputs = _outputs(func, inputs, "jvp", strict)
         # u^T J for a dummy u: linear in u, so its value does not matter (zeros: no inf/nan).
         dummies = tuple(o.new_zeros(o.shape).requires_grad_(True) for o in outputs)
         grad_inputs = _grad(outputs, inputs, dummies, create_graph=True)
@@ -359,12 +377,8 @@ def jacobian(
             'with vmap) is out of scope. Use `strategy="reverse-mode"`.'
         )
     with grad_mode.enable_grad():
-        inputs_are_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        outputs_are_tuple, outputs = _as_tuple(
-            func(*inputs), "outputs of the user-provided function", "jacobian"
-        )
-        _check_requires_grad(outputs, "outputs", strict)
+        inputs_are_tuple, inputs = _prepared_inputs(inputs, "jacobian", create_graph)
+        outputs_are_tuple, outputs = _outputs(func, inputs, "jacobian", strict)
         if vectorize and strict:
             raise RuntimeError(
                 "minigrad.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
@@ -464,10 +478,7 @@ def hessian(
 
 def _scalar_output(func: Callable[..., Any], inputs: tuple[Any, ...], fn_name: str,
                    strict: bool) -> tuple[bool, tuple[Any, ...]]:
-    outputs_are_tuple, outputs = _as_tuple(
-        func(*inputs), "outputs of the user-provided function", fn_name
-    )
-    _check_requires_grad(outputs, "outputs", strict)
+    outputs_are_tuple, outputs = _outputs(func, inputs, fn_name, strict)
     if outputs_are_tuple or not isinstance(outputs[0], TensorBase):
         raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
     if outputs[0].numel() != 1:

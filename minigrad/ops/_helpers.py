@@ -28,6 +28,11 @@ class ToCopy(Op):
         return grad, None
 
 
+def times(x: Any, factor: Any) -> Any:
+    """``x * factor``, without a multiplication (or a recorded node) for the usual factor 1."""
+    return x if factor == 1 else x * factor
+
+
 def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
     """Save ``x`` and ``y`` for a bilinear op (mul, mm, conv...), each only if needed.
 
@@ -197,12 +202,8 @@ def check_operand(value: Any, parameter: str, method: str | None = None) -> None
     message names: ``add_(): argument 'other' (position 1) must be Tensor, not NoneType``.
     """
     if not isinstance(value, _OPERANDS):
-        where = "" if method is None else f"{method}(): "
-        position = "" if method is None else " (position 1)"
         raise TypeError(
-            f"{where}argument '{parameter}'{position} must be Tensor, not "
-            f"{errors.python_type_name(value)}"
-        )
+            errors.operand_not_tensor(parameter, errors.python_type_name(value), method))
 
 
 def wrap_integer(value: int, dtype: np.dtype) -> int:
@@ -239,9 +240,7 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     elif isinstance(dim, (tuple, list)):
         dims = tuple(dim)
     else:
-        raise TypeError(
-            f"argument 'dim' must be tuple of ints, not {errors.python_type_name(dim)}"
-        )
+        raise TypeError(errors.dims_not_int_tuple(errors.python_type_name(dim)))
     axes = [wrap_dim(d, ndim) for d in dims]
     if len(set(axes)) != len(axes):
         raise RuntimeError(errors.dim_repeated(axes[0]))
@@ -386,6 +385,21 @@ def is_tensor(value: Any) -> bool:
     return isinstance(value, TensorBase)
 
 
+def given_gradient(grad: Any) -> Any:
+    """``grad``, or None for an output that received no gradient (PyTorch's undefined one).
+
+    The engine passes zeros for such an output, always as an array (under create_graph too);
+    formulas with shortcuts for undefined gradients (svdvals: U @ diag(gS) @ Vh) take them,
+    and stay finite where the general formula divides by zero (repeated values). A tensor
+    gradient was given by the graph (create_graph), whatever its values: the result must
+    keep depending on it. This tests what was given, not whether the step is recorded (that
+    is ``is_tensor`` of a saved input).
+    """
+    if is_tensor(grad) or np.any(grad):
+        return grad
+    return None
+
+
 def constant_tensor(array: Any) -> Any:
     """A constant tensor on ``array`` (no history, fresh version counter)."""
     return TensorBase.output_class._make(np.asarray(array))
@@ -412,10 +426,7 @@ def check_no_grad(value: Any, argument: str, function: str) -> None:
     PyTorch's autograd refuses such inputs before running the op.
     """
     if is_tensor(value) and value.requires_grad:
-        raise RuntimeError(
-            f"The function '{function}' is not differentiable with respect to argument "
-            f"'{argument}'. This input cannot have requires_grad True."
-        )
+        raise RuntimeError(errors.not_differentiable_argument(function, argument))
 
 
 def check_differentiable_result(dtype: np.dtype, *inputs: Any) -> None:

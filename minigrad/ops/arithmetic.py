@@ -10,7 +10,9 @@ math (and run on tensors under create_graph).
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -606,10 +608,11 @@ def remainder_(input: Any, other: Any) -> Any:
     return apply_inplace(RemainderScalar, input, other, dtype)
 
 
-class Maximum(Op):
-    """z = max(x, y) elementwise (nan wins);  the gradient goes to the larger operand.
+class PairwiseExtreme(Op):
+    """z = max(x, y) (``Maximum``) or min(x, y) (``Minimum``) elementwise (nan wins).
 
-    On ties it is split evenly. Saves both operands (PyTorch).
+    The gradient goes to the operand taken; on ties it is split evenly. Saves both operands
+    (PyTorch).
     """
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
@@ -617,21 +620,31 @@ class Maximum(Op):
     num_inputs = 2
     unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
 
-    @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
-        ctx.save_for_backward(x, y)
-        return np.maximum(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
+    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
+    loses: ClassVar[Callable[[Any, Any], Any]]  # where the first operand is not taken: < or >
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+    @classmethod
+    def forward(cls, ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        return cls.kernel(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, y = ctx.saved_tensors
         split = np.where(x == y, grad * 0.5, grad)
         needs = ctx.needs_input_grad
         return (
-            np.where(x < y, 0, split) if needs[0] else None,
-            np.where(x > y, 0, split) if needs[1] else None,
+            np.where(cls.loses(x, y), 0, split) if needs[0] else None,
+            np.where(cls.loses(y, x), 0, split) if needs[1] else None,
             None,
         )
+
+
+class Maximum(PairwiseExtreme):
+    """z = max(x, y) elementwise (nan wins);  the gradient goes to the larger operand."""
+
+    kernel = np.maximum
+    loses = staticmethod(operator.lt)
 
 
 def maximum(input: Any, other: Any) -> Any:
@@ -691,32 +704,11 @@ def atan2_(input: Any, other: Any) -> Any:
     return apply_inplace(Atan2, input, other, dtype)
 
 
-class Minimum(Op):
-    """z = min(x, y) elementwise (nan wins);  the gradient goes to the smaller operand.
+class Minimum(PairwiseExtreme):
+    """z = min(x, y) elementwise (nan wins);  the gradient goes to the smaller operand."""
 
-    On ties it is split evenly. Saves both operands (PyTorch).
-    """
-
-    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
-
-    num_inputs = 2
-    unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
-        ctx.save_for_backward(x, y)
-        return np.minimum(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
-        x, y = ctx.saved_tensors
-        split = np.where(x == y, grad * 0.5, grad)
-        needs = ctx.needs_input_grad
-        return (
-            np.where(x > y, 0, split) if needs[0] else None,
-            np.where(x < y, 0, split) if needs[1] else None,
-            None,
-        )
+    kernel = np.minimum
+    loses = staticmethod(operator.gt)
 
 
 def minimum(input: Any, other: Any) -> Any:

@@ -6,7 +6,9 @@ that was taken). Each op saves what PyTorch 2.13 saves.
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -138,43 +140,59 @@ class ClampTensor(Op):
             if needs[2]:
                 dhigh = np.where((x > high) | (high < low), grad, 0)
         elif low is not None:
-            dx = np.where(x >= low, grad, 0) if needs[0] else None
-            dlow = np.where(x < low, grad, 0) if needs[1] else None
+            dx, dlow = ClampMinTensor.gradients(grad, x, low, needs[0], needs[1])
         else:
-            dx = np.where(x <= high, grad, 0) if needs[0] else None
-            dhigh = np.where(x > high, grad, 0) if needs[2] else None
+            dx, dhigh = ClampMaxTensor.gradients(grad, x, high, needs[0], needs[2])
         return dx, dlow, dhigh, None
 
 
-class ClampMin(Op):
+class ClampOneSide(Op):
+    """y = max(x, bound) (``ClampMin``) or min(x, bound) (``ClampMax``), bound a number.
+
+    dx = grad where x is on the bound's kept side, the bound included.  Saves its input.
+    """
+
+    fields = ("bound",)
+
+    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
+    passes: ClassVar[Callable[[Any, Any], Any]]  # where x's gradient flows: >= or <=
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, bound: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.bound = bound
+        return cls.kernel(x, bound)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        return np.where(cls.passes(x, ctx.bound), grad, 0), None  # an infinite grad outside: 0
+
+
+class ClampMin(ClampOneSide):
     """y = max(x, low), low a number;  dx = grad where x >= low.  Saves its input."""
 
-    fields = ("low",)
-    saved_options = {"min": "low"}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, low: Any) -> np.ndarray:
-        ctx.save_for_backward(x)
-        ctx.low = low
-        return np.maximum(x, low)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (x,) = ctx.saved_tensors
-        return np.where(x >= ctx.low, grad, 0), None  # an infinite grad outside stays 0
+    saved_options = {"min": "bound"}
+    kernel = np.maximum
+    passes = staticmethod(operator.ge)
 
 
 def clamp_min(input: Any, min: Any) -> Any:
     """``max(input, min)``: a lower bound only (a number or a tensor)."""
-    if isinstance(operand(min), np.ndarray):
-        a, b, dtype = promote(input, min)
-        return ClampMinTensor.apply(a, b, dtype)
-    return ClampMin.apply(_bound_dtype(input, min), min)
+    return _clamp_one_side(input, min, ClampMinTensor, ClampMin)
 
 
 def clamp_min_(input: Any, min: Any) -> Any:
     """``max(input, min)``, in place."""
     return _clamp_one_side_(input, min, ClampMinTensor, ClampMin)
+
+
+def _clamp_one_side(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
+    """clamp_min / clamp_max: a tensor bound is promoted with the input, a number is not."""
+    if isinstance(operand(bound), np.ndarray):
+        a, b, dtype = promote(input, bound)
+        return tensor_op.apply(a, b, dtype)
+    return number_op.apply(_bound_dtype(input, bound), bound)
 
 
 def _clamp_one_side_(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
@@ -204,30 +222,17 @@ def _bound_dtype(input: Any, bound: Any) -> Any:
     return input
 
 
-class ClampMax(Op):
+class ClampMax(ClampOneSide):
     """y = min(x, high), high a number;  dx = grad where x <= high.  Saves its input."""
 
-    fields = ("high",)
-    saved_options = {"max": "high"}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, high: Any) -> np.ndarray:
-        ctx.save_for_backward(x)
-        ctx.high = high
-        return np.minimum(x, high)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (x,) = ctx.saved_tensors
-        return np.where(x <= ctx.high, grad, 0), None  # an infinite grad outside stays 0
+    saved_options = {"max": "bound"}
+    kernel = np.minimum
+    passes = staticmethod(operator.le)
 
 
 def clamp_max(input: Any, max: Any) -> Any:
     """``min(input, max)``: an upper bound only (a number or a tensor)."""
-    if isinstance(operand(max), np.ndarray):
-        a, b, dtype = promote(input, max)
-        return ClampMaxTensor.apply(a, b, dtype)
-    return ClampMax.apply(_bound_dtype(input, max), max)
+    return _clamp_one_side(input, max, ClampMaxTensor, ClampMax)
 
 
 def clamp_max_(input: Any, max: Any) -> Any:
@@ -235,57 +240,56 @@ def clamp_max_(input: Any, max: Any) -> Any:
     return _clamp_one_side_(input, max, ClampMaxTensor, ClampMax)
 
 
-class ClampMinTensor(Op):
-    """y = max(x, low), low a tensor;  dx = grad where x >= low, dlow = grad where x < low.
+class ClampOneSideTensor(Op):
+    """y = max(x, bound) (``ClampMinTensor``) or min(x, bound) (``ClampMaxTensor``), tensors.
 
-    Saves x and low.
+    dx = grad where x is on the kept side (bound included), dbound = grad where the bound
+    wins; a NaN in x passes neither way. Saves x and the bound.
     """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+
+    num_inputs = 2
+
+    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
+    passes: ClassVar[Callable[[Any, Any], Any]]  # where x's gradient flows: >= or <=
+    wins: ClassVar[Callable[[Any, Any], Any]]  # where the bound's flows: < or >
+
+    @classmethod
+    def forward(cls, ctx: Any, x: Any, bound: Any, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(x, bound)
+        return cls.kernel(x, bound, dtype=dtype)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, bound = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        return (*cls.gradients(grad, x, bound, needs[0], needs[1]), None)
+
+    @classmethod
+    def gradients(cls, grad: Any, x: Any, bound: Any, for_x: bool, for_bound: bool) -> Any:
+        """(dx, dbound), each only if asked for (also ClampTensor's, given one bound)."""
+        return (
+            np.where(cls.passes(x, bound), grad, 0) if for_x else None,
+            np.where(cls.wins(x, bound), grad, 0) if for_bound else None,
+        )
+
+
+class ClampMinTensor(ClampOneSideTensor):
+    """y = max(x, low), low a tensor;  dx = grad where x >= low, dlow = grad where x < low."""
 
     saves = ("self", "min")
-    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
-
     node_name = "ClampMinBackward1"
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, low: Any, dtype: Any) -> np.ndarray:
-        ctx.save_for_backward(x, low)
-        return np.maximum(x, low, dtype=dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
-        x, low = ctx.saved_tensors
-        needs = ctx.needs_input_grad
-        return (
-            np.where(x >= low, grad, 0) if needs[0] else None,
-            np.where(x < low, grad, 0) if needs[1] else None,
-            None,
-        )
+    kernel = np.maximum
+    passes = staticmethod(operator.ge)
+    wins = staticmethod(operator.lt)
 
 
-class ClampMaxTensor(Op):
-    """y = min(x, high), high a tensor;  dx = grad where x <= high, dhigh = grad elsewhere.
-
-    Saves x and high.
-    """
+class ClampMaxTensor(ClampOneSideTensor):
+    """y = min(x, high), high a tensor;  dx = grad where x <= high, dhigh = grad where x > high."""
 
     saves = ("self", "max")
-    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
-
     node_name = "ClampMaxBackward1"
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, high: Any, dtype: Any) -> np.ndarray:
-        ctx.save_for_backward(x, high)
-        return np.minimum(x, high, dtype=dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
-        x, high = ctx.saved_tensors
-        needs = ctx.needs_input_grad
-        return (
-            np.where(x <= high, grad, 0) if needs[0] else None,
-            np.where(x > high, grad, 0) if needs[1] else None,
-            None,
-        )
+    kernel = np.minimum
+    passes = staticmethod(operator.le)
+    wins = staticmethod(operator.gt)

@@ -26,6 +26,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import (
     constant_tensor,
+    given_gradient,
     raw,
     warn_once,
 )
@@ -44,17 +45,6 @@ from minigrad.ops.solvers import (
     matrix_argument,
     solve_in_backward,
 )
-
-
-def _defined(grad: Any) -> Any:
-    """None for a gradient that is absent (the engine's zeros), else the gradient.
-
-    PyTorch's formulas take shortcuts for undefined gradients (svdvals: U @ diag(gS) @ Vh),
-    which also stay finite where the general formula divides by zero (repeated values).
-    """
-    if isinstance(grad, TensorBase) or np.any(grad):
-        return grad
-    return None
 
 
 def _needs_graph(a: Any) -> bool:
@@ -246,7 +236,7 @@ class LinalgQr(Op):
         m, n = np.shape(q)[-2], np.shape(r)[-1]
         if ctx.mode == "complete" and m > n:
             raise RuntimeError(errors.QR_COMPLETE_NOT_DIFFERENTIABLE)
-        return _qr_backward(_defined(grad_q), _defined(grad_r), q, r), None
+        return _qr_backward(given_gradient(grad_q), given_gradient(grad_r), q, r), None
 
 
 def _qr_backward(grad_q: Any, grad_r: Any, q: Any, r: Any) -> Any:
@@ -334,7 +324,7 @@ class LinalgSvd(Op):
     @staticmethod
     def backward(ctx: Any, grad_u: Any, grad_s: Any, grad_vh: Any) -> tuple[Any, None]:
         u, s, vh = ctx.saved_tensors
-        grad_u, grad_s, grad_vh = _defined(grad_u), _defined(grad_s), _defined(grad_vh)
+        grad_u, grad_s, grad_vh = (given_gradient(g) for g in (grad_u, grad_s, grad_vh))
         if ctx.full_matrices:
             k = np.shape(s)[-1]
             u, vh = u[..., :, :k], vh[..., :k, :]
@@ -464,7 +454,8 @@ class LinalgEigh(Op):
     @staticmethod
     def backward(ctx: Any, grad_values: Any, grad_vectors: Any) -> tuple[Any, None]:
         values, vectors = ctx.saved_tensors
-        return _eigh_backward(_defined(grad_values), _defined(grad_vectors), values, vectors), None
+        grad_values, grad_vectors = given_gradient(grad_values), given_gradient(grad_vectors)
+        return _eigh_backward(grad_values, grad_vectors, values, vectors), None
 
 
 def _eigh_backward(grad_values: Any, grad_vectors: Any, values: Any, vectors: Any) -> Any:

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd.function import Op
-from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import comparison
 from minigrad.ops._helpers import (
+    given_gradient,
     is_tensor,
     raw,
 )
@@ -136,7 +136,7 @@ class LinalgSlogdet(Op):
     @staticmethod
     def backward(ctx: Any, grad_sign: Any, grad_logabsdet: Any) -> Any:
         a, _ = ctx.saved_tensors
-        if not (isinstance(grad_logabsdet, TensorBase) or np.any(grad_logabsdet)):
+        if given_gradient(grad_logabsdet) is None:
             return None  # only the sign was used: no gradient
         scaled = grad_logabsdet[..., None, None] * eye_like(a)
         return solve_in_backward(a.mT, scaled)

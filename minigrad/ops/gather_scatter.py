@@ -11,7 +11,7 @@ derivatives work (``run`` picks the array or the recorded path).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -89,7 +89,36 @@ def _gather_checks(array: np.ndarray, dim: int, index: Any) -> tuple[int, np.nda
     return axis, index_array
 
 
-class ScatterAdd(Op):
+class ScatterSrc(Op):
+    """y = x with src's values written (``Scatter``) or added (``ScatterAdd``) at ``index``.
+
+    Along ``dim``; src's leading block of index's shape is used.  Saves the index.
+    """
+
+    fields = ("dim",)
+    saves = "index"
+    saved_options = ("dim",)
+
+    num_inputs = 2
+    accumulate: ClassVar[bool]  # scatter_add: duplicates in index add up
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
+                index: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(index)
+        ctx.dim = dim
+        y = np.array(x, copy=True)
+        flat_index = at_least_1d(index)
+        places = _fancy(flat_index, dim)
+        values = at_least_1d(src)[_leading(flat_index.shape)]
+        if cls.accumulate:
+            np.add.at(at_least_1d(y), places, values)
+        else:
+            at_least_1d(y)[places] = values
+        return y
+
+
+class ScatterAdd(ScatterSrc):
     """y = x with src added at ``index`` along ``dim``;  dx = grad,  dsrc = gather(grad, index).
 
     Saves the index.
@@ -97,23 +126,7 @@ class ScatterAdd(Op):
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
-
-    fields = ("dim",)
-    saves = "index"
-    saved_options = ("dim",)
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
-                index: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(index)
-        ctx.dim = dim
-        y = np.array(x, copy=True)
-        flat_index = at_least_1d(index)
-        np.add.at(at_least_1d(y), _fancy(flat_index, dim),
-                  at_least_1d(src)[_leading(flat_index.shape)])
-        return y
+    accumulate = True
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
@@ -170,27 +183,13 @@ def _scatter_shape_checks(array: np.ndarray, dim: int, index: Any, src: Any) -> 
     return axis
 
 
-class Scatter(Op):
+class Scatter(ScatterSrc):
     """y = x with src's values written at ``index`` along ``dim``.  Saves the index.
 
     dx = grad, 0 where written;  dsrc = grad gathered at ``index``.
     """
 
-    fields = ("dim",)
-    saves = "index"
-    saved_options = ("dim",)
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int,
-                index: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(index)
-        ctx.dim = dim
-        y = np.array(x, copy=True)
-        flat_index = at_least_1d(index)
-        at_least_1d(y)[_fancy(flat_index, dim)] = at_least_1d(src)[_leading(flat_index.shape)]
-        return y
+    accumulate = False
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:

@@ -30,6 +30,7 @@ from minigrad.ops._helpers import (
     operand,
     raw,
     run,
+    times,
     wrap_dim,
 )
 from minigrad.ops.gather_scatter import (
@@ -388,7 +389,7 @@ class IndexAdd(Op):
             ctx.save_for_backward(index, src)
         ctx.dim, ctx.alpha, ctx.source_dim = dim, alpha, np.ndim(src)
         y = np.array(x, copy=True)
-        scaled = src if alpha == 1 else src * alpha
+        scaled = times(src, alpha)
         np.add.at(at_least_1d(y), along(dim, at_least_1d(index)),
                   at_least_1d(scaled) if x.ndim == 0 else scaled)
         return y

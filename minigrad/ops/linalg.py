@@ -31,6 +31,7 @@ from minigrad.ops._helpers import (
     operand,
     run,
     save_for_the_other,
+    times,
     wrap_dim,
 )
 
@@ -168,9 +169,9 @@ class Addmm(Op):
         mat1, mat2 = ctx.saved_tensors
         needs = ctx.needs_input_grad
         return (
-            _times(grad, ctx.beta) if needs[0] else None,
-            _times(grad @ mat2.T, ctx.alpha) if needs[1] else None,
-            _times(_mat2_grad(mat1, grad, ctx.mat2_transposed), ctx.alpha) if needs[2] else None,
+            times(grad, ctx.beta) if needs[0] else None,
+            times(grad @ mat2.T, ctx.alpha) if needs[1] else None,
+            times(_mat2_grad(mat1, grad, ctx.mat2_transposed), ctx.alpha) if needs[2] else None,
             None,
             None,
         )
@@ -214,9 +215,9 @@ class Baddbmm(Op):
         batch1, batch2 = ctx.saved_tensors
         needs = ctx.needs_input_grad
         return (
-            _times(grad, ctx.beta) if needs[0] else None,
-            _times(run(Bmm, grad, np.swapaxes(batch2, 1, 2)), ctx.alpha) if needs[1] else None,
-            _times(run(Bmm, np.swapaxes(batch1, 1, 2), grad), ctx.alpha) if needs[2] else None,
+            times(grad, ctx.beta) if needs[0] else None,
+            times(run(Bmm, grad, np.swapaxes(batch2, 1, 2)), ctx.alpha) if needs[1] else None,
+            times(run(Bmm, np.swapaxes(batch1, 1, 2), grad), ctx.alpha) if needs[2] else None,
             None,
             None,
         )
@@ -231,10 +232,6 @@ def _scaled_sum(input: Any, product: np.ndarray, beta: Any, alpha: Any) -> np.nd
         product += input  # in place: the product is a fresh array of the result's shape
         return product
     return product + (input if beta == 1 else beta * input)
-
-
-def _times(grad: Any, factor: Any) -> Any:
-    return grad if factor == 1 else grad * factor
 
 
 class SqueezeInplace(Op):

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import type_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
@@ -130,15 +129,9 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
         raise RuntimeError(errors.operands_dtype_mismatch("mat1", "mat2", a.dtype, b.dtype))
     if c.dtype != b.dtype:
         raise RuntimeError(errors.operands_dtype_mismatch("self", "mat2", c.dtype, b.dtype))
-    target = (a.shape[0], b.shape[1])
-    if c.ndim > 2:
-        raise RuntimeError(errors.expand_too_few_sizes(type_name(c.dtype), c.shape, target))
-    lead = 2 - c.ndim
-    for i, n in enumerate(c.shape):
-        if n != 1 and n != target[lead + i]:
-            raise RuntimeError(
-                errors.expand_size_mismatch(target[lead + i], n, lead + i, target, c.shape)
-            )
+    error = linalg.expand_error(c, (a.shape[0], b.shape[1]))
+    if error is not None:
+        raise error
     return linalg.Addmm.apply(bias, mat1, mat2, 1, 1)
 
 

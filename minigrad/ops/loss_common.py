@@ -76,12 +76,15 @@ class AddScalar(Op):
         return grad, None
 
 
-def legacy_reduction(size_average: Any, reduce: Any) -> str:
-    """The reduction meant by the deprecated ``size_average`` / ``reduce`` flags (warns)."""
+def legacy_reduction(size_average: Any, reduce: Any, stacklevel: int = 3) -> str:
+    """The reduction meant by the deprecated ``size_average`` / ``reduce`` flags (warns).
+
+    ``stacklevel``: the warning's frame, counted from here (3: the caller's caller).
+    """
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     name = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(errors.size_average_deprecated(name), stacklevel=3)
+    warnings.warn(errors.size_average_deprecated(name), stacklevel=stacklevel)
     return name
 
 
@@ -157,11 +160,14 @@ def apply_loss_reduction(loss: Any, reduction: int) -> Any:
     return loss
 
 
-def warn_target_size(input: Any, target: Any) -> None:
-    """PyTorch's UserWarning when a loss's target and input sizes differ."""
-    # stacklevel 3: the warning points at the line that called the loss function.
+def warn_target_size(input: Any, target: Any, stacklevel: int = 3) -> None:
+    """PyTorch's UserWarning when a loss's target and input sizes differ.
+
+    ``stacklevel``: the warning's frame, counted from here; it points at the line that called
+    the loss function (3 for a loss function calling this).
+    """
     if shape_of(input) != shape_of(target):
         warnings.warn(
             errors.target_size_broadcast(size_text(shape_of(target)), size_text(shape_of(input))),
-            stacklevel=3,
+            stacklevel=stacklevel,
         )

@@ -8,7 +8,7 @@ share).
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -77,64 +77,65 @@ class MseLoss(Op):
         return dx, -dx if ctx.needs_input_grad[1] else None, None
 
 
-class SmoothL1Loss(Op):
+class HuberShapedLoss(Op):
+    """Huber's piecewise loss of d = input - target, which smooth L1 shares.
+
+    huber_c(d) = 0.5 d**2 where |d| < c, else c (|d| - 0.5 c);  dinput = grad clamp(d, -c, c)
+    / n,  dtarget = -dinput.  Smooth L1 with beta is huber_beta / beta (``per_threshold``),
+    each piece divided where it is written (c / scale is exactly 1 or c): dividing the whole
+    loss would round differently from PyTorch's kernel.  Saves input and target.
+    """
+
+    fields = ("reduction", "threshold")
+    saves = ("self", "target")
+
+    num_inputs = 2
+    per_threshold: ClassVar[bool]  # smooth L1: huber / beta
+    input_dtype_only: ClassVar[bool]  # huber: the input's dtype; backward refuses another one
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int, c: float) -> Any:
+        ctx.save_for_backward(x, t)
+        ctx.reduction, ctx.threshold = reduction, c
+        scale = c if cls.per_threshold else 1.0
+        z = np.abs(_difference(x, t))
+        loss = np.where(z < c, 0.5 * z * z / scale, c / scale * (z - 0.5 * c))
+        return reduce_array(loss.astype(x.dtype) if cls.input_dtype_only else loss, reduction)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        x, t = ctx.saved_tensors
+        if cls.input_dtype_only and operand(t).dtype != operand(x).dtype:
+            raise RuntimeError(errors.found_dtype(dtype_name(t), dtype_name(x)))
+        c, d = ctx.threshold, x - t
+        slope = np.where(d <= -c, -c, np.where(d >= c, c, d))  # |d| = c: slope flat (PyTorch)
+        if cls.per_threshold:
+            slope = slope / c
+        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
+        return dx, -dx if ctx.needs_input_grad[1] else None, None, None
+
+
+class SmoothL1Loss(HuberShapedLoss):
     """loss = reduce(0.5 d**2 / beta if |d| < beta else |d| - 0.5 beta), d = input - target.
 
     dinput = grad * clamp(d / beta, -1, 1) / n,  dtarget = -dinput.  Saves input and target.
     """
 
-    fields = ("reduction", "beta")
-    saves = ("self", "target")
-    saved_options = ("reduction", "beta")
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int, beta: float) -> Any:
-        ctx.save_for_backward(x, t)
-        ctx.reduction, ctx.beta = reduction, beta
-        z = np.abs(_difference(x, t))
-        return reduce_array(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        x, t = ctx.saved_tensors
-        beta, d = ctx.beta, x - t
-        slope = np.where(d <= -beta, -1.0, np.where(d >= beta, 1.0, d / beta))
-        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
-        return dx, -dx if ctx.needs_input_grad[1] else None, None, None
+    saved_options = {"reduction": "reduction", "beta": "threshold"}
+    per_threshold = True
+    input_dtype_only = False
 
 
-class HuberLoss(Op):
+class HuberLoss(HuberShapedLoss):
     """loss = reduce(0.5 d**2 if |d| < delta else delta (|d| - 0.5 delta)), d = input - target.
 
     dinput = grad * clamp(d, -delta, delta) / n,  dtarget = -dinput.  Saves input and target.
     The result has the input's dtype; PyTorch's backward refuses a target of another dtype.
     """
 
-    fields = ("reduction", "delta")
-    saves = ("self", "target")
-    saved_options = ("reduction", "delta")
-
-    num_inputs = 2
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int, delta: float) -> Any:
-        ctx.save_for_backward(x, t)
-        ctx.reduction, ctx.delta = reduction, delta
-        z = np.abs(_difference(x, t))
-        loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(x.dtype)
-        return reduce_array(loss, reduction)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        x, t = ctx.saved_tensors
-        if operand(t).dtype != operand(x).dtype:
-            raise RuntimeError(errors.found_dtype(dtype_name(t), dtype_name(x)))
-        delta, d = ctx.delta, x - t
-        slope = np.where(d < -delta, -delta, np.where(d > delta, delta, d))
-        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
-        return dx, -dx if ctx.needs_input_grad[1] else None, None, None
+    saved_options = {"reduction": "reduction", "delta": "threshold"}
+    per_threshold = False
+    input_dtype_only = True
 
 
 def _check_loss_kernel_dtypes(input: Any, target: Any, kernel: str) -> None:
@@ -156,6 +157,15 @@ def _weighted(loss: Any, weight: Any, reduction: str, mean_by_weight: bool) -> A
             return arithmetic.div(reduction_module.sum(loss), reduction_module.sum(weight))
         return reduction_module.mean(loss)
     raise ValueError(errors.invalid_reduction_mode(reduction))
+
+
+def _check_loss_arguments(input: Any, target: Any, weight: Any = None) -> None:
+    """PyTorch's Python-level checks: ``.size()`` of each argument, a warning if sizes differ."""
+    _arguments.check_has_attribute(input, "size")
+    _arguments.check_has_attribute(target, "size")
+    if weight is not None:
+        _arguments.check_has_attribute(weight, "size")
+    warn_target_size(input, target, stacklevel=4)  # at the line that called the loss
 
 
 def _check_weight_size(weight: Any, input: Any) -> None:
@@ -185,11 +195,7 @@ def mse_loss(
         >>> F.mse_loss(minigrad.tensor([1.0, 2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(2.5000)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if weight is not None:
-        _arguments.check_has_attribute(weight, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target, weight)
     reduction = reduction_name(reduction, size_average, reduce)
     x, t = broadcast_pair(input, target)
     if weight is not None:
@@ -220,11 +226,7 @@ def l1_loss(
         >>> F.l1_loss(minigrad.tensor([1.0, -2.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.5000)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if weight is not None:
-        _arguments.check_has_attribute(weight, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target, weight)
     reduction = reduction_name(reduction, size_average, reduce)
     x, t = broadcast_pair(input, target)
     if weight is not None:
@@ -254,9 +256,7 @@ def smooth_l1_loss(
         >>> F.smooth_l1_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
         tensor(1.3125)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target)
     reduction = reduction_name(reduction, size_average, reduce)
     x, t = broadcast_pair(input, target)
     enum = reduction_enum(reduction)
@@ -283,11 +283,7 @@ def huber_loss(
         >>> F.huber_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]), delta=2.0)
         tensor(2.0625)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if weight is not None:
-        _arguments.check_has_attribute(weight, "size")
-    warn_target_size(input, target)
+    _check_loss_arguments(input, target, weight)
     x, t = broadcast_pair(input, target)
     if weight is None:
         enum = reduction_enum(reduction)
@@ -351,6 +347,23 @@ class BinaryCrossEntropy(Op):
         return dx, dt, None, None
 
 
+def _bce_arguments(input: Any, target: Any, reduction: str, size_average: Any, reduce: Any,
+                   size_error: Any) -> int:
+    """The BCE losses' reduction, after their Python-level checks.
+
+    ``size_error``: the message for a target of another size than the input.
+    """
+    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
+    _arguments.check_has_attribute(target, "size")
+    if size_average is not None or reduce is not None:
+        enum = reduction_enum(legacy_reduction(size_average, reduce, stacklevel=4))
+    else:
+        enum = reduction_enum(reduction)
+    if shape_of(target) != shape_of(input):
+        raise ValueError(size_error(size_text(shape_of(target)), size_text(shape_of(input))))
+    return enum
+
+
 def binary_cross_entropy(
     input: Any,
     target: Any,
@@ -371,16 +384,8 @@ def binary_cross_entropy(
         >>> F.binary_cross_entropy(minigrad.tensor([0.5, 0.9]), minigrad.tensor([1.0, 1.0]))
         tensor(0.3993)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if size_average is not None or reduce is not None:
-        enum = reduction_enum(legacy_reduction(size_average, reduce))
-    else:
-        enum = reduction_enum(reduction)
-    if shape_of(target) != shape_of(input):
-        raise ValueError(errors.target_size_deprecated(
-            size_text(shape_of(target)), size_text(shape_of(input))
-        ))
+    enum = _bce_arguments(input, target, reduction, size_average, reduce,
+                          errors.target_size_deprecated)
     if weight is not None:
         weight = views.expand(weight, _broadcast_to_target(shape_of(target), shape_of(weight)))
     check_no_grad(weight, "weight", "binary_cross_entropy")
@@ -489,16 +494,8 @@ def binary_cross_entropy_with_logits(
         >>> F.binary_cross_entropy_with_logits(minigrad.tensor([0.0]), minigrad.tensor([1.0]))
         tensor(0.6931)
     """
-    _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    _arguments.check_has_attribute(target, "size")
-    if size_average is not None or reduce is not None:
-        enum = reduction_enum(legacy_reduction(size_average, reduce))
-    else:
-        enum = reduction_enum(reduction)
-    if shape_of(target) != shape_of(input):
-        raise ValueError(errors.target_size_mismatch(
-            size_text(shape_of(target)), size_text(shape_of(input))
-        ))
+    enum = _bce_arguments(input, target, reduction, size_average, reduce,
+                          errors.target_size_mismatch)
     check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
     check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     x, t = operand(input), operand(target)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import builtins
 import math
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -426,86 +427,75 @@ def _share_among_ties(grad: Any, x: Any, value: Any) -> Any:
     return np.where(mask, grad / int(mask.sum()), 0)
 
 
-class Max(Op):
-    """y = the largest element;  dx = grad shared evenly by the elements equal to y.
+class Extreme(Op):
+    """y = the largest (``Max``) or smallest (``Min``) element;  dx = grad shared by its ties.
 
-    Saves its input and its result: writing either in place makes backward raise.
+    The elements equal to y share the gradient evenly. Saves its input and its result:
+    writing either in place makes backward raise.
     """
+
+    pick: ClassVar[Callable[..., Any]]  # np.max or np.min
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
+        y = np.asarray(cls.pick(x))
+        ctx.save_for_backward(x, y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        x, y = ctx.saved_tensors
+        return _share_among_ties(grad, x, y)
+
+
+class Max(Extreme):
+    """y = the largest element;  dx = grad shared evenly by the elements equal to y."""
 
     node_name = "MaxBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.asarray(np.max(x))
-        ctx.save_for_backward(x, y)
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        x, y = ctx.saved_tensors
-        return _share_among_ties(grad, x, y)
+    pick = staticmethod(np.max)
 
 
-class Min(Op):
-    """y = the smallest element;  dx = grad shared evenly by the elements equal to y.
-
-    Saves its input and its result.
-    """
+class Min(Extreme):
+    """y = the smallest element;  dx = grad shared evenly by the elements equal to y."""
 
     node_name = "MinBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.asarray(np.min(x))
-        ctx.save_for_backward(x, y)
-        return y
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        x, y = ctx.saved_tensors
-        return _share_among_ties(grad, x, y)
+    pick = staticmethod(np.min)
 
 
-class MaxDim(Op):
-    """(values, indices) = max over ``dim``;  dx = grad at the index of each maximum, 0 else.
+class ExtremeDim(Op):
+    """(values, indices) = max (``MaxDim``) or min (``MinDim``) over ``dim``.
 
-    Saves only the indices: writing the values output later is legal, the indices not.
+    dx = grad at the index of each extreme, 0 else. Saves only the indices: writing the values
+    output later is legal, the indices not.
     """
 
     fields = ("dim", "keepdim", "shape")
     saves = "indices"
     saved_options = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}
+
+    pick: ClassVar[Callable[..., Any]]  # np.argmax or np.argmin
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, dim: int, keepdim: bool) -> tuple[Any, Any]:
+        return _select_over_dim(ctx, x, dim, keepdim, cls.pick)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any, _: Any) -> tuple[Any, None, None]:
+        return _selected_grad(ctx, grad), None, None
+
+
+class MaxDim(ExtremeDim):
+    """(values, indices) = max over ``dim``;  dx = grad at the index of each maximum, 0 else."""
 
     node_name = "MaxBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, keepdim: bool) -> tuple[Any, Any]:
-        return _select_over_dim(ctx, x, dim, keepdim, np.argmax)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any, _: Any) -> tuple[Any, None, None]:
-        return _selected_grad(ctx, grad), None, None
+    pick = staticmethod(np.argmax)
 
 
-class MinDim(Op):
-    """(values, indices) = min over ``dim``;  dx = grad at the index of each minimum, 0 else.
-
-    Saves only the indices.
-    """
-
-    fields = ("dim", "keepdim", "shape")
-    saves = "indices"
-    saved_options = {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "shape"}
+class MinDim(ExtremeDim):
+    """(values, indices) = min over ``dim``;  dx = grad at the index of each minimum, 0 else."""
 
     node_name = "MinBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, keepdim: bool) -> tuple[Any, Any]:
-        return _select_over_dim(ctx, x, dim, keepdim, np.argmin)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any, _: Any) -> tuple[Any, None, None]:
-        return _selected_grad(ctx, grad), None, None
+    pick = staticmethod(np.argmin)
 
 
 def _select_over_dim(ctx: Any, x: np.ndarray, dim: int, keepdim: bool,
@@ -533,18 +523,20 @@ def _selected_grad(ctx: Any, grad: Any) -> Any:
     return scatter_to_indices(grad, ctx.dim, indices, ctx.shape)
 
 
-class Amax(Op):
-    """y = max over ``dim`` (several dims allowed);  dx = grad shared by each slice's maxima.
+class ExtremeOverDims(Op):
+    """y = max (``Amax``) or min (``Amin``) over ``dim`` (several dims allowed).
 
-    Ties share the gradient evenly. Saves its input and its result.
+    dx = grad shared by each slice's extremes: ties share it evenly. Saves input and result.
     """
 
     fields = ("axes", "keepdim")
     saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
-        y = np.asarray(np.max(x, axis=axes, keepdims=keepdim))
+    pick: ClassVar[Callable[..., Any]]  # np.max or np.min
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> Any:
+        y = np.asarray(cls.pick(x, axis=axes, keepdims=keepdim))
         ctx.save_for_backward(x, y)
         ctx.axes, ctx.keepdim = axes, keepdim
         return y
@@ -555,26 +547,16 @@ class Amax(Op):
         return _share_per_slice(grad, x, y, ctx.axes, ctx.keepdim), None, None
 
 
-class Amin(Op):
-    """y = min over ``dim`` (several dims allowed);  dx = grad shared by each slice's minima.
+class Amax(ExtremeOverDims):
+    """y = max over ``dim``;  dx = grad shared by each slice's maxima."""
 
-    Ties share the gradient evenly. Saves its input and its result.
-    """
+    pick = staticmethod(np.max)
 
-    fields = ("axes", "keepdim")
-    saved_options = {"dim": "axes", "keepdim": "keepdim"}
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
-        y = np.asarray(np.min(x, axis=axes, keepdims=keepdim))
-        ctx.save_for_backward(x, y)
-        ctx.axes, ctx.keepdim = axes, keepdim
-        return y
+class Amin(ExtremeOverDims):
+    """y = min over ``dim``;  dx = grad shared by each slice's minima."""
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        x, y = ctx.saved_tensors
-        return _share_per_slice(grad, x, y, ctx.axes, ctx.keepdim), None, None
+    pick = staticmethod(np.min)
 
 
 def _share_per_slice(grad: Any, x: Any, y: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
@@ -593,7 +575,7 @@ def _check_nonempty(array: np.ndarray, axes: tuple[int, ...] | None, name: str,
         return
     for axis in axes:
         if array.ndim and array.shape[axis] == 0:
-            raise error(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+            raise error(errors.empty_reduction_dim(name, axis))
 
 
 def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:

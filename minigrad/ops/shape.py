@@ -9,7 +9,8 @@ raise, as in PyTorch. Gather/scatter live in ``gather_scatter.py``, index_select
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -295,23 +296,31 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
     return Roll.apply(input, shift_list, axes)
 
 
-class Tril(Op):
-    """y = x with the elements above diagonal ``k`` zeroed (last two dims);  dx = tril(grad).
+class Triangle(Op):
+    """y = x zeroed above (``Tril``) or below (``Triu``) diagonal ``k`` (last two dims).
 
-    Saves nothing.
+    dx = the same triangle of grad.  Saves nothing.
     """
 
     fields = ("k",)
     saved_options = {"diagonal": "k"}
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
-        ctx.k = k
-        return np.tril(x, k)
+    kernel: ClassVar[Callable[[Any, int], np.ndarray]]  # np.tril or np.triu
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return run(Tril, grad, ctx.k), None
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
+        ctx.k = k
+        return cls.kernel(x, k)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
+        return run(cls, grad, ctx.k), None
+
+
+class Tril(Triangle):
+    """y = x with the elements above diagonal ``k`` zeroed;  dx = tril(grad)."""
+
+    kernel = staticmethod(np.tril)
 
 
 def tril(input: Any, diagonal: int = 0) -> Any:
@@ -332,23 +341,10 @@ def _check_matrix(input: Any, name: str) -> None:
         raise RuntimeError(errors.needs_2_dims(name))
 
 
-class Triu(Op):
-    """y = x with the elements below diagonal ``k`` zeroed (last two dims);  dx = triu(grad).
+class Triu(Triangle):
+    """y = x with the elements below diagonal ``k`` zeroed;  dx = triu(grad)."""
 
-    Saves nothing.
-    """
-
-    fields = ("k",)
-    saved_options = {"diagonal": "k"}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, k: int) -> np.ndarray:
-        ctx.k = k
-        return np.triu(x, k)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return run(Triu, grad, ctx.k), None
+    kernel = staticmethod(np.triu)
 
 
 def triu(input: Any, diagonal: int = 0) -> Any:

@@ -16,27 +16,43 @@ from minigrad.ops._helpers import (
 )
 
 
-class Softmax(Op):
-    """y = exp(x) / sum(exp(x)) along ``dim`` (shifted by the max: no overflow).
+class SoftmaxFamily(Op):
+    """softmax or log_softmax of x along ``dim``, from x shifted by its max (no overflow).
 
-    dx = y * (grad - sum(grad * y)).  Saves its result: writing the input later is legal.
+    A subclass gives ``normalize(shifted, axis)`` and its backward.  Saves the result (as
+    PyTorch): writing the input later is legal.
     """
 
     fields = ("axis",)
     saved_options = {"dim": "axis"}
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
         axis = dim if x.ndim else None
         if x.size == 0:
             y = x.copy()
         else:
-            exps = np.exp(x - np.max(x, axis=axis, keepdims=True))
-            # PyTorch's softmax output is always contiguous (numpy would keep x's layout).
-            y = np.asarray(exps / np.sum(exps, axis=axis, keepdims=True), order="C")
+            shifted = x - np.max(x, axis=axis, keepdims=True)
+            # PyTorch's result is always contiguous (numpy would keep x's layout).
+            y = np.asarray(cls.normalize(shifted, axis), order="C")
         ctx.save_for_backward(y)
         ctx.axis = axis
         return y
+
+    @staticmethod
+    def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
+        """The result, from the input minus its max along ``axis`` (override)."""
+        raise NotImplementedError
+
+
+class Softmax(SoftmaxFamily):
+    """y = exp(x) / sum(exp(x)) along ``dim``;  dx = y * (grad - sum(grad * y))."""
+
+    @staticmethod
+    def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
+        """``exp(shifted) / sum(exp(shifted))``."""
+        exps = np.exp(shifted)
+        return exps / np.sum(exps, axis=axis, keepdims=True)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -44,27 +60,13 @@ class Softmax(Op):
         return y * (grad - np.sum(grad * y, axis=ctx.axis, keepdims=True)), None
 
 
-class LogSoftmax(Op):
-    """y = x - log(sum(exp(x))) along ``dim``;  dx = grad - exp(y) * sum(grad).
-
-    Saves its result.
-    """
-
-    fields = ("axis",)
-    saved_options = {"dim": "axis"}
+class LogSoftmax(SoftmaxFamily):
+    """y = x - log(sum(exp(x))) along ``dim``;  dx = grad - exp(y) * sum(grad)."""
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        axis = dim if x.ndim else None
-        if x.size == 0:
-            y = x.copy()
-        else:
-            shifted = x - np.max(x, axis=axis, keepdims=True)
-            y = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-            y = np.asarray(y, order="C")  # always contiguous, as PyTorch's
-        ctx.save_for_backward(y)
-        ctx.axis = axis
-        return y
+    def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
+        """The log of softmax: ``shifted - log(sum(exp(shifted)))``."""
+        return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:

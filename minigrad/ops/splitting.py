@@ -15,12 +15,9 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
-from minigrad.ops._helpers import along, is_tensor, operand
+from minigrad.ops._helpers import along, is_tensor, operand, wrap_dim
 from minigrad.ops.shape import cat, stack
-from minigrad.ops.views import (
-    _dim,
-    slice_dim,
-)
+from minigrad.ops.views import slice_dim
 
 
 class Split(ViewOp):
@@ -75,7 +72,7 @@ def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, .
         raise RuntimeError(errors.SPLIT_0D)
     if split_size < 0:
         raise RuntimeError(errors.split_size_negative(split_size))
-    dim = _dim(dim, array.ndim)
+    dim = wrap_dim(dim, array.ndim)
     size = array.shape[dim]
     if split_size == 0 and size != 0:
         raise RuntimeError(errors.split_size_zero(size))
@@ -103,12 +100,12 @@ def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, .
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     sizes = [operator.index(s) for s in split_sizes]
-    size = array.shape[_dim(dim, array.ndim)]
+    size = array.shape[wrap_dim(dim, array.ndim)]
     if any(s < 0 for s in sizes):
         raise RuntimeError(errors.split_sizes_negative(sizes))
     if sum(sizes) != size:
         raise RuntimeError(errors.split_sizes_sum(size, dim, sizes))
-    return SplitWithSizes.apply(input, _dim(dim, array.ndim), tuple(sizes))
+    return SplitWithSizes.apply(input, wrap_dim(dim, array.ndim), tuple(sizes))
 
 
 class Unbind(ViewOp):
@@ -143,7 +140,7 @@ def unbind(input: Any, dim: int = 0) -> tuple[Any, ...]:
     ndim = operand(input).ndim
     if ndim == 0:
         raise IndexError(errors.dim_of_0d(0))
-    return Unbind.apply(input, _dim(dim, ndim))
+    return Unbind.apply(input, wrap_dim(dim, ndim))
 
 
 def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
@@ -161,7 +158,7 @@ def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
         raise RuntimeError(errors.CHUNK_0D)
     if chunks <= 0:
         raise RuntimeError(errors.chunks_not_positive(chunks))
-    size = array.shape[_dim(dim, array.ndim)]
+    size = array.shape[wrap_dim(dim, array.ndim)]
     split_size = -(-size // chunks)
     if split_size == 0 and size == 0:
         # PyTorch keeps the number of (empty) chunks, through split_with_sizes.
@@ -180,7 +177,7 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
     if isinstance(indices_or_sections, TensorBase):
         value = indices_or_sections._array
         indices_or_sections = int(value) if value.ndim == 0 else [int(i) for i in value]
-    dim = _dim(dim, array.ndim)
+    dim = wrap_dim(dim, array.ndim)
     size = array.shape[dim]
     if isinstance(indices_or_sections, (list, tuple)):
         cuts = [operator.index(i) for i in indices_or_sections]

@@ -7,7 +7,7 @@ needs a gradient; ``call_ternary`` gives PyTorch's message when the three shapes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand
+from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand, times
 
 
 class Lerp(Op):
@@ -125,10 +125,11 @@ class LerpTensor(Op):
         )
 
 
-class Addcmul(Op):
-    """z = x + value * t1 * t2;  dx = grad,  dt1 = grad * t2 * value,  dt2 = grad * t1 * value.
+class AddcOp(Op):
+    """z = x + value * combine(t1, t2): ``Addcmul`` (t1 * t2) and ``Addcdiv`` (t1 / t2).
 
-    Saves t2 only if t1 needs a gradient and t1 only if t2 does (PyTorch).
+    Each factor is saved only if the other one needs a gradient, as PyTorch does; a divisor
+    always (its own gradient needs it too).
     """
 
     fields = ("value",)
@@ -136,20 +137,31 @@ class Addcmul(Op):
     saved_options = ("value",)
 
     num_inputs = 3
+    combine: ClassVar[np.ufunc]  # np.multiply or np.true_divide
+    divides: ClassVar[bool]
 
-    @staticmethod
-    def forward(ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
+    @classmethod
+    def forward(cls, ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
-        ctx.save_for_backward(t1 if needs[2] else None, t2 if needs[1] else None)
+        ctx.save_for_backward(t1 if needs[2] else None, t2 if needs[1] or cls.divides else None)
         ctx.value = value
-        product = np.multiply(t1, t2, dtype=dtype)
-        return np.add(x, product if value == 1 else value * product, dtype=dtype)
+        combined = cls.combine(t1, t2, dtype=dtype)
+        return np.add(x, times(combined, value), dtype=dtype)
+
+
+class Addcmul(AddcOp):
+    """z = x + value * t1 * t2;  dx = grad,  dt1 = grad * t2 * value,  dt2 = grad * t1 * value.
+
+    Saves t2 only if t1 needs a gradient and t1 only if t2 does (PyTorch).
+    """
+
+    combine = np.multiply
+    divides = False
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         t1, t2 = ctx.saved_tensors
-        needs, value = ctx.needs_input_grad, ctx.value
-        scaled = grad if value == 1 else grad * value
+        needs, scaled = ctx.needs_input_grad, times(grad, ctx.value)
         return (
             grad,
             scaled * t2 if needs[1] else None,
@@ -183,7 +195,7 @@ def _value_for(value: Any, dtype: Any, input: Any) -> Any:
     return int(value) if kind in "iu" and isinstance(value, float) else value
 
 
-class Addcdiv(Op):
+class Addcdiv(AddcOp):
     """z = x + value * t1 / t2;  dx = grad,  dt1 = grad * value / t2.
 
     dt2 = -grad * value * t1 / t2**2.
@@ -191,25 +203,13 @@ class Addcdiv(Op):
     Saves t2 always (two formulas use it), t1 only if t2 needs a gradient (PyTorch).
     """
 
-    fields = ("value",)
-    saves = ("tensor1", "tensor2")
-    saved_options = ("value",)
-
-    num_inputs = 3
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(t1 if needs[2] else None, t2)
-        ctx.value = value
-        quotient = np.true_divide(t1, t2, dtype=dtype)
-        return np.add(x, quotient if value == 1 else value * quotient, dtype=dtype)
+    combine = np.true_divide
+    divides = True
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         t1, t2 = ctx.saved_tensors
-        needs, value = ctx.needs_input_grad, ctx.value
-        scaled = grad if value == 1 else grad * value
+        needs, scaled = ctx.needs_input_grad, times(grad, ctx.value)
         return (
             grad,
             scaled / t2 if needs[1] else None,

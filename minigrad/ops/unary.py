@@ -508,15 +508,22 @@ def expm1_(input: Any) -> Any:
     return float_inplace(input, Expm1)
 
 
-class Log2(SavesInput):
+class LogBase(SavesInput):
+    """y = log_b(x) for a fixed base b;  dx = grad / (x ln b).  Saves its input."""
+
+    ln_base: ClassVar[float]
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad / (x * cls.ln_base)
+
+
+class Log2(LogBase):
     """y = log2(x);  dx = grad / (x ln 2).  Saves its input."""
 
     kernel = np.log2
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad / (x * _LN2)
+    ln_base = _LN2
 
 
 def log2(input: Any) -> Any:
@@ -529,15 +536,11 @@ def log2_(input: Any) -> Any:
     return float_inplace(input, Log2)
 
 
-class Log10(SavesInput):
+class Log10(LogBase):
     """y = log10(x);  dx = grad / (x ln 10).  Saves its input."""
 
     kernel = np.log10
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return grad / (x * _LN10)
+    ln_base = _LN10
 
 
 def log10(input: Any) -> Any:

@@ -102,17 +102,12 @@ def select(input: Any, dim: int, index: int) -> Any:
     array = operand(input)
     if array.ndim == 0:
         raise IndexError(errors.SELECT_0D)
-    dim = _dim(dim, array.ndim)
+    dim = wrap_dim(dim, array.ndim)
     index = operator.index(index)
     size = array.shape[dim]
     if not -size <= index < size:
         raise IndexError(errors.select_out_of_range(index, array.shape, dim))
     return Select.apply(input, dim, index % size)
-
-
-def _dim(dim: int, ndim: int) -> int:
-    """``dim`` wrapped into ``[0, ndim)`` (``wrap_dim``); anything with ``__index__`` is an int."""
-    return wrap_dim(operator.index(dim), ndim)
 
 
 class Slice(ViewOp):
@@ -149,7 +144,7 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
     start = start.item() if isinstance(start, TensorBase) else operator.index(start)
     if length < 0:
         raise RuntimeError(errors.NARROW_NEGATIVE_LENGTH)
-    dim = _dim(dim, array.ndim)
+    dim = wrap_dim(dim, array.ndim)
     size = array.shape[dim]
     if not -size <= start <= size:
         raise IndexError(errors.narrow_start_out_of_range(start, size))
@@ -255,14 +250,14 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
     if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
         _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
-        dims = tuple(_dim(d, ndim) for d in dim)
+        dims = tuple(wrap_dim(d, ndim) for d in dim)
         seen = set()
         for d in dims:
             if d in seen:
                 raise RuntimeError(errors.dim_repeated(d))
             seen.add(d)
         return SqueezeDims.apply(input, dims if ndim else ())
-    return SqueezeDim.apply(input, _dim(dim, ndim))
+    return SqueezeDim.apply(input, wrap_dim(dim, ndim))
 
 
 class SqueezeDims(ViewOp):
@@ -392,7 +387,7 @@ def transpose(input: Any, dim0: int, dim1: int) -> Any:
         minigrad.Size([4, 3, 2])
     """
     ndim = operand(input).ndim
-    return Transpose.apply(input, _dim(dim0, ndim), _dim(dim1, ndim))
+    return Transpose.apply(input, wrap_dim(dim0, ndim), wrap_dim(dim1, ndim))
 
 
 class T(Transpose):
@@ -446,7 +441,7 @@ def permute(input: Any, *dims: Any) -> Any:
     ndim = operand(input).ndim
     if len(dims) != ndim:
         raise RuntimeError(errors.permute_length(ndim, len(dims)))
-    wrapped = tuple(_dim(d, ndim) for d in dims)
+    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
     if len(set(wrapped)) != len(wrapped):
         raise RuntimeError(errors.PERMUTE_DUPLICATE_DIMS)
     return Permute.apply(input, wrapped)
@@ -477,8 +472,8 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
     destination = (destination,) if isinstance(destination, int) else tuple(destination)
     if len(source) != len(destination):
         raise RuntimeError(errors.movedim_lengths(source, destination))
-    src = [_dim(d, ndim) for d in source]
-    dst = [_dim(d, ndim) for d in destination]
+    src = [wrap_dim(d, ndim) for d in source]
+    dst = [wrap_dim(d, ndim) for d in destination]
     for name, dims, given in (("source", src, source), ("destination", dst, destination)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(errors.movedim_repeated(name, given))
@@ -582,7 +577,7 @@ def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
         tensor([1., 5.])
     """
     ndim = operand(input).ndim
-    d1, d2 = _dim(dim1, ndim), _dim(dim2, ndim)
+    d1, d2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
     if d1 == d2:
         raise RuntimeError(errors.identical_diagonal_dims(dim1, dim2))
     return Diagonal.apply(input, operator.index(offset), d1, d2)
@@ -665,7 +660,7 @@ def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
         minigrad.Size([2, 12])
     """
     shape = operand(input).shape
-    start, end = _dim(start_dim, len(shape)), _dim(end_dim, len(shape))
+    start, end = wrap_dim(start_dim, len(shape)), wrap_dim(end_dim, len(shape))
     if start > end:
         raise RuntimeError(errors.FLATTEN_START_AFTER_END)
     if not shape:
@@ -697,7 +692,7 @@ def _unflatten(input: Any, dim: int, sizes: Any, argument: int) -> Any:
     shape = operand(input).shape
     if not shape:
         raise RuntimeError(errors.unflatten_unexpected(errors.dim_of_0d(0)))
-    dim = _dim(dim, len(shape))
+    dim = wrap_dim(dim, len(shape))
     if not isinstance(sizes, (tuple, list)):  # (minigrad.Size is a tuple)
         raise TypeError(errors.unflatten_sizes_not_tuple(type(sizes).__name__, argument))
     for position, size in enumerate(sizes):

@@ -7,11 +7,11 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from minigrad.nn import functional as F
 from minigrad.nn.modules.module import Module
+from minigrad.ops.loss_common import legacy_reduction
 from minigrad.tensor import Tensor
 
 __all__ = [
@@ -20,26 +20,13 @@ __all__ = [
 ]
 
 
-def _legacy_reduction(size_average: Any, reduce: Any) -> str:
-    """The ``reduction`` that the deprecated ``size_average`` / ``reduce`` pair means."""
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    reduction = ("mean" if size_average else "sum") if reduce else "none"
-    warnings.warn(
-        "size_average and reduce args will be deprecated, please use "
-        f"reduction='{reduction}' instead.",
-        stacklevel=2,
-    )
-    return reduction
-
-
 class _Loss(Module):
     """A loss module: stores ``reduction``."""
 
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean"):
         super().__init__()
         if size_average is not None or reduce is not None:
-            self.reduction = _legacy_reduction(size_average, reduce)
+            self.reduction = legacy_reduction(size_average, reduce, stacklevel=2)
         else:
             self.reduction = reduction
 
