@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -372,7 +373,6 @@ def _execute(
             and node._retained is None
             and node._node_pre_hooks is None
             and node._post_hooks is None
-            and type(node) is not AccumulateGrad
         ):
             # The common node: one output, no hook of any kind, no anomaly mode, every leaf
             # wanted. A buffer exists only once a gradient arrived, so ``grads`` holds one;
@@ -380,6 +380,21 @@ def _execute(
             # dependants (its saved values stay, as PyTorch's do when it does not run).
             if grads is None:
                 results = ()
+            elif type(node) is AccumulateGrad:
+                grad = grads[0]
+                # Drop what still refers to the gradient from the previous steps (the buffer,
+                # the last buffer filled, the producer's results): its count is then exact.
+                grads = slots = None
+                results = ()
+                variable = node._variable()
+                hooks = None if variable is None or variable._meta is None else variable._meta.hooks
+                if hooks:
+                    node._accumulate(_call_hooks(hooks, grad, create_graph))
+                else:
+                    # Held only by ``grad`` and getrefcount's argument: nobody else can see
+                    # the array, so it may become ``.grad`` itself (PyTorch steals it too).
+                    owned = not create_graph and getrefcount(grad) == 2
+                    node._accumulate(grad, owned)
             else:
                 results = node._backward(grads, create_graph)
                 if not retain_graph:

@@ -199,15 +199,24 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         return "torch::autograd::AccumulateGrad"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+        self._accumulate(grads[0])
+        return ()
+
+    def _accumulate(self, grad: Any, owned: bool = False) -> None:
+        """Add ``grad`` into the leaf's ``.grad``, then run its post-accumulate hooks.
+
+        ``owned``: the engine proved that nothing else holds ``grad`` (a fresh array), so a
+        first gradient may become ``.grad`` itself instead of a copy, as PyTorch steals it.
+        """
         variable = self._variable()
         if variable is None:
-            return ()
+            return
         # The leaf may have changed since the graph was recorded (PyTorch checks the same):
         # an in-place op gave it history, or detach_() / requires_grad_(False) turned it off.
         if variable._grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
         if variable.requires_grad:
-            variable._accumulate_grad(grads[0])
+            variable._accumulate_grad(grad, owned)
             hooks = variable._meta.post_accumulate_hooks
             for hook in list(hooks):  # a hook may remove itself
                 result = hook(variable)
@@ -216,7 +225,6 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
                     raise TypeError(
                         f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
                     )
-        return ()
 
 
 def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
