@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import weakref
 from collections.abc import Callable
+from types import NoneType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -60,9 +61,14 @@ class Node:
     _post_hooks: list[Callable[..., Any]] | None = None
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
-    _freed_none: frozenset[int] = frozenset()  # saved positions that held None, once freed
+    _freed_kinds: tuple[type, ...] = ()  # the types of the saved values, once freed
     _num_outputs = 1
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+
+    @property
+    def _freed_none(self) -> frozenset[int]:
+        """The saved positions that held None, once backward freed the values (else empty)."""
+        return frozenset(i for i, kind in enumerate(self._freed_kinds) if kind is NoneType)
 
     @property
     def next_functions(self) -> tuple[Edge, ...]:
@@ -135,12 +141,10 @@ class Node:
                 guard.release(self)
             # What was saved as None still reads as None (``grad_fn._saved_other``). A None
             # has no counter (autograd/saved.py's layout: SAVED_FIELDS entries per value, the
-            # counter second); counters compare by identity, so this first test is cheap.
+            # counter second); counters compare by identity, so this first test is cheap, and
+            # only the values' types are kept (``_freed_none`` reads them when asked).
             if None in saved[1::SAVED_FIELDS]:
-                values = saved[::SAVED_FIELDS]
-                none = frozenset(i for i, value in enumerate(values) if value is None)
-                if none:
-                    self._freed_none = none
+                self._freed_kinds = tuple(map(type, saved[::SAVED_FIELDS]))
             self._saved = None  # using them again is "backward through the graph a second time"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:

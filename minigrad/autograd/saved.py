@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterator, Sequence
+from types import NoneType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -171,7 +172,8 @@ def holds_nothing(saved: tuple[Any, ...]) -> bool:
     ``mul`` saves None for an operand without a gradient edge. Unpacking those never raises,
     even after backward (PyTorch's undefined saved variables).
     """
-    return all(value is None for value in saved[::FIELDS])
+    kinds = tuple(map(type, saved[::FIELDS]))  # (types compare by identity: no array ==)
+    return kinds.count(NoneType) == len(kinds)
 
 
 def _set_counter(tensor: TensorBase) -> VersionCounter:
