@@ -362,18 +362,11 @@ def _execute(
     dependants = dependencies.get
     # Read once: flipping anomaly mode from inside a backward hook does not change this run.
     anomaly_on = anomaly._state.enabled
+    lean = targets is None and not anomaly_on  # the common path may run (node permitting)
     while ready:
         node = pop(ready)[2]
         grads = take(node, None)
-        if (
-            targets is None
-            and not anomaly_on
-            and node._output_meta is None
-            and node._pre_hooks is None
-            and node._retained is None
-            and node._node_pre_hooks is None
-            and node._post_hooks is None
-        ):
+        if lean and node._lean and node._output_meta is None:
             # The common node: one output, no hook of any kind, no anomaly mode, every leaf
             # wanted. A buffer exists only once a gradient arrived, so ``grads`` holds one;
             # without a buffer the node has nothing to compute and only releases its
@@ -397,7 +390,7 @@ def _execute(
                     node._accumulate(grad, owned)
             else:
                 results = node._backward(grads, create_graph)
-                if not retain_graph:
+                if not retain_graph and node._saved:  # (a lean node without any: no call)
                     node._release_saved()
         else:
             results = _run_general(

@@ -63,6 +63,10 @@ class Node:
     _forward_stack: list[str] | None = None  # filled in anomaly mode
     _freed_kinds: tuple[type, ...] = ()  # the types of the saved values, once freed
     _num_outputs = 1
+    # Whether the engine's common path may run this node: no hook of any kind and no retained
+    # gradient was ever registered on it (cleared at each registration; never set back, an
+    # emptied hook list just runs the general path), and its kind needs nothing more.
+    _lean = True
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
 
     @property
@@ -101,6 +105,7 @@ class Node:
         """
         if self._post_hooks is None:
             self._post_hooks = []
+            self._lean = False
         self._post_hooks.append(hook)
         return RemovableHandle(self._post_hooks, hook)
 
@@ -121,6 +126,7 @@ class Node:
         """
         if self._node_pre_hooks is None:
             self._node_pre_hooks = []
+            self._lean = False
         self._node_pre_hooks.append(hook)
         return RemovableHandle(self._node_pre_hooks, hook)
 
@@ -128,6 +134,7 @@ class Node:
         # A tensor hook runs on the tensor's gradient before this node consumes it.
         if self._pre_hooks is None:
             self._pre_hooks = {}
+            self._lean = False
         self._pre_hooks.setdefault(output_nr, []).append(hook)
 
     def _release_saved(self) -> None:
@@ -248,6 +255,7 @@ def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr:
     if new_node is not None:
         if new_node._retained is None:
             new_node._retained = {}
+            new_node._lean = False
         new_node._retained[tensor._output_nr] = reference
 
 

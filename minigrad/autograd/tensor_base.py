@@ -235,6 +235,7 @@ class TensorBase:
         node = self._grad_fn
         if node._retained is None:
             node._retained = {}
+            node._lean = False  # the engine's general path retains it
         node._retained[self._output_nr] = weakref.ref(self)
 
     def _gradient_edge(self) -> tuple[Node | None, int]:
