@@ -64,6 +64,7 @@ class BackwardNode(Node):
     _dirty: tuple[TensorBase, ...] = ()
     _non_differentiable: tuple[Any, ...] = ()
     _materialize_grads = True
+    _keeps_nones = True  # saved values that are all None outlive backward (Node._release_saved)
     # PyTorch's names of the saved values, per save_for_backward position (None: not declared
     # and not yet inferred; see autograd/saved_attributes.py)
     _names_of_saved: ClassVar[tuple[str | None, ...] | None] = ()
@@ -119,12 +120,6 @@ class BackwardNode(Node):
         self._materialize_grads = value
 
     # --- what the engine calls ---------------------------------------------------------------
-
-    def _release_saved(self) -> None:
-        values = self._saved
-        if values and values[0] is None and saved.holds_nothing(values):
-            return  # only Nones (PyTorch's undefined saved variables): nothing to free
-        super()._release_saved()
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         function = self._function

@@ -62,6 +62,9 @@ class Node:
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
     _freed_kinds: tuple[type, ...] = ()  # the types of the saved values, once freed
+    # Whether saved values that are all None stay (never "freed"): unpacking them after
+    # backward still works, as PyTorch's undefined saved variables do (a Function's node).
+    _keeps_nones = False
     _num_outputs = 1
     # Whether the engine's common path may run this node: no hook of any kind and no retained
     # gradient was ever registered on it (cleared at each registration; never set back, an
@@ -141,17 +144,22 @@ class Node:
         """Free the saved values once backward has used them (unless the graph is retained)."""
         saved = self._saved
         if saved:
+            # What was saved as None still reads as None (``grad_fn._saved_other``). A None
+            # has no counter (autograd/saved.py's layout: SAVED_FIELDS entries per value, the
+            # counter second); counters compare by identity, so this first test is cheap, and
+            # only the values' types are kept (``_freed_none`` reads them when asked).
+            kinds = None
+            if None in saved[1::SAVED_FIELDS]:
+                kinds = tuple(map(type, saved[::SAVED_FIELDS]))
+                if kinds.count(NoneType) == len(kinds) and self._keeps_nones:
+                    return  # only Nones (PyTorch's undefined saved variables): nothing to free
             if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
                 # guard.py -> saved_access.py -> variable.py -> this module: import at call time.
                 from minigrad.autograd import guard
 
                 guard.release(self)
-            # What was saved as None still reads as None (``grad_fn._saved_other``). A None
-            # has no counter (autograd/saved.py's layout: SAVED_FIELDS entries per value, the
-            # counter second); counters compare by identity, so this first test is cheap, and
-            # only the values' types are kept (``_freed_none`` reads them when asked).
-            if None in saved[1::SAVED_FIELDS]:
-                self._freed_kinds = tuple(map(type, saved[::SAVED_FIELDS]))
+            if kinds is not None:
+                self._freed_kinds = kinds
             self._saved = None  # using them again is "backward through the graph a second time"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:

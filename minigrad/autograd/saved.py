@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from types import NoneType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -164,16 +163,6 @@ def pack(
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
     if switches.saves and not pending_writes:
         debug_hooks.on_save(node)
-
-
-def holds_nothing(saved: tuple[Any, ...]) -> bool:
-    """True if every value in ``saved`` (a node's ``_saved``) is a None.
-
-    ``mul`` saves None for an operand without a gradient edge. Unpacking those never raises,
-    even after backward (PyTorch's undefined saved variables).
-    """
-    kinds = tuple(map(type, saved[::FIELDS]))  # (types compare by identity: no array ==)
-    return kinds.count(NoneType) == len(kinds)
 
 
 def _set_counter(tensor: TensorBase) -> VersionCounter:
