@@ -363,8 +363,12 @@ def _execute(
     # Read once: flipping anomaly mode from inside a backward hook does not change this run.
     anomaly_on = anomaly._state.enabled
     lean = targets is None and not anomaly_on  # the common path may run (node permitting)
-    while ready:
-        node = pop(ready)[2]
+    node = None  # the node to run next when it is known without the queue
+    while True:
+        if node is None:
+            if not ready:
+                break
+            node = pop(ready)[2]
         grads = take(node, None)
         if lean and node._lean and node._output_meta is None:
             # The common node: one output, no hook of any kind, no anomaly mode, every leaf
@@ -399,6 +403,7 @@ def _execute(
         # A node that produced nothing (it received no gradient) still releases its dependants.
         # (The index is counted by hand: an enumerate object costs more on one or two edges.)
         index = 0
+        following = None  # the first dependant made ready here, queued only if need be
         for next_node in node._next_nodes:
             count = dependants(next_node)
             if count is not None:  # None: no edge, or a node that does not lead to a target
@@ -416,10 +421,19 @@ def _execute(
                             slots[output_nr] = grad if previous is None else previous + grad
                 if count == 1:  # its last edge delivered: ready
                     arrival += 1
-                    push(ready, (-next_node._sequence_nr, arrival, next_node))
+                    if following is None:
+                        following, following_arrival = next_node, arrival
+                    else:
+                        push(ready, (-next_node._sequence_nr, arrival, next_node))
                 else:
                     dependencies[next_node] = count - 1
             index += 1  # noqa: SIM113
+        # Alone in the queue, the one node made ready would be the next out of it: run it
+        # without the queue (a chain's common case). Otherwise it queues, in its turn.
+        if following is not None and ready:
+            push(ready, (-following._sequence_nr, following_arrival, following))
+            following = None
+        node = following
 
 
 def _run_general(
