@@ -32,7 +32,7 @@ from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
 from minigrad.autograd.views import view_of_memory
 
 Buffers = dict[Node, list[Any]]
@@ -388,9 +388,10 @@ def _execute(
                 if hooks:
                     node._accumulate(_call_hooks(hooks, grad, create_graph))
                 else:
-                    # Held only by ``grad`` and getrefcount's argument: nobody else can see
-                    # the array, so it may become ``.grad`` itself (PyTorch steals it too).
-                    owned = not create_graph and getrefcount(grad) == 2
+                    # Held only by ``grad`` (the count of a lone local, autograd/tensor_base.py):
+                    # nobody else can see the array, so it may become ``.grad`` itself
+                    # (PyTorch steals it too).
+                    owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
                     node._accumulate(grad, owned)
             else:
                 results = node._backward(grads, create_graph)
