@@ -21,8 +21,8 @@ nothing else: a gradient that is a constant (the seed of ones) may stay an array
 from __future__ import annotations
 
 import heapq
-import itertools
 from collections.abc import Callable, Sequence
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -32,14 +32,11 @@ from minigrad._dtype import type_name
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
 from minigrad.autograd.views import view_of_memory
 
 Buffers = dict[Node, list[Any]]
 ReadyQueue = list[tuple[float, int, Node]]
-
-# Breaks ties between nodes of equal priority (all leaf accumulators share one) in FIFO order.
-_arrival = itertools.count()
 
 
 def backward(
@@ -270,18 +267,18 @@ class _Graph:
     """The nodes backward will run, and how many edges into each are still to deliver."""
 
     def __init__(self, roots: list[Node], targets: set[Node] | None) -> None:
-        reachable = _reachable(roots)
+        self.runs: dict[Node, int] | set[Node]
         if targets is None:
-            self.runs = reachable
+            self.runs = self.dependencies = _count_dependencies(roots)
         else:
             # Only nodes from which a target can be reached do useful work; the others never
             # run (and so never check their saved tensors), as in PyTorch.
-            self.runs = _leading_to(reachable, targets)
-        dependencies = self.dependencies = dict.fromkeys(self.runs, 0)
-        for node in self.runs:
-            for next_node in node._next_nodes:
-                if next_node in dependencies:
-                    dependencies[next_node] += 1
+            self.runs = _leading_to(_reachable(roots), targets)
+            dependencies = self.dependencies = dict.fromkeys(self.runs, 0)
+            for node in self.runs:
+                for next_node in node._next_nodes:
+                    if next_node in dependencies:
+                        dependencies[next_node] += 1
         self.roots = [node for node in dict.fromkeys(roots) if node in self.runs]
         self.targets = targets or set()
 
@@ -292,6 +289,25 @@ class _Graph:
         if isinstance(node, AccumulateGrad):
             return accumulate
         return any(child in self.runs for child in node._next_nodes)
+
+
+def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
+    """Every node reachable from ``roots``, with how many edges point at it (one DFS)."""
+    dependencies = dict.fromkeys(roots, 0)
+    stack = list(dependencies)
+    pop = stack.pop
+    push = stack.append
+    get = dependencies.get
+    while stack:
+        for next_node in pop()._next_nodes:
+            if next_node is not None:
+                count = get(next_node)
+                if count is None:  # found now: walk on from it
+                    dependencies[next_node] = 1
+                    push(next_node)
+                else:
+                    dependencies[next_node] = count + 1
+    return dependencies
 
 
 def _reachable(roots: list[Node]) -> list[Node]:
@@ -334,55 +350,120 @@ def _execute(
 ) -> None:
     ready: ReadyQueue = []
     dependencies = graph.dependencies
+    arrival = 0  # breaks ties between nodes of equal priority (leaf accumulators) in FIFO order
     for node in graph.roots:
         if dependencies[node] == 0:
-            _push(ready, node)
+            arrival += 1
+            # Latest-made first: a node's consumers were all made after it, so run before it.
+            heapq.heappush(ready, (-node._sequence_nr, arrival, node))
     pop = heapq.heappop
     push = heapq.heappush
-    arrival = _arrival
+    take = buffers.pop
+    dependants = dependencies.get
     # Read once: flipping anomaly mode from inside a backward hook does not change this run.
     anomaly_on = anomaly._state.enabled
-    while ready:
-        node = pop(ready)[2]
-        grads = buffers.pop(node, None) or [None] * node._num_outputs
-        if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
-            grads = _apply_tensor_hooks(node, grads, create_graph)
-        if node._node_pre_hooks:
-            grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
-        if targets is None:
-            results = _run_node(node, grads, retain_graph, create_graph, anomaly_on)
-        else:
-            if node in graph.targets:
-                targets.capture(node, grads)
-            if graph.must_execute(node, targets.accumulate):
-                results = _run_node(node, grads, retain_graph, create_graph, anomaly_on)
-            else:
+    lean = targets is None and not anomaly_on  # the common path may run (node permitting)
+    node = None  # the node to run next when it is known without the queue
+    while True:
+        if node is None:
+            if not ready:
+                break
+            node = pop(ready)[2]
+        grads = take(node, None)
+        if lean and node._lean and node._output_meta is None:
+            # The common node: one output, no hook of any kind, no anomaly mode, every leaf
+            # wanted. A buffer exists only once a gradient arrived, so ``grads`` holds one;
+            # without a buffer the node has nothing to compute and only releases its
+            # dependants (its saved values stay, as PyTorch's do when it does not run).
+            if grads is None:
                 results = ()
+            elif type(node) is AccumulateGrad:
+                grad = grads[0]
+                # Drop what still refers to the gradient from the previous steps (the buffer,
+                # the last buffer filled, the producer's results): its count is then exact.
+                grads = slots = None
+                results = ()
+                variable = node._variable()
+                hooks = None if variable is None or variable._meta is None else variable._meta.hooks
+                if hooks:
+                    node._accumulate(_call_hooks(hooks, grad, create_graph))
+                else:
+                    # Held only by ``grad`` (the count of a lone local, autograd/tensor_base.py):
+                    # nobody else can see the array, so it may become ``.grad`` itself
+                    # (PyTorch steals it too).
+                    owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
+                    node._accumulate(grad, owned)
+            else:
+                results = node._backward(grads, create_graph)
+                if not retain_graph and node._saved:  # (a lean node without any: no call)
+                    node._release_saved()
+        else:
+            results = _run_general(
+                node, grads, graph, targets, retain_graph, create_graph, anomaly_on
+            )
         # A node that produced nothing (it received no gradient) still releases its dependants.
-        index = -1
+        # (The index is counted by hand: an enumerate object costs more on one or two edges.)
+        index = 0
+        following = None  # the first dependant made ready here, queued only if need be
         for next_node in node._next_nodes:
-            index += 1
-            count = dependencies.get(next_node)
-            if count is None:  # no edge, or a node that does not lead to a target
-                continue
-            if results:
-                grad = results[index]
-                if grad is not None:
-                    slots = buffers.get(next_node)
-                    if slots is None:
-                        slots = buffers[next_node] = [None] * next_node._num_outputs
-                    # Out of place: the same gradient may have been handed to several consumers.
-                    output_nr = node._next_nrs[index]
-                    previous = slots[output_nr]
-                    slots[output_nr] = grad if previous is None else previous + grad
-            if count == 1:
-                push(ready, (-next_node._sequence_nr, next(arrival), next_node))
-            dependencies[next_node] = count - 1
+            count = dependants(next_node)
+            if count is not None:  # None: no edge, or a node that does not lead to a target
+                if results:
+                    grad = results[index]
+                    if grad is not None:
+                        slots = buffers.get(next_node)
+                        output_nr = node._next_nrs[index]
+                        if slots is None:
+                            slots = buffers[next_node] = [None] * next_node._num_outputs
+                            slots[output_nr] = grad
+                        else:
+                            # Out of place: the same gradient may have gone to several consumers.
+                            previous = slots[output_nr]
+                            slots[output_nr] = grad if previous is None else previous + grad
+                if count == 1:  # its last edge delivered: ready
+                    arrival += 1
+                    if following is None:
+                        following, following_arrival = next_node, arrival
+                    else:
+                        push(ready, (-next_node._sequence_nr, arrival, next_node))
+                else:
+                    dependencies[next_node] = count - 1
+            index += 1  # noqa: SIM113
+        # Alone in the queue, the one node made ready would be the next out of it: run it
+        # without the queue (a chain's common case). Otherwise it queues, in its turn.
+        if following is not None and ready:
+            push(ready, (-following._sequence_nr, following_arrival, following))
+            following = None
+        node = following
 
 
-def _push(ready: ReadyQueue, node: Node) -> None:
-    # Latest-made first: a node's consumers were all made after it, so they run before it.
-    heapq.heappush(ready, (-node._sequence_nr, next(_arrival), node))
+def _run_general(
+    node: Node,
+    grads: list[Any] | None,
+    graph: _Graph,
+    targets: _Targets | None,
+    retain_graph: bool,
+    create_graph: bool,
+    anomaly_on: bool,
+) -> tuple[Any, ...]:
+    """Run one node with whatever may surround it.
+
+    Tensor and node hooks, retained gradients, a leaf's accumulation, several outputs,
+    ``inputs=`` targets, anomaly mode: everything the engine loop's common case leaves out.
+    """
+    if grads is None:
+        grads = [None] * node._num_outputs
+    if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
+        grads = _apply_tensor_hooks(node, grads, create_graph)
+    if node._node_pre_hooks:
+        grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+    if targets is None:
+        return _run_node(node, grads, retain_graph, create_graph, anomaly_on)
+    if node in graph.targets:
+        targets.capture(node, grads)
+    if graph.must_execute(node, targets.accumulate):
+        return _run_node(node, grads, retain_graph, create_graph, anomaly_on)
+    return ()
 
 
 def _add_to_buffer(buffers: Buffers, node: Node, output_nr: int, grad: Any) -> None:

@@ -64,6 +64,7 @@ class BackwardNode(Node):
     _dirty: tuple[TensorBase, ...] = ()
     _non_differentiable: tuple[Any, ...] = ()
     _materialize_grads = True
+    _keeps_nones = True  # saved values that are all None outlive backward (Node._release_saved)
     # PyTorch's names of the saved values, per save_for_backward position (None: not declared
     # and not yet inferred; see autograd/saved_attributes.py)
     _names_of_saved: ClassVar[tuple[str | None, ...] | None] = ()
@@ -120,26 +121,20 @@ class BackwardNode(Node):
 
     # --- what the engine calls ---------------------------------------------------------------
 
-    def _release_saved(self) -> None:
-        values = self._saved
-        if values and values[0] is None and saved.holds_nothing(values):
-            return  # only Nones (PyTorch's undefined saved variables): nothing to free
-        super()._release_saved()
-
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         function = self._function
-        tensor_level = function._tensor_level
+        if function._tensor_level:
+            return self._backward_custom(function, grads, as_tensors)
         # Every saved value is checked before backward runs, whether or not it is needed.
         values = self._saved
-        self._unpacked = (
-            saved.unpack(self, as_tensors or tensor_level) if values or values is None else ()
-        )
-        try:
-            result = function._call_backward(self, grads, as_tensors)
-        finally:
-            self._unpacked = ()
-        if tensor_level:
-            return self._check_grads(result)  # a user's backward may return anything
+        if values or values is None:
+            self._unpacked = saved.unpack(self, as_tensors)
+            try:
+                result = function.backward(self, *grads)  # a built-in op: arrays in and out
+            finally:
+                self._unpacked = ()  # the values are not kept beyond the call
+        else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
+            result = function.backward(self, *grads)
         if type(result) is not tuple:
             result = (result,)
         # A built-in op returns one gradient per input, to be fitted to the input's shape and
@@ -158,6 +153,18 @@ class BackwardNode(Node):
                     return self._fit_grads(result, self._like(incoming.shape, dtype))
             return result
         return self._fit_grads(result, meta)
+
+    def _backward_custom(
+        self, function: type[Function], grads: list[Any], as_tensors: bool
+    ) -> tuple[Any, ...]:
+        """A custom Function's backward: on tensors, and its answer checked before use."""
+        values = self._saved
+        self._unpacked = saved.unpack(self, True) if values or values is None else ()
+        try:
+            result = function._call_backward(self, grads, as_tensors)
+        finally:
+            self._unpacked = ()
+        return self._check_grads(result)  # a user's backward may return anything
 
     def _like(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, ...]:
         # Only the inputs with an edge have the output's shape and dtype (a fill's 0-d value

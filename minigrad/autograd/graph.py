@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import weakref
 from collections.abc import Callable
+from types import NoneType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -60,9 +61,21 @@ class Node:
     _post_hooks: list[Callable[..., Any]] | None = None
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
-    _freed_none: frozenset[int] = frozenset()  # saved positions that held None, once freed
+    _freed_kinds: tuple[type, ...] = ()  # the types of the saved values, once freed
+    # Whether saved values that are all None stay (never "freed"): unpacking them after
+    # backward still works, as PyTorch's undefined saved variables do (a Function's node).
+    _keeps_nones = False
     _num_outputs = 1
+    # Whether the engine's common path may run this node: no hook of any kind and no retained
+    # gradient was ever registered on it (cleared at each registration; never set back, an
+    # emptied hook list just runs the general path), and its kind needs nothing more.
+    _lean = True
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+
+    @property
+    def _freed_none(self) -> frozenset[int]:
+        """The saved positions that held None, once backward freed the values (else empty)."""
+        return frozenset(i for i, kind in enumerate(self._freed_kinds) if kind is NoneType)
 
     @property
     def next_functions(self) -> tuple[Edge, ...]:
@@ -95,6 +108,7 @@ class Node:
         """
         if self._post_hooks is None:
             self._post_hooks = []
+            self._lean = False
         self._post_hooks.append(hook)
         return RemovableHandle(self._post_hooks, hook)
 
@@ -115,6 +129,7 @@ class Node:
         """
         if self._node_pre_hooks is None:
             self._node_pre_hooks = []
+            self._lean = False
         self._node_pre_hooks.append(hook)
         return RemovableHandle(self._node_pre_hooks, hook)
 
@@ -122,25 +137,29 @@ class Node:
         # A tensor hook runs on the tensor's gradient before this node consumes it.
         if self._pre_hooks is None:
             self._pre_hooks = {}
+            self._lean = False
         self._pre_hooks.setdefault(output_nr, []).append(hook)
 
     def _release_saved(self) -> None:
         """Free the saved values once backward has used them (unless the graph is retained)."""
         saved = self._saved
         if saved:
+            # What was saved as None still reads as None (``grad_fn._saved_other``). A None
+            # has no counter (autograd/saved.py's layout: SAVED_FIELDS entries per value, the
+            # counter second); counters compare by identity, so this first test is cheap, and
+            # only the values' types are kept (``_freed_none`` reads them when asked).
+            kinds = None
+            if None in saved[1::SAVED_FIELDS]:
+                kinds = tuple(map(type, saved[::SAVED_FIELDS]))
+                if kinds.count(NoneType) == len(kinds) and self._keeps_nones:
+                    return  # only Nones (PyTorch's undefined saved variables): nothing to free
             if switches.guarded:  # debugging hook: lift the guard's protection (autograd/guard.py)
                 # guard.py -> saved_access.py -> variable.py -> this module: import at call time.
                 from minigrad.autograd import guard
 
                 guard.release(self)
-            # What was saved as None still reads as None (``grad_fn._saved_other``). A None
-            # has no counter (autograd/saved.py's layout: SAVED_FIELDS entries per value, the
-            # counter second); counters compare by identity, so this first test is cheap.
-            if None in saved[1::SAVED_FIELDS]:
-                values = saved[::SAVED_FIELDS]
-                none = frozenset(i for i, value in enumerate(values) if value is None)
-                if none:
-                    self._freed_none = none
+            if kinds is not None:
+                self._freed_kinds = kinds
             self._saved = None  # using them again is "backward through the graph a second time"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
@@ -199,15 +218,24 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         return "torch::autograd::AccumulateGrad"
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+        self._accumulate(grads[0])
+        return ()
+
+    def _accumulate(self, grad: Any, owned: bool = False) -> None:
+        """Add ``grad`` into the leaf's ``.grad``, then run its post-accumulate hooks.
+
+        ``owned``: the engine proved that nothing else holds ``grad`` (a fresh array), so a
+        first gradient may become ``.grad`` itself instead of a copy, as PyTorch steals it.
+        """
         variable = self._variable()
         if variable is None:
-            return ()
+            return
         # The leaf may have changed since the graph was recorded (PyTorch checks the same):
         # an in-place op gave it history, or detach_() / requires_grad_(False) turned it off.
         if variable._grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
         if variable.requires_grad:
-            variable._accumulate_grad(grads[0])
+            variable._accumulate_grad(grad, owned)
             hooks = variable._meta.post_accumulate_hooks
             for hook in list(hooks):  # a hook may remove itself
                 result = hook(variable)
@@ -216,7 +244,6 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
                     raise TypeError(
                         f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
                     )
-        return ()
 
 
 def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
@@ -236,6 +263,7 @@ def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr:
     if new_node is not None:
         if new_node._retained is None:
             new_node._retained = {}
+            new_node._lean = False
         new_node._retained[tensor._output_nr] = reference
 
 

@@ -169,6 +169,8 @@ class CopySlices(Node):
     backward through it raises even if ``F`` saved nothing.
     """
 
+    _lean = False  # its own _backward and _release_saved: the engine's general path runs it
+
     def __init__(
         self, base_edge: Edge, steps: tuple[ViewStep, ...], fn: BackwardNode, base: np.ndarray
     ) -> None:

@@ -6,6 +6,7 @@ metadata here lets the autograd layer create and inspect tensors without importi
 
 from __future__ import annotations
 
+import sys
 import threading
 import warnings
 import weakref
@@ -234,6 +235,7 @@ class TensorBase:
         node = self._grad_fn
         if node._retained is None:
             node._retained = {}
+            node._lean = False  # the engine's general path retains it
         node._retained[self._output_nr] = weakref.ref(self)
 
     def _gradient_edge(self) -> tuple[Node | None, int]:
@@ -252,8 +254,13 @@ class TensorBase:
             meta.accumulator = AccumulateGrad(self)
         return meta.accumulator, 0
 
-    def _accumulate_grad(self, grad: Any) -> None:
-        """Add ``grad`` (an array or, with create_graph, a tensor) into ``self.grad``."""
+    def _accumulate_grad(self, grad: Any, owned: bool = False) -> None:
+        """Add ``grad`` (an array or, with create_graph, a tensor) into ``self.grad``.
+
+        ``owned``: nothing but the caller holds the array ``grad`` (the engine checked its
+        reference count), so a first gradient laid out like this tensor becomes ``.grad``
+        without a copy, as PyTorch's AccumulateGrad steals a gradient nobody else refers to.
+        """
         meta = self._autograd_meta()
         with meta.lock:
             if isinstance(grad, TensorBase):
@@ -266,8 +273,11 @@ class TensorBase:
                     )
                 meta.grad = grad if meta.grad is None else meta.grad + grad
             elif meta.grad is None:
-                # Copy: the engine may hand the same array to several consumers.
-                meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
+                if owned and _stealable(grad, self._array):
+                    meta.grad = self.output_class._make(grad)
+                else:
+                    # Copy: the engine may hand the same array to several consumers.
+                    meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
             else:
                 target = meta.grad._array
                 if has_internal_overlap(target):  # an expanded .grad: += would write twice
@@ -283,6 +293,48 @@ class TensorBase:
         """``minigrad.FloatTensor``: this tensor's legacy type name, as in PyTorch messages."""
         return type_name(self._array.dtype)
 
+
+
+def _lone_local_count() -> int:
+    """What ``sys.getrefcount`` says of an object only a local variable holds (2 on 3.11).
+
+    Measured rather than assumed: an interpreter that loads locals without a new reference
+    counts one less, and a fixed 2 would then take an array held once elsewhere as unshared.
+    """
+    value = object()
+    return sys.getrefcount(value)
+
+
+# The reference count of an array only one local variable holds (the engine's stealing test).
+LONE_REFCOUNT = _lone_local_count()
+
+
+def _stealable(grad: Any, like: np.ndarray) -> bool:
+    """Whether ``grad``, an array only the caller holds, can become ``.grad`` of ``like``.
+
+    It must look like the tensor (shape, dtype, strides: PyTorch's layout contract) and be
+    writeable, and its memory must be its own: either it owns it, or it is a view covering all
+    of an array that nothing but this view refers to (``(g.T @ x).T``, a matrix product laid
+    out like the weight). The reference counts were taken by the caller for ``grad`` itself;
+    its base's is checked here: the view's reference and a lone local's count.
+    """
+    if (
+        type(grad) is not np.ndarray
+        or grad.dtype is not like.dtype and grad.dtype != like.dtype
+        or grad.shape != like.shape
+        or grad.strides != like.strides
+        or not grad.flags.writeable
+    ):
+        return False
+    base = grad.base
+    if base is None:
+        return True
+    return (
+        type(base) is np.ndarray
+        and base.base is None
+        and base.nbytes == grad.nbytes
+        and sys.getrefcount(base) == LONE_REFCOUNT + 1
+    )
 
 
 def has_internal_overlap(array: np.ndarray) -> bool:

@@ -20,7 +20,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.ops._helpers import (
     Constants,
@@ -233,6 +233,10 @@ class Sigmoid(SavesResult):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
+        if type(y) is np.ndarray and type(grad) is np.ndarray:
+            # Without create_graph: SigmoidBackward's own formula on the arrays (``run``'s
+            # array branch, without its argument loop: this is the chain's hottest node).
+            return SigmoidBackward.forward(NO_GRAD_CTX, grad, y)
         return run(SigmoidBackward, grad, y)
 
 
