@@ -50,7 +50,8 @@ MORE_TENSORS = frozenset(
     {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
      ("dot", "tensor")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
-                              "arctan2_", "logical_and", "logical_or", "logical_xor")}
+                              "arctan2_", "logical_and", "logical_or", "logical_xor",
+                              "isclose", "allclose", "equal")}
 )
 # Functions and methods whose ``other`` is a Tensor to PyTorch's parser, which wraps a number
 # into one: anything else gets "argument 'other' ... must be Tensor".
@@ -238,14 +239,13 @@ def _overloads_message(
     ``args`` are the arguments as PyTorch's message lists them: a method's without ``self``.
     """
     given = errors.invalid_arguments(name, args, kwargs, ())
+    describe = errors.mismatched_argument_description
     if not method:
-        bad = errors.argument_type_name(args[1] if len(args) > 1 else kwargs.get(parameter))
+        bad = describe(args[1]) if len(args) > 1 else f"{parameter}={describe(kwargs[parameter])}"
         return given + "".join(line.format(bad=bad) for line in OVERLOADED[name])
     # A method: both overloads take one argument, so each says why it did not match.
-    if args:
-        marked = f"!{errors.argument_type_name(args[0])}!"
-    else:
-        marked = f"!{parameter}={errors.argument_type_name(kwargs[parameter])}!, "
+    value = args[0] if args else kwargs[parameter]
+    marked = f"!{describe(value)}!" if args else f"!{parameter}={describe(value)}!, "
     why = f"      didn't match because some of the arguments have invalid types: ({marked})\n"
     return given + "".join(f" * ({kind} {parameter})\n{why}" for kind in ("Tensor", "Number"))
 

@@ -303,6 +303,25 @@ def argument_type_name(value: object) -> str:
     return python_type_name(value)
 
 
+def mismatched_argument_description(value: object) -> str:
+    """How PyTorch's parser describes an argument that fits no overload (the ``!...!`` marks).
+
+    A list or tuple is shown with its elements' types: ``list of [int, float]``,
+    ``tuple of (int,)``, ``minigrad.Size of (int,)``; an element that is a tensor by its class's
+    own name (``Parameter``), as CPython's ``tp_name`` gives it.
+    """
+    if not isinstance(value, (list, tuple)):
+        return argument_type_name(value)
+    items = [
+        type(item).__name__ if argument_type_name(item) == "Tensor" else argument_type_name(item)
+        for item in value
+    ]
+    if isinstance(value, list):
+        return f"{argument_type_name(value)} of [{', '.join(items)}]"
+    inner = ", ".join(items) + ("," if len(items) == 1 else "")
+    return f"{argument_type_name(value)} of ({inner})"
+
+
 def invalid_arguments(
     function: str, args: Sequence[object], kwargs: dict[str, object], signatures: Sequence[str]
 ) -> str:

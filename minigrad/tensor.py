@@ -905,19 +905,16 @@ class Tensor(TensorBase):
         self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
     ) -> Tensor:
         """Where ``|self - other| <= atol + rtol * |other|`` (a bool tensor; see ``isclose``)."""
-        comparison.check_tensor("isclose", "other", 1, other)
         return comparison.isclose(self, other, rtol, atol, equal_nan)
 
     def allclose(
         self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
     ) -> bool:
         """True if every element is close to ``other``'s (see ``isclose``)."""
-        comparison.check_tensor("allclose", "other", 1, other)
         return comparison.allclose(self, other, rtol, atol, equal_nan)
 
     def equal(self, other: Any) -> bool:
         """True if ``other`` has the same shape and the same values."""
-        comparison.check_tensor("equal", "other", 1, other)
         return comparison.equal(self, other)
 
     # --- math ---------------------------------------------------------------------------------
@@ -984,9 +981,9 @@ class Tensor(TensorBase):
         """Matrix-vector product."""
         return linalg.mv(self, vec)
 
-    def dot(self, other: Any) -> Tensor:
+    def dot(self, tensor: Any) -> Tensor:
         """Dot product of two vectors."""
-        return linalg.dot(self, other)
+        return linalg.dot(self, tensor)
 
     # --- elementwise math (more) ------------------------------------------------------------
 

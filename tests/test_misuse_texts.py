@@ -153,6 +153,71 @@ def test_a_binary_op_given_no_operand_names_pytorchs_overloads(call, message):
     assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: x.pow_([1]), _method_overloads("pow_", "list", "exponent", "!list of [int]!")),
+    (lambda x: x.pow_([1, 2.0, None]),
+     _method_overloads("pow_", "list", "exponent", "!list of [int, float, NoneType]!")),
+    (lambda x: x.remainder_(()), _method_overloads("remainder_", "tuple", marked="!tuple of ()!")),
+    (lambda x: x.floor_divide_([[1], x]),
+     _method_overloads("floor_divide_", "list", marked="!list of [list, Tensor]!")),
+    (lambda x: x.true_divide_((x, mg.float32)), _method_overloads(
+        "true_divide_", "tuple", marked="!tuple of (Tensor, minigrad.dtype)!")),
+    (lambda x: x.pow_(mg.Size([1])),
+     _method_overloads("pow_", "minigrad.Size", "exponent", "!minigrad.Size of (int,)!")),
+    (lambda x: x.pow_(exponent=[1, 2]), _method_overloads(
+        "pow_", "exponent=list, ", "exponent", "!exponent=list of [int, int]!, ")),
+    (lambda x: mg.remainder(x, (1, 2)),
+     "remainder() received an invalid combination of arguments - got (Tensor, tuple), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Number self, Tensor other)\n      didn't match because some of the arguments have "
+     "invalid types: (!Tensor!, !tuple of (int, int)!)\n"
+     " * (Tensor input, Number other, *, Tensor out = None)\n"),
+    (lambda x: mg.remainder(x, other=[1]),
+     "remainder() received an invalid combination of arguments - got (Tensor, other=list), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Number self, Tensor other)\n      didn't match because some of the arguments have "
+     "invalid types: (!Tensor!, !other=list of [int]!)\n"
+     " * (Tensor input, Number other, *, Tensor out = None)\n"),
+    (lambda x: mg.true_divide(x, [1.5]),
+     "true_divide() received an invalid combination of arguments - got (Tensor, list), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Tensor input, Number other)\n      didn't match because some of the arguments have "
+     "invalid types: (Tensor, !list of [float]!)\n"),
+])
+def test_a_list_or_tuple_fitting_no_overload_is_described_with_its_elements(call, message):
+    x = mg.ones(3)
+    raises(lambda: call(x), TypeError, message)
+    assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: mg.isclose(x, other="a"), "isclose(): argument 'other' must be Tensor, not str"),
+    (lambda x: mg.isclose(x, "a"),
+     "isclose(): argument 'other' (position 2) must be Tensor, not str"),
+    (lambda x: mg.isclose(input="a", other=x),
+     "isclose(): argument 'input' must be Tensor, not str"),
+    (lambda x: mg.isclose(x, x, rtol="a"), "isclose(): argument 'rtol' must be float, not str"),
+    (lambda x: mg.isclose(x, x, "a"),
+     "isclose(): argument 'rtol' (position 3) must be float, not str"),
+    (lambda x: mg.allclose(x, other=None),
+     "allclose(): argument 'other' must be Tensor, not NoneType"),
+    (lambda x: mg.equal(x, other=1), "equal(): argument 'other' must be Tensor, not int"),
+    (lambda x: mg.equal(x, 1), "equal(): argument 'other' (position 2) must be Tensor, not int"),
+    (lambda x: x.isclose(other="a"), "isclose(): argument 'other' must be Tensor, not str"),
+    (lambda x: x.isclose("a"), "isclose(): argument 'other' (position 1) must be Tensor, not str"),
+    (lambda x: x.allclose(other=[1.0]),
+     "allclose(): argument 'other' must be Tensor, not list"),
+    (lambda x: x.equal(other=None), "equal(): argument 'other' must be Tensor, not NoneType"),
+    (lambda x: x.equal(None),
+     "equal(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda x: x.dot(tensor="a"), "dot(): argument 'tensor' must be Tensor, not str"),
+    (lambda x: mg.dot(x, tensor=None), "dot(): argument 'tensor' must be Tensor, not NoneType"),
+])
+def test_an_argument_given_by_keyword_is_named_without_a_position(call, message):
+    x = mg.ones(3)
+    raises(lambda: call(x), TypeError, message)
+
+
 def test_copy_into_an_integer_tensor_records_nothing():
     # PyTorch's copy_ records only into a dtype that can have a gradient; fill_ records anyway.
     source = mg.ones(3, requires_grad=True)
