@@ -240,6 +240,14 @@ CPP_TYPE_NAMES = {
 }
 
 
+def inplace_dtype_differs(input_dtype: Any, output_dtype: Any) -> str:
+    """An in-place op asked to compute in another dtype than its tensor's (numpy dtypes)."""
+    return (
+        f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[str(input_dtype)]} and output "
+        f"tensor dtype {CPP_TYPE_NAMES[str(output_dtype)]} should match"
+    )
+
+
 def grad_dtype_mismatch(grad_dtype: Any, tensor_dtype: Any) -> str:
     """An assigned ``.grad`` whose dtype is not the tensor's (numpy dtypes)."""
     return (

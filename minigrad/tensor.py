@@ -1335,6 +1335,14 @@ class Tensor(TensorBase):
         """Cumulative products along ``dim``."""
         return cumulative.cumprod(self, dim, dtype=dtype)
 
+    def cumsum_(self, dim: int, *, dtype: Any = None) -> Tensor:
+        """Cumulative sums along ``dim``, in place."""
+        return cumulative.cumsum_(self, dim, dtype=dtype)
+
+    def cumprod_(self, dim: int, *, dtype: Any = None) -> Tensor:
+        """Cumulative products along ``dim``, in place."""
+        return cumulative.cumprod_(self, dim, dtype=dtype)
+
     def softmax(self, dim: int, dtype: Any = None) -> Tensor:
         """``exp(self) / sum(exp(self))`` along ``dim``."""
         return softmax.softmax(self, dim, dtype)

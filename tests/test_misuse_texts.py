@@ -227,3 +227,25 @@ def test_copy_into_an_integer_tensor_records_nothing():
         [1, 1, 1], False, None, 1)
     filled = mg.zeros(3, dtype=mg.int64).fill_(mg.tensor(2.0, requires_grad=True))
     assert type(filled.grad_fn).__name__ == "FillBackward3"
+
+
+@pytest.mark.parametrize(("method", "dtype", "given", "message"), [
+    ("cumsum_", "int64", "float32",
+     "Bad in-place call: input tensor dtype long int and output tensor dtype float should match"),
+    ("cumprod_", "float32", "float64",
+     "Bad in-place call: input tensor dtype float and output tensor dtype double should match"),
+    ("cumsum_", "bool", "float32",
+     "Bad in-place call: input tensor dtype bool and output tensor dtype float should match"),
+    ("cumprod_", "int32", "int64",
+     "Bad in-place call: input tensor dtype int and output tensor dtype long int should match"),
+])
+def test_an_in_place_cumulative_op_computes_only_in_its_tensors_dtype(
+    method, dtype, given, message
+):
+    x = mg.tensor([1, 2, 3]).to(getattr(mg, dtype))
+    raises(lambda: getattr(x, method)(0, dtype=getattr(mg, given)), RuntimeError, message)
+    assert x._version == 0
+    # An integer tensor keeps its width (out of place, cumsum widens to int64).
+    y = mg.tensor([100, 100, 100], dtype=mg.int8)
+    assert y.cumsum_(0, dtype=mg.int8).tolist() == [100, -56, 44]
+    assert y.dtype == mg.int8 and y._version == 1
