@@ -111,6 +111,17 @@ def det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
     return LinalgDet.apply(A)
 
 
+def det_input(input: Any) -> Any:
+    """``minigrad.det``: ``linalg.det`` under PyTorch's older name for its argument, ``input``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.det(input=minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        tensor(-2.)
+    """
+    return det(input)
+
+
 class LinalgSlogdet(Op):
     """(sign, logabsdet) with det = sign * exp(logabsdet);  dA = grad_logabsdet * A^-T.
 
