@@ -259,6 +259,7 @@ class Tensor(TensorBase):
         """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument(size, "new_zeros")
         return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
 
@@ -267,6 +268,7 @@ class Tensor(TensorBase):
         """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument(size, "new_ones")
         return creation.ones(*size, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)
 
@@ -275,6 +277,7 @@ class Tensor(TensorBase):
         """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument(size, "new_empty")
         return creation.empty(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
 
@@ -283,6 +286,7 @@ class Tensor(TensorBase):
         """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument((size,), "new_full")
         return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)
 

@@ -249,3 +249,42 @@ def test_an_in_place_cumulative_op_computes_only_in_its_tensors_dtype(
     y = mg.tensor([100, 100, 100], dtype=mg.int8)
     assert y.cumsum_(0, dtype=mg.int8).tolist() == [100, -56, 44]
     assert y.dtype == mg.int8 and y._version == 1
+
+
+_UNPACK = "argument 'size' failed to unpack the object at pos {} with error \"type must be " \
+          "tuple of ints,but got {}\""
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mg.zeros("a"), "zeros(): argument 'size' (position 1) must be tuple of ints, not str"),
+    (lambda: mg.ones(2.0), "ones(): argument 'size' (position 1) must be tuple of ints, not float"),
+    (lambda: mg.ones(True), "ones(): argument 'size' (position 1) must be tuple of ints, not bool"),
+    (lambda: mg.empty(None),
+     "empty(): argument 'size' (position 1) must be tuple of ints, not NoneType"),
+    (lambda: mg.zeros([2.0]), "zeros(): argument 'size' (position 1) must be tuple of ints, but "
+                              "found element of type float at pos 0"),
+    (lambda: mg.zeros((True, 2)), "zeros(): argument 'size' (position 1) must be tuple of ints, "
+                                  "but found element of type bool at pos 0"),
+    (lambda: mg.zeros((2, "a")), "zeros(): " + _UNPACK.format(2, "str")),
+    (lambda: mg.ones(2, 3, 4.0), "ones(): " + _UNPACK.format(3, "float")),
+    (lambda: mg.rand(2, None), "rand(): " + _UNPACK.format(2, "NoneType")),
+    (lambda: mg.zeros(2.0, 3), "zeros() takes 1 positional argument but 2 were given"),
+    (lambda: mg.full("a", 1.0),
+     "full(): argument 'size' (position 1) must be tuple of ints, not str"),
+    (lambda: mg.full([2.5], 1.0), "full(): argument 'size' (position 1) must be tuple of ints, "
+                                  "but found element of type float at pos 0"),
+    (lambda: mg.ones(1).new_zeros("a"),
+     "new_zeros(): argument 'size' (position 1) must be tuple of ints, not str"),
+    (lambda: mg.ones(1).new_ones(2, 2.0), "new_ones(): " + _UNPACK.format(2, "float")),
+    (lambda: mg.ones(1).new_empty([None]), "new_empty(): argument 'size' (position 1) must be "
+                                           "tuple of ints, but found element of type NoneType at "
+                                           "pos 0"),
+    (lambda: mg.ones(1).new_full(None, 1.0),
+     "new_full(): argument 'size' (position 1) must be tuple of ints, not NoneType"),
+])
+def test_a_factory_given_a_bad_size_says_so_in_its_own_name(call, message):
+    raises(call, TypeError, message)
+
+
+def test_a_factory_size_after_the_first_may_be_a_bool():
+    assert tuple(mg.zeros(2, True, 3).shape) == (2, 1, 3)

@@ -112,7 +112,7 @@ def det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
 
 
 def det_input(input: Any) -> Any:
-    """``minigrad.det``: ``linalg.det`` under PyTorch's older name for its argument, ``input``.
+    """The determinant of a square matrix (or of each in a batch): ``linalg.det`` with ``input``.
 
     Example:
         >>> import minigrad
