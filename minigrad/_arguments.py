@@ -107,7 +107,7 @@ UNCHECKED = frozenset(
     }
 )  # fmt: skip
 # The names PyTorch's messages give some functions (the ATen op behind them).
-PYTORCH_NAMES = {"unique": "_unique2"}
+PYTORCH_NAMES = {"unique": "_unique2", "logsigmoid": "log_sigmoid"}
 _NUMBERS = (bool, int, float)
 
 

@@ -288,3 +288,22 @@ def test_a_factory_given_a_bad_size_says_so_in_its_own_name(call, message):
 
 def test_a_factory_size_after_the_first_may_be_a_bool():
     assert tuple(mg.zeros(2, True, 3).shape) == (2, 1, 3)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mg.linalg.cholesky("a"),
+     "linalg_cholesky(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.linalg.cholesky_ex(None),
+     "linalg_cholesky_ex(): argument 'input' (position 1) must be Tensor, not NoneType"),
+    (lambda: mg.linalg.eigh("a"),
+     "linalg_eigh(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.linalg.eigvalsh("a"),
+     "linalg_eigvalsh(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.qr("a"), "qr(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.nn.functional.logsigmoid("a"),
+     "log_sigmoid(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.nn.functional.kl_div(mg.ones(2), mg.ones(2), None, None, "sum", "a"),
+     "kl_div(): argument 'log_target' must be bool, not str"),
+])
+def test_a_wrong_argument_is_named_as_pytorchs_parser_names_it(call, message):
+    raises(call, TypeError, message)

@@ -158,7 +158,7 @@ def _cholesky_backward(grad: Any, factor: Any, upper: bool) -> Any:
 
 
 def _cholesky_checks(A: Any, function: str) -> None:  # noqa: N803 - PyTorch's name
-    array = matrix_argument(A, function.replace(".", "_"))
+    array = matrix_argument(A, function.replace(".", "_"), "input")
     check_square(array, function)
     check_float(array, function, half_kernel="cholesky_cpu")
 
@@ -302,6 +302,7 @@ def qr_legacy(input: Any, some: bool = True) -> Any:
 
     ``some=True`` is mode 'reduced', False is 'complete'.
     """
+    matrix_argument(input, "qr", "input")
     warn_once(errors.QR_DEPRECATED)
     return return_types.qr(*_qr(input, "reduced" if some else "complete"))
 
@@ -482,7 +483,7 @@ def _eigh_backward(grad_values: Any, grad_vectors: Any, values: Any, vectors: An
 
 
 def _eigh_checks(A: Any, UPLO: str, function: str) -> None:  # noqa: N803 - PyTorch's names
-    array = matrix_argument(A, function)
+    array = matrix_argument(A, function, "input")
     check_square(array, "linalg.eigh")
     if UPLO not in ("L", "U", "l", "u"):
         raise RuntimeError(errors.uplo(UPLO))
