@@ -14,6 +14,7 @@ import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 
 import minigrad
@@ -140,3 +141,39 @@ def test_a_keyword_pytorch_does_not_know_is_refused(call):
         call(torch, torch.tensor([1.0, 2.0, 3.0]))
     with pytest.raises(TypeError):
         call(minigrad, minigrad.tensor([1.0, 2.0, 3.0]))
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, v: lib.sum(v, axis=0),
+    lambda lib, v: v.sum(axis=1, keepdims=True),
+    lambda lib, v: lib.sum(a=v),
+    lambda lib, v: lib.exp(x=v),
+    lambda lib, v: lib.add(x1=v, x2=v),
+    lambda lib, v: lib.mean(v, axis=1),
+    lambda lib, v: v.max(axis=0)[0],
+    lambda lib, v: lib.cumsum(v, axis=0),
+    lambda lib, v: v.eq(x2=v),
+    lambda lib, v: lib.cat([v, v], axis=0),
+    lambda lib, v: lib.argmax(v, axis=1),
+    lambda lib, v: lib.linalg.vector_norm(input=v),
+    lambda lib, v: lib.linalg.vector_norm(a=v),
+    lambda lib, v: lib.linalg.norm(x=v),
+    lambda lib, v: lib.nn.functional.gelu(x=v),
+])
+def test_pytorchs_parser_takes_numpys_names_too(call):
+    mine = call(minigrad, minigrad.arange(6.0).reshape(2, 3))
+    theirs = call(torch, torch.arange(6.0).reshape(2, 3))
+    np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, v: lib.norm(v, axis=0),  # (functions PyTorch writes in Python)
+    lambda lib, v: v.split(1, axis=0),
+    lambda lib, v: lib.nn.functional.relu(x=v),
+    lambda lib, v: lib.sum(v, dim=0, axis=0),
+])
+def test_numpys_names_only_where_pytorchs_parser_takes_them(call):
+    with pytest.raises(TypeError):
+        call(torch, torch.arange(6.0).reshape(2, 3))
+    with pytest.raises(TypeError):
+        call(minigrad, minigrad.arange(6.0).reshape(2, 3))
