@@ -253,8 +253,7 @@ from minigrad.ops.decompositions import cholesky_legacy as cholesky  # noqa: E40
 from minigrad.ops.decompositions import pinverse  # noqa: E402
 from minigrad.ops.decompositions import qr_legacy as qr  # noqa: E402
 from minigrad.ops.decompositions import svd_legacy as svd  # noqa: E402
-from minigrad.ops.determinants import det_input as det  # noqa: E402
-from minigrad.ops.determinants import logdet  # noqa: E402
+from minigrad.ops.determinants import det, logdet  # noqa: E402
 from minigrad.ops.determinants import slogdet_legacy as slogdet  # noqa: E402
 from minigrad.ops.solvers import inverse  # noqa: E402
 

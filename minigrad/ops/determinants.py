@@ -99,7 +99,7 @@ def _product_of_others(grad: Any, values: Any) -> Any:
     return grad * before * after
 
 
-def det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
+def linalg_det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
     """The determinant of a square matrix (or of each in a batch).
 
     Example:
@@ -111,7 +111,7 @@ def det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
     return LinalgDet.apply(A)
 
 
-def det_input(input: Any) -> Any:
+def det(input: Any) -> Any:
     """The determinant of a square matrix (or of each in a batch): ``linalg.det`` with ``input``.
 
     Example:
@@ -119,7 +119,7 @@ def det_input(input: Any) -> Any:
         >>> minigrad.det(input=minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
         tensor(-2.)
     """
-    return det(input)
+    return linalg_det(input)
 
 
 class LinalgSlogdet(Op):
