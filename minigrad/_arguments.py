@@ -50,7 +50,8 @@ MORE_TENSORS = frozenset(
     {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
      ("dot", "tensor")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
-                              "arctan2_", "logical_and", "logical_or", "logical_xor")}
+                              "arctan2_", "logical_and", "logical_or", "logical_xor",
+                              "isclose", "allclose", "equal")}
 )
 # Functions and methods whose ``other`` is a Tensor to PyTorch's parser, which wraps a number
 # into one: anything else gets "argument 'other' ... must be Tensor".
@@ -105,8 +106,15 @@ UNCHECKED = frozenset(
         "eye", "unique",
     }
 )  # fmt: skip
+# NumPy's names PyTorch's parser also takes for four parameters (python_arg_parser.cpp):
+# ``x.sum(axis=0, keepdims=True)``. Each group is one parameter, under whichever of its names
+# the function uses (``linalg.vector_norm``'s ``x`` answers to ``input`` too).
+NUMPY_NAMES = (("dim", "axis"), ("keepdim", "keepdims"), ("input", "x", "a", "x1"), ("other", "x2"))
+# Functions and methods PyTorch writes in Python (torch/functional.py, torch/_tensor.py): no
+# parser, so no NumPy names. (nn.functional passes the few it binds to the parser instead.)
+PYTHON_LEVEL = frozenset({"norm", "split", "unique", "unflatten"})
 # The names PyTorch's messages give some functions (the ATen op behind them).
-PYTORCH_NAMES = {"unique": "_unique2"}
+PYTORCH_NAMES = {"unique": "_unique2", "logsigmoid": "log_sigmoid"}
 _NUMBERS = (bool, int, float)
 
 
@@ -185,18 +193,45 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
     return found
 
 
+def _numpy_aliases(function: Callable[..., Any]) -> dict[str, str]:
+    """``{other name: function's parameter}`` for NUMPY_NAMES' groups ``function`` has."""
+    try:
+        names = set(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return {}
+    aliases = {}
+    for group in NUMPY_NAMES:
+        used = names.intersection(group)
+        if len(used) == 1:
+            (parameter,) = used
+            aliases.update((name, parameter) for name in group if name != parameter)
+    return aliases
+
+
+def _pytorch_names(kwargs: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+    """``kwargs`` with NumPy's names replaced by the function's (unless both are given)."""
+    renamed = {}
+    for key, value in kwargs.items():
+        parameter = aliases.get(key)
+        renamed[key if parameter is None or parameter in kwargs else parameter] = value
+    return renamed
+
+
 def checking_arguments(
-    function: Callable[..., Any], name: str, skip_first: bool = False
+    function: Callable[..., Any], name: str, skip_first: bool = False, numpy_names: bool = True
 ) -> Callable[..., Any]:
     """``function`` with PyTorch's TypeError for an argument of the wrong type.
 
     ``skip_first``: a method, whose ``self`` is not checked (nor counted in positions).
+    ``numpy_names``: also take NumPy's names for ``dim``, ``keepdim``, ``input``, ``other``.
     """
     checks = [check for check in _checks(function, name) if not (skip_first and check[0] == 0)]
-    if not checks:
+    aliases = _numpy_aliases(function) if numpy_names else {}
+    if not checks and not aliases:
         return function
+    known = frozenset(inspect.signature(function).parameters)
     offset = 0 if skip_first else 1
-    first_checked = min(check[0] for check in checks)
+    first_checked = min((check[0] for check in checks), default=1 << 30)
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -204,6 +239,8 @@ def checking_arguments(
         given = len(args)
         if given <= first_checked and not kwargs:
             return function(*args)  # no checked argument was given (``x.sum()``)
+        if aliases and not kwargs.keys() <= known:
+            kwargs = _pytorch_names(kwargs, aliases)
         for position, parameter, types, refused, kind, optional in checks:
             if position < given:
                 value = args[position]
@@ -238,14 +275,13 @@ def _overloads_message(
     ``args`` are the arguments as PyTorch's message lists them: a method's without ``self``.
     """
     given = errors.invalid_arguments(name, args, kwargs, ())
+    describe = errors.mismatched_argument_description
     if not method:
-        bad = errors.argument_type_name(args[1] if len(args) > 1 else kwargs.get(parameter))
+        bad = describe(args[1]) if len(args) > 1 else f"{parameter}={describe(kwargs[parameter])}"
         return given + "".join(line.format(bad=bad) for line in OVERLOADED[name])
     # A method: both overloads take one argument, so each says why it did not match.
-    if args:
-        marked = f"!{errors.argument_type_name(args[0])}!"
-    else:
-        marked = f"!{parameter}={errors.argument_type_name(kwargs[parameter])}!, "
+    value = args[0] if args else kwargs[parameter]
+    marked = f"!{describe(value)}!" if args else f"!{parameter}={describe(value)}!, "
     why = f"      didn't match because some of the arguments have invalid types: ({marked})\n"
     return given + "".join(f" * ({kind} {parameter})\n{why}" for kind in ("Tensor", "Number"))
 
@@ -255,7 +291,8 @@ def check_methods(cls: type, names: Iterable[str]) -> None:
     for name in names:
         method = cls.__dict__.get(name)
         if inspect.isfunction(method) and not name.startswith("_") and name not in UNCHECKED:
-            setattr(cls, name, checking_arguments(method, name, skip_first=True))
+            setattr(cls, name, checking_arguments(
+                method, name, skip_first=True, numpy_names=name not in PYTHON_LEVEL))
 
 
 def check_functions(
@@ -263,20 +300,24 @@ def check_functions(
     names: Iterable[str],
     prefix: str = "",
     python_level: Iterable[str] = (),
+    parser_bound: Iterable[str] | None = None,
 ) -> None:
     """Give each function among ``names`` in ``namespace`` the argument checks.
 
     ``prefix`` is how PyTorch's messages name the namespace's functions (``linalg_inv()``).
     ``python_level``: functions PyTorch writes in Python, which call a method of their input
     first: a non-tensor gets an AttributeError there, not the parser's TypeError, so they are
-    left as they are.
+    left as they are. ``parser_bound``: the functions PyTorch binds to its argument parser,
+    which take NumPy's names too (None: all but PYTHON_LEVEL).
     """
     skipped = UNCHECKED | frozenset(python_level)
+    bound = None if parser_bound is None else frozenset(parser_bound)
     for name in names:
         value = namespace.get(name)
         if inspect.isfunction(value) and name not in skipped:
             message_name = PYTORCH_NAMES.get(name, prefix + name)
-            namespace[name] = checking_arguments(value, message_name)
+            numpy_names = name not in PYTHON_LEVEL if bound is None else name in bound
+            namespace[name] = checking_arguments(value, message_name, numpy_names=numpy_names)
 
 
 def check_tensor(value: Any, function: str, parameter: str, position: int | None = None) -> None:

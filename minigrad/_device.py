@@ -226,7 +226,7 @@ def get_default_device() -> device:
     return CPU
 
 
-def set_default_device(value: Any) -> None:
+def set_default_device(device: Any) -> None:
     """Set the default device: the CPU (or None) is accepted, any other raises."""
-    if value is not None:
-        check_available(as_device(value, "set_default_device"))
+    if device is not None:
+        check_available(as_device(device, "set_default_device"))

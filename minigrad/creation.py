@@ -200,20 +200,45 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array)
 
 
-def _shape(size: tuple[Any, ...]) -> tuple[int, ...]:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    for n in size:
-        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
+    """A factory's ``*size`` (ints, or one sequence of ints), read as PyTorch's parser reads it.
+
+    The first element must be an int (not a bool); the others only need to convert to one, and
+    PyTorch says "failed to unpack" for one that does not. ``function`` names the factory.
+    """
+    items: Any = size
+    if len(size) == 1:
+        items = size[0]
+        if _is_int(items):
+            items = (items,)
+        elif not isinstance(items, (tuple, list)):
             raise TypeError(
-                "zeros(): argument 'size' must be tuple of ints, but found element of type "
-                f"{type(n).__name__}"
+                f"{function}(): argument 'size' (position 1) must be tuple of ints, not "
+                f"{errors.python_type_name(items)}"
             )
+    elif size and not _is_int(size[0]):  # not an int: not the ints form, so one argument
+        raise TypeError(f"{function}() takes 1 positional argument but {len(size)} were given")
+    if items and not _is_int(items[0]):
+        raise TypeError(
+            f"{function}(): argument 'size' (position 1) must be tuple of ints, but found "
+            f"element of type {errors.python_type_name(items[0])} at pos 0"
+        )
+    for index, n in enumerate(items):
+        if not isinstance(n, (int, np.integer)):
+            raise TypeError(
+                f"{function}(): argument 'size' failed to unpack the object at pos {index + 1} "
+                f'with error "type must be tuple of ints,but got {errors.python_type_name(n)}"'
+            )
+    for n in items:
         if n < 0:
             raise RuntimeError(
-                f"Trying to create tensor with negative dimension {n}: {list(size)}"
+                f"Trying to create tensor with negative dimension {n}: {[int(m) for m in items]}"
             )
-    return tuple(int(n) for n in size)
+    return tuple(int(n) for n in items)
 
 
 def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -> np.dtype:
@@ -237,7 +262,7 @@ def zeros(
                 [0., 0.]])
     """
     numpy_dtype = _float_dtype(dtype, "zeros", device)
-    return _new(np.zeros(_shape(size), dtype=numpy_dtype), requires_grad)
+    return _new(np.zeros(shape_argument(size, "zeros"), dtype=numpy_dtype), requires_grad)
 
 
 def ones(
@@ -248,7 +273,7 @@ def ones(
 ) -> Tensor:
     """A tensor of ones of the given shape."""
     numpy_dtype = _float_dtype(dtype, "ones", device)
-    return _new(np.ones(_shape(size), dtype=numpy_dtype), requires_grad)
+    return _new(np.ones(shape_argument(size, "ones"), dtype=numpy_dtype), requires_grad)
 
 
 def empty(
@@ -259,7 +284,7 @@ def empty(
 ) -> Tensor:
     """An uninitialized tensor of the given shape (numpy's ``empty``)."""
     numpy_dtype = _float_dtype(dtype, "empty", device)
-    return _new(np.empty(_shape(size), dtype=numpy_dtype), requires_grad)
+    return _new(np.empty(shape_argument(size, "empty"), dtype=numpy_dtype), requires_grad)
 
 
 def full(
@@ -286,7 +311,8 @@ def full(
         numpy_dtype = np.dtype(np.int64)
     else:
         numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
-    return _new(np.full(_shape(tuple(size)), fill_value, dtype=numpy_dtype), requires_grad)
+    shape = shape_argument((size,), "full")
+    return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
 
 
 def _check_random_kernel(kernel: str, numpy_dtype: np.dtype) -> None:
@@ -304,7 +330,7 @@ def rand(
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
     numpy_dtype = _float_dtype(dtype, "rand", device)
-    shape = _shape(size)
+    shape = shape_argument(size, "rand")
     _check_random_kernel("check_uniform_bounds", numpy_dtype)
     values = _random.generator().random(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
@@ -318,7 +344,7 @@ def randn(
 ) -> Tensor:
     """Standard normal random numbers."""
     numpy_dtype = _float_dtype(dtype, "randn", device)
-    shape = _shape(size)
+    shape = shape_argument(size, "randn")
     _check_random_kernel("normal_kernel_cpu", numpy_dtype)
     values = _random.generator().standard_normal(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
@@ -573,7 +599,7 @@ def _size_argument(function: str, position: int, size: Any) -> tuple[int, ...]:
                 f"{function}(): argument 'size' (position {position}) must be tuple of ints, "
                 f"but found element of type {errors.python_type_name(n)} at pos {index}"
             )
-    return _shape(tuple(size))
+    return shape_argument((tuple(size),), function)
 
 
 def _check_random_range(low: int, high: int, numpy_dtype: np.dtype) -> None:
@@ -630,7 +656,7 @@ def randperm(
     n = _int_argument("randperm", "n", 1, n)
     numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, "randperm")
     check_factory_device(device, "randperm")
-    _shape((n,))
+    shape_argument((n,), "randperm")
     if numpy_dtype == np.bool_:
         raise NotImplementedError(errors.not_implemented_for("randperm", "Bool"))
     if numpy_dtype.name in _RANDPERM_INT_TYPES and n - 1 > np.iinfo(numpy_dtype).max:

@@ -240,6 +240,14 @@ CPP_TYPE_NAMES = {
 }
 
 
+def inplace_dtype_differs(input_dtype: Any, output_dtype: Any) -> str:
+    """An in-place op asked to compute in another dtype than its tensor's (numpy dtypes)."""
+    return (
+        f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[str(input_dtype)]} and output "
+        f"tensor dtype {CPP_TYPE_NAMES[str(output_dtype)]} should match"
+    )
+
+
 def grad_dtype_mismatch(grad_dtype: Any, tensor_dtype: Any) -> str:
     """An assigned ``.grad`` whose dtype is not the tensor's (numpy dtypes)."""
     return (
@@ -301,6 +309,25 @@ def argument_type_name(value: object) -> str:
     if any(base.__name__ == "Tensor" for base in kind.__mro__):
         return "Tensor"
     return python_type_name(value)
+
+
+def mismatched_argument_description(value: object) -> str:
+    """How PyTorch's parser describes an argument that fits no overload (the ``!...!`` marks).
+
+    A list or tuple is shown with its elements' types: ``list of [int, float]``,
+    ``tuple of (int,)``, ``minigrad.Size of (int,)``; an element that is a tensor by its class's
+    own name (``Parameter``), as CPython's ``tp_name`` gives it.
+    """
+    if not isinstance(value, (list, tuple)):
+        return argument_type_name(value)
+    items = [
+        type(item).__name__ if argument_type_name(item) == "Tensor" else argument_type_name(item)
+        for item in value
+    ]
+    if isinstance(value, list):
+        return f"{argument_type_name(value)} of [{', '.join(items)}]"
+    inner = ", ".join(items) + ("," if len(items) == 1 else "")
+    return f"{argument_type_name(value)} of ({inner})"
 
 
 def invalid_arguments(

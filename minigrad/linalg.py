@@ -18,7 +18,8 @@ from minigrad.ops.decompositions import (
     svd,
     svdvals,
 )
-from minigrad.ops.determinants import det, slogdet
+from minigrad.ops.determinants import linalg_det as det
+from minigrad.ops.determinants import slogdet
 from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve

@@ -282,6 +282,7 @@ class Tensor(TensorBase):
         """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument(size, "new_zeros")
         return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
 
@@ -290,6 +291,7 @@ class Tensor(TensorBase):
         """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument(size, "new_ones")
         return creation.ones(*size, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)
 
@@ -298,6 +300,7 @@ class Tensor(TensorBase):
         """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument(size, "new_empty")
         return creation.empty(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
 
@@ -306,6 +309,7 @@ class Tensor(TensorBase):
         """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
+        creation.shape_argument((size,), "new_full")
         return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
                              requires_grad=requires_grad)
 
@@ -918,19 +922,16 @@ class Tensor(TensorBase):
         self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
     ) -> Tensor:
         """Where ``|self - other| <= atol + rtol * |other|`` (a bool tensor; see ``isclose``)."""
-        comparison.check_tensor("isclose", "other", 1, other)
         return comparison.isclose(self, other, rtol, atol, equal_nan)
 
     def allclose(
         self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
     ) -> bool:
         """True if every element is close to ``other``'s (see ``isclose``)."""
-        comparison.check_tensor("allclose", "other", 1, other)
         return comparison.allclose(self, other, rtol, atol, equal_nan)
 
     def equal(self, other: Any) -> bool:
         """True if ``other`` has the same shape and the same values."""
-        comparison.check_tensor("equal", "other", 1, other)
         return comparison.equal(self, other)
 
     # --- math ---------------------------------------------------------------------------------
@@ -1009,9 +1010,9 @@ class Tensor(TensorBase):
         """Matrix-vector product."""
         return linalg.mv(self, vec)
 
-    def dot(self, other: Any) -> Tensor:
+    def dot(self, tensor: Any) -> Tensor:
         """Dot product of two vectors."""
-        return linalg.dot(self, other)
+        return linalg.dot(self, tensor)
 
     # --- elementwise math (more) ------------------------------------------------------------
 
@@ -1362,6 +1363,14 @@ class Tensor(TensorBase):
     def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
         """Cumulative products along ``dim``."""
         return cumulative.cumprod(self, dim, dtype=dtype)
+
+    def cumsum_(self, dim: int, *, dtype: Any = None) -> Tensor:
+        """Cumulative sums along ``dim``, in place."""
+        return cumulative.cumsum_(self, dim, dtype=dtype)
+
+    def cumprod_(self, dim: int, *, dtype: Any = None) -> Tensor:
+        """Cumulative products along ``dim``, in place."""
+        return cumulative.cumprod_(self, dim, dtype=dtype)
 
     def softmax(self, dim: int, dtype: Any = None) -> Tensor:
         """``exp(self) / sum(exp(self))`` along ``dim``."""

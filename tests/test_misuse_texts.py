@@ -153,6 +153,71 @@ def test_a_binary_op_given_no_operand_names_pytorchs_overloads(call, message):
     assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: x.pow_([1]), _method_overloads("pow_", "list", "exponent", "!list of [int]!")),
+    (lambda x: x.pow_([1, 2.0, None]),
+     _method_overloads("pow_", "list", "exponent", "!list of [int, float, NoneType]!")),
+    (lambda x: x.remainder_(()), _method_overloads("remainder_", "tuple", marked="!tuple of ()!")),
+    (lambda x: x.floor_divide_([[1], x]),
+     _method_overloads("floor_divide_", "list", marked="!list of [list, Tensor]!")),
+    (lambda x: x.true_divide_((x, mg.float32)), _method_overloads(
+        "true_divide_", "tuple", marked="!tuple of (Tensor, minigrad.dtype)!")),
+    (lambda x: x.pow_(mg.Size([1])),
+     _method_overloads("pow_", "minigrad.Size", "exponent", "!minigrad.Size of (int,)!")),
+    (lambda x: x.pow_(exponent=[1, 2]), _method_overloads(
+        "pow_", "exponent=list, ", "exponent", "!exponent=list of [int, int]!, ")),
+    (lambda x: mg.remainder(x, (1, 2)),
+     "remainder() received an invalid combination of arguments - got (Tensor, tuple), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Number self, Tensor other)\n      didn't match because some of the arguments have "
+     "invalid types: (!Tensor!, !tuple of (int, int)!)\n"
+     " * (Tensor input, Number other, *, Tensor out = None)\n"),
+    (lambda x: mg.remainder(x, other=[1]),
+     "remainder() received an invalid combination of arguments - got (Tensor, other=list), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Number self, Tensor other)\n      didn't match because some of the arguments have "
+     "invalid types: (!Tensor!, !other=list of [int]!)\n"
+     " * (Tensor input, Number other, *, Tensor out = None)\n"),
+    (lambda x: mg.true_divide(x, [1.5]),
+     "true_divide() received an invalid combination of arguments - got (Tensor, list), but "
+     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+     " * (Tensor input, Number other)\n      didn't match because some of the arguments have "
+     "invalid types: (Tensor, !list of [float]!)\n"),
+])
+def test_a_list_or_tuple_fitting_no_overload_is_described_with_its_elements(call, message):
+    x = mg.ones(3)
+    raises(lambda: call(x), TypeError, message)
+    assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: mg.isclose(x, other="a"), "isclose(): argument 'other' must be Tensor, not str"),
+    (lambda x: mg.isclose(x, "a"),
+     "isclose(): argument 'other' (position 2) must be Tensor, not str"),
+    (lambda x: mg.isclose(input="a", other=x),
+     "isclose(): argument 'input' must be Tensor, not str"),
+    (lambda x: mg.isclose(x, x, rtol="a"), "isclose(): argument 'rtol' must be float, not str"),
+    (lambda x: mg.isclose(x, x, "a"),
+     "isclose(): argument 'rtol' (position 3) must be float, not str"),
+    (lambda x: mg.allclose(x, other=None),
+     "allclose(): argument 'other' must be Tensor, not NoneType"),
+    (lambda x: mg.equal(x, other=1), "equal(): argument 'other' must be Tensor, not int"),
+    (lambda x: mg.equal(x, 1), "equal(): argument 'other' (position 2) must be Tensor, not int"),
+    (lambda x: x.isclose(other="a"), "isclose(): argument 'other' must be Tensor, not str"),
+    (lambda x: x.isclose("a"), "isclose(): argument 'other' (position 1) must be Tensor, not str"),
+    (lambda x: x.allclose(other=[1.0]),
+     "allclose(): argument 'other' must be Tensor, not list"),
+    (lambda x: x.equal(other=None), "equal(): argument 'other' must be Tensor, not NoneType"),
+    (lambda x: x.equal(None),
+     "equal(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda x: x.dot(tensor="a"), "dot(): argument 'tensor' must be Tensor, not str"),
+    (lambda x: mg.dot(x, tensor=None), "dot(): argument 'tensor' must be Tensor, not NoneType"),
+])
+def test_an_argument_given_by_keyword_is_named_without_a_position(call, message):
+    x = mg.ones(3)
+    raises(lambda: call(x), TypeError, message)
+
+
 def test_copy_into_an_integer_tensor_records_nothing():
     # PyTorch's copy_ records only into a dtype that can have a gradient; fill_ records anyway.
     source = mg.ones(3, requires_grad=True)
@@ -162,3 +227,83 @@ def test_copy_into_an_integer_tensor_records_nothing():
         [1, 1, 1], False, None, 1)
     filled = mg.zeros(3, dtype=mg.int64).fill_(mg.tensor(2.0, requires_grad=True))
     assert type(filled.grad_fn).__name__ == "FillBackward3"
+
+
+@pytest.mark.parametrize(("method", "dtype", "given", "message"), [
+    ("cumsum_", "int64", "float32",
+     "Bad in-place call: input tensor dtype long int and output tensor dtype float should match"),
+    ("cumprod_", "float32", "float64",
+     "Bad in-place call: input tensor dtype float and output tensor dtype double should match"),
+    ("cumsum_", "bool", "float32",
+     "Bad in-place call: input tensor dtype bool and output tensor dtype float should match"),
+    ("cumprod_", "int32", "int64",
+     "Bad in-place call: input tensor dtype int and output tensor dtype long int should match"),
+])
+def test_an_in_place_cumulative_op_computes_only_in_its_tensors_dtype(
+    method, dtype, given, message
+):
+    x = mg.tensor([1, 2, 3]).to(getattr(mg, dtype))
+    raises(lambda: getattr(x, method)(0, dtype=getattr(mg, given)), RuntimeError, message)
+    assert x._version == 0
+    # An integer tensor keeps its width (out of place, cumsum widens to int64).
+    y = mg.tensor([100, 100, 100], dtype=mg.int8)
+    assert y.cumsum_(0, dtype=mg.int8).tolist() == [100, -56, 44]
+    assert y.dtype == mg.int8 and y._version == 1
+
+
+_UNPACK = "argument 'size' failed to unpack the object at pos {} with error \"type must be " \
+          "tuple of ints,but got {}\""
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mg.zeros("a"), "zeros(): argument 'size' (position 1) must be tuple of ints, not str"),
+    (lambda: mg.ones(2.0), "ones(): argument 'size' (position 1) must be tuple of ints, not float"),
+    (lambda: mg.ones(True), "ones(): argument 'size' (position 1) must be tuple of ints, not bool"),
+    (lambda: mg.empty(None),
+     "empty(): argument 'size' (position 1) must be tuple of ints, not NoneType"),
+    (lambda: mg.zeros([2.0]), "zeros(): argument 'size' (position 1) must be tuple of ints, but "
+                              "found element of type float at pos 0"),
+    (lambda: mg.zeros((True, 2)), "zeros(): argument 'size' (position 1) must be tuple of ints, "
+                                  "but found element of type bool at pos 0"),
+    (lambda: mg.zeros((2, "a")), "zeros(): " + _UNPACK.format(2, "str")),
+    (lambda: mg.ones(2, 3, 4.0), "ones(): " + _UNPACK.format(3, "float")),
+    (lambda: mg.rand(2, None), "rand(): " + _UNPACK.format(2, "NoneType")),
+    (lambda: mg.zeros(2.0, 3), "zeros() takes 1 positional argument but 2 were given"),
+    (lambda: mg.full("a", 1.0),
+     "full(): argument 'size' (position 1) must be tuple of ints, not str"),
+    (lambda: mg.full([2.5], 1.0), "full(): argument 'size' (position 1) must be tuple of ints, "
+                                  "but found element of type float at pos 0"),
+    (lambda: mg.ones(1).new_zeros("a"),
+     "new_zeros(): argument 'size' (position 1) must be tuple of ints, not str"),
+    (lambda: mg.ones(1).new_ones(2, 2.0), "new_ones(): " + _UNPACK.format(2, "float")),
+    (lambda: mg.ones(1).new_empty([None]), "new_empty(): argument 'size' (position 1) must be "
+                                           "tuple of ints, but found element of type NoneType at "
+                                           "pos 0"),
+    (lambda: mg.ones(1).new_full(None, 1.0),
+     "new_full(): argument 'size' (position 1) must be tuple of ints, not NoneType"),
+])
+def test_a_factory_given_a_bad_size_says_so_in_its_own_name(call, message):
+    raises(call, TypeError, message)
+
+
+def test_a_factory_size_after_the_first_may_be_a_bool():
+    assert tuple(mg.zeros(2, True, 3).shape) == (2, 1, 3)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mg.linalg.cholesky("a"),
+     "linalg_cholesky(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.linalg.cholesky_ex(None),
+     "linalg_cholesky_ex(): argument 'input' (position 1) must be Tensor, not NoneType"),
+    (lambda: mg.linalg.eigh("a"),
+     "linalg_eigh(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.linalg.eigvalsh("a"),
+     "linalg_eigvalsh(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.qr("a"), "qr(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.nn.functional.logsigmoid("a"),
+     "log_sigmoid(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: mg.nn.functional.kl_div(mg.ones(2), mg.ones(2), None, None, "sum", "a"),
+     "kl_div(): argument 'log_target' must be bool, not str"),
+])
+def test_a_wrong_argument_is_named_as_pytorchs_parser_names_it(call, message):
+    raises(call, TypeError, message)

@@ -206,5 +206,8 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_functions(
-    globals(), __all__, python_level=("sigmoid", "tanh", "batch_norm", "softmax", "log_softmax")
+    globals(), __all__, python_level=("sigmoid", "tanh", "batch_norm", "softmax", "log_softmax"),
+    # (the rest PyTorch writes in Python: they take no NumPy names)
+    parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
+                  "linear", "logsigmoid", "one_hot", "softplus"),
 )

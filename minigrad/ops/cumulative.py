@@ -1,7 +1,8 @@
-"""Cumulative sums and products along a dim: cumsum, cumprod.
+"""Cumulative sums and products along a dim: cumsum, cumprod, and in place cumsum_, cumprod_.
 
 cumsum saves nothing (its gradient is a reversed cumulative sum of grad); cumprod saves its
-input and its result.
+input and its result. The in-place forms compute in the tensor's own dtype (an int32 tensor
+is not widened to int64) and record the same nodes (CumsumBackward0, CumprodBackward0).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.ops._helpers import (
     operand,
     raw,
@@ -121,6 +123,41 @@ def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
     array = operand(input)
     return Cumprod.apply(
         input, wrap_dim(dim, array.ndim), _cumulative_dtype(array, dtype, "cumprod"))
+
+
+def cumsum_(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """``input = cumsum(input, dim)`` in place; ``dtype``, if given, must be ``input``'s.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumsum_(0)
+        tensor([1., 3., 6.])
+    """
+    array = operand(input)
+    dim = wrap_dim(dim, array.ndim)
+    return apply_inplace(Cumsum, input, dim, _inplace_dtype(array, dtype, "cumsum"))
+
+
+def cumprod_(input: Any, dim: int, *, dtype: Any = None) -> Any:
+    """``input = cumprod(input, dim)`` in place; ``dtype``, if given, must be ``input``'s.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 2.0, 3.0]).cumprod_(0)
+        tensor([1., 2., 6.])
+    """
+    array = operand(input)
+    dim = wrap_dim(dim, array.ndim)
+    return apply_inplace(Cumprod, input, dim, _inplace_dtype(array, dtype, "cumprod"))
+
+
+def _inplace_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype:
+    """The dtype an in-place ``name`` computes in: the tensor's own (PyTorch's checks)."""
+    if dtype is not None and dtype.numpy != array.dtype:
+        raise RuntimeError(errors.inplace_dtype_differs(array.dtype, dtype.numpy))
+    if array.dtype == np.bool_:
+        raise NotImplementedError(errors.not_implemented_for(f"{name}_out_cpu", "Bool"))
+    return array.dtype
 
 
 def _cumulative_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype | None:

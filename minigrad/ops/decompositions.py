@@ -148,12 +148,12 @@ def _cholesky_backward(grad: Any, factor: Any, upper: bool) -> Any:
 
 
 def _cholesky_checks(A: Any, function: str) -> None:  # noqa: N803 - PyTorch's name
-    array = matrix_argument(A, function.replace(".", "_"))
+    array = matrix_argument(A, function.replace(".", "_"), "input")
     check_square(array, function)
     check_float(array, function, half_kernel="cholesky_cpu")
 
 
-def cholesky_ex(A: Any, *, upper: bool = False, check_errors: bool = False) -> Any:  # noqa: N803
+def cholesky_ex(input: Any, *, upper: bool = False, check_errors: bool = False) -> Any:
     """``(L, info)``: the Cholesky factor, and 0 or the first bad leading minor's order.
 
     Where a leading minor is not positive-definite, ``info`` is its order and L is the partial
@@ -165,17 +165,17 @@ def cholesky_ex(A: Any, *, upper: bool = False, check_errors: bool = False) -> A
         tensor([[2., 0.],
                 [1., 2.]])
     """
-    _cholesky_checks(A, "linalg.cholesky")
-    factor, info = LinalgCholeskyEx.apply(A, upper, "linalg.cholesky_ex" if check_errors
+    _cholesky_checks(input, "linalg.cholesky")
+    factor, info = LinalgCholeskyEx.apply(input, upper, "linalg.cholesky_ex" if check_errors
                                           else None)
     return return_types.linalg_cholesky_ex(factor, info)
 
 
-def cholesky(A: Any, *, upper: bool = False) -> Any:  # noqa: N803 - PyTorch's name
-    """The Cholesky factor L of a symmetric positive-definite matrix: ``A = L @ L.mT``.
+def cholesky(input: Any, *, upper: bool = False) -> Any:
+    """The Cholesky factor L of a symmetric positive-definite matrix: ``input = L @ L.mT``.
 
-    Only the lower triangle of A is read (``upper=True``: the upper one, and the result is
-    ``U = L.mT``). Raises ``minigrad.linalg.LinAlgError`` if A is not positive-definite.
+    Only the lower triangle of ``input`` is read (``upper=True``: the upper one, and the result is
+    ``U = L.mT``). Raises ``minigrad.linalg.LinAlgError`` if ``input`` is not positive-definite.
 
     Example:
         >>> import minigrad
@@ -183,8 +183,8 @@ def cholesky(A: Any, *, upper: bool = False) -> Any:  # noqa: N803 - PyTorch's n
         tensor([[2., 0.],
                 [1., 2.]])
     """
-    _cholesky_checks(A, "linalg.cholesky")
-    return LinalgCholeskyEx.apply(A, upper, "linalg.cholesky")[0]
+    _cholesky_checks(input, "linalg.cholesky")
+    return LinalgCholeskyEx.apply(input, upper, "linalg.cholesky")[0]
 
 
 def cholesky_legacy(input: Any, upper: bool = False) -> Any:
@@ -292,6 +292,7 @@ def qr_legacy(input: Any, some: bool = True) -> Any:
 
     ``some=True`` is mode 'reduced', False is 'complete'.
     """
+    matrix_argument(input, "qr", "input")
     warn_once(errors.QR_DEPRECATED)
     return return_types.qr(*_qr(input, "reduced" if some else "complete"))
 
@@ -473,29 +474,29 @@ def _eigh_backward(grad_values: Any, grad_vectors: Any, values: Any, vectors: An
 
 
 def _eigh_checks(A: Any, UPLO: str, function: str) -> None:  # noqa: N803 - PyTorch's names
-    array = matrix_argument(A, function)
+    array = matrix_argument(A, function, "input")
     check_square(array, "linalg.eigh")
     if UPLO not in ("L", "U", "l", "u"):
         raise RuntimeError(errors.uplo(UPLO))
     check_kernel_dtype(array, "linalg_eigh_cpu")
 
 
-def eigh(A: Any, UPLO: str = "L") -> Any:  # noqa: N803 - PyTorch's names
+def eigh(input: Any, UPLO: str = "L") -> Any:  # noqa: N803 - PyTorch's name
     """``(eigenvalues, eigenvectors)`` of a symmetric matrix, eigenvalues ascending.
 
-    Only the triangle ``UPLO`` ('L' or 'U') of A is read. Eigenvectors are defined up to sign
-    (minigrad's may differ from PyTorch's).
+    Only the triangle ``UPLO`` ('L' or 'U') of ``input`` is read. Eigenvectors are defined up to
+    sign (minigrad's may differ from PyTorch's).
 
     Example:
         >>> import minigrad
         >>> minigrad.linalg.eigh(minigrad.tensor([[2.0, 0.0], [0.0, 1.0]])).eigenvalues
         tensor([1., 2.])
     """
-    _eigh_checks(A, UPLO, "linalg_eigh")
-    return return_types.linalg_eigh(*LinalgEigh.apply(A, UPLO.upper()))
+    _eigh_checks(input, UPLO, "linalg_eigh")
+    return return_types.linalg_eigh(*LinalgEigh.apply(input, UPLO.upper()))
 
 
-def eigvalsh(A: Any, UPLO: str = "L") -> Any:  # noqa: N803 - PyTorch's names
+def eigvalsh(input: Any, UPLO: str = "L") -> Any:  # noqa: N803 - PyTorch's name
     """The eigenvalues of a symmetric matrix, ascending (only the triangle ``UPLO`` is read).
 
     Example:
@@ -503,10 +504,10 @@ def eigvalsh(A: Any, UPLO: str = "L") -> Any:  # noqa: N803 - PyTorch's names
         >>> minigrad.linalg.eigvalsh(minigrad.tensor([[2.0, 1.0], [1.0, 2.0]]))
         tensor([1., 3.])
     """
-    _eigh_checks(A, UPLO, "linalg_eigvalsh")
-    if _needs_graph(A):  # the backward needs the eigenvectors too (PyTorch computes them then)
-        return LinalgEigh.apply(A, UPLO.upper())[0]
-    return constant_tensor(np.linalg.eigvalsh(A._array, UPLO=UPLO.upper()))
+    _eigh_checks(input, UPLO, "linalg_eigvalsh")
+    if _needs_graph(input):  # the backward needs the eigenvectors too (PyTorch computes them then)
+        return LinalgEigh.apply(input, UPLO.upper())[0]
+    return constant_tensor(np.linalg.eigvalsh(input._array, UPLO=UPLO.upper()))
 
 
 # --- pinv -------------------------------------------------------------------------------------
@@ -584,13 +585,13 @@ def _tolerance(value: Any) -> Any:
     return None if value is None else np.asarray(raw(value), dtype=np.float64)
 
 
-def pinv(A: Any, rcond: Any = None, hermitian: bool = False, *, atol: Any = None,  # noqa: N803
+def pinv(input: Any, rcond: Any = None, hermitian: bool = False, *, atol: Any = None,
          rtol: Any = None) -> Any:
-    """The Moore-Penrose pseudo-inverse of A (of each matrix).
+    """The Moore-Penrose pseudo-inverse of ``input`` (of each matrix).
 
     Singular values at or below ``max(atol, rtol * largest)`` count as zero; ``rtol`` defaults
     to ``eps * max(m, n)`` unless a positive ``atol`` is given (then 0). ``rcond`` is the older
-    name of ``rtol`` (with ``atol=0``). ``hermitian=True`` reads A as symmetric (lower
+    name of ``rtol`` (with ``atol=0``). ``hermitian=True`` reads ``input`` as symmetric (lower
     triangle) and uses ``eigh``.
 
     Example:
@@ -599,7 +600,7 @@ def pinv(A: Any, rcond: Any = None, hermitian: bool = False, *, atol: Any = None
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.0000]])
     """
-    array = matrix_argument(A, "linalg_pinv")
+    array = matrix_argument(input, "linalg_pinv")
     if atol is not None and not isinstance(atol, TensorBase) and rtol is None and rcond is None:
         # PyTorch's overload for a number atol computes the default rtol first.
         if array.ndim < 2:
@@ -609,7 +610,7 @@ def pinv(A: Any, rcond: Any = None, hermitian: bool = False, *, atol: Any = None
     if rcond is not None:
         if atol is not None or rtol is not None:
             kwargs = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}
-            raise TypeError(errors.invalid_arguments("linalg_pinv", (A,),
+            raise TypeError(errors.invalid_arguments("linalg_pinv", (input,),
                                                      {**kwargs, "rcond": rcond},
                                                      _PINV_SIGNATURES))
         atol, rtol = 0.0, rcond
@@ -617,7 +618,7 @@ def pinv(A: Any, rcond: Any = None, hermitian: bool = False, *, atol: Any = None
         raise RuntimeError(errors.pinv_input(display_name(array.dtype), array.shape))
     if hermitian:
         check_square(array, "linalg.eigh")
-    return LinalgPinv.apply(A, _tolerance(atol), _tolerance(rtol), hermitian)
+    return LinalgPinv.apply(input, _tolerance(atol), _tolerance(rtol), hermitian)
 
 
 def pinverse(input: Any, rcond: float = 1e-15) -> Any:

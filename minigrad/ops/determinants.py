@@ -99,7 +99,7 @@ def _product_of_others(grad: Any, values: Any) -> Any:
     return grad * before * after
 
 
-def det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
+def linalg_det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
     """The determinant of a square matrix (or of each in a batch).
 
     Example:
@@ -109,6 +109,17 @@ def det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
     """
     square_float(A, "linalg.det", half_kernel="lu_cpu")
     return LinalgDet.apply(A)
+
+
+def det(input: Any) -> Any:
+    """The determinant of a square matrix (or of each in a batch): ``linalg.det`` with ``input``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.det(input=minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        tensor(-2.)
+    """
+    return linalg_det(input)
 
 
 class LinalgSlogdet(Op):

@@ -337,16 +337,16 @@ def mv(input: Any, vec: Any) -> Any:
     return Mv.apply(input, vec)
 
 
-def dot(input: Any, other: Any) -> Any:
-    """The dot product of two vectors.
+def dot(input: Any, tensor: Any) -> Any:
+    """The dot product of two vectors (PyTorch names the second one ``tensor``).
 
     Example:
         >>> import minigrad
         >>> minigrad.dot(minigrad.tensor([1.0, 2.0]), minigrad.tensor([3.0, 4.0]))
         tensor(11.)
     """
-    _arguments.check_tensor(other, "dot", "tensor", 2)
-    a, b = operand(input), operand(other)
+    _arguments.check_tensor(tensor, "dot", "tensor", 2)
+    a, b = operand(input), operand(tensor)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(errors.dot_dims(a.ndim, b.ndim))
     if a.dtype != b.dtype:
@@ -354,7 +354,7 @@ def dot(input: Any, other: Any) -> Any:
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(errors.dot_sizes(a.shape[0], b.shape[0]))
     _check_not_bool(a, kernel="dot")
-    return Dot.apply(input, other)
+    return Dot.apply(input, tensor)
 
 
 def expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:

@@ -559,7 +559,7 @@ def kl_div(
         >>> F.kl_div(logp, target, reduction="batchmean")
         tensor(0.0569)
     """
-    _arguments.check_value(log_target, "bool", "kl_div", "log_target", 4)
+    _arguments.check_value(log_target, "bool", "kl_div", "log_target")  # (a keyword)
     _arguments.check_tensor(input, "kl_div", "input", 1)
     _arguments.check_tensor(target, "kl_div", "target", 2)
     if size_average is not None or reduce is not None:

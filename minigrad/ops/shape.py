@@ -422,7 +422,7 @@ def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None
     return ConstantPadNd.apply(input, pads, 0 if value is None else value)
 
 
-def one_hot(tensor: Any, num_classes: int = -1) -> Any:
+def one_hot(input: Any, num_classes: int = -1) -> Any:
     """An int64 tensor with a new last dimension of ``num_classes``: 1 at each value, else 0.
 
     Not differentiable.
@@ -434,8 +434,8 @@ def one_hot(tensor: Any, num_classes: int = -1) -> Any:
         tensor([[1, 0, 0],
                 [0, 0, 1]])
     """
-    _arguments.check_tensor(tensor, "one_hot", "input", 1)
-    array = operand(tensor)
+    _arguments.check_tensor(input, "one_hot", "input", 1)
+    array = operand(input)
     if array.dtype != np.int64:
         raise RuntimeError(errors.ONE_HOT_NOT_LONG)
     if array.size == 0:

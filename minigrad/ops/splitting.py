@@ -51,8 +51,8 @@ def _cut(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[An
     return tuple(x[key] for key in keys)
 
 
-def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
-    """``input`` cut along ``dim`` into pieces of ``split_size``, or of the sizes in a list.
+def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``tensor`` cut along ``dim`` into pieces of ``split_size``, or of the sizes in a list.
 
     With an int the last piece may be shorter. The pieces are views that may not be written in
     place while gradients are recorded.
@@ -62,11 +62,11 @@ def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, .
         >>> minigrad.arange(5.).split(2)
         (tensor([0., 1.]), tensor([2., 3.]), tensor([4.]))
     """
-    if not isinstance(input, TensorBase):  # PyTorch's torch.split is Python: input.split(...)
-        return input.split(split_size_or_sections, dim)
-    array = operand(input)
+    if not isinstance(tensor, TensorBase):  # PyTorch's torch.split is Python: tensor.split(...)
+        return tensor.split(split_size_or_sections, dim)
+    array = operand(tensor)
     if isinstance(split_size_or_sections, (list, tuple)):
-        return split_with_sizes(input, split_size_or_sections, dim)
+        return split_with_sizes(tensor, split_size_or_sections, dim)
     split_size = operator.index(split_size_or_sections)
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
@@ -76,7 +76,7 @@ def split(input: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, .
     size = array.shape[dim]
     if split_size == 0 and size != 0:
         raise RuntimeError(errors.split_size_zero(size))
-    return Split.apply(input, dim, split_size)
+    return Split.apply(tensor, dim, split_size)
 
 
 class SplitWithSizes(Split):

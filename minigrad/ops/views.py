@@ -710,7 +710,18 @@ def _unflatten(input: Any, dim: int, sizes: Any, argument: int) -> Any:
     return view(input, (*shape[:dim], *inferred, *shape[dim + 1 :]))
 
 
-swapaxes = swapdims = transpose
+swapdims = transpose
+
+
+def swapaxes(input: Any, axis0: int, axis1: int) -> Any:
+    """``transpose(input, axis0, axis1)`` under numpy's names (a view; ``TransposeBackward0``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.swapaxes(minigrad.zeros(2, 3), 0, 1).shape
+        minigrad.Size([3, 2])
+    """
+    return transpose(input, axis0, axis1)
 
 
 def matrix_transpose(input: Any) -> Any:

@@ -28,6 +28,7 @@ from opinfo.elementwise import (
     full_first,
     unary_samples,
 )
+from opinfo.reductions import cumulative_samples, nonzero, with_edge
 from opinfo.shape import index, real, scatter_samples, scatter_value_samples
 
 Samples = Callable[[np.random.Generator], list[Sample]]
@@ -191,6 +192,12 @@ OPS: list[OpInfo] = [
     row("clamp_max_tensor_", lambda lib, t, lo, hi: t.clamp_max_(hi), clamp_tensor_samples,
         op="clamp_max_"),
     # --- filling and copying -------------------------------------------------------------------
+    row("cumsum_", lambda lib, t, dim: t.cumsum_(dim), cumulative_samples(),
+        bad_inputs=(BadInput((np.ones((2, 3)), 2), name="dim"),
+                    BadInput((np.array([True, False]), 0), name="bool"))),
+    row("cumprod_", lambda lib, t, dim: t.cumprod_(dim),
+        with_edge(cumulative_samples(nonzero), ([[1.5, 0.0, 2.0, -1.0], [0.0, 0.0, 1.0, 2.0]], 1)),
+        bad_inputs=(BadInput((np.ones((2, 3)), -3), name="dim"),)),
     row("zero_", lambda lib, t: t.zero_(), UNARY),
     row("fill_", lambda lib, t, value: t.fill_(value), fill_samples,
         bad_inputs=(BadInput((np.ones(3), np.ones(2)), name="value_1d"),)),
