@@ -405,10 +405,20 @@ def check(
 # ----------------------------------------------------------------------------------------
 
 
-def _times(statement: str, namespace: dict, repeats: int, number: int) -> list[float]:
-    """µs per run, one figure per repeat (timeit turns gc off)."""
-    timer = timeit.Timer(statement, globals=namespace)
-    return [t / number * 1e6 for t in timer.repeat(repeats, number)]
+def _times(
+    statements: dict[str, str], namespace: dict, repeats: int, number: int
+) -> dict[str, list[float]]:
+    """µs per run of each statement, one figure per repeat (timeit turns gc off).
+
+    The statements take turns within each repeat, so a change of load on the shared machine
+    hits them all alike and the ratios stay comparable.
+    """
+    timers = {label: timeit.Timer(stmt, globals=namespace) for label, stmt in statements.items()}
+    times: dict[str, list[float]] = {label: [] for label in statements}
+    for _ in range(repeats):
+        for label, timer in timers.items():
+            times[label].append(timer.timeit(number) / number * 1e6)
+    return times
 
 
 def main() -> None:
@@ -457,13 +467,13 @@ def main() -> None:
                          ("generated, forward inlined", "gen_mul(c, d)")]),
     ]
     load = os.getloadavg()
-    print(f"\n(8,) float32, timeit min / median of {options.repeats} x {options.number}, gc off; "
+    print(f"\n(8,) float32, timeit min / median of {options.repeats} x {options.number}, gc off, "
+          "statements interleaved; "
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"{'':38}{'min µs':>8}{'med µs':>8}{'/torch min':>11}{'/torch med':>11}")
     for title, entries in rows:
         print(title)
-        timed = {label: _times(stmt, ns, options.repeats, options.number)
-                 for label, stmt in entries}
+        timed = _times(dict(entries), ns, options.repeats, options.number)
         torch_min, torch_med = min(timed["torch"]), statistics.median(timed["torch"])
         for label, values in timed.items():
             low, mid = min(values), statistics.median(values)
