@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import dtype
 from minigrad.autograd.tensor_base import TensorBase
 
 # Parameters that PyTorch types as Tensor, by name.
@@ -129,6 +130,9 @@ _ANNOTATED: dict[str, tuple[tuple[type, ...], tuple[type, ...], str]] = {
     "str": ((str,), (), "str"),
 }
 _TENSOR = (TensorBase,)
+# A ``dtype=`` argument: a minigrad.dtype, or Python's float/int/bool (which ``to_numpy_dtype``
+# sorts out, with the same message for any other class).
+_DTYPE_LIKE = (dtype, type)
 _TENSOR_OR_NUMBER = (TensorBase, *_NUMBERS)  # PyTorch's Scalar overloads
 _NUMBER_LIKE = (TensorBase, *_NUMBERS, np.number, np.bool_)  # a Number (a 0-d tensor too)
 # An operand of a binary op (numpy code passes arrays too).
@@ -180,6 +184,8 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         ):
             kind = "Tensor" if name in WRAPPED_NUMBERS else _OVERLOADS
             found.append((position, parameter.name, _OPERAND, (), kind, False))
+        elif parameter.name == "dtype":
+            found.append((position, "dtype", _DTYPE_LIKE, (), "minigrad.dtype", True))
         elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             types, refused, kind = _ANNOTATED[plain]
             found.append((position, parameter.name, types, refused, kind, optional))

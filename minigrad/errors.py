@@ -906,6 +906,14 @@ def svd_too_few_dims(ndim: int) -> str:
 FLOAT_OR_DOUBLE_ONLY = "This function doesn't handle types other than float and double"
 
 
+def mean_optional_dtype(dtype_name: str) -> str:
+    """``mean(dtype=...)`` with an integer or bool ``dtype``."""
+    return (
+        "mean(): could not infer output dtype. Optional dtype must be either a floating point or "
+        f"complex dtype. Got: {dtype_name}"
+    )
+
+
 def mean_dtype(dtype_name: str) -> str:
     """``mean`` of an integer or bool tensor."""
     return (

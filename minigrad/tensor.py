@@ -994,9 +994,9 @@ class Tensor(TensorBase):
             return record_fast(reduction.Sum, self)  # no options: straight to recording
         return reduction.sum(self, dim, keepdim, dtype=dtype)
 
-    def mean(self, dim: Any = None, keepdim: bool = False) -> Tensor:
-        """Mean of all elements, or over ``dim``."""
-        return reduction.mean(self, dim, keepdim)
+    def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """Mean of all elements, or over ``dim`` (computed in ``dtype`` if given)."""
+        return reduction.mean(self, dim, keepdim, dtype=dtype)
 
     def matmul(self, other: Any) -> Tensor:
         """Matrix product."""

@@ -307,3 +307,28 @@ def test_a_factory_size_after_the_first_may_be_a_bool():
 ])
 def test_a_wrong_argument_is_named_as_pytorchs_parser_names_it(call, message):
     raises(call, TypeError, message)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda t: t.cumsum(0, dtype=5), "cumsum(): argument 'dtype' must be minigrad.dtype, not int"),
+    (lambda t: mg.ones(2, dtype=str), "ones(): argument 'dtype' must be minigrad.dtype, not type"),
+    (lambda t: mg.zeros(2, dtype="float32"),
+     "zeros(): argument 'dtype' must be minigrad.dtype, not str"),
+])
+def test_a_dtype_argument_that_is_no_dtype_is_a_type_error(call, message):
+    raises(lambda: call(mg.ones(3)), TypeError, message)
+
+
+def test_sum_and_mean_refuse_a_number_as_dtype():
+    t = mg.ones(3)
+    for call in (lambda: t.sum(dtype=5), lambda: mg.sum(t, dtype=5), lambda: t.prod(dtype=1.0)):
+        with pytest.raises(TypeError):  # PyTorch lists sum's overloads: only the type is compared
+            call()
+
+
+def test_python_number_types_are_dtypes():
+    t = mg.ones(3)
+    assert mg.sum(t, dtype=float).dtype == mg.float64
+    assert t.prod(dtype=float).dtype == mg.float64
+    assert t.cumsum(0, dtype=int).tolist() == [1, 2, 3]
+    assert mg.tensor([1.0], dtype=int).dtype == mg.int64

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name, result_type
+from minigrad._dtype import display_name, result_type, to_numpy_dtype
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
@@ -137,10 +137,14 @@ def float_input(input: Any) -> Any:
     return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
 
 
-def sum_dtype(array: np.ndarray, dtype: Any) -> np.dtype | None:
-    """The dtype sum, prod and cumsum compute in: ``dtype``'s, int64 for integers, else None."""
+def sum_dtype(array: np.ndarray, dtype: Any, function: str) -> np.dtype | None:
+    """The dtype sum, prod and cumsum compute in: ``dtype``'s, int64 for integers, else None.
+
+    ``dtype`` may be Python's ``float``, ``int`` or ``bool`` too, as in PyTorch; ``function``
+    names the caller in the TypeError for anything else.
+    """
     if dtype is not None:
-        return dtype.numpy
+        return to_numpy_dtype(dtype, function)
     return np.dtype(np.int64) if array.dtype.kind in "biu" else None
 
 

@@ -153,8 +153,9 @@ def cumprod_(input: Any, dim: int, *, dtype: Any = None) -> Any:
 
 def _inplace_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype:
     """The dtype an in-place ``name`` computes in: the tensor's own (PyTorch's checks)."""
-    if dtype is not None and dtype.numpy != array.dtype:
-        raise RuntimeError(errors.inplace_dtype_differs(array.dtype, dtype.numpy))
+    wanted = sum_dtype(array, dtype, name) if dtype is not None else array.dtype
+    if wanted != array.dtype:
+        raise RuntimeError(errors.inplace_dtype_differs(array.dtype, wanted))
     if array.dtype == np.bool_:
         raise NotImplementedError(errors.not_implemented_for(f"{name}_out_cpu", "Bool"))
     return array.dtype
@@ -162,7 +163,7 @@ def _inplace_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype:
 
 def _cumulative_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype | None:
     """The dtype ``name`` computes in; PyTorch has no bool kernel to compute in."""
-    numpy_dtype = sum_dtype(array, dtype)
+    numpy_dtype = sum_dtype(array, dtype, name)
     if numpy_dtype == np.bool_:
         raise NotImplementedError(errors.not_implemented_for(f"{name}_out_cpu", "Bool"))
     return numpy_dtype

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import display_name
+from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import numel
 from minigrad.autograd.tensor_base import TensorBase
@@ -107,14 +107,15 @@ class Mean(Op):
     saved_options = {"self_sym_sizes": "shape", "self_sym_numel": numel("shape")}
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, dtype: Any = None) -> np.ndarray:
         ctx.shape = x.shape
-        return np.mean(x, dtype=x.dtype) if x.size else np.array(np.nan, dtype=x.dtype)
+        dtype = x.dtype if dtype is None else dtype  # mean(dtype=): computed in that dtype
+        return np.mean(x, dtype=dtype) if x.size else np.array(np.nan, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         count = builtins.max(int(np.prod(ctx.shape)), 1)
-        return np.broadcast_to(grad / count, ctx.shape)
+        return np.broadcast_to(grad / count, ctx.shape), None
 
 
 class MeanDim(Op):
@@ -127,14 +128,16 @@ class MeanDim(Op):
     node_name = "MeanBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
+                dtype: Any = None) -> np.ndarray:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
-        return np.mean(x, axis=axes, keepdims=keepdim, dtype=x.dtype)
+        return np.mean(x, axis=axes, keepdims=keepdim, dtype=x.dtype if dtype is None else dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         count = int(np.prod([ctx.shape[a] for a in ctx.axes]))
-        return _spread(grad / builtins.max(count, 1), ctx.shape, ctx.axes, ctx.keepdim), None, None
+        spread = _spread(grad / builtins.max(count, 1), ctx.shape, ctx.axes, ctx.keepdim)
+        return spread, None, None, None
 
 
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
@@ -146,7 +149,7 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
         tensor([4., 6.])
     """
     array = operand(input)
-    numpy_dtype = sum_dtype(array, dtype)
+    numpy_dtype = sum_dtype(array, dtype, "sum")
     if dim is None:
         if numpy_dtype is None:
             return Sum.apply(input)  # no options: recording's fast branch takes it
@@ -154,8 +157,10 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     return SumDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
 
 
-def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
+def mean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """Mean of all elements, or over ``dim``; floating-point tensors only (as in PyTorch).
+
+    ``dtype`` (a floating-point dtype) is the dtype the mean is computed in and returned as.
 
     Example:
         >>> import minigrad
@@ -163,11 +168,17 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
         tensor(2.3333)
     """
     array = operand(input)
+    if dtype is not None:
+        numpy_dtype = to_numpy_dtype(dtype, "mean")
+        if numpy_dtype.kind != "f":
+            raise RuntimeError(errors.mean_optional_dtype(display_name(numpy_dtype)))
+        if dim is None:
+            return Mean.apply(input, numpy_dtype)
+        return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
     if array.dtype.kind != "f":
-
         raise RuntimeError(errors.mean_dtype(display_name(array.dtype)))
     if dim is None:
-        return Mean.apply(input)
+        return Mean.apply(input)  # no options: recording's fast branch takes it
     return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim)
 
 
@@ -281,7 +292,7 @@ def prod(input: Any, dim: Any = EVERY_DIM, keepdim: bool = False, *, dtype: Any 
         tensor([ 2., 12.])
     """
     array = operand(input)
-    numpy_dtype = sum_dtype(array, dtype)
+    numpy_dtype = sum_dtype(array, dtype, "prod")
     if dim is EVERY_DIM:
         return Prod.apply(input, numpy_dtype)
     if not isinstance(dim, int) or isinstance(dim, bool):

@@ -195,6 +195,10 @@ OPS: list[OpInfo] = [
     OpInfo("sum_function", lambda lib, x, dim, keepdim: lib.sum(x, dim, keepdim=keepdim),
            dim_samples(zero_d=False)),
     OpInfo("mean", lambda lib, x: x.mean(), full_samples()),
+    OpInfo("mean_dtype", lambda lib, x: x.mean(dtype=lib.float64), full_samples()),
+    OpInfo("mean_dim_dtype",
+           lambda lib, x, dim, keepdim: lib.mean(x, dim, keepdim, dtype=lib.float64),
+           dim_samples(zero_d=False)),
     OpInfo("empty_dim_list", lambda lib, x: x.sum(dim=[]) + x.mean(dim=[], keepdim=True).sum()
            + x.norm(dim=[]) + x.amax(dim=[]), full_samples(distinct, zero_d=False)),
     # An empty list of dims reduces everything forward, but PyTorch's var/std backward then
