@@ -114,11 +114,11 @@ def _nll_forward_plain(
     """NllLoss's forward for its common case: an (N, C) input, no weight, no ignored target.
 
     Every weight is 1, so the general path's ``where``/``take_along_axis`` pattern reduces to
-    picking ``x[i, t_i]``; the values are the same (``-1 * v`` is ``-v``; the total weight,
-    a sum of N ones, is N exactly).
+    picking ``x[i, t_i]``; the values are the same: still ``-1 * v`` (not ``-v``, which
+    flips a nan's sign bit), and the total weight, a sum of N ones, is N exactly.
     """
     rows = np.arange(x.shape[0])
-    losses = -x[rows, target]
+    losses = x[rows, target] * x.dtype.type(-1)
     total = np.asarray(x.shape[0], dtype=x.dtype)
     kept_total = np.zeros_like(total) if reduction == NONE else total
     ctx.save_for_backward(x, target, None, kept_total)
