@@ -65,6 +65,8 @@ class NllLoss(Op):
         bad = valid & ((target < 0) | (target >= classes))
         if bad.any():
             raise IndexError(errors.target_out_of_bounds(int(target[bad].flat[0])))
+        if weight is None and x.ndim == 2 and valid.all():
+            return _nll_forward_plain(ctx, x, given_target, reduction, ignore_index)
         safe = np.where(valid, target, 0).astype(np.intp)
         w = np.ones(classes, dtype=x.dtype) if weight is None else weight
         picked_w = np.where(valid, w[safe], 0).astype(x.dtype)
@@ -91,6 +93,9 @@ class NllLoss(Op):
         axis, shape = ctx.axis, shape_of(x)
         dtype = operand(x).dtype
         valid = target != ctx.ignore_index
+        if weight is None and len(shape) == 2 and valid.all():
+            pattern = _nll_pattern_plain(ctx.reduction, shape, dtype, target, total)
+            return _times_pattern(ctx.reduction, grad, pattern), None, None, None, None
         safe = np.where(valid, target, 0).astype(np.intp)
         w = np.ones(shape[axis], dtype=dtype) if weight is None else weight
         coef = np.where(valid, -w[safe], 0).astype(dtype)
@@ -101,6 +106,49 @@ class NllLoss(Op):
         if ctx.reduction == NONE:
             grad = np.expand_dims(grad, axis)
         return grad * pattern, None, None, None, None
+
+
+def _nll_forward_plain(
+    ctx: Any, x: np.ndarray, target: np.ndarray, reduction: int, ignore_index: int
+) -> np.ndarray:
+    """NllLoss's forward for its common case: an (N, C) input, no weight, no ignored target.
+
+    Every weight is 1, so the general path's ``where``/``take_along_axis`` pattern reduces to
+    picking ``x[i, t_i]``; the values are the same: still ``-1 * v`` (not ``-v``, which
+    flips a nan's sign bit), and the total weight, a sum of N ones, is N exactly.
+    """
+    rows = np.arange(x.shape[0])
+    losses = x[rows, target] * x.dtype.type(-1)
+    total = np.asarray(x.shape[0], dtype=x.dtype)
+    kept_total = np.zeros_like(total) if reduction == NONE else total
+    ctx.save_for_backward(x, target, None, kept_total)
+    ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, 1
+    if reduction == NONE:
+        return losses
+    summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
+    return summed / total if reduction == MEAN else summed
+
+
+def _nll_pattern_plain(
+    reduction: int, shape: tuple[int, ...], dtype: np.dtype, target: np.ndarray, total: Any
+) -> np.ndarray:
+    """The backward's pattern in the forward's common case, without the general index arrays.
+
+    ``-1`` (``-1 / N`` for 'mean') at each row's target, 0 elsewhere: the general path's values.
+    """
+    coef = np.asarray(-1, dtype=dtype)
+    if reduction == MEAN and len(target):
+        coef = coef / total
+    pattern = np.zeros(shape, dtype=dtype)
+    pattern[np.arange(shape[0]), target] = coef
+    return pattern
+
+
+def _times_pattern(reduction: int, grad: Any, pattern: np.ndarray) -> Any:
+    """The incoming gradient times the pattern (per-row losses: one per row, a column)."""
+    if reduction == NONE:
+        grad = np.expand_dims(grad, 1)
+    return grad * pattern
 
 
 class NllLoss2d(NllLoss):

@@ -32,7 +32,7 @@ class SoftmaxFamily(Op):
         if x.size == 0:
             y = x.copy()
         else:
-            shifted = x - np.max(x, axis=axis, keepdims=True)
+            shifted = x - _max_along(x, axis)
             # PyTorch's result is always contiguous (numpy would keep x's layout).
             y = np.asarray(cls.normalize(shifted, axis), order="C")
         ctx.save_for_backward(y)
@@ -43,6 +43,21 @@ class SoftmaxFamily(Op):
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """The result, from the input minus its max along ``axis`` (override)."""
         raise NotImplementedError
+
+
+def _max_along(x: np.ndarray, axis: int | None) -> np.ndarray:
+    """``np.max(x, axis, keepdims=True)``, a short last axis of a matrix down a transposed copy.
+
+    numpy reduces a short contiguous axis row by row: for cross_entropy's (256, 10) logits that
+    is ~6x slower than copying the transpose and reducing down its columns. A max does not
+    depend on the order it meets the elements, so the values are the same.
+    """
+    if axis == 1 and x.ndim == 2 and x.shape[1] <= _SHORT_AXIS and x.flags.c_contiguous:
+        return np.maximum.reduce(x.T.copy(), axis=0)[:, None]
+    return np.max(x, axis=axis, keepdims=True)
+
+
+_SHORT_AXIS = 16  # up to this many classes the transposed copy is the cheaper layout
 
 
 class Softmax(SoftmaxFamily):
