@@ -184,7 +184,7 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         ):
             kind = "Tensor" if name in WRAPPED_NUMBERS else _OVERLOADS
             found.append((position, parameter.name, _OPERAND, (), kind, False))
-        elif parameter.name == "dtype":
+        elif parameter.name == "dtype" and name != "type":  # x.type("minigrad.LongTensor")
             found.append((position, "dtype", _DTYPE_LIKE, (), "minigrad.dtype", True))
         elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             types, refused, kind = _ANNOTATED[plain]
