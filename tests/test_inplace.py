@@ -372,3 +372,25 @@ def test_inplace_with_a_broadcastable_smaller_operand_is_fine():
     t.add_(mg.tensor([10.0, 20.0, 30.0]))
     assert t.tolist() == [[11.0, 22.0, 33.0], [14.0, 25.0, 36.0]]
     assert t._version == 1
+
+
+@pytest.mark.parametrize("method", ["add_", "sub_"])
+def test_a_scaled_in_place_add_with_nothing_recorded_writes_every_layout(method):
+    # Nothing recorded: the op computes straight into the tensor (record.py's _WritingContext).
+    sign = 1.0 if method == "add_" else -1.0
+    base = mg.arange(6.0).reshape(2, 3)
+    column = base[:, 1]  # a non-contiguous view: the write lands in the base
+    getattr(column, method)(mg.tensor([1.0, 2.0]), alpha=3)
+    assert base.tolist() == [[0.0, 1.0 + sign * 3, 2.0], [3.0, 4.0 + sign * 6, 5.0]]
+    assert base._version == column._version == 1
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with mg.no_grad():
+        getattr(x, method)(x, alpha=2)  # the other operand is the written tensor itself
+    assert x.tolist() == [1.0 + sign * 2, 2.0 + sign * 4] and x._version == 1
+    y = mg.tensor([1.0, 2.0])
+    getattr(y, method)(mg.tensor([0.5, 0.25], dtype=mg.float64), alpha=2)  # promoted operand
+    assert y.dtype == mg.float32 and y.tolist() == [1.0 + sign, 2.0 + sign * 0.5]
+    z = mg.ones(1, 2)
+    with pytest.raises(RuntimeError):  # the broadcast is larger than z: refused, z unchanged
+        getattr(z, method)(mg.ones(2, 2), alpha=2)
+    assert z.tolist() == [[1.0, 1.0]] and z._version == 0

@@ -68,6 +68,9 @@ def _any_requires_grad(args: tuple[Any, ...]) -> bool:
 
 def write(tensor: TensorBase, raw: Any) -> None:
     """Write an op's result into ``tensor``'s buffer and count the write (nothing recorded)."""
+    if raw is tensor._array:  # forward computed straight into it (record.py, _WritingContext)
+        tensor._version_counter().bump()
+        return
     result = np.asarray(raw)
     _check_fits(tensor._array, result)
     _copy_into(tensor, result)

@@ -28,6 +28,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode, saved
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import TensorBase, new_result
@@ -62,6 +63,22 @@ class _NoGradContext:
     def __setattr__(self, name: str, value: Any) -> None:
         # Notes forward leaves for backward (shapes, axes) are not needed: drop them.
         pass
+
+    # The buffer an in-place op with nothing to record writes (see _WritingContext), else None.
+    out: np.ndarray | None = None
+
+
+class _WritingContext(_NoGradContext):
+    """The ctx of an in-place op with nothing to record: ``out`` is the written tensor's buffer.
+
+    A forward may compute straight into ``out`` when it cannot fail half-way (its operands
+    already have ``out``'s shape and dtype): ``p.add_(g, alpha=-lr)`` then costs what numpy's
+    ``p -= lr * g`` does, instead of a temporary and a copy. autograd/inplace.py's ``write``
+    sees the result is the buffer itself and only counts the write.
+    """
+
+    def __init__(self, out: np.ndarray) -> None:
+        object.__setattr__(self, "out", out)
 
 
 NO_GRAD_CTX = _NoGradContext()
@@ -119,8 +136,10 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
             # A distinct array object for the written tensor's old value, so saving it is told
             # apart from saving another argument that is the same tensor (``x.mul_(x)``).
             arrays[0] = arrays[0].view()
-    else:
+    elif target is None or switches.guard_used:  # (the guard protects buffers: write by copy)
         node = NO_GRAD_CTX
+    else:
+        node = _WritingContext(arrays[0])
     token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
     try:
         if tensor_level:

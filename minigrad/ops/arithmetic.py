@@ -49,8 +49,9 @@ class Add(Op):
         ctx.alpha = alpha
         if alpha != 1:
             y = alpha * y
-            if _fresh_like(y, x, dtype):
-                return np.add(x, y, out=y)  # ``SGD``'s update: one temporary, not two
+            if _fresh_like(y, x, dtype):  # ``SGD``'s update: one temporary, not two
+                # ... and none copied: in place with nothing recorded, straight into x
+                return np.add(x, y, out=x if getattr(ctx, "out", None) is x else y)
         return x + y if dtype is None else np.add(x, y, dtype=dtype)
 
     @staticmethod
@@ -123,8 +124,8 @@ class Sub(Op):
         ctx.alpha = alpha
         if alpha != 1:
             y = alpha * y
-            if _fresh_like(y, x, dtype):
-                return np.subtract(x, y, out=y)
+            if _fresh_like(y, x, dtype):  # (as Add's)
+                return np.subtract(x, y, out=x if getattr(ctx, "out", None) is x else y)
         return x - y if dtype is None else np.subtract(x, y, dtype=dtype)
 
     @staticmethod
