@@ -59,6 +59,7 @@ class _Encoder:
         self._index_of_view: dict[tuple[Any, ...], int] = {}
 
     def encode(self, obj: Any) -> Any:
+        """``obj`` as JSON-able data, its tensors' buffers collected in ``self.arrays``."""
         if isinstance(obj, TensorBase):
             return self._tensor(obj)
         if obj is None:
@@ -148,6 +149,7 @@ class _Decoder:
         self._tensors: dict[int, TensorBase] = {}
 
     def decode(self, node: Any) -> Any:
+        """The object ``encode`` turned into ``node``, tensors rebuilt on the loaded buffers."""
         kind = node.get("type") if isinstance(node, dict) else None
         if kind == "none":
             return None

@@ -137,6 +137,7 @@ class _DotWriter:
         return self._ids[key]
 
     def add_node(self, node: Node) -> None:
+        """A node's box, its edges to the nodes it sends gradients to, and its saved values."""
         node_id = self._id(node)
         self._lines.append(f"{node_id} [{self._node_attributes(node)}]")
         for child, _ in node.next_functions:
@@ -193,6 +194,7 @@ class _DotWriter:
             self._lines.append(f"{saved_id} -> {node_id} [style=dotted, arrowhead=none]")
 
     def add_root(self, index: int, name: str | None, tensor: TensorBase) -> None:
+        """An output tensor's box (shape, version, view-ness), linked to its grad_fn."""
         root_id = f"out{index}"
         label = f"{_shape(tensor)}\\nversion {tensor._version}"
         if tensor._base is not None:
@@ -205,6 +207,7 @@ class _DotWriter:
             self._lines.append(f"{self._id(grad_fn)} -> {root_id}")
 
     def text(self) -> str:
+        """The graph in Graphviz's dot language."""
         body = "\n".join(f"    {line}" for line in self._lines)
         return (
             "digraph minigrad {\n"
