@@ -48,15 +48,24 @@ class Add(Op):
     def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
         ctx.alpha = alpha
         if alpha != 1:
-            y = alpha * y
-            if _fresh_like(y, x, dtype):  # ``SGD``'s update: one temporary, not two
-                # ... and none copied: in place with nothing recorded, straight into x
-                return np.add(x, y, out=x if getattr(ctx, "out", None) is x else y)
+            return _with_scaled(np.add, ctx, x, y, alpha, dtype)
         return x + y if dtype is None else np.add(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         return grad, grad if ctx.alpha == 1 else grad * ctx.alpha, None, None
+
+
+def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
+    """``kernel(x, alpha * y)`` (add's and sub's ``alpha``) with as few arrays as it can.
+
+    The product is a temporary the result can go into (``SGD``'s update: one temporary, not
+    two); in place with nothing recorded (``ctx.out`` is x), the result goes straight into x.
+    """
+    y = alpha * y
+    if _fresh_like(y, x, dtype):
+        return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)
+    return kernel(x, y) if dtype is None else kernel(x, y, dtype=dtype)
 
 
 def _fresh_like(scaled: Any, x: Any, dtype: Any) -> bool:
@@ -123,9 +132,7 @@ class Sub(Op):
     def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
         ctx.alpha = alpha
         if alpha != 1:
-            y = alpha * y
-            if _fresh_like(y, x, dtype):  # (as Add's)
-                return np.subtract(x, y, out=x if getattr(ctx, "out", None) is x else y)
+            return _with_scaled(np.subtract, ctx, x, y, alpha, dtype)
         return x - y if dtype is None else np.subtract(x, y, dtype=dtype)
 
     @staticmethod
