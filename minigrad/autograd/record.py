@@ -271,29 +271,16 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
             return _general(function, (x,) if unary else (x, y), None)
         x_needs = x._grad_fn is not None or x._requires_grad
         y_needs = not unary and (y._grad_fn is not None or y._requires_grad)
-    if not (x_needs or y_needs):  # the no-grad path
-        token = silence()
-        try:
-            if unary:
-                raw = function.forward(NO_GRAD_CTX, x_array)
-            else:
-                raw = function.forward(NO_GRAD_CTX, x_array, y_array)
-        except ValueError as error:
-            if not function.broadcasts:
-                raise
-            raise _broadcast_error(error, (x_array, y_array)) from None
-        finally:
-            restore(token)
-        if type(raw) is np.ndarray:
-            return new_result(raw)
-        return _untracked_outputs(raw)
-    if anomaly._state.enabled or not (
+    if not (x_needs or y_needs):  # the no-grad path: the no-grad ctx, nothing recorded
+        node = NO_GRAD_CTX
+    elif anomaly._state.enabled or not (
         unary or (y_array.dtype is x_array.dtype and y_array.shape == x_array.shape)
     ):
         return _general(function, (x,) if unary else (x, y), None)
-    node = function._Node()
-    node._saved = ()
-    node.needs_input_grad = needs = _NEEDS_UNARY if unary else _NEEDS[2][x_needs + 2 * y_needs]
+    else:
+        node = function._Node()
+        node._saved = ()
+        node.needs_input_grad = _NEEDS_UNARY if unary else _NEEDS[2][x_needs + 2 * y_needs]
     token = silence()
     try:
         raw = function.forward(node, x_array) if unary else function.forward(node, x_array, y_array)
@@ -303,6 +290,9 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
         raise _broadcast_error(error, (x_array, y_array)) from None
     finally:
         restore(token)
+    if node is NO_GRAD_CTX:
+        return new_result(raw) if type(raw) is np.ndarray else _untracked_outputs(raw)
+    needs = node.needs_input_grad
     # (``raw`` stays what forward returned: saved values are recognized by identity)
     out_array = raw if type(raw) is np.ndarray else _one_array(raw)
     if out_array is None or out_array.dtype is not x_array.dtype:
