@@ -273,7 +273,7 @@ class _Graph:
         else:
             # Only nodes from which a target can be reached do useful work; the others never
             # run (and so never check their saved tensors), as in PyTorch.
-            self.runs = _leading_to(_reachable(roots), targets)
+            self.runs = _leading_to(list(_count_dependencies(roots)), targets)
             dependencies = self.dependencies = dict.fromkeys(self.runs, 0)
             for node in self.runs:
                 for next_node in node._next_nodes:
@@ -308,20 +308,6 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
                 else:
                     dependencies[next_node] = count + 1
     return dependencies
-
-
-def _reachable(roots: list[Node]) -> list[Node]:
-    """Every node reachable from ``roots`` (iterative DFS; order: discovery)."""
-    seen = dict.fromkeys(roots)
-    stack = list(seen)
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        for next_node in pop()._next_nodes:
-            if next_node is not None and next_node not in seen:
-                seen[next_node] = None
-                push(next_node)
-    return list(seen)
 
 
 def _leading_to(nodes: list[Node], targets: set[Node]) -> set[Node]:
