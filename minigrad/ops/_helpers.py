@@ -177,11 +177,14 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
     with a Python number of its kind): the fast path. Tensors are never cast beforehand: a cast
     copy would lose the version counter of a tensor the op saves.
     """
-    if not true_divide and isinstance(a, TensorBase):
+    if isinstance(a, TensorBase):
         kind = a._array.dtype.kind
         if isinstance(b, TensorBase):
-            if b._array.dtype == a._array.dtype:
+            # (a true division of integers computes in float32: not numpy's choice)
+            if b._array.dtype == a._array.dtype and (kind == "f" or not true_divide):
                 return a, b, None
+        elif true_divide:
+            pass
         elif type(b) is float and kind == "f":
             return a, b, None
         elif type(b) is int and kind in "fiu":

@@ -262,15 +262,9 @@ def div(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
     """
     if rounding_mode is not NOT_GIVEN:
         return _div_mode(input, other, rounding_mode)
-    if (
-        isinstance(input, TensorBase)
-        and isinstance(other, TensorBase)
-        and input._array.dtype is other._array.dtype
-        and input._array.dtype.kind == "f"
-    ):
-        return Div.apply(input, other)  # nothing to promote: recording's fast branch takes it
     a, b, dtype = promote(input, other, true_divide=True)
-    return Div.apply(a, b, dtype)
+    # (nothing to promote: the options' defaults, so recording's fast branch takes it)
+    return Div.apply(a, b) if dtype is None else Div.apply(a, b, dtype)
 
 
 def div_(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
