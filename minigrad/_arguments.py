@@ -47,6 +47,8 @@ NUMBERS_OF = frozenset(
 )
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
+# Functions whose ``dtype`` also takes a type name: ``x.type("minigrad.LongTensor")``.
+NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(
     {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
      ("dot", "tensor")}
@@ -184,7 +186,7 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         ):
             kind = "Tensor" if name in WRAPPED_NUMBERS else _OVERLOADS
             found.append((position, parameter.name, _OPERAND, (), kind, False))
-        elif parameter.name == "dtype" and name != "type":  # x.type("minigrad.LongTensor")
+        elif parameter.name == "dtype" and name not in NOT_DTYPES:
             found.append((position, "dtype", _DTYPE_LIKE, (), "minigrad.dtype", True))
         elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             types, refused, kind = _ANNOTATED[plain]
