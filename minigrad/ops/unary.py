@@ -211,22 +211,28 @@ def sqrt_(input: Any) -> Any:
     return float_inplace(input, Sqrt)
 
 
-_HALF_ONE = Constants(0.5, 1.0)
-
-
 _ONE = Constants(1.0)
 
 
 class Sigmoid(SavesResult):
-    """y = 1 / (1 + exp(-x));  dx = grad * y * (1 - y).  Saves its result."""
+    """y = 1 / (1 + exp(-x));  dx = grad * (1 - y) * y.  Saves its result."""
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        # The tanh form never overflows, unlike 1 / (1 + exp(-x)) for very negative x.
-        half, one = _HALF_ONE.of(x)
-        y = np.tanh(x * half)
-        y += one
-        y *= half
+        # PyTorch's formula and order: its CPU kernel computes exactly this (the two exps differ
+        # by an ulp at times), so the tail keeps PyTorch's tiny values (sigmoid(-20) = 2.1e-9,
+        # where the tanh form gave 0) for the same four numpy calls. Below about -88.7
+        # (float32) exp(-x) overflows to inf and y is 0, as PyTorch's (no warning: forwards run
+        # with float warnings off, autograd/quiet.py).
+        if x.itemsize == 2:
+            # float16: in float32, rounded once (PyTorch); float16 throughout would be hundreds
+            # of ulps off where exp(-x) overflows float16.
+            y = Sigmoid.forward(NO_GRAD_CTX, x.astype(_FLOAT32)).astype(x.dtype)
+        else:
+            (one,) = _ONE.of(x)
+            y = np.exp(-x)
+            y += one  # (in place; for a 0-d x, numpy scalars: a new one)
+            y = one / y
         ctx.save_for_backward(y)
         return y
 
@@ -257,7 +263,7 @@ def sigmoid_(input: Any) -> Any:
 
 
 class SigmoidBackward(Op):
-    """z = grad * y * (1 - y), sigmoid's backward as an op of its own.
+    """z = grad * (1 - y) * y, sigmoid's backward as an op of its own.
 
     Sigmoid's backward under create_graph records this node (PyTorch's
     ``SigmoidBackwardBackward0``);  dgrad = gz * y * (1 - y),  dy = gz * grad * (1 - 2y).
@@ -271,7 +277,7 @@ class SigmoidBackward(Op):
         needs = ctx.needs_input_grad
         ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
         (one,) = _ONE.of(y)
-        return grad * y * (one - y)
+        return grad * (one - y) * y  # PyTorch's order: the same roundings, bit for bit
 
     @staticmethod
     def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
