@@ -21,7 +21,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, to_numpy_dtype
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import numel
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -90,7 +90,8 @@ class Sum(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any = None) -> np.ndarray:
-        ctx.shape = x.shape
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops notes through a Python call)
+            ctx.shape = x.shape
         # np.sum without its Python layers (axis and dtype positional: a cheaper call)
         return np.add.reduce(x, None, dtype, out=_ARRAY_OUT)
 
