@@ -240,9 +240,9 @@ class Sigmoid(SavesResult):
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
         if type(y) is np.ndarray and type(grad) is np.ndarray:
-            # Without create_graph: SigmoidBackward's own formula on the arrays (``run``'s
-            # array branch, without its argument loop: this is the chain's hottest node).
-            return SigmoidBackward.forward(NO_GRAD_CTX, grad, y)
+            # Without create_graph: SigmoidBackward's formula on the arrays (``run``'s array
+            # branch, without its argument loop nor a ctx: this is the chain's hottest node).
+            return _sigmoid_grad(grad, y)
         return run(SigmoidBackward, grad, y)
 
 
@@ -276,8 +276,7 @@ class SigmoidBackward(Op):
     def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
-        (one,) = _ONE.of(y)
-        return grad * (one - y) * y  # PyTorch's order: the same roundings, bit for bit
+        return _sigmoid_grad(grad, y)
 
     @staticmethod
     def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
@@ -287,6 +286,15 @@ class SigmoidBackward(Op):
             run(SigmoidBackward, gz, y) if needs[0] else None,
             gz * grad * (1 - 2 * y) if needs[1] else None,
         )
+
+
+def _sigmoid_grad(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """SigmoidBackward's formula on arrays: grad * (1 - y) * y.
+
+    In PyTorch's order (its sigmoid_backward kernel): the same roundings, bit for bit.
+    """
+    (one,) = _ONE.of(y)
+    return grad * (one - y) * y
 
 
 class Tanh(SavesResult):
