@@ -135,7 +135,8 @@ class Exp(SavesResult):
             y = np.exp(x, dtype=_FLOAT64).astype(_FLOAT32)
         else:
             y = np.exp(x)
-        ctx.save_for_backward(y)
+        if ctx is not NO_GRAD_CTX:  # (saving on the no-grad ctx is a Python call for nothing)
+            ctx.save_for_backward(y)
         return y
 
     @staticmethod
@@ -229,11 +230,12 @@ class Sigmoid(SavesResult):
             # of ulps off where exp(-x) overflows float16.
             y = Sigmoid.forward(NO_GRAD_CTX, x.astype(_FLOAT32)).astype(x.dtype)
         else:
-            (one,) = _ONE.of(x)
+            (one,) = _ONE.arrays[x.dtype]
             y = np.exp(-x)
             y += one  # (in place; for a 0-d x, numpy scalars: a new one)
             y = one / y
-        ctx.save_for_backward(y)
+        if ctx is not NO_GRAD_CTX:  # (saving on the no-grad ctx is a Python call for nothing)
+            ctx.save_for_backward(y)
         return y
 
     @staticmethod
@@ -293,7 +295,7 @@ def _sigmoid_grad(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
 
     In PyTorch's order (its sigmoid_backward kernel): the same roundings, bit for bit.
     """
-    (one,) = _ONE.of(y)
+    (one,) = _ONE.arrays[y.dtype]
     return grad * (one - y) * y
 
 
