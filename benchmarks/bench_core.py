@@ -115,8 +115,9 @@ OP_STATEMENTS = {
 }
 NUMPY_STATEMENTS = {
     **OP_STATEMENTS,
-    # minigrad's own formula (tanh form, two in-place updates), so the ratio is pure overhead.
-    "sigmoid": "y = np.tanh(a * 0.5); y += 1; y *= 0.5",
+    # minigrad's own formula (PyTorch's 1 / (1 + exp(-x)), four numpy calls), so the ratio is
+    # pure overhead.
+    "sigmoid": "e = np.exp(-a); e += 1; 1 / e",
     "exp": "np.exp(a)",
 }
 
@@ -412,9 +413,9 @@ def chain_numpy_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray,
     kept = []
     y = x
     for _ in range(steps):
-        s = np.tanh((y * w + b) * 0.5)
+        s = np.exp(-(y * w + b))
         s += 1
-        s *= 0.5
+        s = 1 / s
         kept.append((y, s))
         y = s
     return kept
@@ -426,7 +427,7 @@ def chain_numpy_backward(kept: list[tuple[np.ndarray, np.ndarray]],
     grad = np.ones_like(kept[-1][1])
     grad_w, grad_b = np.zeros_like(w), np.zeros_like(w)
     for y_in, s in reversed(kept):
-        grad_z = grad * s * (1 - s)
+        grad_z = grad * (1 - s) * s
         grad_w += grad_z * y_in
         grad_b += grad_z
         grad = grad_z * w

@@ -58,22 +58,36 @@ class Constants:
         (dtype('float32'), 1.0)
     """
 
-    __slots__ = ("values", "_by_dtype")
+    __slots__ = ("values", "arrays")
 
     def __init__(self, *values: float) -> None:
         self.values = values
-        self._by_dtype: dict[np.dtype, tuple[np.ndarray, ...]] = {}
+        # dtype -> the 0-d arrays. A formula that only ever sees arrays (a forward, backward's
+        # array branch) indexes it directly: ``arrays[x.dtype]`` is a dict lookup in C, about
+        # 0.08 µs less than the method call ``of``.
+        self.arrays = _ConstantsByDtype(values)
 
     def of(self, like: Any) -> tuple[Any, ...]:
         """The constants for formulas on ``like``."""
         if type(like) is not np.ndarray:
             return self.values
-        found = self._by_dtype.get(like.dtype)
-        if found is None:
-            arrays = [np.array(value, dtype=like.dtype) for value in self.values]
-            for array in arrays:
-                array.flags.writeable = False  # shared by every call: never written
-            found = self._by_dtype[like.dtype] = tuple(arrays)
+        return self.arrays[like.dtype]
+
+
+class _ConstantsByDtype(dict):
+    """``Constants.arrays``: dtype -> the constants as 0-d arrays of it, made on first use."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: tuple[float, ...]) -> None:
+        super().__init__()
+        self.values = values
+
+    def __missing__(self, dtype: np.dtype) -> tuple[np.ndarray, ...]:
+        arrays = [np.array(value, dtype=dtype) for value in self.values]
+        for array in arrays:
+            array.flags.writeable = False  # shared by every call: never written
+        found = self[dtype] = tuple(arrays)
         return found
 
 

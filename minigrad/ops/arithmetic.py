@@ -18,7 +18,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
@@ -46,7 +46,8 @@ class Add(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
-        ctx.alpha = alpha
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops notes through a Python call)
+            ctx.alpha = alpha
         if alpha != 1:
             return _with_scaled(np.add, ctx, x, y, alpha, dtype)
         return x + y if dtype is None else np.add(x, y, dtype=dtype)
@@ -130,7 +131,8 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
-        ctx.alpha = alpha
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops notes through a Python call)
+            ctx.alpha = alpha
         if alpha != 1:
             return _with_scaled(np.subtract, ctx, x, y, alpha, dtype)
         return x - y if dtype is None else np.subtract(x, y, dtype=dtype)
@@ -203,7 +205,8 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
-        save_for_the_other(ctx, x, y)
+        if ctx is not NO_GRAD_CTX:  # (nothing to save for the no-grad ctx: skip the calls)
+            save_for_the_other(ctx, x, y)
         return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod

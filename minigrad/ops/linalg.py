@@ -22,7 +22,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import type_name
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, reduction, unary, views
@@ -98,17 +98,30 @@ class Mm(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        save_for_the_other(ctx, x, y)
-        ctx.layouts = x.shape, x.strides, y.shape, y.strides, x.itemsize
-        return x @ y
+        if ctx is not NO_GRAD_CTX:  # the no-grad ctx drops notes: skip making them
+            save_for_the_other(ctx, x, y)
+            ctx.layouts = x.shape, x.strides, y.shape, y.strides, x.itemsize
+        return np.dot(x, y)  # (a forward gets arrays: ``_product``'s array case, inline)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         x, y = ctx.saved_tensors
         return (
-            grad @ y.T if ctx.needs_input_grad[0] else None,
-            x.T @ grad if ctx.needs_input_grad[1] else None,
+            _product(grad, y.T) if ctx.needs_input_grad[0] else None,
+            _product(x.T, grad) if ctx.needs_input_grad[1] else None,
         )
+
+
+def _product(a: Any, b: Any) -> Any:
+    """``a @ b`` for two matrices; ``np.dot`` on arrays.
+
+    For 2-D arrays ``np.dot`` is the same product (same BLAS call, same result layout) without
+    the matmul ufunc's dispatch: about 0.25 µs less on 8x8. On tensors (backward under
+    create_graph) it is ``@``, recorded.
+    """
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        return np.dot(a, b)
+    return a @ b
 
 
 class Bmm(Op):

@@ -21,7 +21,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, to_numpy_dtype
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import numel
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -65,6 +65,23 @@ def _spread(grad: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: b
     return np.broadcast_to(grad, shape)
 
 
+def _array_out() -> Any:
+    """``out=`` for a reduction to give a 0-d array rather than a numpy scalar.
+
+    numpy >= 2.3 takes ``out=...`` for that: the result is then a tensor's buffer as it is, with
+    no ``np.asarray`` call after it (about 0.2 µs on a small sum). Older numpy: None, a scalar
+    (which recording turns into an array).
+    """
+    try:
+        np.add.reduce(np.zeros(1), out=...)
+    except TypeError:  # pragma: no cover - numpy < 2.3
+        return None
+    return ...
+
+
+_ARRAY_OUT = _array_out()
+
+
 class Sum(Op):
     """y = sum of all elements;  dx = grad broadcast to x's shape.  Saves nothing."""
 
@@ -73,8 +90,10 @@ class Sum(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any = None) -> np.ndarray:
-        ctx.shape = x.shape
-        return np.add.reduce(x, axis=None, dtype=dtype)  # np.sum, without its Python layers
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops notes through a Python call)
+            ctx.shape = x.shape
+        # np.sum without its Python layers (axis and dtype positional: a cheaper call)
+        return np.add.reduce(x, None, dtype, out=_ARRAY_OUT)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -93,7 +112,7 @@ class SumDim(Op):
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 dtype: Any) -> np.ndarray:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
-        return np.add.reduce(x, axis=axes, keepdims=keepdim, dtype=dtype)
+        return np.add.reduce(x, axis=axes, keepdims=keepdim, dtype=dtype, out=_ARRAY_OUT)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:

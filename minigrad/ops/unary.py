@@ -118,25 +118,26 @@ def abs_(input: Any) -> Any:
     return apply_inplace(Abs, input)
 
 
-def _nearest_exp(x: np.ndarray) -> np.ndarray:
-    """exp(x), for float32 computed in float64 and rounded to the nearest float32.
-
-    numpy's float32 exp is off by an ulp for about a third of inputs (``exp(2)``); PyTorch's
-    is (almost always) the nearest float32, and chains such as ``exp(exp(x))`` magnify the
-    difference.
-    """
-    if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
-        return np.exp(x, dtype=_FLOAT64).astype(_FLOAT32)
-    return np.exp(x)
-
-
 _FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 class Exp(SavesResult):
     """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not."""
 
-    kernel = staticmethod(_nearest_exp)
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        # float32: computed in float64 and rounded to the nearest float32. numpy's float32 exp
+        # is off by an ulp for about a third of inputs (``exp(2)``); PyTorch's is (almost
+        # always) the nearest float32, and chains such as ``exp(exp(x))`` magnify the
+        # difference. (Written here rather than as the family's ``kernel``: one Python call
+        # less, ~0.1 us of the op's ~1 us.)
+        if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
+            y = np.exp(x, dtype=_FLOAT64).astype(_FLOAT32)
+        else:
+            y = np.exp(x)
+        if ctx is not NO_GRAD_CTX:  # (saving on the no-grad ctx is a Python call for nothing)
+            ctx.save_for_backward(y)
+        return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -211,32 +212,39 @@ def sqrt_(input: Any) -> Any:
     return float_inplace(input, Sqrt)
 
 
-_HALF_ONE = Constants(0.5, 1.0)
-
-
 _ONE = Constants(1.0)
 
 
 class Sigmoid(SavesResult):
-    """y = 1 / (1 + exp(-x));  dx = grad * y * (1 - y).  Saves its result."""
+    """y = 1 / (1 + exp(-x));  dx = grad * (1 - y) * y.  Saves its result."""
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        # The tanh form never overflows, unlike 1 / (1 + exp(-x)) for very negative x.
-        half, one = _HALF_ONE.of(x)
-        y = np.tanh(x * half)
-        y += one
-        y *= half
-        ctx.save_for_backward(y)
+        # PyTorch's formula and order: its CPU kernel computes exactly this (the two exps differ
+        # by an ulp at times), so the tail keeps PyTorch's tiny values (sigmoid(-20) = 2.1e-9,
+        # where the tanh form gave 0) for the same four numpy calls. Below about -88.7
+        # (float32) exp(-x) overflows to inf and y is 0, as PyTorch's (no warning: forwards run
+        # with float warnings off, autograd/quiet.py).
+        if x.itemsize == 2:
+            # float16: in float32, rounded once (PyTorch); float16 throughout would be hundreds
+            # of ulps off where exp(-x) overflows float16.
+            y = Sigmoid.forward(NO_GRAD_CTX, x.astype(_FLOAT32)).astype(x.dtype)
+        else:
+            (one,) = _ONE.arrays[x.dtype]
+            y = np.exp(-x)
+            y += one  # (in place; for a 0-d x, numpy scalars: a new one)
+            y = one / y
+        if ctx is not NO_GRAD_CTX:  # (saving on the no-grad ctx is a Python call for nothing)
+            ctx.save_for_backward(y)
         return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
         if type(y) is np.ndarray and type(grad) is np.ndarray:
-            # Without create_graph: SigmoidBackward's own formula on the arrays (``run``'s
-            # array branch, without its argument loop: this is the chain's hottest node).
-            return SigmoidBackward.forward(NO_GRAD_CTX, grad, y)
+            # Without create_graph: SigmoidBackward's formula on the arrays (``run``'s array
+            # branch, without its argument loop nor a ctx: this is the chain's hottest node).
+            return _sigmoid_grad(grad, y)
         return run(SigmoidBackward, grad, y)
 
 
@@ -257,7 +265,7 @@ def sigmoid_(input: Any) -> Any:
 
 
 class SigmoidBackward(Op):
-    """z = grad * y * (1 - y), sigmoid's backward as an op of its own.
+    """z = grad * (1 - y) * y, sigmoid's backward as an op of its own.
 
     Sigmoid's backward under create_graph records this node (PyTorch's
     ``SigmoidBackwardBackward0``);  dgrad = gz * y * (1 - y),  dy = gz * grad * (1 - 2y).
@@ -270,8 +278,7 @@ class SigmoidBackward(Op):
     def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
-        (one,) = _ONE.of(y)
-        return grad * y * (one - y)
+        return _sigmoid_grad(grad, y)
 
     @staticmethod
     def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
@@ -281,6 +288,15 @@ class SigmoidBackward(Op):
             run(SigmoidBackward, gz, y) if needs[0] else None,
             gz * grad * (1 - 2 * y) if needs[1] else None,
         )
+
+
+def _sigmoid_grad(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """SigmoidBackward's formula on arrays: grad * (1 - y) * y.
+
+    In PyTorch's order (its sigmoid_backward kernel): the same roundings, bit for bit.
+    """
+    (one,) = _ONE.arrays[y.dtype]
+    return grad * (one - y) * y
 
 
 class Tanh(SavesResult):
