@@ -17,7 +17,7 @@ from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
-from minigrad.autograd.record import record_fast
+from minigrad.autograd.record import bind_output_class
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
@@ -49,6 +49,17 @@ from minigrad.ops import (
 )
 from minigrad.ops._helpers import ToCopy, normalize_dims, wrap_dim
 
+# The recording functions (autograd/record.py) of the ops the hot operators and methods call
+# directly once they know nothing needs casting or checking.
+_record_mm = linalg.Mm._record
+_record_neg = unary.Neg._record
+_record_exp = unary.Exp._record
+_record_log = unary.Log._record
+_record_sigmoid = unary.Sigmoid._record
+_record_tanh = unary.Tanh._record
+_record_relu = unary.Relu._record
+_record_sum = reduction.Sum._record
+
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
 # False, as with PyTorch.
@@ -60,16 +71,18 @@ def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: boo
 
     Two tensors of one dtype (a floating one unless ``any_dtype``) need no promotion and no
     checks: ``general`` (the op's function: ``arithmetic.add``) would call ``op.apply(self,
-    other)`` after finding that out, so the operator records at once (``record_fast``), one
-    call instead of four. Anything else goes through ``general``; an operand that is neither a
-    tensor nor a number gets NotImplemented (Python's TypeError, as for PyTorch).
+    other)`` after finding that out, so the operator records at once with the op's recording
+    function (``op._record``), one call instead of four. Anything else goes through
+    ``general``; an operand that is neither a tensor nor a number gets NotImplemented
+    (Python's TypeError, as for PyTorch).
     """
+    record = op._record
 
     def operator(self: Any, other: Any) -> Any:
         if isinstance(other, TensorBase):
             dtype = self._array.dtype
             if other._array.dtype is dtype and (any_dtype or dtype.kind == "f"):
-                return record_fast(op, self, other)
+                return record(self, other)
         elif not isinstance(other, _OPERANDS):
             return NotImplemented
         return general(self, other)
@@ -775,7 +788,7 @@ class Tensor(TensorBase):
             a, b = self._array, other._array
             if (a.ndim == 2 and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
                     and a.shape[1] == b.shape[0]):
-                return record_fast(linalg.Mm, self, other)  # what ``mm`` checks, then calls
+                return _record_mm(self, other)  # what ``mm`` checks, then calls
         elif not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(self, other)
@@ -787,7 +800,7 @@ class Tensor(TensorBase):
 
     def __neg__(self) -> Tensor:
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Neg, self)  # (bool tensors raise: ``neg`` checks)
+            return _record_neg(self)  # (bool tensors raise: ``neg`` checks)
         return unary.neg(self)
 
     def __pos__(self) -> Tensor:
@@ -947,13 +960,13 @@ class Tensor(TensorBase):
     def exp(self) -> Tensor:
         """``e ** self``."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Exp, self)  # nothing to cast: straight to recording
+            return _record_exp(self)  # nothing to cast: straight to recording
         return unary.exp(self)
 
     def log(self) -> Tensor:
         """Natural logarithm."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Log, self)  # nothing to cast: straight to recording
+            return _record_log(self)  # nothing to cast: straight to recording
         return unary.log(self)
 
     def sqrt(self) -> Tensor:
@@ -963,19 +976,19 @@ class Tensor(TensorBase):
     def sigmoid(self) -> Tensor:
         """``1 / (1 + exp(-self))``."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Sigmoid, self)  # nothing to cast: straight to recording
+            return _record_sigmoid(self)  # nothing to cast: straight to recording
         return unary.sigmoid(self)
 
     def tanh(self) -> Tensor:
         """Hyperbolic tangent."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Tanh, self)  # nothing to cast: straight to recording
+            return _record_tanh(self)  # nothing to cast: straight to recording
         return unary.tanh(self)
 
     def relu(self) -> Tensor:
         """``max(self, 0)``."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Relu, self)  # nothing to cast: straight to recording
+            return _record_relu(self)  # nothing to cast: straight to recording
         return unary.relu(self)
 
     def reciprocal(self) -> Tensor:
@@ -991,7 +1004,7 @@ class Tensor(TensorBase):
     def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Sum of all elements, or over ``dim``."""
         if dim is None and dtype is None and self._array.dtype.kind == "f":
-            return record_fast(reduction.Sum, self)  # no options: straight to recording
+            return _record_sum(self)  # no options: straight to recording
         return reduction.sum(self, dim, keepdim, dtype=dtype)
 
     def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -1719,7 +1732,7 @@ def is_floating_point(input: Tensor) -> bool:
 
 
 # Op outputs are minigrad.Tensor objects.
-TensorBase.output_class = Tensor
+bind_output_class(Tensor)
 
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
