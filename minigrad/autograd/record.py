@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from minigrad.autograd.function import BackwardNode, Function
 
 _new = object.__new__
+_ndarray = np.ndarray
 _next_sequence_nr = sequence_numbers.__next__
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
@@ -259,11 +260,11 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
       result (several results: ``_untracked_outputs``);
     * a view (it first catches up with its base's history), a number or anomaly mode (a
       forward stack to capture): ``_general``, before anything has run;
-    * a result of the input's dtype: node, edge, output and saved values here, the output
-      tensor written out (``tensor_base.new_result``'s fields) rather than called; a result
-      of another shape keeps the input's shape for backward (``_input_meta``). Another dtype
-      or several results: ``_connect``, as ``_general`` does.
+    * a result of the input's dtype: node, edge, output and saved values here; a result of
+      another shape keeps the input's shape for backward (``_input_meta``). Another dtype or
+      several results: ``_connect``, as ``_general`` does.
 
+    The output tensor is ``tensor_base.new_result`` written out (a call less per op).
     tests/test_record_fast.py runs every op of the op table through both paths and compares.
     """
     make_node = function._Node
@@ -274,69 +275,86 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
             return _general(function, (x,), None)  # a number (or the fast branch is off)
         x_array = x._array
-        node = NO_GRAD_CTX  # the no-grad path unless the input needs a gradient
         if _grad_state.enabled:
             if x._base is not None:  # a view catches up with its base's history first
                 return _general(function, (x,), None)
-            if x._grad_fn is not None or x._requires_grad:
-                if _anomaly_state.enabled:
+            x_node = x._grad_fn
+            if x_node is not None or x._requires_grad:
+                if _anomaly_state.enabled:  # a forward stack to capture
                     return _general(function, (x,), None)
+                # 1.-2. the node is forward's ctx
                 node = make_node()  # (a call of the class: quicker than object.__new__)
                 node._saved = ()
                 node.needs_input_grad = _NEEDS_UNARY
-        token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                try:
+                    raw = forward(node, x_array)
+                except ValueError as error:
+                    if not broadcasts:
+                        raise
+                    raise _broadcast_error(error, (x_array,)) from None
+                finally:
+                    _reset_error_state(token)
+                # (``raw`` stays what forward returned: saved values are recognized by identity)
+                out_array = raw if type(raw) is _ndarray else _one_array(raw)
+                if out_array is None or out_array.dtype is not x_array.dtype:
+                    # several outputs, or another dtype (a comparison's bools): general steps
+                    return _connect(function, node, (x,), [x_array], raw, _NEEDS_UNARY, None)
+                # The shape backward must give the input's gradient: none needed when the
+                # result has the input's, as the incoming gradient has it already.
+                shape = x_array.shape
+                node._input_meta = (
+                    None if out_array.shape == shape else ((shape, out_array.dtype),)
+                )
+                node._sequence_nr = _next_sequence_nr()
+                # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
+                if x_node is None:
+                    meta = x._meta
+                    x_node = None if meta is None else meta.accumulator
+                    if x_node is None:
+                        x_node = x._gradient_edge()[0]
+                    node._next_nrs = _ZEROS_1
+                else:
+                    output_nr = x._output_nr
+                    node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+                node._next_nodes = (x_node,)
+                # 4. the output
+                output = _new(_Tensor)
+                output._array = out_array
+                # A counter made on first use, as ``new_result`` gives outside inference mode
+                # (which this thread is not in: it records).
+                output._counter = None
+                output._requires_grad = False
+                output._grad_fn = node
+                output._output_nr = 0
+                output._meta = None
+                output._base = None
+                output._view = None
+                if node._saved:  # 5. saved values
+                    saved.pack_fast(node, node._saved, x, None, raw, output)
+                return output
+        # the no-grad path: forward with the no-grad ctx, a tensor without history around it
+        token = _set_error_state(_QUIET)
         try:
-            raw = forward(node, x_array)
+            raw = forward(NO_GRAD_CTX, x_array)
         except ValueError as error:
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array,)) from None
         finally:
             _reset_error_state(token)
-        if node is NO_GRAD_CTX:
-            if type(raw) is not np.ndarray:
-                return _untracked_outputs(raw)
-            out_array = raw
-            grad_fn = None
-        else:
-            # (``raw`` stays what forward returned: saved values are recognized by identity)
-            out_array = raw if type(raw) is np.ndarray else _one_array(raw)
-            if out_array is None or out_array.dtype is not x_array.dtype:
-                # several outputs, or another dtype (a comparison's bools): the general steps
-                return _connect(function, node, (x,), [x_array], raw, _NEEDS_UNARY, None)
-            # The shape backward must give the input's gradient: none needed when the result
-            # has the input's, as the incoming gradient has it already.
-            shape = x_array.shape
-            node._input_meta = (
-                None if out_array.shape == shape else ((shape, out_array.dtype),)
-            )
-            node._sequence_nr = _next_sequence_nr()
-            # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
-            grad_fn = x._grad_fn
-            if grad_fn is None:
-                meta = x._meta
-                grad_fn = None if meta is None else meta.accumulator
-                if grad_fn is None:
-                    grad_fn = x._gradient_edge()[0]
-                node._next_nrs = _ZEROS_1
-            else:
-                output_nr = x._output_nr
-                node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
-            node._next_nodes = (grad_fn,)
-            grad_fn = node
-        # 4. the output: ``new_result`` written out
+        if type(raw) is not _ndarray:
+            return _untracked_outputs(raw)
         output = _new(_Tensor)
-        output._array = out_array
+        output._array = raw
         factory = tensor_base.new_counter  # swapped while some thread is in inference mode
         output._counter = None if factory is VersionCounter else factory()
         output._requires_grad = False
-        output._grad_fn = grad_fn
+        output._grad_fn = None
         output._output_nr = 0
         output._meta = None
         output._base = None
         output._view = None
-        if grad_fn is not None and node._saved:  # 5. saved values
-            saved.pack_fast(node, node._saved, x, None, raw, output)
         return output
 
     record_unary.__qualname__ = record_unary.__name__ = f"record_{function.__name__}"
@@ -364,84 +382,101 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
             return _general(function, (x, y), None)  # a number (or the fast branch is off)
         x_array = x._array
         y_array = y._array
-        x_needs = y_needs = False
-        node = NO_GRAD_CTX  # the no-grad path unless an input needs a gradient
         if _grad_state.enabled:
             if x._base is not None or y._base is not None:
                 return _general(function, (x, y), None)  # a view catches up with its base
-            x_needs = x._grad_fn is not None or x._requires_grad
-            y_needs = y._grad_fn is not None or y._requires_grad
+            x_node = x._grad_fn
+            y_node = y._grad_fn
+            x_needs = x_node is not None or x._requires_grad
+            y_needs = y_node is not None or y._requires_grad
             if x_needs or y_needs:
+                shape = x_array.shape  # (numpy makes a new tuple per read: read once)
                 if (
                     _anomaly_state.enabled
                     or y_array.dtype is not x_array.dtype
-                    or y_array.shape != x_array.shape
-                ):
+                    or y_array.shape != shape
+                ):  # a forward stack to capture, promotion or broadcasting
                     return _general(function, (x, y), None)
+                # 1.-2. the node is forward's ctx
                 node = make_node()
                 node._saved = ()
-                node.needs_input_grad = _NEEDS_BINARY[x_needs + 2 * y_needs]
-        token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
+                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                try:
+                    raw = forward(node, x_array, y_array)
+                except ValueError as error:
+                    if not broadcasts:
+                        raise
+                    raise _broadcast_error(error, (x_array, y_array)) from None
+                finally:
+                    _reset_error_state(token)
+                out_array = raw if type(raw) is _ndarray else _one_array(raw)
+                if out_array is None or out_array.dtype is not x_array.dtype:
+                    return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
+                if out_array.shape == shape:
+                    node._input_meta = None
+                else:  # (a matrix product): each input keeps its shape, the inputs' one
+                    meta = (shape, out_array.dtype)
+                    node._input_meta = (meta if x_needs else None, meta if y_needs else None)
+                node._sequence_nr = _next_sequence_nr()
+                # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
+                if x_node is None:
+                    if x_needs:
+                        meta = x._meta
+                        x_node = None if meta is None else meta.accumulator
+                        if x_node is None:
+                            x_node = x._gradient_edge()[0]
+                    x_nr = 0
+                else:
+                    x_nr = x._output_nr
+                if y_node is None:
+                    if y_needs:
+                        meta = y._meta
+                        y_node = None if meta is None else meta.accumulator
+                        if y_node is None:
+                            y_node = y._gradient_edge()[0]
+                    y_nr = 0
+                else:
+                    y_nr = y._output_nr
+                node._next_nodes = (x_node, y_node)
+                node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
+                # 4. the output
+                output = _new(_Tensor)
+                output._array = out_array
+                # A counter made on first use, as ``new_result`` gives outside inference mode
+                # (which this thread is not in: it records).
+                output._counter = None
+                output._requires_grad = False
+                output._grad_fn = node
+                output._output_nr = 0
+                output._meta = None
+                output._base = None
+                output._view = None
+                if node._saved:  # 5. saved values
+                    saved.pack_fast(node, node._saved, x, y, raw, output)
+                return output
+        # the no-grad path: forward with the no-grad ctx, a tensor without history around it
+        token = _set_error_state(_QUIET)
         try:
-            raw = forward(node, x_array, y_array)
+            raw = forward(NO_GRAD_CTX, x_array, y_array)
         except ValueError as error:
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
         finally:
             _reset_error_state(token)
-        if node is NO_GRAD_CTX:
-            if type(raw) is not np.ndarray:
-                return _untracked_outputs(raw)
-            out_array = raw
-            grad_fn = None
-        else:
-            out_array = raw if type(raw) is np.ndarray else _one_array(raw)
-            if out_array is None or out_array.dtype is not x_array.dtype:
-                return _connect(
-                    function, node, (x, y), [x_array, y_array], raw, node.needs_input_grad, None
-                )
-            shape = x_array.shape
-            if out_array.shape == shape:
-                node._input_meta = None
-            else:  # (a matrix product): each input keeps its shape, the inputs' one
-                meta = (shape, out_array.dtype)
-                node._input_meta = (meta if x_needs else None, meta if y_needs else None)
-            node._sequence_nr = _next_sequence_nr()
-            # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
-            x_nr = y_nr = 0
-            x_node = x._grad_fn
-            if x_node is not None:
-                x_nr = x._output_nr
-            elif x_needs:
-                meta = x._meta
-                x_node = None if meta is None else meta.accumulator
-                if x_node is None:
-                    x_node = x._gradient_edge()[0]
-            y_node = y._grad_fn
-            if y_node is not None:
-                y_nr = y._output_nr
-            elif y_needs:
-                meta = y._meta
-                y_node = None if meta is None else meta.accumulator
-                if y_node is None:
-                    y_node = y._gradient_edge()[0]
-            node._next_nodes = (x_node, y_node)
-            node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
-            grad_fn = node
-        # 4. the output: ``new_result`` written out
+        if type(raw) is not _ndarray:
+            return _untracked_outputs(raw)
         output = _new(_Tensor)
-        output._array = out_array
+        output._array = raw
         factory = tensor_base.new_counter  # swapped while some thread is in inference mode
         output._counter = None if factory is VersionCounter else factory()
         output._requires_grad = False
-        output._grad_fn = grad_fn
+        output._grad_fn = None
         output._output_nr = 0
         output._meta = None
         output._base = None
         output._view = None
-        if grad_fn is not None and node._saved:  # 5. saved values
-            saved.pack_fast(node, node._saved, x, y, raw, output)
         return output
 
     record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
