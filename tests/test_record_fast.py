@@ -192,7 +192,12 @@ CASES = {
     "a number among the inputs": (
         lambda: ((a := _leaf(3),), (arithmetic_op("Mul").apply(a, 2.0),)), False),
     "broadcasting": (
-        lambda: ((a := _leaf(3, 1), b := _leaf(1, 4)), (a + b, a * b, b * a)), False),
+        lambda: ((a := _leaf(3, 1), b := _leaf(1, 4), c := _leaf(4, requires_grad=False)),
+                 (a + b, a * b, b * a, a * c, c + a)), True),
+    "matrix products of other shapes": (
+        lambda: ((a := _leaf(2, 3), b := _leaf(3, 4), c := _leaf(3, 4, requires_grad=False),
+                  d := _leaf(4, requires_grad=False)),
+                 (a @ b, a @ c, (a @ b).sigmoid() * d)), True),
     "views as inputs": (
         lambda: ((a := _leaf(4, 4), b := _leaf(4)), (a[0] * b, a.t() @ a, a[1].sigmoid())),
         False),
@@ -206,7 +211,7 @@ CASES = {
         lambda: ((w := minigrad.nn.Parameter(minigrad.randn(3)), b := _leaf(3)),
                  (w * b, w.sigmoid(), b + w)), True),
     "a broadcasting error": (
-        lambda: ((a := _leaf(2), b := _leaf(3)), (a + b,)), False),
+        lambda: ((a := _leaf(2), b := _leaf(3)), (a + b,)), True),
 }
 
 

@@ -365,8 +365,9 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
     """``function``'s recording function for two inputs and no options: ``record``'s fast branch.
 
     ``_unary_recorder`` for two inputs (``a + b``, ``a @ b``: ``Tensor``'s operators call it
-    once they know both operands are tensors of one dtype). It records when the inputs also
-    share one shape; broadcasting, a view, a number among the inputs or anomaly mode go to
+    once they know both operands are tensors of one dtype). It records inputs of one dtype,
+    of any shapes (broadcasting, matrix products: each input's shape is kept for backward as
+    ``_connect`` keeps it); promotion, a view, a number among the inputs or anomaly mode go to
     ``_general`` before anything has run.
     """
     make_node = function._Node
@@ -390,13 +391,9 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
             x_needs = x_node is not None or x._requires_grad
             y_needs = y_node is not None or y._requires_grad
             if x_needs or y_needs:
-                shape = x_array.shape  # (numpy makes a new tuple per read: read once)
-                if (
-                    _anomaly_state.enabled
-                    or y_array.dtype is not x_array.dtype
-                    or y_array.shape != shape
-                ):  # a forward stack to capture, promotion or broadcasting
-                    return _general(function, (x, y), None)
+                dtype = x_array.dtype
+                if _anomaly_state.enabled or y_array.dtype is not dtype:
+                    return _general(function, (x, y), None)  # a forward stack, or promotion
                 # 1.-2. the node is forward's ctx
                 node = make_node()
                 node._saved = ()
@@ -411,13 +408,21 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
                 finally:
                     _reset_error_state(token)
                 out_array = raw if type(raw) is _ndarray else _one_array(raw)
-                if out_array is None or out_array.dtype is not x_array.dtype:
+                if out_array is None or out_array.dtype is not dtype:
                     return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
-                if out_array.shape == shape:
+                # The shapes backward must give the inputs' gradients, unless the incoming
+                # gradient has them already: broadcasting and matrix products change shapes.
+                # (numpy makes a new tuple per ``shape`` read: each is read once.)
+                shape = out_array.shape
+                x_shape = x_array.shape
+                y_shape = y_array.shape
+                if (x_shape == shape or not x_needs) and (y_shape == shape or not y_needs):
                     node._input_meta = None
-                else:  # (a matrix product): each input keeps its shape, the inputs' one
-                    meta = (shape, out_array.dtype)
-                    node._input_meta = (meta if x_needs else None, meta if y_needs else None)
+                else:
+                    node._input_meta = (
+                        (x_shape, dtype) if x_needs else None,
+                        (y_shape, dtype) if y_needs else None,
+                    )
                 node._sequence_nr = _next_sequence_nr()
                 # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
                 if x_node is None:
