@@ -7,6 +7,7 @@ writes into a buffer.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -1003,9 +1004,7 @@ class Tensor(TensorBase):
 
     def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Sum of all elements, or over ``dim``."""
-        if dim is None and dtype is None and self._array.dtype.kind == "f":
-            return _record_sum(self)  # no options: straight to recording
-        return reduction.sum(self, dim, keepdim, dtype=dtype)
+        return reduction.sum(self, dim, keepdim, dtype=dtype)  # (x.sum(): _sum_shortcut)
 
     def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Mean of all elements, or over ``dim`` (computed in ``dtype`` if given)."""
@@ -1737,3 +1736,23 @@ bind_output_class(Tensor)
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_methods(Tensor, list(vars(Tensor)))
+
+
+def _sum_shortcut(checked: Callable[..., Any]) -> Callable[..., Any]:
+    """``Tensor.sum`` with its argument checks, and ``x.sum()`` straight to recording.
+
+    The checks (``_arguments.checking_arguments``) are a layer of their own around the method,
+    which costs a recorded ``x.sum()`` as much again as Sum's recording: a call without
+    arguments has nothing to check, and records at once when nothing needs casting.
+    """
+
+    @functools.wraps(checked)
+    def sum(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if args or kwargs or self._array.dtype.kind != "f":
+            return checked(self, *args, **kwargs)
+        return _record_sum(self)
+
+    return sum
+
+
+Tensor.sum = _sum_shortcut(Tensor.sum)  # type: ignore[method-assign]

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 _new = object.__new__
 _ndarray = np.ndarray
+_asarray = np.asarray
 _next_sequence_nr = sequence_numbers.__next__
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
@@ -296,7 +297,10 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 finally:
                     _reset_error_state(token)
                 # (``raw`` stays what forward returned: saved values are recognized by identity)
-                out_array = raw if type(raw) is _ndarray else _one_array(raw)
+                # (a reduction returns a numpy scalar; several results come as a tuple)
+                out_array = (
+                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+                )
                 if out_array is None or out_array.dtype is not x_array.dtype:
                     # several outputs, or another dtype (a comparison's bools): general steps
                     return _connect(function, node, (x,), [x_array], raw, _NEEDS_UNARY, None)
@@ -344,7 +348,9 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         finally:
             _reset_error_state(token)
         if type(raw) is not _ndarray:
-            return _untracked_outputs(raw)
+            if type(raw) is tuple:
+                return _untracked_outputs(raw)
+            raw = _asarray(raw)  # a reduction's numpy scalar
         output = _new(_Tensor)
         output._array = raw
         factory = tensor_base.new_counter  # swapped while some thread is in inference mode
@@ -407,7 +413,10 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
                     raise _broadcast_error(error, (x_array, y_array)) from None
                 finally:
                     _reset_error_state(token)
-                out_array = raw if type(raw) is _ndarray else _one_array(raw)
+                # (a reduction returns a numpy scalar; several results come as a tuple)
+                out_array = (
+                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+                )
                 if out_array is None or out_array.dtype is not dtype:
                     return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
                 # The shapes backward must give the inputs' gradients, unless the incoming
@@ -471,7 +480,9 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
         finally:
             _reset_error_state(token)
         if type(raw) is not _ndarray:
-            return _untracked_outputs(raw)
+            if type(raw) is tuple:
+                return _untracked_outputs(raw)
+            raw = _asarray(raw)  # a reduction's numpy scalar
         output = _new(_Tensor)
         output._array = raw
         factory = tensor_base.new_counter  # swapped while some thread is in inference mode
@@ -511,11 +522,6 @@ def bind_output_class(cls: type[TensorBase]) -> None:
     global _Tensor
     TensorBase.output_class = cls
     _Tensor = cls
-
-
-def _one_array(raw: Any) -> np.ndarray | None:
-    """What forward returned as one array (a reduction's numpy scalar), None for several."""
-    return None if type(raw) is tuple else np.asarray(raw)
 
 
 def _broadcast_error(error: ValueError, arrays: Sequence[Any]) -> RuntimeError:
