@@ -18,7 +18,7 @@ from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
-from minigrad.autograd.record import bind_output_class
+from minigrad.autograd.record import binary_operator, bind_output_class
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
@@ -68,27 +68,20 @@ _OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
 
 
 def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: bool) -> Any:
-    """``Tensor.__add__`` and kin: ``self <op> other``, straight to recording for two tensors.
+    """``Tensor.__add__`` and kin: ``self <op> other``, recorded in one call for two tensors.
 
     Two tensors of one dtype (a floating one unless ``any_dtype``) need no promotion and no
     checks: ``general`` (the op's function: ``arithmetic.add``) would call ``op.apply(self,
-    other)`` after finding that out, so the operator records at once with the op's recording
-    function (``op._record``), one call instead of four. Anything else goes through
-    ``general``; an operand that is neither a tensor nor a number gets NotImplemented
-    (Python's TypeError, as for PyTorch).
+    other)`` after finding that out. So the operator is the op's recording function itself
+    (``autograd/record.py``, ``binary_operator``), with ``general`` for anything else; an
+    operand that is neither a tensor nor a number gets NotImplemented (Python's TypeError, as
+    for PyTorch).
     """
-    record = op._record
 
-    def operator(self: Any, other: Any) -> Any:
-        if isinstance(other, TensorBase):
-            dtype = self._array.dtype
-            if other._array.dtype is dtype and (any_dtype or dtype.kind == "f"):
-                return record(self, other)
-        elif not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return general(self, other)
+    def other_operands(self: Any, other: Any) -> Any:
+        return general(self, other) if isinstance(other, _OPERANDS) else NotImplemented
 
-    return operator
+    return binary_operator(op, other_operands, floats_only=not any_dtype)
 
 
 def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:

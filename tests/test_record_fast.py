@@ -210,6 +210,12 @@ CASES = {
     "a subclass of Tensor": (
         lambda: ((w := minigrad.nn.Parameter(minigrad.randn(3)), b := _leaf(3)),
                  (w * b, w.sigmoid(), b + w)), True),
+    "operators on integer tensors": (
+        lambda: ((i := minigrad.tensor([3, -4]), j := minigrad.tensor([2, 2])),
+                 (i + j, i * j, i - j, i / j, i + 1.5, -i)), False),
+    "operators on a float tensor and a number or another dtype": (
+        lambda: ((a := _leaf(3), i := minigrad.tensor([1, 2, 3])),
+                 (a + 1, 2 * a, a - 0.5, a / 2, a * i, i + a, a + a.double())), False),
     "a broadcasting error": (
         lambda: ((a := _leaf(2), b := _leaf(3)), (a + b,)), True),
 }
@@ -219,6 +225,14 @@ def arithmetic_op(name: str) -> Any:
     from minigrad.ops import arithmetic
 
     return getattr(arithmetic, name)
+
+
+def test_an_operand_that_is_not_a_number_gets_not_implemented() -> None:
+    a = _leaf(2)
+    for method in ("__add__", "__radd__", "__mul__", "__rmul__", "__sub__", "__truediv__"):
+        assert getattr(minigrad.Tensor, method)(a, "x") is NotImplemented
+    with pytest.raises(TypeError, match="unsupported operand"):
+        a + [1.0]  # noqa: RUF005 (the operator itself is tested)
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -367,18 +367,30 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     return record_unary
 
 
-def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
+def _binary_recorder(
+    function: type[Function],
+    fallback: Callable[[Any, Any], Any] | None = None,
+    floats_only: bool = False,
+) -> Callable[[Any, Any], Any]:
     """``function``'s recording function for two inputs and no options: ``record``'s fast branch.
 
-    ``_unary_recorder`` for two inputs (``a + b``, ``a @ b``: ``Tensor``'s operators call it
-    once they know both operands are tensors of one dtype). It records inputs of one dtype,
-    of any shapes (broadcasting, matrix products: each input's shape is kept for backward as
-    ``_connect`` keeps it); promotion, a view, a number among the inputs or anomaly mode go to
-    ``_general`` before anything has run.
+    ``_unary_recorder`` for two inputs. It records inputs of one dtype, of any shapes
+    (broadcasting, matrix products: each input's shape is kept for backward as ``_connect``
+    keeps it); numbers, promotion, a view or anomaly mode go to ``fallback`` before anything
+    has run: ``_general`` by default.
+
+    ``Tensor``'s arithmetic operators are made here too (``binary_operator``): with the op's
+    public function as ``fallback`` (``arithmetic.add``: numbers, promotion, NotImplemented),
+    ``a + b`` records in one call. ``floats_only``: other dtypes take the fallback too (``a - b``
+    and ``a / b`` of integer tensors have rules of their own).
     """
     make_node = function._Node
     forward = function.forward
     broadcasts = function.broadcasts
+    if fallback is None:
+
+        def fallback(x: Any, y: Any) -> Any:
+            return _general(function, (x, y), None)
 
     def record_binary(x: Any, y: Any) -> Any:
         if not (
@@ -386,20 +398,22 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
             and (type(x) is _Tensor or isinstance(x, TensorBase))
             and (type(y) is _Tensor or isinstance(y, TensorBase))
         ):
-            return _general(function, (x, y), None)  # a number (or the fast branch is off)
+            return fallback(x, y)  # a number (or the fast branch is off)
         x_array = x._array
         y_array = y._array
+        dtype = x_array.dtype
+        if y_array.dtype is not dtype or (floats_only and dtype.kind != "f"):
+            return fallback(x, y)  # promotion
         if _grad_state.enabled:
             if x._base is not None or y._base is not None:
-                return _general(function, (x, y), None)  # a view catches up with its base
+                return fallback(x, y)  # a view catches up with its base's history first
             x_node = x._grad_fn
             y_node = y._grad_fn
             x_needs = x_node is not None or x._requires_grad
             y_needs = y_node is not None or y._requires_grad
             if x_needs or y_needs:
-                dtype = x_array.dtype
-                if _anomaly_state.enabled or y_array.dtype is not dtype:
-                    return _general(function, (x, y), None)  # a forward stack, or promotion
+                if _anomaly_state.enabled:
+                    return fallback(x, y)  # a forward stack to capture
                 # 1.-2. the node is forward's ctx
                 node = make_node()
                 node._saved = ()
@@ -497,6 +511,18 @@ def _binary_recorder(function: type[Function]) -> Callable[[Any, Any], Any]:
 
     record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
     return record_binary
+
+
+def binary_operator(
+    function: type[Function], fallback: Callable[[Any, Any], Any], floats_only: bool
+) -> Callable[[Any, Any], Any]:
+    """``Tensor.__add__`` and kin: ``function``'s recording function, ``fallback`` for the rest.
+
+    ``fallback`` takes every call that is not two tensors of one dtype (a floating one if
+    ``floats_only``) recorded as ``function._record`` records them (minigrad/tensor.py: the
+    op's public function, or NotImplemented for an operand that is not a number).
+    """
+    return _binary_recorder(function, fallback, floats_only)
 
 
 def recorder(function: type[Function]) -> Callable[..., Any] | None:
