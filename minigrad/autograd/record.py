@@ -17,6 +17,15 @@ Built-in ops, users' custom Functions, views and in-place writes all go through 
 The common case — a built-in op with one array result, every input of the result's shape and
 dtype — takes no detour: the node does not even record the inputs' shapes, since backward's
 gradients already fit them (``_input_meta`` is None).
+
+The fast branch: a built-in op of one or two inputs called without options is recorded by the
+op's own recording function (``function._record``), made once when the class is created
+(``Op.__init_subclass__`` calls ``recorder``) from what the op declares: its forward and node
+class bound, only the tests its arity needs, the output tensor written out. The same steps as
+above; every call it does not take (views, numbers, promotion, anomaly mode) goes to
+``_general`` before anything has run, and odd results (another dtype, several outputs) finish
+in ``_connect``. ``Tensor``'s arithmetic operators are such functions themselves
+(``binary_operator``), its hot methods call them.
 """
 
 from __future__ import annotations
