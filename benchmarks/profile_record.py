@@ -22,9 +22,11 @@ import numpy as np  # noqa: E402
 
 import minigrad  # noqa: E402
 from minigrad.autograd import saved  # noqa: E402
-from minigrad.autograd.quiet import restore, silence  # noqa: E402
-from minigrad.autograd.record import NO_GRAD_CTX, record, record_fast, untracked  # noqa: E402
+from minigrad.autograd.quiet import QUIET, restore, set_error_state, silence  # noqa: E402
+from minigrad.autograd.record import NO_GRAD_CTX, record, untracked  # noqa: E402
 from minigrad.ops import arithmetic, unary  # noqa: E402
+
+Add, Mul, Sigmoid = arithmetic.Add, arithmetic.Mul, unary.Sigmoid
 
 REPEATS = 15
 NUMBER = 20000
@@ -44,26 +46,28 @@ def main() -> None:
     c = minigrad.tensor(array)  # requires no grad: nothing is recorded
     output = minigrad.tensor(array)
     node = object.__new__(arithmetic.Mul._Node)  # a node to pack into
-    ns = {"saved": saved, "record": record, "record_fast": record_fast, "untracked": untracked,
-          "silence": silence, "restore": restore, "arithmetic": arithmetic,
-          "unary": unary, "x": array, "y": other, "a": a, "b": b, "c": c, "output": output,
+    ns = {"saved": saved, "record": record, "untracked": untracked,
+          "silence": silence, "restore": restore, "set_error_state": set_error_state,
+          "QUIET": QUIET, "arithmetic": arithmetic, "unary": unary, "Add": Add, "Mul": Mul,
+          "Sigmoid": Sigmoid, "x": array, "y": other, "a": a, "b": b, "c": c, "output": output,
           "node": node, "NO_GRAD": NO_GRAD_CTX}
     steps = [
         ("add", [
             ("numpy x + y", "x + y"),
             ("+ the op's forward call (Add.forward)", "arithmetic.Add.forward(NO_GRAD, x, y)"),
-            ("record_fast(), nothing recorded", "record_fast(arithmetic.Add, c, c)"),
-            ("  of which a tensor around the result", "untracked(x)"),
-            ("  of which silencing float warnings", "restore(silence())"),
-            ("record_fast(), node + edges", "record_fast(arithmetic.Add, a, b)"),
-            ("record(): Add.apply, one call more", "record(arithmetic.Add, a, b)"),
+            ("Add._record(), nothing recorded", "Add._record(c, c)"),
+            ("  of which a tensor around the result (a call)", "untracked(x)"),
+            ("  of which silencing float warnings", "restore(set_error_state(QUIET))"),
+            ("  (silence()/restore(), the general path's)", "restore(silence())"),
+            ("Add._record(), node + edges", "Add._record(a, b)"),
+            ("record(): Add.apply, one call more", "record(Add, a, b)"),
             ("a + b (the operator: dtype check)", "a + b"),
         ]),
         ("mul", [
             ("numpy x * y", "x * y"),
             ("+ the op's forward call (Mul.forward)", "arithmetic.Mul.forward(NO_GRAD, x, y)"),
-            ("record_fast(), nothing recorded", "record_fast(arithmetic.Mul, c, c)"),
-            ("record_fast(), node + edges + 2 saved", "record_fast(arithmetic.Mul, a, b)"),
+            ("Mul._record(), nothing recorded", "Mul._record(c, c)"),
+            ("Mul._record(), node + edges + 2 saved", "Mul._record(a, b)"),
             ("  of which saved.pack_fast of 2 inputs",
              "saved.pack_fast(node, (x, y), a, b, output._array, output)"),
             ("  (saved.pack, the general one)",
@@ -72,8 +76,8 @@ def main() -> None:
         ]),
         ("sigmoid", [
             ("numpy, 0-d constants (Sigmoid.forward)", "unary.Sigmoid.forward(NO_GRAD, x)"),
-            ("record_fast(), nothing recorded", "record_fast(unary.Sigmoid, c)"),
-            ("record_fast(), node + edge + saved result", "record_fast(unary.Sigmoid, a)"),
+            ("Sigmoid._record(), nothing recorded", "Sigmoid._record(c)"),
+            ("Sigmoid._record(), node + edge + saved result", "Sigmoid._record(a)"),
             ("a.sigmoid()", "a.sigmoid()"),
         ]),
     ]
@@ -84,7 +88,7 @@ def main() -> None:
         for label, statement in lines:
             value = cost(statement, ns)
             step = "" if previous is None or label.startswith("  ") else f"{value - previous:+.2f}"
-            print(f"  {label:46} {value:6.2f}  {step}")
+            print(f"  {label:50} {value:6.2f}  {step}")
             if not label.startswith("  "):
                 previous = value
     gc.enable()

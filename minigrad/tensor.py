@@ -7,6 +7,7 @@ writes into a buffer.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,7 +18,7 @@ from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
-from minigrad.autograd.record import record_fast
+from minigrad.autograd.record import binary_operator, bind_output_class
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
@@ -49,6 +50,17 @@ from minigrad.ops import (
 )
 from minigrad.ops._helpers import ToCopy, normalize_dims, wrap_dim
 
+# The recording functions (autograd/record.py) of the ops the hot operators and methods call
+# directly once they know nothing needs casting or checking.
+_record_mm = linalg.Mm._record
+_record_neg = unary.Neg._record
+_record_exp = unary.Exp._record
+_record_log = unary.Log._record
+_record_sigmoid = unary.Sigmoid._record
+_record_tanh = unary.Tanh._record
+_record_relu = unary.Relu._record
+_record_sum = reduction.Sum._record
+
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
 # False, as with PyTorch.
@@ -56,25 +68,20 @@ _OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
 
 
 def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: bool) -> Any:
-    """``Tensor.__add__`` and kin: ``self <op> other``, straight to recording for two tensors.
+    """``Tensor.__add__`` and kin: ``self <op> other``, recorded in one call for two tensors.
 
     Two tensors of one dtype (a floating one unless ``any_dtype``) need no promotion and no
     checks: ``general`` (the op's function: ``arithmetic.add``) would call ``op.apply(self,
-    other)`` after finding that out, so the operator records at once (``record_fast``), one
-    call instead of four. Anything else goes through ``general``; an operand that is neither a
-    tensor nor a number gets NotImplemented (Python's TypeError, as for PyTorch).
+    other)`` after finding that out. So the operator is the op's recording function itself
+    (``autograd/record.py``, ``binary_operator``), with ``general`` for anything else; an
+    operand that is neither a tensor nor a number gets NotImplemented (Python's TypeError, as
+    for PyTorch).
     """
 
-    def operator(self: Any, other: Any) -> Any:
-        if isinstance(other, TensorBase):
-            dtype = self._array.dtype
-            if other._array.dtype is dtype and (any_dtype or dtype.kind == "f"):
-                return record_fast(op, self, other)
-        elif not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return general(self, other)
+    def other_operands(self: Any, other: Any) -> Any:
+        return general(self, other) if isinstance(other, _OPERANDS) else NotImplemented
 
-    return operator
+    return binary_operator(op, other_operands, floats_only=not any_dtype)
 
 
 def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
@@ -775,7 +782,7 @@ class Tensor(TensorBase):
             a, b = self._array, other._array
             if (a.ndim == 2 and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
                     and a.shape[1] == b.shape[0]):
-                return record_fast(linalg.Mm, self, other)  # what ``mm`` checks, then calls
+                return _record_mm(self, other)  # what ``mm`` checks, then calls
         elif not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(self, other)
@@ -787,7 +794,7 @@ class Tensor(TensorBase):
 
     def __neg__(self) -> Tensor:
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Neg, self)  # (bool tensors raise: ``neg`` checks)
+            return _record_neg(self)  # (bool tensors raise: ``neg`` checks)
         return unary.neg(self)
 
     def __pos__(self) -> Tensor:
@@ -947,13 +954,13 @@ class Tensor(TensorBase):
     def exp(self) -> Tensor:
         """``e ** self``."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Exp, self)  # nothing to cast: straight to recording
+            return _record_exp(self)  # nothing to cast: straight to recording
         return unary.exp(self)
 
     def log(self) -> Tensor:
         """Natural logarithm."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Log, self)  # nothing to cast: straight to recording
+            return _record_log(self)  # nothing to cast: straight to recording
         return unary.log(self)
 
     def sqrt(self) -> Tensor:
@@ -963,19 +970,19 @@ class Tensor(TensorBase):
     def sigmoid(self) -> Tensor:
         """``1 / (1 + exp(-self))``."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Sigmoid, self)  # nothing to cast: straight to recording
+            return _record_sigmoid(self)  # nothing to cast: straight to recording
         return unary.sigmoid(self)
 
     def tanh(self) -> Tensor:
         """Hyperbolic tangent."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Tanh, self)  # nothing to cast: straight to recording
+            return _record_tanh(self)  # nothing to cast: straight to recording
         return unary.tanh(self)
 
     def relu(self) -> Tensor:
         """``max(self, 0)``."""
         if self._array.dtype.kind == "f":
-            return record_fast(unary.Relu, self)  # nothing to cast: straight to recording
+            return _record_relu(self)  # nothing to cast: straight to recording
         return unary.relu(self)
 
     def reciprocal(self) -> Tensor:
@@ -990,9 +997,7 @@ class Tensor(TensorBase):
 
     def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Sum of all elements, or over ``dim``."""
-        if dim is None and dtype is None and self._array.dtype.kind == "f":
-            return record_fast(reduction.Sum, self)  # no options: straight to recording
-        return reduction.sum(self, dim, keepdim, dtype=dtype)
+        return reduction.sum(self, dim, keepdim, dtype=dtype)  # (x.sum(): _sum_shortcut)
 
     def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Mean of all elements, or over ``dim`` (computed in ``dtype`` if given)."""
@@ -1719,8 +1724,28 @@ def is_floating_point(input: Tensor) -> bool:
 
 
 # Op outputs are minigrad.Tensor objects.
-TensorBase.output_class = Tensor
+bind_output_class(Tensor)
 
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_methods(Tensor, list(vars(Tensor)))
+
+
+def _sum_shortcut(checked: Callable[..., Any]) -> Callable[..., Any]:
+    """``Tensor.sum`` with its argument checks, and ``x.sum()`` straight to recording.
+
+    The checks (``_arguments.checking_arguments``) are a layer of their own around the method,
+    which costs a recorded ``x.sum()`` as much again as Sum's recording: a call without
+    arguments has nothing to check, and records at once when nothing needs casting.
+    """
+
+    @functools.wraps(checked)
+    def sum(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if args or kwargs or self._array.dtype.kind != "f":
+            return checked(self, *args, **kwargs)
+        return _record_sum(self)
+
+    return sum
+
+
+Tensor.sum = _sum_shortcut(Tensor.sum)  # type: ignore[method-assign]

@@ -112,3 +112,206 @@ def test_fast_branch_agrees_with_the_general_path(
     assert fast == general
     if row.name in MUST_TAKE and sample.name in ("same", "1d", "2d", "3d"):
         assert taken, f"{row.name} did not take the fast branch"
+
+
+# --- the per-op recording functions (``function._record``) in the cases the table does not make
+
+
+def _observe(make: Any, monkeypatch: pytest.MonkeyPatch, fast: bool) -> tuple[Any, int]:
+    """``make()``'s outputs and gradients as data, and how many calls went the general way."""
+    general_calls = [0]
+    original = recording._general
+
+    def counting(function: Any, args: Any, target: Any) -> Any:
+        general_calls[0] += 1
+        return original(function, args, target)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(recording, "FAST_BRANCH", fast)
+        patch.setattr(recording, "_general", counting)
+        minigrad.manual_seed(0)
+        try:
+            inputs, outputs = make()
+        except Exception as error:  # noqa: BLE001 (the error itself is compared)
+            return ("error", type(error).__name__, str(error)), general_calls[0]
+        calls = general_calls[0]
+        seen = []
+        total = None
+        for output in outputs:
+            inference = output.is_inference()  # (which have no version to read)
+            seen.append((_array(output.detach().numpy()), output.requires_grad, inference,
+                         None if inference else output._version, _node(output.grad_fn, inputs)))
+            if output.grad_fn is not None:
+                term = output.sum()
+                total = term if total is None else total + term
+        if total is not None:
+            total.backward()
+        seen += [None if t.grad is None else _array(t.grad.numpy()) for t in inputs]
+    return seen, calls
+
+
+def _leaf(*shape: int, requires_grad: bool = True) -> Any:
+    return minigrad.randn(*shape, requires_grad=requires_grad)
+
+
+def _same(make: Any, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Assert ``make`` gives the same everything both ways; return the fast run's general calls."""
+    general, _ = _observe(make, monkeypatch, fast=False)
+    fast, calls = _observe(make, monkeypatch, fast=True)
+    assert fast == general
+    return calls
+
+
+def test_every_op_of_one_or_two_inputs_has_its_own_recording_function() -> None:
+    from minigrad.ops import arithmetic, linalg, reduction, unary
+
+    for op, arity in ((arithmetic.Add, 2), (arithmetic.Mul, 2), (linalg.Mm, 2),
+                      (unary.Sigmoid, 1), (unary.Exp, 1), (reduction.Sum, 1)):
+        assert op._record is not None and op._fast_inputs == arity
+        assert op._record.__name__ == f"record_{op.__name__}"
+    assert arithmetic.Add._record is not arithmetic.Sub._record
+
+
+CASES = {
+    # name: (inputs and outputs of one run, whether the fast run must take no general step)
+    "binary, leaves": (lambda: ((a := _leaf(3), b := _leaf(3)), (a * b, a + b, a @ b)), True),
+    "binary, one input needs no grad": (
+        lambda: ((a := _leaf(3), b := _leaf(3, requires_grad=False)), (a * b, b * a)), True),
+    "binary, non-leaf inputs": (
+        lambda: ((a := _leaf(3, 3), b := _leaf(3, 3)), ((e := a.exp()) * e, (a @ b).sigmoid())),
+        True),
+    "unary, leaf and non-leaf": (
+        lambda: ((a := _leaf(4),), (a.sigmoid(), a.exp().log(), a.tanh().relu(), -a, a.sum())),
+        True),
+    "no grad needed": (
+        lambda: ((a := _leaf(3, requires_grad=False), b := _leaf(3, requires_grad=False)),
+                 (a + b, a * b, a.sigmoid(), a.sum())), True),
+    "grad mode off": (
+        lambda: ((a := _leaf(3), b := _leaf(3)),
+                 tuple(minigrad.no_grad()(lambda: (a * b, a.exp(), a.sum()))())), True),
+    "a number among the inputs": (
+        lambda: ((a := _leaf(3),), (arithmetic_op("Mul").apply(a, 2.0),)), False),
+    "broadcasting": (
+        lambda: ((a := _leaf(3, 1), b := _leaf(1, 4), c := _leaf(4, requires_grad=False)),
+                 (a + b, a * b, b * a, a * c, c + a)), True),
+    "matrix products of other shapes": (
+        lambda: ((a := _leaf(2, 3), b := _leaf(3, 4), c := _leaf(3, 4, requires_grad=False),
+                  d := _leaf(4, requires_grad=False)),
+                 (a @ b, a @ c, (a @ b).sigmoid() * d)), True),
+    "views as inputs": (
+        lambda: ((a := _leaf(4, 4), b := _leaf(4)), (a[0] * b, a.t() @ a, a[1].sigmoid())),
+        False),
+    "a second output as input": (
+        lambda: ((a := _leaf(3, 3), b := _leaf(3, 3)),
+                 ((s := minigrad.linalg.slogdet(a @ b))[1].exp(), s[1] * s[1])), True),
+    "several outputs and another dtype": (
+        lambda: ((a := _leaf(3, 3), b := _leaf(3, 3)),
+                 (*minigrad.linalg.slogdet(a), (a < b).float())), True),
+    "a subclass of Tensor": (
+        lambda: ((w := minigrad.nn.Parameter(minigrad.randn(3)), b := _leaf(3)),
+                 (w * b, w.sigmoid(), b + w)), True),
+    "operators on integer tensors": (
+        lambda: ((i := minigrad.tensor([3, -4]), j := minigrad.tensor([2, 2])),
+                 (i + j, i * j, i - j, i / j, i + 1.5, -i)), False),
+    "operators on a float tensor and a number or another dtype": (
+        lambda: ((a := _leaf(3), i := minigrad.tensor([1, 2, 3])),
+                 (a + 1, 2 * a, a - 0.5, a / 2, a * i, i + a, a + a.double())), False),
+    "a broadcasting error": (
+        lambda: ((a := _leaf(2), b := _leaf(3)), (a + b,)), True),
+}
+
+
+def arithmetic_op(name: str) -> Any:
+    from minigrad.ops import arithmetic
+
+    return getattr(arithmetic, name)
+
+
+def test_an_operand_that_is_not_a_number_gets_not_implemented() -> None:
+    a = _leaf(2)
+    for method in ("__add__", "__radd__", "__mul__", "__rmul__", "__sub__", "__truediv__"):
+        assert getattr(minigrad.Tensor, method)(a, "x") is NotImplemented
+    with pytest.raises(TypeError, match="unsupported operand"):
+        a + [1.0]  # noqa: RUF005 (the operator itself is tested)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_recording_functions_agree_with_the_general_path(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make, all_fast = CASES[name]
+    calls = _same(make, monkeypatch)
+    if all_fast:
+        assert calls == 0, f"{name}: {calls} calls went the general way"
+
+
+def test_anomaly_mode_records_the_forward_stack_either_way(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def make() -> Any:
+        a, b = _leaf(3), _leaf(3)
+        with warnings.catch_warnings(), minigrad.autograd.detect_anomaly():
+            warnings.simplefilter("ignore")  # (anomaly mode announces itself)
+            outputs = (a * b, a.sigmoid(), a + b)
+        assert all(o.grad_fn._forward_stack for o in outputs)
+        return (a, b), outputs
+
+    _same(make, monkeypatch)
+
+
+def test_inference_mode_counters_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    def make() -> Any:
+        a, b = _leaf(3), _leaf(3)
+        with minigrad.inference_mode():
+            inside = (a * b, a.exp(), a.sum())
+        assert all(o.is_inference() for o in inside)
+        normal = a * b  # made outside: a normal tensor, that can be saved
+        return (a, b), (*inside, normal, normal * a)
+
+    _same(make, monkeypatch)
+
+
+def test_saving_an_inference_tensor_raises_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    def make() -> Any:
+        with minigrad.inference_mode():
+            c = minigrad.ones(3)
+        a = _leaf(3)
+        return (a,), (a * c,)
+
+    general, _ = _observe(make, monkeypatch, fast=False)
+    fast, _ = _observe(make, monkeypatch, fast=True)
+    assert fast == general and general[0] == "error"
+
+
+def test_saved_tensor_hooks_see_the_same_values_either_way(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def run(fast: bool) -> Any:
+        packed: list[Any] = []
+
+        def pack(tensor: Any) -> Any:
+            packed.append(_array(tensor.detach().numpy()))
+            return tensor
+
+        def make() -> Any:
+            a, b = _leaf(3), _leaf(3)
+            with minigrad.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+                outputs = (a * b, a.sigmoid(), a.exp())
+            return (a, b), outputs
+
+        seen, calls = _observe(make, monkeypatch, fast)
+        return seen, packed, calls
+
+    general = run(False)
+    fast = run(True)
+    # (the saved values themselves are the hooks' objects: compared by what was packed)
+    assert fast[1] == general[1] and len(fast[1]) == 4
+    assert _without_saved(fast[0]) == _without_saved(general[0])
+    assert fast[2] == 0
+
+
+def _without_saved(seen: list[Any]) -> list[Any]:
+    """What ``_observe`` saw, with each node's saved values left out."""
+    outputs = [entry for entry in seen if len(entry) == 5 and entry[-1] is not None]
+    return [(*entry[:-1], (*entry[-1][:4], entry[-1][5])) if entry in outputs else entry
+            for entry in seen]

@@ -44,7 +44,7 @@ from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import grad_mode, saved, saved_attributes
 from minigrad.autograd.graph import Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
-from minigrad.autograd.record import record
+from minigrad.autograd.record import record, recorder
 from minigrad.autograd.tensor_base import TensorBase
 
 
@@ -271,9 +271,11 @@ class Function:
     # the order they were saved in: PyTorch's generated nodes go by the arguments' names
     # (``other`` before ``self``), so with both stale the error names ``other``. Outputs last.
     unpack_order: ClassVar[tuple[int, ...] | None] = None
-    # How many arguments a call must have to try recording's fast branch (-1: never). Built-in
-    # ops of one or two inputs called without options (autograd/record.py, ``record_fast``).
+    # How many arguments a call must have to take recording's fast branch (-1: never): built-in
+    # ops of one or two inputs called without options, which ``_record`` records (the op's
+    # recording function, made from its declarations by autograd/record.py's ``recorder``).
     _fast_inputs: ClassVar[int] = -1
+    _record: ClassVar[Callable[..., Any] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -399,7 +401,9 @@ class Op(Function):
         super().__init_subclass__(**kwargs)
         cls._Node._slots = tuple(range(cls.num_inputs))
         cls._Node._num_args = cls.num_inputs
-        cls._fast_inputs = cls.num_inputs if cls.num_inputs <= 2 else -1
+        # Made once per class, after its body: forward and the node class are final by now.
+        cls._record = recorder(cls)
+        cls._fast_inputs = -1 if cls._record is None else cls.num_inputs
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:

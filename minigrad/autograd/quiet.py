@@ -22,6 +22,10 @@ try:  # numpy >= 2: the error state is a context variable holding an "extobj" ca
     _QUIET = _make_extobj(all="ignore")
     silence = functools.partial(_ERROR_STATE.set, _QUIET)  # -> a token for ``restore``
     restore = _ERROR_STATE.reset
+    # ``silence``'s two halves, for the per-op recorders (autograd/record.py), which call
+    # ``set_error_state(QUIET)`` themselves: one call instead of the partial's two.
+    set_error_state = _ERROR_STATE.set
+    QUIET: Any = _QUIET
 
 except ImportError:  # pragma: no cover - older numpy: the public (slower) API
 
@@ -32,6 +36,12 @@ except ImportError:  # pragma: no cover - older numpy: the public (slower) API
     def restore(token: Any) -> None:
         """Undo ``silence``."""
         np.seterr(**token)
+
+    def set_error_state(state: Any) -> Any:
+        """``silence`` (``state`` is ``QUIET``); return a token for ``restore``."""
+        return np.seterr(all="ignore")
+
+    QUIET = None
 
 
 @contextmanager

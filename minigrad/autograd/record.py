@@ -17,28 +17,45 @@ Built-in ops, users' custom Functions, views and in-place writes all go through 
 The common case — a built-in op with one array result, every input of the result's shape and
 dtype — takes no detour: the node does not even record the inputs' shapes, since backward's
 gradients already fit them (``_input_meta`` is None).
+
+The fast branch: a built-in op of one or two inputs called without options is recorded by the
+op's own recording function (``function._record``), made once when the class is created
+(``Op.__init_subclass__`` calls ``recorder``) from what the op declares: its forward and node
+class bound, only the tests its arity needs, the output tensor written out. The same steps as
+above; every call it does not take (views, numbers, promotion, anomaly mode) goes to
+``_general`` before anything has run, and odd results (another dtype, several outputs) finish
+in ``_connect``. ``Tensor``'s arithmetic operators are such functions themselves
+(``binary_operator``), its hot methods call them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import anomaly, grad_mode, saved
+from minigrad.autograd import anomaly, grad_mode, quiet, saved, tensor_base
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import TensorBase, new_result
+from minigrad.autograd.version import VersionCounter
 
 if TYPE_CHECKING:
     from minigrad.autograd.function import BackwardNode, Function
 
 _new = object.__new__
+_ndarray = np.ndarray
+_asarray = np.asarray
 _next_sequence_nr = sequence_numbers.__next__
 _grad_state = grad_mode._state
+_anomaly_state = anomaly._state
+# ``silence()`` and ``restore`` as the recorders call them: the context variable's own methods
+_set_error_state = quiet.set_error_state
+_QUIET = quiet.QUIET
+_reset_error_state = quiet.restore
 
 
 class _NoGradContext:
@@ -95,7 +112,7 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     writes (its first argument), checked beforehand by ``autograd/inplace.py``.
     """
     if target is None and len(args) == function._fast_inputs:
-        return record_fast(function, *args)  # one or two inputs, no options: the fast branch
+        return function._record(*args)  # one or two inputs, no options: the fast branch
     return _general(function, args, target)
 
 
@@ -239,112 +256,307 @@ def _connect(
     return tuple(outputs)
 
 
-_UNARY = object()  # record_fast's ``y`` when the op has one input
+def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
+    """``function``'s recording function for one input and no options: ``record``'s fast branch.
 
+    Made once per built-in op of one input (``Op.__init_subclass__``, stored as
+    ``function._record``); ``record`` calls it for every call of that form and ``Tensor``'s
+    methods (``a.sigmoid()``, ``a.sum()`` ...) directly. The op's own declarations drive it as
+    they drive ``record``: its forward (called, on the input's buffer), its node class, what
+    forward saves (packed by ``saved.pack_fast``). Specialising per op binds those once and
+    leaves out the tests another arity needs; it follows the same steps as ``_general``:
 
-def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
-    """``record`` for the common case: a built-in op of one or two tensor inputs, no options.
+    * grad mode off or no gradient needed: forward with the no-grad ctx, a tensor around the
+      result (several results: ``_untracked_outputs``);
+    * a view (it first catches up with its base's history), a number or anomaly mode (a
+      forward stack to capture): ``_general``, before anything has run;
+    * a result of the input's dtype: node, edge, output and saved values here; a result of
+      another shape keeps the input's shape for backward (``_input_meta``). Another dtype or
+      several results: ``_connect``, as ``_general`` does.
 
-    ``Tensor``'s operator methods (``a + b``, ``a.sigmoid()`` ...) call it directly when their
-    arguments need no promotion or checks; ``record`` calls it for every call of that form.
-    With nothing to record (grad mode off, or no input needs a gradient) it is the no-grad
-    path: forward with the no-grad ctx, a tensor around the result. It records when no input is
-    a view, the inputs share one shape and dtype and anomaly mode is off. Any other call goes
-    the general way (``_general``) before anything has run. The op's own declarations drive it
-    as they drive ``record``: its forward, what that saves (packed by ``saved.pack_fast``), its
-    node class and fields. The shortcuts: needs and edges read without loops, and a result of
-    the inputs' shape and dtype needs no ``_input_meta`` (results of another dtype or several
-    results finish in ``_connect``, as in ``record``). tests/test_record_fast.py runs every op
-    of the op table both ways and compares.
+    The output tensor is ``tensor_base.new_result`` written out (a call less per op).
+    tests/test_record_fast.py runs every op of the op table through both paths and compares.
     """
-    unary = y is _UNARY
-    if not (
-        FAST_BRANCH and isinstance(x, TensorBase) and (unary or isinstance(y, TensorBase))
-    ):
-        return _general(function, (x,) if unary else (x, y), None)  # a number among the inputs
-    x_array = x._array
-    y_array = None if unary else y._array
-    x_needs = y_needs = False
-    if _grad_state.enabled:
-        if x._base is not None or not (unary or y._base is None):
-            # a view catches up with its base's history first
-            return _general(function, (x,) if unary else (x, y), None)
-        x_needs = x._grad_fn is not None or x._requires_grad
-        y_needs = not unary and (y._grad_fn is not None or y._requires_grad)
-    if not (x_needs or y_needs):  # the no-grad path: the no-grad ctx, nothing recorded
-        node = NO_GRAD_CTX
-    elif anomaly._state.enabled or not (
-        unary or (y_array.dtype is x_array.dtype and y_array.shape == x_array.shape)
-    ):
-        return _general(function, (x,) if unary else (x, y), None)
-    else:
-        node = function._Node()
-        node._saved = ()
-        node.needs_input_grad = _NEEDS_UNARY if unary else _NEEDS[2][x_needs + 2 * y_needs]
-    token = silence()
-    try:
-        raw = function.forward(node, x_array) if unary else function.forward(node, x_array, y_array)
-    except ValueError as error:
-        if not function.broadcasts:
-            raise
-        raise _broadcast_error(error, (x_array, y_array)) from None
-    finally:
-        restore(token)
-    if node is NO_GRAD_CTX:
-        return new_result(raw) if type(raw) is np.ndarray else _untracked_outputs(raw)
-    needs = node.needs_input_grad
-    # (``raw`` stays what forward returned: saved values are recognized by identity)
-    out_array = raw if type(raw) is np.ndarray else _one_array(raw)
-    if out_array is None or out_array.dtype is not x_array.dtype:
-        # several outputs, or another dtype (a comparison's bools): the general steps
-        if unary:
-            return _connect(function, node, (x,), [x_array], raw, needs, None)
-        return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
-    # The shape and dtype backward must give each input's gradient: none needed when the
-    # result has the inputs' (which are one), as the incoming gradient has it already.
-    shape = x_array.shape
-    if out_array.shape == shape:
-        node._input_meta = None
-    elif unary:
-        node._input_meta = ((shape, out_array.dtype),)
-    else:
-        meta = (shape, out_array.dtype)
-        node._input_meta = (meta if x_needs else None, meta if y_needs else None)
-    node._sequence_nr = _next_sequence_nr()
-    # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
-    nrs = _ZEROS[1] if unary else _ZEROS[2]
-    x_node = x._grad_fn
-    if x_node is not None:
-        if x._output_nr:
-            nrs = (x._output_nr,) + nrs[1:]
-    elif x_needs:
-        meta = x._meta
-        x_node = None if meta is None else meta.accumulator
-        if x_node is None:
-            x_node = x._gradient_edge()[0]
-    if unary:
-        node._next_nodes = (x_node,)
-    else:
-        y_node = y._grad_fn
-        if y_node is not None:
-            if y._output_nr:
-                nrs = (nrs[0], y._output_nr)
-        elif y_needs:
-            meta = y._meta
-            y_node = None if meta is None else meta.accumulator
-            if y_node is None:
-                y_node = y._gradient_edge()[0]
-        node._next_nodes = (x_node, y_node)
-    node._next_nrs = nrs
-    output = new_result(out_array, node)
-    if node._saved:
-        saved.pack_fast(node, node._saved, x, None if unary else y, raw, output)
-    return output
+    make_node = function._Node
+    forward = function.forward
+    broadcasts = function.broadcasts
+
+    def record_unary(x: Any) -> Any:
+        if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
+            return _general(function, (x,), None)  # a number (or the fast branch is off)
+        x_array = x._array
+        if _grad_state.enabled:
+            if x._base is not None:  # a view catches up with its base's history first
+                return _general(function, (x,), None)
+            x_node = x._grad_fn
+            if x_node is not None or x._requires_grad:
+                if _anomaly_state.enabled:  # a forward stack to capture
+                    return _general(function, (x,), None)
+                # 1.-2. the node is forward's ctx
+                node = make_node()  # (a call of the class: quicker than object.__new__)
+                node._saved = ()
+                node.needs_input_grad = _NEEDS_UNARY
+                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                try:
+                    raw = forward(node, x_array)
+                except ValueError as error:
+                    if not broadcasts:
+                        raise
+                    raise _broadcast_error(error, (x_array,)) from None
+                finally:
+                    _reset_error_state(token)
+                # (``raw`` stays what forward returned: saved values are recognized by identity)
+                # (a reduction returns a numpy scalar; several results come as a tuple)
+                out_array = (
+                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+                )
+                if out_array is None or out_array.dtype is not x_array.dtype:
+                    # several outputs, or another dtype (a comparison's bools): general steps
+                    return _connect(function, node, (x,), [x_array], raw, _NEEDS_UNARY, None)
+                # The shape backward must give the input's gradient: none needed when the
+                # result has the input's, as the incoming gradient has it already.
+                shape = x_array.shape
+                node._input_meta = (
+                    None if out_array.shape == shape else ((shape, out_array.dtype),)
+                )
+                node._sequence_nr = _next_sequence_nr()
+                # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
+                if x_node is None:
+                    meta = x._meta
+                    x_node = None if meta is None else meta.accumulator
+                    if x_node is None:
+                        x_node = x._gradient_edge()[0]
+                    node._next_nrs = _ZEROS_1
+                else:
+                    output_nr = x._output_nr
+                    node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+                node._next_nodes = (x_node,)
+                # 4. the output
+                output = _new(_Tensor)
+                output._array = out_array
+                # A counter made on first use, as ``new_result`` gives outside inference mode
+                # (which this thread is not in: it records).
+                output._counter = None
+                output._requires_grad = False
+                output._grad_fn = node
+                output._output_nr = 0
+                output._meta = None
+                output._base = None
+                output._view = None
+                if node._saved:  # 5. saved values
+                    saved.pack_fast(node, node._saved, x, None, raw, output)
+                return output
+        # the no-grad path: forward with the no-grad ctx, a tensor without history around it
+        token = _set_error_state(_QUIET)
+        try:
+            raw = forward(NO_GRAD_CTX, x_array)
+        except ValueError as error:
+            if not broadcasts:
+                raise
+            raise _broadcast_error(error, (x_array,)) from None
+        finally:
+            _reset_error_state(token)
+        if type(raw) is not _ndarray:
+            if type(raw) is tuple:
+                return _untracked_outputs(raw)
+            raw = _asarray(raw)  # a reduction's numpy scalar
+        output = _new(_Tensor)
+        output._array = raw
+        factory = tensor_base.new_counter  # swapped while some thread is in inference mode
+        output._counter = None if factory is VersionCounter else factory()
+        output._requires_grad = False
+        output._grad_fn = None
+        output._output_nr = 0
+        output._meta = None
+        output._base = None
+        output._view = None
+        return output
+
+    record_unary.__qualname__ = record_unary.__name__ = f"record_{function.__name__}"
+    return record_unary
 
 
-def _one_array(raw: Any) -> np.ndarray | None:
-    """What forward returned as one array (a reduction's numpy scalar), None for several."""
-    return None if type(raw) is tuple else np.asarray(raw)
+def _binary_recorder(
+    function: type[Function],
+    fallback: Callable[[Any, Any], Any] | None = None,
+    floats_only: bool = False,
+) -> Callable[[Any, Any], Any]:
+    """``function``'s recording function for two inputs and no options: ``record``'s fast branch.
+
+    ``_unary_recorder`` for two inputs. It records inputs of one dtype, of any shapes
+    (broadcasting, matrix products: each input's shape is kept for backward as ``_connect``
+    keeps it); numbers, promotion, a view or anomaly mode go to ``fallback`` before anything
+    has run: ``_general`` by default.
+
+    ``Tensor``'s arithmetic operators are made here too (``binary_operator``): with the op's
+    public function as ``fallback`` (``arithmetic.add``: numbers, promotion, NotImplemented),
+    ``a + b`` records in one call. ``floats_only``: other dtypes take the fallback too (``a - b``
+    and ``a / b`` of integer tensors have rules of their own).
+    """
+    make_node = function._Node
+    forward = function.forward
+    broadcasts = function.broadcasts
+    if fallback is None:
+
+        def fallback(x: Any, y: Any) -> Any:
+            return _general(function, (x, y), None)
+
+    def record_binary(x: Any, y: Any) -> Any:
+        if not (
+            FAST_BRANCH
+            and (type(x) is _Tensor or isinstance(x, TensorBase))
+            and (type(y) is _Tensor or isinstance(y, TensorBase))
+        ):
+            return fallback(x, y)  # a number (or the fast branch is off)
+        x_array = x._array
+        y_array = y._array
+        dtype = x_array.dtype
+        if y_array.dtype is not dtype or (floats_only and dtype.kind != "f"):
+            return fallback(x, y)  # promotion
+        if _grad_state.enabled:
+            if x._base is not None or y._base is not None:
+                return fallback(x, y)  # a view catches up with its base's history first
+            x_node = x._grad_fn
+            y_node = y._grad_fn
+            x_needs = x_node is not None or x._requires_grad
+            y_needs = y_node is not None or y._requires_grad
+            if x_needs or y_needs:
+                if _anomaly_state.enabled:
+                    return fallback(x, y)  # a forward stack to capture
+                # 1.-2. the node is forward's ctx
+                node = make_node()
+                node._saved = ()
+                node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
+                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                try:
+                    raw = forward(node, x_array, y_array)
+                except ValueError as error:
+                    if not broadcasts:
+                        raise
+                    raise _broadcast_error(error, (x_array, y_array)) from None
+                finally:
+                    _reset_error_state(token)
+                # (a reduction returns a numpy scalar; several results come as a tuple)
+                out_array = (
+                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+                )
+                if out_array is None or out_array.dtype is not dtype:
+                    return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
+                # The shapes backward must give the inputs' gradients, unless the incoming
+                # gradient has them already: broadcasting and matrix products change shapes.
+                # (numpy makes a new tuple per ``shape`` read: each is read once.)
+                shape = out_array.shape
+                x_shape = x_array.shape
+                y_shape = y_array.shape
+                if (x_shape == shape or not x_needs) and (y_shape == shape or not y_needs):
+                    node._input_meta = None
+                else:
+                    node._input_meta = (
+                        (x_shape, dtype) if x_needs else None,
+                        (y_shape, dtype) if y_needs else None,
+                    )
+                node._sequence_nr = _next_sequence_nr()
+                # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
+                if x_node is None:
+                    if x_needs:
+                        meta = x._meta
+                        x_node = None if meta is None else meta.accumulator
+                        if x_node is None:
+                            x_node = x._gradient_edge()[0]
+                    x_nr = 0
+                else:
+                    x_nr = x._output_nr
+                if y_node is None:
+                    if y_needs:
+                        meta = y._meta
+                        y_node = None if meta is None else meta.accumulator
+                        if y_node is None:
+                            y_node = y._gradient_edge()[0]
+                    y_nr = 0
+                else:
+                    y_nr = y._output_nr
+                node._next_nodes = (x_node, y_node)
+                node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
+                # 4. the output
+                output = _new(_Tensor)
+                output._array = out_array
+                # A counter made on first use, as ``new_result`` gives outside inference mode
+                # (which this thread is not in: it records).
+                output._counter = None
+                output._requires_grad = False
+                output._grad_fn = node
+                output._output_nr = 0
+                output._meta = None
+                output._base = None
+                output._view = None
+                if node._saved:  # 5. saved values
+                    saved.pack_fast(node, node._saved, x, y, raw, output)
+                return output
+        # the no-grad path: forward with the no-grad ctx, a tensor without history around it
+        token = _set_error_state(_QUIET)
+        try:
+            raw = forward(NO_GRAD_CTX, x_array, y_array)
+        except ValueError as error:
+            if not broadcasts:
+                raise
+            raise _broadcast_error(error, (x_array, y_array)) from None
+        finally:
+            _reset_error_state(token)
+        if type(raw) is not _ndarray:
+            if type(raw) is tuple:
+                return _untracked_outputs(raw)
+            raw = _asarray(raw)  # a reduction's numpy scalar
+        output = _new(_Tensor)
+        output._array = raw
+        factory = tensor_base.new_counter  # swapped while some thread is in inference mode
+        output._counter = None if factory is VersionCounter else factory()
+        output._requires_grad = False
+        output._grad_fn = None
+        output._output_nr = 0
+        output._meta = None
+        output._base = None
+        output._view = None
+        return output
+
+    record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
+    return record_binary
+
+
+def binary_operator(
+    function: type[Function], fallback: Callable[[Any, Any], Any], floats_only: bool
+) -> Callable[[Any, Any], Any]:
+    """``Tensor.__add__`` and kin: ``function``'s recording function, ``fallback`` for the rest.
+
+    ``fallback`` takes every call that is not two tensors of one dtype (a floating one if
+    ``floats_only``) recorded as ``function._record`` records them (minigrad/tensor.py: the
+    op's public function, or NotImplemented for an operand that is not a number).
+    """
+    return _binary_recorder(function, fallback, floats_only)
+
+
+def recorder(function: type[Function]) -> Callable[..., Any] | None:
+    """The recording function of a built-in op of one or two inputs (None for the others).
+
+    ``Op.__init_subclass__`` stores it as ``function._record``.
+    """
+    if function._tensor_level:
+        return None
+    if function.num_inputs == 1:
+        return _unary_recorder(function)
+    if function.num_inputs == 2:
+        return _binary_recorder(function)
+    return None
+
+
+# The class of op results (minigrad.Tensor), bound once minigrad/tensor.py has defined it.
+_Tensor: Any = None
+
+
+def bind_output_class(cls: type[TensorBase]) -> None:
+    """Make ``cls`` the class of op results (``TensorBase.output_class``, and the recorders')."""
+    global _Tensor
+    TensorBase.output_class = cls
+    _Tensor = cls
 
 
 def _broadcast_error(error: ValueError, arrays: Sequence[Any]) -> RuntimeError:
@@ -367,6 +579,9 @@ _NEEDS = tuple(
 )
 _ZEROS = tuple((0,) * length for length in range(_SHARED))
 _NEEDS_UNARY = _NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
+_NEEDS_BINARY = _NEEDS[2]
+_ZEROS_1 = _ZEROS[1]
+_ZEROS_2 = _ZEROS[2]
 
 
 def _input_meta(
