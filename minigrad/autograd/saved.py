@@ -6,7 +6,8 @@ A node keeps them flat in one tuple, ``node._saved``, six entries per value (no 
 
 - ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
 - ``counter``: the version counter the value shares with its tensor, None if nobody else can
-  write to it (a scalar, a private intermediate array);
+  write to it (a scalar, a private intermediate array), or ``NOT_MADE`` for an input whose
+  tensor had no counter yet (see below);
 - ``saved_version``: the counter's value at save time; unpacking compares the two, a pure
   integer comparison, so modify-then-restore is still caught;
 - ``origin``: who the value belongs to, which decides what backward gets back and what the
@@ -21,6 +22,14 @@ A node keeps them flat in one tuple, ``node._saved``, six entries per value (no 
   generated nodes check their saved inputs in the order of the arguments' *names* (``other``
   before ``self``), then their outputs: an op declares that order as ``unpack_order``, which
   decides which stale tensor the error names when several are stale.
+
+An input tensor that has no counter when it is saved (an op result never viewed, detached,
+written or saved before: most of them) does not get one made for it: its entry says
+``NOT_MADE`` with version 0 and keeps the tensor (``origin``), as it does anyway. Every way to
+write the buffer through autograd's eyes goes through that tensor or an alias sharing its
+counter, which the tensor makes (and keeps: a tensor's counter is never replaced) on first
+need, starting at 0; so "changed since saved" reads ``origin._counter`` at unpack time. This
+keeps long chains from leaving one more object per op for the garbage collector to traverse.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -50,6 +59,19 @@ if TYPE_CHECKING:
 FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
 _NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
+
+
+class _NotMade:
+    """The type of ``NOT_MADE``: a saved input whose tensor had no counter at save time."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_MADE"
+
+
+NOT_MADE = _NotMade()
+
 _hooks_active = saved_hooks.active
 
 
@@ -93,6 +115,8 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
     saved = node._saved or ()
     for start in range(0, len(saved), FIELDS):
         value, counter, version, origin = saved[start : start + 4]
+        if counter is NOT_MADE:  # (readers want the counter itself: made now, for them)
+            counter = origin._version_counter()
         yield start // FIELDS, value, counter, version, origin
 
 
@@ -131,7 +155,11 @@ def pack(
         if match is not None:
             claimed = match
             tensor = input_tensors[match]
-            counter = tensor._counter or tensor._version_counter()  # no call if made
+            counter = tensor._counter
+            if counter is None:  # none made yet: none made for this (see the docstring)
+                packed += (tensor._array, NOT_MADE, 0, tensor, tensor._grad_fn is not None,
+                           match)
+                continue
             if counter.is_inference:  # made in inference mode (autograd/inference.py)
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             packed += (tensor._array, counter, counter.version, tensor,
@@ -196,7 +224,10 @@ def pack_fast(
             packed += _NOTHING
         elif value is x_array or value is y_array:
             tensor, position = (x, 0) if value is x_array else (y, 1)
-            counter = tensor._counter or tensor._version_counter()  # no call if made
+            counter = tensor._counter
+            if counter is None:  # none made yet: none made for this (module docstring)
+                packed += (value, NOT_MADE, 0, tensor, tensor._grad_fn is not None, position)
+                continue
             if counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             packed += (value, counter, counter.version, tensor, tensor._grad_fn is not None,
@@ -238,6 +269,14 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
             if counter is None:
                 if type(value) is Hooked:
                     break
+            elif counter is NOT_MADE:
+                # Saved at version 0 without a counter: changed if one was made and moved.
+                origin = saved[start + 2]
+                counter = origin._counter
+                if (counter is not None and counter.version) or (
+                    saved[start + 3] and origin._grad_fn is None
+                ):
+                    break
             elif counter.version != saved[start + 1] or (
                 saved[start + 3] and saved[start + 2]._grad_fn is None
             ):
@@ -271,6 +310,8 @@ def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool)
     value = saved[start]
     counter = saved[start + 1]
     origin = saved[start + 3]
+    if counter is NOT_MADE:
+        counter = origin._version_counter()
     if counter is None:
         if type(value) is Hooked:
             return _from_hooks(node, value.unpack(), origin, as_tensors)
@@ -351,6 +392,8 @@ def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) 
     tracked = [start for start in range(0, len(saved), FIELDS) if saved[start + 1] is not None]
     for start in sorted(tracked, key=rank):
         counter, origin = saved[start + 1], saved[start + 3]
+        if counter is NOT_MADE:
+            counter = origin._version_counter()
         if saved[start + 4] and origin._grad_fn is None:
             raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
         if counter.version != saved[start + 2]:
