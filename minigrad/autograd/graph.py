@@ -52,6 +52,11 @@ class Node:
         "_sequence_nr",  # later nodes run first in backward (PyTorch's order)
         "_saved",  # flat saved values (autograd/saved.py); () nothing, None freed
         "_input_meta",  # None, or per edge the (shape, dtype) a gradient must be brought to
+        # The saved input tensors of arguments 0 and 1 (set only if saved): kept here rather
+        # than in ``_saved``, which then holds only atoms, so the garbage collector untracks
+        # it instead of traversing it at every collection (autograd/saved.py).
+        "_input0",
+        "_input1",
         "__dict__",
         "__weakref__",
     )
@@ -161,6 +166,7 @@ class Node:
             if kinds is not None:
                 self._freed_kinds = kinds
             self._saved = None  # using them again is "backward through the graph a second time"
+            self._input0 = self._input1 = None  # (the saved inputs' tensors, if any)
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         """Gradients for ``next_functions`` from the gradients of this node's outputs.

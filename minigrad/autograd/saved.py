@@ -12,10 +12,11 @@ A node keeps them flat in one tuple, ``node._saved``, six entries per value (no 
   integer comparison, so modify-then-restore is still caught;
 - ``origin``: who the value belongs to, which decides what backward gets back and what the
   stale-version message names: an input *tensor* (the message names its *current*
-  producer); an ``int``, the number of the node's own output it is (kept as buffer and counter
-  only: holding the tensor would make a cycle tensor -> grad_fn -> saved -> tensor); a weak
-  reference to a node, for the result of an in-place op through a view (see ``inplace.py``);
-  None for a plain value;
+  producer), which for the arguments 0 and 1 the node keeps in a slot of its own while the
+  entry names the slot (``IN_NODE``); an ``int``, the number of the node's own output it is
+  (kept as buffer and counter only: holding the tensor would make a cycle tensor -> grad_fn
+  -> saved -> tensor); a weak reference to a node, for the result of an in-place op through
+  a view (see ``inplace.py``); None for a plain value;
 - ``had_history``: for an input, whether it had a ``grad_fn`` when saved (PyTorch's
   ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first;
 - ``position``: for an input, its position among the op's arguments (None otherwise). PyTorch's
@@ -29,7 +30,9 @@ written or saved before: most of them) does not get one made for it: its entry s
 write the buffer through autograd's eyes goes through that tensor or an alias sharing its
 counter, which the tensor makes (and keeps: a tensor's counter is never replaced) on first
 need, starting at 0; so "changed since saved" reads ``origin._counter`` at unpack time. This
-keeps long chains from leaving one more object per op for the garbage collector to traverse.
+keeps long chains from leaving one more object per op for the garbage collector to traverse;
+keeping input tensors in the node's slots does the same for the ``_saved`` tuple itself, which
+then holds only atoms and is untracked by the collector's first pass over it.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -61,16 +64,14 @@ _NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backw
 _hooks_state = saved_hooks._state
 
 
-class _NotMade:
-    """The type of ``NOT_MADE``: a saved input whose tensor had no counter at save time."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "NOT_MADE"
-
-
-NOT_MADE = _NotMade()
+# The counter field of a saved input whose tensor had no counter at save time (module
+# docstring). A string, not an instance of a class of ours: the garbage collector untracks a
+# tuple that holds only atoms (strings, numbers, arrays), and instances of Python classes are
+# never atoms.
+NOT_MADE = "counter not made"
+# The origin field of a saved input of argument 0 or 1: the tensor is kept in that slot of
+# the node (``Node._input0``, ``_input1``) rather than in ``_saved``, for the same reason.
+IN_NODE = ("_input0", "_input1")
 
 _hooks_active = saved_hooks.active
 
@@ -115,6 +116,8 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
     saved = node._saved or ()
     for start in range(0, len(saved), FIELDS):
         value, counter, version, origin = saved[start : start + 4]
+        if type(origin) is str:  # an input kept in one of the node's slots
+            origin = getattr(node, origin)
         if counter is NOT_MADE:  # (readers want the counter itself: made now, for them)
             counter = origin._version_counter()
         yield start // FIELDS, value, counter, version, origin
@@ -156,14 +159,18 @@ def pack(
             claimed = match
             tensor = input_tensors[match]
             counter = tensor._counter
-            if counter is None:  # none made yet: none made for this (see the docstring)
-                packed += (tensor._array, NOT_MADE, 0, tensor, tensor._grad_fn is not None,
-                           match)
-                continue
-            if counter.is_inference:  # made in inference mode (autograd/inference.py)
+            if counter is not None and counter.is_inference:  # (autograd/inference.py)
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (tensor._array, counter, counter.version, tensor,
-                       tensor._grad_fn is not None, match)
+            origin = tensor
+            if match < 2:  # kept in the node's slot (module docstring)
+                origin = IN_NODE[match]
+                setattr(node, origin, tensor)
+            if counter is None:  # none made yet: none made for this (module docstring)
+                packed += (tensor._array, NOT_MADE, 0, origin, tensor._grad_fn is not None,
+                           match)
+            else:
+                packed += (tensor._array, counter, counter.version, origin,
+                           tensor._grad_fn is not None, match)
         else:
             output_nr = 0
             for seen in seen_outputs:
@@ -185,7 +192,7 @@ def pack(
                 packed += (value, None, 0, None, False, None)
     entries = tuple(packed)
     if _hooks_active[0] and _hooks_state.stack:  # saved_tensors_hooks (one check without)
-        entries = _pack_with_hooks(entries, output_tensors, _hooks_state.stack[-1])
+        entries = _pack_with_hooks(node, entries, output_tensors, _hooks_state.stack[-1])
     node._saved = entries
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
@@ -223,14 +230,20 @@ def pack_fast(
         if value is None:
             packed += _NOTHING
         elif value is x_array or value is y_array:
-            tensor, position = (x, 0) if value is x_array else (y, 1)
+            # kept in the node's slot, named by the entry (module docstring)
+            if value is x_array:
+                tensor = node._input0 = x
+                origin, position = "_input0", 0
+            else:
+                tensor = node._input1 = y
+                origin, position = "_input1", 1
             counter = tensor._counter
             if counter is None:  # none made yet: none made for this (module docstring)
-                packed += (value, NOT_MADE, 0, tensor, tensor._grad_fn is not None, position)
+                packed += (value, NOT_MADE, 0, origin, tensor._grad_fn is not None, position)
                 continue
             if counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (value, counter, counter.version, tensor, tensor._grad_fn is not None,
+            packed += (value, counter, counter.version, origin, tensor._grad_fn is not None,
                        position)
         elif value is raw:
             counter = output._counter
@@ -269,18 +282,19 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
             if counter is None:
                 if type(value) is Hooked:
                     break
-            elif counter is NOT_MADE:
-                # Saved at version 0 without a counter: changed if one was made and moved.
+            else:
                 origin = saved[start + 2]
-                counter = origin._counter
-                if (counter is not None and counter.version) or (
-                    saved[start + 3] and origin._grad_fn is None
-                ):
+                if type(origin) is str:  # an input kept in one of the node's slots
+                    origin = getattr(node, origin)
+                if counter is NOT_MADE:
+                    # Saved at version 0 without a counter: changed if one was made and moved.
+                    counter = origin._counter
+                    if counter is not None and counter.version:
+                        break
+                elif counter.version != saved[start + 1]:
                     break
-            elif counter.version != saved[start + 1] or (
-                saved[start + 3] and saved[start + 2]._grad_fn is None
-            ):
-                break
+                if saved[start + 3] and origin._grad_fn is None:
+                    break
             start += FIELDS
         else:
             return values
@@ -310,6 +324,8 @@ def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool)
     value = saved[start]
     counter = saved[start + 1]
     origin = saved[start + 3]
+    if type(origin) is str:  # an input kept in one of the node's slots
+        origin = getattr(node, origin)
     if counter is NOT_MADE:
         counter = origin._version_counter()
     if counter is None:
@@ -337,6 +353,7 @@ def _from_hooks(node: Node, tensor: TensorBase, origin: Any, as_tensors: bool) -
 
 
 def _pack_with_hooks(
+    node: Node,
     packed: tuple[Any, ...],
     output_tensors: Sequence[TensorBase],
     hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]],
@@ -350,7 +367,7 @@ def _pack_with_hooks(
     result: tuple[Any, ...] = ()
     for start in range(0, len(packed), FIELDS):
         entry = packed[start : start + FIELDS]
-        tensor = saved_tensor_of(entry, output_tensors)
+        tensor = saved_tensor_of(node, entry, output_tensors)
         if tensor is not None:
             entry = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0, entry[3],
                      False, entry[5])
@@ -358,9 +375,15 @@ def _pack_with_hooks(
     return result
 
 
-def saved_tensor_of(entry: Sequence[Any], output_tensors: Sequence[TensorBase] = ()) -> Any:
-    """The tensor behind one saved entry (what a pack hook gets), or None for a plain value."""
+def saved_tensor_of(
+    node: Node, entry: Sequence[Any], output_tensors: Sequence[TensorBase] = ()
+) -> Any:
+    """The tensor behind one saved entry of ``node`` (what a pack hook gets), or None."""
     value, counter, _, origin = entry[:4]
+    if type(origin) is str:  # an input kept in one of the node's slots
+        return getattr(node, origin)
+    if counter is NOT_MADE:
+        counter = None
     if isinstance(origin, TensorBase):
         return origin
     if type(origin) is int and origin < len(output_tensors):
@@ -392,6 +415,8 @@ def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) 
     tracked = [start for start in range(0, len(saved), FIELDS) if saved[start + 1] is not None]
     for start in sorted(tracked, key=rank):
         counter, origin = saved[start + 1], saved[start + 3]
+        if type(origin) is str:  # an input kept in one of the node's slots
+            origin = getattr(node, origin)
         if counter is NOT_MADE:
             counter = origin._version_counter()
         if saved[start + 4] and origin._grad_fn is None:
