@@ -6,8 +6,8 @@ A node keeps them flat in one tuple, ``node._saved``, six entries per value (no 
 
 - ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
 - ``counter``: the version counter the value shares with its tensor, None if nobody else can
-  write to it (a scalar, a private intermediate array), or ``NOT_MADE`` for an input whose
-  tensor had no counter yet (see below);
+  write to it (a scalar, a private intermediate array); for an input, ``ON_TENSOR``: the
+  input tensor's own counter, read from it when needed (see below);
 - ``saved_version``: the counter's value at save time; unpacking compares the two, a pure
   integer comparison, so modify-then-restore is still caught;
 - ``origin``: who the value belongs to, which decides what backward gets back and what the
@@ -24,15 +24,14 @@ A node keeps them flat in one tuple, ``node._saved``, six entries per value (no 
   before ``self``), then their outputs: an op declares that order as ``unpack_order``, which
   decides which stale tensor the error names when several are stale.
 
-An input tensor that has no counter when it is saved (an op result never viewed, detached,
-written or saved before: most of them) does not get one made for it: its entry says
-``NOT_MADE`` with version 0 and keeps the tensor (``origin``), as it does anyway. Every way to
-write the buffer through autograd's eyes goes through that tensor or an alias sharing its
-counter, which the tensor makes (and keeps: a tensor's counter is never replaced) on first
-need, starting at 0; so "changed since saved" reads ``origin._counter`` at unpack time. This
-keeps long chains from leaving one more object per op for the garbage collector to traverse;
-keeping input tensors in the node's slots does the same for the ``_saved`` tuple itself, which
-then holds only atoms and is untracked by the collector's first pass over it.
+An input's counter is not kept in its entry: the entry keeps the tensor (``origin``), whose
+counter never changes once made, and unpacking reads it there. Nor is one made for saving: an
+op result never viewed, detached, written or saved before (most of them) has none, which is a
+counter at version 0; every way to write the buffer through autograd's eyes goes through that
+tensor or an alias sharing its counter, which the tensor makes on first need, starting at 0.
+A long chain then leaves no counter per op for the garbage collector to traverse; keeping the
+input tensors of arguments 0 and 1 in the node's slots does the same for the ``_saved`` tuple
+itself: holding only atoms, it is untracked by the collector's first pass over it.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -64,11 +63,11 @@ _NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backw
 _hooks_state = saved_hooks._state
 
 
-# The counter field of a saved input whose tensor had no counter at save time (module
+# The counter field of a saved input: its tensor's counter, read from the tensor (module
 # docstring). A string, not an instance of a class of ours: the garbage collector untracks a
 # tuple that holds only atoms (strings, numbers, arrays), and instances of Python classes are
 # never atoms.
-NOT_MADE = "counter not made"
+ON_TENSOR = "the tensor's counter"
 # The origin field of a saved input of argument 0 or 1: the tensor is kept in that slot of
 # the node (``Node._input0``, ``_input1``) rather than in ``_saved``, for the same reason.
 IN_NODE = ("_input0", "_input1")
@@ -118,7 +117,7 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
         value, counter, version, origin = saved[start : start + 4]
         if type(origin) is str:  # an input kept in one of the node's slots
             origin = getattr(node, origin)
-        if counter is NOT_MADE:  # (readers want the counter itself: made now, for them)
+        if counter is ON_TENSOR:  # (readers want the counter itself: made now, for them)
             counter = origin._version_counter()
         yield start // FIELDS, value, counter, version, origin
 
@@ -165,12 +164,9 @@ def pack(
             if match < 2:  # kept in the node's slot (module docstring)
                 origin = IN_NODE[match]
                 setattr(node, origin, tensor)
-            if counter is None:  # none made yet: none made for this (module docstring)
-                packed += (tensor._array, NOT_MADE, 0, origin, tensor._grad_fn is not None,
-                           match)
-            else:
-                packed += (tensor._array, counter, counter.version, origin,
-                           tensor._grad_fn is not None, match)
+            # (no counter yet: version 0, and none is made for this: module docstring)
+            packed += (tensor._array, ON_TENSOR, 0 if counter is None else counter.version,
+                       origin, tensor._grad_fn is not None, match)
         else:
             output_nr = 0
             for seen in seen_outputs:
@@ -237,13 +233,14 @@ def pack_fast(
             else:
                 tensor = node._input1 = y
                 origin, position = "_input1", 1
-            counter = tensor._counter
-            if counter is None:  # none made yet: none made for this (module docstring)
-                packed += (value, NOT_MADE, 0, origin, tensor._grad_fn is not None, position)
-                continue
-            if counter.is_inference:
+            counter = tensor._counter  # None: version 0, none made for this (module docstring)
+            if counter is None:
+                version = 0
+            elif counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (value, counter, counter.version, origin, tensor._grad_fn is not None,
+            else:
+                version = counter.version
+            packed += (value, ON_TENSOR, version, origin, tensor._grad_fn is not None,
                        position)
         elif value is raw:
             counter = output._counter
@@ -286,10 +283,9 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
                 origin = saved[start + 2]
                 if type(origin) is str:  # an input kept in one of the node's slots
                     origin = getattr(node, origin)
-                if counter is NOT_MADE:
-                    # Saved at version 0 without a counter: changed if one was made and moved.
+                if counter is ON_TENSOR:  # an input: its tensor's counter (None: version 0)
                     counter = origin._counter
-                    if counter is not None and counter.version:
+                    if (0 if counter is None else counter.version) != saved[start + 1]:
                         break
                 elif counter.version != saved[start + 1]:
                     break
@@ -326,7 +322,7 @@ def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool)
     origin = saved[start + 3]
     if type(origin) is str:  # an input kept in one of the node's slots
         origin = getattr(node, origin)
-    if counter is NOT_MADE:
+    if counter is ON_TENSOR:
         counter = origin._version_counter()
     if counter is None:
         if type(value) is Hooked:
@@ -382,7 +378,7 @@ def saved_tensor_of(
     value, counter, _, origin = entry[:4]
     if type(origin) is str:  # an input kept in one of the node's slots
         return getattr(node, origin)
-    if counter is NOT_MADE:
+    if counter is ON_TENSOR:
         counter = None
     if isinstance(origin, TensorBase):
         return origin
@@ -417,7 +413,7 @@ def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) 
         counter, origin = saved[start + 1], saved[start + 3]
         if type(origin) is str:  # an input kept in one of the node's slots
             origin = getattr(node, origin)
-        if counter is NOT_MADE:
+        if counter is ON_TENSOR:
             counter = origin._version_counter()
         if saved[start + 4] and origin._grad_fn is None:
             raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
