@@ -42,7 +42,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import grad_mode, saved, saved_attributes
-from minigrad.autograd.graph import Node, sum_to_shape
+from minigrad.autograd.graph import EDGES_IN_SLOTS, Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import record
 from minigrad.autograd.tensor_base import TensorBase
@@ -400,6 +400,8 @@ class Op(Function):
         cls._Node._slots = tuple(range(cls.num_inputs))
         cls._Node._num_args = cls.num_inputs
         cls._fast_inputs = cls.num_inputs if cls.num_inputs <= 2 else -1
+        if cls.num_inputs in EDGES_IN_SLOTS:  # no tuple kept per node (graph.py)
+            cls._Node._next_nodes = EDGES_IN_SLOTS[cls.num_inputs]
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
