@@ -322,9 +322,8 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
         x_node = None if meta is None else meta.accumulator
         if x_node is None:
             x_node = x._gradient_edge()[0]
-    if unary:
-        node._next_nodes = (x_node,)
-    else:
+    node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
+    if not unary:
         y_node = y._grad_fn
         if y_node is not None:
             if y._output_nr:
@@ -334,7 +333,7 @@ def record_fast(function: type[Function], x: Any, y: Any = _UNARY) -> Any:
             y_node = None if meta is None else meta.accumulator
             if y_node is None:
                 y_node = y._gradient_edge()[0]
-        node._next_nodes = (x_node, y_node)
+        node._next1 = y_node
     node._next_nrs = nrs
     output = new_result(out_array, node)
     if node._saved:
