@@ -61,6 +61,7 @@ class Node:
         # it instead of traversing it at every collection (autograd/saved.py).
         "_input0",
         "_input1",
+        "_output_counter",  # ... and for the same reason, the counter of output 0 if saved
         "_next0",  # the edges' nodes of a node whose class keeps them in slots (EDGES_IN_SLOTS)
         "_next1",
         "__dict__",

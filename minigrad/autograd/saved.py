@@ -7,7 +7,8 @@ A node keeps them flat in one tuple, ``node._saved``, six entries per value (no 
 - ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
 - ``counter``: the version counter the value shares with its tensor, None if nobody else can
   write to it (a scalar, a private intermediate array); for an input, ``ON_TENSOR``: the
-  input tensor's own counter, read from it when needed (see below);
+  input tensor's own counter, read from it when needed (see below); for the node's output 0,
+  ``OUTPUT_COUNTER``: the counter is in the node's slot of that name;
 - ``saved_version``: the counter's value at save time; unpacking compares the two, a pure
   integer comparison, so modify-then-restore is still caught;
 - ``origin``: who the value belongs to, which decides what backward gets back and what the
@@ -30,8 +31,9 @@ op result never viewed, detached, written or saved before (most of them) has non
 counter at version 0; every way to write the buffer through autograd's eyes goes through that
 tensor or an alias sharing its counter, which the tensor makes on first need, starting at 0.
 A long chain then leaves no counter per op for the garbage collector to traverse; keeping the
-input tensors of arguments 0 and 1 in the node's slots does the same for the ``_saved`` tuple
-itself: holding only atoms, it is untracked by the collector's first pass over it.
+input tensors of arguments 0 and 1 and the counter of output 0 in the node's slots does the
+same for the ``_saved`` tuple itself: holding only atoms, it is untracked by the collector's
+first pass over it.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -71,6 +73,8 @@ ON_TENSOR = "the tensor's counter"
 # The origin field of a saved input of argument 0 or 1: the tensor is kept in that slot of
 # the node (``Node._input0``, ``_input1``) rather than in ``_saved``, for the same reason.
 IN_NODE = ("_input0", "_input1")
+# The counter field of the node's output 0: the counter is kept in the node's slot of this name.
+OUTPUT_COUNTER = "_output_counter"
 
 _hooks_active = saved_hooks.active
 
@@ -119,6 +123,8 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
             origin = getattr(node, origin)
         if counter is ON_TENSOR:  # (readers want the counter itself: made now, for them)
             counter = origin._version_counter()
+        elif counter is OUTPUT_COUNTER:
+            counter = node._output_counter
         yield start // FIELDS, value, counter, version, origin
 
 
@@ -180,8 +186,11 @@ def pack(
                                    else _set_counter(output))
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                    packed += (output._array, counter, counter.version + pending_writes,
-                               output_nr, False, None)
+                    version = counter.version + pending_writes
+                    if output_nr == 0:  # kept in the node's slot (module docstring)
+                        node._output_counter = counter
+                        counter = OUTPUT_COUNTER
+                    packed += (output._array, counter, version, output_nr, False, None)
                     break
                 output_nr += 1  # noqa: SIM113
             else:
@@ -248,7 +257,8 @@ def pack_fast(
                 counter = _set_counter(output)
             if counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (output._array, counter, counter.version, 0, False, None)
+            node._output_counter = counter  # kept in the node's slot (module docstring)
+            packed += (output._array, OUTPUT_COUNTER, counter.version, 0, False, None)
         else:
             packed += (value, None, 0, None, False, None)
     node._saved = packed
@@ -280,6 +290,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
                 if type(value) is Hooked:
                     break
             else:
+                if counter is OUTPUT_COUNTER:  # kept in the node's slot
+                    counter = node._output_counter
                 origin = saved[start + 2]
                 if type(origin) is str:  # an input kept in one of the node's slots
                     origin = getattr(node, origin)
@@ -324,6 +336,8 @@ def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool)
         origin = getattr(node, origin)
     if counter is ON_TENSOR:
         counter = origin._version_counter()
+    elif counter is OUTPUT_COUNTER:
+        counter = node._output_counter
     if counter is None:
         if type(value) is Hooked:
             return _from_hooks(node, value.unpack(), origin, as_tensors)
@@ -378,8 +392,8 @@ def saved_tensor_of(
     value, counter, _, origin = entry[:4]
     if type(origin) is str:  # an input kept in one of the node's slots
         return getattr(node, origin)
-    if counter is ON_TENSOR:
-        counter = None
+    if counter is OUTPUT_COUNTER:
+        counter = node._output_counter
     if isinstance(origin, TensorBase):
         return origin
     if type(origin) is int and origin < len(output_tensors):
@@ -415,6 +429,8 @@ def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) 
             origin = getattr(node, origin)
         if counter is ON_TENSOR:
             counter = origin._version_counter()
+        elif counter is OUTPUT_COUNTER:
+            counter = node._output_counter
         if saved[start + 4] and origin._grad_fn is None:
             raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
         if counter.version != saved[start + 2]:
