@@ -119,13 +119,23 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
     saved = node._saved or ()
     for start in range(0, len(saved), FIELDS):
         value, counter, version, origin = saved[start : start + 4]
-        if type(origin) is str:  # an input kept in one of the node's slots
-            origin = getattr(node, origin)
-        if counter is ON_TENSOR:  # (readers want the counter itself: made now, for them)
-            counter = origin._version_counter()
-        elif counter is OUTPUT_COUNTER:
-            counter = node._output_counter
+        counter, origin = _resolve(node, counter, origin)
         yield start // FIELDS, value, counter, version, origin
+
+
+def _resolve(node: Node, counter: Any, origin: Any) -> tuple[Any, Any]:
+    """An entry's counter and origin themselves, where the entry names a slot of ``node``.
+
+    An input's counter is made now if its tensor has none yet (the readers here want the
+    object; backward's common path reads the tensor's instead, see ``unpack``).
+    """
+    if type(origin) is str:  # an input kept in one of the node's slots (IN_NODE)
+        origin = getattr(node, origin)
+    if counter is ON_TENSOR:
+        counter = origin._version_counter()
+    elif counter is OUTPUT_COUNTER:
+        counter = node._output_counter
+    return counter, origin
 
 
 def pack(
@@ -235,7 +245,7 @@ def pack_fast(
         if value is None:
             packed += _NOTHING
         elif value is x_array or value is y_array:
-            # kept in the node's slot, named by the entry (module docstring)
+            # kept in the node's slot, named by the entry (IN_NODE, module docstring)
             if value is x_array:
                 tensor = node._input0 = x
                 origin, position = "_input0", 0
@@ -330,14 +340,7 @@ def unpack_one(node: Node, index: int) -> Any:
 
 def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool) -> Any:
     value = saved[start]
-    counter = saved[start + 1]
-    origin = saved[start + 3]
-    if type(origin) is str:  # an input kept in one of the node's slots
-        origin = getattr(node, origin)
-    if counter is ON_TENSOR:
-        counter = origin._version_counter()
-    elif counter is OUTPUT_COUNTER:
-        counter = node._output_counter
+    counter, origin = _resolve(node, saved[start + 1], saved[start + 3])
     if counter is None:
         if type(value) is Hooked:
             return _from_hooks(node, value.unpack(), origin, as_tensors)
@@ -424,13 +427,7 @@ def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) 
 
     tracked = [start for start in range(0, len(saved), FIELDS) if saved[start + 1] is not None]
     for start in sorted(tracked, key=rank):
-        counter, origin = saved[start + 1], saved[start + 3]
-        if type(origin) is str:  # an input kept in one of the node's slots
-            origin = getattr(node, origin)
-        if counter is ON_TENSOR:
-            counter = origin._version_counter()
-        elif counter is OUTPUT_COUNTER:
-            counter = node._output_counter
+        counter, origin = _resolve(node, saved[start + 1], saved[start + 3])
         if saved[start + 4] and origin._grad_fn is None:
             raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
         if counter.version != saved[start + 2]:
