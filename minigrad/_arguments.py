@@ -89,6 +89,39 @@ OVERLOADED: dict[str, tuple[str, ...]] = {
     # (methods only)
     **dict.fromkeys(("pow_", "true_divide_", "floor_divide_", "remainder_"), ()),
 }
+# Reductions whose ``keepdim`` exists only in an overload with a ``dim``: ``x.sum(keepdim=True)``
+# fits none of them and PyTorch's parser refuses it. Each entry: (the method's overloads, the
+# function's), each overload as (the parser's listing of it, its fewest and most arguments,
+# ``self`` not counted).
+_SUM_METHOD = (
+    ("(*, minigrad.dtype dtype = None)", 0, 1),
+    ("(tuple of ints dim, bool keepdim = False, *, minigrad.dtype dtype = None)", 1, 3),
+)
+_SUM_DIM = (
+    "(Tensor input, tuple of ints dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
+    "Tensor out = None)", 2, 5,
+)
+_EXTREME = (
+    (("()", 0, 0), ("(Tensor other)", 1, 1), ("(int dim, bool keepdim = False)", 1, 2)),
+    (("(Tensor input, *, Tensor out = None)", 1, 2),
+     ("(Tensor input, Tensor other, *, Tensor out = None)", 2, 3),
+     ("(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)", 2, 4)),
+)
+KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
+    "sum": (_SUM_METHOD, (("(Tensor input, *, minigrad.dtype dtype = None)", 1, 2), _SUM_DIM)),
+    "mean": (_SUM_METHOD, (
+        ("(Tensor input, *, minigrad.dtype dtype = None, Tensor out = None)", 1, 3), _SUM_DIM)),
+    "prod": (
+        (("(*, minigrad.dtype dtype = None)", 0, 1),
+         ("(int dim, bool keepdim = False, *, minigrad.dtype dtype = None)", 1, 3)),
+        (("(Tensor input, *, minigrad.dtype dtype = None)", 1, 2),
+         ("(Tensor input, int dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
+          "Tensor out = None)", 2, 5)),
+    ),
+    "max": _EXTREME,
+    "min": _EXTREME,
+}
+_DIM_NAMES = frozenset({"dim", "axis", "other"})
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {
@@ -240,6 +273,7 @@ def checking_arguments(
     known = frozenset(inspect.signature(function).parameters)
     offset = 0 if skip_first else 1
     first_checked = min((check[0] for check in checks), default=1 << 30)
+    dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -247,6 +281,8 @@ def checking_arguments(
         given = len(args)
         if given <= first_checked and not kwargs:
             return function(*args)  # no checked argument was given (``x.sum()``)
+        if dim_overloads is not None and given <= 1 and _keepdim_without_dim(kwargs):
+            raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
         if aliases and not kwargs.keys() <= known:
             kwargs = _pytorch_names(kwargs, aliases)
         for position, parameter, types, refused, kind, optional in checks:
@@ -273,6 +309,40 @@ def checking_arguments(
         return function(*args, **kwargs)
 
     return checked
+
+
+def _keepdim_without_dim(kwargs: dict[str, Any]) -> bool:
+    """Whether ``keepdim`` (or NumPy's ``keepdims``) is given but no ``dim`` (nor ``other``)."""
+    return ("keepdim" in kwargs or "keepdims" in kwargs) and _DIM_NAMES.isdisjoint(kwargs)
+
+
+def _no_overload_fits(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+    overloads: tuple[tuple[str, int, int], ...],
+) -> str:
+    """PyTorch's parser's message when none of ``overloads`` fits the arguments.
+
+    As python_arg_parser.cpp: if the number of arguments leaves one overload, the message is
+    that overload's first complaint (here: its ``dim`` is missing); otherwise all are listed
+    (invalid_arguments.cpp), with a note under each one that takes as many arguments as were
+    given (counted, as PyTorch does, by the pieces of its listing) on the keywords it lacks.
+    """
+    count = len(args) + len(kwargs)
+    plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
+    if len(plausible) == 1 and " dim" in plausible[0]:
+        return f'{name}() missing 1 required positional arguments: "dim"'
+    lines = []
+    for listing, _, _ in overloads:
+        lines.append(listing[1:-1])
+        pieces = listing[1:-1].split(", ")
+        if len(pieces) == count:
+            # (PyTorch takes the last word of a piece as its name: "= None" is named "None".)
+            names = {piece.rsplit(" ", 1)[-1] for piece in pieces[len(pieces) - len(kwargs):]}
+            unmatched = [key for key in reversed(kwargs) if key not in names]
+            lines[-1] += ")\n      didn't match because some of the keywords were incorrect: " + (
+                ", ".join(unmatched)) + "\n("  # (closed and reopened around the listing)
+    given = errors.invalid_arguments(name, args, kwargs, ())
+    return given + "".join(f" * ({line})\n" for line in lines).replace("\n()\n", "\n")
 
 
 def _overloads_message(
