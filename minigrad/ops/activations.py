@@ -40,6 +40,7 @@ SELU_SCALE = 1.0507009873554804934193349852946
 
 
 _FLOAT16, _FLOAT32 = np.dtype(np.float16), np.dtype(np.float32)
+_ONE_SIXTH = Constants(float(np.float32(1.0) / np.float32(6.0)))
 _GELU_FORWARD = Constants(0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF)
 _GELU_BACKWARD = Constants(
     0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF, 3 * _GELU_CUBIC, _INV_SQRT_2PI
@@ -209,7 +210,8 @@ class Elu(Op):
         (x,) = ctx.saved_tensors
         alpha, scale, input_scale = ctx.coefficients
         negative = grad * (np.exp(x * input_scale) * (input_scale * alpha * scale))
-        return np.where(x > 0, grad * scale, negative), None, None, None
+        # (x <= 0, PyTorch's test: a nan input takes the linear side, as in its kernel)
+        return np.where(x <= 0, negative, grad * scale), None, None, None
 
 
 _ELU_INPLACE_NEGATIVE = (
@@ -278,26 +280,34 @@ class Gelu(Op):
     def forward(ctx: Any, x: np.ndarray, approximate: str) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.approximate = approximate
-        half, one, cubic, sqrt_2_over_pi, sqrt_half = _GELU_FORWARD.of(x)
-        if approximate == "tanh":
-            inner = (x + x * x * x * cubic) * sqrt_2_over_pi
-            return x * half * (np.tanh(inner) + one)
-        return x * half * (unary.erf_array(x * sqrt_half) + one)
+        return _in_float32(_gelu, x, approximate)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = (
-            _GELU_BACKWARD.of(x)
-        )
-        if ctx.approximate == "tanh":
-            x_sq = x * x
-            t = np.tanh((x + x_sq * x * cubic) * sqrt_2_over_pi)
-            dinner = (x_sq * three_cubic + one) * sqrt_2_over_pi
-            return grad * ((t + one) * half + x * half * (one - t * t) * dinner), None
-        cdf = (_erf(x * sqrt_half) + one) * half
-        pdf = np.exp(x * x * -half) * inv_sqrt_2pi
-        return grad * (cdf + x * pdf), None
+        return _in_float32(_gelu_backward, grad, x, ctx.approximate), None
+
+
+def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
+    half, one, cubic, sqrt_2_over_pi, sqrt_half = _GELU_FORWARD.of(x)
+    if approximate == "tanh":
+        inner = (x + x * x * x * cubic) * sqrt_2_over_pi
+        return x * half * (np.tanh(inner) + one)
+    return x * half * (unary.erf_array(x * sqrt_half) + one)
+
+
+def _gelu_backward(grad: Any, x: Any, approximate: str) -> Any:
+    half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = (
+        _GELU_BACKWARD.of(x)
+    )
+    if approximate == "tanh":
+        x_sq = x * x
+        t = np.tanh((x + x_sq * x * cubic) * sqrt_2_over_pi)
+        dinner = (x_sq * three_cubic + one) * sqrt_2_over_pi
+        return grad * ((t + one) * half + x * half * (one - t * t) * dinner)
+    cdf = (_erf(x * sqrt_half) + one) * half
+    pdf = np.exp(x * x * -half) * inv_sqrt_2pi
+    return grad * (cdf + x * pdf)
 
 
 def gelu(input: Any, approximate: str = "none") -> Any:
@@ -471,16 +481,25 @@ class Hardsigmoid(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        return np.clip(x + 3, 0, 6) / 6
+        return _in_float32(_hardsigmoid, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        dx = grad * ((x > -3) & (x < 3)) / 6
+        dx = _in_float32(_hardsigmoid_backward, grad, x)
         if _helpers.is_tensor(dx):  # create_graph
             # PyTorch has no derivative for hardsigmoid's backward: differentiating again raises.
             dx = _helpers.NoDerivative.apply(dx, x, "aten::hardsigmoid_backward")
         return dx
+
+
+def _hardsigmoid(x: np.ndarray) -> np.ndarray:
+    return np.clip(x + 3, 0, 6) / 6
+
+
+def _hardsigmoid_backward(grad: Any, x: Any) -> Any:
+    # PyTorch multiplies by the float32 1/6 in every dtype (float64 too), not divides by 6.
+    return grad * ((x > -3) & (x < 3)) * _ONE_SIXTH.of(x)[0]
 
 
 def hardsigmoid(input: Any, inplace: bool = False) -> Any:
@@ -499,13 +518,21 @@ class Hardswish(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        return x * np.clip(x + 3, 0, 6) / 6
+        return _in_float32(_hardswish, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        middle = grad * (x / 3 + 0.5)
-        return np.where(x <= -3, 0, np.where(x < 3, middle, grad))
+        return _in_float32(_hardswish_backward, grad, x)
+
+
+def _hardswish(x: np.ndarray) -> np.ndarray:
+    return x * np.clip(x + 3, 0, 6) / 6
+
+
+def _hardswish_backward(grad: Any, x: Any) -> Any:
+    middle = grad * (x / 3 + 0.5)
+    return np.where(x <= -3, 0, np.where(x < 3, middle, grad))
 
 
 def hardswish(input: Any, inplace: bool = False) -> Any:
