@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -280,7 +281,11 @@ def checking_arguments(
         """``function``, after its arguments' types were checked."""
         given = len(args)
         if given <= first_checked and not kwargs:
-            return function(*args)  # no checked argument was given (``x.sum()``)
+            try:
+                return function(*args)  # no checked argument was given (``x.sum()``)
+            except TypeError as error:
+                _raise_parser_text(error, name)
+                raise
         if dim_overloads is not None and given <= 1 and _keepdim_without_dim(kwargs):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
         if aliases and not kwargs.keys() <= known:
@@ -306,9 +311,35 @@ def checking_arguments(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
-        return function(*args, **kwargs)
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:
+            _raise_parser_text(error, name)
+            raise
 
     return checked
+
+
+_MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
+
+
+def _raise_parser_text(error: TypeError, name: str) -> None:
+    """PyTorch's text for ``error`` if Python raised it for the call's missing arguments.
+
+    ``x.logsumexp()``: Python says "Tensor.logsumexp() missing 1 required positional argument:
+    'dim'", PyTorch's parser 'logsumexp() missing 1 required positional arguments: "dim"' (its
+    plural for one, its singular for more). Only an error of the call itself is rewritten: its
+    traceback has no frame of the function's.
+    """
+    traceback = error.__traceback__
+    match = _MISSING.fullmatch(str(error))
+    if match is None or traceback is None or traceback.tb_next is not None:
+        return  # (another error: the caller re-raises it as it is)
+    count = int(match.group(1))
+    names = ", ".join(f'"{missing}"' for missing in re.findall(r"'(\w+)'", match.group(2)))
+    plural = "s" if count == 1 else ""  # (sic)
+    text = f"{name}() missing {count} required positional argument{plural}: {names}"
+    raise TypeError(text) from None
 
 
 def _keepdim_without_dim(kwargs: dict[str, Any]) -> bool:

@@ -7,6 +7,7 @@ one overload), while ``x.sum(None, True)`` reduces every dim to size 1.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -71,3 +72,43 @@ def test_keepdim_with_dim_none_keeps_every_dim(call: Any) -> None:
         results.append((tuple(out.shape), out.detach().tolist(), out.grad_fn.name(),
                         out.grad_fn._saved_keepdim, x.grad.tolist()))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: x.logsumexp(),
+    lambda lib, x: lib.logsumexp(x),
+    lambda lib, x: x.logsumexp(keepdim=True),
+    lambda lib, x: lib.logsumexp(x, keepdim=True),
+    lambda lib, x: x.cumsum(),
+    lambda lib, x: lib.cumsum(x),
+    lambda lib, x: x.cumprod(),
+    lambda lib, x: x.unsqueeze(),
+    lambda lib, x: x.transpose(0),
+    lambda lib, x: x.select(0),
+])
+def test_a_missing_dim_has_pytorchs_text(call: Any) -> None:
+    # Python's own "Tensor.logsumexp() missing 1 required positional argument: 'dim'" becomes
+    # the parser's 'logsumexp() missing 1 required positional arguments: "dim"'.
+    theirs = _outcome(call, torch)
+    assert theirs[0] == "TypeError" and "missing" in theirs[1]
+    assert _outcome(call, minigrad) == theirs
+
+
+
+def test_an_error_inside_the_function_is_not_rewritten() -> None:
+    # Only the call's own complaint gets the parser's text: the same complaint about a call
+    # made inside the function passes as Python wrote it.
+    from minigrad._arguments import checking_arguments
+
+    def inner(a: int) -> int:
+        return a
+
+    def outer(input: Any, dim: int) -> Any:
+        return inner()  # type: ignore[call-arg]
+
+    checked = checking_arguments(outer, "outer")
+    parser_text = 'outer() missing 1 required positional arguments: "dim"'
+    with pytest.raises(TypeError, match=f"^{re.escape(parser_text)}$"):
+        checked(minigrad.ones(1))
+    with pytest.raises(TypeError, match="inner\\(\\) missing 1 required positional argument: 'a'$"):
+        checked(minigrad.ones(1), 0)
