@@ -123,6 +123,8 @@ KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
     "min": _EXTREME,
 }
 _DIM_NAMES = frozenset({"dim", "axis", "other"})
+# ... of which those whose ``dim`` is an int: ``dim=None`` fits none of their overloads either.
+INT_DIM = frozenset({"prod", "max", "min"})
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {
@@ -275,6 +277,7 @@ def checking_arguments(
     offset = 0 if skip_first else 1
     first_checked = min((check[0] for check in checks), default=1 << 30)
     dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
+    int_dim = name in INT_DIM
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -286,7 +289,9 @@ def checking_arguments(
             except TypeError as error:
                 _raise_parser_text(error, name)
                 raise
-        if dim_overloads is not None and given <= 1 and _keepdim_without_dim(kwargs):
+        if dim_overloads is not None and given <= 1 and (
+            _keepdim_without_dim(kwargs) or (int_dim and kwargs.get("dim", 0) is None)
+        ):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
         if aliases and not kwargs.keys() <= known:
             kwargs = _pytorch_names(kwargs, aliases)
@@ -354,13 +359,15 @@ def _no_overload_fits(
     """PyTorch's parser's message when none of ``overloads`` fits the arguments.
 
     As python_arg_parser.cpp: if the number of arguments leaves one overload, the message is
-    that overload's first complaint (here: its ``dim`` is missing); otherwise all are listed
-    (invalid_arguments.cpp), with a note under each one that takes as many arguments as were
-    given (counted, as PyTorch does, by the pieces of its listing) on the keywords it lacks.
+    that overload's first complaint (here: its ``dim`` is missing, or None); otherwise all are
+    listed (invalid_arguments.cpp), with a note under each one that takes as many arguments as
+    were given (counted, as PyTorch does, by the pieces of its listing) on the keywords it lacks.
     """
     count = len(args) + len(kwargs)
     plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
     if len(plausible) == 1 and " dim" in plausible[0]:
+        if "dim" in kwargs:  # (dim=None)
+            return f"{name}(): argument 'dim' must be int, not NoneType"
         return f'{name}() missing 1 required positional arguments: "dim"'
     lines = []
     for listing, _, _ in overloads:

@@ -35,7 +35,19 @@ def _calls(name: str) -> list[Callable[[Any, Any], Any]]:
     ]
 
 
+def _none_dim_calls(name: str) -> list[Callable[[Any, Any], Any]]:
+    # prod, max and min take an int dim: dim=None (by keyword) fits none of their overloads.
+    return [
+        lambda lib, x: getattr(x, name)(dim=None),
+        lambda lib, x: getattr(x, name)(dim=None, keepdim=True),
+        lambda lib, x: getattr(lib, name)(x, dim=None),
+        lambda lib, x: getattr(lib, name)(x, dim=None, keepdim=False),
+    ]
+
+
 CALLS = [(name, i, call) for name in REDUCTIONS for i, call in enumerate(_calls(name))]
+CALLS += [(name, 10 + i, call) for name in ("prod", "max", "min")
+          for i, call in enumerate(_none_dim_calls(name))]
 
 
 def _outcome(call: Callable[[Any, Any], Any], lib: Any) -> tuple[str, str]:
