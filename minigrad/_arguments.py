@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -89,6 +90,41 @@ OVERLOADED: dict[str, tuple[str, ...]] = {
     # (methods only)
     **dict.fromkeys(("pow_", "true_divide_", "floor_divide_", "remainder_"), ()),
 }
+# Reductions whose ``keepdim`` exists only in an overload with a ``dim``: ``x.sum(keepdim=True)``
+# fits none of them and PyTorch's parser refuses it. Each entry: (the method's overloads, the
+# function's), each overload as (the parser's listing of it, its fewest and most arguments,
+# ``self`` not counted).
+_SUM_METHOD = (
+    ("(*, minigrad.dtype dtype = None)", 0, 1),
+    ("(tuple of ints dim, bool keepdim = False, *, minigrad.dtype dtype = None)", 1, 3),
+)
+_SUM_DIM = (
+    "(Tensor input, tuple of ints dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
+    "Tensor out = None)", 2, 5,
+)
+_EXTREME = (
+    (("()", 0, 0), ("(Tensor other)", 1, 1), ("(int dim, bool keepdim = False)", 1, 2)),
+    (("(Tensor input, *, Tensor out = None)", 1, 2),
+     ("(Tensor input, Tensor other, *, Tensor out = None)", 2, 3),
+     ("(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)", 2, 4)),
+)
+KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
+    "sum": (_SUM_METHOD, (("(Tensor input, *, minigrad.dtype dtype = None)", 1, 2), _SUM_DIM)),
+    "mean": (_SUM_METHOD, (
+        ("(Tensor input, *, minigrad.dtype dtype = None, Tensor out = None)", 1, 3), _SUM_DIM)),
+    "prod": (
+        (("(*, minigrad.dtype dtype = None)", 0, 1),
+         ("(int dim, bool keepdim = False, *, minigrad.dtype dtype = None)", 1, 3)),
+        (("(Tensor input, *, minigrad.dtype dtype = None)", 1, 2),
+         ("(Tensor input, int dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
+          "Tensor out = None)", 2, 5)),
+    ),
+    "max": _EXTREME,
+    "min": _EXTREME,
+}
+_DIM_NAMES = frozenset({"dim", "axis", "other"})
+# ... of which those whose ``dim`` is an int: ``dim=None`` fits none of their overloads either.
+INT_DIM = frozenset({"prod", "max", "min"})
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {
@@ -240,13 +276,23 @@ def checking_arguments(
     known = frozenset(inspect.signature(function).parameters)
     offset = 0 if skip_first else 1
     first_checked = min((check[0] for check in checks), default=1 << 30)
+    dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
+    int_dim = name in INT_DIM
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
         given = len(args)
         if given <= first_checked and not kwargs:
-            return function(*args)  # no checked argument was given (``x.sum()``)
+            try:
+                return function(*args)  # no checked argument was given (``x.sum()``)
+            except TypeError as error:
+                _raise_parser_text(error, name)
+                raise
+        if dim_overloads is not None and given <= 1 and (
+            _keepdim_without_dim(kwargs) or (int_dim and kwargs.get("dim", 0) is None)
+        ):
+            raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
         if aliases and not kwargs.keys() <= known:
             kwargs = _pytorch_names(kwargs, aliases)
         for position, parameter, types, refused, kind, optional in checks:
@@ -270,9 +316,71 @@ def checking_arguments(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
-        return function(*args, **kwargs)
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:
+            _raise_parser_text(error, name)
+            raise
 
     return checked
+
+
+_MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
+
+
+def _raise_parser_text(error: TypeError, name: str) -> None:
+    """PyTorch's text for ``error`` if Python raised it for the call's missing arguments.
+
+    ``x.logsumexp()``: Python says "Tensor.logsumexp() missing 1 required positional argument:
+    'dim'", PyTorch's parser 'logsumexp() missing 1 required positional arguments: "dim"' (its
+    plural for one, its singular for more). Only an error of the call itself is rewritten: its
+    traceback has no frame of the function's.
+    """
+    traceback = error.__traceback__
+    match = _MISSING.fullmatch(str(error))
+    if match is None or traceback is None or traceback.tb_next is not None:
+        return  # (another error: the caller re-raises it as it is)
+    count = int(match.group(1))
+    names = ", ".join(f'"{missing}"' for missing in re.findall(r"'(\w+)'", match.group(2)))
+    plural = "s" if count == 1 else ""  # (sic)
+    text = f"{name}() missing {count} required positional argument{plural}: {names}"
+    raise TypeError(text) from None
+
+
+def _keepdim_without_dim(kwargs: dict[str, Any]) -> bool:
+    """Whether ``keepdim`` (or NumPy's ``keepdims``) is given but no ``dim`` (nor ``other``)."""
+    return ("keepdim" in kwargs or "keepdims" in kwargs) and _DIM_NAMES.isdisjoint(kwargs)
+
+
+def _no_overload_fits(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+    overloads: tuple[tuple[str, int, int], ...],
+) -> str:
+    """PyTorch's parser's message when none of ``overloads`` fits the arguments.
+
+    As python_arg_parser.cpp: if the number of arguments leaves one overload, the message is
+    that overload's first complaint (here: its ``dim`` is missing, or None); otherwise all are
+    listed (invalid_arguments.cpp), with a note under each one that takes as many arguments as
+    were given (counted, as PyTorch does, by the pieces of its listing) on the keywords it lacks.
+    """
+    count = len(args) + len(kwargs)
+    plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
+    if len(plausible) == 1 and " dim" in plausible[0]:
+        if "dim" in kwargs:  # (dim=None)
+            return f"{name}(): argument 'dim' must be int, not NoneType"
+        return f'{name}() missing 1 required positional arguments: "dim"'
+    lines = []
+    for listing, _, _ in overloads:
+        lines.append(listing[1:-1])
+        pieces = listing[1:-1].split(", ")
+        if len(pieces) == count:
+            # (PyTorch takes the last word of a piece as its name: "= None" is named "None".)
+            names = {piece.rsplit(" ", 1)[-1] for piece in pieces[len(pieces) - len(kwargs):]}
+            unmatched = [key for key in reversed(kwargs) if key not in names]
+            lines[-1] += ")\n      didn't match because some of the keywords were incorrect: " + (
+                ", ".join(unmatched)) + "\n("  # (closed and reopened around the listing)
+    given = errors.invalid_arguments(name, args, kwargs, ())
+    return given + "".join(f" * ({line})\n" for line in lines).replace("\n()\n", "\n")
 
 
 def _overloads_message(

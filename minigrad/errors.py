@@ -335,7 +335,9 @@ def invalid_arguments(
 ) -> str:
     """No signature of ``function`` fits the arguments (PyTorch's argument-parser message)."""
     got = [argument_type_name(a) for a in args]
-    named = [f"{key}={argument_type_name(kwargs[key])}" for key in sorted(kwargs)]
+    # Keywords in reverse order: PyTorch collects them in a std::unordered_map, whose
+    # iteration gives the latest insertion first (libstdc++).
+    named = [f"{key}={argument_type_name(kwargs[key])}" for key in reversed(kwargs)]
     # (PyTorch ends a list of keyword arguments only with a separator.)
     text = ", ".join(got + named) if got else "".join(f"{item}, " for item in named)
     expected = "".join(f" * ({signature})\n" for signature in signatures)

@@ -17,6 +17,7 @@ Backward formulas use operators and numpy functions only, so they also run on te
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import _helpers, unary
-from minigrad.ops._helpers import Constants, operand
+from minigrad.ops._helpers import Constants, is_tensor, operand
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -38,17 +39,25 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
-_HALF_ONE = Constants(0.5, 1.0)
+_FLOAT16, _FLOAT32 = np.dtype(np.float16), np.dtype(np.float32)
+_ONE_SIXTH = Constants(float(np.float32(1.0) / np.float32(6.0)))
 _GELU_FORWARD = Constants(0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF)
 _GELU_BACKWARD = Constants(
     0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF, 3 * _GELU_CUBIC, _INV_SQRT_2PI
 )
 
 
-def _sigmoid(v: Any) -> Any:
-    """1 / (1 + exp(-v)) in the tanh form (never overflows); arrays or tensors."""
-    half, one = _HALF_ONE.of(v)
-    return (np.tanh(v * half) + one) * half
+def _in_float32(kernel: Callable[..., Any], *operands: Any) -> Any:
+    """``kernel(*operands)``, float16 arrays computed in float32 and rounded once.
+
+    PyTorch's CPU activation kernels do their float16 arithmetic in float32 (its "opmath"):
+    in float16 itself exp(x) overflows from x = 11.1, and each step would round again.
+    """
+    first = operands[0]
+    if is_tensor(first) or first.dtype != _FLOAT16:
+        return kernel(*operands)
+    wide = (v.astype(_FLOAT32) if isinstance(v, np.ndarray | np.generic) else v for v in operands)
+    return kernel(*wide).astype(_FLOAT16)
 
 
 def _erf(v: Any) -> Any:
@@ -56,9 +65,15 @@ def _erf(v: Any) -> Any:
     return unary.erf(v) if isinstance(v, TensorBase) else unary.erf_array(v)
 
 
-def _softplus_unscaled(v: Any) -> Any:
-    """log(1 + exp(v)) without overflow."""
-    return np.logaddexp(0, v)
+def _tanh_softplus(v: Any) -> Any:
+    """tanh(log(1 + exp(v))), in PyTorch's steps (exp overflowing to inf gives tanh(inf) = 1).
+
+    On a tensor (create_graph) through the softplus op, as PyTorch's differentiable mish
+    backward: differentiating exp(v) = inf would give nan.
+    """
+    if is_tensor(v):
+        return np.tanh(softplus(v))
+    return np.tanh(np.log1p(np.exp(v)))
 
 
 # --- hardtanh, relu6 ------------------------------------------------------------------------
@@ -195,7 +210,8 @@ class Elu(Op):
         (x,) = ctx.saved_tensors
         alpha, scale, input_scale = ctx.coefficients
         negative = grad * (np.exp(x * input_scale) * (input_scale * alpha * scale))
-        return np.where(x > 0, grad * scale, negative), None, None, None
+        # (x <= 0, PyTorch's test: a nan input takes the linear side, as in its kernel)
+        return np.where(x <= 0, negative, grad * scale), None, None, None
 
 
 _ELU_INPLACE_NEGATIVE = (
@@ -264,26 +280,34 @@ class Gelu(Op):
     def forward(ctx: Any, x: np.ndarray, approximate: str) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.approximate = approximate
-        half, one, cubic, sqrt_2_over_pi, sqrt_half = _GELU_FORWARD.of(x)
-        if approximate == "tanh":
-            inner = (x + x * x * x * cubic) * sqrt_2_over_pi
-            return x * half * (np.tanh(inner) + one)
-        return x * half * (unary.erf_array(x * sqrt_half) + one)
+        return _in_float32(_gelu, x, approximate)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = (
-            _GELU_BACKWARD.of(x)
-        )
-        if ctx.approximate == "tanh":
-            x_sq = x * x
-            t = np.tanh((x + x_sq * x * cubic) * sqrt_2_over_pi)
-            dinner = (x_sq * three_cubic + one) * sqrt_2_over_pi
-            return grad * ((t + one) * half + x * half * (one - t * t) * dinner), None
-        cdf = (_erf(x * sqrt_half) + one) * half
-        pdf = np.exp(x * x * -half) * inv_sqrt_2pi
-        return grad * (cdf + x * pdf), None
+        return _in_float32(_gelu_backward, grad, x, ctx.approximate), None
+
+
+def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
+    half, one, cubic, sqrt_2_over_pi, sqrt_half = _GELU_FORWARD.of(x)
+    if approximate == "tanh":
+        inner = (x + x * x * x * cubic) * sqrt_2_over_pi
+        return x * half * (np.tanh(inner) + one)
+    return x * half * (unary.erf_array(x * sqrt_half) + one)
+
+
+def _gelu_backward(grad: Any, x: Any, approximate: str) -> Any:
+    half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = (
+        _GELU_BACKWARD.of(x)
+    )
+    if approximate == "tanh":
+        x_sq = x * x
+        t = np.tanh((x + x_sq * x * cubic) * sqrt_2_over_pi)
+        dinner = (x_sq * three_cubic + one) * sqrt_2_over_pi
+        return grad * ((t + one) * half + x * half * (one - t * t) * dinner)
+    cdf = (_erf(x * sqrt_half) + one) * half
+    pdf = np.exp(x * x * -half) * inv_sqrt_2pi
+    return grad * (cdf + x * pdf)
 
 
 def gelu(input: Any, approximate: str = "none") -> Any:
@@ -301,18 +325,30 @@ def gelu(input: Any, approximate: str = "none") -> Any:
 
 
 class Silu(Op):
-    """y = x * sigmoid(x);  dx = grad * s * (1 + x * (1 - s)), s = sigmoid(x).  Saves its input."""
+    """y = x / (1 + exp(-x));  dx = grad * s * (1 + x * (1 - s)), s = sigmoid(x).  Saves its input.
+
+    The forward divides, as PyTorch's kernel does: x * sigmoid(x) would lose bits where sigmoid
+    is subnormal (x near -88 in float32). The backward takes sigmoid from ``unary``.
+    """
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        return x * _sigmoid(x)
+        return _in_float32(_silu, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        s = _sigmoid(x)
-        return grad * (s * (x * (1 - s) + 1))
+        return _in_float32(_silu_backward, grad, x)
+
+
+def _silu(x: np.ndarray) -> np.ndarray:
+    return x / (np.exp(-x) + 1)
+
+
+def _silu_backward(grad: Any, x: Any) -> Any:
+    s = unary.sigmoid_of(x)
+    return grad * s * (x * (1 - s) + 1)
 
 
 def silu(input: Any, inplace: bool = False) -> Any:
@@ -330,13 +366,21 @@ class Mish(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        return x * np.tanh(_softplus_unscaled(x))
+        return _in_float32(_mish, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        t = np.tanh(_softplus_unscaled(x))
-        return grad * (t + x * _sigmoid(x) * (1 - t * t))
+        return _in_float32(_mish_backward, grad, x)
+
+
+def _mish(x: np.ndarray) -> np.ndarray:
+    return x * _tanh_softplus(x)
+
+
+def _mish_backward(grad: Any, x: Any) -> Any:
+    t = _tanh_softplus(x)
+    return grad * (t + x * unary.sigmoid_of(x) * (1 - t * t))
 
 
 def mish(input: Any, inplace: bool = False) -> Any:
@@ -346,9 +390,11 @@ def mish(input: Any, inplace: bool = False) -> Any:
 
 
 class Softplus(Op):
-    """y = log(1 + exp(beta x)) / beta;  dx = grad * sigmoid(beta x).  Saves its input.
+    """y = log(1 + exp(beta x)) / beta;  dx = grad * z / (z + 1), z = exp(beta x).  Saves its input.
 
-    Where beta x > threshold it is linear: y = x, dx = grad.
+    Where beta x > threshold it is linear: y = x, dx = grad. The gradient is sigmoid(beta x)
+    in the form of PyTorch's kernel: z / (z + 1) keeps exp's tiny values (down to subnormals)
+    where 1 / (1 + exp(-beta x)) has already overflowed to 0.
     """
 
     fields = ("beta", "threshold")
@@ -358,14 +404,25 @@ class Softplus(Op):
     def forward(ctx: Any, x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.beta, ctx.threshold = beta, threshold
-        scaled = x * beta
-        return np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / beta)
+        return _in_float32(_softplus, x, beta, threshold)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (x,) = ctx.saved_tensors
-        scaled = x * ctx.beta
-        return np.where(scaled > ctx.threshold, grad, grad * _sigmoid(scaled)), None, None
+        return _in_float32(_softplus_backward, grad, x, ctx.beta, ctx.threshold), None, None
+
+
+def _softplus(x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
+    scaled = x * beta
+    return np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / beta)
+
+
+def _softplus_backward(grad: Any, x: Any, beta: float, threshold: float) -> Any:
+    scaled = x * beta
+    if is_tensor(scaled):  # create_graph: sigmoid, whose derivative PyTorch's double backward uses
+        return np.where(scaled > threshold, grad, grad * unary.sigmoid_of(scaled))
+    z = np.exp(scaled)
+    return np.where(scaled > threshold, grad, grad * z / (z + 1))
 
 
 def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
@@ -375,20 +432,35 @@ def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
 
 
 class LogSigmoid(Op):
-    """y = log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|));  dx = grad * sigmoid(-x).
+    """y = log(sigmoid(x)) = min(x, 0) - log(1 + e), e = exp(-|x|);  dx = grad * sigmoid(-x).
 
-    Saves its input (PyTorch also keeps a private buffer, which nothing else can write).
+    sigmoid(-x) in the form of PyTorch's kernel, from e: 1 - e / (1 + e) for x < 0, else
+    e / (1 + e), which keeps exp's tiny values where 1 / (1 + exp(x)) has overflowed to 0.
+    Saves its input (PyTorch also keeps e in a private buffer, which nothing else can write;
+    here backward recomputes it).
     """
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+        return _in_float32(_logsigmoid, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return grad * _sigmoid(-x)
+        return _in_float32(_logsigmoid_backward, grad, x)
+
+
+def _logsigmoid(x: np.ndarray) -> np.ndarray:
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+def _logsigmoid_backward(grad: Any, x: Any) -> Any:
+    if is_tensor(x):  # create_graph: sigmoid, whose derivative PyTorch's double backward uses
+        return grad * unary.sigmoid_of(-x)
+    e = np.exp(-np.abs(x))
+    tail = e / (e + 1)
+    return np.where(x < 0, 1 - tail, tail) * grad
 
 
 def logsigmoid(input: Any) -> Any:
@@ -409,16 +481,25 @@ class Hardsigmoid(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        return np.clip(x + 3, 0, 6) / 6
+        return _in_float32(_hardsigmoid, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        dx = grad * ((x > -3) & (x < 3)) / 6
+        dx = _in_float32(_hardsigmoid_backward, grad, x)
         if _helpers.is_tensor(dx):  # create_graph
             # PyTorch has no derivative for hardsigmoid's backward: differentiating again raises.
             dx = _helpers.NoDerivative.apply(dx, x, "aten::hardsigmoid_backward")
         return dx
+
+
+def _hardsigmoid(x: np.ndarray) -> np.ndarray:
+    return np.clip(x + 3, 0, 6) / 6
+
+
+def _hardsigmoid_backward(grad: Any, x: Any) -> Any:
+    # PyTorch multiplies by the float32 1/6 in every dtype (float64 too), not divides by 6.
+    return grad * ((x > -3) & (x < 3)) * _ONE_SIXTH.of(x)[0]
 
 
 def hardsigmoid(input: Any, inplace: bool = False) -> Any:
@@ -437,13 +518,21 @@ class Hardswish(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
-        return x * np.clip(x + 3, 0, 6) / 6
+        return _in_float32(_hardswish, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        middle = grad * (x / 3 + 0.5)
-        return np.where(x <= -3, 0, np.where(x < 3, middle, grad))
+        return _in_float32(_hardswish_backward, grad, x)
+
+
+def _hardswish(x: np.ndarray) -> np.ndarray:
+    return x * np.clip(x + 3, 0, 6) / 6
+
+
+def _hardswish_backward(grad: Any, x: Any) -> Any:
+    middle = grad * (x / 3 + 0.5)
+    return np.where(x <= -3, 0, np.where(x < 3, middle, grad))
 
 
 def hardswish(input: Any, inplace: bool = False) -> Any:

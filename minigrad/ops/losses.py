@@ -419,10 +419,6 @@ def _log_sigmoid(x: Any) -> Any:
     return np.where(x < 0, x, 0) - (np.log(1 + tail) if is_tensor(x) else np.log1p(tail))
 
 
-def _sigmoid(x: Any) -> Any:
-    return (np.tanh(x * 0.5) + 1) * 0.5
-
-
 class BinaryCrossEntropyWithLogits(Op):
     """loss = w ((1 - t) x - (1 + (pw - 1) t) log(sigmoid(x))), from logits x.
 
@@ -461,10 +457,10 @@ class BinaryCrossEntropyWithLogits(Op):
         dx = dt = None
         if ctx.needs_input_grad[0]:
             if pos_weight is None:
-                dx = scale * (_sigmoid(x) - t)
+                dx = scale * (unary.sigmoid_of(x) - t)
             else:
                 pt = pos_weight * t
-                dx = scale * ((pt + 1 - t) * _sigmoid(x) - pt)
+                dx = scale * ((pt + 1 - t) * unary.sigmoid_of(x) - pt)
         if ctx.needs_input_grad[1]:
             if pos_weight is None:
                 dt = scale * -x

@@ -169,7 +169,7 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     """
     array = operand(input)
     numpy_dtype = sum_dtype(array, dtype, "sum")
-    if dim is None:
+    if dim is None and not keepdim:  # (with keepdim, every dim is reduced to size 1: SumDim)
         if numpy_dtype is None:
             return Sum.apply(input)  # no options: recording's fast branch takes it
         return Sum.apply(input, numpy_dtype)
@@ -191,12 +191,12 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = Non
         numpy_dtype = to_numpy_dtype(dtype, "mean")
         if numpy_dtype.kind != "f":
             raise RuntimeError(errors.mean_optional_dtype(display_name(numpy_dtype)))
-        if dim is None:
+        if dim is None and not keepdim:
             return Mean.apply(input, numpy_dtype)
         return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
     if array.dtype.kind != "f":
         raise RuntimeError(errors.mean_dtype(display_name(array.dtype)))
-    if dim is None:
+    if dim is None and not keepdim:
         return Mean.apply(input)  # no options: recording's fast branch takes it
     return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim)
 

@@ -28,6 +28,7 @@ from minigrad.ops._helpers import (
     check_float_kernel,
     float_input,
     is_bool,
+    is_tensor,
     operand,
     run,
     zero_where,
@@ -246,6 +247,17 @@ class Sigmoid(SavesResult):
             # branch, without its argument loop nor a ctx: this is the chain's hottest node).
             return _sigmoid_grad(grad, y)
         return run(SigmoidBackward, grad, y)
+
+
+def sigmoid_of(v: Any) -> Any:
+    """PyTorch's sigmoid ``1 / (1 + exp(-v))`` for other ops' formulas: arrays or tensors.
+
+    An array gets Sigmoid's own kernel (the one formula, float16 through float32); a tensor
+    (a backward under create_graph) gets the differentiable op.
+    """
+    if is_tensor(v):
+        return Sigmoid.apply(v)
+    return Sigmoid.forward(NO_GRAD_CTX, v)
 
 
 def sigmoid(input: Any) -> Any:
