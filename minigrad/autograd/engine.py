@@ -419,9 +419,15 @@ def _execute(
                     dependencies[next_node] = count - 1
                     if grad is not None:
                         slots = buffers.get(next_node)
-                        buffers[next_node] = _deliver(
-                            slots, next_node, node._next_nrs[index], grad
-                        )
+                        if slots is None:
+                            buffers[next_node] = _deliver(
+                                None, next_node, node._next_nrs[index], grad
+                            )
+                        else:  # (a leaf's accumulator, once per use: inline, no call)
+                            output_nr = node._next_nrs[index]
+                            previous = slots[output_nr]
+                            # Out of place: the same gradient may have gone to several nodes.
+                            slots[output_nr] = grad if previous is None else previous + grad
             index += 1  # noqa: SIM113
         # Alone in the queue, the one node made ready would be the next out of it: run it
         # without the queue (a chain's common case). Otherwise it queues, in its turn.
