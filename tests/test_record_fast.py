@@ -1,4 +1,4 @@
-"""Recording's fast branch (``autograd/record.py``, ``record_fast``) against its general path.
+"""Recording's fast branch (per-op recording functions, autograd/record.py) vs its general path.
 
 Every sample of every op of the op table runs twice, once with the fast branch and once with it
 turned off (``FAST_BRANCH`` false: every call goes the general way), from the same seed and on

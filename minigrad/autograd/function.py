@@ -42,7 +42,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import grad_mode, saved, saved_attributes
-from minigrad.autograd.graph import Node, sum_to_shape
+from minigrad.autograd.graph import EDGES_IN_SLOTS, Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import record, recorder
 from minigrad.autograd.tensor_base import TensorBase
@@ -400,6 +400,8 @@ class Op(Function):
         super().__init_subclass__(**kwargs)
         cls._Node._slots = tuple(range(cls.num_inputs))
         cls._Node._num_args = cls.num_inputs
+        if cls.num_inputs in EDGES_IN_SLOTS:  # no tuple kept per node (graph.py)
+            cls._Node._next_nodes = EDGES_IN_SLOTS[cls.num_inputs]
         # Made once per class, after its body: forward and the node class are final by now.
         cls._record = recorder(cls)
         cls._fast_inputs = -1 if cls._record is None else cls.num_inputs

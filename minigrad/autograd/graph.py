@@ -11,6 +11,7 @@ Also PyTorch's ``torch.autograd.graph`` module: ``Node`` and the saved-tensor ho
 from __future__ import annotations
 
 import itertools
+import operator
 import weakref
 from collections.abc import Callable
 from types import NoneType
@@ -41,9 +42,12 @@ class Node:
     """One recorded operation: where its gradients go, and what it saved to compute them.
 
     Edges are kept as two parallel tuples, ``_next_nodes`` and ``_next_nrs`` (no tuple per
-    edge); ``next_functions`` pairs them up for readers. What every node has lives in slots;
-    the rarely-set attributes (hooks, anomaly's forward stack, a custom Function's own notes)
-    fall back to the class-level defaults below until set, in a ``__dict__`` made only then.
+    edge); ``next_functions`` pairs them up for readers. The nodes of built-in ops of one or
+    two inputs keep their edges' nodes in the slots ``_next0`` and ``_next1`` instead, and
+    ``_next_nodes`` makes the tuple when read (``EDGES_IN_SLOTS``). What every node has lives
+    in slots; the rarely-set attributes (hooks, anomaly's forward stack, a custom Function's
+    own notes) fall back to the class-level defaults below until set, in a ``__dict__`` made
+    only then.
     """
 
     __slots__ = (
@@ -52,6 +56,14 @@ class Node:
         "_sequence_nr",  # later nodes run first in backward (PyTorch's order)
         "_saved",  # flat saved values (autograd/saved.py); () nothing, None freed
         "_input_meta",  # None, or per edge the (shape, dtype) a gradient must be brought to
+        # The saved input tensors of arguments 0 and 1 (set only if saved): kept here rather
+        # than in ``_saved``, which then holds only atoms, so the garbage collector untracks
+        # it instead of traversing it at every collection (autograd/saved.py).
+        "_input0",
+        "_input1",
+        "_output_counter",  # ... and for the same reason, the counter of output 0 if saved
+        "_next0",  # the edges' nodes of a node whose class keeps them in slots (EDGES_IN_SLOTS)
+        "_next1",
         "__dict__",
         "__weakref__",
     )
@@ -161,6 +173,7 @@ class Node:
             if kinds is not None:
                 self._freed_kinds = kinds
             self._saved = None  # using them again is "backward through the graph a second time"
+            self._input0 = self._input1 = None  # (the saved inputs' tensors, if any)
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         """Gradients for ``next_functions`` from the gradients of this node's outputs.
@@ -171,6 +184,30 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+def _set_one_edge(node: Node, nodes: tuple[Node | None, ...]) -> None:
+    (node._next0,) = nodes
+
+
+def _set_two_edges(node: Node, nodes: tuple[Node | None, ...]) -> None:
+    node._next0, node._next1 = nodes
+
+
+def _one_edge(node: Node) -> tuple[Node | None]:
+    return (node._next0,)
+
+
+# ``_next_nodes`` for the node classes whose one or two edges live in ``_next0`` and ``_next1``.
+# A tuple of nodes is an object the garbage collector tracks, and a graph kept alive (a long
+# forward pass) keeps one per node: each collection of the old generation traverses them all.
+# Slots cost no object; the tuple is made when the engine reads the edges, and freed at once.
+# (Two edges: ``attrgetter`` makes the tuple in C.)
+EDGES_IN_SLOTS = {
+    1: property(_one_edge, _set_one_edge, doc="The node's edge, as a 1-tuple."),
+    2: property(operator.attrgetter("_next0", "_next1"), _set_two_edges,
+                doc="The node's two edges, as a tuple."),
+}
 
 
 class RemovableHandle:

@@ -330,7 +330,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 else:
                     output_nr = x._output_nr
                     node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
-                node._next_nodes = (x_node,)
+                node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
                 # 4. the output
                 output = _new(_Tensor)
                 output._array = out_array
@@ -475,7 +475,8 @@ def _binary_recorder(
                     y_nr = 0
                 else:
                     y_nr = y._output_nr
-                node._next_nodes = (x_node, y_node)
+                node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
+                node._next1 = y_node
                 node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
                 # 4. the output
                 output = _new(_Tensor)

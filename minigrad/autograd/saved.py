@@ -6,21 +6,34 @@ A node keeps them flat in one tuple, ``node._saved``, six entries per value (no 
 
 - ``value``: the array (or, for custom Functions, the tensor's buffer), or a plain value;
 - ``counter``: the version counter the value shares with its tensor, None if nobody else can
-  write to it (a scalar, a private intermediate array);
+  write to it (a scalar, a private intermediate array); for an input, ``ON_TENSOR``: the
+  input tensor's own counter, read from it when needed (see below); for the node's output 0,
+  ``OUTPUT_COUNTER``: the counter is in the node's slot of that name;
 - ``saved_version``: the counter's value at save time; unpacking compares the two, a pure
   integer comparison, so modify-then-restore is still caught;
 - ``origin``: who the value belongs to, which decides what backward gets back and what the
   stale-version message names: an input *tensor* (the message names its *current*
-  producer); an ``int``, the number of the node's own output it is (kept as buffer and counter
-  only: holding the tensor would make a cycle tensor -> grad_fn -> saved -> tensor); a weak
-  reference to a node, for the result of an in-place op through a view (see ``inplace.py``);
-  None for a plain value;
+  producer), which for the arguments 0 and 1 the node keeps in a slot of its own while the
+  entry names the slot (``IN_NODE``); an ``int``, the number of the node's own output it is
+  (kept as buffer and counter only: holding the tensor would make a cycle tensor -> grad_fn
+  -> saved -> tensor); a weak reference to a node, for the result of an in-place op through
+  a view (see ``inplace.py``); None for a plain value;
 - ``had_history``: for an input, whether it had a ``grad_fn`` when saved (PyTorch's
   ``!is_leaf_``): if ``detach_()`` took it away since, unpacking raises PyTorch's error first;
 - ``position``: for an input, its position among the op's arguments (None otherwise). PyTorch's
   generated nodes check their saved inputs in the order of the arguments' *names* (``other``
   before ``self``), then their outputs: an op declares that order as ``unpack_order``, which
   decides which stale tensor the error names when several are stale.
+
+An input's counter is not kept in its entry: the entry keeps the tensor (``origin``), whose
+counter never changes once made, and unpacking reads it there. Nor is one made for saving: an
+op result never viewed, detached, written or saved before (most of them) has none, which is a
+counter at version 0; every way to write the buffer through autograd's eyes goes through that
+tensor or an alias sharing its counter, which the tensor makes on first need, starting at 0.
+A long chain then leaves no counter per op for the garbage collector to traverse; keeping the
+input tensors of arguments 0 and 1 and the counter of output 0 in the node's slots does the
+same for the ``_saved`` tuple itself: holding only atoms, it is untracked by the collector's
+first pass over it.
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
@@ -50,6 +63,19 @@ if TYPE_CHECKING:
 FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
 _NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
+
+
+# The counter field of a saved input: its tensor's counter, read from the tensor (module
+# docstring). A string, not an instance of a class of ours: the garbage collector untracks a
+# tuple that holds only atoms (strings, numbers, arrays), and instances of Python classes are
+# never atoms.
+ON_TENSOR = "the tensor's counter"
+# The origin field of a saved input of argument 0 or 1: the tensor is kept in that slot of
+# the node (``Node._input0``, ``_input1``) rather than in ``_saved``, for the same reason.
+IN_NODE = ("_input0", "_input1")
+# The counter field of the node's output 0: the counter is kept in the node's slot of this name.
+OUTPUT_COUNTER = "_output_counter"
+
 _hooks_active = saved_hooks.active
 
 
@@ -93,7 +119,23 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
     saved = node._saved or ()
     for start in range(0, len(saved), FIELDS):
         value, counter, version, origin = saved[start : start + 4]
+        counter, origin = _resolve(node, counter, origin)
         yield start // FIELDS, value, counter, version, origin
+
+
+def _resolve(node: Node, counter: Any, origin: Any) -> tuple[Any, Any]:
+    """An entry's counter and origin themselves, where the entry names a slot of ``node``.
+
+    An input's counter is made now if its tensor has none yet (the readers here want the
+    object; backward's common path reads the tensor's instead, see ``unpack``).
+    """
+    if type(origin) is str:  # an input kept in one of the node's slots (IN_NODE)
+        origin = getattr(node, origin)
+    if counter is ON_TENSOR:
+        counter = origin._version_counter()
+    elif counter is OUTPUT_COUNTER:
+        counter = node._output_counter
+    return counter, origin
 
 
 def pack(
@@ -131,11 +173,16 @@ def pack(
         if match is not None:
             claimed = match
             tensor = input_tensors[match]
-            counter = tensor._counter or tensor._version_counter()  # no call if made
-            if counter.is_inference:  # made in inference mode (autograd/inference.py)
+            counter = tensor._counter
+            if counter is not None and counter.is_inference:  # (autograd/inference.py)
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (tensor._array, counter, counter.version, tensor,
-                       tensor._grad_fn is not None, match)
+            origin = tensor
+            if match < 2:  # kept in the node's slot (module docstring)
+                origin = IN_NODE[match]
+                setattr(node, origin, tensor)
+            # (no counter yet: version 0, and none is made for this: module docstring)
+            packed += (tensor._array, ON_TENSOR, 0 if counter is None else counter.version,
+                       origin, tensor._grad_fn is not None, match)
         else:
             output_nr = 0
             for seen in seen_outputs:
@@ -149,15 +196,18 @@ def pack(
                                    else _set_counter(output))
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-                    packed += (output._array, counter, counter.version + pending_writes,
-                               output_nr, False, None)
+                    version = counter.version + pending_writes
+                    if output_nr == 0:  # kept in the node's slot (module docstring)
+                        node._output_counter = counter
+                        counter = OUTPUT_COUNTER
+                    packed += (output._array, counter, version, output_nr, False, None)
                     break
                 output_nr += 1  # noqa: SIM113
             else:
                 packed += (value, None, 0, None, False, None)
     entries = tuple(packed)
     if _hooks_active[0] and _hooks_state.stack:  # saved_tensors_hooks (one check without)
-        entries = _pack_with_hooks(entries, output_tensors, _hooks_state.stack[-1])
+        entries = _pack_with_hooks(node, entries, output_tensors, _hooks_state.stack[-1])
     node._saved = entries
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
@@ -195,11 +245,21 @@ def pack_fast(
         if value is None:
             packed += _NOTHING
         elif value is x_array or value is y_array:
-            tensor, position = (x, 0) if value is x_array else (y, 1)
-            counter = tensor._counter or tensor._version_counter()  # no call if made
-            if counter.is_inference:
+            # kept in the node's slot, named by the entry (IN_NODE, module docstring)
+            if value is x_array:
+                tensor = node._input0 = x
+                origin, position = "_input0", 0
+            else:
+                tensor = node._input1 = y
+                origin, position = "_input1", 1
+            counter = tensor._counter  # None: version 0, none made for this (module docstring)
+            if counter is None:
+                version = 0
+            elif counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (value, counter, counter.version, tensor, tensor._grad_fn is not None,
+            else:
+                version = counter.version
+            packed += (value, ON_TENSOR, version, origin, tensor._grad_fn is not None,
                        position)
         elif value is raw:
             counter = output._counter
@@ -207,7 +267,8 @@ def pack_fast(
                 counter = _set_counter(output)
             if counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
-            packed += (output._array, counter, counter.version, 0, False, None)
+            node._output_counter = counter  # kept in the node's slot (module docstring)
+            packed += (output._array, OUTPUT_COUNTER, counter.version, 0, False, None)
         else:
             packed += (value, None, 0, None, False, None)
     node._saved = packed
@@ -238,10 +299,20 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
             if counter is None:
                 if type(value) is Hooked:
                     break
-            elif counter.version != saved[start + 1] or (
-                saved[start + 3] and saved[start + 2]._grad_fn is None
-            ):
-                break
+            else:
+                if counter is OUTPUT_COUNTER:  # kept in the node's slot
+                    counter = node._output_counter
+                origin = saved[start + 2]
+                if type(origin) is str:  # an input kept in one of the node's slots
+                    origin = getattr(node, origin)
+                if counter is ON_TENSOR:  # an input: its tensor's counter (None: version 0)
+                    counter = origin._counter
+                    if (0 if counter is None else counter.version) != saved[start + 1]:
+                        break
+                elif counter.version != saved[start + 1]:
+                    break
+                if saved[start + 3] and origin._grad_fn is None:
+                    break
             start += FIELDS
         else:
             return values
@@ -269,8 +340,7 @@ def unpack_one(node: Node, index: int) -> Any:
 
 def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool) -> Any:
     value = saved[start]
-    counter = saved[start + 1]
-    origin = saved[start + 3]
+    counter, origin = _resolve(node, saved[start + 1], saved[start + 3])
     if counter is None:
         if type(value) is Hooked:
             return _from_hooks(node, value.unpack(), origin, as_tensors)
@@ -296,6 +366,7 @@ def _from_hooks(node: Node, tensor: TensorBase, origin: Any, as_tensors: bool) -
 
 
 def _pack_with_hooks(
+    node: Node,
     packed: tuple[Any, ...],
     output_tensors: Sequence[TensorBase],
     hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]],
@@ -309,7 +380,7 @@ def _pack_with_hooks(
     result: tuple[Any, ...] = ()
     for start in range(0, len(packed), FIELDS):
         entry = packed[start : start + FIELDS]
-        tensor = saved_tensor_of(entry, output_tensors)
+        tensor = saved_tensor_of(node, entry, output_tensors)
         if tensor is not None:
             entry = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0, entry[3],
                      False, entry[5])
@@ -317,9 +388,15 @@ def _pack_with_hooks(
     return result
 
 
-def saved_tensor_of(entry: Sequence[Any], output_tensors: Sequence[TensorBase] = ()) -> Any:
-    """The tensor behind one saved entry (what a pack hook gets), or None for a plain value."""
+def saved_tensor_of(
+    node: Node, entry: Sequence[Any], output_tensors: Sequence[TensorBase] = ()
+) -> Any:
+    """The tensor behind one saved entry of ``node`` (what a pack hook gets), or None."""
     value, counter, _, origin = entry[:4]
+    if type(origin) is str:  # an input kept in one of the node's slots
+        return getattr(node, origin)
+    if counter is OUTPUT_COUNTER:
+        counter = node._output_counter
     if isinstance(origin, TensorBase):
         return origin
     if type(origin) is int and origin < len(output_tensors):
@@ -350,7 +427,7 @@ def _check_in_order(node: Node, saved: tuple[Any, ...], order: tuple[int, ...]) 
 
     tracked = [start for start in range(0, len(saved), FIELDS) if saved[start + 1] is not None]
     for start in sorted(tracked, key=rank):
-        counter, origin = saved[start + 1], saved[start + 3]
+        counter, origin = _resolve(node, saved[start + 1], saved[start + 3])
         if saved[start + 4] and origin._grad_fn is None:
             raise RuntimeError(errors.SAVED_TENSOR_DETACHED_INPLACE)
         if counter.version != saved[start + 2]:

@@ -86,7 +86,7 @@ class SavedTensor:
         entry = values[start : start + saved.FIELDS]
         if type(entry[0]) is saved.Hooked:
             raise RuntimeError(errors.SAVED_HOOKS_ALREADY_SET)
-        tensor = saved.saved_tensor_of(entry)
+        tensor = saved.saved_tensor_of(node, entry)
         if tensor is None:
             raise RuntimeError(errors.SAVED_HOOKS_ON_NONE)
         hooked = saved.Hooked(saved.call_pack_hook(pack_hook, tensor), unpack_hook)

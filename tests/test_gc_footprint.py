@@ -1,0 +1,70 @@
+"""What a live graph leaves for the garbage collector to traverse (minigrad's own layout).
+
+CPython's collector traverses every tracked object alive at each collection of the old
+generation; a long forward pass keeps its whole graph alive, so the objects kept per op set
+the collector's share of a deep chain (benchmarks/bench_core.py, section 3). A node is one
+tracked object, and a saved input tensor another (PyTorch keeps its Python object too); the
+node's edges, saved values and the saved tensors' version counters must not add any.
+"""
+import collections
+import gc
+
+import pytest
+from _backend import LIB
+from _backend import mg as minigrad
+
+pytestmark = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's graph layout")
+
+STEPS = 1000
+FEW = 50  # objects kept once per chain, not per op: the leaves, their accumulators ...
+
+
+def _kept_by_type(build) -> collections.Counter:
+    """Tracked objects by type name, alive after ``build()`` minus before (its result kept)."""
+    build()  # first: whatever the first call makes once (imports, caches) is not counted
+    gc.collect()
+    before = collections.Counter(type(o).__name__ for o in gc.get_objects())
+    result = build()
+    gc.collect()  # also untracks the tuples that hold only untracked objects
+    after = collections.Counter(type(o).__name__ for o in gc.get_objects())
+    after.subtract(before)
+    del result
+    return after
+
+
+def _mul_add_chain():
+    x = minigrad.ones(8)
+    w, b = minigrad.ones(8, requires_grad=True), minigrad.ones(8, requires_grad=True)
+    y = x
+    for _ in range(STEPS):
+        y = y * w  # Mul saves both inputs
+        y = y + b
+    return y
+
+
+def _sigmoid_chain():
+    x = minigrad.ones(8)
+    w, b = minigrad.ones(8, requires_grad=True), minigrad.ones(8, requires_grad=True)
+    y = x
+    for _ in range(STEPS):
+        y = (y * w + b).sigmoid()  # Sigmoid saves its result
+    return y
+
+
+def test_a_mul_add_chain_keeps_its_nodes_and_saved_tensors_only():
+    kept = _kept_by_type(_mul_add_chain)
+    assert kept["MulBackward0"] == STEPS and kept["AddBackward0"] == STEPS
+    # each Mul's saved input (the previous step's result), and the leaves w and b
+    assert STEPS <= kept["Tensor"] < STEPS + FEW
+    assert kept["tuple"] < FEW  # no edge tuple, no tracked saved values per node
+    assert kept["VersionCounter"] < FEW  # saving a tensor makes no counter for it
+    assert sum(kept.values()) < 3 * STEPS + FEW
+
+
+def test_a_sigmoid_chain_keeps_no_tuple_per_node():
+    kept = _kept_by_type(_sigmoid_chain)
+    assert kept["SigmoidBackward0"] == STEPS
+    assert kept["tuple"] < FEW
+    # the saved results' counters (shared with their tensors), and Mul's saved inputs
+    assert kept["VersionCounter"] == STEPS
+    assert sum(kept.values()) < 5 * STEPS + FEW
