@@ -349,24 +349,28 @@ def _execute(
     # Read once: flipping anomaly mode from inside a backward hook does not change this run.
     anomaly_on = anomaly._state.enabled
     lean = targets is None and not anomaly_on  # the common path may run (node permitting)
-    node = None  # the node to run next when it is known without the queue
+    # The node to run next when it is known without the queue, and the gradients it received.
+    # A node in the queue has its gradients in ``buffers``; one handed over directly carries
+    # them here, so a chain's gradients never go through the dict.
+    node: Node | None = None
+    grads: list[Any] | None = None
     while True:
         if node is None:
             if not ready:
                 break
             node = pop(ready)[2]
-        grads = take(node, None)
+            grads = take(node, None)
         if lean and node._lean and node._output_meta is None:
             # The common node: one output, no hook of any kind, no anomaly mode, every leaf
-            # wanted. A buffer exists only once a gradient arrived, so ``grads`` holds one;
-            # without a buffer the node has nothing to compute and only releases its
-            # dependants (its saved values stay, as PyTorch's do when it does not run).
+            # wanted. Without a gradient the node has nothing to compute and only releases
+            # its dependants (its saved values stay, as PyTorch's do when it does not run).
             if grads is None:
                 results = ()
             elif type(node) is AccumulateGrad:
                 grad = grads[0]
-                # Drop what still refers to the gradient from the previous steps (the buffer,
-                # the last buffer filled, the producer's results): its count is then exact.
+                # Drop what still refers to the gradient from the previous steps (the list it
+                # came in, the last buffer filled, the producer's results): its count is then
+                # exact.
                 grads = slots = None
                 results = ()
                 variable = node._variable()
@@ -387,40 +391,67 @@ def _execute(
             results = _run_general(
                 node, grads, graph, targets, retain_graph, create_graph, anomaly_on
             )
-        # A node that produced nothing (it received no gradient) still releases its dependants.
+        # Deliver each result along its edge. A node that produced nothing (it received no
+        # gradient) still releases its dependants. The node's edges are read here and nowhere
+        # else in the loop: ``_next_nodes`` (and ``_next_nrs`` when a gradient goes on).
         # (The index is counted by hand: an enumerate object costs more on one or two edges.)
         index = 0
-        following = None  # the first dependant made ready here, queued only if need be
+        following = handed = None  # the first dependant made ready here, and its gradients
         for next_node in node._next_nodes:
             count = dependants(next_node)
             if count is not None:  # None: no edge, or a node that does not lead to a target
-                if results:
-                    grad = results[index]
+                grad = results[index] if results else None
+                if count == 1:  # its last edge delivers now: ready, with its gradients
+                    slots = take(next_node, None)  # what earlier edges summed, if any
                     if grad is not None:
-                        slots = buffers.get(next_node)
-                        output_nr = node._next_nrs[index]
-                        if slots is None:
-                            slots = buffers[next_node] = [None] * next_node._num_outputs
-                            slots[output_nr] = grad
+                        if slots is None and next_node._num_outputs == 1:
+                            slots = [grad]  # (a chain's case, inline: no call)
                         else:
-                            # Out of place: the same gradient may have gone to several consumers.
-                            previous = slots[output_nr]
-                            slots[output_nr] = grad if previous is None else previous + grad
-                if count == 1:  # its last edge delivered: ready
+                            slots = _deliver(slots, next_node, node._next_nrs[index], grad)
                     arrival += 1
                     if following is None:
-                        following, following_arrival = next_node, arrival
+                        following, handed, following_arrival = next_node, slots, arrival
                     else:
+                        if slots is not None:
+                            buffers[next_node] = slots
                         push(ready, (-next_node._sequence_nr, arrival, next_node))
                 else:
                     dependencies[next_node] = count - 1
+                    if grad is not None:
+                        slots = buffers.get(next_node)
+                        if slots is None:
+                            buffers[next_node] = _deliver(
+                                None, next_node, node._next_nrs[index], grad
+                            )
+                        else:  # (a leaf's accumulator, once per use: inline, no call)
+                            output_nr = node._next_nrs[index]
+                            previous = slots[output_nr]
+                            # Out of place: the same gradient may have gone to several nodes.
+                            slots[output_nr] = grad if previous is None else previous + grad
             index += 1  # noqa: SIM113
         # Alone in the queue, the one node made ready would be the next out of it: run it
         # without the queue (a chain's common case). Otherwise it queues, in its turn.
         if following is not None and ready:
+            if handed is not None:
+                buffers[following] = handed
             push(ready, (-following._sequence_nr, following_arrival, following))
-            following = None
-        node = following
+            following = handed = None
+        node, grads = following, handed
+        slots = handed = None  # (the count of a gradient an accumulator may steal)
+
+
+def _deliver(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list[Any]:
+    """``slots`` (the gradients ``node`` received so far, or None) with ``grad`` added."""
+    if slots is None:
+        if node._num_outputs == 1:
+            return [grad]
+        slots = [None] * node._num_outputs
+        slots[output_nr] = grad
+        return slots
+    # Out of place: the same gradient may have gone to several consumers.
+    previous = slots[output_nr]
+    slots[output_nr] = grad if previous is None else previous + grad
+    return slots
 
 
 def _run_general(

@@ -122,19 +122,18 @@ class BackwardNode(Node):
     # --- what the engine calls ---------------------------------------------------------------
 
     def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
-        function = self._function
-        if function._tensor_level:
-            return self._backward_custom(function, grads, as_tensors)
+        # A built-in op's node (a custom Function's has ``_backward_custom`` in its place: see
+        # ``Function._node_namespace``), so the engine's call needs no test of the kind.
         # Every saved value is checked before backward runs, whether or not it is needed.
         values = self._saved
         if values or values is None:
             self._unpacked = saved.unpack(self, as_tensors)
             try:
-                result = function.backward(self, *grads)  # a built-in op: arrays in and out
+                result = self._function.backward(self, *grads)  # arrays in and out
             finally:
                 self._unpacked = ()  # the values are not kept beyond the call
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
-            result = function.backward(self, *grads)
+            result = self._function.backward(self, *grads)
         if type(result) is not tuple:
             result = (result,)
         # A built-in op returns one gradient per input, to be fitted to the input's shape and
@@ -154,14 +153,12 @@ class BackwardNode(Node):
             return result
         return self._fit_grads(result, meta)
 
-    def _backward_custom(
-        self, function: type[Function], grads: list[Any], as_tensors: bool
-    ) -> tuple[Any, ...]:
+    def _backward_custom(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
         """A custom Function's backward: on tensors, and its answer checked before use."""
         values = self._saved
         self._unpacked = saved.unpack(self, True) if values or values is None else ()
         try:
-            result = function._call_backward(self, grads, as_tensors)
+            result = self._function._call_backward(self, grads, as_tensors)
         finally:
             self._unpacked = ()
         return self._check_grads(result)  # a user's backward may return anything
@@ -253,6 +250,8 @@ class Function:
         # <torch.autograd.function.ExpBackward object at 0x...>.
         "__module__": __name__,
         "__repr__": object.__repr__,
+        # Its backward sees tensors and its answer is checked (built-in ops': arrays, trusted).
+        "_backward": BackwardNode._backward_custom,
     }
     # A new-style Function (forward without ctx, plus setup_context): forward's signature, read
     # once, to bind apply's arguments. None for forward(ctx, ...).
