@@ -218,7 +218,22 @@ CASES = {
                  (a + 1, 2 * a, a - 0.5, a / 2, a * i, i + a, a + a.double())), False),
     "a broadcasting error": (
         lambda: ((a := _leaf(2), b := _leaf(3)), (a + b,)), True),
+    # the saving specialised per op (saved.pack_inputs, pack_result) and its fallbacks
+    "inputs written before: saved at versions above 0": (
+        lambda: ((a := _leaf(3), b := _leaf(3)),
+                 (_written(a) * _written(b), (e := _written(b.exp() * 1)) * a, e.exp(),
+                  _written(a.exp() * 1).sigmoid())), False),  # (the writes are general)
+    "two-input ops that save something else than their inputs in place": (
+        lambda: ((a := _leaf(3), b := _leaf(3)),
+                 (a / b, a.atan2(b), a.pow(b.abs()), b / a)), False),  # (pow: general)
 }
+
+
+def _written(tensor: Any) -> Any:
+    """``tensor`` after two in-place writes outside the graph: its counter is at 2."""
+    with minigrad.no_grad():
+        tensor.add_(1.0).mul_(0.5)
+    return tensor
 
 
 def arithmetic_op(name: str) -> Any:
