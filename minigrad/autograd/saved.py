@@ -296,6 +296,15 @@ def pack_inputs(
         pack_fast(node, values, x, y, raw, output)
         return
     saved_x, saved_y = values
+    if (saved_x is x_array and saved_y is y_array and x._counter is None
+            and y._counter is None):
+        # The most common case, written out: both saved, neither written, viewed or
+        # detached yet, so no counter and version 0 (module docstring).
+        node._input0 = x
+        node._input1 = y
+        node._saved = (x_array, ON_TENSOR, 0, "_input0", x._grad_fn is not None, 0,
+                       y_array, ON_TENSOR, 0, "_input1", y._grad_fn is not None, 1)
+        return
     if saved_x is x_array:
         counter = x._counter  # None: version 0, none made for this (module docstring)
         if counter is None:
@@ -355,19 +364,51 @@ def pack_result(
     node._saved = (output._array, OUTPUT_COUNTER, 0, 0, False, None)
 
 
+def pack_input(
+    node: Node,
+    values: Sequence[Any],
+    x: TensorBase,
+    y: TensorBase | None,
+    raw: Any,
+    output: TensorBase,
+) -> None:
+    """``pack_fast`` for an op of one input that saves that input alone (``log``, ``sin``).
+
+    Anything else (another value, saved-tensor hooks, the debugging switches, an inference
+    tensor) takes ``pack_fast``.
+    """
+    x_array = x._array
+    if len(values) != 1 or values[0] is not x_array or _hooks_active[0] or switches.saves:
+        pack_fast(node, values, x, y, raw, output)
+        return
+    counter = x._counter  # None: version 0, none made for this (module docstring)
+    if counter is None:
+        version = 0
+    elif counter.is_inference:
+        pack_fast(node, values, x, y, raw, output)  # (raises PyTorch's error)
+        return
+    else:
+        version = counter.version
+    node._input0 = x
+    node._saved = (x_array, ON_TENSOR, version, "_input0", x._grad_fn is not None, 0)
+
+
 def fast_packer(num_inputs: int, saves: Any) -> Callable[..., None]:
     """The packing a recording function of an op uses, chosen once from its declarations.
 
     ``num_inputs`` and ``saves`` (PyTorch's names of the saved values): an op of one input that
-    saves ``("result",)`` gets ``pack_result``, any op of two inputs ``pack_inputs`` (the
-    bilinear ops' form, tested by identity per position at no cost to the others, which fall
-    back), the rest ``pack_fast``. Each falls back to ``pack_fast`` and that to ``pack``, so the
-    choice changes the cost, never the entries.
+    saves ``("result",)`` gets ``pack_result``, one that saves ``("self",)`` ``pack_input``,
+    any op of two inputs ``pack_inputs`` (the bilinear ops' form, tested by identity per
+    position at no cost to the others, which fall back), the rest ``pack_fast``. Each falls
+    back to ``pack_fast`` and that to ``pack``, so the choice changes the cost, never the
+    entries.
     """
     if num_inputs == 2:
         return pack_inputs
     if num_inputs == 1 and saves == ("result",):
         return pack_result
+    if num_inputs == 1 and saves == ("self",):
+        return pack_input
     return pack_fast
 
 
