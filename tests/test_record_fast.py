@@ -172,6 +172,22 @@ def test_every_op_of_one_or_two_inputs_has_its_own_recording_function() -> None:
     assert arithmetic.Add._record is not arithmetic.Sub._record
 
 
+def test_each_op_packs_what_it_saves_with_the_packing_chosen_for_it() -> None:
+    from minigrad.autograd import saved
+    from minigrad.ops import arithmetic, linalg, reduction, unary
+
+    # (the recording function's closure holds the packing chosen when the op was declared)
+    def packing(op: Any) -> Any:
+        cells = op._record.__closure__ or ()
+        return next(c.cell_contents for c in cells if c.cell_contents in PACKINGS)
+
+    PACKINGS = (saved.pack_fast, saved.pack_inputs, saved.pack_result, saved.pack_input)
+    assert packing(arithmetic.Mul) is packing(linalg.Mm) is saved.pack_inputs
+    assert packing(unary.Exp) is packing(unary.Sigmoid) is saved.pack_result
+    assert packing(unary.Log) is saved.pack_input
+    assert packing(reduction.Sum) is saved.pack_fast
+
+
 CASES = {
     # name: (inputs and outputs of one run, whether the fast run must take no general step)
     "binary, leaves": (lambda: ((a := _leaf(3), b := _leaf(3)), (a * b, a + b, a @ b)), True),
@@ -218,7 +234,26 @@ CASES = {
                  (a + 1, 2 * a, a - 0.5, a / 2, a * i, i + a, a + a.double())), False),
     "a broadcasting error": (
         lambda: ((a := _leaf(2), b := _leaf(3)), (a + b,)), True),
+    # the saving specialised per op (saved.pack_inputs, pack_result) and its fallbacks
+    "inputs written before: saved at versions above 0": (
+        lambda: ((a := _leaf(3), b := _leaf(3)),
+                 (_written(a) * _written(b), (e := _written(b.exp() * 1)) * a, e.exp(),
+                  _written(a.exp() * 1).sigmoid())), False),  # (the writes are general)
+    "one-input ops saving their input, with and without a counter": (
+        lambda: ((a := _leaf(3),),
+                 (a.abs().log(), (s := a.sigmoid()).log(), _written(a.exp() * 1).log(),
+                  s.sin(), a.sin())), False),  # (the writes are general)
+    "two-input ops that save something else than their inputs in place": (
+        lambda: ((a := _leaf(3), b := _leaf(3)),
+                 (a / b, a.atan2(b), a.pow(b.abs()), b / a)), False),  # (pow: general)
 }
+
+
+def _written(tensor: Any) -> Any:
+    """``tensor`` after two in-place writes outside the graph: its counter is at 2."""
+    with minigrad.no_grad():
+        tensor.add_(1.0).mul_(0.5)
+    return tensor
 
 
 def arithmetic_op(name: str) -> Any:

@@ -280,6 +280,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     make_node = function._Node
     forward = function.forward
     broadcasts = function.broadcasts
+    pack = saved.fast_packer(1, function.saves)  # chosen once from what the op saves
 
     def record_unary(x: Any) -> Any:
         if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
@@ -344,7 +345,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 output._base = None
                 output._view = None
                 if node._saved:  # 5. saved values
-                    saved.pack_fast(node, node._saved, x, None, raw, output)
+                    pack(node, node._saved, x, None, raw, output)
                 return output
         # the no-grad path: forward with the no-grad ctx, a tensor without history around it
         token = _set_error_state(_QUIET)
@@ -396,6 +397,7 @@ def _binary_recorder(
     make_node = function._Node
     forward = function.forward
     broadcasts = function.broadcasts
+    pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
@@ -491,7 +493,7 @@ def _binary_recorder(
                 output._base = None
                 output._view = None
                 if node._saved:  # 5. saved values
-                    saved.pack_fast(node, node._saved, x, y, raw, output)
+                    pack(node, node._saved, x, y, raw, output)
                 return output
         # the no-grad path: forward with the no-grad ctx, a tensor without history around it
         token = _set_error_state(_QUIET)

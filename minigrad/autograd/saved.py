@@ -274,6 +274,144 @@ def pack_fast(
     node._saved = packed
 
 
+def pack_inputs(
+    node: Node,
+    values: Sequence[Any],
+    x: TensorBase,
+    y: TensorBase,
+    raw: Any,
+    output: TensorBase,
+) -> None:
+    """``pack_fast`` for a two-input op that saves its inputs in place: ``(x or None, y or None)``.
+
+    What ``mul``, ``mm`` and the other bilinear ops save (``save_for_the_other``). Each
+    position is then told apart by one identity test against the input at that position,
+    and the entries are written out; anything else (other values, ``a * a``, saved-tensor
+    hooks, the debugging switches, an inference tensor) takes ``pack_fast``, which takes
+    ``pack`` where it must.
+    """
+    x_array = x._array
+    y_array = y._array
+    if len(values) != 2 or x_array is y_array or _hooks_active[0] or switches.saves:
+        pack_fast(node, values, x, y, raw, output)
+        return
+    saved_x, saved_y = values
+    if (saved_x is x_array and saved_y is y_array and x._counter is None
+            and y._counter is None):
+        # The most common case, written out: both saved, neither written, viewed or
+        # detached yet, so no counter and version 0 (module docstring).
+        node._input0 = x
+        node._input1 = y
+        node._saved = (x_array, ON_TENSOR, 0, "_input0", x._grad_fn is not None, 0,
+                       y_array, ON_TENSOR, 0, "_input1", y._grad_fn is not None, 1)
+        return
+    if saved_x is x_array:
+        counter = x._counter  # None: version 0, none made for this (module docstring)
+        if counter is None:
+            version = 0
+        elif counter.is_inference:
+            pack_fast(node, values, x, y, raw, output)  # (raises PyTorch's error)
+            return
+        else:
+            version = counter.version
+        first = (x_array, ON_TENSOR, version, "_input0", x._grad_fn is not None, 0)
+    elif saved_x is None:
+        first = _NOTHING
+    else:
+        pack_fast(node, values, x, y, raw, output)
+        return
+    if saved_y is y_array:
+        counter = y._counter
+        if counter is None:
+            version = 0
+        elif counter.is_inference:
+            pack_fast(node, values, x, y, raw, output)
+            return
+        else:
+            version = counter.version
+        second = (y_array, ON_TENSOR, version, "_input1", y._grad_fn is not None, 1)
+    elif saved_y is None:
+        second = _NOTHING
+    else:
+        pack_fast(node, values, x, y, raw, output)
+        return
+    # Only now, with no way left to fall back: the tensors in the node's slots (IN_NODE).
+    if saved_x is not None:
+        node._input0 = x
+    if saved_y is not None:
+        node._input1 = y
+    node._saved = first + second
+
+
+def pack_result(
+    node: Node,
+    values: Sequence[Any],
+    x: TensorBase,
+    y: TensorBase | None,
+    raw: Any,
+    output: TensorBase,
+) -> None:
+    """``pack_fast`` for an op that saves its result alone (``exp``, ``sigmoid``, ``tanh``).
+
+    ``output`` was made by the recording function just now, without a counter (version 0),
+    and no other thread sees it yet: the counter it shares with the node is made here, with
+    no test of an existing one. Anything else takes ``pack_fast``.
+    """
+    if len(values) != 1 or values[0] is not raw or _hooks_active[0] or switches.saves:
+        pack_fast(node, values, x, y, raw, output)
+        return
+    output._counter = node._output_counter = VersionCounter()
+    node._saved = (output._array, OUTPUT_COUNTER, 0, 0, False, None)
+
+
+def pack_input(
+    node: Node,
+    values: Sequence[Any],
+    x: TensorBase,
+    y: TensorBase | None,
+    raw: Any,
+    output: TensorBase,
+) -> None:
+    """``pack_fast`` for an op of one input that saves that input alone (``log``, ``sin``).
+
+    Anything else (another value, saved-tensor hooks, the debugging switches, an inference
+    tensor) takes ``pack_fast``.
+    """
+    x_array = x._array
+    if len(values) != 1 or values[0] is not x_array or _hooks_active[0] or switches.saves:
+        pack_fast(node, values, x, y, raw, output)
+        return
+    counter = x._counter  # None: version 0, none made for this (module docstring)
+    if counter is None:
+        version = 0
+    elif counter.is_inference:
+        pack_fast(node, values, x, y, raw, output)  # (raises PyTorch's error)
+        return
+    else:
+        version = counter.version
+    node._input0 = x
+    node._saved = (x_array, ON_TENSOR, version, "_input0", x._grad_fn is not None, 0)
+
+
+def fast_packer(num_inputs: int, saves: Any) -> Callable[..., None]:
+    """The packing a recording function of an op uses, chosen once from its declarations.
+
+    ``num_inputs`` and ``saves`` (PyTorch's names of the saved values): an op of one input that
+    saves ``("result",)`` gets ``pack_result``, one that saves ``("self",)`` ``pack_input``,
+    any op of two inputs ``pack_inputs`` (the bilinear ops' form, tested by identity per
+    position at no cost to the others, which fall back), the rest ``pack_fast``. Each falls
+    back to ``pack_fast`` and that to ``pack``, so the choice changes the cost, never the
+    entries.
+    """
+    if num_inputs == 2:
+        return pack_inputs
+    if num_inputs == 1 and saves == ("result",):
+        return pack_result
+    if num_inputs == 1 and saves == ("self",):
+        return pack_input
+    return pack_fast
+
+
 def _set_counter(tensor: TensorBase) -> VersionCounter:
     counter = tensor._counter = VersionCounter()
     return counter

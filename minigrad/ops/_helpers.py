@@ -40,7 +40,10 @@ def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
     needs a gradient and ``y`` only if ``x`` does: writing the other one later stays legal.
     """
     needs = ctx.needs_input_grad
-    ctx.save_for_backward(x if needs[1] else None, y if needs[0] else None)
+    # ``ctx.save_for_backward(...)``'s one line, without its call (~0.08 us of a recorded
+    # ``a * b``): a built-in op's ctx is its node, whose recording function packs ``_saved``
+    # once forward returns, or a no-grad ctx, which drops the attribute.
+    ctx._saved = (x if needs[1] else None, y if needs[0] else None)
 
 
 class Constants:
