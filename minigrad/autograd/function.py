@@ -42,7 +42,8 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import grad_mode, saved, saved_attributes
-from minigrad.autograd.graph import EDGES_IN_SLOTS, Node, sum_to_shape
+from minigrad.autograd.debug_switches import switches
+from minigrad.autograd.graph import EDGES_IN_SLOTS, SAVED_FIELDS, Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import record, recorder
 from minigrad.autograd.tensor_base import TensorBase
@@ -162,7 +163,11 @@ class BackwardNode(Node):
                     result = self._fit_grads(result, self._like(grads[0].shape, dtype))
                     break
         if release and values:
-            self._release_saved()
+            if switches.guarded or None in values[1::SAVED_FIELDS]:
+                self._release_saved()  # Nones to remember, or the guard to lift
+            else:  # the common case of ``_release_saved``, without the call
+                self._saved = None
+                self._input0 = self._input1 = None
         return result
 
     def _backward_custom(

@@ -153,7 +153,11 @@ class Node:
         self._pre_hooks.setdefault(output_nr, []).append(hook)
 
     def _release_saved(self) -> None:
-        """Free the saved values once backward has used them (unless the graph is retained)."""
+        """Free the saved values once backward has used them (unless the graph is retained).
+
+        (``BackwardNode._backward`` frees the common case itself, without Nones or the guard:
+        what it clears must stay what this clears.)
+        """
         saved = self._saved
         if saved:
             # What was saved as None still reads as None (``grad_fn._saved_other``). A None
