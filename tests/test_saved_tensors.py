@@ -469,3 +469,30 @@ def test_mutation_after_a_retained_backward_is_caught_by_the_next_one():
     e.sum().backward(retain_graph=True)
     e.detach().zero_()
     assert_backward_raises(Stale("3", "Exp"), lambda: e.sum().backward())
+
+
+SAVED_DETACHED = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
+
+
+@pytest.mark.parametrize(
+    "forward",
+    [
+        lambda a, w: a.log(),  # saves its input alone
+        lambda a, w: a * w,  # saves both inputs (argument 0 is the detached one)
+        lambda a, w: w * a,  # ... argument 1 is
+    ],
+    ids=["log", "mul-self", "mul-other"],
+)
+def test_saved_input_detached_in_place_raises_in_every_saved_layout(forward):
+    # Each saved layout backward checks without a loop (the packers' common cases) must still
+    # see that a saved input with history lost it (texts from PyTorch 2.13).
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    w = mg.tensor([3.0, 4.0], requires_grad=True)
+    a = x * 1
+    out = forward(a, w)
+    a.detach_()
+    with pytest.raises(RuntimeError, match=re.escape(SAVED_DETACHED)):
+        out.sum().backward()

@@ -384,9 +384,9 @@ def _execute(
                     owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
                     node._accumulate(grad, owned)
             else:
-                results = node._backward(grads, create_graph)
-                if not retain_graph and node._saved:  # (a lean node without any: no call)
-                    node._release_saved()
+                # (Without retain_graph the node frees its saved values itself once its
+                # gradients are complete: no second call per node.)
+                results = node._backward(grads, create_graph, not retain_graph)
         else:
             results = _run_general(
                 node, grads, graph, targets, retain_graph, create_graph, anomaly_on

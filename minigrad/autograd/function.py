@@ -42,7 +42,8 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import grad_mode, saved, saved_attributes
-from minigrad.autograd.graph import EDGES_IN_SLOTS, Node, sum_to_shape
+from minigrad.autograd.debug_switches import switches
+from minigrad.autograd.graph import EDGES_IN_SLOTS, SAVED_FIELDS, Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import record, recorder
 from minigrad.autograd.tensor_base import TensorBase
@@ -121,7 +122,15 @@ class BackwardNode(Node):
 
     # --- what the engine calls ---------------------------------------------------------------
 
-    def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+    def _backward(
+        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+    ) -> tuple[Any, ...]:
+        """The gradients for the node's edges; ``release``: then free the saved values.
+
+        ``release`` is the engine's common path without ``retain_graph``: the values go once
+        the gradients are complete, as ``_release_saved`` after the call would free them, with
+        one call less per node. (A formula that raises keeps them, as PyTorch's does.)
+        """
         # A built-in op's node (a custom Function's has ``_backward_custom`` in its place: see
         # ``Function._node_namespace``), so the engine's call needs no test of the kind.
         # Every saved value is checked before backward runs, whether or not it is needed.
@@ -141,19 +150,29 @@ class BackwardNode(Node):
         # which the incoming gradient has too; a formula's constant may still have promoted
         # the dtype (a float64 scalar), which costs one comparison per gradient to catch.
         meta = self._input_meta
-        if meta is None:
+        if meta is not None:
+            result = self._fit_grads(result, meta)
+        elif as_tensors:
             incoming = grads[0]
-            if as_tensors:
-                array = incoming._array if isinstance(incoming, TensorBase) else incoming
-                return self._fit_grads(result, self._like(array.shape, array.dtype))
-            dtype = incoming.dtype
+            array = incoming._array if isinstance(incoming, TensorBase) else incoming
+            result = self._fit_grads(result, self._like(array.shape, array.dtype))
+        else:
+            dtype = grads[0].dtype
             for grad in result:
                 if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
-                    return self._fit_grads(result, self._like(incoming.shape, dtype))
-            return result
-        return self._fit_grads(result, meta)
+                    result = self._fit_grads(result, self._like(grads[0].shape, dtype))
+                    break
+        if release and values:
+            if switches.guarded or None in values[1::SAVED_FIELDS]:
+                self._release_saved()  # Nones to remember, or the guard to lift
+            else:  # the common case of ``_release_saved``, without the call
+                self._saved = None
+                self._input0 = self._input1 = None
+        return result
 
-    def _backward_custom(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+    def _backward_custom(
+        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+    ) -> tuple[Any, ...]:
         """A custom Function's backward: on tensors, and its answer checked before use."""
         values = self._saved
         self._unpacked = saved.unpack(self, True) if values or values is None else ()
@@ -161,7 +180,10 @@ class BackwardNode(Node):
             result = self._function._call_backward(self, grads, as_tensors)
         finally:
             self._unpacked = ()
-        return self._check_grads(result)  # a user's backward may return anything
+        result = self._check_grads(result)  # a user's backward may return anything
+        if release and values:
+            self._release_saved()
+        return result
 
     def _like(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, ...]:
         # Only the inputs with an edge have the output's shape and dtype (a fill's 0-d value

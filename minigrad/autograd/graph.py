@@ -153,7 +153,11 @@ class Node:
         self._pre_hooks.setdefault(output_nr, []).append(hook)
 
     def _release_saved(self) -> None:
-        """Free the saved values once backward has used them (unless the graph is retained)."""
+        """Free the saved values once backward has used them (unless the graph is retained).
+
+        (``BackwardNode._backward`` frees the common case itself, without Nones or the guard:
+        what it clears must stay what this clears.)
+        """
         saved = self._saved
         if saved:
             # What was saved as None still reads as None (``grad_fn._saved_other``). A None
@@ -175,10 +179,14 @@ class Node:
             self._saved = None  # using them again is "backward through the graph a second time"
             self._input0 = self._input1 = None  # (the saved inputs' tensors, if any)
 
-    def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+    def _backward(
+        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+    ) -> tuple[Any, ...]:
         """Gradients for ``next_functions`` from the gradients of this node's outputs.
 
         ``as_tensors`` (create_graph): the gradients are tensors and the computation is recorded.
+        ``release``: free the saved values once the gradients are computed (the engine's
+        common path without ``retain_graph``; ``_release_saved`` does it otherwise).
         """
         raise NotImplementedError
 
@@ -254,8 +262,10 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         """``torch::autograd::AccumulateGrad``, PyTorch's C++ name for it."""
         return "torch::autograd::AccumulateGrad"
 
-    def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
-        self._accumulate(grads[0])
+    def _backward(
+        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+    ) -> tuple[Any, ...]:
+        self._accumulate(grads[0])  # (nothing saved: nothing to release)
         return ()
 
     def _accumulate(self, grad: Any, owned: bool = False) -> None:

@@ -191,7 +191,10 @@ class CopySlices(Node):
         """``torch::autograd::CopySlices``, PyTorch's C++ name for it."""
         return "torch::autograd::CopySlices"
 
-    def _backward(self, grads: list[Any], as_tensors: bool = False) -> tuple[Any, ...]:
+    def _backward(
+        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+    ) -> tuple[Any, ...]:
+        # (``release`` is never asked of it: not lean, the general path calls _release_saved)
         fn = self._fn
         if fn is None:
             raise RuntimeError(errors.BACKWARD_TWICE)
