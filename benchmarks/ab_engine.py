@@ -70,14 +70,28 @@ def node_swap(checkout: Path) -> Callable[[], contextlib.AbstractContextManager[
     backward = compiled(autograd / "function.py", function, "_backward", "BackwardNode")
     unpack = compiled(autograd / "saved.py", saved, "unpack")
 
+    # This checkout's built-in ops' nodes may have their own ``_backward`` (made per op class
+    # by ``function.backward_runner``): hidden while the other side runs, so that theirs runs.
+    own_runners = {}
+    pending = [function.Op]
+    while pending:
+        klass = pending.pop()
+        pending.extend(klass.__subclasses__())
+        if "_backward" in klass._Node.__dict__:
+            own_runners[klass._Node] = klass._Node.__dict__["_backward"]
+
     @contextlib.contextmanager
     def swapped() -> Iterator[None]:
         own = function.BackwardNode._backward, saved.unpack
         function.BackwardNode._backward, saved.unpack = backward, unpack
+        for node_class in own_runners:
+            del node_class._backward
         try:
             yield
         finally:
             function.BackwardNode._backward, saved.unpack = own
+            for node_class, runner in own_runners.items():
+                node_class._backward = runner
 
     return swapped
 

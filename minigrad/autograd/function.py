@@ -426,11 +426,107 @@ class Op(Function):
             cls._Node._next_nodes = EDGES_IN_SLOTS[cls.num_inputs]
         # Made once per class, after its body: forward and the node class are final by now.
         cls._record = recorder(cls)
+        cls._Node._backward = backward_runner(cls)
         cls._fast_inputs = -1 if cls._record is None else cls.num_inputs
 
     @classmethod
     def _call_backward(cls, node: BackwardNode, grads: list[Any], as_tensors: bool) -> Any:
         return cls.backward(node, *grads)
+
+
+def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
+    """``BackwardNode._backward`` for the nodes of the built-in op ``function``, made once.
+
+    The same steps, in one call per node: the check of the saved values for the layout the
+    op's packer writes (``saved.fast_packer``: its result alone, its input alone, or its two
+    inputs each saved or None) is written out here, so the common case runs the formula with
+    no ``saved.unpack`` call; anything else, any mismatch, ``as_tensors`` (create_graph) and
+    the guard take ``saved.unpack`` itself, which raises PyTorch's errors in PyTorch's order.
+    The formula is the op's own ``backward``, read once; it still reads ``ctx.saved_tensors``.
+    """
+    formula = function.backward
+    packer = saved.fast_packer(function.num_inputs, function.saves)
+    result_layout = packer is saved.pack_result
+    input_layout = packer is saved.pack_input
+    inputs_layout = packer is saved.pack_inputs
+    fields = saved.FIELDS
+    output_counter = saved.OUTPUT_COUNTER
+    on_tensor = saved.ON_TENSOR
+    unpack = saved.unpack
+
+    def _backward(
+        self: BackwardNode, grads: list[Any], as_tensors: bool = False, release: bool = False
+    ) -> tuple[Any, ...]:
+        values = self._saved
+        if values or values is None:  # (None: freed, and ``unpack`` says so)
+            unpacked: tuple[Any, ...] | None = None
+            if values is None or as_tensors or switches.guarded:
+                pass
+            elif result_layout:  # (output, OUTPUT_COUNTER, version, 0, False, None)
+                if (len(values) == fields and values[1] is output_counter
+                        and self._output_counter.version == values[2]):
+                    unpacked = (values[0],)
+            elif input_layout:  # (array, ON_TENSOR, version, "_input0", had_history, 0)
+                if len(values) == fields and values[1] is on_tensor and values[3] == "_input0":
+                    tensor = self._input0
+                    counter = tensor._counter  # None: never written, version 0
+                    if (values[2] == 0 if counter is None else counter.version == values[2]) and (
+                            tensor._grad_fn is not None or not values[4]):
+                        unpacked = (values[0],)
+            elif inputs_layout and len(values) == 2 * fields:
+                # each entry: the input of its position, in its slot, or None (not saved)
+                if values[1] is on_tensor and values[3] == "_input0":
+                    tensor = self._input0
+                    counter = tensor._counter
+                    clean = (values[2] == 0 if counter is None
+                             else counter.version == values[2]) and (
+                        tensor._grad_fn is not None or not values[4])
+                else:
+                    clean = values[0] is None and values[1] is None
+                if clean:
+                    if values[7] is on_tensor and values[9] == "_input1":
+                        tensor = self._input1
+                        counter = tensor._counter
+                        clean = (values[8] == 0 if counter is None
+                                 else counter.version == values[8]) and (
+                            tensor._grad_fn is not None or not values[10])
+                    else:
+                        clean = values[6] is None and values[7] is None
+                    if clean:
+                        unpacked = (values[0], values[6])
+            self._unpacked = unpack(self, as_tensors) if unpacked is None else unpacked
+            try:
+                result = formula(self, *grads)  # arrays in and out
+            finally:
+                self._unpacked = ()  # the values are not kept beyond the call
+        else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
+            result = formula(self, *grads)
+        if type(result) is not tuple:
+            result = (result,)
+        # As in ``BackwardNode._backward``: fit each gradient to its input's shape and dtype.
+        meta = self._input_meta
+        if meta is not None:
+            result = self._fit_grads(result, meta)
+        elif as_tensors:
+            incoming = grads[0]
+            array = incoming._array if isinstance(incoming, TensorBase) else incoming
+            result = self._fit_grads(result, self._like(array.shape, array.dtype))
+        else:
+            dtype = grads[0].dtype
+            for grad in result:
+                if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
+                    result = self._fit_grads(result, self._like(grads[0].shape, dtype))
+                    break
+        if release and values:
+            if switches.guarded or None in values[1::SAVED_FIELDS]:
+                self._release_saved()  # Nones to remember, or the guard to lift
+            else:  # the common case of ``_release_saved``, without the call
+                self._saved = None
+                self._input0 = self._input1 = None
+        return result
+
+    _backward.__doc__ = BackwardNode._backward.__doc__
+    return _backward
 
 
 def _grad_as_tensor(grad: Any) -> TensorBase:
