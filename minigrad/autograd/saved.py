@@ -427,42 +427,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
     if not as_tensors and not switches.guarded:
-        # The layouts the packers of the common cases write (pack_result, pack_input,
-        # pack_inputs), checked entry by entry without a loop: the result alone, or the
-        # inputs of arguments 0 and 1 (in the node's slots) each saved or None.
-        size = len(saved)
-        if size == FIELDS:
-            counter = saved[1]
-            if counter is OUTPUT_COUNTER:
-                if node._output_counter.version == saved[2]:
-                    return (saved[0],)
-            elif counter is ON_TENSOR and saved[3] == "_input0":
-                tensor = node._input0
-                counter = tensor._counter  # None: never written, version 0
-                if (saved[2] == 0 if counter is None else counter.version == saved[2]) and (
-                    tensor._grad_fn is not None or not saved[4]
-                ):
-                    return (saved[0],)
-        elif size == 2 * FIELDS:
-            # each entry: the input of its position, in its slot, or None (not saved)
-            if saved[1] is ON_TENSOR and saved[3] == "_input0":
-                tensor = node._input0
-                counter = tensor._counter
-                clean = (saved[2] == 0 if counter is None else counter.version == saved[2]) and (
-                    tensor._grad_fn is not None or not saved[4])
-            else:
-                clean = saved[0] is None and saved[1] is None
-            if clean:
-                if saved[7] is ON_TENSOR and saved[9] == "_input1":
-                    tensor = node._input1
-                    counter = tensor._counter
-                    clean = (saved[8] == 0 if counter is None
-                             else counter.version == saved[8]) and (
-                        tensor._grad_fn is not None or not saved[10])
-                else:
-                    clean = saved[6] is None and saved[7] is None
-                if clean:
-                    return saved[0], saved[6]
+        # (The layouts of the common packers are checked before this is called, without a
+        # loop, by each built-in op's backward runner: autograd/function.py backward_runner.)
         # The common case first: every value unchanged since it was saved, none kept through
         # hooks. Then the answer is the values as they are, whatever order the checks take;
         # anything else goes the full way below, which raises PyTorch's error in its order.
@@ -496,14 +462,6 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     # a plain loop: runs once per node per backward
     return tuple(_unpack_at(node, saved, start, as_tensors) for start in range(0, len(saved),
                                                                               FIELDS))
-
-
-def _clean_input(tensor: TensorBase, saved_version: int, had_history: bool) -> bool:
-    """Whether a saved input is as it was saved: same version, history kept if it had one."""
-    counter = tensor._counter  # None: never written, version 0 (module docstring)
-    return (saved_version == 0 if counter is None else counter.version == saved_version) and (
-        not had_history or tensor._grad_fn is not None
-    )
 
 
 def unpack_one(node: Node, index: int) -> Any:
