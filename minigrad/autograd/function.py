@@ -143,6 +143,16 @@ class BackwardNode(Node):
                 self._unpacked = ()  # the values are not kept beyond the call
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
             result = self._function.backward(self, *grads)
+        return self._finish(result, grads, as_tensors, bool(release and values))
+
+    def _finish(
+        self, result: Any, grads: list[Any], as_tensors: bool, release: bool
+    ) -> tuple[Any, ...]:
+        """After the formula (every built-in node's ``_backward`` ends here): the gradients.
+
+        Each is fitted to its input's shape and dtype; the saved values are freed if
+        ``release`` (the engine's common path, when the node saved any).
+        """
         if type(result) is not tuple:
             result = (result,)
         # A built-in op returns one gradient per input, to be fitted to the input's shape and
@@ -162,8 +172,8 @@ class BackwardNode(Node):
                 if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
                     result = self._fit_grads(result, self._like(grads[0].shape, dtype))
                     break
-        if release and values:
-            if switches.guarded or None in values[1::SAVED_FIELDS]:
+        if release:
+            if switches.guarded or None in self._saved[1::SAVED_FIELDS]:
                 self._release_saved()  # Nones to remember, or the guard to lift
             else:  # the common case of ``_release_saved``, without the call
                 self._saved = None
@@ -501,29 +511,7 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
                 self._unpacked = ()  # the values are not kept beyond the call
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
             result = formula(self, *grads)
-        if type(result) is not tuple:
-            result = (result,)
-        # As in ``BackwardNode._backward``: fit each gradient to its input's shape and dtype.
-        meta = self._input_meta
-        if meta is not None:
-            result = self._fit_grads(result, meta)
-        elif as_tensors:
-            incoming = grads[0]
-            array = incoming._array if isinstance(incoming, TensorBase) else incoming
-            result = self._fit_grads(result, self._like(array.shape, array.dtype))
-        else:
-            dtype = grads[0].dtype
-            for grad in result:
-                if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
-                    result = self._fit_grads(result, self._like(grads[0].shape, dtype))
-                    break
-        if release and values:
-            if switches.guarded or None in values[1::SAVED_FIELDS]:
-                self._release_saved()  # Nones to remember, or the guard to lift
-            else:  # the common case of ``_release_saved``, without the call
-                self._saved = None
-                self._input0 = self._input1 = None
-        return result
+        return self._finish(result, grads, as_tensors, bool(release and values))
 
     _backward.__doc__ = BackwardNode._backward.__doc__
     return _backward
