@@ -476,24 +476,22 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
                 if (len(values) == fields and values[1] is output_counter
                         and self._output_counter.version == values[2]):
                     unpacked = (values[0],)
-            elif input_layout:  # (array, ON_TENSOR, version, "_input0", had_history, 0)
-                if len(values) == fields and values[1] is on_tensor and values[3] == "_input0":
-                    tensor = self._input0
-                    counter = tensor._counter  # None: never written, version 0
-                    if (values[2] == 0 if counter is None else counter.version == values[2]) and (
-                            tensor._grad_fn is not None or not values[4]):
-                        unpacked = (values[0],)
-            elif inputs_layout and len(values) == 2 * fields:
-                # each entry: the input of its position, in its slot, or None (not saved)
+            elif (inputs_layout and len(values) == 2 * fields) or (
+                input_layout and len(values) == fields
+            ):
+                # per position: (array, ON_TENSOR, version, "_input<n>", had_history, n), the
+                # input kept in the node's slot, or an entry of Nones (not saved)
                 if values[1] is on_tensor and values[3] == "_input0":
                     tensor = self._input0
-                    counter = tensor._counter
+                    counter = tensor._counter  # None: never written, version 0
                     clean = (values[2] == 0 if counter is None
                              else counter.version == values[2]) and (
                         tensor._grad_fn is not None or not values[4])
                 else:
                     clean = values[0] is None and values[1] is None
-                if clean:
+                if clean and len(values) == fields:
+                    unpacked = (values[0],)
+                elif clean:
                     if values[7] is on_tensor and values[9] == "_input1":
                         tensor = self._input1
                         counter = tensor._counter
