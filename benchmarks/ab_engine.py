@@ -82,6 +82,7 @@ def node_swap(checkout: Path) -> Callable[[], contextlib.AbstractContextManager[
 
     @contextlib.contextmanager
     def swapped() -> Iterator[None]:
+        """Run the block on the other checkout's ``_backward``, ``unpack`` (own runners hidden)."""
         own = function.BackwardNode._backward, saved.unpack
         function.BackwardNode._backward, saved.unpack = backward, unpack
         for node_class in own_runners:
@@ -105,6 +106,7 @@ def chain_builder(lib: Any) -> Callable[[], tuple[Any, Any, Any]]:
     b = lib.tensor(b_array, requires_grad=True)
 
     def build() -> tuple[Any, Any, Any]:
+        """The chain's forward: its output and the two leaves."""
         y = x
         for _ in range(STEPS):
             y = (y * w + b).sigmoid()
@@ -125,6 +127,7 @@ def backward_time(build: Callable[[], tuple[Any, Any, Any]], backward: Callable[
 
 
 def main() -> None:
+    """Parse the arguments, time both engines and PyTorch on the chain, print the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("other", help="path of the engine.py to compare with")
     parser.add_argument("--runs", type=int, default=60)

@@ -951,6 +951,7 @@ def run_all(settings: Settings) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Parse the options, run the sections, print the tables and the summary."""
     args = parse_args(argv)
     if args.drop_graph_child:
         print(drop_graph_seconds(args.drop_graph_child))

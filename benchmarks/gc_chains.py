@@ -117,6 +117,7 @@ def forward_point(lib: Any, kind: str, ops: int, collect: bool,
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Parse the options, measure the chains, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("lengths", nargs="*", type=int, default=[10**3, 10**4, 10**5])
     parser.add_argument("--kind", choices=["add", "mulAdd", "sigmoid"], default="mulAdd")

@@ -71,6 +71,7 @@ STEPS = {
 
 
 def namespace() -> dict:
+    """The inputs and functions the timed statements use."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal(8).astype(np.float32)
     m = rng.standard_normal((8, 8)).astype(np.float32)
@@ -88,6 +89,7 @@ def namespace() -> dict:
 
 
 def main() -> None:
+    """Time each formula against PyTorch and print the floors."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=40, help="rounds of 3000 calls each")
     args = parser.parse_args()

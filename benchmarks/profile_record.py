@@ -39,6 +39,7 @@ def cost(statement: str, namespace: dict) -> float:
 
 
 def main() -> None:
+    """Time each step of the recorded ops and print the differences."""
     array = np.random.default_rng(0).standard_normal(8, dtype=np.float32)
     other = array + 1
     a = minigrad.tensor(array, requires_grad=True)

@@ -91,6 +91,7 @@ def stopping_copy(factory: Callable[..., Any], steps: list[tuple[str, str]]) -> 
 
 def profile(title: str, function: Callable[..., Any], args: tuple[Any, ...],
             steps: list[tuple[str, str]], rounds: int, number: int) -> None:
+    """Time ``function`` stopped after each step and print what each step adds."""
     namespace = {"function": function, "args": args}
     timers = [timeit.Timer(f"function(*args, STOP={k})", globals=namespace,
                            timer=time.perf_counter) for k in range(len(steps))]
@@ -110,6 +111,7 @@ def profile(title: str, function: Callable[..., Any], args: tuple[Any, ...],
 
 
 def main() -> None:
+    """Profile the recording functions of add, mul, exp and sigmoid."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--number", type=int, default=2000)

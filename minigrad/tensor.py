@@ -79,6 +79,7 @@ def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: boo
     """
 
     def other_operands(self: Any, other: Any) -> Any:
+        """A number or promotion: the op's function; anything else: NotImplemented."""
         return general(self, other) if isinstance(other, _OPERANDS) else NotImplemented
 
     return binary_operator(op, other_operands, floats_only=not any_dtype)
@@ -1741,6 +1742,7 @@ def _sum_shortcut(checked: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(checked)
     def sum(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        """``x.sum()`` records at once; any argument goes through the checks."""
         if args or kwargs or self._array.dtype.kind != "f":
             return checked(self, *args, **kwargs)
         return _record_sum(self)

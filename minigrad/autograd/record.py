@@ -284,6 +284,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     pack = saved.fast_packer(1, function.saves)  # chosen once from what the op saves
 
     def record_unary(x: Any) -> Any:
+        """Record ``function`` on ``x`` (or run it without a node): see ``_unary_recorder``."""
         if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
             return _general(function, (x,), None)  # a number (or the fast branch is off)
         x_array = x._array
@@ -392,9 +393,11 @@ def _binary_recorder(
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
+            """Every call the fast branch does not take: the general routine."""
             return _general(function, (x, y), None)
 
     def record_binary(x: Any, y: Any) -> Any:
+        """Record ``function`` on ``x`` and ``y`` (or run it without a node)."""
         if not (
             FAST_BRANCH
             and (type(x) is _Tensor or isinstance(x, TensorBase))
