@@ -379,8 +379,8 @@ def _no_overload_fits(
             unmatched = [key for key in reversed(kwargs) if key not in names]
             lines[-1] += ")\n      didn't match because some of the keywords were incorrect: " + (
                 ", ".join(unmatched)) + "\n("  # (closed and reopened around the listing)
-    given = errors.invalid_arguments(name, args, kwargs, ())
-    return given + "".join(f" * ({line})\n" for line in lines).replace("\n()\n", "\n")
+    # (a note closes its line with ")" and reopens "(": the empty pair it leaves goes)
+    return errors.invalid_arguments(name, args, kwargs, lines).replace("\n()\n", "\n")
 
 
 def _overloads_message(
