@@ -55,6 +55,8 @@ _anomaly_state = anomaly._state
 _set_error_state = quiet.set_error_state
 _QUIET = quiet.QUIET
 _reset_error_state = quiet.restore
+_hooks_active = saved._hooks_active  # saved-tensor hooks registered (saved.pack's test)
+_ON_TENSOR = saved.ON_TENSOR
 
 
 class _NoGradContext:
@@ -486,8 +488,30 @@ def _binary_recorder(
                 output._meta = None
                 output._base = None
                 output._view = None
-                if node._saved:  # 5. saved values
-                    pack(node, node._saved, x, y, raw, output)
+                values = node._saved
+                if values:  # 5. saved values
+                    if (
+                        len(values) == 2
+                        and values[0] is x_array
+                        and values[1] is y_array
+                        and x._counter is None
+                        and y._counter is None
+                        and x_array is not y_array
+                        and not _hooks_active[0]
+                        and not switches.saves
+                    ):
+                        # ``saved.pack_inputs``'s most common case written out, without the
+                        # call (0.12 us of a recorded ``a * b``'s ~2.1): both inputs saved
+                        # (mul, mm), neither written, viewed nor detached yet, so no counter
+                        # and version 0; the tensors in the node's slots (saved.IN_NODE).
+                        node._input0 = x
+                        node._input1 = y
+                        node._saved = (
+                            x_array, _ON_TENSOR, 0, "_input0", x._grad_fn is not None, 0,
+                            y_array, _ON_TENSOR, 0, "_input1", y._grad_fn is not None, 1,
+                        )
+                    else:
+                        pack(node, values, x, y, raw, output)
                 return output
         # the no-grad path: forward with the no-grad ctx, a tensor without history around it
         token = _set_error_state(_QUIET)

@@ -288,7 +288,9 @@ def pack_inputs(
     position is then told apart by one identity test against the input at that position,
     and the entries are written out; anything else (other values, ``a * a``, saved-tensor
     hooks, the debugging switches, an inference tensor) takes ``pack_fast``, which takes
-    ``pack`` where it must.
+    ``pack`` where it must. (The most common case, both inputs saved at version 0 without a
+    counter, the two-input recording functions write out themselves, without this call:
+    autograd/record.py.)
     """
     x_array = x._array
     y_array = y._array
@@ -296,15 +298,6 @@ def pack_inputs(
         pack_fast(node, values, x, y, raw, output)
         return
     saved_x, saved_y = values
-    if (saved_x is x_array and saved_y is y_array and x._counter is None
-            and y._counter is None):
-        # The most common case, written out: both saved, neither written, viewed or
-        # detached yet, so no counter and version 0 (module docstring).
-        node._input0 = x
-        node._input1 = y
-        node._saved = (x_array, ON_TENSOR, 0, "_input0", x._grad_fn is not None, 0,
-                       y_array, ON_TENSOR, 0, "_input1", y._grad_fn is not None, 1)
-        return
     if saved_x is x_array:
         counter = x._counter  # None: version 0, none made for this (module docstring)
         if counter is None:
