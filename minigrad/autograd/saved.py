@@ -346,15 +346,11 @@ def pack_result(
 ) -> None:
     """``pack_fast`` for an op that saves its result alone (``exp``, ``sigmoid``, ``tanh``).
 
-    ``output`` was made by the recording function just now, without a counter (version 0),
-    and no other thread sees it yet: the counter it shares with the node is made here, with
-    no test of an existing one. Anything else takes ``pack_fast``.
+    The choice of this packing is what counts: its case (the result alone, no saved-tensor
+    hooks, no debugging switch) the one-input recording functions write out themselves,
+    without this call (autograd/record.py), and hand it the rest, which ``pack_fast`` packs.
     """
-    if len(values) != 1 or values[0] is not raw or _hooks_active[0] or switches.saves:
-        pack_fast(node, values, x, y, raw, output)
-        return
-    output._counter = node._output_counter = VersionCounter()
-    node._saved = (output._array, OUTPUT_COUNTER, 0, 0, False, None)
+    pack_fast(node, values, x, y, raw, output)
 
 
 def pack_input(
