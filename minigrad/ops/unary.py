@@ -47,6 +47,9 @@ class UnaryOp(Op):
 
     saves: ClassVar[tuple[str, ...]]
     kernel: ClassVar[Callable[[np.ndarray], np.ndarray]]
+    # The result has the input's shape: recording keeps no shape for backward without
+    # comparing the two (autograd/record.py, ``_unary_recorder``).
+    elementwise: ClassVar[bool] = True
 
 
 class SavesInput(UnaryOp):
