@@ -520,25 +520,30 @@ def _binary_recorder(
                 output._view = None
                 values = node._saved
                 if values:  # 5. saved values
+                    x_counter = x._counter
+                    y_counter = y._counter
                     if (
                         len(values) == 2
                         and values[0] is x_array
                         and values[1] is y_array
-                        and x._counter is None
-                        and y._counter is None
+                        and (x_counter is None or type(x_counter) is _VersionCounter)
+                        and (y_counter is None or type(y_counter) is _VersionCounter)
                         and x_array is not y_array
                         and not _hooks_active[0]
                         and not switches.saves
                     ):
                         # ``saved.pack_inputs``'s most common case written out, without the
                         # call (0.12 us of a recorded ``a * b``'s ~2.1): both inputs saved
-                        # (mul, mm), neither written, viewed nor detached yet, so no counter
-                        # and version 0; the tensors in the node's slots (saved.IN_NODE).
+                        # (mul, mm), at their versions (no counter yet: 0, and none made for
+                        # this; an inference tensor's raises in ``pack``); the tensors in the
+                        # node's slots (saved.IN_NODE).
                         node._input0 = x
                         node._input1 = y
                         node._saved = (
-                            x_array, _ON_TENSOR, 0, "_input0", x._grad_fn is not None, 0,
-                            y_array, _ON_TENSOR, 0, "_input1", y._grad_fn is not None, 1,
+                            x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                            "_input0", x._grad_fn is not None, 0,
+                            y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                            "_input1", y._grad_fn is not None, 1,
                         )
                     else:
                         pack(node, values, x, y, raw, output)
