@@ -288,8 +288,8 @@ def pack_inputs(
     position is then told apart by one identity test against the input at that position,
     and the entries are written out; anything else (other values, ``a * a``, saved-tensor
     hooks, the debugging switches, an inference tensor) takes ``pack_fast``, which takes
-    ``pack`` where it must. (The most common case, both inputs saved at version 0 without a
-    counter, the two-input recording functions write out themselves, without this call:
+    ``pack`` where it must. (The most common case, both inputs saved, neither an inference
+    tensor, the two-input recording functions write out themselves, without this call:
     autograd/record.py.)
     """
     x_array = x._array
