@@ -43,11 +43,11 @@ BINARY_STEPS = [
     ("node: made, _saved, needs_input_grad", "node = make_node()"),
     ("forward, numpy's error state set/reset", "token = _set_error_state(_QUIET)"),
     ("result: one array of the inputs' dtype", "out_array = ("),
-    ("shapes for backward (_input_meta)", "shape = out_array.shape"),
+    ("shapes for backward (_input_meta)", "x_shape = x_array.shape"),
     ("sequence number", "node._sequence_nr = _next_sequence_nr()"),
     ("edges", "if x_node is None:"),
     ("output tensor", "output = _new(_Tensor)"),
-    ("saved values (saved.pack_fast)", "if node._saved:"),
+    ("saved values (written out, or the packing)", "values = node._saved"),
 ]
 UNARY_STEPS = [
     ("entry: the operand is a tensor", "x_array = x._array"),
@@ -57,11 +57,11 @@ UNARY_STEPS = [
     ("node: made, _saved, needs_input_grad", "node = make_node()"),
     ("forward, numpy's error state set/reset", "token = _set_error_state(_QUIET)"),
     ("result: one array of the input's dtype", "out_array = ("),
-    ("shape for backward (_input_meta)", "shape = x_array.shape"),
+    ("shape for backward (_input_meta)", "if elementwise:"),
     ("sequence number", "node._sequence_nr = _next_sequence_nr()"),
     ("edge", "if x_node is None:"),
     ("output tensor", "output = _new(_Tensor)"),
-    ("saved values (saved.pack_fast)", "if node._saved:"),
+    ("saved values (written out, or the packing)", "values = node._saved"),
 ]
 
 

@@ -47,8 +47,13 @@ def _node(node: Any, args: list[Any]) -> Any:
     edges = tuple(None if n is None else n.name() for n in node._next_nodes)
     # (CopySlices, AccumulateGrad: nodes that are not a Function's have fewer of these)
     needs = getattr(node, "needs_input_grad", None)
+    # per saved value, what ``saved_values`` does not show: whether it had history when saved,
+    # and its argument position (the entries the recording functions write out themselves)
+    entries = getattr(node, "_saved", None) or ()
+    flags = (entries[4::6], entries[5::6])
     return (node.name(), edges, getattr(node, "_next_nrs", None),
-            None if needs is None else tuple(needs), saved, getattr(node, "_input_meta", None))
+            None if needs is None else tuple(needs), saved, flags,
+            getattr(node, "_input_meta", None))
 
 
 def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatch,

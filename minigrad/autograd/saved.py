@@ -288,7 +288,9 @@ def pack_inputs(
     position is then told apart by one identity test against the input at that position,
     and the entries are written out; anything else (other values, ``a * a``, saved-tensor
     hooks, the debugging switches, an inference tensor) takes ``pack_fast``, which takes
-    ``pack`` where it must.
+    ``pack`` where it must. (The most common case, both inputs saved, neither an inference
+    tensor, the two-input recording functions write out themselves, without this call:
+    autograd/record.py.)
     """
     x_array = x._array
     y_array = y._array
@@ -296,15 +298,6 @@ def pack_inputs(
         pack_fast(node, values, x, y, raw, output)
         return
     saved_x, saved_y = values
-    if (saved_x is x_array and saved_y is y_array and x._counter is None
-            and y._counter is None):
-        # The most common case, written out: both saved, neither written, viewed or
-        # detached yet, so no counter and version 0 (module docstring).
-        node._input0 = x
-        node._input1 = y
-        node._saved = (x_array, ON_TENSOR, 0, "_input0", x._grad_fn is not None, 0,
-                       y_array, ON_TENSOR, 0, "_input1", y._grad_fn is not None, 1)
-        return
     if saved_x is x_array:
         counter = x._counter  # None: version 0, none made for this (module docstring)
         if counter is None:
@@ -353,15 +346,11 @@ def pack_result(
 ) -> None:
     """``pack_fast`` for an op that saves its result alone (``exp``, ``sigmoid``, ``tanh``).
 
-    ``output`` was made by the recording function just now, without a counter (version 0),
-    and no other thread sees it yet: the counter it shares with the node is made here, with
-    no test of an existing one. Anything else takes ``pack_fast``.
+    The choice of this packing is what counts: its case (the result alone, no saved-tensor
+    hooks, no debugging switch) the one-input recording functions write out themselves,
+    without this call (autograd/record.py), and hand it the rest, which ``pack_fast`` packs.
     """
-    if len(values) != 1 or values[0] is not raw or _hooks_active[0] or switches.saves:
-        pack_fast(node, values, x, y, raw, output)
-        return
-    output._counter = node._output_counter = VersionCounter()
-    node._saved = (output._array, OUTPUT_COUNTER, 0, 0, False, None)
+    pack_fast(node, values, x, y, raw, output)
 
 
 def pack_input(

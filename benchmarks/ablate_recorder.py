@@ -1,0 +1,166 @@
+"""What each remaining step of a recorded ``a + b`` / ``a * b`` costs: the function without it.
+
+``autograd/record.py`` makes one recording function per op (``Add._record``). This script
+builds copies of the factory (``_binary_recorder``) with one group of lines replaced by what
+a leaner design would run instead, and times each copy against the unchanged one in one
+process (gc off, wall clock, the copies in turn in short batches; each line is the minimum
+over the rounds). The copies are for timing only and are NOT equivalent to the library's
+function: each drops something the semantics need in some case (a view's catch-up, anomaly
+mode, promotion, numpy's float warnings ...). The difference to the unchanged copy is what
+that step costs today, including freeing what it made, so the lines say where the rest of a
+recorded op goes and what a design that moves a step out of the per-op path would buy:
+
+* ``forward inlined``: numpy's operator in place of the call of the op's ``forward`` (a
+  kernel declared by the op and called directly, with the node's options as class defaults);
+* ``checks``: the entry tests (a tensor subclass or number, the debugging switch, views,
+  anomaly mode) folded away, as one per-thread "fast recording allowed" flag would;
+* ``result tests``: the tests that forward returned one array of the inputs' dtype;
+* ``leaf edges``: the edge of each input read from one slot (the floor's per-tensor
+  ``(node, nr)``; here ``_meta`` stands in for it) instead of ``_grad_fn`` / ``_output_nr``
+  / ``_meta.accumulator``;
+* ``error state``: numpy's float warnings not silenced (kept by every design: shown for scale).
+
+    python benchmarks/ablate_recorder.py [--rounds 100] [--number 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import inspect
+import os
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+import minigrad  # noqa: E402
+from minigrad.autograd import record  # noqa: E402
+from minigrad.ops import arithmetic  # noqa: E402
+
+# (old lines, new lines) per step; each old text must occur in _binary_recorder's source.
+CHECKS = [
+    ("""        if not (
+            FAST_BRANCH
+            and (type(x) is _Tensor or isinstance(x, TensorBase))
+            and (type(y) is _Tensor or isinstance(y, TensorBase))
+        ):""", "        if type(x) is not _Tensor:"),
+    ("if y_array.dtype is not dtype or (floats_only and dtype.kind != \"f\"):",
+     "if y_array.dtype is not dtype:"),
+    ("""            if x._base is not None or y._base is not None:
+                return fallback(x, y)  # a view catches up with its base's history first
+""", ""),
+    ("""                if _anomaly_state.enabled:
+                    return fallback(x, y)  # a forward stack to capture
+""", ""),
+]
+RESULT_TESTS = [
+    ("""                out_array = (
+                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+                )
+                if out_array is None or out_array.dtype is not dtype:""",
+     """                out_array = raw
+                if False:"""),
+]
+LEAF_EDGES = [
+    ("""                if x_node is None:
+                    if x_needs:
+                        meta = x._meta
+                        x_node = None if meta is None else meta.accumulator
+                        if x_node is None:
+                            x_node = x._gradient_edge()[0]
+                    x_nr = 0
+                else:
+                    x_nr = x._output_nr
+                if y_node is None:
+                    if y_needs:
+                        meta = y._meta
+                        y_node = None if meta is None else meta.accumulator
+                        if y_node is None:
+                            y_node = y._gradient_edge()[0]
+                    y_nr = 0
+                else:
+                    y_nr = y._output_nr""", """                x_node = x._meta
+                y_node = y._meta
+                x_nr = y_nr = 0"""),
+]
+ERROR_STATE = [
+    ("token = _set_error_state(_QUIET)  # inf and nan are values, not warnings\n", "\n"),
+    ("_reset_error_state(token)\n                # (a reduction",
+     "pass\n                # (a reduction"),
+]
+
+
+def forward_inlined(operator: str) -> list[tuple[str, str]]:
+    """The forward call replaced by numpy's operator (and, for mul, its saving line)."""
+    if operator == "+":
+        body = "raw = x_array + y_array\n"
+    else:
+        body = ("node._saved = (x_array if needs[1] else None, y_array if needs[0] else None)"
+                "; raw = x_array * y_array\n")
+    return [("raw = forward(node, x_array, y_array)\n", body)]
+
+
+def variant(replacements: list[tuple[str, str]]) -> Callable[..., Any]:
+    """``_binary_recorder`` rebuilt with ``replacements`` applied, in record.py's namespace."""
+    source = inspect.getsource(record._binary_recorder)
+    for old, new in replacements:
+        assert old in source, f"not found in _binary_recorder: {old[:60]!r}"
+        source = source.replace(old, new)
+    namespace = dict(vars(record))
+    exec(compile("from __future__ import annotations\n" + source,  # noqa: S102
+                 "<_binary_recorder, ablated>", "exec"), namespace)
+    return namespace["_binary_recorder"]
+
+
+def main() -> None:
+    """Time the ablated copies of Add's and Mul's recording functions."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--number", type=int, default=2000)
+    options = parser.parse_args()
+    array = np.random.default_rng(0).standard_normal(8).astype(np.float32)
+    a = minigrad.tensor(array, requires_grad=True)
+    b = minigrad.tensor(array + 1, requires_grad=True)
+    for leaf in (a, b):  # their accumulators, made by the first op as in a forward pass
+        leaf._gradient_edge()
+    load = os.getloadavg()
+    print(f"(8,) float32 leaves requiring grad; load average {load[0]:.1f} {load[1]:.1f}")
+    for name, op, operator in (("Add", arithmetic.Add, "+"), ("Mul", arithmetic.Mul, "*")):
+        steps = {
+            "as in the library": [],
+            "forward inlined": forward_inlined(operator),
+            "checks": CHECKS,
+            "result tests": RESULT_TESTS,
+            "leaf edges": LEAF_EDGES,
+            "all four above": forward_inlined(operator) + CHECKS + RESULT_TESTS + LEAF_EDGES,
+            "error state (kept by every design)": ERROR_STATE,
+        }
+        functions = {label: variant(lines)(op) for label, lines in steps.items()}
+        timers = {label: timeit.Timer("f(a, b)", globals={"f": f, "a": a, "b": b},
+                                      timer=time.perf_counter)
+                  for label, f in functions.items()}
+        best = dict.fromkeys(timers, float("inf"))
+        gc.disable()
+        try:
+            for _ in range(options.rounds):
+                for label, timer in timers.items():
+                    best[label] = min(best[label], timer.timeit(options.number) / options.number)
+        finally:
+            gc.enable()
+        base = best["as in the library"]
+        print(f"{name}._record(a, b): µs, min of {options.rounds} rounds; without the step: "
+              "saved")
+        for label, seconds in best.items():
+            print(f"  {label:36} {seconds * 1e6:6.3f}  {(base - seconds) * 1e6:+6.3f}"
+                  f"  {100 * (base - seconds) / base:+5.1f} %")
+
+
+if __name__ == "__main__":
+    main()
