@@ -996,11 +996,15 @@ class Tensor(TensorBase):
 
     clip = clamp
 
-    def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def sum(
+        self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
         """Sum of all elements, or over ``dim``."""
         return reduction.sum(self, dim, keepdim, dtype=dtype)  # (x.sum(): _sum_shortcut)
 
-    def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def mean(
+        self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
         """Mean of all elements, or over ``dim`` (computed in ``dtype`` if given)."""
         return reduction.mean(self, dim, keepdim, dtype=dtype)
 

@@ -86,6 +86,46 @@ def test_keepdim_with_dim_none_keeps_every_dim(call: Any) -> None:
     assert results[0] == results[1]
 
 
+# Every way of asking for every dim: no dim at all is the overload without one (SumBackward0,
+# MeanBackward0); dim=None, () or [] (positional or not) the overload with one (...Backward1).
+_EVERY_DIM_FORMS = [
+    lambda lib, x, f: getattr(x, f)(),
+    lambda lib, x, f: getattr(x, f)(None),
+    lambda lib, x, f: getattr(x, f)(dim=None),
+    lambda lib, x, f: getattr(x, f)(None, False),
+    lambda lib, x, f: getattr(x, f)(axis=None),
+    lambda lib, x, f: getattr(x, f)(()),
+    lambda lib, x, f: getattr(x, f)(dim=[]),
+    lambda lib, x, f: getattr(x, f)((), True),
+    lambda lib, x, f: getattr(lib, f)(x),
+    lambda lib, x, f: getattr(lib, f)(x, None),
+    lambda lib, x, f: getattr(lib, f)(x, dim=None),
+    lambda lib, x, f: getattr(lib, f)(input=x, dim=None, keepdim=True),
+]
+_DTYPE_FORMS = [
+    lambda lib, x, f: getattr(x, f)(dtype=lib.float64),
+    lambda lib, x, f: getattr(x, f)(None, dtype=lib.float64),
+    lambda lib, x, f: getattr(lib, f)(x, None, True, dtype=lib.float64),
+]
+EVERY_DIM_CALLS = [(f, i, call) for f in ("sum", "mean", "amax", "amin")
+                   for i, call in enumerate(_EVERY_DIM_FORMS)]
+EVERY_DIM_CALLS += [(f, 20 + i, call) for f in ("sum", "mean")
+                    for i, call in enumerate(_DTYPE_FORMS)]
+
+
+@pytest.mark.parametrize(("name", "index", "call"), EVERY_DIM_CALLS,
+                         ids=[f"{n}-{i}" for n, i, _ in EVERY_DIM_CALLS])
+def test_every_dim_forms_record_pytorchs_node(name: str, index: int, call: Any) -> None:
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]], requires_grad=True)
+        out = call(lib, x, name)
+        out.backward(lib.ones_like(out) * 2)
+        results.append((tuple(out.shape), out.detach().tolist(), out.grad_fn.name(),
+                        x.grad.tolist()))
+    assert results[0] == results[1]
+
+
 @pytest.mark.parametrize("call", [
     lambda lib, x: x.logsumexp(),
     lambda lib, x: lib.logsumexp(x),
