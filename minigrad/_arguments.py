@@ -278,6 +278,8 @@ def checking_arguments(
     first_checked = min((check[0] for check in checks), default=1 << 30)
     dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
     int_dim = name in INT_DIM
+    if int_dim:  # (their ``dim``, argument 1, is checked below: not through the shortcut)
+        first_checked = min(first_checked, 1)
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -289,8 +291,10 @@ def checking_arguments(
             except TypeError as error:
                 _raise_parser_text(error, name)
                 raise
-        if dim_overloads is not None and given <= 1 and (
-            _keepdim_without_dim(kwargs) or (int_dim and kwargs.get("dim", 0) is None)
+        if dim_overloads is not None and (
+            (given <= 1 and _keepdim_without_dim(kwargs))
+            or (int_dim and not _int_dim_or_other(
+                args[1] if given > 1 else kwargs.get("dim", NOT_GIVEN)))
         ):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
         if aliases and not kwargs.keys() <= known:
@@ -347,6 +351,15 @@ def _raise_parser_text(error: TypeError, name: str) -> None:
     raise TypeError(text) from None
 
 
+def _int_dim_or_other(dim: Any) -> bool:
+    """Whether ``dim`` of prod/max/min (or NOT_GIVEN) fits one of their overloads.
+
+    An int fits the ``dim`` overload, a tensor max/min's ``other`` (prod's own check refuses it);
+    anything else (None, a tuple, a float, a bool) fits none: the parser's message.
+    """
+    return dim is NOT_GIVEN or isinstance(dim, TensorBase) or _accepts(dim, "int")
+
+
 def _keepdim_without_dim(kwargs: dict[str, Any]) -> bool:
     """Whether ``keepdim`` (or NumPy's ``keepdims``) is given but no ``dim`` (nor ``other``)."""
     return ("keepdim" in kwargs or "keepdims" in kwargs) and _DIM_NAMES.isdisjoint(kwargs)
@@ -359,28 +372,50 @@ def _no_overload_fits(
     """PyTorch's parser's message when none of ``overloads`` fits the arguments.
 
     As python_arg_parser.cpp: if the number of arguments leaves one overload, the message is
-    that overload's first complaint (here: its ``dim`` is missing, or None); otherwise all are
-    listed (invalid_arguments.cpp), with a note under each one that takes as many arguments as
-    were given (counted, as PyTorch does, by the pieces of its listing) on the keywords it lacks.
+    that overload's first complaint (here: its ``dim`` is missing, or not an int); otherwise all
+    are listed (invalid_arguments.cpp), with a note under each one that takes as many arguments
+    as were given (counted, as PyTorch does, by the pieces of its listing): the keywords it
+    lacks, or else the positional arguments whose types it refuses (marked ``!...!``).
     """
     count = len(args) + len(kwargs)
     plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
     if len(plausible) == 1 and " dim" in plausible[0]:
-        if "dim" in kwargs:  # (dim=None)
-            return f"{name}(): argument 'dim' must be int, not NoneType"
+        position = [piece.endswith(" dim") for piece in plausible[0][1:-1].split(", ")].index(True)
+        if "dim" in kwargs or position < len(args):
+            dim = kwargs["dim"] if "dim" in kwargs else args[position]
+            where = "" if "dim" in kwargs else f" (position {position + 1})"
+            return (f"{name}(): argument 'dim'{where} must be int, not "
+                    f"{errors.python_type_name(dim)}")
         return f'{name}() missing 1 required positional arguments: "dim"'
     lines = []
     for listing, _, _ in overloads:
         lines.append(listing[1:-1])
         pieces = listing[1:-1].split(", ")
-        if len(pieces) == count:
-            # (PyTorch takes the last word of a piece as its name: "= None" is named "None".)
-            names = {piece.rsplit(" ", 1)[-1] for piece in pieces[len(pieces) - len(kwargs):]}
-            unmatched = [key for key in reversed(kwargs) if key not in names]
+        if len(pieces) != count:
+            continue
+        # (PyTorch takes the last word of a piece as its name: "= None" is named "None".)
+        names = {piece.rsplit(" ", 1)[-1] for piece in pieces[len(pieces) - len(kwargs):]}
+        unmatched = [key for key in reversed(kwargs) if key not in names]
+        if unmatched:
             lines[-1] += ")\n      didn't match because some of the keywords were incorrect: " + (
                 ", ".join(unmatched)) + "\n("  # (closed and reopened around the listing)
+        elif not kwargs and not all(map(_fits_piece, args, pieces)):
+            marked = ", ".join(
+                errors.argument_type_name(value) if _fits_piece(value, piece)
+                else f"!{errors.mismatched_argument_description(value)}!"
+                for value, piece in zip(args, pieces))
+            lines[-1] += (")\n      didn't match because some of the arguments have invalid "
+                          f"types: ({marked})\n(")
     # (a note closes its line with ")" and reopens "(": the empty pair it leaves goes)
     return errors.invalid_arguments(name, args, kwargs, lines).replace("\n()\n", "\n")
+
+
+def _fits_piece(value: Any, piece: str) -> bool:
+    """Whether ``value`` has the type a piece of an overload's listing names ("int dim")."""
+    kind = piece.split(" ", 1)[0]
+    if kind == "Tensor":
+        return isinstance(value, TensorBase)
+    return kind in _ANNOTATED and _accepts(value, kind)
 
 
 def _overloads_message(

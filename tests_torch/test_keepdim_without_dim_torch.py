@@ -45,7 +45,26 @@ def _none_dim_calls(name: str) -> list[Callable[[Any, Any], Any]]:
     ]
 
 
+def _not_int_dim_calls(name: str) -> list[Callable[[Any, Any], Any]]:
+    # Any dim that is not an int, positional or not, alone or with keepdim: the parser lists
+    # the overloads when the number of arguments leaves several, else names 'dim' (position).
+    forms = []
+    for dim in (None, (), [], (0, 1), 1.5, "a", True):
+        forms += [
+            lambda lib, x, d=dim: getattr(x, name)(d),
+            lambda lib, x, d=dim: getattr(x, name)(d, True),
+            lambda lib, x, d=dim: getattr(x, name)(dim=d),
+            lambda lib, x, d=dim: getattr(lib, name)(x, d),
+            lambda lib, x, d=dim: getattr(lib, name)(x, d, True),
+            lambda lib, x, d=dim: getattr(lib, name)(x, d, keepdim=False),
+            lambda lib, x, d=dim: getattr(x, name)(d, True, dtype=lib.float64),
+        ]
+    return forms
+
+
 CALLS = [(name, i, call) for name in REDUCTIONS for i, call in enumerate(_calls(name))]
+CALLS += [(name, 100 + i, call) for name in ("prod", "max", "min")
+          for i, call in enumerate(_not_int_dim_calls(name))]
 CALLS += [(name, 10 + i, call) for name in ("prod", "max", "min")
           for i, call in enumerate(_none_dim_calls(name))]
 
