@@ -122,6 +122,21 @@ KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
     "max": _EXTREME,
     "min": _EXTREME,
 }
+# Methods and functions PyTorch binds with several overloads that minigrad's one Python
+# signature merges: a call that fits none of them (by count, keyword or type) gets the parser's
+# listing of them. Each entry as KEEPDIM_NEEDS_DIM's.
+LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
+    "squeeze": (
+        (("()", 0, 0), ("(int dim)", 1, 1), ("(tuple of ints dim)", 1, 1)),
+        (("(Tensor input)", 1, 1), ("(Tensor input, int dim)", 2, 2),
+         ("(Tensor input, tuple of ints dim)", 2, 2)),
+    ),
+    "narrow": (
+        (("(int dim, Tensor start, int length)", 3, 3), ("(int dim, int start, int length)", 3, 3)),
+        (("(Tensor input, int dim, Tensor start, int length)", 4, 4),
+         ("(Tensor input, int dim, int start, int length)", 4, 4)),
+    ),
+}
 _DIM_NAMES = frozenset({"dim", "axis", "other"})
 # ... of which those whose ``dim`` is an int: ``dim=None`` fits none of their overloads either.
 INT_DIM = frozenset({"prod", "max", "min"})
@@ -139,8 +154,8 @@ UNCHECKED = frozenset(
     {
         "adjoint", "cholesky", "qr", "randint", "scatter", "std", "tensor", "var",
         "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-        "cross_entropy", "huber_loss", "kl_div", "l1_loss", "log_softmax", "mse_loss",
-        "nll_loss", "smooth_l1_loss", "softmax",
+        "cross_entropy", "huber_loss", "kl_div", "l1_loss", "mse_loss",
+        "nll_loss", "smooth_l1_loss",
         # (and these check their own arguments, with the name of the ATen op behind them)
         "eye", "unique",
     }
@@ -280,6 +295,8 @@ def checking_arguments(
     int_dim = name in INT_DIM
     if int_dim:  # (their ``dim``, argument 1, is checked below: not through the shortcut)
         first_checked = min(first_checked, 1)
+    listed = LISTED.get(name, (None, None))[offset]
+    overloads = dim_overloads or listed  # (for the parser's text of a call that fits none)
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -289,7 +306,7 @@ def checking_arguments(
             try:
                 return function(*args)  # no checked argument was given (``x.sum()``)
             except TypeError as error:
-                _raise_parser_text(error, name)
+                _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first)
                 raise
         if dim_overloads is not None and (
             (given <= 1 and _keepdim_without_dim(kwargs))
@@ -323,31 +340,73 @@ def checking_arguments(
         try:
             return function(*args, **kwargs)
         except TypeError as error:
-            _raise_parser_text(error, name)
+            _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first)
             raise
 
-    return checked
+    if listed is None:
+        return checked
+
+    @functools.wraps(function)
+    def checked_or_listed(*args: Any, **kwargs: Any) -> Any:
+        """``checked``; a TypeError for a call that fits none of ``listed``: the listing.
+
+        (Looked at only once a check failed: a call that passes costs no matching.)
+        """
+        try:
+            return checked(*args, **kwargs)
+        except TypeError:
+            if aliases and not kwargs.keys() <= known:
+                kwargs = _pytorch_names(kwargs, aliases)
+            if _fits_an_overload(args[1 - offset:], kwargs, listed):
+                raise
+        raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed))
+
+    return checked_or_listed
 
 
 _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
+_POSITIONAL_COUNT = re.compile(
+    r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
+_SAME_WORDS = re.compile(
+    r"\S+\(\) (got an unexpected keyword argument '\w+'|got multiple values for argument '\w+')")
 
 
-def _raise_parser_text(error: TypeError, name: str) -> None:
-    """PyTorch's text for ``error`` if Python raised it for the call's missing arguments.
+def _raise_parser_text(
+    error: TypeError, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+    overloads: tuple[tuple[str, int, int], ...] | None, method: bool,
+) -> None:
+    """PyTorch's text for ``error`` if Python raised it for the call's arguments themselves.
 
-    ``x.logsumexp()``: Python says "Tensor.logsumexp() missing 1 required positional argument:
-    'dim'", PyTorch's parser 'logsumexp() missing 1 required positional arguments: "dim"' (its
-    plural for one, its singular for more). Only an error of the call itself is rewritten: its
-    traceback has no frame of the function's.
+    Python names the function by its qualified name (``Tensor.softmax()``) and counts ``self``;
+    PyTorch's parser by its name, without ``self``. A function with several overloads gets
+    them listed (``x.sum(foo=1)``); else the parser words it as Python does, but for the
+    missing arguments: 'logsumexp() missing 1 required positional arguments: "dim"' (its plural
+    for one, its singular for more). Only an error of the call itself is rewritten: its
+    traceback has no frame of the function's. ``args``: the call's, without a method's ``self``.
     """
     traceback = error.__traceback__
-    match = _MISSING.fullmatch(str(error))
-    if match is None or traceback is None or traceback.tb_next is not None:
+    if traceback is None or traceback.tb_next is not None:
         return  # (another error: the caller re-raises it as it is)
-    count = int(match.group(1))
-    names = ", ".join(f'"{missing}"' for missing in re.findall(r"'(\w+)'", match.group(2)))
-    plural = "s" if count == 1 else ""  # (sic)
-    text = f"{name}() missing {count} required positional argument{plural}: {names}"
+    text = str(error)
+    missing = _MISSING.fullmatch(text)
+    count = _POSITIONAL_COUNT.fullmatch(text)
+    same = _SAME_WORDS.fullmatch(text)
+    if missing is None and count is None and same is None:
+        return
+    if overloads is not None:
+        raise TypeError(_no_overload_fits(name, args, kwargs, overloads)) from None
+    if missing is not None:
+        number = int(missing.group(1))
+        names = ", ".join(f'"{gone}"' for gone in re.findall(r"'(\w+)'", missing.group(2)))
+        plural = "s" if number == 1 else ""  # (sic)
+        text = f"{name}() missing {number} required positional argument{plural}: {names}"
+    elif count is not None:
+        fewest, most, got = (None if n is None else int(n) - method for n in count.groups())
+        takes = (f"from {fewest} to {most} positional arguments" if fewest is not None
+                 else f"{most} positional argument{'' if most == 1 else 's'}")
+        text = f"{name}() takes {takes} but {got} {'was' if got == 1 else 'were'} given"
+    else:
+        text = f"{name}() {same.group(1)}"
     raise TypeError(text) from None
 
 
@@ -379,14 +438,8 @@ def _no_overload_fits(
     """
     count = len(args) + len(kwargs)
     plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
-    if len(plausible) == 1 and " dim" in plausible[0]:
-        position = [piece.endswith(" dim") for piece in plausible[0][1:-1].split(", ")].index(True)
-        if "dim" in kwargs or position < len(args):
-            dim = kwargs["dim"] if "dim" in kwargs else args[position]
-            where = "" if "dim" in kwargs else f" (position {position + 1})"
-            return (f"{name}(): argument 'dim'{where} must be int, not "
-                    f"{errors.python_type_name(dim)}")
-        return f'{name}() missing 1 required positional arguments: "dim"'
+    if len(plausible) == 1:
+        return _first_complaint(name, plausible[0], args, kwargs)
     lines = []
     for listing, _, _ in overloads:
         lines.append(listing[1:-1])
@@ -399,23 +452,96 @@ def _no_overload_fits(
         if unmatched:
             lines[-1] += ")\n      didn't match because some of the keywords were incorrect: " + (
                 ", ".join(unmatched)) + "\n("  # (closed and reopened around the listing)
-        elif not kwargs and not all(map(_fits_piece, args, pieces)):
-            marked = ", ".join(
-                errors.argument_type_name(value) if _fits_piece(value, piece)
-                else f"!{errors.mismatched_argument_description(value)}!"
-                for value, piece in zip(args, pieces))
-            lines[-1] += (")\n      didn't match because some of the arguments have invalid "
-                          f"types: ({marked})\n(")
+        else:
+            by_name = {_piece_name(piece): piece for piece in pieces}
+            marks = [_marked(value, _fits_piece(value, piece))
+                     for value, piece in zip(args, pieces)]
+            named = [_marked(kwargs[key], _fits_piece(kwargs[key], by_name[key]), key)
+                     for key in reversed(kwargs)]  # (in the order invalid_arguments gives them)
+            if any(mark.startswith("!") for mark in marks + named):
+                marked = ", ".join(marks + named) if marks else "".join(f"{m}, " for m in named)
+                lines[-1] += (")\n      didn't match because some of the arguments have invalid "
+                              f"types: ({marked})\n(")
     # (a note closes its line with ")" and reopens "(": the empty pair it leaves goes)
     return errors.invalid_arguments(name, args, kwargs, lines).replace("\n()\n", "\n")
 
 
+def _first_complaint(
+    name: str, listing: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> str:
+    """The parser's complaint about the arguments to the one overload their number leaves.
+
+    As FunctionSignature::parse: the parameters in order (the first missing one, or the first
+    of a type it refuses), then a keyword it does not have.
+    """
+    pieces = [piece for piece in listing[1:-1].split(", ") if piece]
+    positional = pieces.index("*") if "*" in pieces else len(pieces)
+    for position, piece in enumerate(piece for piece in pieces if piece != "*"):
+        parameter = _piece_name(piece)
+        if position < positional and position < len(args):
+            value, where = args[position], f" (position {position + 1})"
+        elif parameter in kwargs:
+            value, where = kwargs[parameter], ""
+        elif " = " in piece:
+            continue
+        else:
+            return f'{name}() missing 1 required positional arguments: "{parameter}"'
+        if not _fits_piece(value, piece):
+            kind = piece.split(" = ", 1)[0].rsplit(" ", 1)[0]
+            return (f"{name}(): argument '{parameter}'{where} must be {kind}, not "
+                    f"{errors.python_type_name(value)}")
+    known = {_piece_name(piece) for piece in pieces}
+    unexpected = next((key for key in kwargs if key not in known), None)
+    return f"{name}() got an unexpected keyword argument '{unexpected}'"
+
+
 def _fits_piece(value: Any, piece: str) -> bool:
     """Whether ``value`` has the type a piece of an overload's listing names ("int dim")."""
-    kind = piece.split(" ", 1)[0]
-    if kind == "Tensor":
+    if value is None and piece.endswith(" = None"):
+        return True
+    if piece.startswith("minigrad.dtype "):
+        return isinstance(value, _DTYPE_LIKE)
+    if piece.startswith("Tensor "):
         return isinstance(value, TensorBase)
+    if piece.startswith("tuple of ints "):  # (an IntArrayRef: a list too, or one int)
+        return _accepts(value, "int") or (
+            isinstance(value, (tuple, list)) and all(_accepts(v, "int") for v in value))
+    kind = piece.split(" ", 1)[0]
     return kind in _ANNOTATED and _accepts(value, kind)
+
+
+def _marked(value: Any, fits: bool, key: str | None = None) -> str:
+    """An argument as invalid_arguments.cpp notes it: ``int``, ``!float!``, ``!dim=NoneType!``."""
+    if fits:
+        kind = errors.argument_type_name(value)
+        return kind if key is None else f"{key}={kind}"
+    kind = errors.mismatched_argument_description(value)
+    return f"!{kind}!" if key is None else f"!{key}={kind}!"
+
+
+def _piece_name(piece: str) -> str:
+    """The parameter a piece of an overload's listing names: "bool keepdim = False" -> keepdim."""
+    return piece.split(" = ", 1)[0].rsplit(" ", 1)[-1]
+
+
+def _fits_an_overload(
+    args: tuple[Any, ...], kwargs: dict[str, Any], overloads: tuple[tuple[str, int, int], ...]
+) -> bool:
+    """Whether the arguments bind to one of ``overloads`` (LISTED's), by count, name and type."""
+    for listing, _, _ in overloads:
+        pieces = [piece for piece in listing[1:-1].split(", ") if piece]
+        positional = pieces[: pieces.index("*")] if "*" in pieces else pieces
+        by_name = {_piece_name(piece): piece for piece in pieces if piece != "*"}
+        bound = {_piece_name(piece): value for piece, value in zip(positional, args)}
+        if len(args) > len(positional) or not kwargs.keys() <= by_name.keys() - bound.keys():
+            continue
+        bound.update(kwargs)
+        required = {name for name, piece in by_name.items() if " = " not in piece}
+        if required <= bound.keys() and all(
+            _fits_piece(value, by_name[name]) for name, value in bound.items()
+        ):
+            return True
+    return False
 
 
 def _overloads_message(
