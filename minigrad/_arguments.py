@@ -73,11 +73,14 @@ _DIVISION = (
     " * (Tensor input, Number other)\n"
     "      didn't match because some of the arguments have invalid types: (Tensor, !{bad}!)\n",
 )
+_IN_PLACE_COMPARISONS = ("eq_", "ne_", "lt_", "le_", "gt_", "ge_", "not_equal_", "less_",
+                         "less_equal_", "greater_", "greater_equal_")
 OVERLOADED: dict[str, tuple[str, ...]] = {
     "pow": (" * (Tensor input, Tensor exponent, *, Tensor out = None)\n",
             " * (Number self, Tensor exponent, *, Tensor out = None)\n",
             " * (Tensor input, Number exponent, *, Tensor out = None)\n"),
-    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge"), _COMPARISON),
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal",
+                     "greater", "greater_equal"), _COMPARISON),
     **dict.fromkeys(("true_divide", "floor_divide"), _DIVISION),
     "remainder": (
         " * (Tensor input, Tensor other, *, Tensor out = None)\n",
@@ -89,6 +92,7 @@ OVERLOADED: dict[str, tuple[str, ...]] = {
              " * (Tensor input, Number other, Number alpha = 1)\n"),
     # (methods only)
     **dict.fromkeys(("pow_", "true_divide_", "floor_divide_", "remainder_"), ()),
+    **dict.fromkeys(_IN_PLACE_COMPARISONS, ()),
 }
 # Reductions whose ``keepdim`` exists only in an overload with a ``dim``: ``x.sum(keepdim=True)``
 # fits none of them and PyTorch's parser refuses it. Each entry: (the method's overloads, the
@@ -125,7 +129,7 @@ KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
 # Methods and functions PyTorch binds with several overloads that minigrad's one Python
 # signature merges: a call that fits none of them (by count, keyword or type) gets the parser's
 # listing of them. Each entry as KEEPDIM_NEEDS_DIM's.
-LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
+LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...] | None, ...]] = {
     "squeeze": (
         (("()", 0, 0), ("(int dim)", 1, 1), ("(tuple of ints dim)", 1, 1)),
         (("(Tensor input)", 1, 1), ("(Tensor input, int dim)", 2, 2),
@@ -136,6 +140,8 @@ LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
         (("(Tensor input, int dim, Tensor start, int length)", 4, 4),
          ("(Tensor input, int dim, int start, int length)", 4, 4)),
     ),
+    **dict.fromkeys(_IN_PLACE_COMPARISONS,
+                    ((("(Tensor other)", 1, 1), ("(Number other)", 1, 1)), None)),
 }
 _DIM_NAMES = frozenset({"dim", "axis", "other"})
 # ... of which those whose ``dim`` is an int: ``dim=None`` fits none of their overloads either.
@@ -503,6 +509,8 @@ def _fits_piece(value: Any, piece: str) -> bool:
         return isinstance(value, _DTYPE_LIKE)
     if piece.startswith("Tensor "):
         return isinstance(value, TensorBase)
+    if piece.startswith("Number "):
+        return isinstance(value, (*_NUMBERS, np.number, np.bool_))
     if piece.startswith("tuple of ints "):  # (an IntArrayRef: a list too, or one int)
         return _accepts(value, "int") or (
             isinstance(value, (tuple, list)) and all(_accepts(v, "int") for v in value))

@@ -37,6 +37,10 @@ CALLS = [
     "x.amin(foo=1)", "lib.amin(x, foo=1)", "x.amin(0, True, 1)", "lib.amin(x, 0, True, 1)",
     "x.amax(0, dim=0)", "x.logsumexp(0, True, 1)", "lib.logsumexp(x, 0, True, 1, 2)",
     "x.sum(foo=1)", "x.mean(0, foo=1)",
+    # in-place comparisons: a Tensor and a Number overload
+    "x.detach().eq_('a')", "x.detach().greater_()", "x.detach().lt_(1, 2)",
+    "x.detach().ne_(other='a')", "x.detach().le_(None)", "lib.greater(x, 'a')",
+    "x.not_equal(None)",
 ]
 
 
