@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -143,6 +145,31 @@ LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...] | None, ...]] = {
     **dict.fromkeys(_IN_PLACE_COMPARISONS,
                     ((("(Tensor other)", 1, 1), ("(Number other)", 1, 1)), None)),
 }
+
+def _pieces_counts(listing: str) -> tuple[str, int, int]:
+    """An overload as the parser lists it, with its fewest and most arguments."""
+    pieces = [piece for piece in listing[1:-1].split(", ") if piece and piece != "*"]
+    return listing, sum(" = " not in piece for piece in pieces), len(pieces)
+
+
+def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]]:
+    """PyTorch's listings of the functions and methods it binds more than once.
+
+    Read off PyTorch 2.13 by tools/parser_overloads.py (minigrad/_parser_overloads.json), for
+    the names neither KEEPDIM_NEEDS_DIM nor LISTED declares: ``{"function"|"method": {name:
+    overloads}}``.
+    """
+    text = (Path(__file__).parent / "_parser_overloads.json").read_text()
+    table = json.loads(text)
+    return {kind: {name: tuple(map(_pieces_counts, listings))
+                   for name, listings in table[kind].items()}
+            for kind in ("function", "method")}
+
+
+PARSER_OVERLOADS = _parser_overloads()
+# The names whose calls that fit no overload get the parser's listing (filled as the checks
+# are given: tests_torch/test_misuse_sweep_torch.py asks those messages to be PyTorch's).
+LISTING_NAMES: set[str] = set()
 _DIM_NAMES = frozenset({"dim", "axis", "other"})
 # ... of which those whose ``dim`` is an int: ``dim=None`` fits none of their overloads either.
 INT_DIM = frozenset({"prod", "max", "min"})
@@ -292,16 +319,27 @@ def checking_arguments(
     """
     checks = [check for check in _checks(function, name) if not (skip_first and check[0] == 0)]
     aliases = _numpy_aliases(function) if numpy_names else {}
-    if not checks and not aliases:
+    offset = 0 if skip_first else 1
+    listed = LISTED.get(name, (None, None))[offset]
+    # PyTorch's own listing otherwise; matched leniently: a type it does not know fits, and
+    # None fits a "tuple of ints" that minigrad's signature makes optional (``int[1]? dim``,
+    # which the listing does not mark).
+    # (Not for ``*size``: PyTorch's parser unpacks those itself, with messages of its own.)
+    lenient: frozenset[str] | None = None
+    parameters = inspect.signature(function).parameters.values()
+    if listed is None and all(p.kind is not p.VAR_POSITIONAL for p in parameters):
+        listed = PARSER_OVERLOADS["method" if skip_first else "function"].get(name)
+        lenient = frozenset(p.name for p in parameters if p.default is not p.empty)
+    if listed is not None:
+        LISTING_NAMES.add(name)
+    if not checks and not aliases and listed is None:
         return function
     known = frozenset(inspect.signature(function).parameters)
-    offset = 0 if skip_first else 1
     first_checked = min((check[0] for check in checks), default=1 << 30)
     dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
     int_dim = name in INT_DIM
     if int_dim:  # (their ``dim``, argument 1, is checked below: not through the shortcut)
         first_checked = min(first_checked, 1)
-    listed = LISTED.get(name, (None, None))[offset]
     overloads = dim_overloads or listed  # (for the parser's text of a call that fits none)
 
     @functools.wraps(function)
@@ -361,9 +399,10 @@ def checking_arguments(
         try:
             return checked(*args, **kwargs)
         except TypeError:
+            named = kwargs  # (NumPy's names as PyTorch's to match; as given in the message)
             if aliases and not kwargs.keys() <= known:
-                kwargs = _pytorch_names(kwargs, aliases)
-            if _fits_an_overload(args[1 - offset:], kwargs, listed):
+                named = _pytorch_names(kwargs, aliases)
+            if _fits_an_overload(args[1 - offset:], named, listed, lenient):
                 raise
         raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed))
 
@@ -460,9 +499,9 @@ def _no_overload_fits(
                 ", ".join(unmatched)) + "\n("  # (closed and reopened around the listing)
         else:
             by_name = {_piece_name(piece): piece for piece in pieces}
-            marks = [_marked(value, _fits_piece(value, piece))
+            marks = [_marked(value, _noted_as_fitting(value, piece))
                      for value, piece in zip(args, pieces)]
-            named = [_marked(kwargs[key], _fits_piece(kwargs[key], by_name[key]), key)
+            named = [_marked(kwargs[key], _noted_as_fitting(kwargs[key], by_name[key]), key)
                      for key in reversed(kwargs)]  # (in the order invalid_arguments gives them)
             if any(mark.startswith("!") for mark in marks + named):
                 marked = ", ".join(marks + named) if marks else "".join(f"{m}, " for m in named)
@@ -501,9 +540,20 @@ def _first_complaint(
     return f"{name}() got an unexpected keyword argument '{unexpected}'"
 
 
-def _fits_piece(value: Any, piece: str) -> bool:
-    """Whether ``value`` has the type a piece of an overload's listing names ("int dim")."""
-    if value is None and piece.endswith(" = None"):
+def _fits_piece(value: Any, piece: str, lenient: frozenset[str] | None = None) -> bool:
+    """Whether ``value`` has the type a piece of an overload's listing names ("int dim").
+
+    ``lenient`` (PyTorch's listings, read off its errors): a type this does not know fits, and
+    None fits a "tuple of ints" parameter among these names.
+    """
+    if value is None and (piece.endswith(" = None") or (
+            lenient is not None and piece.startswith("tuple of ints ")
+            and _piece_name(piece) in lenient)):
+        return True
+    if lenient is not None and piece.startswith(("Number ", "float ")):
+        return isinstance(value, _NUMBER_LIKE)
+    if lenient is not None and piece.split(" ", 1)[0] not in (
+            "Tensor", "int", "bool", "str", "tuple", "minigrad.dtype"):
         return True
     if piece.startswith("minigrad.dtype "):
         return isinstance(value, _DTYPE_LIKE)
@@ -516,6 +566,20 @@ def _fits_piece(value: Any, piece: str) -> bool:
             isinstance(value, (tuple, list)) and all(_accepts(v, "int") for v in value))
     kind = piece.split(" ", 1)[0]
     return kind in _ANNOTATED and _accepts(value, kind)
+
+
+def _noted_as_fitting(value: Any, piece: str) -> bool:
+    """Whether invalid_arguments.cpp's note leaves ``value`` unmarked under ``piece``.
+
+    As _fits_piece, but stricter, as PyTorch's notes are: any value is marked under a "Number"
+    (``!float!``) and under a piece with a default (``Tensor max = None``), and anything but a
+    tuple under a "tuple of ints".
+    """
+    if piece.startswith("Number ") or " = " in piece:
+        return False
+    if piece.startswith("tuple of ints ") and not isinstance(value, tuple):
+        return False
+    return _fits_piece(value, piece)
 
 
 def _marked(value: Any, fits: bool, key: str | None = None) -> str:
@@ -533,9 +597,10 @@ def _piece_name(piece: str) -> str:
 
 
 def _fits_an_overload(
-    args: tuple[Any, ...], kwargs: dict[str, Any], overloads: tuple[tuple[str, int, int], ...]
+    args: tuple[Any, ...], kwargs: dict[str, Any], overloads: tuple[tuple[str, int, int], ...],
+    lenient: frozenset[str] | None = None,
 ) -> bool:
-    """Whether the arguments bind to one of ``overloads`` (LISTED's), by count, name and type."""
+    """Whether the arguments bind to one of ``overloads``, by count, name and type."""
     for listing, _, _ in overloads:
         pieces = [piece for piece in listing[1:-1].split(", ") if piece]
         positional = pieces[: pieces.index("*")] if "*" in pieces else pieces
@@ -546,7 +611,7 @@ def _fits_an_overload(
         bound.update(kwargs)
         required = {name for name, piece in by_name.items() if " = " not in piece}
         if required <= bound.keys() and all(
-            _fits_piece(value, by_name[name]) for name, value in bound.items()
+            _fits_piece(value, by_name[name], lenient) for name, value in bound.items()
         ):
             return True
     return False
