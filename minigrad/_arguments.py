@@ -335,6 +335,7 @@ def checking_arguments(
     if not checks and not aliases and listed is None:
         return function
     known = frozenset(inspect.signature(function).parameters)
+    parameter_names = list(inspect.signature(function).parameters)
     first_checked = min((check[0] for check in checks), default=1 << 30)
     dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
     int_dim = name in INT_DIM
@@ -350,7 +351,8 @@ def checking_arguments(
             try:
                 return function(*args)  # no checked argument was given (``x.sum()``)
             except TypeError as error:
-                _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first)
+                _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
+                                   parameter_names)
                 raise
         if dim_overloads is not None and (
             (given <= 1 and _keepdim_without_dim(kwargs))
@@ -384,7 +386,8 @@ def checking_arguments(
         try:
             return function(*args, **kwargs)
         except TypeError as error:
-            _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first)
+            _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
+                                   parameter_names)
             raise
 
     if listed is None:
@@ -412,13 +415,14 @@ def checking_arguments(
 _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
 _POSITIONAL_COUNT = re.compile(
     r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
+_UNNAMED = re.compile(r"argument '(\w+)' must be (.*)", re.S)
 _SAME_WORDS = re.compile(
     r"\S+\(\) (got an unexpected keyword argument '\w+'|got multiple values for argument '\w+')")
 
 
 def _raise_parser_text(
     error: TypeError, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
-    overloads: tuple[tuple[str, int, int], ...] | None, method: bool,
+    overloads: tuple[tuple[str, int, int], ...] | None, method: bool, parameters: list[str],
 ) -> None:
     """PyTorch's text for ``error`` if Python raised it for the call's arguments themselves.
 
@@ -427,12 +431,22 @@ def _raise_parser_text(
     them listed (``x.sum(foo=1)``); else the parser words it as Python does, but for the
     missing arguments: 'logsumexp() missing 1 required positional arguments: "dim"' (its plural
     for one, its singular for more). Only an error of the call itself is rewritten: its
-    traceback has no frame of the function's. ``args``: the call's, without a method's ``self``.
+    traceback has no frame of the function's; or a shared helper's "argument 'dim' must be int,
+    not float", which gets the function's name and the argument's position. ``args``: the call's,
+    without a method's ``self``; ``parameters``: the function's, in order (``self`` too).
     """
     traceback = error.__traceback__
+    text = str(error)
+    unnamed = _UNNAMED.fullmatch(text)
+    if unnamed is not None and unnamed.group(1) in parameters:
+        # A shared helper's check (``wrap_dim``), which does not know whose argument it checked.
+        index = parameters.index(unnamed.group(1))
+        given = index - method < len(args)
+        where = f" (position {index + 1 - method})" if given else ""
+        raise TypeError(f"{name}(): argument '{unnamed.group(1)}'{where} must be "
+                        f"{unnamed.group(2)}") from None
     if traceback is None or traceback.tb_next is not None:
         return  # (another error: the caller re-raises it as it is)
-    text = str(error)
     missing = _MISSING.fullmatch(text)
     count = _POSITIONAL_COUNT.fullmatch(text)
     same = _SAME_WORDS.fullmatch(text)
