@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -73,11 +75,14 @@ _DIVISION = (
     " * (Tensor input, Number other)\n"
     "      didn't match because some of the arguments have invalid types: (Tensor, !{bad}!)\n",
 )
+_IN_PLACE_COMPARISONS = ("eq_", "ne_", "lt_", "le_", "gt_", "ge_", "not_equal_", "less_",
+                         "less_equal_", "greater_", "greater_equal_")
 OVERLOADED: dict[str, tuple[str, ...]] = {
     "pow": (" * (Tensor input, Tensor exponent, *, Tensor out = None)\n",
             " * (Number self, Tensor exponent, *, Tensor out = None)\n",
             " * (Tensor input, Number exponent, *, Tensor out = None)\n"),
-    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge"), _COMPARISON),
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal",
+                     "greater", "greater_equal"), _COMPARISON),
     **dict.fromkeys(("true_divide", "floor_divide"), _DIVISION),
     "remainder": (
         " * (Tensor input, Tensor other, *, Tensor out = None)\n",
@@ -89,6 +94,7 @@ OVERLOADED: dict[str, tuple[str, ...]] = {
              " * (Tensor input, Number other, Number alpha = 1)\n"),
     # (methods only)
     **dict.fromkeys(("pow_", "true_divide_", "floor_divide_", "remainder_"), ()),
+    **dict.fromkeys(_IN_PLACE_COMPARISONS, ()),
 }
 # Reductions whose ``keepdim`` exists only in an overload with a ``dim``: ``x.sum(keepdim=True)``
 # fits none of them and PyTorch's parser refuses it. Each entry: (the method's overloads, the
@@ -122,6 +128,48 @@ KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
     "max": _EXTREME,
     "min": _EXTREME,
 }
+# Methods and functions PyTorch binds with several overloads that minigrad's one Python
+# signature merges: a call that fits none of them (by count, keyword or type) gets the parser's
+# listing of them. Each entry as KEEPDIM_NEEDS_DIM's.
+LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...] | None, ...]] = {
+    "squeeze": (
+        (("()", 0, 0), ("(int dim)", 1, 1), ("(tuple of ints dim)", 1, 1)),
+        (("(Tensor input)", 1, 1), ("(Tensor input, int dim)", 2, 2),
+         ("(Tensor input, tuple of ints dim)", 2, 2)),
+    ),
+    "narrow": (
+        (("(int dim, Tensor start, int length)", 3, 3), ("(int dim, int start, int length)", 3, 3)),
+        (("(Tensor input, int dim, Tensor start, int length)", 4, 4),
+         ("(Tensor input, int dim, int start, int length)", 4, 4)),
+    ),
+    **dict.fromkeys(_IN_PLACE_COMPARISONS,
+                    ((("(Tensor other)", 1, 1), ("(Number other)", 1, 1)), None)),
+}
+
+def _pieces_counts(listing: str) -> tuple[str, int, int]:
+    """An overload as the parser lists it, with its fewest and most arguments."""
+    pieces = [piece for piece in listing[1:-1].split(", ") if piece and piece != "*"]
+    return listing, sum(" = " not in piece for piece in pieces), len(pieces)
+
+
+def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]]:
+    """PyTorch's listings of the functions and methods it binds more than once.
+
+    Read off PyTorch 2.13 by tools/parser_overloads.py (minigrad/_parser_overloads.json), for
+    the names neither KEEPDIM_NEEDS_DIM nor LISTED declares: ``{"function"|"method": {name:
+    overloads}}``.
+    """
+    text = (Path(__file__).parent / "_parser_overloads.json").read_text()
+    table = json.loads(text)
+    return {kind: {name: tuple(map(_pieces_counts, listings))
+                   for name, listings in table[kind].items()}
+            for kind in ("function", "method")}
+
+
+PARSER_OVERLOADS = _parser_overloads()
+# The names whose calls that fit no overload get the parser's listing (filled as the checks
+# are given: tests_torch/test_misuse_sweep_torch.py asks those messages to be PyTorch's).
+LISTING_NAMES: set[str] = set()
 _DIM_NAMES = frozenset({"dim", "axis", "other"})
 # ... of which those whose ``dim`` is an int: ``dim=None`` fits none of their overloads either.
 INT_DIM = frozenset({"prod", "max", "min"})
@@ -139,8 +187,8 @@ UNCHECKED = frozenset(
     {
         "adjoint", "cholesky", "qr", "randint", "scatter", "std", "tensor", "var",
         "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-        "cross_entropy", "huber_loss", "kl_div", "l1_loss", "log_softmax", "mse_loss",
-        "nll_loss", "smooth_l1_loss", "softmax",
+        "cross_entropy", "huber_loss", "kl_div", "l1_loss", "mse_loss",
+        "nll_loss", "smooth_l1_loss",
         # (and these check their own arguments, with the name of the ATen op behind them)
         "eye", "unique",
     }
@@ -271,13 +319,29 @@ def checking_arguments(
     """
     checks = [check for check in _checks(function, name) if not (skip_first and check[0] == 0)]
     aliases = _numpy_aliases(function) if numpy_names else {}
-    if not checks and not aliases:
+    offset = 0 if skip_first else 1
+    listed = LISTED.get(name, (None, None))[offset]
+    # PyTorch's own listing otherwise; matched leniently: a type it does not know fits, and
+    # None fits a "tuple of ints" that minigrad's signature makes optional (``int[1]? dim``,
+    # which the listing does not mark).
+    # (Not for ``*size``: PyTorch's parser unpacks those itself, with messages of its own.)
+    lenient: frozenset[str] | None = None
+    parameters = inspect.signature(function).parameters.values()
+    if listed is None and all(p.kind is not p.VAR_POSITIONAL for p in parameters):
+        listed = PARSER_OVERLOADS["method" if skip_first else "function"].get(name)
+        lenient = frozenset(p.name for p in parameters if p.default is not p.empty)
+    if listed is not None:
+        LISTING_NAMES.add(name)
+    if not checks and not aliases and listed is None:
         return function
     known = frozenset(inspect.signature(function).parameters)
-    offset = 0 if skip_first else 1
+    parameter_names = list(inspect.signature(function).parameters)
     first_checked = min((check[0] for check in checks), default=1 << 30)
     dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
     int_dim = name in INT_DIM
+    if int_dim:  # (their ``dim``, argument 1, is checked below: not through the shortcut)
+        first_checked = min(first_checked, 1)
+    overloads = dim_overloads or listed  # (for the parser's text of a call that fits none)
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -287,10 +351,13 @@ def checking_arguments(
             try:
                 return function(*args)  # no checked argument was given (``x.sum()``)
             except TypeError as error:
-                _raise_parser_text(error, name)
+                _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
+                                   parameter_names)
                 raise
-        if dim_overloads is not None and given <= 1 and (
-            _keepdim_without_dim(kwargs) or (int_dim and kwargs.get("dim", 0) is None)
+        if dim_overloads is not None and (
+            (given <= 1 and _keepdim_without_dim(kwargs))
+            or (int_dim and not _int_dim_or_other(
+                args[1] if given > 1 else kwargs.get("dim", NOT_GIVEN)))
         ):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
         if aliases and not kwargs.keys() <= known:
@@ -319,32 +386,96 @@ def checking_arguments(
         try:
             return function(*args, **kwargs)
         except TypeError as error:
-            _raise_parser_text(error, name)
+            _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
+                                   parameter_names)
             raise
 
-    return checked
+    if listed is None:
+        return checked
+
+    @functools.wraps(function)
+    def checked_or_listed(*args: Any, **kwargs: Any) -> Any:
+        """``checked``; a TypeError for a call that fits none of ``listed``: the listing.
+
+        (Looked at only once a check failed: a call that passes costs no matching.)
+        """
+        try:
+            return checked(*args, **kwargs)
+        except TypeError:
+            named = kwargs  # (NumPy's names as PyTorch's to match; as given in the message)
+            if aliases and not kwargs.keys() <= known:
+                named = _pytorch_names(kwargs, aliases)
+            if _fits_an_overload(args[1 - offset:], named, listed, lenient):
+                raise
+        raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed))
+
+    return checked_or_listed
 
 
 _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
+_POSITIONAL_COUNT = re.compile(
+    r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
+_UNNAMED = re.compile(r"argument '(\w+)' must be (.*)", re.S)
+_SAME_WORDS = re.compile(
+    r"\S+\(\) (got an unexpected keyword argument '\w+'|got multiple values for argument '\w+')")
 
 
-def _raise_parser_text(error: TypeError, name: str) -> None:
-    """PyTorch's text for ``error`` if Python raised it for the call's missing arguments.
+def _raise_parser_text(
+    error: TypeError, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+    overloads: tuple[tuple[str, int, int], ...] | None, method: bool, parameters: list[str],
+) -> None:
+    """PyTorch's text for ``error`` if Python raised it for the call's arguments themselves.
 
-    ``x.logsumexp()``: Python says "Tensor.logsumexp() missing 1 required positional argument:
-    'dim'", PyTorch's parser 'logsumexp() missing 1 required positional arguments: "dim"' (its
-    plural for one, its singular for more). Only an error of the call itself is rewritten: its
-    traceback has no frame of the function's.
+    Python names the function by its qualified name (``Tensor.softmax()``) and counts ``self``;
+    PyTorch's parser by its name, without ``self``. A function with several overloads gets
+    them listed (``x.sum(foo=1)``); else the parser words it as Python does, but for the
+    missing arguments: 'logsumexp() missing 1 required positional arguments: "dim"' (its plural
+    for one, its singular for more). Only an error of the call itself is rewritten: its
+    traceback has no frame of the function's; or a shared helper's "argument 'dim' must be int,
+    not float", which gets the function's name and the argument's position. ``args``: the call's,
+    without a method's ``self``; ``parameters``: the function's, in order (``self`` too).
     """
     traceback = error.__traceback__
-    match = _MISSING.fullmatch(str(error))
-    if match is None or traceback is None or traceback.tb_next is not None:
+    text = str(error)
+    unnamed = _UNNAMED.fullmatch(text)
+    if unnamed is not None and unnamed.group(1) in parameters:
+        # A shared helper's check (``wrap_dim``), which does not know whose argument it checked.
+        index = parameters.index(unnamed.group(1))
+        given = index - method < len(args)
+        where = f" (position {index + 1 - method})" if given else ""
+        raise TypeError(f"{name}(): argument '{unnamed.group(1)}'{where} must be "
+                        f"{unnamed.group(2)}") from None
+    if traceback is None or traceback.tb_next is not None:
         return  # (another error: the caller re-raises it as it is)
-    count = int(match.group(1))
-    names = ", ".join(f'"{missing}"' for missing in re.findall(r"'(\w+)'", match.group(2)))
-    plural = "s" if count == 1 else ""  # (sic)
-    text = f"{name}() missing {count} required positional argument{plural}: {names}"
+    missing = _MISSING.fullmatch(text)
+    count = _POSITIONAL_COUNT.fullmatch(text)
+    same = _SAME_WORDS.fullmatch(text)
+    if missing is None and count is None and same is None:
+        return
+    if overloads is not None:
+        raise TypeError(_no_overload_fits(name, args, kwargs, overloads)) from None
+    if missing is not None:
+        number = int(missing.group(1))
+        names = ", ".join(f'"{gone}"' for gone in re.findall(r"'(\w+)'", missing.group(2)))
+        plural = "s" if number == 1 else ""  # (sic)
+        text = f"{name}() missing {number} required positional argument{plural}: {names}"
+    elif count is not None:
+        fewest, most, got = (None if n is None else int(n) - method for n in count.groups())
+        takes = (f"from {fewest} to {most} positional arguments" if fewest is not None
+                 else f"{most} positional argument{'' if most == 1 else 's'}")
+        text = f"{name}() takes {takes} but {got} {'was' if got == 1 else 'were'} given"
+    else:
+        text = f"{name}() {same.group(1)}"
     raise TypeError(text) from None
+
+
+def _int_dim_or_other(dim: Any) -> bool:
+    """Whether ``dim`` of prod/max/min (or NOT_GIVEN) fits one of their overloads.
+
+    An int fits the ``dim`` overload, a tensor max/min's ``other`` (prod's own check refuses it);
+    anything else (None, a tuple, a float, a bool) fits none: the parser's message.
+    """
+    return dim is NOT_GIVEN or isinstance(dim, TensorBase) or _accepts(dim, "int")
 
 
 def _keepdim_without_dim(kwargs: dict[str, Any]) -> bool:
@@ -359,28 +490,145 @@ def _no_overload_fits(
     """PyTorch's parser's message when none of ``overloads`` fits the arguments.
 
     As python_arg_parser.cpp: if the number of arguments leaves one overload, the message is
-    that overload's first complaint (here: its ``dim`` is missing, or None); otherwise all are
-    listed (invalid_arguments.cpp), with a note under each one that takes as many arguments as
-    were given (counted, as PyTorch does, by the pieces of its listing) on the keywords it lacks.
+    that overload's first complaint (here: its ``dim`` is missing, or not an int); otherwise all
+    are listed (invalid_arguments.cpp), with a note under each one that takes as many arguments
+    as were given (counted, as PyTorch does, by the pieces of its listing): the keywords it
+    lacks, or else the positional arguments whose types it refuses (marked ``!...!``).
     """
     count = len(args) + len(kwargs)
     plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
-    if len(plausible) == 1 and " dim" in plausible[0]:
-        if "dim" in kwargs:  # (dim=None)
-            return f"{name}(): argument 'dim' must be int, not NoneType"
-        return f'{name}() missing 1 required positional arguments: "dim"'
+    if len(plausible) == 1:
+        return _first_complaint(name, plausible[0], args, kwargs)
     lines = []
     for listing, _, _ in overloads:
         lines.append(listing[1:-1])
         pieces = listing[1:-1].split(", ")
-        if len(pieces) == count:
-            # (PyTorch takes the last word of a piece as its name: "= None" is named "None".)
-            names = {piece.rsplit(" ", 1)[-1] for piece in pieces[len(pieces) - len(kwargs):]}
-            unmatched = [key for key in reversed(kwargs) if key not in names]
+        if len(pieces) != count:
+            continue
+        # (PyTorch takes the last word of a piece as its name: "= None" is named "None".)
+        names = {piece.rsplit(" ", 1)[-1] for piece in pieces[len(pieces) - len(kwargs):]}
+        unmatched = [key for key in reversed(kwargs) if key not in names]
+        if unmatched:
             lines[-1] += ")\n      didn't match because some of the keywords were incorrect: " + (
                 ", ".join(unmatched)) + "\n("  # (closed and reopened around the listing)
+        else:
+            by_name = {_piece_name(piece): piece for piece in pieces}
+            marks = [_marked(value, _noted_as_fitting(value, piece))
+                     for value, piece in zip(args, pieces)]
+            named = [_marked(kwargs[key], _noted_as_fitting(kwargs[key], by_name[key]), key)
+                     for key in reversed(kwargs)]  # (in the order invalid_arguments gives them)
+            if any(mark.startswith("!") for mark in marks + named):
+                marked = ", ".join(marks + named) if marks else "".join(f"{m}, " for m in named)
+                lines[-1] += (")\n      didn't match because some of the arguments have invalid "
+                              f"types: ({marked})\n(")
     # (a note closes its line with ")" and reopens "(": the empty pair it leaves goes)
     return errors.invalid_arguments(name, args, kwargs, lines).replace("\n()\n", "\n")
+
+
+def _first_complaint(
+    name: str, listing: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> str:
+    """The parser's complaint about the arguments to the one overload their number leaves.
+
+    As FunctionSignature::parse: the parameters in order (the first missing one, or the first
+    of a type it refuses), then a keyword it does not have.
+    """
+    pieces = [piece for piece in listing[1:-1].split(", ") if piece]
+    positional = pieces.index("*") if "*" in pieces else len(pieces)
+    for position, piece in enumerate(piece for piece in pieces if piece != "*"):
+        parameter = _piece_name(piece)
+        if position < positional and position < len(args):
+            value, where = args[position], f" (position {position + 1})"
+        elif parameter in kwargs:
+            value, where = kwargs[parameter], ""
+        elif " = " in piece:
+            continue
+        else:
+            return f'{name}() missing 1 required positional arguments: "{parameter}"'
+        if not _fits_piece(value, piece):
+            kind = piece.split(" = ", 1)[0].rsplit(" ", 1)[0]
+            return (f"{name}(): argument '{parameter}'{where} must be {kind}, not "
+                    f"{errors.python_type_name(value)}")
+    known = {_piece_name(piece) for piece in pieces}
+    unexpected = next((key for key in kwargs if key not in known), None)
+    return f"{name}() got an unexpected keyword argument '{unexpected}'"
+
+
+def _fits_piece(value: Any, piece: str, lenient: frozenset[str] | None = None) -> bool:
+    """Whether ``value`` has the type a piece of an overload's listing names ("int dim").
+
+    ``lenient`` (PyTorch's listings, read off its errors): a type this does not know fits, and
+    None fits a "tuple of ints" parameter among these names.
+    """
+    if value is None and (piece.endswith(" = None") or (
+            lenient is not None and piece.startswith("tuple of ints ")
+            and _piece_name(piece) in lenient)):
+        return True
+    if lenient is not None and piece.startswith(("Number ", "float ")):
+        return isinstance(value, _NUMBER_LIKE)
+    if lenient is not None and piece.split(" ", 1)[0] not in (
+            "Tensor", "int", "bool", "str", "tuple", "minigrad.dtype"):
+        return True
+    if piece.startswith("minigrad.dtype "):
+        return isinstance(value, _DTYPE_LIKE)
+    if piece.startswith("Tensor "):
+        return isinstance(value, TensorBase)
+    if piece.startswith("Number "):
+        return isinstance(value, (*_NUMBERS, np.number, np.bool_))
+    if piece.startswith("tuple of ints "):  # (an IntArrayRef: a list too, or one int)
+        return _accepts(value, "int") or (
+            isinstance(value, (tuple, list)) and all(_accepts(v, "int") for v in value))
+    kind = piece.split(" ", 1)[0]
+    return kind in _ANNOTATED and _accepts(value, kind)
+
+
+def _noted_as_fitting(value: Any, piece: str) -> bool:
+    """Whether invalid_arguments.cpp's note leaves ``value`` unmarked under ``piece``.
+
+    As _fits_piece, but stricter, as PyTorch's notes are: any value is marked under a "Number"
+    (``!float!``) and under a piece with a default (``Tensor max = None``), and anything but a
+    tuple under a "tuple of ints".
+    """
+    if piece.startswith("Number ") or " = " in piece:
+        return False
+    if piece.startswith("tuple of ints ") and not isinstance(value, tuple):
+        return False
+    return _fits_piece(value, piece)
+
+
+def _marked(value: Any, fits: bool, key: str | None = None) -> str:
+    """An argument as invalid_arguments.cpp notes it: ``int``, ``!float!``, ``!dim=NoneType!``."""
+    if fits:
+        kind = errors.argument_type_name(value)
+        return kind if key is None else f"{key}={kind}"
+    kind = errors.mismatched_argument_description(value)
+    return f"!{kind}!" if key is None else f"!{key}={kind}!"
+
+
+def _piece_name(piece: str) -> str:
+    """The parameter a piece of an overload's listing names: "bool keepdim = False" -> keepdim."""
+    return piece.split(" = ", 1)[0].rsplit(" ", 1)[-1]
+
+
+def _fits_an_overload(
+    args: tuple[Any, ...], kwargs: dict[str, Any], overloads: tuple[tuple[str, int, int], ...],
+    lenient: frozenset[str] | None = None,
+) -> bool:
+    """Whether the arguments bind to one of ``overloads``, by count, name and type."""
+    for listing, _, _ in overloads:
+        pieces = [piece for piece in listing[1:-1].split(", ") if piece]
+        positional = pieces[: pieces.index("*")] if "*" in pieces else pieces
+        by_name = {_piece_name(piece): piece for piece in pieces if piece != "*"}
+        bound = {_piece_name(piece): value for piece, value in zip(positional, args)}
+        if len(args) > len(positional) or not kwargs.keys() <= by_name.keys() - bound.keys():
+            continue
+        bound.update(kwargs)
+        required = {name for name, piece in by_name.items() if " = " not in piece}
+        if required <= bound.keys() and all(
+            _fits_piece(value, by_name[name], lenient) for name, value in bound.items()
+        ):
+            return True
+    return False
 
 
 def _overloads_message(

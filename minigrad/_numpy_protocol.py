@@ -32,6 +32,8 @@ from minigrad.ops import (
 
 
 def _sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    if axis is None and not keepdims:  # numpy's every axis: PyTorch's sum() (SumBackward0)
+        return reduction.sum(a)
     return reduction.sum(a, axis, keepdims)
 
 

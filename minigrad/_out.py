@@ -223,7 +223,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("abs ceil clamp clamp_max clamp_min floor frac neg round sign trunc", FOUND),
     **each("clip", FOUND, "clamp"),
     **each("fix", FOUND, "trunc"),
-    **each("eq ne lt le gt ge logical_and logical_or logical_xor logical_not", ANY, None),
+    **each("eq ne lt le gt ge not_equal less less_equal greater greater_equal logical_and "
+           "logical_or logical_xor logical_not", ANY, None),
     "nan_to_num": TakesOut(same("nan_to_num: dtype of out: {out} should be same as input: "
                                 "{result}")),
     "where": TakesOut(same("Expected out type to be {result} but got {out}")),

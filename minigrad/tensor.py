@@ -898,6 +898,13 @@ class Tensor(TensorBase):
         """Elementwise ``>=`` (a bool tensor)."""
         return comparison.ge(self, other)
 
+    # PyTorch's other names for them
+    not_equal = ne
+    less = lt
+    less_equal = le
+    greater = gt
+    greater_equal = ge
+
     def logical_and(self, other: Any) -> Tensor:
         """Both nonzero, elementwise (a bool tensor)."""
         return comparison.logical_and(self, other)
@@ -996,11 +1003,15 @@ class Tensor(TensorBase):
 
     clip = clamp
 
-    def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def sum(
+        self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
         """Sum of all elements, or over ``dim``."""
         return reduction.sum(self, dim, keepdim, dtype=dtype)  # (x.sum(): _sum_shortcut)
 
-    def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def mean(
+        self, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False, *, dtype: Any = None
+    ) -> Tensor:
         """Mean of all elements, or over ``dim`` (computed in ``dtype`` if given)."""
         return reduction.mean(self, dim, keepdim, dtype=dtype)
 
@@ -1594,6 +1605,37 @@ class Tensor(TensorBase):
     def div_(self, other: Any, *, rounding_mode: Any = _arguments.NOT_GIVEN) -> Tensor:
         """``self /= other`` in place; ``rounding_mode`` "trunc" or "floor" rounds it."""
         return arithmetic.div_(self, other, rounding_mode=rounding_mode)
+
+    def eq_(self, other: Any) -> Tensor:
+        """``self = (self == other)`` in place, as 1 and 0 in ``self``'s dtype."""
+        return comparison.compare_(self, other, "eq")
+
+    def ne_(self, other: Any) -> Tensor:
+        """``self = (self != other)`` in place, as 1 and 0 in ``self``'s dtype."""
+        return comparison.compare_(self, other, "ne")
+
+    def lt_(self, other: Any) -> Tensor:
+        """``self = (self < other)`` in place, as 1 and 0 in ``self``'s dtype."""
+        return comparison.compare_(self, other, "lt")
+
+    def le_(self, other: Any) -> Tensor:
+        """``self = (self <= other)`` in place, as 1 and 0 in ``self``'s dtype."""
+        return comparison.compare_(self, other, "le")
+
+    def gt_(self, other: Any) -> Tensor:
+        """``self = (self > other)`` in place, as 1 and 0 in ``self``'s dtype."""
+        return comparison.compare_(self, other, "gt")
+
+    def ge_(self, other: Any) -> Tensor:
+        """``self = (self >= other)`` in place, as 1 and 0 in ``self``'s dtype."""
+        return comparison.compare_(self, other, "ge")
+
+    # PyTorch's other names for them
+    not_equal_ = ne_
+    less_ = lt_
+    less_equal_ = le_
+    greater_ = gt_
+    greater_equal_ = ge_
 
     def pow_(self, exponent: Any) -> Tensor:
         """``self **= exponent`` in place."""

@@ -73,7 +73,8 @@ numel is_floating_point is_tensor empty_like zeros_like ones_like full_like:2.0 
 randn_like""")
 
 BINARY = words("""add sub mul div true_divide atan2 arctan2 floor_divide remainder maximum minimum
-eq ne lt le gt ge logical_and logical_or logical_xor rsub allclose isclose equal""")
+eq ne lt le gt ge not_equal less less_equal greater greater_equal logical_and logical_or
+logical_xor rsub allclose isclose equal""")
 
 
 def _unary_calls() -> dict[str, Call]:

@@ -185,6 +185,12 @@ GRAD_FN_NAMES = [
     ("sum(0)", lambda x, y: x.sum(0), "SumBackward1"),
     ("mean", lambda x, y: x.mean(), "MeanBackward0"),
     ("mean(0)", lambda x, y: x.mean(0), "MeanBackward1"),
+    # An explicit dim=None picks the overload with a dim, which reduces every dim.
+    ("sum(None)", lambda x, y: x.sum(None), "SumBackward1"),
+    ("sum(dim=None)", lambda x, y: mg.sum(x, dim=None), "SumBackward1"),
+    ("sum(dtype)", lambda x, y: x.sum(dtype=mg.float64), "SumBackward0"),
+    ("mean(None)", lambda x, y: x.mean(None), "MeanBackward1"),
+    ("mean(dim=None)", lambda x, y: mg.mean(x, dim=None), "MeanBackward1"),
     ("x @ y", lambda x, y: x @ y, "DotBackward0"),
     ("clamp", lambda x, y: x.clamp(1, 2), "ClampBackward1"),
     ("clamp(min)", lambda x, y: x.clamp(min=1), "ClampBackward1"),

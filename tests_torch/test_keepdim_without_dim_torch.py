@@ -45,7 +45,26 @@ def _none_dim_calls(name: str) -> list[Callable[[Any, Any], Any]]:
     ]
 
 
+def _not_int_dim_calls(name: str) -> list[Callable[[Any, Any], Any]]:
+    # Any dim that is not an int, positional or not, alone or with keepdim: the parser lists
+    # the overloads when the number of arguments leaves several, else names 'dim' (position).
+    forms = []
+    for dim in (None, (), [], (0, 1), 1.5, "a", True):
+        forms += [
+            lambda lib, x, d=dim: getattr(x, name)(d),
+            lambda lib, x, d=dim: getattr(x, name)(d, True),
+            lambda lib, x, d=dim: getattr(x, name)(dim=d),
+            lambda lib, x, d=dim: getattr(lib, name)(x, d),
+            lambda lib, x, d=dim: getattr(lib, name)(x, d, True),
+            lambda lib, x, d=dim: getattr(lib, name)(x, d, keepdim=False),
+            lambda lib, x, d=dim: getattr(x, name)(d, True, dtype=lib.float64),
+        ]
+    return forms
+
+
 CALLS = [(name, i, call) for name in REDUCTIONS for i, call in enumerate(_calls(name))]
+CALLS += [(name, 100 + i, call) for name in ("prod", "max", "min")
+          for i, call in enumerate(_not_int_dim_calls(name))]
 CALLS += [(name, 10 + i, call) for name in ("prod", "max", "min")
           for i, call in enumerate(_none_dim_calls(name))]
 
@@ -83,6 +102,46 @@ def test_keepdim_with_dim_none_keeps_every_dim(call: Any) -> None:
         out.backward(lib.ones_like(out) * 2)
         results.append((tuple(out.shape), out.detach().tolist(), out.grad_fn.name(),
                         out.grad_fn._saved_keepdim, x.grad.tolist()))
+    assert results[0] == results[1]
+
+
+# Every way of asking for every dim: no dim at all is the overload without one (SumBackward0,
+# MeanBackward0); dim=None, () or [] (positional or not) the overload with one (...Backward1).
+_EVERY_DIM_FORMS = [
+    lambda lib, x, f: getattr(x, f)(),
+    lambda lib, x, f: getattr(x, f)(None),
+    lambda lib, x, f: getattr(x, f)(dim=None),
+    lambda lib, x, f: getattr(x, f)(None, False),
+    lambda lib, x, f: getattr(x, f)(axis=None),
+    lambda lib, x, f: getattr(x, f)(()),
+    lambda lib, x, f: getattr(x, f)(dim=[]),
+    lambda lib, x, f: getattr(x, f)((), True),
+    lambda lib, x, f: getattr(lib, f)(x),
+    lambda lib, x, f: getattr(lib, f)(x, None),
+    lambda lib, x, f: getattr(lib, f)(x, dim=None),
+    lambda lib, x, f: getattr(lib, f)(input=x, dim=None, keepdim=True),
+]
+_DTYPE_FORMS = [
+    lambda lib, x, f: getattr(x, f)(dtype=lib.float64),
+    lambda lib, x, f: getattr(x, f)(None, dtype=lib.float64),
+    lambda lib, x, f: getattr(lib, f)(x, None, True, dtype=lib.float64),
+]
+EVERY_DIM_CALLS = [(f, i, call) for f in ("sum", "mean", "amax", "amin")
+                   for i, call in enumerate(_EVERY_DIM_FORMS)]
+EVERY_DIM_CALLS += [(f, 20 + i, call) for f in ("sum", "mean")
+                    for i, call in enumerate(_DTYPE_FORMS)]
+
+
+@pytest.mark.parametrize(("name", "index", "call"), EVERY_DIM_CALLS,
+                         ids=[f"{n}-{i}" for n, i, _ in EVERY_DIM_CALLS])
+def test_every_dim_forms_record_pytorchs_node(name: str, index: int, call: Any) -> None:
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]], requires_grad=True)
+        out = call(lib, x, name)
+        out.backward(lib.ones_like(out) * 2)
+        results.append((tuple(out.shape), out.detach().tolist(), out.grad_fn.name(),
+                        x.grad.tolist()))
     assert results[0] == results[1]
 
 

@@ -45,7 +45,8 @@ _OPERATORS = {
 
 # Generic wrapper frames that do not say what the user called.
 _WRAPPERS = frozenset(
-    {"wrapper", "decorate_context", "_call_impl", "__call__", "<lambda>", "checked"}
+    {"wrapper", "decorate_context", "_call_impl", "__call__", "<lambda>", "checked",
+     "checked_or_listed"}
 )
 
 

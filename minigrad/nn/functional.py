@@ -18,7 +18,6 @@ from typing import Any
 
 from minigrad import _arguments, errors
 from minigrad.ops import linear as linear_ops
-from minigrad.ops import softmax as softmax_ops
 from minigrad.ops import unary
 from minigrad.ops.activations import (
     elu,
@@ -146,7 +145,7 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
     _arguments.check_has_attribute(input, "softmax")  # (PyTorch's calls input.softmax)
     if dim is None:
         dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
-    return softmax_ops.softmax(input, dim, dtype)
+    return input.softmax(dim, dtype)  # (as PyTorch's: the method's argument checks)
 
 
 def log_softmax(
@@ -160,7 +159,7 @@ def log_softmax(
     _arguments.check_has_attribute(input, "log_softmax")
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return softmax_ops.log_softmax(input, dim, dtype)
+    return input.log_softmax(dim, dtype)  # (as PyTorch's: the method's argument checks)
 
 
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:

@@ -16,13 +16,14 @@ dtype. ``equal`` asks for the same shape and the same values (after type promoti
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import DEFAULT_FLOAT, display_name, result_type
 from minigrad.autograd.function import Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     check_operand,
@@ -208,17 +209,21 @@ def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
     check_operand(other, "other")
     other = python_scalar(other)
     a, b = np.asarray(operand(input)), operand(other)
-    dtype = None
+    try:
+        result = _applied(ufunc, a, b)
+    except ValueError:
+        raise RuntimeError(errors.broadcast_mismatch(np.shape(a), np.shape(b))) from None
+    return TensorBase.output_class._make(np.asarray(result))
+
+
+def _applied(ufunc: np.ufunc, a: np.ndarray, b: Any) -> Any:
+    """``ufunc(a, b)``, a comparison in PyTorch's common dtype of the operands."""
     if ufunc in _COMPARISONS and isinstance(b, np.ndarray) and a.dtype != b.dtype:
         dtype = result_type(a, b)  # compare in PyTorch's common dtype
         a, b = a.astype(dtype), b.astype(dtype)
     elif ufunc in _COMPARISONS and isinstance(b, float) and a.dtype.kind != "f":
         a = a.astype(np.float32)  # an integer tensor and a Python float: in float32
-    try:
-        result = ufunc(a, b)
-    except ValueError:
-        raise RuntimeError(errors.broadcast_mismatch(np.shape(a), np.shape(b))) from None
-    return TensorBase.output_class._make(np.asarray(result))
+    return ufunc(a, b)
 
 
 _COMPARISONS = (np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal)
@@ -252,6 +257,62 @@ def gt(input: Any, other: Any) -> Any:
 def ge(input: Any, other: Any) -> Any:
     """``input >= other`` elementwise (a bool tensor)."""
     return bool_op(np.greater_equal, input, other)
+
+
+# PyTorch's other names for them
+not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
+
+
+# --- in place: x.eq_(other) ... -------------------------------------------------------------
+
+
+class _ComparedInPlace(Op):
+    """self = (self <op> other), written in self's dtype (1 or 0): ``x.lt_(y)``, ``x.eq_(2)``.
+
+    Not differentiable, but recorded as PyTorch records it (derivatives.yaml): a node whose
+    gradients are zeros, for self and for a tensor ``other``. A number ``other`` is the Scalar
+    overload (``LtBackward0``, one input); a tensor the Tensor overload (``LtBackward1``).
+    Saves nothing (shapes and dtypes are metadata).
+    """
+
+    ufunc: ClassVar[np.ufunc]
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    fields = ("shape", "dtype", "other_shape", "other_dtype")
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, other: Any) -> np.ndarray:
+        ctx.shape, ctx.dtype = x.shape, x.dtype
+        ctx.other_shape, ctx.other_dtype = np.shape(other), getattr(other, "dtype", None)
+        return np.asarray(_applied(cls.ufunc, x, other)).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
+        other = None if ctx.other_dtype is None else np.zeros(ctx.other_shape, ctx.other_dtype)
+        return np.zeros(ctx.shape, ctx.dtype), other
+
+
+def _compared_in_place(ufunc: np.ufunc, name: str) -> tuple[type[Op], type[Op]]:
+    """The two overloads of ``name_`` as ops: (with a number ``other``, with a tensor)."""
+    scalar = type(f"{name}Scalar", (_ComparedInPlace,), {
+        "ufunc": ufunc, "node_name": f"{name}Backward0", "__doc__": _ComparedInPlace.__doc__})
+    tensor = type(f"{name}Tensor", (_ComparedInPlace,), {
+        "ufunc": ufunc, "node_name": f"{name}Backward1", "num_inputs": 2,
+        "__doc__": _ComparedInPlace.__doc__})
+    return scalar, tensor
+
+
+_IN_PLACE = {
+    name: _compared_in_place(ufunc, name.capitalize())
+    for name, ufunc in zip(("eq", "ne", "lt", "le", "gt", "ge"), _COMPARISONS)
+}
+
+
+def compare_(input: Any, other: Any, name: str) -> Any:
+    """``input.<name>_(other)``: the comparison written into ``input`` (autograd/inplace.py)."""
+    check_operand(other, "other", f"{name}_")
+    other = python_scalar(other)
+    scalar, tensor = _IN_PLACE[name]
+    return apply_inplace(tensor if isinstance(other, TensorBase) else scalar, input, other)
 
 
 def logical_and(input: Any, other: Any) -> Any:

@@ -76,15 +76,17 @@ class AddScalar(Op):
         return grad, None
 
 
-def legacy_reduction(size_average: Any, reduce: Any, stacklevel: int = 3) -> str:
+def legacy_reduction(size_average: Any, reduce: Any) -> str:
     """The reduction meant by the deprecated ``size_average`` / ``reduce`` flags (warns).
 
-    ``stacklevel``: the warning's frame, counted from here (3: the caller's caller).
+    The warning points at the line that asked for the legacy reduction, inside minigrad, not
+    at the user's: PyTorch's ``_Reduction.legacy_get_string`` warns with ``stacklevel=2``, so
+    its warnings name torch/nn/functional.py, _reduction.py or modules/loss.py.
     """
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     name = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(errors.size_average_deprecated(name), stacklevel=stacklevel)
+    warnings.warn(errors.size_average_deprecated(name), stacklevel=2)
     return name
 
 

@@ -356,7 +356,7 @@ def _bce_arguments(input: Any, target: Any, reduction: str, size_average: Any, r
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
     _arguments.check_has_attribute(target, "size")
     if size_average is not None or reduce is not None:
-        enum = reduction_enum(legacy_reduction(size_average, reduce, stacklevel=4))
+        enum = reduction_enum(legacy_reduction(size_average, reduce))
     else:
         enum = reduction_enum(reduction)
     if shape_of(target) != shape_of(input):

@@ -159,8 +159,13 @@ class MeanDim(Op):
         return spread, None, None, None
 
 
-def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+def sum(
+    input: Any, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False, *, dtype: Any = None
+) -> Any:
     """Sum of all elements, or over ``dim`` (int or tuple); integers and bools sum to int64.
+
+    As PyTorch's two overloads: without a ``dim`` the sum records SumBackward0; with one, even
+    ``dim=None`` (every dim), SumBackward1.
 
     Example:
         >>> import minigrad
@@ -169,15 +174,20 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     """
     array = operand(input)
     numpy_dtype = sum_dtype(array, dtype, "sum")
-    if dim is None and not keepdim:  # (with keepdim, every dim is reduced to size 1: SumDim)
+    if dim is _arguments.NOT_GIVEN:
         if numpy_dtype is None:
             return Sum.apply(input)  # no options: recording's fast branch takes it
         return Sum.apply(input, numpy_dtype)
     return SumDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
 
 
-def mean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+def mean(
+    input: Any, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False, *, dtype: Any = None
+) -> Any:
     """Mean of all elements, or over ``dim``; floating-point tensors only (as in PyTorch).
+
+    Without a ``dim`` the mean records MeanBackward0; with one (``dim=None`` too),
+    MeanBackward1, as PyTorch's two overloads.
 
     ``dtype`` (a floating-point dtype) is the dtype the mean is computed in and returned as.
 
@@ -191,12 +201,12 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = Non
         numpy_dtype = to_numpy_dtype(dtype, "mean")
         if numpy_dtype.kind != "f":
             raise RuntimeError(errors.mean_optional_dtype(display_name(numpy_dtype)))
-        if dim is None and not keepdim:
+        if dim is _arguments.NOT_GIVEN:
             return Mean.apply(input, numpy_dtype)
         return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype)
     if array.dtype.kind != "f":
         raise RuntimeError(errors.mean_dtype(display_name(array.dtype)))
-    if dim is None and not keepdim:
+    if dim is _arguments.NOT_GIVEN:
         return Mean.apply(input)  # no options: recording's fast branch takes it
     return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim)
 

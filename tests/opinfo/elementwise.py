@@ -392,7 +392,8 @@ OPS += [
     *[
         OpInfo(name, (lambda n: lambda lib, x, y: getattr(lib, n)(x, y))(name),
                comparison_samples, differentiable=False, bad_inputs=BAD_BINARY)
-        for name in ("eq", "ne", "lt", "le", "gt", "ge")
+        for name in ("eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal",
+                     "greater", "greater_equal")
     ],
     OpInfo("lt_operator", lambda lib, x, y: x < y, comparison_samples, differentiable=False),
     OpInfo("ge_method", lambda lib, x, y: x.ge(y), comparison_samples, differentiable=False),

@@ -1,6 +1,6 @@
-"""Op-table rows of the core in-place ops: ``add_``, ``mul_``, ``exp_``, ``clamp_``, ``fill_``,
-``copy_``, ``masked_fill_``, ``scatter_``, the augmented assignments (``x += y``), ``x[key] = v``,
-and in-place writes through a view of the tensor (PyTorch's CopySlices).
+"""Op-table rows of the core in-place ops: ``add_``, ``mul_``, ``eq_``, ``exp_``, ``clamp_``,
+``fill_``, ``copy_``, ``masked_fill_``, ``scatter_``, the augmented assignments (``x += y``),
+``x[key] = v``, and in-place writes through a view of the tensor (PyTorch's CopySlices).
 
 Every row writes into a clone of its first argument (a leaf cannot be written in place while it
 requires grad) and returns the tensor written, so the generic tests check the values, the
@@ -174,6 +174,17 @@ OPS: list[OpInfo] = [
     row("itruediv", augmented("/"), DIVISORS, op="div_"),
     row("imod", augmented("%"), full_first(binary_samples(right=away_from_zero(), scalar=0.75)),
         gradgrad=False, op="remainder_"),
+    # --- comparisons: 1 and 0 written in the tensor's dtype; gradients are zeros ---------------
+    *[
+        row(name, (lambda n: lambda lib, t, y: getattr(t, n)(y))(name), BINARY, bad_inputs=(
+            BadInput((np.ones(3), np.ones((2, 3))), name="result_larger"),
+            BadInput((np.ones(3), np.ones(2)), name="not_broadcastable")))
+        for name in ("eq_", "ne_", "lt_", "le_", "gt_", "ge_", "not_equal_", "less_",
+                     "less_equal_", "greater_", "greater_equal_")
+    ],
+    row("lt_other_only_", lambda lib, t, y: t.lt_(y), BINARY, grad_args=(1,), op="lt_"),
+    row("ge_through_slice_", through_view(lambda t: t[1:], "ge_"), view_samples((2, 4)),
+        op="ge_"),
     # --- elementwise math ----------------------------------------------------------------------
     row("neg_", lambda lib, t: t.neg_(), UNARY),
     row("abs_", lambda lib, t: t.abs_(), unary_samples(edge=(0.0, -1.0))),

@@ -26,7 +26,7 @@ class _Loss(Module):
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean"):
         super().__init__()
         if size_average is not None or reduce is not None:
-            self.reduction = legacy_reduction(size_average, reduce, stacklevel=2)
+            self.reduction = legacy_reduction(size_average, reduce)
         else:
             self.reduction = reduction
 
