@@ -343,6 +343,19 @@ def checking_arguments(
         first_checked = min(first_checked, 1)
     overloads = dim_overloads or listed  # (for the parser's text of a call that fits none)
 
+    def refuse_unlisted(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """A check failed: the parser's listing of ``listed`` if the call fits none of them.
+
+        (Looked at only once a check failed: a call that passes costs no matching.)
+        """
+        if listed is None:
+            return
+        named = kwargs  # (NumPy's names as PyTorch's to match; as given in the message)
+        if aliases and not kwargs.keys() <= known:
+            named = _pytorch_names(kwargs, aliases)
+        if not _fits_an_overload(args[1 - offset:], named, listed, lenient):
+            raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed)) from None
+
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
@@ -351,6 +364,7 @@ def checking_arguments(
             try:
                 return function(*args)  # no checked argument was given (``x.sum()``)
             except TypeError as error:
+                refuse_unlisted(args, kwargs)
                 _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
                                    parameter_names)
                 raise
@@ -359,57 +373,42 @@ def checking_arguments(
             or (int_dim and not _int_dim_or_other(
                 args[1] if given > 1 else kwargs.get("dim", NOT_GIVEN)))
         ):
+            refuse_unlisted(args, kwargs)
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
+        named = kwargs  # (the call's own names stay for the listing's message)
         if aliases and not kwargs.keys() <= known:
-            kwargs = _pytorch_names(kwargs, aliases)
+            named = _pytorch_names(kwargs, aliases)
         for position, parameter, types, refused, kind, optional in checks:
             if position < given:
                 value = args[position]
-            elif parameter in kwargs:
-                value = kwargs[parameter]
+            elif parameter in named:
+                value = named[parameter]
             else:
                 continue
             if isinstance(value, types) and not isinstance(value, refused):
                 continue
             if value is None and optional:
                 continue
-            if "rounding_mode" in kwargs:  # div's other overloads: div's own message
+            if "rounding_mode" in named:  # div's other overloads: div's own message
                 continue
+            refuse_unlisted(args, kwargs)
             if kind is _OVERLOADS:
                 raise TypeError(
-                    _overloads_message(name, args[1 - offset:], kwargs, parameter, skip_first))
+                    _overloads_message(name, args[1 - offset:], named, parameter, skip_first))
             where = f" (position {position + offset})" if position < given else ""
             raise TypeError(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
         try:
-            return function(*args, **kwargs)
+            return function(*args, **named)
         except TypeError as error:
-            _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
-                                   parameter_names)
+            refuse_unlisted(args, kwargs)
+            _raise_parser_text(error, name, args[1 - offset:], named, overloads, skip_first,
+                               parameter_names)
             raise
 
-    if listed is None:
-        return checked
-
-    @functools.wraps(function)
-    def checked_or_listed(*args: Any, **kwargs: Any) -> Any:
-        """``checked``; a TypeError for a call that fits none of ``listed``: the listing.
-
-        (Looked at only once a check failed: a call that passes costs no matching.)
-        """
-        try:
-            return checked(*args, **kwargs)
-        except TypeError:
-            named = kwargs  # (NumPy's names as PyTorch's to match; as given in the message)
-            if aliases and not kwargs.keys() <= known:
-                named = _pytorch_names(kwargs, aliases)
-            if _fits_an_overload(args[1 - offset:], named, listed, lenient):
-                raise
-        raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed))
-
-    return checked_or_listed
+    return checked
 
 
 _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
