@@ -453,6 +453,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
     no ``saved.unpack`` call; anything else, any mismatch, ``as_tensors`` (create_graph) and
     the guard take ``saved.unpack`` itself, which raises PyTorch's errors in PyTorch's order.
     The formula is the op's own ``backward``, read once; it still reads ``ctx.saved_tensors``.
+    Then ``_finish``'s work, inline in the common case (gradients already of the inputs' shape,
+    arrays): the dtype check and the release of the saved values, whose layout is known here.
     """
     formula = function.backward
     packer = saved.fast_packer(function.num_inputs, function.saves)
@@ -508,8 +510,27 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
             finally:
                 self._unpacked = ()  # the values are not kept beyond the call
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
+            unpacked = None
             result = formula(self, *grads)
-        return self._finish(result, grads, as_tensors, bool(release and values))
+        if as_tensors or self._input_meta is not None:
+            return self._finish(result, grads, as_tensors, bool(release and values))
+        # ``_finish``'s common case, inline: inputs shaped like the output, arrays.
+        if type(result) is not tuple:
+            result = (result,)
+        dtype = grads[0].dtype
+        for grad in result:
+            if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
+                result = self._fit_grads(result, self._like(grads[0].shape, dtype))
+                break
+        if release and values:
+            # Checked by the layout test above (no guard, each counter a string, or an entry
+            # of Nones at 1 or 7): without Nones, ``_release_saved``'s common case, no call.
+            if unpacked is not None and values[1] is not None and values[-5] is not None:
+                self._saved = None
+                self._input0 = self._input1 = None
+            else:
+                self._release_saved()  # Nones to remember, the guard to lift, or other layouts
+        return result
 
     _backward.__doc__ = BackwardNode._backward.__doc__
     return _backward
