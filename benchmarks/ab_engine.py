@@ -8,8 +8,9 @@ formulas, saved values) is this checkout's: only the engine differs.
 
 Given a directory instead (another checkout's root, e.g. ``git archive main | tar -x -C
 /tmp/main``), the other side also runs that checkout's per-node steps: its
-``BackwardNode._backward`` (``autograd/function.py``) and ``saved.unpack``, compiled in this
-checkout's modules and swapped in while the other side runs.
+``BackwardNode._backward`` (``autograd/function.py``), its built-in ops' runners (made by its
+``function.backward_runner``, if it has one) and ``saved.unpack``, compiled in this checkout's
+modules and swapped in while the other side runs.
 
     python benchmarks/ab_engine.py /tmp/main_engine.py [--runs 60] [--rounds 15]
     python benchmarks/ab_engine.py /tmp/main [--runs 60] [--rounds 15]
@@ -71,22 +72,32 @@ def node_swap(checkout: Path) -> Callable[[], contextlib.AbstractContextManager[
     unpack = compiled(autograd / "saved.py", saved, "unpack")
 
     # This checkout's built-in ops' nodes may have their own ``_backward`` (made per op class
-    # by ``function.backward_runner``): hidden while the other side runs, so that theirs runs.
+    # by ``function.backward_runner``): while the other side runs they are replaced by the
+    # other checkout's runners, made by its ``backward_runner`` if it has one, else hidden.
+    source = (autograd / "function.py").read_text()
+    make_runner = (compiled(autograd / "function.py", function, "backward_runner")
+                   if "\ndef backward_runner(" in source else None)
     own_runners = {}
+    other_runners = {}
     pending = [function.Op]
     while pending:
         klass = pending.pop()
         pending.extend(klass.__subclasses__())
         if "_backward" in klass._Node.__dict__:
             own_runners[klass._Node] = klass._Node.__dict__["_backward"]
+            if make_runner is not None:
+                other_runners[klass._Node] = make_runner(klass)
 
     @contextlib.contextmanager
     def swapped() -> Iterator[None]:
-        """Run the block on the other checkout's ``_backward``, ``unpack`` (own runners hidden)."""
+        """Run the block on the other checkout's ``_backward``, ``unpack`` and runners."""
         own = function.BackwardNode._backward, saved.unpack
         function.BackwardNode._backward, saved.unpack = backward, unpack
         for node_class in own_runners:
-            del node_class._backward
+            if node_class in other_runners:
+                node_class._backward = other_runners[node_class]
+            else:
+                del node_class._backward
         try:
             yield
         finally:

@@ -83,6 +83,36 @@ def test_the_generic_rule_names_an_input_self_and_an_output_result():
     assert saved_names(Exp2.apply(x).grad_fn) == ["_raw_saved_result", "_saved_result"]
 
 
+def test_an_op_without_declared_names_is_named_by_its_first_backward_too():
+    class Square(Op):  # made here: no node of it has been inspected or run yet
+        """y = x * x;  dx = 2 x grad.  Saves its input (the generic rule)."""
+
+        @staticmethod
+        def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    node_class = type(Square.apply(x).grad_fn)
+    # Until named, a lookup hook on the node class can name them from the node asked.
+    assert "__getattr__" in vars(node_class)
+    Square.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0]
+    # Named from the node backward ran; the hook is gone (attribute reads take the fast path).
+    assert "__getattr__" not in vars(node_class)
+    node = Square.apply(x).grad_fn
+    assert saved_names(node) == ["_raw_saved_self", "_saved_self"]
+    assert node._saved_self is x
+    message = "'SquareBackward0' object has no attribute '_saved_z'"
+    with pytest.raises(AttributeError, match=message):
+        node._saved_z  # noqa: B018
+
+
 def test_declared_names_and_options():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     w = minigrad.tensor([3.0, 4.0])

@@ -32,6 +32,7 @@ writes. This module holds the declarations and what backward calls on a node.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 from collections.abc import Callable
@@ -75,18 +76,11 @@ class BackwardNode(Node):
         return self._name
 
     # --- what the op saved, under PyTorch's names (autograd/saved_attributes.py) -------------
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails: an op without declared names names its saved
-        # values from the first node inspected (the generic rule), then looks again.
-        if saved_attributes.is_saved_name(name) and type(self)._names_of_saved is None:
-            saved_attributes.infer_names(self)
-            if type(self)._names_of_saved is not None:
-                return getattr(self, name)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    # (An op that declares no names gets them from its first node inspected or run by
+    # backward: until then its node class has ``_look_up_saved_name`` as ``__getattr__``.)
 
     def __dir__(self) -> list[str]:
-        saved_attributes.infer_names(self)
+        _name_saved_values(self)
         return list(super().__dir__())
 
     # --- the ctx API (PyTorch's names) -------------------------------------------------------
@@ -242,6 +236,35 @@ class BackwardNode(Node):
         return reduced
 
 
+def _name_saved_values(node: BackwardNode) -> bool:
+    """Name the saved values of ``node``'s op by the generic rule, if not yet; True once named.
+
+    ``saved_attributes.infer_names`` does it from the node's values (once per op, while they
+    are there). The op's node class then drops ``_look_up_saved_name``: on a class with a
+    ``__getattr__``, every attribute read takes CPython's slow path (a hook per read, and no
+    specialised lookups), which in backward is most of the bookkeeping's reads.
+    """
+    node_class = type(node)
+    saved_attributes.infer_names(node)
+    if node_class._names_of_saved is None:
+        return False
+    # (suppressed: another thread may have named them and dropped it at the same time)
+    with contextlib.suppress(AttributeError):
+        del node_class.__getattr__  # type: ignore[attr-defined]
+    return True
+
+
+def _look_up_saved_name(node: BackwardNode, name: str) -> Any:
+    """``__getattr__`` of the node classes of ops whose saved values are not named yet.
+
+    Only reached when normal lookup fails: a ``_saved_*`` name may exist once the op's values
+    are named (from this node), so it names them and looks again.
+    """
+    if saved_attributes.is_saved_name(name) and _name_saved_values(node):
+        return getattr(node, name)
+    raise AttributeError(f"'{type(node).__name__}' object has no attribute '{name}'")
+
+
 def _as_dtype(grad: Any, dtype: np.dtype) -> Any:
     """``grad`` (an array, or a tensor under create_graph) as ``dtype``."""
     if isinstance(grad, TensorBase):
@@ -323,6 +346,8 @@ class Function:
             saved_attributes.install_for_custom_function(cls._Node)
         else:
             saved_attributes.install(cls._Node, cls)
+        if cls._Node._names_of_saved is None:  # named by the generic rule, from a node
+            cls._Node.__getattr__ = _look_up_saved_name
         if cls.setup_context is not Function.setup_context:
             cls._forward_signature = inspect.signature(cls.forward)
 
@@ -453,6 +478,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
     no ``saved.unpack`` call; anything else, any mismatch, ``as_tensors`` (create_graph) and
     the guard take ``saved.unpack`` itself, which raises PyTorch's errors in PyTorch's order.
     The formula is the op's own ``backward``, read once; it still reads ``ctx.saved_tensors``.
+    Then ``_finish``'s work, inline in the common case (gradients already of the inputs' shape,
+    arrays): the dtype check and the release of the saved values, whose layout is known here.
     """
     formula = function.backward
     packer = saved.fast_packer(function.num_inputs, function.saves)
@@ -463,10 +490,13 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
     output_counter = saved.OUTPUT_COUNTER
     on_tensor = saved.ON_TENSOR
     unpack = saved.unpack
+    # Whether the op's saved values still await their names (``_name_saved_values``).
+    unnamed = function._Node._names_of_saved is None
 
     def _backward(
         self: BackwardNode, grads: list[Any], as_tensors: bool = False, release: bool = False
     ) -> tuple[Any, ...]:
+        nonlocal unnamed
         values = self._saved
         if values or values is None:  # (None: freed, and ``unpack`` says so)
             unpacked: tuple[Any, ...] | None = None
@@ -507,9 +537,30 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
                 result = formula(self, *grads)  # arrays in and out
             finally:
                 self._unpacked = ()  # the values are not kept beyond the call
+            if unnamed:  # the op's first node with saved values through here names them
+                unnamed = not _name_saved_values(self)
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
+            unpacked = None
             result = formula(self, *grads)
-        return self._finish(result, grads, as_tensors, bool(release and values))
+        if as_tensors or self._input_meta is not None:
+            return self._finish(result, grads, as_tensors, bool(release and values))
+        # ``_finish``'s common case, inline: inputs shaped like the output, arrays.
+        if type(result) is not tuple:
+            result = (result,)
+        dtype = grads[0].dtype
+        for grad in result:
+            if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
+                result = self._fit_grads(result, self._like(grads[0].shape, dtype))
+                break
+        if release and values:
+            # Checked by the layout test above (no guard, each counter a string, or an entry
+            # of Nones at 1 or 7): without Nones, ``_release_saved``'s common case, no call.
+            if unpacked is not None and values[1] is not None and values[-5] is not None:
+                self._saved = None
+                self._input0 = self._input1 = None
+            else:
+                self._release_saved()  # Nones to remember, the guard to lift, or other layouts
+        return result
 
     _backward.__doc__ = BackwardNode._backward.__doc__
     return _backward

@@ -20,7 +20,8 @@ Where the names come from, most general first:
    differs (``{"dim": "axes", "self_sym_sizes": "shape"}``), or a function of the node.
 
 Nothing here runs while recording: the attributes are properties on the node's class, made once
-when the op is declared (or, for an op without ``saves``, when a node of it is first inspected).
+when the op is declared (or, for an op without ``saves``, when a node of it is first inspected
+or run by backward: ``autograd/function.py``'s ``_name_saved_values``).
 """
 
 from __future__ import annotations
@@ -233,7 +234,8 @@ def infer_names(node: BackwardNode) -> None:
     """The generic rule, for an op that declares no ``saves``: name its values from ``node``'s.
 
     A saved output is ``result``; any other position is ``self``, ``other`` ... by position.
-    Done once per op, on the first node inspected while its values are still there.
+    Done once per op, on the first node inspected (or run by backward) while its values are
+    still there.
     """
     node_class = type(node)
     if node_class._names_of_saved is not None or not node._saved:

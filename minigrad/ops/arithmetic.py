@@ -40,6 +40,7 @@ class Add(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
     fields = ("alpha",)
+    saves = ()  # (declared: no generic naming to wait for, autograd/function.py)
     saved_options = ("alpha",)
 
     num_inputs = 2
@@ -125,6 +126,7 @@ class Sub(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
     fields = ("alpha",)
+    saves = ()  # (declared: no generic naming to wait for, autograd/function.py)
     saved_options = ("alpha",)
 
     num_inputs = 2
