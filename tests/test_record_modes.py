@@ -378,3 +378,38 @@ def test_fast_branch_agrees_with_the_general_path(mode: str | None,
             return seen
 
     assert run(True) == run(False)
+
+
+@minigrad_only
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_forgets_the_threads_it_did_not_inherit() -> None:
+    import os
+
+    inside = threading.Event()
+    leave = threading.Event()
+
+    def in_no_grad() -> None:
+        with minigrad.no_grad():
+            inside.set()
+            leave.wait(10)
+
+    thread = threading.Thread(target=in_no_grad)
+    thread.start()
+    try:
+        assert inside.wait(10)
+        assert not _fast()
+        # In the child only this thread lives on; CPython frees the others' thread states
+        # (and with them their grad states, whose entries go): the child records fast.
+        pid = os.fork()
+        if pid == 0:
+            a, b = _leaves()
+            ok = _fast() and all(_recorded(_ops(a, b)))
+            with minigrad.no_grad():
+                ok = ok and not _fast() and not any(_recorded(_ops(a, b)))
+            os._exit(0 if ok and _fast() else 1)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        leave.set()
+        thread.join()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert _fast()
