@@ -24,8 +24,10 @@ op's own recording function (``function._record``), made once when the class is 
 class bound, only the tests its arity needs, the output tensor written out. The same steps as
 above; every call it does not take (views, numbers, promotion, anomaly mode) goes to
 ``_general`` before anything has run, and odd results (another dtype, several outputs) finish
-in ``_connect``. ``Tensor``'s arithmetic operators are such functions themselves
-(``binary_operator``), its hot methods call them.
+in ``_connect``. Whether any mode changes what a recorded op does (grad mode off in some
+thread, anomaly mode, saved-tensor hooks, a debugging aid) is one test of
+``debug_switches.modes_on``; only when one is on do they test each. ``Tensor``'s arithmetic
+operators are such functions themselves (``binary_operator``), its hot methods call them.
 """
 
 from __future__ import annotations
