@@ -163,30 +163,43 @@ def test_a_thread_ending_with_grad_mode_off() -> None:
     assert minigrad.is_grad_enabled()
 
 
+def _anomaly_warnings(results: list[Any]) -> list[str]:
+    """The "Error detected" warnings a failing backward through each result gives."""
+    messages = []
+    for result in results:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with minigrad.autograd.set_detect_anomaly(True), pytest.raises(RuntimeError):
+                # NaN gradients make the node's backward return NaN: the check raises
+                result.backward(minigrad.full_like(result, float("nan")), retain_graph=True)
+        messages += [str(w.message) for w in caught if "Error detected" in str(w.message)]
+    return messages
+
+
 def test_anomaly_mode_captures_the_forward_stack() -> None:
     a, b = _leaves()
-
-    def failing(results: list[Any]) -> list[str]:
-        """The warnings a backward error through each result gives."""
-        messages = []
-        for result in results:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                with minigrad.autograd.set_detect_anomaly(True), pytest.raises(RuntimeError):
-                    # NaN gradients make the node's backward return NaN: the check raises
-                    result.backward(minigrad.full_like(result, float("nan")), retain_graph=True)
-            messages += [str(w.message) for w in caught if "Error detected" in str(w.message)]
-        return messages
-
     with minigrad.autograd.set_detect_anomaly(True):
         inside = [a + b, a * b, a.sigmoid()]
     outside = [a + b, a * b, a.sigmoid()]
     assert not minigrad.is_anomaly_enabled()
-    with_stack = failing(inside)
-    without = failing(outside)
+    with_stack = _anomaly_warnings(inside)
+    without = _anomaly_warnings(outside)
     assert len(with_stack) == len(inside)
     assert all("Traceback of forward call" in m for m in with_stack)
     assert all("No forward pass information available" in m for m in without)
+
+
+def test_anomaly_mode_is_process_wide() -> None:
+    a, b = _leaves()
+    results: list[Any] = []
+    # Turned on here, it holds in a thread started now (grad mode would not: per thread).
+    with minigrad.autograd.set_detect_anomaly(True):
+        thread = threading.Thread(target=lambda: results.extend([a * b, a.sigmoid()]))
+        thread.start()
+        thread.join()
+    messages = _anomaly_warnings(results)
+    assert len(messages) == 2
+    assert all("Traceback of forward call" in m for m in messages)
 
 
 def test_saved_tensors_hooks_see_every_saved_tensor() -> None:
