@@ -13,8 +13,10 @@ recorded op goes and what a design that moves a step out of the per-op path woul
 * ``forward inlined``: numpy's operator in place of the call of the op's ``forward`` (a
   kernel declared by the op and called directly, with the node's options as class defaults);
 * ``checks``: the entry tests (a tensor subclass or number, the debugging switch, views,
-  anomaly mode) folded away, as one per-thread "fast recording allowed" flag would;
-* ``result tests``: the tests that forward returned one array of the inputs' dtype;
+  anomaly mode when modes are on) folded away: what is left of them once
+  ``debug_switches.modes_on`` took grad mode's, anomaly mode's and the saving's tests;
+* ``result tests``: the tests that forward returned one array of the inputs' dtype (and
+  the dtype test alone, which a declaration could prove for same-dtype arithmetic);
 * ``leaf edges``: the edge of each input read from one slot (the floor's per-tensor
   ``(node, nr)``; here ``_meta`` stands in for it) instead of ``_grad_fn`` / ``_output_nr``
   / ``_meta.accumulator``;
@@ -56,7 +58,7 @@ CHECKS = [
     ("""            if x._base is not None or y._base is not None:
                 return fallback(x, y)  # a view catches up with its base's history first
 """, ""),
-    ("""                if _anomaly_state.enabled:
+    ("""                if not fast and _anomaly_state.enabled:
                     return fallback(x, y)  # a forward stack to capture
 """, ""),
 ]
@@ -67,6 +69,11 @@ RESULT_TESTS = [
                 if out_array is None or out_array.dtype is not dtype:""",
      """                out_array = raw
                 if False:"""),
+]
+# Only the dtype identity, as a declaration that the op keeps its inputs' dtype would allow
+# (the array test stays: a 0-d computation gives a numpy scalar).
+DTYPE_TEST = [
+    ("if out_array is None or out_array.dtype is not dtype:", "if out_array is None:"),
 ]
 LEAF_EDGES = [
     ("""                if x_node is None:
@@ -138,6 +145,7 @@ def main() -> None:
             "forward inlined": forward_inlined(operator),
             "checks": CHECKS,
             "result tests": RESULT_TESTS,
+            "  of which the dtype test": DTYPE_TEST,
             "leaf edges": LEAF_EDGES,
             "all four above": forward_inlined(operator) + CHECKS + RESULT_TESTS + LEAF_EDGES,
             "error state (kept by every design)": ERROR_STATE,

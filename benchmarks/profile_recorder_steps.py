@@ -37,9 +37,10 @@ from minigrad.ops import arithmetic, unary  # noqa: E402
 # The first line of each step (stripped), in the order the recorded path meets them.
 BINARY_STEPS = [
     ("entry: operands are tensors, one dtype", "x_array = x._array"),
-    ("grad mode (a thread-local read)", "if _grad_state.enabled:"),
+    ("modes: one test, or grad mode's thread-local read", "fast = not _modes_on"),
     ("views, needs", "if x._base is not None or y._base is not None:"),
-    ("anomaly mode", "if _anomaly_state.enabled:"),
+    ("anomaly mode (unless the modes test said none is on)",
+     "if not fast and _anomaly_state.enabled:"),
     ("node: made, _saved, needs_input_grad", "node = make_node()"),
     ("forward, numpy's error state set/reset", "token = _set_error_state(_QUIET)"),
     ("result: one array of the inputs' dtype", "out_array = ("),
@@ -51,9 +52,10 @@ BINARY_STEPS = [
 ]
 UNARY_STEPS = [
     ("entry: the operand is a tensor", "x_array = x._array"),
-    ("grad mode (a thread-local read)", "if _grad_state.enabled:"),
+    ("modes: one test, or grad mode's thread-local read", "fast = not _modes_on"),
     ("views, needs", "if x._base is not None:"),
-    ("anomaly mode", "if _anomaly_state.enabled:"),
+    ("anomaly mode (unless the modes test said none is on)",
+     "if not fast and _anomaly_state.enabled:"),
     ("node: made, _saved, needs_input_grad", "node = make_node()"),
     ("forward, numpy's error state set/reset", "token = _set_error_state(_QUIET)"),
     ("result: one array of the input's dtype", "out_array = ("),

@@ -8,6 +8,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from minigrad.autograd import debug_switches
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -16,6 +18,7 @@ class _GradState(threading.local):
 
     They differ only in inference mode, which turns recording off whatever grad mode says
     (PyTorch's ``enable_grad`` inside ``inference_mode`` records nothing): ``blocked``.
+    ``off_key``: this thread's entry in ``debug_switches.modes_on`` while it records nothing.
     """
 
     def __init__(self) -> None:
@@ -24,14 +27,40 @@ class _GradState(threading.local):
         self.enabled = True
         self.requested = True
         self.blocked = False
+        self._owner = _ThreadWithoutGrad()  # freed with the thread's state
+        self.off_key = id(self._owner)
+
+
+class _ThreadWithoutGrad:
+    """A thread's key in ``debug_switches.modes_on``: present while it records nothing.
+
+    ``modes_on`` lists why the recording functions cannot skip their mode tests; a thread
+    whose grad mode is off is one reason, keyed by this object's id (the dict must not hold
+    the object itself: it is freed with the thread's grad state, and then takes its entry out,
+    so a thread that ends with grad mode off does not keep the shortcut off for the others).
+    """
+
+    __slots__ = ()
+
+    def __del__(self) -> None:
+        try:  # noqa: SIM105 - not contextlib: at interpreter exit it may be gone too
+            debug_switches.modes_on.pop(id(self), None)
+        except (AttributeError, TypeError):  # at interpreter exit the modules may be gone
+            pass
 
 
 def _set(mode: bool) -> None:
     """Set grad mode: what ``is_grad_enabled`` says, and (unless blocked) what is recorded."""
     _state.requested = mode
-    _state.enabled = mode and not _state.blocked
+    if mode and not _state.blocked:
+        _state.enabled = True
+        _modes_on.pop(_state.off_key, None)
+    else:
+        _state.enabled = False
+        _modes_on[_state.off_key] = "a thread with grad mode off"
 
 
+_modes_on = debug_switches.modes_on
 _state = _GradState()
 
 

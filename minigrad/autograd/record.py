@@ -24,8 +24,10 @@ op's own recording function (``function._record``), made once when the class is 
 class bound, only the tests its arity needs, the output tensor written out. The same steps as
 above; every call it does not take (views, numbers, promotion, anomaly mode) goes to
 ``_general`` before anything has run, and odd results (another dtype, several outputs) finish
-in ``_connect``. ``Tensor``'s arithmetic operators are such functions themselves
-(``binary_operator``), its hot methods call them.
+in ``_connect``. Whether any mode changes what a recorded op does (grad mode off in some
+thread, anomaly mode, saved-tensor hooks, a debugging aid) is one test of
+``debug_switches.modes_on``; only when one is on do they test each. ``Tensor``'s arithmetic
+operators are such functions themselves (``binary_operator``), its hot methods call them.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
+from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
@@ -296,12 +299,15 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
             return _general(function, (x,), None)  # a number (or the fast branch is off)
         x_array = x._array
-        if _grad_state.enabled:
+        # Every thread records and no mode watches recording (debug_switches.modes_on): one
+        # test instead of grad mode's, anomaly mode's, the hooks' and the switches' below.
+        fast = not _modes_on
+        if fast or _grad_state.enabled:
             if x._base is not None:  # a view catches up with its base's history first
                 return _general(function, (x,), None)
             x_node = x._grad_fn
             if x_node is not None or x._requires_grad:
-                if _anomaly_state.enabled:  # a forward stack to capture
+                if not fast and _anomaly_state.enabled:  # a forward stack to capture
                     return _general(function, (x,), None)
                 # 1.-2. the node is forward's ctx
                 node = make_node()  # (a call of the class: quicker than object.__new__)
@@ -365,8 +371,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                         saves_result
                         and len(values) == 1
                         and values[0] is raw
-                        and not _hooks_active[0]
-                        and not switches.saves
+                        and (fast or not (_hooks_active[0] or switches.saves))
                     ):
                         # ``saved.pack_result``'s case written out, without the call (0.14 us
                         # of a recorded ``a.sigmoid()``'s ~3): the result alone, with the
@@ -437,7 +442,8 @@ def _binary_recorder(
         dtype = x_array.dtype
         if y_array.dtype is not dtype or (floats_only and dtype.kind != "f"):
             return fallback(x, y)  # promotion
-        if _grad_state.enabled:
+        fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
+        if fast or _grad_state.enabled:
             if x._base is not None or y._base is not None:
                 return fallback(x, y)  # a view catches up with its base's history first
             x_node = x._grad_fn
@@ -445,7 +451,7 @@ def _binary_recorder(
             x_needs = x_node is not None or x._requires_grad
             y_needs = y_node is not None or y._requires_grad
             if x_needs or y_needs:
-                if _anomaly_state.enabled:
+                if not fast and _anomaly_state.enabled:
                     return fallback(x, y)  # a forward stack to capture
                 # 1.-2. the node is forward's ctx
                 node = make_node()
@@ -529,8 +535,7 @@ def _binary_recorder(
                         and (x_counter is None or type(x_counter) is _VersionCounter)
                         and (y_counter is None or type(y_counter) is _VersionCounter)
                         and x_array is not y_array
-                        and not _hooks_active[0]
-                        and not switches.saves
+                        and (fast or not (_hooks_active[0] or switches.saves))
                     ):
                         # ``saved.pack_inputs``'s most common case written out, without the
                         # call (0.12 us of a recorded ``a * b``'s ~2.1): both inputs saved

@@ -22,6 +22,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from minigrad.autograd import debug_switches
+
 Pack = Callable[[Any], Any]
 Unpack = Callable[[Any], Any]
 
@@ -79,11 +81,14 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
         _state.stack = (*_state.stack, (self.pack_hook, self.unpack_hook))
         with _active_lock:
             active[0] += 1
+            debug_switches.modes_on["saved-tensor hooks"] = True  # recording's shortcut off
 
     def __exit__(self, *exc_info: object) -> None:
         _state.stack = _state.stack[:-1]
         with _active_lock:
             active[0] -= 1
+            if not active[0]:
+                debug_switches.modes_on.pop("saved-tensor hooks", None)
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
