@@ -95,6 +95,7 @@ class Mm(Op):
                      "mat2_sym_sizes": matrix_layout(1, 0, 1),
                      "mat2_sym_strides": matrix_layout(1, 1, 1)}
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `mat2` before `self` (names' order)
     saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
 
     @staticmethod
