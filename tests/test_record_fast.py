@@ -248,6 +248,11 @@ CASES = {
         lambda: ((a := _leaf(3),),
                  (a.abs().log(), (s := a.sigmoid()).log(), _written(a.exp() * 1).log(),
                   s.sin(), a.sin())), False),  # (the writes are general)
+    "bilinear ops (saves_for_the_other) with each input needing a gradient or not": (
+        lambda: ((a := _leaf(3), b := _leaf(3), c := _leaf(3, requires_grad=False),
+                  m := _leaf(3, 3), k := _leaf(2, 3, 3), n := _leaf(2, 3, 3, requires_grad=False)),
+                 (a.dot(b), a.dot(c), c.dot(a), m.mv(a), m.mv(c), k.bmm(n), n.bmm(k), a * a,
+                  (e := a.exp()) * c, c * e, m @ m)), True),
     "two-input ops that save something else than their inputs in place": (
         lambda: ((a := _leaf(3), b := _leaf(3)),
                  (a / b, a.atan2(b), a.pow(b.abs()), b / a)), False),  # (pow: general)

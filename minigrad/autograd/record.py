@@ -60,6 +60,7 @@ _QUIET = quiet.QUIET
 _reset_error_state = quiet.restore
 _hooks_active = saved._hooks_active  # saved-tensor hooks registered (saved.pack's test)
 _ON_TENSOR = saved.ON_TENSOR
+_NOTHING = saved.NOTHING
 _OUTPUT_COUNTER = saved.OUTPUT_COUNTER
 _VersionCounter = saved.VersionCounter
 
@@ -105,6 +106,21 @@ class _WritingContext(_NoGradContext):
 
 
 NO_GRAD_CTX = _NoGradContext()
+
+
+def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
+    """Save ``x`` and ``y`` for a bilinear op (mul, mm, conv...), each only if needed.
+
+    Each operand's gradient needs the *other* operand, so PyTorch saves ``x`` only if ``y``
+    needs a gradient and ``y`` only if ``x`` does: writing the other one later stays legal.
+    Recording calls it for the ops that declare ``saves_for_the_other`` (its fast branch
+    writes the same entries out); other forwards (convolution's backward ops) call it.
+    """
+    needs = ctx.needs_input_grad
+    # ``ctx.save_for_backward(...)``'s one line, without its call: a built-in op's ctx is its
+    # node, whose recording packs ``_saved`` once forward returns, or a no-grad ctx, which
+    # drops the attribute.
+    ctx._saved = (x if needs[1] else None, y if needs[0] else None)
 
 
 FAST_BRANCH = True  # tests/test_record_fast.py turns it off to compare with the general path
@@ -176,6 +192,8 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         raise _broadcast_error(error, arrays) from None
     finally:
         restore(token)
+    if recording and not tensor_level and function.saves_for_the_other:
+        save_for_the_other(node, arrays[0], arrays[1])  # the bilinear ops' declared saving
     if not recording:
         if tensor_level:
             return _function_outputs(node, args, raw, False)
@@ -423,6 +441,7 @@ def _binary_recorder(
     forward = function.forward
     broadcasts = function.broadcasts
     pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
+    for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
@@ -471,6 +490,8 @@ def _binary_recorder(
                     raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
                 )
                 if out_array is None or out_array.dtype is not dtype:
+                    if for_the_other:
+                        save_for_the_other(node, x_array, y_array)
                     return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
                 # The shapes backward must give the inputs' gradients, unless the incoming
                 # gradient has them already: broadcasting and matrix products change shapes.
@@ -524,6 +545,45 @@ def _binary_recorder(
                 output._meta = None
                 output._base = None
                 output._view = None
+                if for_the_other:  # 5. saved values: each input if the other needs a gradient
+                    x_counter = x._counter
+                    y_counter = y._counter
+                    if (
+                        (x_counter is None or type(x_counter) is _VersionCounter)
+                        and (y_counter is None or type(y_counter) is _VersionCounter)
+                        and x_array is not y_array
+                        and (fast or not (_hooks_active[0] or switches.saves))
+                    ):
+                        # ``save_for_the_other`` and ``saved.pack``'s entries for it written
+                        # out, without either call or the tuple between them: each input saved
+                        # at its version (no counter yet: 0, and none is made for this; an
+                        # inference tensor's raises in ``pack``), kept in the node's slot
+                        # (saved.IN_NODE), or an entry of Nones.
+                        if x_needs and y_needs:
+                            node._input0 = x
+                            node._input1 = y
+                            node._saved = (
+                                x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                                "_input0", x._grad_fn is not None, 0,
+                                y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                                "_input1", y._grad_fn is not None, 1,
+                            )
+                        elif x_needs:  # y alone
+                            node._input1 = y
+                            node._saved = _NOTHING + (
+                                y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                                "_input1", y._grad_fn is not None, 1,
+                            )
+                        else:  # x alone
+                            node._input0 = x
+                            node._saved = (
+                                x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                                "_input0", x._grad_fn is not None, 0,
+                            ) + _NOTHING
+                    else:
+                        save_for_the_other(node, x_array, y_array)
+                        pack(node, node._saved, x, y, raw, output)
+                    return output
                 values = node._saved
                 if values:  # 5. saved values
                     x_counter = x._counter

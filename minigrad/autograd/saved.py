@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
 
 FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
-_NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
+NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
 
 
@@ -158,7 +158,7 @@ def pack(
     claimed = -1  # the input matched last: values saved in argument order claim them in turn
     for value in values:  # a plain loop: one or two values, once per recorded op
         if value is None:
-            packed += _NOTHING
+            packed += NOTHING
             continue
         match = None
         position = 0  # counted by hand: an enumerate object costs more than the loop
@@ -243,7 +243,7 @@ def pack_fast(
     packed: tuple[Any, ...] = ()
     for value in values:  # one or two values
         if value is None:
-            packed += _NOTHING
+            packed += NOTHING
         elif value is x_array or value is y_array:
             # kept in the node's slot, named by the entry (IN_NODE, module docstring)
             if value is x_array:
@@ -309,7 +309,7 @@ def pack_inputs(
             version = counter.version
         first = (x_array, ON_TENSOR, version, "_input0", x._grad_fn is not None, 0)
     elif saved_x is None:
-        first = _NOTHING
+        first = NOTHING
     else:
         pack_fast(node, values, x, y, raw, output)
         return
@@ -324,7 +324,7 @@ def pack_inputs(
             version = counter.version
         second = (y_array, ON_TENSOR, version, "_input1", y._grad_fn is not None, 1)
     elif saved_y is None:
-        second = _NOTHING
+        second = NOTHING
     else:
         pack_fast(node, values, x, y, raw, output)
         return

@@ -30,7 +30,6 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     promote_inplace,
-    save_for_the_other,
     zeros_like_grad,
 )
 
@@ -205,11 +204,10 @@ class Mul(Op):
     num_inputs = 2
     unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
     saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
+    saves_for_the_other = True  # x if y needs a gradient, y if x does: recording saves them
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
-        if ctx is not NO_GRAD_CTX:  # (nothing to save for the no-grad ctx: skip the calls)
-            save_for_the_other(ctx, x, y)
         return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod
