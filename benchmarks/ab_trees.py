@@ -54,13 +54,13 @@ def statements(lib: Any) -> dict[str, Callable[[], Any]]:
     a * b  # minigrad's leaves make their accumulators once (PyTorch: per op, cold)
     wa, wb = (lib.tensor(x, requires_grad=True) for x in arrays)
     live = wa * wb  # noqa: F841 - holds the accumulators (PyTorch's warm case)
-    y = a * b  # an op result: the chain's ``y * w``
+    y = wa * wb  # an op result: the chain's ``y * w`` (on the warm leaves: a live graph)
     return {
         "a + b": lambda: a + b,
         "a * b": lambda: a * b,
         "warm a + b": lambda: wa + wb,
         "warm a * b": lambda: wa * wb,
-        "y * b (y an op result)": lambda: y * b,
+        "warm y * b (y an op result)": lambda: y * wb,
         "a.sigmoid()": lambda: a.sigmoid(),
         "_keep": lambda: live,
     }

@@ -462,6 +462,10 @@ class Op(Function):
     # the *other* needs a gradient (``record.save_for_the_other``). Declared rather than
     # saved by forward: recording saves them, and its fast branch writes the entries out.
     saves_for_the_other: ClassVar[bool] = False
+    # The array function that is forward's whole work on a call with the inputs alone (no
+    # options; nothing noted on ctx, nothing saved but by declaration): a two-input op's
+    # recording function calls it in forward's place, without forward's Python frame.
+    forward_kernel: ClassVar[Callable[..., Any] | None] = None
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
     apply = classmethod(record)

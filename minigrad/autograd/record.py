@@ -442,6 +442,7 @@ def _binary_recorder(
     broadcasts = function.broadcasts
     pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
     for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
+    kernel = function.forward_kernel  # forward's work without forward, if the op declares it
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
@@ -478,7 +479,8 @@ def _binary_recorder(
                 node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
                 token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
                 try:
-                    raw = forward(node, x_array, y_array)
+                    raw = (forward(node, x_array, y_array) if kernel is None
+                           else kernel(x_array, y_array))
                 except ValueError as error:
                     if not broadcasts:
                         raise
@@ -616,7 +618,8 @@ def _binary_recorder(
         # the no-grad path: forward with the no-grad ctx, a tensor without history around it
         token = _set_error_state(_QUIET)
         try:
-            raw = forward(NO_GRAD_CTX, x_array, y_array)
+            raw = (forward(NO_GRAD_CTX, x_array, y_array) if kernel is None
+                   else kernel(x_array, y_array))
         except ValueError as error:
             if not broadcasts:
                 raise

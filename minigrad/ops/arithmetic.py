@@ -205,10 +205,11 @@ class Mul(Op):
     unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
     saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
     saves_for_the_other = True  # x if y needs a gradient, y if x does: recording saves them
+    forward_kernel = np.multiply  # forward's work on the inputs alone: recording calls it
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
-        return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
+        return np.multiply(x, y) if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any, None]:
