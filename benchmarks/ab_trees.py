@@ -55,6 +55,12 @@ def statements(lib: Any) -> dict[str, Callable[[], Any]]:
     wa, wb = (lib.tensor(x, requires_grad=True) for x in arrays)
     live = wa * wb  # noqa: F841 - holds the accumulators (PyTorch's warm case)
     y = wa * wb  # an op result: the chain's ``y * w`` (on the warm leaves: a live graph)
+
+    def no_grad_add() -> None:
+        with lib.no_grad():
+            for _ in range(10):
+                a + b
+
     return {
         "a + b": lambda: a + b,
         "a * b": lambda: a * b,
@@ -62,6 +68,7 @@ def statements(lib: Any) -> dict[str, Callable[[], Any]]:
         "warm a * b": lambda: wa * wb,
         "warm y * b (y an op result)": lambda: y * wb,
         "a.sigmoid()": lambda: a.sigmoid(),
+        "no_grad: 10 x a + b": no_grad_add,
         "_keep": lambda: live,
     }
 

@@ -463,8 +463,9 @@ class Op(Function):
     # saved by forward: recording saves them, and its fast branch writes the entries out.
     saves_for_the_other: ClassVar[bool] = False
     # The array function that is forward's whole work on a call with the inputs alone (no
-    # options; nothing noted on ctx, nothing saved but by declaration): a two-input op's
-    # recording function calls it in forward's place, without forward's Python frame.
+    # options given: the options it notes on ctx keep forward's defaults; nothing saved but
+    # by declaration): a two-input op's recording function calls it in forward's place,
+    # without forward's Python frame, and notes those defaults itself.
     forward_kernel: ClassVar[Callable[..., Any] | None] = None
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.

@@ -32,6 +32,7 @@ operators are such functions themselves (``binary_operator``), its hot methods c
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -443,6 +444,7 @@ def _binary_recorder(
     pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
     for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
+    notes = () if kernel is None else _default_notes(function)  # (Add's alpha=1)
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
@@ -479,8 +481,13 @@ def _binary_recorder(
                 node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
                 token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
                 try:
-                    raw = (forward(node, x_array, y_array) if kernel is None
-                           else kernel(x_array, y_array))
+                    if kernel is None:
+                        raw = forward(node, x_array, y_array)
+                    else:
+                        raw = kernel(x_array, y_array)
+                        if notes:  # what forward would note: its options' defaults
+                            for name, value in notes:
+                                setattr(node, name, value)
                 except ValueError as error:
                     if not broadcasts:
                         raise
@@ -634,6 +641,23 @@ def _binary_recorder(
 
     record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
     return record_binary
+
+
+def _default_notes(function: type[Function]) -> tuple[tuple[str, Any], ...]:
+    """The options ``function``'s forward notes on ctx (``fields``), at forward's defaults.
+
+    What a recording function notes itself when it calls the op's ``forward_kernel`` in
+    forward's place (a call with the inputs alone leaves every option at its default).
+    """
+    parameters = inspect.signature(function.forward).parameters
+    notes = []
+    for name in function._Node.__slots__:
+        default = parameters[name].default if name in parameters else inspect.Parameter.empty
+        if default is inspect.Parameter.empty:
+            raise TypeError(f"{function.__name__} declares forward_kernel but its forward has "
+                            f"no default for its field {name!r}")
+        notes.append((name, default))
+    return tuple(notes)
 
 
 def binary_operator(

@@ -41,6 +41,7 @@ class Add(Op):
     fields = ("alpha",)
     saves = ()  # (declared: no generic naming to wait for, autograd/function.py)
     saved_options = ("alpha",)
+    forward_kernel = np.add  # forward's work on the inputs alone (alpha=1): recording calls it
 
     num_inputs = 2
 
@@ -50,7 +51,7 @@ class Add(Op):
             ctx.alpha = alpha
         if alpha != 1:
             return _with_scaled(np.add, ctx, x, y, alpha, dtype)
-        return x + y if dtype is None else np.add(x, y, dtype=dtype)
+        return np.add(x, y) if dtype is None else np.add(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
