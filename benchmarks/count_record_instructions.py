@@ -26,7 +26,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "no_grad_add")
 
@@ -95,10 +94,6 @@ def main() -> None:
             line = (f"  {case:12} {before:9,.0f} -> {after:9,.0f} instructions per op  "
                     f"{100 * (after - before) / before:+5.1f} %")
         print(line, flush=True)
-
-
-def _unused(_: Any) -> None:  # pragma: no cover
-    pass
 
 
 if __name__ == "__main__":

@@ -59,6 +59,8 @@ _anomaly_state = anomaly._state
 _set_error_state = quiet.set_error_state
 _QUIET = quiet.QUIET
 _reset_error_state = quiet.restore
+_run_quietly = quiet.run_quietly  # a numpy function in a quiet context (see quiet.py)
+_call_quietly = quiet.call_quietly
 _hooks_active = saved._hooks_active  # saved-tensor hooks registered (saved.pack's test)
 _ON_TENSOR = saved.ON_TENSOR
 _NOTHING = saved.NOTHING
@@ -479,12 +481,22 @@ def _binary_recorder(
                 node = make_node()
                 node._saved = ()
                 node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
-                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                # inf and nan are values, not warnings: a kernel runs in the quiet context
+                # (quiet.run_quietly: RuntimeError if another thread is inside it: then
+                # ``call_quietly``, which also raises the kernel's own error again), forward
+                # with the error state set and reset around it
                 try:
                     if kernel is None:
-                        raw = forward(node, x_array, y_array)
+                        token = _set_error_state(_QUIET)
+                        try:
+                            raw = forward(node, x_array, y_array)
+                        finally:
+                            _reset_error_state(token)
                     else:
-                        raw = kernel(x_array, y_array)
+                        try:
+                            raw = _run_quietly(kernel, x_array, y_array)
+                        except RuntimeError:
+                            raw = _call_quietly(kernel, x_array, y_array)
                         if notes:  # what forward would note: its options' defaults
                             for name, value in notes:
                                 setattr(node, name, value)
@@ -492,8 +504,6 @@ def _binary_recorder(
                     if not broadcasts:
                         raise
                     raise _broadcast_error(error, (x_array, y_array)) from None
-                finally:
-                    _reset_error_state(token)
                 # (a reduction returns a numpy scalar; several results come as a tuple)
                 out_array = (
                     raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
@@ -594,45 +604,26 @@ def _binary_recorder(
                         pack(node, node._saved, x, y, raw, output)
                     return output
                 values = node._saved
-                if values:  # 5. saved values
-                    x_counter = x._counter
-                    y_counter = y._counter
-                    if (
-                        len(values) == 2
-                        and values[0] is x_array
-                        and values[1] is y_array
-                        and (x_counter is None or type(x_counter) is _VersionCounter)
-                        and (y_counter is None or type(y_counter) is _VersionCounter)
-                        and x_array is not y_array
-                        and (fast or not (_hooks_active[0] or switches.saves))
-                    ):
-                        # ``saved.pack_inputs``'s most common case written out, without the
-                        # call (0.12 us of a recorded ``a * b``'s ~2.1): both inputs saved
-                        # (mul, mm), at their versions (no counter yet: 0, and none made for
-                        # this; an inference tensor's raises in ``pack``); the tensors in the
-                        # node's slots (saved.IN_NODE).
-                        node._input0 = x
-                        node._input1 = y
-                        node._saved = (
-                            x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
-                            "_input0", x._grad_fn is not None, 0,
-                            y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
-                            "_input1", y._grad_fn is not None, 1,
-                        )
-                    else:
-                        pack(node, values, x, y, raw, output)
+                if values:  # 5. saved values (the packing chosen for the op: saved.fast_packer)
+                    pack(node, values, x, y, raw, output)
                 return output
         # the no-grad path: forward with the no-grad ctx, a tensor without history around it
-        token = _set_error_state(_QUIET)
-        try:
-            raw = (forward(NO_GRAD_CTX, x_array, y_array) if kernel is None
-                   else kernel(x_array, y_array))
+        try:  # (quiet as above)
+            if kernel is None:
+                token = _set_error_state(_QUIET)
+                try:
+                    raw = forward(NO_GRAD_CTX, x_array, y_array)
+                finally:
+                    _reset_error_state(token)
+            else:
+                try:
+                    raw = _run_quietly(kernel, x_array, y_array)
+                except RuntimeError:
+                    raw = _call_quietly(kernel, x_array, y_array)
         except ValueError as error:
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
-        finally:
-            _reset_error_state(token)
         if type(raw) is not _ndarray:
             if type(raw) is tuple:
                 return _untracked_outputs(raw)

@@ -284,13 +284,12 @@ def pack_inputs(
 ) -> None:
     """``pack_fast`` for a two-input op that saves its inputs in place: ``(x or None, y or None)``.
 
-    What ``mul``, ``mm`` and the other bilinear ops save (``save_for_the_other``). Each
-    position is then told apart by one identity test against the input at that position,
-    and the entries are written out; anything else (other values, ``a * a``, saved-tensor
-    hooks, the debugging switches, an inference tensor) takes ``pack_fast``, which takes
-    ``pack`` where it must. (The most common case, both inputs saved, neither an inference
-    tensor, the two-input recording functions write out themselves, without this call:
-    autograd/record.py.)
+    What ``div``, ``atan2`` and kin save (the bilinear ops, which declare
+    ``saves_for_the_other``, have their entries written out by their recording functions,
+    autograd/record.py, and come here for the rest). Each position is then told apart by one
+    identity test against the input at that position, and the entries are written out;
+    anything else (other values, ``a * a``, saved-tensor hooks, the debugging switches, an
+    inference tensor) takes ``pack_fast``, which takes ``pack`` where it must.
     """
     x_array = x._array
     y_array = y._array
