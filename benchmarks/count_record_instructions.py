@@ -8,13 +8,15 @@ change shows where timings of the same code move by 5-50 % between runs; instruc
 not time (cache misses, numpy's kernels), so a change that pays is then confirmed by a timing
 (``ab_trees.py``, ``bench_core.py``).
 
-    python benchmarks/count_record_instructions.py [--checkout DIR] [--ops 2000] [CASE ...]
+    python benchmarks/count_record_instructions.py [--checkout DIR] [--other DIR] [CASE ...]
 
 Cases: ``add``, ``mul`` ((8,) float32 leaves requiring grad, their accumulators made),
 ``mul_result`` (``y * b`` with ``y`` an op result), ``mul_one`` (only ``a`` requires grad),
-``sigmoid``, ``no_grad_add``. ``--checkout``: another checkout's root
-(``git archive main | tar -x -C /tmp/main``), whose minigrad is imported instead of this one's.
-Needs ``valgrind`` on the PATH; ~10 s per case.
+``sigmoid``, ``no_grad_add``. ``--checkout``: the checkout whose minigrad is counted (default
+this one), ``--other``: another one counted too, as "before" (``git archive main | tar -x -C
+/tmp/main``). The count moves by up to ~1 % with the length of the checkout's path (copy both
+trees to paths of one length for an A/B). Needs ``valgrind`` on the PATH; ~30 s per case and
+tree on a busy machine.
 """
 
 from __future__ import annotations
