@@ -177,6 +177,35 @@ def test_every_op_of_one_or_two_inputs_has_its_own_recording_function() -> None:
     assert arithmetic.Add._record is not arithmetic.Sub._record
 
 
+def test_a_forward_kernel_notes_forward_s_defaults_either_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from minigrad.ops import arithmetic
+
+    assert arithmetic.Add.forward_kernel is not None  # (else this test proves nothing)
+    for fast in (True, False):
+        monkeypatch.setattr(recording, "FAST_BRANCH", fast)
+        a, b = _leaf(3), _leaf(3)
+        node = (a + b).grad_fn
+        assert (node._saved_alpha, node.alpha) == (1, 1)
+
+
+def test_a_forward_kernel_needs_a_default_for_each_field_forward_notes() -> None:
+    from minigrad.autograd.function import Op
+
+    with pytest.raises(TypeError, match="no default for its field 'scale'"):
+
+        class Scaled(Op):  # noqa: F841 - made to be refused
+            num_inputs = 2
+            fields = ("scale",)
+            forward_kernel = np.add
+
+            @staticmethod
+            def forward(ctx: Any, x: Any, y: Any, scale: Any) -> Any:
+                ctx.scale = scale
+                return x + scale * y
+
+
 def test_each_op_packs_what_it_saves_with_the_packing_chosen_for_it() -> None:
     from minigrad.autograd import saved
     from minigrad.ops import arithmetic, linalg, reduction, unary
@@ -248,6 +277,11 @@ CASES = {
         lambda: ((a := _leaf(3),),
                  (a.abs().log(), (s := a.sigmoid()).log(), _written(a.exp() * 1).log(),
                   s.sin(), a.sin())), False),  # (the writes are general)
+    "bilinear ops (saves_for_the_other) with each input needing a gradient or not": (
+        lambda: ((a := _leaf(3), b := _leaf(3), c := _leaf(3, requires_grad=False),
+                  m := _leaf(3, 3), k := _leaf(2, 3, 3), n := _leaf(2, 3, 3, requires_grad=False)),
+                 (a.dot(b), a.dot(c), c.dot(a), m.mv(a), m.mv(c), k.bmm(n), n.bmm(k), a * a,
+                  (e := a.exp()) * c, c * e, m @ m)), True),
     "two-input ops that save something else than their inputs in place": (
         lambda: ((a := _leaf(3), b := _leaf(3)),
                  (a / b, a.atan2(b), a.pow(b.abs()), b / a)), False),  # (pow: general)

@@ -458,6 +458,15 @@ class Op(Function):
     # hands over the values it has just checked (no slot set and reset around the call, no
     # property read). For ops of one output that always save the same number of values.
     saved_as_arguments: ClassVar[bool] = False
+    # Whether the op saves its two inputs as the bilinear ops do (mul, mm ...): each only if
+    # the *other* needs a gradient (``record.save_for_the_other``). Declared rather than
+    # saved by forward: recording saves them, and its fast branch writes the entries out.
+    saves_for_the_other: ClassVar[bool] = False
+    # The array function that is forward's whole work on a call with the inputs alone (no
+    # options given: the options it notes on ctx keep forward's defaults; nothing saved but
+    # by declaration): a two-input op's recording function calls it in forward's place,
+    # without forward's Python frame, and notes those defaults itself.
+    forward_kernel: ClassVar[Callable[..., Any] | None] = None
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
     apply = classmethod(record)

@@ -32,6 +32,7 @@ operators are such functions themselves (``binary_operator``), its hot methods c
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -58,8 +59,11 @@ _anomaly_state = anomaly._state
 _set_error_state = quiet.set_error_state
 _QUIET = quiet.QUIET
 _reset_error_state = quiet.restore
+_run_quietly = quiet.run_quietly  # a numpy function in a quiet context (see quiet.py)
+_call_quietly = quiet.call_quietly
 _hooks_active = saved._hooks_active  # saved-tensor hooks registered (saved.pack's test)
 _ON_TENSOR = saved.ON_TENSOR
+_NOTHING = saved.NOTHING
 _OUTPUT_COUNTER = saved.OUTPUT_COUNTER
 _VersionCounter = saved.VersionCounter
 
@@ -105,6 +109,21 @@ class _WritingContext(_NoGradContext):
 
 
 NO_GRAD_CTX = _NoGradContext()
+
+
+def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
+    """Save ``x`` and ``y`` for a bilinear op (mul, mm, conv...), each only if needed.
+
+    Each operand's gradient needs the *other* operand, so PyTorch saves ``x`` only if ``y``
+    needs a gradient and ``y`` only if ``x`` does: writing the other one later stays legal.
+    Recording calls it for the ops that declare ``saves_for_the_other`` (its fast branch
+    writes the same entries out); other forwards (convolution's backward ops) call it.
+    """
+    needs = ctx.needs_input_grad
+    # ``ctx.save_for_backward(...)``'s one line, without its call: a built-in op's ctx is its
+    # node, whose recording packs ``_saved`` once forward returns, or a no-grad ctx, which
+    # drops the attribute.
+    ctx._saved = (x if needs[1] else None, y if needs[0] else None)
 
 
 FAST_BRANCH = True  # tests/test_record_fast.py turns it off to compare with the general path
@@ -176,6 +195,8 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         raise _broadcast_error(error, arrays) from None
     finally:
         restore(token)
+    if recording and not tensor_level and function.saves_for_the_other:
+        save_for_the_other(node, arrays[0], arrays[1])  # the bilinear ops' declared saving
     if not recording:
         if tensor_level:
             return _function_outputs(node, args, raw, False)
@@ -423,6 +444,9 @@ def _binary_recorder(
     forward = function.forward
     broadcasts = function.broadcasts
     pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
+    for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
+    kernel = function.forward_kernel  # forward's work without forward, if the op declares it
+    notes = () if kernel is None else _default_notes(function)  # (Add's alpha=1)
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
@@ -457,20 +481,36 @@ def _binary_recorder(
                 node = make_node()
                 node._saved = ()
                 node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
-                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                # inf and nan are values, not warnings: a kernel runs in the quiet context
+                # (quiet.run_quietly: RuntimeError if another thread is inside it: then
+                # ``call_quietly``, which also raises the kernel's own error again), forward
+                # with the error state set and reset around it
                 try:
-                    raw = forward(node, x_array, y_array)
+                    if kernel is None:
+                        token = _set_error_state(_QUIET)
+                        try:
+                            raw = forward(node, x_array, y_array)
+                        finally:
+                            _reset_error_state(token)
+                    else:
+                        try:
+                            raw = _run_quietly(kernel, x_array, y_array)
+                        except RuntimeError:
+                            raw = _call_quietly(kernel, x_array, y_array)
+                        if notes:  # what forward would note: its options' defaults
+                            for name, value in notes:
+                                setattr(node, name, value)
                 except ValueError as error:
                     if not broadcasts:
                         raise
                     raise _broadcast_error(error, (x_array, y_array)) from None
-                finally:
-                    _reset_error_state(token)
                 # (a reduction returns a numpy scalar; several results come as a tuple)
                 out_array = (
                     raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
                 )
                 if out_array is None or out_array.dtype is not dtype:
+                    if for_the_other:
+                        save_for_the_other(node, x_array, y_array)
                     return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
                 # The shapes backward must give the inputs' gradients, unless the incoming
                 # gradient has them already: broadcasting and matrix products change shapes.
@@ -524,45 +564,66 @@ def _binary_recorder(
                 output._meta = None
                 output._base = None
                 output._view = None
-                values = node._saved
-                if values:  # 5. saved values
+                if for_the_other:  # 5. saved values: each input if the other needs a gradient
                     x_counter = x._counter
                     y_counter = y._counter
                     if (
-                        len(values) == 2
-                        and values[0] is x_array
-                        and values[1] is y_array
-                        and (x_counter is None or type(x_counter) is _VersionCounter)
+                        (x_counter is None or type(x_counter) is _VersionCounter)
                         and (y_counter is None or type(y_counter) is _VersionCounter)
                         and x_array is not y_array
                         and (fast or not (_hooks_active[0] or switches.saves))
                     ):
-                        # ``saved.pack_inputs``'s most common case written out, without the
-                        # call (0.12 us of a recorded ``a * b``'s ~2.1): both inputs saved
-                        # (mul, mm), at their versions (no counter yet: 0, and none made for
-                        # this; an inference tensor's raises in ``pack``); the tensors in the
-                        # node's slots (saved.IN_NODE).
-                        node._input0 = x
-                        node._input1 = y
-                        node._saved = (
-                            x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
-                            "_input0", x._grad_fn is not None, 0,
-                            y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
-                            "_input1", y._grad_fn is not None, 1,
-                        )
+                        # ``save_for_the_other`` and ``saved.pack``'s entries for it written
+                        # out, without either call or the tuple between them: each input saved
+                        # at its version (no counter yet: 0, and none is made for this; an
+                        # inference tensor's raises in ``pack``), kept in the node's slot
+                        # (saved.IN_NODE), or an entry of Nones.
+                        if x_needs and y_needs:
+                            node._input0 = x
+                            node._input1 = y
+                            node._saved = (
+                                x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                                "_input0", x._grad_fn is not None, 0,
+                                y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                                "_input1", y._grad_fn is not None, 1,
+                            )
+                        elif x_needs:  # y alone
+                            node._input1 = y
+                            node._saved = _NOTHING + (
+                                y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                                "_input1", y._grad_fn is not None, 1,
+                            )
+                        else:  # x alone
+                            node._input0 = x
+                            node._saved = (
+                                x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                                "_input0", x._grad_fn is not None, 0,
+                            ) + _NOTHING
                     else:
-                        pack(node, values, x, y, raw, output)
+                        save_for_the_other(node, x_array, y_array)
+                        pack(node, node._saved, x, y, raw, output)
+                    return output
+                values = node._saved
+                if values:  # 5. saved values (the packing chosen for the op: saved.fast_packer)
+                    pack(node, values, x, y, raw, output)
                 return output
         # the no-grad path: forward with the no-grad ctx, a tensor without history around it
-        token = _set_error_state(_QUIET)
-        try:
-            raw = forward(NO_GRAD_CTX, x_array, y_array)
+        try:  # (quiet as above)
+            if kernel is None:
+                token = _set_error_state(_QUIET)
+                try:
+                    raw = forward(NO_GRAD_CTX, x_array, y_array)
+                finally:
+                    _reset_error_state(token)
+            else:
+                try:
+                    raw = _run_quietly(kernel, x_array, y_array)
+                except RuntimeError:
+                    raw = _call_quietly(kernel, x_array, y_array)
         except ValueError as error:
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
-        finally:
-            _reset_error_state(token)
         if type(raw) is not _ndarray:
             if type(raw) is tuple:
                 return _untracked_outputs(raw)
@@ -571,6 +632,23 @@ def _binary_recorder(
 
     record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
     return record_binary
+
+
+def _default_notes(function: type[Function]) -> tuple[tuple[str, Any], ...]:
+    """The options ``function``'s forward notes on ctx (``fields``), at forward's defaults.
+
+    What a recording function notes itself when it calls the op's ``forward_kernel`` in
+    forward's place (a call with the inputs alone leaves every option at its default).
+    """
+    parameters = inspect.signature(function.forward).parameters
+    notes = []
+    for name in function._Node.__slots__:
+        default = parameters[name].default if name in parameters else inspect.Parameter.empty
+        if default is inspect.Parameter.empty:
+            raise TypeError(f"{function.__name__} declares forward_kernel but its forward has "
+                            f"no default for its field {name!r}")
+        notes.append((name, default))
+    return tuple(notes)
 
 
 def binary_operator(

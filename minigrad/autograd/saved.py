@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
 
 FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
-_NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
+NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
 
 
@@ -158,7 +158,7 @@ def pack(
     claimed = -1  # the input matched last: values saved in argument order claim them in turn
     for value in values:  # a plain loop: one or two values, once per recorded op
         if value is None:
-            packed += _NOTHING
+            packed += NOTHING
             continue
         match = None
         position = 0  # counted by hand: an enumerate object costs more than the loop
@@ -243,7 +243,7 @@ def pack_fast(
     packed: tuple[Any, ...] = ()
     for value in values:  # one or two values
         if value is None:
-            packed += _NOTHING
+            packed += NOTHING
         elif value is x_array or value is y_array:
             # kept in the node's slot, named by the entry (IN_NODE, module docstring)
             if value is x_array:
@@ -284,13 +284,12 @@ def pack_inputs(
 ) -> None:
     """``pack_fast`` for a two-input op that saves its inputs in place: ``(x or None, y or None)``.
 
-    What ``mul``, ``mm`` and the other bilinear ops save (``save_for_the_other``). Each
-    position is then told apart by one identity test against the input at that position,
-    and the entries are written out; anything else (other values, ``a * a``, saved-tensor
-    hooks, the debugging switches, an inference tensor) takes ``pack_fast``, which takes
-    ``pack`` where it must. (The most common case, both inputs saved, neither an inference
-    tensor, the two-input recording functions write out themselves, without this call:
-    autograd/record.py.)
+    What ``div``, ``atan2`` and kin save (the bilinear ops, which declare
+    ``saves_for_the_other``, have their entries written out by their recording functions,
+    autograd/record.py, and come here for the rest). Each position is then told apart by one
+    identity test against the input at that position, and the entries are written out;
+    anything else (other values, ``a * a``, saved-tensor hooks, the debugging switches, an
+    inference tensor) takes ``pack_fast``, which takes ``pack`` where it must.
     """
     x_array = x._array
     y_array = y._array
@@ -309,7 +308,7 @@ def pack_inputs(
             version = counter.version
         first = (x_array, ON_TENSOR, version, "_input0", x._grad_fn is not None, 0)
     elif saved_x is None:
-        first = _NOTHING
+        first = NOTHING
     else:
         pack_fast(node, values, x, y, raw, output)
         return
@@ -324,7 +323,7 @@ def pack_inputs(
             version = counter.version
         second = (y_array, ON_TENSOR, version, "_input1", y._grad_fn is not None, 1)
     elif saved_y is None:
-        second = _NOTHING
+        second = NOTHING
     else:
         pack_fast(node, values, x, y, raw, output)
         return

@@ -13,6 +13,7 @@ from minigrad._dtype import display_name, result_type, to_numpy_dtype
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.record import save_for_the_other as save_for_the_other
 from minigrad.autograd.tensor_base import TensorBase
 
 
@@ -31,19 +32,6 @@ class ToCopy(Op):
 def times(x: Any, factor: Any) -> Any:
     """``x * factor``, without a multiplication (or a recorded node) for the usual factor 1."""
     return x if factor == 1 else x * factor
-
-
-def save_for_the_other(ctx: Any, x: Any, y: Any) -> None:
-    """Save ``x`` and ``y`` for a bilinear op (mul, mm, conv...), each only if needed.
-
-    Each operand's gradient needs the *other* operand, so PyTorch saves ``x`` only if ``y``
-    needs a gradient and ``y`` only if ``x`` does: writing the other one later stays legal.
-    """
-    needs = ctx.needs_input_grad
-    # ``ctx.save_for_backward(...)``'s one line, without its call (~0.08 us of a recorded
-    # ``a * b``): a built-in op's ctx is its node, whose recording function packs ``_saved``
-    # once forward returns, or a no-grad ctx, which drops the attribute.
-    ctx._saved = (x if needs[1] else None, y if needs[0] else None)
 
 
 class Constants:

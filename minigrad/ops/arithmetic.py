@@ -30,7 +30,6 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     promote_inplace,
-    save_for_the_other,
     zeros_like_grad,
 )
 
@@ -42,6 +41,7 @@ class Add(Op):
     fields = ("alpha",)
     saves = ()  # (declared: no generic naming to wait for, autograd/function.py)
     saved_options = ("alpha",)
+    forward_kernel = np.add  # forward's work on the inputs alone (alpha=1): recording calls it
 
     num_inputs = 2
 
@@ -51,7 +51,7 @@ class Add(Op):
             ctx.alpha = alpha
         if alpha != 1:
             return _with_scaled(np.add, ctx, x, y, alpha, dtype)
-        return x + y if dtype is None else np.add(x, y, dtype=dtype)
+        return np.add(x, y) if dtype is None else np.add(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
@@ -205,12 +205,12 @@ class Mul(Op):
     num_inputs = 2
     unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
     saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
+    saves_for_the_other = True  # x if y needs a gradient, y if x does: recording saves them
+    forward_kernel = np.multiply  # forward's work on the inputs alone: recording calls it
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
-        if ctx is not NO_GRAD_CTX:  # (nothing to save for the no-grad ctx: skip the calls)
-            save_for_the_other(ctx, x, y)
-        return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
+        return np.multiply(x, y) if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any, None]:

@@ -30,7 +30,6 @@ from minigrad.ops._helpers import (
     normalize_dims,
     operand,
     run,
-    save_for_the_other,
     times,
     wrap_dim,
 )
@@ -45,9 +44,10 @@ class Dot(Op):
     saves = ("self", "tensor")
     num_inputs = 2
 
+    saves_for_the_other = True  # each operand if the other needs a gradient: recording saves
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        save_for_the_other(ctx, x, y)
         return np.dot(x, y)
 
     @staticmethod
@@ -68,9 +68,10 @@ class Mv(Op):
     saves = ("self", "vec")
     num_inputs = 2
 
+    saves_for_the_other = True  # each operand if the other needs a gradient: recording saves
+
     @staticmethod
     def forward(ctx: Any, m: np.ndarray, v: np.ndarray) -> np.ndarray:
-        save_for_the_other(ctx, m, v)
         return m @ v
 
     @staticmethod
@@ -97,11 +98,11 @@ class Mm(Op):
     num_inputs = 2
     unpack_order = (1, 0)  # PyTorch checks `mat2` before `self` (names' order)
     saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
+    saves_for_the_other = True  # each operand if the other needs a gradient: recording saves
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if ctx is not NO_GRAD_CTX:  # the no-grad ctx drops notes: skip making them
-            save_for_the_other(ctx, x, y)
             ctx.layouts = x.shape, x.strides, y.shape, y.strides, x.itemsize
         return np.dot(x, y)  # (a forward gets arrays: ``_product``'s array case, inline)
 
@@ -134,9 +135,10 @@ class Bmm(Op):
     saves = ("self", "mat2")
     num_inputs = 2
 
+    saves_for_the_other = True  # each operand if the other needs a gradient: recording saves
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        save_for_the_other(ctx, x, y)
         return np.matmul(x, y)
 
     @staticmethod
