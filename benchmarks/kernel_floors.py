@@ -43,7 +43,8 @@ STEPS = {
     "sigmoid": [
         ("torch no_grad a.sigmoid()", "ta.sigmoid()"),
         ("minigrad Sigmoid.forward", "unary.Sigmoid.forward(NO_GRAD_CTX, x)"),
-        ("numpy, 4 calls: 1 / (1 + exp(-x))", "e = np.exp(-x); e += one; one / e"),
+        ("numpy, 4 calls: 1 / (1 + exp(-x)), in place",
+         "e = np.negative(x); np.exp(e, e); np.add(e, one, e); np.reciprocal(e, e)"),
     ],
     "exp": [
         ("torch no_grad a.exp()", "ta.exp()"),
