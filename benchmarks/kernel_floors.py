@@ -60,7 +60,8 @@ STEPS = {
     "mm": [
         ("torch no_grad m @ m", "tm @ tm"),
         ("minigrad Mm.forward", "linalg.Mm.forward(NO_GRAD_CTX, m, m)"),
-        ("numpy, 1 call: np.dot", "np.dot(m, m)"),
+        ("numpy, 1 call: m.dot(m) (np.dot without its dispatch)", "m.dot(m)"),
+        ("(numpy np.dot(m, m))", "np.dot(m, m)"),
         ("(numpy m @ m)", "m @ m"),
     ],
     "sigmoid backward": [
