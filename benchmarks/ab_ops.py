@@ -10,7 +10,7 @@ PyTorch of the minimums, and the median over rounds of B/A taken within each rou
 the figure to read on a busy machine.
 
     git archive main | tar -x -C /tmp/main
-    python benchmarks/ab_trees.py /tmp/main . [--rounds 60] [--number 400] [--ops "ng sum,rec sum"]
+    python benchmarks/ab_ops.py /tmp/main . [--rounds 60] [--number 400] [--ops "ng sum,rec sum"]
 """
 
 from __future__ import annotations
