@@ -43,7 +43,8 @@ STEPS = {
     "sigmoid": [
         ("torch no_grad a.sigmoid()", "ta.sigmoid()"),
         ("minigrad Sigmoid.forward", "unary.Sigmoid.forward(NO_GRAD_CTX, x)"),
-        ("numpy, 4 calls: 1 / (1 + exp(-x))", "e = np.exp(-x); e += one; one / e"),
+        ("numpy, 4 calls: 1 / (1 + exp(-x)), in place",
+         "e = np.negative(x); np.exp(e, e); np.add(e, one, e); np.reciprocal(e, e)"),
     ],
     "exp": [
         ("torch no_grad a.exp()", "ta.exp()"),
@@ -59,7 +60,8 @@ STEPS = {
     "mm": [
         ("torch no_grad m @ m", "tm @ tm"),
         ("minigrad Mm.forward", "linalg.Mm.forward(NO_GRAD_CTX, m, m)"),
-        ("numpy, 1 call: np.dot", "np.dot(m, m)"),
+        ("numpy, 1 call: m.dot(m) (np.dot without its dispatch)", "m.dot(m)"),
+        ("(numpy np.dot(m, m))", "np.dot(m, m)"),
         ("(numpy m @ m)", "m @ m"),
     ],
     "sigmoid backward": [

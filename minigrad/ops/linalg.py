@@ -104,7 +104,7 @@ class Mm(Op):
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if ctx is not NO_GRAD_CTX:  # the no-grad ctx drops notes: skip making them
             ctx.layouts = x.shape, x.strides, y.shape, y.strides, x.itemsize
-        return np.dot(x, y)  # (a forward gets arrays: ``_product``'s array case, inline)
+        return x.dot(y)  # (a forward gets arrays: ``_product``'s array case, inline)
 
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any]:
@@ -115,14 +115,15 @@ class Mm(Op):
 
 
 def _product(a: Any, b: Any) -> Any:
-    """``a @ b`` for two matrices; ``np.dot`` on arrays.
+    """``a @ b`` for two matrices; ``ndarray.dot`` on arrays.
 
     For 2-D arrays ``np.dot`` is the same product (same BLAS call, same result layout) without
-    the matmul ufunc's dispatch: about 0.25 µs less on 8x8. On tensors (backward under
-    create_graph) it is ``@``, recorded.
+    the matmul ufunc's dispatch: about 0.25 µs less on 8x8. The method ``a.dot(b)`` is the
+    same C function as ``np.dot(a, b)`` without its ``__array_function__`` dispatch: about 0.2
+    µs less again. On tensors (backward under create_graph) it is ``@``, recorded.
     """
     if type(a) is np.ndarray and type(b) is np.ndarray:
-        return np.dot(a, b)
+        return a.dot(b)
     return a @ b
 
 
