@@ -292,21 +292,31 @@ class _Graph:
 
 
 def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
-    """Every node reachable from ``roots``, with how many edges point at it (one DFS)."""
+    """Every node reachable from ``roots``, with how many edges point at it (one DFS).
+
+    The node found last from a node is walked next without the stack (the one it would pop
+    next): a chain's walk makes no push and no pop per node.
+    """
     dependencies = dict.fromkeys(roots, 0)
     stack = list(dependencies)
     pop = stack.pop
     push = stack.append
     get = dependencies.get
     while stack:
-        for next_node in pop()._next_nodes:
-            if next_node is not None:
-                count = get(next_node)
-                if count is None:  # found now: walk on from it
-                    dependencies[next_node] = 1
-                    push(next_node)
-                else:
-                    dependencies[next_node] = count + 1
+        node: Node | None = pop()
+        while node is not None:
+            found = None  # the last node found from ``node``: walked next
+            for next_node in node._next_nodes:
+                if next_node is not None:
+                    count = get(next_node)
+                    if count is None:  # found now: walk on from it
+                        dependencies[next_node] = 1
+                        if found is not None:
+                            push(found)
+                        found = next_node
+                    else:
+                        dependencies[next_node] = count + 1
+            node = found
     return dependencies
 
 

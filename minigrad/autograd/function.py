@@ -565,15 +565,17 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
                     result = formula(self, grads[0], *checked)
             else:
                 self._unpacked = unpack(self, as_tensors) if unpacked is None else unpacked
-                try:
-                    result = formula(self, *grads)  # arrays in and out
+                try:  # arrays in and out
+                    result = formula(self, grads[0]) if len(grads) == 1 else formula(self, *grads)
                 finally:
                     self._unpacked = ()  # the values are not kept beyond the call
             if unnamed:  # the op's first node with saved values through here names them
                 unnamed = not _name_saved_values(self)
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
             unpacked = None
-            result = formula(self, *grads)
+            # (One gradient, the common case, in a call with a fixed argument count: CPython
+            # runs it without building the argument tuple a ``*`` call needs.)
+            result = formula(self, grads[0]) if len(grads) == 1 else formula(self, *grads)
         if as_tensors or self._input_meta is not None:
             return self._finish(result, grads, as_tensors, bool(release and values))
         # ``_finish``'s common case, inline: inputs shaped like the output, arrays.
