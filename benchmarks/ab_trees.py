@@ -1,38 +1,59 @@
-"""Before/after of two whole checkouts in ONE process: recorded ops, warm ops, PyTorch beside.
+"""Two whole minigrad checkouts and PyTorch in ONE process: recorded, warm and no_grad ops.
 
-``ab_recorder.py`` swaps the recording factories only, which cannot time a change of the
-node's layout, the ops' declarations or the saved values' readers. This script imports the
-``minigrad`` package of another checkout (``git archive main | tar -x -C /tmp/main``) and
-this checkout's, both in one process: the first one's modules are kept under their names
-while the second is imported, and each side's modules are put back in ``sys.modules`` before
-its batches (a function that imports at call time finds its own side's). The sides take
-turns in short batches (gc off, wall clock); each figure is the minimum over the rounds, and
-the ratio to PyTorch's figure of the same round set (cold: each op makes and frees the
-leaves' accumulators in PyTorch; warm: a live graph holds them, as in
-``bench_core.py``).
+``ab_recorder.py`` swaps only the recording factories, which cannot time a change of the
+node's layout, an op's declaration or forward, or a Tensor method. This script imports
+checkout A's ``minigrad``, sets its modules aside, imports checkout B's, and times each
+statement with A, B and PyTorch in turn, in short batches (``timeit``: gc off, wall clock), so
+load changes hit all three alike; A and B take turns going first, as the first batch after
+another statement's runs slower (always A first: B/A 0.91-0.98 for one tree against itself,
+load 6). Each side's modules are put back in ``sys.modules`` before its batch, so a function
+that imports at call time finds its own side's.
 
-    python benchmarks/ab_trees.py /tmp/main [--rounds 60] [--number 2000]
+The statements are ``bench_core.py``'s per-op ones on the same inputs ((8,) float32, 8x8 for
+matmul, requiring grad): "rec" records them on cold leaves (PyTorch makes and frees the
+leaves' accumulators with every op; minigrad's leaves keep theirs), "warm" while a live graph
+holds the accumulators (plus ``y * b``, ``y`` an op result), "ng" under ``no_grad`` (and
+"ng 10x add": a ``with no_grad()`` block of ten ``a + b``, entering it counted).
+
+Per statement: each side's minimum over the rounds (µs per op), B/A and each side over
+PyTorch of the minimums, and the median over the rounds of B/A taken within each round: the
+figure to read on a busy machine.
+
+    git archive main | tar -x -C /tmp/main
+    python benchmarks/ab_trees.py /tmp/main [B, default this checkout]
+        [--rounds 100] [--number 200] [--ops "rec mul,warm mul,ng sum"]
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
+import contextlib
 import os
+import statistics
 import sys
-import time
 import timeit
-from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-import numpy as np  # noqa: E402
+# Sets the BLAS threads to 1 before numpy loads; imports this checkout's minigrad, set aside
+# below like any other side's.
+import bench_core
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# case -> (statement, namespace: "cold" or "warm" leaves, run under no_grad)
+OPS = bench_core.OP_STATEMENTS
+CASES = {
+    **{f"rec {op}": (statement, "cold", False) for op, statement in OPS.items()},
+    **{f"warm {op}": (OPS[op], "warm", False) for op in bench_core.WARM_OPS},
+    "warm y * b": ("y * b", "warm", False),
+    **{f"ng {op}": (statement, "cold", True) for op, statement in OPS.items()},
+    # entering no_grad counted too, once per 10 ops (the figure is per block)
+    "ng 10x add": ("with no_grad():\n for _ in range(10): a + b", "cold", False),
+}
 
-def import_tree(root: str) -> tuple[Any, dict[str, Any]]:
+
+def import_tree(root: str) -> tuple[ModuleType, dict[str, ModuleType]]:
     """``minigrad`` as the checkout at ``root`` defines it, and its modules, then unlisted."""
     for name in [n for n in sys.modules if n == "minigrad" or n.startswith("minigrad.")]:
         del sys.modules[name]
@@ -46,78 +67,64 @@ def import_tree(root: str) -> tuple[Any, dict[str, Any]]:
     return minigrad, modules
 
 
-def statements(lib: Any) -> dict[str, Callable[[], Any]]:
-    """The timed statements on (8,) float32 leaves of ``lib`` (minigrad or torch)."""
-    rng = np.random.default_rng(0)
-    arrays = [rng.standard_normal(8, dtype=np.float32) for _ in range(2)]
-    a, b = (lib.tensor(x, requires_grad=True) for x in arrays)
-    a * b  # minigrad's leaves make their accumulators once (PyTorch: per op, cold)
-    wa, wb = (lib.tensor(x, requires_grad=True) for x in arrays)
-    live = wa * wb  # noqa: F841 - holds the accumulators (PyTorch's warm case)
-    y = wa * wb  # an op result: the chain's ``y * w`` (on the warm leaves: a live graph)
-
-    def no_grad_add() -> None:
-        with lib.no_grad():
-            for _ in range(10):
-                a + b
-
-    return {
-        "a + b": lambda: a + b,
-        "a * b": lambda: a * b,
-        "warm a + b": lambda: wa + wb,
-        "warm a * b": lambda: wa * wb,
-        "warm y * b (y an op result)": lambda: y * wb,
-        "a.sigmoid()": lambda: a.sigmoid(),
-        "no_grad: 10 x a + b": no_grad_add,
-        "_keep": lambda: live,
-    }
+def namespaces(lib: Any) -> dict[str, dict[str, Any]]:
+    """The cold and warm inputs of ``lib`` (minigrad or torch), the same values everywhere."""
+    arrays = bench_core.numpy_inputs()
+    cold = {**bench_core.autograd_inputs(lib, arrays), "no_grad": lib.no_grad}
+    cold["a"] * cold["b"]  # minigrad's leaves make their accumulators once, before any timing
+    warm = bench_core.autograd_inputs(lib, arrays)
+    warm["live"] = warm["a"] * warm["b"]  # holds the accumulators
+    warm["y"] = warm["a"] * warm["b"]
+    return {"cold": cold, "warm": warm}
 
 
 def main() -> None:
-    """Time the other checkout's ops against this one's (and PyTorch's), interleaved."""
+    """Time the cases with both checkouts and PyTorch, interleaved; print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("other", help="another checkout's root (the 'before' side)")
-    parser.add_argument("--rounds", type=int, default=60)
-    parser.add_argument("--number", type=int, default=2000)
+    parser.add_argument("a", help="checkout A's root (the baseline)")
+    parser.add_argument("b", nargs="?", default=HERE, help="checkout B's root (default: this one)")
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--number", type=int, default=200)
+    parser.add_argument("--ops", default=",".join(CASES), help="comma-separated cases")
     options = parser.parse_args()
-    before_lib, before_modules = import_tree(os.path.abspath(options.other))
-    before = statements(before_lib)
-    after_lib, after_modules = import_tree(HERE)
-    after = statements(after_lib)
-    sides: list[tuple[dict[str, Any] | None, dict[str, Callable[[], Any]]]] = [
-        (before_modules, before), (after_modules, after)]
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - PyTorch is optional
-        torch = None
-    if torch is not None:
-        torch.set_num_threads(1)
-        sides.append((None, statements(torch)))
-    load = os.getloadavg()
-    print(f"{options.other} (before) vs {HERE} (after); load {load[0]:.1f} {load[1]:.1f}")
-    print(f"µs per call, min of {options.rounds} interleaved rounds of {options.number}; "
-          "in brackets: x PyTorch")
-    for label in before:
-        if label.startswith("_"):
-            continue
-        timers = [timeit.Timer(cases[label], timer=time.perf_counter) for _, cases in sides]
-        best = [float("inf")] * len(sides)
-        gc.disable()
-        try:
-            for _ in range(options.rounds):
-                for index, (modules, _) in enumerate(sides):
-                    if modules is not None:
-                        sys.modules.update(modules)
-                    seconds = timers[index].timeit(options.number) / options.number
-                    best[index] = min(best[index], seconds)
-        finally:
-            gc.enable()
-        old, new = best[0] * 1e6, best[1] * 1e6
-        line = f"  {label:24} {old:7.3f} -> {new:7.3f}  {100 * (new - old) / old:+5.1f} %"
-        if len(best) > 2:
-            line += f"   ({best[0] / best[2]:.2f}x -> {best[1] / best[2]:.2f}x)"
+    cases = options.ops.split(",")
+    if unknown := set(cases) - set(CASES):
+        parser.error(f"unknown cases {sorted(unknown)}; known: {', '.join(CASES)}")
+    sides: dict[str, tuple[Any, dict[str, ModuleType] | None]] = {
+        "A": import_tree(os.path.abspath(options.a)), "B": import_tree(os.path.abspath(options.b))}
+    if bench_core.torch is not None:  # PyTorch is optional
+        sides["torch"] = (bench_core.torch, None)
+    timers = {}
+    for side, (lib, modules) in sides.items():
+        inputs = namespaces(lib)
+        for case in cases:
+            statement, leaves, no_grad = CASES[case]
+            timers[case, side] = (timeit.Timer(statement, globals=inputs[leaves]), modules,
+                                  lib.no_grad if no_grad else contextlib.nullcontext)
+    times: dict[tuple[str, str], list[float]] = {key: [] for key in timers}
+    for round_ in range(options.rounds):
+        # The first batch after another case's runs slower: A and B go first in turn (after
+        # the previous case's PyTorch batch, which runs last).
+        order = (["A", "B"] if round_ % 2 == 0 else ["B", "A"]) + list(sides)[2:]
+        for case in cases:
+            for side in order:
+                timer, modules, mode = timers[case, side]
+                if modules is not None:
+                    sys.modules.update(modules)
+                with mode():
+                    times[case, side].append(timer.timeit(options.number) / options.number * 1e6)
+    print(f"A = {options.a}, B = {options.b}; load average {os.getloadavg()[0]:.1f}")
+    print(f"µs per op, min over {options.rounds} interleaved rounds of {options.number}")
+    header = f"{'case':12} {'A':>7} {'B':>7} {'B/A':>6} {'B/A median':>10}"
+    print(header + (f" {'torch':>7} {'A/torch':>7} {'B/torch':>7}" if "torch" in sides else ""))
+    for case in cases:
+        a, b = min(times[case, "A"]), min(times[case, "B"])
+        paired = statistics.median(y / x for x, y in zip(times[case, "A"], times[case, "B"]))
+        line = f"{case:12} {a:7.3f} {b:7.3f} {b / a:6.3f} {paired:10.3f}"
+        if "torch" in sides:
+            t = min(times[case, "torch"])
+            line += f" {t:7.3f} {a / t:7.3f} {b / t:7.3f}"
         print(line)
-    sys.modules.update(after_modules)
 
 
 if __name__ == "__main__":
