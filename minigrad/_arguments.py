@@ -619,6 +619,9 @@ def _fits_an_overload(
         positional = pieces[: pieces.index("*")] if "*" in pieces else pieces
         by_name = {_piece_name(piece): piece for piece in pieces if piece != "*"}
         bound = {_piece_name(piece): value for piece, value in zip(positional, args)}
+        if (len(positional) == 1 and positional[0].startswith("tuple of ints ")
+                and len(args) > 1 and not kwargs and _accepts(args[0], "int")):
+            return True  # its ints given one by one (``x.squeeze(0, 1)``): the rest is checked
         if len(args) > len(positional) or not kwargs.keys() <= by_name.keys() - bound.keys():
             continue
         bound.update(kwargs)
@@ -722,6 +725,28 @@ def check_value(
             f"{function}(): argument '{parameter}'{where} must be {name}, not "
             f"{errors.python_type_name(value)}"
         )
+
+
+def unpacked_ints(
+    first: Any, rest: tuple[Any, ...], function: str, parameter: str
+) -> tuple[int, ...]:
+    """An IntArrayRef given unpacked (``x.squeeze(0, 1)``), read as PyTorch's parser reads it.
+
+    The parser takes ints given one by one for a lone ``tuple of ints`` parameter if the first
+    is an int (not a bool; else no overload fits); the others need only convert to an int (a
+    bool does), and it says "failed to unpack" for one that does not.
+    """
+    if not _accepts(first, "int"):  # (the checks then give the parser's listing)
+        raise TypeError(f"{function}(): argument '{parameter}' must be tuple of ints, not "
+                        f"{errors.python_type_name(first)}")
+    for index, value in enumerate(rest):
+        if not isinstance(value, (int, np.integer)):
+            raise TypeError(
+                f"{function}(): argument '{parameter}' failed to unpack the object at pos "
+                f'{index + 2} with error "type must be tuple of ints,but got '
+                f'{errors.python_type_name(value)}"'
+            )
+    return (int(first), *(int(value) for value in rest))
 
 
 def check_int_sequence(value: Any, function: str, parameter: str, position: int) -> None:

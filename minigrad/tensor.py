@@ -550,8 +550,10 @@ class Tensor(TensorBase):
         """Dimensions ``source`` moved to positions ``destination`` (``movedim``)."""
         return views.movedim(self, source, destination)
 
-    def squeeze(self, dim: Any = _arguments.NOT_GIVEN) -> Tensor:
-        """Size-1 dimensions removed (all, or those among ``dim``)."""
+    def squeeze(self, dim: Any = _arguments.NOT_GIVEN, *more_dims: Any) -> Tensor:
+        """Size-1 dimensions removed (all, or those among ``dim``: ``x.squeeze(0, 1)`` too)."""
+        if more_dims:  # (the method's parser, not the function's, takes the dims unpacked)
+            dim = _arguments.unpacked_ints(dim, more_dims, "squeeze", "dim")
         return views.squeeze(self, dim)
 
     def unsqueeze(self, dim: int) -> Tensor:

@@ -24,6 +24,10 @@ CALLS = [
     "x.squeeze(keepdim=True)", "x.squeeze(0, keepdim=True)", "x.squeeze(foo=1)",
     "x.squeeze(None)", "x.squeeze(dim=None)", "x.squeeze(1.5)", "x.squeeze(dim=None, foo=1)",
     "lib.squeeze(x, keepdim=True)", "lib.squeeze(x, None)",
+    # ... the method takes its dims one by one (the function does not): "failed to unpack"
+    "x.squeeze(0, 1.5)", "x.squeeze(0, None)", "x.squeeze(0, 'a', 'b')", "x.squeeze(1.5, 0)",
+    "x.squeeze(True, 0)", "x.squeeze((0,), 1)", "x.squeeze(0, dim=1)", "lib.squeeze(x, 0, 1)",
+    "x.squeeze(None, 1)",
     "x.narrow(0)", "x.narrow()", "x.narrow(0, 0)", "x.narrow(0, 0, 1, 1)", "x.narrow(dim=0)",
     "x.narrow(0, 'a', 1)", "x.narrow(0, 0, 1.5)", "lib.narrow(x, 0)",
     # softmax and log_softmax: one signature (Tensor.softmax, minigrad.softmax; the functional

@@ -134,6 +134,22 @@ def inverse_of(field: str) -> Callable[[Any], tuple[int, ...]]:
     return lambda node: tuple(int(d) for d in np.argsort(getattr(node, field)))
 
 
+def as_given(field: str) -> Callable[[Any], Any]:
+    """The dim (or tuple of dims) kept in ``field`` as PyTorch shows what the user passed.
+
+    PyTorch keeps a dim unnormalised and its bindings read the int64 back as unsigned: -1
+    shows as 18446744073709551615. (For the ops whose backward does not need it normalised.)
+    """
+
+    def get(node: Any) -> Any:
+        value = getattr(node, field)
+        if isinstance(value, tuple):
+            return tuple(int(d) % 2**64 for d in value)
+        return int(value) % 2**64
+
+    return get
+
+
 def matrix_layout(operand: int, kind: int, input_index: int) -> Callable[[Any], tuple[int, ...]]:
     """PyTorch's ``mat2_sym_sizes`` (``kind`` 0) or ``mat2_sym_strides`` (1) of a matrix product.
 

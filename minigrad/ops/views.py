@@ -17,7 +17,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import inverse_of, part
+from minigrad.autograd.saved_attributes import as_given, inverse_of, part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
@@ -219,10 +219,13 @@ class Squeeze(ViewOp):
 
 
 class SqueezeDim(ViewOp):
-    """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back."""
+    """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back.
+
+    ``dim`` is kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows it so.
+    """
 
     fields = ("shape", "dim")
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward1"
 
@@ -250,21 +253,25 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
     if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
         _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
-        dims = tuple(wrap_dim(d, ndim) for d in dim)
         seen = set()
-        for d in dims:
-            if d in seen:
-                raise RuntimeError(errors.dim_repeated(d))
-            seen.add(d)
-        return SqueezeDims.apply(input, dims if ndim else ())
-    return SqueezeDim.apply(input, wrap_dim(dim, ndim))
+        for d in dim:
+            wrapped = wrap_dim(d, ndim)
+            if wrapped in seen:
+                raise RuntimeError(errors.dim_repeated(wrapped))
+            seen.add(wrapped)
+        return SqueezeDims.apply(input, tuple(dim))
+    wrap_dim(dim, ndim)  # (checked only: the node keeps it as given)
+    return SqueezeDim.apply(input, dim)
 
 
 class SqueezeDims(ViewOp):
-    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back."""
+    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back.
+
+    ``dims`` are kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows them so.
+    """
 
     fields = ("shape", "dims")
-    saved_options = {"dim": "dims", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dims"), "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward2"
 
