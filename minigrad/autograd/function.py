@@ -130,11 +130,15 @@ class BackwardNode(Node):
         # Every saved value is checked before backward runs, whether or not it is needed.
         values = self._saved
         if values or values is None:
-            self._unpacked = saved.unpack(self, as_tensors)
-            try:
-                result = self._function.backward(self, *grads)  # arrays in and out
-            finally:
-                self._unpacked = ()  # the values are not kept beyond the call
+            function = self._function
+            if function.saved_as_arguments:  # ``backward(ctx, grad, *saved)``: see ``Op``
+                result = function.backward(self, grads[0], *saved.unpack(self, as_tensors))
+            else:
+                self._unpacked = saved.unpack(self, as_tensors)
+                try:
+                    result = function.backward(self, *grads)  # arrays in and out
+                finally:
+                    self._unpacked = ()  # the values are not kept beyond the call
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
             result = self._function.backward(self, *grads)
         return self._finish(result, grads, as_tensors, bool(release and values))
@@ -449,6 +453,11 @@ class Op(Function):
     # Whether it refuses an input that partly overlaps the written tensor (autograd/overlap.py):
     # PyTorch's elementwise kernels do; fills, index and scatter ops do not.
     checks_input_overlap: ClassVar[bool] = True
+    # Whether ``backward`` takes the saved values as parameters after the incoming gradient,
+    # ``backward(ctx, grad, *saved)``, instead of reading ``ctx.saved_tensors``: the runner
+    # hands over the values it has just checked (no slot set and reset around the call, no
+    # property read). For ops of one output that always save the same number of values.
+    saved_as_arguments: ClassVar[bool] = False
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
     apply = classmethod(record)
@@ -477,11 +486,14 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
     inputs each saved or None) is written out here, so the common case runs the formula with
     no ``saved.unpack`` call; anything else, any mismatch, ``as_tensors`` (create_graph) and
     the guard take ``saved.unpack`` itself, which raises PyTorch's errors in PyTorch's order.
-    The formula is the op's own ``backward``, read once; it still reads ``ctx.saved_tensors``.
+    The formula is the op's own ``backward``, read once: if the op declares
+    ``saved_as_arguments`` it gets the checked values as parameters, ``backward(ctx, grad,
+    *saved)``; otherwise they wait in the node's ``_unpacked`` slot for ``ctx.saved_tensors``.
     Then ``_finish``'s work, inline in the common case (gradients already of the inputs' shape,
     arrays): the dtype check and the release of the saved values, whose layout is known here.
     """
     formula = function.backward
+    by_argument = function.saved_as_arguments
     packer = saved.fast_packer(function.num_inputs, function.saves)
     result_layout = packer is saved.pack_result
     input_layout = packer is saved.pack_input
@@ -532,11 +544,22 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
                         clean = values[6] is None and values[7] is None
                     if clean:
                         unpacked = (values[0], values[6])
-            self._unpacked = unpack(self, as_tensors) if unpacked is None else unpacked
-            try:
-                result = formula(self, *grads)  # arrays in and out
-            finally:
-                self._unpacked = ()  # the values are not kept beyond the call
+            if by_argument:  # (``unpack`` raises before the formula runs, as below)
+                checked = unpack(self, as_tensors) if unpacked is None else unpacked
+                # Spelled out for one and two values: CPython runs a call with a fixed
+                # argument count without the argument tuple a ``*`` call builds.
+                if len(checked) == 1:
+                    result = formula(self, grads[0], checked[0])
+                elif len(checked) == 2:
+                    result = formula(self, grads[0], checked[0], checked[1])
+                else:
+                    result = formula(self, grads[0], *checked)
+            else:
+                self._unpacked = unpack(self, as_tensors) if unpacked is None else unpacked
+                try:
+                    result = formula(self, *grads)  # arrays in and out
+                finally:
+                    self._unpacked = ()  # the values are not kept beyond the call
             if unnamed:  # the op's first node with saved values through here names them
                 unnamed = not _name_saved_values(self)
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()

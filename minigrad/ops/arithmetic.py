@@ -204,6 +204,7 @@ class Mul(Op):
 
     num_inputs = 2
     unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
+    saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
@@ -212,8 +213,7 @@ class Mul(Op):
         return x * y if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
-        x, y = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any, None]:
         return (
             grad * y if ctx.needs_input_grad[0] else None,
             grad * x if ctx.needs_input_grad[1] else None,

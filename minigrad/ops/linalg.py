@@ -95,6 +95,8 @@ class Mm(Op):
                      "mat2_sym_sizes": matrix_layout(1, 0, 1),
                      "mat2_sym_strides": matrix_layout(1, 1, 1)}
     num_inputs = 2
+    unpack_order = (1, 0)  # PyTorch checks `mat2` before `self` (names' order)
+    saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -104,8 +106,7 @@ class Mm(Op):
         return np.dot(x, y)  # (a forward gets arrays: ``_product``'s array case, inline)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
-        x, y = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any]:
         return (
             _product(grad, y.T) if ctx.needs_input_grad[0] else None,
             _product(x.T, grad) if ctx.needs_input_grad[1] else None,

@@ -148,9 +148,10 @@ class Exp(SavesResult):
             ctx._saved = (y,)  # (save_for_backward without its call: UnaryOp)
         return y
 
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (y,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, y: Any) -> Any:
         return grad * y
 
 
@@ -247,9 +248,10 @@ class Sigmoid(SavesResult):
             ctx._saved = (y,)  # (save_for_backward without its call: UnaryOp)
         return y
 
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (y,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, y: Any) -> Any:
         if type(y) is np.ndarray and type(grad) is np.ndarray:
             # Without create_graph: SigmoidBackward's formula on the arrays (``run``'s array
             # branch, without its argument loop nor a ctx: this is the chain's hottest node).
@@ -323,10 +325,10 @@ class Tanh(SavesResult):
     """y = tanh(x);  dx = grad * (1 - y**2).  Saves its result."""
 
     kernel = np.tanh
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (y,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, y: Any) -> Any:
         return run(TanhBackward, grad, y)
 
 
