@@ -51,7 +51,11 @@ KNOWN_GAPS: dict[str, set[str]] = {
 DIM_OPTIONS = {"dim", "dims", "dim0", "dim1", "dim2"}
 # Nodes that keep their dims as given, as PyTorch does: compared exactly (-1 as PyTorch shows it,
 # 18446744073709551615).
-DIMS_AS_GIVEN = {"SqueezeBackward1", "SqueezeBackward2"}
+DIMS_AS_GIVEN = {
+    "SqueezeBackward1", "SqueezeBackward2", "SumBackward1", "MeanBackward1", "ProdBackward1",
+    "VarBackward0", "StdBackward0", "MaxBackward0", "MinBackward0", "AmaxBackward0",
+    "AminBackward0", "LogsumexpBackward0", "LinalgVectorNormBackward0",
+}
 # Rows whose graphs hold singular or eigen vectors (the spectral and nuclear norms use the SVD).
 SIGN_FREE = ("svd", "eig", "norm", "pinv")
 

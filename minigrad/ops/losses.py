@@ -601,10 +601,10 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     ndim = len(shape_of(x1))
     if not -max(ndim, 1) <= dim < max(ndim, 1):
         raise IndexError(errors.dim_out_of_range(dim, ndim))
-    axis = dim % max(ndim, 1)
     norms = []
     for x in (x1, x2):
-        norm = unary.clone(vector_norm(x, 2, dim=axis, keepdim=True))
+        # (dim as given: the norm's node shows it so, as PyTorch's)
+        norm = unary.clone(vector_norm(x, 2, dim=dim, keepdim=True))
         with grad_mode.no_grad():
             norm.clamp_(min=eps)
         norms.append(norm)
