@@ -520,7 +520,7 @@ class Tensor(TensorBase):
         """The conjugate transpose of a matrix: ``t()`` for real tensors."""
         if self._array.ndim != 2:
             raise RuntimeError(errors.h_needs_matrix(self._array.ndim))
-        return views.transpose(self, 0, 1)
+        return views.transpose(self, -2, -1)  # (PyTorch's node shows these: H is mH)
 
     def adjoint(self) -> Tensor:
         """The conjugate transpose of the last two dimensions: ``mT`` for real tensors."""

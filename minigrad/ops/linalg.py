@@ -622,10 +622,11 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
     contracted = 1
     for d_a, d_b, given_a, given_b in zip(axes_a, axes_b, dims_a, dims_b):
         size_a, size_b = array_a.shape[d_a], array_b.shape[d_b]
+        # (the dims as given, in these nodes as in PyTorch's)
         if size_b == 1:
-            a = reduction.sum(a, d_a, True)
+            a = reduction.sum(a, given_a, True)
         elif size_a == 1:
-            b = reduction.sum(b, d_b, True)
+            b = reduction.sum(b, given_b, True)
         elif size_a != size_b:
             raise RuntimeError(
                 errors.tensordot_size_mismatch(size_a, given_a, size_b, given_b))
@@ -638,7 +639,7 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
     kept_b = [i for i in range(array_b.ndim) if i not in axes_b]
     rows = math.prod(shape_a[i] for i in kept_a)
     columns = math.prod(shape_b[i] for i in kept_b)
-    left = views.reshape(views.permute(a, kept_a + axes_a), (rows, contracted))
-    right = views.reshape(views.permute(b, axes_b + kept_b), (contracted, columns))
+    left = views.reshape(views.permute(a, *kept_a, *dims_a), (rows, contracted))
+    right = views.reshape(views.permute(b, *dims_b, *kept_b), (contracted, columns))
     result_shape = tuple(shape_a[i] for i in kept_a) + tuple(shape_b[i] for i in kept_b)
     return views.reshape(mm(left, right), result_shape)

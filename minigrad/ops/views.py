@@ -17,7 +17,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import as_given, inverse_of, part
+from minigrad.autograd.saved_attributes import as_given, part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
@@ -77,14 +77,15 @@ def alias(input: Any) -> Any:
 class Select(ViewOp):
     """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere."""
 
-    fields = ("shape", "key")
-    saved_options = {"dim": lambda node: len(node.key) - 2, "index": lambda node: node.key[-2],
+    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
+    saved_options = {"dim": as_given("dim"), "index": lambda node: node.key[-2],
                      "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: int) -> np.ndarray:
-        ctx.shape, ctx.key = x.shape, along(dim, index)
-        return x[along(dim, index)]
+        key = along(dim % x.ndim, index)
+        ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
+        return x[key]
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -102,27 +103,27 @@ def select(input: Any, dim: int, index: int) -> Any:
     array = operand(input)
     if array.ndim == 0:
         raise IndexError(errors.SELECT_0D)
-    dim = wrap_dim(dim, array.ndim)
+    axis = wrap_dim(dim, array.ndim)
     index = operator.index(index)
-    size = array.shape[dim]
+    size = array.shape[axis]
     if not -size <= index < size:
-        raise IndexError(errors.select_out_of_range(index, array.shape, dim))
-    return Select.apply(input, dim, index % size)
+        raise IndexError(errors.select_out_of_range(index, array.shape, axis))
+    return Select.apply(input, dim, index % size)  # (dim as given: the node shows it so)
 
 
 class Slice(ViewOp):
     """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
 
-    fields = ("shape", "key")
-    saved_options = {"dim": lambda node: len(node.key) - 2,
+    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
+    saved_options = {"dim": as_given("dim"),
                      "start": lambda node: node.key[-2].start,
                      "end": lambda node: node.key[-2].stop, "step": lambda node: node.key[-2].step,
                      "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
-        key = along(dim, slice(start, stop, step))
-        ctx.shape, ctx.key = x.shape, key
+        key = along(dim % x.ndim, slice(start, stop, step))
+        ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
         return x[key]
 
     @staticmethod
@@ -144,14 +145,13 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
     start = start.item() if isinstance(start, TensorBase) else operator.index(start)
     if length < 0:
         raise RuntimeError(errors.NARROW_NEGATIVE_LENGTH)
-    dim = wrap_dim(dim, array.ndim)
-    size = array.shape[dim]
+    size = array.shape[wrap_dim(dim, array.ndim)]
     if not -size <= start <= size:
         raise IndexError(errors.narrow_start_out_of_range(start, size))
     start = start + size if start < 0 else start
     if start + length > size:
         raise RuntimeError(errors.narrow_exceeds_size(start, length, size))
-    return Slice.apply(input, dim, start, start + length, 1)
+    return Slice.apply(input, dim, start, start + length, 1)  # (dim as given, as PyTorch's)
 
 
 def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: int | None) -> Any:
@@ -166,12 +166,13 @@ def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: i
 class Unsqueeze(ViewOp):
     """y = x with a new size-1 dimension at ``dim``;  dx = grad without it."""
 
-    fields = ("dim",)
-    saved_options = ("dim",)
+    fields = ("dim",)  # as given (-1: a new last dim): PyTorch's node shows it so
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
         ctx.dim = dim
+        dim %= x.ndim + 1
         shape, strides = list(x.shape), list(x.strides)
         # PyTorch's stride for the new dimension; numpy may choose other strides for size-1
         # dimensions, so its own result is used only where they agree (the fast path).
@@ -199,7 +200,7 @@ def unsqueeze(input: Any, dim: int) -> Any:
     ndim = operand(input).ndim
     if not -ndim - 1 <= dim <= ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim + 1))
-    return Unsqueeze.apply(input, dim % (ndim + 1))
+    return Unsqueeze.apply(input, dim)
 
 
 class Squeeze(ViewOp):
@@ -372,17 +373,17 @@ def reshape(input: Any, *shape: Any) -> Any:
 class Transpose(ViewOp):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  dx = grad swapped back."""
 
-    fields = ("dims",)
-    saved_options = {"dim0": part("dims", 0), "dim1": part("dims", 1)}
+    fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
+    saved_options = {"dim0": as_given("dims", 0), "dim1": as_given("dims", 1)}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
         ctx.dims = dim0, dim1
-        return x[...] if dim0 == dim1 else np.swapaxes(x, dim0, dim1)  # numpy: no axes in 0-d
+        return np.swapaxes(x, dim0, dim1) if x.ndim else x[...]  # numpy: no axes in 0-d
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return (grad if ctx.dims[0] == ctx.dims[1] else np.swapaxes(grad, *ctx.dims)), None, None
+        return (np.swapaxes(grad, *ctx.dims) if np.ndim(grad) else grad), None, None
 
 
 def transpose(input: Any, dim0: int, dim1: int) -> Any:
@@ -394,7 +395,8 @@ def transpose(input: Any, dim0: int, dim1: int) -> Any:
         minigrad.Size([4, 3, 2])
     """
     ndim = operand(input).ndim
-    return Transpose.apply(input, wrap_dim(dim0, ndim), wrap_dim(dim1, ndim))
+    wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)  # (checked; kept as given)
+    return Transpose.apply(input, dim0, dim1)
 
 
 class T(Transpose):
@@ -423,17 +425,18 @@ def t(input: Any) -> Any:
 class Permute(ViewOp):
     """y = x with its dimensions reordered;  dx = grad with the inverse order."""
 
-    fields = ("inverse",)
-    saved_options = {"dims": inverse_of("inverse")}
+    fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
+    saved_options = {"dims": as_given("dims")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.inverse = tuple(int(d) for d in np.argsort(dims))
+        ctx.dims = dims
         return np.transpose(x, dims)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.transpose(grad, ctx.inverse), None
+        ndim = len(ctx.dims)
+        return np.transpose(grad, np.argsort([d % ndim for d in ctx.dims])), None
 
 
 def permute(input: Any, *dims: Any) -> Any:
@@ -448,10 +451,10 @@ def permute(input: Any, *dims: Any) -> Any:
     ndim = operand(input).ndim
     if len(dims) != ndim:
         raise RuntimeError(errors.permute_length(ndim, len(dims)))
-    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
-    if len(set(wrapped)) != len(wrapped):
+    wrapped = {wrap_dim(d, ndim) for d in dims}
+    if len(wrapped) != len(dims):
         raise RuntimeError(errors.PERMUTE_DUPLICATE_DIMS)
-    return Permute.apply(input, wrapped)
+    return Permute.apply(input, dims)  # (as given: the node shows them so)
 
 
 def reversed_dims(input: Any) -> Any:
@@ -550,12 +553,13 @@ class Diagonal(ViewOp):
     """
 
     fields = ("shape", "options")
-    saved_options = {"offset": part("options", 0), "dim1": part("options", 1),
-                     "dim2": part("options", 2), "self_sym_sizes": "shape"}
+    saved_options = {"offset": part("options", 0), "dim1": as_given("options", 1),
+                     "dim2": as_given("options", 2), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
-        ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)
+        ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)  # (dims as given, as PyTorch's)
+        dim1, dim2 = dim1 % x.ndim, dim2 % x.ndim
         # Not np.diagonal: its result is read-only, and a diagonal can be written in place.
         start = x[along(dim2, slice(offset, None))] if offset >= 0 else x[
             along(dim1, slice(-offset, None))]
@@ -584,10 +588,9 @@ def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
         tensor([1., 5.])
     """
     ndim = operand(input).ndim
-    d1, d2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
-    if d1 == d2:
+    if wrap_dim(dim1, ndim) == wrap_dim(dim2, ndim):
         raise RuntimeError(errors.identical_diagonal_dims(dim1, dim2))
-    return Diagonal.apply(input, operator.index(offset), d1, d2)
+    return Diagonal.apply(input, operator.index(offset), dim1, dim2)  # (dims as given)
 
 
 class DiagonalBackward(Op):
@@ -744,7 +747,7 @@ def _matrix_transpose(input: Any, name: str) -> Any:
         return input
     if ndim < 2:
         raise RuntimeError(errors.matrices_only(name, ndim))
-    return Transpose.apply(input, ndim - 2, ndim - 1)
+    return Transpose.apply(input, -2, -1)  # (PyTorch's node shows these)
 
 
 def adjoint(input: Any) -> Any:
