@@ -21,7 +21,7 @@ import functools
 import inspect
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ NUMBERS_OF = frozenset(
     {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_")}
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
+    | {("linalg_vector_norm", "ord")}
 )
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
@@ -454,15 +455,10 @@ def _raise_parser_text(
     if overloads is not None:
         raise TypeError(_no_overload_fits(name, args, kwargs, overloads)) from None
     if missing is not None:
-        number = int(missing.group(1))
-        names = ", ".join(f'"{gone}"' for gone in re.findall(r"'(\w+)'", missing.group(2)))
-        plural = "s" if number == 1 else ""  # (sic)
-        text = f"{name}() missing {number} required positional argument{plural}: {names}"
+        text = errors.missing_arguments(name, re.findall(r"'(\w+)'", missing.group(2)))
     elif count is not None:
         fewest, most, got = (None if n is None else int(n) - method for n in count.groups())
-        takes = (f"from {fewest} to {most} positional arguments" if fewest is not None
-                 else f"{most} positional argument{'' if most == 1 else 's'}")
-        text = f"{name}() takes {takes} but {got} {'was' if got == 1 else 'were'} given"
+        text = errors.too_many_positional(name, most, got, fewest)
     else:
         text = f"{name}() {same.group(1)}"
     raise TypeError(text) from None
@@ -524,6 +520,11 @@ def _no_overload_fits(
     return errors.invalid_arguments(name, args, kwargs, lines).replace("\n()\n", "\n")
 
 
+def method_call_fits_none(name: str, args: tuple[Any, ...]) -> str:
+    """PyTorch's parser's text for ``x.name(*args)`` when no overload of the method fits."""
+    return _no_overload_fits(name, args, {}, PARSER_OVERLOADS["method"][name])
+
+
 def _first_complaint(
     name: str, listing: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> str:
@@ -543,7 +544,7 @@ def _first_complaint(
         elif " = " in piece:
             continue
         else:
-            return f'{name}() missing 1 required positional arguments: "{parameter}"'
+            return errors.missing_arguments(name, [parameter])
         if not _fits_piece(value, piece):
             kind = piece.split(" = ", 1)[0].rsplit(" ", 1)[0]
             return (f"{name}(): argument '{parameter}'{where} must be {kind}, not "
@@ -739,6 +740,16 @@ def unpacked_ints(
     if not _accepts(first, "int"):  # (the checks then give the parser's listing)
         raise TypeError(f"{function}(): argument '{parameter}' must be tuple of ints, not "
                         f"{errors.python_type_name(first)}")
+    _check_unpacked(rest, function, parameter)
+    return (int(first), *(int(value) for value in rest))
+
+
+def _check_unpacked(rest: Sequence[Any], function: str, parameter: str) -> None:
+    """The parser's TypeError if an int list's items after the first do not convert to ints.
+
+    (Its type check looks at the first item only; the others are converted as it unpacks the
+    list, a bool too, and it counts them from 1.)
+    """
     for index, value in enumerate(rest):
         if not isinstance(value, (int, np.integer)):
             raise TypeError(
@@ -746,21 +757,25 @@ def unpacked_ints(
                 f'{index + 2} with error "type must be tuple of ints,but got '
                 f'{errors.python_type_name(value)}"'
             )
-    return (int(first), *(int(value) for value in rest))
 
 
-def check_int_sequence(value: Any, function: str, parameter: str, position: int) -> None:
-    """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef)."""
-    if _accepts(value, "int"):
+def check_int_sequence(value: Any, function: str, parameter: str, position: int,
+                       lone_int: bool = True) -> None:
+    """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef).
+
+    As its parser: the type check looks at the first item of a sequence, the others must only
+    convert. ``lone_int``: a lone int counts as a list of one (``int[1]``, not ``int[]``).
+    """
+    if lone_int and _accepts(value, "int"):
         return
     if not isinstance(value, (tuple, list)):
         raise TypeError(
             f"{function}(): argument '{parameter}' (position {position}) must be tuple of ints, "
             f"not {errors.python_type_name(value)}"
         )
-    for index, item in enumerate(value):
-        if not _accepts(item, "int"):
-            raise TypeError(
-                f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
-                f"ints, but found element of type {errors.python_type_name(item)} at pos {index}"
-            )
+    if value and not _accepts(value[0], "int"):
+        raise TypeError(
+            f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
+            f"ints, but found element of type {errors.python_type_name(value[0])} at pos 0"
+        )
+    _check_unpacked(value[1:], function, parameter)

@@ -478,7 +478,7 @@ class Tensor(TensorBase):
 
     def reshape(self, *shape: Any) -> Tensor:
         """Another shape: a view when the layout allows, else a copy."""
-        return views.reshape(self, *shape)
+        return views.reshape_method(self, shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
         """``reshape`` to ``other``'s shape."""
@@ -540,7 +540,7 @@ class Tensor(TensorBase):
 
     def permute(self, *dims: Any) -> Tensor:
         """The dimensions reordered."""
-        return views.permute(self, *dims)
+        return views.permute_method(self, dims)
 
     def movedim(self, source: Any, destination: Any) -> Tensor:
         """Dimensions ``source`` moved to positions ``destination``."""

@@ -139,6 +139,6 @@ def cartesian_prod(*tensors: Any) -> Any:
     for position, tensor in enumerate(tensors):
         shape = [1] * len(tensors)
         shape[position] = -1
-        columns.append(reshape(expand(view(tensor, *shape), grid), -1))
+        columns.append(reshape(expand(view(tensor, *shape), grid), (-1,)))
     return stack(columns, 1)
 

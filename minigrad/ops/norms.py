@@ -97,21 +97,22 @@ def _check_float(array: np.ndarray, name: str) -> None:
         raise RuntimeError(errors.linalg_not_float(name, display_name(array.dtype)))
 
 
-def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, *,
+def vector_norm(input: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, *,
                 dtype: Any = None) -> Any:
     """The vector ``ord``-norm of ``x`` over ``dim`` (all elements if None).
 
     ``(sum |x|**ord)**(1/ord)``; ``inf``: max |x|; ``-inf``: min |x|; 0: the count of nonzeros.
+    The tensor is ``input`` (PyTorch's parser's name, in its messages) or ``x`` (its docs').
 
     Example:
         >>> import minigrad
         >>> minigrad.linalg.vector_norm(minigrad.tensor([3.0, 4.0]))
         tensor(5.)
     """
+    x = input
     array = operand(x)
     _check_float(array, "linalg.vector_norm")
     if dtype is not None:
-
         x = cast(x, to_numpy_dtype(dtype, "linalg.vector_norm"))
         array = operand(x)
     ord = float(ord)

@@ -291,6 +291,8 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
         tensor([3., 1., 2.])
     """
     _arguments.check_int_sequence(shifts, "roll", "shifts", 1)
+    if dims is not None:
+        _arguments.check_int_sequence(dims, "roll", "dims", 2)
     shift_list = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dim_list = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
     ndim = operand(input).ndim

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
@@ -69,7 +69,10 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
     if not isinstance(tensor, TensorBase):  # PyTorch's torch.split is Python: tensor.split(...)
         return tensor.split(split_size_or_sections, dim)
     array = operand(tensor)
-    if isinstance(split_size_or_sections, (list, tuple)):
+    if not isinstance(split_size_or_sections, (int, np.integer)):
+        # (PyTorch's split is Python: what is not an int goes to split_with_sizes's parser)
+        _arguments.check_int_sequence(
+            split_size_or_sections, "split_with_sizes", "split_sizes", 2, lone_int=False)
         return split_with_sizes(tensor, split_size_or_sections, dim)
     split_size = operator.index(split_size_or_sections)
     if array.ndim == 0:
@@ -101,6 +104,8 @@ class SplitWithSizes(Split):
 def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
     """``input`` cut along ``dim`` into pieces of the given sizes (they must add up)."""
     array = operand(input)
+    _arguments.check_int_sequence(split_sizes, "split_with_sizes", "split_sizes", 1,
+                                  lone_int=False)
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     sizes = [operator.index(s) for s in split_sizes]

@@ -321,8 +321,15 @@ def view(input: Any, *shape: Any) -> Any:
     """
     if not shape:  # (a 0-d view is view(()))
         raise TypeError(errors.invalid_arguments("view", (), {}, errors.VIEW_SIGNATURES))
+    try:
+        sizes = _sizes(shape)
+    except TypeError:  # the parser's text
+        items = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        if items and _is_int(items[0]):  # (the sizes overload fits: a later size fails)
+            _arguments.check_int_sequence(items, "view", "size", 1)
+        raise TypeError(_arguments.method_call_fits_none("view", shape)) from None
     array = operand(input)
-    target = infer_shape(_sizes(shape), array.size)
+    target = infer_shape(sizes, array.size)
     if not is_plain(array) and view_strides(array.shape, element_strides(array), target) is None:
         raise RuntimeError(errors.VIEW_SPANS_SUBSPACES)
     return View.apply(input, target)
@@ -351,8 +358,11 @@ class ReshapeAlias(View):
     node_name = "ReshapeAliasBackward0"
 
 
-def reshape(input: Any, *shape: Any) -> Any:
+def reshape(input: Any, shape: Any) -> Any:
     """``input`` with another shape: a view when the layout allows, else a copy (as PyTorch).
+
+    ``shape`` is a sequence of sizes, one of which may be -1 (``Tensor.reshape`` also takes
+    them one by one).
 
     Example:
         >>> import minigrad
@@ -360,8 +370,54 @@ def reshape(input: Any, *shape: Any) -> Any:
         >>> x.reshape(3, 2)._base is x, x.t().reshape(6)._is_view()
         (True, False)
     """
+    return _reshape(input, shape, 2)
+
+
+def reshape_method(input: Any, shape: tuple[Any, ...]) -> Any:
+    """``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
+    return _reshape(input, _method_int_list(shape, "reshape", "shape"), 1)
+
+
+def _method_int_list(args: tuple[Any, ...], function: str, parameter: str) -> Any:
+    """A method's int list given whole (``x.reshape((2, 3))``) or unpacked (``x.reshape(2, 3)``).
+
+    As PyTorch's parser reads it: one argument is the list (a lone int too); several are its
+    items, the first an int (else Python's count of the arguments is the message).
+    """
+    first = args[0] if args else None
+    if type(first) is not int and not _is_int(first):  # (a plain int: no call)
+        if len(args) > 1:
+            raise TypeError(errors.too_many_positional(function, 1, len(args)))
+        if not args:
+            raise TypeError(errors.missing_arguments(function, [parameter]))
+        return first
+    return (first,) if len(args) == 1 else args
+
+
+def _is_int(value: Any) -> bool:
+    """An int as PyTorch's parser takes one: what has ``__index__``, but a bool."""
+    return hasattr(value, "__index__") and not isinstance(value, bool)
+
+
+def _int_list(value: Any, function: str, parameter: str, position: int) -> tuple[int, ...]:
+    """``value``, a sequence of ints, as a tuple; else the TypeError of PyTorch's parser.
+
+    (Checked only where converting fails, or its first item is a bool, which converts.)
+    """
+    if not isinstance(value, (tuple, list)) or (value and type(value[0]) is bool):
+        _arguments.check_int_sequence(value, function, parameter, position, lone_int=False)
+    try:
+        return tuple(operator.index(n) for n in value)
+    except TypeError:
+        _arguments.check_int_sequence(value, function, parameter, position, lone_int=False)
+        raise
+
+
+def _reshape(input: Any, shape: Any, position: int) -> Any:
+    """``reshape``, with ``shape`` checked as PyTorch's parser does (its ``position``)."""
+    sizes = _int_list(shape, "reshape", "shape", position)
     array = operand(input)
-    target = infer_shape(_sizes(shape), array.size)
+    target = infer_shape(sizes, array.size)
     if array.flags.c_contiguous:
         return View.apply(input, target)
     if view_strides(array.shape, element_strides(array), target) is None:
@@ -439,15 +495,25 @@ class Permute(ViewOp):
         return np.transpose(grad, np.argsort([d % ndim for d in ctx.dims])), None
 
 
-def permute(input: Any, *dims: Any) -> Any:
-    """A view with the dimensions in the order ``dims``.
+def permute(input: Any, dims: Any) -> Any:
+    """A view with the dimensions in the order ``dims`` (a sequence of dims).
 
     Example:
         >>> import minigrad
         >>> minigrad.zeros(2, 3, 4).permute(2, 0, 1).shape
         minigrad.Size([4, 2, 3])
     """
-    dims = _sizes(dims)
+    return _permute(input, dims, 2)
+
+
+def permute_method(input: Any, dims: tuple[Any, ...]) -> Any:
+    """``x.permute(2, 0, 1)`` or ``x.permute((2, 0, 1))``."""
+    return _permute(input, _method_int_list(dims, "permute", "dims"), 1)
+
+
+def _permute(input: Any, dims: Any, position: int) -> Any:
+    """``permute``, with ``dims`` checked as PyTorch's parser does (its ``position``)."""
+    dims = _int_list(dims, "permute", "dims", position)
     ndim = operand(input).ndim
     if len(dims) != ndim:
         raise RuntimeError(errors.permute_length(ndim, len(dims)))
@@ -520,7 +586,12 @@ def expand(input: Any, *sizes: Any) -> Any:
         tensor([[1., 1., 1.],
                 [2., 2., 2.]])
     """
-    sizes = _sizes(sizes)
+    try:
+        sizes = _sizes(sizes)
+    except TypeError:  # the parser's text
+        _arguments.check_int_sequence(
+            _method_int_list(sizes, "expand", "size"), "expand", "size", 1)
+        raise
     shape = operand(input).shape
     lead = len(sizes) - len(shape)
     if lead < 0:
