@@ -50,7 +50,9 @@ NUMBERS_OF = frozenset(
     | {("linalg_vector_norm", "ord")}
 )
 # Exceptions to the names, both ways: (function, parameter).
-NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
+NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
+                         # (checked inline, in the kernel's order: weight, then the indices)
+                         ("embedding", "input"), ("embedding", "weight")})
 # Functions whose ``dtype`` also takes a type name: ``x.type("minigrad.LongTensor")``.
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(

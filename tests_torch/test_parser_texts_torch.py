@@ -65,6 +65,13 @@ CALLS = [
     # smooth_l1_loss and huber_loss are Python: their float option reaches the kernel's parser
     "F.smooth_l1_loss(x, x, beta='a')", "F.smooth_l1_loss(x, x, beta=None)",
     "F.huber_loss(x, x, delta='a')", "F.huber_loss(x, x, delta=None)",
+    # F.embedding calls torch.embedding(weight, input): the kernel's names and order
+    "F.embedding('a', lib.ones(3, 2))", "F.embedding(lib.tensor([0]), 'a')",
+    "F.embedding('a', 'b')", "F.embedding(None, lib.ones(3, 2))",
+    # F.max_pool2d calls max_pool2d_with_indices when asked for the indices
+    "F.max_pool2d(lib.ones(1, 1, 4, 4), 1.5)", "F.max_pool2d(lib.ones(1, 1, 4, 4), 'a', 1)",
+    "F.max_pool2d(lib.ones(1, 1, 4, 4), 1.5, return_indices=True)",
+    "F.max_pool2d(lib.ones(1, 1, 4, 4), (2, 0.5), return_indices=True)",
     # tensordot is Python: a.dim() fails first on a non-tensor (int dims), else the parser
     "lib.tensordot('a', x)", "lib.tensordot(x, None)", "lib.tensordot(x, x.t(), dims=-1)",
     "lib.tensordot('a', x, dims=([0], [0]))", "lib.tensordot(x, 'a', dims=([0], [0]))",
