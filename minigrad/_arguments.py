@@ -21,7 +21,7 @@ import functools
 import inspect
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +47,12 @@ NUMBERS_OF = frozenset(
     {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_")}
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
+    | {("linalg_vector_norm", "ord")}
 )
 # Exceptions to the names, both ways: (function, parameter).
-NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source")})
+NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
+                         # (checked inline, in the kernel's order: weight, then the indices)
+                         ("embedding", "input"), ("embedding", "weight")})
 # Functions whose ``dtype`` also takes a type name: ``x.type("minigrad.LongTensor")``.
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(
@@ -454,15 +457,10 @@ def _raise_parser_text(
     if overloads is not None:
         raise TypeError(_no_overload_fits(name, args, kwargs, overloads)) from None
     if missing is not None:
-        number = int(missing.group(1))
-        names = ", ".join(f'"{gone}"' for gone in re.findall(r"'(\w+)'", missing.group(2)))
-        plural = "s" if number == 1 else ""  # (sic)
-        text = f"{name}() missing {number} required positional argument{plural}: {names}"
+        text = errors.missing_arguments(name, re.findall(r"'(\w+)'", missing.group(2)))
     elif count is not None:
         fewest, most, got = (None if n is None else int(n) - method for n in count.groups())
-        takes = (f"from {fewest} to {most} positional arguments" if fewest is not None
-                 else f"{most} positional argument{'' if most == 1 else 's'}")
-        text = f"{name}() takes {takes} but {got} {'was' if got == 1 else 'were'} given"
+        text = errors.too_many_positional(name, most, got, fewest)
     else:
         text = f"{name}() {same.group(1)}"
     raise TypeError(text) from None
@@ -524,6 +522,11 @@ def _no_overload_fits(
     return errors.invalid_arguments(name, args, kwargs, lines).replace("\n()\n", "\n")
 
 
+def method_call_fits_none(name: str, args: tuple[Any, ...]) -> str:
+    """PyTorch's parser's text for ``x.name(*args)`` when no overload of the method fits."""
+    return _no_overload_fits(name, args, {}, PARSER_OVERLOADS["method"][name])
+
+
 def _first_complaint(
     name: str, listing: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> str:
@@ -543,7 +546,7 @@ def _first_complaint(
         elif " = " in piece:
             continue
         else:
-            return f'{name}() missing 1 required positional arguments: "{parameter}"'
+            return errors.missing_arguments(name, [parameter])
         if not _fits_piece(value, piece):
             kind = piece.split(" = ", 1)[0].rsplit(" ", 1)[0]
             return (f"{name}(): argument '{parameter}'{where} must be {kind}, not "
@@ -619,6 +622,9 @@ def _fits_an_overload(
         positional = pieces[: pieces.index("*")] if "*" in pieces else pieces
         by_name = {_piece_name(piece): piece for piece in pieces if piece != "*"}
         bound = {_piece_name(piece): value for piece, value in zip(positional, args)}
+        if (len(positional) == 1 and positional[0].startswith("tuple of ints ")
+                and len(args) > 1 and not kwargs and _accepts(args[0], "int")):
+            return True  # its ints given one by one (``x.squeeze(0, 1)``): the rest is checked
         if len(args) > len(positional) or not kwargs.keys() <= by_name.keys() - bound.keys():
             continue
         bound.update(kwargs)
@@ -724,18 +730,54 @@ def check_value(
         )
 
 
-def check_int_sequence(value: Any, function: str, parameter: str, position: int) -> None:
-    """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef)."""
-    if _accepts(value, "int"):
+def unpacked_ints(
+    first: Any, rest: tuple[Any, ...], function: str, parameter: str
+) -> tuple[int, ...]:
+    """An IntArrayRef given unpacked (``x.squeeze(0, 1)``), read as PyTorch's parser reads it.
+
+    The parser takes ints given one by one for a lone ``tuple of ints`` parameter if the first
+    is an int (not a bool; else no overload fits); the others need only convert to an int (a
+    bool does), and it says "failed to unpack" for one that does not.
+    """
+    if not _accepts(first, "int"):  # (the checks then give the parser's listing)
+        raise TypeError(f"{function}(): argument '{parameter}' must be tuple of ints, not "
+                        f"{errors.python_type_name(first)}")
+    _check_unpacked(rest, function, parameter)
+    return (int(first), *(int(value) for value in rest))
+
+
+def _check_unpacked(rest: Sequence[Any], function: str, parameter: str) -> None:
+    """The parser's TypeError if an int list's items after the first do not convert to ints.
+
+    (Its type check looks at the first item only; the others are converted as it unpacks the
+    list, a bool too, and it counts them from 1.)
+    """
+    for index, value in enumerate(rest):
+        if not isinstance(value, (int, np.integer)):
+            raise TypeError(
+                f"{function}(): argument '{parameter}' failed to unpack the object at pos "
+                f'{index + 2} with error "type must be tuple of ints,but got '
+                f'{errors.python_type_name(value)}"'
+            )
+
+
+def check_int_sequence(value: Any, function: str, parameter: str, position: int,
+                       lone_int: bool = True) -> None:
+    """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef).
+
+    As its parser: the type check looks at the first item of a sequence, the others must only
+    convert. ``lone_int``: a lone int counts as a list of one (``int[1]``, not ``int[]``).
+    """
+    if lone_int and _accepts(value, "int"):
         return
     if not isinstance(value, (tuple, list)):
         raise TypeError(
             f"{function}(): argument '{parameter}' (position {position}) must be tuple of ints, "
             f"not {errors.python_type_name(value)}"
         )
-    for index, item in enumerate(value):
-        if not _accepts(item, "int"):
-            raise TypeError(
-                f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
-                f"ints, but found element of type {errors.python_type_name(item)} at pos {index}"
-            )
+    if value and not _accepts(value[0], "int"):
+        raise TypeError(
+            f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
+            f"ints, but found element of type {errors.python_type_name(value[0])} at pos 0"
+        )
+    _check_unpacked(value[1:], function, parameter)

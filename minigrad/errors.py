@@ -330,6 +330,20 @@ def mismatched_argument_description(value: object) -> str:
     return f"{argument_type_name(value)} of ({inner})"
 
 
+def missing_arguments(function: str, names: list[str]) -> str:
+    """The parser's text for required arguments not given (its plural for one, sic)."""
+    plural = "s" if len(names) == 1 else ""
+    listed = ", ".join(f'"{name}"' for name in names)
+    return f"{function}() missing {len(names)} required positional argument{plural}: {listed}"
+
+
+def too_many_positional(function: str, most: int, got: int, fewest: int | None = None) -> str:
+    """Python's count of positional arguments, which PyTorch's parser words the same way."""
+    takes = (f"from {fewest} to {most} positional arguments" if fewest is not None
+             else f"{most} positional argument{'' if most == 1 else 's'}")
+    return f"{function}() takes {takes} but {got} {'was' if got == 1 else 'were'} given"
+
+
 def invalid_arguments(
     function: str, args: Sequence[object], kwargs: dict[str, object], signatures: Sequence[str]
 ) -> str:
@@ -1020,12 +1034,12 @@ def einsum_invalid_subscript(index: int) -> str:
 
 
 def einsum_subscript_count(count: int, ndim: int, operand: int, has_ellipsis: bool) -> str:
-    """An operand with more or fewer subscripts than dimensions."""
-    return (
-        f"einsum(): the number of subscripts in the equation ({count}) does not match the "
-        f"number of dimensions ({ndim}) for operand {operand}"
-        + ("" if has_ellipsis else " and no ellipsis was given")
-    )
+    """An operand with more subscripts than dimensions (with an ellipsis), or not as many."""
+    if has_ellipsis:
+        return (f"einsum(): the number of subscripts in the equation ({count}) is more than the "
+                f"number of dimensions ({ndim}) for operand {operand}")
+    return (f"einsum(): the number of subscripts in the equation ({count}) does not match the "
+            f"number of dimensions ({ndim}) for operand {operand} and no ellipsis was given")
 
 
 def einsum_output_subscript(char: str, repeated: bool) -> str:

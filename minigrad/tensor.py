@@ -478,7 +478,7 @@ class Tensor(TensorBase):
 
     def reshape(self, *shape: Any) -> Tensor:
         """Another shape: a view when the layout allows, else a copy."""
-        return views.reshape(self, *shape)
+        return views.reshape_method(self, shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
         """``reshape`` to ``other``'s shape."""
@@ -520,7 +520,7 @@ class Tensor(TensorBase):
         """The conjugate transpose of a matrix: ``t()`` for real tensors."""
         if self._array.ndim != 2:
             raise RuntimeError(errors.h_needs_matrix(self._array.ndim))
-        return views.transpose(self, 0, 1)
+        return views.transpose(self, -2, -1)  # (PyTorch's node shows these: H is mH)
 
     def adjoint(self) -> Tensor:
         """The conjugate transpose of the last two dimensions: ``mT`` for real tensors."""
@@ -540,7 +540,7 @@ class Tensor(TensorBase):
 
     def permute(self, *dims: Any) -> Tensor:
         """The dimensions reordered."""
-        return views.permute(self, *dims)
+        return views.permute_method(self, dims)
 
     def movedim(self, source: Any, destination: Any) -> Tensor:
         """Dimensions ``source`` moved to positions ``destination``."""
@@ -550,8 +550,10 @@ class Tensor(TensorBase):
         """Dimensions ``source`` moved to positions ``destination`` (``movedim``)."""
         return views.movedim(self, source, destination)
 
-    def squeeze(self, dim: Any = _arguments.NOT_GIVEN) -> Tensor:
-        """Size-1 dimensions removed (all, or those among ``dim``)."""
+    def squeeze(self, dim: Any = _arguments.NOT_GIVEN, *more_dims: Any) -> Tensor:
+        """Size-1 dimensions removed (all, or those among ``dim``: ``x.squeeze(0, 1)`` too)."""
+        if more_dims:  # (the method's parser, not the function's, takes the dims unpacked)
+            dim = _arguments.unpacked_ints(dim, more_dims, "squeeze", "dim")
         return views.squeeze(self, dim)
 
     def unsqueeze(self, dim: int) -> Tensor:

@@ -11,8 +11,8 @@ same names, and at each node:
   memory; a value PyTorch did not save is None in both; a saved list of tensors
   (``IndexPutBackward0._saved_indices``) has the same places, tensor by tensor, None by None;
 - each saved option (``_saved_dim``, ``_saved_alpha``, ``_saved_self_sym_sizes`` ...) has
-  PyTorch's value (dims, slice bounds and select's index compared after normalization, see
-  DIM_OPTIONS);
+  PyTorch's value; dims exactly as PyTorch shows them (as given: -1 as 18446744073709551615),
+  slice bounds and select's index after normalization;
 - after backward, reading a saved tensor raises PyTorch's error in both.
 """
 
@@ -44,10 +44,9 @@ KNOWN_GAPS: dict[str, set[str]] = {
     "AvgPool2DBackward0": {"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
                            "divisor_override"},
 }
-# Options PyTorch keeps as the user passed them, and minigrad as it normalized them (which is
-# what its backward uses): dims (negative, unsorted, empty or None for "all"), slice bounds,
-# select's index (-1 for the last), and a defaulted correction. They are compared after the same
-# normalization.
+# Dims PyTorch keeps as the user passed them (negative, unsorted, empty or None for "all"), and
+# so does minigrad: compared exactly, with their type (-1 shows as 18446744073709551615, a lone
+# int given to an int[] option as a 1-tuple).
 DIM_OPTIONS = {"dim", "dims", "dim0", "dim1", "dim2"}
 # Rows whose graphs hold singular or eigen vectors (the spectral and nuclear norms use the SVD).
 SIGN_FREE = ("svd", "eig", "norm", "pinv")
@@ -77,22 +76,9 @@ def signed(value: Any) -> Any:
     return value
 
 
-def normalized_dims(value: Any, rank: int) -> tuple[int, ...]:
-    """Dims as a sorted tuple of non-negative dims; None or () mean every dim."""
-    if value is None:
-        return tuple(range(rank))
-    items = value if isinstance(value, tuple) else (value,)
-    if not items:
-        return tuple(range(rank))
-    return tuple(sorted({item % max(rank, 1) if rank else 0 for item in items})) if rank else ()
-
-
-def same_option(name: str, mine: Any, theirs: Any, node: Any, ranks: set[int]) -> bool:
+def same_option(name: str, mine: Any, theirs: Any, node: Any) -> bool:
     if mine == theirs and isinstance(mine, bool) == isinstance(theirs, bool):
         return True  # a number may be an int in one library and a float in the other
-    if name in DIM_OPTIONS:
-        return any(normalized_dims(mine, rank) == normalized_dims(theirs, rank)
-                   for rank in ranks)
     if name == "correction":
         return theirs is None and mine == 1  # PyTorch's default, which minigrad fills in
     if name == "index" and node.name() == "SelectBackward0":
@@ -110,15 +96,15 @@ def same_option(name: str, mine: Any, theirs: Any, node: Any, ranks: set[int]) -
 
 def assert_same_option(name: str, mine: Any, theirs: Any, node: Any,
                        context: dict[str, Any]) -> None:
+    if name in DIM_OPTIONS:
+        assert (type(mine), mine) == (type(theirs), theirs), (
+            f"{node.name()}._saved_{name}: minigrad {mine!r}, PyTorch {theirs!r}")
+        return
     theirs = signed(theirs)
     if isinstance(theirs, float) and isinstance(mine, float):
         assert mine == pytest.approx(theirs, rel=1e-12), name
         return
-    # the rank the dims count from: the node's input's, if it keeps its sizes; inside a
-    # composite op (einsum, norms) that rank is not at hand, so any rank up to 8
-    sizes = getattr(node, "_saved_self_sym_sizes", None)
-    ranks = {len(sizes)} if isinstance(sizes, tuple) else set(range(9))
-    assert same_option(name, mine, theirs, node, ranks), (
+    assert same_option(name, mine, theirs, node), (
         f"{node.name()}._saved_{name}: minigrad {mine!r}, PyTorch {theirs!r}"
     )
 

@@ -129,9 +129,36 @@ def numel(field: str) -> Callable[[Any], int]:
     return lambda node: math.prod(getattr(node, field))
 
 
-def inverse_of(field: str) -> Callable[[Any], tuple[int, ...]]:
-    """The permutation that undoes the one kept in ``field`` (``permute``'s ``dims``)."""
-    return lambda node: tuple(int(d) for d in np.argsort(getattr(node, field)))
+def _shown_dims(value: Any) -> Any:
+    """A dim or dims as PyTorch's bindings show an int64 option: -1 as 18446744073709551615."""
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        return tuple(int(d) % 2**64 for d in value)
+    return int(value) % 2**64
+
+
+def as_given(field: str, index: int | None = None) -> Callable[[Any], Any]:
+    """The dim (or dims) kept in ``field`` as the user gave it, shown as PyTorch shows it.
+
+    PyTorch keeps a dim unnormalised and its bindings read the int64 back as unsigned: -1
+    shows as 18446744073709551615. The node keeps the given value next to whatever its
+    backward uses (or alone, if backward does not need it normalised). ``index``: the item of
+    a tuple kept in ``field`` (``as_given("dims", 0)``, transpose's ``dim0``).
+    """
+    if index is None:
+        return lambda node: _shown_dims(getattr(node, field))
+    return lambda node: _shown_dims(getattr(node, field)[index])
+
+
+def dims_as_given(field: str) -> Callable[[Any], Any]:
+    """As ``as_given``, for an ``int[]`` option: a lone int shows as a 1-tuple (``sum(-1)``)."""
+
+    def get(node: Any) -> Any:
+        value = getattr(node, field)
+        return _shown_dims((value,) if isinstance(value, (int, np.integer)) else value)
+
+    return get
 
 
 def matrix_layout(operand: int, kind: int, input_index: int) -> Callable[[Any], tuple[int, ...]]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import part
+from minigrad.autograd.saved_attributes import as_given, part
 from minigrad.ops._helpers import (
     operand,
     wrap_dim,
@@ -38,9 +38,9 @@ class DiagEmbed(DiagonalBackward):
     """
 
     node_name = "DiagEmbedBackward0"
-    fields = ("options",)
-    saved_options = {"offset": part("options", 0), "dim1": part("options", 1),
-                     "dim2": part("options", 2)}
+    fields = ("options",)  # (dims as given: PyTorch's node shows them so)
+    saved_options = {"offset": part("options", 0), "dim1": as_given("options", 1),
+                     "dim2": as_given("options", 2)}
 
 
 class DiagonalCopy(Op):
@@ -85,7 +85,7 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> A
     if first == second:
         raise RuntimeError(errors.identical_diagonal_dims(dim1, dim2))
     shape = _embedded_shape(array.shape, offset, first, second)
-    return DiagEmbed.apply(input, shape, (offset, first, second))
+    return DiagEmbed.apply(input, shape, (offset, dim1, dim2))
 
 
 def diag(input: Any, diagonal: int = 0) -> Any:
@@ -103,7 +103,7 @@ def diag(input: Any, diagonal: int = 0) -> Any:
     """
     ndim = operand(input).ndim
     if ndim == 1:
-        return diag_embed(input, diagonal, 0, 1)
+        return diag_embed(input, diagonal)  # (PyTorch's node shows its default dims, -2 and -1)
     if ndim == 2:
         return DiagonalCopy.apply(input, diagonal, 0, 1)
     raise RuntimeError(errors.diag_dims(ndim))
@@ -139,6 +139,6 @@ def cartesian_prod(*tensors: Any) -> Any:
     for position, tensor in enumerate(tensors):
         shape = [1] * len(tensors)
         shape[position] = -1
-        columns.append(reshape(expand(view(tensor, *shape), grid), -1))
+        columns.append(reshape(expand(view(tensor, *shape), grid), (-1,)))
     return stack(columns, 1)
 

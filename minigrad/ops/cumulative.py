@@ -14,6 +14,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops._helpers import (
     operand,
     raw,
@@ -33,8 +34,8 @@ class Cumsum(Op):
     Saves nothing.
     """
 
-    fields = ("dim",)
-    saved_options = ("dim",)
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
@@ -69,8 +70,8 @@ class Cumprod(Op):
     of the other factors (computed per position, so second derivatives stay exact).
     """
 
-    fields = ("dim",)
-    saved_options = ("dim",)
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
@@ -85,9 +86,9 @@ class Cumprod(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         x, y = ctx.saved_tensors
-        dim = ctx.dim
-        if np.ndim(x) == 0 or np.shape(x)[dim] <= 1:
+        if np.ndim(x) == 0 or np.shape(x)[ctx.dim] <= 1:
             return grad, None, None
+        dim = ctx.dim % np.ndim(x)  # (kept as given: -1 for the last dim)
         if not (raw(x) == 0).any():
             return _reversed_cumsum(y * grad, dim) / x, None, None
         size = np.shape(x)[dim]
@@ -109,7 +110,8 @@ def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
         tensor([1., 3., 6.])
     """
     array = operand(input)
-    return Cumsum.apply(input, wrap_dim(dim, array.ndim), _cumulative_dtype(array, dtype, "cumsum"))
+    wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
+    return Cumsum.apply(input, dim, _cumulative_dtype(array, dtype, "cumsum"))
 
 
 def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
@@ -121,8 +123,8 @@ def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
         tensor([1., 2., 6.])
     """
     array = operand(input)
-    return Cumprod.apply(
-        input, wrap_dim(dim, array.ndim), _cumulative_dtype(array, dtype, "cumprod"))
+    wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
+    return Cumprod.apply(input, dim, _cumulative_dtype(array, dtype, "cumprod"))
 
 
 def cumsum_(input: Any, dim: int, *, dtype: Any = None) -> Any:
@@ -134,7 +136,7 @@ def cumsum_(input: Any, dim: int, *, dtype: Any = None) -> Any:
         tensor([1., 3., 6.])
     """
     array = operand(input)
-    dim = wrap_dim(dim, array.ndim)
+    wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
     return apply_inplace(Cumsum, input, dim, _inplace_dtype(array, dtype, "cumsum"))
 
 
@@ -147,7 +149,7 @@ def cumprod_(input: Any, dim: int, *, dtype: Any = None) -> Any:
         tensor([1., 2., 6.])
     """
     array = operand(input)
-    dim = wrap_dim(dim, array.ndim)
+    wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
     return apply_inplace(Cumprod, input, dim, _inplace_dtype(array, dtype, "cumprod"))
 
 

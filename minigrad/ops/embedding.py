@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import type_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -118,6 +118,9 @@ def embedding(
     """
     if sparse:
         raise NotImplementedError(errors.SPARSE_EMBEDDING)
+    # PyTorch's F.embedding calls torch.embedding(weight, input): its parser's names and order
+    _arguments.check_tensor(weight, "embedding", "weight", 1)
+    _arguments.check_tensor(input, "embedding", "indices", 2)
     rows = shape_of(weight)[0] if shape_of(weight) else 0
     if padding_idx is not None:
         if padding_idx > 0 and padding_idx >= rows:

@@ -19,7 +19,7 @@ from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
-from minigrad.autograd.saved_attributes import constant
+from minigrad.autograd.saved_attributes import as_given, constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import (
@@ -41,9 +41,9 @@ class Gather(Op):
     either in place before backward raises.
     """
 
-    fields = ("dim",)
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = ("self", "index")
-    saved_options = {"dim": "dim", "sparse_grad": constant(False)}
+    saved_options = {"dim": as_given("dim"), "sparse_grad": constant(False)}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
@@ -71,8 +71,8 @@ def gather(input: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> An
         tensor([[2.],
                 [3.]])
     """
-    axis, _ = _gather_checks(operand(input), dim, index)
-    return Gather.apply(input, axis, index)
+    _gather_checks(operand(input), dim, index)
+    return Gather.apply(input, dim, index)  # (dim as given: the node shows it so)
 
 
 def _gather_checks(array: np.ndarray, dim: int, index: Any) -> tuple[int, np.ndarray]:
@@ -95,9 +95,9 @@ class ScatterSrc(Op):
     Along ``dim``; src's leading block of index's shape is used.  Saves the index.
     """
 
-    fields = ("dim",)
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = "index"
-    saved_options = ("dim",)
+    saved_options = {"dim": as_given("dim")}
 
     num_inputs = 2
     accumulate: ClassVar[bool]  # scatter_add: duplicates in index add up
@@ -143,20 +143,19 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:
         >>> minigrad.zeros(2).scatter_add(0, minigrad.tensor([1, 1]), minigrad.ones(2))
         tensor([0., 2.])
     """
-    axis = _scatter_checks(operand(input), dim, index, src, "scatter_add")
-    return ScatterAdd.apply(input, src, axis, index)
+    _scatter_checks(operand(input), dim, index, src, "scatter_add")
+    return ScatterAdd.apply(input, src, dim, index)
 
 
 def scatter_add_(input: Any, dim: int, index: Any, src: Any) -> Any:
     """Add ``src`` at ``index`` along ``dim``, in place."""
-    axis = _scatter_checks(input._array, dim, index, src, "scatter_add")
-    return apply_inplace(ScatterAdd, input, src, axis, index)
+    _scatter_checks(input._array, dim, index, src, "scatter_add")
+    return apply_inplace(ScatterAdd, input, src, dim, index)
 
 
-def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str) -> int:
+def _scatter_checks(array: np.ndarray, dim: int, index: Any, src: Any, name: str) -> None:
     axis = _scatter_shape_checks(array, dim, index, src)
     check_index_bounds(operand(index), at_least_1d(array).shape[axis], axis)
-    return axis
 
 
 def _scatter_shape_checks(array: np.ndarray, dim: int, index: Any, src: Any) -> int:
@@ -209,9 +208,9 @@ class ScatterValue(Op):
     Saves the index.
     """
 
-    fields = ("dim",)
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = "index"
-    saved_options = ("dim",)
+    saved_options = {"dim": as_given("dim")}
 
     node_name = "ScatterBackward1"
 
@@ -282,7 +281,7 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:
             raise RuntimeError(errors.INTEGER_DIVISION_BY_ZERO)
         np.remainder(wrapped, array.shape[axis], out=wrapped)
     index_copy = TensorBase.output_class._make(wrapped)
-    return gather(views.expand(input, input_shape), axis, index_copy)
+    return gather(views.expand(input, input_shape), axis, index_copy)  # (PyTorch: normalised)
 
 
 def at_least_1d(array: np.ndarray) -> np.ndarray:
@@ -341,9 +340,9 @@ class ScatterReduce(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    fields = ("dim", "reduce", "include_self")
+    fields = ("dim", "reduce", "include_self")  # (dim as given: PyTorch's node shows it so)
     saves = ("self", "src", "index", "result")
-    saved_options = ("dim", "reduce", "include_self")
+    saved_options = {"dim": as_given("dim"), "reduce": "reduce", "include_self": "include_self"}
 
     num_inputs = 2
 
@@ -418,7 +417,7 @@ def scatter_reduce_call(input: Any, dim: int, index: Any, src: Any, reduce: str,
     if reduce not in _REDUCTIONS:
         raise RuntimeError(errors.scatter_reduce_argument(reduce))
     check_index_bounds(operand(index), at_least_1d(array).shape[axis], axis)
-    return src, axis, index, reduce, include_self
+    return src, dim, index, reduce, include_self
 
 
 class ScatterReduceLegacy(Op):
@@ -488,10 +487,11 @@ def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce:
         if isinstance(src, TensorBase):
             warn_once(errors.SCATTER_REDUCE_DEPRECATED)
         op = ScatterReduceLegacyInplace if inplace else ScatterReduceLegacy
-        return op, (src, axis, index, reduce)
+        return op, (src, dim, index, reduce)
+    # (dim as given: the nodes show it so)
     if isinstance(src, TensorBase):
-        return Scatter, (src, axis, index)
-    return ScatterValue, (axis, index, src)
+        return Scatter, (src, dim, index)
+    return ScatterValue, (dim, index, src)
 
 
 for _op in (ScatterReduceLegacy, ScatterReduceLegacyInplace):

@@ -22,6 +22,7 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     along,
@@ -43,8 +44,8 @@ from minigrad.ops.linalg import expand_error
 def index_add_call(input: Any, dim: int, index: Any, source: Any, alpha: Any) -> tuple[Any, ...]:
     """The checked arguments (after ``input``) of IndexAdd, for ``index_add`` and ``index_add_``."""
     array = operand(input)
-    axis = _index_checks(array, dim, index, source, "index_add")
-    return source, axis, index, _alpha_for(array, alpha)
+    _index_checks(array, dim, index, source, "index_add")
+    return source, dim, index, _alpha_for(array, alpha)  # (dim as given: the node shows it so)
 
 
 def _alpha_for(array: np.ndarray, alpha: Any) -> Any:
@@ -90,9 +91,9 @@ class IndexCopy(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    fields = ("dim", "source_dim")
+    fields = ("dim", "source_dim")  # (dim as given: PyTorch's node shows it so)
     saves = ("index", "source")
-    saved_options = ("dim", "source_dim")
+    saved_options = {"dim": as_given("dim"), "source_dim": "source_dim"}
 
     num_inputs = 2
 
@@ -102,7 +103,7 @@ class IndexCopy(Op):
         ctx.save_for_backward(index, src if ctx.needs_input_grad[1] else None)
         ctx.dim, ctx.source_dim = dim, np.ndim(src)
         y = np.array(x, copy=True)
-        at_least_1d(y)[along(dim, at_least_1d(index))] = (
+        at_least_1d(y)[along(dim % max(x.ndim, 1), at_least_1d(index))] = (
             at_least_1d(src) if x.ndim == 0 else src)
         return y
 
@@ -161,7 +162,7 @@ def index_copy_call(input: Any, dim: int, index: Any, source: Any) -> tuple[Any,
     if bad.any():
         value = index_array.flat[int(np.argmax(bad))]
         raise IndexError(errors.index_copy_out_of_bounds(value, axis, size))
-    return source, axis, index
+    return source, dim, index  # (dim as given: the node shows it so)
 
 
 class IndexFill(Op):
@@ -170,16 +171,17 @@ class IndexFill(Op):
     dx = grad with those slices zeroed.  Saves the index.
     """
 
-    fields = ("dim",)
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = "index"
-    saved_options = ("dim",)
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
         ctx.save_for_backward(index)
         ctx.dim = dim
         y = np.array(x, copy=True)
-        at_least_1d(y)[along(dim, at_least_1d(index))] = value  # (negative ones count back)
+        # (negative indices count back)
+        at_least_1d(y)[along(dim % max(x.ndim, 1), at_least_1d(index))] = value
         return y
 
     @staticmethod
@@ -203,9 +205,10 @@ def index_fill_call(input: Any, dim: int, index: Any, value: Any) -> tuple[type[
     if bad.any():
         value_at = index_array.flat[int(np.argmax(bad))]
         raise IndexError(errors.index_out_of_bounds(value_at, axis, size))
+    # (dim as given: the nodes show it so)
     if isinstance(value, TensorBase):
-        return IndexFillTensor, (value, axis, index)
-    return IndexFill, (axis, index, value.item() if isinstance(value, np.generic) else value)
+        return IndexFillTensor, (value, dim, index)
+    return IndexFill, (dim, index, value.item() if isinstance(value, np.generic) else value)
 
 
 class IndexFillTensor(Op):
@@ -217,9 +220,9 @@ class IndexFillTensor(Op):
 
     node_name = "IndexFillBackward1"
     num_inputs = 2
-    fields = ("dim",)
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = "index"
-    saved_options = ("dim",)
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, value: np.ndarray, dim: int,
@@ -323,9 +326,9 @@ class IndexSelect(Op):
     Saves the index (only its values matter for the gradient).
     """
 
-    fields = ("dim", "shape")
+    fields = ("dim", "shape")  # (dim as given: PyTorch's node shows it so)
     saves = "index"
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
@@ -363,7 +366,7 @@ def index_select(input: Any, dim: int, index: Any) -> Any:
             first = int(index_array.reshape(-1)[np.argmax(bad.reshape(-1))])
             raise RuntimeError(errors.index_select_dim1_out_of_bounds(first, size))
         raise IndexError(errors.INDEX_OUT_OF_RANGE)
-    return IndexSelect.apply(input, axis, index)
+    return IndexSelect.apply(input, dim, index)  # (dim as given: the node shows it so)
 
 
 class IndexAdd(Op):
@@ -376,9 +379,9 @@ class IndexAdd(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    fields = ("dim", "alpha", "source_dim")
+    fields = ("dim", "alpha", "source_dim")  # (dim as given: PyTorch's node shows it so)
     saves = ("index", "source")
-    saved_options = ("dim", "alpha", "source_dim")
+    saved_options = {"dim": as_given("dim"), "alpha": "alpha", "source_dim": "source_dim"}
 
     num_inputs = 2
 
@@ -390,7 +393,7 @@ class IndexAdd(Op):
         ctx.dim, ctx.alpha, ctx.source_dim = dim, alpha, np.ndim(src)
         y = np.array(x, copy=True)
         scaled = times(src, alpha)
-        np.add.at(at_least_1d(y), along(dim, at_least_1d(index)),
+        np.add.at(at_least_1d(y), along(dim % max(x.ndim, 1), at_least_1d(index)),
                   at_least_1d(scaled) if x.ndim == 0 else scaled)
         return y
 

@@ -605,17 +605,22 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
         >>> minigrad.tensordot(minigrad.ones(2, 3), minigrad.ones(3, 4), dims=1).shape
         minigrad.Size([2, 4])
     """
-    array_a, array_b = operand(a), operand(b)
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(errors.tensordot_negative_dims(dims))
-        if dims > min(array_a.ndim, array_b.ndim):
+        # (PyTorch's tensordot is Python: ``min(a.dim(), b.dim())`` fails on a non-tensor)
+        _arguments.check_has_attribute(a, "dim")
+        _arguments.check_has_attribute(b, "dim")
+        if dims > min(operand(a).ndim, operand(b).ndim):
             raise RuntimeError(errors.tensordot_too_many_dims(dims))
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
     elif isinstance(dims, (tuple, list)) and len(dims) == 2:
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
     else:
         raise RuntimeError(errors.tensordot_dims_type(dims))
+    _arguments.check_tensor(a, "tensordot", "input", 1)  # (then the parser's checks)
+    _arguments.check_tensor(b, "tensordot", "other", 2)
+    array_a, array_b = operand(a), operand(b)
     if len(dims_a) != len(dims_b):
         raise RuntimeError(errors.TENSORDOT_DIM_LISTS_LENGTH)
     if array_a.dtype != array_b.dtype:
@@ -625,10 +630,11 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
     contracted = 1
     for d_a, d_b, given_a, given_b in zip(axes_a, axes_b, dims_a, dims_b):
         size_a, size_b = array_a.shape[d_a], array_b.shape[d_b]
+        # (the dims as given, in these nodes as in PyTorch's)
         if size_b == 1:
-            a = reduction.sum(a, d_a, True)
+            a = reduction.sum(a, given_a, True)
         elif size_a == 1:
-            b = reduction.sum(b, d_b, True)
+            b = reduction.sum(b, given_b, True)
         elif size_a != size_b:
             raise RuntimeError(
                 errors.tensordot_size_mismatch(size_a, given_a, size_b, given_b))
@@ -641,7 +647,7 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
     kept_b = [i for i in range(array_b.ndim) if i not in axes_b]
     rows = math.prod(shape_a[i] for i in kept_a)
     columns = math.prod(shape_b[i] for i in kept_b)
-    left = views.reshape(views.permute(a, kept_a + axes_a), (rows, contracted))
-    right = views.reshape(views.permute(b, axes_b + kept_b), (contracted, columns))
+    left = views.reshape(views.permute(a, (*kept_a, *dims_a)), (rows, contracted))
+    right = views.reshape(views.permute(b, (*dims_b, *kept_b)), (contracted, columns))
     result_shape = tuple(shape_a[i] for i in kept_a) + tuple(shape_b[i] for i in kept_b)
     return views.reshape(mm(left, right), result_shape)

@@ -236,6 +236,16 @@ def l1_loss(
     return apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
 
 
+def _check_float_option(value: Any, function: str, parameter: str) -> None:
+    """The parser's TypeError for a loss's float option (``beta``, ``delta``).
+
+    It is the kernel's 4th argument (after input, target and the reduction); a 0-d tensor is
+    taken, as a number.
+    """
+    if not is_tensor(value):
+        _arguments.check_value(value, "float", function, parameter, 4)
+
+
 def smooth_l1_loss(
     input: Any,
     target: Any,
@@ -260,6 +270,7 @@ def smooth_l1_loss(
     reduction = reduction_name(reduction, size_average, reduce)
     x, t = broadcast_pair(input, target)
     enum = reduction_enum(reduction)
+    _check_float_option(beta, "smooth_l1_loss", "beta")
     if beta == 0.0:
         return apply_loss_reduction(unary.abs(arithmetic.sub(x, t)), enum)
     if beta < 0:
@@ -290,6 +301,7 @@ def huber_loss(
     else:
         _check_weight_size(weight, input)
         enum = NONE
+    _check_float_option(delta, "huber_loss", "delta")
     if delta <= 0:
         raise RuntimeError(errors.HUBER_NONPOSITIVE_DELTA)
     xa, ta = operand(x), operand(t)
@@ -601,10 +613,10 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     ndim = len(shape_of(x1))
     if not -max(ndim, 1) <= dim < max(ndim, 1):
         raise IndexError(errors.dim_out_of_range(dim, ndim))
-    axis = dim % max(ndim, 1)
     norms = []
     for x in (x1, x2):
-        norm = unary.clone(vector_norm(x, 2, dim=axis, keepdim=True))
+        # (dim as given: the norm's node shows it so, as PyTorch's)
+        norm = unary.clone(vector_norm(x, 2, dim=dim, keepdim=True))
         with grad_mode.no_grad():
             norm.clamp_(min=eps)
         norms.append(norm)

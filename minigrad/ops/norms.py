@@ -14,6 +14,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import dims_as_given
 from minigrad.ops import reduction, views
 from minigrad.ops._helpers import (
     cast,
@@ -35,12 +36,12 @@ class LinalgVectorNorm(Op):
     y**(ord-1); none for ord 0.
     """
 
-    fields = ("ord", "axes", "keepdim")
-    saved_options = {"ord": "ord", "dim": "axes", "keepdim": "keepdim"}
+    fields = ("ord", "axes", "keepdim", "given_dim")
+    saved_options = {"ord": "ord", "dim": dims_as_given("given_dim"), "keepdim": "keepdim"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
-                keepdim: bool) -> np.ndarray:
+                keepdim: bool, given_dim: Any) -> np.ndarray:
         magnitude = np.abs(x)
         if ord == 2:
             y = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
@@ -56,33 +57,33 @@ class LinalgVectorNorm(Op):
             y = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
         y = np.asarray(y, dtype=x.dtype)
         ctx.save_for_backward(x, y)
-        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        ctx.ord, ctx.axes, ctx.keepdim, ctx.given_dim = ord, axes, keepdim, given_dim
         return y
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
         x, y = ctx.saved_tensors
         p, axes = ctx.ord, ctx.axes
         if np.ndim(x):
             grad = restore_reduced(grad, axes, ctx.keepdim)
             y = restore_reduced(y, axes, ctx.keepdim)
         if p == 0:
-            return None, None, None, None
+            return None, None, None, None, None
         if p == 1:
-            return np.sign(x) * grad, None, None, None
+            return np.sign(x) * grad, None, None, None, None
         if p == 2:
-            return grad * np.where(raw(y) == 0, 0, x / y), None, None, None
+            return grad * np.where(raw(y) == 0, 0, x / y), None, None, None, None
         if np.isinf(p):
             magnitude = np.abs(raw(x))
             mask = (magnitude == raw(y)) | np.isnan(magnitude)
             count = np.sum(mask, axis=axes, keepdims=True)
-            return np.sign(x) * ((grad / count) * mask), None, None, None
+            return np.sign(x) * ((grad / count) * mask), None, None, None, None
         if p < 1:
             scaled = np.where(raw(x) == 0, 0, np.sign(x) * np.abs(x) ** (p - 1))
-            return scaled * grad * y ** (1 - p), None, None, None
+            return scaled * grad * y ** (1 - p), None, None, None, None
         scaled = np.sign(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
         scale = np.where(raw(y) == 0, 0, grad / y ** (p - 1))
-        return scaled * scale, None, None, None
+        return scaled * scale, None, None, None, None
 
 
 def _ord_text(value: float) -> str:
@@ -96,21 +97,22 @@ def _check_float(array: np.ndarray, name: str) -> None:
         raise RuntimeError(errors.linalg_not_float(name, display_name(array.dtype)))
 
 
-def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, *,
+def vector_norm(input: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, *,
                 dtype: Any = None) -> Any:
     """The vector ``ord``-norm of ``x`` over ``dim`` (all elements if None).
 
     ``(sum |x|**ord)**(1/ord)``; ``inf``: max |x|; ``-inf``: min |x|; 0: the count of nonzeros.
+    The tensor is ``input`` (PyTorch's parser's name, in its messages) or ``x`` (its docs').
 
     Example:
         >>> import minigrad
         >>> minigrad.linalg.vector_norm(minigrad.tensor([3.0, 4.0]))
         tensor(5.)
     """
+    x = input
     array = operand(x)
     _check_float(array, "linalg.vector_norm")
     if dtype is not None:
-
         x = cast(x, to_numpy_dtype(dtype, "linalg.vector_norm"))
         array = operand(x)
     ord = float(ord)
@@ -121,7 +123,7 @@ def vector_norm(x: Any, ord: float = 2, dim: Any = None, keepdim: bool = False, 
         for axis in axes:
             if array.shape[axis] == 0:
                 raise RuntimeError(errors.vector_norm_empty(_ord_text(ord), axis))
-    return LinalgVectorNorm.apply(x, ord, axes, keepdim)
+    return LinalgVectorNorm.apply(x, ord, axes, keepdim, dim)
 
 
 def _backshift(dim1: int, dim2: int, ndim: int) -> list[int]:

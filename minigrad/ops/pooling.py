@@ -223,7 +223,9 @@ def max_pool2d(
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
     """
-    _arguments.check_int_sequence(kernel_size, "max_pool2d", "kernel_size", 2)
+    # (PyTorch's F.max_pool2d calls the kernel that returns indices when asked: its name)
+    kernel_name = "max_pool2d_with_indices" if return_indices else "max_pool2d"
+    _arguments.check_int_sequence(kernel_size, kernel_name, "kernel_size", 2)
     kernel, steps, pads, dils = _pool_params("max_pool2d", kernel_size, stride, padding, dilation)
     x = operand(input)
     if x.ndim not in (3, 4):

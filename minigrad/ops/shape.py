@@ -17,6 +17,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import result_type
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
 
@@ -27,8 +28,8 @@ class Cat(Op):
     Saves nothing: the slices need only the sizes (writing an input later is legal).
     """
 
-    fields = ("dim", "sizes")
-    saved_options = ("dim",)
+    fields = ("dim", "sizes")  # (dim as given: PyTorch's node shows it so)
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -43,11 +44,12 @@ class Cat(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         grads: list[Any] = []
         start = 0
+        axis = ctx.dim % np.ndim(grad)
         for size in ctx.sizes:
             if size is None:
                 grads.append(np.zeros((0,), dtype=raw(grad).dtype))
                 continue
-            grads.append(grad[along(ctx.dim, slice(start, start + size))])
+            grads.append(grad[along(axis, slice(start, start + size))])
             start += size
         return (*grads, None, None)
 
@@ -81,7 +83,8 @@ def cat(tensors: Any, dim: int = 0) -> Any:
             if d != axis and array.shape[d] != first.shape[d]:
                 raise RuntimeError(
                     errors.cat_sizes_mismatch(axis, first.shape[d], array.shape[d], position))
-    return _with_inputs(Cat, len(tensors)).apply(*tensors, axis, result_type(*arrays))
+    # (dim as given: the node shows it so)
+    return _with_inputs(Cat, len(tensors)).apply(*tensors, dim, result_type(*arrays))
 
 
 def _tensor_list(tensors: Any, name: str) -> list[Any]:
@@ -106,8 +109,8 @@ class Stack(Op):
     Saves nothing.
     """
 
-    fields = ("dim", "count")
-    saved_options = ("dim",)
+    fields = ("dim", "count")  # (dim as given: PyTorch's node shows it so)
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
@@ -117,7 +120,8 @@ class Stack(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        grads = [grad[along(ctx.dim, i)] for i in range(ctx.count)]
+        axis = ctx.dim % np.ndim(grad)
+        grads = [grad[along(axis, i)] for i in range(ctx.count)]
         return (*grads, None, None)
 
 
@@ -140,7 +144,8 @@ def stack(tensors: Any, dim: int = 0) -> Any:
     ndim = arrays[0].ndim + 1
     if not -ndim <= dim < ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
-    return _with_inputs(Stack, len(tensors)).apply(*tensors, dim % ndim, result_type(*arrays))
+    # (dim as given: the node shows it so)
+    return _with_inputs(Stack, len(tensors)).apply(*tensors, dim, result_type(*arrays))
 
 
 class Repeat(Op):
@@ -226,13 +231,13 @@ def tile(input: Any, dims: Any) -> Any:
 class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
-    fields = ("dims",)
-    saved_options = ("dims",)
+    fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
+    saved_options = {"dims": as_given("dims")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
         ctx.dims = dims
-        return np.array(np.flip(x, dims) if dims else x, copy=True)
+        return np.array(np.flip(x, dims) if dims and x.ndim else x, copy=True)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -249,7 +254,8 @@ def flip(input: Any, dims: Any) -> Any:
     """
     if dims is None:  # (normalize_dims reads None as "every dim")
         raise TypeError(errors.FLIP_DIMS_NONE)
-    return Flip.apply(input, normalize_dims(dims, operand(input).ndim))
+    normalize_dims(dims, operand(input).ndim)  # (checked; kept as given)
+    return Flip.apply(input, (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims))
 
 
 class Roll(Op):
@@ -258,8 +264,8 @@ class Roll(Op):
     dx = grad shifted back by ``-shifts``.  Saves nothing.
     """
 
-    fields = ("shifts", "dims")
-    saved_options = ("shifts", "dims")
+    fields = ("shifts", "dims")  # (dims as given: PyTorch's node shows them so)
+    saved_options = {"shifts": "shifts", "dims": as_given("dims")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shifts: tuple[int, ...],
@@ -285,15 +291,16 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
         tensor([3., 1., 2.])
     """
     _arguments.check_int_sequence(shifts, "roll", "shifts", 1)
+    if dims is not None:
+        _arguments.check_int_sequence(dims, "roll", "dims", 2)
     shift_list = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dim_list = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
     ndim = operand(input).ndim
     if not dim_list and len(shift_list) != 1 or dim_list and len(shift_list) != len(dim_list):
         raise RuntimeError(errors.roll_shifts_dims(len(shift_list), len(dim_list)))
-    axes = tuple(wrap_dim(d, ndim) for d in dim_list)
-    if ndim == 0:
-        axes = ()
-    return Roll.apply(input, shift_list, axes)
+    for d in dim_list:
+        wrap_dim(d, ndim)  # (checked; kept as given)
+    return Roll.apply(input, shift_list, dim_list if ndim else ())
 
 
 class Triangle(Op):

@@ -9,6 +9,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops._helpers import (
     cast,
     operand,
@@ -20,15 +21,16 @@ class SoftmaxFamily(Op):
     """softmax or log_softmax of x along ``dim``, from x shifted by its max (no overflow).
 
     A subclass gives ``normalize(shifted, axis)`` and its backward.  Saves the result (as
-    PyTorch): writing the input later is legal.
+    PyTorch): writing the input later is legal. ``dim`` is kept as given (PyTorch shows it so),
+    ``axis`` normalised (None for a 0-d x), for backward.
     """
 
-    fields = ("axis",)
-    saved_options = {"dim": "axis"}
+    fields = ("axis", "dim")
+    saved_options = {"dim": as_given("dim")}
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        axis = dim if x.ndim else None
+        axis = dim % x.ndim if x.ndim else None
         if x.size == 0:
             y = x.copy()
         else:
@@ -36,7 +38,7 @@ class SoftmaxFamily(Op):
             # PyTorch's result is always contiguous (numpy would keep x's layout).
             y = np.asarray(cls.normalize(shifted, axis), order="C")
         ctx.save_for_backward(y)
-        ctx.axis = axis
+        ctx.axis, ctx.dim = axis, dim
         return y
 
     @staticmethod
@@ -89,18 +91,17 @@ class LogSoftmax(SoftmaxFamily):
         return grad - np.exp(y) * np.sum(grad, axis=ctx.axis, keepdims=True), None
 
 
-def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> tuple[Any, int]:
+def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> Any:
+    """``input`` checked (``dim`` too) and cast to ``dtype`` if given."""
     array = operand(input)
     axis = wrap_dim(dim, array.ndim)
     if dtype is not None:
-
         input = cast(input, to_numpy_dtype(dtype, name))
     elif array.dtype.kind != "f":
-
         kernel = "lastdim_kernel_impl" if axis == max(array.ndim, 1) - 1 else "kernel_impl"
         raise NotImplementedError(
             errors.not_implemented_for(f"{name}_{kernel}", display_name(array.dtype)))
-    return input, axis
+    return input
 
 
 def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
@@ -112,8 +113,8 @@ def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
         tensor([0.5000, 0.5000])
     """
     _arguments.check_tensor(input, "softmax", "input", 1)
-    input, axis = _softmax_input(input, dim, dtype, "softmax")
-    return Softmax.apply(input, axis)
+    input = _softmax_input(input, dim, dtype, "softmax")
+    return Softmax.apply(input, dim)  # (dim as given: the node shows it so)
 
 
 def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
@@ -125,5 +126,5 @@ def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
         tensor([-0.6931, -0.6931])
     """
     _arguments.check_tensor(input, "log_softmax", "input", 1)
-    input, axis = _softmax_input(input, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(input, axis)
+    input = _softmax_input(input, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(input, dim)  # (dim as given: the node shows it so)

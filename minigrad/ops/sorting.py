@@ -14,6 +14,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops._helpers import operand, raw, run, wrap_dim
 from minigrad.ops.gather_scatter import Scatter
 from minigrad.ops.return_types import return_types
@@ -44,14 +45,15 @@ class Sort(Op):
 
     fields = ("dim", "shape")
     saves = "indices"
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, descending: bool) -> tuple[Any, Any]:
-        indices = sort_order(x, dim, descending)
+        axis = dim % max(x.ndim, 1)  # (``dim`` is kept as given: PyTorch's node shows it so)
+        indices = sort_order(x, axis, descending)
         ctx.save_for_backward(indices)
         ctx.dim, ctx.shape = dim, x.shape
-        values = x.copy() if x.ndim == 0 else np.take_along_axis(x, indices, axis=dim)
+        values = x.copy() if x.ndim == 0 else np.take_along_axis(x, indices, axis=axis)
         return values, indices
 
     @staticmethod
@@ -68,8 +70,8 @@ def sort(input: Any, dim: int = -1, descending: bool = False, *, stable: bool = 
         >>> minigrad.tensor([3.0, 1.0, 2.0]).sort().indices
         tensor([1, 2, 0])
     """
-    axis = wrap_dim(dim, operand(input).ndim)
-    values, indices = Sort.apply(input, axis, bool(descending))
+    wrap_dim(dim, operand(input).ndim)  # (checked; kept as given)
+    values, indices = Sort.apply(input, dim, bool(descending))
     return return_types.sort(values, indices)
 
 
@@ -81,16 +83,16 @@ class Topk(Op):
 
     fields = ("dim", "shape")
     saves = "indices"
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int, dim: int, largest: bool) -> tuple[Any, Any]:
-        ctx.dim, ctx.shape = dim, x.shape
+        ctx.dim, ctx.shape = dim, x.shape  # (dim as given: PyTorch's node shows it so)
         if x.ndim == 0:
             indices = np.zeros((), dtype=np.int64)
             ctx.save_for_backward(indices)
             return x.copy(), indices
-        indices = _topk_indices(x, k, dim, largest)
+        indices = _topk_indices(x, k, dim % x.ndim, largest)
         ctx.save_for_backward(indices)
         return np.take_along_axis(x, indices, axis=dim), indices
 
@@ -117,7 +119,7 @@ def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool =
         raise RuntimeError(errors.TOPK_K_OUT_OF_RANGE)
     if array.dtype == np.bool_:
         raise RuntimeError(errors.TOPK_BOOL)
-    values, indices = Topk.apply(input, int(k), axis, bool(largest))
+    values, indices = Topk.apply(input, int(k), dim, bool(largest))
     return return_types.topk(values, indices)
 
 

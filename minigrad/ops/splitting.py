@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, wrap_dim
@@ -23,11 +24,13 @@ from minigrad.ops.views import slice_dim
 class Split(ViewOp):
     """ys = consecutive pieces of ``split_size`` along ``dim``;  dx = their gradients side by side.
 
-    The last piece may be shorter; ``split_size`` is kept as given (PyTorch shows it).
+    The last piece may be shorter; ``split_size`` and ``dim`` are kept as given (PyTorch shows
+    them so).
     """
 
     fields = ("shape", "keys", "dim", "split_size")
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape", "split_size": "split_size"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape",
+                     "split_size": "split_size"}
 
     multi_output = "Split"
 
@@ -46,7 +49,8 @@ class Split(ViewOp):
 
 def _cut(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[Any, ...]:
     """The views of ``x`` between consecutive ``bounds`` along ``dim``, noted for backward."""
-    keys = [along(dim, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
+    axis = dim % x.ndim
+    keys = [along(axis, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
     ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
     return tuple(x[key] for key in keys)
 
@@ -65,25 +69,28 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
     if not isinstance(tensor, TensorBase):  # PyTorch's torch.split is Python: tensor.split(...)
         return tensor.split(split_size_or_sections, dim)
     array = operand(tensor)
-    if isinstance(split_size_or_sections, (list, tuple)):
+    if not isinstance(split_size_or_sections, (int, np.integer)):
+        # (PyTorch's split is Python: what is not an int goes to split_with_sizes's parser)
+        _arguments.check_int_sequence(
+            split_size_or_sections, "split_with_sizes", "split_sizes", 2, lone_int=False)
         return split_with_sizes(tensor, split_size_or_sections, dim)
     split_size = operator.index(split_size_or_sections)
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     if split_size < 0:
         raise RuntimeError(errors.split_size_negative(split_size))
-    dim = wrap_dim(dim, array.ndim)
-    size = array.shape[dim]
+    size = array.shape[wrap_dim(dim, array.ndim)]
     if split_size == 0 and size != 0:
         raise RuntimeError(errors.split_size_zero(size))
-    return Split.apply(tensor, dim, split_size)
+    return Split.apply(tensor, dim, split_size)  # (dim as given: the node shows it so)
 
 
 class SplitWithSizes(Split):
     """ys = consecutive pieces of the given sizes along ``dim``;  dx = their gradients joined."""
 
     fields = ("split_sizes",)
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape", "split_sizes": "split_sizes"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape",
+                     "split_sizes": "split_sizes"}
 
     multi_output = "SplitWithSizes"
 
@@ -97,6 +104,8 @@ class SplitWithSizes(Split):
 def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
     """``input`` cut along ``dim`` into pieces of the given sizes (they must add up)."""
     array = operand(input)
+    _arguments.check_int_sequence(split_sizes, "split_with_sizes", "split_sizes", 1,
+                                  lone_int=False)
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     sizes = [operator.index(s) for s in split_sizes]
@@ -105,20 +114,20 @@ def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, .
         raise RuntimeError(errors.split_sizes_negative(sizes))
     if sum(sizes) != size:
         raise RuntimeError(errors.split_sizes_sum(size, dim, sizes))
-    return SplitWithSizes.apply(input, wrap_dim(dim, array.ndim), tuple(sizes))
+    return SplitWithSizes.apply(input, dim, tuple(sizes))  # (dim as given, as Split's)
 
 
 class Unbind(ViewOp):
     """ys = the slices x[..., i, ...] along ``dim``, one per index;  dx = them stacked."""
 
-    fields = ("shape", "keys", "dim")
-    saved_options = ("dim",)
+    fields = ("shape", "keys", "dim")  # (dim as given: PyTorch's node shows it so)
+    saved_options = {"dim": as_given("dim")}
 
     multi_output = "Unbind"
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> tuple[Any, ...]:
-        keys = [along(dim, i) for i in range(x.shape[dim])]
+        keys = [along(dim % x.ndim, i) for i in range(x.shape[dim])]
         ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
         return tuple(x[key] for key in keys)
 
@@ -140,7 +149,8 @@ def unbind(input: Any, dim: int = 0) -> tuple[Any, ...]:
     ndim = operand(input).ndim
     if ndim == 0:
         raise IndexError(errors.dim_of_0d(0))
-    return Unbind.apply(input, wrap_dim(dim, ndim))
+    wrap_dim(dim, ndim)  # (checked; kept as given)
+    return Unbind.apply(input, dim)
 
 
 def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:

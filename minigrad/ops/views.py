@@ -17,7 +17,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import inverse_of, part
+from minigrad.autograd.saved_attributes import as_given, part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
@@ -77,14 +77,15 @@ def alias(input: Any) -> Any:
 class Select(ViewOp):
     """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere."""
 
-    fields = ("shape", "key")
-    saved_options = {"dim": lambda node: len(node.key) - 2, "index": lambda node: node.key[-2],
+    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
+    saved_options = {"dim": as_given("dim"), "index": lambda node: node.key[-2],
                      "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: int) -> np.ndarray:
-        ctx.shape, ctx.key = x.shape, along(dim, index)
-        return x[along(dim, index)]
+        key = along(dim % x.ndim, index)
+        ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
+        return x[key]
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -102,27 +103,27 @@ def select(input: Any, dim: int, index: int) -> Any:
     array = operand(input)
     if array.ndim == 0:
         raise IndexError(errors.SELECT_0D)
-    dim = wrap_dim(dim, array.ndim)
+    axis = wrap_dim(dim, array.ndim)
     index = operator.index(index)
-    size = array.shape[dim]
+    size = array.shape[axis]
     if not -size <= index < size:
-        raise IndexError(errors.select_out_of_range(index, array.shape, dim))
-    return Select.apply(input, dim, index % size)
+        raise IndexError(errors.select_out_of_range(index, array.shape, axis))
+    return Select.apply(input, dim, index % size)  # (dim as given: the node shows it so)
 
 
 class Slice(ViewOp):
     """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
 
-    fields = ("shape", "key")
-    saved_options = {"dim": lambda node: len(node.key) - 2,
+    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
+    saved_options = {"dim": as_given("dim"),
                      "start": lambda node: node.key[-2].start,
                      "end": lambda node: node.key[-2].stop, "step": lambda node: node.key[-2].step,
                      "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
-        key = along(dim, slice(start, stop, step))
-        ctx.shape, ctx.key = x.shape, key
+        key = along(dim % x.ndim, slice(start, stop, step))
+        ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
         return x[key]
 
     @staticmethod
@@ -144,14 +145,13 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
     start = start.item() if isinstance(start, TensorBase) else operator.index(start)
     if length < 0:
         raise RuntimeError(errors.NARROW_NEGATIVE_LENGTH)
-    dim = wrap_dim(dim, array.ndim)
-    size = array.shape[dim]
+    size = array.shape[wrap_dim(dim, array.ndim)]
     if not -size <= start <= size:
         raise IndexError(errors.narrow_start_out_of_range(start, size))
     start = start + size if start < 0 else start
     if start + length > size:
         raise RuntimeError(errors.narrow_exceeds_size(start, length, size))
-    return Slice.apply(input, dim, start, start + length, 1)
+    return Slice.apply(input, dim, start, start + length, 1)  # (dim as given, as PyTorch's)
 
 
 def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: int | None) -> Any:
@@ -166,12 +166,13 @@ def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: i
 class Unsqueeze(ViewOp):
     """y = x with a new size-1 dimension at ``dim``;  dx = grad without it."""
 
-    fields = ("dim",)
-    saved_options = ("dim",)
+    fields = ("dim",)  # as given (-1: a new last dim): PyTorch's node shows it so
+    saved_options = {"dim": as_given("dim")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
         ctx.dim = dim
+        dim %= x.ndim + 1
         shape, strides = list(x.shape), list(x.strides)
         # PyTorch's stride for the new dimension; numpy may choose other strides for size-1
         # dimensions, so its own result is used only where they agree (the fast path).
@@ -199,7 +200,7 @@ def unsqueeze(input: Any, dim: int) -> Any:
     ndim = operand(input).ndim
     if not -ndim - 1 <= dim <= ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim + 1))
-    return Unsqueeze.apply(input, dim % (ndim + 1))
+    return Unsqueeze.apply(input, dim)
 
 
 class Squeeze(ViewOp):
@@ -219,10 +220,13 @@ class Squeeze(ViewOp):
 
 
 class SqueezeDim(ViewOp):
-    """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back."""
+    """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back.
+
+    ``dim`` is kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows it so.
+    """
 
     fields = ("shape", "dim")
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward1"
 
@@ -250,21 +254,25 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
     if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
         _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
-        dims = tuple(wrap_dim(d, ndim) for d in dim)
         seen = set()
-        for d in dims:
-            if d in seen:
-                raise RuntimeError(errors.dim_repeated(d))
-            seen.add(d)
-        return SqueezeDims.apply(input, dims if ndim else ())
-    return SqueezeDim.apply(input, wrap_dim(dim, ndim))
+        for d in dim:
+            wrapped = wrap_dim(d, ndim)
+            if wrapped in seen:
+                raise RuntimeError(errors.dim_repeated(wrapped))
+            seen.add(wrapped)
+        return SqueezeDims.apply(input, tuple(dim))
+    wrap_dim(dim, ndim)  # (checked only: the node keeps it as given)
+    return SqueezeDim.apply(input, dim)
 
 
 class SqueezeDims(ViewOp):
-    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back."""
+    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back.
+
+    ``dims`` are kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows them so.
+    """
 
     fields = ("shape", "dims")
-    saved_options = {"dim": "dims", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dims"), "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward2"
 
@@ -313,8 +321,15 @@ def view(input: Any, *shape: Any) -> Any:
     """
     if not shape:  # (a 0-d view is view(()))
         raise TypeError(errors.invalid_arguments("view", (), {}, errors.VIEW_SIGNATURES))
+    try:
+        sizes = _sizes(shape)
+    except TypeError:  # the parser's text
+        items = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        if items and _is_int(items[0]):  # (the sizes overload fits: a later size fails)
+            _arguments.check_int_sequence(items, "view", "size", 1)
+        raise TypeError(_arguments.method_call_fits_none("view", shape)) from None
     array = operand(input)
-    target = infer_shape(_sizes(shape), array.size)
+    target = infer_shape(sizes, array.size)
     if not is_plain(array) and view_strides(array.shape, element_strides(array), target) is None:
         raise RuntimeError(errors.VIEW_SPANS_SUBSPACES)
     return View.apply(input, target)
@@ -343,8 +358,11 @@ class ReshapeAlias(View):
     node_name = "ReshapeAliasBackward0"
 
 
-def reshape(input: Any, *shape: Any) -> Any:
+def reshape(input: Any, shape: Any) -> Any:
     """``input`` with another shape: a view when the layout allows, else a copy (as PyTorch).
+
+    ``shape`` is a sequence of sizes, one of which may be -1 (``Tensor.reshape`` also takes
+    them one by one).
 
     Example:
         >>> import minigrad
@@ -352,8 +370,54 @@ def reshape(input: Any, *shape: Any) -> Any:
         >>> x.reshape(3, 2)._base is x, x.t().reshape(6)._is_view()
         (True, False)
     """
+    return _reshape(input, shape, 2)
+
+
+def reshape_method(input: Any, shape: tuple[Any, ...]) -> Any:
+    """``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
+    return _reshape(input, _method_int_list(shape, "reshape", "shape"), 1)
+
+
+def _method_int_list(args: tuple[Any, ...], function: str, parameter: str) -> Any:
+    """A method's int list given whole (``x.reshape((2, 3))``) or unpacked (``x.reshape(2, 3)``).
+
+    As PyTorch's parser reads it: one argument is the list (a lone int too); several are its
+    items, the first an int (else Python's count of the arguments is the message).
+    """
+    first = args[0] if args else None
+    if type(first) is not int and not _is_int(first):  # (a plain int: no call)
+        if len(args) > 1:
+            raise TypeError(errors.too_many_positional(function, 1, len(args)))
+        if not args:
+            raise TypeError(errors.missing_arguments(function, [parameter]))
+        return first
+    return (first,) if len(args) == 1 else args
+
+
+def _is_int(value: Any) -> bool:
+    """An int as PyTorch's parser takes one: what has ``__index__``, but a bool."""
+    return hasattr(value, "__index__") and not isinstance(value, bool)
+
+
+def _int_list(value: Any, function: str, parameter: str, position: int) -> tuple[int, ...]:
+    """``value``, a sequence of ints, as a tuple; else the TypeError of PyTorch's parser.
+
+    (Checked only where converting fails, or its first item is a bool, which converts.)
+    """
+    if not isinstance(value, (tuple, list)) or (value and type(value[0]) is bool):
+        _arguments.check_int_sequence(value, function, parameter, position, lone_int=False)
+    try:
+        return tuple(operator.index(n) for n in value)
+    except TypeError:
+        _arguments.check_int_sequence(value, function, parameter, position, lone_int=False)
+        raise
+
+
+def _reshape(input: Any, shape: Any, position: int) -> Any:
+    """``reshape``, with ``shape`` checked as PyTorch's parser does (its ``position``)."""
+    sizes = _int_list(shape, "reshape", "shape", position)
     array = operand(input)
-    target = infer_shape(_sizes(shape), array.size)
+    target = infer_shape(sizes, array.size)
     if array.flags.c_contiguous:
         return View.apply(input, target)
     if view_strides(array.shape, element_strides(array), target) is None:
@@ -365,17 +429,17 @@ def reshape(input: Any, *shape: Any) -> Any:
 class Transpose(ViewOp):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  dx = grad swapped back."""
 
-    fields = ("dims",)
-    saved_options = {"dim0": part("dims", 0), "dim1": part("dims", 1)}
+    fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
+    saved_options = {"dim0": as_given("dims", 0), "dim1": as_given("dims", 1)}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
         ctx.dims = dim0, dim1
-        return x[...] if dim0 == dim1 else np.swapaxes(x, dim0, dim1)  # numpy: no axes in 0-d
+        return np.swapaxes(x, dim0, dim1) if x.ndim else x[...]  # numpy: no axes in 0-d
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return (grad if ctx.dims[0] == ctx.dims[1] else np.swapaxes(grad, *ctx.dims)), None, None
+        return (np.swapaxes(grad, *ctx.dims) if np.ndim(grad) else grad), None, None
 
 
 def transpose(input: Any, dim0: int, dim1: int) -> Any:
@@ -387,7 +451,8 @@ def transpose(input: Any, dim0: int, dim1: int) -> Any:
         minigrad.Size([4, 3, 2])
     """
     ndim = operand(input).ndim
-    return Transpose.apply(input, wrap_dim(dim0, ndim), wrap_dim(dim1, ndim))
+    wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)  # (checked; kept as given)
+    return Transpose.apply(input, dim0, dim1)
 
 
 class T(Transpose):
@@ -416,35 +481,46 @@ def t(input: Any) -> Any:
 class Permute(ViewOp):
     """y = x with its dimensions reordered;  dx = grad with the inverse order."""
 
-    fields = ("inverse",)
-    saved_options = {"dims": inverse_of("inverse")}
+    fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
+    saved_options = {"dims": as_given("dims")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.inverse = tuple(int(d) for d in np.argsort(dims))
+        ctx.dims = dims
         return np.transpose(x, dims)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.transpose(grad, ctx.inverse), None
+        ndim = len(ctx.dims)
+        return np.transpose(grad, np.argsort([d % ndim for d in ctx.dims])), None
 
 
-def permute(input: Any, *dims: Any) -> Any:
-    """A view with the dimensions in the order ``dims``.
+def permute(input: Any, dims: Any) -> Any:
+    """A view with the dimensions in the order ``dims`` (a sequence of dims).
 
     Example:
         >>> import minigrad
         >>> minigrad.zeros(2, 3, 4).permute(2, 0, 1).shape
         minigrad.Size([4, 2, 3])
     """
-    dims = _sizes(dims)
+    return _permute(input, dims, 2)
+
+
+def permute_method(input: Any, dims: tuple[Any, ...]) -> Any:
+    """``x.permute(2, 0, 1)`` or ``x.permute((2, 0, 1))``."""
+    return _permute(input, _method_int_list(dims, "permute", "dims"), 1)
+
+
+def _permute(input: Any, dims: Any, position: int) -> Any:
+    """``permute``, with ``dims`` checked as PyTorch's parser does (its ``position``)."""
+    dims = _int_list(dims, "permute", "dims", position)
     ndim = operand(input).ndim
     if len(dims) != ndim:
         raise RuntimeError(errors.permute_length(ndim, len(dims)))
-    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
-    if len(set(wrapped)) != len(wrapped):
+    wrapped = {wrap_dim(d, ndim) for d in dims}
+    if len(wrapped) != len(dims):
         raise RuntimeError(errors.PERMUTE_DUPLICATE_DIMS)
-    return Permute.apply(input, wrapped)
+    return Permute.apply(input, dims)  # (as given: the node shows them so)
 
 
 def reversed_dims(input: Any) -> Any:
@@ -510,7 +586,12 @@ def expand(input: Any, *sizes: Any) -> Any:
         tensor([[1., 1., 1.],
                 [2., 2., 2.]])
     """
-    sizes = _sizes(sizes)
+    try:
+        sizes = _sizes(sizes)
+    except TypeError:  # the parser's text
+        _arguments.check_int_sequence(
+            _method_int_list(sizes, "expand", "size"), "expand", "size", 1)
+        raise
     shape = operand(input).shape
     lead = len(sizes) - len(shape)
     if lead < 0:
@@ -543,12 +624,13 @@ class Diagonal(ViewOp):
     """
 
     fields = ("shape", "options")
-    saved_options = {"offset": part("options", 0), "dim1": part("options", 1),
-                     "dim2": part("options", 2), "self_sym_sizes": "shape"}
+    saved_options = {"offset": part("options", 0), "dim1": as_given("options", 1),
+                     "dim2": as_given("options", 2), "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
-        ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)
+        ctx.shape, ctx.options = x.shape, (offset, dim1, dim2)  # (dims as given, as PyTorch's)
+        dim1, dim2 = dim1 % x.ndim, dim2 % x.ndim
         # Not np.diagonal: its result is read-only, and a diagonal can be written in place.
         start = x[along(dim2, slice(offset, None))] if offset >= 0 else x[
             along(dim1, slice(-offset, None))]
@@ -577,10 +659,9 @@ def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
         tensor([1., 5.])
     """
     ndim = operand(input).ndim
-    d1, d2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
-    if d1 == d2:
+    if wrap_dim(dim1, ndim) == wrap_dim(dim2, ndim):
         raise RuntimeError(errors.identical_diagonal_dims(dim1, dim2))
-    return Diagonal.apply(input, operator.index(offset), d1, d2)
+    return Diagonal.apply(input, operator.index(offset), dim1, dim2)  # (dims as given)
 
 
 class DiagonalBackward(Op):
@@ -737,7 +818,7 @@ def _matrix_transpose(input: Any, name: str) -> Any:
         return input
     if ndim < 2:
         raise RuntimeError(errors.matrices_only(name, ndim))
-    return Transpose.apply(input, ndim - 2, ndim - 1)
+    return Transpose.apply(input, -2, -1)  # (PyTorch's node shows these)
 
 
 def adjoint(input: Any) -> Any:

@@ -48,7 +48,12 @@ PERMUTATIONS = one(("3d", (2, 3, 4), (2, 0, 1)), ("negative", (2, 3, 4), (-1, -3
 MOVES = one(("one", (2, 3, 4), 0, -1), ("tuple", (2, 3, 4), (0, 1), (2, 0)),
             ("transposed", (3, 4), 1, 0))
 SQUEEZES = one(("dim", (1, 3, 1), 2), ("not_one", (3, 4), 0), ("tuple", (1, 3, 1, 2), (0, 2)),
-               ("0d", (), 0), ("transposed", (3, 1), 1))
+               ("0d", (), 0), ("transposed", (3, 1), 1), ("negative", (1, 3, 1), -1),
+               ("negative_tuple", (1, 3, 1, 2), (-2, 0, 1)), ("0d_tuple", (), (-1,)),
+               ("empty_tuple", (1, 3), ()))
+# x.squeeze(0, 2): the method's parser also takes the dims one by one (not the function's)
+SQUEEZES_UNPACKED = one(("two", (1, 3, 1), 0, 2), ("negative", (1, 3, 1, 2), -2, 0, 1),
+                        ("transposed", (3, 1), 1, 0))
 UNSQUEEZES = one(("first", (3, 4), 0), ("last", (3, 4), 2), ("negative", (3, 4), -2),
                  ("0d", (), 0), ("transposed", (3, 4), 1))
 EXPANSIONS = one(("same_ndim", (3, 1), (3, 4)), ("new_dims", (1, 4), (2, 3, 4)),
@@ -173,7 +178,13 @@ OPS: list[OpInfo] = [
            op="moveaxis"),
     # --- adding and removing dims of size one, broadcasting --------------------------------------
     OpInfo("squeeze", lambda lib, x, dim: x.squeeze(dim), SQUEEZES,
-           bad_inputs=(BadInput((np.ones((3, 1)), 2), name="dim"),)),
+           bad_inputs=(BadInput((np.ones((3, 1)), 2), name="dim"),
+                       BadInput((np.ones((1, 3, 1)), (0, -3)), name="repeated"),
+                       BadInput((np.ones(()), (0, -1)), name="0d_repeated"))),
+    OpInfo("squeeze_unpacked", lambda lib, x, *dims: x.squeeze(*dims), SQUEEZES_UNPACKED,
+           bad_inputs=(BadInput((np.ones((1, 3, 1)), 0, 0), name="repeated"),
+                       BadInput((np.ones((1, 3, 1)), 0, 3), name="dim")),
+           op="squeeze"),
     OpInfo("squeeze_all", lambda lib, x: x.squeeze(),
            one(("2d", (1, 3, 1, 2)), ("none_of_size_one", (3, 4)), ("0d", ())), op="squeeze"),
     OpInfo("squeeze_function", lambda lib, x, dim: lib.squeeze(x, dim),
