@@ -314,6 +314,10 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     # Declared by the elementwise families (ops/unary.py's UnaryOp): the result has the
     # input's shape.
     elementwise = getattr(function, "elementwise", False)
+    # Forward's work without forward, if the op declares it (the UnaryOp families, whose
+    # kernels touch only numpy): called in the quiet context, the declared value saved here.
+    kernel = function.forward_kernel
+    saves_input = function.saves == ("self",)  # (else the result: UnaryOp saves one value)
 
     def record_unary(x: Any) -> Any:
         """Record ``function`` on ``x`` (or run it without a node): see ``_unary_recorder``."""
@@ -334,15 +338,26 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 node = make_node()  # (a call of the class: quicker than object.__new__)
                 node._saved = ()
                 node.needs_input_grad = _NEEDS_UNARY
-                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+                # inf and nan are values, not warnings: a kernel runs in the quiet context
+                # (``call_quietly`` if another thread is inside it, as ``_binary_recorder``),
+                # forward with the error state set and reset around it
                 try:
-                    raw = forward(node, x_array)
+                    if kernel is None:
+                        token = _set_error_state(_QUIET)
+                        try:
+                            raw = forward(node, x_array)
+                        finally:
+                            _reset_error_state(token)
+                    else:
+                        try:
+                            raw = _run_quietly(kernel, x_array)
+                        except RuntimeError:
+                            raw = _call_quietly(kernel, x_array)
+                        node._saved = (x_array,) if saves_input else (raw,)
                 except ValueError as error:
                     if not broadcasts:
                         raise
                     raise _broadcast_error(error, (x_array,)) from None
-                finally:
-                    _reset_error_state(token)
                 # (``raw`` stays what forward returned: saved values are recognized by identity)
                 # (a reduction returns a numpy scalar; several results come as a tuple)
                 out_array = (
@@ -403,16 +418,24 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                     else:
                         pack(node, values, x, None, raw, output)
                 return output
-        # the no-grad path: forward with the no-grad ctx, a tensor without history around it
-        token = _set_error_state(_QUIET)
+        # the no-grad path: the kernel, or forward with the no-grad ctx; a tensor without
+        # history around the result
         try:
-            raw = forward(NO_GRAD_CTX, x_array)
+            if kernel is None:
+                token = _set_error_state(_QUIET)
+                try:
+                    raw = forward(NO_GRAD_CTX, x_array)
+                finally:
+                    _reset_error_state(token)
+            else:
+                try:
+                    raw = _run_quietly(kernel, x_array)
+                except RuntimeError:
+                    raw = _call_quietly(kernel, x_array)
         except ValueError as error:
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array,)) from None
-        finally:
-            _reset_error_state(token)
         if type(raw) is not _ndarray:
             if type(raw) is tuple:
                 return _untracked_outputs(raw)
