@@ -104,7 +104,8 @@ def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatc
 
 
 # Rows whose "same"-shape sample must take the fast branch: the test can fail if it never runs.
-MUST_TAKE = {"add", "add_operator", "mul", "exp", "sigmoid", "tanh", "relu", "neg", "sin"}
+MUST_TAKE = {"add", "add_operator", "mul", "exp", "sigmoid", "tanh", "relu", "neg", "sin", "log",
+             "sqrt", "rsqrt", "erf"}
 
 
 @pytest.mark.parametrize("grad_mode", [True, False], ids=["grad", "no_grad"])
@@ -204,6 +205,30 @@ def test_a_forward_kernel_needs_a_default_for_each_field_forward_notes() -> None
             def forward(ctx: Any, x: Any, y: Any, scale: Any) -> Any:
                 ctx.scale = scale
                 return x + scale * y
+
+
+def test_the_unary_families_declare_their_kernel_as_forward_kernel() -> None:
+    # An op whose forward is its family's (kernel, then the declared value saved) is recorded
+    # by calling the kernel and saving that value: both must be what forward does.
+    from minigrad.autograd.function import BackwardNode
+    from minigrad.ops import trigonometric, unary
+
+    def family(cls: type) -> list[type]:
+        return [cls] + [op for sub in cls.__subclasses__() for op in family(sub)]
+
+    ops = [op for op in family(unary.UnaryOp) if hasattr(op, "kernel")]
+    assert {unary.Exp, unary.Sigmoid, unary.Relu, unary.Log, trigonometric.Sin} <= set(ops)
+    x = np.array([-2.0, -0.0, 0.5, 3.0], np.float32)
+    for op in ops:
+        assert op.forward_kernel is op.kernel, op.__name__
+        ctx = BackwardNode()
+        with np.errstate(all="ignore"):  # (log(-2): nan)
+            y = op.forward(ctx, x)
+            np.testing.assert_array_equal(y, op.forward_kernel(x))
+        (saved,) = ctx._saved
+        assert saved is (x if op.saves == ("self",) else y), op.__name__
+    for op in (unary.Neg, unary.Clone, unary.Sign):  # forwards of their own: no kernel declared
+        assert op.forward_kernel is None
 
 
 def test_each_op_packs_what_it_saves_with_the_packing_chosen_for_it() -> None:

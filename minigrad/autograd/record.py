@@ -314,6 +314,10 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     # Declared by the elementwise families (ops/unary.py's UnaryOp): the result has the
     # input's shape.
     elementwise = getattr(function, "elementwise", False)
+    # Forward's work without forward, if the op declares it (the UnaryOp families, whose
+    # kernels touch only numpy): called in the quiet context, the declared value saved here.
+    kernel = function.forward_kernel
+    saves_input = function.saves == ("self",)  # (else the result: UnaryOp saves one value)
 
     def record_unary(x: Any) -> Any:
         """Record ``function`` on ``x`` (or run it without a node): see ``_unary_recorder``."""
@@ -323,6 +327,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # Every thread records and no mode watches recording (debug_switches.modes_on): one
         # test instead of grad mode's, anomaly mode's, the hooks' and the switches' below.
         fast = not _modes_on
+        node = None  # (none: the no-grad path)
         if fast or _grad_state.enabled:
             if x._base is not None:  # a view catches up with its base's history first
                 return _general(function, (x,), None)
@@ -334,90 +339,89 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 node = make_node()  # (a call of the class: quicker than object.__new__)
                 node._saved = ()
                 node.needs_input_grad = _NEEDS_UNARY
-                token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+        # inf and nan are values, not warnings: a kernel runs in the quiet context
+        # (``call_quietly`` if another thread is inside it, as ``_binary_recorder``), forward
+        # with the error state set and reset around it (with the no-grad ctx if no node)
+        try:
+            if kernel is None:
+                token = _set_error_state(_QUIET)
                 try:
-                    raw = forward(node, x_array)
-                except ValueError as error:
-                    if not broadcasts:
-                        raise
-                    raise _broadcast_error(error, (x_array,)) from None
+                    raw = forward(NO_GRAD_CTX if node is None else node, x_array)
                 finally:
                     _reset_error_state(token)
-                # (``raw`` stays what forward returned: saved values are recognized by identity)
-                # (a reduction returns a numpy scalar; several results come as a tuple)
-                out_array = (
-                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-                )
-                if out_array is None or out_array.dtype is not x_array.dtype:
-                    # several outputs, or another dtype (a comparison's bools): general steps
-                    return _connect(function, node, (x,), [x_array], raw, _NEEDS_UNARY, None)
-                # The shape backward must give the input's gradient: none needed when the
-                # result has the input's, as the incoming gradient has it already; an
-                # elementwise op's always has (numpy makes a tuple per ``shape`` read: the
-                # two reads and their comparison cost ~0.1 us).
-                if elementwise:
-                    node._input_meta = None
-                else:
-                    shape = x_array.shape
-                    node._input_meta = (
-                        None if out_array.shape == shape else ((shape, out_array.dtype),)
-                    )
-                node._sequence_nr = _next_sequence_nr()
-                # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
-                if x_node is None:
-                    meta = x._meta
-                    x_node = None if meta is None else meta.accumulator
-                    if x_node is None:
-                        x_node = x._gradient_edge()[0]
-                    node._next_nrs = _ZEROS_1
-                else:
-                    output_nr = x._output_nr
-                    node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
-                node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
-                # 4. the output
-                output = _new(_Tensor)
-                output._array = out_array
-                # A counter made on first use, as ``new_result`` gives outside inference mode
-                # (which this thread is not in: it records).
-                output._counter = None
-                output._requires_grad = False
-                output._grad_fn = node
-                output._output_nr = 0
-                output._meta = None
-                output._base = None
-                output._view = None
-                values = node._saved
-                if values:  # 5. saved values
-                    if (
-                        saves_result
-                        and len(values) == 1
-                        and values[0] is raw
-                        and (fast or not (_hooks_active[0] or switches.saves))
-                    ):
-                        # ``saved.pack_result``'s case written out, without the call (0.14 us
-                        # of a recorded ``a.sigmoid()``'s ~3): the result alone, with the
-                        # counter it shares with the node made now (the output is new: no
-                        # other thread sees it yet), in the node's slot (saved.OUTPUT_COUNTER).
-                        output._counter = node._output_counter = _VersionCounter()
-                        node._saved = (out_array, _OUTPUT_COUNTER, 0, 0, False, None)
-                    else:
-                        pack(node, values, x, None, raw, output)
-                return output
-        # the no-grad path: forward with the no-grad ctx, a tensor without history around it
-        token = _set_error_state(_QUIET)
-        try:
-            raw = forward(NO_GRAD_CTX, x_array)
+            else:
+                try:
+                    raw = _run_quietly(kernel, x_array)
+                except RuntimeError:
+                    raw = _call_quietly(kernel, x_array)
+                if node is not None:  # what the family's forward saves
+                    node._saved = (x_array,) if saves_input else (raw,)
         except ValueError as error:
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array,)) from None
-        finally:
-            _reset_error_state(token)
-        if type(raw) is not _ndarray:
-            if type(raw) is tuple:
-                return _untracked_outputs(raw)
-            raw = _asarray(raw)  # a reduction's numpy scalar
-        return new_result(raw)
+        if node is None:  # the no-grad path: a tensor without history around the result
+            if type(raw) is not _ndarray:
+                if type(raw) is tuple:
+                    return _untracked_outputs(raw)
+                raw = _asarray(raw)  # a reduction's numpy scalar
+            return new_result(raw)
+        # (``raw`` stays what forward returned: saved values are recognized by identity)
+        # (a reduction returns a numpy scalar; several results come as a tuple)
+        out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+        if out_array is None or out_array.dtype is not x_array.dtype:
+            # several outputs, or another dtype (a comparison's bools): general steps
+            return _connect(function, node, (x,), [x_array], raw, _NEEDS_UNARY, None)
+        # The shape backward must give the input's gradient: none needed when the
+        # result has the input's, as the incoming gradient has it already; an
+        # elementwise op's always has (numpy makes a tuple per ``shape`` read: the
+        # two reads and their comparison cost ~0.1 us).
+        if elementwise:
+            node._input_meta = None
+        else:
+            shape = x_array.shape
+            node._input_meta = None if out_array.shape == shape else ((shape, out_array.dtype),)
+        node._sequence_nr = _next_sequence_nr()
+        # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
+        if x_node is None:
+            meta = x._meta
+            x_node = None if meta is None else meta.accumulator
+            if x_node is None:
+                x_node = x._gradient_edge()[0]
+            node._next_nrs = _ZEROS_1
+        else:
+            output_nr = x._output_nr
+            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+        node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
+        # 4. the output
+        output = _new(_Tensor)
+        output._array = out_array
+        # A counter made on first use, as ``new_result`` gives outside inference mode
+        # (which this thread is not in: it records).
+        output._counter = None
+        output._requires_grad = False
+        output._grad_fn = node
+        output._output_nr = 0
+        output._meta = None
+        output._base = None
+        output._view = None
+        values = node._saved
+        if values:  # 5. saved values
+            if (
+                saves_result
+                and len(values) == 1
+                and values[0] is raw
+                and (fast or not (_hooks_active[0] or switches.saves))
+            ):
+                # ``saved.pack_result``'s case written out, without the call (0.14 us
+                # of a recorded ``a.sigmoid()``'s ~3): the result alone, with the
+                # counter it shares with the node made now (the output is new: no
+                # other thread sees it yet), in the node's slot (saved.OUTPUT_COUNTER).
+                output._counter = node._output_counter = _VersionCounter()
+                node._saved = (out_array, _OUTPUT_COUNTER, 0, 0, False, None)
+            else:
+                pack(node, values, x, None, raw, output)
+        return output
 
     record_unary.__qualname__ = record_unary.__name__ = f"record_{function.__name__}"
     return record_unary

@@ -20,7 +20,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.ops._helpers import (
     Constants,
@@ -56,11 +56,26 @@ class UnaryOp(Op):
     # comparing the two (autograd/record.py, ``_unary_recorder``).
     elementwise: ClassVar[bool] = True
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Where the family's forward is the op's forward, ``kernel`` is its whole work and
+        # ``saves`` says what it saves: the op declares the kernel as ``forward_kernel``, which
+        # its recording function calls in numpy's quiet context (quiet.run_quietly) without
+        # forward's frame or an error state set and reset (2.41 -> 2.28 us for a recorded
+        # sigmoid, benchmarks/README.md: unaryq), and saves the declared value itself. A kernel
+        # runs numpy's functions on arrays and reads no context variable, so it may run in a
+        # context holding numpy's error state alone.
+        forward_owner = next(klass for klass in cls.__mro__ if "forward" in vars(klass))
+        if vars(forward_owner).get("_forward_runs_kernel") and hasattr(cls, "kernel"):
+            cls.forward_kernel = cls.kernel
+        super().__init_subclass__(**kwargs)
+
 
 class SavesInput(UnaryOp):
     """A uniform unary op whose backward is written with its input: y = kernel(x), saves x."""
 
     saves = ("self",)
+
+    _forward_runs_kernel = True  # (its forward is the kernel and the saving: UnaryOp)
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -72,6 +87,8 @@ class SavesResult(UnaryOp):
     """A uniform unary op whose backward is written with its result: y = kernel(x), saves y."""
 
     saves = ("result",)
+
+    _forward_runs_kernel = True  # (its forward is the kernel and the saving: UnaryOp)
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -130,23 +147,20 @@ def abs_(input: Any) -> Any:
 _FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
+def exp_array(x: np.ndarray) -> np.ndarray:
+    """``e ** x`` of an array, as PyTorch computes it: Exp's kernel."""
+    # float32: computed in float64 and rounded to the nearest float32. numpy's float32 exp
+    # is off by an ulp for about a third of inputs (``exp(2)``); PyTorch's is (almost
+    # always) the nearest float32, and chains such as ``exp(exp(x))`` magnify the difference.
+    if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
+        return np.exp(x, dtype=_FLOAT64).astype(_FLOAT32)
+    return np.exp(x)
+
+
 class Exp(SavesResult):
     """y = exp(x);  dx = grad * y.  Saves its result: writing x later is legal, y is not."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        # float32: computed in float64 and rounded to the nearest float32. numpy's float32 exp
-        # is off by an ulp for about a third of inputs (``exp(2)``); PyTorch's is (almost
-        # always) the nearest float32, and chains such as ``exp(exp(x))`` magnify the
-        # difference. (Written here rather than as the family's ``kernel``: one Python call
-        # less, ~0.1 us of the op's ~1 us.)
-        if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
-            y = np.exp(x, dtype=_FLOAT64).astype(_FLOAT32)
-        else:
-            y = np.exp(x)
-        if ctx is not NO_GRAD_CTX:  # (saving on the no-grad ctx is a Python call for nothing)
-            ctx._saved = (y,)  # (save_for_backward without its call: UnaryOp)
-        return y
+    kernel = staticmethod(exp_array)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
@@ -225,35 +239,35 @@ def sqrt_(input: Any) -> Any:
 _ONE = Constants(1.0)
 
 
+def sigmoid_array(x: np.ndarray) -> np.ndarray:
+    """``1 / (1 + exp(-x))`` of an array, as PyTorch computes it: Sigmoid's kernel."""
+    # PyTorch's formula and order: its CPU kernel computes exactly this (the two exps differ
+    # by an ulp at times), so the tail keeps PyTorch's tiny values (sigmoid(-20) = 2.1e-9,
+    # where the tanh form gave 0) for the same four numpy calls. Below about -88.7
+    # (float32) exp(-x) overflows to inf and y is 0, as PyTorch's (no warning: forwards run
+    # with float warnings off, autograd/quiet.py).
+    if x.itemsize == 2:
+        # float16: in float32, rounded once (PyTorch); float16 throughout would be hundreds
+        # of ulps off where exp(-x) overflows float16.
+        return sigmoid_array(x.astype(_FLOAT32)).astype(x.dtype)
+    (one,) = _ONE.arrays[x.dtype]
+    # The four calls write into the array the first one made, out= given by position
+    # (``y += one`` costs a Python-level detour more): 1.07 -> 0.89 us on (8,) float32.
+    # reciprocal is the division 1 / y, correctly rounded: bit for bit ``one / y`` (all
+    # 2^32 float32 inputs checked against the formula with new arrays).
+    y = np.negative(x)
+    if type(y) is not np.ndarray:  # a 0-d x gives a numpy scalar: no buffer to write
+        y = np.asarray(y)
+    np.exp(y, y)
+    np.add(y, one, y)
+    np.reciprocal(y, y)
+    return y
+
+
 class Sigmoid(SavesResult):
     """y = 1 / (1 + exp(-x));  dx = grad * (1 - y) * y.  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        # PyTorch's formula and order: its CPU kernel computes exactly this (the two exps differ
-        # by an ulp at times), so the tail keeps PyTorch's tiny values (sigmoid(-20) = 2.1e-9,
-        # where the tanh form gave 0) for the same four numpy calls. Below about -88.7
-        # (float32) exp(-x) overflows to inf and y is 0, as PyTorch's (no warning: forwards run
-        # with float warnings off, autograd/quiet.py).
-        if x.itemsize == 2:
-            # float16: in float32, rounded once (PyTorch); float16 throughout would be hundreds
-            # of ulps off where exp(-x) overflows float16.
-            y = Sigmoid.forward(NO_GRAD_CTX, x.astype(_FLOAT32)).astype(x.dtype)
-        else:
-            (one,) = _ONE.arrays[x.dtype]
-            # The four calls write into the array the first one made, out= given by position
-            # (``y += one`` costs a Python-level detour more): 1.07 -> 0.89 us on (8,) float32.
-            # reciprocal is the division 1 / y, correctly rounded: bit for bit ``one / y`` (all
-            # 2^32 float32 inputs checked against the formula with new arrays).
-            y = np.negative(x)
-            if type(y) is not np.ndarray:  # a 0-d x gives a numpy scalar: no buffer to write
-                y = np.asarray(y)
-            np.exp(y, y)
-            np.add(y, one, y)
-            np.reciprocal(y, y)
-        if ctx is not NO_GRAD_CTX:  # (saving on the no-grad ctx is a Python call for nothing)
-            ctx._saved = (y,)  # (save_for_backward without its call: UnaryOp)
-        return y
+    kernel = staticmethod(sigmoid_array)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
@@ -274,7 +288,7 @@ def sigmoid_of(v: Any) -> Any:
     """
     if is_tensor(v):
         return Sigmoid.apply(v)
-    return Sigmoid.forward(NO_GRAD_CTX, v)
+    return sigmoid_array(v)
 
 
 def sigmoid(input: Any) -> Any:
@@ -376,14 +390,15 @@ class TanhBackward(Op):
         )
 
 
+def relu_array(x: np.ndarray) -> np.ndarray:
+    """``max(x, 0)`` of an array as PyTorch's: -0.0 and nan kept (np.maximum gives 0.0)."""
+    return zero_where(x < 0, x)
+
+
 class Relu(SavesResult):
     """y = max(x, 0);  dx = grad where y > 0.  Saves its result."""
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = zero_where(x < 0, x)  # PyTorch's max(x, 0) keeps -0.0 and nan (np.maximum: 0.0)
-        ctx._saved = (y,)  # (save_for_backward without its call: UnaryOp)
-        return y
+    kernel = staticmethod(relu_array)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -629,10 +644,8 @@ class Rsqrt(SavesResult):
     """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result."""
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        y = np.reciprocal(np.sqrt(x))
-        ctx.save_for_backward(y)
-        return y
+    def kernel(x: np.ndarray) -> np.ndarray:
+        return np.reciprocal(np.sqrt(x))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
