@@ -471,6 +471,7 @@ def _binary_recorder(
         if y_array.dtype is not dtype or (floats_only and dtype.kind != "f"):
             return fallback(x, y)  # promotion
         fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
+        node = None  # (none: the no-grad path)
         if fast or _grad_state.enabled:
             if x._base is not None or y._base is not None:
                 return fallback(x, y)  # a view catches up with its base's history first
@@ -485,138 +486,15 @@ def _binary_recorder(
                 node = make_node()
                 node._saved = ()
                 node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
-                # inf and nan are values, not warnings: a kernel runs in the quiet context
-                # (quiet.run_quietly: RuntimeError if another thread is inside it: then
-                # ``call_quietly``, which also raises the kernel's own error again), forward
-                # with the error state set and reset around it
-                try:
-                    if kernel is None:
-                        token = _set_error_state(_QUIET)
-                        try:
-                            raw = forward(node, x_array, y_array)
-                        finally:
-                            _reset_error_state(token)
-                    else:
-                        try:
-                            raw = _run_quietly(kernel, x_array, y_array)
-                        except RuntimeError:
-                            raw = _call_quietly(kernel, x_array, y_array)
-                        if notes:  # what forward would note: its options' defaults
-                            for name, value in notes:
-                                setattr(node, name, value)
-                except ValueError as error:
-                    if not broadcasts:
-                        raise
-                    raise _broadcast_error(error, (x_array, y_array)) from None
-                # (a reduction returns a numpy scalar; several results come as a tuple)
-                out_array = (
-                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-                )
-                if out_array is None or out_array.dtype is not dtype:
-                    if for_the_other:
-                        save_for_the_other(node, x_array, y_array)
-                    return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
-                # The shapes backward must give the inputs' gradients, unless the incoming
-                # gradient has them already: broadcasting and matrix products change shapes.
-                # (numpy makes a new tuple per ``shape`` read, ~0.05 us: each is read once,
-                # the result's only if needed: an op that broadcasts its inputs elementwise
-                # gives inputs of one shape a result of that shape.)
-                x_shape = x_array.shape
-                y_shape = y_array.shape
-                if (broadcasts and x_shape == y_shape) or (
-                    (x_shape == (shape := out_array.shape) or not x_needs)
-                    and (y_shape == shape or not y_needs)
-                ):
-                    node._input_meta = None
-                else:
-                    node._input_meta = (
-                        (x_shape, dtype) if x_needs else None,
-                        (y_shape, dtype) if y_needs else None,
-                    )
-                node._sequence_nr = _next_sequence_nr()
-                # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
-                if x_node is None:
-                    if x_needs:
-                        meta = x._meta
-                        x_node = None if meta is None else meta.accumulator
-                        if x_node is None:
-                            x_node = x._gradient_edge()[0]
-                    x_nr = 0
-                else:
-                    x_nr = x._output_nr
-                if y_node is None:
-                    if y_needs:
-                        meta = y._meta
-                        y_node = None if meta is None else meta.accumulator
-                        if y_node is None:
-                            y_node = y._gradient_edge()[0]
-                    y_nr = 0
-                else:
-                    y_nr = y._output_nr
-                node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
-                node._next1 = y_node
-                node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
-                # 4. the output
-                output = _new(_Tensor)
-                output._array = out_array
-                # A counter made on first use, as ``new_result`` gives outside inference mode
-                # (which this thread is not in: it records).
-                output._counter = None
-                output._requires_grad = False
-                output._grad_fn = node
-                output._output_nr = 0
-                output._meta = None
-                output._base = None
-                output._view = None
-                if for_the_other:  # 5. saved values: each input if the other needs a gradient
-                    x_counter = x._counter
-                    y_counter = y._counter
-                    if (
-                        (x_counter is None or type(x_counter) is _VersionCounter)
-                        and (y_counter is None or type(y_counter) is _VersionCounter)
-                        and x_array is not y_array
-                        and (fast or not (_hooks_active[0] or switches.saves))
-                    ):
-                        # ``save_for_the_other`` and ``saved.pack``'s entries for it written
-                        # out, without either call or the tuple between them: each input saved
-                        # at its version (no counter yet: 0, and none is made for this; an
-                        # inference tensor's raises in ``pack``), kept in the node's slot
-                        # (saved.IN_NODE), or an entry of Nones.
-                        if x_needs and y_needs:
-                            node._input0 = x
-                            node._input1 = y
-                            node._saved = (
-                                x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
-                                "_input0", x._grad_fn is not None, 0,
-                                y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
-                                "_input1", y._grad_fn is not None, 1,
-                            )
-                        elif x_needs:  # y alone
-                            node._input1 = y
-                            node._saved = _NOTHING + (
-                                y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
-                                "_input1", y._grad_fn is not None, 1,
-                            )
-                        else:  # x alone
-                            node._input0 = x
-                            node._saved = (
-                                x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
-                                "_input0", x._grad_fn is not None, 0,
-                            ) + _NOTHING
-                    else:
-                        save_for_the_other(node, x_array, y_array)
-                        pack(node, node._saved, x, y, raw, output)
-                    return output
-                values = node._saved
-                if values:  # 5. saved values (the packing chosen for the op: saved.fast_packer)
-                    pack(node, values, x, y, raw, output)
-                return output
-        # the no-grad path: forward with the no-grad ctx, a tensor without history around it
-        try:  # (quiet as above)
+        # inf and nan are values, not warnings: a kernel runs in the quiet context
+        # (quiet.run_quietly: RuntimeError if another thread is inside it: then
+        # ``call_quietly``, which also raises the kernel's own error again), forward with the
+        # error state set and reset around it (with the no-grad ctx if no node)
+        try:
             if kernel is None:
                 token = _set_error_state(_QUIET)
                 try:
-                    raw = forward(NO_GRAD_CTX, x_array, y_array)
+                    raw = forward(NO_GRAD_CTX if node is None else node, x_array, y_array)
                 finally:
                     _reset_error_state(token)
             else:
@@ -624,16 +502,122 @@ def _binary_recorder(
                     raw = _run_quietly(kernel, x_array, y_array)
                 except RuntimeError:
                     raw = _call_quietly(kernel, x_array, y_array)
+                if notes and node is not None:  # what forward would note: options' defaults
+                    for name, value in notes:
+                        setattr(node, name, value)
         except ValueError as error:
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
-        if type(raw) is not _ndarray:
-            if type(raw) is tuple:
-                return _untracked_outputs(raw)
-            raw = _asarray(raw)  # a reduction's numpy scalar
-        return new_result(raw)
-
+        if node is None:  # the no-grad path: a tensor without history around the result
+            if type(raw) is not _ndarray:
+                if type(raw) is tuple:
+                    return _untracked_outputs(raw)
+                raw = _asarray(raw)  # a reduction's numpy scalar
+            return new_result(raw)
+        # (a reduction returns a numpy scalar; several results come as a tuple)
+        out_array = (
+            raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+        )
+        if out_array is None or out_array.dtype is not dtype:
+            if for_the_other:
+                save_for_the_other(node, x_array, y_array)
+            return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
+        # The shapes backward must give the inputs' gradients, unless the incoming
+        # gradient has them already: broadcasting and matrix products change shapes.
+        # (numpy makes a new tuple per ``shape`` read, ~0.05 us: each is read once,
+        # the result's only if needed: an op that broadcasts its inputs elementwise
+        # gives inputs of one shape a result of that shape.)
+        x_shape = x_array.shape
+        y_shape = y_array.shape
+        if (broadcasts and x_shape == y_shape) or (
+            (x_shape == (shape := out_array.shape) or not x_needs)
+            and (y_shape == shape or not y_needs)
+        ):
+            node._input_meta = None
+        else:
+            node._input_meta = (
+                (x_shape, dtype) if x_needs else None,
+                (y_shape, dtype) if y_needs else None,
+            )
+        node._sequence_nr = _next_sequence_nr()
+        # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
+        if x_node is None:
+            if x_needs:
+                meta = x._meta
+                x_node = None if meta is None else meta.accumulator
+                if x_node is None:
+                    x_node = x._gradient_edge()[0]
+            x_nr = 0
+        else:
+            x_nr = x._output_nr
+        if y_node is None:
+            if y_needs:
+                meta = y._meta
+                y_node = None if meta is None else meta.accumulator
+                if y_node is None:
+                    y_node = y._gradient_edge()[0]
+            y_nr = 0
+        else:
+            y_nr = y._output_nr
+        node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
+        node._next1 = y_node
+        node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
+        # 4. the output
+        output = _new(_Tensor)
+        output._array = out_array
+        # A counter made on first use, as ``new_result`` gives outside inference mode
+        # (which this thread is not in: it records).
+        output._counter = None
+        output._requires_grad = False
+        output._grad_fn = node
+        output._output_nr = 0
+        output._meta = None
+        output._base = None
+        output._view = None
+        if for_the_other:  # 5. saved values: each input if the other needs a gradient
+            x_counter = x._counter
+            y_counter = y._counter
+            if (
+                (x_counter is None or type(x_counter) is _VersionCounter)
+                and (y_counter is None or type(y_counter) is _VersionCounter)
+                and x_array is not y_array
+                and (fast or not (_hooks_active[0] or switches.saves))
+            ):
+                # ``save_for_the_other`` and ``saved.pack``'s entries for it written
+                # out, without either call or the tuple between them: each input saved
+                # at its version (no counter yet: 0, and none is made for this; an
+                # inference tensor's raises in ``pack``), kept in the node's slot
+                # (saved.IN_NODE), or an entry of Nones.
+                if x_needs and y_needs:
+                    node._input0 = x
+                    node._input1 = y
+                    node._saved = (
+                        x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                        "_input0", x._grad_fn is not None, 0,
+                        y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                        "_input1", y._grad_fn is not None, 1,
+                    )
+                elif x_needs:  # y alone
+                    node._input1 = y
+                    node._saved = _NOTHING + (
+                        y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                        "_input1", y._grad_fn is not None, 1,
+                    )
+                else:  # x alone
+                    node._input0 = x
+                    node._saved = (
+                        x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                        "_input0", x._grad_fn is not None, 0,
+                    ) + _NOTHING
+            else:
+                save_for_the_other(node, x_array, y_array)
+                pack(node, node._saved, x, y, raw, output)
+            return output
+        values = node._saved
+        if values:  # 5. saved values (the packing chosen for the op: saved.fast_packer)
+            pack(node, values, x, y, raw, output)
+        return output
     record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
     return record_binary
 
