@@ -72,6 +72,7 @@ def cases(factories: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     y = a * b  # an op result: the chain's ``y * w``
 
     def no_grad_add() -> Any:
+        """Ten additions inside one ``no_grad`` block (the context's cost included)."""
         with minigrad.no_grad():
             for _ in range(10):
                 add(a, b)

@@ -185,6 +185,7 @@ class _Prototype:
 
     @staticmethod
     def tensor(data: Any, requires_grad: bool = False) -> Tensor:
+        """A prototype tensor, called as ``torch.tensor`` is."""
         return Tensor(data, requires_grad)
 
 

@@ -155,6 +155,7 @@ def dims_as_given(field: str) -> Callable[[Any], Any]:
     """As ``as_given``, for an ``int[]`` option: a lone int shows as a 1-tuple (``sum(-1)``)."""
 
     def get(node: Any) -> Any:
+        """The node's ``field`` as PyTorch shows an ``int[]`` option."""
         value = getattr(node, field)
         return _shown_dims((value,) if isinstance(value, (int, np.integer)) else value)
 
