@@ -29,8 +29,20 @@ values after backward, ``retain_graph`` errors) in a side table or an untracked 
 public node object (``grad_fn``, ``next_functions``, ``_saved_*``) made on first access and
 cached, as PyTorch makes a node's Python object only when Python asks for it.
 
+Why the count of surviving tracked objects per op is the figure that matters: CPython runs a
+full collection whenever the objects moved to the oldest generation since the last one exceed a
+quarter of those already there, and a full collection walks the whole heap (numpy, minigrad and
+PyTorch imported: ~194k objects, ~0.2 s here). So the collector's cost per op is about
+proportional to the tracked objects each op leaves alive, whatever the heap's size. PyTorch
+leaves 0.5 per op on this chain, not 0: the product keeps its input's Python tensor object alive
+(``_saved_self is x`` after ``del x``), so one tensor object per ``y*w`` survives. minigrad
+leaves 1.5 (the node of each op, and that tensor). ``prototype+saved`` keeps those tensor objects
+too (PyTorch's semantics), so it shows what untracked nodes alone would reach with nothing
+given up; ``prototype`` saves buffers only (not PyTorch's semantics, a lower bound).
+
 Run: ``python benchmarks/prototype_untracked_nodes.py [ops ...]`` (default 10^4 10^5): µs per op
-of the chain's forward, gc on and off, for minigrad, this prototype and PyTorch in one process,
+of the chain's forward, gc on and off, for minigrad, the prototype (with and without its saved
+tensor objects kept) and PyTorch in one process,
 and a check that the prototype's gradients of w and b equal PyTorch's.
 """
 
@@ -104,9 +116,9 @@ _NO_EDGE = (None, 0)
 _empty = np.empty
 
 
-def _record(kind: str, a: Tensor, b: Tensor) -> Tensor:
+def _record(kind: str, a: Tensor, b: Tensor, keep_saved: bool = False) -> Tensor:
     xa, xb = a._array, b._array
-    out = _new(Tensor)
+    out = _new(a.__class__)
     out._array = xa * xb if kind is MUL else xa + xb
     out._counter = None
     out.grad = None
@@ -117,10 +129,15 @@ def _record(kind: str, a: Tensor, b: Tensor) -> Tensor:
     # The edges go in an object array: numpy arrays are not tracked, so the collector never
     # walks from this node to the ones before it, and the node tuple (which then holds only
     # untracked objects) is untracked at the first collection it survives.
-    edges = _empty(2, object)
+    edges = _empty(4 if keep_saved and kind is MUL else 2, object)
     edges[0] = ea or _NO_EDGE
     edges[1] = eb or _NO_EDGE
     if kind is MUL:
+        if keep_saved:
+            # PyTorch keeps a saved input's Python object alive (``_saved_self is x`` after
+            # ``del x``): the tensors stay (tracked objects), only the node is hidden.
+            edges[2] = a
+            edges[3] = b
         # Saved: each operand the other's gradient needs, with its counter and version now.
         ca, cb = a._version_counter(), b._version_counter()
         node = (MUL, _next_sequence_nr(), edges, xa, ca, int(ca[0]), xb, cb, int(cb[0]))
@@ -189,6 +206,24 @@ class _Prototype:
         return Tensor(data, requires_grad)
 
 
+class TensorKeepingSaved(Tensor):
+    """A prototype tensor whose mul keeps its saved inputs' tensor objects, as PyTorch does."""
+
+    __slots__ = ()
+
+    def __mul__(self, other: Tensor) -> Tensor:
+        return _record(MUL, self, other, keep_saved=True)
+
+
+class _PrototypeKeepingSaved:
+    """The prototype with saved input tensors kept alive (tracked objects beside hidden nodes)."""
+
+    @staticmethod
+    def tensor(data: Any, requires_grad: bool = False) -> Tensor:
+        """A prototype tensor whose products keep their inputs' tensor objects."""
+        return TensorKeepingSaved(data, requires_grad)
+
+
 def chain(lib: Any, ops: int) -> tuple[float, Any, Any, Any]:
     """µs per op of the forward of ``ops`` ops ``y = y*w; y = y+b``; its result, w and b."""
     ones = np.ones(8, np.float32)
@@ -203,10 +238,22 @@ def chain(lib: Any, ops: int) -> tuple[float, Any, Any, Any]:
     return (time.process_time() - start) / ops * 1e6, y, w, b
 
 
+def tracked_objects_per_op(lib: Any, ops: int = 2000) -> float:
+    """The objects the collector tracks that a chain of ``ops`` ops keeps alive, per op."""
+    gc.collect()
+    before = len(gc.get_objects())
+    graph = chain(lib, ops)
+    gc.collect()
+    alive = len(gc.get_objects()) - before
+    del graph
+    return alive / ops
+
+
 def main() -> None:
     """Print µs per op with the collector on and off, and the gradient check."""
     lengths = [int(a) for a in sys.argv[1:]] or [10**4, 10**5]
-    libraries = {"minigrad": minigrad, "prototype": _Prototype}
+    libraries = {"minigrad": minigrad, "prototype": _Prototype,
+                 "prototype+saved": _PrototypeKeepingSaved}
     if torch is not None:
         libraries["torch"] = torch
     print("deep chain forward y = y*w; y = y+b on (8,) float32, µs per op (CPU time, median of 3)")
@@ -228,6 +275,9 @@ def main() -> None:
                     f"{n}/torch {row[n] / row['torch']:.2f}x" for n in row if n != "torch")
             print(f"{ops:>8} gc {'on ' if collector else 'off'} "
                   + "  ".join(f"{n} {v:.2f}" for n, v in row.items()) + ratios, flush=True)
+    survivors = {name: tracked_objects_per_op(lib) for name, lib in libraries.items()}
+    print("tracked objects each op leaves alive (after a full collection): "
+          + "  ".join(f"{name} {count:.2f}" for name, count in survivors.items()))
     _, y, w, b = chain(_Prototype, 2000)
     gc.collect()
     print("prototype node tracked by the collector after a collection:",
