@@ -248,7 +248,7 @@ def _name_saved_values(node: BackwardNode) -> bool:
     ``__getattr__``, every attribute read takes CPython's slow path (a hook per read, and no
     specialised lookups), which in backward is most of the bookkeeping's reads.
     """
-    node_class = type(node)
+    node_class = node._function._Node  # (the class a node of other options derives from)
     saved_attributes.infer_names(node)
     if node_class._names_of_saved is None:
         return False
@@ -267,6 +267,23 @@ def _look_up_saved_name(node: BackwardNode, name: str) -> Any:
     if saved_attributes.is_saved_name(name) and _name_saved_values(node):
         return getattr(node, name)
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '{name}'")
+
+
+def _defaulted_options(
+    forward: Callable[..., Any], fields: tuple[str, ...]
+) -> tuple[tuple[int, str, Any], ...]:
+    """The ``fields`` that are parameters of ``forward`` with a default: (position, name, default).
+
+    The position counts apply's arguments (forward's without ``ctx``).
+    """
+    parameters = list(inspect.signature(forward).parameters.values())[1:]
+    return tuple(
+        (position, parameter.name, parameter.default)
+        for position, parameter in enumerate(parameters)
+        if parameter.name in fields
+        and parameter.default is not inspect.Parameter.empty
+        and parameter.kind is not inspect.Parameter.KEYWORD_ONLY  # (apply passes positions)
+    )
 
 
 def _as_dtype(grad: Any, dtype: np.dtype) -> Any:
@@ -317,6 +334,8 @@ class Function:
     _forward_signature: ClassVar[inspect.Signature | None] = None
     # The options forward keeps on ``ctx`` for backward (``ctx.dim = dim``): the node's slots.
     # A custom Function may also set undeclared ones, as in PyTorch; they go to a __dict__.
+    # A built-in op's field that is a parameter of forward with a default (add's ``alpha``) is
+    # the option as given, noted by recording: forward does not set it (see ``_OptionsNode``).
     fields: ClassVar[tuple[str, ...]] = ()
     # Whether numpy's broadcasting errors in forward become PyTorch's message.
     broadcasts: ClassVar[bool] = False
@@ -334,6 +353,11 @@ class Function:
     # recording function, made from its declarations by autograd/record.py's ``recorder``).
     _fast_inputs: ClassVar[int] = -1
     _record: ClassVar[Callable[..., Any] | None] = None
+    # The options among ``fields`` that forward takes with a default, as (position among
+    # apply's arguments, name, default); and the node class whose slots keep them when a call
+    # gives another value (the node class itself if there are none).
+    _option_defaults: ClassVar[tuple[tuple[int, str, Any], ...]] = ()
+    _OptionsNode: ClassVar[type[BackwardNode]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -344,8 +368,22 @@ class Function:
         fields = tuple(dict.fromkeys(
             field for klass in reversed(cls.__mro__) for field in klass.__dict__.get("fields", ())
         ))
-        namespace = {"__slots__": fields, "_function": cls, "_name": name, "__doc__": cls.__doc__}
+        # An option forward takes with a default (add's ``alpha=1``) is recorded as given
+        # (``record.new_node``): at its default it is a class attribute of the node class, which
+        # a node then never writes; other values go into the slots of a subclass of the same
+        # name, ``_OptionsNode``.
+        options = () if cls._tensor_level else _defaulted_options(cls.forward, fields)
+        defaults = {name: default for _, name, default in options}
+        namespace = {
+            "__slots__": tuple(field for field in fields if field not in defaults),
+            "_function": cls, "_name": name, "__doc__": cls.__doc__, **defaults,
+        }
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
+        cls._option_defaults = options
+        cls._OptionsNode = cls._Node if not options else type(type_name, (cls._Node,), {
+            "__slots__": tuple(defaults), "__module__": cls._Node.__module__,
+            "__doc__": cls.__doc__,
+        })
         if cls._tensor_level:  # a custom Function's node shows ``_raw_saved_tensors`` instead
             saved_attributes.install_for_custom_function(cls._Node)
         else:
@@ -463,9 +501,9 @@ class Op(Function):
     # saved by forward: recording saves them, and its fast branch writes the entries out.
     saves_for_the_other: ClassVar[bool] = False
     # The array function that is forward's whole work on a call with the inputs alone (no
-    # options given: the options it notes on ctx keep forward's defaults; nothing saved but
-    # by declaration): a two-input op's recording function calls it in forward's place,
-    # without forward's Python frame, and notes those defaults itself.
+    # options given: each keeps forward's default, which the node class holds; nothing saved
+    # but by declaration): a two-input op's recording function calls it in forward's place,
+    # without forward's Python frame.
     forward_kernel: ClassVar[Callable[..., Any] | None] = None
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.

@@ -32,7 +32,6 @@ operators are such functions themselves (``binary_operator``), its hot methods c
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -168,7 +167,8 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
 
     # 2. forward
     if recording or tensor_level:  # a custom forward always gets a real ctx, as in PyTorch
-        node = function._Node()  # (a call of the class: quicker than object.__new__)
+        # (a call of the class: quicker than object.__new__)
+        node = new_node(function, args) if function._option_defaults else function._Node()
         node._saved = ()
         count = len(args)
         node.needs_input_grad = needs = (
@@ -450,7 +450,8 @@ def _binary_recorder(
     pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
     for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
-    notes = () if kernel is None else _default_notes(function)  # (Add's alpha=1)
+    if kernel is not None:
+        _check_kernel_fields(function)
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
@@ -502,9 +503,6 @@ def _binary_recorder(
                     raw = _run_quietly(kernel, x_array, y_array)
                 except RuntimeError:
                     raw = _call_quietly(kernel, x_array, y_array)
-                if notes and node is not None:  # what forward would note: options' defaults
-                    for name, value in notes:
-                        setattr(node, name, value)
         except ValueError as error:
             if not broadcasts:
                 raise
@@ -622,21 +620,34 @@ def _binary_recorder(
     return record_binary
 
 
-def _default_notes(function: type[Function]) -> tuple[tuple[str, Any], ...]:
-    """The options ``function``'s forward notes on ctx (``fields``), at forward's defaults.
+def new_node(function: type[Function], args: Sequence[Any]) -> BackwardNode:
+    """The node of ``function`` called on ``args``, with the options it declares as given.
 
-    What a recording function notes itself when it calls the op's ``forward_kernel`` in
-    forward's place (a call with the inputs alone leaves every option at its default).
+    An option at forward's default (``alpha=1``, the same object) is read from the node class,
+    where it is a class attribute; if any is given another value, the node is of the subclass
+    whose slots hold them all (``Function._OptionsNode``, of the same name). Either way the
+    node reads as forward's ``ctx.alpha = alpha`` would have made it. The recording functions
+    (calls with the inputs alone: every option at its default) make ``function._Node()``.
     """
-    parameters = inspect.signature(function.forward).parameters
-    notes = []
-    for name in function._Node.__slots__:
-        default = parameters[name].default if name in parameters else inspect.Parameter.empty
-        if default is inspect.Parameter.empty:
-            raise TypeError(f"{function.__name__} declares forward_kernel but its forward has "
-                            f"no default for its field {name!r}")
-        notes.append((name, default))
-    return tuple(notes)
+    options = function._option_defaults
+    for position, _, default in options:
+        if position < len(args) and args[position] is not default:
+            node = function._OptionsNode()
+            for index, name, value in options:
+                setattr(node, name, args[index] if index < len(args) else value)
+            return node
+    return function._Node()
+
+
+def _check_kernel_fields(function: type[Function]) -> None:
+    """Refuse a ``forward_kernel`` on an op whose node keeps a field without a default.
+
+    The recording function calls the kernel in forward's place, so nothing would set it.
+    """
+    fields = function._Node.__slots__  # (the options with a default are class attributes)
+    if fields:
+        raise TypeError(f"{function.__name__} declares forward_kernel but its forward has "
+                        f"no default for its field {fields[0]!r}")
 
 
 def binary_operator(

@@ -265,7 +265,7 @@ def infer_names(node: BackwardNode) -> None:
     Done once per op, on the first node inspected (or run by backward) while its values are
     still there.
     """
-    node_class = type(node)
+    node_class = node._function._Node  # (the class a node of other options derives from)
     if node_class._names_of_saved is not None or not node._saved:
         return
     names = []

@@ -18,7 +18,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
-from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
@@ -47,8 +47,7 @@ class Add(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
-        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops notes through a Python call)
-            ctx.alpha = alpha
+        # (``alpha`` is a declared option with a default: recording notes it, Function.fields)
         if alpha != 1:
             return _with_scaled(np.add, ctx, x, y, alpha, dtype)
         return np.add(x, y) if dtype is None else np.add(x, y, dtype=dtype)
@@ -98,7 +97,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     a, b, dtype = promote(input, other)
     if alpha != 1 or type(alpha) is not int:  # alpha=1, the common case, needs no check
         _check_alpha(a, dtype, alpha)
-    if dtype is None and alpha == 1:
+    if dtype is None and alpha == 1 and type(alpha) is int:
         return Add.apply(a, b)  # the options' defaults: two arguments fewer to look at
     return Add.apply(a, b, alpha, dtype)
 
@@ -133,8 +132,7 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
-        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops notes through a Python call)
-            ctx.alpha = alpha
+        # (``alpha`` is a declared option with a default: recording notes it, Function.fields)
         if alpha != 1:
             return _with_scaled(np.subtract, ctx, x, y, alpha, dtype)
         return x - y if dtype is None else np.subtract(x, y, dtype=dtype)

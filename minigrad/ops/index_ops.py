@@ -390,7 +390,8 @@ class IndexAdd(Op):
                 alpha: Any = 1) -> np.ndarray:
         if ctx.needs_input_grad[1]:
             ctx.save_for_backward(index, src)
-        ctx.dim, ctx.alpha, ctx.source_dim = dim, alpha, np.ndim(src)
+        # (``alpha`` is a declared option with a default: recording notes it, Function.fields)
+        ctx.dim, ctx.source_dim = dim, np.ndim(src)
         y = np.array(x, copy=True)
         scaled = times(src, alpha)
         np.add.at(at_least_1d(y), along(dim % max(x.ndim, 1), at_least_1d(index)),

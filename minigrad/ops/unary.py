@@ -153,8 +153,8 @@ def exp_array(x: np.ndarray) -> np.ndarray:
     # is off by an ulp for about a third of inputs (``exp(2)``); PyTorch's is (almost
     # always) the nearest float32, and chains such as ``exp(exp(x))`` magnify the difference.
     if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
-        return np.exp(x, dtype=_FLOAT64).astype(_FLOAT32)
-    return np.exp(x)
+        return _exp(x, dtype=_FLOAT64).astype(_FLOAT32)  # (``_exp``: np.exp bound, below)
+    return _exp(x)
 
 
 class Exp(SavesResult):
@@ -254,14 +254,20 @@ def sigmoid_array(x: np.ndarray) -> np.ndarray:
     # The four calls write into the array the first one made, out= given by position
     # (``y += one`` costs a Python-level detour more): 1.07 -> 0.89 us on (8,) float32.
     # reciprocal is the division 1 / y, correctly rounded: bit for bit ``one / y`` (all
-    # 2^32 float32 inputs checked against the formula with new arrays).
-    y = np.negative(x)
-    if type(y) is not np.ndarray:  # a 0-d x gives a numpy scalar: no buffer to write
+    # 2^32 float32 inputs checked against the formula with new arrays). The ufuncs are bound
+    # once (``_negative`` ...): numpy's module ``__getattr__`` keeps CPython 3.11 from
+    # specialising an ``np.<name>`` read, which then costs a generic lookup per call.
+    y = _negative(x)
+    if type(y) is not _ndarray:  # a 0-d x gives a numpy scalar: no buffer to write
         y = np.asarray(y)
-    np.exp(y, y)
-    np.add(y, one, y)
-    np.reciprocal(y, y)
+    _exp(y, y)
+    _add(y, one, y)
+    _reciprocal(y, y)
     return y
+
+
+_negative, _exp, _add, _reciprocal, _ndarray = (
+    np.negative, np.exp, np.add, np.reciprocal, np.ndarray)
 
 
 class Sigmoid(SavesResult):
