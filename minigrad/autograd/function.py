@@ -603,13 +603,11 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
             # (One gradient, the common case, in a call with a fixed argument count: CPython
             # runs it without building the argument tuple a ``*`` call needs.)
             result = formula(self, grads[0]) if len(grads) == 1 else formula(self, *grads)
-        if run is None or as_tensors or not edges_in_slots or self._input_meta is not None:
+        if as_tensors or not edges_in_slots or self._input_meta is not None:
             result = self._finish(result, grads, as_tensors, bool(release and values))
-            if run is None:  # (the engine's general path delivers them itself)
-                return result
         else:
-            # ``_finish``'s common case, inline: inputs shaped like the output, arrays, the
-            # engine's common path. A gradient of the incoming one's dtype object needs no
+            # ``_finish``'s common case, inline: inputs shaped like the output, arrays, edges
+            # in slots. A gradient on an edge with the incoming one's dtype object needs no
             # fitting; any other (an equal dtype object included) goes through ``_finish``.
             if type(result) is not tuple:
                 result = (result,)
@@ -627,6 +625,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                     self._input0 = self._input1 = None
                 else:
                     self._release_saved()  # Nones to remember, the guard, or other layouts
+        if run is None:  # (the engine's general path delivers them itself)
+            return result
         # The engine's common path: the gradients go along the node's edges from here, read
         # from its slots (no tuple of them made), one ``deliver`` per edge.
         if edges_in_slots:
