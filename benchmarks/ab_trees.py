@@ -13,7 +13,11 @@ The statements are ``bench_core.py``'s per-op ones on the same inputs ((8,) floa
 matmul, requiring grad): "rec" records them on cold leaves (PyTorch makes and frees the
 leaves' accumulators with every op; minigrad's leaves keep theirs), "warm" while a live graph
 holds the accumulators (plus ``y * b``, ``y`` an op result), "ng" under ``no_grad`` (and
-"ng 10x add": a ``with no_grad()`` block of ten ``a + b``, entering it counted).
+"ng 10x add": a ``with no_grad()`` block of ten ``a + b``, entering it counted). "chain" is
+``bench_core.py``'s chain, ``y = sigmoid(y * w + b)`` x100 then ``y.sum().backward()`` (the
+leaves' ``.grad`` reset first), "chain fwd" its forward alone (the graph dropped unused): the
+backward is their difference. Their figures are per chain step, and a batch runs the chain
+``--number`` / 100 times (at least once); like every case here, with the collector off.
 
 Per statement: each side's minimum over the rounds (µs per op), B/A and each side over
 PyTorch of the minimums, and the median over the rounds of B/A taken within each round: the
@@ -43,6 +47,9 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # case -> (statement, namespace: "cold" or "warm" leaves, run under no_grad)
 OPS = bench_core.OP_STATEMENTS
+# ``bench_core.chain_forward`` written out (``x`` needs no gradient; ``a``, ``b`` the leaves).
+CHAIN = (f"a.grad = b.grad = None\ny = x\nfor _ in range({bench_core.CHAIN_STEPS}):\n"
+         " y = (y * a + b).sigmoid()")
 CASES = {
     **{f"rec {op}": (statement, "cold", False) for op, statement in OPS.items()},
     **{f"warm {op}": (OPS[op], "warm", False) for op in bench_core.WARM_OPS},
@@ -50,7 +57,11 @@ CASES = {
     **{f"ng {op}": (statement, "cold", True) for op, statement in OPS.items()},
     # entering no_grad counted too, once per 10 ops (the figure is per block)
     "ng 10x add": ("with no_grad():\n for _ in range(10): a + b", "cold", False),
+    "chain": (CHAIN + "\ny.sum().backward()", "cold", False),
+    "chain fwd": (CHAIN, "cold", False),
 }
+# Ops (chain steps) per run of each case's statement: its figures are per op.
+STEPS = {case: bench_core.CHAIN_STEPS if case.startswith("chain") else 1 for case in CASES}
 
 
 def import_tree(root: str) -> tuple[ModuleType, dict[str, ModuleType]]:
@@ -70,7 +81,8 @@ def import_tree(root: str) -> tuple[ModuleType, dict[str, ModuleType]]:
 def namespaces(lib: Any) -> dict[str, dict[str, Any]]:
     """The cold and warm inputs of ``lib`` (minigrad or torch), the same values everywhere."""
     arrays = bench_core.numpy_inputs()
-    cold = {**bench_core.autograd_inputs(lib, arrays), "no_grad": lib.no_grad}
+    cold = {**bench_core.autograd_inputs(lib, arrays), "no_grad": lib.no_grad,
+            "x": lib.tensor(arrays["n"][0])}  # the chain's input
     cold["a"] * cold["b"]  # minigrad's leaves make their accumulators once, before any timing
     warm = bench_core.autograd_inputs(lib, arrays)
     warm["live"] = warm["a"] * warm["b"]  # holds the accumulators
@@ -112,7 +124,9 @@ def main() -> None:
                 if modules is not None:
                     sys.modules.update(modules)
                 with mode():
-                    times[case, side].append(timer.timeit(options.number) / options.number * 1e6)
+                    runs = max(1, options.number // STEPS[case])
+                    seconds = timer.timeit(runs) / (runs * STEPS[case])
+                    times[case, side].append(seconds * 1e6)
     print(f"A = {options.a}, B = {options.b}; load average {os.getloadavg()[0]:.1f}")
     print(f"µs per op, min over {options.rounds} interleaved rounds of {options.number}")
     header = f"{'case':12} {'A':>7} {'B':>7} {'B/A':>6} {'B/A median':>10}"

@@ -60,8 +60,11 @@ def _finish(node: Any, result: tuple[Any, ...], incoming: Any, release: bool) ->
 
 
 def sigmoid_runner(node: Any, grads: list[Any], as_tensors: bool = False,
-                   release: bool = False) -> tuple[Any, ...]:
-    """The library runner's common case for a node that saved its result, formula by argument."""
+                   release: bool = False, run: Any = None) -> tuple[Any, ...]:
+    """The library runner's common case for a node that saved its result, formula by argument.
+
+    (It returns its gradients whatever ``run``: the engine delivers them.)
+    """
     values = node._saved
     if (as_tensors or not values or switches.guarded or node._input_meta is not None
             or len(values) != saved.FIELDS or values[1] is not saved.OUTPUT_COUNTER
@@ -80,8 +83,11 @@ def _clean_input(node: Any, values: tuple[Any, ...], start: int, slot: str) -> b
 
 
 def mul_runner(node: Any, grads: list[Any], as_tensors: bool = False,
-               release: bool = False) -> tuple[Any, ...]:
-    """The library runner's common case for mul (both inputs saved), formula by argument."""
+               release: bool = False, run: Any = None) -> tuple[Any, ...]:
+    """The library runner's common case for mul (both inputs saved), formula by argument.
+
+    (It returns its gradients whatever ``run``: the engine delivers them.)
+    """
     values = node._saved
     if (as_tensors or not values or switches.guarded or node._input_meta is not None
             or len(values) != 2 * saved.FIELDS or values[1] is not saved.ON_TENSOR

@@ -337,6 +337,78 @@ def _leading_to(nodes: list[Node], targets: set[Node]) -> set[Node]:
     return found
 
 
+class Run:
+    """One backward's state, as a node's delivery sees it: where its gradients go.
+
+    ``deliver`` puts a gradient on one edge; a built-in op's backward runner calls it for each
+    of its edges (autograd/function.py ``backward_runner``), the engine loop for every other
+    node, so the rule is written once. ``following`` is the first node made ready by the
+    node now running, with its gradients in ``handed``: alone in the queue it would be the
+    next out of it, so the engine runs it next without the queue (a chain's common case).
+    """
+
+    __slots__ = ("dependencies", "buffers", "ready", "arrival", "following", "handed")
+
+    def __init__(self, dependencies: dict[Node, int], buffers: Buffers) -> None:
+        self.dependencies = dependencies  # edges still to deliver, per node
+        self.buffers = buffers  # the gradients of the nodes waiting for more
+        self.ready: ReadyQueue = []
+        self.arrival = 0  # breaks ties between nodes of equal priority (leaf accumulators): FIFO
+        self.following: Node | None = None
+        self.handed: list[Any] | None = None
+
+    def queue(self, node: Node, slots: list[Any] | None) -> None:
+        """Put the ready ``node`` (with the gradients it received) in the queue."""
+        if slots is not None:
+            self.buffers[node] = slots
+        self.arrival += 1
+        # Latest-made first: a node's consumers were all made after it, so run before it.
+        heapq.heappush(self.ready, (-node._sequence_nr, self.arrival, node))
+
+    def deliver(self, next_node: Node, grad: Any, node: Node, index: int) -> None:
+        """Hand ``grad`` (None: nothing) along edge ``index`` of ``node``, to ``next_node``.
+
+        The gradient is added to what ``next_node`` received so far, and its count of edges
+        still to deliver goes down; at zero it is ready: it becomes ``following`` (a node made
+        ready before it by the same node goes to the queue first, keeping their order).
+        """
+        dependencies = self.dependencies
+        count = dependencies.get(next_node)
+        if count is None:  # a node that does not lead to a target
+            return
+        if count == 1:  # its last edge delivers now: ready, with its gradients
+            slots = self.buffers.pop(next_node, None)  # what earlier edges summed, if any
+            if grad is not None:
+                # (One output: a node with several has ``_output_meta``; a slot reads faster.)
+                if slots is None and next_node._output_meta is None:
+                    slots = [grad]  # (a chain's case, inline: no call)
+                else:
+                    slots = _add(slots, next_node, node._next_nrs[index], grad)
+            if self.following is not None:
+                self.queue(self.following, self.handed)
+            self.following = next_node
+            self.handed = slots
+            return
+        dependencies[next_node] = count - 1
+        if grad is not None:
+            buffers = self.buffers
+            slots = buffers.get(next_node)
+            if slots is not None and len(slots) == 1:  # (a leaf's accumulator, once per use)
+                previous = slots[0]
+                # Out of place: the same gradient may have gone to several nodes.
+                slots[0] = grad if previous is None else previous + grad
+            else:
+                buffers[next_node] = _add(slots, next_node, node._next_nrs[index], grad)
+
+    def deliver_all(self, node: Node, results: Sequence[Any]) -> None:
+        """Hand each of ``results`` along its edge of ``node`` (``()``: nothing on any)."""
+        index = 0
+        for next_node in node._next_nodes:
+            if next_node is not None:
+                self.deliver(next_node, results[index] if results else None, node, index)
+            index += 1  # noqa: SIM113  (an enumerate object costs more on one or two edges)
+
+
 def _execute(
     graph: _Graph,
     buffers: Buffers,
@@ -344,21 +416,17 @@ def _execute(
     create_graph: bool,
     targets: _Targets | None,
 ) -> None:
-    ready: ReadyQueue = []
-    dependencies = graph.dependencies
-    arrival = 0  # breaks ties between nodes of equal priority (leaf accumulators) in FIFO order
+    run = Run(graph.dependencies, buffers)
+    ready = run.ready
     for node in graph.roots:
-        if dependencies[node] == 0:
-            arrival += 1
-            # Latest-made first: a node's consumers were all made after it, so run before it.
-            heapq.heappush(ready, (-node._sequence_nr, arrival, node))
+        if graph.dependencies[node] == 0:
+            run.queue(node, None)  # (its gradients are in ``buffers`` already)
     pop = heapq.heappop
-    push = heapq.heappush
     take = buffers.pop
-    dependants = dependencies.get
     # Read once: flipping anomaly mode from inside a backward hook does not change this run.
     anomaly_on = anomaly._state.enabled
     lean = targets is None and not anomaly_on  # the common path may run (node permitting)
+    release = not retain_graph
     # The node to run next when it is known without the queue, and the gradients it received.
     # A node in the queue has its gradients in ``buffers``; one handed over directly carries
     # them here, so a chain's gradients never go through the dict.
@@ -375,14 +443,12 @@ def _execute(
             # wanted. Without a gradient the node has nothing to compute and only releases
             # its dependants (its saved values stay, as PyTorch's do when it does not run).
             if grads is None:
-                results = ()
+                run.deliver_all(node, ())
             elif type(node) is AccumulateGrad:
                 grad = grads[0]
                 # Drop what still refers to the gradient from the previous steps (the list it
-                # came in, the last buffer filled, the producer's results): its count is then
-                # exact.
-                grads = slots = None
-                results = ()
+                # came in, the results of a node the engine delivered): its count is then exact.
+                grads = results = None
                 variable = node._variable()
                 hooks = None if variable is None or variable._meta is None else variable._meta.hooks
                 if hooks:
@@ -394,63 +460,29 @@ def _execute(
                     owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
                     node._accumulate(grad, owned)
             else:
-                # (Without retain_graph the node frees its saved values itself once its
-                # gradients are complete: no second call per node.)
-                results = node._backward(grads, create_graph, not retain_graph)
+                # A built-in op's runner delivers its gradients itself and returns None; other
+                # nodes return theirs. (Without retain_graph the node frees its saved values
+                # itself once its gradients are complete: no second call per node.)
+                results = node._backward(grads, create_graph, release, run)
+                if results is not None:
+                    run.deliver_all(node, results)
         else:
             results = _run_general(
                 node, grads, graph, targets, retain_graph, create_graph, anomaly_on
             )
-        # Deliver each result along its edge. A node that produced nothing (it received no
-        # gradient) still releases its dependants. The node's edges are read here and nowhere
-        # else in the loop: ``_next_nodes`` (and ``_next_nrs`` when a gradient goes on).
-        # (The index is counted by hand: an enumerate object costs more on one or two edges.)
-        index = 0
-        following = handed = None  # the first dependant made ready here, and its gradients
-        for next_node in node._next_nodes:
-            count = dependants(next_node)
-            if count is not None:  # None: no edge, or a node that does not lead to a target
-                grad = results[index] if results else None
-                if count == 1:  # its last edge delivers now: ready, with its gradients
-                    slots = take(next_node, None)  # what earlier edges summed, if any
-                    if grad is not None:
-                        if slots is None and next_node._num_outputs == 1:
-                            slots = [grad]  # (a chain's case, inline: no call)
-                        else:
-                            slots = _deliver(slots, next_node, node._next_nrs[index], grad)
-                    arrival += 1
-                    if following is None:
-                        following, handed, following_arrival = next_node, slots, arrival
-                    else:
-                        if slots is not None:
-                            buffers[next_node] = slots
-                        push(ready, (-next_node._sequence_nr, arrival, next_node))
-                else:
-                    dependencies[next_node] = count - 1
-                    if grad is not None:
-                        slots = buffers.get(next_node)
-                        if slots is None:
-                            buffers[next_node] = _deliver(
-                                None, next_node, node._next_nrs[index], grad
-                            )
-                        else:  # (a leaf's accumulator, once per use: inline, no call)
-                            output_nr = node._next_nrs[index]
-                            previous = slots[output_nr]
-                            # Out of place: the same gradient may have gone to several nodes.
-                            slots[output_nr] = grad if previous is None else previous + grad
-            index += 1  # noqa: SIM113
+            run.deliver_all(node, results)
         # Alone in the queue, the one node made ready would be the next out of it: run it
         # without the queue (a chain's common case). Otherwise it queues, in its turn.
-        if following is not None and ready:
-            if handed is not None:
-                buffers[following] = handed
-            push(ready, (-following._sequence_nr, following_arrival, following))
-            following = handed = None
-        node, grads = following, handed
-        slots = handed = None  # (the count of a gradient an accumulator may steal)
+        node = run.following
+        grads = run.handed
+        if node is not None:
+            run.following = run.handed = None  # (the count of a gradient an accumulator may steal)
+            if ready:
+                run.queue(node, grads)
+                node = grads = None
 
 
-def _deliver(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list[Any]:
+def _add(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list[Any]:
     """``slots`` (the gradients ``node`` received so far, or None) with ``grad`` added."""
     if slots is None:
         if node._num_outputs == 1:

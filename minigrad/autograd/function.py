@@ -36,7 +36,7 @@ import contextlib
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from minigrad.autograd.graph import EDGES_IN_SLOTS, SAVED_FIELDS, Node, sum_to_s
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import record, recorder
 from minigrad.autograd.tensor_base import TensorBase
+
+if TYPE_CHECKING:
+    from minigrad.autograd.engine import Run
 
 
 class BackwardNode(Node):
@@ -117,13 +120,19 @@ class BackwardNode(Node):
     # --- what the engine calls ---------------------------------------------------------------
 
     def _backward(
-        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+        self,
+        grads: list[Any],
+        as_tensors: bool = False,
+        release: bool = False,
+        run: Run | None = None,
     ) -> tuple[Any, ...]:
         """The gradients for the node's edges; ``release``: then free the saved values.
 
         ``release`` is the engine's common path without ``retain_graph``: the values go once
         the gradients are complete, as ``_release_saved`` after the call would free them, with
         one call less per node. (A formula that raises keeps them, as PyTorch's does.)
+        ``run``: the engine's run, which the built-in ops' runners deliver the gradients to
+        (``backward_runner``); this general method returns them, and the engine delivers.
         """
         # A built-in op's node (a custom Function's has ``_backward_custom`` in its place: see
         # ``Function._node_namespace``), so the engine's call needs no test of the kind.
@@ -179,9 +188,16 @@ class BackwardNode(Node):
         return result
 
     def _backward_custom(
-        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+        self,
+        grads: list[Any],
+        as_tensors: bool = False,
+        release: bool = False,
+        run: Run | None = None,
     ) -> tuple[Any, ...]:
-        """A custom Function's backward: on tensors, and its answer checked before use."""
+        """A custom Function's backward: on tensors, and its answer checked before use.
+
+        Its gradients are returned, whatever ``run``: the engine delivers them.
+        """
         values = self._saved
         self._unpacked = saved.unpack(self, True) if values or values is None else ()
         try:
@@ -525,7 +541,7 @@ class Op(Function):
         return cls.backward(node, *grads)
 
 
-def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
+def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]:
     """``BackwardNode._backward`` for the nodes of the built-in op ``function``, made once.
 
     The same steps, in one call per node: the check of the saved values for the layout the
@@ -537,7 +553,11 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
     ``saved_as_arguments`` it gets the checked values as parameters, ``backward(ctx, grad,
     *saved)``; otherwise they wait in the node's ``_unpacked`` slot for ``ctx.saved_tensors``.
     Then ``_finish``'s work, inline in the common case (gradients already of the inputs' shape,
-    arrays): the dtype check and the release of the saved values, whose layout is known here.
+    arrays, edges in slots): the dtype check and the release of the saved values, whose layout
+    is known here. Last, on the engine's common path (``run`` given), the delivery of each
+    gradient along its edge (``engine.Run.deliver``), so that the engine loop makes one call
+    per node, not a call and a loop over a tuple of edges; the general path gets the
+    gradients back.
     """
     formula = function.backward
     by_argument = function.saved_as_arguments
@@ -551,10 +571,17 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
     unpack = saved.unpack
     # Whether the op's saved values still await their names (``_name_saved_values``).
     unnamed = function._Node._names_of_saved is None
+    # How its node keeps its edges: in the slots ``_next0`` (and ``_next1``), or a tuple.
+    edges_in_slots = function.num_inputs in EDGES_IN_SLOTS
+    two_edges = function.num_inputs == 2
 
     def _backward(
-        self: BackwardNode, grads: list[Any], as_tensors: bool = False, release: bool = False
-    ) -> tuple[Any, ...]:
+        self: BackwardNode,
+        grads: list[Any],
+        as_tensors: bool = False,
+        release: bool = False,
+        run: Run | None = None,
+    ) -> tuple[Any, ...] | None:
         nonlocal unnamed
         values = self._saved
         if values or values is None:  # (None: freed, and ``unpack`` says so)
@@ -614,27 +641,49 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...]]:
             # (One gradient, the common case, in a call with a fixed argument count: CPython
             # runs it without building the argument tuple a ``*`` call needs.)
             result = formula(self, grads[0]) if len(grads) == 1 else formula(self, *grads)
-        if as_tensors or self._input_meta is not None:
-            return self._finish(result, grads, as_tensors, bool(release and values))
-        # ``_finish``'s common case, inline: inputs shaped like the output, arrays.
-        if type(result) is not tuple:
-            result = (result,)
-        dtype = grads[0].dtype
-        for grad in result:
-            if grad is not None and grad.dtype is not dtype and grad.dtype != dtype:
-                result = self._fit_grads(result, self._like(grads[0].shape, dtype))
-                break
-        if release and values:
-            # Checked by the layout test above (no guard, each counter a string, or an entry
-            # of Nones at 1 or 7): without Nones, ``_release_saved``'s common case, no call.
-            if unpacked is not None and values[1] is not None and values[-5] is not None:
-                self._saved = None
-                self._input0 = self._input1 = None
-            else:
-                self._release_saved()  # Nones to remember, the guard to lift, or other layouts
-        return result
+        if as_tensors or not edges_in_slots or self._input_meta is not None:
+            result = self._finish(result, grads, as_tensors, bool(release and values))
+        else:
+            # ``_finish``'s common case, inline: inputs shaped like the output, arrays, edges
+            # in slots. A gradient on an edge with the incoming one's dtype object needs no
+            # fitting; any other (an equal dtype object included) goes through ``_finish``.
+            if type(result) is not tuple:
+                result = (result,)
+            dtype = grads[0].dtype
+            grad = result[0]
+            if (grad is not None and grad.dtype is not dtype) or (
+                two_edges and (grad := result[1]) is not None and grad.dtype is not dtype
+            ):
+                result = self._finish(result, grads, False, False)
+            if release and values:
+                # Checked by the layout test above (no guard, each counter a string, or an
+                # entry of Nones at 1 or 7): without Nones, ``_release_saved``'s common case.
+                if unpacked is not None and values[1] is not None and values[-5] is not None:
+                    self._saved = None
+                    self._input0 = self._input1 = None
+                else:
+                    self._release_saved()  # Nones to remember, the guard, or other layouts
+        if run is None:  # (the engine's general path delivers them itself)
+            return result
+        # The engine's common path: the gradients go along the node's edges from here, read
+        # from its slots (no tuple of them made), one ``deliver`` per edge.
+        if edges_in_slots:
+            next_node = self._next0
+            if next_node is not None:
+                run.deliver(next_node, result[0], self, 0)
+            if two_edges:
+                next_node = self._next1
+                if next_node is not None:
+                    run.deliver(next_node, result[1], self, 1)
+        else:
+            run.deliver_all(self, result)
+        return None
 
     _backward.__doc__ = BackwardNode._backward.__doc__
+    # A code object of its own per op class: CPython specialises each attribute read to the
+    # one node class it then sees (a shared one sees them all, and reads every slot the slow
+    # way), as if the function were written out per class.
+    _backward.__code__ = _backward.__code__.replace()
     return _backward
 
 

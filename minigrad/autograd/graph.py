@@ -180,13 +180,16 @@ class Node:
             self._input0 = self._input1 = None  # (the saved inputs' tensors, if any)
 
     def _backward(
-        self, grads: list[Any], as_tensors: bool = False, release: bool = False
-    ) -> tuple[Any, ...]:
+        self, grads: list[Any], as_tensors: bool = False, release: bool = False, run: Any = None
+    ) -> tuple[Any, ...] | None:
         """Gradients for ``next_functions`` from the gradients of this node's outputs.
 
         ``as_tensors`` (create_graph): the gradients are tensors and the computation is recorded.
         ``release``: free the saved values once the gradients are computed (the engine's
         common path without ``retain_graph``; ``_release_saved`` does it otherwise).
+        ``run``: the engine's run (``engine.Run``) on its common path. A node may deliver its
+        gradients to it along its edges itself and return None (the built-in ops' runners
+        do); otherwise it returns them, and the engine delivers them.
         """
         raise NotImplementedError
 
@@ -263,7 +266,7 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         return "torch::autograd::AccumulateGrad"
 
     def _backward(
-        self, grads: list[Any], as_tensors: bool = False, release: bool = False
+        self, grads: list[Any], as_tensors: bool = False, release: bool = False, run: Any = None
     ) -> tuple[Any, ...]:
         self._accumulate(grads[0])  # (nothing saved: nothing to release)
         return ()
