@@ -485,6 +485,13 @@ def pinv_input(dtype_name: str, shape: Sequence[int]) -> str:
 
 
 # The once-per-process warnings of the deprecated minigrad.cholesky and minigrad.qr.
+# TORCH_WARN_ONCE of the engine, when backward() (not autograd.grad) runs with create_graph=True.
+BACKWARD_CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
+)
 CHOLESKY_DEPRECATED = (
     "minigrad.cholesky is deprecated in favor of minigrad.linalg.cholesky and will be removed "
     "in a future PyTorch release.\nL = minigrad.cholesky(A)\nshould be replaced with\n"

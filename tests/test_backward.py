@@ -3,10 +3,12 @@
 Every expected value and text here is what PyTorch 2.13 printed for the same program.
 """
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
-from _backend import mg, text
+from _backend import LIB, mg, text
 
 NO_GRAPH = "element 0 of tensors does not require grad and does not have a grad_fn"
 # PyTorch's node names keep its C++ namespace; minigrad keeps them verbatim (see test_inplace.py).
@@ -428,3 +430,55 @@ def test_stacked_scalars_get_0d_gradients():
         mg.stack([x0, x1.float() * 3]).backward(mg.tensor([10.0, 20.0]))
     assert x0.grad.shape == () and x0.grad.dtype == mg.float32 and x0.grad.item() == 20.0
     assert x1.grad.shape == () and x1.grad.dtype == mg.float64 and x1.grad.item() == 120.0
+
+
+def test_backward_with_create_graph_warns_once_about_the_cycle_autograd_grad_never():
+    # PyTorch's TORCH_WARN_ONCE: checked in a fresh process. autograd.grad and a backward that
+    # fails its checks first do not warn; the first backward(create_graph=True) does, once.
+    script = (
+        f"import warnings\nimport {LIB} as mg\n"
+        "x = mg.ones(3, requires_grad=True)\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    mg.autograd.grad((x * x).sum(), x, create_graph=True)\n"
+        "    try:\n"
+        "        (x * x).sum().backward(create_graph=True, inputs=[mg.ones(3)])\n"
+        "    except RuntimeError:\n"
+        "        pass\n"
+        "    print(len(caught))\n"
+        "    (x * x).sum().backward(create_graph=True)\n"
+        "    mg.autograd.backward([(x * x).sum()], create_graph=True)\n"
+        "for warning in caught:\n"
+        "    print(warning.category.__name__, str(warning.message).split(' (Triggered')[0])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.splitlines() == ["0", "UserWarning " + text(
+        "Using backward() with create_graph=True will create a reference cycle between the "
+        "parameter and its gradient which can cause a memory leak. We recommend using "
+        "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+        "make sure to reset the .grad fields of your parameters to None after use to break the "
+        "cycle and avoid the leak.")]
+
+
+def test_backward_inputs_retain_their_gradient_for_good():
+    # PyTorch calls retain_grad() on backward's inputs: a non-leaf keeps retaining afterwards.
+    x = mg.ones(3, requires_grad=True)
+    y = x * 2
+    (y * y).sum().backward(inputs=[y], retain_graph=True)
+    assert y.retains_grad
+    assert y.grad.tolist() == [4.0, 4.0, 4.0] and x.grad is None
+    (y * y).sum().backward()
+    assert y.grad.tolist() == [8.0, 8.0, 8.0] and x.grad.tolist() == [8.0, 8.0, 8.0]
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_backward_input_that_does_not_require_grad_raises_retain_grads_error(create_graph):
+    x = mg.ones(3, requires_grad=True)
+    y = x * 3
+    with pytest.raises(RuntimeError, match="^can't retain_grad on Tensor that has "
+                                           "requires_grad=False$"):
+        (x * y).sum().backward(create_graph=create_graph, inputs=[y, mg.ones(3)])
+    assert y.retains_grad  # (the inputs before it were already made to retain, as in PyTorch)
+    with pytest.raises(RuntimeError, match="^element 0 of tensors does not require grad"):
+        mg.ones(2).sum().backward(inputs=[x * 1])  # the roots are checked first

@@ -29,6 +29,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
+from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
@@ -53,7 +54,10 @@ def backward(
         grad_tensors: the gradient of each output; may be omitted for scalar outputs.
         retain_graph: keep the saved tensors for another backward (default: ``create_graph``).
         create_graph: record the backward computation itself, for higher-order gradients.
-        inputs: accumulate only into these tensors' ``.grad`` (default: every leaf).
+        inputs: accumulate only into these tensors' ``.grad`` (default: every leaf); a
+            non-leaf among them retains its gradient from then on (``retain_grad()``).
+        With ``create_graph=True`` it warns once per process about the cycle a leaf's ``.grad``
+        makes with its graph (PyTorch's warning; ``autograd.grad`` makes none).
 
     Example:
         >>> import minigrad
@@ -223,8 +227,6 @@ class _Targets:
         for index, (target_node, output_nr) in enumerate(self.edges):
             if target_node is node and grads[output_nr] is not None:
                 self.captured[index] = grads[output_nr]
-                if self.accumulate and not isinstance(node, AccumulateGrad):
-                    _retain(self.tensors[index], grads[output_nr])
 
 
 def run_backward(
@@ -242,8 +244,15 @@ def run_backward(
     ``accumulate``, added to their ``.grad``).
     """
     edges = _root_edges(roots)
+    if inputs is not None and accumulate:
+        # PyTorch: backward's inputs retain their gradient (for good: ``retains_grad`` stays
+        # True); a leaf's retain_grad() does nothing, and one that does not require grad raises.
+        for tensor in inputs:
+            tensor.retain_grad()
     targets = None if inputs is None else _Targets(list(inputs), accumulate)
     graph = _Graph([node for node, _ in edges], None if targets is None else targets.nodes)
+    if create_graph and accumulate:  # (the checks above raise before it, as in PyTorch)
+        warn_once(errors.BACKWARD_CREATE_GRAPH_CYCLE)  # a leaf's .grad would hold its graph
     buffers: Buffers = {}
     for (node, output_nr), grad in zip(edges, root_grads):
         _add_to_buffer(buffers, node, output_nr, grad)

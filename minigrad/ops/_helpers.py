@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -287,16 +286,6 @@ def promote_inplace(
             errors.inplace_dtype_mismatch(display_name(dtype), display_name(target._array.dtype))
         )
     return other, dtype
-
-
-_warned: set[str] = set()
-
-
-def warn_once(message: str) -> None:
-    """A UserWarning given once per process (PyTorch's TORCH_WARN_ONCE), at the caller's call."""
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 class NoDerivative(Op):

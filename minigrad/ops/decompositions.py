@@ -20,6 +20,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
+from minigrad._warnings import warn_once
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
@@ -28,7 +29,6 @@ from minigrad.ops._helpers import (
     constant_tensor,
     given_gradient,
     raw,
-    warn_once,
 )
 from minigrad.ops.return_types import (
     return_types,

@@ -17,6 +17,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
+from minigrad._warnings import warn_once
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import as_given, constant
@@ -29,7 +30,6 @@ from minigrad.ops._helpers import (
     operand,
     raw,
     run,
-    warn_once,
     wrap_dim,
 )
 
