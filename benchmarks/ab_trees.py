@@ -42,7 +42,13 @@ import bench_core
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # case -> (statement, namespace: "cold" or "warm" leaves, run under no_grad)
-OPS = bench_core.OP_STATEMENTS
+OPS = {
+    **bench_core.OP_STATEMENTS,
+    # the other reductions that share sum's path (not in bench_core's table)
+    "mean": "a.mean()",
+    "sum dim": "m.sum(1)",
+    "mean dim": "m.mean(1)",
+}
 CASES = {
     **{f"rec {op}": (statement, "cold", False) for op, statement in OPS.items()},
     **{f"warm {op}": (OPS[op], "warm", False) for op in bench_core.WARM_OPS},
