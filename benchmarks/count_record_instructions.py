@@ -13,11 +13,12 @@ not time (cache misses, numpy's kernels), so a change that pays is then confirme
 Cases: ``add``, ``mul`` ((8,) float32 leaves requiring grad, their accumulators made),
 ``mul_result`` (``y * b`` with ``y`` an op result), ``mul_one`` (only ``a`` requires grad),
 ``sigmoid``, ``sum``, and under ``no_grad``: ``no_grad_add``, ``no_grad_sum``,
-``no_grad_mean``, ``no_grad_sum_dim`` (``m.sum(1)`` of an 8x8 ``m``). ``--checkout``: the
-checkout whose minigrad is counted (default this one), ``--other``: another one counted too,
-as "before" (``git archive main | tar -x -C /tmp/main``). The count moves by up to ~1 % with
-the length of the checkout's path (copy both trees to paths of one length for an A/B). Needs
-``valgrind`` on the PATH; ~30 s per case and tree on a busy machine.
+``no_grad_mean``, ``no_grad_sum_dim``, ``no_grad_mean_dim`` (``m.sum(1)``, ``m.mean(1)`` of an
+8x8 ``m``). ``--checkout``: the checkout whose minigrad is counted (default this one),
+``--other``: another one counted too, as "before" (``git archive main | tar -x -C /tmp/main``).
+The count moves by up to ~1 % with the length of the checkout's path (copy both trees to paths
+of one length for an A/B). Needs ``valgrind`` on the PATH; ~30 s per case and tree on a busy
+machine.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import sys
 from pathlib import Path
 
 CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "sum", "no_grad_add", "no_grad_sum",
-         "no_grad_mean", "no_grad_sum_dim")
+         "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim")
 
 
 def run_case(case: str, count: int) -> None:
@@ -57,6 +58,7 @@ def run_case(case: str, count: int) -> None:
         "no_grad_sum": lambda _, __: a.sum(),
         "no_grad_mean": lambda _, __: a.mean(),
         "no_grad_sum_dim": lambda _, __: m.sum(1),
+        "no_grad_mean_dim": lambda _, __: m.mean(1),
     }
     step = steps[case]
     for _ in range(3):  # warm-up: every path taken once (names of saved values, caches)

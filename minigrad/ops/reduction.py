@@ -150,7 +150,8 @@ class SumDim(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 dtype: Any, given_dim: Any) -> np.ndarray:
-        ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
+        if ctx is not NO_GRAD_CTX:  # (as Sum's)
+            ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
         return _add_reduce(x, axis=axes, keepdims=keepdim, dtype=dtype, out=_ARRAY_OUT)
 
     @staticmethod
@@ -191,7 +192,8 @@ class MeanDim(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 dtype: Any, given_dim: Any) -> np.ndarray:
-        ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
+        if ctx is not NO_GRAD_CTX:  # (as Sum's)
+            ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
         return np.mean(x, axis=axes, keepdims=keepdim, dtype=x.dtype if dtype is None else dtype)
 
     @staticmethod
