@@ -46,7 +46,13 @@ import bench_core
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # case -> (statement, namespace: "cold" or "warm" leaves, run under no_grad)
-OPS = bench_core.OP_STATEMENTS
+OPS = {
+    **bench_core.OP_STATEMENTS,
+    # the other reductions that share sum's path (not in bench_core's table)
+    "mean": "a.mean()",
+    "sum dim": "m.sum(1)",
+    "mean dim": "m.mean(1)",
+}
 # ``bench_core.chain_forward`` written out (``x`` needs no gradient; ``a``, ``b`` the leaves).
 CHAIN = (f"a.grad = b.grad = None\ny = x\nfor _ in range({bench_core.CHAIN_STEPS}):\n"
          " y = (y * a + b).sigmoid()")

@@ -12,11 +12,13 @@ not time (cache misses, numpy's kernels), so a change that pays is then confirme
 
 Cases: ``add``, ``mul`` ((8,) float32 leaves requiring grad, their accumulators made),
 ``mul_result`` (``y * b`` with ``y`` an op result), ``mul_one`` (only ``a`` requires grad),
-``sigmoid``, ``no_grad_add``. ``--checkout``: the checkout whose minigrad is counted (default
-this one), ``--other``: another one counted too, as "before" (``git archive main | tar -x -C
-/tmp/main``). The count moves by up to ~1 % with the length of the checkout's path (copy both
-trees to paths of one length for an A/B). Needs ``valgrind`` on the PATH; ~30 s per case and
-tree on a busy machine.
+``sigmoid``, ``sum``, and under ``no_grad``: ``no_grad_add``, ``no_grad_sum``,
+``no_grad_mean``, ``no_grad_sum_dim``, ``no_grad_mean_dim`` (``m.sum(1)``, ``m.mean(1)`` of an
+8x8 ``m``). ``--checkout``: the checkout whose minigrad is counted (default this one),
+``--other``: another one counted too, as "before" (``git archive main | tar -x -C /tmp/main``).
+The count moves by up to ~1 % with the length of the checkout's path (copy both trees to paths
+of one length for an A/B). Needs ``valgrind`` on the PATH; ~30 s per case and tree on a busy
+machine.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "no_grad_add")
+CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "sum", "no_grad_add", "no_grad_sum",
+         "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim")
 
 
 def run_case(case: str, count: int) -> None:
@@ -42,6 +45,7 @@ def run_case(case: str, count: int) -> None:
     a, b = (minigrad.tensor(rng.standard_normal(8).astype(np.float32), requires_grad=True)
             for _ in range(2))
     c = minigrad.tensor(rng.standard_normal(8).astype(np.float32))
+    m = minigrad.tensor(rng.standard_normal((8, 8)).astype(np.float32), requires_grad=True)
     y = a * b  # an op result; this also makes the leaves' accumulators, as a forward does
     steps = {
         "add": lambda _, __: a + b,
@@ -49,12 +53,17 @@ def run_case(case: str, count: int) -> None:
         "mul_result": lambda _, __: y * b,
         "mul_one": lambda _, __: a * c,
         "sigmoid": lambda _, __: a.sigmoid(),
+        "sum": lambda _, __: a.sum(),
         "no_grad_add": lambda _, __: a + b,
+        "no_grad_sum": lambda _, __: a.sum(),
+        "no_grad_mean": lambda _, __: a.mean(),
+        "no_grad_sum_dim": lambda _, __: m.sum(1),
+        "no_grad_mean_dim": lambda _, __: m.mean(1),
     }
     step = steps[case]
     for _ in range(3):  # warm-up: every path taken once (names of saved values, caches)
         step(None, None)
-    if case == "no_grad_add":
+    if case.startswith("no_grad_"):
         with minigrad.no_grad():
             functools.reduce(step, range(count), None)
     else:

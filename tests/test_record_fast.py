@@ -105,7 +105,7 @@ def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatc
 
 # Rows whose "same"-shape sample must take the fast branch: the test can fail if it never runs.
 MUST_TAKE = {"add", "add_operator", "mul", "exp", "sigmoid", "tanh", "relu", "neg", "sin", "log",
-             "sqrt", "rsqrt", "erf"}
+             "sqrt", "rsqrt", "erf", "sum", "mean"}
 
 
 @pytest.mark.parametrize("grad_mode", [True, False], ids=["grad", "no_grad"])
@@ -229,6 +229,39 @@ def test_the_unary_families_declare_their_kernel_as_forward_kernel() -> None:
         assert saved is (x if op.saves == ("self",) else y), op.__name__
     for op in (unary.Neg, unary.Clone, unary.Sign):  # forwards of their own: no kernel declared
         assert op.forward_kernel is None
+
+
+def test_a_no_grad_kernel_computes_what_forward_computes() -> None:
+    # The no-grad path of an op that declares ``no_grad_kernel`` (the reductions of all
+    # elements) calls it in forward's place: the same array bit for bit, in every float dtype,
+    # on 0-d, empty, strided and large inputs (a mean over more than 2048 elements divides in
+    # float64), and np.mean's value for the mean (its forward called np.mean before).
+    from minigrad.autograd.function import BackwardNode, Op
+    from minigrad.ops import reduction
+
+    def family(cls: type) -> list[type]:
+        return [cls] + [op for sub in cls.__subclasses__() for op in family(sub)]
+
+    declared = {op for op in family(Op) if op.no_grad_kernel is not None}
+    assert {reduction.Sum, reduction.Mean} <= declared
+    rng = np.random.default_rng(0)
+    for dtype in (np.float16, np.float32, np.float64):
+        inputs = [rng.standard_normal(()), np.zeros(0), rng.standard_normal(8),
+                  rng.standard_normal((3, 4)).T, rng.standard_normal((5, 6))[::2, 1::2],
+                  rng.standard_normal(3001) * 10, np.array([np.inf, -np.inf, 1.0])]
+        for x in (value.astype(dtype) for value in inputs):
+            for op in declared:
+                if op.forward_kernel is not None:
+                    continue  # (recorded through its kernel too: checked above)
+                with np.errstate(all="ignore"):
+                    expected = op.forward(BackwardNode(), x)
+                    got = op.no_grad_kernel(x)
+                    mean = np.mean(x, dtype=x.dtype) if x.size else np.float64("nan")
+                assert type(got) is np.ndarray, op.__name__
+                assert (got.dtype, got.shape) == (expected.dtype, expected.shape), op.__name__
+                assert got.tobytes() == expected.tobytes(), (op.__name__, dtype, x.shape)
+                if op is reduction.Mean:
+                    np.testing.assert_array_equal(got, np.asarray(mean, dtype))
 
 
 def test_each_op_packs_what_it_saves_with_the_packing_chosen_for_it() -> None:

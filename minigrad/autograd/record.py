@@ -39,6 +39,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
+from minigrad.autograd import tensor_base as _tensor_base
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import sequence_numbers
@@ -318,6 +319,8 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     # kernels touch only numpy): called in the quiet context, the declared value saved here.
     kernel = function.forward_kernel
     saves_input = function.saves == ("self",)  # (else the result: UnaryOp saves one value)
+    # What the no-grad path calls: the kernel, or one declared for it alone (the reductions')
+    no_grad_kernel = function.no_grad_kernel or kernel
 
     def record_unary(x: Any) -> Any:
         """Record ``function`` on ``x`` (or run it without a node): see ``_unary_recorder``."""
@@ -328,6 +331,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # test instead of grad mode's, anomaly mode's, the hooks' and the switches' below.
         fast = not _modes_on
         node = None  # (none: the no-grad path)
+        step = no_grad_kernel  # what runs forward's work (None: forward itself)
         if fast or _grad_state.enabled:
             if x._base is not None:  # a view catches up with its base's history first
                 return _general(function, (x,), None)
@@ -339,11 +343,12 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 node = make_node()  # (a call of the class: quicker than object.__new__)
                 node._saved = ()
                 node.needs_input_grad = _NEEDS_UNARY
+                step = kernel
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (``call_quietly`` if another thread is inside it, as ``_binary_recorder``), forward
         # with the error state set and reset around it (with the no-grad ctx if no node)
         try:
-            if kernel is None:
+            if step is None:
                 token = _set_error_state(_QUIET)
                 try:
                     raw = forward(NO_GRAD_CTX if node is None else node, x_array)
@@ -351,9 +356,9 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                     _reset_error_state(token)
             else:
                 try:
-                    raw = _run_quietly(kernel, x_array)
+                    raw = _run_quietly(step, x_array)
                 except RuntimeError:
-                    raw = _call_quietly(kernel, x_array)
+                    raw = _call_quietly(step, x_array)
                 if node is not None:  # what the family's forward saves
                     node._saved = (x_array,) if saves_input else (raw,)
         except ValueError as error:
@@ -365,7 +370,18 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw)
+            # ``new_result`` written out, without its call (~0.03 us of a no-grad ``a.sum()``)
+            output = _new(_Tensor)
+            output._array = raw
+            counter = _tensor_base.new_counter  # (another kind in inference mode)
+            output._counter = None if counter is _VersionCounter else counter()
+            output._requires_grad = False
+            output._grad_fn = None
+            output._output_nr = 0
+            output._meta = None
+            output._base = None
+            output._view = None
+            return output
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)

@@ -85,6 +85,32 @@ _ARRAY_OUT = _array_out()
 # Bound once: ``np.add.reduce`` looks the ufunc's method up on every call (~0.08 µs of a small
 # sum's ~0.9).
 _add_reduce = np.add.reduce
+_true_divide = np.true_divide
+
+
+def _sum_all(x: np.ndarray, dtype: Any = None) -> np.ndarray:
+    """The sum of all of ``x``'s elements (in ``dtype``): Sum's work, as a 0-d array.
+
+    np.sum without its Python layers (axis and dtype positional: a cheaper call).
+    """
+    return _add_reduce(x, None, dtype, out=_ARRAY_OUT)
+
+
+def _mean_all(x: np.ndarray, dtype: Any = None) -> np.ndarray:
+    """The mean of all of ``x``'s elements (in ``dtype``, else x's): Mean's work, as a 0-d array.
+
+    np.mean's own steps without its Python layers (~3 us of a small mean): the sum, then its
+    division by the count in float64 rounded once to the mean's dtype (np.mean's count is an
+    np.intp). A count of at most 2048 is exact in every float dtype, and the division in the
+    mean's own dtype is then the same value bit for bit (float64's quotient rounded again is
+    the correctly rounded one for these significands), without the float64 detour. An empty
+    ``x`` gives 0 / 0: nan, as PyTorch (silently, in numpy's quiet state).
+    """
+    total = _add_reduce(x, None, x.dtype if dtype is None else dtype, out=_ARRAY_OUT)
+    count = x.size
+    if count <= 2048:
+        return _true_divide(total, count, out=_ARRAY_OUT)
+    return _true_divide(total, count, dtype=np.float64, out=_ARRAY_OUT).astype(total.dtype)
 
 
 class Sum(Op):
@@ -92,12 +118,15 @@ class Sum(Op):
 
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
+    # Under no_grad the recording function calls the sum in numpy's quiet context without
+    # forward's frame and the error state set and reset around it (benchmarks/README.md: ngsum)
+    no_grad_kernel = _sum_all
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any = None) -> np.ndarray:
         if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops notes through a Python call)
             ctx.shape = x.shape
-        # np.sum without its Python layers (axis and dtype positional: a cheaper call)
+        # (``_sum_all`` written out: a recorded ``x.sum()`` without its frame)
         return _add_reduce(x, None, dtype, out=_ARRAY_OUT)
 
     @staticmethod
@@ -121,7 +150,8 @@ class SumDim(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 dtype: Any, given_dim: Any) -> np.ndarray:
-        ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
+        if ctx is not NO_GRAD_CTX:  # (as Sum's)
+            ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
         return _add_reduce(x, axis=axes, keepdims=keepdim, dtype=dtype, out=_ARRAY_OUT)
 
     @staticmethod
@@ -134,12 +164,12 @@ class Mean(Op):
 
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape", "self_sym_numel": numel("shape")}
+    no_grad_kernel = _mean_all  # (as Sum's)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: Any = None) -> np.ndarray:
         ctx.shape = x.shape
-        dtype = x.dtype if dtype is None else dtype  # mean(dtype=): computed in that dtype
-        return np.mean(x, dtype=dtype) if x.size else np.array(np.nan, dtype=dtype)
+        return _mean_all(x, dtype)  # mean(dtype=): computed in that dtype
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -162,7 +192,8 @@ class MeanDim(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 dtype: Any, given_dim: Any) -> np.ndarray:
-        ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
+        if ctx is not NO_GRAD_CTX:  # (as Sum's)
+            ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
         return np.mean(x, axis=axes, keepdims=keepdim, dtype=x.dtype if dtype is None else dtype)
 
     @staticmethod

@@ -11,6 +11,7 @@ every tensor's value, dtype, shape, ``requires_grad``, ``is_leaf``, ``_version``
 - ``generator.py``  the programs (``generate(seed)``)
 - ``runner.py``     one run of a program on one library, as comparable plain data
 - ``compare.py``    the first difference between the two runs
+- ``rounding.py``   whether differing values are only last bits the statements passed on
 - ``shrink.py``     a divergence reduced to the fewest statements that still show it
 - ``known.py``      divergences of known, not-yet-fixed classes, each with its issue
 - ``__main__.py``   ``python -m tests_torch.random_programs --n N --seed S --jobs J``

@@ -10,6 +10,7 @@ import minigrad
 from tests_torch.random_programs.compare import Divergence, compare
 from tests_torch.random_programs.generator import Statement, generate
 from tests_torch.random_programs.known import classify
+from tests_torch.random_programs.rounding import only_inherited
 from tests_torch.random_programs.runner import run
 
 
@@ -32,6 +33,9 @@ def check_program(program: list[Statement]) -> Finding | None:
     torch_run = run(program, torch)
     minigrad_run = run(program, minigrad)
     divergence = compare(torch_run, minigrad_run)
+    if divergence is not None and divergence.category == "value" and only_inherited(program):
+        # last-bit differences the statements passed on (rounding.py): the rest still counts
+        divergence = compare(torch_run, minigrad_run, values=False)
     if divergence is None:
         return None
     return Finding(program, divergence, classify(program, minigrad_run, divergence))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -58,8 +59,15 @@ class Run:
     from_grad: set[str] = field(default_factory=set)
 
 
-def run(program: list[Statement], library: ModuleType) -> Run:
-    """Run ``program`` with ``torch`` bound to ``library``."""
+def run(
+    program: list[Statement],
+    library: ModuleType,
+    after_each: Callable[[dict[str, Any]], None] | None = None,
+) -> Run:
+    """Run ``program`` with ``torch`` bound to ``library``.
+
+    ``after_each``: called with the namespace after each statement (rounding.py's trace).
+    """
     namespace: dict[str, Any] = {"torch": library}
     outcomes = []
     facts = []
@@ -72,6 +80,8 @@ def run(program: list[Statement], library: ModuleType) -> Run:
             outcomes.append(_execute(statement, namespace, library))
             _note_gradient(statement, namespace, library, version_offsets)
             _note_from_grad(statement, from_grad)
+            if after_each is not None:
+                after_each(namespace)
         tensors = {
             name: _describe(value, version_offsets.get(name, 0))
             for name, value in namespace.items()
@@ -209,7 +219,7 @@ def _describe(tensor: Any, version_offset: int) -> dict[str, Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # reading .grad of a non-leaf warns in both
         return {
-            "value": _read(lambda: _array(tensor)),
+            "value": read_value(tensor),
             "dtype": _read(lambda: normalize(str(tensor.dtype))),
             "shape": _read(lambda: tuple(tensor.shape)),
             "_version": _read(lambda: tensor._version - version_offset),
@@ -218,6 +228,11 @@ def _describe(tensor: Any, version_offset: int) -> dict[str, Any]:
             "is_leaf": _read(lambda: tensor.is_leaf),
             "grad": _read(lambda: _grad(tensor.grad)),
         }
+
+
+def read_value(tensor: Any) -> Any:
+    """The tensor's value as a new numpy array, or what reading it raised."""
+    return _read(lambda: _array(tensor))
 
 
 def _array(tensor: Any) -> np.ndarray:
