@@ -39,7 +39,6 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
-from minigrad.autograd import tensor_base as _tensor_base
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import sequence_numbers
@@ -370,18 +369,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            # ``new_result`` written out, without its call (~0.03 us of a no-grad ``a.sum()``)
-            output = _new(_Tensor)
-            output._array = raw
-            counter = _tensor_base.new_counter  # (another kind in inference mode)
-            output._counter = None if counter is _VersionCounter else counter()
-            output._requires_grad = False
-            output._grad_fn = None
-            output._output_nr = 0
-            output._meta = None
-            output._base = None
-            output._view = None
-            return output
+            return new_result(raw)
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
