@@ -194,6 +194,9 @@ UNCHECKED = frozenset(
         "nll_loss", "smooth_l1_loss",
         # (and these check their own arguments, with the name of the ATen op behind them)
         "eye", "unique",
+        # (PyTorch writes Tensor.backward in Python: torch.autograd.backward's checks, which
+        # autograd/engine.py's backward makes)
+        "backward",
     }
 )  # fmt: skip
 # NumPy's names PyTorch's parser also takes for four parameters (python_arg_parser.cpp):

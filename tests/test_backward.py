@@ -482,3 +482,42 @@ def test_backward_input_that_does_not_require_grad_raises_retain_grads_error(cre
     assert y.retains_grad  # (the inputs before it were already made to retain, as in PyTorch)
     with pytest.raises(RuntimeError, match="^element 0 of tensors does not require grad"):
         mg.ones(2).sum().backward(inputs=[x * 1])  # the roots are checked first
+
+
+@pytest.mark.parametrize(("gradient", "message"), [
+    ("abc", "gradients can be either Tensors or None, but got str"),  # (its characters)
+    (object(), "'object' object is not iterable"),
+    (5, "'int' object is not iterable"),
+])
+@pytest.mark.parametrize("form", ["method", "function"])
+def test_backward_gradient_of_another_type_gets_pytorchs_python_level_error(
+    gradient, message, form
+):
+    x = mg.ones(3, requires_grad=True)
+    y = (x * x).sum()
+    run = y.backward if form == "method" else lambda g: mg.autograd.backward(y, g)
+    with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+        run(gradient)
+    assert x.grad is None
+
+
+@pytest.mark.parametrize(("options", "error", "message"), [
+    ({"retain_graph": "s"}, TypeError, "'str' object cannot be interpreted as an integer"),
+    ({"create_graph": None}, TypeError, "'NoneType' object cannot be interpreted as an integer"),
+    ({"retain_graph": 1.5}, TypeError, "'float' object cannot be interpreted as an integer"),
+    ({"retain_graph": 300}, OverflowError, "unsigned byte integer is greater than maximum"),
+    ({"retain_graph": -1}, OverflowError, "unsigned byte integer is less than minimum"),
+])
+@pytest.mark.parametrize("form", ["backward", "grad"])
+def test_engine_flags_are_parsed_as_pytorchs_engine_parses_them(options, error, message, form):
+    x = mg.ones(3, requires_grad=True)
+    y = (x * x).sum()
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        if form == "backward":
+            y.backward(**options)
+        else:
+            mg.autograd.grad(y, x, **options)
+    assert x.grad is None
+    y.backward(retain_graph=2)  # a small int is a flag: the graph is kept
+    y.backward()
+    assert x.grad.tolist() == [4.0, 4.0, 4.0]

@@ -21,6 +21,7 @@ nothing else: a gradient that is a constant (the seed of ones) may stay an array
 from __future__ import annotations
 
 import heapq
+import operator
 from collections.abc import Callable, Sequence
 from sys import getrefcount
 from typing import Any
@@ -74,6 +75,7 @@ def backward(
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if targets is not None:
         _check_targets(targets)
+    retain, create_graph = _engine_flag(retain), _engine_flag(create_graph)
     run_backward(roots, grads, retain, create_graph, targets, accumulate=True)
 
 
@@ -102,12 +104,13 @@ def grad(
     targets = _as_list(inputs)
     # PyTorch's order: the outputs' gradients, then the outputs' history, then the inputs.
     grads = _root_gradients(roots, grad_outputs, create_graph)
+    retain = create_graph if retain_graph is None else retain_graph
+    retain, create_graph = _engine_flag(retain), _engine_flag(create_graph)
     _root_edges(roots)
     _check_targets(targets)
     for tensor in targets:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    retain = create_graph if retain_graph is None else retain_graph
     captured = run_backward(roots, grads, retain, create_graph, targets, accumulate=False)
     seeds = _Seeds(grads, grad_outputs)
     results = []
@@ -159,6 +162,20 @@ class _Seeds:
         return _as_tensor(np.array(value))
 
 
+def _engine_flag(value: Any) -> bool:
+    """``retain_graph`` or ``create_graph`` as PyTorch's engine takes it: an integer 0-255.
+
+    (Its C entry parses them with the ``b`` format: ``"s"`` is "'str' object cannot be
+    interpreted as an integer", 300 an OverflowError; bools and small ints pass.)
+    """
+    number = operator.index(value)
+    if number < 0:
+        raise OverflowError("unsigned byte integer is less than minimum")
+    if number > 255:
+        raise OverflowError("unsigned byte integer is greater than maximum")
+    return bool(number)
+
+
 def _check_targets(targets: list[Any]) -> None:
     for target in targets:
         if not isinstance(target, TensorBase):
@@ -173,8 +190,10 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
     """The gradient each root starts with: the one given, or 1 for a one-element root."""
     if given is None:
         given = [None] * len(roots)
-    elif isinstance(given, TensorBase) or not isinstance(given, (list, tuple)):
+    elif isinstance(given, TensorBase):
         given = [given]
+    else:  # (PyTorch's tuple(): "'int' object is not iterable"; a string's characters)
+        given = tuple(given)
     # PyTorch checks the pairs it can zip first (its Python _make_grads), the counts after.
     grads = []
     for index, (root, grad) in enumerate(zip(roots, given)):
