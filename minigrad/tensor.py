@@ -91,6 +91,13 @@ def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -
     return tensor
 
 
+
+def _given(values: tuple[Any, ...], method: str, parameter: str) -> tuple[Any, ...]:
+    """A variadic method's values; PyTorch's parser error if the call gave none (``x.flip()``)."""
+    if not values:
+        raise TypeError(errors.missing_arguments(method, [parameter]))
+    return values
+
 class Tensor(TensorBase):
     """A multi-dimensional array that records operations for automatic differentiation.
 
@@ -561,7 +568,7 @@ class Tensor(TensorBase):
 
     def expand(self, *sizes: Any) -> Tensor:
         """Size-1 dimensions repeated without copying (-1 keeps a size)."""
-        return views.expand(self, *sizes)
+        return views.expand(self, *_given(sizes, "expand", "size"))
 
     def expand_as(self, other: Tensor) -> Tensor:
         """``expand`` to ``other``'s shape."""
@@ -1456,15 +1463,15 @@ class Tensor(TensorBase):
 
     def repeat(self, *sizes: Any) -> Tensor:
         """Tiled ``sizes[i]`` times along dimension i."""
-        return shape.repeat(self, *sizes)
+        return shape.repeat(self, *_given(sizes, "repeat", "repeats"))
 
     def tile(self, *dims: Any) -> Tensor:
         """``repeat`` with ``dims`` padded with leading 1s."""
-        return shape.tile(self, dims[0] if len(dims) == 1 else dims)
+        return shape.tile(self, dims[0] if len(_given(dims, "tile", "dims")) == 1 else dims)
 
     def flip(self, *dims: Any) -> Tensor:
         """Reversed along ``dims`` (a copy)."""
-        return shape.flip(self, dims[0] if len(dims) == 1 else dims)
+        return shape.flip(self, dims[0] if len(_given(dims, "flip", "dims")) == 1 else dims)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         """Shifted cyclically by ``shifts`` along ``dims``."""

@@ -4,6 +4,8 @@ Every expected value and message here was printed by PyTorch 2.13 (run these tes
 MINIGRAD_TEST_REFERENCE=torch to check them against it).
 """
 
+import re
+
 import pytest
 from _backend import mg, text
 
@@ -374,3 +376,26 @@ def test_second_order_gradients_through_views(expression, name):
     # d/dg of sum(gw * k) is the part of k that the same expression takes
     k = mg.arange(9.0).view(3, 3)
     assert g.grad.tolist() == eval(expression, {"w": k, "mg": mg}).tolist()
+
+
+@pytest.mark.parametrize(("shape", "sizes", "message"), [
+    # PyTorch's order: each dimension's match from the last one, the result's numel after
+    ((3,), (2, -99), "The expanded size of the tensor (-99) must match the existing size (3) at "
+                     "non-singleton dimension 1.  Target sizes: [2, -99].  Tensor sizes: [3]"),
+    ((3,), (-99, 3), "numel: integer multiplication overflow"),
+    ((1,), (3, -5), "numel: integer multiplication overflow"),
+    ((3,), (-1, 3), "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    "non-existing dimension 0"),
+    ((), (2, -1), "numel: integer multiplication overflow"),  # (0-d: no leading-dim check)
+])
+def test_expand_with_a_negative_size_gets_pytorchs_error(shape, sizes, message):
+    with pytest.raises(RuntimeError, match=f"^{re.escape(text(message))}$"):
+        mg.ones(shape).expand(*sizes)
+
+
+@pytest.mark.parametrize(("method", "parameter"), [
+    ("expand", "size"), ("repeat", "repeats"), ("tile", "dims"), ("flip", "dims")])
+def test_a_variadic_method_called_without_its_values_gets_the_parsers_error(method, parameter):
+    with pytest.raises(TypeError, match=re.escape(
+            f'{method}() missing 1 required positional arguments: "{parameter}"')):
+        getattr(mg.ones(3), method)()

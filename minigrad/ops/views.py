@@ -601,15 +601,15 @@ def expand(input: Any, *sizes: Any) -> Any:
     for i in range(len(sizes) - 1, -1, -1):
         n = sizes[i]
         size = shape[i - lead] if i >= lead else 1
-        if n == -1:
-            if i < lead:
-                raise RuntimeError(errors.expand_leading_minus_one(i))
+        if n == -1 and i >= lead:
             n = size
-        if n < 0:
-            raise RuntimeError(errors.NUMEL_OVERFLOW)
+        elif n == -1 and shape:  # (a 0-d tensor's -1 fails the numel check below instead)
+            raise RuntimeError(errors.expand_leading_minus_one(i))
         if size != n and size != 1:
             raise RuntimeError(errors.expand_size_mismatch(n, size, i, sizes, shape))
         target[i] = n
+    if min(target, default=0) < 0:  # (a new or size-1 dimension: the result's numel, after)
+        raise RuntimeError(errors.NUMEL_OVERFLOW)
     return Expand.apply(input, tuple(target))
 
 
