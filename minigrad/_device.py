@@ -9,10 +9,10 @@ raises for it.
 from __future__ import annotations
 
 import re
-import warnings
 from typing import Any
 
 from minigrad import errors
+from minigrad._warnings import warn_once
 
 # The device types PyTorch's parser knows, in the order its message lists them.
 DEVICE_TYPES = (
@@ -85,8 +85,8 @@ class device:  # noqa: N801 - PyTorch's name
             )
         if index is not None and index < 0:
             raise RuntimeError("Device index must not be negative")
-        if name == "mkldnn" and not _warned_mkldnn:
-            _warn_mkldnn_once()
+        if name == "mkldnn":
+            warn_once(errors.MKLDNN_DEVICE_DEPRECATED)
         self._type = name
         self._index = parsed_index if index is None else index
 
@@ -146,21 +146,6 @@ def _parse(text: str) -> tuple[str, int | None]:
 
 
 CPU = device("cpu")
-_warned_mkldnn = False
-
-
-def _warn_mkldnn_once() -> None:
-    # PyTorch warns once per process (TORCH_WARN_ONCE).
-    global _warned_mkldnn
-    _warned_mkldnn = True
-    warnings.warn(
-        "'mkldnn' is no longer used as device type. So minigrad.device('mkldnn') will be "
-        "deprecated and removed in the future. Please use other valid device types instead.",
-        UserWarning,
-        stacklevel=3,
-    )
-
-
 def _signature_error(args: tuple[Any, ...]) -> str:
     return errors.invalid_arguments(
         "device", args, {}, ("minigrad.device device", "str type, int index = -1")

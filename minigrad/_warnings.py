@@ -7,8 +7,10 @@ import warnings
 _given: set[str] = set()
 
 
-def warn_once(message: str) -> None:
-    """A UserWarning given once per process, at the call of the function that calls this one.
+def warn_once(message: str, stacklevel: int = 2) -> None:
+    """A UserWarning given once per process; ``stacklevel`` as the caller would give ``warn``.
+
+    The default points at the call of the function that calls this one.
 
     Example:
         >>> import warnings
@@ -21,4 +23,4 @@ def warn_once(message: str) -> None:
     """
     if message not in _given:
         _given.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)  # (+1: this frame)

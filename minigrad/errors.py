@@ -485,6 +485,11 @@ def pinv_input(dtype_name: str, shape: Sequence[int]) -> str:
 
 
 # The once-per-process warnings of the deprecated minigrad.cholesky and minigrad.qr.
+# TORCH_WARN_ONCE of ``device("mkldnn")``.
+MKLDNN_DEVICE_DEPRECATED = (
+    "'mkldnn' is no longer used as device type. So minigrad.device('mkldnn') will be "
+    "deprecated and removed in the future. Please use other valid device types instead."
+)
 # TORCH_WARN_ONCE of the engine, when backward() (not autograd.grad) runs with create_graph=True.
 BACKWARD_CREATE_GRAPH_CYCLE = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "

@@ -7,7 +7,6 @@ the pieces the neural-network ops share.
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from minigrad import _arguments, errors
 from minigrad._dtype import type_name
+from minigrad._warnings import warn_once
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant, part
 from minigrad.ops import shape as shape_ops
@@ -237,9 +237,6 @@ def _expand_param(values: tuple[int, ...], name: str, dims: int) -> tuple[int, .
     return tuple(int(v) for v in values)
 
 
-_same_padding_warned = False
-
-
 def _convolution(
     input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int,
     dims: int, name: str,
@@ -289,7 +286,6 @@ def _same_padding(
     input: Any, w: np.ndarray, stride: Any, dilation: Any, dims: int
 ) -> tuple[Any, tuple[int, ...]]:
     """Padding that keeps the size (stride 1); an uneven total pads the far end first."""
-    global _same_padding_warned
     strides, dilations = tuple(stride), tuple(dilation)
     if len(strides) not in (1, dims):
         raise RuntimeError(errors.conv_same_broadcast("stride", dims))
@@ -304,9 +300,7 @@ def _same_padding(
         left.append(total // 2)
         extra.append(total - 2 * (total // 2))
     if any(extra):
-        if not _same_padding_warned:
-            _same_padding_warned = True
-            warnings.warn(errors.SAME_PADDING_COPY, UserWarning, stacklevel=4)
+        warn_once(errors.SAME_PADDING_COPY, stacklevel=4)
         pad: list[int] = []
         for i in reversed(range(dims)):  # F.pad order: last dimension first
             pad.extend((0, extra[i]))
