@@ -274,7 +274,7 @@ def run_backward(
         warn_once(errors.BACKWARD_CREATE_GRAPH_CYCLE)  # a leaf's .grad would hold its graph
     buffers: Buffers = {}
     for (node, output_nr), grad in zip(edges, root_grads):
-        _add_to_buffer(buffers, node, output_nr, grad)
+        buffers[node] = _add(buffers.get(node), node, output_nr, grad)
     with grad_mode.set_grad_enabled(create_graph), quiet_floats():
         _execute(graph, buffers, retain_graph, create_graph, targets)
     return [] if targets is None else targets.captured
@@ -551,14 +551,6 @@ def _run_general(
     if graph.must_execute(node, targets.accumulate):
         return _run_node(node, grads, retain_graph, create_graph, anomaly_on)
     return ()
-
-
-def _add_to_buffer(buffers: Buffers, node: Node, output_nr: int, grad: Any) -> None:
-    slots = buffers.get(node)
-    if slots is None:
-        slots = buffers[node] = [None] * node._num_outputs
-    # Out of place: the same gradient object may have been handed to several consumers.
-    slots[output_nr] = grad if slots[output_nr] is None else slots[output_nr] + grad
 
 
 def _run_node(
