@@ -1467,11 +1467,13 @@ class Tensor(TensorBase):
 
     def tile(self, *dims: Any) -> Tensor:
         """``repeat`` with ``dims`` padded with leading 1s."""
-        return shape.tile(self, dims[0] if len(_given(dims, "tile", "dims")) == 1 else dims)
+        dims = _given(dims, "tile", "dims")
+        return shape.tile(self, dims[0] if len(dims) == 1 else dims)
 
     def flip(self, *dims: Any) -> Tensor:
         """Reversed along ``dims`` (a copy)."""
-        return shape.flip(self, dims[0] if len(_given(dims, "flip", "dims")) == 1 else dims)
+        dims = _given(dims, "flip", "dims")
+        return shape.flip(self, dims[0] if len(dims) == 1 else dims)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         """Shifted cyclically by ``shifts`` along ``dims``."""
