@@ -778,3 +778,158 @@ def test_a_0d_tensor_and_its_squeezed_view_are_two_saved_inputs():
     assert str(excinfo.value).startswith(
         text(f"{STALE} operation: [minigrad.FloatTensor []] is at version 1; expected version 0")
     )
+
+
+# ---- one buffer, two tensors: a saved input is the input at its own position -----------------
+
+HINT = (
+    " Hint: enable anomaly detection to find the operation that failed to compute its gradient,"
+    " with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+
+
+@pytest.mark.parametrize("op", ["mul", "div", "mm", "atan2"])
+def test_a_saved_input_sharing_the_other_inputs_buffer_is_checked_as_itself(op):
+    # ``t.data`` has t's buffer and a counter of its own. op(t, t.data) saves only the second
+    # (t's gradient needs it); writing it must fail backward, not give a wrong gradient.
+    t0 = mg.tensor([[-2.0, 3.0], [1.5, 0.5]], requires_grad=True)
+    t1 = t0 * 1
+    t4 = t1.data
+    out = getattr(mg, op)(t1, t4)
+    t4.add_(1)
+    with pytest.raises(RuntimeError) as excinfo:
+        out.sum().backward()
+    assert str(excinfo.value) == text(
+        f"{STALE} operation: [minigrad.FloatTensor [2, 2]] is at version 1; expected version 0"
+        f" instead.{HINT}"
+    )
+    assert t0.grad is None
+
+
+def test_the_written_data_alias_is_named_by_its_new_producer():
+    # Random program seed 5012465: t4 = t1.data, saved by t1 / t4, then written with a value
+    # that requires grad: it now has a history of its own, which the message names.
+    t0 = mg.tensor([-2.0], requires_grad=True)
+    t1 = mg.atan2(t0, t0)
+    t4 = t1.data
+    t5 = t1 / t4
+    t4.add_(t5)
+    with pytest.raises(RuntimeError) as excinfo:
+        t5.sum().backward(retain_graph=True)
+    assert str(excinfo.value) == text(
+        f"{STALE} operation: [minigrad.FloatTensor [1]], which is output 0 of Add, is at"
+        f" version 1; expected version 0 instead.{HINT}"
+    )
+
+
+# ---- what a built-in node computes: one gradient per edge, none where no edge needs it -----
+
+
+def post_hook_log(node, log, name):
+    node.register_hook(lambda grad_inputs, grad_outputs: log.append(
+        (name, [None if g is None else values(g) for g in grad_inputs])))
+
+
+def test_a_post_hook_sees_one_gradient_per_edge_and_none_without_an_edge():
+    a = mg.tensor([1.0, 4.0], requires_grad=True)
+    b = mg.tensor([3.0, 5.0], requires_grad=True)
+    with mg.no_grad():
+        view = a.view_as(a)  # requires grad through its base, but has no gradient edge
+    log = []
+    products = {"a*b": a * b, "a+b": a + b, "a*2": a * 2, "view*a": view * a,
+                "view.sqrt()": view.sqrt()}
+    for name, tensor in products.items():
+        post_hook_log(tensor.grad_fn, log, name)
+    sum(t.sum() for t in products.values()).backward()
+    assert sorted(log) == sorted([
+        ("a*b", [[3.0, 5.0], [1.0, 4.0]]),
+        ("a+b", [[1.0, 1.0], [1.0, 1.0]]),
+        ("a*2", [[2.0, 2.0], None]),
+        ("view*a", [None, [1.0, 4.0]]),
+        ("view.sqrt()", [None]),
+    ])
+
+
+def test_a_post_hook_sees_none_on_an_edge_autograd_grad_does_not_need():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    b = mg.tensor([3.0, 4.0], requires_grad=True)
+    h = a * b
+    y = (h * 2).sum()
+    log = []
+    post_hook_log(h.grad_fn, log, "mul")
+    assert values(mg.autograd.grad(y, a, retain_graph=True)[0]) == [6.0, 8.0]
+    y.backward(inputs=[b])
+    assert log == [("mul", [[6.0, 8.0], None]), ("mul", [None, [2.0, 4.0]])]
+
+
+def test_a_post_hook_replacing_a_binary_ops_gradients_returns_one_per_edge():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = a + a
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (grad_inputs[0], grad_inputs[0] * 0))
+    y.sum().backward()
+    assert values(a.grad) == [1.0, 1.0]
+    z = a * 3
+    z.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (grad_inputs[0],) * 3)
+    with pytest.raises(RuntimeError) as excinfo:
+        z.sum().backward()
+    assert str(excinfo.value) == (
+        "hook '<lambda>' has returned an incorrect number of values (got 3, but expected 2)"
+    )
+
+
+def test_anomaly_mode_ignores_a_nan_on_an_edge_that_is_never_computed():
+    # Random program seed 5016749: sqrt of a view made under no_grad. PyTorch's node has no
+    # edge there, so it computes no gradient, and there is no nan to report.
+    t0 = mg.tensor([[1.0], [1.0], [-0.5]], dtype=mg.float64, requires_grad=True)
+    t3 = 1 / t0
+    with mg.no_grad():
+        t5 = t3.view_as(t3)
+    t6 = t5.sqrt()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (anomaly mode's note that it is on)
+        with mg.autograd.detect_anomaly():
+            t6.sum().backward()
+    assert t0.grad is None
+
+
+def test_anomaly_mode_checks_for_nan_after_the_post_hooks_and_the_release():
+    x = mg.tensor([1.0, -1.0], requires_grad=True)
+    y = x.sqrt()
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (mg.zeros(2),))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with mg.autograd.detect_anomaly():
+            y.sum().backward()  # the hook replaced the nan: nothing to report
+        assert values(x.grad) == [0.0, 0.0]
+        x = mg.tensor([1.0, -1.0], requires_grad=True)
+        y = x.sqrt()
+        with pytest.raises(RuntimeError) as excinfo, mg.autograd.detect_anomaly():
+            y.sum().backward()
+    assert str(excinfo.value) == "Function 'SqrtBackward0' returned nan values in its 0th output."
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        y.sum().backward()  # the saved values went before the check
+
+
+def test_a_custom_function_needs_the_gradient_of_a_view_made_under_no_grad():
+    class Twice(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            seen.append(ctx.needs_input_grad)
+            return grad * float("nan")
+
+    seen = []
+    a = mg.tensor([1.0, 4.0], requires_grad=True)
+    with mg.no_grad():
+        view = a.view_as(a)
+    y = Twice.apply(view)
+    assert y.grad_fn.next_functions == ((None, 0),)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(RuntimeError) as excinfo, mg.autograd.detect_anomaly():
+            y.sum().backward()
+    assert seen == [(True,)]
+    assert str(excinfo.value) == "Function 'TwiceBackward' returned nan values in its 0th output."

@@ -156,20 +156,29 @@ def pack(
     """
     packed: list[Any] = []
     claimed = -1  # the input matched last: values saved in argument order claim them in turn
+    index = -1  # the value's position in ``values``
     for value in values:  # a plain loop: one or two values, once per recorded op
+        index += 1
         if value is None:
             packed += NOTHING
             continue
         match = None
-        position = 0  # counted by hand: an enumerate object costs more than the loop
-        for seen in seen_inputs:
-            if value is seen and isinstance(input_tensors[position], TensorBase):
-                match = position
-                # One buffer may be two inputs (``atan2(x.squeeze(), x)`` of a 0-d ``x``):
-                # take the next one not claimed yet.
-                if position > claimed:
-                    break
-            position += 1  # noqa: SIM113
+        if (index < len(seen_inputs) and value is seen_inputs[index] and index > claimed
+                and isinstance(input_tensors[index], TensorBase)):
+            # One buffer may be two inputs, two tensors with counters of their own
+            # (``div(x, x.data)``, ``atan2(x.squeeze(), x)`` of a 0-d ``x``): a value saved
+            # at an input's own position is that input (a built-in op of two inputs saves
+            # ``(self or None, other or None)``).
+            match = index
+        else:
+            position = 0  # counted by hand: an enumerate object costs more than the loop
+            for seen in seen_inputs:
+                if value is seen and isinstance(input_tensors[position], TensorBase):
+                    match = position
+                    # Otherwise the next one not claimed yet.
+                    if position > claimed:
+                        break
+                position += 1  # noqa: SIM113
         if match is not None:
             claimed = match
             tensor = input_tensors[match]
