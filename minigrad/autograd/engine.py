@@ -545,34 +545,46 @@ def _run_general(
     if node._node_pre_hooks:
         grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
     if targets is None:
-        return _run_node(node, grads, retain_graph, create_graph, anomaly_on)
+        return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
     if node in graph.targets:
         targets.capture(node, grads)
     if graph.must_execute(node, targets.accumulate):
-        return _run_node(node, grads, retain_graph, create_graph, anomaly_on)
+        return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
     return ()
 
 
 def _run_node(
-    node: Node, grads: list[Any], retain_graph: bool, create_graph: bool, anomaly_on: bool
+    node: Node,
+    grads: list[Any],
+    graph: _Graph,
+    retain_graph: bool,
+    create_graph: bool,
+    anomaly_on: bool,
 ) -> tuple[Any, ...]:
     """The node's backward; returns one gradient per edge (``_next_nodes`` entry)."""
     if grads[0] is None and all(grad is None for grad in grads):
         return ()
     if node._output_meta is not None:  # several outputs: some may have received no gradient
         grads = _materialize(node, grads)
+    check_nan = anomaly_on and anomaly._state.check_nan
+    # PyTorch's order: backward, its post hooks, the release of the saved values, then
+    # anomaly mode's nan check on what the hooks left; an error in any of them is the node's.
     try:
         results = node._backward(grads, create_graph)
-        if anomaly_on and anomaly._state.check_nan:
+        if node._computes_needed_edges_only and (check_nan or node._post_hooks):
+            results = _needed_edges_only(node, results, graph)
+        if node._post_hooks:
+            results = tuple(
+                _apply_node_hooks(node._post_hooks, results, grads, create_graph, True)
+            )
+        if not retain_graph:
+            node._release_saved()
+        if check_nan:
             _check_nan(node, results)
     except Exception:
         if anomaly_on:
             anomaly.warn_backward_error(node.name(), node._forward_stack)
         raise
-    if node._post_hooks:
-        results = tuple(_apply_node_hooks(node._post_hooks, results, grads, create_graph, True))
-    if not retain_graph:
-        node._release_saved()
     return results
 
 
@@ -678,6 +690,22 @@ def _materialize(node: Node, grads: list[Any]) -> list[Any]:
         return grads
     meta = node._output_meta
     return [np.zeros(*meta[i]) if g is None else g for i, g in enumerate(grads)]
+
+
+def _needed_edges_only(node: Node, results: Sequence[Any], graph: _Graph) -> tuple[Any, ...]:
+    """``results`` as PyTorch's node of a built-in op computes them, for hooks and anomaly mode.
+
+    One gradient per edge (a formula also returns one per option, which has no edge), None on
+    an edge that is not valid (an input without a gradient edge: a constant, a view made under
+    no_grad) or whose node this backward does not run (``autograd.grad``'s other inputs): such
+    an output is never computed there, so a post hook gets None and a nan in it is no anomaly.
+    The engine delivers the same gradients either way: only along edges to running nodes.
+    """
+    runs = graph.runs
+    return tuple(
+        result if next_node is not None and next_node in runs else None
+        for next_node, result in zip(node._next_nodes, results)
+    )
 
 
 def _check_nan(node: Node, results: tuple[Any, ...]) -> None:

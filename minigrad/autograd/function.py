@@ -344,6 +344,7 @@ class Function:
         "__repr__": object.__repr__,
         # Its backward sees tensors and its answer is checked (built-in ops': arrays, trusted).
         "_backward": BackwardNode._backward_custom,
+        "_computes_needed_edges_only": False,
     }
     # A new-style Function (forward without ctx, plus setup_context): forward's signature, read
     # once, to bind apply's arguments. None for forward(ctx, ...).

@@ -77,6 +77,11 @@ class Node:
     # Whether saved values that are all None stay (never "freed"): unpacking them after
     # backward still works, as PyTorch's undefined saved variables do (a Function's node).
     _keeps_nones = False
+    # Whether the gradients a hook or anomaly mode sees are the ones PyTorch's generated nodes
+    # compute: one per edge, None on an edge that is not valid or leads nowhere this backward
+    # needs (its ``task_should_compute_output``). A custom Function's node returns what its
+    # backward returned instead, as PyTorch's Python node does.
+    _computes_needed_edges_only = True
     _num_outputs = 1
     # Whether the engine's common path may run this node: no hook of any kind and no retained
     # gradient was ever registered on it (cleared at each registration; never set back, an

@@ -156,8 +156,10 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
                 if arg.requires_grad:  # a view also requires grad if its base does
                     recording = True
                     # ... but one made under no_grad has no gradient edge: PyTorch's node
-                    # then neither sends it a gradient nor saves anything for it.
-                    if arg._grad_fn is not None or arg._requires_grad:
+                    # then neither sends it a gradient nor saves anything for it. (A custom
+                    # Function's ``needs_input_grad`` still says True there, as PyTorch's
+                    # does: it follows ``requires_grad``; the edge stays empty.)
+                    if arg._grad_fn is not None or arg._requires_grad or function._tensor_level:
                         needed_bits |= 1 << index
             elif enabled and (arg._requires_grad or arg._grad_fn is not None):
                 needed_bits |= 1 << index
