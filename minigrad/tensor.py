@@ -416,6 +416,9 @@ class Tensor(TensorBase):
             raise RuntimeError(errors.RETAIN_GRAD_NO_GRAD)
         if self._grad_fn is None or self.retains_grad:
             return
+        # PyTorch's leaf test reads the node as it is; then it reads grad_fn, where a view
+        # catches up with its base's writes (or raises the error of one that may not).
+        self.grad_fn  # noqa: B018
         self._autograd_meta().retains_grad = True
         engine.register_retain(self)
 
@@ -448,6 +451,11 @@ class Tensor(TensorBase):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
         if not self.requires_grad:
             raise RuntimeError(errors.HOOK_NO_GRAD)
+        node = self._grad_fn
+        if node is None or not (node._pre_hooks and self._output_nr in node._pre_hooks):
+            # PyTorch's first hook since the tensor's node last changed reads grad_fn: a view
+            # catches up with its base's writes (or raises the error of one that may not).
+            self.grad_fn  # noqa: B018
         if self._grad_fn is None:
             hooks = self._autograd_meta().hooks
         else:

@@ -933,3 +933,73 @@ def test_a_custom_function_needs_the_gradient_of_a_view_made_under_no_grad():
             y.sum().backward()
     assert seen == [(True,)]
     assert str(excinfo.value) == "Function 'TwiceBackward' returned nan values in its 0th output."
+
+
+# ---- a view whose base was written: what reads its grad_fn, and what does not ---------------
+
+NO_GRAD_VIEW_BASE_WRITTEN = (
+    "A view was created in no_grad mode and its base or another view of its base has been"
+    " modified inplace with grad mode enabled."
+)
+SPLIT_VIEW_WRITTEN = (
+    "Output 0 of Split is a view and its base or another view of its base has been modified"
+    " inplace."
+)
+
+
+def no_grad_view_of_a_written_base():
+    t0 = mg.ones((2, 3), requires_grad=True)
+    t1 = t0.squeeze()
+    with mg.no_grad():
+        t3 = t1.view_as(t1)
+    t1.detach().sub_(1)  # (random program seed 9001508)
+    return t3
+
+
+def split_output_of_a_written_base():
+    t0 = mg.tensor([[-1.5], [-1.0], [0.5]], requires_grad=True)
+    t1 = t0.split(1)[0]
+    with mg.no_grad():
+        t0.copy_(t0)  # (random program seed 9015394)
+    return t1
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (no_grad_view_of_a_written_base, NO_GRAD_VIEW_BASE_WRITTEN),
+    (split_output_of_a_written_base, SPLIT_VIEW_WRITTEN),
+])
+def test_a_first_hook_on_a_view_reads_its_grad_fn(make, message):
+    view = make()
+    with pytest.raises(RuntimeError) as excinfo:
+        view.register_hook(lambda grad: grad * 2)
+    assert str(excinfo.value).startswith(message)
+
+
+def test_retain_grad_reads_the_grad_fn_of_a_view_that_has_one():
+    # PyTorch's leaf test reads the node as it is: the no-grad view has none, and is let be.
+    no_grad_view_of_a_written_base().retain_grad()
+    view = split_output_of_a_written_base()
+    with pytest.raises(RuntimeError) as excinfo:
+        view.retain_grad()
+    assert str(excinfo.value).startswith(SPLIT_VIEW_WRITTEN)
+    assert not view.retains_grad
+
+
+def test_backward_retains_a_views_gradient_on_the_node_it_was_asked_on():
+    # The base of a retaining view is written; backward through
+    # the graph recorded before retains on the old node (reading grad_fn there would regenerate
+    # the view's node mid-backward), then fails on the written value.
+    t0 = mg.tensor(1.0, requires_grad=True)
+    t1 = t0.squeeze()
+    t2 = t0.tanh()
+    t5 = t2.reshape(1)
+    t6 = t1 + t5
+    t5.retain_grad()
+    t2.relu_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t6.backward()
+    assert str(excinfo.value) == text(
+        f"{STALE} operation: [minigrad.FloatTensor []], which is output 0 of Tanh, is at version"
+        f" 1; expected version 0 instead.{HINT}"
+    )
+    assert values(t5.grad) == [1.0]

@@ -595,19 +595,23 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
         if meta is not None and meta.hooks:
             grads = [_call_hooks(meta.hooks, grads[0], create_graph)]
         return grads
+    # (Over copies: a hook may read a view's grad_fn, whose regeneration moves the view's
+    # retain request to its new node.)
     if node._pre_hooks:
-        for output_nr, hooks in node._pre_hooks.items():
+        for output_nr, hooks in list(node._pre_hooks.items()):
             if grads[output_nr] is not None:
                 grads[output_nr] = _call_hooks(hooks, grads[output_nr], create_graph)
     if node._retained:
-        for output_nr, tensor_ref in node._retained.items():
+        for output_nr, tensor_ref in list(node._retained.items()):
             tensor = tensor_ref()
             # (After an in-place write the tensor has a new grad_fn, which retains instead.
-            # ``detach_()`` leaves the request here: PyTorch's hook stays on the old node.)
+            # ``detach_()`` leaves the request here: PyTorch's hook stays on the old node. So
+            # does a view's whose base was written since, until its grad_fn is read: the slot,
+            # not ``grad_fn``, whose reading would regenerate it here.)
             if (
                 tensor is not None
                 and grads[output_nr] is not None
-                and (tensor._grad_fn is None or tensor.grad_fn is node)
+                and (tensor._grad_fn is None or tensor._grad_fn is node)
             ):
                 _retain(tensor, grads[output_nr])
     return grads
