@@ -14,6 +14,7 @@ import numpy as np
 
 from minigrad import _arguments, _dtype, _random, errors
 from minigrad._device import as_device, check_available, check_factory_device
+from minigrad._layout import empty_preserving_layout
 from minigrad.tensor import Tensor
 
 
@@ -411,12 +412,19 @@ def _check_no_bool_kernel(numpy_dtype: np.dtype, kernel: str) -> None:
         raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
 
 
-def _like(
-    input: Tensor, dtype: _dtype.dtype | None, device: Any, factory: str
-) -> tuple[tuple[int, ...], np.dtype]:
+def _filled_like(
+    input: Tensor, dtype: _dtype.dtype | None, device: Any, factory: str, fill_value: Any
+) -> np.ndarray:
+    """An array of ``input``'s shape and of ``dtype`` (or ``input``'s), full of ``fill_value``.
+
+    Laid out in memory as PyTorch's ``preserve_format`` lays it out; None leaves it unset.
+    """
     check_factory_device(device, factory, "aten::empty_strided")
     numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
-    return input._array.shape, numpy_dtype
+    result = empty_preserving_layout(input._array, numpy_dtype)
+    if fill_value is not None:
+        result.fill(fill_value)
+    return result
 
 
 def zeros_like(
@@ -427,8 +435,7 @@ def zeros_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """Zeros with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, device, "zeros_like")
-    return _new(np.zeros(shape, dtype=numpy_dtype), requires_grad)
+    return _new(_filled_like(input, dtype, device, "zeros_like", 0), requires_grad)
 
 
 def ones_like(
@@ -439,8 +446,7 @@ def ones_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """Ones with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, device, "ones_like")
-    return _new(np.ones(shape, dtype=numpy_dtype), requires_grad)
+    return _new(_filled_like(input, dtype, device, "ones_like", 1), requires_grad)
 
 
 def empty_like(
@@ -451,8 +457,7 @@ def empty_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """An uninitialized tensor with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, device, "empty_like")
-    return _new(np.empty(shape, dtype=numpy_dtype), requires_grad)
+    return _new(_filled_like(input, dtype, device, "empty_like", None), requires_grad)
 
 
 def full_like(
@@ -464,8 +469,7 @@ def full_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, device, "full_like")
-    return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
+    return _new(_filled_like(input, dtype, device, "full_like", fill_value), requires_grad)
 
 
 def rand_like(
@@ -476,8 +480,9 @@ def rand_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """Uniform random numbers with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, device, "rand_like")
-    return _new(_random.generator().random(shape).astype(numpy_dtype), requires_grad)
+    result = _filled_like(input, dtype, device, "rand_like", None)
+    result[...] = _random.generator().random(result.shape)
+    return _new(result, requires_grad)
 
 
 def randn_like(
@@ -488,8 +493,9 @@ def randn_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """Standard normal random numbers with ``input``'s shape and dtype."""
-    shape, numpy_dtype = _like(input, dtype, device, "randn_like")
-    return _new(_random.generator().standard_normal(shape).astype(numpy_dtype), requires_grad)
+    result = _filled_like(input, dtype, device, "randn_like", None)
+    result[...] = _random.generator().standard_normal(result.shape)
+    return _new(result, requires_grad)
 
 
 # --- more factories: eye, random integers and permutations, triangle indices -----------------

@@ -632,7 +632,7 @@ class Tensor(TensorBase):
 
     def contiguous(self) -> Tensor:
         """Itself if contiguous, else a contiguous copy (not a view; ``CloneBackward0``)."""
-        return self if self._array.flags.c_contiguous else unary.clone(self)
+        return self if self._array.flags.c_contiguous else unary.contiguous_copy(self)
 
     def stride(self, dim: int | None = None) -> Any:
         """Steps in elements between neighbours along each dimension (or along ``dim``)."""

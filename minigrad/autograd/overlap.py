@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._layout import is_non_overlapping_and_dense
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.record import NO_GRAD_CTX
 from minigrad.autograd.tensor_base import TensorBase
@@ -44,7 +45,7 @@ def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> 
             array = arg._array
             if output.size == 0 or array.size == 0:
                 continue
-            if not (_is_dense(output) and _is_dense(array)):
+            if not (is_non_overlapping_and_dense(output) and is_non_overlapping_and_dense(array)):
                 undecided = undecided or np.shares_memory(output, array)
             elif partially_overlap(output, array):
                 raise RuntimeError(errors.PARTIAL_OVERLAP)
@@ -122,7 +123,7 @@ def partially_overlap(output: np.ndarray, input: np.ndarray) -> bool:
         return False
     if output.size == 0 or input.size == 0:
         return False
-    if not (_is_dense(output) and _is_dense(input)):
+    if not (is_non_overlapping_and_dense(output) and is_non_overlapping_and_dense(input)):
         return False  # PyTorch's "too hard": no check
     output_begin, output_end = _memory_range(output)
     input_begin, input_end = _memory_range(input)
@@ -134,16 +135,3 @@ def partially_overlap(output: np.ndarray, input: np.ndarray) -> bool:
 def _memory_range(array: np.ndarray) -> tuple[int, int]:
     begin = array.__array_interface__["data"][0]
     return begin, begin + array.size * array.itemsize
-
-
-def _is_dense(array: np.ndarray) -> bool:
-    """PyTorch's ``is_non_overlapping_and_dense``: the elements fill a block without gaps."""
-    dims = sorted(
-        (stride, size) for stride, size in zip(array.strides, array.shape) if size >= 2
-    )
-    expected = array.itemsize
-    for stride, size in dims:
-        if stride != expected:
-            return False
-        expected *= size
-    return True

@@ -20,6 +20,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
+from minigrad._layout import copy_preserving_layout
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.ops._helpers import (
@@ -467,20 +468,41 @@ def reciprocal(input: Any) -> Any:
 
 
 class Clone(Op):
-    """y = a copy of x;  dx = grad.  Saves nothing."""
+    """y = a copy of x, laid out in memory as x (PyTorch's preserve_format);  dx = grad.
+
+    Saves nothing.
+    """
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return x.copy()
+        return copy_preserving_layout(x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         return grad
 
 
+class ContiguousClone(Clone):
+    """y = a row-major copy of x (``contiguous()``, ``reshape``'s copy);  dx = grad.
+
+    PyTorch's ``clone(memory_format=torch.contiguous_format)``: the same node as ``clone()``.
+    """
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return x.copy()
+
+
 def clone(input: Any) -> Any:
     """A copy of ``input`` that gradients flow through (a fresh buffer and version counter)."""
     return Clone.apply(input)
+
+
+def contiguous_copy(input: Any) -> Any:
+    """A row-major copy of ``input`` that gradients flow through (``CloneBackward0``)."""
+    return ContiguousClone.apply(input)
 
 
 def rdiv(input: Any, other: Any) -> Any:

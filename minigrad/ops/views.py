@@ -22,7 +22,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
 from minigrad.ops.strides import element_strides, expand_strides, is_plain, strided, view_strides
-from minigrad.ops.unary import clone
+from minigrad.ops.unary import contiguous_copy
 
 
 class _Embed(Op):
@@ -345,7 +345,7 @@ def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
 def ravel(input: Any) -> Any:
     """All elements in one dimension: a view of a contiguous tensor, else of a contiguous copy."""
     array = operand(input)
-    source = input if array.flags.c_contiguous else clone(input)
+    source = input if array.flags.c_contiguous else contiguous_copy(input)
     return View.apply(source, (array.size,))
 
 
@@ -422,7 +422,7 @@ def _reshape(input: Any, shape: Any, position: int) -> Any:
         return View.apply(input, target)
     if view_strides(array.shape, element_strides(array), target) is None:
 
-        return UnsafeView.apply(clone(input), target)
+        return UnsafeView.apply(contiguous_copy(input), target)
     return ReshapeAlias.apply(input, target)
 
 

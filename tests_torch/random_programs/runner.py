@@ -197,7 +197,7 @@ def _overlap_too_hard(target: Any, operands: list[Any]) -> bool:
 
     PyTorch does not check such pairs; its result depends on its kernel's element order.
     """
-    from minigrad.autograd.overlap import _is_dense
+    from minigrad._layout import is_non_overlapping_and_dense
 
     array = getattr(target, "_array", None)
     if array is None:
@@ -208,7 +208,7 @@ def _overlap_too_hard(target: Any, operands: list[Any]) -> bool:
             other is not None
             and operand is not target
             and np.shares_memory(array, other)
-            and not (_is_dense(array) and _is_dense(other))
+            and not (is_non_overlapping_and_dense(array) and is_non_overlapping_and_dense(other))
         ):
             return True
     return False
