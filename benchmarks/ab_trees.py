@@ -52,6 +52,7 @@ OPS = {
     "mean": "a.mean()",
     "sum dim": "m.sum(1)",
     "mean dim": "m.mean(1)",
+    "t": "m.t()",  # F.linear's weight.t(): a recorded view
 }
 # ``bench_core.chain_forward`` written out (``x`` needs no gradient; ``a``, ``b`` the leaves).
 CHAIN = (f"a.grad = b.grad = None\ny = x\nfor _ in range({bench_core.CHAIN_STEPS}):\n"
@@ -63,6 +64,8 @@ CASES = {
     **{f"ng {op}": (statement, "cold", True) for op, statement in OPS.items()},
     # entering no_grad counted too, once per 10 ops (the figure is per block)
     "ng 10x add": ("with no_grad():\n for _ in range(10): a + b", "cold", False),
+    # optim.SGD's update of a parameter (in place, under no_grad)
+    "ng sgd add_": ("a.add_(b, alpha=-0.01)", "cold", True),
     "chain": (CHAIN + "\ny.sum().backward()", "cold", False),
     "chain fwd": (CHAIN, "cold", False),
 }

@@ -758,45 +758,12 @@ def print_memory(results: dict[str, Any]) -> None:
 from bench_nn import BATCH as TRAIN_BATCH  # noqa: E402
 from bench_nn import HIDDEN as TRAIN_HIDDEN  # noqa: E402
 from bench_nn import IN as TRAIN_IN  # noqa: E402
-from bench_nn import LR as TRAIN_LR  # noqa: E402
 from bench_nn import OUT as TRAIN_OUT  # noqa: E402
 from bench_nn import initial_state as train_state  # noqa: E402
 from bench_nn import nn_step_factory as library_train_step_factory  # noqa: E402
+from bench_nn import numpy_step_factory as numpy_train_step_factory  # noqa: E402
 
 TARGET_TRAIN = 1.15  # minigrad's step at most 1.15x the hand-written numpy step
-
-
-def numpy_train_step_factory(state: dict[str, np.ndarray]) -> Callable[[], float]:
-    """The step as a numpy programmer writes it: forward, loss, backward and update by hand."""
-    w1, b1, w2, b2 = (state[k].copy() for k in ("0.weight", "0.bias", "2.weight", "2.bias"))
-    x, y = state["x"], state["y"]
-    rows = np.arange(len(y))
-    lr = np.float32(TRAIN_LR)
-
-    def step() -> float:
-        hidden = x @ w1.T
-        hidden += b1
-        np.maximum(hidden, 0, out=hidden)
-        logits = hidden @ w2.T
-        logits += b2
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        exp = np.exp(shifted)
-        total = exp.sum(axis=1, keepdims=True)
-        loss = np.log(total[:, 0]).mean() - shifted[rows, y].mean()
-        grad = exp / total  # d loss / d logits = (softmax - one_hot) / batch
-        grad[rows, y] -= 1
-        grad /= len(y)
-        grad_w2 = grad.T @ hidden
-        grad_b2 = grad.sum(axis=0)
-        grad_hidden = grad @ w2
-        grad_hidden[hidden <= 0] = 0
-        grad_w1 = grad_hidden.T @ x
-        grad_b1 = grad_hidden.sum(axis=0)
-        for param, param_grad in ((w1, grad_w1), (b1, grad_b1), (w2, grad_w2), (b2, grad_b2)):
-            param -= lr * param_grad
-        return float(loss)
-
-    return step
 
 
 def bench_training(settings: Settings) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The cost of nn and optim: an MLP training step with modules against the same step by hand.
 
 One training step of a 784 -> 256 -> 10 MLP on a batch of 256 (forward, cross-entropy,
-backward, SGD update), written four ways and measured in one process, round after round:
+backward, SGD update), written five ways and measured in one process, round after round:
 
 - ``raw``: plain tensors, ``relu(x @ W1.t() + b1) @ W2.t() + b2``, gradients set to None and
   the update ``p.sub_(lr * p.grad)`` by hand under ``no_grad``;
@@ -9,11 +9,14 @@ backward, SGD update), written four ways and measured in one process, round afte
   records one ``AddmmBackward0`` node instead of matmul + add);
 - ``nn + optim``: ``nn.Sequential(nn.Linear, nn.ReLU, nn.Linear)``, ``F.cross_entropy`` and
   ``optim.SGD`` (``zero_grad``, ``step``): what users write;
-- ``torch nn + optim``: the same ``nn`` program on PyTorch (if installed), for scale.
+- ``torch nn + optim``: the same ``nn`` program on PyTorch (if installed), for scale;
+- ``numpy by hand``: forward, loss, backward and update written in numpy (``bench_core.py``'s
+  section 5 runs the same function).
 
-The figure of interest is ``nn + optim`` / ``raw`` (target: at most 1.1): what the module and
-optimizer machinery adds on top of the tensor ops. All four start from the same weights and
-data, and their losses after the timed steps are compared as a sanity check.
+Two figures: ``nn + optim`` / ``raw`` (target: at most 1.1), what the module and optimizer
+machinery adds on top of the tensor ops; and ``nn + optim`` / ``numpy by hand`` (issue 7's
+target: at most 1.15), what autograd costs against no autograd at all. All five start from the
+same weights and data, and their losses after the timed steps are compared as a sanity check.
 
 Method (as ``bench_core.py``): CPU time of this process by default (``--clock wall`` for wall
 time); numpy's BLAS and PyTorch on one thread; each variant runs ``--steps`` training steps per
@@ -55,6 +58,7 @@ else:
 BATCH, IN, HIDDEN, OUT = 256, 784, 256, 10
 LR = 0.01
 TARGET = 1.1
+TARGET_NUMPY = 1.15  # issue 7: the nn step at most 1.15x the hand-written numpy step
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
@@ -116,6 +120,39 @@ def nn_step_factory(lib, state: dict[str, np.ndarray]) -> Callable[[], float]:
     return step
 
 
+def numpy_step_factory(state: dict[str, np.ndarray]) -> Callable[[], float]:
+    """The step as a numpy programmer writes it: forward, loss, backward and update by hand."""
+    w1, b1, w2, b2 = (state[k].copy() for k in ("0.weight", "0.bias", "2.weight", "2.bias"))
+    x, y = state["x"], state["y"]
+    rows = np.arange(len(y))
+    lr = np.float32(LR)
+
+    def step() -> float:
+        hidden = x @ w1.T
+        hidden += b1
+        np.maximum(hidden, 0, out=hidden)
+        logits = hidden @ w2.T
+        logits += b2
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        exp = np.exp(shifted)
+        total = exp.sum(axis=1, keepdims=True)
+        loss = np.log(total[:, 0]).mean() - shifted[rows, y].mean()
+        grad = exp / total  # d loss / d logits = (softmax - one_hot) / batch
+        grad[rows, y] -= 1
+        grad /= len(y)
+        grad_w2 = grad.T @ hidden
+        grad_b2 = grad.sum(axis=0)
+        grad_hidden = grad @ w2
+        grad_hidden[hidden <= 0] = 0
+        grad_w1 = grad_hidden.T @ x
+        grad_b1 = grad_hidden.sum(axis=0)
+        for param, param_grad in ((w1, grad_w1), (b1, grad_b1), (w2, grad_w2), (b2, grad_b2)):
+            param -= lr * param_grad
+        return float(loss)
+
+    return step
+
+
 def measure(variants: dict[str, Callable[[], float]], steps: int, rounds: int, warmup: int,
             clock: Callable[[], float]) -> tuple[dict[str, float], dict[str, float]]:
     """Median seconds per step of each variant, and each variant's last loss."""
@@ -147,6 +184,7 @@ def main() -> None:
     }
     if torch is not None:
         variants["torch nn + optim"] = nn_step_factory(torch, state)
+    variants["numpy by hand"] = numpy_step_factory(state)
     per_step, losses = measure(variants, args.steps, rounds, warmup, CLOCKS[args.clock])
 
     print(f"MLP {BATCH}x{IN} -> {HIDDEN} -> {OUT}, one SGD training step; {args.clock} clock, "
@@ -154,15 +192,19 @@ def main() -> None:
     print(f"Python {platform.python_version()}, numpy {np.__version__}, "
           f"torch {torch.__version__ if torch is not None else 'n/a'}, one BLAS thread")
     print()
-    print("| variant | ms / step | / raw | loss after the run |")
-    print("|---|---:|---:|---:|")
-    base = per_step["raw"]
+    print("| variant | ms / step | / raw | / numpy | loss after the run |")
+    print("|---|---:|---:|---:|---:|")
+    base, numpy_base = per_step["raw"], per_step["numpy by hand"]
     for name, seconds in per_step.items():
-        print(f"| {name} | {seconds * 1e3:.2f} | {seconds / base:.3f} | {losses[name]:.6f} |")
-    ratio = per_step["nn + optim"] / base
+        print(f"| {name} | {seconds * 1e3:.2f} | {seconds / base:.3f} | "
+              f"{seconds / numpy_base:.3f} | {losses[name]:.6f} |")
     print()
-    print(f"target: nn + optim <= {TARGET}x raw -> {ratio:.3f}x: "
-          f"{'met' if ratio <= TARGET else 'not met'}")
+    for label, ratio, target in (
+        ("raw", per_step["nn + optim"] / base, TARGET),
+        ("numpy by hand", per_step["nn + optim"] / numpy_base, TARGET_NUMPY),
+    ):
+        print(f"target: nn + optim <= {target}x {label} -> {ratio:.3f}x: "
+              f"{'met' if ratio <= target else 'not met'}")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,10 @@ def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> 
             array = arg._array
             if output.size == 0 or array.size == 0:
                 continue
+            # Disjoint memory bounds (checked in C): no overlap of any kind, so neither test
+            # below can find one (the common case: SGD's ``p.add_(g, ...)``).
+            if not np.may_share_memory(output, array):
+                continue
             if not (is_non_overlapping_and_dense(output) and is_non_overlapping_and_dense(array)):
                 undecided = undecided or np.shares_memory(output, array)
             elif partially_overlap(output, array):
