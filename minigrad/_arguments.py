@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _warnings, errors
 from minigrad._dtype import dtype
 from minigrad.autograd.tensor_base import TensorBase
 
@@ -159,14 +159,15 @@ def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]
     """PyTorch's listings of the functions and methods it binds more than once.
 
     Read off PyTorch 2.13 by tools/parser_overloads.py (minigrad/_parser_overloads.json), for
-    the names neither KEEPDIM_NEEDS_DIM nor LISTED declares: ``{"function"|"method": {name:
-    overloads}}``.
+    the names neither KEEPDIM_NEEDS_DIM nor LISTED declares: ``{"function"|"method"|"kernel":
+    {name: overloads}}`` ("kernel": those of the kernel a function PyTorch writes in Python
+    calls, ``torch._VF.split``).
     """
     text = (Path(__file__).parent / "_parser_overloads.json").read_text()
     table = json.loads(text)
     return {kind: {name: tuple(map(_pieces_counts, listings))
                    for name, listings in table[kind].items()}
-            for kind in ("function", "method")}
+            for kind in ("function", "method", "kernel")}
 
 
 PARSER_OVERLOADS = _parser_overloads()
@@ -185,18 +186,18 @@ NUMBER_OVERLOADS = frozenset(
     }
 )  # fmt: skip
 # Functions left unwrapped: their warnings point at the caller's line (``stacklevel``), which
-# a wrapper's frame would move into this file. They check their arguments themselves.
+# a wrapper's frame would move into this file (but for _warnings.warn's, which pass over it).
+# They check their arguments themselves.
 UNCHECKED = frozenset(
     {
-        "adjoint", "cholesky", "qr", "randint", "scatter", "std", "tensor", "var",
-        "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-        "cross_entropy", "huber_loss", "kl_div", "l1_loss", "mse_loss",
-        "nll_loss", "smooth_l1_loss",
-        # (and these check their own arguments, with the name of the ATen op behind them)
-        "eye", "unique",
+        "adjoint", "cholesky", "qr", "randint", "tensor",
+        "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
+        "huber_loss", "kl_div", "l1_loss", "mse_loss", "nll_loss", "smooth_l1_loss",
+        # (and this checks its own arguments, with the name of the ATen op behind it)
+        "unique",
         # (PyTorch writes Tensor.backward in Python: torch.autograd.backward's checks, which
-        # autograd/engine.py's backward makes)
-        "backward",
+        # autograd/engine.py's backward makes; and Tensor.split, whose kernel checks)
+        "backward", "split",
     }
 )  # fmt: skip
 # NumPy's names PyTorch's parser also takes for four parameters (python_arg_parser.cpp):
@@ -372,7 +373,7 @@ def checking_arguments(
             except TypeError as error:
                 refuse_unlisted(args, kwargs)
                 _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
-                                   parameter_names)
+                                   parameter_names, numpy_names)
                 raise
         if dim_overloads is not None and (
             (given <= 1 and _keepdim_without_dim(kwargs))
@@ -411,9 +412,10 @@ def checking_arguments(
         except TypeError as error:
             refuse_unlisted(args, kwargs)
             _raise_parser_text(error, name, args[1 - offset:], named, overloads, skip_first,
-                               parameter_names)
+                               parameter_names, numpy_names)
             raise
 
+    _warnings.register_wrapper(checked.__code__)  # (warnings point past it, at the caller)
     return checked
 
 
@@ -421,6 +423,7 @@ _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.
 _POSITIONAL_COUNT = re.compile(
     r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
 _UNNAMED = re.compile(r"argument '(\w+)' must be (.*)", re.S)
+_POSITIONED = re.compile(r"(\w+)\(\): argument '(\w+)' \(position \d+\)( .*)", re.S)
 _SAME_WORDS = re.compile(
     r"\S+\(\) (got an unexpected keyword argument '\w+'|got multiple values for argument '\w+')")
 
@@ -428,6 +431,7 @@ _SAME_WORDS = re.compile(
 def _raise_parser_text(
     error: TypeError, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
     overloads: tuple[tuple[str, int, int], ...] | None, method: bool, parameters: list[str],
+    parser_bound: bool,
 ) -> None:
     """PyTorch's text for ``error`` if Python raised it for the call's arguments themselves.
 
@@ -437,19 +441,30 @@ def _raise_parser_text(
     missing arguments: 'logsumexp() missing 1 required positional arguments: "dim"' (its plural
     for one, its singular for more). Only an error of the call itself is rewritten: its
     traceback has no frame of the function's; or a shared helper's "argument 'dim' must be int,
-    not float", which gets the function's name and the argument's position. ``args``: the call's,
-    without a method's ``self``; ``parameters``: the function's, in order (``self`` too).
+    not float", which gets the function's name and the argument's position; or, for a
+    function PyTorch binds to its parser (``parser_bound``: not one it writes in Python, which
+    passes its arguments on by position), an inline check's complaint, whose position is the
+    call's (none for a keyword). ``args``: the call's, without a method's ``self``;
+    ``parameters``: the function's, in order (``self`` too).
     """
     traceback = error.__traceback__
     text = str(error)
+    # A shared helper's check (``wrap_dim``), which does not know whose argument it checked;
+    # or an inline check, which does not know how the call gave it (a function's argument is
+    # a method's one position earlier; a keyword argument has none).
     unnamed = _UNNAMED.fullmatch(text)
-    if unnamed is not None and unnamed.group(1) in parameters:
-        # A shared helper's check (``wrap_dim``), which does not know whose argument it checked.
-        index = parameters.index(unnamed.group(1))
+    positioned = _POSITIONED.fullmatch(text)
+    if parser_bound and positioned is not None and positioned.group(1) == name:
+        parameter, rest = positioned.group(2, 3)
+    elif unnamed is not None:
+        parameter, rest = unnamed.group(1), " must be " + unnamed.group(2)
+    else:
+        parameter = None
+    if parameter in parameters:
+        index = parameters.index(parameter)
         given = index - method < len(args)
         where = f" (position {index + 1 - method})" if given else ""
-        raise TypeError(f"{name}(): argument '{unnamed.group(1)}'{where} must be "
-                        f"{unnamed.group(2)}") from None
+        raise TypeError(f"{name}(): argument '{parameter}'{where}{rest}") from None
     if traceback is None or traceback.tb_next is not None:
         return  # (another error: the caller re-raises it as it is)
     missing = _MISSING.fullmatch(text)
@@ -523,6 +538,35 @@ def _no_overload_fits(
                               f"types: ({marked})\n(")
     # (a note closes its line with ")" and reopens "(": the empty pair it leaves goes)
     return errors.invalid_arguments(name, args, kwargs, lines).replace("\n()\n", "\n")
+
+
+def function_call_fits_none(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """PyTorch's parser's text for ``name(*args, **kwargs)`` when no overload fits."""
+    return _no_overload_fits(name, args, kwargs, PARSER_OVERLOADS["function"][name])
+
+
+def kernel_call_fits_none(name: str, args: tuple[Any, ...]) -> str:
+    """The parser's text when no overload of the kernel ``name`` fits ``args``.
+
+    For a function PyTorch writes in Python, which passes its arguments on by position to a
+    kernel (``torch._VF.split(self, split_size, dim)``).
+    """
+    return _no_overload_fits(name, args, {}, PARSER_OVERLOADS["kernel"][name])
+
+
+def no_overload_fits(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any], complaint: TypeError
+) -> TypeError:
+    """The parser's error for a function that checks its arguments itself, which failed.
+
+    ``complaint`` is the function's own, about one argument: the parser's too if the number
+    of arguments leaves one of ``name``'s overloads; else it lists them all.
+    """
+    count = len(args) + len(kwargs)
+    overloads = PARSER_OVERLOADS["function"][name]
+    if sum(fewest <= count <= most for _, fewest, most in overloads) == 1:
+        return complaint
+    return TypeError(_no_overload_fits(name, args, kwargs, overloads))
 
 
 def method_call_fits_none(name: str, args: tuple[Any, ...]) -> str:
@@ -764,23 +808,25 @@ def _check_unpacked(rest: Sequence[Any], function: str, parameter: str) -> None:
             )
 
 
-def check_int_sequence(value: Any, function: str, parameter: str, position: int,
+def check_int_sequence(value: Any, function: str, parameter: str, position: int | None,
                        lone_int: bool = True) -> None:
     """PyTorch's TypeError unless ``value`` is an int or a sequence of ints (an IntArrayRef).
 
     As its parser: the type check looks at the first item of a sequence, the others must only
-    convert. ``lone_int``: a lone int counts as a list of one (``int[1]``, not ``int[]``).
+    convert. ``position``: None for an argument given by keyword. ``lone_int``: a lone int
+    counts as a list of one (``int[1]``, not ``int[]``).
     """
     if lone_int and _accepts(value, "int"):
         return
+    where = "" if position is None else f" (position {position})"
     if not isinstance(value, (tuple, list)):
         raise TypeError(
-            f"{function}(): argument '{parameter}' (position {position}) must be tuple of ints, "
+            f"{function}(): argument '{parameter}'{where} must be tuple of ints, "
             f"not {errors.python_type_name(value)}"
         )
     if value and not _accepts(value[0], "int"):
         raise TypeError(
-            f"{function}(): argument '{parameter}' (position {position}) must be tuple of "
+            f"{function}(): argument '{parameter}'{where} must be tuple of "
             f"ints, but found element of type {errors.python_type_name(value[0])} at pos 0"
         )
     _check_unpacked(value[1:], function, parameter)

@@ -101,6 +101,15 @@ def type_name(numpy_dtype: np.dtype) -> str:
     return "minigrad." + _BY_NUMPY[numpy_dtype].tensor_type
 
 
+def backend_type_name(numpy_dtype: np.dtype) -> str:
+    """The tensor type PyTorch's C++ messages print: ``type_name``'s, but ``CPUBoolType`` for bool.
+
+    (PyTorch's C++ names a tensor type by its legacy Python name where it has one in its
+    table, and by the backend's name, which it keeps, for bool.)
+    """
+    return "CPUBoolType" if numpy_dtype == np.bool_ else type_name(numpy_dtype)
+
+
 def display_name(numpy_dtype: np.dtype) -> str:
     """``Float``: the scalar-type name PyTorch's casting messages use."""
     return _BY_NUMPY[numpy_dtype]._display

@@ -177,7 +177,10 @@ def _cumulative(name: str) -> Callable[..., Any]:
 
 
 def _flip(a: Any, axis: Any = None) -> Any:
-    return shape.flip(a, tuple(range(a.dim())) if axis is None else axis)
+    # (numpy's axis may be one int; minigrad.flip's dims are a list, as PyTorch's)
+    if axis is None:
+        axis = tuple(range(a.dim()))
+    return shape.flip(a, axis if isinstance(axis, (tuple, list)) else (axis,))
 
 
 def _triangle(name: str) -> Callable[..., Any]:

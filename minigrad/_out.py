@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _warnings, errors
 from minigrad._dtype import display_name, from_numpy_dtype, to_numpy_dtype
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
@@ -376,6 +376,7 @@ def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Call
     parameters.insert(position, inspect.Parameter(
         "out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="Tensor | None"))
     with_out.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    _warnings.register_wrapper(with_out.__code__)  # (warnings point past it, at the caller)
     return with_out
 
 
@@ -389,6 +390,7 @@ def _refusing_out(
             raise TypeError(message + "".join(signatures))
         return function(*args, **kwargs)
 
+    _warnings.register_wrapper(without_out.__code__)  # (warnings point past it, at the caller)
     return without_out
 
 

@@ -1,10 +1,47 @@
-"""Warnings given once per process, as PyTorch's ``TORCH_WARN_ONCE`` gives them."""
+"""minigrad's warnings: pointed at the caller past the public functions' wrappers; or once.
+
+PyTorch binds its functions in C++: a warning from ``torch.var`` points at the line that
+called it. minigrad's public functions are wrapped (the argument checks of _arguments.py, the
+``out=`` of _out.py), each wrapper a Python frame of its own; ``warn`` does not count those
+frames, so a ``stacklevel`` means the same whether or not the function is wrapped.
+"""
 
 from __future__ import annotations
 
+import sys
 import warnings
+from types import CodeType, FrameType
 
+# The code of the wrappers whose frames a warning's stacklevel passes over (register_wrapper).
+_WRAPPERS: set[CodeType] = set()
 _given: set[str] = set()
+
+
+def register_wrapper(code: CodeType) -> None:
+    """Let ``warn`` pass over the frames running ``code`` (a wrapper around public functions)."""
+    _WRAPPERS.add(code)
+
+
+def warn(message: str, category: type[Warning] = UserWarning, stacklevel: int = 2) -> None:
+    """``warnings.warn``, its ``stacklevel`` counted without the wrappers' frames.
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     warn("an example", stacklevel=1)
+        >>> caught[0].filename.startswith("<doctest")
+        True
+    """
+    frame: FrameType | None = sys._getframe(1)  # (the caller's: stacklevel 1)
+    frames = 1
+    for _ in range(stacklevel - 1):
+        frame, frames = frame.f_back, frames + 1
+        while frame is not None and frame.f_code in _WRAPPERS:
+            frame, frames = frame.f_back, frames + 1
+        if frame is None:
+            break
+    warnings.warn(message, category, stacklevel=frames + 1)  # (+1: this frame)
 
 
 def warn_once(message: str, stacklevel: int = 2) -> None:
@@ -23,4 +60,4 @@ def warn_once(message: str, stacklevel: int = 2) -> None:
     """
     if message not in _given:
         _given.add(message)
-        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)  # (+1: this frame)
+        warn(message, UserWarning, stacklevel=stacklevel + 1)  # (+1: this frame)

@@ -500,26 +500,23 @@ def randn_like(
 
 # --- more factories: eye, random integers and permutations, triangle indices -----------------
 
-_EYE_SIGNATURES = tuple(
-    f"int n, {m}*, minigrad.dtype dtype = None, minigrad.device device = None, "
-    "bool requires_grad = False"
-    for m in ("", "int m, ")
-)
+def _int_argument(function: str, name: str, position: int | None, value: Any) -> int:
+    """``value`` if it is an int (not a bool); else PyTorch's argument TypeError.
 
-
-def _int_argument(function: str, name: str, position: int, value: Any) -> int:
-    """``value`` if it is an int (not a bool); else PyTorch's argument TypeError."""
+    ``position``: None for an argument given by keyword.
+    """
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return int(value)
+    where = "" if position is None else f" (position {position})"
     raise TypeError(
-        f"{function}(): argument '{name}' (position {position}) must be int, not "
+        f"{function}(): argument '{name}'{where} must be int, not "
         f"{errors.python_type_name(value)}"
     )
 
 
 def eye(
     n: int,
-    m: Any = _arguments.NOT_GIVEN,
+    m: int = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
@@ -533,24 +530,14 @@ def eye(
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
-    n = _int_argument("eye", "n", 1, n)
     if m is _arguments.NOT_GIVEN:  # (an explicit None is refused, as by PyTorch)
         m = n
-    elif not isinstance(m, (int, np.integer)) or isinstance(m, bool):
-        raise TypeError(errors.invalid_arguments("eye", (n, m), {}, _EYE_SIGNATURES))
     numpy_dtype = _float_dtype(dtype, "eye", device)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     return _new(np.eye(n, int(m), dtype=numpy_dtype), requires_grad)
-
-
-_RANDINT_SIGNATURES = tuple(
-    f"{low}int high, tuple of ints size, *, minigrad.dtype dtype = None, minigrad.device device "
-    "= None, bool requires_grad = False"
-    for low in ("", "int low, ")
-)
 
 
 def randint(
@@ -579,33 +566,26 @@ def randint(
     names = ("low", "high", "size") if count == 3 else ("high", "size")
     bound = dict(zip(names, args))
     if count not in (2, 3) or set(bound) & set(given) or {*bound, *given} != set(names):
-        raise TypeError(errors.invalid_arguments("randint", args, given, _RANDINT_SIGNATURES))
+        raise TypeError(_arguments.function_call_fits_none("randint", args, given))
     bound.update(given)
-    positions = {name: position for position, name in enumerate(names, start=1)}
-    low = 0 if "low" not in bound else _int_argument("randint", "low", 1, bound["low"])
-    high = _int_argument("randint", "high", positions["high"], bound["high"])
-    shape = _size_argument("randint", positions["size"], bound["size"])
-    numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, "randint")
+    # (an argument given by keyword has no position in the messages)
+    positions = dict.fromkeys(given) | {name: i + 1 for i, name in enumerate(names[: len(args)])}
+    named = given if dtype is None else {**given, "dtype": dtype}
+    try:
+        low = 0 if "low" not in bound else _int_argument("randint", "low", positions["low"],
+                                                         bound["low"])
+        high = _int_argument("randint", "high", positions["high"], bound["high"])
+        _arguments.check_int_sequence(bound["size"], "randint", "size", positions["size"],
+                                      lone_int=False)
+        numpy_dtype = (np.dtype(np.int64) if dtype is None
+                       else _dtype.to_numpy_dtype(dtype, "randint"))
+    except TypeError as complaint:
+        raise _arguments.no_overload_fits("randint", args, named, complaint) from None
+    shape = shape_argument((tuple(bound["size"]),), "randint")
     check_factory_device(device, "randint")
     _check_random_range(low, high, numpy_dtype)
     values = _random.generator().integers(low, high, shape, dtype=np.int64, endpoint=False)
     return _new(values.astype(numpy_dtype), requires_grad)
-
-
-def _size_argument(function: str, position: int, size: Any) -> tuple[int, ...]:
-    """A ``size`` given as a tuple of ints, checked with PyTorch's messages."""
-    if not isinstance(size, (tuple, list)):
-        raise TypeError(
-            f"{function}(): argument 'size' (position {position}) must be tuple of ints, not "
-            f"{errors.python_type_name(size)}"
-        )
-    for index, n in enumerate(size):
-        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-            raise TypeError(
-                f"{function}(): argument 'size' (position {position}) must be tuple of ints, "
-                f"but found element of type {errors.python_type_name(n)} at pos {index}"
-            )
-    return shape_argument((tuple(size),), function)
 
 
 def _check_random_range(low: int, high: int, numpy_dtype: np.dtype) -> None:

@@ -190,14 +190,18 @@ def broadcast_mismatch(shape_a: Sequence[int], shape_b: Sequence[int]) -> str:
     return f"shapes {format_size(a)} and {format_size(b)} cannot be broadcast"
 
 
-def from_numpy_value_error(
-    error: ValueError, shape_a: Sequence[int], shape_b: Sequence[int]
-) -> str:
-    """PyTorch's text for a numpy ValueError raised by an op on operands of these shapes."""
-    try:
-        np.broadcast_shapes(tuple(shape_a), tuple(shape_b))
-    except ValueError:
-        return broadcast_mismatch(shape_a, shape_b)
+def from_numpy_value_error(error: ValueError, shapes: Sequence[Sequence[int]]) -> str:
+    """PyTorch's text for a numpy ValueError raised by an op on operands of these shapes.
+
+    As PyTorch's TensorIterator, the shapes are broadcast one after the other: the first that
+    does not fit the shape so far is named.
+    """
+    shape = tuple(shapes[0])
+    for other in shapes[1:]:
+        try:
+            shape = np.broadcast_shapes(shape, tuple(other))
+        except ValueError:
+            return broadcast_mismatch(shape, other)
     return str(error)
 
 
@@ -853,6 +857,9 @@ def expand_size_mismatch(
 def derivative_not_implemented_quoted(aten_name: str) -> str:
     """A backward PyTorch does not have, in its other wording (``unique``'s ops)."""
     return f"the derivative for '{aten_name}' is not implemented."
+
+
+NOT_AN_INDEX = "only integer tensors of a single element can be converted to an index"
 
 
 def dim_of_0d(dim: int) -> str:
@@ -1740,7 +1747,6 @@ STACK_EMPTY = "stack expects a non-empty TensorList"
 REPEAT_TOO_FEW_DIMS = (
     "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
 )
-FLIP_DIMS_NONE = "flip(): argument 'dims' (position 1) must be tuple of ints, not NoneType"
 PAD_LENGTH_ODD = "Padding length must be divisible by 2"
 ONE_HOT_NOT_LONG = "one_hot is only applicable to index tensor of type LongTensor."
 ONE_HOT_EMPTY = "Can not infer total number of classes from empty tensor."

@@ -48,7 +48,7 @@ from minigrad.ops import (
     unary,
     views,
 )
-from minigrad.ops._helpers import ToCopy, normalize_dims, wrap_dim
+from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
 
 # The recording functions (autograd/record.py) of the ops the hot operators and methods call
 # directly once they know nothing needs casting or checking.
@@ -136,7 +136,7 @@ class Tensor(TensorBase):
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
             return Size(self._array.shape)
-        return self._array.shape[normalize_dims(dim, self._array.ndim)[0]]
+        return dim_size(self._array.shape, dim)
 
     @property
     def dtype(self) -> _dtype.dtype:
@@ -690,6 +690,12 @@ class Tensor(TensorBase):
 
     def __int__(self) -> int:
         return int(self._scalar_value())
+
+    def __index__(self) -> int:
+        """The value of a one-element integer (or bool) tensor, where Python wants an index."""
+        if self._array.dtype.kind not in "biu" or self._array.size != 1:
+            raise TypeError(errors.NOT_AN_INDEX)
+        return int(self._array.reshape(()).item())
 
     def _scalar_value(self) -> Any:
         # Python's number protocols get ValueError (``item()`` raises RuntimeError), as in PyTorch.
@@ -1480,8 +1486,7 @@ class Tensor(TensorBase):
 
     def flip(self, *dims: Any) -> Tensor:
         """Reversed along ``dims`` (a copy)."""
-        dims = _given(dims, "flip", "dims")
-        return shape.flip(self, dims[0] if len(dims) == 1 else dims)
+        return shape.flip_method(self, dims)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         """Shifted cyclically by ``shifts`` along ``dims``."""

@@ -332,3 +332,238 @@ def test_python_number_types_are_dtypes():
     assert t.prod(dtype=float).dtype == mg.float64
     assert t.cumsum(0, dtype=int).tolist() == [1, 2, 3]
     assert mg.tensor([1.0], dtype=int).dtype == mg.int64
+
+
+def _ones(shape, dtype="float32"):
+    return mg.ones(*shape, dtype=getattr(mg, dtype))
+
+
+# addmm's meta function compares the dtypes (input's, then mat1's, with mat2's) before any
+# shape; F.linear with a bias is addmm(bias, input, weight.t()). baddbmm's expands its input
+# to the product's shape (read off the batches' sizes) and compares input's dtype with
+# batch1's; its kernel reads batch2 as batch1's dtype.
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: mg.addmm(_ones((2,)), _ones((3, 5), "bool"), _ones((4, 2))), RuntimeError,
+     "mat1 and mat2 must have the same dtype, but got Bool and Float"),
+    (lambda: mg.addmm(_ones((7,), "bool"), _ones((3, 4)), _ones((4, 2))), RuntimeError,
+     "self and mat2 must have the same dtype, but got Bool and Float"),
+    (lambda: mg.addmm(_ones((2,)), _ones((3, 4, 1), "int64"), _ones((4, 2))), RuntimeError,
+     "mat1 and mat2 must have the same dtype, but got Long and Float"),
+    (lambda: mg.nn.functional.linear(_ones((3, 4)), _ones((2, 5), "bool"), _ones((2,))),
+     RuntimeError, "self and mat2 must have the same dtype, but got Float and Bool"),
+    (lambda: mg.nn.functional.linear(_ones((4,)), _ones((2, 4), "int64"), _ones((2,))),
+     RuntimeError, "self and mat2 must have the same dtype, but got Float and Long"),
+    (lambda: mg.baddbmm(_ones((2, 3, 5)), _ones((1, 2, 1, 3)), _ones((2, 4, 5))), RuntimeError,
+     "The expanded size of the tensor (2) must match the existing size (3) at non-singleton "
+     "dimension 1.  Target sizes: [1, 2, 5].  Tensor sizes: [2, 3, 5]"),
+    (lambda: mg.baddbmm(_ones((2, 3, 5)), _ones((7,)), _ones((2, 4, 5))), IndexError,
+     "Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+    (lambda: mg.baddbmm(_ones((2, 3, 5)), mg.tensor(1.0), _ones((2, 4, 5))), IndexError,
+     "Dimension specified as 0 but tensor has no dimensions"),
+    (lambda: mg.baddbmm(_ones((5,), "bool"), _ones((1, 2, 1, 3)), _ones((2, 4, 5))),
+     RuntimeError, "Input dtypes must be the same, got: input bool, batch1: float, batch2: float"),
+    (lambda: mg.baddbmm(_ones((2, 3, 5)), _ones((2, 3, 4)), _ones((2, 4, 5), "bool")),
+     RuntimeError, "expected scalar type Float but found Bool"),
+    (lambda: mg.baddbmm(_ones((2, 3, 5), "bool"), _ones((2, 3, 4), "bool"), _ones((2, 4, 5))),
+     NotImplementedError, "\"baddbmm\" not implemented for 'Bool'"),
+])
+def test_the_matrix_products_check_their_arguments_in_pytorchs_order(call, error, message):
+    raises(call, error, message)
+
+
+_F = mg.nn.functional
+
+
+# Functions PyTorch writes in Python: what their Python does first decides the error
+# (``input.sigmoid()``, dropout's ``p < 0.0``), and they pass every argument by position to
+# the kernel's parser (whose name the messages say: max_pool2d_with_indices when asked for
+# the indices).
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: _F.sigmoid("a"), AttributeError, "'str' object has no attribute 'sigmoid'"),
+    (lambda: _F.tanh(None), AttributeError, "'NoneType' object has no attribute 'tanh'"),
+    (lambda: _F.dropout(mg.ones(3), "a"), TypeError,
+     "'<' not supported between instances of 'str' and 'float'"),
+    (lambda: _F.dropout("a", 0.5), TypeError,
+     "dropout(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: _F.dropout(mg.ones(3), 0.5, training=None), TypeError,
+     "dropout(): argument 'train' (position 3) must be bool, not NoneType"),
+    (lambda: _F.dropout(mg.ones(3), 0.5, training="a", inplace=True), TypeError,
+     "dropout_(): argument 'train' (position 3) must be bool, not str"),
+    (lambda: _F.pad(mg.ones(2, 3), (1, 1), value="a"), TypeError,
+     "pad(): argument 'value' (position 4) must be float, not str"),
+    (lambda: _F.pad(mg.ones(2, 3), (1, 1), mode=1), TypeError,
+     "pad(): argument 'mode' (position 3) must be str, not int"),
+    (lambda: _F.max_pool2d("a", 2, return_indices=True), TypeError,
+     "max_pool2d_with_indices(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: _F.max_pool2d(mg.ones(1, 1, 4, 4), kernel_size=2.0), TypeError,
+     "max_pool2d(): argument 'kernel_size' (position 2) must be tuple of ints, not float"),
+    (lambda: _F.max_pool2d(mg.ones(1, 1, 4, 4), 2, stride="a"), TypeError,
+     "max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not str"),
+    (lambda: _F.max_pool2d(mg.ones(1, 1, 4, 4), 2, ceil_mode=None, return_indices=True),
+     TypeError,
+     "max_pool2d_with_indices(): argument 'ceil_mode' (position 6) must be bool, not NoneType"),
+])
+def test_a_python_level_function_fails_where_pytorchs_python_does(call, error, message):
+    raises(call, error, message)
+
+
+def test_dropout_takes_a_zero_dim_tensor_as_its_probability():
+    x = mg.ones(3)
+    assert _F.dropout(x, mg.tensor(0.0)) is x
+    assert _F.pad(mg.ones(1), (1, 0), value=mg.tensor(2.0)).tolist() == [2.0, 1.0]
+
+
+def test_a_keyword_argument_is_named_without_a_position_by_the_parser():
+    raises(lambda: _F.avg_pool2d(mg.ones(1, 1, 4, 4), kernel_size=2.0), TypeError,
+           "avg_pool2d(): argument 'kernel_size' must be tuple of ints, not float")
+    raises(lambda: _F.avg_pool2d(mg.ones(1, 1, 4, 4), 2.0), TypeError,
+           "avg_pool2d(): argument 'kernel_size' (position 2) must be tuple of ints, not float")
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    (lambda: mg.tensor(2), "abab"), (lambda: mg.tensor([2]), "abab"),
+    (lambda: mg.tensor(True), "ab"),
+])
+def test_a_one_element_integer_tensor_is_an_index(value, expected):
+    assert "ab" * value() == expected
+    assert [1, 2, 3][value():] == [1, 2, 3][int(value()):]
+
+
+@pytest.mark.parametrize("value", [lambda: mg.tensor(2.0), lambda: mg.tensor([1, 2])])
+def test_any_other_tensor_is_no_index(value):
+    raises(lambda: "ab" * value(), TypeError,
+           "only integer tensors of a single element can be converted to an index")
+
+
+# masked_fill and masked_scatter expand mask and input together first (a mask that does not
+# broadcast fails there), then check the mask's dtype; their in-place forms check it first.
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: x.masked_fill(mg.ones(7), 0.0),
+     "The size of tensor a (7) must match the size of tensor b (4) at non-singleton dimension 1"),
+    (lambda x: mg.masked_fill(x, mg.ones(1, 2, 1, 3), 0.0),
+     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 3"),
+    (lambda x: x.masked_fill(mg.ones(4), 0.0),
+     "masked_fill_ only supports boolean masks, but got mask with dtype float"),
+    (lambda x: x.masked_fill_(mg.ones(7), 0.0),
+     "masked_fill_ only supports boolean masks, but got mask with dtype float"),
+    (lambda x: x.masked_scatter(mg.ones(7), x),
+     "The size of tensor a (7) must match the size of tensor b (4) at non-singleton dimension 1"),
+    (lambda x: x.masked_scatter(mg.ones(4), x),
+     "masked_scatter_ only supports boolean masks, but got mask with dtype Float"),
+])
+def test_a_masked_op_checks_the_broadcast_before_the_mask(call, message):
+    x = mg.ones(3, 4)
+    raises(lambda: call(x), RuntimeError, message)
+    assert x._version == 0
+
+
+# PyTorch's C++ messages name a bool tensor's type by its backend name, CPUBoolType.
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mg.nn.functional.conv2d(_ones((2, 4, 5, 6)), _ones((4, 4, 3, 3), "bool")),
+     "Input type (minigrad.FloatTensor) and weight type (CPUBoolType) should be the same or "
+     "input should be a MKLDNN tensor and weight is a dense tensor"),
+    (lambda: mg.nn.functional.embedding(mg.tensor([True]), _ones((3, 2))),
+     "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+     "Long, Int; but got CPUBoolType instead (while checking arguments for embedding)"),
+])
+def test_a_bool_tensor_is_named_by_its_backend_type(call, message):
+    raises(call, RuntimeError, message)
+
+
+# An int list (``int[]``) is checked as PyTorch's parser checks it, at the position of the
+# call (a method's is one less than the function's; a keyword argument has none).
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: x.flip("a"), "flip(): argument 'dims' (position 1) must be tuple of ints, not str"),
+    (lambda x: mg.flip(x, None),
+     "flip(): argument 'dims' (position 2) must be tuple of ints, not NoneType"),
+    (lambda x: mg.flip(x, 1),
+     "flip(): argument 'dims' (position 2) must be tuple of ints, not int"),
+    (lambda x: mg.flip(x, (1.0,)), "flip(): argument 'dims' (position 2) must be tuple of ints, "
+                                   "but found element of type float at pos 0"),
+    (lambda x: x.flip(0, 1.5), "flip(): argument 'dims' failed to unpack the object at pos 2 with "
+                               "error \"type must be tuple of ints,but got float\""),
+    (lambda x: mg.flip(x, dims="a"), "flip(): argument 'dims' must be tuple of ints, not str"),
+    (lambda x: x.logsumexp(1.5),
+     "logsumexp(): argument 'dim' (position 1) must be tuple of ints, not float"),
+    (lambda x: mg.logsumexp(x, None),
+     "logsumexp(): argument 'dim' (position 2) must be tuple of ints, not NoneType"),
+    (lambda x: x.logsumexp(dim="a"), "logsumexp(): argument 'dim' must be tuple of ints, not str"),
+])
+def test_an_int_list_argument_is_checked_at_the_calls_position(call, message):
+    raises(lambda: call(mg.ones(2, 3)), TypeError, message)
+
+
+@pytest.mark.parametrize("call", [lambda x: x.split(2, 1.5), lambda x: mg.split(x, 2, 1.5)])
+def test_split_by_a_size_lists_its_kernels_overloads(call):
+    raises(lambda: call(mg.ones(4, 3)), TypeError,
+           "split() received an invalid combination of arguments - got (Tensor, int, float), but "
+           "expected one of:\n"
+           " * (Tensor input, int split_size, int dim = 0)\n"
+           "      didn't match because some of the arguments have invalid types: (Tensor, int, "
+           "!float!)\n"
+           " * (Tensor input, tuple of ints split_size, int dim = 0)\n"
+           "      didn't match because some of the arguments have invalid types: (Tensor, !int!, "
+           "!float!)\n")
+    raises(lambda: mg.split(mg.ones(4, 3), [2, 2], 1.5), TypeError,
+           "split_with_sizes(): argument 'dim' (position 3) must be int, not float")
+
+
+# The operands of an op broadcast one after the other (PyTorch's TensorIterator): the first
+# that does not fit the shape so far is named, the third operand too.
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x: x.addcmul_(x, mg.ones(7)),
+     "The size of tensor a (4) must match the size of tensor b (7) at non-singleton dimension 1"),
+    (lambda x: x.clamp_(x, mg.ones(1, 2, 1, 3)),
+     "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 3"),
+])
+def test_a_third_operand_that_does_not_broadcast_is_named(call, message):
+    x = mg.ones(3, 4)
+    raises(lambda: call(x), RuntimeError, message)
+    assert x.tolist() == [[1.0] * 4] * 3
+    assert x._version == 0
+
+
+# The first parameter given decides whether a norm mixes dtypes (mixed_dtype.h: every
+# parameter must then be float, and the input of reduced precision); if not, the kernel reads
+# the other parameters as the input's dtype.
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda x, w: mg.nn.functional.layer_norm(x, (3,), w, w.bool()),
+     "expected scalar type Float but found Bool"),
+    (lambda x, w: mg.nn.functional.layer_norm(x, (3,), w.long()),
+     "mixed dtype (CPU): expect parameter to have scalar type of Float"),
+    (lambda x, w: mg.nn.functional.layer_norm(x.double(), (3,), w.bool()),
+     "mixed dtype (CPU): expect parameter to have scalar type of Float"),
+    (lambda x, w: mg.nn.functional.layer_norm(x.double(), (3,), w),
+     "mixed dtype (CPU): all inputs must share same datatype."),
+    (lambda x, w: mg.nn.functional.batch_norm(x, w, w.bool()),
+     "expected scalar type Float but found Bool"),
+    (lambda x, w: mg.nn.functional.batch_norm(x, w, w, w, w.double()),
+     "expected scalar type Float but found Double"),
+])
+def test_a_norm_checks_its_parameters_dtypes_as_pytorch_does(call, message):
+    raises(lambda: call(mg.ones(2, 3), mg.ones(3)), RuntimeError, message)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: mg.tensor(1.0).size(0), "Dimension specified as 0 but tensor has no dimensions"),
+    (lambda: mg.tensor(1.0).size(-1), "Dimension specified as -1 but tensor has no dimensions"),
+    (lambda: mg.ones(3).size(1),
+     "Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+    (lambda: mg.nn.functional.bilinear(_ones((3, 2)), _ones((3, 4)), _ones((7,)), _ones((5,))),
+     "Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+    (lambda: mg.nn.functional.bilinear(_ones((3, 2)), _ones((3, 4)), _ones((5, 2, 4)),
+                                       mg.tensor(1.0)),
+     "Dimension specified as 0 but tensor has no dimensions"),
+])
+def test_a_size_a_tensor_lacks_is_an_index_error(call, message):
+    raises(call, IndexError, message)
+
+
+def test_bce_with_logits_refuses_a_bool_target_as_its_kernel_does():
+    # (PyTorch's kernel computes ``(1 - target)``: no subtraction for bool tensors)
+    x = mg.ones(3, requires_grad=True)
+    raises(lambda: mg.nn.functional.binary_cross_entropy_with_logits(x, x.detach().bool()),
+           RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. "
+           "Use the `^` or `logical_xor()` operator instead.")
+    raises(lambda: mg.nn.functional.binary_cross_entropy_with_logits(x, x.detach().long()),
+           RuntimeError, "result type Float can't be cast to the desired output type Long")

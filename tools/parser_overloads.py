@@ -58,10 +58,24 @@ def overloads() -> dict[str, Any]:
         found = listing(getattr(torch, name)) if hasattr(torch, name) else None
         if found:
             functions[name] = found
+    for name in sorted(minigrad.nn.functional.__all__):  # (F.conv2d is torch.conv2d)
+        function = getattr(torch.nn.functional, name, None)
+        found = listing(function) if name not in functions and function is not None else None
+        if found:
+            functions[name] = found
     for name in sorted(minigrad.linalg.__all__):
         found = listing(getattr(torch.linalg, name)) if hasattr(torch.linalg, name) else None
         if found:
             functions["linalg_" + name] = found
+    # Functions PyTorch writes in Python pass their arguments on to a kernel (torch._VF.split)
+    # whose parser lists its overloads (minigrad/_arguments.py's PYTHON_LEVEL names).
+    from minigrad import _arguments
+
+    kernels: dict[str, list[str]] = {}
+    for name in sorted(_arguments.PYTHON_LEVEL):
+        found = listing(getattr(torch._VF, name)) if hasattr(torch._VF, name) else None
+        if found:
+            kernels[name] = found
     methods: dict[str, list[str]] = {}
     example = torch.ones(1)
     for name in sorted(n for n in dir(minigrad.Tensor) if not n.startswith("_")):
@@ -71,7 +85,7 @@ def overloads() -> dict[str, Any]:
             if found:
                 methods[name] = found
     return {"version": torch.__version__.split("+")[0], "function": functions,
-            "method": methods}
+            "method": methods, "kernel": kernels}
 
 
 def render() -> str:

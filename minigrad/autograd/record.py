@@ -694,9 +694,10 @@ def bind_output_class(cls: type[TensorBase]) -> None:
 
 
 def _broadcast_error(error: ValueError, arrays: Sequence[Any]) -> RuntimeError:
-    """PyTorch's error for a numpy broadcasting failure in forward."""
-    other = np.shape(arrays[1]) if len(arrays) > 1 else ()
-    return RuntimeError(errors.from_numpy_value_error(error, np.shape(arrays[0]), other))
+    """PyTorch's error for a numpy broadcasting failure in forward (of the array operands)."""
+    shapes = [np.shape(arrays[0])]
+    shapes += [array.shape for array in arrays[1:] if isinstance(array, np.ndarray)]
+    return RuntimeError(errors.from_numpy_value_error(error, shapes))
 
 
 def _needs_tuple(bits: int, length: int) -> tuple[bool, ...]:

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import type_name
+from minigrad._dtype import backend_type_name
 from minigrad.autograd import anomaly, debug_hooks, guard, saved_hooks, write_tracking
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import SAVED_FIELDS
@@ -597,7 +597,7 @@ def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
         producer = owner.name() if value.dtype.kind == "f" else None
         output_nr = origin if type(origin) is int else 0
     message = errors.version_mismatch(
-        "CPUBoolType" if value.dtype == bool else type_name(value.dtype),
+        backend_type_name(value.dtype),
         value.shape,
         None if producer is None else errors.node_short_name(producer),
         output_nr,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from minigrad._dtype import type_name
+from minigrad._dtype import backend_type_name
 from minigrad.errors import format_size
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class SavedEntry(NamedTuple):
         shape = getattr(value, "shape", None)
         if shape is None:
             return repr(value)
-        kind = "CPUBoolType" if value.dtype == bool else type_name(value.dtype)
+        kind = backend_type_name(value.dtype)
         return f"[{kind} {format_size(shape)}]"
 
 

@@ -113,11 +113,13 @@ def relu(input: Any, inplace: bool = False) -> Any:
 
 def sigmoid(input: Any) -> Any:
     """``1 / (1 + exp(-input))`` (the same as ``minigrad.sigmoid``)."""
+    _arguments.check_has_attribute(input, "sigmoid")  # (PyTorch's is ``input.sigmoid()``)
     return unary.sigmoid(input)
 
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent (the same as ``minigrad.tanh``)."""
+    _arguments.check_has_attribute(input, "tanh")  # (PyTorch's is ``input.tanh()``)
     return unary.tanh(input)
 
 
@@ -191,21 +193,23 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
                 f"{input1.shape[dim]} and {input2.shape[dim]}"
             )
     for name, value, weight_dim in (("input1", input1, 1), ("input2", input2, 2)):
-        if value.shape[-1] != weight.shape[weight_dim]:
+        if value.size(-1) != weight.size(weight_dim):  # (size(): PyTorch's IndexErrors)
             raise RuntimeError(
-                f"bilinear(): {name} size does not match weight size: got {value.shape[-1]} but "
-                f"expected {weight.shape[weight_dim]}"
+                f"bilinear(): {name} size does not match weight size: got {value.size(-1)} but "
+                f"expected {weight.size(weight_dim)}"
             )
-    if bias is not None and bias.shape[0] != weight.shape[0]:
+    if bias is not None and bias.size(0) != weight.size(0):
         raise RuntimeError(
-            f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but "
-            f"expected {weight.shape[0]}"
+            f"bilinear(): bias size does not match weight size: got {bias.size(0)} but "
+            f"expected {weight.size(0)}"
         )
     return linear_ops.bilinear(input1, input2, weight, bias)
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_functions(
-    globals(), __all__, python_level=("sigmoid", "tanh", "batch_norm", "softmax", "log_softmax"),
+    globals(), __all__,
+    python_level=("sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout", "pad",
+                  "max_pool2d"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
                   "linear", "logsigmoid", "one_hot", "softplus"),

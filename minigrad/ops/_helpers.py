@@ -243,6 +243,13 @@ def wrap_dim(dim: Any, ndim: int) -> int:
     return dim % rank
 
 
+def dim_size(shape: tuple[int, ...], dim: Any) -> int:
+    """``tensor.size(dim)``: PyTorch's IndexError for a dimension ``shape`` lacks (0-d too)."""
+    if not shape:
+        raise IndexError(errors.dim_of_0d(dim))
+    return shape[wrap_dim(dim, len(shape))]
+
+
 def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     """``dim`` (an int, a sequence, or None for all) as sorted non-negative axes."""
     if dim is None:

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from minigrad import _arguments, errors
-from minigrad._dtype import type_name
+from minigrad._dtype import backend_type_name
 from minigrad._warnings import warn_once
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant, part
@@ -275,7 +275,8 @@ def _convolution(
     if w.dtype != x.dtype:
         if x.dtype == np.float32 or w.dtype != np.float32:
             raise RuntimeError(
-                errors.conv_input_weight_types(type_name(x.dtype), type_name(w.dtype))
+                errors.conv_input_weight_types(backend_type_name(x.dtype),
+                                               backend_type_name(w.dtype))
             )
         raise RuntimeError(errors.expected_scalar_type(x.dtype, w.dtype))
     out = Convolution.apply(input, weight, bias, stride, padding, dilation, int(groups))

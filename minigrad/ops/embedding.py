@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import type_name
+from minigrad._dtype import backend_type_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
@@ -135,7 +135,7 @@ def embedding(
         raise RuntimeError(errors.EMBEDDING_WEIGHT_NOT_2D)
     indices = operand(input)
     if indices.dtype not in (np.int64, np.int32):
-        raise RuntimeError(errors.embedding_indices_dtype(type_name(indices.dtype)))
+        raise RuntimeError(errors.embedding_indices_dtype(backend_type_name(indices.dtype)))
     if indices.size and (indices.min() < 0 or indices.max() >= rows):
         raise IndexError(errors.INDEX_OUT_OF_RANGE)
     if max_norm is not None:

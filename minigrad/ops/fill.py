@@ -226,13 +226,14 @@ def masked_fill(input: Any, mask: Any, value: Any) -> Any:
         >>> minigrad.masked_fill(minigrad.zeros(3), minigrad.tensor([True, False, True]), 2.0)
         tensor([2., 0., 2.])
     """
-    _check_mask(mask)
+    # (PyTorch's expands mask and input together first, then fills in place: its mask check)
     try:
         np.broadcast_shapes(mask._array.shape, input._array.shape)
     except ValueError:
         raise RuntimeError(
             errors.broadcast_mismatch(mask._array.shape, input._array.shape)
         ) from None
+    _check_mask(mask)
     value = _masked_fill_value(value)
     if isinstance(value, TensorBase):
         check_differentiable_result(input._array.dtype, value)

@@ -485,7 +485,7 @@ def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce:
         src = src.item()
     if reduce is not None:
         if isinstance(src, TensorBase):
-            warn_once(errors.SCATTER_REDUCE_DEPRECATED)
+            warn_once(errors.SCATTER_REDUCE_DEPRECATED, stacklevel=3)  # (the caller of scatter)
         op = ScatterReduceLegacyInplace if inplace else ScatterReduceLegacy
         return op, (src, dim, index, reduce)
     # (dim as given: the nodes show it so)

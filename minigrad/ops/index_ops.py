@@ -266,12 +266,13 @@ def index_fill_(input: Any, dim: int, index: Any, value: Any) -> Any:
 
 def _masked_scatter_checks(input: Any, mask: Any, source: Any) -> None:
     array, mask_array, source_array = operand(input), operand(mask), operand(source)
+    # (PyTorch's expands mask and input together first, then scatters in place: its checks)
+    shape = broadcast_shapes(mask_array.shape, array.shape)
     if mask_array.dtype != np.bool_:
         raise RuntimeError(errors.masked_scatter_mask_dtype(display_name(mask_array.dtype)))
     if source_array.dtype != array.dtype:
         raise RuntimeError(errors.masked_scatter_dtypes(
             display_name(array.dtype), display_name(source_array.dtype)))
-    shape = broadcast_shapes(mask_array.shape, array.shape)
     if int(np.broadcast_to(mask_array, shape).sum()) > source_array.size:
         raise RuntimeError(errors.MASKED_SCATTER_SOURCE_TOO_SMALL)
 

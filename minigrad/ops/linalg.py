@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import type_name
+from minigrad._dtype import backend_type_name
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, reduction, unary, views
 from minigrad.ops._helpers import (
+    dim_size,
     normalize_dims,
     operand,
     run,
@@ -377,18 +378,26 @@ def dot(input: Any, tensor: Any) -> Any:
 def expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:
     """PyTorch's error for ``input.expand(shape)``, or None if it is fine."""
     if input.ndim > len(shape):
-        return RuntimeError(errors.expand_too_few_sizes(_type_name(input), input.shape, shape))
+        return RuntimeError(errors.expand_too_few_sizes(backend_type_name(input.dtype), input.shape,
+                                                       shape))
     lead = len(shape) - input.ndim
-    for i, n in enumerate(input.shape):
+    for i in reversed(range(input.ndim)):  # (from the last, as PyTorch's inferExpandGeometry)
+        n = input.shape[i]
         if n != 1 and n != shape[lead + i]:
             return RuntimeError(
                 errors.expand_size_mismatch(shape[lead + i], n, lead + i, shape, input.shape))
     return None
 
 
-def _type_name(array: np.ndarray) -> str:
-    # PyTorch's C++ messages call a bool tensor "CPUBoolType" (not "torch.BoolTensor").
-    return "CPUBoolType" if array.dtype == np.bool_ else type_name(array.dtype)
+def check_addmm_dtypes(input: Any, mat1: np.ndarray, mat2: np.ndarray) -> None:
+    """The dtype checks addmm makes first (in its meta function), before any of shape.
+
+    ``input``'s dtype, then ``mat1``'s, must be ``mat2``'s.
+    """
+    if isinstance(input, np.ndarray) and input.dtype != mat2.dtype:
+        raise RuntimeError(errors.operands_dtype_mismatch("self", "mat2", input.dtype, mat2.dtype))
+    if mat1.dtype != mat2.dtype:
+        raise RuntimeError(errors.operands_dtype_mismatch("mat1", "mat2", mat1.dtype, mat2.dtype))
 
 
 def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
@@ -400,6 +409,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
         tensor([[4., 4.]])
     """
     bias, a, b = operand(input), operand(mat1), operand(mat2)
+    check_addmm_dtypes(bias, a, b)
     for name, array in (("mat1", a), ("mat2", b)):
         if array.ndim != 2:
             raise RuntimeError(errors.not_a_matrix(name, array.ndim))
@@ -408,11 +418,6 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
         error = expand_error(bias, (a.shape[0], b.shape[1]))
         if error is not None:
             raise error
-        if bias.dtype != b.dtype:
-            raise RuntimeError(
-                errors.operands_dtype_mismatch("self", "mat2", bias.dtype, b.dtype))
-    if a.dtype != b.dtype:
-        raise RuntimeError(errors.m1_m2_dtype_mismatch(a.dtype, b.dtype))
     _check_not_bool(a)
     beta, alpha = _scalars_for(a, beta, alpha)
     return Addmm.apply(input, mat1, mat2, beta, alpha)
@@ -429,24 +434,24 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
                 [[3.]]])
     """
     bias, a, b = operand(input), operand(batch1), operand(batch2)
-    if a.ndim < 3:
-        raise IndexError(errors.dim_out_of_range(2, a.ndim))
-    if b.ndim < 3:  # PyTorch reads batch2.size(2) for the result's shape first
-        raise IndexError(errors.dim_out_of_range(2, b.ndim))
+    # PyTorch's order: its meta function expands input to the result's shape (read off the
+    # batches' sizes) and compares input's dtype with batch1's, then checks the batches' ranks
+    # and shapes; its kernel has none for bool, and reads batch2 as batch1's dtype.
+    if isinstance(bias, np.ndarray):
+        error = expand_error(bias, (dim_size(a.shape, 0), dim_size(a.shape, 1),
+                                    dim_size(b.shape, 2)))
+        if error is not None:
+            raise error
+        if bias.dtype != a.dtype:
+            raise RuntimeError(errors.baddbmm_dtypes(bias.dtype, a.dtype, b.dtype))
     if a.ndim != 3:
         raise RuntimeError(errors.not_3d("batch1"))
     if b.ndim != 3:
         raise RuntimeError(errors.not_3d("batch2"))
     _check_bmm_shapes(a, b)
-    if isinstance(bias, np.ndarray):
-        error = expand_error(bias, (a.shape[0], a.shape[1], b.shape[2]))
-        if error is not None:
-            raise error
-        if not bias.dtype == a.dtype == b.dtype:
-            raise RuntimeError(errors.baddbmm_dtypes(bias.dtype, a.dtype, b.dtype))
-    elif a.dtype != b.dtype:
-        raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
     _check_not_bool(a, kernel="baddbmm")
+    if a.dtype != b.dtype:
+        raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
     beta, alpha = _scalars_for(a, beta, alpha)
     return Baddbmm.apply(input, batch1, batch2, beta, alpha)
 

@@ -122,13 +122,10 @@ def _matmul_weight(input: Any, wt: Any) -> Any:
 def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
     """``torch.addmm(bias, mat1, mat2)`` with PyTorch's checks (2-D operands only here)."""
     a, b, c = operand(mat1), operand(mat2), operand(bias)
+    linalg.check_addmm_dtypes(c, a, b)
     if b.ndim != 2:
         raise RuntimeError(errors.not_a_matrix("mat2", b.ndim))
     linalg.check_mm_shapes(a.shape, b.shape)
-    if a.dtype != b.dtype:
-        raise RuntimeError(errors.operands_dtype_mismatch("mat1", "mat2", a.dtype, b.dtype))
-    if c.dtype != b.dtype:
-        raise RuntimeError(errors.operands_dtype_mismatch("self", "mat2", c.dtype, b.dtype))
     error = linalg.expand_error(c, (a.shape[0], b.shape[1]))
     if error is not None:
         raise error

@@ -513,6 +513,10 @@ def binary_cross_entropy_with_logits(
         broadcast_shapes(x.shape, shape_of(weight))
     if x.dtype.kind != "f":
         raise not_implemented("log_sigmoid_cpu", input)
+    # (PyTorch's kernel computes ``(1 - target).mul_(input)``: a bool target fails the
+    # subtraction, an integer one the in-place product)
+    if t.dtype == np.bool_:
+        raise RuntimeError(errors.SUBTRACT_TWO_BOOLS)
     if t.dtype.kind != "f":
         raise RuntimeError(
             errors.inplace_dtype_mismatch(display_name(result_type(x, t)), dtype_name(target))

@@ -45,8 +45,14 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = F
         >>> F.dropout(x, 0.5, training=False) is x
         True
     """
+    # PyTorch's F.dropout is Python: it compares p first (a p that is no number fails there),
+    # then calls its kernel through the argument parser, which names ``training`` "train".
     if p < 0.0 or p > 1.0:
         raise ValueError(errors.dropout_probability(p))
+    kernel = "dropout_" if inplace else "dropout"
+    _arguments.check_tensor(input, kernel, "input", 1)
+    _arguments.check_value(training, "bool", kernel, "train", 3)
+    p = float(p)
     array = operand(input)
     if p == 0 or not training or array.size == 0:
         return input
@@ -136,12 +142,21 @@ class NativeLayerNorm(Op):
 
 
 def _check_param_dtypes(input: Any, params: Sequence[Any]) -> None:
+    """The parameters' dtypes checked as PyTorch checks them (its mixed_dtype.h, then kernel).
+
+    The first parameter given decides whether the call mixes dtypes, which only float
+    parameters of a reduced-precision input may (not done here); else the kernel reads every
+    parameter as the input's dtype.
+    """
     dtype = operand(input).dtype
-    for param in params:
-        if param is not None and operand(param).dtype != dtype:
-            if dtype == np.float32:
-                raise RuntimeError(errors.MIXED_DTYPE_PARAMETER)
-            raise RuntimeError(errors.MIXED_DTYPE_INPUTS)
+    given = [operand(param).dtype for param in params if param is not None]
+    if given and given[0] != dtype:
+        if any(other != np.float32 for other in given):
+            raise RuntimeError(errors.MIXED_DTYPE_PARAMETER)
+        raise RuntimeError(errors.MIXED_DTYPE_INPUTS)
+    for other in given[1:]:
+        if other != dtype:
+            raise RuntimeError(errors.expected_scalar_type(dtype, other))
 
 
 def layer_norm(

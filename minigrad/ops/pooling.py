@@ -223,9 +223,15 @@ def max_pool2d(
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
     """
-    # (PyTorch's F.max_pool2d calls the kernel that returns indices when asked: its name)
+    # PyTorch's F.max_pool2d is Python: it calls the kernel that returns indices when asked,
+    # passing every argument by position to that kernel's parser (whose name its messages say).
     kernel_name = "max_pool2d_with_indices" if return_indices else "max_pool2d"
-    _arguments.check_int_sequence(kernel_size, kernel_name, "kernel_size", 2)
+    _arguments.check_tensor(input, kernel_name, "input", 1)
+    for position, (name, value) in enumerate(
+        (("kernel_size", kernel_size), ("stride", () if stride is None else stride),
+         ("padding", padding), ("dilation", dilation)), start=2):
+        _arguments.check_int_sequence(value, kernel_name, name, position)
+    _arguments.check_value(ceil_mode, "bool", kernel_name, "ceil_mode", 6)
     kernel, steps, pads, dils = _pool_params("max_pool2d", kernel_size, stride, padding, dilation)
     x = operand(input)
     if x.ndim not in (3, 4):

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import builtins
 import math
-import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
-from minigrad import _arguments, errors
+from minigrad import _arguments, _warnings, errors
 from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, dims_as_given, numel
@@ -470,7 +469,7 @@ def _var_arguments(input: Any, dim: Any, unbiased: Any, correction: Any,
     axes = reduced_dims(dim, array.ndim)
     count = _count(array.shape, axes)
     if count - correction <= 0:
-        warnings.warn(errors.degrees_of_freedom(name), UserWarning, stacklevel=3)
+        _warnings.warn(errors.degrees_of_freedom(name), UserWarning, stacklevel=3)
     empty_list = dim is not None and not isinstance(dim, int) and len(dim) == 0
     grad_rule = (dim is None or array.ndim == 0, 1 if empty_list else count)
     return axes, correction, grad_rule, dim
@@ -831,6 +830,7 @@ def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
         >>> minigrad.tensor([0.0, 0.0]).logsumexp(0)
         tensor(0.6931)
     """
+    _arguments.check_int_sequence(dim, "logsumexp", "dim", 1)  # (the wrapper's position)
     ndim = operand(input).ndim
     if not isinstance(dim, int) and len(dim) == 0 and ndim:
         # PyTorch 2.13 fails this way for an empty list of dims (its output is 0-d).

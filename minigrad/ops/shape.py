@@ -20,6 +20,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
+from minigrad.ops.views import method_int_list
 
 
 class Cat(Op):
@@ -252,10 +253,23 @@ def flip(input: Any, dims: Any) -> Any:
         >>> minigrad.tensor([1.0, 2.0, 3.0]).flip(0)
         tensor([3., 2., 1.])
     """
-    if dims is None:  # (normalize_dims reads None as "every dim")
-        raise TypeError(errors.FLIP_DIMS_NONE)
+    return _flip(input, dims, 2)
+
+
+def flip_method(input: Any, dims: tuple[Any, ...]) -> Any:
+    """``x.flip(0, 1)`` or ``x.flip((0, 1))``."""
+    return _flip(input, method_int_list(dims, "flip", "dims"), 1)
+
+
+def _flip(input: Any, dims: Any, position: int) -> Any:
+    """``flip``, with ``dims`` checked as PyTorch's parser does (its ``position``).
+
+    (``dims`` is an ``int[]``: a lone int is no list of them, but a method's ints may come
+    one by one.)
+    """
+    _arguments.check_int_sequence(dims, "flip", "dims", position, lone_int=False)
     normalize_dims(dims, operand(input).ndim)  # (checked; kept as given)
-    return Flip.apply(input, (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims))
+    return Flip.apply(input, tuple(dims))
 
 
 class Roll(Op):
@@ -413,8 +427,12 @@ def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None
         >>> pad(minigrad.ones(1, 2), (1, 0))
         tensor([[0., 1., 1.]])
     """
-    _arguments.check_int_sequence(pad, "pad", "pad", 2)
+    # PyTorch's F.pad is Python: it passes every argument by position to its kernel's parser.
     _arguments.check_tensor(input, "pad", "input", 1)
+    _arguments.check_int_sequence(pad, "pad", "pad", 2)
+    _arguments.check_value(mode, "str", "pad", "mode", 3)
+    if value is not None and not isinstance(value, TensorBase):
+        _arguments.check_value(value, "float", "pad", "value", 4)
     if mode != "constant":
         raise NotImplementedError(errors.pad_mode(mode))
     pads = tuple(int(p) for p in pad)

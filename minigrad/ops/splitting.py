@@ -73,8 +73,13 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
         # (PyTorch's split is Python: what is not an int goes to split_with_sizes's parser)
         _arguments.check_int_sequence(
             split_size_or_sections, "split_with_sizes", "split_sizes", 2, lone_int=False)
+        _arguments.check_value(dim, "int", "split_with_sizes", "dim", 3)
         return split_with_sizes(tensor, split_size_or_sections, dim)
     split_size = operator.index(split_size_or_sections)
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        # (PyTorch's split is Python: it passes the int on to torch._VF.split, whose parser
+        # lists its overloads)
+        raise TypeError(_arguments.kernel_call_fits_none("split", (tensor, split_size, dim)))
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     if split_size < 0:

@@ -375,10 +375,10 @@ def reshape(input: Any, shape: Any) -> Any:
 
 def reshape_method(input: Any, shape: tuple[Any, ...]) -> Any:
     """``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
-    return _reshape(input, _method_int_list(shape, "reshape", "shape"), 1)
+    return _reshape(input, method_int_list(shape, "reshape", "shape"), 1)
 
 
-def _method_int_list(args: tuple[Any, ...], function: str, parameter: str) -> Any:
+def method_int_list(args: tuple[Any, ...], function: str, parameter: str) -> Any:
     """A method's int list given whole (``x.reshape((2, 3))``) or unpacked (``x.reshape(2, 3)``).
 
     As PyTorch's parser reads it: one argument is the list (a lone int too); several are its
@@ -509,7 +509,7 @@ def permute(input: Any, dims: Any) -> Any:
 
 def permute_method(input: Any, dims: tuple[Any, ...]) -> Any:
     """``x.permute(2, 0, 1)`` or ``x.permute((2, 0, 1))``."""
-    return _permute(input, _method_int_list(dims, "permute", "dims"), 1)
+    return _permute(input, method_int_list(dims, "permute", "dims"), 1)
 
 
 def _permute(input: Any, dims: Any, position: int) -> Any:
@@ -591,7 +591,7 @@ def expand(input: Any, *sizes: Any) -> Any:
         sizes = _sizes(sizes)
     except TypeError:  # the parser's text
         _arguments.check_int_sequence(
-            _method_int_list(sizes, "expand", "size"), "expand", "size", 1)
+            method_int_list(sizes, "expand", "size"), "expand", "size", 1)
         raise
     shape = operand(input).shape
     lead = len(sizes) - len(shape)
