@@ -1799,8 +1799,8 @@ def _reduction_shortcut(
     arguments has nothing to check, and records at once (the op's recording function,
     ``record``) when nothing needs casting; a call with one ``int`` dim has nothing the checks
     would refuse either (a dim out of range is the op's own error), and goes straight to the
-    op's function, ``over_dim`` (``reduction.sum``: ~4,000 of a no-grad ``m.sum(1)``'s ~32,000
-    instructions).
+    op's function, ``over_dim`` (``reduction.sum``: the checks' layer is ~2,300 of a no-grad
+    ``m.sum(1)``'s ~32,500 instructions).
     """
 
     @functools.wraps(checked)
