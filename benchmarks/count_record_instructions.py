@@ -14,7 +14,12 @@ Cases: ``add``, ``mul`` ((8,) float32 leaves requiring grad, their accumulators 
 ``mul_result`` (``y * b`` with ``y`` an op result), ``mul_one`` (only ``a`` requires grad),
 ``sigmoid``, ``sum``, and under ``no_grad``: ``no_grad_add``, ``no_grad_sum``,
 ``no_grad_mean``, ``no_grad_sum_dim``, ``no_grad_mean_dim`` (``m.sum(1)``, ``m.mean(1)`` of an
-8x8 ``m``). ``--checkout``: the checkout whose minigrad is counted (default this one),
+8x8 ``m``), ``no_grad_sigmoid``, ``no_grad_exp``. Any other case is a Python expression, counted
+under ``no_grad`` (``a``, ``b``, ``m`` as above, ``x`` and ``mx`` the arrays behind ``a`` and
+``m``, ``np``, ``minigrad``, and its modules ``record``, ``quiet``, ``grad_mode``,
+``reduction``, ``unary``, ``new_result``): the steps of a call one by one, e.g.
+``"quiet.run_quietly(reduction._sum_all, x)"`` against ``"reduction._sum_all(x)"``.
+``--checkout``: the checkout whose minigrad is counted (default this one),
 ``--other``: another one counted too, as "before" (``git archive main | tar -x -C /tmp/main``).
 The count moves by up to ~1 % with the length of the checkout's path (copy both trees to paths
 of one length for an A/B). Needs ``valgrind`` on the PATH; ~30 s per case and tree on a busy
@@ -32,7 +37,7 @@ import sys
 from pathlib import Path
 
 CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "sum", "no_grad_add", "no_grad_sum",
-         "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim")
+         "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim", "no_grad_sigmoid", "no_grad_exp")
 
 
 def run_case(case: str, count: int) -> None:
@@ -59,7 +64,20 @@ def run_case(case: str, count: int) -> None:
         "no_grad_mean": lambda _, __: a.mean(),
         "no_grad_sum_dim": lambda _, __: m.sum(1),
         "no_grad_mean_dim": lambda _, __: m.mean(1),
+        "no_grad_sigmoid": lambda _, __: a.sigmoid(),
+        "no_grad_exp": lambda _, __: a.exp(),
     }
+    if case not in steps:  # an expression: a step of a no-grad call, say
+        from minigrad.autograd import grad_mode, quiet, record
+        from minigrad.autograd.tensor_base import new_result
+        from minigrad.ops import reduction, unary
+
+        namespace = {"np": np, "minigrad": minigrad, "a": a, "b": b, "m": m, "x": a._array,
+                     "mx": m._array, "record": record, "quiet": quiet, "grad_mode": grad_mode,
+                     "reduction": reduction, "unary": unary, "new_result": new_result}
+        exec(f"def step(_, __):\n    return {case}\n", namespace)
+        steps[case] = steps[f"no_grad_{case}"] = namespace["step"]
+        case = f"no_grad_{case}"
     step = steps[case]
     for _ in range(3):  # warm-up: every path taken once (names of saved values, caches)
         step(None, None)

@@ -1803,25 +1803,33 @@ _FLOAT_DTYPES = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float
 
 
 def _reduction_shortcut(
-    checked: Callable[..., Any], record: Callable[[Any], Tensor]
+    checked: Callable[..., Any], record: Callable[[Any], Tensor], over_dim: Callable[..., Any]
 ) -> Callable[..., Any]:
-    """``Tensor.sum`` (``mean``) with its argument checks, and ``x.sum()`` straight to ``record``.
+    """``Tensor.sum`` (``mean``) with its argument checks; ``x.sum()``, ``x.sum(1)`` without.
 
     The checks (``_arguments.checking_arguments``) are a layer of their own around the method,
     which costs a recorded ``x.sum()`` as much again as Sum's recording: a call without
     arguments has nothing to check, and records at once (the op's recording function,
-    ``record``) when nothing needs casting.
+    ``record``) when nothing needs casting; a call with one ``int`` dim has nothing the checks
+    would refuse either (a dim out of range is the op's own error), and goes straight to the
+    op's function, ``over_dim`` (``reduction.sum``: the checks' layer is ~2,300 of a no-grad
+    ``m.sum(1)``'s ~32,500 instructions).
     """
 
     @functools.wraps(checked)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        """``x.sum()`` records at once; any argument goes through the checks."""
-        if args or kwargs or self._array.dtype not in _FLOAT_DTYPES:
-            return checked(self, *args, **kwargs)
-        return record(self)
+        """``x.sum()`` records at once, ``x.sum(1)`` skips the checks; the rest is checked."""
+        if not kwargs and self._array.dtype in _FLOAT_DTYPES:
+            if not args:
+                return record(self)
+            if len(args) == 1 and type(args[0]) is int:
+                return over_dim(self, args[0])
+        return checked(self, *args, **kwargs)
 
     return reduce
 
 
-Tensor.sum = _reduction_shortcut(Tensor.sum, reduction.Sum._record)  # type: ignore[method-assign]
-Tensor.mean = _reduction_shortcut(Tensor.mean, reduction.Mean._record)  # type: ignore[method-assign]
+Tensor.sum = _reduction_shortcut(  # type: ignore[method-assign]
+    Tensor.sum, reduction.Sum._record, reduction.sum)
+Tensor.mean = _reduction_shortcut(  # type: ignore[method-assign]
+    Tensor.mean, reduction.Mean._record, reduction.mean)

@@ -264,6 +264,85 @@ def test_a_no_grad_kernel_computes_what_forward_computes() -> None:
                     np.testing.assert_array_equal(got, np.asarray(mean, dtype))
 
 
+def test_a_mean_over_dims_is_np_means_value_bit_for_bit() -> None:
+    # MeanDim computes its mean with Mean's steps over its axes (it called np.mean before):
+    # np.mean's value, dtype and shape in every float dtype, over every set of axes, with and
+    # without keepdim, on transposed, strided and empty inputs, and counts above 2048 (which
+    # divide in float64); inf, nan and -0.0 among the values. An empty slice is nan, silently.
+    import itertools
+
+    from minigrad.ops import reduction
+
+    rng = np.random.default_rng(0)
+    shapes = [(4, 6), (3, 4, 5), (0, 3), (3, 0), (2049, 2), (1,)]
+    for dtype, shape in itertools.product((np.float16, np.float32, np.float64), shapes):
+        base = (rng.standard_normal(shape) * 100).astype(dtype)
+        if base.size > 3:
+            base.flat[:3] = (np.inf, -0.0, np.nan)
+        for x in (base, base.T, base[::2]):
+            for count in range(1, x.ndim + 1):
+                for axes, keepdim in itertools.product(
+                    itertools.combinations(range(x.ndim), count), (False, True)
+                ):
+                    for mean_dtype in (None, np.dtype(np.float64)):
+                        with np.errstate(all="ignore"), warnings.catch_warnings():
+                            warnings.simplefilter("ignore")  # ("Mean of empty slice")
+                            expected = np.asarray(np.mean(
+                                x, axis=axes, keepdims=keepdim,
+                                dtype=x.dtype if mean_dtype is None else mean_dtype))
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("error")
+                            with np.errstate(all="ignore"):
+                                got = reduction._mean_all(x, mean_dtype, axes, keepdim)
+                        assert (got.dtype, got.shape) == (expected.dtype, expected.shape)
+                        assert got.tobytes() == expected.tobytes(), (dtype, x.shape, axes)
+
+
+@pytest.mark.parametrize("method", ["sum", "mean"])
+@pytest.mark.parametrize("grad_enabled", [True, False])
+def test_a_reduction_over_one_int_dim_skips_the_checks_and_gives_what_they_give(
+    method: str, grad_enabled: bool
+) -> None:
+    # ``x.sum(1)`` goes straight to the op's function (``tensor._reduction_shortcut``);
+    # ``x.sum(dim=1)`` through the argument checks: the same value, history, saved dim,
+    # gradient and (a dim out of range) error, with grad mode on and off, on a view too.
+    over_dim = {"sum": minigrad.ops.reduction.sum, "mean": minigrad.ops.reduction.mean}[method]
+    shortcut = getattr(minigrad.Tensor, method)
+    assert over_dim in [cell.cell_contents for cell in shortcut.__closure__ or ()]
+    rng = np.random.default_rng(0)
+    for dtype in (np.float32, np.float64):
+        for dim in (-3, -2, -1, 0, 1, 2):
+            runs = []
+            for by_keyword in (False, True):
+                x = minigrad.tensor(rng.standard_normal((2, 3)).astype(dtype)
+                                    if not runs else runs[0][0]._array.copy(),
+                                    requires_grad=True)
+                source = x[:, ::2] if dim % 2 else x  # (a view: recorded from its base)
+                with minigrad.set_grad_enabled(grad_enabled):
+                    try:
+                        y = (getattr(source, method)(dim=dim) if by_keyword
+                             else getattr(source, method)(dim))
+                    except IndexError as error:
+                        runs.append((x, str(error)))
+                        continue
+                if y.requires_grad:
+                    y.backward(minigrad.ones_like(y))
+                runs.append((x, y))
+            (x0, y0), (x1, y1) = runs
+            if isinstance(y0, str) or isinstance(y1, str):
+                assert y0 == y1, (dtype, dim)
+                continue
+            assert y0._array.tobytes() == y1._array.tobytes()
+            assert (y0.dtype, y0.shape, y0.requires_grad) == (y1.dtype, y1.shape,
+                                                                 y1.requires_grad)
+            assert type(y0.grad_fn).__name__ == type(y1.grad_fn).__name__
+            if grad_enabled:
+                assert y0.grad_fn._saved_dim == y1.grad_fn._saved_dim
+                np.testing.assert_array_equal(x0.grad._array, x1.grad._array)
+            else:
+                assert y0.grad_fn is None and x0.grad is None
+
+
 def test_each_op_packs_what_it_saves_with_the_packing_chosen_for_it() -> None:
     from minigrad.autograd import saved
     from minigrad.ops import arithmetic, linalg, reduction, unary

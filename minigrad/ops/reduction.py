@@ -95,18 +95,28 @@ def _sum_all(x: np.ndarray, dtype: Any = None) -> np.ndarray:
     return _add_reduce(x, None, dtype, out=_ARRAY_OUT)
 
 
-def _mean_all(x: np.ndarray, dtype: Any = None) -> np.ndarray:
-    """The mean of all of ``x``'s elements (in ``dtype``, else x's): Mean's work, as a 0-d array.
+def _mean_all(
+    x: np.ndarray, dtype: Any = None, axes: tuple[int, ...] | None = None, keepdim: bool = False
+) -> np.ndarray:
+    """The mean of ``x`` over ``axes`` (None: all), in ``dtype`` (None: x's), as an array.
 
-    np.mean's own steps without its Python layers (~3 us of a small mean): the sum, then its
-    division by the count in float64 rounded once to the mean's dtype (np.mean's count is an
-    np.intp). A count of at most 2048 is exact in every float dtype, and the division in the
-    mean's own dtype is then the same value bit for bit (float64's quotient rounded again is
-    the correctly rounded one for these significands), without the float64 detour. An empty
-    ``x`` gives 0 / 0: nan, as PyTorch (silently, in numpy's quiet state).
+    Mean's and MeanDim's work: np.mean's own steps without its Python layers (~3 us of a
+    small mean): the sum, then its division by the count in float64 rounded once to the
+    mean's dtype (np.mean's count is an np.intp). A count of at most 2048 is exact in every
+    float dtype, and the division in the mean's own dtype is then the same value bit for bit
+    (float64's quotient rounded again is the correctly rounded one for these significands),
+    without the float64 detour. An empty slice gives 0 / 0: nan, as PyTorch (silently: in
+    numpy's quiet state, and without np.mean's "Mean of empty slice" warning).
     """
-    total = _add_reduce(x, None, x.dtype if dtype is None else dtype, out=_ARRAY_OUT)
-    count = x.size
+    if dtype is None:
+        dtype = x.dtype
+    if axes is None:  # (Mean's call, without the keyword and the count MeanDim's need)
+        total = _add_reduce(x, None, dtype, out=_ARRAY_OUT)
+        count = x.size
+    else:
+        total = _add_reduce(x, axes, dtype, out=_ARRAY_OUT, keepdims=keepdim)
+        # elements per result element (an empty result divides nothing: any count will do)
+        count = x.size // total.size if total.size else 1
     if count <= 2048:
         return _true_divide(total, count, out=_ARRAY_OUT)
     return _true_divide(total, count, dtype=np.float64, out=_ARRAY_OUT).astype(total.dtype)
@@ -193,7 +203,7 @@ class MeanDim(Op):
                 dtype: Any, given_dim: Any) -> np.ndarray:
         if ctx is not NO_GRAD_CTX:  # (as Sum's)
             ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
-        return np.mean(x, axis=axes, keepdims=keepdim, dtype=x.dtype if dtype is None else dtype)
+        return _mean_all(x, dtype, axes, keepdim)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
