@@ -1003,3 +1003,27 @@ def test_backward_retains_a_views_gradient_on_the_node_it_was_asked_on():
         f" 1; expected version 0 instead.{HINT}"
     )
     assert values(t5.grad) == [1.0]
+
+
+# ---- an elementwise result's layout: the first operand's ------------------------------------
+
+
+def test_a_product_of_a_transposed_and_a_row_major_tensor_is_laid_out_as_the_first():
+    # Random program seed 9004914: the product is column-major, so flattening it copies (no
+    # view: under no_grad the copy has no history), as in PyTorch.
+    t0 = mg.tensor([[-1.0, -0.5], [0.0, -1.5]])
+    t1 = mg.tensor([[-1.5, 0.0], [0.0, -2.0]], requires_grad=True)
+    t6 = t0.permute(1, 0) * t1
+    assert t6.stride() == (1, 2) and not t6.is_contiguous()
+    assert (t1 * t0.permute(1, 0)).stride() == (2, 1)
+    with mg.no_grad():
+        t7 = t6.flatten()
+    assert not t7.requires_grad and t7._base is None
+
+
+def test_reshaping_such_a_product_copies_so_writing_the_copy_leaves_it_alone():
+    a = mg.arange(6.0).reshape(3, 2)
+    product = a.t() * mg.ones(2, 3)
+    flat = product.reshape(-1)
+    flat.add_(100)
+    assert values(product) == [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]

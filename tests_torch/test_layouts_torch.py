@@ -82,3 +82,56 @@ def test_a_result_made_like_a_strided_tensor_is_laid_out_as_pytorchs(name, spec)
 def test_clone_keeps_pytorchs_strides(build_input, strides):
     assert build_input(torch).clone().stride() == strides  # the expectation is PyTorch's
     assert build_input(minigrad).clone().stride() == strides
+
+
+BINARY = ["mul", "add", "sub", "div", "maximum", "atan2", "pow", "lt", "eq"]
+
+
+@st.composite
+def broadcast_pairs(draw: Any) -> tuple[dict[str, Any], dict[str, Any] | float]:
+    """Two strided inputs of broadcastable shapes (or one and a number)."""
+    first = draw(strided_inputs())
+    if draw(st.integers(0, 5)) == 0:
+        return first, 2.0
+    ndim = len(first["shape"])
+    result_shape = [
+        size * 1 if expand == -1 else expand
+        for size, expand in zip(first["shape"], first["expand"])
+    ]
+    result_shape = [result_shape[d] for d in first["permutation"]]
+    # the second: the result's shape with some dims 1, fewer leading dims, its own layout
+    shape = [draw(st.sampled_from([size, 1])) for size in result_shape]
+    shape = shape[draw(st.integers(0, ndim - 1)):]
+    inverse = draw(st.permutations(range(len(shape))))
+    second = {
+        "shape": [shape[d] for d in np.argsort(inverse)],
+        "steps": draw(st.lists(st.integers(1, 2), min_size=len(shape), max_size=len(shape))),
+        "permutation": list(inverse),
+        "expand": [-1] * len(shape),
+    }
+    return first, second
+
+
+def observe_binary(lib: Any, name: str, pair: tuple[Any, Any]) -> tuple[Any, ...]:
+    """What an elementwise op's result shows of its layout, and its values."""
+    first, second = pair
+    if isinstance(second, float):  # (a 0-d tensor where a number makes it a unary op)
+        other = lib.tensor(second) if name in ("maximum", "atan2", "pow") else second
+    else:
+        other = build(lib, second)
+    result = getattr(lib, name)(build(lib, first), other)
+    try:
+        flat = tuple(result.view(-1).shape)
+    except RuntimeError as error:
+        flat = str(error).replace("torch", "minigrad")
+    return tuple(result.stride()), result.is_contiguous(), result.tolist(), flat
+
+
+@pytest.mark.parametrize("name", BINARY)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair=broadcast_pairs())
+def test_an_elementwise_result_is_laid_out_as_pytorchs(name, pair):
+    ours, theirs = observe_binary(minigrad, name, pair), observe_binary(torch, name, pair)
+    assert ours[0] == theirs[0] and ours[1] == theirs[1] and ours[3] == theirs[3]
+    np.testing.assert_allclose(np.array(ours[2], dtype=float), np.array(theirs[2], dtype=float),
+                               rtol=1e-6, equal_nan=True)

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._layout import elementwise_result
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
@@ -197,6 +198,9 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         raise _broadcast_error(error, arrays) from None
     finally:
         restore(token)
+    if function.broadcasts and target is None and type(raw) is np.ndarray and raw.ndim > 1:
+        # laid out as PyTorch's (minigrad/_layout.py)
+        raw = elementwise_result(raw, arrays[: function.num_inputs])
     if recording and not tensor_level and function.saves_for_the_other:
         save_for_the_other(node, arrays[0], arrays[1])  # the bilinear ops' declared saving
     if not recording:
@@ -513,6 +517,8 @@ def _binary_recorder(
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
+        if broadcasts and raw.ndim > 1:  # (a vector's layout is numpy's and PyTorch's)
+            raw = elementwise_result(raw, (x_array, y_array))
         if node is None:  # the no-grad path: a tensor without history around the result
             if type(raw) is not _ndarray:
                 if type(raw) is tuple:

@@ -22,6 +22,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import DEFAULT_FLOAT, display_name, result_type
+from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
@@ -213,7 +214,10 @@ def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
         result = _applied(ufunc, a, b)
     except ValueError:
         raise RuntimeError(errors.broadcast_mismatch(np.shape(a), np.shape(b))) from None
-    return TensorBase.output_class._make(np.asarray(result))
+    result = np.asarray(result)
+    if result.ndim > 1:
+        result = elementwise_result(result, (a, b))  # laid out as PyTorch's
+    return TensorBase.output_class._make(result)
 
 
 def _applied(ufunc: np.ufunc, a: np.ndarray, b: Any) -> Any:
