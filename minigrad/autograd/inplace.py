@@ -44,6 +44,13 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     # the view was made before it would regenerate it. A view requires grad if its base does.
     recording = grad_mode._state.enabled and (tensor.requires_grad or _any_requires_grad(args))
     check_inplace(tensor, recording, op.checks_internal_overlap)
+    if recording:
+        # PyTorch collects the inputs' gradient edges before its kernel checks their overlap:
+        # a view whose base was written catches up first (or raises the error of one that may
+        # not, a split output, say).
+        for arg in args:
+            if isinstance(arg, TensorBase) and arg._base is not None:
+                arg._sync_view()
     if not check_inputs_overlap(op, tensor, args):
         return record(op, tensor, *args, target=tensor)
     # An input shares memory with the tensor in a way PyTorch does not check: its kernel's
