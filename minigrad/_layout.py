@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
+
+from minigrad.ops.strides import element_strides, empty_strided, is_plain, iteration_order
 
 
 def is_non_overlapping_and_dense(array: np.ndarray) -> bool:
@@ -41,55 +42,16 @@ def infer_dense_strides(shape: tuple[int, ...], strides: tuple[int, ...]) -> tup
 def _dense_strides(
     shape: tuple[int, ...], operands_strides: Sequence[Sequence[int]]
 ) -> tuple[int, ...]:
-    """Dense element strides in the order PyTorch's TensorIterator gives a result's dimensions.
+    """Dense element strides in the order PyTorch's TensorIterator gives ``shape``'s dims.
 
-    The dimensions are sorted innermost first by an insertion sort that asks each operand in
-    turn (element strides, 0 on a broadcast dimension): the first whose strides tell the pair
-    apart decides; an operand with a stride 0 in the pair, or equal strides and the outer
-    dimension no larger, leaves it to the next. If none decides, the pair stays in row-major
-    order.
+    An empty dimension counts as size 1 (``infer_dense_strides``' ``max(size, 1)``).
     """
-    ndim = len(shape)
-    perm = list(range(ndim - 1, -1, -1))  # innermost first: the row-major order
-
-    def should_swap(dim0: int, dim1: int) -> int:
-        for strides in operands_strides:
-            stride0, stride1 = strides[dim0], strides[dim1]
-            if stride0 == 0 or stride1 == 0:
-                continue
-            if stride0 != stride1:
-                return 1 if stride0 > stride1 else -1
-            if shape[dim0] > shape[dim1]:
-                return 1
-        return 0
-
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
-    dense = [0] * ndim
+    dense = [0] * len(shape)
     step = 1
-    for dim in perm:
+    for dim in iteration_order(shape, operands_strides):
         dense[dim] = step
         step *= max(shape[dim], 1)
     return tuple(dense)
-
-
-def _element_strides(array: np.ndarray) -> tuple[int, ...]:
-    itemsize = array.itemsize
-    return tuple(stride // itemsize for stride in array.strides)
-
-
-def _strided_empty(shape: tuple[int, ...], strides: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """An uninitialized array of ``shape`` with these (non-negative) element strides."""
-    extent = 1 + sum((size - 1) * stride for size, stride in zip(shape, strides))
-    buffer = np.empty(extent if all(shape) else 0, dtype)
-    return as_strided(buffer, shape, tuple(stride * dtype.itemsize for stride in strides))
 
 
 def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
@@ -99,12 +61,12 @@ def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarra
 
     PyTorch's TensorIterator: operands all row-major give a row-major result (numpy agrees);
     operands all of the result's shape, dense, with the same strides give those strides;
-    otherwise the result is dense in the order ``_dense_strides`` finds (the first operand
+    otherwise the result is dense in the order ``iteration_order`` finds (the first operand
     decides what it can: ``t.t() * c`` of a row-major ``c`` is column-major, where numpy's
     result is row-major). A result laid out otherwise is copied into that layout.
     """
     arrays = [op for op in operands if isinstance(op, np.ndarray) and op.ndim]
-    if all(_is_plain_row_major(array) for array in arrays):
+    if all(is_plain(array) for array in arrays):
         return result  # (numpy's result is row-major too)
     shape = result.shape
     ndim = len(shape)
@@ -112,7 +74,7 @@ def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarra
     same_shape = len(arrays) == len(operands) and all(array.shape == shape for array in arrays)
     if same_shape and all(array.flags.c_contiguous for array in arrays):
         return result  # PyTorch's contiguous case, whatever the strides of dims of size 1
-    strides = [_element_strides(array) for array in arrays]
+    strides = [element_strides(array) for array in arrays]
     if same_shape and all(is_non_overlapping_and_dense(array) for array in arrays) and all(
         array_strides == strides[0] for array_strides in strides
     ):
@@ -120,15 +82,16 @@ def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarra
     else:
         broadcast = []
         for array, array_strides in zip(arrays, strides):
+            # (TensorIterator's: 0 on every broadcast dim, a leading one of size 1 too)
             pad = ndim - array.ndim
             broadcast.append((0,) * pad + tuple(
                 0 if size == 1 and shape[pad + i] != 1 else stride
                 for i, (size, stride) in enumerate(zip(array.shape, array_strides))
             ))
         wanted = _dense_strides(shape, broadcast)
-    if _element_strides(result) == wanted:
+    if element_strides(result) == wanted:
         return result
-    laid_out = _strided_empty(shape, wanted, result.dtype)
+    laid_out = empty_strided(shape, wanted, result.dtype)
     np.copyto(laid_out, result)
     return laid_out
 
@@ -140,27 +103,18 @@ def empty_preserving_layout(array: np.ndarray, dtype: Any = None) -> np.ndarray:
     of dimensions is kept, made dense (``infer_dense_strides``).
     """
     dtype = array.dtype if dtype is None else np.dtype(dtype)
-    if _is_plain_row_major(array) or min(array.strides, default=0) < 0:
+    if is_plain(array) or min(array.strides, default=0) < 0:
         return np.empty(array.shape, dtype)  # (negative strides: numpy's own views only)
-    strides = _element_strides(array)
+    strides = element_strides(array)
     if not is_non_overlapping_and_dense(array):
         strides = infer_dense_strides(array.shape, strides)
-    return _strided_empty(array.shape, strides, dtype)
+    return empty_strided(array.shape, strides, dtype)
 
 
 def copy_preserving_layout(array: np.ndarray) -> np.ndarray:
     """A copy of ``array`` laid out as PyTorch's ``clone()`` lays it out."""
-    if _is_plain_row_major(array):
+    if is_plain(array):
         return array.copy()
     result = empty_preserving_layout(array)
     np.copyto(result, array)
     return result
-
-
-def _is_plain_row_major(array: np.ndarray) -> bool:
-    """Whether ``array`` has the strides a new row-major array of its shape gets.
-
-    numpy's C-contiguous flag ignores the strides of dimensions of size 1 and of empty
-    arrays, which PyTorch keeps; without such dimensions, the flag says it.
-    """
-    return array.flags.c_contiguous and array.size > 0 and 1 not in array.shape

@@ -29,7 +29,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import is_tensor, run
 from minigrad.ops.fill import Copy, FillTensor
-from minigrad.ops.strides import expand_strides, view_strides
+from minigrad.ops.strides import empty_strided, expand_strides, iteration_order, view_strides
 
 _INDEX = object()  # placeholder for an index tensor inside a key template
 
@@ -93,33 +93,11 @@ def _iterator_strides(shape: tuple[int, ...], operands: list[list[int]]) -> list
     """The strides PyTorch's TensorIterator gives a new output of ``shape``.
 
     Its dimensions are sorted by the inputs' strides (``operands``, in elements; 0 means
-    broadcast: ask the next input), and the output is contiguous in that order.
+    broadcast: ask the next input), and the output is contiguous in that order (an empty
+    dimension counts as its size, 0, as the index path's allocation counts it).
     """
-    ndim = len(shape)
-
-    def should_swap(dim0: int, dim1: int) -> int:
-        for strides in operands:
-            stride0, stride1 = strides[dim0], strides[dim1]
-            if stride0 == 0 or stride1 == 0:
-                continue
-            if stride0 != stride1:
-                return -1 if stride0 < stride1 else 1
-            if shape[dim0] > shape[dim1]:
-                return 1
-        return 0
-
-    perm = list(range(ndim - 1, -1, -1))  # perm[0]: the fastest-moving dimension
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
-    result, stride = [0] * ndim, 1
-    for dim in perm:
+    result, stride = [0] * len(shape), 1
+    for dim in iteration_order(shape, operands):
         result[dim] = stride
         stride *= shape[dim]
     return result
@@ -178,11 +156,8 @@ class Index(Op):
         found = x[key]
         # A fresh tensor laid out as PyTorch lays out its index results (numpy's layout of an
         # advanced-indexing result differs).
-        strides = _index_result_strides(x, key, found.shape)
-        buffer = np.empty(found.size, dtype=found.dtype)
-        result = np.lib.stride_tricks.as_strided(
-            buffer, found.shape, tuple(s * buffer.itemsize for s in strides)
-        )
+        result = empty_strided(found.shape, _index_result_strides(x, key, found.shape),
+                               found.dtype)
         result[...] = found
         return result
 

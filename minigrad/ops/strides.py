@@ -7,6 +7,8 @@ build numpy views with exactly them, so ``stride()`` and ``is_contiguous()`` ans
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -87,8 +89,11 @@ def is_plain(x: np.ndarray) -> bool:
     """
     if not x.flags.c_contiguous:
         return False
+    shape = x.shape
+    if x.size and 1 not in shape:
+        return True  # (the flag ignores only the strides of size-1 dims and of empty arrays)
     expected = x.itemsize
-    for size, stride in zip(reversed(x.shape), reversed(x.strides)):
+    for size, stride in zip(reversed(shape), reversed(x.strides)):
         if stride != expected:
             return False
         expected *= size
@@ -101,3 +106,49 @@ def strided(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> 
     return np.lib.stride_tricks.as_strided(
         x, shape=shape, strides=tuple(s * itemsize for s in strides)
     )
+
+
+def iteration_order(shape: Sequence[int], operands: Sequence[Sequence[int]]) -> list[int]:
+    """The dimensions of ``shape``, innermost first, as PyTorch's TensorIterator orders them.
+
+    ``operands``: each operand's strides in elements, broadcast to ``shape`` (0 on a broadcast
+    dimension). An insertion sort asks each operand in turn: the first whose strides tell a
+    pair apart decides; a stride 0 in the pair, or equal strides with the outer dimension no
+    larger, leaves it to the next. If none decides, the pair stays in row-major order. A new
+    result is then laid out densely in this order.
+    """
+    ndim = len(shape)
+
+    def should_swap(dim0: int, dim1: int) -> int:
+        """1: ``dim0`` moves inside ``dim1``; -1: it stays outside; 0: nobody can tell."""
+        for strides in operands:
+            stride0, stride1 = strides[dim0], strides[dim1]
+            if stride0 == 0 or stride1 == 0:
+                continue
+            if stride0 != stride1:
+                return -1 if stride0 < stride1 else 1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))  # perm[0]: the fastest-moving dimension
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return perm
+
+
+def empty_strided(shape: Sequence[int], strides: Sequence[int], dtype: np.dtype) -> np.ndarray:
+    """An uninitialized array of ``shape`` with these non-negative element strides.
+
+    PyTorch's ``empty_strided``: the buffer spans exactly the elements the strides reach.
+    """
+    extent = 1 + sum((size - 1) * stride for size, stride in zip(shape, strides))
+    buffer = np.empty(extent if all(shape) else 0, dtype)
+    return strided(buffer, tuple(shape), tuple(strides))
