@@ -418,7 +418,8 @@ class Tensor(TensorBase):
             return
         # PyTorch's leaf test reads the node as it is; then it reads grad_fn, where a view
         # catches up with its base's writes (or raises the error of one that may not).
-        self.grad_fn  # noqa: B018
+        if self._base is not None:
+            self._sync_view()
         self._autograd_meta().retains_grad = True
         engine.register_retain(self)
 
@@ -452,10 +453,11 @@ class Tensor(TensorBase):
         if not self.requires_grad:
             raise RuntimeError(errors.HOOK_NO_GRAD)
         node = self._grad_fn
-        if node is None or not (node._pre_hooks and self._output_nr in node._pre_hooks):
+        first = node is None or not (node._pre_hooks and self._output_nr in node._pre_hooks)
+        if first and self._base is not None:
             # PyTorch's first hook since the tensor's node last changed reads grad_fn: a view
             # catches up with its base's writes (or raises the error of one that may not).
-            self.grad_fn  # noqa: B018
+            self._sync_view()
         if self._grad_fn is None:
             hooks = self._autograd_meta().hooks
         else:
