@@ -151,7 +151,11 @@ class _Seeds:
     def result(self, value: Any) -> TensorBase:
         """``value`` (an array the engine captured) as the tensor ``grad`` returns."""
         for index, seed in enumerate(self.arrays):
-            if type(seed) is np.ndarray and np.may_share_memory(value, seed):
+            # (an empty view shares no memory, so numpy's own base tells it: an empty
+            # expand of the seed is a view of it in PyTorch too)
+            if type(seed) is np.ndarray and (
+                np.may_share_memory(value, seed) or getattr(value, "base", None) is seed
+            ):
                 owner = self.owners[index]
                 if owner is None:
                     owner = self.owners[index] = _as_tensor(seed)
