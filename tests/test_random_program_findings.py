@@ -1198,3 +1198,18 @@ def test_a_multi_output_view_leaf_whose_base_was_written_raises_at_accumulation(
         " multiple views. Such functions do not allow the output views to be modified inplace."
         " You should replace the inplace operation by an out-of-place one."
     )
+
+
+def test_a_seed_of_another_dtype_is_cast_with_history_in_the_callers_grad_mode():
+    # Random program seed 454 (the widened generator): PyTorch casts a given gradient with
+    # ``to`` before the graph runs, in the caller's grad mode, so when the result is the seed
+    # itself it is that cast, with its ToCopyBackward0 node (not under no_grad).
+    t1 = mg.tensor([[-1.5], [-0.5], [-0.5]], requires_grad=True)
+    t2 = t1.double()
+    (t5,) = mg.autograd.grad(t2, t2, t1)
+    assert type(t5.grad_fn).__name__ == "ToCopyBackward0" and t5.dtype == mg.float64
+    (t5,) = mg.autograd.grad(t2.sum(0), t2, t1[0].detach())
+    assert t5.grad_fn is None and t5._base is not None
+    with mg.no_grad():
+        (t5,) = mg.autograd.grad(t2, t2, t1)
+    assert t5.grad_fn is None and values(t5) == [[-1.5], [-0.5], [-0.5]]
