@@ -1544,7 +1544,6 @@ SELECT_0D = "select() cannot be applied to a 0-dim tensor."
 NARROW_0D = "narrow() cannot be applied to a 0-dim tensor."
 NARROW_NEGATIVE_LENGTH = "narrow(): length must be non-negative."
 STEP_NOT_POSITIVE = "step must be greater than zero"
-VIEW_NOT_COMPATIBLE = "view size is not compatible with input tensor's size and stride"
 VIEW_SPANS_SUBSPACES = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
     "spans across two contiguous subspaces). Use .reshape(...) instead."

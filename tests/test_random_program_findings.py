@@ -1040,3 +1040,176 @@ def test_an_inplace_op_reads_its_view_inputs_history_before_checking_their_overl
         t1 *= t3
     assert str(excinfo.value).startswith(SPLIT_VIEW_WRITTEN)
     assert t1._version == 1 and values(t1) == [[0.5], [0.5], [0.5]]
+
+
+# ---- fuzz5: gradient graphs as PyTorch's formulas build them; saved results; view's checks ----
+
+
+def chain(node):
+    """The names of ``node`` and of its first producers, down to the leaf's accumulator."""
+    names = []
+    while node is not None:
+        names.append(type(node).__name__)
+        node = next((edge[0] for edge in node.next_functions if edge[0] is not None), None)
+    return names[:-1]  # (the accumulator's name is an implementation detail)
+
+
+@pytest.mark.parametrize(
+    ("reduce", "expected", "count"),
+    [
+        (lambda x: x.mean(), ["DivBackward1", "ExpandBackward0"], 6),
+        (lambda x: x.mean(0), ["DivBackward1", "ExpandBackward0", "UnsqueezeBackward0"], 2),
+        (lambda x: x.mean(1, keepdim=True), ["DivBackward1", "ExpandBackward0"], 3),
+    ],
+)
+def test_means_gradient_is_expanded_then_divided_by_the_count(reduce, expected, count):
+    # Random programs in seeds 13000000+: PyTorch's mean_backward is sum's gradient (expand)
+    # divided by the count in C++ (DivBackward1, the count saved as ``other``); the result is a
+    # plain row-major tensor, not an expanded view.
+    x = mg.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = reduce(x)
+    w = mg.ones_like(y, requires_grad=True)
+    (g,) = mg.autograd.grad(y, x, w, create_graph=True)
+    assert chain(g.grad_fn) == expected
+    assert g.grad_fn._saved_other == count
+    assert g.stride() == (3, 1)
+    np.testing.assert_allclose(values(g), np.full((2, 3), 1 / count), rtol=1e-6)
+    (gw,) = mg.autograd.grad(g.sum(), w)
+    assert values(gw) == values(mg.ones_like(y))  # each output's count of elements / count
+
+
+def test_an_empty_means_gradient_divides_by_its_count_of_zero():
+    x = mg.ones((0, 3), requires_grad=True)
+    (g,) = mg.autograd.grad(x.mean(0), x, mg.ones(3, requires_grad=True), create_graph=True)
+    assert g.shape == (0, 3) and g.grad_fn._saved_other == 0
+
+
+@pytest.mark.parametrize(
+    ("shape", "squeeze", "expected"),
+    [
+        ((2, 3), lambda x: x.squeeze(), []),
+        ((), lambda x: x.squeeze(), []),
+        ((1, 3, 1), lambda x: x.squeeze(), ["UnsqueezeBackward0", "UnsqueezeBackward0"]),
+        ((1, 3, 1), lambda x: x.squeeze(-1), ["UnsqueezeBackward0"]),
+        ((1, 3, 1), lambda x: x.squeeze(1), []),
+        ((1, 3, 1), lambda x: x.squeeze((2, 1)), ["UnsqueezeBackward0"]),
+    ],
+)
+def test_squeezes_gradient_unsqueezes_each_squeezed_dim(shape, squeeze, expected):
+    # Random program seed 21001181: PyTorch's unsqueeze_to, one unsqueeze per size-1 dim (none:
+    # the incoming gradient itself, with no node of its own), where minigrad showed a view.
+    x = mg.ones(shape, requires_grad=True)
+    y = squeeze(x)
+    w = mg.ones_like(y, requires_grad=True)
+    (g,) = mg.autograd.grad(y, x, w, create_graph=True)
+    assert chain(g.grad_fn) == expected and g.shape == shape
+    if expected:
+        assert g.grad_fn._saved_dim == 2  # the last size-1 dim is unsqueezed last
+
+
+def test_a_squeezes_double_backward_starts_at_the_ops_own_gradient_node():
+    # The random program itself: the gradient of sigmoid(x.squeeze()) ends with sigmoid's node.
+    t1 = mg.ones((2, 3), requires_grad=True)
+    (t4,) = mg.autograd.grad(t1.squeeze().sigmoid().sum(), t1, create_graph=True)
+    assert type(t4.grad_fn).__name__ == "SigmoidBackwardBackward0"
+
+
+def test_a_pow_result_laid_out_by_its_operands_is_saved_as_the_output():
+    # Random program seed 21008210: pow saves its result; laid out as PyTorch's (a transposed
+    # base broadcast against a view) it is a copy of numpy's result, and that copy -- the
+    # output's buffer -- must be what is saved, so writing the output makes backward raise.
+    t0 = mg.tensor([[-2.0, 3.0], [2.0, -1.5]], requires_grad=True)
+    t3 = t0.permute(1, 0) ** t0.unsqueeze(0)
+    t3.relu_()
+    with pytest.raises(RuntimeError) as excinfo:
+        t3.backward(mg.ones_like(t3))
+    assert str(excinfo.value) == text(
+        f"{STALE} operation: [minigrad.FloatTensor [1, 2, 2]], which is output 0 of Pow1, is at"
+        f" version 1; expected version 0 instead.{HINT}"
+    )
+
+
+def test_view_checks_its_sizes_after_its_input_caught_up_with_its_base():
+    # Random program seed 17001253: PyTorch's view reads its (no_grad) view input's history
+    # before its kernel checks the sizes, so the no_grad view's error comes first.
+    t0 = mg.tensor([[1.5, 3.0, -0.5], [2.0, 2.0, 1.0]])
+    with mg.no_grad():
+        t3 = t0.expand(2, *t0.shape)
+    t0.transpose(0, 1).add_(mg.ones(3, 2, requires_grad=True))
+    for sizes in ((-1,), (5,)):
+        with pytest.raises(RuntimeError) as excinfo:
+            t3.view(*sizes)
+        assert str(excinfo.value) == NO_GRAD_VIEW
+    with pytest.raises(RuntimeError, match="^view size is not compatible"):
+        t3.detach().view(-1)
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+def test_max_and_mins_gradient_is_halved_on_ties_then_masked(op):
+    # Random program seed 25007395: PyTorch's formula per operand is
+    # where(self == other, grad / 2, grad).masked_fill_(self loses, 0).
+    x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = mg.tensor([2.0, 2.0, 2.0], requires_grad=True)
+    z = getattr(mg, op)(x, y)
+    w = mg.ones_like(z, requires_grad=True)
+    gx, gy = mg.autograd.grad(z, (x, y), w, create_graph=True)
+    for g in (gx, gy):
+        assert chain(g.grad_fn) == ["MaskedFillBackward0", "WhereBackward0", "DivBackward1"]
+    low, high = [0.0, 0.5, 1.0], [1.0, 0.5, 0.0]
+    assert (values(gx), values(gy)) == ((low, high) if op == "maximum" else (high, low))
+    assert values(gx.grad_fn._saved_mask) == [op == "maximum", False, op == "minimum"]
+    (gw,) = mg.autograd.grad((gx * 2 + gy).sum(), w)
+    assert values(gw) == ([1.0, 1.5, 2.0] if op == "maximum" else [2.0, 1.5, 1.0])
+
+
+@pytest.mark.parametrize("shape", [(3, 1), (3, 0)])
+def test_a_sums_gradient_is_a_view_of_the_seed_even_when_empty(shape):
+    # Random program seed 29006151: the gradient of x.sum() is an expanded view of the seed,
+    # empty or not, so detach_() refuses it (numpy says an empty array shares no memory).
+    t2 = mg.ones(shape, requires_grad=True) * 2
+    (g,) = mg.autograd.grad(t2.sum(), t2)
+    assert g._base is not None and g.stride() == (0, 0)
+    with pytest.raises(RuntimeError, match="^Can't detach views in-place"):
+        g.detach_()
+
+
+def test_a_view_leaf_whose_base_got_history_is_moved_into_the_graph_interior():
+    # Random program seed 33017090: accumulating into a leaf, PyTorch reads its grad_fn, and a
+    # view leaf's is regenerated from its base, which copy_ gave history.
+    t0 = mg.tensor([-2.0, -2.0, 3.0])
+    t1 = t0.view(-1)
+    t1.requires_grad_()
+    t0.copy_(t1)
+    with pytest.raises(RuntimeError) as excinfo:
+        t0.sum().backward()
+    assert str(excinfo.value) == "leaf variable has been moved into the graph interior"
+
+
+def test_a_multi_output_view_leaf_whose_base_was_written_raises_at_accumulation():
+    # Random program seed 33006825: the same read of the leaf's grad_fn raises the view's error.
+    t0 = mg.tensor([[-0.5], [-1.5], [1.5]])
+    t1 = t0.unbind()[0]
+    t1.requires_grad_()
+    t0[0] = t1.sum()
+    with pytest.raises(RuntimeError) as excinfo:
+        t0.sum().backward()
+    assert str(excinfo.value) == (
+        f"{NO_GRAD_VIEW_BASE_WRITTEN} This view is the output of a function that returns"
+        " multiple views. Such functions do not allow the output views to be modified inplace."
+        " You should replace the inplace operation by an out-of-place one."
+    )
+
+
+def test_a_seed_of_another_dtype_is_cast_with_history_in_the_callers_grad_mode():
+    # Random program seed 454 (the widened generator): PyTorch casts a given gradient with
+    # ``to`` before the graph runs, in the caller's grad mode, so when the result is the seed
+    # itself it is that cast, with its ToCopyBackward0 node (not under no_grad).
+    t1 = mg.tensor([[-1.5], [-0.5], [-0.5]], requires_grad=True)
+    t2 = t1.double()
+    (t5,) = mg.autograd.grad(t2, t2, t1)
+    assert type(t5.grad_fn).__name__ == "ToCopyBackward0" and t5.dtype == mg.float64
+    (t5,) = mg.autograd.grad(t2.sum(0), t2, t1[0].detach())
+    assert t5.grad_fn is None and t5._base is not None
+    with mg.no_grad():
+        (t5,) = mg.autograd.grad(t2, t2, t1)
+    assert t5.grad_fn is None and values(t5) == [[-1.5], [-0.5], [-0.5]]

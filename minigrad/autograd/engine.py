@@ -68,7 +68,7 @@ def backward(
         tensor([2., 4.])
     """
     roots = _as_list(tensors)
-    grads = _root_gradients(roots, grad_tensors, create_graph)
+    grads, _ = _root_gradients(roots, grad_tensors, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
     targets = None if inputs is None else _as_list(inputs)
     if targets is not None and not targets:
@@ -103,7 +103,7 @@ def grad(
     roots = _as_list(outputs)
     targets = _as_list(inputs)
     # PyTorch's order: the outputs' gradients, then the outputs' history, then the inputs.
-    grads = _root_gradients(roots, grad_outputs, create_graph)
+    grads, given = _root_gradients(roots, grad_outputs, create_graph)
     retain = create_graph if retain_graph is None else retain_graph
     retain, create_graph = _engine_flag(retain), _engine_flag(create_graph)
     _root_edges(roots)
@@ -112,7 +112,7 @@ def grad(
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     captured = run_backward(roots, grads, retain, create_graph, targets, accumulate=False)
-    seeds = _Seeds(grads, grad_outputs)
+    seeds = _Seeds(grads, given)
     results = []
     for index, (tensor, value) in enumerate(zip(targets, captured)):
         if value is None:
@@ -138,20 +138,19 @@ class _Seeds:
     fresh dense tensor, as PyTorch's are.
     """
 
-    def __init__(self, arrays: list[Any], given: Any) -> None:
+    def __init__(self, arrays: list[Any], given: list[TensorBase | None]) -> None:
         self.arrays = arrays
-        if not isinstance(given, (list, tuple)):
-            given = [given] * len(arrays)
-        # A given gradient is the seed itself unless it had to be cast to the root's dtype.
-        self.owners: list[TensorBase | None] = [
-            tensor if isinstance(tensor, TensorBase) and tensor._array is array else None
-            for tensor, array in zip(given, arrays)
-        ]
+        # A given gradient (cast to the root's dtype) is the seed's tensor; None: made on use.
+        self.owners = given
 
     def result(self, value: Any) -> TensorBase:
         """``value`` (an array the engine captured) as the tensor ``grad`` returns."""
         for index, seed in enumerate(self.arrays):
-            if type(seed) is np.ndarray and np.may_share_memory(value, seed):
+            # (an empty view shares no memory, so numpy's own base tells it: an empty
+            # expand of the seed is a view of it in PyTorch too)
+            if type(seed) is np.ndarray and (
+                np.may_share_memory(value, seed) or getattr(value, "base", None) is seed
+            ):
                 owner = self.owners[index]
                 if owner is None:
                     owner = self.owners[index] = _as_tensor(seed)
@@ -186,8 +185,13 @@ def _as_list(values: Any) -> list[TensorBase]:
     return [values] if isinstance(values, TensorBase) else list(values)
 
 
-def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> list[Any]:
-    """The gradient each root starts with: the one given, or 1 for a one-element root."""
+def _root_gradients(
+    roots: list[TensorBase], given: Any, create_graph: bool
+) -> tuple[list[Any], list[TensorBase | None]]:
+    """The gradient each root starts with: the one given, or 1 for a one-element root.
+
+    Also the given gradients as tensors in the roots' dtypes (None where none was given).
+    """
     if given is None:
         given = [None] * len(roots)
     elif isinstance(given, TensorBase):
@@ -196,6 +200,7 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
         given = tuple(given)
     # PyTorch checks the pairs it can zip first (its Python _make_grads), the counts after.
     grads = []
+    tensors: list[TensorBase | None] = []
     for index, (root, grad) in enumerate(zip(roots, given)):
         if not isinstance(root, TensorBase):
             raise AssertionError(errors.OUTPUT_NOT_TENSOR)
@@ -213,22 +218,22 @@ def _root_gradients(roots: list[TensorBase], given: Any, create_graph: bool) -> 
             # With create_graph, backward formulas run on tensors: their views of the seed
             # are then tensors' views, as PyTorch's.
             grads.append(_as_tensor(seed) if create_graph else seed)
+            tensors.append(None)
             continue
-        grad_array = grad._array if isinstance(grad, TensorBase) else np.asarray(grad)
-        if grad_array.shape != root._array.shape:
+        if grad._array.shape != root._array.shape:
             raise RuntimeError(
-                errors.grad_shape_mismatch(index, grad_array.shape, root._array.shape)
+                errors.grad_shape_mismatch(index, grad._array.shape, root._array.shape)
             )
-        if grad_array.dtype != root._array.dtype:
-            # The engine works in the output's dtype (PyTorch casts a given gradient too):
-            # backward formulas and the fitting of their results rely on it.
-            grad_array = grad_array.astype(root._array.dtype)
-            if create_graph and isinstance(grad, TensorBase):
-                grad = grad.to(root.dtype)
-        grads.append(grad if create_graph and isinstance(grad, TensorBase) else grad_array)
+        if grad._array.dtype != root._array.dtype:
+            # The engine works in the output's dtype: backward formulas and the fitting of
+            # their results rely on it. PyTorch casts with ``to`` in the caller's grad mode
+            # (its validate_outputs), so a seed that requires grad gets ToCopyBackward0.
+            grad = grad.to(root.dtype)
+        grads.append(grad if create_graph else grad._array)
+        tensors.append(grad)
     if len(given) != len(roots):
         raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
-    return grads
+    return grads, tensors
 
 
 class _Targets:

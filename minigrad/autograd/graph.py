@@ -287,6 +287,10 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
             return
         # The leaf may have changed since the graph was recorded (PyTorch checks the same):
         # an in-place op gave it history, or detach_() / requires_grad_(False) turned it off.
+        # PyTorch reads its grad_fn: a view leaf catches up with its base first, and has
+        # history if the base got some (``t0.copy_(t0.view(-1).requires_grad_())``).
+        if variable._base is not None:
+            variable._sync_view()
         if variable._grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
         if variable.requires_grad:

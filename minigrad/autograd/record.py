@@ -200,7 +200,9 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         restore(token)
     if function.broadcasts and target is None and type(raw) is np.ndarray and raw.ndim > 1:
         # laid out as PyTorch's (minigrad/_layout.py)
-        raw = elementwise_result(raw, arrays[: function.num_inputs])
+        laid_out = elementwise_result(raw, arrays[: function.num_inputs])
+        if laid_out is not raw:
+            raw = _relaid(node if recording else None, raw, laid_out)
     if recording and not tensor_level and function.saves_for_the_other:
         save_for_the_other(node, arrays[0], arrays[1])  # the bilinear ops' declared saving
     if not recording:
@@ -214,6 +216,18 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         return _untracked_outputs(raw)
 
     return _connect(function, node, args, arrays, raw, needs, target)
+
+
+def _relaid(node: Any, raw: np.ndarray, laid_out: np.ndarray) -> np.ndarray:
+    """``laid_out``, forward's result ``raw`` copied into PyTorch's layout, as the output.
+
+    A result forward saved (``pow``'s) is the output's buffer in PyTorch: ``node`` (None if
+    nothing records) saves the laid-out copy instead, so an in-place write of the output is
+    caught by the version check.
+    """
+    if node is not None and node._saved:
+        node._saved = tuple(laid_out if value is raw else value for value in node._saved)
+    return laid_out
 
 
 def _connect(
@@ -518,7 +532,9 @@ def _binary_recorder(
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
         if broadcasts and raw.ndim > 1:  # (a vector's layout is numpy's and PyTorch's)
-            raw = elementwise_result(raw, (x_array, y_array))
+            laid_out = elementwise_result(raw, (x_array, y_array))
+            if laid_out is not raw:
+                raw = _relaid(node, raw, laid_out)
         if node is None:  # the no-grad path: a tensor without history around the result
             if type(raw) is not _ndarray:
                 if type(raw) is tuple:

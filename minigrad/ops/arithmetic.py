@@ -30,8 +30,10 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     promote_inplace,
+    run,
     zeros_like_grad,
 )
+from minigrad.ops.fill import MaskedFill
 
 
 class Add(Op):
@@ -276,6 +278,64 @@ def div_(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
         return _div_mode(input, other, rounding_mode, method="div_")
     other, dtype = promote_inplace(input, other, true_divide=True, method="div_")
     return apply_inplace(Div, input, other, dtype)
+
+
+# --- PyTorch's nodes for a tensor times / over / plus a number in C++ -------------------------
+# (``tensor * double`` in a C++ formula records MulBackward1, not the MulBackward0 of Python's
+# ``x * 2.0``). Some loss graphs and some backward formulas (mean's) contain them.
+
+
+class MulScalar(Op):
+    """y = x * c for a number c (C++'s ``tensor * double``);  dx = grad * c.  Saves nothing.
+
+    PyTorch records ``MulBackward1`` here, not the ``MulBackward0`` of Python's ``x * 2.0``.
+    """
+
+    fields = ("c",)
+    saved_options = {"other": "c"}
+
+    node_name = "MulBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, c: float) -> np.ndarray:
+        ctx.c = c
+        return x * c
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad * ctx.c, None
+
+
+class DivScalar(Op):
+    """y = x / c for a number c (C++'s ``tensor / int``);  dx = grad / c.  Saves nothing."""
+
+    fields = ("c",)
+    saved_options = {"other": "c"}
+
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, c: Any) -> np.ndarray:
+        ctx.c = c
+        return x / c
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad / ctx.c, None
+
+
+class AddScalar(Op):
+    """y = x + c for a number c (C++'s ``tensor + double``);  dx = grad.  Saves nothing."""
+
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, c: Any) -> np.ndarray:
+        return x + c
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return grad, None
 
 
 class DivMode(Op):
@@ -636,13 +696,21 @@ class PairwiseExtreme(Op):
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, y = ctx.saved_tensors
-        split = np.where(x == y, grad * 0.5, grad)
         needs = ctx.needs_input_grad
         return (
-            np.where(cls.loses(x, y), 0, split) if needs[0] else None,
-            np.where(cls.loses(y, x), 0, split) if needs[1] else None,
+            _taken_share(grad, x, y, cls.loses(x, y)) if needs[0] else None,
+            _taken_share(grad, x, y, cls.loses(y, x)) if needs[1] else None,
             None,
         )
+
+
+def _taken_share(grad: Any, x: Any, y: Any, lost: Any) -> Any:
+    """An operand's gradient of max/min: ``grad``, halved on ties, 0 where ``lost``.
+
+    PyTorch's formula, per operand: ``where(self == other, grad / 2, grad).masked_fill_(lost,
+    0)``, which a double backward shows as MaskedFillBackward0, WhereBackward0, DivBackward1.
+    """
+    return run(MaskedFill, np.where(x == y, run(DivScalar, grad, 2), grad), lost, 0)
 
 
 class Maximum(PairwiseExtreme):

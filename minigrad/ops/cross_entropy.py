@@ -24,12 +24,11 @@ from minigrad.ops._helpers import (
     operand,
     shape_of,
 )
+from minigrad.ops.arithmetic import AddScalar, DivScalar
 from minigrad.ops.loss_common import (
     MEAN,
     NONE,
     SUM,
-    AddScalar,
-    DivScalar,
     mul_scalar,
     reduction_enum,
     reduction_name,

@@ -1,9 +1,7 @@
 """What the loss functions share: the ``reduction`` argument, target broadcasting, scalar ops.
 
 ``reduction`` ("none", "mean", "sum") and the legacy ``size_average``/``reduce`` flags are
-resolved here once, with PyTorch's messages and warnings. ``MulScalar``, ``DivScalar`` and
-``AddScalar`` are PyTorch's nodes for a tensor times / over / plus a Python number, which some
-loss graphs contain (they save nothing).
+resolved here once, with PyTorch's messages and warnings.
 """
 
 from __future__ import annotations
@@ -14,66 +12,13 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd.function import Op
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops import views
 from minigrad.ops._helpers import shape_of, size_text
+from minigrad.ops.arithmetic import MulScalar
 
 # PyTorch's _Reduction enum: what reduction a loss kernel applies.
 NONE, MEAN, SUM = 0, 1, 2
-
-
-class MulScalar(Op):
-    """y = x * c for a number c (C++'s ``tensor * double``);  dx = grad * c.  Saves nothing.
-
-    PyTorch records ``MulBackward1`` here, not the ``MulBackward0`` of Python's ``x * 2.0``.
-    """
-
-    fields = ("c",)
-    saved_options = {"other": "c"}
-
-    node_name = "MulBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, c: float) -> np.ndarray:
-        ctx.c = c
-        return x * c
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad * ctx.c, None
-
-
-class DivScalar(Op):
-    """y = x / c for a number c (C++'s ``tensor / int``);  dx = grad / c.  Saves nothing."""
-
-    fields = ("c",)
-    saved_options = {"other": "c"}
-
-    node_name = "DivBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, c: Any) -> np.ndarray:
-        ctx.c = c
-        return x / c
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad / ctx.c, None
-
-
-class AddScalar(Op):
-    """y = x + c for a number c (C++'s ``tensor + double``);  dx = grad.  Saves nothing."""
-
-    node_name = "AddBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, c: Any) -> np.ndarray:
-        return x + c
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad, None
 
 
 def legacy_reduction(size_average: Any, reduce: Any) -> str:

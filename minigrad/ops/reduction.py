@@ -34,7 +34,7 @@ from minigrad.ops._helpers import (
     sum_dtype,
     wrap_dim,
 )
-from minigrad.ops.arithmetic import maximum, minimum
+from minigrad.ops.arithmetic import DivScalar, maximum, minimum
 from minigrad.ops.cumulative import Cumprod
 from minigrad.ops.return_types import (
     return_types,
@@ -182,8 +182,9 @@ class Mean(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        count = builtins.max(int(np.prod(ctx.shape)), 1)
-        return np.broadcast_to(grad / count, ctx.shape), None
+        # PyTorch's mean_backward: sum's gradient (the expand), then C++'s ``/ numel``, which
+        # a double backward shows as DivBackward1 after ExpandBackward0
+        return run(DivScalar, np.broadcast_to(grad, ctx.shape), math.prod(ctx.shape)), None
 
 
 class MeanDim(Op):
@@ -207,9 +208,8 @@ class MeanDim(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
-        count = int(np.prod([ctx.shape[a] for a in ctx.axes]))
-        spread = _spread(grad / builtins.max(count, 1), ctx.shape, ctx.axes, ctx.keepdim)
-        return spread, None, None, None, None
+        spread = _spread(grad, ctx.shape, ctx.axes, ctx.keepdim)  # (as Mean's: then / n)
+        return run(DivScalar, spread, _count(ctx.shape, ctx.axes)), None, None, None, None
 
 
 def sum(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -204,7 +205,7 @@ def unsqueeze(input: Any, dim: int) -> Any:
 
 
 class Squeeze(ViewOp):
-    """y = x without its size-1 dimensions;  dx = grad reshaped back."""
+    """y = x without its size-1 dimensions;  dx = grad with them put back (``unsqueeze_to``)."""
 
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
@@ -216,11 +217,11 @@ class Squeeze(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return np.reshape(grad, ctx.shape)
+        return unsqueeze_to(grad, ctx.shape, range(len(ctx.shape)))
 
 
 class SqueezeDim(ViewOp):
-    """y = x without dimension ``dim`` if its size is 1;  dx = grad reshaped back.
+    """y = x without dimension ``dim`` if its size is 1;  dx = grad with it put back.
 
     ``dim`` is kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows it so.
     """
@@ -237,7 +238,19 @@ class SqueezeDim(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.reshape(grad, ctx.shape), None
+        return unsqueeze_to(grad, ctx.shape, (ctx.dim,)), None
+
+
+def unsqueeze_to(grad: Any, shape: tuple[int, ...], dims: Iterable[int]) -> Any:
+    """A squeeze's gradient: ``grad`` unsqueezed at those of ``dims`` that are 1 in ``shape``.
+
+    PyTorch's ``unsqueeze_to``: one ``unsqueeze`` per dim, in increasing order (a double
+    backward shows UnsqueezeBackward0 nodes), and ``grad`` itself if no dim was squeezed.
+    ``dims`` may be negative; a 0-d ``shape`` has nothing to put back.
+    """
+    ndim = len(shape)
+    axes = sorted({d % ndim for d in dims if shape[d] == 1}) if ndim else ()
+    return np.expand_dims(grad, tuple(axes)) if axes else grad
 
 
 def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
@@ -266,7 +279,7 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
 
 
 class SqueezeDims(ViewOp):
-    """y = x without those of ``dims`` whose size is 1;  dx = grad reshaped back.
+    """y = x without those of ``dims`` whose size is 1;  dx = grad with them put back.
 
     ``dims`` are kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows them so.
     """
@@ -284,7 +297,7 @@ class SqueezeDims(ViewOp):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.reshape(grad, ctx.shape), None
+        return unsqueeze_to(grad, ctx.shape, ctx.dims), None
 
 
 class View(ViewOp):
@@ -296,11 +309,14 @@ class View(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         ctx.shape = x.shape
+        # The sizes are checked here, in the kernel, as PyTorch's view checks them: after a
+        # view input's history caught up with its base's (which may raise first)
+        shape = infer_shape(shape, x.size)
         if x.size and is_plain(x):
             return x.reshape(shape)
         strides = view_strides(x.shape, element_strides(x), shape)
-        if strides is None:  # the public functions check first; replays always fit
-            raise ValueError(errors.VIEW_NOT_COMPATIBLE)
+        if strides is None:
+            raise RuntimeError(errors.VIEW_SPANS_SUBSPACES)
         return strided(x, shape, strides)
 
     @staticmethod
@@ -328,11 +344,7 @@ def view(input: Any, *shape: Any) -> Any:
         if items and _is_int(items[0]):  # (the sizes overload fits: a later size fails)
             _arguments.check_int_sequence(items, "view", "size", 1)
         raise TypeError(_arguments.method_call_fits_none("view", shape)) from None
-    array = operand(input)
-    target = infer_shape(sizes, array.size)
-    if not is_plain(array) and view_strides(array.shape, element_strides(array), target) is None:
-        raise RuntimeError(errors.VIEW_SPANS_SUBSPACES)
-    return View.apply(input, target)
+    return View.apply(input, sizes)  # (checked by its forward)
 
 
 def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:

@@ -58,6 +58,7 @@ class _Builder:
         self.statements: list[Statement] = []
         self.shapes: dict[str, Shape] = {}
         self.count = 0
+        self.defined: set[str] = set()  # the custom Functions defined so far
 
     def new_name(self) -> str:
         name = f"t{self.count}"
@@ -76,14 +77,19 @@ class _Builder:
         return rng.choice(fitting) if fitting and rng.random() < 0.9 else self.pick()
 
     def add(self, statement: Statement, shape: Shape | None = None) -> None:
-        if self.rng.random() < 0.12 and statement.kind in _MAY_RUN_IN_NO_GRAD:
-            indented = statement.code.replace("\n", "\n    ")
-            statement = Statement(
-                f"with torch.no_grad():\n    {indented}",
-                statement.kind,
-                statement.target,
-                statement.operands,
-            )
+        if statement.kind in _MAY_RUN_IN_NO_GRAD:
+            draw = self.rng.random()
+            for bound, modes in _GRAD_MODES:
+                if draw < bound:
+                    for mode in reversed(modes):
+                        indented = statement.code.replace("\n", "\n    ")
+                        statement = Statement(
+                            f"with {mode}:\n    {indented}",
+                            statement.kind,
+                            statement.target,
+                            statement.operands,
+                        )
+                    break
         self.statements.append(statement)
         if shape is not None and statement.target is not None:
             self.shapes[statement.target] = shape
@@ -105,14 +111,35 @@ class _Builder:
         self.add(Statement(code, "leaf", name), shape)
 
     def unary(self) -> None:
+        rng = self.rng
         source = self.pick()
-        name = self.new_name()
         shape = self.shapes[source]
-        expression = self.rng.choice(_UNARY)
-        if expression in ("{}.sum()", "{}.mean()"):
-            shape = ()
+        choice = rng.random()
+        if choice < 0.15:
+            reduction = rng.choice(("sum", "mean"))
+            if rng.random() < 0.5:
+                expression, shape = f"{{}}.{reduction}(-1, keepdim=True)", (*shape[:-1], 1)
+            else:
+                expression, shape = f"{{}}.{reduction}(0)", shape[1:]
+            if not self.shapes[source]:
+                shape = ()  # (dim 0 and -1 of a 0-d tensor are the tensor)
+        elif choice < 0.22:
+            function = rng.choice(tuple(_FUNCTIONS))
+            self.define(function)
+            expression = f"{function}.apply({{}})"
+        else:
+            expression = rng.choice(_UNARY)
+            if expression in ("{}.sum()", "{}.mean()"):
+                shape = ()
+        name = self.new_name()
         code = f"{name} = {expression.format(source)}"
         self.add(Statement(code, "unary", name, (source,)), shape)
+
+    def define(self, function: str) -> None:
+        """Define the custom Function ``function`` before its first use."""
+        if function not in self.defined:
+            self.defined.add(function)
+            self.statements.append(Statement(_FUNCTIONS[function], "define"))
 
     def binary(self) -> None:
         left = self.pick()
@@ -139,6 +166,9 @@ class _Builder:
             other = self.pick_other(target)
             code = rng.choice(_INPLACE_BINARY).format(target, other)
             self.add(Statement(code, "inplace_binary", target, (other,)))
+        elif rng.random() < 0.05 and shape:  # an index repeated: the last write wins
+            self.add(Statement(f"{target}[[0, 0]] = {rng.choice(('2.0', '-1.0'))}",
+                               "inplace_unary", target))
         elif rng.random() < 0.25 and shape:
             index = "0" if len(shape) == 1 or rng.random() < 0.5 else "0, 0"
             value = rng.choice(("2.0", "-1.0", f"{self.pick()}.sum()"))
@@ -183,8 +213,12 @@ class _Builder:
             wrt = self.pick()
             name = self.new_name()
             create = ", create_graph=True" if rng.random() < 0.3 else ""
+            output = f"{source}.sum()"
+            if rng.random() < 0.3:  # a given seed, maybe requiring grad (differentiable again)
+                same = [n for n in self.shapes if self.shapes[n] == self.shapes[source]]
+                output = f"{source}, {rng.choice(same)}"
             code = (
-                f"{name} = torch.autograd.grad({source}.sum(), {wrt}{retain}{create}, "
+                f"{name} = torch.autograd.grad({output}, {wrt}{retain}{create}, "
                 f"allow_unused=True)[0]"
             )
             self.add(Statement(code, "grad", name, (source, wrt)), self.shapes[wrt])
@@ -214,15 +248,41 @@ class _Builder:
 
 
 _MAY_RUN_IN_NO_GRAD = {"unary", "binary", "view", "inplace_binary", "inplace_unary"}
+# Grad-mode blocks around such a statement (outermost first), with cumulative odds.
+_GRAD_MODES = (
+    (0.12, ("torch.no_grad()",)),
+    (0.15, ("torch.no_grad()", "torch.enable_grad()")),
+    (0.17, ("torch.enable_grad()",)),
+    (0.19, ("torch.set_grad_enabled(False)",)),
+)
+
+# Custom Functions, each defined by a statement of its own before its first use. (One that
+# writes its input in place, ``mark_dirty``, finds divergences not fixed yet: benchmarks/
+# README.md, fuzz5.)
+_FUNCTIONS = {
+    "Doubled": (
+        "class Doubled(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        y = x * 2\n"
+        "        ctx.save_for_backward(y)\n"
+        "        return y\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        (y,) = ctx.saved_tensors\n"
+        "        return g * 2 + y * 0"
+    ),
+}
 
 _UNARY = (
     "{}.sigmoid()", "{}.exp()", "{}.tanh()", "{}.relu()", "-{}", "{} * 2", "{} / 3",
     "{} ** 2", "{}.sin()", "{}.abs()", "{}.clamp(min=0)", "{}.sqrt()", "{}.log()",
     "{}.sum()", "{}.mean()", "{}.clone()", "{} * 1", "{}.pow(0.5)", "1 / {}",
+    "{} + True", "2 - {}", "{}.double()", "{}.float()",
 )
 _BINARY = (
     "{} + {}", "{} - {}", "{} * {}", "{} / {}", "torch.maximum({}, {})", "torch.atan2({}, {})",
-    "{} ** {}",
+    "{} ** {}", "torch.minimum({}, {})",
 )
 _INPLACE_BINARY = (
     "{}.add_({})", "{}.sub_({})", "{}.mul_({})", "{}.div_({})", "{}.copy_({})",
