@@ -1280,3 +1280,39 @@ def test_a_repeated_index_write_into_an_expanded_tensor_writes_through(expanded)
     assert values(t1) == values(mg.full(t1.shape, -1.0)) and t1._version == 1
     if expanded == "expand":
         assert values(t0) == [[-1.0, -1.0], [-1.0, -1.0]]
+
+
+def test_a_lone_roots_tensor_hooks_run_even_if_no_input_is_reached_through_it():
+    # Random program seeds 37009806, 37019061: PyTorch's engine starts at a lone root's node
+    # (no GraphRoot in front of it), runs its tensor hooks and retain_grad, then skips it; with
+    # several roots a root that leads to no input is skipped with no hook at all.
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    x = mg.tensor([3.0, 4.0], requires_grad=True)
+    r = w * 3
+    seen = []
+    r.register_hook(lambda g: seen.append(values(g)))
+    r.retain_grad()
+    assert mg.autograd.grad(r, x, mg.tensor([5.0, 6.0]), allow_unused=True) == (None,)
+    assert seen == [[5.0, 6.0]] and values(r.grad) == [5.0, 6.0]
+    mg.autograd.grad([r, w * 4], x, [mg.ones(2), mg.ones(2)], allow_unused=True)
+    assert seen == [[5.0, 6.0]]
+    r.backward(mg.ones(2), inputs=[x])
+    assert values(r.grad) == [6.0, 7.0] and x.grad is None
+
+
+def test_a_leafs_accumulator_made_in_anomaly_mode_keeps_its_forward_stack():
+    # Random program seeds 41003896, 41012722: PyTorch's Node constructor keeps the stack in
+    # anomaly mode for every node, a leaf's AccumulateGrad too, so its backward error shows it.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mg.autograd.detect_anomaly():  # (which warns that it is on)
+            t0 = mg.tensor(-2.0, requires_grad=True)
+            t1 = t0 + t0
+            t0.detach_()
+            t0.mul_(t1)
+            with pytest.raises(RuntimeError, match="^leaf variable has been moved"):
+                t1.sum().backward()
+    assert str(caught[-1].message).split("\n", 1)[0] == (
+        "Error detected in torch::autograd::AccumulateGrad. Traceback of forward call that "
+        "caused the error:"
+    )
