@@ -1213,3 +1213,106 @@ def test_a_seed_of_another_dtype_is_cast_with_history_in_the_callers_grad_mode()
     with mg.no_grad():
         (t5,) = mg.autograd.grad(t2, t2, t1)
     assert t5.grad_fn is None and values(t5) == [[-1.5], [-0.5], [-0.5]]
+
+
+def test_a_bool_tensors_alpha_is_a_bool():
+    # Seed 97 of a generator drawing bool leaves (not drawn yet): PyTorch's add kernel
+    # converts alpha to the result's type, so a bool tensor's add with alpha=2 stays bool;
+    # numpy's 2 * b made an int64 array, and writing it back failed with numpy's own error.
+    t0 = mg.tensor([[-2.0, 1.0, 0.0]]) > 0
+    assert values(t0.add(t0, alpha=2)) == [[False, True, False]]
+    t0.add_(t0, alpha=2)
+    assert values(t0) == [[False, True, False]] and t0.dtype == mg.bool
+
+
+@pytest.mark.parametrize(
+    ("method", "error", "message"),
+    [
+        ("neg_", RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported."),
+        ("abs_", NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"),
+        ("relu_", RuntimeError, "Boolean inputs not supported for relu"),
+    ],
+)
+def test_an_inplace_op_refuses_a_bool_tensor_as_its_out_of_place_twin(method, error, message):
+    # Seeds 210 and 739 of a generator drawing bool leaves (not drawn yet): the checks of -x,
+    # abs(x) and relu(x) held only out of place (numpy's TypeError, or a bool result, in place).
+    b = mg.tensor([[-1.0], [1.0]]) > 0
+    with pytest.raises(error) as excinfo:
+        getattr(b, method)()
+    assert str(excinfo.value).startswith(message)
+    assert values(b) == [[False], [True]] and b._version == 0
+
+
+@pytest.mark.parametrize(
+    ("op", "alpha", "expected"),
+    [
+        ("add", 2, ["MulBackward1"]),
+        ("add", 0.5, ["MulBackward1"]),
+        ("sub", 3, ["MulBackward1", "NegBackward0"]),
+        ("sub", 1, ["NegBackward0"]),
+    ],
+)
+def test_the_gradient_of_alphas_operand_is_multiplied_by_a_number(op, alpha, expected):
+    # Random program seed 37010226: PyTorch's maybe_multiply(grad, alpha) (of -grad for sub) is
+    # C++'s tensor * number, MulBackward1 (alpha saved as ``other``), not Python's MulBackward0.
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    w = mg.ones(2, requires_grad=True)
+    seed = mg.ones(2, requires_grad=True)
+    (g,) = mg.autograd.grad(getattr(mg, op)(w, x, alpha=alpha), x, seed, create_graph=True)
+    assert chain(g.grad_fn) == expected
+    assert values(g) == [alpha if op == "add" else -alpha] * 2
+    if alpha != 1:
+        assert g.grad_fn._saved_other == alpha
+
+
+@pytest.mark.parametrize("expanded", ["expand", "gradient"])
+def test_a_repeated_index_write_into_an_expanded_tensor_writes_through(expanded):
+    # Random program seeds 37001139, 37002866: index_put_ on an expanded tensor (PyTorch warns)
+    # writes the indexed elements only; the whole copy written back restored the aliases.
+    t0 = mg.tensor([[3.0, -0.5], [-1.0, 2.0]], requires_grad=expanded == "gradient")
+    if expanded == "expand":
+        t1 = t0.expand(2, *t0.shape)
+    else:
+        (t1,) = mg.autograd.grad(t0.sum(), t0)  # an expanded view of the seed
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Use of index_put_ on expanded tensors is deprecated"
+        t1[[0, 0]] = -1.0
+    assert values(t1) == values(mg.full(t1.shape, -1.0)) and t1._version == 1
+    if expanded == "expand":
+        assert values(t0) == [[-1.0, -1.0], [-1.0, -1.0]]
+
+
+def test_a_lone_roots_tensor_hooks_run_even_if_no_input_is_reached_through_it():
+    # Random program seeds 37009806, 37019061: PyTorch's engine starts at a lone root's node
+    # (no GraphRoot in front of it), runs its tensor hooks and retain_grad, then skips it; with
+    # several roots a root that leads to no input is skipped with no hook at all.
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    x = mg.tensor([3.0, 4.0], requires_grad=True)
+    r = w * 3
+    seen = []
+    r.register_hook(lambda g: seen.append(values(g)))
+    r.retain_grad()
+    assert mg.autograd.grad(r, x, mg.tensor([5.0, 6.0]), allow_unused=True) == (None,)
+    assert seen == [[5.0, 6.0]] and values(r.grad) == [5.0, 6.0]
+    mg.autograd.grad([r, w * 4], x, [mg.ones(2), mg.ones(2)], allow_unused=True)
+    assert seen == [[5.0, 6.0]]
+    r.backward(mg.ones(2), inputs=[x])
+    assert values(r.grad) == [6.0, 7.0] and x.grad is None
+
+
+def test_a_leafs_accumulator_made_in_anomaly_mode_keeps_its_forward_stack():
+    # Random program seeds 41003896, 41012722: PyTorch's Node constructor keeps the stack in
+    # anomaly mode for every node, a leaf's AccumulateGrad too, so its backward error shows it.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mg.autograd.detect_anomaly():  # (which warns that it is on)
+            t0 = mg.tensor(-2.0, requires_grad=True)
+            t1 = t0 + t0
+            t0.detach_()
+            t0.mul_(t1)
+            with pytest.raises(RuntimeError, match="^leaf variable has been moved"):
+                t1.sum().backward()
+    assert str(caught[-1].message).split("\n", 1)[0] == (
+        "Error detected in torch::autograd::AccumulateGrad. Traceback of forward call that "
+        "caused the error:"
+    )

@@ -281,6 +281,12 @@ def run_backward(
     for (node, output_nr), grad in zip(edges, root_grads):
         buffers[node] = _add(buffers.get(node), node, output_nr, grad)
     with grad_mode.set_grad_enabled(create_graph), quiet_floats():
+        if targets is not None and len(edges) == 1 and edges[0][0] not in graph.runs:
+            # PyTorch's engine starts at a lone root's node (no GraphRoot before it) even if
+            # no input is reached through it: the node's tensor hooks (register_hook,
+            # retain_grad) run on the seed, then the node is skipped.
+            node = edges[0][0]
+            _apply_tensor_hooks(node, buffers[node], create_graph)
         _execute(graph, buffers, retain_graph, create_graph, targets)
     return [] if targets is None else targets.captured
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from minigrad import errors
+from minigrad.autograd import anomaly
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 
@@ -260,6 +261,8 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         self._next_nodes = self._next_nrs = self._saved = ()
         self._input_meta = None
         self._sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
+        if anomaly._state.enabled:  # (made in anomaly mode: PyTorch's Node constructor keeps
+            self._forward_stack = anomaly.capture_forward_stack()  # the stack, as any node's)
 
     @property
     def variable(self) -> TensorBase | None:

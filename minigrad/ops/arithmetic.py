@@ -56,7 +56,8 @@ class Add(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        return grad, grad if ctx.alpha == 1 else grad * ctx.alpha, None, None
+        # (PyTorch's maybe_multiply: C++'s ``grad * alpha``, MulBackward1 under create_graph)
+        return grad, grad if ctx.alpha == 1 else run(MulScalar, grad, ctx.alpha), None, None
 
 
 def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
@@ -98,7 +99,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """
     a, b, dtype = promote(input, other)
     if alpha != 1 or type(alpha) is not int:  # alpha=1, the common case, needs no check
-        _check_alpha(a, dtype, alpha)
+        alpha = _checked_alpha(a, dtype, alpha)
     if dtype is None and alpha == 1 and type(alpha) is int:
         return Add.apply(a, b)  # the options' defaults: two arguments fewer to look at
     return Add.apply(a, b, alpha, dtype)
@@ -108,18 +109,24 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input += alpha * other`` in place."""
     other, dtype = promote_inplace(input, other, method="add_")
-    _check_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    alpha = _checked_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
     return apply_inplace(Add, input, other, alpha, dtype)
 
 
-def _check_alpha(a: Any, dtype: Any, alpha: Any) -> None:
+def _checked_alpha(a: Any, dtype: Any, alpha: Any) -> Any:
+    """The ``alpha`` of add and sub, checked (PyTorch's texts), as their kernels take it.
+
+    PyTorch's kernels convert it to the result's type: a bool tensor's ``alpha=2`` is True
+    (``b.add_(b, alpha=2)`` stays bool; numpy's ``2 * b`` would be an int64 array).
+    """
     if alpha == 1 and not isinstance(alpha, float):
-        return  # the common case
+        return alpha  # the common case
     kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
     if isinstance(alpha, (bool, np.bool_)) and kind != "b":
         raise RuntimeError(errors.BOOL_ALPHA)
     if kind != "f" and isinstance(alpha, (float, np.floating)):
         raise RuntimeError(errors.FLOAT_ALPHA_FOR_INTEGERS)
+    return bool(alpha) if kind == "b" else alpha
 
 
 class Sub(Op):
@@ -141,14 +148,15 @@ class Sub(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha, None, None
+        # (PyTorch's maybe_multiply(-grad, alpha): NegBackward0, then MulBackward1)
+        return grad, -grad if ctx.alpha == 1 else run(MulScalar, -grad, ctx.alpha), None, None
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input - alpha * other``, with broadcasting."""
     a, b, dtype = promote(input, other)
     _check_bool_subtraction(a, b)
-    _check_alpha(a, dtype, alpha)
+    alpha = _checked_alpha(a, dtype, alpha)
     if dtype is None and alpha == 1 and type(alpha) is int:
         return Sub.apply(a, b)  # the options' defaults: recording's fast branch takes it
     return Sub.apply(a, b, alpha, dtype)
@@ -159,7 +167,7 @@ def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input -= alpha * other`` in place."""
     _check_bool_subtraction(input, other)
     other, dtype = promote_inplace(input, other, method="sub_")
-    _check_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    alpha = _checked_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
     return apply_inplace(Sub, input, other, alpha, dtype)
 
 

@@ -216,7 +216,8 @@ class IndexPut(Op):
         ctx.save_for_backward(*indices)
         ctx.template = template
         key = _numpy_key(x.shape, template, indices)
-        if has_internal_overlap(x):
+        overlapping = has_internal_overlap(x)
+        if overlapping:
             # PyTorch warns (and writes) instead of raising; a bool mask with one value is then
             # handed on to masked_fill_, which warns again.
             message = errors.expanded_write_deprecated("index_put_", "tensor[indices] = tensor")
@@ -224,7 +225,10 @@ class IndexPut(Op):
             if len(indices) == 1 and indices[0].dtype == np.bool_ and not np.ndim(values):
                 message = errors.expanded_write_deprecated("masked_fill_", "tensor[mask] = scalar")
                 warnings.warn(message, UserWarning, stacklevel=2)
-        result = x.copy()
+        # Computed straight into an overlapping target when nothing records (``ctx.out``, as
+        # add_'s): its elements alias, so only the indexed ones may be written, as PyTorch's
+        # kernel writes (a whole copy written back would restore the aliases' old values).
+        result = x if overlapping and getattr(ctx, "out", None) is x else x.copy()
         try:
             result[key] = values
         except ValueError:

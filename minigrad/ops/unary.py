@@ -112,14 +112,20 @@ class Neg(Op):
 
 def neg(input: Any) -> Any:
     """``-input``."""
-    if is_bool(input):
-        raise RuntimeError(errors.NEGATE_BOOL)
+    _check_negation(input)
     return Neg.apply(input)
 
 
 def neg_(input: Any) -> Any:
     """``input = -input``, in place."""
+    _check_negation(input)
     return apply_inplace(Neg, input)
+
+
+def _check_negation(input: Any) -> None:
+    """PyTorch's refusal of ``-`` on a bool tensor (in place too; numpy's text is another)."""
+    if is_bool(input):
+        raise RuntimeError(errors.NEGATE_BOOL)
 
 
 class Abs(SavesInput):
@@ -135,14 +141,20 @@ class Abs(SavesInput):
 
 def abs(input: Any) -> Any:
     """``|input|``."""
-    if is_bool(input):
-        check_float_kernel("abs_cpu", input)
+    _check_abs(input)
     return Abs.apply(input)
 
 
 def abs_(input: Any) -> Any:
     """``input = |input|``, in place."""
+    _check_abs(input)
     return apply_inplace(Abs, input)
+
+
+def _check_abs(input: Any) -> None:
+    """PyTorch has no abs kernel for bool tensors (in place either)."""
+    if is_bool(input):
+        check_float_kernel("abs_cpu", input)
 
 
 _FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -415,14 +427,20 @@ class Relu(SavesResult):
 
 def relu(input: Any) -> Any:
     """``max(input, 0)``."""
-    if is_bool(input):
-        raise RuntimeError(errors.RELU_BOOL)
+    _check_relu(input)
     return Relu.apply(input)
 
 
 def relu_(input: Any) -> Any:
     """``input = max(input, 0)``, in place."""
+    _check_relu(input)
     return apply_inplace(Relu, input)
+
+
+def _check_relu(input: Any) -> None:
+    """PyTorch refuses relu of a bool tensor (in place too) with a text of its own."""
+    if is_bool(input):
+        raise RuntimeError(errors.RELU_BOOL)
 
 
 class ThresholdBackward(Op):
