@@ -251,6 +251,27 @@ def _accepts(value: Any, kind: str) -> bool:
     return isinstance(value, types) and not isinstance(value, refused)
 
 
+def index_tensor(value: Any, in_list: bool = False) -> bool:
+    """Whether ``value`` is an integer tensor PyTorch's parser takes where it takes an int.
+
+    An ``int`` parameter takes a 0-d one (``x.transpose(minigrad.tensor(0), 1)``); a list of
+    ints, one of one element as an item (``minigrad.ones(minigrad.tensor([2]))``), which it
+    reads through ``__index__``.
+    """
+    if not isinstance(value, TensorBase):
+        return False
+    array = value._array
+    return array.dtype.kind in "iu" and (array.size == 1 if in_list else array.ndim == 0)
+
+
+def is_int(value: Any) -> bool:
+    """An item of a list of ints as PyTorch's parser takes one.
+
+    An int (not a bool), a numpy integer, or an integer tensor of one element (``index_tensor``).
+    """
+    return _accepts(value, "int") or index_tensor(value, in_list=True)
+
+
 # One check: (position, parameter name, accepted types, refused types, PyTorch's type name,
 # None allowed).
 _Check = tuple[int, str, tuple[type, ...], tuple[type, ...], str, bool]
@@ -395,6 +416,12 @@ def checking_arguments(
             if isinstance(value, types) and not isinstance(value, refused):
                 continue
             if value is None and optional:
+                continue
+            if kind == "int" and index_tensor(value):  # read as the parser reads it: an int
+                if position < given:
+                    args = (*args[:position], int(value), *args[position + 1:])
+                else:
+                    named = {**named, parameter: int(value)}
                 continue
             if "rounding_mode" in named:  # div's other overloads: div's own message
                 continue
@@ -625,8 +652,8 @@ def _fits_piece(value: Any, piece: str, lenient: frozenset[str] | None = None) -
     if piece.startswith("Number "):
         return isinstance(value, (*_NUMBERS, np.number, np.bool_))
     if piece.startswith("tuple of ints "):  # (an IntArrayRef: a list too, or one int)
-        return _accepts(value, "int") or (
-            isinstance(value, (tuple, list)) and all(_accepts(v, "int") for v in value))
+        return is_int(value) or (
+            isinstance(value, (tuple, list)) and all(is_int(v) for v in value))
     kind = piece.split(" ", 1)[0]
     return kind in _ANNOTATED and _accepts(value, kind)
 
@@ -786,21 +813,21 @@ def unpacked_ints(
     is an int (not a bool; else no overload fits); the others need only convert to an int (a
     bool does), and it says "failed to unpack" for one that does not.
     """
-    if not _accepts(first, "int"):  # (the checks then give the parser's listing)
+    if not is_int(first):  # (the checks then give the parser's listing)
         raise TypeError(f"{function}(): argument '{parameter}' must be tuple of ints, not "
                         f"{errors.python_type_name(first)}")
-    _check_unpacked(rest, function, parameter)
+    check_unpacked(rest, function, parameter)
     return (int(first), *(int(value) for value in rest))
 
 
-def _check_unpacked(rest: Sequence[Any], function: str, parameter: str) -> None:
+def check_unpacked(rest: Sequence[Any], function: str, parameter: str) -> None:
     """The parser's TypeError if an int list's items after the first do not convert to ints.
 
     (Its type check looks at the first item only; the others are converted as it unpacks the
     list, a bool too, and it counts them from 1.)
     """
     for index, value in enumerate(rest):
-        if not isinstance(value, (int, np.integer)):
+        if not (isinstance(value, (int, np.integer)) or index_tensor(value, in_list=True)):
             raise TypeError(
                 f"{function}(): argument '{parameter}' failed to unpack the object at pos "
                 f'{index + 2} with error "type must be tuple of ints,but got '
@@ -816,7 +843,7 @@ def check_int_sequence(value: Any, function: str, parameter: str, position: int 
     convert. ``position``: None for an argument given by keyword. ``lone_int``: a lone int
     counts as a list of one (``int[1]``, not ``int[]``).
     """
-    if lone_int and _accepts(value, "int"):
+    if lone_int and is_int(value):
         return
     where = "" if position is None else f" (position {position})"
     if not isinstance(value, (tuple, list)):
@@ -824,9 +851,9 @@ def check_int_sequence(value: Any, function: str, parameter: str, position: int 
             f"{function}(): argument '{parameter}'{where} must be tuple of ints, "
             f"not {errors.python_type_name(value)}"
         )
-    if value and not _accepts(value[0], "int"):
+    if value and not is_int(value[0]):
         raise TypeError(
             f"{function}(): argument '{parameter}'{where} must be tuple of "
             f"ints, but found element of type {errors.python_type_name(value[0])} at pos 0"
         )
-    _check_unpacked(value[1:], function, parameter)
+    check_unpacked(value[1:], function, parameter)

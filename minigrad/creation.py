@@ -6,6 +6,7 @@ floating-point tensors may require gradients.
 
 from __future__ import annotations
 
+import operator
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -201,8 +202,6 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
@@ -214,26 +213,22 @@ def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
     items: Any = size
     if len(size) == 1:
         items = size[0]
-        if _is_int(items):
+        if _arguments.is_int(items):
             items = (items,)
         elif not isinstance(items, (tuple, list)):
             raise TypeError(
                 f"{function}(): argument 'size' (position 1) must be tuple of ints, not "
                 f"{errors.python_type_name(items)}"
             )
-    elif size and not _is_int(size[0]):  # not an int: not the ints form, so one argument
+    elif size and not _arguments.is_int(size[0]):  # not an int: not the ints form, so one argument
         raise TypeError(f"{function}() takes 1 positional argument but {len(size)} were given")
-    if items and not _is_int(items[0]):
+    if items and not _arguments.is_int(items[0]):
         raise TypeError(
             f"{function}(): argument 'size' (position 1) must be tuple of ints, but found "
             f"element of type {errors.python_type_name(items[0])} at pos 0"
         )
-    for index, n in enumerate(items):
-        if not isinstance(n, (int, np.integer)):
-            raise TypeError(
-                f"{function}(): argument 'size' failed to unpack the object at pos {index + 1} "
-                f'with error "type must be tuple of ints,but got {errors.python_type_name(n)}"'
-            )
+    _arguments.check_unpacked(items[1:], function, "size")
+    items = [operator.index(n) for n in items]
     for n in items:
         if n < 0:
             raise RuntimeError(

@@ -92,8 +92,24 @@ def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -
 
 
 
-def _given(values: tuple[Any, ...], method: str, parameter: str) -> tuple[Any, ...]:
-    """A variadic method's values; PyTorch's parser error if the call gave none (``x.flip()``)."""
+def _given(
+    values: tuple[Any, ...], method: str, parameter: str, named: dict[str, Any] | None = None
+) -> tuple[Any, ...]:
+    """A variadic method's values; PyTorch's parser error if the call gave none (``x.flip()``).
+
+    ``named``: the call's keywords. PyTorch's parser also takes the whole list by its name
+    (``x.flip(dims=(0, 1))``); then the list is ``values``' one item (a lone int is refused).
+    """
+    if named:
+        unexpected = next((key for key in named if key != parameter), None)
+        if unexpected is not None and (values or parameter in named):
+            raise TypeError(f"{method}() got an unexpected keyword argument '{unexpected}'")
+        if parameter not in named:
+            raise TypeError(errors.missing_arguments(method, [parameter]))
+        if values:
+            raise TypeError(f"{method}() got multiple values for argument '{parameter}'")
+        values = (named[parameter],)
+        _arguments.check_int_sequence(values[0], method, parameter, None, lone_int=False)
     if not values:
         raise TypeError(errors.missing_arguments(method, [parameter]))
     return values
@@ -492,8 +508,10 @@ class Tensor(TensorBase):
         """A view with ``other``'s shape."""
         return views.view_as(self, other)
 
-    def reshape(self, *shape: Any) -> Tensor:
+    def reshape(self, *shape: Any, **named: Any) -> Tensor:
         """Another shape: a view when the layout allows, else a copy."""
+        if named:  # (``shape=`` by name: rare, so the common call does no more)
+            shape = _given(shape, "reshape", "shape", named)
         return views.reshape_method(self, shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
@@ -554,8 +572,10 @@ class Tensor(TensorBase):
         """Dimensions ``dim0`` and ``dim1`` swapped (``transpose``)."""
         return views.transpose(self, dim0, dim1)
 
-    def permute(self, *dims: Any) -> Tensor:
+    def permute(self, *dims: Any, **named: Any) -> Tensor:
         """The dimensions reordered."""
+        if named:
+            dims = _given(dims, "permute", "dims", named)
         return views.permute_method(self, dims)
 
     def movedim(self, source: Any, destination: Any) -> Tensor:
@@ -576,9 +596,9 @@ class Tensor(TensorBase):
         """A new size-1 dimension at ``dim``."""
         return views.unsqueeze(self, dim)
 
-    def expand(self, *sizes: Any) -> Tensor:
+    def expand(self, *sizes: Any, **named: Any) -> Tensor:
         """Size-1 dimensions repeated without copying (-1 keeps a size)."""
-        return views.expand(self, *_given(sizes, "expand", "size"))
+        return views.expand(self, *_given(sizes, "expand", "size", named))
 
     def expand_as(self, other: Tensor) -> Tensor:
         """``expand`` to ``other``'s shape."""
@@ -1477,17 +1497,19 @@ class Tensor(TensorBase):
         """The values at ``indices`` along ``dim`` (flattened if None)."""
         return gather_scatter.take_along_dim(self, indices, dim)
 
-    def repeat(self, *sizes: Any) -> Tensor:
+    def repeat(self, *sizes: Any, **named: Any) -> Tensor:
         """Tiled ``sizes[i]`` times along dimension i."""
-        return shape.repeat(self, *_given(sizes, "repeat", "repeats"))
+        return shape.repeat(self, *_given(sizes, "repeat", "repeats", named))
 
-    def tile(self, *dims: Any) -> Tensor:
+    def tile(self, *dims: Any, **named: Any) -> Tensor:
         """``repeat`` with ``dims`` padded with leading 1s."""
-        dims = _given(dims, "tile", "dims")
+        dims = _given(dims, "tile", "dims", named)
         return shape.tile(self, dims[0] if len(dims) == 1 else dims)
 
-    def flip(self, *dims: Any) -> Tensor:
+    def flip(self, *dims: Any, **named: Any) -> Tensor:
         """Reversed along ``dims`` (a copy)."""
+        if named:
+            dims = _given(dims, "flip", "dims", named)
         return shape.flip_method(self, dims)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
