@@ -376,7 +376,7 @@ def test_inplace_with_a_broadcastable_smaller_operand_is_fine():
 
 @pytest.mark.parametrize("method", ["add_", "sub_"])
 def test_a_scaled_in_place_add_with_nothing_recorded_writes_every_layout(method):
-    # Nothing recorded: the op computes straight into the tensor (record.py's _WritingContext).
+    # Nothing recorded: the op computes straight into the tensor (record.py's WritingContext).
     sign = 1.0 if method == "add_" else -1.0
     base = mg.arange(6.0).reshape(2, 3)
     column = base[:, 1]  # a non-contiguous view: the write lands in the base

@@ -26,7 +26,8 @@ from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
 from minigrad.autograd.overlap import check_inputs_overlap, kernel_order_result
-from minigrad.autograd.record import record
+from minigrad.autograd.quiet import restore, silence
+from minigrad.autograd.record import WritingContext, record
 from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
     AsStrided,
@@ -62,6 +63,50 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     record(op, tensor, *args, target=tensor)
     if written is not None:
         np.copyto(tensor._array, written)
+    return tensor
+
+
+def is_plain_update(tensor: TensorBase, other: Any) -> bool:
+    """True if writing a binary op of ``tensor`` and ``other`` into ``tensor`` checks nothing.
+
+    That is so with grad mode off and no guard (nothing is recorded or protected), ``other`` a
+    tensor of ``tensor``'s shape and floating dtype (no promotion, no broadcasting), the
+    target without internal overlap, and the two in disjoint memory (no overlap to rule on):
+    ``apply_inplace``'s checks and ``record``'s steps all pass then. The optimizers' updates
+    (``p.add_(g, alpha=-lr)`` under no_grad) are such writes; ``write_plain`` makes them.
+    """
+    if grad_mode._state.enabled or switches.guard_used or not isinstance(other, TensorBase):
+        return False
+    array, operand = tensor._array, other._array
+    return (
+        type(array) is np.ndarray
+        and type(operand) is np.ndarray
+        and array.dtype.kind == "f"
+        and operand.dtype == array.dtype
+        and operand.shape == array.shape
+        and 0 not in array.strides  # (has_internal_overlap's C test: no expanded dimension)
+        # Two arrays that own their buffers are disjoint; else numpy's C bounds check.
+        and (
+            (array.base is None and operand.base is None and array is not operand)
+            or not np.may_share_memory(array, operand)
+        )
+    )
+
+
+def write_plain(op: type[Op], tensor: TensorBase, other: TensorBase, *options: Any) -> TensorBase:
+    """``apply_inplace(op, tensor, other, *options)`` for a write ``is_plain_update`` allows.
+
+    ``record``'s no-grad step for an in-place op, without its general argument handling: the
+    op's forward (into the buffer, through the writing ctx), in numpy's quiet state, and the
+    write counted once. tests/test_plain_update.py compares it with the general path.
+    """
+    array = tensor._array
+    token = silence()
+    try:
+        raw = op.forward(WritingContext(array), array, other._array, *options)
+    finally:
+        restore(token)
+    write(tensor, raw)
     return tensor
 
 

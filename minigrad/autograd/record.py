@@ -91,11 +91,11 @@ class _NoGradContext:
         # Notes forward leaves for backward (shapes, axes) are not needed: drop them.
         pass
 
-    # The buffer an in-place op with nothing to record writes (see _WritingContext), else None.
+    # The buffer an in-place op with nothing to record writes (see WritingContext), else None.
     out: np.ndarray | None = None
 
 
-class _WritingContext(_NoGradContext):
+class WritingContext(_NoGradContext):
     """The ctx of an in-place op with nothing to record: ``out`` is the written tensor's buffer.
 
     A forward may compute straight into ``out`` when it cannot fail half-way (its operands
@@ -184,7 +184,7 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
     elif target is None or switches.guard_used:  # (the guard protects buffers: write by copy)
         node = NO_GRAD_CTX
     else:
-        node = _WritingContext(arrays[0])
+        node = WritingContext(arrays[0])
     token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
     try:
         if tensor_level:

@@ -19,7 +19,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.inplace import apply_inplace, is_plain_update, write_plain
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -108,6 +108,10 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input += alpha * other`` in place."""
+    if type(alpha) is float and is_plain_update(input, other):
+        # An optimizer's update (``p.add_(g, alpha=-lr)`` under no_grad): the checks below
+        # all pass (same floating dtype, a float alpha), so only the write is left.
+        return write_plain(Add, input, other, alpha, input._array.dtype)
     other, dtype = promote_inplace(input, other, method="add_")
     alpha = _checked_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
     return apply_inplace(Add, input, other, alpha, dtype)
@@ -119,8 +123,8 @@ def _checked_alpha(a: Any, dtype: Any, alpha: Any) -> Any:
     PyTorch's kernels convert it to the result's type: a bool tensor's ``alpha=2`` is True
     (``b.add_(b, alpha=2)`` stays bool; numpy's ``2 * b`` would be an int64 array).
     """
-    if alpha == 1 and not isinstance(alpha, float):
-        return alpha  # the common case
+    if alpha == 1 and type(alpha) is int:
+        return alpha  # the common case (not True: a bool alpha is checked, it equals 1 too)
     kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
     if isinstance(alpha, (bool, np.bool_)) and kind != "b":
         raise RuntimeError(errors.BOOL_ALPHA)

@@ -9,6 +9,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import Op
+from minigrad.autograd.graph import sum_keeping_dims
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops._helpers import (
     cast,
@@ -69,12 +70,12 @@ class Softmax(SoftmaxFamily):
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """``exp(shifted) / sum(exp(shifted))``."""
         exps = np.exp(shifted)
-        return exps / np.sum(exps, axis=axis, keepdims=True)
+        return exps / sum_keeping_dims(exps, axis)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (y,) = ctx.saved_tensors
-        return y * (grad - np.sum(grad * y, axis=ctx.axis, keepdims=True)), None
+        return y * (grad - sum_keeping_dims(grad * y, ctx.axis)), None
 
 
 class LogSoftmax(SoftmaxFamily):
@@ -83,12 +84,12 @@ class LogSoftmax(SoftmaxFamily):
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """The log of softmax: ``shifted - log(sum(exp(shifted)))``."""
-        return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+        return shifted - np.log(sum_keeping_dims(np.exp(shifted), axis))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (y,) = ctx.saved_tensors
-        return grad - np.exp(y) * np.sum(grad, axis=ctx.axis, keepdims=True), None
+        return grad - np.exp(y) * sum_keeping_dims(grad, ctx.axis), None
 
 
 def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> Any:
