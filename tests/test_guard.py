@@ -7,6 +7,7 @@ when backward frees the saved values or the graph is dropped; results never chan
 import gc
 import inspect
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -186,6 +187,23 @@ def test_writes_the_counter_sees_behave_as_in_pytorch():
         assert out._version == 1 and not out.detach().numpy().flags.writeable
         with pytest.raises(RuntimeError, match="is at version 1; expected version 0"):
             out.sum().backward()
+
+
+def test_an_index_write_through_aliases_is_the_same_with_the_guard_on():
+    # index_put_ on an expanded tensor writes the indexed elements only, straight into the
+    # buffer (a whole copy written back would restore the aliases' old values): with the
+    # guard on too, and after it was on once in the process.
+    def write() -> list:
+        t0 = mg.tensor([[3.0, -0.5], [-1.0, 2.0]])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "Use of index_put_ on expanded tensors ..."
+            t0.expand(2, 2, 2)[[0, 0]] = -1.0
+        return t0.tolist()
+
+    plain = write()
+    with mg.autograd.guard_saved_tensors():
+        assert write() == plain == [[-1.0, -1.0], [-1.0, -1.0]]
+    assert write() == plain
 
 
 def test_an_optimizer_step_on_a_retained_graph_is_a_counted_write():

@@ -52,18 +52,26 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
         for arg in args:
             if isinstance(arg, TensorBase) and arg._base is not None:
                 arg._sync_view()
-    if not check_inputs_overlap(op, tensor, args):
-        return record(op, tensor, *args, target=tensor)
-    # An input shares memory with the tensor in a way PyTorch does not check: its kernel's
-    # result (it reads elements it already wrote) replaces the out-of-place one, uncounted.
+    # Debugging hook (autograd/guard.py): a forward may compute straight into the buffer
+    # (record.py's WritingContext; index_put_ on an expanded tensor must, to write only the
+    # indexed elements), so the guard rules on the write, and opens a saved buffer, first.
+    reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
     try:
-        written = kernel_order_result(op, tensor, args)
-    except (ValueError, RuntimeError, TypeError):
-        written = None  # a bad argument: recording raises PyTorch's error for it
-    record(op, tensor, *args, target=tensor)
-    if written is not None:
-        np.copyto(tensor._array, written)
-    return tensor
+        if not check_inputs_overlap(op, tensor, args):
+            return record(op, tensor, *args, target=tensor)
+        # An input shares memory with the tensor in a way PyTorch does not check: its kernel's
+        # result (it reads elements it already wrote) replaces the out-of-place one, uncounted.
+        try:
+            written = kernel_order_result(op, tensor, args)
+        except (ValueError, RuntimeError, TypeError):
+            written = None  # a bad argument: recording raises PyTorch's error for it
+        record(op, tensor, *args, target=tensor)
+        if written is not None:
+            np.copyto(tensor._array, written)
+        return tensor
+    finally:
+        if reprotect is not None:
+            reprotect()
 
 
 def is_plain_update(tensor: TensorBase, other: Any) -> bool:

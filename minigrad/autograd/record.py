@@ -181,7 +181,7 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
             # A distinct array object for the written tensor's old value, so saving it is told
             # apart from saving another argument that is the same tensor (``x.mul_(x)``).
             arrays[0] = arrays[0].view()
-    elif target is None or switches.guard_used:  # (the guard protects buffers: write by copy)
+    elif target is None:
         node = NO_GRAD_CTX
     else:
         node = WritingContext(arrays[0])
