@@ -1265,21 +1265,22 @@ def test_the_gradient_of_alphas_operand_is_multiplied_by_a_number(op, alpha, exp
         assert g.grad_fn._saved_other == alpha
 
 
-@pytest.mark.parametrize("expanded", ["expand", "gradient"])
+@pytest.mark.parametrize("expanded", ["expand", "gradient", "recorded"])
 def test_a_repeated_index_write_into_an_expanded_tensor_writes_through(expanded):
-    # Random program seeds 37001139, 37002866: index_put_ on an expanded tensor (PyTorch warns)
-    # writes the indexed elements only; the whole copy written back restored the aliases.
-    t0 = mg.tensor([[3.0, -0.5], [-1.0, 2.0]], requires_grad=expanded == "gradient")
-    if expanded == "expand":
-        t1 = t0.expand(2, *t0.shape)
-    else:
+    # Random program seeds 37001139, 37002866, 45006661: index_put_ on an expanded tensor
+    # (PyTorch warns) writes the indexed elements' memory only; the whole copy written back
+    # restored the aliases' old values.
+    t0 = mg.tensor([[3.0, -0.5], [-1.0, 2.0]], requires_grad=expanded != "expand")
+    if expanded == "gradient":
         (t1,) = mg.autograd.grad(t0.sum(), t0)  # an expanded view of the seed
+    else:
+        t1 = (t0 if expanded == "expand" else t0 * 1).expand(2, *t0.shape)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "Use of index_put_ on expanded tensors is deprecated"
         t1[[0, 0]] = -1.0
     assert values(t1) == values(mg.full(t1.shape, -1.0)) and t1._version == 1
-    if expanded == "expand":
-        assert values(t0) == [[-1.0, -1.0], [-1.0, -1.0]]
+    if expanded != "gradient":
+        assert values(t1._base) == [[-1.0, -1.0], [-1.0, -1.0]]
 
 
 def test_a_lone_roots_tensor_hooks_run_even_if_no_input_is_reached_through_it():
@@ -1316,3 +1317,12 @@ def test_a_leafs_accumulator_made_in_anomaly_mode_keeps_its_forward_stack():
         "Error detected in torch::autograd::AccumulateGrad. Traceback of forward call that "
         "caused the error:"
     )
+
+
+def test_grad_of_an_empty_output_by_itself_is_the_seed_given():
+    # Random program seed 13020280 (widened generator): the result is the seed tensor itself,
+    # as for a non-empty one (numpy says an empty array shares no memory, even with itself).
+    t0 = mg.tensor([[1.0], [2.0], [0.0]], requires_grad=True)
+    t1 = t0[:, 1:]
+    (t2,) = mg.autograd.grad(t1, t1, t1)
+    assert t2 is t1 and type(t2.grad_fn).__name__ == "SliceBackward0"

@@ -54,14 +54,14 @@ def test_a_difference_between_two_runs_is_a_divergence():
 
 
 def test_known_classes_are_recognised_by_their_facts_only(monkeypatch):
-    """A known class's rule decides alone; with no rule (today's list) nothing is known."""
+    """A known class's rule decides alone: today's list does not know this one."""
     program = [Statement("t1.mul_(t1)", "inplace_binary", "t1", ("t1",))] * 3
     stale = ("RuntimeError", "one of the variables needed for gradient computation has been "
              "modified by an inplace operation: ...")
     divergence = Divergence("raise", 2, None, stale, None)
     shared = Run([], {}, [set(), {"inplace_operand_shares_counter"}, set()])
     unshared = Run([], {}, [set(), set(), set()])
-    assert classify(program, shared, divergence) is None  # the list is empty
+    assert classify(program, shared, divergence) is None  # no rule of today's list
     rule = known.KnownClass(
         "operand shares the counter", "issue 8",
         lambda program, run, found: "inplace_operand_shares_counter" in run.facts[1],
@@ -69,6 +69,21 @@ def test_known_classes_are_recognised_by_their_facts_only(monkeypatch):
     monkeypatch.setattr(known, "KNOWN", (rule,))
     assert classify(program, shared, divergence) == "operand shares the counter [issue 8]"
     assert classify(program, unshared, divergence) is None
+
+
+def test_a_zero_tensors_immutability_is_known_and_nothing_else_is():
+    """Seed 13020422's class: PyTorch's ZeroTensor gradient refuses a second accumulation."""
+    program, run_program = [], Run([], {}, [])
+    zero = ("RuntimeError", "ZeroTensors are immutable. Please use the materialized zero tensor "
+            "obtained using .clone() if you want a mutable tensor.")
+    assert classify(program, run_program, Divergence("raise", 5, None, zero, None)) == (
+        "PyTorch's ZeroTensor gradients [issue 8]"
+    )
+    other = ("RuntimeError", "leaf variable has been moved into the graph interior")
+    assert classify(program, run_program, Divergence("raise", 5, None, other, None)) is None
+    assert classify(program, run_program, Divergence("error", 5, None, zero, other)) is None
+    (finding,) = [f for f in [check_seed(13020422)] if f is not None]
+    assert finding.known == "PyTorch's ZeroTensor gradients [issue 8]"
 
 
 def test_write_tracking_lines_are_not_a_divergence():

@@ -146,10 +146,12 @@ class _Seeds:
     def result(self, value: Any) -> TensorBase:
         """``value`` (an array the engine captured) as the tensor ``grad`` returns."""
         for index, seed in enumerate(self.arrays):
-            # (an empty view shares no memory, so numpy's own base tells it: an empty
-            # expand of the seed is a view of it in PyTorch too)
+            # (an empty array shares no memory, so identity and numpy's base tell: an empty
+            # seed, or an empty expand of it, is the seed or its view in PyTorch too)
             if type(seed) is np.ndarray and (
-                np.may_share_memory(value, seed) or getattr(value, "base", None) is seed
+                value is seed
+                or np.may_share_memory(value, seed)
+                or getattr(value, "base", None) is seed
             ):
                 owner = self.owners[index]
                 if owner is None:

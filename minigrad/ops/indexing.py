@@ -191,6 +191,28 @@ class IndexAccumulate(Op):
         return grad[ctx.key], None, None
 
 
+def _written_through_aliases(x: np.ndarray, key: Any, values: Any) -> np.ndarray:
+    """``x`` after ``x[key] = values``, for an ``x`` whose elements share memory (expanded).
+
+    PyTorch's kernel writes the indexed elements' memory, so every alias of a written element
+    shows the last value written there and the others keep theirs. Done on one slot per
+    memory location: a plain copy with ``[key]`` set, written back whole, would put the
+    aliases' old values back over the new ones.
+    """
+    offsets = np.zeros(x.shape, dtype=np.intp)  # each element's byte offset in the buffer
+    for axis, (size, stride) in enumerate(zip(x.shape, x.strides)):
+        steps = [1] * x.ndim
+        steps[axis] = size
+        offsets = offsets + (np.arange(size, dtype=np.intp) * stride).reshape(steps)
+    locations, slot = np.unique(offsets, return_inverse=True)
+    slot = slot.reshape(x.shape)  # each element's memory location
+    memory = np.empty(len(locations), dtype=x.dtype)
+    memory[slot] = x
+    written = slot[key]
+    memory[written] = np.broadcast_to(values, written.shape)  # repeated: the last one stays
+    return memory[slot]
+
+
 class IndexPut(Op):
     """y = x with ``values`` written at ``key``;  dx = grad, 0 at ``key``;  dvalues = grad[key].
 
@@ -225,11 +247,10 @@ class IndexPut(Op):
             if len(indices) == 1 and indices[0].dtype == np.bool_ and not np.ndim(values):
                 message = errors.expanded_write_deprecated("masked_fill_", "tensor[mask] = scalar")
                 warnings.warn(message, UserWarning, stacklevel=2)
-        # Computed straight into an overlapping target when nothing records (``ctx.out``, as
-        # add_'s): its elements alias, so only the indexed ones may be written, as PyTorch's
-        # kernel writes (a whole copy written back would restore the aliases' old values).
-        result = x if overlapping and getattr(ctx, "out", None) is x else x.copy()
         try:
+            if overlapping:
+                return _written_through_aliases(x, key, values)
+            result = x.copy()
             result[key] = values
         except ValueError:
             raise RuntimeError(
