@@ -34,6 +34,26 @@ def is_non_overlapping_and_dense(array: np.ndarray) -> bool:
     return True
 
 
+def is_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """PyTorch's ``is_contiguous(memory_format=torch.channels_last)`` of a 4-d tensor.
+
+    Dense in the order channels, width, height, batch (dims 1, 3, 2, 0), size-1 dims aside.
+    """
+    expected = 1
+    for dim in (1, 3, 2, 0):
+        if shape[dim] != 1:
+            if strides[dim] != expected:
+                return False
+            expected *= shape[dim]
+    return True
+
+
+def channels_last_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """The strides of a new 4-d tensor in PyTorch's ``channels_last`` layout."""
+    _, channels, height, width = (max(size, 1) for size in shape)
+    return (height * width * channels, 1, width * channels, channels)
+
+
 def infer_dense_strides(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
     """Dense element strides that keep the order of ``strides``' dimensions (PyTorch's rule)."""
     return _dense_strides(shape, [strides])
@@ -75,7 +95,11 @@ def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarra
     if same_shape and all(array.flags.c_contiguous for array in arrays):
         return result  # PyTorch's contiguous case, whatever the strides of dims of size 1
     strides = [element_strides(array) for array in arrays]
-    if same_shape and all(is_non_overlapping_and_dense(array) for array in arrays) and all(
+    if same_shape and ndim == 4 and all(
+        is_channels_last(shape, array_strides) for array_strides in strides
+    ):
+        wanted = channels_last_strides(shape)  # (its next case: a 4-d channels-last layout)
+    elif same_shape and all(is_non_overlapping_and_dense(array) for array in arrays) and all(
         array_strides == strides[0] for array_strides in strides
     ):
         wanted = strides[0]
@@ -92,6 +116,47 @@ def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarra
     if element_strides(result) == wanted:
         return result
     laid_out = empty_strided(shape, wanted, result.dtype)
+    np.copyto(laid_out, result)
+    return laid_out
+
+
+def elementwise_with_number(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
+    """``elementwise_result`` of an op PyTorch computes with a number as a 0-d operand.
+
+    ``1 - x``, ``2 ** x``, ``x % 2``: PyTorch wraps the number in a tensor and runs the tensor
+    op, whose TensorIterator then has a broadcast operand, so it never takes its fast setup
+    (``1 - x`` of a ``(2, 1)`` tensor of strides ``(1, 2)`` keeps them; ``x - 1`` too).
+    """
+    return elementwise_result(result, (*operands, 0))
+
+
+def contiguous_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
+    """``result`` laid out row-major, with the strides of a fresh tensor (size-1 dims too).
+
+    PyTorch's rule for the ops that allocate their result contiguous whatever the inputs'
+    layout: the reductions (their TensorIterator's output is allocated contiguous in the
+    shape with the reduced dims kept as 1, then squeezed), scans (``cumsum``), ``cat``,
+    ``stack``, ``roll``, ``repeat``, ``tril``/``triu``, ``masked_fill``. numpy keeps its
+    input's order instead. ``operands`` is unused (every rule takes the op's inputs).
+    """
+    if is_plain(result):
+        return result
+    return np.array(result, order="C")  # (a new array: numpy's fresh row-major strides)
+
+
+def preserved_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
+    """``result`` laid out as ``empty_like`` of the op's first input (``preserve_format``).
+
+    PyTorch's rule for the type conversions (``to``, ``double()``, ``type_as`` ...) and for the
+    ops that start from a clone of their input (``sort``'s values): the input's strides if it
+    is non-overlapping and dense, else its order of dimensions made dense.
+    """
+    source = operands[0]
+    if is_plain(source) or source.shape != result.shape:
+        return contiguous_result(result, operands)
+    laid_out = empty_preserving_layout(source, result.dtype)
+    if element_strides(laid_out) == element_strides(result):
+        return result
     np.copyto(laid_out, result)
     return laid_out
 

@@ -49,6 +49,7 @@ from minigrad.ops import (
     views,
 )
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
+from minigrad.ops.strides import contiguous_strides
 
 # The recording functions (autograd/record.py) of the ops the hot operators and methods call
 # directly once they know nothing needs casting or checking.
@@ -202,7 +203,8 @@ class Tensor(TensorBase):
             return self
         if numpy_dtype.kind != "f" or not self.requires_grad:
             # Nothing to record (integer and bool results have no gradient): a plain copy.
-            return Tensor._make(self._array.astype(numpy_dtype))
+            array = self._array
+            return Tensor._make(ToCopy.result_layout(array.astype(numpy_dtype), (array,)))
         return ToCopy.apply(self, numpy_dtype)
 
     @property
@@ -658,9 +660,13 @@ class Tensor(TensorBase):
 
     def stride(self, dim: int | None = None) -> Any:
         """Steps in elements between neighbours along each dimension (or along ``dim``)."""
-        itemsize = self._array.itemsize
-        strides = tuple(s // itemsize for s in self._array.strides)
-        return strides if dim is None else strides[wrap_dim(dim, self._array.ndim)]
+        array = self._array
+        itemsize = array.itemsize
+        strides = tuple(s // itemsize for s in array.strides)
+        if not array.size and not any(strides):
+            # numpy's strides of an empty array are 0s, PyTorch's those of a new tensor
+            strides = contiguous_strides(array.shape)
+        return strides if dim is None else strides[wrap_dim(dim, array.ndim)]
 
     # --- conversion ---------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
+from minigrad._layout import elementwise_result
 from minigrad.autograd import grad_mode, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import EDGES_IN_SLOTS, SAVED_FIELDS, Node, sum_to_shape
@@ -356,6 +357,11 @@ class Function:
     fields: ClassVar[tuple[str, ...]] = ()
     # Whether numpy's broadcasting errors in forward become PyTorch's message.
     broadcasts: ClassVar[bool] = False
+    # How a new result of two or more dimensions is laid out in memory, as PyTorch lays it
+    # out: one of ``minigrad/_layout.py``'s rules, ``rule(result, inputs' arrays)`` (None:
+    # numpy's layout stands). An op that ``broadcasts`` follows ``elementwise_result`` unless
+    # it declares another.
+    result_layout: ClassVar[Callable[[np.ndarray, Any], np.ndarray] | None] = None
     # PyTorch's names for what forward saves, one per save_for_backward position, shown as
     # ``grad_fn._saved_<name>`` (None: the generic rule, autograd/saved_attributes.py); and
     # the options PyTorch shows the same way: names of ``fields``, or {PyTorch's name: field}.
@@ -538,6 +544,8 @@ class Op(Function):
         cls._Node._num_args = cls.num_inputs
         if cls.num_inputs in EDGES_IN_SLOTS:  # no tuple kept per node (graph.py)
             cls._Node._next_nodes = EDGES_IN_SLOTS[cls.num_inputs]
+        if cls.broadcasts and cls.result_layout is None:
+            cls.result_layout = staticmethod(elementwise_result)
         # Made once per class, after its body: forward and the node class are final by now.
         cls._record = recorder(cls)
         cls._Node._backward = backward_runner(cls)

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._layout import elementwise_result
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
@@ -198,11 +197,11 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         raise _broadcast_error(error, arrays) from None
     finally:
         restore(token)
-    if function.broadcasts and target is None and type(raw) is np.ndarray and raw.ndim > 1:
-        # laid out as PyTorch's (minigrad/_layout.py)
-        laid_out = elementwise_result(raw, arrays[: function.num_inputs])
-        if laid_out is not raw:
-            raw = _relaid(node if recording else None, raw, laid_out)
+    layout = function.result_layout
+    if layout is not None and target is None and (
+        type(raw) is tuple or (type(raw) is np.ndarray and raw.ndim > 1)
+    ):
+        raw = _laid_out(layout, node, raw, arrays[: function.num_inputs])
     if recording and not tensor_level and function.saves_for_the_other:
         save_for_the_other(node, arrays[0], arrays[1])  # the bilinear ops' declared saving
     if not recording:
@@ -218,15 +217,25 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
     return _connect(function, node, args, arrays, raw, needs, target)
 
 
-def _relaid(node: Any, raw: np.ndarray, laid_out: np.ndarray) -> np.ndarray:
-    """``laid_out``, forward's result ``raw`` copied into PyTorch's layout, as the output.
+def _laid_out(
+    layout: Callable[[np.ndarray, Any], np.ndarray], node: Any, raw: np.ndarray, inputs: Any
+) -> np.ndarray:
+    """``raw`` laid out by the op's ``layout`` rule, as PyTorch lays its result out.
 
-    A result forward saved (``pow``'s) is the output's buffer in PyTorch: ``node`` (None if
-    nothing records) saves the laid-out copy instead, so an in-place write of the output is
-    caught by the version check.
+    A result the rule copies into another layout is the one forward saved, if it saved its
+    result (saved values are told apart by identity).
     """
-    if node is not None and node._saved:
-        node._saved = tuple(laid_out if value is raw else value for value in node._saved)
+    if type(raw) is tuple:  # several results (``sort``'s values and indices): each
+        return tuple(
+            _laid_out(layout, node, part, inputs)
+            if type(part) is np.ndarray and part.ndim > 1 else part
+            for part in raw
+        )
+    laid_out = layout(raw, inputs)
+    if laid_out is not raw:
+        values = getattr(node, "_saved", ())  # (the no-grad ctx keeps none)
+        if any(value is raw for value in values):
+            node._saved = tuple(laid_out if value is raw else value for value in values)
     return laid_out
 
 
@@ -338,6 +347,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     # kernels touch only numpy): called in the quiet context, the declared value saved here.
     kernel = function.forward_kernel
     saves_input = function.saves == ("self",)  # (else the result: UnaryOp saves one value)
+    layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
     # What the no-grad path calls: the kernel, or one declared for it alone (the reductions')
     no_grad_kernel = function.no_grad_kernel or kernel
 
@@ -373,11 +383,15 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                     raw = forward(NO_GRAD_CTX if node is None else node, x_array)
                 finally:
                     _reset_error_state(token)
+                if layout is not None and type(raw) is _ndarray and raw.ndim > 1:
+                    raw = _laid_out(layout, node, raw, (x_array,))
             else:
                 try:
                     raw = _run_quietly(step, x_array)
                 except RuntimeError:
                     raw = _call_quietly(step, x_array)
+                if layout is not None and raw.ndim > 1:  # (before it is saved)
+                    raw = layout(raw, (x_array,))
                 if node is not None:  # what the family's forward saves
                     node._saved = (x_array,) if saves_input else (raw,)
         except ValueError as error:
@@ -473,6 +487,7 @@ def _binary_recorder(
     broadcasts = function.broadcasts
     pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
     for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
+    layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
     if kernel is not None:
         _check_kernel_fields(function)
@@ -531,10 +546,8 @@ def _binary_recorder(
             if not broadcasts:
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
-        if broadcasts and raw.ndim > 1:  # (a vector's layout is numpy's and PyTorch's)
-            laid_out = elementwise_result(raw, (x_array, y_array))
-            if laid_out is not raw:
-                raw = _relaid(node, raw, laid_out)
+        if layout is not None and raw.ndim > 1:  # (a vector's layout is numpy's, PyTorch's)
+            raw = _laid_out(layout, node, raw, (x_array, y_array))
         if node is None:  # the no-grad path: a tensor without history around the result
             if type(raw) is not _ndarray:
                 if type(raw) is tuple:

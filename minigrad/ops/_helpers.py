@@ -9,6 +9,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name, result_type, to_numpy_dtype
+from minigrad._layout import preserved_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
@@ -18,6 +19,8 @@ from minigrad.autograd.tensor_base import TensorBase
 
 class ToCopy(Op):
     """y = x as another dtype;  dx = grad (cast back by the node).  Saves nothing."""
+
+    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: np.dtype) -> np.ndarray:

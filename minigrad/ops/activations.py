@@ -24,6 +24,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
+from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
@@ -85,6 +86,8 @@ class Hardtanh(Op):
     Strictly inside: at the bounds the gradient is 0, unlike clamp's. Saves its input.
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     fields = ("low", "high")
     saved_options = {"min_val": "low", "max_val": "high"}
 
@@ -123,6 +126,8 @@ def relu6(input: Any, inplace: bool = False) -> Any:
 
 class LeakyRelu(Op):
     """y = x if x > 0 else slope * x;  dx = grad if x > 0 else slope * grad.  Saves its input."""
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("slope",)
     saved_options = {"negative_slope": "slope"}
@@ -193,6 +198,8 @@ class Elu(Op):
 
     (``input_scale`` is PyTorch's third coefficient: it multiplies x inside the exp.)
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("coefficients",)
     saved_options = {"alpha": part("coefficients", 0), "scale": part("coefficients", 1),
@@ -273,6 +280,8 @@ class Gelu(Op):
     Saves its input.
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     fields = ("approximate",)
     saved_options = ("approximate",)
 
@@ -331,6 +340,8 @@ class Silu(Op):
     is subnormal (x near -88 in float32). The backward takes sigmoid from ``unary``.
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
@@ -362,6 +373,8 @@ class Mish(Op):
 
     t = tanh(softplus(x)). Saves its input.
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -396,6 +409,8 @@ class Softplus(Op):
     in the form of PyTorch's kernel: z / (z + 1) keeps exp's tiny values (down to subnormals)
     where 1 / (1 + exp(-beta x)) has already overflowed to 0.
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("beta", "threshold")
     saved_options = ("beta", "threshold")
@@ -440,6 +455,8 @@ class LogSigmoid(Op):
     here backward recomputes it).
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
@@ -478,6 +495,8 @@ class Hardsigmoid(Op):
     PyTorch has no second derivative for it: differentiating dx raises (see backward).
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         ctx.save_for_backward(x)
@@ -514,6 +533,8 @@ class Hardswish(Op):
     dx = 0 for x <= -3 and grad for x >= 3 (PyTorch's conventions at the kinks). Saves its
     input.
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:

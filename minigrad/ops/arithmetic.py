@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
+from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, is_plain_update, write_plain
 from minigrad.autograd.saved_attributes import constant
@@ -185,6 +186,8 @@ def _check_bool_subtraction(a: Any, b: Any) -> None:
 
 class Rsub(Op):
     """z = other - x (``2 - x``);  dx = -grad.  Saves nothing."""
+
+    result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
     saved_options = {"alpha": constant(1)}
     node_name = "RsubBackward1"
@@ -503,6 +506,8 @@ def floor_divide_(input: Any, other: Any) -> Any:
 class PowScalar(Op):
     """y = x ** p (p a number);  dx = grad * p * x**(p-1), and 0 where p == 0.  Saves x."""
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     fields = ("exponent",)
     saved_options = ("exponent",)
 
@@ -591,6 +596,8 @@ class Pow(Op):
 class RpowScalar(Op):
     """z = base ** y (base a number);  dy = grad * z * log(base).  Saves y and its result."""
 
+    result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
+
     fields = ("base",)
     saves = ("exponent", "result")
     saved_options = {"self": "base"}
@@ -652,6 +659,8 @@ class Remainder(Op):
 
 class RemainderScalar(Op):
     """z = x % other (a number);  dx = grad.  Saves nothing."""
+
+    result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
     node_name = "RemainderBackward0"
 

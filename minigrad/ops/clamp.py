@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
+from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
@@ -33,6 +34,8 @@ class Clamp(Op):
 
     The bounds are inclusive: at x == low the gradient passes, as in PyTorch.
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("low", "high")
     saved_options = {"min": "low", "max": "high"}
@@ -151,6 +154,8 @@ class ClampOneSide(Op):
 
     dx = grad where x is on the bound's kept side, the bound included.  Saves its input.
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("bound",)
 

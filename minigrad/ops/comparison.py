@@ -151,6 +151,8 @@ class Where(Op):
     Saves the condition (PyTorch): changing it in place before backward raises.
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     saves = "condition"
     node_name = "WhereBackward0"
     num_inputs = 3
@@ -336,7 +338,9 @@ def logical_xor(input: Any, other: Any) -> Any:
 
 def bool_unary(ufunc: np.ufunc, input: Any) -> Any:
     """``ufunc(input)`` as a tensor, not recorded (``isnan``, ``logical_not``, ``~``...)."""
-    return TensorBase.output_class._make(np.asarray(ufunc(operand(input))))
+    array = operand(input)
+    # (not recorded: laid out here as the recorded elementwise ops are)
+    return TensorBase.output_class._make(elementwise_result(np.asarray(ufunc(array)), (array,)))
 
 
 def logical_not(input: Any) -> Any:

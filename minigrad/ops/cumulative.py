@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import as_given
@@ -33,6 +34,8 @@ class Cumsum(Op):
 
     Saves nothing.
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saved_options = {"dim": as_given("dim")}
@@ -69,6 +72,8 @@ class Cumprod(Op):
     Saves its input and its result. With zeros in x the division is replaced by the products
     of the other factors (computed per position, so second derivatives stay exact).
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saved_options = {"dim": as_given("dim")}

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _random, errors
+from minigrad._layout import contiguous_result
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
@@ -175,6 +176,8 @@ def uniform_(input: Any, from_: float = 0.0, to: float = 1.0) -> Any:
 class MaskedFill(Op):
     """y = value where mask, else x;  dx = grad where not mask.  Saves the mask."""
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     saves = "mask"
     checks_input_overlap = False  # PyTorch reads the value (or mask) before writing
 
@@ -195,6 +198,8 @@ class MaskedFillTensor(Op):
     dvalue = grad where mask, summed to the value's 0-d shape (by the node, as any broadcast
     input). Saves the mask; the inputs are ``x`` and ``value`` (the mask gets no gradient).
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     saves = "mask"
     node_name = "MaskedFillBackward1"

@@ -13,6 +13,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name, to_numpy_dtype
+from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import dims_as_given
 from minigrad.ops import reduction, views
@@ -35,6 +36,8 @@ class LinalgVectorNorm(Op):
     shared by the elements with |x| == y, with sign(x); else grad * sign(x) |x|**(ord-1) /
     y**(ord-1); none for ord 0.
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("ord", "axes", "keepdim", "given_dim")
     saved_options = {"ord": "ord", "dim": dims_as_given("given_dim"), "keepdim": "keepdim"}

@@ -20,6 +20,7 @@ import numpy as np
 
 from minigrad import _arguments, _warnings, errors
 from minigrad._dtype import display_name, to_numpy_dtype
+from minigrad._layout import contiguous_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, dims_as_given, numel
 from minigrad.autograd.tensor_base import TensorBase
@@ -150,6 +151,8 @@ class SumDim(Op):
     gave them, which PyTorch's ``_saved_dim`` shows.
     """
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     fields = ("shape", "axes", "keepdim", "given_dim")
     saved_options = {"dim": dims_as_given("given_dim"), "keepdim": "keepdim",
                      "self_sym_sizes": "shape"}
@@ -192,6 +195,8 @@ class MeanDim(Op):
 
     ``axes`` and ``given_dim`` as SumDim's.
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("shape", "axes", "keepdim", "given_dim")
     saved_options = {"dim": dims_as_given("given_dim"), "keepdim": "keepdim",
@@ -307,6 +312,8 @@ class ProdDim(Op):
     Saves its input and its result.
     """
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     fields = ("dim", "keepdim", "given_dim")
     saved_options = {"dim": as_given("given_dim"), "keepdim": "keepdim"}
 
@@ -391,6 +398,8 @@ class Var(Op):
     dx = 2 / (n - correction) * grad * (x - mean).  Saves its input (PyTorch's VarBackward0).
     """
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     fields = ("axes", "correction", "keepdim", "grad_rule", "given_dim")
     saved_options = {"dim": dims_as_given("given_dim"), "correction": "correction",
                      "keepdim": "keepdim"}
@@ -415,6 +424,8 @@ class Std(Op):
 
     Saves its input and its result (PyTorch's StdBackward0).
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("axes", "correction", "keepdim", "grad_rule", "given_dim")
     saved_options = {"dim": dims_as_given("given_dim"), "correction": "correction",
@@ -569,6 +580,8 @@ class ExtremeDim(Op):
     output later is legal, the indices not.
     """
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     fields = ("dim", "keepdim", "shape", "given_dim")
     saves = "indices"
     saved_options = {"dim": as_given("given_dim"), "keepdim": "keepdim",
@@ -631,6 +644,8 @@ class ExtremeOverDims(Op):
 
     dx = grad shared by each slice's extremes: ties share it evenly. Saves input and result.
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("axes", "keepdim", "given_dim")
     saved_options = {"dim": dims_as_given("given_dim"), "keepdim": "keepdim"}
@@ -804,6 +819,8 @@ class Logsumexp(Op):
     Saves its input and its result.
     """
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     fields = ("axes", "keepdim", "given_dim")
     saved_options = {"dim": dims_as_given("given_dim"), "keepdim": "keepdim"}
 
@@ -856,7 +873,8 @@ def _logical_reduction(input: Any, dim: Any, keepdim: bool, reduce: Any) -> Any:
     result = np.asarray(reduce(array, axis=axes, keepdims=keepdim))
     # uint8 stays uint8 (PyTorch's legacy rule); everything else gives bool.
     dtype = np.uint8 if array.dtype == np.uint8 else np.bool_
-    return TensorBase.output_class._make(result.astype(dtype))
+    # (not recorded: laid out here as the recorded reductions are, ``contiguous_result``)
+    return TensorBase.output_class._make(contiguous_result(result.astype(dtype), (array,)))
 
 
 def all(input: Any, dim: Any = None, keepdim: bool = False) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.ops._helpers import check_float_kernel, operand, zeros_like_grad
@@ -19,6 +20,8 @@ from minigrad.ops.unary import Clone
 
 class _Step(Op):
     """A piecewise-constant op: dx = 0 everywhere (PyTorch: zeros).  Saves nothing."""
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -132,6 +135,8 @@ def _rounding_inplace(input: Any, op: type[Op]) -> Any:
 class RoundDecimals(Op):
     """y = x rounded half to even at ``decimals`` digits;  dx = 0.  Saves nothing."""
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     node_name = "RoundBackward1"
 
     @staticmethod
@@ -150,6 +155,8 @@ class RoundDecimals(Op):
 
 class Frac(Op):
     """y = x - trunc(x);  dx = grad.  Saves nothing."""
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:

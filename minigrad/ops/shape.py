@@ -16,6 +16,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import result_type
+from minigrad._layout import contiguous_result, preserved_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
@@ -28,6 +29,8 @@ class Cat(Op):
 
     Saves nothing: the slices need only the sizes (writing an input later is legal).
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("dim", "sizes")  # (dim as given: PyTorch's node shows it so)
     saved_options = {"dim": as_given("dim")}
@@ -110,6 +113,8 @@ class Stack(Op):
     Saves nothing.
     """
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     fields = ("dim", "count")  # (dim as given: PyTorch's node shows it so)
     saved_options = {"dim": as_given("dim")}
 
@@ -154,6 +159,8 @@ class Repeat(Op):
 
     dx = grad reshaped to (repeat, size) pairs and summed over the repeats.  Saves nothing.
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("shape", "repeats")
     saved_options = {"repeats": "repeats", "self_sym_sizes": "shape"}
@@ -232,6 +239,8 @@ def tile(input: Any, dims: Any) -> Any:
 class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
+    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
+
     fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
     saved_options = {"dims": as_given("dims")}
 
@@ -278,6 +287,8 @@ class Roll(Op):
     dx = grad shifted back by ``-shifts``.  Saves nothing.
     """
 
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
     fields = ("shifts", "dims")  # (dims as given: PyTorch's node shows them so)
     saved_options = {"shifts": "shifts", "dims": as_given("dims")}
 
@@ -322,6 +333,8 @@ class Triangle(Op):
 
     dx = the same triangle of grad.  Saves nothing.
     """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("k",)
     saved_options = {"diagonal": "k"}

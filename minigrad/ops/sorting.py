@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._layout import preserved_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops._helpers import operand, raw, run, wrap_dim
@@ -42,6 +43,8 @@ class Sort(Op):
     Saves its ``indices`` output only: writing the values output later is legal, writing the
     indices is not.
     """
+
+    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
 
     fields = ("dim", "shape")
     saves = "indices"

@@ -27,11 +27,7 @@ def view_strides(
     if numel == 0:
         if tuple(shape) == tuple(new_shape):
             return tuple(strides)
-        result, stride = [], 1
-        for size in reversed(new_shape):
-            result.append(stride)
-            stride *= max(size, 1)
-        return tuple(reversed(result))
+        return contiguous_strides(new_shape)
     new_strides = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = strides[-1]
@@ -54,6 +50,18 @@ def view_strides(
     if view_d != -1:
         return None
     return tuple(new_strides)
+
+
+def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """The element strides of a new row-major tensor of ``shape``, as PyTorch gives them.
+
+    An empty dimension counts as size 1 (numpy gives an empty array strides of 0).
+    """
+    result, stride = [], 1
+    for size in reversed(shape):
+        result.append(stride)
+        stride *= max(size, 1)
+    return tuple(reversed(result))
 
 
 def expand_strides(

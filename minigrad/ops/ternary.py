@@ -13,6 +13,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
+from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
@@ -24,6 +25,8 @@ class Lerp(Op):
 
     Saves nothing but the number.
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("weight",)
     saved_options = ("weight",)
@@ -104,6 +107,8 @@ class LerpTensor(Op):
     gradient (PyTorch saves a value conditionally only when a single formula uses it).
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     saves = ("self", "end", "weight")
     node_name = "LerpBackward1"
     num_inputs = 3
@@ -131,6 +136,8 @@ class AddcOp(Op):
     Each factor is saved only if the other one needs a gradient, as PyTorch does; a divisor
     always (its own gradient needs it too).
     """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("value",)
     saves = ("tensor1", "tensor2")

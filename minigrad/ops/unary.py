@@ -20,7 +20,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad._layout import copy_preserving_layout
+from minigrad._layout import copy_preserving_layout, elementwise_result, preserved_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.ops._helpers import (
@@ -56,6 +56,7 @@ class UnaryOp(Op):
     # The result has the input's shape: recording keeps no shape for backward without
     # comparing the two (autograd/record.py, ``_unary_recorder``).
     elementwise: ClassVar[bool] = True
+    result_layout = staticmethod(elementwise_result)  # (PyTorch's TensorIterator)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Where the family's forward is the op's forward, ``kernel`` is its whole work and
@@ -100,6 +101,8 @@ class SavesResult(UnaryOp):
 
 class Neg(Op):
     """y = -x;  dx = -grad.  Saves nothing."""
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -534,6 +537,8 @@ class Sign(Op):
     Saves nothing.
     """
 
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         return sign_of(x)
@@ -740,6 +745,8 @@ def erf_(input: Any) -> Any:
 
 class NanToNum(Op):
     """y = x with nan, +inf, -inf replaced;  dx = grad where x is finite.  Saves its input."""
+
+    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, nan: Any, posinf: Any, neginf: Any) -> np.ndarray:
