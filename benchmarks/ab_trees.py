@@ -42,6 +42,7 @@ from typing import Any
 # Sets the BLAS threads to 1 before numpy loads; imports this checkout's minigrad, set aside
 # below like any other side's.
 import bench_core
+import numpy as np
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -66,6 +67,8 @@ CASES = {
     "ng 10x add": ("with no_grad():\n for _ in range(10): a + b", "cold", False),
     # optim.SGD's update of a parameter (in place, under no_grad)
     "ng sgd add_": ("a.add_(b, alpha=-0.01)", "cold", True),
+    # F.cross_entropy forward and backward on (8, 8) logits (the MLP step's loss)
+    "cross_entropy": ("F.cross_entropy(m, labels).backward()", "cold", False),
     "chain": (CHAIN + "\ny.sum().backward()", "cold", False),
     "chain fwd": (CHAIN, "cold", False),
 }
@@ -91,7 +94,8 @@ def namespaces(lib: Any) -> dict[str, dict[str, Any]]:
     """The cold and warm inputs of ``lib`` (minigrad or torch), the same values everywhere."""
     arrays = bench_core.numpy_inputs()
     cold = {**bench_core.autograd_inputs(lib, arrays), "no_grad": lib.no_grad,
-            "x": lib.tensor(arrays["n"][0])}  # the chain's input
+            "x": lib.tensor(arrays["n"][0]),  # the chain's input
+            "F": lib.nn.functional, "labels": lib.tensor(np.arange(8) % 3)}
     cold["a"] * cold["b"]  # minigrad's leaves make their accumulators once, before any timing
     warm = bench_core.autograd_inputs(lib, arrays)
     warm["live"] = warm["a"] * warm["b"]  # holds the accumulators

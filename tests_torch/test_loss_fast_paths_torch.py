@@ -39,3 +39,40 @@ def test_the_common_case_gives_pytorch_values(name, reduction, dtype, seed):
         np.testing.assert_allclose(mine, want, rtol=tolerance, atol=tolerance, equal_nan=True)
         finite_zero = (want == 0) & np.isfinite(want)
         assert np.array_equal(np.signbit(mine[finite_zero]), np.signbit(want[finite_zero]))
+
+
+def _outcome(lib, functional, name, x, target, ignore_index):
+    """Loss and gradient, or the error's type and text (in minigrad's names)."""
+    xt = lib.tensor(x, requires_grad=True)
+    try:
+        out = getattr(functional, name)(xt, lib.tensor(target), ignore_index=ignore_index)
+        out.sum().backward()
+    except Exception as error:  # noqa: BLE001 (the error itself is compared)
+        return type(error).__name__, str(error).replace(lib.__name__, "minigrad")
+    return out.detach().numpy(), xt.grad.numpy()
+
+
+@pytest.mark.parametrize("name", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize(("target", "ignore_index"), [
+    ([0, 2, 1], -100),  # the common case
+    ([0, 2, 1], 1),  # ignore_index among the classes and the targets
+    ([0, 2, 0], 1),  # among the classes, not the targets
+    ([0, 2, 1], 2),  # the last class
+    ([0, 2, 3], -100),  # a target past the classes
+    ([0, -1, 1], -100),  # a negative target
+    ([0, 3, 1], 3),  # past the classes, and ignored
+    ([-100, -100, -100], -100),  # all ignored
+    (np.array([0, 2, 1], dtype=np.uint8), -100),
+    (np.zeros(0, dtype=np.int64), -100),  # an empty batch
+])
+def test_target_checks_choose_as_pytorch(name, target, ignore_index):
+    """The common-case test (two reductions) decides as the general checks: PyTorch's answers."""
+    target = np.asarray(target)
+    x = np.random.default_rng(0).standard_normal((len(target), 3)).astype(np.float32)
+    ours = _outcome(minigrad, F, name, x, target, ignore_index)
+    theirs = _outcome(torch, torch.nn.functional, name, x, target, ignore_index)
+    if isinstance(theirs[0], str):
+        assert ours == theirs
+        return
+    for mine, want in zip(ours, theirs):
+        np.testing.assert_allclose(mine, want, rtol=1e-6, atol=1e-7, equal_nan=True)
