@@ -663,8 +663,9 @@ class Tensor(TensorBase):
         array = self._array
         itemsize = array.itemsize
         strides = tuple(s // itemsize for s in array.strides)
-        if not array.size and not any(strides):
-            # numpy's strides of an empty array are 0s, PyTorch's those of a new tensor
+        if not array.size and not any(strides) and (self._base is None or not self._base.numel()):
+            # numpy's strides of a new empty array are 0s, PyTorch's those of a new tensor; a
+            # view of a tensor with elements keeps numpy's (an expand's 0s are PyTorch's too)
             strides = contiguous_strides(array.shape)
         return strides if dim is None else strides[wrap_dim(dim, array.ndim)]
 
