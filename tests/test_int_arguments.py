@@ -100,3 +100,22 @@ def test_a_lone_int_by_name_is_no_list(method, name):
 
 def test_expand_takes_its_size_by_name():
     assert tuple(mg.ones(1, 3).expand(size=(2, 3)).shape) == (2, 3)
+
+
+@pytest.mark.parametrize("dim", [lambda: mg.tensor(1), lambda: mg.tensor([1])])
+def test_a_dim_may_be_an_integer_tensor(dim):
+    x = mg.arange(6.0).reshape(2, 3)
+    assert x.sum(dim()).tolist() == [3.0, 12.0]
+    assert x.sum((dim(),)).tolist() == [3.0, 12.0]
+    assert x.mean(dim()).tolist() == [1.0, 4.0]
+    assert x.amax(dim()).tolist() == [2.0, 5.0]
+    assert x.flip(dim()).tolist() == [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]
+
+
+def test_an_int_dim_may_be_a_0d_integer_tensor():
+    x = mg.arange(6.0).reshape(2, 3)
+    assert tuple(x.softmax(mg.tensor(1)).shape) == (2, 3)
+    assert x.size(mg.tensor(1)) == 3
+    with pytest.raises(TypeError, match=r"softmax\(\): argument 'dim' \(position 1\) must be "
+                                        r"int, not Tensor"):
+        x.softmax(mg.tensor([1]))

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import index_tensor
 from minigrad._dtype import display_name, result_type, to_numpy_dtype
 from minigrad._layout import preserved_result
 from minigrad._size import Size
@@ -239,7 +240,9 @@ def wrap_dim(dim: Any, ndim: int) -> int:
     float, a str, None...), its IndexError for one out of range.
     """
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(errors.dim_not_int(errors.python_type_name(dim)))
+        if not index_tensor(dim, in_list=True):  # (which PyTorch's parser reads as an int)
+            raise TypeError(errors.dim_not_int(errors.python_type_name(dim)))
+        dim = int(dim)
     rank = max(ndim, 1)
     if not -rank <= dim < rank:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
@@ -261,6 +264,8 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         dims: tuple[Any, ...] = (dim,)
     elif isinstance(dim, (tuple, list)):
         dims = tuple(dim)
+    elif index_tensor(dim, in_list=True):  # (one dim: ``wrap_dim`` reads it as an int)
+        dims = (dim,)
     else:
         raise TypeError(errors.dims_not_int_tuple(errors.python_type_name(dim)))
     axes = [wrap_dim(d, ndim) for d in dims]
