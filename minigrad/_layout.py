@@ -34,6 +34,10 @@ def is_non_overlapping_and_dense(array: np.ndarray) -> bool:
     return True
 
 
+# PyTorch's order of dimensions, innermost first, for its channels-last memory formats.
+_CHANNELS_LAST_ORDERS = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+
+
 def is_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """PyTorch's ``is_contiguous(memory_format=torch.channels_last)`` of a 4-d tensor.
 
@@ -49,9 +53,8 @@ def is_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
 
 
 def channels_last_strides(shape: Sequence[int]) -> tuple[int, ...]:
-    """The strides of a new 4-d tensor in PyTorch's ``channels_last`` layout."""
-    _, channels, height, width = (max(size, 1) for size in shape)
-    return (height * width * channels, 1, width * channels, channels)
+    """The strides of a new 4-d (5-d) tensor in PyTorch's ``channels_last`` (``_3d``) layout."""
+    return _dense_in_order(shape, _CHANNELS_LAST_ORDERS[len(shape)])
 
 
 def infer_dense_strides(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
@@ -66,12 +69,17 @@ def _dense_strides(
 
     An empty dimension counts as size 1 (``infer_dense_strides``' ``max(size, 1)``).
     """
-    dense = [0] * len(shape)
+    return _dense_in_order(shape, iteration_order(shape, operands_strides))
+
+
+def _dense_in_order(shape: Sequence[int], order: Sequence[int]) -> tuple[int, ...]:
+    """Dense element strides, ``order``'s dims innermost first (sizes 0 counted as 1)."""
+    strides = [0] * len(shape)
     step = 1
-    for dim in iteration_order(shape, operands_strides):
-        dense[dim] = step
+    for dim in order:
+        strides[dim] = step
         step *= max(shape[dim], 1)
-    return tuple(dense)
+    return tuple(strides)
 
 
 def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
@@ -135,13 +143,54 @@ def contiguous_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray
 
     PyTorch's rule for the ops that allocate their result contiguous whatever the inputs'
     layout: the reductions (their TensorIterator's output is allocated contiguous in the
-    shape with the reduced dims kept as 1, then squeezed), scans (``cumsum``), ``cat``,
-    ``stack``, ``roll``, ``repeat``, ``tril``/``triu``, ``masked_fill``. numpy keeps its
+    shape with the reduced dims kept as 1, then squeezed), scans (``cumsum``), ``stack``,
+    ``repeat``, ``tril``/``triu``, ``masked_fill``. numpy keeps its
     input's order instead. ``operands`` is unused (every rule takes the op's inputs).
     """
     if is_plain(result):
         return result
     return np.array(result, order="C")  # (a new array: numpy's fresh row-major strides)
+
+
+def suggests_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """PyTorch's ``suggest_memory_format()`` is channels-last (or channels-last-3d).
+
+    Its stride heuristic (``is_channels_last_strides_2d``/``_3d``), looser than
+    ``is_channels_last``: strides that grow in the order channels, width, (depth,) height,
+    batch, read even for dims of size 1, ambiguous cases counted as row-major.
+    """
+    order = _CHANNELS_LAST_ORDERS.get(len(shape))
+    if order is None or strides[1] == 0:
+        return False
+    smallest = 0
+    for dim in order:
+        if shape[dim] == 0 or strides[dim] < smallest:
+            return False
+        if dim == 0 and smallest == strides[1]:
+            return False  # (N111 and sliced N11W tensors: row-major by PyTorch's choice)
+        smallest = strides[dim] * shape[dim] if shape[dim] > 1 else strides[dim]
+    return True
+
+
+def concatenated_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
+    """``result`` of ``cat`` (or of ``roll``, a cat of two slices) laid out as PyTorch's.
+
+    PyTorch's ``cat`` allocates its result in the memory format its inputs all suggest
+    (``compute_output_memory_format``): channels-last if every input of the result's rank
+    suggests it (``suggests_channels_last``), else row-major.
+    """
+    inputs = [op for op in operands if isinstance(op, np.ndarray) and op.ndim == result.ndim]
+    if result.ndim in _CHANNELS_LAST_ORDERS and inputs and all(
+        suggests_channels_last(array.shape, element_strides(array)) for array in inputs
+    ):
+        wanted = channels_last_strides(result.shape)
+        if element_strides(result) == wanted:
+            return result
+        laid_out = empty_strided(result.shape, wanted, result.dtype)
+        np.copyto(laid_out, result)
+        return laid_out
+    return contiguous_result(result, operands)
+
 
 
 def preserved_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:

@@ -256,3 +256,34 @@ def test_an_empty_tensor_has_the_strides_of_a_new_one(name, shape):
     assert ours.stride() == theirs.stride()
     assert ours.is_contiguous() == theirs.is_contiguous()
     assert ours.stride(-1) == theirs.stride(-1)
+
+
+CONCATENATED = {
+    "roll of a channels-last tensor": (
+        lambda lib: lib.ones(2, 3, 4, 5).permute(0, 3, 1, 2).roll(1, 0)
+    ),
+    "roll with a size-1 dim": (
+        lambda lib: lib.ones(2, 1, 2, 2).permute(0, 3, 1, 2).clone().roll(1, 0)
+    ),
+    "roll over two dims": lambda lib: lib.ones(2, 3, 4, 5).permute(0, 3, 1, 2).roll((1, 1), (0, 2)),
+    "roll of a 5-d channels-last tensor": (
+        lambda lib: lib.ones(2, 3, 4, 5, 6).permute(0, 4, 1, 2, 3).clone().roll(1, 1)
+    ),
+    "roll of a row-major tensor": lambda lib: lib.ones(2, 3, 4, 5).roll(1, 0),
+    "cat of channels-last tensors": lambda lib: lib.cat(
+        [lib.ones(2, 3, 4, 5).permute(0, 3, 1, 2), lib.ones(2, 3, 4, 5).permute(0, 3, 1, 2)], 1
+    ),
+    "cat of mixed layouts": lambda lib: lib.cat(
+        [lib.ones(2, 3, 4, 5).permute(0, 3, 1, 2), lib.ones(2, 5, 3, 4)], 1
+    ),
+    "cat of an N111 tensor": lambda lib: lib.cat([lib.ones(2, 1, 1, 1), lib.ones(2, 1, 1, 1)], 0),
+}
+
+
+@pytest.mark.parametrize("name", list(CONCATENATED))
+def test_cat_and_roll_keep_the_memory_format_their_inputs_suggest(name):
+    # (PyTorch's cat allocates in the format all its inputs suggest: channels-last's stride
+    # heuristic; roll along dims is a cat of two slices)
+    ours, theirs = CONCATENATED[name](minigrad), CONCATENATED[name](torch)
+    assert ours.stride() == theirs.stride()
+    assert ours.tolist() == theirs.tolist()

@@ -16,7 +16,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import result_type
-from minigrad._layout import contiguous_result, preserved_result
+from minigrad._layout import concatenated_result, contiguous_result, preserved_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
@@ -30,7 +30,7 @@ class Cat(Op):
     Saves nothing: the slices need only the sizes (writing an input later is legal).
     """
 
-    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+    result_layout = staticmethod(concatenated_result)  # (PyTorch's: its inputs' format)
 
     fields = ("dim", "sizes")  # (dim as given: PyTorch's node shows it so)
     saved_options = {"dim": as_given("dim")}
@@ -287,7 +287,9 @@ class Roll(Op):
     dx = grad shifted back by ``-shifts``.  Saves nothing.
     """
 
-    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+    # (PyTorch's roll along dims is a cat of two slices; without dims it rolls a row-major
+    # flattened copy, which the rule gets wrong for a channels-last input: left so)
+    result_layout = staticmethod(concatenated_result)
 
     fields = ("shifts", "dims")  # (dims as given: PyTorch's node shows them so)
     saved_options = {"shifts": "shifts", "dims": as_given("dims")}
