@@ -1326,3 +1326,20 @@ def test_grad_of_an_empty_output_by_itself_is_the_seed_given():
     t1 = t0[:, 1:]
     (t2,) = mg.autograd.grad(t1, t1, t1)
     assert t2 is t1 and type(t2.grad_fn).__name__ == "SliceBackward0"
+
+
+def test_a_retained_gradient_under_create_graph_is_a_copy_of_the_seed():
+    # Random program seed 49019693: PyTorch's retain_grad hook clones the gradient (recorded,
+    # CloneBackward0, under create_graph); minigrad kept the seed tensor itself, so writing the
+    # seed afterwards changed the retained .grad.
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    g = mg.tensor([5.0, 6.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # backward's create_graph note about leaves' .grad
+        y.backward(g, create_graph=True)
+    assert y.grad is not g and type(y.grad.grad_fn).__name__ == "CloneBackward0"
+    with mg.no_grad():
+        g[0] = 100.0
+    assert values(y.grad) == [5.0, 6.0]

@@ -695,7 +695,14 @@ def _check_hook_result(hook: Callable[[Any], Any], result: Any, grad: Any) -> No
 
 def _retain(tensor: TensorBase, grad: Any) -> None:
     meta = tensor._autograd_meta()
-    new = grad if isinstance(grad, TensorBase) else _as_tensor(np.array(grad))
+    # A row-major copy, as PyTorch's retain_grad hook clones (recorded under create_graph):
+    # the gradient may be the caller's seed, which they can still write.
+    if isinstance(grad, TensorBase):
+        from minigrad.ops.unary import contiguous_copy  # (the ops build on this module)
+
+        new = contiguous_copy(grad)
+    else:
+        new = _as_tensor(np.array(grad))
     with meta.lock:  # backward may run in several threads over a shared graph
         meta.grad = new if meta.grad is None else meta.grad + new
 
