@@ -36,7 +36,7 @@ def legacy_reduction(size_average: Any, reduce: Any) -> str:
 
 
 def mul_scalar(x: Any, c: float) -> Any:
-    """``x * c`` for a Python number ``c``, recorded as PyTorch's MulBackward0."""
+    """``x * c`` for a number ``c``: PyTorch's MulBackward1 (C++'s ``tensor * double``)."""
     return MulScalar.apply(x, float(c))
 
 
