@@ -22,7 +22,15 @@ internals = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's in-place in
 
 if LIB == "minigrad":
     from minigrad.autograd import inplace
+    from minigrad.autograd.debug_switches import switches
     from minigrad.ops import arithmetic
+
+
+@pytest.fixture(autouse=True)
+def _guard_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a fresh process: once a test used the guard, every write takes the general path."""
+    if LIB == "minigrad":
+        monkeypatch.setattr(switches, "guard_used", False)
 
 
 def _leaf(lib: Any, array: np.ndarray, requires_grad: bool = True) -> Any:
