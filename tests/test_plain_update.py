@@ -21,16 +21,16 @@ from _backend import mg as minigrad
 internals = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's in-place internals")
 
 if LIB == "minigrad":
-    from minigrad.autograd import debug_switches, inplace
+    from minigrad.autograd import inplace
+    from minigrad.autograd.debug_switches import switches
     from minigrad.ops import arithmetic
 
 
 @pytest.fixture(autouse=True)
-def _no_guard_used_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The branch is off for good once a guard was used in the process (its views may stay
-    read-only): an earlier test in the same worker may have used one, these tensors did not."""
+def _guard_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a fresh process: once a test used the guard, every write takes the general path."""
     if LIB == "minigrad":
-        monkeypatch.setattr(debug_switches.switches, "guard_used", False)
+        monkeypatch.setattr(switches, "guard_used", False)
 
 
 def _leaf(lib: Any, array: np.ndarray, requires_grad: bool = True) -> Any:
