@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -833,6 +834,17 @@ def check_unpacked(rest: Sequence[Any], function: str, parameter: str) -> None:
                 f'{index + 2} with error "type must be tuple of ints,but got '
                 f'{errors.python_type_name(value)}"'
             )
+
+
+def int_tuple(value: Any) -> tuple[int, ...]:
+    """An int list argument that ``check_int_sequence`` passed, as a tuple of ints.
+
+    As PyTorch's parser reads an ``int[1]``: a lone int, or an integer tensor of one element,
+    is a list of one; every item converts through ``__index__``.
+    """
+    if is_int(value):
+        return (operator.index(value),)
+    return tuple(operator.index(item) for item in value)
 
 
 def check_int_sequence(value: Any, function: str, parameter: str, position: int | None,

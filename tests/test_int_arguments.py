@@ -119,3 +119,54 @@ def test_an_int_dim_may_be_a_0d_integer_tensor():
     with pytest.raises(TypeError, match=r"softmax\(\): argument 'dim' \(position 1\) must be "
                                         r"int, not Tensor"):
         x.softmax(mg.tensor([1]))
+
+
+INT_LIST_TAKERS = {
+    "roll by a 0-d tensor": (lambda: mg.arange(4).roll(mg.tensor(1)).tolist(), [3, 0, 1, 2]),
+    "roll by a one-element tensor": (
+        lambda: mg.arange(4).roll(mg.tensor([1])).tolist(), [3, 0, 1, 2]
+    ),
+    "roll along a 0-d tensor": (
+        lambda: mg.arange(4).view(2, 2).roll(1, mg.tensor(1)).tolist(), [[1, 0], [3, 2]]
+    ),
+    "roll by a list of tensors": (
+        lambda: mg.arange(4).view(2, 2).roll([mg.tensor(1), 1], (0, 1)).tolist(),
+        [[3, 2], [1, 0]],
+    ),
+    "movedim from a 0-d tensor": (lambda: mg.ones(2, 3).movedim(mg.tensor(0), 1).shape, (3, 2)),
+    "movedim from a list of tensors": (
+        lambda: mg.ones(2, 3).movedim([mg.tensor(0)], [1]).shape, (3, 2)
+    ),
+    "split by a 0-d tensor": (lambda: [t.shape for t in mg.ones(5).split(mg.tensor(2))],
+                              [(2,), (2,), (1,)]),
+    "split by a float tensor": (  # (PyTorch's Tensor.split converts with int())
+        lambda: [t.shape for t in mg.ones(5).split(mg.tensor(2.7))], [(2,), (2,), (1,)]
+    ),
+    "split by a list of tensors": (
+        lambda: [t.shape for t in mg.ones(5).split([mg.tensor(2), 3])], [(2,), (3,)]
+    ),
+    "unflatten into tensor sizes": (
+        lambda: mg.ones(6).unflatten(0, (mg.tensor(2), 3)).shape, (2, 3)
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(INT_LIST_TAKERS))
+def test_an_int_list_takes_integer_tensors(name):
+    run, expected = INT_LIST_TAKERS[name]
+    result = run()
+    assert (list(map(tuple, result)) if name.startswith("split") else
+            tuple(result) if isinstance(expected, tuple) else result) == expected
+
+
+@pytest.mark.parametrize(("run", "message"), [
+    (lambda: mg.ones(4).roll(mg.tensor(1.0)),
+     "roll(): argument 'shifts' (position 1) must be tuple of ints, not Tensor"),
+    (lambda: mg.ones(6).unflatten(0, (mg.tensor(2.0), 3)),
+     "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found element of "
+     "type Tensor at pos 0"),
+])
+def test_a_float_tensor_is_no_int_in_a_list(run, message):
+    with pytest.raises(TypeError) as excinfo:
+        run()
+    assert str(excinfo.value) == message

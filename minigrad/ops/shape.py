@@ -320,8 +320,8 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
     _arguments.check_int_sequence(shifts, "roll", "shifts", 1)
     if dims is not None:
         _arguments.check_int_sequence(dims, "roll", "dims", 2)
-    shift_list = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-    dim_list = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+    shift_list = _arguments.int_tuple(shifts)
+    dim_list = () if dims is None else _arguments.int_tuple(dims)
     ndim = operand(input).ndim
     if not dim_list and len(shift_list) != 1 or dim_list and len(shift_list) != len(dim_list):
         raise RuntimeError(errors.roll_shifts_dims(len(shift_list), len(dim_list)))

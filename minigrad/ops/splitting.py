@@ -7,6 +7,7 @@ saves a tensor: the backward stacks or joins the pieces' gradients back into the
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from typing import Any
 
@@ -69,6 +70,10 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
     if not isinstance(tensor, TensorBase):  # PyTorch's torch.split is Python: tensor.split(...)
         return tensor.split(split_size_or_sections, dim)
     array = operand(tensor)
+    if isinstance(split_size_or_sections, TensorBase):
+        # (PyTorch's Tensor.split: a tensor that converts to an int is a split size)
+        with contextlib.suppress(ValueError):
+            split_size_or_sections = int(split_size_or_sections)
     if not isinstance(split_size_or_sections, (int, np.integer)):
         # (PyTorch's split is Python: what is not an int goes to split_with_sizes's parser)
         _arguments.check_int_sequence(

@@ -557,8 +557,9 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
         minigrad.Size([3, 4, 2])
     """
     ndim = operand(input).ndim
-    source = (source,) if isinstance(source, int) else tuple(source)
-    destination = (destination,) if isinstance(destination, int) else tuple(destination)
+    # (PyTorch's overloads: two ints, where a 0-d integer tensor is an int, or two int lists)
+    source = (source,) if _is_one_int(source) else tuple(source)
+    destination = (destination,) if _is_one_int(destination) else tuple(destination)
     if len(source) != len(destination):
         raise RuntimeError(errors.movedim_lengths(source, destination))
     src = [wrap_dim(d, ndim) for d in source]
@@ -572,6 +573,10 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
     rest = iter(d for d in range(ndim) if d not in src)
     order = [next(rest) if o == -1 else o for o in order]
     return Permute.apply(input, tuple(order))
+
+
+def _is_one_int(value: Any) -> bool:
+    return isinstance(value, int) or _arguments.index_tensor(value)
 
 
 class Expand(ViewOp):
@@ -790,9 +795,9 @@ def _unflatten(input: Any, dim: int, sizes: Any, argument: int) -> Any:
     if not isinstance(sizes, (tuple, list)):  # (minigrad.Size is a tuple)
         raise TypeError(errors.unflatten_sizes_not_tuple(type(sizes).__name__, argument))
     for position, size in enumerate(sizes):
-        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+        if not _arguments.is_int(size):
             raise TypeError(errors.unflatten_sizes_type(type(size).__name__, position, argument))
-    sizes = tuple(sizes)
+    sizes = tuple(operator.index(size) for size in sizes)
     if not sizes:
         raise RuntimeError(errors.UNFLATTEN_EMPTY_SIZES)
     try:
