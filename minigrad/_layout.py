@@ -44,7 +44,7 @@ def is_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
     Dense in the order channels, width, height, batch (dims 1, 3, 2, 0), size-1 dims aside.
     """
     expected = 1
-    for dim in (1, 3, 2, 0):
+    for dim in _CHANNELS_LAST_ORDERS[4]:
         if shape[dim] != 1:
             if strides[dim] != expected:
                 return False

@@ -233,10 +233,15 @@ def _laid_out(
         )
     laid_out = layout(raw, inputs)
     if laid_out is not raw:
-        values = getattr(node, "_saved", ())  # (the no-grad ctx keeps none)
-        if any(value is raw for value in values):
-            node._saved = tuple(laid_out if value is raw else value for value in values)
+        _save_laid_out(node, raw, laid_out)
     return laid_out
+
+
+def _save_laid_out(node: Any, raw: np.ndarray, laid_out: np.ndarray) -> None:
+    """Make ``laid_out``, the copy of ``raw`` a layout rule made, what ``node`` saved for it."""
+    values = getattr(node, "_saved", ())  # (the no-grad ctx keeps none; saved values are told
+    if any(value is raw for value in values):  # apart by identity)
+        node._saved = tuple(laid_out if value is raw else value for value in values)
 
 
 def _connect(
@@ -384,7 +389,10 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 finally:
                     _reset_error_state(token)
                 if layout is not None and type(raw) is _ndarray and raw.ndim > 1:
-                    raw = _laid_out(layout, node, raw, (x_array,))
+                    laid_out = layout(raw, (x_array,))
+                    if laid_out is not raw:
+                        _save_laid_out(node, raw, laid_out)
+                        raw = laid_out
             else:
                 try:
                     raw = _run_quietly(step, x_array)
@@ -547,7 +555,10 @@ def _binary_recorder(
                 raise
             raise _broadcast_error(error, (x_array, y_array)) from None
         if layout is not None and raw.ndim > 1:  # (a vector's layout is numpy's, PyTorch's)
-            raw = _laid_out(layout, node, raw, (x_array, y_array))
+            laid_out = layout(raw, (x_array, y_array))
+            if laid_out is not raw:  # (rare: the rule copied; no call on the common path)
+                _save_laid_out(node, raw, laid_out)
+                raw = laid_out
         if node is None:  # the no-grad path: a tensor without history around the result
             if type(raw) is not _ndarray:
                 if type(raw) is tuple:
