@@ -287,10 +287,6 @@ class Roll(Op):
     dx = grad shifted back by ``-shifts``.  Saves nothing.
     """
 
-    # (PyTorch's roll along dims is a cat of two slices; without dims it rolls a row-major
-    # flattened copy, which the rule gets wrong for a channels-last input: left so)
-    result_layout = staticmethod(concatenated_result)
-
     fields = ("shifts", "dims")  # (dims as given: PyTorch's node shows them so)
     saved_options = {"shifts": "shifts", "dims": as_given("dims")}
 
@@ -298,9 +294,14 @@ class Roll(Op):
     def forward(ctx: Any, x: np.ndarray, shifts: tuple[int, ...],
                 dims: tuple[int, ...]) -> np.ndarray:
         ctx.shifts, ctx.dims = shifts, dims
-        if not dims:
-            return np.roll(x, shifts[0])
-        return np.roll(x, shifts, axis=dims)
+        if not dims:  # (PyTorch rolls a flattened row-major copy)
+            return contiguous_result(np.roll(x, shifts[0]), (x,))
+        result = np.roll(x, shifts, axis=dims)
+        # Laid out as PyTorch's: each roll along a dim is a cat of two slices, and an empty
+        # slice (a shift by a multiple of the size) suggests row-major to the cat.
+        if any(x.shape[d] == 0 or s % x.shape[d] == 0 for s, d in zip(shifts, dims)):
+            return contiguous_result(result, (x,))
+        return concatenated_result(result, (x,))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
