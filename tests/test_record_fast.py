@@ -526,3 +526,66 @@ def _without_saved(seen: list[Any]) -> list[Any]:
     outputs = [entry for entry in seen if len(entry) == 5 and entry[-1] is not None]
     return [(*entry[:-1], (*entry[-1][:4], entry[-1][5])) if entry in outputs else entry
             for entry in seen]
+
+
+# --- F.linear's two nodes recorded in one pass (ops/linear.py's ``_record_affine``)
+
+
+def _linear_graph(kind: str, bias_grad: bool, x_shape: tuple[int, ...],
+                  w_shape: tuple[int, ...], inference_input: bool = False) -> tuple[Any, Any]:
+    """``F.linear``'s Addmm and T nodes as data (and what they saved), then the gradients."""
+    import minigrad.nn.functional as F
+
+    with minigrad.inference_mode(inference_input):
+        x = minigrad.randn(*x_shape, requires_grad=kind == "leaf")
+    w, b = _leaf(*w_shape), _leaf(w_shape[0], requires_grad=bias_grad)
+    source = x * 2 if kind == "result" else x
+    try:
+        y = F.linear(source, w, b)
+    except RuntimeError as error:  # (saving an inference tensor: the same error either way)
+        return [str(error)]
+    addmm = y.grad_fn
+    t_node = addmm._next_nodes[2]
+    view = addmm._saved_mat2
+    seen = [_node(addmm, [b, source, view]), _node(t_node, [w]),
+            addmm._sequence_nr - t_node._sequence_nr, _array(y.detach().numpy()),
+            addmm.beta, addmm.alpha, addmm.mat2_transposed, addmm.layouts, t_node.dims]
+    if view is not None:
+        info = view._view
+        seen += [view._base is w, view._version_counter() is w._version_counter(),
+                 (info.steps, info.synced_version, info.created_in_no_grad,
+                  info.multi_output_name, info.grad_fn_name, info.output_nr)]
+    y.sum().backward()
+    seen += [None if t.grad is None else _array(t.grad.numpy()) for t in (x, w, b)]
+    return seen
+
+
+@pytest.mark.parametrize(("x_shape", "w_shape"), [((2, 4), (3, 4)), ((4, 4), (4, 4)),
+                                                  ((3, 4), (3, 4)), ((4, 3), (3, 3))])
+@pytest.mark.parametrize("kind", ["plain", "leaf", "result", "inference"])
+@pytest.mark.parametrize("bias_grad", [True, False])
+def test_linear_in_one_pass_records_the_general_path_s_graph(
+    x_shape: tuple[int, ...], w_shape: tuple[int, ...], kind: str, bias_grad: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sides = []
+    for fast in (False, True):
+        general_calls = [0]
+        original = recording._general
+
+        def counting(function: Any, args: Any, target: Any, calls: list[int] = general_calls,
+                     original: Any = original) -> Any:
+            calls[0] += 1
+            return original(function, args, target)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(recording, "FAST_BRANCH", fast)
+            patch.setattr(recording, "_general", counting)
+            minigrad.manual_seed(0)
+            sides.append(_linear_graph(kind, bias_grad, x_shape, w_shape, kind == "inference"))
+            # the one pass takes every call but the inference input's (whose saving raises
+            # the general path's error): only ``x * 2`` goes the general way
+            if fast and kind != "inference":
+                assert general_calls[0] == (1 if kind == "result" else 0)
+    assert sides[0] == sides[1]
+    assert (len(sides[0]) == 1) == (kind == "inference")

@@ -174,7 +174,7 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         node._saved = ()
         count = len(args)
         node.needs_input_grad = needs = (
-            _NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count)
+            NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count)
         )
         if target is not None and recording:
             # A distinct array object for the written tensor's old value, so saving it is told
@@ -293,7 +293,7 @@ def _connect(
     if next_nrs is not None:
         node._next_nrs = tuple(next_nrs)
     else:
-        node._next_nrs = _ZEROS[count] if count < _SHARED else (0,) * count
+        node._next_nrs = ZEROS[count] if count < _SHARED else (0,) * count
     node._input_meta = None if fits else _input_meta(node, args, needs)
     if anomaly._state.enabled:
         node._forward_stack = anomaly.capture_forward_stack()
@@ -755,14 +755,14 @@ def _needs_tuple(bits: int, length: int) -> tuple[bool, ...]:
 # ``needs_input_grad`` by bits (bit i: argument i needs a gradient), and the ``_next_nrs`` of
 # nodes whose inputs are all leaves or first outputs.
 _SHARED = 7
-_NEEDS = tuple(
+NEEDS = tuple(
     tuple(_needs_tuple(bits, length) for bits in range(1 << length)) for length in range(_SHARED)
 )
-_ZEROS = tuple((0,) * length for length in range(_SHARED))
-_NEEDS_UNARY = _NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
-_NEEDS_BINARY = _NEEDS[2]
-_ZEROS_1 = _ZEROS[1]
-_ZEROS_2 = _ZEROS[2]
+ZEROS = tuple((0,) * length for length in range(_SHARED))
+_NEEDS_UNARY = NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
+_NEEDS_BINARY = NEEDS[2]
+_ZEROS_1 = ZEROS[1]
+_ZEROS_2 = ZEROS[2]
 
 
 def _input_meta(

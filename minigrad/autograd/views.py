@@ -165,15 +165,20 @@ class ViewOp(Op):
             result = tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw)
         if isinstance(result, tuple):
             for index, view in enumerate(result):
-                _make_view(view, x, (cls, options, index), cls.multi_output)
+                make_view(view, x, (cls, options, index), cls.multi_output)
         else:
-            _make_view(result, x, (cls, options, None), None)
+            make_view(result, x, (cls, options, None), None)
         return result
 
 
-def _make_view(
+def make_view(
     view: TensorBase, source: TensorBase, step: ViewStep | None, multi: str | None
 ) -> None:
+    """Make ``view`` (an op's new result) a view of ``source``: its counter, base and steps.
+
+    ``step``: the view op's step that made it from ``source``; ``multi``: the name PyTorch's
+    error gives a multi-output view op (None for others).
+    """
     # ``step`` None: the view is all of ``source`` (an alias), no step to replay.
     view._counter = source._version_counter()
     # PyTorch's creation meta: no_grad wins over multi-output; a view of a view inherits its
@@ -206,7 +211,7 @@ def _make_view(
 def alias_of(tensor: TensorBase) -> TensorBase:
     """A new tensor that is a view of all of ``tensor`` (same buffer, same counter)."""
     alias = TensorBase.output_class._make(tensor._array)
-    _make_view(alias, tensor, None, None)
+    make_view(alias, tensor, None, None)
     return alias
 
 
