@@ -506,6 +506,44 @@ def test_gradient_computed_by_a_formula_is_a_fresh_dense_tensor():
         g.detach_()
 
 
+def test_gradient_of_a_broadcast_operand_is_a_no_grad_view_of_the_sum_that_undid_it():
+    # Random program seed 14396: PyTorch's sum_to sums over the broadcast dims keeping them,
+    # then views the leading one away; the engine ran it with grad mode off.
+    x = mg.tensor([2.0, 1.5, 2.0], requires_grad=True)
+    g = mg.autograd.grad(x.expand(2, 3).sum(), x)[0]
+    assert (tuple(g._base.shape), g._version) == ((1, 3), 0)
+    with pytest.raises(RuntimeError) as excinfo:
+        g *= x
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_WRITTEN)
+    assert values(g) == [2.0, 2.0, 2.0]
+
+
+def test_a_view_of_such_a_gradient_is_a_no_grad_view_too():
+    # Random program seed 64011287: the operand of an in-place mul is summed to its shape.
+    x = mg.zeros((3,), requires_grad=True)
+    y = mg.ones((2, 3))
+    y *= x
+    s = mg.autograd.grad(y.sum(), x)[0].squeeze()
+    with pytest.raises(RuntimeError) as excinfo:
+        s.copy_(mg.tensor([-0.5], requires_grad=True))
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_WRITTEN)
+    with pytest.raises(RuntimeError, match="^Can't detach views in-place"):
+        s.detach_()
+
+
+def test_gradients_that_are_views_of_one_result_share_its_version_counter():
+    # cat's backward hands each input a slice of one gradient; a transpose's, a transposed view.
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    b = mg.tensor([3.0], requires_grad=True)
+    ga, gb = mg.autograd.grad((mg.cat([a, b]) * 2).sum(), [a, b])
+    assert ga._base is gb._base is not None
+    ga.mul_(3)
+    assert (ga._version, gb._version, values(ga), values(gb)) == (1, 1, [6.0, 6.0], [2.0])
+    x = mg.zeros((2, 3), requires_grad=True)
+    g = mg.autograd.grad((x.t() * 2).sum(), x)[0]
+    assert (g.stride(), tuple(g._base.shape)) == ((1, 2), (3, 2))
+
+
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_leaf_grad_of_sum_is_a_dense_copy(create_graph):
     x = mg.tensor([1.0, 2.0], requires_grad=True)
