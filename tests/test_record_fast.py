@@ -589,3 +589,65 @@ def test_linear_in_one_pass_records_the_general_path_s_graph(
                 assert general_calls[0] == (1 if kind == "result" else 0)
     assert sides[0] == sides[1]
     assert (len(sides[0]) == 1) == (kind == "inference")
+
+
+# --- cross_entropy's two nodes recorded in one pass (ops/cross_entropy.py's
+# ``_record_log_softmax_nll``)
+
+
+def _cross_entropy_graph(kind: str, target: Any, reduction: str, ignore_index: int) -> Any:
+    """cross_entropy's NllLoss and LogSoftmax nodes as data (and their saved values), the
+    loss, then the gradient; or the error."""
+    import minigrad.nn.functional as F
+
+    x = _leaf(len(target), 4, requires_grad=kind != "plain")
+    source = x * 2 if kind == "result" else x
+    with minigrad.inference_mode(kind == "inference target"):
+        labels = minigrad.tensor(target)
+    try:
+        loss = F.cross_entropy(source, labels, reduction=reduction, ignore_index=ignore_index)
+    except (RuntimeError, IndexError) as error:
+        return [type(error).__name__, str(error)]
+    if loss.grad_fn is None:
+        return [_array(loss.detach().numpy())]
+    nll = loss.grad_fn
+    log_softmax = nll._next_nodes[0]
+    logp = nll._saved_self
+    seen = [_node(nll, [logp, labels]), _node(log_softmax, [source]),
+            nll._sequence_nr - log_softmax._sequence_nr, _array(loss.detach().numpy()),
+            nll.reduction, nll.ignore_index, nll.axis, log_softmax.dim, log_softmax.axis,
+            logp._version, logp.grad_fn is log_softmax]
+    loss.sum().backward()
+    return [*seen, _array(x.grad.numpy())]
+
+
+@pytest.mark.parametrize(("target", "ignore_index"), [
+    (np.array([0, 3, 1]), -100), (np.array([0, 3, 1]), 1), (np.array([0, 3, 0]), 1),
+    (np.array([0, 3, 1], dtype=np.uint8), -100), (np.array([0, 4, 1]), -100),
+    (np.array([0, -1, 1]), -100), (np.array([1, 1]), 1), (np.zeros(0, dtype=np.int64), -100),
+    (np.array([0.0, 1.0, 2.0]), -100),
+])
+@pytest.mark.parametrize("kind", ["plain", "leaf", "result", "inference target"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_in_one_pass_records_the_general_path_s_graph(
+    target: Any, ignore_index: int, kind: str, reduction: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sides = []
+    for fast in (False, True):
+        general_calls = [0]
+        original = recording._general
+
+        def counting(function: Any, args: Any, target: Any, calls: list[int] = general_calls,
+                     original: Any = original) -> Any:
+            calls[0] += 1
+            return original(function, args, target)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(recording, "FAST_BRANCH", fast)
+            patch.setattr(recording, "_general", counting)
+            minigrad.manual_seed(0)
+            sides.append(_cross_entropy_graph(kind, target, reduction, ignore_index))
+            if fast and kind in ("leaf", "result") and target.dtype.kind in "iu":
+                # the one pass takes the call: only ``x * 2`` goes the general way
+                assert general_calls[0] == (1 if kind == "result" else 0)
+    assert sides[0] == sides[1]

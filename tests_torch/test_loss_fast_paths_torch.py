@@ -76,3 +76,70 @@ def test_target_checks_choose_as_pytorch(name, target, ignore_index):
         return
     for mine, want in zip(ours, theirs):
         np.testing.assert_allclose(mine, want, rtol=1e-6, atol=1e-7, equal_nan=True)
+
+
+def _tree(node):
+    """A node as data: its name and its children's, with output numbers, recursively."""
+    if node is None:
+        return None
+    return (node.name(), tuple((_tree(child), nr) for child, nr in node.next_functions))
+
+
+@pytest.mark.parametrize("kind", ["leaf", "result"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("target_dtype", [np.int64, np.uint8])
+def test_cross_entropy_s_graph_is_pytorch_s(kind, reduction, target_dtype):
+    """The one-pass recording's nodes (ops/cross_entropy.py) against PyTorch's, saved values too."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 3))
+    target = np.array([0, 2, 1, 2], dtype=target_dtype)
+    sides = []
+    for lib, functional in ((minigrad, F), (torch, torch.nn.functional)):
+        leaf = lib.tensor(x, requires_grad=True)
+        source = leaf * 2 if kind == "result" else leaf
+        labels = lib.tensor(target)
+        loss = functional.cross_entropy(source, labels, reduction=reduction)
+        sides.append((leaf, labels, loss))
+    (m_leaf, m_labels, m_loss), (t_leaf, t_labels, t_loss) = sides
+    assert _tree(m_loss.grad_fn) == _tree(t_loss.grad_fn)
+    m_nll, t_nll = m_loss.grad_fn, t_loss.grad_fn
+    m_ls, t_ls = m_nll.next_functions[0][0], t_nll.next_functions[0][0]
+    assert m_ls._sequence_nr < m_nll._sequence_nr  # (a slot in minigrad, a method in PyTorch)
+    assert t_ls._sequence_nr() < t_nll._sequence_nr()
+    assert (m_nll._saved_target is m_labels) == (t_nll._saved_target is t_labels)
+    assert (m_nll._saved_weight is None) == (t_nll._saved_weight is None)
+    for mine, theirs in ((m_nll._saved_self, t_nll._saved_self),
+                         (m_nll._saved_total_weight, t_nll._saved_total_weight),
+                         (m_ls._saved_result, t_ls._saved_result)):
+        np.testing.assert_allclose(mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-12)
+        assert mine._version == theirs._version
+    # (PyTorch shows a negative int64 option as its unsigned wrap-around)
+    assert (m_nll._saved_reduction, m_nll._saved_ignore_index % 2**64) == (
+        t_nll._saved_reduction, t_nll._saved_ignore_index)
+    assert m_ls._saved_dim == t_ls._saved_dim
+    m_loss.sum().backward()
+    t_loss.sum().backward()
+    np.testing.assert_allclose(m_leaf.grad.numpy(), t_leaf.grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("written", ["logits", "target", "log_softmax"])
+def test_cross_entropy_in_place_writes_after_forward_raise_as_in_pytorch(written):
+    x = np.random.default_rng(6).standard_normal((3, 4))
+    outcomes = []
+    for lib, functional in ((minigrad, F), (torch, torch.nn.functional)):
+        logits = lib.tensor(x, requires_grad=True)
+        labels = lib.tensor([0, 3, 1])
+        loss = functional.cross_entropy(logits * 1, labels)
+        with lib.no_grad():
+            if written == "logits":
+                logits.add_(1.0)
+            elif written == "target":
+                labels.add_(0)
+            else:
+                loss.grad_fn.next_functions[0][0]._saved_result.add_(1.0)
+        try:
+            loss.backward()
+            outcomes.append(None)
+        except RuntimeError as error:
+            outcomes.append(str(error).replace(lib.__name__, "minigrad"))
+    assert outcomes[0] == outcomes[1]
