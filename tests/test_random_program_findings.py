@@ -544,6 +544,35 @@ def test_gradients_that_are_views_of_one_result_share_its_version_counter():
     assert (g.stride(), tuple(g._base.shape)) == ((1, 2), (3, 2))
 
 
+@pytest.mark.parametrize(
+    ("view", "last_step"),
+    [(lambda t: t.transpose(0, 1), "AddBackward0"), (lambda t: t.unsqueeze(0).expand(2, 2, 3),
+                                                     "SumBackward1")],
+)
+def test_a_regenerated_views_gradient_under_create_graph_is_pytorchs_as_strided_backward(
+    view, last_step
+):
+    # Random program seed 16968: a view of a leaf whose version changed is regenerated as
+    # AsStrided; its recorded backward copies the gradient (its expanded dims summed) into a view
+    # of a zero storage, then views the storage as the base: AsStrided <- CopySlices, version 1.
+    t0 = mg.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -2.0]], requires_grad=True)
+    v = view(t0)
+    t0.detach().mul_(1)
+    g = mg.autograd.grad((v * v * v).sum(), t0, create_graph=True)[0]
+    copy_slices = g.grad_fn.next_functions[0][0]
+    assert (g.grad_fn.name(), copy_slices.name()) == (
+        "AsStridedBackward0", "torch::autograd::CopySlices"
+    )
+    assert copy_slices.next_functions[-1][0].name() == last_step
+    assert (g._version, tuple(g._base.shape)) == (1, (6,))
+    factor = 1 if last_step == "AddBackward0" else 2
+    assert values(g) == [[0.75 * factor, 3.0 * factor, 12.0 * factor],
+                         [6.75 * factor, 0.1875 * factor, 12.0 * factor]]
+    (gg,) = mg.autograd.grad((g * g).sum(), t0)
+    assert values(gg) == [[4.5 * factor**2, -36.0 * factor**2, 288.0 * factor**2],
+                          [121.5 * factor**2, 0.5625 * factor**2, -288.0 * factor**2]]
+
+
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_leaf_grad_of_sum_is_a_dense_copy(create_graph):
     x = mg.tensor([1.0, 2.0], requires_grad=True)

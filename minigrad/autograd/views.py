@@ -235,7 +235,7 @@ class AsStrided(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         """The gradient placed back into a base-shaped array (recorded under create_graph)."""
         if isinstance(grad, TensorBase):
-            return ScatterIntoBase.apply(grad, ctx.base_shape, ctx.base_strides, ctx.steps), None
+            return as_strided_backward(grad, ctx.base_shape, ctx.base_strides, ctx.steps), None
         return scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides), None
 
 
@@ -274,7 +274,7 @@ class Strided(ViewOp):
         """The gradient placed back into an array laid out like ``x``."""
         steps = ((Strided, (tuple(grad.shape), ctx.strides, ctx.offset), None),)
         if isinstance(grad, TensorBase):
-            scattered = ScatterIntoBase.apply(grad, ctx.base_shape, ctx.base_strides, steps)
+            scattered = as_strided_backward(grad, ctx.base_shape, ctx.base_strides, steps)
         else:
             scattered = scatter_into_base(grad, ctx.base_shape, steps, ctx.base_strides)
         return scattered, None, None, None
@@ -323,6 +323,52 @@ class ScatterIntoBase(Op):
         if isinstance(grad, TensorBase):
             return AsStrided.apply(grad, ctx.steps), None, None, None
         return np.array(replay(ctx.steps, grad), copy=True), None, None, None
+
+
+def as_strided_backward(
+    grad: TensorBase,
+    base_shape: tuple[int, ...],
+    base_strides: tuple[int, ...],
+    steps: tuple[ViewStep, ...],
+) -> TensorBase:
+    """The view's gradient placed back into its base, recorded as PyTorch's formula records it.
+
+    Under create_graph PyTorch's ``as_strided_backward`` squeezes the gradient's size-1 dims
+    and sums its expanded ones (last dim first), copies it into a view of a zero "storage"
+    (CopySlices) and returns the storage viewed with the base's geometry (AsStridedBackward0):
+    the gradient is a view of the storage, at version 1. Views whose region still overlaps
+    itself then, or that are empty, take the scatter op instead (a graph of other names).
+    """
+    itemsize = grad._array.itemsize
+    block = empty_like_layout(base_shape, base_strides, grad._array.dtype)
+    view = replay(steps, block)
+    start = np.ravel(block, order="K").__array_interface__["data"][0]
+    offset = (view.__array_interface__["data"][0] - start) // itemsize
+    element_strides = [stride // itemsize for stride in view.strides]
+    kept = [d for d, size in enumerate(view.shape) if size != 1 and element_strides[d] != 0]
+    sizes = [view.shape[d] for d in kept]
+    strides = [element_strides[d] for d in kept]
+    if view.size == 0 or min(strides, default=0) < 0 or _may_overlap(sizes, strides):
+        return ScatterIntoBase.apply(grad, base_shape, base_strides, steps)  # type: ignore
+    for dim in reversed(range(view.ndim)):  # (PyTorch's order: from the last dim)
+        if view.shape[dim] == 1:
+            grad = grad.squeeze(dim)
+        elif element_strides[dim] == 0:
+            grad = grad.sum(dim)
+    storage = TensorBase.output_class._make(np.zeros(block.size, dtype=block.dtype))
+    Strided.apply(storage, tuple(sizes), tuple(strides), offset).copy_(grad)
+    base_layout = tuple(stride // block.itemsize for stride in block.strides)
+    return Strided.apply(storage, tuple(base_shape), base_layout, 0)
+
+
+def _may_overlap(sizes: list[int], strides: list[int]) -> bool:
+    """PyTorch's ``_maybe_overlapping_memory``: whether two indices may reach one element."""
+    reach = 0
+    for stride, size in sorted(zip(strides, sizes)):
+        if stride <= reach:
+            return True
+        reach += stride * (size - 1)
+    return False
 
 
 def empty_like_layout(
