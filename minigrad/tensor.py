@@ -204,7 +204,7 @@ class Tensor(TensorBase):
         if numpy_dtype.kind != "f" or not self.requires_grad:
             # Nothing to record (integer and bool results have no gradient): a plain copy.
             array = self._array
-            return Tensor._make(ToCopy.result_layout(array.astype(numpy_dtype), (array,)))
+            return Tensor._make(ToCopy.forward(None, array, numpy_dtype))
         return ToCopy.apply(self, numpy_dtype)
 
     @property

@@ -20,6 +20,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node, new_sequence_nr
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops.strides import element_strides, strided
 
 # One step: (view op, its options, which output for multi-output ops or None).
 ViewStep = tuple[type["ViewOp"], tuple[Any, ...], "int | None"]
@@ -156,6 +157,8 @@ class ViewOp(Op):
     @classmethod
     def apply(cls, x: Any, *options: Any) -> Any:
         """Run the view op and make its outputs views of ``x``'s base."""
+        if not x._array.size:  # (rare: an empty tensor)
+            _keep_strides_of_empty(x)
         if grad_mode._state.enabled:
             result = record(cls, x, *options)
         else:
@@ -169,6 +172,20 @@ class ViewOp(Op):
         else:
             make_view(result, x, (cls, options, None), None)
         return result
+
+
+def _keep_strides_of_empty(x: Any) -> None:
+    """Give ``x``'s empty array the strides ``x.stride()`` shows, for its views to keep.
+
+    numpy gives a new empty array strides of 0, where PyTorch gives a new tensor its usual
+    strides (``stride()`` answers PyTorch's); a view keeps its input's strides in both, so
+    ``zeros(0, 3).t()`` has strides ``(1, 3)`` only if ``zeros(0, 3)``'s array has ``(3, 1)``.
+    (An empty array has no elements: its strides are all there is to change.)
+    """
+    array = x._array
+    strides = x.stride()
+    if element_strides(array) != strides:
+        x._array = strided(array, array.shape, strides)
 
 
 def make_view(

@@ -21,11 +21,10 @@ from minigrad.autograd.tensor_base import TensorBase
 class ToCopy(Op):
     """y = x as another dtype;  dx = grad (cast back by the node).  Saves nothing."""
 
-    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
-
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-        return x.astype(dtype)
+        # (laid out here, vectors too: a 1-element one keeps its stride, PyTorch's rule)
+        return preserved_result(x.astype(dtype), (x,))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:

@@ -104,7 +104,7 @@ def is_plain(x: np.ndarray) -> bool:
     for size, stride in zip(reversed(shape), reversed(x.strides)):
         if stride != expected:
             return False
-        expected *= size
+        expected *= size or 1  # (an empty dim counts as 1: PyTorch's new strides)
     return True
 
 
