@@ -573,6 +573,20 @@ def test_a_regenerated_views_gradient_under_create_graph_is_pytorchs_as_strided_
                           [121.5 * factor**2, 0.5625 * factor**2, -288.0 * factor**2]]
 
 
+def test_double_backward_through_a_result_saved_by_an_inplace_op_on_a_view():
+    # exp_ on a view saves its result; under create_graph it comes back with the view's node
+    # after the write (AsStrided over the base's CopySlices), not exp's own node, which runs
+    # inside CopySlices: a second backward raised "backward through the graph a second time".
+    x = mg.tensor([[0.5, -1.0], [1.5, 0.25]], requires_grad=True)
+    y = x * 2
+    v = y[1]
+    v.exp_()
+    (g,) = mg.autograd.grad((y * y).sum(), x, create_graph=True)
+    (gg,) = mg.autograd.grad((g * g).sum(), x)
+    assert values(g) == [[4.0, -8.0], [1613.7152099609375, 10.873126983642578]]
+    assert values(gg) == [[64.0, -128.0], [20832614.0, 945.7991333007812]]
+
+
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_leaf_grad_of_sum_is_a_dense_copy(create_graph):
     x = mg.tensor([1.0, 2.0], requires_grad=True)
