@@ -573,6 +573,20 @@ def test_a_regenerated_views_gradient_under_create_graph_is_pytorchs_as_strided_
                           [121.5 * factor**2, 0.5625 * factor**2, -288.0 * factor**2]]
 
 
+def test_copyslices_gradient_under_create_graph_is_written_into_a_copy_of_the_gradient():
+    # Random program seed 13028823: CopySlices copies the gradient into a tensor laid out like
+    # the base, then copies F's gradient into its view's region: the result's node is
+    # CopySlices, its version 2 (two copies), and F's double backward hangs off it.
+    t1 = mg.tensor([1.5, -2.0], requires_grad=True)
+    t2 = t1.clone()
+    t2[1:].relu_()
+    g = mg.autograd.grad(t2.sum(), t1, create_graph=True)[0]
+    node = g.grad_fn
+    assert node.name() == "torch::autograd::CopySlices"
+    assert [m and m.name() for m, _ in node.next_functions] == [None, "ThresholdBackwardBackward0"]
+    assert (g._version, g.requires_grad, values(g)) == (2, True, [1.0, 0.0])
+
+
 def test_double_backward_through_a_result_saved_by_an_inplace_op_on_a_view():
     # exp_ on a view saves its result; under create_graph it comes back with the view's node
     # after the write (AsStrided over the base's CopySlices), not exp's own node, which runs
