@@ -77,6 +77,31 @@ def test_anomaly_mode_without_a_recorded_forward_says_so():
     )
 
 
+def test_anomaly_mode_names_the_node_whose_backward_made_the_failing_one():
+    # Random program seed 49006721: the failing DivBackward0 was made by the first backward's
+    # DivBackward0 (create_graph): a second warning, after two newlines, shows that one's stack.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mg.autograd.detect_anomaly():
+            x = mg.tensor([[1.0, 0.5], [0.0, -0.5]], requires_grad=True)
+            w = mg.tensor([[-1.5, 3.0]], requires_grad=True)
+            alias = w.detach()
+            (g,) = mg.autograd.grad((w / x).sum(), x, create_graph=True)
+            alias.relu_()
+            with pytest.raises(RuntimeError, match="^one of the variables needed"):
+                g.backward(mg.ones_like(g))
+    messages = [str(w.message) for w in caught][1:]  # (the first: anomaly mode is on)
+    assert len(messages) == 2
+    assert messages[0].startswith(
+        "Error detected in DivBackward0. Traceback of forward call that caused the error:\n"
+    )
+    assert messages[1].startswith(
+        "\n\nPrevious calculation was induced by DivBackward0. Traceback of forward call that"
+        " induced the previous calculation:\n"
+    )
+    assert "mg.autograd.grad((w / x).sum(), x, create_graph=True)" in messages[1]
+
+
 def test_reading_grad_of_a_non_leaf_warns_with_pytorchs_text():
     x = mg.tensor([1.0], requires_grad=True)
     with pytest.warns(UserWarning) as caught:

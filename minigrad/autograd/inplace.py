@@ -247,6 +247,7 @@ class CopySlices(Node):
         self._fn: BackwardNode | None = fn
         self._base_layout = base.shape, base.strides
         self._forward_stack = fn._forward_stack
+        self._anomaly_parent = fn._anomaly_parent
 
     def name(self) -> str:
         """``torch::autograd::CopySlices``, PyTorch's C++ name for it."""
