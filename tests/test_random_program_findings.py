@@ -626,6 +626,34 @@ def test_double_backward_through_a_result_saved_by_an_inplace_op_on_a_view():
     assert values(gg) == [[64.0, -128.0], [20832614.0, 945.7991333007812]]
 
 
+SIZE_MISMATCH = (
+    "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"
+)
+
+
+@pytest.mark.parametrize(
+    ("write", "message"),
+    [
+        (lambda: mg.tensor([1, 2]).add_(mg.tensor([0.5, 1.5, 2.5])),
+         SIZE_MISMATCH),
+        (lambda: mg.tensor([1, 2]).mul_(mg.tensor([[0.5], [1.5], [2.5]])),
+         "output with shape [2] doesn't match the broadcast shape [3, 2]"),
+        (lambda: mg.tensor([True, False]).add_(mg.tensor([1, 2, 3])),
+         SIZE_MISMATCH),
+        (lambda: mg.tensor([True, False]).clamp_(min=0),
+         "result type Long can't be cast to the desired output type bool"),
+        (lambda: mg.tensor([True, False]).clamp_min_(0),
+         "result type Long can't be cast to the desired output type bool"),
+    ],
+)
+def test_an_integer_or_bool_inplace_op_checks_shapes_before_types(write, message):
+    # PyTorch's TensorIterator sizes the operands, then types them; a number bound of clamp_
+    # names the tensor's C++ type (lower-case ``bool``).
+    with pytest.raises(RuntimeError) as excinfo:
+        write()
+    assert str(excinfo.value) == message
+
+
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_leaf_grad_of_sum_is_a_dense_copy(create_graph):
     x = mg.tensor([1.0, 2.0], requires_grad=True)
