@@ -567,6 +567,26 @@ def _run_general(
     Tensor and node hooks, retained gradients, a leaf's accumulation, several outputs,
     ``inputs=`` targets, anomaly mode: everything the engine loop's common case leaves out.
     """
+    if anomaly_on:  # nodes made while this one runs (create_graph) name it as their parent
+        previous = anomaly.set_evaluating(node)
+        try:
+            return _run_hooks_and_node(
+                node, grads, graph, targets, retain_graph, create_graph, anomaly_on
+            )
+        finally:
+            anomaly.set_evaluating(previous)
+    return _run_hooks_and_node(node, grads, graph, targets, retain_graph, create_graph, False)
+
+
+def _run_hooks_and_node(
+    node: Node,
+    grads: list[Any] | None,
+    graph: _Graph,
+    targets: _Targets | None,
+    retain_graph: bool,
+    create_graph: bool,
+    anomaly_on: bool,
+) -> tuple[Any, ...]:
     if grads is None:
         grads = [None] * node._num_outputs
     if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
@@ -612,7 +632,7 @@ def _run_node(
             _check_nan(node, results)
     except Exception:
         if anomaly_on:
-            anomaly.warn_backward_error(node.name(), node._forward_stack)
+            anomaly.warn_backward_error(node)
         raise
     return results
 
