@@ -16,6 +16,8 @@ import numpy as np
 from minigrad import _arguments, _dtype, _random, errors
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad._layout import empty_preserving_layout
+from minigrad.autograd import guard
+from minigrad.autograd.debug_switches import switches
 from minigrad.tensor import Tensor
 
 
@@ -199,6 +201,8 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)
+    if switches.guarded:  # debugging hook: a numpy view of a guarded buffer inherits its flag
+        guard.note_view(array)
     return Tensor._make(array)
 
 
