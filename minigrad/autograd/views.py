@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import grad_mode, inference
+from minigrad.autograd import grad_mode, guard, inference
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node, new_sequence_nr
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
@@ -213,6 +214,8 @@ def make_view(
             no_grad = source._view.created_in_no_grad
             in_inference = source._view.created_in_inference
             multi = source._view.multi_output_name
+    if switches.guarded:  # debugging hook: a view of a guarded buffer inherits its flag
+        guard.note_view(view._array)
     grad_fn = view._grad_fn
     view._view = ViewInfo(
         steps,
