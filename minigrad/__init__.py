@@ -125,6 +125,7 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
     sum,
     var,
 )
+from minigrad.ops.reduction_extra import count_nonzero, nansum  # noqa: E402
 from minigrad.ops.return_types import (  # noqa: E402
     return_types,
 )
@@ -338,6 +339,7 @@ __all__ = [
     "clone",
     "cos",
     "cosh",
+    "count_nonzero",
     "cumprod",
     "cumsum",
     "det",
@@ -441,6 +443,7 @@ __all__ = [
     "mul",
     "mv",
     "nan_to_num",
+    "nansum",
     "narrow",
     "ne",
     "neg",

@@ -49,6 +49,7 @@ NUMBERS_OF = frozenset(
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
     | {("linalg_vector_norm", "ord")}
+    | {("linspace", "start"), ("linspace", "end")}  # (its Tensor overloads too)
 )
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
@@ -447,6 +448,18 @@ def checking_arguments(
     return checked
 
 
+def parser_error(text: str) -> TypeError:
+    """A TypeError whose ``text`` is PyTorch's parser's own, left as it is by the checks above.
+
+    For an argument that is at another position in PyTorch's overload than in the function's
+    signature (``arange(end)``: ``end`` is position 1 there), which the rewording would get
+    wrong.
+    """
+    error = TypeError(text)
+    error.parser_text = True  # type: ignore[attr-defined]
+    return error
+
+
 _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
 _POSITIONAL_COUNT = re.compile(
     r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
@@ -475,6 +488,8 @@ def _raise_parser_text(
     call's (none for a keyword). ``args``: the call's, without a method's ``self``;
     ``parameters``: the function's, in order (``self`` too).
     """
+    if getattr(error, "parser_text", False):
+        return  # (worded by ``parser_error``: as it is)
     traceback = error.__traceback__
     text = str(error)
     # A shared helper's check (``wrap_dim``), which does not know whose argument it checked;

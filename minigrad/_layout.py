@@ -18,11 +18,22 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.ops.strides import element_strides, empty_strided, is_plain, iteration_order
+from minigrad.ops.strides import (
+    element_strides,
+    empty_strided,
+    is_plain,
+    iteration_order,
+    view_strides,
+)
 
 
 def is_non_overlapping_and_dense(array: np.ndarray) -> bool:
-    """PyTorch's ``is_non_overlapping_and_dense``: the elements fill a block without gaps."""
+    """PyTorch's ``is_non_overlapping_and_dense``: the elements fill a block without gaps.
+
+    An empty tensor is (PyTorch counts it contiguous, whatever its strides).
+    """
+    if not array.size:
+        return True
     dims = sorted(
         (stride, size) for stride, size in zip(array.strides, array.shape) if size >= 2
     )
@@ -183,14 +194,41 @@ def concatenated_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarr
     if result.ndim in _CHANNELS_LAST_ORDERS and inputs and all(
         suggests_channels_last(array.shape, element_strides(array)) for array in inputs
     ):
-        wanted = channels_last_strides(result.shape)
-        if element_strides(result) == wanted:
-            return result
-        laid_out = empty_strided(result.shape, wanted, result.dtype)
-        np.copyto(laid_out, result)
-        return laid_out
+        return _copied_into(result, channels_last_strides(result.shape))
     return contiguous_result(result, operands)
 
+
+def stacked_result(result: np.ndarray, inputs: Sequence[np.ndarray], dim: int) -> np.ndarray:
+    """``result`` of ``stack`` along ``dim`` (wrapped) laid out as PyTorch's.
+
+    PyTorch's ``stack`` is a ``cat``: along ``dim`` then viewed with the new dimension split
+    out of it, or, for a new last dimension, of the inputs unsqueezed there (a new last dim of
+    stride 1). So its result is channels-last (split) when every input, so unsqueezed, suggests
+    it (``concatenated_result``), else row-major.
+    """
+    shape, ndim = inputs[0].shape, inputs[0].ndim
+    if dim == ndim:
+        shape = (*shape, 1)
+    if len(shape) not in _CHANNELS_LAST_ORDERS or not all(
+        suggests_channels_last(shape, element_strides(array) + (1,) * (dim == ndim))
+        for array in inputs
+    ):
+        return contiguous_result(result, inputs)
+    cat_shape = list(shape)
+    cat_shape[dim] *= len(inputs)
+    wanted = channels_last_strides(cat_shape)
+    if dim < ndim:  # (a cat along dim viewed as the stack: a dim split in two always views)
+        wanted = view_strides(tuple(cat_shape), wanted, result.shape)
+    return _copied_into(result, wanted)
+
+
+def _copied_into(result: np.ndarray, strides: tuple[int, ...]) -> np.ndarray:
+    """``result`` with these element strides: itself if it has them, else a copy."""
+    if element_strides(result) == strides:
+        return result
+    laid_out = empty_strided(result.shape, strides, result.dtype)
+    np.copyto(laid_out, result)
+    return laid_out
 
 
 def preserved_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:

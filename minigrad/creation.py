@@ -16,6 +16,8 @@ import numpy as np
 from minigrad import _arguments, _dtype, _random, errors
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad._layout import empty_preserving_layout
+from minigrad.autograd import guard
+from minigrad.autograd.debug_switches import switches
 from minigrad.tensor import Tensor
 
 
@@ -165,6 +167,22 @@ _PYTHON_SCALAR_DTYPES = {
 }
 
 
+def _number(value: Any, function: str, name: str, position: int | None) -> Any:
+    """A Number argument as PyTorch's parser reads it: a 0-d tensor is its value.
+
+    Only one that does not require grad (the parser's rule); another tensor is refused with
+    its text (``position``: where it was given, None for a keyword). Anything else is left
+    to the function's own checks.
+    """
+    if not isinstance(value, Tensor):
+        return value
+    if value.dim() == 0 and not value.requires_grad:
+        return value.item()
+    where = "" if position is None else f" (position {position})"
+    raise _arguments.parser_error(
+        f"{function}(): argument '{name}'{where} must be Number, not Tensor")
+
+
 def _scalar_dtype(value: Any) -> np.dtype:
     """The dtype one element brings to a new tensor; PyTorch's errors for non-numbers."""
     kind = type(value)
@@ -199,6 +217,8 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)
+    if switches.guarded:  # debugging hook: a numpy view of a guarded buffer inherits its flag
+        guard.note_view(array)
     return Tensor._make(array)
 
 
@@ -299,6 +319,7 @@ def full(
         tensor([7, 7])
     """
     check_factory_device(device, "full")
+    fill_value = _number(fill_value, "full", "fill_value", 2)
     if dtype is not None:
         numpy_dtype = _dtype.to_numpy_dtype(dtype, "full")
     elif isinstance(fill_value, bool):
@@ -347,7 +368,7 @@ def randn(
 
 
 def arange(
-    start: Any,
+    start: Any = _arguments.NOT_GIVEN,
     end: Any = _arguments.NOT_GIVEN,
     step: Any = 1,
     *,
@@ -363,8 +384,13 @@ def arange(
         tensor([0, 1, 2])
     """
     check_factory_device(device, "arange")
-    if end is _arguments.NOT_GIVEN:  # arange(end); an explicit None is refused below
-        start, end = 0, start
+    if start is _arguments.NOT_GIVEN:  # arange(end=...): PyTorch's first overload
+        start, end = 0, _number(end, "arange", "end", None)
+    elif end is _arguments.NOT_GIVEN:  # arange(end); an explicit None is refused below
+        start, end = 0, _number(start, "arange", "end", 1)
+    else:  # (PyTorch lists its overloads for a bad tensor here: the texts below stand in)
+        start, end = _number(start, "arange", "start", None), _number(end, "arange", "end", None)
+    step = _number(step, "arange", "step", None)
     if dtype is not None:
         numpy_dtype = _dtype.to_numpy_dtype(dtype, "arange")
     elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):
@@ -385,20 +411,41 @@ def arange(
 
 
 def linspace(
-    start: float,
-    end: float,
+    start: float | Tensor,
+    end: float | Tensor,
     steps: int,
     *,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
+
+    ``start`` and ``end`` may be 0-d tensors (PyTorch's Tensor overloads: their values are
+    read, whether they require grad or not).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.linspace(minigrad.tensor(0.0), 1, 3)
+        tensor([0.0000, 0.5000, 1.0000])
+    """
+    start, end = _linspace_bound(start, "start"), _linspace_bound(end, "end")
     numpy_dtype = _float_dtype(dtype, "linspace", device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     _check_no_bool_kernel(numpy_dtype, "linspace_cpu")
     return _new(np.linspace(start, end, steps).astype(numpy_dtype), requires_grad)
+
+
+def _linspace_bound(value: Any, name: str) -> Any:
+    """``linspace``'s ``start`` or ``end``: a number, or a 0-d tensor's value."""
+    if not isinstance(value, Tensor):
+        return value
+    if value.dim() != 0:
+        raise RuntimeError(
+            f"linspace only supports 0-dimensional start and end tensors, but got {name} with "
+            f"{value.dim()} dimension(s).")
+    return value.item()
 
 
 def _check_no_bool_kernel(numpy_dtype: np.dtype, kernel: str) -> None:
@@ -464,6 +511,7 @@ def full_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``input``'s shape and dtype."""
+    fill_value = _number(fill_value, "full_like", "fill_value", 2)
     return _new(_filled_like(input, dtype, device, "full_like", fill_value), requires_grad)
 
 

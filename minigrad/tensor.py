@@ -36,6 +36,7 @@ from minigrad.ops import (
     linalg,
     norms,
     reduction,
+    reduction_extra,
     rounding,
     search,
     shape,
@@ -204,7 +205,7 @@ class Tensor(TensorBase):
         if numpy_dtype.kind != "f" or not self.requires_grad:
             # Nothing to record (integer and bool results have no gradient): a plain copy.
             array = self._array
-            return Tensor._make(ToCopy.result_layout(array.astype(numpy_dtype), (array,)))
+            return Tensor._make(ToCopy.forward(None, array, numpy_dtype))
         return ToCopy.apply(self, numpy_dtype)
 
     @property
@@ -1418,6 +1419,14 @@ class Tensor(TensorBase):
     def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
         """``log(sum(exp(self)))`` over ``dim``, without overflow."""
         return reduction.logsumexp(self, dim, keepdim)
+
+    def nansum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """Sum of the elements that are not NaN, of all or over ``dim``."""
+        return reduction_extra.nansum(self, dim, keepdim, dtype=dtype)
+
+    def count_nonzero(self, dim: Any = None) -> Tensor:
+        """How many elements are nonzero, of all or over ``dim`` (int64)."""
+        return reduction_extra.count_nonzero(self, dim)
 
     def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False,
              dtype: Any = None) -> Tensor:

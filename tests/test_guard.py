@@ -310,3 +310,44 @@ def test_a_numpy_write_through_the_base_of_a_saved_view_is_caught_at_backward():
         x.numpy()[2] = 3.0  # restored: backward is right again
         y.sum().backward()
     assert w.grad.tolist() == [2.0, 3.0]
+
+
+def expanded_views_program(guarded: bool):
+    """Write through expanded views of a saved result, then backward (with the guard or not)."""
+    a = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    with mg.autograd.guard_saved_tensors(guarded):
+        out = a.sigmoid()
+        out.detach().expand(2, 2).add_(1)  # (expand to its own shape: a strided view)
+        out.detach()[None].expand(1, 2, 2).mul_(2)
+        out.detach().t().unsqueeze(1).expand(2, 1, 2).sub_(1)  # (of a transposed view)
+        try:
+            out.sum().backward()
+        except RuntimeError as error:
+            return out._version, out.tolist(), str(error)
+    return out._version, out.tolist(), None
+
+
+def test_a_write_through_an_expanded_view_of_a_saved_buffer_is_counted_as_without_the_guard():
+    # (the views are strided: numpy's as_strided froze the lock's read-only flag into them)
+    plain = expanded_views_program(False)
+    assert plain[0] == 3 and "is at version 3; expected version 0" in plain[2]
+    assert expanded_views_program(True) == plain
+
+
+def test_the_guard_leaves_no_flag_and_no_hook_behind():
+    from minigrad.autograd.debug_switches import switches
+
+    x = mg.tensor([1.0, 2.0, 3.0])
+    w = mg.tensor([1.0, 1.0, 1.0], requires_grad=True)
+    with mg.autograd.guard_saved_tensors():
+        a, out = saved_sigmoid()
+        views = [out.detach()[1:], out.detach().expand(3), out.detach()[None].expand(2, 3)]
+        y = x.expand(3) * w  # saves the expanded (strided) view of x
+    assert switches.guard_used  # off, but buffers are still guarded
+    out.sum().backward()
+    y.sum().backward()
+    assert not switches.guard_used  # the writes are back on their unguarded path
+    for view in views:
+        view.numpy()[0] = 7.0  # no read-only flag outlives the guard
+    x.expand(3).numpy()[0] = 5.0
+    assert out.tolist()[1:] == [7.0, 7.0] and x.tolist()[0] == 5.0

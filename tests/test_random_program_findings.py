@@ -77,6 +77,31 @@ def test_anomaly_mode_without_a_recorded_forward_says_so():
     )
 
 
+def test_anomaly_mode_names_the_node_whose_backward_made_the_failing_one():
+    # Random program seed 49006721: the failing DivBackward0 was made by the first backward's
+    # DivBackward0 (create_graph): a second warning, after two newlines, shows that one's stack.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mg.autograd.detect_anomaly():
+            x = mg.tensor([[1.0, 0.5], [0.0, -0.5]], requires_grad=True)
+            w = mg.tensor([[-1.5, 3.0]], requires_grad=True)
+            alias = w.detach()
+            (g,) = mg.autograd.grad((w / x).sum(), x, create_graph=True)
+            alias.relu_()
+            with pytest.raises(RuntimeError, match="^one of the variables needed"):
+                g.backward(mg.ones_like(g))
+    messages = [str(w.message) for w in caught][1:]  # (the first: anomaly mode is on)
+    assert len(messages) == 2
+    assert messages[0].startswith(
+        "Error detected in DivBackward0. Traceback of forward call that caused the error:\n"
+    )
+    assert messages[1].startswith(
+        "\n\nPrevious calculation was induced by DivBackward0. Traceback of forward call that"
+        " induced the previous calculation:\n"
+    )
+    assert "mg.autograd.grad((w / x).sum(), x, create_graph=True)" in messages[1]
+
+
 def test_reading_grad_of_a_non_leaf_warns_with_pytorchs_text():
     x = mg.tensor([1.0], requires_grad=True)
     with pytest.warns(UserWarning) as caught:
@@ -504,6 +529,129 @@ def test_gradient_computed_by_a_formula_is_a_fresh_dense_tensor():
         assert g.stride() == (1,)
         g.mul_(2)  # no overlap, no view: allowed
         g.detach_()
+
+
+def test_gradient_of_a_broadcast_operand_is_a_no_grad_view_of_the_sum_that_undid_it():
+    # Random program seed 14396: PyTorch's sum_to sums over the broadcast dims keeping them,
+    # then views the leading one away; the engine ran it with grad mode off.
+    x = mg.tensor([2.0, 1.5, 2.0], requires_grad=True)
+    g = mg.autograd.grad(x.expand(2, 3).sum(), x)[0]
+    assert (tuple(g._base.shape), g._version) == ((1, 3), 0)
+    with pytest.raises(RuntimeError) as excinfo:
+        g *= x
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_WRITTEN)
+    assert values(g) == [2.0, 2.0, 2.0]
+
+
+def test_a_view_of_such_a_gradient_is_a_no_grad_view_too():
+    # Random program seed 64011287: the operand of an in-place mul is summed to its shape.
+    x = mg.zeros((3,), requires_grad=True)
+    y = mg.ones((2, 3))
+    y *= x
+    s = mg.autograd.grad(y.sum(), x)[0].squeeze()
+    with pytest.raises(RuntimeError) as excinfo:
+        s.copy_(mg.tensor([-0.5], requires_grad=True))
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_WRITTEN)
+    with pytest.raises(RuntimeError, match="^Can't detach views in-place"):
+        s.detach_()
+
+
+def test_gradients_that_are_views_of_one_result_share_its_version_counter():
+    # cat's backward hands each input a slice of one gradient; a transpose's, a transposed view.
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    b = mg.tensor([3.0], requires_grad=True)
+    ga, gb = mg.autograd.grad((mg.cat([a, b]) * 2).sum(), [a, b])
+    assert ga._base is gb._base is not None
+    ga.mul_(3)
+    assert (ga._version, gb._version, values(ga), values(gb)) == (1, 1, [6.0, 6.0], [2.0])
+    x = mg.zeros((2, 3), requires_grad=True)
+    g = mg.autograd.grad((x.t() * 2).sum(), x)[0]
+    assert (g.stride(), tuple(g._base.shape)) == ((1, 2), (3, 2))
+
+
+@pytest.mark.parametrize(
+    ("view", "last_step"),
+    [(lambda t: t.transpose(0, 1), "AddBackward0"), (lambda t: t.unsqueeze(0).expand(2, 2, 3),
+                                                     "SumBackward1")],
+)
+def test_a_regenerated_views_gradient_under_create_graph_is_pytorchs_as_strided_backward(
+    view, last_step
+):
+    # Random program seed 16968: a view of a leaf whose version changed is regenerated as
+    # AsStrided; its recorded backward copies the gradient (its expanded dims summed) into a view
+    # of a zero storage, then views the storage as the base: AsStrided <- CopySlices, version 1.
+    t0 = mg.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -2.0]], requires_grad=True)
+    v = view(t0)
+    t0.detach().mul_(1)
+    g = mg.autograd.grad((v * v * v).sum(), t0, create_graph=True)[0]
+    copy_slices = g.grad_fn.next_functions[0][0]
+    assert (g.grad_fn.name(), copy_slices.name()) == (
+        "AsStridedBackward0", "torch::autograd::CopySlices"
+    )
+    assert copy_slices.next_functions[-1][0].name() == last_step
+    assert (g._version, tuple(g._base.shape)) == (1, (6,))
+    factor = 1 if last_step == "AddBackward0" else 2
+    assert values(g) == [[0.75 * factor, 3.0 * factor, 12.0 * factor],
+                         [6.75 * factor, 0.1875 * factor, 12.0 * factor]]
+    (gg,) = mg.autograd.grad((g * g).sum(), t0)
+    assert values(gg) == [[4.5 * factor**2, -36.0 * factor**2, 288.0 * factor**2],
+                          [121.5 * factor**2, 0.5625 * factor**2, -288.0 * factor**2]]
+
+
+def test_copyslices_gradient_under_create_graph_is_written_into_a_copy_of_the_gradient():
+    # Random program seed 13028823: CopySlices copies the gradient into a tensor laid out like
+    # the base, then copies F's gradient into its view's region: the result's node is
+    # CopySlices, its version 2 (two copies), and F's double backward hangs off it.
+    t1 = mg.tensor([1.5, -2.0], requires_grad=True)
+    t2 = t1.clone()
+    t2[1:].relu_()
+    g = mg.autograd.grad(t2.sum(), t1, create_graph=True)[0]
+    node = g.grad_fn
+    assert node.name() == "torch::autograd::CopySlices"
+    assert [m and m.name() for m, _ in node.next_functions] == [None, "ThresholdBackwardBackward0"]
+    assert (g._version, g.requires_grad, values(g)) == (2, True, [1.0, 0.0])
+
+
+def test_double_backward_through_a_result_saved_by_an_inplace_op_on_a_view():
+    # exp_ on a view saves its result; under create_graph it comes back with the view's node
+    # after the write (AsStrided over the base's CopySlices), not exp's own node, which runs
+    # inside CopySlices: a second backward raised "backward through the graph a second time".
+    x = mg.tensor([[0.5, -1.0], [1.5, 0.25]], requires_grad=True)
+    y = x * 2
+    v = y[1]
+    v.exp_()
+    (g,) = mg.autograd.grad((y * y).sum(), x, create_graph=True)
+    (gg,) = mg.autograd.grad((g * g).sum(), x)
+    assert values(g) == [[4.0, -8.0], [1613.7152099609375, 10.873126983642578]]
+    assert values(gg) == [[64.0, -128.0], [20832614.0, 945.7991333007812]]
+
+
+SIZE_MISMATCH = (
+    "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"
+)
+
+
+@pytest.mark.parametrize(
+    ("write", "message"),
+    [
+        (lambda: mg.tensor([1, 2]).add_(mg.tensor([0.5, 1.5, 2.5])),
+         SIZE_MISMATCH),
+        (lambda: mg.tensor([1, 2]).mul_(mg.tensor([[0.5], [1.5], [2.5]])),
+         "output with shape [2] doesn't match the broadcast shape [3, 2]"),
+        (lambda: mg.tensor([True, False]).add_(mg.tensor([1, 2, 3])),
+         SIZE_MISMATCH),
+        (lambda: mg.tensor([True, False]).clamp_(min=0),
+         "result type Long can't be cast to the desired output type bool"),
+        (lambda: mg.tensor([True, False]).clamp_min_(0),
+         "result type Long can't be cast to the desired output type bool"),
+    ],
+)
+def test_an_integer_or_bool_inplace_op_checks_shapes_before_types(write, message):
+    # PyTorch's TensorIterator sizes the operands, then types them; a number bound of clamp_
+    # names the tensor's C++ type (lower-case ``bool``).
+    with pytest.raises(RuntimeError) as excinfo:
+        write()
+    assert str(excinfo.value) == message
 
 
 @pytest.mark.parametrize("create_graph", [False, True])

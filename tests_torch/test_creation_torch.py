@@ -68,3 +68,48 @@ def test_randperm(n: int, dtype: str) -> None:
     if t_error is None:
         assert str(mine.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
         np.testing.assert_array_equal(np.sort(mine.numpy()), np.sort(theirs.numpy()))
+
+
+# A 0-d tensor where a factory takes a Number: PyTorch's parser reads its value (one that
+# requires grad, or of more dims, is refused); linspace's Tensor overloads take any 0-d one.
+NUMBER_TENSORS = {
+    "arange(t)": lambda lib: lib.arange(lib.tensor(5)),
+    "arange(float t)": lambda lib: lib.arange(lib.tensor(2.5)),
+    "arange(float64 t)": lambda lib: lib.arange(lib.tensor(3.0, dtype=lib.float64)),
+    "arange(int32 t)": lambda lib: lib.arange(lib.tensor(3, dtype=lib.int32)),
+    "arange(bool t)": lambda lib: lib.arange(lib.tensor(True)),
+    "arange(1, t)": lambda lib: lib.arange(1, lib.tensor(5)),
+    "arange(t, t, t)": lambda lib: lib.arange(lib.tensor(1), lib.tensor(6), lib.tensor(2)),
+    "arange(t, float)": lambda lib: lib.arange(lib.tensor(1), 3.0),
+    "arange(t, dtype)": lambda lib: lib.arange(lib.tensor(3), dtype=lib.float64),
+    "arange(end=t)": lambda lib: lib.arange(end=lib.tensor(3)),
+    "arange(end=3)": lambda lib: lib.arange(end=3),
+    "arange(1-element t)": lambda lib: lib.arange(lib.tensor([3])),
+    "arange(t requiring grad)": lambda lib: lib.arange(lib.tensor(3.0, requires_grad=True)),
+    "linspace(t, t)": lambda lib: lib.linspace(lib.tensor(0), lib.tensor(4), 3),
+    "linspace(float64 t)": lambda lib: lib.linspace(lib.tensor(0.0, dtype=lib.float64), 1, 3),
+    "linspace(t requiring grad)": lambda lib: lib.linspace(
+        lib.tensor(0.0, requires_grad=True), 1, 5),
+    "linspace(1-element t)": lambda lib: lib.linspace(lib.tensor([0.0]), 1, 3),
+    "linspace(steps=t)": lambda lib: lib.linspace(0, 1, lib.tensor(3)),
+    "full(int t)": lambda lib: lib.full((2,), lib.tensor(1)),
+    "full(bool t)": lambda lib: lib.full((2,), lib.tensor(True)),
+    "full(float64 t)": lambda lib: lib.full((2,), lib.tensor(1.0, dtype=lib.float64)),
+    "full(1-element t)": lambda lib: lib.full((2,), lib.tensor([1.0])),
+    "full(t requiring grad)": lambda lib: lib.full((2,), lib.tensor(1.0, requires_grad=True)),
+    "full_like(int t)": lambda lib: lib.full_like(lib.zeros(2), lib.tensor(3)),
+    "full_like(t requiring grad)": lambda lib: lib.full_like(
+        lib.zeros(2), lib.tensor(1.0, requires_grad=True)),
+    "zeros(t)": lambda lib: lib.zeros(lib.tensor(2)),
+    "eye(t)": lambda lib: lib.eye(lib.tensor(2)),
+}
+
+
+@pytest.mark.parametrize("name", list(NUMBER_TENSORS))
+def test_a_0d_tensor_where_a_factory_takes_a_number(name: str) -> None:
+    theirs, t_error = run(lambda: NUMBER_TENSORS[name](torch))
+    mine, m_error = run(lambda: NUMBER_TENSORS[name](minigrad))
+    assert_same_outcome(m_error, t_error)
+    if t_error is None:
+        _same(mine, theirs)
+        assert mine.requires_grad == theirs.requires_grad

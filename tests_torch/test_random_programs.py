@@ -126,3 +126,21 @@ def test_an_op_off_by_1e_3_is_still_a_divergence(monkeypatch, method):
     assert finding is not None
     assert finding.divergence.category == "value"
     assert finding.divergence.name == ("t1" if method == "exp" else "t4")
+
+
+def test_a_gradient_bound_again_by_an_op_returning_it_keeps_its_versions_origin():
+    """Seed 64012903: ``t4 = t2.float()`` is ``t2`` itself (float32), a gradient whose version
+    PyTorch's backward formulas bumped (maximum's writes in place): compared from its binding.
+    A real version difference of that tensor after binding is still a divergence."""
+    program = [
+        Statement("t0 = torch.tensor([1.5], requires_grad=True)", "leaf", "t0"),
+        Statement("t1 = torch.maximum(t0, t0)", "binary", "t1", ("t0", "t0")),
+        Statement("t2 = torch.autograd.grad(t1, t0, t0)[0]", "grad", "t2", ("t1", "t0")),
+        Statement("t4 = t2.float()", "unary", "t4", ("t2",)),
+    ]
+    torch_run = run(program, torch)
+    assert torch_run.tensors["t4"]["_version"] == 0  # (its absolute version: 2)
+    assert check_program(program) is None
+    bumped = [*program, Statement("t4.add_(1)", "inplace_unary", "t4")]
+    assert run(bumped, torch).tensors["t4"]["_version"] == 1
+    assert check_program(bumped) is None

@@ -8,8 +8,10 @@ node whose gradient could not be computed. With ``check_nan`` a backward that re
 from __future__ import annotations
 
 import os
+import threading
 import traceback
 import warnings
+from typing import Any
 
 from minigrad.autograd import debug_switches
 
@@ -25,6 +27,9 @@ class _AnomalyState:
 
 
 _state = _AnomalyState()
+# The node whose backward this thread's engine runs now (PyTorch's current evaluating node):
+# a node made meanwhile (create_graph) has it as its parent.
+_evaluating = threading.local()
 
 
 def _set_state(enabled: bool, check_nan: bool) -> None:
@@ -112,17 +117,52 @@ def _without_minigrad_frames(stack: traceback.StackSummary) -> list[traceback.Fr
     return frames
 
 
-def warn_backward_error(node_name: str, forward_stack: list[str] | None) -> None:
-    """Show, as PyTorch does, the forward traceback of the node whose backward failed."""
+def remember_creation(node: Any) -> None:
+    """Keep on ``node`` (made in anomaly mode) its forward stack and its parent, if any.
+
+    The parent is the node whose backward made it: a double backward's error then also
+    shows the forward call behind the first backward's step, as PyTorch's does.
+    """
+    node._forward_stack = capture_forward_stack()
+    parent = getattr(_evaluating, "node", None)
+    if parent is not None:
+        node._anomaly_parent = parent
+
+
+def set_evaluating(node: Any) -> Any:
+    """Make ``node`` the one whose backward runs now; returns the previous one (or None)."""
+    previous = getattr(_evaluating, "node", None)
+    _evaluating.node = node
+    return previous
+
+
+def warn_backward_error(node: Any) -> None:
+    """Show, as PyTorch does, the forward traceback of the node whose backward failed.
+
+    Then one warning per ancestor: the node whose backward made it, and so on.
+    """
+    _warn_stack(node.name(), node._forward_stack, parent=False)
+    parent = node._anomaly_parent
+    while parent is not None:
+        _warn_stack(parent.name(), parent._forward_stack, parent=True)
+        parent = parent._anomaly_parent
+
+
+def _warn_stack(node_name: str, forward_stack: list[str] | None, parent: bool) -> None:
     if forward_stack is None:
         # The node was recorded while anomaly mode was off: there is no stack to show.
         message = (
             f"Error detected in {node_name}. No forward pass information available. Enable "
             "detect anomaly during forward pass for more information."
         )
+    elif parent:
+        message = (
+            f"\n\nPrevious calculation was induced by {node_name}. Traceback of forward call "
+            "that induced the previous calculation:\n" + "".join(forward_stack)
+        )
     else:
         message = (
             f"Error detected in {node_name}. Traceback of forward call that caused the error:\n"
             + "".join(forward_stack)
         )
-    warnings.warn(message, UserWarning, stacklevel=3)
+    warnings.warn(message, UserWarning, stacklevel=4)

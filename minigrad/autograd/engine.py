@@ -128,20 +128,25 @@ def grad(
 
 
 class _Seeds:
-    """The roots' gradients, to hand back a result that is a view of one as such a view.
+    """The roots' gradients, to hand back a result that is a view as such a view.
 
-    PyTorch returns its backward formulas' tensors as they are: ``x.sum()``'s gradient is an
-    expanded view (stride 0) of the seed, made with grad mode off. Writing one element of it
-    writes all, in-place ops on it are refused, ``detach_()`` too. Backward formulas on arrays
-    make the same numpy views; a result that is one becomes a view of the seed's tensor (the
-    ``grad_outputs`` tensor itself, or a fresh one), made under no_grad. Any other result is a
-    fresh dense tensor, as PyTorch's are.
+    PyTorch returns its backward formulas' tensors as they are, views included, made with grad
+    mode off: ``x.sum()``'s gradient is an expanded view (stride 0) of the seed, and the
+    gradient of a broadcast operand is a view of the sum that undid the broadcast (sum_to:
+    a sum keeping dims, then ``view``). Writing one element of the first writes all, in-place
+    ops with an operand that requires grad are refused on both (a view made under no_grad),
+    ``detach_()`` too. Backward formulas on arrays make the same numpy views; a result that is
+    one becomes a view, under no_grad, of the seed's tensor (the ``grad_outputs`` tensor
+    itself, or a fresh one) or of a fresh tensor on the array it views (one per array, so two
+    results that view one array share it, as PyTorch's do). Any other result is a fresh
+    dense tensor, as PyTorch's are.
     """
 
     def __init__(self, arrays: list[Any], given: list[TensorBase | None]) -> None:
         self.arrays = arrays
         # A given gradient (cast to the root's dtype) is the seed's tensor; None: made on use.
         self.owners = given
+        self.bases: dict[int, TensorBase] = {}  # id of a viewed array -> its tensor
 
     def result(self, value: Any) -> TensorBase:
         """``value`` (an array the engine captured) as the tensor ``grad`` returns."""
@@ -158,9 +163,20 @@ class _Seeds:
                     owner = self.owners[index] = _as_tensor(seed)
                 if value is seed:
                     return owner
-                with grad_mode.no_grad():
-                    return view_of_memory(owner, value)
+                return _no_grad_view(owner, value)
+        base = getattr(value, "base", None)
+        if type(base) is np.ndarray and base.base is None:
+            owner = self.bases.get(id(base))
+            if owner is None:
+                owner = self.bases[id(base)] = _as_tensor(base)
+            return _no_grad_view(owner, value)
         return _as_tensor(np.array(value))
+
+
+def _no_grad_view(base: TensorBase, array: np.ndarray) -> TensorBase:
+    """A view of ``base`` on ``array``'s elements, made under no_grad as the engine's are."""
+    with grad_mode.no_grad():
+        return view_of_memory(base, array)
 
 
 def _engine_flag(value: Any) -> bool:
@@ -551,6 +567,26 @@ def _run_general(
     Tensor and node hooks, retained gradients, a leaf's accumulation, several outputs,
     ``inputs=`` targets, anomaly mode: everything the engine loop's common case leaves out.
     """
+    if anomaly_on:  # nodes made while this one runs (create_graph) name it as their parent
+        previous = anomaly.set_evaluating(node)
+        try:
+            return _run_hooks_and_node(
+                node, grads, graph, targets, retain_graph, create_graph, anomaly_on
+            )
+        finally:
+            anomaly.set_evaluating(previous)
+    return _run_hooks_and_node(node, grads, graph, targets, retain_graph, create_graph, False)
+
+
+def _run_hooks_and_node(
+    node: Node,
+    grads: list[Any] | None,
+    graph: _Graph,
+    targets: _Targets | None,
+    retain_graph: bool,
+    create_graph: bool,
+    anomaly_on: bool,
+) -> tuple[Any, ...]:
     if grads is None:
         grads = [None] * node._num_outputs
     if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
@@ -596,7 +632,7 @@ def _run_node(
             _check_nan(node, results)
     except Exception:
         if anomaly_on:
-            anomaly.warn_backward_error(node.name(), node._forward_stack)
+            anomaly.warn_backward_error(node)
         raise
     return results
 

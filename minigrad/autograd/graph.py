@@ -74,6 +74,7 @@ class Node:
     _post_hooks: list[Callable[..., Any]] | None = None
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
+    _anomaly_parent: Node | None = None  # ... with the node whose backward made this one
     _freed_kinds: tuple[type, ...] = ()  # the types of the saved values, once freed
     # Whether saved values that are all None stay (never "freed"): unpacking them after
     # backward still works, as PyTorch's undefined saved variables do (a Function's node).
@@ -262,7 +263,7 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         self._input_meta = None
         self._sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
         if anomaly._state.enabled:  # (made in anomaly mode: PyTorch's Node constructor keeps
-            self._forward_stack = anomaly.capture_forward_stack()  # the stack, as any node's)
+            anomaly.remember_creation(self)  # the stack and parent, as any node's)
 
     @property
     def variable(self) -> TensorBase | None:

@@ -83,8 +83,20 @@ def is_guarding_saved_tensors() -> bool:
 def _set(mode: bool) -> None:
     switches.guard = mode
     if mode:
-        switches.guard_used = True  # from now on, heal views left read-only by released guards
+        switches.guard_used = True  # until the last guarded buffer is released: see _retire
+    else:
+        _retire()
     debug_switches.refresh()
+
+
+def _retire() -> None:
+    """With the guard off and nothing guarded, return the writes to their unguarded path.
+
+    Nothing is locked any more and the views that inherited a lock's read-only flag were
+    healed when it went (``note_view``), so no counted write needs the guard's help.
+    """
+    if not switches.guard and not _by_node:
+        switches.guard_used = False
 
 
 class _Guarded:
@@ -121,6 +133,22 @@ _by_node: dict[int, list[_Guarded]] = {}
 _by_holder: dict[Any, _Guarded] = {}
 # The arrays made read-only: id -> [array, how many saved values hold it, its previous flag].
 _locks: dict[int, list[Any]] = {}
+# The arrays of tensors made while buffers were locked that inherited a read-only flag (numpy
+# gives a view its base's flag, and lifting the base's later does not lift the view's): each
+# is healed when the last lock goes.
+_inherited: list[weakref.ref[np.ndarray]] = []
+
+
+def note_view(array: np.ndarray) -> None:
+    """Remember a new tensor's array, made while buffers are guarded, if a lock made it read-only.
+
+    (A view of an array read-only by its owner's choice stays read-only: it is not noted.)
+    """
+    if not array.flags.writeable and any(
+        id(link) in _locks and _locks[id(link)][0] is link and _locks[id(link)][2]
+        for link in _chain(array)
+    ):
+        _inherited.append(weakref.ref(array))
 
 
 def protect(node: Node) -> None:
@@ -154,6 +182,13 @@ def release_id(key: int) -> None:
     for record in records:
         _by_holder.pop(record.holder, None)
         _unlock(record.value)
+    if not _by_node:  # the last lock went: no flag of the guard's may outlive it
+        for reference in _inherited:
+            array = reference()
+            if array is not None:
+                heal(array)
+        _inherited.clear()
+        _retire()
     debug_switches.refresh(len(_by_node))
 
 

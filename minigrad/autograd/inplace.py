@@ -35,6 +35,7 @@ from minigrad.autograd.views import (
     ViewStep,
     empty_like_layout,
     replay,
+    view_of_memory,
     view_rebase_error,
 )
 
@@ -246,6 +247,7 @@ class CopySlices(Node):
         self._fn: BackwardNode | None = fn
         self._base_layout = base.shape, base.strides
         self._forward_stack = fn._forward_stack
+        self._anomaly_parent = fn._anomaly_parent
 
     def name(self) -> str:
         """``torch::autograd::CopySlices``, PyTorch's C++ name for it."""
@@ -275,19 +277,36 @@ class CopySlices(Node):
         return (result, *fn_grads[1:])
 
     def _backward_recorded(self, grad: Any, fn: BackwardNode) -> tuple[Any, ...]:
-        # create_graph: the same four steps, written with differentiable ops instead of writes
-        # into a copy: r = g - scatter(region of g) + scatter(F's gradient for the old view).
+        # create_graph: PyTorch's four steps on tensors, recorded. The copy of the gradient
+        # laid out like the base (CopyBackwards), its view's region cloned row-major for F
+        # (AsStrided, CloneBackward0), F's gradient for the old view copied into the region:
+        # the result's node is CopySlices.
         if not isinstance(grad, TensorBase):
             grad = TensorBase.output_class._make(np.asarray(grad))
+        shape, strides = self._base_layout
+        result = TensorBase.output_class._make(empty_like_layout(shape, strides, grad._array.dtype))
+        result.copy_(grad)
+        region = replay(self._steps, result._array)
+        if region.size == 0:  # (no memory to view: the old formula, its graph of other names)
+            return self._backward_scattered(grad, fn)
+        view = view_of_memory(result, region)
+        from minigrad.ops.unary import contiguous_copy  # (the ops build on this module)
+
+        fn_grads = fn._backward([contiguous_copy(view)], True)
+        if self._next_nodes[0] is None or fn_grads[0] is None:
+            return (None, *fn_grads[1:])
+        if has_internal_overlap(region):
+            raise RuntimeError(errors.INTERNAL_OVERLAP)  # the view was expanded
+        view.copy_(fn_grads[0])
+        return (result, *fn_grads[1:])
+
+    def _backward_scattered(self, grad: Any, fn: BackwardNode) -> tuple[Any, ...]:
+        # r = g - scatter(region of g) + scatter(F's gradient for the old view).
         region = AsStrided.apply(grad, self._steps)
         fn_grads = fn._backward([region], True)
         if self._next_nodes[0] is None or fn_grads[0] is None:
             return (None, *fn_grads[1:])
         shape, strides = self._base_layout
-        # PyTorch writes into a copy laid out like the base: only an expanded view overlaps
-        # (``grad`` itself may be an expanded view of the seed).
-        if has_internal_overlap(replay(self._steps, empty_like_layout(shape, strides, np.int8))):
-            raise RuntimeError(errors.INTERNAL_OVERLAP)
         result = (
             grad
             - ScatterIntoBase.apply(region, shape, strides, self._steps)

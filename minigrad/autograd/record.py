@@ -296,7 +296,7 @@ def _connect(
         node._next_nrs = ZEROS[count] if count < _SHARED else (0,) * count
     node._input_meta = None if fits else _input_meta(node, args, needs)
     if anomaly._state.enabled:
-        node._forward_stack = anomaly.capture_forward_stack()
+        anomaly.remember_creation(node)
 
     # 4. outputs and 5. saved values
     if tensor_level:

@@ -579,6 +579,11 @@ def _as_tensor(node: Node, value: Any, counter: Any, origin: Any) -> Any:
     # A saved output comes back with its place in the graph, so it can be differentiated.
     output_nr = origin if type(origin) is int else 0
     producer = node if value.dtype.kind == "f" else None  # integer outputs have no history
+    if isinstance(origin, weakref.ref):
+        # The result of an in-place op on a view: PyTorch gives it the view's node after the
+        # write (AsStrided over the base's CopySlices) while that node lives, else the op's.
+        # (The op's own node runs inside CopySlices: as a producer it would run twice.)
+        producer = origin() or producer
     return TensorBase.output_class._make(value, producer, output_nr, counter)
 
 

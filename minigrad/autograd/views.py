@@ -15,11 +15,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import grad_mode, inference
+from minigrad.autograd import grad_mode, guard, inference
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node, new_sequence_nr
 from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops.strides import element_strides, strided
 
 # One step: (view op, its options, which output for multi-output ops or None).
 ViewStep = tuple[type["ViewOp"], tuple[Any, ...], "int | None"]
@@ -156,6 +158,8 @@ class ViewOp(Op):
     @classmethod
     def apply(cls, x: Any, *options: Any) -> Any:
         """Run the view op and make its outputs views of ``x``'s base."""
+        if not x._array.size:  # (rare: an empty tensor)
+            _keep_strides_of_empty(x)
         if grad_mode._state.enabled:
             result = record(cls, x, *options)
         else:
@@ -169,6 +173,20 @@ class ViewOp(Op):
         else:
             make_view(result, x, (cls, options, None), None)
         return result
+
+
+def _keep_strides_of_empty(x: Any) -> None:
+    """Give ``x``'s empty array the strides ``x.stride()`` shows, for its views to keep.
+
+    numpy gives a new empty array strides of 0, where PyTorch gives a new tensor its usual
+    strides (``stride()`` answers PyTorch's); a view keeps its input's strides in both, so
+    ``zeros(0, 3).t()`` has strides ``(1, 3)`` only if ``zeros(0, 3)``'s array has ``(3, 1)``.
+    (An empty array has no elements: its strides are all there is to change.)
+    """
+    array = x._array
+    strides = x.stride()
+    if element_strides(array) != strides:
+        x._array = strided(array, array.shape, strides)
 
 
 def make_view(
@@ -196,6 +214,8 @@ def make_view(
             no_grad = source._view.created_in_no_grad
             in_inference = source._view.created_in_inference
             multi = source._view.multi_output_name
+    if switches.guarded:  # debugging hook: a view of a guarded buffer inherits its flag
+        guard.note_view(view._array)
     grad_fn = view._grad_fn
     view._view = ViewInfo(
         steps,
@@ -235,7 +255,7 @@ class AsStrided(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         """The gradient placed back into a base-shaped array (recorded under create_graph)."""
         if isinstance(grad, TensorBase):
-            return ScatterIntoBase.apply(grad, ctx.base_shape, ctx.base_strides, ctx.steps), None
+            return as_strided_backward(grad, ctx.base_shape, ctx.base_strides, ctx.steps), None
         return scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides), None
 
 
@@ -274,7 +294,7 @@ class Strided(ViewOp):
         """The gradient placed back into an array laid out like ``x``."""
         steps = ((Strided, (tuple(grad.shape), ctx.strides, ctx.offset), None),)
         if isinstance(grad, TensorBase):
-            scattered = ScatterIntoBase.apply(grad, ctx.base_shape, ctx.base_strides, steps)
+            scattered = as_strided_backward(grad, ctx.base_shape, ctx.base_strides, steps)
         else:
             scattered = scatter_into_base(grad, ctx.base_shape, steps, ctx.base_strides)
         return scattered, None, None, None
@@ -323,6 +343,52 @@ class ScatterIntoBase(Op):
         if isinstance(grad, TensorBase):
             return AsStrided.apply(grad, ctx.steps), None, None, None
         return np.array(replay(ctx.steps, grad), copy=True), None, None, None
+
+
+def as_strided_backward(
+    grad: TensorBase,
+    base_shape: tuple[int, ...],
+    base_strides: tuple[int, ...],
+    steps: tuple[ViewStep, ...],
+) -> TensorBase:
+    """The view's gradient placed back into its base, recorded as PyTorch's formula records it.
+
+    Under create_graph PyTorch's ``as_strided_backward`` squeezes the gradient's size-1 dims
+    and sums its expanded ones (last dim first), copies it into a view of a zero "storage"
+    (CopySlices) and returns the storage viewed with the base's geometry (AsStridedBackward0):
+    the gradient is a view of the storage, at version 1. Views whose region still overlaps
+    itself then, or that are empty, take the scatter op instead (a graph of other names).
+    """
+    itemsize = grad._array.itemsize
+    block = empty_like_layout(base_shape, base_strides, grad._array.dtype)
+    view = replay(steps, block)
+    start = np.ravel(block, order="K").__array_interface__["data"][0]
+    offset = (view.__array_interface__["data"][0] - start) // itemsize
+    element_strides = [stride // itemsize for stride in view.strides]
+    kept = [d for d, size in enumerate(view.shape) if size != 1 and element_strides[d] != 0]
+    sizes = [view.shape[d] for d in kept]
+    strides = [element_strides[d] for d in kept]
+    if view.size == 0 or min(strides, default=0) < 0 or _may_overlap(sizes, strides):
+        return ScatterIntoBase.apply(grad, base_shape, base_strides, steps)  # type: ignore
+    for dim in reversed(range(view.ndim)):  # (PyTorch's order: from the last dim)
+        if view.shape[dim] == 1:
+            grad = grad.squeeze(dim)
+        elif element_strides[dim] == 0:
+            grad = grad.sum(dim)
+    storage = TensorBase.output_class._make(np.zeros(block.size, dtype=block.dtype))
+    Strided.apply(storage, tuple(sizes), tuple(strides), offset).copy_(grad)
+    base_layout = tuple(stride // block.itemsize for stride in block.strides)
+    return Strided.apply(storage, tuple(base_shape), base_layout, 0)
+
+
+def _may_overlap(sizes: list[int], strides: list[int]) -> bool:
+    """PyTorch's ``_maybe_overlapping_memory``: whether two indices may reach one element."""
+    reach = 0
+    for stride, size in sorted(zip(strides, sizes)):
+        if stride <= reach:
+            return True
+        reach += stride * (size - 1)
+    return False
 
 
 def empty_like_layout(

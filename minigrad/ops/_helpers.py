@@ -21,11 +21,10 @@ from minigrad.autograd.tensor_base import TensorBase
 class ToCopy(Op):
     """y = x as another dtype;  dx = grad (cast back by the node).  Saves nothing."""
 
-    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
-
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-        return x.astype(dtype)
+        # (laid out here, vectors too: a 1-element one keeps its stride, PyTorch's rule)
+        return preserved_result(x.astype(dtype), (x,))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -297,10 +296,22 @@ def promote_inplace(
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)
     if not np.can_cast(dtype, target._array.dtype, casting="same_kind"):
+        if isinstance(other, TensorBase):
+            _check_fits_target(target._array.shape, other._array.shape)
         raise RuntimeError(
             errors.inplace_dtype_mismatch(display_name(dtype), display_name(target._array.dtype))
         )
     return other, dtype
+
+
+def _check_fits_target(shape: tuple[int, ...], other: tuple[int, ...]) -> None:
+    """PyTorch's TensorIterator sizes an in-place op's operands before it types them."""
+    try:
+        broadcast = np.broadcast_shapes(shape, other)
+    except ValueError:
+        raise RuntimeError(errors.broadcast_mismatch(shape, other)) from None
+    if broadcast != shape:
+        raise RuntimeError(errors.inplace_shape_mismatch(shape, broadcast))
 
 
 class NoDerivative(Op):

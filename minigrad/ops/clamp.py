@@ -91,8 +91,8 @@ def clamp_(input: Any, min: Any = None, max: Any = None) -> Any:
         dtype = compute_dtype(input, min, max)
         return call_ternary(lambda *args: apply_inplace(ClampTensor, *args), (input, min, max),
                             dtype)
-    _check_float_bound(input, min)
-    _check_float_bound(input, max)
+    _check_number_bound(input, min)
+    _check_number_bound(input, max)
     return apply_inplace(Clamp, input, min, max)
 
 
@@ -205,16 +205,25 @@ def _clamp_one_side_(input: Any, bound: Any, tensor_op: type[Op], number_op: typ
     if isinstance(bound, TensorBase):
         bound, dtype = promote_inplace(input, bound)
         return apply_inplace(tensor_op, input, bound, dtype)
-    _check_float_bound(input, bound)
+    _check_number_bound(input, bound)
     return apply_inplace(number_op, input, bound)
 
 
-def _check_float_bound(input: Any, bound: Any) -> None:
-    """A float bound cannot be written into an integer tensor in place (PyTorch's text)."""
-    if input._array.dtype.kind != "f" and isinstance(bound, float):
-        raise RuntimeError(
-            errors.inplace_dtype_mismatch("Float", errors.CPP_TYPE_NAMES[input._array.dtype.name])
-        )
+def _check_number_bound(input: Any, bound: Any) -> None:
+    """A number bound the tensor cannot hold in place: PyTorch's text, with C++ type names.
+
+    A float bound cannot go into an integer tensor, nor an int one into a bool tensor.
+    """
+    kind = input._array.dtype.kind
+    if kind != "f" and isinstance(bound, float):
+        result = "Float"
+    elif kind == "b" and type(bound) is int:
+        result = "Long"
+    else:
+        return
+    raise RuntimeError(
+        errors.inplace_dtype_mismatch(result, errors.CPP_TYPE_NAMES[input._array.dtype.name])
+    )
 
 
 def _bound_dtype(input: Any, bound: Any) -> Any:

@@ -16,7 +16,12 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import result_type
-from minigrad._layout import concatenated_result, contiguous_result, preserved_result
+from minigrad._layout import (
+    concatenated_result,
+    contiguous_result,
+    preserved_result,
+    stacked_result,
+)
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
@@ -113,8 +118,6 @@ class Stack(Op):
     Saves nothing.
     """
 
-    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
-
     fields = ("dim", "count")  # (dim as given: PyTorch's node shows it so)
     saved_options = {"dim": as_given("dim")}
 
@@ -122,7 +125,9 @@ class Stack(Op):
     def forward(ctx: Any, *args: Any) -> np.ndarray:
         *arrays, dim, dtype = args
         ctx.dim, ctx.count = dim, len(arrays)
-        return np.stack(arrays, axis=dim, dtype=dtype, casting="unsafe")
+        result = np.stack(arrays, axis=dim, dtype=dtype, casting="unsafe")
+        # Laid out here, where dim is known: PyTorch's stack is a cat (_layout.stacked_result)
+        return stacked_result(result, arrays, dim % result.ndim)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
@@ -239,15 +244,14 @@ def tile(input: Any, dims: Any) -> Any:
 class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
-    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
-
     fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
     saved_options = {"dims": as_given("dims")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
         ctx.dims = dims
-        return np.array(np.flip(x, dims) if dims and x.ndim else x, copy=True)
+        result = np.array(np.flip(x, dims) if dims and x.ndim else x, copy=True)
+        return preserved_result(result, (x,))  # (vectors too: PyTorch's preserve_format)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -296,6 +300,8 @@ class Roll(Op):
         ctx.shifts, ctx.dims = shifts, dims
         if not dims:  # (PyTorch rolls a flattened row-major copy)
             return contiguous_result(np.roll(x, shifts[0]), (x,))
+        if not x.size:  # (PyTorch's roll of an empty tensor is its clone)
+            return preserved_result(x.copy(), (x,))
         result = np.roll(x, shifts, axis=dims)
         # Laid out as PyTorch's: each roll along a dim is a cat of two slices, and an empty
         # slice (a shift by a multiple of the size) suggests row-major to the cat.

@@ -44,8 +44,6 @@ class Sort(Op):
     indices is not.
     """
 
-    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
-
     fields = ("dim", "shape")
     saves = "indices"
     saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
@@ -53,11 +51,14 @@ class Sort(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, descending: bool) -> tuple[Any, Any]:
         axis = dim % max(x.ndim, 1)  # (``dim`` is kept as given: PyTorch's node shows it so)
-        indices = sort_order(x, axis, descending)
+        order = sort_order(x, axis, descending)
+        values = x.copy() if x.ndim == 0 else np.take_along_axis(x, order, axis=axis)
+        # Both laid out as PyTorch's (preserve_format), vectors too: a 1-element one keeps its
+        # stride. (Before saving: the saved indices are the output.)
+        indices = preserved_result(order, (x,))
         ctx.save_for_backward(indices)
         ctx.dim, ctx.shape = dim, x.shape
-        values = x.copy() if x.ndim == 0 else np.take_along_axis(x, indices, axis=axis)
-        return values, indices
+        return preserved_result(values, (x,)), indices
 
     @staticmethod
     def backward(ctx: Any, grad: Any, _: Any) -> tuple[Any, None, None]:

@@ -746,12 +746,11 @@ def erf_(input: Any) -> Any:
 class NanToNum(Op):
     """y = x with nan, +inf, -inf replaced;  dx = grad where x is finite.  Saves its input."""
 
-    result_layout = staticmethod(preserved_result)  # (PyTorch's: preserve_format)
-
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, nan: Any, posinf: Any, neginf: Any) -> np.ndarray:
         ctx.save_for_backward(x)
-        return np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
+        result = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
+        return preserved_result(result, (x,))  # (vectors too: PyTorch's preserve_format)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:

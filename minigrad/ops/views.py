@@ -183,7 +183,7 @@ class Unsqueeze(ViewOp):
         result = np.expand_dims(x, dim)
         if result.strides == tuple(strides):
             return result
-        return np.lib.stride_tricks.as_strided(x, shape=tuple(shape), strides=tuple(strides))
+        return strided(x, tuple(shape), tuple(s // x.itemsize for s in strides))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:

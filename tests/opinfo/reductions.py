@@ -9,6 +9,7 @@ differentiable in the ordinary sense: checked against PyTorch, skipped by finite
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -73,6 +74,39 @@ def dim_samples(make: Callable[..., np.ndarray] = real, tuples: bool = True,
         return out
 
     return samples
+
+
+def with_nans(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    """Real values, about a third of them NaN (nansum's edge everywhere)."""
+    values = real(rng, *shape)
+    return np.where(rng.random(shape) < 0.3, np.nan, values)
+
+
+def and_with_nans(samples: Callable[..., Samples]) -> Samples:
+    """``samples()``, then ``samples(with_nans)`` (the first sample, which the misuse sweep
+    varies and casts to integers, without NaN)."""
+
+    def both(rng: np.random.Generator) -> list[Sample]:
+        nans = [replace(sample, name=f"nan_{sample.name}")
+                for sample in samples(with_nans)(rng)]
+        return [*samples()(rng), *nans]
+
+    return both
+
+
+def count_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x, dim)`` for count_nonzero: zeros, NaNs (nonzero), dims, tuples, transposed."""
+    mixed = np.where(rng.random((3, 4)) < 0.4, 0.0, with_nans(rng, 3, 4))
+    return [
+        Sample((np.where(rng.random((3, 4)) < 0.4, 0.0, real(rng, 3, 4)), 1), name="first"),
+        Sample((mixed, None), name="full"),
+        Sample((mixed, 1), name="dim"),
+        Sample((mixed, -2), name="dim_neg"),
+        Sample((mixed, 0), name="transposed", transposed=True),
+        Sample((mixed, (0, 1)), name="tuple"),
+        Sample((np.zeros((2, 3, 2)), (2, 0)), name="3d_zeros"),
+        Sample((np.ones(()), None), name="0d"),
+    ]
 
 
 def with_edge(base: Samples, *edges: tuple[Any, ...]) -> Samples:
@@ -281,6 +315,20 @@ OPS: list[OpInfo] = [
            bad_inputs=(BadInput((np.ones((2, 3), dtype=np.int64), 0), name="integer"),)),
     OpInfo("log_softmax_function", lambda lib, x, dim: lib.log_softmax(x, dim), softmax_samples),
     # --- all and any --------------------------------------------------------------------------
+    # --- nansum, count_nonzero (ops/reduction_extra.py) ------------------------------------
+    OpInfo("nansum", reduce_call("nansum"),
+           with_edge(and_with_nans(dim_samples), ([[np.nan, np.nan], [1.0, 2.0]], 1, False),
+                     ([[np.nan, 2.0]], (), True), ([[np.nan, 2.0], [3.0, 4.0]], None)),
+           bad_inputs=BAD_DIMS),
+    OpInfo("nansum_function", lambda lib, x: lib.nansum(x), and_with_nans(full_samples),
+           op="nansum"),
+    OpInfo("nansum_dtype", lambda lib, x, dim: lib.nansum(x, dim, dtype=lib.float64),
+           lambda rng: [Sample((real(rng, 3, 4), 1), name="2d"),
+                        Sample((with_nans(rng, 3, 4), 0), name="nan_2d")], op="nansum"),
+    OpInfo("count_nonzero", lambda lib, x, dim: x.count_nonzero() if dim is None else
+           lib.count_nonzero(x, dim), count_samples, differentiable=False,
+           bad_inputs=(BadInput((np.ones((2, 3)), 2), name="dim_out_of_range"),
+                       BadInput((np.ones((2, 3)), (1, 1)), name="dim_repeated"))),
     OpInfo("all", reduce_call("all"), logical_samples, differentiable=False,
            bad_inputs=(BadInput((np.ones((2, 3)), 3, False), name="dim"),)),
     OpInfo("any", lambda lib, x, dim, keepdim: lib.any(x) if dim is None else

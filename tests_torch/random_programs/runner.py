@@ -130,7 +130,12 @@ def _note_gradient(
     if not isinstance(value, library.Tensor) or name is None:
         return
     derived = statement.kind == "view" and any(o in offsets for o in statement.operands)
-    if statement.kind in _GRADIENT_KINDS or derived:
+    # An op that returns its operand itself (``g.float()`` of a float32 ``g``) binds the
+    # gradient under a second name: the same tensor, compared from the same version.
+    same = [o for o in statement.operands if o in offsets and namespace.get(o) is value]
+    if same:
+        offsets[name] = offsets[same[0]]
+    elif statement.kind in _GRADIENT_KINDS or derived:
         offsets[name] = value._version
     elif statement.kind in _BINDING_KINDS:
         offsets.pop(name, None)

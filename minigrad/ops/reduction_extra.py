@@ -1,0 +1,78 @@
+"""Reductions added beside ``reduction.py``'s: nansum and count_nonzero.
+
+nansum saves its input (its gradient is 0 where the input was NaN), as PyTorch's does, so
+writing the input in place after a nansum makes backward raise. count_nonzero is not
+differentiable: its result is int64.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad._layout import contiguous_result
+from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import dims_as_given
+from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops._helpers import normalize_dims, operand, sum_dtype
+from minigrad.ops.reduction import _spread, reduced_dims
+
+
+class Nansum(Op):
+    """y = sum of the elements that are not NaN (over ``axes``);  dx = grad where x is not NaN.
+
+    Saves its input (where the NaNs were). ``given_dim``: the dims as given, which PyTorch's
+    ``_saved_dim`` shows (None without dims).
+    """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
+    fields = ("shape", "axes", "keepdim", "given_dim")
+    saved_options = {"dim": dims_as_given("given_dim"), "keepdim": "keepdim"}
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool, dtype: Any,
+                given_dim: Any) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.shape, ctx.axes, ctx.keepdim, ctx.given_dim = x.shape, axes, keepdim, given_dim
+        return np.asarray(np.nansum(x, axis=axes, keepdims=keepdim, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+        (x,) = ctx.saved_tensors
+        spread = _spread(grad, ctx.shape, ctx.axes, ctx.keepdim)
+        return spread * np.logical_not(np.isnan(x)), None, None, None, None
+
+
+def nansum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """Sum of the elements that are not NaN, of all or over ``dim`` (an int or a tuple).
+
+    Integers and bools sum to int64, as ``sum``'s do; an empty tuple of dims means every dim.
+    Records NansumBackward0, which saves the input.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.0, float("nan")], [3.0, 4.0]]).nansum(dim=1)
+        tensor([1., 7.])
+    """
+    array = operand(input)
+    numpy_dtype = sum_dtype(array, dtype, "nansum")
+    return Nansum.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype, dim)
+
+
+def count_nonzero(input: Any, dim: Any = None) -> Any:
+    """How many elements are nonzero, of all or over ``dim`` (an int or a tuple): int64.
+
+    NaN counts as nonzero. Not differentiable.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[0.0, 1.0], [2.0, 0.0]]).count_nonzero(dim=0)
+        tensor([1, 1])
+    """
+    array = operand(input)
+    axes = normalize_dims(dim, array.ndim)
+    result = np.asarray(np.count_nonzero(array, axis=axes), dtype=np.int64)
+    # (not recorded: laid out here as the recorded reductions are, ``contiguous_result``)
+    return TensorBase.output_class._make(contiguous_result(result, (array,)))
