@@ -217,6 +217,30 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
     return _connect(function, node, args, arrays, raw, needs, target)
 
 
+def record_checked(
+    function: type[Function], args: tuple[Any, ...], needs: tuple[bool, ...]
+) -> TensorBase:
+    """``record`` for a caller that has answered step 1 itself: a composite's recording function.
+
+    ``F.linear`` (``t`` then ``addmm``) and ``cross_entropy`` (``log_softmax`` then
+    ``nll_loss``) check their common case at once and record its ops through here: no argument
+    is a view (none has a history to catch up with), every thread records with no mode
+    watching (``debug_switches.modes_on``), the op has no result layout rule and gives one
+    array result, and ``needs`` tells which inputs need a gradient, one at least. Steps 2 to 5
+    are ``_general``'s and ``_connect``'s own: the graph is the one the ops' ``apply`` records.
+    """
+    node = new_node(function, args) if function._option_defaults else function._Node()
+    node._saved = ()
+    node.needs_input_grad = needs
+    arrays = [arg._array if isinstance(arg, TensorBase) else arg for arg in args]
+    token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+    try:
+        raw = function.forward(node, *arrays)
+    finally:
+        restore(token)
+    return _connect(function, node, args, arrays, raw, needs, None)
+
+
 def _laid_out(
     layout: Callable[[np.ndarray, Any], np.ndarray], node: Any, raw: np.ndarray, inputs: Any
 ) -> np.ndarray:

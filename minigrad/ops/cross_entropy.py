@@ -13,11 +13,10 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad.autograd import quiet, record, saved
+from minigrad.autograd import record
 from minigrad.autograd.debug_switches import modes_on
 from minigrad.autograd.function import Op
-from minigrad.autograd.graph import sequence_numbers
-from minigrad.autograd.tensor_base import TensorBase, new_result
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
@@ -330,23 +329,20 @@ def cross_entropy(
     return _nll_loss_nd(logp, target, weight, enum, ignore_index)
 
 
-_next_sequence_nr = sequence_numbers.__next__
 _NEEDS_FIRST_OF_2, _NEEDS_FIRST_OF_5 = record.NEEDS[2][1], record.NEEDS[5][1]
-_ZEROS_1 = record.ZEROS[1]
 
 
 def _record_log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> Any:
-    """``nll_loss(log_softmax(input, 1), target)`` recorded in one pass, or None for other calls.
+    """``nll_loss(log_softmax(input, 1), target)`` recorded with its checks answered once, or None.
 
     The graph is the general path's, node for node: ``LogSoftmaxBackward0`` (saving its result)
-    and ``NllLossBackward0`` on it (saving that result, the target and the total weight), with
-    the same sequence numbers, edges, shapes and saved entries (packed by ``saved.pack_fast``,
-    as a recording function packs them); the two forwards are the ops' own, so a bad target
-    raises from NllLoss's forward as before. What it leaves out is the general path's
-    per-argument work and checks, which this call's common case answers once: (N, C) logits
-    that are a plain tensor (no view) of a floating dtype and need a gradient, a plain int64 or
-    uint8 target of N entries, no class weight, and every thread recording with no mode
-    watching (``debug_switches.modes_on``). Anything else returns None before anything ran.
+    and ``NllLossBackward0`` on it (saving that result, the target and the total weight),
+    recorded by ``record.record_checked``; a bad target raises from NllLoss's forward as before.
+    What it leaves out is the general path's per-argument work and checks, which this call's
+    common case answers once: (N, C) logits that are a plain tensor (no view) of a floating
+    dtype and need a gradient, a plain int64 or uint8 target of N entries, no class weight, and
+    every thread recording with no mode watching (``debug_switches.modes_on``). Anything else
+    returns None before anything ran.
     """
     if modes_on or not record.FAST_BRANCH or not (
             isinstance(input, TensorBase) and isinstance(target, TensorBase)):
@@ -358,49 +354,12 @@ def _record_log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: in
                                                 or input._requires_grad)
             or LogSoftmax.result_layout is not None or NllLoss.result_layout is not None):
         return None
-    # LogSoftmaxBackward0
-    node = LogSoftmax._Node()
-    node._saved = ()
-    node.needs_input_grad = _NEEDS_FIRST_OF_2
-    token = quiet.silence()  # inf and nan are values, not warnings
-    try:
-        y = LogSoftmax.forward(node, x, 1)
-    finally:
-        quiet.restore(token)
-    node._sequence_nr = _next_sequence_nr()
-    edge, edge_nr = input._gradient_edge()
-    node._next_nodes = (edge,)
-    node._next_nrs = (edge_nr,) if edge_nr else _ZEROS_1
-    node._input_meta = _input_meta(y, x)
-    logp = new_result(y, node)
-    saved.pack_fast(node, node._saved, input, None, y, logp)
-    # NllLossBackward0 on it
-    loss_node = NllLoss._Node()
-    loss_node._saved = ()
-    loss_node.needs_input_grad = _NEEDS_FIRST_OF_5
-    token = quiet.silence()
-    try:
-        raw = NllLoss.forward(loss_node, y, t, None, enum, ignore_index)
-    finally:
-        quiet.restore(token)
-    loss_node._sequence_nr = _next_sequence_nr()
-    loss_node._next_nodes = (node,)
-    loss_node._next_nrs = _ZEROS_1
-    out = raw if type(raw) is np.ndarray else np.asarray(raw)
-    loss_node._input_meta = _input_meta(out, y)
-    loss = new_result(out, loss_node)
-    saved.pack_fast(loss_node, loss_node._saved, logp, target, raw, loss)
-    return loss
+    logp = record.record_checked(LogSoftmax, (input, 1), _NEEDS_FIRST_OF_2)
+    return record.record_checked(
+        NllLoss, (logp, target, None, enum, ignore_index), _NEEDS_FIRST_OF_5)
 
 
 _TARGET_DTYPES = (np.dtype(np.int64), np.dtype(np.uint8))  # (what nll_loss takes)
-
-
-def _input_meta(result: np.ndarray, input: np.ndarray) -> Any:
-    """A one-input node's ``_input_meta``, as recording makes it: None if the shapes agree."""
-    if result.shape == input.shape and result.dtype == input.dtype:
-        return None
-    return ((input.shape, input.dtype),)
 
 
 def _check_label_smoothing(label_smoothing: float) -> None:

@@ -17,13 +17,11 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import quiet, record
+from minigrad.autograd import record
 from minigrad.autograd.debug_switches import modes_on
 from minigrad.autograd.function import Op
-from minigrad.autograd.graph import sequence_numbers
-from minigrad.autograd.saved import NOTHING, ON_TENSOR
 from minigrad.autograd.saved_attributes import constant
-from minigrad.autograd.tensor_base import TensorBase, new_result
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import make_view
 from minigrad.ops import einsum as einsum_ops
 from minigrad.ops import linalg, views
@@ -108,22 +106,21 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
 # ``T.apply(weight, 0, 1)``'s view step, and its node's needs (the weight alone needs a gradient)
 _T_STEP = (views.T, (0, 1), None)
 _T_NEEDS = (True, False, False)
-_next_sequence_nr = sequence_numbers.__next__
+_ADDMM_NEEDS = record.NEEDS[5][4:8]  # the view always needs one; the bias and input by bits
 
 
 def _record_affine(input: Any, weight: Any, bias: Any) -> Any:
-    """``F.linear`` of a matrix with a bias, recorded in one pass, or None for other calls.
+    """``F.linear`` of a matrix with a bias, recorded with its checks answered once, or None.
 
     The graph is the general path's (``views.t`` then ``_addmm``), node for node: a
     ``TBackward0`` on the weight, the view ``weight.t()`` (sharing the weight's counter), and
-    ``AddmmBackward0`` on (bias, input, that view), saving what Addmm's forward saves, with the
-    same sequence numbers, edges, shapes and saved entries; the two forwards are the ops' own.
+    ``AddmmBackward0`` on (bias, input, that view), recorded by ``record.record_checked``.
     What it leaves out is the general path's per-argument work, which this call's common case
     answers once: three plain tensors (no view: none has a history to catch up with) of one
     floating dtype whose shapes fit (the checks of ``_addmm`` all pass), a weight that is a leaf
-    requiring grad (PyTorch's ``nn.Linear``), no inference tensor to save, and every thread
-    recording with no mode watching (``debug_switches.modes_on``: anomaly mode's stacks,
-    saved-tensor hooks, the debugging aids). Anything else returns None before anything ran.
+    requiring grad (PyTorch's ``nn.Linear``), and every thread recording with no mode watching
+    (``debug_switches.modes_on``: anomaly mode's stacks, saved-tensor hooks, the debugging
+    aids). Anything else returns None before anything ran.
     """
     if modes_on or not record.FAST_BRANCH or linalg.Addmm.result_layout is not None:
         return None  # (a layout rule for Addmm's result: the general path applies it)
@@ -138,57 +135,12 @@ def _record_affine(input: Any, weight: Any, bias: Any) -> Any:
             or input._base is not None or weight._base is not None or bias._base is not None
             or weight._grad_fn is not None or not weight._requires_grad):
         return None
-    x_counter, w_counter = input._counter, weight._version_counter()
-    if w_counter.is_inference or (x_counter is not None and x_counter.is_inference):
-        return None  # saving it raises: the general path's error
-    # TBackward0 and the view weight.t()
-    t_node = views.T._Node()
-    t_node._saved = ()
-    t_node.needs_input_grad = _T_NEEDS
-    wt = views.T.forward(t_node, w, 0, 1)
-    t_node._sequence_nr = _next_sequence_nr()
-    t_node._next_nodes = (weight._gradient_edge()[0],)
-    t_node._next_nrs = _ZEROS_1
-    # (a square weight's gradient already has its shape)
-    t_node._input_meta = None if w.shape == wt.shape else ((w.shape, dtype),)
-    weight_t = new_result(wt, t_node)
+    weight_t = record.record_checked(views.T, (weight, 0, 1), _T_NEEDS)
     make_view(weight_t, weight, _T_STEP, None)
-    # AddmmBackward0 on (bias, input, weight.t())
     x_needs = input._grad_fn is not None or input._requires_grad
     b_needs = bias._grad_fn is not None or bias._requires_grad
-    node = linalg.Addmm._Node()
-    node._saved = ()
-    node.needs_input_grad = _ADDMM_NEEDS[b_needs + 2 * x_needs]
-    token = quiet.silence()  # inf and nan are values, not warnings
-    try:
-        raw = linalg.Addmm.forward(node, b, x, wt, 1, 1)
-    finally:
-        quiet.restore(token)
-    node._sequence_nr = _next_sequence_nr()
-    b_edge, b_nr = bias._gradient_edge() if b_needs else _NO_EDGE
-    x_edge, x_nr = input._gradient_edge() if x_needs else _NO_EDGE
-    node._next_nodes = (b_edge, x_edge, t_node)
-    node._next_nrs = (b_nr, x_nr, 0) if b_nr or x_nr else _ZEROS_3
-    shape = raw.shape
-    if (not b_needs or b.shape == shape) and (not x_needs or x.shape == shape) and (
-            wt.shape == shape):
-        node._input_meta = None  # every gradient already has its input's shape
-    else:
-        node._input_meta = ((b.shape, dtype) if b_needs else None,
-                            (x.shape, dtype) if x_needs else None, (wt.shape, dtype))
-    output = new_result(raw, node)
-    # Addmm's forward saved (input, weight.t() if the input needs a gradient): packed as
-    # ``saved.pack`` packs arguments 1 and 2 (the input kept in the node's slot)
-    node._input1 = input
-    node._saved = (x, ON_TENSOR, 0 if x_counter is None else x_counter.version, "_input1",
-                   input._grad_fn is not None, 1) + (
-        (wt, ON_TENSOR, w_counter.version, weight_t, True, 2) if x_needs else NOTHING)
-    return output
-
-
-_ADDMM_NEEDS = record.NEEDS[5][4:8]  # the view always needs one; the bias and input by bits
-_ZEROS_1, _ZEROS_3 = record.ZEROS[1], record.ZEROS[3]
-_NO_EDGE = (None, 0)
+    return record.record_checked(
+        linalg.Addmm, (bias, input, weight_t, 1, 1), _ADDMM_NEEDS[b_needs + 2 * x_needs])
 
 
 def _matmul_weight(input: Any, wt: Any) -> Any:
