@@ -297,7 +297,10 @@ class CopySlices(Node):
             return (None, *fn_grads[1:])
         if has_internal_overlap(region):
             raise RuntimeError(errors.INTERNAL_OVERLAP)  # the view was expanded
-        view.copy_(fn_grads[0])
+        old_grad = fn_grads[0]
+        if not isinstance(old_grad, TensorBase):  # a constant (ge_'s zeros): no history
+            old_grad = TensorBase.output_class._make(np.asarray(old_grad))
+        view.copy_(old_grad)
         return (result, *fn_grads[1:])
 
     def _backward_scattered(self, grad: Any, fn: BackwardNode) -> tuple[Any, ...]:
