@@ -233,6 +233,9 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("std var", REDUCE_CAST),
     "sum": TakesOut(REDUCE, accepts=_has_dim,
                     signatures=tuple(s.format(dims="tuple of ints") for s in _SUM_SIGNATURES)),
+    # with or without a dim (unlike sum); its kernel exists for floating out dtypes only
+    "nansum": TakesOut(DtypeRule("float", "\"nansum_cpu\" not implemented for '{out}'",
+                                 compute_in="input", error=NotImplementedError)),
     "prod": TakesOut(REDUCE, accepts=_has_dim,
                      signatures=tuple(s.format(dims="int") for s in _SUM_SIGNATURES)),
     "mean": TakesOut(lambda args, kwargs: REDUCE_CAST if _has_dim(args, kwargs) else DtypeRule(
