@@ -102,3 +102,19 @@ def test_in_place_writes_after_forward_raise_as_in_pytorch(x_shape, w_shape, kin
     mine = _outcome(minigrad, F, x, w, b, kind, written)
     theirs = _outcome(torch, torch.nn.functional, x, w, b, kind, written)
     assert mine == theirs
+
+
+@pytest.mark.parametrize(("x_shape", "w_shape"), [((2, 0), (3, 0)), ((0, 4), (3, 4)),
+                                                  ((2, 4), (0, 4))])
+def test_empty_operands_save_pytorchs_strides(x_shape, w_shape):
+    # An empty weight's view ``w.t()`` takes the strides PyTorch gives it (ViewOp.apply's
+    # empty-tensor rule), which the one-pass recording leaves to the general path.
+    saved = {}
+    for lib, functional in ((minigrad, F), (torch, torch.nn.functional)):
+        x = lib.zeros(x_shape, requires_grad=True)
+        w = lib.zeros(w_shape, requires_grad=True)
+        b = lib.zeros(w_shape[0], requires_grad=True)
+        node = functional.linear(x, w, b).grad_fn
+        saved[lib] = (node.name(), tuple(node._saved_mat1.stride()),
+                      tuple(node._saved_mat2.stride()))
+    assert saved[minigrad] == saved[torch]

@@ -133,7 +133,8 @@ def _record_affine(input: Any, weight: Any, bias: Any) -> Any:
             or x.dtype != dtype or b.dtype != dtype
             or x.shape[1] != w.shape[1] or b.shape[0] != w.shape[0]
             or input._base is not None or weight._base is not None or bias._base is not None
-            or weight._grad_fn is not None or not weight._requires_grad):
+            or weight._grad_fn is not None or not weight._requires_grad
+            or not w.size):  # (an empty weight's view takes ViewOp.apply's strides)
         return None
     weight_t = record.record_checked(views.T, (weight, 0, 1), _T_NEEDS)
     make_view(weight_t, weight, _T_STEP, None)
