@@ -587,6 +587,7 @@ def _run_hooks_and_node(
     create_graph: bool,
     anomaly_on: bool,
 ) -> tuple[Any, ...]:
+    """``_run_general``'s work once anomaly mode's parent is set: hooks, then the node."""
     if grads is None:
         grads = [None] * node._num_outputs
     if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
