@@ -9,12 +9,16 @@
   stride 0.
 - ``arange`` with a tensor that is not a number among two or three arguments: the parser's
   listing of the overloads.
+- ``ctx.mark_dirty`` in a custom Function: a dirty view rebases its base's history
+  (CopySlices: the base's gradient is right), a view of a leaf is refused, so is a dirty
+  tensor not returned (with or without grad) or a number; one that is not an input warns.
 Each case runs in both libraries; the outcome (values, dtype and strides, or the error's type
 and text) must be the same.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -129,3 +133,113 @@ ARANGE_CASES: dict[str, Callable[[Any], Any]] = {
 def test_arange_with_a_tensor_as_pytorch(name: str) -> None:
     case = ARANGE_CASES[name]
     assert _outcome(minigrad, case) == _outcome(torch, case)
+
+
+def _dirty_function(lib: Any, forward: Callable[..., Any]) -> Any:
+    """A custom Function of one or two inputs whose forward is ``forward(ctx, *inputs)``."""
+
+    class Dirty(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, *inputs: Any) -> Any:
+            return forward(ctx, *inputs)
+
+        @staticmethod
+        def backward(ctx: Any, *grads: Any) -> Any:
+            return grads[0] * 2
+
+    return Dirty
+
+
+def _dirty_not_input(lib: Any) -> Any:
+    def forward(ctx: Any, x: Any) -> Any:
+        y = x * 2
+        ctx.mark_dirty(y)
+        return y
+
+    x = lib.ones(3, requires_grad=True)
+    y = _dirty_function(lib, forward).apply(x)
+    y.sum().backward()
+    return y.grad_fn.name(), x.grad.tolist()
+
+
+def _write(ctx: Any, x: Any) -> Any:
+    x.mul_(2)
+    ctx.mark_dirty(x)
+    return x
+
+
+def _dirty_view(lib: Any) -> Any:
+    leaf = lib.ones(4, requires_grad=True)
+    base = leaf.clone()
+    view = base[:2]
+    result = _dirty_function(lib, _write).apply(view)
+    base.sum().backward()
+    names = result.grad_fn.name(), base.grad_fn.name().replace("torch", "minigrad")
+    return result is view, names, view._version, leaf.grad.tolist()
+
+
+def _dirty_view_of_leaf(lib: Any) -> Any:
+    return _dirty_function(lib, _write).apply(lib.ones(4, requires_grad=True)[:2])
+
+
+def _dirty_view_two_outputs(lib: Any) -> Any:
+    def forward(ctx: Any, x: Any) -> Any:
+        return _write(ctx, x), x * 3
+
+    return _dirty_function(lib, forward).apply(lib.ones(4, requires_grad=True).clone()[:2])
+
+
+def _dirty_not_returned(lib: Any, requires_grad: bool) -> Any:
+    def forward(ctx: Any, x: Any) -> Any:
+        _write(ctx, x)
+        return x * 2
+
+    return _dirty_function(lib, forward).apply(lib.ones(3, requires_grad=requires_grad) * 1)
+
+
+def _dirty_returned_twice(lib: Any) -> Any:
+    def forward(ctx: Any, x: Any) -> Any:
+        return _write(ctx, x), x
+
+    leaf = lib.ones(3, requires_grad=True)
+    x = leaf.clone()
+    first, second = _dirty_function(lib, forward).apply(x)
+    (first.sum() + 2 * second.sum()).backward()
+    return first is x, second is x, x._version, leaf.grad.tolist()
+
+
+def _dirty_number(lib: Any) -> Any:
+    def forward(ctx: Any, x: Any) -> Any:
+        ctx.mark_dirty(3)
+        return x * 1
+
+    return _dirty_function(lib, forward).apply(lib.ones(3, requires_grad=True))
+
+
+DIRTY_CASES: dict[str, Callable[[Any], Any]] = {
+    "not an input": _dirty_not_input,
+    "a view": _dirty_view,
+    "a view of a leaf": _dirty_view_of_leaf,
+    "a view, two outputs": _dirty_view_two_outputs,
+    "not returned": lambda lib: _dirty_not_returned(lib, True),
+    "not returned, no grad": lambda lib: _dirty_not_returned(lib, False),
+    "returned twice": _dirty_returned_twice,
+    "a number": _dirty_number,
+}
+
+
+@pytest.mark.parametrize("name", DIRTY_CASES)
+def test_mark_dirty_corners_as_pytorch(name: str) -> None:
+    case = DIRTY_CASES[name]
+
+    def outcome(lib: Any) -> Any:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = case(lib)
+            except RuntimeError as error:
+                result = str(error)
+        texts = [str(w.message).split(" (Triggered internally")[0] for w in caught]
+        return result, texts
+
+    assert outcome(minigrad) == outcome(torch)
