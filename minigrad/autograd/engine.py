@@ -517,7 +517,7 @@ def _execute(
                 # nobody else can see the array, so it may become ``.grad`` itself
                 # (PyTorch steals it too).
                 owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
-                if not owned and not create_graph and type(grad) is not np.ndarray:
+                if not owned and not create_graph and isinstance(grad, TensorBase):
                     grad = grad._array  # a hook's tensor that someone holds: .grad copies it
                 node._accumulate(grad, owned)
             else:

@@ -16,6 +16,7 @@ the array (a hook's argument, ``.grad``, ``autograd.grad``'s result) starts at t
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any
 
@@ -23,34 +24,75 @@ import numpy as np
 
 from minigrad.autograd.version import VersionCounter
 
-# id of a summed array -> (a weak reference to it, the in-place additions PyTorch made)
+# id of a summed array -> (a weak reference to it, the in-place additions PyTorch made). An
+# entry whose array died stays until the next purge; a lookup checks the reference, so an id
+# reused by a new array never finds an old count.
 _counts: dict[int, tuple[weakref.ref[np.ndarray], int]] = {}
+_PURGE_AT = 4096  # entries; purging then drops the dead ones (cheaper than a callback each)
+# (module-level names read once: ``summed`` runs for every gradient summed in backward)
+_find = _counts.get
+_reference = weakref.ref
+_ndarray = np.ndarray
+_add = np.add
+_refcount = sys.getrefcount
+
+
+def _held_by_buffer_only() -> int:
+    """``previous``'s reference count in ``summed`` when only the buffer's list holds it.
+
+    Measured as the engine calls it (the list, the caller's local, the parameter,
+    getrefcount's argument) rather than assumed: interpreters count differently.
+    """
+
+    def probe(previous: Any, grad: Any) -> int:
+        return _refcount(previous)
+
+    slots = [np.zeros(1)]
+    previous = slots[0]
+    return probe(previous, None)
+
+
+_HELD_BY_BUFFER_ONLY = _held_by_buffer_only()
 
 
 def summed(previous: Any, grad: Any) -> Any:
-    """``previous + grad``: a buffer's gradients added, remembering PyTorch's version."""
-    total = previous + grad
-    # (tensors under create_graph: PyTorch sums out of place; numpy's 0-d sums are scalars)
-    if type(previous) is np.ndarray and type(total) is np.ndarray and _in_place(previous, grad):
-        key = id(total)
-        forget = weakref.ref(total, lambda _, key=key: _counts.pop(key, None))
-        _counts[key] = (forget, 1 + version_of(previous))
+    """``previous + grad``: a buffer's gradients added, remembering PyTorch's version.
+
+    PyTorch adds in place (``can_accumulate_inplace``) when ``previous`` is a dense tensor
+    nothing else refers to. Its test is on reference counts; here the same cases by their
+    kind: ``previous`` owns its memory (a backward formula's fresh result, or an earlier sum;
+    a view keeps its base alive in PyTorch, an expanded seed is a view) and is not ``grad``
+    itself (a gradient handed to two inputs). Tensors (``create_graph``) are summed out of
+    place by PyTorch too; numpy's 0-d sums are scalars, never handed out as they are.
+    """
+    if (
+        previous is grad
+        or type(previous) is not _ndarray
+        or previous.base is not None
+        or type(grad) is not _ndarray
+        or grad.dtype is not previous.dtype and grad.dtype != previous.dtype
+        or grad.shape != previous.shape
+    ):
+        return previous + grad  # (PyTorch's out-of-place sum: a fresh array at version 0)
+    entry = _find(id(previous))
+    if entry is None or entry[0]() is not previous:
+        entry = _counts[id(previous)] = [_reference(previous), 0]
+        if len(_counts) >= _PURGE_AT:
+            _purge()
+    if _refcount(previous) == _HELD_BY_BUFFER_ONLY:
+        # Nothing but the buffer holds it: add in place, as PyTorch does (no new array).
+        _add(previous, grad, previous)  # (out positional: ufunc keywords cost more)
+        entry[1] += 1
+        return previous
+    total = previous + grad  # (held elsewhere too, by the node's results, say: same value)
+    _counts[id(total)] = [_reference(total), entry[1] + 1]
     return total
 
 
-def _in_place(previous: np.ndarray, grad: Any) -> bool:
-    """Whether PyTorch adds ``grad`` into ``previous`` in place (``can_accumulate_inplace``).
-
-    Its test is on reference counts; here the same cases by their shape: ``previous`` owns
-    its memory (a view keeps its base alive in PyTorch), is writeable and dense (not an
-    expanded seed), and is not ``grad`` itself (a gradient given to two inputs).
-    """
-    return (
-        previous is not grad
-        and previous.base is None
-        and previous.flags.writeable
-        and (previous.flags.c_contiguous or previous.flags.f_contiguous)
-    )
+def _purge() -> None:
+    for key, (reference, _) in list(_counts.items()):
+        if reference() is None:
+            _counts.pop(key, None)
 
 
 def version_of(array: Any) -> int:
