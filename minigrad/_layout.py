@@ -23,6 +23,8 @@ from minigrad.ops.strides import (
     empty_strided,
     is_plain,
     iteration_order,
+    iterator_strides,
+    reported_strides,
     view_strides,
 )
 
@@ -105,15 +107,16 @@ def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarra
     result is row-major). A result laid out otherwise is copied into that layout.
     """
     arrays = [op for op in operands if isinstance(op, np.ndarray) and op.ndim]
-    if all(is_plain(array) for array in arrays):
-        return result  # (numpy's result is row-major too)
+    # (numpy's result is row-major too; an empty one may not be PyTorch's: see below)
+    if result.size and all(is_plain(array) for array in arrays):
+        return result
     shape = result.shape
     ndim = len(shape)
     # (a number or a 0-d operand is broadcast, as any operand of another shape)
     same_shape = len(arrays) == len(operands) and all(array.shape == shape for array in arrays)
     if same_shape and all(array.flags.c_contiguous for array in arrays):
         return result  # PyTorch's contiguous case, whatever the strides of dims of size 1
-    strides = [element_strides(array) for array in arrays]
+    strides = [(element_strides if result.size else reported_strides)(array) for array in arrays]
     if same_shape and ndim == 4 and all(
         is_channels_last(shape, array_strides) for array_strides in strides
     ):
@@ -131,7 +134,7 @@ def elementwise_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarra
                 0 if size == 1 and shape[pad + i] != 1 else stride
                 for i, (size, stride) in enumerate(zip(array.shape, array_strides))
             ))
-        wanted = _dense_strides(shape, broadcast)
+        wanted = iterator_strides(shape, broadcast)
     if element_strides(result) == wanted:
         return result
     laid_out = empty_strided(shape, wanted, result.dtype)

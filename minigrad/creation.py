@@ -183,6 +183,11 @@ def _number(value: Any, function: str, name: str, position: int | None) -> Any:
         f"{function}(): argument '{name}'{where} must be Number, not Tensor")
 
 
+def _refused_number(value: Any) -> bool:
+    """A tensor PyTorch's parser does not take for a Number (``_number`` raises for it)."""
+    return isinstance(value, Tensor) and (value.dim() != 0 or value.requires_grad)
+
+
 def _scalar_dtype(value: Any) -> np.dtype:
     """The dtype one element brings to a new tensor; PyTorch's errors for non-numbers."""
     kind = type(value)
@@ -370,7 +375,7 @@ def randn(
 def arange(
     start: Any = _arguments.NOT_GIVEN,
     end: Any = _arguments.NOT_GIVEN,
-    step: Any = 1,
+    step: Any = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
@@ -388,9 +393,17 @@ def arange(
         start, end = 0, _number(end, "arange", "end", None)
     elif end is _arguments.NOT_GIVEN:  # arange(end); an explicit None is refused below
         start, end = 0, _number(start, "arange", "end", 1)
-    else:  # (PyTorch lists its overloads for a bad tensor here: the texts below stand in)
+    else:
+        if any(_refused_number(value) for value in (start, end, step)):
+            # Two or three numbers fit two of PyTorch's overloads: its parser lists them all.
+            given = [start, end] + ([step] if step is not _arguments.NOT_GIVEN else [])
+            options = {"dtype": dtype, "device": device, "requires_grad": requires_grad}
+            named = {name: value for name, value in options.items() if value}
+            listings = _arguments.PARSER_OVERLOADS["function"]["arange"]
+            raise _arguments.parser_error(errors.invalid_arguments(
+                "arange", given, named, [listing[1:-1] for listing, _, _ in listings]))
         start, end = _number(start, "arange", "start", None), _number(end, "arange", "end", None)
-    step = _number(step, "arange", "step", None)
+    step = 1 if step is _arguments.NOT_GIVEN else _number(step, "arange", "step", None)
     if dtype is not None:
         numpy_dtype = _dtype.to_numpy_dtype(dtype, "arange")
     elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):

@@ -32,6 +32,27 @@ NON_LEAF_REQUIRES_GRAD_FALSE = (
     NON_LEAF_REQUIRES_GRAD + " If you want to use a computed variable in a subgraph that doesn't "
     "require differentiation use var_no_grad = var.detach()."
 )
+# A custom Function's ``ctx.mark_dirty`` (checked after its forward). PyTorch's first text is
+# cut short where it would name the argument and its type.
+MARK_DIRTY_NOT_TENSOR = "mark_dirty can only accept variables, but argument "
+DIRTY_NOT_RETURNED = (
+    "Some elements marked as dirty during the forward method were not returned as output. The "
+    "inputs that are modified inplace must all be outputs of the Function."
+)
+DIRTY_NOT_INPUT = (
+    "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have "
+    "been mutated should be passed to ctx.mark_dirty()."
+)
+DIRTY_VIEW_SEVERAL_OUTPUTS = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your "
+    "Function cannot return more than one Tensor. This is not supported by the current "
+    "autograd engine. You should either make sure the input is not a view (using .clone() for "
+    "example) or make your Function only return one Tensor (potentially splitting it into two "
+    "Functions: one doing the inplace that returns a single Tensor and a second one that does "
+    "the other operations). You can ask on the forum https://discuss.pytorch.org/ if you need "
+    "help to do this change."
+)
+
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )

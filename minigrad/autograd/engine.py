@@ -32,6 +32,7 @@ from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
+from minigrad.autograd.grad_versions import counter_of, summed
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
@@ -150,6 +151,8 @@ class _Seeds:
 
     def result(self, value: Any) -> TensorBase:
         """``value`` (an array the engine captured) as the tensor ``grad`` returns."""
+        if isinstance(value, TensorBase):  # a tensor hook's result: PyTorch returns it as is
+            return value
         for index, seed in enumerate(self.arrays):
             # (an empty array shares no memory, so identity and numpy's base tell: an empty
             # seed, or an empty expand of it, is the seed or its view in PyTorch too)
@@ -170,7 +173,7 @@ class _Seeds:
             if owner is None:
                 owner = self.bases[id(base)] = _as_tensor(base)
             return _no_grad_view(owner, value)
-        return _as_tensor(np.array(value))
+        return TensorBase.output_class._make(np.array(value), counter=counter_of(value))
 
 
 def _no_grad_view(base: TensorBase, array: np.ndarray) -> TensorBase:
@@ -453,7 +456,7 @@ class Run:
             if slots is not None and len(slots) == 1:  # (a leaf's accumulator, once per use)
                 previous = slots[0]
                 # Out of place: the same gradient may have gone to several nodes.
-                slots[0] = grad if previous is None else previous + grad
+                slots[0] = grad if previous is None else summed(previous, grad)
             else:
                 buffers[next_node] = _add(slots, next_node, node._next_nrs[index], grad)
 
@@ -508,14 +511,15 @@ def _execute(
                 grads = results = None
                 variable = node._variable()
                 hooks = None if variable is None or variable._meta is None else variable._meta.hooks
-                if hooks:
-                    node._accumulate(_call_hooks(hooks, grad, create_graph))
-                else:
-                    # Held only by ``grad`` (the count of a lone local, autograd/tensor_base.py):
-                    # nobody else can see the array, so it may become ``.grad`` itself
-                    # (PyTorch steals it too).
-                    owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
-                    node._accumulate(grad, owned)
+                if hooks:  # (what they return, or the same gradient if they return None)
+                    grad = _call_hooks(hooks, grad, create_graph)
+                # Held only by ``grad`` (the count of a lone local, autograd/tensor_base.py):
+                # nobody else can see the array, so it may become ``.grad`` itself
+                # (PyTorch steals it too).
+                owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
+                if not owned and not create_graph and isinstance(grad, TensorBase):
+                    grad = grad._array  # a hook's tensor that someone holds: .grad copies it
+                node._accumulate(grad, owned)
             else:
                 # A built-in op's runner delivers its gradients itself and returns None; other
                 # nodes return theirs. (Without retain_graph the node frees its saved values
@@ -549,7 +553,7 @@ def _add(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list
         return slots
     # Out of place: the same gradient may have gone to several consumers.
     previous = slots[output_nr]
-    slots[output_nr] = grad if previous is None else previous + grad
+    slots[output_nr] = grad if previous is None else summed(previous, grad)
     return slots
 
 
@@ -616,6 +620,8 @@ def _run_node(
         return ()
     if node._output_meta is not None:  # several outputs: some may have received no gradient
         grads = _materialize(node, grads)
+    if not create_graph:  # a tensor hook's result (``_call_hooks``): the formulas take arrays
+        grads = [grad._array if isinstance(grad, TensorBase) else grad for grad in grads]
     check_nan = anomaly_on and anomaly._state.check_nan
     # PyTorch's order: backward, its post hooks, the release of the saved values, then
     # anomaly mode's nan check on what the hooks left; an error in any of them is the node's.
@@ -709,7 +715,10 @@ def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool
         if result is None:
             continue
         _check_hook_result(hook, result, grad)
-        grad = result if create_graph or not isinstance(result, TensorBase) else result._array
+        # The tensor itself, as PyTorch's buffer holds it: the next hook, autograd.grad and a
+        # leaf's .grad see it (its identity, its base, its counter); a node's formula gets its
+        # array (``_run_node``).
+        grad = result
     return grad
 
 
@@ -789,7 +798,10 @@ def _writable(grad: Any) -> TensorBase:
 
 
 def _as_tensor(grad: Any) -> TensorBase:
-    return grad if isinstance(grad, TensorBase) else TensorBase.output_class._make(grad)
+    """A gradient as the tensor a hook sees: its version counts PyTorch's in-place sums."""
+    if isinstance(grad, TensorBase):
+        return grad
+    return TensorBase.output_class._make(grad, counter=counter_of(grad))
 
 
 def _hook_view(grads: Any) -> tuple[Any, ...]:

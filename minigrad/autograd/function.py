@@ -43,7 +43,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad._layout import elementwise_result
-from minigrad.autograd import grad_mode, saved, saved_attributes
+from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import EDGES_IN_SLOTS, SAVED_FIELDS, Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
@@ -703,7 +703,9 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
 
 
 def _grad_as_tensor(grad: Any) -> TensorBase:
-    return grad if isinstance(grad, TensorBase) else TensorBase.output_class._make(grad)
+    if isinstance(grad, TensorBase):
+        return grad
+    return TensorBase.output_class._make(grad, counter=grad_versions.counter_of(grad))
 
 
 def _grad_result(value: Any, as_tensors: bool) -> Any:

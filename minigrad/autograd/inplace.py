@@ -190,6 +190,22 @@ def write_recorded(
     return tensor
 
 
+def rebase_dirty_view(node: BackwardNode, view: TensorBase) -> None:
+    """Rebase history after a custom Function (``node``) wrote the view ``view`` in place.
+
+    As after a built-in in-place op on a view (``write_recorded``): the base takes a
+    ``CopySlices`` node wrapping ``node`` (whose first input is the view, as PyTorch's
+    ``rebase_history`` assumes), and the view's own ``grad_fn`` is regenerated from it.
+    """
+    base = view._base
+    base_edge = base._gradient_edge()
+    old_node, old_output_nr = base._grad_fn, base._output_nr
+    base._grad_fn = CopySlices(base_edge, view._view.steps, node, base._array)
+    base._output_nr = 0
+    _follow_retain_grad(base, old_node, old_output_nr)
+    view._sync_view()
+
+
 def _follow_retain_grad(rebased: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
     if rebased._meta is not None and rebased._meta.retains_grad:
         move_retained_grad(rebased, old_node, old_output_nr)  # retain_grad follows the tensor

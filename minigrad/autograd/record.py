@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _warnings, errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
@@ -819,18 +819,52 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
     """A custom Function's outputs, as ``apply`` hands them out (steps 4 and 5)."""
     single = not isinstance(raw, tuple)
     values = (raw,) if single else raw
-    for tensor in node._dirty:
-        # Checked after forward, as PyTorch does (the write has happened by then).
-        if recording and tensor._grad_fn is None and tensor._requires_grad:
-            raise RuntimeError(errors.LEAF_USED_INPLACE)
-        tensor._version_counter().bump()  # marking dirty counts as a write, as in PyTorch
-    outputs = tuple(_as_output(value, args, node._dirty) for value in values)
+    dirty = node._dirty
+    if dirty:
+        _check_dirty(dirty, args, values, recording)
+    outputs = tuple(_as_output(value, args, dirty) for value in values)
     if recording:
         tensors = [o for o in outputs if isinstance(o, TensorBase)]
         _mark_outputs(node, tensors, tensors)
         if node._saved:
             saved.pack(node, node._saved, args, args, tensors, tensors)
+        for tensor in dirty:
+            if tensor._base is not None:  # a view written in place: its base takes the history
+                _inplace_module().rebase_dirty_view(node, tensor)
     return outputs[0] if single else outputs
+
+
+def _check_dirty(
+    dirty: Sequence[Any], args: Sequence[Any], values: Sequence[Any], recording: bool
+) -> None:
+    """PyTorch's checks of ``ctx.mark_dirty``'s tensors after forward (the write is done).
+
+    Each counts as a write (a version bump). A leaf, or a view of one, that requires grad may
+    not have been written; each must be returned; one that is not an input is pointless (a
+    warning); a view can be rebased only if it is the one tensor returned.
+    """
+    for tensor in dirty:
+        if not isinstance(tensor, TensorBase):
+            raise RuntimeError(errors.MARK_DIRTY_NOT_TENSOR)
+    for tensor in dirty:
+        tensor._version_counter().bump()  # marking dirty counts as a write, as in PyTorch
+    returned = [value for value in values if isinstance(value, TensorBase)]
+    for tensor in dirty:
+        if recording and tensor._requires_grad and tensor._grad_fn is None:
+            raise RuntimeError(errors.LEAF_USED_INPLACE)
+        if recording and tensor._base is not None and tensor.requires_grad and (
+            tensor._base._grad_fn is None
+        ):
+            raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+        if not any(tensor is value for value in returned):
+            raise RuntimeError(errors.DIRTY_NOT_RETURNED)
+    if not recording:
+        return
+    for tensor in dirty:
+        if not any(tensor is arg for arg in args):
+            _warnings.warn(errors.DIRTY_NOT_INPUT, stacklevel=6)
+        if tensor._base is not None and len(returned) > 1:
+            raise RuntimeError(errors.DIRTY_VIEW_SEVERAL_OUTPUTS)
 
 
 def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:

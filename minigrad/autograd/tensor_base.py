@@ -17,7 +17,8 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import guard
+from minigrad._layout import empty_preserving_layout, is_non_overlapping_and_dense
+from minigrad.autograd import grad_versions, guard
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import AccumulateGrad, Node, move_retained_grad
 from minigrad.autograd.version import VersionCounter
@@ -263,6 +264,14 @@ class TensorBase:
         """
         meta = self._autograd_meta()
         with meta.lock:
+            if owned and isinstance(grad, TensorBase):
+                # A tensor hook's result that nobody else holds (never under create_graph):
+                # PyTorch steals it if laid out like the leaf (.grad is its detach(), sharing
+                # its memory and counter), else copies its values.
+                if meta.grad is None and _obeys_layout(grad._array, self._array):
+                    meta.grad = grad.detach()
+                    return
+                grad, owned = grad._array, False
             if isinstance(grad, TensorBase):
                 borrowed = grad._base is not None or not grad._array.flags.writeable
                 if meta.grad is None and borrowed:
@@ -274,10 +283,13 @@ class TensorBase:
                 meta.grad = grad if meta.grad is None else meta.grad + grad
             elif meta.grad is None:
                 if owned and _stealable(grad, self._array):
-                    meta.grad = self.output_class._make(grad)
+                    # (at the version of the in-place sums that made it, as PyTorch's buffer)
+                    counter = grad_versions.counter_of(grad)
+                    meta.grad = self.output_class._make(grad, counter=counter)
                 else:
                     # Copy: the engine may hand the same array to several consumers.
-                    meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
+                    copy, counter = _contract_copy(grad, self._array)
+                    meta.grad = self.output_class._make(copy, counter=counter)
             else:
                 target = meta.grad._array
                 if has_internal_overlap(target):  # an expanded .grad: += would write twice
@@ -318,13 +330,7 @@ def _stealable(grad: Any, like: np.ndarray) -> bool:
     out like the weight). The reference counts were taken by the caller for ``grad`` itself;
     its base's is checked here: the view's reference and a lone local's count.
     """
-    if (
-        type(grad) is not np.ndarray
-        or grad.dtype is not like.dtype and grad.dtype != like.dtype
-        or grad.shape != like.shape
-        or grad.strides != like.strides
-        or not grad.flags.writeable
-    ):
+    if type(grad) is not np.ndarray or not _obeys_layout(grad, like):
         return False
     base = grad.base
     if base is None:
@@ -335,6 +341,45 @@ def _stealable(grad: Any, like: np.ndarray) -> bool:
         and base.nbytes == grad.nbytes
         and sys.getrefcount(base) == LONE_REFCOUNT + 1
     )
+
+
+def _obeys_layout(grad: np.ndarray, like: np.ndarray) -> bool:
+    """Whether ``grad`` may be ``.grad`` of ``like`` as it is (PyTorch's layout contract).
+
+    Same dtype and shape, writeable, and laid out like ``like`` if that is non-overlapping and
+    dense (the strides of dimensions of size 1 do not count, but 0 is a broadcast's), else
+    row-major (``obeys_layout_contract``).
+    """
+    if (
+        grad.dtype is not like.dtype and grad.dtype != like.dtype
+        or grad.shape != like.shape
+        or not grad.flags.writeable
+    ):
+        return False
+    if grad.strides == like.strides:  # (the common case)
+        return True
+    if not is_non_overlapping_and_dense(like):
+        return bool(grad.flags.c_contiguous)
+    return all(
+        stride != 0 if size == 1 else stride == wanted
+        for size, stride, wanted in zip(grad.shape, grad.strides, like.strides)
+    )
+
+
+def _contract_copy(grad: Any, like: np.ndarray) -> tuple[np.ndarray, VersionCounter | None]:
+    """A first ``.grad`` copied from ``grad``, as PyTorch's ``clone_obey_contract`` makes it.
+
+    The gradient layout contract: laid out like the leaf ``like`` if that is non-overlapping
+    and dense (PyTorch writes ``empty_strided(...).copy_(grad)``: the copy is at version 1),
+    else row-major (``clone``: version 0). Returns the array and its counter (None: fresh).
+    """
+    if not is_non_overlapping_and_dense(like):
+        return np.array(grad, dtype=like.dtype, order="C"), None
+    copy = empty_preserving_layout(like)
+    np.copyto(copy, grad, casting="unsafe")
+    counter = VersionCounter()
+    counter.bump()
+    return copy, counter
 
 
 def has_internal_overlap(array: np.ndarray) -> bool:

@@ -69,6 +69,7 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
         if not all(tensor_bounds):
             raise TypeError(errors.CLAMP_MIXED_BOUNDS)
         return _clamp_tensor(input, min, max)
+    _check_bool_kernel(input, min, max)
     array = operand(input)
     if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
         input = cast(input, np.dtype(np.float32))
@@ -91,6 +92,7 @@ def clamp_(input: Any, min: Any = None, max: Any = None) -> Any:
         dtype = compute_dtype(input, min, max)
         return call_ternary(lambda *args: apply_inplace(ClampTensor, *args), (input, min, max),
                             dtype)
+    _check_bool_kernel(input, min, max)
     _check_number_bound(input, min)
     _check_number_bound(input, max)
     return apply_inplace(Clamp, input, min, max)
@@ -181,6 +183,11 @@ class ClampMin(ClampOneSide):
     kernel = np.maximum
     passes = staticmethod(operator.ge)
 
+    @staticmethod
+    def bounds(bound: Any) -> tuple[Any, Any]:
+        """``(min, max)`` as ``clamp`` would take them."""
+        return bound, None
+
 
 def clamp_min(input: Any, min: Any) -> Any:
     """``max(input, min)``: a lower bound only (a number or a tensor)."""
@@ -192,21 +199,42 @@ def clamp_min_(input: Any, min: Any) -> Any:
     return _clamp_one_side_(input, min, ClampMinTensor, ClampMin)
 
 
-def _clamp_one_side(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
+def _clamp_one_side(
+    input: Any, bound: Any, tensor_op: type[Op], number_op: type[ClampOneSide]
+) -> Any:
     """clamp_min / clamp_max: a tensor bound is promoted with the input, a number is not."""
     if isinstance(operand(bound), np.ndarray):
         a, b, dtype = promote(input, bound)
         return tensor_op.apply(a, b, dtype)
+    _check_bool_kernel(input, *number_op.bounds(bound))
     return number_op.apply(_bound_dtype(input, bound), bound)
 
 
-def _clamp_one_side_(input: Any, bound: Any, tensor_op: type[Op], number_op: type[Op]) -> Any:
+def _clamp_one_side_(
+    input: Any, bound: Any, tensor_op: type[Op], number_op: type[ClampOneSide]
+) -> Any:
     """clamp_min_ / clamp_max_: a tensor bound is promoted; a float one cannot go into ints."""
     if isinstance(bound, TensorBase):
         bound, dtype = promote_inplace(input, bound)
         return apply_inplace(tensor_op, input, bound, dtype)
+    _check_bool_kernel(input, *number_op.bounds(bound))
     _check_number_bound(input, bound)
     return apply_inplace(number_op, input, bound)
+
+
+def _check_bool_kernel(input: Any, min: Any, max: Any) -> None:
+    """A bool tensor with only bool numbers as bounds: PyTorch's NotImplementedError.
+
+    The result would stay bool (an int or float bound promotes it), and PyTorch's clamp
+    kernels for number bounds have no bool version.
+    """
+    bounds = [bound for bound in (min, max) if bound is not None]
+    if not is_bool(input) or not all(type(bound) is bool for bound in bounds):
+        return
+    kernel = "clamp_scalar_cpu" if len(bounds) == 2 else (
+        "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"
+    )
+    raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
 
 
 def _check_number_bound(input: Any, bound: Any) -> None:
@@ -242,6 +270,11 @@ class ClampMax(ClampOneSide):
     saved_options = {"max": "bound"}
     kernel = np.minimum
     passes = staticmethod(operator.le)
+
+    @staticmethod
+    def bounds(bound: Any) -> tuple[Any, Any]:
+        """``(min, max)`` as ``clamp`` would take them."""
+        return None, bound
 
 
 def clamp_max(input: Any, max: Any) -> Any:

@@ -29,7 +29,14 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import is_tensor, run
 from minigrad.ops.fill import Copy, FillTensor
-from minigrad.ops.strides import empty_strided, expand_strides, iteration_order, view_strides
+from minigrad.ops.strides import (
+    contiguous_strides,
+    empty_strided,
+    expand_strides,
+    iterator_strides,
+    reported_strides,
+    view_strides,
+)
 
 _INDEX = object()  # placeholder for an index tensor inside a key template
 
@@ -89,20 +96,6 @@ def _arrays(values: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
     return tuple(v._array if isinstance(v, TensorBase) else v for v in values)
 
 
-def _iterator_strides(shape: tuple[int, ...], operands: list[list[int]]) -> list[int]:
-    """The strides PyTorch's TensorIterator gives a new output of ``shape``.
-
-    Its dimensions are sorted by the inputs' strides (``operands``, in elements; 0 means
-    broadcast: ask the next input), and the output is contiguous in that order (an empty
-    dimension counts as its size, 0, as the index path's allocation counts it).
-    """
-    result, stride = [0] * len(shape), 1
-    for dim in iteration_order(shape, operands):
-        result[dim] = stride
-        stride *= shape[dim]
-    return result
-
-
 def _index_result_strides(
     x: np.ndarray, key: tuple[Any, ...], shape: tuple[int, ...]
 ) -> list[int]:
@@ -112,8 +105,7 @@ def _index_result_strides(
     front; the indexed dimensions of ``x`` are replaced by the broadcast index shape (stride 0);
     a TensorIterator over ``x`` and the index arrays then lays the result out.
     """
-    itemsize = x.itemsize
-    sizes, strides = list(x.shape), [s // itemsize for s in x.strides]
+    sizes, strides = list(x.shape), list(reported_strides(x))
     key = key + (slice(None),) * (x.ndim - len(key))
     positions = [d for d, item in enumerate(key) if isinstance(item, np.ndarray)]
     if positions != list(range(positions[0], positions[-1] + 1)):
@@ -124,17 +116,21 @@ def _index_result_strides(
     before, after = positions[0], x.ndim - positions[-1] - 1
     broadcast = np.broadcast_shapes(*(a.shape for a in arrays))
     operands = [strides[:before] + [0] * len(broadcast) + strides[len(strides) - after :]]
+    ranked = (1,) * before + broadcast + (1,) * after
+    if ranked == shape and not all(shape):
+        # TensorIterator's fast setup: every operand of the result's shape and contiguous, as
+        # an empty tensor always is: a contiguous result
+        return list(contiguous_strides(shape))
     for array in arrays:
         # The index broadcast (expand), then reshaped to the result's rank, as PyTorch does;
         # a size-1 dimension keeps the stride that gives it, unless the result's is larger.
-        own = tuple(s // array.itemsize for s in array.strides)
+        own = reported_strides(array)
         expanded = expand_strides(array.shape, own, broadcast)
-        ranked = (1,) * before + broadcast + (1,) * after
         reshaped = view_strides(broadcast, expanded, ranked)  # adding 1s: always a view
         assert reshaped is not None
         operands.append([0 if n == 1 and m != 1 else s for s, n, m in
                          zip(reshaped, ranked, shape)])
-    return _iterator_strides(shape, operands)
+    return iterator_strides(shape, operands)
 
 
 class Index(Op):

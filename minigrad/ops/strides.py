@@ -70,7 +70,10 @@ def expand_strides(
     """The strides of (``shape``, ``strides``) expanded to ``target``.
 
     PyTorch's ``inferExpandGeometry``: repeated dimensions get stride 0, the others keep theirs.
+    A 0-d tensor's every dimension is new and gets 0, of size 1 too (``zeros(()).expand(1)``).
     """
+    if not shape:
+        return (0,) * len(target)
     lead = len(target) - len(shape)
     new_strides = [0] * len(target)
     for i in range(len(target) - 1, -1, -1):
@@ -88,6 +91,17 @@ def element_strides(x: np.ndarray) -> tuple[int, ...]:
     """``x``'s strides in elements, as PyTorch's ``stride()`` counts them."""
     itemsize = x.itemsize
     return tuple(s // itemsize for s in x.strides)
+
+
+def reported_strides(x: np.ndarray) -> tuple[int, ...]:
+    """``x``'s strides in elements as a tensor on it reports them (``Tensor.stride``).
+
+    numpy gives a new empty array strides of 0; PyTorch a new empty tensor contiguous ones.
+    """
+    strides = element_strides(x)
+    if not x.size and not any(strides):
+        return contiguous_strides(x.shape)
+    return strides
 
 
 def is_plain(x: np.ndarray) -> bool:
@@ -171,6 +185,27 @@ def iteration_order(shape: Sequence[int], operands: Sequence[Sequence[int]]) -> 
             elif comparison < 0:
                 break
     return perm
+
+
+def iterator_strides(shape: Sequence[int], operands: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The strides PyTorch's TensorIterator gives a new output of ``shape``.
+
+    ``operands``: as ``iteration_order`` takes them. In row-major order the output is a
+    contiguous tensor (an empty dimension counts as size 1 there); in any other order it is
+    dense in that order with each stride the product of the sizes inside it, an empty one's
+    0 included (``compatible_stride``): ``1 - x`` of an empty ``(0, 1)`` has strides ``(1, 0)``.
+    """
+    order = iteration_order(shape, operands)
+    result, stride = [0] * len(shape), 1
+    if order == list(range(len(shape) - 1, -1, -1)):  # (``invert_perm`` skipped: contiguous)
+        for dim in order:
+            result[dim] = stride
+            stride *= max(shape[dim], 1)
+    else:
+        for dim in order:
+            result[dim] = stride
+            stride *= shape[dim]
+    return tuple(result)
 
 
 def empty_strided(shape: Sequence[int], strides: Sequence[int], dtype: np.dtype) -> np.ndarray:

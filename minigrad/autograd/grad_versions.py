@@ -1,0 +1,111 @@
+"""The version a gradient shows: how often PyTorch's engine added into it in place.
+
+When a node's input receives a second gradient, PyTorch's ``InputBuffer::accumulate`` adds it
+into the first one in place (``old.add_(new)``, one version bump) if grad mode is off and it
+may: the first is a dense tensor that nothing else refers to, such as a backward formula's
+fresh result. Otherwise it adds out of place (``old + new``: a fresh tensor at version 0) --
+a gradient passed along unchanged (add's, given to two inputs or also to another node), a
+view (an expanded seed, the sum that undid a broadcast), or any sum under ``create_graph``.
+So after ``(x * x).sum().backward()`` the leaf's ``.grad`` (the summed buffer, stolen) is at
+version 1, after ``x * x * x`` at 2, and a hook or ``autograd.grad`` sees the same.
+
+minigrad's engine sums out of place always (the values are the same); this module counts
+the additions PyTorch would make in place, per summed array, so that the tensor made from
+the array (a hook's argument, ``.grad``, ``autograd.grad``'s result) starts at that version.
+"""
+
+from __future__ import annotations
+
+import sys
+import weakref
+from typing import Any
+
+import numpy as np
+
+from minigrad.autograd.version import VersionCounter
+
+# id of a summed array -> (a weak reference to it, the in-place additions PyTorch made). An
+# entry whose array died stays until the next purge; a lookup checks the reference, so an id
+# reused by a new array never finds an old count.
+_counts: dict[int, tuple[weakref.ref[np.ndarray], int]] = {}
+_PURGE_AT = 4096  # entries; purging then drops the dead ones (cheaper than a callback each)
+# (module-level names read once: ``summed`` runs for every gradient summed in backward)
+_find = _counts.get
+_reference = weakref.ref
+_ndarray = np.ndarray
+_add = np.add
+_refcount = sys.getrefcount
+
+
+def _held_by_buffer_only() -> int:
+    """``previous``'s reference count in ``summed`` when only the buffer's list holds it.
+
+    Measured as the engine calls it (the list, the caller's local, the parameter,
+    getrefcount's argument) rather than assumed: interpreters count differently.
+    """
+
+    def probe(previous: Any, grad: Any) -> int:
+        return _refcount(previous)
+
+    slots = [np.zeros(1)]
+    previous = slots[0]
+    return probe(previous, None)
+
+
+_HELD_BY_BUFFER_ONLY = _held_by_buffer_only()
+
+
+def summed(previous: Any, grad: Any) -> Any:
+    """``previous + grad``: a buffer's gradients added, remembering PyTorch's version.
+
+    PyTorch adds in place (``can_accumulate_inplace``) when ``previous`` is a dense tensor
+    nothing else refers to. Its test is on reference counts; here the same cases by their
+    kind: ``previous`` owns its memory (a backward formula's fresh result, or an earlier sum;
+    a view keeps its base alive in PyTorch, an expanded seed is a view) and is not ``grad``
+    itself (a gradient handed to two inputs). Tensors (``create_graph``) are summed out of
+    place by PyTorch too; numpy's 0-d sums are scalars, never handed out as they are.
+    """
+    if (
+        previous is grad
+        or type(previous) is not _ndarray
+        or previous.base is not None
+        or type(grad) is not _ndarray
+        or grad.dtype is not previous.dtype and grad.dtype != previous.dtype
+        or grad.shape != previous.shape
+    ):
+        return previous + grad  # (PyTorch's out-of-place sum: a fresh array at version 0)
+    entry = _find(id(previous))
+    if entry is None or entry[0]() is not previous:
+        entry = _counts[id(previous)] = [_reference(previous), 0]
+        if len(_counts) >= _PURGE_AT:
+            _purge()
+    if _refcount(previous) == _HELD_BY_BUFFER_ONLY:
+        # Nothing but the buffer holds it: add in place, as PyTorch does (no new array).
+        _add(previous, grad, previous)  # (out positional: ufunc keywords cost more)
+        entry[1] += 1
+        return previous
+    total = previous + grad  # (held elsewhere too, by the node's results, say: same value)
+    _counts[id(total)] = [_reference(total), entry[1] + 1]
+    return total
+
+
+def _purge() -> None:
+    for key, (reference, _) in list(_counts.items()):
+        if reference() is None:
+            _counts.pop(key, None)
+
+
+def version_of(array: Any) -> int:
+    """The in-place additions PyTorch made into the gradient ``array`` (0 if none)."""
+    entry = _counts.get(id(array))
+    return entry[1] if entry is not None and entry[0]() is array else 0
+
+
+def counter_of(array: Any) -> VersionCounter | None:
+    """A counter at ``array``'s version for the tensor made from it (None: a fresh one)."""
+    version = version_of(array)
+    if not version:
+        return None
+    counter = VersionCounter()
+    counter.version = version
+    return counter
