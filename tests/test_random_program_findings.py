@@ -1491,3 +1491,16 @@ def test_a_retained_gradient_under_create_graph_is_a_copy_of_the_seed():
     with mg.no_grad():
         g[0] = 100.0
     assert values(y.grad) == [5.0, 6.0]
+
+
+def test_an_empty_views_gradient_into_its_written_base_is_plain_zeros_under_create_graph():
+    # Random program seed 100014671: the view's node is AsStridedBackward0 (its base was written
+    # in place); PyTorch's as_strided_backward returns zeros of the base's shape, with no
+    # history, before anything else when the view is empty. minigrad recorded a scatter node.
+    t0 = mg.tensor([[-1.0], [0.5], [-2.0]])
+    t1 = mg.tensor(3.0, requires_grad=True)
+    t5 = t0[:, 1:]
+    t0.sub_(t1)
+    (t7,) = mg.autograd.grad(t5.relu().sum(), t0, create_graph=True)
+    assert t7.grad_fn is None and not t7.requires_grad
+    assert values(t7) == [[0.0], [0.0], [0.0]]
