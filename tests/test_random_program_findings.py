@@ -1504,3 +1504,28 @@ def test_an_empty_views_gradient_into_its_written_base_is_plain_zeros_under_crea
     (t7,) = mg.autograd.grad(t5.relu().sum(), t0, create_graph=True)
     assert t7.grad_fn is None and not t7.requires_grad
     assert values(t7) == [[0.0], [0.0], [0.0]]
+
+
+def test_a_post_accumulate_hook_that_returns_a_tensor_raises_after_all_hooks_ran():
+    # Random program seed 50 (widened generator): ``lambda p: p.grad.mul_(0.5)`` returns the
+    # gradient. PyTorch runs every hook, the ones after it on the returned tensor, then raises;
+    # minigrad ignored a returned tensor.
+    t = mg.tensor([1.0, 2.0], requires_grad=True)
+    given = []
+    t.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(0.5))
+    t.register_post_accumulate_grad_hook(lambda p: given.append(p))
+    with pytest.raises(RuntimeError) as excinfo:
+        (t * 3).sum().backward()
+    assert str(excinfo.value) == "Tensor post accumulate grad hooks should return None."
+    assert values(t.grad) == [1.5, 1.5] and given[0] is t.grad
+    u = mg.tensor([1.0, 2.0], requires_grad=True)
+    u.register_post_accumulate_grad_hook(lambda p: p)  # (itself: as if it returned None)
+    (u * 3).sum().backward()
+    assert values(u.grad) == [3.0, 3.0]
+
+
+def test_a_post_accumulate_hooks_returned_tensor_is_checked_like_a_tensor_hooks():
+    t = mg.tensor([1.0, 2.0], requires_grad=True)
+    t.register_post_accumulate_grad_hook(lambda p: p.grad.view(2, 1))
+    with pytest.raises(RuntimeError, match="^hook '<lambda>' has changed the size of value$"):
+        (t * 3).sum().backward()
