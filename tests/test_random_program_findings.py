@@ -1529,3 +1529,15 @@ def test_a_post_accumulate_hooks_returned_tensor_is_checked_like_a_tensor_hooks(
     t.register_post_accumulate_grad_hook(lambda p: p.grad.view(2, 1))
     with pytest.raises(RuntimeError, match="^hook '<lambda>' has changed the size of value$"):
         (t * 3).sum().backward()
+
+
+def test_a_vector_times_a_matrix_is_squeezed_in_place():
+    # Random program seeds 66, 162 (widened generator): PyTorch's matmul of a 1-D and a 2-D
+    # tensor squeezes its one-row product in place (version 1, with or without grad), and
+    # F.linear then adds a bias in place (version 2). minigrad's results were at version 0.
+    v = mg.tensor([1.0, 2.0], requires_grad=True)
+    m = mg.ones(3, 2)
+    assert mg.matmul(v, m.t())._version == 1 and (v.detach() @ m.t())._version == 1
+    assert mg.nn.functional.linear(v, m)._version == 1
+    assert mg.nn.functional.linear(v, m, mg.tensor(1.0))._version == 2
+    assert mg.matmul(mg.ones(3, 2, 2), v)._version == 0  # (a batch: an unsafe view after it)

@@ -28,27 +28,6 @@ from minigrad.ops import linalg, views
 from minigrad.ops._helpers import operand
 
 
-class SqueezeMatmul(Op):
-    """y = x without its dimension 0 (matmul's ``squeeze_(0)``);  dx = grad unsqueezed.
-
-    Saves nothing. PyTorch squeezes the product of ``x.unsqueeze(0) @ m`` in place: the result
-    is not a view.
-    """
-
-    node_name = "SqueezeBackward4"
-    fields = ("shape",)
-    saved_options = {"dim": constant(0), "self_sym_sizes": "shape"}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.shape = x.shape
-        return np.squeeze(x, 0).copy()
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return np.expand_dims(grad, 0)
-
-
 def _foldable(x: np.ndarray) -> bool:
     """True if x's leading dimensions merge into one without a copy (PyTorch's should_fold)."""
     if x.size == 0:
@@ -155,7 +134,7 @@ def _matmul_weight(input: Any, wt: Any) -> Any:
     x, w = operand(input), operand(wt)
     if x.ndim == 1 and w.ndim == 2:
         linalg.check_mm_shapes((1, x.shape[0]), w.shape)
-        return SqueezeMatmul.apply(linalg.mm(views.unsqueeze(input, 0), wt))
+        return linalg.squeeze_row(linalg.mm(views.unsqueeze(input, 0), wt))
     if x.ndim >= 3 and (getattr(wt, "requires_grad", False) or _foldable(x)):
         lead = x.shape[:-1]
         folded = views.reshape(input, (int(np.prod(lead)), x.shape[-1]))
