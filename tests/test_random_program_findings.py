@@ -1541,3 +1541,20 @@ def test_a_vector_times_a_matrix_is_squeezed_in_place():
     assert mg.nn.functional.linear(v, m)._version == 1
     assert mg.nn.functional.linear(v, m, mg.tensor(1.0))._version == 2
     assert mg.matmul(mg.ones(3, 2, 2), v)._version == 0  # (a batch: an unsafe view after it)
+
+
+def test_cross_entropys_size_errors_of_0d_tensors_are_pytorchs():
+    # Random program seeds 489, 1045 (widened generator). Class probabilities of a 0-d input:
+    # PyTorch's input.size(1) raises first. A 0-d target of a batch: PyTorch prints its
+    # "batch size" as 0 (minigrad said 1).
+    F = mg.nn.functional
+    with pytest.raises(IndexError) as excinfo:
+        F.cross_entropy(mg.tensor(3.0, requires_grad=True), mg.tensor(3.0))
+    assert str(excinfo.value) == "Dimension specified as 1 but tensor has no dimensions"
+    for logits in (mg.ones(2, 3), mg.ones(1, 3, 1)):
+        with pytest.raises(ValueError) as excinfo:
+            F.cross_entropy(logits, mg.tensor(0))
+        assert str(excinfo.value) == (
+            f"Expected input batch_size ({logits.shape[0]}) to match target batch_size (0)."
+        )
+
