@@ -1558,3 +1558,18 @@ def test_cross_entropys_size_errors_of_0d_tensors_are_pytorchs():
             f"Expected input batch_size ({logits.shape[0]}) to match target batch_size (0)."
         )
 
+
+def test_linear_flattens_a_batch_for_a_bias_that_is_a_vector_once_squeezed():
+    # Found probing the biases the widened generator draws for F.linear: PyTorch's linear takes one
+    # addmm on the flattened input when the bias is a contiguous vector, size-1 dims aside
+    # (is_bias_likely_fusable); a (2, 1) bias then does not fit 4 rows. Other biases are added
+    # in place after matmul (version 1).
+    F = mg.nn.functional
+    x, w = mg.ones(2, 2, 3), mg.ones(1, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^The expanded size of the tensor \(4\) must match"):
+        F.linear(x, w, mg.ones(2, 1))
+    flat = F.linear(x, w, mg.ones(4, 1))
+    assert type(flat.grad_fn).__name__ == "ViewBackward0" and flat._version == 0
+    added = F.linear(x, w, mg.ones(1, 1))
+    assert type(added.grad_fn).__name__ == "AddBackward0" and added._version == 1
+    assert values(added) == [[[4.0], [4.0]], [[4.0], [4.0]]]

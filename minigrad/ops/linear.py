@@ -43,7 +43,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     input of other rank is flattened to 2-D first (``ViewBackward0``, Addmm, ``ViewBackward0``);
     without a bias it is a matrix product (``MmBackward0``, or ``UnsafeViewBackward0`` around it
     for batched inputs), and a bias that cannot take the flattened path (a non-contiguous input,
-    a bias of 2 or more dims) is added in place (``AddBackward0``).
+    a bias that is not a contiguous vector once squeezed) is added in place (``AddBackward0``).
 
     Gradients: ``dinput = grad @ weight``, ``dweight = grad.T @ input`` (summed over batch
     dimensions), ``dbias = grad`` summed to the bias's shape. Saves ``input`` (if the weight
@@ -71,7 +71,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
         b = operand(bias)
         if x.ndim == 2:
             return _addmm(bias, input, wt)
-        if x.flags.c_contiguous and b.ndim == 1:
+        if x.flags.c_contiguous and _bias_fusable(b):
             lead = x.shape[:-1]
             flat = views.reshape(input, (int(np.prod(lead)), x.shape[-1]))
             out = _addmm(bias, flat, wt)
@@ -80,6 +80,16 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     if bias is not None:
         out.add_(bias)
     return out
+
+
+def _bias_fusable(b: np.ndarray) -> bool:
+    """PyTorch's ``is_bias_likely_fusable``: a contiguous vector, perhaps with size-1 dims.
+
+    Such a bias goes into one ``addmm`` with the input flattened to a matrix (and raises there
+    if it does not fit the flattened rows: a (2, 1) bias of a (2, 2, 3) input).
+    """
+    squeezed = sum(n != 1 for n in b.shape)
+    return (b.ndim == 1 or squeezed == 1) and b.flags.c_contiguous
 
 
 # ``T.apply(weight, 0, 1)``'s view step, and its node's needs (the weight alone needs a gradient)
