@@ -1573,3 +1573,17 @@ def test_linear_flattens_a_batch_for_a_bias_that_is_a_vector_once_squeezed():
     added = F.linear(x, w, mg.ones(1, 1))
     assert type(added.grad_fn).__name__ == "AddBackward0" and added._version == 1
     assert values(added) == [[[4.0], [4.0]], [[4.0], [4.0]]]
+
+
+def test_an_operands_view_error_comes_before_the_written_tensors_overlap_error():
+    # Random program seed 120008885: PyTorch collects the operands' gradient edges (reading the
+    # no_grad view's node raises) before its kernel finds the expanded tensor it writes.
+    t0 = mg.tensor([[2.0, -1.0, 1.5], [0.0, 0.0, 1.0]], requires_grad=True)
+    with mg.no_grad():
+        t4 = t0.flatten()[:3]
+        t4.clamp_(min=0)
+    t5 = mg.zeros(3).expand(2, 3)
+    with pytest.raises(RuntimeError, match="^A view was created in no_grad mode and its base"):
+        t5.div_(t4)
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
+        t5.div_(t0.detach()[0])
