@@ -265,7 +265,8 @@ class _Builder:
         if rng.random() < 0.15:
             target = self.fitting((shape,))  # class probabilities (or a mismatch that raises)
         else:
-            bound = classes + 1 if rng.random() < 0.03 else classes  # (out of range: raises)
+            # (out of range, or no classes at all: raises)
+            bound = max(classes + 1 if rng.random() < 0.03 else classes, 1)
             indices: object = rng.randrange(bound)
             if len(shape) == 2:
                 indices = [rng.randrange(bound) for _ in range(shape[0])]
