@@ -25,6 +25,17 @@ class KnownClass:
     matches: Callable[[list[Statement], Run, Divergence], bool]
 
 
+def _only_pytorch_raised(divergence: Divergence, text: str) -> bool:
+    """PyTorch raised an error whose text starts with ``text``, and minigrad did not raise."""
+    error = divergence.torch
+    return (
+        divergence.category == "raise"
+        and divergence.minigrad is None
+        and error is not None
+        and error[1].startswith(text)
+    )
+
+
 def _zero_tensor_is_immutable(
     program: list[Statement], minigrad_run: Run, divergence: Divergence
 ) -> bool:
@@ -34,13 +45,7 @@ def _zero_tensor_is_immutable(
     double backward makes one); accumulating into it again raises. minigrad has no such
     tensor (its zeros are ordinary), so the class stays: recognised by PyTorch's own text.
     """
-    error = divergence.torch
-    return (
-        divergence.category == "raise"
-        and divergence.minigrad is None
-        and error is not None
-        and error[1].startswith("ZeroTensors are immutable.")
-    )
+    return _only_pytorch_raised(divergence, "ZeroTensors are immutable.")
 
 
 def _retain_grad_assert(
@@ -52,13 +57,7 @@ def _retain_grad_assert(
     t2 its new node, then asserts that the retain_grad hook's old node exists (variable.cpp,
     ``old_fn``): a bug of PyTorch's, which minigrad does not copy. Recognised by its text.
     """
-    error = divergence.torch
-    return (
-        divergence.category == "raise"
-        and divergence.minigrad is None
-        and error is not None
-        and error[1].startswith("old_fn INTERNAL ASSERT FAILED at ")
-    )
+    return _only_pytorch_raised(divergence, "old_fn INTERNAL ASSERT FAILED at ")
 
 
 # A rule names its class and issue, and recognises it narrowly, by the facts the runner
