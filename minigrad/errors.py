@@ -68,6 +68,7 @@ PACK_HOOK_MODIFIED_INPUT = (
     "side-effects. Please open an issue if you need to perform in-place operations on the input "
     "to a pack hook."
 )
+POST_ACCUMULATE_HOOK_RETURNED = "Tensor post accumulate grad hooks should return None."
 POST_ACCUMULATE_HOOK_NON_LEAF = (
     "post accumulate grad hooks cannot be registered on non-leaf tensors"
 )

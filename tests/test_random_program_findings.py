@@ -1491,3 +1491,99 @@ def test_a_retained_gradient_under_create_graph_is_a_copy_of_the_seed():
     with mg.no_grad():
         g[0] = 100.0
     assert values(y.grad) == [5.0, 6.0]
+
+
+def test_an_empty_views_gradient_into_its_written_base_is_plain_zeros_under_create_graph():
+    # Random program seed 100014671: the view's node is AsStridedBackward0 (its base was written
+    # in place); PyTorch's as_strided_backward returns zeros of the base's shape, with no
+    # history, before anything else when the view is empty. minigrad recorded a scatter node.
+    t0 = mg.tensor([[-1.0], [0.5], [-2.0]])
+    t1 = mg.tensor(3.0, requires_grad=True)
+    t5 = t0[:, 1:]
+    t0.sub_(t1)
+    (t7,) = mg.autograd.grad(t5.relu().sum(), t0, create_graph=True)
+    assert t7.grad_fn is None and not t7.requires_grad
+    assert values(t7) == [[0.0], [0.0], [0.0]]
+
+
+def test_a_post_accumulate_hook_that_returns_a_tensor_raises_after_all_hooks_ran():
+    # Random program seed 50 (widened generator): ``lambda p: p.grad.mul_(0.5)`` returns the
+    # gradient. PyTorch runs every hook, the ones after it on the returned tensor, then raises;
+    # minigrad ignored a returned tensor.
+    t = mg.tensor([1.0, 2.0], requires_grad=True)
+    given = []
+    t.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(0.5))
+    t.register_post_accumulate_grad_hook(lambda p: given.append(p))
+    with pytest.raises(RuntimeError) as excinfo:
+        (t * 3).sum().backward()
+    assert str(excinfo.value) == "Tensor post accumulate grad hooks should return None."
+    assert values(t.grad) == [1.5, 1.5] and given[0] is t.grad
+    u = mg.tensor([1.0, 2.0], requires_grad=True)
+    u.register_post_accumulate_grad_hook(lambda p: p)  # (itself: as if it returned None)
+    (u * 3).sum().backward()
+    assert values(u.grad) == [3.0, 3.0]
+
+
+def test_a_post_accumulate_hooks_returned_tensor_is_checked_like_a_tensor_hooks():
+    t = mg.tensor([1.0, 2.0], requires_grad=True)
+    t.register_post_accumulate_grad_hook(lambda p: p.grad.view(2, 1))
+    with pytest.raises(RuntimeError, match="^hook '<lambda>' has changed the size of value$"):
+        (t * 3).sum().backward()
+
+
+def test_a_vector_times_a_matrix_is_squeezed_in_place():
+    # Random program seeds 66, 162 (widened generator): PyTorch's matmul of a 1-D and a 2-D
+    # tensor squeezes its one-row product in place (version 1, with or without grad), and
+    # F.linear then adds a bias in place (version 2). minigrad's results were at version 0.
+    v = mg.tensor([1.0, 2.0], requires_grad=True)
+    m = mg.ones(3, 2)
+    assert mg.matmul(v, m.t())._version == 1 and (v.detach() @ m.t())._version == 1
+    assert mg.nn.functional.linear(v, m)._version == 1
+    assert mg.nn.functional.linear(v, m, mg.tensor(1.0))._version == 2
+    assert mg.matmul(mg.ones(3, 2, 2), v)._version == 0  # (a batch: an unsafe view after it)
+
+
+def test_cross_entropys_size_errors_of_0d_tensors_are_pytorchs():
+    # Random program seeds 489, 1045 (widened generator). Class probabilities of a 0-d input:
+    # PyTorch's input.size(1) raises first. A 0-d target of a batch: PyTorch prints its
+    # "batch size" as 0 (minigrad said 1).
+    F = mg.nn.functional
+    with pytest.raises(IndexError) as excinfo:
+        F.cross_entropy(mg.tensor(3.0, requires_grad=True), mg.tensor(3.0))
+    assert str(excinfo.value) == "Dimension specified as 1 but tensor has no dimensions"
+    for logits in (mg.ones(2, 3), mg.ones(1, 3, 1)):
+        with pytest.raises(ValueError) as excinfo:
+            F.cross_entropy(logits, mg.tensor(0))
+        assert str(excinfo.value) == (
+            f"Expected input batch_size ({logits.shape[0]}) to match target batch_size (0)."
+        )
+
+
+def test_linear_flattens_a_batch_for_a_bias_that_is_a_vector_once_squeezed():
+    # Found probing the biases the widened generator draws for F.linear: PyTorch's linear takes one
+    # addmm on the flattened input when the bias is a contiguous vector, size-1 dims aside
+    # (is_bias_likely_fusable); a (2, 1) bias then does not fit 4 rows. Other biases are added
+    # in place after matmul (version 1).
+    F = mg.nn.functional
+    x, w = mg.ones(2, 2, 3), mg.ones(1, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^The expanded size of the tensor \(4\) must match"):
+        F.linear(x, w, mg.ones(2, 1))
+    flat = F.linear(x, w, mg.ones(4, 1))
+    assert type(flat.grad_fn).__name__ == "ViewBackward0" and flat._version == 0
+    added = F.linear(x, w, mg.ones(1, 1))
+    assert type(added.grad_fn).__name__ == "AddBackward0" and added._version == 1
+    assert values(added) == [[[4.0], [4.0]], [[4.0], [4.0]]]
+
+
+def test_an_operands_view_error_comes_before_the_written_tensors_overlap_error():
+    # Random program seed 120008885: PyTorch collects the operands' gradient edges (reading the
+    # no_grad view's node raises) before its kernel finds the expanded tensor it writes.
+    t0 = mg.tensor([[2.0, -1.0, 1.5], [0.0, 0.0, 1.0]], requires_grad=True)
+    with mg.no_grad():
+        t4 = t0.flatten()[:3]
+        t4.clamp_(min=0)
+    t5 = mg.zeros(3).expand(2, 3)
+    with pytest.raises(RuntimeError, match="^A view was created in no_grad mode and its base"):
+        t5.div_(t4)
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
+        t5.div_(t0.detach()[0])

@@ -82,8 +82,46 @@ def test_a_zero_tensors_immutability_is_known_and_nothing_else_is():
     other = ("RuntimeError", "leaf variable has been moved into the graph interior")
     assert classify(program, run_program, Divergence("raise", 5, None, other, None)) is None
     assert classify(program, run_program, Divergence("error", 5, None, zero, other)) is None
-    (finding,) = [f for f in [check_seed(13020422)] if f is not None]
-    assert finding.known == "PyTorch's ZeroTensor gradients [issue 8]"
+    finding = check_program(_ABS_TWICE)
+    assert finding is not None and finding.known == "PyTorch's ZeroTensor gradients [issue 8]"
+
+
+# Seed 13020422 of the generator before fuzz7 widened it, shrunk.
+_ABS_TWICE = [
+    Statement("t0 = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)", "leaf", "t0"),
+    Statement("t1 = t0.reshape(1)", "view", "t1", ("t0",)),
+    Statement("t3 = t1.abs()", "unary", "t3", ("t1",)),
+    Statement("t4 = torch.autograd.grad(t3.sum(), t1, retain_graph=True, create_graph=True, "
+              "allow_unused=True)[0]", "grad", "t4", ("t3", "t1")),
+    Statement("t4.backward(torch.ones_like(t4), retain_graph=True)", "backward", None, ("t4",)),
+    Statement("t4.backward()", "backward", None, ("t4",)),
+]
+
+
+def test_pytorchs_retain_grad_assert_is_known_and_nothing_else_is():
+    """PyTorch's internal assert on a detach_()-ed retained tensor written again.
+
+    Seed 120005163's class, shrunk (of the generator before fuzz7 widened it).
+    """
+    program, run_program = [], Run([], {}, [])
+    failed = ("RuntimeError", 'old_fn INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/'
+              'autograd/variable.cpp":205, please report a bug to PyTorch. ')
+    assert classify(program, run_program, Divergence("raise", 4, None, failed, None)) == (
+        "PyTorch's retain_grad assert after detach_ [issue 8]"
+    )
+    other = ("RuntimeError", "leaf variable has been moved into the graph interior")
+    assert classify(program, run_program, Divergence("raise", 4, None, other, None)) is None
+    assert classify(program, run_program, Divergence("error", 4, None, failed, other)) is None
+    program = [
+        Statement("t0 = torch.ones((1, 3), requires_grad=True)", "leaf", "t0"),
+        Statement("t2 = 1 / t0", "unary", "t2", ("t0",)),
+        Statement("t2.retain_grad()", "hook", "t2"),
+        Statement("t2.detach_()", "detach_", "t2"),
+        Statement("t2.sub_(t0)", "inplace_binary", "t2", ("t0",)),
+    ]
+    finding = check_program(program)
+    assert finding is not None
+    assert finding.known == "PyTorch's retain_grad assert after detach_ [issue 8]"
 
 
 def test_write_tracking_lines_are_not_a_divergence():

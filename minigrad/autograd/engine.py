@@ -29,11 +29,10 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import type_name
 from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.grad_versions import counter_of, summed
-from minigrad.autograd.graph import AccumulateGrad, Node
+from minigrad.autograd.graph import AccumulateGrad, Node, check_hook_result
 from minigrad.autograd.quiet import quiet_floats
 from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
 from minigrad.autograd.views import view_of_memory
@@ -702,7 +701,7 @@ def _apply_node_hooks(
             )
         for new, old in zip(result, grads):
             if new is not None and old is not None:
-                _check_hook_result(hook, new, old)  # a tensor of the same dtype and size
+                check_hook_result(hook, new, old)  # a tensor of the same dtype and size
         grads = [g if g is None or create_graph else g._array for g in result]
         if not post:
             grad_outputs = grads
@@ -714,29 +713,12 @@ def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool
         result = hook(_as_tensor(grad))
         if result is None:
             continue
-        _check_hook_result(hook, result, grad)
+        check_hook_result(hook, result, grad)
         # The tensor itself, as PyTorch's buffer holds it: the next hook, autograd.grad and a
         # leaf's .grad see it (its identity, its base, its counter); a node's formula gets its
         # array (``_run_node``).
         grad = result
     return grad
-
-
-def _check_hook_result(hook: Callable[[Any], Any], result: Any, grad: Any) -> None:
-    """PyTorch's checks on what a tensor hook returned: a tensor of the same type and size."""
-    if not isinstance(result, TensorBase):
-        raise TypeError(
-            f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
-        )
-    name = getattr(hook, "__name__", repr(hook))
-    dtype = grad._array.dtype if isinstance(grad, TensorBase) else grad.dtype
-    if result._array.dtype != dtype:
-        raise RuntimeError(
-            f"hook '{name}' has changed the type of value (was {type_name(dtype)} got "
-            f"{result._type_name()})"
-        )
-    if tuple(result.shape) != tuple(grad.shape):
-        raise RuntimeError(errors.hook_changed_size(name))
 
 
 def _retain(tensor: TensorBase, grad: Any) -> None:

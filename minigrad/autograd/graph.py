@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import type_name
 from minigrad.autograd import anomaly
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
@@ -299,14 +300,44 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
             raise RuntimeError("leaf variable has been moved into the graph interior")
         if variable.requires_grad:
             variable._accumulate_grad(grad, owned)
-            hooks = variable._meta.post_accumulate_hooks
-            for hook in list(hooks):  # a hook may remove itself
-                result = hook(variable)
-                if result is not None and not hasattr(result, "_array"):  # not a tensor
-                    # PyTorch's check on a hook's result (a returned tensor is ignored)
-                    raise TypeError(
-                        f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
-                    )
+            _run_post_accumulate_hooks(variable)
+
+
+def _run_post_accumulate_hooks(variable: Any) -> None:
+    """Call the leaf's post-accumulate hooks, which must return None (PyTorch's ``_call_hooks``).
+
+    A hook that returns another tensor is checked as a tensor hook's result and handed to the
+    hooks after it in the leaf's place; once all ran, returning one at all raises.
+    """
+    given, returned = variable, False
+    for hook in list(variable._meta.post_accumulate_hooks):  # a hook may remove itself
+        result = hook(given)
+        if result is None or result is given:
+            continue
+        check_hook_result(hook, result, given)
+        given, returned = result, True
+    if returned:
+        raise RuntimeError(errors.POST_ACCUMULATE_HOOK_RETURNED)
+
+
+def check_hook_result(hook: Callable[[Any], Any], result: Any, grad: Any) -> None:
+    """PyTorch's checks on what a tensor hook returned: a tensor of the same type and size.
+
+    ``grad``: what the hook was given (a gradient; a post-accumulate hook's tensor).
+    """
+    if not hasattr(result, "_array"):  # not a tensor (TensorBase: imported only for types)
+        raise TypeError(
+            f"expected Variable, but hook returned '{errors.python_type_name(result)}'"
+        )
+    name = getattr(hook, "__name__", repr(hook))
+    dtype = getattr(grad, "_array", grad).dtype  # a tensor, or an array
+    if result._array.dtype != dtype:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {type_name(dtype)} got "
+            f"{result._type_name()})"
+        )
+    if tuple(result.shape) != tuple(grad.shape):
+        raise RuntimeError(errors.hook_changed_size(name))
 
 
 def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:

@@ -45,14 +45,7 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     # The written tensor's flag, read without regenerating a view's history: PyTorch checks how
     # the view was made before it would regenerate it. A view requires grad if its base does.
     recording = grad_mode._state.enabled and (tensor.requires_grad or _any_requires_grad(args))
-    check_inplace(tensor, recording, op.checks_internal_overlap)
-    if recording:
-        # PyTorch collects the inputs' gradient edges before its kernel checks their overlap:
-        # a view whose base was written catches up first (or raises the error of one that may
-        # not, a split output, say).
-        for arg in args:
-            if isinstance(arg, TensorBase) and arg._base is not None:
-                arg._sync_view()
+    check_inplace(tensor, recording, op.checks_internal_overlap, args)
     # Debugging hook (autograd/guard.py): a forward may compute straight into the buffer
     # (record.py's WritingContext; index_put_ on an expanded tensor must, to write only the
     # indexed elements), so the guard rules on the write, and opens a saved buffer, first.
@@ -211,12 +204,17 @@ def _follow_retain_grad(rebased: TensorBase, old_node: Node | None, old_output_n
         move_retained_grad(rebased, old_node, old_output_nr)  # retain_grad follows the tensor
 
 
-def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = True) -> None:
+def check_inplace(
+    tensor: TensorBase, recording: bool, check_overlap: bool = True, args: tuple[Any, ...] = ()
+) -> None:
     """Raise PyTorch's error if ``tensor`` may not be written in place right now.
 
     ``recording``: grad mode is on and some input of the op requires grad. The autograd checks
-    come in PyTorch's order (``check_inplace``); the memory-overlap check (an expanded tensor),
-    which PyTorch's kernels make, comes last. All run before anything is written.
+    come in PyTorch's order (``check_inplace``); then, if recording, the op's other inputs
+    ``args`` that are views catch up with their bases' writes, as PyTorch collects their
+    gradient edges (or raise the error of one that may not: made in no_grad, a split output);
+    the memory-overlap check (an expanded tensor), which PyTorch's kernels make, comes last.
+    All run before anything is written.
     """
     if recording:
         base = tensor._base
@@ -233,6 +231,9 @@ def check_inplace(tensor: TensorBase, recording: bool, check_overlap: bool = Tru
         # before its base required grad counts as a leaf here.
         if requires_grad and tensor._grad_fn is None:
             raise RuntimeError(errors.LEAF_INPLACE)
+        for arg in args:
+            if isinstance(arg, TensorBase) and arg._base is not None:
+                arg._sync_view()
     if check_overlap and has_internal_overlap(tensor._array):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
 

@@ -356,19 +356,22 @@ def as_strided_backward(
     Under create_graph PyTorch's ``as_strided_backward`` squeezes the gradient's size-1 dims
     and sums its expanded ones (last dim first), copies it into a view of a zero "storage"
     (CopySlices) and returns the storage viewed with the base's geometry (AsStridedBackward0):
-    the gradient is a view of the storage, at version 1. Views whose region still overlaps
-    itself then, or that are empty, take the scatter op instead (a graph of other names).
+    the gradient is a view of the storage, at version 1. An empty view's gradient is plain
+    zeros of the base's shape (no history: PyTorch returns ``at::zeros`` first thing). Views
+    whose region still overlaps itself then take the scatter op instead (a graph of other names).
     """
     itemsize = grad._array.itemsize
     block = empty_like_layout(base_shape, base_strides, grad._array.dtype)
     view = replay(steps, block)
+    if view.size == 0:
+        return TensorBase.output_class._make(np.zeros(base_shape, dtype=block.dtype))
     start = np.ravel(block, order="K").__array_interface__["data"][0]
     offset = (view.__array_interface__["data"][0] - start) // itemsize
     element_strides = [stride // itemsize for stride in view.strides]
     kept = [d for d, size in enumerate(view.shape) if size != 1 and element_strides[d] != 0]
     sizes = [view.shape[d] for d in kept]
     strides = [element_strides[d] for d in kept]
-    if view.size == 0 or min(strides, default=0) < 0 or _may_overlap(sizes, strides):
+    if min(strides, default=0) < 0 or _may_overlap(sizes, strides):
         return ScatterIntoBase.apply(grad, base_shape, base_strides, steps)  # type: ignore
     for dim in reversed(range(view.ndim)):  # (PyTorch's order: from the last dim)
         if view.shape[dim] == 1:

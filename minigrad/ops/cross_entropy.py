@@ -22,6 +22,7 @@ from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
     check_no_grad,
     constant_tensor,
+    dim_size,
     dtype_name,
     not_implemented,
     operand,
@@ -223,7 +224,8 @@ def _nll_loss_nd(input: Any, target: Any, weight: Any, enum: int, ignore_index: 
     if x.ndim < 1:
         raise ValueError(errors.nll_input_dims(x.ndim))
     if x.ndim != 1 and (t.ndim == 0 or x.shape[0] != t.shape[0]):
-        batch = t.shape[0] if t.ndim else 1
+        # (PyTorch reads a 0-d target's size 0 past the end of its sizes: it prints 0)
+        batch = t.shape[0] if t.ndim else 0
         raise ValueError(errors.batch_size_mismatch(x.shape[0], batch))
     if x.ndim <= 2:
         return _nll_loss_1d_2d(input, target, weight, enum, ignore_index)
@@ -386,7 +388,7 @@ def _cross_entropy_probabilities(
 ) -> Any:
     x = operand(input)
     class_dim = 0 if x.ndim == 1 else 1
-    classes = x.shape[class_dim]
+    classes = dim_size(x.shape, class_dim)  # (a 0-d input raises here, as in PyTorch)
     if weight is not None and (operand(weight).ndim != 1 or operand(weight).size != classes):
         raise RuntimeError(
             errors.weight_not_per_class(classes, shape_of(weight), "cross_entropy")

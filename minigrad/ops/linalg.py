@@ -274,6 +274,17 @@ class SqueezeInplace(Op):
         return np.reshape(grad, ctx.shape), None
 
 
+def squeeze_row(product: Any) -> Any:
+    """``product.squeeze_(0)`` of matmul's one-row product (a vector times a matrix).
+
+    PyTorch squeezes the temporary in place, so the result is at version 1 (with or without
+    grad); a batched product's squeeze is hidden behind an unsafe view (a new counter).
+    """
+    result = SqueezeInplace.apply(product, 0)
+    result._version_counter().bump()
+    return result
+
+
 # --- the primitive products: argument checks with PyTorch's messages --------------------------
 
 def _check_not_bool(*arrays: np.ndarray, kernel: str = "addmm_impl_cpu_") -> None:
@@ -520,7 +531,7 @@ def matmul(input: Any, other: Any) -> Any:
     if dim1 == 2 and dim2 == 1:
         return mv(input, other)
     if dim1 == 1 and dim2 == 2:
-        return SqueezeInplace.apply(mm(views.unsqueeze(input, 0), other), 0)
+        return squeeze_row(mm(views.unsqueeze(input, 0), other))
     if dim1 == 3 and dim2 == 3:
         # PyTorch 2.13: a batch of one matrix that requires grad, times a real batch, is
         # squeezed to a matrix, so that the product folds into one mm.

@@ -28,27 +28,6 @@ from minigrad.ops import linalg, views
 from minigrad.ops._helpers import operand
 
 
-class SqueezeMatmul(Op):
-    """y = x without its dimension 0 (matmul's ``squeeze_(0)``);  dx = grad unsqueezed.
-
-    Saves nothing. PyTorch squeezes the product of ``x.unsqueeze(0) @ m`` in place: the result
-    is not a view.
-    """
-
-    node_name = "SqueezeBackward4"
-    fields = ("shape",)
-    saved_options = {"dim": constant(0), "self_sym_sizes": "shape"}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.shape = x.shape
-        return np.squeeze(x, 0).copy()
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return np.expand_dims(grad, 0)
-
-
 def _foldable(x: np.ndarray) -> bool:
     """True if x's leading dimensions merge into one without a copy (PyTorch's should_fold)."""
     if x.size == 0:
@@ -64,7 +43,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     input of other rank is flattened to 2-D first (``ViewBackward0``, Addmm, ``ViewBackward0``);
     without a bias it is a matrix product (``MmBackward0``, or ``UnsafeViewBackward0`` around it
     for batched inputs), and a bias that cannot take the flattened path (a non-contiguous input,
-    a bias of 2 or more dims) is added in place (``AddBackward0``).
+    a bias that is not a contiguous vector once squeezed) is added in place (``AddBackward0``).
 
     Gradients: ``dinput = grad @ weight``, ``dweight = grad.T @ input`` (summed over batch
     dimensions), ``dbias = grad`` summed to the bias's shape. Saves ``input`` (if the weight
@@ -92,7 +71,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
         b = operand(bias)
         if x.ndim == 2:
             return _addmm(bias, input, wt)
-        if x.flags.c_contiguous and b.ndim == 1:
+        if x.flags.c_contiguous and _bias_fusable(b):
             lead = x.shape[:-1]
             flat = views.reshape(input, (int(np.prod(lead)), x.shape[-1]))
             out = _addmm(bias, flat, wt)
@@ -101,6 +80,16 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     if bias is not None:
         out.add_(bias)
     return out
+
+
+def _bias_fusable(b: np.ndarray) -> bool:
+    """PyTorch's ``is_bias_likely_fusable``: a contiguous vector, perhaps with size-1 dims.
+
+    Such a bias goes into one ``addmm`` with the input flattened to a matrix (and raises there
+    if it does not fit the flattened rows: a (2, 1) bias of a (2, 2, 3) input).
+    """
+    squeezed = sum(n != 1 for n in b.shape)
+    return (b.ndim == 1 or squeezed == 1) and b.flags.c_contiguous
 
 
 # ``T.apply(weight, 0, 1)``'s view step, and its node's needs (the weight alone needs a gradient)
@@ -155,7 +144,7 @@ def _matmul_weight(input: Any, wt: Any) -> Any:
     x, w = operand(input), operand(wt)
     if x.ndim == 1 and w.ndim == 2:
         linalg.check_mm_shapes((1, x.shape[0]), w.shape)
-        return SqueezeMatmul.apply(linalg.mm(views.unsqueeze(input, 0), wt))
+        return linalg.squeeze_row(linalg.mm(views.unsqueeze(input, 0), wt))
     if x.ndim >= 3 and (getattr(wt, "requires_grad", False) or _foldable(x)):
         lead = x.shape[:-1]
         folded = views.reshape(input, (int(np.prod(lead)), x.shape[-1]))

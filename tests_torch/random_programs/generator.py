@@ -59,6 +59,8 @@ class _Builder:
         self.shapes: dict[str, Shape] = {}
         self.count = 0
         self.defined: set[str] = set()  # the custom Functions defined so far
+        self.leaves: list[str] = []  # the tensors made by ``leaf`` (an optimizer's parameters)
+        self.optimizers = 0
 
     def new_name(self) -> str:
         name = f"t{self.count}"
@@ -96,9 +98,10 @@ class _Builder:
 
     # -- the vocabulary ------------------------------------------------------------------------
 
-    def leaf(self) -> None:
+    def leaf(self, shape: Shape | None = None) -> str:
+        """A new tensor of ``shape`` (a random one if None); its name."""
         rng = self.rng
-        shape = rng.choice(_SHAPES)
+        shape = rng.choice(_SHAPES) if shape is None else shape
         name = self.new_name()
         requires_grad = rng.random() < 0.7
         flag = ", requires_grad=True" if requires_grad else ""
@@ -109,6 +112,15 @@ class _Builder:
         else:
             code = f"{name} = torch.tensor({_literal(rng, shape)}{dtype}{flag})"
         self.add(Statement(code, "leaf", name), shape)
+        self.leaves.append(name)
+        return name
+
+    def fitting(self, shapes: tuple[Shape, ...]) -> str:
+        """A tensor of one of ``shapes``: an existing one most of the time, else a new leaf."""
+        found = [n for n in self.shapes if self.shapes[n] in shapes]
+        if found and self.rng.random() < 0.7:
+            return self.rng.choice(found)
+        return self.leaf(shapes[0])
 
     def unary(self) -> None:
         rng = self.rng
@@ -116,7 +128,7 @@ class _Builder:
         shape = self.shapes[source]
         choice = rng.random()
         if choice < 0.15:
-            reduction = rng.choice(("sum", "mean"))
+            reduction = rng.choice(("sum", "mean", "nansum"))
             if rng.random() < 0.5:
                 expression, shape = f"{{}}.{reduction}(-1, keepdim=True)", (*shape[:-1], 1)
             else:
@@ -129,7 +141,7 @@ class _Builder:
             expression = f"{function}.apply({{}})"
         else:
             expression = rng.choice(_UNARY)
-            if expression in ("{}.sum()", "{}.mean()"):
+            if expression in _FULL_REDUCTIONS:
                 shape = ()
         name = self.new_name()
         code = f"{name} = {expression.format(source)}"
@@ -227,6 +239,74 @@ class _Builder:
             code = f"with torch.autograd.detect_anomaly():\n    {code}"
         self.add(Statement(code, "backward", None, (source,)))
 
+    def linear(self) -> None:
+        """``F.linear`` of a tensor, with a weight (and maybe a bias) of fitting shapes."""
+        rng = self.rng
+        source = self.pick()
+        shape = self.shapes[source]
+        features, outputs = (shape[-1] if shape else 1), rng.choice((1, 2, 3))
+        weight = self.fitting(((outputs, features),))
+        operands = [source, weight]
+        if rng.random() < 0.6:
+            operands.append(self.fitting(((outputs,), ())))
+        name = self.new_name()
+        code = f"{name} = torch.nn.functional.linear({', '.join(operands)})"
+        self.add(Statement(code, "linear", name, tuple(operands)), (*shape[:-1], outputs))
+
+    def cross_entropy(self) -> None:
+        """``F.cross_entropy`` of logits and class indices (a tensor of its own), or probabilities.
+
+        The indices are a new int64 tensor, which later statements may use and write too.
+        """
+        rng = self.rng
+        source = self.pick()
+        shape = self.shapes[source]
+        classes = shape[1] if len(shape) == 2 else (shape[0] if shape else 1)
+        if rng.random() < 0.15:
+            target = self.fitting((shape,))  # class probabilities (or a mismatch that raises)
+        else:
+            # (out of range, or no classes at all: raises)
+            bound = max(classes + 1 if rng.random() < 0.03 else classes, 1)
+            indices: object = rng.randrange(bound)
+            if len(shape) == 2:
+                indices = [rng.randrange(bound) for _ in range(shape[0])]
+            target = self.new_name()
+            self.add(Statement(f"{target} = torch.tensor({indices})", "leaf", target),
+                     (shape[0],) if len(shape) == 2 else ())
+        options = ""
+        if rng.random() < 0.4:
+            options += f", reduction={rng.choice(_REDUCTIONS)!r}"
+        if rng.random() < 0.2:
+            options += ", label_smoothing=0.25"
+        if rng.random() < 0.1:
+            options += ", ignore_index=0"
+        reduced = "reduction='none'" not in options
+        name = self.new_name()
+        code = f"{name} = torch.nn.functional.cross_entropy({source}, {target}{options})"
+        result = () if reduced else (shape[0],) if len(shape) == 2 else ()
+        self.add(Statement(code, "cross_entropy", name, (source, target)), result)
+
+    def optimize(self) -> None:
+        """An optimizer step over some leaves (made first if none is yet), maybe backward again.
+
+        The step writes its parameters in place (under no_grad): a graph that saved one of
+        them raises at its next backward.
+        """
+        rng = self.rng
+        if self.optimizers == 0 or rng.random() < 0.2:
+            pool = self.leaves if rng.random() < 0.9 else list(self.shapes)
+            params = rng.sample(pool, min(len(pool), rng.choice((1, 1, 2))))
+            name = f"o{self.optimizers}"
+            self.optimizers += 1
+            maker = rng.choice(_OPTIMIZERS).format(f"[{', '.join(params)}]")
+            self.statements.append(Statement(f"{name} = torch.optim.{maker}", "optimizer"))
+        optimizer = f"o{rng.randrange(self.optimizers)}"
+        if rng.random() < 0.2:
+            self.statements.append(Statement(f"{optimizer}.zero_grad()", "zero_grad"))
+        self.statements.append(Statement(f"{optimizer}.step()", "step"))
+        if rng.random() < 0.5:
+            self.backward()
+
     def hook(self) -> None:
         rng = self.rng
         source = self.pick()
@@ -235,8 +315,10 @@ class _Builder:
             code = f"{source}.retain_grad()"
         elif choice < 0.6:
             code = f"{source}.register_hook(lambda g: g * 2)"
-        elif choice < 0.7:
+        elif choice < 0.65:
             code = f"{source}.register_hook(lambda g: None)"
+        elif choice < 0.7:
+            code = f"{source}.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(0.5))"
         elif choice < 0.85:
             name = self.new_name()
             self.add(Statement(f"{name} = {source}.grad", "read_grad", name, (source,)),
@@ -274,11 +356,17 @@ _FUNCTIONS = {
     ),
 }
 
+_FULL_REDUCTIONS = ("{}.sum()", "{}.mean()", "{}.nansum()", "torch.count_nonzero({})")
 _UNARY = (
     "{}.sigmoid()", "{}.exp()", "{}.tanh()", "{}.relu()", "-{}", "{} * 2", "{} / 3",
     "{} ** 2", "{}.sin()", "{}.abs()", "{}.clamp(min=0)", "{}.sqrt()", "{}.log()",
-    "{}.sum()", "{}.mean()", "{}.clone()", "{} * 1", "{}.pow(0.5)", "1 / {}",
+    *_FULL_REDUCTIONS, "{}.clone()", "{} * 1", "{}.pow(0.5)", "1 / {}",
     "{} + True", "2 - {}", "{}.double()", "{}.float()",
+)
+_REDUCTIONS = ("none", "mean", "sum")
+_OPTIMIZERS = (
+    "SGD({}, lr=0.1)", "SGD({}, lr=0.1, momentum=0.9)", "SGD({}, lr=0.1, weight_decay=0.5)",
+    "Adam({}, lr=0.1)", "Adam({}, lr=0.1, amsgrad=True)",
 )
 _BINARY = (
     "{} + {}", "{} - {}", "{} * {}", "{} / {}", "torch.maximum({}, {})", "torch.atan2({}, {})",
@@ -335,7 +423,8 @@ def _views(shape: Shape) -> list[tuple[str, Shape]]:
 
 _ACTIONS = (
     ("leaf", 12), ("unary", 14), ("binary", 12), ("view", 18), ("inplace", 22),
-    ("detach_family", 9), ("backward", 8), ("hook", 5),
+    ("detach_family", 9), ("backward", 8), ("hook", 5), ("linear", 3), ("cross_entropy", 3),
+    ("optimize", 3),
 )
 
 
