@@ -297,10 +297,11 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
             variable._sync_view()
         if variable._grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
-        if variable.requires_grad:
+        # (A leaf's own flag first: ``requires_grad`` reads it after the tests made above.)
+        if variable._requires_grad or variable.requires_grad:
             variable._accumulate_grad(grad, owned)
             hooks = variable._meta.post_accumulate_hooks
-            for hook in list(hooks):  # a hook may remove itself
+            for hook in list(hooks) if hooks else ():  # a hook may remove itself
                 result = hook(variable)
                 if result is not None and not hasattr(result, "_array"):  # not a tensor
                     # PyTorch's check on a hook's result (a returned tensor is ignored)
@@ -346,6 +347,11 @@ def sum_to_shape(grad: Any, shape: tuple[int, ...]) -> Any:
         total = np.sum(grad)
         return np.asarray(total) if isinstance(total, np.generic) else total
     extra = len(grad_shape) - len(shape)
+    if extra and grad_shape[extra:] == shape and type(grad) is np.ndarray:
+        # Broadcast along new leading dimensions only (a bias's gradient): the steps below
+        # without looking for size-1 dimensions. (Summed keeping them, then viewed to the
+        # shape, as PyTorch's sum_to: ``autograd.grad`` hands out that view as a view.)
+        return _add_reduce(grad, tuple(range(extra)), None, None, True).reshape(shape)
     axes = tuple(range(extra)) + tuple(
         extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1
     )

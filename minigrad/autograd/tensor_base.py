@@ -261,7 +261,7 @@ class TensorBase:
         reference count), so a first gradient laid out like this tensor becomes ``.grad``
         without a copy, as PyTorch's AccumulateGrad steals a gradient nobody else refers to.
         """
-        meta = self._autograd_meta()
+        meta = self._meta or self._autograd_meta()
         with meta.lock:
             if isinstance(grad, TensorBase):
                 borrowed = grad._base is not None or not grad._array.flags.writeable
@@ -274,7 +274,7 @@ class TensorBase:
                 meta.grad = grad if meta.grad is None else meta.grad + grad
             elif meta.grad is None:
                 if owned and _stealable(grad, self._array):
-                    meta.grad = self.output_class._make(grad)
+                    meta.grad = new_result(grad)
                 else:
                     # Copy: the engine may hand the same array to several consumers.
                     meta.grad = self.output_class._make(np.array(grad, dtype=self._array.dtype))
