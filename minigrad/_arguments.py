@@ -386,13 +386,19 @@ def checking_arguments(
         if not _fits_an_overload(args[1 - offset:], named, listed, lenient):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed)) from None
 
+    # The types of positional-only calls whose every argument the checks let through as it
+    # was: each check asks only its argument's type, so a call of the same types passes too.
+    # (Not for the ``int_dim`` functions, whose ``dim`` test looks at the value.)
+    passed: set[tuple[type, ...]] = set()
+
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
         given = len(args)
-        if given <= first_checked and not kwargs:
+        if not kwargs and (given <= first_checked or (
+                not int_dim and tuple(map(type, args)) in passed)):
             try:
-                return function(*args)  # no checked argument was given (``x.sum()``)
+                return function(*args)  # no checked argument, or checked types alone
             except TypeError as error:
                 refuse_unlisted(args, kwargs)
                 _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
@@ -408,6 +414,7 @@ def checking_arguments(
         named = kwargs  # (the call's own names stay for the listing's message)
         if aliases and not kwargs.keys() <= known:
             named = _pytorch_names(kwargs, aliases)
+        unchanged = not kwargs and not int_dim  # (the call's types may join ``passed``)
         for position, parameter, types, refused, kind, optional in checks:
             if position < given:
                 value = args[position]
@@ -420,6 +427,7 @@ def checking_arguments(
             if value is None and optional:
                 continue
             if kind == "int" and index_tensor(value):  # read as the parser reads it: an int
+                unchanged = False
                 if position < given:
                     args = (*args[:position], int(value), *args[position + 1:])
                 else:
@@ -436,6 +444,8 @@ def checking_arguments(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
+        if unchanged:
+            passed.add(tuple(map(type, args)))
         try:
             return function(*args, **named)
         except TypeError as error:

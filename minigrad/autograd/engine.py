@@ -33,7 +33,7 @@ from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.grad_versions import counter_of, summed
 from minigrad.autograd.graph import AccumulateGrad, Node, check_hook_result
-from minigrad.autograd.quiet import quiet_floats
+from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
 from minigrad.autograd.views import view_of_memory
 
@@ -187,6 +187,8 @@ def _engine_flag(value: Any) -> bool:
     (Its C entry parses them with the ``b`` format: ``"s"`` is "'str' object cannot be
     interpreted as an integer", 300 an OverflowError; bools and small ints pass.)
     """
+    if type(value) is bool:  # (the common case: nothing to check)
+        return value
     number = operator.index(value)
     if number < 0:
         raise OverflowError("unsigned byte integer is less than minimum")
@@ -300,14 +302,19 @@ def run_backward(
     buffers: Buffers = {}
     for (node, output_nr), grad in zip(edges, root_grads):
         buffers[node] = _add(buffers.get(node), node, output_nr, grad)
-    with grad_mode.set_grad_enabled(create_graph), quiet_floats():
-        if targets is not None and len(edges) == 1 and edges[0][0] not in graph.runs:
-            # PyTorch's engine starts at a lone root's node (no GraphRoot before it) even if
-            # no input is reached through it: the node's tensor hooks (register_hook,
-            # retain_grad) run on the seed, then the node is skipped.
-            node = edges[0][0]
-            _apply_tensor_hooks(node, buffers[node], create_graph)
-        _execute(graph, buffers, retain_graph, create_graph, targets)
+    # (``quiet_floats()``'s work written out: its generator costs more than the two calls.)
+    with grad_mode.set_grad_enabled(create_graph):
+        token = silence()
+        try:
+            if targets is not None and len(edges) == 1 and edges[0][0] not in graph.runs:
+                # PyTorch's engine starts at a lone root's node (no GraphRoot before it) even
+                # if no input is reached through it: the node's tensor hooks (register_hook,
+                # retain_grad) run on the seed, then the node is skipped.
+                node = edges[0][0]
+                _apply_tensor_hooks(node, buffers[node], create_graph)
+            _execute(graph, buffers, retain_graph, create_graph, targets)
+        finally:
+            restore(token)
     return [] if targets is None else targets.captured
 
 

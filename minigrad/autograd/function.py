@@ -227,7 +227,7 @@ class BackwardNode(Node):
             shape, dtype = meta
             if grad.shape != shape:  # a tuple, or a Size (a tuple) for tensor gradients
                 grad = self._reduce_to(grad, shape, index)
-            if type(grad) is not np.ndarray or grad.dtype != dtype:
+            if type(grad) is not np.ndarray or grad.dtype is not dtype and grad.dtype != dtype:
                 grad = _as_dtype(grad, dtype)
             fitted.append(grad)
         return tuple(fitted)

@@ -298,9 +298,11 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
             variable._sync_view()
         if variable._grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
-        if variable.requires_grad:
+        # (A leaf's own flag first: ``requires_grad`` reads it after the tests made above.)
+        if variable._requires_grad or variable.requires_grad:
             variable._accumulate_grad(grad, owned)
-            _run_post_accumulate_hooks(variable)
+            if variable._meta.post_accumulate_hooks:
+                _run_post_accumulate_hooks(variable)
 
 
 def _run_post_accumulate_hooks(variable: Any) -> None:
@@ -377,6 +379,11 @@ def sum_to_shape(grad: Any, shape: tuple[int, ...]) -> Any:
         total = np.sum(grad)
         return np.asarray(total) if isinstance(total, np.generic) else total
     extra = len(grad_shape) - len(shape)
+    if extra and grad_shape[extra:] == shape and type(grad) is np.ndarray:
+        # Broadcast along new leading dimensions only (a bias's gradient): the steps below
+        # without looking for size-1 dimensions. (Summed keeping them, then viewed to the
+        # shape, as PyTorch's sum_to: ``autograd.grad`` hands out that view as a view.)
+        return _add_reduce(grad, tuple(range(extra)), None, None, True).reshape(shape)
     axes = tuple(range(extra)) + tuple(
         extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1
     )

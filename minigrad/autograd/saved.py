@@ -431,24 +431,24 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
         # anything else goes the full way below, which raises PyTorch's error in its order.
         values = saved[::FIELDS]
         start = 1  # the counter of the first value
-        for value in values:  # a plain loop: one or two values, once per node per backward
+        for value in values:  # a plain loop: one to four values, once per node per backward
             counter = saved[start]
-            if counter is None:
+            if counter is ON_TENSOR:  # an input (the common case): its tensor's counter
+                origin = saved[start + 2]
+                if type(origin) is str:  # kept in one of the node's slots
+                    origin = getattr(node, origin)
+                counter = origin._counter  # None: version 0
+                if ((0 if counter is None else counter.version) != saved[start + 1]
+                        or saved[start + 3] and origin._grad_fn is None):
+                    break
+            elif counter is None:  # a plain value, or one kept through hooks
                 if type(value) is Hooked:
                     break
-            else:
-                if counter is OUTPUT_COUNTER:  # kept in the node's slot
+            else:  # an output's counter (output 0's is kept in the node's slot)
+                if counter is OUTPUT_COUNTER:
                     counter = node._output_counter
-                origin = saved[start + 2]
-                if type(origin) is str:  # an input kept in one of the node's slots
-                    origin = getattr(node, origin)
-                if counter is ON_TENSOR:  # an input: its tensor's counter (None: version 0)
-                    counter = origin._counter
-                    if (0 if counter is None else counter.version) != saved[start + 1]:
-                        break
-                elif counter.version != saved[start + 1]:
-                    break
-                if saved[start + 3] and origin._grad_fn is None:
+                if counter.version != saved[start + 1] or (
+                        saved[start + 3] and saved[start + 2]._grad_fn is None):
                     break
             start += FIELDS
         else:

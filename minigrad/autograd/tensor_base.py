@@ -262,7 +262,7 @@ class TensorBase:
         reference count), so a first gradient laid out like this tensor becomes ``.grad``
         without a copy, as PyTorch's AccumulateGrad steals a gradient nobody else refers to.
         """
-        meta = self._autograd_meta()
+        meta = self._meta or self._autograd_meta()
         with meta.lock:
             if owned and isinstance(grad, TensorBase):
                 # A tensor hook's result that nobody else holds (never under create_graph):
@@ -285,7 +285,8 @@ class TensorBase:
                 if owned and _stealable(grad, self._array):
                     # (at the version of the in-place sums that made it, as PyTorch's buffer)
                     counter = grad_versions.counter_of(grad)
-                    meta.grad = self.output_class._make(grad, counter=counter)
+                    meta.grad = (new_result(grad) if counter is None
+                                 else self.output_class._make(grad, counter=counter))
                 else:
                     # Copy: the engine may hand the same array to several consumers.
                     copy, counter = _contract_copy(grad, self._array)

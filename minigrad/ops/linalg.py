@@ -171,6 +171,7 @@ class Addmm(Op):
                      "mat2_sym_strides": matrix_layout(1, 1, 2)}
 
     num_inputs = 3
+    saved_as_arguments = True  # backward(ctx, grad, mat1, mat2): the runner hands them over
 
     @staticmethod
     def forward(ctx: Any, input: Any, mat1: np.ndarray, mat2: np.ndarray, beta: Any,
@@ -183,12 +184,11 @@ class Addmm(Op):
         return _scaled_sum(input, mat1 @ mat2, beta, alpha)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        mat1, mat2 = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, mat1: Any, mat2: Any) -> tuple[Any, ...]:
         needs = ctx.needs_input_grad
         return (
             times(grad, ctx.beta) if needs[0] else None,
-            times(grad @ mat2.T, ctx.alpha) if needs[1] else None,
+            times(_product(grad, mat2.T), ctx.alpha) if needs[1] else None,
             times(_mat2_grad(mat1, grad, ctx.mat2_transposed), ctx.alpha) if needs[2] else None,
             None,
             None,
@@ -203,8 +203,8 @@ def _mat2_grad(mat1: Any, grad: Any, transposed: bool) -> Any:
     (and the optimizer's update reads both in the same order).
     """
     if transposed and type(grad) is np.ndarray:
-        return (grad.T @ mat1).T
-    return mat1.T @ grad
+        return grad.T.dot(mat1).T  # (``_product``'s array case)
+    return _product(mat1.T, grad)
 
 
 class Baddbmm(Op):

@@ -422,9 +422,10 @@ class Relu(SavesResult):
 
     kernel = staticmethod(relu_array)
 
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (y,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, y: Any) -> Any:
         return run(ThresholdBackward, grad, y)
 
 
