@@ -85,6 +85,8 @@ def summed(previous: Any, grad: Any) -> Any:
         entry[1] += 1
         return previous
     total = previous + grad  # (held elsewhere too, by the node's results, say: same value)
+    if type(total) is not _ndarray:  # numpy gives a 0-d sum as a scalar
+        total = np.asarray(total)
     _counts[id(total)] = [_reference(total), entry[1] + 1]
     return total
 
