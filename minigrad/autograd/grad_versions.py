@@ -85,7 +85,8 @@ def summed(previous: Any, grad: Any) -> Any:
         entry[1] += 1
         return previous
     total = previous + grad  # (held elsewhere too, by the node's results, say: same value)
-    _counts[id(total)] = [_reference(total), entry[1] + 1]
+    if type(total) is _ndarray:  # (numpy's sum of two 0-d arrays is a scalar)
+        _counts[id(total)] = [_reference(total), entry[1] + 1]
     return total
 
 
