@@ -20,7 +20,8 @@ import minigrad
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.ops.arithmetic import Mul
 from minigrad.ops.linalg import Mm
-from minigrad.ops.unary import Exp, Sigmoid, Tanh
+from minigrad.ops.softmax import Softmax
+from minigrad.ops.unary import Exp, Relu, Sigmoid, Tanh
 
 # (op class, how to call it on (minigrad or torch) tensors, shapes of the inputs)
 CASES: list[tuple[type[Op], Callable[..., Any], tuple[tuple[int, ...], ...]]] = [
@@ -29,6 +30,8 @@ CASES: list[tuple[type[Op], Callable[..., Any], tuple[tuple[int, ...], ...]]] = 
     (Tanh, lambda lib, x: lib.tanh(x), ((3,),)),
     (Mul, lambda lib, x, y: x * y, ((2, 3), (2, 3))),
     (Mm, lambda lib, x, y: lib.mm(x, y), ((2, 3), (3, 2))),
+    (Relu, lambda lib, x: lib.relu(x), ((3,),)),
+    (Softmax, lambda lib, x: lib.softmax(x, 1), ((2, 3),)),
 ]
 IDS = [case[0].__name__ for case in CASES]
 

@@ -53,7 +53,6 @@ class NllLoss(Op):
     fields = ("reduction", "ignore_index", "axis")
     saves = ("self", "target", "weight", "total_weight")
     saved_options = ("reduction", "ignore_index")
-    saved_as_arguments = True  # backward(ctx, grad, x, target, weight, total): handed over
 
     @staticmethod
     def forward(
@@ -87,9 +86,8 @@ class NllLoss(Op):
         return summed / total if reduction == MEAN else summed
 
     @staticmethod
-    def backward(
-        ctx: Any, grad: Any, x: Any, target: Any, weight: Any, total: Any
-    ) -> tuple[Any, None, None, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+        x, target, weight, total = ctx.saved_tensors
         target = operand(target)
         if len(shape_of(x)) == 1 and target.ndim == 1:
             # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.

@@ -171,7 +171,6 @@ class Addmm(Op):
                      "mat2_sym_strides": matrix_layout(1, 1, 2)}
 
     num_inputs = 3
-    saved_as_arguments = True  # backward(ctx, grad, mat1, mat2): the runner hands them over
 
     @staticmethod
     def forward(ctx: Any, input: Any, mat1: np.ndarray, mat2: np.ndarray, beta: Any,
@@ -184,7 +183,8 @@ class Addmm(Op):
         return _scaled_sum(input, mat1 @ mat2, beta, alpha)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any, mat1: Any, mat2: Any) -> tuple[Any, ...]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        mat1, mat2 = ctx.saved_tensors
         needs = ctx.needs_input_grad
         return (
             times(grad, ctx.beta) if needs[0] else None,

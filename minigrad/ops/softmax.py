@@ -28,7 +28,6 @@ class SoftmaxFamily(Op):
 
     fields = ("axis", "dim")
     saved_options = {"dim": as_given("dim")}
-    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
@@ -73,6 +72,8 @@ class Softmax(SoftmaxFamily):
         exps = np.exp(shifted)
         return exps / sum_keeping_dims(exps, axis)
 
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
+
     @staticmethod
     def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None]:
         return y * (grad - sum_keeping_dims(grad * y, ctx.axis)), None
@@ -87,7 +88,8 @@ class LogSoftmax(SoftmaxFamily):
         return shifted - np.log(sum_keeping_dims(np.exp(shifted), axis))
 
     @staticmethod
-    def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (y,) = ctx.saved_tensors
         return grad - np.exp(y) * sum_keeping_dims(grad, ctx.axis), None
 
 
