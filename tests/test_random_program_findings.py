@@ -1587,3 +1587,18 @@ def test_an_operands_view_error_comes_before_the_written_tensors_overlap_error()
         t5.div_(t4)
     with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
         t5.div_(t0.detach()[0])
+
+
+def test_nll_loss_gradient_is_zero_off_the_counted_targets_even_for_a_nan_gradient():
+    # Random program seed 90005971 (widened generator): every target ignored, so 'mean' is
+    # 0 / 0 = nan and sqrt_ passes nan on; PyTorch's backward writes the counted targets'
+    # entries only (none), minigrad multiplied nan by its zero pattern.
+    t0 = mg.ones((3, 1), requires_grad=True)
+    loss = mg.nn.functional.cross_entropy(t0, mg.tensor([0, 0, 0]), ignore_index=0)
+    loss.sqrt_()
+    loss.backward()
+    assert values(t0.grad) == [[0.0], [0.0], [0.0]]
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    loss = mg.nn.functional.nll_loss(x, mg.tensor([1, 0]), ignore_index=0)
+    (g,) = mg.autograd.grad(loss, x, mg.tensor(float("nan")))
+    assert np.isnan(values(g)[0][1]) and [values(g)[0][0], *values(g)[1]] == [0.0, 0.0, 0.0]

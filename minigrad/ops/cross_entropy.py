@@ -108,7 +108,13 @@ class NllLoss(Op):
         np.put_along_axis(pattern, np.expand_dims(safe, axis), np.expand_dims(coef, axis), axis)
         if ctx.reduction == NONE:
             grad = np.expand_dims(grad, axis)
-        return grad * pattern, None, None, None, None
+        if isinstance(grad, TensorBase):
+            return grad * pattern, None, None, None, None
+        # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
+        # incoming gradient is nan (a 'mean' over no counted target is 0 / 0, say)
+        counted = np.zeros(shape, dtype=bool)
+        np.put_along_axis(counted, np.expand_dims(safe, axis), np.expand_dims(valid, axis), axis)
+        return np.where(counted, grad * pattern, 0).astype(dtype), None, None, None, None
 
 
 def _all_counted(target: np.ndarray, classes: int, ignore_index: int) -> bool:
