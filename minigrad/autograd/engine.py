@@ -518,7 +518,7 @@ def _execute(
                 variable = node._variable()
                 hooks = None if variable is None or variable._meta is None else variable._meta.hooks
                 if hooks:  # (what they return, or the same gradient if they return None)
-                    grad = _call_hooks(hooks, grad, create_graph)
+                    grad = _call_hooks(hooks, grad)
                 # Held only by ``grad`` (the count of a lone local, autograd/tensor_base.py):
                 # nobody else can see the array, so it may become ``.grad`` itself
                 # (PyTorch steals it too).
@@ -655,14 +655,14 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
         variable = node.variable
         meta = None if variable is None else variable._meta
         if meta is not None and meta.hooks:
-            grads = [_call_hooks(meta.hooks, grads[0], create_graph)]
+            grads = [_call_hooks(meta.hooks, grads[0])]
         return grads
     # (Over copies: a hook may read a view's grad_fn, whose regeneration moves the view's
     # retain request to its new node.)
     if node._pre_hooks:
         for output_nr, hooks in list(node._pre_hooks.items()):
             if grads[output_nr] is not None:
-                grads[output_nr] = _call_hooks(hooks, grads[output_nr], create_graph)
+                grads[output_nr] = _call_hooks(hooks, grads[output_nr])
     if node._retained:
         for output_nr, tensor_ref in list(node._retained.items()):
             tensor = tensor_ref()
@@ -715,7 +715,8 @@ def _apply_node_hooks(
     return grads
 
 
-def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any, create_graph: bool) -> Any:
+def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any) -> Any:
+    """Run a gradient's tensor hooks in order, each given what the one before returned."""
     for hook in hooks:
         result = hook(_as_tensor(grad))
         if result is None:
