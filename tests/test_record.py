@@ -59,6 +59,33 @@ def test_backward_from_a_non_float_result_raises_and_fills_no_grad(name, make, d
     assert a.grad is None
 
 
+# Writes into an integer tensor of a value that requires grad. ``copy_`` (and so every
+# assignment PyTorch makes a copy_) records nothing into a dtype that cannot have a gradient;
+# ``fill_`` records even there, in PyTorch too (its node on the tensor or, through a view,
+# CopySlices on the base). Expected: PyTorch 2.13's grad_fn names.
+INTEGER_WRITES = [
+    ("t[1] = x[0]", lambda t, x: t.__setitem__(1, x[0]), None),
+    ("t[0:2] = x[:2]", lambda t, x: t.__setitem__(slice(0, 2), x[:2]), None),
+    ("t[...] = x", lambda t, x: t.__setitem__(Ellipsis, x), None),
+    ("t[None] = x", lambda t, x: t.__setitem__(None, x), None),
+    ("t[1] = x.sum()", lambda t, x: t.__setitem__(1, x.sum()), None),
+    ("t.copy_(x)", lambda t, x: t.copy_(x), None),
+    ("t[1:] = x.sum()", lambda t, x: t.__setitem__(slice(1, None), x.sum()),
+     "torch::autograd::CopySlices"),
+    ("t.fill_(x.sum())", lambda t, x: t.fill_(x.sum()), "FillBackward3"),
+]
+
+
+@pytest.mark.parametrize(("name", "write", "node"), INTEGER_WRITES,
+                         ids=[row[0] for row in INTEGER_WRITES])
+def test_a_write_into_an_integer_tensor_records_what_pytorchs_records(name, write, node):
+    t = mg.zeros(3, dtype=mg.int64)
+    write(t, mg.ones(3, requires_grad=True))
+    assert (None if t.grad_fn is None else t.grad_fn.name()) == node
+    assert t.requires_grad == (node is not None)
+    assert t._version == 1
+
+
 def test_the_float_values_of_a_multi_output_op_keep_their_history():
     a = mg.tensor([1.0, -2.0, 3.0], requires_grad=True)
     values, indices = a.sort()

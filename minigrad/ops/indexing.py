@@ -28,7 +28,7 @@ from minigrad.autograd.saved_attributes import TensorList, constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import is_tensor, run
-from minigrad.ops.fill import Copy, FillTensor
+from minigrad.ops.fill import FillTensor, copy_
 from minigrad.ops.strides import (
     contiguous_strides,
     empty_strided,
@@ -484,11 +484,12 @@ def _copy_to(dst: Any, src: Any) -> None:
     """``dst[...] = src`` as PyTorch's ``copy_to`` does it.
 
     ``copy_`` if the shapes match, ``fill_`` for a 0-d source, else ``copy_`` of the source
-    viewed without its leading 1s and expanded to ``dst``'s shape.
+    viewed without its leading 1s and expanded to ``dst``'s shape. (``copy_`` itself: into an
+    integer tensor it records nothing, where PyTorch's fill_ does, as its does.)
     """
     dst_shape, src_shape = dst._array.shape, src._array.shape
     if dst_shape == src_shape:
-        apply_inplace(Copy, dst, src)
+        copy_(dst, src)
         return
     if not src_shape:
         apply_inplace(FillTensor, dst, src)
@@ -496,7 +497,7 @@ def _copy_to(dst: Any, src: Any) -> None:
     src = views.view(src, _without_leading_ones(src_shape))
     if src._array.shape != dst_shape:
         src = views.expand(src, dst_shape)
-    apply_inplace(Copy, dst, src)
+    copy_(dst, src)
 
 
 def setitem(input: Any, key: Any, value: Any) -> None:
