@@ -577,40 +577,25 @@ def _run_general(
     Tensor and node hooks, retained gradients, a leaf's accumulation, several outputs,
     ``inputs=`` targets, anomaly mode: everything the engine loop's common case leaves out.
     """
-    if anomaly_on:  # nodes made while this one runs (create_graph) name it as their parent
-        previous = anomaly.set_evaluating(node)
-        try:
-            return _run_hooks_and_node(
-                node, grads, graph, targets, retain_graph, create_graph, anomaly_on
-            )
-        finally:
+    # In anomaly mode, nodes made while this one runs (create_graph) name it as their parent.
+    previous = anomaly.set_evaluating(node) if anomaly_on else None
+    try:
+        if grads is None:
+            grads = [None] * node._num_outputs
+        if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
+            grads = _apply_tensor_hooks(node, grads, create_graph)
+        if node._node_pre_hooks:
+            grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+        if targets is None:
+            return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
+        if node in graph.targets:
+            targets.capture(node, grads)
+        if graph.must_execute(node, targets.accumulate):
+            return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
+        return ()
+    finally:
+        if anomaly_on:
             anomaly.set_evaluating(previous)
-    return _run_hooks_and_node(node, grads, graph, targets, retain_graph, create_graph, False)
-
-
-def _run_hooks_and_node(
-    node: Node,
-    grads: list[Any] | None,
-    graph: _Graph,
-    targets: _Targets | None,
-    retain_graph: bool,
-    create_graph: bool,
-    anomaly_on: bool,
-) -> tuple[Any, ...]:
-    """``_run_general``'s work once anomaly mode's parent is set: hooks, then the node."""
-    if grads is None:
-        grads = [None] * node._num_outputs
-    if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
-        grads = _apply_tensor_hooks(node, grads, create_graph)
-    if node._node_pre_hooks:
-        grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
-    if targets is None:
-        return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
-    if node in graph.targets:
-        targets.capture(node, grads)
-    if graph.must_execute(node, targets.accumulate):
-        return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
-    return ()
 
 
 def _run_node(
