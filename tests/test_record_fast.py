@@ -560,14 +560,9 @@ def _linear_graph(kind: str, bias_grad: bool, x_shape: tuple[int, ...],
     return seen
 
 
-@pytest.mark.parametrize(("x_shape", "w_shape"), [((2, 4), (3, 4)), ((4, 4), (4, 4)),
-                                                  ((3, 4), (3, 4)), ((4, 3), (3, 3))])
-@pytest.mark.parametrize("kind", ["plain", "leaf", "result", "inference"])
-@pytest.mark.parametrize("bias_grad", [True, False])
-def test_linear_in_one_pass_records_the_general_path_s_graph(
-    x_shape: tuple[int, ...], w_shape: tuple[int, ...], kind: str, bias_grad: bool,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _on_both_paths(monkeypatch: pytest.MonkeyPatch, build: Any) -> list[tuple[Any, int]]:
+    """``build()`` with recording's fast branches off, then on: each result, with how many
+    calls took the general path (``recording._general``)."""
     sides = []
     for fast in (False, True):
         general_calls = [0]
@@ -582,13 +577,27 @@ def test_linear_in_one_pass_records_the_general_path_s_graph(
             patch.setattr(recording, "FAST_BRANCH", fast)
             patch.setattr(recording, "_general", counting)
             minigrad.manual_seed(0)
-            sides.append(_linear_graph(kind, bias_grad, x_shape, w_shape, kind == "inference"))
-            # the one pass takes every call but the inference input's (whose saving raises
-            # the general path's error): only ``x * 2`` goes the general way
-            if fast and kind != "inference":
-                assert general_calls[0] == (1 if kind == "result" else 0)
-    assert sides[0] == sides[1]
-    assert (len(sides[0]) == 1) == (kind == "inference")
+            sides.append((build(), general_calls[0]))
+    return sides
+
+
+@pytest.mark.parametrize(("x_shape", "w_shape"), [((2, 4), (3, 4)), ((4, 4), (4, 4)),
+                                                  ((3, 4), (3, 4)), ((4, 3), (3, 3))])
+@pytest.mark.parametrize("kind", ["plain", "leaf", "result", "inference"])
+@pytest.mark.parametrize("bias_grad", [True, False])
+def test_linear_in_one_pass_records_the_general_path_s_graph(
+    x_shape: tuple[int, ...], w_shape: tuple[int, ...], kind: str, bias_grad: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (general, _), (fast, general_calls) = _on_both_paths(
+        monkeypatch,
+        lambda: _linear_graph(kind, bias_grad, x_shape, w_shape, kind == "inference"))
+    # the one pass takes every call but the inference input's (whose saving raises the
+    # general path's error): only ``x * 2`` goes the general way
+    if kind != "inference":
+        assert general_calls == (1 if kind == "result" else 0)
+    assert general == fast
+    assert (len(general) == 1) == (kind == "inference")
 
 
 # --- cross_entropy's two nodes recorded in one pass (ops/cross_entropy.py's
@@ -632,22 +641,9 @@ def _cross_entropy_graph(kind: str, target: Any, reduction: str, ignore_index: i
 def test_cross_entropy_in_one_pass_records_the_general_path_s_graph(
     target: Any, ignore_index: int, kind: str, reduction: str, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    sides = []
-    for fast in (False, True):
-        general_calls = [0]
-        original = recording._general
-
-        def counting(function: Any, args: Any, target: Any, calls: list[int] = general_calls,
-                     original: Any = original) -> Any:
-            calls[0] += 1
-            return original(function, args, target)
-
-        with monkeypatch.context() as patch:
-            patch.setattr(recording, "FAST_BRANCH", fast)
-            patch.setattr(recording, "_general", counting)
-            minigrad.manual_seed(0)
-            sides.append(_cross_entropy_graph(kind, target, reduction, ignore_index))
-            if fast and kind in ("leaf", "result") and target.dtype.kind in "iu":
-                # the one pass takes the call: only ``x * 2`` goes the general way
-                assert general_calls[0] == (1 if kind == "result" else 0)
-    assert sides[0] == sides[1]
+    (general, _), (fast, general_calls) = _on_both_paths(
+        monkeypatch, lambda: _cross_entropy_graph(kind, target, reduction, ignore_index))
+    if kind in ("leaf", "result") and target.dtype.kind in "iu":
+        # the one pass takes the call: only ``x * 2`` goes the general way
+        assert general_calls == (1 if kind == "result" else 0)
+    assert general == fast
