@@ -45,6 +45,7 @@ def _held_by_buffer_only() -> int:
     """
 
     def probe(previous: Any, grad: Any) -> int:
+        """``summed``'s reading, with ``summed``'s parameters."""
         return _refcount(previous)
 
     slots = [np.zeros(1)]
