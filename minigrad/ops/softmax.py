@@ -87,9 +87,10 @@ class LogSoftmax(SoftmaxFamily):
         """The log of softmax: ``shifted - log(sum(exp(shifted)))``."""
         return shifted - np.log(sum_keeping_dims(np.exp(shifted), axis))
 
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (y,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None]:
         return grad - np.exp(y) * sum_keeping_dims(grad, ctx.axis), None
 
 
