@@ -27,6 +27,8 @@ class SoftmaxFamily(Op):
     """
 
     fields = ("axis", "dim")
+    # (declared, not inferred: the backward runner then checks the saved result inline)
+    saves = ("result",)
     saved_options = {"dim": as_given("dim")}
 
     @classmethod
