@@ -386,25 +386,19 @@ def checking_arguments(
         if not _fits_an_overload(args[1 - offset:], named, listed, lenient):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed)) from None
 
-    # The calls whose every argument the checks let through as it was, by their types (and,
-    # with keywords, the names given: ``_types_of``): each check asks only its argument's
-    # type, and which check an argument meets only its position or name, so a call of the
-    # same key passes too. (Not for the ``int_dim`` functions, whose ``dim`` test looks at
-    # the value; nor for calls whose NumPy names were renamed, which go the full way.)
-    passed: set[tuple[Any, ...]] = set()
+    # The types of positional-only calls whose every argument the checks let through as it
+    # was: each check asks only its argument's type, so a call of the same types passes too.
+    # (Not for the ``int_dim`` functions, whose ``dim`` test looks at the value.)
+    passed: set[tuple[type, ...]] = set()
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
         given = len(args)
-        if kwargs:
-            known_types = not int_dim and _types_of(args, kwargs) in passed
-        else:  # (``_types_of``'s positional key inline: the hot case, one call less)
-            known_types = given <= first_checked or (
-                not int_dim and tuple(map(type, args)) in passed)
-        if known_types:
+        if not kwargs and (given <= first_checked or (
+                not int_dim and tuple(map(type, args)) in passed)):
             try:
-                return function(*args, **kwargs)  # no checked argument, or known types
+                return function(*args)  # no checked argument, or checked types alone
             except TypeError as error:
                 refuse_unlisted(args, kwargs)
                 _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
@@ -420,7 +414,7 @@ def checking_arguments(
         named = kwargs  # (the call's own names stay for the listing's message)
         if aliases and not kwargs.keys() <= known:
             named = _pytorch_names(kwargs, aliases)
-        unchanged = not int_dim  # (the call's types may join ``passed``)
+        unchanged = not kwargs and not int_dim  # (the call's types may join ``passed``)
         for position, parameter, types, refused, kind, optional in checks:
             if position < given:
                 value = args[position]
@@ -450,8 +444,8 @@ def checking_arguments(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
-        if unchanged and named is kwargs:
-            passed.add(_types_of(args, kwargs))
+        if unchanged:
+            passed.add(tuple(map(type, args)))
         try:
             return function(*args, **named)
         except TypeError as error:
@@ -462,17 +456,6 @@ def checking_arguments(
 
     _warnings.register_wrapper(checked.__code__)  # (warnings point past it, at the caller)
     return checked
-
-
-def _types_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    """A call's key among the calls that passed the checks: its types and keywords' names.
-
-    A positional call's key is a tuple of types, a keyword call's a tuple that starts with a
-    tuple: the two never meet.
-    """
-    if not kwargs:
-        return tuple(map(type, args))
-    return tuple(map(type, args)), tuple(kwargs), tuple(map(type, kwargs.values()))
 
 
 def parser_error(text: str) -> TypeError:
