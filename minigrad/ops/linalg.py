@@ -182,9 +182,10 @@ class Addmm(Op):
         ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
         return _scaled_sum(input, mat1 @ mat2, beta, alpha)
 
+    saved_as_arguments = True  # backward(ctx, grad, mat1, mat2): the runner hands them over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        mat1, mat2 = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, mat1: Any, mat2: Any) -> tuple[Any, ...]:
         needs = ctx.needs_input_grad
         return (
             times(grad, ctx.beta) if needs[0] else None,

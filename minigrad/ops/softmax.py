@@ -27,6 +27,8 @@ class SoftmaxFamily(Op):
     """
 
     fields = ("axis", "dim")
+    # (declared, not inferred: the backward runner then checks the saved result inline)
+    saves = ("result",)
     saved_options = {"dim": as_given("dim")}
 
     @classmethod
@@ -87,9 +89,10 @@ class LogSoftmax(SoftmaxFamily):
         """The log of softmax: ``shifted - log(sum(exp(shifted)))``."""
         return shifted - np.log(sum_keeping_dims(np.exp(shifted), axis))
 
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (y,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None]:
         return grad - np.exp(y) * sum_keeping_dims(grad, ctx.axis), None
 
 
