@@ -445,8 +445,13 @@ def call_with_out(
         result = function(*args, **kwargs)
     results = tuple(result) if len(outs) > 1 else (result,)
     for index in spec.check_order or range(len(outs)):
-        refusal = rules[index].refusal(results[index]._array.dtype, outs[index]._array.dtype)
+        target, value, rule = outs[index], results[index], rules[index]
+        refusal = rule.refusal(value._array.dtype, target._array.dtype)
         if refusal is not None:
+            # (an elementwise kernel finds an expanded out before the dtypes, as in place)
+            if rule.overlap and target._array.shape == value._array.shape and \
+                    has_internal_overlap(target._array):
+                raise RuntimeError(errors.INTERNAL_OVERLAP)
             raise refusal
     for target, value, rule in zip(outs, results, rules):
         _check_writable(target, value, inputs if rule.overlap else (), name)
