@@ -108,6 +108,7 @@ from minigrad.ops.linalg import (  # noqa: E402
     outer,
     tensordot,
 )
+from minigrad.ops.median import median, nanmedian  # noqa: E402
 from minigrad.ops.norms import norm  # noqa: E402
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
@@ -126,6 +127,7 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
     var,
 )
 from minigrad.ops.reduction_extra import count_nonzero, nansum  # noqa: E402
+from minigrad.ops.reduction_pairs import aminmax, std_mean, var_mean  # noqa: E402
 from minigrad.ops.return_types import (  # noqa: E402
     return_types,
 )
@@ -313,6 +315,7 @@ __all__ = [
     "allclose",
     "amax",
     "amin",
+    "aminmax",
     "any",
     "arange",
     "argmax",
@@ -435,6 +438,7 @@ __all__ = [
     "max",
     "maximum",
     "mean",
+    "median",
     "min",
     "minimum",
     "mm",
@@ -443,6 +447,7 @@ __all__ = [
     "mul",
     "mv",
     "nan_to_num",
+    "nanmedian",
     "nansum",
     "narrow",
     "ne",
@@ -500,6 +505,7 @@ __all__ = [
     "squeeze",
     "stack",
     "std",
+    "std_mean",
     "sub",
     "sum",
     "svd",
@@ -528,6 +534,7 @@ __all__ = [
     "unique",
     "unsqueeze",
     "var",
+    "var_mean",
     "vsplit",
     "where",
     "zeros",

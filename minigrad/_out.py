@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _warnings, errors
-from minigrad._dtype import display_name, from_numpy_dtype, to_numpy_dtype
+from minigrad._dtype import backend_type_name, display_name, from_numpy_dtype, to_numpy_dtype
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
@@ -83,8 +83,9 @@ class DtypeRule:
             an integer, nothing but bool into bool); ``"same"``: out's dtype must be the
             result's; ``"float"``: out must be floating point; ``"bool"``: bool or uint8
             (``all``, ``any``); ``"any"``: no check.
-        message: the error, with ``{result}``/``{out}`` (``Float``) and ``{result_c}``/``{out_c}``
-            (C++ names: ``float``, ``long int``) filled in.
+        message: the error, with ``{result}``/``{out}`` (``Float``), ``{result_c}``/``{out_c}``
+            (C++ names: ``float``, ``long int``) and ``{result_type}``/``{out_type}`` (tensor
+            types: ``minigrad.FloatTensor``, ``CPUBoolType``) filled in.
         compute_in: ``"input"``: the function computes in out's dtype (PyTorch's reductions):
             the input is converted to it first, so ``sum(x, 0, out=int_tensor)`` adds
             integers; ``"dtype"``: a factory, called with ``dtype=`` out's dtype.
@@ -111,7 +112,8 @@ class DtypeRule:
             return None
         return self.error(self.message.format(
             result=display_name(result), out=display_name(out),
-            result_c=_C_NAMES[result.name], out_c=_C_NAMES[out.name]))
+            result_c=_C_NAMES[result.name], out_c=_C_NAMES[out.name],
+            result_type=backend_type_name(result), out_type=backend_type_name(out)))
 
 
 def _can_cast(result: np.dtype, out: np.dtype) -> bool:
@@ -157,6 +159,8 @@ class TakesOut:
             the TypeError otherwise (each `` * (...)`` line, and what PyTorch adds under it).
         resize_warning: the warning when an out with elements is resized (None: silent, as
             PyTorch's factories); ``RANGE_RESIZED`` warns only if the element count differs.
+        check_order: the order in which the outs' dtypes are checked, by position, where
+            PyTorch's kernel checks a later one first (median checks its indices first).
     """
 
     dtype: DtypeRule | tuple[DtypeRule, ...] | Callable[..., Any]
@@ -164,6 +168,7 @@ class TakesOut:
     accepts: Callable[[tuple[Any, ...], dict[str, Any]], bool] | None = None
     signatures: tuple[str, ...] = ()
     resize_warning: str | None = RESIZED
+    check_order: tuple[int, ...] = ()
 
 
 def each(names: str, dtype: Any, grad_name: str | None = "", **options: Any
@@ -203,6 +208,14 @@ _CAN_CAST_MESSAGE = (
     "an enhancement request to PyTorch.)"
 )
 _MAX_MIN = _unary_or_binary(DtypeRule("cast", _CAN_CAST_MESSAGE), CAST, (EXACT, EXACT))
+# median(dim)'s values and indices (PyTorch's checkSameType and checkScalarType messages)
+_MEDIAN = (
+    same("Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
+         "but type {out_type} does not equal {result_type} (while checking arguments for "
+         "median)"),
+    same("Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+         "{out_type} instead (while checking arguments for median)"),
+)
 _SUM_SIGNATURES = (
     " * (Tensor input, *, minigrad.dtype dtype = None)\n",
     " * (Tensor input, {dims} dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
@@ -255,6 +268,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                               compute_in="input"), None),
     "norm": TakesOut(EXACT, "linalg_vector_norm"),
     **each("softmax log_softmax", EXACT, "aten::{name}"),
+    "aminmax": TakesOut((EXACT, EXACT)),
+    **each("median nanmedian", _MEDIAN, check_order=(1, 0)),
     # sorting, searching, indexing
     **each("sort topk", (EXACT, EXACT)),
     "argsort": TakesOut(EXACT, "sort", accepts=lambda args, kwargs: "stable" in kwargs, signatures=(
@@ -324,6 +339,13 @@ _LIKE = " * (Tensor input, *, {}minigrad.memory_format memory_format = None, min
     "dtype = None, minigrad.layout layout = None, minigrad.device device = None, bool " \
     "pin_memory = False, bool requires_grad = False)\n"
 
+_MOMENTS_SIGNATURES = (
+    " * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)\n",
+    " * (Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = "
+    "False)\n",
+    " * (Tensor input, bool unbiased = True)\n", _NO_OUT,
+)
+
 # Functions without out= whose PyTorch binding, given one, lists its overloads in the TypeError
 # (the other functions without out= raise Python's "unexpected keyword argument 'out'").
 REFUSES_OUT: dict[str, tuple[str, ...]] = {
@@ -342,6 +364,7 @@ REFUSES_OUT: dict[str, tuple[str, ...]] = {
     "randn_like": (_LIKE.format("minigrad.Generator generator, "), _LIKE.format("")),
     "rsub": (" * (Tensor input, Tensor other, *, Number alpha = 1)\n",
              " * (Tensor input, Number other, Number alpha = 1)\n", _NO_OUT),
+    "std_mean": _MOMENTS_SIGNATURES, "var_mean": _MOMENTS_SIGNATURES,
     "squeeze": (" * (Tensor input)\n", " * (Tensor input, int dim)\n", _NO_OUT,
                 " * (Tensor input, tuple of ints dim)\n", _NO_OUT),
 }
@@ -421,9 +444,14 @@ def call_with_out(
     with grad_mode.no_grad():
         result = function(*args, **kwargs)
     results = tuple(result) if len(outs) > 1 else (result,)
-    for target, value, rule in zip(outs, results, rules):
+    for index in spec.check_order or range(len(outs)):
+        target, value, rule = outs[index], results[index], rules[index]
         refusal = rule.refusal(value._array.dtype, target._array.dtype)
         if refusal is not None:
+            # (an elementwise kernel finds an expanded out before the dtypes, as in place)
+            if rule.overlap and target._array.shape == value._array.shape and \
+                    has_internal_overlap(target._array):
+                raise RuntimeError(errors.INTERNAL_OVERLAP)
             raise refusal
     for target, value, rule in zip(outs, results, rules):
         _check_writable(target, value, inputs if rule.overlap else (), name)

@@ -183,6 +183,19 @@ def _number(value: Any, function: str, name: str, position: int | None) -> Any:
         f"{function}(): argument '{name}'{where} must be Number, not Tensor")
 
 
+def _real_part(value: Any) -> Any:
+    """A complex Number as PyTorch's range functions read it: its real part (a float).
+
+    PyTorch converts the Scalar to a double, which fails for a nonzero imaginary part;
+    anything else is left as it is.
+    """
+    if not isinstance(value, complex):
+        return value
+    if value.imag != 0:
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    return value.real
+
+
 def _refused_number(value: Any) -> bool:
     """A tensor PyTorch's parser does not take for a Number (``_number`` raises for it)."""
     return isinstance(value, Tensor) and (value.dim() != 0 or value.requires_grad)
@@ -404,6 +417,7 @@ def arange(
                 "arange", given, named, [listing[1:-1] for listing, _, _ in listings]))
         start, end = _number(start, "arange", "start", None), _number(end, "arange", "end", None)
     step = 1 if step is _arguments.NOT_GIVEN else _number(step, "arange", "step", None)
+    start, end, step = _real_part(start), _real_part(end), _real_part(step)
     if dtype is not None:
         numpy_dtype = _dtype.to_numpy_dtype(dtype, "arange")
     elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):

@@ -979,7 +979,9 @@ def mean_dtype(dtype_name: str) -> str:
     )
 
 
-STD_VAR_DTYPE = "std and var only support floating point and complex dtypes"
+def moments_dtype(functions: str) -> str:
+    """``var``/``std`` (``functions`` = "std and var"), ``var_mean``... of an integer tensor."""
+    return f"{functions} only support floating point and complex dtypes"
 
 
 def unbiased_and_correction(function: str) -> str:
@@ -990,6 +992,16 @@ def unbiased_and_correction(function: str) -> str:
 def empty_reduction_dim(function: str, axis: int) -> str:
     """A reduction without identity over an empty dim."""
     return f"{function}(): Expected reduction dim {axis} to have non-zero size."
+
+
+AMINMAX_EMPTY = (
+    "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
+)
+
+
+def aminmax_empty_dim(axis: int) -> str:
+    """``aminmax`` over an empty dim (its message names the function without parentheses)."""
+    return f"aminmax: Expected reduction dim {axis} to have non-zero size."
 
 
 def empty_reduction_needs_dim(function: str, hint: bool = True) -> str:

@@ -34,9 +34,11 @@ from minigrad.ops import (
     index_ops,
     indexing,
     linalg,
+    median,
     norms,
     reduction,
     reduction_extra,
+    reduction_pairs,
     rounding,
     search,
     shape,
@@ -1407,6 +1409,18 @@ class Tensor(TensorBase):
     def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
         """The minimum over ``dim`` (all dims by default)."""
         return reduction.amin(self, dim, keepdim)
+
+    def aminmax(self, *, dim: int | None = None, keepdim: bool = False) -> Any:
+        """``(min, max)`` of all elements, or over ``dim``."""
+        return reduction_pairs.aminmax(self, dim=dim, keepdim=keepdim)
+
+    def median(self, dim: int = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
+        """The lower median; ``(values, indices)`` over ``dim``."""
+        return median.median(self, dim, keepdim)
+
+    def nanmedian(self, dim: int = _arguments.NOT_GIVEN, keepdim: bool = False) -> Any:
+        """The lower median of the values that are not NaN; ``(values, indices)`` over ``dim``."""
+        return median.nanmedian(self, dim, keepdim)
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """The index of the largest element (flattened, or along ``dim``)."""

@@ -68,7 +68,7 @@ log1p log2 neg reciprocal relu round rsqrt sigmoid sign sin sinh sqrt square tan
 isinf isnan logical_not nan_to_num clone flatten ravel t adjoint argwhere nonzero selu
 masked_select:b tril triu argmax argmin amax amin all any logdet:sq det:sq inverse:sq
 pinverse:sq qr:sq svd:sq slogdet:sq cholesky:sq max min sum nansum count_nonzero prod mean std var
-norm unique
+norm unique median:1 nanmedian:1 var_mean std_mean aminmax
 diag diag_embed unbind cartesian_prod:v clamp_max:1.0 clamp_min:0.0 squeeze unsqueeze:0
 numel is_floating_point is_tensor empty_like zeros_like ones_like full_like:2.0 rand_like
 randn_like""")

@@ -292,3 +292,27 @@ def test_pytorch_has_no_bool_kernel_for_ranges_and_cumulative_ops(call, kernel):
         call()
     # A bool input still sums and multiplies, to int64.
     assert mg.cumsum(mg.tensor([True, False, True]), 0).tolist() == [1, 1, 2]
+
+
+# ---- complex Numbers in a range (PyTorch reads the Scalar as a double) --------------------------
+
+
+@pytest.mark.parametrize(("args", "kwargs", "expected", "dtype"), [
+    ((1, 3 + 0j), {}, [1.0, 2.0], "float32"),
+    ((3 + 0j,), {}, [0.0, 1.0, 2.0], "float32"),
+    ((1, 3 + 0j, 0.5), {}, [1.0, 1.5, 2.0, 2.5], "float32"),
+    ((3 + 0j,), {"dtype": "int64"}, [0, 1, 2], "int64"),
+    ((0, 1 + 0j, 0.25 + 0j), {"dtype": "float64"}, [0.0, 0.25, 0.5, 0.75], "float64"),
+])
+def test_arange_takes_a_complex_number_with_no_imaginary_part_as_its_real_part(
+        args, kwargs, expected, dtype):
+    kwargs = {name: getattr(mg, value) for name, value in kwargs.items()}
+    result = mg.arange(*args, **kwargs)
+    assert (result.tolist(), result.dtype) == (expected, getattr(mg, dtype))
+
+
+@pytest.mark.parametrize("args", [(1 + 1j,), (0, 3, 1j), (1.5j, 3)])
+def test_arange_refuses_an_imaginary_part_as_pytorch(args):
+    with pytest.raises(RuntimeError, match="^value cannot be converted to type double without "
+                                           "overflow$"):
+        mg.arange(*args)

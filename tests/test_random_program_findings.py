@@ -1602,3 +1602,66 @@ def test_nll_loss_gradient_is_zero_off_the_counted_targets_even_for_a_nan_gradie
     loss = mg.nn.functional.nll_loss(x, mg.tensor([1, 0]), ignore_index=0)
     (g,) = mg.autograd.grad(loss, x, mg.tensor(float("nan")))
     assert np.isnan(values(g)[0][1]) and [values(g)[0][0], *values(g)[1]] == [0.0, 0.0, 0.0]
+
+
+# ---- the last stops' divergences (fidelity7) ---------------------------------------------------
+
+EXPANDED_WRITE = "^unsupported operation: more than one element of the written-to tensor"
+
+
+@pytest.mark.parametrize("write", [
+    lambda t, f: t.add_(f), lambda t, f: t.sub_(f, alpha=2), lambda t, f: t.mul_(f),
+    lambda t, f: t.div_(f), lambda t, f: t.add_(1.5), lambda t, f: t.__iadd__(f),
+    lambda t, f: t.pow_(f), lambda t, f: t.atan2_(f), lambda t, f: t.addcmul_(f, f),
+    lambda t, f: t.exp_(), lambda t, f: t.sigmoid_(), lambda t, f: t.sqrt_(),
+    lambda t, f: mg.maximum(mg.tensor([1, 2]), f, out=t),
+])
+def test_an_expanded_integer_tensor_is_an_overlap_error_before_the_cast_error(write):
+    # PyTorch's kernel finds the expanded tensor it writes before it types the result.
+    t = mg.tensor([1, 2]).expand(2, 2)
+    with pytest.raises(RuntimeError, match=EXPANDED_WRITE):
+        write(t, mg.tensor([[0.5, 1.5], [1.0, 2.0]]))
+    assert values(t) == [[1, 2], [1, 2]] and t._version == 0
+
+
+def test_the_cast_error_still_comes_first_where_pytorch_checks_it_first():
+    t = mg.tensor([1, 2]).expand(2, 2)
+    with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired "
+                                           "output type long int$"):
+        t.clamp_(min=0.5)  # (clamp's number bounds are checked before the kernel)
+    s = mg.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="^result type Float can't be cast"):
+        s[1:].add_(s[:2] * 0.5)  # (a partial overlap with an operand comes after the cast)
+
+
+def test_an_operands_view_error_comes_before_an_integer_tensors_cast_error():
+    t0 = mg.tensor([[2.0, -1.0, 1.5], [0.0, 0.0, 1.0]], requires_grad=True)
+    with mg.no_grad():
+        t4 = t0.flatten()[:3]
+        t4.clamp_(min=0)
+    target = mg.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="^A view was created in no_grad mode and its base"):
+        target.add_(t4)
+    assert values(target) == [1, 2, 3]
+
+
+INF = float("inf")
+
+
+def test_inf_times_zero_in_a_matrix_product_is_nan_for_one_element_operands():
+    # numpy's dot scales by a one-element operand (BLAS axpy), so 0 * inf became 0.
+    assert str(values(mg.tensor([0.0]) @ mg.tensor([[INF, 1.0]]))) == "[nan, 0.0]"
+    assert str(values(mg.mm(mg.tensor([[INF], [1.0]]), mg.tensor([[0.0]])))) == "[[nan], [0.0]]"
+    a = mg.tensor([[INF, 1.0]], requires_grad=True)
+    b = mg.tensor([[0.0], [1.0]], requires_grad=True)
+    (a @ b).backward(mg.zeros(1, 1))
+    assert str(values(a.grad)) == "[[0.0, 0.0]]" and str(values(b.grad)) == "[[nan], [0.0]]"
+
+
+def test_addmm_with_alpha_zero_does_not_read_the_matrices():
+    mats = mg.tensor([[INF, 1.0], [2.0, float("nan")]]), mg.ones(2, 2)
+    assert values(mg.addmm(mg.ones(2, 2), *mats, alpha=0)) == [[1.0, 1.0], [1.0, 1.0]]
+    assert values(mg.addmm(mg.ones(2), *mats, alpha=0.0, beta=2)) == [[2.0, 2.0], [2.0, 2.0]]
+    batches = mats[0].unsqueeze(0), mats[1].unsqueeze(0)
+    assert str(values(mg.baddbmm(mg.ones(1, 2, 2), *batches, alpha=0))) == \
+        "[[[nan, nan], [nan, nan]]]"  # (baddbmm reads them: 0 * inf is nan)

@@ -96,6 +96,46 @@ def _linear_batch_of_one(lib: Any) -> Any:
     return layer.weight.grad._version, layer.bias.grad._version
 
 
+def _create_graph(make: Callable[[Any, Any], Any], times: int = 1,
+                  *shape: int) -> Callable[[Any], Any]:
+    """A leaf's ``.grad`` after ``backward(create_graph=True)``: never stolen (grad mode is on)."""
+
+    def program(lib: Any) -> Any:
+        x = _leaf(lib, *(shape or (3,)))
+        for _ in range(times):
+            make(lib, x).sum().backward(create_graph=True)
+        node = x.grad.grad_fn
+        edges = None if node is None else [n and n.name() for n, _ in node.next_functions]
+        return (x.grad._version, x.grad.stride(), x.grad.requires_grad,
+                node and node.name(), edges)
+
+    return program
+
+
+def _held_by_function(lib: Any, order: str) -> Any:
+    """A custom backward returning a tensor it keeps: PyTorch sums onto it out of place."""
+
+    class Holds(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            ctx.kept = lib.ones(3, dtype=lib.float64)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            return ctx.kept
+
+    x = _leaf(lib, 3)
+    if order == "held first":  # (the later node runs first: its gradient arrives first)
+        y = x * 3 + Holds.apply(x)
+    elif order == "held second":
+        y = Holds.apply(x) + x * 3
+    else:
+        y = Holds.apply(x)
+    y.sum().backward()
+    return x.grad._version
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "x*x": _leaf_grad(lambda lib, x: x * x, 3),
     "x*x*x": _leaf_grad(lambda lib, x: x * x * x, 3),
@@ -119,6 +159,14 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "transposed leaf": _transposed_leaf,
     "given seed": _given_seed,
     "linear batch of one": _linear_batch_of_one,
+    "create_graph x*x": _create_graph(lambda lib, x: x * x),
+    "create_graph x*2": _create_graph(lambda lib, x: x * 2),
+    "create_graph sum only": _create_graph(lambda lib, x: x),
+    "create_graph twice": _create_graph(lambda lib, x: x * x, 2),
+    "create_graph transposed leaf": _create_graph(lambda lib, x: x.t() * x.t(), 1, 3, 4),
+    "function holds its gradient, first": lambda lib: _held_by_function(lib, "held first"),
+    "function holds its gradient, second": lambda lib: _held_by_function(lib, "held second"),
+    "function holds its gradient, alone": lambda lib: _held_by_function(lib, "alone"),
 }
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -492,6 +493,8 @@ class Function:
             result = cls.backward(node, *tensors)
         if not isinstance(result, tuple):
             result = (result,)
+        if not as_tensors:
+            result = tuple(_unless_held(result, i) for i in range(len(result)))
         return tuple(_grad_result(r, as_tensors) for r in result)
 
 
@@ -706,6 +709,36 @@ def _grad_as_tensor(grad: Any) -> TensorBase:
     if isinstance(grad, TensorBase):
         return grad
     return TensorBase.output_class._make(grad, counter=grad_versions.counter_of(grad))
+
+
+_refcount = sys.getrefcount
+_FRESH: list[tuple[int, int]] = []  # (measured once, on first use: ``_fresh_counts``)
+
+
+def _fresh_counts() -> tuple[int, int]:
+    """``_unless_held``'s reading of a tensor that only a backward's result refers to."""
+    result = (TensorBase.output_class._make(np.zeros(1)),)
+    value = result[0]
+    return _refcount(value), _refcount(value._array)
+
+
+def _unless_held(result: tuple[Any, ...], index: int) -> Any:
+    """A custom backward's ``result[index]``, as a view if something else holds it too.
+
+    PyTorch adds a second gradient into the first in place only if nothing else refers to the
+    first (its tensor and its storage): a tensor the Function keeps (on the class, on ctx,
+    saved) is summed out of place, so the sum starts at version 0. The engine sums a view out
+    of place (``grad_versions.summed``): a held tensor goes on as a view of its array.
+    """
+    value = result[index]
+    if not isinstance(value, TensorBase):
+        return value
+    if not _FRESH:
+        _FRESH.append(_fresh_counts())
+    tensor_refs, array_refs = _FRESH[0]
+    if _refcount(value) > tensor_refs or _refcount(value._array) > array_refs:
+        return TensorBase.output_class._make(value._array[...])
+    return value
 
 
 def _grad_result(value: Any, as_tensors: bool) -> Any:

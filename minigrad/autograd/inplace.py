@@ -238,6 +238,20 @@ def check_inplace(
         raise RuntimeError(errors.INTERNAL_OVERLAP)
 
 
+def cast_refused(target: TensorBase, others: tuple[Any, ...], result: str) -> RuntimeError:
+    """PyTorch's error for an in-place result (of dtype ``result``) ``target`` cannot hold.
+
+    PyTorch finds it in its kernel, after the checks ``check_inplace`` makes (the autograd ones,
+    the operands ``others`` catching up with their bases, the written tensor's overlap): those
+    raise first, so a float added into an expanded integer tensor is an overlap error. (Not
+    clamp_'s number bounds: PyTorch checks those before anything else.)
+    """
+    recording = grad_mode.is_grad_enabled() and any(
+        isinstance(t, TensorBase) and t.requires_grad for t in (target, *others))
+    check_inplace(target, recording, True, others)
+    return RuntimeError(errors.inplace_dtype_mismatch(result, display_name(target._array.dtype)))
+
+
 class CopySlices(Node):
     """The base's node after an in-place op ``F`` wrote through one of its views.
 

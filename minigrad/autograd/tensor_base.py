@@ -18,7 +18,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad._layout import empty_preserving_layout, is_non_overlapping_and_dense
-from minigrad.autograd import grad_versions, guard
+from minigrad.autograd import grad_mode, grad_versions, guard
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import AccumulateGrad, Node, move_retained_grad
 from minigrad.autograd.version import VersionCounter
@@ -272,14 +272,9 @@ class TensorBase:
                     meta.grad = grad.detach()
                     return
                 grad, owned = grad._array, False
-            if isinstance(grad, TensorBase):
-                borrowed = grad._base is not None or not grad._array.flags.writeable
-                if meta.grad is None and borrowed:
-                    # A view (of the seed, say) or a read-only broadcast: PyTorch's .grad is
-                    # then a dense copy, differentiable under create_graph.
-                    grad = grad.clone() if grad.requires_grad else self.output_class._make(
-                        np.array(grad._array)
-                    )
+            if meta.grad is None and grad_mode.is_grad_enabled():
+                meta.grad = self._first_grad_recorded(grad)
+            elif isinstance(grad, TensorBase):
                 meta.grad = grad if meta.grad is None else meta.grad + grad
             elif meta.grad is None:
                 if owned and _stealable(grad, self._array):
@@ -301,6 +296,24 @@ class TensorBase:
                 if reopen is not None:
                     reopen()
                 meta.grad._version_counter().bump()
+
+    def _first_grad_recorded(self, grad: Any) -> TensorBase:
+        """A first ``.grad`` under create_graph: PyTorch's ``clone_obey_contract``, recorded.
+
+        With grad mode on PyTorch never steals the gradient: it copies it into a new tensor
+        laid out like this leaf (``new_empty_strided(...).copy_(grad)``: version 1, and
+        CopyBackwards if ``grad`` requires grad), or, for a leaf that is not dense, clones it
+        row-major (CloneBackward0, version 0).
+        """
+        if not isinstance(grad, TensorBase):  # (a constant gradient: nothing to record)
+            grad = self.output_class._make(np.asarray(grad))
+        if not is_non_overlapping_and_dense(self._array):
+            from minigrad.ops.unary import contiguous_copy  # (the ops build on this module)
+
+            return contiguous_copy(grad)
+        copy = self.output_class._make(empty_preserving_layout(self._array))
+        copy.copy_(grad)
+        return copy
 
     def _type_name(self) -> str:
         """``minigrad.FloatTensor``: this tensor's legacy type name, as in PyTorch messages."""

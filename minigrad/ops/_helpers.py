@@ -14,6 +14,7 @@ from minigrad._layout import preserved_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.inplace import cast_refused
 from minigrad.autograd.record import save_for_the_other as save_for_the_other
 from minigrad.autograd.tensor_base import TensorBase
 
@@ -298,9 +299,7 @@ def promote_inplace(
     if not np.can_cast(dtype, target._array.dtype, casting="same_kind"):
         if isinstance(other, TensorBase):
             _check_fits_target(target._array.shape, other._array.shape)
-        raise RuntimeError(
-            errors.inplace_dtype_mismatch(display_name(dtype), display_name(target._array.dtype))
-        )
+        raise cast_refused(target, (other,), display_name(dtype))
     return other, dtype
 
 

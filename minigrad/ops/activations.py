@@ -25,12 +25,12 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad._layout import elementwise_result
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import _helpers, unary
-from minigrad.ops._helpers import Constants, is_tensor, operand
+from minigrad.ops._helpers import Constants, is_tensor, operand, run
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -100,7 +100,41 @@ class Hardtanh(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (x,) = ctx.saved_tensors
-        return grad * ((x > ctx.low) & (x < ctx.high)), None, None
+        return run(HardtanhBackward, grad, x, ctx.low, ctx.high), None, None
+
+
+class HardtanhBackward(Op):
+    """Hardtanh's gradient as an op of its own (PyTorch's ``hardtanh_backward``).
+
+    f(g, x) = g where min_val < x < max_val, else 0.  d(g) = f(grad, x);  d(x) = 0 (PyTorch's
+    ``zeros_like``: the first gradient depends on x, with a zero derivative). Under
+    create_graph it records HardtanhBackwardBackward0. Saves x (PyTorch's ``self``).
+    """
+
+    node_name = "HardtanhBackwardBackward0"
+    num_inputs = 2
+    fields = ("low", "high")
+    saves = ("self",)
+    saved_options = {"min_val": "low", "max_val": "high"}
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, low: Any, high: Any) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(x)
+            ctx.low, ctx.high = low, high
+        return g * ((x > low) & (x < high))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        (x,) = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = run(HardtanhBackward, grad, x, ctx.low, ctx.high) if needs[0] else None
+        return d_g, _zero_derivative(grad, x) if needs[1] else None, None, None
+
+
+def _zero_derivative(grad: Any, x: Any) -> np.ndarray:
+    """PyTorch's ``zeros_like(grad)``: a derivative that is zero, with no history."""
+    return np.zeros(np.shape(x), dtype=_helpers.raw(grad).dtype)
 
 
 def hardtanh(
@@ -141,7 +175,36 @@ class LeakyRelu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return np.where(x > 0, grad, grad * ctx.slope), None
+        return run(LeakyReluBackward, grad, x, ctx.slope), None
+
+
+class LeakyReluBackward(Op):
+    """leaky_relu's gradient as an op of its own (PyTorch's ``leaky_relu_backward``).
+
+    f(g, x) = g where x > 0, else slope * g.  d(g) = f(grad, x);  d(x) = 0 (zeros_like).
+    Under create_graph it records LeakyReluBackwardBackward0. Saves x (``self``; the result,
+    for leaky_relu_, whose sign is x's).
+    """
+
+    node_name = "LeakyReluBackwardBackward0"
+    num_inputs = 2
+    fields = ("slope",)
+    saves = ("self",)
+    saved_options = {"negative_slope": "slope"}
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, slope: float) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(x)
+            ctx.slope = slope
+        return np.where(x > 0, g, g * slope)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        (x,) = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = run(LeakyReluBackward, grad, x, ctx.slope) if needs[0] else None
+        return d_g, _zero_derivative(grad, x) if needs[1] else None, None
 
 
 _LEAKY_INPLACE_NEGATIVE = (
@@ -177,7 +240,7 @@ class LeakyReluInplace(Op):
         (y,) = ctx.saved_tensors
         if ctx.slope < 0:
             raise RuntimeError(_LEAKY_INPLACE_NEGATIVE)
-        return np.where(y > 0, grad, grad * ctx.slope), None
+        return run(LeakyReluBackward, grad, y, ctx.slope), None
 
 
 def leaky_relu(input: Any, negative_slope: float = 0.01, inplace: bool = False) -> Any:

@@ -105,7 +105,9 @@ class Mm(Op):
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if ctx is not NO_GRAD_CTX:  # the no-grad ctx drops notes: skip making them
             ctx.layouts = x.shape, x.strides, y.shape, y.strides, x.itemsize
-        return x.dot(y)  # (a forward gets arrays: ``_product``'s array case, inline)
+        if x.size == 1 or y.size == 1:  # (``_product``'s array case, inline)
+            return np.matmul(x, y)
+        return x.dot(y)
 
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any]:
@@ -122,8 +124,13 @@ def _product(a: Any, b: Any) -> Any:
     the matmul ufunc's dispatch: about 0.25 µs less on 8x8. The method ``a.dot(b)`` is the
     same C function as ``np.dot(a, b)`` without its ``__array_function__`` dispatch: about 0.2
     µs less again. On tensors (backward under create_graph) it is ``@``, recorded.
+
+    Except when an operand has one element: ``dot`` then scales the other by it (BLAS's
+    axpy), which makes ``0 * inf`` 0, where PyTorch's product (and matmul) gives nan.
     """
     if type(a) is np.ndarray and type(b) is np.ndarray:
+        if a.size == 1 or b.size == 1:
+            return np.matmul(a, b)
         return a.dot(b)
     return a @ b
 
@@ -157,7 +164,8 @@ class Addmm(Op):
 
     dinput = beta * grad (summed over broadcasting);  dmat1 = alpha * grad @ mat2.T;
     dmat2 = alpha * mat1.T @ grad.  Saves mat1 only if mat2 needs a gradient and mat2 only if
-    mat1 does; never ``input``. With beta == 0 the input's values are ignored (nan too).
+    mat1 does; never ``input``. With beta == 0 the input's values are ignored (nan too), and
+    with alpha == 0 the matrices' (PyTorch's gemm does not read them; its baddbmm does).
     """
 
     # mat2_transposed: whether mat2 is a transposed matrix (F.linear's ``weight.t()``); its
@@ -180,7 +188,11 @@ class Addmm(Op):
         ctx.beta, ctx.alpha = beta, alpha
         ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
         ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
-        return _scaled_sum(input, mat1 @ mat2, beta, alpha)
+        if alpha == 0:
+            product = np.zeros((mat1.shape[0], mat2.shape[1]), np.result_type(mat1, mat2))
+        else:
+            product = mat1 @ mat2
+        return _scaled_sum(input, product, beta, alpha)
 
     saved_as_arguments = True  # backward(ctx, grad, mat1, mat2): the runner hands them over (Op)
 
@@ -204,7 +216,7 @@ def _mat2_grad(mat1: Any, grad: Any, transposed: bool) -> Any:
     (and the optimizer's update reads both in the same order).
     """
     if transposed and type(grad) is np.ndarray:
-        return grad.T.dot(mat1).T  # (``_product``'s array case)
+        return _product(grad.T, mat1).T
     return _product(mat1.T, grad)
 
 

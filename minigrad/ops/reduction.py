@@ -14,7 +14,7 @@ from __future__ import annotations
 import builtins
 import math
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -396,27 +396,25 @@ class Var(Op):
     """y = sum((x - mean)**2) / (n - correction) over ``dim`` (all elements if None).
 
     dx = 2 / (n - correction) * grad * (x - mean).  Saves its input (PyTorch's VarBackward0).
+    ``given_correction``: the correction as PyTorch's node shows it (None if not given).
     """
 
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
-    fields = ("axes", "correction", "keepdim", "grad_rule", "given_dim")
-    saved_options = {"dim": dims_as_given("given_dim"), "correction": "correction",
+    fields = ("axes", "correction", "keepdim", "grad_rule", "given_dim", "given_correction")
+    saved_options = {"dim": dims_as_given("given_dim"), "correction": "given_correction",
                      "keepdim": "keepdim"}
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
-                keepdim: bool, grad_rule: tuple[bool, int], given_dim: Any) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, moments: Moments) -> np.ndarray:
         ctx.save_for_backward(x)
-        ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule = axes, correction, keepdim, grad_rule
-        ctx.given_dim = given_dim
-        return _variance(x, axes, correction, keepdim)
+        moments.keep_on(ctx)
+        return _variance(x, moments.axes, moments.correction, moments.keepdim)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        dx = _var_grad(grad, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule)
-        return dx, None, None, None, None, None
+        return _var_grad(grad, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule), None
 
 
 class Std(Op):
@@ -427,25 +425,29 @@ class Std(Op):
 
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
-    fields = ("axes", "correction", "keepdim", "grad_rule", "given_dim")
-    saved_options = {"dim": dims_as_given("given_dim"), "correction": "correction",
-                     "keepdim": "keepdim"}
+    fields = Var.fields
+    saved_options = Var.saved_options
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, axes: tuple[int, ...], correction: float,
-                keepdim: bool, grad_rule: tuple[bool, int], given_dim: Any) -> np.ndarray:
-        y = np.sqrt(_variance(x, axes, correction, keepdim))
+    def forward(ctx: Any, x: np.ndarray, moments: Moments) -> np.ndarray:
+        y = np.sqrt(_variance(x, moments.axes, moments.correction, moments.keepdim))
         ctx.save_for_backward(x, y)
-        ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule = axes, correction, keepdim, grad_rule
-        ctx.given_dim = given_dim
+        moments.keep_on(ctx)
         return y
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         x, y = ctx.saved_tensors
-        grad_var = np.where(y == 0, 0, grad / (y * 2))
-        dx = _var_grad(grad_var, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule)
-        return dx, None, None, None, None, None
+        return std_grad(ctx, grad, x, y), None
+
+
+def std_grad(ctx: Any, grad: Any, x: Any, y: Any) -> Any:
+    """PyTorch's std_backward: var's gradient for grad / (2 y), 0 where y == 0.
+
+    ``ctx`` holds ``Moments``' fields (``Std``'s and ``StdMean``'s nodes).
+    """
+    grad_var = np.where(y == 0, 0, grad / (y * 2))
+    return _var_grad(grad_var, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule)
 
 
 def _variance(x: np.ndarray, axes: tuple[int, ...], correction: float,
@@ -475,16 +477,47 @@ def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepd
     return factor * grad * (x - mean)
 
 
-def _var_arguments(input: Any, dim: Any, unbiased: Any, correction: Any,
-                   name: str) -> tuple[tuple[int, ...], float, tuple[bool, int], Any]:
-    """(axes, correction, grad_rule, the dim as given) of var or std's arguments."""
+class Moments(NamedTuple):
+    """What var, std, var_mean and std_mean were asked for, checked (``moments_arguments``).
+
+    ``grad_rule`` is (reduced over everything without a dim, the n PyTorch's backward uses);
+    ``given_dim`` and ``given_correction`` are the options as PyTorch's nodes show them.
+    """
+
+    axes: tuple[int, ...]
+    correction: float
+    keepdim: bool
+    grad_rule: tuple[bool, int]
+    given_dim: Any
+    given_correction: Any
+
+    def keep_on(self, ctx: Any) -> None:
+        """Keep the options on the node (its ``fields``) for backward and ``_saved_*``."""
+        ctx.axes, ctx.correction, ctx.keepdim = self.axes, self.correction, self.keepdim
+        ctx.grad_rule, ctx.given_dim = self.grad_rule, self.given_dim
+        ctx.given_correction = self.given_correction
+
+
+def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: bool, correction: Any,
+                      name: str, dtype_names: str) -> Moments:
+    """The checked arguments of var, std, var_mean or std_mean (``name``).
+
+    ``dtype_names``: the functions PyTorch's message for an integer input names.
+    """
     array = operand(input)
     if array.dtype.kind != "f":
-        raise RuntimeError(errors.STD_VAR_DTYPE)
+        raise RuntimeError(errors.moments_dtype(dtype_names))
     if isinstance(dim, bool):  # var(False): the unbiased flag given positionally
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
         raise TypeError(errors.unbiased_and_correction(name))
+    # As PyTorch's node shows it: None from its (dim=None, *, correction=None) overload, the
+    # one a call without dim and unbiased takes (explicit None arguments cannot be told apart
+    # from absent ones here: ``var(x, None)`` shows None where PyTorch shows 1).
+    if correction is not None or (unbiased is None and dim is None):
+        given_correction = correction
+    else:
+        given_correction = 1 if unbiased is None else int(unbiased)
     if correction is None:
         correction = 0 if unbiased is False else 1
     axes = reduced_dims(dim, array.ndim)
@@ -493,7 +526,7 @@ def _var_arguments(input: Any, dim: Any, unbiased: Any, correction: Any,
         _warnings.warn(errors.degrees_of_freedom(name), UserWarning, stacklevel=3)
     empty_list = dim is not None and not isinstance(dim, int) and len(dim) == 0
     grad_rule = (dim is None or array.ndim == 0, 1 if empty_list else count)
-    return axes, correction, grad_rule, dim
+    return Moments(axes, correction, bool(keepdim), grad_rule, dim, given_correction)
 
 
 def var(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
@@ -508,8 +541,8 @@ def var(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool
         tensor(1.6667)
     """
     _arguments.check_tensor(input, "var", "input", 1)
-    axes, correction, grad_rule, dim = _var_arguments(input, dim, unbiased, correction, "var")
-    return Var.apply(input, axes, correction, keepdim, grad_rule, dim)
+    moments = moments_arguments(input, dim, unbiased, keepdim, correction, "var", "std and var")
+    return Var.apply(input, moments)
 
 
 def std(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
@@ -522,8 +555,8 @@ def std(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool
         tensor(1.1180)
     """
     _arguments.check_tensor(input, "std", "input", 1)
-    axes, correction, grad_rule, dim = _var_arguments(input, dim, unbiased, correction, "std")
-    return Std.apply(input, axes, correction, keepdim, grad_rule, dim)
+    moments = moments_arguments(input, dim, unbiased, keepdim, correction, "std", "std and var")
+    return Std.apply(input, moments)
 
 
 # max and min: over everything (saves input and result: ties share the gradient evenly),

@@ -8,12 +8,13 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, to_numpy_dtype
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.graph import sum_keeping_dims
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops._helpers import (
     cast,
     operand,
+    run,
     wrap_dim,
 )
 
@@ -66,7 +67,12 @@ _SHORT_AXIS = 16  # up to this many classes the transposed copy is the cheaper l
 
 
 class Softmax(SoftmaxFamily):
-    """y = exp(x) / sum(exp(x)) along ``dim``;  dx = y * (grad - sum(grad * y))."""
+    """y = exp(x) / sum(exp(x)) along ``dim``;  dx = y * (grad - sum(grad * y)).
+
+    The gradient is an op of its own (``SoftmaxBackwardData``), as PyTorch's
+    ``_softmax_backward_data``: differentiated again (create_graph), it records PyTorch's
+    SoftmaxBackwardDataBackward0.
+    """
 
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
@@ -78,11 +84,14 @@ class Softmax(SoftmaxFamily):
 
     @staticmethod
     def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None]:
-        return y * (grad - sum_keeping_dims(grad * y, ctx.axis)), None
+        return run(SoftmaxBackwardData, grad, y, ctx.axis, ctx.dim), None
 
 
 class LogSoftmax(SoftmaxFamily):
-    """y = x - log(sum(exp(x))) along ``dim``;  dx = grad - exp(y) * sum(grad)."""
+    """y = x - log(sum(exp(x))) along ``dim``;  dx = grad - exp(y) * sum(grad).
+
+    The gradient is an op of its own (``LogSoftmaxBackwardData``), as PyTorch's.
+    """
 
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
@@ -93,7 +102,77 @@ class LogSoftmax(SoftmaxFamily):
 
     @staticmethod
     def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None]:
-        return grad - np.exp(y) * sum_keeping_dims(grad, ctx.axis), None
+        return run(LogSoftmaxBackwardData, grad, y, ctx.axis, ctx.dim), None
+
+
+class BackwardData(Op):
+    """The gradient of softmax or log_softmax, ``f(g, y)`` with g the gradient of the result y.
+
+    PyTorch's ``_softmax_backward_data`` and ``_log_softmax_backward_data``: softmax's and
+    log_softmax's backward run it (on arrays, ``run``'s fast path), and under create_graph it is
+    recorded, so a second derivative goes through its own node. Saves both inputs (PyTorch's
+    ``grad_output`` and ``output``); ``dim`` as given (PyTorch shows it so).
+    """
+
+    num_inputs = 2
+    fields = ("axis", "dim")
+    saves = ("grad_output", "output")
+    saved_options = {"dim": as_given("dim")}
+
+    @classmethod
+    def forward(cls, ctx: Any, g: np.ndarray, y: np.ndarray, axis: int | None,
+                dim: int) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(g, y)
+            ctx.axis, ctx.dim = axis, dim
+        return cls.gradient(g, y, axis)
+
+    @staticmethod
+    def gradient(g: Any, y: Any, axis: int | None) -> Any:
+        """``f(g, y)``: the input's gradient (override)."""
+        raise NotImplementedError
+
+
+class SoftmaxBackwardData(BackwardData):
+    """f(g, y) = y * (g - sum(g * y)).
+
+    d(g) = f(grad, y) (the Jacobian is symmetric);
+    d(y) = g * grad - sum(y * g) * grad - g * sum(y * grad) (PyTorch's softmax_double_backward).
+    """
+
+    @staticmethod
+    def gradient(g: Any, y: Any, axis: int | None) -> Any:
+        """``y * (g - sum(g * y))``."""
+        return y * (g - sum_keeping_dims(g * y, axis))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        g, y = ctx.saved_tensors
+        needs, axis = ctx.needs_input_grad, ctx.axis
+        d_g = run(SoftmaxBackwardData, grad, y, axis, ctx.dim) if needs[0] else None
+        d_y = (g * grad - sum_keeping_dims(y * g, axis) * grad
+               - g * sum_keeping_dims(y * grad, axis)) if needs[1] else None
+        return d_g, d_y, None, None
+
+
+class LogSoftmaxBackwardData(BackwardData):
+    """f(g, y) = g - exp(y) * sum(g).
+
+    d(g) = grad - sum(grad * exp(y));  d(y) = -sum(g) * exp(y) * grad (PyTorch's formulas).
+    """
+
+    @staticmethod
+    def gradient(g: Any, y: Any, axis: int | None) -> Any:
+        """``g - exp(y) * sum(g)``."""
+        return g - np.exp(y) * sum_keeping_dims(g, axis)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        g, y = ctx.saved_tensors
+        needs, axis = ctx.needs_input_grad, ctx.axis
+        d_g = grad - sum_keeping_dims(grad * np.exp(y), axis) if needs[0] else None
+        d_y = -sum_keeping_dims(g, axis) * np.exp(y) * grad if needs[1] else None
+        return d_g, d_y, None, None
 
 
 def _softmax_input(input: Any, dim: int, dtype: Any, name: str) -> Any:

@@ -15,7 +15,7 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.inplace import apply_inplace, cast_refused
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand, times
 
@@ -252,8 +252,7 @@ def _check_result_fits(input: Any, tensor1: Any, tensor2: Any) -> None:
     target = input._array.dtype
     dtype = compute_dtype(input, tensor1, tensor2)
     if dtype is not None and not np.can_cast(dtype, target, casting="same_kind"):
-        raise RuntimeError(errors.inplace_dtype_mismatch(display_name(dtype),
-                                                         display_name(target)))
+        raise cast_refused(input, (tensor1, tensor2), display_name(dtype))
 
 
 def _check_addcdiv_divisor(tensor1: Any, tensor2: Any) -> None:

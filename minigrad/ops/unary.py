@@ -19,10 +19,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name
 from minigrad._layout import copy_preserving_layout, elementwise_result, preserved_result
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.inplace import apply_inplace, cast_refused
 from minigrad.ops._helpers import (
     Constants,
     cast,
@@ -204,9 +203,7 @@ def exp_(input: Any) -> Any:
 def float_inplace(input: Any, op: type[Op]) -> Any:
     """An in-place op with a floating-point result: integer tensors cannot hold it."""
     if input._array.dtype.kind != "f":
-        raise RuntimeError(
-            errors.inplace_dtype_mismatch("Float", display_name(input._array.dtype))
-        )
+        raise cast_refused(input, (), "Float")
     return apply_inplace(op, input)
 
 

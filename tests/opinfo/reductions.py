@@ -128,6 +128,10 @@ BAD_DIMS = (*BAD_DIM, BadInput((np.ones((2, 3)), (0, 0), False), name="dim_repea
 BAD_EMPTY_FULL = (BadInput((np.ones((0, 3)),), name="empty"),)
 BAD_EMPTY_DIM = (BadInput((np.ones((0, 3)), 0, False), name="empty_dim"),)
 TIES = [[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]]
+# Ties around the middle (PyTorch's index: the stable sort's middle position).
+MEDIAN_TIES = [[2.0, 2.0, 2.0, 1.0, 2.0], [0.0, 5.0, 5.0, 5.0, 5.0]]
+# nanmedian's NaN cases: a row of NaNs only, a row with some.
+NAN_ROWS = [[np.nan, np.nan, np.nan, np.nan], [1.0, np.nan, 3.0, 2.0], [2.0, 2.0, np.nan, 2.0]]
 
 
 def var_samples(rng: np.random.Generator) -> list[Sample]:
@@ -142,16 +146,33 @@ def var_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def var_kwargs(dim: Any, unbiased: Any, correction: Any, keepdim: bool) -> dict[str, Any]:
+    """The keyword arguments of a ``var_samples`` call (options left out when None)."""
+    kwargs: dict[str, Any] = {"keepdim": keepdim}
+    if unbiased is not None:
+        kwargs["unbiased"] = unbiased
+    if correction is not None:
+        kwargs["correction"] = correction
+    if dim is not None:
+        kwargs["dim"] = dim
+    return kwargs
+
+
 def call_var(name: str) -> Callable[..., Any]:
     def call(lib: Any, x: Any, dim: Any, unbiased: Any, correction: Any, keepdim: bool) -> Any:
-        kwargs: dict[str, Any] = {"keepdim": keepdim}
-        if unbiased is not None:
-            kwargs["unbiased"] = unbiased
-        if correction is not None:
-            kwargs["correction"] = correction
-        if dim is not None:
-            kwargs["dim"] = dim
-        return getattr(x, name)(**kwargs)
+        return getattr(x, name)(**var_kwargs(dim, unbiased, correction, keepdim))
+
+    return call
+
+
+def call_moments(name: str, output: int | None = None) -> Callable[..., Any]:
+    """``lib.var_mean`` or ``lib.std_mean`` called as ``call_var``'s methods: one of the two
+    results, or (``output`` None) both in one expression (both gradients reach one node)."""
+
+    def call(lib: Any, x: Any, dim: Any, unbiased: Any, correction: Any, keepdim: bool) -> Any:
+        kwargs = var_kwargs(dim, unbiased, correction, keepdim)
+        first, second = getattr(lib, name)(x, **kwargs)
+        return first * 2 + second if output is None else (first, second)[output]
 
     return call
 
@@ -288,6 +309,50 @@ OPS: list[OpInfo] = [
     OpInfo("argmin", lambda lib, x, dim, keepdim: lib.argmin(x, dim, keepdim),
            with_edge(dim_samples(distinct, tuples=False), (TIES, 0, True)),
            differentiable=False, bad_inputs=(*BAD_DIM, *BAD_EMPTY_DIM)),
+    # --- median, nanmedian (ops/median.py) -------------------------------------------------
+    OpInfo("median", lambda lib, x: x.median(),
+           with_edge(full_samples(distinct), (TIES,), ([[1.0, np.nan], [2.0, 3.0]],),
+                     ([[2.0, 2.0], [2.0, 1.0]],)),
+           bad_inputs=(BadInput((np.ones(3, dtype=bool),), name="bool"),)),
+    OpInfo("median_dim", lambda lib, x, dim, keepdim: x.median(dim, keepdim),
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 1, False), (TIES, 0, True),
+                     (MEDIAN_TIES, 1, False), ([[1.0, np.nan, 2.0], [3.0, 1.0, 2.0]], 1, True)),
+           output_index=0,
+           bad_inputs=(*BAD_DIM, *BAD_EMPTY_DIM,
+                       BadInput((np.ones((2, 3), dtype=bool), 0, False), name="bool"))),
+    OpInfo("median_dim_indices", lambda lib, x, dim, keepdim: lib.median(x, dim, keepdim).indices,
+           with_edge(dim_samples(distinct, tuples=False), (MEDIAN_TIES, 1, False),
+                     (MEDIAN_TIES, 0, True)),
+           differentiable=False, op="median"),
+    OpInfo("nanmedian", lambda lib, x: lib.nanmedian(x),
+           with_edge(full_samples(distinct), (TIES,), ([[1.0, np.nan], [2.0, 3.0]],),
+                     ([[np.nan, np.nan]],))),
+    OpInfo("nanmedian_dim", lambda lib, x, dim, keepdim: x.nanmedian(dim, keepdim),
+           with_edge(dim_samples(distinct, tuples=False), (MEDIAN_TIES, 1, False),
+                     (NAN_ROWS, 1, False), (NAN_ROWS, 0, True)),
+           output_index=0, bad_inputs=(*BAD_DIM, *BAD_EMPTY_DIM), op="nanmedian"),
+    # --- var_mean, std_mean, aminmax (ops/reduction_pairs.py) --------------------------------
+    OpInfo("var_mean", call_moments("var_mean", 0), var_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), 2, None, None, False), name="dim"),
+                       BadInput((np.ones((2, 3), dtype=np.int64), 1, None, None, False),
+                                name="integer"))),
+    OpInfo("var_mean_mean", call_moments("var_mean", 1), var_samples, op="var_mean"),
+    OpInfo("var_mean_both", call_moments("var_mean"), var_samples, op="var_mean"),
+    OpInfo("std_mean", call_moments("std_mean", 0), var_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), (1, 1), None, None, False), name="dims"),)),
+    OpInfo("std_mean_mean", call_moments("std_mean", 1), var_samples, op="std_mean"),
+    OpInfo("std_mean_both", call_moments("std_mean"), var_samples, op="std_mean"),
+    OpInfo("aminmax", lambda lib, x, dim, keepdim: x.aminmax(dim=dim, keepdim=keepdim),
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 1, False), (TIES, None, True),
+                     ([[1.0, np.nan], [2.0, 3.0]], 0, False)),
+           output_index=0,
+           bad_inputs=(*BAD_DIM, *BAD_EMPTY_DIM,
+                       BadInput((np.ones((0, 3)), None, False), name="empty"))),
+    OpInfo("aminmax_max", lambda lib, x, dim, keepdim: lib.aminmax(x, dim=dim, keepdim=keepdim),
+           with_edge(dim_samples(distinct, tuples=False), (TIES, 0, True)),
+           output_index=1, op="aminmax"),
+    OpInfo("aminmax_both", lambda lib, x: (lambda r: r.min * 2 + r.max)(lib.aminmax(x)),
+           with_edge(full_samples(distinct), (TIES,)), op="aminmax"),
     # --- logsumexp, norm ----------------------------------------------------------------------
     OpInfo("logsumexp", lambda lib, x, dim, keepdim: x.logsumexp(dim, keepdim),
            with_edge(dim_samples(), ([[-1000.0, -1000.0], [1000.0, 999.0]], 1, False)),
