@@ -334,3 +334,20 @@ def test_cnn_node_names_match():
             stack.extend(f for f, _ in node.next_functions)
         names[lib] = sorted(order)
     assert names[minigrad] == names[torch]
+
+
+@pytest.mark.parametrize("name", ["cross_entropy", "nll_loss"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_losses_over_no_classes_with_every_target_ignored_are_pytorch_s(name, reduction, weighted):
+    # (found by the random-program tester, seed 110007779: a bare numpy IndexError)
+    def run(lib: Any) -> tuple[np.ndarray, np.ndarray]:
+        x = lib.tensor([[0.5], [-0.5], [-1.5]], requires_grad=True)
+        weight = lib.ones(0) if weighted else None
+        out = getattr(lib.nn.functional, name)(
+            x[:, 1:], lib.tensor([0, 0, 0]), weight=weight, ignore_index=0, reduction=reduction)
+        out.sum().backward()
+        return out.detach().numpy(), x.grad.numpy()
+
+    for mine, want in zip(run(minigrad), run(torch)):
+        np.testing.assert_array_equal(mine, want)

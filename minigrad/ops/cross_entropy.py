@@ -71,9 +71,12 @@ class NllLoss(Op):
         if bad.any():
             raise IndexError(errors.target_out_of_bounds(int(target[bad].flat[0])))
         safe = np.where(valid, target, 0).astype(np.intp)
-        w = np.ones(classes, dtype=x.dtype) if weight is None else weight
-        picked_w = np.where(valid, w[safe], 0).astype(x.dtype)
-        picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, axis), axis), axis)
+        if valid.any():
+            w = np.ones(classes, dtype=x.dtype) if weight is None else weight
+            picked_w = np.where(valid, w[safe], 0).astype(x.dtype)
+            picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, axis), axis), axis)
+        else:  # every target ignored, the only way through with no classes: nothing to pick
+            picked_w = picked = np.zeros(target.shape, dtype=x.dtype)
         losses = np.where(valid, -picked_w * picked, 0).astype(x.dtype)
         total = np.asarray(picked_w.sum(dtype=x.dtype), dtype=x.dtype)
         # PyTorch leaves a batch's total weight at 0 without a reduction
@@ -99,21 +102,22 @@ class NllLoss(Op):
             pattern = _nll_pattern_plain(ctx.reduction, shape, dtype, target, total)
             return _times_pattern(ctx.reduction, grad, pattern), None, None, None, None
         valid = target != ctx.ignore_index
-        safe = np.where(valid, target, 0).astype(np.intp)
-        w = np.ones(shape[axis], dtype=dtype) if weight is None else weight
-        coef = np.where(valid, -w[safe], 0).astype(dtype)
-        if ctx.reduction == MEAN and valid.any():
-            coef = coef / total
         pattern = np.zeros(shape, dtype=dtype)
-        np.put_along_axis(pattern, np.expand_dims(safe, axis), np.expand_dims(coef, axis), axis)
+        # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
+        # incoming gradient is nan (a 'mean' over no counted target is 0 / 0, say)
+        counted = np.zeros(shape, dtype=bool)
+        if valid.any():  # (with no classes every target is ignored: no column to write into)
+            safe = np.expand_dims(np.where(valid, target, 0).astype(np.intp), axis)
+            w = np.ones(shape[axis], dtype=dtype) if weight is None else weight
+            coef = np.where(valid, -w[safe.squeeze(axis)], 0).astype(dtype)
+            if ctx.reduction == MEAN:
+                coef = coef / total
+            np.put_along_axis(pattern, safe, np.expand_dims(coef, axis), axis)
+            np.put_along_axis(counted, safe, np.expand_dims(valid, axis), axis)
         if ctx.reduction == NONE:
             grad = np.expand_dims(grad, axis)
         if isinstance(grad, TensorBase):
             return grad * pattern, None, None, None, None
-        # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
-        # incoming gradient is nan (a 'mean' over no counted target is 0 / 0, say)
-        counted = np.zeros(shape, dtype=bool)
-        np.put_along_axis(counted, np.expand_dims(safe, axis), np.expand_dims(valid, axis), axis)
         return np.where(counted, grad * pattern, 0).astype(dtype), None, None, None, None
 
 
