@@ -119,6 +119,11 @@ _EXTREME = (
      ("(Tensor input, Tensor other, *, Tensor out = None)", 2, 3),
      ("(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)", 2, 4)),
 )
+_MEDIAN = (
+    (("()", 0, 0), ("(int dim, bool keepdim = False)", 1, 2)),
+    (("(Tensor input)", 1, 1),
+     ("(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)", 2, 4)),
+)
 KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
     "sum": (_SUM_METHOD, (("(Tensor input, *, minigrad.dtype dtype = None)", 1, 2), _SUM_DIM)),
     "mean": (_SUM_METHOD, (
@@ -132,6 +137,8 @@ KEEPDIM_NEEDS_DIM: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
     ),
     "max": _EXTREME,
     "min": _EXTREME,
+    "median": _MEDIAN,
+    "nanmedian": _MEDIAN,
 }
 # Methods and functions PyTorch binds with several overloads that minigrad's one Python
 # signature merges: a call that fits none of them (by count, keyword or type) gets the parser's

@@ -1,4 +1,5 @@
-"""``keepdim`` without a ``dim`` in sum, mean, prod, max and min, against PyTorch 2.13, live.
+"""``keepdim`` without a ``dim`` in sum, mean, prod, max, min, median and nanmedian, against
+PyTorch 2.13, live.
 
 PyTorch's parser has ``keepdim`` only in the overloads that take a ``dim``: ``x.sum(keepdim=True)``
 is a TypeError (the overloads listed, or "missing ... dim" when the number of arguments leaves
@@ -17,7 +18,8 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
-REDUCTIONS = ("sum", "mean", "prod", "max", "min")
+REDUCTIONS = ("sum", "mean", "prod", "max", "min", "median", "nanmedian")
+INT_DIM = ("prod", "max", "min", "median", "nanmedian")  # (their dim is an int)
 
 
 def _calls(name: str) -> list[Callable[[Any, Any], Any]]:
@@ -36,7 +38,8 @@ def _calls(name: str) -> list[Callable[[Any, Any], Any]]:
 
 
 def _none_dim_calls(name: str) -> list[Callable[[Any, Any], Any]]:
-    # prod, max and min take an int dim: dim=None (by keyword) fits none of their overloads.
+    # prod, max, min and the medians take an int dim: dim=None (by keyword) fits none of their
+    # overloads.
     return [
         lambda lib, x: getattr(x, name)(dim=None),
         lambda lib, x: getattr(x, name)(dim=None, keepdim=True),
@@ -63,9 +66,9 @@ def _not_int_dim_calls(name: str) -> list[Callable[[Any, Any], Any]]:
 
 
 CALLS = [(name, i, call) for name in REDUCTIONS for i, call in enumerate(_calls(name))]
-CALLS += [(name, 100 + i, call) for name in ("prod", "max", "min")
+CALLS += [(name, 100 + i, call) for name in INT_DIM
           for i, call in enumerate(_not_int_dim_calls(name))]
-CALLS += [(name, 10 + i, call) for name in ("prod", "max", "min")
+CALLS += [(name, 10 + i, call) for name in INT_DIM
           for i, call in enumerate(_none_dim_calls(name))]
 
 
