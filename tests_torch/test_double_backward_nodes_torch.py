@@ -120,3 +120,16 @@ def test_softmax_gradients_are_ops_of_their_own_as_in_pytorch(op, weight_require
     assert mine[2] == theirs[2]  # its saved dim (as given), grad_output and output
     for m, t in zip(mine[3], theirs[3]):
         np.testing.assert_allclose(m, t, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["var_mean", "std_mean"])
+def test_the_mean_part_of_var_mean_records_pytorchs_nodes(name):
+    # (PyTorch's mean_backward divides by a C++ scalar: DivBackward1 over the expand)
+    def graph(lib: Any) -> list[str]:
+        x = lib.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], requires_grad=True)
+        _, mean = getattr(lib, name)(x, dim=1)
+        weight = lib.ones(2, requires_grad=True)
+        (g,) = lib.autograd.grad(mean, x, grad_outputs=weight, create_graph=True)
+        return _graph(g.grad_fn)
+
+    assert graph(minigrad) == graph(torch)

@@ -213,8 +213,16 @@ class MeanDim(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
-        spread = _spread(grad, ctx.shape, ctx.axes, ctx.keepdim)  # (as Mean's: then / n)
-        return run(DivScalar, spread, _count(ctx.shape, ctx.axes)), None, None, None, None
+        return mean_grad(grad, ctx.shape, ctx.axes, ctx.keepdim), None, None, None, None
+
+
+def mean_grad(grad: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> Any:
+    """A mean's input gradient: ``grad`` copied back along ``axes`` (as sum's), then ``/ n``.
+
+    PyTorch's mean_backward: the ``/ n`` is C++'s scalar division, which a double backward
+    shows as DivBackward1 (``DivScalar``). Also var_mean's and std_mean's mean part.
+    """
+    return run(DivScalar, _spread(grad, shape, axes, keepdim), _count(shape, axes))
 
 
 def sum(

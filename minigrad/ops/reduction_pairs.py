@@ -20,21 +20,15 @@ from minigrad.ops._helpers import given_gradient, operand, wrap_dim
 from minigrad.ops.reduction import (
     Moments,
     Var,
-    _count,
     _mean_all,
     _share_per_slice,
-    _spread,
     _var_grad,
     _variance,
+    mean_grad,
     moments_arguments,
     std_grad,
 )
 from minigrad.ops.return_types import return_types
-
-
-def _mean_grad(ctx: Any, grad: Any, x: Any) -> Any:
-    """The mean's part of the gradient: ``grad`` spread over the reduced dims, divided by n."""
-    return _spread(grad, np.shape(x), ctx.axes, ctx.keepdim) / _count(np.shape(x), ctx.axes)
 
 
 def _sum_given(*parts: Any) -> Any:
@@ -70,7 +64,8 @@ class VarMean(Op):
             return None, None
         from_var = None if grad_var is None else _var_grad(
             grad_var, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule)
-        from_mean = None if grad_mean is None else _mean_grad(ctx, grad_mean, x)
+        from_mean = None if grad_mean is None else mean_grad(
+            grad_mean, np.shape(x), ctx.axes, ctx.keepdim)
         return _sum_given(from_var, from_mean), None
 
 
@@ -100,7 +95,8 @@ class StdMean(Op):
         if grad_std is None and grad_mean is None:
             return None, None
         from_std = None if grad_std is None else std_grad(ctx, grad_std, x, std)
-        from_mean = None if grad_mean is None else _mean_grad(ctx, grad_mean, x)
+        from_mean = None if grad_mean is None else mean_grad(
+            grad_mean, np.shape(x), ctx.axes, ctx.keepdim)
         return _sum_given(from_std, from_mean), None
 
 
