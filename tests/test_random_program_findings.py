@@ -228,6 +228,42 @@ def test_partial_overlap_is_refused_before_anything_changes(program):
             assert set(values(value.reshape(-1))) == {1.0}
 
 
+# PyTorch's kernel set-up (TensorIterator) rules on the operands in this order: the written
+# tensor's own overlap, an operand partially overlapping it, the operands' sizes, and only then
+# the result's dtype. Integer tensors divided in place (a float result) reach all four.
+SIZES = "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"
+
+
+@pytest.mark.parametrize(
+    ("program", "message"),
+    [
+        ("t2 = mg.tensor(0); t4 = t2.view(-1); t4.div_(t2)", PARTIAL),  # seed 110011776
+        ("t = mg.tensor(5); t.view(1, 1).div_(t)", PARTIAL),
+        ("t = mg.tensor([[5, 6], [7, 8]]); t.div_(t.t())", PARTIAL),
+        ("t = mg.tensor([5, 6, 7]); t[1:].div_(t[:2])", PARTIAL),
+        ("t = mg.tensor([5, 6]); t.view(2, 1).div_(t)", PARTIAL),  # before the sizes
+        ("t = mg.tensor([1, 2, 3]); t[1:].addcmul_(t[:2], mg.ones(2))", PARTIAL),
+        ("t = mg.tensor([1, 2]); t.addcmul_(mg.ones(3), mg.ones(3))", SIZES),  # before the dtype
+        ("t = mg.tensor([1, 2]); t.addcmul_(mg.ones(2), mg.ones(3))", SIZES),
+        ("t = mg.tensor([1, 2]); t.addcmul_(mg.ones(2, 2), mg.ones(2))",
+         "output with shape [2] doesn't match the broadcast shape [2, 2]"),
+        ("t = mg.tensor([1, 2]); t.div_(mg.ones(2, 2))",
+         "output with shape [2] doesn't match the broadcast shape [2, 2]"),
+    ],
+)
+def test_an_integer_tensors_cast_error_comes_after_overlap_and_sizes(program, message):
+    namespace = {"mg": mg}
+    setup, statement = program.rsplit("; ", 1)
+    exec(setup, namespace)
+    before = {name: (values(value), value._version) for name, value in namespace.items()
+              if isinstance(value, mg.Tensor)}
+    with pytest.raises(RuntimeError) as excinfo:
+        exec(statement, namespace)
+    assert str(excinfo.value) == message
+    for name, (contents, version) in before.items():
+        assert (values(namespace[name]), namespace[name]._version) == (contents, version)
+
+
 @pytest.mark.parametrize(
     "program",
     [
@@ -1631,7 +1667,7 @@ def test_the_cast_error_still_comes_first_where_pytorch_checks_it_first():
         t.clamp_(min=0.5)  # (clamp's number bounds are checked before the kernel)
     s = mg.tensor([1, 2, 3])
     with pytest.raises(RuntimeError, match="^result type Float can't be cast"):
-        s[1:].add_(s[:2] * 0.5)  # (a partial overlap with an operand comes after the cast)
+        s[1:].add_(s[:2] * 0.5)  # (a new tensor: no overlap, so the dtype is what is wrong)
 
 
 def test_an_operands_view_error_comes_before_an_integer_tensors_cast_error():

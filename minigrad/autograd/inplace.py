@@ -25,7 +25,11 @@ from minigrad.autograd import debug_hooks, grad_mode, guard, saved
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
 from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
-from minigrad.autograd.overlap import check_inputs_overlap, kernel_order_result
+from minigrad.autograd.overlap import (
+    check_inputs_overlap,
+    kernel_order_result,
+    refuse_partial_overlap,
+)
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.record import WritingContext, record
 from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
@@ -241,15 +245,36 @@ def check_inplace(
 def cast_refused(target: TensorBase, others: tuple[Any, ...], result: str) -> RuntimeError:
     """PyTorch's error for an in-place result (of dtype ``result``) ``target`` cannot hold.
 
-    PyTorch finds it in its kernel, after the checks ``check_inplace`` makes (the autograd ones,
-    the operands ``others`` catching up with their bases, the written tensor's overlap): those
-    raise first, so a float added into an expanded integer tensor is an overlap error. (Not
-    clamp_'s number bounds: PyTorch checks those before anything else.)
+    PyTorch finds it in its kernel's set-up (TensorIterator), after the checks before it: the
+    autograd ones and the operands ``others`` catching up with their bases
+    (``check_inplace``), then the kernel's own in its order: the written tensor's overlap, an
+    operand partially overlapping it, the operands' sizes. Those raise first, so a float added
+    into an expanded integer tensor is an overlap error. (Not clamp_'s number bounds: PyTorch
+    checks those before anything else.)
     """
     recording = grad_mode.is_grad_enabled() and any(
         isinstance(t, TensorBase) and t.requires_grad for t in (target, *others))
     check_inplace(target, recording, True, others)
+    refuse_partial_overlap(target, others)
+    _check_sizes(target._array.shape, others)
     return RuntimeError(errors.inplace_dtype_mismatch(result, display_name(target._array.dtype)))
+
+
+def _check_sizes(shape: tuple[int, ...], others: tuple[Any, ...]) -> None:
+    """PyTorch's errors if the tensors of ``others`` do not broadcast to ``shape``.
+
+    As its TensorIterator: the written tensor's shape first, then each operand's in turn.
+    """
+    broadcast = shape
+    for other in others:
+        if isinstance(other, TensorBase):
+            try:
+                broadcast = np.broadcast_shapes(broadcast, other._array.shape)
+            except ValueError:
+                raise RuntimeError(
+                    errors.broadcast_mismatch(broadcast, other._array.shape)) from None
+    if broadcast != shape:
+        raise RuntimeError(errors.inplace_shape_mismatch(shape, broadcast))
 
 
 class CopySlices(Node):

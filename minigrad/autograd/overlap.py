@@ -56,6 +56,18 @@ def check_inputs_overlap(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> 
     return undecided
 
 
+def refuse_partial_overlap(tensor: TensorBase, others: tuple[Any, ...]) -> None:
+    """Raise PyTorch's error if a tensor of ``others`` partially overlaps ``tensor``'s memory.
+
+    The part of ``check_inputs_overlap`` that can fail, for the paths that must rule on it
+    before an error PyTorch's kernels find later (a result dtype the tensor cannot hold).
+    """
+    for other in others:
+        if (isinstance(other, TensorBase) and other is not tensor
+                and partially_overlap(tensor._array, other._array)):
+            raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
 def kernel_order_result(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> np.ndarray:
     """What PyTorch's kernel writes when inputs overlap ``tensor`` in a way it does not check.
 

@@ -297,20 +297,8 @@ def promote_inplace(
     if true_divide and dtype.kind != "f":
         dtype = np.dtype(np.float32)
     if not np.can_cast(dtype, target._array.dtype, casting="same_kind"):
-        if isinstance(other, TensorBase):
-            _check_fits_target(target._array.shape, other._array.shape)
         raise cast_refused(target, (other,), display_name(dtype))
     return other, dtype
-
-
-def _check_fits_target(shape: tuple[int, ...], other: tuple[int, ...]) -> None:
-    """PyTorch's TensorIterator sizes an in-place op's operands before it types them."""
-    try:
-        broadcast = np.broadcast_shapes(shape, other)
-    except ValueError:
-        raise RuntimeError(errors.broadcast_mismatch(shape, other)) from None
-    if broadcast != shape:
-        raise RuntimeError(errors.inplace_shape_mismatch(shape, broadcast))
 
 
 class NoDerivative(Op):
