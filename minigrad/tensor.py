@@ -463,6 +463,10 @@ class Tensor(TensorBase):
         """
         if not self.requires_grad:
             raise RuntimeError(errors.HOOK_NO_GRAD)
+        if self._base is not None:
+            # PyTorch reads grad_fn: a view catches up with its base's writes (or raises the
+            # error of one that may not, such as a view made in no_grad).
+            self._sync_view()
         if self._grad_fn is not None:
             raise RuntimeError(errors.POST_ACCUMULATE_HOOK_NON_LEAF)
         hooks = self._autograd_meta().post_accumulate_hooks

@@ -1560,6 +1560,32 @@ def test_a_post_accumulate_hook_that_returns_a_tensor_raises_after_all_hooks_ran
     assert values(u.grad) == [3.0, 3.0]
 
 
+@pytest.mark.parametrize("stop", ["detach_", "requires_grad_"])
+def test_post_accumulate_hooks_run_for_a_leaf_that_stopped_requiring_grad(stop):
+    # Random program seed 120027273: the leaf was detached after the graph was recorded.
+    # PyTorch still calls its post-accumulate hooks (with .grad left as it is); minigrad
+    # skipped them.
+    t = mg.tensor([4.0], requires_grad=True)
+    y = t * 2
+    seen = []
+    t.register_post_accumulate_grad_hook(lambda p: seen.append((p.grad, p.requires_grad)))
+    t.detach_() if stop == "detach_" else t.requires_grad_(False)
+    y.sum().backward()
+    assert seen == [(None, False)] and t.grad is None
+
+
+def test_a_post_accumulate_hook_on_a_view_reads_its_grad_fn():
+    # Random program seed 120007146: registering reads the view's grad_fn, as register_hook
+    # does, so a no-grad view of a base written since raises; minigrad registered the hook.
+    t = mg.tensor([3.0], requires_grad=True)
+    with mg.no_grad():
+        view = t.unsqueeze(0)
+        t.div_(t)
+    with pytest.raises(RuntimeError) as excinfo:
+        view.register_post_accumulate_grad_hook(lambda p: None)
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_BASE_WRITTEN)
+
+
 def test_a_post_accumulate_hooks_returned_tensor_is_checked_like_a_tensor_hooks():
     t = mg.tensor([1.0, 2.0], requires_grad=True)
     t.register_post_accumulate_grad_hook(lambda p: p.grad.view(2, 1))

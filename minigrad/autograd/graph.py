@@ -301,8 +301,10 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         # (A leaf's own flag first: ``requires_grad`` reads it after the tests made above.)
         if variable._requires_grad or variable.requires_grad:
             variable._accumulate_grad(grad, owned)
-            if variable._meta.post_accumulate_hooks:
-                _run_post_accumulate_hooks(variable)
+        # The hooks run even for a leaf that stopped requiring grad after the graph was
+        # recorded (``detach_()``, ``requires_grad_(False)``): PyTorch calls them, .grad unchanged.
+        if variable._meta.post_accumulate_hooks:
+            _run_post_accumulate_hooks(variable)
 
 
 def _run_post_accumulate_hooks(variable: Any) -> None:
