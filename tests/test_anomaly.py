@@ -188,3 +188,60 @@ def test_user_code_in_a_folder_named_minigrad_is_shown(tmp_path):
         [sys.executable, str(script)], capture_output=True, text=True, check=True
     )
     assert f'File "{script}", line 6, in <module>\n    out = a.sigmoid()\n' in result.stdout
+
+
+# A leaf's gradient accumulator: PyTorch's lives only while a graph's edge holds it, and the
+# next op on the leaf (or a backward from the leaf itself) makes a new one, which keeps the
+# stack of that call in anomaly mode. minigrad's leaves keep theirs (random program seeds
+# 110012152, 130050603, 130053462: the accumulator was made before anomaly mode was on).
+HOOK_RETURNED = "Tensor post accumulate grad hooks should return None."
+ACCUMULATOR_ERROR = "Error detected in torch::autograd::AccumulateGrad."
+
+
+def leaf_whose_hook_returns_its_grad():
+    leaf = mg.tensor([1.0, 2.0], requires_grad=True)
+    (leaf * 2).sum().backward()  # its accumulator is made here, outside anomaly mode
+    leaf.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(0.5))
+    return leaf
+
+
+def failing_backward_warning(backward):
+    with (pytest.warns(UserWarning) as record, mg.autograd.set_detect_anomaly(True),
+          pytest.raises(RuntimeError, match=f"^{HOOK_RETURNED}$")):
+        backward()
+    (warning,) = messages(record)
+    return warning
+
+
+def test_an_accumulator_no_graph_holds_is_made_anew_in_anomaly_mode():
+    leaf = leaf_whose_hook_returns_its_grad()
+    warning = failing_backward_warning(lambda: leaf.backward(mg.ones_like(leaf)))
+    assert warning.startswith(f"{ACCUMULATOR_ERROR} Traceback of forward call that caused")
+    assert "    warning = failing_backward_warning(lambda: leaf.backward(" in warning
+
+
+def test_an_accumulator_made_anew_by_an_op_shows_the_op():
+    leaf = leaf_whose_hook_returns_its_grad()
+
+    def backward():
+        product = leaf * 3
+        product.sum().backward()
+
+    warning = failing_backward_warning(backward)
+    assert warning.startswith(f"{ACCUMULATOR_ERROR} Traceback of forward call that caused")
+    assert "    product = leaf * 3\n" in warning
+
+
+@pytest.mark.parametrize("op", [
+    lambda leaf: leaf * 2,
+    lambda leaf: mg.cat([leaf, leaf, leaf]),  # (an edge in a node's tuple of edges)
+])
+def test_an_accumulator_a_graph_still_holds_keeps_having_no_stack(op):
+    leaf = leaf_whose_hook_returns_its_grad()
+    held = op(leaf)  # outside anomaly mode: its node holds the accumulator
+    warning = failing_backward_warning(lambda: leaf.backward(mg.ones_like(leaf)))
+    assert warning.startswith(
+        f"{ACCUMULATOR_ERROR} No forward pass information available. Enable detect anomaly "
+        "during forward pass for more information."
+    )
+    assert held.grad_fn is not None

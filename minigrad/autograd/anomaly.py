@@ -7,6 +7,7 @@ node whose gradient could not be computed. With ``check_nan`` a backward that re
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 import traceback
@@ -121,8 +122,42 @@ def remember_creation(node: Any) -> None:
     """Keep on ``node`` (made in anomaly mode) its forward stack and its parent, if any.
 
     The parent is the node whose backward made it: a double backward's error then also
-    shows the forward call behind the first backward's step, as PyTorch's does.
+    shows the forward call behind the first backward's step, as PyTorch's does. The leaves'
+    accumulators ``node`` has edges to get a stack too, where PyTorch would make them now
+    (``renew_accumulator``).
     """
+    _stamp(node)
+    for next_node in node._next_nodes:
+        renew_accumulator(next_node, node)
+
+
+def renew_accumulator(accumulator: Any, new_holder: Any = None) -> None:
+    """Give a leaf's accumulator without a stack the stack of now, if PyTorch would make it now.
+
+    A PyTorch leaf holds its accumulator weakly: it lives while some graph's edge holds it,
+    and the next op (or a backward from the leaf itself) makes a new one, which in anomaly
+    mode keeps the stack of that call. A minigrad leaf keeps its accumulator for good, so one
+    made outside anomaly mode has no stack: when no node but ``new_holder`` has an edge to
+    it, it takes the stack PyTorch's new one would have. (It walks the collector's referrers,
+    so only for accumulators without a stack, in anomaly mode. One that has a stack keeps it
+    where PyTorch's new one would show a later call, or none outside anomaly mode.)
+    """
+    from minigrad.autograd.graph import AccumulateGrad, Node  # (graph imports this module)
+
+    if type(accumulator) is not AccumulateGrad or accumulator._forward_stack is not None:
+        return
+    # A node holds its edges in slots (one or two inputs) or in its ``_next_nodes`` tuple.
+    for referrer in gc.get_referrers(accumulator):
+        if isinstance(referrer, Node) and referrer is not new_holder:
+            return  # a graph holds it: PyTorch's is this one, without a stack
+        if type(referrer) is tuple:
+            for owner in gc.get_referrers(referrer):
+                if owner is not new_holder and getattr(owner, "_next_nodes", None) is referrer:
+                    return
+    _stamp(accumulator)
+
+
+def _stamp(node: Any) -> None:
     node._forward_stack = capture_forward_stack()
     parent = getattr(_evaluating, "node", None)
     if parent is not None:

@@ -325,6 +325,8 @@ def _root_edges(roots: Sequence[TensorBase]) -> list[tuple[Node, int]]:
         node, output_nr = root._gradient_edge()
         if node is None:
             raise RuntimeError(errors.no_grad_fn(index))
+        if anomaly._state.enabled:  # a leaf's own backward: PyTorch may make its accumulator
+            anomaly.renew_accumulator(node)
         edges.append((node, output_nr))
     return edges
 
