@@ -241,7 +241,9 @@ def read_value(tensor: Any) -> Any:
 
 
 def _array(tensor: Any) -> np.ndarray:
-    return np.array(tensor.detach().numpy(), copy=True)
+    # force=True: PyTorch's gradient of an op whose derivative is known to be zero (abs's
+    # sign) is a "ZeroTensor", which plain numpy() refuses; its value is zeros, as minigrad's.
+    return np.array(tensor.detach().numpy(force=True), copy=True)
 
 
 def _grad(grad: Any) -> Any:
