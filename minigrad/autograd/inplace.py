@@ -30,7 +30,7 @@ from minigrad.autograd.overlap import (
     kernel_order_result,
     refuse_partial_overlap,
 )
-from minigrad.autograd.quiet import restore, silence
+from minigrad.autograd.quiet import restore, run_quietly, silence
 from minigrad.autograd.record import WritingContext, record
 from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
@@ -138,7 +138,13 @@ def _copy_into(tensor: TensorBase, result: np.ndarray) -> None:
     """The write itself, counted once on the shared version counter."""
     # debugging hook: refuse writes that bypass the counter (autograd/guard.py)
     reprotect = guard.before_counted_write(tensor) if switches.guard_used else None
-    tensor._array[...] = result  # (np.copyto, with its dispatch layer, takes 4x as long)
+    array = tensor._array
+    if result.dtype == array.dtype:
+        array[...] = result  # (np.copyto, with its dispatch layer, takes 4x as long)
+    else:
+        # A cast (into float16, or an integer tensor): PyTorch's overflows to inf and its
+        # nan to an integer make no warning, numpy's do.
+        run_quietly(np.copyto, array, result, "unsafe")
     if reprotect is not None:
         reprotect()
     tensor._version_counter().bump()

@@ -15,6 +15,7 @@ from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import cast_refused
+from minigrad.autograd.quiet import run_quietly
 from minigrad.autograd.record import save_for_the_other as save_for_the_other
 from minigrad.autograd.tensor_base import TensorBase
 
@@ -25,11 +26,21 @@ class ToCopy(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         # (laid out here, vectors too: a 1-element one keeps its stride, PyTorch's rule)
-        return preserved_result(x.astype(dtype), (x,))
+        return preserved_result(cast_array(x, dtype), (x,))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         return grad, None
+
+
+def cast_array(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``array.astype(dtype)`` as PyTorch casts, silently.
+
+    nan, inf and values out of ``dtype``'s range become what C's conversion gives (numpy's
+    values too, on the CPUs PyTorch builds for), without numpy's "invalid value" or
+    "overflow encountered in cast" warnings.
+    """
+    return run_quietly(array.astype, dtype)
 
 
 def times(x: Any, factor: Any) -> Any:
@@ -136,7 +147,7 @@ def cast(value: Any, dtype: np.dtype) -> Any:
         return value
     if value.requires_grad:
         return ToCopy.apply(value, dtype)
-    return TensorBase.output_class._make(value._array.astype(dtype))
+    return TensorBase.output_class._make(cast_array(value._array, dtype))
 
 
 def float_input(input: Any) -> Any:
