@@ -291,6 +291,14 @@ class Tensor(TensorBase):
         """This tensor as int32."""
         return self.to(_dtype.int32)
 
+    def char(self) -> Tensor:
+        """This tensor as int8."""
+        return self.to(_dtype.int8)
+
+    def byte(self) -> Tensor:
+        """This tensor as uint8."""
+        return self.to(_dtype.uint8)
+
     def bool(self) -> Tensor:
         """This tensor as bool."""
         return self.to(_dtype.bool_)

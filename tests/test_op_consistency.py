@@ -37,8 +37,8 @@ TORCH_METHODS = set(TORCH["torch.Tensor"])
 NOT_OPS = {
     # Types, dtypes and their aliases, the legacy tensor classes, namespaces.
     "Tensor", "Size", "dtype", "device", "return_types", "cuda",
-    "bool", "float", "double", "half", "int", "long", "short", "uint8", "int8", "int16", "int32",
-    "int64", "float16", "float32", "float64",
+    "bool", "float", "double", "half", "int", "long", "short", "char", "byte", "uint8", "int8",
+    "int16", "int32", "int64", "float16", "float32", "float64",
     "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
     "IntTensor", "LongTensor", "ShortTensor",
     # Creation: no tensor input to differentiate (tests/test_creation_ops.py).

@@ -401,3 +401,11 @@ def test_half_and_short_convert_as_pytorch_does():
     assert x.grad.dtype == mg.float32 and x.grad.tolist() == [1.0, 1.0]
     short = x.short()
     assert short.dtype == mg.int16 and short.tolist() == [1, -2]
+
+
+def test_char_and_byte_convert_as_pytorch_does():
+    # int8 and uint8: toward zero, then wrapped (C's conversion), without a node.
+    x = mg.tensor([1.5, -2.25, 300.7], requires_grad=True)
+    char, byte = x.char(), x.byte()
+    assert (char.dtype, char.tolist(), char.requires_grad) == (mg.int8, [1, -2, 44], False)
+    assert (byte.dtype, byte.tolist(), byte.grad_fn) == (mg.uint8, [1, 254, 44], None)
