@@ -26,6 +26,7 @@ from minigrad.autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_e
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.creation import (
     arange,
+    as_tensor,
     empty,
     empty_like,
     from_numpy,
@@ -318,6 +319,7 @@ __all__ = [
     "aminmax",
     "any",
     "arange",
+    "as_tensor",
     "argmax",
     "argmin",
     "argsort",

@@ -242,6 +242,32 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 
 
+def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
+    """``data`` as a tensor, without a copy where none is needed.
+
+    A tensor is returned as it is (or converted with ``to(dtype)``, which records
+    ``ToCopyBackward0`` if it requires grad); a numpy array of a supported dtype shares its
+    memory, as with ``from_numpy``, unless ``dtype`` asks for another; anything else is copied
+    as by ``tensor(data, dtype=dtype)``.
+
+    Example:
+        >>> import numpy as np, minigrad
+        >>> a = np.array([1.0, 2.0])
+        >>> t = minigrad.as_tensor(a)
+        >>> a[0] = 5
+        >>> t
+        tensor([5., 2.], dtype=minigrad.float64)
+    """
+    if device is not None:
+        check_available(as_device(device, "as_tensor"))
+    numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "as_tensor")
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray) and (numpy_dtype is None or numpy_dtype == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
 def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
     """A factory's ``*size`` (ints, or one sequence of ints), read as PyTorch's parser reads it.
 

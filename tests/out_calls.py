@@ -182,6 +182,7 @@ CALLS: dict[str, Call] = {
     "triu_indices": made("triu_indices", 3, 3),
     "tensor": made("tensor", [1.0, 2.0]),
     "from_numpy": lambda lib: (lib.from_numpy, (__import__("numpy").ones(3),), {}),
+    "as_tensor": made("as_tensor", [1.0, 2.0]),
 }
 for _name in ("cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_ex",
               "matrix_norm", "pinv", "qr", "slogdet", "svd", "svdvals"):

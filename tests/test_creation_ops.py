@@ -316,3 +316,48 @@ def test_arange_refuses_an_imaginary_part_as_pytorch(args):
     with pytest.raises(RuntimeError, match="^value cannot be converted to type double without "
                                            "overflow$"):
         mg.arange(*args)
+
+
+# ---- as_tensor ---------------------------------------------------------------------------------
+
+
+def test_as_tensor_shares_a_numpy_arrays_memory_and_dtype():
+    array = np.array([1.0, 2.0])
+    t = mg.as_tensor(array)
+    array[0] = 5.0
+    assert t.dtype == mg.float64 and t.tolist() == [5.0, 2.0]
+    assert mg.as_tensor(np.array([1, 2])).dtype == mg.int64
+
+
+def test_as_tensor_copies_a_numpy_array_into_another_dtype():
+    array = np.array([1.5, 2.0])
+    t = mg.as_tensor(array, dtype=mg.float32)
+    array[0] = 5.0
+    assert t.dtype == mg.float32 and t.tolist() == [1.5, 2.0]
+
+
+def test_as_tensor_returns_a_tensor_itself_or_converts_it_with_its_graph():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    assert mg.as_tensor(x) is x and mg.as_tensor(x, dtype=mg.float32) is x
+    y = mg.as_tensor(x, dtype=mg.float64)
+    assert y.dtype == mg.float64 and y.grad_fn.name() == "ToCopyBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize(("data", "dtype", "expected"), [
+    ([1, 2], None, "int64"),
+    ([1, 2.5], None, "float32"),
+    (3.5, None, "float32"),
+    ([True, False], None, "bool"),
+    ([1, 2], "float64", "float64"),
+])
+def test_as_tensor_of_python_data_is_a_new_tensor(data, dtype, expected):
+    t = mg.as_tensor(data, dtype=None if dtype is None else getattr(mg, dtype))
+    assert str(t.dtype).endswith(expected) and not t.requires_grad
+    assert t.tolist() == (data if dtype is None else [float(v) for v in data])
+
+
+def test_as_tensor_refuses_an_unknown_dtype():
+    with pytest.raises(TypeError, match="^as_tensor\\(\\): argument 'dtype' must be "):
+        mg.as_tensor([1.0], dtype="float32")

@@ -42,10 +42,10 @@ NOT_OPS = {
     "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
     "IntTensor", "LongTensor", "ShortTensor",
     # Creation: no tensor input to differentiate (tests/test_creation_ops.py).
-    "arange", "empty", "empty_like", "eye", "from_numpy", "full", "full_like", "linspace",
-    "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like", "randperm",
-    "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices", "new", "new_tensor",
-    "new_zeros", "new_ones", "new_empty", "new_full",
+    "arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full", "full_like",
+    "linspace", "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like",
+    "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices", "new",
+    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full",
     # Random fills in place: values depend on the generator (tests/test_tensor_api.py).
     "normal_", "uniform_",
     # Modes and settings (tests/test_grad_mode.py, test_inference_mode.py, test_anomaly.py).
