@@ -26,23 +26,14 @@ from typing import Any
 import ab_trees  # (imports bench_core first: one BLAS thread)
 import bench_core
 import bench_forms
-import numpy as np
 
 
 def inputs(lib: Any) -> dict[str, Any]:
     """``bench_forms.py``'s inputs for ``lib`` (minigrad or torch), requiring grad."""
-    rng = np.random.default_rng(0)
-    arrays = {
-        "a": rng.standard_normal(8, dtype=np.float32),
-        "b": rng.standard_normal(8, dtype=np.float32),
-        "p": rng.uniform(0.5, 2.0, 8).astype(np.float32),
-        "m": rng.standard_normal((8, 8), dtype=np.float32),
-        "n": rng.standard_normal((8, 8), dtype=np.float32),
-    }
-    classes = rng.integers(0, 8, 8)
-    space = {key: lib.tensor(value, requires_grad=True) for key, value in arrays.items()}
+    arrays = bench_forms.namespaces()["numpy"]  # (its values: the same in every column)
+    space = {key: lib.tensor(arrays[key], requires_grad=True) for key in "abpmn"}
     space["a"] * space["b"]  # minigrad's leaves make their accumulators once, before timing
-    return {**space, "c": lib.tensor(classes), "T": lib, "F": lib.nn.functional}
+    return {**space, "c": lib.tensor(arrays["c"]), "T": lib, "F": lib.nn.functional}
 
 
 def main() -> None:

@@ -200,16 +200,9 @@ class ViewOp(Op):
                     # 3. the edge: the producer (and which of its outputs), or the leaf's
                     # accumulator; backward's gradient has the view's shape, not the input's
                     node._sequence_nr = _next_sequence_nr()
-                    if x_node is None:
-                        meta = x._meta
-                        x_node = None if meta is None else meta.accumulator
-                        if x_node is None:
-                            x_node = x._gradient_edge()[0]
-                        node._next_nrs = ZEROS[1]
-                    else:
-                        output_nr = x._output_nr
-                        node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
+                    x_node, output_nr = x._gradient_edge()
                     node._next_nodes = (x_node,)
+                    node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
                     shape = array.shape
                     node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
                     result = new_result(raw, node)  # 4. the output
