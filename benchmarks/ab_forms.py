@@ -7,11 +7,17 @@ and under ``no_grad`` with A, B and PyTorch in turn, in short ``timeit`` batches
 clock), A and B taking turns going first. Per form and mode: each side's minimum over the
 rounds (µs), B/A and both sides over PyTorch of the minimums. (No median of the ratios within
 rounds: a batch of these ~1 ms is preempted whole on a loaded machine, so the ratio of one
-round ranges over 0.1-10x there, where the minimums stay within a few per cent.)
+round ranges over 0.1-10x there, where the minimums stay within a few per cent.) Checked with
+one tree on both sides: single-output forms within 2 %; the recorded multi-output views
+(``m.split(4)``, ``m.unbind()``, eight views each) 0.7-1.4x apart, so time those standalone.
 
     git archive main | tar -x -C /tmp/main
     python benchmarks/ab_forms.py /tmp/main [B, default this checkout]
-        [--only "m.t(),m[0],T.cat"] [--rounds 20] [--number 200]
+        [--only "m.t(),m[0],T.cat"] [--statements "u.squeeze(0);m.chunk(2)"]
+        [--rounds 20] [--number 200]
+
+``--statements``: other statements, ``;``-separated, on the same inputs plus ``u``, a (1, 8)
+matrix (``m``'s first row).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ def inputs(lib: Any) -> dict[str, Any]:
     """``bench_forms.py``'s inputs for ``lib`` (minigrad or torch), requiring grad."""
     arrays = bench_forms.namespaces()["numpy"]  # (its values: the same in every column)
     space = {key: lib.tensor(arrays[key], requires_grad=True) for key in "abpmn"}
+    space["u"] = lib.tensor(arrays["m"][:1], requires_grad=True)
     space["a"] * space["b"]  # minigrad's leaves make their accumulators once, before timing
     return {**space, "c": lib.tensor(arrays["c"]), "T": lib, "F": lib.nn.functional}
 
@@ -43,12 +50,15 @@ def main() -> None:
     parser.add_argument("b", nargs="?", default=ab_trees.HERE,
                         help="checkout B's root (default: this one)")
     parser.add_argument("--only", help="comma-separated texts: the forms containing any of them")
+    parser.add_argument("--statements", help="other statements, ';'-separated")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--number", type=int, default=200)
     options = parser.parse_args()
     texts = None if options.only is None else options.only.split(",")
     forms = [statement for statement, _ in bench_forms.FORMS
              if texts is None or any(text in statement for text in texts)]
+    if options.statements:
+        forms = [form for form in forms if options.only] + options.statements.split(";")
     sides: dict[str, tuple[Any, Any]] = {
         "A": ab_trees.import_tree(os.path.abspath(options.a)),
         "B": ab_trees.import_tree(os.path.abspath(options.b)),
