@@ -170,6 +170,56 @@ def test_view_ops_match_pytorch(expression):
     _run_both(_view_program(expression))
 
 
+# --- what a view is taken of ------------------------------------------------------------------
+# ViewOp.apply records a view of a leaf, of an op result or of a view whose base is unchanged
+# on a fast branch of its own; the other sources take the general steps. Each source below
+# decides a different edge (or none), with the same view expressions.
+
+VIEW_SOURCES = {
+    "leaf": "leaf",
+    "result": "leaf * 2",
+    "view of a result": "(leaf * 2)[1:]",
+    "view of a view": "(leaf * 2).t()[:, 1:]",
+    "view requiring grad, no history": "plain.view(3, 4)[1:].requires_grad_()",
+    "no gradient": "plain.view(3, 4)",
+    "int tensor": "mg.arange(12).view(3, 4)",
+    "view of a written base": "written[1:]",
+}
+SOURCE_VIEWS = ["x.t()", "x.view(-1)", "x[0]", "x[:, 1:3]", "x.unsqueeze(0)",
+                "x.transpose(0, 1)", "x.flatten()", "x.expand(2, -1, -1)", "x.permute(1, 0)"]
+
+
+def _source_program(source: str, expression: str) -> Callable[[Any], list[Any]]:
+    def program(mg: Any) -> list[Any]:
+        leaf = mg.tensor(np.arange(12.0).reshape(3, 4) - 5.5, requires_grad=True)
+        plain = mg.arange(12.0)
+        written = leaf * 3
+        view = written[1:]
+        written.mul_(2)  # (``written[1:]`` below is then a view of a base that changed)
+        x = eval(VIEW_SOURCES[source])
+        observed: list[Any] = [_describe(x, [leaf, plain, written])]
+        try:
+            out = eval(expression)
+        except RuntimeError as error:  # (a view that the layout of ``x`` does not allow)
+            return [*observed, _text(error)]
+        observed.append(_describe(out, [leaf, plain, written, x]))
+        if out.requires_grad:
+            weights = mg.tensor(np.arange(out.numel(), dtype=np.float32).reshape(out.shape))
+            (out * weights).sum().backward()
+        observed.append([None if t.grad is None else t.grad.numpy().copy() for t in (leaf, x)
+                         if t.is_leaf and t.requires_grad])
+        observed.append(_describe(view, [written], layout=False))
+        return observed
+
+    return program
+
+
+@pytest.mark.parametrize("expression", SOURCE_VIEWS)
+@pytest.mark.parametrize("source", list(VIEW_SOURCES))
+def test_views_of_each_kind_of_source_match_pytorch(source, expression):
+    _run_both(_source_program(source, expression))
+
+
 # --- random programs -------------------------------------------------------------------------
 
 SHAPES = [(3, 4), (2, 3, 4), (6,), (2, 1, 3), (4, 4)]

@@ -16,11 +16,22 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import grad_mode, guard, inference
+from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import Op
 from minigrad.autograd.graph import Node, new_sequence_nr
-from minigrad.autograd.record import NO_GRAD_CTX, record, untracked
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.record import (
+    _SHARED,
+    NEEDS,
+    NO_GRAD_CTX,
+    ZEROS,
+    _connect,
+    _next_sequence_nr,
+    new_node,
+    record,
+    untracked,
+)
+from minigrad.autograd.tensor_base import TensorBase, new_result
 from minigrad.ops.strides import element_strides, strided
 
 # One step: (view op, its options, which output for multi-output ops or None).
@@ -157,15 +168,63 @@ class ViewOp(Op):
 
     @classmethod
     def apply(cls, x: Any, *options: Any) -> Any:
-        """Run the view op and make its outputs views of ``x``'s base."""
-        if not x._array.size:  # (rare: an empty tensor)
+        """Run the view op and make its outputs views of ``x``'s base.
+
+        The common call takes a fast branch: one view of a tensor whose history is current (not
+        a view, or a view whose base has not changed since), with no mode watching recording
+        (``debug_switches.modes_on``). It does ``record``'s steps for an op that saves nothing
+        and keeps its input's dtype: the node, its one edge, the input's shape for backward,
+        the output. Every other call takes ``record``, which does the same in general.
+        """
+        array = x._array
+        if not array.size:  # (rare: an empty tensor)
             _keep_strides_of_empty(x)
+            array = x._array
+        if not _modes_on and cls.multi_output is None and len(options) < _SHARED - 1 and (
+            x._base is None or x._view.synced_version == x._counter.version
+        ):
+            x_node = x._grad_fn
+            if x_node is not None or (x._base is None and x._requires_grad):
+                # 1.-2. the node is forward's ctx (a view saves nothing)
+                node = new_node(cls, (x, *options)) if cls._option_defaults else cls._Node()
+                node._saved = ()
+                node.needs_input_grad = NEEDS[len(options) + 1][1]
+                raw = cls.forward(node, array, *options)
+                dtype = raw.dtype
+                if dtype is not array.dtype or dtype.kind != "f" or node._saved:
+                    # (``view(dtype)``, a complex view, a forward that saved): general steps
+                    result = _connect(
+                        cls, node, (x, *options), [array, *options], raw, node.needs_input_grad,
+                        None)
+                else:
+                    # 3. the edge: the producer (and which of its outputs), or the leaf's
+                    # accumulator; backward's gradient has the view's shape, not the input's
+                    node._sequence_nr = _next_sequence_nr()
+                    x_node, output_nr = x._gradient_edge()
+                    node._next_nodes = (x_node,)
+                    node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
+                    shape = array.shape
+                    node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
+                    result = new_result(raw, node)  # 4. the output
+                make_view(result, x, (cls, options, None), None)
+                return result
+            if x_node is None and not x._requires_grad and (
+                x._base is None or not x._base.requires_grad
+            ):
+                # nothing needs a gradient: a view without history
+                result = new_result(cls.forward(NO_GRAD_CTX, array, *options))
+                make_view(result, x, (cls, options, None), None)
+                return result
         if grad_mode._state.enabled:
             result = record(cls, x, *options)
         else:
             # Nothing is recorded, so ``x``'s history is not read (PyTorch does not read it
             # either: a multi-output view whose base changed may still be viewed here).
-            raw = cls.forward(NO_GRAD_CTX, x._array, *options)
+            raw = cls.forward(NO_GRAD_CTX, array, *options)
+            if type(raw) is np.ndarray:  # (one view: the common case, without the calls)
+                result = new_result(raw)
+                make_view(result, x, (cls, options, None), None)
+                return result
             result = tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw)
         if isinstance(result, tuple):
             for index, view in enumerate(result):
@@ -198,28 +257,34 @@ def make_view(
     error gives a multi-output view op (None for others).
     """
     # ``step`` None: the view is all of ``source`` (an alias), no step to replay.
-    view._counter = source._version_counter()
+    counter = source._counter
+    if counter is None:
+        counter = source._version_counter()
+    view._counter = counter
     # PyTorch's creation meta: no_grad wins over multi-output; a view of a view inherits its
     # source's unless the new view op sets one itself.
     no_grad = not grad_mode._state.enabled
     in_inference = no_grad and inference._state.enabled
     if no_grad:
         multi = None
-    new_steps = () if step is None else (step,)
-    if source._base is None:
-        view._base, steps = source, new_steps
+    steps = () if step is None else (step,)
+    base = source._base
+    if base is None:
+        view._base = source
     else:
-        view._base, steps = source._base, (*source._view.steps, *new_steps)
+        view._base = base
+        source_view = source._view
+        steps = source_view.steps + steps
         if not no_grad and multi is None:
-            no_grad = source._view.created_in_no_grad
-            in_inference = source._view.created_in_inference
-            multi = source._view.multi_output_name
+            no_grad = source_view.created_in_no_grad
+            in_inference = source_view.created_in_inference
+            multi = source_view.multi_output_name
     if switches.guarded:  # debugging hook: a view of a guarded buffer inherits its flag
         guard.note_view(view._array)
     grad_fn = view._grad_fn
     view._view = ViewInfo(
         steps,
-        view._version_counter().version,
+        counter.version,
         no_grad,
         multi,
         None if grad_fn is None else grad_fn.name(),

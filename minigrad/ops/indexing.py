@@ -271,6 +271,8 @@ class IndexPut(Op):
 
 
 def _is_int(item: Any) -> bool:
+    if type(item) is int:  # (the common key, without the isinstance tests)
+        return True
     return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
 
 
@@ -322,6 +324,9 @@ def _select(result: Any, dim: int, index: int, position: int) -> Any:
     return views.Select.apply(result, dim, index % size)
 
 
+_PLAIN_BOUND = frozenset((int, type(None)))
+
+
 def _slice_bound(value: Any) -> Any:
     if value is None:
         return None
@@ -333,7 +338,10 @@ def _slice_bound(value: Any) -> Any:
 def _slice(result: Any, dim: int, item: slice, skip_full: bool) -> Any:
     if result._array.ndim == 0:
         raise IndexError(errors.SLICE_0D)
-    start, stop, step = (_slice_bound(v) for v in (item.start, item.stop, item.step))
+    start, stop, step = item.start, item.stop, item.step
+    if not (type(start) in _PLAIN_BOUND and type(stop) in _PLAIN_BOUND
+            and type(step) in _PLAIN_BOUND):  # (ints and None are bounds as they are)
+        start, stop, step = _slice_bound(start), _slice_bound(stop), _slice_bound(step)
     step = 1 if step is None else step
     if step == 0:
         raise ValueError(errors.SLICE_STEP_ZERO)
@@ -443,6 +451,8 @@ def _single_int(input: Any, index: int) -> Any:
 
 def getitem(input: Any, key: Any) -> Any:
     """``input[key]``: a view for ints, slices, None and ``...``; a copy with index tensors."""
+    if type(key) is int:  # (the commonest key first)
+        return _single_int(input, key)
     if key is None:
         return views.unsqueeze(input, 0)
     if key is Ellipsis:

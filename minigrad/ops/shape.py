@@ -22,7 +22,7 @@ from minigrad._layout import (
     preserved_result,
     stacked_result,
 )
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
@@ -44,9 +44,11 @@ class Cat(Op):
     def forward(ctx: Any, *args: Any) -> np.ndarray:
         *arrays, dim, dtype = args
         skipped = _legacy_skipped(arrays)
-        ctx.dim = dim
-        ctx.sizes = tuple(None if skip else a.shape[dim] for a, skip in zip(arrays, skipped))
-        kept = [a for a, skip in zip(arrays, skipped) if not skip]
+        kept = arrays if skipped is None else [a for a, skip in zip(arrays, skipped) if not skip]
+        if ctx is not NO_GRAD_CTX:  # (the sizes only backward needs)
+            ctx.dim = dim
+            ctx.sizes = tuple(a.shape[dim] for a in arrays) if skipped is None else tuple(
+                None if skip else a.shape[dim] for a, skip in zip(arrays, skipped))
         return np.concatenate(kept, axis=dim, dtype=dtype, casting="unsafe")
 
     @staticmethod
@@ -77,12 +79,13 @@ def cat(tensors: Any, dim: int = 0) -> Any:
     tensors = _tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError(errors.CAT_EMPTY)
-    arrays = [operand(t) for t in tensors]
+    arrays = [t._array for t in tensors]  # (all tensors: checked by _tensor_list)
     for position, array in enumerate(arrays):
         if array.ndim == 0:
             raise RuntimeError(errors.cat_zero_dim(position))
-    kept = [(i, a) for i, (a, skip) in enumerate(zip(arrays, _legacy_skipped(arrays)))
-            if not skip]
+    skipped = _legacy_skipped(arrays)
+    kept = list(enumerate(arrays)) if skipped is None else [
+        (i, a) for i, (a, skip) in enumerate(zip(arrays, skipped)) if not skip]
     first = kept[0][1]
     axis = wrap_dim(dim, first.ndim)
     for position, array in kept[1:]:
@@ -93,7 +96,16 @@ def cat(tensors: Any, dim: int = 0) -> Any:
                 raise RuntimeError(
                     errors.cat_sizes_mismatch(axis, first.shape[d], array.shape[d], position))
     # (dim as given: the node shows it so)
-    return _with_inputs(Cat, len(tensors)).apply(*tensors, dim, result_type(*arrays))
+    return _with_inputs(Cat, len(tensors)).apply(*tensors, dim, _common_dtype(arrays))
+
+
+def _common_dtype(arrays: list[np.ndarray]) -> np.dtype:
+    """The dtype PyTorch's cat and stack give ``arrays``: theirs if they share one."""
+    dtype = arrays[0].dtype
+    for array in arrays:
+        if array.dtype is not dtype:
+            return result_type(*arrays)
+    return dtype
 
 
 def _tensor_list(tensors: Any, name: str) -> list[Any]:
@@ -124,10 +136,16 @@ class Stack(Op):
     @staticmethod
     def forward(ctx: Any, *args: Any) -> np.ndarray:
         *arrays, dim, dtype = args
-        ctx.dim, ctx.count = dim, len(arrays)
-        result = np.stack(arrays, axis=dim, dtype=dtype, casting="unsafe")
+        if ctx is not NO_GRAD_CTX:  # (the options only backward needs)
+            ctx.dim, ctx.count = dim, len(arrays)
+        # np.stack's own steps (its dispatch layer costs more than they do): a new axis at
+        # ``dim`` in each input, then one concatenate along it
+        axis = dim % (arrays[0].ndim + 1)
+        new_axis = (slice(None),) * axis + (None,)
+        result = np.concatenate(
+            [array[new_axis] for array in arrays], axis=axis, dtype=dtype, casting="unsafe")
         # Laid out here, where dim is known: PyTorch's stack is a cat (_layout.stacked_result)
-        return stacked_result(result, arrays, dim % result.ndim)
+        return stacked_result(result, arrays, axis)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
@@ -156,7 +174,7 @@ def stack(tensors: Any, dim: int = 0) -> Any:
     if not -ndim <= dim < ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
     # (dim as given: the node shows it so)
-    return _with_inputs(Stack, len(tensors)).apply(*tensors, dim, result_type(*arrays))
+    return _with_inputs(Stack, len(tensors)).apply(*tensors, dim, _common_dtype(arrays))
 
 
 class Repeat(Op):
@@ -499,7 +517,10 @@ def one_hot(input: Any, num_classes: int = -1) -> Any:
     return TensorBase.output_class._make(result)
 
 
-def _legacy_skipped(arrays: list[np.ndarray]) -> list[bool]:
-    """PyTorch's legacy rule: cat skips 1-D empty tensors, whatever the others' shapes."""
+def _legacy_skipped(arrays: list[np.ndarray]) -> list[bool] | None:
+    """PyTorch's legacy rule: cat skips 1-D empty tensors, whatever the others' shapes.
+
+    Which arrays are skipped; None if none is (the common case).
+    """
     skipped = [a.shape == (0,) for a in arrays]
-    return [False] * len(arrays) if all(skipped) else skipped
+    return None if all(skipped) or not any(skipped) else skipped

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad.autograd.function import NO_GRAD_CTX
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
@@ -38,9 +39,10 @@ class Split(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, split_size: int) -> tuple[Any, ...]:
         size = x.shape[dim]
-        count = max(-(-size // split_size), 1) if split_size else 1
-        bounds = tuple(min(i * split_size, size) for i in range(count)) + (size,)
-        ctx.split_size = split_size
+        # (one piece, maybe empty, if there is nothing to cut)
+        bounds = (*range(0, size, split_size), size) if split_size and size else (0, size)
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.split_size = split_size
         return _cut(ctx, x, dim, bounds)
 
     @staticmethod
@@ -52,8 +54,9 @@ def _cut(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[An
     """The views of ``x`` between consecutive ``bounds`` along ``dim``, noted for backward."""
     axis = dim % x.ndim
     keys = [along(axis, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
-    ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
-    return tuple(x[key] for key in keys)
+    if ctx is not NO_GRAD_CTX:  # (what backward needs)
+        ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
+    return tuple(map(x.__getitem__, keys))
 
 
 def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:

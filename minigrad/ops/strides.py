@@ -7,6 +7,7 @@ build numpy views with exactly them, so ``stride()`` and ``is_contiguous()`` ans
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,7 +24,7 @@ def view_strides(
     """
     if not shape:
         return (1,) * len(new_shape)
-    numel = int(np.prod(shape))
+    numel = math.prod(shape)
     if numel == 0:
         if tuple(shape) == tuple(new_shape):
             return tuple(strides)

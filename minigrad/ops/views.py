@@ -9,6 +9,7 @@ views (split, chunk, unbind) are in ``splitting.py``.
 
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 from collections.abc import Iterable
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
@@ -85,7 +86,8 @@ class Select(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: int) -> np.ndarray:
         key = along(dim % x.ndim, index)
-        ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
         return x[key]
 
     @staticmethod
@@ -124,7 +126,8 @@ class Slice(ViewOp):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
         key = along(dim % x.ndim, slice(start, stop, step))
-        ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
         return x[key]
 
     @staticmethod
@@ -172,8 +175,12 @@ class Unsqueeze(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        ctx.dim = dim
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.dim = dim
         dim %= x.ndim + 1
+        if x.size and is_plain(x):  # numpy's reshape gives PyTorch's strides, the new dim's too
+            shape = x.shape
+            return x.reshape((*shape[:dim], 1, *shape[dim:]))
         shape, strides = list(x.shape), list(x.strides)
         # PyTorch's stride for the new dimension; numpy may choose other strides for size-1
         # dimensions, so its own result is used only where they agree (the fast path).
@@ -212,8 +219,9 @@ class Squeeze(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.shape = x.shape
-        return np.squeeze(x)
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.shape = x.shape
+        return x.squeeze()  # (the method: np.squeeze's dispatch costs more than the view)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -233,8 +241,9 @@ class SqueezeDim(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        ctx.shape, ctx.dim = x.shape, dim
-        return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...]
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.shape, ctx.dim = x.shape, dim
+        return x.squeeze(dim) if x.ndim and x.shape[dim] == 1 else x[...]
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -264,6 +273,9 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
     if dim is _arguments.NOT_GIVEN:
         return Squeeze.apply(input)
     ndim = operand(input).ndim
+    if type(dim) is int:  # (the common call: an int needs only its range checked)
+        wrap_dim(dim, ndim)
+        return SqueezeDim.apply(input, dim)
     if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
         _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
@@ -291,9 +303,10 @@ class SqueezeDims(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.shape, ctx.dims = x.shape, dims
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.shape, ctx.dims = x.shape, dims
         squeezed = tuple(d for d in dims if x.ndim and x.shape[d] == 1)
-        return np.squeeze(x, squeezed) if squeezed else x[...]
+        return x.squeeze(squeezed) if squeezed else x[...]
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -308,7 +321,8 @@ class View(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        ctx.shape = x.shape
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.shape = x.shape
         # The sizes are checked here, in the kernel, as PyTorch's view checks them: after a
         # view input's history caught up with its base's (which may raise first)
         shape = infer_shape(shape, x.size)
@@ -350,8 +364,8 @@ def view(input: Any, *shape: Any) -> Any:
 def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
     """Sizes given as ``f(2, 3)`` or ``f((2, 3))``, as Python ints."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
-    return tuple(operator.index(n) for n in args)
+        args = args[0]
+    return tuple(map(operator.index, args))
 
 
 def ravel(input: Any) -> Any:
@@ -419,7 +433,7 @@ def _int_list(value: Any, function: str, parameter: str, position: int) -> tuple
     if not isinstance(value, (tuple, list)) or (value and type(value[0]) is bool):
         _arguments.check_int_sequence(value, function, parameter, position, lone_int=False)
     try:
-        return tuple(operator.index(n) for n in value)
+        return tuple(map(operator.index, value))
     except TypeError:
         _arguments.check_int_sequence(value, function, parameter, position, lone_int=False)
         raise
@@ -428,8 +442,12 @@ def _int_list(value: Any, function: str, parameter: str, position: int) -> tuple
 def _reshape(input: Any, shape: Any, position: int) -> Any:
     """``reshape``, with ``shape`` checked as PyTorch's parser does (its ``position``)."""
     sizes = _int_list(shape, "reshape", "shape", position)
-    array = operand(input)
-    target = infer_shape(sizes, array.size)
+    return _reshape_to(input, infer_shape(sizes, operand(input).size))
+
+
+def _reshape_to(input: Any, target: tuple[int, ...]) -> Any:
+    """``input`` with the shape ``target`` (its sizes checked): a view if the layout allows."""
+    array = input._array
     if array.flags.c_contiguous:
         return View.apply(input, target)
     if view_strides(array.shape, element_strides(array), target) is None:
@@ -446,7 +464,8 @@ class Transpose(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
-        ctx.dims = dim0, dim1
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.dims = dim0, dim1
         # (the method: np.swapaxes's dispatch layer costs more than the view itself)
         return x.swapaxes(dim0, dim1) if x.ndim else x[...]  # numpy: no axes in 0-d
 
@@ -499,8 +518,9 @@ class Permute(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        ctx.dims = dims
-        return np.transpose(x, dims)
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.dims = dims
+        return x.transpose(dims)  # (the method: np.transpose's dispatch costs more)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -587,7 +607,8 @@ class Expand(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        ctx.shape = x.shape
+        if ctx is not NO_GRAD_CTX:  # (what backward needs)
+            ctx.shape = x.shape
         return strided(x, shape, expand_strides(x.shape, element_strides(x), shape))
 
     @staticmethod
@@ -723,6 +744,16 @@ def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
 
     PyTorch's ``infer_size``, with its messages.
     """
+    # The common calls at C speed: every size given (they hold ``numel``), or one -1 among
+    # positive sizes that divide it. The loop below finds the same answer and the errors.
+    # (``min`` without ``default=``: a keyword makes the builtin's call several times slower)
+    known = math.prod(shape)
+    if known == numel and (not shape or min(shape) >= 0):
+        return tuple(shape)
+    if known < 0 and shape.count(-1) == 1 and numel % known == 0 and min(shape) == -1:
+        sizes = list(shape)
+        sizes[sizes.index(-1)] = numel // -known
+        return tuple(sizes)
     infer_dim, known = None, 1
     for index, size in enumerate(shape):
         if size == -1:
@@ -766,8 +797,8 @@ def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
         return reshape(input, (1,))
     if start == end:
         return input
-    merged = int(np.prod(shape[start : end + 1]))
-    return reshape(input, (*shape[:start], merged, *shape[end + 1 :]))
+    merged = math.prod(shape[start : end + 1])
+    return _reshape_to(input, (*shape[:start], merged, *shape[end + 1 :]))
 
 
 def unflatten(input: Any, dim: int, sizes: Any) -> Any:
