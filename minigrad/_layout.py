@@ -273,3 +273,25 @@ def copy_preserving_layout(array: np.ndarray) -> np.ndarray:
     result = empty_preserving_layout(array)
     np.copyto(result, array)
     return result
+
+
+def written_through_aliases(x: np.ndarray, key: Any, values: Any) -> np.ndarray:
+    """``x`` after ``x[key] = values``, for an ``x`` whose elements share memory (expanded).
+
+    PyTorch's kernel writes the indexed elements' memory, so every alias of a written element
+    shows the last value written there and the others keep theirs. Done on one slot per
+    memory location: a plain copy with ``[key]`` set, written back whole, would put the
+    aliases' old values back over the new ones.
+    """
+    offsets = np.zeros(x.shape, dtype=np.intp)  # each element's byte offset in the buffer
+    for axis, (size, stride) in enumerate(zip(x.shape, x.strides)):
+        steps = [1] * x.ndim
+        steps[axis] = size
+        offsets = offsets + (np.arange(size, dtype=np.intp) * stride).reshape(steps)
+    locations, slot = np.unique(offsets, return_inverse=True)
+    slot = slot.reshape(x.shape)  # each element's memory location
+    memory = np.empty(len(locations), dtype=x.dtype)
+    memory[slot] = x
+    written = slot[key]
+    memory[written] = np.broadcast_to(values, written.shape)  # repeated: the last one stays
+    return memory[slot]

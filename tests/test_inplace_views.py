@@ -350,6 +350,39 @@ def test_index_put_on_an_expanded_tensor_only_warns():
         e[[0]] = 5.0
 
 
+MASKED_FILL_EXPANDED = "^Use of masked_fill_ on expanded tensors is deprecated"
+
+
+@pytest.mark.parametrize(("mask", "expected"), [
+    ([[True, False], [False, False]], [[5.0, 2.0], [5.0, 2.0]]),  # one alias written: both
+    ([[False, False], [False, False]], [[1.0, 2.0], [1.0, 2.0]]),
+    ([True, False], [[5.0, 2.0], [5.0, 2.0]]),  # (a mask that broadcasts)
+])
+@pytest.mark.parametrize("value", [5.0, "tensor"])
+def test_masked_fill_on_an_expanded_tensor_warns_and_writes_the_memory(mask, expected, value):
+    # PyTorch 2.13 warns (deprecated) and writes each masked element's memory.
+    e = mg.tensor([1.0, 2.0]).expand(2, 2)
+    fill = mg.tensor(5.0) if value == "tensor" else value
+    with pytest.warns(UserWarning, match=MASKED_FILL_EXPANDED):
+        e.masked_fill_(mg.tensor(mask), fill)
+    assert e.tolist() == expected and e._version == 1
+
+
+def test_masked_fill_of_an_expanded_tensor_out_of_place_neither_warns_nor_aliases():
+    e = mg.tensor([1.0, 2.0]).expand(2, 2)
+    filled = e.masked_fill(mg.tensor([[True, False], [False, False]]), 5.0)
+    assert filled.tolist() == [[5.0, 2.0], [1.0, 2.0]] and e.tolist() == [[1.0, 2.0]] * 2
+
+
+def test_masked_fill_into_an_expanded_view_with_history_warns_then_backward_raises():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    e = (a * 1).expand(2, 2)
+    with pytest.warns(UserWarning, match=MASKED_FILL_EXPANDED):
+        e.masked_fill_(mg.tensor([[True, False], [False, False]]), 5.0)
+    assert e.grad_fn.name() == "AsStridedBackward0"
+    assert raises(RuntimeError, lambda: e.sum().backward()) == OVERLAP
+
+
 def test_backward_through_a_write_to_an_expanded_view_raises():
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     b = a * 1

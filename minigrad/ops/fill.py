@@ -7,12 +7,13 @@ of them saves a tensor except the mask that decides which elements were replaced
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from minigrad import _random, errors
-from minigrad._layout import contiguous_result
+from minigrad._layout import contiguous_result, written_through_aliases
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
@@ -220,6 +221,40 @@ class MaskedFillTensor(Op):
         return dx, dvalue, None
 
 
+class MaskedFillExpanded(MaskedFill):
+    """``masked_fill_`` into an expanded tensor (elements sharing memory): ``fill_expanded``."""
+
+    node_name = "MaskedFillBackward0"
+    checks_internal_overlap = False  # PyTorch warns instead (fill_expanded)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, mask: np.ndarray, value: Any) -> np.ndarray:
+        ctx.save_for_backward(mask)
+        return fill_expanded(x, mask, value)
+
+
+class MaskedFillTensorExpanded(MaskedFillTensor):
+    """``masked_fill_`` of a 0-d tensor into an expanded tensor: ``fill_expanded``."""
+
+    checks_internal_overlap = False  # PyTorch warns instead (fill_expanded)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, value: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(mask)
+        return fill_expanded(x, mask, value)
+
+
+def fill_expanded(x: np.ndarray, mask: np.ndarray, value: Any) -> np.ndarray:
+    """``x`` after ``masked_fill_``, for an ``x`` whose elements share memory.
+
+    PyTorch warns that this is deprecated, then writes each masked element's memory, which
+    every alias of it then shows.
+    """
+    message = errors.expanded_write_deprecated("masked_fill_", "tensor[mask] = scalar")
+    warnings.warn(message, UserWarning, stacklevel=2)
+    return written_through_aliases(x, np.broadcast_to(mask, x.shape), value)
+
+
 def masked_fill(input: Any, mask: Any, value: Any) -> Any:
     """A copy of ``input`` with ``value`` (a number or a 0-d tensor) where ``mask`` is True.
 
@@ -250,9 +285,11 @@ def masked_fill_(input: Any, mask: Any, value: Any) -> Any:
     """Write ``value`` where ``mask`` is True, in place."""
     _check_mask(mask)
     value = _masked_fill_value(value)
+    expanded = has_internal_overlap(input._array)
     if isinstance(value, TensorBase):
-        return apply_inplace(MaskedFillTensor, input, value, mask)
-    return apply_inplace(MaskedFill, input, mask, value)
+        op = MaskedFillTensorExpanded if expanded else MaskedFillTensor
+        return apply_inplace(op, input, value, mask)
+    return apply_inplace(MaskedFillExpanded if expanded else MaskedFill, input, mask, value)
 
 
 def _check_mask(mask: Any) -> None:
