@@ -170,3 +170,63 @@ def result_type(*operands: Any) -> np.dtype:
     result = _combine(dims, _combine(zero_dims, scalars))
     assert result is not None, "result_type needs at least one operand"
     return result
+
+
+# The C++ names of c10::checked_convert's overflow message ("value cannot be converted to type
+# int without overflow"). bool is absent: PyTorch converts any number to it.
+# (Keyed by numpy dtypes: ``dtype.name`` is a Python-level property, slow.)
+_CHECKED_TYPE_NAMES = {
+    np.dtype(name): cpp for name, cpp in (
+        ("int64", "int64_t"), ("int32", "int"), ("int16", "int16_t"), ("int8", "int8_t"),
+        ("uint8", "uint8_t"), ("float16", "c10::Half"), ("float32", "float"),
+        ("float64", "double"))
+}
+_INT_RANGES = {np.dtype(name): (int(np.iinfo(name).min), int(np.iinfo(name).max))
+               for name in ("int64", "int32", "int16", "int8", "uint8")}
+_FLOAT_MAX = {np.dtype(name): float(np.finfo(name).max)
+              for name in ("float16", "float32", "float64")}
+_NUMBERS = (int, float, np.integer, np.floating)
+
+
+def checked_value(value: Any, dtype: np.dtype, check_half: bool = True) -> Any:
+    """The number ``value`` as a fill writes it into ``dtype``, or PyTorch's overflow error.
+
+    c10's ``checked_convert``, which fill_, full, masked_fill and index_fill apply to a number:
+    a float must lie within the dtype's range (inf and nan fit floating dtypes, never integer
+    ones), an int too, except that an unsigned dtype lets a negative int wrap (uint8 takes -1
+    as 255). An integer dtype then takes C's conversion (toward zero; 2.0**63, which passes
+    the check as a double, becomes int64's lowest). ``check_half`` False: float16 takes any
+    number, rounded (to inf past its range), as fill_ and full convert. Anything else
+    (tensors, bools, complex numbers) is returned as it is.
+    """
+    if dtype not in _CHECKED_TYPE_NAMES or not isinstance(value, _NUMBERS) or isinstance(
+        value, (bool, np.bool_)
+    ):
+        return value
+    if dtype.kind == "f":
+        if not check_half and dtype == np.float16:
+            with np.errstate(over="ignore"):
+                return np.float16(value)
+        if _FLOAT_MAX[dtype] < abs(float(value)) < float("inf"):  # (nan and inf fit)
+            raise _overflow(dtype)
+        return value
+    low, high = _INT_RANGES[dtype]
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if not float(low) <= number <= float(high):  # (as doubles, as C++ compares; nan: out)
+            raise _overflow(dtype)
+        result = int(number)  # toward zero
+        return result - 2 * (high + 1) if result > high else result  # (2.0**63 into int64)
+    number = int(value)
+    if low == 0:  # unsigned: a negative int wraps (two's complement), as in PyTorch
+        if number > high or -number > high:
+            raise _overflow(dtype)
+        return number % (high + 1)
+    if not low <= number <= high:
+        raise _overflow(dtype)
+    return number
+
+
+def _overflow(dtype: np.dtype) -> RuntimeError:
+    return RuntimeError(
+        f"value cannot be converted to type {_CHECKED_TYPE_NAMES[dtype]} without overflow")

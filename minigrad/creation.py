@@ -373,6 +373,7 @@ def full(
     else:
         numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
     shape = shape_argument((size,), "full")
+    fill_value = _dtype.checked_value(fill_value, numpy_dtype, check_half=False)
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
 
 
@@ -518,7 +519,7 @@ def _filled_like(
     numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
     result = empty_preserving_layout(input._array, numpy_dtype)
     if fill_value is not None:
-        result.fill(fill_value)
+        result.fill(_dtype.checked_value(fill_value, numpy_dtype, check_half=False))
     return result
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _random, errors
+from minigrad._dtype import checked_value
 from minigrad._layout import contiguous_result, written_through_aliases
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -52,7 +53,7 @@ class Fill(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, value: Any) -> np.ndarray:
-        return np.full_like(x, value)
+        return np.full_like(x, checked_value(value, x.dtype, check_half=False))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -184,6 +185,7 @@ class MaskedFill(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, mask: np.ndarray, value: Any) -> np.ndarray:
+        value = checked_value(value, x.dtype)
         ctx.save_for_backward(mask)
         return np.where(mask, np.asarray(value, dtype=x.dtype), x)
 
@@ -229,6 +231,7 @@ class MaskedFillExpanded(MaskedFill):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, mask: np.ndarray, value: Any) -> np.ndarray:
+        value = checked_value(value, x.dtype)
         ctx.save_for_backward(mask)
         return fill_expanded(x, mask, value)
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name
+from minigrad._dtype import checked_value, display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import as_given
@@ -177,6 +177,7 @@ class IndexFill(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
+        value = checked_value(value, x.dtype)
         ctx.save_for_backward(index)
         ctx.dim = dim
         y = np.array(x, copy=True)

@@ -1,0 +1,77 @@
+"""The number a fill writes: PyTorch's overflow check (c10's checked_convert) and conversion.
+
+fill_, full, full_like, new_full, masked_fill_ and index_fill_ refuse a number their tensor's
+dtype cannot hold ("value cannot be converted to type int without overflow") and convert one it
+can as C does. minigrad wrote numpy's cast of it (int32's lowest for 3e9, with a RuntimeWarning
+for nan). Every expected value and text here is PyTorch 2.13's; this project's pytest turns
+warnings into errors, so a numpy warning fails the test too.
+"""
+import math
+
+import pytest
+from _backend import mg
+
+NAN, INF = float("nan"), float("inf")
+FILLS = {
+    "fill_": lambda dtype, value: mg.zeros(1, dtype=dtype).fill_(value),
+    "full": lambda dtype, value: mg.full((1,), value, dtype=dtype),
+    "full_like": lambda dtype, value: mg.full_like(mg.zeros(1, dtype=dtype), value),
+    "new_full": lambda dtype, value: mg.zeros(1, dtype=dtype).new_full((1,), value),
+    "masked_fill_": lambda dtype, value: mg.zeros(1, dtype=dtype).masked_fill_(
+        mg.tensor([True]), value),
+    "index_fill_": lambda dtype, value: mg.zeros(1, dtype=dtype).index_fill_(
+        0, mg.tensor([0]), value),
+}
+# (dtype, value, what is written, or the C++ type the error names)
+CASES = [
+    ("int64", 3e9, 3000000000),
+    ("int64", 2.0**63, -2**63),  # (2**63 passes the check as a double; C's conversion wraps)
+    ("int64", NAN, "int64_t"),
+    ("int64", INF, "int64_t"),
+    ("int64", 1e300, "int64_t"),
+    ("int32", 3e9, "int"),
+    ("int32", 70000.0, 70000),
+    ("int32", -2.9, -2),
+    ("int32", 2**40, "int"),
+    ("int16", 255.9, 255),
+    ("int16", 70000, "int16_t"),
+    ("int8", 300, "int8_t"),
+    ("int8", -1, -1),
+    ("uint8", -1, 255),  # a negative int wraps into an unsigned dtype
+    ("uint8", -1.0, "uint8_t"),  # a negative float does not
+    ("uint8", 255.9, "uint8_t"),
+    ("uint8", 300, "uint8_t"),
+    ("float32", 1e300, "float"),
+    ("float32", INF, INF),
+    ("float32", NAN, NAN),
+    ("float32", 2**63 - 1, 9.223372036854776e18),
+    ("float64", 1e300, 1e300),
+    ("bool", 1e300, True),
+]
+
+
+@pytest.mark.parametrize("fill", FILLS)
+@pytest.mark.parametrize(("dtype", "value", "expected"), CASES)
+def test_a_fill_checks_and_converts_its_number_as_pytorch(fill, dtype, value, expected):
+    make = FILLS[fill]
+    if isinstance(expected, str):
+        with pytest.raises(RuntimeError) as excinfo:
+            make(getattr(mg, dtype), value)
+        assert str(excinfo.value) == (
+            f"value cannot be converted to type {expected} without overflow")
+        return
+    (got,) = make(getattr(mg, dtype), value).tolist()
+    assert got == expected or (math.isnan(got) and math.isnan(expected))
+    assert type(got) is type(expected)
+
+
+@pytest.mark.parametrize("value", [70000.0, 1e30, 2**40])
+@pytest.mark.parametrize("fill", FILLS)
+def test_float16_overflows_to_inf_in_fill_and_full_and_is_an_error_in_the_others(fill, value):
+    if fill in ("masked_fill_", "index_fill_"):
+        with pytest.raises(RuntimeError) as excinfo:
+            FILLS[fill](mg.float16, value)
+        assert str(excinfo.value) == (
+            "value cannot be converted to type c10::Half without overflow")
+    else:
+        assert FILLS[fill](mg.float16, value).tolist() == [INF]
