@@ -76,7 +76,8 @@ def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: boo
     Two tensors of one dtype (a floating one unless ``any_dtype``) need no promotion and no
     checks: ``general`` (the op's function: ``arithmetic.add``) would call ``op.apply(self,
     other)`` after finding that out. So the operator is the op's recording function itself
-    (``autograd/record.py``, ``binary_operator``), with ``general`` for anything else; an
+    (``autograd/record.py``, ``binary_operator``), with ``general`` for anything else (the
+    op's promoting function: ``arithmetic.add_promoted``); an
     operand that is neither a tensor nor a number gets NotImplemented (Python's TypeError, as
     for PyTorch).
     """
@@ -796,16 +797,16 @@ class Tensor(TensorBase):
         return arithmetic.pow(self, exponent)
 
     # Same-dtype tensors: straight to recording (bool - bool raises, so sub and div take floats).
-    __add__ = __radd__ = _binary_operator(arithmetic.Add, arithmetic.add, any_dtype=True)
-    __sub__ = _binary_operator(arithmetic.Sub, arithmetic.sub, any_dtype=False)
+    __add__ = __radd__ = _binary_operator(arithmetic.Add, arithmetic.add_promoted, any_dtype=True)
+    __sub__ = _binary_operator(arithmetic.Sub, arithmetic.sub_promoted, any_dtype=False)
 
     def __rsub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return arithmetic.rsub(self, other)
 
-    __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul, any_dtype=True)
-    __truediv__ = _binary_operator(arithmetic.Div, arithmetic.div, any_dtype=False)
+    __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul_promoted, any_dtype=True)
+    __truediv__ = _binary_operator(arithmetic.Div, arithmetic.div_promoted, any_dtype=False)
 
     def __rtruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
