@@ -59,6 +59,8 @@ from minigrad.ops.strides import contiguous_strides
 _record_mm = linalg.Mm._record
 _record_neg = unary.Neg._record
 _record_exp = unary.Exp._record
+_record_abs = unary.Abs._record
+_record_sqrt = unary.Sqrt._record
 _record_log = unary.Log._record
 _record_sigmoid = unary.Sigmoid._record
 _record_tanh = unary.Tanh._record
@@ -1012,6 +1014,8 @@ class Tensor(TensorBase):
 
     def abs(self) -> Tensor:
         """``|self|``."""
+        if self._array.dtype.kind == "f":
+            return _record_abs(self)  # nothing to check: straight to recording
         return unary.abs(self)
 
     def exp(self) -> Tensor:
@@ -1028,6 +1032,8 @@ class Tensor(TensorBase):
 
     def sqrt(self) -> Tensor:
         """Square root."""
+        if self._array.dtype.kind == "f":
+            return _record_sqrt(self)  # nothing to cast: straight to recording
         return unary.sqrt(self)
 
     def sigmoid(self) -> Tensor:

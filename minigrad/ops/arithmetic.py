@@ -562,8 +562,14 @@ class PowScalar(Op):
         return grad * (p * scalar_power(x, p - 1)), None, None
 
 
+_PLAIN_EXPONENTS = (int, float)  # (a bool exponent takes the general way: promote)
+
+
 def pow(input: Any, exponent: Any) -> Any:
     """``input ** exponent``: tensor ** number, tensor ** tensor, or number ** tensor."""
+    if type(exponent) in _PLAIN_EXPONENTS and isinstance(input, TensorBase) and (
+            input._array.dtype.kind == "f"):
+        return PowScalar.apply(input, exponent, None)  # nothing to promote or check
     a, b, dtype = promote(input, exponent)
     if isinstance(operand(b), np.ndarray):
         if isinstance(operand(a), np.ndarray):
