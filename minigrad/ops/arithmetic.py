@@ -150,6 +150,7 @@ class Sub(Op):
     fields = ("alpha",)
     saves = ()  # (declared: no generic naming to wait for, autograd/function.py)
     saved_options = ("alpha",)
+    forward_kernel = np.subtract  # forward's work on the inputs alone (alpha=1), as Add's
 
     num_inputs = 2
 
