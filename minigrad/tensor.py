@@ -59,6 +59,8 @@ from minigrad.ops.strides import contiguous_strides
 _record_mm = linalg.Mm._record
 _record_neg = unary.Neg._record
 _record_exp = unary.Exp._record
+_record_abs = unary.Abs._record
+_record_sqrt = unary.Sqrt._record
 _record_log = unary.Log._record
 _record_sigmoid = unary.Sigmoid._record
 _record_tanh = unary.Tanh._record
@@ -76,7 +78,8 @@ def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: boo
     Two tensors of one dtype (a floating one unless ``any_dtype``) need no promotion and no
     checks: ``general`` (the op's function: ``arithmetic.add``) would call ``op.apply(self,
     other)`` after finding that out. So the operator is the op's recording function itself
-    (``autograd/record.py``, ``binary_operator``), with ``general`` for anything else; an
+    (``autograd/record.py``, ``binary_operator``), with ``general`` for anything else (the
+    op's promoting function: ``arithmetic.add_promoted``); an
     operand that is neither a tensor nor a number gets NotImplemented (Python's TypeError, as
     for PyTorch).
     """
@@ -808,16 +811,16 @@ class Tensor(TensorBase):
         return arithmetic.pow(self, exponent)
 
     # Same-dtype tensors: straight to recording (bool - bool raises, so sub and div take floats).
-    __add__ = __radd__ = _binary_operator(arithmetic.Add, arithmetic.add, any_dtype=True)
-    __sub__ = _binary_operator(arithmetic.Sub, arithmetic.sub, any_dtype=False)
+    __add__ = __radd__ = _binary_operator(arithmetic.Add, arithmetic.add_promoted, any_dtype=True)
+    __sub__ = _binary_operator(arithmetic.Sub, arithmetic.sub_promoted, any_dtype=False)
 
     def __rsub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return arithmetic.rsub(self, other)
 
-    __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul, any_dtype=True)
-    __truediv__ = _binary_operator(arithmetic.Div, arithmetic.div, any_dtype=False)
+    __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul_promoted, any_dtype=True)
+    __truediv__ = _binary_operator(arithmetic.Div, arithmetic.div_promoted, any_dtype=False)
 
     def __rtruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -1023,6 +1026,8 @@ class Tensor(TensorBase):
 
     def abs(self) -> Tensor:
         """``|self|``."""
+        if self._array.dtype.kind == "f":
+            return _record_abs(self)  # nothing to check: straight to recording
         return unary.abs(self)
 
     def exp(self) -> Tensor:
@@ -1039,6 +1044,8 @@ class Tensor(TensorBase):
 
     def sqrt(self) -> Tensor:
         """Square root."""
+        if self._array.dtype.kind == "f":
+            return _record_sqrt(self)  # nothing to cast: straight to recording
         return unary.sqrt(self)
 
     def sigmoid(self) -> Tensor:

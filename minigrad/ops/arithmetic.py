@@ -21,6 +21,7 @@ from minigrad._arguments import NOT_GIVEN
 from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, is_plain_update, write_plain
+from minigrad.autograd.record import binary_operator
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -98,13 +99,21 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
         >>> minigrad.add(minigrad.tensor([1.0, 2.0]), 1.0)
         tensor([2., 3.])
     """
+    if alpha == 1 and type(alpha) is int:  # the default: as ``input + other``
+        return _record_add(input, other)
     a, b, dtype = promote(input, other)
-    if alpha != 1 or type(alpha) is not int:  # alpha=1, the common case, needs no check
-        alpha = _checked_alpha(a, dtype, alpha)
-    if dtype is None and alpha == 1 and type(alpha) is int:
-        return Add.apply(a, b)  # the options' defaults: two arguments fewer to look at
-    return Add.apply(a, b, alpha, dtype)
+    return Add.apply(a, b, _checked_alpha(a, dtype, alpha), dtype)
 
+
+def add_promoted(input: Any, other: Any) -> Any:
+    """``input + other`` for operands that are not two tensors of one dtype: promoted."""
+    a, b, dtype = promote(input, other)
+    return Add.apply(a, b) if dtype is None else Add.apply(a, b, 1, dtype)
+
+
+# Two tensors of one dtype need neither promotion nor checks: Add's recording function takes
+# them at once (as ``Tensor.__add__``), and hands anything else to the promoting function.
+_record_add = binary_operator(Add, add_promoted, floats_only=False)
 
 
 def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
@@ -141,6 +150,7 @@ class Sub(Op):
     fields = ("alpha",)
     saves = ()  # (declared: no generic naming to wait for, autograd/function.py)
     saved_options = ("alpha",)
+    forward_kernel = np.subtract  # forward's work on the inputs alone (alpha=1), as Add's
 
     num_inputs = 2
 
@@ -159,13 +169,22 @@ class Sub(Op):
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input - alpha * other``, with broadcasting."""
+    if alpha == 1 and type(alpha) is int:  # the default: as ``input - other``
+        return _record_sub(input, other)
     a, b, dtype = promote(input, other)
     _check_bool_subtraction(a, b)
-    alpha = _checked_alpha(a, dtype, alpha)
-    if dtype is None and alpha == 1 and type(alpha) is int:
-        return Sub.apply(a, b)  # the options' defaults: recording's fast branch takes it
-    return Sub.apply(a, b, alpha, dtype)
+    return Sub.apply(a, b, _checked_alpha(a, dtype, alpha), dtype)
 
+
+def sub_promoted(input: Any, other: Any) -> Any:
+    """``input - other`` for operands that are not two floating tensors of one dtype."""
+    a, b, dtype = promote(input, other)
+    _check_bool_subtraction(a, b)
+    return Sub.apply(a, b) if dtype is None else Sub.apply(a, b, 1, dtype)
+
+
+# (as ``_record_add``; floating tensors only: bool - bool raises)
+_record_sub = binary_operator(Sub, sub_promoted, floats_only=True)
 
 
 def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
@@ -238,8 +257,16 @@ class Mul(Op):
 
 def mul(input: Any, other: Any) -> Any:
     """``input * other``, with broadcasting."""
+    return _record_mul(input, other)
+
+
+def mul_promoted(input: Any, other: Any) -> Any:
+    """``input * other`` for operands that are not two tensors of one dtype: promoted."""
     a, b, dtype = promote(input, other)
     return Mul.apply(a, b) if dtype is None else Mul.apply(a, b, dtype)
+
+
+_record_mul = binary_operator(Mul, mul_promoted, floats_only=False)  # (as ``_record_add``)
 
 
 def mul_(input: Any, other: Any) -> Any:
@@ -282,9 +309,17 @@ def div(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
     """
     if rounding_mode is not NOT_GIVEN:
         return _div_mode(input, other, rounding_mode)
+    return _record_div(input, other)
+
+
+def div_promoted(input: Any, other: Any) -> Any:
+    """``input / other`` for operands that are not two floating tensors of one dtype."""
     a, b, dtype = promote(input, other, true_divide=True)
-    # (nothing to promote: the options' defaults, so recording's fast branch takes it)
     return Div.apply(a, b) if dtype is None else Div.apply(a, b, dtype)
+
+
+# (as ``_record_add``; floating tensors only: integers divide in float32)
+_record_div = binary_operator(Div, div_promoted, floats_only=True)
 
 
 def div_(input: Any, other: Any, *, rounding_mode: Any = NOT_GIVEN) -> Any:
@@ -528,8 +563,14 @@ class PowScalar(Op):
         return grad * (p * scalar_power(x, p - 1)), None, None
 
 
+_PLAIN_EXPONENTS = (int, float)  # (a bool exponent takes the general way: promote)
+
+
 def pow(input: Any, exponent: Any) -> Any:
     """``input ** exponent``: tensor ** number, tensor ** tensor, or number ** tensor."""
+    if type(exponent) in _PLAIN_EXPONENTS and isinstance(input, TensorBase) and (
+            input._array.dtype.kind == "f"):
+        return PowScalar.apply(input, exponent, None)  # nothing to promote or check
     a, b, dtype = promote(input, exponent)
     if isinstance(operand(b), np.ndarray):
         if isinstance(operand(a), np.ndarray):

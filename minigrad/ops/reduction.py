@@ -579,6 +579,19 @@ def _share_among_ties(grad: Any, x: Any, value: Any) -> Any:
     return np.where(mask, grad / int(mask.sum()), 0)
 
 
+def _max_all(x: np.ndarray) -> Any:
+    """``np.max(x)``: the ufunc's reduce, without np.max's Python layers (~0.3 us)."""
+    return _maximum_reduce(x, None)
+
+
+def _min_all(x: np.ndarray) -> Any:
+    """``np.min(x)``, as ``_max_all``."""
+    return _minimum_reduce(x, None)
+
+
+_maximum_reduce, _minimum_reduce = np.maximum.reduce, np.minimum.reduce
+
+
 class Extreme(Op):
     """y = the largest (``Max``) or smallest (``Min``) element;  dx = grad shared by its ties.
 
@@ -586,7 +599,7 @@ class Extreme(Op):
     writing either in place makes backward raise.
     """
 
-    pick: ClassVar[Callable[..., Any]]  # np.max or np.min
+    pick: ClassVar[Callable[..., Any]]  # np.max or np.min (as the ufuncs' reduce: _max_all)
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -604,14 +617,14 @@ class Max(Extreme):
     """y = the largest element;  dx = grad shared evenly by the elements equal to y."""
 
     node_name = "MaxBackward1"
-    pick = staticmethod(np.max)
+    pick = staticmethod(_max_all)
 
 
 class Min(Extreme):
     """y = the smallest element;  dx = grad shared evenly by the elements equal to y."""
 
     node_name = "MinBackward1"
-    pick = staticmethod(np.min)
+    pick = staticmethod(_min_all)
 
 
 class ExtremeDim(Op):

@@ -8,6 +8,10 @@ decides which later in-place writes make backward raise. The uniform ones (y = k
 saved value) derive from ``SavesInput`` or ``SavesResult``, which declare it in ``saves``
 (PyTorch's ``grad_fn._saved_self`` / ``_saved_result``) and run the forward for them;
 ``tests/test_unary_saves.py`` checks that forward saves exactly what is declared.
+
+The public functions call an op's recording function (``Exp._record``: what ``Exp.apply``
+calls for one input and no options, autograd/record.py) with their input made floating: one
+frame fewer per call (~2,000 of a no-grad ``minigrad.exp(a)``'s ~22,000 instructions).
 """
 
 from __future__ import annotations
@@ -192,7 +196,7 @@ def exp(input: Any) -> Any:
         >>> minigrad.exp(minigrad.tensor([0.0, 1.0]))
         tensor([1.0000, 2.7183])
     """
-    return Exp.apply(float_input(input))
+    return Exp._record(float_input(input))
 
 
 def exp_(input: Any) -> Any:
@@ -220,7 +224,7 @@ class Log(SavesInput):
 
 def log(input: Any) -> Any:
     """Natural logarithm (nan below 0, -inf at 0, as in PyTorch)."""
-    return Log.apply(float_input(input))
+    return Log._record(float_input(input))
 
 
 def log_(input: Any) -> Any:
@@ -241,7 +245,7 @@ class Sqrt(SavesResult):
 
 def sqrt(input: Any) -> Any:
     """Square root (nan below 0)."""
-    return Sqrt.apply(float_input(input))
+    return Sqrt._record(float_input(input))
 
 
 def sqrt_(input: Any) -> Any:
@@ -374,7 +378,7 @@ class Tanh(SavesResult):
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent."""
-    return Tanh.apply(float_input(input))
+    return Tanh._record(float_input(input))
 
 
 def tanh_(input: Any) -> Any:
@@ -483,7 +487,7 @@ class Reciprocal(SavesResult):
 
 def reciprocal(input: Any) -> Any:
     """``1 / input``."""
-    return Reciprocal.apply(float_input(input))
+    return Reciprocal._record(float_input(input))
 
 
 class Clone(Op):
@@ -592,7 +596,7 @@ class Exp2(SavesResult):
 
 def exp2(input: Any) -> Any:
     """``2 ** input``."""
-    return Exp2.apply(float_input(input))
+    return Exp2._record(float_input(input))
 
 
 def exp2_(input: Any) -> Any:
@@ -613,7 +617,7 @@ class Expm1(SavesResult):
 
 def expm1(input: Any) -> Any:
     """``exp(input) - 1``, accurate for small inputs."""
-    return Expm1.apply(float_input(input))
+    return Expm1._record(float_input(input))
 
 
 def expm1_(input: Any) -> Any:
@@ -641,7 +645,7 @@ class Log2(LogBase):
 
 def log2(input: Any) -> Any:
     """Base-2 logarithm."""
-    return Log2.apply(float_input(input))
+    return Log2._record(float_input(input))
 
 
 def log2_(input: Any) -> Any:
@@ -658,7 +662,7 @@ class Log10(LogBase):
 
 def log10(input: Any) -> Any:
     """Base-10 logarithm."""
-    return Log10.apply(float_input(input))
+    return Log10._record(float_input(input))
 
 
 def log10_(input: Any) -> Any:
@@ -681,7 +685,7 @@ class Log1p(SavesInput):
 
 def log1p(input: Any) -> Any:
     """``log(1 + input)``, accurate for small inputs."""
-    return Log1p.apply(float_input(input))
+    return Log1p._record(float_input(input))
 
 
 def log1p_(input: Any) -> Any:
@@ -704,7 +708,7 @@ class Rsqrt(SavesResult):
 
 def rsqrt(input: Any) -> Any:
     """``1 / sqrt(input)``."""
-    return Rsqrt.apply(float_input(input))
+    return Rsqrt._record(float_input(input))
 
 
 def rsqrt_(input: Any) -> Any:
@@ -733,7 +737,7 @@ class Erf(SavesInput):
 
 def erf(input: Any) -> Any:
     """The error function ``2 / sqrt(pi) * integral of exp(-t**2) from 0 to input``."""
-    return Erf.apply(float_input(input))
+    return Erf._record(float_input(input))
 
 
 def erf_(input: Any) -> Any:
