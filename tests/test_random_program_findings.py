@@ -1159,6 +1159,34 @@ def test_a_first_hook_on_a_view_reads_its_grad_fn(make, message):
     assert str(excinfo.value).startswith(message)
 
 
+def stale_no_grad_view():
+    # A view made in no_grad whose base was written since: reading its history raises.
+    t0 = mg.tensor([[-2.0, 1.0], [-1.5, 1.0]], requires_grad=True)
+    with mg.no_grad():
+        view = t0[:, 1:]
+        view.mul_(2)
+    return view
+
+
+DOUBLE_MATRIX = mg.tensor([[1.0]], dtype=mg.float64, requires_grad=True)
+
+
+@pytest.mark.parametrize("op", [
+    lambda v: v @ DOUBLE_MATRIX,  # (a wrong dtype for each of these)
+    lambda v: v.mm(DOUBLE_MATRIX),
+    lambda v: mg.addmm(mg.tensor([-1.5], requires_grad=True), v, DOUBLE_MATRIX),
+    lambda v: v.mm(mg.ones(3, 1)),  # (a wrong shape)
+    lambda v: mg.cat([v, mg.ones(2, 3)]),
+    lambda v: mg.cat([mg.ones(2, 3), v]),
+])
+def test_an_ops_inputs_history_is_read_before_its_arguments_are_checked(op):
+    # Random program seeds 130037245, 140061044 (F.linear): PyTorch collects the op's edges,
+    # reading each input's grad_fn, before its kernel checks dtypes and shapes.
+    with pytest.raises(RuntimeError) as excinfo:
+        op(stale_no_grad_view())
+    assert str(excinfo.value).startswith(NO_GRAD_VIEW_BASE_WRITTEN)
+
+
 def test_retain_grad_reads_the_grad_fn_of_a_view_that_has_one():
     # PyTorch's leaf test reads the node as it is: the no-grad view has none, and is let be.
     no_grad_view_of_a_written_base().retain_grad()

@@ -140,6 +140,20 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     return _general(function, args, target)
 
 
+def sync_views(*args: Any) -> None:
+    """Let the tensors among ``args`` that are views catch up with their bases' writes.
+
+    Recording does it first (``_general``'s step 1). An op that checks its arguments before it
+    records calls this before its checks: PyTorch reads the inputs' history (collecting the
+    op's edges) before its kernel checks anything, so a view that may not catch up (made in
+    no_grad, a multi-output view) raises its error before a wrong dtype or shape does.
+    """
+    if _grad_state.enabled:
+        for arg in args:
+            if isinstance(arg, TensorBase) and arg._base is not None:
+                arg._sync_view()
+
+
 def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase | None) -> Any:
     """``record`` for every call: steps 1 to 5 (the fast branch hands its odd calls here)."""
     # 1. needs

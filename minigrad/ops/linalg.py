@@ -23,6 +23,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import backend_type_name
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.record import sync_views
 from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, reduction, unary, views
@@ -320,6 +321,7 @@ def mm(input: Any, mat2: Any) -> Any:
             and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
             and a.shape[1] == b.shape[0]):
         return Mm._record(input, mat2)  # every check below passes: straight to recording
+    sync_views(input, mat2)
     if a.ndim != 2:
         raise RuntimeError(errors.not_a_matrix("self"))
     if b.ndim != 2:
@@ -436,6 +438,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
         >>> minigrad.addmm(minigrad.ones(2), minigrad.ones(1, 3), minigrad.ones(3, 2))
         tensor([[4., 4.]])
     """
+    sync_views(input, mat1, mat2)
     bias, a, b = operand(input), operand(mat1), operand(mat2)
     check_addmm_dtypes(bias, a, b)
     for name, array in (("mat1", a), ("mat2", b)):

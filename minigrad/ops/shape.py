@@ -23,6 +23,7 @@ from minigrad._layout import (
     stacked_result,
 )
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.record import sync_views
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
@@ -79,6 +80,7 @@ def cat(tensors: Any, dim: int = 0) -> Any:
     tensors = _tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError(errors.CAT_EMPTY)
+    sync_views(*tensors)
     arrays = [t._array for t in tensors]  # (all tensors: checked by _tensor_list)
     for position, array in enumerate(arrays):
         if array.ndim == 0:
