@@ -37,7 +37,7 @@ from minigrad import _warnings, errors
 from minigrad._dtype import backend_type_name, display_name, from_numpy_dtype, to_numpy_dtype
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
-from minigrad.autograd.overlap import partially_overlap
+from minigrad.autograd.overlap import partially_overlap, refuse_partial_overlap
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import fill
 from minigrad.ops.return_types import (
@@ -464,10 +464,13 @@ def call_with_out(
         target, value, rule = outs[index], results[index], rules[index]
         refusal = rule.refusal(value._array.dtype, target._array.dtype)
         if refusal is not None:
-            # (an elementwise kernel finds an expanded out before the dtypes, as in place)
-            if rule.overlap and target._array.shape == value._array.shape and \
-                    has_internal_overlap(target._array):
-                raise RuntimeError(errors.INTERNAL_OVERLAP)
+            # (an elementwise kernel finds an expanded out, then an input partially
+            # overlapping it, before the dtypes, as in place)
+            if rule.overlap:
+                if target._array.shape == value._array.shape and \
+                        has_internal_overlap(target._array):
+                    raise RuntimeError(errors.INTERNAL_OVERLAP)
+                refuse_partial_overlap(target, tuple(inputs))
             raise refusal
     for target, value, rule in zip(outs, results, rules):
         _check_writable(target, value, inputs if rule.overlap else (), name)

@@ -249,6 +249,15 @@ SIZES = "The size of tensor a (2) must match the size of tensor b (3) at non-sin
          "output with shape [2] doesn't match the broadcast shape [2, 2]"),
         ("t = mg.tensor([1, 2]); t.div_(mg.ones(2, 2))",
          "output with shape [2] doesn't match the broadcast shape [2, 2]"),
+        # out=: the same set-up; add_'s float alpha for integers: checked after it
+        ("t = mg.tensor(5); v = t.view(1); mg.div(v, t, out=v)", PARTIAL),
+        ("t = mg.tensor([1, 2, 3]); t[1:].add_(t[:2], alpha=2.5)", PARTIAL),
+        ("t = mg.tensor([1, 2, 3]); t[1:].sub_(t[:2], alpha=2.5)", PARTIAL),
+        ("t = mg.tensor([1, 2]); t.add_(mg.ones(3, dtype=mg.int64), alpha=2.5)",
+         "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+         "dimension 0"),
+        ("t = mg.tensor([1, 2]); t.add_(mg.ones(2, dtype=mg.int64), alpha=2.5)",
+         "For integral input tensors, argument alpha must not be a floating point number."),
     ],
 )
 def test_an_integer_tensors_cast_error_comes_after_overlap_and_sizes(program, message):

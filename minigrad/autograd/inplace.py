@@ -251,19 +251,29 @@ def check_inplace(
 def cast_refused(target: TensorBase, others: tuple[Any, ...], result: str) -> RuntimeError:
     """PyTorch's error for an in-place result (of dtype ``result``) ``target`` cannot hold.
 
-    PyTorch finds it in its kernel's set-up (TensorIterator), after the checks before it: the
-    autograd ones and the operands ``others`` catching up with their bases
-    (``check_inplace``), then the kernel's own in its order: the written tensor's overlap, an
-    operand partially overlapping it, the operands' sizes. Those raise first, so a float added
-    into an expanded integer tensor is an overlap error. (Not clamp_'s number bounds: PyTorch
-    checks those before anything else.)
+    (Not clamp_'s number bounds: PyTorch checks those before anything else.)
+    """
+    message = errors.inplace_dtype_mismatch(result, display_name(target._array.dtype))
+    return refused_by_kernel(target, others, RuntimeError(message))
+
+
+def refused_by_kernel(
+    target: TensorBase, others: tuple[Any, ...], error: RuntimeError
+) -> RuntimeError:
+    """``error``, found by PyTorch's in-place kernel after its set-up, once the checks pass.
+
+    The checks before it raise their own error first, in PyTorch's order: the autograd ones
+    and the operands ``others`` catching up with their bases (``check_inplace``), then the
+    kernel's set-up (TensorIterator): the written tensor's overlap, an operand partially
+    overlapping it, the operands' sizes. So a float added into an expanded integer tensor is
+    an overlap error, not a dtype error.
     """
     recording = grad_mode.is_grad_enabled() and any(
         isinstance(t, TensorBase) and t.requires_grad for t in (target, *others))
     check_inplace(target, recording, True, others)
     refuse_partial_overlap(target, others)
     _check_sizes(target._array.shape, others)
-    return RuntimeError(errors.inplace_dtype_mismatch(result, display_name(target._array.dtype)))
+    return error
 
 
 def _check_sizes(shape: tuple[int, ...], others: tuple[Any, ...]) -> None:

@@ -20,7 +20,12 @@ from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
 from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import apply_inplace, is_plain_update, write_plain
+from minigrad.autograd.inplace import (
+    apply_inplace,
+    is_plain_update,
+    refused_by_kernel,
+    write_plain,
+)
 from minigrad.autograd.record import binary_operator
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
@@ -123,8 +128,19 @@ def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
         # all pass (same floating dtype, a float alpha), so only the write is left.
         return write_plain(Add, input, other, alpha, input._array.dtype)
     other, dtype = promote_inplace(input, other, method="add_")
-    alpha = _checked_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    alpha = _checked_alpha_inplace(input, other, dtype, alpha)
     return apply_inplace(Add, input, other, alpha, dtype)
+
+
+def _checked_alpha_inplace(input: Any, other: Any, dtype: Any, alpha: Any) -> Any:
+    """``_checked_alpha`` for add_ and sub_, its error after the kernel's set-up checks.
+
+    As PyTorch's alpha check: an operand overlapping ``input``, or their sizes, raise first.
+    """
+    try:
+        return _checked_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    except RuntimeError as error:
+        raise refused_by_kernel(input, (other,), error) from None
 
 
 def _checked_alpha(a: Any, dtype: Any, alpha: Any) -> Any:
@@ -191,7 +207,7 @@ def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input -= alpha * other`` in place."""
     _check_bool_subtraction(input, other)
     other, dtype = promote_inplace(input, other, method="sub_")
-    alpha = _checked_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    alpha = _checked_alpha_inplace(input, other, dtype, alpha)
     return apply_inplace(Sub, input, other, alpha, dtype)
 
 
