@@ -349,18 +349,29 @@ def time_op(op: str, namespaces: dict[str, Any], settings: Settings) -> dict[str
     columns = [column for column, (_, _, warm) in PER_OP_COLUMNS.items()
                if op in WARM_OPS or not warm]
     timers = {column: column_timer(column, op, namespaces, settings) for column in columns}
+    return time_round_robin(timers, grad_mode_of, settings)
+
+
+def time_round_robin(timers: dict[str, timeit.Timer | None],
+                     mode_of: Callable[[str], contextlib.AbstractContextManager[Any]],
+                     settings: Settings) -> dict[str, float | None]:
+    """Seconds per run of each column's timer (None: not measured), median over the repeats.
+
+    Each timer is calibrated first (also its warm-up), then the repeats go round the columns
+    in turn, each inside ``mode_of(column)`` (its grad mode).
+    """
     numbers = {}
     for column, timer in timers.items():
         if timer is not None:
-            with grad_mode_of(column):
-                numbers[column] = calibrate(timer, settings.batch_seconds)  # also the warm-up
+            with mode_of(column):
+                numbers[column] = calibrate(timer, settings.batch_seconds)
     samples: dict[str, list[float]] = {column: [] for column in numbers}
     for _ in range(settings.op_repeats):
         for column, number in numbers.items():
-            with grad_mode_of(column):
+            with mode_of(column):
                 samples[column].append(timers[column].timeit(number) / number)
     return {column: statistics.median(samples[column]) if column in samples else None
-            for column in columns}
+            for column in timers}
 
 
 def bench_per_op(settings: Settings) -> dict[str, dict[str, float | None]]:

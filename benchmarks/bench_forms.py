@@ -18,13 +18,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import timeit
 from typing import Any
 
 import bench_core  # sets the thread limits before numpy is imported
 import numpy as np  # (after bench_core: one BLAS thread)
-from bench_core import Settings, calibrate, micro, print_section, print_table, ratio, torch
+from bench_core import (
+    Settings,
+    micro,
+    print_section,
+    print_table,
+    ratio,
+    time_round_robin,
+    torch,
+)
 
 import minigrad
 import minigrad.nn.functional
@@ -130,21 +137,13 @@ def time_form(form: tuple[str, str], spaces: dict[str, dict[str, Any]],
               settings: Settings) -> dict[str, float | None]:
     """Seconds per run of one form in every column (repeats round the columns; medians)."""
     statement, numpy_statement = form
-    timers, numbers = {}, {}
-    for column in COLUMNS:
-        if column in spaces:
-            text = numpy_statement if column == "numpy" else statement
-            timers[column] = timeit.Timer(text, timer=settings.clock, globals=spaces[column])
-    for column, timer in timers.items():
-        with grad_mode(column):
-            numbers[column] = calibrate(timer, settings.batch_seconds)  # also the warm-up
-    samples: dict[str, list[float]] = {column: [] for column in timers}
-    for _ in range(settings.op_repeats):
-        for column, timer in timers.items():
-            with grad_mode(column):
-                samples[column].append(timer.timeit(numbers[column]) / numbers[column])
-    return {column: statistics.median(samples[column]) if column in samples else None
-            for column in COLUMNS}
+    timers = {
+        column: timeit.Timer(numpy_statement if column == "numpy" else statement,
+                             timer=settings.clock, globals=spaces[column])
+        if column in spaces else None
+        for column in COLUMNS
+    }
+    return time_round_robin(timers, grad_mode, settings)
 
 
 def grad_mode(column: str) -> Any:
