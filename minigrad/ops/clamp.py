@@ -79,12 +79,17 @@ def clamp_array(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
 
 
 _copyto, _less, _greater = np.copyto, np.less, np.greater  # (bound once: np.<name> is a lookup)
+# Bounds that need no check or cast with a floating input (bool ones have a check of their own)
+_PLAIN_BOUNDS = frozenset({int, float, type(None)})
 
 
 def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     """Limit every element to ``[min, max]`` (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
+    if (type(min) in _PLAIN_BOUNDS and type(max) in _PLAIN_BOUNDS
+            and isinstance(input, TensorBase) and input._array.dtype.kind == "f"):
+        return Clamp.apply(input, min, max)  # floating input, number bounds: nothing to cast
     tensor_bounds = [isinstance(operand(b), np.ndarray) for b in (min, max) if b is not None]
     if any(tensor_bounds):
         if not all(tensor_bounds):
