@@ -283,7 +283,6 @@ def sigmoid_array(x: np.ndarray) -> np.ndarray:
 
 _negative, _exp, _add, _reciprocal, _less, _less_equal, _ndarray = (
     np.negative, np.exp, np.add, np.reciprocal, np.less, np.less_equal, np.ndarray)
-_subtract, _multiply = np.subtract, np.multiply
 
 
 class Sigmoid(SavesResult):
@@ -361,14 +360,7 @@ def _sigmoid_grad(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     In PyTorch's order (its sigmoid_backward kernel): the same roundings, bit for bit.
     """
     (one,) = _ONE.arrays[y.dtype]
-    result = _subtract(one, y)
-    if (type(result) is not _ndarray or type(grad) is not _ndarray or grad.dtype != y.dtype
-            or grad.shape != y.shape):
-        return grad * result * y  # (a 0-d y's numpy scalar; a gradient of another dtype)
-    # The two products written into the array the first call made: the same operations
-    # (a product's operands commute bit for bit), two arrays fewer on the chain's hottest node.
-    _multiply(grad, result, result)
-    return _multiply(result, y, result)
+    return grad * (one - y) * y
 
 
 class Tanh(SavesResult):
