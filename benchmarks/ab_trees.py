@@ -54,6 +54,15 @@ OPS = {
     "sum dim": "m.sum(1)",
     "mean dim": "m.mean(1)",
     "t": "m.t()",  # F.linear's weight.t(): a recorded view
+    # the activations, softmax and losses of nn.functional (bench_forms.py's spellings)
+    "relu": "a.relu()",
+    "F.relu": "F.relu(a)",
+    "clamp min": "a.clamp(min=0)",
+    "F.sigmoid": "F.sigmoid(a)",
+    "softmax": "F.softmax(m, dim=1)",
+    "log_softmax": "F.log_softmax(m, dim=1)",
+    "cross_entropy fwd": "F.cross_entropy(m, labels)",
+    "linear": "F.linear(m, n, a)",
 }
 # ``bench_core.chain_forward`` written out (``x`` needs no gradient; ``a``, ``b`` the leaves).
 CHAIN = (f"a.grad = b.grad = None\ny = x\nfor _ in range({bench_core.CHAIN_STEPS}):\n"

@@ -18,7 +18,6 @@ from typing import Any
 
 from minigrad import _arguments, errors
 from minigrad.ops import linear as linear_ops
-from minigrad.ops import unary
 from minigrad.ops.activations import (
     elu,
     gelu,
@@ -108,19 +107,21 @@ def relu(input: Any, inplace: bool = False) -> Any:
         >>> F.relu(minigrad.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
-    return input.relu_() if inplace else unary.relu(input)
+    # PyTorch's is written in Python: ``torch.relu_(input) if inplace else torch.relu(input)``,
+    # so ``inplace`` is only read for its truth and ``input`` is the parser's to check. A
+    # tensor then goes straight to the method (the fast path the method takes).
+    _arguments.check_tensor(input, "relu_" if inplace else "relu", "input", 1)
+    return input.relu_() if inplace else input.relu()
 
 
 def sigmoid(input: Any) -> Any:
     """``1 / (1 + exp(-input))`` (the same as ``minigrad.sigmoid``)."""
-    _arguments.check_has_attribute(input, "sigmoid")  # (PyTorch's is ``input.sigmoid()``)
-    return unary.sigmoid(input)
+    return input.sigmoid()  # as PyTorch's: a non-tensor's AttributeError, the method's path
 
 
 def tanh(input: Any) -> Any:
     """Hyperbolic tangent (the same as ``minigrad.tanh``)."""
-    _arguments.check_has_attribute(input, "tanh")  # (PyTorch's is ``input.tanh()``)
-    return unary.tanh(input)
+    return input.tanh()  # as PyTorch's: a non-tensor's AttributeError, the method's path
 
 
 def _implicit_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -208,8 +209,8 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_functions(
     globals(), __all__,
-    python_level=("sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout", "pad",
-                  "max_pool2d"),
+    python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
+                  "pad", "max_pool2d"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
                   "linear", "logsigmoid", "one_hot", "softplus"),

@@ -14,7 +14,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._layout import elementwise_result
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -44,9 +44,10 @@ class Clamp(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, low: Any, high: Any) -> np.ndarray:
-        ctx.save_for_backward(x)
-        ctx.low, ctx.high = low, high
-        return np.clip(x, low, high)
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(x)
+            ctx.low, ctx.high = low, high
+        return clamp_array(x, low, high)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -60,10 +61,35 @@ class Clamp(Op):
         return np.where(inside, grad, 0), None, None  # an infinite grad outside stays 0
 
 
+def clamp_array(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
+    """PyTorch's clamp with number bounds: ``x`` where it is within them, else the bound passed.
+
+    PyTorch's kernels compute ``min(max(x, low), high)`` as C++'s ``std::max``/``std::min``
+    (and its vector kernels alike): the bound only where x is strictly beyond it, so a nan
+    stays nan and -0.0 stays -0.0 against a bound of 0 (np.clip gives 0.0 there), and
+    ``high`` wins if ``low > high``. A copy in x's layout with each bound written where passed;
+    np.clip's Python layers are left out too.
+    """
+    result = x.copy(order="K")
+    if low is not None:
+        _copyto(result, low, where=_less(x, low))
+    if high is not None:
+        _copyto(result, high, where=_greater(result, high))
+    return result
+
+
+_copyto, _less, _greater = np.copyto, np.less, np.greater  # (bound once: np.<name> is a lookup)
+# Bounds that need no check or cast with a floating input (bool ones have a check of their own)
+_PLAIN_BOUNDS = frozenset({int, float, type(None)})
+
+
 def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     """Limit every element to ``[min, max]`` (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
+    if (type(min) in _PLAIN_BOUNDS and type(max) in _PLAIN_BOUNDS
+            and isinstance(input, TensorBase) and input._array.dtype.kind == "f"):
+        return Clamp.apply(input, min, max)  # floating input, number bounds: nothing to cast
     tensor_bounds = [isinstance(operand(b), np.ndarray) for b in (min, max) if b is not None]
     if any(tensor_bounds):
         if not all(tensor_bounds):

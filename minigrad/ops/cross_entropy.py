@@ -20,6 +20,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
+    Constants,
     check_no_grad,
     constant_tensor,
     dim_size,
@@ -136,6 +137,7 @@ def _all_counted(target: np.ndarray, classes: int, ignore_index: int) -> bool:
 
 
 _min_reduce, _max_reduce = np.minimum.reduce, np.maximum.reduce
+_MINUS_ONE = Constants(-1.0)
 
 
 def _nll_forward_plain(
@@ -148,7 +150,8 @@ def _nll_forward_plain(
     flips a nan's sign bit), and the total weight, a sum of N ones, is N exactly.
     """
     rows = np.arange(x.shape[0])
-    losses = x[rows, target] * x.dtype.type(-1)
+    (minus_one,) = _MINUS_ONE.of(x)  # (a 0-d array: numpy's fast path, unlike a scalar's)
+    losses = x[rows, target] * minus_one
     total = np.asarray(x.shape[0], dtype=x.dtype)
     kept_total = np.zeros_like(total) if reduction == NONE else total
     ctx.save_for_backward(x, target, None, kept_total)

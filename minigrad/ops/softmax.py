@@ -39,6 +39,8 @@ class SoftmaxFamily(Op):
             y = x.copy()
         else:
             shifted = x - _max_along(x, axis)
+            if axis is None:  # a 0-d x gives a numpy scalar: normalize needs a buffer
+                shifted = np.asarray(shifted)
             # PyTorch's result is always contiguous (numpy would keep x's layout).
             y = np.asarray(cls.normalize(shifted, axis), order="C")
         ctx.save_for_backward(y)
@@ -47,7 +49,11 @@ class SoftmaxFamily(Op):
 
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
-        """The result, from the input minus its max along ``axis`` (override)."""
+        """The result, from the input minus its max along ``axis`` (override).
+
+        ``shifted`` is forward's own new array: a subclass may compute into it (one array
+        made the fewer per step; the same operations, so the same values).
+        """
         raise NotImplementedError
 
 
@@ -64,6 +70,7 @@ def _max_along(x: np.ndarray, axis: int | None) -> np.ndarray:
 
 
 _SHORT_AXIS = 16  # up to this many classes the transposed copy is the cheaper layout
+_exp, _divide, _subtract = np.exp, np.divide, np.subtract  # (bound once: np.<name> is a lookup)
 
 
 class Softmax(SoftmaxFamily):
@@ -77,8 +84,8 @@ class Softmax(SoftmaxFamily):
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """``exp(shifted) / sum(exp(shifted))``."""
-        exps = np.exp(shifted)
-        return exps / sum_keeping_dims(exps, axis)
+        exps = _exp(shifted, shifted)
+        return _divide(exps, sum_keeping_dims(exps, axis), exps)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
@@ -96,7 +103,7 @@ class LogSoftmax(SoftmaxFamily):
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """The log of softmax: ``shifted - log(sum(exp(shifted)))``."""
-        return shifted - np.log(sum_keeping_dims(np.exp(shifted), axis))
+        return _subtract(shifted, np.log(sum_keeping_dims(np.exp(shifted), axis)), shifted)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 

@@ -24,8 +24,9 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._layout import copy_preserving_layout, elementwise_result, preserved_result
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     Constants,
     cast,
@@ -254,6 +255,7 @@ def sqrt_(input: Any) -> Any:
 
 
 _ONE = Constants(1.0)
+_ZERO = Constants(0.0)
 
 
 def sigmoid_array(x: np.ndarray) -> np.ndarray:
@@ -283,8 +285,8 @@ def sigmoid_array(x: np.ndarray) -> np.ndarray:
     return y
 
 
-_negative, _exp, _add, _reciprocal, _ndarray = (
-    np.negative, np.exp, np.add, np.reciprocal, np.ndarray)
+_negative, _exp, _add, _reciprocal, _less, _less_equal, _ndarray = (
+    np.negative, np.exp, np.add, np.reciprocal, np.less, np.less_equal, np.ndarray)
 
 
 class Sigmoid(SavesResult):
@@ -415,7 +417,9 @@ class TanhBackward(Op):
 
 def relu_array(x: np.ndarray) -> np.ndarray:
     """``max(x, 0)`` of an array as PyTorch's: -0.0 and nan kept (np.maximum gives 0.0)."""
-    return zero_where(x < 0, x)
+    # Compared with a 0-d zero of x's dtype: numpy converts a Python 0 on every call.
+    (zero,) = _ZERO.of(x)
+    return zero_where(_less(x, zero), x)
 
 
 class Relu(SavesResult):
@@ -427,11 +431,17 @@ class Relu(SavesResult):
 
     @staticmethod
     def backward(ctx: Any, grad: Any, y: Any) -> Any:
+        if type(y) is np.ndarray and type(grad) is np.ndarray:
+            # Without create_graph: ThresholdBackward's formula on the arrays (``run``'s array
+            # branch without its argument loop, as Sigmoid's backward).
+            return _threshold_grad(grad, y)
         return run(ThresholdBackward, grad, y)
 
 
 def relu(input: Any) -> Any:
     """``max(input, 0)``."""
+    if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
+        return _record_relu(input)  # nothing to check: straight to recording (Relu._record)
     _check_relu(input)
     return Relu.apply(input)
 
@@ -440,6 +450,9 @@ def relu_(input: Any) -> Any:
     """``input = max(input, 0)``, in place."""
     _check_relu(input)
     return apply_inplace(Relu, input)
+
+
+_record_relu = Relu._record
 
 
 def _check_relu(input: Any) -> None:
@@ -460,9 +473,9 @@ class ThresholdBackward(Op):
 
     @staticmethod
     def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
-        ctx.save_for_backward(y)
-        # PyTorch's threshold_backward: 0 where y <= 0 (an infinite grad too), else grad (nan).
-        return zero_where(y <= 0, grad)
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(y)
+        return _threshold_grad(grad, y)
 
     @staticmethod
     def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
@@ -472,6 +485,15 @@ class ThresholdBackward(Op):
             run(ThresholdBackward, gz, y) if needs[0] else None,
             zeros_like_grad(gz) if needs[1] else None,
         )
+
+
+def _threshold_grad(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """ThresholdBackward's formula on arrays: 0 where y <= 0, else grad.
+
+    PyTorch's threshold_backward: an infinite grad is zeroed too, a nan grad kept where y > 0.
+    """
+    (zero,) = _ZERO.of(y)
+    return zero_where(_less_equal(y, zero), grad)
 
 
 class Reciprocal(SavesResult):
