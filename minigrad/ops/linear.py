@@ -158,6 +158,7 @@ def _matmul_weight(input: Any, wt: Any) -> Any:
 
 def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
     """``torch.addmm(bias, mat1, mat2)`` with PyTorch's checks (2-D operands only here)."""
+    record.sync_views(bias, mat1, mat2)  # (the inputs' history is read before the checks)
     a, b, c = operand(mat1), operand(mat2), operand(bias)
     linalg.check_addmm_dtypes(c, a, b)
     if b.ndim != 2:
