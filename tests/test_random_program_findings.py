@@ -1807,3 +1807,29 @@ def test_an_in_place_result_cast_into_float16_overflows_silently():
     u = mg.zeros(2, dtype=mg.int64)
     u.copy_(mg.tensor([float("nan"), 2.5]))
     assert values(u) == [-2**63, 2]
+
+
+# ---- nll_loss's backward writes only the targets' entries ----------------------------------
+
+
+def test_nll_loss_backward_leaves_the_other_entries_zero_under_an_infinite_gradient():
+    # Random program seed 120000210: the incoming gradient is inf; PyTorch's kernel writes
+    # -inf at each target and leaves 0 elsewhere, so log_softmax's backward gives inf and nan
+    # where minigrad's inf * 0 had made every entry nan.
+    t0 = mg.zeros((2, 3), requires_grad=True)
+    t1 = mg.tensor([[1.5, 0.0, -2.0]], requires_grad=True)
+    loss = mg.nn.functional.cross_entropy(t0, mg.tensor([1, 1]), reduction="sum", ignore_index=0)
+    (loss / t1).sum().backward()
+    assert str(values(t0.grad)) == str([[float("inf"), float("nan"), float("inf")]] * 2)
+
+
+def test_anomaly_mode_names_log_softmax_as_the_first_nan():
+    # Random program seed 130009935: nll_loss's gradient has no nan (log_softmax's does).
+    t1 = mg.zeros((2, 2), requires_grad=True)
+    t3 = mg.nn.functional.cross_entropy(t1, mg.tensor([0, 0]))
+    with mg.autograd.set_detect_anomaly(True), pytest.raises(RuntimeError) as excinfo, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (anomaly mode's traceback warning)
+        (t3 / t1).sum().backward()
+    assert str(excinfo.value) == (
+        "Function 'LogSoftmaxBackward0' returned nan values in its 0th output.")

@@ -178,10 +178,16 @@ def _nll_pattern_plain(
 
 
 def _times_pattern(reduction: int, grad: Any, pattern: np.ndarray) -> Any:
-    """The incoming gradient times the pattern (per-row losses: one per row, a column)."""
+    """The incoming gradient times the pattern (per-row losses: one per row, a column).
+
+    Only the targets' entries are written, as PyTorch's kernel writes them: the others stay 0
+    even where the incoming gradient is inf or nan (``inf * 0`` would make them nan).
+    """
     if reduction == NONE:
         grad = np.expand_dims(grad, 1)
-    return grad * pattern
+    if isinstance(grad, TensorBase):  # create_graph: the product is recorded
+        return grad * pattern
+    return np.where(pattern != 0, grad * pattern, 0).astype(pattern.dtype, copy=False)
 
 
 class NllLoss2d(NllLoss):
