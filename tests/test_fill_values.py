@@ -1,10 +1,10 @@
-"""The number a fill writes: PyTorch's overflow check (c10's checked_convert) and conversion.
+"""A number written into a tensor: PyTorch's overflow check (c10's checked_convert), conversion.
 
-fill_, full, full_like, new_full, masked_fill_ and index_fill_ refuse a number their tensor's
-dtype cannot hold ("value cannot be converted to type int without overflow") and convert one it
-can as C does. minigrad wrote numpy's cast of it (int32's lowest for 3e9, with a RuntimeWarning
-for nan). Every expected value and text here is PyTorch 2.13's; this project's pytest turns
-warnings into errors, so a numpy warning fails the test too.
+fill_, full, full_like, new_full, masked_fill_ and index_fill_ (and clamp's number bounds)
+refuse a number their tensor's dtype cannot hold ("value cannot be converted to type int without
+overflow") and convert one it can as C does. minigrad wrote numpy's cast of it (int32's lowest
+for 3e9, with a RuntimeWarning for nan). Every expected value and text here is PyTorch 2.13's;
+this project's pytest turns warnings into errors, so a numpy warning fails the test too.
 """
 import math
 
@@ -75,3 +75,35 @@ def test_float16_overflows_to_inf_in_fill_and_full_and_is_an_error_in_the_others
             "value cannot be converted to type c10::Half without overflow")
     else:
         assert FILLS[fill](mg.float16, value).tolist() == [INF]
+
+
+@pytest.mark.parametrize(("dtype", "bounds", "expected"), [
+    ("int8", {"min": 1000}, "int8_t"),
+    ("int8", {"max": -1000}, "int8_t"),
+    ("float16", {"min": 1e6}, "c10::Half"),
+    ("float32", {"min": 1e300}, "float"),
+    ("uint8", {"min": -1}, [255, 255]),  # (wrapped, as a fill's)
+    ("int8", {"min": 200.0}, [200.0, 200.0]),  # (a float bound: the result is float32)
+    ("int64", {"min": 2**62}, [2**62, 2**62]),
+])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_clamps_number_bounds_take_the_same_check(dtype, bounds, expected, in_place):
+    x = mg.tensor([1, 2], dtype=getattr(mg, dtype))
+    if in_place and isinstance(expected, list) and isinstance(expected[0], float):
+        return  # (an integer tensor cannot take a float result in place)
+    clamp = x.clamp_ if in_place else x.clamp
+    if isinstance(expected, str):
+        with pytest.raises(RuntimeError) as excinfo:
+            clamp(**bounds)
+        assert str(excinfo.value) == (
+            f"value cannot be converted to type {expected} without overflow")
+    else:
+        assert clamp(**bounds).tolist() == expected
+
+
+@pytest.mark.parametrize("bounds", [{"min": NAN}, {"max": NAN}, {"min": 0.0, "max": NAN},
+                                    {"min": NAN, "max": 1.0}])
+def test_a_nan_bound_makes_every_element_nan(bounds):
+    x = mg.tensor([1.0, -2.0, NAN, -0.0] + [0.5] * 12)  # (long enough for vector kernels)
+    assert all(math.isnan(v) for v in x.clamp(**bounds).tolist())
+    assert all(math.isnan(v) for v in mg.tensor([1, 2]).clamp(**bounds).tolist())

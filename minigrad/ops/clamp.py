@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
+from minigrad._dtype import checked_value
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -47,6 +48,9 @@ class Clamp(Op):
         if ctx is not NO_GRAD_CTX:
             ctx.save_for_backward(x)
             ctx.low, ctx.high = low, high
+        # (each bound as x's dtype takes it: PyTorch's overflow error, uint8's wrap)
+        low = None if low is None else checked_value(low, x.dtype)
+        high = None if high is None else checked_value(high, x.dtype)
         return clamp_array(x, low, high)
 
     @staticmethod
@@ -67,10 +71,13 @@ def clamp_array(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
     PyTorch's kernels compute ``min(max(x, low), high)`` as C++'s ``std::max``/``std::min``
     (and its vector kernels alike): the bound only where x is strictly beyond it, so a nan
     stays nan and -0.0 stays -0.0 against a bound of 0 (np.clip gives 0.0 there), and
-    ``high`` wins if ``low > high``. A copy in x's layout with each bound written where passed;
-    np.clip's Python layers are left out too.
+    ``high`` wins if ``low > high``; a nan bound makes every element nan. A copy in x's layout
+    with each bound written where passed; np.clip's Python layers are left out too.
     """
     result = x.copy(order="K")
+    if low != low or high != high:  # a nan bound: PyTorch's vector max and min return it
+        result.fill(np.nan)
+        return result
     if low is not None:
         _copyto(result, low, where=_less(x, low))
     if high is not None:
