@@ -297,6 +297,10 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
     for position, parameter in enumerate(parameters):
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             break
+        if parameter.name == "inplace":
+            # PyTorch's functions with an ``inplace`` (F.leaky_relu, F.elu, ...) are written
+            # in Python and only test it for truth: ``inplace="yes"`` writes in place.
+            continue
         annotation = str(parameter.annotation)
         optional = parameter.default is None or annotation.endswith("| None")
         plain = annotation.removesuffix(" | None")

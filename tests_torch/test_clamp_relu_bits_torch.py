@@ -65,3 +65,19 @@ def test_functional_relu_inplace_is_read_for_its_truth() -> None:
     tensor = minigrad.tensor(values)
     F.relu(tensor, inplace="yes")
     assert tensor.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("name", ["relu", "leaky_relu", "elu", "hardtanh", "relu6", "silu",
+                                  "selu", "hardswish", "hardsigmoid", "mish"])
+@pytest.mark.parametrize("inplace", ["yes", 1, 0, None, 2.5])
+def test_every_functional_inplace_is_read_for_its_truth(name: str, inplace: object) -> None:
+    # All of them are Python functions in PyTorch (``if inplace:``); minigrad's argument
+    # checks had refused anything but a bool.
+    values = [-1.0, 2.0]
+    expected = torch.tensor(values)
+    returned = getattr(torch.nn.functional, name)(expected, inplace=inplace)
+    tensor = minigrad.tensor(values)
+    got = getattr(F, name)(tensor, inplace=inplace)
+    assert (got is tensor) == (returned is expected)
+    assert np.allclose(got.tolist(), returned.tolist()) and np.allclose(
+        tensor.tolist(), expected.tolist())
