@@ -5,6 +5,7 @@ Every expected value and text here is what PyTorch printed for the same program;
 ``tests_torch/test_random_programs.py``.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -1833,3 +1834,16 @@ def test_anomaly_mode_names_log_softmax_as_the_first_nan():
         (t3 / t1).sum().backward()
     assert str(excinfo.value) == (
         "Function 'LogSoftmaxBackward0' returned nan values in its 0th output.")
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.25])
+def test_an_unbatched_nll_loss_without_reduction_is_a_sum_from_zero(smoothing):
+    # Random program seed 140022758: PyTorch's kernel sums an unbatched input's one loss from
+    # 0, so -0.0 is 0.0 (a later division gave inf, minigrad's -inf); a batch's stays -0.0.
+    x, target = mg.tensor([0.5]), mg.tensor(0)
+    loss = mg.nn.functional.cross_entropy(x, target, reduction="none", label_smoothing=smoothing)
+    assert math.copysign(1.0, loss.item()) == 1.0
+    nll = mg.nn.functional.nll_loss(mg.nn.functional.log_softmax(x, 0), target, reduction="none")
+    assert math.copysign(1.0, nll.item()) == 1.0
+    batched = mg.nn.functional.cross_entropy(mg.tensor([[0.5]]), mg.tensor([0]), reduction="none")
+    assert math.copysign(1.0, batched.tolist()[0]) == -1.0

@@ -85,7 +85,8 @@ class NllLoss(Op):
         ctx.save_for_backward(x, given_target, weight, kept_total)
         ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, axis
         if reduction == NONE:
-            return losses
+            # An unbatched input's loss is a sum in PyTorch's kernel, from 0: -0.0 becomes 0.0.
+            return np.asarray(losses + x.dtype.type(0)) if x.ndim == 1 else losses
         summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
         return summed / total if reduction == MEAN else summed
 
