@@ -66,17 +66,18 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     x, w = operand(input), operand(weight)
     if x.ndim == 0 or w.ndim == 0:
         raise RuntimeError(errors.at_least_1d("linear", x.ndim, w.ndim))
-    wt = views.t(weight)
     if bias is not None:
         b = operand(bias)
         if x.ndim == 2:
-            return _addmm(bias, input, wt)
+            return _addmm(bias, input, views.t(weight))
         if x.flags.c_contiguous and _bias_fusable(b):
+            # (PyTorch's _flatten_nd_linear reshapes the input before it takes weight.t(): the
+            # nodes' sequence numbers, and so backward's order, follow)
             lead = x.shape[:-1]
             flat = views.reshape(input, (int(np.prod(lead)), x.shape[-1]))
-            out = _addmm(bias, flat, wt)
+            out = _addmm(bias, flat, views.t(weight))
             return views.view(out, (*lead, w.shape[0]))
-    out = _matmul_weight(input, wt)
+    out = _matmul_weight(input, views.t(weight))
     if bias is not None:
         out.add_(bias)
     return out
