@@ -1847,3 +1847,15 @@ def test_an_unbatched_nll_loss_without_reduction_is_a_sum_from_zero(smoothing):
     assert math.copysign(1.0, nll.item()) == 1.0
     batched = mg.nn.functional.cross_entropy(mg.tensor([[0.5]]), mg.tensor([0]), reduction="none")
     assert math.copysign(1.0, batched.tolist()[0]) == -1.0
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("smoothing", [0.0, 0.25])
+def test_cross_entropy_of_probabilities_over_no_classes(reduction, smoothing):
+    # Random program seed 160003029: label_smoothing / (no classes) is inf in PyTorch's C++;
+    # minigrad raised Python's ZeroDivisionError. The losses: nan (mean), -0.0 (sum, none).
+    t0 = mg.tensor([[0.0], [1.5], [-1.5]], dtype=mg.float64, requires_grad=True)
+    t1 = t0[:, 1:]
+    loss = mg.nn.functional.cross_entropy(t1, t1, label_smoothing=smoothing, reduction=reduction)
+    expected = {"mean": "nan", "sum": "-0.0", "none": "[-0.0, -0.0, -0.0]"}[reduction]
+    assert str(loss.tolist()) == expected and loss.grad_fn.name() == "NegBackward0"

@@ -417,7 +417,7 @@ def _cross_entropy_probabilities(
     if label_smoothing > 0.0:
         _check_label_smoothing(label_smoothing)
         target = AddScalar.apply(
-            mul_scalar(target, 1 - label_smoothing), label_smoothing / classes
+            mul_scalar(target, 1 - label_smoothing), _share(label_smoothing, classes)
         )
     product = arithmetic.mul(logp, target)
     if weight is not None:
@@ -460,5 +460,13 @@ def _cross_entropy_label_smoothing(
     else:
         ret = smooth
     return arithmetic.add(
-        mul_scalar(nll, 1 - label_smoothing), mul_scalar(ret, label_smoothing / classes)
+        mul_scalar(nll, 1 - label_smoothing), mul_scalar(ret, _share(label_smoothing, classes))
     )
+
+
+def _share(label_smoothing: float, classes: int) -> float:
+    """``label_smoothing / classes`` as PyTorch's C++ divides: inf for no classes.
+
+    (The losses are then empty, or 0: not Python's ZeroDivisionError.)
+    """
+    return label_smoothing / classes if classes else math.inf
