@@ -25,14 +25,14 @@ torch = pytest.importorskip("torch")
 
 # Rows whose first gradient's node is not PyTorch's (the first backward is a formula of
 # operators in minigrad, one op in PyTorch): activations' and losses' *BackwardBackward0
-# (softmax's, hardtanh's and leaky_relu's are done), products' MulBackward1/TBackward0 steps,
+# (softmax's, hardtanh's, leaky_relu's and mm's are done), products' MulBackward1/TBackward0 steps,
 # det/qr's solve nodes.
 DIFFERENT = {
     "elu", "elu_alpha_0.5", "selu", "selu_torch", "gelu", "gelu_approximate_tanh", "softplus",
     "softplus_beta_2.0_threshold_1.0", "hardswish", "logsigmoid", "gelu_kwargs", "elu_",
     "selu_", "linalg_det", "linalg_qr_q", "linalg_qr_r", "linalg_qr_complete", "qr_legacy",
     "addcdiv", "addcdiv_value", "addcdiv_t2_only", "exp2", "asin", "acos", "asin_", "acos_",
-    "exp2_", "addcdiv_", "matmul", "mm", "mv", "addmm", "addmm_mats_only", "baddbmm",
+    "exp2_", "addcdiv_", "matmul", "mv", "addmm", "addmm_mats_only", "baddbmm",
     "F.linear", "F.mse_loss", "F.mse_loss_input_only", "F.smooth_l1_loss",
     "F.smooth_l1_loss_beta", "F.huber_loss", "F.huber_loss_weighted", "F.binary_cross_entropy",
     "F.binary_cross_entropy_input_only", "F.binary_cross_entropy_with_logits", "F.nll_loss",

@@ -141,3 +141,29 @@ def test_backward_reaches_the_leaves_in_pytorchs_order(input_shape: tuple[int, .
         return reached
 
     assert order(minigrad, F) == order(torch, torch.nn.functional)
+
+
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+@pytest.mark.parametrize("op", ["mm", "addmm", "linear"])
+def test_double_backward_of_products_records_pytorchs_nodes(op: str, layout: str) -> None:
+    # Random program seed 170012137: under create_graph, mm's and addmm's gradients are
+    # PyTorch's mm_mat1_backward / mm_mat2_backward, node for node: t() (TBackward0, not
+    # .T's PermuteBackward0), and the transposed product for a column-major matrix.
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((3, 2)), rng.standard_normal((2, 4))
+
+    def nodes(lib: Any) -> list[Any]:
+        if layout == "rows":
+            x, y = lib.tensor(a, requires_grad=True), lib.tensor(b, requires_grad=True)
+        else:  # (views of transposed leaves: column-major matrices)
+            x, y = lib.tensor(a.T, requires_grad=True).t(), lib.tensor(b.T, requires_grad=True).t()
+        if op == "mm":
+            out = x.mm(y)
+        elif op == "addmm":
+            out = lib.addmm(lib.zeros(4, dtype=lib.float64), x, y)
+        else:
+            out = lib.nn.functional.linear(x, y.t())
+        grads = lib.autograd.grad(out.sum(), (x, y), create_graph=True)
+        return [_tree(g.grad_fn) for g in grads]
+
+    assert nodes(minigrad) == nodes(torch)

@@ -112,10 +112,52 @@ class Mm(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any]:
+        needs = ctx.needs_input_grad
+        if type(grad) is not np.ndarray:  # create_graph: PyTorch's formulas, node for node
+            x_layout, y_layout = _layouts(ctx.layouts)
+            return (
+                mm_mat1_backward(grad, y, x_layout) if needs[0] else None,
+                mm_mat2_backward(grad, x, y_layout) if needs[1] else None,
+            )
         return (
-            _product(grad, y.T) if ctx.needs_input_grad[0] else None,
-            _product(x.T, grad) if ctx.needs_input_grad[1] else None,
+            _product(grad, y.T) if needs[0] else None,
+            _product(x.T, grad) if needs[1] else None,
         )
+
+
+def _layouts(layouts: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """A product node's ``layouts`` as each matrix's (shape, strides, itemsize)."""
+    shape1, strides1, shape2, strides2, itemsize = layouts
+    return (shape1, strides1, itemsize), (shape2, strides2, itemsize)
+
+
+def _column_major(layout: tuple[Any, ...]) -> bool:
+    """PyTorch's test in mm's backward: a matrix laid out column by column.
+
+    ``layout``: its (shape, strides in bytes, itemsize).
+    """
+    shape, strides, itemsize = layout
+    return strides[0] == itemsize and strides[1] == shape[0] * itemsize
+
+
+def mm_mat1_backward(grad: Any, mat2: Any, mat1_layout: tuple[Any, ...]) -> Any:
+    """PyTorch's ``mm_mat1_backward`` on tensors (backward under create_graph), node for node.
+
+    ``grad.mm(mat2.t())``, or ``mat2.mm(grad.t()).t()`` if mat1 was column-major.
+    """
+    if _column_major(mat1_layout):
+        return mat2.mm(grad.t()).t()
+    return grad.mm(mat2.t())
+
+
+def mm_mat2_backward(grad: Any, mat1: Any, mat2_layout: tuple[Any, ...]) -> Any:
+    """PyTorch's ``mm_mat2_backward`` on tensors, node for node.
+
+    ``mat1.t().mm(grad)``, or ``grad.t().mm(mat1).t()`` if mat2 was column-major.
+    """
+    if _column_major(mat2_layout):
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
 
 
 def _product(a: Any, b: Any) -> Any:
@@ -200,23 +242,30 @@ class Addmm(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, mat1: Any, mat2: Any) -> tuple[Any, ...]:
         needs = ctx.needs_input_grad
+        if type(grad) is not np.ndarray:  # create_graph: PyTorch's formulas, node for node
+            mat1_layout, mat2_layout = _layouts(ctx.layouts)
+            dmat1 = mm_mat1_backward(grad, mat2, mat1_layout) if needs[1] else None
+            dmat2 = mm_mat2_backward(grad, mat1, mat2_layout) if needs[2] else None
+        else:
+            dmat1 = _product(grad, mat2.T) if needs[1] else None
+            dmat2 = _mat2_grad(mat1, grad, ctx.mat2_transposed) if needs[2] else None
         return (
             times(grad, ctx.beta) if needs[0] else None,
-            times(_product(grad, mat2.T), ctx.alpha) if needs[1] else None,
-            times(_mat2_grad(mat1, grad, ctx.mat2_transposed), ctx.alpha) if needs[2] else None,
+            None if dmat1 is None else times(dmat1, ctx.alpha),
+            None if dmat2 is None else times(dmat2, ctx.alpha),
             None,
             None,
         )
 
 
 def _mat2_grad(mat1: Any, grad: Any, transposed: bool) -> Any:
-    """``mat1.T @ grad``, laid out like mat2 was (PyTorch's ``mm_mat2_backward``).
+    """``mat1.T @ grad`` on arrays, laid out like mat2 was (PyTorch's ``mm_mat2_backward``).
 
     ``F.linear`` passes ``weight.t()``: computed as ``(grad.T @ mat1).T``, the gradient is
     transposed like it, so the weight's own gradient comes out C-contiguous, as the weight is
     (and the optimizer's update reads both in the same order).
     """
-    if transposed and type(grad) is np.ndarray:
+    if transposed:
         return _product(grad.T, mat1).T
     return _product(mat1.T, grad)
 
