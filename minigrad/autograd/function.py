@@ -48,7 +48,7 @@ from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import EDGES_IN_SLOTS, SAVED_FIELDS, Node, sum_to_shape
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
-from minigrad.autograd.record import record, recorder
+from minigrad.autograd.record import options_recorder, record, recorder
 from minigrad.autograd.tensor_base import TensorBase
 
 if TYPE_CHECKING:
@@ -377,6 +377,12 @@ class Function:
     # recording function, made from its declarations by autograd/record.py's ``recorder``).
     _fast_inputs: ClassVar[int] = -1
     _record: ClassVar[Callable[..., Any] | None] = None
+    # Options that are tensors (an index, a target: ``_general`` records those): no recording
+    # function for calls with options, which would only hand every call on.
+    tensor_options: ClassVar[bool] = False
+    # Its recording function for one input called with options (record.py's
+    # ``options_recorder``), or None: ``record`` hands it such calls.
+    _record_options: ClassVar[Callable[..., Any] | None] = None
     # The options among ``fields`` that forward takes with a default, as (position among
     # apply's arguments, name, default); and the node class whose slots keep them when a call
     # gives another value (the node class itself if there are none).
@@ -551,6 +557,7 @@ class Op(Function):
             cls.result_layout = staticmethod(elementwise_result)
         # Made once per class, after its body: forward and the node class are final by now.
         cls._record = recorder(cls)
+        cls._record_options = options_recorder(cls)
         cls._Node._backward = backward_runner(cls)
         cls._fast_inputs = -1 if cls._record is None else cls.num_inputs
 

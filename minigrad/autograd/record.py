@@ -26,7 +26,10 @@ above; every call it does not take (views, numbers, promotion, anomaly mode) goe
 ``_general`` before anything has run, and odd results (another dtype, several outputs) finish
 in ``_connect``. Whether any mode changes what a recorded op does (grad mode off in some
 thread, anomaly mode, saved-tensor hooks, a debugging aid) is one test of
-``debug_switches.modes_on``; only when one is on do they test each. ``Tensor``'s arithmetic
+``debug_switches.modes_on``; only when one is on do they test each. A call of an op of one
+input with options (``m.sum(0)``, softmax's dim) has such a function too
+(``function._record_options``, from ``options_recorder``), unless the op declares tensors
+among its options (``tensor_options``). ``Tensor``'s arithmetic
 operators are such functions themselves (``binary_operator``), its hot methods call them.
 """
 
@@ -135,8 +138,11 @@ def record(function: type[Function], *args: Any, target: TensorBase | None = Non
     number there is a constant), the rest its options. ``target``: the tensor an in-place op
     writes (its first argument), checked beforehand by ``autograd/inplace.py``.
     """
-    if target is None and len(args) == function._fast_inputs:
-        return function._record(*args)  # one or two inputs, no options: the fast branch
+    if target is None:
+        if len(args) == function._fast_inputs:
+            return function._record(*args)  # one or two inputs, no options: the fast branch
+        if function._record_options is not None and len(args) > 1:
+            return function._record_options(*args)  # one input and options
     return _general(function, args, target)
 
 
@@ -511,6 +517,98 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     return record_unary
 
 
+def _options_recorder(function: type[Function]) -> Callable[..., Any]:
+    """``function``'s recording function for one input and options (``m.sum(0)``, softmax's dim).
+
+    ``_unary_recorder``'s steps for a call with options, made once per built-in op of one
+    input (``Op.__init_subclass__``, stored as ``function._record_options``; ``record`` calls
+    it for every call with options): the node is ``new_node``'s (the options as given) and
+    forward is called with them. What ``_general`` would do differently goes to ``_general``
+    before anything has run: a number or a tensor among the options, a view recording, anomaly
+    mode. A floating result of the input's dtype gets its edge, output and saved values here
+    (``_connect``'s steps for that case: the options are not tensors, so ``saved.pack_fast``
+    makes ``pack``'s entries); several results or another dtype finish in ``_connect``.
+    """
+    make_node = function._Node
+    forward = function.forward
+    broadcasts = function.broadcasts
+    layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
+    with_options = bool(function._option_defaults)  # (else the node class holds no option)
+
+    def record_options(x: Any, *options: Any) -> Any:
+        """Record ``function`` on ``x`` with ``options``: see ``_options_recorder``."""
+        if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
+            return _general(function, (x, *options), None)  # a number (or the branch is off)
+        for option in options:
+            if isinstance(option, TensorBase):  # (``_general`` hands forward its buffer)
+                return _general(function, (x, *options), None)
+        x_array = x._array
+        fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
+        args = (x, *options)
+        node = None  # (none: the no-grad path)
+        if fast or _grad_state.enabled:
+            if x._base is not None:  # a view catches up with its base's history first
+                return _general(function, args, None)
+            if x._grad_fn is not None or x._requires_grad:
+                if not fast and _anomaly_state.enabled:  # a forward stack to capture
+                    return _general(function, args, None)
+                # 1.-2. the node is forward's ctx
+                node = new_node(function, args) if with_options else make_node()
+                node._saved = ()
+                count = len(args)
+                node.needs_input_grad = needs = (
+                    NEEDS[count][1] if count < _SHARED else _needs_tuple(1, count)
+                )
+        token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+        try:
+            raw = forward(NO_GRAD_CTX if node is None else node, x_array, *options)
+        except ValueError as error:
+            if not broadcasts:
+                raise
+            raise _broadcast_error(error, (x_array, *options)) from None
+        finally:
+            _reset_error_state(token)
+        if layout is not None and (
+            type(raw) is tuple or (type(raw) is _ndarray and raw.ndim > 1)
+        ):
+            raw = _laid_out(layout, node, raw, [x_array])
+        if node is None:  # the no-grad path: a tensor without history around the result
+            if type(raw) is _ndarray:
+                return new_result(raw)
+            return _untracked_outputs(raw)
+        # (a reduction returns a numpy scalar; several results come as a tuple)
+        out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+        dtype = x_array.dtype
+        if out_array is None or out_array.dtype is not dtype or dtype.kind != "f":
+            # several outputs, another dtype: general steps (as ``_general`` takes them)
+            return _connect(function, node, args, [x_array, *options], raw, needs, None)
+        # 3. node and edge, as ``_connect`` makes them for one input of the result's dtype:
+        # the input's shape kept for backward if the result's differs (a reduction's)
+        shape = x_array.shape
+        node._input_meta = None if out_array.shape == shape else ((shape, dtype),)
+        node._sequence_nr = _next_sequence_nr()
+        x_node = x._grad_fn
+        if x_node is None:  # a leaf: its accumulator, made once and kept by the leaf
+            meta = x._meta
+            x_node = None if meta is None else meta.accumulator
+            if x_node is None:
+                x_node = x._gradient_edge()[0]
+            node._next_nrs = _ZEROS_1
+        else:
+            output_nr = x._output_nr
+            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+        node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
+        # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
+        output = new_result(out_array, node)
+        values = node._saved
+        if values:
+            saved.pack_fast(node, values, x, None, raw, output)
+        return output
+
+    record_options.__qualname__ = record_options.__name__ = f"record_{function.__name__}_options"
+    return record_options
+
+
 def _binary_recorder(
     function: type[Function],
     fallback: Callable[[Any, Any], Any] | None = None,
@@ -750,6 +848,23 @@ def binary_operator(
     op's public function, or NotImplemented for an operand that is not a number).
     """
     return _binary_recorder(function, fallback, floats_only)
+
+
+def options_recorder(function: type[Function]) -> Callable[..., Any] | None:
+    """The recording function of a built-in op of one input called with options (else None).
+
+    None for an op that declares ``tensor_options``: its calls would all be handed on.
+
+    ``Op.__init_subclass__`` stores it as ``function._record_options``.
+    """
+    if (
+        function._tensor_level
+        or function.num_inputs != 1
+        or function.saves_for_the_other
+        or function.tensor_options
+    ):
+        return None
+    return _options_recorder(function)
 
 
 def recorder(function: type[Function]) -> Callable[..., Any] | None:

@@ -51,6 +51,8 @@ class NllLoss(Op):
     before backward raises. The class dimension is 1 (0 for an unbatched input).
     """
 
+    tensor_options = True  # an index or target tensor among the options
+
     fields = ("reduction", "ignore_index", "axis")
     saves = ("self", "target", "weight", "total_weight")
     saved_options = ("reduction", "ignore_index")

@@ -29,6 +29,8 @@ class Embedding(Op):
     Saves the indices only: writing the weight in place afterwards is legal, the indices not.
     """
 
+    tensor_options = True  # an index or target tensor among the options
+
     fields = ("num_weights", "padding_idx", "scale")
     saves = "indices"
     saved_options = {"padding_idx": "padding_idx", "scale_grad_by_freq": "scale",
@@ -66,6 +68,8 @@ class EmbeddingDenseBackward(Op):
     Linear in grad; its own gradient gathers the rows back: ``dgrad = H[indices] * coef``,
     recorded with Embedding, so derivatives of any order work. Saves the indices.
     """
+
+    tensor_options = True  # an index or target tensor among the options
 
     fields = ("padding_idx", "scale")
 

@@ -178,6 +178,8 @@ def uniform_(input: Any, from_: float = 0.0, to: float = 1.0) -> Any:
 class MaskedFill(Op):
     """y = value where mask, else x;  dx = grad where not mask.  Saves the mask."""
 
+    tensor_options = True  # an index or target tensor among the options
+
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     saves = "mask"

@@ -41,6 +41,8 @@ class Gather(Op):
     either in place before backward raises.
     """
 
+    tensor_options = True  # an index or target tensor among the options
+
     fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = ("self", "index")
     saved_options = {"dim": as_given("dim"), "sparse_grad": constant(False)}
@@ -207,6 +209,8 @@ class ScatterValue(Op):
 
     Saves the index.
     """
+
+    tensor_options = True  # an index or target tensor among the options
 
     fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = "index"

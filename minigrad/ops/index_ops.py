@@ -171,6 +171,8 @@ class IndexFill(Op):
     dx = grad with those slices zeroed.  Saves the index.
     """
 
+    tensor_options = True  # an index or target tensor among the options
+
     fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
     saves = "index"
     saved_options = {"dim": as_given("dim")}
@@ -284,6 +286,8 @@ class Take(Op):
     dx = grad added back at those positions (repeated ones accumulate).  Saves x and the index.
     """
 
+    tensor_options = True  # an index or target tensor among the options
+
     fields = ()
     saves = ("self", "index")
 
@@ -327,6 +331,8 @@ class IndexSelect(Op):
 
     Saves the index (only its values matter for the gradient).
     """
+
+    tensor_options = True  # an index or target tensor among the options
 
     fields = ("dim", "shape")  # (dim as given: PyTorch's node shows it so)
     saves = "index"
@@ -438,6 +444,8 @@ class MaskedSelect(Op):
     dx = grad written back at the mask's positions (0 elsewhere), summed over broadcasting.
     Saves its input and the mask (PyTorch's MaskedSelectBackward0 keeps both).
     """
+
+    tensor_options = True  # an index or target tensor among the options
 
     saves = ("self", "mask")
     @staticmethod

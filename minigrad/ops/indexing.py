@@ -141,6 +141,8 @@ class Index(Op):
     as ``indices``, a list with None where the template keeps a dimension whole, and x's shape.
     """
 
+    tensor_options = True  # an index or target tensor among the options
+
     saves = TensorList("indices", lambda node: tuple(item is _INDEX for item in node.template))
     saved_options = {"self_sym_sizes": "shape"}
     fields = ("shape", "template")

@@ -156,6 +156,8 @@ class MaxPool2DWithIndicesBackward(Op):
     whose own gradient is this op again. Saves the indices.
     """
 
+    tensor_options = True  # an index or target tensor among the options
+
     @staticmethod
     def forward(ctx: Any, grad: np.ndarray, indices: np.ndarray,
                 input_shape: tuple[int, ...]) -> np.ndarray:
