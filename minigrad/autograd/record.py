@@ -587,17 +587,10 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         shape = x_array.shape
         node._input_meta = None if out_array.shape == shape else ((shape, dtype),)
         node._sequence_nr = _next_sequence_nr()
-        x_node = x._grad_fn
-        if x_node is None:  # a leaf: its accumulator, made once and kept by the leaf
-            meta = x._meta
-            x_node = None if meta is None else meta.accumulator
-            if x_node is None:
-                x_node = x._gradient_edge()[0]
-            node._next_nrs = _ZEROS_1
-        else:
-            output_nr = x._output_nr
-            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
-        node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
+        # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
+        # the hot path's, this one saves its nine lines)
+        node._next0, output_nr = x._gradient_edge()  # (edges in slots: EDGES_IN_SLOTS)
+        node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
         output = new_result(out_array, node)
         values = node._saved
