@@ -37,7 +37,7 @@ from minigrad import _warnings, errors
 from minigrad._dtype import backend_type_name, display_name, from_numpy_dtype, to_numpy_dtype
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
-from minigrad.autograd.overlap import partially_overlap, refuse_partial_overlap
+from minigrad.autograd.overlap import refuse_partial_overlap
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import fill
 from minigrad.ops.return_types import (
@@ -552,9 +552,7 @@ def _check_writable(target: TensorBase, value: TensorBase, inputs: Any, name: st
             name=name, old=list(target._array.shape), new=list(shape)))
     if target._array.shape == shape and has_internal_overlap(target._array):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
-    for tensor in inputs:
-        if partially_overlap(target._array, tensor._array):  # PyTorch's TensorIterator rule
-            raise RuntimeError(errors.PARTIAL_OVERLAP)
+    refuse_partial_overlap(target, tuple(inputs))  # (PyTorch's TensorIterator rule)
 
 
 def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None) -> None:
