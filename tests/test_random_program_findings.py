@@ -59,6 +59,50 @@ def test_second_output_without_history_is_named_by_its_index():
     assert str(excinfo.value) == NO_GRAPH.replace("element 0", "element 1")
 
 
+def test_backward_checks_an_empty_inputs_list_before_the_gradients_shape():
+    y = mg.ones(3, requires_grad=True) * 2
+    with pytest.raises(RuntimeError) as excinfo:
+        y.backward(mg.ones(4), inputs=[])
+    assert str(excinfo.value) == "`inputs` argument to `backward()` cannot be empty."
+
+
+def test_backward_checks_the_outputs_history_before_its_inputs():
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.zeros(3).sum().backward(inputs=[1])
+    assert str(excinfo.value) == NO_GRAPH
+
+
+@pytest.mark.parametrize("call", ["backward", "grad"])
+def test_a_gradient_of_another_dtype_is_cast_after_the_outputs_history_is_checked(call):
+    # Seed 190021584: casting the float32 gradient to the float64 output reads the gradient's
+    # history, here an error (a no_grad view whose base changed in place); PyTorch's engine
+    # casts after checking that the output has a history, which it has not.
+    x = mg.tensor([[-1.5], [0.0], [-1.0]], requires_grad=True)
+    total = x.sum()
+    with mg.no_grad():
+        gradient = total.view(-1)
+        gradient.neg_()
+    output = mg.zeros((1,), dtype=mg.float64) / 3
+    with pytest.raises(RuntimeError) as excinfo:
+        if call == "grad":
+            mg.autograd.grad(output, output, gradient, allow_unused=True)
+        else:
+            output.backward(gradient)
+    assert str(excinfo.value) == NO_GRAPH
+
+
+def test_grad_checks_its_inputs_before_casting_the_gradient():
+    x = mg.tensor([[-1.5], [0.0], [-1.0]], requires_grad=True)
+    total = x.sum()
+    with mg.no_grad():
+        gradient = total.view(-1)
+        gradient.neg_()
+    output = mg.ones(1, dtype=mg.float64, requires_grad=True) * 2
+    with pytest.raises(RuntimeError) as excinfo:
+        mg.autograd.grad(output, mg.zeros(1), gradient)
+    assert str(excinfo.value) == "One of the differentiated Tensors does not require grad"
+
+
 # ---- class 5: warnings -----------------------------------------------------------------------
 
 

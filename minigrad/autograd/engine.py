@@ -68,15 +68,19 @@ def backward(
         tensor([2., 4.])
     """
     roots = _as_list(tensors)
-    grads, _ = _root_gradients(roots, grad_tensors, create_graph)
-    retain = create_graph if retain_graph is None else retain_graph
     targets = None if inputs is None else _as_list(inputs)
+    # PyTorch's order: the inputs' count, the given gradients (its Python _make_grads), the
+    # flags, the outputs' history, the inputs, then the gradients' cast (its engine's).
     if targets is not None and not targets:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    given = _given_gradients(roots, grad_tensors)
+    retain = create_graph if retain_graph is None else retain_graph
+    retain, create_graph = _engine_flag(retain), _engine_flag(create_graph)
+    edges = _root_edges(roots)
     if targets is not None:
         _check_targets(targets)
-    retain, create_graph = _engine_flag(retain), _engine_flag(create_graph)
-    run_backward(roots, grads, retain, create_graph, targets, accumulate=True)
+    grads, _ = _seed_gradients(roots, given, create_graph)
+    run_backward(edges, grads, retain, create_graph, targets, accumulate=True)
 
 
 def grad(
@@ -102,16 +106,18 @@ def grad(
     """
     roots = _as_list(outputs)
     targets = _as_list(inputs)
-    # PyTorch's order: the outputs' gradients, then the outputs' history, then the inputs.
-    grads, given = _root_gradients(roots, grad_outputs, create_graph)
+    # PyTorch's order: the given gradients, the flags, the outputs' history, the inputs, then
+    # the gradients' cast.
+    given = _given_gradients(roots, grad_outputs)
     retain = create_graph if retain_graph is None else retain_graph
     retain, create_graph = _engine_flag(retain), _engine_flag(create_graph)
-    _root_edges(roots)
+    edges = _root_edges(roots)
     _check_targets(targets)
     for tensor in targets:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    captured = run_backward(roots, grads, retain, create_graph, targets, accumulate=False)
+    grads, given = _seed_gradients(roots, given, create_graph)
+    captured = run_backward(edges, grads, retain, create_graph, targets, accumulate=False)
     seeds = _Seeds(grads, given)
     results = []
     for index, (tensor, value) in enumerate(zip(targets, captured)):
@@ -207,12 +213,10 @@ def _as_list(values: Any) -> list[TensorBase]:
     return [values] if isinstance(values, TensorBase) else list(values)
 
 
-def _root_gradients(
-    roots: list[TensorBase], given: Any, create_graph: bool
-) -> tuple[list[Any], list[TensorBase | None]]:
-    """The gradient each root starts with: the one given, or 1 for a one-element root.
+def _given_gradients(roots: list[TensorBase], given: Any) -> list[TensorBase | None]:
+    """The gradients given for ``roots``, checked as PyTorch's ``_make_grads`` checks them.
 
-    Also the given gradients as tensors in the roots' dtypes (None where none was given).
+    None stands for a gradient not given (1 for a one-element root that requires grad).
     """
     if given is None:
         given = [None] * len(roots)
@@ -220,32 +224,46 @@ def _root_gradients(
         given = [given]
     else:  # (PyTorch's tuple(): "'int' object is not iterable"; a string's characters)
         given = tuple(given)
-    # PyTorch checks the pairs it can zip first (its Python _make_grads), the counts after.
-    grads = []
-    tensors: list[TensorBase | None] = []
+    # PyTorch checks the pairs it can zip first, the counts after.
     for index, (root, grad) in enumerate(zip(roots, given)):
         if not isinstance(root, TensorBase):
             raise AssertionError(errors.OUTPUT_NOT_TENSOR)
-        if grad is not None and not isinstance(grad, TensorBase):
+        if grad is None:
+            # Only an output that requires grad is checked here; one without history fails
+            # later, with "element i of tensors does not require grad".
+            if root._array.size != 1 and root.requires_grad:
+                raise RuntimeError(errors.IMPLICIT_GRAD_NOT_SCALAR)
+        elif not isinstance(grad, TensorBase):
             raise TypeError(
                 "gradients can be either Tensors or None, but got "
                 f"{errors.python_type_name(grad)}"
             )
+        elif grad._array.shape != root._array.shape:
+            raise RuntimeError(
+                errors.grad_shape_mismatch(index, grad._array.shape, root._array.shape)
+            )
+    if len(given) != len(roots):
+        raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
+    return list(given)
+
+
+def _seed_gradients(
+    roots: list[TensorBase], given: list[TensorBase | None], create_graph: bool
+) -> tuple[list[Any], list[TensorBase | None]]:
+    """The gradient each root starts with: the one given, or 1 for a one-element root.
+
+    Also the given gradients as tensors in the roots' dtypes (None where none was given).
+    """
+    grads: list[Any] = []
+    tensors: list[TensorBase | None] = []
+    for root, grad in zip(roots, given):
         if grad is None:
-            # Only an output that requires grad is checked here; one without history fails
-            # next, with "element i of tensors does not require grad" (PyTorch's order).
-            if root._array.size != 1 and root.requires_grad:
-                raise RuntimeError(errors.IMPLICIT_GRAD_NOT_SCALAR)
             seed = np.ones_like(root._array)
             # With create_graph, backward formulas run on tensors: their views of the seed
             # are then tensors' views, as PyTorch's.
             grads.append(_as_tensor(seed) if create_graph else seed)
             tensors.append(None)
             continue
-        if grad._array.shape != root._array.shape:
-            raise RuntimeError(
-                errors.grad_shape_mismatch(index, grad._array.shape, root._array.shape)
-            )
         if grad._array.dtype != root._array.dtype:
             # The engine works in the output's dtype: backward formulas and the fitting of
             # their results rely on it. PyTorch casts with ``to`` in the caller's grad mode
@@ -253,8 +271,6 @@ def _root_gradients(
             grad = grad.to(root.dtype)
         grads.append(grad if create_graph else grad._array)
         tensors.append(grad)
-    if len(given) != len(roots):
-        raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
     return grads, tensors
 
 
@@ -276,20 +292,19 @@ class _Targets:
 
 
 def run_backward(
-    roots: Sequence[TensorBase],
+    edges: Sequence[tuple[Node, int]],
     root_grads: Sequence[Any],
     retain_graph: bool,
     create_graph: bool,
     inputs: Sequence[TensorBase] | None = None,
     accumulate: bool = True,
 ) -> list[Any]:
-    """Propagate ``root_grads`` from ``roots`` through the graph (the engine's core).
+    """Propagate ``root_grads`` along the roots' gradient ``edges`` (the engine's core).
 
     Without ``inputs`` every leaf reached accumulates its gradient. With ``inputs`` only the
     part of the graph that leads to them runs, and their gradients are returned (and, with
     ``accumulate``, added to their ``.grad``).
     """
-    edges = _root_edges(roots)
     if inputs is not None and accumulate:
         # PyTorch: backward's inputs retain their gradient (for good: ``retains_grad`` stays
         # True); a leaf's retain_grad() does nothing, and one that does not require grad raises.
