@@ -760,7 +760,14 @@ def _fits_an_overload(
         bound = {_piece_name(piece): value for piece, value in zip(positional, args)}
         if (len(positional) == 1 and positional[0].startswith("tuple of ints ")
                 and len(args) > 1 and not kwargs and _accepts(args[0], "int")):
-            return True  # its ints given one by one (``x.squeeze(0, 1)``): the rest is checked
+            # Its ints given one by one (``x.squeeze(0, 1)``): the rest is checked later, by
+            # the unpacking, whose complaint is the parser's own if no other overload takes
+            # that many arguments (``x.var(0, None, True)`` is the listing).
+            others = [(fewest, most) for other, fewest, most in overloads if other != listing]
+            if all(_accepts(a, "int") for a in args) or not any(
+                    fewest <= len(args) <= most for fewest, most in others):
+                return True
+            continue
         if len(args) > len(positional) or not kwargs.keys() <= by_name.keys() - bound.keys():
             continue
         bound.update(kwargs)

@@ -984,9 +984,12 @@ def moments_dtype(functions: str) -> str:
     return f"{functions} only support floating point and complex dtypes"
 
 
-def unbiased_and_correction(function: str) -> str:
-    """``var``/``std`` given both the legacy ``unbiased`` flag and ``correction``."""
-    return f"{function}(): cannot give both 'unbiased' and 'correction'"
+def moments_arguments_fit_no_overload(function: str) -> str:
+    """``var``/``std`` arguments none of PyTorch's overloads takes (``unbiased=None`` ...).
+
+    The argument-check wrapper replaces it with the parser's listing.
+    """
+    return f"{function}() received an invalid combination of arguments"
 
 
 def empty_reduction_dim(function: str, axis: int) -> str:

@@ -1403,13 +1403,15 @@ class Tensor(TensorBase):
         """Product of all elements, or over ``dim``."""
         return reduction.prod(self, dim, keepdim, dtype=dtype)
 
-    def var(self, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
-            correction: float | None = None) -> Tensor:
+    def var(self, dim: Any = _arguments.NOT_GIVEN, unbiased: bool = _arguments.NOT_GIVEN,
+            keepdim: bool = _arguments.NOT_GIVEN, *,
+            correction: float | None = _arguments.NOT_GIVEN) -> Tensor:
         """Variance over ``dim`` (all elements if None), dividing by ``n - correction``."""
         return reduction.var(self, dim, unbiased, keepdim, correction=correction)
 
-    def std(self, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
-            correction: float | None = None) -> Tensor:
+    def std(self, dim: Any = _arguments.NOT_GIVEN, unbiased: bool = _arguments.NOT_GIVEN,
+            keepdim: bool = _arguments.NOT_GIVEN, *,
+            correction: float | None = _arguments.NOT_GIVEN) -> Tensor:
         """Standard deviation over ``dim`` (all elements if None)."""
         return reduction.std(self, dim, unbiased, keepdim, correction=correction)
 

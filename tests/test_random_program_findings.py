@@ -1903,3 +1903,33 @@ def test_cross_entropy_of_probabilities_over_no_classes(reduction, smoothing):
     loss = mg.nn.functional.cross_entropy(t1, t1, label_smoothing=smoothing, reduction=reduction)
     expected = {"mean": "nan", "sum": "-0.0", "none": "[-0.0, -0.0, -0.0]"}[reduction]
     assert str(loss.tolist()) == expected and loss.grad_fn.name() == "NegBackward0"
+
+
+# ---- var and std: the overload PyTorch's parser picks shows in the node ----------------------
+
+
+@pytest.mark.parametrize(("call", "correction"), [
+    (lambda x: x.var(), None),
+    (lambda x: x.var(None), 1),
+    (lambda x: x.var(dim=None, keepdim=True), 1),
+    (lambda x: x.var(0, correction=None), None),
+    (lambda x: mg.std_mean(x, dim=None)[0], 1),
+    (lambda x: mg.var_mean(x, 0, correction=None)[0], None),
+    (lambda x: x.std(None, False), 0),
+])
+def test_var_and_std_show_the_correction_of_the_overload_they_bind(call, correction):
+    x = mg.tensor([[1.0, 2.0, 4.0], [0.5, 0.25, 3.0]], requires_grad=True)
+    assert call(x).grad_fn._saved_correction == correction
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: x.var(unbiased=True, keepdim=True),
+    lambda x: x.var(True, unbiased=False),
+    lambda x: x.std(unbiased=None),
+    lambda x: mg.var(x, 0, None),
+])
+def test_var_and_std_arguments_no_overload_takes_are_the_parsers_error(call):
+    x = mg.tensor([[1.0, 2.0, 4.0], [0.5, 0.25, 3.0]], requires_grad=True)
+    with pytest.raises(TypeError, match=r"^(var|std)\(\) received an invalid combination of "
+                                        r"arguments - got \(.*but expected one of:\n \* \("):
+        call(x)

@@ -512,21 +512,17 @@ def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: bool, correc
 
     ``dtype_names``: the functions PyTorch's message for an integer input names.
     """
+    if isinstance(dim, bool):  # var(False): the (unbiased) overload, by position
+        if unbiased is not _arguments.NOT_GIVEN:
+            raise TypeError(errors.moments_arguments_fit_no_overload(name))
+        dim, unbiased = _arguments.NOT_GIVEN, dim
+    given_correction = _correction_shown(dim, unbiased, keepdim, correction, name)
     array = operand(input)
     if array.dtype.kind != "f":
         raise RuntimeError(errors.moments_dtype(dtype_names))
-    if isinstance(dim, bool):  # var(False): the unbiased flag given positionally
-        dim, unbiased = None, dim
-    if unbiased is not None and correction is not None:
-        raise TypeError(errors.unbiased_and_correction(name))
-    # As PyTorch's node shows it: None from its (dim=None, *, correction=None) overload, the
-    # one a call without dim and unbiased takes (explicit None arguments cannot be told apart
-    # from absent ones here: ``var(x, None)`` shows None where PyTorch shows 1).
-    if correction is not None or (unbiased is None and dim is None):
-        given_correction = correction
-    else:
-        given_correction = 1 if unbiased is None else int(unbiased)
-    if correction is None:
+    dim = None if dim is _arguments.NOT_GIVEN else dim
+    keepdim = False if keepdim is _arguments.NOT_GIVEN else keepdim
+    if correction is _arguments.NOT_GIVEN or correction is None:
         correction = 0 if unbiased is False else 1
     axes = reduced_dims(dim, array.ndim)
     count = _count(array.shape, axes)
@@ -537,8 +533,29 @@ def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: bool, correc
     return Moments(axes, correction, bool(keepdim), grad_rule, dim, given_correction)
 
 
-def var(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: float | None = None) -> Any:
+def _correction_shown(dim: Any, unbiased: Any, keepdim: Any, correction: Any, name: str) -> Any:
+    """The correction as PyTorch's node shows it, from the overload the arguments select.
+
+    PyTorch binds var and std to ``(dim, unbiased=True, keepdim=False)``, ``(dim=None, *,
+    correction=None, keepdim=False)`` or ``(unbiased=True)``, the first that fits: a ``dim``
+    without ``correction`` takes the first (correction 1, even for ``dim=None``), a call with
+    neither ``dim`` nor ``unbiased`` the second (the correction as given, None if not). A call
+    that fits none is a TypeError (its argument-check wrapper gives the parser's listing).
+    """
+    not_given = _arguments.NOT_GIVEN
+    if unbiased is not_given:
+        if correction is not_given:
+            return None if dim is not_given else 1
+        return correction
+    if unbiased is None or correction is not not_given or (
+            dim is not_given and keepdim is not not_given):
+        raise TypeError(errors.moments_arguments_fit_no_overload(name))
+    return int(unbiased)
+
+
+def var(input: Any, dim: Any = _arguments.NOT_GIVEN, unbiased: bool = _arguments.NOT_GIVEN,
+        keepdim: bool = _arguments.NOT_GIVEN, *,
+        correction: float | None = _arguments.NOT_GIVEN) -> Any:
     """Variance over ``dim`` (all elements if None), dividing by ``n - correction``.
 
     ``correction`` defaults to 1 (Bessel's correction); ``unbiased=False`` means 0.
@@ -553,8 +570,9 @@ def var(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool
     return Var.apply(input, moments)
 
 
-def std(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: float | None = None) -> Any:
+def std(input: Any, dim: Any = _arguments.NOT_GIVEN, unbiased: bool = _arguments.NOT_GIVEN,
+        keepdim: bool = _arguments.NOT_GIVEN, *,
+        correction: float | None = _arguments.NOT_GIVEN) -> Any:
     """Standard deviation: the square root of ``var`` with the same arguments.
 
     Example:

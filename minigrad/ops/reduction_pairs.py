@@ -100,8 +100,9 @@ class StdMean(Op):
         return _sum_given(from_std, from_mean), None
 
 
-def var_mean(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
-             *, correction: float | None = None) -> tuple[Any, Any]:
+def var_mean(input: Any, dim: Any = _arguments.NOT_GIVEN, unbiased: bool = _arguments.NOT_GIVEN,
+             keepdim: bool = _arguments.NOT_GIVEN, *,
+             correction: float | None = _arguments.NOT_GIVEN) -> tuple[Any, Any]:
     """``(var(input, ...), mean(input, ...))`` over ``dim``, from one node.
 
     The arguments are ``var``'s. Returns a plain tuple, as PyTorch's.
@@ -117,8 +118,9 @@ def var_mean(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim:
     return VarMean.apply(input, moments)
 
 
-def std_mean(input: Any, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
-             *, correction: float | None = None) -> tuple[Any, Any]:
+def std_mean(input: Any, dim: Any = _arguments.NOT_GIVEN, unbiased: bool = _arguments.NOT_GIVEN,
+             keepdim: bool = _arguments.NOT_GIVEN, *,
+             correction: float | None = _arguments.NOT_GIVEN) -> tuple[Any, Any]:
     """``(std(input, ...), mean(input, ...))`` over ``dim``, from one node.
 
     Example:
