@@ -122,6 +122,26 @@ def test_anomaly_mode_without_a_recorded_forward_says_so():
     )
 
 
+def test_a_leafs_accumulator_forgets_the_stack_of_its_own_anomaly_backward():
+    # Seed 191055478: the accumulator made for the leaf's own backward in anomaly mode dies
+    # with it in PyTorch; the one `x.sum()` makes outside anomaly mode has no stack.
+    x = mg.tensor([[0.0, -1.5, 3.0]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with mg.autograd.detect_anomaly():
+            x.backward(mg.ones_like(x))
+    x.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(0.5))
+    total = x.sum()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mg.autograd.detect_anomaly(), pytest.raises(RuntimeError):
+            total.backward()
+    assert str(caught[1].message).startswith(
+        "Error detected in torch::autograd::AccumulateGrad. No forward pass information "
+        "available."
+    )
+
+
 def test_anomaly_mode_names_the_node_whose_backward_made_the_failing_one():
     # Random program seed 49006721: the failing DivBackward0 was made by the first backward's
     # DivBackward0 (create_graph): a second warning, after two newlines, shows that one's stack.

@@ -33,8 +33,14 @@ _state = _AnomalyState()
 _evaluating = threading.local()
 
 
+# Whether anomaly mode was ever on in this process: only then can a node have a stack.
+ever_enabled = False
+
+
 def _set_state(enabled: bool, check_nan: bool) -> None:
+    global ever_enabled
     _state.enabled, _state.check_nan = enabled, check_nan
+    ever_enabled = ever_enabled or enabled
     debug_switches.switches.anomaly = enabled  # anomaly mode also tracks in-place writes
     debug_switches.refresh()
 
@@ -131,7 +137,7 @@ def remember_creation(node: Any) -> None:
         renew_accumulator(next_node, node)
 
 
-def renew_accumulator(accumulator: Any, new_holder: Any = None) -> None:
+def renew_accumulator(accumulator: Any, new_holder: Any = None) -> bool:
     """Give a leaf's accumulator without a stack the stack of now, if PyTorch would make it now.
 
     A PyTorch leaf holds its accumulator weakly: it lives while some graph's edge holds it,
@@ -140,21 +146,48 @@ def renew_accumulator(accumulator: Any, new_holder: Any = None) -> None:
     made outside anomaly mode has no stack: when no node but ``new_holder`` has an edge to
     it, it takes the stack PyTorch's new one would have. (It walks the collector's referrers,
     so only for accumulators without a stack, in anomaly mode. One that has a stack keeps it
-    where PyTorch's new one would show a later call, or none outside anomaly mode.)
+    where PyTorch's new one would show a later call; ``release_accumulators`` clears it when
+    PyTorch's would have died.) Returns whether it gave one.
     """
-    from minigrad.autograd.graph import AccumulateGrad, Node  # (graph imports this module)
+    from minigrad.autograd.graph import AccumulateGrad  # (graph imports this module)
 
     if type(accumulator) is not AccumulateGrad or accumulator._forward_stack is not None:
-        return
+        return False
+    if _held_by_a_node(accumulator, new_holder):
+        return False  # a graph holds it: PyTorch's is this one, without a stack
+    _stamp(accumulator)
+    return True
+
+
+def release_accumulators(nodes: list[Any]) -> None:
+    """After a backward: the roots' accumulators (``nodes``) that nothing holds lose their stack.
+
+    PyTorch's accumulator of a leaf backward started from dies with that backward unless a
+    graph holds it, and the next op makes a new one, without a stack outside anomaly mode.
+    (The collector's referrers are walked only for an accumulator that has a stack.)
+    """
+    from minigrad.autograd.graph import AccumulateGrad  # (graph imports this module)
+
+    for node in nodes:
+        if (type(node) is AccumulateGrad and node._forward_stack is not None
+                and not _held_by_a_node(node, None)):
+            node._forward_stack = None
+            node._anomaly_parent = None
+
+
+def _held_by_a_node(accumulator: Any, new_holder: Any) -> bool:
+    """Whether a node other than ``new_holder`` has an edge to ``accumulator``."""
+    from minigrad.autograd.graph import Node  # (graph imports this module)
+
     # A node holds its edges in slots (one or two inputs) or in its ``_next_nodes`` tuple.
     for referrer in gc.get_referrers(accumulator):
         if isinstance(referrer, Node) and referrer is not new_holder:
-            return  # a graph holds it: PyTorch's is this one, without a stack
+            return True
         if type(referrer) is tuple:
             for owner in gc.get_referrers(referrer):
                 if owner is not new_holder and getattr(owner, "_next_nodes", None) is referrer:
-                    return
-    _stamp(accumulator)
+                    return True
+    return False
 
 
 def _stamp(node: Any) -> None:

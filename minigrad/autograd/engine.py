@@ -330,6 +330,8 @@ def run_backward(
             _execute(graph, buffers, retain_graph, create_graph, targets)
         finally:
             restore(token)
+            if anomaly.ever_enabled:  # (else no node has a stack)
+                anomaly.release_accumulators([node for node, _ in edges])
     return [] if targets is None else targets.captured
 
 
