@@ -1953,3 +1953,37 @@ def test_var_and_std_arguments_no_overload_takes_are_the_parsers_error(call):
     with pytest.raises(TypeError, match=r"^(var|std)\(\) received an invalid combination of "
                                         r"arguments - got \(.*but expected one of:\n \* \("):
         call(x)
+
+
+# ---- grad: a result that views a given gradient ----------------------------------------------
+
+
+def test_grad_result_viewing_a_given_gradient_that_is_a_view_has_its_values():
+    # Seed 192022754: the gradient given for a reshape of a diagonal is the diagonal itself;
+    # the result views it, so it views the diagonal's base with the diagonal's strides (read
+    # against the view's own buffer, its second element was memory after the tensor).
+    x = mg.tensor([[-1.5, 0.5], [2.0, -1.5]], requires_grad=True)
+    diagonal = x.diagonal()
+    (result,) = mg.autograd.grad(diagonal.reshape(-1), diagonal, diagonal)
+    assert values(result) == [-1.5, -1.5]
+    assert result._base is x
+    assert result.stride() == (3,)
+    (result,) = mg.autograd.grad(diagonal.unsqueeze(0), diagonal, x.detach().t()[1:])
+    assert values(result) == [0.5, -1.5]
+    assert result.stride() == (2,)
+
+
+# ---- a 0-d leaf's first gradient -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("expression", "versions"), [
+    ("x * y", (0, 0)), ("x - y", (1, 0)), ("(x * 2) + y", (0, 1)), ("(x + y) * 2", (1, 0)),
+    ("x.exp() * y", (0, 0)), ("x + y", (1, 1)),
+])
+def test_a_0d_leafs_first_gradient_is_taken_or_copied_as_pytorch_does(expression, versions):
+    # Seed 192062522: a fresh 0-d gradient becomes .grad (version 0), one that another leaf
+    # also gets is copied into .grad (version 1); numpy's 0-d results are scalars, which
+    # minigrad always copied.
+    x, y = mg.ones((), requires_grad=True), mg.ones((), requires_grad=True)
+    eval(expression).backward()
+    assert (x.grad._version, y.grad._version) == versions

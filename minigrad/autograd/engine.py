@@ -171,7 +171,8 @@ class _Seeds:
                     owner = self.owners[index] = _as_tensor(seed)
                 if value is seed:
                     return owner
-                return _no_grad_view(owner, value)
+                # (a given gradient that is a view: the result views its base, as PyTorch's)
+                return _no_grad_view(owner if owner._base is None else owner._base, value)
         base = getattr(value, "base", None)
         if type(base) is np.ndarray and base.base is None:
             owner = self.bases.get(id(base))

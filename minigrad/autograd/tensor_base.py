@@ -277,6 +277,10 @@ class TensorBase:
             elif isinstance(grad, TensorBase):
                 meta.grad = grad if meta.grad is None else meta.grad + grad
             elif meta.grad is None:
+                if owned and isinstance(grad, np.generic):
+                    # A 0-d formula's result numpy gave as a scalar: as fresh as an array
+                    # (PyTorch steals its 0-d tensor: version 0, where a copy has 1).
+                    grad = np.asarray(grad)
                 if owned and _stealable(grad, self._array):
                     # (at the version of the in-place sums that made it, as PyTorch's buffer)
                     counter = grad_versions.counter_of(grad)
