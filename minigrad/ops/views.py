@@ -483,7 +483,11 @@ def transpose(input: Any, dim0: int, dim1: int) -> Any:
         minigrad.Size([4, 3, 2])
     """
     ndim = operand(input).ndim
-    wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)  # (checked; kept as given)
+    # (the common call, two ints in range, without wrap_dim's calls; a 0-d tensor's 0 and -1
+    # take them too)
+    if not (type(dim0) is int and type(dim1) is int and -ndim <= dim0 < ndim
+            and -ndim <= dim1 < ndim):
+        wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)  # (checked; kept as given)
     return Transpose.apply(input, dim0, dim1)
 
 
