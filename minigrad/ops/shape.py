@@ -89,14 +89,19 @@ def cat(tensors: Any, dim: int = 0) -> Any:
     kept = list(enumerate(arrays)) if skipped is None else [
         (i, a) for i, (a, skip) in enumerate(zip(arrays, skipped)) if not skip]
     first = kept[0][1]
-    axis = wrap_dim(dim, first.ndim)
+    shape = first.shape
+    ndim = len(shape)
+    # (the common call, an int dim in range, without wrap_dim's call)
+    axis = dim % ndim if type(dim) is int and -ndim <= dim < ndim else wrap_dim(dim, ndim)
     for position, array in kept[1:]:
-        if array.ndim != first.ndim:
-            raise RuntimeError(errors.cat_dims_mismatch(first.ndim, array.ndim))
-        for d in range(first.ndim):
-            if d != axis and array.shape[d] != first.shape[d]:
+        if array.shape == shape:  # (the common case: nothing to compare size by size)
+            continue
+        if array.ndim != ndim:
+            raise RuntimeError(errors.cat_dims_mismatch(ndim, array.ndim))
+        for d in range(ndim):
+            if d != axis and array.shape[d] != shape[d]:
                 raise RuntimeError(
-                    errors.cat_sizes_mismatch(axis, first.shape[d], array.shape[d], position))
+                    errors.cat_sizes_mismatch(axis, shape[d], array.shape[d], position))
     # (dim as given: the node shows it so)
     return _with_inputs(Cat, len(tensors)).apply(*tensors, dim, _common_dtype(arrays))
 
@@ -168,10 +173,11 @@ def stack(tensors: Any, dim: int = 0) -> Any:
     tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError(errors.STACK_EMPTY)
-    arrays = [operand(t) for t in tensors]
+    arrays = [t._array for t in tensors]  # (all tensors: checked by _tensor_list)
+    shape = arrays[0].shape
     for position, array in enumerate(arrays[1:], start=1):
-        if array.shape != arrays[0].shape:
-            raise RuntimeError(errors.stack_sizes(arrays[0].shape, array.shape, position))
+        if array.shape != shape:
+            raise RuntimeError(errors.stack_sizes(shape, array.shape, position))
     ndim = arrays[0].ndim + 1
     if not -ndim <= dim < ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
@@ -524,5 +530,10 @@ def _legacy_skipped(arrays: list[np.ndarray]) -> list[bool] | None:
 
     Which arrays are skipped; None if none is (the common case).
     """
+    for array in arrays:
+        if array.shape == (0,):
+            break
+    else:
+        return None  # (the common case: no 1-D empty array, one loop and no list)
     skipped = [a.shape == (0,) for a in arrays]
-    return None if all(skipped) or not any(skipped) else skipped
+    return None if all(skipped) else skipped
