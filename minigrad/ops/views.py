@@ -794,7 +794,12 @@ def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
         minigrad.Size([2, 12])
     """
     shape = operand(input).shape
-    start, end = wrap_dim(start_dim, len(shape)), wrap_dim(end_dim, len(shape))
+    ndim = len(shape)
+    if type(start_dim) is int and type(end_dim) is int and -ndim <= start_dim < ndim and (
+            -ndim <= end_dim < ndim):  # (the common call, without wrap_dim's two calls)
+        start, end = start_dim % ndim, end_dim % ndim
+    else:
+        start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
     if start > end:
         raise RuntimeError(errors.FLATTEN_START_AFTER_END)
     if not shape:
