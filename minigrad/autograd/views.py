@@ -211,10 +211,14 @@ class ViewOp(Op):
                         None)
                     make_view(result, x, step, None)
                     return result
-                # 3. the edge: the producer (and which of its outputs), or the leaf's
-                # accumulator; backward's gradient has the view's shape, not the input's
+                # 3. the edge: the producer (and which of its outputs; ``x``'s history is
+                # current, so it is read as it is), or the leaf's accumulator; backward's
+                # gradient has the view's shape, not the input's
                 node._sequence_nr = _next_sequence_nr()
-                x_node, output_nr = x._gradient_edge()
+                if x_node is None:
+                    x_node, output_nr = x._gradient_edge()
+                else:
+                    output_nr = x._output_nr
                 node._next_nodes = (x_node,)
                 node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
                 shape = array.shape
