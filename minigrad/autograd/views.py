@@ -65,8 +65,6 @@ class ViewInfo:
         "created_in_no_grad",
         "created_in_inference",
         "multi_output_name",
-        "grad_fn_name",
-        "output_nr",
     )
 
     def __init__(
@@ -75,8 +73,6 @@ class ViewInfo:
         version: int,
         created_in_no_grad: bool,
         multi_output_name: str | None,
-        grad_fn_name: str | None = None,
-        output_nr: int = 0,
         created_in_inference: bool = False,
     ) -> None:
         self.steps = steps
@@ -84,9 +80,6 @@ class ViewInfo:
         self.created_in_no_grad = created_in_no_grad
         self.created_in_inference = created_in_inference  # also created_in_no_grad
         self.multi_output_name = multi_output_name  # "Split" for outputs of split/chunk
-        # The view's own node when it was made: PyTorch's messages name it ("Output 1 of Unbind").
-        self.grad_fn_name = grad_fn_name
-        self.output_nr = output_nr
 
     def regenerate(self, base: TensorBase, grad_fn: Node | None, output_nr: int) -> Node:
         """A fresh ``grad_fn`` for the view: "take my region of the base's gradient".
@@ -283,13 +276,7 @@ def new_view(
     view._base = source
     # PyTorch's creation meta: made under no_grad (or in inference mode), or none at all
     view._view = ViewInfo(
-        (step,),
-        counter.version,
-        not recording,
-        None,
-        None if grad_fn is None else grad_fn._name,  # (the node's name(), read directly)
-        0,
-        not recording and inference._state.enabled,
+        (step,), counter.version, not recording, None, not recording and inference._state.enabled
     )
     return view
 
@@ -327,16 +314,7 @@ def make_view(
             multi = source_view.multi_output_name
     if switches.guarded:  # debugging hook: a view of a guarded buffer inherits its flag
         guard.note_view(view._array)
-    grad_fn = view._grad_fn
-    view._view = ViewInfo(
-        steps,
-        counter.version,
-        no_grad,
-        multi,
-        None if grad_fn is None else grad_fn.name(),
-        view._output_nr,
-        in_inference,
-    )
+    view._view = ViewInfo(steps, counter.version, no_grad, multi, in_inference)
 
 
 def alias_of(tensor: TensorBase) -> TensorBase:
