@@ -35,6 +35,8 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops.strides import element_strides, strided
 
 _new = object.__new__
+_ndarray = np.ndarray
+_grad_state = grad_mode._state  # (this thread's grad mode: a thread-local object)
 
 # One step: (view op, its options, which output for multi-output ops or None).
 ViewStep = tuple[type["ViewOp"], tuple[Any, ...], "int | None"]
@@ -180,9 +182,9 @@ class ViewOp(Op):
             array = x._array
         step = (cls, options, None)
         if _modes_on:
-            if not grad_mode._state.enabled:
+            if not _grad_state.enabled:
                 raw = cls.forward(NO_GRAD_CTX, array, *options)
-                if type(raw) is np.ndarray:  # (one view: the common case)
+                if type(raw) is _ndarray:  # (one view: the common case)
                     return new_view(raw, None, x, step, False)
                 return _as_views(
                     tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw), x, step)
