@@ -145,12 +145,18 @@ class Stack(Op):
         *arrays, dim, dtype = args
         if ctx is not NO_GRAD_CTX:  # (the options only backward needs)
             ctx.dim, ctx.count = dim, len(arrays)
-        # np.stack's own steps (its dispatch layer costs more than they do): a new axis at
-        # ``dim`` in each input, then one concatenate along it
-        axis = dim % (arrays[0].ndim + 1)
-        new_axis = (slice(None),) * axis + (None,)
-        result = np.concatenate(
-            [array[new_axis] for array in arrays], axis=axis, dtype=dtype, casting="unsafe")
+        # As PyTorch's stack: a cat along ``dim`` with that dim split in two (the inputs one
+        # after the other, each its size), or for a new last dim, np.stack's own steps (its
+        # dispatch layer costs more than they do): a new axis in each input, one concatenate
+        shape = arrays[0].shape
+        axis = dim % (len(shape) + 1)
+        if axis < len(shape):
+            result = np.concatenate(arrays, axis=axis, dtype=dtype, casting="unsafe").reshape(
+                (*shape[:axis], len(arrays), *shape[axis:]))
+        else:
+            new_axis = (slice(None),) * axis + (None,)
+            result = np.concatenate(
+                [array[new_axis] for array in arrays], axis=axis, dtype=dtype, casting="unsafe")
         # Laid out here, where dim is known: PyTorch's stack is a cat (_layout.stacked_result)
         return stacked_result(result, arrays, axis)
 
