@@ -484,13 +484,16 @@ def checking_arguments(
 def _types(args: tuple[Any, ...], given: int) -> Any:
     """The key of a positional call's types in ``checking_arguments``'s ``passed``.
 
-    The type itself for one argument, a pair for two (``tuple(map(type, args))`` costs ~0.3 us
-    more than writing them out, a third of a recorded ``minigrad.exp(a)``'s checks).
+    The type itself for one argument, a pair for two, a triple for three (a method with two
+    options: ``x.transpose(0, 1)``) (``tuple(map(type, args))`` costs ~0.3 us more than
+    writing them out, a third of a recorded ``minigrad.exp(a)``'s checks).
     """
     if given == 1:
         return type(args[0])
     if given == 2:
         return type(args[0]), type(args[1])
+    if given == 3:
+        return type(args[0]), type(args[1]), type(args[2])
     return tuple(map(type, args))
 
 

@@ -554,7 +554,7 @@ def _linear_graph(kind: str, bias_grad: bool, x_shape: tuple[int, ...],
         info = view._view
         seen += [view._base is w, view._version_counter() is w._version_counter(),
                  (info.steps, info.synced_version, info.created_in_no_grad,
-                  info.multi_output_name, info.grad_fn_name, info.output_nr)]
+                  info.multi_output_name, info.created_in_inference)]
     y.sum().backward()
     seen += [None if t.grad is None else _array(t.grad.numpy()) for t in (x, w, b)]
     return seen

@@ -31,8 +31,12 @@ from minigrad.autograd.record import (
     record,
     untracked,
 )
-from minigrad.autograd.tensor_base import TensorBase, new_result
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops.strides import element_strides, strided
+
+_new = object.__new__
+_ndarray = np.ndarray
+_grad_state = grad_mode._state  # (this thread's grad mode: a thread-local object)
 
 # One step: (view op, its options, which output for multi-output ops or None).
 ViewStep = tuple[type["ViewOp"], tuple[Any, ...], "int | None"]
@@ -63,8 +67,6 @@ class ViewInfo:
         "created_in_no_grad",
         "created_in_inference",
         "multi_output_name",
-        "grad_fn_name",
-        "output_nr",
     )
 
     def __init__(
@@ -73,8 +75,6 @@ class ViewInfo:
         version: int,
         created_in_no_grad: bool,
         multi_output_name: str | None,
-        grad_fn_name: str | None = None,
-        output_nr: int = 0,
         created_in_inference: bool = False,
     ) -> None:
         self.steps = steps
@@ -82,9 +82,6 @@ class ViewInfo:
         self.created_in_no_grad = created_in_no_grad
         self.created_in_inference = created_in_inference  # also created_in_no_grad
         self.multi_output_name = multi_output_name  # "Split" for outputs of split/chunk
-        # The view's own node when it was made: PyTorch's messages name it ("Output 1 of Unbind").
-        self.grad_fn_name = grad_fn_name
-        self.output_nr = output_nr
 
     def regenerate(self, base: TensorBase, grad_fn: Node | None, output_nr: int) -> Node:
         """A fresh ``grad_fn`` for the view: "take my region of the base's gradient".
@@ -170,17 +167,28 @@ class ViewOp(Op):
     def apply(cls, x: Any, *options: Any) -> Any:
         """Run the view op and make its outputs views of ``x``'s base.
 
-        The common call takes a fast branch: one view of a tensor whose history is current (not
-        a view, or a view whose base has not changed since), with no mode watching recording
-        (``debug_switches.modes_on``). It does ``record``'s steps for an op that saves nothing
-        and keeps its input's dtype: the node, its one edge, the input's shape for backward,
-        the output. Every other call takes ``record``, which does the same in general.
+        The common calls take a fast branch. With no mode watching recording
+        (``debug_switches.modes_on``): one view of a tensor whose history is current (not a
+        view, or a view whose base has not changed since) does ``record``'s steps for an op
+        that saves nothing and keeps its input's dtype: the node, its one edge, the input's
+        shape for backward, the output. Under ``no_grad`` nothing is recorded and ``x``'s
+        history is not read (PyTorch does not read it either: a multi-output view whose base
+        changed may still be viewed there). Either way the output is made a view by
+        ``new_view``. Every other call takes ``record``, which does the same in general.
         """
         array = x._array
         if not array.size:  # (rare: an empty tensor)
             _keep_strides_of_empty(x)
             array = x._array
-        if not _modes_on and cls.multi_output is None and len(options) < _SHARED - 1 and (
+        step = (cls, options, None)
+        if _modes_on:
+            if not _grad_state.enabled:
+                raw = cls.forward(NO_GRAD_CTX, array, *options)
+                if type(raw) is _ndarray:  # (one view: the common case)
+                    return new_view(raw, None, x, step, False)
+                return _as_views(
+                    tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw), x, step)
+        elif cls.multi_output is None and len(options) < _SHARED - 1 and (
             x._base is None or x._view.synced_version == x._counter.version
         ):
             x_node = x._grad_fn
@@ -196,42 +204,36 @@ class ViewOp(Op):
                     result = _connect(
                         cls, node, (x, *options), [array, *options], raw, node.needs_input_grad,
                         None)
-                else:
-                    # 3. the edge: the producer (and which of its outputs), or the leaf's
-                    # accumulator; backward's gradient has the view's shape, not the input's
-                    node._sequence_nr = _next_sequence_nr()
+                    make_view(result, x, step, None)
+                    return result
+                # 3. the edge: the producer (and which of its outputs; ``x``'s history is
+                # current, so it is read as it is), or the leaf's accumulator; backward's
+                # gradient has the view's shape, not the input's
+                node._sequence_nr = _next_sequence_nr()
+                if x_node is None:
                     x_node, output_nr = x._gradient_edge()
-                    node._next_nodes = (x_node,)
-                    node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
-                    shape = array.shape
-                    node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
-                    result = new_result(raw, node)  # 4. the output
-                make_view(result, x, (cls, options, None), None)
-                return result
-            if x_node is None and not x._requires_grad and (
-                x._base is None or not x._base.requires_grad
-            ):
+                else:
+                    output_nr = x._output_nr
+                node._next_nodes = (x_node,)
+                node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
+                shape = array.shape
+                node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
+                return new_view(raw, node, x, step, True)  # 4. the output
+            if not x._requires_grad and (x._base is None or not x._base.requires_grad):
                 # nothing needs a gradient: a view without history
-                result = new_result(cls.forward(NO_GRAD_CTX, array, *options))
-                make_view(result, x, (cls, options, None), None)
-                return result
-        if grad_mode._state.enabled:
-            result = record(cls, x, *options)
-        else:
-            # Nothing is recorded, so ``x``'s history is not read (PyTorch does not read it
-            # either: a multi-output view whose base changed may still be viewed here).
-            raw = cls.forward(NO_GRAD_CTX, array, *options)
-            if type(raw) is np.ndarray:  # (one view: the common case, without the calls)
-                result = new_result(raw)
-                make_view(result, x, (cls, options, None), None)
-                return result
-            result = tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw)
-        if isinstance(result, tuple):
-            for index, view in enumerate(result):
-                make_view(view, x, (cls, options, index), cls.multi_output)
-        else:
-            make_view(result, x, (cls, options, None), None)
-        return result
+                return new_view(cls.forward(NO_GRAD_CTX, array, *options), None, x, step, True)
+        return _as_views(record(cls, x, *options), x, step)
+
+
+def _as_views(result: Any, x: TensorBase, step: ViewStep) -> Any:
+    """A view op's new result (one tensor, or a tuple of them) made views of ``x``."""
+    if isinstance(result, tuple):
+        cls, options, _ = step
+        for index, view in enumerate(result):
+            make_view(view, x, (cls, options, index), cls.multi_output)
+    else:
+        make_view(result, x, step, None)
+    return result
 
 
 def _keep_strides_of_empty(x: Any) -> None:
@@ -246,6 +248,39 @@ def _keep_strides_of_empty(x: Any) -> None:
     strides = x.stride()
     if element_strides(array) != strides:
         x._array = strided(array, array.shape, strides)
+
+
+def new_view(
+    array: np.ndarray, grad_fn: Node | None, source: TensorBase, step: ViewStep, recording: bool
+) -> TensorBase:
+    """A view op's one result on ``array``, first output of ``grad_fn``: a view of ``source``.
+
+    ``new_result`` and ``make_view`` in one, for ``ViewOp.apply``'s fast branches, which know
+    the thread's grad mode (``recording``) and so read no mode twice. A view of a non-view
+    (the common case) is written out here; a view of a view, or of a guarded buffer, takes
+    ``make_view``'s general steps.
+    """
+    view = _new(TensorBase.output_class)
+    view._array = array
+    view._requires_grad = False
+    view._grad_fn = grad_fn
+    view._output_nr = 0
+    view._meta = None
+    if source._base is not None or switches.guarded:
+        view._counter = None
+        view._base = None
+        make_view(view, source, step, None)
+        return view
+    counter = source._counter
+    if counter is None:
+        counter = source._version_counter()
+    view._counter = counter
+    view._base = source
+    # PyTorch's creation meta: made under no_grad (or in inference mode), or none at all
+    view._view = ViewInfo(
+        (step,), counter.version, not recording, None, not recording and inference._state.enabled
+    )
+    return view
 
 
 def make_view(
@@ -281,16 +316,7 @@ def make_view(
             multi = source_view.multi_output_name
     if switches.guarded:  # debugging hook: a view of a guarded buffer inherits its flag
         guard.note_view(view._array)
-    grad_fn = view._grad_fn
-    view._view = ViewInfo(
-        steps,
-        counter.version,
-        no_grad,
-        multi,
-        None if grad_fn is None else grad_fn.name(),
-        view._output_nr,
-        in_inference,
-    )
+    view._view = ViewInfo(steps, counter.version, no_grad, multi, in_inference)
 
 
 def alias_of(tensor: TensorBase) -> TensorBase:

@@ -258,11 +258,12 @@ def wrap_dim(dim: Any, ndim: int) -> int:
     The one place a dim is checked: PyTorch's TypeError for a dim that is not an integer (a
     float, a str, None...), its IndexError for one out of range.
     """
-    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+    if type(dim) is not int and (  # (a plain int, the common dim, skips the type tests)
+            not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
         if not index_tensor(dim, in_list=True):  # (which PyTorch's parser reads as an int)
             raise TypeError(errors.dim_not_int(errors.python_type_name(dim)))
         dim = int(dim)
-    rank = max(ndim, 1)
+    rank = ndim or 1  # (a 0-d tensor takes the dims of a 1-d one: 0 and -1)
     if not -rank <= dim < rank:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
     return dim % rank

@@ -290,7 +290,9 @@ def _specified_dims(items: tuple[Any, ...]) -> int:
     # How many dimensions of the tensor the key consumes (a bool mask: one per mask dimension).
     count = 0
     for item in items:
-        if isinstance(item, TensorBase):
+        if type(item) is slice or type(item) is int:  # (the commonest items: one dim each)
+            count += 1
+        elif isinstance(item, TensorBase):
             array = item._array
             count += array.ndim if array.dtype.kind == "b" or array.dtype == np.uint8 else 1
         elif not (item is None or item is Ellipsis or isinstance(item, bool)):
@@ -364,11 +366,13 @@ def _apply_slicing(input: Any, items: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         dim += array.ndim if array.dtype.kind == "b" or array.dtype == np.uint8 else 1
 
     for position, item in enumerate(items):
-        if _is_int(item):
-            result = _select(result, dim, int(item), position)
-        elif isinstance(item, slice):
+        if type(item) is slice:  # (the commonest items first; a slice has no subclasses)
             result = _slice(result, dim, item, skip_full=True)
             dim += 1
+        elif type(item) is int:
+            result = _select(result, dim, item, position)
+        elif _is_int(item):
+            result = _select(result, dim, int(item), position)
         elif item is Ellipsis:
             dim += ndim - specified
         elif item is None:

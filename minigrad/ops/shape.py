@@ -89,14 +89,19 @@ def cat(tensors: Any, dim: int = 0) -> Any:
     kept = list(enumerate(arrays)) if skipped is None else [
         (i, a) for i, (a, skip) in enumerate(zip(arrays, skipped)) if not skip]
     first = kept[0][1]
-    axis = wrap_dim(dim, first.ndim)
+    shape = first.shape
+    ndim = len(shape)
+    # (the common call, an int dim in range, without wrap_dim's call)
+    axis = dim % ndim if type(dim) is int and -ndim <= dim < ndim else wrap_dim(dim, ndim)
     for position, array in kept[1:]:
-        if array.ndim != first.ndim:
-            raise RuntimeError(errors.cat_dims_mismatch(first.ndim, array.ndim))
-        for d in range(first.ndim):
-            if d != axis and array.shape[d] != first.shape[d]:
+        if array.shape == shape:  # (the common case: nothing to compare size by size)
+            continue
+        if array.ndim != ndim:
+            raise RuntimeError(errors.cat_dims_mismatch(ndim, array.ndim))
+        for d in range(ndim):
+            if d != axis and array.shape[d] != shape[d]:
                 raise RuntimeError(
-                    errors.cat_sizes_mismatch(axis, first.shape[d], array.shape[d], position))
+                    errors.cat_sizes_mismatch(axis, shape[d], array.shape[d], position))
     # (dim as given: the node shows it so)
     return _with_inputs(Cat, len(tensors)).apply(*tensors, dim, _common_dtype(arrays))
 
@@ -140,12 +145,18 @@ class Stack(Op):
         *arrays, dim, dtype = args
         if ctx is not NO_GRAD_CTX:  # (the options only backward needs)
             ctx.dim, ctx.count = dim, len(arrays)
-        # np.stack's own steps (its dispatch layer costs more than they do): a new axis at
-        # ``dim`` in each input, then one concatenate along it
-        axis = dim % (arrays[0].ndim + 1)
-        new_axis = (slice(None),) * axis + (None,)
-        result = np.concatenate(
-            [array[new_axis] for array in arrays], axis=axis, dtype=dtype, casting="unsafe")
+        # As PyTorch's stack: a cat along ``dim`` with that dim split in two (the inputs one
+        # after the other, each its size), or for a new last dim, np.stack's own steps (its
+        # dispatch layer costs more than they do): a new axis in each input, one concatenate
+        shape = arrays[0].shape
+        axis = dim % (len(shape) + 1)
+        if axis < len(shape):
+            result = np.concatenate(arrays, axis=axis, dtype=dtype, casting="unsafe").reshape(
+                (*shape[:axis], len(arrays), *shape[axis:]))
+        else:
+            new_axis = (slice(None),) * axis + (None,)
+            result = np.concatenate(
+                [array[new_axis] for array in arrays], axis=axis, dtype=dtype, casting="unsafe")
         # Laid out here, where dim is known: PyTorch's stack is a cat (_layout.stacked_result)
         return stacked_result(result, arrays, axis)
 
@@ -168,10 +179,11 @@ def stack(tensors: Any, dim: int = 0) -> Any:
     tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError(errors.STACK_EMPTY)
-    arrays = [operand(t) for t in tensors]
+    arrays = [t._array for t in tensors]  # (all tensors: checked by _tensor_list)
+    shape = arrays[0].shape
     for position, array in enumerate(arrays[1:], start=1):
-        if array.shape != arrays[0].shape:
-            raise RuntimeError(errors.stack_sizes(arrays[0].shape, array.shape, position))
+        if array.shape != shape:
+            raise RuntimeError(errors.stack_sizes(shape, array.shape, position))
     ndim = arrays[0].ndim + 1
     if not -ndim <= dim < ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
@@ -524,5 +536,10 @@ def _legacy_skipped(arrays: list[np.ndarray]) -> list[bool] | None:
 
     Which arrays are skipped; None if none is (the common case).
     """
+    for array in arrays:
+        if array.shape == (0,):
+            break
+    else:
+        return None  # (the common case: no 1-D empty array, one loop and no list)
     skipped = [a.shape == (0,) for a in arrays]
-    return None if all(skipped) or not any(skipped) else skipped
+    return None if all(skipped) else skipped

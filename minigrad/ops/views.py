@@ -483,7 +483,11 @@ def transpose(input: Any, dim0: int, dim1: int) -> Any:
         minigrad.Size([4, 3, 2])
     """
     ndim = operand(input).ndim
-    wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)  # (checked; kept as given)
+    # (the common call, two ints in range, without wrap_dim's calls; a 0-d tensor's 0 and -1
+    # take them too)
+    if not (type(dim0) is int and type(dim1) is int and -ndim <= dim0 < ndim
+            and -ndim <= dim1 < ndim):
+        wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)  # (checked; kept as given)
     return Transpose.apply(input, dim0, dim1)
 
 
@@ -790,7 +794,12 @@ def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
         minigrad.Size([2, 12])
     """
     shape = operand(input).shape
-    start, end = wrap_dim(start_dim, len(shape)), wrap_dim(end_dim, len(shape))
+    ndim = len(shape)
+    if type(start_dim) is int and type(end_dim) is int and -ndim <= start_dim < ndim and (
+            -ndim <= end_dim < ndim):  # (the common call, without wrap_dim's two calls)
+        start, end = start_dim % ndim, end_dim % ndim
+    else:
+        start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
     if start > end:
         raise RuntimeError(errors.FLATTEN_START_AFTER_END)
     if not shape:
