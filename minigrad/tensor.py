@@ -8,12 +8,22 @@ writes into a buffer.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _conversion, _device, _dtype, _numpy_protocol, _printing, errors
+from minigrad import (
+    _arguments,
+    _conversion,
+    _device,
+    _dtype,
+    _numpy_protocol,
+    _printing,
+    _warnings,
+    errors,
+)
 from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
@@ -1908,3 +1918,7 @@ Tensor.sum = _reduction_shortcut(  # type: ignore[method-assign]
     Tensor.sum, reduction.Sum._record, reduction.sum)
 Tensor.mean = _reduction_shortcut(  # type: ignore[method-assign]
     Tensor.mean, reduction.Mean._record, reduction.mean)
+# var's and std's warning (no degrees of freedom) points at the caller of the method, as
+# PyTorch's does: their frames are wrappers of the module functions.
+for _method in (Tensor.var, Tensor.std):
+    _warnings.register_wrapper(inspect.unwrap(_method).__code__)

@@ -1942,6 +1942,32 @@ def test_var_and_std_show_the_correction_of_the_overload_they_bind(call, correct
     assert call(x).grad_fn._saved_correction == correction
 
 
+def test_std_reads_a_views_history_before_it_warns_of_no_degrees_of_freedom():
+    # Seed 194012703: PyTorch's kernel warns; its autograd layer raised the view's error first.
+    x = mg.tensor([-2.0, 2.0, -2.0], requires_grad=True)
+    product = x * x
+    detached = product.detach()
+    detached += x
+    first = detached.split(1)[0]
+    product.relu_()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match="^Output 0 of Split is a view"):
+            first.std(0)
+    assert caught == []
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: x.std(0), lambda x: x.var(), lambda x: mg.var(x), lambda x: mg.std_mean(x, 0),
+])
+def test_the_degrees_of_freedom_warning_points_at_the_callers_line(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call(mg.tensor([1.0]))
+    assert "degrees of freedom is <= 0" in str(caught[0].message)
+    assert caught[0].filename == __file__
+
+
 @pytest.mark.parametrize("call", [
     lambda x: x.var(unbiased=True, keepdim=True),
     lambda x: x.var(True, unbiased=False),

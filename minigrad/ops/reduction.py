@@ -21,6 +21,7 @@ import numpy as np
 from minigrad import _arguments, _warnings, errors
 from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
+from minigrad.autograd import record
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, dims_as_given, numel
 from minigrad.autograd.tensor_base import TensorBase
@@ -517,6 +518,9 @@ def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: bool, correc
             raise TypeError(errors.moments_arguments_fit_no_overload(name))
         dim, unbiased = _arguments.NOT_GIVEN, dim
     given_correction = _correction_shown(dim, unbiased, keepdim, correction, name)
+    # (PyTorch's kernel checks the dtype and warns of the degrees of freedom after its
+    # autograd layer read the input's history: a view's error comes first)
+    record.sync_views(input)
     array = operand(input)
     if array.dtype.kind != "f":
         raise RuntimeError(errors.moments_dtype(dtype_names))

@@ -128,7 +128,8 @@ class _Builder:
         shape = self.shapes[source]
         choice = rng.random()
         if choice < 0.15:
-            reduction = rng.choice(("sum", "mean", "nansum"))
+            reduction = rng.choice(("sum", "mean", "nansum", "var", "std", "amax", "logsumexp",
+                                    "prod"))
             if rng.random() < 0.5:
                 expression, shape = f"{{}}.{reduction}(-1, keepdim=True)", (*shape[:-1], 1)
             else:
@@ -356,12 +357,20 @@ _FUNCTIONS = {
     ),
 }
 
-_FULL_REDUCTIONS = ("{}.sum()", "{}.mean()", "{}.nansum()", "torch.count_nonzero({})")
+_FULL_REDUCTIONS = (
+    "{}.sum()", "{}.mean()", "{}.nansum()", "torch.count_nonzero({})", "{}.var()", "{}.std()",
+    "{}.prod()", "{}.amax()", "{}.norm()",
+)
 _UNARY = (
     "{}.sigmoid()", "{}.exp()", "{}.tanh()", "{}.relu()", "-{}", "{} * 2", "{} / 3",
     "{} ** 2", "{}.sin()", "{}.abs()", "{}.clamp(min=0)", "{}.sqrt()", "{}.log()",
     *_FULL_REDUCTIONS, "{}.clone()", "{} * 1", "{}.pow(0.5)", "1 / {}",
     "{} + True", "2 - {}", "{}.double()", "{}.float()",
+    "{}.cos()", "{}.log1p()", "{}.expm1()", "{}.square()", "{}.reciprocal()", "{}.rsqrt()",
+    "{}.clamp(-1, 1)", "{}.softmax(-1)", "{}.log_softmax(-1)", "{}.cumsum(-1)",
+    "torch.nn.functional.softplus({})", "torch.nn.functional.elu({})",
+    "torch.nn.functional.leaky_relu({}, 0.1)", "torch.nn.functional.gelu({})",
+    "torch.nn.functional.silu({})", "torch.where({0} > 0, {0}, 0.5 * {0})",
 )
 _REDUCTIONS = ("none", "mean", "sum")
 _OPTIMIZERS = (
