@@ -2013,3 +2013,50 @@ def test_a_0d_leafs_first_gradient_is_taken_or_copied_as_pytorch_does(expression
     x, y = mg.ones((), requires_grad=True), mg.ones((), requires_grad=True)
     eval(expression).backward()
     assert (x.grad._version, y.grad._version) == versions
+
+
+# ---- reductions: empty dims, trivial cumsum, no degrees of freedom ---------------------------
+
+
+@pytest.mark.parametrize(("call", "text"), [
+    (lambda x: x.amax(-1), "amax(): Expected reduction dim -1 to have non-zero size."),
+    (lambda x: x.amin((0, -1)), "amin(): Expected reduction dim -1 to have non-zero size."),
+    (lambda x: x.max(-1), "max(): Expected reduction dim 1 to have non-zero size."),
+])
+def test_an_empty_reduction_dim_is_named_as_pytorch_names_it(call, text):
+    # Seed 195031293: amax and amin name the dim as given; max(dim) names it wrapped.
+    with pytest.raises(IndexError) as excinfo:
+        call(mg.zeros(3, 0))
+    assert str(excinfo.value) == text
+
+
+def test_cumsums_gradient_over_a_dim_of_one_is_the_given_gradient_itself():
+    # Seed 195006573: PyTorch's cumsum_backward returns such a gradient as it is.
+    x = mg.ones((3, 1), requires_grad=True)
+    y = x.cumsum(-1)
+    (result,) = mg.autograd.grad(y, x, y)
+    assert result is y
+    assert result.grad_fn.name() == "CumsumBackward0"
+
+
+@pytest.mark.parametrize(("dtype", "node"), [("float32", "MulBackward0"),
+                                             ("float64", "ToCopyBackward0")])
+def test_std_of_one_element_records_pytorchs_double_backward_nodes(dtype, node):
+    # Seed 195014607: PyTorch's var_backward multiplies the 0-d gradient by a float32 `where`.
+    x = mg.tensor([2.0], dtype=getattr(mg, dtype), requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (gradient,) = mg.autograd.grad(x.std(), x, create_graph=True)
+    assert gradient.grad_fn.name() == node
+    assert gradient.dtype == x.dtype
+    assert math.isnan(values(gradient)[0])
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((3, 0), 0), ((0, 3), 1), ((3, 0), 1)])
+def test_var_of_an_empty_tensor_warns_of_no_degrees_of_freedom(shape, dim):
+    # Seed 195016825: PyTorch's reduction factor is the input's numel over the output's.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mg.zeros(shape).var(dim)
+    assert len(caught) == 1
+    assert "var(): degrees of freedom is <= 0" in str(caught[0].message)

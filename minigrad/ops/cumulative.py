@@ -7,6 +7,7 @@ is not widened to int64) and record the same nodes (CumsumBackward0, CumprodBack
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,11 @@ class Cumsum(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        shape = grad.shape
+        if math.prod(shape) <= 1 or shape[ctx.dim] == 1:
+            # PyTorch's cumsum_backward hands such a gradient back as it is (``grad`` may
+            # then return the very tensor given as the output's gradient)
+            return grad, None, None
         return _reversed_cumsum(grad, ctx.dim), None, None
 
 

@@ -468,6 +468,9 @@ def _variance(x: np.ndarray, axes: tuple[int, ...], correction: float,
     return np.asarray(squares / builtins.max(count - correction, 0), dtype=x.dtype)
 
 
+_FLOAT32_NAN, _FLOAT32_INF = np.float32(np.nan), np.float32(np.inf)
+
+
 def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepdim: bool,
               grad_rule: tuple[bool, int]) -> Any:
     """PyTorch's var_backward: 2 / (n - correction) * grad * (x - mean).
@@ -476,12 +479,15 @@ def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepd
     empty list of dims reduces everything forward but counts as n = 1 in PyTorch's backward.
     """
     full, count = grad_rule
-    grad = restore_reduced(grad, axes, keepdim)
     mean = np.sum(x, axis=axes, keepdims=True) / _count(np.shape(x), axes)
     dof = count - correction
     if full and dof <= 0:
-        # 2 / 0 is infinite: the gradient is inf, or nan where x equals the mean (PyTorch).
-        return grad * np.where(raw(x) == raw(mean), np.nan, np.inf)
+        # 2 / 0 is infinite: the gradient is inf, or nan where x equals the mean. (PyTorch's
+        # ``where`` of two numbers is in the default dtype, float32, and its product with the
+        # gradient as it came, 0-d without keepdim, takes that dtype: a float64 x's gradient
+        # is then cast back, ToCopyBackward0 under create_graph.)
+        return grad * np.where(raw(x) == raw(mean), _FLOAT32_NAN, _FLOAT32_INF)
+    grad = restore_reduced(grad, axes, keepdim)
     factor = math.inf if dof == 0 else 2.0 / dof
     return factor * grad * (x - mean)
 
@@ -530,7 +536,10 @@ def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: bool, correc
         correction = 0 if unbiased is False else 1
     axes = reduced_dims(dim, array.ndim)
     count = _count(array.shape, axes)
-    if count - correction <= 0:
+    # PyTorch's reduction factor: input numel / output numel (at least 1), which is 0 for an
+    # empty input where ``count`` is not (``zeros(3, 0).var(0)``)
+    kept = math.prod(n for axis, n in enumerate(array.shape) if axis not in axes)
+    if array.size / builtins.max(kept, 1) - correction <= 0:
         _warnings.warn(errors.degrees_of_freedom(name), UserWarning, stacklevel=3)
     empty_list = dim is not None and not isinstance(dim, int) and len(dim) == 0
     grad_rule = (dim is None or array.ndim == 0, 1 if empty_list else count)
@@ -817,8 +826,11 @@ def _amax_or_amin(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
     axes = normalize_dims(None if dim == () or dim == [] else dim, array.ndim)
     if dim == () or dim == []:
         _check_nonempty(array, None, name)
-    else:
-        _check_nonempty(array, axes, name)
+    elif array.ndim:
+        # (amax and amin name an empty dim as given, -1 for the last; max(dim) names it wrapped)
+        for shown in dim if isinstance(dim, (tuple, list)) else (dim,):
+            if array.shape[wrap_dim(shown, array.ndim)] == 0:
+                raise IndexError(errors.empty_reduction_dim(name, shown))
     given = () if dim is None else dim  # (amax's dim is an int[], not optional: None is [])
     return (Amax if name == "amax" else Amin).apply(input, axes, keepdim, given)
 
