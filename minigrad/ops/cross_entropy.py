@@ -15,7 +15,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad.autograd import record
 from minigrad.autograd.debug_switches import modes_on
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
@@ -103,8 +103,8 @@ class NllLoss(Op):
         axis, shape = ctx.axis, shape_of(x)
         dtype = operand(x).dtype
         if weight is None and len(shape) == 2 and _all_counted(target, shape[1], ctx.ignore_index):
-            pattern = _nll_pattern_plain(ctx.reduction, shape, dtype, target, total)
-            return _times_pattern(ctx.reduction, grad, pattern), None, None, None, None
+            gradient = _nll_gradient_plain(ctx.reduction, shape, dtype, target, total, grad)
+            return gradient, None, None, None, None
         valid = target != ctx.ignore_index
         pattern = np.zeros(shape, dtype=dtype)
         # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
@@ -129,17 +129,19 @@ def _all_counted(target: np.ndarray, classes: int, ignore_index: int) -> bool:
     """True if every target is a class index and none is ``ignore_index``: the common case.
 
     The plain paths' condition (the general checks' answer: no bad target, all valid), from
-    two reductions instead of their seven numpy calls; an ``ignore_index`` outside
-    ``[0, classes)`` (the default -100) equals no target inside it.
+    one reduction instead of their seven numpy calls: read as unsigned (a view, no copy), a
+    negative index is a huge one, so ``0 <= t < classes`` for all t is ``max < classes``;
+    an ``ignore_index`` outside ``[0, classes)`` (the default -100) equals no target inside it.
     """
     if target.size == 0:
         return True
-    if not (_min_reduce(target, None) >= 0 and _max_reduce(target, None) < classes):
+    if not _max_reduce(target.view(_UNSIGNED[target.dtype.itemsize]), None) < classes:
         return False
     return not 0 <= ignore_index < classes or bool((target != ignore_index).all())
 
 
-_min_reduce, _max_reduce = np.minimum.reduce, np.maximum.reduce
+_max_reduce, _sum_reduce = np.maximum.reduce, np.add.reduce
+_UNSIGNED = {8: np.uint64, 1: np.uint8}  # (nll_loss's targets: int64 or uint8)
 _MINUS_ONE = Constants(-1.0)
 
 
@@ -152,45 +154,44 @@ def _nll_forward_plain(
     picking ``x[i, t_i]``; the values are the same: still ``-1 * v`` (not ``-v``, which
     flips a nan's sign bit), and the total weight, a sum of N ones, is N exactly.
     """
-    rows = np.arange(x.shape[0])
+    rows = len(target)
     (minus_one,) = _MINUS_ONE.of(x)  # (a 0-d array: numpy's fast path, unlike a scalar's)
-    losses = x[rows, target] * minus_one
-    total = np.asarray(x.shape[0], dtype=x.dtype)
-    kept_total = np.zeros_like(total) if reduction == NONE else total
-    ctx.save_for_backward(x, target, None, kept_total)
-    ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, 1
+    losses = x[_arange(rows), target] * minus_one
+    total = np.asarray(rows, dtype=x.dtype)
+    if ctx is not NO_GRAD_CTX:
+        ctx.save_for_backward(x, target, None, np.zeros_like(total) if reduction == NONE else total)
+        ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, 1
     if reduction == NONE:
         return losses
-    summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
+    summed = _sum_reduce(losses, None, x.dtype)  # (``losses.sum(dtype=)`` without its layers)
     return summed / total if reduction == MEAN else summed
 
 
-def _nll_pattern_plain(
-    reduction: int, shape: tuple[int, ...], dtype: np.dtype, target: np.ndarray, total: Any
-) -> np.ndarray:
-    """The backward's pattern in the forward's common case, without the general index arrays.
+_arange = np.arange
 
-    ``-1`` (``-1 / N`` for 'mean') at each row's target, 0 elsewhere: the general path's values.
+
+def _nll_gradient_plain(
+    reduction: int, shape: tuple[int, ...], dtype: np.dtype, target: np.ndarray, total: Any,
+    grad: Any,
+) -> Any:
+    """The backward's gradient in the forward's common case, without the general index arrays.
+
+    The incoming gradient times ``-1`` (``-1 / N`` for 'mean') at each row's target, 0
+    elsewhere. Only the targets' entries are written, as PyTorch's kernel writes them: the
+    others stay 0 even where the incoming gradient is inf or nan (``inf * 0`` would make them
+    nan). On arrays the products are written into zeros directly (per-row losses: one
+    gradient per row); under create_graph the product with that pattern is recorded.
     """
     coef = np.asarray(-1, dtype=dtype)
     if reduction == MEAN and len(target):
         coef = coef / total
-    pattern = np.zeros(shape, dtype=dtype)
-    pattern[np.arange(shape[0]), target] = coef
-    return pattern
-
-
-def _times_pattern(reduction: int, grad: Any, pattern: np.ndarray) -> Any:
-    """The incoming gradient times the pattern (per-row losses: one per row, a column).
-
-    Only the targets' entries are written, as PyTorch's kernel writes them: the others stay 0
-    even where the incoming gradient is inf or nan (``inf * 0`` would make them nan).
-    """
-    if reduction == NONE:
-        grad = np.expand_dims(grad, 1)
+    rows = _arange(shape[0])
+    out = np.zeros(shape, dtype=dtype)
     if isinstance(grad, TensorBase):  # create_graph: the product is recorded
-        return grad * pattern
-    return np.where(pattern != 0, grad * pattern, 0).astype(pattern.dtype, copy=False)
+        out[rows, target] = coef
+        return (np.expand_dims(grad, 1) if reduction == NONE else grad) * out
+    out[rows, target] = grad * coef
+    return out
 
 
 class NllLoss2d(NllLoss):

@@ -58,19 +58,27 @@ class SoftmaxFamily(Op):
 
 
 def _max_along(x: np.ndarray, axis: int | None) -> np.ndarray:
-    """``np.max(x, axis, keepdims=True)``, a short last axis of a matrix down a transposed copy.
+    """``np.max(x, axis, keepdims=True)``; a long matrix's short last axis down a transposed copy.
 
-    numpy reduces a short contiguous axis row by row: for cross_entropy's (256, 10) logits that
-    is ~6x slower than copying the transpose and reducing down its columns. A max does not
-    depend on the order it meets the elements, so the values are the same.
+    ``np.maximum.reduce`` itself: np.max's Python layers cost ~2 µs, a third of a small
+    softmax's numpy work. numpy reduces a short contiguous axis row by row: for
+    cross_entropy's (256, 10) logits that is ~4x slower than copying the transpose and
+    reducing down its columns, which pays from ~32 rows on (below, the copy costs more than
+    it saves). A max does not depend on the order it meets the elements, so the values are
+    the same.
     """
-    if axis == 1 and x.ndim == 2 and x.shape[1] <= _SHORT_AXIS and x.flags.c_contiguous:
-        return np.maximum.reduce(x.T.copy(), axis=0)[:, None]
-    return np.max(x, axis=axis, keepdims=True)
+    if (axis == 1 and x.ndim == 2 and x.shape[1] <= _SHORT_AXIS and x.shape[0] >= _LONG_BATCH
+            and x.flags.c_contiguous):
+        return _max_reduce(x.T.copy(), 0)[:, None]
+    return _max_reduce(x, axis, None, None, True)
 
 
-_SHORT_AXIS = 16  # up to this many classes the transposed copy is the cheaper layout
-_exp, _divide, _subtract = np.exp, np.divide, np.subtract  # (bound once: np.<name> is a lookup)
+_SHORT_AXIS = 16  # up to this many classes the transposed copy is the cheaper layout ...
+_LONG_BATCH = 32  # ... from this many rows on
+# (bound once: ``np.<name>`` is a lookup on every call)
+_exp, _log, _divide, _subtract, _multiply = np.exp, np.log, np.divide, np.subtract, np.multiply
+_max_reduce, _sum_reduce = np.maximum.reduce, np.add.reduce
+_ndarray = np.ndarray
 
 
 class Softmax(SoftmaxFamily):
@@ -85,7 +93,7 @@ class Softmax(SoftmaxFamily):
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """``exp(shifted) / sum(exp(shifted))``."""
         exps = _exp(shifted, shifted)
-        return _divide(exps, sum_keeping_dims(exps, axis), exps)
+        return _divide(exps, _sum_reduce(exps, axis, None, None, True), exps)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
@@ -103,7 +111,8 @@ class LogSoftmax(SoftmaxFamily):
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """The log of softmax: ``shifted - log(sum(exp(shifted)))``."""
-        return _subtract(shifted, np.log(sum_keeping_dims(np.exp(shifted), axis)), shifted)
+        return _subtract(shifted, _log(_sum_reduce(_exp(shifted), axis, None, None, True)),
+                         shifted)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
@@ -150,6 +159,12 @@ class SoftmaxBackwardData(BackwardData):
     @staticmethod
     def gradient(g: Any, y: Any, axis: int | None) -> Any:
         """``y * (g - sum(g * y))``."""
+        if type(g) is _ndarray and type(y) is _ndarray and y.ndim:
+            # arrays (backward without create_graph): the same operations, in the same order,
+            # into one new array instead of three
+            d = _multiply(g, y)
+            _subtract(g, _sum_reduce(d, axis, None, None, True), d)
+            return _multiply(y, d, d)
         return y * (g - sum_keeping_dims(g * y, axis))
 
     @staticmethod
@@ -171,6 +186,12 @@ class LogSoftmaxBackwardData(BackwardData):
     @staticmethod
     def gradient(g: Any, y: Any, axis: int | None) -> Any:
         """``g - exp(y) * sum(g)``."""
+        if type(g) is _ndarray and type(y) is _ndarray and y.ndim and g.dtype == y.dtype:
+            # arrays of one dtype (backward without create_graph): the same operations, in
+            # the same order, into one new array instead of two
+            e = _exp(y)
+            _multiply(e, _sum_reduce(g, axis, None, None, True), e)
+            return _subtract(g, e, e)
         return g - np.exp(y) * sum_keeping_dims(g, axis)
 
     @staticmethod
