@@ -601,7 +601,7 @@ def test_linear_in_one_pass_records_the_general_path_s_graph(
 
 
 # --- cross_entropy's two nodes recorded in one pass (ops/cross_entropy.py's
-# ``_record_log_softmax_nll``)
+# ``_log_softmax_nll``)
 
 
 def _cross_entropy_graph(kind: str, target: Any, reduction: str, ignore_index: int) -> Any:

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad.autograd import record
+from minigrad.autograd import grad_mode, record
 from minigrad.autograd.debug_switches import modes_on
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
@@ -346,7 +347,7 @@ def cross_entropy(
             input, target, weight, enum, ignore_index, label_smoothing
         )
     if weight is None:
-        loss = _record_log_softmax_nll(input, target, enum, ignore_index)
+        loss = _log_softmax_nll(input, target, enum, ignore_index)
         if loss is not None:
             return loss
     class_dim = 0 if x.ndim == 1 else 1
@@ -357,34 +358,48 @@ def cross_entropy(
 _NEEDS_FIRST_OF_2, _NEEDS_FIRST_OF_5 = record.NEEDS[2][1], record.NEEDS[5][1]
 
 
-def _record_log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> Any:
-    """``nll_loss(log_softmax(input, 1), target)`` recorded with its checks answered once, or None.
+def _log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> Any:
+    """``nll_loss(log_softmax(input, 1), target)`` with its checks answered once, or None.
 
-    The graph is the general path's, node for node: ``LogSoftmaxBackward0`` (saving its result)
-    and ``NllLossBackward0`` on it (saving that result, the target and the total weight),
-    recorded by ``record.record_checked``; a bad target raises from NllLoss's forward as before.
-    What it leaves out is the general path's per-argument work and checks, which this call's
-    common case answers once: (N, C) logits that are a plain tensor (no view) of a floating
-    dtype and need a gradient, a plain int64 or uint8 target of N entries, no class weight, and
-    every thread recording with no mode watching (``debug_switches.modes_on``). Anything else
-    returns None before anything ran.
+    Recording, the graph is the general path's, node for node: ``LogSoftmaxBackward0``
+    (saving its result) and ``NllLossBackward0`` on it (saving that result, the target and the
+    total weight), recorded by ``record.record_checked``. With nothing to record (grad mode
+    off, or logits that need no gradient) the two forwards run on the arrays, as the general
+    path's would, and the loss is a tensor without history. A bad target raises from NllLoss's
+    forward as before. What it leaves out is the general path's per-argument work and checks,
+    which this call's common case answers once: (N, C) logits of a floating dtype, an int64 or
+    uint8 target of N entries, no class weight, no layout rule; recording, plain tensors (no
+    view: none has a history to catch up with) and every thread recording with no mode
+    watching (``debug_switches.modes_on``). Anything else returns None before anything ran.
     """
-    if modes_on or not record.FAST_BRANCH or not (
-            isinstance(input, TensorBase) and isinstance(target, TensorBase)):
+    if not (record.FAST_BRANCH and isinstance(input, TensorBase)
+            and isinstance(target, TensorBase)):
         return None
     x, t = input._array, target._array
     if (x.ndim != 2 or x.dtype.kind != "f" or t.ndim != 1 or t.shape[0] != x.shape[0]
-            or t.dtype not in _TARGET_DTYPES or input._base is not None
-            or target._base is not None or not (input._grad_fn is not None
-                                                or input._requires_grad)
+            or t.dtype not in _TARGET_DTYPES
             or LogSoftmax.result_layout is not None or NllLoss.result_layout is not None):
         return None
+    enabled = _grad_state.enabled
+    if enabled and (input._base is not None or target._base is not None):
+        return None  # (a view first catches up with its base's writes: the general path)
+    if not (enabled and (input._grad_fn is not None or input._requires_grad)):
+        token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+        try:
+            loss = NllLoss.forward(NO_GRAD_CTX, LogSoftmax.forward(NO_GRAD_CTX, x, 1), t, None,
+                                   enum, ignore_index)
+        finally:
+            restore(token)
+        return record.untracked(loss)
+    if modes_on:
+        return None  # (a mode watching recording: anomaly's stacks, saved-tensor hooks ...)
     logp = record.record_checked(LogSoftmax, (input, 1), _NEEDS_FIRST_OF_2)
     return record.record_checked(
         NllLoss, (logp, target, None, enum, ignore_index), _NEEDS_FIRST_OF_5)
 
 
 _TARGET_DTYPES = (np.dtype(np.int64), np.dtype(np.uint8))  # (what nll_loss takes)
+_grad_state = grad_mode._state  # (this thread's grad mode: ``enabled``)
 
 
 def _check_label_smoothing(label_smoothing: float) -> None:
