@@ -528,7 +528,7 @@ def _without_saved(seen: list[Any]) -> list[Any]:
             for entry in seen]
 
 
-# --- F.linear's two nodes recorded in one pass (ops/linear.py's ``_record_affine``)
+# --- F.linear's two nodes recorded in one pass (ops/linear.py's ``_affine``)
 
 
 def _linear_graph(kind: str, bias_grad: bool, x_shape: tuple[int, ...],
