@@ -43,8 +43,9 @@ class SoftmaxFamily(Op):
                 shifted = np.asarray(shifted)
             # PyTorch's result is always contiguous (numpy would keep x's layout).
             y = np.asarray(cls.normalize(shifted, axis), order="C")
-        ctx.save_for_backward(y)
-        ctx.axis, ctx.dim = axis, dim
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops both, through Python calls)
+            ctx.save_for_backward(y)
+            ctx.axis, ctx.dim = axis, dim
         return y
 
     @staticmethod
@@ -226,7 +227,9 @@ def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
     """
     _arguments.check_tensor(input, "softmax", "input", 1)
     input = _softmax_input(input, dim, dtype, "softmax")
-    return Softmax.apply(input, dim)  # (dim as given: the node shows it so)
+    # (dim as given: the node shows it so; the op's recording function for one input and
+    # options, which ``Softmax.apply`` would call)
+    return Softmax._record_options(input, dim)
 
 
 def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
@@ -239,4 +242,4 @@ def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
     """
     _arguments.check_tensor(input, "log_softmax", "input", 1)
     input = _softmax_input(input, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(input, dim)  # (dim as given: the node shows it so)
+    return LogSoftmax._record_options(input, dim)  # (as softmax's)
