@@ -355,15 +355,17 @@ def cross_entropy(
     return _nll_loss_nd(logp, target, weight, enum, ignore_index)
 
 
-_NEEDS_FIRST_OF_2, _NEEDS_FIRST_OF_5 = record.NEEDS[2][1], record.NEEDS[5][1]
+_NEEDS_FIRST_OF_5 = record.NEEDS[5][1]
 
 
 def _log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> Any:
     """``nll_loss(log_softmax(input, 1), target)`` with its checks answered once, or None.
 
     Recording, the graph is the general path's, node for node: ``LogSoftmaxBackward0``
-    (saving its result) and ``NllLossBackward0`` on it (saving that result, the target and the
-    total weight), recorded by ``record.record_checked``. With nothing to record (grad mode
+    (saving its result), recorded by LogSoftmax's own recording function (which
+    ``F.log_softmax`` reaches: its fast case is this one), and ``NllLossBackward0`` on it
+    (saving that result, the target and the total weight), recorded by
+    ``record.record_checked``. With nothing to record (grad mode
     off, or logits that need no gradient) the two forwards run on the arrays, as the general
     path's would, and the loss is a tensor without history. A bad target raises from NllLoss's
     forward as before. What it leaves out is the general path's per-argument work and checks,
@@ -393,7 +395,7 @@ def _log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> A
         return record.untracked(loss)
     if modes_on:
         return None  # (a mode watching recording: anomaly's stacks, saved-tensor hooks ...)
-    logp = record.record_checked(LogSoftmax, (input, 1), _NEEDS_FIRST_OF_2)
+    logp = LogSoftmax._record_options(input, 1)  # (its recording function: takes it whole)
     return record.record_checked(
         NllLoss, (logp, target, None, enum, ignore_index), _NEEDS_FIRST_OF_5)
 
