@@ -365,14 +365,14 @@ def _log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> A
     (saving its result), recorded by LogSoftmax's own recording function (which
     ``F.log_softmax`` reaches: its fast case is this one), and ``NllLossBackward0`` on it
     (saving that result, the target and the total weight), recorded by
-    ``record.record_checked``. With nothing to record (grad mode
-    off, or logits that need no gradient) the two forwards run on the arrays, as the general
-    path's would, and the loss is a tensor without history. A bad target raises from NllLoss's
-    forward as before. What it leaves out is the general path's per-argument work and checks,
-    which this call's common case answers once: (N, C) logits of a floating dtype, an int64 or
-    uint8 target of N entries, no class weight, no layout rule; recording, plain tensors (no
-    view: none has a history to catch up with) and every thread recording with no mode
-    watching (``debug_switches.modes_on``). Anything else returns None before anything ran.
+    ``record.record_checked``. With nothing to record (grad mode off, or logits that need no
+    gradient) the two forwards run on the arrays, as the general path's would, and the loss is
+    a tensor without history. A bad target raises from NllLoss's forward as before. What it
+    leaves out is the general path's per-argument work and checks, which this call's common
+    case answers once: (N, C) logits of a floating dtype, an int64 or uint8 target of N
+    entries, no class weight, no layout rule; recording, plain tensors (no view: none has a
+    history to catch up with) and every thread recording with no mode watching
+    (``debug_switches.modes_on``). Anything else returns None before anything ran.
     """
     if not (record.FAST_BRANCH and isinstance(input, TensorBase)
             and isinstance(target, TensorBase)):
