@@ -382,22 +382,23 @@ def _log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> A
             or t.dtype not in _TARGET_DTYPES
             or LogSoftmax.result_layout is not None or NllLoss.result_layout is not None):
         return None
-    enabled = _grad_state.enabled
-    if enabled and (input._base is not None or target._base is not None):
-        return None  # (a view first catches up with its base's writes: the general path)
-    if not (enabled and (input._grad_fn is not None or input._requires_grad)):
-        token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
-        try:
-            loss = NllLoss.forward(NO_GRAD_CTX, LogSoftmax.forward(NO_GRAD_CTX, x, 1), t, None,
-                                   enum, ignore_index)
-        finally:
-            restore(token)
-        return record.untracked(loss)
-    if modes_on:
-        return None  # (a mode watching recording: anomaly's stacks, saved-tensor hooks ...)
-    logp = LogSoftmax._record_options(input, 1)  # (its recording function: takes it whole)
-    return record.record_checked(
-        NllLoss, (logp, target, None, enum, ignore_index), _NEEDS_FIRST_OF_5)
+    if not modes_on:  # grad mode on in every thread, no mode watching recording
+        if input._base is not None or target._base is not None:
+            return None  # (a view first catches up with its base's writes: the general path)
+        if input._grad_fn is not None or input._requires_grad:
+            logp = LogSoftmax._record_options(input, 1)  # (its recording function: all of it)
+            return record.record_checked(
+                NllLoss, (logp, target, None, enum, ignore_index), _NEEDS_FIRST_OF_5)
+    elif _grad_state.enabled:
+        return None  # (a mode watching recording, or another thread in no_grad: the general path)
+    # nothing records: this thread's grad mode is off, or the logits need no gradient
+    token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+    try:
+        loss = NllLoss.forward(NO_GRAD_CTX, LogSoftmax.forward(NO_GRAD_CTX, x, 1), t, None, enum,
+                               ignore_index)
+    finally:
+        restore(token)
+    return record.untracked(loss)
 
 
 _TARGET_DTYPES = (np.dtype(np.int64), np.dtype(np.uint8))  # (what nll_loss takes)

@@ -128,25 +128,26 @@ def _affine(input: Any, weight: Any, bias: Any) -> Any:
             or x.shape[1] != w.shape[1] or b.shape[0] != w.shape[0]
             or not w.size):  # (an empty weight's view takes ViewOp.apply's strides)
         return None
-    enabled = _grad_state.enabled
-    if enabled and (input._base is not None or weight._base is not None
-                    or bias._base is not None):
-        return None  # (a view first catches up with its base's writes: the general path)
-    x_needs = enabled and (input._grad_fn is not None or input._requires_grad)
-    b_needs = enabled and (bias._grad_fn is not None or bias._requires_grad)
-    w_needs = enabled and (weight._grad_fn is not None or weight._requires_grad)
-    if not (x_needs or b_needs or w_needs):
-        token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
-        try:
-            return new_result(linalg.Addmm.forward(NO_GRAD_CTX, b, x, w.T, 1, 1))
-        finally:
-            restore(token)
-    if modes_on or weight._grad_fn is not None or not weight._requires_grad:
-        return None
-    weight_t = record.record_checked(views.T, (weight, 0, 1), _T_NEEDS)
-    make_view(weight_t, weight, _T_STEP, None)
-    return record.record_checked(
-        linalg.Addmm, (bias, input, weight_t, 1, 1), _ADDMM_NEEDS[b_needs + 2 * x_needs])
+    if not modes_on:  # grad mode on in every thread, no mode watching recording
+        if input._base is not None or weight._base is not None or bias._base is not None:
+            return None  # (a view first catches up with its base's writes: the general path)
+        x_needs = input._grad_fn is not None or input._requires_grad
+        b_needs = bias._grad_fn is not None or bias._requires_grad
+        if weight._grad_fn is None and weight._requires_grad:  # a leaf needing a gradient
+            weight_t = record.record_checked(views.T, (weight, 0, 1), _T_NEEDS)
+            make_view(weight_t, weight, _T_STEP, None)
+            return record.record_checked(
+                linalg.Addmm, (bias, input, weight_t, 1, 1), _ADDMM_NEEDS[b_needs + 2 * x_needs])
+        if x_needs or b_needs or weight._grad_fn is not None:
+            return None
+    elif _grad_state.enabled:
+        return None  # (a mode watching recording, or another thread in no_grad: the general path)
+    # nothing records: this thread's grad mode is off, or nothing needs a gradient
+    token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+    try:
+        return new_result(linalg.Addmm.forward(NO_GRAD_CTX, b, x, w.T, 1, 1))
+    finally:
+        restore(token)
 
 
 _grad_state = grad_mode._state  # (this thread's grad mode: ``enabled``)
