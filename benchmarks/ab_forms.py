@@ -17,7 +17,9 @@ one tree on both sides: single-output forms within 2 %; the recorded multi-outpu
         [--rounds 20] [--number 200]
 
 ``--statements``: other statements, ``;``-separated, on the same inputs plus ``u``, a (1, 8)
-matrix (``m``'s first row).
+matrix (``m``'s first row), ``z``, (64, 10) logits, and ``t``, 64 class indices (a training
+step's ``F.cross_entropy(z, t).backward()``); ``--record-only``: time them recording only
+(a statement calling ``backward()`` has nothing to differentiate under ``no_grad``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 import ab_trees  # (imports bench_core first: one BLAS thread)
 import bench_core
 import bench_forms
+import numpy as np
 
 
 def inputs(lib: Any) -> dict[str, Any]:
@@ -39,6 +42,9 @@ def inputs(lib: Any) -> dict[str, Any]:
     arrays = bench_forms.namespaces()["numpy"]  # (its values: the same in every column)
     space = {key: lib.tensor(arrays[key], requires_grad=True) for key in "abpmn"}
     space["u"] = lib.tensor(arrays["m"][:1], requires_grad=True)
+    rng = np.random.default_rng(1)
+    space["z"] = lib.tensor(rng.standard_normal((64, 10), dtype=np.float32), requires_grad=True)
+    space["t"] = lib.tensor(rng.integers(0, 10, 64))
     space["a"] * space["b"]  # minigrad's leaves make their accumulators once, before timing
     return {**space, "c": lib.tensor(arrays["c"]), "T": lib, "F": lib.nn.functional}
 
@@ -51,6 +57,8 @@ def main() -> None:
                         help="checkout B's root (default: this one)")
     parser.add_argument("--only", help="comma-separated texts: the forms containing any of them")
     parser.add_argument("--statements", help="other statements, ';'-separated")
+    parser.add_argument("--record-only", action="store_true",
+                        help="time the statements recording only (no no_grad rows)")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--number", type=int, default=200)
     options = parser.parse_args()
@@ -66,18 +74,19 @@ def main() -> None:
     if bench_core.torch is None:
         sys.exit("ab_forms.py compares with PyTorch: install torch")
     sides["torch"] = (bench_core.torch, None)
+    modes = (False,) if options.record_only else (False, True)
     timers = {}
     for side, (lib, modules) in sides.items():
         space = inputs(lib)
         for form in forms:
-            for no_grad in (False, True):
+            for no_grad in modes:
                 mode = lib.no_grad if no_grad else contextlib.nullcontext
                 timers[form, no_grad, side] = (timeit.Timer(form, globals=space), modules, mode)
     times: dict[Any, list[float]] = {key: [] for key in timers}
     for round_ in range(options.rounds):
         order = ["A", "B", "torch"] if round_ % 2 == 0 else ["B", "A", "torch"]
         for form in forms:
-            for no_grad in (False, True):
+            for no_grad in modes:
                 for side in order:
                     timer, modules, mode = timers[form, no_grad, side]
                     if modules is not None:
@@ -90,7 +99,7 @@ def main() -> None:
     print(f"{'form':28} {'mode':7} {'A':>7} {'B':>7} {'B/A':>6} {'torch':>7} "
           f"{'A/torch':>7} {'B/torch':>7}")
     for form in forms:
-        for no_grad in (False, True):
+        for no_grad in modes:
             a, b, t = (min(times[form, no_grad, side]) for side in ("A", "B", "torch"))
             print(f"{form:28} {'no_grad' if no_grad else 'record':7} {a:7.2f} {b:7.2f} "
                   f"{b / a:6.2f} {t:7.2f} {a / t:7.2f} {b / t:7.2f}")

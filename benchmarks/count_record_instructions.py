@@ -19,6 +19,8 @@ under ``no_grad`` (``a``, ``b``, ``m`` as above, ``x`` and ``mx`` the arrays beh
 ``m``, ``np``, ``minigrad``, and its modules ``record``, ``quiet``, ``grad_mode``,
 ``reduction``, ``unary``, ``new_result``): the steps of a call one by one, e.g.
 ``"quiet.run_quietly(reduction._sum_all, x)"`` against ``"reduction._sum_all(x)"``.
+``--grad``: count the expression cases with grad mode on (recording, or a whole training step:
+``"minigrad.nn.functional.cross_entropy(m, c).backward()"``, with ``c`` 8 class indices).
 ``--checkout``: the checkout whose minigrad is counted (default this one),
 ``--other``: another one counted too, as "before" (``git archive main | tar -x -C /tmp/main``).
 The count moves by up to ~1 % with the length of the checkout's path (copy both trees to paths
@@ -40,7 +42,7 @@ CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "sum", "no_grad_add",
          "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim", "no_grad_sigmoid", "no_grad_exp")
 
 
-def run_case(case: str, count: int) -> None:
+def run_case(case: str, count: int, grad: bool = False) -> None:
     """Record ``count`` ops of ``case`` inside ``functools.reduce`` (nothing else is counted)."""
     import numpy as np
 
@@ -73,11 +75,13 @@ def run_case(case: str, count: int) -> None:
         from minigrad.ops import reduction, unary
 
         namespace = {"np": np, "minigrad": minigrad, "a": a, "b": b, "m": m, "x": a._array,
+                     "c": minigrad.tensor(rng.integers(0, 8, 8)),
                      "mx": m._array, "record": record, "quiet": quiet, "grad_mode": grad_mode,
                      "reduction": reduction, "unary": unary, "new_result": new_result}
         exec(f"def step(_, __):\n    return {case}\n", namespace)
         steps[case] = steps[f"no_grad_{case}"] = namespace["step"]
-        case = f"no_grad_{case}"
+        if not grad:
+            case = f"no_grad_{case}"
     step = steps[case]
     for _ in range(3):  # warm-up: every path taken once (names of saved values, caches)
         step(None, None)
@@ -88,12 +92,13 @@ def run_case(case: str, count: int) -> None:
         functools.reduce(step, range(count), None)
 
 
-def count(checkout: str, case: str, ops: int) -> float:
+def count(checkout: str, case: str, ops: int, grad: bool = False) -> float:
     """Instructions per op of ``case`` with ``checkout``'s minigrad."""
     command = [
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
         "--collect-atstart=no", "--toggle-collect=functools_reduce",
         sys.executable, __file__, "--child", case, "--checkout", checkout, "--ops", str(ops),
+        *(["--grad"] if grad else []),
     ]
     # A fixed hash seed: dict layouts, and so the instructions, are the same on every run.
     env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
@@ -109,17 +114,19 @@ def main() -> None:
     parser.add_argument("--checkout", default=str(Path(__file__).resolve().parent.parent))
     parser.add_argument("--other", help="another checkout's root, counted too (before)")
     parser.add_argument("--ops", type=int, default=2000)
+    parser.add_argument("--grad", action="store_true",
+                        help="count the expression cases with grad mode on")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         sys.path.insert(0, args.checkout)
-        run_case(args.child, args.ops)
+        run_case(args.child, args.ops, args.grad)
         return
     for case in args.cases:
-        after = count(args.checkout, case, args.ops)
+        after = count(args.checkout, case, args.ops, args.grad)
         line = f"  {case:12} {after:9,.0f} instructions per op"
         if args.other:
-            before = count(args.other, case, args.ops)
+            before = count(args.other, case, args.ops, args.grad)
             line = (f"  {case:12} {before:9,.0f} -> {after:9,.0f} instructions per op  "
                     f"{100 * (after - before) / before:+5.1f} %")
         print(line, flush=True)

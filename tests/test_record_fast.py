@@ -528,7 +528,7 @@ def _without_saved(seen: list[Any]) -> list[Any]:
             for entry in seen]
 
 
-# --- F.linear's two nodes recorded in one pass (ops/linear.py's ``_record_affine``)
+# --- F.linear's two nodes recorded in one pass (ops/linear.py's ``_affine``)
 
 
 def _linear_graph(kind: str, bias_grad: bool, x_shape: tuple[int, ...],
@@ -601,7 +601,7 @@ def test_linear_in_one_pass_records_the_general_path_s_graph(
 
 
 # --- cross_entropy's two nodes recorded in one pass (ops/cross_entropy.py's
-# ``_record_log_softmax_nll``)
+# ``_log_softmax_nll``)
 
 
 def _cross_entropy_graph(kind: str, target: Any, reduction: str, ignore_index: int) -> Any:
@@ -647,3 +647,44 @@ def test_cross_entropy_in_one_pass_records_the_general_path_s_graph(
         # the one pass takes the call: only ``x * 2`` goes the general way
         assert general_calls == (1 if kind == "result" else 0)
     assert general == fast
+
+
+# --- cross_entropy's and F.linear's one pass with nothing to record
+
+
+def _untracked_results(mode: str, x_shape: tuple[int, ...], target: Any) -> list[Any]:
+    """``F.linear`` and ``F.cross_entropy`` where nothing records (``mode``: grad mode off with
+    leaves requiring grad, or grad mode on with none requiring grad): each result's values,
+    history, layout and version, or the error."""
+    import minigrad.nn.functional as F
+
+    needs = mode == "no_grad"
+    x = _leaf(*x_shape, requires_grad=needs)
+    w, b = _leaf(3, x_shape[1], requires_grad=needs), _leaf(3, requires_grad=needs)
+    seen = []
+    with minigrad.set_grad_enabled(mode != "no_grad"):
+        for make in (lambda: F.linear(x, w, b),
+                     lambda: F.cross_entropy(x, minigrad.tensor(target)),
+                     lambda: F.cross_entropy(x, minigrad.tensor(target), reduction="none")):
+            try:
+                out = make()
+            except (RuntimeError, IndexError) as error:
+                seen.append([type(error).__name__, str(error)])
+                continue
+            seen.append([_array(out.numpy()), out.grad_fn, out.requires_grad, out.stride(),
+                         out._version, out._base])
+    return seen
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "nothing requires grad"])
+@pytest.mark.parametrize(("x_shape", "target"), [
+    ((4, 5), np.array([0, 4, 1, 2])), ((4, 5), np.array([0, 5, 1, 2])),
+    ((2, 3), np.array([1, 2], dtype=np.uint8)), ((0, 3), np.zeros(0, dtype=np.int64)),
+])
+def test_nothing_recorded_in_one_pass_gives_the_general_path_s_results(
+    mode: str, x_shape: tuple[int, ...], target: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (general, _), (fast, general_calls) = _on_both_paths(
+        monkeypatch, lambda: _untracked_results(mode, x_shape, target))
+    assert general == fast
+    assert general_calls == 0  # (the general path would call ``_general`` for each)

@@ -3,7 +3,7 @@
 ``F.linear(x, w, b)`` of a matrix records ``AddmmBackward0`` whose edges go to the bias, the
 input and a ``TBackward0`` on the weight; it saves ``x`` (if the weight needs a gradient) and
 ``w.t()``, a view sharing the weight's counter (if the input does). minigrad records both nodes
-in one pass for its common case (ops/linear.py's ``_record_affine``): here the graph, the saved
+in one pass for its common case (ops/linear.py's ``_affine``): here the graph, the saved
 values, the order of the nodes, the gradients and the errors of in-place writes after forward
 are compared with PyTorch's, for each combination of what requires a gradient.
 """

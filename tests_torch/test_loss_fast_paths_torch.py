@@ -143,3 +143,36 @@ def test_cross_entropy_in_place_writes_after_forward_raise_as_in_pytorch(written
         except RuntimeError as error:
             outcomes.append(str(error).replace(lib.__name__, "minigrad"))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "nothing requires grad"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("target", [[0, 4, 1, 2], [0, 5, 1, 2], [-1, 0, 1, 2]])
+def test_cross_entropy_and_linear_without_recording_give_pytorch_results(mode, reduction, target):
+    """The one pass with nothing to record: PyTorch's values and errors, and no history."""
+    rng = np.random.default_rng(3)
+    x, w, b = (rng.standard_normal(shape).astype(np.float32) * 5
+               for shape in ((4, 5), (3, 5), (3,)))
+    x[0, 1], x[1, 2] = -np.inf, 1e30
+
+    def outcomes(lib):
+        args = [lib.tensor(v, requires_grad=mode == "no_grad") for v in (x, w, b)]
+        seen = []
+        with lib.set_grad_enabled(mode != "no_grad"):
+            for make in (lambda: lib.nn.functional.linear(*args),
+                         lambda: lib.nn.functional.cross_entropy(
+                             args[0], lib.tensor(target), reduction=reduction)):
+                try:
+                    out = make()
+                except Exception as error:  # noqa: BLE001 (the error itself is compared)
+                    seen.append((type(error).__name__, str(error)))
+                    continue
+                seen.append((out.numpy(), out.grad_fn is None, out.requires_grad, out.stride()))
+        return seen
+
+    for mine, want in zip(outcomes(minigrad), outcomes(torch), strict=True):
+        if isinstance(want[0], str):
+            assert mine == want
+            continue
+        np.testing.assert_allclose(mine[0], want[0], rtol=1e-6, atol=1e-6, equal_nan=True)
+        assert mine[1:] == want[1:]

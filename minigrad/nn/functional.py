@@ -148,7 +148,9 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
     _arguments.check_has_attribute(input, "softmax")  # (PyTorch's calls input.softmax)
     if dim is None:
         dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
-    return input.softmax(dim, dtype)  # (as PyTorch's: the method's argument checks)
+    # (as PyTorch's: the method's argument checks; dtype passed only if given, as PyTorch's
+    # ``input.softmax(dim)``, which the checks let through by the call's types alone)
+    return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(
@@ -162,7 +164,8 @@ def log_softmax(
     _arguments.check_has_attribute(input, "log_softmax")
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return input.log_softmax(dim, dtype)  # (as PyTorch's: the method's argument checks)
+    # (as softmax's)
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:

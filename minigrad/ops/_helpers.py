@@ -442,7 +442,9 @@ def constant_tensor(array: Any) -> Any:
 
 def shape_of(value: Any) -> tuple[int, ...]:
     """The shape of a tensor, an array or a number (``()``)."""
-    return tuple(np.shape(operand(value)))
+    if isinstance(value, TensorBase):  # (its array's shape, a tuple: without np.shape's layers)
+        return value._array.shape
+    return tuple(np.shape(value))
 
 
 def size_text(shape: Sequence[int]) -> str:

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad.autograd import record
+from minigrad.autograd import grad_mode, record
 from minigrad.autograd.debug_switches import modes_on
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
@@ -103,8 +104,8 @@ class NllLoss(Op):
         axis, shape = ctx.axis, shape_of(x)
         dtype = operand(x).dtype
         if weight is None and len(shape) == 2 and _all_counted(target, shape[1], ctx.ignore_index):
-            pattern = _nll_pattern_plain(ctx.reduction, shape, dtype, target, total)
-            return _times_pattern(ctx.reduction, grad, pattern), None, None, None, None
+            gradient = _nll_gradient_plain(ctx.reduction, shape, dtype, target, total, grad)
+            return gradient, None, None, None, None
         valid = target != ctx.ignore_index
         pattern = np.zeros(shape, dtype=dtype)
         # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
@@ -129,17 +130,19 @@ def _all_counted(target: np.ndarray, classes: int, ignore_index: int) -> bool:
     """True if every target is a class index and none is ``ignore_index``: the common case.
 
     The plain paths' condition (the general checks' answer: no bad target, all valid), from
-    two reductions instead of their seven numpy calls; an ``ignore_index`` outside
-    ``[0, classes)`` (the default -100) equals no target inside it.
+    one reduction instead of their seven numpy calls: read as unsigned (a view, no copy), a
+    negative index is a huge one, so ``0 <= t < classes`` for all t is ``max < classes``;
+    an ``ignore_index`` outside ``[0, classes)`` (the default -100) equals no target inside it.
     """
     if target.size == 0:
         return True
-    if not (_min_reduce(target, None) >= 0 and _max_reduce(target, None) < classes):
+    if not _max_reduce(target.view(_UNSIGNED[target.dtype.itemsize]), None) < classes:
         return False
     return not 0 <= ignore_index < classes or bool((target != ignore_index).all())
 
 
-_min_reduce, _max_reduce = np.minimum.reduce, np.maximum.reduce
+_max_reduce, _sum_reduce = np.maximum.reduce, np.add.reduce
+_UNSIGNED = {8: np.uint64, 1: np.uint8}  # (nll_loss's targets: int64 or uint8)
 _MINUS_ONE = Constants(-1.0)
 
 
@@ -152,45 +155,44 @@ def _nll_forward_plain(
     picking ``x[i, t_i]``; the values are the same: still ``-1 * v`` (not ``-v``, which
     flips a nan's sign bit), and the total weight, a sum of N ones, is N exactly.
     """
-    rows = np.arange(x.shape[0])
+    rows = len(target)
     (minus_one,) = _MINUS_ONE.of(x)  # (a 0-d array: numpy's fast path, unlike a scalar's)
-    losses = x[rows, target] * minus_one
-    total = np.asarray(x.shape[0], dtype=x.dtype)
-    kept_total = np.zeros_like(total) if reduction == NONE else total
-    ctx.save_for_backward(x, target, None, kept_total)
-    ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, 1
+    losses = x[_arange(rows), target] * minus_one
+    total = np.asarray(rows, dtype=x.dtype)
+    if ctx is not NO_GRAD_CTX:
+        ctx.save_for_backward(x, target, None, np.zeros_like(total) if reduction == NONE else total)
+        ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, 1
     if reduction == NONE:
         return losses
-    summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
+    summed = _sum_reduce(losses, None, x.dtype)  # (``losses.sum(dtype=)`` without its layers)
     return summed / total if reduction == MEAN else summed
 
 
-def _nll_pattern_plain(
-    reduction: int, shape: tuple[int, ...], dtype: np.dtype, target: np.ndarray, total: Any
-) -> np.ndarray:
-    """The backward's pattern in the forward's common case, without the general index arrays.
+_arange = np.arange
 
-    ``-1`` (``-1 / N`` for 'mean') at each row's target, 0 elsewhere: the general path's values.
+
+def _nll_gradient_plain(
+    reduction: int, shape: tuple[int, ...], dtype: np.dtype, target: np.ndarray, total: Any,
+    grad: Any,
+) -> Any:
+    """The backward's gradient in the forward's common case, without the general index arrays.
+
+    The incoming gradient times ``-1`` (``-1 / N`` for 'mean') at each row's target, 0
+    elsewhere. Only the targets' entries are written, as PyTorch's kernel writes them: the
+    others stay 0 even where the incoming gradient is inf or nan (``inf * 0`` would make them
+    nan). On arrays the products are written into zeros directly (per-row losses: one
+    gradient per row); under create_graph the product with that pattern is recorded.
     """
     coef = np.asarray(-1, dtype=dtype)
     if reduction == MEAN and len(target):
         coef = coef / total
-    pattern = np.zeros(shape, dtype=dtype)
-    pattern[np.arange(shape[0]), target] = coef
-    return pattern
-
-
-def _times_pattern(reduction: int, grad: Any, pattern: np.ndarray) -> Any:
-    """The incoming gradient times the pattern (per-row losses: one per row, a column).
-
-    Only the targets' entries are written, as PyTorch's kernel writes them: the others stay 0
-    even where the incoming gradient is inf or nan (``inf * 0`` would make them nan).
-    """
-    if reduction == NONE:
-        grad = np.expand_dims(grad, 1)
+    rows = _arange(shape[0])
+    out = np.zeros(shape, dtype=dtype)
     if isinstance(grad, TensorBase):  # create_graph: the product is recorded
-        return grad * pattern
-    return np.where(pattern != 0, grad * pattern, 0).astype(pattern.dtype, copy=False)
+        out[rows, target] = coef
+        return (np.expand_dims(grad, 1) if reduction == NONE else grad) * out
+    out[rows, target] = grad * coef
+    return out
 
 
 class NllLoss2d(NllLoss):
@@ -345,7 +347,7 @@ def cross_entropy(
             input, target, weight, enum, ignore_index, label_smoothing
         )
     if weight is None:
-        loss = _record_log_softmax_nll(input, target, enum, ignore_index)
+        loss = _log_softmax_nll(input, target, enum, ignore_index)
         if loss is not None:
             return loss
     class_dim = 0 if x.ndim == 1 else 1
@@ -353,37 +355,54 @@ def cross_entropy(
     return _nll_loss_nd(logp, target, weight, enum, ignore_index)
 
 
-_NEEDS_FIRST_OF_2, _NEEDS_FIRST_OF_5 = record.NEEDS[2][1], record.NEEDS[5][1]
+_NEEDS_FIRST_OF_5 = record.NEEDS[5][1]
 
 
-def _record_log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> Any:
-    """``nll_loss(log_softmax(input, 1), target)`` recorded with its checks answered once, or None.
+def _log_softmax_nll(input: Any, target: Any, enum: int, ignore_index: int) -> Any:
+    """``nll_loss(log_softmax(input, 1), target)`` with its checks answered once, or None.
 
-    The graph is the general path's, node for node: ``LogSoftmaxBackward0`` (saving its result)
-    and ``NllLossBackward0`` on it (saving that result, the target and the total weight),
-    recorded by ``record.record_checked``; a bad target raises from NllLoss's forward as before.
-    What it leaves out is the general path's per-argument work and checks, which this call's
-    common case answers once: (N, C) logits that are a plain tensor (no view) of a floating
-    dtype and need a gradient, a plain int64 or uint8 target of N entries, no class weight, and
-    every thread recording with no mode watching (``debug_switches.modes_on``). Anything else
-    returns None before anything ran.
+    Recording, the graph is the general path's, node for node: ``LogSoftmaxBackward0``
+    (saving its result), recorded by LogSoftmax's own recording function (which
+    ``F.log_softmax`` reaches: its fast case is this one), and ``NllLossBackward0`` on it
+    (saving that result, the target and the total weight), recorded by
+    ``record.record_checked``. With nothing to record (grad mode off, or logits that need no
+    gradient) the two forwards run on the arrays, as the general path's would, and the loss is
+    a tensor without history. A bad target raises from NllLoss's forward as before. What it
+    leaves out is the general path's per-argument work and checks, which this call's common
+    case answers once: (N, C) logits of a floating dtype, an int64 or uint8 target of N
+    entries, no class weight, no layout rule; recording, plain tensors (no view: none has a
+    history to catch up with) and every thread recording with no mode watching
+    (``debug_switches.modes_on``). Anything else returns None before anything ran.
     """
-    if modes_on or not record.FAST_BRANCH or not (
-            isinstance(input, TensorBase) and isinstance(target, TensorBase)):
+    if not (record.FAST_BRANCH and isinstance(input, TensorBase)
+            and isinstance(target, TensorBase)):
         return None
     x, t = input._array, target._array
     if (x.ndim != 2 or x.dtype.kind != "f" or t.ndim != 1 or t.shape[0] != x.shape[0]
-            or t.dtype not in _TARGET_DTYPES or input._base is not None
-            or target._base is not None or not (input._grad_fn is not None
-                                                or input._requires_grad)
+            or t.dtype not in _TARGET_DTYPES
             or LogSoftmax.result_layout is not None or NllLoss.result_layout is not None):
         return None
-    logp = record.record_checked(LogSoftmax, (input, 1), _NEEDS_FIRST_OF_2)
-    return record.record_checked(
-        NllLoss, (logp, target, None, enum, ignore_index), _NEEDS_FIRST_OF_5)
+    if not modes_on:  # grad mode on in every thread, no mode watching recording
+        if input._base is not None or target._base is not None:
+            return None  # (a view first catches up with its base's writes: the general path)
+        if input._grad_fn is not None or input._requires_grad:
+            logp = LogSoftmax._record_options(input, 1)  # (its recording function: all of it)
+            return record.record_checked(
+                NllLoss, (logp, target, None, enum, ignore_index), _NEEDS_FIRST_OF_5)
+    elif _grad_state.enabled:
+        return None  # (a mode watching recording, or another thread in no_grad: the general path)
+    # nothing records: this thread's grad mode is off, or the logits need no gradient
+    token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+    try:
+        loss = NllLoss.forward(NO_GRAD_CTX, LogSoftmax.forward(NO_GRAD_CTX, x, 1), t, None, enum,
+                               ignore_index)
+    finally:
+        restore(token)
+    return record.untracked(loss)
 
 
 _TARGET_DTYPES = (np.dtype(np.int64), np.dtype(np.uint8))  # (what nll_loss takes)
+_grad_state = grad_mode._state  # (this thread's grad mode: ``enabled``)
 
 
 def _check_label_smoothing(label_smoothing: float) -> None:

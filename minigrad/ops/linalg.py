@@ -226,11 +226,12 @@ class Addmm(Op):
     @staticmethod
     def forward(ctx: Any, input: Any, mat1: np.ndarray, mat2: np.ndarray, beta: Any,
                 alpha: Any) -> np.ndarray:
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
-        ctx.beta, ctx.alpha = beta, alpha
-        ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
-        ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
+        if ctx is not NO_GRAD_CTX:  # (notes for backward: nothing to keep without a node)
+            needs = ctx.needs_input_grad
+            ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
+            ctx.beta, ctx.alpha = beta, alpha
+            ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
+            ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
         if alpha == 0:
             product = np.zeros((mat1.shape[0], mat2.shape[1]), np.result_type(mat1, mat2))
         else:

@@ -17,11 +17,12 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import record
+from minigrad.autograd import grad_mode, record
 from minigrad.autograd.debug_switches import modes_on
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.saved_attributes import constant
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import TensorBase, new_result
 from minigrad.autograd.views import make_view
 from minigrad.ops import einsum as einsum_ops
 from minigrad.ops import linalg, views
@@ -60,7 +61,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
                 [3., 3., 3., 3.]], grad_fn=<AddmmBackward0>)
     """
     if bias is not None:
-        out = _record_affine(input, weight, bias)
+        out = _affine(input, weight, bias)
         if out is not None:
             return out
     x, w = operand(input), operand(weight)
@@ -99,20 +100,23 @@ _T_NEEDS = (True, False, False)
 _ADDMM_NEEDS = record.NEEDS[5][4:8]  # the view always needs one; the bias and input by bits
 
 
-def _record_affine(input: Any, weight: Any, bias: Any) -> Any:
-    """``F.linear`` of a matrix with a bias, recorded with its checks answered once, or None.
+def _affine(input: Any, weight: Any, bias: Any) -> Any:
+    """``F.linear`` of a matrix with a bias, with its checks answered once, or None.
 
-    The graph is the general path's (``views.t`` then ``_addmm``), node for node: a
-    ``TBackward0`` on the weight, the view ``weight.t()`` (sharing the weight's counter), and
+    Recording, the graph is the general path's (``views.t`` then ``_addmm``), node for node:
+    a ``TBackward0`` on the weight, the view ``weight.t()`` (sharing the weight's counter), and
     ``AddmmBackward0`` on (bias, input, that view), recorded by ``record.record_checked``.
-    What it leaves out is the general path's per-argument work, which this call's common case
-    answers once: three plain tensors (no view: none has a history to catch up with) of one
-    floating dtype whose shapes fit (the checks of ``_addmm`` all pass), a weight that is a leaf
-    requiring grad (PyTorch's ``nn.Linear``), and every thread recording with no mode watching
+    With nothing to record (grad mode off, or no argument needing a gradient) Addmm's forward
+    runs on the arrays, as the general path's would, and the result is a tensor without
+    history. What it leaves out is the general path's per-argument work, which this call's
+    common case answers once: three tensors of one floating dtype whose shapes fit (the
+    checks of ``_addmm`` all pass), no layout rule; recording, plain tensors (no view: none
+    has a history to catch up with), a weight that is a leaf requiring grad (PyTorch's
+    ``nn.Linear``), and every thread recording with no mode watching
     (``debug_switches.modes_on``: anomaly mode's stacks, saved-tensor hooks, the debugging
     aids). Anything else returns None before anything ran.
     """
-    if modes_on or not record.FAST_BRANCH or linalg.Addmm.result_layout is not None:
+    if not record.FAST_BRANCH or linalg.Addmm.result_layout is not None:
         return None  # (a layout rule for Addmm's result: the general path applies it)
     if not (isinstance(input, TensorBase) and isinstance(weight, TensorBase)
             and isinstance(bias, TensorBase)):
@@ -122,16 +126,31 @@ def _record_affine(input: Any, weight: Any, bias: Any) -> Any:
     if (x.ndim != 2 or w.ndim != 2 or b.ndim != 1 or dtype.kind != "f"
             or x.dtype != dtype or b.dtype != dtype
             or x.shape[1] != w.shape[1] or b.shape[0] != w.shape[0]
-            or input._base is not None or weight._base is not None or bias._base is not None
-            or weight._grad_fn is not None or not weight._requires_grad
             or not w.size):  # (an empty weight's view takes ViewOp.apply's strides)
         return None
-    weight_t = record.record_checked(views.T, (weight, 0, 1), _T_NEEDS)
-    make_view(weight_t, weight, _T_STEP, None)
-    x_needs = input._grad_fn is not None or input._requires_grad
-    b_needs = bias._grad_fn is not None or bias._requires_grad
-    return record.record_checked(
-        linalg.Addmm, (bias, input, weight_t, 1, 1), _ADDMM_NEEDS[b_needs + 2 * x_needs])
+    if not modes_on:  # grad mode on in every thread, no mode watching recording
+        if input._base is not None or weight._base is not None or bias._base is not None:
+            return None  # (a view first catches up with its base's writes: the general path)
+        x_needs = input._grad_fn is not None or input._requires_grad
+        b_needs = bias._grad_fn is not None or bias._requires_grad
+        if weight._grad_fn is None and weight._requires_grad:  # a leaf needing a gradient
+            weight_t = record.record_checked(views.T, (weight, 0, 1), _T_NEEDS)
+            make_view(weight_t, weight, _T_STEP, None)
+            return record.record_checked(
+                linalg.Addmm, (bias, input, weight_t, 1, 1), _ADDMM_NEEDS[b_needs + 2 * x_needs])
+        if x_needs or b_needs or weight._grad_fn is not None:
+            return None
+    elif _grad_state.enabled:
+        return None  # (a mode watching recording, or another thread in no_grad: the general path)
+    # nothing records: this thread's grad mode is off, or nothing needs a gradient
+    token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
+    try:
+        return new_result(linalg.Addmm.forward(NO_GRAD_CTX, b, x, w.T, 1, 1))
+    finally:
+        restore(token)
+
+
+_grad_state = grad_mode._state  # (this thread's grad mode: ``enabled``)
 
 
 def _matmul_weight(input: Any, wt: Any) -> Any:

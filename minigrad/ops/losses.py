@@ -7,6 +7,7 @@ share).
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, ClassVar
 
@@ -15,7 +16,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name, result_type
 from minigrad.autograd import grad_mode
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
@@ -46,6 +47,8 @@ from minigrad.ops.norms import vector_norm
 
 def _difference(x: np.ndarray, t: np.ndarray) -> np.ndarray:
     """``x - t`` in PyTorch's result dtype (numpy would make float32 - int64 a float64)."""
+    if x.dtype is t.dtype:  # (the common case: that dtype, whatever the shapes)
+        return x - t
     dtype = result_type(x, t)
     return x.astype(dtype, copy=False) - t.astype(dtype, copy=False)
 
@@ -65,15 +68,16 @@ class MseLoss(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int) -> np.ndarray:
-        ctx.save_for_backward(x, t)
-        ctx.reduction = reduction
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops both, through Python calls)
+            ctx.save_for_backward(x, t)
+            ctx.reduction = reduction
         d = _difference(x, t)
         return reduce_array(d * d, reduction)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, t = ctx.saved_tensors
-        dx = (x - t) * grad * (2 * reduction_norm(ctx.reduction, int(np.prod(shape_of(x)))))
+        dx = (x - t) * grad * (2 * reduction_norm(ctx.reduction, math.prod(shape_of(x))))
         return dx, -dx if ctx.needs_input_grad[1] else None, None
 
 

@@ -43,8 +43,9 @@ class SoftmaxFamily(Op):
                 shifted = np.asarray(shifted)
             # PyTorch's result is always contiguous (numpy would keep x's layout).
             y = np.asarray(cls.normalize(shifted, axis), order="C")
-        ctx.save_for_backward(y)
-        ctx.axis, ctx.dim = axis, dim
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx drops both, through Python calls)
+            ctx.save_for_backward(y)
+            ctx.axis, ctx.dim = axis, dim
         return y
 
     @staticmethod
@@ -58,19 +59,27 @@ class SoftmaxFamily(Op):
 
 
 def _max_along(x: np.ndarray, axis: int | None) -> np.ndarray:
-    """``np.max(x, axis, keepdims=True)``, a short last axis of a matrix down a transposed copy.
+    """``np.max(x, axis, keepdims=True)``; a long matrix's short last axis down a transposed copy.
 
-    numpy reduces a short contiguous axis row by row: for cross_entropy's (256, 10) logits that
-    is ~6x slower than copying the transpose and reducing down its columns. A max does not
-    depend on the order it meets the elements, so the values are the same.
+    ``np.maximum.reduce`` itself: np.max's Python layers cost ~2 µs, a third of a small
+    softmax's numpy work. numpy reduces a short contiguous axis row by row: for
+    cross_entropy's (256, 10) logits that is ~4x slower than copying the transpose and
+    reducing down its columns, which pays from ~32 rows on (below, the copy costs more than
+    it saves). A max does not depend on the order it meets the elements, so the values are
+    the same.
     """
-    if axis == 1 and x.ndim == 2 and x.shape[1] <= _SHORT_AXIS and x.flags.c_contiguous:
-        return np.maximum.reduce(x.T.copy(), axis=0)[:, None]
-    return np.max(x, axis=axis, keepdims=True)
+    if (axis == 1 and x.ndim == 2 and x.shape[1] <= _SHORT_AXIS and x.shape[0] >= _LONG_BATCH
+            and x.flags.c_contiguous):
+        return _max_reduce(x.T.copy(), 0)[:, None]
+    return _max_reduce(x, axis, None, None, True)
 
 
-_SHORT_AXIS = 16  # up to this many classes the transposed copy is the cheaper layout
-_exp, _divide, _subtract = np.exp, np.divide, np.subtract  # (bound once: np.<name> is a lookup)
+_SHORT_AXIS = 16  # up to this many classes the transposed copy is the cheaper layout ...
+_LONG_BATCH = 32  # ... from this many rows on
+# (bound once: ``np.<name>`` is a lookup on every call)
+_exp, _log, _divide, _subtract, _multiply = np.exp, np.log, np.divide, np.subtract, np.multiply
+_max_reduce, _sum_reduce = np.maximum.reduce, np.add.reduce
+_ndarray = np.ndarray
 
 
 class Softmax(SoftmaxFamily):
@@ -85,7 +94,7 @@ class Softmax(SoftmaxFamily):
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """``exp(shifted) / sum(exp(shifted))``."""
         exps = _exp(shifted, shifted)
-        return _divide(exps, sum_keeping_dims(exps, axis), exps)
+        return _divide(exps, _sum_reduce(exps, axis, None, None, True), exps)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
@@ -103,7 +112,8 @@ class LogSoftmax(SoftmaxFamily):
     @staticmethod
     def normalize(shifted: np.ndarray, axis: int | None) -> np.ndarray:
         """The log of softmax: ``shifted - log(sum(exp(shifted)))``."""
-        return _subtract(shifted, np.log(sum_keeping_dims(np.exp(shifted), axis)), shifted)
+        return _subtract(shifted, _log(_sum_reduce(_exp(shifted), axis, None, None, True)),
+                         shifted)
 
     saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
 
@@ -150,6 +160,12 @@ class SoftmaxBackwardData(BackwardData):
     @staticmethod
     def gradient(g: Any, y: Any, axis: int | None) -> Any:
         """``y * (g - sum(g * y))``."""
+        if type(g) is _ndarray and type(y) is _ndarray and y.ndim:
+            # arrays (backward without create_graph): the same operations, in the same order,
+            # into one new array instead of three
+            d = _multiply(g, y)
+            _subtract(g, _sum_reduce(d, axis, None, None, True), d)
+            return _multiply(y, d, d)
         return y * (g - sum_keeping_dims(g * y, axis))
 
     @staticmethod
@@ -171,6 +187,12 @@ class LogSoftmaxBackwardData(BackwardData):
     @staticmethod
     def gradient(g: Any, y: Any, axis: int | None) -> Any:
         """``g - exp(y) * sum(g)``."""
+        if type(g) is _ndarray and type(y) is _ndarray and y.ndim and g.dtype == y.dtype:
+            # arrays of one dtype (backward without create_graph): the same operations, in
+            # the same order, into one new array instead of two
+            e = _exp(y)
+            _multiply(e, _sum_reduce(g, axis, None, None, True), e)
+            return _subtract(g, e, e)
         return g - np.exp(y) * sum_keeping_dims(g, axis)
 
     @staticmethod
@@ -205,7 +227,9 @@ def softmax(input: Any, dim: int, dtype: Any = None) -> Any:
     """
     _arguments.check_tensor(input, "softmax", "input", 1)
     input = _softmax_input(input, dim, dtype, "softmax")
-    return Softmax.apply(input, dim)  # (dim as given: the node shows it so)
+    # (dim as given: the node shows it so; the op's recording function for one input and
+    # options, which ``Softmax.apply`` would call)
+    return Softmax._record_options(input, dim)
 
 
 def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
@@ -218,4 +242,4 @@ def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
     """
     _arguments.check_tensor(input, "log_softmax", "input", 1)
     input = _softmax_input(input, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(input, dim)  # (dim as given: the node shows it so)
+    return LogSoftmax._record_options(input, dim)  # (as softmax's)
