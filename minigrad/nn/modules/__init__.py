@@ -1,9 +1,12 @@
 """The layer classes of ``minigrad.nn`` (PyTorch's ``torch.nn.modules``), one file per family."""
 
 from minigrad.nn.modules.activation import (
+    CELU,
     ELU,
     GELU,
+    GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -11,13 +14,20 @@ from minigrad.nn.modules.activation import (
     LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
+    Softsign,
     Tanh,
+    Tanhshrink,
+    Threshold,
 )
 from minigrad.nn.modules.container import ModuleDict, ModuleList, Sequential
 from minigrad.nn.modules.conv import Conv1d, Conv2d
@@ -42,11 +52,12 @@ from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
 
 __all__ = [
-    "ELU", "GELU", "SELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-    "BatchNorm2d", "Bilinear", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
-    "Flatten", "GRUCell", "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity",
-    "KLDivLoss", "L1Loss", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
-    "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
-    "NLLLoss", "RNNCell", "RNNCellBase", "ReLU", "ReLU6", "SiLU", "Sequential", "Sigmoid",
-    "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
+    "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
+    "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU",
+    "GLU", "GRUCell", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss",
+    "Identity", "KLDivLoss", "L1Loss", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
+    "LogSigmoid", "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict",
+    "ModuleList", "NLLLoss", "PReLU", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
+    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
+    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten",
 ]
