@@ -916,3 +916,25 @@ def test_rrelu_training_with_an_empty_range_takes_leaky_relus_gradient():
     y = F.rrelu(x, 0.2, 0.2, training=True)
     y.sum().backward()
     assert y.tolist() == pytest.approx([-0.4, 3.0]) and x.grad.tolist() == pytest.approx([0.2, 1.0])
+
+
+# --- normalize's out= and rms_norm in float16 (values printed by PyTorch 2.13) --------------------
+
+
+def test_normalize_with_out_writes_the_clamped_quotient_into_out():
+    a = mg.tensor([[3.0, 4.0], [0.0, 1e-13]])
+    out = mg.empty(2, 2)
+    assert F.normalize(a, out=out) is out
+    np.testing.assert_allclose(out.numpy(), [[0.6, 0.8], [0.0, 0.1]], rtol=1e-6)
+    assert out._version == 1
+
+
+def test_rms_norm_computes_float16_in_float32_with_its_epsilon():
+    x = mg.tensor([[1e-3, 2e-3, -3e-3], [1.0, -2.0, 0.5]], dtype=mg.float16, requires_grad=True)
+    y = F.rms_norm(x, (3,))
+    assert y.dtype == mg.float16 and y.grad_fn.name() == "ToCopyBackward0"
+    np.testing.assert_allclose(y.detach().numpy(), [[0.4573, 0.9146, -1.3711],
+                                                    [0.7559, -1.5117, 0.3779]], rtol=1e-3)
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[457.0, 457.0, 457.0],
+                                                [0.8281, 0.6118, 0.7920]], rtol=1e-3)

@@ -170,7 +170,7 @@ def test_softmax_modules_match_pytorch(name):
 
 # (constructor, whether to run in training mode): RReLU is compared in eval mode, where its slope
 # is fixed (in training each library draws from its own generator).
-MORE_ACTIVATIONS = {
+MORE_MODULES = {
     "CELU": (lambda t: t.nn.CELU(0.5), True),
     "CELU-inplace": (lambda t: t.nn.Sequential(t.nn.Linear(5, 4), t.nn.CELU(inplace=True)), True),
     "Threshold": (lambda t: t.nn.Threshold(0.1, 20.0), True),
@@ -187,12 +187,15 @@ MORE_ACTIVATIONS = {
     "RReLU-inplace-eval": (lambda t: t.nn.Sequential(t.nn.Linear(5, 4),
                                                      t.nn.RReLU(inplace=True)), False),
     "Softmin": (lambda t: t.nn.Softmin(dim=1), True),
+    "RMSNorm": (lambda t: t.nn.RMSNorm(5), True),
+    "RMSNorm-eps-no-affine": (lambda t: t.nn.RMSNorm([4, 5], 1e-3, elementwise_affine=False),
+                              True),
 }
 
 
-@pytest.mark.parametrize("case", sorted(MORE_ACTIVATIONS))
-def test_more_activation_modules_match_pytorch(case):
-    make, train = MORE_ACTIVATIONS[case]
+@pytest.mark.parametrize("case", sorted(MORE_MODULES))
+def test_more_modules_match_pytorch(case):
+    make, train = MORE_MODULES[case]
     run_both(make, [rand(4, 5) * 2], train=train)
     mine, theirs = build(make)
     assert repr(mine) == repr(theirs)

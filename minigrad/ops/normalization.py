@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _random, errors
+from minigrad import _arguments, _out, _random, errors
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -159,6 +159,42 @@ def _check_param_dtypes(input: Any, params: Sequence[Any]) -> None:
             raise RuntimeError(errors.expected_scalar_type(dtype, other))
 
 
+def _normalized_shape(
+    function: str, input: Any, normalized_shape: Any, params: Sequence[tuple[str, Any]]
+) -> tuple[int, ...]:
+    """``normalized_shape`` as a tuple, checked as PyTorch's layer_norm and rms_norm check it.
+
+    In PyTorch's order: its type, not empty, each parameter of that shape, then the input's
+    trailing dims.
+    """
+    _arguments.check_int_sequence(normalized_shape, function, "normalized_shape", 2)
+    if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
+        normalized_shape, (tuple, list, Size)
+    ):
+        raise TypeError(errors.wrong_argument_type(
+            function, "normalized_shape", "tuple of ints", type(normalized_shape).__name__, 2
+        ))
+    normalized = tuple(int(n) for n in normalized_shape)
+    if not normalized:
+        raise RuntimeError(errors.LAYER_NORM_EMPTY_SHAPE)
+    shown = errors.format_size(normalized)
+    for name, param in params:
+        if param is not None and shape_of(param) != normalized:
+            raise RuntimeError(errors.normalized_shape_param(name, shape_of(param), shown))
+    shape = shape_of(input)
+    separator = ", "
+    if function == "rms_norm":  # (PyTorch's rms_norm has a ValueError of its own, and a text
+        separator = ""          # without layer_norm's ", " after the "*")
+        if len(shape) < len(normalized):
+            raise ValueError(
+                f"Input tensor must have at least {len(normalized)} dimensions, but got "
+                f"{len(shape)}"
+            )
+    if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
+        raise RuntimeError(errors.layer_norm_input_shape(shown, shape, separator))
+    return normalized
+
+
 def layer_norm(
     input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5
 ) -> Any:
@@ -176,27 +212,66 @@ def layer_norm(
         >>> F.layer_norm(minigrad.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
-    _arguments.check_int_sequence(normalized_shape, "layer_norm", "normalized_shape", 2)
-    if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
-        normalized_shape, (tuple, list, Size)
-    ):
-        raise TypeError(errors.wrong_argument_type(
-            "layer_norm", "normalized_shape", "tuple of ints", type(normalized_shape).__name__, 2
-        ))
-    normalized = tuple(int(n) for n in normalized_shape)
-    if not normalized:
-        raise RuntimeError(errors.LAYER_NORM_EMPTY_SHAPE)
-    shown = errors.format_size(normalized)
-    for name, param in (("weight", weight), ("bias", bias)):
-        if param is not None and shape_of(param) != normalized:
-            raise RuntimeError(errors.normalized_shape_param(name, shape_of(param), shown))
-    shape = shape_of(input)
-    if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
-        raise RuntimeError(errors.layer_norm_input_shape(shown, shape))
+    normalized = _normalized_shape("layer_norm", input, normalized_shape,
+                                   (("weight", weight), ("bias", bias)))
     _check_param_dtypes(input, (weight, bias))  # a mix is refused before the kernel is chosen
     if operand(input).dtype.kind != "f":
         raise not_implemented("LayerNormKernelImpl", input)
     return NativeLayerNorm.apply(input, weight, bias, len(normalized), float(eps))
+
+
+def rms_norm(
+    input: Any, normalized_shape: Any, weight: Any = None, eps: float | None = None
+) -> Any:
+    """``input / sqrt(mean(input ** 2) + eps) * weight`` over the last dims (``normalized_shape``).
+
+    Recorded as PyTorch's composite records it when gradients are needed: PowBackward0,
+    MeanBackward1, AddBackward1, RsqrtBackward0, MulBackward0 (and MulBackward0 for ``weight``);
+    a float16 input is computed in float32 (ToCopyBackward0 both ways). ``eps`` defaults to the
+    machine epsilon of that computing dtype.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.rms_norm(minigrad.tensor([[3.0, 4.0]]), (2,), eps=0.0)
+        tensor([[0.8485, 1.1314]])
+    """
+    normalized = _normalized_shape("rms_norm", input, normalized_shape, (("weight", weight),))
+    if operand(input).dtype.kind != "f":
+        raise not_implemented("rms_norm", input)
+    # PyTorch reduces over the dims counted from the last: (ndim - 1, ndim - 2, ...)
+    dims = tuple(input.dim() - i - 1 for i in range(len(normalized)))
+    upcast = input.float() if operand(input).dtype == np.float16 else input
+    if eps is None:
+        eps = float(np.finfo(operand(upcast).dtype).eps)
+    rstd = arithmetic.AddScalar.apply(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt()
+    result = (upcast * rstd).type_as(input)
+    if weight is not None:
+        result = result * weight
+    return result.contiguous()  # (PyTorch's: a clone, CloneBackward0, of a non-row-major result)
+
+
+def normalize(
+    input: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None
+) -> Any:
+    """``input / max(norm_p(input, dim), eps)``: unit vectors along ``dim``.
+
+    PyTorch's composition: ``input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``
+    divides ``input`` (DivBackward0, ExpandBackward0, ClampMinBackward0,
+    LinalgVectorNormBackward0); with ``out=`` it clamps in place and divides into ``out``.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.normalize(minigrad.tensor([[3.0, 4.0]]))
+        tensor([[0.6000, 0.8000]])
+    """
+    norm = input.norm(p, dim, keepdim=True)
+    if out is None:
+        return input / norm.clamp_min(eps).expand_as(input)
+    denominator = norm.clamp_min_(eps).expand_as(input)
+    return _out.call_with_out(arithmetic.div, "div", _out.ACCEPTS_OUT["div"], (input, denominator),
+                              {}, out)
 
 
 class NativeBatchNorm(Op):

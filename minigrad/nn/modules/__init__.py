@@ -46,7 +46,7 @@ from minigrad.nn.modules.loss import (
     SmoothL1Loss,
 )
 from minigrad.nn.modules.module import Module
-from minigrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from minigrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm, RMSNorm
 from minigrad.nn.modules.pooling import AvgPool2d, MaxPool2d
 from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
@@ -57,7 +57,7 @@ __all__ = [
     "GLU", "GRUCell", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss",
     "Identity", "KLDivLoss", "L1Loss", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
     "LogSigmoid", "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict",
-    "ModuleList", "NLLLoss", "PReLU", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
-    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
-    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten",
+    "ModuleList", "NLLLoss", "PReLU", "RMSNorm", "RNNCell", "RNNCellBase", "RReLU", "ReLU",
+    "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin",
+    "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten",
 ]

@@ -1,4 +1,4 @@
-"""``LayerNorm``, ``BatchNorm1d`` and ``BatchNorm2d``.
+"""``LayerNorm``, ``RMSNorm``, ``BatchNorm1d`` and ``BatchNorm2d``.
 
 BatchNorm keeps running statistics as buffers: in training mode each call normalises with the
 batch's own mean and variance and moves ``running_mean``/``running_var`` towards them (by
@@ -20,7 +20,7 @@ from minigrad.nn.modules.utils import check_device
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "RMSNorm"]
 
 
 class LayerNorm(Module):
@@ -73,6 +73,54 @@ class LayerNorm(Module):
         return (
             f"{self.normalized_shape}, eps={self.eps}, "
             f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
+        )
+
+
+class RMSNorm(Module):
+    """Divide by the root mean square over the last dims (``normalized_shape``), then scale.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.RMSNorm(2)
+        RMSNorm((2,), eps=None, elementwise_affine=True)
+        >>> nn.RMSNorm(2, eps=0.0)(minigrad.tensor([[3.0, 4.0]]))
+        tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
+    """
+
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(
+        self, normalized_shape: Any, eps: float | None = None, elementwise_affine: bool = True,
+        device: Any = None, dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        check_device(device)
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        self.register_parameter(
+            "weight",
+            Parameter(empty(self.normalized_shape, dtype=dtype)) if elementwise_affine else None,
+        )
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight to ones."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        """``F.rms_norm(x, normalized_shape, weight, eps)``."""
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        """``(shape,), eps=.., elementwise_affine=..``."""
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, "
+            f"elementwise_affine={self.elementwise_affine}"
         )
 
 

@@ -1,0 +1,62 @@
+"""Op-table rows of ``F.normalize`` and ``F.rms_norm`` (compositions of other ops in PyTorch).
+
+Their graphs are the composed nodes (DivBackward0 over ClampMinBackward0 over
+LinalgVectorNormBackward0; MulBackward0 over RsqrtBackward0 over AddBackward1 ...): the
+table-driven tests compare each node's saved values with PyTorch's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from opinfo import BadInput, OpInfo, Sample
+from opinfo.elementwise import uniform
+
+REAL = uniform(-2.0, 2.0)
+POSITIVE = uniform(0.5, 1.5)
+
+
+def _functional(name: str) -> Any:
+    return lambda lib, *args, **kwargs: getattr(lib.nn.functional, name)(*args, **kwargs)
+
+
+def normalize_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((REAL(rng, (3, 4)),), name="2d"),
+        Sample((REAL(rng, (2, 3, 4)),), {"p": 1.0, "dim": -1}, name="p1"),
+        Sample((REAL(rng, (4, 3)),), {"p": 3.0, "dim": 0}, name="transposed", transposed=True),
+        Sample((REAL(rng, (5,)),), {"dim": 0}, name="1d"),
+        # a norm below eps: the clamp holds the denominator (its gradient stops there)
+        Sample((REAL(rng, (3, 4)) * 1e-3,), {"eps": 0.1}, name="clamped"),
+    ]
+
+
+def rms_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((REAL(rng, (2, 3, 4)), (4,), POSITIVE(rng, (4,))), name="weight"),
+        Sample((REAL(rng, (2, 3, 4)), (3, 4), POSITIVE(rng, (3, 4))), name="two_dims"),
+        Sample((REAL(rng, (3, 4)), [4]), name="no_weight"),
+        Sample((REAL(rng, (3, 4)), (4,), None, 0.5), name="eps"),
+        Sample((REAL(rng, (4, 3)), (3,), POSITIVE(rng, (3,))), name="transposed",
+               transposed=True),
+    ]
+
+
+OPS: list[OpInfo] = [
+    OpInfo("F.normalize", _functional("normalize"), normalize_samples, bad_inputs=(
+        BadInput((np.ones((2, 3), dtype=np.int64),), name="integer"),
+        BadInput((np.ones((2, 3)),), {"dim": 2}, name="dim_range"),
+    )),
+    OpInfo("F.rms_norm", _functional("rms_norm"), rms_norm_samples, bad_inputs=(
+        BadInput((np.ones((2, 3)), (4,)), name="input_shape"),
+        BadInput((np.ones((2, 3)), (2, 3, 4)), name="too_many_dims"),
+        BadInput((np.ones((2, 3)), (3,), np.ones(4)), name="weight_shape"),
+        BadInput((np.ones((2, 3)), ()), name="empty_shape"),
+        BadInput((np.ones((2, 3)), 3), name="int_shape"),
+        BadInput((np.ones((2, 3), dtype=np.int64), (3,)), name="integer"),
+    )),
+    OpInfo("F.rms_norm_input_only", _functional("rms_norm"), rms_norm_samples, grad_args=(0,),
+           op="F.rms_norm"),
+]
