@@ -190,7 +190,21 @@ MORE_MODULES = {
     "RMSNorm": (lambda t: t.nn.RMSNorm(5), True),
     "RMSNorm-eps-no-affine": (lambda t: t.nn.RMSNorm([4, 5], 1e-3, elementwise_affine=False),
                               True),
+    "ConstantPad1d": (lambda t: t.nn.ConstantPad1d((1, 2), 3.5), True),
+    "ConstantPad1d-int": (lambda t: t.nn.ConstantPad1d(2, -1), True),
+    "ConstantPad2d": (lambda t: t.nn.ConstantPad2d([1, 0, 2, 1], 0.5), True),
+    "ZeroPad1d": (lambda t: t.nn.ZeroPad1d((0, 3)), True),
+    "ZeroPad2d": (lambda t: t.nn.ZeroPad2d(1), True),
+    "ZeroPad2d-tuple": (lambda t: t.nn.ZeroPad2d((1, 2, 0, 1)), True),
 }
+
+
+@pytest.mark.parametrize("dim", [1, 0, -1])
+def test_cosine_similarity_module_matches_pytorch(dim):
+    run_both(lambda t: t.nn.CosineSimilarity(dim, eps=1e-6), [rand(4, 4), rand(4, 4, seed=1)])
+    mine, theirs = build(lambda t: t.nn.CosineSimilarity(dim))
+    assert repr(mine) == repr(theirs) and mine.__constants__ == theirs.__constants__
+    assert (mine.dim, mine.eps) == (theirs.dim, theirs.eps)
 
 
 @pytest.mark.parametrize("case", sorted(MORE_MODULES))

@@ -31,6 +31,7 @@ from minigrad.nn.modules.activation import (
 )
 from minigrad.nn.modules.container import ModuleDict, ModuleList, Sequential
 from minigrad.nn.modules.conv import Conv1d, Conv2d
+from minigrad.nn.modules.distance import CosineSimilarity
 from minigrad.nn.modules.dropout import Dropout
 from minigrad.nn.modules.flatten import Flatten, Unflatten
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
@@ -47,17 +48,19 @@ from minigrad.nn.modules.loss import (
 )
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm, RMSNorm
+from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
 from minigrad.nn.modules.pooling import AvgPool2d, MaxPool2d
 from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
 
 __all__ = [
     "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
-    "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU",
-    "GLU", "GRUCell", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss",
-    "Identity", "KLDivLoss", "L1Loss", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
-    "LogSigmoid", "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict",
-    "ModuleList", "NLLLoss", "PReLU", "RMSNorm", "RNNCell", "RNNCellBase", "RReLU", "ReLU",
-    "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin",
-    "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten",
+    "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineSimilarity", "CrossEntropyLoss",
+    "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "Hardshrink",
+    "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
+    "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU", "RMSNorm",
+    "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid",
+    "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d", "ZeroPad2d",
 ]

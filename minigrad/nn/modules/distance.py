@@ -1,0 +1,31 @@
+"""``CosineSimilarity``: a module over ``F.cosine_similarity``."""
+
+from __future__ import annotations
+
+from minigrad.nn import functional as F
+from minigrad.nn.modules.module import Module
+from minigrad.tensor import Tensor
+
+__all__ = ["CosineSimilarity"]
+
+
+class CosineSimilarity(Module):
+    """``x1 . x2 / max(|x1| |x2|, eps)`` along ``dim``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.CosineSimilarity(dim=0)(minigrad.tensor([1.0, 0.0]), minigrad.tensor([1.0, 1.0]))
+        tensor(0.7071)
+    """
+
+    __constants__ = ["dim", "eps"]
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """``F.cosine_similarity(x1, x2, dim, eps)``."""
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
