@@ -938,3 +938,14 @@ def test_rms_norm_computes_float16_in_float32_with_its_epsilon():
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [[457.0, 457.0, 457.0],
                                                 [0.8281, 0.6118, 0.7920]], rtol=1e-3)
+
+
+def test_group_norm_with_a_bias_but_no_weight_fails_in_backward_as_in_pytorch():
+    # PyTorch 2.13's CPU kernel reads the absent weight in backward; forward works.
+    x = mg.tensor([[1.0, 2.0, 4.0, 8.0]], requires_grad=True)
+    bias = mg.tensor([0.5, 0.5, 0.5, 0.5], requires_grad=True)
+    y = F.group_norm(x, 2, None, bias)
+    np.testing.assert_allclose(y.detach().numpy(), [[-0.49999, 1.49999, -0.49999, 1.49999]],
+                               rtol=1e-4)
+    with pytest.raises(RuntimeError, match="^tensor does not have a device$"):
+        y.sum().backward()

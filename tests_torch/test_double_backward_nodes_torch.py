@@ -42,7 +42,7 @@ DIFFERENT = {
     # elu's formula under celu (EluBackwardBackward0), glu's, prelu's and rrelu's
     "celu", "celu_alpha_0.5", "celu_kwargs", "celu_", "F.celu_", "F.glu", "F.prelu",
     "F.prelu_input_only", "rrelu", "rrelu_lower_0.2_upper_0.6", "rrelu_kwargs", "rrelu_",
-    "F.rrelu_", "F.elu_", "F.selu_",
+    "F.rrelu_", "F.elu_", "F.selu_", "F.group_norm",
 }
 
 

@@ -67,7 +67,14 @@ from minigrad.ops.losses import (
     mse_loss,
     smooth_l1_loss,
 )
-from minigrad.ops.normalization import batch_norm, dropout, layer_norm, normalize, rms_norm
+from minigrad.ops.normalization import (
+    batch_norm,
+    dropout,
+    group_norm,
+    layer_norm,
+    normalize,
+    rms_norm,
+)
 from minigrad.ops.pooling import avg_pool2d, max_pool2d
 from minigrad.ops.shape import (
     one_hot,
@@ -93,6 +100,7 @@ __all__ = [
     "embedding",
     "gelu",
     "glu",
+    "group_norm",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
@@ -250,7 +258,8 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
 _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
-                  "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize"),
+                  "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
+                  "group_norm"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
                   "linear", "logsigmoid", "one_hot", "softplus", "celu_", "elu_", "hardshrink",

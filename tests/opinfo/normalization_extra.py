@@ -1,4 +1,4 @@
-"""Op-table rows of ``F.normalize`` and ``F.rms_norm`` (compositions of other ops in PyTorch).
+"""Op-table rows of ``F.normalize``, ``F.rms_norm`` (compositions in PyTorch) and ``F.group_norm``.
 
 Their graphs are the composed nodes (DivBackward0 over ClampMinBackward0 over
 LinalgVectorNormBackward0; MulBackward0 over RsqrtBackward0 over AddBackward1 ...): the
@@ -44,6 +44,19 @@ def rms_norm_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def group_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    """Groups of at least 4 values (smaller ones make the gradient rounding noise)."""
+    return [
+        Sample((REAL(rng, (2, 6, 3)), 2, POSITIVE(rng, (6,)), REAL(rng, (6,))), name="3d"),
+        Sample((REAL(rng, (3, 8)), 2, POSITIVE(rng, (8,)), REAL(rng, (8,))), name="2d"),
+        Sample((REAL(rng, (2, 4, 2, 3)), 4), {"eps": 0.1}, name="4d_no_affine"),
+        Sample((REAL(rng, (2, 4, 3)), 1, POSITIVE(rng, (4,))), name="weight_only"),
+        # (a bias without a weight: tests/test_nn_functional.py, PyTorch's backward raises)
+        Sample((REAL(rng, (4, 6)), 1, POSITIVE(rng, (6,)), REAL(rng, (6,))), name="transposed",
+               transposed=True),
+    ]
+
+
 OPS: list[OpInfo] = [
     OpInfo("F.normalize", _functional("normalize"), normalize_samples, bad_inputs=(
         BadInput((np.ones((2, 3), dtype=np.int64),), name="integer"),
@@ -59,4 +72,16 @@ OPS: list[OpInfo] = [
     )),
     OpInfo("F.rms_norm_input_only", _functional("rms_norm"), rms_norm_samples, grad_args=(0,),
            op="F.rms_norm"),
+    OpInfo("F.group_norm", _functional("group_norm"), group_norm_samples, bad_inputs=(
+        BadInput((np.ones((2, 6, 3)), 4), name="groups"),
+        BadInput((np.ones((2, 6, 3)), 2, np.ones(5)), name="weight_shape"),
+        BadInput((np.ones((2, 6, 3)), 2, None, np.ones(5)), name="bias_shape"),
+        BadInput((np.ones((2, 6, 3)), 2, np.ones(6), np.ones(5)), name="bias_shape_weight"),
+        BadInput((np.ones(3),), {"num_groups": 1}, name="1d"),
+        BadInput((np.ones((1, 2, 1)), 2), name="one_value"),
+        BadInput((np.ones((2, 6, 3), dtype=np.int64), 2), name="integer"),
+        BadInput((np.ones((2, 6, 3), dtype=np.int64), 2, np.ones(6)), name="mixed"),
+    )),
+    OpInfo("F.group_norm_input_only", _functional("group_norm"), group_norm_samples,
+           grad_args=(0,), op="F.group_norm"),
 ]

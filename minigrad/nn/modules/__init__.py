@@ -47,7 +47,13 @@ from minigrad.nn.modules.loss import (
     SmoothL1Loss,
 )
 from minigrad.nn.modules.module import Module
-from minigrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm, RMSNorm
+from minigrad.nn.modules.normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    GroupNorm,
+    LayerNorm,
+    RMSNorm,
+)
 from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
 from minigrad.nn.modules.pooling import AvgPool2d, MaxPool2d
 from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
@@ -56,7 +62,7 @@ from minigrad.nn.modules.sparse import Embedding
 __all__ = [
     "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
     "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineSimilarity", "CrossEntropyLoss",
-    "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "Hardshrink",
+    "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
     "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
     "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU", "RMSNorm",
