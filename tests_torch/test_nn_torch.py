@@ -203,6 +203,15 @@ MORE_MODULES = {
 }
 
 
+@pytest.mark.parametrize("keepdim", [False, True])
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0])
+def test_pairwise_distance_module_matches_pytorch(p, keepdim):
+    run_both(lambda t: t.nn.PairwiseDistance(p, keepdim=keepdim), [rand(4, 5), rand(4, 5, seed=1)])
+    mine, theirs = build(lambda t: t.nn.PairwiseDistance(p, 1e-3, keepdim))
+    assert repr(mine) == repr(theirs) and mine.__constants__ == theirs.__constants__
+    assert (mine.norm, mine.eps, mine.keepdim) == (theirs.norm, theirs.eps, theirs.keepdim)
+
+
 @pytest.mark.parametrize("dim", [1, 0, -1])
 def test_cosine_similarity_module_matches_pytorch(dim):
     run_both(lambda t: t.nn.CosineSimilarity(dim, eps=1e-6), [rand(4, 4), rand(4, 4, seed=1)])

@@ -75,6 +75,7 @@ from minigrad.ops.normalization import (
     normalize,
     rms_norm,
 )
+from minigrad.ops.norms import pairwise_distance
 from minigrad.ops.pooling import avg_pool2d, max_pool2d
 from minigrad.ops.shape import (
     one_hot,
@@ -122,6 +123,7 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
     "prelu",
     "relu",
     "relu6",
@@ -264,5 +266,5 @@ _arguments.check_functions(
     parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
                   "linear", "logsigmoid", "one_hot", "softplus", "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
-                  "threshold_"),
+                  "threshold_", "pairwise_distance"),
 )

@@ -1,4 +1,4 @@
-"""Op-table rows of ``F.normalize``, ``F.rms_norm`` (compositions in PyTorch) and ``F.group_norm``.
+"""Op-table rows of ``F.normalize``, ``F.rms_norm``, ``F.pairwise_distance`` and ``F.group_norm``.
 
 Their graphs are the composed nodes (DivBackward0 over ClampMinBackward0 over
 LinalgVectorNormBackward0; MulBackward0 over RsqrtBackward0 over AddBackward1 ...): the
@@ -57,6 +57,20 @@ def group_norm_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def pairwise_distance_samples(rng: np.random.Generator) -> list[Sample]:
+    """Broadcasting both ways, 1-d and 0-d pairs, the orders and keepdim, transposed."""
+    return [
+        Sample((REAL(rng, (3, 4)), REAL(rng, (3, 4))), name="2d"),
+        Sample((REAL(rng, (2, 3, 4)), REAL(rng, (4,))), {"p": 1.0}, name="broadcast"),
+        Sample((REAL(rng, (4,)), REAL(rng, (3, 4))), {"p": 3.0, "keepdim": True},
+               name="broadcast_first"),
+        Sample((REAL(rng, (5,)), REAL(rng, (5,))), {"eps": 0.0}, name="1d"),
+        Sample((REAL(rng, ()), REAL(rng, ())), name="0d"),
+        Sample((REAL(rng, (4, 3)), REAL(rng, (4, 3))), {"p": float("inf")}, name="transposed",
+               transposed=True),
+    ]
+
+
 OPS: list[OpInfo] = [
     OpInfo("F.normalize", _functional("normalize"), normalize_samples, bad_inputs=(
         BadInput((np.ones((2, 3), dtype=np.int64),), name="integer"),
@@ -84,4 +98,6 @@ OPS: list[OpInfo] = [
     )),
     OpInfo("F.group_norm_input_only", _functional("group_norm"), group_norm_samples,
            grad_args=(0,), op="F.group_norm"),
+    OpInfo("F.pairwise_distance", _functional("pairwise_distance"), pairwise_distance_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), np.ones((2, 4))), name="shapes"),)),
 ]

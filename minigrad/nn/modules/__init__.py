@@ -31,7 +31,7 @@ from minigrad.nn.modules.activation import (
 )
 from minigrad.nn.modules.container import ModuleDict, ModuleList, Sequential
 from minigrad.nn.modules.conv import Conv1d, Conv2d
-from minigrad.nn.modules.distance import CosineSimilarity
+from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
 from minigrad.nn.modules.flatten import Flatten, Unflatten
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
@@ -65,8 +65,9 @@ __all__ = [
     "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
     "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
-    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU", "RMSNorm",
-    "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid",
-    "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
-    "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d", "ZeroPad2d",
+    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
+    "PairwiseDistance", "RMSNorm", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
+    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
+    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d",
+    "ZeroPad2d",
 ]
