@@ -221,24 +221,37 @@ def _check_threshold(input: Any) -> None:
         check_float_kernel("threshold_cpu", input)
 
 
-class Hardshrink(Op):
-    """y = 0 where -lambd <= x <= lambd, else x;  dx = grad outside that band.  Saves its input."""
+class Shrink(Op):
+    """The shrinks: y = kernel(x, lambd);  dx = grad outside [-lambd, lambd].  Saves its input.
+
+    Subclasses set the kernel and the first backward's op (its node under create_graph).
+    """
 
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("lambd",)
     saved_options = ("lambd",)
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, lambd: float) -> np.ndarray:
+    kernel: ClassVar[Callable[[np.ndarray, float], np.ndarray]]
+    gradient: ClassVar[type[GradientMask]]
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, lambd: float) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.lambd = lambd
-        return zero_where(_inside(x, lambd), x)
+        return cls.kernel(x, lambd)
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return run(HardshrinkGradient, grad, x, ctx.lambd), None
+        return run(cls.gradient, grad, x, ctx.lambd), None
+
+
+class Hardshrink(Shrink):
+    """y = 0 where -lambd <= x <= lambd, else x (nan kept)."""
+
+    kernel = staticmethod(lambda x, lambd: zero_where(_inside(x, lambd), x))
+    gradient = HardshrinkGradient
 
 
 def hardshrink(input: Any, lambd: float = 0.5) -> Any:
@@ -254,27 +267,13 @@ def hardshrink(input: Any, lambd: float = 0.5) -> Any:
     return Hardshrink.apply(input, lambd)
 
 
-class Softshrink(Op):
-    """y = x - lambd for x > lambd, x + lambd for x < -lambd, else 0 (x * 0: -0.0 and nan kept).
+class Softshrink(Shrink):
+    """y = x - lambd for x > lambd, x + lambd for x < -lambd, else 0 (x * 0: -0.0, nan kept)."""
 
-    dx = grad outside [-lambd, lambd].  Saves its input.
-    """
-
-    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
-
-    fields = ("lambd",)
-    saved_options = ("lambd",)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, lambd: float) -> np.ndarray:
-        ctx.save_for_backward(x)
-        ctx.lambd = lambd
-        return np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, x * 0))
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (x,) = ctx.saved_tensors
-        return run(SoftshrinkGradient, grad, x, ctx.lambd), None
+    kernel = staticmethod(
+        lambda x, lambd: np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, x * 0))
+    )
+    gradient = SoftshrinkGradient
 
 
 def softshrink(input: Any, lambd: float = 0.5) -> Any:

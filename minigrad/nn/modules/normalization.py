@@ -23,6 +23,13 @@ from minigrad.tensor import Tensor
 __all__ = ["BatchNorm1d", "BatchNorm2d", "GroupNorm", "LayerNorm", "RMSNorm"]
 
 
+def _identity_affine(weight: Parameter, bias: Parameter | None) -> None:
+    """An affine map that changes nothing: weight to ones, bias (if any) to zeros."""
+    init.ones_(weight)
+    if bias is not None:
+        init.zeros_(bias)
+
+
 class LayerNorm(Module):
     """Normalise over the last dims (``normalized_shape``), then scale and shift elementwise.
 
@@ -60,9 +67,7 @@ class LayerNorm(Module):
     def reset_parameters(self) -> None:
         """Weight to ones, bias to zeros."""
         if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+            _identity_affine(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         """``F.layer_norm(input, normalized_shape, weight, bias, eps)``."""
@@ -160,9 +165,7 @@ class GroupNorm(Module):
     def reset_parameters(self) -> None:
         """Weight to ones, bias to zeros."""
         if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+            _identity_affine(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         """``F.group_norm(input, num_groups, weight, bias, eps)``."""
