@@ -372,6 +372,11 @@ def group_norm(
     size = [n * c // num_groups, num_groups, *shape[2:]]
     if size[0] * int(np.prod(shape[2:])) == 1:
         raise ValueError(errors.one_value_per_channel(str(size)))  # (a list, in PyTorch's)
+    # PyTorch's Python has checked the above; its parser checks the arguments' types next.
+    for position, (name, param) in enumerate((("weight", weight), ("bias", bias)), start=3):
+        if param is not None:
+            _arguments.check_tensor(param, "group_norm", name, position)
+    _arguments.check_value(eps, "float", "group_norm", "eps", 5)
     if c % num_groups:
         raise RuntimeError(
             "Expected number of channels in input to be divisible by num_groups, but got input "
