@@ -1281,11 +1281,14 @@ def normalized_shape_param(name: str, shape: Sequence[int], normalized: str) -> 
     )
 
 
-def layer_norm_input_shape(normalized: str, shape: Sequence[int]) -> str:
-    """An input whose trailing dims are not ``normalized_shape`` (no space before the size)."""
+def layer_norm_input_shape(normalized: str, shape: Sequence[int], separator: str = ", ") -> str:
+    """An input whose trailing dims are not ``normalized_shape`` (no space before the size).
+
+    ``separator`` follows the ``*``: rms_norm's text has none.
+    """
     return (
         f"Given normalized_shape={normalized}, expected input with shape "
-        f"[*, {normalized[1:-1]}], but got input of size{format_size(shape)}"
+        f"[*{separator}{normalized[1:-1]}], but got input of size{format_size(shape)}"
     )
 
 

@@ -886,3 +886,66 @@ def test_softmax_outputs_are_contiguous_even_for_transposed_inputs():
         "NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0", "TransposeBackward0",
         "TransposeBackward0", "ViewBackward0", "torch::autograd::AccumulateGrad",
     ]
+
+
+# --- rrelu in training mode: random slopes (the op table compares eval mode with PyTorch) -------
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_training_draws_a_uniform_slope_per_element_and_its_gradient_is_that_slope(inplace):
+    mg.manual_seed(0)
+    negative = -mg.rand(20000, dtype=mg.float64) - 0.01
+    x = mg.cat([negative, mg.tensor([0.0, 0.5, 2.0], dtype=mg.float64)]).requires_grad_()
+    y = F.rrelu(x.clone() if inplace else x, 0.1, 0.3, training=True, inplace=inplace)
+    assert y.grad_fn.name() == ("RreluWithNoiseBackward1" if inplace else "RreluWithNoiseBackward0")
+    slopes = (y[:20000] / x[:20000]).detach().numpy()
+    # U(0.1, 0.3): within the bounds, mean 0.2, standard deviation 0.2 / sqrt(12) = 0.0577
+    assert slopes.min() >= 0.1 and slopes.max() <= 0.3
+    assert abs(slopes.mean() - 0.2) < 0.002 and abs(slopes.std() - 0.0577) < 0.002
+    assert len(np.unique(slopes)) > 19000  # one draw per element
+    assert y[20000].item() == 0.0 and y[20001:].tolist() == [0.5, 2.0]  # x > 0 is kept
+    noise = y.grad_fn._saved_noise.numpy()
+    np.testing.assert_allclose(noise[:20000], slopes, rtol=1e-12)
+    assert noise[-2:].tolist() == [1.0, 1.0]
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), noise)  # the gradient is the sampled slope
+
+
+def test_rrelu_training_with_an_empty_range_takes_leaky_relus_gradient():
+    x = mg.tensor([-2.0, 3.0], dtype=mg.float64, requires_grad=True)
+    y = F.rrelu(x, 0.2, 0.2, training=True)
+    y.sum().backward()
+    assert y.tolist() == pytest.approx([-0.4, 3.0]) and x.grad.tolist() == pytest.approx([0.2, 1.0])
+
+
+# --- normalize's out= and rms_norm in float16 (values printed by PyTorch 2.13) --------------------
+
+
+def test_normalize_with_out_writes_the_clamped_quotient_into_out():
+    a = mg.tensor([[3.0, 4.0], [0.0, 1e-13]])
+    out = mg.empty(2, 2)
+    assert F.normalize(a, out=out) is out
+    np.testing.assert_allclose(out.numpy(), [[0.6, 0.8], [0.0, 0.1]], rtol=1e-6)
+    assert out._version == 1
+
+
+def test_rms_norm_computes_float16_in_float32_with_its_epsilon():
+    x = mg.tensor([[1e-3, 2e-3, -3e-3], [1.0, -2.0, 0.5]], dtype=mg.float16, requires_grad=True)
+    y = F.rms_norm(x, (3,))
+    assert y.dtype == mg.float16 and y.grad_fn.name() == "ToCopyBackward0"
+    np.testing.assert_allclose(y.detach().numpy(), [[0.4573, 0.9146, -1.3711],
+                                                    [0.7559, -1.5117, 0.3779]], rtol=1e-3)
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[457.0, 457.0, 457.0],
+                                                [0.8281, 0.6118, 0.7920]], rtol=1e-3)
+
+
+def test_group_norm_with_a_bias_but_no_weight_fails_in_backward_as_in_pytorch():
+    # PyTorch 2.13's CPU kernel reads the absent weight in backward; forward works.
+    x = mg.tensor([[1.0, 2.0, 4.0, 8.0]], requires_grad=True)
+    bias = mg.tensor([0.5, 0.5, 0.5, 0.5], requires_grad=True)
+    y = F.group_norm(x, 2, None, bias)
+    np.testing.assert_allclose(y.detach().numpy(), [[-0.49999, 1.49999, -0.49999, 1.49999]],
+                               rtol=1e-4)
+    with pytest.raises(RuntimeError, match="^tensor does not have a device$"):
+        y.sum().backward()

@@ -39,6 +39,10 @@ DIFFERENT = {
     "F.cross_entropy", "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only",
     "F.conv2d_weight_only", "F.conv1d", "F.max_pool2d", "F.max_pool2d_with_indices",
     "F.avg_pool2d", "F.bilinear", "F.bilinear_no_bias",
+    # elu's formula under celu (EluBackwardBackward0), glu's, prelu's and rrelu's
+    "celu", "celu_alpha_0.5", "celu_kwargs", "celu_", "F.celu_", "F.glu", "F.prelu",
+    "F.prelu_input_only", "rrelu", "rrelu_lower_0.2_upper_0.6", "rrelu_kwargs", "rrelu_",
+    "F.rrelu_", "F.elu_", "F.selu_", "F.group_norm",
 }
 
 

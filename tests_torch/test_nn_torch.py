@@ -168,6 +168,79 @@ def test_softmax_modules_match_pytorch(name):
     run_both(lambda t: getattr(t.nn, name)(dim=1), [rand(3, 5)])
 
 
+# (constructor, whether to run in training mode): RReLU is compared in eval mode, where its slope
+# is fixed (in training each library draws from its own generator).
+MORE_MODULES = {
+    "CELU": (lambda t: t.nn.CELU(0.5), True),
+    "CELU-inplace": (lambda t: t.nn.Sequential(t.nn.Linear(5, 4), t.nn.CELU(inplace=True)), True),
+    "Threshold": (lambda t: t.nn.Threshold(0.1, 20.0), True),
+    "Threshold-inplace": (lambda t: t.nn.Sequential(t.nn.Linear(5, 4),
+                                                    t.nn.Threshold(0.1, -1, inplace=True)), True),
+    "Softsign": (lambda t: t.nn.Softsign(), True),
+    "Tanhshrink": (lambda t: t.nn.Tanhshrink(), True),
+    "Hardshrink": (lambda t: t.nn.Hardshrink(0.3), True),
+    "Softshrink": (lambda t: t.nn.Softshrink(), True),
+    "GLU": (lambda t: t.nn.GLU(0), True),
+    "PReLU": (lambda t: t.nn.PReLU(), True),
+    "PReLU-channels": (lambda t: t.nn.PReLU(5, init=0.1), True),
+    "RReLU-eval": (lambda t: t.nn.RReLU(0.1, 0.3), False),
+    "RReLU-inplace-eval": (lambda t: t.nn.Sequential(t.nn.Linear(5, 4),
+                                                     t.nn.RReLU(inplace=True)), False),
+    "Softmin": (lambda t: t.nn.Softmin(dim=1), True),
+    "RMSNorm": (lambda t: t.nn.RMSNorm(5), True),
+    "RMSNorm-eps-no-affine": (lambda t: t.nn.RMSNorm([4, 5], 1e-3, elementwise_affine=False),
+                              True),
+    "GroupNorm": (lambda t: t.nn.Sequential(t.nn.Unflatten(0, (2, 2)), t.nn.GroupNorm(2, 2)),
+                  True),
+    "GroupNorm-no-bias": (lambda t: t.nn.GroupNorm(1, 5, 1e-3, bias=False), True),
+    "GroupNorm-no-affine": (lambda t: t.nn.GroupNorm(1, 5, affine=False), True),
+    "ConstantPad1d": (lambda t: t.nn.ConstantPad1d((1, 2), 3.5), True),
+    "ConstantPad1d-int": (lambda t: t.nn.ConstantPad1d(2, -1), True),
+    "ConstantPad2d": (lambda t: t.nn.ConstantPad2d([1, 0, 2, 1], 0.5), True),
+    "ZeroPad1d": (lambda t: t.nn.ZeroPad1d((0, 3)), True),
+    "ZeroPad2d": (lambda t: t.nn.ZeroPad2d(1), True),
+    "ZeroPad2d-tuple": (lambda t: t.nn.ZeroPad2d((1, 2, 0, 1)), True),
+}
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0])
+def test_pairwise_distance_module_matches_pytorch(p, keepdim):
+    run_both(lambda t: t.nn.PairwiseDistance(p, keepdim=keepdim), [rand(4, 5), rand(4, 5, seed=1)])
+    mine, theirs = build(lambda t: t.nn.PairwiseDistance(p, 1e-3, keepdim))
+    assert repr(mine) == repr(theirs) and mine.__constants__ == theirs.__constants__
+    assert (mine.norm, mine.eps, mine.keepdim) == (theirs.norm, theirs.eps, theirs.keepdim)
+
+
+@pytest.mark.parametrize("dim", [1, 0, -1])
+def test_cosine_similarity_module_matches_pytorch(dim):
+    run_both(lambda t: t.nn.CosineSimilarity(dim, eps=1e-6), [rand(4, 4), rand(4, 4, seed=1)])
+    mine, theirs = build(lambda t: t.nn.CosineSimilarity(dim))
+    assert repr(mine) == repr(theirs) and mine.__constants__ == theirs.__constants__
+    assert (mine.dim, mine.eps) == (theirs.dim, theirs.eps)
+
+
+@pytest.mark.parametrize("case", sorted(MORE_MODULES))
+def test_more_modules_match_pytorch(case):
+    make, train = MORE_MODULES[case]
+    run_both(make, [rand(4, 5) * 2], train=train)
+    mine, theirs = build(make)
+    assert repr(mine) == repr(theirs)
+    module = mine[-1] if isinstance(mine, minigrad.nn.Sequential) else mine
+    their_module = theirs[-1] if isinstance(theirs, torch.nn.Sequential) else theirs
+    assert getattr(module, "__constants__", None) == getattr(their_module, "__constants__", None)
+    assert {k: v for k, v in vars(module).items() if not k.startswith("_")} == {
+        k: v for k, v in vars(their_module).items() if not k.startswith("_")}
+
+
+def test_rrelu_module_draws_slopes_in_training_only():
+    layer = minigrad.nn.RReLU(0.1, 0.3)
+    x = -minigrad.ones(1000)
+    slopes = -layer(x)
+    assert slopes.min().item() >= 0.1 and slopes.max().item() <= 0.3 and slopes.std() > 0.05
+    assert layer.eval()(x).tolist() == pytest.approx([-0.2] * 1000)
+
+
 def probabilities(*shape):
     return 1 / (1 + np.exp(-rand(*shape, seed=3)))
 

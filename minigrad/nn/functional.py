@@ -20,17 +20,36 @@ from minigrad import _arguments, errors
 from minigrad.ops import linear as linear_ops
 from minigrad.ops.activations import (
     elu,
+    elu_,
     gelu,
     hardsigmoid,
     hardswish,
     hardtanh,
+    hardtanh_,
     leaky_relu,
+    leaky_relu_,
     logsigmoid,
     mish,
     relu6,
     selu,
+    selu_,
     silu,
     softplus,
+)
+from minigrad.ops.activations_extra import (
+    celu,
+    celu_,
+    glu,
+    hardshrink,
+    prelu,
+    rrelu,
+    rrelu_,
+    softmin,
+    softshrink,
+    softsign,
+    tanhshrink,
+    threshold,
+    threshold_,
 )
 from minigrad.ops.convolution import conv1d, conv2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
@@ -48,12 +67,21 @@ from minigrad.ops.losses import (
     mse_loss,
     smooth_l1_loss,
 )
-from minigrad.ops.normalization import batch_norm, dropout, layer_norm
+from minigrad.ops.normalization import (
+    batch_norm,
+    dropout,
+    group_norm,
+    layer_norm,
+    normalize,
+    rms_norm,
+)
+from minigrad.ops.norms import pairwise_distance
 from minigrad.ops.pooling import avg_pool2d, max_pool2d
 from minigrad.ops.shape import (
     one_hot,
     pad,
 )
+from minigrad.ops.unary import relu_
 
 __all__ = [
     "avg_pool2d",
@@ -61,22 +89,30 @@ __all__ = [
     "bilinear",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "celu",
+    "celu_",
     "conv1d",
     "conv2d",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
     "elu",
+    "elu_",
     "embedding",
     "gelu",
+    "glu",
+    "group_norm",
+    "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
+    "hardtanh_",
     "huber_loss",
     "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
+    "leaky_relu_",
     "linear",
     "log_softmax",
     "logsigmoid",
@@ -84,17 +120,31 @@ __all__ = [
     "mish",
     "mse_loss",
     "nll_loss",
+    "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
+    "prelu",
     "relu",
     "relu6",
+    "relu_",
+    "rms_norm",
+    "rrelu",
+    "rrelu_",
     "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
     "softmax",
+    "softmin",
     "softplus",
+    "softshrink",
+    "softsign",
     "tanh",
+    "tanhshrink",
+    "threshold",
+    "threshold_",
 ]
 
 
@@ -213,8 +263,11 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
 _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
-                  "pad", "max_pool2d"),
+                  "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
+                  "group_norm"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
-                  "linear", "logsigmoid", "one_hot", "softplus"),
+                  "linear", "logsigmoid", "one_hot", "softplus", "celu_", "elu_", "hardshrink",
+                  "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
+                  "threshold_", "pairwise_distance"),
 )

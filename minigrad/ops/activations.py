@@ -630,3 +630,26 @@ def _check_float(input: Any, kernel: str) -> None:
     dtype = operand(input).dtype
     if dtype.kind != "f":
         raise NotImplementedError(errors.not_implemented_for(kernel, display_name(dtype)))
+
+
+# --- the in-place spellings of nn.functional ------------------------------------------------
+
+
+def elu_(input: Any, alpha: float = 1.0) -> Any:
+    """``elu`` written into ``input`` (``EluBackward1``, which saves the result)."""
+    return elu(input, alpha, inplace=True)
+
+
+def selu_(input: Any) -> Any:
+    """``selu`` written into ``input`` (``EluBackward1``, which saves the result)."""
+    return selu(input, inplace=True)
+
+
+def leaky_relu_(input: Any, negative_slope: float = 0.01) -> Any:
+    """``leaky_relu`` written into ``input`` (``LeakyReluBackward1``, which saves the result)."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
+    """``hardtanh`` written into ``input`` (``HardtanhBackward0``, on a copy of the input)."""
+    return hardtanh(input, min_val, max_val, inplace=True)

@@ -1,4 +1,4 @@
-"""Dropout, layer norm and batch norm (shared pieces: ``_helpers.py``)."""
+"""Dropout, layer norm, rms norm, normalize, group norm and batch norm (shared: ``_helpers.py``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _random, errors
+from minigrad import _arguments, _out, _random, errors
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -159,6 +159,42 @@ def _check_param_dtypes(input: Any, params: Sequence[Any]) -> None:
             raise RuntimeError(errors.expected_scalar_type(dtype, other))
 
 
+def _normalized_shape(
+    function: str, input: Any, normalized_shape: Any, params: Sequence[tuple[str, Any]]
+) -> tuple[int, ...]:
+    """``normalized_shape`` as a tuple, checked as PyTorch's layer_norm and rms_norm check it.
+
+    In PyTorch's order: its type, not empty, each parameter of that shape, then the input's
+    trailing dims.
+    """
+    _arguments.check_int_sequence(normalized_shape, function, "normalized_shape", 2)
+    if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
+        normalized_shape, (tuple, list, Size)
+    ):
+        raise TypeError(errors.wrong_argument_type(
+            function, "normalized_shape", "tuple of ints", type(normalized_shape).__name__, 2
+        ))
+    normalized = tuple(int(n) for n in normalized_shape)
+    if not normalized:
+        raise RuntimeError(errors.LAYER_NORM_EMPTY_SHAPE)
+    shown = errors.format_size(normalized)
+    for name, param in params:
+        if param is not None and shape_of(param) != normalized:
+            raise RuntimeError(errors.normalized_shape_param(name, shape_of(param), shown))
+    shape = shape_of(input)
+    separator = ", "
+    if function == "rms_norm":  # (PyTorch's rms_norm has a ValueError of its own, and a text
+        separator = ""          # without layer_norm's ", " after the "*")
+        if len(shape) < len(normalized):
+            raise ValueError(
+                f"Input tensor must have at least {len(normalized)} dimensions, but got "
+                f"{len(shape)}"
+            )
+    if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
+        raise RuntimeError(errors.layer_norm_input_shape(shown, shape, separator))
+    return normalized
+
+
 def layer_norm(
     input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5
 ) -> Any:
@@ -176,27 +212,189 @@ def layer_norm(
         >>> F.layer_norm(minigrad.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
-    _arguments.check_int_sequence(normalized_shape, "layer_norm", "normalized_shape", 2)
-    if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
-        normalized_shape, (tuple, list, Size)
-    ):
-        raise TypeError(errors.wrong_argument_type(
-            "layer_norm", "normalized_shape", "tuple of ints", type(normalized_shape).__name__, 2
-        ))
-    normalized = tuple(int(n) for n in normalized_shape)
-    if not normalized:
-        raise RuntimeError(errors.LAYER_NORM_EMPTY_SHAPE)
-    shown = errors.format_size(normalized)
-    for name, param in (("weight", weight), ("bias", bias)):
-        if param is not None and shape_of(param) != normalized:
-            raise RuntimeError(errors.normalized_shape_param(name, shape_of(param), shown))
-    shape = shape_of(input)
-    if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
-        raise RuntimeError(errors.layer_norm_input_shape(shown, shape))
+    normalized = _normalized_shape("layer_norm", input, normalized_shape,
+                                   (("weight", weight), ("bias", bias)))
     _check_param_dtypes(input, (weight, bias))  # a mix is refused before the kernel is chosen
     if operand(input).dtype.kind != "f":
         raise not_implemented("LayerNormKernelImpl", input)
     return NativeLayerNorm.apply(input, weight, bias, len(normalized), float(eps))
+
+
+def rms_norm(
+    input: Any, normalized_shape: Any, weight: Any = None, eps: float | None = None
+) -> Any:
+    """``input / sqrt(mean(input ** 2) + eps) * weight`` over the last dims (``normalized_shape``).
+
+    Recorded as PyTorch's composite records it when gradients are needed: PowBackward0,
+    MeanBackward1, AddBackward1, RsqrtBackward0, MulBackward0 (and MulBackward0 for ``weight``);
+    a float16 input is computed in float32 (ToCopyBackward0 both ways). ``eps`` defaults to the
+    machine epsilon of that computing dtype.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.rms_norm(minigrad.tensor([[3.0, 4.0]]), (2,), eps=0.0)
+        tensor([[0.8485, 1.1314]])
+    """
+    normalized = _normalized_shape("rms_norm", input, normalized_shape, (("weight", weight),))
+    if operand(input).dtype.kind != "f":
+        raise not_implemented("rms_norm", input)
+    # PyTorch reduces over the dims counted from the last: (ndim - 1, ndim - 2, ...)
+    dims = tuple(input.dim() - i - 1 for i in range(len(normalized)))
+    upcast = input.float() if operand(input).dtype == np.float16 else input
+    if eps is None:
+        eps = float(np.finfo(operand(upcast).dtype).eps)
+    rstd = arithmetic.AddScalar.apply(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt()
+    result = (upcast * rstd).type_as(input)
+    if weight is not None:
+        result = result * weight
+    return result.contiguous()  # (PyTorch's: a clone, CloneBackward0, of a non-row-major result)
+
+
+def normalize(
+    input: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None
+) -> Any:
+    """``input / max(norm_p(input, dim), eps)``: unit vectors along ``dim``.
+
+    PyTorch's composition: ``input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``
+    divides ``input`` (DivBackward0, ExpandBackward0, ClampMinBackward0,
+    LinalgVectorNormBackward0); with ``out=`` it clamps in place and divides into ``out``.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.normalize(minigrad.tensor([[3.0, 4.0]]))
+        tensor([[0.6000, 0.8000]])
+    """
+    norm = input.norm(p, dim, keepdim=True)
+    if out is None:
+        return input / norm.clamp_min(eps).expand_as(input)
+    denominator = norm.clamp_min_(eps).expand_as(input)
+    return _out.call_with_out(arithmetic.div, "div", _out.ACCEPTS_OUT["div"], (input, denominator),
+                              {}, out)
+
+
+# ==========================================================================================
+# group norm
+# ==========================================================================================
+
+
+class NativeGroupNorm(Op):
+    """Layer norm within each of ``group`` groups of channels, then a per-channel scale and shift.
+
+    x (N, C, *) is seen as (N, group, C / group * HxW); with xhat = (x - mean) rstd per group and
+    g = grad * weight[c] (m elements per group):
+    dx = rstd (g - mean(g) - xhat mean(g xhat)),  dweight[c] = sum(grad xhat),
+    dbias[c] = sum(grad) over N and the spatial dims. Saves input, weight and the per-group
+    mean and rstd, of shape (N, group) (PyTorch's result1, result2); not the bias.
+    """
+
+    fields = ("N", "C", "HxW", "group", "eps")
+    saves = ("input", "weight", "result1", "result2")
+    saved_options = ("N", "C", "HxW", "group", "eps")
+
+    num_inputs = 3
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, weight: Any, bias: Any, group: int, eps: float
+    ) -> np.ndarray:
+        n, c = x.shape[0], x.shape[1]
+        grouped = x.reshape(n, group, -1)
+        mean, rstd = _moments(grouped, (2,), eps)
+        mean, rstd = mean.astype(x.dtype), rstd.astype(x.dtype)
+        ctx.save_for_backward(x, weight, mean.reshape(n, group), rstd.reshape(n, group))
+        ctx.N, ctx.C, ctx.HxW, ctx.group, ctx.eps = n, c, grouped.shape[2] * group // c, group, eps
+        y = ((grouped - mean) * rstd).reshape(x.shape)
+        if weight is not None:
+            y = y * weight.reshape(_per_channel(x.ndim, c))
+        if bias is not None:
+            y = y + bias.reshape(_per_channel(x.ndim, c))
+        return y.astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
+        x, weight, mean, rstd = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        if weight is None and needs[2]:
+            # PyTorch 2.13's CPU backward fails so for a bias without a weight (its kernel
+            # reads the absent weight's device); minigrad raises as it does.
+            raise RuntimeError("tensor does not have a device")
+        n, c, group = ctx.N, ctx.C, ctx.group
+        shape = shape_of(x)
+        grouped = np.reshape(x, (n, group, -1))
+        if is_tensor(x):  # create_graph (saved values are tensors): mean and rstd as functions of x
+            mean, rstd = _moments(grouped, (2,), ctx.eps)
+        else:
+            mean, rstd = np.reshape(mean, (n, group, 1)), np.reshape(rstd, (n, group, 1))
+        xhat = (grouped - mean) * rstd
+        others = (0, *range(2, len(shape)))  # the dims summed for the per-channel gradients
+        dx = dw = db = None
+        if needs[0]:
+            g = grad if weight is None else grad * np.reshape(weight, _per_channel(len(shape), c))
+            g = np.reshape(g, (n, group, -1))
+            m = shape_of(g)[2]
+            g_mean = np.sum(g, axis=2, keepdims=True) / m
+            gx_mean = np.sum(g * xhat, axis=2, keepdims=True) / m
+            dx = np.reshape(rstd * (g - g_mean - xhat * gx_mean), shape)
+        if needs[1]:
+            dw = np.sum(grad * np.reshape(xhat, shape), axis=others)
+        if needs[2]:
+            db = np.sum(grad, axis=others)
+        return dx, dw, db, None, None
+
+
+def _per_channel(ndim: int, channels: int) -> tuple[int, ...]:
+    """The shape that broadcasts a per-channel vector over (N, C, *)."""
+    return (channels,) + (1,) * (ndim - 2)
+
+
+def group_norm(
+    input: Any, num_groups: int, weight: Any = None, bias: Any = None, eps: float = 1e-5
+) -> Any:
+    """Normalize each of ``num_groups`` groups of channels (dim 1), then scale and shift.
+
+    One ``NativeGroupNormBackward0`` node (on a row-major copy of a non-row-major input, as
+    PyTorch's ``input.contiguous()``); it saves input, weight and the per-group mean and 1/std.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.group_norm(minigrad.tensor([[1.0, 3.0, 0.0, 4.0]]), 2)
+        tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
+    """
+    if input.dim() < 2:  # (PyTorch's Python: a non-tensor fails on .dim())
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {input.dim()}"
+        )
+    shape = shape_of(input)
+    n, c = shape[0], shape[1]
+    size = [n * c // num_groups, num_groups, *shape[2:]]
+    if size[0] * int(np.prod(shape[2:])) == 1:
+        raise ValueError(errors.one_value_per_channel(str(size)))  # (a list, in PyTorch's)
+    # PyTorch's Python has checked the above; its parser checks the arguments' types next.
+    for position, (name, param) in enumerate((("weight", weight), ("bias", bias)), start=3):
+        if param is not None:
+            _arguments.check_tensor(param, "group_norm", name, position)
+    _arguments.check_value(eps, "float", "group_norm", "eps", 5)
+    if c % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input "
+            f"of shape {errors.format_size(shape)} and num_groups={num_groups}"
+        )
+    for name, param in (("weight", weight), ("bias", bias)):
+        if param is not None and (len(shape_of(param)) != 1 or shape_of(param)[0] != c):
+            # (PyTorch's bias message shows the weight's shape: [0] without one)
+            shown = shape_of(weight) if weight is not None else (0,)
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {errors.format_size(shown)} and input of shape "
+                f"{errors.format_size(shape)}"
+            )
+    _check_param_dtypes(input, (weight, bias))
+    if operand(input).dtype.kind != "f":
+        raise not_implemented("GroupNormKernelImpl", input)
+    return NativeGroupNorm.apply(input.contiguous(), weight, bias, num_groups, float(eps))
 
 
 class NativeBatchNorm(Op):

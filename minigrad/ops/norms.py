@@ -1,4 +1,4 @@
-"""Norms: vector_norm (its op), matrix_norm, linalg.norm and Tensor.norm.
+"""Norms: vector_norm (its op), matrix_norm, linalg.norm, Tensor.norm, pairwise_distance.
 
 ``LinalgVectorNorm`` saves its input and its result (PyTorch's LinalgVectorNormBackward0);
 the matrix norms are compositions of it, of sums, maxima and singular values, as in PyTorch.
@@ -16,9 +16,10 @@ from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import dims_as_given
-from minigrad.ops import reduction, views
+from minigrad.ops import arithmetic, reduction, views
 from minigrad.ops._helpers import (
     cast,
+    float_input,
     operand,
     raw,
     restore_reduced,
@@ -233,3 +234,38 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
             dims = list(range(operand(input).ndim))
         return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     return vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
+
+
+# --- at::norm's node, and pairwise_distance, which records it ---------------------------------
+
+
+class Norm(LinalgVectorNorm):
+    """``at::norm(x, p, dim, keepdim)`` as C++ compositions call it: NormBackward1.
+
+    The same formula as linalg.vector_norm's; PyTorch names the order ``p``. Saves its input
+    and its result.
+    """
+
+    node_name = "NormBackward1"
+    saved_options = {"p": "ord", "dim": dims_as_given("given_dim"), "keepdim": "keepdim"}
+
+
+def pairwise_distance(
+    x1: Any, x2: Any, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Any:
+    """``norm(x1 - x2 + eps, p)`` over the last dim of the broadcast inputs.
+
+    PyTorch's composition: SubBackward0, AddBackward1 (``+ eps``), then NormBackward1.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.pairwise_distance(minigrad.tensor([[3.0, 4.0]]), minigrad.zeros(1, 2), eps=0.0)
+        tensor([5.])
+    """
+    # (the innermost dim of the broadcast result, counted from the front as PyTorch does)
+    innermost = max(x1.dim(), x2.dim()) - 1
+    # (an integer difference plus the float eps is a float32 tensor, as in PyTorch)
+    difference = arithmetic.AddScalar.apply(float_input(x1 - x2), eps)
+    axes = reduction.reduced_dims(innermost, difference.dim())
+    return Norm.apply(difference, float(p), axes, keepdim, innermost)

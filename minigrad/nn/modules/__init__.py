@@ -1,9 +1,12 @@
 """The layer classes of ``minigrad.nn`` (PyTorch's ``torch.nn.modules``), one file per family."""
 
 from minigrad.nn.modules.activation import (
+    CELU,
     ELU,
     GELU,
+    GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -11,16 +14,24 @@ from minigrad.nn.modules.activation import (
     LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
+    Softsign,
     Tanh,
+    Tanhshrink,
+    Threshold,
 )
 from minigrad.nn.modules.container import ModuleDict, ModuleList, Sequential
 from minigrad.nn.modules.conv import Conv1d, Conv2d
+from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
 from minigrad.nn.modules.flatten import Flatten, Unflatten
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
@@ -36,17 +47,27 @@ from minigrad.nn.modules.loss import (
     SmoothL1Loss,
 )
 from minigrad.nn.modules.module import Module
-from minigrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from minigrad.nn.modules.normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    GroupNorm,
+    LayerNorm,
+    RMSNorm,
+)
+from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
 from minigrad.nn.modules.pooling import AvgPool2d, MaxPool2d
 from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
 
 __all__ = [
-    "ELU", "GELU", "SELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-    "BatchNorm2d", "Bilinear", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
-    "Flatten", "GRUCell", "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity",
-    "KLDivLoss", "L1Loss", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
-    "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
-    "NLLLoss", "RNNCell", "RNNCellBase", "ReLU", "ReLU6", "SiLU", "Sequential", "Sigmoid",
-    "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
+    "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
+    "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineSimilarity", "CrossEntropyLoss",
+    "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "GroupNorm", "Hardshrink",
+    "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
+    "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
+    "PairwiseDistance", "RMSNorm", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
+    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
+    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d",
+    "ZeroPad2d",
 ]

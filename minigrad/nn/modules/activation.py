@@ -7,14 +7,21 @@ raises in backward if the input was saved by the op that made it, e.g. a sigmoid
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
+from minigrad.creation import empty
 from minigrad.nn import functional as F
+from minigrad.nn import init
 from minigrad.nn.modules.module import Module
+from minigrad.nn.modules.utils import check_device
+from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
 __all__ = [
-    "ELU", "GELU", "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid",
-    "LogSoftmax", "Mish", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh",
+    "CELU", "ELU", "GELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+    "LeakyReLU", "LogSigmoid", "LogSoftmax", "Mish", "PReLU", "RReLU", "ReLU", "ReLU6", "SiLU",
+    "Sigmoid", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
+    "Threshold",
 ]
 
 
@@ -287,3 +294,208 @@ class LogSoftmax(_DimActivation):
     def forward(self, input: Tensor) -> Tensor:
         """``F.log_softmax(input, dim)``."""
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+class Softmin(_DimActivation):
+    """``softmax(-x)`` along ``dim``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.Softmin(dim=0)(minigrad.tensor([0.0, 0.0]))
+        tensor([0.5000, 0.5000])
+    """
+
+    __constants__ = ["dim"]
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.softmin(input, dim)``."""
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+
+class CELU(Module):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.CELU(0.5, inplace=True)
+        CELU(alpha=0.5, inplace=True)
+    """
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.celu(input, alpha, inplace)``."""
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        """``alpha=..``."""
+        return f"alpha={self.alpha}" + _inplace_repr(self.inplace, ", ")
+
+
+class Threshold(Module):
+    """``value`` where ``x <= threshold``, else ``x``.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.Threshold(0.1, 20)
+        Threshold(threshold=0.1, value=20)
+    """
+
+    __constants__ = ["threshold", "value", "inplace"]
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.threshold(input, threshold, value, inplace)``."""
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        """``threshold=.., value=..``."""
+        return f"threshold={self.threshold}, value={self.value}" + _inplace_repr(
+            self.inplace, ", "
+        )
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.softsign(input)``."""
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.tanhshrink(input)``."""
+        return F.tanhshrink(input)
+
+
+class Hardshrink(Module):
+    """``x`` outside ``[-lambd, lambd]``, 0 inside.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.Hardshrink()
+        Hardshrink(0.5)
+    """
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.hardshrink(input, lambd)``."""
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        """The ``lambd`` alone, as PyTorch shows it."""
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.softshrink(input, lambd)``."""
+        return F.softshrink(input, self.lambd)
+
+
+class GLU(Module):
+    """The gated linear unit: one half of the input along ``dim`` times sigmoid(the other)."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.glu(input, dim)``."""
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        """``dim=..``."""
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """``x`` where positive, else ``weight * x``, with a learned slope (one, or one per channel).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> layer = nn.PReLU(num_parameters=2, init=0.1)
+        >>> layer
+        PReLU(num_parameters=2)
+        >>> layer(minigrad.tensor([[-1.0, 3.0]]))
+        tensor([[-0.1000,  3.0000]], grad_fn=<PreluKernelBackward0>)
+    """
+
+    __constants__ = ["num_parameters"]
+
+    def __init__(
+        self, num_parameters: int = 1, init: float = 0.25, device: Any = None, dtype: Any = None
+    ) -> None:
+        check_device(device)
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Every slope back to ``init``."""
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.prelu(input, weight)``."""
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        """``num_parameters=..``."""
+        return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """Leaky relu with a random slope from ``U(lower, upper)`` per element in training.
+
+    In eval mode the slope is ``(lower + upper) / 2``.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.RReLU(0.1, 0.3)
+        RReLU(lower=0.1, upper=0.3)
+    """
+
+    __constants__ = ["lower", "upper", "inplace"]
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.rrelu(input, lower, upper, training, inplace)``."""
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        """``lower=.., upper=..``."""
+        return f"lower={self.lower}, upper={self.upper}" + _inplace_repr(self.inplace, ", ")
+

@@ -1,4 +1,4 @@
-"""``LayerNorm``, ``BatchNorm1d`` and ``BatchNorm2d``.
+"""``LayerNorm``, ``RMSNorm``, ``GroupNorm``, ``BatchNorm1d`` and ``BatchNorm2d``.
 
 BatchNorm keeps running statistics as buffers: in training mode each call normalises with the
 batch's own mean and variance and moves ``running_mean``/``running_var`` towards them (by
@@ -20,7 +20,14 @@ from minigrad.nn.modules.utils import check_device
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "GroupNorm", "LayerNorm", "RMSNorm"]
+
+
+def _identity_affine(weight: Parameter, bias: Parameter | None) -> None:
+    """An affine map that changes nothing: weight to ones, bias (if any) to zeros."""
+    init.ones_(weight)
+    if bias is not None:
+        init.zeros_(bias)
 
 
 class LayerNorm(Module):
@@ -60,9 +67,7 @@ class LayerNorm(Module):
     def reset_parameters(self) -> None:
         """Weight to ones, bias to zeros."""
         if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+            _identity_affine(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         """``F.layer_norm(input, normalized_shape, weight, bias, eps)``."""
@@ -73,6 +78,104 @@ class LayerNorm(Module):
         return (
             f"{self.normalized_shape}, eps={self.eps}, "
             f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
+        )
+
+
+class RMSNorm(Module):
+    """Divide by the root mean square over the last dims (``normalized_shape``), then scale.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.RMSNorm(2)
+        RMSNorm((2,), eps=None, elementwise_affine=True)
+        >>> nn.RMSNorm(2, eps=0.0)(minigrad.tensor([[3.0, 4.0]]))
+        tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
+    """
+
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(
+        self, normalized_shape: Any, eps: float | None = None, elementwise_affine: bool = True,
+        device: Any = None, dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        check_device(device)
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        self.register_parameter(
+            "weight",
+            Parameter(empty(self.normalized_shape, dtype=dtype)) if elementwise_affine else None,
+        )
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight to ones."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        """``F.rms_norm(x, normalized_shape, weight, eps)``."""
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        """``(shape,), eps=.., elementwise_affine=..``."""
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, "
+            f"elementwise_affine={self.elementwise_affine}"
+        )
+
+
+class GroupNorm(Module):
+    """Normalise groups of channels (dim 1) of each sample, then scale and shift per channel.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.GroupNorm(2, 6)
+        GroupNorm(2, 6, eps=1e-05, affine=True, bias=True)
+    """
+
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
+    def __init__(
+        self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
+        device: Any = None, dtype: Any = None, *, bias: bool = True,
+    ) -> None:
+        super().__init__()
+        check_device(device)
+        if num_channels % num_groups != 0:
+            raise ValueError(
+                f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"
+            )
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        self.register_parameter(
+            "weight", Parameter(empty(num_channels, dtype=dtype)) if affine else None
+        )
+        self.register_parameter(
+            "bias", Parameter(empty(num_channels, dtype=dtype)) if affine and bias else None
+        )
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight to ones, bias to zeros."""
+        if self.affine:
+            _identity_affine(self.weight, self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.group_norm(input, num_groups, weight, bias, eps)``."""
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        """``groups, channels, eps=.., affine=.., bias=..``."""
+        return (
+            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+            f"bias={self.bias is not None}"
         )
 
 
