@@ -13,7 +13,6 @@ one_hot); this module only gathers them under PyTorch's names and signatures.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from minigrad import _arguments, errors
@@ -81,6 +80,7 @@ from minigrad.ops.shape import (
     one_hot,
     pad,
 )
+from minigrad.ops.softmax import implicit_softmax_dim
 from minigrad.ops.unary import relu_
 
 __all__ = [
@@ -174,16 +174,6 @@ def tanh(input: Any) -> Any:
     return input.tanh()  # as PyTorch's: a non-tensor's AttributeError, the method's path
 
 
-def _implicit_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
-    # PyTorch's legacy choice when no dim is given, with its deprecation warning.
-    warnings.warn(
-        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
-        "dim=X as an argument.",
-        stacklevel=stacklevel,
-    )
-    return 0 if ndim in (0, 1, 3) else 1
-
-
 def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
     """``exp(input) / sum(exp(input))`` along ``dim`` (``SoftmaxBackward0``, saves its result).
 
@@ -197,7 +187,7 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
     """
     _arguments.check_has_attribute(input, "softmax")  # (PyTorch's calls input.softmax)
     if dim is None:
-        dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
+        dim = implicit_softmax_dim("softmax", input.dim(), _stacklevel)
     # (as PyTorch's: the method's argument checks; dtype passed only if given, as PyTorch's
     # ``input.softmax(dim)``, which the checks let through by the call's types alone)
     return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
@@ -213,7 +203,7 @@ def log_softmax(
     """
     _arguments.check_has_attribute(input, "log_softmax")
     if dim is None:
-        dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
+        dim = implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     # (as softmax's)
     return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 

@@ -42,6 +42,7 @@ from minigrad.ops.activations import (
     LeakyReluBackward,
     _in_float32,
 )
+from minigrad.ops.softmax import implicit_softmax_dim
 
 # --- celu -----------------------------------------------------------------------------------
 
@@ -571,9 +572,5 @@ def softmin(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
         tensor([0.5000, 0.5000])
     """
     if dim is None:
-        # The legacy choice lives with softmax's in nn.functional (imported here, when used,
-        # because nn.functional imports this module).
-        from minigrad.nn.functional import _implicit_softmax_dim
-
-        dim = _implicit_softmax_dim("softmin", input.dim(), _stacklevel)
+        dim = implicit_softmax_dim("softmin", input.dim(), _stacklevel)
     return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -243,3 +244,16 @@ def log_softmax(input: Any, dim: int, dtype: Any = None) -> Any:
     _arguments.check_tensor(input, "log_softmax", "input", 1)
     input = _softmax_input(input, dim, dtype, "log_softmax")
     return LogSoftmax._record_options(input, dim)  # (as softmax's)
+
+
+def implicit_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    """PyTorch's legacy dim for softmax, log_softmax or softmin called without one.
+
+    0 for 0-, 1- and 3-d inputs, else 1; with PyTorch's deprecation warning.
+    """
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
