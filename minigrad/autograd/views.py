@@ -52,36 +52,26 @@ def replay(steps: tuple[ViewStep, ...], array: Any) -> Any:
 
 
 class ViewInfo:
-    """What a view knows about itself.
+    """What a view knows about itself: its steps from the base, and when its history was made.
 
-    ``created_in_no_grad`` and ``multi_output_name`` are PyTorch's "creation meta": at most one
-    is set. A view made under ``no_grad`` (or in inference mode: then ``created_in_inference``
-    says so too), or an output of a multi-output view op (``split``, ``chunk``, ``unbind``), may
-    not be written in place while gradients are recorded, and its history may not be
-    regenerated after its base changed (see ``view_rebase_error``).
+    PyTorch's "creation meta" is a class attribute: none for a plain view (this class), which
+    most views are, so making one writes two slots. At most one is set, by a subclass
+    (``view_info`` picks it): a view made under ``no_grad`` (``created_in_no_grad``; in
+    inference mode ``created_in_inference`` says so too), or an output of a multi-output view
+    op (``split``, ``chunk``, ``unbind``: ``multi_output_name``). Such a view may not be written
+    in place while gradients are recorded, and its history may not be regenerated after its
+    base changed (see ``view_rebase_error``). Only ``synced_version`` changes after creation.
     """
 
-    __slots__ = (
-        "steps",
-        "synced_version",
-        "created_in_no_grad",
-        "created_in_inference",
-        "multi_output_name",
-    )
+    __slots__ = ("steps", "synced_version")
 
-    def __init__(
-        self,
-        steps: tuple[ViewStep, ...],
-        version: int,
-        created_in_no_grad: bool,
-        multi_output_name: str | None,
-        created_in_inference: bool = False,
-    ) -> None:
+    created_in_no_grad: ClassVar[bool] = False
+    created_in_inference: ClassVar[bool] = False  # (True only with created_in_no_grad)
+    multi_output_name: ClassVar[str | None] = None  # "Split" for outputs of split/chunk
+
+    def __init__(self, steps: tuple[ViewStep, ...], version: int) -> None:
         self.steps = steps
         self.synced_version = version  # the counter's value when grad_fn was last made
-        self.created_in_no_grad = created_in_no_grad
-        self.created_in_inference = created_in_inference  # also created_in_no_grad
-        self.multi_output_name = multi_output_name  # "Split" for outputs of split/chunk
 
     def regenerate(self, base: TensorBase, grad_fn: Node | None, output_nr: int) -> Node:
         """A fresh ``grad_fn`` for the view: "take my region of the base's gradient".
@@ -108,6 +98,47 @@ class ViewInfo:
             return node
         with grad_mode.enable_grad():
             return AsStrided.apply(base, self.steps)._grad_fn
+
+
+class NoGradViewInfo(ViewInfo):
+    """A view made under ``no_grad``."""
+
+    __slots__ = ()
+    created_in_no_grad = True
+
+
+class InferenceViewInfo(NoGradViewInfo):
+    """A view made in inference mode (which is also no-grad mode)."""
+
+    __slots__ = ()
+    created_in_inference = True
+
+
+class MultiOutputViewInfo(ViewInfo):
+    """An output of a multi-output view op, with grad mode on: the op's name for the errors."""
+
+    __slots__ = ("multi_output_name",)
+
+    def __init__(self, steps: tuple[ViewStep, ...], version: int, name: str) -> None:
+        super().__init__(steps, version)
+        self.multi_output_name = name
+
+
+def view_info(
+    steps: tuple[ViewStep, ...],
+    version: int,
+    created_in_no_grad: bool,
+    multi_output_name: str | None,
+    created_in_inference: bool = False,
+) -> ViewInfo:
+    """A view's ``ViewInfo`` of the class its creation meta gives (at most one is set)."""
+    if created_in_no_grad:
+        if created_in_inference:
+            return InferenceViewInfo(steps, version)
+        return NoGradViewInfo(steps, version)
+    if multi_output_name is not None:
+        return MultiOutputViewInfo(steps, version, multi_output_name)
+    return ViewInfo(steps, version)
 
 
 # The sentence PyTorch appends for each kind of view that may not be modified in place.
@@ -276,10 +307,12 @@ def new_view(
         counter = source._version_counter()
     view._counter = counter
     view._base = source
-    # PyTorch's creation meta: made under no_grad (or in inference mode), or none at all
-    view._view = ViewInfo(
-        (step,), counter.version, not recording, None, not recording and inference._state.enabled
-    )
+    # PyTorch's creation meta: none (the common case), or made under no_grad or in inference
+    if recording:
+        view._view = ViewInfo((step,), counter.version)
+    else:
+        meta = InferenceViewInfo if inference._state.enabled else NoGradViewInfo
+        view._view = meta((step,), counter.version)
     return view
 
 
@@ -316,7 +349,7 @@ def make_view(
             multi = source_view.multi_output_name
     if switches.guarded:  # debugging hook: a view of a guarded buffer inherits its flag
         guard.note_view(view._array)
-    view._view = ViewInfo(steps, counter.version, no_grad, multi, in_inference)
+    view._view = view_info(steps, counter.version, no_grad, multi, in_inference)
 
 
 def alias_of(tensor: TensorBase) -> TensorBase:
