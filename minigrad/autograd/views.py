@@ -10,6 +10,7 @@ of view steps that produces it from the base's buffer. With that chain autograd 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -52,36 +53,26 @@ def replay(steps: tuple[ViewStep, ...], array: Any) -> Any:
 
 
 class ViewInfo:
-    """What a view knows about itself.
+    """What a view knows about itself: its steps from the base, and when its history was made.
 
-    ``created_in_no_grad`` and ``multi_output_name`` are PyTorch's "creation meta": at most one
-    is set. A view made under ``no_grad`` (or in inference mode: then ``created_in_inference``
-    says so too), or an output of a multi-output view op (``split``, ``chunk``, ``unbind``), may
-    not be written in place while gradients are recorded, and its history may not be
-    regenerated after its base changed (see ``view_rebase_error``).
+    PyTorch's "creation meta" is a class attribute: none for a plain view (this class), which
+    most views are, so making one writes two slots. At most one is set, by a subclass
+    (``view_info`` picks it): a view made under ``no_grad`` (``created_in_no_grad``; in
+    inference mode ``created_in_inference`` says so too), or an output of a multi-output view
+    op (``split``, ``chunk``, ``unbind``: ``multi_output_name``). Such a view may not be written
+    in place while gradients are recorded, and its history may not be regenerated after its
+    base changed (see ``view_rebase_error``). Only ``synced_version`` changes after creation.
     """
 
-    __slots__ = (
-        "steps",
-        "synced_version",
-        "created_in_no_grad",
-        "created_in_inference",
-        "multi_output_name",
-    )
+    __slots__ = ("steps", "synced_version")
 
-    def __init__(
-        self,
-        steps: tuple[ViewStep, ...],
-        version: int,
-        created_in_no_grad: bool,
-        multi_output_name: str | None,
-        created_in_inference: bool = False,
-    ) -> None:
+    created_in_no_grad: ClassVar[bool] = False
+    created_in_inference: ClassVar[bool] = False  # (True only with created_in_no_grad)
+    multi_output_name: ClassVar[str | None] = None  # "Split" for outputs of split/chunk
+
+    def __init__(self, steps: tuple[ViewStep, ...], version: int) -> None:
         self.steps = steps
         self.synced_version = version  # the counter's value when grad_fn was last made
-        self.created_in_no_grad = created_in_no_grad
-        self.created_in_inference = created_in_inference  # also created_in_no_grad
-        self.multi_output_name = multi_output_name  # "Split" for outputs of split/chunk
 
     def regenerate(self, base: TensorBase, grad_fn: Node | None, output_nr: int) -> Node:
         """A fresh ``grad_fn`` for the view: "take my region of the base's gradient".
@@ -108,6 +99,47 @@ class ViewInfo:
             return node
         with grad_mode.enable_grad():
             return AsStrided.apply(base, self.steps)._grad_fn
+
+
+class NoGradViewInfo(ViewInfo):
+    """A view made under ``no_grad``."""
+
+    __slots__ = ()
+    created_in_no_grad = True
+
+
+class InferenceViewInfo(NoGradViewInfo):
+    """A view made in inference mode (which is also no-grad mode)."""
+
+    __slots__ = ()
+    created_in_inference = True
+
+
+class MultiOutputViewInfo(ViewInfo):
+    """An output of a multi-output view op, with grad mode on: the op's name for the errors."""
+
+    __slots__ = ("multi_output_name",)
+
+    def __init__(self, steps: tuple[ViewStep, ...], version: int, name: str) -> None:
+        super().__init__(steps, version)
+        self.multi_output_name = name
+
+
+def view_info(
+    steps: tuple[ViewStep, ...],
+    version: int,
+    created_in_no_grad: bool,
+    multi_output_name: str | None,
+    created_in_inference: bool = False,
+) -> ViewInfo:
+    """A view's ``ViewInfo`` of the class its creation meta gives (at most one is set)."""
+    if created_in_no_grad:
+        if created_in_inference:
+            return InferenceViewInfo(steps, version)
+        return NoGradViewInfo(steps, version)
+    if multi_output_name is not None:
+        return MultiOutputViewInfo(steps, version, multi_output_name)
+    return ViewInfo(steps, version)
 
 
 # The sentence PyTorch appends for each kind of view that may not be modified in place.
@@ -163,66 +195,110 @@ class ViewOp(Op):
 
     multi_output: ClassVar[str | None] = None  # the name PyTorch's error uses, e.g. "Split"
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Made once per class, after its body: forward and the node class are final by now.
+        # (A multi-output op's calls all take the general ``apply``.)
+        if cls.multi_output is None:
+            cls.apply = staticmethod(view_function(cls))  # type: ignore[assignment]
+
     @classmethod
     def apply(cls, x: Any, *options: Any) -> Any:
-        """Run the view op and make its outputs views of ``x``'s base.
+        """Run the view op and make its outputs views of ``x``'s base: the general path.
 
-        The common calls take a fast branch. With no mode watching recording
-        (``debug_switches.modes_on``): one view of a tensor whose history is current (not a
-        view, or a view whose base has not changed since) does ``record``'s steps for an op
-        that saves nothing and keeps its input's dtype: the node, its one edge, the input's
-        shape for backward, the output. Under ``no_grad`` nothing is recorded and ``x``'s
-        history is not read (PyTorch does not read it either: a multi-output view whose base
-        changed may still be viewed there). Either way the output is made a view by
-        ``new_view``. Every other call takes ``record``, which does the same in general.
+        Each single-output view op's ``apply`` is its own function (``view_function``), which
+        takes the common calls and hands this one every other: an empty tensor, a mode
+        watching recording (``debug_switches.modes_on``), a view whose base changed, a view
+        of a tensor that does not require grad whose base does. Under ``no_grad`` nothing is
+        recorded and ``x``'s history is not read (PyTorch does not read it either: a
+        multi-output view whose base changed may still be viewed there); else ``record``.
         """
         array = x._array
         if not array.size:  # (rare: an empty tensor)
             _keep_strides_of_empty(x)
             array = x._array
         step = (cls, options, None)
+        if not _grad_state.enabled:
+            raw = cls.forward(NO_GRAD_CTX, array, *options)
+            if type(raw) is _ndarray:  # (one view: the common case)
+                return new_view(raw, None, x, step, False)
+            return _as_views(
+                tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw), x, step)
+        return _as_views(record(cls, x, *options), x, step)
+
+
+def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
+    """``cls.apply`` for a view op of one output: its common calls, else ``ViewOp.apply``.
+
+    Made once per class (``ViewOp.__init_subclass__``), with the op's forward and node class
+    bound, as ``record._unary_recorder`` makes an op's recording function. With no mode
+    watching recording (``debug_switches.modes_on``), one view of a non-empty tensor whose
+    history is current (not a view, or a view whose base has not changed since) does
+    ``record``'s steps for an op that saves nothing and keeps its input's dtype: the node, its
+    one edge, the input's shape for backward, the output; a tensor that needs no gradient (nor
+    does its base) gets a view without history. Under ``no_grad`` forward runs with the no-grad
+    ctx. Either way the output is made a view by ``new_view``. Every other call goes to
+    ``ViewOp.apply`` before anything has run.
+    """
+    forward = cls.forward
+    make_node = cls._Node
+    with_options = bool(cls._option_defaults)  # (else the node class holds no option)
+    general = ViewOp.apply.__func__  # type: ignore[attr-defined]
+
+    def apply_view(x: Any, *options: Any) -> Any:
+        """Apply ``cls`` to ``x`` with ``options``: see ``view_function``."""
+        array = x._array
+        if not array.size:  # (rare: an empty tensor keeps its strides first)
+            return general(cls, x, *options)
         if _modes_on:
             if not _grad_state.enabled:
-                raw = cls.forward(NO_GRAD_CTX, array, *options)
-                if type(raw) is _ndarray:  # (one view: the common case)
-                    return new_view(raw, None, x, step, False)
-                return _as_views(
-                    tuple(map(untracked, raw)) if type(raw) is tuple else untracked(raw), x, step)
-        elif cls.multi_output is None and len(options) < _SHARED - 1 and (
-            x._base is None or x._view.synced_version == x._counter.version
-        ):
-            x_node = x._grad_fn
-            if x_node is not None or (x._base is None and x._requires_grad):
-                # 1.-2. the node is forward's ctx (a view saves nothing)
-                node = new_node(cls, (x, *options)) if cls._option_defaults else cls._Node()
-                node._saved = ()
-                node.needs_input_grad = NEEDS[len(options) + 1][1]
-                raw = cls.forward(node, array, *options)
-                dtype = raw.dtype
-                if dtype is not array.dtype or dtype.kind != "f" or node._saved:
-                    # (``view(dtype)``, a complex view, a forward that saved): general steps
-                    result = _connect(
-                        cls, node, (x, *options), [array, *options], raw, node.needs_input_grad,
-                        None)
-                    make_view(result, x, step, None)
-                    return result
-                # 3. the edge: the producer (and which of its outputs; ``x``'s history is
-                # current, so it is read as it is), or the leaf's accumulator; backward's
-                # gradient has the view's shape, not the input's
-                node._sequence_nr = _next_sequence_nr()
-                if x_node is None:
-                    x_node, output_nr = x._gradient_edge()
-                else:
-                    output_nr = x._output_nr
-                node._next_nodes = (x_node,)
-                node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
-                shape = array.shape
-                node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
-                return new_view(raw, node, x, step, True)  # 4. the output
-            if not x._requires_grad and (x._base is None or not x._base.requires_grad):
-                # nothing needs a gradient: a view without history
-                return new_view(cls.forward(NO_GRAD_CTX, array, *options), None, x, step, True)
-        return _as_views(record(cls, x, *options), x, step)
+                raw = forward(NO_GRAD_CTX, array, *options)
+                if type(raw) is _ndarray:  # (the common case)
+                    return new_view(raw, None, x, (cls, options, None), False)
+                return _as_views(untracked(raw), x, (cls, options, None))
+            return general(cls, x, *options)
+        if x._base is not None and x._view.synced_version != x._counter.version:
+            return general(cls, x, *options)  # (its history catches up first)
+        x_node = x._grad_fn
+        if x_node is not None or (x._base is None and x._requires_grad):
+            count = len(options) + 1
+            if count >= _SHARED:
+                return general(cls, x, *options)
+            # 1.-2. the node is forward's ctx (a view saves nothing)
+            node = new_node(cls, (x, *options)) if with_options else make_node()
+            node._saved = ()
+            node.needs_input_grad = NEEDS[count][1]
+            raw = forward(node, array, *options)
+            step = (cls, options, None)
+            dtype = raw.dtype
+            if dtype is not array.dtype or dtype.kind != "f" or node._saved:
+                # (``view(dtype)``, a complex view, a forward that saved): general steps
+                result = _connect(
+                    cls, node, (x, *options), [array, *options], raw, node.needs_input_grad,
+                    None)
+                make_view(result, x, step, None)
+                return result
+            # 3. the edge: the producer (and which of its outputs; ``x``'s history is
+            # current, so it is read as it is), or the leaf's accumulator; backward's
+            # gradient has the view's shape, not the input's
+            node._sequence_nr = _next_sequence_nr()
+            if x_node is None:
+                x_node, output_nr = x._gradient_edge()
+            else:
+                output_nr = x._output_nr
+            node._next_nodes = (x_node,)
+            node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
+            shape = array.shape
+            node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
+            return new_view(raw, node, x, step, True)  # 4. the output
+        if not x._requires_grad and (x._base is None or not x._base.requires_grad):
+            # nothing needs a gradient: a view without history
+            return new_view(forward(NO_GRAD_CTX, array, *options), None, x, (cls, options, None),
+                            True)
+        return general(cls, x, *options)
+
+    apply_view.__qualname__ = apply_view.__name__ = f"apply_{cls.__name__}"
+    return apply_view
 
 
 def _as_views(result: Any, x: TensorBase, step: ViewStep) -> Any:
@@ -276,10 +352,12 @@ def new_view(
         counter = source._version_counter()
     view._counter = counter
     view._base = source
-    # PyTorch's creation meta: made under no_grad (or in inference mode), or none at all
-    view._view = ViewInfo(
-        (step,), counter.version, not recording, None, not recording and inference._state.enabled
-    )
+    # PyTorch's creation meta: none (the common case), or made under no_grad or in inference
+    if recording:
+        view._view = ViewInfo((step,), counter.version)
+    else:
+        meta = InferenceViewInfo if inference._state.enabled else NoGradViewInfo
+        view._view = meta((step,), counter.version)
     return view
 
 
@@ -316,7 +394,7 @@ def make_view(
             multi = source_view.multi_output_name
     if switches.guarded:  # debugging hook: a view of a guarded buffer inherits its flag
         guard.note_view(view._array)
-    view._view = ViewInfo(steps, counter.version, no_grad, multi, in_inference)
+    view._view = view_info(steps, counter.version, no_grad, multi, in_inference)
 
 
 def alias_of(tensor: TensorBase) -> TensorBase:
