@@ -29,8 +29,10 @@ thread, anomaly mode, saved-tensor hooks, a debugging aid) is one test of
 ``debug_switches.modes_on``; only when one is on do they test each. A call of an op of one
 input with options (``m.sum(0)``, softmax's dim) has such a function too
 (``function._record_options``, from ``options_recorder``), unless the op declares tensors
-among its options (``tensor_options``). ``Tensor``'s arithmetic
-operators are such functions themselves (``binary_operator``), its hot methods call them.
+among its options (``tensor_options``); the same function records an op of two inputs on a
+tensor and a Python number (``a * 2.0``, ``a - 1``), the number taken as an option is.
+``Tensor``'s arithmetic operators are such functions themselves (``binary_operator``), its
+hot methods call them.
 """
 
 from __future__ import annotations
@@ -556,9 +558,9 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
                 return _general(function, (x, *options), None)
         x_array = x._array
         fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
-        args = (x, *options)
         node = None  # (none: the no-grad path)
         if fast or _grad_state.enabled:
+            args = (x, *options)
             if x._base is not None:  # a view catches up with its base's history first
                 return _general(function, args, None)
             if x._grad_fn is not None or x._requires_grad:
