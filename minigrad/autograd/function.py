@@ -556,8 +556,9 @@ class Op(Function):
         if cls.broadcasts and cls.result_layout is None:
             cls.result_layout = staticmethod(elementwise_result)
         # Made once per class, after its body: forward and the node class are final by now.
-        cls._record = recorder(cls)
+        # (The options recorder first: a two-input op's recording function hands it numbers.)
         cls._record_options = options_recorder(cls)
+        cls._record = recorder(cls)
         cls._Node._backward = backward_runner(cls)
         cls._fast_inputs = -1 if cls._record is None else cls.num_inputs
 

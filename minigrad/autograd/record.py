@@ -29,8 +29,10 @@ thread, anomaly mode, saved-tensor hooks, a debugging aid) is one test of
 ``debug_switches.modes_on``; only when one is on do they test each. A call of an op of one
 input with options (``m.sum(0)``, softmax's dim) has such a function too
 (``function._record_options``, from ``options_recorder``), unless the op declares tensors
-among its options (``tensor_options``). ``Tensor``'s arithmetic
-operators are such functions themselves (``binary_operator``), its hot methods call them.
+among its options (``tensor_options``); the same function records an op of two inputs on a
+tensor and a Python number (``a * 2.0``, ``a - 1``), the number taken as an option is.
+``Tensor``'s arithmetic operators are such functions themselves (``binary_operator``), its
+hot methods call them.
 """
 
 from __future__ import annotations
@@ -520,6 +522,15 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
 def _options_recorder(function: type[Function]) -> Callable[..., Any]:
     """``function``'s recording function for one input and options (``m.sum(0)``, softmax's dim).
 
+    The same function records an op of two inputs on a tensor and a Python number (``a * 2.0``,
+    ``a - 1``, ``a / 2``, ``a.add(1, alpha=2)``): the number goes to forward as given (PyTorch
+    wraps it as a 0-d "wrapped number", which promotes as numpy's weak Python scalar does), it
+    has no edge (None) and, saved (``Mul``'s ``_saved_other``, ``Div``'s), it is a plain value,
+    as ``_general`` makes them. The callers send only numbers numpy combines with the tensor's
+    dtype as PyTorch promotes them (``binary_operator``'s recording function: a floating tensor
+    and an ``int`` or ``float``; the op's promoting function otherwise); a result of another
+    dtype would finish in ``_connect`` all the same.
+
     ``_unary_recorder``'s steps for a call with options, made once per built-in op of one
     input (``Op.__init_subclass__``, stored as ``function._record_options``; ``record`` calls
     it for every call with options): the node is ``new_node``'s (the options as given) and
@@ -534,6 +545,9 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
     broadcasts = function.broadcasts
     layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
     with_options = bool(function._option_defaults)  # (else the node class holds no option)
+    # An op of two inputs: the first of ``options`` is its second input, a number (see above)
+    inputs = function.num_inputs
+    for_the_other = function.saves_for_the_other  # (``Mul``: the number, if x needs a gradient)
 
     def record_options(x: Any, *options: Any) -> Any:
         """Record ``function`` on ``x`` with ``options``: see ``_options_recorder``."""
@@ -544,9 +558,9 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
                 return _general(function, (x, *options), None)
         x_array = x._array
         fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
-        args = (x, *options)
         node = None  # (none: the no-grad path)
         if fast or _grad_state.enabled:
+            args = (x, *options)
             if x._base is not None:  # a view catches up with its base's history first
                 return _general(function, args, None)
             if x._grad_fn is not None or x._requires_grad:
@@ -570,12 +584,14 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
             _reset_error_state(token)
         if layout is not None and (
             type(raw) is tuple or (type(raw) is _ndarray and raw.ndim > 1)
-        ):
-            raw = _laid_out(layout, node, raw, [x_array])
+        ):  # (the rule sees the inputs, a number among them, as ``_general`` hands them)
+            raw = _laid_out(layout, node, raw, (x_array, *options)[:inputs])
         if node is None:  # the no-grad path: a tensor without history around the result
             if type(raw) is _ndarray:
                 return new_result(raw)
             return _untracked_outputs(raw)
+        if for_the_other:  # the bilinear ops' declared saving: the number, x needing it
+            save_for_the_other(node, x_array, options[0])
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
         dtype = x_array.dtype
@@ -585,12 +601,17 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         # 3. node and edge, as ``_connect`` makes them for one input of the result's dtype:
         # the input's shape kept for backward if the result's differs (a reduction's)
         shape = x_array.shape
-        node._input_meta = None if out_array.shape == shape else ((shape, dtype),)
+        node._input_meta = None if out_array.shape == shape else (
+            ((shape, dtype),) if inputs == 1 else ((shape, dtype), None))
         node._sequence_nr = _next_sequence_nr()
         # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
         # the hot path's, this one saves its nine lines)
         node._next0, output_nr = x._gradient_edge()  # (edges in slots: EDGES_IN_SLOTS)
-        node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+        if inputs == 1:
+            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+        else:  # a number's edge: none
+            node._next1 = None
+            node._next_nrs = (output_nr, 0) if output_nr else _ZEROS_2
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
         output = new_result(out_array, node)
         values = node._saved
@@ -628,6 +649,11 @@ def _binary_recorder(
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
     if kernel is not None:
         _check_kernel_fields(function)
+    # A floating tensor and an ``int`` or ``float`` (``a * 2.0``, ``2 * a``, ``a - 1``): numpy
+    # combines them as PyTorch promotes them, nothing to check: the op's recording function
+    # for a number (``_options_recorder``). Anything else (an integer tensor's wrapping, a
+    # bool, a numpy scalar) takes ``fallback``.
+    with_number = function._record_options
     if fallback is None:
 
         def fallback(x: Any, y: Any) -> Any:
@@ -641,7 +667,14 @@ def _binary_recorder(
             and (type(x) is _Tensor or isinstance(x, TensorBase))
             and (type(y) is _Tensor or isinstance(y, TensorBase))
         ):
-            return fallback(x, y)  # a number (or the fast branch is off)
+            if (
+                (type(y) is float or type(y) is int)
+                and (type(x) is _Tensor or isinstance(x, TensorBase))
+                and x._array.dtype.kind == "f"
+                and with_number is not None
+            ):
+                return with_number(x, y)  # a tensor and a number (it checks FAST_BRANCH)
+            return fallback(x, y)  # another number (or the fast branch is off)
         x_array = x._array
         y_array = y._array
         dtype = x_array.dtype
@@ -846,16 +879,13 @@ def binary_operator(
 def options_recorder(function: type[Function]) -> Callable[..., Any] | None:
     """The recording function of a built-in op of one input called with options (else None).
 
+    Also of an op of two inputs whose second is a Python number (``a * 2.0``, ``a - 1``,
+    ``Add.apply(a, 1, 2, None)``): the number is forward's argument as an option is.
     None for an op that declares ``tensor_options``: its calls would all be handed on.
 
     ``Op.__init_subclass__`` stores it as ``function._record_options``.
     """
-    if (
-        function._tensor_level
-        or function.num_inputs != 1
-        or function.saves_for_the_other
-        or function.tensor_options
-    ):
+    if function._tensor_level or function.num_inputs > 2 or function.tensor_options:
         return None
     return _options_recorder(function)
 

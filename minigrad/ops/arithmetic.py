@@ -19,7 +19,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
 from minigrad._layout import elementwise_result, elementwise_with_number
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import (
     apply_inplace,
     is_plain_update,
@@ -219,6 +219,11 @@ def _check_bool_subtraction(a: Any, b: Any) -> None:
         raise RuntimeError(errors.SUBTRACT_BOOL)
 
 
+# A floating tensor's Python numbers that numpy combines with it as PyTorch promotes them (a
+# bool takes the general way: promote and its checks)
+_PLAIN_NUMBERS = (int, float)
+
+
 class Rsub(Op):
     """z = other - x (``2 - x``);  dx = -grad.  Saves nothing."""
 
@@ -238,6 +243,10 @@ class Rsub(Op):
 
 def rsub(input: Any, other: Any) -> Any:
     """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
+    if type(other) in _PLAIN_NUMBERS and isinstance(input, TensorBase) and (
+            input._array.dtype.kind == "f"):
+        # nothing to promote or check (as pow's): Rsub's recording function for options
+        return Rsub._record_options(input, other, None)
     a, b, dtype = promote(input, other)
     _check_bool_subtraction(a, b)
     return Rsub.apply(a, b, dtype)
@@ -566,8 +575,9 @@ class PowScalar(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, exponent: Any, dtype: Any) -> np.ndarray:
-        ctx.save_for_backward(x)
-        ctx.exponent = exponent
+        if ctx is not NO_GRAD_CTX:  # (the no-grad ctx would drop both through Python calls)
+            ctx.save_for_backward(x)
+            ctx.exponent = exponent
         return scalar_power(x, exponent, dtype)
 
     @staticmethod
@@ -579,14 +589,15 @@ class PowScalar(Op):
         return grad * (p * scalar_power(x, p - 1)), None, None
 
 
-_PLAIN_EXPONENTS = (int, float)  # (a bool exponent takes the general way: promote)
 
 
 def pow(input: Any, exponent: Any) -> Any:
     """``input ** exponent``: tensor ** number, tensor ** tensor, or number ** tensor."""
-    if type(exponent) in _PLAIN_EXPONENTS and isinstance(input, TensorBase) and (
+    if type(exponent) in _PLAIN_NUMBERS and isinstance(input, TensorBase) and (
             input._array.dtype.kind == "f"):
-        return PowScalar.apply(input, exponent, None)  # nothing to promote or check
+        # nothing to promote or check: straight to PowScalar's recording function (``apply``
+        # would call it, record.py's options recorder)
+        return _record_power(input, exponent, None)
     a, b, dtype = promote(input, exponent)
     if isinstance(operand(b), np.ndarray):
         if isinstance(operand(a), np.ndarray):
@@ -596,6 +607,9 @@ def pow(input: Any, exponent: Any) -> Any:
         return RpowScalar.apply(b, a, dtype)
     _check_integer_power(a, b)
     return PowScalar.apply(a, b, dtype)
+
+
+_record_power = PowScalar._record_options
 
 
 def _check_integer_power(base: Any, exponent: Any) -> None:

@@ -96,7 +96,9 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
         raise RuntimeError(errors.CLAMP_WITHOUT_BOUNDS)
     if (type(min) in _PLAIN_BOUNDS and type(max) in _PLAIN_BOUNDS
             and isinstance(input, TensorBase) and input._array.dtype.kind == "f"):
-        return Clamp.apply(input, min, max)  # floating input, number bounds: nothing to cast
+        # floating input, number bounds: nothing to cast; Clamp's recording function for
+        # options (``apply`` would call it)
+        return Clamp._record_options(input, min, max)
     tensor_bounds = [isinstance(operand(b), np.ndarray) for b in (min, max) if b is not None]
     if any(tensor_bounds):
         if not all(tensor_bounds):

@@ -226,6 +226,10 @@ def mean_grad(grad: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdim:
     return run(DivScalar, _spread(grad, shape, axes, keepdim), _count(shape, axes))
 
 
+_record_sum_dim = SumDim._record_options
+_record_mean_dim = MeanDim._record_options
+
+
 def sum(
     input: Any, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False, *, dtype: Any = None
 ) -> Any:
@@ -245,7 +249,8 @@ def sum(
         if numpy_dtype is None:
             return Sum.apply(input)  # no options: recording's fast branch takes it
         return Sum.apply(input, numpy_dtype)
-    return SumDim.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype, dim)
+    # (SumDim's recording function for options, which ``apply`` would call: one call less)
+    return _record_sum_dim(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype, dim)
 
 
 def mean(
@@ -275,7 +280,7 @@ def mean(
         raise RuntimeError(errors.mean_dtype(display_name(array.dtype)))
     if dim is _arguments.NOT_GIVEN:
         return Mean.apply(input)  # no options: recording's fast branch takes it
-    return MeanDim.apply(input, reduced_dims(dim, array.ndim), keepdim, None, dim)
+    return _record_mean_dim(input, reduced_dims(dim, array.ndim), keepdim, None, dim)  # (as sum)
 
 
 # --- more reductions: prod, var/std, max/min, amax/amin, argmax, logsumexp, norm, cumulative,
@@ -611,13 +616,16 @@ def _share_among_ties(grad: Any, x: Any, value: Any) -> Any:
 
 
 def _max_all(x: np.ndarray) -> Any:
-    """``np.max(x)``: the ufunc's reduce, without np.max's Python layers (~0.3 us)."""
-    return _maximum_reduce(x, None)
+    """``np.max(x)``: the ufunc's reduce, without np.max's Python layers (~0.3 us).
+
+    A 0-d array, as ``_sum_all`` gives it (a numpy scalar with numpy < 2.3).
+    """
+    return _maximum_reduce(x, None, out=_ARRAY_OUT)
 
 
 def _min_all(x: np.ndarray) -> Any:
     """``np.min(x)``, as ``_max_all``."""
-    return _minimum_reduce(x, None)
+    return _minimum_reduce(x, None, out=_ARRAY_OUT)
 
 
 _maximum_reduce, _minimum_reduce = np.maximum.reduce, np.minimum.reduce
@@ -649,6 +657,7 @@ class Max(Extreme):
 
     node_name = "MaxBackward1"
     pick = staticmethod(_max_all)
+    no_grad_kernel = _max_all  # (its work when nothing is recorded: no forward, no saving)
 
 
 class Min(Extreme):
@@ -656,6 +665,7 @@ class Min(Extreme):
 
     node_name = "MinBackward1"
     pick = staticmethod(_min_all)
+    no_grad_kernel = _min_all  # (as Max's)
 
 
 class ExtremeDim(Op):
@@ -788,7 +798,8 @@ def _max_or_min(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
         return (maximum if name == "max" else minimum)(input, dim)
     if dim is _arguments.NOT_GIVEN:
         _check_nonempty(array, None, name)
-        return (Max if name == "max" else Min).apply(input)
+        # (the op's recording function, which ``apply`` would call: one call less)
+        return (Max if name == "max" else Min)._record(input)
     _arguments.check_value(dim, "int", name, "dim", 1)  # None too: PyTorch has no such overload
     axis = wrap_dim(dim, array.ndim)
     _check_nonempty(array, (axis,), name)
