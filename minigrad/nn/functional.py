@@ -80,7 +80,7 @@ from minigrad.ops.shape import (
     one_hot,
     pad,
 )
-from minigrad.ops.softmax import implicit_softmax_dim
+from minigrad.ops.softmax import implicit_softmax_dim as _implicit_softmax_dim
 from minigrad.ops.unary import relu_
 
 __all__ = [
@@ -187,7 +187,7 @@ def softmax(input: Any, dim: int | None = None, _stacklevel: int = 3, dtype: Any
     """
     _arguments.check_has_attribute(input, "softmax")  # (PyTorch's calls input.softmax)
     if dim is None:
-        dim = implicit_softmax_dim("softmax", input.dim(), _stacklevel)
+        dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
     # (as PyTorch's: the method's argument checks; dtype passed only if given, as PyTorch's
     # ``input.softmax(dim)``, which the checks let through by the call's types alone)
     return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
@@ -203,7 +203,7 @@ def log_softmax(
     """
     _arguments.check_has_attribute(input, "log_softmax")
     if dim is None:
-        dim = implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
+        dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     # (as softmax's)
     return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
