@@ -30,6 +30,14 @@ def _identity_affine(weight: Parameter, bias: Parameter | None) -> None:
         init.zeros_(bias)
 
 
+def _register_affine(module: Module, shape: Any, dtype: Any, affine: bool, bias: bool) -> None:
+    """Register ``weight`` and ``bias`` of ``shape`` (None where not wanted), uninitialised."""
+    module.register_parameter("weight", Parameter(empty(shape, dtype=dtype)) if affine else None)
+    module.register_parameter(
+        "bias", Parameter(empty(shape, dtype=dtype)) if affine and bias else None
+    )
+
+
 class LayerNorm(Module):
     """Normalise over the last dims (``normalized_shape``), then scale and shift elementwise.
 
@@ -53,15 +61,7 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        self.register_parameter(
-            "weight",
-            Parameter(empty(self.normalized_shape, dtype=dtype)) if elementwise_affine else None,
-        )
-        self.register_parameter(
-            "bias",
-            Parameter(empty(self.normalized_shape, dtype=dtype))
-            if elementwise_affine and bias else None,
-        )
+        _register_affine(self, self.normalized_shape, dtype, elementwise_affine, bias)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -154,12 +154,7 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        self.register_parameter(
-            "weight", Parameter(empty(num_channels, dtype=dtype)) if affine else None
-        )
-        self.register_parameter(
-            "bias", Parameter(empty(num_channels, dtype=dtype)) if affine and bias else None
-        )
+        _register_affine(self, num_channels, dtype, affine, bias)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
