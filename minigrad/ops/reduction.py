@@ -835,7 +835,7 @@ def min(input: Any, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> A
 def _amax_or_amin(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
     array = operand(input)
     axes = normalize_dims(None if dim == () or dim == [] else dim, array.ndim)
-    if dim == () or dim == []:
+    if dim is None or dim == () or dim == []:  # (None is amax's [], as PyTorch parses it)
         _check_nonempty(array, None, name)
     elif array.ndim:
         # (amax and amin name an empty dim as given, -1 for the last; max(dim) names it wrapped)
