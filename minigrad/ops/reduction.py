@@ -518,7 +518,7 @@ class Moments(NamedTuple):
         ctx.given_correction = self.given_correction
 
 
-def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: bool, correction: Any,
+def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: Any, correction: Any,
                       name: str, dtype_names: str) -> Moments:
     """The checked arguments of var, std, var_mean or std_mean (``name``).
 
