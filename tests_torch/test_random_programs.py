@@ -184,3 +184,25 @@ def test_a_gradient_bound_again_by_an_op_returning_it_keeps_its_versions_origin(
     bumped = [*program, Statement("t4.add_(1)", "inplace_unary", "t4")]
     assert run(bumped, torch).tensors["t4"]["_version"] == 1
     assert check_program(bumped) is None
+
+
+# Seed 194012571, as generated: softplus's first backward, recorded under create_graph.
+_SOFTPLUS_DOUBLE_BACKWARD = [
+    Statement("t0 = torch.tensor([[-2.0, -2.0, 0.0]], requires_grad=True)", "leaf", "t0"),
+    Statement("t1 = torch.nn.functional.softplus(t0)", "unary", "t1", ("t0",)),
+    Statement("t2 = torch.autograd.grad(t1, t0, t1, create_graph=True, allow_unused=True)[0]",
+              "grad", "t2", ("t1", "t0")),
+]
+
+
+def test_an_activations_double_backward_node_is_known_and_nothing_else_is():
+    """PyTorch's SoftplusBackwardBackward0 (a DIFFERENT row); other grad_fn differences are new."""
+    finding = check_program(_SOFTPLUS_DOUBLE_BACKWARD)
+    assert finding is not None and finding.known is not None
+    assert finding.known.startswith("an activation's backward is not a node of its own")
+    program, run_program = _SOFTPLUS_DOUBLE_BACKWARD, Run([], {}, [])
+    other_node = Divergence("grad_fn", None, "t2", "MulBackward0", "WhereBackward0")
+    assert classify(program, run_program, other_node) is None
+    no_create_graph = [*program[:2], Statement("t2 = t1 * 2", "unary", "t2", ("t1",))]
+    softplus_node = Divergence("grad_fn", None, "t2", "SoftplusBackwardBackward0", "MulBackward0")
+    assert classify(no_create_graph, run_program, softplus_node) is None
