@@ -222,6 +222,9 @@ _SUM_SIGNATURES = (
     "Tensor out = None)\n",
 )
 
+_CAT = DtypeRule("cast", "torch.cat(): input types can't be cast to the desired output type {out}",
+                 error=TypeError)
+
 ACCEPTS_OUT: dict[str, TakesOut] = {
     # elementwise: cast the result into out (PyTorch's TensorIterator)
     **each("acos add addcdiv addcmul asin atan cos cosh div erf exp exp2 expm1 lerp log log10 "
@@ -236,6 +239,14 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("abs ceil clamp clamp_max clamp_min floor frac neg round sign trunc", FOUND),
     **each("clip", FOUND, "clamp"),
     **each("fix", FOUND, "trunc"),
+    **each("acosh asinh atanh", CAST),
+    # NumPy's names, which PyTorch takes too: their errors name the op behind them
+    **{alias: TakesOut(CAST, op) for alias, op in (
+        ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"), ("arcsinh", "asinh"),
+        ("arccosh", "acosh"), ("arctanh", "atanh"), ("divide", "div"), ("multiply", "mul"),
+        ("subtract", "sub"))},
+    **each("absolute", FOUND, "abs"),
+    **each("negative", FOUND, "neg"),
     **each("eq ne lt le gt ge not_equal less less_equal greater greater_equal logical_and "
            "logical_or logical_xor logical_not", ANY, None),
     "nan_to_num": TakesOut(same("nan_to_num: dtype of out: {out} should be same as input: "
@@ -291,8 +302,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                                    "type")),
     "take": TakesOut(same("take(): self and out expected to have the same dtype, but got "
                           "self.dtype = {result} and out.dtype = {out}")),
-    **each("cat stack", DtypeRule("cast", "torch.cat(): input types can't be cast to the "
-                                  "desired output type {out}", error=TypeError)),
+    **each("cat stack", _CAT),
+    **each("concat concatenate", _CAT, "cat"),
     # linear algebra
     **each("addmm baddbmm bmm mm mv matmul", EXACT),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),

@@ -617,6 +617,7 @@ SUBTRACT_BOOL = (
     "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
     "trying to invert a mask, use the `~` or `logical_not()` operator instead."
 )
+POSITIVE_BOOL = "The `+` operator, on a bool tensor is not supported."
 NEGATE_BOOL = (
     "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
     "to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -719,7 +720,8 @@ def not_one_element_for_item(size: int) -> str:
 
 def ambiguous_bool(size: int) -> str:
     """``bool(tensor)`` of a tensor with no or several elements."""
-    return f"Boolean value of Tensor with {'more than one' if size else 'no'} value is ambiguous"
+    what = "more than one value" if size else "no values"
+    return f"Boolean value of Tensor with {what} is ambiguous"
 
 
 def at_least_1d(function: str, dim1: int, dim2: int) -> str:

@@ -189,6 +189,39 @@ class Tensor(TensorBase):
         """The number of elements."""
         return self._array.size
 
+    nelement = numel  # (PyTorch's older names)
+    ndimension = dim
+
+    def element_size(self) -> int:
+        """The bytes one element takes."""
+        return self._array.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        """The bytes one element takes."""
+        return self._array.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the elements take (``numel() * itemsize``, whatever the strides)."""
+        return self._array.size * self._array.itemsize
+
+    def is_signed(self) -> bool:
+        """True for a dtype that holds negative numbers (all but bool and uint8)."""
+        return self._array.dtype.kind in "fi"
+
+    def is_complex(self) -> bool:
+        """False: minigrad has no complex dtypes."""
+        return False
+
+    def is_nonzero(self) -> bool:
+        """The truth of a one-element tensor (PyTorch's errors for any other)."""
+        return bool(self)  # (__bool__: its errors are is_nonzero's)
+
+    def is_same_size(self, other: Tensor) -> bool:
+        """True if ``other`` has this tensor's shape."""
+        return self._array.shape == other._array.shape
+
     def is_floating_point(self) -> bool:
         """True for float16/32/64 tensors."""
         return self._array.dtype.kind == "f"
@@ -816,6 +849,11 @@ class Tensor(TensorBase):
         """``self / other``; ``rounding_mode`` "trunc" or "floor" rounds the quotient."""
         return arithmetic.div_method(self, other, rounding_mode=rounding_mode)
 
+    # NumPy's names, which PyTorch takes too
+    subtract = sub
+    multiply = mul
+    divide = div
+
     def pow(self, exponent: Any) -> Tensor:
         """``self ** exponent``."""
         return arithmetic.pow(self, exponent)
@@ -878,7 +916,7 @@ class Tensor(TensorBase):
         return unary.neg(self)
 
     def __pos__(self) -> Tensor:
-        return self
+        return unary.positive(self)
 
     def __abs__(self) -> Tensor:
         return unary.abs(self)
@@ -1039,6 +1077,13 @@ class Tensor(TensorBase):
         if self._array.dtype.kind == "f":
             return _record_abs(self)  # nothing to check: straight to recording
         return unary.abs(self)
+
+    def positive(self) -> Tensor:
+        """``+self``: this tensor itself."""
+        return unary.positive(self)
+
+    negative = neg  # (NumPy's names, which PyTorch takes too)
+    absolute = abs
 
     def exp(self) -> Tensor:
         """``e ** self``."""
@@ -1227,6 +1272,38 @@ class Tensor(TensorBase):
     def cosh_(self) -> Tensor:
         """Hyperbolic cosine, in place."""
         return trigonometric.cosh_(self)
+
+    def asinh(self) -> Tensor:
+        """Inverse hyperbolic sine."""
+        return trigonometric.asinh(self)
+
+    def asinh_(self) -> Tensor:
+        """Inverse hyperbolic sine, in place."""
+        return trigonometric.asinh_(self)
+
+    def acosh(self) -> Tensor:
+        """Inverse hyperbolic cosine."""
+        return trigonometric.acosh(self)
+
+    def acosh_(self) -> Tensor:
+        """Inverse hyperbolic cosine, in place."""
+        return trigonometric.acosh_(self)
+
+    def atanh(self) -> Tensor:
+        """Inverse hyperbolic tangent."""
+        return trigonometric.atanh(self)
+
+    def atanh_(self) -> Tensor:
+        """Inverse hyperbolic tangent, in place."""
+        return trigonometric.atanh_(self)
+
+    # NumPy's names, which PyTorch takes too
+    arcsin, arcsin_ = asin, asin_
+    arccos, arccos_ = acos, acos_
+    arctan, arctan_ = atan, atan_
+    arcsinh, arcsinh_ = asinh, asinh_
+    arccosh, arccosh_ = acosh, acosh_
+    arctanh, arctanh_ = atanh, atanh_
 
     def erf(self) -> Tensor:
         """The error function."""
@@ -1714,6 +1791,11 @@ class Tensor(TensorBase):
         """``self /= other`` in place; ``rounding_mode`` "trunc" or "floor" rounds it."""
         return arithmetic.div_(self, other, rounding_mode=rounding_mode)
 
+    # NumPy's names, which PyTorch takes too
+    subtract_ = sub_
+    multiply_ = mul_
+    divide_ = div_
+
     def eq_(self, other: Any) -> Tensor:
         """``self = (self == other)`` in place, as 1 and 0 in ``self``'s dtype."""
         return comparison.compare_(self, other, "eq")
@@ -1762,6 +1844,9 @@ class Tensor(TensorBase):
     def abs_(self) -> Tensor:
         """``self = |self|`` in place."""
         return unary.abs_(self)
+
+    negative_ = neg_  # (NumPy's names, which PyTorch takes too)
+    absolute_ = abs_
 
     def exp_(self) -> Tensor:
         """``self = exp(self)`` in place (saves the result: a later in-place write breaks it)."""
@@ -1872,6 +1957,26 @@ def numel(input: Tensor) -> int:
 def is_floating_point(input: Tensor) -> bool:
     """True if ``input`` has a floating-point dtype."""
     return input.is_floating_point()
+
+
+def is_complex(input: Tensor) -> bool:
+    """False: minigrad has no complex dtypes."""
+    return input.is_complex()
+
+
+def is_signed(input: Tensor) -> bool:
+    """True if ``input``'s dtype holds negative numbers (all but bool and uint8)."""
+    return input.is_signed()
+
+
+def is_nonzero(input: Tensor) -> bool:
+    """The truth of a one-element tensor (an error for any other)."""
+    return input.is_nonzero()
+
+
+def is_same_size(input: Tensor, other: Tensor) -> bool:
+    """True if ``input`` and ``other`` have the same shape."""
+    return input.is_same_size(other)
 
 
 # Op outputs are minigrad.Tensor objects.

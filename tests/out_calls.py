@@ -70,12 +70,14 @@ masked_select:b tril triu argmax argmin amax amin all any logdet:sq det:sq inver
 pinverse:sq qr:sq svd:sq slogdet:sq cholesky:sq max min sum nansum count_nonzero prod mean std var
 norm unique median:1 nanmedian:1 var_mean std_mean aminmax
 diag diag_embed unbind cartesian_prod:v clamp_max:1.0 clamp_min:0.0 squeeze unsqueeze:0
-numel is_floating_point is_tensor empty_like zeros_like ones_like full_like:2.0 rand_like
-randn_like""")
+numel is_floating_point is_tensor is_complex is_signed empty_like zeros_like ones_like
+full_like:2.0 rand_like randn_like absolute negative positive asinh acosh atanh arcsin
+arccos arctan arcsinh arccosh
+arctanh""")
 
 BINARY = words("""add sub mul div true_divide atan2 arctan2 floor_divide remainder maximum minimum
 eq ne lt le gt ge not_equal less less_equal greater greater_equal logical_and logical_or
-logical_xor rsub allclose isclose equal""")
+logical_xor rsub allclose isclose equal subtract multiply divide is_same_size""")
 
 
 def _unary_calls() -> dict[str, Call]:
@@ -135,6 +137,9 @@ CALLS: dict[str, Call] = {
     "bincount": unary("bincount", _i),
     "cat": with_lib("cat", lambda lib: (([_x(lib), _x(lib)],), {})),
     "stack": with_lib("stack", lambda lib: (([_x(lib), _x(lib)],), {})),
+    "concat": with_lib("concat", lambda lib: (([_x(lib), _x(lib)],), {})),
+    "concatenate": with_lib("concatenate", lambda lib: (([_x(lib), _x(lib)],), {})),
+    "is_nonzero": with_lib("is_nonzero", lambda lib: ((lib.tensor([1.5]),), {})),
     "where": with_lib("where", lambda lib: ((_b(lib), _x(lib), _x(lib).flip(0)), {})),
     "gather": with_lib("gather", lambda lib: ((_x(lib), 1, lib.tensor([[0, 2], [1, 1]])), {})),
     "take_along_dim": with_lib(

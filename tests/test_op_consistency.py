@@ -63,6 +63,8 @@ NOT_OPS = {
     # Queries about a tensor, not computations on its values (tests/test_tensor_api.py).
     "shape", "size", "dim", "ndim", "numel", "is_floating_point", "is_tensor",
     "is_contiguous", "stride", "item", "tolist", "numpy", "is_cpu", "is_cuda", "get_device",
+    "nelement", "ndimension", "element_size", "itemsize", "nbytes", "is_signed", "is_complex",
+    "is_nonzero", "is_same_size",
     # Moving between devices and converting dtypes (tests/test_devices.py, test_tensor_api.py).
     "to", "cpu", "type", "type_as",
     # minigrad's own: the class op results are made of (minigrad/tensor.py).

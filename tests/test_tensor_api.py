@@ -203,6 +203,63 @@ def test_shape_size_dim_numel():
     assert str(mg.tensor(1.5).shape) == text("minigrad.Size([])")
 
 
+def test_older_names_and_byte_sizes():
+    x = mg.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert (x.nelement(), x.ndimension()) == (6, 2)
+    assert (x.element_size(), x.itemsize, x.nbytes) == (4, 4, 24)
+    # nbytes counts the elements, whatever the strides: a slice, an expanded tensor
+    assert mg.ones(4, 4)[:, :2].nbytes == 32
+    assert mg.ones(1).expand(5).nbytes == 20
+    assert mg.ones(3, dtype=mg.float64).itemsize == 8
+    assert mg.tensor([1], dtype=mg.int16).element_size() == 2
+
+
+@pytest.mark.parametrize(("dtype", "signed"), [
+    ("float32", True), ("float16", True), ("int64", True), ("int8", True), ("uint8", False),
+    ("bool", False),
+])
+def test_is_signed_and_is_complex(dtype, signed):
+    x = mg.zeros(2, dtype=getattr(mg, dtype))
+    assert x.is_signed() is signed
+    assert mg.is_signed(x) is signed
+    assert x.is_complex() is False
+    assert mg.is_complex(x) is False
+
+
+def test_is_nonzero_of_one_element_and_its_errors():
+    assert mg.tensor([[0]]).is_nonzero() is False
+    assert mg.is_nonzero(mg.tensor(2)) is True
+    assert mg.tensor(float("nan")).is_nonzero() is True
+    with pytest.raises(RuntimeError) as many:
+        mg.tensor([1.0, 2.0]).is_nonzero()
+    assert str(many.value) == "Boolean value of Tensor with more than one value is ambiguous"
+    for empty in (lambda: mg.is_nonzero(mg.tensor([])), lambda: bool(mg.tensor([]))):
+        with pytest.raises(RuntimeError) as none:
+            empty()
+        assert str(none.value) == "Boolean value of Tensor with no values is ambiguous"
+
+
+def test_is_same_size():
+    x = mg.ones(2, 3)
+    assert x.is_same_size(mg.zeros(2, 3)) is True
+    assert mg.is_same_size(x, x.t()) is False
+    with pytest.raises(TypeError) as excinfo:
+        x.is_same_size(2)
+    assert str(excinfo.value) == (
+        "is_same_size(): argument 'other' (position 1) must be Tensor, not int")
+
+
+def test_positive_is_the_tensor_itself_and_refuses_bools():
+    x = mg.tensor([1.0, -2.0], requires_grad=True)
+    assert mg.positive(x) is x
+    assert x.positive() is x
+    assert +x is x
+    for plus in (lambda b: +b, mg.positive, lambda b: b.positive()):
+        with pytest.raises(RuntimeError) as excinfo:
+            plus(mg.tensor([True]))
+        assert str(excinfo.value) == "The `+` operator, on a bool tensor is not supported."
+
+
 def test_size_with_a_dimension_out_of_range():
     x = mg.zeros(2, 3)
     with pytest.raises(IndexError) as excinfo:

@@ -43,6 +43,8 @@ DIFFERENT = {
     "celu", "celu_alpha_0.5", "celu_kwargs", "celu_", "F.celu_", "F.glu", "F.prelu",
     "F.prelu_input_only", "rrelu", "rrelu_lower_0.2_upper_0.6", "rrelu_kwargs", "rrelu_",
     "F.rrelu_", "F.elu_", "F.selu_", "F.group_norm",
+    # asin's and acos's NumPy names
+    "arcsin", "arccos", "arccos_method", "arcsin_", "arccos_",
 }
 
 

@@ -884,6 +884,10 @@ def minimum(input: Any, other: Any) -> Any:
 
 
 arctan2 = atan2
+# NumPy's names, which PyTorch takes too (the same functions: the same nodes and messages)
+subtract, subtract_ = sub, sub_
+multiply, multiply_ = mul, mul_
+divide, divide_ = div, div_
 
 
 def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:

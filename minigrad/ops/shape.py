@@ -167,6 +167,9 @@ class Stack(Op):
         return (*grads, None, None)
 
 
+concat = concatenate = cat  # (PyTorch's other names for it)
+
+
 def stack(tensors: Any, dim: int = 0) -> Any:
     """The tensors (all of one shape) stacked along a new dimension ``dim``.
 

@@ -1,4 +1,6 @@
-"""Trigonometric and hyperbolic ops: sin, cos, tan, asin, acos, atan, sinh, cosh.
+"""Trigonometric and hyperbolic ops: sin, cos, tan, their inverses, and the hyperbolic ones.
+
+asin, acos, atan, sinh, cosh, asinh, acosh and atanh answer to NumPy's names too (arcsin, ...).
 
 All are uniform unary ops (``unary.SavesInput`` / ``unary.SavesResult``): each declares whether
 its backward is written with its input or its result, as PyTorch's derivatives.yaml does.
@@ -6,12 +8,15 @@ its backward is written with its input or its result, as PyTorch's derivatives.y
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from minigrad import errors
+from minigrad._layout import elementwise_result
+from minigrad.autograd.function import Op
 from minigrad.ops._helpers import float_input
-from minigrad.ops.unary import SavesInput, SavesResult, float_inplace
+from minigrad.ops.unary import SavesInput, SavesResult, UnaryOp, float_inplace
 
 
 class Sin(SavesInput):
@@ -186,3 +191,119 @@ def cosh(input: Any) -> Any:
 def cosh_(input: Any) -> Any:
     """``cosh`` in place (a floating-point tensor only: the result cannot be an integer)."""
     return float_inplace(input, Cosh)
+
+
+class Asinh(SavesInput):
+    """y = asinh(x);  dx = grad / sqrt(x**2 + 1).  Saves its input."""
+
+    kernel = np.arcsinh
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * (1 / np.sqrt(x * x + 1))  # (PyTorch's rsqrt, for its rounding)
+
+
+def asinh(input: Any) -> Any:
+    """Inverse hyperbolic sine."""
+    return Asinh.apply(float_input(input))
+
+
+class InplaceWithoutDerivative(Op):
+    """PyTorch's in-place asinh_, acosh_ and atanh_: y = kernel(x) into x, saving nothing.
+
+    PyTorch records them (``AsinhBackward1`` ...) but has no formula for them: their backward
+    raises "the derivative for 'inplace version of asinh' is not implemented.".
+    """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+
+    of: ClassVar[type[UnaryOp]]  # the out-of-place op, whose kernel this runs
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        cls.node_name = f"{cls.of.__name__}Backward1"  # (before the node class is made)
+        super().__init_subclass__(**kwargs)
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
+        return cls.of.kernel(x)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> Any:
+        name = cls.of.__name__.lower()
+        raise NotImplementedError(
+            errors.derivative_not_implemented_quoted(f"inplace version of {name}"))
+
+
+class AsinhInplace(InplaceWithoutDerivative):
+    """``asinh_`` (see InplaceWithoutDerivative)."""
+
+    of = Asinh
+
+
+def asinh_(input: Any) -> Any:
+    """``asinh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, AsinhInplace)
+
+
+class Acosh(SavesInput):
+    """y = acosh(x) (nan below 1);  dx = grad / sqrt(x**2 - 1).  Saves its input."""
+
+    kernel = np.arccosh
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * (1 / np.sqrt(x * x - 1))  # (PyTorch's rsqrt, for its rounding)
+
+
+def acosh(input: Any) -> Any:
+    """Inverse hyperbolic cosine (nan below 1)."""
+    return Acosh.apply(float_input(input))
+
+
+class AcoshInplace(InplaceWithoutDerivative):
+    """``acosh_`` (see InplaceWithoutDerivative)."""
+
+    of = Acosh
+
+
+def acosh_(input: Any) -> Any:
+    """``acosh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, AcoshInplace)
+
+
+class Atanh(SavesInput):
+    """y = atanh(x) (nan outside [-1, 1]);  dx = grad / (1 - x**2).  Saves its input."""
+
+    kernel = np.arctanh
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad / (1 - x * x)
+
+
+def atanh(input: Any) -> Any:
+    """Inverse hyperbolic tangent (nan outside [-1, 1], +-inf at +-1)."""
+    return Atanh.apply(float_input(input))
+
+
+class AtanhInplace(InplaceWithoutDerivative):
+    """``atanh_`` (see InplaceWithoutDerivative)."""
+
+    of = Atanh
+
+
+def atanh_(input: Any) -> Any:
+    """``atanh`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, AtanhInplace)
+
+
+# NumPy's names, which PyTorch takes too (the same functions: the same nodes and messages)
+arcsin, arcsin_ = asin, asin_
+arccos, arccos_ = acos, acos_
+arctan, arctan_ = atan, atan_
+arcsinh, arcsinh_ = asinh, asinh_
+arccosh, arccosh_ = acosh, acosh_
+arctanh, arctanh_ = atanh, atanh_

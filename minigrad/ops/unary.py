@@ -129,6 +129,13 @@ def neg_(input: Any) -> Any:
     return apply_inplace(Neg, input)
 
 
+def positive(input: Any) -> Any:
+    """``+input``: ``input`` itself (PyTorch's alias: no copy, no node)."""
+    if is_bool(input):
+        raise RuntimeError(errors.POSITIVE_BOOL)
+    return input
+
+
 def _check_negation(input: Any) -> None:
     """PyTorch's refusal of ``-`` on a bool tensor (in place too; numpy's text is another)."""
     if is_bool(input):
@@ -813,3 +820,8 @@ def square(input: Any) -> Any:
 def square_(input: Any) -> Any:
     """``input ** 2`` in place (recorded as ``pow_``, as in PyTorch)."""
     return pow_(input, 2)
+
+
+# NumPy's names, which PyTorch takes too (the same functions: the same nodes and messages)
+absolute, absolute_ = abs, abs_
+negative, negative_ = neg, neg_

@@ -240,6 +240,8 @@ OPS: list[OpInfo] = [
            lambda rng: [Sample((real(rng, 2, 1), real(rng, 2, 3), real(rng, 2, 2)), name="2d")]),
     OpInfo("cat_promote", lambda lib, x, y: lib.cat([x, y.double()]),
            lambda rng: [Sample((real(rng, 2, 3), real(rng, 1, 3)), name="2d")]),
+    OpInfo("concat", lambda lib, x, y, dim: lib.concat([x, y], dim), cat_samples),
+    OpInfo("concatenate", lambda lib, x, y, dim: lib.concatenate((x, y), dim=dim), cat_samples),
     OpInfo("stack", lambda lib, x, y, dim: lib.stack([x, y], dim), stack_samples,
            bad_inputs=(BadInput((np.ones((3, 4)), np.ones((2, 4)), 0), name="sizes"),
                        BadInput((np.ones((3, 4)), np.ones((3, 4)), 3), name="dim"))),
