@@ -64,11 +64,26 @@ from minigrad.ops.arithmetic import (  # noqa: E402
     subtract,
     true_divide,
 )
+from minigrad.ops.binary_extra import hypot, logaddexp, logaddexp2, logit, xlogy  # noqa: E402
 from minigrad.ops.clamp import (  # noqa: E402
     clamp,
     clamp_max,
     clamp_min,
     clip,
+)
+from minigrad.ops.combining import (  # noqa: E402
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_shapes,
+    broadcast_tensors,
+    broadcast_to,
+    column_stack,
+    dstack,
+    hstack,
+    meshgrid,
+    row_stack,
+    vstack,
 )
 from minigrad.ops.comparison import (  # noqa: E402
     eq,
@@ -90,7 +105,7 @@ from minigrad.ops.comparison import (  # noqa: E402
     ne,
     not_equal,
 )
-from minigrad.ops.cumulative import cumprod, cumsum  # noqa: E402
+from minigrad.ops.cumulative import cumprod, cumsum, diff  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
     gather,
@@ -130,7 +145,7 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
     sum,
     var,
 )
-from minigrad.ops.reduction_extra import count_nonzero, nansum  # noqa: E402
+from minigrad.ops.reduction_extra import count_nonzero, nansum, trace  # noqa: E402
 from minigrad.ops.reduction_pairs import aminmax, std_mean, var_mean  # noqa: E402
 from minigrad.ops.return_types import (  # noqa: E402
     return_types,
@@ -363,10 +378,16 @@ __all__ = [
     "atan",
     "atan2",
     "atanh",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     "baddbmm",
     "bincount",
     "bmm",
     "bool",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "broadcast_to",
     "cartesian_prod",
     "cat",
     "ceil",
@@ -377,6 +398,7 @@ __all__ = [
     "clamp_min",
     "clip",
     "clone",
+    "column_stack",
     "concat",
     "concatenate",
     "cos",
@@ -389,11 +411,13 @@ __all__ = [
     "diag",
     "diag_embed",
     "diagonal",
+    "diff",
     "div",
     "divide",
     "dot",
     "double",
     "dsplit",
+    "dstack",
     "dtype",
     "einsum",
     "empty",
@@ -430,6 +454,8 @@ __all__ = [
     "half",
     "histc",
     "hsplit",
+    "hstack",
+    "hypot",
     "index_add",
     "index_copy",
     "index_fill",
@@ -466,11 +492,14 @@ __all__ = [
     "log1p",
     "log2",
     "log_softmax",
+    "logaddexp",
+    "logaddexp2",
     "logdet",
     "logical_and",
     "logical_not",
     "logical_or",
     "logical_xor",
+    "logit",
     "logsumexp",
     "long",
     "lt",
@@ -483,6 +512,7 @@ __all__ = [
     "maximum",
     "mean",
     "median",
+    "meshgrid",
     "min",
     "minimum",
     "mm",
@@ -526,6 +556,7 @@ __all__ = [
     "return_types",
     "roll",
     "round",
+    "row_stack",
     "rsqrt",
     "rsub",
     "save",
@@ -569,6 +600,7 @@ __all__ = [
     "tensordot",
     "tile",
     "topk",
+    "trace",
     "transpose",
     "tril",
     "tril_indices",
@@ -584,7 +616,9 @@ __all__ = [
     "var",
     "var_mean",
     "vsplit",
+    "vstack",
     "where",
+    "xlogy",
     "zeros",
     "zeros_like",
 ]

@@ -239,7 +239,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("abs ceil clamp clamp_max clamp_min floor frac neg round sign trunc", FOUND),
     **each("clip", FOUND, "clamp"),
     **each("fix", FOUND, "trunc"),
-    **each("acosh asinh atanh", CAST),
+    **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
+    **each("diff", CAST, "sub"),
     # NumPy's names, which PyTorch takes too: their errors name the op behind them
     **{alias: TakesOut(CAST, op) for alias, op in (
         ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"), ("arcsinh", "asinh"),
@@ -303,7 +304,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "take": TakesOut(same("take(): self and out expected to have the same dtype, but got "
                           "self.dtype = {result} and out.dtype = {out}")),
     **each("cat stack", _CAT),
-    **each("concat concatenate", _CAT, "cat"),
+    **each("concat concatenate hstack vstack row_stack dstack column_stack", _CAT, "cat"),
     # linear algebra
     **each("addmm baddbmm bmm mm mv matmul", EXACT),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),

@@ -32,6 +32,7 @@ from minigrad.autograd.record import binary_operator, bind_output_class
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
+    binary_extra,
     clamp,
     comparison,
     constructions,
@@ -1420,6 +1421,53 @@ class Tensor(TensorBase):
 
     arctan2 = atan2
     arctan2_ = atan2_
+
+    def logaddexp(self, other: Tensor) -> Tensor:
+        """``log(exp(self) + exp(other))``, without overflow."""
+        return binary_extra.logaddexp(self, other)
+
+    def logaddexp2(self, other: Tensor) -> Tensor:
+        """``log2(2 ** self + 2 ** other)``, without overflow."""
+        return binary_extra.logaddexp2(self, other)
+
+    def hypot(self, other: Tensor) -> Tensor:
+        """``sqrt(self ** 2 + other ** 2)``, without overflow."""
+        return binary_extra.hypot(self, other)
+
+    def hypot_(self, other: Tensor) -> Tensor:
+        """``hypot(self, other)``, in place."""
+        return binary_extra.hypot_(self, other)
+
+    def xlogy(self, other: Any) -> Tensor:
+        """``self * log(other)``, 0 where ``self`` is 0 (unless ``other`` is nan)."""
+        return binary_extra.xlogy(self, other)
+
+    def xlogy_(self, other: Any) -> Tensor:
+        """``xlogy(self, other)``, in place."""
+        return binary_extra.xlogy_(self, other)
+
+    def logit(self, eps: float | None = None) -> Tensor:
+        """``log(self / (1 - self))``; ``eps`` clamps ``self`` to ``[eps, 1 - eps]`` first."""
+        return binary_extra.logit(self, eps)
+
+    def logit_(self, eps: float | None = None) -> Tensor:
+        """``logit(self, eps)``, in place."""
+        return binary_extra.logit_(self, eps)
+
+    def trace(self) -> Tensor:
+        """The sum of the diagonal of a matrix."""
+        return reduction_extra.trace(self)
+
+    def diff(
+        self, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+        append: Tensor | None = None,
+    ) -> Tensor:
+        """The ``n``-th forward difference along ``dim``."""
+        return cumulative.diff(self, n, dim, prepend, append)
+
+    def broadcast_to(self, size: Any) -> Tensor:
+        """This tensor expanded to ``size`` (a view)."""
+        return self.expand(size)
 
     def minimum(self, other: Any) -> Tensor:
         """The smaller of ``self`` and ``other``, elementwise."""

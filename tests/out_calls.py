@@ -73,11 +73,12 @@ diag diag_embed unbind cartesian_prod:v clamp_max:1.0 clamp_min:0.0 squeeze unsq
 numel is_floating_point is_tensor is_complex is_signed empty_like zeros_like ones_like
 full_like:2.0 rand_like randn_like absolute negative positive asinh acosh atanh arcsin
 arccos arctan arcsinh arccosh
-arctanh""")
+arctanh logit diff trace:sq atleast_1d atleast_2d atleast_3d""")
 
 BINARY = words("""add sub mul div true_divide atan2 arctan2 floor_divide remainder maximum minimum
 eq ne lt le gt ge not_equal less less_equal greater greater_equal logical_and logical_or
-logical_xor rsub allclose isclose equal subtract multiply divide is_same_size""")
+logical_xor rsub allclose isclose equal subtract multiply divide is_same_size logaddexp logaddexp2
+hypot xlogy""")
 
 
 def _unary_calls() -> dict[str, Call]:
@@ -137,6 +138,11 @@ CALLS: dict[str, Call] = {
     "bincount": unary("bincount", _i),
     "cat": with_lib("cat", lambda lib: (([_x(lib), _x(lib)],), {})),
     "stack": with_lib("stack", lambda lib: (([_x(lib), _x(lib)],), {})),
+    **{name: with_lib(name, lambda lib: (([_x(lib), _x(lib)],), {}))
+       for name in ("hstack", "vstack", "row_stack", "dstack", "column_stack")},
+    "broadcast_to": unary("broadcast_to", _x, (2, 2, 3)),
+    "broadcast_tensors": with_lib("broadcast_tensors", lambda lib: ((_x(lib), _v(lib)), {})),
+    "meshgrid": with_lib("meshgrid", lambda lib: ((_v(lib), _v(lib)), {"indexing": "ij"})),
     "concat": with_lib("concat", lambda lib: (([_x(lib), _x(lib)],), {})),
     "concatenate": with_lib("concatenate", lambda lib: (([_x(lib), _x(lib)],), {})),
     "is_nonzero": with_lib("is_nonzero", lambda lib: ((lib.tensor([1.5]),), {})),
@@ -196,7 +202,7 @@ CALLS["linalg.norm"] = linalg("norm", _v)
 CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
 
-NOT_TENSOR_OPS = words("""get_default_device get_default_dtype get_printoptions
+NOT_TENSOR_OPS = words("""broadcast_shapes get_default_device get_default_dtype get_printoptions
 is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled
 load manual_seed save
 set_default_device set_printoptions""")

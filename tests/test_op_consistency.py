@@ -65,6 +65,8 @@ NOT_OPS = {
     "is_contiguous", "stride", "item", "tolist", "numpy", "is_cpu", "is_cuda", "get_device",
     "nelement", "ndimension", "element_size", "itemsize", "nbytes", "is_signed", "is_complex",
     "is_nonzero", "is_same_size",
+    # A shape computed from shapes: no tensor (tests/test_tensor_api.py).
+    "broadcast_shapes",
     # Moving between devices and converting dtypes (tests/test_devices.py, test_tensor_api.py).
     "to", "cpu", "type", "type_as",
     # minigrad's own: the class op results are made of (minigrad/tensor.py).

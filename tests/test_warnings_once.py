@@ -21,6 +21,11 @@ CASES = {
         "Using padding='same' with even kernel lengths and odd dilation may require a "
         "zero-padded copy of the input be created",
     ),
+    "meshgrid without indexing": (
+        "mg.meshgrid(mg.ones(2), mg.ones(3))",
+        "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+        "argument.",
+    ),
 }
 
 

@@ -45,6 +45,8 @@ DIFFERENT = {
     "F.rrelu_", "F.elu_", "F.selu_", "F.group_norm",
     # asin's and acos's NumPy names
     "arcsin", "arccos", "arccos_method", "arcsin_", "arccos_",
+    # xlogy's first gradient: PyTorch masks its formula (MaskedFillBackward0)
+    "xlogy", "xlogy_method", "xlogy_",
 }
 
 

@@ -1,4 +1,6 @@
-"""Cumulative sums and products along a dim: cumsum, cumprod, and in place cumsum_, cumprod_.
+"""Cumulative sums and products along a dim, and their inverse: cumsum, cumprod, diff.
+
+diff is made of slices and subtractions, as PyTorch's is.
 
 cumsum saves nothing (its gradient is a reversed cumulative sum of grad); cumprod saves its
 input and its result. The in-place forms compute in the tensor's own dtype (an int32 tensor
@@ -13,10 +15,12 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._layout import contiguous_result
+from minigrad._dtype import bool_
+from minigrad._layout import contiguous_result, empty_preserving_layout
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import as_given
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     operand,
     raw,
@@ -24,7 +28,7 @@ from minigrad.ops._helpers import (
     sum_dtype,
     wrap_dim,
 )
-from minigrad.ops.shape import Flip
+from minigrad.ops.shape import Flip, cat
 
 # The wider type PyTorch's CPU kernels accumulate a running sum in (at::acc_type).
 _CUMULATIVE_ACCUMULATOR = {np.dtype(np.float32): np.float64, np.dtype(np.float16): np.float32}
@@ -180,3 +184,53 @@ def _cumulative_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype | No
     if numpy_dtype == np.bool_:
         raise NotImplementedError(errors.not_implemented_for(f"{name}_out_cpu", "Bool"))
     return numpy_dtype
+
+
+def diff(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Any:
+    """The ``n``-th forward difference along ``dim``: ``out[i] = input[i + 1] - input[i]``.
+
+    ``prepend`` and ``append`` join ``input`` along ``dim`` first. As PyTorch's, it is made of
+    slices and subtractions (``SubBackward0`` over ``SliceBackward0``), of ``logical_xor``
+    for bools.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, 4.0, 9.0, 16.0]).diff()
+        tensor([3., 5., 7.])
+    """
+    array = operand(input)
+    if array.ndim < 1:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    axis = wrap_dim(dim, array.ndim)
+    for other in (prepend, append):
+        _check_joinable(array, other, axis)
+    if prepend is not None or append is not None:
+        input = cat([t for t in (prepend, input, append) if t is not None], dim)
+    if n == 0:  # PyTorch's zeros_like(input).copy_(input): a copy recorded as CopyBackwards
+        zeros = empty_preserving_layout(operand(input))
+        zeros.fill(0)
+        return TensorBase.output_class._make(zeros).copy_(input)
+    length = input.shape[axis] - 1
+    for _ in range(min(n, input.shape[axis])):
+        # (narrowed along ``dim`` as given: PyTorch's SliceBackward0 shows it so)
+        later, earlier = input.narrow(dim, 1, length), input.narrow(dim, 0, length)
+        input = later.logical_xor(earlier) if input.dtype == bool_ else later - earlier
+        length -= 1
+    return input
+
+
+def _check_joinable(array: np.ndarray, other: Any, axis: int) -> None:
+    """PyTorch's checks of diff's ``prepend``/``append``: same ndim, same sizes off ``axis``."""
+    if other is None:
+        return
+    shape = operand(other).shape
+    if len(shape) != array.ndim:
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    for i, (mine, theirs) in enumerate(zip(array.shape, shape)):
+        if i != axis and mine != theirs:
+            raise RuntimeError(
+                "diff expects the shape of tensor to prepend or append to match that of input "
+                f"except along the differencing dimension; input.size({i}) = {mine}, but got "
+                f"tensor.size({i}) = {theirs}")

@@ -1,4 +1,4 @@
-"""Reductions added beside ``reduction.py``'s: nansum and count_nonzero.
+"""Reductions added beside ``reduction.py``'s: nansum, count_nonzero and trace.
 
 nansum saves its input (its gradient is 0 where the input was NaN), as PyTorch's does, so
 writing the input in place after a nansum makes backward raise. count_nonzero is not
@@ -11,11 +11,12 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import dims_as_given
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import normalize_dims, operand, sum_dtype
+from minigrad.ops._helpers import dtype_name, normalize_dims, operand, sum_dtype
 from minigrad.ops.reduction import _spread, reduced_dims
 
 
@@ -76,3 +77,40 @@ def count_nonzero(input: Any, dim: Any = None) -> Any:
     result = np.asarray(np.count_nonzero(array, axis=axes), dtype=np.int64)
     # (not recorded: laid out here as the recorded reductions are, ``contiguous_result``)
     return TensorBase.output_class._make(contiguous_result(result, (array,)))
+
+
+class Trace(Op):
+    """y = the sum of a matrix's diagonal;  dx = grad on the diagonal, 0 elsewhere.
+
+    Saves the input's shape (PyTorch's ``_saved_self_sym_sizes``).
+    """
+
+    fields = ("shape",)
+    saved_options = {"self_sym_sizes": "shape"}
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dtype: Any) -> np.ndarray:
+        ctx.shape = x.shape
+        return np.asarray(np.trace(x, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        # (a where, not grad * eye: an infinite gradient leaves 0 off the diagonal, as
+        # PyTorch's index_fill does)
+        return np.where(np.eye(*ctx.shape, dtype=bool), grad, 0), None
+
+
+def trace(input: Any) -> Any:
+    """The sum of the diagonal of a matrix (integers sum to int64).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).trace()
+        tensor(5.)
+    """
+    array = operand(input)
+    if array.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {array.ndim}")
+    if array.dtype == np.bool_:
+        raise NotImplementedError(errors.not_implemented_for("trace", dtype_name(input)))
+    return Trace.apply(input, sum_dtype(array, None, "trace"))

@@ -53,6 +53,73 @@ def stack_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def pair_samples(rng: np.random.Generator) -> list[Sample]:
+    """Two tensors of every dimension count the stacks grow (0-d to 3-d), and a transposed pair."""
+    return [
+        Sample((real(rng), real(rng)), name="0d"),
+        Sample((real(rng, 3), real(rng, 3)), name="1d"),
+        Sample((real(rng, 2, 3), real(rng, 2, 3)), name="2d"),
+        Sample((real(rng, 3, 4), real(rng, 3, 4)), name="transposed", transposed=True),
+        Sample((real(rng, 2, 3, 2), real(rng, 2, 3, 2)), name="3d"),
+    ]
+
+
+def one_of_each_rank(rng: np.random.Generator) -> list[Sample]:
+    """One tensor of 0 to 3 dims, and a transposed matrix (atleast_Nd)."""
+    return [
+        Sample((real(rng),), name="0d"),
+        Sample((real(rng, 3),), name="1d"),
+        Sample((real(rng, 2, 3),), name="2d"),
+        Sample((real(rng, 3, 4),), name="transposed", transposed=True),
+        Sample((real(rng, 2, 1, 3),), name="3d"),
+    ]
+
+
+def broadcast_samples(rng: np.random.Generator) -> list[Sample]:
+    """Pairs that broadcast: one way, both ways, with a 0-d tensor, of one shape."""
+    return [
+        Sample((real(rng, 3, 1), real(rng, 4)), name="both"),
+        Sample((real(rng, 2, 3), real(rng, 3)), name="one_way"),
+        Sample((real(rng), real(rng, 2, 2)), name="0d"),
+        Sample((real(rng, 3, 4), real(rng, 3, 4)), name="same", transposed=True),
+    ]
+
+
+def grid_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3), real(rng, 2)), name="1d"),
+        Sample((real(rng), real(rng, 4)), name="0d"),
+    ]
+
+
+def diff_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x,)`` with diff's options as keywords: orders, dims, prepend/append, transposed."""
+    return [
+        Sample((real(rng, 5),), name="1d"),
+        Sample((real(rng, 5),), {"n": 2}, name="n2"),
+        Sample((real(rng, 3),), {"n": 4}, name="n_past_length"),
+        Sample((real(rng, 3, 4),), {"dim": 0}, name="dim0"),
+        Sample((real(rng, 3, 4),), {"dim": -1, "n": 2}, name="transposed", transposed=True),
+        Sample((real(rng, 3),), {"n": 0}, name="n0"),
+    ]
+
+
+def diff_joined_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 4), real(rng, 3, 1), real(rng, 3, 2)), name="2d"),
+        Sample((real(rng, 4), real(rng, 2), real(rng, 1)), name="1d"),
+    ]
+
+
+def trace_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 3),), name="square"),
+        Sample((real(rng, 2, 4),), name="wide"),
+        Sample((real(rng, 4, 2),), name="tall"),
+        Sample((real(rng, 3, 4),), name="transposed", transposed=True),
+    ]
+
+
 def gather_samples(rng: np.random.Generator) -> list[Sample]:
     return [
         Sample((real(rng, 3, 4), 0, index([0, 1, 2, 0], [2, 2, 1, 0])), name="dim0"),
@@ -241,6 +308,40 @@ OPS: list[OpInfo] = [
     OpInfo("cat_promote", lambda lib, x, y: lib.cat([x, y.double()]),
            lambda rng: [Sample((real(rng, 2, 3), real(rng, 1, 3)), name="2d")]),
     OpInfo("concat", lambda lib, x, y, dim: lib.concat([x, y], dim), cat_samples),
+    # --- compositions of views and cat (ops/combining.py) -------------------------------------
+    *[OpInfo(name, (lambda n: lambda lib, x, y: getattr(lib, n)([x, y]))(name), pair_samples,
+             bad_inputs=(BadInput((np.ones((2, 3)), np.ones((3, 2))), name="sizes"),))
+      for name in ("hstack", "vstack", "row_stack", "dstack", "column_stack")],
+    *[OpInfo(name, (lambda n: lambda lib, x: getattr(lib, n)(x))(name), one_of_each_rank)
+      for name in ("atleast_1d", "atleast_2d", "atleast_3d")],
+    OpInfo("atleast_2d_several", lambda lib, x, y: lib.atleast_2d(x, y), pair_samples,
+           output_index=0, op="atleast_2d"),
+    OpInfo("atleast_3d_sequence", lambda lib, x, y: lib.atleast_3d([x, y]), pair_samples,
+           output_index=1, op="atleast_3d"),
+    OpInfo("broadcast_to",
+           lambda lib, x, y: lib.broadcast_to(x, (2, *lib.broadcast_shapes(x.shape, y.shape))),
+           broadcast_samples),
+    OpInfo("broadcast_to_method", lambda lib, x, y: x.broadcast_to((3, 2, 4)),
+           lambda rng: [Sample((real(rng, 2, 1), real(rng)), name="2d")], op="broadcast_to"),
+    OpInfo("broadcast_tensors", lambda lib, x, y: lib.broadcast_tensors(x, y),
+           broadcast_samples, output_index=0,
+           bad_inputs=(BadInput((np.ones((2, 3)), np.ones(4)), name="shapes"),)),
+    OpInfo("broadcast_tensors_second", lambda lib, x, y: lib.broadcast_tensors(x, y),
+           broadcast_samples, output_index=1, op="broadcast_tensors"),
+    OpInfo("meshgrid_ij", lambda lib, x, y: lib.meshgrid(x, y, indexing="ij"), grid_samples,
+           output_index=0, op="meshgrid"),
+    OpInfo("meshgrid_xy", lambda lib, x, y: lib.meshgrid([x, y], indexing="xy"), grid_samples,
+           output_index=1, op="meshgrid"),
+    OpInfo("diff", lambda lib, x, **kw: lib.diff(x, **kw), diff_samples,
+           bad_inputs=(BadInput((np.ones(()),), name="0d"),
+                       BadInput((np.ones(3),), {"n": -1}, name="negative_order"))),
+    OpInfo("diff_joined", lambda lib, x, p, a: x.diff(dim=-1, prepend=p, append=a),
+           diff_joined_samples, op="diff",
+           bad_inputs=(BadInput((np.ones((2, 3)), np.ones((3, 1)), np.ones((2, 1))),
+                                name="prepend_size"),
+                       BadInput((np.ones(3), np.ones((1, 1)), np.ones(1)), name="prepend_ndim"))),
+    OpInfo("trace", lambda lib, x: lib.trace(x), trace_samples,
+           bad_inputs=(BadInput((np.ones(3),), name="1d"),)),
     OpInfo("concatenate", lambda lib, x, y, dim: lib.concatenate((x, y), dim=dim), cat_samples),
     OpInfo("stack", lambda lib, x, y, dim: lib.stack([x, y], dim), stack_samples,
            bad_inputs=(BadInput((np.ones((3, 4)), np.ones((2, 4)), 0), name="sizes"),
