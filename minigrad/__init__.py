@@ -158,6 +158,7 @@ from minigrad.ops.rounding import (  # noqa: E402
     round,  # noqa: A004 - PyTorch's name
     trunc,
 )
+from minigrad.ops.selection import cummax, cummin, kthvalue, mode  # noqa: E402
 from minigrad.ops.shape import (  # noqa: E402
     cat,
     concat,
@@ -404,6 +405,8 @@ __all__ = [
     "cos",
     "cosh",
     "count_nonzero",
+    "cummax",
+    "cummin",
     "cumprod",
     "cumsum",
     "det",
@@ -481,6 +484,7 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "kthvalue",
     "le",
     "lerp",
     "less",
@@ -516,6 +520,7 @@ __all__ = [
     "min",
     "minimum",
     "mm",
+    "mode",
     "moveaxis",
     "movedim",
     "mul",

@@ -161,6 +161,9 @@ class TakesOut:
             PyTorch's factories); ``RANGE_RESIZED`` warns only if the element count differs.
         check_order: the order in which the outs' dtypes are checked, by position, where
             PyTorch's kernel checks a later one first (median checks its indices first).
+        warned_shape: ``(args, kwargs, shape) -> shape`` for kthvalue and mode, which give
+            out and result the reduced dim back before resizing (then squeeze it): the
+            shapes the resize warning names, and whether it warns at all.
     """
 
     dtype: DtypeRule | tuple[DtypeRule, ...] | Callable[..., Any]
@@ -168,6 +171,7 @@ class TakesOut:
     accepts: Callable[[tuple[Any, ...], dict[str, Any]], bool] | None = None
     signatures: tuple[str, ...] = ()
     resize_warning: str | None = RESIZED
+    warned_shape: Callable[..., tuple[int, ...]] | None = None
     check_order: tuple[int, ...] = ()
 
 
@@ -221,6 +225,21 @@ _SUM_SIGNATURES = (
     " * (Tensor input, {dims} dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
     "Tensor out = None)\n",
 )
+
+def _with_dim_kept(dim_position: int) -> Callable[..., tuple[int, ...]]:
+    """The result's shape with its reduced dim kept (argument ``dim_position``, default -1)."""
+
+    def shape(args: tuple[Any, ...], kwargs: dict[str, Any], result: tuple[int, ...]
+              ) -> tuple[int, ...]:
+        given = dict(zip(("dim", "keepdim"), args[dim_position:]), **kwargs)
+        if given.get("keepdim", False) or not args[0].dim():
+            return result
+        dim = given.get("dim", -1)
+        dim = dim % args[0].dim()
+        return (*result[:dim], 1, *result[dim:])
+
+    return shape
+
 
 _CAT = DtypeRule("cast", "torch.cat(): input types can't be cast to the desired output type {out}",
                  error=TypeError)
@@ -282,6 +301,14 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("softmax log_softmax", EXACT, "aten::{name}"),
     "aminmax": TakesOut((EXACT, EXACT)),
     **each("median nanmedian", _MEDIAN, check_order=(1, 0)),
+    "kthvalue": TakesOut((same("output values must be of same type as input"),
+                          same("output indices must be of scalar type Long")),
+                         warned_shape=_with_dim_kept(2)),
+    "mode": TakesOut((
+        same("expected scalar type '{result}' but got '{out}' for values output"),
+        same("expected scalar type '{result}' but got '{out}' for indices output")),
+        warned_shape=_with_dim_kept(1)),
+    **each("cummax cummin", (same("expected scalar_type {result} but found {out}"),) * 2),
     # sorting, searching, indexing
     **each("sort topk", (EXACT, EXACT)),
     "argsort": TakesOut(EXACT, "sort", accepts=lambda args, kwargs: "stable" in kwargs, signatures=(
@@ -487,7 +514,13 @@ def call_with_out(
     for target, value, rule in zip(outs, results, rules):
         _check_writable(target, value, inputs if rule.overlap else (), name)
     for target, value in zip(outs, results):
-        _resize(target, value._array.shape, spec.resize_warning)
+        shape = value._array.shape
+        if spec.warned_shape is None or not target._array.ndim:
+            _resize(target, shape, spec.resize_warning)
+        else:
+            kept = spec.warned_shape
+            _resize(target, shape, spec.resize_warning,
+                    (kept(args, kwargs, target._array.shape), kept(args, kwargs, shape)))
     with grad_mode.no_grad():
         for target, value in zip(outs, results):
             # (arange keeps out's shape when the element count fits)
@@ -567,8 +600,12 @@ def _check_writable(target: TensorBase, value: TensorBase, inputs: Any, name: st
     refuse_partial_overlap(target, tuple(inputs))  # (PyTorch's TensorIterator rule)
 
 
-def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None) -> None:
+def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None,
+            warned: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> None:
     """Give ``target`` the result's shape, as PyTorch's ``resize_`` does (not a view).
+
+    ``warned``: the shapes, out's and the result's, as PyTorch resizes them where it first
+    gives both a dim the result does not keep (see TakesOut's ``warned_shape``).
 
     Shrinking a contiguous tensor keeps its memory (its views see the result, as in PyTorch);
     growing it takes new memory, which views made of it earlier do not share (PyTorch grows
@@ -580,9 +617,10 @@ def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None) -> 
     size = int(np.prod(shape))
     if warning is RANGE_RESIZED and size == array.size:
         return  # arange writes the range in out's shape
-    if warning is not None and array.size:
-        message = warning.format(old=list(array.shape), new=list(shape), old_numel=array.size,
-                                 new_numel=size, new_tuple=tuple(shape))
+    old, new = (array.shape, shape) if warned is None else warned
+    if warning is not None and array.size and old != new:
+        message = warning.format(old=list(old), new=list(new), old_numel=array.size,
+                                 new_numel=size, new_tuple=tuple(new))
         warnings.warn(message, UserWarning, stacklevel=4)
     if array.flags.c_contiguous and size <= array.size:
         target._array = array.reshape(-1)[:size].reshape(shape)

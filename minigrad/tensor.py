@@ -52,6 +52,7 @@ from minigrad.ops import (
     reduction_pairs,
     rounding,
     search,
+    selection,
     shape,
     softmax,
     solvers,
@@ -1453,6 +1454,22 @@ class Tensor(TensorBase):
     def logit_(self, eps: float | None = None) -> Tensor:
         """``logit(self, eps)``, in place."""
         return binary_extra.logit_(self, eps)
+
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+        """The ``k``-th smallest value along ``dim`` and its index: ``(values, indices)``."""
+        return selection.kthvalue(self, k, dim, keepdim)
+
+    def mode(self, dim: int = -1, keepdim: bool = False) -> Any:
+        """The most frequent value along ``dim`` and its index: ``(values, indices)``."""
+        return selection.mode(self, dim, keepdim)
+
+    def cummax(self, dim: int) -> Any:
+        """The running maximum along ``dim`` and its indices: ``(values, indices)``."""
+        return selection.cummax(self, dim)
+
+    def cummin(self, dim: int) -> Any:
+        """The running minimum along ``dim`` and its indices: ``(values, indices)``."""
+        return selection.cummin(self, dim)
 
     def trace(self) -> Tensor:
         """The sum of the diagonal of a matrix."""

@@ -203,6 +203,32 @@ def cumulative_samples(make: Callable[..., np.ndarray] = real) -> Samples:
     return samples
 
 
+def selection_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x, dim)`` of distinct values, each dim of size 2 or more (kthvalue's k = 2)."""
+    return [
+        Sample((distinct(rng, 3, 4), 1), name="dim1"),
+        Sample((distinct(rng, 3, 4), -2), name="dim_neg"),
+        Sample((distinct(rng, 3, 4), 0), name="transposed", transposed=True),
+        Sample((distinct(rng, 2, 3, 2), 1), name="3d"),
+        Sample((distinct(rng, 5), 0), name="1d"),
+    ]
+
+
+def tie_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x, dim)`` of few distinct values and some NaNs: the index PyTorch picks among ties.
+
+    (``edge``: a tie has no gradient in the ordinary sense; compared with PyTorch only.)
+    """
+    ties = rng.integers(0, 3, size=(4, 7)).astype(np.float64)
+    with_nan = ties.copy()
+    with_nan[rng.random((4, 7)) < 0.2] = np.nan
+    return [
+        Sample((ties, 1), name="edge_ties"),
+        Sample((ties.T.copy(), 0), name="edge_ties_dim0"),
+        Sample((with_nan, 1), name="edge_nans"),
+    ]
+
+
 def logical_samples(rng: np.random.Generator) -> list[Sample]:
     mixed = np.where(rng.random((3, 4)) < 0.3, 0.0, real(rng, 3, 4))
     return [
@@ -380,6 +406,26 @@ OPS: list[OpInfo] = [
            bad_inputs=(BadInput((np.ones((2, 3), dtype=np.int64), 0), name="integer"),)),
     OpInfo("log_softmax_function", lambda lib, x, dim: lib.log_softmax(x, dim), softmax_samples),
     # --- all and any --------------------------------------------------------------------------
+    # --- kthvalue, mode, cummax, cummin (ops/selection.py) --------------------------------------
+    OpInfo("kthvalue", lambda lib, x, dim: x.kthvalue(2, dim)[0], selection_samples,
+           bad_inputs=(BadInput((np.ones((2, 1)), 1), name="k_too_large"),)),
+    OpInfo("kthvalue_keepdim", lambda lib, x, dim: lib.kthvalue(x, 1, dim, True)[0],
+           selection_samples, op="kthvalue"),
+    OpInfo("kthvalue_ties", lambda lib, x, dim: lib.kthvalue(x, 3, dim)[0], tie_samples,
+           op="kthvalue"),
+    OpInfo("mode", lambda lib, x, dim: lib.mode(x, dim)[0], tie_samples),
+    OpInfo("mode_keepdim", lambda lib, x, dim: x.mode(dim, keepdim=True)[0], selection_samples,
+           op="mode"),
+    OpInfo("cummax", lambda lib, x, dim: lib.cummax(x, dim)[0], cumulative_samples()),
+    OpInfo("cummax_ties", lambda lib, x, dim: x.cummax(dim)[0], tie_samples, op="cummax"),
+    OpInfo("cummin", lambda lib, x, dim: x.cummin(dim)[0], cumulative_samples()),
+    OpInfo("cummin_ties", lambda lib, x, dim: lib.cummin(x, dim)[0], tie_samples, op="cummin"),
+    # the indices PyTorch picks among ties and NaNs
+    *[OpInfo(f"{name}_indices", call, tie_samples, differentiable=False, op=name)
+      for name, call in (("kthvalue", lambda lib, x, dim: x.kthvalue(3, dim).indices),
+                         ("mode", lambda lib, x, dim: x.mode(dim).indices),
+                         ("cummax", lambda lib, x, dim: x.cummax(dim).indices),
+                         ("cummin", lambda lib, x, dim: x.cummin(dim).indices))],
     # --- nansum, count_nonzero (ops/reduction_extra.py) ------------------------------------
     OpInfo("nansum", reduce_call("nansum"),
            with_edge(and_with_nans(dim_samples), ([[np.nan, np.nan], [1.0, 2.0]], 1, False),
