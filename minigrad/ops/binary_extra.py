@@ -199,16 +199,21 @@ class XlogyOfMask(Op):
         return None, grad * mask / y
 
 
-class XlogyFirstNumber(Op):
+class XlogyOfNumber(Op):
+    """xlogy of a tensor and a number: the node keeps the number (``number``), not saved."""
+
+    num_inputs = 2
+    broadcasts = True
+    fields = ("number",)
+
+
+class XlogyFirstNumber(XlogyOfNumber):
     """z = xlogy(x, y) of a number x (PyTorch's ``XlogyBackward1``);  dy = grad * x / y.
 
     Saves ``y``, and shows the number as ``_saved_self``.
     """
 
     node_name = "XlogyBackward1"
-    num_inputs = 2
-    broadcasts = True
-    fields = ("number",)
     saves = ("other",)
     saved_options = {"self": "number"}
 
@@ -224,7 +229,7 @@ class XlogyFirstNumber(Op):
         return None, grad * ctx.number / y, None
 
 
-class XlogySecondNumber(Op):
+class XlogySecondNumber(XlogyOfNumber):
     """z = xlogy(x, y) of a number y (PyTorch's ``XlogyBackward2``).
 
     dx = grad * log(y), or grad * xlogy(x != 0, y) where y <= 0 (so 0 where x is 0).
@@ -232,9 +237,6 @@ class XlogySecondNumber(Op):
     """
 
     node_name = "XlogyBackward2"
-    num_inputs = 2
-    broadcasts = True
-    fields = ("number",)
     saves = ("self",)
     saved_options = {"other": "number"}
 
