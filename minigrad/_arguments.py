@@ -397,9 +397,11 @@ def checking_arguments(
         if not _fits_an_overload(args[1 - offset:], named, listed, lenient):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed)) from None
 
-    # The types of positional-only calls whose every argument the checks let through as it
-    # was: each check asks only its argument's type, so a call of the same types passes too.
-    # (Not for the ``int_dim`` functions, whose ``dim`` test looks at the value.)
+    # The shapes of the calls whose every argument the checks let through as it was: each
+    # check asks only its argument's type, and what else they look at is the keywords' names
+    # (``keepdim`` without ``dim``, NumPy's names), so a call of the same shape passes too
+    # (``_call_shape``). (Not for the ``int_dim`` functions, whose ``dim`` test looks at the
+    # value; nor for a call the checks changed: an int tensor read as an int.)
     passed: set[Any] = set()
     # The ``out=`` layer (minigrad/_out.py) of a function that takes or refuses ``out``, set
     # by ``route_out``: a call giving ``out`` goes there first (it takes ``out`` off and calls
@@ -410,17 +412,23 @@ def checking_arguments(
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
         given = len(args)
-        if not kwargs and (given <= first_checked or (
-                not int_dim and _types(args, given) in passed)):
+        if kwargs:
+            if out_layer is not None and "out" in kwargs:
+                return out_layer(*args, **kwargs)
+            # (the names and the types, in one tuple: a name is a str, never a type)
+            shape = (*map(type, args), *kwargs, *map(type, kwargs.values()))
+        elif given <= first_checked:
+            shape = None  # no checked argument
+        else:  # (one or two arguments, nearly always: their types written out, no call)
+            shape = type(args[0]) if given == 1 else _types(args, given)
+        if shape is None or (not int_dim and shape in passed):
             try:
-                return function(*args)  # no checked argument, or checked types alone
+                return function(*args, **kwargs)  # no checked argument, or a call's shape seen
             except TypeError as error:
                 refuse_unlisted(args, kwargs)
                 _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
                                    parameter_names, numpy_names)
                 raise
-        if out_layer is not None and "out" in kwargs:
-            return out_layer(*args, **kwargs)
         if dim_overloads is not None and (
             (given <= 1 and _keepdim_without_dim(kwargs))
             or (int_dim and not _int_dim_or_other(
@@ -431,7 +439,8 @@ def checking_arguments(
         named = kwargs  # (the call's own names stay for the listing's message)
         if aliases and not kwargs.keys() <= known:
             named = _pytorch_names(kwargs, aliases)
-        unchanged = not kwargs and not int_dim  # (the call's types may join ``passed``)
+        # (the call's shape may join ``passed``; with NumPy's names, renamed: not)
+        unchanged = not int_dim and named is kwargs
         for position, parameter, types, refused, kind, optional in checks:
             if position < given:
                 value = args[position]
@@ -462,7 +471,7 @@ def checking_arguments(
                 f"{errors.python_type_name(value)}"
             )
         if unchanged:
-            passed.add(_types(args, given))
+            passed.add(shape)
         try:
             return function(*args, **named)
         except TypeError as error:
