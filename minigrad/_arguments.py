@@ -408,27 +408,37 @@ def checking_arguments(
     # ``checked`` again), so the other calls pass through one wrapper, not two.
     out_layer: Callable[..., Any] | None = None
 
+    def reword(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """The parser's text for a TypeError the function raised about the call itself."""
+        refuse_unlisted(args, kwargs)
+        _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
+                           parameter_names, numpy_names)
+
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
         given = len(args)
-        if kwargs:
-            if out_layer is not None and "out" in kwargs:
-                return out_layer(*args, **kwargs)
-            # (the names and the types, in one tuple: a name is a str, never a type)
+        if not kwargs:
+            # (one or two arguments, nearly always: their types written out, no call)
+            shape = None if given <= first_checked else (
+                type(args[0]) if given == 1 else _types(args, given))
+            if shape is None or (not int_dim and shape in passed):
+                try:
+                    return function(*args)  # no checked argument, or these types passed
+                except TypeError as error:
+                    reword(error, args, kwargs)
+                    raise
+        elif out_layer is not None and "out" in kwargs:
+            return out_layer(*args, **kwargs)
+        else:
+            # (the names and the types in one tuple: a name is a str, never a type)
             shape = (*map(type, args), *kwargs, *map(type, kwargs.values()))
-        elif given <= first_checked:
-            shape = None  # no checked argument
-        else:  # (one or two arguments, nearly always: their types written out, no call)
-            shape = type(args[0]) if given == 1 else _types(args, given)
-        if shape is None or (not int_dim and shape in passed):
-            try:
-                return function(*args, **kwargs)  # no checked argument, or a call's shape seen
-            except TypeError as error:
-                refuse_unlisted(args, kwargs)
-                _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
-                                   parameter_names, numpy_names)
-                raise
+            if not int_dim and shape in passed:
+                try:
+                    return function(*args, **kwargs)  # a call of these names and types passed
+                except TypeError as error:
+                    reword(error, args, kwargs)
+                    raise
         if dim_overloads is not None and (
             (given <= 1 and _keepdim_without_dim(kwargs))
             or (int_dim and not _int_dim_or_other(
@@ -475,9 +485,7 @@ def checking_arguments(
         try:
             return function(*args, **named)
         except TypeError as error:
-            refuse_unlisted(args, kwargs)
-            _raise_parser_text(error, name, args[1 - offset:], named, overloads, skip_first,
-                               parameter_names, numpy_names)
+            reword(error, args, named)
             raise
 
     def route_out(layer: Callable[..., Any]) -> None:
