@@ -419,10 +419,17 @@ def checking_arguments(
         """``function``, after its arguments' types were checked."""
         given = len(args)
         if not kwargs:
-            # (one argument, the commonest call: its type read here, without _types' call)
-            types = None if given <= first_checked else (
-                type(args[0]) if given == 1 else _types(args, given))
-            if types is None or (not int_dim and types in passed):
+            # (one or two arguments, the commonest calls: their types read here, without a
+            # call of _types)
+            if given <= first_checked:
+                called = None
+            elif given == 1:
+                called = type(args[0])
+            elif given == 2:
+                called = type(args[0]), type(args[1])
+            else:
+                called = _types(args, given)
+            if called is None or (not int_dim and called in passed):
                 try:
                     return function(*args)  # no checked argument, or these types passed
                 except TypeError as error:
@@ -471,7 +478,7 @@ def checking_arguments(
                 f"{errors.python_type_name(value)}"
             )
         if unchanged:
-            passed.add(types)
+            passed.add(called)
         try:
             return function(*args, **named)
         except TypeError as error:
