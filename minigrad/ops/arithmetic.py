@@ -107,7 +107,8 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     if alpha == 1 and type(alpha) is int:  # the default: as ``input + other``
         return _record_add(input, other)
     a, b, dtype = promote(input, other)
-    return Add.apply(a, b, _checked_alpha(a, dtype, alpha), dtype)
+    # (Add's recording function for options, which ``apply`` would call: two calls less)
+    return Add._record_options(a, b, _checked_alpha(a, dtype, alpha), dtype)
 
 
 def add_promoted(input: Any, other: Any) -> Any:
@@ -189,7 +190,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
         return _record_sub(input, other)
     a, b, dtype = promote(input, other)
     _check_bool_subtraction(a, b)
-    return Sub.apply(a, b, _checked_alpha(a, dtype, alpha), dtype)
+    return Sub._record_options(a, b, _checked_alpha(a, dtype, alpha), dtype)  # (as add's)
 
 
 def sub_promoted(input: Any, other: Any) -> Any:

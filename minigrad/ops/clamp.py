@@ -72,20 +72,28 @@ def clamp_array(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
     (and its vector kernels alike): the bound only where x is strictly beyond it, so a nan
     stays nan and -0.0 stays -0.0 against a bound of 0 (np.clip gives 0.0 there), and
     ``high`` wins if ``low > high``; a nan bound makes every element nan. A copy in x's layout
-    with each bound written where passed; np.clip's Python layers are left out too.
+    with each bound written where passed; np.clip's Python layers are left out too. A number
+    bound is made a 0-d array of x's dtype first (the value numpy would convert it to): numpy
+    converts a Python number on each ufunc call, which costs more than the comparison.
     """
     result = x.copy(order="K")
     if low != low or high != high:  # a nan bound: PyTorch's vector max and min return it
         result.fill(np.nan)
         return result
     if low is not None:
+        if type(low) in _PYTHON_NUMBERS:
+            low = _array(low, x.dtype)
         _copyto(result, low, where=_less(x, low))
     if high is not None:
+        if type(high) in _PYTHON_NUMBERS:
+            high = _array(high, x.dtype)
         _copyto(result, high, where=_greater(result, high))
     return result
 
 
-_copyto, _less, _greater = np.copyto, np.less, np.greater  # (bound once: np.<name> is a lookup)
+# (bound once: np.<name> is a lookup)
+_array, _copyto, _less, _greater = np.array, np.copyto, np.less, np.greater
+_PYTHON_NUMBERS = frozenset({int, float})
 # Bounds that need no check or cast with a floating input (bool ones have a check of their own)
 _PLAIN_BOUNDS = frozenset({int, float, type(None)})
 

@@ -366,11 +366,13 @@ def mm(input: Any, mat2: Any) -> Any:
         tensor([[3.],
                 [3.]])
     """
-    a, b = operand(input), operand(mat2)
-    if (type(input) is type(mat2) and isinstance(input, TensorBase) and a.ndim == 2
-            and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
-            and a.shape[1] == b.shape[0]):
-        return Mm._record(input, mat2)  # every check below passes: straight to recording
+    if type(input) is type(mat2) and isinstance(input, TensorBase):
+        a, b = input._array, mat2._array
+        if (a.ndim == 2 and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
+                and a.shape[1] == b.shape[0]):
+            return Mm._record(input, mat2)  # every check below passes: straight to recording
+    else:
+        a, b = operand(input), operand(mat2)
     sync_views(input, mat2)
     if a.ndim != 2:
         raise RuntimeError(errors.not_a_matrix("self"))

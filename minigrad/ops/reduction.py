@@ -247,7 +247,7 @@ def sum(
     numpy_dtype = sum_dtype(array, dtype, "sum")
     if dim is _arguments.NOT_GIVEN:
         if numpy_dtype is None:
-            return Sum.apply(input)  # no options: recording's fast branch takes it
+            return Sum._record(input)  # no options: the fast branch Sum.apply would take
         return Sum.apply(input, numpy_dtype)
     # (SumDim's recording function for options, which ``apply`` would call: one call less)
     return _record_sum_dim(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype, dim)
@@ -279,7 +279,7 @@ def mean(
     if array.dtype.kind != "f":
         raise RuntimeError(errors.mean_dtype(display_name(array.dtype)))
     if dim is _arguments.NOT_GIVEN:
-        return Mean.apply(input)  # no options: recording's fast branch takes it
+        return Mean._record(input)  # no options: the fast branch Mean.apply would take
     return _record_mean_dim(input, reduced_dims(dim, array.ndim), keepdim, None, dim)  # (as sum)
 
 
@@ -643,7 +643,7 @@ class Extreme(Op):
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
         y = np.asarray(cls.pick(x))
-        ctx.save_for_backward(x, y)
+        ctx._saved = (x, y)  # (save_for_backward without its call, as unary.UnaryOp's)
         return y
 
     @staticmethod
