@@ -648,8 +648,10 @@ def _binary_recorder(
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
     if kernel is not None:
         _check_kernel_fields(function)
-    # What the no-grad path calls: the kernel, or one declared for it alone (mm's)
-    no_grad_kernel = function.no_grad_kernel or kernel
+    # What the no-grad path of an op without a kernel calls in forward's place, if it
+    # declares it (mm's: its product without forward's notes); an op with a kernel runs its
+    # kernel on both paths.
+    no_grad_kernel = function.no_grad_kernel if kernel is None else None
     # A floating tensor and an ``int`` or ``float`` (``a * 2.0``, ``2 * a``, ``a - 1``): numpy
     # combines them as PyTorch promotes them, nothing to check: the op's recording function
     # for a number (``_options_recorder``). Anything else (an integer tensor's wrapping, a
@@ -683,7 +685,6 @@ def _binary_recorder(
             return fallback(x, y)  # promotion
         fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
         node = None  # (none: the no-grad path)
-        step = no_grad_kernel  # what runs forward's work (None: forward itself)
         if fast or _grad_state.enabled:
             if x._base is not None or y._base is not None:
                 return fallback(x, y)  # a view catches up with its base's history first
@@ -698,13 +699,13 @@ def _binary_recorder(
                 node = make_node()
                 node._saved = ()
                 node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
-                step = kernel
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (quiet.run_quietly: RuntimeError if another thread is inside it: then
         # ``call_quietly``, which also raises the kernel's own error again), forward with the
-        # error state set and reset around it (with the no-grad ctx if no node)
+        # error state set and reset around it (with the no-grad ctx if no node). (The kernel
+        # is tested first: add's and mul's path pays nothing for mm's no-grad kernel.)
         try:
-            if step is None:
+            if kernel is None and (node is not None or no_grad_kernel is None):
                 token = _set_error_state(_QUIET)
                 try:
                     raw = forward(NO_GRAD_CTX if node is None else node, x_array, y_array)
@@ -712,9 +713,9 @@ def _binary_recorder(
                     _reset_error_state(token)
             else:
                 try:
-                    raw = _run_quietly(step, x_array, y_array)
+                    raw = _run_quietly(kernel or no_grad_kernel, x_array, y_array)
                 except RuntimeError:
-                    raw = _call_quietly(step, x_array, y_array)
+                    raw = _call_quietly(kernel or no_grad_kernel, x_array, y_array)
         except ValueError as error:
             if not broadcasts:
                 raise
