@@ -251,8 +251,8 @@ def test_a_no_grad_kernel_computes_what_forward_computes() -> None:
                   rng.standard_normal(3001) * 10, np.array([np.inf, -np.inf, 1.0])]
         for x in (value.astype(dtype) for value in inputs):
             for op in declared:
-                if op.forward_kernel is not None:
-                    continue  # (recorded through its kernel too: checked above)
+                if op.forward_kernel is not None or op.num_inputs != 1:
+                    continue  # (recorded through its kernel too: checked above; mm: below)
                 with np.errstate(all="ignore"):
                     try:
                         expected = op.forward(BackwardNode(), x)
@@ -267,6 +267,43 @@ def test_a_no_grad_kernel_computes_what_forward_computes() -> None:
                 assert got.tobytes() == expected.tobytes(), (op.__name__, dtype, x.shape)
                 if op is reduction.Mean:
                     np.testing.assert_array_equal(got, np.asarray(mean, dtype))
+
+
+def test_a_two_input_no_grad_kernel_computes_what_forward_computes() -> None:
+    # mm's no-grad path calls its ``no_grad_kernel`` in forward's place: the same array bit for
+    # bit, dtype and strides, in every float dtype, on transposed and strided matrices, 1x1
+    # operands (where ``dot`` would scale and turn 0 * inf into 0: PyTorch's product gives
+    # nan), empty ones, and inf and nan among the values.
+    from minigrad.autograd.function import BackwardNode, Op
+    from minigrad.ops import linalg
+
+    def family(cls: type) -> list[type]:
+        return [cls] + [op for sub in cls.__subclasses__() for op in family(sub)]
+
+    declared = {op for op in family(Op) if op.no_grad_kernel is not None and op.num_inputs == 2}
+    assert linalg.Mm in declared
+    rng = np.random.default_rng(0)
+    special = rng.standard_normal((4, 3))
+    special[0, 0], special[1, 1], special[2, 2] = np.inf, np.nan, 0.0
+    pairs = [
+        (rng.standard_normal((4, 3)), rng.standard_normal((3, 5))),
+        (rng.standard_normal((3, 4)).T, rng.standard_normal((5, 3)).T),
+        (rng.standard_normal((8, 6))[::2, ::2], rng.standard_normal((3, 2))),
+        (np.zeros((1, 1)), np.full((1, 4), np.inf)),
+        (np.full((3, 1), np.inf), np.zeros((1, 1))),
+        (np.zeros((0, 3)), rng.standard_normal((3, 2))),
+        (special, np.ones((3, 2))),
+    ]
+    for dtype in (np.float16, np.float32, np.float64):
+        for x, y in ((a.astype(dtype), b.astype(dtype)) for a, b in pairs):
+            for op in declared:
+                with np.errstate(all="ignore"):
+                    expected = op.forward(BackwardNode(), x, y)
+                    got = op.no_grad_kernel(x, y)
+                assert type(got) is np.ndarray, op.__name__
+                assert (got.dtype, got.shape, got.strides) == (
+                    expected.dtype, expected.shape, expected.strides), op.__name__
+                assert got.tobytes() == expected.tobytes(), (op.__name__, dtype, x.shape)
 
 
 def test_a_mean_over_dims_is_np_means_value_bit_for_bit() -> None:

@@ -537,11 +537,11 @@ class Op(Function):
     # but by declaration): a two-input op's recording function calls it in forward's place,
     # without forward's Python frame.
     forward_kernel: ClassVar[Callable[..., Any] | None] = None
-    # Forward's work on a call with the input alone when nothing is recorded (its notes
-    # dropped): a one-input op's recording function calls it in forward's place on the no-grad
-    # path, in numpy's quiet context. For ops whose forward notes what no declaration says (a
-    # reduction notes its input's shape): recorded, they run forward. Defaults to
-    # ``forward_kernel``.
+    # Forward's work on a call with the inputs alone when nothing is recorded (its notes
+    # dropped): the op's recording function (one input or two) calls it in forward's place on
+    # the no-grad path, in numpy's quiet context. For ops whose forward notes what no
+    # declaration says (a reduction notes its input's shape, mm its operands' layouts):
+    # recorded, they run forward. Defaults to ``forward_kernel``.
     no_grad_kernel: ClassVar[Callable[..., Any] | None] = None
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.

@@ -421,7 +421,6 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                     return _general(function, (x,), None)
                 # 1.-2. the node is forward's ctx
                 node = make_node()  # (a call of the class: quicker than object.__new__)
-                node._saved = ()
                 node.needs_input_grad = _NEEDS_UNARY
                 step = kernel
         # inf and nan are values, not warnings: a kernel runs in the quiet context
@@ -429,6 +428,8 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # with the error state set and reset around it (with the no-grad ctx if no node)
         try:
             if step is None:
+                if node is not None:
+                    node._saved = ()  # what forward saves (``ctx.save_for_backward``), if any
                 token = _set_error_state(_QUIET)
                 try:
                     raw = forward(NO_GRAD_CTX if node is None else node, x_array)
@@ -446,8 +447,6 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                     raw = _call_quietly(step, x_array)
                 if layout is not None and raw.ndim > 1:  # (before it is saved)
                     raw = layout(raw, (x_array,))
-                if node is not None:  # what the family's forward saves
-                    node._saved = (x_array,) if saves_input else (raw,)
         except ValueError as error:
             if not broadcasts:
                 raise
@@ -463,6 +462,8 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
         if out_array is None or out_array.dtype is not x_array.dtype:
             # several outputs, or another dtype (a comparison's bools): general steps
+            if step is not None:  # the kernel ran: what the family's forward saves
+                node._saved = (x_array,) if saves_input else (raw,)
             return _connect(function, node, (x,), [x_array], raw, _NEEDS_UNARY, None)
         # The shape backward must give the input's gradient: none needed when the
         # result has the input's, as the incoming gradient has it already; an
@@ -497,22 +498,20 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         output._meta = None
         output._base = None
         output._view = None
-        values = node._saved
-        if values:  # 5. saved values
-            if (
-                saves_result
-                and len(values) == 1
-                and values[0] is raw
-                and (fast or not (_hooks_active[0] or switches.saves))
-            ):
+        # 5. saved values
+        if step is not None:  # the kernel ran: the family's declared value is saved here
+            if saves_result and (fast or not (_hooks_active[0] or switches.saves)):
                 # ``saved.pack_result``'s case written out, without the call (0.14 us
-                # of a recorded ``a.sigmoid()``'s ~3): the result alone, with the
-                # counter it shares with the node made now (the output is new: no
-                # other thread sees it yet), in the node's slot (saved.OUTPUT_COUNTER).
+                # of a recorded ``a.sigmoid()``'s ~3) nor the tuple ``(raw,)`` it would
+                # take: the result alone, with the counter it shares with the node made
+                # now (the output is new: no other thread sees it yet), in the node's
+                # slot (saved.OUTPUT_COUNTER).
                 output._counter = node._output_counter = _VersionCounter()
                 node._saved = (out_array, _OUTPUT_COUNTER, 0, 0, False, None)
             else:
-                pack(node, values, x, None, raw, output)
+                pack(node, (x_array,) if saves_input else (raw,), x, None, raw, output)
+        elif node._saved:  # what forward passed to ``save_for_backward``
+            pack(node, node._saved, x, None, raw, output)
         return output
 
     record_unary.__qualname__ = record_unary.__name__ = f"record_{function.__name__}"
@@ -649,6 +648,10 @@ def _binary_recorder(
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
     if kernel is not None:
         _check_kernel_fields(function)
+    # What the no-grad path of an op without a kernel calls in forward's place, if it
+    # declares it (mm's: its product without forward's notes); an op with a kernel runs its
+    # kernel on both paths.
+    no_grad_kernel = function.no_grad_kernel if kernel is None else None
     # A floating tensor and an ``int`` or ``float`` (``a * 2.0``, ``2 * a``, ``a - 1``): numpy
     # combines them as PyTorch promotes them, nothing to check: the op's recording function
     # for a number (``_options_recorder``). Anything else (an integer tensor's wrapping, a
@@ -699,9 +702,10 @@ def _binary_recorder(
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (quiet.run_quietly: RuntimeError if another thread is inside it: then
         # ``call_quietly``, which also raises the kernel's own error again), forward with the
-        # error state set and reset around it (with the no-grad ctx if no node)
+        # error state set and reset around it (with the no-grad ctx if no node). (The kernel
+        # is tested first: add's and mul's path pays nothing for mm's no-grad kernel.)
         try:
-            if kernel is None:
+            if kernel is None and (node is not None or no_grad_kernel is None):
                 token = _set_error_state(_QUIET)
                 try:
                     raw = forward(NO_GRAD_CTX if node is None else node, x_array, y_array)
@@ -709,9 +713,9 @@ def _binary_recorder(
                     _reset_error_state(token)
             else:
                 try:
-                    raw = _run_quietly(kernel, x_array, y_array)
+                    raw = _run_quietly(kernel or no_grad_kernel, x_array, y_array)
                 except RuntimeError:
-                    raw = _call_quietly(kernel, x_array, y_array)
+                    raw = _call_quietly(kernel or no_grad_kernel, x_array, y_array)
         except ValueError as error:
             if not broadcasts:
                 raise

@@ -85,6 +85,24 @@ class Mv(Op):
         )
 
 
+def _product(a: Any, b: Any) -> Any:
+    """``a @ b`` for two matrices; ``ndarray.dot`` on arrays.
+
+    For 2-D arrays ``np.dot`` is the same product (same BLAS call, same result layout) without
+    the matmul ufunc's dispatch: about 0.25 µs less on 8x8. The method ``a.dot(b)`` is the
+    same C function as ``np.dot(a, b)`` without its ``__array_function__`` dispatch: about 0.2
+    µs less again. On tensors (backward under create_graph) it is ``@``, recorded.
+
+    Except when an operand has one element: ``dot`` then scales the other by it (BLAS's
+    axpy), which makes ``0 * inf`` 0, where PyTorch's product (and matmul) gives nan.
+    """
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        if a.size == 1 or b.size == 1:
+            return np.matmul(a, b)
+        return a.dot(b)
+    return a @ b
+
+
 class Mm(Op):
     """z = x @ y for matrices;  dx = grad @ y.T,  dy = x.T @ grad.
 
@@ -101,6 +119,9 @@ class Mm(Op):
     unpack_order = (1, 0)  # PyTorch checks `mat2` before `self` (names' order)
     saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
     saves_for_the_other = True  # each operand if the other needs a gradient: recording saves
+    # Forward's work without its notes: the no-grad path calls it in numpy's quiet context,
+    # without forward's frame and the error state set and reset around it.
+    no_grad_kernel = staticmethod(_product)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -158,24 +179,6 @@ def mm_mat2_backward(grad: Any, mat1: Any, mat2_layout: tuple[Any, ...]) -> Any:
     if _column_major(mat2_layout):
         return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)
-
-
-def _product(a: Any, b: Any) -> Any:
-    """``a @ b`` for two matrices; ``ndarray.dot`` on arrays.
-
-    For 2-D arrays ``np.dot`` is the same product (same BLAS call, same result layout) without
-    the matmul ufunc's dispatch: about 0.25 µs less on 8x8. The method ``a.dot(b)`` is the
-    same C function as ``np.dot(a, b)`` without its ``__array_function__`` dispatch: about 0.2
-    µs less again. On tensors (backward under create_graph) it is ``@``, recorded.
-
-    Except when an operand has one element: ``dot`` then scales the other by it (BLAS's
-    axpy), which makes ``0 * inf`` 0, where PyTorch's product (and matmul) gives nan.
-    """
-    if type(a) is np.ndarray and type(b) is np.ndarray:
-        if a.size == 1 or b.size == 1:
-            return np.matmul(a, b)
-        return a.dot(b)
-    return a @ b
 
 
 class Bmm(Op):
