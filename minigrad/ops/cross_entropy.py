@@ -184,7 +184,7 @@ def _nll_gradient_plain(
     nan). On arrays the products are written into zeros directly (per-row losses: one
     gradient per row); under create_graph the product with that pattern is recorded.
     """
-    coef = np.asarray(-1, dtype=dtype)
+    (coef,) = _MINUS_ONE.arrays[dtype]  # (forward's ``_MINUS_ONE.of(x)`` made this dtype's)
     if reduction == MEAN and len(target):
         coef = coef / total
     rows = _arange(shape[0])
