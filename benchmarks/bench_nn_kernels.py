@@ -6,7 +6,8 @@ and PyTorch; in three modes: the forward under ``no_grad``, the forward recordin
 require grad), and one training step's forward and backward (``loss.backward()``, or
 ``y.backward(g)`` for a result that is not a scalar; the numpy column computes the same
 gradients by hand). Shapes: bench_forms' (8, 8) float32 and a (64, 10) batch of logits with 64
-targets (``F.linear``: a (64, 32) input, a (10, 32) weight).
+targets (``F.linear``: a (64, 32) input, a (10, 32) weight; and the MLP's first layer, a
+(256, 784) input and a (256, 784) weight).
 
 Run ``python benchmarks/bench_nn_kernels.py`` (about a minute), ``--quick`` (~20 s),
 ``--only TEXT`` for the forms containing TEXT. Method as ``bench_forms.py``'s (one thread,
@@ -104,6 +105,11 @@ def namespaces() -> dict[str, dict[str, Any]]:
         "v": rng.standard_normal(10, dtype=np.float32),
         "g": rng.standard_normal((64, 10), dtype=np.float32),
         "h": rng.standard_normal((8, 8), dtype=np.float32),
+        # the MLP's first layer (bench_core's MLP step): 256 rows of 784 features -> 256
+        "X": rng.standard_normal((256, 784), dtype=np.float32),
+        "W": rng.standard_normal((256, 784), dtype=np.float32) / np.float32(28),
+        "V": rng.standard_normal(256, dtype=np.float32),
+        "G": rng.standard_normal((256, 256), dtype=np.float32),
     }
     classes = {"c": rng.integers(0, 8, 8), "t": rng.integers(0, 10, 64)}
     spaces = {"numpy": {**arrays, **classes, "np": np, **{
@@ -115,11 +121,14 @@ def namespaces() -> dict[str, dict[str, Any]]:
             continue
         for suffix, grad in (("", True), ("_no_grad", False)):
             spaces[name + suffix] = {
-                **{key: lib.tensor(value, requires_grad=grad and key not in "gh")
+                **{key: lib.tensor(value, requires_grad=grad and key not in _GRADIENTS)
                    for key, value in arrays.items()},
                 **{key: lib.tensor(value) for key, value in classes.items()},
                 "T": lib, "F": lib.nn.functional}
     return spaces
+
+
+_GRADIENTS = ("g", "h", "G")  # (given gradients: they need none themselves)
 
 
 # (form, its forward, the forward and backward in minigrad / torch, and the same in numpy)
@@ -136,6 +145,8 @@ FORMS: list[tuple[str, str, str, str, str]] = [
      "y = np.matmul(m, n.T); y += a", "linear_step(m, n, a, h)"),
     ("linear (64, 32)->10", "F.linear(x, w, v)", "F.linear(x, w, v).backward(g)",
      "y = np.matmul(x, w.T); y += v", "linear_step(x, w, v, g)"),
+    ("linear (256, 784)->256", "F.linear(X, W, V)", "F.linear(X, W, V).backward(G)",
+     "y = np.matmul(X, W.T); y += V", "linear_step(X, W, V, G)"),
     ("mse_loss (8,)", "F.mse_loss(a, b)", "F.mse_loss(a, b).backward()",
      "d = a - b; np.add.reduce(d * d) / np.float32(8)", "mse_step(a, b)"),
 ]

@@ -54,7 +54,8 @@ class NllLoss(Op):
 
     tensor_options = True  # an index or target tensor among the options
 
-    fields = ("reduction", "ignore_index", "axis")
+    # plain: forward took its common case (``_nll_forward_plain``), so backward does too
+    fields = ("reduction", "ignore_index", "axis", "plain")
     saves = ("self", "target", "weight", "total_weight")
     saved_options = ("reduction", "ignore_index")
 
@@ -86,7 +87,7 @@ class NllLoss(Op):
         # PyTorch leaves a batch's total weight at 0 without a reduction
         kept_total = np.zeros_like(total) if reduction == NONE and x.ndim > 1 else total
         ctx.save_for_backward(x, given_target, weight, kept_total)
-        ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, axis
+        ctx.reduction, ctx.ignore_index, ctx.axis, ctx.plain = reduction, ignore_index, axis, False
         if reduction == NONE:
             # An unbatched input's loss is a sum in PyTorch's kernel, from 0: -0.0 becomes 0.0.
             return np.asarray(losses + x.dtype.type(0)) if x.ndim == 1 else losses
@@ -96,16 +97,16 @@ class NllLoss(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
         x, target, weight, total = ctx.saved_tensors
-        target = operand(target)
-        if len(shape_of(x)) == 1 and target.ndim == 1:
-            # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
-            raise RuntimeError(errors.nll_size_mismatch(shape_of(x), target.shape))
-        weight = None if weight is None else operand(weight)
-        axis, shape = ctx.axis, shape_of(x)
-        dtype = operand(x).dtype
-        if weight is None and len(shape) == 2 and _all_counted(target, shape[1], ctx.ignore_index):
+        target, x_array = operand(target), operand(x)
+        shape, dtype = x_array.shape, x_array.dtype
+        if ctx.plain:  # (the target forward checked: saved, so unchanged or backward raised)
             gradient = _nll_gradient_plain(ctx.reduction, shape, dtype, target, total, grad)
             return gradient, None, None, None, None
+        if len(shape) == 1 and target.ndim == 1:
+            # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
+            raise RuntimeError(errors.nll_size_mismatch(shape, target.shape))
+        weight = None if weight is None else operand(weight)
+        axis = ctx.axis
         valid = target != ctx.ignore_index
         pattern = np.zeros(shape, dtype=dtype)
         # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
@@ -161,7 +162,7 @@ def _nll_forward_plain(
     total = np.asarray(rows, dtype=x.dtype)
     if ctx is not NO_GRAD_CTX:
         ctx.save_for_backward(x, target, None, np.zeros_like(total) if reduction == NONE else total)
-        ctx.reduction, ctx.ignore_index, ctx.axis = reduction, ignore_index, 1
+        ctx.reduction, ctx.ignore_index, ctx.axis, ctx.plain = reduction, ignore_index, 1, True
     if reduction == NONE:
         return losses
     summed = _sum_reduce(losses, None, x.dtype)  # (``losses.sum(dtype=)`` without its layers)
@@ -183,7 +184,7 @@ def _nll_gradient_plain(
     nan). On arrays the products are written into zeros directly (per-row losses: one
     gradient per row); under create_graph the product with that pattern is recorded.
     """
-    coef = np.asarray(-1, dtype=dtype)
+    (coef,) = _MINUS_ONE.arrays[dtype]  # (forward's ``_MINUS_ONE.of(x)`` made this dtype's)
     if reduction == MEAN and len(target):
         coef = coef / total
     rows = _arange(shape[0])

@@ -23,7 +23,6 @@ from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase, new_result
-from minigrad.autograd.views import make_view
 from minigrad.ops import einsum as einsum_ops
 from minigrad.ops import linalg, views
 from minigrad.ops._helpers import operand
@@ -94,9 +93,6 @@ def _bias_fusable(b: np.ndarray) -> bool:
     return (b.ndim == 1 or squeezed == 1) and b.flags.c_contiguous
 
 
-# ``T.apply(weight, 0, 1)``'s view step, and its node's needs (the weight alone needs a gradient)
-_T_STEP = (views.T, (0, 1), None)
-_T_NEEDS = (True, False, False)
 _ADDMM_NEEDS = record.NEEDS[5][4:8]  # the view always needs one; the bias and input by bits
 
 
@@ -104,7 +100,8 @@ def _affine(input: Any, weight: Any, bias: Any) -> Any:
     """``F.linear`` of a matrix with a bias, with its checks answered once, or None.
 
     Recording, the graph is the general path's (``views.t`` then ``_addmm``), node for node:
-    a ``TBackward0`` on the weight, the view ``weight.t()`` (sharing the weight's counter), and
+    a ``TBackward0`` on the weight, the view ``weight.t()`` (sharing the weight's counter),
+    made by the view op's own function (``T.apply``: node, edge and view in one pass), and
     ``AddmmBackward0`` on (bias, input, that view), recorded by ``record.record_checked``.
     With nothing to record (grad mode off, or no argument needing a gradient) Addmm's forward
     runs on the arrays, as the general path's would, and the result is a tensor without
@@ -134,8 +131,7 @@ def _affine(input: Any, weight: Any, bias: Any) -> Any:
         x_needs = input._grad_fn is not None or input._requires_grad
         b_needs = bias._grad_fn is not None or bias._requires_grad
         if weight._grad_fn is None and weight._requires_grad:  # a leaf needing a gradient
-            weight_t = record.record_checked(views.T, (weight, 0, 1), _T_NEEDS)
-            make_view(weight_t, weight, _T_STEP, None)
+            weight_t = views.T.apply(weight, 0, 1)  # (its fast branch: a leaf, not empty)
             return record.record_checked(
                 linalg.Addmm, (bias, input, weight_t, 1, 1), _ADDMM_NEEDS[b_needs + 2 * x_needs])
         if x_needs or b_needs or weight._grad_fn is not None:
