@@ -1065,3 +1065,50 @@ def _inplace_module() -> Any:
 
         _inplace = inplace
     return _inplace
+
+
+def record_inputs(function: type[Function], inputs: Sequence[Any], options: tuple[Any, ...]) -> Any:
+    """``function.apply(*inputs, *options)`` for an op of N tensor inputs (``cat``, ``stack``).
+
+    ``inputs``: tensors only (the caller checked them), as many as ``function.num_inputs``.
+    ``record``'s steps without its detours: step 1 asks each input once whether it needs a
+    gradient; with none (or grad mode off) forward runs with the no-grad ctx and the result
+    has no history; else forward runs with the node as its ctx and ``_connect`` makes the
+    edges, the output and the saved values (steps 3 to 5). A view input in grad mode (its
+    history may have to catch up first), or a mode watching recording
+    (``debug_switches.modes_on``) with grad mode on, takes ``_general`` before anything ran.
+    """
+    if _modes_on and _grad_state.enabled:
+        return _general(function, (*inputs, *options), None)
+    arrays = []
+    needed_bits = 0  # bit i: input i needs a gradient
+    if _grad_state.enabled:
+        bit = 1
+        for tensor in inputs:
+            if tensor._base is not None:  # a view: its history may catch up first
+                return _general(function, (*inputs, *options), None)
+            if tensor._grad_fn is not None or tensor._requires_grad:
+                needed_bits |= bit
+            bit <<= 1
+            arrays.append(tensor._array)
+    else:
+        arrays = [tensor._array for tensor in inputs]
+    node: Any = NO_GRAD_CTX
+    if needed_bits:
+        args = (*inputs, *options)
+        count = len(args)
+        node = new_node(function, args) if function._option_defaults else function._Node()
+        node._saved = ()
+        node.needs_input_grad = needs = (
+            NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count))
+    token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
+    try:
+        raw = function.forward(node, *arrays, *options)
+    finally:
+        _reset_error_state(token)
+    layout = function.result_layout
+    if layout is not None and type(raw) is _ndarray and raw.ndim > 1:
+        raw = _laid_out(layout, node, raw, arrays)
+    if not needed_bits:
+        return new_result(raw)  # the no-grad path: a tensor without history
+    return _connect(function, node, args, [*arrays, *options], raw, needs, None)

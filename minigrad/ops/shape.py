@@ -9,7 +9,7 @@ raise, as in PyTorch. Gather/scatter live in ``gather_scatter.py``, index_select
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,7 +23,7 @@ from minigrad._layout import (
     stacked_result,
 )
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.record import sync_views
+from minigrad.autograd.record import record_inputs, sync_views
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
@@ -82,19 +82,34 @@ def cat(tensors: Any, dim: int = 0) -> Any:
         raise ValueError(errors.CAT_EMPTY)
     sync_views(*tensors)
     arrays = [t._array for t in tensors]  # (all tensors: checked by _tensor_list)
+    shape = arrays[0].shape
+    for array in arrays:
+        if array.shape != shape:  # inputs of several shapes: every check, in PyTorch's order
+            _check_cat_shapes(arrays, dim)
+            break
+    else:  # (the common call, inputs of one shape: its rank and dim are all there is to check)
+        if not shape:
+            raise RuntimeError(errors.cat_zero_dim(0))
+        ndim = len(shape)
+        if not (type(dim) is int and -ndim <= dim < ndim):  # (without wrap_dim's call)
+            wrap_dim(dim, ndim)
+    # (dim as given: the node shows it so)
+    return record_inputs(_with_inputs(Cat, len(tensors)), tensors, (dim, _common_dtype(arrays)))
+
+
+def _check_cat_shapes(arrays: list[np.ndarray], dim: int) -> None:
+    """PyTorch's checks of cat's inputs of several shapes: ranks, ``dim``, the other sizes."""
     for position, array in enumerate(arrays):
         if array.ndim == 0:
             raise RuntimeError(errors.cat_zero_dim(position))
     skipped = _legacy_skipped(arrays)
     kept = list(enumerate(arrays)) if skipped is None else [
         (i, a) for i, (a, skip) in enumerate(zip(arrays, skipped)) if not skip]
-    first = kept[0][1]
-    shape = first.shape
+    shape = kept[0][1].shape
     ndim = len(shape)
-    # (the common call, an int dim in range, without wrap_dim's call)
-    axis = dim % ndim if type(dim) is int and -ndim <= dim < ndim else wrap_dim(dim, ndim)
+    axis = wrap_dim(dim, ndim)
     for position, array in kept[1:]:
-        if array.shape == shape:  # (the common case: nothing to compare size by size)
+        if array.shape == shape:
             continue
         if array.ndim != ndim:
             raise RuntimeError(errors.cat_dims_mismatch(ndim, array.ndim))
@@ -102,8 +117,6 @@ def cat(tensors: Any, dim: int = 0) -> Any:
             if d != axis and array.shape[d] != shape[d]:
                 raise RuntimeError(
                     errors.cat_sizes_mismatch(axis, shape[d], array.shape[d], position))
-    # (dim as given: the node shows it so)
-    return _with_inputs(Cat, len(tensors)).apply(*tensors, dim, _common_dtype(arrays))
 
 
 def _common_dtype(arrays: list[np.ndarray]) -> np.dtype:
@@ -115,11 +128,14 @@ def _common_dtype(arrays: list[np.ndarray]) -> np.dtype:
     return dtype
 
 
-def _tensor_list(tensors: Any, name: str) -> list[Any]:
-    if isinstance(tensors, TensorBase) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(errors.tensors_not_tuple(name, type(tensors).__name__))
+def _tensor_list(tensors: Any, name: str) -> Sequence[Any]:
+    """``tensors`` (a list or tuple of tensors), or PyTorch's TypeError for ``name``."""
+    kind = type(tensors)  # (a list or a tuple, the common calls, is no tensor: one test)
+    if kind is not list and kind is not tuple and (
+            isinstance(tensors, TensorBase) or not isinstance(tensors, (list, tuple))):
+        raise TypeError(errors.tensors_not_tuple(name, kind.__name__))
     _arguments.check_tensor_sequence(tensors, 0)
-    return list(tensors)
+    return tensors
 
 
 @functools.cache
@@ -191,7 +207,7 @@ def stack(tensors: Any, dim: int = 0) -> Any:
     if not -ndim <= dim < ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim))
     # (dim as given: the node shows it so)
-    return _with_inputs(Stack, len(tensors)).apply(*tensors, dim, _common_dtype(arrays))
+    return record_inputs(_with_inputs(Stack, len(tensors)), tensors, (dim, _common_dtype(arrays)))
 
 
 class Repeat(Op):

@@ -325,8 +325,21 @@ class View(ViewOp):
             ctx.shape = x.shape
         # The sizes are checked here, in the kernel, as PyTorch's view checks them: after a
         # view input's history caught up with its base's (which may raise first)
-        shape = infer_shape(shape, x.size)
-        if x.size and is_plain(x):
+        numel = x.size
+        plain = numel and is_plain(x)
+        if plain:
+            # numpy's reshape infers a -1 and checks the sizes itself; it answers as PyTorch's
+            # infer_size when the sizes hold ``numel`` (all positive then: numpy refuses two
+            # unknown sizes) or one size is -1 (numpy takes any one negative size for it).
+            # Else, or if numpy refuses, ``infer_shape`` below gives PyTorch's answer or text.
+            known = math.prod(shape)
+            if known == numel or (known < 0 and -1 in shape):
+                try:
+                    return x.reshape(shape)
+                except (ValueError, OverflowError):
+                    pass
+        shape = infer_shape(shape, numel)
+        if plain:
             return x.reshape(shape)
         strides = view_strides(x.shape, element_strides(x), shape)
         if strides is None:
