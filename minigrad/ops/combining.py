@@ -168,7 +168,7 @@ def atleast_3d(*tensors: Any) -> Any:
 # --- stacks: cat along a dim of tensors grown to enough dims ----------------------------------
 
 
-def _stackable(tensors: Any, name: str) -> list[Any]:
+def _stackable(tensors: Any, name: str) -> Sequence[Any]:
     tensors = _tensor_list(tensors, name)
     if not tensors:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
