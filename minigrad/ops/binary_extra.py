@@ -111,7 +111,7 @@ def logaddexp2(input: Any, other: Any) -> Any:
 class Hypot(Op):
     """z = sqrt(x**2 + y**2);  dx = grad * x / z,  dy = grad * y / z.
 
-    Saves both operands and the result (PyTorch).
+    Saves the result, and each operand that needs a gradient (PyTorch).
     """
 
     num_inputs = 2
@@ -120,7 +120,8 @@ class Hypot(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         z = np.hypot(*_computed_in(x, y, dtype))
-        ctx.save_for_backward(x, y, z)
+        needs = ctx.needs_input_grad  # (each operand only for its own gradient: PyTorch)
+        ctx.save_for_backward(x if needs[0] else None, y if needs[1] else None, z)
         return z
 
     @staticmethod
