@@ -383,6 +383,10 @@ def checking_arguments(
     if int_dim:  # (their ``dim``, argument 1, is checked below: not through the shortcut)
         first_checked = min(first_checked, 1)
     overloads = dim_overloads or listed  # (for the parser's text of a call that fits none)
+    # Functions whose every overload takes a tensor, though each argument may be a number
+    # (PyTorch's Scalar overloads: pow, remainder, lerp, xlogy): numbers alone fit none.
+    needs_a_tensor = (name in NUMBER_OVERLOADS and listed is not None and not skip_first
+                      and all("Tensor" in piece for piece, _, _ in listed))
 
     def refuse_unlisted(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """A check failed: the parser's listing of ``listed`` if the call fits none of them.
@@ -477,6 +481,9 @@ def checking_arguments(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
+        if needs_a_tensor and not any(
+                isinstance(value, TensorBase) for value in (*args, *named.values())):
+            raise TypeError(_no_overload_fits(name, args, kwargs, listed))
         if unchanged:
             passed.add(called)
         try:

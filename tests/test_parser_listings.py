@@ -123,3 +123,16 @@ def test_a_warning_of_a_checked_function_points_at_its_caller():
         warnings.simplefilter("always")
         mg.var(mg.ones(1))  # (one element: no degrees of freedom)
     assert [w.filename for w in caught] == [__file__]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: mg.pow(2, 3), lambda: mg.pow(2.5, True), lambda: mg.remainder(2.5, 2),
+    lambda: mg.lerp(1.0, 2.0, 0.5), lambda: mg.xlogy(2, 3.0), lambda: mg.pow(input=2, exponent=3),
+])
+def test_numbers_alone_fit_no_overload_of_a_function_that_takes_a_tensor(call):
+    # Each of pow's, remainder's, lerp's and xlogy's overloads takes a tensor, though any one
+    # argument may be a number: PyTorch's parser refuses a call of numbers alone.
+    with pytest.raises(TypeError) as excinfo:
+        call()
+    assert "received an invalid combination of arguments" in str(excinfo.value)
+    assert "but expected one of:\n * (Tensor input" in str(excinfo.value)

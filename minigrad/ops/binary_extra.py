@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, errors
+from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
@@ -264,9 +264,6 @@ def _xlogy_class(input: Any, other: Any) -> type[Op]:
 
 def xlogy(input: Any, other: Any) -> Any:
     """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan)."""
-    if not isinstance(input, TensorBase) and not isinstance(other, TensorBase):
-        # (each of PyTorch's three overloads takes a tensor)
-        raise TypeError(_arguments.function_call_fits_none("xlogy", (input, other), {}))
     a, b, dtype = promote(input, other, true_divide=True)
     return _xlogy_class(input, other).apply(a, b, dtype)
 
