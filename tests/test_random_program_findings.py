@@ -754,6 +754,11 @@ SIZE_MISMATCH = (
          "result type Long can't be cast to the desired output type bool"),
         (lambda: mg.tensor([True, False]).clamp_min_(0),
          "result type Long can't be cast to the desired output type bool"),
+        # the bounds are typed together: a float one names Float, whichever comes first
+        (lambda: mg.tensor([True, False]).clamp_(0, 0.5),
+         "result type Float can't be cast to the desired output type bool"),
+        (lambda: mg.tensor([1, 2]).clamp_(True, 0.5),
+         "result type Float can't be cast to the desired output type long int"),
     ],
 )
 def test_an_integer_or_bool_inplace_op_checks_shapes_before_types(write, message):

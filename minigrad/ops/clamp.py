@@ -136,8 +136,7 @@ def clamp_(input: Any, min: Any = None, max: Any = None) -> Any:
         return call_ternary(lambda *args: apply_inplace(ClampTensor, *args), (input, min, max),
                             dtype)
     _check_bool_kernel(input, min, max)
-    _check_number_bound(input, min)
-    _check_number_bound(input, max)
+    _check_number_bounds(input, min, max)
     return apply_inplace(Clamp, input, min, max)
 
 
@@ -261,7 +260,7 @@ def _clamp_one_side_(
         bound, dtype = promote_inplace(input, bound)
         return apply_inplace(tensor_op, input, bound, dtype)
     _check_bool_kernel(input, *number_op.bounds(bound))
-    _check_number_bound(input, bound)
+    _check_number_bounds(input, bound)
     return apply_inplace(number_op, input, bound)
 
 
@@ -280,15 +279,16 @@ def _check_bool_kernel(input: Any, min: Any, max: Any) -> None:
     raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
 
 
-def _check_number_bound(input: Any, bound: Any) -> None:
-    """A number bound the tensor cannot hold in place: PyTorch's text, with C++ type names.
+def _check_number_bounds(input: Any, *bounds: Any) -> None:
+    """Number bounds the tensor cannot hold in place: PyTorch's text, with C++ type names.
 
-    A float bound cannot go into an integer tensor, nor an int one into a bool tensor.
+    A float bound cannot go into an integer tensor, nor an int one into a bool tensor. PyTorch
+    types the bounds together: a float one names Float whichever bound comes first.
     """
     kind = input._array.dtype.kind
-    if kind != "f" and isinstance(bound, float):
+    if kind != "f" and any(isinstance(bound, float) for bound in bounds):
         result = "Float"
-    elif kind == "b" and type(bound) is int:
+    elif kind == "b" and any(type(bound) is int for bound in bounds):
         result = "Long"
     else:
         return
