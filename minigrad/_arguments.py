@@ -60,6 +60,7 @@ NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(
     {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
      ("dot", "tensor")}
+    | {(f, "other") for f in ("logaddexp", "logaddexp2", "hypot", "hypot_")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",
                               "isclose", "allclose", "equal")}

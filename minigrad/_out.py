@@ -231,6 +231,7 @@ def _with_dim_kept(dim_position: int) -> Callable[..., tuple[int, ...]]:
 
     def shape(args: tuple[Any, ...], kwargs: dict[str, Any], result: tuple[int, ...]
               ) -> tuple[int, ...]:
+        """``result`` (a shape) with the call's reduced dim put back as size 1."""
         given = dict(zip(("dim", "keepdim"), args[dim_position:]), **kwargs)
         if given.get("keepdim", False) or not args[0].dim():
             return result

@@ -16,9 +16,10 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import apply_inplace, cast_refused
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import float_input, operand, promote, promote_inplace, raw, run
+from minigrad.ops.unary import float_inplace
 
 
 def _computed_in(x: Any, y: Any, dtype: Any) -> tuple[Any, Any]:
@@ -35,13 +36,6 @@ def _float_kernel_only(kernel: str, a: Any, dtype: Any) -> None:
         raise NotImplementedError(errors.not_implemented_for(kernel, display_name(result)))
 
 
-def _require_tensor(name: str, value: Any) -> None:
-    """PyTorch's parser refusal of a number where only a Tensor ``other`` is bound."""
-    if not isinstance(value, TensorBase):
-        raise TypeError(errors.wrong_argument_type(name, "other", "Tensor",
-                                                   type(value).__name__, 2))
-
-
 class Logaddexp(Op):
     """z = log(exp(x) + exp(y));  dx = grad / (1 + exp(y - x)),  dy = grad / (1 + exp(x - y)).
 
@@ -54,7 +48,7 @@ class Logaddexp(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return np.logaddexp(*_computed_in(x, y, dtype))
+        return np.logaddexp(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -69,7 +63,6 @@ class Logaddexp(Op):
 
 def logaddexp(input: Any, other: Any) -> Any:
     """``log(exp(input) + exp(other))``, without overflow."""
-    _require_tensor("logaddexp", other)
     a, b, dtype = promote(input, other)
     _float_kernel_only("logaddexp_cpu", a, dtype)
     return Logaddexp.apply(a, b, dtype)
@@ -87,7 +80,7 @@ class Logaddexp2(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return np.logaddexp2(*_computed_in(x, y, dtype))
+        return np.logaddexp2(x, y, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -102,7 +95,6 @@ class Logaddexp2(Op):
 
 def logaddexp2(input: Any, other: Any) -> Any:
     """``log2(2 ** input + 2 ** other)``, without overflow."""
-    _require_tensor("logaddexp2", other)
     a, b, dtype = promote(input, other)
     _float_kernel_only("logaddexp2_cpu", a, dtype)
     return Logaddexp2.apply(a, b, dtype)
@@ -119,7 +111,7 @@ class Hypot(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
-        z = np.hypot(*_computed_in(x, y, dtype))
+        z = np.hypot(x, y, dtype=dtype)
         needs = ctx.needs_input_grad  # (each operand only for its own gradient: PyTorch)
         ctx.save_for_backward(x if needs[0] else None, y if needs[1] else None, z)
         return z
@@ -137,7 +129,6 @@ class Hypot(Op):
 
 def hypot(input: Any, other: Any) -> Any:
     """``sqrt(input ** 2 + other ** 2)``, without overflow."""
-    _require_tensor("hypot", other)
     a, b, dtype = promote(input, other)
     _float_kernel_only("hypot_cpu", a, dtype)
     return Hypot.apply(a, b, dtype)
@@ -145,7 +136,6 @@ def hypot(input: Any, other: Any) -> Any:
 
 def hypot_(input: Any, other: Any) -> Any:
     """``hypot(input, other)``, in place."""
-    _require_tensor("hypot", other)
     other, dtype = promote_inplace(input, other)  # (the cast's error comes first)
     _float_kernel_only("hypot_cpu", input, dtype)
     return apply_inplace(Hypot, input, other, dtype)
@@ -318,7 +308,4 @@ def logit(input: Any, eps: float | None = None) -> Any:
 
 def logit_(input: Any, eps: float | None = None) -> Any:
     """``logit(input, eps)``, in place (a floating-point tensor only)."""
-    if input._array.dtype.kind != "f":
-        raise cast_refused(input, (), "Float")
-    options = () if eps is None else (float(eps),)
-    return apply_inplace(Logit, input, *options)
+    return float_inplace(input, Logit, *(() if eps is None else (float(eps),)))

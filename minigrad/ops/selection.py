@@ -43,6 +43,7 @@ def _quickselect_index(values: list[Any], k: int) -> int:
     indices = list(range(len(values)))
 
     def swap(i: int, j: int) -> None:
+        """Swap two places of the values and of their indices alike."""
         values[i], values[j] = values[j], values[i]
         indices[i], indices[j] = indices[j], indices[i]
 
@@ -96,6 +97,7 @@ def _per_slice(pick: Callable[[list[Any]], int]) -> Callable[..., np.ndarray]:
     """``pick`` of every slice along ``axis``, as an index array with that axis kept."""
 
     def indices(x: np.ndarray, axis: int, keepdims: bool) -> np.ndarray:
+        """The picked index of each slice of ``x`` along ``axis`` (``keepdims``: always)."""
         rows = np.moveaxis(x, axis, -1)
         flat = rows.reshape(-1, rows.shape[-1])
         picked = np.array([pick(row.tolist()) for row in flat], dtype=np.int64)

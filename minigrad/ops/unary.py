@@ -212,11 +212,11 @@ def exp_(input: Any) -> Any:
     return float_inplace(input, Exp)
 
 
-def float_inplace(input: Any, op: type[Op]) -> Any:
+def float_inplace(input: Any, op: type[Op], *options: Any) -> Any:
     """An in-place op with a floating-point result: integer tensors cannot hold it."""
     if input._array.dtype.kind != "f":
         raise cast_refused(input, (), "Float")
-    return apply_inplace(op, input)
+    return apply_inplace(op, input, *options)
 
 
 class Log(SavesInput):
