@@ -105,7 +105,7 @@ from minigrad.ops.comparison import (  # noqa: E402
     ne,
     not_equal,
 )
-from minigrad.ops.cumulative import cumprod, cumsum, diff  # noqa: E402
+from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
     gather,
@@ -231,6 +231,7 @@ from minigrad.ops.unary import (  # noqa: E402
     square,
     tanh,
 )
+from minigrad.ops.unary_extra import deg2rad, erfc, rad2deg, sinc  # noqa: E402
 
 # --- more exports, one block per op family ---------------------------------------------------
 # views
@@ -409,6 +410,7 @@ __all__ = [
     "cummin",
     "cumprod",
     "cumsum",
+    "deg2rad",
     "det",
     "device",
     "diag",
@@ -429,6 +431,7 @@ __all__ = [
     "eq",
     "equal",
     "erf",
+    "erfc",
     "exp",
     "exp2",
     "expm1",
@@ -498,6 +501,7 @@ __all__ = [
     "log_softmax",
     "logaddexp",
     "logaddexp2",
+    "logcumsumexp",
     "logdet",
     "logical_and",
     "logical_not",
@@ -547,6 +551,7 @@ __all__ = [
     "pow",
     "prod",
     "qr",
+    "rad2deg",
     "rand",
     "rand_like",
     "randint",
@@ -577,6 +582,7 @@ __all__ = [
     "sigmoid",
     "sign",
     "sin",
+    "sinc",
     "sinh",
     "slogdet",
     "softmax",

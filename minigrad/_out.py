@@ -260,6 +260,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("clip", FOUND, "clamp"),
     **each("fix", FOUND, "trunc"),
     **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
+    **each("deg2rad erfc rad2deg sinc", CAST),
     **each("diff", CAST, "sub"),
     # NumPy's names, which PyTorch takes too: their errors name the op behind them
     **{alias: TakesOut(CAST, op) for alias, op in (
@@ -275,6 +276,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "where": TakesOut(same("Expected out type to be {result} but got {out}")),
     # reductions
     **each("cumsum cumprod", CUMULATIVE),
+    "logcumsumexp": TakesOut(same("expected scalar_type {result} but found {out}")),
     **each("std var", REDUCE_CAST),
     "sum": TakesOut(REDUCE, accepts=_has_dim,
                     signatures=tuple(s.format(dims="tuple of ints") for s in _SUM_SIGNATURES)),

@@ -61,6 +61,7 @@ from minigrad.ops import (
     ternary,
     trigonometric,
     unary,
+    unary_extra,
     views,
 )
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
@@ -1315,6 +1316,38 @@ class Tensor(TensorBase):
         """The error function, in place."""
         return unary.erf_(self)
 
+    def erfc(self) -> Tensor:
+        """The complementary error function ``1 - erf(self)``."""
+        return unary_extra.erfc(self)
+
+    def erfc_(self) -> Tensor:
+        """The complementary error function, in place."""
+        return unary_extra.erfc_(self)
+
+    def sinc(self) -> Tensor:
+        """The normalized sinc function ``sin(pi self) / (pi self)``, 1 at 0."""
+        return unary_extra.sinc(self)
+
+    def sinc_(self) -> Tensor:
+        """The normalized sinc function, in place."""
+        return unary_extra.sinc_(self)
+
+    def deg2rad(self) -> Tensor:
+        """Angles in degrees converted to radians."""
+        return unary_extra.deg2rad(self)
+
+    def deg2rad_(self) -> Tensor:
+        """Angles in degrees converted to radians, in place."""
+        return unary_extra.deg2rad_(self)
+
+    def rad2deg(self) -> Tensor:
+        """Angles in radians converted to degrees."""
+        return unary_extra.rad2deg(self)
+
+    def rad2deg_(self) -> Tensor:
+        """Angles in radians converted to degrees, in place."""
+        return unary_extra.rad2deg_(self)
+
     def square(self) -> Tensor:
         """``self ** 2``."""
         return unary.square(self)
@@ -1623,6 +1656,10 @@ class Tensor(TensorBase):
     def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
         """Cumulative sums along ``dim``."""
         return cumulative.cumsum(self, dim, dtype=dtype)
+
+    def logcumsumexp(self, dim: int) -> Tensor:
+        """``log(cumsum(exp(self), dim))``, computed without overflow."""
+        return cumulative.logcumsumexp(self, dim)
 
     def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
         """Cumulative products along ``dim``."""

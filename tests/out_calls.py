@@ -63,8 +63,9 @@ def with_lib(name: str, build: Callable[[Any], tuple[tuple[Any, ...], dict[str, 
     return lambda lib: (getattr(lib, name), *build(lib))
 
 
-UNARY = words("""abs acos asin atan ceil cos cosh erf exp exp2 expm1 fix floor frac log log10
-log1p log2 neg reciprocal relu round rsqrt sigmoid sign sin sinh sqrt square tan tanh trunc isfinite
+UNARY = words("""abs acos asin atan ceil cos cosh deg2rad erf erfc exp exp2 expm1 fix floor frac log
+log10 log1p log2 neg rad2deg reciprocal relu round sinc rsqrt sigmoid sign sin sinh sqrt square tan
+tanh trunc isfinite
 isinf isnan logical_not nan_to_num clone flatten ravel t adjoint argwhere nonzero selu
 masked_select:b tril triu argmax argmin amax amin all any logdet:sq det:sq inverse:sq
 pinverse:sq qr:sq svd:sq slogdet:sq cholesky:sq max min sum nansum count_nonzero prod mean std var
@@ -110,6 +111,7 @@ CALLS: dict[str, Call] = {
     "logsumexp": unary("logsumexp", _x, 1),
     "cumsum": unary("cumsum", _x, 1),
     "cumprod": unary("cumprod", _x, 1),
+    "logcumsumexp": unary("logcumsumexp", _x, 1),
     "argsort": unary("argsort", _x, 1),
     "sort": unary("sort", _x, 1),
     "topk": unary("topk", _x, 2),

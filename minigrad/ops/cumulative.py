@@ -1,5 +1,7 @@
 """Cumulative sums and products along a dim, and their inverse: cumsum, cumprod, diff.
 
+logcumsumexp (the cumulative ``log(sum(exp))``) is here too: a cumulative sum, of exponentials.
+
 diff is made of slices and subtractions, as PyTorch's is.
 
 cumsum saves nothing (its gradient is a reversed cumulative sum of grad); cumprod saves its
@@ -22,6 +24,7 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
+    dtype_name,
     operand,
     raw,
     run,
@@ -116,6 +119,54 @@ class Cumprod(Op):
         return np.concatenate(pieces, axis=dim), None, None
 
 
+class Logcumsumexp(Op):
+    """y_i = log(exp(x_0) + ... + exp(x_i)) along ``dim``, without overflow.
+
+    dx: PyTorch's ``logcumsumexp_backward``, which splits grad by sign so that each part is a
+    reversed logcumsumexp of ``log|grad| - y`` (no exp of a large value). Saves its input and
+    its result.
+    """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
+    fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so
+    saved_options = {"dim": as_given("dim")}
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
+        ctx.dim = dim
+        if x.ndim == 0:
+            y = x.copy()
+        else:
+            # PyTorch's CPU kernel accumulates in the wider type (at::acc_type), as cumsum's
+            accumulate = _CUMULATIVE_ACCUMULATOR.get(x.dtype, x.dtype)
+            with np.errstate(invalid="ignore"):  # (nan in, nan out, as PyTorch)
+                y = np.logaddexp.accumulate(x.astype(accumulate), axis=dim).astype(x.dtype)
+        ctx.save_for_backward(x, y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        x, y = ctx.saved_tensors
+        grad_array = raw(grad)
+        if grad_array.ndim == 0 or grad_array.size == 0:
+            return grad, None
+        lowest = np.finfo(grad_array.dtype).min
+        with np.errstate(divide="ignore"):  # (log 0 = -inf where grad is 0: masked below)
+            log_abs_grad = np.log(np.abs(grad))
+        parts = []
+        for has_sign in (grad > 0, grad < 0):
+            log_part = np.where(has_sign, log_abs_grad, lowest)
+            parts.append(np.exp(_reversed_logcumsumexp(log_part - y, ctx.dim) + x))
+        return parts[0] - parts[1], None
+
+
+def _reversed_logcumsumexp(value: Any, dim: int) -> Any:
+    """z_i = log(exp(value_i) + ... + exp(value_last)) along ``dim``."""
+    flipped = run(Flip, value, (dim,))
+    return run(Flip, run(Logcumsumexp, flipped, dim), (dim,))
+
+
 def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
     """Cumulative sums along ``dim``; integers and bools sum to int64.
 
@@ -140,6 +191,22 @@ def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
     array = operand(input)
     wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
     return Cumprod.apply(input, dim, _cumulative_dtype(array, dtype, "cumprod"))
+
+
+def logcumsumexp(input: Any, dim: int) -> Any:
+    """``log(cumsum(exp(input), dim))``, computed without overflow; floating inputs only.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([0.0, 0.0, 0.0]).logcumsumexp(0)
+        tensor([0.0000, 0.6931, 1.0986])
+    """
+    array = operand(input)
+    wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
+    if array.dtype.kind != "f":
+        raise NotImplementedError(errors.not_implemented_for(
+            "logcumsumexp_out_cpu", dtype_name(input)))
+    return Logcumsumexp.apply(input, dim)
 
 
 def cumsum_(input: Any, dim: int, *, dtype: Any = None) -> Any:

@@ -1,0 +1,138 @@
+"""More unary elementwise math: erfc, sinc, deg2rad, rad2deg.
+
+Each follows ``unary.py``'s families: integer and bool inputs compute in the default float
+dtype; the in-place forms refuse integer tensors with PyTorch's cast error; each op saves what
+PyTorch's derivatives.yaml saves (``_saved_self`` for erfc and sinc, nothing for the two angle
+conversions, whose derivative is a constant).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+
+from minigrad._layout import elementwise_result
+from minigrad.autograd.function import Op
+from minigrad.ops._helpers import Constants, float_input, zero_where
+from minigrad.ops.unary import SavesInput, float_inplace
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_DEGREE = math.pi / 180.0  # one degree in radians
+_PI = Constants(math.pi)  # (sinc's pi in the operand's dtype, as PyTorch's kernel computes)
+_ONE = Constants(1.0)
+
+_erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _erfc_array(x: np.ndarray) -> np.ndarray:
+    """The complementary error function of an array, in its dtype (``math.erfc`` per element)."""
+    return np.asarray(_erfc_scalar(x), dtype=np.float64).astype(x.dtype, copy=False)
+
+
+class Erfc(SavesInput):
+    """y = erfc(x) = 1 - erf(x);  dx = -grad * 2 / sqrt(pi) * exp(-x**2).  Saves its input."""
+
+    kernel = staticmethod(_erfc_array)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return grad * (np.exp(-(x * x)) * -_TWO_OVER_SQRT_PI)
+
+
+def erfc(input: Any) -> Any:
+    """The complementary error function ``1 - erf(input)``, accurate where erf is near 1."""
+    return Erfc._record(float_input(input))
+
+
+def erfc_(input: Any) -> Any:
+    """``erfc`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Erfc)
+
+
+def _sinc_array(x: np.ndarray) -> np.ndarray:
+    """sin(pi x) / (pi x), 1 at 0: PyTorch's kernel, with pi in the array's dtype."""
+    (pi,) = _PI.of(x)
+    product = x * pi
+    with np.errstate(invalid="ignore", divide="ignore"):  # (0/0 at 0, replaced below)
+        result = np.sin(product) / product
+    (one,) = _ONE.of(x)
+    return np.where(x == 0, one, result)  # (an array for 0-d x too, where ufuncs give scalars)
+
+
+class Sinc(SavesInput):
+    """y = sin(pi x) / (pi x);  dx = grad * (pi x cos(pi x) - sin(pi x)) / (pi x**2).
+
+    The derivative is 0 where ``pi x**2`` is 0, as PyTorch's ``sinc_backward``. Saves its input.
+    """
+
+    kernel = staticmethod(_sinc_array)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        x_pi = x * math.pi
+        x_squared_pi = x * x * math.pi
+        with np.errstate(invalid="ignore", divide="ignore"):
+            slope = grad * (x_pi * np.cos(x_pi) - np.sin(x_pi)) / x_squared_pi
+        return zero_where(x_squared_pi == 0, slope)
+
+
+def sinc(input: Any) -> Any:
+    """The normalized sinc function ``sin(pi input) / (pi input)``, 1 at 0."""
+    return Sinc._record(float_input(input))
+
+
+def sinc_(input: Any) -> Any:
+    """``sinc`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Sinc)
+
+
+class _Scaling(Op):
+    """y = x * factor;  dx = grad * factor.  Saves nothing (the factor is the derivative)."""
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+    factor: ClassVar[float]
+
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
+        return x * cls.factor  # (a Python float: numpy multiplies in x's dtype, as PyTorch)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> Any:
+        return grad * cls.factor
+
+
+class Deg2Rad(_Scaling):
+    """y = x * pi / 180;  dx = grad * pi / 180.  Saves nothing."""
+
+    factor = _DEGREE
+
+
+class Rad2Deg(_Scaling):
+    """y = x * 180 / pi;  dx = grad * 180 / pi.  Saves nothing."""
+
+    factor = 180.0 / math.pi
+
+
+def deg2rad(input: Any) -> Any:
+    """Angles in degrees converted to radians."""
+    return Deg2Rad._record(float_input(input))
+
+
+def deg2rad_(input: Any) -> Any:
+    """``deg2rad`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Deg2Rad)
+
+
+def rad2deg(input: Any) -> Any:
+    """Angles in radians converted to degrees."""
+    return Rad2Deg._record(float_input(input))
+
+
+def rad2deg_(input: Any) -> Any:
+    """``rad2deg`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Rad2Deg)
+
