@@ -62,6 +62,7 @@ from minigrad.ops import (
     trigonometric,
     unary,
     unary_extra,
+    unfold,
     views,
 )
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
@@ -677,6 +678,10 @@ class Tensor(TensorBase):
     def select(self, dim: int, index: int) -> Tensor:
         """The slice at ``index`` along ``dim``."""
         return views.select(self, dim, index)
+
+    def unfold(self, dimension: int, size: int, step: int) -> Tensor:
+        """A view of the windows of ``size`` elements every ``step`` along ``dimension``."""
+        return unfold.unfold(self, dimension, size, step)
 
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
         """The diagonal ``offset`` of the matrices in dims ``dim1`` and ``dim2``."""
