@@ -15,12 +15,21 @@ from minigrad import (
     linalg,  # noqa: E402
     nn,  # noqa: E402
     optim,
+    random,
     viz,  # minigrad's own: pictures of the backward graph
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
 from minigrad._printing import get_printoptions, set_printoptions
-from minigrad._random import manual_seed
+from minigrad._random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from minigrad._size import Size
 from minigrad.autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -341,6 +350,7 @@ __all__ = [
     "CharTensor",
     "DoubleTensor",
     "FloatTensor",
+    "Generator",
     "HalfTensor",
     "IntTensor",
     "LongTensor",
@@ -410,6 +420,7 @@ __all__ = [
     "cummin",
     "cumprod",
     "cumsum",
+    "default_generator",
     "deg2rad",
     "det",
     "device",
@@ -454,6 +465,7 @@ __all__ = [
     "get_default_device",
     "get_default_dtype",
     "get_printoptions",
+    "get_rng_state",
     "greater",
     "greater_equal",
     "gt",
@@ -467,6 +479,7 @@ __all__ = [
     "index_fill",
     "index_select",
     "inference_mode",
+    "initial_seed",
     "int",
     "int16",
     "int32",
@@ -573,11 +586,13 @@ __all__ = [
     "scatter",
     "scatter_add",
     "scatter_reduce",
+    "seed",
     "select",
     "selu",
     "set_default_device",
     "set_grad_enabled",
     "set_printoptions",
+    "set_rng_state",
     "short",
     "sigmoid",
     "sign",

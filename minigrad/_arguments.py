@@ -30,6 +30,7 @@ import numpy as np
 
 from minigrad import _warnings, errors
 from minigrad._dtype import dtype
+from minigrad._random import Generator
 from minigrad.autograd.tensor_base import TensorBase
 
 # Parameters that PyTorch types as Tensor, by name.
@@ -233,6 +234,7 @@ _ANNOTATED: dict[str, tuple[tuple[type, ...], tuple[type, ...], str]] = {
     "str": ((str,), (), "str"),
 }
 _TENSOR = (TensorBase,)
+_GENERATOR = (Generator,)
 # A ``dtype=`` argument: a minigrad.dtype, or Python's float/int/bool (which ``to_numpy_dtype``
 # sorts out, with the same message for any other class).
 _DTYPE_LIKE = (dtype, type)
@@ -314,6 +316,8 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
             found.append((position, parameter.name, _OPERAND, (), kind, False))
         elif parameter.name == "dtype" and name not in NOT_DTYPES:
             found.append((position, "dtype", _DTYPE_LIKE, (), "minigrad.dtype", True))
+        elif parameter.name == "generator":
+            found.append((position, "generator", _GENERATOR, (), "minigrad.Generator", True))
         elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             types, refused, kind = _ANNOTATED[plain]
             found.append((position, parameter.name, types, refused, kind, optional))
@@ -730,10 +734,12 @@ def _fits_piece(value: Any, piece: str, lenient: frozenset[str] | None = None) -
     if lenient is not None and piece.startswith(("Number ", "float ")):
         return isinstance(value, _NUMBER_LIKE)
     if lenient is not None and piece.split(" ", 1)[0] not in (
-            "Tensor", "int", "bool", "str", "tuple", "minigrad.dtype"):
+            "Tensor", "int", "bool", "str", "tuple", "minigrad.dtype", "minigrad.Generator"):
         return True
     if piece.startswith("minigrad.dtype "):
         return isinstance(value, _DTYPE_LIKE)
+    if piece.startswith("minigrad.Generator "):
+        return isinstance(value, _GENERATOR)
     if piece.startswith("Tensor "):
         return isinstance(value, TensorBase)
     if piece.startswith("Number "):

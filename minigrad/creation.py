@@ -377,6 +377,17 @@ def full(
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
 
 
+def _numpy_generator(function: str, args: tuple[Any, ...], generator: Any) -> Any:
+    """The numpy generator behind ``generator=`` (None: the default generator's).
+
+    Anything else fits none of PyTorch's overloads of ``function``: its parser's listing.
+    """
+    if not _random.is_generator(generator):
+        raise TypeError(
+            _arguments.function_call_fits_none(function, args, {"generator": generator}))
+    return _random.generator(generator)
+
+
 def _check_random_kernel(kernel: str, numpy_dtype: np.dtype) -> None:
     # PyTorch's uniform and normal kernels exist for floating-point dtypes only.
     if numpy_dtype.kind != "f":
@@ -386,29 +397,33 @@ def _check_random_kernel(kernel: str, numpy_dtype: np.dtype) -> None:
 
 def rand(
     *size: Any,
+    generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """Uniform random numbers in ``[0, 1)``."""
+    """Uniform random numbers in ``[0, 1)`` (from ``generator``, else the default one)."""
+    numpy_generator = _numpy_generator("rand", size, generator)
     numpy_dtype = _float_dtype(dtype, "rand", device)
     shape = shape_argument(size, "rand")
     _check_random_kernel("check_uniform_bounds", numpy_dtype)
-    values = _random.generator().random(shape).astype(numpy_dtype)
+    values = numpy_generator.random(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
 def randn(
     *size: Any,
+    generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """Standard normal random numbers."""
+    """Standard normal random numbers (from ``generator``, else the default one)."""
+    numpy_generator = _numpy_generator("randn", size, generator)
     numpy_dtype = _float_dtype(dtype, "randn", device)
     shape = shape_argument(size, "randn")
     _check_random_kernel("normal_kernel_cpu", numpy_dtype)
-    values = _random.generator().standard_normal(shape).astype(numpy_dtype)
+    values = numpy_generator.standard_normal(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
 
 
@@ -572,26 +587,30 @@ def full_like(
 def rand_like(
     input: Tensor,
     *,
+    generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Uniform random numbers with ``input``'s shape and dtype."""
+    numpy_generator = _numpy_generator("rand_like", (input,), generator)
     result = _filled_like(input, dtype, device, "rand_like", None)
-    result[...] = _random.generator().random(result.shape)
+    result[...] = numpy_generator.random(result.shape)
     return _new(result, requires_grad)
 
 
 def randn_like(
     input: Tensor,
     *,
+    generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Standard normal random numbers with ``input``'s shape and dtype."""
+    numpy_generator = _numpy_generator("randn_like", (input,), generator)
     result = _filled_like(input, dtype, device, "randn_like", None)
-    result[...] = _random.generator().standard_normal(result.shape)
+    result[...] = numpy_generator.standard_normal(result.shape)
     return _new(result, requires_grad)
 
 
@@ -642,6 +661,7 @@ def randint(
     size: Any = None,
     low: Any = None,
     high: Any = None,
+    generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
@@ -659,6 +679,7 @@ def randint(
     """
     # The forms are (high, size) and (low, high, size); keywords may give any of the three.
     given = {k: v for k, v in (("low", low), ("high", high), ("size", size)) if v is not None}
+    numpy_generator = _numpy_generator("randint", args, generator)
     count = len(args) + len(given)
     names = ("low", "high", "size") if count == 3 else ("high", "size")
     bound = dict(zip(names, args))
@@ -681,7 +702,7 @@ def randint(
     shape = shape_argument((tuple(bound["size"]),), "randint")
     check_factory_device(device, "randint")
     _check_random_range(low, high, numpy_dtype)
-    values = _random.generator().integers(low, high, shape, dtype=np.int64, endpoint=False)
+    values = numpy_generator.integers(low, high, shape, dtype=np.int64, endpoint=False)
     return _new(values.astype(numpy_dtype), requires_grad)
 
 
@@ -725,6 +746,7 @@ _RANDPERM_INT_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
 def randperm(
     n: int,
     *,
+    generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
     device: Any = None,
     requires_grad: bool = False,
@@ -736,6 +758,7 @@ def randperm(
         >>> sorted(minigrad.randperm(4).tolist())
         [0, 1, 2, 3]
     """
+    numpy_generator = _numpy_generator("randperm", (n,), generator)
     n = _int_argument("randperm", "n", 1, n)
     numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, "randperm")
     check_factory_device(device, "randperm")
@@ -751,7 +774,7 @@ def randperm(
         raise RuntimeError("n cannot be greater than 2049 for Half type.")
     if numpy_dtype == np.float32 and n > 2**24 + 1:
         raise RuntimeError("n cannot be greater than 2^24+1 for Float type.")
-    return _new(_random.generator().permutation(n).astype(numpy_dtype), requires_grad)
+    return _new(numpy_generator.permutation(n).astype(numpy_dtype), requires_grad)
 
 
 def tril_indices(

@@ -21,6 +21,7 @@ from minigrad import (
     _dtype,
     _numpy_protocol,
     _printing,
+    _random,
     _warnings,
     errors,
 )
@@ -1994,13 +1995,15 @@ class Tensor(TensorBase):
         """
         return fill.copy_(self, other)
 
-    def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *,
+                generator: _random.Generator | None = None) -> Tensor:
         """Fill with samples from Normal(mean, std) in place."""
-        return fill.normal_(self, mean, std)
+        return fill.normal_(self, mean, std, generator=generator)
 
-    def uniform_(self, from_: float = 0.0, to: float = 1.0) -> Tensor:
+    def uniform_(self, from_: float = 0.0, to: float = 1.0, *,
+                 generator: _random.Generator | None = None) -> Tensor:
         """Fill with samples from Uniform[from_, to) in place."""
-        return fill.uniform_(self, from_, to)
+        return fill.uniform_(self, from_, to, generator=generator)
 
     def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
         """Write ``value`` where ``mask`` is True, in place."""

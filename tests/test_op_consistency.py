@@ -51,7 +51,8 @@ NOT_OPS = {
     # Modes and settings (tests/test_grad_mode.py, test_inference_mode.py, test_anomaly.py).
     "enable_grad", "no_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-    "manual_seed", "get_default_dtype", "get_default_device", "set_default_device",
+    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "Generator",
+    "default_generator", "get_default_dtype", "get_default_device", "set_default_device",
     "get_printoptions", "set_printoptions",
     # Saving and loading (tests/test_save_load.py).
     "save", "load",

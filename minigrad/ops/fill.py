@@ -145,34 +145,36 @@ class Normal(Op):
     """y ~ Normal(mean, std);  dx = 0.  Saves nothing."""
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, mean: float, std: float) -> np.ndarray:
-        return _random.generator().normal(mean, std, size=x.shape).astype(x.dtype)
+    def forward(ctx: Any, x: np.ndarray, mean: float, std: float, generator: Any) -> np.ndarray:
+        return _random.generator(generator).normal(mean, std, size=x.shape).astype(x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return grad * 0, None, None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        return grad * 0, None, None, None
 
 
-def normal_(input: Any, mean: float = 0.0, std: float = 1.0) -> Any:
+def normal_(input: Any, mean: float = 0.0, std: float = 1.0, *,
+            generator: _random.Generator | None = None) -> Any:
     """Fill ``input`` with samples from Normal(mean, std), in place."""
-    return apply_inplace(Normal, input, mean, std)
+    return apply_inplace(Normal, input, mean, std, generator)
 
 
 class Uniform(Op):
     """y ~ Uniform[low, high);  dx = 0.  Saves nothing."""
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, low: float, high: float) -> np.ndarray:
-        return _random.generator().uniform(low, high, size=x.shape).astype(x.dtype)
+    def forward(ctx: Any, x: np.ndarray, low: float, high: float, generator: Any) -> np.ndarray:
+        return _random.generator(generator).uniform(low, high, size=x.shape).astype(x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return grad * 0, None, None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        return grad * 0, None, None, None
 
 
-def uniform_(input: Any, from_: float = 0.0, to: float = 1.0) -> Any:
+def uniform_(input: Any, from_: float = 0.0, to: float = 1.0, *,
+             generator: _random.Generator | None = None) -> Any:
     """Fill ``input`` with samples from Uniform[from_, to), in place."""
-    return apply_inplace(Uniform, input, from_, to)
+    return apply_inplace(Uniform, input, from_, to, generator)
 
 
 class MaskedFill(Op):
