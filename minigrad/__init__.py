@@ -31,6 +31,12 @@ from minigrad._random import (
     set_rng_state,
 )
 from minigrad._size import Size
+from minigrad._threads import (
+    get_num_interop_threads,
+    get_num_threads,
+    set_num_interop_threads,
+    set_num_threads,
+)
 from minigrad.autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from minigrad.creation import (
@@ -167,6 +173,7 @@ from minigrad.ops.rounding import (  # noqa: E402
     round,  # noqa: A004 - PyTorch's name
     trunc,
 )
+from minigrad.ops.sampling import bernoulli, multinomial, normal, poisson  # noqa: E402
 from minigrad.ops.selection import cummax, cummin, kthvalue, mode  # noqa: E402
 from minigrad.ops.shape import (  # noqa: E402
     cat,
@@ -394,6 +401,7 @@ __all__ = [
     "atleast_2d",
     "atleast_3d",
     "baddbmm",
+    "bernoulli",
     "bincount",
     "bmm",
     "bool",
@@ -464,6 +472,8 @@ __all__ = [
     "ge",
     "get_default_device",
     "get_default_dtype",
+    "get_num_interop_threads",
+    "get_num_threads",
     "get_printoptions",
     "get_rng_state",
     "greater",
@@ -541,6 +551,7 @@ __all__ = [
     "moveaxis",
     "movedim",
     "mul",
+    "multinomial",
     "multiply",
     "mv",
     "nan_to_num",
@@ -553,6 +564,7 @@ __all__ = [
     "no_grad",
     "nonzero",
     "norm",
+    "normal",
     "not_equal",
     "numel",
     "ones",
@@ -560,6 +572,7 @@ __all__ = [
     "outer",
     "permute",
     "pinverse",
+    "poisson",
     "positive",
     "pow",
     "prod",
@@ -591,6 +604,8 @@ __all__ = [
     "selu",
     "set_default_device",
     "set_grad_enabled",
+    "set_num_interop_threads",
+    "set_num_threads",
     "set_printoptions",
     "set_rng_state",
     "short",

@@ -10,10 +10,12 @@ restores any other (``set_rng_state``, ``fork_rng``), not a PyTorch state.
 from __future__ import annotations
 
 import secrets
+import warnings
 from typing import Any
 
 import numpy as np
 
+from minigrad import errors
 from minigrad._device import as_device, check_available
 
 _STATE_FIELDS = (("state", 16), ("inc", 16), ("has_uint32", 1), ("uinteger", 4), ("seed", 8))
@@ -162,3 +164,36 @@ def get_rng_state() -> Any:
 def set_rng_state(new_state: Any) -> None:
     """Restore the default generator's state from ``get_rng_state``'s tensor."""
     default_generator.set_state(new_state)
+
+
+def check_random_range(low: int, high: int, numpy_dtype: np.dtype) -> None:
+    """PyTorch's checks of ``[low, high)`` for random integers of ``numpy_dtype``."""
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    ctype = errors.CPP_TYPE_NAMES[numpy_dtype.name]
+    if numpy_dtype.kind == "f" and numpy_dtype.itemsize > 2:
+        # float and double hold every integer up to 2^24 / 2^53 only: PyTorch warns beyond.
+        digits = np.finfo(numpy_dtype).nmant + 1
+        for name, value in (("from", low), ("to - 1", high - 1)):
+            if not -(2**digits) <= value <= 2**digits:
+                warnings.warn(
+                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {ctype} can support discrete uniform distribution only within "
+                    "this range. This warning will become an error in version 1.7 release, "
+                    "please fix the code in advance",
+                    UserWarning,
+                    stacklevel=3,
+                )
+        return
+    if numpy_dtype == np.bool_:
+        smallest, largest = 0, 1
+    elif numpy_dtype.kind == "f":  # float16: its largest finite value
+        largest = float(np.finfo(numpy_dtype).max)
+        smallest = -largest
+    else:
+        smallest, largest = int(np.iinfo(numpy_dtype).min), int(np.iinfo(numpy_dtype).max)
+    for name, value in (("from", low), ("to - 1", high - 1)):
+        if not smallest <= value <= largest:
+            raise RuntimeError(f"{name} is out of bounds for {ctype}")

@@ -240,8 +240,6 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array)
 
 
-
-
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
     """``data`` as a tensor, without a copy where none is needed.
 
@@ -701,42 +699,9 @@ def randint(
         raise _arguments.no_overload_fits("randint", args, named, complaint) from None
     shape = shape_argument((tuple(bound["size"]),), "randint")
     check_factory_device(device, "randint")
-    _check_random_range(low, high, numpy_dtype)
+    _random.check_random_range(low, high, numpy_dtype)
     values = numpy_generator.integers(low, high, shape, dtype=np.int64, endpoint=False)
     return _new(values.astype(numpy_dtype), requires_grad)
-
-
-def _check_random_range(low: int, high: int, numpy_dtype: np.dtype) -> None:
-    """PyTorch's checks of ``[low, high)`` for random integers of ``numpy_dtype``."""
-    if low >= high:
-        raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
-        )
-    ctype = errors.CPP_TYPE_NAMES[numpy_dtype.name]
-    if numpy_dtype.kind == "f" and numpy_dtype.itemsize > 2:
-        # float and double hold every integer up to 2^24 / 2^53 only: PyTorch warns beyond.
-        digits = np.finfo(numpy_dtype).nmant + 1
-        for name, value in (("from", low), ("to - 1", high - 1)):
-            if not -(2**digits) <= value <= 2**digits:
-                warnings.warn(
-                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
-                    f"limitations {ctype} can support discrete uniform distribution only within "
-                    "this range. This warning will become an error in version 1.7 release, "
-                    "please fix the code in advance",
-                    UserWarning,
-                    stacklevel=3,
-                )
-        return
-    if numpy_dtype == np.bool_:
-        smallest, largest = 0, 1
-    elif numpy_dtype.kind == "f":  # float16: its largest finite value
-        largest = float(np.finfo(numpy_dtype).max)
-        smallest = -largest
-    else:
-        smallest, largest = int(np.iinfo(numpy_dtype).min), int(np.iinfo(numpy_dtype).max)
-    for name, value in (("from", low), ("to - 1", high - 1)):
-        if not smallest <= value <= largest:
-            raise RuntimeError(f"{name} is out of bounds for {ctype}")
 
 
 # How randperm names the C++ type a too-large n would overflow.

@@ -2160,3 +2160,9 @@ def masked_scatter_dtypes(self_dtype: str, source_dtype: str) -> str:
 def take_out_of_range(index: int, size: int) -> str:
     """``take`` at an index outside the flattened tensor."""
     return f"out of range: tried to access index {index} on a tensor of {size} elements."
+
+
+def double_text(value: Any) -> str:
+    """A double as PyTorch's C++ messages print it: ``-1``, ``1.5``, ``inf``."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)

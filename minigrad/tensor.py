@@ -52,6 +52,7 @@ from minigrad.ops import (
     reduction_extra,
     reduction_pairs,
     rounding,
+    sampling,
     search,
     selection,
     shape,
@@ -210,6 +211,23 @@ class Tensor(TensorBase):
     def nbytes(self) -> int:
         """The bytes the elements take (``numel() * itemsize``, whatever the strides)."""
         return self._array.size * self._array.itemsize
+
+    def data_ptr(self) -> int:
+        """The address of the first element (0 for a tensor without elements).
+
+        Views share their base's memory: a view at the start of its base has the same address,
+        ``x[1:]`` one element further.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(3)
+            >>> x.t().data_ptr() == x.data_ptr(), x[1:].data_ptr() - x.data_ptr()
+            (True, 4)
+        """
+        array = self._array
+        return array.__array_interface__["data"][0] if array.size else 0
+
+    const_data_ptr = data_ptr
 
     def is_signed(self) -> bool:
         """True for a dtype that holds negative numbers (all but bool and uint8)."""
@@ -1999,6 +2017,47 @@ class Tensor(TensorBase):
                 generator: _random.Generator | None = None) -> Tensor:
         """Fill with samples from Normal(mean, std) in place."""
         return fill.normal_(self, mean, std, generator=generator)
+
+    def bernoulli(self, p: float | None = None, *,
+                  generator: _random.Generator | None = None) -> Tensor:
+        """1 with probability ``self`` (or ``p``) in each element, else 0."""
+        return sampling.bernoulli(self, p, generator=generator)
+
+    def bernoulli_(self, p: Any = 0.5, *, generator: _random.Generator | None = None) -> Tensor:
+        """Fill with 1 with probability ``p`` (a number or a tensor), else 0, in place."""
+        return sampling.bernoulli_(self, p, generator=generator)
+
+    def multinomial(self, num_samples: int, replacement: bool = False, *,
+                    generator: _random.Generator | None = None) -> Tensor:
+        """Indices drawn from the categories weighted by the last dimension (int64)."""
+        return sampling.multinomial(self, num_samples, replacement, generator=generator)
+
+    def exponential_(self, lambd: float = 1.0, *,
+                     generator: _random.Generator | None = None) -> Tensor:
+        """Fill with samples of Exponential(``lambd``), in place."""
+        return sampling.exponential_(self, lambd, generator=generator)
+
+    def geometric_(self, p: float, *, generator: _random.Generator | None = None) -> Tensor:
+        """Fill with samples of Geometric(``p``), in place."""
+        return sampling.geometric_(self, p, generator=generator)
+
+    def log_normal_(self, mean: float = 1.0, std: float = 2.0, *,
+                    generator: _random.Generator | None = None) -> Tensor:
+        """Fill with ``exp`` of Normal(``mean``, ``std``) samples, in place."""
+        return sampling.log_normal_(self, mean, std, generator=generator)
+
+    def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *,
+                generator: _random.Generator | None = None) -> Tensor:
+        """Fill with samples of Cauchy(``median``, ``sigma``), in place."""
+        return sampling.cauchy_(self, median, sigma, generator=generator)
+
+    def random_(self, from_: int | None = None, to: int | None = None, *,
+                generator: _random.Generator | None = None) -> Tensor:
+        """Fill with integers drawn uniformly, in place.
+
+        From the dtype's range of exact integers, ``[0, to)`` or ``[from, to)``.
+        """
+        return sampling.random_(self, from_, to, generator=generator)
 
     def uniform_(self, from_: float = 0.0, to: float = 1.0, *,
                  generator: _random.Generator | None = None) -> Tensor:

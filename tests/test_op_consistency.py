@@ -46,13 +46,16 @@ NOT_OPS = {
     "linspace", "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like",
     "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices", "new",
     "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full",
-    # Random fills in place: values depend on the generator (tests/test_tensor_api.py).
-    "normal_", "uniform_",
+    # Random fills in place and random samples: values depend on the generator
+    # (tests/test_tensor_api.py, tests/test_sampling.py, tests_torch/test_sampling_torch.py).
+    "normal_", "uniform_", "exponential_", "geometric_", "log_normal_", "cauchy_", "random_",
+    "bernoulli", "bernoulli_", "multinomial", "normal", "poisson",
     # Modes and settings (tests/test_grad_mode.py, test_inference_mode.py, test_anomaly.py).
     "enable_grad", "no_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "Generator",
-    "default_generator", "get_default_dtype", "get_default_device", "set_default_device",
+    "default_generator", "get_num_threads", "set_num_threads", "get_num_interop_threads",
+    "set_num_interop_threads", "get_default_dtype", "get_default_device", "set_default_device",
     "get_printoptions", "set_printoptions",
     # Saving and loading (tests/test_save_load.py).
     "save", "load",
@@ -65,7 +68,7 @@ NOT_OPS = {
     "shape", "size", "dim", "ndim", "numel", "is_floating_point", "is_tensor",
     "is_contiguous", "stride", "item", "tolist", "numpy", "is_cpu", "is_cuda", "get_device",
     "nelement", "ndimension", "element_size", "itemsize", "nbytes", "is_signed", "is_complex",
-    "is_nonzero", "is_same_size",
+    "is_nonzero", "is_same_size", "data_ptr", "const_data_ptr",
     # A shape computed from shapes: no tensor (tests/test_tensor_api.py).
     "broadcast_shapes",
     # Moving between devices and converting dtypes (tests/test_devices.py, test_tensor_api.py).

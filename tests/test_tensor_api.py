@@ -466,3 +466,17 @@ def test_char_and_byte_convert_as_pytorch_does():
     char, byte = x.char(), x.byte()
     assert (char.dtype, char.tolist(), char.requires_grad) == (mg.int8, [1, -2, 44], False)
     assert (byte.dtype, byte.tolist(), byte.grad_fn) == (mg.uint8, [1, 254, 44], None)
+
+
+def test_data_ptr_is_the_first_elements_address():
+    # PyTorch 2.13: views share the address (offset by their start), copies do not, an
+    # empty tensor's is 0, from_numpy keeps numpy's memory.
+    x = mg.zeros(2, 3)
+    assert x.t().data_ptr() == x.data_ptr() == x.detach().data_ptr() == x.data.data_ptr()
+    assert x[:, 1].data_ptr() - x.data_ptr() == 4
+    assert x[1].data_ptr() - x.data_ptr() == 12
+    assert x.clone().data_ptr() != x.data_ptr()
+    assert mg.zeros(0).data_ptr() == 0 and x[2:].data_ptr() == 0
+    array = np.zeros(4, dtype=np.float32)
+    assert mg.from_numpy(array[1:]).data_ptr() == array.ctypes.data + 4
+    assert x.const_data_ptr() == x.data_ptr()

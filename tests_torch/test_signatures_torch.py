@@ -36,6 +36,7 @@ KNOWN = {
     "Tensor.tensor_split: indices_or_sections",
     # PyTorch's name is ``from``, a Python keyword: no Python function can take it by name.
     "Tensor.uniform_: from_",
+    "Tensor.random_: from_",
     # minigrad.selu is nn.functional.selu, whose ``inplace`` torch.selu does not have.
     "minigrad.selu: inplace",
 }

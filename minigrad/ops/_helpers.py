@@ -350,7 +350,23 @@ def not_implemented_name(node: Any) -> str:
     return "torch::autograd::NotImplemented"
 
 
+class NoDerivativeOf(NoDerivative):
+    """``NoDerivative`` whose only edge is to ``input``: z = ``value``.
+
+    ``value`` is an array computed from ``input`` by a kernel without a derivative
+    (``bernoulli(input, p)``).
+    """
+
+    num_inputs = 1
+
+    @staticmethod
+    def forward(ctx: Any, input: Any, value: Any, aten_name: str) -> np.ndarray:
+        ctx.aten_name = aten_name
+        return np.array(value, copy=True)
+
+
 NoDerivative._Node.name = not_implemented_name  # type: ignore[method-assign]
+NoDerivativeOf._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def is_bool(value: Any) -> bool:

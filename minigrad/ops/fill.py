@@ -20,7 +20,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import partially_overlap
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import check_differentiable_result, zeros_like_grad
+from minigrad.ops._helpers import check_differentiable_result, dtype_name, zeros_like_grad
 
 
 class Zero(Op):
@@ -156,6 +156,9 @@ class Normal(Op):
 def normal_(input: Any, mean: float = 0.0, std: float = 1.0, *,
             generator: _random.Generator | None = None) -> Any:
     """Fill ``input`` with samples from Normal(mean, std), in place."""
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {errors.double_text(std)}")
+    check_floating_kernel(input, "normal_kernel_cpu")
     return apply_inplace(Normal, input, mean, std, generator)
 
 
@@ -174,7 +177,17 @@ class Uniform(Op):
 def uniform_(input: Any, from_: float = 0.0, to: float = 1.0, *,
              generator: _random.Generator | None = None) -> Any:
     """Fill ``input`` with samples from Uniform[from_, to), in place."""
+    check_floating_kernel(input, "check_uniform_bounds")
+    if from_ > to:
+        raise RuntimeError("uniform_ expects to return a [from, to) range, but found "
+                           f"from={errors.double_text(from_)} > to={errors.double_text(to)}")
     return apply_inplace(Uniform, input, from_, to, generator)
+
+
+def check_floating_kernel(input: Any, kernel: str) -> None:
+    """PyTorch's refusal of a random kernel that exists for floating dtypes only."""
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError(errors.not_implemented_for(kernel, dtype_name(input)))
 
 
 class MaskedFill(Op):
