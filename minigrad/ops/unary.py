@@ -745,12 +745,21 @@ def rsqrt_(input: Any) -> Any:
     return float_inplace(input, Rsqrt)
 
 
-_erf_scalar = np.frompyfunc(math.erf, 1, 1)
+def per_element(function: Callable[[float], float]) -> Callable[[np.ndarray], np.ndarray]:
+    """A kernel applying a ``math`` function to each element, in the array's float dtype.
+
+    For functions numpy lacks: ``math.erf`` is exact where a series is not.
+    """
+    scalar = np.frompyfunc(function, 1, 1)
+
+    def kernel(x: np.ndarray) -> np.ndarray:
+        """``function`` of each element of ``x``."""
+        return np.asarray(scalar(x), dtype=np.float64).astype(x.dtype, copy=False)
+
+    return kernel
 
 
-def erf_array(x: np.ndarray) -> np.ndarray:
-    """The error function of an array, in its float dtype (``math.erf`` per element: exact)."""
-    return np.asarray(_erf_scalar(x), dtype=np.float64).astype(x.dtype, copy=False)
+erf_array = per_element(math.erf)  # the error function of an array, in its float dtype
 
 
 class Erf(SavesInput):

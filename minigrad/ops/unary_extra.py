@@ -16,25 +16,17 @@ import numpy as np
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import Constants, float_input, zero_where
-from minigrad.ops.unary import SavesInput, float_inplace
+from minigrad.ops.unary import SavesInput, float_inplace, per_element
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _DEGREE = math.pi / 180.0  # one degree in radians
 _PI = Constants(math.pi)  # (sinc's pi in the operand's dtype, as PyTorch's kernel computes)
 _ONE = Constants(1.0)
 
-_erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
-
-
-def _erfc_array(x: np.ndarray) -> np.ndarray:
-    """The complementary error function of an array, in its dtype (``math.erfc`` per element)."""
-    return np.asarray(_erfc_scalar(x), dtype=np.float64).astype(x.dtype, copy=False)
-
-
 class Erfc(SavesInput):
     """y = erfc(x) = 1 - erf(x);  dx = -grad * 2 / sqrt(pi) * exp(-x**2).  Saves its input."""
 
-    kernel = staticmethod(_erfc_array)
+    kernel = staticmethod(per_element(math.erfc))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
