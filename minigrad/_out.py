@@ -186,6 +186,24 @@ def each(names: str, dtype: Any, grad_name: str | None = "", **options: Any
             for name in names.split()}
 
 
+def _normal_of_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether a normal() call is of tensors (a kernel), not of numbers and a size (a factory)."""
+    parameters = (*args[:2], kwargs.get("mean"), kwargs.get("std"))
+    return any(isinstance(value, TensorBase) for value in parameters)
+
+
+def _normal_rule(args: tuple[Any, ...], kwargs: dict[str, Any]) -> DtypeRule:
+    """The dtype rule of the normal() overload called."""
+    if _normal_of_tensors(args, kwargs):
+        return DtypeRule("float", "\"normal_kernel_cpu\" not implemented for '{out}'")
+    return FACTORY
+
+
+def _normal_grad_name(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """The name the normal() overload called gives in the refusal of inputs requiring grad."""
+    return "" if _normal_of_tensors(args, kwargs) else "aten::normal"
+
+
 def _has_dim(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     return len(args) > 1 or "dim" in kwargs
 
@@ -367,6 +385,11 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "linalg.svdvals": TakesOut(EXACT, "_linalg_svd"),
     "linalg.vector_norm": TakesOut(EXACT, "linalg_vector_norm"),
     # factories: made in out's dtype
+    # random samples: bernoulli casts into any out, normal's kernel needs a floating one
+    "bernoulli": TakesOut(ANY, resize_warning=None),
+    "normal": TakesOut(_normal_rule, _normal_grad_name, resize_warning=None),
+    "multinomial": TakesOut(same("multinomial expects Long tensor out, got: {out}"), None,
+                            resize_warning=None),
     **each("empty eye full linspace ones rand randint randn randperm zeros", FACTORY,
            "aten::{name}", resize_warning=None),
     "arange": TakesOut(FACTORY, "aten::arange", resize_warning=RANGE_RESIZED),

@@ -1152,6 +1152,10 @@ class Tensor(TensorBase):
         """``1 / self``."""
         return unary.reciprocal(self)
 
+    def reciprocal_(self) -> Tensor:
+        """``1 / self``, in place."""
+        return unary.reciprocal_(self)
+
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:
         """Limit every element to ``[min, max]``."""
         return clamp.clamp(self, min, max)
@@ -1729,9 +1733,17 @@ class Tensor(TensorBase):
         """``beta * self + alpha * (mat1 @ mat2)``."""
         return linalg.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
 
+    def addmm_(self, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * (mat1 @ mat2)``, in place."""
+        return linalg.addmm_(self, mat1, mat2, beta=beta, alpha=alpha)
+
     def baddbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
         """``beta * self + alpha * bmm(batch1, batch2)``."""
         return linalg.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def baddbmm_(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * bmm(batch1, batch2)``, in place."""
+        return linalg.baddbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
 
 
     # --- shape and indexing (copies) ---------------------------------------------------------
@@ -1784,9 +1796,17 @@ class Tensor(TensorBase):
         """The lower triangle of the last two dimensions."""
         return shape.tril(self, diagonal)
 
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        """The lower triangle of the last two dimensions, in place."""
+        return shape.tril_(self, diagonal)
+
     def triu(self, diagonal: int = 0) -> Tensor:
         """The upper triangle of the last two dimensions."""
         return shape.triu(self, diagonal)
+
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        """The upper triangle of the last two dimensions, in place."""
+        return shape.triu_(self, diagonal)
 
     def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
         """``(values, indices)`` sorted along ``dim``."""

@@ -194,6 +194,10 @@ CALLS: dict[str, Call] = {
     "randn": made("randn", 2, 3),
     "randint": made("randint", 0, 5, (2, 3)),
     "randperm": made("randperm", 4),
+    "normal": made("normal", 0.0, 1.0, (2, 3)),
+    "bernoulli": with_lib("bernoulli", lambda lib: ((lib.full((2, 3), 0.5),), {})),
+    "multinomial": with_lib("multinomial", lambda lib: ((lib.full((2, 3), 0.5), 2), {})),
+    "poisson": with_lib("poisson", lambda lib: ((lib.full((2, 3), 0.5),), {})),
     "eye": made("eye", 3),
     "tril_indices": made("tril_indices", 3, 3),
     "triu_indices": made("triu_indices", 3, 3),
@@ -211,7 +215,8 @@ CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {}
 NOT_TENSOR_OPS = words("""broadcast_shapes get_default_device get_default_dtype get_printoptions
 is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled
 load manual_seed save
-set_default_device set_printoptions""")
+set_default_device set_printoptions seed initial_seed get_rng_state set_rng_state
+get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads""")
 
 # Other overloads of some functions, whose out= rules differ from the representative call's.
 OTHER_FORMS: dict[str, Call] = {

@@ -23,6 +23,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import backend_type_name
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.record import sync_views
 from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
@@ -494,6 +495,28 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
         tensor([[4., 4.]])
     """
     sync_views(input, mat1, mat2)
+    beta, alpha = _checked_addmm(input, mat1, mat2, beta, alpha)
+    return Addmm.apply(input, mat1, mat2, beta, alpha)
+
+
+def addmm_(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    """``input = beta * input + alpha * (mat1 @ mat2)``, in place (shapes must match)."""
+    sync_views(input, mat1, mat2)
+    beta, alpha = _checked_addmm(input, mat1, mat2, beta, alpha)
+    _check_inplace_shape(input, (operand(mat1).shape[0], operand(mat2).shape[1]))
+    return apply_inplace(Addmm, input, mat1, mat2, beta, alpha)
+
+
+def _check_inplace_shape(input: Any, shape: tuple[int, ...]) -> None:
+    """PyTorch's refusal of an in-place product whose result would not fit ``input``."""
+    if tuple(input.shape) != shape:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor size {list(input.shape)} and output tensor size "
+            f"{list(shape)} should match")
+
+
+def _checked_addmm(input: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
+    """The checks of addmm, in PyTorch's order; ``beta`` and ``alpha`` as its kernel takes them."""
     bias, a, b = operand(input), operand(mat1), operand(mat2)
     check_addmm_dtypes(bias, a, b)
     for name, array in (("mat1", a), ("mat2", b)):
@@ -505,8 +528,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
         if error is not None:
             raise error
     _check_not_bool(a)
-    beta, alpha = _scalars_for(a, beta, alpha)
-    return Addmm.apply(input, mat1, mat2, beta, alpha)
+    return _scalars_for(a, beta, alpha)
 
 
 def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
@@ -519,6 +541,22 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
         <BLANKLINE>
                 [[3.]]])
     """
+    beta, alpha = _checked_baddbmm(input, batch1, batch2, beta, alpha)
+    return Baddbmm.apply(input, batch1, batch2, beta, alpha)
+
+
+def baddbmm_(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    """``input = beta * input + alpha * bmm(batch1, batch2)``, in place (shapes must match)."""
+    beta, alpha = _checked_baddbmm(input, batch1, batch2, beta, alpha)
+    a, b = operand(batch1), operand(batch2)
+    _check_inplace_shape(input, (a.shape[0], a.shape[1], b.shape[2]))
+    return apply_inplace(Baddbmm, input, batch1, batch2, beta, alpha)
+
+
+def _checked_baddbmm(
+    input: Any, batch1: Any, batch2: Any, beta: Any, alpha: Any
+) -> tuple[Any, Any]:
+    """The checks of baddbmm, in PyTorch's order; ``beta``, ``alpha`` as its kernel takes them."""
     bias, a, b = operand(input), operand(batch1), operand(batch2)
     # PyTorch's order: its meta function expands input to the result's shape (read off the
     # batches' sizes) and compares input's dtype with batch1's, then checks the batches' ranks
@@ -538,8 +576,7 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
     _check_not_bool(a, kernel="baddbmm")
     if a.dtype != b.dtype:
         raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
-    beta, alpha = _scalars_for(a, beta, alpha)
-    return Baddbmm.apply(input, batch1, batch2, beta, alpha)
+    return _scalars_for(a, beta, alpha)
 
 
 def _scalars_for(array: np.ndarray, beta: Any, alpha: Any) -> tuple[Any, Any]:

@@ -23,6 +23,7 @@ from minigrad._layout import (
     stacked_result,
 )
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.record import record_inputs, sync_views
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
@@ -430,6 +431,12 @@ def tril(input: Any, diagonal: int = 0) -> Any:
     return Tril.apply(input, int(diagonal))
 
 
+def tril_(input: Any, diagonal: int = 0) -> Any:
+    """``tril`` in place: the elements above ``diagonal`` set to 0."""
+    _check_matrix(input, "tril")
+    return apply_inplace(Tril, input, int(diagonal))
+
+
 def _check_matrix(input: Any, name: str) -> None:
     if operand(input).ndim < 2:
         raise RuntimeError(errors.needs_2_dims(name))
@@ -452,6 +459,12 @@ def triu(input: Any, diagonal: int = 0) -> Any:
     """
     _check_matrix(input, "triu")
     return Triu.apply(input, int(diagonal))
+
+
+def triu_(input: Any, diagonal: int = 0) -> Any:
+    """``triu`` in place: the elements below ``diagonal`` set to 0."""
+    _check_matrix(input, "triu")
+    return apply_inplace(Triu, input, int(diagonal))
 
 
 class ConstantPadNd(Op):

@@ -519,6 +519,11 @@ def reciprocal(input: Any) -> Any:
     return Reciprocal._record(float_input(input))
 
 
+def reciprocal_(input: Any) -> Any:
+    """``1 / input`` in place (a floating-point tensor only: the result cannot be an integer)."""
+    return float_inplace(input, Reciprocal)
+
+
 class Clone(Op):
     """y = a copy of x, laid out in memory as x (PyTorch's preserve_format);  dx = grad.
 

@@ -28,8 +28,15 @@ from opinfo.elementwise import (
     full_first,
     unary_samples,
 )
+from opinfo.linalg import addmm_samples, baddbmm_samples
 from opinfo.reductions import cumulative_samples, nonzero, with_edge
-from opinfo.shape import index, real, scatter_samples, scatter_value_samples
+from opinfo.shape import (
+    index,
+    real,
+    scatter_samples,
+    scatter_value_samples,
+    triangle_samples,
+)
 
 Samples = Callable[[np.random.Generator], list[Sample]]
 
@@ -43,6 +50,17 @@ def written(call: Callable[..., Any]) -> Callable[..., Any]:
         return target
 
     return wrapped
+
+
+def full_shape(samples: Samples) -> Samples:
+    """The samples of a product whose first argument has the result's shape (in place)."""
+
+    def chosen(rng: np.random.Generator) -> list[Sample]:
+        return [sample for sample in samples(rng)
+                if sample.args[0].shape[:-1] == sample.args[1].shape[:-1]
+                and sample.args[0].shape[-1] == sample.args[2].shape[-1]]
+
+    return chosen
 
 
 def row(name: str, call: Callable[..., Any], samples: Samples, **kw: Any) -> OpInfo:
@@ -216,6 +234,18 @@ OPS: list[OpInfo] = [
     row("cumprod_", lambda lib, t, dim: t.cumprod_(dim),
         with_edge(cumulative_samples(nonzero), ([[1.5, 0.0, 2.0, -1.0], [0.0, 0.0, 1.0, 2.0]], 1)),
         bad_inputs=(BadInput((np.ones((2, 3)), -3), name="dim"),)),
+    row("reciprocal_", lambda lib, t: t.reciprocal_(), unary_samples(away_from_zero())),
+    row("tril_", lambda lib, t, k: t.tril_(k), triangle_samples,
+        bad_inputs=(BadInput((np.ones(3), 0), name="1d"),)),
+    row("triu_", lambda lib, t, k: t.triu_(k), triangle_samples),
+    row("addmm_", lambda lib, t, x, y, beta, alpha: t.addmm_(x, y, beta=beta, alpha=alpha),
+        full_shape(addmm_samples),
+        bad_inputs=(BadInput((np.ones((1, 5)), np.ones((3, 4)), np.ones((4, 5)), 1, 1),
+                             name="size"),)),
+    row("baddbmm_", lambda lib, t, x, y, beta, alpha: t.baddbmm_(x, y, beta=beta, alpha=alpha),
+        full_shape(baddbmm_samples),
+        bad_inputs=(BadInput((np.ones((1, 3, 5)), np.ones((2, 3, 4)), np.ones((2, 4, 5)), 1,
+                              1), name="size"),)),
     row("zero_", lambda lib, t: t.zero_(), UNARY),
     row("fill_", lambda lib, t, value: t.fill_(value), fill_samples,
         bad_inputs=(BadInput((np.ones(3), np.ones(2)), name="value_1d"),)),
