@@ -136,7 +136,34 @@ def _held_by_function(lib: Any, order: str) -> Any:
     return x.grad._version
 
 
+def _root_twice(lib: Any) -> Any:
+    """One root given twice: its node's buffer sums the two seeds (they are held: out of place)."""
+    x = _leaf(lib, 3)
+    y = (x * x).sum()
+    lib.autograd.backward([y, y])
+    return x.grad._version
+
+
+def _sum_carried(make: Callable[[Any, Any], Any]) -> Callable[[Any], Any]:
+    """A sum made in a node's buffer, handed on unchanged by add to the leaf (and a hook)."""
+
+    def program(lib: Any) -> Any:
+        x = _leaf(lib, 3)
+        y = x + lib.ones(3, dtype=lib.float64)  # AddBackward0 passes its gradient on as it is
+        seen: list[int] = []
+        y.register_hook(lambda grad: seen.append(grad._version))
+        make(lib, y).sum().backward()
+        return seen, x.grad._version
+
+    return program
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
+    "root given twice": _root_twice,
+    "sum carried y*y": _sum_carried(lambda lib, y: y * y),
+    "sum carried y*y*y+y": _sum_carried(lambda lib, y: y * y * y + y),
+    "sum of one output of two": _leaf_grad(lambda lib, x: (lambda a, b: a * a + a + b)(
+        *(x * 2).unbind(0)), 2),
     "x*x": _leaf_grad(lambda lib, x: x * x, 3),
     "x*x*x": _leaf_grad(lambda lib, x: x * x * x, 3),
     "x*2": _leaf_grad(lambda lib, x: x * 2, 3),

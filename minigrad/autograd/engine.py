@@ -31,7 +31,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
-from minigrad.autograd.grad_versions import counter_of, summed
+from minigrad.autograd.grad_versions import add_into, counter_of, hand_on
 from minigrad.autograd.graph import AccumulateGrad, Node, check_hook_result
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
@@ -318,6 +318,9 @@ def run_backward(
     buffers: Buffers = {}
     for (node, output_nr), grad in zip(edges, root_grads):
         buffers[node] = _add(buffers.get(node), node, output_nr, grad)
+    for node, slots in buffers.items():
+        if len(slots) > node._num_outputs:  # a root given twice: its sum's count to the array
+            hand_on(slots, node._num_outputs)
     # (``quiet_floats()``'s work written out: its generator costs more than the two calls.)
     with grad_mode.set_grad_enabled(create_graph):
         token = silence()
@@ -464,12 +467,18 @@ class Run:
             return
         if count == 1:  # its last edge delivers now: ready, with its gradients
             slots = self.buffers.pop(next_node, None)  # what earlier edges summed, if any
-            if grad is not None:
-                # (One output: a node with several has ``_output_meta``; a slot reads faster.)
-                if slots is None and next_node._output_meta is None:
-                    slots = [grad]  # (a chain's case, inline: no call)
-                else:
-                    slots = _add(slots, next_node, node._next_nrs[index], grad)
+            if slots is None:
+                if grad is not None:
+                    # (One output: a node with several has ``_output_meta``; a slot reads
+                    # faster.)
+                    slots = ([grad] if next_node._output_meta is None
+                             else _add(None, next_node, node._next_nrs[index], grad))
+            else:
+                outputs = next_node._num_outputs
+                if grad is not None:
+                    add_into(slots, 0 if outputs == 1 else node._next_nrs[index], outputs, grad)
+                if len(slots) > outputs:  # the sums' counts go to their arrays
+                    hand_on(slots, outputs)
             if self.following is not None:
                 self.queue(self.following, self.handed)
             self.following = next_node
@@ -479,12 +488,11 @@ class Run:
         if grad is not None:
             buffers = self.buffers
             slots = buffers.get(next_node)
-            if slots is not None and len(slots) == 1:  # (a leaf's accumulator, once per use)
-                previous = slots[0]
-                # Out of place: the same gradient may have gone to several nodes.
-                slots[0] = grad if previous is None else summed(previous, grad)
-            else:
-                buffers[next_node] = _add(slots, next_node, node._next_nrs[index], grad)
+            if slots is None:
+                buffers[next_node] = _add(None, next_node, node._next_nrs[index], grad)
+            else:  # (a leaf's accumulator, once per use of the leaf)
+                outputs = next_node._num_outputs
+                add_into(slots, 0 if outputs == 1 else node._next_nrs[index], outputs, grad)
 
     def deliver_all(self, node: Node, results: Sequence[Any]) -> None:
         """Hand each of ``results`` along its edge of ``node`` (``()``: nothing on any)."""
@@ -577,9 +585,7 @@ def _add(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list
         slots = [None] * node._num_outputs
         slots[output_nr] = grad
         return slots
-    # Out of place: the same gradient may have gone to several consumers.
-    previous = slots[output_nr]
-    slots[output_nr] = grad if previous is None else summed(previous, grad)
+    add_into(slots, output_nr, node._num_outputs, grad)
     return slots
 
 

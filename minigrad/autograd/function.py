@@ -736,7 +736,7 @@ def _unless_held(result: tuple[Any, ...], index: int) -> Any:
     PyTorch adds a second gradient into the first in place only if nothing else refers to the
     first (its tensor and its storage): a tensor the Function keeps (on the class, on ctx,
     saved) is summed out of place, so the sum starts at version 0. The engine sums a view out
-    of place (``grad_versions.summed``): a held tensor goes on as a view of its array.
+    of place (``grad_versions.add_into``): a held tensor goes on as a view of its array.
     """
     value = result[index]
     if not isinstance(value, TensorBase):

@@ -9,9 +9,11 @@ view (an expanded seed, the sum that undid a broadcast), or any sum under ``crea
 So after ``(x * x).sum().backward()`` the leaf's ``.grad`` (the summed buffer, stolen) is at
 version 1, after ``x * x * x`` at 2, and a hook or ``autograd.grad`` sees the same.
 
-minigrad's engine sums out of place always (the values are the same); this module counts
-the additions PyTorch would make in place, per summed array, so that the tensor made from
-the array (a hook's argument, ``.grad``, ``autograd.grad``'s result) starts at that version.
+minigrad's engine sums in place where PyTorch does when nothing else holds the array, out of
+place otherwise (the values are the same); this module counts the additions PyTorch would make
+in place, in the node's buffer while it sums (``add_into``), then per summed array
+(``hand_on``), so that the tensor made from the array (a hook's argument, ``.grad``,
+``autograd.grad``'s result) starts at that version.
 """
 
 from __future__ import annotations
@@ -29,8 +31,7 @@ from minigrad.autograd.version import VersionCounter
 # reused by a new array never finds an old count.
 _counts: dict[int, tuple[weakref.ref[np.ndarray], int]] = {}
 _PURGE_AT = 4096  # entries; purging then drops the dead ones (cheaper than a callback each)
-# (module-level names read once: ``summed`` runs for every gradient summed in backward)
-_find = _counts.get
+# (module-level names read once: ``add_into`` runs for every gradient summed in backward)
 _reference = weakref.ref
 _ndarray = np.ndarray
 _add = np.add
@@ -38,26 +39,32 @@ _refcount = sys.getrefcount
 
 
 def _held_by_buffer_only() -> int:
-    """``previous``'s reference count in ``summed`` when only the buffer's list holds it.
+    """``previous``'s reference count in ``add_into`` when only the buffer's list holds it.
 
-    Measured as the engine calls it (the list, the caller's local, the parameter,
-    getrefcount's argument) rather than assumed: interpreters count differently.
+    Measured as ``add_into`` reads it (the list, its local, getrefcount's argument) rather
+    than assumed: interpreters count differently.
     """
 
-    def probe(previous: Any, grad: Any) -> int:
-        """``summed``'s reading, with ``summed``'s parameters."""
+    def probe(slots: list[Any], index: int) -> int:
+        """``add_into``'s reading, with ``add_into``'s local."""
+        previous = slots[index]
         return _refcount(previous)
 
-    slots = [np.zeros(1)]
-    previous = slots[0]
-    return probe(previous, None)
+    return probe([np.zeros(1)], 0)
 
 
 _HELD_BY_BUFFER_ONLY = _held_by_buffer_only()
 
 
-def summed(previous: Any, grad: Any) -> Any:
-    """``previous + grad``: a buffer's gradients added, remembering PyTorch's version.
+def add_into(slots: list[Any], index: int, outputs: int, grad: Any) -> None:
+    """Add ``grad`` to ``slots[index]``, a node's buffer entry, as PyTorch's engine adds it.
+
+    ``slots`` holds the gradients the node received so far, one per output (``outputs`` of
+    them, None where none came yet), then, once a sum was counted, one count per output: how
+    many of the additions that made ``slots[i]`` PyTorch made in place (None: not counted
+    here). The count stays in the buffer while the node waits, so that a leaf's accumulator
+    summing one gradient per use of the leaf looks nothing up per sum; ``hand_on`` gives it
+    to the array once the node is ready.
 
     PyTorch adds in place (``can_accumulate_inplace``) when ``previous`` is a dense tensor
     nothing else refers to. Its test is on reference counts; here the same cases by their
@@ -66,30 +73,51 @@ def summed(previous: Any, grad: Any) -> Any:
     itself (a gradient handed to two inputs). Tensors (``create_graph``) are summed out of
     place by PyTorch too; numpy's 0-d sums are scalars, never handed out as they are.
     """
+    previous = slots[index]
+    if previous is None:
+        slots[index] = grad
+        return
+    counted = len(slots) > outputs and slots[outputs + index] is not None
     if (
         previous is grad
-        or type(previous) is not _ndarray
-        or previous.base is not None
+        # (a counted entry is an array that owns its memory: a sum this buffer made)
+        or not counted and (type(previous) is not _ndarray or previous.base is not None)
         or type(grad) is not _ndarray
         or grad.dtype is not previous.dtype and grad.dtype != previous.dtype
         or grad.shape != previous.shape
     ):
-        return previous + grad  # (PyTorch's out-of-place sum: a fresh array at version 0)
-    entry = _find(id(previous))
-    if entry is None or entry[0]() is not previous:
-        entry = _counts[id(previous)] = [_reference(previous), 0]
-        if len(_counts) >= _PURGE_AT:
-            _purge()
+        slots[index] = previous + grad  # (PyTorch's out-of-place sum: a fresh array at 0)
+        if counted:
+            slots[outputs + index] = None
+        return
+    if not counted:
+        if len(slots) == outputs:
+            slots.extend([None] * outputs)
+        slots[outputs + index] = version_of(previous)  # (it may come summed from elsewhere)
     if _refcount(previous) == _HELD_BY_BUFFER_ONLY:
         # Nothing but the buffer holds it: add in place, as PyTorch does (no new array).
         _add(previous, grad, previous)  # (out positional: ufunc keywords cost more)
-        entry[1] += 1
-        return previous
-    total = previous + grad  # (held elsewhere too, by the node's results, say: same value)
-    if type(total) is not _ndarray:  # numpy gives a 0-d sum as a scalar
-        total = np.asarray(total)
-    _counts[id(total)] = [_reference(total), entry[1] + 1]
-    return total
+    else:
+        total = previous + grad  # (held elsewhere too, by the node's results, say: same value)
+        if type(total) is not _ndarray:  # numpy gives a 0-d sum as a scalar
+            total = np.asarray(total)
+        slots[index] = total
+    slots[outputs + index] += 1
+
+
+def hand_on(slots: list[Any], outputs: int) -> None:
+    """Give each array of a ready node's buffer its count (``add_into``), and drop the counts.
+
+    The tensor later made from the array (a hook's argument, ``.grad``, ``autograd.grad``'s
+    result) starts at that version (``counter_of``).
+    """
+    for index in range(outputs):
+        count = slots[outputs + index]
+        if count:
+            _counts[id(slots[index])] = (_reference(slots[index]), count)
+            if len(_counts) >= _PURGE_AT:
+                _purge()
+    del slots[outputs:]
 
 
 def _purge() -> None:
