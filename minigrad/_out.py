@@ -261,6 +261,13 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("fix", FOUND, "trunc"),
     **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
     **each("diff", CAST, "sub"),
+    **each("copysign fmax fmin fmod gcd lcm nextafter", CAST),
+    "float_power": TakesOut(same(errors.FLOAT_POWER_DTYPE.format(
+        role="output", function="float_power", found="{out}")), "pow"),
+    "heaviside": TakesOut(same(errors.HEAVISIDE_DTYPES), "aten::heaviside"),
+    "sgn": TakesOut(FOUND),
+    **{name: TakesOut(same(f"{name} does not support non-boolean outputs."), None)
+       for name in ("signbit", "isneginf", "isposinf")},
     # NumPy's names, which PyTorch takes too: their errors name the op behind them
     **{alias: TakesOut(CAST, op) for alias, op in (
         ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"), ("arcsinh", "asinh"),

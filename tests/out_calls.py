@@ -206,6 +206,13 @@ CALLS["linalg.norm"] = linalg("norm", _v)
 CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
 
+# more elementwise math (ops/elementwise_extra.py)
+CALLS.update({name: unary(name) for name in words("sgn signbit isneginf isposinf isreal")})
+CALLS.update({name: binary(name) for name in words(
+    "fmod copysign fmax fmin heaviside nextafter float_power")})
+CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 4), {}))
+              for name in ("gcd", "lcm")})
+
 NOT_TENSOR_OPS = words("""broadcast_shapes get_default_device get_default_dtype get_printoptions
 is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled
 load manual_seed save
