@@ -323,8 +323,16 @@ from minigrad.ops.index_ops import (  # noqa: E402
     take,
 )
 
-# --- more elementwise math: fmod, copysign, fmax, gcd, float_power ... -----------------------
+# --- more elementwise math (fmod, copysign, float_power, ...) and bitwise ops ----------------
 # isort: split
+from minigrad.ops.bitwise import (  # noqa: E402
+    bitwise_and,
+    bitwise_left_shift,
+    bitwise_not,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
+)
 from minigrad.ops.elementwise_extra import (  # noqa: E402
     copysign,
     float_power,
@@ -403,6 +411,12 @@ __all__ = [
     "atleast_3d",
     "baddbmm",
     "bincount",
+    "bitwise_and",
+    "bitwise_left_shift",
+    "bitwise_not",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
     "bmm",
     "bool",
     "broadcast_shapes",

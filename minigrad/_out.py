@@ -262,6 +262,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
     **each("diff", CAST, "sub"),
     **each("copysign fmax fmin fmod gcd lcm nextafter", CAST),
+    **each("bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift", CAST),
+    "bitwise_not": TakesOut(FOUND),
     "float_power": TakesOut(same(errors.FLOAT_POWER_DTYPE.format(
         role="output", function="float_power", found="{out}")), "pow"),
     "heaviside": TakesOut(same(errors.HEAVISIDE_DTYPES), "aten::heaviside"),

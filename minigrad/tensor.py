@@ -33,6 +33,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
     binary_extra,
+    bitwise,
     clamp,
     comparison,
     constructions,
@@ -944,25 +945,135 @@ class Tensor(TensorBase):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.div_(other)
 
-    # --- comparisons (not differentiable: bool results) ----------------------------------------
+    # --- bitwise operators (integer and bool tensors: ops/bitwise.py) --------------------------
 
     def __and__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return comparison.bool_op(np.bitwise_and, self, other)
+        return bitwise.bitwise_and(self, other)
+
+    def __rand__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_and(other, self)
+
+    def __iand__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_and_(self, other)
 
     def __or__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return comparison.bool_op(np.bitwise_or, self, other)
+        return bitwise.bitwise_or(self, other)
+
+    def __ror__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_or(other, self)
+
+    def __ior__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_or_(self, other)
 
     def __xor__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return comparison.bool_op(np.bitwise_xor, self, other)
+        return bitwise.bitwise_xor(self, other)
+
+    def __rxor__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_xor(other, self)
+
+    def __ixor__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_xor_(self, other)
+
+    def __lshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_left_shift_(self, other)
+
+    def __rshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_right_shift_(self, other)
 
     def __invert__(self) -> Tensor:
-        return comparison.bool_unary(np.invert, self)
+        return bitwise.invert(self)
+
+    def bitwise_and(self, other: Any) -> Tensor:
+        """``self & other``, bit by bit (integer and bool tensors)."""
+        return bitwise.bitwise_and(self, other)
+
+    def bitwise_and_(self, other: Any) -> Tensor:
+        """``self &= other`` in place."""
+        return bitwise.bitwise_and_(self, other)
+
+    def bitwise_or(self, other: Any) -> Tensor:
+        """``self | other``, bit by bit (integer and bool tensors)."""
+        return bitwise.bitwise_or(self, other)
+
+    def bitwise_or_(self, other: Any) -> Tensor:
+        """``self |= other`` in place."""
+        return bitwise.bitwise_or_(self, other)
+
+    def bitwise_xor(self, other: Any) -> Tensor:
+        """``self ^ other``, bit by bit (integer and bool tensors)."""
+        return bitwise.bitwise_xor(self, other)
+
+    def bitwise_xor_(self, other: Any) -> Tensor:
+        """``self ^= other`` in place."""
+        return bitwise.bitwise_xor_(self, other)
+
+    def bitwise_left_shift(self, other: Any) -> Tensor:
+        """``self << other`` (integer tensors)."""
+        return bitwise.bitwise_left_shift(self, other)
+
+    def bitwise_left_shift_(self, other: Any) -> Tensor:
+        """``self <<= other`` in place."""
+        return bitwise.bitwise_left_shift_(self, other)
+
+    def bitwise_right_shift(self, other: Any) -> Tensor:
+        """``self >> other`` (integer tensors)."""
+        return bitwise.bitwise_right_shift(self, other)
+
+    def bitwise_right_shift_(self, other: Any) -> Tensor:
+        """``self >>= other`` in place."""
+        return bitwise.bitwise_right_shift_(self, other)
+
+    def bitwise_not(self) -> Tensor:
+        """``~self``: every bit flipped (integer and bool tensors)."""
+        return bitwise.bitwise_not(self)
+
+    def bitwise_not_(self) -> Tensor:
+        """``bitwise_not(self)``, in place."""
+        return bitwise.bitwise_not_(self)
+
+    # --- comparisons (not differentiable: bool results) ----------------------------------------
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         if not isinstance(other, _OPERANDS):

@@ -212,6 +212,11 @@ CALLS.update({name: binary(name) for name in words(
     "fmod copysign fmax fmin heaviside nextafter float_power")})
 CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 4), {}))
               for name in ("gcd", "lcm")})
+# bitwise ops (ops/bitwise.py)
+CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 1), {}))
+              for name in words("""bitwise_and bitwise_or bitwise_xor bitwise_left_shift
+              bitwise_right_shift""")})
+CALLS["bitwise_not"] = unary("bitwise_not", _i)
 
 NOT_TENSOR_OPS = words("""broadcast_shapes get_default_device get_default_dtype get_printoptions
 is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled

@@ -32,20 +32,16 @@ from minigrad.ops._helpers import (
     zero_where,
     zeros_like_grad,
 )
+from minigrad.ops.bitwise import (
+    IntegerKernel,
+    check_kernel,
+    computed_dtype,
+    integer_binary,
+    integer_binary_,
+)
 from minigrad.ops.unary import Clone, sign_of
 
 _FLOAT64 = np.dtype(np.float64)
-
-
-def _result_dtype(a: Any, dtype: Any) -> np.dtype:
-    """The dtype a binary op computes in: ``promote``'s, or the first operand's when None."""
-    return dtype if dtype is not None else operand(a).dtype
-
-
-def _check_kernel(kernel: str, dtype: np.dtype, kinds: str) -> None:
-    """PyTorch's NotImplementedError where ``kernel`` has no version for ``dtype``."""
-    if dtype.kind not in kinds:
-        raise NotImplementedError(errors.not_implemented_for(kernel, display_name(dtype)))
 
 
 # --- fmod: C's remainder (the sign of the dividend) ------------------------------------------
@@ -78,7 +74,7 @@ def fmod(input: Any, other: Any) -> Any:
         tensor([-1.0000,  1.0000,  1.5000])
     """
     a, b, dtype = promote(input, other)
-    _check_kernel("fmod_cpu", _result_dtype(a, dtype), "iuf")
+    check_kernel("fmod_cpu", "iuf", computed_dtype(a, dtype), a, b)
     if isinstance(operand(b), np.ndarray):
         return Fmod.apply(a, b, dtype)
     return FmodScalar.apply(a, b, dtype)
@@ -87,7 +83,7 @@ def fmod(input: Any, other: Any) -> Any:
 def fmod_(input: Any, other: Any) -> Any:
     """``fmod(input, other)``, in place."""
     other, dtype = promote_inplace(input, other, method="fmod_")
-    _check_kernel("fmod_cpu", dtype, "iuf")
+    check_kernel("fmod_cpu", "iuf", dtype)
     return apply_inplace(Fmod if isinstance(other, TensorBase) else FmodScalar, input, other,
                          dtype)
 
@@ -342,14 +338,14 @@ def nextafter(input: Any, other: Any) -> Any:
         True
     """
     a, b, dtype = promote(input, other)
-    _check_kernel("nextafter_cpu", _result_dtype(a, dtype), "f")
+    check_kernel("nextafter_cpu", "f", computed_dtype(a, dtype), a, b)
     return Nextafter.apply(a, b, dtype)
 
 
 def nextafter_(input: Any, other: Any) -> Any:
     """``nextafter(input, other)``, in place."""
     other, dtype = promote_inplace(input, other)
-    _check_kernel("nextafter_cpu", dtype, "f")
+    check_kernel("nextafter_cpu", "f", dtype)
     return apply_inplace(Nextafter, input, other, dtype)
 
 
@@ -386,53 +382,20 @@ def float_power_(input: Any, exponent: Any) -> Any:
 # --- gcd, lcm (integers only) -----------------------------------------------------------------
 
 
-class IntegerKernel(Op):
-    """z = kernel(x, y) of integer (or bool) tensors: never differentiable, never recorded.
-
-    Integer tensors cannot require grad, so there is no node to make; the class exists for
-    ``apply_inplace`` (``gcd_``, ``x &= y``). Saves nothing.
-    """
-
-    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
-
-    num_inputs = 2
-    kernel: ClassVar[np.ufunc]
-
-    @classmethod
-    def forward(cls, ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
-        return cls.kernel(x, y, dtype=dtype)
-
-    @classmethod
-    def backward(cls, ctx: Any, grad: Any) -> Any:
-        raise AssertionError(f"{cls.__name__} has integer inputs: nothing to differentiate")
-
-
 class Gcd(IntegerKernel):
     """z = the greatest common divisor of x and y (non-negative; gcd(0, 0) = 0)."""
 
     kernel = np.gcd
+    kernel_name = "gcd_cpu"
+    kinds = "iu"
 
 
 class Lcm(IntegerKernel):
     """z = the least common multiple of x and y (non-negative; 0 if either is 0)."""
 
     kernel = np.lcm
-
-
-def integer_binary(op: type[IntegerKernel], kernel: str, kinds: str, input: Any, other: Any
-                   ) -> Any:
-    """``op(input, other)`` in the promoted dtype, or PyTorch's error for any other kind."""
-    a, b, dtype = promote(input, other)
-    _check_kernel(kernel, _result_dtype(a, dtype), kinds)
-    return op.apply(a, b, dtype)
-
-
-def integer_binary_(op: type[IntegerKernel], kernel: str, kinds: str, input: Any, other: Any,
-                    method: str) -> Any:
-    """``op`` written into ``input`` (the promoted dtype must cast to its own)."""
-    other, dtype = promote_inplace(input, other, method=method)
-    _check_kernel(kernel, dtype, kinds)
-    return apply_inplace(op, input, other, dtype)
+    kernel_name = "lcm_cpu"
+    kinds = "iu"
 
 
 def gcd(input: Any, other: Any) -> Any:
@@ -443,12 +406,12 @@ def gcd(input: Any, other: Any) -> Any:
         >>> minigrad.gcd(minigrad.tensor([12, -9, 0]), minigrad.tensor([18, 6, 0]))
         tensor([6, 3, 0])
     """
-    return integer_binary(Gcd, "gcd_cpu", "iu", input, other)
+    return integer_binary(Gcd, input, other)
 
 
 def gcd_(input: Any, other: Any) -> Any:
     """``gcd(input, other)``, in place."""
-    return integer_binary_(Gcd, "gcd_cpu", "iu", input, other, "gcd_")
+    return integer_binary_(Gcd, input, other, "gcd_")
 
 
 def lcm(input: Any, other: Any) -> Any:
@@ -459,12 +422,12 @@ def lcm(input: Any, other: Any) -> Any:
         >>> minigrad.lcm(minigrad.tensor([4, -3, 0]), minigrad.tensor([6, 5, 7]))
         tensor([12, 15,  0])
     """
-    return integer_binary(Lcm, "lcm_cpu", "iu", input, other)
+    return integer_binary(Lcm, input, other)
 
 
 def lcm_(input: Any, other: Any) -> Any:
     """``lcm(input, other)``, in place."""
-    return integer_binary_(Lcm, "lcm_cpu", "iu", input, other, "lcm_")
+    return integer_binary_(Lcm, input, other, "lcm_")
 
 
 # --- sgn ------------------------------------------------------------------------------------
