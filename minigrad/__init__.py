@@ -323,7 +323,7 @@ from minigrad.ops.index_ops import (  # noqa: E402
     take,
 )
 
-# --- more elementwise math (fmod, copysign, float_power, ...) and bitwise ops ----------------
+# --- more elementwise math (fmod, copysign, float_power, ...), bitwise ops, type promotion ---
 # isort: split
 from minigrad.ops.bitwise import (  # noqa: E402
     bitwise_and,
@@ -349,6 +349,7 @@ from minigrad.ops.elementwise_extra import (  # noqa: E402
     sgn,
     signbit,
 )
+from minigrad.ops.promotion import can_cast, promote_types, result_type  # noqa: E402
 
 # --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
 # isort: split
@@ -422,6 +423,7 @@ __all__ = [
     "broadcast_shapes",
     "broadcast_tensors",
     "broadcast_to",
+    "can_cast",
     "cartesian_prod",
     "cat",
     "ceil",
@@ -591,6 +593,7 @@ __all__ = [
     "positive",
     "pow",
     "prod",
+    "promote_types",
     "qr",
     "rand",
     "rand_like",
@@ -603,6 +606,7 @@ __all__ = [
     "relu",
     "remainder",
     "reshape",
+    "result_type",
     "return_types",
     "roll",
     "round",

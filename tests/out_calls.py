@@ -218,9 +218,9 @@ CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 1), 
               bitwise_right_shift""")})
 CALLS["bitwise_not"] = unary("bitwise_not", _i)
 
-NOT_TENSOR_OPS = words("""broadcast_shapes get_default_device get_default_dtype get_printoptions
-is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled
-load manual_seed save
+NOT_TENSOR_OPS = words("""broadcast_shapes can_cast get_default_device get_default_dtype
+get_printoptions is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled
+is_inference_mode_enabled load manual_seed promote_types result_type save
 set_default_device set_printoptions""")
 
 # Other overloads of some functions, whose out= rules differ from the representative call's.

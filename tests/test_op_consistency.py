@@ -53,6 +53,8 @@ NOT_OPS = {
     "is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
     "manual_seed", "get_default_dtype", "get_default_device", "set_default_device",
     "get_printoptions", "set_printoptions",
+    # Type promotion asked directly: dtypes, not tensors (tests/test_promotion.py).
+    "result_type", "promote_types", "can_cast",
     # Saving and loading (tests/test_save_load.py).
     "save", "load",
     # Autograd metadata and API on a tensor (tests/test_backward.py, test_detach_data.py, ...).

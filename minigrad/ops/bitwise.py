@@ -83,7 +83,7 @@ def integer_binary(op: type[IntegerKernel], input: Any, other: Any) -> Any:
 def integer_binary_(op: type[IntegerKernel], input: Any, other: Any, method: str) -> Any:
     """``op`` written into ``input``: the cast check first, then the kernel's (PyTorch's order)."""
     other, dtype = promote_inplace(input, other, method=method)
-    check_kernel(op.kernel_name, op.kinds, dtype)
+    check_kernel(op.kernel_name, op.kinds, dtype, input, other)
     return apply_inplace(op, input, other, dtype)
 
 

@@ -83,7 +83,7 @@ def fmod(input: Any, other: Any) -> Any:
 def fmod_(input: Any, other: Any) -> Any:
     """``fmod(input, other)``, in place."""
     other, dtype = promote_inplace(input, other, method="fmod_")
-    check_kernel("fmod_cpu", "iuf", dtype)
+    check_kernel("fmod_cpu", "iuf", dtype, input, other)
     return apply_inplace(Fmod if isinstance(other, TensorBase) else FmodScalar, input, other,
                          dtype)
 
@@ -345,7 +345,7 @@ def nextafter(input: Any, other: Any) -> Any:
 def nextafter_(input: Any, other: Any) -> Any:
     """``nextafter(input, other)``, in place."""
     other, dtype = promote_inplace(input, other)
-    check_kernel("nextafter_cpu", "f", dtype)
+    check_kernel("nextafter_cpu", "f", dtype, input, other)
     return apply_inplace(Nextafter, input, other, dtype)
 
 
