@@ -19,9 +19,10 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad._layout import elementwise_result
-from minigrad.autograd.function import Op
+from minigrad._layout import elementwise_result, elementwise_with_number
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     broadcast_shapes,
     operand,
@@ -52,8 +53,9 @@ def computed_dtype(a: Any, dtype: Any) -> np.dtype:
 class IntegerKernel(Op):
     """z = kernel(x, y) of integer (or bool) tensors: not differentiable, never recorded.
 
-    Integer and bool tensors cannot require grad, so there is no node to make; the class
-    exists for ``apply_inplace`` (``gcd_``, ``x &= y``). Each op names PyTorch's kernel (for
+    Integer and bool tensors cannot require grad, so there is no node to make: the function
+    runs ``forward`` on the arrays; the class exists for ``apply_inplace`` (``gcd_``,
+    ``x &= y``). Each op names PyTorch's kernel (for
     its message) and the kinds of dtypes it exists for. Saves nothing.
     """
 
@@ -77,7 +79,17 @@ def integer_binary(op: type[IntegerKernel], input: Any, other: Any) -> Any:
     """``op(input, other)`` in the promoted dtype, or PyTorch's error for a dtype it lacks."""
     a, b, dtype = promote(input, other)
     check_kernel(op.kernel_name, op.kinds, computed_dtype(a, dtype), a, b)
-    return op.apply(a, b, dtype)
+    # Integer and bool tensors never require grad: nothing to record, so the kernel runs on
+    # the arrays (as comparisons do), without the recording machinery (mask & mask is common).
+    x, y = operand(a), operand(b)
+    try:
+        result = op.forward(NO_GRAD_CTX, x, y, dtype)
+    except ValueError:
+        raise RuntimeError(errors.broadcast_mismatch(np.shape(x), np.shape(y))) from None
+    if result.ndim > 1:  # laid out as PyTorch's TensorIterator lays it out
+        both = isinstance(x, np.ndarray) and isinstance(y, np.ndarray)
+        result = (elementwise_result if both else elementwise_with_number)(result, (x, y))
+    return TensorBase.output_class._make(result)
 
 
 def integer_binary_(op: type[IntegerKernel], input: Any, other: Any, method: str) -> Any:
@@ -186,7 +198,7 @@ def bitwise_xor(input: Any, other: Any) -> Any:
     Example:
         >>> import minigrad
         >>> minigrad.bitwise_xor(minigrad.tensor([12, -1]), 10)
-        tensor([ 6, -11])
+        tensor([  6, -11])
     """
     return integer_binary(BitwiseXor, input, other)
 
