@@ -62,6 +62,10 @@ MORE_TENSORS = frozenset(
     {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
      ("dot", "tensor")}
     | {(f, "other") for f in ("logaddexp", "logaddexp2", "hypot", "hypot_")}
+    | {(f, "other") for f in ("fmax", "fmin", "nextafter", "nextafter_", "gcd", "gcd_", "lcm",
+                              "lcm_")}
+    | {("heaviside", "values"), ("heaviside_", "values")}
+    | {("result_type", "tensor"), ("result_type", "other")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",
                               "isclose", "allclose", "equal")}
@@ -85,22 +89,26 @@ _DIVISION = (
 _IN_PLACE_COMPARISONS = ("eq_", "ne_", "lt_", "le_", "gt_", "ge_", "not_equal_", "less_",
                          "less_equal_", "greater_", "greater_equal_")
 OVERLOADED: dict[str, tuple[str, ...]] = {
-    "pow": (" * (Tensor input, Tensor exponent, *, Tensor out = None)\n",
-            " * (Number self, Tensor exponent, *, Tensor out = None)\n",
-            " * (Tensor input, Number exponent, *, Tensor out = None)\n"),
+    **dict.fromkeys(("pow", "float_power"), (
+        " * (Tensor input, Tensor exponent, *, Tensor out = None)\n",
+        " * (Number self, Tensor exponent, *, Tensor out = None)\n",
+        " * (Tensor input, Number exponent, *, Tensor out = None)\n")),
     **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal",
-                     "greater", "greater_equal"), _COMPARISON),
+                     "greater", "greater_equal", "fmod", "copysign"), _COMPARISON),
     **dict.fromkeys(("true_divide", "floor_divide"), _DIVISION),
-    "remainder": (
+    **dict.fromkeys(("remainder", "bitwise_and", "bitwise_or", "bitwise_xor",
+                     "bitwise_left_shift", "bitwise_right_shift"), (
         " * (Tensor input, Tensor other, *, Tensor out = None)\n",
         " * (Number self, Tensor other)\n"
         "      didn't match because some of the arguments have invalid types: (!Tensor!, "
         "!{bad}!)\n",
-        " * (Tensor input, Number other, *, Tensor out = None)\n"),
+        " * (Tensor input, Number other, *, Tensor out = None)\n")),
     "rsub": (" * (Tensor input, Tensor other, *, Number alpha = 1)\n",
              " * (Tensor input, Number other, Number alpha = 1)\n"),
     # (methods only)
-    **dict.fromkeys(("pow_", "true_divide_", "floor_divide_", "remainder_"), ()),
+    **dict.fromkeys(("pow_", "true_divide_", "floor_divide_", "remainder_", "fmod_",
+                     "copysign_", "float_power_", "bitwise_and_", "bitwise_or_", "bitwise_xor_",
+                     "bitwise_left_shift_", "bitwise_right_shift_"), ()),
     **dict.fromkeys(_IN_PLACE_COMPARISONS, ()),
 }
 # Reductions whose ``keepdim`` exists only in an overload with a ``dim``: ``x.sum(keepdim=True)``
@@ -192,7 +200,8 @@ INT_DIM = frozenset({"prod", "max", "min"})
 NUMBER_OVERLOADS = frozenset(
     {
         "pow", "float_power", "remainder", "xlogy", "where", "bitwise_and", "bitwise_or",
-        "bitwise_xor", "lerp", "lerp_", "isin", "special_xlogy", "result_type", "full_like",
+        "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "lerp", "lerp_", "isin",
+        "special_xlogy", "result_type", "full_like",
         "scatter", "scatter_", "masked_fill", "masked_fill_", "index_fill", "index_fill_",
     }
 )  # fmt: skip

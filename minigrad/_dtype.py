@@ -138,6 +138,17 @@ def promote_types(a: np.dtype | None, b: np.dtype | None) -> np.dtype | None:
     return np.promote_types(a, b)
 
 
+def can_cast(from_: np.dtype, to: np.dtype) -> bool:
+    """PyTorch's ``canCast``: no floating point into integers, nothing but bool into bool.
+
+    The rule in-place ops and ``out=`` apply to a result: any other cast is allowed, to a
+    narrower type too (int64 into uint8).
+    """
+    if from_.kind == "f" and to.kind in "iub":
+        return False
+    return not (from_.kind != "b" and to.kind == "b")
+
+
 def _combine(higher: np.dtype | None, lower: np.dtype | None) -> np.dtype | None:
     # A lower-priority group only matters if it brings a higher category.
     if higher is None:

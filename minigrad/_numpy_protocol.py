@@ -18,6 +18,7 @@ import numpy as np
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
+    bitwise,
     clamp,
     comparison,
     cumulative,
@@ -132,9 +133,12 @@ UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
         for ufunc in (
             np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
             np.logical_and, np.logical_or, np.logical_xor, np.logical_not,
-            np.bitwise_and, np.bitwise_or, np.invert,
         )
     },
+    np.bitwise_and: bitwise.bitwise_and,
+    np.bitwise_or: bitwise.bitwise_or,
+    np.bitwise_xor: bitwise.bitwise_xor,
+    np.invert: bitwise.bitwise_not,
 }
 
 FUNCTIONS: dict[Callable[..., Any], Callable[..., Any]] = {

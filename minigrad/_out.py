@@ -34,7 +34,13 @@ from typing import Any
 import numpy as np
 
 from minigrad import _warnings, errors
-from minigrad._dtype import backend_type_name, display_name, from_numpy_dtype, to_numpy_dtype
+from minigrad._dtype import (
+    backend_type_name,
+    can_cast,
+    display_name,
+    from_numpy_dtype,
+    to_numpy_dtype,
+)
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import refuse_partial_overlap
@@ -102,7 +108,7 @@ class DtypeRule:
     def refusal(self, result: np.dtype, out: np.dtype) -> Exception | None:
         """The error for writing a ``result`` dtype into an ``out`` dtype, or None if fine."""
         fine = {
-            "cast": _can_cast(result, out),
+            "cast": can_cast(result, out),
             "same": result == out,
             "float": out.kind == "f",
             "bool": out.name in ("bool", "uint8"),
@@ -114,13 +120,6 @@ class DtypeRule:
             result=display_name(result), out=display_name(out),
             result_c=_C_NAMES[result.name], out_c=_C_NAMES[out.name],
             result_type=backend_type_name(result), out_type=backend_type_name(out)))
-
-
-def _can_cast(result: np.dtype, out: np.dtype) -> bool:
-    """PyTorch's ``canCast``: no floating point into integers, nothing but bool into bool."""
-    if result.kind == "f" and out.kind in "iub":
-        return False
-    return not (result.kind != "b" and out.kind == "b")
 
 
 CAST = DtypeRule("cast", "result type {result} can't be cast to the desired output type {out}",
@@ -280,6 +279,15 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
     **each("deg2rad erfc rad2deg sinc", CAST),
     **each("diff", CAST, "sub"),
+    **each("copysign fmax fmin fmod gcd lcm nextafter", CAST),
+    **each("bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift", CAST),
+    "bitwise_not": TakesOut(FOUND),
+    "float_power": TakesOut(same(errors.FLOAT_POWER_DTYPE.format(
+        role="output", function="float_power", found="{out}")), "pow"),
+    "heaviside": TakesOut(same(errors.HEAVISIDE_DTYPES), "aten::heaviside"),
+    "sgn": TakesOut(FOUND),
+    **{name: TakesOut(same(f"{name} does not support non-boolean outputs."), None)
+       for name in ("signbit", "isneginf", "isposinf")},
     # NumPy's names, which PyTorch takes too: their errors name the op behind them
     **{alias: TakesOut(CAST, op) for alias, op in (
         ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"), ("arcsinh", "asinh"),

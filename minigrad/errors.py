@@ -624,6 +624,14 @@ NEGATE_BOOL = (
 )
 NEGATIVE_INTEGER_POWER = "Integers to negative integer powers are not allowed."
 INTEGER_DIVISION_BY_ZERO = "ZeroDivisionError"
+INVERT_FLOAT = "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+HEAVISIDE_DTYPES = "heaviside is not yet implemented for tensors with different dtypes."
+# float_power's result is float64: its in-place base (role ``base``, ``float_power_``) or its
+# out= (role ``output``) must be float64 too.
+FLOAT_POWER_DTYPE = (
+    "the {role} given to {function} has dtype {found} but the operation's result requires "
+    "dtype Double"
+)
 # div's overloads, listed when ``rounding_mode`` is neither a str nor None.
 DIV_SIGNATURES = (
     "Tensor input, Tensor other, *, Tensor out = None",

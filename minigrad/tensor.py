@@ -34,12 +34,14 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
     binary_extra,
+    bitwise,
     clamp,
     comparison,
     constructions,
     cumulative,
     decompositions,
     determinants,
+    elementwise_extra,
     fill,
     gather_scatter,
     histogram,
@@ -968,25 +970,135 @@ class Tensor(TensorBase):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.div_(other)
 
-    # --- comparisons (not differentiable: bool results) ----------------------------------------
+    # --- bitwise operators (integer and bool tensors: ops/bitwise.py) --------------------------
 
     def __and__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return comparison.bool_op(np.bitwise_and, self, other)
+        return bitwise.bitwise_and(self, other)
+
+    def __rand__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_and(other, self)
+
+    def __iand__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_and_(self, other)
 
     def __or__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return comparison.bool_op(np.bitwise_or, self, other)
+        return bitwise.bitwise_or(self, other)
+
+    def __ror__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_or(other, self)
+
+    def __ior__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_or_(self, other)
 
     def __xor__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return comparison.bool_op(np.bitwise_xor, self, other)
+        return bitwise.bitwise_xor(self, other)
+
+    def __rxor__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_xor(other, self)
+
+    def __ixor__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_xor_(self, other)
+
+    def __lshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_left_shift_(self, other)
+
+    def __rshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return bitwise.bitwise_right_shift_(self, other)
 
     def __invert__(self) -> Tensor:
-        return comparison.bool_unary(np.invert, self)
+        return bitwise.invert(self)
+
+    def bitwise_and(self, other: Any) -> Tensor:
+        """``self & other``, bit by bit (integer and bool tensors)."""
+        return bitwise.bitwise_and(self, other)
+
+    def bitwise_and_(self, other: Any) -> Tensor:
+        """``self &= other`` in place."""
+        return bitwise.bitwise_and_(self, other)
+
+    def bitwise_or(self, other: Any) -> Tensor:
+        """``self | other``, bit by bit (integer and bool tensors)."""
+        return bitwise.bitwise_or(self, other)
+
+    def bitwise_or_(self, other: Any) -> Tensor:
+        """``self |= other`` in place."""
+        return bitwise.bitwise_or_(self, other)
+
+    def bitwise_xor(self, other: Any) -> Tensor:
+        """``self ^ other``, bit by bit (integer and bool tensors)."""
+        return bitwise.bitwise_xor(self, other)
+
+    def bitwise_xor_(self, other: Any) -> Tensor:
+        """``self ^= other`` in place."""
+        return bitwise.bitwise_xor_(self, other)
+
+    def bitwise_left_shift(self, other: Any) -> Tensor:
+        """``self << other`` (integer tensors)."""
+        return bitwise.bitwise_left_shift(self, other)
+
+    def bitwise_left_shift_(self, other: Any) -> Tensor:
+        """``self <<= other`` in place."""
+        return bitwise.bitwise_left_shift_(self, other)
+
+    def bitwise_right_shift(self, other: Any) -> Tensor:
+        """``self >> other`` (integer tensors)."""
+        return bitwise.bitwise_right_shift(self, other)
+
+    def bitwise_right_shift_(self, other: Any) -> Tensor:
+        """``self >>= other`` in place."""
+        return bitwise.bitwise_right_shift_(self, other)
+
+    def bitwise_not(self) -> Tensor:
+        """``~self``: every bit flipped (integer and bool tensors)."""
+        return bitwise.bitwise_not(self)
+
+    def bitwise_not_(self) -> Tensor:
+        """``bitwise_not(self)``, in place."""
+        return bitwise.bitwise_not_(self)
+
+    # --- comparisons (not differentiable: bool results) ----------------------------------------
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         if not isinstance(other, _OPERANDS):
@@ -1515,6 +1627,96 @@ class Tensor(TensorBase):
     def logit_(self, eps: float | None = None) -> Tensor:
         """``logit(self, eps)``, in place."""
         return binary_extra.logit_(self, eps)
+
+    # --- more elementwise math (ops/elementwise_extra.py) ---------------------------------------
+
+    def fmod(self, other: Any) -> Tensor:
+        """C's remainder of ``self / other`` (the sign of ``self``)."""
+        return elementwise_extra.fmod(self, other)
+
+    def fmod_(self, other: Any) -> Tensor:
+        """``fmod(self, other)``, in place."""
+        return elementwise_extra.fmod_(self, other)
+
+    def copysign(self, other: Any) -> Tensor:
+        """``|self|`` with the sign of ``other``."""
+        return elementwise_extra.copysign(self, other)
+
+    def copysign_(self, other: Any) -> Tensor:
+        """``copysign(self, other)``, in place."""
+        return elementwise_extra.copysign_(self, other)
+
+    def fmax(self, other: Tensor) -> Tensor:
+        """The larger of ``self`` and ``other``, elementwise; where one is nan, the other."""
+        return elementwise_extra.fmax(self, other)
+
+    def fmin(self, other: Tensor) -> Tensor:
+        """The smaller of ``self`` and ``other``, elementwise; where one is nan, the other."""
+        return elementwise_extra.fmin(self, other)
+
+    def heaviside(self, values: Tensor) -> Tensor:
+        """0 where ``self`` is negative, 1 where positive, ``values`` where 0."""
+        return elementwise_extra.heaviside(self, values)
+
+    def heaviside_(self, values: Tensor) -> Tensor:
+        """``heaviside(self, values)``, in place."""
+        return elementwise_extra.heaviside_(self, values)
+
+    def nextafter(self, other: Tensor) -> Tensor:
+        """The next floating-point value after ``self`` towards ``other``."""
+        return elementwise_extra.nextafter(self, other)
+
+    def nextafter_(self, other: Tensor) -> Tensor:
+        """``nextafter(self, other)``, in place."""
+        return elementwise_extra.nextafter_(self, other)
+
+    def float_power(self, exponent: Any) -> Tensor:
+        """``self ** exponent`` in float64."""
+        return elementwise_extra.float_power(self, exponent)
+
+    def float_power_(self, exponent: Any) -> Tensor:
+        """``float_power(self, exponent)``, in place (``self`` must be float64)."""
+        return elementwise_extra.float_power_(self, exponent)
+
+    def gcd(self, other: Tensor) -> Tensor:
+        """The greatest common divisor of ``self`` and ``other`` (integers)."""
+        return elementwise_extra.gcd(self, other)
+
+    def gcd_(self, other: Tensor) -> Tensor:
+        """``gcd(self, other)``, in place."""
+        return elementwise_extra.gcd_(self, other)
+
+    def lcm(self, other: Tensor) -> Tensor:
+        """The least common multiple of ``self`` and ``other`` (integers)."""
+        return elementwise_extra.lcm(self, other)
+
+    def lcm_(self, other: Tensor) -> Tensor:
+        """``lcm(self, other)``, in place."""
+        return elementwise_extra.lcm_(self, other)
+
+    def sgn(self) -> Tensor:
+        """The sign of each element: ``sign`` for real tensors."""
+        return elementwise_extra.sgn(self)
+
+    def sgn_(self) -> Tensor:
+        """``sgn(self)``, in place."""
+        return elementwise_extra.sgn_(self)
+
+    def signbit(self) -> Tensor:
+        """True where the sign bit is set (negative values, -0.0)."""
+        return elementwise_extra.signbit(self)
+
+    def isneginf(self) -> Tensor:
+        """True where -inf."""
+        return elementwise_extra.isneginf(self)
+
+    def isposinf(self) -> Tensor:
+        """True where +inf."""
+        return elementwise_extra.isposinf(self)
+
+    def isreal(self) -> Tensor:
+        """True where the imaginary part is 0 (everywhere, for real dtypes)."""
+        return elementwise_extra.isreal(self)
 
     def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
         """The ``k``-th smallest value along ``dim`` and its index: ``(values, indices)``."""

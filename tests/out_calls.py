@@ -212,9 +212,21 @@ CALLS["linalg.norm"] = linalg("norm", _v)
 CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
 
-NOT_TENSOR_OPS = words("""broadcast_shapes get_default_device get_default_dtype get_printoptions
-is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled
-load manual_seed save
+# more elementwise math (ops/elementwise_extra.py)
+CALLS.update({name: unary(name) for name in words("sgn signbit isneginf isposinf isreal")})
+CALLS.update({name: binary(name) for name in words(
+    "fmod copysign fmax fmin heaviside nextafter float_power")})
+CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 4), {}))
+              for name in ("gcd", "lcm")})
+# bitwise ops (ops/bitwise.py)
+CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 1), {}))
+              for name in words("""bitwise_and bitwise_or bitwise_xor bitwise_left_shift
+              bitwise_right_shift""")})
+CALLS["bitwise_not"] = unary("bitwise_not", _i)
+
+NOT_TENSOR_OPS = words("""broadcast_shapes can_cast get_default_device get_default_dtype
+get_printoptions is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled
+is_inference_mode_enabled load manual_seed promote_types result_type save
 set_default_device set_printoptions seed initial_seed get_rng_state set_rng_state
 get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads""")
 

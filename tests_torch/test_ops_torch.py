@@ -26,7 +26,9 @@ import pytest
 from opinfo import OpInfo, Sample, all_ops
 from opinfo.activations import OPS as ACTIVATION_OPS
 from opinfo.activations import nn_functional
+from opinfo.bitwise import OPS as BITWISE_OPS
 from opinfo.elementwise import OPS as ELEMENTWISE_OPS
+from opinfo.elementwise_extra import OPS as ELEMENTWISE_EXTRA_OPS
 from test_ops import build_args, call, is_edge, iter_cases, row_rng
 
 import minigrad
@@ -169,7 +171,7 @@ def _has_float_array(sample: Sample) -> bool:
 
 # Bool inputs are checked for the elementwise and activation families so far (others: add them
 # here).
-BOOL_CHECKED_ROWS = [*ELEMENTWISE_OPS, *ACTIVATION_OPS]
+BOOL_CHECKED_ROWS = [*ELEMENTWISE_OPS, *ELEMENTWISE_EXTRA_OPS, *BITWISE_OPS, *ACTIVATION_OPS]
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,8 @@ RANDOM = {"rand", "randn", "randint", "randperm", "empty", "normal", "bernoulli"
 SIGNED = {"svd", "linalg.svd", "linalg.eigh", "linalg.qr", "qr"}
 # PyTorch lets these through with inputs that require grad (recording a NotImplemented node or
 # a CopyBackwards); minigrad refuses out= with every differentiable function (docs/api.md).
-GRAD_INPUTS_LET_THROUGH = {"softmax", "log_softmax", "diag", "floor_divide", "tensordot",
-                           "linalg.norm", "linalg.matrix_norm"}
+GRAD_INPUTS_LET_THROUGH = {"softmax", "log_softmax", "diag", "floor_divide", "heaviside",
+                           "tensordot", "linalg.norm", "linalg.matrix_norm"}
 # With an ``out`` that requires grad, PyTorch fails in these with an unrelated message (a
 # resize or leaf error); minigrad gives the out= message.
 GRAD_OUT_OTHER_MESSAGE = {"empty", "randn", "linalg.norm", "linalg.matrix_norm", "tensordot"}

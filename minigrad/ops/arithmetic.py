@@ -708,24 +708,27 @@ class Remainder(Op):
     """z = x - floor(x / y) * y (Python's %);  dx = grad,  dy = -grad * floor(x / y).
 
     The result has the sign of y. Saves x and y only if y needs a gradient (PyTorch).
+    ``Fmod`` (ops/elementwise_extra.py) is the same with the quotient truncated.
     """
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = "RemainderBackward1"
     num_inputs = 2
+    kernel: ClassVar[np.ufunc] = np.remainder
+    rounding: ClassVar[np.ufunc] = np.floor  # how the kernel rounds the quotient x / y
 
-    @staticmethod
-    def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+    @classmethod
+    def forward(cls, ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         _check_integer_divisor(x, y, dtype)
         needs_y = ctx.needs_input_grad[1]
         ctx.save_for_backward(x if needs_y else None, y if needs_y else None)
-        return np.remainder(x, y, dtype=dtype)
+        return cls.kernel(x, y, dtype=dtype)
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, y = ctx.saved_tensors
-        dy = -grad * np.floor(x / y) if ctx.needs_input_grad[1] else None
+        dy = -grad * cls.rounding(x / y) if ctx.needs_input_grad[1] else None
         return grad, dy, None
 
 
@@ -735,11 +738,12 @@ class RemainderScalar(Op):
     result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
     node_name = "RemainderBackward0"
+    kernel: ClassVar[np.ufunc] = np.remainder
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
+    @classmethod
+    def forward(cls, ctx: Any, x: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
         _check_integer_divisor(x, other, dtype)
-        return np.remainder(x, other, dtype=dtype)
+        return cls.kernel(x, other, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:

@@ -204,9 +204,9 @@ def where(condition: Any, input: Any, other: Any) -> Any:
 
 
 def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
-    """``ufunc(input, other)`` as a bool (or integer, for bitwise ops) tensor, not recorded.
+    """``ufunc(input, other)`` as a bool tensor, not recorded.
 
-    Comparisons happen in PyTorch's common dtype. The one helper behind ``==``, ``&``, ``eq``,
+    Comparisons happen in PyTorch's common dtype. The one helper behind ``==``, ``eq``,
     ``logical_and``... and numpy's comparisons on tensors (``_numpy_protocol``).
     """
     check_operand(other, "other")
@@ -337,7 +337,7 @@ def logical_xor(input: Any, other: Any) -> Any:
 
 
 def bool_unary(ufunc: np.ufunc, input: Any) -> Any:
-    """``ufunc(input)`` as a tensor, not recorded (``isnan``, ``logical_not``, ``~``...)."""
+    """``ufunc(input)`` as a tensor, not recorded (``isnan``, ``logical_not``...)."""
     array = operand(input)
     # (not recorded: laid out here as the recorded elementwise ops are)
     return TensorBase.output_class._make(elementwise_result(np.asarray(ufunc(array)), (array,)))
