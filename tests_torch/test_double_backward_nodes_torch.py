@@ -30,10 +30,9 @@ torch = pytest.importorskip("torch")
 DIFFERENT = {
     "linalg_det", "linalg_qr_q", "linalg_qr_r", "linalg_qr_complete", "qr_legacy", "addcdiv",
     "addcdiv_value", "addcdiv_t2_only", "exp2", "asin", "acos", "asin_", "acos_", "exp2_",
-    "addcdiv_", "matmul", "mv", "addmm", "addmm_mats_only", "baddbmm", "F.linear",
-    "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only", "F.conv2d_weight_only",
-    "F.conv1d", "F.max_pool2d", "F.max_pool2d_with_indices", "F.avg_pool2d", "F.bilinear",
-    "F.bilinear_no_bias",
+    "addcdiv_", "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only",
+    "F.conv2d_weight_only", "F.conv1d", "F.max_pool2d", "F.max_pool2d_with_indices",
+    "F.avg_pool2d", "F.bilinear", "F.bilinear_no_bias",
     # glu's, prelu's and rrelu's
     "F.glu", "F.prelu", "F.prelu_input_only", "rrelu", "rrelu_lower_0.2_upper_0.6",
     "rrelu_kwargs", "rrelu_", "F.rrelu_", "F.group_norm",
