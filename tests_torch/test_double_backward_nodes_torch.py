@@ -28,18 +28,13 @@ torch = pytest.importorskip("torch")
 # (softmax's, hardtanh's, leaky_relu's and mm's are done), products' MulBackward1/TBackward0 steps,
 # det/qr's solve nodes.
 DIFFERENT = {
-    "linalg_det", "linalg_qr_q", "linalg_qr_r", "linalg_qr_complete", "qr_legacy", "addcdiv",
-    "addcdiv_value", "addcdiv_t2_only", "exp2", "asin", "acos", "asin_", "acos_", "exp2_",
-    "addcdiv_", "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only",
-    "F.conv2d_weight_only", "F.conv1d", "F.max_pool2d", "F.max_pool2d_with_indices",
-    "F.avg_pool2d", "F.bilinear", "F.bilinear_no_bias",
+    "linalg_det", "linalg_qr_q", "linalg_qr_r", "linalg_qr_complete", "qr_legacy",
+    "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only", "F.conv2d_weight_only",
+    "F.conv1d", "F.max_pool2d", "F.max_pool2d_with_indices", "F.avg_pool2d", "F.bilinear",
+    "F.bilinear_no_bias",
     # glu's, prelu's and rrelu's
     "F.glu", "F.prelu", "F.prelu_input_only", "rrelu", "rrelu_lower_0.2_upper_0.6",
     "rrelu_kwargs", "rrelu_", "F.rrelu_", "F.group_norm",
-    # asin's and acos's NumPy names
-    "arcsin", "arccos", "arccos_method", "arcsin_", "arccos_",
-    # xlogy's first gradient: PyTorch masks its formula (MaskedFillBackward0)
-    "xlogy", "xlogy_method", "xlogy_",
 }
 
 
