@@ -33,8 +33,7 @@ DIFFERENT = {
     "F.conv1d", "F.max_pool2d", "F.max_pool2d_with_indices", "F.avg_pool2d", "F.bilinear",
     "F.bilinear_no_bias",
     # glu's, prelu's and rrelu's
-    "F.glu", "F.prelu", "F.prelu_input_only", "rrelu", "rrelu_lower_0.2_upper_0.6",
-    "rrelu_kwargs", "rrelu_", "F.rrelu_", "F.group_norm",
+    "F.glu", "F.prelu", "F.prelu_input_only", "F.group_norm",
 }
 
 

@@ -441,15 +441,40 @@ def _rrelu(x: np.ndarray, lower: float, upper: float, training: bool) -> tuple[A
     return x * noise, noise
 
 
-def _rrelu_gradient(grad: Any, x: Any, noise: Any, options: tuple[float, float, bool]) -> Any:
-    """PyTorch's ``rrelu_with_noise_backward``: grad * noise when trained with a real range.
+class RreluGradient(Op):
+    """rrelu's gradient as an op of its own (PyTorch's ``rrelu_with_noise_backward``).
 
-    Otherwise leaky_relu's gradient with slope (lower + upper) / 2.
+    f(g, x) = g * noise when trained with a real range, else leaky_relu's gradient with slope
+    (lower + upper) / 2 (x is the input, or the result for rrelu_: its sign is the same).
+    d(g) = f(grad, x);  d(x) = 0 (``zeros_like``). Under create_graph it records
+    RreluWithNoiseBackwardBackward0. Saves x (``self``) and the noise.
     """
-    lower, upper, training = options
-    if training and upper - lower > 1e-6:
-        return grad * noise
-    return run(LeakyReluBackward, grad, x, (lower + upper) / 2)
+
+    node_name = "RreluWithNoiseBackwardBackward0"
+    num_inputs = 2
+    tensor_options = True  # the noise
+    fields = ("options",)
+    saves = ("self", "noise")
+    saved_options = {"lower": part("options", 0), "upper": part("options", 1),
+                     "training": part("options", 2)}
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, noise: np.ndarray,
+                options: tuple[float, float, bool]) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(x, noise)
+            ctx.options = options
+        lower, upper, training = options
+        if training and upper - lower > 1e-6:
+            return g * noise
+        return LeakyReluBackward.forward(NO_GRAD_CTX, g, x, (lower + upper) / 2)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        x, noise = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = run(RreluGradient, grad, x, noise, ctx.options) if needs[0] else None
+        return d_g, zeros_like_grad(grad) if needs[1] else None, None, None
 
 
 class RreluWithNoise(Op):
@@ -476,7 +501,7 @@ class RreluWithNoise(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         x, noise = ctx.saved_tensors
-        return _rrelu_gradient(grad, x, noise, ctx.options), None, None, None
+        return run(RreluGradient, grad, x, noise, ctx.options), None, None, None
 
 
 class RreluWithNoiseInplace(RreluWithNoise):
@@ -498,7 +523,7 @@ class RreluWithNoiseInplace(RreluWithNoise):
         lower, upper, training = ctx.options
         if not (training and upper - lower > 1e-6) and lower + upper < 0:
             raise RuntimeError(_LEAKY_INPLACE_NEGATIVE)  # (leaky_relu_backward of a result)
-        return _rrelu_gradient(grad, y, noise, ctx.options), None, None, None
+        return run(RreluGradient, grad, y, noise, ctx.options), None, None, None
 
 
 def rrelu(
