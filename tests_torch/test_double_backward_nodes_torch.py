@@ -32,7 +32,7 @@ DIFFERENT = {
     "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only", "F.conv2d_weight_only",
     "F.conv1d", "F.bilinear", "F.bilinear_no_bias",
     # glu's, prelu's and rrelu's
-    "F.glu", "F.prelu", "F.prelu_input_only", "F.group_norm",
+    "F.prelu", "F.prelu_input_only", "F.group_norm",
 }
 
 

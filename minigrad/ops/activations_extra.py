@@ -319,11 +319,54 @@ class Glu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        a, b = _halves(x, ctx.dim)
-        s = unary.sigmoid_of(b)
-        da = grad * s
+        return run(GluGradient, grad, x, ctx.dim), None
+
+
+class GluGradient(Op):
+    """glu's gradient as an op of its own (PyTorch's ``glu_backward``).
+
+    f(g, x) = cat(g s, g a s (1 - s)), s = sigmoid(b), a and b the halves of x.
+    d(g) = H_a s + H_b a s (1 - s) for the incoming H = cat(H_a, H_b);
+    d(x) = cat(H_b g s', H_b a g s'' + H_a g s'), s' = s (1 - s), s'' = s' (1 - s) - s s':
+    PyTorch's ``glu_double_backward``. Under create_graph it records GluBackwardBackward0.
+    Saves g (only if x needs a gradient) and x.
+    """
+
+    node_name = "GluBackwardBackward0"
+    num_inputs = 2
+    fields = ("dim",)
+    saves = ("grad_output", "self")
+    saved_options = {"dim": as_given("dim")}
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, dim: int) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, x)
+            ctx.dim = dim
+        a, b = _halves(x, dim)
+        s = unary.sigmoid_array(b)
+        da = g * s
         db = da * a * (1 - s)
-        return np.concatenate((da, db), axis=wrap_dim(ctx.dim, np.ndim(x))), None
+        return np.concatenate((da, db), axis=wrap_dim(dim, x.ndim))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        g, x = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        a, b = _halves(x, ctx.dim)
+        grad_a, grad_b = _halves(grad, ctx.dim)
+        s = unary.sigmoid_of(b)
+        one_minus_s = 1 - s
+        s_prime = s * one_minus_s
+        d_g = d_x = None
+        if needs[0]:
+            d_g = grad_a * s + grad_b * a * s_prime
+        if needs[1]:
+            s_second = s_prime * one_minus_s - s * s_prime
+            d_a = grad_b * g * s_prime
+            d_b = grad_b * a * g * s_second + grad_a * g * s_prime
+            d_x = np.concatenate((d_a, d_b), axis=wrap_dim(ctx.dim, np.ndim(x)))
+        return d_g, d_x, None
 
 
 def _halves(x: Any, dim: int) -> tuple[Any, Any]:
