@@ -24,15 +24,15 @@ import minigrad
 torch = pytest.importorskip("torch")
 
 # Rows whose first gradient's node is not PyTorch's (the first backward is a formula of
-# operators in minigrad, one op in PyTorch): activations' and losses' *BackwardBackward0
-# (softmax's, hardtanh's, leaky_relu's and mm's are done), products' MulBackward1/TBackward0 steps,
-# det/qr's solve nodes.
+# operators in minigrad, one op in PyTorch): the normalizations' and convolution's
+# *BackwardBackward0 (multi-output ops in PyTorch), bilinear's TrilinearBackward0, det/qr's
+# solve nodes.
 DIFFERENT = {
     "linalg_det", "linalg_qr_q", "linalg_qr_r", "linalg_qr_complete", "qr_legacy",
     "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only", "F.conv2d_weight_only",
-    "F.conv1d", "F.bilinear", "F.bilinear_no_bias",
-    # glu's, prelu's and rrelu's
-    "F.prelu", "F.prelu_input_only", "F.group_norm",
+    "F.conv1d", "F.group_norm", "F.bilinear", "F.bilinear_no_bias",
+    # prelu's (PreluKernelBackwardBackward0, two outputs)
+    "F.prelu", "F.prelu_input_only",
 }
 
 
@@ -127,3 +127,22 @@ def test_the_mean_part_of_var_mean_records_pytorchs_nodes(name):
         return _graph(g.grad_fn)
 
     assert graph(minigrad) == graph(torch)
+
+
+@pytest.mark.parametrize("name", ["nll_loss", "cross_entropy", "avg_pool2d", "max_pool2d"])
+def test_first_backwards_linear_in_the_gradient_have_a_zero_second_derivative(name):
+    # PyTorch's nll_loss_backward, avg_pool2d_backward ... take the input as an input of their
+    # node and give it zeros_like: the first gradient requires grad, the second is zeros
+    def second(lib: Any) -> Any:
+        rng = np.random.default_rng(5)
+        x = lib.tensor(rng.standard_normal((2, 3, 4, 4)), requires_grad=True)
+        target = lib.tensor(rng.integers(0, 3, (2, 4, 4)))
+        f = getattr(lib.nn.functional, name)
+        loss = f(x, target) if name in ("nll_loss", "cross_entropy") else f(x, 2).sum()
+        (g,) = lib.autograd.grad(loss, x, create_graph=True)
+        (h,) = lib.autograd.grad((g * g).sum(), x)
+        return g.requires_grad, g.grad_fn.name(), h.detach().numpy()
+
+    mine, theirs = second(minigrad), second(torch)
+    assert mine[:2] == theirs[:2]
+    np.testing.assert_allclose(mine[2], theirs[2], rtol=1e-12, atol=1e-12)

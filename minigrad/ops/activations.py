@@ -10,8 +10,11 @@ there is a separate ``...Inplace`` op that saves the result: the tensor itself a
 The others (``hardtanh_``, ``silu_``, ``mish_``, ...) reuse the out-of-place op, which keeps
 a private copy of the overwritten input (autograd/inplace.py).
 
-Backward formulas use operators and numpy functions only, so they also run on tensors
-(``create_graph=True``).
+Where PyTorch's first backward is an op of its own (``elu_backward``, ``gelu_backward``,
+``softplus_backward`` ...), so is minigrad's (``ActivationGradient``, ``HardtanhBackward``,
+``LeakyReluBackward``): under ``create_graph`` it records PyTorch's ``*BackwardBackward0`` node,
+and its backward holds PyTorch's double-backward formula. Those formulas use operators and
+numpy functions only, so they run on arrays and on tensors.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ forward, its backward and what it saves, as PyTorch 2.13 records it; the functio
 Python (``softsign`` is ``input / (input.abs() + 1)``: DivBackward0), it is the same
 composition here, so users see the same nodes.
 
-The first backwards of threshold, hardshrink, softshrink and rrelu are ops of their own
+The first backwards of threshold, hardshrink, softshrink, glu and rrelu are ops of their own
 (``run``), as in PyTorch: under ``create_graph`` they record ``ThresholdBackwardBackward0``,
-``HardshrinkBackwardBackward0`` ...
+``HardshrinkBackwardBackward0``, ``GluBackwardBackward0`` ...
 """
 
 from __future__ import annotations
