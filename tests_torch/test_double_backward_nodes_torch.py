@@ -31,8 +31,6 @@ DIFFERENT = {
     "linalg_det", "linalg_qr_q", "linalg_qr_r", "linalg_qr_complete", "qr_legacy",
     "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only", "F.conv2d_weight_only",
     "F.conv1d", "F.group_norm", "F.bilinear", "F.bilinear_no_bias",
-    # prelu's (PreluKernelBackwardBackward0, two outputs)
-    "F.prelu", "F.prelu_input_only",
 }
 
 

@@ -422,10 +422,40 @@ class PreluKernel(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         x, weight = ctx.saved_tensors
         needs = ctx.needs_input_grad
+        dx, dweight = run(PreluKernelGradient, grad, x, weight)  # (both, as PyTorch's kernel)
+        return dx if needs[0] else None, dweight if needs[1] else None
+
+
+class PreluKernelGradient(Op):
+    """prelu's two gradients as one op (PyTorch's ``_prelu_kernel_backward``).
+
+    f(g, x, w) = (g where x > 0 else w g,  0 where x > 0 else x g): the input's gradient and
+    the weight's, in x's shape (PreluKernel's node sums it down). For the incoming (A, B):
+    d(g) = A where x >= 0 else A w + B x;  d(x) = 0 where x >= 0 else g B;  d(w) = 0 where
+    x >= 0 else g A (PyTorch's formulas, with its ``>=``). Under create_graph it records
+    PreluKernelBackwardBackward0. Saves g, x and w.
+    """
+
+    node_name = "PreluKernelBackwardBackward0"
+    num_inputs = 3
+    saves = ("grad_output", "self", "weight")
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, w: np.ndarray) -> tuple[Any, Any]:
+        ctx.save_for_backward(g, x, w)
         positive = x > 0
-        dx = np.where(positive, grad, weight * grad) if needs[0] else None
-        dweight = np.where(positive, 0, x * grad) if needs[1] else None
-        return dx, dweight
+        return np.where(positive, g, w * g), np.where(positive, 0, x * g).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad_x: Any, grad_w: Any) -> tuple[Any, Any, Any]:
+        g, x, w = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        nonnegative = x >= 0
+        return (
+            np.where(nonnegative, grad_x, grad_x * w + grad_w * x) if needs[0] else None,
+            np.where(nonnegative, 0, g * grad_w) if needs[1] else None,
+            np.where(nonnegative, 0, g * grad_x) if needs[2] else None,
+        )
 
 
 def prelu(input: Any, weight: Any) -> Any:
