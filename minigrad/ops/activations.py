@@ -315,9 +315,10 @@ class Elu(Op):
         negative = np.expm1(x * input_scale) * (alpha * scale)
         return np.where(x > 0, x * scale, negative)
 
+    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        (x,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, x: Any) -> tuple[Any, None, None, None]:
         return run(EluGradient, grad, x, ctx.coefficients), None, None, None
 
 
@@ -376,9 +377,10 @@ class EluInplace(Op):
         ctx.coefficients = alpha, scale, input_scale, True  # (elu_backward's is_result)
         return y
 
+    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        (y,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None, None, None]:
         if ctx.coefficients[0] < 0:
             raise RuntimeError(_ELU_INPLACE_NEGATIVE)
         return run(EluGradient, grad, y, ctx.coefficients), None, None, None
@@ -421,9 +423,10 @@ class Gelu(Op):
         ctx.approximate = approximate
         return _in_float32(_gelu, x, approximate)
 
+    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        (x,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, x: Any) -> tuple[Any, None]:
         return run(GeluGradient, grad, x, (ctx.approximate,)), None
 
 
@@ -584,9 +587,10 @@ class Softplus(Op):
         ctx.beta, ctx.threshold = beta, threshold
         return _in_float32(_softplus, x, beta, threshold)
 
+    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        (x,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, x: Any) -> tuple[Any, None, None]:
         return run(SoftplusGradient, grad, x, (ctx.beta, ctx.threshold)), None, None
 
 
@@ -646,9 +650,10 @@ class LogSigmoid(Op):
         ctx.save_for_backward(x)
         return _in_float32(_logsigmoid, x)
 
+    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, x: Any) -> Any:
         return run(LogSigmoidGradient, grad, x, ())
 
 
@@ -743,9 +748,10 @@ class Hardswish(Op):
         ctx.save_for_backward(x)
         return _in_float32(_hardswish, x)
 
+    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
+
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, x: Any) -> Any:
         return run(HardswishGradient, grad, x, ())
 
 
