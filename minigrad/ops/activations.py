@@ -315,10 +315,9 @@ class Elu(Op):
         negative = np.expm1(x * input_scale) * (alpha * scale)
         return np.where(x > 0, x * scale, negative)
 
-    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
-
     @staticmethod
-    def backward(ctx: Any, grad: Any, x: Any) -> tuple[Any, None, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (x,) = ctx.saved_tensors
         return run(EluGradient, grad, x, ctx.coefficients), None, None, None
 
 
@@ -377,10 +376,9 @@ class EluInplace(Op):
         ctx.coefficients = alpha, scale, input_scale, True  # (elu_backward's is_result)
         return y
 
-    saved_as_arguments = True  # backward(ctx, grad, y): the runner hands y over (Op)
-
     @staticmethod
-    def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (y,) = ctx.saved_tensors
         if ctx.coefficients[0] < 0:
             raise RuntimeError(_ELU_INPLACE_NEGATIVE)
         return run(EluGradient, grad, y, ctx.coefficients), None, None, None
@@ -423,10 +421,9 @@ class Gelu(Op):
         ctx.approximate = approximate
         return _in_float32(_gelu, x, approximate)
 
-    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
-
     @staticmethod
-    def backward(ctx: Any, grad: Any, x: Any) -> tuple[Any, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
         return run(GeluGradient, grad, x, (ctx.approximate,)), None
 
 
@@ -587,10 +584,9 @@ class Softplus(Op):
         ctx.beta, ctx.threshold = beta, threshold
         return _in_float32(_softplus, x, beta, threshold)
 
-    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
-
     @staticmethod
-    def backward(ctx: Any, grad: Any, x: Any) -> tuple[Any, None, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+        (x,) = ctx.saved_tensors
         return run(SoftplusGradient, grad, x, (ctx.beta, ctx.threshold)), None, None
 
 
@@ -650,10 +646,9 @@ class LogSigmoid(Op):
         ctx.save_for_backward(x)
         return _in_float32(_logsigmoid, x)
 
-    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
-
     @staticmethod
-    def backward(ctx: Any, grad: Any, x: Any) -> Any:
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
         return run(LogSigmoidGradient, grad, x, ())
 
 
@@ -748,10 +743,9 @@ class Hardswish(Op):
         ctx.save_for_backward(x)
         return _in_float32(_hardswish, x)
 
-    saved_as_arguments = True  # backward(ctx, grad, x): the runner hands x over (Op)
-
     @staticmethod
-    def backward(ctx: Any, grad: Any, x: Any) -> Any:
+    def backward(ctx: Any, grad: Any) -> Any:
+        (x,) = ctx.saved_tensors
         return run(HardswishGradient, grad, x, ())
 
 

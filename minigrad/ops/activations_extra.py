@@ -61,8 +61,8 @@ class Celu(Elu):
         return Elu.forward(ctx, x, alpha, 1.0, 1.0 / alpha)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any, x: Any) -> tuple[Any, None]:
-        return Elu.backward(ctx, grad, x)[0], None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return Elu.backward(ctx, grad)[0], None
 
 
 class CeluInplace(EluInplace):
@@ -76,8 +76,8 @@ class CeluInplace(EluInplace):
         return EluInplace.forward(ctx, x, alpha, 1.0, 1.0 / alpha)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any, y: Any) -> tuple[Any, None]:
-        return EluInplace.backward(ctx, grad, y)[0], None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        return EluInplace.backward(ctx, grad)[0], None
 
 
 _CELU_ZERO_ALPHA = "ZeroDivisionError: alpha cannot be 0 for CELU"
