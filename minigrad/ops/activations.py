@@ -10,8 +10,11 @@ there is a separate ``...Inplace`` op that saves the result: the tensor itself a
 The others (``hardtanh_``, ``silu_``, ``mish_``, ...) reuse the out-of-place op, which keeps
 a private copy of the overwritten input (autograd/inplace.py).
 
-Backward formulas use operators and numpy functions only, so they also run on tensors
-(``create_graph=True``).
+Where PyTorch's first backward is an op of its own (``elu_backward``, ``gelu_backward``,
+``softplus_backward`` ...), so is minigrad's (``ActivationGradient``, ``HardtanhBackward``,
+``LeakyReluBackward``): under ``create_graph`` it records PyTorch's ``*BackwardBackward0`` node,
+and its backward holds PyTorch's double-backward formula. Those formulas use operators and
+numpy functions only, so they run on arrays and on tensors.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
-from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import _helpers, unary
 from minigrad.ops._helpers import Constants, is_tensor, operand, run
 
@@ -61,11 +63,6 @@ def _in_float32(kernel: Callable[..., Any], *operands: Any) -> Any:
     return kernel(*wide).astype(_FLOAT16)
 
 
-def _erf(v: Any) -> Any:
-    """Erf of an array, or of a tensor (differentiably, for create_graph)."""
-    return unary.erf(v) if isinstance(v, TensorBase) else unary.erf_array(v)
-
-
 def _tanh_softplus(v: Any) -> Any:
     """tanh(log(1 + exp(v))), in PyTorch's steps (exp overflowing to inf gives tanh(inf) = 1).
 
@@ -75,6 +72,49 @@ def _tanh_softplus(v: Any) -> Any:
     if is_tensor(v):
         return np.tanh(softplus(v))
     return np.tanh(np.log1p(np.exp(v)))
+
+
+# --- first backwards as ops of their own ----------------------------------------------------
+
+
+class ActivationGradient(Op):
+    """An activation's first backward as an op of its own (PyTorch's ``elu_backward`` ...).
+
+    f(g, x) = ``derivative(g, x, options)``, the first-derivative formula on arrays.
+    d(g) = f(grad, x) (the op is linear in g: the same op again, as PyTorch's
+    ``*BackwardBackward0``);  d(x) = ``second(grad * g, x, options)``, PyTorch's double-backward
+    formula, which runs on arrays or tensors. Saves x always (both formulas read it) and g only
+    when x needs a gradient (only d(x) reads it), as PyTorch's generated nodes do.
+    The plain backward calls ``run(cls, grad, x, options)``: the bare forward on arrays.
+    """
+
+    num_inputs = 2
+    fields = ("options",)
+    saves = ("grad_output", "self")
+
+    @staticmethod
+    def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
+        """The first backward: the gradient of the activation at ``x`` for the gradient ``g``."""
+        raise NotImplementedError
+
+    @staticmethod
+    def second(gg: Any, x: Any, options: tuple[Any, ...]) -> Any:
+        """d(x) of the first backward, given ``gg = grad * g`` (arrays or tensors)."""
+        raise NotImplementedError
+
+    @classmethod
+    def forward(cls, ctx: Any, g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> Any:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, x)
+            ctx.options = options
+        return cls.derivative(g, x, options)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        g, x = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = run(cls, grad, x, ctx.options) if needs[0] else None
+        return d_g, cls.second(grad * g, x, ctx.options) if needs[1] else None, None
 
 
 # --- hardtanh, relu6 ------------------------------------------------------------------------
@@ -271,17 +311,46 @@ class Elu(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, alpha: float, scale: float, input_scale: float) -> Any:
         ctx.save_for_backward(x)
-        ctx.coefficients = alpha, scale, input_scale
+        ctx.coefficients = alpha, scale, input_scale, False  # (elu_backward's is_result)
         negative = np.expm1(x * input_scale) * (alpha * scale)
         return np.where(x > 0, x * scale, negative)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         (x,) = ctx.saved_tensors
-        alpha, scale, input_scale = ctx.coefficients
-        negative = grad * (np.exp(x * input_scale) * (input_scale * alpha * scale))
+        return run(EluGradient, grad, x, ctx.coefficients), None, None, None
+
+
+class EluGradient(ActivationGradient):
+    """elu's (selu's, celu's) gradient as an op of its own (PyTorch's ``elu_backward``).
+
+    options = (alpha, scale, input_scale, is_result); x is elu's input, or its result y
+    (is_result, elu_). f(g, x) = g * scale where x > 0, else
+    g * input_scale * alpha * scale * exp(x * input_scale) (from y: g * input_scale *
+    (y + alpha * scale)). d(x) = f(gg * input_scale, x) where x < 0, else 0 (from y:
+    gg * input_scale where y < 0), gg = grad * g: PyTorch's ``elu_double_backward``.
+    """
+
+    node_name = "EluBackwardBackward0"
+    saves = ("grad_output", "self_or_result")
+    saved_options = {"alpha": part("options", 0), "scale": part("options", 1),
+                     "input_scale": part("options", 2), "is_result": part("options", 3)}
+
+    @staticmethod
+    def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
+        alpha, scale, input_scale, is_result = options
+        if is_result:
+            return np.where(x > 0, g * scale, g * ((x + alpha * scale) * input_scale))
+        negative = g * (np.exp(x * input_scale) * (input_scale * alpha * scale))
         # (x <= 0, PyTorch's test: a nan input takes the linear side, as in its kernel)
-        return np.where(x <= 0, negative, grad * scale), None, None, None
+        return np.where(x <= 0, negative, g * scale)
+
+    @staticmethod
+    def second(gg: Any, x: Any, options: tuple[Any, ...]) -> Any:
+        input_scale, is_result = options[2:]
+        if is_result:
+            return gg * input_scale * (x < 0)
+        return run(EluGradient, gg * input_scale, x, options) * (x < 0)
 
 
 _ELU_INPLACE_NEGATIVE = (
@@ -304,17 +373,15 @@ class EluInplace(Op):
     def forward(ctx: Any, x: np.ndarray, alpha: float, scale: float, input_scale: float) -> Any:
         y = np.where(x > 0, x * scale, np.expm1(x * input_scale) * (alpha * scale))
         ctx.save_for_backward(y)
-        ctx.coefficients = alpha, scale, input_scale
+        ctx.coefficients = alpha, scale, input_scale, True  # (elu_backward's is_result)
         return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         (y,) = ctx.saved_tensors
-        alpha, scale, input_scale = ctx.coefficients
-        if alpha < 0:
+        if ctx.coefficients[0] < 0:
             raise RuntimeError(_ELU_INPLACE_NEGATIVE)
-        negative = grad * ((y + alpha * scale) * input_scale)
-        return np.where(y > 0, grad * scale, negative), None, None, None
+        return run(EluGradient, grad, y, ctx.coefficients), None, None, None
 
 
 def elu(input: Any, alpha: float = 1.0, inplace: bool = False) -> Any:
@@ -357,7 +424,40 @@ class Gelu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return _in_float32(_gelu_backward, grad, x, ctx.approximate), None
+        return run(GeluGradient, grad, x, (ctx.approximate,)), None
+
+
+class GeluGradient(ActivationGradient):
+    """gelu's gradient as an op of its own (PyTorch's ``gelu_backward``).
+
+    f(g, x) = g * (Phi(x) + x * phi(x)) (its tanh form with ``approximate='tanh'``).
+    d(x) = gg * (2 phi(x) - x**2 phi(x)), gg = grad * g, or the tanh form's derivative:
+    PyTorch's ``gelu_double_backward``, in its steps.
+    """
+
+    node_name = "GeluBackwardBackward0"
+    saved_options = {"approximate": part("options", 0)}
+
+    @staticmethod
+    def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
+        return _in_float32(_gelu_backward, g, x, options[0])
+
+    @staticmethod
+    def second(gg: Any, x: Any, options: tuple[Any, ...]) -> Any:
+        if options[0] == "tanh":
+            inner = (x + x * x * x * _GELU_CUBIC) * _SQRT_2_OVER_PI
+            t = np.tanh(inner)
+            sech = 1 / np.cosh(inner)
+            f = x * 0.5
+            g = 1 - t * t
+            h = (x * x * (3 * _GELU_CUBIC) + 1) * _SQRT_2_OVER_PI
+            f_prime_gh = g * 0.5 * h
+            g_prime_fh = f * h * (sech * 2 * (-sech * t) * h)
+            h_prime_fg = f * g * (x * (6 * _GELU_CUBIC) * _SQRT_2_OVER_PI)
+            return gg * (f_prime_gh * 2 + g_prime_fh + h_prime_fg)
+        x_sq = x * x
+        pdf = np.exp(x_sq * -0.5) * _INV_SQRT_2PI
+        return gg * (pdf * 2 - x_sq * pdf)
 
 
 def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
@@ -368,7 +468,7 @@ def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     return x * half * (unary.erf_array(x * sqrt_half) + one)
 
 
-def _gelu_backward(grad: Any, x: Any, approximate: str) -> Any:
+def _gelu_backward(grad: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
     half, one, cubic, sqrt_2_over_pi, sqrt_half, three_cubic, inv_sqrt_2pi = (
         _GELU_BACKWARD.of(x)
     )
@@ -377,7 +477,7 @@ def _gelu_backward(grad: Any, x: Any, approximate: str) -> Any:
         t = np.tanh((x + x_sq * x * cubic) * sqrt_2_over_pi)
         dinner = (x_sq * three_cubic + one) * sqrt_2_over_pi
         return grad * ((t + one) * half + x * half * (one - t * t) * dinner)
-    cdf = (_erf(x * sqrt_half) + one) * half
+    cdf = (unary.erf_array(x * sqrt_half) + one) * half
     pdf = np.exp(x * x * -half) * inv_sqrt_2pi
     return grad * (cdf + x * pdf)
 
@@ -487,7 +587,30 @@ class Softplus(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (x,) = ctx.saved_tensors
-        return _in_float32(_softplus_backward, grad, x, ctx.beta, ctx.threshold), None, None
+        return run(SoftplusGradient, grad, x, (ctx.beta, ctx.threshold)), None, None
+
+
+class SoftplusGradient(ActivationGradient):
+    """softplus's gradient as an op of its own (PyTorch's ``softplus_backward``).
+
+    f(g, x) = g * sigmoid(beta x) (g where beta x > threshold).  d(x) = gg * s * (1 - s) * beta
+    where beta x < threshold, else 0, s = sigmoid(beta x), gg = grad * g: PyTorch's
+    ``softplus_double_backward`` (through sigmoid_backward).
+    """
+
+    node_name = "SoftplusBackwardBackward0"
+    saved_options = {"beta": part("options", 0), "threshold": part("options", 1)}
+
+    @staticmethod
+    def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
+        return _in_float32(_softplus_backward, g, x, *options)
+
+    @staticmethod
+    def second(gg: Any, x: Any, options: tuple[Any, ...]) -> Any:
+        beta, threshold = options
+        scaled = x * beta
+        return run(unary.SigmoidBackward, gg, unary.sigmoid_of(scaled)) * (
+            scaled < threshold) * beta
 
 
 def _softplus(x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
@@ -495,10 +618,8 @@ def _softplus(x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
     return np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / beta)
 
 
-def _softplus_backward(grad: Any, x: Any, beta: float, threshold: float) -> Any:
+def _softplus_backward(grad: np.ndarray, x: np.ndarray, beta: float, threshold: float) -> Any:
     scaled = x * beta
-    if is_tensor(scaled):  # create_graph: sigmoid, whose derivative PyTorch's double backward uses
-        return np.where(scaled > threshold, grad, grad * unary.sigmoid_of(scaled))
     z = np.exp(scaled)
     return np.where(scaled > threshold, grad, grad * z / (z + 1))
 
@@ -528,16 +649,34 @@ class LogSigmoid(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return _in_float32(_logsigmoid_backward, grad, x)
+        return run(LogSigmoidGradient, grad, x, ())
+
+
+class LogSigmoidGradient(ActivationGradient):
+    """logsigmoid's gradient as an op of its own (PyTorch's ``log_sigmoid_backward``).
+
+    f(g, x) = g * sigmoid(-x).  d(x) = gg * (z - 1) * z, z = sigmoid(x), gg = grad * g:
+    PyTorch's ``log_sigmoid_double_backward``. (PyTorch's node also keeps the forward's
+    private buffer exp(-|x|); this one recomputes it.)
+    """
+
+    node_name = "LogSigmoidBackwardBackward0"
+
+    @staticmethod
+    def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
+        return _in_float32(_logsigmoid_backward, g, x)
+
+    @staticmethod
+    def second(gg: Any, x: Any, options: tuple[Any, ...]) -> Any:
+        z = unary.sigmoid_of(x)
+        return gg * (z - 1) * z
 
 
 def _logsigmoid(x: np.ndarray) -> np.ndarray:
     return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
 
 
-def _logsigmoid_backward(grad: Any, x: Any) -> Any:
-    if is_tensor(x):  # create_graph: sigmoid, whose derivative PyTorch's double backward uses
-        return grad * unary.sigmoid_of(-x)
+def _logsigmoid_backward(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
     e = np.exp(-np.abs(x))
     tail = e / (e + 1)
     return np.where(x < 0, 1 - tail, tail) * grad
@@ -607,14 +746,32 @@ class Hardswish(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return _in_float32(_hardswish_backward, grad, x)
+        return run(HardswishGradient, grad, x, ())
+
+
+class HardswishGradient(ActivationGradient):
+    """hardswish's gradient as an op of its own (PyTorch's ``hardswish_backward``).
+
+    f(g, x) = g * (x/3 + 1/2) for -3 < x < 3, 0 below, g above.  d(x) = gg / 3 for
+    -3 < x < 3, else 0, gg = grad * g (PyTorch's formula).
+    """
+
+    node_name = "HardswishBackwardBackward0"
+
+    @staticmethod
+    def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
+        return _in_float32(_hardswish_backward, g, x)
+
+    @staticmethod
+    def second(gg: Any, x: Any, options: tuple[Any, ...]) -> Any:
+        return np.where((x > -3) & (x < 3), gg / 3.0, 0)
 
 
 def _hardswish(x: np.ndarray) -> np.ndarray:
     return x * np.clip(x + 3, 0, 6) / 6
 
 
-def _hardswish_backward(grad: Any, x: Any) -> Any:
+def _hardswish_backward(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
     middle = grad * (x / 3 + 0.5)
     return np.where(x <= -3, 0, np.where(x < 3, middle, grad))
 

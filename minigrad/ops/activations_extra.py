@@ -6,9 +6,9 @@ forward, its backward and what it saves, as PyTorch 2.13 records it; the functio
 Python (``softsign`` is ``input / (input.abs() + 1)``: DivBackward0), it is the same
 composition here, so users see the same nodes.
 
-The first backwards of threshold, hardshrink, softshrink and rrelu are ops of their own
+The first backwards of threshold, hardshrink, softshrink, glu and rrelu are ops of their own
 (``run``), as in PyTorch: under ``create_graph`` they record ``ThresholdBackwardBackward0``,
-``HardshrinkBackwardBackward0`` ...
+``HardshrinkBackwardBackward0``, ``GluBackwardBackward0`` ...
 """
 
 from __future__ import annotations
@@ -319,11 +319,54 @@ class Glu(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        a, b = _halves(x, ctx.dim)
-        s = unary.sigmoid_of(b)
-        da = grad * s
+        return run(GluGradient, grad, x, ctx.dim), None
+
+
+class GluGradient(Op):
+    """glu's gradient as an op of its own (PyTorch's ``glu_backward``).
+
+    f(g, x) = cat(g s, g a s (1 - s)), s = sigmoid(b), a and b the halves of x.
+    d(g) = H_a s + H_b a s (1 - s) for the incoming H = cat(H_a, H_b);
+    d(x) = cat(H_b g s', H_b a g s'' + H_a g s'), s' = s (1 - s), s'' = s' (1 - s) - s s':
+    PyTorch's ``glu_double_backward``. Under create_graph it records GluBackwardBackward0.
+    Saves g (only if x needs a gradient) and x.
+    """
+
+    node_name = "GluBackwardBackward0"
+    num_inputs = 2
+    fields = ("dim",)
+    saves = ("grad_output", "self")
+    saved_options = {"dim": as_given("dim")}
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, dim: int) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, x)
+            ctx.dim = dim
+        a, b = _halves(x, dim)
+        s = unary.sigmoid_array(b)
+        da = g * s
         db = da * a * (1 - s)
-        return np.concatenate((da, db), axis=wrap_dim(ctx.dim, np.ndim(x))), None
+        return np.concatenate((da, db), axis=wrap_dim(dim, x.ndim))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        g, x = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        a, b = _halves(x, ctx.dim)
+        grad_a, grad_b = _halves(grad, ctx.dim)
+        s = unary.sigmoid_of(b)
+        one_minus_s = 1 - s
+        s_prime = s * one_minus_s
+        d_g = d_x = None
+        if needs[0]:
+            d_g = grad_a * s + grad_b * a * s_prime
+        if needs[1]:
+            s_second = s_prime * one_minus_s - s * s_prime
+            d_a = grad_b * g * s_prime
+            d_b = grad_b * a * g * s_second + grad_a * g * s_prime
+            d_x = np.concatenate((d_a, d_b), axis=wrap_dim(ctx.dim, np.ndim(x)))
+        return d_g, d_x, None
 
 
 def _halves(x: Any, dim: int) -> tuple[Any, Any]:
@@ -379,10 +422,40 @@ class PreluKernel(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         x, weight = ctx.saved_tensors
         needs = ctx.needs_input_grad
+        dx, dweight = run(PreluKernelGradient, grad, x, weight)  # (both, as PyTorch's kernel)
+        return dx if needs[0] else None, dweight if needs[1] else None
+
+
+class PreluKernelGradient(Op):
+    """prelu's two gradients as one op (PyTorch's ``_prelu_kernel_backward``).
+
+    f(g, x, w) = (g where x > 0 else w g,  0 where x > 0 else x g): the input's gradient and
+    the weight's, in x's shape (PreluKernel's node sums it down). For the incoming (A, B):
+    d(g) = A where x >= 0 else A w + B x;  d(x) = 0 where x >= 0 else g B;  d(w) = 0 where
+    x >= 0 else g A (PyTorch's formulas, with its ``>=``). Under create_graph it records
+    PreluKernelBackwardBackward0. Saves g, x and w.
+    """
+
+    node_name = "PreluKernelBackwardBackward0"
+    num_inputs = 3
+    saves = ("grad_output", "self", "weight")
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, w: np.ndarray) -> tuple[Any, Any]:
+        ctx.save_for_backward(g, x, w)
         positive = x > 0
-        dx = np.where(positive, grad, weight * grad) if needs[0] else None
-        dweight = np.where(positive, 0, x * grad) if needs[1] else None
-        return dx, dweight
+        return np.where(positive, g, w * g), np.where(positive, 0, x * g).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad_x: Any, grad_w: Any) -> tuple[Any, Any, Any]:
+        g, x, w = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        nonnegative = x >= 0
+        return (
+            np.where(nonnegative, grad_x, grad_x * w + grad_w * x) if needs[0] else None,
+            np.where(nonnegative, 0, g * grad_w) if needs[1] else None,
+            np.where(nonnegative, 0, g * grad_x) if needs[2] else None,
+        )
 
 
 def prelu(input: Any, weight: Any) -> Any:
@@ -441,15 +514,40 @@ def _rrelu(x: np.ndarray, lower: float, upper: float, training: bool) -> tuple[A
     return x * noise, noise
 
 
-def _rrelu_gradient(grad: Any, x: Any, noise: Any, options: tuple[float, float, bool]) -> Any:
-    """PyTorch's ``rrelu_with_noise_backward``: grad * noise when trained with a real range.
+class RreluGradient(Op):
+    """rrelu's gradient as an op of its own (PyTorch's ``rrelu_with_noise_backward``).
 
-    Otherwise leaky_relu's gradient with slope (lower + upper) / 2.
+    f(g, x) = g * noise when trained with a real range, else leaky_relu's gradient with slope
+    (lower + upper) / 2 (x is the input, or the result for rrelu_: its sign is the same).
+    d(g) = f(grad, x);  d(x) = 0 (``zeros_like``). Under create_graph it records
+    RreluWithNoiseBackwardBackward0. Saves x (``self``) and the noise.
     """
-    lower, upper, training = options
-    if training and upper - lower > 1e-6:
-        return grad * noise
-    return run(LeakyReluBackward, grad, x, (lower + upper) / 2)
+
+    node_name = "RreluWithNoiseBackwardBackward0"
+    num_inputs = 2
+    tensor_options = True  # the noise
+    fields = ("options",)
+    saves = ("self", "noise")
+    saved_options = {"lower": part("options", 0), "upper": part("options", 1),
+                     "training": part("options", 2)}
+
+    @staticmethod
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, noise: np.ndarray,
+                options: tuple[float, float, bool]) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(x, noise)
+            ctx.options = options
+        lower, upper, training = options
+        if training and upper - lower > 1e-6:
+            return g * noise
+        return LeakyReluBackward.forward(NO_GRAD_CTX, g, x, (lower + upper) / 2)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        x, noise = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = run(RreluGradient, grad, x, noise, ctx.options) if needs[0] else None
+        return d_g, zeros_like_grad(grad) if needs[1] else None, None, None
 
 
 class RreluWithNoise(Op):
@@ -476,7 +574,7 @@ class RreluWithNoise(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         x, noise = ctx.saved_tensors
-        return _rrelu_gradient(grad, x, noise, ctx.options), None, None, None
+        return run(RreluGradient, grad, x, noise, ctx.options), None, None, None
 
 
 class RreluWithNoiseInplace(RreluWithNoise):
@@ -498,7 +596,7 @@ class RreluWithNoiseInplace(RreluWithNoise):
         lower, upper, training = ctx.options
         if not (training and upper - lower > 1e-6) and lower + upper < 0:
             raise RuntimeError(_LEAKY_INPLACE_NEGATIVE)  # (leaky_relu_backward of a result)
-        return _rrelu_gradient(grad, y, noise, ctx.options), None, None, None
+        return run(RreluGradient, grad, y, noise, ctx.options), None, None, None
 
 
 def rrelu(

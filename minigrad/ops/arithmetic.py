@@ -379,7 +379,8 @@ class MulScalar(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return grad * ctx.c, None
+        # (C++'s ``grad * other`` again: a create_graph records MulBackward1, as PyTorch's)
+        return run(MulScalar, grad, ctx.c), None
 
 
 class DivScalar(Op):

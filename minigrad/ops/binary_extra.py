@@ -19,6 +19,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import float_input, operand, promote, promote_inplace, raw, run
+from minigrad.ops.fill import MaskedFill
 from minigrad.ops.unary import float_inplace
 
 
@@ -151,7 +152,8 @@ def xlogy_array(x: Any, y: Any, dtype: Any) -> np.ndarray:
 class Xlogy(Op):
     """z = x * log(y), 0 where x is 0 (nan where y is nan).
 
-    dx = grad * xlogy(x != 0, y),  dy = grad * x / y. Saves both operands (PyTorch).
+    dx = xlogy(grad, y), 0 where x == 0 and y <= 0 (PyTorch's ``masked_fill``);
+    dy = grad * x / y. Saves both operands (PyTorch).
     """
 
     num_inputs = 2
@@ -166,28 +168,11 @@ class Xlogy(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, y = ctx.saved_tensors
         needs = ctx.needs_input_grad
-        return (
-            grad * run(XlogyOfMask, x != 0, y) if needs[0] else None,
-            grad * x / y if needs[1] else None,
-            None,
-        )
-
-
-class XlogyOfMask(Op):
-    """xlogy(mask, y) inside xlogy's backward: the mask has no gradient;  dy = grad * mask / y."""
-
-    num_inputs = 2
-    broadcasts = True
-
-    @staticmethod
-    def forward(ctx: Any, mask: Any, y: Any) -> np.ndarray:
-        ctx.save_for_backward(mask, y)
-        return xlogy_array(mask, y, None)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[None, Any]:
-        mask, y = ctx.saved_tensors
-        return None, grad * mask / y
+        dx = None
+        if needs[0]:
+            kept = (raw(x) == 0) & (raw(y) <= 0)  # (a constant: the mask has no gradient)
+            dx = run(MaskedFill, run(Xlogy, grad, y, None), kept, 0)
+        return dx, grad * x / y if needs[1] else None, None
 
 
 class XlogyOfNumber(Op):

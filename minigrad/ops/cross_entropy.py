@@ -8,7 +8,7 @@ PyTorch records.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -28,7 +28,9 @@ from minigrad.ops._helpers import (
     dtype_name,
     not_implemented,
     operand,
+    run,
     shape_of,
+    zeros_like_grad,
 )
 from minigrad.ops.arithmetic import AddScalar, DivScalar
 from minigrad.ops.loss_common import (
@@ -47,12 +49,14 @@ class NllLoss(Op):
 
     'mean' divides by the total weight of the targets that count.
     dinput[i, t_i] = -w[t_i] grad_i (/ total weight for 'mean'), 0 elsewhere: a constant
-    pattern times the incoming gradient, so the second derivative is 0. Saves input, target,
+    pattern times the incoming gradient (``NllLossGradient``, an op of its own as in PyTorch,
+    whose derivative for the input is 0). Saves input, target,
     weight and the total weight (a private value): writing the input or the target in place
     before backward raises. The class dimension is 1 (0 for an unbatched input).
     """
 
     tensor_options = True  # an index or target tensor among the options
+    gradient: ClassVar[type[Op]]  # its first backward, an op of its own (set below)
 
     # plain: forward took its common case (``_nll_forward_plain``), so backward does too
     fields = ("reduction", "ignore_index", "axis", "plain")
@@ -94,20 +98,48 @@ class NllLoss(Op):
         summed = np.asarray(losses.sum(dtype=x.dtype), dtype=x.dtype)
         return summed / total if reduction == MEAN else summed
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
         x, target, weight, total = ctx.saved_tensors
-        target, x_array = operand(target), operand(x)
-        shape, dtype = x_array.shape, x_array.dtype
-        if ctx.plain:  # (the target forward checked: saved, so unchanged or backward raised)
-            gradient = _nll_gradient_plain(ctx.reduction, shape, dtype, target, total, grad)
-            return gradient, None, None, None, None
+        gradient = run(cls.gradient, grad, x, target, weight, total, ctx.reduction,
+                       ctx.ignore_index, ctx.axis, ctx.plain)
+        return gradient, None, None, None, None
+
+
+class NllLossGradient(Op):
+    """nll_loss's gradient as an op of its own (PyTorch's ``nll_loss_backward``).
+
+    f(g, x) = -w[t_i] g_i (/ total weight for 'mean') at each counted row's target entry, 0
+    elsewhere (x gives only the shape and dtype).  d(g) = nll_loss(grad, target) (PyTorch's
+    formula: the loss applied to the incoming gradient);  d(x) = 0 (``zeros_like``: f does not
+    depend on x's values, but x is its input, as in PyTorch). Under create_graph it records
+    NllLossBackwardBackward0. Saves the target and the weight; the total weight is an option
+    forward reads (d(g) computes its own).
+    """
+
+    node_name = "NllLossBackwardBackward0"
+    loss: ClassVar[type[NllLoss]] = NllLoss  # d(g)'s loss
+    num_inputs = 2
+    tensor_options = True  # the target, weight and total weight
+    fields = ("reduction", "ignore_index")
+    saves = ("target", "weight")
+    saved_options = ("reduction", "ignore_index")
+
+    @staticmethod
+    def forward(
+        ctx: Any, grad: Any, x: np.ndarray, target: np.ndarray, weight: Any, total: Any,
+        reduction: int, ignore_index: int, axis: int, plain: bool,
+    ) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(target, weight)
+            ctx.reduction, ctx.ignore_index = reduction, ignore_index
+        shape, dtype = x.shape, x.dtype
+        if plain:  # (the target forward checked: saved, so unchanged or backward raised)
+            return _nll_gradient_plain(reduction, shape, dtype, target, total, grad)
         if len(shape) == 1 and target.ndim == 1:
             # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
             raise RuntimeError(errors.nll_size_mismatch(shape, target.shape))
-        weight = None if weight is None else operand(weight)
-        axis = ctx.axis
-        valid = target != ctx.ignore_index
+        valid = target != ignore_index
         pattern = np.zeros(shape, dtype=dtype)
         # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
         # incoming gradient is nan (a 'mean' over no counted target is 0 / 0, say)
@@ -116,15 +148,23 @@ class NllLoss(Op):
             safe = np.expand_dims(np.where(valid, target, 0).astype(np.intp), axis)
             w = np.ones(shape[axis], dtype=dtype) if weight is None else weight
             coef = np.where(valid, -w[safe.squeeze(axis)], 0).astype(dtype)
-            if ctx.reduction == MEAN:
+            if reduction == MEAN:
                 coef = coef / total
             np.put_along_axis(pattern, safe, np.expand_dims(coef, axis), axis)
             np.put_along_axis(counted, safe, np.expand_dims(valid, axis), axis)
-        if ctx.reduction == NONE:
+        if reduction == NONE:
             grad = np.expand_dims(grad, axis)
-        if isinstance(grad, TensorBase):
-            return grad * pattern, None, None, None, None
-        return np.where(counted, grad * pattern, 0).astype(dtype), None, None, None, None
+        return np.where(counted, grad * pattern, 0).astype(dtype)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, ...]:
+        target, weight = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = None
+        if needs[0]:
+            d_g = run(cls.loss, grad, target, weight, ctx.reduction, ctx.ignore_index)
+        d_x = zeros_like_grad(grad) if needs[1] else None
+        return d_g, d_x, None, None, None, None, None, None, None
 
 
 def _all_counted(target: np.ndarray, classes: int, ignore_index: int) -> bool:
@@ -181,18 +221,13 @@ def _nll_gradient_plain(
     The incoming gradient times ``-1`` (``-1 / N`` for 'mean') at each row's target, 0
     elsewhere. Only the targets' entries are written, as PyTorch's kernel writes them: the
     others stay 0 even where the incoming gradient is inf or nan (``inf * 0`` would make them
-    nan). On arrays the products are written into zeros directly (per-row losses: one
-    gradient per row); under create_graph the product with that pattern is recorded.
+    nan). The products are written into zeros directly (per-row losses: one gradient per row).
     """
     (coef,) = _MINUS_ONE.arrays[dtype]  # (forward's ``_MINUS_ONE.of(x)`` made this dtype's)
     if reduction == MEAN and len(target):
         coef = coef / total
-    rows = _arange(shape[0])
     out = np.zeros(shape, dtype=dtype)
-    if isinstance(grad, TensorBase):  # create_graph: the product is recorded
-        out[rows, target] = coef
-        return (np.expand_dims(grad, 1) if reduction == NONE else grad) * out
-    out[rows, target] = grad * coef
+    out[_arange(shape[0]), target] = grad * coef
     return out
 
 
@@ -200,6 +235,17 @@ class NllLoss2d(NllLoss):
     """The same loss for a (N, C, H, W) input and (N, H, W) target (``NllLoss2DBackward0``)."""
 
     node_name = "NllLoss2DBackward0"
+
+
+class NllLoss2dGradient(NllLossGradient):
+    """NllLoss2d's gradient (``nll_loss2d_backward``): NllLoss2DBackwardBackward0."""
+
+    node_name = "NllLoss2DBackwardBackward0"
+    loss = NllLoss2d
+
+
+NllLoss.gradient = NllLossGradient
+NllLoss2d.gradient = NllLoss2dGradient
 
 
 def _check_nll_target_dtype(target: Any, weight: Any, input: Any, kernel: str) -> None:

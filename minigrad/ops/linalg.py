@@ -33,7 +33,6 @@ from minigrad.ops._helpers import (
     normalize_dims,
     operand,
     run,
-    times,
     wrap_dim,
 )
 
@@ -65,6 +64,9 @@ class Dot(Op):
 class Mv(Op):
     """z = M @ v;  dM = outer(grad, v),  dv = M.T @ grad.
 
+    The outer product in PyTorch's steps (``grad.reshape(n, 1) * v``: MulBackward0 under
+    create_graph); numpy's ``outer`` is the same product.
+
     Saves each operand only if the other one needs a gradient (PyTorch).
     """
 
@@ -81,7 +83,7 @@ class Mv(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:
         m, v = ctx.saved_tensors
         return (
-            np.outer(grad, v) if ctx.needs_input_grad[0] else None,
+            np.reshape(grad, (-1, 1)) * v if ctx.needs_input_grad[0] else None,
             m.T @ grad if ctx.needs_input_grad[1] else None,
         )
 
@@ -255,9 +257,9 @@ class Addmm(Op):
             dmat1 = _product(grad, mat2.T) if needs[1] else None
             dmat2 = _mat2_grad(mat1, grad, ctx.mat2_transposed) if needs[2] else None
         return (
-            times(grad, ctx.beta) if needs[0] else None,
-            None if dmat1 is None else times(dmat1, ctx.alpha),
-            None if dmat2 is None else times(dmat2, ctx.alpha),
+            maybe_multiply(grad, ctx.beta) if needs[0] else None,
+            None if dmat1 is None else maybe_multiply(dmat1, ctx.alpha),
+            None if dmat2 is None else maybe_multiply(dmat2, ctx.alpha),
             None,
             None,
         )
@@ -300,13 +302,22 @@ class Baddbmm(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         batch1, batch2 = ctx.saved_tensors
         needs = ctx.needs_input_grad
+        alpha = ctx.alpha
         return (
-            times(grad, ctx.beta) if needs[0] else None,
-            times(run(Bmm, grad, np.swapaxes(batch2, 1, 2)), ctx.alpha) if needs[1] else None,
-            times(run(Bmm, np.swapaxes(batch1, 1, 2), grad), ctx.alpha) if needs[2] else None,
+            maybe_multiply(grad, ctx.beta) if needs[0] else None,
+            maybe_multiply(run(Bmm, grad, np.swapaxes(batch2, 1, 2)), alpha) if needs[1] else None,
+            maybe_multiply(run(Bmm, np.swapaxes(batch1, 1, 2), grad), alpha) if needs[2] else None,
             None,
             None,
         )
+
+
+def maybe_multiply(x: Any, factor: Any) -> Any:
+    """PyTorch's ``maybe_multiply``: ``x * factor``, nothing for the usual factor 1.
+
+    C++'s ``tensor * scalar``: under create_graph it records MulBackward1 (MulScalar).
+    """
+    return x if factor == 1 else run(arithmetic.MulScalar, x, factor)
 
 
 def _scaled_sum(input: Any, product: np.ndarray, beta: Any, alpha: Any) -> np.ndarray:

@@ -27,10 +27,14 @@ from minigrad.ops._helpers import (
     is_tensor,
     not_implemented,
     operand,
+    run,
     shape_of,
     size_text,
 )
+from minigrad.ops.activations import LogSigmoid
+from minigrad.ops.binary_extra import Logit
 from minigrad.ops.loss_common import (
+    MEAN,
     NONE,
     apply_loss_reduction,
     broadcast_pair,
@@ -77,8 +81,64 @@ class MseLoss(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         x, t = ctx.saved_tensors
-        dx = (x - t) * grad * (2 * reduction_norm(ctx.reduction, math.prod(shape_of(x))))
-        return dx, -dx if ctx.needs_input_grad[1] else None, None
+        return (*_pointwise_loss_gradients(ctx, MseLossGradient, grad, x, t, ctx.reduction),
+                None)
+
+
+def _pointwise_loss_gradients(
+    ctx: Any, gradient: type[Op], grad: Any, x: Any, t: Any, *options: Any
+) -> tuple[Any, Any]:
+    """A pointwise loss's input and target gradients through its first-backward op.
+
+    PyTorch's: ``f(grad, input, target)`` and ``f(grad, target, input)``, two nodes under
+    create_graph. On arrays the target's is the input's negated, which is the same value bit
+    for bit (x - t = -(t - x) exactly; every slope is odd in it) and saves a pass.
+    """
+    needs = ctx.needs_input_grad
+    dx = run(gradient, grad, x, t, *options) if needs[0] else None
+    if not needs[1]:
+        return dx, None
+    if dx is not None and not is_tensor(dx):
+        return dx, -dx
+    return dx, run(gradient, grad, t, x, *options)
+
+
+def _by_mean(value: Any, reduction: int, x: Any) -> Any:
+    """``value``, divided by ``x``'s element count for 'mean' (C++'s ``/ numel``: DivBackward1)."""
+    return run(arithmetic.DivScalar, value, math.prod(shape_of(x))) if reduction == MEAN else value
+
+
+class MseLossGradient(Op):
+    """mse_loss's gradient as an op of its own (PyTorch's ``mse_loss_backward``).
+
+    f(g, x, t) = (x - t) g 2 / n (n the element count for 'mean', else 1).  d(g) = f(grad, x, t)
+    (summed to g's shape);  d(x) = 2 grad g / n;  d(t) = -d(x): PyTorch's
+    ``mse_loss_double_backward``. Under create_graph it records MseLossBackwardBackward0.
+    Saves g (only if x or t needs a gradient: only their formulas read it), x and t.
+    """
+
+    node_name = "MseLossBackwardBackward0"
+    num_inputs = 3
+    fields = ("reduction",)
+    saves = ("grad_output", "self", "target")
+    saved_options = ("reduction",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: np.ndarray, t: np.ndarray, reduction: int) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            needs = ctx.needs_input_grad
+            ctx.save_for_backward(g if needs[1] or needs[2] else None, x, t)
+            ctx.reduction = reduction
+        return (x - t) * g * (2 * reduction_norm(reduction, math.prod(shape_of(x))))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None]:
+        g, x, t = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = run(MseLossGradient, grad, x, t, ctx.reduction) if needs[0] else None
+        d_x = _by_mean(grad * g * 2, ctx.reduction, x) if needs[1] else None
+        d_t = -_by_mean(grad * g * 2, ctx.reduction, t) if needs[2] else None
+        return d_g, d_x, d_t, None
 
 
 class HuberShapedLoss(Op):
@@ -95,6 +155,7 @@ class HuberShapedLoss(Op):
 
     num_inputs = 2
     per_threshold: ClassVar[bool]  # smooth L1: huber / beta
+    gradient: ClassVar[type[Op]]  # its first backward, an op of its own
     input_dtype_only: ClassVar[bool]  # huber: the input's dtype; backward refuses another one
 
     @classmethod
@@ -111,12 +172,67 @@ class HuberShapedLoss(Op):
         x, t = ctx.saved_tensors
         if cls.input_dtype_only and operand(t).dtype != operand(x).dtype:
             raise RuntimeError(errors.found_dtype(dtype_name(t), dtype_name(x)))
-        c, d = ctx.threshold, x - t
+        return (*_pointwise_loss_gradients(ctx, cls.gradient, grad, x, t, ctx.reduction,
+                                           ctx.threshold), None, None)
+
+
+class HuberShapedGradient(Op):
+    """A Huber-shaped loss's gradient as an op of its own (``huber_loss_backward`` ...).
+
+    f(g, x, t) = clamp(d, -c, c) g / n, d = x - t (divided by c for smooth L1).
+    d(g) = f(grad, x, t) (summed to g's shape);  d(x) = grad g / n where |d| < c, else 0
+    (divided by c for smooth L1);  d(t) = -d(x): PyTorch's ``huber_loss_double_backward``
+    and ``smooth_l1_loss_double_backward``. Saves g (only if x or t needs a gradient), x, t.
+    """
+
+    num_inputs = 3
+    fields = ("reduction", "threshold")
+    saves = ("grad_output", "self", "target")
+    per_threshold: ClassVar[bool]  # smooth L1: huber / beta
+
+    @classmethod
+    def forward(cls, ctx: Any, g: Any, x: np.ndarray, t: np.ndarray, reduction: int,
+                c: float) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            needs = ctx.needs_input_grad
+            ctx.save_for_backward(g if needs[1] or needs[2] else None, x, t)
+            ctx.reduction, ctx.threshold = reduction, c
+        d = x - t
         slope = np.where(d <= -c, -c, np.where(d >= c, c, d))  # |d| = c: slope flat (PyTorch)
         if cls.per_threshold:
             slope = slope / c
-        dx = slope * grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
-        return dx, -dx if ctx.needs_input_grad[1] else None, None, None
+        return slope * g * reduction_norm(reduction, math.prod(shape_of(x)))
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
+        g, x, t = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        c = ctx.threshold
+        d_g = run(cls, grad, x, t, ctx.reduction, c) if needs[0] else None
+        d_x = d_t = None
+        if needs[1] or needs[2]:
+            curvature = grad * g * (np.abs(x - t) < c)
+            if cls.per_threshold:
+                curvature = curvature / c
+            d_x = _by_mean(curvature, ctx.reduction, x) if needs[1] else None
+            d_t = -_by_mean(curvature, ctx.reduction, x) if needs[2] else None
+        return d_g, d_x, d_t, None, None
+
+
+class SmoothL1LossGradient(HuberShapedGradient):
+    """smooth_l1_loss's gradient (``smooth_l1_loss_backward``): SmoothL1LossBackwardBackward0."""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+    saved_options = {"reduction": "reduction", "beta": "threshold"}
+    per_threshold = True
+
+
+class HuberLossGradient(HuberShapedGradient):
+    """huber_loss's gradient (``huber_loss_backward``): HuberLossBackwardBackward0."""
+
+    node_name = "HuberLossBackwardBackward0"
+    saved_options = {"reduction": "reduction", "delta": "threshold"}
+    per_threshold = False
 
 
 class SmoothL1Loss(HuberShapedLoss):
@@ -128,6 +244,7 @@ class SmoothL1Loss(HuberShapedLoss):
     saved_options = {"reduction": "reduction", "beta": "threshold"}
     per_threshold = True
     input_dtype_only = False
+    gradient = SmoothL1LossGradient
 
 
 class HuberLoss(HuberShapedLoss):
@@ -140,6 +257,7 @@ class HuberLoss(HuberShapedLoss):
     saved_options = {"reduction": "reduction", "delta": "threshold"}
     per_threshold = False
     input_dtype_only = True
+    gradient = HuberLossGradient
 
 
 def _check_loss_kernel_dtypes(input: Any, target: Any, kernel: str) -> None:
@@ -351,16 +469,70 @@ class BinaryCrossEntropy(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
         x, t, weight = ctx.saved_tensors
-        scale = grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
-        if weight is not None:
-            scale = scale * weight
+        reduction = ctx.reduction
         dx = dt = None
         if ctx.needs_input_grad[0]:
-            p = x * (1 - x)
-            dx = scale * (x - t) / np.where(p > 1e-12, p, 1e-12)
-        if ctx.needs_input_grad[1]:
-            dt = scale * (np.log(1 - x) - np.log(x))
+            dx = run(BinaryCrossEntropyGradient, grad, x, t, weight, reduction)
+        if ctx.needs_input_grad[1]:  # PyTorch's binary_cross_entropy_target_backward
+            dt = -run(Logit, x) * grad
+            if weight is not None:
+                dt = dt * weight
+            dt = _by_mean(dt, reduction, t)
         return dx, dt, None, None
+
+
+_BCE_EPSILON = 1e-12  # (PyTorch's, for every dtype)
+
+
+class BinaryCrossEntropyGradient(Op):
+    """binary_cross_entropy's input gradient as an op of its own (``..._backward``).
+
+    f(g, x, t) = g w (x - t) / max(x (1 - x), 1e-12) / n.  d(g) = f(grad, x, t) (summed to
+    g's shape);  d(x) = gg w (x**2 - 2 x t + t) / ((x + eps)**2 (1 - x + eps)**2) / n;
+    d(t) = -gg w / max(x (1 - x), eps) / n, gg = grad * g: PyTorch's
+    ``binary_cross_entropy_double_backward`` (and ``..._target``). Under create_graph it records
+    BinaryCrossEntropyBackwardBackward0. Saves g (if x or t needs a gradient), x, t, weight.
+    """
+
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+    num_inputs = 3
+    fields = ("reduction",)
+    saves = ("grad_output", "self", "target", "weight")
+    saved_options = ("reduction",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Any, x: np.ndarray, t: np.ndarray, weight: Any,
+                reduction: int) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            needs = ctx.needs_input_grad
+            ctx.save_for_backward(g if needs[1] or needs[2] else None, x, t, weight)
+            ctx.reduction = reduction
+        scale = g * reduction_norm(reduction, math.prod(shape_of(x)))
+        if weight is not None:
+            scale = scale * weight
+        p = x * (1 - x)
+        return scale * (x - t) / np.where(p > _BCE_EPSILON, p, _BCE_EPSILON)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
+        g, x, t, weight = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        reduction = ctx.reduction
+        d_g = run(BinaryCrossEntropyGradient, grad, x, t, weight, reduction) if needs[0] else None
+        d_x = d_t = None
+        if needs[1]:
+            eps = _BCE_EPSILON
+            d_x = (x * x - x * t * 2 + t) / ((x + eps) ** 2 * (1 - x + eps) ** 2) * (grad * g)
+            if weight is not None:
+                d_x = d_x * weight
+            d_x = _by_mean(d_x, reduction, x)
+        if needs[2]:
+            d_t = -grad * g
+            if weight is not None:
+                d_t = d_t * weight
+            p = (1 - x) * x
+            d_t = _by_mean(d_t / np.where(p > _BCE_EPSILON, p, _BCE_EPSILON), reduction, t)
+        return d_g, d_x, d_t, None, None
 
 
 def _bce_arguments(input: Any, target: Any, reduction: str, size_average: Any, reduce: Any,
@@ -466,23 +638,30 @@ class BinaryCrossEntropyWithLogits(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None]:
+        # PyTorch's binary_cross_entropy_with_logits_backward and ..._target_backward: the
+        # pointwise factor, times grad, times weight, over n for 'mean' (the steps a
+        # create_graph records: MulBackward0, MulBackward0, DivBackward1)
         x, t, weight, pos_weight = ctx.saved_tensors
-        scale = grad * reduction_norm(ctx.reduction, int(np.prod(shape_of(x))))
-        if weight is not None:
-            scale = scale * weight
         dx = dt = None
         if ctx.needs_input_grad[0]:
             if pos_weight is None:
-                dx = scale * (unary.sigmoid_of(x) - t)
+                dx = unary.sigmoid_of(x) - t
             else:
                 pt = pos_weight * t
-                dx = scale * ((pt + 1 - t) * unary.sigmoid_of(x) - pt)
+                dx = (run(arithmetic.AddScalar, pt, 1) - t) * unary.sigmoid_of(x) - pt
+            dx = _weighted_by_mean(dx * grad, weight, ctx.reduction, x)
         if ctx.needs_input_grad[1]:
             if pos_weight is None:
-                dt = scale * -x
+                dt = -x * grad
             else:
-                dt = scale * (_log_sigmoid(-x) - _log_sigmoid(x) * pos_weight)
+                dt = (run(LogSigmoid, -x) - run(LogSigmoid, x) * pos_weight) * grad
+            dt = _weighted_by_mean(dt, weight, ctx.reduction, t)
         return dx, dt, None, None, None
+
+
+def _weighted_by_mean(value: Any, weight: Any, reduction: int, x: Any) -> Any:
+    """``value`` times ``weight`` (if any), over ``x``'s element count for 'mean'."""
+    return _by_mean(value if weight is None else value * weight, reduction, x)
 
 
 def binary_cross_entropy_with_logits(

@@ -14,6 +14,7 @@ from minigrad.ops._helpers import (
     operand,
     run,
     trunc_div,
+    zeros_like_grad,
 )
 from minigrad.ops.convolution import window_view
 
@@ -91,7 +92,6 @@ class MaxPool2DWithIndices(Op):
     first maximum, a nan wins (the last one), padding never does.
     """
 
-    fields = ("input_shape",)
     saves = ("self", "result1")
 
     node_name = "MaxPool2DWithIndicesBackward0"
@@ -139,18 +139,16 @@ class MaxPool2DWithIndices(Op):
         values = np.ascontiguousarray(values)
         indices = np.ascontiguousarray(indices)
         ctx.save_for_backward(x, indices)
-        ctx.input_shape = x.shape
         return values, indices
 
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
-        _x, indices = ctx.saved_tensors
-        dx = run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape)
-        return dx, None, None, None, None, None
+        x, indices = ctx.saved_tensors
+        return run(MaxPool2DWithIndicesBackward, grad, x, indices), None, None, None, None, None
 
 
-class MaxPool2DWithIndicesBackward(Op):
-    """dx = ``grad`` added at ``indices`` of each input plane (max pooling's backward).
+class MaxPoolScatter(Op):
+    """dx = ``grad`` added at ``indices`` of each plane of ``input_shape`` (a scatter).
 
     Linear in grad; its gradient gathers back: d(grad) = H at the indices (MaxPoolGather),
     whose own gradient is this op again. Saves the indices.
@@ -162,18 +160,49 @@ class MaxPool2DWithIndicesBackward(Op):
     def forward(ctx: Any, grad: np.ndarray, indices: np.ndarray,
                 input_shape: tuple[int, ...]) -> np.ndarray:
         ctx.save_for_backward(indices)
-        plane = input_shape[-1] * input_shape[-2]
-        planes = int(np.prod(input_shape[:-2]))
-        per_plane = int(np.prod(indices.shape[-2:]))
-        offsets = indices.reshape(planes, per_plane) + (np.arange(planes) * plane)[:, None]
-        total = np.bincount(offsets.ravel(), weights=grad.reshape(-1).astype(np.float64),
-                            minlength=planes * plane)
-        return total.astype(grad.dtype).reshape(input_shape)
+        return _scatter_to_planes(grad, indices, input_shape)
 
     @staticmethod
     def backward(ctx: Any, h: Any) -> tuple[Any, None, None]:
         (indices,) = ctx.saved_tensors
         return run(MaxPoolGather, h, indices), None, None
+
+
+def _scatter_to_planes(grad: np.ndarray, indices: np.ndarray,
+                       input_shape: tuple[int, ...]) -> np.ndarray:
+    """``grad`` added at ``indices`` of each input plane: max pooling's backward kernel."""
+    plane = input_shape[-1] * input_shape[-2]
+    planes = int(np.prod(input_shape[:-2]))
+    per_plane = int(np.prod(indices.shape[-2:]))
+    offsets = indices.reshape(planes, per_plane) + (np.arange(planes) * plane)[:, None]
+    total = np.bincount(offsets.ravel(), weights=grad.reshape(-1).astype(np.float64),
+                        minlength=planes * plane)
+    return total.astype(grad.dtype).reshape(input_shape)
+
+
+class MaxPool2DWithIndicesBackward(Op):
+    """max_pool2d's gradient as an op of its own (``max_pool2d_with_indices_backward``).
+
+    f(grad, x) = grad added at the indices of x's planes (x gives the shape).  d(grad) = H at
+    the indices (MaxPoolGather);  d(x) = 0 (``zeros_like``: PyTorch's node has x as an input).
+    Under create_graph it records MaxPool2DWithIndicesBackwardBackward0. Saves the indices.
+    """
+
+    node_name = "MaxPool2DWithIndicesBackwardBackward0"
+    num_inputs = 2
+    tensor_options = True  # the indices
+
+    @staticmethod
+    def forward(ctx: Any, grad: np.ndarray, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(indices)
+        return _scatter_to_planes(grad, indices, x.shape)
+
+    @staticmethod
+    def backward(ctx: Any, h: Any) -> tuple[Any, Any, None]:
+        (indices,) = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_grad = run(MaxPoolGather, h, indices) if needs[0] else None
+        return d_grad, zeros_like_grad(h) if needs[1] else None, None
 
 
 class MaxPoolGather(Op):
@@ -197,7 +226,7 @@ class MaxPoolGather(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (indices,) = ctx.saved_tensors
-        return run(MaxPool2DWithIndicesBackward, grad, indices, ctx.input_shape), None
+        return run(MaxPoolScatter, grad, indices, ctx.input_shape), None
 
 
 def _check_not_bool(x: np.ndarray, kernel: str) -> None:
@@ -258,7 +287,7 @@ class AvgPool2D(Op):
     map whose gradient is this op again. Saves the input (PyTorch does, for its shape).
     """
 
-    fields = ("params", "input_shape")
+    fields = ("params",)
 
     @staticmethod
     def forward(
@@ -268,7 +297,6 @@ class AvgPool2D(Op):
     ) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
-        ctx.input_shape = x.shape
         batch = _as_batch(x)
         padded = np.pad(batch, ((0, 0), (0, 0), *_avg_pads(batch.shape[2:], kernel, stride,
                                                              padding, out)))
@@ -286,7 +314,8 @@ class AvgPool2D(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        return (run(AvgPool2DBackward, grad, ctx.input_shape, *ctx.params),
+        (x,) = ctx.saved_tensors
+        return (run(AvgPool2DBackward, grad, x, *ctx.params),
                 None, None, None, None, None, None)
 
 
@@ -315,18 +344,24 @@ def _avg_divisors(size: Sequence[int], kernel: Sequence[int], stride: Sequence[i
 class AvgPool2DBackward(Op):
     """dx = each output gradient / its divisor, added over its window (avg pooling's backward).
 
-    Linear in grad; its gradient is average pooling of the incoming gradient. Saves nothing.
+    An op of its own, as PyTorch's ``avg_pool2d_backward``: its inputs are grad and x (which
+    gives only the shape). Linear in grad: d(grad) is average pooling of the incoming
+    gradient;  d(x) = 0 (``zeros_like``). Under create_graph it records
+    AvgPool2DBackwardBackward0. Saves nothing.
     """
 
+    node_name = "AvgPool2DBackwardBackward0"
+    num_inputs = 2
     fields = ("params",)
 
     @staticmethod
     def forward(
-        ctx: Any, grad: np.ndarray, input_shape: tuple[int, ...], kernel: tuple[int, int],
+        ctx: Any, grad: np.ndarray, x: np.ndarray, kernel: tuple[int, int],
         stride: tuple[int, int], padding: tuple[int, int], out: tuple[int, int],
         count_include_pad: bool, divisor_override: Any,
     ) -> np.ndarray:
         ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
+        input_shape = x.shape
         batch = grad if grad.ndim == 4 else grad[None]
         size = input_shape[-2:]
         divisor = _avg_divisors(size, kernel, stride, padding, out, count_include_pad,
@@ -344,7 +379,9 @@ class AvgPool2DBackward(Op):
 
     @staticmethod
     def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
-        return (run(AvgPool2D, h, *ctx.params),) + (None,) * 8
+        needs = ctx.needs_input_grad
+        d_grad = run(AvgPool2D, h, *ctx.params) if needs[0] else None
+        return (d_grad, zeros_like_grad(h) if needs[1] else None) + (None,) * 7
 
 
 def avg_pool2d(

@@ -203,9 +203,9 @@ def _value_for(value: Any, dtype: Any, input: Any) -> Any:
 
 
 class Addcdiv(AddcOp):
-    """z = x + value * t1 / t2;  dx = grad,  dt1 = grad * value / t2.
+    """z = x + value * t1 / t2;  dx = grad,  dt1 = grad * (value / t2).
 
-    dt2 = -grad * value * t1 / t2**2.
+    dt2 = -grad * (value * t1 / t2**2), in PyTorch's steps (MulBackward0 under create_graph).
 
     Saves t2 always (two formulas use it), t1 only if t2 needs a gradient (PyTorch).
     """
@@ -216,11 +216,11 @@ class Addcdiv(AddcOp):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         t1, t2 = ctx.saved_tensors
-        needs, scaled = ctx.needs_input_grad, times(grad, ctx.value)
+        needs, value = ctx.needs_input_grad, ctx.value
         return (
             grad,
-            scaled / t2 if needs[1] else None,
-            -scaled * t1 / (t2 * t2) if needs[2] else None,
+            grad * (value / t2) if needs[1] else None,
+            -grad * (value * t1 / (t2 * t2)) if needs[2] else None,
             None,
             None,
         )

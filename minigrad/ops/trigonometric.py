@@ -96,7 +96,7 @@ class Asin(SavesInput):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return grad / np.sqrt(1 - x * x)
+        return grad * (1 / np.sqrt(1 - x * x))  # (PyTorch's grad * rsqrt: MulBackward0)
 
 
 def asin(input: Any) -> Any:
@@ -117,7 +117,7 @@ class Acos(SavesInput):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return -grad / np.sqrt(1 - x * x)
+        return grad * -(1 / np.sqrt(1 - x * x))  # (PyTorch's grad * -rsqrt: MulBackward0)
 
 
 def acos(input: Any) -> Any:

@@ -39,7 +39,7 @@ from minigrad.ops._helpers import (
     zero_where,
     zeros_like_grad,
 )
-from minigrad.ops.arithmetic import mul, pow, pow_
+from minigrad.ops.arithmetic import MulScalar, mul, pow, pow_
 
 
 class UnaryOp(Op):
@@ -625,7 +625,7 @@ class Exp2(SavesResult):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return grad * y * _LN2
+        return run(MulScalar, grad * y, _LN2)  # (C++'s ``* M_LN2``: MulBackward1)
 
 
 def exp2(input: Any) -> Any:

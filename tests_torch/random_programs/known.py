@@ -60,36 +60,11 @@ def _retain_grad_assert(
     return _only_pytorch_raised(divergence, "old_fn INTERNAL ASSERT FAILED at ")
 
 
-def _double_backward_node_of_its_own(
-    program: list[Statement], minigrad_run: Run, divergence: Divergence
-) -> bool:
-    """A create_graph gradient whose first node PyTorch records as an op's backward of its own.
-
-    PyTorch records softplus', elu's, selu's, gelu's, logsigmoid's and hardswish's backward as
-    one node (``SoftplusBackwardBackward0`` ...); minigrad composes it of ordinary ops, with
-    the same values. tests_torch/test_double_backward_nodes_torch.py lists these rows
-    (``DIFFERENT``) until each backward is an op of its own.
-    """
-    if divergence.category != "grad_fn" or not isinstance(divergence.torch, str):
-        return False
-    made = [s for s in program if s.target == divergence.name]
-    return (bool(made) and "create_graph=True" in made[-1].code
-            and divergence.torch in _BACKWARD_NODES_OF_THEIR_OWN)
-
-
-_BACKWARD_NODES_OF_THEIR_OWN = frozenset({
-    "SoftplusBackwardBackward0", "EluBackwardBackward0", "GeluBackwardBackward0",
-    "LogSigmoidBackwardBackward0", "HardswishBackwardBackward0",
-})
-
-
 # A rule names its class and issue, and recognises it narrowly, by the facts the runner
 # records (see runner.py) or PyTorch's own text.
 KNOWN: tuple[KnownClass, ...] = (
     KnownClass("PyTorch's ZeroTensor gradients", "issue 8", _zero_tensor_is_immutable),
     KnownClass("PyTorch's retain_grad assert after detach_", "issue 8", _retain_grad_assert),
-    KnownClass("an activation's backward is not a node of its own (double backward)",
-               "test_double_backward_nodes_torch.py's DIFFERENT", _double_backward_node_of_its_own),
 )
 
 
