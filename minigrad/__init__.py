@@ -147,6 +147,7 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
 )
 from minigrad.ops.reduction_extra import count_nonzero, nansum, trace  # noqa: E402
 from minigrad.ops.reduction_pairs import aminmax, std_mean, var_mean  # noqa: E402
+from minigrad.ops.repeating import repeat_interleave  # noqa: E402
 from minigrad.ops.return_types import (  # noqa: E402
     return_types,
 )
@@ -171,6 +172,7 @@ from minigrad.ops.shape import (  # noqa: E402
     triu,
 )
 from minigrad.ops.softmax import log_softmax, softmax  # noqa: E402
+from minigrad.ops.sorted_search import bucketize, isin, searchsorted  # noqa: E402
 from minigrad.ops.sorting import (  # noqa: E402
     argsort,
     sort,
@@ -389,6 +391,7 @@ __all__ = [
     "broadcast_shapes",
     "broadcast_tensors",
     "broadcast_to",
+    "bucketize",
     "cartesian_prod",
     "cat",
     "ceil",
@@ -482,6 +485,7 @@ __all__ = [
     "is_tensor",
     "isclose",
     "isfinite",
+    "isin",
     "isinf",
     "isnan",
     "kthvalue",
@@ -557,6 +561,7 @@ __all__ = [
     "reciprocal",
     "relu",
     "remainder",
+    "repeat_interleave",
     "reshape",
     "return_types",
     "roll",
@@ -568,6 +573,7 @@ __all__ = [
     "scatter",
     "scatter_add",
     "scatter_reduce",
+    "searchsorted",
     "select",
     "selu",
     "set_default_device",

@@ -191,7 +191,8 @@ INT_DIM = frozenset({"prod", "max", "min"})
 NUMBER_OVERLOADS = frozenset(
     {
         "pow", "float_power", "remainder", "xlogy", "where", "bitwise_and", "bitwise_or",
-        "bitwise_xor", "lerp", "lerp_", "isin", "special_xlogy", "result_type", "full_like",
+        "bitwise_xor", "lerp", "lerp_", "isin", "searchsorted", "bucketize", "special_xlogy",
+        "result_type", "full_like",
         "scatter", "scatter_", "masked_fill", "masked_fill_", "index_fill", "index_fill_",
     }
 )  # fmt: skip

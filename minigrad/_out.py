@@ -320,6 +320,13 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     )),
     "nonzero": TakesOut(same("nonzero: Expected out tensor to have scalar type Long but got "
                              "scalar type{out}"), None),
+    # (the dtype that out_int32 asks for, with PyTorch's message naming the flag)
+    **each("searchsorted bucketize", lambda args, kwargs: same(
+        "minigrad.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+        "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+        "dtype {out} and out_int32 flag is " + str(bool(kwargs.get("out_int32", False)))),
+        None),
+    "isin": TakesOut(EXACT, None),
     "histc": TakesOut(same("torch.histogram: input tensor and hist tensor should have the same "
                            "dtype, but got input {result_c} and hist {out_c}"), None),
     **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),

@@ -50,6 +50,7 @@ from minigrad.ops import (
     reduction,
     reduction_extra,
     reduction_pairs,
+    repeating,
     rounding,
     search,
     selection,
@@ -1703,6 +1704,12 @@ class Tensor(TensorBase):
     def repeat(self, *sizes: Any, **named: Any) -> Tensor:
         """Tiled ``sizes[i]`` times along dimension i."""
         return shape.repeat(self, *_given(sizes, "repeat", "repeats", named))
+
+    def repeat_interleave(
+        self, repeats: Any, dim: int | None = None, *, output_size: int | None = None
+    ) -> Tensor:
+        """Each element (or slice along ``dim``) repeated ``repeats`` times, next to itself."""
+        return repeating.repeat_interleave(self, repeats, dim, output_size=output_size)
 
     def tile(self, *dims: Any, **named: Any) -> Tensor:
         """``repeat`` with ``dims`` padded with leading 1s."""
