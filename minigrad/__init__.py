@@ -188,6 +188,7 @@ from minigrad.ops.splitting import (  # noqa: E402
     unbind,
     vsplit,
 )
+from minigrad.ops.statistics import nanmean, nanquantile, quantile  # noqa: E402
 from minigrad.ops.ternary import addcdiv, addcmul, lerp  # noqa: E402
 from minigrad.ops.trigonometric import (  # noqa: E402
     acos,
@@ -531,7 +532,9 @@ __all__ = [
     "multiply",
     "mv",
     "nan_to_num",
+    "nanmean",
     "nanmedian",
+    "nanquantile",
     "nansum",
     "narrow",
     "ne",
@@ -551,6 +554,7 @@ __all__ = [
     "pow",
     "prod",
     "qr",
+    "quantile",
     "rand",
     "rand_like",
     "randint",

@@ -59,6 +59,7 @@ from minigrad.ops import (
     solvers,
     sorting,
     splitting,
+    statistics,
     ternary,
     trigonometric,
     unary,
@@ -1611,6 +1612,24 @@ class Tensor(TensorBase):
     def nansum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Sum of the elements that are not NaN, of all or over ``dim``."""
         return reduction_extra.nansum(self, dim, keepdim, dtype=dtype)
+
+    def nanmean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """The mean of the elements that are not NaN, of all or over ``dim``."""
+        return statistics.nanmean(self, dim, keepdim, dtype=dtype)
+
+    def quantile(
+        self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+        interpolation: str = "linear",
+    ) -> Tensor:
+        """The ``q``-th quantiles, of all values or along ``dim`` (see ``minigrad.quantile``)."""
+        return statistics.quantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def nanquantile(
+        self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+        interpolation: str = "linear",
+    ) -> Tensor:
+        """``quantile`` of the values that are not NaN."""
+        return statistics.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
 
     def count_nonzero(self, dim: Any = None) -> Tensor:
         """How many elements are nonzero, of all or over ``dim`` (int64)."""
