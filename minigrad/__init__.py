@@ -234,6 +234,7 @@ from minigrad.ops.unary import (  # noqa: E402
     square,
     tanh,
 )
+from minigrad.ops.vector_products import cross, inner, kron, vdot  # noqa: E402
 
 # --- more exports, one block per op family ---------------------------------------------------
 # views
@@ -409,6 +410,7 @@ __all__ = [
     "cos",
     "cosh",
     "count_nonzero",
+    "cross",
     "cummax",
     "cummin",
     "cumprod",
@@ -468,6 +470,7 @@ __all__ = [
     "index_fill",
     "index_select",
     "inference_mode",
+    "inner",
     "int",
     "int16",
     "int32",
@@ -489,6 +492,7 @@ __all__ = [
     "isin",
     "isinf",
     "isnan",
+    "kron",
     "kthvalue",
     "le",
     "lerp",
@@ -630,6 +634,7 @@ __all__ = [
     "unsqueeze",
     "var",
     "var_mean",
+    "vdot",
     "vsplit",
     "vstack",
     "where",

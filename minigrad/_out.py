@@ -357,6 +357,13 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     # linear algebra
     **each("addmm baddbmm bmm mm mv matmul", EXACT),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
+    "vdot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
+    "cross": TakesOut(EXACT, "linalg_cross"),
+    "linalg.cross": TakesOut(EXACT, "linalg_cross"),
+    "kron": TakesOut(CAST, "mul"),
+    # (PyTorch's inner of two non-0-d tensors writes tensordot's result into out with copy_)
+    "inner": TakesOut(same("tensordot: Expected the output tensor to have dtype {result}, but "
+                           "got an output tensor with dtype {out}"), None, differentiable=True),
     "tensordot": TakesOut(same("tensordot: Expected the output tensor to have dtype {result}, "
                                "but got an output tensor with dtype {out}")),
     "cholesky": TakesOut(DtypeRule("cast", "cholesky: Expected result to be safely castable "

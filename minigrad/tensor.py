@@ -63,6 +63,7 @@ from minigrad.ops import (
     ternary,
     trigonometric,
     unary,
+    vector_products,
     views,
 )
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
@@ -1612,6 +1613,22 @@ class Tensor(TensorBase):
     def nansum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Sum of the elements that are not NaN, of all or over ``dim``."""
         return reduction_extra.nansum(self, dim, keepdim, dtype=dtype)
+
+    def cross(self, other: Any, dim: int | None = None) -> Tensor:
+        """The cross product of 3-vectors along ``dim`` (see ``minigrad.cross``)."""
+        return vector_products.cross(self, other, dim)
+
+    def inner(self, other: Any) -> Tensor:
+        """Sums of products over the last dims (see ``minigrad.inner``)."""
+        return vector_products.inner(self, other)
+
+    def kron(self, other: Any) -> Tensor:
+        """The Kronecker product with ``other``."""
+        return vector_products.kron(self, other)
+
+    def vdot(self, other: Any) -> Tensor:
+        """The dot product with ``other``, this vector conjugated."""
+        return vector_products.vdot(self, other)
 
     def nanmean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """The mean of the elements that are not NaN, of all or over ``dim``."""

@@ -152,6 +152,10 @@ CALLS: dict[str, Call] = {
     "quantile": unary("quantile", _x, 0.25, 1),
     "nanquantile": unary("nanquantile", _x, 0.25, 1),
     "nanmean": unary("nanmean", _x, 1),
+    "cross": with_lib("cross", lambda lib: ((_x(lib), _x(lib).flip(1)), {"dim": 1})),
+    "inner": with_lib("inner", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "kron": with_lib("kron", lambda lib: ((_x(lib), _v(lib)), {})),
+    "vdot": with_lib("vdot", lambda lib: ((_v(lib), _v(lib).flip(0)), {})),
     "mode": unary("mode", _x, 1),
     "cummax": unary("cummax", _x, 1),
     "cummin": unary("cummin", _x, 0),
@@ -213,6 +217,7 @@ for _name in ("cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_
 CALLS["linalg.norm"] = linalg("norm", _v)
 CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
+CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 
 NOT_TENSOR_OPS = words("""broadcast_shapes get_default_device get_default_dtype get_printoptions
 is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled is_inference_mode_enabled

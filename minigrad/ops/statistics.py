@@ -23,7 +23,15 @@ from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops import arithmetic, gather_scatter, reduction_extra, sorting, ternary, views
+from minigrad.ops import (
+    arithmetic,
+    gather_scatter,
+    linalg,
+    reduction_extra,
+    sorting,
+    ternary,
+    views,
+)
 from minigrad.ops._helpers import constant_tensor, dtype_name, normalize_dims, wrap_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -34,29 +42,9 @@ _ROUNDING = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}
 #
 # PyTorch ends quantile with ``squeeze_`` (and ``unsqueeze_``, ``transpose_``) on the tensor of
 # interpolated values: the same tensor gets a new shape, a node of the in-place op's name, and
-# one more version per op. minigrad has no in-place view ops; each step below makes a new tensor
-# (a copy in the layout the view would have), which takes over the counter of the tensor it
+# one more version per op. minigrad has no in-place view ops; each step (these two and matmul's
+# ``linalg.SqueezeInplace``) makes a new tensor, which takes over the counter of the tensor it
 # replaces (nobody else holds that one) and bumps it, as the in-place op would.
-
-
-class SqueezeLast(Op):
-    """y = x without its last (size-1) dim;  dx = grad with it back.  Saves no tensor.
-
-    Recorded as PyTorch's ``squeeze_(-1)``: ``SqueezeBackward4``.
-    """
-
-    node_name = "SqueezeBackward4"
-    fields = ("shape",)
-    saved_options = {"dim": constant(2**64 - 1), "self_sym_sizes": "shape"}  # (-1, as shown)
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.shape = x.shape
-        return np.array(np.squeeze(x, -1), order="K")
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return np.expand_dims(grad, -1)
 
 
 class UnsqueezeFirst(Op):
@@ -95,9 +83,9 @@ class SwapFirstAndLast(Op):
         return np.swapaxes(grad, 0, -1)
 
 
-def _in_place_view(op: type[Op], tensor: TensorBase) -> TensorBase:
+def _in_place_view(op: type[Op], tensor: TensorBase, *options: Any) -> TensorBase:
     """``op`` applied as PyTorch's in-place view op: the result continues ``tensor``'s versions."""
-    result = op.apply(tensor)
+    result = op.apply(tensor, *options)
     result._counter = tensor._version_counter()
     result._counter.bump()
     return result
@@ -191,11 +179,9 @@ def _quantile(
                    else ranks - below.astype(ranks.dtype))
         above = gather_scatter.gather(rows, -1, constant_tensor(np.ceil(ranks).astype(np.int64)))
         values = ternary.lerp_(values, above, constant_tensor(weights))
-    if q_array.ndim == 0:
-        return _in_place_view(SqueezeLast, values)
-    for step in (UnsqueezeFirst, SwapFirstAndLast, SqueezeLast):  # the quantiles' dim first
-        values = _in_place_view(step, values)
-    return values
+    if q_array.ndim > 0:  # the quantiles' dim first
+        values = _in_place_view(SwapFirstAndLast, _in_place_view(UnsqueezeFirst, values))
+    return _in_place_view(linalg.SqueezeInplace, values, -1)
 
 
 def quantile(
