@@ -65,6 +65,7 @@ from minigrad.ops.arithmetic import (  # noqa: E402
     true_divide,
 )
 from minigrad.ops.binary_extra import hypot, logaddexp, logaddexp2, logit, xlogy  # noqa: E402
+from minigrad.ops.building import block_diag, diagflat, fliplr, flipud, rot90  # noqa: E402
 from minigrad.ops.clamp import (  # noqa: E402
     clamp,
     clamp_max,
@@ -388,6 +389,7 @@ __all__ = [
     "atleast_3d",
     "baddbmm",
     "bincount",
+    "block_diag",
     "bmm",
     "bool",
     "broadcast_shapes",
@@ -419,6 +421,7 @@ __all__ = [
     "device",
     "diag",
     "diag_embed",
+    "diagflat",
     "diagonal",
     "diff",
     "div",
@@ -442,6 +445,8 @@ __all__ = [
     "fix",
     "flatten",
     "flip",
+    "fliplr",
+    "flipud",
     "float",
     "float16",
     "float32",
@@ -573,6 +578,7 @@ __all__ = [
     "reshape",
     "return_types",
     "roll",
+    "rot90",
     "round",
     "row_stack",
     "rsqrt",

@@ -165,8 +165,9 @@ class TakesOut:
         differentiable: PyTorch's out= variant is a composition ending in ``out.copy_(result)``
             (quantile): nothing is refused, and the write records ``CopyBackwards`` in grad
             mode.
-        writes: how many times PyTorch's out= variant writes into out (its version bumps):
-            nanmean's sums into out, then divides it in place.
+        writes: how many times PyTorch's out= variant bumps out's version: nanmean's sums
+            into out, then divides it in place (2); kron's multiplies into an unsafe view of
+            out, which has a counter of its own (0).
         warned_shape: ``(args, kwargs, shape) -> shape`` for kthvalue and mode, which give
             out and result the reduced dim back before resizing (then squeeze it): the
             shapes the resize warning names, and whether it warns at all.
@@ -360,7 +361,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "vdot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
     "cross": TakesOut(EXACT, "linalg_cross"),
     "linalg.cross": TakesOut(EXACT, "linalg_cross"),
-    "kron": TakesOut(CAST, "mul"),
+    "kron": TakesOut(CAST, "mul", writes=0),
     # (PyTorch's inner of two non-0-d tensors writes tensordot's result into out with copy_)
     "inner": TakesOut(same("tensordot: Expected the output tensor to have dtype {result}, but "
                            "got an output tensor with dtype {out}"), None, differentiable=True),
@@ -553,7 +554,10 @@ def call_with_out(
     with _grad_mode_for(spec):
         for target, value in zip(outs, results):
             # (arange keeps out's shape when the element count fits)
-            apply_inplace(fill.Copy, target, value.reshape(target.shape))
+            # (written through an alias with a counter of its own where PyTorch writes
+            # through an unsafe view: out's version stays)
+            written = target if spec.writes else TensorBase.output_class._make(target._array)
+            apply_inplace(fill.Copy, written, value.reshape(target.shape))
             for _ in range(spec.writes - 1):
                 target._version_counter().bump()
     if requires_grad is not None:

@@ -33,6 +33,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
     binary_extra,
+    building,
     clamp,
     comparison,
     constructions,
@@ -1757,6 +1758,22 @@ class Tensor(TensorBase):
         if named:
             dims = _given(dims, "flip", "dims", named)
         return shape.flip_method(self, dims)
+
+    def rot90(self, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+        """Rotated by ``k`` quarter turns in the plane of ``dims`` (see ``minigrad.rot90``)."""
+        return building.rot90(self, k, dims)
+
+    def fliplr(self) -> Tensor:
+        """Reversed left to right (along dim 1)."""
+        return building.fliplr(self)
+
+    def flipud(self) -> Tensor:
+        """Reversed upside down (along dim 0)."""
+        return building.flipud(self)
+
+    def diagflat(self, offset: int = 0) -> Tensor:
+        """A matrix with the flattened elements on its diagonal ``offset``."""
+        return building.diagflat(self, offset)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         """Shifted cyclically by ``shifts`` along ``dims``."""

@@ -76,10 +76,10 @@ def linalg_cross(input: Any, other: Any, *, dim: int = -1) -> Any:
     if sizes != (3, 3):
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{sizes[0]} and {sizes[1]}")
+    if a.dtype.kind == "b":  # (the kernel is chosen by input's dtype first)
+        raise not_implemented("cross", a)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {dtype_name(a)} but found {dtype_name(b)}")
-    if a.dtype.kind == "b":
-        raise not_implemented("cross", a)
     return LinalgCross.apply(input, other, dim)
 
 
