@@ -64,9 +64,9 @@ def linalg_cross(input: Any, other: Any, *, dim: int = -1) -> Any:
     Example:
         >>> import minigrad
         >>> x = minigrad.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-        >>> minigrad.linalg.cross(x, minigrad.tensor([[0.0, 1.0, 0.0]]))
-        tensor([[ 0.,  0.,  1.],
-                [ 0.,  0., -0.]])
+        >>> minigrad.linalg.cross(x, minigrad.tensor([[0.0, 0.0, 1.0]]))
+        tensor([[ 0., -1.,  0.],
+                [ 1.,  0.,  0.]])
     """
     _arguments.check_tensor(other, "linalg_cross", "other", 2)
     a, b = operand(input), operand(other)
