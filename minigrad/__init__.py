@@ -80,6 +80,7 @@ from minigrad.ops.arithmetic import (  # noqa: E402
     true_divide,
 )
 from minigrad.ops.binary_extra import hypot, logaddexp, logaddexp2, logit, xlogy  # noqa: E402
+from minigrad.ops.building import block_diag, diagflat, fliplr, flipud, rot90  # noqa: E402
 from minigrad.ops.clamp import (  # noqa: E402
     clamp,
     clamp_max,
@@ -162,6 +163,7 @@ from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E40
 )
 from minigrad.ops.reduction_extra import count_nonzero, nansum, trace  # noqa: E402
 from minigrad.ops.reduction_pairs import aminmax, std_mean, var_mean  # noqa: E402
+from minigrad.ops.repeating import repeat_interleave  # noqa: E402
 from minigrad.ops.return_types import (  # noqa: E402
     return_types,
 )
@@ -187,6 +189,7 @@ from minigrad.ops.shape import (  # noqa: E402
     triu,
 )
 from minigrad.ops.softmax import log_softmax, softmax  # noqa: E402
+from minigrad.ops.sorted_search import bucketize, isin, searchsorted  # noqa: E402
 from minigrad.ops.sorting import (  # noqa: E402
     argsort,
     sort,
@@ -202,6 +205,7 @@ from minigrad.ops.splitting import (  # noqa: E402
     unbind,
     vsplit,
 )
+from minigrad.ops.statistics import nanmean, nanquantile, quantile  # noqa: E402
 from minigrad.ops.ternary import addcdiv, addcmul, lerp  # noqa: E402
 from minigrad.ops.trigonometric import (  # noqa: E402
     acos,
@@ -248,6 +252,7 @@ from minigrad.ops.unary import (  # noqa: E402
     tanh,
 )
 from minigrad.ops.unary_extra import deg2rad, erfc, rad2deg, sinc  # noqa: E402
+from minigrad.ops.vector_products import cross, inner, kron, vdot  # noqa: E402
 
 # --- more exports, one block per op family ---------------------------------------------------
 # views
@@ -437,11 +442,13 @@ __all__ = [
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "block_diag",
     "bmm",
     "bool",
     "broadcast_shapes",
     "broadcast_tensors",
     "broadcast_to",
+    "bucketize",
     "can_cast",
     "cartesian_prod",
     "cat",
@@ -460,6 +467,7 @@ __all__ = [
     "cos",
     "cosh",
     "count_nonzero",
+    "cross",
     "cummax",
     "cummin",
     "cumprod",
@@ -470,6 +478,7 @@ __all__ = [
     "device",
     "diag",
     "diag_embed",
+    "diagflat",
     "diagonal",
     "diff",
     "div",
@@ -494,6 +503,8 @@ __all__ = [
     "fix",
     "flatten",
     "flip",
+    "fliplr",
+    "flipud",
     "float",
     "float16",
     "float32",
@@ -532,6 +543,7 @@ __all__ = [
     "index_select",
     "inference_mode",
     "initial_seed",
+    "inner",
     "int",
     "int16",
     "int32",
@@ -550,11 +562,13 @@ __all__ = [
     "is_tensor",
     "isclose",
     "isfinite",
+    "isin",
     "isinf",
     "isnan",
     "isneginf",
     "isposinf",
     "isreal",
+    "kron",
     "kthvalue",
     "lcm",
     "le",
@@ -601,7 +615,9 @@ __all__ = [
     "multiply",
     "mv",
     "nan_to_num",
+    "nanmean",
     "nanmedian",
+    "nanquantile",
     "nansum",
     "narrow",
     "ne",
@@ -625,6 +641,7 @@ __all__ = [
     "prod",
     "promote_types",
     "qr",
+    "quantile",
     "rad2deg",
     "rand",
     "rand_like",
@@ -636,10 +653,12 @@ __all__ = [
     "reciprocal",
     "relu",
     "remainder",
+    "repeat_interleave",
     "reshape",
     "result_type",
     "return_types",
     "roll",
+    "rot90",
     "round",
     "row_stack",
     "rsqrt",
@@ -648,6 +667,7 @@ __all__ = [
     "scatter",
     "scatter_add",
     "scatter_reduce",
+    "searchsorted",
     "seed",
     "select",
     "selu",
@@ -707,6 +727,7 @@ __all__ = [
     "unsqueeze",
     "var",
     "var_mean",
+    "vdot",
     "vsplit",
     "vstack",
     "where",

@@ -24,6 +24,7 @@ minigrad/linalg.py call it). The ops themselves know nothing of ``out``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import warnings
@@ -160,6 +161,12 @@ class TakesOut:
             PyTorch's factories); ``RANGE_RESIZED`` warns only if the element count differs.
         check_order: the order in which the outs' dtypes are checked, by position, where
             PyTorch's kernel checks a later one first (median checks its indices first).
+        differentiable: PyTorch's out= variant is a composition ending in ``out.copy_(result)``
+            (quantile): nothing is refused, and the write records ``CopyBackwards`` in grad
+            mode.
+        writes: how many times PyTorch's out= variant bumps out's version: nanmean's sums
+            into out, then divides it in place (2); kron's multiplies into an unsafe view of
+            out, which has a counter of its own (0).
         warned_shape: ``(args, kwargs, shape) -> shape`` for kthvalue and mode, which give
             out and result the reduced dim back before resizing (then squeeze it): the
             shapes the resize warning names, and whether it warns at all.
@@ -172,6 +179,8 @@ class TakesOut:
     resize_warning: str | None = RESIZED
     warned_shape: Callable[..., tuple[int, ...]] | None = None
     check_order: tuple[int, ...] = ()
+    differentiable: bool = False
+    writes: int = 1
 
 
 def each(names: str, dtype: Any, grad_name: str | None = "", **options: Any
@@ -309,6 +318,12 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     # with or without a dim (unlike sum); its kernel exists for floating out dtypes only
     "nansum": TakesOut(DtypeRule("float", "\"nansum_cpu\" not implemented for '{out}'",
                                  compute_in="input", error=NotImplementedError)),
+    "nanmean": TakesOut(DtypeRule("float", "\"nansum_cpu\" not implemented for '{out}'",
+                                  compute_in="input", error=NotImplementedError), "nansum",
+                        writes=2),
+    **each("quantile nanquantile",
+           same("quantile() out tensor must be same dtype as the input tensor"), None,
+           differentiable=True),
     "prod": TakesOut(REDUCE, accepts=_has_dim,
                      signatures=tuple(s.format(dims="int") for s in _SUM_SIGNATURES)),
     "mean": TakesOut(lambda args, kwargs: REDUCE_CAST if _has_dim(args, kwargs) else DtypeRule(
@@ -348,6 +363,13 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     )),
     "nonzero": TakesOut(same("nonzero: Expected out tensor to have scalar type Long but got "
                              "scalar type{out}"), None),
+    # (the dtype that out_int32 asks for, with PyTorch's message naming the flag)
+    **each("searchsorted bucketize", lambda args, kwargs: same(
+        "minigrad.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+        "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+        "dtype {out} and out_int32 flag is " + str(bool(kwargs.get("out_int32", False)))),
+        None),
+    "isin": TakesOut(EXACT, None),
     "histc": TakesOut(same("torch.histogram: input tensor and hist tensor should have the same "
                            "dtype, but got input {result_c} and hist {out_c}"), None),
     **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),
@@ -364,6 +386,13 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     # linear algebra
     **each("addmm baddbmm bmm mm mv matmul", EXACT),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
+    "vdot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
+    "cross": TakesOut(EXACT, "linalg_cross"),
+    "linalg.cross": TakesOut(EXACT, "linalg_cross"),
+    "kron": TakesOut(CAST, "mul", writes=0),
+    # (PyTorch's inner of two non-0-d tensors writes tensordot's result into out with copy_)
+    "inner": TakesOut(same("tensordot: Expected the output tensor to have dtype {result}, but "
+                           "got an output tensor with dtype {out}"), None, differentiable=True),
     "tensordot": TakesOut(same("tensordot: Expected the output tensor to have dtype {result}, "
                                "but got an output tensor with dtype {out}")),
     "cholesky": TakesOut(DtypeRule("cast", "cholesky: Expected result to be safely castable "
@@ -530,7 +559,7 @@ def call_with_out(
     requires_grad = kwargs.pop("requires_grad", False) if rules[0] is FACTORY else None
     if rules[0].compute_in:
         args, kwargs = _in_dtype(function, outs[0], args, kwargs, rules[0], name)
-    with grad_mode.no_grad():
+    with _grad_mode_for(spec):
         result = function(*args, **kwargs)
     results = tuple(result) if len(outs) > 1 else (result,)
     for index in spec.check_order or range(len(outs)):
@@ -555,15 +584,25 @@ def call_with_out(
             kept = spec.warned_shape
             _resize(target, shape, spec.resize_warning,
                     (kept(args, kwargs, target._array.shape), kept(args, kwargs, shape)))
-    with grad_mode.no_grad():
+    with _grad_mode_for(spec):
         for target, value in zip(outs, results):
             # (arange keeps out's shape when the element count fits)
-            apply_inplace(fill.Copy, target, value.reshape(target.shape))
+            # (written through an alias with a counter of its own where PyTorch writes
+            # through an unsafe view: out's version stays)
+            written = target if spec.writes else TensorBase.output_class._make(target._array)
+            apply_inplace(fill.Copy, written, value.reshape(target.shape))
+            for _ in range(spec.writes - 1):
+                target._version_counter().bump()
     if requires_grad is not None:
         outs[0].requires_grad_(requires_grad)
     if len(outs) == 1:
         return outs[0]
     return getattr(return_types, type(result).__name__ + "_out")(*outs)
+
+
+def _grad_mode_for(spec: TakesOut) -> Any:
+    """No grad around an out= call, but for the differentiable ones (grad mode as it is)."""
+    return contextlib.nullcontext() if spec.differentiable else grad_mode.no_grad()
 
 
 def _check_out_argument(name: str, out: Any, rules: Any) -> tuple[TensorBase, ...]:

@@ -23,11 +23,13 @@ from minigrad.ops.determinants import slogdet
 from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve
+from minigrad.ops.vector_products import linalg_cross as cross
 
 __all__ = [
     "LinAlgError",
     "cholesky",
     "cholesky_ex",
+    "cross",
     "det",
     "eigh",
     "eigvalsh",

@@ -35,6 +35,7 @@ from minigrad.ops import (
     arithmetic,
     binary_extra,
     bitwise,
+    building,
     clamp,
     comparison,
     constructions,
@@ -53,6 +54,7 @@ from minigrad.ops import (
     reduction,
     reduction_extra,
     reduction_pairs,
+    repeating,
     rounding,
     sampling,
     search,
@@ -62,11 +64,13 @@ from minigrad.ops import (
     solvers,
     sorting,
     splitting,
+    statistics,
     ternary,
     trigonometric,
     unary,
     unary_extra,
     unfold,
+    vector_products,
     views,
 )
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
@@ -1874,6 +1878,40 @@ class Tensor(TensorBase):
         """Sum of the elements that are not NaN, of all or over ``dim``."""
         return reduction_extra.nansum(self, dim, keepdim, dtype=dtype)
 
+    def cross(self, other: Any, dim: int | None = None) -> Tensor:
+        """The cross product of 3-vectors along ``dim`` (see ``minigrad.cross``)."""
+        return vector_products.cross(self, other, dim)
+
+    def inner(self, other: Any) -> Tensor:
+        """Sums of products over the last dims (see ``minigrad.inner``)."""
+        return vector_products.inner(self, other)
+
+    def kron(self, other: Any) -> Tensor:
+        """The Kronecker product with ``other``."""
+        return vector_products.kron(self, other)
+
+    def vdot(self, other: Any) -> Tensor:
+        """The dot product with ``other``, this vector conjugated."""
+        return vector_products.vdot(self, other)
+
+    def nanmean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """The mean of the elements that are not NaN, of all or over ``dim``."""
+        return statistics.nanmean(self, dim, keepdim, dtype=dtype)
+
+    def quantile(
+        self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+        interpolation: str = "linear",
+    ) -> Tensor:
+        """The ``q``-th quantiles, of all values or along ``dim`` (see ``minigrad.quantile``)."""
+        return statistics.quantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def nanquantile(
+        self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+        interpolation: str = "linear",
+    ) -> Tensor:
+        """``quantile`` of the values that are not NaN."""
+        return statistics.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
+
     def count_nonzero(self, dim: Any = None) -> Tensor:
         """How many elements are nonzero, of all or over ``dim`` (int64)."""
         return reduction_extra.count_nonzero(self, dim)
@@ -1979,6 +2017,12 @@ class Tensor(TensorBase):
         """Tiled ``sizes[i]`` times along dimension i."""
         return shape.repeat(self, *_given(sizes, "repeat", "repeats", named))
 
+    def repeat_interleave(
+        self, repeats: Any, dim: int | None = None, *, output_size: int | None = None
+    ) -> Tensor:
+        """Each element (or slice along ``dim``) repeated ``repeats`` times, next to itself."""
+        return repeating.repeat_interleave(self, repeats, dim, output_size=output_size)
+
     def tile(self, *dims: Any, **named: Any) -> Tensor:
         """``repeat`` with ``dims`` padded with leading 1s."""
         dims = _given(dims, "tile", "dims", named)
@@ -1989,6 +2033,22 @@ class Tensor(TensorBase):
         if named:
             dims = _given(dims, "flip", "dims", named)
         return shape.flip_method(self, dims)
+
+    def rot90(self, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+        """Rotated by ``k`` quarter turns in the plane of ``dims`` (see ``minigrad.rot90``)."""
+        return building.rot90(self, k, dims)
+
+    def fliplr(self) -> Tensor:
+        """Reversed left to right (along dim 1)."""
+        return building.fliplr(self)
+
+    def flipud(self) -> Tensor:
+        """Reversed upside down (along dim 0)."""
+        return building.flipud(self)
+
+    def diagflat(self, offset: int = 0) -> Tensor:
+        """A matrix with the flattened elements on its diagonal ``offset``."""
+        return building.diagflat(self, offset)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         """Shifted cyclically by ``shifts`` along ``dims``."""

@@ -146,6 +146,23 @@ CALLS: dict[str, Call] = {
     "broadcast_tensors": with_lib("broadcast_tensors", lambda lib: ((_x(lib), _v(lib)), {})),
     "meshgrid": with_lib("meshgrid", lambda lib: ((_v(lib), _v(lib)), {"indexing": "ij"})),
     "kthvalue": unary("kthvalue", _x, 2),
+    "repeat_interleave": unary("repeat_interleave", _x, 2),
+    "searchsorted": with_lib("searchsorted", lambda lib: ((lib.tensor([-1.0, 0.5, 2.0]), _x(lib)),
+                                                          {})),
+    "bucketize": with_lib("bucketize", lambda lib: ((_x(lib), lib.tensor([-1.0, 0.5, 2.0])), {})),
+    "isin": with_lib("isin", lambda lib: ((_x(lib), _v(lib)), {})),
+    "quantile": unary("quantile", _x, 0.25, 1),
+    "nanquantile": unary("nanquantile", _x, 0.25, 1),
+    "nanmean": unary("nanmean", _x, 1),
+    "cross": with_lib("cross", lambda lib: ((_x(lib), _x(lib).flip(1)), {"dim": 1})),
+    "inner": with_lib("inner", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "kron": with_lib("kron", lambda lib: ((_x(lib), _v(lib)), {})),
+    "vdot": with_lib("vdot", lambda lib: ((_v(lib), _v(lib).flip(0)), {})),
+    "rot90": unary("rot90", _x),
+    "fliplr": unary("fliplr", _x),
+    "flipud": unary("flipud", _x),
+    "diagflat": unary("diagflat", _v),
+    "block_diag": with_lib("block_diag", lambda lib: ((_x(lib), _v(lib)), {})),
     "mode": unary("mode", _x, 1),
     "cummax": unary("cummax", _x, 1),
     "cummin": unary("cummin", _x, 0),
@@ -211,6 +228,7 @@ for _name in ("cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_
 CALLS["linalg.norm"] = linalg("norm", _v)
 CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
+CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 
 # more elementwise math (ops/elementwise_extra.py)
 CALLS.update({name: unary(name) for name in words("sgn signbit isneginf isposinf isreal")})

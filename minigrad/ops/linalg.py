@@ -25,7 +25,7 @@ from minigrad._dtype import backend_type_name
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.record import sync_views
-from minigrad.autograd.saved_attributes import matrix_layout
+from minigrad.autograd.saved_attributes import as_given, matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, reduction, unary, views
 from minigrad.ops._helpers import (
@@ -334,12 +334,13 @@ def _scaled_sum(input: Any, product: np.ndarray, beta: Any, alpha: Any) -> np.nd
 class SqueezeInplace(Op):
     """y = x without dimension ``dim``;  dx = grad reshaped back.  Saves nothing.
 
-    matmul squeezes its own temporary product in place, which PyTorch records as
-    SqueezeBackward4; here it is an out-of-place op on that temporary, which nobody else sees.
+    matmul (and quantile) squeeze their own temporary product in place, which PyTorch records
+    as SqueezeBackward4; here it is an out-of-place op on that temporary, which nobody else
+    sees. ``dim`` as given (quantile's -1 shows as PyTorch shows it).
     """
 
     fields = ("shape", "dim")
-    saved_options = {"dim": "dim", "self_sym_sizes": "shape"}
+    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
 
     node_name = "SqueezeBackward4"
 
@@ -461,7 +462,12 @@ def dot(input: Any, tensor: Any) -> Any:
         tensor(11.)
     """
     _arguments.check_tensor(tensor, "dot", "tensor", 2)
-    a, b = operand(input), operand(tensor)
+    check_vectors(operand(input), operand(tensor))
+    return Dot.apply(input, tensor)
+
+
+def check_vectors(a: np.ndarray, b: np.ndarray) -> None:
+    """PyTorch's checks of ``dot``'s (and ``vdot``'s) operands: vectors of one size and dtype."""
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(errors.dot_dims(a.ndim, b.ndim))
     if a.dtype != b.dtype:
@@ -469,7 +475,6 @@ def dot(input: Any, tensor: Any) -> Any:
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(errors.dot_sizes(a.shape[0], b.shape[0]))
     _check_not_bool(a, kernel="dot")
-    return Dot.apply(input, tensor)
 
 
 def expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:

@@ -1,0 +1,264 @@
+"""Statistics composed of other ops: ``quantile``, ``nanquantile`` and ``nanmean``.
+
+PyTorch writes them as compositions, so their graphs are chains of ordinary nodes, and so are
+minigrad's (the same ops, in the same order):
+
+- ``quantile``: sort the values along the reduced dim (``SortBackward0``, after a
+  ``ViewBackward0`` that flattens them or an unsqueeze/transpose that moves the dim last), view
+  them as ``reduced shape + (n,)``, gather the values at the ranks below (and above) each
+  ``q * (n - 1)`` (``GatherBackward0``), interpolate in place (``lerp_``: ``LerpBackward1``)
+  and move the quantiles' dim first with PyTorch's in-place view ops (``squeeze_``:
+  ``SqueezeBackward4``; ``unsqueeze_``, ``transpose_``: ``UnsqueezeBackward1``,
+  ``TransposeBackward1``). The ranks are plain numbers: no gradient flows through them.
+- ``nanmean``: ``nansum / (number of non-NaN values)`` (``DivBackward0`` saving the count).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad._dtype import display_name, to_numpy_dtype
+from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant
+from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops import (
+    arithmetic,
+    gather_scatter,
+    linalg,
+    reduction_extra,
+    sorting,
+    ternary,
+    views,
+)
+from minigrad.ops._helpers import constant_tensor, dtype_name, normalize_dims, wrap_dim
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+# The rounding of the rank each interpolation asks for (linear and midpoint interpolate).
+_ROUNDING = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}
+
+# --- PyTorch's in-place view ops at the end of quantile -----------------------------------------
+#
+# PyTorch ends quantile with ``squeeze_`` (and ``unsqueeze_``, ``transpose_``) on the tensor of
+# interpolated values: the same tensor gets a new shape, a node of the in-place op's name, and
+# one more version per op. minigrad has no in-place view ops; each step (these two and matmul's
+# ``linalg.SqueezeInplace``) makes a new tensor, which takes over the counter of the tensor it
+# replaces (nobody else holds that one) and bumps it, as the in-place op would.
+
+
+class UnsqueezeFirst(Op):
+    """y = x with a new first dim;  dx = grad without it.  Saves nothing.
+
+    Recorded as PyTorch's ``unsqueeze_(0)``: ``UnsqueezeBackward1``.
+    """
+
+    node_name = "UnsqueezeBackward1"
+    saved_options = {"dim": constant(0)}
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return np.array(np.expand_dims(x, 0), order="K")
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return np.squeeze(grad, 0)
+
+
+class SwapFirstAndLast(Op):
+    """y = x with its first and last dims swapped;  dx = grad swapped back.  Saves nothing.
+
+    Recorded as PyTorch's ``transpose_(0, -1)``: ``TransposeBackward1``.
+    """
+
+    node_name = "TransposeBackward1"
+    saved_options = {"dim0": constant(0), "dim1": constant(2**64 - 1)}
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return np.array(np.swapaxes(x, 0, -1), order="K")  # (the transposed strides kept)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return np.swapaxes(grad, 0, -1)
+
+
+def _in_place_view(op: type[Op], tensor: TensorBase, *options: Any) -> TensorBase:
+    """``op`` applied as PyTorch's in-place view op: the result continues ``tensor``'s versions."""
+    result = op.apply(tensor, *options)
+    result._counter = tensor._version_counter()
+    result._counter.bump()
+    return result
+
+
+# --- quantile -------------------------------------------------------------------------------------
+
+
+def _checked_q(input: Any, q: Any) -> np.ndarray:
+    """``q`` as an array of ``input``'s dtype (a number is checked here, as PyTorch does)."""
+    if isinstance(q, TensorBase):
+        return q._array
+    if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, float, np.number)):
+        raise TypeError("quantile(): q must be a Tensor or a float")  # (the parser's listing)
+    if not 0 <= q <= 1:
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {float(q):g}")
+    return np.asarray(q, dtype=input._array.dtype)
+
+
+def _check(input: Any, q: np.ndarray, dim: int | None) -> None:
+    """PyTorch's checks, in its order (after the interpolation's and a number q's)."""
+    array = input._array
+    if dim is not None:
+        wrap_dim(dim, max(array.ndim, 1))
+    if array.size == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if q.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if array.dtype not in (np.float32, np.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if q.dtype != array.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    with np.errstate(invalid="ignore"):
+        if not ((q >= 0) & (q <= 1)).all():
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+
+
+def _sorted_rows(input: Any, dim: int | None, keepdim: bool) -> Any:
+    """The values sorted along the reduced dim, viewed as ``reduced shape + (n,)``."""
+    shape = input._array.shape
+    ndim = len(shape)
+    if dim is None:
+        values = sorting.sort(views.flatten(input)).values
+    elif wrap_dim(dim, max(ndim, 1)) == ndim - 1:
+        values = sorting.sort(input).values
+    else:  # (the dim wrapped: a new last dim takes its place)
+        moved = views.transpose(views.unsqueeze(input, -1), wrap_dim(dim, max(ndim, 1)), -1)
+        values = sorting.sort(moved).values
+    if dim is not None and ndim:
+        axis = wrap_dim(dim, ndim)
+        reduced = [*shape[:axis], *([1] if keepdim else []), *shape[axis + 1 :]]
+    else:
+        reduced = [1] * ndim if keepdim else []
+    return views.view(values, *reduced, values.shape[-1])
+
+
+def _ranks(rows: np.ndarray, q: np.ndarray, ignore_nan: bool) -> np.ndarray:
+    """Each quantile's rank among its row's ``n`` sorted values: ``q * (n - 1)``.
+
+    A row with NaN ranks last (its quantiles are NaN); ``nanquantile`` ranks among the values
+    that are not NaN (an all-NaN row: rank 0, NaN again).
+    """
+    q = q.reshape(-1)
+    nan = np.isnan(rows)
+    if ignore_nan:
+        count = (~nan).sum(-1, keepdims=True).astype(q.dtype)
+        ranks = q * (count - 1)
+        return np.where(ranks < 0, q.dtype.type(0), ranks)
+    last = rows.shape[-1] - 1
+    ranks, any_nan = np.broadcast_arrays(q * last, nan.any(-1, keepdims=True))
+    return np.where(any_nan, q.dtype.type(last), ranks)
+
+
+def _quantile(
+    input: Any, q: Any, dim: int | None, keepdim: bool, interpolation: str, ignore_nan: bool
+) -> Any:
+    """``quantile`` and ``nanquantile``: PyTorch's ``quantile_impl``, step by step."""
+    q_array = _checked_q(input, q)
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
+    _check(input, q_array, dim)
+    rows = _sorted_rows(input, dim, keepdim)
+    ranks = _ranks(rows._array, q_array, ignore_nan)
+    if interpolation in _ROUNDING:
+        ranks = _ROUNDING[interpolation](ranks)
+    below = ranks.astype(np.int64)
+    values = gather_scatter.gather(rows, -1, constant_tensor(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = (np.full_like(ranks, 0.5) if interpolation == "midpoint"
+                   else ranks - below.astype(ranks.dtype))
+        above = gather_scatter.gather(rows, -1, constant_tensor(np.ceil(ranks).astype(np.int64)))
+        values = ternary.lerp_(values, above, constant_tensor(weights))
+    if q_array.ndim > 0:  # the quantiles' dim first
+        values = _in_place_view(SwapFirstAndLast, _in_place_view(UnsqueezeFirst, values))
+    return _in_place_view(linalg.SqueezeInplace, values, -1)
+
+
+def quantile(
+    input: Any,
+    q: Any,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    interpolation: str = "linear",
+) -> Any:
+    """The ``q``-th quantiles of ``input``'s values (all of them, or along ``dim``).
+
+    ``q`` is a number or a 1-D tensor (of ``input``'s float dtype) in ``[0, 1]``; a tensor ``q``
+    puts its quantiles in a new first dim. Between two values, ``interpolation`` decides:
+    ``"linear"`` (default), ``"lower"``, ``"higher"``, ``"nearest"`` or ``"midpoint"``. A NaN
+    among the values makes their quantiles NaN (``nanquantile`` leaves them out). The gradient
+    goes to the values picked (split by the interpolation weights).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([[0.0, 1.0, 2.0, 3.0], [4.0, 6.0, 8.0, 10.0]])
+        >>> minigrad.quantile(x, 0.5, dim=1)
+        tensor([1.5000, 7.0000])
+        >>> x.quantile(minigrad.tensor([0.25, 0.75]), dim=1, interpolation="lower")
+        tensor([[0., 4.],
+                [2., 8.]])
+    """
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(
+    input: Any,
+    q: Any,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    interpolation: str = "linear",
+) -> Any:
+    """``quantile`` of the values that are not NaN (NaN where all of them are).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.nanquantile(minigrad.tensor([float("nan"), 1.0, 2.0]), 0.5)
+        tensor(1.5000)
+    """
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+# --- nanmean ------------------------------------------------------------------------------------
+
+
+def nanmean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """The mean of the values that are not NaN, of all or over ``dim`` (an int or a tuple).
+
+    ``nansum(input, dim, keepdim, dtype=dtype) / count``, as PyTorch computes it: NaN where every
+    value is NaN. Floating-point inputs (and dtypes) only.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([[1.0, float("nan")], [2.0, 4.0]])
+        >>> minigrad.nanmean(x)
+        tensor(2.3333)
+        >>> x.nanmean(dim=1)
+        tensor([1., 3.])
+    """
+    array = input._array
+    if array.dtype.kind != "f":
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {dtype_name(array)}")
+    if dtype is not None and to_numpy_dtype(dtype, "nanmean").kind != "f":
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
+                           "either a floating point or complex dtype. Got: "
+                           f"{display_name(to_numpy_dtype(dtype, 'nanmean'))}")
+    axes = normalize_dims(dim, array.ndim)
+    count = (~np.isnan(array)).sum(axis=axes, keepdims=keepdim)
+    total = reduction_extra.nansum(input, dim, keepdim, dtype=dtype)
+    return arithmetic.div(total, constant_tensor(np.asarray(count, dtype=np.int64)))
+
+
+__all__ = ["nanmean", "nanquantile", "quantile"]
