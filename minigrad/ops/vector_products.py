@@ -168,9 +168,8 @@ def kron(input: Any, other: Any) -> Any:
     # a's sizes at the even dims, b's at the odd ones: their product interleaves them.
     a_view = tuple(size for n in a_shape for size in (n, 1))
     b_view = tuple(size for n in b_shape for size in (1, n))
-    product = arithmetic.mul(views.UnsafeView.apply(input, a_view),
-                             views.UnsafeView.apply(other, b_view))
-    return views.UnsafeView.apply(product, tuple(map(math.prod, zip(a_shape, b_shape))))
+    product = arithmetic.mul(views.unsafe_view(input, a_view), views.unsafe_view(other, b_view))
+    return views.unsafe_view(product, tuple(map(math.prod, zip(a_shape, b_shape))))
 
 
 __all__ = ["cross", "inner", "kron", "linalg_cross", "vdot"]

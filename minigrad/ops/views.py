@@ -756,6 +756,19 @@ class UnsafeView(Op):
     backward = View.backward
 
 
+def unsafe_view(input: Any, shape: tuple[int, ...]) -> Any:
+    """PyTorch's ``_unsafe_view``: ``input`` reshaped, recorded as UnsafeViewBackward0.
+
+    Not a view for autograd, but it aliases its input's memory: an inference tensor's is an
+    inference tensor too (sharing its counter), which autograd then refuses to save.
+    """
+    result = UnsafeView.apply(input, shape)
+    counter = input._version_counter()
+    if counter.is_inference:
+        result._counter = counter
+    return result
+
+
 def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     """``shape`` with its -1 (if any) replaced so that it holds ``numel`` elements.
 
