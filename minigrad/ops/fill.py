@@ -156,8 +156,7 @@ class Normal(Op):
 def normal_(input: Any, mean: float = 0.0, std: float = 1.0, *,
             generator: _random.Generator | None = None) -> Any:
     """Fill ``input`` with samples from Normal(mean, std), in place."""
-    if not std >= 0.0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {errors.double_text(std)}")
+    check_normal_std(std)
     check_floating_kernel(input, "normal_kernel_cpu")
     return apply_inplace(Normal, input, mean, std, generator)
 
@@ -182,6 +181,12 @@ def uniform_(input: Any, from_: float = 0.0, to: float = 1.0, *,
         raise RuntimeError("uniform_ expects to return a [from, to) range, but found "
                            f"from={errors.double_text(from_)} > to={errors.double_text(to)}")
     return apply_inplace(Uniform, input, from_, to, generator)
+
+
+def check_normal_std(std: float) -> None:
+    """PyTorch's refusal of a negative standard deviation (a number)."""
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {errors.double_text(std)}")
 
 
 def check_floating_kernel(input: Any, kernel: str) -> None:

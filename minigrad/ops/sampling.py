@@ -29,7 +29,7 @@ from minigrad.ops._helpers import (
     operand,
     zeros_like_grad,
 )
-from minigrad.ops.fill import check_floating_kernel, normal_
+from minigrad.ops.fill import check_floating_kernel, check_normal_std, normal_
 
 # --- in-place fills -------------------------------------------------------------------------
 
@@ -216,8 +216,8 @@ def random_(input: Any, from_: int | None = None, to: int | None = None, *,
     dtype = input._array.dtype
     if from_ is None and to is None:
         low, high, op = 0, _whole_range_end(dtype), RandomAll
-    elif to is None:
-        low, high, op = 0, int(from_), RandomTo  # (one argument: PyTorch's ``to``)
+    elif from_ is None or to is None:  # (one argument: PyTorch's ``random_(to)``)
+        low, high, op = 0, int(to if from_ is None else from_), RandomTo
     else:
         low, high, op = int(from_ or 0), int(to), RandomFromTo
     if op is not RandomAll:
@@ -364,7 +364,6 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *,
     if not (mean_is_tensor or std_is_tensor):
         numpy_dtype = _dtype.to_numpy_dtype(dtype or _dtype.get_default_dtype(), "normal")
         result = TensorBase.output_class._make(np.empty(_size_of(size), dtype=numpy_dtype))
-        _check_std(std)
         return normal_(result, mean, std, generator=generator).requires_grad_(requires_grad)
     for value in (mean, std):
         if isinstance(value, TensorBase) and value._array.dtype.kind != "f":
@@ -374,18 +373,13 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *,
         if (operand(std) < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
     else:
-        _check_std(std)
+        check_normal_std(std)
     if mean_is_tensor and std_is_tensor:
         broadcast_shapes(mean.shape, std.shape)  # (PyTorch's error where they don't broadcast)
         return NormalTensorTensor.apply(mean, std, generator)
     if mean_is_tensor:
         return NormalTensorFloat.apply(mean, checked_value(std, mean._array.dtype), generator)
     return NormalFloatTensor.apply(std, checked_value(mean, std._array.dtype), generator)
-
-
-def _check_std(std: float) -> None:
-    if not std >= 0.0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {double_text(std)}")
 
 
 def _size_of(size: Any) -> tuple[int, ...]:
