@@ -246,10 +246,21 @@ def wrap_integer(value: int, dtype: np.dtype) -> int:
 
     PyTorch wraps ``int8 + 1000`` around (to -24 + 1); numpy would raise.
     """
-    limits = np.iinfo(dtype)
-    if limits.min <= value <= limits.max:
+    low, high = _INTEGER_RANGES.get(dtype) or _integer_range(dtype)
+    if low <= value <= high:
         return value
     return int(np.array(value, dtype=np.int64).astype(dtype))
+
+
+# dtype -> (smallest, largest) value: np.iinfo builds an object per call (~1 µs)
+_INTEGER_RANGES: dict[np.dtype, tuple[int, int]] = {}
+
+
+def _integer_range(dtype: np.dtype) -> tuple[int, int]:
+    """The range of an integer (or bool) dtype, kept in ``_INTEGER_RANGES``."""
+    limits = np.iinfo(dtype)
+    _INTEGER_RANGES[dtype] = int(limits.min), int(limits.max)
+    return _INTEGER_RANGES[dtype]
 
 
 def wrap_dim(dim: Any, ndim: int) -> int:
