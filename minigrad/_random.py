@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._device import as_device, check_available
+from minigrad._device import as_device, check_available, device
+from minigrad.autograd.tensor_base import TensorBase
 
 _STATE_FIELDS = (("state", 16), ("inc", 16), ("has_uint32", 1), ("uinteger", 4), ("seed", 8))
 _STATE_SIZE = sum(size for _, size in _STATE_FIELDS)
@@ -46,8 +47,6 @@ class Generator:
     @property
     def device(self) -> Any:
         """Where the generator's numbers are made: the CPU."""
-        from minigrad._device import device
-
         return device("cpu")
 
     def manual_seed(self, seed: Any) -> Generator:
@@ -73,8 +72,6 @@ class Generator:
 
     def get_state(self) -> Any:
         """The generator's state as a uint8 tensor (``set_state`` takes it back)."""
-        from minigrad.autograd.tensor_base import TensorBase
-
         state = self.numpy.bit_generator.state
         values = {**state["state"], "has_uint32": state["has_uint32"],
                   "uinteger": state["uinteger"], "seed": self._initial_seed}
@@ -83,8 +80,6 @@ class Generator:
 
     def set_state(self, new_state: Any) -> Generator:
         """Restore a state ``get_state`` gave; returns the generator."""
-        from minigrad.autograd.tensor_base import TensorBase
-
         if not isinstance(new_state, TensorBase):
             raise TypeError(f"expected a minigrad.ByteTensor, but got {_kind(new_state)}")
         array = new_state._array
