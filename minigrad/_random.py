@@ -22,6 +22,9 @@ from minigrad.autograd.tensor_base import TensorBase
 _STATE_FIELDS = (("state", 16), ("inc", 16), ("has_uint32", 1), ("uinteger", 4), ("seed", 8))
 _STATE_SIZE = sum(size for _, size in _STATE_FIELDS)
 _SEED_LIMIT = 2**64  # PyTorch's seeds are uint64; a negative one wraps around
+# A new Generator starts from PyTorch's fixed default seed (c10's default_rng_seed_val): two
+# fresh generators draw the same numbers. Only the default generator is seeded at random.
+DEFAULT_SEED = 67280421310721
 
 
 class Generator:
@@ -40,9 +43,8 @@ class Generator:
 
     def __init__(self, device: Any = "cpu") -> None:
         check_available(as_device(device, "Generator"))  # (the CPU only)
-        self._initial_seed = 0
-        self.numpy: np.random.Generator = np.random.default_rng(0)  # (seeded just below)
-        self.seed()
+        self._initial_seed = DEFAULT_SEED
+        self.numpy: np.random.Generator = np.random.default_rng(DEFAULT_SEED)
 
     @property
     def device(self) -> Any:
@@ -112,6 +114,7 @@ def _kind(value: Any) -> str:
 
 
 default_generator = Generator()
+default_generator.seed()  # (PyTorch seeds its default generator at random at start-up)
 
 
 def generator(given: Generator | None = None) -> np.random.Generator:

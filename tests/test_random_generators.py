@@ -82,6 +82,14 @@ def test_fork_rng_restores_the_default_generator_on_leaving():
     assert minigrad.rand(3).tolist() != expected
 
 
+def test_a_new_generator_starts_from_pytorchs_fixed_seed():
+    # torch.Generator().initial_seed() == 67280421310721 (c10's default_rng_seed_val)
+    assert minigrad.Generator().initial_seed() == 67280421310721
+    assert minigrad.rand(3, generator=minigrad.Generator()).tolist() == minigrad.rand(
+        3, generator=minigrad.Generator()
+    ).tolist()
+
+
 def test_seeds_as_pytorch_takes_them():
     generator = minigrad.Generator()
     assert generator.manual_seed(-1).initial_seed() == 2**64 - 1  # wrapped, as PyTorch's
