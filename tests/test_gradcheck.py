@@ -276,3 +276,97 @@ def test_float64_arrays_are_not_modified_by_the_numerical_pass():
     x = mg.from_numpy(array).requires_grad_()
     gradcheck(mg.exp, (x,))
     np.testing.assert_array_equal(array, [0.25, 0.75])
+
+
+# --- fast mode: v^T J u for random unit vectors u, v (PyTorch's fast gradcheck) ------------
+
+
+def test_fast_mode_passes_correct_functions():
+    x = double([[0.5, 1.5], [2.0, -1.0]])
+    y = double([0.3, -0.7])
+    assert gradcheck(lambda a, b: ((a * b).sigmoid() + a.exp(), b.sin()), (x, y), fast_mode=True)
+    assert gradcheck(Product.apply, (x, double([[1.0, 2.0], [3.0, 4.0]])), fast_mode=True)
+    mg.manual_seed(0)
+    assert gradgradcheck(lambda t: (t.sigmoid() * t.tanh()).exp(), (x,), fast_mode=True)
+
+
+def test_fast_mode_catches_a_wrong_backward_and_reports_the_slow_jacobians():
+    # One element: u = v = [1.0], so the reduced numbers are the Jacobian's only entry.
+    with pytest.raises(RuntimeError) as info:
+        gradcheck(HalfSquare.apply, (double([3.0]),), fast_mode=True)
+    assert str(info.value) == text(
+        "Jacobian mismatch for output 0 with respect to input 0,\n"
+        "numerical:6.000000000838668\n"
+        "analytical:3.0\n"
+        "\n"
+        "The above quantities relating the numerical and analytical jacobians are computed \n"
+        "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more background \n"
+        "about fast mode. Below, we recompute numerical and analytical jacobians in slow mode:\n"
+        "\n"
+        "Numerical:\n"
+        " tensor([[6.0000]], dtype=minigrad.float64)\n"
+        "Analytical:\n"
+        "tensor([[3.]], dtype=minigrad.float64)\n"
+        "\n"
+        "The max per-element difference (slow mode) is: 3.000000000838668.\n"
+    )
+
+
+class OffByRtol(mg.autograd.Function):
+    """y = x * [1, -1], with gradients off by 0.9 rtol: each entry passes, their sum does not."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * double([1.0, -1.0], requires_grad=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * double([1.0009, -0.9991], requires_grad=False)
+
+
+def test_fast_mode_says_when_slow_mode_would_have_passed():
+    x = double([0.5, 2.0])
+    assert gradcheck(OffByRtol.apply, (x,), atol=0.0)
+    with pytest.raises(RuntimeError) as info:
+        gradcheck(OffByRtol.apply, (x,), atol=0.0, fast_mode=True)
+    assert str(info.value).endswith(
+        "The max per-element difference (slow mode) is: 0.0009000000287556764.\n"
+        "Fast gradcheck failed but element-wise differences are small. This means that the\n"
+        "test might've passed in slow_mode!\n"
+        "\n"
+        "If you are adding a new operator, please file an issue and then use one of the\n"
+        "workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck:\n"
+        "\n"
+        "If the test\n"
+        "- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n"
+        "  with `fast_mode=False` as a keyword argument.\n"
+        "- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test\n"
+        "  to have `gradcheck_fast_mode=False`\n"
+        "- is a Module test (e.g., in common_nn.py), then modify the corresponding\n"
+        "  module_test entry to have `gradcheck_fast_mode=False`"
+    )
+
+
+def test_fast_mode_catches_what_slow_mode_catches():
+    x, y = double([1.0, 2.0]), double([3.0, -1.0])
+    mismatch = "^Jacobian mismatch for output {} with respect to input {},"
+    with pytest.raises(RuntimeError, match=mismatch.format(0, 1)):
+        gradcheck(SwappedProduct.apply, (x, y), fast_mode=True)
+    with pytest.raises(RuntimeError, match="^Jacobian mismatch for output 1 with respect to input"):
+        gradcheck(lambda t: (t.exp(), HalfSquare.apply(t)), (x,), fast_mode=True)
+    with pytest.raises(RuntimeError, match="^Numerical gradient for function expected to be zero$"):
+        gradcheck(lambda t: (t * 2).detach(), (x,), fast_mode=True)
+    mg.manual_seed(0)
+    with pytest.raises(RuntimeError, match=mismatch.format(0, 0)):
+        gradgradcheck(DetachedSquare.apply, (double([[1.0, 2.0], [3.0, 4.0]]),), fast_mode=True)
+
+
+def test_fast_mode_leaves_the_random_state_and_the_inputs_alone():
+    x = double([0.5, -1.5])
+    mg.manual_seed(4)
+    expected = mg.rand(3).tolist()
+    mg.manual_seed(4)
+    assert gradcheck(mg.sigmoid, (x,), fast_mode=True)
+    assert mg.rand(3).tolist() == expected
+    assert x.tolist() == [0.5, -1.5]
+    assert x._version == 0

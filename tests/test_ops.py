@@ -1,7 +1,12 @@
 """Generic op tests driven by the op table (tests/opinfo): one row per op, no torch needed.
 
 For every row and every sample of ``opinfo.all_ops()``:
-- ``gradcheck`` in float64 (differentiable rows) and ``gradgradcheck`` (rows with ``gradgrad``);
+- ``gradcheck`` in float64 (differentiable rows: whole Jacobians) and ``gradgradcheck`` (rows
+  with ``gradgrad``) in fast mode, as PyTorch's own op tests run it (``v^T J u`` for random
+  ``u``, ``v``: one finite difference per input instead of one per element; the second
+  derivatives' graphs make the slow mode cost ~6x this file's other tests together).
+  ``MINIGRAD_SLOW_GRADCHECK=1`` compares whole Jacobians there too (PyTorch's
+  ``PYTORCH_TEST_WITH_SLOW_GRADCHECK``);
 - a call on inputs that do not require grad records nothing (no ``grad_fn``);
 - under ``no_grad`` nothing is recorded even if the inputs require grad.
 
@@ -16,6 +21,7 @@ these tests run on PyTorch itself, which validates the table's samples.
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -27,6 +33,7 @@ from _backend import mg as minigrad  # minigrad, or torch with MINIGRAD_TEST_REF
 from opinfo import OpInfo, Sample, all_ops
 
 ALL_OPS = all_ops()
+SLOW_GRADGRADCHECK = os.environ.get("MINIGRAD_SLOW_GRADCHECK") == "1"
 
 
 def row_rng(name: str) -> np.random.Generator:
@@ -186,7 +193,7 @@ def test_gradcheck(row: OpInfo, sample: Sample) -> None:
 def test_gradgradcheck(row: OpInfo, sample: Sample) -> None:
     func, inputs = float64_function(row, sample)
     minigrad.manual_seed(0)
-    assert minigrad.autograd.gradgradcheck(func, inputs)
+    assert minigrad.autograd.gradgradcheck(func, inputs, fast_mode=not SLOW_GRADGRADCHECK)
 
 
 def _outputs(result: Any) -> tuple[Any, ...]:

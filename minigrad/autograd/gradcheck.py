@@ -12,6 +12,13 @@
 They must agree within ``allclose(analytical, numerical, rtol, atol)``. Then backward with a zero
 upstream gradient must give zero gradients of the inputs' shapes and dtypes.
 
+``fast_mode=True`` is PyTorch's fast gradcheck: instead of whole Jacobians it compares one
+number per (output, input) pair, ``v^T J u`` for random unit vectors ``u`` (input) and ``v``
+(output) -- numerically by one central difference along ``u``, analytically by one backward
+with upstream ``v`` -- within ``atol * sum(u) * sum(v)``. Two evaluations and one backward per
+pair instead of one per element; a wrong Jacobian entry still shows unless ``u`` and ``v``
+happen to hide it. On a mismatch the slow Jacobians are recomputed for the error message.
+
 ``gradgradcheck`` runs ``gradcheck`` on the function ``(inputs, v) -> grad(func(inputs), inputs,
 v, create_graph=True)``: that checks the second derivatives, i.e. that every backward formula
 is itself correctly differentiable.
@@ -92,7 +99,7 @@ def gradcheck(
         check_undefined_grad: check that a zero upstream gradient gives zero input gradients.
         check_grad_dtypes: check that each gradient has its input's dtype.
         check_backward_ad: check backward-mode gradients (the only mode minigrad has).
-        fast_mode: accepted for compatibility; the full Jacobians are always compared.
+        fast_mode: compare ``v^T J u`` for random ``u``, ``v`` instead of whole Jacobians.
         check_batched_grad: not supported (minigrad has no vmap); must be off.
         check_batched_forward_grad: not supported (no forward mode); must be off.
         check_forward_ad: not supported (no forward mode); must be off.
@@ -122,7 +129,7 @@ def gradcheck(
     try:
         return _gradcheck(
             func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-            check_backward_ad,
+            check_backward_ad, fast_mode,
         )
     except GradcheckError:
         if raise_exception:
@@ -154,7 +161,8 @@ def gradgradcheck(
     The gradient is ``autograd.grad(func(inputs), inputs, grad_outputs, create_graph=True)``,
     checked with respect to both ``inputs`` and ``grad_outputs``. Without ``grad_outputs``, random
     ones in ``[-1, 1)`` (of the outputs' shapes and dtypes, requiring grad) are drawn from
-    minigrad's global generator (``minigrad.manual_seed`` makes them repeatable).
+    minigrad's global generator (``minigrad.manual_seed`` makes them repeatable). The keyword
+    arguments are :func:`gradcheck`'s (``fast_mode`` as there).
 
     Example:
         >>> import minigrad
@@ -233,23 +241,30 @@ def _gradcheck(
     check_undefined_grad: bool,
     check_grad_dtypes: bool,
     check_backward_ad: bool,
+    fast_mode: bool,
 ) -> bool:
     tupled_inputs = _as_tuple(inputs)
     _check_inputs(tupled_inputs)
     func_out = _as_tuple(func(*tupled_inputs))
     outputs = _differentiable_outputs(func_out)
-    diff_inputs = [x for x in tupled_inputs if _requires_grad(x)]
+    diff_indices = [index for index, x in enumerate(tupled_inputs) if _requires_grad(x)]
+    diff_inputs = [tupled_inputs[index] for index in diff_indices]
+    # Fast mode probes each input along one random direction u, slow mode along every axis.
+    if fast_mode:
+        random = _random.Generator()  # (a fresh one: the user's random state is not touched)
+        directions = [[(None, _unit_vector(x._array, random))] for x in diff_inputs]
+    else:
+        directions = [_axes(x._array) for x in diff_inputs]
 
-    # numerical[k][i]: Jacobian of output i with respect to differentiable input k.
+    # numerical[k][i]: derivatives of float output i along input k's directions, one row each.
     numerical = [
-        _numerical_jacobian(func, tupled_inputs, index, func_out, eps)
-        for index, x in enumerate(tupled_inputs)
-        if _requires_grad(x)
+        _numerical_jacobian(func, tupled_inputs, index, func_out, eps, probes)
+        for index, probes in zip(diff_indices, directions)
     ]
     if not outputs:
         for per_input in numerical:
             for jacobian in per_input:
-                if np.any(jacobian != 0):
+                if _not_zero(jacobian, nondet_tol if fast_mode else 0.0):
                     raise GradcheckError("Numerical gradient for function expected to be zero")
         return True
     if not check_backward_ad:
@@ -258,21 +273,103 @@ def _gradcheck(
     float_outputs = [o for o in func_out if _is_float(o)]
     for i, output in enumerate(outputs):
         position = next(p for p, o in enumerate(float_outputs) if o is output)
-        analytical = _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes)
+        if fast_mode:
+            v = _unit_vector(output._array, random)
+            upstreams = [v]
+            v = v.reshape(-1)
+        else:
+            upstreams = [direction for _, direction in _axes(output._array)]
+        analytical = _analytical_jacobian(
+            diff_inputs, output, upstreams, nondet_tol, check_grad_dtypes
+        )
         for k, a in enumerate(analytical):
             n = numerical[k][position]
+            if fast_mode:  # reduce both to v^T J u
+                u = directions[k][0][1].reshape(-1)
+                a, n = a[:, 0] @ u, n[0] @ v
+                tolerance = atol * float(u.sum()) * float(v.sum())
+            else:
+                tolerance = atol
             dtype = np.promote_types(a.dtype, n.dtype)
-            a_cmp, n_cmp = a.astype(dtype), n.astype(dtype)
-            if not _allclose(a_cmp, n_cmp, rtol, atol):
-                raise GradcheckError(
+            if not _allclose(a.astype(dtype), n.astype(dtype), rtol, tolerance):
+                # (PyTorch prints fast mode's numbers as Python floats, slow mode's as tensors)
+                show = float if fast_mode else _show
+                message = (
                     f"Jacobian mismatch for output {i:d} with respect to input {k:d},\n"
-                    f"numerical:{_show(n)}\nanalytical:{_show(a)}\n"
+                    f"numerical:{show(n)}\nanalytical:{show(a)}\n"
                 )
+                if fast_mode:
+                    message += _slow_mode_report(
+                        func, tupled_inputs, diff_indices[k], diff_inputs[k], func_out, output,
+                        position, eps, atol, rtol,
+                    )
+                raise GradcheckError(message)
 
     _check_backward_mul_by_grad_output(outputs, diff_inputs)
     if check_undefined_grad:
         _check_undefined_grad(func, tupled_inputs, diff_inputs)
     return True
+
+
+def _axes(array: np.ndarray) -> list[tuple[Any, np.ndarray]]:
+    """Slow mode's directions: one one-hot array per element, labelled by its index."""
+    directions = []
+    for position in itertools.product(*(range(n) for n in array.shape)):
+        direction = np.zeros(array.shape, dtype=array.dtype)
+        direction[position] = 1
+        directions.append((position, direction))
+    return directions
+
+
+def _unit_vector(array: np.ndarray, random: _random.Generator) -> np.ndarray:
+    """Fast mode's direction: uniform [0, 1) entries, scaled to norm 1 (PyTorch's choice)."""
+    vector = random.numpy.random(array.size).astype(array.dtype)
+    norm = np.linalg.norm(vector)
+    return (vector / norm if norm else vector).reshape(array.shape)
+
+
+def _not_zero(jacobian: np.ndarray, tolerance: float) -> bool:
+    return bool(jacobian.size) and float(np.max(np.abs(jacobian))) > tolerance
+
+
+_SLOW_OK = """
+Fast gradcheck failed but element-wise differences are small. This means that the
+test might've passed in slow_mode!
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck:
+
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `fast_mode=False` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_fast_mode=False`
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_fast_mode=False`
+""".strip()
+
+
+def _slow_mode_report(
+    func: Callable[..., Any], inputs: tuple[Any, ...], index: int, x: TensorBase,
+    func_out: tuple[Any, ...], output: TensorBase, position: int, eps: float, atol: float,
+    rtol: float,
+) -> str:
+    """PyTorch's addendum to a fast-mode mismatch: the whole Jacobians, as slow mode sees them."""
+    numerical = _numerical_jacobian(func, inputs, index, func_out, eps, _axes(x._array))
+    numerical = numerical[position]
+    upstreams = [direction for _, direction in _axes(output._array)]
+    (analytical,) = _jacobian_rows([x], output, upstreams)[0]
+    max_diff = float(np.max(np.abs(numerical - analytical))) if numerical.size else 0.0
+    report = (
+        "\nThe above quantities relating the numerical and analytical jacobians are computed \n"
+        "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more background "
+        "\nabout fast mode. Below, we recompute numerical and analytical jacobians in slow "
+        f"mode:\n\nNumerical:\n {_show(numerical)}\nAnalytical:\n{_show(analytical)}\n\n"
+        f"The max per-element difference (slow mode) is: {max_diff}.\n"
+    )
+    if _allclose(analytical, numerical, rtol, atol):
+        report += _SLOW_OK
+    return report
 
 
 def _check_inputs(tupled_inputs: tuple[Any, ...]) -> None:
@@ -311,27 +408,29 @@ def _numerical_jacobian(
     index: int,
     func_out: tuple[Any, ...],
     eps: float,
+    directions: Sequence[tuple[Any, np.ndarray]],
 ) -> list[np.ndarray]:
-    """One Jacobian per float output, shape (input numel, output numel), by central differences.
+    """Per float output, its central differences along each direction: (directions, numel).
 
     The input's buffer is written directly: autograd does not see it (no version bump), which
-    is what PyTorch does through ``.data``. Every element is restored afterwards.
+    is what PyTorch does through ``.data``. The buffer is restored afterwards.
     """
     buffer = inputs[index]._array
+    original = buffer.copy()
     float_outputs = [o for o in func_out if _is_float(o)]
     jacobians = [
-        np.zeros((buffer.size, o._array.size), dtype=o._array.dtype) for o in float_outputs
+        np.zeros((len(directions), o._array.size), dtype=o._array.dtype) for o in float_outputs
     ]
-    for column, position in enumerate(itertools.product(*(range(n) for n in buffer.shape))):
-        original = buffer[position].copy()
-        buffer[position] = original - eps
+    for row, (label, direction) in enumerate(directions):
+        step = eps * direction
+        buffer[...] = original - step
         before = _evaluate(func, inputs)
-        buffer[position] = original + eps
+        buffer[...] = original + step
         after = _evaluate(func, inputs)
-        buffer[position] = original
+        buffer[...] = original
         for jacobian, a, b in zip(jacobians, before, after):
-            _check_same_dtype_and_shape(a, b, eps, position)
-            jacobian[column] = ((b - a) / (2 * eps)).reshape(-1)
+            _check_same_dtype_and_shape(a, b, eps, label)
+            jacobian[row] = ((b - a) / (2 * eps)).reshape(-1)
     return jacobians
 
 
@@ -340,29 +439,31 @@ def _evaluate(func: Callable[..., Any], inputs: tuple[Any, ...]) -> list[np.ndar
 
 
 def _check_same_dtype_and_shape(a: np.ndarray, b: np.ndarray, eps: float, idx: Any) -> None:
+    on_index = f"on index {idx} " if idx is not None else ""  # (fast mode has no index)
     if a.shape != b.shape:
         raise AssertionError(
             f"Expected `func` to return outputs with the same shape when inputs are perturbed "
-            f"on index {idx} by {eps}, but got: shapes {Size(a.shape)} and {Size(b.shape)}."
+            f"{on_index}by {eps}, but got: shapes {Size(a.shape)} and {Size(b.shape)}."
         )
     if a.dtype != b.dtype:
         raise AssertionError(
             f"Expected `func` to return outputs with the same dtype when inputs are perturbed "
-            f"on index {idx} by {eps}, but got: dtypes {from_numpy_dtype(a.dtype)} and "
+            f"{on_index}by {eps}, but got: dtypes {from_numpy_dtype(a.dtype)} and "
             f"{from_numpy_dtype(b.dtype)}."
         )
 
 
 def _analytical_jacobian(
-    diff_inputs: Sequence[TensorBase], output: TensorBase, nondet_tol: float,
-    check_grad_dtypes: bool,
+    diff_inputs: Sequence[TensorBase], output: TensorBase, upstreams: Sequence[np.ndarray],
+    nondet_tol: float, check_grad_dtypes: bool,
 ) -> list[np.ndarray]:
-    """One Jacobian per input, shape (input numel, output numel): row j of J is grad(e_j).
+    """Per input, the gradients for each upstream gradient as columns: (input numel, upstreams).
 
-    Computed twice: backward must give the same answer again (within ``nondet_tol``).
+    With one-hot upstreams that is the transposed Jacobian, row by row. Computed twice: backward
+    must give the same answer again (within ``nondet_tol``).
     """
-    first, sizes_ok, types_ok = _jacobian_rows(diff_inputs, output)
-    second, _, _ = _jacobian_rows(diff_inputs, output)
+    first, sizes_ok, types_ok = _jacobian_rows(diff_inputs, output, upstreams)
+    second, _, _ = _jacobian_rows(diff_inputs, output, upstreams)
     if not types_ok and check_grad_dtypes:
         raise GradcheckError("Gradient has dtype mismatch")
     if not sizes_ok:
@@ -379,19 +480,14 @@ def _analytical_jacobian(
 
 
 def _jacobian_rows(
-    diff_inputs: Sequence[TensorBase], output: TensorBase
+    diff_inputs: Sequence[TensorBase], output: TensorBase, upstreams: Sequence[np.ndarray]
 ) -> tuple[list[np.ndarray], bool, bool]:
-    out_array = output._array
-    jacobians = [np.zeros((x._array.size, out_array.size), dtype=x._array.dtype)
+    jacobians = [np.zeros((x._array.size, len(upstreams)), dtype=x._array.dtype)
                  for x in diff_inputs]
     sizes_ok = types_ok = True
-    flat = np.zeros(out_array.size, dtype=out_array.dtype)
-    for j in range(out_array.size):
-        flat[:] = 0
-        flat[j] = 1
-        upstream = _new_tensor(flat.reshape(out_array.shape).copy())
-        grads = engine.grad(output, list(diff_inputs), upstream, retain_graph=True,
-                            allow_unused=True)
+    for j, upstream in enumerate(upstreams):
+        grads = engine.grad(output, list(diff_inputs), _new_tensor(upstream.copy()),
+                            retain_graph=True, allow_unused=True)
         for k, (x, g) in enumerate(zip(diff_inputs, grads)):
             if g is None:
                 continue

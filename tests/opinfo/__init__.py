@@ -4,7 +4,8 @@ A row says how to call the op (the same callable works for minigrad and for torc
 passed in as ``lib``) and how to make sample inputs. From the table alone:
 
 - ``tests/test_ops.py`` checks gradients against float64 finite differences (``gradcheck``) and
-  second derivatives (``gradgradcheck``), with no torch needed;
+  second derivatives (``gradgradcheck``, fast mode as in PyTorch's op tests), with no torch
+  needed;
 - ``tests_torch/test_ops_torch.py`` checks forward values, dtypes, gradients, the mutation matrix
   (mutate an input / the output after forward: backward raises iff PyTorch raises) and bad-input
   errors against PyTorch.
