@@ -9,7 +9,10 @@ minigrad's (the same ops, in the same order):
   ``q * (n - 1)`` (``GatherBackward0``), interpolate in place (``lerp_``: ``LerpBackward1``)
   and move the quantiles' dim first with PyTorch's in-place view ops (``squeeze_``:
   ``SqueezeBackward4``; ``unsqueeze_``, ``transpose_``: ``UnsqueezeBackward1``,
-  ``TransposeBackward1``). The ranks are plain numbers: no gradient flows through them.
+  ``TransposeBackward1``). The ranks are tensors made of ``q`` as PyTorch makes them
+  (``q * (n - 1)``, ``MulBackward1``; an ``ExpandBackward0`` where they broadcast; the NaN
+  rows' ranks filled in, ``MaskedFillBackward0``), so a ``q`` that requires grad gets one
+  through the linear interpolation's weights (``ranks - ranks_below``, ``SubBackward0``).
 - ``nanmean``: ``nansum / (number of non-NaN values)`` (``DivBackward0`` saving the count).
 """
 
@@ -25,8 +28,12 @@ from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
+    combining,
+    comparison,
+    fill,
     gather_scatter,
     linalg,
+    reduction,
     reduction_extra,
     sorting,
     ternary,
@@ -94,15 +101,18 @@ def _in_place_view(op: type[Op], tensor: TensorBase, *options: Any) -> TensorBas
 # --- quantile -------------------------------------------------------------------------------------
 
 
-def _checked_q(input: Any, q: Any) -> np.ndarray:
-    """``q`` as an array of ``input``'s dtype (a number is checked here, as PyTorch does)."""
+def _checked_q(input: Any, q: Any) -> Any:
+    """``q`` as a tensor: a number is checked, then made a 0-d tensor of ``input``'s dtype.
+
+    (PyTorch's ``scalar_tensor(q, self.options())``.)
+    """
     if isinstance(q, TensorBase):
-        return q._array
+        return q
     if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, float, np.number)):
         raise TypeError("quantile(): q must be a Tensor or a float")  # (the parser's listing)
     if not 0 <= q <= 1:
         raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {float(q):g}")
-    return np.asarray(q, dtype=input._array.dtype)
+    return constant_tensor(np.asarray(q, dtype=input._array.dtype))
 
 
 def _check(input: Any, q: np.ndarray, dim: int | None) -> None:
@@ -142,44 +152,49 @@ def _sorted_rows(input: Any, dim: int | None, keepdim: bool) -> Any:
     return views.view(values, *reduced, values.shape[-1])
 
 
-def _ranks(rows: np.ndarray, q: np.ndarray, ignore_nan: bool) -> np.ndarray:
+def _ranks(rows: Any, q: Any, ignore_nan: bool) -> Any:
     """Each quantile's rank among its row's ``n`` sorted values: ``q * (n - 1)``.
 
-    A row with NaN ranks last (its quantiles are NaN); ``nanquantile`` ranks among the values
-    that are not NaN (an all-NaN row: rank 0, NaN again).
+    A tensor of shape ``reduced shape + (number of q,)``, made with PyTorch's ops (``q`` may
+    require grad). A row with NaN ranks last (its quantiles are NaN); ``nanquantile`` ranks
+    among the values that are not NaN (an all-NaN row: rank 0, NaN again).
     """
-    q = q.reshape(-1)
-    nan = np.isnan(rows)
+    nan = comparison.isnan(rows)
     if ignore_nan:
-        count = (~nan).sum(-1, keepdims=True).astype(q.dtype)
-        ranks = q * (count - 1)
-        return np.where(ranks < 0, q.dtype.type(0), ranks)
+        count = reduction.sum(comparison.logical_not(nan), -1, True)
+        ranks = arithmetic.mul(q, arithmetic.sub(count, 1))
+        return fill.masked_fill_(ranks, comparison.lt(ranks, 0), 0)
     last = rows.shape[-1] - 1
-    ranks, any_nan = np.broadcast_arrays(q * last, nan.any(-1, keepdims=True))
-    return np.where(any_nan, q.dtype.type(last), ranks)
+    # (C++'s ``q * last_index``: MulBackward1, the tensor-times-number node)
+    scaled, any_nan = combining.broadcast_tensors(
+        arithmetic.MulScalar.apply(q, last), reduction.any(nan, -1, True)
+    )
+    return fill.masked_fill(scaled, any_nan, last)
 
 
 def _quantile(
     input: Any, q: Any, dim: int | None, keepdim: bool, interpolation: str, ignore_nan: bool
 ) -> Any:
     """``quantile`` and ``nanquantile``: PyTorch's ``quantile_impl``, step by step."""
-    q_array = _checked_q(input, q)
+    q = _checked_q(input, q)
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
-    _check(input, q_array, dim)
+    _check(input, q._array, dim)
     rows = _sorted_rows(input, dim, keepdim)
-    ranks = _ranks(rows._array, q_array, ignore_nan)
+    ranks = _ranks(rows, q, ignore_nan)
+    rank_values = ranks._array
     if interpolation in _ROUNDING:
-        ranks = _ROUNDING[interpolation](ranks)
-    below = ranks.astype(np.int64)
+        rank_values = _ROUNDING[interpolation](rank_values)
+    below = rank_values.astype(np.int64)
     values = gather_scatter.gather(rows, -1, constant_tensor(below))
     if interpolation in ("linear", "midpoint"):
-        weights = (np.full_like(ranks, 0.5) if interpolation == "midpoint"
-                   else ranks - below.astype(ranks.dtype))
-        above = gather_scatter.gather(rows, -1, constant_tensor(np.ceil(ranks).astype(np.int64)))
-        values = ternary.lerp_(values, above, constant_tensor(weights))
-    if q_array.ndim > 0:  # the quantiles' dim first
+        weights = (constant_tensor(np.full_like(rank_values, 0.5)) if interpolation == "midpoint"
+                   else arithmetic.sub(ranks, constant_tensor(below)))
+        above = np.ceil(rank_values).astype(np.int64)
+        values = ternary.lerp_(values, gather_scatter.gather(rows, -1, constant_tensor(above)),
+                               weights)
+    if q.ndim > 0:  # the quantiles' dim first
         values = _in_place_view(SwapFirstAndLast, _in_place_view(UnsqueezeFirst, values))
     return _in_place_view(linalg.SqueezeInplace, values, -1)
 
@@ -198,7 +213,8 @@ def quantile(
     puts its quantiles in a new first dim. Between two values, ``interpolation`` decides:
     ``"linear"`` (default), ``"lower"``, ``"higher"``, ``"nearest"`` or ``"midpoint"``. A NaN
     among the values makes their quantiles NaN (``nanquantile`` leaves them out). The gradient
-    goes to the values picked (split by the interpolation weights).
+    goes to the values picked (split by the interpolation weights) and, with linear
+    interpolation, to a ``q`` that requires grad (through the weights), as in PyTorch.
 
     Example:
         >>> import minigrad

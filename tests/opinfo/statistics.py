@@ -39,6 +39,27 @@ def quantile_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def q_grad_samples(rng: np.random.Generator) -> list[Sample]:
+    """Tensor q's that require grad: away from 0 and 1 and from whole-number ranks ``q * (n - 1)``
+    (where the gradient jumps), so that finite differences see one slope."""
+    return [
+        Sample((distinct(rng, 3, 4), np.array([0.2, 0.45]), 1, False), name="tensor_q"),
+        Sample((distinct(rng, 2, 3, 4), np.array([0.3, 0.8]), -2, True), name="3d_keepdim"),
+        Sample((distinct(rng, 3, 4), np.array(0.35), None, False), name="0d_q"),
+        Sample((distinct(rng, 3, 4), np.array([0.3, 0.6]), 0, False), name="transposed",
+               transposed=True),
+    ]
+
+
+def nan_q_grad_samples(rng: np.random.Generator) -> list[Sample]:
+    """As ``q_grad_samples``, then among rows of 2 or 3 values that are not NaN."""
+    return [
+        Sample((distinct(rng, 3, 4), np.array([0.3, 0.7]), 1, False), name="tensor_q"),
+        Sample((with_nan(rng, 3, 4), np.array([0.3, 0.7]), 1, False), name="nan_rows"),
+        Sample((with_nan(rng, 3, 4), np.array(0.4), None, True), name="nan_0d_q_keepdim"),
+    ]
+
+
 BAD_QUANTILES = (
     BadInput((np.ones((2, 3)), 1.5, None, False), name="q_above"),
     BadInput((np.ones((2, 3)), np.array([0.5, -0.1]), None, False), name="tensor_q_below"),
@@ -73,8 +94,7 @@ def interpolated(interpolation: str, nan: bool = False):  # noqa: ANN201 - a row
     return call
 
 
-# (q, a tensor in some samples, gets no gradient here: PyTorch's would come through the
-# interpolation weights, which minigrad computes as plain numbers.)
+# (q's gradient, through the linear interpolation's weights: the *_q_grad rows)
 OPS: list[OpInfo] = [
     OpInfo("quantile", interpolated("linear"), quantile_samples, grad_args=(0,),
            bad_inputs=BAD_QUANTILES),
@@ -84,7 +104,10 @@ OPS: list[OpInfo] = [
     ],
     OpInfo("quantile_method", lambda lib, x, q, dim, keepdim: x.quantile(q, dim, keepdim),
            quantile_samples, grad_args=(0,)),
+    OpInfo("quantile_q_grad", interpolated("linear"), q_grad_samples, grad_args=(0, 1)),
     OpInfo("nanquantile", interpolated("linear", nan=True), quantile_samples, grad_args=(0,)),
+    OpInfo("nanquantile_q_grad", interpolated("linear", nan=True), nan_q_grad_samples,
+           grad_args=(0, 1)),
     OpInfo("nanquantile_nearest", interpolated("nearest", nan=True), quantile_samples,
            grad_args=(0,)),
     OpInfo("nanquantile_method", lambda lib, x, q, dim, keepdim: x.nanquantile(q, dim, keepdim),
