@@ -864,6 +864,15 @@ class Tensor(TensorBase):
 
     __str__ = __repr__
 
+    def __format__(self, format_spec: str) -> str:
+        """A 0-d tensor formats as its value (``f"{loss:.4f}"``), as PyTorch's; others as repr.
+
+        Only a plain Tensor: a 0-d Parameter formats as its repr, as in PyTorch.
+        """
+        if self._array.ndim == 0 and type(self) is Tensor:
+            return self._array.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
     # --- arithmetic ---------------------------------------------------------------------------
 
     def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
