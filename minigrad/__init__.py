@@ -12,6 +12,7 @@ Example:
 # nn (minigrad.nn.functional)
 from minigrad import (
     autograd,
+    distributions,
     linalg,  # noqa: E402
     nn,  # noqa: E402
     optim,

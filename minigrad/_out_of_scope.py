@@ -76,7 +76,6 @@ TOP_LEVEL = {
     "set_default_tensor_type": "the default float dtype is float32 (changing it is not "
     "implemented yet)",
     "utils": "torch.utils (data loading, checkpointing) is not implemented yet",
-    "distributions": "probability distributions are not implemented yet",
     "special": "the special-functions module is not implemented yet",
     "testing": "torch.testing is not implemented yet (compare with numpy.testing on "
     "tensor.numpy())",

@@ -66,6 +66,7 @@ def render() -> str:
     import minigrad
     import minigrad.autograd.functional
     import minigrad.autograd.graph
+    import minigrad.distributions
     import minigrad.linalg
     import minigrad.nn.functional
     import minigrad.optim
@@ -90,6 +91,8 @@ def render() -> str:
         ("`minigrad.optim.lr_scheduler`", "optim.lr_scheduler.",
          sorted(minigrad.optim.lr_scheduler.__all__), minigrad.optim.lr_scheduler),
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
+        ("`minigrad.distributions`", "distributions.", sorted(minigrad.distributions.__all__),
+         minigrad.distributions),
         ("`minigrad.viz`", "viz.", sorted(minigrad.viz.__all__), minigrad.viz),
         ("`minigrad.cuda`", "cuda.", sorted(minigrad.cuda.__all__), minigrad.cuda),
         ("`minigrad.accelerator`", "accelerator.", sorted(minigrad.accelerator.__all__),

@@ -1,0 +1,38 @@
+"""Probability distributions, PyTorch's ``torch.distributions`` API (a first set).
+
+``Normal``, ``Uniform`` (reparameterised: ``rsample`` passes gradients to the parameters),
+``Bernoulli`` and ``Categorical`` (``probs`` or ``logits``), and ``kl_divergence`` between two
+distributions of one kind. Their formulas are PyTorch's, op for op, so ``log_prob``,
+``entropy`` and ``rsample`` record PyTorch's nodes; samples come from minigrad's generator (the
+numbers are not PyTorch's). Parameters and values are validated as PyTorch does, with its texts
+(``validate_args=False`` turns it off).
+
+Example:
+    >>> import minigrad
+    >>> from minigrad.distributions import Normal
+    >>> loc = minigrad.tensor(0.5, requires_grad=True)
+    >>> Normal(loc, 1.0).log_prob(minigrad.tensor(1.5)).backward()
+    >>> loc.grad
+    tensor(1.)
+"""
+
+from minigrad.distributions import constraints
+from minigrad.distributions.bernoulli import Bernoulli
+from minigrad.distributions.categorical import Categorical
+from minigrad.distributions.distribution import Distribution
+from minigrad.distributions.exp_family import ExponentialFamily
+from minigrad.distributions.kl import kl_divergence, register_kl
+from minigrad.distributions.normal import Normal
+from minigrad.distributions.uniform import Uniform
+
+__all__ = [
+    "Bernoulli",
+    "Categorical",
+    "Distribution",
+    "ExponentialFamily",
+    "Normal",
+    "Uniform",
+    "constraints",
+    "kl_divergence",
+    "register_kl",
+]

@@ -1,0 +1,171 @@
+"""Constraints: what a distribution's parameters and values must satisfy (PyTorch's reprs).
+
+``check(value)`` gives a bool tensor, True where ``value`` satisfies the constraint. The reprs
+(``GreaterThan(lower_bound=0.0)``) appear in the validation errors, so they are PyTorch's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "Constraint",
+    "boolean",
+    "independent",
+    "greater_than",
+    "integer_interval",
+    "interval",
+    "less_than",
+    "positive",
+    "real",
+    "simplex",
+    "unit_interval",
+]
+
+
+class Constraint:
+    """A region of values; ``check`` tells which elements lie in it."""
+
+    is_discrete = False  # continuous unless said otherwise
+    event_dim = 0  # univariate: each element is checked on its own
+
+    def check(self, value: Any) -> Any:
+        """A bool tensor of ``value``'s shape: True where the constraint holds."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return type(self).__name__ + "()"
+
+
+class Real(Constraint):
+    """Any real number (NaN is not one)."""
+
+    def check(self, value: Any) -> Any:
+        """True where ``value`` is not NaN."""
+        return value == value
+
+
+class Boolean(Constraint):
+    """The values 0 and 1."""
+
+    is_discrete = True
+
+    def check(self, value: Any) -> Any:
+        """True where ``value`` is 0 or 1."""
+        return (value == 0) | (value == 1)
+
+
+class GreaterThan(Constraint):
+    """Values above ``lower_bound`` (a number or a tensor)."""
+
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+
+    def check(self, value: Any) -> Any:
+        """True where ``value > lower_bound``."""
+        return self.lower_bound < value
+
+    def __repr__(self) -> str:
+        return f"GreaterThan(lower_bound={self.lower_bound})"
+
+
+class LessThan(Constraint):
+    """Values below ``upper_bound`` (a number or a tensor)."""
+
+    def __init__(self, upper_bound: Any) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, value: Any) -> Any:
+        """True where ``value < upper_bound``."""
+        return value < self.upper_bound
+
+    def __repr__(self) -> str:
+        return f"LessThan(upper_bound={self.upper_bound})"
+
+
+class Interval(Constraint):
+    """Values in the closed interval ``[lower_bound, upper_bound]``."""
+
+    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
+        self.lower_bound = lower_bound
+        self.upper_bound = upper_bound
+
+    def check(self, value: Any) -> Any:
+        """True where ``lower_bound <= value <= upper_bound``."""
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+    def __repr__(self) -> str:
+        return f"Interval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class IntegerInterval(Constraint):
+    """Whole numbers in ``[lower_bound, upper_bound]``."""
+
+    is_discrete = True
+
+    def __init__(self, lower_bound: int, upper_bound: int) -> None:
+        self.lower_bound = lower_bound
+        self.upper_bound = upper_bound
+
+    def check(self, value: Any) -> Any:
+        """True where ``value`` is whole and within the bounds."""
+        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
+
+    def __repr__(self) -> str:
+        return (f"IntegerInterval(lower_bound={self.lower_bound}, "
+                f"upper_bound={self.upper_bound})")
+
+
+class Simplex(Constraint):
+    """Vectors (the last dim) of non-negative values summing to 1 (within 1e-6)."""
+
+    event_dim = 1
+
+    def check(self, value: Any) -> Any:
+        """True for each vector on the simplex."""
+        return (value >= 0).all(dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+class IndependentConstraint(Constraint):
+    """``base_constraint`` over whole events: its last ``reinterpreted_batch_ndims`` dims at once.
+
+    An event satisfies it if every element does.
+    """
+
+    def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int) -> None:
+        self.base_constraint = base_constraint
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        """As the base constraint."""
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        """The base constraint's event dims plus the reinterpreted ones."""
+        return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
+
+    def check(self, value: Any) -> Any:
+        """True for each event whose elements all satisfy the base constraint."""
+        result = self.base_constraint.check(value)
+        if result.dim() < self.reinterpreted_batch_ndims:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        kept = result.shape[: result.dim() - self.reinterpreted_batch_ndims]
+        return result.reshape(*kept, -1).all(-1)
+
+    def __repr__(self) -> str:
+        return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+# PyTorch's public names: instances for the fixed regions, classes for the parametrised ones.
+real = Real()
+boolean = Boolean()
+positive = GreaterThan(0.0)
+unit_interval = Interval(0.0, 1.0)
+simplex = Simplex()
+independent = IndependentConstraint
+greater_than = GreaterThan
+less_than = LessThan
+interval = Interval
+integer_interval = IntegerInterval

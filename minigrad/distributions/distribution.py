@@ -1,0 +1,159 @@
+"""``Distribution``: the base class (shapes, argument validation, sampling without gradients)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import minigrad
+from minigrad._size import Size
+from minigrad.distributions import constraints
+
+__all__ = ["Distribution"]
+
+
+def _all_true(valid: Any) -> bool:
+    return bool(valid.all()) if isinstance(valid, minigrad.Tensor) else bool(valid)
+
+
+class Distribution:
+    """A probability distribution with ``batch_shape`` independent members of ``event_shape``.
+
+    Subclasses declare ``arg_constraints`` (what each parameter must satisfy) and ``support``;
+    with validation on (the default, as PyTorch's under ``__debug__``) bad parameters and
+    values outside the support raise PyTorch's ``ValueError``.
+    """
+
+    has_rsample = False
+    has_enumerate_support = False
+    _validate_args = __debug__
+
+    @staticmethod
+    def set_default_validate_args(value: bool) -> None:
+        """Turn argument validation on or off for distributions made from now on."""
+        if value not in [True, False]:
+            raise ValueError
+        Distribution._validate_args = value
+
+    def __init__(self, batch_shape: Any = (), event_shape: Any = (),
+                 validate_args: bool | None = None) -> None:
+        self._batch_shape = Size(batch_shape)
+        self._event_shape = Size(event_shape)
+        if validate_args is not None:
+            self._validate_args = validate_args
+        if self._validate_args:
+            for name, constraint in self.arg_constraints.items():
+                if name not in self.__dict__:
+                    continue  # (a parameter computed only when asked: probs or logits)
+                value = getattr(self, name)
+                if not _all_true(constraint.check(value)):
+                    raise ValueError(
+                        f"Expected parameter {name} ({type(value).__name__} of shape "
+                        f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
+                        f"constraint {constraint!r}, but found invalid values:\n{value}"
+                    )
+
+    @property
+    def batch_shape(self) -> Size:
+        """The shape over which the parameters are batched."""
+        return self._batch_shape
+
+    @property
+    def event_shape(self) -> Size:
+        """The shape of one sample (without batching)."""
+        return self._event_shape
+
+    @property
+    def arg_constraints(self) -> dict[str, constraints.Constraint]:
+        """The constraint each tensor parameter must satisfy."""
+        raise NotImplementedError
+
+    @property
+    def support(self) -> constraints.Constraint:
+        """The region the values lie in."""
+        raise NotImplementedError
+
+    @property
+    def mean(self) -> Any:
+        """The mean."""
+        raise NotImplementedError
+
+    @property
+    def mode(self) -> Any:
+        """The mode."""
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
+    def variance(self) -> Any:
+        """The variance."""
+        raise NotImplementedError
+
+    @property
+    def stddev(self) -> Any:
+        """The standard deviation: the variance's square root."""
+        return self.variance.sqrt()
+
+    def sample(self, sample_shape: Any = ()) -> Any:
+        """A sample of shape ``sample_shape + batch_shape + event_shape``, without gradients."""
+        with minigrad.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape: Any = ()) -> Any:
+        """A reparameterised sample: gradients flow to the parameters."""
+        raise NotImplementedError
+
+    def log_prob(self, value: Any) -> Any:
+        """The log of the density (or mass) at ``value``."""
+        raise NotImplementedError
+
+    def cdf(self, value: Any) -> Any:
+        """The cumulative distribution function at ``value``."""
+        raise NotImplementedError
+
+    def icdf(self, value: Any) -> Any:
+        """The inverse of the cumulative distribution function at ``value``."""
+        raise NotImplementedError
+
+    def enumerate_support(self, expand: bool = True) -> Any:
+        """Every value of a discrete distribution's support, along dim 0."""
+        raise NotImplementedError
+
+    def entropy(self) -> Any:
+        """The entropy, of shape ``batch_shape``."""
+        raise NotImplementedError
+
+    def perplexity(self) -> Any:
+        """``exp(entropy)``."""
+        return minigrad.exp(self.entropy())
+
+    def _extended_shape(self, sample_shape: Any = ()) -> Size:
+        """``sample_shape + batch_shape + event_shape``."""
+        return Size(Size(sample_shape) + self._batch_shape + self._event_shape)
+
+    def _validate_sample(self, value: Any) -> None:
+        """PyTorch's checks of a value to score: a tensor, broadcastable, in the support."""
+        if not isinstance(value, minigrad.Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        start = len(value.size()) - len(self._event_shape)
+        if value.size()[start:] != self._event_shape:
+            raise ValueError("The right-most size of value must match event_shape: "
+                             f"{value.size()} vs {self._event_shape}.")
+        actual, expected = value.size(), self._batch_shape + self._event_shape
+        for i, j in zip(reversed(actual), reversed(expected)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError("Value is not broadcastable with batch_shape+event_shape: "
+                                 f"{actual} vs {Size(expected)}.")
+        support = self.support
+        if not _all_true(support.check(value)):
+            raise ValueError(
+                f"Expected value argument ({type(value).__name__} of shape "
+                f"{tuple(value.shape)}) to be within the support ({support!r}) of the "
+                f"distribution {self!r}, but found invalid values:\n{value}"
+            )
+
+    def __repr__(self) -> str:
+        shown = []
+        for name in self.arg_constraints:
+            if name in self.__dict__:
+                value = self.__dict__[name]
+                shown.append(f"{name}: {value if value.numel() == 1 else value.size()}")
+        return f"{type(self).__name__}({', '.join(shown)})"

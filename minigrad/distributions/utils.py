@@ -1,0 +1,74 @@
+"""Helpers shared by the distributions: broadcasting parameters, probabilities and logits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Number
+from typing import Any
+
+import numpy as np
+
+import minigrad
+from minigrad.nn import functional as F
+
+__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+
+
+def broadcast_all(*values: Any) -> tuple[Any, ...]:
+    """The values as tensors of one broadcast shape (numbers take the first tensor's dtype).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.distributions.utils import broadcast_all
+        >>> [t.shape for t in broadcast_all(minigrad.zeros(2), 1.0)]
+        [minigrad.Size([2]), minigrad.Size([2])]
+    """
+    if not all(isinstance(v, (minigrad.Tensor, Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, minigrad.Tensor or "
+                         "objects implementing __torch_function__.")
+    first = next((v for v in values if isinstance(v, minigrad.Tensor)), None)
+    dtype = minigrad.get_default_dtype() if first is None else first.dtype
+    tensors = [v if isinstance(v, minigrad.Tensor) else minigrad.tensor(v, dtype=dtype)
+               for v in values]
+    return minigrad.broadcast_tensors(*tensors)
+
+
+def clamp_probs(probs: Any) -> Any:
+    """``probs`` clamped into ``[eps, 1 - eps]`` (``eps``: the dtype's machine epsilon)."""
+    eps = float(np.finfo(probs.detach().numpy().dtype).eps)
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs: Any, is_binary: bool = False) -> Any:
+    """Log-odds of binary probabilities, or log-probabilities of categorical ones."""
+    clamped = clamp_probs(probs)
+    if is_binary:
+        return minigrad.log(clamped) - minigrad.log1p(-clamped)
+    return minigrad.log(clamped)
+
+
+def logits_to_probs(logits: Any, is_binary: bool = False) -> Any:
+    """Probabilities of log-odds (a sigmoid) or of log-probabilities (a softmax over -1)."""
+    if is_binary:
+        return minigrad.sigmoid(logits)
+    return F.softmax(logits, dim=-1)
+
+
+class lazy_property:  # noqa: N801 - PyTorch's name
+    """A property computed once, on first access (with gradients recorded), then stored.
+
+    A distribution given ``probs`` computes ``logits`` only when asked, and the other way round.
+    """
+
+    def __init__(self, wrapped: Callable[[Any], Any]) -> None:
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+        self.__name__ = wrapped.__name__
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        with minigrad.enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.__name__, value)
+        return value
