@@ -145,7 +145,7 @@ from minigrad.ops.linalg import (  # noqa: E402
     tensordot,
 )
 from minigrad.ops.median import median, nanmedian  # noqa: E402
-from minigrad.ops.norms import norm  # noqa: E402
+from minigrad.ops.norms import dist, norm  # noqa: E402
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
     amax,
@@ -482,6 +482,7 @@ __all__ = [
     "diagflat",
     "diagonal",
     "diff",
+    "dist",
     "div",
     "divide",
     "dot",

@@ -49,7 +49,7 @@ NUMBERS_OF = frozenset(
     {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_")}
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
-    | {("linalg_vector_norm", "ord")}
+    | {("linalg_vector_norm", "ord"), ("dist", "p")}
     | {("linspace", "start"), ("linspace", "end")}  # (its Tensor overloads too)
 )
 # Exceptions to the names, both ways: (function, parameter).
@@ -60,7 +60,7 @@ NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(
     {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
-     ("dot", "tensor")}
+     ("dot", "tensor"), ("dist", "other")}
     | {(f, "other") for f in ("logaddexp", "logaddexp2", "hypot", "hypot_")}
     | {(f, "other") for f in ("fmax", "fmin", "nextafter", "nextafter_", "gcd", "gcd_", "lcm",
                               "lcm_")}

@@ -1925,6 +1925,10 @@ class Tensor(TensorBase):
         """How many elements are nonzero, of all or over ``dim`` (int64)."""
         return reduction_extra.count_nonzero(self, dim)
 
+    def dist(self, other: Any, p: float = 2) -> Tensor:
+        """The ``p``-norm of ``self - other`` (broadcast), over all its elements."""
+        return norms.dist(self, other, p)
+
     def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False,
              dtype: Any = None) -> Tensor:
         """The ``p``-norm over ``dim`` (all elements if None); ``"nuc"``: nuclear norm."""

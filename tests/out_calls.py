@@ -79,7 +79,7 @@ arctanh logit diff trace:sq atleast_1d atleast_2d atleast_3d""")
 BINARY = words("""add sub mul div true_divide atan2 arctan2 floor_divide remainder maximum minimum
 eq ne lt le gt ge not_equal less less_equal greater greater_equal logical_and logical_or
 logical_xor rsub allclose isclose equal subtract multiply divide is_same_size logaddexp logaddexp2
-hypot xlogy""")
+hypot xlogy dist""")
 
 
 def _unary_calls() -> dict[str, Call]:

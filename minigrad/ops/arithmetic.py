@@ -189,14 +189,14 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     if alpha == 1 and type(alpha) is int:  # the default: as ``input - other``
         return _record_sub(input, other)
     a, b, dtype = promote(input, other)
-    _check_bool_subtraction(a, b)
+    check_bool_subtraction(a, b)
     return Sub._record_options(a, b, _checked_alpha(a, dtype, alpha), dtype)  # (as add's)
 
 
 def sub_promoted(input: Any, other: Any) -> Any:
     """``input - other`` for operands that are not two floating tensors of one dtype."""
     a, b, dtype = promote(input, other)
-    _check_bool_subtraction(a, b)
+    check_bool_subtraction(a, b)
     return Sub.apply(a, b) if dtype is None else Sub.apply(a, b, 1, dtype)
 
 
@@ -206,13 +206,14 @@ _record_sub = binary_operator(Sub, sub_promoted, floats_only=True)
 
 def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input -= alpha * other`` in place."""
-    _check_bool_subtraction(input, other)
+    check_bool_subtraction(input, other)
     other, dtype = promote_inplace(input, other, method="sub_")
     alpha = _checked_alpha_inplace(input, other, dtype, alpha)
     return apply_inplace(Sub, input, other, alpha, dtype)
 
 
-def _check_bool_subtraction(a: Any, b: Any) -> None:
+def check_bool_subtraction(a: Any, b: Any) -> None:
+    """PyTorch's refusal to subtract bools (``a - b`` with either a bool tensor or number)."""
     a_bool, b_bool = (isinstance(v, bool) or is_bool(v) for v in (a, b))  # True counts too
     if a_bool and b_bool:
         raise RuntimeError(errors.SUBTRACT_TWO_BOOLS)
@@ -249,7 +250,7 @@ def rsub(input: Any, other: Any) -> Any:
         # nothing to promote or check (as pow's): Rsub's recording function for options
         return Rsub._record_options(input, other, None)
     a, b, dtype = promote(input, other)
-    _check_bool_subtraction(a, b)
+    check_bool_subtraction(a, b)
     return Rsub.apply(a, b, dtype)
 
 

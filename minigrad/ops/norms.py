@@ -21,6 +21,7 @@ from minigrad.ops._helpers import (
     cast,
     float_input,
     operand,
+    promote,
     raw,
     restore_reduced,
     wrap_dim,
@@ -28,14 +29,58 @@ from minigrad.ops._helpers import (
 from minigrad.ops.decompositions import LinalgSvd
 
 
+def _norm_value(x: np.ndarray, ord: float, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    """(sum |x|**ord)**(1/ord) over ``axes``;  inf: max |x|, -inf: min |x|, 0: nonzeros."""
+    magnitude = np.abs(x)
+    if ord == 2:
+        y = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
+    elif ord == np.inf:
+        y = np.max(magnitude, axis=axes, keepdims=keepdim)
+    elif ord == -np.inf:
+        y = np.min(magnitude, axis=axes, keepdims=keepdim)
+    elif ord == 0:
+        y = np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
+    elif ord == 1:
+        y = np.sum(magnitude, axis=axes, keepdims=keepdim)
+    else:
+        y = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(y, dtype=x.dtype)
+
+
+def _norm_gradient(grad: Any, x: Any, y: Any, p: float, axes: tuple[int, ...],
+                   keepdim: bool) -> Any:
+    """The gradient of the ``p``-norm ``y`` of ``x`` over ``axes`` (PyTorch's norm_backward).
+
+    grad * x / y for p 2 (0 where y == 0); grad * sign(x) for p 1; for +-inf grad shared by the
+    elements with |x| == y, with sign(x); else grad * sign(x) |x|**(p-1) / y**(p-1); None for
+    p 0 (no gradient).
+    """
+    if np.ndim(x):
+        grad = restore_reduced(grad, axes, keepdim)
+        y = restore_reduced(y, axes, keepdim)
+    if p == 0:
+        return None
+    if p == 1:
+        return np.sign(x) * grad
+    if p == 2:
+        return grad * np.where(raw(y) == 0, 0, x / y)
+    if np.isinf(p):
+        magnitude = np.abs(raw(x))
+        mask = (magnitude == raw(y)) | np.isnan(magnitude)
+        count = np.sum(mask, axis=axes, keepdims=True)
+        return np.sign(x) * ((grad / count) * mask)
+    if p < 1:
+        scaled = np.where(raw(x) == 0, 0, np.sign(x) * np.abs(x) ** (p - 1))
+        return scaled * grad * y ** (1 - p)
+    scaled = np.sign(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
+    return scaled * np.where(raw(y) == 0, 0, grad / y ** (p - 1))
+
+
 class LinalgVectorNorm(Op):
     """y = (sum |x|**ord)**(1/ord) over ``dim``;  inf: max |x|, -inf: min |x|, 0: nonzeros.
 
-    Saves its input and its result (PyTorch's LinalgVectorNormBackward0).
-
-    dx = grad * x / y for ord 2 (0 where y == 0); grad * sign(x) for ord 1; for +-inf grad
-    shared by the elements with |x| == y, with sign(x); else grad * sign(x) |x|**(ord-1) /
-    y**(ord-1); none for ord 0.
+    Saves its input and its result (PyTorch's LinalgVectorNormBackward0). dx: ``_norm_gradient``
+    (none for ord 0).
     """
 
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
@@ -46,20 +91,7 @@ class LinalgVectorNorm(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, ord: float, axes: tuple[int, ...],
                 keepdim: bool, given_dim: Any) -> np.ndarray:
-        magnitude = np.abs(x)
-        if ord == 2:
-            y = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
-        elif ord == np.inf:
-            y = np.max(magnitude, axis=axes, keepdims=keepdim)
-        elif ord == -np.inf:
-            y = np.min(magnitude, axis=axes, keepdims=keepdim)
-        elif ord == 0:
-            y = np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
-        elif ord == 1:
-            y = np.sum(magnitude, axis=axes, keepdims=keepdim)
-        else:
-            y = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
-        y = np.asarray(y, dtype=x.dtype)
+        y = _norm_value(x, ord, axes, keepdim)
         ctx.save_for_backward(x, y)
         ctx.ord, ctx.axes, ctx.keepdim, ctx.given_dim = ord, axes, keepdim, given_dim
         return y
@@ -67,27 +99,7 @@ class LinalgVectorNorm(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
         x, y = ctx.saved_tensors
-        p, axes = ctx.ord, ctx.axes
-        if np.ndim(x):
-            grad = restore_reduced(grad, axes, ctx.keepdim)
-            y = restore_reduced(y, axes, ctx.keepdim)
-        if p == 0:
-            return None, None, None, None, None
-        if p == 1:
-            return np.sign(x) * grad, None, None, None, None
-        if p == 2:
-            return grad * np.where(raw(y) == 0, 0, x / y), None, None, None, None
-        if np.isinf(p):
-            magnitude = np.abs(raw(x))
-            mask = (magnitude == raw(y)) | np.isnan(magnitude)
-            count = np.sum(mask, axis=axes, keepdims=True)
-            return np.sign(x) * ((grad / count) * mask), None, None, None, None
-        if p < 1:
-            scaled = np.where(raw(x) == 0, 0, np.sign(x) * np.abs(x) ** (p - 1))
-            return scaled * grad * y ** (1 - p), None, None, None, None
-        scaled = np.sign(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
-        scale = np.where(raw(y) == 0, 0, grad / y ** (p - 1))
-        return scaled * scale, None, None, None, None
+        return _norm_gradient(grad, x, y, ctx.ord, ctx.axes, ctx.keepdim), None, None, None, None
 
 
 def _ord_text(value: float) -> str:
@@ -234,6 +246,59 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
             dims = list(range(operand(input).ndim))
         return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     return vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
+
+
+# --- dist: the norm of a difference, an op of its own ---------------------------------------
+
+
+class Dist(Op):
+    """y = ||x - other||_p over every element of the broadcast difference.
+
+    Saves both inputs and the result (PyTorch's DistBackward0). dx: the norm's gradient at
+    ``x - other`` (summed over broadcast dims), d other: its negation. p = 0 has no gradient:
+    PyTorch's backward then fails on the missing one, and so does minigrad's.
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    fields = ("p",)
+    saved_options = ("p",)
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, other: np.ndarray, p: Any) -> np.ndarray:
+        difference = x - other
+        y = _norm_value(difference, float(p), tuple(range(difference.ndim)), False)
+        ctx.save_for_backward(x, other, y)
+        ctx.p = p
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        x, other, y = ctx.saved_tensors
+        difference = x - other
+        gradient = _norm_gradient(grad, difference, y, float(ctx.p),
+                                  tuple(range(np.ndim(difference))), False)
+        if gradient is None:
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor "
+                               "in C++) for argument #0 'self'")
+        return gradient, -gradient, None
+
+
+def dist(input: Any, other: Any, p: float = 2) -> Any:
+    """The ``p``-norm of ``input - other`` (broadcast), over all its elements.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.dist(minigrad.tensor([4.0, 6.0]), minigrad.tensor([1.0, 2.0]))
+        tensor(5.)
+    """
+    a, b, dtype = promote(input, other)
+    arithmetic.check_bool_subtraction(a, b)
+    result_dtype = dtype if dtype is not None else operand(a).dtype
+    if np.dtype(result_dtype).kind != "f":
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {display_name(np.dtype(result_dtype))} instead.")
+    return Dist.apply(cast(a, result_dtype), cast(b, result_dtype), p)
 
 
 # --- at::norm's node, and pairwise_distance, which records it ---------------------------------

@@ -161,6 +161,28 @@ def linalg_norm_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def apart(rng: np.random.Generator, difference: np.ndarray, *shape: int) -> tuple[np.ndarray, ...]:
+    """``(x, other)``: ``other`` of ``shape`` (broadcast against x) and ``x - other`` equal to
+    ``difference`` (distinct, nonzero entries: the norm's gradient is defined)."""
+    other = rng.standard_normal(shape)
+    return np.asarray(other + difference), np.asarray(other)
+
+
+def dist_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x, other, p)``."""
+    return [
+        Sample((*apart(rng, nonzero(rng, 3, 4), 4), 2), name="broadcast"),
+        Sample((*apart(rng, nonzero(rng, 3, 4), 3, 4), 1), name="p1"),
+        Sample((*apart(rng, nonzero(rng, 2, 3, 4), 3, 1), 3.5), name="p3.5_broadcast"),
+        Sample((*apart(rng, distinct(rng, 3, 4), 3, 4), float("inf")), name="inf"),
+        Sample((*apart(rng, distinct(rng, 2, 3), 3), -float("inf")), name="neg_inf"),
+        Sample((*apart(rng, nonzero(rng, 3, 4), 3, 4), 0.5), name="p_half"),
+        Sample((*apart(rng, nonzero(rng), ), 2), name="0d"),
+        Sample((*apart(rng, nonzero(rng, 3, 4), 3, 4), 2), name="transposed", transposed=True),
+        Sample((*apart(rng, nonzero(rng, 3, 4), 4), 0), name="edge_p0"),  # (no gradient)
+    ]
+
+
 BAD_NORM = (
     BadInput((np.ones((2, 3, 4)), 2, None, False), name="ord_3d"),
     BadInput((np.ones(3), "fro", None, False), name="fro_1d"),
@@ -288,6 +310,9 @@ OPS: list[OpInfo] = [
     # --- norms --------------------------------------------------------------------------------
     OpInfo("linalg_norm", lambda lib, x, ord, dim, keepdim: lib.linalg.norm(x, ord, dim, keepdim),
            linalg_norm_samples, bad_inputs=BAD_NORM, op="linalg.norm"),
+    OpInfo("dist", lambda lib, x, other, p: lib.dist(x, other, p), dist_samples,
+           bad_inputs=(BadInput((np.ones((2, 3)), np.ones(4), 2), name="shapes"),)),
+    OpInfo("dist_method", lambda lib, x, other, p: x.dist(other, p=p), dist_samples),
     OpInfo("vector_norm",
            lambda lib, x, ord, dim, keepdim: lib.linalg.vector_norm(x, ord, dim, keepdim),
            lambda rng: [
