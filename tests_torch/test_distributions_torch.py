@@ -52,13 +52,23 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
                                                         D.Normal(0.0, 1.0)),
     "kl normal uniform": lambda lib, D: D.kl_divergence(D.Normal(lib.zeros(2), 1.0),
                                                         D.Uniform(0.0, 1.0)),
-    "reprs": lambda lib, D: [D.Normal(0.0, 1.0), D.Normal(lib.zeros(2), 1.0), D.Bernoulli(0.3),
+    "independent too many dims": lambda lib, D: D.Independent(D.Normal(0.0, 1.0), 1),
+    "independent value shape": lambda lib, D: D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 1)
+    .log_prob(lib.ones(3, 3)),
+    "independent kl of other dims": lambda lib, D: D.kl_divergence(
+        D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 2),
+        D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 1)),
+    "independent enumeration": lambda lib, D: D.Independent(D.Bernoulli(lib.ones(2) / 2), 1)
+    .enumerate_support(),
+    "reprs": lambda lib, D: [D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 1),
+                             D.Normal(0.0, 1.0), D.Normal(lib.zeros(2), 1.0), D.Bernoulli(0.3),
                              D.Bernoulli(logits=lib.zeros(3)), D.Categorical(lib.ones(2, 3)),
                              D.Uniform(0.0, 2.0)],
     "constraints": lambda lib, D: [
         D.constraints.real, D.constraints.positive, D.constraints.unit_interval,
         D.constraints.boolean, D.constraints.integer_interval(0, 2), D.constraints.simplex,
         D.constraints.interval(0.0, 2.0), D.constraints.independent(D.constraints.real, 1),
+        D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 1).support,
         D.Uniform(lib.tensor(0.0), 1.0).arg_constraints],
 }
 
@@ -89,6 +99,8 @@ def _results(lib: Any) -> tuple[list[Any], list[Any]]:
     classes = D.Categorical(logits=logits)
     low = t([0.0, 1.0], requires_grad=True)
     box = D.Uniform(low, 3.0)
+    diagonal = D.Independent(D.Normal(loc.unsqueeze(0) * t([[1.0], [2.0]]), scale), 1)
+    standard = D.Independent(D.Normal(lib.zeros(2, 2), 1.0), 1)
     results = [
         normal.log_prob(value), normal.cdf(value), normal.entropy(), normal.mean, normal.stddev,
         normal.variance, normal.mode, normal.perplexity(), D.kl_divergence(normal, other),
@@ -106,6 +118,8 @@ def _results(lib: Any) -> tuple[list[Any], list[Any]]:
         D.kl_divergence(box, D.Uniform(t([-1.0, 0.0]), 4.0)),
         D.kl_divergence(box, D.Uniform(t([0.5, 0.0]), 4.0)),
         D.kl_divergence(box, D.Normal(0.5, 2.0)),
+        diagonal.log_prob(t([[0.5, 0.1], [1.0, -1.0]])), diagonal.entropy(),
+        D.kl_divergence(diagonal, standard),
     ]
     return results, [loc, scale, probs, logits, low]
 

@@ -1,11 +1,11 @@
 """Probability distributions, PyTorch's ``torch.distributions`` API (a first set).
 
 ``Normal``, ``Uniform`` (reparameterised: ``rsample`` passes gradients to the parameters),
-``Bernoulli`` and ``Categorical`` (``probs`` or ``logits``), and ``kl_divergence`` between two
-distributions of one kind. Their formulas are PyTorch's, op for op, so ``log_prob``,
-``entropy`` and ``rsample`` record PyTorch's nodes; samples come from minigrad's generator (the
-numbers are not PyTorch's). Parameters and values are validated as PyTorch does, with its texts
-(``validate_args=False`` turns it off).
+``Bernoulli`` and ``Categorical`` (``probs`` or ``logits``), ``Independent`` (batch dims read as
+event dims), and ``kl_divergence`` between two distributions of one kind. Their formulas are
+PyTorch's, op for op, so ``log_prob``, ``entropy`` and ``rsample`` record PyTorch's nodes;
+samples come from minigrad's generator (the numbers are not PyTorch's). Parameters and values
+are validated as PyTorch does, with its texts (``validate_args=False`` turns it off).
 
 Example:
     >>> import minigrad
@@ -21,6 +21,7 @@ from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
+from minigrad.distributions.independent import Independent
 from minigrad.distributions.kl import kl_divergence, register_kl
 from minigrad.distributions.normal import Normal
 from minigrad.distributions.uniform import Uniform
@@ -30,6 +31,7 @@ __all__ = [
     "Categorical",
     "Distribution",
     "ExponentialFamily",
+    "Independent",
     "Normal",
     "Uniform",
     "constraints",

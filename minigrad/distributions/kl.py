@@ -12,8 +12,10 @@ from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
+from minigrad.distributions.independent import Independent
 from minigrad.distributions.normal import Normal
 from minigrad.distributions.uniform import Uniform
+from minigrad.distributions.utils import sum_rightmost
 from minigrad.nn.functional import softplus
 
 __all__ = ["kl_divergence", "register_kl"]
@@ -103,6 +105,13 @@ def _kl_expfamily_expfamily(p: ExponentialFamily, q: ExponentialFamily) -> Any:
         "The cross KL-divergence between different exponential families cannot "
         "                            be computed using Bregman divergences"
     )
+
+
+@register_kl(Independent, Independent)
+def _kl_independent_independent(p: Independent, q: Independent) -> Any:
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
 @register_kl(Normal, Normal)

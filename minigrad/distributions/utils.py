@@ -11,7 +11,14 @@ import numpy as np
 import minigrad
 from minigrad.nn import functional as F
 
-__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = [
+    "broadcast_all",
+    "clamp_probs",
+    "lazy_property",
+    "logits_to_probs",
+    "probs_to_logits",
+    "sum_rightmost",
+]
 
 
 def broadcast_all(*values: Any) -> tuple[Any, ...]:
@@ -31,6 +38,13 @@ def broadcast_all(*values: Any) -> tuple[Any, ...]:
     tensors = [v if isinstance(v, minigrad.Tensor) else minigrad.tensor(v, dtype=dtype)
                for v in values]
     return minigrad.broadcast_tensors(*tensors)
+
+
+def sum_rightmost(value: Any, dims: int) -> Any:
+    """``value`` summed over its last ``dims`` dims (as one flattened dim)."""
+    if dims == 0:
+        return value
+    return value.reshape(*value.shape[:-dims], -1).sum(-1)
 
 
 def clamp_probs(probs: Any) -> Any:
