@@ -3,7 +3,8 @@
 ``ab_recorder.py`` swaps only the recording factories, which cannot time a change of the
 node's layout, an op's declaration or forward, or a Tensor method. This script imports
 checkout A's ``minigrad``, sets its modules aside, imports checkout B's, and times each
-statement with A, B and PyTorch in turn, in short batches (``timeit``: gc off, wall clock), so
+statement with A, B and PyTorch in turn, in short batches (``timeit``: gc off; the clock is
+the process's CPU time, as ``bench_core.py``'s, unless ``--clock wall``), so
 load changes hit all three alike; A and B take turns going first, as the first batch after
 another statement's runs slower (always A first: B/A 0.91-0.98 for one tree against itself,
 load 6). Each side's modules are put back in ``sys.modules`` before its batch, so a function
@@ -20,12 +21,14 @@ backward is their difference. Their figures are per chain step, and a batch runs
 ``--number`` / 100 times (at least once); like every case here, with the collector off.
 
 Per statement: each side's minimum over the rounds (µs per op), B/A and each side over
-PyTorch of the minimums, and the median over the rounds of B/A taken within each round: the
-figure to read on a busy machine.
+PyTorch of the minimums, and the medians over the rounds of B/A and of B/torch taken within
+each round: the figures to read on a busy machine (a ratio of two minimums pairs batches
+taken at different moments; PyTorch's chain minimum moved 23-28 µs between runs). A chain
+batch is preceded by one untimed chain, as ``bench_core.py`` times warm chains.
 
     git archive main | tar -x -C /tmp/main
     python benchmarks/ab_trees.py /tmp/main [B, default this checkout]
-        [--rounds 100] [--number 200] [--ops "rec mul,warm mul,ng sum"]
+        [--rounds 100] [--number 200] [--ops "rec mul,warm mul,ng sum"] [--clock cpu|wall]
 """
 
 from __future__ import annotations
@@ -120,6 +123,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--number", type=int, default=200)
     parser.add_argument("--ops", default=",".join(CASES), help="comma-separated cases")
+    parser.add_argument("--clock", choices=sorted(bench_core.CLOCKS), default="cpu",
+                        help="cpu: this process's CPU time (default, as bench_core.py); wall")
     options = parser.parse_args()
     cases = options.ops.split(",")
     if unknown := set(cases) - set(CASES):
@@ -133,7 +138,13 @@ def main() -> None:
         inputs = namespaces(lib)
         for case in cases:
             statement, leaves, no_grad = CASES[case]
-            timers[case, side] = (timeit.Timer(statement, globals=inputs[leaves]), modules,
+            # A chain batch starts with an untimed chain (timeit's setup): the first chain
+            # after another side's runs 10-17 % slower, more so minigrad's, and a batch is
+            # two chains; bench_core.py times warm chains too.
+            setup = statement if case.startswith("chain") else "pass"
+            timer = timeit.Timer(statement, setup, bench_core.CLOCKS[options.clock],
+                                 globals=inputs[leaves])
+            timers[case, side] = (timer, modules,
                                   lib.no_grad if no_grad else contextlib.nullcontext)
     times: dict[tuple[str, str], list[float]] = {key: [] for key in timers}
     for round_ in range(options.rounds):
@@ -150,16 +161,20 @@ def main() -> None:
                     seconds = timer.timeit(runs) / (runs * STEPS[case])
                     times[case, side].append(seconds * 1e6)
     print(f"A = {options.a}, B = {options.b}; load average {os.getloadavg()[0]:.1f}")
-    print(f"µs per op, min over {options.rounds} interleaved rounds of {options.number}")
+    print(f"µs per op ({options.clock} clock), min over {options.rounds} interleaved rounds of "
+          f"{options.number}")
     header = f"{'case':12} {'A':>7} {'B':>7} {'B/A':>6} {'B/A median':>10}"
-    print(header + (f" {'torch':>7} {'A/torch':>7} {'B/torch':>7}" if "torch" in sides else ""))
+    print(header + (f" {'torch':>7} {'A/torch':>7} {'B/torch':>7} {'B/torch median':>14}"
+                    if "torch" in sides else ""))
     for case in cases:
         a, b = min(times[case, "A"]), min(times[case, "B"])
         paired = statistics.median(y / x for x, y in zip(times[case, "A"], times[case, "B"]))
         line = f"{case:12} {a:7.3f} {b:7.3f} {b / a:6.3f} {paired:10.3f}"
         if "torch" in sides:
             t = min(times[case, "torch"])
-            line += f" {t:7.3f} {a / t:7.3f} {b / t:7.3f}"
+            against = statistics.median(
+                y / x for x, y in zip(times[case, "torch"], times[case, "B"]))
+            line += f" {t:7.3f} {a / t:7.3f} {b / t:7.3f} {against:14.3f}"
         print(line)
 
 

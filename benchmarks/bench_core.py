@@ -22,8 +22,10 @@ Method
   inside a forward pass); otherwise PyTorch makes and frees a leaf's accumulator with every op
   (minigrad's leaves keep theirs).
 * Chain forward+backward: 100 steps of ``y = sigmoid(y * w + b)`` then ``y.sum().backward()``,
-  forward and backward timed separately with the garbage collector on (as users run it), 3
-  warm-up runs, then the median over the runs, divided by 100. numpy does the same forward,
+  forward and backward timed separately with the garbage collector on (as users run it). The
+  libraries take turns, round by round (3 warm-up rounds), each running 3 chains of which the
+  first is untimed (it follows another library's); the figures are medians over the rounds,
+  divided by 100, and the ratios medians of the per-round ratios. numpy does the same forward,
   keeping the arrays backward needs, then the hand-written backward. The three libraries'
   gradients are compared as a sanity check.
 * Linear scaling: ``y = y + b`` chains of 10^4, 10^5 and 10^6 ops, forward and backward timed
@@ -446,35 +448,31 @@ def chain_numpy_backward(kept: list[tuple[np.ndarray, np.ndarray]],
     return [grad_w, grad_b]
 
 
-def time_phases(forward: Callable[[], Any], backward: Callable[[Any], Any], settings: Settings,
-                reset: Callable[[], None] = lambda: None) -> tuple[list[float], list[float], Any]:
-    """Seconds of ``forward()`` and of ``backward(its result)`` per run (gc on), and the last
-    backward's result; ``reset`` runs untimed before each run, warm-up runs are dropped."""
-    clock = settings.clock
-    forward_times, backward_times, result = [], [], None
-    for index in range(settings.chain_warmup + settings.chain_runs):
+# Chains each library runs per round: the first untimed (it follows another library's, with
+# colder caches: measured 10-17 % slower for both, more for minigrad), the others timed.
+CHAIN_PER_ROUND = 3
+
+
+def chain_runner(forward: Callable[[], Any], backward: Callable[[Any], Any],
+                 reset: Callable[[], None], clock: Callable[[], float]) -> Callable[[], Any]:
+    """A function running one chain (``reset`` untimed, then ``backward(forward())``, gc on),
+    returning (forward seconds, backward seconds, what backward returned)."""
+
+    def run() -> tuple[float, float, Any]:
         reset()
         start = clock()
         state = forward()
         middle = clock()
         result = backward(state)
         end = clock()
-        del state
-        if index >= settings.chain_warmup:
-            forward_times.append(middle - start)
-            backward_times.append(end - middle)
-    return forward_times, backward_times, result
+        del state  # (untimed: dropping the used graph)
+        return middle - start, end - middle, result
+
+    return run
 
 
-def per_step(forward_times: list[float], backward_times: list[float]) -> dict[str, float]:
-    """Median seconds per chain step: forward, backward, and the two timed together."""
-    totals = [f + b for f, b in zip(forward_times, backward_times)]
-    return {"forward": statistics.median(forward_times) / CHAIN_STEPS,
-            "backward": statistics.median(backward_times) / CHAIN_STEPS,
-            "total": statistics.median(totals) / CHAIN_STEPS}
-
-
-def chain_library(lib: Any, settings: Settings) -> tuple[dict[str, float], list[np.ndarray]]:
+def library_chain(lib: Any, clock: Callable[[], float]) -> tuple[Callable[[], Any], Any, Any]:
+    """The chain of minigrad or PyTorch, and its two leaves (w, b)."""
     arrays = numpy_inputs()
     x = lib.tensor(arrays["n"][0])
     w, b = lib.tensor(arrays["a"], requires_grad=True), lib.tensor(arrays["b"], requires_grad=True)
@@ -483,26 +481,57 @@ def chain_library(lib: Any, settings: Settings) -> tuple[dict[str, float], list[
         w.grad = None
         b.grad = None
 
-    fwd, bwd, _ = time_phases(lambda: chain_forward(x, w, b, CHAIN_STEPS), chain_backward,
-                              settings, reset)
-    return per_step(fwd, bwd), [w.grad.detach().numpy(), b.grad.detach().numpy()]
-
-
-def chain_manual(settings: Settings) -> tuple[dict[str, float], list[np.ndarray]]:
-    arrays = numpy_inputs()
-    x, w, b = arrays["n"][0].copy(), arrays["a"], arrays["b"]
-    fwd, bwd, grads = time_phases(lambda: chain_numpy_forward(x, w, b, CHAIN_STEPS),
-                                  lambda kept: chain_numpy_backward(kept, w), settings)
-    return per_step(fwd, bwd), grads
+    return (chain_runner(lambda: chain_forward(x, w, b, CHAIN_STEPS), chain_backward, reset,
+                         clock), w, b)
 
 
 def bench_chain(settings: Settings) -> dict[str, Any]:
-    results: dict[str, Any] = {}
+    """Per chain step: forward, backward and both, and minigrad's ratio to each library.
+
+    The libraries take turns, round by round (``CHAIN_PER_ROUND`` chains each, the first
+    untimed), so a change of the machine's load hits all of them alike: timed in blocks (all
+    numpy, then all minigrad, then all PyTorch), the ratio moved with the load between the
+    blocks. The figures are medians over the rounds of each round's mean, and the ratios
+    medians of the per-round ratios (as ``bench_training`` takes them); the clock is the
+    process's CPU time (``--clock``), the collector is on, as users run it.
+    """
+    arrays = numpy_inputs()
+    x, w_np, b_np = arrays["n"][0].copy(), arrays["a"], arrays["b"]
+    runners = {"numpy": chain_runner(lambda: chain_numpy_forward(x, w_np, b_np, CHAIN_STEPS),
+                                     lambda kept: chain_numpy_backward(kept, w_np),
+                                     lambda: None, settings.clock)}
+    leaves = {}
+    libraries = [("minigrad", minigrad)] + ([("torch", torch)] if torch is not None else [])
+    for name, lib in libraries:
+        runners[name], *leaves[name] = library_chain(lib, settings.clock)
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
     grads: dict[str, list[np.ndarray]] = {}
-    results["numpy"], grads["numpy"] = chain_manual(settings)
-    results["minigrad"], grads["minigrad"] = chain_library(minigrad, settings)
-    if torch is not None:
-        results["torch"], grads["torch"] = chain_library(torch, settings)
+    for round_index in range(settings.chain_warmup + settings.chain_runs):
+        for name, run in runners.items():
+            forward = backward = 0.0
+            for index in range(CHAIN_PER_ROUND):
+                seconds_forward, seconds_backward, result = run()
+                if index:
+                    forward += seconds_forward
+                    backward += seconds_backward
+            if round_index >= settings.chain_warmup:
+                timed = (CHAIN_PER_ROUND - 1) * CHAIN_STEPS
+                samples[name].append((forward / timed, backward / timed))
+            if name == "numpy":
+                grads[name] = result
+    for name, (w, b) in leaves.items():
+        grads[name] = [w.grad.detach().numpy(), b.grad.detach().numpy()]
+    results: dict[str, Any] = {}
+    totals = {name: [f + b for f, b in values] for name, values in samples.items()}
+    for name, values in samples.items():
+        results[name] = {
+            "forward": statistics.median(f for f, _ in values),
+            "backward": statistics.median(b for _, b in values),
+            "total": statistics.median(totals[name]),
+            # minigrad's total over this library's, round by round
+            "minigrad_ratio": statistics.median(
+                m / t for m, t in zip(totals["minigrad"], totals[name])),
+        }
     results["max_grad_difference"] = {
         name: max(float(np.max(np.abs(g - r))) for g, r in zip(grads[name], grads["numpy"]))
         for name in grads if name != "numpy"
@@ -513,7 +542,6 @@ def bench_chain(settings: Settings) -> dict[str, Any]:
 def print_chain(results: dict[str, Any]) -> None:
     print_section(f"2. chain forward+backward: {CHAIN_STEPS} x y = sigmoid(y * w + b), "
                   "(8,) float32, µs per chain step")
-    mg = results["minigrad"]
     rows = []
     for name, key in (("numpy (manual)", "numpy"), ("minigrad", "minigrad"), ("torch", "torch")):
         row = results.get(key)
@@ -521,10 +549,11 @@ def print_chain(results: dict[str, Any]) -> None:
             rows.append([name, None, None, None, None])
             continue
         rows.append([name, micro(row["forward"]), micro(row["backward"]), micro(row["total"]),
-                     ratio(mg["total"], row["total"])])
+                     row["minigrad_ratio"]])
     print_table(["library", "forward", "backward", "forward+backward", "minigrad / this"], rows)
     diffs = ", ".join(f"{k} {v:.1e}" for k, v in results["max_grad_difference"].items())
-    print(f"(median of runs / {CHAIN_STEPS}; gc on; max |grad - numpy's grad|: {diffs})")
+    print(f"(medians over rounds, the libraries taking turns; 'minigrad / this': median of the "
+          f"per-round ratios; CPU time, gc on; max |grad - numpy's grad|: {diffs})")
 
 
 # --- 3. linear scaling ------------------------------------------------------------------------
@@ -857,7 +886,7 @@ def per_op_target_row(per_op: dict[str, dict[str, float | None]], op: str, colum
 def chain_target_row(chain: dict[str, Any]) -> list[Any]:
     mg = chain["minigrad"]["total"]
     tch = None if chain.get("torch") is None else chain["torch"]["total"]
-    value = ratio(mg, tch)
+    value = None if tch is None else chain["torch"]["minigrad_ratio"]
     return [f"chain forward+backward <= {TARGET_CHAIN}x PyTorch per op",
             f"{times(value)} ({fmt(micro(mg))} vs {fmt(micro(tch))} µs per step)",
             status(value, TARGET_CHAIN)]

@@ -7,6 +7,16 @@
 4. Free each node's saved tensors as soon as it has run, unless ``retain_graph``.
 Graphs a million nodes deep run in linear time with a flat stack.
 
+Step 1 is put off until something could tell (``Run.count_remaining``). A node's inputs were
+made before it, so each edge goes to an earlier sequence number: of the nodes reached so far
+and not yet run, the latest-made is ready (any edge still to deliver to it would come from a
+node reached later, through a path of later-made nodes, hence from a node made after it and
+already reached). So the ops' nodes run in PyTorch's order without counts; only a leaf's
+accumulator, which PyTorch runs as soon as its last edge delivered, needs them -- and when it
+runs is seen only by Python code running in backward (hooks, a custom Function's backward), by
+an error ending the backward, or by its own hooks. Until one of those may happen the engine
+collects what the accumulators receive, and runs them at the end.
+
 Arrays or tensors: one rule for every backward formula. Without ``create_graph`` (the fast
 default) backward runs under no-grad and each node's saved values are unpacked as numpy arrays,
 so its formula is plain numpy. With ``create_graph=True`` grad mode stays on and saved values
@@ -31,9 +41,11 @@ import numpy as np
 from minigrad import errors
 from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
+from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.grad_versions import add_into, counter_of, hand_on
 from minigrad.autograd.graph import AccumulateGrad, Node, check_hook_result
 from minigrad.autograd.quiet import restore, silence
+from minigrad.autograd.saved import Hooked
 from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
 from minigrad.autograd.views import view_of_memory
 
@@ -312,7 +324,15 @@ def run_backward(
         for tensor in inputs:
             tensor.retain_grad()
     targets = None if inputs is None else _Targets(list(inputs), accumulate)
-    graph = _Graph([node for node, _ in edges], None if targets is None else targets.nodes)
+    roots = [node for node, _ in edges]
+    # Counting put off (module docstring) on the common path: every leaf wanted, no anomaly
+    # mode, and no root a leaf's accumulator (which PyTorch would run first).
+    # Python code that may run inside a node's backward on this path: a tensor subclass's
+    # methods (create_graph's formulas on tensors), saved-tensor unpack hooks, the guard.
+    count = (targets is not None or anomaly._state.enabled or create_graph
+             or Hooked.ever_made or switches.guarded
+             or any(type(node) is AccumulateGrad for node in roots))
+    graph = _Graph(roots, None if targets is None else targets.nodes, count)
     if create_graph and accumulate:  # (the checks above raise before it, as in PyTorch)
         warn_once(errors.BACKWARD_CREATE_GRAPH_CYCLE)  # a leaf's .grad would hold its graph
     buffers: Buffers = {}
@@ -355,10 +375,12 @@ def _root_edges(roots: Sequence[TensorBase]) -> list[tuple[Node, int]]:
 class _Graph:
     """The nodes backward will run, and how many edges into each are still to deliver."""
 
-    def __init__(self, roots: list[Node], targets: set[Node] | None) -> None:
-        self.runs: dict[Node, int] | set[Node]
+    def __init__(self, roots: list[Node], targets: set[Node] | None, count: bool) -> None:
+        """The nodes and their counts; ``count`` False: None, counted later (``Run``)."""
+        self.runs: dict[Node, int] | set[Node] | None
+        self.dependencies: dict[Node, int] | None
         if targets is None:
-            self.runs = self.dependencies = _count_dependencies(roots)
+            self.runs = self.dependencies = _count_dependencies(roots) if count else None
         else:
             # Only nodes from which a target can be reached do useful work; the others never
             # run (and so never check their saved tensors), as in PyTorch.
@@ -368,7 +390,8 @@ class _Graph:
                 for next_node in node._next_nodes:
                     if next_node in dependencies:
                         dependencies[next_node] += 1
-        self.roots = [node for node in dict.fromkeys(roots) if node in self.runs]
+        self.roots = [node for node in dict.fromkeys(roots)
+                      if self.runs is None or node in self.runs]
         self.targets = targets or set()
 
     def must_execute(self, node: Node, accumulate: bool) -> bool:
@@ -436,15 +459,22 @@ class Run:
     next out of it, so the engine runs it next without the queue (a chain's common case).
     """
 
-    __slots__ = ("dependencies", "buffers", "ready", "arrival", "following", "handed")
+    __slots__ = ("dependencies", "buffers", "ready", "arrival", "following", "handed",
+                 "pending", "watched")
 
-    def __init__(self, dependencies: dict[Node, int], buffers: Buffers) -> None:
-        self.dependencies = dependencies  # edges still to deliver, per node
+    def __init__(self, dependencies: dict[Node, int] | None, buffers: Buffers) -> None:
+        # Edges still to deliver, per node; None: not counted yet (the module docstring).
+        self.dependencies = dependencies
         self.buffers = buffers  # the gradients of the nodes waiting for more
         self.ready: ReadyQueue = []
         self.arrival = 0  # breaks ties between nodes of equal priority (leaf accumulators): FIFO
         self.following: Node | None = None
         self.handed: list[Any] | None = None
+        # Uncounted: the accumulators reached so far, with their gradients, in that order; and
+        # the node that reached one whose running can be seen (hooks, a leaf that changed):
+        # then counted, from the next node on.
+        self.pending: Buffers = {}
+        self.watched: Node | None = None
 
     def queue(self, node: Node, slots: list[Any] | None) -> None:
         """Put the ready ``node`` (with the gradients it received) in the queue."""
@@ -460,8 +490,31 @@ class Run:
         The gradient is added to what ``next_node`` received so far, and its count of edges
         still to deliver goes down; at zero it is ready: it becomes ``following`` (a node made
         ready before it by the same node goes to the queue first, keeping their order).
+        Uncounted, a node reached for the first time is handled as a ready one (the latest-made
+        reached runs next), and an accumulator waits in ``pending``.
         """
         dependencies = self.dependencies
+        if dependencies is None:
+            if type(next_node) is AccumulateGrad:
+                slots = self.pending.get(next_node)
+                if slots is None:
+                    self.pending[next_node] = [grad]
+                    if not _unseen_accumulator(next_node):
+                        self.watched = node
+                elif grad is not None:
+                    add_into(slots, 0, 1, grad)
+                return
+            slots = self.handed if next_node is self.following else self.buffers.get(next_node)
+            if slots is None:  # reached now
+                if self.following is not None:
+                    self.queue(self.following, self.handed)
+                self.following = next_node
+                self.handed = ([grad] if next_node._output_meta is None
+                               else _add(None, next_node, node._next_nrs[index], grad))
+            elif grad is not None:
+                outputs = next_node._num_outputs
+                add_into(slots, 0 if outputs == 1 else node._next_nrs[index], outputs, grad)
+            return
         count = dependencies.get(next_node)
         if count is None:  # a node that does not lead to a target
             return
@@ -494,6 +547,46 @@ class Run:
                 outputs = next_node._num_outputs
                 add_into(slots, 0 if outputs == 1 else node._next_nrs[index], outputs, grad)
 
+    def count_remaining(self, graph: _Graph, node: Node | None, grads: list[Any] | None) -> None:
+        """Count the edges still to deliver (``node``'s, about to run, included).
+
+        The counts are those PyTorch's engine has at this point, counted from the start.
+        An accumulator whose edges all delivered by now would have run already: it is queued,
+        to run before anything else; the others wait for their count. Nodes reached but not
+        ready leave the queue until their count is complete. PyTorch ran the accumulators in
+        the order they became ready; only one with hooks (``watched``, its reaching node
+        having just run) can tell: the ones that node completed run in its edges' order,
+        after all the others.
+        """
+        waiting = [entry[2] for entry in self.ready]
+        if self.following is not None:
+            self.queue(self.following, self.handed)
+            waiting.append(self.following)
+            self.following = self.handed = None
+        if node is not None:
+            waiting.append(node)
+        dependencies = _count_dependencies(waiting)
+        self.ready[:] = [entry for entry in self.ready if dependencies[entry[2]] == 0]
+        heapq.heapify(self.ready)
+        for entry in self.ready:  # (complete: the sums' counts go to their arrays)
+            _handed_on(self.buffers.get(entry[2]), entry[2])
+        self.dependencies = graph.runs = graph.dependencies = dependencies
+        complete = []
+        for accumulator, slots in self.pending.items():
+            if dependencies.get(accumulator):
+                self.buffers[accumulator] = slots
+            else:
+                dependencies[accumulator] = 0
+                complete.append(accumulator)
+        if self.watched is not None:  # (ready at the reaching node's last edge into it)
+            last_edge = {edge: index for index, edge in enumerate(self.watched._next_nodes)}
+            complete.sort(key=lambda accumulator: last_edge.get(accumulator, -1))
+        for accumulator in complete:
+            self.queue(accumulator, _handed_on(self.pending[accumulator], accumulator))
+        self.pending = {}
+        if node is not None:
+            self.queue(node, _handed_on(grads, node))
+
     def deliver_all(self, node: Node, results: Sequence[Any]) -> None:
         """Hand each of ``results`` along its edge of ``node`` (``()``: nothing on any)."""
         index = 0
@@ -513,7 +606,7 @@ def _execute(
     run = Run(graph.dependencies, buffers)
     ready = run.ready
     for node in graph.roots:
-        if graph.dependencies[node] == 0:
+        if graph.dependencies is None or graph.dependencies[node] == 0:
             run.queue(node, None)  # (its gradients are in ``buffers`` already)
     pop = heapq.heappop
     take = buffers.pop
@@ -526,46 +619,62 @@ def _execute(
     # them here, so a chain's gradients never go through the dict.
     node: Node | None = None
     grads: list[Any] | None = None
+    uncounted = run.dependencies is None
     while True:
         if node is None:
             if not ready:
-                break
+                if not run.pending:
+                    break
+                # Uncounted, every node ran: the accumulators' turn, in the order reached.
+                run.count_remaining(graph, None, None)
+                uncounted = False
             node = pop(ready)[2]
             grads = take(node, None)
-        if lean and node._lean and node._output_meta is None:
-            # The common node: one output, no hook of any kind, no anomaly mode, every leaf
-            # wanted. Without a gradient the node has nothing to compute and only releases
-            # its dependants (its saved values stay, as PyTorch's do when it does not run).
-            if grads is None:
-                run.deliver_all(node, ())
-            elif type(node) is AccumulateGrad:
-                grad = grads[0]
-                # Drop what still refers to the gradient from the previous steps (the list it
-                # came in, the results of a node the engine delivered): its count is then exact.
-                grads = results = None
-                variable = node._variable()
-                hooks = None if variable is None or variable._meta is None else variable._meta.hooks
-                if hooks:  # (what they return, or the same gradient if they return None)
-                    grad = _call_hooks(hooks, grad)
-                # Held only by ``grad`` (the count of a lone local, autograd/tensor_base.py):
-                # nobody else can see the array, so it may become ``.grad`` itself
-                # (PyTorch steals it too).
-                owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
-                if not owned and not create_graph and isinstance(grad, TensorBase):
-                    grad = grad._array  # a hook's tensor that someone holds: .grad copies it
-                node._accumulate(grad, owned)
+        common = lean and node._lean and node._output_meta is None
+        if uncounted and (run.watched or not (common and node._builtin)):
+            # Python code may run next, or an accumulator with hooks was reached: from now on
+            # accumulators run when PyTorch's do, counted.
+            run.count_remaining(graph, node, grads)
+            node = grads = None
+            uncounted = False
+            continue
+        try:
+            if common:
+                # The common node: one output, no hook of any kind, no anomaly mode, every
+                # leaf wanted. Without a gradient the node has nothing to compute and only
+                # releases its dependants (its saved values stay, as PyTorch's do when it
+                # does not run).
+                if grads is None or grads[0] is None:
+                    run.deliver_all(node, ())
+                elif type(node) is AccumulateGrad:
+                    # (Nothing else may hold the gradient from the previous steps, the results
+                    # of a node the engine delivered: ``_run_accumulator`` counts references.)
+                    results = None
+                    _run_accumulator(node, grads, create_graph)
+                else:
+                    if len(grads) != 1:  # (uncounted, a sum's count waits for the node's turn)
+                        hand_on(grads, 1)
+                    # A built-in op's runner delivers its gradients itself and returns None;
+                    # other nodes return theirs. (Without retain_graph the node frees its
+                    # saved values itself once its gradients are complete: no second call.)
+                    results = node._backward(grads, create_graph, release, run)
+                    if results is not None:
+                        run.deliver_all(node, results)
             else:
-                # A built-in op's runner delivers its gradients itself and returns None; other
-                # nodes return theirs. (Without retain_graph the node frees its saved values
-                # itself once its gradients are complete: no second call per node.)
-                results = node._backward(grads, create_graph, release, run)
-                if results is not None:
-                    run.deliver_all(node, results)
-        else:
-            results = _run_general(
-                node, grads, graph, targets, retain_graph, create_graph, anomaly_on
-            )
-            run.deliver_all(node, results)
+                results = _run_general(
+                    node, grads, graph, targets, retain_graph, create_graph, anomaly_on
+                )
+                run.deliver_all(node, results)
+        except BaseException:
+            if uncounted:
+                # PyTorch ran the accumulators whose edges had all delivered before this
+                # node failed: run them, only them, before the error goes on. (Uncounted,
+                # none has hooks or a changed leaf: nothing in them can fail.)
+                run.count_remaining(graph, node, None)
+                while ready and type(ready[0][2]) is AccumulateGrad:
+                    accumulator = pop(ready)[2]
+                    _run_accumulator(accumulator, take(accumulator), create_graph)
+            raise
         # Alone in the queue, the one node made ready would be the next out of it: run it
         # without the queue (a chain's common case). Otherwise it queues, in its turn.
         node = run.following
@@ -575,6 +684,22 @@ def _execute(
             if ready:
                 run.queue(node, grads)
                 node = grads = None
+
+
+def _run_accumulator(node: AccumulateGrad, grads: list[Any], create_graph: bool) -> None:
+    """Run a leaf's accumulator on the gradient in ``grads`` (a ready node's buffer)."""
+    grad = grads[0]
+    grads.clear()  # (the gradient's count is then exact: see below)
+    variable = node._variable()
+    hooks = None if variable is None or variable._meta is None else variable._meta.hooks
+    if hooks:  # (what they return, or the same gradient if they return None)
+        grad = _call_hooks(hooks, grad)
+    # Held only by ``grad`` (the count of a lone local, autograd/tensor_base.py): nobody else
+    # can see the array, so it may become ``.grad`` itself (PyTorch steals it too).
+    owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT
+    if not owned and not create_graph and isinstance(grad, TensorBase):
+        grad = grad._array  # a hook's tensor that someone holds: .grad copies it
+    node._accumulate(grad, owned)
 
 
 def _add(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list[Any]:
@@ -812,3 +937,28 @@ def _hook_view(grads: Any) -> tuple[Any, ...]:
 def register_retain(tensor: TensorBase) -> None:
     """Make backward store this non-leaf's gradient in its ``.grad`` (``retain_grad``)."""
     tensor._retain_on_grad_fn()
+
+
+def _unseen_accumulator(node: AccumulateGrad) -> bool:
+    """Whether nothing can tell when ``node`` runs.
+
+    No hook on its leaf, and a leaf still as recorded (``_accumulate`` raises for a leaf moved
+    into the graph's interior; a view leaf first catches up with its base).
+    """
+    variable = node._variable()
+    if variable is None:
+        return True
+    meta = variable._meta
+    return (
+        node._lean
+        and variable._base is None
+        and variable._grad_fn is None
+        and (meta is None or not (meta.hooks or meta.post_accumulate_hooks))
+    )
+
+
+def _handed_on(slots: list[Any] | None, node: Node) -> list[Any] | None:
+    """``node``'s gradients ``slots`` once complete: the sums' counts go to their arrays."""
+    if slots is not None and len(slots) > node._num_outputs:
+        hand_on(slots, node._num_outputs)
+    return slots

@@ -560,6 +560,7 @@ class Op(Function):
         cls._record_options = options_recorder(cls)
         cls._record = recorder(cls)
         cls._Node._backward = backward_runner(cls)
+        cls._Node._builtin = True  # (a custom Function's node runs the user's backward)
         cls._fast_inputs = -1 if cls._record is None else cls.num_inputs
 
     @classmethod

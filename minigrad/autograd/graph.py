@@ -90,6 +90,9 @@ class Node:
     # gradient was ever registered on it (cleared at each registration; never set back, an
     # emptied hook list just runs the general path), and its kind needs nothing more.
     _lean = True
+    # Whether its backward is minigrad's own code (a built-in op's formula, an accumulator):
+    # no user code runs in it, so it cannot tell when leaves' accumulators run (engine.py).
+    _builtin = False
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
 
     @property
@@ -257,6 +260,7 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
     """
 
     __slots__ = ("_variable",)
+    _builtin = True
 
     def __init__(self, variable: TensorBase) -> None:
         self._variable = weakref.ref(variable)

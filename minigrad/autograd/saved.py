@@ -87,10 +87,14 @@ class Hooked:
     """
 
     __slots__ = ("packed", "unpack_hook")
+    # Whether any value was ever kept so: the engine then counts dependencies at the start,
+    # as an unpack hook may look at leaves' .grad while backward runs (autograd/engine.py).
+    ever_made = False
 
     def __init__(self, packed: Any, unpack_hook: Callable[[Any], Any]) -> None:
         self.packed = packed
         self.unpack_hook = unpack_hook
+        Hooked.ever_made = True
 
     def unpack(self) -> TensorBase:
         """The tensor ``unpack_hook`` gives back (PyTorch's check: it must be a tensor)."""
