@@ -292,7 +292,7 @@ from typing import Any as _Any  # noqa: E402
 
 from minigrad import _arguments, _out_of_scope, accelerator, backends, cuda  # noqa: E402
 from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
-from minigrad._dtype import get_default_dtype  # noqa: E402
+from minigrad._dtype import get_default_dtype, set_default_dtype  # noqa: E402
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled  # noqa: E402
 from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices  # noqa: E402
 from minigrad.legacy import (  # noqa: E402
@@ -672,6 +672,7 @@ __all__ = [
     "select",
     "selu",
     "set_default_device",
+    "set_default_dtype",
     "set_grad_enabled",
     "set_num_interop_threads",
     "set_num_threads",

@@ -149,22 +149,24 @@ def _infer_dtype(data: Any) -> np.dtype:
                 raise TypeError(
                     f"'{type(item).__name__}' object cannot be interpreted as an integer"
                 )
-            elif type(item) in _PYTHON_SCALAR_DTYPES:
+            elif type(item) in _PYTHON_SCALARS:
                 element_types.add(type(item))
             else:
                 dtypes.add(_scalar_dtype(item))
-    dtypes.update(_PYTHON_SCALAR_DTYPES[kind] for kind in element_types)
+    dtypes.update(_python_dtype(kind) for kind in element_types)
     result = None
     for dtype in dtypes:
         result = _dtype.promote_types(result, dtype)
-    return _dtype.DEFAULT_FLOAT.numpy if result is None else result  # (an empty list)
+    return _dtype.default_float() if result is None else result  # (an empty list)
 
 
-_PYTHON_SCALAR_DTYPES = {
-    bool: np.dtype(np.bool_),
-    int: np.dtype(np.int64),
-    float: _dtype.DEFAULT_FLOAT.numpy,
-}
+_PYTHON_SCALARS = (bool, int, float)
+_PYTHON_SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64)}
+
+
+def _python_dtype(kind: type) -> np.dtype:
+    """What a Python ``bool``, ``int`` or ``float`` brings to a new tensor (float: the default)."""
+    return _dtype.default_float() if kind is float else _PYTHON_SCALAR_DTYPES[kind]
 
 
 def _number(value: Any, function: str, name: str, position: int | None) -> Any:
@@ -204,18 +206,18 @@ def _refused_number(value: Any) -> bool:
 def _scalar_dtype(value: Any) -> np.dtype:
     """The dtype one element brings to a new tensor; PyTorch's errors for non-numbers."""
     kind = type(value)
-    if kind in _PYTHON_SCALAR_DTYPES:
-        return _PYTHON_SCALAR_DTYPES[kind]
+    if kind in _PYTHON_SCALARS:
+        return _python_dtype(kind)
     if isinstance(value, (np.number, np.bool_)):
         return _dtype.from_numpy_dtype(value.dtype).numpy
     if isinstance(value, Tensor) and value.dim() == 0:
         return value._array.dtype
     if isinstance(value, bool):
-        return _PYTHON_SCALAR_DTYPES[bool]
+        return _python_dtype(bool)
     if isinstance(value, int):
-        return _PYTHON_SCALAR_DTYPES[int]
+        return _python_dtype(int)
     if isinstance(value, float):
-        return _PYTHON_SCALAR_DTYPES[float]
+        return _python_dtype(float)
     if isinstance(value, str):
         raise TypeError(f"new(): invalid data type '{type(value).__name__}'")
     raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
@@ -300,9 +302,9 @@ def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
 
 
 def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -> np.dtype:
-    """The factory's dtype (float32 by default), after checking that ``device`` is the CPU."""
+    """The factory's dtype (None: the default float dtype), after checking ``device`` is the CPU."""
     check_factory_device(device, factory)
-    return _dtype.DEFAULT_FLOAT.numpy if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
+    return _dtype.default_float() if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
 
 
 def zeros(
@@ -369,7 +371,7 @@ def full(
     elif isinstance(fill_value, int):
         numpy_dtype = np.dtype(np.int64)
     else:
-        numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
+        numpy_dtype = _dtype.default_float()
     shape = shape_argument((size,), "full")
     fill_value = _dtype.checked_value(fill_value, numpy_dtype, check_half=False)
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
@@ -463,7 +465,7 @@ def arange(
     elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):
         numpy_dtype = np.dtype(np.int64)
     else:
-        numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
+        numpy_dtype = _dtype.default_float()
     for name, value in (("start", start), ("end", end), ("step", step)):
         if not isinstance(value, (int, float, np.number)):
             raise TypeError(

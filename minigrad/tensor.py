@@ -163,12 +163,12 @@ class Tensor(TensorBase):
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
         """PyTorch's legacy constructor: ``Tensor(data)``, ``Tensor(2, 3)``, ``Tensor(other)``.
 
-        Data becomes float32; sizes give an uninitialized tensor; a tensor gives an alias of it
-        (see ``minigrad/legacy.py``). Ops make their tensors without calling this.
+        Data becomes the default float dtype; sizes give an uninitialized tensor; a tensor gives
+        an alias of it (see ``minigrad/legacy.py``). Ops make their tensors without calling this.
         """
         from minigrad.legacy import new  # (legacy.py builds on this module)
 
-        return new(_dtype.DEFAULT_FLOAT, args, kwargs, any_dtype=True)
+        return new(_dtype.get_default_dtype(), args, kwargs, any_dtype=True)
 
     # --- shape and type ----------------------------------------------------------------------
 

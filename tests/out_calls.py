@@ -246,7 +246,8 @@ NOT_TENSOR_OPS = words("""broadcast_shapes can_cast get_default_device get_defau
 get_printoptions is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled
 is_inference_mode_enabled load manual_seed promote_types result_type save
 set_default_device set_printoptions seed initial_seed get_rng_state set_rng_state
-get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads""")
+get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads
+set_default_dtype""")
 
 # Other overloads of some functions, whose out= rules differ from the representative call's.
 OTHER_FORMS: dict[str, Call] = {

@@ -57,6 +57,8 @@ NOT_OPS = {
     "default_generator", "get_num_threads", "set_num_threads", "get_num_interop_threads",
     "set_num_interop_threads", "get_default_dtype", "get_default_device", "set_default_device",
     "get_printoptions", "set_printoptions",
+    # The default dtype (tests/test_dtype_api.py).
+    "set_default_dtype",
     # Type promotion asked directly: dtypes, not tensors (tests/test_promotion.py).
     "result_type", "promote_types", "can_cast",
     # Saving and loading (tests/test_save_load.py).
