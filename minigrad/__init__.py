@@ -319,6 +319,35 @@ from minigrad.tensor import (  # noqa: E402
     numel,
 )
 
+# --- the default dtype, dtype limits, global flags, constants, real-tensor conj -------------
+# isort: split
+import math as _math  # noqa: E402
+
+from minigrad._determinism import (  # noqa: E402
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
+from minigrad._typeinfo import finfo, iinfo  # noqa: E402
+from minigrad._warnings import is_warn_always_enabled, set_warn_always  # noqa: E402
+from minigrad.creation import scalar_tensor  # noqa: E402
+from minigrad.legacy import set_default_tensor_type  # noqa: E402
+from minigrad.nn.modules.utils import typename  # noqa: E402
+from minigrad.tensor import (  # noqa: E402
+    conj,
+    is_conj,
+    is_inference,
+    is_neg,
+    resolve_conj,
+    resolve_neg,
+)
+
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+newaxis = None
+
 # --- linear algebra: solvers and decompositions (issue 9) ------------------------------------
 # isort: split
 from minigrad.ops.decompositions import cholesky_legacy as cholesky  # noqa: E402
@@ -420,6 +449,7 @@ __all__ = [
     "arctan",
     "arctan2",
     "arctanh",
+    "are_deterministic_algorithms_enabled",
     "argmax",
     "argmin",
     "argsort",
@@ -463,6 +493,7 @@ __all__ = [
     "column_stack",
     "concat",
     "concatenate",
+    "conj",
     "copysign",
     "cos",
     "cosh",
@@ -488,6 +519,7 @@ __all__ = [
     "dsplit",
     "dstack",
     "dtype",
+    "e",
     "einsum",
     "empty",
     "empty_like",
@@ -500,6 +532,7 @@ __all__ = [
     "exp2",
     "expm1",
     "eye",
+    "finfo",
     "fix",
     "flatten",
     "flip",
@@ -537,10 +570,12 @@ __all__ = [
     "hsplit",
     "hstack",
     "hypot",
+    "iinfo",
     "index_add",
     "index_copy",
     "index_fill",
     "index_select",
+    "inf",
     "inference_mode",
     "initial_seed",
     "inner",
@@ -553,13 +588,18 @@ __all__ = [
     "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "is_complex",
+    "is_conj",
+    "is_deterministic_algorithms_warn_only_enabled",
     "is_floating_point",
     "is_grad_enabled",
+    "is_inference",
     "is_inference_mode_enabled",
+    "is_neg",
     "is_nonzero",
     "is_same_size",
     "is_signed",
     "is_tensor",
+    "is_warn_always_enabled",
     "isclose",
     "isfinite",
     "isin",
@@ -614,6 +654,7 @@ __all__ = [
     "multinomial",
     "multiply",
     "mv",
+    "nan",
     "nan_to_num",
     "nanmean",
     "nanmedian",
@@ -623,6 +664,7 @@ __all__ = [
     "ne",
     "neg",
     "negative",
+    "newaxis",
     "nextafter",
     "no_grad",
     "nonzero",
@@ -634,6 +676,7 @@ __all__ = [
     "ones_like",
     "outer",
     "permute",
+    "pi",
     "pinverse",
     "poisson",
     "positive",
@@ -655,6 +698,8 @@ __all__ = [
     "remainder",
     "repeat_interleave",
     "reshape",
+    "resolve_conj",
+    "resolve_neg",
     "result_type",
     "return_types",
     "roll",
@@ -664,6 +709,7 @@ __all__ = [
     "rsqrt",
     "rsub",
     "save",
+    "scalar_tensor",
     "scatter",
     "scatter_add",
     "scatter_reduce",
@@ -673,11 +719,13 @@ __all__ = [
     "selu",
     "set_default_device",
     "set_default_dtype",
+    "set_default_tensor_type",
     "set_grad_enabled",
     "set_num_interop_threads",
     "set_num_threads",
     "set_printoptions",
     "set_rng_state",
+    "set_warn_always",
     "sgn",
     "short",
     "sigmoid",
@@ -721,11 +769,13 @@ __all__ = [
     "triu_indices",
     "true_divide",
     "trunc",
+    "typename",
     "uint8",
     "unbind",
     "unflatten",
     "unique",
     "unsqueeze",
+    "use_deterministic_algorithms",
     "var",
     "var_mean",
     "vdot",

@@ -377,6 +377,34 @@ def full(
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
 
 
+def scalar_tensor(
+    s: Any,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A 0-d tensor holding the number ``s``, in the default float dtype unless ``dtype`` says.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.scalar_tensor(2)
+        tensor(2.)
+    """
+    numpy_dtype = _float_dtype(dtype, "scalar_tensor", device)
+    s = _number(s, "scalar_tensor", "s", 1)
+    if not isinstance(s, _NUMBERS):
+        raise _arguments.parser_error(
+            f"scalar_tensor(): argument 's' (position 1) must be Number, not {type(s).__name__}")
+    if isinstance(s, int) and not -(2**63) <= s < 2**64:  # (PyTorch reads an int64 or a uint64)
+        raise OverflowError("int too big to convert" if s > 0
+                            else "can't convert negative int to unsigned")
+    return _new(np.array(_dtype.checked_value(s, numpy_dtype), dtype=numpy_dtype), requires_grad)
+
+
+_NUMBERS = (bool, int, float, np.number, np.bool_)
+
+
 def _numpy_generator(function: str, args: tuple[Any, ...], generator: Any) -> Any:
     """The numpy generator behind ``generator=`` (None: the default generator's).
 

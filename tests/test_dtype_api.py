@@ -1,11 +1,13 @@
-"""The default dtype: set_default_dtype and everything that follows it.
+"""The default dtype (set_default_dtype and everything that follows it), finfo/iinfo, and the
+small global helpers (warn_always, deterministic algorithms, constants, real-tensor conj).
 
 Expected values are PyTorch 2.13's (MINIGRAD_TEST_REFERENCE=torch runs this file on torch).
-Every test that changes the default dtype takes a fixture restoring it, so no other test (on
-this xdist worker) sees the change.
+Every test that changes the default dtype or a global flag takes a fixture restoring it, so no
+other test (on this xdist worker) sees the change.
 """
 
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -18,6 +20,14 @@ def default_dtype():
     saved = mg.get_default_dtype()
     yield
     mg.set_default_dtype(saved)
+
+
+@pytest.fixture
+def warn_always():
+    """Restore the warn-always flag after the test."""
+    saved = mg.is_warn_always_enabled()
+    yield
+    mg.set_warn_always(saved)
 
 
 def test_set_default_dtype_takes_floating_dtypes_only(default_dtype):
@@ -45,7 +55,7 @@ def test_what_follows_the_default_dtype(default_dtype):
         "zeros": mg.zeros(2), "ones": mg.ones(2), "empty": mg.empty(2), "eye": mg.eye(2),
         "full float": mg.full((2,), 1.5), "rand": mg.rand(2), "randn": mg.randn(2),
         "arange float": mg.arange(0, 1, 0.5), "linspace": mg.linspace(0, 1, 3),
-        "normal": mg.normal(0.0, 1.0, (2,)),
+        "normal": mg.normal(0.0, 1.0, (2,)), "scalar_tensor": mg.scalar_tensor(1),
         "int * float": mg.tensor([1, 2]) * 1.5, "int / int": mg.tensor([1, 2]) / 2,
         "true_divide": mg.tensor([1, 2]).true_divide(2), "sqrt int": mg.tensor([1, 2]).sqrt(),
         "exp int": mg.tensor([1, 2]).exp(), "int ** float": mg.tensor(2) ** 0.5,
@@ -114,4 +124,137 @@ def test_float64_training_step_and_gradcheck(default_dtype):
     adam.param_groups[0]["params"][0].grad = mg.ones(1)
     adam.step()
     assert adam.state[adam.param_groups[0]["params"][0]]["step"].dtype == mg.float32
+
+
+def test_set_default_tensor_type(default_dtype, warn_always):
+    mg.set_warn_always(True)  # (its deprecation warning is once per process otherwise)
+    deprecated = text("minigrad.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
+                      "use minigrad.set_default_dtype() and minigrad.set_default_device() as "
+                      "alternatives.")
+    with pytest.warns(UserWarning) as caught:
+        mg.set_default_tensor_type(mg.DoubleTensor)
+    assert str(caught[0].message).startswith(deprecated)
+    assert mg.get_default_dtype() == mg.float64
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mg.set_default_tensor_type(text("minigrad.HalfTensor"))
+        assert mg.get_default_dtype() == mg.float16
+        for value, message in ((mg.LongTensor, ""), (mg.float64, "invalid type object: ")):
+            with pytest.raises(TypeError) as info:
+                mg.set_default_tensor_type(value)
+            assert str(info.value) == message + (
+                "only floating-point types are supported as the default type")
+    assert mg.get_default_dtype() == mg.float16
+
+
+def test_finfo():
+    info = mg.finfo(mg.float32)
+    assert (info.eps, info.max, info.min, info.tiny, info.smallest_normal, info.resolution,
+            info.bits, info.dtype) == (2.0**-23, 3.4028234663852886e38, -3.4028234663852886e38,
+                                       2.0**-126, 2.0**-126, 1e-06, 32, "float32")
+    assert repr(mg.finfo(mg.float16)) == (
+        "finfo(resolution=0.001, min=-65504, max=65504, eps=0.000976562, "
+        "smallest_normal=6.10352e-05, tiny=6.10352e-05, dtype=float16)")
+    assert mg.finfo() == info and mg.finfo(float) == mg.finfo(mg.float64) != info
+    assert mg.finfo(mg.float64).resolution == 1e-15 and mg.finfo(mg.float64).eps == 2.0**-52
+    for value in (mg.int32, mg.bool, int):
+        with pytest.raises(TypeError) as caught:
+            mg.finfo(value)
+        assert str(caught.value) == text("minigrad.finfo() requires a floating point input type. "
+                                         "Use minigrad.iinfo to handle 'minigrad.finfo'")
+    with pytest.raises(TypeError) as caught:
+        mg.finfo("float32")
+    assert str(caught.value) == text(
+        "finfo(): argument 'type' (position 1) must be minigrad.dtype, not str")
+    with pytest.raises(TypeError):
+        hash(info)
+
+
+def test_finfo_follows_the_default_dtype(default_dtype):
+    mg.set_default_dtype(mg.float64)
+    assert mg.finfo().dtype == "float64"
+
+
+def test_iinfo():
+    assert repr(mg.iinfo(mg.int32)) == "iinfo(min=-2.14748e+09, max=2.14748e+09, dtype=int32)"
+    assert repr(mg.iinfo(mg.uint8)) == "iinfo(min=0, max=255, dtype=uint8)"
+    info = mg.iinfo(int)
+    assert (info.min, info.max, info.bits, info.dtype) == (-(2**63), 2**63 - 1, 64, "int64")
+    assert type(info.max) is int and mg.iinfo(mg.int8) == mg.iinfo(mg.int8)
+    cases = ((mg.float32, "minigrad.iinfo() requires an integer input type. Use minigrad.finfo "
+                          "to handle 'minigrad.iinfo'"),
+             (mg.bool, "minigrad.bool is not supported by minigrad.iinfo"),
+             ("int8", "iinfo(): argument 'type' (position 1) must be minigrad.dtype, not str"))
+    for value, message in cases:
+        with pytest.raises(TypeError) as caught:
+            mg.iinfo(value)
+        assert str(caught.value) == text(message)
+    with pytest.raises(TypeError) as caught:
+        mg.iinfo()
+    assert str(caught.value) == 'iinfo() missing 1 required positional arguments: "type"'
+
+
+def test_constants_and_small_functions():
+    assert (mg.pi, mg.e, mg.inf, mg.newaxis) == (np.pi, np.e, float("inf"), None)
+    assert mg.nan != mg.nan and type(mg.pi) is float
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    assert mg.conj(x) is x and x.conj() is x and mg.resolve_conj(x) is x
+    assert mg.resolve_neg(x) is x and x.resolve_neg() is x
+    assert not (mg.is_conj(x) or mg.is_neg(x) or x.is_conj() or x.is_neg())
+    assert mg.is_inference(x) is False
+    with pytest.raises(TypeError) as caught:
+        mg.is_conj(1)
+    assert str(caught.value) == "is_conj(): argument 'input' (position 1) must be Tensor, not int"
+    assert mg.typename(x) == text("minigrad.FloatTensor") and mg.typename(1) == "int"
+    assert mg.typename(mg.tensor([True])) == text("minigrad.BoolTensor")
+    assert mg.typename(np.zeros(1)) == "numpy.ndarray"
+
+
+def test_scalar_tensor():
+    assert repr(mg.scalar_tensor(1)) == repr(mg.scalar_tensor(True)) == "tensor(1.)"
+    assert repr(mg.scalar_tensor(1.5, dtype=mg.int64)) == "tensor(1)"
+    assert repr(mg.scalar_tensor(-1, dtype=mg.uint8)) == text("tensor(255, dtype=minigrad.uint8)")
+    assert repr(mg.scalar_tensor(mg.tensor(2))) == "tensor(2.)"
+    assert mg.scalar_tensor(2, requires_grad=True).requires_grad
+    errors = (
+        (([1],), {}, TypeError,
+         "scalar_tensor(): argument 's' (position 1) must be Number, not list"),
+        ((300,), {"dtype": mg.uint8}, RuntimeError,
+         "value cannot be converted to type uint8_t without overflow"),
+        ((1,), {"dtype": mg.int32, "requires_grad": True}, RuntimeError,
+         "Only Tensors of floating point and complex dtype can require gradients"),
+        ((2**64,), {}, OverflowError, "int too big to convert"),
+    )
+    for args, kwargs, kind, message in errors:
+        with pytest.raises(kind) as caught:
+            mg.scalar_tensor(*args, **kwargs)
+        assert str(caught.value) == message
+
+
+def test_warn_always_repeats_once_per_process_warnings(warn_always):
+    assert mg.is_warn_always_enabled() is False
+    mg.set_warn_always(True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            mg.cholesky(mg.eye(2))
+    assert len(caught) == 2
+    with pytest.raises(RuntimeError) as info:
+        mg.set_warn_always(1)
+    assert str(info.value) == "setWarnOnlyOnce expects a bool, but got int"
+
+
+def test_deterministic_algorithms_flag():
+    assert not mg.are_deterministic_algorithms_enabled()
+    try:
+        mg.use_deterministic_algorithms(True, warn_only=True)
+        assert mg.are_deterministic_algorithms_enabled()
+        assert mg.is_deterministic_algorithms_warn_only_enabled()
+        with pytest.raises(TypeError) as info:
+            mg.use_deterministic_algorithms(1)
+        assert str(info.value) == (
+            "_set_deterministic_algorithms(): argument 'mode' (position 1) must be bool, not int")
+    finally:
+        mg.use_deterministic_algorithms(False)
+    assert not mg.is_deterministic_algorithms_warn_only_enabled()
 
