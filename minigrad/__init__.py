@@ -330,7 +330,7 @@ from minigrad._determinism import (  # noqa: E402
 )
 from minigrad._typeinfo import finfo, iinfo  # noqa: E402
 from minigrad._warnings import is_warn_always_enabled, set_warn_always  # noqa: E402
-from minigrad.creation import scalar_tensor  # noqa: E402
+from minigrad.creation import asarray, scalar_tensor  # noqa: E402
 from minigrad.legacy import set_default_tensor_type  # noqa: E402
 from minigrad.nn.modules.utils import typename  # noqa: E402
 from minigrad.tensor import (  # noqa: E402
@@ -455,6 +455,7 @@ __all__ = [
     "argsort",
     "argwhere",
     "as_tensor",
+    "asarray",
     "asin",
     "asinh",
     "atan",

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _dtype, _random, errors
+from minigrad import _arguments, _dtype, _random, _warnings, errors
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad._layout import empty_preserving_layout
 from minigrad.autograd import guard
@@ -266,6 +266,79 @@ def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) 
     if isinstance(data, np.ndarray) and (numpy_dtype is None or numpy_dtype == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype)
+
+
+_ASARRAY_REQUIRES_GRAD = (
+    "minigrad.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+    "False. Pass requires_grad=False explicitly to get the old behavior and silence this warning."
+)
+
+
+def asarray(
+    obj: Any,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    copy: bool | None = None,
+    requires_grad: bool | None = None,
+) -> Tensor:
+    """``obj`` as a tensor, sharing memory with a tensor or numpy array where it can.
+
+    PyTorch's rules: a tensor or numpy array is aliased unless ``copy=True`` or ``dtype``
+    differs (``copy=False`` then refuses); a tensor comes back as the same object. Sequences
+    and numbers are copied (``copy=False`` refuses them), a numpy scalar too. ``requires_grad``
+    defaults to the tensor's own, and is set on the result: on a leaf given as it is, that
+    changes the leaf itself; a non-leaf told False is detached.
+
+    Example:
+        >>> import numpy as np, minigrad
+        >>> a = np.array([1.0, 2.0])
+        >>> t = minigrad.asarray(a)
+        >>> a[0] = 5
+        >>> t
+        tensor([5., 2.], dtype=minigrad.float64)
+        >>> minigrad.asarray(t) is t
+        True
+    """
+    if device is not None:
+        check_available(as_device(device, "asarray"))
+    numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "asarray")
+    given = obj if isinstance(obj, Tensor) else None
+    keep_grad = requires_grad if requires_grad is not None else bool(
+        given is not None and given.requires_grad)
+    if keep_grad and requires_grad is None:
+        _warnings.warn_once(_ASARRAY_REQUIRES_GRAD)
+    force_copy = copy is True
+    if given is None and isinstance(obj, (np.generic, np.ndarray)):
+        if copy is False and isinstance(obj, np.generic):
+            raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
+                               "transform it in a ndarray. ")
+        if np.ndim(obj) == 0:  # a numpy scalar or 0-d array (numpy's "scalar"): copied here
+            given, force_copy = from_numpy(np.array(obj)), False
+        else:
+            given = from_numpy(obj)
+    if given is None:  # a sequence or a number: a new tensor
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        result = tensor(obj, dtype=dtype)
+        if keep_grad and result._array.dtype.kind != "f":
+            raise RuntimeError(errors.ONLY_FLOAT_FACTORY_REQUIRES_GRAD)
+        return result.requires_grad_(keep_grad) if keep_grad else result
+    wrong_dtype = numpy_dtype is not None and numpy_dtype != given._array.dtype
+    result = given
+    if force_copy or (copy is None and wrong_dtype):
+        result = given.to(dtype, copy=force_copy) if wrong_dtype else given.clone()
+    elif wrong_dtype:  # (asked not to copy, or a numpy scalar's copy=True: PyTorch's quirk)
+        raise ValueError(
+            f"can't alias tensor with dtype '{_dtype.display_name(given._array.dtype)}' into "
+            f"dtype '{_dtype.display_name(numpy_dtype)}'.")
+    if not result.is_leaf and not keep_grad:  # (a non-leaf's flag cannot be set: detach)
+        return result.detach()
+    if keep_grad and result._array.dtype.kind != "f":
+        raise RuntimeError(errors.ONLY_FLOAT_FACTORY_REQUIRES_GRAD)
+    if result.is_leaf:
+        result.requires_grad_(keep_grad)
+    return result
 
 
 def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:

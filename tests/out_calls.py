@@ -244,6 +244,7 @@ CALLS["bitwise_not"] = unary("bitwise_not", _i)
 # a real tensor's conjugate (the tensor itself), and a 0-d factory (tests/test_dtype_api.py)
 CALLS.update({name: unary(name) for name in words("conj resolve_conj resolve_neg is_conj is_neg")})
 CALLS["scalar_tensor"] = lambda lib: (lib.scalar_tensor, (1.5,), {})
+CALLS["asarray"] = lambda lib: (lib.asarray, ([1.5],), {})
 
 NOT_TENSOR_OPS = words("""broadcast_shapes can_cast get_default_device get_default_dtype
 get_printoptions is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled

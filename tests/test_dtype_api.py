@@ -258,3 +258,41 @@ def test_deterministic_algorithms_flag():
         mg.use_deterministic_algorithms(False)
     assert not mg.is_deterministic_algorithms_warn_only_enabled()
 
+
+def test_asarray_aliases_where_pytorch_does(warn_always):
+    a = np.arange(3.0)
+    shared = mg.asarray(a)
+    a[0] = 5.0
+    assert shared.tolist() == [5.0, 1.0, 2.0] and shared.dtype == mg.float64
+    assert not np.shares_memory(mg.asarray(a, copy=True).numpy(), a)
+    assert mg.asarray(a, dtype=mg.float32).dtype == mg.float32
+    assert not np.shares_memory(mg.asarray(np.array(1.5)).numpy(), a)  # (0-d: copied)
+    t = mg.tensor([1.0, 2.0])
+    assert mg.asarray(t) is t and mg.asarray(t, dtype=mg.float32, copy=False) is t
+    assert mg.asarray(t, dtype=mg.float64).dtype == mg.float64
+    assert mg.asarray([1, 2.5]).dtype == mg.float32 and mg.asarray((1, 2)).dtype == mg.int64
+    # requires_grad defaults to the tensor's (with a warning, once per process), and is set on
+    # the result: the same leaf is changed; a non-leaf told False is detached
+    mg.set_warn_always(True)
+    leaf = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="unspecified requires_grad now defaults"):
+        copied = mg.asarray(leaf, copy=True)
+    assert copied.grad_fn.name() == "CloneBackward0"
+    assert mg.asarray(t, requires_grad=True) is t and t.requires_grad
+    product = leaf * 2
+    detached = mg.asarray(product, requires_grad=False)
+    assert detached.is_leaf and not detached.requires_grad
+    assert np.shares_memory(detached.numpy(), product.detach().numpy())
+    errors = (
+        ((a,), {"dtype": mg.float32, "copy": False}, ValueError,
+         "can't alias tensor with dtype 'Double' into dtype 'Float'."),
+        (([1, 2],), {"copy": False}, ValueError, "can't alias arbitrary sequence into a tensor."),
+        ((np.float64(1.5),), {"copy": False}, RuntimeError,
+         "can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. "),
+        ((mg.tensor([1]),), {"requires_grad": True}, RuntimeError,
+         "Only Tensors of floating point and complex dtype can require gradients"),
+    )
+    for args, kwargs, kind, message in errors:
+        with pytest.raises(kind) as caught:
+            mg.asarray(*args, **kwargs)
+        assert str(caught.value) == message
