@@ -160,7 +160,7 @@ def _infer_dtype(data: Any) -> np.dtype:
     return _dtype.default_float() if result is None else result  # (an empty list)
 
 
-_PYTHON_SCALARS = (bool, int, float)
+_PYTHON_SCALARS = frozenset((bool, int, float))
 _PYTHON_SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64)}
 
 
