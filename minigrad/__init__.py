@@ -293,7 +293,7 @@ from typing import Any as _Any  # noqa: E402
 
 from minigrad import _arguments, _out_of_scope, accelerator, backends, cuda  # noqa: E402
 from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
-from minigrad._dtype import get_default_dtype  # noqa: E402
+from minigrad._dtype import get_default_dtype, set_default_dtype  # noqa: E402
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled  # noqa: E402
 from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices  # noqa: E402
 from minigrad.legacy import (  # noqa: E402
@@ -319,6 +319,35 @@ from minigrad.tensor import (  # noqa: E402
     is_tensor,
     numel,
 )
+
+# --- the default dtype, dtype limits, global flags, constants, real-tensor conj -------------
+# isort: split
+import math as _math  # noqa: E402
+
+from minigrad._determinism import (  # noqa: E402
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
+from minigrad._typeinfo import finfo, iinfo  # noqa: E402
+from minigrad._warnings import is_warn_always_enabled, set_warn_always  # noqa: E402
+from minigrad.creation import asarray, scalar_tensor  # noqa: E402
+from minigrad.legacy import set_default_tensor_type  # noqa: E402
+from minigrad.nn.modules.utils import typename  # noqa: E402
+from minigrad.tensor import (  # noqa: E402
+    conj,
+    is_conj,
+    is_inference,
+    is_neg,
+    resolve_conj,
+    resolve_neg,
+)
+
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+newaxis = None
 
 # --- linear algebra: solvers and decompositions (issue 9) ------------------------------------
 # isort: split
@@ -421,11 +450,13 @@ __all__ = [
     "arctan",
     "arctan2",
     "arctanh",
+    "are_deterministic_algorithms_enabled",
     "argmax",
     "argmin",
     "argsort",
     "argwhere",
     "as_tensor",
+    "asarray",
     "asin",
     "asinh",
     "atan",
@@ -464,6 +495,7 @@ __all__ = [
     "column_stack",
     "concat",
     "concatenate",
+    "conj",
     "copysign",
     "cos",
     "cosh",
@@ -490,6 +522,7 @@ __all__ = [
     "dsplit",
     "dstack",
     "dtype",
+    "e",
     "einsum",
     "empty",
     "empty_like",
@@ -502,6 +535,7 @@ __all__ = [
     "exp2",
     "expm1",
     "eye",
+    "finfo",
     "fix",
     "flatten",
     "flip",
@@ -539,10 +573,12 @@ __all__ = [
     "hsplit",
     "hstack",
     "hypot",
+    "iinfo",
     "index_add",
     "index_copy",
     "index_fill",
     "index_select",
+    "inf",
     "inference_mode",
     "initial_seed",
     "inner",
@@ -555,13 +591,18 @@ __all__ = [
     "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "is_complex",
+    "is_conj",
+    "is_deterministic_algorithms_warn_only_enabled",
     "is_floating_point",
     "is_grad_enabled",
+    "is_inference",
     "is_inference_mode_enabled",
+    "is_neg",
     "is_nonzero",
     "is_same_size",
     "is_signed",
     "is_tensor",
+    "is_warn_always_enabled",
     "isclose",
     "isfinite",
     "isin",
@@ -616,6 +657,7 @@ __all__ = [
     "multinomial",
     "multiply",
     "mv",
+    "nan",
     "nan_to_num",
     "nanmean",
     "nanmedian",
@@ -625,6 +667,7 @@ __all__ = [
     "ne",
     "neg",
     "negative",
+    "newaxis",
     "nextafter",
     "no_grad",
     "nonzero",
@@ -636,6 +679,7 @@ __all__ = [
     "ones_like",
     "outer",
     "permute",
+    "pi",
     "pinverse",
     "poisson",
     "positive",
@@ -657,6 +701,8 @@ __all__ = [
     "remainder",
     "repeat_interleave",
     "reshape",
+    "resolve_conj",
+    "resolve_neg",
     "result_type",
     "return_types",
     "roll",
@@ -666,6 +712,7 @@ __all__ = [
     "rsqrt",
     "rsub",
     "save",
+    "scalar_tensor",
     "scatter",
     "scatter_add",
     "scatter_reduce",
@@ -674,11 +721,14 @@ __all__ = [
     "select",
     "selu",
     "set_default_device",
+    "set_default_dtype",
+    "set_default_tensor_type",
     "set_grad_enabled",
     "set_num_interop_threads",
     "set_num_threads",
     "set_printoptions",
     "set_rng_state",
+    "set_warn_always",
     "sgn",
     "short",
     "sigmoid",
@@ -722,11 +772,13 @@ __all__ = [
     "triu_indices",
     "true_divide",
     "trunc",
+    "typename",
     "uint8",
     "unbind",
     "unflatten",
     "unique",
     "unsqueeze",
+    "use_deterministic_algorithms",
     "var",
     "var_mean",
     "vdot",

@@ -3,7 +3,7 @@
 PyTorch promotes differently from numpy in the cases people hit most: a Python float does not
 upcast a float32 tensor but turns an int tensor into float32 (numpy: float64); a 0-d tensor does
 not decide the result's precision when a higher-dimensional tensor of the same category is present;
-int / int is float32. ``result_type`` implements PyTorch's rule.
+int / int is the default float dtype (float32). ``result_type`` implements PyTorch's rule.
 """
 
 from __future__ import annotations
@@ -53,18 +53,52 @@ bool_ = dtype("bool", np.bool_, "BoolTensor", "Bool")
 
 ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
-DEFAULT_FLOAT = float32
+
+# The default floating dtype: what Python floats, float data and the float factories become.
+# Process-global, as PyTorch's (a thread sees what another set); changed only through
+# ``set_default_dtype``. Everything that follows it asks ``default_float()``.
+_default: dtype = float32
+
+_NOT_FLOATING = "only floating-point types are supported as the default type"
 
 
 def get_default_dtype() -> dtype:
-    """The dtype of floating-point tensors made from Python floats: ``minigrad.float32``.
+    """The dtype Python floats become in tensors: ``minigrad.float32`` unless set otherwise.
 
     Example:
         >>> import minigrad
         >>> minigrad.get_default_dtype()
         minigrad.float32
     """
-    return DEFAULT_FLOAT
+    return _default
+
+
+def default_float() -> np.dtype:
+    """The numpy dtype of ``get_default_dtype()``: the one question every default site asks."""
+    return _default.numpy
+
+
+def set_default_dtype(d: dtype, /) -> None:
+    """Make ``d`` (float16, float32 or float64) the default floating dtype, for the process.
+
+    It decides the dtype of ``tensor(1.5)``, of the float factories (``zeros``, ``rand``,
+    ``arange(0.5)`` ...), of nn layers' parameters, and of integer tensors combined with Python
+    floats or divided (``int_tensor * 1.5``, ``int_tensor / 2``, ``sqrt(int_tensor)``).
+    Tensors that exist keep their dtype; ``from_numpy`` and numpy arrays keep theirs.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.set_default_dtype(minigrad.float64)
+        >>> minigrad.tensor([1.5]).dtype
+        minigrad.float64
+        >>> minigrad.set_default_dtype(minigrad.float32)
+    """
+    global _default
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: " + _NOT_FLOATING)
+    if not d.is_floating_point:
+        raise TypeError(_NOT_FLOATING)
+    _default = d
 
 
 def from_numpy_dtype(numpy_dtype: np.dtype) -> dtype:
@@ -163,7 +197,7 @@ def result_type(*operands: Any) -> np.dtype:
 
     Arrays with dimensions decide first, then 0-d arrays, then Python scalars, each group only
     where it raises the category (bool < integer < floating). A Python float counts as the
-    default float dtype (float32), a Python int as int64.
+    default float dtype (``get_default_dtype()``), a Python int as int64.
     """
     dims = zero_dims = scalars = None
     for operand in operands:
@@ -177,7 +211,7 @@ def result_type(*operands: Any) -> np.dtype:
         elif isinstance(operand, (int, np.integer)):
             scalars = promote_types(scalars, np.dtype(np.int64))
         else:
-            scalars = promote_types(scalars, DEFAULT_FLOAT.numpy)
+            scalars = promote_types(scalars, _default.numpy)
     result = _combine(dims, _combine(zero_dims, scalars))
     assert result is not None, "result_type needs at least one operand"
     return result

@@ -71,10 +71,6 @@ TOP_LEVEL = {
     "meta": "minigrad has no meta tensors (tensors without data)",
     "Generator": "generator objects are not implemented yet (minigrad has one global "
     "generator, numpy's PCG64)",
-    "set_default_dtype": "the default float dtype is float32 (changing it is not implemented "
-    "yet)",
-    "set_default_tensor_type": "the default float dtype is float32 (changing it is not "
-    "implemented yet)",
     "utils": "torch.utils (data loading, checkpointing) is not implemented yet",
     "special": "the special-functions module is not implemented yet",
     "testing": "torch.testing is not implemented yet (compare with numpy.testing on "

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from minigrad._dtype import get_default_dtype
+
 __all__ = ["get_printoptions", "set_printoptions", "tensor_repr"]
 
 _PREFIX = "tensor("
@@ -37,10 +39,10 @@ _NUMPY_DTYPES: dict[str, type[np.generic]] = {
 }
 _FLOAT_DTYPES = frozenset({"float16", "float32", "float64"})
 
-# The default float dtype plus the dtypes literals infer: PyTorch leaves their
-# ``dtype=`` suffix out, except for empty tensors (nothing to infer it from).
-_DEFAULT_DTYPE = "float32"
-_IMPLICIT_DTYPES = frozenset({_DEFAULT_DTYPE, "int64", "bool"})
+# The default float dtype (``get_default_dtype()``, asked at each repr) plus the dtypes
+# literals infer: PyTorch leaves their ``dtype=`` suffix out, except for empty tensors
+# (nothing to infer it from: only the default float is left out there).
+_IMPLICIT_DTYPES = frozenset({"int64", "bool"})
 
 # Thresholds PyTorch uses to switch a float tensor to scientific notation.
 _SCI_MAX_RATIO = 1000.0
@@ -309,17 +311,18 @@ def tensor_repr(
     size_suffix = f"size={tuple(array.shape)}"
 
     suffixes = []
+    default_dtype = get_default_dtype().name
     if array.size == 0:
         # Only the (0,) shape is implied by "[]"; the dtype cannot be inferred.
         if array.ndim != 1:
             suffixes.append(size_suffix)
-        if dtype_name != _DEFAULT_DTYPE:
+        if dtype_name != default_dtype:
             suffixes.append(dtype_suffix)
         body = "[]"
     else:
         if not _OPTIONS.edgeitems:
             suffixes.append(size_suffix)
-        if dtype_name not in _IMPLICIT_DTYPES:
+        if dtype_name != default_dtype and dtype_name not in _IMPLICIT_DTYPES:
             suffixes.append(dtype_suffix)
         summarize = array.size > _OPTIONS.threshold
         shown = _summarized_values(array) if summarize else array

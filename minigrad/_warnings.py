@@ -11,10 +11,13 @@ from __future__ import annotations
 import sys
 import warnings
 from types import CodeType, FrameType
+from typing import Any
 
 # The code of the wrappers whose frames a warning's stacklevel passes over (register_wrapper).
 _WRAPPERS: set[CodeType] = set()
 _given: set[str] = set()
+# set_warn_always(True): the once-per-process warnings (PyTorch's TORCH_WARN_ONCE) warn every time.
+_warn_always = False
 
 
 def register_wrapper(code: CodeType) -> None:
@@ -45,7 +48,9 @@ def warn(message: str, category: type[Warning] = UserWarning, stacklevel: int = 
 
 
 def warn_once(message: str, stacklevel: int = 2) -> None:
-    """A UserWarning given once per process; ``stacklevel`` as the caller would give ``warn``.
+    """A UserWarning given once per process (every time under ``set_warn_always(True)``).
+
+    ``stacklevel`` as the caller would give ``warn``.
 
     The default points at the call of the function that calls this one.
 
@@ -58,6 +63,28 @@ def warn_once(message: str, stacklevel: int = 2) -> None:
         >>> len(caught)
         1
     """
-    if message not in _given:
+    if _warn_always or message not in _given:
         _given.add(message)
         warn(message, UserWarning, stacklevel=stacklevel + 1)  # (+1: this frame)
+
+
+def set_warn_always(b: Any, /) -> None:
+    """Let the warnings PyTorch gives once per process (deprecations ...) warn on every call.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.set_warn_always(True)
+        >>> minigrad.is_warn_always_enabled()
+        True
+        >>> minigrad.set_warn_always(False)
+    """
+    global _warn_always
+    # (a bool, not annotated as such: PyTorch's message is its C++ setter's)
+    if not isinstance(b, bool):
+        raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {type(b).__name__}")
+    _warn_always = b
+
+
+def is_warn_always_enabled() -> bool:
+    """True if ``set_warn_always(True)`` is in effect (off by default)."""
+    return _warn_always

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _dtype, _random, errors
+from minigrad import _arguments, _dtype, _random, _warnings, errors
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad._layout import empty_preserving_layout
 from minigrad.autograd import guard
@@ -149,22 +149,24 @@ def _infer_dtype(data: Any) -> np.dtype:
                 raise TypeError(
                     f"'{type(item).__name__}' object cannot be interpreted as an integer"
                 )
-            elif type(item) in _PYTHON_SCALAR_DTYPES:
+            elif type(item) in _PYTHON_SCALARS:
                 element_types.add(type(item))
             else:
                 dtypes.add(_scalar_dtype(item))
-    dtypes.update(_PYTHON_SCALAR_DTYPES[kind] for kind in element_types)
+    dtypes.update(_python_dtype(kind) for kind in element_types)
     result = None
     for dtype in dtypes:
         result = _dtype.promote_types(result, dtype)
-    return _dtype.DEFAULT_FLOAT.numpy if result is None else result  # (an empty list)
+    return _dtype.default_float() if result is None else result  # (an empty list)
 
 
-_PYTHON_SCALAR_DTYPES = {
-    bool: np.dtype(np.bool_),
-    int: np.dtype(np.int64),
-    float: _dtype.DEFAULT_FLOAT.numpy,
-}
+_PYTHON_SCALARS = frozenset((bool, int, float))
+_PYTHON_SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64)}
+
+
+def _python_dtype(kind: type) -> np.dtype:
+    """What a Python ``bool``, ``int`` or ``float`` brings to a new tensor (float: the default)."""
+    return _dtype.default_float() if kind is float else _PYTHON_SCALAR_DTYPES[kind]
 
 
 def _number(value: Any, function: str, name: str, position: int | None) -> Any:
@@ -204,18 +206,18 @@ def _refused_number(value: Any) -> bool:
 def _scalar_dtype(value: Any) -> np.dtype:
     """The dtype one element brings to a new tensor; PyTorch's errors for non-numbers."""
     kind = type(value)
-    if kind in _PYTHON_SCALAR_DTYPES:
-        return _PYTHON_SCALAR_DTYPES[kind]
+    if kind in _PYTHON_SCALARS:
+        return _python_dtype(kind)
     if isinstance(value, (np.number, np.bool_)):
         return _dtype.from_numpy_dtype(value.dtype).numpy
     if isinstance(value, Tensor) and value.dim() == 0:
         return value._array.dtype
     if isinstance(value, bool):
-        return _PYTHON_SCALAR_DTYPES[bool]
+        return _python_dtype(bool)
     if isinstance(value, int):
-        return _PYTHON_SCALAR_DTYPES[int]
+        return _python_dtype(int)
     if isinstance(value, float):
-        return _PYTHON_SCALAR_DTYPES[float]
+        return _python_dtype(float)
     if isinstance(value, str):
         raise TypeError(f"new(): invalid data type '{type(value).__name__}'")
     raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
@@ -266,6 +268,79 @@ def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) 
     return tensor(data, dtype=dtype)
 
 
+_ASARRAY_REQUIRES_GRAD = (
+    "minigrad.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+    "False. Pass requires_grad=False explicitly to get the old behavior and silence this warning."
+)
+
+
+def asarray(
+    obj: Any,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    copy: bool | None = None,
+    requires_grad: bool | None = None,
+) -> Tensor:
+    """``obj`` as a tensor, sharing memory with a tensor or numpy array where it can.
+
+    PyTorch's rules: a tensor or numpy array is aliased unless ``copy=True`` or ``dtype``
+    differs (``copy=False`` then refuses); a tensor comes back as the same object. Sequences
+    and numbers are copied (``copy=False`` refuses them), a numpy scalar too. ``requires_grad``
+    defaults to the tensor's own, and is set on the result: on a leaf given as it is, that
+    changes the leaf itself; a non-leaf told False is detached.
+
+    Example:
+        >>> import numpy as np, minigrad
+        >>> a = np.array([1.0, 2.0])
+        >>> t = minigrad.asarray(a)
+        >>> a[0] = 5
+        >>> t
+        tensor([5., 2.], dtype=minigrad.float64)
+        >>> minigrad.asarray(t) is t
+        True
+    """
+    if device is not None:
+        check_available(as_device(device, "asarray"))
+    numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "asarray")
+    given = obj if isinstance(obj, Tensor) else None
+    keep_grad = requires_grad if requires_grad is not None else bool(
+        given is not None and given.requires_grad)
+    if keep_grad and requires_grad is None:
+        _warnings.warn_once(_ASARRAY_REQUIRES_GRAD)
+    force_copy = copy is True
+    if given is None and isinstance(obj, (np.generic, np.ndarray)):
+        if copy is False and isinstance(obj, np.generic):
+            raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
+                               "transform it in a ndarray. ")
+        if np.ndim(obj) == 0:  # a numpy scalar or 0-d array (numpy's "scalar"): copied here
+            given, force_copy = from_numpy(np.array(obj)), False
+        else:
+            given = from_numpy(obj)
+    if given is None:  # a sequence or a number: a new tensor
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        result = tensor(obj, dtype=dtype)
+        if keep_grad and result._array.dtype.kind != "f":
+            raise RuntimeError(errors.ONLY_FLOAT_FACTORY_REQUIRES_GRAD)
+        return result.requires_grad_(keep_grad) if keep_grad else result
+    wrong_dtype = numpy_dtype is not None and numpy_dtype != given._array.dtype
+    result = given
+    if force_copy or (copy is None and wrong_dtype):
+        result = given.to(dtype, copy=force_copy) if wrong_dtype else given.clone()
+    elif wrong_dtype:  # (asked not to copy, or a numpy scalar's copy=True: PyTorch's quirk)
+        raise ValueError(
+            f"can't alias tensor with dtype '{_dtype.display_name(given._array.dtype)}' into "
+            f"dtype '{_dtype.display_name(numpy_dtype)}'.")
+    if not result.is_leaf and not keep_grad:  # (a non-leaf's flag cannot be set: detach)
+        return result.detach()
+    if keep_grad and result._array.dtype.kind != "f":
+        raise RuntimeError(errors.ONLY_FLOAT_FACTORY_REQUIRES_GRAD)
+    if result.is_leaf:
+        result.requires_grad_(keep_grad)
+    return result
+
+
 def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
     """A factory's ``*size`` (ints, or one sequence of ints), read as PyTorch's parser reads it.
 
@@ -300,9 +375,9 @@ def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
 
 
 def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -> np.dtype:
-    """The factory's dtype (float32 by default), after checking that ``device`` is the CPU."""
+    """The factory's dtype (None: the default float dtype), after checking ``device`` is the CPU."""
     check_factory_device(device, factory)
-    return _dtype.DEFAULT_FLOAT.numpy if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
+    return _dtype.default_float() if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
 
 
 def zeros(
@@ -369,10 +444,38 @@ def full(
     elif isinstance(fill_value, int):
         numpy_dtype = np.dtype(np.int64)
     else:
-        numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
+        numpy_dtype = _dtype.default_float()
     shape = shape_argument((size,), "full")
     fill_value = _dtype.checked_value(fill_value, numpy_dtype, check_half=False)
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
+
+
+def scalar_tensor(
+    s: Any,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A 0-d tensor holding the number ``s``, in the default float dtype unless ``dtype`` says.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.scalar_tensor(2)
+        tensor(2.)
+    """
+    numpy_dtype = _float_dtype(dtype, "scalar_tensor", device)
+    s = _number(s, "scalar_tensor", "s", 1)
+    if not isinstance(s, _NUMBERS):
+        raise _arguments.parser_error(
+            f"scalar_tensor(): argument 's' (position 1) must be Number, not {type(s).__name__}")
+    if isinstance(s, int) and not -(2**63) <= s < 2**64:  # (PyTorch reads an int64 or a uint64)
+        raise OverflowError("int too big to convert" if s > 0
+                            else "can't convert negative int to unsigned")
+    return _new(np.array(_dtype.checked_value(s, numpy_dtype), dtype=numpy_dtype), requires_grad)
+
+
+_NUMBERS = (bool, int, float, np.number, np.bool_)
 
 
 def _numpy_generator(function: str, args: tuple[Any, ...], generator: Any) -> Any:
@@ -463,7 +566,7 @@ def arange(
     elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):
         numpy_dtype = np.dtype(np.int64)
     else:
-        numpy_dtype = _dtype.DEFAULT_FLOAT.numpy
+        numpy_dtype = _dtype.default_float()
     for name, value in (("start", start), ("end", end), ("step", step)):
         if not isinstance(value, (int, float, np.number)):
             raise TypeError(

@@ -10,11 +10,12 @@ factories instead.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, errors
+from minigrad import _dtype, _warnings, errors
 from minigrad._device import as_device
 from minigrad._size import Size
 from minigrad.creation import tensor as _tensor_from_data
@@ -182,6 +183,37 @@ class BoolTensor(metaclass=_LegacyTensorType):
     dtype = _dtype.bool_
 
 
+_TENSOR_TYPE_DEPRECATED = (
+    "minigrad.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+    "minigrad.set_default_dtype() and minigrad.set_default_device() as alternatives."
+)
+
+
+def set_default_tensor_type(t: Any, /) -> None:
+    """Make a floating legacy type's dtype the default (deprecated: use ``set_default_dtype``).
+
+    ``t`` is a type (``minigrad.DoubleTensor``) or its dotted name (``"minigrad.DoubleTensor"``).
+
+    Example:
+        >>> import minigrad, warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     minigrad.set_default_tensor_type(minigrad.DoubleTensor)
+        >>> minigrad.get_default_dtype()
+        minigrad.float64
+        >>> minigrad.set_default_dtype(minigrad.float32)
+    """
+    if isinstance(t, str):  # (PyTorch's _import_dotted_name)
+        module, *attributes = t.split(".")
+        t = importlib.import_module(module)
+        for attribute in attributes:
+            t = getattr(t, attribute)
+    _warnings.warn_once(_TENSOR_TYPE_DEPRECATED)
+    if not isinstance(t, _LegacyTensorType):
+        raise TypeError("invalid type object: " + _dtype._NOT_FLOATING)
+    _dtype.set_default_dtype(t.dtype)
+
+
 __all__ = [
     "BoolTensor",
     "ByteTensor",
@@ -192,4 +224,5 @@ __all__ = [
     "IntTensor",
     "LongTensor",
     "ShortTensor",
+    "set_default_tensor_type",
 ]

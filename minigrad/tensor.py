@@ -163,12 +163,12 @@ class Tensor(TensorBase):
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
         """PyTorch's legacy constructor: ``Tensor(data)``, ``Tensor(2, 3)``, ``Tensor(other)``.
 
-        Data becomes float32; sizes give an uninitialized tensor; a tensor gives an alias of it
-        (see ``minigrad/legacy.py``). Ops make their tensors without calling this.
+        Data becomes the default float dtype; sizes give an uninitialized tensor; a tensor gives
+        an alias of it (see ``minigrad/legacy.py``). Ops make their tensors without calling this.
         """
         from minigrad.legacy import new  # (legacy.py builds on this module)
 
-        return new(_dtype.DEFAULT_FLOAT, args, kwargs, any_dtype=True)
+        return new(_dtype.get_default_dtype(), args, kwargs, any_dtype=True)
 
     # --- shape and type ----------------------------------------------------------------------
 
@@ -242,6 +242,28 @@ class Tensor(TensorBase):
     def is_complex(self) -> bool:
         """False: minigrad has no complex dtypes."""
         return False
+
+    # (minigrad's tensors are real: no lazy conjugation or negation bit is ever set, and the
+    # conjugate of a real tensor is the tensor itself, as in PyTorch)
+    def is_conj(self) -> bool:
+        """False: no conjugation is pending (minigrad's tensors are real)."""
+        return False
+
+    def is_neg(self) -> bool:
+        """False: no negation is pending (minigrad's tensors are real)."""
+        return False
+
+    def conj(self) -> Tensor:
+        """The complex conjugate: for a real tensor, the tensor itself (PyTorch's too)."""
+        return self
+
+    def resolve_conj(self) -> Tensor:
+        """The tensor with a pending conjugation applied: here, the tensor itself."""
+        return self
+
+    def resolve_neg(self) -> Tensor:
+        """The tensor with a pending negation applied: here, the tensor itself."""
+        return self
 
     def is_nonzero(self) -> bool:
         """The truth of a one-element tensor (PyTorch's errors for any other)."""
@@ -2431,6 +2453,43 @@ def is_complex(input: Tensor) -> bool:
 def is_signed(input: Tensor) -> bool:
     """True if ``input``'s dtype holds negative numbers (all but bool and uint8)."""
     return input.is_signed()
+
+
+def is_conj(input: Tensor) -> bool:
+    """False: minigrad's tensors are real (no pending conjugation)."""
+    return input.is_conj()
+
+
+def is_neg(input: Tensor) -> bool:
+    """False: minigrad's tensors are real (no pending negation)."""
+    return input.is_neg()
+
+
+def conj(input: Tensor) -> Tensor:
+    """``input``'s complex conjugate: a real tensor is returned as it is.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.ones(2)
+        >>> minigrad.conj(x) is x
+        True
+    """
+    return input.conj()
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` with a pending conjugation applied: a real tensor, as it is."""
+    return input.resolve_conj()
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` with a pending negation applied: a real tensor, as it is."""
+    return input.resolve_neg()
+
+
+def is_inference(input: Tensor) -> bool:
+    """True if ``input`` was made in ``inference_mode`` (see ``Tensor.is_inference``)."""
+    return input.is_inference()
 
 
 def is_nonzero(input: Tensor) -> bool:

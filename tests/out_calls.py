@@ -241,12 +241,19 @@ CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 1), 
               for name in words("""bitwise_and bitwise_or bitwise_xor bitwise_left_shift
               bitwise_right_shift""")})
 CALLS["bitwise_not"] = unary("bitwise_not", _i)
+# a real tensor's conjugate (the tensor itself), and a 0-d factory (tests/test_dtype_api.py)
+CALLS.update({name: unary(name) for name in words("conj resolve_conj resolve_neg is_conj is_neg")})
+CALLS["scalar_tensor"] = lambda lib: (lib.scalar_tensor, (1.5,), {})
+CALLS["asarray"] = lambda lib: (lib.asarray, ([1.5],), {})
 
 NOT_TENSOR_OPS = words("""broadcast_shapes can_cast get_default_device get_default_dtype
 get_printoptions is_anomaly_check_nan_enabled is_anomaly_enabled is_grad_enabled
 is_inference_mode_enabled load manual_seed promote_types result_type save
 set_default_device set_printoptions seed initial_seed get_rng_state set_rng_state
-get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads""")
+get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads
+set_default_dtype set_default_tensor_type finfo iinfo set_warn_always is_warn_always_enabled
+use_deterministic_algorithms are_deterministic_algorithms_enabled
+is_deterministic_algorithms_warn_only_enabled typename is_inference""")
 
 # Other overloads of some functions, whose out= rules differ from the representative call's.
 OTHER_FORMS: dict[str, Call] = {

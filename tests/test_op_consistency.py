@@ -45,7 +45,7 @@ NOT_OPS = {
     "arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full", "full_like",
     "linspace", "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like",
     "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices", "new",
-    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full",
+    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "scalar_tensor", "asarray",
     # Random fills in place and random samples: values depend on the generator
     # (tests/test_tensor_api.py, tests/test_sampling.py, tests_torch/test_sampling_torch.py).
     "normal_", "uniform_", "exponential_", "geometric_", "log_normal_", "cauchy_", "random_",
@@ -57,6 +57,13 @@ NOT_OPS = {
     "default_generator", "get_num_threads", "set_num_threads", "get_num_interop_threads",
     "set_num_interop_threads", "get_default_dtype", "get_default_device", "set_default_device",
     "get_printoptions", "set_printoptions",
+    # The default dtype, dtype limits, global flags (tests/test_dtype_api.py).
+    "set_default_dtype", "set_default_tensor_type", "finfo", "iinfo", "set_warn_always",
+    "is_warn_always_enabled", "use_deterministic_algorithms",
+    "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+    "typename",
+    # Constants: numbers (and None), not functions.
+    "pi", "e", "inf", "nan", "newaxis",
     # Type promotion asked directly: dtypes, not tensors (tests/test_promotion.py).
     "result_type", "promote_types", "can_cast",
     # Saving and loading (tests/test_save_load.py).
@@ -71,6 +78,8 @@ NOT_OPS = {
     "is_contiguous", "stride", "item", "tolist", "numpy", "is_cpu", "is_cuda", "get_device",
     "nelement", "ndimension", "element_size", "itemsize", "nbytes", "is_signed", "is_complex",
     "is_nonzero", "is_same_size", "data_ptr", "const_data_ptr",
+    # A real tensor's conjugate is the tensor itself (tests/test_dtype_api.py).
+    "conj", "is_conj", "resolve_conj", "resolve_neg", "is_neg",
     # A shape computed from shapes: no tensor (tests/test_tensor_api.py).
     "broadcast_shapes",
     # Moving between devices and converting dtypes (tests/test_devices.py, test_tensor_api.py).
@@ -81,10 +90,9 @@ NOT_OPS = {
 
 # PyTorch names minigrad deliberately does not provide as a function, with the reason.
 NO_FUNCTION = {
-    # torch.detach/torch.is_inference/torch.get_device exist but are undocumented; the
-    # documented API is the method.
-    "detach": "undocumented in PyTorch", "is_inference": "undocumented in PyTorch",
-    "get_device": "undocumented in PyTorch",
+    # torch.detach/torch.get_device exist but are undocumented; the documented API is the
+    # method.
+    "detach": "undocumented in PyTorch", "get_device": "undocumented in PyTorch",
     "cpu": "torch.cpu is a module, not this method's function",
 }
 

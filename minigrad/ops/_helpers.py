@@ -9,7 +9,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import index_tensor
-from minigrad._dtype import display_name, result_type, to_numpy_dtype
+from minigrad._dtype import default_float, display_name, result_type, to_numpy_dtype
 from minigrad._layout import preserved_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
@@ -162,7 +162,7 @@ def float_input(input: Any) -> Any:
     """``input`` as a floating tensor: integer ones go through math ops as the default float."""
     if isinstance(input, TensorBase) and input._array.dtype.kind == "f":
         return input  # the common case, without a call
-    return input if operand(input).dtype.kind == "f" else cast(input, np.dtype(np.float32))
+    return input if operand(input).dtype.kind == "f" else cast(input, default_float())
 
 
 def sum_dtype(array: np.ndarray, dtype: Any, function: str) -> np.dtype | None:
@@ -208,7 +208,7 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
     if isinstance(a, TensorBase):
         kind = a._array.dtype.kind
         if isinstance(b, TensorBase):
-            # (a true division of integers computes in float32: not numpy's choice)
+            # (a true division of integers computes in the default float: not numpy's choice)
             if b._array.dtype == a._array.dtype and (kind == "f" or not true_divide):
                 return a, b, None
         elif true_divide:
@@ -222,7 +222,7 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
     a, b = python_scalar(a), python_scalar(b)
     dtype = result_type(operand(a), operand(b))
     if true_divide and dtype.kind != "f":
-        dtype = np.dtype(np.float32)  # int / int is the default float dtype
+        dtype = default_float()  # int / int is the default float dtype
     return a, b, dtype
 
 
@@ -326,7 +326,7 @@ def promote_inplace(
         other = wrap_integer(other, target._array.dtype)
     dtype = result_type(target._array, operand(other))
     if true_divide and dtype.kind != "f":
-        dtype = np.dtype(np.float32)
+        dtype = default_float()
     if not np.can_cast(dtype, target._array.dtype, casting="same_kind"):
         raise cast_refused(target, (other,), display_name(dtype))
     return other, dtype

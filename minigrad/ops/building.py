@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments
-from minigrad._dtype import result_type
+from minigrad._dtype import default_float, result_type
 from minigrad._layout import preserved_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
@@ -166,7 +166,7 @@ def block_diag(*tensors: Any) -> Any:
             raise RuntimeError("minigrad.block_diag: Input tensors must have 2 or fewer "
                                f"dimensions. Input {position} has {tensor.dim()} dimensions")
     if not tensors:  # (PyTorch's: one empty row of the default dtype)
-        return constant_tensor(np.zeros((1, 0), dtype=np.float32))
+        return constant_tensor(np.zeros((1, 0), dtype=default_float()))
     return shape._with_inputs(BlockDiag, len(tensors)).apply(*tensors)
 
 

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import checked_value
+from minigrad._dtype import checked_value, default_float
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -115,7 +115,7 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     _check_bool_kernel(input, min, max)
     array = operand(input)
     if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
-        input = cast(input, np.dtype(np.float32))
+        input = cast(input, default_float())
     elif array.dtype == np.bool_:
         input = cast(input, np.dtype(np.int64))  # a bool tensor and int bounds: int64
     return Clamp.apply(input, min, max)
@@ -301,7 +301,7 @@ def _bound_dtype(input: Any, bound: Any) -> Any:
     # An integer tensor clamped with a float bound becomes the default float dtype; a bool
     # tensor with an int bound, int64.
     if operand(input).dtype.kind != "f" and isinstance(bound, float):
-        return cast(input, np.dtype(np.float32))
+        return cast(input, default_float())
     if is_bool(input):
         return cast(input, np.dtype(np.int64))
     return input

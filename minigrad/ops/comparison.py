@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import DEFAULT_FLOAT, display_name, result_type
+from minigrad._dtype import default_float, display_name, result_type
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
@@ -79,9 +79,9 @@ def _close(function: str, input: Any, other: Any, rtol: Any, atol: Any, equal_na
         close |= np.isnan(a) & np.isnan(b)
     if rtol == 0 and atol == 0:  # closeness is equality then
         return close
-    if a.dtype.kind != "f":  # subtracting integers could overflow: PyTorch uses floats
-        a, b = a.astype(DEFAULT_FLOAT.numpy), b.astype(DEFAULT_FLOAT.numpy)
     with np.errstate(all="ignore"):  # inf - inf is nan: not close, not a warning
+        if a.dtype.kind != "f":  # subtracting integers could overflow: PyTorch uses floats
+            a, b = a.astype(default_float()), b.astype(default_float())  # (float16: inf)
         allowed = a.dtype.type(atol) + np.abs(a.dtype.type(rtol) * b)
         actual = np.abs(a - b)
         close |= np.isfinite(actual) & (actual <= allowed)
@@ -228,7 +228,9 @@ def _applied(ufunc: np.ufunc, a: np.ndarray, b: Any) -> Any:
         dtype = result_type(a, b)  # compare in PyTorch's common dtype
         a, b = a.astype(dtype), b.astype(dtype)
     elif ufunc in _COMPARISONS and isinstance(b, float) and a.dtype.kind != "f":
-        a = a.astype(np.float32)  # an integer tensor and a Python float: in float32
+        with np.errstate(over="ignore"):  # (a float16 default: large integers become inf)
+            a = a.astype(default_float())  # an integer tensor and a Python float: default float
+            return ufunc(a, b)
     return ufunc(a, b)
 
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from minigrad import _arguments, _warnings, errors
-from minigrad._dtype import display_name, to_numpy_dtype
+from minigrad._dtype import default_float, display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd import record
 from minigrad.autograd.function import NO_GRAD_CTX, Op
@@ -473,9 +473,6 @@ def _variance(x: np.ndarray, axes: tuple[int, ...], correction: float,
     return np.asarray(squares / builtins.max(count - correction, 0), dtype=x.dtype)
 
 
-_FLOAT32_NAN, _FLOAT32_INF = np.float32(np.nan), np.float32(np.inf)
-
-
 def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepdim: bool,
               grad_rule: tuple[bool, int]) -> Any:
     """PyTorch's var_backward: 2 / (n - correction) * grad * (x - mean).
@@ -488,10 +485,11 @@ def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepd
     dof = count - correction
     if full and dof <= 0:
         # 2 / 0 is infinite: the gradient is inf, or nan where x equals the mean. (PyTorch's
-        # ``where`` of two numbers is in the default dtype, float32, and its product with the
+        # ``where`` of two numbers is in the default dtype, and its product with the
         # gradient as it came, 0-d without keepdim, takes that dtype: a float64 x's gradient
         # is then cast back, ToCopyBackward0 under create_graph.)
-        return grad * np.where(raw(x) == raw(mean), _FLOAT32_NAN, _FLOAT32_INF)
+        nan, inf = np.array([np.nan, np.inf], default_float())
+        return grad * np.where(raw(x) == raw(mean), nan, inf)
     grad = restore_reduced(grad, axes, keepdim)
     factor = math.inf if dof == 0 else 2.0 / dof
     return factor * grad * (x - mean)

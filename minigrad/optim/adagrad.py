@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.creation import full_like, tensor
+from minigrad.creation import full_like
 from minigrad.optim.optimizer import (
     Optimizer,
     check_non_negative,
     evaluate_closure,
     gradients,
     optimizer_step,
+    step_count,
 )
 
 __all__ = ["Adagrad"]
@@ -58,7 +59,7 @@ class Adagrad(Optimizer):
     def _state_of(self, param: Any, group: dict[str, Any]) -> dict[str, Any]:
         state = self.state[param]
         if not state:
-            state["step"] = tensor(0.0)
+            state["step"] = step_count()
             state["sum"] = full_like(param, group["initial_accumulator_value"])
         return state
 

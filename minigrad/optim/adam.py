@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.creation import tensor, zeros_like
+from minigrad.creation import zeros_like
 from minigrad.ops.arithmetic import (
     maximum,
 )
@@ -16,6 +16,7 @@ from minigrad.optim.optimizer import (
     evaluate_closure,
     gradients,
     optimizer_step,
+    step_count,
 )
 
 __all__ = ["Adam"]
@@ -74,7 +75,7 @@ class Adam(Optimizer):
     def _state_of(self, param: Any, amsgrad: bool) -> dict[str, Any]:
         state = self.state[param]
         if not state:  # lazily, on the parameter's first step
-            state["step"] = tensor(0.0)
+            state["step"] = step_count()
             state["exp_avg"] = zeros_like(param)
             state["exp_avg_sq"] = zeros_like(param)
             if amsgrad:

@@ -18,8 +18,10 @@ from copy import deepcopy
 from itertools import chain
 from typing import Any, TypeVar
 
+from minigrad import _dtype
 from minigrad.autograd.grad_mode import enable_grad, no_grad
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.creation import tensor
 from minigrad.nn.modules.hooks import RemovableHandle
 from minigrad.nn.modules.utils import reset_grad, typename
 from minigrad.tensor import Tensor
@@ -290,6 +292,15 @@ class Optimizer:
 
         self.state = state
         self.param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+
+
+def step_count() -> Tensor:
+    """A parameter's new ``step`` state, 0.0: float64 under a float64 default dtype, else float32.
+
+    (PyTorch's ``_get_scalar_dtype``: a float16 default still counts steps in float32.)
+    """
+    dtype = _dtype.float64 if _dtype.get_default_dtype() is _dtype.float64 else _dtype.float32
+    return tensor(0.0, dtype=dtype)
 
 
 def gradients(group: dict[str, Any]) -> Iterator[tuple[Tensor, Tensor]]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.creation import tensor, zeros_like
+from minigrad.creation import zeros_like
 from minigrad.optim.optimizer import (
     Optimizer,
     check_non_negative,
     evaluate_closure,
     gradients,
     optimizer_step,
+    step_count,
 )
 
 __all__ = ["RMSprop"]
@@ -59,7 +60,7 @@ class RMSprop(Optimizer):
     def _state_of(self, param: Any, group: dict[str, Any]) -> dict[str, Any]:
         state = self.state[param]
         if not state:  # lazily, on the parameter's first step
-            state["step"] = tensor(0.0)
+            state["step"] = step_count()
             state["square_avg"] = zeros_like(param)
             if group["momentum"] > 0:
                 state["momentum_buffer"] = zeros_like(param)
