@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 import minigrad
 from minigrad._size import Size
 from minigrad.distributions import constraints
@@ -102,8 +100,7 @@ class Categorical(Distribution):
 
     def entropy(self) -> Any:
         """``-sum(probs * logits)`` over the classes (``logits`` clamped above ``-inf``)."""
-        lowest = float(np.finfo(self.logits.detach().numpy().dtype).min)
-        logits = minigrad.clamp(self.logits, min=lowest)
+        logits = minigrad.clamp(self.logits, min=minigrad.finfo(self.logits.dtype).min)
         return -(logits * self.probs).sum(-1)
 
     def enumerate_support(self, expand: bool = True) -> Any:

@@ -6,8 +6,6 @@ from collections.abc import Callable
 from numbers import Number
 from typing import Any
 
-import numpy as np
-
 import minigrad
 from minigrad.nn import functional as F
 
@@ -49,7 +47,7 @@ def sum_rightmost(value: Any, dims: int) -> Any:
 
 def clamp_probs(probs: Any) -> Any:
     """``probs`` clamped into ``[eps, 1 - eps]`` (``eps``: the dtype's machine epsilon)."""
-    eps = float(np.finfo(probs.detach().numpy().dtype).eps)
+    eps = minigrad.finfo(probs.dtype).eps
     return probs.clamp(min=eps, max=1 - eps)
 
 
