@@ -61,6 +61,7 @@ from minigrad.creation import (
 
 # elementwise
 from minigrad.ops.activations import selu  # noqa: E402
+from minigrad.ops.adaptive_pooling import adaptive_avg_pool1d, adaptive_max_pool1d  # noqa: E402
 from minigrad.ops.arithmetic import (  # noqa: E402
     add,
     arctan2,
@@ -398,6 +399,8 @@ __all__ = [
     "Size",
     "Tensor",
     "abs",
+    "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
     "absolute",
     "acos",
     "acosh",

@@ -100,6 +100,8 @@ def _unary_calls() -> dict[str, Call]:
 CALLS: dict[str, Call] = {
     **_unary_calls(),
     **{name: binary(name) for name in BINARY},
+    "adaptive_avg_pool1d": unary("adaptive_avg_pool1d", _x, 2),
+    "adaptive_max_pool1d": unary("adaptive_max_pool1d", _x, 2),
     "pow": unary("pow", _x, 2.0),
     "clamp": unary("clamp", _x, -1.0, 1.0),
     "clip": unary("clip", _x, -1.0, 1.0),

@@ -89,6 +89,8 @@ LAYER_CASES = {
                   [rand(2, 3, 7, 7)]),
     "avgpool2d": (lambda t: t.nn.AvgPool2d(2, stride=1, padding=1, count_include_pad=False),
                   [rand(2, 3, 5, 5)]),
+    "adaptiveavgpool2d": (lambda t: t.nn.AdaptiveAvgPool2d((3, None)), [rand(2, 3, 5, 4)]),
+    "adaptivemaxpool1d": (lambda t: t.nn.AdaptiveMaxPool1d(3), [rand(2, 3, 7)]),
     "batchnorm1d-train": (lambda t: t.nn.BatchNorm1d(4), [rand(8, 4)]),
     "batchnorm1d-3d": (lambda t: t.nn.BatchNorm1d(3, momentum=0.3), [rand(4, 3, 5)]),
     "batchnorm2d-train": (lambda t: t.nn.BatchNorm2d(3), [rand(4, 3, 2, 2)]),

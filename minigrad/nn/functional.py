@@ -50,6 +50,14 @@ from minigrad.ops.activations_extra import (
     threshold,
     threshold_,
 )
+from minigrad.ops.adaptive_pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_max_pool2d,
+)
+from minigrad.ops.adaptive_pooling import (
+    adaptive_max_pool1d_functional as adaptive_max_pool1d,
+)
 from minigrad.ops.convolution import conv1d, conv2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
@@ -84,6 +92,10 @@ from minigrad.ops.softmax import implicit_softmax_dim as _implicit_softmax_dim
 from minigrad.ops.unary import relu_
 
 __all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
     "avg_pool2d",
     "batch_norm",
     "bilinear",
@@ -254,10 +266,12 @@ _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
-                  "group_norm"),
+                  "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
+                  "adaptive_max_pool2d"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
-    parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
-                  "linear", "logsigmoid", "one_hot", "softplus", "celu_", "elu_", "hardshrink",
+    parser_bound=("adaptive_avg_pool1d", "avg_pool2d", "bilinear", "conv1d", "conv2d",
+                  "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
+                  "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
                   "threshold_", "pairwise_distance"),
 )

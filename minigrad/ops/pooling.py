@@ -83,6 +83,19 @@ def _window_starts(out: int, stride: int, pad: int) -> np.ndarray:
     return np.arange(out) * stride - pad
 
 
+def argmax_nan_last(flat: np.ndarray) -> np.ndarray:
+    """The position of each row's maximum (the first of ties), or of its last nan if it has one.
+
+    PyTorch's max pooling kernels take a value when ``val > max || isnan(val)``.
+    """
+    choice = np.argmax(flat, axis=-1)
+    if flat.dtype.kind == "f":
+        nan = np.isnan(flat)
+        last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+        choice = np.where(nan.any(axis=-1), last_nan, choice)
+    return choice
+
+
 class MaxPool2DWithIndices(Op):
     """y = the maximum of each (dilated, strided) window, and its flat index in the input plane.
 
@@ -111,11 +124,7 @@ class MaxPool2DWithIndices(Op):
                         constant_values=fill)
         windows = window_view(padded, kernel, stride, dilation)[:, :, :out[0], :out[1]]
         flat = windows.reshape(*windows.shape[:4], kernel[0] * kernel[1])
-        choice = np.argmax(flat, axis=-1)
-        if batch.dtype.kind == "f":
-            nan = np.isnan(flat)
-            last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
-            choice = np.where(nan.any(axis=-1), last_nan, choice)
+        choice = argmax_nan_last(flat)
         values = np.take_along_axis(flat, choice[..., None], -1)[..., 0]
         # Where each window position lies in the input plane, and whether it is padding.
         rows = (_window_starts(out[0], stride[0], padding[0])[:, None]

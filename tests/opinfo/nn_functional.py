@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from opinfo import BadInput, OpInfo, Sample
+from opinfo import BadInput, OpInfo, Sample, first
 
 
 def F(lib: Any) -> Any:  # noqa: N802 - the usual alias of nn.functional
@@ -540,6 +540,48 @@ POOL_BAD = (
 )
 
 
+ADAPTIVE_2D = (
+    ("uneven", (2, 3, 5, 7), (3, 4)),  # bins of two lengths, overlapping by one
+    ("none", (2, 3, 5, 7), (3, None)),  # None keeps the input's size
+    ("upsampling", (2, 2, 3, 4), (5, 6)),  # more bins than positions
+    ("unbatched", (3, 5, 6), 2),
+    ("one", (2, 3, 4, 5), 1),  # average: PyTorch takes the mean over the plane
+)
+
+
+def adaptive_2d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample((real(rng, *shape), size), name=name) for name, shape, size in ADAPTIVE_2D] + [
+        Sample((real(rng, 2, 3, 6, 5), (4, 3)), name="transposed", transposed=True)]
+
+
+def adaptive_1d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 3, 7), 3), name="uneven"),
+        Sample((real(rng, 3, 3), (5,)), name="upsampling"),
+        Sample((real(rng, 2, 5, 4), 1), name="one"),
+        Sample((real(rng, 2, 6, 5), 2), name="transposed", transposed=True),
+    ]
+
+
+ADAPTIVE_2D_BAD = (
+    BadInput((np.ones((2, 4, 6, 6)), (1, 2, 3)), name="three_sizes"),
+    BadInput((np.ones((2, 4, 6, 6)), (-1, 2)), name="negative_size"),
+    BadInput((np.ones((1, 2, 4, 6, 6)), 2), name="5d"),
+    BadInput((np.ones((6, 6)), (2, 2)), name="2d_with_pair"),
+    BadInput((np.ones((6, 6)), 2), name="2d"),
+    BadInput((np.ones((2, 4, 0, 6)), 2), name="empty_plane"),
+    BadInput((np.ones((2, 4, 5, 6), dtype=np.int64), 2), name="integer"),
+)
+
+ADAPTIVE_1D_BAD = (
+    BadInput((np.ones((2, 4, 6, 6)), 2), name="4d"),
+    BadInput((np.ones((6,)), 2), name="1d"),
+    BadInput((np.ones((2, 6)), (2, 3)), name="two_sizes"),
+    BadInput((np.ones((2, 0)), 2), name="empty"),
+    BadInput((np.ones((2, 6)), -1), name="negative_size"),
+)
+
+
 # --- the rows ---------------------------------------------------------------------------------
 
 
@@ -615,6 +657,21 @@ OPS: list[OpInfo] = [
                ("divisor", {"kernel_size": (2, 3), "divisor_override": 4}),
            )),
            bad_inputs=POOL_BAD),
+    OpInfo("F.adaptive_avg_pool2d", _loss("adaptive_avg_pool2d"), adaptive_2d_samples,
+           bad_inputs=ADAPTIVE_2D_BAD),
+    OpInfo("F.adaptive_max_pool2d", _loss("adaptive_max_pool2d"), adaptive_2d_samples,
+           bad_inputs=ADAPTIVE_2D_BAD),
+    OpInfo("F.adaptive_max_pool2d_with_indices",
+           lambda lib, x, size: F(lib).adaptive_max_pool2d(x, size, return_indices=True),
+           first(adaptive_2d_samples, 2), output_index=0, op="F.adaptive_max_pool2d"),
+    OpInfo("F.adaptive_avg_pool1d", _loss("adaptive_avg_pool1d"), adaptive_1d_samples,
+           bad_inputs=ADAPTIVE_1D_BAD),
+    OpInfo("F.adaptive_max_pool1d", _loss("adaptive_max_pool1d"), adaptive_1d_samples,
+           bad_inputs=ADAPTIVE_1D_BAD),
+    OpInfo("adaptive_avg_pool1d", lambda lib, x, size: lib.adaptive_avg_pool1d(x, size),
+           first(adaptive_1d_samples, 1)),
+    OpInfo("adaptive_max_pool1d", lambda lib, x, size: lib.adaptive_max_pool1d(x, size),
+           first(adaptive_1d_samples, 1), output_index=0),
     OpInfo("F.softmax", lambda lib, x, dim: F(lib).softmax(x, dim),
            lambda rng: [Sample((real(rng, 3, 4), 1), name="2d"),
                         Sample((real(rng, 2, 3, 4), 0), name="3d")]),

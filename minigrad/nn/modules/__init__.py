@@ -55,11 +55,19 @@ from minigrad.nn.modules.normalization import (
     RMSNorm,
 )
 from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
-from minigrad.nn.modules.pooling import AvgPool2d, MaxPool2d
+from minigrad.nn.modules.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool2d,
+    MaxPool2d,
+)
 from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
 
 __all__ = [
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
     "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineSimilarity", "CrossEntropyLoss",
     "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "GroupNorm", "Hardshrink",
