@@ -146,6 +146,12 @@ from minigrad.ops.linalg import (  # noqa: E402
 )
 from minigrad.ops.median import median, nanmedian  # noqa: E402
 from minigrad.ops.norms import norm  # noqa: E402
+from minigrad.ops.pooling import (  # noqa: E402
+    avg_pool1d,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+)
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
     amax,
@@ -399,11 +405,11 @@ __all__ = [
     "Size",
     "Tensor",
     "abs",
-    "adaptive_avg_pool1d",
-    "adaptive_max_pool1d",
     "absolute",
     "acos",
     "acosh",
+    "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
     "add",
     "addcdiv",
     "addcmul",
@@ -436,6 +442,7 @@ __all__ = [
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
+    "avg_pool1d",
     "baddbmm",
     "bernoulli",
     "bincount",
@@ -603,6 +610,9 @@ __all__ = [
     "masked_select",
     "matmul",
     "max",
+    "max_pool1d",
+    "max_pool1d_with_indices",
+    "max_pool2d",
     "maximum",
     "mean",
     "median",

@@ -41,6 +41,8 @@ MODULES = [
     lambda nn: nn.AdaptiveAvgPool2d((3, None)),
     lambda nn: nn.AdaptiveMaxPool1d(2, return_indices=True),
     lambda nn: nn.AdaptiveMaxPool2d((2, 3)),
+    lambda nn: nn.MaxPool1d(3, 2, 1, 2, True, True),
+    lambda nn: nn.AvgPool1d(3, 2, 1, True, False),
 ]
 
 
@@ -62,6 +64,8 @@ GRAPHS = {
     "adaptive_avg_pool1d_one": (lambda lib, x: lib.nn.functional.adaptive_avg_pool1d(x, 1),
                                 (2, 3, 7)),
     "adaptive_max_pool1d": (lambda lib, x: lib.adaptive_max_pool1d(x, 3)[0], (3, 7)),
+    "max_pool1d": (lambda lib, x: lib.nn.functional.max_pool1d(x, 3, 2), (2, 3, 7)),
+    "avg_pool1d": (lambda lib, x: lib.avg_pool1d(x, 3, 2, 1), (3, 7)),
 }
 
 
@@ -99,10 +103,19 @@ ARGUMENT_ERRORS = [
     lambda lib: lib.nn.functional.adaptive_avg_pool1d(lib.ones(2, 3), None),
     lambda lib: lib.nn.functional.adaptive_max_pool2d(lib.ones(2, 0, 3, 4), 2),
     lambda lib: lib.nn.functional.adaptive_max_pool2d(lib.ones(2, 3, 4, 4), (-1, 2)),
-    # accepted: an empty output, empty batches and (for the average) no channels
+    lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 4, dtype=lib.int64), 2),
+    lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 4), 2, dilation=(1, 1)),
+    lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 4), 2, dilation=0),
+    lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 4), 2.0),
+    lambda lib: lib.nn.functional.avg_pool1d(lib.ones(2, 3, 4), 2, (1, 1)),
+    lambda lib: lib.nn.functional.avg_pool1d(lib.ones(2, 3, 4, dtype=lib.bool), 2),
+    lambda lib: lib.nn.functional.max_pool1d_with_indices(lib.ones(2, 3, 4), 2, dilation=0),
+    # accepted: integer pooling with indices, an empty output, empty batches and (for the average) no channels
     lambda lib: lib.nn.functional.adaptive_max_pool2d(lib.ones(2, 3, 4, 4), (0, 2)).shape,
     lambda lib: lib.nn.functional.adaptive_avg_pool2d(lib.ones(2, 0, 4, 4), (0, 2)).shape,
     lambda lib: lib.nn.functional.adaptive_max_pool2d(lib.ones(0, 3, 4, 4), 2).shape,
+    lambda lib: lib.max_pool1d_with_indices(lib.arange(8).reshape(2, 4), 2)[1].tolist(),
+    lambda lib: lib.nn.functional.avg_pool1d(lib.arange(-8, 8).reshape(2, 8), 3).tolist(),
 ]
 
 

@@ -91,6 +91,8 @@ LAYER_CASES = {
                   [rand(2, 3, 5, 5)]),
     "adaptiveavgpool2d": (lambda t: t.nn.AdaptiveAvgPool2d((3, None)), [rand(2, 3, 5, 4)]),
     "adaptivemaxpool1d": (lambda t: t.nn.AdaptiveMaxPool1d(3), [rand(2, 3, 7)]),
+    "avgpool1d": (lambda t: t.nn.AvgPool1d(3, 2, padding=1), [rand(2, 3, 8)]),
+    "maxpool1d": (lambda t: t.nn.MaxPool1d(2, dilation=2), [rand(3, 7)]),
     "batchnorm1d-train": (lambda t: t.nn.BatchNorm1d(4), [rand(8, 4)]),
     "batchnorm1d-3d": (lambda t: t.nn.BatchNorm1d(3, momentum=0.3), [rand(4, 3, 5)]),
     "batchnorm2d-train": (lambda t: t.nn.BatchNorm2d(3), [rand(4, 3, 2, 2)]),

@@ -83,7 +83,14 @@ from minigrad.ops.normalization import (
     rms_norm,
 )
 from minigrad.ops.norms import pairwise_distance
-from minigrad.ops.pooling import avg_pool2d, max_pool2d
+from minigrad.ops.pooling import (
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+    max_pool2d_with_indices,
+)
 from minigrad.ops.shape import (
     one_hot,
     pad,
@@ -96,6 +103,7 @@ __all__ = [
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "bilinear",
@@ -128,7 +136,10 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
+    "max_pool2d_with_indices",
     "mish",
     "mse_loss",
     "nll_loss",
@@ -267,9 +278,10 @@ _arguments.check_functions(
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-                  "adaptive_max_pool2d"),
+                  "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
+                  "max_pool2d_with_indices"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
-    parser_bound=("adaptive_avg_pool1d", "avg_pool2d", "bilinear", "conv1d", "conv2d",
+    parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d", "conv2d",
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",

@@ -18,7 +18,12 @@ from minigrad._layout import suggests_channels_last
 from minigrad.autograd.function import Op
 from minigrad.ops import reduction, views
 from minigrad.ops._helpers import operand, run, zeros_like_grad
-from minigrad.ops.pooling import MaxPool2DWithIndicesBackward, argmax_nan_last
+from minigrad.ops.pooling import (
+    MaxPool2DWithIndicesBackward,
+    argmax_nan_last,
+    check_1d_input,
+    one_int,
+)
 
 
 def _bins(size: int, out: int) -> tuple[np.ndarray, np.ndarray]:
@@ -252,26 +257,6 @@ def adaptive_max_pool2d(input: Any, output_size: Any, return_indices: bool = Fal
     return (values, indices) if return_indices else values
 
 
-def _as_one_size(output_size: Any, name: str) -> int:
-    """``check1d``: an int or a sequence of one int."""
-    _arguments.check_int_sequence(output_size, name, "output_size", 2)
-    sizes = (output_size,) if _arguments.is_int(output_size) else tuple(output_size)
-    if len(sizes) != 1:
-        raise RuntimeError(
-            f"{name}() argument 'output_size' should contain one int (got {len(sizes)})")
-    return int(sizes[0])
-
-
-def _check_1d_input(input: Any, name: str) -> None:
-    _arguments.check_tensor(input, name, "input", 1)
-    ndim = operand(input).ndim
-    if ndim not in (2, 3):
-        raise RuntimeError(
-            f"Expected 2 to 3 dimensions, but got {ndim}-dimensional tensor for argument #1 "
-            f"'self' (while checking arguments for {name})"
-        )
-
-
 def adaptive_avg_pool1d(input: Any, output_size: Any) -> Any:
     """The mean of each of ``output_size`` adaptive bins of a (N, C, L) or (C, L) input.
 
@@ -284,8 +269,10 @@ def adaptive_avg_pool1d(input: Any, output_size: Any) -> Any:
         >>> F.adaptive_avg_pool1d(minigrad.arange(5.0).reshape(1, 5), 2)
         tensor([[1., 3.]])
     """
-    _check_1d_input(input, "adaptive_avg_pool1d")
-    size = _as_one_size(output_size, "adaptive_avg_pool1d")
+    _arguments.check_tensor(input, "adaptive_avg_pool1d", "input", 1)
+    _arguments.check_int_sequence(output_size, "adaptive_avg_pool1d", "output_size", 2)
+    check_1d_input(input, "adaptive_avg_pool1d")
+    size = one_int(output_size, "adaptive_avg_pool1d", "output_size")
     pooled = _adaptive_avg_pool2d(views.unsqueeze(input, -2), (1, size))
     return views.squeeze(pooled, -2)
 
@@ -301,8 +288,10 @@ def adaptive_max_pool1d(input: Any, output_size: Any) -> tuple[Any, Any]:
         >>> minigrad.adaptive_max_pool1d(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
         (tensor([[3., 2.]]), tensor([[1, 2]]))
     """
-    _check_1d_input(input, "adaptive_max_pool1d")
-    size = _as_one_size(output_size, "adaptive_max_pool1d")
+    _arguments.check_tensor(input, "adaptive_max_pool1d", "input", 1)
+    _arguments.check_int_sequence(output_size, "adaptive_max_pool1d", "output_size", 2)
+    check_1d_input(input, "adaptive_max_pool1d")
+    size = one_int(output_size, "adaptive_max_pool1d", "output_size")
     for dim in range(1, input.ndim):
         _check_nonempty(operand(input), dim, "adaptive_max_pool1d")
     values, indices = _adaptive_max_pool2d(views.unsqueeze(input, -2), (1, size))

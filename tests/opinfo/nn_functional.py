@@ -540,6 +540,36 @@ POOL_BAD = (
 )
 
 
+POOL1D_CONFIGS = (
+    ("k2", {"kernel_size": 2}),
+    ("k3_s2_p1", {"kernel_size": 3, "stride": 2, "padding": 1}),
+    ("ceil", {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True}),
+)
+
+
+def pool1d_samples(extra: tuple[tuple[str, dict[str, Any]], ...] = ()) -> Any:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        return [Sample((real(rng, 2, 3, 7),), kw, name=name)
+                for name, kw in POOL1D_CONFIGS + extra] + [
+            Sample((real(rng, 3, 6),), {"kernel_size": 2}, name="unbatched"),
+            Sample((real(rng, 2, 6, 3),), {"kernel_size": 2}, name="transposed",
+                   transposed=True),
+        ]
+
+    return samples
+
+
+POOL1D_BAD = (
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 7}, name="output_too_small"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 3, "padding": 2}, name="padding"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 2, "stride": 0}, name="stride_0"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": (2, 2)}, name="kernel_length"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 2, "padding": -1}, name="negative_padding"),
+    BadInput((np.ones((1, 2, 4, 6)),), {"kernel_size": 2}, name="4d"),
+    BadInput((np.ones((2, 0, 6)),), {"kernel_size": 2}, name="no_channels"),
+)
+
+
 ADAPTIVE_2D = (
     ("uneven", (2, 3, 5, 7), (3, 4)),  # bins of two lengths, overlapping by one
     ("none", (2, 3, 5, 7), (3, None)),  # None keeps the input's size
@@ -645,9 +675,24 @@ OPS: list[OpInfo] = [
     OpInfo("F.max_pool2d", _loss("max_pool2d"),
            pool_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": 2}),)),
            bad_inputs=POOL_BAD),
-    OpInfo("F.max_pool2d_with_indices",
-           lambda lib, x, **kw: F(lib).max_pool2d(x, return_indices=True, **kw),
+    OpInfo("F.max_pool2d_with_indices", _loss("max_pool2d_with_indices"),
            pool_samples(), output_index=0),
+    OpInfo("F.max_pool1d", _loss("max_pool1d"),
+           pool1d_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": 2}),)),
+           bad_inputs=POOL1D_BAD),
+    OpInfo("F.max_pool1d_with_indices", _loss("max_pool1d_with_indices"), pool1d_samples(),
+           output_index=0, bad_inputs=POOL1D_BAD),
+    OpInfo("F.avg_pool1d", _loss("avg_pool1d"),
+           pool1d_samples((("exclude_padding", {"kernel_size": 3, "stride": 2, "padding": 1,
+                                                "count_include_pad": False}),)),
+           bad_inputs=POOL1D_BAD),
+    OpInfo("max_pool1d", lambda lib, x, **kw: lib.max_pool1d(x, **kw),
+           first(pool1d_samples(), 2)),
+    OpInfo("max_pool1d_with_indices", lambda lib, x, **kw: lib.max_pool1d_with_indices(x, **kw),
+           first(pool1d_samples(), 2), output_index=0),
+    OpInfo("avg_pool1d", lambda lib, x, **kw: lib.avg_pool1d(x, **kw),
+           first(pool1d_samples(), 2)),
+    OpInfo("max_pool2d", lambda lib, x, **kw: lib.max_pool2d(x, **kw), first(pool_samples(), 2)),
     OpInfo("F.avg_pool2d", _loss("avg_pool2d"),
            pool_samples((
                ("exclude_padding", {"kernel_size": 3, "stride": 2, "padding": 1,

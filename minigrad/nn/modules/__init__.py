@@ -60,7 +60,9 @@ from minigrad.nn.modules.pooling import (
     AdaptiveAvgPool2d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AvgPool1d,
     AvgPool2d,
+    MaxPool1d,
     MaxPool2d,
 )
 from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
@@ -68,11 +70,13 @@ from minigrad.nn.modules.sparse import Embedding
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "AvgPool1d",
     "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
     "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineSimilarity", "CrossEntropyLoss",
     "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
     "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "MaxPool1d",
     "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
     "PairwiseDistance", "RMSNorm", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
