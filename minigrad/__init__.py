@@ -122,6 +122,12 @@ from minigrad.ops.comparison import (  # noqa: E402
     ne,
     not_equal,
 )
+from minigrad.ops.convolution import (  # noqa: E402
+    conv1d,
+    conv2d,
+    conv_transpose1d,
+    conv_transpose2d,
+)
 from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
@@ -473,6 +479,10 @@ __all__ = [
     "column_stack",
     "concat",
     "concatenate",
+    "conv1d",
+    "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "copysign",
     "cos",
     "cosh",

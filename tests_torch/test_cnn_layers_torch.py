@@ -43,6 +43,8 @@ MODULES = [
     lambda nn: nn.AdaptiveMaxPool2d((2, 3)),
     lambda nn: nn.MaxPool1d(3, 2, 1, 2, True, True),
     lambda nn: nn.AvgPool1d(3, 2, 1, True, False),
+    lambda nn: nn.ConvTranspose1d(4, 6, 3),
+    lambda nn: nn.ConvTranspose2d(4, 6, 3, 2, 1, 1, 2, False, 2),
 ]
 
 
@@ -66,6 +68,8 @@ GRAPHS = {
     "adaptive_max_pool1d": (lambda lib, x: lib.adaptive_max_pool1d(x, 3)[0], (3, 7)),
     "max_pool1d": (lambda lib, x: lib.nn.functional.max_pool1d(x, 3, 2), (2, 3, 7)),
     "avg_pool1d": (lambda lib, x: lib.avg_pool1d(x, 3, 2, 1), (3, 7)),
+    "conv_transpose1d": (lambda lib, x: lib.conv_transpose1d(
+        x, lib.ones(1, 2, 2, dtype=x.dtype, requires_grad=True), None, 2), (2, 1, 4)),
 }
 
 
@@ -110,7 +114,8 @@ ARGUMENT_ERRORS = [
     lambda lib: lib.nn.functional.avg_pool1d(lib.ones(2, 3, 4), 2, (1, 1)),
     lambda lib: lib.nn.functional.avg_pool1d(lib.ones(2, 3, 4, dtype=lib.bool), 2),
     lambda lib: lib.nn.functional.max_pool1d_with_indices(lib.ones(2, 3, 4), 2, dilation=0),
-    # accepted: integer pooling with indices, an empty output, empty batches and (for the average) no channels
+    # accepted: integer pooling with indices, an empty output, empty batches and (for the
+    # average) no channels
     lambda lib: lib.nn.functional.adaptive_max_pool2d(lib.ones(2, 3, 4, 4), (0, 2)).shape,
     lambda lib: lib.nn.functional.adaptive_avg_pool2d(lib.ones(2, 0, 4, 4), (0, 2)).shape,
     lambda lib: lib.nn.functional.adaptive_max_pool2d(lib.ones(0, 3, 4, 4), 2).shape,
@@ -123,3 +128,20 @@ ARGUMENT_ERRORS = [
 def test_argument_errors_as_pytorch(call: Any) -> None:
     mine, theirs = outcome(call, minigrad), outcome(call, torch)
     assert str(mine).replace("minigrad.Size", "Size") == str(theirs).replace("torch.Size", "Size")
+
+
+def test_conv_transpose_output_size_as_pytorch() -> None:
+    """``output_size`` picks the output padding; out of range, PyTorch's ValueError."""
+    results = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        layer = lib.nn.ConvTranspose2d(2, 3, 3, stride=2)
+        x = lib.ones(1, 2, 4, 4)
+        results.append([
+            tuple(layer(x, output_size=[10, 9]).shape),
+            tuple(layer(x, output_size=(1, 3, 9, 10)).shape),
+            outcome(lambda lib, layer=layer, x=x: layer(x, output_size=[11, 9]), lib),
+            outcome(lambda lib, layer=layer, x=x: layer(x, output_size=[9]), lib),
+            outcome(lambda lib: lib.nn.ConvTranspose1d(2, 2, 3, padding_mode="reflect"), lib),
+        ])
+    assert str(results[0]) == str(results[1])

@@ -58,7 +58,7 @@ from minigrad.ops.adaptive_pooling import (
 from minigrad.ops.adaptive_pooling import (
     adaptive_max_pool1d_functional as adaptive_max_pool1d,
 )
-from minigrad.ops.convolution import conv1d, conv2d
+from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
 from minigrad.ops.linear import (
@@ -113,6 +113,8 @@ __all__ = [
     "celu_",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -281,7 +283,8 @@ _arguments.check_functions(
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
-    parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d", "conv2d",
+    parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
+                  "conv2d", "conv_transpose1d", "conv_transpose2d",
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",

@@ -504,6 +504,45 @@ CONV1D_BAD = (
 )
 
 
+def conv_transpose1d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 3, 3), real(rng, 3)),
+               {"stride": 2, "padding": 1, "output_padding": 1}, name="stride_output_padding"),
+        # an output padding below the dilation but not the stride: one position past it
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 3, 2)), {"output_padding": 1, "dilation": 2},
+               name="output_padding_past_stride"),
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 2, 3), real(rng, 4)), {"groups": 2},
+               name="groups"),
+        Sample((real(rng, 4, 5), real(rng, 4, 3, 3), real(rng, 3)), name="unbatched"),
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 3, 3), real(rng, 3)), {"stride": 2},
+               name="transposed", transposed=True),
+    ]
+
+
+def conv_transpose2d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 4, 3, 4), real(rng, 4, 2, 3, 2), real(rng, 4)),
+               {"stride": (2, 1), "padding": (1, 0), "output_padding": (1, 0), "groups": 2,
+                "dilation": (1, 2)}, name="everything"),
+        Sample((real(rng, 2, 3, 3, 3), real(rng, 3, 2, 2, 2)), {"stride": 2}, name="no_bias"),
+        Sample((real(rng, 3, 4, 3), real(rng, 3, 2, 3, 3), real(rng, 2)), name="unbatched"),
+        Sample((real(rng, 2, 3, 4, 3), real(rng, 3, 2, 2, 2), real(rng, 2)), {"padding": 1},
+               name="transposed", transposed=True),
+    ]
+
+
+CONV_TRANSPOSE_BAD = (
+    BadInput((np.ones((2, 4, 6)), np.ones((5, 3, 3))), name="channels"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3)), np.ones(4)), name="bias"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"output_padding": 1},
+             name="output_padding"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"padding": -1}, name="negative_padding"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"groups": 3}, name="groups"),
+    BadInput((np.ones((6,)), np.ones((4, 3, 3))), name="input_rank"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"padding": 5}, name="output_too_small"),
+)
+
+
 # --- pooling ----------------------------------------------------------------------------------
 
 POOL_CONFIGS = (
@@ -672,6 +711,17 @@ OPS: list[OpInfo] = [
     OpInfo("F.conv2d_input_only", _loss("conv2d"), conv2d_samples, grad_args=(0,), atol=1e-4),
     OpInfo("F.conv2d_weight_only", _loss("conv2d"), conv2d_samples, grad_args=(1,), atol=1e-4),
     OpInfo("F.conv1d", _loss("conv1d"), conv1d_samples, bad_inputs=CONV1D_BAD, atol=1e-4),
+    OpInfo("F.conv_transpose1d", _loss("conv_transpose1d"), conv_transpose1d_samples,
+           bad_inputs=CONV_TRANSPOSE_BAD, atol=1e-4),
+    OpInfo("F.conv_transpose2d", _loss("conv_transpose2d"), conv_transpose2d_samples,
+           atol=1e-4),
+    OpInfo("conv1d", lambda lib, *a, **kw: lib.conv1d(*a, **kw), first(conv1d_samples, 1)),
+    OpInfo("conv2d", lambda lib, *a, **kw: lib.conv2d(*a, **kw), first(conv2d_samples, 1),
+           atol=1e-4),
+    OpInfo("conv_transpose1d", lambda lib, *a, **kw: lib.conv_transpose1d(*a, **kw),
+           first(conv_transpose1d_samples, 1), atol=1e-4),
+    OpInfo("conv_transpose2d", lambda lib, *a, **kw: lib.conv_transpose2d(*a, **kw),
+           first(conv_transpose2d_samples, 1), atol=1e-4),
     OpInfo("F.max_pool2d", _loss("max_pool2d"),
            pool_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": 2}),)),
            bad_inputs=POOL_BAD),

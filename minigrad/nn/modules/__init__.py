@@ -30,7 +30,7 @@ from minigrad.nn.modules.activation import (
     Threshold,
 )
 from minigrad.nn.modules.container import ModuleDict, ModuleList, Sequential
-from minigrad.nn.modules.conv import Conv1d, Conv2d
+from minigrad.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
 from minigrad.nn.modules.flatten import Flatten, Unflatten
@@ -72,7 +72,9 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "AvgPool1d",
     "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
-    "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineSimilarity", "CrossEntropyLoss",
+    "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d",
+    "ConvTranspose1d", "ConvTranspose2d",
+    "CosineSimilarity", "CrossEntropyLoss",
     "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
     "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
