@@ -152,6 +152,7 @@ from minigrad.ops.linalg import (  # noqa: E402
 )
 from minigrad.ops.median import median, nanmedian  # noqa: E402
 from minigrad.ops.norms import norm  # noqa: E402
+from minigrad.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle  # noqa: E402
 from minigrad.ops.pooling import (  # noqa: E402
     avg_pool1d,
     max_pool1d,
@@ -658,6 +659,8 @@ __all__ = [
     "outer",
     "permute",
     "pinverse",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "poisson",
     "positive",
     "pow",

@@ -44,6 +44,8 @@ MODULES = [
     lambda nn: nn.MaxPool1d(3, 2, 1, 2, True, True),
     lambda nn: nn.AvgPool1d(3, 2, 1, True, False),
     lambda nn: nn.ConvTranspose1d(4, 6, 3),
+    lambda nn: nn.PixelShuffle(2),
+    lambda nn: nn.PixelUnshuffle(3),
     lambda nn: nn.ConvTranspose2d(4, 6, 3, 2, 1, 1, 2, False, 2),
 ]
 

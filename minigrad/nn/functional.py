@@ -83,6 +83,7 @@ from minigrad.ops.normalization import (
     rms_norm,
 )
 from minigrad.ops.norms import pairwise_distance
+from minigrad.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from minigrad.ops.pooling import (
     avg_pool1d,
     avg_pool2d,
@@ -149,6 +150,8 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",
@@ -284,7 +287,8 @@ _arguments.check_functions(
                   "max_pool2d_with_indices"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
-                  "conv2d", "conv_transpose1d", "conv_transpose2d",
+                  "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",
+                  "pixel_unshuffle",
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",

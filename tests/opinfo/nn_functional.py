@@ -722,6 +722,28 @@ OPS: list[OpInfo] = [
            first(conv_transpose1d_samples, 1), atol=1e-4),
     OpInfo("conv_transpose2d", lambda lib, *a, **kw: lib.conv_transpose2d(*a, **kw),
            first(conv_transpose2d_samples, 1), atol=1e-4),
+    OpInfo("F.pixel_shuffle", _loss("pixel_shuffle"), lambda rng: [
+        Sample((real(rng, 2, 8, 2, 3), 2), name="batched"),
+        Sample((real(rng, 2, 1, 9, 2, 2), 3), name="two_batch_dims"),
+        Sample((real(rng, 4, 3, 2), 2), name="transposed", transposed=True),
+    ], bad_inputs=(
+        BadInput((np.ones((7, 3, 3)), 2), name="channels"),
+        BadInput((np.ones((3, 3)), 2), name="2d"),
+        BadInput((np.ones((8, 3, 3)), 0), name="factor_0"),
+    )),
+    OpInfo("F.pixel_unshuffle", _loss("pixel_unshuffle"), lambda rng: [
+        Sample((real(rng, 2, 2, 4, 6), 2), name="batched"),
+        Sample((real(rng, 1, 3, 3), 3), name="unbatched"),
+        Sample((real(rng, 2, 4, 4), 2), name="transposed", transposed=True),
+    ], bad_inputs=(
+        BadInput((np.ones((8, 3, 4)), 2), name="height"),
+        BadInput((np.ones((8, 4, 3)), 2), name="width"),
+        BadInput((np.ones((8, 4, 4)), -1), name="negative_factor"),
+    )),
+    OpInfo("pixel_shuffle", lambda lib, x, r: lib.pixel_shuffle(x, r),
+           lambda rng: [Sample((real(rng, 2, 8, 2, 3), 2), name="batched")]),
+    OpInfo("pixel_unshuffle", lambda lib, x, r: lib.pixel_unshuffle(x, r),
+           lambda rng: [Sample((real(rng, 2, 2, 4, 6), 2), name="batched")]),
     OpInfo("F.max_pool2d", _loss("max_pool2d"),
            pool_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": 2}),)),
            bad_inputs=POOL_BAD),
