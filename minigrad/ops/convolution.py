@@ -585,6 +585,9 @@ def _convolution_transpose(
             ("stride", stride), ("padding", padding), ("output_padding", output_padding),
             ("dilation", dilation)))
     _check_conv_transpose_shapes(x, w, bias, stride, padding, output_padding, dilation, groups)
+    if x.dtype == np.bool_:  # (PyTorch's kernel has no bool version)
+        raise NotImplementedError(
+            errors.not_implemented_for("slow_conv_transpose2d_out_cpu", "Bool"))
     if bias is not None and operand(bias).dtype != x.dtype:
         raise RuntimeError(errors.conv_input_weight_types(
             backend_type_name(x.dtype), backend_type_name(operand(bias).dtype)
