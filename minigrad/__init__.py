@@ -62,6 +62,7 @@ from minigrad.creation import (
 
 # elementwise
 from minigrad.ops.activations import selu  # noqa: E402
+from minigrad.ops.adaptive_pooling import adaptive_avg_pool1d, adaptive_max_pool1d  # noqa: E402
 from minigrad.ops.arithmetic import (  # noqa: E402
     add,
     arctan2,
@@ -122,6 +123,12 @@ from minigrad.ops.comparison import (  # noqa: E402
     ne,
     not_equal,
 )
+from minigrad.ops.convolution import (  # noqa: E402
+    conv1d,
+    conv2d,
+    conv_transpose1d,
+    conv_transpose2d,
+)
 from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
@@ -146,6 +153,13 @@ from minigrad.ops.linalg import (  # noqa: E402
 )
 from minigrad.ops.median import median, nanmedian  # noqa: E402
 from minigrad.ops.norms import dist, norm  # noqa: E402
+from minigrad.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle  # noqa: E402
+from minigrad.ops.pooling import (  # noqa: E402
+    avg_pool1d,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+)
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
     amax,
@@ -431,6 +445,8 @@ __all__ = [
     "absolute",
     "acos",
     "acosh",
+    "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
     "add",
     "addcdiv",
     "addcmul",
@@ -465,6 +481,7 @@ __all__ = [
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
+    "avg_pool1d",
     "baddbmm",
     "bernoulli",
     "bincount",
@@ -496,6 +513,10 @@ __all__ = [
     "concat",
     "concatenate",
     "conj",
+    "conv1d",
+    "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "copysign",
     "cos",
     "cosh",
@@ -643,6 +664,9 @@ __all__ = [
     "masked_select",
     "matmul",
     "max",
+    "max_pool1d",
+    "max_pool1d_with_indices",
+    "max_pool2d",
     "maximum",
     "mean",
     "median",
@@ -681,6 +705,8 @@ __all__ = [
     "permute",
     "pi",
     "pinverse",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "poisson",
     "positive",
     "pow",

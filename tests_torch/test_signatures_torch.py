@@ -39,6 +39,10 @@ KNOWN = {
     "Tensor.random_: from_",
     # minigrad.selu is nn.functional.selu, whose ``inplace`` torch.selu does not have.
     "minigrad.selu: inplace",
+    # minigrad's max pools are nn.functional's, whose ``return_indices`` torch's do not have.
+    "minigrad.max_pool1d: return_indices",
+    "minigrad.max_pool1d_with_indices: return_indices",
+    "minigrad.max_pool2d: return_indices",
 }
 
 

@@ -50,7 +50,15 @@ from minigrad.ops.activations_extra import (
     threshold,
     threshold_,
 )
-from minigrad.ops.convolution import conv1d, conv2d
+from minigrad.ops.adaptive_pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_max_pool2d,
+)
+from minigrad.ops.adaptive_pooling import (
+    adaptive_max_pool1d_functional as adaptive_max_pool1d,
+)
+from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
 from minigrad.ops.linear import (
@@ -75,7 +83,15 @@ from minigrad.ops.normalization import (
     rms_norm,
 )
 from minigrad.ops.norms import pairwise_distance
-from minigrad.ops.pooling import avg_pool2d, max_pool2d
+from minigrad.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
+from minigrad.ops.pooling import (
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+    max_pool2d_with_indices,
+)
 from minigrad.ops.shape import (
     one_hot,
     pad,
@@ -84,6 +100,11 @@ from minigrad.ops.softmax import implicit_softmax_dim as _implicit_softmax_dim
 from minigrad.ops.unary import relu_
 
 __all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "bilinear",
@@ -93,6 +114,8 @@ __all__ = [
     "celu_",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -116,7 +139,10 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
+    "max_pool2d_with_indices",
     "mish",
     "mse_loss",
     "nll_loss",
@@ -124,6 +150,8 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",
@@ -254,10 +282,15 @@ _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
-                  "group_norm"),
+                  "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
+                  "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
+                  "max_pool2d_with_indices"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
-    parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
-                  "linear", "logsigmoid", "one_hot", "softplus", "celu_", "elu_", "hardshrink",
+    parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
+                  "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",
+                  "pixel_unshuffle",
+                  "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
+                  "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
                   "threshold_", "pairwise_distance"),
 )

@@ -68,8 +68,13 @@ def _letters(dims: int) -> tuple[str, str]:
 def _conv_weight_grad(x: np.ndarray, grad: np.ndarray, weight_shape: Sequence[int],
                       stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
                       groups: int) -> np.ndarray:
-    """dW[o, c, k] = sum over batch and positions of grad[n, o, p] * window[n, c, p, k]."""
+    """dW[o, c, k] = sum over batch and positions of grad[n, o, p] * window[n, c, p, k].
+
+    Windows past grad's positions are left out: a transposed convolution's output padding
+    can leave x one window longer than its convolution's output.
+    """
     windows = window_view(_pad_spatial(x, padding), weight_shape[2:], stride, dilation)
+    windows = windows[(slice(None), slice(None), *(slice(n) for n in grad.shape[2:]))]
     positions, kernel = _letters(len(stride))
     spec = f"no{positions},nc{positions}{kernel}->oc{kernel}"
     in_per_group, out_per_group = weight_shape[1], weight_shape[0] // groups
@@ -110,6 +115,18 @@ def _conv_input_grad(grad: np.ndarray, w: np.ndarray, input_shape: Sequence[int]
     return result[(slice(None), slice(None), *crop)]
 
 
+def _plus_bias(y: np.ndarray, b: Any, dtype: np.dtype) -> np.ndarray:
+    """``y`` plus one bias per channel (if any), a fresh array of the input's dtype."""
+    if b is not None:
+        y = y + np.reshape(b, (1, -1) + (1,) * (y.ndim - 2))
+    return np.ascontiguousarray(y, dtype=dtype)
+
+
+def _bias_grad(grad: Any) -> Any:
+    """A bias's gradient: ``grad`` summed over the batch and the positions."""
+    return np.sum(grad, axis=(0, *range(2, grad.ndim)))
+
+
 class Convolution(Op):
     """y = conv(x, w) + b: every window of the padded input against every filter of its group.
 
@@ -139,10 +156,7 @@ class Convolution(Op):
         ctx.save_for_backward(x, w)
         ctx.params = stride, padding, dilation, groups
         ctx.bias_shape = (0,) if b is None else np.shape(b)
-        y = _conv_forward(x, w, stride, padding, dilation, groups)
-        if b is not None:
-            y = y + np.reshape(b, (1, -1) + (1,) * len(stride))
-        return np.ascontiguousarray(y, dtype=x.dtype)
+        return _plus_bias(_conv_forward(x, w, stride, padding, dilation, groups), b, x.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
@@ -151,7 +165,7 @@ class Convolution(Op):
         needs = ctx.needs_input_grad
         dx = run(ConvolutionInputGrad, grad, w, shape_of(x), *params) if needs[0] else None
         dw = run(ConvolutionWeightGrad, x, grad, shape_of(w), *params) if needs[1] else None
-        db = np.sum(grad, axis=(0, *range(2, 2 + len(params[0])))) if needs[2] else None
+        db = _bias_grad(grad) if needs[2] else None
         return dx, dw, db, None, None, None, None
 
 
@@ -196,7 +210,7 @@ class ConvolutionWeightGrad(Op):
     (each as the other needs a gradient).
     """
 
-    fields = ("params", "input_shape")
+    fields = ("params", "input_shape", "grad_shape")
 
     node_name = "ConvolutionBackwardBackward0"
     num_inputs = 2
@@ -210,6 +224,7 @@ class ConvolutionWeightGrad(Op):
         save_for_the_other(ctx, x, grad)
         ctx.params = stride, padding, dilation, groups
         ctx.input_shape = x.shape
+        ctx.grad_shape = grad.shape
         result = _conv_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups)
         return np.ascontiguousarray(result, dtype=x.dtype)
 
@@ -219,10 +234,91 @@ class ConvolutionWeightGrad(Op):
         params = ctx.params
         needs = ctx.needs_input_grad
         dx = run(ConvolutionInputGrad, grad, h, ctx.input_shape, *params) if needs[0] else None
-        dgrad = run(Convolution, x, h, None, *params) if needs[1] else None
+        dgrad = None
+        if needs[1]:
+            dgrad = _cropped(run(Convolution, x, h, None, *params), ctx.grad_shape)
         return dx, dgrad, None, None, None, None, None
 
 
+def _cropped(value: Any, shape: Sequence[int]) -> Any:
+    """``value`` cut to the spatial size of ``shape``.
+
+    A convolution of a transposed convolution's output padded past its stride (an output
+    padding below the dilation) has one position too many.
+    """
+    if tuple(value.shape[2:]) == tuple(shape[2:]):
+        return value
+    return value[(slice(None), slice(None), *(slice(n) for n in shape[2:]))]
+
+
+class ConvolutionOfGradient(Convolution):
+    """A convolution in a backward formula: a transposed convolution's input gradient.
+
+    Under create_graph it records ConvolutionBackwardBackward0, as PyTorch.
+    """
+
+    node_name = "ConvolutionBackwardBackward0"
+
+
+class ConvolutionTranspose(Op):
+    """y = conv_transpose(x, w) + b: each input position's value spread over its window.
+
+    The forward of a transposed convolution is the input gradient of the convolution whose
+    weight is ``w`` (shape (C_in, C_out / groups, *kernel)): one kernel,
+    ``_conv_input_grad``. The output is ``(n - 1) * stride - 2 * padding + dilation *
+    (kernel - 1) + output_padding + 1`` long in each dimension.
+
+    dx = conv(grad, w) (ConvolutionOfGradient), dw = the correlation of grad's windows with x
+    (ConvolutionWeightGrad, x in the role of the gradient), db = grad summed over batch and
+    positions. Saves input and weight, as PyTorch (whose node is ConvolutionBackward0 with
+    ``transposed=True``).
+    """
+
+    node_name = "ConvolutionBackward0"
+    fields = ("params", "bias_shape", "output_padding")
+    saves = ("input", "weight")
+    saved_options = {**Convolution.saved_options, "transposed": constant(True),
+                     "output_padding": "output_padding"}
+
+    num_inputs = 3
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, w: np.ndarray, b: Any, stride: tuple[int, ...],
+        padding: tuple[int, ...], output_padding: tuple[int, ...], dilation: tuple[int, ...],
+        groups: int,
+    ) -> np.ndarray:
+        ctx.save_for_backward(x, w)
+        ctx.params = stride, padding, dilation, groups
+        ctx.output_padding = output_padding
+        ctx.bias_shape = (0,) if b is None else np.shape(b)
+        shape = (x.shape[0], w.shape[1] * groups,
+                 *transposed_output_size(x.shape[2:], w.shape[2:], stride, padding,
+                                         output_padding, dilation))
+        return _plus_bias(_conv_input_grad(x, w, shape, stride, padding, dilation, groups), b,
+                          x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        x, w = ctx.saved_tensors
+        params = ctx.params
+        needs = ctx.needs_input_grad
+        dx = dw = db = None
+        if needs[0]:
+            dx = _cropped(run(ConvolutionOfGradient, grad, w, None, *params), shape_of(x))
+        if needs[1]:
+            dw = run(ConvolutionWeightGrad, grad, x, shape_of(w), *params)
+        if needs[2]:
+            db = _bias_grad(grad)
+        return dx, dw, db, None, None, None, None, None
+
+
+def transposed_output_size(size: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
+                           padding: Sequence[int], output_padding: Sequence[int],
+                           dilation: Sequence[int]) -> tuple[int, ...]:
+    """The spatial size of a transposed convolution's output (its convolution's input)."""
+    return tuple((n - 1) * s - 2 * p + d * (k - 1) + op + 1 for n, k, s, p, op, d in
+                 zip(size, kernel, stride, padding, output_padding, dilation))
 
 
 def _as_list(value: Any, dims: int) -> tuple[int, ...]:
@@ -237,20 +333,16 @@ def _expand_param(values: tuple[int, ...], name: str, dims: int) -> tuple[int, .
     return tuple(int(v) for v in values)
 
 
-def _convolution(
-    input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int,
-    dims: int, name: str,
-) -> Any:
-    """PyTorch's ``conv1d`` / ``conv2d``: batchify, checks, ``ConvolutionBackward0``."""
-    x, w = operand(input), operand(weight)
-    if bias is not None and not isinstance(padding, str) and operand(bias).dtype != x.dtype:
-        raise RuntimeError(errors.input_bias_type_mismatch(x.dtype, operand(bias).dtype))
+def _batched(input: Any, w: np.ndarray, groups: int, dims: int,
+             name: str) -> tuple[Any, np.ndarray, bool]:
+    """A convolution's input given a batch dimension (unsqueezed if it had none).
+
+    Returns it, its array and whether it had one, after PyTorch's first checks of the input's
+    rank, the weight's and the groups.
+    """
+    x = operand(input)
     if x.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(errors.conv_input_dims(dims, name, x.shape))
-    # PyTorch's binding turns a number into a list of ``dims`` values (stride=1 -> [1, 1]).
-    stride, dilation = _as_list(stride, dims), _as_list(dilation, dims)
-    if not isinstance(padding, str):
-        padding = _as_list(padding, dims)
     batched = x.ndim == dims + 2
     if not batched:
         input = views.unsqueeze(input, 0)
@@ -259,6 +351,22 @@ def _convolution(
         raise RuntimeError(errors.CONV_WEIGHT_DIMS)
     if groups <= 0:
         raise RuntimeError(errors.CONV_NONPOSITIVE_GROUPS)
+    return input, x, batched
+
+
+def _convolution(
+    input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int,
+    dims: int, name: str,
+) -> Any:
+    """PyTorch's ``conv1d`` / ``conv2d``: batchify, checks, ``ConvolutionBackward0``."""
+    x, w = operand(input), operand(weight)
+    if bias is not None and not isinstance(padding, str) and operand(bias).dtype != x.dtype:
+        raise RuntimeError(errors.input_bias_type_mismatch(x.dtype, operand(bias).dtype))
+    input, x, batched = _batched(input, w, groups, dims, name)
+    # PyTorch's binding turns a number into a list of ``dims`` values (stride=1 -> [1, 1]).
+    stride, dilation = _as_list(stride, dims), _as_list(dilation, dims)
+    if not isinstance(padding, str):
+        padding = _as_list(padding, dims)
     kdims = w.ndim - 2
     if isinstance(padding, str):
         if padding == "valid":
@@ -272,6 +380,13 @@ def _convolution(
     padding = _expand_param(padding, "padding", kdims)
     dilation = _expand_param(dilation, "dilation", kdims)
     _check_conv_shapes(x, w, bias, stride, padding, dilation, groups)
+    _check_conv_dtypes(x, w)
+    out = Convolution.apply(input, weight, bias, stride, padding, dilation, int(groups))
+    return out if batched else views.squeeze(out, 0)
+
+
+def _check_conv_dtypes(x: np.ndarray, w: np.ndarray) -> None:
+    """PyTorch's messages for a weight of another dtype than the input."""
     if w.dtype != x.dtype:
         if x.dtype == np.float32 or w.dtype != np.float32:
             raise RuntimeError(
@@ -279,8 +394,6 @@ def _convolution(
                                                backend_type_name(w.dtype))
             )
         raise RuntimeError(errors.expected_scalar_type(x.dtype, w.dtype))
-    out = Convolution.apply(input, weight, bias, stride, padding, dilation, int(groups))
-    return out if batched else views.squeeze(out, 0)
 
 
 def _same_padding(
@@ -388,6 +501,146 @@ def conv2d(
     if bias is not None:
         _arguments.check_tensor(bias, "conv2d", "bias", 3)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def _check_conv_transpose_shapes(
+    x: np.ndarray, w: np.ndarray, bias: Any, stride: tuple[int, ...], padding: tuple[int, ...],
+    output_padding: tuple[int, ...], dilation: tuple[int, ...], groups: int,
+) -> tuple[int, ...]:
+    """PyTorch's ``check_shape_forward`` of a transposed convolution, then its kernel's checks.
+
+    Returns the output's spatial size.
+    """
+    if any(p < 0 for p in padding):
+        raise RuntimeError(errors.CONV_NEGATIVE_PADDING)
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError(errors.CONV_NONPOSITIVE_STRIDE)
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if w.ndim != x.ndim:
+        raise RuntimeError(errors.conv_weight_input_dims(w.ndim, w.shape, x.shape))
+    if w.shape[0] < groups:
+        raise RuntimeError(errors.conv_groups_too_many(groups, w.shape))
+    if w.shape[0] % groups:
+        raise RuntimeError(errors.conv_groups_not_divisor(groups, w.shape))
+    if x.shape[1] != w.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {errors.format_size(w.shape)}, expected input"
+            f"{errors.format_size(x.shape)} to have {w.shape[0]} channels, but got {x.shape[1]} "
+            "channels instead"
+        )
+    out_channels = w.shape[1] * groups
+    if bias is not None and (operand(bias).ndim != 1 or operand(bias).shape[0] != out_channels):
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {errors.format_size(w.shape)}, expected bias "
+            f"to be 1-dimensional with {out_channels} elements, but got bias of size "
+            f"{errors.format_size(shape_of(bias))} instead"
+        )
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        # (PyTorch's kernel is 2-d: a 1-d convolution's lists gain a leading 0 or 1)
+        lead = (0, 1, 1) if len(stride) == 1 else ()
+        (oh, ow), (sh, sw), (dh, dw) = ((lead[i], *v) if lead else v for i, v in
+                                        enumerate((output_padding, stride, dilation)))
+        raise RuntimeError(
+            "output padding must be smaller than either stride or dilation, but got "
+            f"output_padding_height: {oh} output_padding_width: {ow} stride_height: {sh} "
+            f"stride_width: {sw} dilation_height: {dh} dilation_width: {dw}"
+        )
+    out = transposed_output_size(x.shape[2:], w.shape[2:], stride, padding, output_padding,
+                                 dilation)
+    if any(n < 1 for n in out):
+        if x.dtype == np.float32:  # (PyTorch's oneDNN path)
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
+        size = (1,) * (3 - x.ndim) + x.shape[2:]
+        shown = (1,) * (3 - x.ndim) + out
+        raise RuntimeError(
+            "Given input size per channel: (" + " x ".join(map(str, size)) + "). Calculated "
+            "output size per channel: (" + " x ".join(map(str, shown)) + "). Output size is "
+            "too small"
+        )
+    return out
+
+
+def _convolution_transpose(
+    input: Any, weight: Any, bias: Any, stride: Any, padding: Any, output_padding: Any,
+    groups: int, dilation: Any, dims: int, name: str,
+) -> Any:
+    """PyTorch's ``conv_transpose1d`` / ``conv_transpose2d``: batchify, checks, one node."""
+    _arguments.check_tensor(input, name, "input", 1)
+    _arguments.check_tensor(weight, name, "weight", 2)
+    if bias is not None:
+        _arguments.check_tensor(bias, name, "bias", 3)
+    for position, (option, value) in enumerate(
+            (("stride", stride), ("padding", padding), ("output_padding", output_padding)),
+            start=4):
+        _arguments.check_int_sequence(value, name, option, position)
+    _arguments.check_int_sequence(dilation, name, "dilation", 8)
+    w = operand(weight)
+    input, x, batched = _batched(input, w, groups, dims, name)
+    kdims = w.ndim - 2
+    stride, padding, output_padding, dilation = (
+        _expand_param(_as_list(value, dims), option, kdims) for option, value in (
+            ("stride", stride), ("padding", padding), ("output_padding", output_padding),
+            ("dilation", dilation)))
+    _check_conv_transpose_shapes(x, w, bias, stride, padding, output_padding, dilation, groups)
+    if x.dtype == np.bool_:  # (PyTorch's kernel has no bool version)
+        raise NotImplementedError(
+            errors.not_implemented_for("slow_conv_transpose2d_out_cpu", "Bool"))
+    if bias is not None and operand(bias).dtype != x.dtype:
+        raise RuntimeError(errors.conv_input_weight_types(
+            backend_type_name(x.dtype), backend_type_name(operand(bias).dtype)
+        ).replace("weight", "bias"))
+    _check_conv_dtypes(x, w)
+    out = ConvolutionTranspose.apply(input, weight, bias, stride, padding, output_padding,
+                                     dilation, int(groups))
+    return out if batched else views.squeeze(out, 0)
+
+
+def conv_transpose1d(
+    input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    output_padding: Any = 0, groups: int = 1, dilation: Any = 1,
+) -> Any:
+    """1-D transposed convolution ("deconvolution") of ``input`` with ``weight``, plus ``bias``.
+
+    ``input`` is (N, C_in, L) or (C_in, L), ``weight`` (C_in, C_out / groups, K); the output
+    is ``(L - 1) * stride - 2 * padding + dilation * (K - 1) + output_padding + 1`` long. The
+    gradient of ``conv1d`` with respect to its input, as a layer. One ``ConvolutionBackward0``
+    node (``transposed=True``) saving input and weight.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.conv_transpose1d(minigrad.ones(1, 1, 3), minigrad.ones(1, 1, 2))
+        tensor([[[1., 2., 2., 1.]]])
+    """
+    return _convolution_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                                  dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose2d(
+    input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    output_padding: Any = 0, groups: int = 1, dilation: Any = 1,
+) -> Any:
+    """2-D transposed convolution ("deconvolution") of ``input`` with ``weight``, plus ``bias``.
+
+    ``input`` is (N, C_in, H, W) or (C_in, H, W), ``weight`` (C_in, C_out / groups, kH, kW);
+    each output dimension is ``(n - 1) * stride - 2 * padding + dilation * (k - 1) +
+    output_padding + 1`` long. One ``ConvolutionBackward0`` node (``transposed=True``) saving
+    input and weight.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.conv_transpose2d(minigrad.ones(1, 1, 2, 2), minigrad.ones(1, 1, 2, 2), stride=2)
+        tensor([[[[1., 1., 1., 1.],
+                  [1., 1., 1., 1.],
+                  [1., 1., 1., 1.],
+                  [1., 1., 1., 1.]]]])
+    """
+    return _convolution_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                                  dilation, 2, "conv_transpose2d")
 
 
 # ==========================================================================================

@@ -1,4 +1,8 @@
-"""max_pool2d and avg_pool2d with strided windows, and their differentiable backward ops."""
+"""Max and average pooling over strided windows, and their differentiable backward ops.
+
+The 2-d ops do the work; the 1-d functions call them on the input unsqueezed to a height of 1,
+as PyTorch does (its 1-d pools record the 2-d nodes between Unsqueeze and Squeeze).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
+from minigrad.ops import views
 from minigrad.ops._helpers import (
     operand,
     run,
@@ -83,6 +89,19 @@ def _window_starts(out: int, stride: int, pad: int) -> np.ndarray:
     return np.arange(out) * stride - pad
 
 
+def argmax_nan_last(flat: np.ndarray) -> np.ndarray:
+    """The position of each row's maximum (the first of ties), or of its last nan if it has one.
+
+    PyTorch's max pooling kernels take a value when ``val > max || isnan(val)``.
+    """
+    choice = np.argmax(flat, axis=-1)
+    if flat.dtype.kind == "f":
+        nan = np.isnan(flat)
+        last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+        choice = np.where(nan.any(axis=-1), last_nan, choice)
+    return choice
+
+
 class MaxPool2DWithIndices(Op):
     """y = the maximum of each (dilated, strided) window, and its flat index in the input plane.
 
@@ -111,11 +130,7 @@ class MaxPool2DWithIndices(Op):
                         constant_values=fill)
         windows = window_view(padded, kernel, stride, dilation)[:, :, :out[0], :out[1]]
         flat = windows.reshape(*windows.shape[:4], kernel[0] * kernel[1])
-        choice = np.argmax(flat, axis=-1)
-        if batch.dtype.kind == "f":
-            nan = np.isnan(flat)
-            last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
-            choice = np.where(nan.any(axis=-1), last_nan, choice)
+        choice = argmax_nan_last(flat)
         values = np.take_along_axis(flat, choice[..., None], -1)[..., 0]
         # Where each window position lies in the input plane, and whether it is padding.
         rows = (_window_starts(out[0], stride[0], padding[0])[:, None]
@@ -257,12 +272,42 @@ def max_pool2d(
     # PyTorch's F.max_pool2d is Python: it calls the kernel that returns indices when asked,
     # passing every argument by position to that kernel's parser (whose name its messages say).
     kernel_name = "max_pool2d_with_indices" if return_indices else "max_pool2d"
-    _arguments.check_tensor(input, kernel_name, "input", 1)
-    for position, (name, value) in enumerate(
-        (("kernel_size", kernel_size), ("stride", () if stride is None else stride),
-         ("padding", padding), ("dilation", dilation)), start=2):
-        _arguments.check_int_sequence(value, kernel_name, name, position)
+    check_pool_arguments(kernel_name, input, kernel_size, stride, padding, dilation)
     _arguments.check_value(ceil_mode, "bool", kernel_name, "ceil_mode", 6)
+    values, indices = _max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (values, indices) if return_indices else values
+
+
+def max_pool2d_with_indices(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+    ceil_mode: bool = False, return_indices: bool = False,
+) -> tuple[Any, Any]:
+    """``max_pool2d`` with ``return_indices=True``: the values and their indices, always.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.max_pool2d_with_indices(minigrad.arange(4.0).reshape(1, 2, 2), 2)
+        (tensor([[[3.]]]), tensor([[[3]]]))
+    """
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def check_pool_arguments(function: str, input: Any, *sizes: Any) -> None:
+    """The parser's TypeErrors: ``input`` a tensor, then ``kernel_size, stride, ...`` int lists.
+
+    A ``stride`` of None is the empty list (the kernel size), as PyTorch's parser takes it.
+    """
+    _arguments.check_tensor(input, function, "input", 1)
+    names = ("kernel_size", "stride", "padding", "dilation")
+    for position, (name, value) in enumerate(zip(names, sizes), start=2):
+        if value is not None or name != "stride":
+            _arguments.check_int_sequence(value, function, name, position)
+
+
+def _max_pool2d(input: Any, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                ceil_mode: bool) -> tuple[Any, Any]:
+    """PyTorch's ``max_pool2d_with_indices`` kernel: its checks, then one node."""
     kernel, steps, pads, dils = _pool_params("max_pool2d", kernel_size, stride, padding, dilation)
     x = operand(input)
     if x.ndim not in (3, 4):
@@ -273,8 +318,114 @@ def max_pool2d(
     )
     _pool_shape_check(x, kernel, steps, pads, dils, out)  # type: ignore[arg-type]
     _check_not_bool(x, "max_pool2d")
-    values, indices = MaxPool2DWithIndices.apply(input, kernel, steps, pads, dils, out)
-    return (values, indices) if return_indices else values
+    return MaxPool2DWithIndices.apply(input, kernel, steps, pads, dils, out)
+
+
+def one_int(value: Any, function: str, parameter: str) -> int:
+    """PyTorch's ``check1d``: an int or a sequence of exactly one int."""
+    values = (value,) if _arguments.is_int(value) else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(
+            f"{function}() argument '{parameter}' should contain one int (got {len(values)})")
+    return int(values[0])
+
+
+def check_1d_input(input: Any, function: str) -> None:
+    """PyTorch's ``checkDimRange(2, 4)`` of a 1-d pooling's (N, C, L) or (C, L) input."""
+    ndim = operand(input).ndim
+    if ndim not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {ndim}-dimensional tensor for argument #1 "
+            f"'self' (while checking arguments for {function})"
+        )
+
+
+def _check_max_pool1d(x: np.ndarray, kernel_size: Any, stride: Any, padding: Any,
+                      dilation: Any, ceil_mode: bool) -> None:
+    """PyTorch's ``check_max_pool1d`` (``max_pool1d`` without indices checks this first)."""
+    if not (x.ndim in (2, 3) and x.shape[-1] != 0 and x.shape[-2] != 0):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{errors.format_size(x.shape)}")
+    sizes = {name: (v,) if _arguments.is_int(v) else tuple(v) for name, v in (
+        ("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
+        ("dilation", dilation))}
+    forms = {"kernel_size": "an int, list of ints or tuple of ints",
+             "stride": "None, an int, list of ints, or tuple of ints",
+             "padding": "an int, list of ints, or tuple of ints",
+             "dilation": "an int, list of ints or tuple of ints"}
+    for name, values in sizes.items():
+        if len(values) != 1 and not (name == "stride" and not values):
+            raise RuntimeError(f"max_pool1d() {name} must be {forms[name]} of size 1 but got "
+                               f"size {len(values)}")
+    (k,), (p,), (d,) = sizes["kernel_size"], sizes["padding"], sizes["dilation"]
+    (s,) = sizes["stride"] or (k,)
+    for name, value in (("kernel_size", k), ("stride", s)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {value}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but got "
+                           f"padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    size = _pool_output_size(x.shape[-1], k, p, s, d, ceil_mode)
+    if size <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
+
+
+def max_pool1d(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+    ceil_mode: bool = False, return_indices: bool = False,
+) -> Any:
+    """The maximum of each ``kernel_size`` window of a (N, C, L) or (C, L) input.
+
+    ``max_pool2d`` of the input unsqueezed at -2 (a height of 1), squeezed back, as PyTorch
+    records it: ``SqueezeBackward1`` over ``MaxPool2DWithIndicesBackward0``.
+    ``return_indices=True`` also returns the indices (positions along the input's length).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.max_pool1d(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+        tensor([[3., 2.]])
+    """
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    stride = () if stride is None else stride
+    check_pool_arguments("max_pool1d", input, kernel_size, stride, padding, dilation)
+    x = operand(input)
+    _check_max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode)
+    if x.dtype.kind != "f":  # (PyTorch's kernel for values alone has floating types only)
+        raise NotImplementedError(errors.not_implemented_for("max_pool1d_impl",
+                                                             display_name(x.dtype)))
+    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def max_pool1d_with_indices(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+    ceil_mode: bool = False, return_indices: bool = False,
+) -> tuple[Any, Any]:
+    """``max_pool1d``'s values and indices, always.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.max_pool1d_with_indices(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+        (tensor([[3., 2.]]), tensor([[1, 2]]))
+    """
+    stride = () if stride is None else stride
+    check_pool_arguments("max_pool1d_with_indices", input, kernel_size, stride, padding,
+                         dilation)
+    check_1d_input(input, "max_pool1d")
+    kernel = one_int(kernel_size, "max_pool1d", "kernel_size")
+    steps = one_int(stride if _arguments.is_int(stride) or len(stride) else kernel,
+                    "max_pool1d", "stride")
+    pads = one_int(padding, "max_pool1d", "padding")
+    dils = one_int(dilation, "max_pool1d", "dilation")
+    values, indices = _max_pool2d(views.unsqueeze(input, -2), (1, kernel), (1, steps),
+                                  (0, pads), (1, dils), ceil_mode)
+    return views.squeeze(values, -2), views.squeeze(indices, -2)
 
 
 class AvgPool2D(Op):
@@ -417,3 +568,30 @@ def avg_pool2d(
     _check_not_bool(x, "avg_pool2d")
     return AvgPool2D.apply(input, kernel, steps, pads, out, bool(count_include_pad),
                            divisor_override)
+
+
+def avg_pool1d(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Any:
+    """The mean of each ``kernel_size`` window of a (N, C, L) or (C, L) input.
+
+    ``avg_pool2d`` of the input unsqueezed at -2 (a height of 1), squeezed back, as PyTorch
+    records it: ``SqueezeBackward1`` over ``AvgPool2DBackward0``.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.avg_pool1d(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+        tensor([[2., 1.]])
+    """
+    stride = () if stride is None else stride
+    check_pool_arguments("avg_pool1d", input, kernel_size, stride, padding)
+    check_1d_input(input, "avg_pool1d")
+    kernel = one_int(kernel_size, "avg_pool1d", "kernel_size")
+    steps = one_int(stride if _arguments.is_int(stride) or len(stride) else kernel,
+                    "avg_pool1d", "stride")
+    pads = one_int(padding, "avg_pool1d", "padding")
+    pooled = avg_pool2d(views.unsqueeze(input, -2), (1, kernel), (1, steps), (0, pads),
+                        ceil_mode, count_include_pad)
+    return views.squeeze(pooled, -2)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from opinfo import BadInput, OpInfo, Sample
+from opinfo import BadInput, OpInfo, Sample, first
 
 
 def F(lib: Any) -> Any:  # noqa: N802 - the usual alias of nn.functional
@@ -504,6 +504,45 @@ CONV1D_BAD = (
 )
 
 
+def conv_transpose1d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 3, 3), real(rng, 3)),
+               {"stride": 2, "padding": 1, "output_padding": 1}, name="stride_output_padding"),
+        # an output padding below the dilation but not the stride: one position past it
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 3, 2)), {"output_padding": 1, "dilation": 2},
+               name="output_padding_past_stride"),
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 2, 3), real(rng, 4)), {"groups": 2},
+               name="groups"),
+        Sample((real(rng, 4, 5), real(rng, 4, 3, 3), real(rng, 3)), name="unbatched"),
+        Sample((real(rng, 2, 4, 5), real(rng, 4, 3, 3), real(rng, 3)), {"stride": 2},
+               name="transposed", transposed=True),
+    ]
+
+
+def conv_transpose2d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 4, 3, 4), real(rng, 4, 2, 3, 2), real(rng, 4)),
+               {"stride": (2, 1), "padding": (1, 0), "output_padding": (1, 0), "groups": 2,
+                "dilation": (1, 2)}, name="everything"),
+        Sample((real(rng, 2, 3, 3, 3), real(rng, 3, 2, 2, 2)), {"stride": 2}, name="no_bias"),
+        Sample((real(rng, 3, 4, 3), real(rng, 3, 2, 3, 3), real(rng, 2)), name="unbatched"),
+        Sample((real(rng, 2, 3, 4, 3), real(rng, 3, 2, 2, 2), real(rng, 2)), {"padding": 1},
+               name="transposed", transposed=True),
+    ]
+
+
+CONV_TRANSPOSE_BAD = (
+    BadInput((np.ones((2, 4, 6)), np.ones((5, 3, 3))), name="channels"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3)), np.ones(4)), name="bias"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"output_padding": 1},
+             name="output_padding"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"padding": -1}, name="negative_padding"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"groups": 3}, name="groups"),
+    BadInput((np.ones((6,)), np.ones((4, 3, 3))), name="input_rank"),
+    BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3))), {"padding": 5}, name="output_too_small"),
+)
+
+
 # --- pooling ----------------------------------------------------------------------------------
 
 POOL_CONFIGS = (
@@ -537,6 +576,78 @@ POOL_BAD = (
     BadInput((np.ones((2, 4, 6, 6)),), {"kernel_size": (2, 2, 2)}, name="kernel_length"),
     BadInput((np.ones((1, 2, 3, 6, 6)),), {"kernel_size": 2}, name="5d"),
     BadInput((np.ones((2, 0, 6, 6)),), {"kernel_size": 2}, name="no_channels"),
+)
+
+
+POOL1D_CONFIGS = (
+    ("k2", {"kernel_size": 2}),
+    ("k3_s2_p1", {"kernel_size": 3, "stride": 2, "padding": 1}),
+    ("ceil", {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True}),
+)
+
+
+def pool1d_samples(extra: tuple[tuple[str, dict[str, Any]], ...] = ()) -> Any:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        return [Sample((real(rng, 2, 3, 7),), kw, name=name)
+                for name, kw in POOL1D_CONFIGS + extra] + [
+            Sample((real(rng, 3, 6),), {"kernel_size": 2}, name="unbatched"),
+            Sample((real(rng, 2, 6, 3),), {"kernel_size": 2}, name="transposed",
+                   transposed=True),
+        ]
+
+    return samples
+
+
+POOL1D_BAD = (
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 7}, name="output_too_small"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 3, "padding": 2}, name="padding"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 2, "stride": 0}, name="stride_0"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": (2, 2)}, name="kernel_length"),
+    BadInput((np.ones((2, 4, 6)),), {"kernel_size": 2, "padding": -1}, name="negative_padding"),
+    BadInput((np.ones((1, 2, 4, 6)),), {"kernel_size": 2}, name="4d"),
+    BadInput((np.ones((2, 0, 6)),), {"kernel_size": 2}, name="no_channels"),
+)
+
+
+ADAPTIVE_2D = (
+    ("uneven", (2, 3, 5, 7), (3, 4)),  # bins of two lengths, overlapping by one
+    ("none", (2, 3, 5, 7), (3, None)),  # None keeps the input's size
+    ("upsampling", (2, 2, 3, 4), (5, 6)),  # more bins than positions
+    ("unbatched", (3, 5, 6), 2),
+    ("one", (2, 3, 4, 5), 1),  # average: PyTorch takes the mean over the plane
+)
+
+
+def adaptive_2d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample((real(rng, *shape), size), name=name) for name, shape, size in ADAPTIVE_2D] + [
+        Sample((real(rng, 2, 3, 6, 5), (4, 3)), name="transposed", transposed=True)]
+
+
+def adaptive_1d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 3, 7), 3), name="uneven"),
+        Sample((real(rng, 3, 3), (5,)), name="upsampling"),
+        Sample((real(rng, 2, 5, 4), 1), name="one"),
+        Sample((real(rng, 2, 6, 5), 2), name="transposed", transposed=True),
+    ]
+
+
+ADAPTIVE_2D_BAD = (
+    BadInput((np.ones((2, 4, 6, 6)), (1, 2, 3)), name="three_sizes"),
+    BadInput((np.ones((2, 4, 6, 6)), (-1, 2)), name="negative_size"),
+    BadInput((np.ones((1, 2, 4, 6, 6)), 2), name="5d"),
+    BadInput((np.ones((6, 6)), (2, 2)), name="2d_with_pair"),
+    BadInput((np.ones((6, 6)), 2), name="2d"),
+    BadInput((np.ones((2, 4, 0, 6)), 2), name="empty_plane"),
+    BadInput((np.ones((2, 4, 5, 6), dtype=np.int64), 2), name="integer"),
+)
+
+ADAPTIVE_1D_BAD = (
+    BadInput((np.ones((2, 4, 6, 6)), 2), name="4d"),
+    BadInput((np.ones((6,)), 2), name="1d"),
+    BadInput((np.ones((2, 6)), (2, 3)), name="two_sizes"),
+    BadInput((np.ones((2, 0)), 2), name="empty"),
+    BadInput((np.ones((2, 6)), -1), name="negative_size"),
 )
 
 
@@ -600,12 +711,60 @@ OPS: list[OpInfo] = [
     OpInfo("F.conv2d_input_only", _loss("conv2d"), conv2d_samples, grad_args=(0,), atol=1e-4),
     OpInfo("F.conv2d_weight_only", _loss("conv2d"), conv2d_samples, grad_args=(1,), atol=1e-4),
     OpInfo("F.conv1d", _loss("conv1d"), conv1d_samples, bad_inputs=CONV1D_BAD, atol=1e-4),
+    OpInfo("F.conv_transpose1d", _loss("conv_transpose1d"), conv_transpose1d_samples,
+           bad_inputs=CONV_TRANSPOSE_BAD, atol=1e-4),
+    OpInfo("F.conv_transpose2d", _loss("conv_transpose2d"), conv_transpose2d_samples,
+           atol=1e-4),
+    OpInfo("conv1d", lambda lib, *a, **kw: lib.conv1d(*a, **kw), first(conv1d_samples, 1)),
+    OpInfo("conv2d", lambda lib, *a, **kw: lib.conv2d(*a, **kw), first(conv2d_samples, 1),
+           atol=1e-4),
+    OpInfo("conv_transpose1d", lambda lib, *a, **kw: lib.conv_transpose1d(*a, **kw),
+           first(conv_transpose1d_samples, 1), atol=1e-4),
+    OpInfo("conv_transpose2d", lambda lib, *a, **kw: lib.conv_transpose2d(*a, **kw),
+           first(conv_transpose2d_samples, 1), atol=1e-4),
+    OpInfo("F.pixel_shuffle", _loss("pixel_shuffle"), lambda rng: [
+        Sample((real(rng, 2, 8, 2, 3), 2), name="batched"),
+        Sample((real(rng, 2, 1, 9, 2, 2), 3), name="two_batch_dims"),
+        Sample((real(rng, 4, 3, 2), 2), name="transposed", transposed=True),
+    ], bad_inputs=(
+        BadInput((np.ones((7, 3, 3)), 2), name="channels"),
+        BadInput((np.ones((3, 3)), 2), name="2d"),
+        BadInput((np.ones((8, 3, 3)), 0), name="factor_0"),
+    )),
+    OpInfo("F.pixel_unshuffle", _loss("pixel_unshuffle"), lambda rng: [
+        Sample((real(rng, 2, 2, 4, 6), 2), name="batched"),
+        Sample((real(rng, 1, 3, 3), 3), name="unbatched"),
+        Sample((real(rng, 2, 4, 4), 2), name="transposed", transposed=True),
+    ], bad_inputs=(
+        BadInput((np.ones((8, 3, 4)), 2), name="height"),
+        BadInput((np.ones((8, 4, 3)), 2), name="width"),
+        BadInput((np.ones((8, 4, 4)), -1), name="negative_factor"),
+    )),
+    OpInfo("pixel_shuffle", lambda lib, x, r: lib.pixel_shuffle(x, r),
+           lambda rng: [Sample((real(rng, 2, 8, 2, 3), 2), name="batched")]),
+    OpInfo("pixel_unshuffle", lambda lib, x, r: lib.pixel_unshuffle(x, r),
+           lambda rng: [Sample((real(rng, 2, 2, 4, 6), 2), name="batched")]),
     OpInfo("F.max_pool2d", _loss("max_pool2d"),
            pool_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": 2}),)),
            bad_inputs=POOL_BAD),
-    OpInfo("F.max_pool2d_with_indices",
-           lambda lib, x, **kw: F(lib).max_pool2d(x, return_indices=True, **kw),
+    OpInfo("F.max_pool2d_with_indices", _loss("max_pool2d_with_indices"),
            pool_samples(), output_index=0),
+    OpInfo("F.max_pool1d", _loss("max_pool1d"),
+           pool1d_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": 2}),)),
+           bad_inputs=POOL1D_BAD),
+    OpInfo("F.max_pool1d_with_indices", _loss("max_pool1d_with_indices"), pool1d_samples(),
+           output_index=0, bad_inputs=POOL1D_BAD),
+    OpInfo("F.avg_pool1d", _loss("avg_pool1d"),
+           pool1d_samples((("exclude_padding", {"kernel_size": 3, "stride": 2, "padding": 1,
+                                                "count_include_pad": False}),)),
+           bad_inputs=POOL1D_BAD),
+    OpInfo("max_pool1d", lambda lib, x, **kw: lib.max_pool1d(x, **kw),
+           first(pool1d_samples(), 2)),
+    OpInfo("max_pool1d_with_indices", lambda lib, x, **kw: lib.max_pool1d_with_indices(x, **kw),
+           first(pool1d_samples(), 2), output_index=0),
+    OpInfo("avg_pool1d", lambda lib, x, **kw: lib.avg_pool1d(x, **kw),
+           first(pool1d_samples(), 2)),
+    OpInfo("max_pool2d", lambda lib, x, **kw: lib.max_pool2d(x, **kw), first(pool_samples(), 2)),
     OpInfo("F.avg_pool2d", _loss("avg_pool2d"),
            pool_samples((
                ("exclude_padding", {"kernel_size": 3, "stride": 2, "padding": 1,
@@ -615,6 +774,21 @@ OPS: list[OpInfo] = [
                ("divisor", {"kernel_size": (2, 3), "divisor_override": 4}),
            )),
            bad_inputs=POOL_BAD),
+    OpInfo("F.adaptive_avg_pool2d", _loss("adaptive_avg_pool2d"), adaptive_2d_samples,
+           bad_inputs=ADAPTIVE_2D_BAD),
+    OpInfo("F.adaptive_max_pool2d", _loss("adaptive_max_pool2d"), adaptive_2d_samples,
+           bad_inputs=ADAPTIVE_2D_BAD),
+    OpInfo("F.adaptive_max_pool2d_with_indices",
+           lambda lib, x, size: F(lib).adaptive_max_pool2d(x, size, return_indices=True),
+           first(adaptive_2d_samples, 2), output_index=0, op="F.adaptive_max_pool2d"),
+    OpInfo("F.adaptive_avg_pool1d", _loss("adaptive_avg_pool1d"), adaptive_1d_samples,
+           bad_inputs=ADAPTIVE_1D_BAD),
+    OpInfo("F.adaptive_max_pool1d", _loss("adaptive_max_pool1d"), adaptive_1d_samples,
+           bad_inputs=ADAPTIVE_1D_BAD),
+    OpInfo("adaptive_avg_pool1d", lambda lib, x, size: lib.adaptive_avg_pool1d(x, size),
+           first(adaptive_1d_samples, 1)),
+    OpInfo("adaptive_max_pool1d", lambda lib, x, size: lib.adaptive_max_pool1d(x, size),
+           first(adaptive_1d_samples, 1), output_index=0),
     OpInfo("F.softmax", lambda lib, x, dim: F(lib).softmax(x, dim),
            lambda rng: [Sample((real(rng, 3, 4), 1), name="2d"),
                         Sample((real(rng, 2, 3, 4), 0), name="3d")]),

@@ -1,4 +1,4 @@
-"""``Conv1d`` and ``Conv2d``: cross-correlation layers with PyTorch's initialisation.
+"""``Conv1d``/``Conv2d`` and their transposes: convolution layers with PyTorch's initialisation.
 
 The weight has shape (out_channels, in_channels / groups, *kernel_size); weight and bias start
 in U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with ``fan_in = in_channels / groups * prod(kernel)``.
@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad._size import Size
 from minigrad.creation import empty, tensor
 from minigrad.nn import functional as F
 from minigrad.nn.modules.linear import reset_affine_parameters
@@ -21,7 +22,7 @@ from minigrad.nn.modules.utils import check_device, ntuple
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 _PADDING_STRINGS = {"same", "valid"}
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
@@ -58,7 +59,11 @@ def _pad_from_input(input: Tensor, pads: list[int], mode: str) -> Tensor:
 
 
 class _ConvNd(Module):
-    """Shared by Conv1d and Conv2d (which set ``_dims`` and ``_conv``): the whole layer."""
+    """Shared by the convolutions (which set ``_dims`` and ``_conv``): the whole layer.
+
+    The transposed ones (``_ConvTransposeNd``) take their arguments in another order; both
+    set the layer up with ``_set_up``.
+    """
 
     _dims = 0
     _conv: Any = None  # staticmethod(F.conv1d) or staticmethod(F.conv2d)
@@ -69,6 +74,19 @@ class _ConvNd(Module):
         padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
     ) -> None:
         super().__init__()
+        self._set_up(in_channels, out_channels, kernel_size, stride, padding, dilation, False,
+                     0, groups, bias, padding_mode, device, dtype)
+
+    def _set_up(
+        self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any,
+        padding: Any, dilation: Any, transposed: bool, output_padding: Any, groups: int,
+        bias: bool, padding_mode: str, device: Any, dtype: Any,
+    ) -> None:
+        """PyTorch's ``_ConvNd.__init__``: check the options, keep them, make the parameters.
+
+        The weight is (out, in / groups, *kernel), or (in, out / groups, *kernel) when
+        ``transposed``.
+        """
         check_device(device)
         kernel_size, stride, dilation = (
             ntuple(kernel_size, self._dims), ntuple(stride, self._dims),
@@ -100,8 +118,8 @@ class _ConvNd(Module):
         self.stride = stride
         self.padding = padding
         self.dilation = dilation
-        self.transposed = False
-        self.output_padding = (0,) * self._dims
+        self.transposed = transposed
+        self.output_padding = ntuple(output_padding, self._dims)
         self.groups = groups
         self.padding_mode = padding_mode
         # F.pad's order: (left, right) of the last dim first.
@@ -115,9 +133,9 @@ class _ConvNd(Module):
             elif not isinstance(padding, str):
                 pad = padding[len(kernel_size) - 1 - i]
                 self._reversed_padding_repeated_twice[2 * i: 2 * i + 2] = [pad, pad]
-        self.weight = Parameter(
-            empty((out_channels, in_channels // groups, *kernel_size), dtype=dtype)
-        )
+        channels = (in_channels, out_channels // groups) if transposed else (
+            out_channels, in_channels // groups)
+        self.weight = Parameter(empty((*channels, *kernel_size), dtype=dtype))
         self.register_parameter(
             "bias", Parameter(empty(out_channels, dtype=dtype)) if bias else None
         )
@@ -149,6 +167,8 @@ class _ConvNd(Module):
             text += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.dilation):
             text += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
@@ -190,3 +210,90 @@ class Conv2d(_ConvNd):
 
     _dims = 2
     _conv = staticmethod(F.conv2d)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """Shared by ConvTranspose1d and ConvTranspose2d: zero padding only, an ``output_size``."""
+
+    def __init__(
+        self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+        padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True,
+        dilation: Any = 1, padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(
+                f'Only "zeros" padding mode is supported for {self.__class__.__name__}')
+        Module.__init__(self)
+        self._set_up(in_channels, out_channels, ntuple(kernel_size, self._dims),
+                     ntuple(stride, self._dims), ntuple(padding, self._dims),
+                     ntuple(dilation, self._dims), True, output_padding, groups, bias,
+                     padding_mode, device, dtype)
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        """``F.conv_transpose1d`` / ``2d``; ``output_size`` picks the output padding."""
+        output_padding = self._output_padding(input, output_size)
+        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
+                          output_padding, self.groups, self.dilation)
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> tuple[int, ...]:
+        """The output padding that gives ``output_size`` (PyTorch's checks and texts)."""
+        if output_size is None:
+            return self.output_padding
+        dims = self._dims
+        non_spatial = 2 if input.dim() == dims + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == non_spatial + dims:
+            output_size = output_size[non_spatial:]
+        if len(output_size) != dims:
+            raise ValueError(
+                f"ConvTranspose{dims}D: for {input.dim()}D input, output_size must have {dims} "
+                f"or {non_spatial + dims} elements (got {len(output_size)})"
+            )
+        smallest = [(input.size(d + non_spatial) - 1) * self.stride[d] - 2 * self.padding[d]
+                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(dims)]
+        largest = [size + self.stride[d] - 1 for d, size in enumerate(smallest)]
+        for size, low, high in zip(output_size, smallest, largest):
+            if size < low or size > high:
+                raise ValueError(
+                    f"requested an output size of {output_size}, but valid sizes range from "
+                    f"{smallest} to {largest} (for an input of {Size(input.size()[2:])})"
+                )
+        return tuple(size - low for size, low in zip(output_size, smallest))
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution over (N, C_in, L) or (C_in, L) inputs.
+
+    The weight is (in_channels, out_channels / groups, kernel_size).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> up = nn.ConvTranspose1d(4, 2, 3, stride=2)
+        >>> up
+        ConvTranspose1d(4, 2, kernel_size=(3,), stride=(2,))
+        >>> up(minigrad.zeros(5, 4, 10)).shape
+        minigrad.Size([5, 2, 21])
+    """
+
+    _dims = 1
+    _conv = staticmethod(F.conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution over (N, C_in, H, W) or (C_in, H, W) inputs.
+
+    The weight is (in_channels, out_channels / groups, kH, kW).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> up = nn.ConvTranspose2d(8, 4, 2, stride=2)
+        >>> up
+        ConvTranspose2d(8, 4, kernel_size=(2, 2), stride=(2, 2))
+        >>> up(minigrad.zeros(1, 8, 5, 5)).shape
+        minigrad.Size([1, 4, 10, 10])
+    """
+
+    _dims = 2
+    _conv = staticmethod(F.conv_transpose2d)

@@ -1,4 +1,4 @@
-"""``MaxPool2d`` and ``AvgPool2d``: pooling over windows of (N, C, H, W) inputs."""
+"""Pooling layers: over fixed windows, and over adaptive bins (the output size is given)."""
 
 from __future__ import annotations
 
@@ -6,24 +6,17 @@ from typing import Any
 
 from minigrad.nn import functional as F
 from minigrad.nn.modules.module import Module
+from minigrad.nn.modules.utils import ntuple
 from minigrad.tensor import Tensor
 
-__all__ = ["AvgPool2d", "MaxPool2d"]
+__all__ = [
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d",
+]
 
 
-class MaxPool2d(Module):
-    """The maximum of each ``kernel_size`` window; ``stride`` defaults to the kernel size.
-
-    Example:
-        >>> import minigrad
-        >>> from minigrad import nn
-        >>> pool = nn.MaxPool2d(2)
-        >>> pool
-        MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
-        >>> pool(minigrad.arange(16.0).reshape(1, 1, 4, 4))
-        tensor([[[[ 5.,  7.],
-                  [13., 15.]]]])
-    """
+class _MaxPoolNd(Module):
+    """What the max pools share: their options and their repr."""
 
     def __init__(
         self, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
@@ -37,6 +30,49 @@ class MaxPool2d(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
+    def extra_repr(self) -> str:
+        """``kernel_size=.., stride=.., padding=.., dilation=.., ceil_mode=..``."""
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+        )
+
+
+class MaxPool1d(_MaxPoolNd):
+    """The maximum of each ``kernel_size`` window of a (N, C, L) or (C, L) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.MaxPool1d(2)
+        >>> pool
+        MaxPool1d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+        >>> pool(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]))
+        tensor([[3., 2.]])
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        """``F.max_pool1d(input, ...)`` (values, or ``(values, indices)``)."""
+        return F.max_pool1d(
+            input, self.kernel_size, self.stride, self.padding, self.dilation,
+            ceil_mode=self.ceil_mode, return_indices=self.return_indices,
+        )
+
+
+class MaxPool2d(_MaxPoolNd):
+    """The maximum of each ``kernel_size`` window; ``stride`` defaults to the kernel size.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.MaxPool2d(2)
+        >>> pool
+        MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+        >>> pool(minigrad.arange(16.0).reshape(1, 1, 4, 4))
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
+
     def forward(self, input: Tensor) -> Any:
         """``F.max_pool2d(input, ...)`` (values, or ``(values, indices)``)."""
         return F.max_pool2d(
@@ -44,12 +80,43 @@ class MaxPool2d(Module):
             ceil_mode=self.ceil_mode, return_indices=self.return_indices,
         )
 
-    def extra_repr(self) -> str:
-        """``kernel_size=.., stride=.., padding=.., dilation=.., ceil_mode=..``."""
-        return (
-            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+
+class AvgPool1d(Module):
+    """The mean of each ``kernel_size`` window of a (N, C, L) or (C, L) input.
+
+    Its sizes are kept as 1-tuples, as PyTorch's.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.AvgPool1d(2)
+        >>> pool
+        AvgPool1d(kernel_size=(2,), stride=(2,), padding=(0,))
+        >>> pool(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]))
+        tensor([[2., 1.]])
+    """
+
+    def __init__(
+        self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+        count_include_pad: bool = True,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = ntuple(kernel_size, 1)
+        self.stride = ntuple(stride if stride is not None else kernel_size, 1)
+        self.padding = ntuple(padding, 1)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.avg_pool1d(input, ...)``."""
+        return F.avg_pool1d(
+            input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+            self.count_include_pad,
         )
+
+    def extra_repr(self) -> str:
+        """``kernel_size=.., stride=.., padding=..``."""
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class AvgPool2d(Module):
@@ -84,3 +151,88 @@ class AvgPool2d(Module):
     def extra_repr(self) -> str:
         """``kernel_size=.., stride=.., padding=..``."""
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AdaptiveAvgPoolNd(Module):
+    """What the adaptive average pools share: their output size and its repr."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        """``output_size=..``."""
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+    """The mean of each of ``output_size`` adaptive bins of a (N, C, L) or (C, L) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.AdaptiveAvgPool1d(2)(minigrad.arange(5.0).reshape(1, 5))
+        tensor([[1., 3.]])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.adaptive_avg_pool1d(input, output_size)``."""
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    """The mean of each of ``output_size`` adaptive bins (None: the input's size there).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.AdaptiveAvgPool2d((1, None))(minigrad.ones(2, 3, 4, 5)).shape
+        minigrad.Size([2, 3, 1, 5])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.adaptive_avg_pool2d(input, output_size)``."""
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class _AdaptiveMaxPoolNd(Module):
+    """What the adaptive max pools share: output size, ``return_indices`` and the repr."""
+
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def extra_repr(self) -> str:
+        """``output_size=..``."""
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """The maximum of each of ``output_size`` adaptive bins of a (N, C, L) or (C, L) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.AdaptiveMaxPool1d(2)(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]))
+        tensor([[3., 2.]])
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        """``F.adaptive_max_pool1d(input, ...)`` (values, or ``(values, indices)``)."""
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """The maximum of each of ``output_size`` adaptive bins (None: the input's size there).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.AdaptiveMaxPool2d(1)(minigrad.arange(4.0).reshape(1, 2, 2))
+        tensor([[[3.]]])
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        """``F.adaptive_max_pool2d(input, ...)`` (values, or ``(values, indices)``)."""
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
