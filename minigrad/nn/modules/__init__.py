@@ -29,7 +29,13 @@ from minigrad.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
-from minigrad.nn.modules.container import ModuleDict, ModuleList, Sequential
+from minigrad.nn.modules.container import (
+    ModuleDict,
+    ModuleList,
+    ParameterDict,
+    ParameterList,
+    Sequential,
+)
 from minigrad.nn.modules.conv import Conv1d, Conv2d
 from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
@@ -66,8 +72,8 @@ __all__ = [
     "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
     "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
     "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
-    "PairwiseDistance", "RMSNorm", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
-    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
-    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d",
-    "ZeroPad2d",
+    "PairwiseDistance", "ParameterDict", "ParameterList", "RMSNorm", "RNNCell", "RNNCellBase",
+    "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax",
+    "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold",
+    "Unflatten", "ZeroPad1d", "ZeroPad2d",
 ]
