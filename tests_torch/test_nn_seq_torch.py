@@ -55,3 +55,132 @@ def test_parameter_containers_match_pytorch():
         return [same_text(value) for value in seen]
 
     assert story(minigrad) == story(torch)
+
+
+# --- RNN, LSTM, GRU ------------------------------------------------------------------------------
+
+
+def rand(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def build(make):
+    """The same module in both libraries, PyTorch's initial state copied into minigrad's."""
+    torch.manual_seed(0)
+    theirs = make(torch)
+    mine = make(minigrad)
+    assert [n for n, _ in mine.named_parameters()] == [n for n, _ in theirs.named_parameters()]
+    state = {k: minigrad.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()}
+    mine.load_state_dict(state)
+    return mine, theirs
+
+
+def flat(result):
+    """``(output, h_n)`` or ``(output, (h_n, c_n))`` as a flat list of tensors."""
+    output, hidden = result
+    return [output, *hidden] if isinstance(hidden, tuple) else [output, hidden]
+
+
+def close(mine, theirs, what):
+    np.testing.assert_allclose(mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-4,
+                               atol=1e-5, err_msg=what)
+
+
+SEQUENCE_CASES = {
+    # name: (make, input shape, initial state shapes or None)
+    "rnn-tanh-2-layers-bidirectional": (
+        lambda t: t.nn.RNN(4, 5, num_layers=2, bidirectional=True), (6, 3, 4), [(4, 3, 5)]),
+    "rnn-relu-batch-first-no-bias": (
+        lambda t: t.nn.RNN(4, 5, nonlinearity="relu", bias=False, batch_first=True),
+        (3, 6, 4), None),
+    "lstm-2-layers": (lambda t: t.nn.LSTM(4, 5, 2), (6, 3, 4), [(2, 3, 5), (2, 3, 5)]),
+    "lstm-bidirectional-proj-batch-first": (
+        lambda t: t.nn.LSTM(4, 5, bidirectional=True, proj_size=3, batch_first=True),
+        (3, 6, 4), [(2, 3, 3), (2, 3, 5)]),
+    "lstm-unbatched": (lambda t: t.nn.LSTM(4, 5, bias=False), (6, 4), [(1, 5), (1, 5)]),
+    "gru-2-layers-bidirectional": (
+        lambda t: t.nn.GRU(4, 5, num_layers=2, bidirectional=True), (6, 3, 4), None),
+    "gru-unbatched-batch-first": (
+        lambda t: t.nn.GRU(4, 5, batch_first=True), (6, 4), [(1, 5)]),
+}
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")
+@pytest.mark.parametrize("case", sorted(SEQUENCE_CASES))
+def test_sequence_model_matches_pytorch(case):
+    make, shape, state_shapes = SEQUENCE_CASES[case]
+    mine, theirs = build(make)
+    arrays = [rand(*shape)] + [rand(*s, seed=i + 1) for i, s in enumerate(state_shapes or [])]
+    inputs = [[lib.tensor(a, requires_grad=True) for a in arrays] for lib in (minigrad, torch)]
+    results = []
+    for module, (x, *states) in zip((mine, theirs), inputs):
+        hidden = None if not states else states[0] if len(states) == 1 else tuple(states)
+        results.append(flat(module(x) if hidden is None else module(x, hidden)))
+    names = ["output", "h_n", "c_n"]
+    for name, a, b in zip(names, *results):
+        close(a, b, name)
+        assert a.shape == b.shape and a.grad_fn.name() == b.grad_fn.name() or (
+            "lstm" in case and "proj" not in case and name == "output"  # PyTorch: oneDNN's node
+            or "batch-first" in case and name == "output"), (name, a.grad_fn, b.grad_fn)
+    weights = [rand(*r.shape, seed=7 + i) for i, r in enumerate(results[1])]
+    for lib, outs in zip((minigrad, torch), results):
+        sum((o * lib.tensor(w)).sum() for o, w in zip(outs, weights)).backward()
+    for a, b in zip(*inputs):
+        close(a.grad, b.grad, "input grad")
+    for (name, a), (_, b) in zip(mine.named_parameters(), theirs.named_parameters()):
+        close(a.grad, b.grad, name)
+
+
+def test_sequence_models_reprs_parameters_and_errors_match_pytorch():
+    def story(lib):
+        nn = lib.nn
+        seen = []
+        lstm = nn.LSTM(4, 6, 2, dropout=0.5, bidirectional=True, batch_first=True, bias=False,
+                       proj_size=3)
+        seen += [repr(lstm), [(n, tuple(p.shape)) for n, p in lstm.named_parameters()]]
+        seen += [[[tuple(p.shape) for p in ws] for ws in lstm.all_weights]]
+        seen += [repr(nn.RNN(2, 3, nonlinearity="relu")), repr(nn.GRU(2, 3, 1, False, True))]
+        lstm.flatten_parameters()
+        gru = nn.GRU(4, 5, num_layers=2)
+        x = lib.zeros(6, 3, 4)
+        for bad in (
+            lambda: nn.RNN(2, 3, nonlinearity="gelu"), lambda: nn.GRU(2, 3, proj_size=1),
+            lambda: nn.LSTM(2, 3, dropout=1.5), lambda: nn.LSTM(2, 3, proj_size=3),
+            lambda: nn.LSTM(2, 3, proj_size=-1), lambda: nn.LSTM(2, 0),
+            lambda: nn.LSTM(2, 3, num_layers=0), lambda: nn.LSTM(2.0, 3),
+            lambda: nn.LSTM(2, 3, bias=1), lambda: nn.RNN(0, 3),
+            lambda: gru(lib.zeros(6)), lambda: nn.RNN(4, 5)(lib.zeros(2, 3, 4, 1)),
+            lambda: gru(lib.zeros(6, 3, 2)), lambda: gru(x.double()),
+            lambda: gru(x, lib.zeros(2, 3)), lambda: gru(x[:, 0], lib.zeros(2, 3, 5)),
+            lambda: gru(x, lib.zeros(2, 3, 4)), lambda: gru(x, lib.zeros(1, 3, 5)),
+            lambda: lstm(x.transpose(0, 1)[..., :2]),
+            lambda: nn.LSTM(4, 5)(x, (lib.zeros(1, 3, 5), lib.zeros(3, 5))),
+            lambda: nn.LSTM(4, 5)(x[:, 0], (lib.zeros(1, 5), lib.zeros(1, 1, 5))),
+            lambda: nn.LSTM(4, 5, proj_size=2)(x, (lib.zeros(1, 3, 5), lib.zeros(1, 3, 5))),
+            lambda: nn.LSTM(4, 5, proj_size=2)(x, (lib.zeros(1, 3, 2), lib.zeros(1, 3, 2))),
+        ):
+            seen.append(outcome(bad))
+        return [same_text(value) for value in seen]
+
+    with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
+        torch.nn.GRU(2, 3, dropout=0.2)
+    with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
+        minigrad.nn.GRU(2, 3, dropout=0.2)
+    mine, theirs = story(minigrad), story(torch)
+    for a, b in zip(mine, theirs):
+        assert a == b
+
+
+def test_sequence_dropout_acts_between_layers_in_training_only():
+    minigrad.manual_seed(0)
+    gru = minigrad.nn.GRU(3, 40, num_layers=2, dropout=0.5)
+    x = minigrad.randn(4, 2, 3)
+    single = minigrad.nn.GRU(3, 40, num_layers=1)
+    single.load_state_dict({k: v for k, v in gru.state_dict().items() if k.endswith("l0")})
+    eval_out = gru.eval()(x)[0]
+    assert minigrad.equal(eval_out, gru(x)[0])  # eval: no dropout, deterministic
+    first_layer = single(x)[0]
+    train_out = gru.train()(x)[0]
+    assert not minigrad.allclose(train_out, eval_out)  # dropout applied to layer 0's output
+    # ... and not to the last layer's output: its first layer's states are unchanged
+    assert minigrad.equal(gru.train()(x)[1][0], first_layer[-1])
