@@ -82,6 +82,13 @@ def gru_step(from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | No
     return (hidden - new) * update + new
 
 
+def _reset_uniformly(module: Module) -> None:
+    """PyTorch's initialisation of every recurrent layer: U(-1/sqrt(hidden), 1/sqrt(hidden))."""
+    stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -stdv, stdv)
+
+
 # --- the cells: one step -----------------------------------------------------------------------
 
 
@@ -109,9 +116,7 @@ class RNNCellBase(Module):
 
     def reset_parameters(self) -> None:
         """Draw every parameter from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _reset_uniformly(self)
 
     def extra_repr(self) -> str:
         """``input_size, hidden_size`` and the non-default settings."""
@@ -370,9 +375,7 @@ class RNNBase(Module):
 
     def reset_parameters(self) -> None:
         """Draw every parameter from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _reset_uniformly(self)
 
     def extra_repr(self) -> str:
         """``input_size, hidden_size`` and the non-default settings, in PyTorch's order."""
