@@ -184,3 +184,30 @@ def test_sequence_dropout_acts_between_layers_in_training_only():
     assert not minigrad.allclose(train_out, eval_out)  # dropout applied to layer 0's output
     # ... and not to the last layer's output: its first layer's states are unchanged
     assert minigrad.equal(gru.train()(x)[1][0], first_layer[-1])
+
+
+def test_pad_sequence_matches_pytorch():
+    arrays = [rand(3, 2), rand(1, 2, seed=1), rand(4, 2, seed=2)[::2]]  # the last one strided
+    for kwargs in ({}, {"batch_first": True, "padding_side": "left", "padding_value": -1.5}):
+        results = []
+        for lib in (minigrad, torch):
+            seqs = [lib.tensor(a, requires_grad=True) for a in arrays]
+            padded = lib.nn.utils.rnn.pad_sequence(seqs, **kwargs)
+            (padded * lib.tensor(rand(*padded.shape, seed=5))).sum().backward()
+            results.append((padded, [s.grad for s in seqs]))
+        (mine, mine_grads), (theirs, their_grads) = results
+        close(mine, theirs, "padded")
+        assert mine.grad_fn.name() == theirs.grad_fn.name()
+        for a, b in zip(mine_grads, their_grads):
+            close(a, b, "grad")
+
+    def story(lib):
+        pad = lib.nn.utils.rnn.pad_sequence
+        seen = [pad((lib.tensor([1, 2]), lib.tensor([3]))), pad([lib.zeros(2), lib.ones(1).double()])]
+        for bad in (lambda: pad([]), lambda: pad([lib.zeros(2, 2), lib.zeros(1, 3)]),
+                    lambda: pad([lib.zeros(2)], padding_side="up"), lambda: pad(3),
+                    lambda: pad([lib.tensor(1.0)])):
+            seen.append(outcome(bad))
+        return [same_text(value) for value in seen]
+
+    assert story(minigrad) == story(torch)
