@@ -203,7 +203,8 @@ def test_pad_sequence_matches_pytorch():
 
     def story(lib):
         pad = lib.nn.utils.rnn.pad_sequence
-        seen = [pad((lib.tensor([1, 2]), lib.tensor([3]))), pad([lib.zeros(2), lib.ones(1).double()])]
+        seen = [pad((lib.tensor([1, 2]), lib.tensor([3]))),
+                pad([lib.zeros(2), lib.ones(1).double()])]
         for bad in (lambda: pad([]), lambda: pad([lib.zeros(2, 2), lib.zeros(1, 3)]),
                     lambda: pad([lib.zeros(2)], padding_side="up"), lambda: pad(3),
                     lambda: pad([lib.tensor(1.0)])):
