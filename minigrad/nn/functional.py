@@ -50,6 +50,7 @@ from minigrad.ops.activations_extra import (
     threshold,
     threshold_,
 )
+from minigrad.ops.attention import scaled_dot_product_attention
 from minigrad.ops.convolution import conv1d, conv2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
@@ -131,6 +132,7 @@ __all__ = [
     "rms_norm",
     "rrelu",
     "rrelu_",
+    "scaled_dot_product_attention",
     "selu",
     "selu_",
     "sigmoid",
@@ -259,5 +261,5 @@ _arguments.check_functions(
     parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
                   "linear", "logsigmoid", "one_hot", "softplus", "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
-                  "threshold_", "pairwise_distance"),
+                  "threshold_", "pairwise_distance", "scaled_dot_product_attention"),
 )
