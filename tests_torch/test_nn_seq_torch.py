@@ -212,3 +212,63 @@ def test_pad_sequence_matches_pytorch():
         return [same_text(value) for value in seen]
 
     assert story(minigrad) == story(torch)
+
+
+# --- attention -----------------------------------------------------------------------------------
+
+ATTENTION_CASES = {
+    # name: (make, call arguments (arrays, "x" for the query itself), forward keywords)
+    "self-attention-weights": (lambda t: t.nn.MultiheadAttention(8, 2), ((4, 3, 8), "x", "x"),
+                               {"attn_mask": "causal-bool"}),
+    "self-attention-batch-first-no-weights": (
+        lambda t: t.nn.MultiheadAttention(8, 4, batch_first=True), ((3, 4, 8), "x", "x"),
+        {"need_weights": False, "key_padding_mask": "padding"}),
+    "kdim-vdim-bias-kv-zero-attn": (
+        lambda t: t.nn.MultiheadAttention(8, 2, kdim=3, vdim=5, add_bias_kv=True,
+                                          add_zero_attn=True),
+        ((4, 3, 8), (5, 3, 3), (5, 3, 5)),
+        {"key_padding_mask": "padding", "average_attn_weights": False}),
+    "unbatched-shared-key-value-no-bias": (
+        lambda t: t.nn.MultiheadAttention(6, 3, bias=False), ((4, 6), (5, 6), "k"),
+        {"attn_mask": "float"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ATTENTION_CASES))
+def test_multihead_attention_matches_pytorch(case):
+    make, shapes, options = ATTENTION_CASES[case]
+    mine, theirs = build(make)
+    arrays = [rand(*s, seed=i) if isinstance(s, tuple) else s for i, s in enumerate(shapes)]
+    batched = len(shapes[0]) == 3
+    length = shapes[0][0 if not batched or not theirs.batch_first else 1]
+    source = shapes[1][1 if theirs.batch_first else 0] if shapes[1] != "x" else length
+    masks = {
+        "causal-bool": np.triu(np.ones((length, source), dtype=bool), 1),
+        "float": rand(length, source, seed=9),
+        "padding": np.arange(source)[None, :] >= np.array([[source], [source - 1], [1]][:3]),
+    }
+    results, leaves = [], []
+    for lib, module in ((minigrad, mine), (torch, theirs)):
+        tensors = []
+        for a in arrays:
+            same = {"x": 0, "k": 1}.get(a) if isinstance(a, str) else None
+            tensors.append(lib.tensor(a, requires_grad=True) if same is None else tensors[same])
+        kwargs = {k: lib.tensor(masks[v]) if isinstance(v, str) else v for k, v in options.items()}
+        output, weights = module(*tensors, **kwargs)
+        loss = (output * lib.tensor(rand(*output.shape, seed=5))).sum()
+        if weights is not None:
+            loss = loss + (weights * lib.tensor(rand(*weights.shape, seed=6))).sum()
+        loss.backward()
+        results.append((output, weights))
+        leaves.append([t for t in tensors if isinstance(t, type(tensors[0]))])
+    (out, weights), (their_out, their_weights) = results
+    close(out, their_out, "output")
+    assert out.grad_fn.name() == their_out.grad_fn.name()
+    assert (weights is None) == (their_weights is None)
+    if weights is not None:
+        close(weights, their_weights, "weights")
+        assert weights.grad_fn.name() == their_weights.grad_fn.name()
+    for a, b in zip(*leaves):
+        close(a.grad, b.grad, "input grad")
+    for (name, a), (_, b) in zip(mine.named_parameters(), theirs.named_parameters()):
+        close(a.grad, b.grad, name)

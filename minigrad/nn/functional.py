@@ -50,7 +50,7 @@ from minigrad.ops.activations_extra import (
     threshold,
     threshold_,
 )
-from minigrad.ops.attention import scaled_dot_product_attention
+from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
 from minigrad.ops.convolution import conv1d, conv2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
@@ -120,6 +120,7 @@ __all__ = [
     "max_pool2d",
     "mish",
     "mse_loss",
+    "multi_head_attention_forward",
     "nll_loss",
     "normalize",
     "one_hot",

@@ -29,6 +29,7 @@ from minigrad.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from minigrad.nn.modules.attention import MultiheadAttention
 from minigrad.nn.modules.container import (
     ModuleDict,
     ModuleList,
@@ -71,9 +72,9 @@ __all__ = [
     "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm",
     "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss",
     "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax",
-    "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
-    "PairwiseDistance", "ParameterDict", "ParameterList", "RMSNorm", "RNN", "RNNBase", "RNNCell",
-    "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid",
-    "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiheadAttention",
+    "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict", "ParameterList", "RMSNorm", "RNN",
+    "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU",
+    "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d", "ZeroPad2d",
 ]
