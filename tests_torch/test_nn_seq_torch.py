@@ -272,3 +272,73 @@ def test_multihead_attention_matches_pytorch(case):
         close(a.grad, b.grad, "input grad")
     for (name, a), (_, b) in zip(mine.named_parameters(), theirs.named_parameters()):
         close(a.grad, b.grad, name)
+
+
+ENCODER_CASES = {
+    "post-norm-relu-causal": (
+        lambda t: t.nn.TransformerEncoder(
+            t.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2, enable_nested_tensor=False),
+        (5, 3, 8), {"mask": "causal"}),
+    "pre-norm-gelu-batch-first-padding": (
+        lambda t: t.nn.TransformerEncoder(
+            t.nn.TransformerEncoderLayer(8, 4, 12, dropout=0.0, activation="gelu",
+                                         batch_first=True, norm_first=True),
+            2, norm=t.nn.LayerNorm(8), enable_nested_tensor=False),
+        (3, 5, 8), {"src_key_padding_mask": "padding"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENCODER_CASES))
+def test_transformer_encoder_matches_pytorch(case):
+    make, shape, options = ENCODER_CASES[case]
+    mine, theirs = build(make)
+    masks = {"causal": lambda lib: lib.nn.Transformer.generate_square_subsequent_mask(5)
+             if lib is torch else minigrad.full((5, 5), float("-inf")).triu(1),
+             "padding": lambda lib: lib.tensor(np.arange(5)[None, :] >= np.array([[5], [3], [1]]))}
+    results, inputs = [], []
+    for lib, module in ((minigrad, mine), (torch, theirs)):
+        x = lib.tensor(rand(*shape), requires_grad=True)
+        out = module(x, **{k: masks[v](lib) for k, v in options.items()})
+        (out * lib.tensor(rand(*out.shape, seed=3))).sum().backward()
+        results.append(out)
+        inputs.append(x)
+    close(results[0], results[1], "output")
+    assert results[0].grad_fn.name() == results[1].grad_fn.name()
+    close(inputs[0].grad, inputs[1].grad, "input grad")
+    for (name, a), (_, b) in zip(mine.named_parameters(), theirs.named_parameters()):
+        close(a.grad, b.grad, name)
+
+
+def test_attention_and_encoder_reprs_and_errors_match_pytorch():
+    def story(lib):
+        nn = lib.nn
+        seen = [repr(nn.MultiheadAttention(8, 2, kdim=3, bias=False, add_bias_kv=True))]
+        seen.append([(n, tuple(p.shape)) for n, p in
+                     nn.MultiheadAttention(8, 2, kdim=3, vdim=4).named_parameters()])
+        seen.append(repr(nn.TransformerEncoder(
+            nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 2)))
+        attention = nn.MultiheadAttention(4, 2)
+        x = lib.zeros(3, 2, 4)
+        for bad in (
+            lambda: nn.MultiheadAttention(0, 2), lambda: nn.MultiheadAttention(5, 2),
+            lambda: nn.TransformerEncoderLayer(4, 2, activation="tanh"),
+            lambda: attention(x, x, lib.zeros(3, 4)), lambda: attention(x[0], x[0], x[0, :2]),
+            lambda: attention(lib.zeros(3, 2, 5), x, x), lambda: attention(x.sum(-1), x, x),
+            lambda: attention(x, x, x, attn_mask=lib.zeros(3, 2)),
+            lambda: attention(x, x, x, attn_mask=lib.zeros(2, 3, 3)),
+            lambda: attention(x, x, x, key_padding_mask=lib.zeros(2, 2, dtype=lib.bool)),
+            lambda: attention(x, x, x, attn_mask=lib.zeros(3, 3, dtype=lib.int64)),
+            lambda: attention(x, x, x, is_causal=True),
+        ):
+            seen.append(outcome(bad))
+        with pytest.warns(UserWarning) as record:
+            nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8), 1)
+            attention(x, x, x, attn_mask=lib.zeros(3, 3, dtype=lib.bool),
+                      key_padding_mask=lib.zeros(2, 3))
+        seen += [str(w.message) for w in record]
+        return [same_text(value) for value in seen]
+
+    mine, theirs = story(minigrad), story(torch)
+    for a, b in zip(mine, theirs):
+        assert a == b
+    assert len(mine) == len(theirs)

@@ -65,6 +65,7 @@ from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d,
 from minigrad.nn.modules.pooling import AvgPool2d, MaxPool2d
 from minigrad.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
+from minigrad.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
@@ -76,5 +77,6 @@ __all__ = [
     "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict", "ParameterList", "RMSNorm", "RNN",
     "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
-    "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d", "ZeroPad2d",
+    "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten",
+    "ZeroPad1d", "ZeroPad2d",
 ]
