@@ -342,3 +342,71 @@ def test_attention_and_encoder_reprs_and_errors_match_pytorch():
     for a, b in zip(mine, theirs):
         assert a == b
     assert len(mine) == len(theirs)
+
+
+# --- packed sequences ----------------------------------------------------------------------------
+
+PACKED_CASES = {
+    "gru-2-layers-bidirectional-hx": (lambda t: t.nn.GRU(4, 3, 2, bidirectional=True), (4, 3, 3)),
+    "lstm-proj-bidirectional": (lambda t: t.nn.LSTM(4, 3, bidirectional=True, proj_size=2),
+                                None),
+    "rnn-relu": (lambda t: t.nn.RNN(4, 3, nonlinearity="relu"), (1, 3, 3)),
+}
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")
+@pytest.mark.parametrize("case", sorted(PACKED_CASES))
+def test_packed_sequences_run_as_in_pytorch(case):
+    make, hidden_shape = PACKED_CASES[case]
+    mine, theirs = build(make)
+    results, leaves = [], []
+    for lib, module in ((minigrad, mine), (torch, theirs)):
+        rnn_utils = lib.nn.utils.rnn
+        x = lib.tensor(rand(3, 5, 4), requires_grad=True)
+        packed = rnn_utils.pack_padded_sequence(x, [3, 5, 2], batch_first=True,
+                                                enforce_sorted=False)
+        hx = None if hidden_shape is None else lib.tensor(rand(*hidden_shape, seed=1),
+                                                          requires_grad=True)
+        output, hidden = module(packed, hx)
+        assert type(output).__name__ == "PackedSequence"
+        padded, lengths = rnn_utils.pad_packed_sequence(output, batch_first=True)
+        finals = list(hidden) if isinstance(hidden, tuple) else [hidden]
+        loss = (padded * lib.tensor(rand(*padded.shape, seed=2))).sum()
+        for i, final in enumerate(finals):
+            loss = loss + (final * lib.tensor(rand(*final.shape, seed=3 + i))).sum()
+        loss.backward()
+        results.append([output.data, padded, *finals])
+        leaves.append([x] + ([] if hx is None else [hx]))
+        assert lengths.tolist() == [3, 5, 2]
+    for a, b in zip(*results):
+        close(a, b, "output")
+        assert a.grad_fn.name() == b.grad_fn.name()
+    for a, b in zip(*leaves):
+        close(a.grad, b.grad, "input grad")
+    for (name, a), (_, b) in zip(mine.named_parameters(), theirs.named_parameters()):
+        close(a.grad, b.grad, name)
+
+
+def test_packing_matches_pytorch():
+    def story(lib):
+        rnn_utils = lib.nn.utils.rnn
+        x = lib.tensor(rand(4, 3, 2))
+        seen = [repr(rnn_utils.pack_padded_sequence(x, [4, 3, 1])),
+                repr(rnn_utils.pack_sequence([lib.ones(3), lib.zeros(1), lib.ones(2)],
+                                             enforce_sorted=False)),
+                rnn_utils.pad_packed_sequence(
+                    rnn_utils.pack_padded_sequence(x, lib.tensor([2, 4, 1]), enforce_sorted=False),
+                    padding_value=-1.0, total_length=6)]
+        packed = rnn_utils.pack_padded_sequence(x, [4, 3, 1])
+        for bad in (lambda: rnn_utils.pack_padded_sequence(x, [4, 1, 3]),
+                    lambda: rnn_utils.pack_padded_sequence(x, [4, 3, 0]),
+                    lambda: rnn_utils.pack_padded_sequence(x, [4, 3]),
+                    lambda: rnn_utils.pad_packed_sequence(packed, total_length=2),
+                    lambda: lib.nn.GRU(3, 2)(packed),
+                    lambda: lib.nn.GRU(2, 2)(packed, lib.zeros(1, 2, 2))):
+            seen.append(outcome(bad))
+        return [same_text(value) for value in seen]
+
+    mine, theirs = story(minigrad), story(torch)
+    for a, b in zip(mine, theirs):
+        assert a == b

@@ -28,6 +28,7 @@ from minigrad.nn import init
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.utils import check_device
 from minigrad.nn.parameter import Parameter
+from minigrad.nn.utils.rnn import PackedSequence
 from minigrad.ops.shape import cat, stack
 from minigrad.tensor import Tensor
 
@@ -420,7 +421,10 @@ class RNNBase(Module):
         self, input: Tensor, batch_sizes: Any = None
     ) -> tuple[int, int, int]:
         """``(num_layers * num_directions, batch, proj_size or hidden_size)``."""
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
         num_directions = 2 if self.bidirectional else 1
         return (
             self.num_layers * num_directions, mini_batch, self.proj_size or self.hidden_size
@@ -469,15 +473,19 @@ class RNNBase(Module):
         return weights[1], weights[3] if self.bias else None
 
     def _run(
-        self, input: Tensor, hx: tuple[Tensor, ...], batched: bool
+        self, input: Tensor, hx: tuple[Tensor, ...], batched: bool,
+        batch_sizes: list[int] | None = None,
     ) -> tuple[Tensor, tuple[Tensor, ...]]:
         """Every layer over the whole (batched) sequence: ``(output, final states)``.
 
         As PyTorch's CPU math path: each layer projects its whole input at once, runs the steps
         forward (and backward in time for ``_reverse``), stacks the outputs, concatenates the
-        directions and applies dropout before the next layer when training.
+        directions and applies dropout before the next layer when training. A packed sequence
+        (``input`` its data, ``batch_sizes`` the rows of each step) runs the same way, its
+        outputs concatenated instead of stacked.
         """
-        if self.batch_first:
+        packed = batch_sizes is not None
+        if self.batch_first and not packed:
             input = input.transpose(0, 1)
         states = [state.unbind(0) for state in hx]
         num_directions = 2 if self.bidirectional else 1
@@ -490,26 +498,81 @@ class RNNBase(Module):
                 index = layer * num_directions + direction
                 weights = all_weights[index]
                 steps = F.linear(layer_input, weights[0], weights[2] if self.bias else None)
-                steps = steps.unbind(0)
-                state = tuple(state[index] for state in states)
-                out = []
-                for from_input in reversed(steps) if direction else steps:
-                    state = self._step(from_input, state, weights)
-                    out.append(state[0])
-                outputs.append(stack(out[::-1] if direction else out))
+                steps = steps.split(batch_sizes) if packed else steps.unbind(0)
+                out, state = self._layer(
+                    steps, tuple(state[index] for state in states), weights, bool(direction)
+                )
+                outputs.append(cat(out) if packed else stack(out))
                 finals.append(state)
             layer_input = outputs[0] if num_directions == 1 else cat(outputs, -1)
             if self.dropout != 0 and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, training=True)
-        output = layer_input.transpose(0, 1) if self.batch_first else layer_input
+        output = layer_input.transpose(0, 1) if self.batch_first and not packed else layer_input
         final = tuple(stack(list(kind)) for kind in zip(*finals))
         if not batched:
             output = output.squeeze(1 - self.batch_first)
             final = tuple(state.squeeze(1) for state in final)
         return output, final
 
-    def _forward_one_state(self, input: Tensor, hx: Tensor | None) -> tuple[Tensor, Tensor]:
+    def _layer(
+        self, steps: list[Tensor], initial: tuple[Tensor, ...], weights: list[Tensor],
+        reverse: bool,
+    ) -> tuple[list[Tensor], tuple[Tensor, ...]]:
+        """One layer and direction over the steps' input projections: (outputs, final states).
+
+        The steps may have fewer rows as time goes on (a packed sequence: its shorter
+        sequences end): forward in time, the rows of ended sequences keep their last state;
+        backward in time, the rows of sequences yet to start join with their initial state, as
+        in PyTorch's packed path.
+        """
+        state, outputs, ended = initial, [], []
+        if reverse and steps[-1].size(0) < initial[0].size(0):
+            state = tuple(s[:steps[-1].size(0)] for s in initial)
+        for from_input in reversed(steps) if reverse else steps:
+            rows = from_input.size(0)
+            if rows > state[0].size(0):  # (backward in time) sequences starting here
+                state = tuple(cat([s, s0[s.size(0):rows]]) for s, s0 in zip(state, initial))
+            elif rows < state[0].size(0):  # (forward in time) sequences that ended
+                ended.append(tuple(s[rows:] for s in state))
+                state = tuple(s[:rows] for s in state)
+            state = self._step(from_input, state, weights)
+            outputs.append(state[0])
+        if ended:  # the ended rows go back below the running ones, in the batch's order
+            state = tuple(cat([s, *(rows[k] for rows in reversed(ended))])
+                          for k, s in enumerate(state))
+        return (outputs[::-1] if reverse else outputs), state
+
+    def _forward_packed(
+        self, input: PackedSequence, hx: Any, sizes: tuple[int, ...]
+    ) -> tuple[PackedSequence, tuple[Tensor, ...]]:
+        """The layers over a ``PackedSequence``: its output and the final states.
+
+        ``sizes``: each state's last size. The final states come in the batch's original order.
+        """
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        steps = [int(n) for n in batch_sizes.tolist()]
+        if hx is None:
+            hx = tuple(
+                zeros(self.num_layers * (2 if self.bidirectional else 1), steps[0], size,
+                      dtype=data.dtype)
+                for size in sizes
+            )
+        else:
+            hx = tuple(hx) if isinstance(hx, (tuple, list)) else (hx,)
+            if sorted_indices is not None:  # the states follow the batch's sorting
+                hx = tuple(h.index_select(1, sorted_indices) for h in hx)
+        if len(hx) == 1:  # (as PyTorch: RNN and GRU check a packed input, LSTM does not)
+            self.check_forward_args(data, hx[0], batch_sizes)
+        output, final = self._run(data, hx, True, steps)
+        if unsorted_indices is not None:
+            final = tuple(h.index_select(1, unsorted_indices) for h in final)
+        return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), final
+
+    def _forward_one_state(self, input: Any, hx: Tensor | None) -> tuple[Any, Tensor]:
         """``RNN`` and ``GRU``'s forward: PyTorch's checks of ``hx``, then the layers."""
+        if isinstance(input, PackedSequence):
+            output, (h_n,) = self._forward_packed(input, hx, (self.hidden_size,))
+            return output, h_n
         input, batched = self._batched(input)
         if hx is None:
             hx = self._zeros(input, self.hidden_size)
@@ -637,6 +700,11 @@ class LSTM(RNNBase):
         self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
     ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
         """``(output, (h_n, c_n))`` for the whole sequence."""
+        if isinstance(input, PackedSequence):
+            output, (h_n, c_n) = self._forward_packed(
+                input, hx, (self.proj_size or self.hidden_size, self.hidden_size)
+            )
+            return output, (h_n, c_n)
         input, batched = self._batched(input)
         if hx is None:
             hx = (self._zeros(input, self.proj_size or self.hidden_size),
