@@ -4,6 +4,8 @@
 ``GRU`` with PyTorch's weights copied in (outputs, final states, gradients, shape errors).
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -410,3 +412,25 @@ def test_packing_matches_pytorch():
     mine, theirs = story(minigrad), story(torch)
     for a, b in zip(mine, theirs):
         assert a == b
+
+
+def test_margin_and_likelihood_loss_modules_match_pytorch():
+    a, b, c = rand(3, 4), rand(3, 4, seed=1), rand(3, 4, seed=2)
+    signs = np.sign(rand(3, seed=3))
+    cases = [
+        (lambda t: t.nn.MarginRankingLoss(margin=0.2, reduction="sum"),
+         (a[0], b[0], np.sign(c[0]))),
+        (lambda t: t.nn.HingeEmbeddingLoss(margin=0.5), (a, np.sign(b))),
+        (lambda t: t.nn.CosineEmbeddingLoss(margin=0.1, size_average=False), (a, b, signs)),
+        (lambda t: t.nn.TripletMarginLoss(margin=1.5, p=1.0, swap=True), (a, b, c)),
+        (lambda t: t.nn.PoissonNLLLoss(log_input=False, full=True), (np.abs(a), np.abs(b) * 3)),
+    ]
+    for make, arrays in cases:
+        results = []
+        for lib in (minigrad, torch):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (the legacy size_average's deprecation)
+                module = make(lib)
+            results.append((repr(module), module(*(lib.tensor(x) for x in arrays))))
+        assert results[0][0] == results[1][0]
+        close(results[0][1], results[1][1], results[0][0])

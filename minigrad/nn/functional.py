@@ -67,6 +67,13 @@ from minigrad.ops.losses import (
     mse_loss,
     smooth_l1_loss,
 )
+from minigrad.ops.losses_extra import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    poisson_nll_loss,
+    triplet_margin_loss,
+)
 from minigrad.ops.normalization import (
     batch_norm,
     dropout,
@@ -94,6 +101,7 @@ __all__ = [
     "celu_",
     "conv1d",
     "conv2d",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -108,6 +116,7 @@ __all__ = [
     "hardswish",
     "hardtanh",
     "hardtanh_",
+    "hinge_embedding_loss",
     "huber_loss",
     "kl_div",
     "l1_loss",
@@ -117,6 +126,7 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool2d",
     "mish",
     "mse_loss",
@@ -126,6 +136,7 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
@@ -148,6 +159,7 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "threshold_",
+    "triplet_margin_loss",
 ]
 
 

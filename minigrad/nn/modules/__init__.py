@@ -53,6 +53,13 @@ from minigrad.nn.modules.loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from minigrad.nn.modules.loss_extra import (
+    CosineEmbeddingLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    PoissonNLLLoss,
+    TripletMarginLoss,
+)
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import (
     BatchNorm1d,
@@ -69,14 +76,15 @@ from minigrad.nn.modules.transformer import TransformerEncoder, TransformerEncod
 
 __all__ = [
     "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
-    "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineSimilarity", "CrossEntropyLoss",
-    "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm",
-    "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss",
-    "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax",
-    "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiheadAttention",
-    "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict", "ParameterList", "RMSNorm", "RNN",
-    "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU",
-    "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
-    "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten",
-    "ZeroPad1d", "ZeroPad2d",
+    "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "CosineEmbeddingLoss",
+    "CosineSimilarity", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU",
+    "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+    "HingeEmbeddingLoss", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell",
+    "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss", "MarginRankingLoss",
+    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "NLLLoss",
+    "PReLU", "PairwiseDistance", "ParameterDict", "ParameterList", "PoissonNLLLoss", "RMSNorm",
+    "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential",
+    "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign",
+    "Tanh", "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer",
+    "TripletMarginLoss", "Unflatten", "ZeroPad1d", "ZeroPad2d",
 ]
