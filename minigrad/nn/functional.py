@@ -269,7 +269,8 @@ _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
-                  "group_norm"),
+                  "group_norm", "margin_ranking_loss",
+                  "multi_head_attention_forward"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("avg_pool2d", "bilinear", "conv1d", "conv2d", "cosine_similarity", "gelu",
                   "linear", "logsigmoid", "one_hot", "softplus", "celu_", "elu_", "hardshrink",
