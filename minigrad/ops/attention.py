@@ -20,6 +20,7 @@ from minigrad.creation import full, ones, zeros, zeros_like
 from minigrad.ops.comparison import where
 from minigrad.ops.linalg import baddbmm, bmm, matmul
 from minigrad.ops.linear import linear
+from minigrad.ops.loss_common import mul_scalar
 from minigrad.ops.normalization import dropout
 from minigrad.ops.repeating import repeat_interleave
 from minigrad.ops.shape import cat, pad
@@ -135,12 +136,15 @@ def scaled_dot_product_attention(
     if scale is None:
         scale = 1.0 / math.sqrt(query.size(-1))
     root = math.sqrt(abs(scale))
-    query = query * (-root if scale < 0 else root)
+    # (C++'s tensor * double: MulBackward1, as PyTorch records it; an integer input takes
+    # Python's product, which promotes it to float as C++'s does)
+    times = mul_scalar if query.is_floating_point() else (lambda x, c: x * c)
+    query = times(query, -root if scale < 0 else root)
     if is_causal:
         attn_mask = _additive(ones(query.size(-2), key.size(-2), dtype=_dtype.bool_).tril(), query)
     if enable_gqa:
         key, value = _grouped(query, key, value)
-    attn = matmul(query, key.transpose(-2, -1) * root)
+    attn = matmul(query, times(key.transpose(-2, -1), root))
     if attn_mask is not None:
         attn.add_(attn_mask)
     attn = SafeSoftmax.apply(attn, -1)
