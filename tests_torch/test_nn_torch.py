@@ -362,6 +362,9 @@ INIT_CASES = {
     "rnncell": lambda t: t.nn.RNNCell(30, 100),
     "lstmcell": lambda t: t.nn.LSTMCell(30, 50),
     "grucell": lambda t: t.nn.GRUCell(30, 60),
+    "multiheadattention-kdim-vdim": lambda t: t.nn.MultiheadAttention(64, 4, kdim=32, vdim=16),
+    "lstm-2-layers-bidirectional-proj": lambda t: t.nn.LSTM(30, 50, 2, bidirectional=True,
+                                                             proj_size=20),
     "batchnorm": lambda t: t.nn.BatchNorm1d(10),
     "layernorm": lambda t: t.nn.LayerNorm(10),
 }

@@ -58,6 +58,7 @@ from minigrad.ops.adaptive_pooling import (
 from minigrad.ops.adaptive_pooling import (
     adaptive_max_pool1d_functional as adaptive_max_pool1d,
 )
+from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
@@ -73,6 +74,13 @@ from minigrad.ops.losses import (
     l1_loss,
     mse_loss,
     smooth_l1_loss,
+)
+from minigrad.ops.losses_extra import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    poisson_nll_loss,
+    triplet_margin_loss,
 )
 from minigrad.ops.normalization import (
     batch_norm,
@@ -116,6 +124,7 @@ __all__ = [
     "conv2d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -130,6 +139,7 @@ __all__ = [
     "hardswish",
     "hardtanh",
     "hardtanh_",
+    "hinge_embedding_loss",
     "huber_loss",
     "kl_div",
     "l1_loss",
@@ -139,12 +149,14 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
     "mish",
     "mse_loss",
+    "multi_head_attention_forward",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -152,6 +164,7 @@ __all__ = [
     "pairwise_distance",
     "pixel_shuffle",
     "pixel_unshuffle",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
@@ -159,6 +172,7 @@ __all__ = [
     "rms_norm",
     "rrelu",
     "rrelu_",
+    "scaled_dot_product_attention",
     "selu",
     "selu_",
     "sigmoid",
@@ -173,6 +187,7 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "threshold_",
+    "triplet_margin_loss",
 ]
 
 
@@ -284,7 +299,8 @@ _arguments.check_functions(
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
-                  "max_pool2d_with_indices"),
+                  "max_pool2d_with_indices", "margin_ranking_loss",
+                  "multi_head_attention_forward"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
                   "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",
@@ -292,5 +308,5 @@ _arguments.check_functions(
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
-                  "threshold_", "pairwise_distance"),
+                  "threshold_", "pairwise_distance", "scaled_dot_product_attention"),
 )

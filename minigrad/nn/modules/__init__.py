@@ -29,7 +29,14 @@ from minigrad.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
-from minigrad.nn.modules.container import ModuleDict, ModuleList, Sequential
+from minigrad.nn.modules.attention import MultiheadAttention
+from minigrad.nn.modules.container import (
+    ModuleDict,
+    ModuleList,
+    ParameterDict,
+    ParameterList,
+    Sequential,
+)
 from minigrad.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
@@ -45,6 +52,13 @@ from minigrad.nn.modules.loss import (
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+)
+from minigrad.nn.modules.loss_extra import (
+    CosineEmbeddingLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    PoissonNLLLoss,
+    TripletMarginLoss,
 )
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import (
@@ -66,25 +80,23 @@ from minigrad.nn.modules.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
-from minigrad.nn.modules.rnn import GRUCell, LSTMCell, RNNCell, RNNCellBase
+from minigrad.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
+from minigrad.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "AvgPool1d",
-    "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
-    "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d",
-    "ConvTranspose1d", "ConvTranspose2d",
-    "CosineSimilarity", "CrossEntropyLoss",
-    "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRUCell", "GroupNorm", "Hardshrink",
-    "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss",
-    "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
-    "MaxPool1d",
-    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
-    "PairwiseDistance",
-    "PixelShuffle", "PixelUnshuffle",
-    "RMSNorm", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
+    "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
+    "Bilinear", "CELU", "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "ConvTranspose1d",
+    "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout",
+    "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
+    "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss", "HuberLoss", "Identity",
+    "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
+    "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "Mish", "Module",
+    "ModuleDict", "ModuleList", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
+    "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss",
+    "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
-    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Unflatten", "ZeroPad1d",
-    "ZeroPad2d",
+    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "TransformerEncoder",
+    "TransformerEncoderLayer", "TripletMarginLoss", "Unflatten", "ZeroPad1d", "ZeroPad2d",
 ]

@@ -1,8 +1,9 @@
-"""Containers: ``Sequential``, ``ModuleList`` and ``ModuleDict``.
+"""Containers: ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict``.
 
 ``Sequential`` is a pipeline; ``ModuleList`` and ``ModuleDict`` are registered collections.
 Their children are named ``"0"``, ``"1"``, ... (or by key), which gives the ``state_dict``
-keys ``"0.weight"`` and so on.
+keys ``"0.weight"`` and so on. ``ParameterList`` and ``ParameterDict`` hold parameters the
+same way, as the container's own parameters named ``"0"``, ``"1"``, ... (or by key).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain, islice
 from typing import Any, TypeVar
 
+from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.module import Module, _addindent
+from minigrad.nn.parameter import Parameter
 
-__all__ = ["ModuleDict", "ModuleList", "Sequential"]
+__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
 
 T = TypeVar("T")
 
@@ -332,3 +335,263 @@ class ModuleDict(Module):
                     + str(len(pair)) + "; 2 is required"
                 )
             self[pair[0]] = pair[1]
+
+
+def _as_parameter(value: Any) -> Any:
+    """A plain tensor becomes a ``Parameter`` on its buffer; anything else is kept as given."""
+    if isinstance(value, TensorBase) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+def _entry_lines(items: Iterable[tuple[Any, Any]], show_dtype: bool) -> str:
+    """PyTorch's ``extra_repr`` of the parameter containers: one line per entry.
+
+    A tensor shows its dtype (``ParameterList``) or its type name (``ParameterDict``).
+    """
+    lines = []
+    for key, value in items:
+        if isinstance(value, TensorBase):
+            kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+            size = "x".join(str(n) for n in value.size())
+            what = value.dtype if show_dtype else value._type_name()
+            lines.append(f"  ({key}): {kind} containing: [{what} of size {size}]")
+        else:
+            lines.append(f"  ({key}): Object of type: {type(value).__name__}")
+    return "\n".join(lines)
+
+
+class ParameterList(Module):
+    """A list of parameters, registered as the container's parameters ``"0"``, ``"1"``, ...
+
+    The constructor, item assignment, ``append`` and ``extend`` turn a plain tensor into a
+    ``Parameter`` (sharing its buffer); other objects are stored as they are.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> params = nn.ParameterList([minigrad.zeros(2, 3), nn.Parameter(minigrad.ones(1))])
+        >>> params
+        ParameterList(
+            (0): Parameter containing: [minigrad.float32 of size 2x3]
+            (1): Parameter containing: [minigrad.float32 of size 1]
+        )
+        >>> [name for name, _ in params.named_parameters()]
+        ['0', '1']
+    """
+
+    def __init__(self, values: Iterable[Any] | None = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _key(self, idx: Any) -> str:
+        return str(_checked_index(idx, len(self)))
+
+    def __getitem__(self, idx: int | slice) -> Any:
+        if isinstance(idx, slice):
+            out = self.__class__()
+            for i in range(*idx.indices(len(self))):
+                out.append(self[i])
+            return out
+        return getattr(self, self._key(idx))
+
+    def __setitem__(self, idx: int, param: Any) -> None:
+        # Every way of adding an entry ends here: the one place that makes Parameters.
+        key = self._key(idx)
+        setattr(self, key, _as_parameter(param))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters: Iterable[Any]) -> ParameterList:
+        return self.extend(parameters)
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def append(self, value: Any) -> ParameterList:
+        """Add ``value`` at the end."""
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable[Any]) -> ParameterList:
+        """Append every value of ``values`` (an iterable, not a tensor)."""
+        if not isinstance(values, Iterable) or isinstance(values, TensorBase):
+            raise TypeError(
+                "ParameterList.extend should be called with an iterable, but got "
+                + type(values).__name__
+            )
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        """One line per entry: its kind, dtype and size."""
+        return _entry_lines(enumerate(self), show_dtype=True)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused: a container of parameters is not a layer."""
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """An ordered dict of parameters, registered as the container's parameters under their keys.
+
+    The constructor, item assignment and ``update`` turn a plain tensor into a ``Parameter``;
+    a plain ``dict`` is added in sorted key order, an ``OrderedDict``, a ``ParameterDict`` or
+    an iterable of pairs in their own order (as PyTorch does).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> params = nn.ParameterDict({"scale": minigrad.ones(2), "bias": minigrad.zeros(2)})
+        >>> list(params.state_dict())
+        ['bias', 'scale']
+        >>> params
+        ParameterDict(
+            (bias): Parameter containing: [minigrad.FloatTensor of size 2]
+            (scale): Parameter containing: [minigrad.FloatTensor of size 2]
+        )
+    """
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        self._keys: dict[str, None] = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    @staticmethod
+    def _key_to_attr(key: Any) -> str:
+        if not isinstance(key, str):
+            raise TypeError(
+                "Index given to ParameterDict cannot be used as a key as it is not a string "
+                f"(type is '{type(key).__name__}'). Open an issue on github if you need "
+                "non-string keys."
+            )
+        return key
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        # Every way of adding an entry ends here: the one place that makes Parameters.
+        self._keys[key] = None
+        setattr(self, self._key_to_attr(key), _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __or__(self, other: ParameterDict) -> ParameterDict:
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other: ParameterDict) -> ParameterDict:
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other: ParameterDict) -> ParameterDict:
+        self.update(other)
+        return self
+
+    def copy(self) -> ParameterDict:
+        """A new ``ParameterDict`` holding the same parameters, in the same order."""
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, after setting it to ``default`` if it was missing."""
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        for key in self._keys.copy():
+            del self[key]
+
+    def pop(self, key: str) -> Any:
+        """Remove and return the entry under ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self) -> tuple[str, Any]:
+        """Remove and return the last inserted ``(key, value)`` pair."""
+        key, _ = self._keys.popitem()  # KeyError when empty, as dict's
+        self._keys[key] = None
+        return key, self.pop(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]`` if ``key`` is present, else ``default``."""
+        return self[key] if key in self else default  # noqa: SIM401 - self[key] is getattr
+
+    def fromkeys(self, keys: Iterable[str], default: Any = None) -> ParameterDict:
+        """A new ``ParameterDict`` with ``keys``, each set to ``default``."""
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self) -> Any:
+        """The keys, in insertion order."""
+        return self._keys.keys()
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """``(key, value)`` pairs, in insertion order."""
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self) -> Iterator[Any]:
+        """The values, in insertion order."""
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters: Any) -> None:
+        """Add (or overwrite) the entries of a mapping or of an iterable of pairs."""
+        if not isinstance(parameters, Iterable):
+            raise TypeError(
+                "ParametersDict.update should be called with an iterable of key/value pairs, "
+                "but got " + type(parameters).__name__
+            )
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            for key, value in parameters.items():
+                self[key] = value
+        elif isinstance(parameters, Mapping):
+            for key, value in sorted(parameters.items()):
+                self[key] = value
+        else:
+            for j, pair in enumerate(parameters):
+                if not isinstance(pair, Iterable):
+                    raise TypeError(
+                        "ParameterDict update sequence element #" + str(j)
+                        + " should be Iterable; is" + type(pair).__name__
+                    )
+                if len(pair) != 2:
+                    raise ValueError(
+                        "ParameterDict update sequence element #" + str(j) + " has length "
+                        + str(len(pair)) + "; 2 is required"
+                    )
+                self[pair[0]] = pair[1]
+
+    def extra_repr(self) -> str:
+        """One line per entry: its kind, tensor type and size."""
+        return _entry_lines(self.items(), show_dtype=False)
+
+    def __call__(self, input: Any) -> Any:
+        """Refused: a container of parameters is not a layer."""
+        raise RuntimeError("ParameterDict should not be called.")

@@ -1,15 +1,25 @@
-"""Recurrent cells: ``RNNCell``, ``LSTMCell`` and ``GRUCell`` (one time step each).
+"""Recurrent layers: the cells (one time step) and the sequence models (whole sequences).
+
+``RNNCell``, ``LSTMCell`` and ``GRUCell`` run one step; ``RNN``, ``LSTM`` and ``GRU`` run
+stacked, optionally bidirectional layers of those steps over a sequence.
 
 Each cell holds ``weight_ih`` (chunks * hidden, input), ``weight_hh`` (chunks * hidden,
 hidden) and the biases ``bias_ih``, ``bias_hh``, all initialised from
-U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)) as in PyTorch. The step is composed from public
-ops (``F.linear``, ``chunk``, ``sigmoid``, ``tanh``), so autograd records it op by op.
-Inputs are (batch, input_size) or, unbatched, (input_size); a missing hidden state is zeros.
+U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)) as in PyTorch; a sequence model holds the same
+per layer and direction (``weight_ih_l0``, ``weight_hh_l1_reverse``, ...).
+
+One step formula per kind of cell (``rnn_step``, ``lstm_step``, ``gru_step``) serves both: it
+takes the input's projection ``x @ W_ih.T + b_ih`` already made, because PyTorch's CPU
+sequence models project the whole sequence at once and then run the steps (a cell projects its
+one input). The steps are composed from public ops (``F.linear``, ``chunk``, ``sigmoid``,
+``tanh``), so autograd records them op by op, as PyTorch's math path does.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
+import warnings
 from typing import Any
 
 from minigrad.creation import empty, zeros
@@ -18,9 +28,69 @@ from minigrad.nn import init
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.utils import check_device
 from minigrad.nn.parameter import Parameter
+from minigrad.nn.utils.rnn import PackedSequence
+from minigrad.ops.shape import cat, stack
 from minigrad.tensor import Tensor
 
-__all__ = ["GRUCell", "LSTMCell", "RNNCell"]
+__all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
+
+
+# --- the step formulas: one per kind of cell ---------------------------------------------------
+
+
+def rnn_step(
+    from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | None, nonlinearity: str
+) -> Tensor:
+    """``h' = tanh(from_input + h @ W_hh.T + b_hh)`` (or relu); ``from_input`` is x's projection."""
+    pre_activation = F.linear(hidden, w_hh, b_hh) + from_input
+    if nonlinearity == "tanh":
+        return pre_activation.tanh()
+    if nonlinearity == "relu":
+        return pre_activation.relu()
+    raise RuntimeError(f"Unknown nonlinearity: {nonlinearity}")
+
+
+def lstm_step(
+    from_input: Tensor, hidden: Tensor, cell: Tensor, w_hh: Tensor, b_hh: Tensor | None,
+    w_hr: Tensor | None = None,
+) -> tuple[Tensor, Tensor]:
+    """The new ``(h', c')`` of an LSTM; ``from_input`` is x's projection.
+
+    ``i, f, g, o = chunks of (h @ W_hh.T + b_hh + from_input)``;
+    ``c' = sigmoid(f) * c + sigmoid(i) * tanh(g)``; ``h' = sigmoid(o) * tanh(c')``, projected
+    by ``@ W_hr.T`` when the LSTM has ``proj_size``.
+    """
+    i, f, g, o = (F.linear(hidden, w_hh, b_hh) + from_input).chunk(4, 1)
+    c_next = f.sigmoid() * cell + i.sigmoid() * g.tanh()
+    h_next = o.sigmoid() * c_next.tanh()
+    if w_hr is not None:
+        h_next = h_next.matmul(w_hr.t())
+    return h_next, c_next
+
+
+def gru_step(from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    """The new hidden state of a GRU; ``from_input`` is x's projection.
+
+    ``r = sigmoid(x_r + h_r)``, ``z = sigmoid(x_z + h_z)``, ``n = tanh(x_n + r * h_n)``,
+    ``h' = n + z * (h - n)``, where ``x_*`` and ``h_*`` are the chunks of the input and hidden
+    projections.
+    """
+    x_r, x_z, x_n = from_input.chunk(3, 1)
+    h_r, h_z, h_n = F.linear(hidden, w_hh, b_hh).chunk(3, 1)
+    reset = (h_r + x_r).sigmoid()
+    update = (h_z + x_z).sigmoid()
+    new = (x_n + h_n * reset).tanh()
+    return (hidden - new) * update + new
+
+
+def _reset_uniformly(module: Module) -> None:
+    """PyTorch's initialisation of every recurrent layer: U(-1/sqrt(hidden), 1/sqrt(hidden))."""
+    stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -stdv, stdv)
+
+
+# --- the cells: one step -----------------------------------------------------------------------
 
 
 class RNNCellBase(Module):
@@ -47,9 +117,7 @@ class RNNCellBase(Module):
 
     def reset_parameters(self) -> None:
         """Draw every parameter from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _reset_uniformly(self)
 
     def extra_repr(self) -> str:
         """``input_size, hidden_size`` and the non-default settings."""
@@ -101,12 +169,9 @@ class RNNCellBase(Module):
                     f"{self.hidden_size}"
                 )
 
-    def _gates(self, input: Tensor, hidden: Tensor) -> tuple[Tensor, Tensor]:
-        """``(x @ W_ih.T + b_ih, h @ W_hh.T + b_hh)``."""
-        return (
-            F.linear(input, self.weight_ih, self.bias_ih),
-            F.linear(hidden, self.weight_hh, self.bias_hh),
-        )
+    def _from_input(self, input: Tensor) -> Tensor:
+        """The input's projection ``x @ W_ih.T + b_ih``, which the step formulas take."""
+        return F.linear(input, self.weight_ih, self.bias_ih)
 
 
 class RNNCell(RNNCellBase):
@@ -132,13 +197,9 @@ class RNNCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         """One step: the new hidden state."""
         input, (hx,), batched = self._batched(input, None if hx is None else (hx,), 1)
-        from_input, from_hidden = self._gates(input, hx)
-        if self.nonlinearity == "tanh":
-            out = (from_input + from_hidden).tanh()
-        elif self.nonlinearity == "relu":
-            out = (from_input + from_hidden).relu()
-        else:
-            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        out = rnn_step(
+            self._from_input(input), hx, self.weight_hh, self.bias_hh, self.nonlinearity
+        )
         return out if batched else out.squeeze(0)
 
 
@@ -169,10 +230,7 @@ class LSTMCell(RNNCellBase):
     ) -> tuple[Tensor, Tensor]:
         """One step: the new ``(hidden, cell)`` states."""
         input, (h, c), batched = self._batched(input, None if hx is None else tuple(hx), 2)
-        from_input, from_hidden = self._gates(input, h)
-        i, f, g, o = (from_hidden + from_input).chunk(4, 1)
-        c_next = f.sigmoid() * c + i.sigmoid() * g.tanh()
-        h_next = o.sigmoid() * c_next.tanh()
+        h_next, c_next = lstm_step(self._from_input(input), h, c, self.weight_hh, self.bias_hh)
         return (h_next, c_next) if batched else (h_next.squeeze(0), c_next.squeeze(0))
 
 
@@ -201,11 +259,498 @@ class GRUCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         """One step: the new hidden state."""
         input, (hx,), batched = self._batched(input, None if hx is None else (hx,), 1)
-        from_input, from_hidden = self._gates(input, hx)
-        x_r, x_z, x_n = from_input.chunk(3, 1)
-        h_r, h_z, h_n = from_hidden.chunk(3, 1)
-        reset = (h_r + x_r).sigmoid()
-        update = (h_z + x_z).sigmoid()
-        new = (x_n + h_n * reset).tanh()
-        out = (hx - new) * update + new
+        out = gru_step(self._from_input(input), hx, self.weight_hh, self.bias_hh)
         return out if batched else out.squeeze(0)
+
+
+# --- the sequence models: stacked layers over a whole sequence ---------------------------------
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+class RNNBase(Module):
+    """Parameters, checks and the layer loop shared by ``RNN``, ``LSTM`` and ``GRU``.
+
+    Per layer ``l`` and direction (``""`` or ``"_reverse"``) it registers ``weight_ih_l{l}``
+    (gates * hidden, layer input), ``weight_hh_l{l}`` (gates * hidden, hidden or proj_size), the
+    biases ``bias_ih_l{l}``, ``bias_hh_l{l}`` and, for an LSTM with ``proj_size``,
+    ``weight_hr_l{l}`` (proj_size, hidden), in PyTorch's order, all drawn from
+    U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)). A subclass supplies ``_step``.
+    """
+
+    def __init__(
+        self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1,
+        bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
+        bidirectional: bool = False, proj_size: int = 0, device: Any = None, dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        check_device(device)
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        # PyTorch's checks, in its order and with its texts.
+        if (
+            not isinstance(dropout, numbers.Number) or isinstance(dropout, bool)
+            or not 0 <= dropout <= 1
+        ):
+            raise ValueError(
+                "dropout should be a number in range [0, 1] representing the probability of an "
+                "element being zeroed"
+            )
+        if dropout > 0 and num_layers == 1:
+            warnings.warn(
+                "dropout option adds dropout after all but last recurrent layer, so non-zero "
+                "dropout expects num_layers greater than 1, but got "
+                f"dropout={dropout} and num_layers={num_layers}",
+                stacklevel=3,
+            )
+        for name, value, kind in (
+            ("bias", bias, bool), ("batch_first", batch_first, bool),
+            ("input_size", input_size, int),
+        ):
+            if not isinstance(value, kind):
+                raise TypeError(
+                    f"{name} should be of type {kind.__name__}, got: {type(value).__name__}"
+                )
+        if input_size <= 0:
+            raise ValueError("input_size must be greater than zero")
+        if not isinstance(hidden_size, int):
+            raise TypeError(
+                f"hidden_size should be of type int, got: {type(hidden_size).__name__}"
+            )
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError(
+                "proj_size should be a positive integer or zero to disable projections"
+            )
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        gate_size = _GATES[mode] * hidden_size
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
+        num_directions = 2 if bidirectional else 1
+        self._flat_weights_names: list[str] = []
+        self._all_weights: list[list[str]] = []
+        for layer in range(num_layers):
+            layer_input_size = input_size if layer == 0 else real_hidden_size * num_directions
+            for direction in range(num_directions):
+                shapes = {
+                    "weight_ih": (gate_size, layer_input_size),
+                    "weight_hh": (gate_size, real_hidden_size),
+                }
+                if bias:
+                    shapes.update(bias_ih=(gate_size,), bias_hh=(gate_size,))
+                if proj_size > 0:
+                    shapes["weight_hr"] = (proj_size, hidden_size)
+                suffix = "_reverse" if direction == 1 else ""
+                names = []
+                for kind, shape in shapes.items():
+                    names.append(f"{kind}_l{layer}{suffix}")
+                    setattr(self, names[-1], Parameter(empty(shape, dtype=dtype)))
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self) -> list[Parameter | None]:
+        """The parameters in PyTorch's flat order (``None`` for a removed one)."""
+        return [getattr(self, name, None) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list[list[Parameter]]:
+        """The parameters grouped per layer and direction, in PyTorch's order."""
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
+
+    def flatten_parameters(self) -> None:
+        """A no-op, as in PyTorch off the GPU (it packs the weights for cuDNN)."""
+
+    def reset_parameters(self) -> None:
+        """Draw every parameter from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+        _reset_uniformly(self)
+
+    def extra_repr(self) -> str:
+        """``input_size, hidden_size`` and the non-default settings, in PyTorch's order."""
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            text += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            text += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            text += f", bias={self.bias}"
+        if self.batch_first is not False:
+            text += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            text += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            text += f", bidirectional={self.bidirectional}"
+        return text
+
+    # --- checks ---------------------------------------------------------------------------------
+
+    def check_input(self, input: Tensor, batch_sizes: Any = None) -> None:
+        """PyTorch's dtype, rank and feature-size checks of a (batched, 3-D) input."""
+        weight_dtype = self._flat_weights[0].dtype
+        if input.dtype != weight_dtype:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight_dtype}). "
+                f"Convert input: input.to({weight_dtype}), or convert model: "
+                f"model.to({input.dtype})"
+            )
+        expected_input_dim = 2 if batch_sizes is not None else 3
+        if input.dim() != expected_input_dim:
+            raise RuntimeError(
+                f"input must have {expected_input_dim} dimensions, got {input.dim()}"
+            )
+        if self.input_size != input.size(-1):
+            raise RuntimeError(
+                "input.size(-1) must be equal to input_size. Expected "
+                f"{self.input_size}, got {input.size(-1)}"
+            )
+
+    def get_expected_hidden_size(
+        self, input: Tensor, batch_sizes: Any = None
+    ) -> tuple[int, int, int]:
+        """``(num_layers * num_directions, batch, proj_size or hidden_size)``."""
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
+        num_directions = 2 if self.bidirectional else 1
+        return (
+            self.num_layers * num_directions, mini_batch, self.proj_size or self.hidden_size
+        )
+
+    def check_hidden_size(
+        self, hx: Tensor, expected_hidden_size: tuple[int, int, int],
+        msg: str = "Expected hidden size {}, got {}",
+    ) -> None:
+        """Raise PyTorch's error when ``hx`` does not have the expected size."""
+        if tuple(hx.size()) != expected_hidden_size:
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.size())))
+
+    def check_forward_args(self, input: Tensor, hidden: Tensor, batch_sizes: Any = None) -> None:
+        """Check the input and the hidden state as PyTorch does."""
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
+
+    def _batched(self, input: Tensor) -> tuple[Tensor, bool]:
+        """The input with a batch dimension, and whether it had one (PyTorch's rank check)."""
+        if input.dim() not in (2, 3):
+            raise ValueError(
+                f"{self._get_name()}: Expected input to be 2D or 3D, got {input.dim()}D"
+                + (" tensor instead" if self.mode.startswith("RNN") else " instead")
+            )
+        batched = input.dim() == 3
+        return (input if batched else input.unsqueeze(1 - self.batch_first)), batched
+
+    def _zeros(self, input: Tensor, size: int) -> Tensor:
+        """A zero initial state of ``(num_layers * num_directions, batch, size)``."""
+        return zeros(
+            self.num_layers * (2 if self.bidirectional else 1),
+            input.size(0) if self.batch_first else input.size(1), size, dtype=input.dtype,
+        )
+
+    # --- the layers ------------------------------------------------------------------------------
+
+    def _step(
+        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
+    ) -> tuple[Tensor, ...]:
+        """One time step of one layer and direction: the new states (the output first)."""
+        raise NotImplementedError
+
+    def _hh_weights(self, weights: list[Tensor]) -> tuple[Tensor, Tensor | None]:
+        """``(W_hh, b_hh)`` of one layer and direction."""
+        return weights[1], weights[3] if self.bias else None
+
+    def _run(
+        self, input: Tensor, hx: tuple[Tensor, ...], batched: bool,
+        batch_sizes: list[int] | None = None,
+    ) -> tuple[Tensor, tuple[Tensor, ...]]:
+        """Every layer over the whole (batched) sequence: ``(output, final states)``.
+
+        As PyTorch's CPU math path: each layer projects its whole input at once, runs the steps
+        forward (and backward in time for ``_reverse``), stacks the outputs, concatenates the
+        directions and applies dropout before the next layer when training. A packed sequence
+        (``input`` its data, ``batch_sizes`` the rows of each step) runs the same way, its
+        outputs concatenated instead of stacked.
+        """
+        packed = batch_sizes is not None
+        if self.batch_first and not packed:
+            input = input.transpose(0, 1)
+        states = [state.unbind(0) for state in hx]
+        num_directions = 2 if self.bidirectional else 1
+        all_weights = self.all_weights
+        finals = []
+        layer_input = input
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(num_directions):
+                index = layer * num_directions + direction
+                weights = all_weights[index]
+                steps = F.linear(layer_input, weights[0], weights[2] if self.bias else None)
+                steps = steps.split(batch_sizes) if packed else steps.unbind(0)
+                out, state = self._layer(
+                    steps, tuple(state[index] for state in states), weights, bool(direction)
+                )
+                outputs.append(cat(out) if packed else stack(out))
+                finals.append(state)
+            layer_input = outputs[0] if num_directions == 1 else cat(outputs, -1)
+            if self.dropout != 0 and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, training=True)
+        output = layer_input.transpose(0, 1) if self.batch_first and not packed else layer_input
+        final = tuple(stack(list(kind)) for kind in zip(*finals))
+        if not batched:
+            output = output.squeeze(1 - self.batch_first)
+            final = tuple(state.squeeze(1) for state in final)
+        return output, final
+
+    def _layer(
+        self, steps: list[Tensor], initial: tuple[Tensor, ...], weights: list[Tensor],
+        reverse: bool,
+    ) -> tuple[list[Tensor], tuple[Tensor, ...]]:
+        """One layer and direction over the steps' input projections: (outputs, final states).
+
+        The steps may have fewer rows as time goes on (a packed sequence: its shorter
+        sequences end): forward in time, the rows of ended sequences keep their last state;
+        backward in time, the rows of sequences yet to start join with their initial state, as
+        in PyTorch's packed path.
+        """
+        state, outputs, ended = initial, [], []
+        if reverse and steps[-1].size(0) < initial[0].size(0):
+            state = tuple(s[:steps[-1].size(0)] for s in initial)
+        for from_input in reversed(steps) if reverse else steps:
+            rows = from_input.size(0)
+            if rows > state[0].size(0):  # (backward in time) sequences starting here
+                state = tuple(cat([s, s0[s.size(0):rows]]) for s, s0 in zip(state, initial))
+            elif rows < state[0].size(0):  # (forward in time) sequences that ended
+                ended.append(tuple(s[rows:] for s in state))
+                state = tuple(s[:rows] for s in state)
+            state = self._step(from_input, state, weights)
+            outputs.append(state[0])
+        if ended:  # the ended rows go back below the running ones, in the batch's order
+            state = tuple(cat([s, *(rows[k] for rows in reversed(ended))])
+                          for k, s in enumerate(state))
+        return (outputs[::-1] if reverse else outputs), state
+
+    def _forward_packed(
+        self, input: PackedSequence, hx: Any, sizes: tuple[int, ...]
+    ) -> tuple[PackedSequence, tuple[Tensor, ...]]:
+        """The layers over a ``PackedSequence``: its output and the final states.
+
+        ``sizes``: each state's last size. The final states come in the batch's original order.
+        """
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        steps = [int(n) for n in batch_sizes.tolist()]
+        if hx is None:
+            hx = tuple(
+                zeros(self.num_layers * (2 if self.bidirectional else 1), steps[0], size,
+                      dtype=data.dtype)
+                for size in sizes
+            )
+        else:
+            hx = tuple(hx) if isinstance(hx, (tuple, list)) else (hx,)
+            if sorted_indices is not None:  # the states follow the batch's sorting
+                hx = tuple(h.index_select(1, sorted_indices) for h in hx)
+        if len(hx) == 1:  # (as PyTorch: RNN and GRU check a packed input, LSTM does not)
+            self.check_forward_args(data, hx[0], batch_sizes)
+        output, final = self._run(data, hx, True, steps)
+        if unsorted_indices is not None:
+            final = tuple(h.index_select(1, unsorted_indices) for h in final)
+        return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), final
+
+    def _forward_one_state(self, input: Any, hx: Tensor | None) -> tuple[Any, Tensor]:
+        """``RNN`` and ``GRU``'s forward: PyTorch's checks of ``hx``, then the layers."""
+        if isinstance(input, PackedSequence):
+            output, (h_n,) = self._forward_packed(input, hx, (self.hidden_size,))
+            return output, h_n
+        input, batched = self._batched(input)
+        if hx is None:
+            hx = self._zeros(input, self.hidden_size)
+        elif hx.dim() != (3 if batched else 2):
+            raise RuntimeError(
+                f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor"
+                if batched else
+                f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor"
+            )
+        elif not batched:
+            hx = hx.unsqueeze(1)
+        self.check_forward_args(input, hx)
+        output, (h_n,) = self._run(input, (hx,), batched)
+        return output, h_n
+
+
+def _refuse_extra_arguments(kwargs: dict[str, Any]) -> None:
+    """``RNN`` and ``GRU`` refuse ``proj_size`` (and unknown keywords) as PyTorch does."""
+    if "proj_size" in kwargs:
+        raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+    if kwargs:
+        raise TypeError(
+            f"RNNBase.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'"
+        )
+
+
+class RNN(RNNBase):
+    """Elman RNN over a sequence: ``h_t = tanh(x_t @ W_ih.T + b_ih + h_{t-1} @ W_hh.T + b_hh)``.
+
+    Input ``(L, N, input_size)`` (``(N, L, input_size)`` with ``batch_first``) or unbatched
+    ``(L, input_size)``; ``hx`` ``(num_layers * num_directions, N, hidden_size)``, zeros if
+    omitted. Returns ``(output, h_n)``: the last layer's states at every step (both directions
+    concatenated) and every layer's final state. ``dropout`` acts on the outputs of every
+    layer but the last, in training.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> rnn = nn.RNN(3, 4, num_layers=2, bidirectional=True)
+        >>> output, h_n = rnn(minigrad.zeros(5, 2, 3))
+        >>> output.shape, h_n.shape
+        (minigrad.Size([5, 2, 8]), minigrad.Size([4, 2, 4]))
+    """
+
+    def __init__(
+        self, input_size: int, hidden_size: int, num_layers: int = 1,
+        nonlinearity: str = "tanh", bias: bool = True, batch_first: bool = False,
+        dropout: float = 0.0, bidirectional: bool = False, device: Any = None, dtype: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        _refuse_extra_arguments(kwargs)
+        self.nonlinearity = nonlinearity
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(
+                f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
+            )
+        super().__init__(
+            "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size,
+            num_layers, bias, batch_first, dropout, bidirectional, 0, device, dtype,
+        )
+
+    def _step(
+        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
+    ) -> tuple[Tensor, ...]:
+        return (rnn_step(from_input, state[0], *self._hh_weights(weights), self.nonlinearity),)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        """``(output, h_n)`` for the whole sequence."""
+        return self._forward_one_state(input, hx)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory over a sequence (the step of ``LSTMCell``, layer after layer).
+
+    Input as for ``RNN``; ``hx`` is ``(h_0, c_0)`` (zeros if omitted). With ``proj_size > 0``
+    the hidden state is projected to ``proj_size`` by ``weight_hr_l{l}`` after each step.
+    Returns ``(output, (h_n, c_n))``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> lstm = nn.LSTM(3, 4, batch_first=True, proj_size=2)
+        >>> output, (h_n, c_n) = lstm(minigrad.zeros(2, 5, 3))
+        >>> output.shape, h_n.shape, c_n.shape
+        (minigrad.Size([2, 5, 2]), minigrad.Size([1, 2, 2]), minigrad.Size([1, 2, 4]))
+    """
+
+    def __init__(
+        self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+        batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
+        proj_size: int = 0, device: Any = None, dtype: Any = None,
+    ) -> None:
+        super().__init__(
+            "LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout,
+            bidirectional, proj_size, device, dtype,
+        )
+
+    def get_expected_cell_size(
+        self, input: Tensor, batch_sizes: Any = None
+    ) -> tuple[int, int, int]:
+        """``(num_layers * num_directions, batch, hidden_size)``."""
+        return (*self.get_expected_hidden_size(input, batch_sizes)[:2], self.hidden_size)
+
+    def check_forward_args(  # type: ignore[override]
+        self, input: Tensor, hidden: tuple[Tensor, Tensor], batch_sizes: Any = None
+    ) -> None:
+        """Check the input and both states as PyTorch does."""
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(
+            hidden[0], self.get_expected_hidden_size(input, batch_sizes),
+            "Expected hidden[0] size {}, got {}",
+        )
+        self.check_hidden_size(
+            hidden[1], self.get_expected_cell_size(input, batch_sizes),
+            "Expected hidden[1] size {}, got {}",
+        )
+
+    def _step(
+        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
+    ) -> tuple[Tensor, ...]:
+        w_hr = weights[-1] if self.proj_size > 0 else None
+        return lstm_step(from_input, *state, *self._hh_weights(weights), w_hr)
+
+    def forward(
+        self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
+    ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        """``(output, (h_n, c_n))`` for the whole sequence."""
+        if isinstance(input, PackedSequence):
+            output, (h_n, c_n) = self._forward_packed(
+                input, hx, (self.proj_size or self.hidden_size, self.hidden_size)
+            )
+            return output, (h_n, c_n)
+        input, batched = self._batched(input)
+        if hx is None:
+            hx = (self._zeros(input, self.proj_size or self.hidden_size),
+                  self._zeros(input, self.hidden_size))
+        else:
+            rank = 3 if batched else 2
+            if hx[0].dim() != rank or hx[1].dim() != rank:
+                raise RuntimeError(
+                    f"For {'batched 3' if batched else 'unbatched 2'}-D input, hx and cx should "
+                    f"also be {rank}-D but got ({hx[0].dim()}-D, {hx[1].dim()}-D) tensors"
+                )
+            hx = tuple(hx) if batched else (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
+        self.check_forward_args(input, hx)
+        output, (h_n, c_n) = self._run(input, hx, batched)
+        return output, (h_n, c_n)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit over a sequence (the step of ``GRUCell``, layer after layer).
+
+    Input and ``hx`` as for ``RNN``. Returns ``(output, h_n)``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> output, h_n = nn.GRU(3, 4)(minigrad.zeros(5, 3))
+        >>> output.shape, h_n.shape
+        (minigrad.Size([5, 4]), minigrad.Size([1, 4]))
+    """
+
+    def __init__(
+        self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+        batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
+        device: Any = None, dtype: Any = None, **kwargs: Any,
+    ) -> None:
+        _refuse_extra_arguments(kwargs)
+        super().__init__(
+            "GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout,
+            bidirectional, 0, device, dtype,
+        )
+
+    def _step(
+        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
+    ) -> tuple[Tensor, ...]:
+        return (gru_step(from_input, state[0], *self._hh_weights(weights)),)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        """``(output, h_n)`` for the whole sequence."""
+        return self._forward_one_state(input, hx)
