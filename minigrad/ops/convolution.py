@@ -422,6 +422,16 @@ def _same_padding(
     return input, tuple(left)
 
 
+def _check_weight_rank_and_groups(x: np.ndarray, w: np.ndarray, groups: int) -> None:
+    """The checks a convolution and a transposed one share, in PyTorch's order."""
+    if w.ndim != x.ndim:
+        raise RuntimeError(errors.conv_weight_input_dims(w.ndim, w.shape, x.shape))
+    if w.shape[0] < groups:
+        raise RuntimeError(errors.conv_groups_too_many(groups, w.shape))
+    if w.shape[0] % groups:
+        raise RuntimeError(errors.conv_groups_not_divisor(groups, w.shape))
+
+
 def _check_conv_shapes(x: np.ndarray, w: np.ndarray, bias: Any, stride: tuple[int, ...],
                        padding: tuple[int, ...], dilation: tuple[int, ...], groups: int) -> None:
     """PyTorch's ``check_shape_forward``, in its order."""
@@ -431,12 +441,7 @@ def _check_conv_shapes(x: np.ndarray, w: np.ndarray, bias: Any, stride: tuple[in
         raise RuntimeError(errors.CONV_NONPOSITIVE_STRIDE)
     if any(d <= 0 for d in dilation):
         raise RuntimeError(errors.CONV_NONPOSITIVE_DILATION)
-    if w.ndim != x.ndim:
-        raise RuntimeError(errors.conv_weight_input_dims(w.ndim, w.shape, x.shape))
-    if w.shape[0] < groups:
-        raise RuntimeError(errors.conv_groups_too_many(groups, w.shape))
-    if w.shape[0] % groups:
-        raise RuntimeError(errors.conv_groups_not_divisor(groups, w.shape))
+    _check_weight_rank_and_groups(x, w, groups)
     if x.shape[1] != w.shape[1] * groups:
         raise RuntimeError(
             errors.conv_input_channels(groups, w.shape, x.shape, w.shape[1] * groups)
@@ -519,12 +524,7 @@ def _check_conv_transpose_shapes(
         raise RuntimeError(errors.CONV_NONPOSITIVE_STRIDE)
     if any(d <= 0 for d in dilation):
         raise RuntimeError("dilation should be greater than zero")
-    if w.ndim != x.ndim:
-        raise RuntimeError(errors.conv_weight_input_dims(w.ndim, w.shape, x.shape))
-    if w.shape[0] < groups:
-        raise RuntimeError(errors.conv_groups_too_many(groups, w.shape))
-    if w.shape[0] % groups:
-        raise RuntimeError(errors.conv_groups_not_divisor(groups, w.shape))
+    _check_weight_rank_and_groups(x, w, groups)
     if x.shape[1] != w.shape[0]:
         raise RuntimeError(
             f"Given transposed=1, weight of size {errors.format_size(w.shape)}, expected input"
