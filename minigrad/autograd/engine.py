@@ -565,11 +565,14 @@ class Run:
             self.following = self.handed = None
         if node is not None:
             waiting.append(node)
-        dependencies = _count_dependencies(waiting)
-        self.ready[:] = [entry for entry in self.ready if dependencies[entry[2]] == 0]
-        heapq.heapify(self.ready)
-        for entry in self.ready:  # (complete: the sums' counts go to their arrays)
-            _handed_on(self.buffers.get(entry[2]), entry[2])
+        if waiting:
+            dependencies = _count_dependencies(waiting)
+            self.ready[:] = [entry for entry in self.ready if dependencies[entry[2]] == 0]
+            heapq.heapify(self.ready)
+            for entry in self.ready:  # (complete: the sums' counts go to their arrays)
+                _handed_on(self.buffers.get(entry[2]), entry[2])
+        else:  # every node ran (the run's end): only the accumulators are left, all complete
+            dependencies = {}
         self.dependencies = graph.runs = graph.dependencies = dependencies
         complete = []
         for accumulator, slots in self.pending.items():
@@ -626,6 +629,9 @@ def _execute(
                 if not run.pending:
                     break
                 # Uncounted, every node ran: the accumulators' turn, in the order reached.
+                if run.watched is None:  # none can be seen: no counts, no queue
+                    _run_pending(run.pending, create_graph)
+                    break
                 run.count_remaining(graph, None, None)
                 uncounted = False
             node = pop(ready)[2]
@@ -684,6 +690,13 @@ def _execute(
             if ready:
                 run.queue(node, grads)
                 node = grads = None
+
+
+def _run_pending(pending: Buffers, create_graph: bool) -> None:
+    """Run the accumulators ``pending`` holds, in its order, at the end of an uncounted run."""
+    for accumulator, slots in pending.items():
+        if slots[0] is not None:
+            _run_accumulator(accumulator, _handed_on(slots, accumulator), create_graph)
 
 
 def _run_accumulator(node: AccumulateGrad, grads: list[Any], create_graph: bool) -> None:
