@@ -78,6 +78,7 @@ from minigrad.ops.strides import contiguous_strides
 
 # The recording functions (autograd/record.py) of the ops the hot operators and methods call
 # directly once they know nothing needs casting or checking.
+_new_tuple = tuple.__new__
 _record_mm = linalg.Mm._record
 _record_neg = unary.Neg._record
 _record_exp = unary.Exp._record
@@ -175,12 +176,12 @@ class Tensor(TensorBase):
     @property
     def shape(self) -> Size:
         """The tensor's shape, e.g. ``minigrad.Size([2, 3])``."""
-        return Size(self._array.shape)
+        return _new_tuple(Size, self._array.shape)  # (numpy's shape: ints, nothing to check)
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
-            return Size(self._array.shape)
+            return _new_tuple(Size, self._array.shape)
         return dim_size(self._array.shape, dim)
 
     @property

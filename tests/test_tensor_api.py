@@ -203,6 +203,41 @@ def test_shape_size_dim_numel():
     assert str(mg.tensor(1.5).shape) == text("minigrad.Size([])")
 
 
+SIZE_RESULTS = [
+    ("slice", lambda s: s[1:], "minigrad.Size([3, 4])"),
+    ("reversed", lambda s: s[::-1], "minigrad.Size([4, 3, 2])"),
+    ("plus tuple", lambda s: s + (5,), "minigrad.Size([2, 3, 4, 5])"),
+    ("tuple plus", lambda s: (5,) + s, "minigrad.Size([5, 2, 3, 4])"),
+    ("times", lambda s: s * 2, "minigrad.Size([2, 3, 4, 2, 3, 4])"),
+    ("times on the left", lambda s: 2 * s, "minigrad.Size([2, 3, 4, 2, 3, 4])"),
+    ("emptied", lambda s: s[1:] * 0, "minigrad.Size([])"),
+    ("bools and numpy ints", lambda s: type(s)([True, np.int64(4)]), "minigrad.Size([1, 4])"),
+    ("a 0-d int tensor", lambda s: type(s)((mg.tensor(3),)), "minigrad.Size([3])"),
+]
+
+
+@pytest.mark.parametrize(("name", "step", "expected"), SIZE_RESULTS,
+                         ids=[r[0] for r in SIZE_RESULTS])
+def test_size_operations_give_sizes(name, step, expected):
+    assert repr(step(mg.zeros(2, 3, 4).shape)) == text(expected)
+
+
+@pytest.mark.parametrize(("items", "message"), [
+    ([1.5], "minigrad.Size() takes an iterable of 'int' (item 0 is 'float')"),
+    ([2, "3"], "minigrad.Size() takes an iterable of 'int' (item 1 is 'str')"),
+    ((mg.tensor(3.0),), "minigrad.Size() takes an iterable of 'int' (item 0 is 'Tensor')"),
+])
+def test_size_of_non_ints_is_a_type_error(items, message):
+    with pytest.raises(TypeError) as info:
+        mg.Size(items)
+    assert str(info.value) == text(message)
+
+
+def test_size_concatenates_tuples_only():
+    with pytest.raises(TypeError, match=r"can only concatenate tuple \(not list\) to"):
+        mg.zeros(2).shape + [1]
+
+
 def test_older_names_and_byte_sizes():
     x = mg.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     assert (x.nelement(), x.ndimension()) == (6, 2)
