@@ -15,11 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, errors
+from minigrad import _arguments, _dtype, errors
 from minigrad.creation import full, ones, zeros, zeros_like
 from minigrad.ops.comparison import where
 from minigrad.ops.linalg import baddbmm, bmm, matmul
-from minigrad.ops.linear import linear
 from minigrad.ops.loss_common import mul_scalar
 from minigrad.ops.normalization import dropout
 from minigrad.ops.repeating import repeat_interleave
@@ -52,6 +51,11 @@ def _check_inputs(query: Any, key: Any, value: Any, attn_mask: Any) -> None:
     (Integer inputs pass: as in PyTorch, the scaled query and key become float and the last
     product, with the integer value, raises the matrix product's dtype error.)
     """
+    inputs = (("query", query), ("key", key), ("value", value))
+    for position, (name, tensor) in enumerate(inputs, 1):
+        _arguments.check_tensor(tensor, "scaled_dot_product_attention", name, position)
+    if attn_mask is not None:  # (named: it is nearly always passed by keyword)
+        _arguments.check_tensor(attn_mask, "scaled_dot_product_attention", "attn_mask")
     names = [errors.CPP_TYPE_NAMES[t.dtype.name] for t in (query, key, value)]
     if len(set(names)) > 1:
         raise RuntimeError(
@@ -213,6 +217,13 @@ def _shape_check(
                     f"{attn_mask.shape}"
                 )
     return batched
+
+
+def linear(input: Any, weight: Any, bias: Any = None) -> Any:
+    """``F.linear`` as users call it, its arguments checked (PyTorch's attention calls that one)."""
+    from minigrad.nn import functional  # (at call time: that module imports this one)
+
+    return functional.linear(input, weight, bias)
 
 
 def _packed_projections(q: Any, k: Any, v: Any, w: Any, b: Any) -> tuple[Any, Any, Any]:

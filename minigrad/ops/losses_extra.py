@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from minigrad import _arguments
 from minigrad.creation import empty_like, zeros_like
 from minigrad.ops.arithmetic import minimum
 from minigrad.ops.comparison import where
@@ -48,6 +49,7 @@ def margin_ranking_loss(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} "
         )
+    _arguments.check_value(margin, "float", "margin_ranking_loss", "margin", 4)
     # (margin is a double in ATen: an integer input gives a float loss)
     loss = (-target * (input1 - input2) + float(margin)).clamp_min_(0)
     return apply_loss_reduction(loss, enum)
@@ -139,6 +141,10 @@ def triplet_margin_loss(
     enum = _reduction(reduction, size_average, reduce)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
+    for position, (name, tensor) in enumerate(
+        (("anchor", anchor), ("positive", positive), ("negative", negative)), 1
+    ):
+        _arguments.check_tensor(tensor, "triplet_margin_loss", name, position)
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) > 1:
         raise RuntimeError(
