@@ -1638,9 +1638,9 @@ def dim_repeated(dim: int) -> str:
     return f"dim {dim} appears multiple times in the list of dims"
 
 
-def t_too_many_dims(ndim: int) -> str:
-    """``t()`` of a tensor with more than 2 dimensions."""
-    return f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D"
+def t_too_many_dims(ndim: int, name: str = "t") -> str:
+    """``t()`` (or ``t_()``) of a tensor with more than 2 dimensions."""
+    return f"{name}() expects a tensor with <= 2 dimensions, but self is {ndim}D"
 
 
 def permute_length(ndim: int, length: int) -> str:

@@ -48,6 +48,7 @@ from minigrad.ops import (
     histogram,
     index_ops,
     indexing,
+    inplace_views,
     linalg,
     median,
     norms,
@@ -710,6 +711,34 @@ class Tensor(TensorBase):
     def unsqueeze(self, dim: int) -> Tensor:
         """A new size-1 dimension at ``dim``."""
         return views.unsqueeze(self, dim)
+
+    # In-place view ops: this tensor takes the view's shape and strides (a new version).
+
+    def unsqueeze_(self, dim: int) -> Tensor:
+        """``unsqueeze`` in place: a new size-1 dimension at ``dim``."""
+        return inplace_views.unsqueeze_(self, dim)
+
+    def squeeze_(self, dim: Any = _arguments.NOT_GIVEN, *more_dims: Any) -> Tensor:
+        """``squeeze`` in place: size-1 dimensions removed (all, or those among ``dim``)."""
+        if more_dims:
+            dim = _arguments.unpacked_ints(dim, more_dims, "squeeze_", "dim")
+        return inplace_views.squeeze_(self, dim)
+
+    def t_(self) -> Tensor:
+        """``t`` in place: a matrix transposed."""
+        return inplace_views.t_(self)
+
+    def transpose_(self, dim0: int, dim1: int) -> Tensor:
+        """``transpose`` in place: dimensions ``dim0`` and ``dim1`` swapped."""
+        return inplace_views.transpose_(self, dim0, dim1)
+
+    def swapaxes_(self, axis0: int, axis1: int) -> Tensor:
+        """``swapaxes`` in place (``transpose_``)."""
+        return inplace_views.transpose_(self, axis0, axis1)
+
+    def swapdims_(self, dim0: int, dim1: int) -> Tensor:
+        """``swapdims`` in place (``transpose_``)."""
+        return inplace_views.transpose_(self, dim0, dim1)
 
     def expand(self, *sizes: Any, **named: Any) -> Tensor:
         """Size-1 dimensions repeated without copying (-1 keeps a size)."""

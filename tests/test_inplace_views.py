@@ -525,3 +525,19 @@ def test_second_order_gradients_through_copy_slices_and_index_put():
     (gx.sum() + gv.sum()).backward()
     assert (x.grad.tolist(), v.grad.tolist(), g.grad.tolist()) == (
         [0.0, 2.0, 0.0], [2.0, 2.0], [2.0, 4.0, 4.0])
+
+
+# ---- in-place view ops: the finite-difference gradient through them -------------------------
+
+
+def test_gradients_through_inplace_view_ops_match_finite_differences():
+    def f(x):
+        y = x * 1.0
+        y.unsqueeze_(0).transpose_(0, 2).squeeze_(2)
+        z = y.sin()
+        z.t_()
+        return z * mg.arange(6, dtype=mg.float64).reshape(2, 3)
+
+    x = mg.tensor(np.linspace(-1.0, 1.0, 6).reshape(2, 3), requires_grad=True)
+    assert mg.autograd.gradcheck(f, (x,))
+    assert mg.autograd.gradgradcheck(f, (x,))

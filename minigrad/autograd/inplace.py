@@ -10,6 +10,9 @@
 If ``F`` saved the old ``x``, it keeps a private copy of it (the buffer is about to change); if it
 saved its result, that result *is* ``x``, at its new version — so a second in-place op on ``x``
 makes backward raise, exactly as in PyTorch.
+
+In-place view ops (``x.unsqueeze_(0)``, ``x.t_()``) write no element: ``apply_inplace_view``
+gives ``x`` the view's geometry, with the same checks, counter bump and history rules.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
 from minigrad.autograd.views import (
     AsStrided,
     ScatterIntoBase,
+    ViewOp,
     ViewStep,
     empty_like_layout,
     replay,
@@ -70,6 +74,32 @@ def apply_inplace(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     finally:
         if reprotect is not None:
             reprotect()
+
+
+def apply_inplace_view(op: type[ViewOp], tensor: TensorBase, *options: Any) -> TensorBase:
+    """Give ``tensor`` the geometry of ``op(tensor, *options)``, a view op; return ``tensor``.
+
+    PyTorch's in-place view ops: the tensor keeps its buffer and counter, takes the view's
+    shape and strides, and the counter moves (a saved ``tensor`` is then stale). Recording, its
+    history continues through the op's node (``UnsqueezeBackward1``: the in-place variant's
+    name); under no_grad its ``grad_fn`` stays as it was. A view stays a view of its base,
+    the op one more step of its replay.
+    """
+    recording = grad_mode._state.enabled and tensor.requires_grad
+    check_inplace(tensor, recording, check_overlap=False)
+    result = op.apply(tensor, *options)
+    tensor._array = result._array
+    counter = tensor._version_counter()
+    counter.bump()
+    if tensor._base is not None:
+        tensor._view.steps = result._view.steps  # (the same creation meta: only the steps grow)
+    if result._grad_fn is not None:
+        old_node, old_output_nr = tensor._grad_fn, tensor._output_nr
+        tensor._grad_fn, tensor._output_nr = result._grad_fn, 0
+        if tensor._base is not None:
+            tensor._view.synced_version = counter.version  # its node is the op's, up to date
+        _follow_retain_grad(tensor, old_node, old_output_nr)
+    return tensor
 
 
 def is_plain_update(tensor: TensorBase, other: Any) -> bool:

@@ -25,9 +25,9 @@ from minigrad._dtype import backend_type_name
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.record import sync_views
-from minigrad.autograd.saved_attributes import as_given, matrix_layout
+from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops import arithmetic, reduction, unary, views
+from minigrad.ops import arithmetic, inplace_views, reduction, unary, views
 from minigrad.ops._helpers import (
     dim_size,
     normalize_dims,
@@ -331,38 +331,13 @@ def _scaled_sum(input: Any, product: np.ndarray, beta: Any, alpha: Any) -> np.nd
     return product + (input if beta == 1 else beta * input)
 
 
-class SqueezeInplace(Op):
-    """y = x without dimension ``dim``;  dx = grad reshaped back.  Saves nothing.
-
-    matmul (and quantile) squeeze their own temporary product in place, which PyTorch records
-    as SqueezeBackward4; here it is an out-of-place op on that temporary, which nobody else
-    sees. ``dim`` as given (quantile's -1 shows as PyTorch shows it).
-    """
-
-    fields = ("shape", "dim")
-    saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
-
-    node_name = "SqueezeBackward4"
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int) -> np.ndarray:
-        ctx.shape, ctx.dim = x.shape, dim
-        return np.squeeze(x, dim)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
-        return np.reshape(grad, ctx.shape), None
-
-
 def squeeze_row(product: Any) -> Any:
     """``product.squeeze_(0)`` of matmul's one-row product (a vector times a matrix).
 
     PyTorch squeezes the temporary in place, so the result is at version 1 (with or without
     grad); a batched product's squeeze is hidden behind an unsafe view (a new counter).
     """
-    result = SqueezeInplace.apply(product, 0)
-    result._version_counter().bump()
-    return result
+    return inplace_views.squeeze_(product, 0)
 
 
 # --- the primitive products: argument checks with PyTorch's messages --------------------------
@@ -715,7 +690,7 @@ def _batched_matmul(input: Any, other: Any, a: np.ndarray, b: np.ndarray) -> Any
     output_shape = batch + ((n,) if dim1 > 1 else ()) + ((p,) if dim2 > 1 else ())
     product = bmm(left, right)
     if dim2 == 1:
-        product = SqueezeInplace.apply(product, 2)
+        inplace_views.squeeze_(product, 2)
     return views.UnsafeView.apply(product, output_shape)
 
 

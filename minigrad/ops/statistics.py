@@ -23,8 +23,6 @@ from typing import Any
 import numpy as np
 
 from minigrad._dtype import display_name, to_numpy_dtype
-from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
     arithmetic,
@@ -32,7 +30,7 @@ from minigrad.ops import (
     comparison,
     fill,
     gather_scatter,
-    linalg,
+    inplace_views,
     reduction,
     reduction_extra,
     sorting,
@@ -44,59 +42,6 @@ from minigrad.ops._helpers import constant_tensor, dtype_name, normalize_dims, w
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 # The rounding of the rank each interpolation asks for (linear and midpoint interpolate).
 _ROUNDING = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}
-
-# --- PyTorch's in-place view ops at the end of quantile -----------------------------------------
-#
-# PyTorch ends quantile with ``squeeze_`` (and ``unsqueeze_``, ``transpose_``) on the tensor of
-# interpolated values: the same tensor gets a new shape, a node of the in-place op's name, and
-# one more version per op. minigrad has no in-place view ops; each step (these two and matmul's
-# ``linalg.SqueezeInplace``) makes a new tensor, which takes over the counter of the tensor it
-# replaces (nobody else holds that one) and bumps it, as the in-place op would.
-
-
-class UnsqueezeFirst(Op):
-    """y = x with a new first dim;  dx = grad without it.  Saves nothing.
-
-    Recorded as PyTorch's ``unsqueeze_(0)``: ``UnsqueezeBackward1``.
-    """
-
-    node_name = "UnsqueezeBackward1"
-    saved_options = {"dim": constant(0)}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.array(np.expand_dims(x, 0), order="K")
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return np.squeeze(grad, 0)
-
-
-class SwapFirstAndLast(Op):
-    """y = x with its first and last dims swapped;  dx = grad swapped back.  Saves nothing.
-
-    Recorded as PyTorch's ``transpose_(0, -1)``: ``TransposeBackward1``.
-    """
-
-    node_name = "TransposeBackward1"
-    saved_options = {"dim0": constant(0), "dim1": constant(2**64 - 1)}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.array(np.swapaxes(x, 0, -1), order="K")  # (the transposed strides kept)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return np.swapaxes(grad, 0, -1)
-
-
-def _in_place_view(op: type[Op], tensor: TensorBase, *options: Any) -> TensorBase:
-    """``op`` applied as PyTorch's in-place view op: the result continues ``tensor``'s versions."""
-    result = op.apply(tensor, *options)
-    result._counter = tensor._version_counter()
-    result._counter.bump()
-    return result
-
 
 # --- quantile -------------------------------------------------------------------------------------
 
@@ -194,9 +139,10 @@ def _quantile(
         above = np.ceil(rank_values).astype(np.int64)
         values = ternary.lerp_(values, gather_scatter.gather(rows, -1, constant_tensor(above)),
                                weights)
+    # (PyTorch's in-place view ops: the same tensor, one more version and node per op)
     if q.ndim > 0:  # the quantiles' dim first
-        values = _in_place_view(SwapFirstAndLast, _in_place_view(UnsqueezeFirst, values))
-    return _in_place_view(linalg.SqueezeInplace, values, -1)
+        inplace_views.transpose_(inplace_views.unsqueeze_(values, 0), 0, -1)
+    return inplace_views.squeeze_(values, -1)
 
 
 def quantile(

@@ -205,10 +205,15 @@ def unsqueeze(input: Any, dim: int) -> Any:
         >>> minigrad.zeros(2, 3).unsqueeze(1).shape
         minigrad.Size([2, 1, 3])
     """
+    check_unsqueeze_dim(input, dim)
+    return Unsqueeze.apply(input, dim)
+
+
+def check_unsqueeze_dim(input: Any, dim: int) -> None:
+    """PyTorch's IndexError for a new dimension's position outside ``[-ndim - 1, ndim]``."""
     ndim = operand(input).ndim
     if not -ndim - 1 <= dim <= ndim:
         raise IndexError(errors.dim_out_of_range(dim, ndim + 1))
-    return Unsqueeze.apply(input, dim)
 
 
 class Squeeze(ViewOp):
@@ -272,10 +277,18 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
     """
     if dim is _arguments.NOT_GIVEN:
         return Squeeze.apply(input)
+    op, dim = squeeze_op(input, dim, SqueezeDim, SqueezeDims)
+    return op.apply(input, dim)
+
+
+def squeeze_op(
+    input: Any, dim: Any, one: type[ViewOp], several: type[ViewOp]
+) -> tuple[type[ViewOp], Any]:
+    """The squeeze op for ``dim`` (``one`` for an int, ``several`` for a tuple), dims checked."""
     ndim = operand(input).ndim
     if type(dim) is int:  # (the common call: an int needs only its range checked)
         wrap_dim(dim, ndim)
-        return SqueezeDim.apply(input, dim)
+        return one, dim
     if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
         _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
@@ -285,9 +298,9 @@ def squeeze(input: Any, dim: Any = _arguments.NOT_GIVEN) -> Any:
             if wrapped in seen:
                 raise RuntimeError(errors.dim_repeated(wrapped))
             seen.add(wrapped)
-        return SqueezeDims.apply(input, tuple(dim))
+        return several, tuple(dim)
     wrap_dim(dim, ndim)  # (checked only: the node keeps it as given)
-    return SqueezeDim.apply(input, dim)
+    return one, dim
 
 
 class SqueezeDims(ViewOp):

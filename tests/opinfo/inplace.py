@@ -37,6 +37,7 @@ from opinfo.shape import (
     scatter_value_samples,
     triangle_samples,
 )
+from opinfo.views import SQUEEZES, SQUEEZES_UNPACKED, TRANSPOSES, UNSQUEEZES, one
 
 Samples = Callable[[np.random.Generator], list[Sample]]
 
@@ -260,6 +261,18 @@ OPS: list[OpInfo] = [
     row("scatter_", lambda lib, t, dim, idx, src: t.scatter_(dim, idx, src), scatter_samples),
     row("scatter_value_", lambda lib, t, dim, idx, value: t.scatter_(dim, idx, value),
         scatter_value_samples, op="scatter_"),
+    # --- in-place view ops: the clone takes the view's shape and strides -----------------------
+    row("unsqueeze_", lambda lib, t, dim: t.unsqueeze_(dim), UNSQUEEZES),
+    row("squeeze_", lambda lib, t, dim: t.squeeze_(dim), SQUEEZES),
+    row("squeeze_unpacked_", lambda lib, t, *dims: t.squeeze_(*dims), SQUEEZES_UNPACKED,
+        op="squeeze_"),
+    row("squeeze_all_", lambda lib, t: t.squeeze_(),
+        one(("3d", (1, 3, 1)), ("0d", ()), ("transposed", (3, 1))), op="squeeze_"),
+    row("t_", lambda lib, t: t.t_(), one(("2d", (3, 4)), ("1d", (4,)), ("0d", ()),
+                                         ("transposed", (3, 4)))),
+    row("transpose_", lambda lib, t, a, b: t.transpose_(a, b), TRANSPOSES),
+    row("swapaxes_", lambda lib, t, a, b: t.swapaxes_(a, b), first(TRANSPOSES, 2)),
+    row("swapdims_", lambda lib, t, a, b: t.swapdims_(a, b), first(TRANSPOSES, 2)),
     # --- x[key] = value ------------------------------------------------------------------------
     row("setitem", setitem, setitem_samples),
     row("setitem_value_only", setitem, setitem_samples, grad_args=(2,)),
