@@ -507,7 +507,10 @@ class RNNBase(Module):
             layer_input = outputs[0] if num_directions == 1 else cat(outputs, -1)
             if self.dropout != 0 and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, training=True)
-        output = layer_input.transpose(0, 1) if self.batch_first and not packed else layer_input
+        output = layer_input
+        if self.batch_first and not packed:
+            # (PyTorch's RNN and GRU transpose in place, TransposeBackward1; its LSTM does not)
+            output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
         final = tuple(stack(list(kind)) for kind in zip(*finals))
         if not batched:
             output = output.squeeze(1 - self.batch_first)
