@@ -257,6 +257,18 @@ CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 1), 
 CALLS["bitwise_not"] = unary("bitwise_not", _i)
 # a real tensor's conjugate (the tensor itself), and a 0-d factory (tests/test_dtype_api.py)
 CALLS.update({name: unary(name) for name in words("conj resolve_conj resolve_neg is_conj is_neg")})
+# The in-place ops' functions (``minigrad.exp_(x)``): a call writes into its first argument.
+INPLACE_UNARY = words("""abs_ acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_
+asin_ asinh_ atan_ atanh_ ceil_ cos_ cosh_ deg2rad_ detach_ erf_ erfc_ exp2_ exp_ expm1_ fix_
+floor_ frac_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_ reciprocal_
+relu_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ zero_""")
+CALLS.update({name: unary(name) for name in INPLACE_UNARY})
+for _name, _value in (("clamp_", 0.0), ("clamp_max_", 1.0), ("clamp_min_", 0.0), ("clip_", 0.0),
+                      ("fill_", 2.0)):
+    CALLS[_name] = unary(_name, _x, _value)
+CALLS["xlogy_"] = binary("xlogy_")
+for _name in ("gcd_", "lcm_"):
+    CALLS[_name] = with_lib(_name, lambda lib: ((_i(lib), _i(lib).flip(0)), {}))
 CALLS["scalar_tensor"] = lambda lib: (lib.scalar_tensor, (1.5,), {})
 CALLS["asarray"] = lambda lib: (lib.asarray, ([1.5],), {})
 

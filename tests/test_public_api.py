@@ -20,7 +20,7 @@ MODULES = ["minigrad", "minigrad.autograd", "minigrad.autograd.functional",
            "minigrad.nn.functional", "minigrad.nn", "minigrad.nn.init", "minigrad.nn.utils",
            "minigrad.optim", "minigrad.optim.lr_scheduler", "minigrad.linalg", "minigrad.viz",
            "minigrad.cuda",
-           "minigrad.accelerator",
+           "minigrad.accelerator", "minigrad.utils.data",
            "minigrad.backends.mps", "minigrad.backends.cudnn"]
 # Modules that define their own API (rather than gathering names from elsewhere): only what they
 # define counts as public there.

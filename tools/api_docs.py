@@ -70,6 +70,7 @@ def render() -> str:
     import minigrad.linalg
     import minigrad.nn.functional
     import minigrad.optim
+    import minigrad.utils.data
     import minigrad.viz
     from minigrad import _out_of_scope
 
@@ -93,6 +94,8 @@ def render() -> str:
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
         ("`minigrad.distributions`", "distributions.", sorted(minigrad.distributions.__all__),
          minigrad.distributions),
+        ("`minigrad.utils.data`", "utils.data.", sorted(minigrad.utils.data.__all__),
+         minigrad.utils.data),
         ("`minigrad.viz`", "viz.", sorted(minigrad.viz.__all__), minigrad.viz),
         ("`minigrad.cuda`", "cuda.", sorted(minigrad.cuda.__all__), minigrad.cuda),
         ("`minigrad.accelerator`", "accelerator.", sorted(minigrad.accelerator.__all__),
