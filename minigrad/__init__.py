@@ -22,6 +22,15 @@ from minigrad import (
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
+from minigrad._layouts import (
+    layout,
+    sparse_bsc,
+    sparse_bsr,
+    sparse_coo,
+    sparse_csc,
+    sparse_csr,
+    strided,
+)
 from minigrad._printing import get_printoptions, set_printoptions
 from minigrad._random import (
     Generator,
@@ -673,6 +682,7 @@ __all__ = [
     "isreal",
     "kron",
     "kthvalue",
+    "layout",
     "lcm",
     "lcm_",
     "le",
@@ -823,6 +833,11 @@ __all__ = [
     "slogdet",
     "softmax",
     "sort",
+    "sparse_bsc",
+    "sparse_bsr",
+    "sparse_coo",
+    "sparse_csc",
+    "sparse_csr",
     "split",
     "split_with_sizes",
     "sqrt",
@@ -833,6 +848,7 @@ __all__ = [
     "stack",
     "std",
     "std_mean",
+    "strided",
     "sub",
     "subtract",
     "sum",

@@ -19,6 +19,7 @@ from minigrad import (
     _conversion,
     _device,
     _dtype,
+    _layouts,
     _numpy_protocol,
     _printing,
     _random,
@@ -80,6 +81,13 @@ from minigrad.ops.strides import contiguous_strides
 # The recording functions (autograd/record.py) of the ops the hot operators and methods call
 # directly once they know nothing needs casting or checking.
 _new_tuple = tuple.__new__
+
+
+def _never(doc: str) -> property:
+    """A flag that is False for every minigrad tensor (``is_sparse``, ``is_mps``, ...)."""
+    return property(lambda self: False, doc=doc)
+
+
 _record_mm = linalg.Mm._record
 _record_neg = unary.Neg._record
 _record_exp = unary.Exp._record
@@ -327,6 +335,41 @@ class Tensor(TensorBase):
     def get_device(self) -> int:
         """The device index: -1, which PyTorch returns for CPU tensors."""
         return -1
+
+    @property
+    def layout(self) -> _layouts.layout:
+        """How the elements are stored: ``minigrad.strided`` (minigrad's tensors are dense)."""
+        return _layouts.strided
+
+    # What PyTorch's other kinds of tensors would answer True to: none is a minigrad tensor.
+    is_sparse = _never("False: minigrad has no sparse tensors.")
+    is_sparse_csr = _never("False: minigrad has no sparse (CSR) tensors.")
+    is_quantized = _never("False: minigrad has no quantized tensors.")
+    is_meta = _never("False: minigrad has no meta tensors (tensors without data).")
+    is_nested = _never("False: minigrad has no nested tensors.")
+    is_mkldnn = _never("False: minigrad's tensors are all strided.")
+    is_mps = _never("False: every minigrad tensor is on the CPU.")
+    is_xpu = _never("False: every minigrad tensor is on the CPU.")
+    is_xla = _never("False: every minigrad tensor is on the CPU.")
+    is_ipu = _never("False: every minigrad tensor is on the CPU.")
+    is_vulkan = _never("False: every minigrad tensor is on the CPU.")
+    is_mtia = _never("False: every minigrad tensor is on the CPU.")
+    is_maia = _never("False: every minigrad tensor is on the CPU.")
+
+    def is_pinned(self, device: Any = None) -> bool:
+        """False: there is no accelerator, so no page-locked memory."""
+        return False
+
+    def pin_memory(self, device: Any = None) -> Tensor:
+        """Raises PyTorch's error for a machine without an accelerator (minigrad has none)."""
+        raise RuntimeError(_device.NO_ACCELERATOR)
+
+    def is_set_to(self, tensor: Tensor) -> bool:
+        """Whether ``tensor`` views the same memory the same way (start, shape, strides, dtype)."""
+        mine, theirs = self._array, tensor._array
+        return (mine.__array_interface__["data"][0] == theirs.__array_interface__["data"][0]
+                and mine.shape == theirs.shape and mine.strides == theirs.strides
+                and mine.dtype == theirs.dtype)
 
     def cpu(self, memory_format: Any = None) -> Tensor:
         """This tensor on the CPU: the tensor itself (it is already there)."""

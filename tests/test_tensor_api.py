@@ -515,3 +515,23 @@ def test_data_ptr_is_the_first_elements_address():
     array = np.zeros(4, dtype=np.float32)
     assert mg.from_numpy(array[1:]).data_ptr() == array.ctypes.data + 4
     assert x.const_data_ptr() == x.data_ptr()
+
+
+def test_layout_and_the_flags_of_other_kinds_of_tensor():
+    x = mg.ones(2, 3)
+    assert repr(x.layout) == text("minigrad.strided") and x.layout == mg.strided
+    assert repr(mg.sparse_coo) == text("minigrad.sparse_coo") and mg.sparse_coo != mg.strided
+    flags = ("is_sparse", "is_sparse_csr", "is_quantized", "is_meta", "is_nested", "is_mkldnn",
+             "is_mps", "is_xpu", "is_xla", "is_ipu", "is_vulkan", "is_mtia", "is_maia")
+    assert [getattr(x, flag) for flag in flags] == [False] * len(flags)
+    assert x.is_pinned() is False
+    with pytest.raises(RuntimeError, match="Cannot access accelerator device when none is "
+                                           "available."):
+        x.pin_memory()
+
+
+def test_is_set_to_compares_memory_start_shape_and_strides():
+    x = mg.ones(2, 3)
+    assert (x.is_set_to(x), x.is_set_to(x.detach()), x.is_set_to(x.view(3, 2)),
+            x.is_set_to(x.t()), x.is_set_to(x[0]), x.is_set_to(x.clone())) == (
+        True, True, False, False, False, False)
