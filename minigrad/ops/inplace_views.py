@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad import _arguments, errors
+from minigrad import _arguments
 from minigrad.autograd.inplace import apply_inplace_view
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import operand, wrap_dim
@@ -23,6 +23,7 @@ from minigrad.ops.views import (
     Unsqueeze,
     check_unsqueeze_dim,
     squeeze_op,
+    t_dims,
 )
 
 
@@ -110,7 +111,4 @@ def t_(input: TensorBase) -> TensorBase:
         >>> minigrad.zeros(2, 3).t_().shape
         minigrad.Size([3, 2])
     """
-    ndim = operand(input).ndim
-    if ndim > 2:
-        raise RuntimeError(errors.t_too_many_dims(ndim, "t_"))
-    return apply_inplace_view(TInplace, input, 0, 1 if ndim == 2 else 0)
+    return apply_inplace_view(TInplace, input, *t_dims(input, "t_"))

@@ -534,10 +534,15 @@ def t(input: Any) -> Any:
         >>> minigrad.zeros(2, 3).t().shape
         minigrad.Size([3, 2])
     """
+    return T.apply(input, *t_dims(input))
+
+
+def t_dims(input: Any, name: str = "t") -> tuple[int, int]:
+    """The dims ``t()`` swaps: (0, 1) of a matrix, (0, 0) of a vector; more than 2 dims raise."""
     ndim = operand(input).ndim
     if ndim > 2:
-        raise RuntimeError(errors.t_too_many_dims(ndim))
-    return T.apply(input, 0, 1 if ndim == 2 else 0)
+        raise RuntimeError(errors.t_too_many_dims(ndim, name))
+    return 0, 1 if ndim == 2 else 0
 
 
 class Permute(ViewOp):
