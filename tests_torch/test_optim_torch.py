@@ -98,6 +98,23 @@ SCHEDULER_CASES = {
     "one-cycle-linear-3-phase": lambda s, o: s.OneCycleLR(
         o, max_lr=0.1, epochs=10, steps_per_epoch=10, three_phase=True,
         anneal_strategy="linear"),
+    "constant": lambda s, o: s.ConstantLR(o, factor=0.4, total_iters=6),
+    "linear-warmup": lambda s, o: s.LinearLR(o, start_factor=0.1, end_factor=0.9,
+                                             total_iters=12),
+    "multiplicative": lambda s, o: s.MultiplicativeLR(
+        o, lambda epoch: 0.97 if epoch < 50 else 1.01),
+    "polynomial": lambda s, o: s.PolynomialLR(o, total_iters=40, power=1.5),
+    "warm-restarts": lambda s, o: s.CosineAnnealingWarmRestarts(o, T_0=5, T_mult=2, eta_min=1e-3),
+    "cyclic-triangular2": lambda s, o: s.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=7,
+                                                  step_size_down=4, mode="triangular2"),
+    "cyclic-exp-range": lambda s, o: s.CyclicLR(o, base_lr=[0.01, 0.02], max_lr=0.1,
+                                                step_size_up=5, mode="exp_range", gamma=0.99),
+    "sequential": lambda s, o: s.SequentialLR(
+        o, [s.LinearLR(o, start_factor=0.2, total_iters=10),
+            s.CosineAnnealingLR(o, 30, eta_min=1e-4), s.ExponentialLR(o, 0.9)],
+        milestones=[10, 60]),
+    "chained": lambda s, o: s.ChainedScheduler(
+        [s.ConstantLR(o, factor=0.5, total_iters=8), s.ExponentialLR(o, 0.97)]),
 }
 
 
@@ -124,6 +141,46 @@ def test_schedule_matches_pytorch(case, name):
     theirs, their_state = lr_history(torch, name, SCHEDULER_CASES[case])
     assert mine == theirs
     assert sorted(mine_state) == sorted(their_state)
+
+
+SCHEDULER_ERRORS = {
+    "constant factor": lambda s, o: s.ConstantLR(o, factor=2.0),
+    "linear start": lambda s, o: s.LinearLR(o, start_factor=0.0),
+    "linear end": lambda s, o: s.LinearLR(o, end_factor=1.5),
+    "multiplicative not callable": lambda s, o: s.MultiplicativeLR(o, 0.5),
+    "restarts T_0": lambda s, o: s.CosineAnnealingWarmRestarts(o, T_0=0),
+    "restarts T_mult": lambda s, o: s.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=1.5),
+    "restarts eta_min": lambda s, o: s.CosineAnnealingWarmRestarts(o, T_0=2, eta_min="a"),
+    "cyclic mode": lambda s, o: s.CyclicLR(o, 0.1, 1.0, mode="square"),
+    "cyclic groups": lambda s, o: s.CyclicLR(o, [0.1, 0.2], 1.0),
+    "sequential empty": lambda s, o: s.SequentialLR(o, [], milestones=[]),
+    "sequential milestones": lambda s, o: s.SequentialLR(o, [s.StepLR(o, 2)], milestones=[3]),
+    "sequential plateau": lambda s, o: s.SequentialLR(
+        o, [s.StepLR(o, 2), s.ReduceLROnPlateau(o)], milestones=[3]),
+    "chained empty": lambda s, o: s.ChainedScheduler([]),
+    "chained no optimizer": lambda s, o: s.ChainedScheduler([s.StepLR(o, 2), object()]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCHEDULER_ERRORS))
+def test_schedule_errors_match_pytorch(case):
+    outcomes = []
+    for lib in (minigrad, torch):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0, momentum=0.9)
+        with pytest.raises(Exception) as info:
+            SCHEDULER_ERRORS[case](lib.optim.lr_scheduler, opt)
+        outcomes.append((type(info.value).__name__, str(info.value)))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_cyclic_momentum_needs_an_optimizer_with_momentum():
+    outcomes = []
+    for lib in (minigrad, torch):
+        opt = lib.optim.Adagrad([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+        with pytest.raises(ValueError) as info:
+            lib.optim.lr_scheduler.CyclicLR(opt, 0.1, 1.0)
+        outcomes.append(str(info.value))
+    assert outcomes[0] == outcomes[1]
 
 
 @pytest.mark.parametrize("name", ["SGD", "Adam"])

@@ -25,8 +25,10 @@ from typing import Any
 from minigrad.optim.optimizer import Optimizer
 
 __all__ = [
-    "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "OneCycleLR",
-    "ReduceLROnPlateau", "StepLR",
+    "ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts",
+    "CyclicLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR",
+    "MultiplicativeLR", "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR",
+    "StepLR",
 ]
 
 EPOCH_DEPRECATION_WARNING = (
@@ -88,6 +90,10 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._track_optimizer_steps()
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The first step, at creation (epoch 0); ``SequentialLR`` replays it at a milestone."""
         self._step_count = 0
         self._is_initial = True
         try:
@@ -166,6 +172,10 @@ class LRScheduler:
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Set each group's rate for the next epoch (or for ``epoch``, by the closed form)."""
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
@@ -182,19 +192,8 @@ class LRScheduler:
         self._last_lr = _lrs(self.optimizer)
 
 
-class LambdaLR(LRScheduler):
-    """``lr = initial_lr * lr_lambda(epoch)`` (one function, or one per param group).
-
-    Example:
-        >>> from minigrad import nn, optim
-        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=1.0)
-        >>> sched = optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.5**epoch)
-        >>> for _ in range(2):
-        ...     opt.step()
-        ...     sched.step()
-        >>> sched.get_last_lr()
-        [0.25]
-    """
+class _LambdaSchedule(LRScheduler):
+    """A schedule driven by functions of the epoch, one per param group (given once or each)."""
 
     def __init__(
         self, optimizer: Optimizer, lr_lambda: Callable[[int], float] | list[Any],
@@ -228,6 +227,21 @@ class LambdaLR(LRScheduler):
         for fn, saved in zip(self.lr_lambdas, lr_lambdas):
             if saved is not None:
                 fn.__dict__.update(saved)
+
+
+class LambdaLR(_LambdaSchedule):
+    """``lr = initial_lr * lr_lambda(epoch)`` (one function, or one per param group).
+
+    Example:
+        >>> from minigrad import nn, optim
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=1.0)
+        >>> sched = optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.5**epoch)
+        >>> for _ in range(2):
+        ...     opt.step()
+        ...     sched.step()
+        >>> sched.get_last_lr()
+        [0.25]
+    """
 
     def get_lr(self) -> list[Any]:
         """``base_lr * lr_lambda(last_epoch)`` for each group."""
@@ -608,3 +622,16 @@ class OneCycleLR(LRScheduler):
                 else:
                     group["momentum"] = momentum
         return lrs
+
+
+# The other schedules (their own module: they build on the classes above).
+from minigrad.optim._lr_more import (  # noqa: E402
+    ChainedScheduler,
+    ConstantLR,
+    CosineAnnealingWarmRestarts,
+    CyclicLR,
+    LinearLR,
+    MultiplicativeLR,
+    PolynomialLR,
+    SequentialLR,
+)
