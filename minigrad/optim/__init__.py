@@ -20,9 +20,13 @@ Example:
 from minigrad.optim import lr_scheduler
 from minigrad.optim.adagrad import Adagrad
 from minigrad.optim.adam import Adam
+from minigrad.optim.adam_variants import Adamax, NAdam, RAdam
 from minigrad.optim.adamw import AdamW
 from minigrad.optim.optimizer import Optimizer
 from minigrad.optim.rmsprop import RMSprop
 from minigrad.optim.sgd import SGD
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
+__all__ = [
+    "SGD", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer", "RAdam", "RMSprop",
+    "lr_scheduler",
+]

@@ -12,6 +12,7 @@ from minigrad.ops.arithmetic import (
 )
 from minigrad.optim.optimizer import (
     Optimizer,
+    check_betas,
     check_non_negative,
     evaluate_closure,
     gradients,
@@ -57,10 +58,7 @@ class Adam(Optimizer):
         decoupled_weight_decay: bool = False,
     ) -> None:
         check_non_negative(lr=lr, eps=eps)
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        check_betas(betas)
         check_non_negative(weight_decay=weight_decay)
         if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
             raise ValueError("betas must be either both floats or both Tensors")

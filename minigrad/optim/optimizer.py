@@ -327,6 +327,7 @@ _SETTING_NAMES = {
     "lr": "learning rate", "eps": "epsilon value", "momentum": "momentum value",
     "weight_decay": "weight_decay value", "alpha": "alpha value", "lr_decay": "lr_decay value",
     "initial_accumulator_value": "initial_accumulator_value value",
+    "momentum_decay": "momentum_decay value",
 }
 
 
@@ -338,3 +339,10 @@ def check_non_negative(**settings: float) -> None:
     for name, value in settings.items():
         if not value >= 0.0:
             raise ValueError(f"Invalid {_SETTING_NAMES[name]}: {value}")
+
+
+def check_betas(betas: tuple[float, float]) -> None:
+    """PyTorch's ``ValueError`` for an Adam-family ``beta`` outside ``[0, 1)``."""
+    for index, beta in enumerate(betas[:2]):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
