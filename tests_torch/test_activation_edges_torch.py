@@ -44,9 +44,12 @@ def test_float16_is_computed_in_float32(name: str) -> None:
         grad = rng.standard_normal(values.shape).astype(np.float16)
         mine = _forward_and_gradient(OPS[name][0], minigrad, values, grad)
         theirs = _forward_and_gradient(OPS[name][1], torch, values, grad)
+        # PyTorch's gelu of +-inf depends on the CPU its kernels were picked for: inf with the
+        # AVX2 ones, nan with the AVX-512 ones (float32 too); minigrad gives inf (float64's).
+        compared = np.isfinite(values) if name == "gelu" else np.ones(values.shape, bool)
         for part, a, b in zip(("forward", "gradient"), mine, theirs, strict=True):
             assert a.dtype == b.dtype == np.float16
-            assert ulps(a, b).max() <= 4, (name, layout, part)
+            assert ulps(a[compared], b[compared]).max() <= 4, (name, layout, part)
 
 
 def test_gelu_float16_tail() -> None:
