@@ -44,12 +44,16 @@ def test_float16_is_computed_in_float32(name: str) -> None:
         grad = rng.standard_normal(values.shape).astype(np.float16)
         mine = _forward_and_gradient(OPS[name][0], minigrad, values, grad)
         theirs = _forward_and_gradient(OPS[name][1], torch, values, grad)
-        # PyTorch's gelu of +-inf depends on the CPU its kernels were picked for: inf with the
-        # AVX2 ones, nan with the AVX-512 ones (float32 too); minigrad gives inf (float64's).
+        # PyTorch's float32 kernels depend on the CPU they were picked for: with the AVX-512
+        # ones gelu of +-inf is nan (inf with AVX2's) and its erf loses ~6 % below x = -4.
+        # Where they stray, the float64 result (rounded to float16) is the one to match.
+        exact = [part.astype(np.float16) for part in _forward_and_gradient(
+            OPS[name][1], torch, values.astype(np.float64), grad.astype(np.float64))]
         compared = np.isfinite(values) if name == "gelu" else np.ones(values.shape, bool)
-        for part, a, b in zip(("forward", "gradient"), mine, theirs, strict=True):
+        for part, a, b, c in zip(("forward", "gradient"), mine, theirs, exact, strict=True):
             assert a.dtype == b.dtype == np.float16
-            assert ulps(a[compared], b[compared]).max() <= 4, (name, layout, part)
+            off = np.minimum(ulps(a[compared], b[compared]), ulps(a[compared], c[compared]))
+            assert off.max() <= 4, (name, layout, part)
 
 
 def test_gelu_float16_tail() -> None:
