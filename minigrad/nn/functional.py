@@ -5,7 +5,7 @@ Import it as PyTorch users do::
     import minigrad.nn.functional as F
 
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
-``losses.py``, ``cross_entropy.py``, ``normalization.py`` for dropout and the norms,
+``losses.py``, ``cross_entropy.py``, ``dropout.py``, ``normalization.py`` for the norms,
 ``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
 one_hot); this module only gathers them under PyTorch's names and signatures.
@@ -61,6 +61,14 @@ from minigrad.ops.adaptive_pooling import (
 from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
+from minigrad.ops.dropout import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+)
 from minigrad.ops.embedding import embedding
 from minigrad.ops.linear import (
     linear,
@@ -84,7 +92,6 @@ from minigrad.ops.losses_extra import (
 )
 from minigrad.ops.normalization import (
     batch_norm,
-    dropout,
     group_norm,
     layer_norm,
     normalize,
@@ -112,6 +119,7 @@ __all__ = [
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -128,9 +136,13 @@ __all__ = [
     "cosine_similarity",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "elu",
     "elu_",
     "embedding",
+    "feature_alpha_dropout",
     "gelu",
     "glu",
     "group_norm",
@@ -296,6 +308,8 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
 _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
+                  "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+                  "feature_alpha_dropout",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
