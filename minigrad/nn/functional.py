@@ -97,6 +97,7 @@ from minigrad.ops.normalization import (
     normalize,
     rms_norm,
 )
+from minigrad.ops.normalization_composites import instance_norm, local_response_norm
 from minigrad.ops.norms import pairwise_distance
 from minigrad.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from minigrad.ops.pooling import (
@@ -152,6 +153,7 @@ __all__ = [
     "hardtanh",
     "hardtanh_",
     "hinge_embedding_loss",
+    "instance_norm",
     "huber_loss",
     "kl_div",
     "l1_loss",
@@ -159,6 +161,7 @@ __all__ = [
     "leaky_relu",
     "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "margin_ranking_loss",
@@ -309,7 +312,7 @@ _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
                   "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-                  "feature_alpha_dropout",
+                  "feature_alpha_dropout", "instance_norm", "local_response_norm",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",

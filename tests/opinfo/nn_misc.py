@@ -81,3 +81,68 @@ OPS: list[OpInfo] = [
         bad_inputs=(*_dropout_bad((2, 3, 4)), BadInput((np.ones(3), 0.5, True), name="rank1")),
     ),
 ]
+
+
+# --- instance norm and local response norm ----------------------------------------------------
+
+
+def _positive(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return np.asarray(rng.uniform(0.5, 1.5, size=shape))
+
+
+def instance_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    """Channels of at least 4 values (fewer make the gradient rounding noise)."""
+    return [
+        Sample((_real(rng, 2, 3, 4), None, None, _positive(rng, 3), _real(rng, 3)), name="3d"),
+        Sample((_real(rng, 2, 2, 2, 3),), {"eps": 0.1}, name="4d_no_affine"),
+        Sample(
+            (_real(rng, 2, 3, 4), np.zeros(3), np.ones(3), _positive(rng, 3)),
+            {"momentum": 0.3},
+            name="running_stats",
+        ),
+        Sample(
+            (_real(rng, 2, 3, 4), _real(rng, 3), _positive(rng, 3)),
+            {"use_input_stats": False},
+            name="running_stats_used",
+        ),
+        Sample(
+            (_real(rng, 4, 5)[None], None, None, _positive(rng, 4)),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+INSTANCE_NORM_BAD = (
+    BadInput((np.ones((2, 3, 1)),), name="one_spatial_element"),
+    BadInput((np.ones((2, 3, 4)),), {"use_input_stats": False}, name="no_running_stats"),
+    BadInput((np.ones((2, 3, 4)), np.zeros(3)), name="running_var_missing"),
+    BadInput((np.ones((2, 3, 4)), None, None, np.ones(4)), name="weight_size"),
+)
+
+
+def local_response_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 2, 5, 3), 3), name="3d"),
+        Sample((_real(rng, 2, 4, 2, 2), 2), {"alpha": 0.5, "beta": 0.6, "k": 1.5}, name="4d"),
+        Sample((_real(rng, 1, 3, 2, 1, 2), 4), {"alpha": 0.3}, name="5d"),
+        Sample((_real(rng, 4, 3, 2), 1), {"alpha": 0.5}, name="transposed", transposed=True),
+    ]
+
+
+OPS += [
+    OpInfo(
+        "F.instance_norm",
+        _functional("instance_norm"),
+        instance_norm_samples,
+        grad_args=(0, 3, 4),
+        bad_inputs=INSTANCE_NORM_BAD,
+        atol=1e-4,
+    ),
+    OpInfo(
+        "F.local_response_norm",
+        _functional("local_response_norm"),
+        local_response_norm_samples,
+        bad_inputs=(BadInput((np.ones((2, 3)), 2), name="rank2"),),
+    ),
+]

@@ -48,6 +48,7 @@ from minigrad.nn.modules.dropout import (
     FeatureAlphaDropout,
 )
 from minigrad.nn.modules.flatten import Flatten, Unflatten
+from minigrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
 from minigrad.nn.modules.loss import (
     BCELoss,
@@ -71,8 +72,10 @@ from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import (
     BatchNorm1d,
     BatchNorm2d,
+    BatchNorm3d,
     GroupNorm,
     LayerNorm,
+    LocalResponseNorm,
     RMSNorm,
 )
 from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
@@ -94,17 +97,18 @@ from minigrad.nn.modules.transformer import TransformerEncoder, TransformerEncod
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "AlphaDropout", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-    "BatchNorm2d", "Bilinear", "CELU", "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d",
-    "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity",
+    "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ConstantPad1d", "ConstantPad2d", "Conv1d",
+    "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity",
     "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding",
     "FeatureAlphaDropout", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss", "HuberLoss", "Identity",
-    "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
-    "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "Mish", "Module",
-    "ModuleDict", "ModuleList", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
-    "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm",
-    "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential",
-    "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign",
-    "Tanh", "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer",
-    "TripletMarginLoss", "Unflatten", "ZeroPad1d", "ZeroPad2d",
+    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell",
+    "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
+    "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict", "ParameterList",
+    "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm", "RNN", "RNNBase", "RNNCell",
+    "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid",
+    "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
+    "Unflatten", "ZeroPad1d", "ZeroPad2d",
 ]
