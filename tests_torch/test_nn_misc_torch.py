@@ -189,3 +189,131 @@ def test_norm_module_errors_and_warnings_match_pytorch():
         return seen
 
     assert story(minigrad) == story(torch)
+
+
+# ---- losses ----------------------------------------------------------------------------------
+
+
+def _loss_cases(lib):
+    """(module, inputs) pairs: inputs as numpy arrays (float ones require grad)."""
+    nn = lib.nn
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(3, 4)).astype(np.float32)
+    signs = rng.choice([-1.0, 1.0], size=(3, 4)).astype(np.float32)
+    probabilities = rng.uniform(size=(3, 4)).astype(np.float32)
+    classes = np.array([0, 3, 1])
+    labels = np.array([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])
+    weight = lib.tensor(rng.uniform(0.5, 1.5, size=4).astype(np.float32))
+    var = rng.uniform(0.5, 1.5, size=(3, 1)).astype(np.float32)
+    return [
+        (nn.SoftMarginLoss(reduction="sum"), (x, signs)),
+        (nn.MultiMarginLoss(p=2, margin=0.5, weight=weight), (x, classes)),
+        (nn.MultiMarginLoss(reduction="none"), (x, classes)),
+        (nn.MultiLabelMarginLoss(), (x, labels)),
+        (nn.MultiLabelSoftMarginLoss(weight=weight, reduction="none"), (x, probabilities)),
+        (nn.GaussianNLLLoss(full=True, eps=0.1), (x, signs, var)),
+        (nn.TripletMarginWithDistanceLoss(margin=2.0, swap=True), (x, signs, probabilities)),
+        (
+            nn.TripletMarginWithDistanceLoss(
+                distance_function=lambda a, b: 1.0 - nn.functional.cosine_similarity(a, b)
+            ),
+            (x, signs, probabilities),
+        ),
+    ]
+
+
+def test_loss_modules_match_pytorch():
+    results = {}
+    for lib in (minigrad, torch):
+        seen = []
+        for module, arrays in _loss_cases(lib):
+            inputs = [lib.tensor(a, requires_grad=a.dtype.kind == "f") for a in arrays]
+            if type(module).__name__ in (
+                "SoftMarginLoss",
+                "MultiMarginLoss",
+                "MultiLabelMarginLoss",
+            ):
+                inputs[1].requires_grad_(False)  # (no gradient for their targets)
+            out = module(*inputs)
+            out.sum().backward()
+            seen.append(
+                (
+                    same_text(repr(module)),
+                    list(module.state_dict()),
+                    out.grad_fn.name(),
+                    out.detach().numpy(),
+                    [t.grad.numpy() for t in inputs if t.grad is not None],
+                )
+            )
+        results[lib.__name__] = seen
+    for mine, theirs in zip(results["minigrad"], results["torch"], strict=True):
+        assert mine[:3] == theirs[:3]
+        np.testing.assert_allclose(mine[3], theirs[3], rtol=1e-5, atol=1e-6)
+        for a, b in zip(mine[4], theirs[4], strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+def test_loss_module_errors_and_legacy_reductions_match_pytorch():
+    def story(lib):
+        nn = lib.nn
+        x = lib.tensor(rand(3, 4))
+        seen = []
+        for call in (
+            lambda: nn.MultiMarginLoss(p=3),
+            lambda: nn.MultiMarginLoss(weight=lib.ones(2, 2)),
+            lambda: nn.TripletMarginWithDistanceLoss(margin=-1.0),
+            lambda: nn.MultiMarginLoss(size_average=False)(x, lib.tensor([0, 1, 2])).item(),
+            lambda: nn.SoftMarginLoss(reduce=False)(x, x.sign()).shape,
+            lambda: nn.MultiLabelSoftMarginLoss(size_average=False)(x, x.sigmoid()).item(),
+            lambda: nn.functional.multilabel_soft_margin_loss(x, x, reduce=False).shape,
+            lambda: nn.functional.soft_margin_loss(x, x, size_average=True).item(),
+            lambda: (
+                nn.functional.multi_margin_loss(
+                    x, lib.tensor([0, 1, 2]), weight=lib.ones(4), reduce=False
+                ).shape
+            ),
+            lambda: nn.functional.multi_margin_loss(
+                x, lib.tensor([0, 1, 2]), weight=lib.ones(4, requires_grad=True)
+            ),
+            lambda: nn.functional.soft_margin_loss(x, lib.ones(3, 4, requires_grad=True)),
+            lambda: nn.GaussianNLLLoss()(x, x, lib.ones(3, 4).log_()),
+        ):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                result = outcome(call)
+            if isinstance(result, float):
+                result = round(result, 4)
+            seen.append((same_text(result), [same_text(w.message) for w in caught]))
+        return seen
+
+    assert story(minigrad) == story(torch)
+
+
+@pytest.mark.parametrize("loss", ["multi_margin_loss", "multilabel_margin_loss"])
+def test_margin_loss_gradients_cannot_be_differentiated_again(loss):
+    outcomes = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(rand(3, 4), requires_grad=True)
+        target = (
+            lib.tensor([0, 3, 1])
+            if loss == "multi_margin_loss"
+            else lib.tensor([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])
+        )
+        (g,) = lib.autograd.grad(getattr(lib.nn.functional, loss)(x, target), x, create_graph=True)
+        outcomes.append(
+            (g.requires_grad, g.grad_fn.name(), outcome(lambda g=g: g.sum().backward()))
+        )
+    assert outcomes[0] == outcomes[1]
+
+
+def test_soft_margin_loss_second_derivative_node_matches_pytorch():
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(rand(3, 4).astype(np.float64), requires_grad=True)
+        out = lib.nn.functional.soft_margin_loss(x, lib.tensor(np.sign(rand(3, 4, seed=1))))
+        (g,) = lib.autograd.grad(out, x, create_graph=True)
+        (gg,) = lib.autograd.grad((g * g).sum(), x)
+        results.append((g.grad_fn.name(), g.detach().numpy(), gg.numpy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-10)
+    np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-10)

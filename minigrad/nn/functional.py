@@ -85,10 +85,18 @@ from minigrad.ops.losses import (
 )
 from minigrad.ops.losses_extra import (
     cosine_embedding_loss,
+    gaussian_nll_loss,
     hinge_embedding_loss,
     margin_ranking_loss,
+    multilabel_soft_margin_loss,
     poisson_nll_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from minigrad.ops.margin_losses import (
+    multi_margin_loss,
+    multilabel_margin_loss,
+    soft_margin_loss,
 )
 from minigrad.ops.normalization import (
     batch_norm,
@@ -144,6 +152,7 @@ __all__ = [
     "elu_",
     "embedding",
     "feature_alpha_dropout",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
@@ -153,8 +162,8 @@ __all__ = [
     "hardtanh",
     "hardtanh_",
     "hinge_embedding_loss",
-    "instance_norm",
     "huber_loss",
+    "instance_norm",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -172,6 +181,9 @@ __all__ = [
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -193,6 +205,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
     "softmin",
     "softplus",
@@ -203,6 +216,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
 ]
 
 
@@ -313,6 +327,9 @@ _arguments.check_functions(
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
                   "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
                   "feature_alpha_dropout", "instance_norm", "local_response_norm",
+                  "gaussian_nll_loss", "multilabel_soft_margin_loss",
+                  "triplet_margin_with_distance_loss", "soft_margin_loss",
+                  "multi_margin_loss", "multilabel_margin_loss",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",

@@ -1,5 +1,6 @@
 """Op-table rows of the dropout variants, instance and local response norm and the losses
-added with them (ops/dropout.py, ops/normalization.py, ops/losses_misc.py).
+added with them (ops/dropout.py, ops/normalization_composites.py, ops/margin_losses.py,
+ops/losses_extra.py).
 
 Random dropout cannot be compared with PyTorch (the generators differ): the dropout rows use
 the deterministic p = 1; tests/test_nn_misc.py checks the masks' structure and statistics.
@@ -144,5 +145,224 @@ OPS += [
         _functional("local_response_norm"),
         local_response_norm_samples,
         bad_inputs=(BadInput((np.ones((2, 3)), 2), name="rank2"),),
+    ),
+]
+
+
+# --- losses -----------------------------------------------------------------------------------
+
+
+def _signs(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return np.asarray(rng.choice([-1.0, 1.0], size=shape))
+
+
+def _classes(rng: np.random.Generator, count: int, *shape: int) -> np.ndarray:
+    return np.asarray(rng.integers(0, count, size=shape), dtype=np.int64)
+
+
+def soft_margin_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 3, 4), _signs(rng, 3, 4)), name="2d"),
+        Sample((_real(rng, 3, 4), _signs(rng, 3, 4)), {"reduction": "none"}, name="none"),
+        Sample((_real(rng, 5), _signs(rng, 5)), {"reduction": "sum"}, name="sum"),
+        Sample((_real(rng, 3, 4), _signs(rng, 4)), name="broadcast_target"),
+        Sample((_real(rng), _signs(rng)), name="0d"),
+        Sample((_real(rng, 4, 3), _signs(rng, 4, 3)), name="transposed", transposed=True),
+    ]
+
+
+def multi_margin_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 3, 5), _classes(rng, 5, 3)), name="2d"),
+        Sample(
+            (_real(rng, 3, 5), _classes(rng, 5, 3)),
+            {"p": 2, "margin": 0.7, "weight": _positive(rng, 5), "reduction": "sum"},
+            name="p2_weight",
+        ),
+        Sample((_real(rng, 4, 3), _classes(rng, 3, 4)), {"reduction": "none"}, name="none"),
+        Sample((_real(rng, 4), np.asarray(2)), name="1d"),
+        Sample((_real(rng, 4), np.asarray([1])), {"reduction": "none"}, name="1d_none"),
+        Sample(
+            (_real(rng, 4, 3), _classes(rng, 3, 4)),
+            {"margin": 2.0},
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+MULTI_MARGIN_BAD = (
+    BadInput((np.ones((3, 4)), np.asarray([0, 1, 4])), name="target_out_of_range"),
+    BadInput((np.ones((3, 4)), np.asarray([0, 1])), name="target_size"),
+    BadInput((np.ones((3, 4)), np.asarray([0.0, 1.0, 2.0])), name="float_target"),
+    BadInput((np.ones((3, 4)), np.asarray([0, 1, 2])), {"weight": np.ones(3)}, name="weight_size"),
+    BadInput((np.ones((3, 4)), np.asarray([0, 1, 2])), {"p": 3}, name="p3"),
+    BadInput((np.ones((3, 0)), np.asarray([0, 1, 2])), name="no_classes"),
+    BadInput((np.ones((3, 4), dtype=np.int64), np.asarray([0, 1, 2])), name="integer_input"),
+)
+
+
+def multilabel_margin_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(
+            (_real(rng, 3, 4), np.asarray([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])), name="2d"
+        ),
+        Sample(
+            (_real(rng, 2, 5), np.asarray([[4, 4, 1, -1, 2], [0, 1, 2, 3, 4]])),
+            {"reduction": "none"},
+            name="repeated_and_all",
+        ),
+        Sample((_real(rng, 4), np.asarray([2, 0, -1, 3])), {"reduction": "sum"}, name="1d"),
+        Sample(
+            (_real(rng, 4, 3), np.asarray([[0, -1, 1], [2, 1, -1], [1, -1, -1], [0, 2, 1]])),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+MULTILABEL_MARGIN_BAD = (
+    BadInput((np.ones((3, 4)), np.zeros((2, 4), dtype=np.int64)), name="target_size"),
+    BadInput((np.ones((3, 4)), np.full((3, 4), 4)), name="target_out_of_range"),
+    BadInput((np.ones((3, 4)), np.zeros((3, 4))), name="float_target"),
+    BadInput(
+        (np.ones((3, 4)), np.zeros((3, 4), dtype=np.int64)), {"reduction": "bad"}, name="reduction"
+    ),
+)
+
+
+def multilabel_soft_margin_samples(rng: np.random.Generator) -> list[Sample]:
+    unit = np.asarray(rng.uniform(0, 1, size=(3, 4)))
+    return [
+        Sample((_real(rng, 3, 4), unit), name="2d"),
+        Sample((_real(rng, 3, 4), unit, _positive(rng, 4)), {"reduction": "sum"}, name="weight"),
+        Sample(
+            (_real(rng, 2, 3, 4), np.asarray(rng.uniform(0, 1, size=(2, 3, 4)))),
+            {"reduction": "none"},
+            name="3d",
+        ),
+        Sample((_real(rng, 4, 3), unit.T.copy()), name="transposed", transposed=True),
+    ]
+
+
+def gaussian_nll_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 3, 4), _real(rng, 3, 4), _positive(rng, 3, 4)), name="same_shape"),
+        Sample(
+            (_real(rng, 3, 4), _real(rng, 3, 4), _positive(rng, 3)),
+            {"full": True},
+            name="one_dim_fewer",
+        ),
+        Sample(
+            (_real(rng, 3, 4), _real(rng, 3, 4), _positive(rng, 3, 1)),
+            {"reduction": "sum"},
+            name="shared",
+        ),
+        Sample((_real(rng, 2, 3), _real(rng, 2, 3), 0.7), {"reduction": "none"}, name="float"),
+        # a variance below eps: clamped without recording (its gradient stops there)
+        Sample(
+            (_real(rng, 4), _real(rng, 4), np.asarray([0.5, 1.0, 1e-3, 2.0])),
+            {"eps": 0.01},
+            name="edge_clamped",
+        ),
+        Sample(
+            (_real(rng, 4, 3), _real(rng, 4, 3), _positive(rng, 4, 3)),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+GAUSSIAN_NLL_BAD = (
+    BadInput((np.ones((3, 4)), np.ones((3, 4)), -np.ones((3, 4))), name="negative_var"),
+    BadInput((np.ones((3, 4)), np.ones((3, 4)), -1.0), name="negative_float_var"),
+    BadInput((np.ones((3, 4)), np.ones((3, 4)), np.ones((2, 4))), name="var_size"),
+    BadInput((np.ones((3, 4)), np.ones((3, 4)), np.ones(4)), name="var_rank"),
+    BadInput(
+        (np.ones((3, 4)), np.ones((3, 4)), np.ones((3, 4))), {"reduction": "bad"}, name="reduction"
+    ),
+)
+
+
+def _l1_distance(x: Any, y: Any) -> Any:
+    return (x - y).abs().sum(-1)
+
+
+def triplet_with_distance_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(
+            (_real(rng, 3, 4), _real(rng, 3, 4), _real(rng, 3, 4)), {"margin": 2.0}, name="pairwise"
+        ),
+        Sample(
+            (_real(rng, 3, 4), _real(rng, 3, 4), _real(rng, 3, 4)),
+            {"distance_function": _l1_distance, "swap": True, "margin": 3.0, "reduction": "none"},
+            name="l1_swap",
+        ),
+        Sample(
+            (_real(rng, 4, 3), _real(rng, 4, 3), _real(rng, 4, 3)),
+            {"margin": 2.0, "reduction": "sum"},
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+TRIPLET_WITH_DISTANCE_BAD = (
+    BadInput((np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3))), {"margin": 0.0}, name="margin"),
+    BadInput((np.ones((2, 3)), np.ones((2, 3)), np.ones(3)), name="dims"),
+    BadInput(
+        (np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3))), {"reduction": "bad"}, name="reduction"
+    ),
+)
+
+
+OPS += [
+    OpInfo(
+        "F.soft_margin_loss",
+        _functional("soft_margin_loss"),
+        soft_margin_samples,
+        grad_args=(0,),
+        bad_inputs=(
+            BadInput((np.ones((3, 4)), np.ones(5)), name="shapes"),
+            BadInput((np.ones(3, dtype=np.int64), np.ones(3, dtype=np.int64)), name="integers"),
+            BadInput((np.ones(3), np.ones(3)), {"reduction": "bad"}, name="reduction"),
+        ),
+    ),
+    # PyTorch has no second derivative (its first gradient's node is NotImplemented)
+    OpInfo(
+        "F.multi_margin_loss",
+        _functional("multi_margin_loss"),
+        multi_margin_samples,
+        grad_args=(0,),
+        gradgrad=False,
+        bad_inputs=MULTI_MARGIN_BAD,
+    ),
+    OpInfo(
+        "F.multilabel_margin_loss",
+        _functional("multilabel_margin_loss"),
+        multilabel_margin_samples,
+        grad_args=(0,),
+        gradgrad=False,
+        bad_inputs=MULTILABEL_MARGIN_BAD,
+    ),
+    OpInfo(
+        "F.multilabel_soft_margin_loss",
+        _functional("multilabel_soft_margin_loss"),
+        multilabel_soft_margin_samples,
+        bad_inputs=(
+            BadInput((np.ones((2, 3)), np.ones((2, 3))), {"reduction": "bad"}, name="reduction"),
+        ),
+    ),
+    OpInfo(
+        "F.gaussian_nll_loss",
+        _functional("gaussian_nll_loss"),
+        gaussian_nll_samples,
+        bad_inputs=GAUSSIAN_NLL_BAD,
+    ),
+    OpInfo(
+        "F.triplet_margin_with_distance_loss",
+        _functional("triplet_margin_with_distance_loss"),
+        triplet_with_distance_samples,
+        bad_inputs=TRIPLET_WITH_DISTANCE_BAD,
     ),
 ]
