@@ -160,3 +160,25 @@ def test_dropout_modules():
     mg.manual_seed(0)
     y = nn.Dropout2d(0.5)(mg.ones(8, 16, 2, 2)).numpy()
     assert set(np.unique(y)) <= {0.0, 2.0}
+
+
+# ---- modules against finite differences ------------------------------------------------------
+
+
+def test_transformer_decoder_layer_gradcheck():
+    mg.manual_seed(0)
+    layer = nn.TransformerDecoderLayer(4, 2, 6, dropout=0.0, dtype=mg.float64)
+    tgt = mg.randn(3, 2, 4, dtype=mg.float64, requires_grad=True)
+    memory = mg.randn(2, 2, 4, dtype=mg.float64, requires_grad=True)
+    mask = nn.Transformer.generate_square_subsequent_mask(3, dtype=mg.float64)
+    assert mg.autograd.gradcheck(lambda t, m: layer(t, m, tgt_mask=mask), (tgt, memory))
+
+
+def test_instance_norm_module_gradcheck():
+    mg.manual_seed(0)
+    norm = nn.InstanceNorm2d(2, affine=True, track_running_stats=True, dtype=mg.float64)
+    with mg.no_grad():
+        norm.weight.uniform_(0.5, 1.5)
+        norm.bias.uniform_(-1.0, 1.0)
+    x = mg.randn(2, 2, 2, 3, dtype=mg.float64, requires_grad=True)
+    assert mg.autograd.gradcheck(norm, (x,))

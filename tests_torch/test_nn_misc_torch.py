@@ -317,3 +317,140 @@ def test_soft_margin_loss_second_derivative_node_matches_pytorch():
     assert results[0][0] == results[1][0]
     np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-10)
     np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-10)
+
+
+# ---- transformer decoder and nn.Transformer --------------------------------------------------
+
+
+def _causal(lib, size):
+    return lib.nn.Transformer.generate_square_subsequent_mask(size)
+
+
+def _padding(lib, lengths, size):
+    """A float key padding mask (-inf past each length), of the causal mask's type."""
+    padded = np.arange(size)[None, :] >= np.array(lengths)[:, None]
+    return lib.tensor(np.where(padded, -np.inf, 0.0).astype(np.float32))
+
+
+DECODER_CASES = {
+    # name: (make, tgt shape, memory shape, batch_first, mask options)
+    "layer-post-norm-causal": (
+        lambda t: t.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0),
+        (5, 3, 8),
+        (4, 3, 8),
+        False,
+        {"tgt_mask": "causal"},
+    ),
+    "decoder-pre-norm-gelu-padding": (
+        lambda t: t.nn.TransformerDecoder(
+            t.nn.TransformerDecoderLayer(
+                8, 4, 12, dropout=0.0, activation="gelu", batch_first=True, norm_first=True
+            ),
+            2,
+            norm=t.nn.LayerNorm(8),
+        ),
+        (3, 5, 8),
+        (3, 4, 8),
+        True,
+        {
+            "tgt_mask": "causal",
+            "tgt_key_padding_mask": "tgt_padding",
+            "memory_key_padding_mask": "memory_padding",
+        },
+    ),
+    "decoder-unbatched-memory-mask": (
+        lambda t: t.nn.TransformerDecoder(t.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0), 2),
+        (5, 8),
+        (4, 8),
+        False,
+        {"memory_mask": "memory_mask"},
+    ),
+}
+
+
+def _mask(lib, kind, batch):
+    if kind == "causal":
+        return _causal(lib, 5)
+    if kind == "tgt_padding":
+        return _padding(lib, [5, 3, 1][:batch], 5)
+    if kind == "memory_padding":
+        return _padding(lib, [4, 2, 3][:batch], 4)
+    return lib.tensor(np.random.default_rng(7).normal(size=(5, 4)).astype(np.float32))
+
+
+@pytest.mark.parametrize("case", sorted(DECODER_CASES))
+def test_transformer_decoder_matches_pytorch(case):
+    make, tgt_shape, memory_shape, batch_first, options = DECODER_CASES[case]
+    mine, theirs = build(make)
+    assert same_text(repr(mine)) == same_text(repr(theirs))
+    batch = tgt_shape[0 if batch_first else 1] if len(tgt_shape) == 3 else 1
+    results = []
+    for lib, module in ((minigrad, mine), (torch, theirs)):
+        tgt = lib.tensor(rand(*tgt_shape), requires_grad=True)
+        memory = lib.tensor(rand(*memory_shape, seed=1), requires_grad=True)
+        out = module(tgt, memory, **{k: _mask(lib, v, batch) for k, v in options.items()})
+        (out * lib.tensor(rand(*out.shape, seed=3))).sum().backward()
+        results.append((out, tgt, memory))
+    (out, tgt, memory), (their_out, their_tgt, their_memory) = results
+    close(out, their_out, "output")
+    assert out.grad_fn.name() == their_out.grad_fn.name()
+    close(tgt.grad, their_tgt.grad, "tgt grad")
+    close(memory.grad, their_memory.grad, "memory grad")
+    compare_parameters(mine, theirs)
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_transformer_matches_pytorch(batch_first):
+    def make(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (PyTorch's nested-tensor notice, batch_first=False)
+            return lib.nn.Transformer(8, 2, 2, 1, 16, dropout=0.1, batch_first=batch_first)
+
+    mine, theirs = build(make)
+    mine.eval()
+    theirs.eval()  # (eval mode: dropout off)
+    src_shape, tgt_shape = ((3, 4, 8), (3, 5, 8)) if batch_first else ((4, 3, 8), (5, 3, 8))
+    results = []
+    for lib, module in ((minigrad, mine), (torch, theirs)):
+        src = lib.tensor(rand(*src_shape), requires_grad=True)
+        tgt = lib.tensor(rand(*tgt_shape, seed=1), requires_grad=True)
+        out = module(
+            src, tgt, tgt_mask=_causal(lib, 5), src_key_padding_mask=_padding(lib, [4, 2, 3], 4)
+        )
+        (out * lib.tensor(rand(*out.shape, seed=3))).sum().backward()
+        results.append((out, src, tgt))
+    (out, src, tgt), (their_out, their_src, their_tgt) = results
+    close(out, their_out, "output")
+    close(src.grad, their_src.grad, "src grad")
+    close(tgt.grad, their_tgt.grad, "tgt grad")
+    compare_parameters(mine, theirs)
+
+
+def test_transformer_init_repr_masks_and_errors_match_pytorch():
+    def story(lib):
+        nn = lib.nn
+        seen = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model = nn.Transformer(8, 2, 1, 1, 16)
+        seen.append([same_text(w.message) for w in caught])
+        seen += [same_text(repr(model)), list(model.state_dict())]
+        # xavier_uniform_ on the matrices: bounded by sqrt(6 / (fan_in + fan_out))
+        weight = model.decoder.layers[0].linear1.weight
+        seen.append(float(weight.detach().abs().max()) <= (6 / (8 + 16)) ** 0.5)
+        seen.append(float(model.encoder.norm.weight.detach().sum()))  # (vectors keep their init)
+        seen.append(same_text(nn.Transformer.generate_square_subsequent_mask(3)))
+        seen.append(same_text(nn.Transformer.generate_square_subsequent_mask(2, dtype=lib.float64)))
+        x = lib.zeros(4, 3, 8)
+        for call in (
+            lambda: model(x, lib.zeros(4, 2, 8)),
+            lambda: model(x, lib.zeros(4, 3, 6)),
+            lambda: model(lib.zeros(4, 3, 6), lib.zeros(4, 3, 6)),
+            lambda: nn.TransformerDecoderLayer(8, 2, activation="tanh"),
+            lambda: nn.TransformerDecoderLayer(8, 3),
+            lambda: model.decoder(x, x, tgt_is_causal=True),
+        ):
+            seen.append(same_text(outcome(call)))
+        return seen
+
+    assert story(minigrad) == story(torch)
