@@ -182,3 +182,34 @@ def test_instance_norm_module_gradcheck():
         norm.bias.uniform_(-1.0, 1.0)
     x = mg.randn(2, 2, 2, 3, dtype=mg.float64, requires_grad=True)
     assert mg.autograd.gradcheck(norm, (x,))
+
+
+# ---- gumbel softmax --------------------------------------------------------------------------
+
+
+def test_gumbel_softmax_samples_follow_the_softmax_of_the_logits():
+    mg.manual_seed(0)
+    logits = mg.tensor([[0.0, 1.0, 2.0]]).expand(20000, 3)
+    soft = F.gumbel_softmax(logits, tau=0.5)
+    assert soft.grad_fn is None and soft.shape == (20000, 3)
+    np.testing.assert_allclose(soft.sum(-1).numpy(), 1.0, rtol=1e-5)
+    hard = F.gumbel_softmax(logits, hard=True, dim=1).numpy()
+    assert set(np.unique(hard)) == {0.0, 1.0} and (hard.sum(1) == 1).all()
+    # the arg max of logits + Gumbel noise is a draw from softmax(logits)
+    expected = np.exp([0.0, 1.0, 2.0]) / np.exp([0.0, 1.0, 2.0]).sum()
+    np.testing.assert_allclose(hard.mean(0), expected, atol=0.015)
+
+
+def test_gumbel_softmax_hard_passes_the_soft_gradient_through():
+    mg.manual_seed(1)
+    logits = mg.randn(4, 5, requires_grad=True)
+    hard = F.gumbel_softmax(logits, tau=2.0, hard=True)
+    assert hard.grad_fn.name() == "AddBackward0"
+    weights = mg.randn(4, 5)
+    (hard * weights).sum().backward()
+    # the straight-through gradient is the soft sample's: softmax's Jacobian applied to weights
+    # over tau, which sums to zero along the softmax's dim
+    np.testing.assert_allclose(logits.grad.sum(-1).numpy(), 0.0, atol=1e-6)
+    assert float(logits.grad.abs().sum()) > 0
+    with pytest.warns(UserWarning, match="`eps` parameter is deprecated and has no effect."):
+        F.gumbel_softmax(logits, eps=1e-3)

@@ -454,3 +454,60 @@ def test_transformer_init_repr_masks_and_errors_match_pytorch():
         return seen
 
     assert story(minigrad) == story(torch)
+
+
+# ---- lp pooling, pdist, gumbel softmax -------------------------------------------------------
+
+
+LP_POOL_CASES = {
+    "lp1d": (lambda t: t.nn.LPPool1d(2, 3, stride=2), (2, 3, 7)),
+    "lp1d-ceil-unbatched": (lambda t: t.nn.LPPool1d(1.5, 2, ceil_mode=True), (3, 5)),
+    "lp2d": (lambda t: t.nn.LPPool2d(3, (2, 3), stride=(1, 2)), (2, 2, 5, 6)),
+    "lp2d-inf": (lambda t: t.nn.LPPool2d(float("inf"), 2), (1, 2, 4, 4)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LP_POOL_CASES))
+def test_lp_pool_modules_match_pytorch(case):
+    make, shape = LP_POOL_CASES[case]
+    mine, theirs = make(minigrad), make(torch)
+    assert repr(mine) == repr(theirs)
+    results = []
+    for lib, module in ((minigrad, mine), (torch, theirs)):
+        x = lib.tensor(np.abs(rand(*shape)) + 0.1, requires_grad=True)
+        out = module(x)
+        (out * lib.tensor(rand(*out.shape, seed=1))).sum().backward()
+        results.append((out, x))
+    (out, x), (their_out, their_x) = results
+    close(out, their_out, "output")
+    assert out.grad_fn.name() == their_out.grad_fn.name()
+    close(x.grad, their_x.grad, "input grad")
+
+
+def test_pdist_gradient_cannot_be_differentiated_again():
+    outcomes = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(rand(4, 3), requires_grad=True)
+        (g,) = lib.autograd.grad(lib.nn.functional.pdist(x, 1.5).sum(), x, create_graph=True)
+        outcomes.append(
+            (g.requires_grad, g.grad_fn.name(), outcome(lambda g=g: g.sum().backward()))
+        )
+    assert outcomes[0] == outcomes[1]
+
+
+def test_gumbel_softmax_records_pytorch_nodes():
+    def story(lib):
+        logits = lib.tensor(rand(3, 4), requires_grad=True)
+        soft = lib.nn.functional.gumbel_softmax(logits, tau=0.5, dim=0)
+        hard = lib.nn.functional.gumbel_softmax(logits, hard=True)
+        hard.sum().backward()
+        return [
+            soft.grad_fn.name(),
+            soft.grad_fn.next_functions[0][0].name(),
+            hard.grad_fn.name(),
+            [f.name() if f else None for f, _ in hard.grad_fn.next_functions],
+            hard.sum(-1).tolist(),
+            soft.detach().sum(0).round(decimals=5).tolist(),
+        ]
+
+    assert story(minigrad) == story(torch)

@@ -93,6 +93,7 @@ from minigrad.ops.losses_extra import (
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
+from minigrad.ops.lp_pool_pdist import gumbel_softmax, lp_pool1d, lp_pool2d, pdist
 from minigrad.ops.margin_losses import (
     multi_margin_loss,
     multilabel_margin_loss,
@@ -156,6 +157,7 @@ __all__ = [
     "gelu",
     "glu",
     "group_norm",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
@@ -173,6 +175,8 @@ __all__ = [
     "local_response_norm",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -189,6 +193,7 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pdist",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson_nll_loss",
@@ -329,7 +334,8 @@ _arguments.check_functions(
                   "feature_alpha_dropout", "instance_norm", "local_response_norm",
                   "gaussian_nll_loss", "multilabel_soft_margin_loss",
                   "triplet_margin_with_distance_loss", "soft_margin_loss",
-                  "multi_margin_loss", "multilabel_margin_loss",
+                  "multi_margin_loss", "multilabel_margin_loss", "lp_pool1d", "lp_pool2d",
+                  "gumbel_softmax",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
@@ -342,5 +348,5 @@ _arguments.check_functions(
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
-                  "threshold_", "pairwise_distance", "scaled_dot_product_attention"),
+                  "threshold_", "pairwise_distance", "scaled_dot_product_attention", "pdist"),
 )

@@ -366,3 +366,77 @@ OPS += [
         bad_inputs=TRIPLET_WITH_DISTANCE_BAD,
     ),
 ]
+
+
+# --- lp pooling and pdist ---------------------------------------------------------------------
+
+
+def lp_pool1d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 2, 3, 6), 2, 2), name="p2"),
+        Sample((_positive(rng, 2, 3, 7), 1.5, 3), {"stride": 2, "ceil_mode": True}, name="p1.5"),
+        Sample((_real(rng, 3, 5), float("inf"), 2), name="inf_unbatched"),
+        Sample((_positive(rng, 2, 4, 6), 3, 2), {"stride": 1}, name="transposed", transposed=True),
+    ]
+
+
+def lp_pool2d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 2, 2, 4, 4), 2, 2), name="p2"),
+        Sample((_positive(rng, 1, 2, 5, 4), 1.5, (2, 3)), {"stride": (1, 2)}, name="p1.5"),
+        Sample((_real(rng, 2, 4, 4), float("inf"), 2), name="inf_unbatched"),
+        Sample(
+            (_positive(rng, 1, 2, 4, 5), 3, 2),
+            {"ceil_mode": True},
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+def pdist_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 5, 3),), name="p2"),
+        Sample((_real(rng, 4, 3), 1.0), name="p1"),
+        Sample((_real(rng, 4, 3), 0.5), name="p0.5"),
+        Sample((_real(rng, 4, 2), 1.5), name="p1.5"),
+        Sample((_real(rng, 4, 3), 3.0), name="p3"),
+        Sample((_real(rng, 4, 3), float("inf")), name="inf"),
+        Sample((_real(rng, 4, 3), 0.0), name="p0"),
+        Sample((_real(rng, 3, 4),), name="transposed", transposed=True),
+    ]
+
+
+OPS += [
+    OpInfo("F.lp_pool1d", _functional("lp_pool1d"), lp_pool1d_samples),
+    OpInfo("F.lp_pool2d", _functional("lp_pool2d"), lp_pool2d_samples),
+    # PyTorch has no second derivative (its first gradient's node is NotImplemented)
+    OpInfo(
+        "F.pdist",
+        _functional("pdist"),
+        pdist_samples,
+        gradgrad=False,
+        bad_inputs=(
+            BadInput((np.ones(3),), name="rank1"),
+            BadInput((np.ones((2, 3)), -1.0), name="negative_p"),
+            BadInput((np.ones((2, 3), dtype=np.int64),), name="integers"),
+        ),
+    ),
+]
+
+
+# --- gumbel softmax ---------------------------------------------------------------------------
+
+
+def gumbel_softmax_samples(rng: np.random.Generator) -> list[Sample]:
+    # tau so large that (logits + noise) / tau vanishes: the sample is exactly uniform in both
+    # libraries whatever their noise (the random samples: tests/test_nn_misc.py)
+    return [
+        Sample((_real(rng, 3, 4),), {"tau": 1e30}, name="noise_vanishes"),
+        Sample((_real(rng, 4, 3),), {"tau": 1e30, "dim": 0}, name="transposed", transposed=True),
+    ]
+
+
+OPS += [
+    OpInfo("F.gumbel_softmax", _functional("gumbel_softmax"), gumbel_softmax_samples),
+]
