@@ -511,3 +511,99 @@ def test_gumbel_softmax_records_pytorch_nodes():
         ]
 
     assert story(minigrad) == story(torch)
+
+
+# ---- embedding bag ---------------------------------------------------------------------------
+
+
+EMBEDDING_BAG_CASES = {
+    # name: (make, input, offsets, per-sample weights?)
+    "mean-offsets": (
+        lambda t: t.nn.EmbeddingBag(7, 3),
+        [1, 2, 4, 5, 4, 3, 2, 0],
+        [0, 2, 2, 6],
+        False,
+    ),
+    "sum-weights-last-offset": (
+        lambda t: t.nn.EmbeddingBag(7, 3, mode="sum", include_last_offset=True),
+        [1, 2, 4, 5, 4, 3],
+        [0, 2, 6],
+        True,
+    ),
+    "max-2d-padding": (
+        lambda t: t.nn.EmbeddingBag(7, 4, mode="max", padding_idx=3),
+        [[1, 3, 6], [3, 3, 3], [0, 5, 5]],
+        None,
+        False,
+    ),
+    "max-norm": (
+        lambda t: t.nn.EmbeddingBag(7, 3, max_norm=1.0, norm_type=1.5),
+        [[1, 2], [6, 1]],
+        None,
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMBEDDING_BAG_CASES))
+def test_embedding_bag_matches_pytorch(case):
+    make, indices, offsets, weighted = EMBEDDING_BAG_CASES[case]
+    mine, theirs = build(make)
+    assert repr(mine) == repr(theirs)
+    results = []
+    for lib, module in ((minigrad, mine), (torch, theirs)):
+        extra = {} if offsets is None else {"offsets": lib.tensor(offsets)}
+        if weighted:
+            extra["per_sample_weights"] = lib.tensor(np.abs(rand(len(indices))), requires_grad=True)
+        out = module(lib.tensor(indices), **extra)
+        (out * lib.tensor(rand(*out.shape, seed=1))).sum().backward()
+        results.append((out, extra.get("per_sample_weights")))
+    (out, weights), (their_out, their_weights) = results
+    close(out, their_out, "output")
+    assert out.grad_fn.name() == their_out.grad_fn.name()
+    compare_parameters(mine, theirs)
+    close(mine.weight, theirs.weight, "weight (renormalized in place)")
+    if weighted:
+        close(weights.grad, their_weights.grad, "per-sample weights grad")
+
+
+def test_embedding_bag_module_api_matches_pytorch():
+    def story(lib):
+        nn = lib.nn
+        seen = [
+            repr(
+                nn.EmbeddingBag(
+                    5,
+                    2,
+                    max_norm=2.0,
+                    norm_type=1.0,
+                    scale_grad_by_freq=True,
+                    mode="max",
+                    padding_idx=-1,
+                )
+            )
+        ]
+        pretrained = nn.EmbeddingBag.from_pretrained(
+            lib.tensor([[1.0, 2.0], [3.0, 5.0]]), mode="sum"
+        )
+        seen += [
+            repr(pretrained),
+            pretrained.weight.requires_grad,
+            pretrained(lib.tensor([[0, 1, 1]])).tolist(),
+            list(pretrained.state_dict()),
+        ]
+        weight = lib.tensor(rand(4, 2), requires_grad=True)
+        out = nn.functional.embedding_bag(lib.tensor([0, 1, 3]), weight, lib.tensor([0, 1]))
+        (g,) = lib.autograd.grad(out.sum(), weight, create_graph=True)
+        seen += [g.requires_grad, g.grad_fn]  # (PyTorch's gradient has no history)
+        for call in (
+            lambda: nn.EmbeddingBag(5, 2, padding_idx=5),
+            lambda: nn.EmbeddingBag(5, 2, _weight=lib.ones(4, 2)),
+            lambda: nn.EmbeddingBag.from_pretrained(lib.ones(3)),
+            lambda: nn.EmbeddingBag(5, 2, mode="max", scale_grad_by_freq=True)(lib.tensor([[0]])),
+            lambda: nn.functional.embedding_bag(lib.tensor([[0]]), lib.ones(2, 2), lib.tensor([0])),
+        ):
+            seen.append(same_text(outcome(call)))
+        return seen
+
+    assert story(minigrad) == story(torch)

@@ -70,6 +70,7 @@ from minigrad.ops.dropout import (
     feature_alpha_dropout,
 )
 from minigrad.ops.embedding import embedding
+from minigrad.ops.embedding_bag import embedding_bag
 from minigrad.ops.linear import (
     linear,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "embedding_bag",
     "feature_alpha_dropout",
     "gaussian_nll_loss",
     "gelu",
@@ -335,7 +337,7 @@ _arguments.check_functions(
                   "gaussian_nll_loss", "multilabel_soft_margin_loss",
                   "triplet_margin_with_distance_loss", "soft_margin_loss",
                   "multi_margin_loss", "multilabel_margin_loss", "lp_pool1d", "lp_pool2d",
-                  "gumbel_softmax",
+                  "gumbel_softmax", "embedding_bag",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",

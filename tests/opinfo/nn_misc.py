@@ -440,3 +440,84 @@ def gumbel_softmax_samples(rng: np.random.Generator) -> list[Sample]:
 OPS += [
     OpInfo("F.gumbel_softmax", _functional("gumbel_softmax"), gumbel_softmax_samples),
 ]
+
+
+# --- embedding bag ----------------------------------------------------------------------------
+
+
+def embedding_bag_samples(rng: np.random.Generator) -> list[Sample]:
+    indices = np.asarray([1, 2, 4, 5, 4, 3, 2, 0])
+    return [
+        Sample(
+            (indices, _real(rng, 6, 3), np.asarray([0, 4, 4])),
+            {"mode": "sum"},
+            name="sum_empty_bag",
+        ),
+        Sample((indices, _real(rng, 6, 3), np.asarray([0, 3])), name="mean"),
+        Sample((indices, _real(rng, 6, 3), np.asarray([0, 2, 5])), {"mode": "max"}, name="max"),
+        Sample((indices.reshape(2, 4), _real(rng, 6, 3)), {"padding_idx": 2}, name="2d_padding"),
+        Sample(
+            (indices.reshape(2, 4), _real(rng, 6, 3)),
+            {"mode": "max", "padding_idx": -2},
+            name="2d_max_padding",
+        ),
+        Sample(
+            (
+                indices,
+                _real(rng, 6, 3),
+                np.asarray([0, 4, 6, 8]),
+                None,
+                2,
+                False,
+                "sum",
+                False,
+                _positive(rng, 8),
+                True,
+            ),
+            name="per_sample_weights_last_offset",
+        ),
+        Sample(
+            (indices, _real(rng, 3, 6).T.copy(), np.asarray([0, 5])),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+EMBEDDING_BAG_BAD = (
+    BadInput((np.asarray([0, 1]), np.ones(3), np.asarray([0])), name="weight_rank"),
+    BadInput((np.zeros((2, 2, 2), dtype=np.int64), np.ones((3, 2))), name="input_rank"),
+    BadInput((np.asarray([0, 1]), np.ones((3, 2))), name="no_offsets"),
+    BadInput((np.asarray([0, 1]), np.ones((3, 2)), np.asarray([1])), name="first_offset"),
+    BadInput((np.asarray([0, 1]), np.ones((3, 2)), np.asarray([0, 3])), name="last_offset"),
+    BadInput((np.asarray([0, 3]), np.ones((3, 2)), np.asarray([0])), name="index_range"),
+    BadInput((np.asarray([0, 1]), np.ones((3, 2)), np.asarray([0])), {"mode": "min"}, name="mode"),
+    BadInput(
+        (np.asarray([0, 1]), np.ones((3, 2)), np.asarray([0])),
+        {"padding_idx": 3},
+        name="padding_idx",
+    ),
+    BadInput(
+        (np.asarray([0, 1]), np.ones((3, 2)), np.asarray([0])),
+        {"per_sample_weights": np.ones(2)},
+        name="weights_with_mean",
+    ),
+    BadInput(
+        (np.asarray([0, 1]), np.ones((3, 2)), np.asarray([0])),
+        {"per_sample_weights": np.ones(3), "mode": "sum"},
+        name="weights_size",
+    ),
+    BadInput((np.asarray([0.0, 1.0]), np.ones((3, 2)), np.asarray([0])), name="float_indices"),
+)
+
+
+OPS += [
+    # PyTorch's gradient has no history (its backward is not differentiable): no gradgrad
+    OpInfo(
+        "F.embedding_bag",
+        _functional("embedding_bag"),
+        embedding_bag_samples,
+        gradgrad=False,
+        bad_inputs=EMBEDDING_BAG_BAD,
+    ),
+]
