@@ -1,4 +1,5 @@
-"""Dropout variants, instance and local response norm, and the margin/likelihood losses.
+"""Dropout variants and gumbel_softmax (random: tested by structure and statistics), and
+finite-difference checks of composite modules (TransformerDecoderLayer, InstanceNorm2d).
 
 Random streams differ between minigrad and PyTorch, so dropout is tested by its structure and
 statistics (which elements are zeroed together, the scaling, the gradient being the mask),
