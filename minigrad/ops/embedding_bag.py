@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import backend_type_name
+from minigrad._dtype import backend_type_name, result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
 from minigrad.creation import arange
-from minigrad.ops._helpers import is_tensor, operand, shape_of
+from minigrad.ops._helpers import constant_tensor, is_tensor, operand, shape_of
 from minigrad.ops.embedding import _embedding_renorm
 
 __all__ = ["embedding_bag"]
@@ -240,6 +240,12 @@ def embedding_bag(
         raise ValueError("max mode does not support sparse weights")
     if sparse:
         raise NotImplementedError(errors.SPARSE_EMBEDDING)
+    # (the kernel first brings indices and offsets to one dtype: bool ones become integers)
+    common = result_type(operand(input), operand(offsets))
+    if operand(input).dtype != common:
+        input = constant_tensor(operand(input).astype(common))
+    if operand(offsets).dtype != common:
+        offsets = constant_tensor(operand(offsets).astype(common))
     indices, rows = operand(input), shape_of(weight)[0]
     _check_types(indices, operand(weight), per_sample_weights)
     if max_norm is not None:

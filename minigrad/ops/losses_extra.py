@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from minigrad import _arguments
 from minigrad.autograd import grad_mode
 from minigrad.creation import empty_like, ones_like, zeros_like
 from minigrad.ops.activations import logsigmoid
@@ -244,6 +245,7 @@ def multilabel_soft_margin_loss(
     """
     if size_average is not None or reduce is not None:
         reduction = reduction_name(reduction, size_average, reduce)
+    _arguments.check_tensor(input, "log_sigmoid", "input", 1)  # (logsigmoid sees it first)
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.creation import empty_like, zeros_like
 from minigrad.ops import pooling, unary
@@ -227,6 +227,7 @@ def gumbel_softmax(
     """
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    _arguments.check_tensor(logits, "empty_like", "input", 1)  # (empty_like sees it first)
     gumbels = -empty_like(logits).exponential_().log()  # ~Gumbel(0, 1)
     gumbels = (logits + gumbels) / tau  # ~Gumbel(logits, tau)
     y_soft = gumbels.softmax(dim)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.ops._helpers import (
     NoDerivative,
@@ -65,7 +65,7 @@ class SoftMarginLoss(Op):
     def forward(ctx: Any, x: np.ndarray, t: np.ndarray, reduction: int) -> np.ndarray:
         ctx.save_for_backward(x, t)
         ctx.reduction = reduction
-        loss = np.log1p(np.exp(-t * x)).astype(x.dtype, copy=False)
+        loss = np.log1p(np.exp(-x * t)).astype(x.dtype, copy=False)  # (t may be bool)
         return reduce_array(loss, reduction)
 
     @staticmethod
@@ -93,9 +93,9 @@ class SoftMarginLossGradient(Op):
         if ctx is not NO_GRAD_CTX:
             ctx.save_for_backward(g, x, t)
             ctx.reduction = reduction
-        z = np.exp(-t * x)
+        z = np.exp(-x * t)
         norm = reduction_norm(reduction, math.prod(np.shape(x)))
-        return (-t * z / (1 + z) * norm * g).astype(x.dtype, copy=False)
+        return (-(t * z) / (1 + z) * norm * g).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
@@ -104,7 +104,7 @@ class SoftMarginLossGradient(Op):
         d_g = run(SoftMarginLossGradient, grad, x, t, ctx.reduction) if needs[0] else None
         d_x = None
         if needs[1]:
-            z = np.exp(-t * x)
+            z = np.exp(-x * t)
             norm = reduction_norm(ctx.reduction, math.prod(np.shape(x)))
             d_x = grad * g * norm * t * t * z / ((1 + z) * (1 + z))
         return d_g, d_x, None, None
@@ -122,6 +122,8 @@ def soft_margin_loss(
         tensor(0.2201)
     """
     enum = _reduction(reduction, size_average, reduce)
+    _arguments.check_tensor(input, "soft_margin_loss", "input", 1)
+    _arguments.check_tensor(target, "soft_margin_loss", "target", 2)
     x, t = operand(input), operand(target)
     try:  # (the kernel broadcasts: it saves the target as given)
         np.broadcast_shapes(np.shape(x), np.shape(t))
@@ -284,6 +286,8 @@ def multi_margin_loss(
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    _arguments.check_tensor(input, "multi_margin_loss", "input", 1)
+    _arguments.check_tensor(target, "multi_margin_loss", "target", 2)
     x, t = operand(input), operand(target)
     _check_matrix(x)
     frames, classes = _frames(x)
@@ -393,6 +397,8 @@ def multilabel_margin_loss(
         tensor(0.8500)
     """
     enum = _reduction(reduction, size_average, reduce)
+    _arguments.check_tensor(input, "multilabel_margin_loss", "input", 1)
+    _arguments.check_tensor(target, "multilabel_margin_loss", "target", 2)
     x, t = operand(input), operand(target)
     _check_matrix(x)
     frames, classes = _frames(x)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from minigrad import _arguments
 from minigrad.autograd import grad_mode
 from minigrad.ops import pooling, shape
 from minigrad.ops.normalization import batch_norm
@@ -59,6 +60,18 @@ def instance_norm(
     """
     if use_input_stats:
         _verify_spatial_size(input.size())
+    # (then PyTorch's parser checks torch.instance_norm's arguments)
+    for position, (name, value) in enumerate(
+        (
+            ("weight", weight),
+            ("bias", bias),
+            ("running_mean", running_mean),
+            ("running_var", running_var),
+        ),
+        start=2,
+    ):
+        if value is not None:
+            _arguments.check_tensor(value, "instance_norm", name, position)
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError(
             "Expected running_mean and running_var to be defined when use_input_stats is false"
