@@ -29,7 +29,8 @@ torch = pytest.importorskip("torch")
 # solve nodes.
 DIFFERENT = {
     "linalg_det", "linalg_qr_q", "linalg_qr_r", "linalg_qr_complete", "qr_legacy",
-    "F.layer_norm", "F.batch_norm", "F.conv2d", "F.conv2d_input_only", "F.conv2d_weight_only",
+    "F.layer_norm", "F.batch_norm", "F.instance_norm", "F.conv2d", "F.conv2d_input_only",
+    "F.conv2d_weight_only",
     "F.conv1d", "conv1d", "conv2d", "F.conv_transpose1d", "F.conv_transpose2d",
     "conv_transpose1d", "conv_transpose2d", "F.group_norm", "F.bilinear", "F.bilinear_no_bias",
 }

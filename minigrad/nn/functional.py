@@ -5,7 +5,7 @@ Import it as PyTorch users do::
     import minigrad.nn.functional as F
 
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
-``losses.py``, ``cross_entropy.py``, ``normalization.py`` for dropout and the norms,
+``losses.py``, ``cross_entropy.py``, ``dropout.py``, ``normalization.py`` for the norms,
 ``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
 one_hot); this module only gathers them under PyTorch's names and signatures.
@@ -61,7 +61,16 @@ from minigrad.ops.adaptive_pooling import (
 from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
+from minigrad.ops.dropout import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+)
 from minigrad.ops.embedding import embedding
+from minigrad.ops.embedding_bag import embedding_bag
 from minigrad.ops.linear import (
     linear,
 )
@@ -77,19 +86,28 @@ from minigrad.ops.losses import (
 )
 from minigrad.ops.losses_extra import (
     cosine_embedding_loss,
+    gaussian_nll_loss,
     hinge_embedding_loss,
     margin_ranking_loss,
+    multilabel_soft_margin_loss,
     poisson_nll_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from minigrad.ops.lp_pool_pdist import gumbel_softmax, lp_pool1d, lp_pool2d, pdist
+from minigrad.ops.margin_losses import (
+    multi_margin_loss,
+    multilabel_margin_loss,
+    soft_margin_loss,
 )
 from minigrad.ops.normalization import (
     batch_norm,
-    dropout,
     group_norm,
     layer_norm,
     normalize,
     rms_norm,
 )
+from minigrad.ops.normalization_composites import instance_norm, local_response_norm
 from minigrad.ops.norms import pairwise_distance
 from minigrad.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from minigrad.ops.pooling import (
@@ -112,6 +130,7 @@ __all__ = [
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -128,12 +147,19 @@ __all__ = [
     "cosine_similarity",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "elu",
     "elu_",
     "embedding",
+    "embedding_bag",
+    "feature_alpha_dropout",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
@@ -141,14 +167,18 @@ __all__ = [
     "hardtanh_",
     "hinge_embedding_loss",
     "huber_loss",
+    "instance_norm",
     "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
     "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -157,11 +187,15 @@ __all__ = [
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pdist",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson_nll_loss",
@@ -178,6 +212,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
     "softmin",
     "softplus",
@@ -188,6 +223,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
 ]
 
 
@@ -296,6 +332,12 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
 _arguments.check_functions(
     globals(), __all__,
     python_level=("relu", "sigmoid", "tanh", "batch_norm", "softmax", "log_softmax", "dropout",
+                  "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+                  "feature_alpha_dropout", "instance_norm", "local_response_norm",
+                  "gaussian_nll_loss", "multilabel_soft_margin_loss",
+                  "triplet_margin_with_distance_loss", "soft_margin_loss",
+                  "multi_margin_loss", "multilabel_margin_loss", "lp_pool1d", "lp_pool2d",
+                  "gumbel_softmax", "embedding_bag",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
@@ -308,5 +350,5 @@ _arguments.check_functions(
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",
                   "hardtanh_", "leaky_relu_", "prelu", "relu_", "rrelu_", "selu_", "softshrink",
-                  "threshold_", "pairwise_distance", "scaled_dot_product_attention"),
+                  "threshold_", "pairwise_distance", "scaled_dot_product_attention", "pdist"),
 )

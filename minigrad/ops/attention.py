@@ -18,9 +18,9 @@ import numpy as np
 from minigrad import _arguments, _dtype, errors
 from minigrad.creation import full, ones, zeros, zeros_like
 from minigrad.ops.comparison import where
+from minigrad.ops.dropout import dropout
 from minigrad.ops.linalg import baddbmm, bmm, matmul
 from minigrad.ops.loss_common import mul_scalar
-from minigrad.ops.normalization import dropout
 from minigrad.ops.repeating import repeat_interleave
 from minigrad.ops.shape import cat, pad
 from minigrad.ops.softmax import Softmax, softmax

@@ -2,25 +2,31 @@
 
 ``margin_ranking_loss``, ``hinge_embedding_loss``, ``cosine_embedding_loss``,
 ``triplet_margin_loss`` and ``poisson_nll_loss`` are composites in PyTorch (ATen's
-``Loss.cpp``): each is written here with the same steps, so autograd records the same nodes
-(``ClampMinBackward0``, ``WhereBackward0``, ... then ``MeanBackward0`` / ``SumBackward0``).
+``Loss.cpp``), and ``gaussian_nll_loss``, ``multilabel_soft_margin_loss`` and
+``triplet_margin_with_distance_loss`` (PyTorch's Python): each is written here with the same
+steps, so autograd records the same nodes (``ClampMinBackward0``, ``WhereBackward0``, ... then
+``MeanBackward0`` / ``SumBackward0``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from minigrad import _arguments
-from minigrad.creation import empty_like, zeros_like
+from minigrad.autograd import grad_mode
+from minigrad.creation import empty_like, ones_like, zeros_like
+from minigrad.ops.activations import logsigmoid
 from minigrad.ops.arithmetic import minimum
 from minigrad.ops.comparison import where
 from minigrad.ops.loss_common import apply_loss_reduction, reduction_enum, reduction_name
 from minigrad.ops.norms import pairwise_distance
 
 __all__ = [
-    "cosine_embedding_loss", "hinge_embedding_loss", "margin_ranking_loss", "poisson_nll_loss",
-    "triplet_margin_loss",
+    "cosine_embedding_loss", "gaussian_nll_loss", "hinge_embedding_loss", "margin_ranking_loss",
+    "multilabel_soft_margin_loss", "poisson_nll_loss", "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
 ]
 
 _EPSILON = 1e-12  # (ATen's, in cosine_embedding_loss's norms)
@@ -182,3 +188,116 @@ def poisson_nll_loss(
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
         loss += stirling.masked_fill(target <= 1, 0)
     return apply_loss_reduction(loss, reduction_enum(reduction))
+
+
+def gaussian_nll_loss(
+    input: Any, target: Any, var: Any, full: bool = False, eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Any:
+    """Negative log-likelihood of ``target ~ Normal(input, var)``, reduced.
+
+    ``(log(var) + (input - target) ** 2 / var) / 2``, with ``var`` clamped at ``eps`` (without
+    recording the clamp). ``var`` has the input's shape, or one dim fewer, or a 1 in one dim
+    (one variance shared), or is a float. ``full`` adds the constant ``log(2 pi) / 2``.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.gaussian_nll_loss(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 0.0]),
+        ...                     minigrad.tensor([1.0, 4.0]))
+        tensor(0.5966)
+    """
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * ones_like(input)
+    elif (var < 0).any():
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():  # one variance per sample, shared by the last dim
+            var = var.unsqueeze(-1)
+        elif not (
+            input.ndim == var.ndim
+            and sum(y for x, y in zip(input.size(), var.size(), strict=True) if x != y) == 1
+        ):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with grad_mode.no_grad():  # clamped for stability: the gradient ignores the clamp
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def multilabel_soft_margin_loss(
+    input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None,
+    reduction: str = "mean",
+) -> Any:
+    """Binary cross entropy of each class's logit, averaged over the classes (the last dim).
+
+    ``-(target log(sigmoid(input)) + (1 - target) log(sigmoid(-input)))``, times ``weight``,
+    then the mean over the classes, then ``reduction`` over the samples.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.multilabel_soft_margin_loss(minigrad.tensor([[0.0, 2.0]]),
+        ...                               minigrad.tensor([[1.0, 0.0]]))
+        tensor(1.4100)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = reduction_name(reduction, size_average, reduce)
+    _arguments.check_tensor(input, "log_sigmoid", "input", 1)  # (logsigmoid sees it first)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)  # one value per sample
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Any, positive: Any, negative: Any, *,
+    distance_function: Callable[[Any, Any], Any] | None = None, margin: float = 1.0,
+    swap: bool = False, reduction: str = "mean",
+) -> Any:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` for any distance ``d``.
+
+    ``distance_function`` defaults to ``pairwise_distance``; with ``swap`` the negative
+    distance is the smaller of ``d(anchor, negative)`` and ``d(positive, negative)``.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> a = minigrad.tensor([[0.0, 0.0]])
+        >>> F.triplet_margin_with_distance_loss(
+        ...     a, a + 1, a + 2, distance_function=lambda x, y: (x - y).abs().sum(-1))
+        tensor(0.)
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor.ndim, positive.ndim, negative.ndim)
+    if len(set(dims)) > 1:
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number "
+            f"of dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative "
+            f"{dims[2]}D inputs"
+        )
+    distance = pairwise_distance if distance_function is None else distance_function
+    dist_pos = distance(anchor, positive)
+    dist_neg = distance(anchor, negative)
+    if swap:
+        dist_neg = minimum(dist_neg, distance(positive, negative))
+    loss = (margin + dist_pos - dist_neg).clamp_min(0)
+    return loss.sum() if reduction == "sum" else loss.mean() if reduction == "mean" else loss

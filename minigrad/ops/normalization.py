@@ -1,4 +1,4 @@
-"""Dropout, layer norm, rms norm, normalize, group norm and batch norm (shared: ``_helpers.py``)."""
+"""Layer norm, rms norm, normalize, group norm and batch norm (shared: ``_helpers.py``)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _out, _random, errors
+from minigrad import _arguments, _out, errors
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops._helpers import (
     check_no_grad,
-    constant_tensor,
     dtype_name,
     is_tensor,
     not_implemented,
@@ -22,51 +21,6 @@ from minigrad.ops._helpers import (
     shape_of,
     size_text,
 )
-
-# ==========================================================================================
-# dropout
-# ==========================================================================================
-
-
-def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
-    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``.
-
-    What PyTorch 2.13 does on the CPU: ``input * mask`` with a fresh mask of ``1 / (1 - p)``
-    and zeros (``MulBackward0``, which saves the mask: gradient ``grad * mask``); ``p == 1``
-    multiplies by a 0-d zero. With ``p == 0``, ``training=False`` or an empty input the input
-    itself is returned (no node). ``inplace=True`` multiplies the input in place (``mul_``).
-    The mask comes from minigrad's generator (``minigrad.manual_seed``), so the zeros fall
-    elsewhere than PyTorch's.
-
-    Example:
-        >>> import minigrad
-        >>> import minigrad.nn.functional as F
-        >>> x = minigrad.ones(4)
-        >>> F.dropout(x, 0.5, training=False) is x
-        True
-    """
-    # PyTorch's F.dropout is Python: it compares p first (a p that is no number fails there),
-    # then calls its kernel through the argument parser, which names ``training`` "train".
-    if p < 0.0 or p > 1.0:
-        raise ValueError(errors.dropout_probability(p))
-    kernel = "dropout_" if inplace else "dropout"
-    _arguments.check_tensor(input, kernel, "input", 1)
-    _arguments.check_value(training, "bool", kernel, "train", 3)
-    p = float(p)
-    array = operand(input)
-    if p == 0 or not training or array.size == 0:
-        return input
-    if p == 1:
-        zero = constant_tensor(np.zeros((), dtype=array.dtype))
-        return input.mul_(zero) if inplace else arithmetic.mul(input, zero)
-    if array.dtype.kind != "f":
-        raise RuntimeError(errors.inplace_dtype_mismatch("Float", dtype_name(input)))
-    keep = _random.generator().random(array.shape) < 1 - p
-    noise = keep.astype(array.dtype)
-    noise /= np.asarray(1 - p, dtype=array.dtype)
-    mask = constant_tensor(noise)
-    return input.mul_(mask) if inplace else arithmetic.mul(input, mask)
-
 
 # ==========================================================================================
 # layer norm and batch norm

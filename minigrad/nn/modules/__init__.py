@@ -39,8 +39,16 @@ from minigrad.nn.modules.container import (
 )
 from minigrad.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
-from minigrad.nn.modules.dropout import Dropout
+from minigrad.nn.modules.dropout import (
+    AlphaDropout,
+    Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from minigrad.nn.modules.flatten import Flatten, Unflatten
+from minigrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
 from minigrad.nn.modules.loss import (
     BCELoss,
@@ -60,12 +68,22 @@ from minigrad.nn.modules.loss_extra import (
     PoissonNLLLoss,
     TripletMarginLoss,
 )
+from minigrad.nn.modules.loss_margin import (
+    GaussianNLLLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.normalization import (
     BatchNorm1d,
     BatchNorm2d,
+    BatchNorm3d,
     GroupNorm,
     LayerNorm,
+    LocalResponseNorm,
     RMSNorm,
 )
 from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
@@ -77,26 +95,39 @@ from minigrad.nn.modules.pooling import (
     AdaptiveMaxPool2d,
     AvgPool1d,
     AvgPool2d,
+    LPPool1d,
+    LPPool2d,
     MaxPool1d,
     MaxPool2d,
 )
 from minigrad.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
-from minigrad.nn.modules.sparse import Embedding
-from minigrad.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
+from minigrad.nn.modules.sparse import Embedding, EmbeddingBag
+from minigrad.nn.modules.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
-    "Bilinear", "CELU", "ConstantPad1d", "ConstantPad2d", "Conv1d", "Conv2d", "ConvTranspose1d",
-    "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout",
-    "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
-    "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss", "HuberLoss", "Identity",
-    "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid",
-    "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "Mish", "Module",
-    "ModuleDict", "ModuleList", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
-    "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss",
-    "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "SELU",
-    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus",
-    "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "TransformerEncoder",
-    "TransformerEncoderLayer", "TripletMarginLoss", "Unflatten", "ZeroPad1d", "ZeroPad2d",
+    "AlphaDropout", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
+    "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ConstantPad1d", "ConstantPad2d", "Conv1d",
+    "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity",
+    "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding",
+    "EmbeddingBag", "FeatureAlphaDropout", "Flatten", "GELU", "GLU", "GRU", "GRUCell",
+    "GaussianNLLLoss", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+    "HingeEmbeddingLoss", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d",
+    "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LSTM", "LSTMCell",
+    "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
+    "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiheadAttention",
+    "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict", "ParameterList", "PixelShuffle",
+    "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
+    "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss",
+    "SoftMarginLoss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+    "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss", "Unflatten", "ZeroPad1d", "ZeroPad2d",
 ]

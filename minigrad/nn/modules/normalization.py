@@ -1,4 +1,4 @@
-"""``LayerNorm``, ``RMSNorm``, ``GroupNorm``, ``BatchNorm1d`` and ``BatchNorm2d``.
+"""``LayerNorm``, ``RMSNorm``, ``GroupNorm``, ``LocalResponseNorm`` and ``BatchNorm1d/2d/3d``.
 
 BatchNorm keeps running statistics as buffers: in training mode each call normalises with the
 batch's own mean and variance and moves ``running_mean``/``running_var`` towards them (by
@@ -20,7 +20,10 @@ from minigrad.nn.modules.utils import check_device
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "GroupNorm", "LayerNorm", "RMSNorm"]
+__all__ = [
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "LayerNorm", "LocalResponseNorm",
+    "RMSNorm",
+]
 
 
 def _identity_affine(weight: Parameter, bias: Parameter | None) -> None:
@@ -291,3 +294,44 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of (N, C, D, H, W) inputs, per channel over batch and voxels.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.BatchNorm3d(4)
+        BatchNorm3d(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class LocalResponseNorm(Module):
+    """Divide each value by ``(k + alpha * mean of squares over size channels) ** beta``.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.LocalResponseNorm(2)
+        LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
+    """
+
+    __constants__ = ["size", "alpha", "beta", "k"]
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.local_response_norm(input, size, alpha, beta, k)``."""
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        """``size, alpha=.., beta=.., k=..``."""
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -11,7 +11,7 @@ from minigrad.tensor import Tensor
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d",
+    "AvgPool1d", "AvgPool2d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
 ]
 
 
@@ -236,3 +236,58 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     def forward(self, input: Tensor) -> Any:
         """``F.adaptive_max_pool2d(input, ...)`` (values, or ``(values, indices)``)."""
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class _LPPoolNd(Module):
+    """What the power-average pools share: their options and their repr."""
+
+    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+
+    def __init__(
+        self, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False
+    ) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        """``norm_type=.., kernel_size=.., stride=.., ceil_mode=..``."""
+        return (
+            f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+            f"stride={self.stride}, ceil_mode={self.ceil_mode}"
+        )
+
+
+class LPPool1d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window of a (N, C, L) or (C, L) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.LPPool1d(2, 2)(minigrad.tensor([[[3.0, 4.0]]]))
+        tensor([[[5.]]])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.lp_pool1d(input, norm_type, kernel_size, stride, ceil_mode)``."""
+        return F.lp_pool1d(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )
+
+
+class LPPool2d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window of a (N, C, H, W) or (C, H, W) input.
+
+    Example:
+        >>> from minigrad import nn
+        >>> nn.LPPool2d(2, 3)
+        LPPool2d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.lp_pool2d(input, norm_type, kernel_size, stride, ceil_mode)``."""
+        return F.lp_pool2d(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )

@@ -1,0 +1,308 @@
+"""``embedding_bag``: the sum, mean or max of each bag of embedding rows, one node.
+
+A 1-D ``input`` holds the bags one after another, ``offsets`` where each starts; a 2-D input
+holds one bag per row. PyTorch's kernel (``EmbeddingBagBackward0``) keeps the indices, the
+offsets, the bag each index belongs to (``offset2bag``, result1), each bag's size (result2)
+and, for 'max', the row that won each column (result3); minigrad's node keeps the same.
+Its gradient is computed without a history (PyTorch's is not differentiable again).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minigrad import errors
+from minigrad._dtype import backend_type_name, result_type
+from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import constant
+from minigrad.creation import arange
+from minigrad.ops._helpers import constant_tensor, is_tensor, operand, shape_of
+from minigrad.ops.embedding import _embedding_renorm
+
+__all__ = ["embedding_bag"]
+
+SUM, MEAN, MAX = 0, 1, 2
+_MODES = {"sum": SUM, "mean": MEAN, "max": MAX}
+
+
+def _bags(
+    indices: np.ndarray, offsets: np.ndarray, include_last_offset: bool, padding_idx: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each index's bag (-1: none), whether it counts (not padding), and each bag's size."""
+    count = indices.shape[0]
+    starts = offsets[:-1] if include_last_offset else offsets
+    ends = offsets[1:] if include_last_offset else np.append(offsets[1:], count)
+    bag_of = np.full(count, -1, dtype=np.int64)
+    for bag, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        bag_of[start:end] = bag
+    counted = (bag_of >= 0) & (indices != padding_idx)
+    sizes = np.bincount(bag_of[counted], minlength=len(starts)).astype(np.int64)
+    return bag_of, counted, sizes
+
+
+class EmbeddingBag(Op):
+    """y[b] = sum / mean / max of weight[i] (times per_sample_weights[i]) over bag b's indices.
+
+    dweight: each counted index's row gets its bag's gradient (divided by the bag's size for
+    'mean', by the index's frequency with ``scale_grad_by_freq``; for 'max' only the winning
+    row of each column); dper_sample_weights[i] = grad[bag of i] . weight[i]. (PyTorch 2.13's
+    CPU kernel divides by other counts than the indices' frequencies with
+    ``scale_grad_by_freq``: minigrad divides by the frequencies, as documented.)
+    Saves the indices, the offsets, the per-sample weights and (only with them) the weight, and
+    the kernel's offset2bag, bag sizes and max indices (result1..3), as PyTorch.
+    """
+
+    num_inputs = 2  # the weight and the per-sample weights
+    tensor_options = True  # the indices and the offsets
+    fields = ("mode", "padding_idx", "scale", "num_weights", "include_last_offset")
+    saves = ("weight", "indices", "offsets", "per_sample_weights", "result1", "result2", "result3")
+    saved_options = {
+        "mode": "mode",
+        "padding_idx": "padding_idx",
+        "scale_grad_by_freq": "scale",
+        "sparse": constant(False),
+        "weight_sym_argsize_0": "num_weights",
+    }
+
+    @staticmethod
+    def forward(
+        ctx: Any,
+        weight: np.ndarray,
+        per_sample_weights: Any,
+        indices: np.ndarray,
+        offsets: np.ndarray,
+        mode: int,
+        padding_idx: int,
+        scale: bool,
+        include_last_offset: bool,
+    ) -> np.ndarray:
+        bag_of, counted, sizes = _bags(indices, offsets, include_last_offset, padding_idx)
+        rows = weight[indices]
+        if per_sample_weights is not None:
+            rows = rows * per_sample_weights[:, None]
+        bags, width = sizes.shape[0], weight.shape[1]
+        out = np.zeros((bags, width), dtype=weight.dtype)
+        max_indices = sizes.copy()  # (PyTorch's result3 for 'sum' and 'mean': the sizes)
+        if mode == MAX:
+            max_indices = np.zeros((bags, width), dtype=np.int64)
+            for bag in range(bags):
+                members = np.nonzero(counted & (bag_of == bag))[0]
+                if members.size:
+                    winner = np.argmax(rows[members], axis=0)  # (the first of equal values)
+                    out[bag] = rows[members][winner, np.arange(width)]
+                    max_indices[bag] = indices[members][winner]
+        else:
+            np.add.at(out, bag_of[counted], rows[counted])
+            if mode == MEAN:
+                out /= np.maximum(sizes, 1)[:, None].astype(weight.dtype)
+        # offset2bag: the bag of each index, as a running count of the bags begun (an index
+        # after the last bag's end counts for it); PyTorch's float32 'sum' path leaves it
+        # empty, and no 'sum' path fills in the sizes
+        starts = offsets[:-1] if include_last_offset else offsets
+        offset2bag = np.searchsorted(starts, np.arange(indices.shape[0]), side="right") - 1
+        if mode == SUM:
+            sizes = max_indices = np.zeros(bags, dtype=np.int64)
+            if weight.dtype == np.float32:
+                offset2bag = offset2bag[:0]
+        ctx.save_for_backward(
+            weight if per_sample_weights is not None else None,
+            indices,
+            offsets,
+            per_sample_weights,
+            offset2bag,
+            sizes,
+            max_indices,
+        )
+        ctx.mode, ctx.padding_idx, ctx.scale = mode, padding_idx, scale
+        ctx.num_weights, ctx.include_last_offset = weight.shape[0], include_last_offset
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        saved = [operand(value) for value in ctx.saved_tensors]
+        weight, indices, offsets, per_sample_weights, _, sizes, max_indices = saved
+        grad = operand(grad)
+        bag_of, counted, _ = _bags(indices, offsets, ctx.include_last_offset, ctx.padding_idx)
+        dweight = dper_sample = None
+        if ctx.needs_input_grad[0]:
+            dweight = np.zeros((ctx.num_weights, grad.shape[1]), dtype=grad.dtype)
+            if ctx.mode == MAX:
+                filled = sizes > 0
+                columns = np.broadcast_to(np.arange(grad.shape[1]), max_indices[filled].shape)
+                np.add.at(dweight, (max_indices[filled], columns), grad[filled])
+            else:
+                rows = grad[bag_of[counted]]
+                if ctx.mode == MEAN:
+                    rows = rows / sizes[bag_of[counted]][:, None].astype(grad.dtype)
+                if per_sample_weights is not None:
+                    rows = rows * per_sample_weights[counted][:, None]
+                if ctx.scale:
+                    frequency = np.bincount(indices, minlength=ctx.num_weights)
+                    rows = rows / frequency[indices[counted]][:, None].astype(grad.dtype)
+                np.add.at(dweight, indices[counted], rows)
+        if ctx.needs_input_grad[1]:
+            dper_sample = np.zeros(indices.shape[0], dtype=grad.dtype)
+            dper_sample[counted] = np.sum(grad[bag_of[counted]] * weight[indices[counted]], axis=1)
+        return dweight, dper_sample, None, None, None, None, None, None
+
+
+def _check_indices(indices: np.ndarray, offsets: np.ndarray, rows: int) -> None:
+    """The kernel's checks of the offsets and the indices, with PyTorch's messages."""
+    if offsets.size and offsets[0] != 0:
+        raise RuntimeError(
+            "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+            f"from position 0. However, got {offsets[0]}\n"
+            f"[ {backend_type_name(offsets.dtype)}{{}} ]"
+        )
+    if offsets.size and offsets[-1] > indices.shape[0]:
+        raise RuntimeError(
+            f"offsets[-1] can not be greater than input's length {indices.shape[0]} but got "
+            f"offsets[-1] of {offsets[-1]}"
+        )
+    if (np.diff(offsets) < 0).any() or (indices < 0).any():
+        raise RuntimeError(
+            "Expected i < index_size to be true, but got false.  (Could this error message be "
+            "improved?  If so, please report an enhancement request to PyTorch.)"
+        )
+    beyond = np.nonzero(indices >= rows)[0]
+    if beyond.size:
+        raise RuntimeError(
+            f"Index {beyond[0]} of input takes value {indices[beyond[0]]} which is not in the "
+            f"valid range [0, {rows})"
+        )
+
+
+def embedding_bag(
+    input: Any,
+    weight: Any,
+    offsets: Any = None,
+    max_norm: float | None = None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights: Any = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> Any:
+    """The sum, mean or max of the embedding rows of each bag of indices: (bags, dim).
+
+    ``input`` 2-D (B, N): B bags of N indices; 1-D: bags one after another, starting at
+    ``offsets`` (with ``include_last_offset`` the last offset ends the last bag). Empty bags
+    give zeros; ``padding_idx`` is left out of the bags (and of the means' counts);
+    ``per_sample_weights`` scales each index's row ('sum' only).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> weight = minigrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        >>> F.embedding_bag(minigrad.tensor([0, 2, 1]), weight, minigrad.tensor([0, 2]))
+        tensor([[3., 4.],
+                [3., 4.]])
+    """
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
+            f"then it must have the same shape as the input ({input.shape})"
+        )
+    if weight.dim() != 2:
+        raise ValueError(
+            f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}"
+        )
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None, as input is treated is a "
+                "mini-batch of fixed length sequences. However, found offsets of type "
+                f"{_type_text(offsets)}"
+            )
+        offsets = arange(0, input.numel(), input.size(1), dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(
+            f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}"
+        )
+    if mode not in _MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if sparse:
+        raise NotImplementedError(errors.SPARSE_EMBEDDING)
+    # (the kernel first brings indices and offsets to one dtype: bool ones become integers)
+    common = result_type(operand(input), operand(offsets))
+    if operand(input).dtype != common:
+        input = constant_tensor(operand(input).astype(common))
+    if operand(offsets).dtype != common:
+        offsets = constant_tensor(operand(offsets).astype(common))
+    indices, rows = operand(input), shape_of(weight)[0]
+    _check_types(indices, operand(weight), per_sample_weights)
+    if max_norm is not None:
+        _embedding_renorm(weight, indices, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub."
+        )
+    if padding_idx is None:
+        padding_idx = -1
+    elif not -rows <= padding_idx < rows:
+        raise RuntimeError(
+            "padding_idx must be within the number of embeddings, "
+            f"{-rows} through {rows - 1}, but got {padding_idx}"
+        )
+    elif padding_idx < 0:
+        padding_idx += rows
+    _check_indices(indices, operand(offsets), rows)
+    return EmbeddingBag.apply(
+        weight,
+        per_sample_weights,
+        input,
+        offsets,
+        _MODES[mode],
+        padding_idx,
+        bool(scale_grad_by_freq),
+        bool(include_last_offset),
+    )
+
+
+def _type_text(value: Any) -> str:
+    """``str(type(value))``, with a tensor's class under its public name (``minigrad.Tensor``)."""
+    return "<class 'minigrad.Tensor'>" if is_tensor(value) else str(type(value))
+
+
+def _check_types(indices: np.ndarray, weight: np.ndarray, per_sample_weights: Any) -> None:
+    """The kernel's dtype checks: integer indices, a float weight, per-sample weights alike."""
+    if indices.dtype not in (np.int64, np.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got {backend_type_name(indices.dtype)} instead "
+            "(while checking arguments for embedding_bag)"
+        )
+    if weight.dtype.kind != "f":
+        raise RuntimeError(
+            "Expected tensor for argument #1 'weight' to have one of the following scalar "
+            "types: Half, BFloat16, Float, Double; but got "
+            f"{backend_type_name(weight.dtype)} instead (while checking arguments for "
+            "embedding_bag)"
+        )
+    if per_sample_weights is not None and operand(per_sample_weights).dtype != weight.dtype:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'weight' to have the same type as tensor for "
+            "argument #1 'per_sample_weights'; but type "
+            f"{backend_type_name(weight.dtype)} does not equal "
+            f"{backend_type_name(operand(per_sample_weights).dtype)} (while checking "
+            "arguments for embedding_bag)"
+        )
