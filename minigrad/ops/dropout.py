@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, _random, errors
-from minigrad.ops import arithmetic, views
+from minigrad.ops import arithmetic, inplace_views, views
 from minigrad.ops._helpers import constant_tensor, dtype_name, operand
 
 __all__ = [
@@ -51,12 +51,10 @@ def _dropout_impl(
     *,
     feature: bool = False,
     alpha: bool = False,
-    channels_at: int = 1,
 ) -> Any:
     """ATen's ``_dropout_impl``: the argument checks of ``kernel``, then noise, mask, multiply.
 
-    ``channels_at`` is the channel dim of a feature dropout: 1 for (N, C, *); 0 for an unbatched
-    (C, *) input written in place (PyTorch's ``unsqueeze_(0)`` there is not available).
+    A feature dropout draws one value per (sample, channel) of its (N, C, *) input.
     """
     if inplace:
         kernel += "_"
@@ -69,13 +67,13 @@ def _dropout_impl(
     if p == 1:
         zero = constant_tensor(np.zeros((), dtype=array.dtype))
         return input.mul_(zero) if inplace else arithmetic.mul(input, zero)
-    if feature and array.ndim < channels_at + 1:
+    if feature and array.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if array.dtype.kind != "f":
         raise RuntimeError(errors.inplace_dtype_mismatch("Float", dtype_name(input)))
     shape = array.shape
     if feature:  # one draw per (sample, channel): a whole channel is kept or dropped
-        shape = shape[: channels_at + 1] + (1,) * (array.ndim - channels_at - 1)
+        shape = shape[:2] + (1,) * (array.ndim - 2)
     keep = (_random.generator().random(shape) < 1 - p).astype(array.dtype)
     if not alpha:
         mask = constant_tensor(keep / np.asarray(1 - p, dtype=array.dtype))
@@ -118,10 +116,10 @@ def _feature_dropout(input: Any, p: float, training: bool, inplace: bool, batche
     """``feature_dropout`` of (N, C, *), or of an unbatched (C, *) input seen as (1, C, *)."""
     if batched:
         return _dropout_impl(input, p, training, inplace, "feature_dropout", feature=True)
-    if inplace:  # (PyTorch: unsqueeze_(0), dropout in place, squeeze_(0); the same values)
-        return _dropout_impl(
-            input, p, training, True, "feature_dropout", feature=True, channels_at=0
-        )
+    if inplace:  # (PyTorch's Python: unsqueeze_(0), dropout in place, squeeze_(0))
+        inplace_views.unsqueeze_(input, 0)
+        _dropout_impl(input, p, training, True, "feature_dropout", feature=True)
+        return inplace_views.squeeze_(input, 0)
     result = _dropout_impl(
         views.unsqueeze(input, 0), p, training, False, "feature_dropout", feature=True
     )
