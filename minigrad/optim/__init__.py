@@ -18,15 +18,17 @@ Example:
 """
 
 from minigrad.optim import lr_scheduler
+from minigrad.optim.adadelta import Adadelta
 from minigrad.optim.adagrad import Adagrad
 from minigrad.optim.adam import Adam
 from minigrad.optim.adam_variants import Adamax, NAdam, RAdam
 from minigrad.optim.adamw import AdamW
 from minigrad.optim.optimizer import Optimizer
 from minigrad.optim.rmsprop import RMSprop
+from minigrad.optim.rprop import Rprop
 from minigrad.optim.sgd import SGD
 
 __all__ = [
-    "SGD", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer", "RAdam", "RMSprop",
-    "lr_scheduler",
+    "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer", "RAdam",
+    "RMSprop", "Rprop", "lr_scheduler",
 ]
