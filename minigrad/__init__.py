@@ -17,6 +17,7 @@ from minigrad import (
     nn,  # noqa: E402
     optim,
     random,
+    special,
     viz,  # minigrad's own: pictures of the backward graph
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
@@ -131,6 +132,7 @@ from minigrad.ops.convolution import (  # noqa: E402
 )
 from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
+from minigrad.ops.gamma import digamma, lgamma, mvlgamma, polygamma  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
     gather,
     scatter_add,
@@ -210,6 +212,7 @@ from minigrad.ops.sorting import (  # noqa: E402
     sort,
     topk,
 )
+from minigrad.ops.special_functions import erfinv, i0  # noqa: E402
 from minigrad.ops.splitting import (  # noqa: E402
     chunk,
     dsplit,
@@ -535,6 +538,7 @@ __all__ = [
     "diagflat",
     "diagonal",
     "diff",
+    "digamma",
     "dist",
     "div",
     "divide",
@@ -552,6 +556,7 @@ __all__ = [
     "equal",
     "erf",
     "erfc",
+    "erfinv",
     "exp",
     "exp2",
     "expm1",
@@ -594,6 +599,7 @@ __all__ = [
     "hsplit",
     "hstack",
     "hypot",
+    "i0",
     "iinfo",
     "index_add",
     "index_copy",
@@ -639,6 +645,7 @@ __all__ = [
     "lerp",
     "less",
     "less_equal",
+    "lgamma",
     "linspace",
     "load",
     "log",
@@ -681,6 +688,7 @@ __all__ = [
     "multinomial",
     "multiply",
     "mv",
+    "mvlgamma",
     "nan",
     "nan_to_num",
     "nanmean",
@@ -708,6 +716,7 @@ __all__ = [
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson",
+    "polygamma",
     "positive",
     "pow",
     "prod",

@@ -201,7 +201,8 @@ NUMBER_OVERLOADS = frozenset(
     {
         "pow", "float_power", "remainder", "xlogy", "where", "bitwise_and", "bitwise_or",
         "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "lerp", "lerp_", "isin",
-        "searchsorted", "bucketize", "special_xlogy", "result_type", "full_like",
+        "searchsorted", "bucketize", "special_xlogy", "special_xlog1py", "special_zeta",
+        "result_type", "full_like",
         "scatter", "scatter_", "masked_fill", "masked_fill_", "index_fill", "index_fill_",
     }
 )  # fmt: skip

@@ -70,7 +70,6 @@ TOP_LEVEL = {
     "multiprocessing": _DISTRIBUTED,
     "meta": "minigrad has no meta tensors (tensors without data)",
     "utils": "torch.utils (data loading, checkpointing) is not implemented yet",
-    "special": "the special-functions module is not implemented yet",
     "testing": "torch.testing is not implemented yet (compare with numpy.testing on "
     "tensor.numpy())",
     "profiler": "minigrad has no profiler; time with the benchmarks' helpers or timeit",
