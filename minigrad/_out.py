@@ -271,6 +271,9 @@ def _with_dim_kept(dim_position: int) -> Callable[..., tuple[int, ...]]:
 _CAT = DtypeRule("cast", "torch.cat(): input types can't be cast to the desired output type {out}",
                  error=TypeError)
 
+_MVLGAMMA = DtypeRule("cast", "mvlgamma: result type {result} can't be cast to the desired output "
+                     "type {result}")
+
 ACCEPTS_OUT: dict[str, TakesOut] = {
     # elementwise: cast the result into out (PyTorch's TensorIterator)
     **each("acos add addcdiv addcmul asin atan cos cosh div erf exp exp2 expm1 lerp log log10 "
@@ -287,7 +290,9 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("fix", FOUND, "trunc"),
     **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
     **each("deg2rad erfc rad2deg sinc", CAST),
-    **each("digamma erfinv i0 lgamma mvlgamma polygamma", CAST),
+    **each("digamma erfinv i0 lgamma polygamma", CAST),
+    # (PyTorch's check names the input's dtype, then the result's: the same for a float input)
+    **each("mvlgamma special.multigammaln", _MVLGAMMA, "mvlgamma"),
     # minigrad.special: aliases (their errors name the op behind them) and its own functions
     **{f"special.{name}": TakesOut(CAST, name)
        for name in ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p",
@@ -296,7 +301,6 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("special.round", FOUND, "round"),
     **each("special.gammaln", CAST, "lgamma"),
     **each("special.psi", CAST, "digamma"),
-    **each("special.multigammaln", CAST, "mvlgamma"),
     **{f"special.{name}": TakesOut(CAST, f"special_{name}")
        for name in ["entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtri", "xlog1py", "zeta"]},
     # (PyTorch's ndtr is a composition of ops, copied into out: nothing to refuse)

@@ -19,8 +19,8 @@ from opinfo.elementwise import (
     binary_samples,
     inplace,
     unary,
-    uniform,
     unary_samples,
+    uniform,
 )
 
 GAMMA = away_from_integers(-3.0, 4.0)  # (0.1 to 0.4 past an integer or a half-integer)
