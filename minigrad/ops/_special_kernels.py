@@ -245,8 +245,19 @@ def _digamma_positive(x: np.ndarray) -> np.ndarray:
 
 
 def trigamma(x: Any) -> np.ndarray:
-    """``polygamma(1, x) = zeta(2, x)``; below 1/2 by reflection: pi**2 / sin(pi x)**2 - ..."""
-    (x,) = _floats(x)
+    """``polygamma(1, x) = zeta(2, x)``; below 1/2 by reflection: pi**2 / sin(pi x)**2 - ...
+
+    The reflection's ``sin(pi x)`` is PyTorch's: unreduced, in the input's float dtype (float32
+    for float16), so that at the poles (0, -1, -2, ...) the result is PyTorch's large finite
+    value rather than inf.
+    """
+    source = np.asarray(x)
+    kind = source.dtype if source.dtype.kind == "f" else np.dtype(np.float64)
+    kind = np.dtype(np.float32) if kind.itemsize < 4 else kind
+    with np.errstate(all="ignore"):
+        in_kind = source.astype(kind)
+        torch_sine = np.sin(kind.type(math.pi) * in_kind).astype(np.float64)
+    (x, torch_sine) = _floats(source, torch_sine)
     with np.errstate(all="ignore"):
         small = x < 0.5
         reflected = np.where(small, 1.0 - x, x)
@@ -255,20 +266,25 @@ def trigamma(x: Any) -> np.ndarray:
         large = reflected > 1e8
         q = reflected[large]
         sum_part[large] = 1.0 / q + 0.5 / (q * q) + 1.0 / (6.0 * q * q * q)
-        sine = _sin_pi(x)
-        return np.where(small, math.pi**2 / (sine * sine) - sum_part, sum_part)
+        return np.where(small, math.pi**2 / (torch_sine * torch_sine) - sum_part, sum_part)
 
 
-def polygamma(n: int, x: Any) -> np.ndarray:
-    """The n-th derivative of digamma (n >= 0): ``(-1)**(n+1) n! zeta(n + 1, x)`` from n = 2."""
+def polygamma(n: int, x: Any, dtype: Any = np.float64) -> np.ndarray:
+    """The n-th derivative of digamma (n >= 0): ``(-1)**(n+1) n! zeta(n + 1, x)`` from n = 2.
+
+    The result in ``dtype``. From n = 2 its two factors are rounded to ``dtype`` before they
+    are multiplied, as PyTorch computes them in the input's dtype: where ``n!`` overflows and
+    the zeta underflows, the product is PyTorch's nan.
+    """
+    dtype = np.dtype(dtype)
     if n == 0:
-        return digamma(x)
+        return digamma(x).astype(dtype)
     if n == 1:
-        return trigamma(x)
-    sign = 1.0 if n % 2 else -1.0
+        return trigamma(x).astype(dtype)
+    sign = dtype.type(1.0 if n % 2 else -1.0)
     with np.errstate(all="ignore"):  # (n! as PyTorch: exp(lgamma(n + 1)))
-        factorial = np.exp(lgamma(float(n) + 1.0))
-        return sign * factorial * zeta(float(n + 1), x)
+        factorial = np.exp(lgamma(float(n) + 1.0)).astype(dtype)
+        return sign * factorial * zeta(float(n + 1), x).astype(dtype)
 
 
 # --- the error function's inverse and the normal distribution ---------------------------------

@@ -20,7 +20,7 @@ from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import refused_by_kernel
 from minigrad.ops import _special_kernels as kernels
-from minigrad.ops._helpers import float_input, run
+from minigrad.ops._helpers import float_input, is_bool, run
 from minigrad.ops.unary import SavesInput, float_inplace
 
 
@@ -103,12 +103,20 @@ class Polygamma(Op):
     def forward(ctx: Any, x: np.ndarray, n: int) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.n = n
-        return np.asarray(kernels.polygamma(n, x)).astype(x.dtype, copy=False)
+        # (float16 in float32, PyTorch's opmath type)
+        computed_in = np.float32 if x.dtype.itemsize == 2 else x.dtype
+        return kernels.polygamma(n, x, computed_in).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
         return grad * run(Polygamma, x, ctx.n + 1), None
+
+
+class PolygammaInPlace(Polygamma):
+    """``polygamma_``: Polygamma recorded under PyTorch's in-place node name."""
+
+    node_name = "PolygammaBackward1"
 
 
 def _check_order(n: int) -> None:
@@ -132,7 +140,7 @@ def polygamma(n: int, input: Any) -> Any:
 def polygamma_(input: Any, n: int) -> Any:
     """``polygamma(n, input)`` in place (``Tensor.polygamma_(n)``; floating-point tensors)."""
     _check_order(n)
-    return float_inplace(input, Polygamma, n)
+    return float_inplace(input, PolygammaInPlace, n)
 
 
 def _mvlgamma_shifts(p: int, x: Any) -> list[float]:
@@ -170,8 +178,10 @@ class Mvlgamma(Op):
         return grad * total, None
 
 
-def _check_dimension(p: int) -> None:
-    """PyTorch's refusal of p < 1."""
+def _check_dimension(input: Any, p: int) -> None:
+    """PyTorch's refusals of a bool tensor and of p < 1."""
+    if is_bool(input):
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
 
@@ -186,13 +196,13 @@ def mvlgamma(input: Any, p: int) -> Any:
         >>> minigrad.mvlgamma(minigrad.tensor([2.5, 3.0]), 2)
         tensor([0.8570, 1.5502])
     """
-    _check_dimension(p)
+    _check_dimension(input, p)
     return Mvlgamma.apply(float_input(input), p)
 
 
 def mvlgamma_(input: Any, p: int) -> Any:
     """``mvlgamma`` in place (a floating-point tensor only: the result cannot be an integer)."""
-    _check_dimension(p)
+    _check_dimension(input, p)
     if input._array.dtype.kind != "f":
         # (PyTorch's wording here names the input's dtype as the result's)
         message = (

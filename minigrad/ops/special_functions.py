@@ -289,11 +289,17 @@ def _entr_array(x: np.ndarray) -> np.ndarray:
     return np.where(x < 0, -np.inf, value).astype(x.dtype, copy=False)
 
 
-class Entr(SavesInput):
+class Entr(Op):
     """y = -x log x (0 at 0, -inf below 0);  dx = -grad * (1 + log x).  Saves its input."""
 
     node_name = "SpecialEntrBackward0"
-    kernel = staticmethod(_entr_array)
+    elementwise = True
+    result_layout = staticmethod(elementwise_result)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return _entr_array(x)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -309,7 +315,7 @@ def entr(input: Any) -> Any:
         >>> minigrad.special.entr(minigrad.tensor([0.0, 0.5, 1.0]))
         tensor([0.0000, 0.3466, -0.0000])
     """
-    return Entr._record(float_input(input))
+    return Entr.apply(float_input(input))
 
 
 # --- xlog1py ---------------------------------------------------------------------------------

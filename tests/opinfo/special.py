@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from opinfo import BadInput, OpInfo, Sample
+from opinfo import BadInput, OpInfo, Sample, first
 from opinfo.elementwise import (
     POSITIVE,
     REAL,
@@ -88,6 +88,19 @@ OPS: list[OpInfo] = [
     unary("special.psi", lambda lib, x: lib.special.psi(x), GAMMA),
     unary("special.multigammaln", lambda lib, x: lib.special.multigammaln(x, 2), ABOVE_ONE),
     unary("special.expit", lambda lib, x: lib.special.expit(x)),
-    OpInfo("special.softmax", lambda lib, x: lib.special.softmax(x, 0),
-           unary_samples()),
+    *[OpInfo(f"special.{name}", (lambda n: lambda lib, x: getattr(lib.special, n)(x))(name),
+             first(unary_samples(domain), 2))
+      for name, domain in (("digamma", GAMMA), ("erf", REAL), ("erfc", REAL), ("erfinv", UNIT),
+                           ("exp2", REAL), ("expm1", REAL), ("i0", REAL), ("log1p", POSITIVE),
+                           ("logit", uniform(0.05, 0.95)), ("sinc", REAL),
+                           ("round", away_from_integers()))],
+    OpInfo("special.polygamma", lambda lib, x: lib.special.polygamma(3, x),
+           first(unary_samples(POSITIVE), 2)),
+    OpInfo("special.xlogy", lambda lib, x, y: lib.special.xlogy(x, y),
+           first(binary_samples(right=POSITIVE), 3)),
+    OpInfo("special.softmax", lambda lib, x: lib.special.softmax(x, 0), first(unary_samples(), 3)),
+    OpInfo("special.log_softmax", lambda lib, x: lib.special.log_softmax(x, -1),
+           first(unary_samples(), 3)),
+    OpInfo("special.logsumexp", lambda lib, x: lib.special.logsumexp(x, 0),
+           first(unary_samples(), 3)),
 ]
