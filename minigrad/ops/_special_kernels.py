@@ -84,12 +84,32 @@ def zeta(x: Any, q: Any) -> np.ndarray:
     x, q = _floats(x, q)
     with np.errstate(all="ignore"):
         result = np.full_like(x, np.nan)
-        pole = (x == 1) | ((x > 1) & (q <= 0) & (q == np.floor(q)))
+        pole = (x == 1) | (~(x < 1) & (q <= 0) & (q == np.floor(q)))  # (Cephes' order: nan x too)
         result[pole] = np.inf
         live = ~pole & ~(x < 1) & ~((q <= 0) & (x != np.floor(x)))
-        xs, qs = x[live], q[live]
-        result[live] = _zeta_sum(xs, qs)
+        far = live & (q < _FAR_NEGATIVE)
+        near = live & ~far
+        result[near] = _zeta_sum(x[near], q[near])
+        result[far] = _zeta_far_negative(x[far], q[far])
     return result
+
+
+# Below this q, the direct sum would take -q terms (PyTorch's does): an integer x is summed
+# in closed form instead.
+_FAR_NEGATIVE = -64.0
+
+
+def _zeta_far_negative(x: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """zeta(x, q) for an integer x and q < -64: the negative terms folded onto positive ones.
+
+    With q = f - n (0 < f < 1), the n terms (q + k)**-x below 0 are (-1)**x (m - f)**-x for
+    m = 1 ... n: ``zeta(x, q) = zeta(x, f) + (-1)**x (zeta(x, 1 - f) - zeta(x, n + 1 - f))``.
+    """
+    count = np.ceil(-q)
+    fraction = q + count  # (exact: q's fraction)
+    sign = np.where(np.fmod(x, 2.0) == 0, 1.0, -1.0)
+    folded = _zeta_sum(x, 1.0 - fraction) - _zeta_sum(x, count + 1.0 - fraction)
+    return _zeta_sum(x, fraction) + sign * folded
 
 
 def _zeta_sum(x: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -374,7 +394,7 @@ def erfcx(x: Any) -> np.ndarray:
         z = x[very_negative]
         result[very_negative] = 2.0 * _exp_square(z) - _erfcx_asymptotic(-z)
         result[np.isnan(x)] = np.nan
-        result[x == -np.inf] = np.inf
+        result[x < -26.7] = np.inf  # (exp(x**2) overflows from about -26.64)
     return result
 
 
