@@ -132,7 +132,14 @@ from minigrad.ops.convolution import (  # noqa: E402
 )
 from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
-from minigrad.ops.gamma import digamma, lgamma, mvlgamma, polygamma  # noqa: E402
+from minigrad.ops.gamma import (  # noqa: E402
+    digamma,
+    igamma,
+    igammac,
+    lgamma,
+    mvlgamma,
+    polygamma,
+)
 from minigrad.ops.gather_scatter import (  # noqa: E402
     gather,
     scatter_add,
@@ -600,6 +607,8 @@ __all__ = [
     "hstack",
     "hypot",
     "i0",
+    "igamma",
+    "igammac",
     "iinfo",
     "index_add",
     "index_copy",

@@ -65,6 +65,8 @@ MORE_TENSORS = frozenset(
     | {(f, "other") for f in ("fmax", "fmin", "nextafter", "nextafter_", "gcd", "gcd_", "lcm",
                               "lcm_")}
     | {("heaviside", "values"), ("heaviside_", "values")}
+    | {(f, "other") for f in ("igamma", "igamma_", "igammac", "igammac_", "special_gammainc",
+                              "special_gammaincc")}
     | {("result_type", "tensor"), ("result_type", "other")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",

@@ -290,7 +290,9 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("fix", FOUND, "trunc"),
     **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
     **each("deg2rad erfc rad2deg sinc", CAST),
-    **each("digamma erfinv i0 lgamma polygamma", CAST),
+    **each("digamma erfinv i0 igamma igammac lgamma polygamma", CAST),
+    **each("special.gammainc", CAST, "igamma"),
+    **each("special.gammaincc", CAST, "igammac"),
     # (PyTorch's check names the input's dtype, then the result's: the same for a float input)
     **each("mvlgamma special.multigammaln", _MVLGAMMA, "mvlgamma"),
     # minigrad.special: aliases (their errors name the op behind them) and its own functions

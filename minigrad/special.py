@@ -16,13 +16,16 @@ Example:
 from typing import Any
 
 from minigrad import _arguments, _out
+from minigrad.ops._helpers import check_float_kernel
 from minigrad.ops.binary_extra import logit
 from minigrad.ops.binary_extra import xlogy as xlogy
 from minigrad.ops.gamma import digamma, polygamma
+from minigrad.ops.gamma import igamma as gammainc
+from minigrad.ops.gamma import igammac as gammaincc
 from minigrad.ops.gamma import lgamma as gammaln
 from minigrad.ops.gamma import mvlgamma as multigammaln
 from minigrad.ops.reduction import logsumexp
-from minigrad.ops.rounding import round as _round
+from minigrad.ops.rounding import RoundDecimals
 from minigrad.ops.softmax import log_softmax as _log_softmax
 from minigrad.ops.softmax import softmax as _softmax
 from minigrad.ops.special_functions import (
@@ -47,14 +50,18 @@ psi = digamma  # (PyTorch's other name for it)
 
 
 def round(input: Any, *, decimals: int = 0) -> Any:  # noqa: A001 - PyTorch's name
-    """``input`` rounded to ``decimals`` decimal places, halves to even (``minigrad.round``).
+    """``input`` rounded to ``decimals`` decimal places, halves to even.
+
+    PyTorch's ``round.decimals`` overload whatever ``decimals`` is: ``RoundBackward1``, and no
+    kernel for integer tensors.
 
     Example:
         >>> import minigrad
         >>> minigrad.special.round(minigrad.tensor([0.5, 1.5, 2.25]))
         tensor([0., 2., 2.])
     """
-    return _round(input, decimals=decimals)
+    check_float_kernel("round_vml_cpu", input)
+    return RoundDecimals.apply(input, decimals)
 
 
 def softmax(input: Any, dim: int, *, dtype: Any = None) -> Any:
@@ -89,6 +96,8 @@ __all__ = [
     "exp2",
     "expit",
     "expm1",
+    "gammainc",
+    "gammaincc",
     "gammaln",
     "i0",
     "i0e",

@@ -1541,6 +1541,22 @@ class Tensor(TensorBase):
         """The multivariate log-gamma function of dimension ``p``, in place."""
         return gamma.mvlgamma_(self, p)
 
+    def igamma(self, other: Any) -> Tensor:
+        """The regularized lower incomplete gamma function ``P(self, other)``."""
+        return gamma.igamma(self, other)
+
+    def igamma_(self, other: Any) -> Tensor:
+        """``igamma``, in place."""
+        return gamma.igamma_(self, other)
+
+    def igammac(self, other: Any) -> Tensor:
+        """The regularized upper incomplete gamma function ``Q(self, other)``."""
+        return gamma.igammac(self, other)
+
+    def igammac_(self, other: Any) -> Tensor:
+        """``igammac``, in place."""
+        return gamma.igammac_(self, other)
+
     def i0(self) -> Tensor:
         """The modified Bessel function of the first kind of order 0."""
         return special_functions.i0(self)

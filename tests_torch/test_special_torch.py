@@ -143,6 +143,29 @@ def test_xlog1py_over_a_grid_of_both_arguments() -> None:
     _compare(mine, theirs, rtol=1e-14)
 
 
+def test_incomplete_gamma_over_a_grid_of_both_arguments() -> None:
+    # (PyTorch's asymptotic series, used where a and x are close and a > 20, is good to about
+    # 1e-9; minigrad's series and continued fraction to about 1e-12 there)
+    a = _grid(
+        np.linspace(0.0, 30.0, 31), np.exp(np.linspace(-8.0, 8.0, 17)), [np.inf, np.nan, -1.0]
+    )
+    x = _grid(
+        np.linspace(0.0, 40.0, 41), np.exp(np.linspace(-8.0, 8.0, 17)), [np.inf, np.nan, -1.0]
+    )
+    xs, as_ = np.meshgrid(x, a)
+    for name in ("igamma", "igammac"):
+        mine = getattr(minigrad, name)(minigrad.tensor(as_), minigrad.tensor(xs))
+        theirs = getattr(torch, name)(torch.tensor(as_), torch.tensor(xs))
+        _compare(mine, theirs, rtol=1e-8, atol=1e-300)
+        mine = getattr(minigrad.special, "gammainc" if name == "igamma" else "gammaincc")(
+            minigrad.tensor(as_.astype(np.float32)), minigrad.tensor(xs.astype(np.float32))
+        )
+        theirs = getattr(torch, name)(
+            torch.tensor(as_.astype(np.float32)), torch.tensor(xs.astype(np.float32))
+        )
+        _compare(mine, theirs, rtol=1e-5, atol=1e-6)
+
+
 # --- gradients --------------------------------------------------------------------------------
 
 GRADIENTS = [
@@ -162,6 +185,8 @@ GRADIENTS = [
     ("ndtr", lambda lib, x: lib.special.ndtr(x), (-5.0, 5.0)),
     ("zeta_q", lambda lib, q: lib.special.zeta(3.5, q), (0.2, 6.0)),
     ("xlog1py", lambda lib, y: lib.special.xlog1py(y - 0.5, y), (-0.9, 4.0)),
+    ("igamma_x", lambda lib, x: lib.igamma(lib.full_like(x, 2.5).detach(), x), (0.1, 8.0)),
+    ("igammac_x", lambda lib, x: lib.igammac(lib.full_like(x, 0.5).detach(), x), (0.1, 8.0)),
 ]
 
 
@@ -206,6 +231,16 @@ def test_zeta_has_no_derivative_for_its_first_argument() -> None:
             y.sum().backward()
 
 
+def test_incomplete_gamma_has_no_derivative_for_its_first_argument() -> None:
+    for lib in (minigrad, torch):
+        for name in ("igamma", "igammac"):
+            a = lib.tensor([2.0, 3.0], requires_grad=True)
+            y = getattr(lib, name)(a, lib.tensor([1.0, 2.0]))
+            assert y.grad_fn.name() == name.capitalize() + "Backward0"
+            with pytest.raises(NotImplementedError, match=f"the derivative for '{name}: input'"):
+                y.sum().backward()
+
+
 def test_node_names_and_saved_values() -> None:
     calls = {
         "lgamma": lambda lib, x: x.lgamma(),
@@ -239,6 +274,9 @@ def test_errors() -> None:
         lambda lib: lib.tensor([1, 2]).lgamma_(),
         lambda lib: lib.tensor([1, 2]).erfinv_(),
         lambda lib: lib.special.zeta(2.0, 3.0),
+        lambda lib: lib.igamma(lib.tensor([1, 2]), lib.tensor([1, 2])),
+        lambda lib: lib.tensor([1, 2]).igammac_(lib.tensor([1.0, 2.0])),
+        lambda lib: lib.special.round(lib.tensor([1, 2])),
     ]
     for case in cases:
         errors = []

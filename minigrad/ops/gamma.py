@@ -1,10 +1,11 @@
-"""The gamma family: lgamma, digamma, polygamma, mvlgamma.
+"""The gamma family: lgamma, digamma, polygamma, mvlgamma, igamma, igammac.
 
 Each derivative is the next function of the family (d lgamma = digamma, d digamma =
 polygamma(1), d polygamma(n) = polygamma(n + 1)), so every formula is differentiable again.
 Integer and bool inputs compute in the default float dtype; the kernels (``_special_kernels``)
 work in float64 and the result is rounded once to the input's float dtype. Each op saves its
-input (PyTorch's ``_saved_self``) and its order (``_saved_n``, ``_saved_p``).
+input (PyTorch's ``_saved_self``) and its order (``_saved_n``, ``_saved_p``). The incomplete
+gamma functions have a derivative with respect to ``other`` only, as in PyTorch.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import numpy as np
 from minigrad._dtype import default_float, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import refused_by_kernel
+from minigrad.autograd.inplace import apply_inplace, refused_by_kernel
 from minigrad.ops import _special_kernels as kernels
-from minigrad.ops._helpers import float_input, is_bool, run
+from minigrad.ops._helpers import float_input, is_bool, promote, promote_inplace, run
+from minigrad.ops.binary_extra import _computed_in, _float_kernel_only
 from minigrad.ops.unary import SavesInput, float_inplace
 
 
@@ -211,3 +213,89 @@ def mvlgamma_(input: Any, p: int) -> Any:
         )
         raise refused_by_kernel(input, (), RuntimeError(message))
     return float_inplace(input, Mvlgamma, p)
+
+
+class Igamma(Op):
+    """z = P(a, x), the regularized lower incomplete gamma function of a = input, x = other.
+
+    dx = grad * exp((a - 1) log x - x - lgamma(a)); PyTorch has no derivative for a (backward
+    raises if a needs one). Saves both operands.
+    """
+
+    num_inputs = 2
+    broadcasts = True
+    kernel = staticmethod(kernels.igamma)
+    sign = 1.0
+
+    @classmethod
+    def forward(cls, ctx: Any, a: np.ndarray, x: np.ndarray, dtype: Any) -> np.ndarray:
+        ctx.save_for_backward(a, x)
+        a, x = _computed_in(a, x, dtype)
+        return np.asarray(cls.kernel(a, x)).astype(np.result_type(a, x), copy=False)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad: Any) -> tuple[None, Any, None]:
+        if ctx.needs_input_grad[0]:
+            name = cls.__name__.lower()
+            raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+        a, x = ctx.saved_tensors
+        density = np.exp((a - 1) * np.log(x) - x - run(Lgamma, a))
+        return None, grad * density * cls.sign, None
+
+
+class Igammac(Igamma):
+    """z = Q(a, x) = 1 - P(a, x);  dx = -grad * exp((a - 1) log x - x - lgamma(a)).
+
+    No derivative for a, as in PyTorch. Saves both operands.
+    """
+
+    kernel = staticmethod(kernels.igammac)
+    sign = -1.0
+
+
+def _incomplete_gamma(op: type[Igamma], input: Any, other: Any) -> Any:
+    """``op`` of two tensors, in their promoted dtype (a floating one only, as PyTorch)."""
+    a, b, dtype = promote(input, other)
+    _float_kernel_only(f"{op.__name__.lower()}_cpu", a, dtype)
+    return op.apply(a, b, dtype)
+
+
+def _incomplete_gamma_(op: type[Igamma], input: Any, other: Any) -> Any:
+    """``op`` written into ``input``."""
+    other, dtype = promote_inplace(input, other)
+    _float_kernel_only(f"{op.__name__.lower()}_cpu", input, dtype)
+    return apply_inplace(op, input, other, dtype)
+
+
+def igamma(input: Any, other: Any) -> Any:
+    """The regularized lower incomplete gamma function ``P(input, other)``.
+
+    ``1 / gamma(input) * integral of t**(input - 1) exp(-t) from 0 to other``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.igamma(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 3.0]))
+        tensor([0.6321, 0.8009])
+    """
+    return _incomplete_gamma(Igamma, input, other)
+
+
+def igamma_(input: Any, other: Any) -> Any:
+    """``igamma`` in place."""
+    return _incomplete_gamma_(Igamma, input, other)
+
+
+def igammac(input: Any, other: Any) -> Any:
+    """The regularized upper incomplete gamma function ``Q(input, other) = 1 - P(...)``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.igammac(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 3.0]))
+        tensor([0.3679, 0.1991])
+    """
+    return _incomplete_gamma(Igammac, input, other)
+
+
+def igammac_(input: Any, other: Any) -> Any:
+    """``igammac`` in place."""
+    return _incomplete_gamma_(Igammac, input, other)

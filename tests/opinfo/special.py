@@ -135,6 +135,28 @@ OPS: list[OpInfo] = [
         unary_samples(POSITIVE),
         op="special.zeta",
     ),
+    # (igamma and igammac: PyTorch has a derivative with respect to ``other`` only)
+    OpInfo("igamma", lambda lib, a, x: lib.igamma(a, x),
+           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None,
+                          edge=((0.0, 1.0, 2.0, INF), (1.0, 0.0, INF, 1.0))),
+           grad_args=(1,), bad_inputs=(BadInput((np.ones(3), 2.0), name="number"),)),
+    OpInfo("igammac", lambda lib, a, x: a.igammac(x),
+           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), grad_args=(1,)),
+    OpInfo("igamma_method", lambda lib, a, x: a.igamma(x), first(binary_samples(
+           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2), grad_args=(1,), op="igamma"),
+    OpInfo("igammac_function", lambda lib, a, x: lib.igammac(a, x), first(binary_samples(
+           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2), grad_args=(1,),
+           op="igammac"),
+    OpInfo("igamma_", lambda lib, a, x: a.clone().igamma_(x), first(binary_samples(
+           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 1), grad_args=(1,)),
+    OpInfo("igammac_", lambda lib, a, x: a.clone().igammac_(x), first(binary_samples(
+           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 1), grad_args=(1,)),
+    OpInfo("special.gammainc", lambda lib, a, x: lib.special.gammainc(a, x), first(
+           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
+           grad_args=(1,)),
+    OpInfo("special.gammaincc", lambda lib, a, x: lib.special.gammaincc(a, x), first(
+           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
+           grad_args=(1,)),
     # --- aliases --------------------------------------------------------------------------------
     unary("special.gammaln", lambda lib, x: lib.special.gammaln(x), GAMMA),
     unary("special.psi", lambda lib, x: lib.special.psi(x), GAMMA),
