@@ -70,6 +70,7 @@ def render() -> str:
     import minigrad.linalg
     import minigrad.nn.functional
     import minigrad.optim
+    import minigrad.special
     import minigrad.viz
     from minigrad import _out_of_scope
 
@@ -91,6 +92,7 @@ def render() -> str:
         ("`minigrad.optim.lr_scheduler`", "optim.lr_scheduler.",
          sorted(minigrad.optim.lr_scheduler.__all__), minigrad.optim.lr_scheduler),
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
+        ("`minigrad.special`", "special.", sorted(minigrad.special.__all__), minigrad.special),
         ("`minigrad.distributions`", "distributions.", sorted(minigrad.distributions.__all__),
          minigrad.distributions),
         ("`minigrad.viz`", "viz.", sorted(minigrad.viz.__all__), minigrad.viz),
