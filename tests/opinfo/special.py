@@ -17,7 +17,6 @@ from opinfo.elementwise import (
     UNIT,
     away_from_integers,
     binary_samples,
-    inplace,
     unary,
     unary_samples,
     uniform,
@@ -43,8 +42,15 @@ OPS: list[OpInfo] = [
     ),
     unary("digamma", lambda lib, x: lib.digamma(x), GAMMA, edge=(0.0, 1.0, INF, 1e-30, 1.4616)),
     unary("polygamma", lambda lib, x: lib.polygamma(2, x), GAMMA, edge=(0.0, 1.0, INF)),
-    unary("polygamma_1", lambda lib, x: x.polygamma(1), GAMMA, op="polygamma"),
-    unary("polygamma_0", lambda lib, x: lib.polygamma(0, x), POSITIVE, op="polygamma"),
+    OpInfo(
+        "polygamma_1", lambda lib, x: x.polygamma(1), first(unary_samples(GAMMA), 2), op="polygamma"
+    ),
+    OpInfo(
+        "polygamma_0",
+        lambda lib, x: lib.polygamma(0, x),
+        first(unary_samples(POSITIVE), 2),
+        op="polygamma",
+    ),
     OpInfo(
         "polygamma_n",
         lambda lib, x, n: lib.polygamma(n, x),
@@ -53,7 +59,12 @@ OPS: list[OpInfo] = [
         bad_inputs=(BadInput((np.ones(3), -1), name="negative_n"),),
     ),
     unary("mvlgamma", lambda lib, x: lib.mvlgamma(x, 3), ABOVE_ONE, edge=(1.0, 0.5, INF)),
-    unary("mvlgamma_method", lambda lib, x: x.mvlgamma(1), POSITIVE, op="mvlgamma"),
+    OpInfo(
+        "mvlgamma_method",
+        lambda lib, x: x.mvlgamma(1),
+        first(unary_samples(POSITIVE), 2),
+        op="mvlgamma",
+    ),
     OpInfo(
         "mvlgamma_p",
         lambda lib, x, p: lib.mvlgamma(x, p),
@@ -61,15 +72,15 @@ OPS: list[OpInfo] = [
         op="mvlgamma",
         bad_inputs=(BadInput((np.ones(3), 0), name="p_below_one"),),
     ),
-    inplace("lgamma_", lambda lib, x: x.clone().lgamma_(), GAMMA),
-    inplace("digamma_", lambda lib, x: x.clone().digamma_(), GAMMA),
-    inplace("polygamma_", lambda lib, x: x.clone().polygamma_(1), GAMMA),
-    inplace("mvlgamma_", lambda lib, x: x.clone().mvlgamma_(2), ABOVE_ONE),
+    OpInfo("lgamma_", lambda lib, x: x.clone().lgamma_(), first(unary_samples(GAMMA), 2)),
+    OpInfo("digamma_", lambda lib, x: x.clone().digamma_(), first(unary_samples(GAMMA), 2)),
+    OpInfo("polygamma_", lambda lib, x: x.clone().polygamma_(1), first(unary_samples(GAMMA), 2)),
+    OpInfo("mvlgamma_", lambda lib, x: x.clone().mvlgamma_(2), first(unary_samples(ABOVE_ONE), 2)),
     # --- erfinv and the Bessel functions ------------------------------------------------------
     unary("erfinv", lambda lib, x: lib.erfinv(x), UNIT, edge=(1.0, -1.0, 0.0, 1.5, -0.0)),
-    inplace("erfinv_", lambda lib, x: x.clone().erfinv_(), UNIT),
+    OpInfo("erfinv_", lambda lib, x: x.clone().erfinv_(), first(unary_samples(UNIT), 2)),
     unary("i0", lambda lib, x: lib.i0(x), uniform(-4.0, 4.0), edge=(0.0, 25.0, -30.0, INF)),
-    inplace("i0_", lambda lib, x: x.clone().i0_()),
+    OpInfo("i0_", lambda lib, x: x.clone().i0_(), first(unary_samples(), 2)),
     unary(
         "special.i0e",
         lambda lib, x: lib.special.i0e(x),
@@ -136,32 +147,73 @@ OPS: list[OpInfo] = [
         op="special.zeta",
     ),
     # (igamma and igammac: PyTorch has a derivative with respect to ``other`` only)
-    OpInfo("igamma", lambda lib, a, x: lib.igamma(a, x),
-           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None,
-                          edge=((0.0, 1.0, 2.0, INF), (1.0, 0.0, INF, 1.0))),
-           grad_args=(1,), bad_inputs=(BadInput((np.ones(3), 2.0), name="number"),)),
-    OpInfo("igammac", lambda lib, a, x: a.igammac(x),
-           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), grad_args=(1,)),
-    OpInfo("igamma_method", lambda lib, a, x: a.igamma(x), first(binary_samples(
-           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2), grad_args=(1,), op="igamma"),
-    OpInfo("igammac_function", lambda lib, a, x: lib.igammac(a, x), first(binary_samples(
-           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2), grad_args=(1,),
-           op="igammac"),
-    OpInfo("igamma_", lambda lib, a, x: a.clone().igamma_(x), first(binary_samples(
-           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 1), grad_args=(1,)),
-    OpInfo("igammac_", lambda lib, a, x: a.clone().igammac_(x), first(binary_samples(
-           left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 1), grad_args=(1,)),
-    OpInfo("special.gammainc", lambda lib, a, x: lib.special.gammainc(a, x), first(
-           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
-           grad_args=(1,)),
-    OpInfo("special.gammaincc", lambda lib, a, x: lib.special.gammaincc(a, x), first(
-           binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
-           grad_args=(1,)),
+    OpInfo(
+        "igamma",
+        lambda lib, a, x: lib.igamma(a, x),
+        binary_samples(
+            left=uniform(0.5, 4.0),
+            right=POSITIVE,
+            scalar=None,
+            edge=((0.0, 1.0, 2.0, INF), (1.0, 0.0, INF, 1.0)),
+        ),
+        grad_args=(1,),
+        bad_inputs=(BadInput((np.ones(3), 2.0), name="number"),),
+    ),
+    OpInfo(
+        "igammac",
+        lambda lib, a, x: a.igammac(x),
+        binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None),
+        grad_args=(1,),
+    ),
+    OpInfo(
+        "igamma_method",
+        lambda lib, a, x: a.igamma(x),
+        first(binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
+        grad_args=(1,),
+        op="igamma",
+    ),
+    OpInfo(
+        "igammac_function",
+        lambda lib, a, x: lib.igammac(a, x),
+        first(binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
+        grad_args=(1,),
+        op="igammac",
+    ),
+    OpInfo(
+        "igamma_",
+        lambda lib, a, x: a.clone().igamma_(x),
+        first(binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 1),
+        grad_args=(1,),
+    ),
+    OpInfo(
+        "igammac_",
+        lambda lib, a, x: a.clone().igammac_(x),
+        first(binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 1),
+        grad_args=(1,),
+    ),
+    OpInfo(
+        "special.gammainc",
+        lambda lib, a, x: lib.special.gammainc(a, x),
+        first(binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
+        grad_args=(1,),
+    ),
+    OpInfo(
+        "special.gammaincc",
+        lambda lib, a, x: lib.special.gammaincc(a, x),
+        first(binary_samples(left=uniform(0.5, 4.0), right=POSITIVE, scalar=None), 2),
+        grad_args=(1,),
+    ),
     # --- aliases --------------------------------------------------------------------------------
-    unary("special.gammaln", lambda lib, x: lib.special.gammaln(x), GAMMA),
-    unary("special.psi", lambda lib, x: lib.special.psi(x), GAMMA),
-    unary("special.multigammaln", lambda lib, x: lib.special.multigammaln(x, 2), ABOVE_ONE),
-    unary("special.expit", lambda lib, x: lib.special.expit(x)),
+    OpInfo(
+        "special.gammaln", lambda lib, x: lib.special.gammaln(x), first(unary_samples(GAMMA), 2)
+    ),
+    OpInfo("special.psi", lambda lib, x: lib.special.psi(x), first(unary_samples(GAMMA), 2)),
+    OpInfo(
+        "special.multigammaln",
+        lambda lib, x: lib.special.multigammaln(x, 2),
+        first(unary_samples(ABOVE_ONE), 2),
+    ),
+    OpInfo("special.expit", lambda lib, x: lib.special.expit(x), first(unary_samples(), 2)),
     *[
         OpInfo(
             f"special.{name}",
