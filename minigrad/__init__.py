@@ -17,6 +17,7 @@ from minigrad import (
     nn,  # noqa: E402
     optim,
     random,
+    special,
     utils,
     viz,  # minigrad's own: pictures of the backward graph
 )
@@ -141,6 +142,14 @@ from minigrad.ops.convolution import (  # noqa: E402
 )
 from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
+from minigrad.ops.gamma import (  # noqa: E402
+    digamma,
+    igamma,
+    igammac,
+    lgamma,
+    mvlgamma,
+    polygamma,
+)
 from minigrad.ops.gather_scatter import (  # noqa: E402
     gather,
     scatter_add,
@@ -220,6 +229,7 @@ from minigrad.ops.sorting import (  # noqa: E402
     sort,
     topk,
 )
+from minigrad.ops.special_functions import erfinv, i0  # noqa: E402
 from minigrad.ops.splitting import (  # noqa: E402
     chunk,
     dsplit,
@@ -573,6 +583,7 @@ __all__ = [
     "diagflat",
     "diagonal",
     "diff",
+    "digamma",
     "dist",
     "div",
     "divide",
@@ -592,6 +603,7 @@ __all__ = [
     "erf_",
     "erfc",
     "erfc_",
+    "erfinv",
     "exp",
     "exp2",
     "exp2_",
@@ -642,6 +654,9 @@ __all__ = [
     "hsplit",
     "hstack",
     "hypot",
+    "i0",
+    "igamma",
+    "igammac",
     "iinfo",
     "index_add",
     "index_copy",
@@ -689,6 +704,7 @@ __all__ = [
     "lerp",
     "less",
     "less_equal",
+    "lgamma",
     "linspace",
     "load",
     "log",
@@ -736,6 +752,7 @@ __all__ = [
     "multinomial",
     "multiply",
     "mv",
+    "mvlgamma",
     "nan",
     "nan_to_num",
     "nan_to_num_",
@@ -766,6 +783,7 @@ __all__ = [
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson",
+    "polygamma",
     "positive",
     "pow",
     "prod",

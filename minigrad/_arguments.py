@@ -65,6 +65,8 @@ MORE_TENSORS = frozenset(
     | {(f, "other") for f in ("fmax", "fmin", "nextafter", "nextafter_", "gcd", "gcd_", "lcm",
                               "lcm_")}
     | {("heaviside", "values"), ("heaviside_", "values")}
+    | {(f, "other") for f in ("igamma", "igamma_", "igammac", "igammac_", "special_gammainc",
+                              "special_gammaincc")}
     | {("result_type", "tensor"), ("result_type", "other")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",
@@ -201,7 +203,8 @@ NUMBER_OVERLOADS = frozenset(
     {
         "pow", "float_power", "remainder", "xlogy", "where", "bitwise_and", "bitwise_or",
         "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "lerp", "lerp_", "isin",
-        "searchsorted", "bucketize", "special_xlogy", "result_type", "full_like",
+        "searchsorted", "bucketize", "special_xlogy", "special_xlog1py", "special_zeta",
+        "result_type", "full_like",
         "scatter", "scatter_", "masked_fill", "masked_fill_", "index_fill", "index_fill_",
     }
 )  # fmt: skip

@@ -271,6 +271,9 @@ def _with_dim_kept(dim_position: int) -> Callable[..., tuple[int, ...]]:
 _CAT = DtypeRule("cast", "torch.cat(): input types can't be cast to the desired output type {out}",
                  error=TypeError)
 
+_MVLGAMMA = DtypeRule("cast", "mvlgamma: result type {result} can't be cast to the desired output "
+                     "type {result}")
+
 ACCEPTS_OUT: dict[str, TakesOut] = {
     # elementwise: cast the result into out (PyTorch's TensorIterator)
     **each("acos add addcdiv addcmul asin atan cos cosh div erf exp exp2 expm1 lerp log log10 "
@@ -287,6 +290,23 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("fix", FOUND, "trunc"),
     **each("acosh asinh atanh hypot logaddexp logaddexp2 logit xlogy", CAST),
     **each("deg2rad erfc rad2deg sinc", CAST),
+    **each("digamma erfinv i0 igamma igammac lgamma polygamma", CAST),
+    **each("special.gammainc", CAST, "igamma"),
+    **each("special.gammaincc", CAST, "igammac"),
+    # (PyTorch's check names the input's dtype, then the result's: the same for a float input)
+    **each("mvlgamma special.multigammaln", _MVLGAMMA, "mvlgamma"),
+    # minigrad.special: aliases (their errors name the op behind them) and its own functions
+    **{f"special.{name}": TakesOut(CAST, name)
+       for name in ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p",
+                    "logit", "polygamma", "sinc", "xlogy")},
+    **each("special.expit", CAST, "sigmoid"),
+    **each("special.round", FOUND, "round"),
+    **each("special.gammaln", CAST, "lgamma"),
+    **each("special.psi", CAST, "digamma"),
+    **{f"special.{name}": TakesOut(CAST, f"special_{name}")
+       for name in ["entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtri", "xlog1py", "zeta"]},
+    # (PyTorch's ndtr is a composition of ops, copied into out: nothing to refuse)
+    "special.ndtr": TakesOut(CAST, None, differentiable=True),
     **each("diff", CAST, "sub"),
     **each("copysign fmax fmin fmod gcd lcm nextafter", CAST),
     **each("bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift", CAST),
@@ -331,6 +351,9 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         compute_in="input")),
     "logsumexp": TakesOut(DtypeRule("float", "logsumexp(): Expected floating point type for "
                                     "result tensor, but got: {out}", compute_in="input")),
+    "special.logsumexp": TakesOut(DtypeRule("float", "logsumexp(): Expected floating point type "
+                                            "for result tensor, but got: {out}",
+                                            compute_in="input"), "logsumexp"),
     **each("amax amin", same("Expected the dtype for input and out to match, but got {result} "
                              "for input's dtype and {out} for out's dtype.")),
     "max": TakesOut(_MAX_MIN, lambda args, kwargs: "maximum" if _binary(args, kwargs) else "max"),

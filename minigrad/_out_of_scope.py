@@ -69,7 +69,6 @@ TOP_LEVEL = {
     "distributed": _DISTRIBUTED,
     "multiprocessing": _DISTRIBUTED,
     "meta": "minigrad has no meta tensors (tensors without data)",
-    "special": "the special-functions module is not implemented yet",
     "testing": "torch.testing is not implemented yet (compare with numpy.testing on "
     "tensor.numpy())",
     "profiler": "minigrad has no profiler; time with the benchmarks' helpers or timeit",

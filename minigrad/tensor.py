@@ -45,6 +45,7 @@ from minigrad.ops import (
     determinants,
     elementwise_extra,
     fill,
+    gamma,
     gather_scatter,
     histogram,
     index_ops,
@@ -65,6 +66,7 @@ from minigrad.ops import (
     softmax,
     solvers,
     sorting,
+    special_functions,
     splitting,
     statistics,
     ternary,
@@ -1571,6 +1573,70 @@ class Tensor(TensorBase):
     def erfc_(self) -> Tensor:
         """The complementary error function, in place."""
         return unary_extra.erfc_(self)
+
+    def erfinv(self) -> Tensor:
+        """The inverse error function on [-1, 1]."""
+        return special_functions.erfinv(self)
+
+    def erfinv_(self) -> Tensor:
+        """The inverse error function, in place."""
+        return special_functions.erfinv_(self)
+
+    def lgamma(self) -> Tensor:
+        """The logarithm of the absolute value of the gamma function."""
+        return gamma.lgamma(self)
+
+    def lgamma_(self) -> Tensor:
+        """``lgamma``, in place."""
+        return gamma.lgamma_(self)
+
+    def digamma(self) -> Tensor:
+        """The logarithmic derivative of the gamma function."""
+        return gamma.digamma(self)
+
+    def digamma_(self) -> Tensor:
+        """``digamma``, in place."""
+        return gamma.digamma_(self)
+
+    def polygamma(self, n: int) -> Tensor:
+        """The n-th derivative of digamma."""
+        return gamma.polygamma(n, self)
+
+    def polygamma_(self, n: int) -> Tensor:
+        """The n-th derivative of digamma, in place."""
+        return gamma.polygamma_(self, n)
+
+    def mvlgamma(self, p: int) -> Tensor:
+        """The multivariate log-gamma function of dimension ``p``."""
+        return gamma.mvlgamma(self, p)
+
+    def mvlgamma_(self, p: int) -> Tensor:
+        """The multivariate log-gamma function of dimension ``p``, in place."""
+        return gamma.mvlgamma_(self, p)
+
+    def igamma(self, other: Any) -> Tensor:
+        """The regularized lower incomplete gamma function ``P(self, other)``."""
+        return gamma.igamma(self, other)
+
+    def igamma_(self, other: Any) -> Tensor:
+        """``igamma``, in place."""
+        return gamma.igamma_(self, other)
+
+    def igammac(self, other: Any) -> Tensor:
+        """The regularized upper incomplete gamma function ``Q(self, other)``."""
+        return gamma.igammac(self, other)
+
+    def igammac_(self, other: Any) -> Tensor:
+        """``igammac``, in place."""
+        return gamma.igammac_(self, other)
+
+    def i0(self) -> Tensor:
+        """The modified Bessel function of the first kind of order 0."""
+        return special_functions.i0(self)
+
+    def i0_(self) -> Tensor:
+        """The modified Bessel function of order 0, in place."""
+        return special_functions.i0_(self)
 
     def sinc(self) -> Tensor:
         """The normalized sinc function ``sin(pi self) / (pi self)``, 1 at 0."""

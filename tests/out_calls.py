@@ -297,3 +297,43 @@ OTHER_FORMS: dict[str, Call] = {
     "add(ints)": with_lib("add", lambda lib: ((lib.tensor([1, 2]), 3), {})),
     "clamp(ints)": unary("clamp", lambda lib: lib.tensor([1, 5]), 0, 3),
 }
+
+# special functions (ops/gamma.py, ops/special_functions.py) and minigrad.special
+
+
+def _positive(lib: Any) -> Any:
+    return lib.tensor([[0.5, 1.25, 2.0], [1.5, 3.25, 0.75]])
+
+
+def _probabilities(lib: Any) -> Any:
+    return lib.tensor([[0.5, 0.125, 0.25], [0.75, 0.875, 0.375]])
+
+
+def special(name: str, value: Callable[[Any], Any] = _x, *args: Any) -> Call:
+    """``lib.special.name(value, *args)``."""
+    return lambda lib: (getattr(lib.special, name), (value(lib), *args), {})
+
+
+def special_binary(name: str) -> Call:
+    """``lib.special.name(x, y)`` with two positive matrices."""
+    return lambda lib: (getattr(lib.special, name), (_positive(lib), _positive(lib).flip(0)), {})
+
+
+CALLS.update({name: unary(name) for name in words("lgamma digamma i0")})
+CALLS["erfinv"] = unary("erfinv", _probabilities)
+CALLS["polygamma"] = lambda lib: (lib.polygamma, (2, _positive(lib)), {})
+CALLS["mvlgamma"] = unary("mvlgamma", _positive, 1)
+CALLS.update({"special." + name: special(name) for name in words(
+    "digamma entr erf erfc erfcx exp2 expit expm1 gammaln i0 i0e i1 i1e log1p log_ndtr ndtr psi "
+    "round sinc")})
+CALLS.update({"special." + name: special(name, _probabilities)
+              for name in ("erfinv", "logit", "ndtri")})
+CALLS["special.multigammaln"] = special("multigammaln", _positive, 1)
+CALLS["special.polygamma"] = lambda lib: (lib.special.polygamma, (2, _positive(lib)), {})
+CALLS["special.logsumexp"] = special("logsumexp", _x, 1)
+CALLS["special.softmax"] = special("softmax", _x, 1)
+CALLS["special.log_softmax"] = special("log_softmax", _x, 1)
+CALLS.update({"special." + name: special_binary(name) for name in ("xlogy", "xlog1py", "zeta")})
+CALLS.update({name: with_lib(name, lambda lib: ((_positive(lib), _positive(lib).flip(0)), {}))
+              for name in ("igamma", "igammac")})
+CALLS.update({"special." + name: special_binary(name) for name in ("gammainc", "gammaincc")})

@@ -1,6 +1,6 @@
 """Every public op is whole: its function, its Tensor method, its export and its op-table row.
 
-The public ops are minigrad's ``__all__``, ``minigrad.nn.functional``, ``minigrad.linalg`` and the
+The public ops are minigrad's ``__all__``, ``nn.functional``, ``linalg``, ``special`` and the
 Tensor's public methods and properties, less the names in ``NOT_OPS`` (creation functions,
 modes, dtypes, metadata: each group says why). For each op:
 
@@ -27,6 +27,7 @@ from opinfo import all_ops
 import minigrad
 import minigrad.linalg
 import minigrad.nn.functional
+import minigrad.special
 
 ROOT = Path(__file__).resolve().parents[1]
 TORCH = json.loads((ROOT / "tests" / "expected" / "torch_api_names.json").read_text())
@@ -106,7 +107,7 @@ MISSING_FUNCTIONS: dict[str, str] = {}
 
 
 def _public_ops() -> dict[str, str]:
-    """``{op key: where it comes from}``: bare names, ``F.<name>``, ``linalg.<name>``."""
+    """``{op key: where it comes from}``: bare names, ``F.<name>``, ``linalg.<name>`` ..."""
     ops: dict[str, str] = {}
     for name in minigrad.__all__:
         ops[name] = "minigrad"
@@ -118,6 +119,8 @@ def _public_ops() -> dict[str, str]:
     for name in minigrad.linalg.__all__:
         if name != "LinAlgError":
             ops[f"linalg.{name}"] = "minigrad.linalg"
+    for name in minigrad.special.__all__:
+        ops[f"special.{name}"] = "minigrad.special"
     return {key: origin for key, origin in ops.items() if key not in NOT_OPS}
 
 

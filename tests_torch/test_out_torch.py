@@ -1,4 +1,4 @@
-"""``out=`` against PyTorch, for every public function of ``minigrad`` and ``minigrad.linalg``.
+"""``out=`` against PyTorch, for every public function of ``minigrad``, ``.linalg``, ``.special``.
 
 For one representative call of each function (tests/out_calls.py): minigrad takes ``out=`` iff
 torch does; where it does, the written values, the returned object, the out tensors' versions
@@ -45,6 +45,7 @@ def public_functions() -> list[str]:
     names = [name for name in minigrad.__all__
              if inspect.isfunction(getattr(minigrad, name)) and name not in NOT_TENSOR_OPS]
     names += ["linalg." + name for name in minigrad.linalg.__all__ if name != "LinAlgError"]
+    names += ["special." + name for name in minigrad.special.__all__]
     return sorted(names)
 
 

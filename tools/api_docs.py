@@ -70,6 +70,7 @@ def render() -> str:
     import minigrad.linalg
     import minigrad.nn.functional
     import minigrad.optim
+    import minigrad.special
     import minigrad.utils.data
     import minigrad.viz
     from minigrad import _out_of_scope
@@ -92,6 +93,7 @@ def render() -> str:
         ("`minigrad.optim.lr_scheduler`", "optim.lr_scheduler.",
          sorted(minigrad.optim.lr_scheduler.__all__), minigrad.optim.lr_scheduler),
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
+        ("`minigrad.special`", "special.", sorted(minigrad.special.__all__), minigrad.special),
         ("`minigrad.distributions`", "distributions.", sorted(minigrad.distributions.__all__),
          minigrad.distributions),
         ("`minigrad.utils.data`", "utils.data.", sorted(minigrad.utils.data.__all__),

@@ -67,6 +67,10 @@ def overloads() -> dict[str, Any]:
         found = listing(getattr(torch.linalg, name)) if hasattr(torch.linalg, name) else None
         if found:
             functions["linalg_" + name] = found
+    for name in sorted(minigrad.special.__all__):
+        found = listing(getattr(torch.special, name)) if hasattr(torch.special, name) else None
+        if found:
+            functions["special_" + name] = found
     # Functions PyTorch writes in Python pass their arguments on to a kernel (torch._VF.split)
     # whose parser lists its overloads (minigrad/_arguments.py's PYTHON_LEVEL names).
     from minigrad import _arguments
