@@ -169,3 +169,131 @@ def test_circular_padding_modules_check_dims_as_pytorch(dims: int) -> None:
     for shape in ((5,), (1, 1, 1, 1, 1, 1)):
         call = lambda lib: getattr(lib.nn, f"CircularPad{dims}d")(1)(lib.ones(*shape))  # noqa: E731, B023
         assert outcome(call, minigrad) == outcome(call, torch)
+
+
+# --- interpolate -----------------------------------------------------------------------------
+
+INTERPOLATE_MODES = [
+    ("nearest", 1),
+    ("nearest", 3),
+    ("nearest-exact", 2),
+    ("linear", 1),
+    ("bilinear", 2),
+    ("bicubic", 2),
+    ("trilinear", 3),
+    ("area", 2),
+]
+# Odd sizes, fractional factors (the kernel maps by 1 / factor, not by n / m), factors that
+# keep the size (PyTorch's nearest and bicubic backward then pass the gradient through).
+INTERPOLATE_OPTIONS = [
+    {"size": 1},
+    {"size": 7},
+    {"scale_factor": 1.7},
+    {"scale_factor": 0.6},
+    {"scale_factor": 2.5},
+    {"scale_factor": 1.1},
+    {"scale_factor": 1.3, "recompute_scale_factor": True},
+]
+
+
+@pytest.mark.parametrize(("mode", "dims"), INTERPOLATE_MODES)
+@pytest.mark.parametrize("options", INTERPOLATE_OPTIONS, ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_interpolate_as_pytorch(mode: str, dims: int, options: dict, dtype: str) -> None:
+    """Values, gradients, node and errors; float32 indices rounded where PyTorch rounds."""
+    shape = (2, 2, *((5, 4, 3)[:dims] if dims < 3 else (3, 2, 4)))
+    array = np.random.default_rng(dims).standard_normal(shape).astype(dtype)
+    corners = [None] if mode in ("nearest", "nearest-exact", "area") else [False, True]
+    for align_corners in corners:
+
+        def call(lib: Any, x: Any, align_corners: Any = align_corners) -> Any:
+            return lib.nn.functional.interpolate(
+                x, mode=mode, align_corners=align_corners, **options
+            )
+
+        assert_same(run_both(call, [array]), atol=1e-5 if dtype == "float32" else 1e-12)
+
+
+def test_interpolate_saved_options_and_double_backward_as_pytorch() -> None:
+    for mode, shape, options in (
+        ("bilinear", (1, 1, 3, 4), {"scale_factor": (1.5, 2.0), "align_corners": True}),
+        ("nearest", (1, 1, 3), {"size": 5}),
+        ("nearest-exact", (1, 1, 2, 3, 2), {"scale_factor": 2}),
+        ("bicubic", (1, 1, 3, 4), {"size": (4, 2)}),
+    ):
+        seen = []
+        for lib in (torch, minigrad):
+            x = lib.ones(*shape, dtype=lib.float64, requires_grad=True)
+            y = lib.nn.functional.interpolate(x, mode=mode, **options)
+            (g,) = lib.autograd.grad(y, x, lib.ones_like(y, requires_grad=True), create_graph=True)
+            saved = {
+                name: getattr(node, name)
+                for node in (y.grad_fn, g.grad_fn)
+                for name in dir(node)
+                if name.startswith("_saved_")
+            }
+            seen.append((y.grad_fn.name(), g.grad_fn.name(), saved))
+        assert seen[0] == seen[1]
+
+
+INTERPOLATE_ERRORS = [
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4, 4), size=3, mode="foo"),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4, 4), size=3, mode="linear"),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4, 4), size=3, mode="lanczos"),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4), size=3, mode="bicubic"),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4), size=0, mode="linear"),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 0, 2, 2), size=2),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4), scale_factor=-2.0),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4, dtype=lib.int64), size=2),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4, 4, dtype=lib.bool), size=2),
+    lambda lib: lib.nn.functional.interpolate(
+        lib.ones(1, 1, 4, 4, dtype=lib.int32), size=2, mode="bicubic"
+    ),
+    lambda lib: lib.nn.functional.interpolate(lib.ones(1, 1, 4, 4, dtype=lib.uint8), size=3),
+]
+
+
+@pytest.mark.parametrize("call", INTERPOLATE_ERRORS)
+def test_interpolate_errors_and_dtypes_as_pytorch(call: Any) -> None:
+    expected, actual = outcome(call, torch), outcome(call, minigrad)
+    if isinstance(expected, tuple):
+        assert actual == expected
+    else:
+        assert str(actual.dtype) == str(expected.dtype).replace("torch", "minigrad")
+        np.testing.assert_array_equal(actual.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("name", ["upsample", "upsample_nearest", "upsample_bilinear"])
+def test_deprecated_upsample_functions_warn_as_pytorch(name: str) -> None:
+    array = np.random.default_rng(0).standard_normal((1, 2, 3, 3))
+    results = []
+    for lib in (torch, minigrad):
+        with pytest.warns(UserWarning) as caught:
+            y = getattr(lib.nn.functional, name)(lib.tensor(array), scale_factor=2)
+        results.append(([str(w.message) for w in caught], caught[0].filename, y.numpy()))
+    assert results[0][0] == results[1][0]
+    assert results[1][1] == __file__  # (pointed at the caller, as PyTorch's stacklevel=2)
+    np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-6)
+
+
+UPSAMPLE_MODULES = [
+    (lambda nn: nn.Upsample(scale_factor=2), (2, 3, 4)),
+    (lambda nn: nn.Upsample(size=(3, 5), mode="bilinear", align_corners=True), (1, 2, 4, 4)),
+    (lambda nn: nn.Upsample(scale_factor=(1.5, 0.5), mode="bicubic"), (1, 2, 4, 4)),
+    (lambda nn: nn.Upsample(size=4, mode="trilinear"), (1, 1, 2, 3, 2)),
+    (
+        lambda nn: nn.Upsample(scale_factor=1.5, mode="nearest-exact", recompute_scale_factor=True),
+        (1, 2, 5),
+    ),
+    (lambda nn: nn.UpsamplingNearest2d(scale_factor=3), (1, 2, 2, 3)),
+    (lambda nn: nn.UpsamplingBilinear2d(size=(5, 2)), (1, 2, 3, 3)),
+]
+
+
+@pytest.mark.parametrize(("make", "shape"), UPSAMPLE_MODULES)
+def test_upsample_modules_as_pytorch(make: Any, shape: tuple[int, ...]) -> None:
+    assert repr(make(minigrad.nn)) == repr(make(torch.nn))
+    assert make(minigrad.nn).scale_factor == make(torch.nn).scale_factor
+    assert make(minigrad.nn).state_dict().keys() == make(torch.nn).state_dict().keys()
+    array = np.random.default_rng(2).standard_normal(shape)
+    assert_same(run_both(lambda lib, x: make(lib.nn)(x), [array]))

@@ -7,8 +7,9 @@ Import it as PyTorch users do::
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
 ``losses.py``, ``cross_entropy.py``, ``normalization.py`` for dropout and the norms,
 ``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
-activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
-one_hot); this module only gathers them under PyTorch's names and signatures.
+activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
+(``padding.py`` for its reflect, replicate and circular modes) and one_hot;
+``interpolation.py`` for interpolate); this module only gathers them under PyTorch's names and signatures.
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_prod
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
+from minigrad.ops.interpolation import (
+    interpolate,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 from minigrad.ops.linear import (
     linear,
 )
@@ -141,6 +148,7 @@ __all__ = [
     "hardtanh_",
     "hinge_embedding_loss",
     "huber_loss",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -188,6 +196,9 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
 ]
 
 
@@ -300,7 +311,8 @@ _arguments.check_functions(
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "margin_ranking_loss",
-                  "multi_head_attention_forward"),
+                  "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
+                  "upsample_bilinear"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
                   "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",

@@ -9,9 +9,9 @@ reads the input at ``k = j - l`` brought back into range:
 - circular: wrapped around (``-1 -> n - 1``, ``n -> 0``).
 
 Reflect and replicate are one op each (``ReflectionPad2DBackward0`` ...): a gather through one
-index map per dim, whose gradient adds each output's gradient back into the input position it
-read. Circular is composite in PyTorch (a new tensor filled by copies of slices: its graph is
-``CopySlices`` nodes), and so it is here.
+index map per dim (``ops/taps.py``), whose gradient adds each output's gradient back into the
+input position it read. Circular is composite in PyTorch (a new tensor filled by copies of
+slices: its graph is ``CopySlices`` nodes), and so it is here.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import dtype_name, operand, run, shape_of
 from minigrad.ops.fill import copy_
+from minigrad.ops.taps import Plan, gather, scatter
 from minigrad.ops.views import slice_dim
 
 
@@ -41,17 +42,17 @@ def _replicated(k: np.ndarray, n: int) -> np.ndarray:
     return np.clip(k, 0, n - 1)
 
 
-def _index_maps(
+def _plan(
     shape: tuple[int, ...], pad: tuple[int, ...], fold: Callable[[np.ndarray, int], np.ndarray]
-) -> list[tuple[int, np.ndarray]]:
+) -> Plan:
     """Per padded dim (last first, as ``pad`` lists them): the input position of each output."""
-    maps = []
+    plan = []
     for i in range(len(pad) // 2):
         axis = len(shape) - 1 - i
         left, right = pad[2 * i], pad[2 * i + 1]
         k = np.arange(shape[axis] + left + right) - left
-        maps.append((axis, fold(k, shape[axis])))
-    return maps
+        plan.append((axis, [(fold(k, shape[axis]), None)]))
+    return plan
 
 
 class IndexPad(Op):
@@ -73,10 +74,7 @@ class IndexPad(Op):
     def forward(cls, ctx: Any, x: np.ndarray, padding: tuple[int, ...]) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.padding = padding
-        y = x
-        for axis, index in _index_maps(x.shape, padding, cls.fold):
-            y = np.take(y, index, axis=axis)
-        return np.ascontiguousarray(y)
+        return gather(x, _plan(x.shape, padding, cls.fold))
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -101,13 +99,7 @@ class IndexPadBackward(Op):
         cls, ctx: Any, grad: np.ndarray, shape: tuple[int, ...], padding: tuple[int, ...]
     ) -> np.ndarray:
         ctx.padding = padding
-        result = grad
-        for axis, index in reversed(_index_maps(shape, padding, cls.pad_op.fold)):
-            # A 0/1 matrix (output position x input position) that sums each input's readers.
-            readers = np.zeros((index.size, shape[axis]), dtype=grad.dtype)
-            readers[np.arange(index.size), index] = 1
-            result = np.moveaxis(np.tensordot(result, readers, axes=([axis], [0])), -1, axis)
-        return np.ascontiguousarray(result)
+        return scatter(grad, shape, _plan(shape, padding, cls.pad_op.fold))
 
     @classmethod
     def backward(cls, ctx: Any, gg: Any) -> tuple[Any, None, None]:

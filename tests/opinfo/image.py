@@ -1,5 +1,5 @@
 """Op-table rows of the image-shaped functions of ``nn.functional``: ``pad``'s reflect,
-replicate and circular modes.
+replicate and circular modes, ``interpolate``.
 
 Rows call ``lib.nn.functional.<name>``; samples are small (gradcheck runs finite differences
 over every element) and cover 1-, 2- and 3-d padding, unbatched inputs, negative pads (crops)
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from opinfo import BadInput, OpInfo, Sample
+from opinfo import BadInput, OpInfo, Sample, quietly
 
 
 def real(rng: np.random.Generator, *shape: int) -> np.ndarray:
@@ -56,10 +56,128 @@ def _bad(mode: str) -> tuple[BadInput, ...]:
     return common + tuple(BadInput(args, name=f"limit_{i}") for i, args in enumerate(limits))
 
 
+def _interpolate(mode: str) -> Any:
+    return lambda lib, x, **kw: lib.nn.functional.interpolate(x, mode=mode, **kw)
+
+
+# No sample keeps a size with a scale factor other than 1 (1.1 on 4 pixels): there PyTorch's
+# nearest and bicubic backward kernels pass the gradient straight through, which is not the
+# derivative of their forward (tests_torch/test_image_layers_torch.py compares that case).
+def nearest_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 2, 3),), {"size": 5}, name="1d_size"),
+        Sample((real(rng, 1, 2, 3, 4),), {"scale_factor": 1.7}, name="2d_scale"),
+        Sample((real(rng, 1, 2, 4, 3),), {"scale_factor": (2.0, 0.6)}, name="2d_down"),
+        Sample((real(rng, 1, 1, 2, 3, 2),), {"size": (3, 2, 4)}, name="3d"),
+        Sample((real(rng, 1, 2, 3, 4),), {"size": (5, 3)}, name="transposed", transposed=True),
+    ]
+
+
+def linear_samples(dims: int) -> Any:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        shape = {1: (2, 2, 4), 2: (1, 2, 3, 4), 3: (1, 1, 2, 3, 2)}[dims]
+        size = {1: 7, 2: (5, 3), 3: (3, 4, 3)}[dims]
+        return [
+            Sample((real(rng, *shape),), {"size": size}, name="size"),
+            Sample((real(rng, *shape),), {"size": size, "align_corners": True}, name="corners"),
+            Sample((real(rng, *shape),), {"scale_factor": 1.6}, name="scale"),
+            Sample(
+                (real(rng, *shape),),
+                {"scale_factor": 0.7, "recompute_scale_factor": True},
+                name="recomputed",
+            ),
+            Sample((real(rng, *shape),), {"size": size}, name="transposed", transposed=True),
+        ]
+
+    return samples
+
+
+def area_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 2, 5),), {"size": 3}, name="1d"),
+        Sample((real(rng, 1, 2, 5, 4),), {"scale_factor": 0.6}, name="2d"),
+    ]
+
+
+INTERPOLATE_BAD = (
+    BadInput((np.ones((1, 1, 4, 4)),), {"size": 3, "scale_factor": 2.0}, name="both"),
+    BadInput((np.ones((1, 1, 4, 4)),), name="neither"),
+    BadInput((np.ones((1, 1, 4, 4)),), {"size": (3,)}, name="size_length"),
+    BadInput((np.ones((1, 1, 4, 4)),), {"size": (3.0, 3)}, name="size_type"),
+    BadInput((np.ones((1, 1, 4, 4)),), {"scale_factor": (2.0,)}, name="scale_length"),
+    BadInput(
+        (np.ones((1, 1, 4, 4)),),
+        {"size": 3, "recompute_scale_factor": True},
+        name="recompute_with_size",
+    ),
+    BadInput((np.ones((1, 1, 4, 4)),), {"size": 3, "align_corners": True}, name="corners"),
+    BadInput((np.ones((1, 1, 4, 4)),), {"size": 0}, name="size_0"),
+    BadInput((np.ones((1, 0, 4, 4)),), {"size": 3}, name="no_channels"),
+    BadInput((np.ones((4, 4)),), {"size": 3}, name="2d_input"),
+)
+
+
 OPS = [
     OpInfo("pad_reflect", _pad("reflect"), pad_samples, bad_inputs=_bad("reflect"), op="F.pad"),
     OpInfo(
         "pad_replicate", _pad("replicate"), pad_samples, bad_inputs=_bad("replicate"), op="F.pad"
     ),
     OpInfo("pad_circular", _pad("circular"), pad_samples, bad_inputs=_bad("circular"), op="F.pad"),
+    OpInfo(
+        "interpolate_nearest",
+        _interpolate("nearest"),
+        nearest_samples,
+        bad_inputs=INTERPOLATE_BAD,
+        op="F.interpolate",
+    ),
+    OpInfo(
+        "interpolate_nearest_exact",
+        _interpolate("nearest-exact"),
+        nearest_samples,
+        op="F.interpolate",
+    ),
+    OpInfo(
+        "interpolate_linear",
+        _interpolate("linear"),
+        linear_samples(1),
+        bad_inputs=(
+            BadInput((np.ones((1, 1, 4, 4)),), {"size": 3}, name="4d"),
+            BadInput((np.ones((1, 1, 4)),), {"size": 3, "antialias": True}, name="antialias"),
+        ),
+        op="F.interpolate",
+    ),
+    OpInfo(
+        "interpolate_bilinear",
+        _interpolate("bilinear"),
+        linear_samples(2),
+        bad_inputs=(BadInput((np.ones((1, 1, 4)),), {"size": 3}, name="3d"),),
+        op="F.interpolate",
+    ),
+    OpInfo(
+        "interpolate_bicubic",
+        _interpolate("bicubic"),
+        linear_samples(2),
+        atol=1e-4,
+        op="F.interpolate",
+    ),
+    OpInfo(
+        "interpolate_trilinear", _interpolate("trilinear"), linear_samples(3), op="F.interpolate"
+    ),
+    OpInfo("interpolate_area", _interpolate("area"), area_samples, op="F.interpolate"),
+    # The deprecated spellings (their warning is tested in tests_torch).
+    OpInfo(
+        "F.upsample",
+        quietly(lambda lib, x, **kw: lib.nn.functional.upsample(x, mode="bilinear", **kw)),
+        lambda rng: [Sample((real(rng, 1, 2, 3, 4),), {"size": (5, 3)}, name="bilinear")],
+    ),
+    OpInfo(
+        "F.upsample_nearest",
+        quietly(lambda lib, x, **kw: lib.nn.functional.upsample_nearest(x, **kw)),
+        lambda rng: [Sample((real(rng, 1, 2, 3, 4),), {"scale_factor": 1.7}, name="2d")],
+    ),
+    OpInfo(
+        "F.upsample_bilinear",
+        quietly(lambda lib, x, **kw: lib.nn.functional.upsample_bilinear(x, **kw)),
+        lambda rng: [Sample((real(rng, 1, 2, 3, 4),), {"size": (5, 3)}, name="2d")],
+    ),
 ]

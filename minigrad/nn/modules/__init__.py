@@ -99,6 +99,7 @@ from minigrad.nn.modules.pooling import (
 from minigrad.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
 from minigrad.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
+from minigrad.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
@@ -117,5 +118,6 @@ __all__ = [
     "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer",
-    "TripletMarginLoss", "Unflatten", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+    "TripletMarginLoss", "Unflatten", "Upsample", "UpsamplingBilinear2d",
+    "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
