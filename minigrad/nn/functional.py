@@ -9,7 +9,8 @@ The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for l
 ``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
 (``padding.py`` for its reflect, replicate and circular modes) and one_hot;
-``interpolation.py`` for interpolate); this module only gathers them under PyTorch's names and signatures.
+``interpolation.py`` for interpolate); this module only gathers them under PyTorch's names
+and signatures.
 """
 
 from __future__ import annotations
