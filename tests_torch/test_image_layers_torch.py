@@ -297,3 +297,68 @@ def test_upsample_modules_as_pytorch(make: Any, shape: tuple[int, ...]) -> None:
     assert make(minigrad.nn).state_dict().keys() == make(torch.nn).state_dict().keys()
     array = np.random.default_rng(2).standard_normal(shape)
     assert_same(run_both(lambda lib, x: make(lib.nn)(x), [array]))
+
+
+# --- unfold / fold -------------------------------------------------------------------------
+
+
+UNFOLD_CASES = [
+    ((2, 3, 5, 6), {"kernel_size": 2}),
+    ((3, 5, 6), {"kernel_size": (2, 3), "dilation": (1, 2), "padding": 1, "stride": 2}),
+    ((1, 2, 4, 4), {"kernel_size": 3, "stride": (2, 1), "padding": (0, 2)}),
+    ((0, 2, 5, 6), {"kernel_size": 2}),
+    ((6,), {"kernel_size": 2}),
+    ((2, 6), {"kernel_size": 2}),
+    ((1, 1, 2, 5, 6), {"kernel_size": 2}),
+    ((1, 2, 5, 6), {"kernel_size": 2, "dilation": 0, "padding": -1}),
+    ((1, 2, 5, 6), {"kernel_size": 2, "stride": (1, 1, 1)}),
+]
+
+
+@pytest.mark.parametrize(("shape", "options"), UNFOLD_CASES, ids=str)
+def test_unfold_and_fold_as_pytorch(shape: tuple[int, ...], options: dict) -> None:
+    """unfold, then fold of its result (with the same options): values, gradients, errors."""
+    array = np.random.default_rng(3).standard_normal(shape)
+    assert_same(run_both(lambda lib, x: lib.nn.functional.unfold(x, **options), [array]))
+    columns = outcome(lambda lib: lib.nn.functional.unfold(lib.tensor(array), **options), torch)
+    if not isinstance(columns, tuple) and columns.numel():
+        assert_same(
+            run_both(
+                lambda lib, c: lib.nn.functional.fold(c, shape[-2:], **options),
+                [columns.numpy()],
+            )
+        )
+
+
+def test_unfold_and_fold_double_backward_nodes_as_pytorch() -> None:
+    seen = []
+    for lib in (torch, minigrad):
+        x = lib.ones(1, 2, 4, 5, dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.unfold(x, 2, padding=1)
+        (g,) = lib.autograd.grad(y, x, lib.ones_like(y, requires_grad=True), create_graph=True)
+        z = lib.nn.functional.fold(y, (4, 5), 2, padding=1)
+        seen.append(
+            (
+                y.grad_fn.name(),
+                g.grad_fn.name(),
+                z.grad_fn.name(),
+                z.grad_fn.next_functions[0][0].name(),
+            )
+        )
+    assert seen[0] == seen[1]
+
+
+FOLD_MODULES = [
+    (lambda nn: nn.Unfold(2), (2, 3, 4, 4)),
+    (lambda nn: nn.Unfold((2, 3), dilation=2, padding=1, stride=(1, 2)), (3, 5, 6)),
+    (lambda nn: nn.Fold((4, 5), 2), (2, 12, 12)),
+    (lambda nn: nn.Fold(3, (2, 2), 1, 0, 2), (8, 1)),
+]
+
+
+@pytest.mark.parametrize(("make", "shape"), FOLD_MODULES)
+def test_fold_modules_as_pytorch(make: Any, shape: tuple[int, ...]) -> None:
+    assert repr(make(minigrad.nn)) == repr(make(torch.nn))
+    assert make(minigrad.nn).state_dict().keys() == make(torch.nn).state_dict().keys()
+    array = np.random.default_rng(4).standard_normal(shape)
+    assert_same(run_both(lambda lib, x: make(lib.nn)(x), [array]))

@@ -9,8 +9,8 @@ The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for l
 ``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
 (``padding.py`` for its reflect, replicate and circular modes) and one_hot;
-``interpolation.py`` for interpolate); this module only gathers them under PyTorch's names
-and signatures.
+``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold); this module only
+gathers them under PyTorch's names and signatures.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_prod
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
+from minigrad.ops.im2col import fold, unfold
 from minigrad.ops.interpolation import (
     interpolate,
     upsample,
@@ -139,6 +140,7 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "fold",
     "gelu",
     "glu",
     "group_norm",
@@ -197,6 +199,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "unfold",
     "upsample",
     "upsample_bilinear",
     "upsample_nearest",
@@ -313,7 +316,7 @@ _arguments.check_functions(
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
-                  "upsample_bilinear"),
+                  "upsample_bilinear", "fold", "unfold"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
                   "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",

@@ -1,5 +1,5 @@
 """Op-table rows of the image-shaped functions of ``nn.functional``: ``pad``'s reflect,
-replicate and circular modes, ``interpolate``.
+replicate and circular modes, ``interpolate``, ``unfold``/``fold``.
 
 Rows call ``lib.nn.functional.<name>``; samples are small (gradcheck runs finite differences
 over every element) and cover 1-, 2- and 3-d padding, unbatched inputs, negative pads (crops)
@@ -117,6 +117,32 @@ INTERPOLATE_BAD = (
 )
 
 
+def unfold_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 2, 3, 4), 2), name="batched"),
+        Sample(
+            (real(rng, 2, 4, 5), (2, 3)),
+            {"dilation": (1, 2), "padding": 1, "stride": 2},
+            name="unbatched_options",
+        ),
+        Sample(
+            (real(rng, 1, 2, 4, 3), (3, 2)), {"stride": (1, 2)}, name="transposed", transposed=True
+        ),
+    ]
+
+
+def fold_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 8, 6), (3, 4), 2), name="batched"),
+        Sample(
+            (real(rng, 12, 6), (4, 5), (2, 3)),
+            {"dilation": (1, 2), "padding": 1, "stride": 2},
+            name="unbatched_options",
+        ),
+        Sample((real(rng, 1, 4, 4), (3, 3), 2), name="transposed", transposed=True),
+    ]
+
+
 OPS = [
     OpInfo("pad_reflect", _pad("reflect"), pad_samples, bad_inputs=_bad("reflect"), op="F.pad"),
     OpInfo(
@@ -179,5 +205,30 @@ OPS = [
         "F.upsample_bilinear",
         quietly(lambda lib, x, **kw: lib.nn.functional.upsample_bilinear(x, **kw)),
         lambda rng: [Sample((real(rng, 1, 2, 3, 4),), {"size": (5, 3)}, name="2d")],
+    ),
+    OpInfo(
+        "F.unfold",
+        lambda lib, x, k, **kw: lib.nn.functional.unfold(x, k, **kw),
+        unfold_samples,
+        bad_inputs=(
+            BadInput((np.ones((1, 2, 5, 6)), 7), name="too_large"),
+            BadInput((np.ones((1, 2, 5, 6)), 0), name="kernel_0"),
+            BadInput((np.ones((1, 2, 5, 6)), 2), {"padding": -1}, name="padding"),
+            BadInput((np.ones((1, 2, 5, 6)), (2, 2, 2)), name="kernel_length"),
+            BadInput((np.ones((1, 0, 5, 6)), 2), name="empty"),
+            BadInput((np.ones((5, 6)), 2), name="2d"),
+        ),
+    ),
+    OpInfo(
+        "F.fold",
+        lambda lib, x, size, k, **kw: lib.nn.functional.fold(x, size, k, **kw),
+        fold_samples,
+        bad_inputs=(
+            BadInput((np.ones((1, 12, 12)), (5, 6), 3), name="channels"),
+            BadInput((np.ones((1, 12, 11)), (5, 6), 2), name="blocks"),
+            BadInput((np.ones((12, 12, 1, 1)), (5, 6), 2), name="4d"),
+            BadInput((np.ones((1, 12, 20)), (5, 6), 2), {"stride": 0}, name="stride_0"),
+            BadInput((np.ones((1, 12, 20)), (5, 6, 7), 2), name="size_length"),
+        ),
     ),
 ]

@@ -41,6 +41,7 @@ from minigrad.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTransp
 from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import Dropout
 from minigrad.nn.modules.flatten import Flatten, Unflatten
+from minigrad.nn.modules.fold import Fold, Unfold
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
 from minigrad.nn.modules.loss import (
     BCELoss,
@@ -107,7 +108,7 @@ __all__ = [
     "Bilinear", "CELU", "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
     "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
     "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "ELU",
-    "Embedding", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
+    "Embedding", "Flatten", "Fold", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss", "HuberLoss", "Identity",
     "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
     "LogSigmoid", "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d",
@@ -118,6 +119,6 @@ __all__ = [
     "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer",
-    "TripletMarginLoss", "Unflatten", "Upsample", "UpsamplingBilinear2d",
+    "TripletMarginLoss", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
     "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
