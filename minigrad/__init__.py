@@ -83,6 +83,7 @@ from minigrad.ops.arithmetic import (  # noqa: E402
 )
 from minigrad.ops.binary_extra import hypot, logaddexp, logaddexp2, logit, xlogy  # noqa: E402
 from minigrad.ops.building import block_diag, diagflat, fliplr, flipud, rot90  # noqa: E402
+from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle  # noqa: E402
 from minigrad.ops.clamp import (  # noqa: E402
     clamp,
     clamp_max,
@@ -502,6 +503,7 @@ __all__ = [
     "cartesian_prod",
     "cat",
     "ceil",
+    "channel_shuffle",
     "cholesky",
     "chunk",
     "clamp",
@@ -688,6 +690,7 @@ __all__ = [
     "nanquantile",
     "nansum",
     "narrow",
+    "native_channel_shuffle",
     "ne",
     "neg",
     "negative",

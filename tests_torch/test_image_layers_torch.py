@@ -362,3 +362,32 @@ def test_fold_modules_as_pytorch(make: Any, shape: tuple[int, ...]) -> None:
     assert make(minigrad.nn).state_dict().keys() == make(torch.nn).state_dict().keys()
     array = np.random.default_rng(4).standard_normal(shape)
     assert_same(run_both(lambda lib, x: make(lib.nn)(x), [array]))
+
+
+# --- channel shuffle, Softmax2d --------------------------------------------------------------
+
+
+SHUFFLE_MODULES = [
+    (lambda nn: nn.ChannelShuffle(3), (2, 6, 3, 2)),
+    (lambda nn: nn.ChannelShuffle(2), (4, 2)),
+    (lambda nn: nn.Softmax2d(), (2, 3, 4, 5)),
+    (lambda nn: nn.Softmax2d(), (3, 4, 5)),
+    (lambda nn: nn.Softmax2d(), (3, 4)),
+]
+
+
+@pytest.mark.parametrize(("make", "shape"), SHUFFLE_MODULES)
+def test_channel_shuffle_and_softmax2d_modules_as_pytorch(make: Any, shape: tuple) -> None:
+    assert repr(make(minigrad.nn)) == repr(make(torch.nn))
+    array = np.random.default_rng(5).standard_normal(shape)
+    assert_same(run_both(lambda lib, x: make(lib.nn)(x), [array]))
+
+
+def test_native_channel_shuffle_has_no_derivative_as_pytorch() -> None:
+    def call(lib: Any) -> Any:
+        x = lib.ones(1, 4, 2, requires_grad=True)
+        y = lib.native_channel_shuffle(x, 2)
+        assert y.grad_fn.name() == "torch::autograd::NotImplemented"
+        y.sum().backward()
+
+    assert outcome(call, minigrad) == outcome(call, torch)

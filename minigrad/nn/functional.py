@@ -61,6 +61,7 @@ from minigrad.ops.adaptive_pooling import (
     adaptive_max_pool1d_functional as adaptive_max_pool1d,
 )
 from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
+from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
@@ -129,6 +130,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "celu",
     "celu_",
+    "channel_shuffle",
     "conv1d",
     "conv2d",
     "conv_transpose1d",
@@ -168,6 +170,7 @@ __all__ = [
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
+    "native_channel_shuffle",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -318,7 +321,8 @@ _arguments.check_functions(
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
                   "upsample_bilinear", "fold", "unfold"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
-    parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
+    parser_bound=("channel_shuffle", "native_channel_shuffle",
+                  "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
                   "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",
                   "pixel_unshuffle",
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",

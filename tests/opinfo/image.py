@@ -1,5 +1,5 @@
 """Op-table rows of the image-shaped functions of ``nn.functional``: ``pad``'s reflect,
-replicate and circular modes, ``interpolate``, ``unfold``/``fold``.
+replicate and circular modes, ``interpolate``, ``unfold``/``fold``, ``channel_shuffle``.
 
 Rows call ``lib.nn.functional.<name>``; samples are small (gradcheck runs finite differences
 over every element) and cover 1-, 2- and 3-d padding, unbatched inputs, negative pads (crops)
@@ -230,5 +230,38 @@ OPS = [
             BadInput((np.ones((1, 12, 20)), (5, 6), 2), {"stride": 0}, name="stride_0"),
             BadInput((np.ones((1, 12, 20)), (5, 6, 7), 2), name="size_length"),
         ),
+    ),
+    OpInfo(
+        "F.channel_shuffle",
+        lambda lib, x, groups: lib.nn.functional.channel_shuffle(x, groups),
+        lambda rng: [
+            Sample((real(rng, 2, 6, 3, 2), 3), name="4d"),
+            Sample((real(rng, 1, 4, 3), 2), name="3d"),
+            Sample((real(rng, 2, 4, 3, 2), 2), name="transposed", transposed=True),
+        ],
+        bad_inputs=(
+            BadInput((np.ones((2, 6, 3)), 4), name="not_divisible"),
+            BadInput((np.ones((2, 6, 3)), 0), name="groups_0"),
+            BadInput((np.ones((2, 6)), 2), name="2d"),
+        ),
+    ),
+    OpInfo(
+        "channel_shuffle",
+        lambda lib, x, groups: lib.channel_shuffle(x, groups),
+        lambda rng: [Sample((real(rng, 2, 6, 3, 2), 3), name="4d")],
+    ),
+    # No derivative in PyTorch (its node is NotImplemented): forward and errors only.
+    OpInfo(
+        "native_channel_shuffle",
+        lambda lib, x, groups: lib.native_channel_shuffle(x, groups),
+        lambda rng: [Sample((real(rng, 2, 6, 3, 2), 3), name="4d")],
+        differentiable=False,
+        bad_inputs=(BadInput((np.ones(6), 2), name="1d"),),
+    ),
+    OpInfo(
+        "F.native_channel_shuffle",
+        lambda lib, x, groups: lib.nn.functional.native_channel_shuffle(x, groups),
+        lambda rng: [Sample((real(rng, 1, 4, 3), 2), name="3d")],
+        differentiable=False,
     ),
 ]
