@@ -391,3 +391,36 @@ def test_native_channel_shuffle_has_no_derivative_as_pytorch() -> None:
         y.sum().backward()
 
     assert outcome(call, minigrad) == outcome(call, torch)
+
+
+# --- max unpooling -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dims", [1, 2])
+def test_max_unpool_modules_after_max_pool_as_pytorch(dims: int) -> None:
+    """A pooling's values and indices unpooled by the module: values, gradient, nodes, repr."""
+    shape = (2, 3, 7) if dims == 1 else (2, 3, 5, 7)
+    array = np.random.default_rng(6).standard_normal(shape)
+    results = []
+    for lib in (torch, minigrad):
+        pool = getattr(lib.nn, f"MaxPool{dims}d")(3, 2, 1, return_indices=True)
+        unpool = getattr(lib.nn, f"MaxUnpool{dims}d")(3, 2, 1)
+        x = lib.tensor(array, requires_grad=True)
+        y = unpool(*pool(x), output_size=shape[2:])
+        y.backward(lib.ones_like(y))
+        nodes = [y.grad_fn.name(), *(n[0].name() for n in y.grad_fn.next_functions)]
+        results.append((repr(unpool), y.detach().numpy(), x.grad.numpy(), nodes))
+    assert results[1][0] == results[0][0]
+    np.testing.assert_allclose(results[1][1], results[0][1])
+    np.testing.assert_allclose(results[1][2], results[0][2])
+    assert results[1][3] == results[0][3]
+
+
+def test_max_unpool_double_backward_node_as_pytorch() -> None:
+    names = []
+    for lib in (torch, minigrad):
+        x = lib.ones(1, 1, 2, 2, dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.max_unpool2d(x, lib.tensor([[[[0, 3], [9, 14]]]]), 2)
+        (g,) = lib.autograd.grad(y, x, lib.ones_like(y, requires_grad=True), create_graph=True)
+        names.append((y.grad_fn.name(), g.grad_fn.name()))
+    assert names[0] == names[1]

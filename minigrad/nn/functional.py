@@ -9,8 +9,8 @@ The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for l
 ``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
 (``padding.py`` for its reflect, replicate and circular modes) and one_hot;
-``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold); this module only
-gathers them under PyTorch's names and signatures.
+``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold; ``unpooling.py`` for
+max_unpool1d/2d); this module only gathers them under PyTorch's names and signatures.
 """
 
 from __future__ import annotations
@@ -116,6 +116,7 @@ from minigrad.ops.shape import (
 )
 from minigrad.ops.softmax import implicit_softmax_dim as _implicit_softmax_dim
 from minigrad.ops.unary import relu_
+from minigrad.ops.unpooling import max_unpool1d, max_unpool2d
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -167,6 +168,8 @@ __all__ = [
     "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
@@ -319,7 +322,7 @@ _arguments.check_functions(
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
-                  "upsample_bilinear", "fold", "unfold"),
+                  "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("channel_shuffle", "native_channel_shuffle",
                   "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",

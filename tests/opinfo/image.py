@@ -1,5 +1,6 @@
 """Op-table rows of the image-shaped functions of ``nn.functional``: ``pad``'s reflect,
-replicate and circular modes, ``interpolate``, ``unfold``/``fold``, ``channel_shuffle``.
+replicate and circular modes, ``interpolate``, ``unfold``/``fold``, ``channel_shuffle``,
+``max_unpool1d/2d``.
 
 Rows call ``lib.nn.functional.<name>``; samples are small (gradcheck runs finite differences
 over every element) and cover 1-, 2- and 3-d padding, unbatched inputs, negative pads (crops)
@@ -143,6 +144,54 @@ def fold_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def _window_positions(
+    rng: np.random.Generator, lead: tuple, out: int, kernel: int, stride: int, width: int = 1
+) -> np.ndarray:
+    """One position per window along a dim (as max pooling's indices), times ``width``."""
+    return (np.arange(out) * stride + rng.integers(0, kernel, (*lead, out))) * width
+
+
+def unpool2d_samples(rng: np.random.Generator) -> list[Sample]:
+    """Indices inside each window, as a max pooling's (flat positions row * W + column)."""
+
+    def pooled(lead: tuple, size: int, kernel: int, stride: int) -> tuple:
+        out = (size - kernel) // stride + 1
+        rows = _window_positions(rng, lead, out, kernel, stride, size)[..., :, None]
+        cols = _window_positions(rng, (*lead, out), out, kernel, stride)
+        return real(rng, *lead, out, out), rows + cols
+
+    values, indices = pooled((2, 2), 4, 2, 2)
+    values3, indices3 = pooled((2,), 5, 3, 2)
+    return [
+        Sample((values, indices, 2), name="batched"),
+        Sample((values3, indices3, 3), {"stride": 2}, name="unbatched_stride"),
+        Sample((values3, indices3, 3), {"stride": 2, "output_size": (6, 6)}, name="output_size"),
+    ]
+
+
+def unpool1d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 2, 3, 3), _window_positions(rng, (2, 3), 3, 2, 2), 2), name="batched"),
+        Sample(
+            (real(rng, 2, 4), _window_positions(rng, (2,), 4, 3, 2), 3),
+            {"stride": 2},
+            name="unbatched_stride",
+        ),
+    ]
+
+
+UNPOOL_BAD = (
+    BadInput((np.ones((1, 1, 2, 2)), np.array([[[[0, 1], [2, 30]]]]), 2), name="index"),
+    BadInput((np.ones((1, 1, 2, 2)), np.array([[[0, 1], [2, 3]]]), 2), name="shape"),
+    BadInput(
+        (np.ones((1, 1, 2, 2)), np.array([[[[0, 1], [2, 3]]]]), 2),
+        {"output_size": (9, 9)},
+        name="output_size",
+    ),
+    BadInput((np.ones((2, 2)), np.array([[0, 1], [2, 3]]), 2), name="2d"),
+)
+
+
 OPS = [
     OpInfo("pad_reflect", _pad("reflect"), pad_samples, bad_inputs=_bad("reflect"), op="F.pad"),
     OpInfo(
@@ -263,5 +312,19 @@ OPS = [
         lambda lib, x, groups: lib.nn.functional.native_channel_shuffle(x, groups),
         lambda rng: [Sample((real(rng, 1, 4, 3), 2), name="3d")],
         differentiable=False,
+    ),
+    # The indices (position 1) never require grad.
+    OpInfo(
+        "F.max_unpool2d",
+        lambda lib, x, idx, k, **kw: lib.nn.functional.max_unpool2d(x, idx, k, **kw),
+        unpool2d_samples,
+        grad_args=(0,),
+        bad_inputs=UNPOOL_BAD,
+    ),
+    OpInfo(
+        "F.max_unpool1d",
+        lambda lib, x, idx, k, **kw: lib.nn.functional.max_unpool1d(x, idx, k, **kw),
+        unpool1d_samples,
+        grad_args=(0,),
     ),
 ]

@@ -102,6 +102,7 @@ from minigrad.nn.modules.pooling import (
 from minigrad.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding
 from minigrad.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
+from minigrad.nn.modules.unpooling import MaxUnpool1d, MaxUnpool2d
 from minigrad.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
@@ -114,14 +115,14 @@ __all__ = [
     "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss",
     "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm",
     "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss", "MarginRankingLoss",
-    "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
-    "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict",
-    "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm", "RNN",
-    "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "ReflectionPad1d",
-    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-    "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax",
-    "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
-    "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
-    "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+    "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d", "Mish", "Module", "ModuleDict",
+    "ModuleList", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
+    "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss",
+    "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6",
+    "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
+    "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid",
+    "SmoothL1Loss", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign",
+    "Tanh", "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer",
+    "TripletMarginLoss", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
+    "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
