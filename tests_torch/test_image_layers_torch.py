@@ -8,6 +8,7 @@ sizes, fractional scale factors).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -424,3 +425,33 @@ def test_max_unpool_double_backward_node_as_pytorch() -> None:
         (g,) = lib.autograd.grad(y, x, lib.ones_like(y, requires_grad=True), create_graph=True)
         names.append((y.grad_fn.name(), g.grad_fn.name()))
     assert names[0] == names[1]
+
+
+# --- affine_grid -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "align_corners"), [((1, 1, 3, 4), None), ((1, 1, 1, 4), True), ((1, 1, 3, 4), True)]
+)
+def test_affine_grid_warnings_as_pytorch(size: tuple, align_corners: Any) -> None:
+    theta = np.random.default_rng(7).standard_normal((1, 2, 3))
+    results = []
+    for lib in (torch, minigrad):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            grid = lib.nn.functional.affine_grid(lib.tensor(theta), size, align_corners)
+        results.append(
+            ([str(w.message) for w in caught], [w.filename for w in caught], grid.numpy())
+        )
+    assert results[1][0] == results[0][0]
+    assert all(name == __file__ for name in results[1][1])
+    np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-12)
+
+
+def test_affine_grid_of_integer_theta_as_pytorch() -> None:
+    def call(lib: Any) -> Any:
+        return lib.nn.functional.affine_grid(
+            lib.ones(1, 2, 3, dtype=lib.int64), (1, 1, 2, 2), align_corners=False
+        )
+
+    assert outcome(call, minigrad) == outcome(call, torch)

@@ -10,7 +10,8 @@ The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for l
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
 (``padding.py`` for its reflect, replicate and circular modes) and one_hot;
 ``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold; ``unpooling.py`` for
-max_unpool1d/2d); this module only gathers them under PyTorch's names and signatures.
+max_unpool1d/2d; ``grid_sampling.py`` for affine_grid); this module only gathers them under
+PyTorch's names and signatures.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
+from minigrad.ops.grid_sampling import affine_grid
 from minigrad.ops.im2col import fold, unfold
 from minigrad.ops.interpolation import (
     interpolate,
@@ -123,6 +125,7 @@ __all__ = [
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "affine_grid",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -322,7 +325,8 @@ _arguments.check_functions(
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
-                  "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d"),
+                  "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d",
+                  "affine_grid"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("channel_shuffle", "native_channel_shuffle",
                   "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",

@@ -1,6 +1,6 @@
 """Op-table rows of the image-shaped functions of ``nn.functional``: ``pad``'s reflect,
 replicate and circular modes, ``interpolate``, ``unfold``/``fold``, ``channel_shuffle``,
-``max_unpool1d/2d``.
+``max_unpool1d/2d``, ``affine_grid``.
 
 Rows call ``lib.nn.functional.<name>``; samples are small (gradcheck runs finite differences
 over every element) and cover 1-, 2- and 3-d padding, unbatched inputs, negative pads (crops)
@@ -326,5 +326,28 @@ OPS = [
         lambda lib, x, idx, k, **kw: lib.nn.functional.max_unpool1d(x, idx, k, **kw),
         unpool1d_samples,
         grad_args=(0,),
+    ),
+    OpInfo(
+        "F.affine_grid",
+        lambda lib, theta, size, **kw: lib.nn.functional.affine_grid(theta, size, **kw),
+        lambda rng: [
+            Sample((real(rng, 2, 2, 3), (2, 3, 4, 5)), {"align_corners": False}, name="2d"),
+            Sample((real(rng, 1, 2, 3), (1, 1, 3, 2)), {"align_corners": True}, name="corners"),
+            Sample((real(rng, 1, 3, 4), (1, 2, 2, 3, 2)), {"align_corners": False}, name="3d"),
+            Sample(
+                (real(rng, 2, 2, 3), (2, 1, 3, 3)),
+                {"align_corners": False},
+                name="transposed",
+                transposed=True,
+            ),
+        ],
+        bad_inputs=(
+            BadInput((np.ones((2, 2, 3)), (2, 3, 4)), {"align_corners": False}, name="size"),
+            BadInput(
+                (np.ones((2, 2, 3)), (2, 3, 4, 5, 6)), {"align_corners": False}, name="theta_3d"
+            ),
+            BadInput((np.ones((2, 2, 3)), (2, 3, 0, 5)), {"align_corners": False}, name="empty"),
+            BadInput((np.ones((2, 2, 3)), (1, 3, 4, 5)), {"align_corners": False}, name="batch"),
+        ),
     ),
 ]
