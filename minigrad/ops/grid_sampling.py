@@ -82,9 +82,12 @@ def affine_grid(theta: Any, size: Any, align_corners: bool | None = None) -> Any
         >>> import minigrad
         >>> import minigrad.nn.functional as F
         >>> identity = minigrad.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
-        >>> F.affine_grid(identity, (1, 1, 1, 2), align_corners=True)
-        tensor([[[[-1.,  0.],
-                  [ 1.,  0.]]]])
+        >>> F.affine_grid(identity, (1, 1, 2, 2), align_corners=True)
+        tensor([[[[-1., -1.],
+                  [ 1., -1.]],
+        <BLANKLINE>
+                 [[-1.,  1.],
+                  [ 1.,  1.]]]])
     """
     if align_corners is None:
         _warnings.warn(_ALIGN_WARNING, stacklevel=2)
