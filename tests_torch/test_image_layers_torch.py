@@ -455,3 +455,66 @@ def test_affine_grid_of_integer_theta_as_pytorch() -> None:
         )
 
     assert outcome(call, minigrad) == outcome(call, torch)
+
+
+# --- grid_sample -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_as_pytorch(mode: str, padding_mode: str, align_corners: bool) -> None:
+    """Values and both gradients, the grid reaching past the image (1.6 times [-1, 1])."""
+    rng = np.random.default_rng(8)
+    image = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    grid = (1.6 * rng.uniform(-1, 1, (2, 3, 6, 2))).astype(np.float32)
+    assert_same(
+        run_both(
+            lambda lib, x, g: lib.nn.functional.grid_sample(
+                x, g, mode=mode, padding_mode=padding_mode, align_corners=align_corners
+            ),
+            [image, grid],
+        ),
+        atol=1e-5,
+    )
+
+
+GRID_SAMPLE_ERRORS = [
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 3, 3), lib.zeros(1, 2, 2, 2, dtype=lib.float64), align_corners=False
+    ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 3, 3, dtype=lib.int64),
+        lib.zeros(1, 2, 2, 2, dtype=lib.int64),
+        align_corners=False,
+    ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 3, 3), lib.zeros(1, 2, 2), align_corners=False
+    ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 3, 3), lib.zeros(1, 2, 2, 2), padding_mode="wrap", align_corners=False
+    ),
+    lambda lib: (
+        lib.nn.functional.grid_sample(
+            lib.ones(1, 0, 3, 3), lib.zeros(1, 2, 2, 2), align_corners=False
+        ).shape
+    ),
+]
+
+
+@pytest.mark.parametrize("call", GRID_SAMPLE_ERRORS)
+def test_grid_sample_errors_as_pytorch(call: Any) -> None:
+    assert outcome(call, minigrad) == outcome(call, torch)
+
+
+def test_grid_sample_warning_and_backward_node_as_pytorch() -> None:
+    seen = []
+    for lib in (torch, minigrad):
+        x = lib.ones(1, 1, 3, 3, dtype=lib.float64, requires_grad=True)
+        grid = lib.zeros(1, 2, 2, 2, dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            y = lib.nn.functional.grid_sample(x, grid)
+        gx, _ = lib.autograd.grad(y, (x, grid), lib.ones_like(y), create_graph=True)
+        seen.append(([str(w.message) for w in caught], y.grad_fn.name(), gx.grad_fn.name()))
+    assert seen[0] == seen[1]

@@ -10,8 +10,8 @@ The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for l
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
 (``padding.py`` for its reflect, replicate and circular modes) and one_hot;
 ``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold; ``unpooling.py`` for
-max_unpool1d/2d; ``grid_sampling.py`` for affine_grid); this module only gathers them under
-PyTorch's names and signatures.
+max_unpool1d/2d; ``grid_sampling.py`` for affine_grid and grid_sample); this module only
+gathers them under PyTorch's names and signatures.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.embedding import embedding
-from minigrad.ops.grid_sampling import affine_grid
+from minigrad.ops.grid_sampling import affine_grid, grid_sample
 from minigrad.ops.im2col import fold, unfold
 from minigrad.ops.interpolation import (
     interpolate,
@@ -149,6 +149,7 @@ __all__ = [
     "fold",
     "gelu",
     "glu",
+    "grid_sample",
     "group_norm",
     "hardshrink",
     "hardsigmoid",
@@ -326,7 +327,7 @@ _arguments.check_functions(
                   "max_pool2d_with_indices", "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
                   "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d",
-                  "affine_grid"),
+                  "affine_grid", "grid_sample"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("channel_shuffle", "native_channel_shuffle",
                   "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",

@@ -1,6 +1,6 @@
 """Op-table rows of the image-shaped functions of ``nn.functional``: ``pad``'s reflect,
 replicate and circular modes, ``interpolate``, ``unfold``/``fold``, ``channel_shuffle``,
-``max_unpool1d/2d``, ``affine_grid``.
+``max_unpool1d/2d``, ``affine_grid``, ``grid_sample``.
 
 Rows call ``lib.nn.functional.<name>``; samples are small (gradcheck runs finite differences
 over every element) and cover 1-, 2- and 3-d padding, unbatched inputs, negative pads (crops)
@@ -18,6 +18,11 @@ from opinfo import BadInput, OpInfo, Sample, quietly
 
 def real(rng: np.random.Generator, *shape: int) -> np.ndarray:
     return np.asarray(rng.uniform(-2.0, 2.0, size=shape))
+
+
+def unit(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    """Normalized positions inside (-0.9, 0.9)."""
+    return np.asarray(rng.uniform(-0.9, 0.9, size=shape))
 
 
 def _pad(mode: str) -> Any:
@@ -348,6 +353,64 @@ OPS = [
             ),
             BadInput((np.ones((2, 2, 3)), (2, 3, 0, 5)), {"align_corners": False}, name="empty"),
             BadInput((np.ones((2, 2, 3)), (1, 3, 4, 5)), {"align_corners": False}, name="batch"),
+        ),
+    ),
+    # gradgrad off: minigrad does not differentiate grid_sample's backward (PyTorch does).
+    # The grid stays inside (-0.9, 0.9) scaled: finite differences must not cross a pixel
+    # boundary or the border, where the bilinear weights have kinks.
+    OpInfo(
+        "F.grid_sample",
+        lambda lib, x, grid, **kw: lib.nn.functional.grid_sample(x, grid, **kw),
+        lambda rng: [
+            Sample(
+                (real(rng, 1, 2, 3, 4), unit(rng, 1, 2, 3, 2)),
+                {"align_corners": False},
+                name="zeros",
+            ),
+            Sample(
+                (real(rng, 2, 1, 3, 3), 1.4 * unit(rng, 2, 2, 2, 2)),
+                {"padding_mode": "border", "align_corners": True},
+                name="border",
+            ),
+            Sample(
+                (real(rng, 1, 2, 4, 3), 1.6 * unit(rng, 1, 3, 2, 2)),
+                {"padding_mode": "reflection", "align_corners": False},
+                name="reflection",
+            ),
+            Sample(
+                (real(rng, 1, 2, 3, 4), unit(rng, 1, 3, 2, 2)),
+                {"mode": "nearest", "align_corners": False},
+                name="edge_nearest",
+            ),
+            Sample(
+                (real(rng, 1, 2, 3, 3), unit(rng, 1, 2, 3, 2)),
+                {"align_corners": True},
+                name="transposed",
+                transposed=True,
+            ),
+        ],
+        gradgrad=False,
+        bad_inputs=(
+            BadInput(
+                (np.ones((2, 1, 3, 3)), np.zeros((1, 2, 2, 2))),
+                {"align_corners": False},
+                name="batch",
+            ),
+            BadInput(
+                (np.ones((1, 1, 3, 3)), np.zeros((1, 2, 2, 3))),
+                {"align_corners": False},
+                name="last_dim",
+            ),
+            BadInput(
+                (np.ones((1, 1, 0, 3)), np.zeros((1, 2, 2, 2))),
+                {"align_corners": False},
+                name="empty",
+            ),
+            BadInput(
+                (np.ones((1, 1, 3, 3)), np.zeros((1, 2, 2, 2))),
+                {"mode": "area", "align_corners": False},
+                name="mode",
+            ),
         ),
     ),
 ]
