@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _warnings, errors
+from minigrad import _arguments, _warnings, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import part
 from minigrad.ops._helpers import constant_tensor, dtype_name, is_tensor, operand
@@ -122,6 +122,7 @@ def affine_grid(theta: Any, size: Any, align_corners: bool | None = None) -> Any
             f"Expected size for first two dimensions of batch2 tensor to be: [{shape[0]}, "
             f"{rows + 1}] but got: [{theta.shape[0]}, {rows + 1}]."
         )
+    _arguments.check_value(align_corners, "bool", "affine_grid_generator", "align_corners", 3)
     return AffineGridGenerator.apply(theta, tuple(int(n) for n in shape), bool(align_corners))
 
 
@@ -371,6 +372,9 @@ def grid_sample(
     if align_corners is None:
         _warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
+    _arguments.check_tensor(input, "grid_sampler", "input", 1)
+    _arguments.check_tensor(grid, "grid_sampler", "grid", 2)
+    _arguments.check_value(align_corners, "bool", "grid_sampler", "align_corners", 5)
     x, points = operand(input), operand(grid)
     if x.ndim == 5 and points.ndim == 5:
         raise NotImplementedError("minigrad: grid_sample of 5-D inputs is not implemented")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._layout import contiguous_result
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -111,6 +111,11 @@ class Col2Im(Op):
         return run(Im2Col, grad, ctx.params), None, None
 
 
+def _pair_of(value: Any) -> Any:
+    """PyTorch's Python ``_pair``: a sequence as it is, anything else twice."""
+    return value if isinstance(value, (list, tuple)) else (value, value)
+
+
 def _pair(value: Any, name: str) -> tuple[int, int]:
     """PyTorch's ``_pair`` then the kernel's check that two values were given."""
     values = tuple(value) if isinstance(value, (list, tuple)) else (value, value)
@@ -167,6 +172,17 @@ def unfold(
                  [3., 4.],
                  [4., 5.]]])
     """
+    _arguments.check_tensor(input, "im2col", "input", 1)
+    for position, (name, value) in enumerate(
+        (
+            ("kernel_size", kernel_size),
+            ("dilation", dilation),
+            ("padding", padding),
+            ("stride", stride),
+        ),
+        start=2,
+    ):
+        _arguments.check_int_sequence(_pair_of(value), "im2col", name, position)
     x = operand(input)
     if x.ndim == 1 and is_tensor(input) and input.requires_grad and grad_mode.is_grad_enabled():
         # (PyTorch's autograd reads the input's size(-2) to save it, before the kernel runs)
@@ -219,6 +235,18 @@ def fold(
         tensor([[[[1., 2., 1.],
                   [1., 2., 1.]]]])
     """
+    _arguments.check_tensor(input, "col2im", "input", 1)
+    for position, (name, value) in enumerate(
+        (
+            ("output_size", output_size),
+            ("kernel_size", kernel_size),
+            ("dilation", dilation),
+            ("padding", padding),
+            ("stride", stride),
+        ),
+        start=2,
+    ):
+        _arguments.check_int_sequence(_pair_of(value), "col2im", name, position)
     x = operand(input)
     size = _pair(output_size, "output_size")
     params = _params(kernel_size, dilation, padding, stride)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from minigrad import _warnings, errors
+from minigrad import _arguments, _warnings, errors
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import part
@@ -268,9 +268,9 @@ def _sizes_and_scales(
                     "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
                     f"Tuple[int, int, int], but got size with types {[type(n) for n in size]}"
                 )
-            output_size = [int(n) for n in size]
+            output_size = list(size)
         else:
-            output_size = [int(size)] * dim
+            output_size = [size] * dim
     elif scale_factor is not None:
         if isinstance(scale_factor, (list, tuple)):
             if len(scale_factor) != dim:
@@ -280,9 +280,9 @@ def _sizes_and_scales(
                     f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
                     "format and scale_factor in (s1, s2, ...,sK) format."
                 )
-            scales = [float(s) for s in scale_factor]
+            scales = list(scale_factor)
         else:
-            scales = [float(scale_factor)] * dim
+            scales = [scale_factor] * dim
     else:
         raise ValueError("either size or scale_factor should be defined")
     if recompute_scale_factor and size is not None:
@@ -405,6 +405,30 @@ def interpolate(
     )
 
 
+_KERNELS = {
+    **{("nearest", d): f"upsample_nearest{d}d" for d in (1, 2, 3)},
+    **{("nearest-exact", d): f"_upsample_nearest_exact{d}d" for d in (1, 2, 3)},
+    ("linear", 1): "upsample_linear1d",
+    ("bilinear", 2): "upsample_bilinear2d",
+    ("trilinear", 3): "upsample_trilinear3d",
+    ("bicubic", 2): "upsample_bicubic2d",
+}
+
+
+def _check_parsed(output_size: list | None, scales: list | None, kernel: str) -> None:
+    """The TypeError of PyTorch's parser for sizes that are not ints, factors not numbers."""
+    sizes_ok = output_size is None or all(_arguments.is_int(n) for n in output_size)
+    scales_ok = scales is None or all(
+        isinstance(s, (int, float, np.integer, np.floating)) and not isinstance(s, bool)
+        for s in scales
+    )
+    if not (sizes_ok and scales_ok):
+        raise TypeError(
+            f"{kernel}() received an invalid combination of arguments - got output_size="
+            f"{output_size}, scale_factors={scales}"
+        )
+
+
 def _upsample(
     input: Any,
     mode: str,
@@ -415,11 +439,13 @@ def _upsample(
 ) -> Any:
     """The kernel: output sizes from the scales if needed (truncated, as C++ does), checks."""
     x = operand(input)
+    kernel = _KERNELS[(mode, dims)]
+    _check_parsed(output_size, scales, kernel)
     if output_size is None:
         assert scales is not None
         output_size = [int(n * s) for n, s in zip(x.shape[2:], scales)]
     _check_kernel_input(x, output_size, _kernel_name(mode, dims))
-    shown_scales = tuple(scales) if scales is not None else (None,) * dims
+    shown_scales = tuple(float(s) for s in scales) if scales is not None else (None,) * dims
     options = (tuple(output_size), shown_scales, bool(align_corners))
     return UPSAMPLE_OPS[(mode, dims)].apply(input, options)
 

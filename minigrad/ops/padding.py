@@ -25,7 +25,7 @@ from minigrad import errors
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import dtype_name, operand, run, shape_of
+from minigrad.ops._helpers import dtype_name, operand, run
 from minigrad.ops.fill import copy_
 from minigrad.ops.taps import Plan, gather, scatter
 from minigrad.ops.views import slice_dim
@@ -79,16 +79,19 @@ class IndexPad(Op):
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return run(cls.gradient, grad, shape_of(x), ctx.padding), None
+        return run(cls.gradient, grad, x, ctx.padding), None
 
 
 class IndexPadBackward(Op):
     """The backward of a reflect/replicate pad: each gradient added to the position it read.
 
-    Linear in ``grad``: its gradient is the pad itself applied to ``gg``. Saves nothing.
+    Linear in ``grad``: its gradient is the pad itself applied to ``gg``. Its second input is
+    the padded tensor, for its shape only (PyTorch's ``self``, whose gradient is zeros): so the
+    node is recorded whenever that input requires grad, as PyTorch's. Saves nothing.
     """
 
     result_layout = staticmethod(contiguous_result)
+    num_inputs = 2
     fields = ("padding",)
     saved_options = ("padding",)
 
@@ -96,13 +99,13 @@ class IndexPadBackward(Op):
 
     @classmethod
     def forward(
-        cls, ctx: Any, grad: np.ndarray, shape: tuple[int, ...], padding: tuple[int, ...]
+        cls, ctx: Any, grad: np.ndarray, x: np.ndarray, padding: tuple[int, ...]
     ) -> np.ndarray:
         ctx.padding = padding
-        return scatter(grad, shape, _plan(shape, padding, cls.pad_op.fold))
+        return scatter(grad, x.shape, _plan(x.shape, padding, cls.pad_op.fold))
 
     @classmethod
-    def backward(cls, ctx: Any, gg: Any) -> tuple[Any, None, None]:
+    def backward(cls, ctx: Any, gg: Any) -> tuple[Any, Any, None]:
         return run(cls.pad_op, gg, ctx.padding), None, None
 
 

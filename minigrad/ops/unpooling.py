@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.ops import views
@@ -102,6 +102,9 @@ def _output_size(
 
 def _max_unpool2d(input: Any, indices: Any, output_size: Sequence[int]) -> Any:
     """PyTorch's ``max_unpool2d`` kernel: its checks, then one ``MaxUnpool2DBackward0``."""
+    _arguments.check_tensor(input, "max_unpool2d", "input", 1)
+    _arguments.check_tensor(indices, "max_unpool2d", "indices", 2)
+    _arguments.check_int_sequence(list(output_size), "max_unpool2d", "output_size", 3)
     x, index = operand(input), operand(indices)
     if index.dtype != np.int64:
         raise RuntimeError(
