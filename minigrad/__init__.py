@@ -94,6 +94,7 @@ from minigrad.ops.arithmetic import (  # noqa: E402
 )
 from minigrad.ops.binary_extra import hypot, logaddexp, logaddexp2, logit, xlogy  # noqa: E402
 from minigrad.ops.building import block_diag, diagflat, fliplr, flipud, rot90  # noqa: E402
+from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle  # noqa: E402
 from minigrad.ops.clamp import (  # noqa: E402
     clamp,
     clamp_max,
@@ -542,6 +543,7 @@ __all__ = [
     "cat",
     "ceil",
     "ceil_",
+    "channel_shuffle",
     "cholesky",
     "chunk",
     "clamp",
@@ -761,6 +763,7 @@ __all__ = [
     "nanquantile",
     "nansum",
     "narrow",
+    "native_channel_shuffle",
     "ne",
     "neg",
     "neg_",

@@ -1851,9 +1851,15 @@ def needs_2_dims(function: str) -> str:
     return f"{function}: input tensor must have at least 2 dimensions"
 
 
-def pad_mode(mode: str) -> str:
-    """``pad`` in a mode minigrad does not implement."""
-    return f"minigrad: pad supports mode='constant' only, not {mode!r}"
+def pad_size_unsupported(length: int, ndim: int) -> str:
+    """A non-constant ``pad`` of a length that does not fit the input's number of dims."""
+    return (
+        f"Padding size {length} is not supported for {ndim}D input tensor.\n"
+        "Supported combinations for non-constant padding:\n"
+        "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+        "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+        "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+    )
 
 
 def pad_too_long(length: int, ndim: int) -> str:

@@ -7,8 +7,11 @@ Import it as PyTorch users do::
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
 ``losses.py``, ``cross_entropy.py``, ``dropout.py``, ``normalization.py`` for the norms,
 ``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
-activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad and
-one_hot); this module only gathers them under PyTorch's names and signatures.
+activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
+(``padding.py`` for its reflect, replicate and circular modes) and one_hot;
+``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold; ``unpooling.py`` for
+max_unpool1d/2d; ``grid_sampling.py`` for affine_grid and grid_sample); this module only
+gathers them under PyTorch's names and signatures.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from minigrad.ops.adaptive_pooling import (
     adaptive_max_pool1d_functional as adaptive_max_pool1d,
 )
 from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
+from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle
 from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.dropout import (
@@ -71,6 +75,14 @@ from minigrad.ops.dropout import (
 )
 from minigrad.ops.embedding import embedding
 from minigrad.ops.embedding_bag import embedding_bag
+from minigrad.ops.grid_sampling import affine_grid, grid_sample
+from minigrad.ops.im2col import fold, unfold
+from minigrad.ops.interpolation import (
+    interpolate,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 from minigrad.ops.linear import (
     linear,
 )
@@ -124,12 +136,14 @@ from minigrad.ops.shape import (
 )
 from minigrad.ops.softmax import implicit_softmax_dim as _implicit_softmax_dim
 from minigrad.ops.unary import relu_
+from minigrad.ops.unpooling import max_unpool1d, max_unpool2d
 
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
@@ -139,6 +153,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "celu",
     "celu_",
+    "channel_shuffle",
     "conv1d",
     "conv2d",
     "conv_transpose1d",
@@ -155,9 +170,11 @@ __all__ = [
     "embedding",
     "embedding_bag",
     "feature_alpha_dropout",
+    "fold",
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "grid_sample",
     "group_norm",
     "gumbel_softmax",
     "hardshrink",
@@ -168,6 +185,7 @@ __all__ = [
     "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -184,12 +202,15 @@ __all__ = [
     "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
     "multi_margin_loss",
     "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
+    "native_channel_shuffle",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -224,6 +245,10 @@ __all__ = [
     "threshold_",
     "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
+    "unfold",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
 ]
 
 
@@ -342,9 +367,12 @@ _arguments.check_functions(
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "margin_ranking_loss",
-                  "multi_head_attention_forward"),
+                  "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
+                  "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d",
+                  "affine_grid", "grid_sample"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
-    parser_bound=("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
+    parser_bound=("channel_shuffle", "native_channel_shuffle",
+                  "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
                   "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",
                   "pixel_unshuffle",
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",

@@ -39,7 +39,8 @@ def window_view(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
     return view[key]
 
 
-def _pad_spatial(x: np.ndarray, padding: Sequence[int]) -> np.ndarray:
+def pad_spatial(x: np.ndarray, padding: Sequence[int]) -> np.ndarray:
+    """``x`` (N, C, *spatial) with zeros around its spatial dims, ``padding`` on each side."""
     if not any(padding):
         return x
     return np.pad(x, ((0, 0), (0, 0), *((p, p) for p in padding)))
@@ -48,7 +49,7 @@ def _pad_spatial(x: np.ndarray, padding: Sequence[int]) -> np.ndarray:
 def _conv_forward(x: np.ndarray, w: np.ndarray, stride: Sequence[int], padding: Sequence[int],
                   dilation: Sequence[int], groups: int) -> np.ndarray:
     """im2col convolution: every window against every filter, one einsum per group."""
-    windows = window_view(_pad_spatial(x, padding), w.shape[2:], stride, dilation)
+    windows = window_view(pad_spatial(x, padding), w.shape[2:], stride, dilation)
     positions, kernel = _letters(len(stride))
     spec = f"nc{positions}{kernel},oc{kernel}->no{positions}"
     in_per_group, out_per_group = w.shape[1], w.shape[0] // groups
@@ -73,7 +74,7 @@ def _conv_weight_grad(x: np.ndarray, grad: np.ndarray, weight_shape: Sequence[in
     Windows past grad's positions are left out: a transposed convolution's output padding
     can leave x one window longer than its convolution's output.
     """
-    windows = window_view(_pad_spatial(x, padding), weight_shape[2:], stride, dilation)
+    windows = window_view(pad_spatial(x, padding), weight_shape[2:], stride, dilation)
     windows = windows[(slice(None), slice(None), *(slice(n) for n in grad.shape[2:]))]
     positions, kernel = _letters(len(stride))
     spec = f"no{positions},nc{positions}{kernel}->oc{kernel}"
@@ -104,15 +105,28 @@ def _conv_input_grad(grad: np.ndarray, w: np.ndarray, input_shape: Sequence[int]
         # (N, *out, C/g, *kernel): every output position's contribution to its window
         spread = np.tensordot(gpart, filters, ([1], [0]))
         channels = slice(g * in_per_group, (g + 1) * in_per_group)
-        for k in itertools.product(*(range(n) for n in w.shape[2:])):
-            region = tuple(
-                slice(ki * d, ki * d + s * (o - 1) + 1, s)
-                for ki, d, s, o in zip(k, dilation, stride, out)
-            )
-            contribution = spread[(Ellipsis, *k)]  # (N, *out, C/g)
-            result[(slice(None), channels, *region)] += np.moveaxis(contribution, -1, 1)
+        # (each kernel position's contribution (N, *out, C/g) moved to (N, C/g, *out))
+        add_windows(result[:, channels],
+                    lambda k: np.moveaxis(spread[(Ellipsis, *k)], -1, 1),  # noqa: B023 - at once
+                    w.shape[2:], stride, dilation, out)
     crop = tuple(slice(p, p + n) for p, n in zip(padding, input_shape[2:]))
     return result[(slice(None), slice(None), *crop)]
+
+
+def add_windows(result: np.ndarray, values_at: Any, kernel: Sequence[int],
+                stride: Sequence[int], dilation: Sequence[int], out: Sequence[int]) -> None:
+    """Add into the padded ``result`` (N, C, *padded) each window position's values, in place.
+
+    ``values_at(k)`` gives, for kernel position ``k``, the (N, C, *out) values of that position
+    of every window; they land on a strided slice of ``result``. The transpose of reading
+    windows (``window_view``): one slice per kernel position, not a loop over pixels.
+    """
+    for k in itertools.product(*(range(n) for n in kernel)):
+        region = tuple(
+            slice(ki * d, ki * d + s * (o - 1) + 1, s)
+            for ki, d, s, o in zip(k, dilation, stride, out)
+        )
+        result[(slice(None), slice(None), *region)] += values_at(k)
 
 
 def _plus_bias(y: np.ndarray, b: Any, dtype: np.dtype) -> np.ndarray:

@@ -27,6 +27,7 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.record import record_inputs, sync_views
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops import padding
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
 from minigrad.ops.views import method_int_list
 
@@ -502,16 +503,20 @@ class ConstantPadNd(Op):
 
 
 def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None) -> Any:
-    """``input`` padded with ``value`` (default 0); ``mode="constant"`` only.
+    """``input`` padded: with ``value`` (default 0), or by reflection, replication or wrapping.
 
     ``pad = (left, right, top, bottom, ...)`` from the last dimension backwards; negative pads
-    crop.
+    crop. ``mode`` is ``"constant"`` (any number of dims), or ``"reflect"``, ``"replicate"``,
+    ``"circular"`` (the last 1, 2 or 3 dims of an input with 1 or 2 more: see
+    ``ops/padding.py``).
 
     Example:
         >>> import minigrad
         >>> from minigrad.ops.shape import pad
         >>> pad(minigrad.ones(1, 2), (1, 0))
         tensor([[0., 1., 1.]])
+        >>> pad(minigrad.tensor([[1.0, 2.0, 3.0]]), (2, 1), mode="reflect")
+        tensor([[3., 2., 1., 2., 3., 2.]])
     """
     # PyTorch's F.pad is Python: it passes every argument by position to its kernel's parser.
     _arguments.check_tensor(input, "pad", "input", 1)
@@ -519,18 +524,32 @@ def pad(input: Any, pad: Any, mode: str = "constant", value: float | None = None
     _arguments.check_value(mode, "str", "pad", "mode", 3)
     if value is not None and not isinstance(value, TensorBase):
         _arguments.check_value(value, "float", "pad", "value", 4)
-    if mode != "constant":
-        raise NotImplementedError(errors.pad_mode(mode))
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     pads = tuple(int(p) for p in pad)
     shape = operand(input).shape
     if len(pads) % 2:
         raise RuntimeError(errors.PAD_LENGTH_ODD)
     if len(pads) // 2 > len(shape):
         raise RuntimeError(errors.pad_too_long(len(pads), len(shape)))
+    if mode != "constant":
+        return _pad_by_values(input, pads, mode, value)
     for i in range(len(pads) // 2):
         if shape[len(shape) - 1 - i] + pads[2 * i] + pads[2 * i + 1] < 0:
             raise RuntimeError(errors.NARROW_NEGATIVE_LENGTH)
     return ConstantPadNd.apply(input, pads, 0 if value is None else value)
+
+
+def _pad_by_values(input: Any, pads: tuple[int, ...], mode: str, value: Any) -> Any:
+    """``pad`` in reflect, replicate or circular mode, after PyTorch's checks of the call."""
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    ndim, dims = operand(input).ndim, len(pads) // 2
+    if dims not in (1, 2, 3) or ndim not in (dims + 1, dims + 2):
+        raise NotImplementedError(errors.pad_size_unsupported(len(pads), ndim))
+    if mode == "circular":
+        return padding.circular_pad(input, pads)
+    return padding.index_pad(input, pads, mode)
 
 
 def one_hot(input: Any, num_classes: int = -1) -> Any:

@@ -21,6 +21,7 @@ from minigrad.nn.modules.activation import (
     Sigmoid,
     SiLU,
     Softmax,
+    Softmax2d,
     Softmin,
     Softplus,
     Softshrink,
@@ -30,6 +31,7 @@ from minigrad.nn.modules.activation import (
     Threshold,
 )
 from minigrad.nn.modules.attention import MultiheadAttention
+from minigrad.nn.modules.channelshuffle import ChannelShuffle
 from minigrad.nn.modules.container import (
     ModuleDict,
     ModuleList,
@@ -48,6 +50,7 @@ from minigrad.nn.modules.dropout import (
     FeatureAlphaDropout,
 )
 from minigrad.nn.modules.flatten import Flatten, Unflatten
+from minigrad.nn.modules.fold import Fold, Unfold
 from minigrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
 from minigrad.nn.modules.loss import (
@@ -86,7 +89,23 @@ from minigrad.nn.modules.normalization import (
     LocalResponseNorm,
     RMSNorm,
 )
-from minigrad.nn.modules.padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
+from minigrad.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from minigrad.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from minigrad.nn.modules.pooling import (
     AdaptiveAvgPool1d,
@@ -109,25 +128,31 @@ from minigrad.nn.modules.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from minigrad.nn.modules.unpooling import MaxUnpool1d, MaxUnpool2d
+from minigrad.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "AlphaDropout", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-    "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ConstantPad1d", "ConstantPad2d", "Conv1d",
+    "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ChannelShuffle", "CircularPad1d",
+    "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity",
     "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding",
-    "EmbeddingBag", "FeatureAlphaDropout", "Flatten", "GELU", "GLU", "GRU", "GRUCell",
+    "EmbeddingBag", "FeatureAlphaDropout", "Flatten", "Fold", "GELU", "GLU", "GRU", "GRUCell",
     "GaussianNLLLoss", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
     "HingeEmbeddingLoss", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LSTM", "LSTMCell",
     "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
-    "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
-    "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiheadAttention",
-    "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict", "ParameterList", "PixelShuffle",
-    "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
-    "RReLU", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss",
-    "SoftMarginLoss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
-    "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+    "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d", "Mish", "Module",
+    "ModuleDict", "ModuleList", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
+    "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm",
+    "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+    "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
+    "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
+    "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
     "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
-    "TripletMarginWithDistanceLoss", "Unflatten", "ZeroPad1d", "ZeroPad2d",
+    "TripletMarginWithDistanceLoss", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
+    "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]

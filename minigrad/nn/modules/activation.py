@@ -20,8 +20,8 @@ from minigrad.tensor import Tensor
 __all__ = [
     "CELU", "ELU", "GELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
     "LeakyReLU", "LogSigmoid", "LogSoftmax", "Mish", "PReLU", "RReLU", "ReLU", "ReLU6", "SiLU",
-    "Sigmoid", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold",
+    "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "Tanhshrink", "Threshold",
 ]
 
 
@@ -286,6 +286,26 @@ class Softmax(_DimActivation):
     def forward(self, input: Tensor) -> Tensor:
         """``F.softmax(input, dim)``."""
         return F.softmax(input, self.dim, _stacklevel=5)
+
+
+class Softmax2d(Module):
+    """``softmax`` over the channels of (N, C, H, W) or (C, H, W) inputs, at each location.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.Softmax2d()(minigrad.zeros(2, 1, 1))
+        tensor([[[0.5000]],
+        <BLANKLINE>
+                [[0.5000]]])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.softmax(input, -3)`` of a 3-d or 4-d input."""
+        if input.dim() not in (3, 4):
+            raise ValueError(
+                f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
 
 
 class LogSoftmax(_DimActivation):
