@@ -417,6 +417,13 @@ from minigrad.ops.elementwise_extra import (  # noqa: E402
 )
 from minigrad.ops.promotion import can_cast, promote_types, result_type  # noqa: E402
 
+# --- more linear algebra: scaled products, chains, distances, covariance --------------------
+# isort: split
+from minigrad.ops.covariance import corrcoef, cov  # noqa: E402
+from minigrad.ops.distances import cdist  # noqa: E402
+from minigrad.ops.matrix_chains import chain_matmul, ger, matrix_power  # noqa: E402
+from minigrad.ops.scaled_products import addbmm, addmv, addmv_, addr  # noqa: E402
+
 # --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
 # isort: split
 from minigrad import _out  # noqa: E402
@@ -448,9 +455,13 @@ __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_max_pool1d",
     "add",
+    "addbmm",
     "addcdiv",
     "addcmul",
     "addmm",
+    "addmv",
+    "addmv_",
+    "addr",
     "adjoint",
     "all",
     "allclose",
@@ -501,7 +512,9 @@ __all__ = [
     "can_cast",
     "cartesian_prod",
     "cat",
+    "cdist",
     "ceil",
+    "chain_matmul",
     "cholesky",
     "chunk",
     "clamp",
@@ -518,9 +531,11 @@ __all__ = [
     "conv_transpose1d",
     "conv_transpose2d",
     "copysign",
+    "corrcoef",
     "cos",
     "cosh",
     "count_nonzero",
+    "cov",
     "cross",
     "cummax",
     "cummin",
@@ -579,6 +594,7 @@ __all__ = [
     "gather",
     "gcd",
     "ge",
+    "ger",
     "get_default_device",
     "get_default_dtype",
     "get_num_interop_threads",
@@ -663,6 +679,7 @@ __all__ = [
     "masked_scatter",
     "masked_select",
     "matmul",
+    "matrix_power",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",

@@ -20,6 +20,7 @@ from minigrad.ops.decompositions import (
 )
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
+from minigrad.ops.matrix_chains import matrix_power, multi_dot, vecdot
 from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve
@@ -36,6 +37,8 @@ __all__ = [
     "inv",
     "inv_ex",
     "matrix_norm",
+    "matrix_power",
+    "multi_dot",
     "norm",
     "pinv",
     "qr",
@@ -43,6 +46,7 @@ __all__ = [
     "solve",
     "svd",
     "svdvals",
+    "vecdot",
     "vector_norm",
 ]
 

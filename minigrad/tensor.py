@@ -39,6 +39,7 @@ from minigrad.ops import (
     clamp,
     comparison,
     constructions,
+    covariance,
     cumulative,
     decompositions,
     determinants,
@@ -49,6 +50,7 @@ from minigrad.ops import (
     index_ops,
     indexing,
     linalg,
+    matrix_chains,
     median,
     norms,
     reduction,
@@ -57,6 +59,7 @@ from minigrad.ops import (
     repeating,
     rounding,
     sampling,
+    scaled_products,
     search,
     selection,
     shape,
@@ -2019,6 +2022,46 @@ class Tensor(TensorBase):
     def baddbmm_(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
         """``self = beta * self + alpha * bmm(batch1, batch2)``, in place."""
         return linalg.baddbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addmv(self, mat: Any, vec: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * (mat @ vec)``."""
+        return scaled_products.addmv(self, mat, vec, beta=beta, alpha=alpha)
+
+    def addmv_(self, mat: Any, vec: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * (mat @ vec)``, in place."""
+        return scaled_products.addmv_(self, mat, vec, beta=beta, alpha=alpha)
+
+    def addr(self, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * outer(vec1, vec2)``."""
+        return scaled_products.addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addr_(self, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * outer(vec1, vec2)``, in place."""
+        return scaled_products.addr_(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * sum_b batch1[b] @ batch2[b]``."""
+        return scaled_products.addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addbmm_(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * sum_b batch1[b] @ batch2[b]``, in place."""
+        return scaled_products.addbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def ger(self, vec2: Any) -> Tensor:
+        """The outer product with the vector ``vec2`` (``outer``'s other name)."""
+        return matrix_chains.ger(self, vec2)
+
+    def matrix_power(self, n: int) -> Tensor:
+        """This square matrix multiplied by itself ``n`` times (see ``linalg.matrix_power``)."""
+        return matrix_chains.matrix_power(self, n)
+
+    def cov(self, *, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Tensor:
+        """The covariance matrix of the variables in the rows (see ``minigrad.cov``)."""
+        return covariance.cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    def corrcoef(self) -> Tensor:
+        """The correlation coefficients of the variables in the rows."""
+        return covariance.corrcoef(self)
 
 
     # --- shape and indexing (copies) ---------------------------------------------------------

@@ -213,6 +213,16 @@ CALLS: dict[str, Call] = {
     "addmm": with_lib("addmm", lambda lib: ((_x(lib), _x(lib), _sq(lib)), {})),
     "baddbmm": with_lib(
         "baddbmm", lambda lib: ((_x(lib)[None], _x(lib)[None], _sq(lib)[None]), {})),
+    "addmv": with_lib("addmv", lambda lib: ((_x(lib)[:, 0], _x(lib), _v(lib)), {})),
+    "addmv_": with_lib("addmv_", lambda lib: ((_x(lib)[:, 0].clone(), _x(lib), _v(lib)), {})),
+    "addr": with_lib("addr", lambda lib: ((_x(lib), _x(lib)[:, 0], _v(lib)), {})),
+    "addbmm": with_lib("addbmm", lambda lib: ((_x(lib), _x(lib)[None], _sq(lib)[None]), {})),
+    "ger": with_lib("ger", lambda lib: ((_v(lib), _v(lib)), {})),
+    "chain_matmul": with_lib("chain_matmul", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "matrix_power": unary("matrix_power", _sq, 2),
+    "cdist": with_lib("cdist", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "cov": unary("cov"),
+    "corrcoef": unary("corrcoef"),
     "tensordot": with_lib("tensordot", lambda lib: ((_x(lib), _sq(lib)), {"dims": 1})),
     "einsum": with_lib("einsum", lambda lib: (("ij,jk->ik", _x(lib), _sq(lib)), {})),
     "arange": made("arange", 5),
@@ -242,6 +252,9 @@ for _name in ("cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_
 CALLS["linalg.norm"] = linalg("norm", _v)
 CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
+CALLS["linalg.matrix_power"] = linalg("matrix_power", _sq, 2)
+CALLS["linalg.multi_dot"] = lambda lib: (lib.linalg.multi_dot, ([_x(lib), _sq(lib)],), {})
+CALLS["linalg.vecdot"] = lambda lib: (lib.linalg.vecdot, (_x(lib), _x(lib).flip(0)), {})
 CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 
 # more elementwise math (ops/elementwise_extra.py)

@@ -1,0 +1,386 @@
+"""Op-table rows of the products of several factors and of the statistics of rows.
+
+addmv, addr, addbmm and their in-place forms (ops/scaled_products.py); multi_dot,
+chain_matmul, matrix_power, vecdot, ger (ops/matrix_chains.py); cdist (ops/distances.py); cov
+and corrcoef (ops/covariance.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from opinfo import BadInput, OpInfo, Sample, quietly
+from opinfo.decompositions import dominant
+from opinfo.inplace import row
+
+Samples = Callable[[np.random.Generator], list[Sample]]
+
+
+def real(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return np.asarray(rng.uniform(-2.0, 2.0, size=shape))
+
+
+# --- addmv, addr, addbmm ----------------------------------------------------------------------
+
+
+def addmv_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(input, mat, vec, beta, alpha)``."""
+    return [
+        Sample((real(rng, 3), real(rng, 3, 4), real(rng, 4), 1, 1), name="plain"),
+        Sample((real(rng), real(rng, 3, 4), real(rng, 4), 0.5, 2.0), name="bias_0d"),
+        Sample((real(rng, 1), real(rng, 3, 4), real(rng, 4), 2, -1.5), name="bias_broadcast"),
+        Sample((np.full(3, np.nan), real(rng, 3, 4), real(rng, 4), 0, 1), name="beta0"),
+        Sample(
+            (real(rng, 3), real(rng, 3, 4), real(rng, 4), 1, 0.5),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+def addr_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(input, vec1, vec2, beta, alpha)``."""
+    return [
+        Sample((real(rng, 3, 4), real(rng, 3), real(rng, 4), 1, 1), name="plain"),
+        Sample((real(rng, 4), real(rng, 3), real(rng, 4), 0.5, 2.0), name="bias_row"),
+        Sample((real(rng), real(rng, 3), real(rng, 4), 2, -1), name="bias_0d"),
+        Sample((np.full((3, 4), np.nan), real(rng, 3), real(rng, 4), 0, 1.5), name="beta0"),
+        Sample(
+            (real(rng, 3, 4), real(rng, 3), real(rng, 4), 1, 1), name="transposed", transposed=True
+        ),
+    ]
+
+
+def addbmm_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(input, batch1, batch2, beta, alpha)``."""
+    return [
+        Sample((real(rng, 3, 4), real(rng, 2, 3, 5), real(rng, 2, 5, 4), 1, 1), name="plain"),
+        Sample((real(rng, 4), real(rng, 2, 3, 5), real(rng, 2, 5, 4), 0.5, 2), name="bias_row"),
+        Sample(
+            (np.full((3, 4), np.nan), real(rng, 3, 3, 2), real(rng, 3, 2, 4), 0, -1), name="beta0"
+        ),
+        Sample(
+            (real(rng, 3, 4), real(rng, 2, 3, 5), real(rng, 2, 5, 4), 1, 1),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+def same_shape(samples: Samples, shape_of: Callable[[Sample], tuple[int, ...]]) -> Samples:
+    """The samples whose input already has the result's shape (the in-place forms)."""
+    return lambda rng: [s for s in samples(rng) if s.args[0].shape == shape_of(s)]
+
+
+def _scaled(name: str) -> Callable[..., Any]:
+    return lambda lib, t, a, b, beta, alpha: getattr(lib, name)(t, a, b, beta=beta, alpha=alpha)
+
+
+def _scaled_method(name: str) -> Callable[..., Any]:
+    return lambda lib, t, a, b, beta, alpha: getattr(t, name)(a, b, beta=beta, alpha=alpha)
+
+
+# --- products of several factors --------------------------------------------------------------
+
+
+def multi_dot_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 4), real(rng, 4, 2)), name="two"),
+        Sample((real(rng, 4), real(rng, 4, 5), real(rng, 5, 2)), name="row_first"),
+        Sample((real(rng, 2, 4), real(rng, 4, 5), real(rng, 5)), name="column_last"),
+        Sample((real(rng, 5, 1), real(rng, 1, 4), real(rng, 4, 3)), name="right_first"),
+        Sample((real(rng, 4), real(rng, 4)), name="vectors"),
+        Sample((real(rng, 2, 3), real(rng, 3, 5), real(rng, 5, 1), real(rng, 1, 4)), name="four"),
+        Sample(
+            (real(rng, 3, 2), real(rng, 2, 4), real(rng, 4, 3), real(rng, 3, 3), real(rng, 3)),
+            name="five",
+            transposed=True,
+        ),
+    ]
+
+
+def matrix_power_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 3) / 2, 2), name="square"),
+        Sample((real(rng, 2, 3, 3) / 2, 3), name="cube_batch"),
+        Sample((real(rng, 3, 3) / 2, 5), name="five"),
+        Sample((real(rng, 3, 3) / 2, 6), name="six", transposed=True),
+        Sample((real(rng, 3, 3), 1), name="one"),
+        Sample((real(rng, 2, 2, 2), 0), name="zero"),
+        Sample((dominant(rng, 3, 3), -1), name="inverse"),
+        Sample((dominant(rng, 2, 3, 3), -3), name="negative"),
+    ]
+
+
+def vecdot_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x, y, dim)``."""
+    return [
+        Sample((real(rng, 4), real(rng, 4), -1), name="vectors"),
+        Sample((real(rng, 3, 4), real(rng, 3, 4), -1), name="rows"),
+        Sample((real(rng, 2, 1, 4), real(rng, 3, 4), -1), name="broadcast"),
+        Sample((real(rng, 3, 4), real(rng, 3, 4), 0), name="dim0", transposed=True),
+    ]
+
+
+# --- cdist, cov, corrcoef ---------------------------------------------------------------------
+
+
+def spread(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    """Points whose coordinates all differ: every pair's distance has a gradient."""
+    count = int(np.prod(shape))
+    values = (rng.permutation(count) + 1) * 0.3 + rng.uniform(0, 0.1, size=count)
+    return np.asarray(np.where(rng.random(count) < 0.5, -1, 1) * values).reshape(shape)
+
+
+def cdist_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x1, x2, p, compute_mode)``."""
+    default = "use_mm_for_euclid_dist_if_necessary"
+    return [
+        Sample((real(rng, 3, 4), real(rng, 5, 4), 2.0, default), name="p2"),
+        Sample((*np.split(spread(rng, 5, 3), [2]), 1.0, default), name="p1"),
+        Sample((*np.split(spread(rng, 5, 3), [3]), float("inf"), default), name="inf"),
+        Sample((real(rng, 2, 3, 3), real(rng, 2, 2, 3), 3.0, default), name="p3_batch"),
+        Sample((*np.split(spread(rng, 5, 3), [2]), 1.5, default), name="p1.5"),
+        Sample((real(rng, 2, 3, 4), real(rng, 5, 4), 2.0, default), name="broadcast"),
+        Sample(
+            (real(rng, 3, 4), real(rng, 2, 4), 2.0, default), name="transposed", transposed=True
+        ),
+        Sample((real(rng, 3, 4), real(rng, 2, 4), 0.0, default), name="edge_p0"),
+    ]
+
+
+def cdist_mm_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(x1, x2, p, compute_mode)`` through the matrix product (p = 2)."""
+    mm = "use_mm_for_euclid_dist"
+    return [
+        Sample((real(rng, 3, 4), real(rng, 2, 4), 2.0, mm), name="mm"),
+        Sample((real(rng, 2, 3, 2), real(rng, 1, 4, 2), 2.0, mm), name="batch_broadcast"),
+        Sample(
+            (real(rng, 26, 2), real(rng, 2, 2), 2.0, "use_mm_for_euclid_dist_if_necessary"),
+            name="many_rows",
+        ),
+        Sample((real(rng, 3, 4), real(rng, 2, 4), 2.0, mm), name="transposed", transposed=True),
+    ]
+
+
+def cov_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(input, correction, fweights, aweights)``; weights do not require grad."""
+    return [
+        Sample((real(rng, 3, 5), 1, None, None), name="plain"),
+        Sample((real(rng, 6), 0, None, None), name="1d"),
+        Sample((real(rng, 2, 4), 1, np.array([1, 2, 0, 3]), None), name="fweights"),
+        Sample((real(rng, 2, 4), 2, None, rng.uniform(0.5, 1.5, size=4)), name="aweights"),
+        Sample(
+            (real(rng, 2, 4), 1, np.array([2, 1, 1, 3]), rng.uniform(0.5, 1.5, size=4)),
+            name="both_weights",
+        ),
+        Sample((real(rng, 3, 5), 1, None, None), name="transposed", transposed=True),
+    ]
+
+
+def _cov(lib: Any, x: Any, correction: int, fweights: Any, aweights: Any) -> Any:
+    return lib.cov(x, correction=correction, fweights=fweights, aweights=aweights)
+
+
+def corrcoef_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 5),), name="plain"),
+        Sample((real(rng, 5),), name="1d"),
+        Sample((real(rng, 2, 5),), name="transposed", transposed=True),
+    ]
+
+
+OPS: list[OpInfo] = [
+    # --- addmv, addr, addbmm ------------------------------------------------------------------
+    OpInfo(
+        "addmv",
+        _scaled("addmv"),
+        addmv_samples,
+        bad_inputs=(
+            BadInput((np.ones(3), np.ones((3, 4)), np.ones(5), 1, 1), name="vec"),
+            BadInput((np.ones(2), np.ones((3, 4)), np.ones(4), 1, 1), name="input"),
+            BadInput((np.ones(3), np.ones(4), np.ones(4), 1, 1), name="mat_1d"),
+            BadInput((np.ones(3), np.ones((3, 4)), np.ones(4, dtype=np.int64), 1, 1), name="dtype"),
+        ),
+    ),
+    OpInfo(
+        "addmv_factors_only", _scaled_method("addmv"), addmv_samples, grad_args=(1, 2), op="addmv"
+    ),
+    row(
+        "addmv_",
+        _scaled_method("addmv_"),
+        same_shape(addmv_samples, lambda s: s.args[1].shape[:1]),
+        bad_inputs=(BadInput((np.ones(1), np.ones((3, 4)), np.ones(4), 1, 1), name="size"),),
+    ),
+    OpInfo(
+        "addr",
+        _scaled("addr"),
+        addr_samples,
+        bad_inputs=(
+            BadInput((np.ones((3, 4)), np.ones((3, 1)), np.ones(4), 1, 1), name="vec1_2d"),
+            BadInput((np.ones((2, 4)), np.ones(3), np.ones(4), 1, 1), name="input"),
+            BadInput(
+                (
+                    np.ones((3, 4), dtype=np.int64),
+                    np.ones(3, dtype=np.int64),
+                    np.ones(4, dtype=np.int64),
+                    1.5,
+                    1,
+                ),
+                name="float_beta",
+            ),
+        ),
+    ),
+    OpInfo("addr_vec1_only", _scaled_method("addr"), addr_samples, grad_args=(1,), op="addr"),
+    row(
+        "addr_",
+        _scaled_method("addr_"),
+        same_shape(addr_samples, lambda s: (*s.args[1].shape, *s.args[2].shape)),
+        bad_inputs=(BadInput((np.ones((1, 4)), np.ones(3), np.ones(4), 1, 1), name="size"),),
+    ),
+    OpInfo(
+        "addbmm",
+        _scaled("addbmm"),
+        addbmm_samples,
+        bad_inputs=(
+            BadInput((np.ones((3, 4)), np.ones((2, 3, 5)), np.ones((2, 4, 4)), 1, 1), name="inner"),
+            BadInput(
+                (np.ones((3, 4)), np.ones((2, 3, 5)), np.ones((3, 5, 4)), 1, 1), name="batches"
+            ),
+            BadInput((np.ones((2, 4)), np.ones((2, 3, 5)), np.ones((2, 5, 4)), 1, 1), name="input"),
+            BadInput(
+                (np.ones((3, 4)), np.ones((2, 3, 5)), np.ones((5, 4)), 1, 1), name="batch2_2d"
+            ),
+        ),
+    ),
+    OpInfo(
+        "addbmm_batch2_only", _scaled_method("addbmm"), addbmm_samples, grad_args=(2,), op="addbmm"
+    ),
+    row(
+        "addbmm_",
+        _scaled_method("addbmm_"),
+        same_shape(addbmm_samples, lambda s: (s.args[1].shape[1], s.args[2].shape[2])),
+    ),
+    # --- products of several factors ----------------------------------------------------------
+    OpInfo(
+        "linalg_multi_dot",
+        lambda lib, *factors: lib.linalg.multi_dot(list(factors)),
+        multi_dot_samples,
+        op="linalg.multi_dot",
+        bad_inputs=(
+            BadInput((np.ones((2, 3)), np.ones((2, 2))), name="shapes"),
+            BadInput((np.ones((2, 2)), np.ones(2), np.ones((2, 2))), name="middle"),
+            BadInput((np.ones((1, 2, 2)), np.ones((2, 2))), name="first_3d"),
+            BadInput((np.ones((2, 2)), np.ones((2, 2), dtype=np.int64)), name="dtype"),
+        ),
+    ),
+    OpInfo(
+        "chain_matmul",
+        quietly(lambda lib, *factors: lib.chain_matmul(*factors)),
+        lambda rng: (
+            [s for s in multi_dot_samples(rng) if all(a.ndim == 2 for a in s.args)]
+            + [Sample((real(rng, 3, 2),), name="one")]
+        ),
+        bad_inputs=(BadInput((np.ones(3), np.ones((3, 2))), name="vector"),),
+    ),
+    OpInfo(
+        "linalg_matrix_power",
+        lambda lib, a, n: lib.linalg.matrix_power(a, n),
+        matrix_power_samples,
+        op="linalg.matrix_power",
+        atol=1e-4,
+        bad_inputs=(
+            BadInput((np.ones((3, 4)), 2), name="not_square"),
+            BadInput((np.ones(3), 2), name="1d"),
+        ),
+    ),
+    OpInfo(
+        "matrix_power",
+        lambda lib, a, n: lib.matrix_power(a, n),
+        lambda rng: matrix_power_samples(rng)[:2],
+    ),
+    OpInfo(
+        "matrix_power_method",
+        lambda lib, a, n: a.matrix_power(n),
+        lambda rng: matrix_power_samples(rng)[-1:],
+        op="matrix_power",
+    ),
+    OpInfo(
+        "linalg_vecdot",
+        lambda lib, x, y, dim: lib.linalg.vecdot(x, y, dim=dim),
+        vecdot_samples,
+        op="linalg.vecdot",
+        bad_inputs=(
+            BadInput((np.ones(3), np.ones(3, dtype=np.int64), -1), name="dtype"),
+            BadInput((np.ones(3, dtype=np.int64), np.ones(3, dtype=np.int64), -1), name="integer"),
+            BadInput((np.ones((2, 3)), np.ones(4), -1), name="broadcast"),
+        ),
+    ),
+    OpInfo(
+        "ger",
+        lambda lib, x, y: lib.ger(x, y),
+        lambda rng: [Sample((real(rng, 3), real(rng, 4)), name="plain")],
+        bad_inputs=(BadInput((np.ones((3, 1)), np.ones(3)), name="2d"),),
+    ),
+    OpInfo(
+        "ger_method",
+        lambda lib, x, y: x.ger(y),
+        lambda rng: [Sample((real(rng, 2), real(rng, 3)), name="plain")],
+        op="ger",
+    ),
+    # --- cdist, cov, corrcoef -----------------------------------------------------------------
+    OpInfo(
+        "cdist",
+        lambda lib, x1, x2, p, mode: lib.cdist(x1, x2, p, compute_mode=mode),
+        cdist_samples,
+        gradgrad=False,  # (PyTorch has none: CdistBackwardBackward0 raises)
+        bad_inputs=(
+            BadInput((np.ones(3), np.ones((2, 3)), 2.0, "use_mm_for_euclid_dist"), name="1d"),
+            BadInput(
+                (np.ones((2, 3)), np.ones((2, 4)), 2.0, "use_mm_for_euclid_dist_if_necessary"),
+                name="columns",
+            ),
+            BadInput(
+                (np.ones((2, 3)), np.ones((2, 3)), -1.0, "use_mm_for_euclid_dist_if_necessary"),
+                name="negative_p",
+            ),
+            BadInput((np.ones((2, 3)), np.ones((2, 3)), 2.0, "fast"), name="mode"),
+        ),
+    ),
+    OpInfo(
+        "cdist_mm",
+        lambda lib, x1, x2, p, mode: lib.cdist(x1, x2, p, compute_mode=mode),
+        cdist_mm_samples,
+        op="cdist",
+    ),
+    OpInfo(
+        "cov",
+        _cov,
+        cov_samples,
+        grad_args=(0,),
+        bad_inputs=(
+            BadInput((np.ones((2, 2, 2)), 1, None, None), name="3d"),
+            BadInput((np.ones((2, 4)), 1, np.ones(4), None), name="float_fweights"),
+            BadInput((np.ones((2, 4)), 1, None, np.ones(3)), name="aweights_numel"),
+            BadInput((np.ones((2, 4)), 1, None, -np.ones(4)), name="negative_aweights"),
+        ),
+    ),
+    OpInfo(
+        "cov_method", lambda lib, x, *weights: x.cov(), lambda rng: cov_samples(rng)[:1], op="cov"
+    ),
+    OpInfo(
+        "corrcoef",
+        lambda lib, x: lib.corrcoef(x),
+        corrcoef_samples,
+        bad_inputs=(BadInput((np.ones((2, 2, 2)),), name="3d"),),
+    ),
+    OpInfo(
+        "corrcoef_method",
+        lambda lib, x: x.corrcoef(),
+        lambda rng: corrcoef_samples(rng)[:1],
+        op="corrcoef",
+    ),
+]
