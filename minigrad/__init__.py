@@ -422,7 +422,13 @@ from minigrad.ops.promotion import can_cast, promote_types, result_type  # noqa:
 from minigrad.ops.covariance import corrcoef, cov  # noqa: E402
 from minigrad.ops.distances import cdist  # noqa: E402
 from minigrad.ops.matrix_chains import chain_matmul, ger, matrix_power  # noqa: E402
+from minigrad.ops.matrix_functions import matrix_exp  # noqa: E402
 from minigrad.ops.scaled_products import addbmm, addmv, addmv_, addr  # noqa: E402
+from minigrad.ops.triangular import (  # noqa: E402
+    cholesky_inverse,
+    cholesky_solve,
+    triangular_solve,
+)
 
 # --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
 # isort: split
@@ -516,6 +522,8 @@ __all__ = [
     "ceil",
     "chain_matmul",
     "cholesky",
+    "cholesky_inverse",
+    "cholesky_solve",
     "chunk",
     "clamp",
     "clamp_max",
@@ -679,6 +687,7 @@ __all__ = [
     "masked_scatter",
     "masked_select",
     "matmul",
+    "matrix_exp",
     "matrix_power",
     "max",
     "max_pool1d",
@@ -809,6 +818,7 @@ __all__ = [
     "topk",
     "trace",
     "transpose",
+    "triangular_solve",
     "tril",
     "tril_indices",
     "triu",

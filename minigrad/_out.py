@@ -405,6 +405,19 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
            DtypeRule("cast", "matrix_power: Expected result to be safely castable from {result} "
                      "dtype, but got result with dtype {out}", then=EXACT),
            "matmul"),
+    "linalg.solve_triangular": TakesOut(same("expected scalar type {result} but found {out}"),
+                                        "linalg_solve_triangular"),
+    "triangular_solve": TakesOut((EXACT, EXACT)),
+    **{name: TakesOut(DtypeRule("cast", f"{name}: Expected result to be safely castable from "
+                                "{result} dtype, but got result with dtype {out}"))
+       for name in ("cholesky_solve", "cholesky_inverse")},
+    "linalg.matrix_rank": TakesOut(DtypeRule(
+        "cast", "minigrad.linalg.matrix_rank: Expected result to be safely castable from "
+        "{result} dtype, but got result with dtype {out}"), None),
+    # (a composition ending in a copy into out: PyTorch refuses nothing)
+    "linalg.cond": TakesOut(DtypeRule(
+        "cast", "linalg.cond: Expected result to be safely castable from {result} dtype, but "
+        "got result with dtype {out}"), None, differentiable=True),
     "linalg.vecdot": TakesOut(same("linalg.vecdot: Expected out of dtype{result} but found {out}"),
                               "sum"),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),

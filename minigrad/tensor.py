@@ -51,6 +51,7 @@ from minigrad.ops import (
     indexing,
     linalg,
     matrix_chains,
+    matrix_functions,
     median,
     norms,
     reduction,
@@ -69,6 +70,7 @@ from minigrad.ops import (
     splitting,
     statistics,
     ternary,
+    triangular,
     trigonometric,
     unary,
     unary_extra,
@@ -2062,6 +2064,23 @@ class Tensor(TensorBase):
     def corrcoef(self) -> Tensor:
         """The correlation coefficients of the variables in the rows."""
         return covariance.corrcoef(self)
+
+    def matrix_exp(self) -> Tensor:
+        """The matrix exponential (see ``minigrad.linalg.matrix_exp``)."""
+        return matrix_functions.matrix_exp(self)
+
+    def triangular_solve(self, A: Any, upper: bool = True, transpose: bool = False,  # noqa: N803
+                         unitriangular: bool = False) -> Any:
+        """``(solution, cloned_coefficient)`` of ``A X = self`` for triangular ``A``."""
+        return triangular.triangular_solve(self, A, upper, transpose, unitriangular)
+
+    def cholesky_solve(self, input2: Any, upper: bool = False) -> Tensor:
+        """The solution of ``A X = self`` given the Cholesky factor ``input2`` of ``A``."""
+        return triangular.cholesky_solve(self, input2, upper)
+
+    def cholesky_inverse(self, upper: bool = False) -> Tensor:
+        """The inverse of ``A`` given this Cholesky factor of it."""
+        return triangular.cholesky_inverse(self, upper)
 
 
     # --- shape and indexing (copies) ---------------------------------------------------------

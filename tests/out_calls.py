@@ -223,6 +223,10 @@ CALLS: dict[str, Call] = {
     "cdist": with_lib("cdist", lambda lib: ((_x(lib), _sq(lib)), {})),
     "cov": unary("cov"),
     "corrcoef": unary("corrcoef"),
+    "triangular_solve": with_lib("triangular_solve", lambda lib: ((_x(lib).T, _sq(lib)), {})),
+    "cholesky_solve": with_lib("cholesky_solve", lambda lib: ((_x(lib).T, _sq(lib)), {})),
+    "cholesky_inverse": unary("cholesky_inverse", _sq),
+    "matrix_exp": unary("matrix_exp", _sq),
     "tensordot": with_lib("tensordot", lambda lib: ((_x(lib), _sq(lib)), {"dims": 1})),
     "einsum": with_lib("einsum", lambda lib: (("ij,jk->ik", _x(lib), _sq(lib)), {})),
     "arange": made("arange", 5),
@@ -255,6 +259,11 @@ CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {}
 CALLS["linalg.matrix_power"] = linalg("matrix_power", _sq, 2)
 CALLS["linalg.multi_dot"] = lambda lib: (lib.linalg.multi_dot, ([_x(lib), _sq(lib)],), {})
 CALLS["linalg.vecdot"] = lambda lib: (lib.linalg.vecdot, (_x(lib), _x(lib).flip(0)), {})
+CALLS["linalg.solve_triangular"] = lambda lib: (
+    lib.linalg.solve_triangular, (_sq(lib), _x(lib).T), {"upper": True})
+CALLS["linalg.matrix_exp"] = linalg("matrix_exp")
+CALLS["linalg.matrix_rank"] = linalg("matrix_rank")
+CALLS["linalg.cond"] = linalg("cond")
 CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 
 # more elementwise math (ops/elementwise_extra.py)

@@ -77,6 +77,25 @@ GRAPHS = {
     "cov_1d": (lambda lib, x: lib.cov(x, correction=0), ((5,),)),
     "corrcoef": (lambda lib, x: lib.corrcoef(x), ((3, 5),)),
     "corrcoef_1d": (lambda lib, x: lib.corrcoef(x), ((5,),)),
+    "solve_triangular": (
+        lambda lib, a, b: lib.linalg.solve_triangular(a + 4 * lib.eye(3), b, upper=False),
+        ((2, 1, 3, 3), (3, 3, 2)),
+    ),
+    "triangular_solve_copy": (
+        lambda lib, b, a: lib.triangular_solve(b, a + 4 * lib.eye(3), transpose=True)[1],
+        ((3, 2), (2, 3, 3)),
+    ),
+    "cholesky_solve": (
+        lambda lib, b, a: lib.cholesky_solve(b, (a + 4 * lib.eye(3)).triu(), upper=True),
+        ((2, 3, 2), (3, 3)),
+    ),
+    "cholesky_inverse": (
+        lambda lib, a: lib.cholesky_inverse((a + 4 * lib.eye(3)).tril()),
+        ((2, 3, 3),),
+    ),
+    "matrix_exp": (lambda lib, a: lib.linalg.matrix_exp(a), ((2, 3, 3),)),
+    "cond": (lambda lib, a: lib.linalg.cond(a), ((2, 3, 4),)),
+    "cond_nuc": (lambda lib, a: lib.linalg.cond(a, "nuc"), ((3, 3),)),
 }
 
 
@@ -189,3 +208,35 @@ def test_matrix_power_of_a_singular_matrix_raises_pytorchs_error() -> None:
             lib.linalg.matrix_power(lib.ones(3, 3), -2)
         texts.append((type(caught.value).__name__, str(caught.value)))
     assert texts[0] == texts[1]
+
+
+@pytest.mark.parametrize("p", [1, -1, float("inf"), "fro"])
+def test_cond_through_the_inverse_cannot_be_differentiated_as_in_pytorch(p: Any) -> None:
+    # PyTorch fills the inverse in place after inv_ex saved it: backward raises.
+    a = np.random.default_rng(1).standard_normal((3, 3)) + 3 * np.eye(3)
+    errors = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(a, requires_grad=True)
+        y = lib.linalg.cond(x, p)
+        assert y.grad_fn.name() == "NanToNumBackward0" and y._version == 1
+        with pytest.raises(RuntimeError) as caught:
+            y.backward()
+        errors.append(str(caught.value).replace("torch", "minigrad"))
+    assert errors[0] == errors[1]
+
+
+def test_matrix_rank_tolerances_follow_pytorch() -> None:
+    values = np.diag([1.0, 1e-3, 1e-6, 0.0])
+    calls = [
+        {},
+        {"atol": 1e-4},
+        {"rtol": 1e-2},
+        {"atol": 1e-7, "rtol": 1e-2},
+        {"tol": 1e-4},
+        {"hermitian": True, "atol": 1e-5},
+    ]
+    for options in calls:
+        got, expected, *_ = _both(
+            lambda lib, a, o=options: lib.linalg.matrix_rank(a, **o), values, grad=False
+        )
+        assert got.item() == expected.item(), options

@@ -30,6 +30,7 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "svd": ("U", "S", "V"),
     "linalg_svd": ("U", "S", "Vh"),
     "linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "triangular_solve": ("solution", "cloned_coefficient"),
 }
 
 

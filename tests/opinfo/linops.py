@@ -1,8 +1,14 @@
-"""Op-table rows of the products of several factors and of the statistics of rows.
+"""Op-table rows of the products of several factors, the triangular solves and the measures.
 
 addmv, addr, addbmm and their in-place forms (ops/scaled_products.py); multi_dot,
 chain_matmul, matrix_power, vecdot, ger (ops/matrix_chains.py); cdist (ops/distances.py); cov
-and corrcoef (ops/covariance.py).
+and corrcoef (ops/covariance.py); solve_triangular, triangular_solve, cholesky_solve,
+cholesky_inverse (ops/triangular.py); matrix_exp (ops/matrix_functions.py); matrix_rank and
+cond (ops/matrix_measures.py).
+
+The Cholesky routines read one triangle of their factor, and PyTorch's gradient for it is not
+restricted to that triangle: their rows pass ``factor.tril()`` (PyTorch's own op tests do the
+same), so finite differences see the function PyTorch differentiates.
 """
 
 from __future__ import annotations
@@ -190,6 +196,87 @@ def corrcoef_samples(rng: np.random.Generator) -> list[Sample]:
         Sample((real(rng, 3, 5),), name="plain"),
         Sample((real(rng, 5),), name="1d"),
         Sample((real(rng, 2, 5),), name="transposed", transposed=True),
+    ]
+
+
+# --- triangular solves, matrix_exp, matrix_rank, cond -----------------------------------------
+
+
+def solve_triangular_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(A, B, upper, left, unitriangular)``; A is read on one triangle only."""
+    return [
+        Sample((dominant(rng, 3, 3), real(rng, 3, 2), True, True, False), name="upper"),
+        Sample((dominant(rng, 3, 3), real(rng, 3, 4), False, True, False), name="lower"),
+        Sample((dominant(rng, 3, 3), real(rng, 2, 3), True, False, False), name="right"),
+        Sample((real(rng, 3, 3), real(rng, 3, 2), False, True, True), name="unitriangular"),
+        Sample(
+            (dominant(rng, 2, 1, 3, 3), real(rng, 3, 3, 2), False, True, False),
+            name="batch_broadcast",
+        ),
+        Sample(
+            (dominant(rng, 3, 3), real(rng, 3, 2), True, True, False),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+def triangular_solve_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(b, A, upper, transpose, unitriangular)``."""
+    return [
+        Sample((real(rng, 3, 2), dominant(rng, 3, 3), True, False, False), name="upper"),
+        Sample((real(rng, 3, 2), dominant(rng, 3, 3), False, True, False), name="transpose"),
+        Sample((real(rng, 2, 3, 2), real(rng, 3, 3), True, False, True), name="unit_batch"),
+        Sample(
+            (real(rng, 3, 2), dominant(rng, 3, 3), False, False, False),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+def factor_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(b, factor, upper)``: a factor with a positive diagonal."""
+    return [
+        Sample((real(rng, 3, 2), dominant(rng, 3, 3), False), name="lower"),
+        Sample((real(rng, 3, 1), dominant(rng, 3, 3), True), name="upper"),
+        Sample((real(rng, 2, 3, 2), dominant(rng, 3, 3), False), name="batch"),
+        Sample((real(rng, 3, 2), dominant(rng, 3, 3), False), name="transposed", transposed=True),
+    ]
+
+
+def _tri(factor: Any, upper: bool) -> Any:
+    return factor.triu() if upper else factor.tril()
+
+
+def matrix_exp_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 3),), name="plain"),
+        Sample((real(rng, 2, 2, 2),), name="batch"),
+        Sample((3 * real(rng, 3, 3),), name="squared"),  # (a 1-norm above theta_13)
+        Sample((real(rng, 1, 1),), name="1x1"),
+        Sample((real(rng, 3, 3),), name="transposed", transposed=True),
+    ]
+
+
+def cond_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(A, p)``."""
+    return [
+        Sample((dominant(rng, 3, 3), None), name="default"),
+        Sample((real(rng, 2, 3, 4), -2), name="rectangular_minus2"),
+        Sample((dominant(rng, 3, 3), 2), name="transposed", transposed=True),
+    ]
+
+
+def cond_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(A, p)`` for the orders computed with the inverse (no gradient in PyTorch)."""
+    return [
+        Sample((dominant(rng, 3, 3), 1), name="p1"),
+        Sample((dominant(rng, 2, 3, 3), float("inf")), name="inf_batch"),
+        Sample((dominant(rng, 3, 3), "fro"), name="fro"),
+        Sample((dominant(rng, 3, 3), "nuc"), name="nuc"),
+        Sample((np.zeros((2, 2)), -1), name="singular"),
+        Sample((dominant(rng, 3, 3), -float("inf")), name="transposed", transposed=True),
     ]
 
 
@@ -382,5 +469,137 @@ OPS: list[OpInfo] = [
         lambda lib, x: x.corrcoef(),
         lambda rng: corrcoef_samples(rng)[:1],
         op="corrcoef",
+    ),
+    # --- triangular solves, matrix_exp, matrix_rank, cond --------------------------------------
+    OpInfo(
+        "linalg_solve_triangular",
+        lambda lib, a, b, upper, left, unit: lib.linalg.solve_triangular(
+            a, b, upper=upper, left=left, unitriangular=unit
+        ),
+        solve_triangular_samples,
+        op="linalg.solve_triangular",
+        atol=1e-4,
+        bad_inputs=(
+            BadInput((np.eye(3), np.ones(3), True, True, False), name="b_1d"),
+            BadInput((np.ones((3, 4)), np.ones((3, 2)), True, True, False), name="not_square"),
+            BadInput((np.eye(3), np.ones((4, 2)), True, True, False), name="shapes"),
+            BadInput((np.eye(3), np.ones((2, 4)), True, False, False), name="right_shapes"),
+        ),
+    ),
+    OpInfo(
+        "triangular_solve",
+        quietly(
+            lambda lib, b, a, upper, transpose, unit: lib.triangular_solve(
+                b, a, upper, transpose, unit
+            )
+        ),
+        triangular_solve_samples,
+        output_index=0,
+        atol=1e-4,
+        bad_inputs=(
+            BadInput((np.ones(3), np.eye(3), True, False, False), name="b_1d"),
+            BadInput((np.ones((4, 2)), np.eye(3), True, False, False), name="shapes"),
+            BadInput((np.ones((3, 2)), np.ones((3, 4)), True, False, False), name="not_square"),
+        ),
+    ),
+    OpInfo(
+        "triangular_solve_coefficient",
+        quietly(
+            lambda lib, b, a, upper, transpose, unit: (
+                b.triangular_solve(a, upper, transpose, unit).cloned_coefficient * 2
+            )
+        ),
+        lambda rng: triangular_solve_samples(rng)[2:3],
+        op="triangular_solve",
+    ),
+    OpInfo(
+        "cholesky_solve",
+        lambda lib, b, factor, upper: lib.cholesky_solve(b, _tri(factor, upper), upper),
+        factor_samples,
+        atol=1e-4,
+        bad_inputs=(
+            BadInput((np.ones(3), np.eye(3), False), name="b_1d"),
+            BadInput((np.ones((4, 2)), np.eye(3), False), name="shapes"),
+            BadInput((np.ones((3, 2)), np.ones((3, 4)), False), name="not_square"),
+        ),
+    ),
+    OpInfo(
+        "cholesky_solve_method",
+        lambda lib, b, factor, upper: b.cholesky_solve(_tri(factor, upper), upper),
+        lambda rng: factor_samples(rng)[:1],
+        op="cholesky_solve",
+    ),
+    OpInfo(
+        "cholesky_inverse",
+        lambda lib, b, factor, upper: lib.cholesky_inverse(_tri(factor, upper), upper),
+        factor_samples,
+        grad_args=(1,),
+        atol=1e-4,
+        bad_inputs=(BadInput((np.ones(3), np.ones(3), False), name="1d"),),
+    ),
+    OpInfo(
+        "cholesky_inverse_method",
+        lambda lib, b, factor, upper: _tri(factor, upper).cholesky_inverse(upper),
+        lambda rng: factor_samples(rng)[1:2],
+        grad_args=(1,),
+        op="cholesky_inverse",
+    ),
+    OpInfo(
+        "linalg_matrix_exp",
+        lambda lib, a: lib.linalg.matrix_exp(a),
+        matrix_exp_samples,
+        op="linalg.matrix_exp",
+        atol=1e-4,
+        bad_inputs=(
+            BadInput((np.ones((3, 4)),), name="not_square"),
+            BadInput((np.ones((3, 3), dtype=np.int64),), name="integer"),
+        ),
+    ),
+    OpInfo("matrix_exp", lambda lib, a: lib.matrix_exp(a), lambda rng: matrix_exp_samples(rng)[:1]),
+    OpInfo(
+        "matrix_exp_method",
+        lambda lib, a: a.matrix_exp(),
+        lambda rng: matrix_exp_samples(rng)[1:2],
+        op="matrix_exp",
+    ),
+    OpInfo(
+        "linalg_cond",
+        lambda lib, a, p: lib.linalg.cond(a, p),
+        cond_samples,
+        op="linalg.cond",
+        atol=1e-4,
+        rtol=1e-3,
+        bad_inputs=(
+            BadInput((np.ones(3), None), name="1d"),
+            BadInput((np.ones((3, 4)), "fro"), name="not_square"),
+            BadInput((np.eye(3), 3), name="order"),
+        ),
+    ),
+    OpInfo(
+        "linalg_cond_norms",
+        lambda lib, a, p: lib.linalg.cond(a, p),
+        cond_norm_samples,
+        differentiable=False,  # (PyTorch's backward raises: see ops/matrix_measures.py)
+        op="linalg.cond",
+        bad_inputs=(BadInput((np.ones((3, 3), dtype=np.int64), 1), name="integer"),),
+    ),
+    OpInfo(
+        "linalg_matrix_rank",
+        lambda lib, a, options: lib.linalg.matrix_rank(a, **options),
+        lambda rng: [
+            Sample((real(rng, 3, 4), {}), name="full"),
+            Sample((np.outer(real(rng, 3), real(rng, 4)), {}), name="rank_one"),
+            Sample((np.diag([1.0, 1e-3, 0.0]), {"atol": 1e-2}), name="atol"),
+            Sample(
+                (np.diag([1.0, 1e-3, 0.0])[None].repeat(2, 0), {"rtol": 1e-4}), name="rtol_batch"
+            ),
+            Sample((np.diag([2.0, -1.0, 0.0]), {"hermitian": True}), name="hermitian"),
+        ],
+        differentiable=False,
+        op="linalg.matrix_rank",
+        bad_inputs=(
+            BadInput((np.ones(3), {}), name="1d"),
+            BadInput((np.ones((3, 3), dtype=np.int64), {}), name="integer"),
+        ),
     ),
 ]
