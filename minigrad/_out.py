@@ -418,6 +418,10 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "linalg.cond": TakesOut(DtypeRule(
         "cast", "linalg.cond: Expected result to be safely castable from {result} dtype, but "
         "got result with dtype {out}"), None, differentiable=True),
+    "linalg.lstsq": TakesOut(tuple(
+        DtypeRule("cast", f"minigrad.linalg.lstsq: Expected {name} to be safely castable from "
+                  "{result} dtype, but got " + name + " with dtype {out}")
+        for name in ("solution", "residuals", "rank", "singular_values")), "linalg_lstsq"),
     "linalg.vecdot": TakesOut(same("linalg.vecdot: Expected out of dtype{result} but found {out}"),
                               "sum"),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),

@@ -20,6 +20,7 @@ from minigrad.ops.decompositions import (
 )
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
+from minigrad.ops.least_squares import lstsq
 from minigrad.ops.matrix_chains import matrix_power, multi_dot, vecdot
 from minigrad.ops.matrix_functions import matrix_exp
 from minigrad.ops.matrix_measures import cond, matrix_rank
@@ -40,6 +41,7 @@ __all__ = [
     "eigvalsh",
     "inv",
     "inv_ex",
+    "lstsq",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",

@@ -264,6 +264,7 @@ CALLS["linalg.solve_triangular"] = lambda lib: (
 CALLS["linalg.matrix_exp"] = linalg("matrix_exp")
 CALLS["linalg.matrix_rank"] = linalg("matrix_rank")
 CALLS["linalg.cond"] = linalg("cond")
+CALLS["linalg.lstsq"] = lambda lib: (lib.linalg.lstsq, (_sq(lib), _x(lib).T), {})
 CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 
 # more elementwise math (ops/elementwise_extra.py)

@@ -31,6 +31,7 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "linalg_svd": ("U", "S", "Vh"),
     "linalg_eigh": ("eigenvalues", "eigenvectors"),
     "triangular_solve": ("solution", "cloned_coefficient"),
+    "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
 }
 
 

@@ -4,7 +4,7 @@ addmv, addr, addbmm and their in-place forms (ops/scaled_products.py); multi_dot
 chain_matmul, matrix_power, vecdot, ger (ops/matrix_chains.py); cdist (ops/distances.py); cov
 and corrcoef (ops/covariance.py); solve_triangular, triangular_solve, cholesky_solve,
 cholesky_inverse (ops/triangular.py); matrix_exp (ops/matrix_functions.py); matrix_rank and
-cond (ops/matrix_measures.py).
+cond (ops/matrix_measures.py); lstsq (ops/least_squares.py).
 
 The Cholesky routines read one triangle of their factor, and PyTorch's gradient for it is not
 restricted to that triangle: their rows pass ``factor.tril()`` (PyTorch's own op tests do the
@@ -277,6 +277,18 @@ def cond_norm_samples(rng: np.random.Generator) -> list[Sample]:
         Sample((dominant(rng, 3, 3), "nuc"), name="nuc"),
         Sample((np.zeros((2, 2)), -1), name="singular"),
         Sample((dominant(rng, 3, 3), -float("inf")), name="transposed", transposed=True),
+    ]
+
+
+def lstsq_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(A, B, driver)``: A of full rank."""
+    return [
+        Sample((real(rng, 5, 3), real(rng, 5, 2), None), name="tall"),
+        Sample((real(rng, 3, 3) + 3 * np.eye(3), real(rng, 3), "gels"), name="square_vector"),
+        Sample((real(rng, 2, 5, 3), real(rng, 2, 5), "gelsd"), name="batch_vector"),
+        Sample((real(rng, 3, 4), real(rng, 3, 2), "gelss"), name="wide"),
+        Sample((real(rng, 2, 1, 4, 3), real(rng, 1, 3, 4, 2), None), name="broadcast"),
+        Sample((real(rng, 5, 3), real(rng, 5, 2), "gelsd"), name="transposed", transposed=True),
     ]
 
 
@@ -600,6 +612,24 @@ OPS: list[OpInfo] = [
         bad_inputs=(
             BadInput((np.ones(3), {}), name="1d"),
             BadInput((np.ones((3, 3), dtype=np.int64), {}), name="integer"),
+        ),
+    ),
+    OpInfo(
+        "linalg_lstsq",
+        lambda lib, a, b, driver: lib.linalg.lstsq(a, b, driver=driver),
+        lstsq_samples,
+        output_index=0,
+        op="linalg.lstsq",
+        atol=1e-4,
+        rtol=1e-3,
+        bad_inputs=(
+            BadInput((np.ones((5, 3)), np.ones((4, 2)), None), name="rows"),
+            BadInput((np.ones(5), np.ones(5), None), name="1d"),
+            BadInput((np.ones((5, 3)), np.ones((5, 2)), "lu"), name="driver"),
+            BadInput(
+                (np.ones((5, 3), dtype=np.int64), np.ones((5, 2), dtype=np.int64), None),
+                name="integer",
+            ),
         ),
     ),
 ]
