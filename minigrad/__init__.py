@@ -421,6 +421,9 @@ from minigrad.ops.promotion import can_cast, promote_types, result_type  # noqa:
 # isort: split
 from minigrad.ops.covariance import corrcoef, cov  # noqa: E402
 from minigrad.ops.distances import cdist  # noqa: E402
+from minigrad.ops.lu import lu_legacy as lu  # noqa: E402
+from minigrad.ops.lu import lu_solve_legacy as lu_solve  # noqa: E402
+from minigrad.ops.lu import lu_unpack  # noqa: E402
 from minigrad.ops.matrix_chains import chain_matmul, ger, matrix_power  # noqa: E402
 from minigrad.ops.matrix_functions import matrix_exp  # noqa: E402
 from minigrad.ops.scaled_products import addbmm, addmv, addmv_, addr  # noqa: E402
@@ -682,6 +685,9 @@ __all__ = [
     "logsumexp",
     "long",
     "lt",
+    "lu",
+    "lu_solve",
+    "lu_unpack",
     "manual_seed",
     "masked_fill",
     "masked_scatter",

@@ -422,6 +422,13 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         DtypeRule("cast", f"minigrad.linalg.lstsq: Expected {name} to be safely castable from "
                   "{result} dtype, but got " + name + " with dtype {out}")
         for name in ("solution", "residuals", "rank", "singular_values")), "linalg_lstsq"),
+    "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
+    "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),
+    "lu_unpack": TakesOut((EXACT, EXACT, EXACT)),
+    # (Python in PyTorch: ``out[i].resize_as_(result[i]).copy_(result[i])``: any dtype, two
+    # writes; it lets inputs that require grad through, recording the copy)
+    "lu": TakesOut((DtypeRule("any"), DtypeRule("any")), "lu", resize_warning=None, writes=2),
+    **each("linalg.lu_solve lu_solve", EXACT, "linalg_lu_solve"),
     "linalg.vecdot": TakesOut(same("linalg.vecdot: Expected out of dtype{result} but found {out}"),
                               "sum"),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
@@ -638,6 +645,8 @@ def call_with_out(
         outs[0].requires_grad_(requires_grad)
     if len(outs) == 1:
         return outs[0]
+    if type(result) is tuple:  # (a plain tuple, as PyTorch's Python-level lu returns)
+        return tuple(outs)
     return getattr(return_types, type(result).__name__ + "_out")(*outs)
 
 

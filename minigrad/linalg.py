@@ -21,6 +21,7 @@ from minigrad.ops.decompositions import (
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
 from minigrad.ops.least_squares import lstsq
+from minigrad.ops.lu import lu, lu_factor, lu_solve
 from minigrad.ops.matrix_chains import matrix_power, multi_dot, vecdot
 from minigrad.ops.matrix_functions import matrix_exp
 from minigrad.ops.matrix_measures import cond, matrix_rank
@@ -42,6 +43,9 @@ __all__ = [
     "inv",
     "inv_ex",
     "lstsq",
+    "lu",
+    "lu_factor",
+    "lu_solve",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",

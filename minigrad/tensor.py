@@ -78,6 +78,7 @@ from minigrad.ops import (
     vector_products,
     views,
 )
+from minigrad.ops import lu as lu_module
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
 from minigrad.ops.strides import contiguous_strides
 
@@ -2081,6 +2082,14 @@ class Tensor(TensorBase):
     def cholesky_inverse(self, upper: bool = False) -> Tensor:
         """The inverse of ``A`` given this Cholesky factor of it."""
         return triangular.cholesky_inverse(self, upper)
+
+    def lu(self, pivot: bool = True, get_infos: bool = False) -> Any:
+        """``(LU, pivots)`` (and ``infos``): the LU factorisation (see ``minigrad.lu``)."""
+        return lu_module.lu_legacy(self, pivot, get_infos)
+
+    def lu_solve(self, LU_data: Any, LU_pivots: Any) -> Tensor:  # noqa: N803 - PyTorch's names
+        """The solution of ``A X = self`` given ``lu(A)`` (see ``minigrad.lu_solve``)."""
+        return lu_module.lu_solve_legacy(self, LU_data, LU_pivots)
 
 
     # --- shape and indexing (copies) ---------------------------------------------------------

@@ -264,6 +264,13 @@ CALLS["linalg.solve_triangular"] = lambda lib: (
 CALLS["linalg.matrix_exp"] = linalg("matrix_exp")
 CALLS["linalg.matrix_rank"] = linalg("matrix_rank")
 CALLS["linalg.cond"] = linalg("cond")
+CALLS["linalg.lu_factor"] = linalg("lu_factor")
+CALLS["linalg.lu"] = linalg("lu")
+CALLS["linalg.lu_solve"] = lambda lib: (
+    lib.linalg.lu_solve, (*lib.linalg.lu_factor(_sq(lib)), _x(lib).T), {})
+CALLS["lu"] = unary("lu", _sq)
+CALLS["lu_unpack"] = lambda lib: (lib.lu_unpack, tuple(lib.linalg.lu_factor(_sq(lib))), {})
+CALLS["lu_solve"] = lambda lib: (lib.lu_solve, (_x(lib).T, *lib.linalg.lu_factor(_sq(lib))), {})
 CALLS["linalg.lstsq"] = lambda lib: (lib.linalg.lstsq, (_sq(lib), _x(lib).T), {})
 CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 

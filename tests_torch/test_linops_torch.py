@@ -96,6 +96,17 @@ GRAPHS = {
     "matrix_exp": (lambda lib, a: lib.linalg.matrix_exp(a), ((2, 3, 3),)),
     "cond": (lambda lib, a: lib.linalg.cond(a), ((2, 3, 4),)),
     "cond_nuc": (lambda lib, a: lib.linalg.cond(a, "nuc"), ((3, 3),)),
+    "lu_factor": (lambda lib, a: lib.linalg.lu_factor(a).LU, ((2, 3, 4),)),
+    "lu": (lambda lib, a: lib.linalg.lu(a).U, ((2, 2, 3),)),
+    "lu_L": (lambda lib, a: lib.linalg.lu(a).L, ((3, 2),)),
+    "lu_unpack": (lambda lib, a: lib.lu_unpack(*lib.linalg.lu_factor(a)).L, ((4, 3),)),
+    "lu_solve": (
+        lambda lib, a, b: lib.linalg.lu_solve(
+            *lib.linalg.lu_factor(a + 4 * lib.eye(3)), b, adjoint=True
+        ),
+        ((3, 3), (2, 3, 2)),
+    ),
+    "lstsq": (lambda lib, a, b: lib.linalg.lstsq(a, b).solution, ((2, 5, 3), (2, 5, 2))),
 }
 
 

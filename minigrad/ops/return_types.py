@@ -32,6 +32,9 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "linalg_eigh": ("eigenvalues", "eigenvectors"),
     "triangular_solve": ("solution", "cloned_coefficient"),
     "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
+    "linalg_lu_factor": ("LU", "pivots"),
+    "linalg_lu": ("P", "L", "U"),
+    "lu_unpack": ("P", "L", "U"),
 }
 
 

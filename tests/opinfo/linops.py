@@ -4,7 +4,8 @@ addmv, addr, addbmm and their in-place forms (ops/scaled_products.py); multi_dot
 chain_matmul, matrix_power, vecdot, ger (ops/matrix_chains.py); cdist (ops/distances.py); cov
 and corrcoef (ops/covariance.py); solve_triangular, triangular_solve, cholesky_solve,
 cholesky_inverse (ops/triangular.py); matrix_exp (ops/matrix_functions.py); matrix_rank and
-cond (ops/matrix_measures.py); lstsq (ops/least_squares.py).
+cond (ops/matrix_measures.py); lstsq (ops/least_squares.py); lu_factor, lu, lu_unpack,
+lu_solve and the legacy lu, lu_solve (ops/lu.py).
 
 The Cholesky routines read one triangle of their factor, and PyTorch's gradient for it is not
 restricted to that triangle: their rows pass ``factor.tril()`` (PyTorch's own op tests do the
@@ -289,6 +290,43 @@ def lstsq_samples(rng: np.random.Generator) -> list[Sample]:
         Sample((real(rng, 3, 4), real(rng, 3, 2), "gelss"), name="wide"),
         Sample((real(rng, 2, 1, 4, 3), real(rng, 1, 3, 4, 2), None), name="broadcast"),
         Sample((real(rng, 5, 3), real(rng, 5, 2), "gelsd"), name="transposed", transposed=True),
+    ]
+
+
+def lu_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 3),), name="square"),
+        Sample((real(rng, 2, 3, 3),), name="batch"),
+        Sample((real(rng, 3, 4),), name="wide"),
+        Sample((real(rng, 4, 2),), name="tall"),
+        Sample((real(rng, 3, 3),), name="transposed", transposed=True),
+    ]
+
+
+def lu_solve_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(A, B, left, adjoint)``: A factored inside the call."""
+    return [
+        Sample((dominant(rng, 3, 3), real(rng, 3, 2), True, False), name="left"),
+        Sample((dominant(rng, 2, 3, 3), real(rng, 2, 3, 2), True, True), name="adjoint_batch"),
+        Sample((dominant(rng, 3, 3), real(rng, 2, 3), False, False), name="right"),
+        Sample((dominant(rng, 3, 3), real(rng, 4, 3), False, True), name="right_adjoint"),
+        Sample((dominant(rng, 3, 3), real(rng, 2, 3, 1), True, False), name="broadcast"),
+    ]
+
+
+def packed_lu_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(LU, pivots, B)``: a packed factorisation as a leaf (its own gradient)."""
+    pivots = np.array([2, 3, 3], dtype=np.int32)
+    return [
+        Sample((dominant(rng, 3, 3), pivots, real(rng, 3, 2)), name="plain"),
+        Sample(
+            (
+                dominant(rng, 2, 3, 3),
+                np.array([pivots, [1, 3, 3]], dtype=np.int32),
+                real(rng, 3, 1),
+            ),
+            name="batch",
+        ),
     ]
 
 
@@ -631,5 +669,67 @@ OPS: list[OpInfo] = [
                 name="integer",
             ),
         ),
+    ),
+    OpInfo(
+        "linalg_lu_factor",
+        lambda lib, a: lib.linalg.lu_factor(a),
+        lu_samples,
+        output_index=0,
+        op="linalg.lu_factor",
+        bad_inputs=(
+            BadInput((np.ones(3),), name="1d"),
+            BadInput((np.ones((3, 3), dtype=np.int64),), name="integer"),
+            BadInput((np.ones((3, 3)),), name="singular"),
+        ),
+    ),
+    OpInfo("linalg_lu_L", lambda lib, a: lib.linalg.lu(a).L, lu_samples, op="linalg.lu"),
+    OpInfo("linalg_lu_U", lambda lib, a: lib.linalg.lu(a).U, lu_samples, op="linalg.lu"),
+    OpInfo(
+        "lu_unpack_L",
+        lambda lib, a: lib.lu_unpack(*lib.linalg.lu_factor(a)).L,
+        lu_samples,
+        op="lu_unpack",
+    ),
+    OpInfo(
+        "lu_unpack_U",
+        lambda lib, a: lib.lu_unpack(*lib.linalg.lu_factor(a)).U,
+        lu_samples,
+        op="lu_unpack",
+    ),
+    OpInfo(
+        "linalg_lu_solve",
+        lambda lib, a, b, left, adjoint: lib.linalg.lu_solve(
+            *lib.linalg.lu_factor(a), b, left=left, adjoint=adjoint
+        ),
+        lu_solve_samples,
+        op="linalg.lu_solve",
+        atol=1e-4,
+    ),
+    OpInfo(
+        "linalg_lu_solve_packed",
+        lambda lib, lu, pivots, b: lib.linalg.lu_solve(lu, pivots, b),
+        packed_lu_samples,
+        op="linalg.lu_solve",
+        atol=1e-4,
+        bad_inputs=(
+            BadInput((np.eye(3), np.ones(3, dtype=np.int64), np.ones((3, 1))), name="pivots"),
+            BadInput((np.eye(3), np.ones(3, dtype=np.int32), np.ones((2, 1))), name="shapes"),
+        ),
+    ),
+    OpInfo("lu", quietly(lambda lib, a: lib.lu(a)[0]), lambda rng: lu_samples(rng)[:2]),
+    OpInfo(
+        "lu_method", quietly(lambda lib, a: a.lu()[0]), lambda rng: lu_samples(rng)[2:3], op="lu"
+    ),
+    OpInfo(
+        "lu_solve",
+        quietly(lambda lib, a, b, left, adjoint: lib.lu_solve(b, *lib.lu(a))),
+        lambda rng: lu_solve_samples(rng)[:2],
+        atol=1e-4,
+    ),
+    OpInfo(
+        "lu_solve_method",
+        quietly(lambda lib, a, b, left, adjoint: b.lu_solve(*a.lu())),
+        lambda rng: lu_solve_samples(rng)[:1],
+        op="lu_solve",
     ),
 ]
