@@ -421,6 +421,7 @@ from minigrad.ops.promotion import can_cast, promote_types, result_type  # noqa:
 # isort: split
 from minigrad.ops.covariance import corrcoef, cov  # noqa: E402
 from minigrad.ops.distances import cdist  # noqa: E402
+from minigrad.ops.integration import cumulative_trapezoid, trapezoid, trapz  # noqa: E402
 from minigrad.ops.lu import lu_legacy as lu  # noqa: E402
 from minigrad.ops.lu import lu_solve_legacy as lu_solve  # noqa: E402
 from minigrad.ops.lu import lu_unpack  # noqa: E402
@@ -552,6 +553,7 @@ __all__ = [
     "cummin",
     "cumprod",
     "cumsum",
+    "cumulative_trapezoid",
     "default_generator",
     "deg2rad",
     "det",
@@ -824,6 +826,8 @@ __all__ = [
     "topk",
     "trace",
     "transpose",
+    "trapezoid",
+    "trapz",
     "triangular_solve",
     "tril",
     "tril_indices",

@@ -5,7 +5,8 @@ chain_matmul, matrix_power, vecdot, ger (ops/matrix_chains.py); cdist (ops/dista
 and corrcoef (ops/covariance.py); solve_triangular, triangular_solve, cholesky_solve,
 cholesky_inverse (ops/triangular.py); matrix_exp (ops/matrix_functions.py); matrix_rank and
 cond (ops/matrix_measures.py); lstsq (ops/least_squares.py); lu_factor, lu, lu_unpack,
-lu_solve and the legacy lu, lu_solve (ops/lu.py).
+lu_solve and the legacy lu, lu_solve (ops/lu.py); trapezoid, trapz, cumulative_trapezoid
+(ops/integration.py).
 
 The Cholesky routines read one triangle of their factor, and PyTorch's gradient for it is not
 restricted to that triangle: their rows pass ``factor.tril()`` (PyTorch's own op tests do the
@@ -328,6 +329,27 @@ def packed_lu_samples(rng: np.random.Generator) -> list[Sample]:
             name="batch",
         ),
     ]
+
+
+def trapezoid_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(y, x, dx, dim)``: sample points ``x`` or a spacing ``dx``."""
+    return [
+        Sample((real(rng, 3, 4), None, 1, -1), name="unit"),
+        Sample((real(rng, 3, 4), None, 0.5, 0), name="dx_dim0"),
+        Sample((real(rng, 5), real(rng, 5), None, -1), name="points"),
+        Sample((real(rng, 2, 3, 4), real(rng, 3), None, 1), name="points_dim1"),
+        Sample((real(rng, 3, 4), real(rng, 3, 4), None, 0), name="points_full"),
+        Sample((real(rng, 3, 4), None, 2.0, 1), name="transposed", transposed=True),
+    ]
+
+
+def _integrate(name: str) -> Callable[..., Any]:
+    def call(lib: Any, y: Any, x: Any, dx: Any, dim: int) -> Any:
+        if x is None:
+            return getattr(lib, name)(y, dx=dx, dim=dim)
+        return getattr(lib, name)(y, x, dim=dim)
+
+    return call
 
 
 OPS: list[OpInfo] = [
@@ -732,4 +754,12 @@ OPS: list[OpInfo] = [
         lambda rng: lu_solve_samples(rng)[:1],
         op="lu_solve",
     ),
+    OpInfo(
+        "trapezoid",
+        _integrate("trapezoid"),
+        trapezoid_samples,
+        bad_inputs=(BadInput((np.ones((3, 4)), np.ones(3), None, -1), name="points"),),
+    ),
+    OpInfo("trapz", _integrate("trapz"), lambda rng: trapezoid_samples(rng)[1:3]),
+    OpInfo("cumulative_trapezoid", _integrate("cumulative_trapezoid"), trapezoid_samples),
 ]
