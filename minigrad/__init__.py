@@ -428,6 +428,7 @@ from minigrad.ops.lu import lu_unpack  # noqa: E402
 from minigrad.ops.matrix_chains import chain_matmul, ger, matrix_power  # noqa: E402
 from minigrad.ops.matrix_functions import matrix_exp  # noqa: E402
 from minigrad.ops.scaled_products import addbmm, addmv, addmv_, addr  # noqa: E402
+from minigrad.ops.sorting import msort  # noqa: E402
 from minigrad.ops.triangular import (  # noqa: E402
     cholesky_inverse,
     cholesky_solve,
@@ -711,6 +712,7 @@ __all__ = [
     "mode",
     "moveaxis",
     "movedim",
+    "msort",
     "mul",
     "multinomial",
     "multiply",

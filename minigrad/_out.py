@@ -429,6 +429,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     # writes; it lets inputs that require grad through, recording the copy)
     "lu": TakesOut((DtypeRule("any"), DtypeRule("any")), "lu", resize_warning=None, writes=2),
     **each("linalg.lu_solve lu_solve", EXACT, "linalg_lu_solve"),
+    "msort": TakesOut(EXACT, "sort"),
     "linalg.vecdot": TakesOut(same("linalg.vecdot: Expected out of dtype{result} but found {out}"),
                               "sum"),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),

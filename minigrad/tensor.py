@@ -2180,6 +2180,14 @@ class Tensor(TensorBase):
         """``(values, indices)`` sorted along ``dim``."""
         return sorting.sort(self, dim, descending, stable=stable)
 
+    def msort(self) -> Tensor:
+        """Sorted along the first dimension (see ``minigrad.msort``)."""
+        return sorting.msort(self)
+
+    def sum_to_size(self, *size: Any) -> Tensor:
+        """Summed down to ``size``, to which it broadcasts (see ``reduction_extra``)."""
+        return reduction_extra.sum_to_size(self, *size)
+
     def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
         """The indices that sort along ``dim``."""
         return sorting.argsort(self, dim, descending, stable=stable)

@@ -228,6 +228,7 @@ CALLS: dict[str, Call] = {
     "cholesky_inverse": unary("cholesky_inverse", _sq),
     "matrix_exp": unary("matrix_exp", _sq),
     **{name: unary(name) for name in ("trapezoid", "trapz", "cumulative_trapezoid")},
+    "msort": unary("msort"),
     "tensordot": with_lib("tensordot", lambda lib: ((_x(lib), _sq(lib)), {"dims": 1})),
     "einsum": with_lib("einsum", lambda lib: (("ij,jk->ik", _x(lib), _sq(lib)), {})),
     "arange": made("arange", 5),

@@ -762,4 +762,30 @@ OPS: list[OpInfo] = [
     ),
     OpInfo("trapz", _integrate("trapz"), lambda rng: trapezoid_samples(rng)[1:3]),
     OpInfo("cumulative_trapezoid", _integrate("cumulative_trapezoid"), trapezoid_samples),
+    OpInfo(
+        "msort",
+        lambda lib, x: lib.msort(x),
+        lambda rng: [
+            Sample((spread(rng, 3, 4),), name="plain"),
+            Sample((spread(rng, 4),), name="1d"),
+            Sample((spread(rng, 4, 3),), name="transposed", transposed=True),
+        ],
+    ),
+    OpInfo(
+        "msort_method",
+        lambda lib, x: x.msort(),
+        lambda rng: [Sample((spread(rng, 3, 2),))],
+        op="msort",
+    ),
+    OpInfo(
+        "sum_to_size",
+        lambda lib, x, size: x.sum_to_size(size),
+        lambda rng: [
+            Sample((real(rng, 2, 3, 4), (3, 1)), name="leading"),
+            Sample((real(rng, 2, 3, 4), (1, 1, 4)), name="keepdim"),
+            Sample((real(rng, 2, 3, 4), (2, 3, 4)), name="same"),
+            Sample((real(rng, 3, 4), (4,)), name="transposed", transposed=True),
+        ],
+        bad_inputs=(BadInput((np.ones((2, 3)), (5,)), name="not_expandable"),),
+    ),
 ]
