@@ -115,7 +115,7 @@ def lstsq(input: Any, b: Any, rcond: float | None = None, *, driver: str | None 
         >>> import minigrad
         >>> A = minigrad.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
         >>> minigrad.linalg.lstsq(A, minigrad.tensor([1.0, 1.0, 2.0])).solution
-        tensor([1.0000, 1.0000])
+        tensor([1., 1.])
     """
     a = matrix_argument(input, "linalg_lstsq", "input")
     other = matrix_argument(b, "linalg_lstsq", "b")

@@ -307,8 +307,8 @@ def cholesky_solve(input: Any, input2: Any, upper: bool = False) -> Any:
         >>> import minigrad
         >>> L = minigrad.tensor([[2.0, 0.0], [1.0, 1.0]])
         >>> minigrad.cholesky_solve(minigrad.tensor([[4.0], [3.0]]), L)
-        tensor([[1.],
-                [0.]])
+        tensor([[0.5000],
+                [1.0000]])
     """
     b = matrix_argument(input, "cholesky_solve", "input")
     factor = matrix_argument(input2, "cholesky_solve", "input2")
