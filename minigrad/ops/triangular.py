@@ -208,9 +208,12 @@ def triangular_solve(
     PyTorch's legacy form of ``linalg.solve_triangular`` (note the order: ``b`` first).
 
     Example:
+        >>> import warnings
         >>> import minigrad
         >>> A = minigrad.tensor([[2.0, 0.0], [1.0, 1.0]])
-        >>> minigrad.triangular_solve(minigrad.tensor([[2.0], [3.0]]), A, upper=False).solution
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     minigrad.triangular_solve(minigrad.tensor([[2.0], [3.0]]), A, upper=False)[0]
         tensor([[1.],
                 [2.]])
     """
