@@ -193,7 +193,7 @@ def _check_cdist(a: np.ndarray, b: np.ndarray, p: float) -> tuple[int, ...]:
 
 
 def cdist(
-    x1: Any, x2: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"
+    x1: Any, x2: Any, p: float = 2.0, compute_mode: Any = "use_mm_for_euclid_dist_if_necessary"
 ) -> Any:
     """The p-norm distance between each row vector of ``x1`` and each of ``x2``.
 

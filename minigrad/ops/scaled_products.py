@@ -19,8 +19,9 @@ from minigrad._dtype import display_name, result_type
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
-from minigrad.ops._helpers import dim_size, operand
+from minigrad.ops._helpers import dim_size, operand, run
 from minigrad.ops.linalg import (
+    Bmm,
     _check_inplace_shape,
     _check_not_bool,
     _scalars_for,
@@ -254,8 +255,12 @@ class Addbmm(Op):
         expanded = np.broadcast_to(np.expand_dims(grad, 0), ctx.sizes)  # (PyTorch's expand)
         return (
             maybe_multiply(grad, ctx.beta) if needs[0] else None,
-            maybe_multiply(expanded @ np.swapaxes(batch2, 1, 2), ctx.alpha) if needs[1] else None,
-            maybe_multiply(np.swapaxes(batch1, 1, 2) @ expanded, ctx.alpha) if needs[2] else None,
+            maybe_multiply(run(Bmm, expanded, np.swapaxes(batch2, 1, 2)), ctx.alpha)
+            if needs[1]
+            else None,
+            maybe_multiply(run(Bmm, np.swapaxes(batch1, 1, 2), expanded), ctx.alpha)
+            if needs[2]
+            else None,
             None,
             None,
         )
