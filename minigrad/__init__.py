@@ -438,6 +438,24 @@ from minigrad.ops.elementwise_extra import (  # noqa: E402
 )
 from minigrad.ops.promotion import can_cast, promote_types, result_type  # noqa: E402
 
+# --- more linear algebra: scaled products, chains, distances, covariance --------------------
+# isort: split
+from minigrad.ops.covariance import corrcoef, cov  # noqa: E402
+from minigrad.ops.distances import cdist  # noqa: E402
+from minigrad.ops.integration import cumulative_trapezoid, trapezoid, trapz  # noqa: E402
+from minigrad.ops.lu import lu_legacy as lu  # noqa: E402
+from minigrad.ops.lu import lu_solve_legacy as lu_solve  # noqa: E402
+from minigrad.ops.lu import lu_unpack  # noqa: E402
+from minigrad.ops.matrix_chains import chain_matmul, ger, matrix_power  # noqa: E402
+from minigrad.ops.matrix_functions import matrix_exp  # noqa: E402
+from minigrad.ops.scaled_products import addbmm, addmv, addmv_, addr  # noqa: E402
+from minigrad.ops.sorting import msort  # noqa: E402
+from minigrad.ops.triangular import (  # noqa: E402
+    cholesky_inverse,
+    cholesky_solve,
+    triangular_solve,
+)
+
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
 from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa: E402
@@ -478,9 +496,13 @@ __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_max_pool1d",
     "add",
+    "addbmm",
     "addcdiv",
     "addcmul",
     "addmm",
+    "addmv",
+    "addmv_",
+    "addr",
     "adjoint",
     "all",
     "allclose",
@@ -541,10 +563,14 @@ __all__ = [
     "can_cast",
     "cartesian_prod",
     "cat",
+    "cdist",
     "ceil",
     "ceil_",
+    "chain_matmul",
     "channel_shuffle",
     "cholesky",
+    "cholesky_inverse",
+    "cholesky_solve",
     "chunk",
     "clamp",
     "clamp_",
@@ -564,16 +590,19 @@ __all__ = [
     "conv_transpose1d",
     "conv_transpose2d",
     "copysign",
+    "corrcoef",
     "cos",
     "cos_",
     "cosh",
     "cosh_",
     "count_nonzero",
+    "cov",
     "cross",
     "cummax",
     "cummin",
     "cumprod",
     "cumsum",
+    "cumulative_trapezoid",
     "default_generator",
     "deg2rad",
     "deg2rad_",
@@ -641,6 +670,7 @@ __all__ = [
     "gcd",
     "gcd_",
     "ge",
+    "ger",
     "get_default_device",
     "get_default_dtype",
     "get_num_interop_threads",
@@ -731,11 +761,16 @@ __all__ = [
     "logsumexp",
     "long",
     "lt",
+    "lu",
+    "lu_solve",
+    "lu_unpack",
     "manual_seed",
     "masked_fill",
     "masked_scatter",
     "masked_select",
     "matmul",
+    "matrix_exp",
+    "matrix_power",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -750,6 +785,7 @@ __all__ = [
     "mode",
     "moveaxis",
     "movedim",
+    "msort",
     "mul",
     "multinomial",
     "multiply",
@@ -890,6 +926,9 @@ __all__ = [
     "topk",
     "trace",
     "transpose",
+    "trapezoid",
+    "trapz",
+    "triangular_solve",
     "tril",
     "tril_indices",
     "triu",

@@ -60,7 +60,7 @@ NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(
     {("lerp", "end"), ("lerp_", "end"), ("linalg_matrix_norm", "a"), ("copy_", "other"),
-     ("dot", "tensor"), ("dist", "other")}
+     ("dot", "tensor"), ("dist", "other"), ("linalg_vecdot", "x"), ("linalg_vecdot", "y")}
     | {(f, "other") for f in ("logaddexp", "logaddexp2", "hypot", "hypot_")}
     | {(f, "other") for f in ("fmax", "fmin", "nextafter", "nextafter_", "gcd", "gcd_", "lcm",
                               "lcm_")}

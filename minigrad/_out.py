@@ -98,6 +98,8 @@ class DtypeRule:
             integers; ``"dtype"``: a factory, called with ``dtype=`` out's dtype.
         overlap: PyTorch's elementwise kernels refuse an out that partly overlaps an input.
         error: the exception class.
+        then: a second rule checked when this one passes (``matrix_power`` checks that the
+            result casts to out, then that out has its dtype, with another message).
     """
 
     check: str
@@ -105,6 +107,7 @@ class DtypeRule:
     compute_in: str = ""
     overlap: bool = False
     error: type[Exception] = RuntimeError
+    then: DtypeRule | None = None
 
     def refusal(self, result: np.dtype, out: np.dtype) -> Exception | None:
         """The error for writing a ``result`` dtype into an ``out`` dtype, or None if fine."""
@@ -116,7 +119,7 @@ class DtypeRule:
             "any": True,
         }[self.check]
         if fine:
-            return None
+            return None if self.then is None else self.then.refusal(result, out)
         return self.error(self.message.format(
             result=display_name(result), out=display_name(out),
             result_c=_C_NAMES[result.name], out_c=_C_NAMES[out.name],
@@ -164,6 +167,8 @@ class TakesOut:
         differentiable: PyTorch's out= variant is a composition ending in ``out.copy_(result)``
             (quantile): nothing is refused, and the write records ``CopyBackwards`` in grad
             mode.
+        warning: a UserWarning PyTorch's out= variant gives on every call (``ger``'s
+            deprecation: its out= variant, unlike ``ger`` itself, warns).
         writes: how many times PyTorch's out= variant bumps out's version: nanmean's sums
             into out, then divides it in place (2); kron's multiplies into an unsafe view of
             out, which has a counter of its own (0).
@@ -180,6 +185,7 @@ class TakesOut:
     warned_shape: Callable[..., tuple[int, ...]] | None = None
     check_order: tuple[int, ...] = ()
     differentiable: bool = False
+    warning: str | None = None
     writes: int = 1
 
 
@@ -408,6 +414,47 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("concat concatenate hstack vstack row_stack dstack column_stack", _CAT, "cat"),
     # linear algebra
     **each("addmm baddbmm bmm mm mv matmul", EXACT),
+    "addmv": TakesOut(EXACT),
+    "addr": TakesOut(CAST),
+    "ger": TakesOut(CAST, "mul", warning="minigrad.ger is deprecated and will be removed in a "
+                    "future PyTorch release. Use minigrad.outer instead."),
+    # (its kernel resizes out silently: ``resize_as_``)
+    "addbmm": TakesOut(same("self and mat2 must have the same dtype, but got {out} and "
+                            "{result}"), resize_warning=None),
+    **each("chain_matmul linalg.multi_dot",
+           same("multi_dot(): expected out tensor to have dtype {result_c} but got {out_c}"),
+           "mm"),
+    **each("matrix_power linalg.matrix_power",
+           DtypeRule("cast", "matrix_power: Expected result to be safely castable from {result} "
+                     "dtype, but got result with dtype {out}", then=EXACT),
+           "matmul"),
+    "linalg.solve_triangular": TakesOut(same("expected scalar type {result} but found {out}"),
+                                        "linalg_solve_triangular"),
+    "triangular_solve": TakesOut((EXACT, EXACT)),
+    **{name: TakesOut(DtypeRule("cast", f"{name}: Expected result to be safely castable from "
+                                "{result} dtype, but got result with dtype {out}"))
+       for name in ("cholesky_solve", "cholesky_inverse")},
+    "linalg.matrix_rank": TakesOut(DtypeRule(
+        "cast", "minigrad.linalg.matrix_rank: Expected result to be safely castable from "
+        "{result} dtype, but got result with dtype {out}"), None),
+    # (a composition ending in a copy into out: PyTorch refuses nothing)
+    "linalg.cond": TakesOut(DtypeRule(
+        "cast", "linalg.cond: Expected result to be safely castable from {result} dtype, but "
+        "got result with dtype {out}"), None, differentiable=True),
+    "linalg.lstsq": TakesOut(tuple(
+        DtypeRule("cast", f"minigrad.linalg.lstsq: Expected {name} to be safely castable from "
+                  "{result} dtype, but got " + name + " with dtype {out}")
+        for name in ("solution", "residuals", "rank", "singular_values")), "linalg_lstsq"),
+    "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
+    "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),
+    "lu_unpack": TakesOut((EXACT, EXACT, EXACT)),
+    # (Python in PyTorch: ``out[i].resize_as_(result[i]).copy_(result[i])``: any dtype, two
+    # writes; it lets inputs that require grad through, recording the copy)
+    "lu": TakesOut((DtypeRule("any"), DtypeRule("any")), "lu", resize_warning=None, writes=2),
+    **each("linalg.lu_solve lu_solve", EXACT, "linalg_lu_solve"),
+    "msort": TakesOut(EXACT, "sort"),
+    "linalg.vecdot": TakesOut(same("linalg.vecdot: Expected out of dtype{result} but found {out}"),
+                              "sum"),
     "dot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
     "vdot": TakesOut(same("result dtype {out} does not match input dtype {result}")),
     "cross": TakesOut(EXACT, "linalg_cross"),
@@ -566,6 +613,8 @@ def call_with_out(
     kwargs: dict[str, Any], out: Any,
 ) -> Any:
     """``function(*args, **kwargs)`` written into ``out``; returns ``out``."""
+    if spec.warning is not None:
+        _warnings.warn(spec.warning)
     if spec.accepts is not None and not spec.accepts(args, kwargs):
         given = errors.invalid_arguments(name, args, {**kwargs, "out": out}, ())
         raise TypeError(given + "".join(spec.signatures))
@@ -620,6 +669,8 @@ def call_with_out(
         outs[0].requires_grad_(requires_grad)
     if len(outs) == 1:
         return outs[0]
+    if type(result) is tuple:  # (a plain tuple, as PyTorch's Python-level lu returns)
+        return tuple(outs)
     return getattr(return_types, type(result).__name__ + "_out")(*outs)
 
 

@@ -20,29 +20,46 @@ from minigrad.ops.decompositions import (
 )
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
+from minigrad.ops.least_squares import lstsq
+from minigrad.ops.lu import lu, lu_factor, lu_solve
+from minigrad.ops.matrix_chains import matrix_power, multi_dot, vecdot
+from minigrad.ops.matrix_functions import matrix_exp
+from minigrad.ops.matrix_measures import cond, matrix_rank
 from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve
+from minigrad.ops.triangular import solve_triangular
 from minigrad.ops.vector_products import linalg_cross as cross
 
 __all__ = [
     "LinAlgError",
     "cholesky",
     "cholesky_ex",
+    "cond",
     "cross",
     "det",
     "eigh",
     "eigvalsh",
     "inv",
     "inv_ex",
+    "lstsq",
+    "lu",
+    "lu_factor",
+    "lu_solve",
+    "matrix_exp",
     "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "multi_dot",
     "norm",
     "pinv",
     "qr",
     "slogdet",
     "solve",
+    "solve_triangular",
     "svd",
     "svdvals",
+    "vecdot",
     "vector_norm",
 ]
 

@@ -40,6 +40,7 @@ from minigrad.ops import (
     clamp,
     comparison,
     constructions,
+    covariance,
     cumulative,
     decompositions,
     determinants,
@@ -52,6 +53,8 @@ from minigrad.ops import (
     indexing,
     inplace_views,
     linalg,
+    matrix_chains,
+    matrix_functions,
     median,
     norms,
     reduction,
@@ -60,6 +63,7 @@ from minigrad.ops import (
     repeating,
     rounding,
     sampling,
+    scaled_products,
     search,
     selection,
     shape,
@@ -70,6 +74,7 @@ from minigrad.ops import (
     splitting,
     statistics,
     ternary,
+    triangular,
     trigonometric,
     unary,
     unary_extra,
@@ -77,6 +82,7 @@ from minigrad.ops import (
     vector_products,
     views,
 )
+from minigrad.ops import lu as lu_module
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
 from minigrad.ops.strides import contiguous_strides
 
@@ -2159,6 +2165,71 @@ class Tensor(TensorBase):
         """``self = beta * self + alpha * bmm(batch1, batch2)``, in place."""
         return linalg.baddbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
 
+    def addmv(self, mat: Any, vec: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * (mat @ vec)``."""
+        return scaled_products.addmv(self, mat, vec, beta=beta, alpha=alpha)
+
+    def addmv_(self, mat: Any, vec: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * (mat @ vec)``, in place."""
+        return scaled_products.addmv_(self, mat, vec, beta=beta, alpha=alpha)
+
+    def addr(self, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * outer(vec1, vec2)``."""
+        return scaled_products.addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addr_(self, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * outer(vec1, vec2)``, in place."""
+        return scaled_products.addr_(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * sum_b batch1[b] @ batch2[b]``."""
+        return scaled_products.addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addbmm_(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``self = beta * self + alpha * sum_b batch1[b] @ batch2[b]``, in place."""
+        return scaled_products.addbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def ger(self, vec2: Any) -> Tensor:
+        """The outer product with the vector ``vec2`` (``outer``'s other name)."""
+        return matrix_chains.ger(self, vec2)
+
+    def matrix_power(self, n: int) -> Tensor:
+        """This square matrix multiplied by itself ``n`` times (see ``linalg.matrix_power``)."""
+        return matrix_chains.matrix_power(self, n)
+
+    def cov(self, *, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Tensor:
+        """The covariance matrix of the variables in the rows (see ``minigrad.cov``)."""
+        return covariance.cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    def corrcoef(self) -> Tensor:
+        """The correlation coefficients of the variables in the rows."""
+        return covariance.corrcoef(self)
+
+    def matrix_exp(self) -> Tensor:
+        """The matrix exponential (see ``minigrad.linalg.matrix_exp``)."""
+        return matrix_functions.matrix_exp(self)
+
+    def triangular_solve(self, A: Any, upper: bool = True, transpose: bool = False,  # noqa: N803
+                         unitriangular: bool = False) -> Any:
+        """``(solution, cloned_coefficient)`` of ``A X = self`` for triangular ``A``."""
+        return triangular.triangular_solve(self, A, upper, transpose, unitriangular)
+
+    def cholesky_solve(self, input2: Any, upper: bool = False) -> Tensor:
+        """The solution of ``A X = self`` given the Cholesky factor ``input2`` of ``A``."""
+        return triangular.cholesky_solve(self, input2, upper)
+
+    def cholesky_inverse(self, upper: bool = False) -> Tensor:
+        """The inverse of ``A`` given this Cholesky factor of it."""
+        return triangular.cholesky_inverse(self, upper)
+
+    def lu(self, pivot: bool = True, get_infos: bool = False) -> Any:
+        """``(LU, pivots)`` (and ``infos``): the LU factorisation (see ``minigrad.lu``)."""
+        return lu_module.lu_legacy(self, pivot, get_infos)
+
+    def lu_solve(self, LU_data: Any, LU_pivots: Any) -> Tensor:  # noqa: N803 - PyTorch's names
+        """The solution of ``A X = self`` given ``lu(A)`` (see ``minigrad.lu_solve``)."""
+        return lu_module.lu_solve_legacy(self, LU_data, LU_pivots)
+
 
     # --- shape and indexing (copies) ---------------------------------------------------------
 
@@ -2247,6 +2318,14 @@ class Tensor(TensorBase):
     def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
         """``(values, indices)`` sorted along ``dim``."""
         return sorting.sort(self, dim, descending, stable=stable)
+
+    def msort(self) -> Tensor:
+        """Sorted along the first dimension (see ``minigrad.msort``)."""
+        return sorting.msort(self)
+
+    def sum_to_size(self, *size: Any) -> Tensor:
+        """Summed down to ``size``, to which it broadcasts (see ``reduction_extra``)."""
+        return reduction_extra.sum_to_size(self, *size)
 
     def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
         """The indices that sort along ``dim``."""

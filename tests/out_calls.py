@@ -215,6 +215,22 @@ CALLS: dict[str, Call] = {
     "addmm": with_lib("addmm", lambda lib: ((_x(lib), _x(lib), _sq(lib)), {})),
     "baddbmm": with_lib(
         "baddbmm", lambda lib: ((_x(lib)[None], _x(lib)[None], _sq(lib)[None]), {})),
+    "addmv": with_lib("addmv", lambda lib: ((_x(lib)[:, 0], _x(lib), _v(lib)), {})),
+    "addmv_": with_lib("addmv_", lambda lib: ((_x(lib)[:, 0].clone(), _x(lib), _v(lib)), {})),
+    "addr": with_lib("addr", lambda lib: ((_x(lib), _x(lib)[:, 0], _v(lib)), {})),
+    "addbmm": with_lib("addbmm", lambda lib: ((_x(lib), _x(lib)[None], _sq(lib)[None]), {})),
+    "ger": with_lib("ger", lambda lib: ((_v(lib), _v(lib)), {})),
+    "chain_matmul": with_lib("chain_matmul", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "matrix_power": unary("matrix_power", _sq, 2),
+    "cdist": with_lib("cdist", lambda lib: ((_x(lib), _sq(lib)), {})),
+    "cov": unary("cov"),
+    "corrcoef": unary("corrcoef"),
+    "triangular_solve": with_lib("triangular_solve", lambda lib: ((_x(lib).T, _sq(lib)), {})),
+    "cholesky_solve": with_lib("cholesky_solve", lambda lib: ((_x(lib).T, _sq(lib)), {})),
+    "cholesky_inverse": unary("cholesky_inverse", _sq),
+    "matrix_exp": unary("matrix_exp", _sq),
+    **{name: unary(name) for name in ("trapezoid", "trapz", "cumulative_trapezoid")},
+    "msort": unary("msort"),
     "tensordot": with_lib("tensordot", lambda lib: ((_x(lib), _sq(lib)), {"dims": 1})),
     "einsum": with_lib("einsum", lambda lib: (("ij,jk->ik", _x(lib), _sq(lib)), {})),
     "arange": made("arange", 5),
@@ -244,6 +260,22 @@ for _name in ("cholesky", "cholesky_ex", "det", "eigh", "eigvalsh", "inv", "inv_
 CALLS["linalg.norm"] = linalg("norm", _v)
 CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
+CALLS["linalg.matrix_power"] = linalg("matrix_power", _sq, 2)
+CALLS["linalg.multi_dot"] = lambda lib: (lib.linalg.multi_dot, ([_x(lib), _sq(lib)],), {})
+CALLS["linalg.vecdot"] = lambda lib: (lib.linalg.vecdot, (_x(lib), _x(lib).flip(0)), {})
+CALLS["linalg.solve_triangular"] = lambda lib: (
+    lib.linalg.solve_triangular, (_sq(lib), _x(lib).T), {"upper": True})
+CALLS["linalg.matrix_exp"] = linalg("matrix_exp")
+CALLS["linalg.matrix_rank"] = linalg("matrix_rank")
+CALLS["linalg.cond"] = linalg("cond")
+CALLS["linalg.lu_factor"] = linalg("lu_factor")
+CALLS["linalg.lu"] = linalg("lu")
+CALLS["linalg.lu_solve"] = lambda lib: (
+    lib.linalg.lu_solve, (*lib.linalg.lu_factor(_sq(lib)), _x(lib).T), {})
+CALLS["lu"] = unary("lu", _sq)
+CALLS["lu_unpack"] = lambda lib: (lib.lu_unpack, tuple(lib.linalg.lu_factor(_sq(lib))), {})
+CALLS["lu_solve"] = lambda lib: (lib.lu_solve, (_x(lib).T, *lib.linalg.lu_factor(_sq(lib))), {})
+CALLS["linalg.lstsq"] = lambda lib: (lib.linalg.lstsq, (_sq(lib), _x(lib).T), {})
 CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 
 # more elementwise math (ops/elementwise_extra.py)

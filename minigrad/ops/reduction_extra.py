@@ -114,3 +114,29 @@ def trace(input: Any) -> Any:
     if array.dtype == np.bool_:
         raise NotImplementedError(errors.not_implemented_for("trace", dtype_name(input)))
     return Trace.apply(input, sum_dtype(array, None, "trace"))
+
+
+def sum_to_size(input: Any, *size: Any) -> Any:
+    """``input`` summed down to ``size`` (to which it must broadcast): PyTorch's ``sum_to``.
+
+    The leading dims are summed away and dims of size 1 in ``size`` summed with keepdim (one
+    SumBackward1), then a view drops the leading ones; ``input`` itself if nothing changes.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.ones(2, 3).sum_to_size(1, 3)
+        tensor([[2., 2., 2.]])
+    """
+    from minigrad.ops import reduction, views  # (reduction imports this module's neighbours)
+
+    shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    sizes = operand(input).shape
+    lead = len(sizes) - len(shape)
+    if lead < 0 or any(s != 1 and s != n for s, n in zip(shape, sizes[lead:])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(sizes)}}}."
+                           .replace("'", ""))
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1 and sizes[lead + i] != 1)
+    result = reduction.sum(input, dims, True) if dims else input
+    return views.view(result, *shape) if lead > 0 else result
+

@@ -30,6 +30,11 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "svd": ("U", "S", "V"),
     "linalg_svd": ("U", "S", "Vh"),
     "linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "triangular_solve": ("solution", "cloned_coefficient"),
+    "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
+    "linalg_lu_factor": ("LU", "pivots"),
+    "linalg_lu": ("P", "L", "U"),
+    "lu_unpack": ("P", "L", "U"),
 }
 
 

@@ -106,6 +106,18 @@ class Topk(Op):
         return scatter_to_indices(grad, ctx.dim, raw(indices), ctx.shape), None, None, None
 
 
+def msort(input: Any) -> Any:
+    """``input`` sorted along its first dimension (the values of ``sort(input, 0)``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.msort(minigrad.tensor([[3.0, 1.0], [2.0, 5.0]]))
+        tensor([[2., 1.],
+                [3., 5.]])
+    """
+    return sort(input, 0)[0]
+
+
 def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) along ``dim``.
 
