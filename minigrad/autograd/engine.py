@@ -565,14 +565,11 @@ class Run:
             self.following = self.handed = None
         if node is not None:
             waiting.append(node)
-        if waiting:
-            dependencies = _count_dependencies(waiting)
-            self.ready[:] = [entry for entry in self.ready if dependencies[entry[2]] == 0]
-            heapq.heapify(self.ready)
-            for entry in self.ready:  # (complete: the sums' counts go to their arrays)
-                _handed_on(self.buffers.get(entry[2]), entry[2])
-        else:  # every node ran (the run's end): only the accumulators are left, all complete
-            dependencies = {}
+        dependencies = _count_dependencies(waiting)
+        self.ready[:] = [entry for entry in self.ready if dependencies[entry[2]] == 0]
+        heapq.heapify(self.ready)
+        for entry in self.ready:  # (complete: the sums' counts go to their arrays)
+            _handed_on(self.buffers.get(entry[2]), entry[2])
         self.dependencies = graph.runs = graph.dependencies = dependencies
         complete = []
         for accumulator, slots in self.pending.items():
