@@ -48,3 +48,37 @@ def _epoch(lib: Any, **options: Any) -> list[Any]:
 ])
 def test_batches_as_in_pytorch(options):
     assert _epoch(minigrad, **options) == _epoch(torch, **options)
+
+
+class _Repeated:
+    """A stream of 0..3 in each worker (not split by worker), claiming length 4."""
+
+    def __init__(self, lib: Any) -> None:
+        base = lib.utils.data.IterableDataset
+
+        class Stream(base):  # type: ignore[misc, valid-type]
+            def __iter__(self) -> Any:
+                return iter(range(4))
+
+            def __len__(self) -> int:
+                return 4
+
+            def __repr__(self) -> str:
+                return "Stream()"
+
+        self.dataset = Stream()
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_stream_longer_than_its_length_warns_as_in_pytorch(workers):
+    seen = []
+    for lib in (minigrad, torch):
+        loader = lib.utils.data.DataLoader(_Repeated(lib).dataset, batch_size=None,
+                                           num_workers=workers)
+        assert len(loader) == 4
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            values = [int(v) for v in loader]
+        seen.append((sorted(values), [str(w.message).replace("torch", "minigrad")
+                                      for w in caught if "Length of" in str(w.message)]))
+    assert seen[0] == seen[1]

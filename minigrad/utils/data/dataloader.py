@@ -165,6 +165,7 @@ class DataLoader(Generic[T_co]):
         self.persistent_workers = persistent_workers
         self.__initialized = True
         self._iterator: _BaseIterator | None = None
+        self._IterableDataset_len_called: int | None = None  # (what ``len(loader)`` said)
         self._check_worker_number()
 
     def __setattr__(self, attr: str, value: Any) -> None:
@@ -206,7 +207,7 @@ class DataLoader(Generic[T_co]):
 
     def __len__(self) -> int:
         if self._iterable:
-            length = len(self.dataset)  # type: ignore[arg-type]
+            length = self._IterableDataset_len_called = len(self.dataset)  # type: ignore
             if self.batch_size is not None:
                 if self.drop_last:
                     return length // self.batch_size
@@ -238,6 +239,8 @@ class _BaseIterator:
 
     def __init__(self, loader: DataLoader[Any]) -> None:
         self._dataset = loader.dataset
+        self._iterable = loader._iterable
+        self._len_called = loader._IterableDataset_len_called
         self._index_sampler = loader._index_sampler
         self._num_workers = loader.num_workers
         self._timeout = loader.timeout
@@ -262,6 +265,7 @@ class _BaseIterator:
     def _reset(self, loader: DataLoader[Any]) -> None:
         self._sampler_iter = iter(self._index_sampler)
         self._num_yielded = 0
+        self._len_called = loader._IterableDataset_len_called
 
     def _next_index(self) -> Any:
         return next(self._sampler_iter)
@@ -269,6 +273,22 @@ class _BaseIterator:
     def __next__(self) -> Any:
         data = self._next_data()
         self._num_yielded += 1
+        if self._iterable and self._len_called is not None and (
+                self._num_yielded > self._len_called):
+            # A stream yielding more than its length said (workers each yielding it all?)
+            message = (
+                f"Length of IterableDataset {self._dataset} was reported to be "
+                f"{self._len_called}(when accessing len(dataloader)), but {self._num_yielded} "
+                "samples have been fetched. "
+            )
+            if self._num_workers > 0:
+                message += (
+                    "For multiprocessing data-loading, this could be caused by not properly "
+                    "configuring the IterableDataset replica at each worker. Please see "
+                    "https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset "
+                    "for examples."
+                )
+            warnings.warn(message, stacklevel=2)
         return data
 
     def _next_data(self) -> Any:
