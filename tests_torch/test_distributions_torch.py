@@ -39,6 +39,9 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "categorical negative": lambda lib, D: D.Categorical(lib.tensor([-1.0, 2.0])),
     "categorical nan logits": lambda lib, D: D.Categorical(logits=lib.tensor([float("nan"), 2.0])),
     "uniform low above high": lambda lib, D: D.Uniform(1.0, 0.0),
+    "exponential negative rate": lambda lib, D: D.Exponential(lib.tensor([1.0, -1.0])),
+    "exponential value outside": lambda lib, D: D.Exponential(1.0).log_prob(lib.tensor(-1.0)),
+    "laplace zero scale": lambda lib, D: D.Laplace(0.0, 0.0),
     "log_prob of a number": lambda lib, D: D.Normal(0.0, 1.0).log_prob(1.0),
     "log_prob of a wrong shape": lambda lib, D: D.Normal(lib.zeros(2), 1.0).log_prob(lib.zeros(3)),
     "bernoulli value outside": lambda lib, D: D.Bernoulli(0.3).log_prob(lib.tensor(0.5)),
@@ -63,9 +66,11 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "reprs": lambda lib, D: [D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 1),
                              D.Normal(0.0, 1.0), D.Normal(lib.zeros(2), 1.0), D.Bernoulli(0.3),
                              D.Bernoulli(logits=lib.zeros(3)), D.Categorical(lib.ones(2, 3)),
-                             D.Uniform(0.0, 2.0)],
+                             D.Uniform(0.0, 2.0), D.Exponential(lib.ones(2)),
+                             D.Laplace(0.0, 1.0)],
     "constraints": lambda lib, D: [
-        D.constraints.real, D.constraints.positive, D.constraints.unit_interval,
+        D.constraints.real, D.constraints.positive, D.constraints.nonnegative,
+        D.constraints.greater_than_eq(1.0), D.constraints.unit_interval,
         D.constraints.boolean, D.constraints.integer_interval(0, 2), D.constraints.simplex,
         D.constraints.interval(0.0, 2.0), D.constraints.independent(D.constraints.real, 1),
         D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 1).support,
@@ -101,6 +106,10 @@ def _results(lib: Any) -> tuple[list[Any], list[Any]]:
     box = D.Uniform(low, 3.0)
     diagonal = D.Independent(D.Normal(loc.unsqueeze(0) * t([[1.0], [2.0]]), scale), 1)
     standard = D.Independent(D.Normal(lib.zeros(2, 2), 1.0), 1)
+    rate = t([0.5, 2.0], requires_grad=True)
+    waiting = D.Exponential(rate)
+    spread = t([0.8, 1.5], requires_grad=True)
+    double = D.Laplace(loc, spread)
     results = [
         normal.log_prob(value), normal.cdf(value), normal.entropy(), normal.mean, normal.stddev,
         normal.variance, normal.mode, normal.perplexity(), D.kl_divergence(normal, other),
@@ -120,8 +129,15 @@ def _results(lib: Any) -> tuple[list[Any], list[Any]]:
         D.kl_divergence(box, D.Normal(0.5, 2.0)),
         diagonal.log_prob(t([[0.5, 0.1], [1.0, -1.0]])), diagonal.entropy(),
         D.kl_divergence(diagonal, standard),
+        normal.icdf(t([0.1, 0.75])),
+        waiting.log_prob(value), waiting.cdf(value), waiting.icdf(t([0.1, 0.75])),
+        waiting.entropy(), waiting.mean, waiting.stddev, waiting.variance, waiting.mode,
+        D.kl_divergence(waiting, D.Exponential(t([1.0, 3.0]))),
+        double.log_prob(value), double.cdf(value), double.icdf(t([0.1, 0.75])),
+        double.entropy(), double.mean, double.stddev, double.variance, double.mode,
+        D.kl_divergence(double, D.Laplace(t([0.0, 1.0]), t([1.0, 2.0]))),
     ]
-    return results, [loc, scale, probs, logits, low]
+    return results, [loc, scale, probs, logits, low, rate, spread]
 
 
 def test_values_nodes_and_gradients_are_pytorchs() -> None:
@@ -146,7 +162,11 @@ def _samples(lib: Any) -> list[Any]:
     return [normal.rsample((3,)), normal.sample((2,)), normal.sample(),
             D.Normal(0.0, 1.0).sample((2, 4)), classes.sample((4,)), classes.sample(),
             D.Bernoulli(t([0.3, 0.6])).sample((5,)), D.Uniform(0.0, t([1.0, 2.0])).rsample(),
-            D.Uniform(0.0, 1.0).sample()]
+            D.Uniform(0.0, 1.0).sample(),
+            D.Exponential(t([0.5, 2.0], requires_grad=True)).rsample((3,)),
+            D.Exponential(1.0).sample((2,)),
+            D.Laplace(t([0.0, 1.0], requires_grad=True), 2.0).rsample((3,)),
+            D.Laplace(0.0, 1.0).sample()]
 
 
 def test_samples_have_pytorchs_shapes_dtypes_and_nodes() -> None:

@@ -1,6 +1,7 @@
 """Probability distributions, PyTorch's ``torch.distributions`` API (a first set).
 
-``Normal``, ``Uniform`` (reparameterised: ``rsample`` passes gradients to the parameters),
+``Normal``, ``Uniform``, ``Exponential``, ``Laplace`` (reparameterised: ``rsample`` passes
+gradients to the parameters),
 ``Bernoulli`` and ``Categorical`` (``probs`` or ``logits``), ``Independent`` (batch dims read as
 event dims), and ``kl_divergence`` between two distributions of one kind. Their formulas are
 PyTorch's, op for op, so ``log_prob``, ``entropy`` and ``rsample`` record PyTorch's nodes;
@@ -21,8 +22,10 @@ from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
+from minigrad.distributions.exponential import Exponential
 from minigrad.distributions.independent import Independent
 from minigrad.distributions.kl import kl_divergence, register_kl
+from minigrad.distributions.laplace import Laplace
 from minigrad.distributions.normal import Normal
 from minigrad.distributions.uniform import Uniform
 
@@ -30,8 +33,10 @@ __all__ = [
     "Bernoulli",
     "Categorical",
     "Distribution",
+    "Exponential",
     "ExponentialFamily",
     "Independent",
+    "Laplace",
     "Normal",
     "Uniform",
     "constraints",

@@ -13,9 +13,11 @@ __all__ = [
     "boolean",
     "independent",
     "greater_than",
+    "greater_than_eq",
     "integer_interval",
     "interval",
     "less_than",
+    "nonnegative",
     "positive",
     "real",
     "simplex",
@@ -67,6 +69,20 @@ class GreaterThan(Constraint):
 
     def __repr__(self) -> str:
         return f"GreaterThan(lower_bound={self.lower_bound})"
+
+
+class GreaterThanEq(Constraint):
+    """Values at or above ``lower_bound`` (a number or a tensor)."""
+
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+
+    def check(self, value: Any) -> Any:
+        """True where ``value >= lower_bound``."""
+        return self.lower_bound <= value
+
+    def __repr__(self) -> str:
+        return f"GreaterThanEq(lower_bound={self.lower_bound})"
 
 
 class LessThan(Constraint):
@@ -162,10 +178,12 @@ class IndependentConstraint(Constraint):
 real = Real()
 boolean = Boolean()
 positive = GreaterThan(0.0)
+nonnegative = GreaterThanEq(0.0)
 unit_interval = Interval(0.0, 1.0)
 simplex = Simplex()
 independent = IndependentConstraint
 greater_than = GreaterThan
+greater_than_eq = GreaterThanEq
 less_than = LessThan
 interval = Interval
 integer_interval = IntegerInterval

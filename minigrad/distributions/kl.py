@@ -12,7 +12,9 @@ from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
+from minigrad.distributions.exponential import Exponential
 from minigrad.distributions.independent import Independent
+from minigrad.distributions.laplace import Laplace
 from minigrad.distributions.normal import Normal
 from minigrad.distributions.uniform import Uniform
 from minigrad.distributions.utils import sum_rightmost
@@ -112,6 +114,22 @@ def _kl_independent_independent(p: Independent, q: Independent) -> Any:
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
     return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+@register_kl(Exponential, Exponential)
+def _kl_exponential_exponential(p: Exponential, q: Exponential) -> Any:
+    rate_ratio = q.rate / p.rate
+    return -rate_ratio.log() + rate_ratio - 1
+
+
+@register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(p: Laplace, q: Laplace) -> Any:
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    t1 = -scale_ratio.log()
+    t2 = loc_abs_diff / q.scale
+    t3 = scale_ratio * minigrad.exp(-loc_abs_diff / p.scale)
+    return t1 + t2 + t3 - 1
 
 
 @register_kl(Normal, Normal)

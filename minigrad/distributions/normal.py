@@ -84,6 +84,10 @@ class Normal(ExponentialFamily):
         standardized = (value - self.loc) * self.scale.reciprocal() / math.sqrt(2)
         return 0.5 * (1 + minigrad.erf(standardized))
 
+    def icdf(self, value: Any) -> Any:
+        """``loc + scale * erfinv(2 value - 1) * sqrt(2)``."""
+        return self.loc + self.scale * minigrad.erfinv(2 * value - 1) * math.sqrt(2)
+
     def entropy(self) -> Any:
         """``1/2 + log(2 pi)/2 + log(scale)``."""
         return 0.5 + 0.5 * math.log(2 * math.pi) + minigrad.log(self.scale)
