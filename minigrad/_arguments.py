@@ -50,7 +50,8 @@ NUMBERS_OF = frozenset(
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
     | {("linalg_vector_norm", "ord"), ("dist", "p")}
-    | {("linspace", "start"), ("linspace", "end")}  # (its Tensor overloads too)
+    | {(f, bound) for f in ("linspace", "logspace") for bound in ("start", "end")}  # (Tensor
+    # overloads too)
 )
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),

@@ -497,7 +497,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "normal": TakesOut(_normal_rule, _normal_grad_name, resize_warning=None),
     "multinomial": TakesOut(same("multinomial expects Long tensor out, got: {out}"), None,
                             resize_warning=None),
-    **each("empty eye full linspace ones rand randint randn randperm zeros", FACTORY,
+    **each("empty eye full linspace logspace ones rand randint randn randperm zeros", FACTORY,
            "aten::{name}", resize_warning=None),
     "arange": TakesOut(FACTORY, "aten::arange", resize_warning=RANGE_RESIZED),
 }

@@ -599,21 +599,55 @@ def linspace(
         >>> minigrad.linspace(minigrad.tensor(0.0), 1, 3)
         tensor([0.0000, 0.5000, 1.0000])
     """
-    start, end = _linspace_bound(start, "start"), _linspace_bound(end, "end")
-    numpy_dtype = _float_dtype(dtype, "linspace", device)
+    values, numpy_dtype = _spaced(start, end, steps, dtype, device, "linspace")
+    return _new(values.astype(numpy_dtype), requires_grad)
+
+
+def logspace(
+    start: float | Tensor,
+    end: float | Tensor,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``steps`` values ``base ** e`` for ``e`` evenly spaced from ``start`` to ``end``.
+
+    The exponents are ``linspace``'s, in float64; the powers are rounded once to ``dtype``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.logspace(0, 2, 3)
+        tensor([  1.,  10., 100.])
+    """
+    exponents, numpy_dtype = _spaced(start, end, steps, dtype, device, "logspace")
+    return _new(np.power(float(base), exponents).astype(numpy_dtype), requires_grad)
+
+
+def _spaced(
+    start: Any, end: Any, steps: int, dtype: Any, device: Any, name: str
+) -> tuple[np.ndarray, np.dtype]:
+    """``steps`` evenly spaced float64 values from ``start`` to ``end``, and the result's dtype.
+
+    The arguments are checked as ``name`` (``linspace`` or ``logspace``) checks them.
+    """
+    start, end = _range_bound(start, "start", name), _range_bound(end, "end", name)
+    numpy_dtype = _float_dtype(dtype, name, device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    _check_no_bool_kernel(numpy_dtype, "linspace_cpu")
-    return _new(np.linspace(start, end, steps).astype(numpy_dtype), requires_grad)
+    _check_no_bool_kernel(numpy_dtype, f"{name}_cpu")
+    return np.linspace(start, end, steps), numpy_dtype
 
 
-def _linspace_bound(value: Any, name: str) -> Any:
-    """``linspace``'s ``start`` or ``end``: a number, or a 0-d tensor's value."""
+def _range_bound(value: Any, bound: str, name: str) -> Any:
+    """``linspace``'s (``logspace``'s) ``start`` or ``end``: a number, or a 0-d tensor's value."""
     if not isinstance(value, Tensor):
         return value
     if value.dim() != 0:
         raise RuntimeError(
-            f"linspace only supports 0-dimensional start and end tensors, but got {name} with "
+            f"{name} only supports 0-dimensional start and end tensors, but got {bound} with "
             f"{value.dim()} dimension(s).")
     return value.item()
 

@@ -235,6 +235,7 @@ CALLS: dict[str, Call] = {
     "einsum": with_lib("einsum", lambda lib: (("ij,jk->ik", _x(lib), _sq(lib)), {})),
     "arange": made("arange", 5),
     "linspace": made("linspace", 0.0, 1.0, 5),
+    "logspace": made("logspace", 0.0, 1.0, 5),
     "zeros": made("zeros", 2, 3),
     "ones": made("ones", 2, 3),
     "empty": made("empty", 2, 3),

@@ -283,6 +283,7 @@ def test_nothing_here_needs_numpy_randomness():
     (lambda: mg.arange(3, dtype=mg.bool), "arange_cpu"),
     (lambda: mg.arange(3, out=mg.empty(3, dtype=mg.bool)), "arange_cpu"),
     (lambda: mg.linspace(0, 1, 3, dtype=mg.bool), "linspace_cpu"),
+    (lambda: mg.logspace(0, 1, 3, dtype=mg.bool), "logspace_cpu"),
     (lambda: mg.cumsum(mg.ones(2, 3), 1, dtype=mg.bool), "cumsum_out_cpu"),
     (lambda: mg.cumsum(mg.tensor([True]), 0, out=mg.empty(1, dtype=mg.bool)), "cumsum_out_cpu"),
     (lambda: mg.ones(3).cumprod(0, dtype=mg.bool), "cumprod_out_cpu"),

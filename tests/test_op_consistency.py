@@ -44,9 +44,10 @@ NOT_OPS = {
     "IntTensor", "LongTensor", "ShortTensor",
     # Creation: no tensor input to differentiate (tests/test_creation_ops.py).
     "arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full", "full_like",
-    "linspace", "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like",
-    "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices", "new",
-    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "scalar_tensor", "asarray",
+    "linspace", "logspace", "ones", "ones_like", "rand", "rand_like", "randint", "randn",
+    "randn_like", "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices",
+    "new", "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "scalar_tensor",
+    "asarray",
     # Random fills in place and random samples: values depend on the generator
     # (tests/test_tensor_api.py, tests/test_sampling.py, tests_torch/test_sampling_torch.py).
     "normal_", "uniform_", "exponential_", "geometric_", "log_normal_", "cauchy_", "random_",

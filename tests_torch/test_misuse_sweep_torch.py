@@ -48,6 +48,7 @@ API_ROWS = [
     row("full", lambda lib, size, value: lib.full(size, value), (2, 3), 1.5),
     row("arange", lambda lib, start, end, step: lib.arange(start, end, step), 0, 6, 2),
     row("linspace", lambda lib, start, end, steps: lib.linspace(start, end, steps), 0.0, 1.0, 5),
+    row("logspace", lambda lib, start, end, steps: lib.logspace(start, end, steps), 0.0, 1.0, 5),
     row("eye", lambda lib, n, m: lib.eye(n, m), 3, 4),
     row("zeros_like", lambda lib, x: lib.zeros_like(x), MATRIX),
     row("ones_like", lambda lib, x: lib.ones_like(x), MATRIX),
