@@ -2541,6 +2541,10 @@ class Tensor(TensorBase):
         """Fill with ``value`` (a number or a 0-d tensor) in place."""
         return fill.fill_(self, value)
 
+    def fill_diagonal_(self, fill_value: Any, wrap: bool = False) -> Tensor:
+        """Fill the main diagonal with ``fill_value`` in place (``wrap``: tall matrices again)."""
+        return fill.fill_diagonal_(self, fill_value, wrap)
+
     def copy_(self, other: Any, non_blocking: bool = False) -> Tensor:
         """Copy ``other``'s values (broadcast to this shape) into this tensor.
 

@@ -86,6 +86,53 @@ def fill_(input: Any, value: Any) -> Any:
     return apply_inplace(Fill, input, value)
 
 
+def fill_diagonal_(input: Any, fill_value: Any, wrap: bool = False) -> Any:
+    """Fill the main diagonal (``input[i, i, ..., i]``) with ``fill_value``, in place.
+
+    As PyTorch: the diagonal is a view of ``input`` written by ``fill_`` (the result's history
+    is a ``CopySlices``); every dimension must have one length beyond the first two. With
+    ``wrap``, a matrix taller than ``width + 1`` rows gets the diagonal again below it, every
+    ``width + 1`` elements in row-major order, as a second fill (a second version).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3).fill_diagonal_(1.0)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
+    shape = input._array.shape
+    if len(shape) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if len(shape) > 2 and any(size != shape[0] for size in shape[1:]):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    diagonal = input.diagonal()
+    while diagonal.dim() > 1:  # (one more dim into the diagonal each time, for n-d cubes)
+        diagonal = diagonal.diagonal(0, 0, -1)
+    below = _wrapped_diagonal(input) if wrap else None  # (refused before anything is written)
+    fill_(diagonal, fill_value)
+    if below is not None:
+        fill_(below, fill_value)
+    return input
+
+
+def _wrapped_diagonal(input: Any) -> Any:
+    """The diagonal ``fill_diagonal_(wrap=True)`` writes below a tall matrix's (a view), or None."""
+    shape = input._array.shape
+    height, width = shape[0], shape[1]
+    if len(shape) == 2 and height > width + 1:
+        step = width + 1
+        wrapped = (input._array.size + step - 1) // step - width
+        if input._array.flags.c_contiguous:  # (PyTorch's strided view over the storage)
+            return input.view(-1)[width * step :: step]
+        if wrapped <= width:  # one wrap: the same elements whatever the strides
+            return input[step:].diagonal()[:wrapped]
+        raise NotImplementedError(
+            "fill_diagonal_(wrap=True) of a non-contiguous matrix that wraps more than once: "
+            "PyTorch's result follows its storage; call .contiguous() first"
+        )
+    return None
+
+
 class Copy(Op):
     """y = src (broadcast to x's shape);  dx = 0,  dsrc = grad.  Saves nothing.
 
