@@ -397,7 +397,7 @@ from minigrad.ops.solvers import inverse  # noqa: E402
 
 # --- writing at indices, diagonals (issue 9) ------------------------------------------------
 # isort: split
-from minigrad.ops.constructions import cartesian_prod, diag, diag_embed  # noqa: E402
+from minigrad.ops.constructions import cartesian_prod, combinations, diag, diag_embed  # noqa: E402
 from minigrad.ops.fill import masked_fill  # noqa: E402
 from minigrad.ops.gather_scatter import (  # noqa: E402
     scatter,
@@ -583,6 +583,7 @@ __all__ = [
     "clip_",
     "clone",
     "column_stack",
+    "combinations",
     "concat",
     "concatenate",
     "conj",

@@ -236,6 +236,7 @@ CALLS: dict[str, Call] = {
     "arange": made("arange", 5),
     "linspace": made("linspace", 0.0, 1.0, 5),
     "logspace": made("logspace", 0.0, 1.0, 5),
+    "combinations": unary("combinations", _v),
     "zeros": made("zeros", 2, 3),
     "ones": made("ones", 2, 3),
     "empty": made("empty", 2, 3),

@@ -15,7 +15,9 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given, part
+from minigrad.ops import combining, index_ops
 from minigrad.ops._helpers import (
+    constant_tensor,
     operand,
     wrap_dim,
 )
@@ -141,4 +143,35 @@ def cartesian_prod(*tensors: Any) -> Any:
         shape[position] = -1
         columns.append(reshape(expand(view(tensor, *shape), grid), (-1,)))
     return stack(columns, 1)
+
+
+def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:
+    """The ``r``-element combinations of a vector's elements, one per row (itertools order).
+
+    ``with_replacement`` lets an element repeat (``combinations_with_replacement``). Recorded
+    as PyTorch records it: an ``r``-fold meshgrid of the vector, each grid masked to the
+    increasing index tuples (``masked_select``), the columns stacked.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.combinations(minigrad.tensor([1, 2, 3]))
+        tensor([[1, 2],
+                [1, 3],
+                [2, 3]])
+    """
+    shape = operand(input).shape
+    if len(shape) != 1:
+        raise RuntimeError(errors.expect_1d_vector(shape))
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty(0)
+    grids = combining.meshgrid(*[input] * r, indexing="ij")
+    indices = np.indices((shape[0],) * r)
+    # (PyTorch's _triu_mask: each index below the next, or not above it with replacement)
+    mask = np.ones((shape[0],) * r, dtype=bool)
+    for lower, upper in zip(indices[:-1], indices[1:]):
+        mask &= lower <= upper if with_replacement else lower < upper
+    mask_tensor = constant_tensor(mask)
+    return stack([index_ops.masked_select(grid, mask_tensor) for grid in grids], 1)
 

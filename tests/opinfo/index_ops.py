@@ -231,6 +231,15 @@ def cartesian_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def combinations_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 4), 2, False), name="pairs"),
+        Sample((real(rng, 4), 3, True), name="triples_with_replacement"),
+        Sample((real(rng, 3), 1, False), name="singles"),
+        Sample((real(rng, 2), 3, False), name="edge_none"),
+    ]
+
+
 OPS: list[OpInfo] = [
     # --- index_add -----------------------------------------------------------------------------
     OpInfo("index_add", index_add_call, index_add_samples, bad_inputs=BAD_INDEX_ADD),
@@ -314,4 +323,8 @@ OPS: list[OpInfo] = [
                        BadInput((np.ones(()), np.ones(2)), name="0d"),
                        BadInput((np.ones(2), np.ones(2, dtype=np.int64)), name="dtype"),
                        BadInput((), name="none"))),
+    OpInfo("combinations", lambda lib, x, r, repeat: lib.combinations(x, r, repeat),
+           combinations_samples,
+           bad_inputs=(BadInput((np.ones((2, 2)), 2, False), name="2d"),
+                       BadInput((np.ones(3), -1, False), name="negative"))),
 ]
