@@ -345,7 +345,13 @@ from minigrad.legacy import (  # noqa: E402
 )
 from minigrad.ops.comparison import allclose, equal, isclose  # noqa: E402
 from minigrad.ops.histogram import bincount, histc  # noqa: E402
-from minigrad.ops.search import argwhere, nonzero, unique, where  # noqa: E402
+from minigrad.ops.search import (  # noqa: E402
+    argwhere,
+    nonzero,
+    unique,
+    unique_consecutive,
+    where,
+)
 from minigrad.tensor import (  # noqa: E402
     is_complex,
     is_floating_point,
@@ -944,6 +950,7 @@ __all__ = [
     "unbind",
     "unflatten",
     "unique",
+    "unique_consecutive",
     "unsqueeze",
     "use_deterministic_algorithms",
     "var",

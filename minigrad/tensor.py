@@ -2356,6 +2356,12 @@ class Tensor(TensorBase):
         """The distinct elements, sorted (see ``minigrad.unique``)."""
         return search.unique(self, sorted, return_inverse, return_counts, dim)
 
+    def unique_consecutive(
+        self, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
+    ) -> Any:
+        """Each run of equal consecutive elements kept once (``minigrad.unique_consecutive``)."""
+        return search.unique_consecutive(self, return_inverse, return_counts, dim)
+
     def bincount(self, weights: Any = None, minlength: int = 0) -> Tensor:
         """How often each non-negative integer occurs (see ``minigrad.bincount``)."""
         return histogram.bincount(self, weights, minlength)

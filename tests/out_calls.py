@@ -237,6 +237,7 @@ CALLS: dict[str, Call] = {
     "linspace": made("linspace", 0.0, 1.0, 5),
     "logspace": made("logspace", 0.0, 1.0, 5),
     "combinations": unary("combinations", _v),
+    "unique_consecutive": unary("unique_consecutive", _i),
     "zeros": made("zeros", 2, 3),
     "ones": made("ones", 2, 3),
     "empty": made("empty", 2, 3),

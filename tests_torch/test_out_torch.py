@@ -35,9 +35,10 @@ GRAD_OUT_OTHER_MESSAGE = {"empty", "randn", "linalg.norm", "linalg.matrix_norm",
 # PyTorch bumps these outs' versions more than once per call (its kernels write them twice).
 EXTRA_BUMPS = {"svd", "randn"}
 # PyTorch names other functions in these TypeErrors: minigrad's swapaxes and swapdims are
-# transpose itself, PyTorch's unique is a Python function over _return_output, and its
-# from_numpy is a C method that takes no keyword at all.
-OTHER_NAME_IN_TYPE_ERROR = {"swapaxes", "swapdims", "unique", "from_numpy"}
+# transpose itself, PyTorch's unique (unique_consecutive) is a Python function over
+# _return_output (_consecutive_return_output), and its from_numpy is a C method that takes no
+# keyword at all.
+OTHER_NAME_IN_TYPE_ERROR = {"swapaxes", "swapdims", "unique", "unique_consecutive", "from_numpy"}
 
 
 def public_functions() -> list[str]:

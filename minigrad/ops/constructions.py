@@ -166,6 +166,10 @@ def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return input.new_empty(0)
+    if shape[0] ** r >= 2**63:  # (the r-fold grid PyTorch builds has n ** r elements)
+        raise RuntimeError("numel: integer multiplication overflow")
+    if r > 64:  # (a grid of 0 or 1 elements: numpy's arrays have at most 64 dims)
+        raise RuntimeError(f"minigrad: combinations(r={r}) needs an r-dim grid; numpy allows 64")
     grids = combining.meshgrid(*[input] * r, indexing="ij")
     indices = np.indices((shape[0],) * r)
     # (PyTorch's _triu_mask: each index below the next, or not above it with replacement)

@@ -134,6 +134,62 @@ class UniqueDim(Unique):
     aten_name = "unique_dim"
 
 
+class UniqueConsecutive(Unique):
+    """(values, inverse, counts) of the runs of equal elements (or slices along ``dim``).
+
+    No derivative: backward raises, as PyTorch's ``UniqueConsecutiveBackward0``. Saves nothing.
+    """
+
+    node_name = "UniqueConsecutiveBackward0"
+    aten_name = "unique_consecutive"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int | None) -> tuple[np.ndarray, ...]:
+        length = x.size if dim is None else x.shape[dim]
+        rows = (x if dim is None else np.moveaxis(x, dim, 0)).reshape(
+            length, x.size // max(length, 1))  # (one row per element, or per slice along dim)
+        # A run starts where a row differs from the one before (NaN never equals itself).
+        starts = np.ones(len(rows), dtype=bool)
+        starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        first = np.flatnonzero(starts)
+        inverse = np.cumsum(starts, dtype=np.int64) - 1
+        counts = np.diff(np.append(first, len(rows))).astype(np.int64)
+        if dim is None:
+            return x.reshape(-1)[first], inverse.reshape(x.shape), counts
+        return np.take(x, first, axis=dim), inverse, counts
+
+
+def unique_consecutive(
+    input: Any, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
+) -> Any:
+    """``input`` with each run of equal consecutive elements (or slices along ``dim``) kept once.
+
+    Like ``itertools.groupby``: unlike ``unique``, nothing is sorted. ``return_inverse``: the
+    run each element belongs to; ``return_counts``: each run's length.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.unique_consecutive(minigrad.tensor([1, 1, 2, 2, 3, 1]), return_counts=True)
+        (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 1]))
+    """
+    array = _check_input("unique_consecutive", input)
+    for name, value in (("return_inverse", return_inverse), ("return_counts", return_counts)):
+        _check_flag("unique_consecutive", name, value)
+    if dim is not None:
+        if array.ndim == 0:
+            raise IndexError(errors.dim_of_0d(dim))
+        (dim,) = normalize_dims(dim, array.ndim)
+        if array.size == 0 and array.shape[dim] != 0:
+            raise RuntimeError(errors.UNIQUE_EMPTY_DIMS)
+    values, inverse, counts = UniqueConsecutive.apply(input, dim)
+    wanted = [values]
+    if return_inverse:
+        wanted.append(inverse)
+    if return_counts:
+        wanted.append(counts)
+    return values if len(wanted) == 1 else tuple(wanted)
+
+
 def _check_flag(kernel: str, name: str, value: Any) -> None:
     if not isinstance(value, bool):
         raise TypeError(
@@ -189,4 +245,4 @@ def unique(
     return values if len(wanted) == 1 else tuple(wanted)
 
 
-__all__ = ["argwhere", "nonzero", "unique", "where"]
+__all__ = ["argwhere", "nonzero", "unique", "unique_consecutive", "where"]

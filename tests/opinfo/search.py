@@ -68,6 +68,11 @@ def nonzero_column(index: int):  # noqa: ANN201 - a row's call
     return lambda lib, x: x.nonzero(as_tuple=True)[min(index, max(x.dim(), 1) - 1)]
 
 
+def consecutive_along(dim: int | None, part: int):  # noqa: ANN201 - a row's call
+    """Output ``part`` (values, inverse, counts) of ``unique_consecutive`` (along ``dim``)."""
+    return lambda lib, x: lib.unique_consecutive(x, True, True, dim)[part]
+
+
 def unique_along(dim: int, part: int):  # noqa: ANN201 - a row's call
     """Output ``part`` (values, inverse, counts) of ``unique`` along ``dim``."""
     return lambda lib, x: lib.unique(x, dim=dim, return_inverse=True, return_counts=True)[part]
@@ -106,6 +111,16 @@ OPS: list[OpInfo] = [
     OpInfo("unique_dim2", lambda lib, x: lib.unique(x, dim=2),
            lambda rng: [s for s in rows_with_repeats(rng) if s.args[0].ndim == 3],
            differentiable=False, bad_inputs=(BadInput((np.ones((2, 2)),), name="2d"),)),
+    OpInfo("unique_consecutive", lambda lib, x: lib.unique_consecutive(x),
+           with_zeros_and_repeats, differentiable=False, bad_inputs=NOT_A_TENSOR),
+    OpInfo("unique_consecutive_method", lambda lib, x: x.unique_consecutive(return_counts=True)[1],
+           with_zeros_and_repeats, differentiable=False, op="unique_consecutive"),
+    *[
+        OpInfo(f"unique_consecutive_dim{dim}_{part}", consecutive_along(dim, part),
+               rows_with_repeats, differentiable=False, op="unique_consecutive")
+        for dim in (None, 0, -1)
+        for part in (0, 1, 2)
+    ],
     OpInfo("histc", lambda lib, x: lib.histc(x, bins=5), spread, differentiable=False),
     OpInfo("histc_range", lambda lib, x: x.histc(bins=7, min=0, max=3), spread,
            differentiable=False),
