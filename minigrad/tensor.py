@@ -253,6 +253,30 @@ class Tensor(TensorBase):
 
     const_data_ptr = data_ptr
 
+    def storage_offset(self) -> int:
+        """Where the first element sits in the memory the tensor shares, in elements.
+
+        A view's offset into its base's buffer (``x[1]`` of a 3x4 ``x``: 4); 0 for a tensor
+        with memory of its own. (The memory is the numpy allocation behind the buffer: a tensor
+        made by ``from_numpy`` of a slice counts from the sliced array's start, where
+        PyTorch's starts at the slice; and an empty view reads 0, numpy keeping no address for
+        it.)
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(3, 4)
+            >>> x[1].storage_offset(), x[:, 2].storage_offset(), x.t()[1].storage_offset()
+            (4, 2, 1)
+        """
+        array = self._array
+        owner = array
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        start = owner.__array_interface__["data"][0]
+        if owner.size:  # (an owner with negative strides starts before its first element)
+            start += sum(min(0, (n - 1) * s) for n, s in zip(owner.shape, owner.strides))
+        return (array.__array_interface__["data"][0] - start) // array.itemsize
+
     def is_signed(self) -> bool:
         """True for a dtype that holds negative numbers (all but bool and uint8)."""
         return self._array.dtype.kind in "fi"

@@ -68,7 +68,7 @@ NOT_OPS = {
     "layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc",
     "is_sparse", "is_sparse_csr", "is_quantized", "is_meta", "is_nested", "is_mkldnn", "is_mps",
     "is_xpu", "is_xla", "is_ipu", "is_vulkan", "is_mtia", "is_maia", "is_pinned", "pin_memory",
-    "is_set_to",
+    "is_set_to", "storage_offset",
     # Constants: numbers (and None), not functions.
     "pi", "e", "inf", "nan", "newaxis",
     # Type promotion asked directly: dtypes, not tensors (tests/test_promotion.py).

@@ -535,3 +535,11 @@ def test_is_set_to_compares_memory_start_shape_and_strides():
     assert (x.is_set_to(x), x.is_set_to(x.detach()), x.is_set_to(x.view(3, 2)),
             x.is_set_to(x.t()), x.is_set_to(x[0]), x.is_set_to(x.clone())) == (
         True, True, False, False, False, False)
+
+
+def test_storage_offset_of_views_and_of_tensors_with_their_own_memory():
+    x = mg.arange(12.0).reshape(3, 4)
+    views = (x[1], x[:, 2], x.t()[1], x[1:][1:], x.view(-1)[5:], x[1:].detach(), x.data[2],
+             mg.ones(2, 3).split(1)[1], mg.ones(6).unfold(0, 2, 2)[1])
+    assert [v.storage_offset() for v in views] == [4, 2, 1, 8, 5, 4, 8, 3, 2]
+    assert [t.storage_offset() for t in (x, x * 2, x.flip(0), x.t().contiguous())] == [0] * 4
