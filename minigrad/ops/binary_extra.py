@@ -231,10 +231,21 @@ class XlogySecondNumber(XlogyOfNumber):
         return grad * xlogy_array(mask, number, operand(x).dtype), None, None
 
 
-def _xlogy_class(input: Any, other: Any) -> type[Op]:
+def op_for_operands(
+    input: Any, other: Any, both: type[Op], first: type[Op], second: type[Op]
+) -> type[Op]:
+    """The op class of a two-operand function whose PyTorch nodes depend on which is a number.
+
+    ``both`` for two tensors, ``first`` when ``input`` is a number, ``second`` when ``other``
+    is (xlogy's ``XlogyBackward0/1/2``, xlog1py's and zeta's alike).
+    """
     if not isinstance(input, TensorBase):
-        return XlogyFirstNumber
-    return Xlogy if isinstance(other, TensorBase) else XlogySecondNumber
+        return first
+    return both if isinstance(other, TensorBase) else second
+
+
+def _xlogy_class(input: Any, other: Any) -> type[Op]:
+    return op_for_operands(input, other, Xlogy, XlogyFirstNumber, XlogySecondNumber)
 
 
 def xlogy(input: Any, other: Any) -> Any:

@@ -17,11 +17,10 @@ import numpy as np
 
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
-from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import _special_kernels as kernels
 from minigrad.ops._helpers import float_input, operand, promote, raw, run
 from minigrad.ops.arithmetic import AddScalar, MulScalar
-from minigrad.ops.binary_extra import _computed_in
+from minigrad.ops.binary_extra import _computed_in, op_for_operands
 from minigrad.ops.fill import MaskedFill
 from minigrad.ops.gamma import in_input_dtype
 from minigrad.ops.unary import Erf, SavesInput, float_inplace, sign_of
@@ -406,13 +405,6 @@ class Xlog1pySecondNumber(Xlog1pyOfNumber):
         return grad * xlog1py_array(mask, number, operand(x).dtype), None, None
 
 
-def _pick(input: Any, other: Any, both: type[Op], first: type[Op], second: type[Op]) -> Any:
-    """The op class for two tensors, a number and a tensor, or a tensor and a number."""
-    if not isinstance(input, TensorBase):
-        return first
-    return both if isinstance(other, TensorBase) else second
-
-
 def xlog1py(input: Any, other: Any) -> Any:
     """``input * log1p(other)``, 0 where ``input`` is 0 (unless ``other`` is nan).
 
@@ -422,7 +414,7 @@ def xlog1py(input: Any, other: Any) -> Any:
         tensor([0.0000, 1.3863])
     """
     a, b, dtype = promote(input, other, true_divide=True)
-    op = _pick(input, other, Xlog1py, Xlog1pyFirstNumber, Xlog1pySecondNumber)
+    op = op_for_operands(input, other, Xlog1py, Xlog1pyFirstNumber, Xlog1pySecondNumber)
     return op.apply(a, b, dtype)
 
 
@@ -512,5 +504,5 @@ def zeta(input: Any, other: Any) -> Any:
         tensor([1.6449, 1.0823])
     """
     a, b, dtype = promote(input, other, true_divide=True)
-    op = _pick(input, other, Zeta, ZetaFirstNumber, ZetaSecondNumber)
+    op = op_for_operands(input, other, Zeta, ZetaFirstNumber, ZetaSecondNumber)
     return op.apply(a, b, dtype)
