@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.creation import zeros_like
 from minigrad.optim.optimizer import (
     Optimizer,
     check_non_negative,
     evaluate_closure,
     gradients,
+    new_state,
     optimizer_step,
-    step_count,
 )
 
 __all__ = ["Adadelta"]
@@ -65,11 +64,7 @@ class Adadelta(Optimizer):
             lr, rho, eps = group["lr"], group["rho"], group["eps"]
             weight_decay = group["weight_decay"]
             for param, grad in gradients(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = step_count()
-                    state["square_avg"] = zeros_like(param)
-                    state["acc_delta"] = zeros_like(param)
+                state = new_state(self.state[param], param, "square_avg", "acc_delta")
                 square_avg, acc_delta = state["square_avg"], state["acc_delta"]
                 state["step"] += 1
                 if weight_decay != 0:

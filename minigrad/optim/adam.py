@@ -6,18 +6,16 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.creation import zeros_like
 from minigrad.ops.arithmetic import (
     maximum,
 )
 from minigrad.optim.optimizer import (
     Optimizer,
-    check_betas,
-    check_non_negative,
+    check_adam_settings,
     evaluate_closure,
     gradients,
+    new_state,
     optimizer_step,
-    step_count,
 )
 
 __all__ = ["Adam"]
@@ -57,9 +55,7 @@ class Adam(Optimizer):
         differentiable: bool = False, fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay)
+        check_adam_settings(lr, betas, eps, weight_decay)
         if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
             raise ValueError("betas must be either both floats or both Tensors")
         defaults = {
@@ -71,14 +67,10 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _state_of(self, param: Any, amsgrad: bool) -> dict[str, Any]:
-        state = self.state[param]
-        if not state:  # lazily, on the parameter's first step
-            state["step"] = step_count()
-            state["exp_avg"] = zeros_like(param)
-            state["exp_avg_sq"] = zeros_like(param)
-            if amsgrad:
-                state["max_exp_avg_sq"] = zeros_like(param)
-        return state
+        # (lazily, on the parameter's first step)
+        moments = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq") if amsgrad else (
+            "exp_avg", "exp_avg_sq")
+        return new_state(self.state[param], param, *moments)
 
     @optimizer_step
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

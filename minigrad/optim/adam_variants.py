@@ -16,31 +16,16 @@ from minigrad.creation import tensor, zeros_like
 from minigrad.ops.arithmetic import maximum
 from minigrad.optim.optimizer import (
     Optimizer,
-    check_betas,
+    check_adam_settings,
     check_non_negative,
     evaluate_closure,
     gradients,
+    new_state,
     optimizer_step,
     step_count,
 )
 
 __all__ = ["Adamax", "NAdam", "RAdam"]
-
-
-def _adam_settings(lr: float, betas: tuple[float, float], eps: float, weight_decay: float) -> None:
-    """The checks every Adam-family constructor makes, in PyTorch's order."""
-    check_non_negative(lr=lr, eps=eps)
-    check_betas(betas)
-    check_non_negative(weight_decay=weight_decay)
-
-
-def _new_state(state: dict[str, Any], param: Any, *moments: str) -> dict[str, Any]:
-    """A parameter's state on its first step: the step count, and zeros for each moment."""
-    if not state:
-        state["step"] = step_count()
-        for name in moments:
-            state[name] = zeros_like(param)
-    return state
 
 
 class Adamax(Optimizer):
@@ -69,7 +54,7 @@ class Adamax(Optimizer):
         eps: float = 1e-8, weight_decay: float = 0, foreach: bool | None = None, *,
         maximize: bool = False, differentiable: bool = False, capturable: bool = False,
     ) -> None:
-        _adam_settings(lr, betas, eps, weight_decay)
+        check_adam_settings(lr, betas, eps, weight_decay)
         defaults = {
             "lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
             "foreach": foreach, "maximize": maximize, "differentiable": differentiable,
@@ -85,7 +70,7 @@ class Adamax(Optimizer):
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
             weight_decay = group["weight_decay"]
             for param, grad in gradients(group):
-                state = _new_state(self.state[param], param, "exp_avg", "exp_inf")
+                state = new_state(self.state[param], param, "exp_avg", "exp_inf")
                 step_t, exp_avg, exp_inf = state["step"], state["exp_avg"], state["exp_inf"]
                 step_t += 1
                 if weight_decay != 0:
@@ -125,7 +110,7 @@ class NAdam(Optimizer):
         decoupled_weight_decay: bool = False, *, foreach: bool | None = None,
         maximize: bool = False, capturable: bool = False, differentiable: bool = False,
     ) -> None:
-        _adam_settings(lr, betas, eps, weight_decay)
+        check_adam_settings(lr, betas, eps, weight_decay)
         check_non_negative(momentum_decay=momentum_decay)
         defaults = {
             "lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
@@ -137,7 +122,7 @@ class NAdam(Optimizer):
 
     def _state_of(self, param: Any) -> dict[str, Any]:
         state = self.state[param]
-        if not state:
+        if not state:  # (PyTorch's keys, in its order: mu_product after step)
             state["step"] = step_count()
             state["mu_product"] = tensor(1.0, dtype=state["step"].dtype)
             state["exp_avg"] = zeros_like(param)
@@ -206,7 +191,7 @@ class RAdam(Optimizer):
         foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        _adam_settings(lr, betas, eps, weight_decay)
+        check_adam_settings(lr, betas, eps, weight_decay)
         defaults = {
             "lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
             "maximize": maximize, "foreach": foreach, "capturable": capturable,
@@ -222,7 +207,7 @@ class RAdam(Optimizer):
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
             weight_decay = group["weight_decay"]
             for param, grad in gradients(group):
-                state = _new_state(self.state[param], param, "exp_avg", "exp_avg_sq")
+                state = new_state(self.state[param], param, "exp_avg", "exp_avg_sq")
                 step_t, exp_avg, exp_avg_sq = state["step"], state["exp_avg"], state["exp_avg_sq"]
                 step_t += 1
                 step = step_t.item()

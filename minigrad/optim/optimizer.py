@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from minigrad import _dtype
 from minigrad.autograd.grad_mode import enable_grad, no_grad
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.creation import tensor
+from minigrad.creation import tensor, zeros_like
 from minigrad.nn.modules.hooks import RemovableHandle
 from minigrad.nn.modules.utils import reset_grad, typename
 from minigrad.tensor import Tensor
@@ -341,8 +341,21 @@ def check_non_negative(**settings: float) -> None:
             raise ValueError(f"Invalid {_SETTING_NAMES[name]}: {value}")
 
 
-def check_betas(betas: tuple[float, float]) -> None:
-    """PyTorch's ``ValueError`` for an Adam-family ``beta`` outside ``[0, 1)``."""
+def check_adam_settings(
+    lr: float, betas: tuple[float, float], eps: float, weight_decay: float
+) -> None:
+    """The checks every Adam-family constructor makes, in PyTorch's order and with its texts."""
+    check_non_negative(lr=lr, eps=eps)
     for index, beta in enumerate(betas[:2]):
         if not 0.0 <= beta < 1.0:
             raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
+    check_non_negative(weight_decay=weight_decay)
+
+
+def new_state(state: dict[str, Any], param: Tensor, *buffers: str) -> dict[str, Any]:
+    """A parameter's ``state``, made on its first step: ``step`` 0 and zeros for ``buffers``."""
+    if not state:
+        state["step"] = step_count()
+        for name in buffers:
+            state[name] = zeros_like(param)
+    return state
