@@ -33,6 +33,7 @@ def _function_of(name: str) -> Callable[..., Any]:
     keywords = {parameter.name for parameter in parameters[1:]}
 
     def function(input: Any, *args: Any, **kwargs: Any) -> Any:
+        """``input.<name>(*args, **kwargs)`` (the method's own docstring line is set below)."""
         for key in kwargs:  # (Python's own text for a function of this name: ``out=`` too)
             if key not in keywords:
                 raise TypeError(f"{name}() got an unexpected keyword argument '{key}'")
