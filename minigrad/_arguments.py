@@ -520,6 +520,15 @@ def checking_arguments(
     return checked
 
 
+_INT64_LOW, _INT64_HIGH = -(1 << 63), (1 << 63) - 1
+
+
+def check_int64(value: int) -> None:
+    """The parser's ValueError for an int parameter given an int that no int64 holds."""
+    if not _INT64_LOW <= value <= _INT64_HIGH:
+        raise ValueError("Overflow when unpacking long long")
+
+
 def _types(args: tuple[Any, ...], given: int) -> Any:
     """The key of a positional call's types in ``checking_arguments``'s ``passed``.
 
@@ -929,6 +938,7 @@ def unpacked_ints(
     if not is_int(first):  # (the checks then give the parser's listing)
         raise TypeError(f"{function}(): argument '{parameter}' must be tuple of ints, not "
                         f"{errors.python_type_name(first)}")
+    check_first_int64(first, function, parameter)
     check_unpacked(rest, function, parameter)
     return (int(first), *(int(value) for value in rest))
 
@@ -940,12 +950,21 @@ def check_unpacked(rest: Sequence[Any], function: str, parameter: str) -> None:
     list, a bool too, and it counts them from 1.)
     """
     for index, value in enumerate(rest):
-        if not (isinstance(value, (int, np.integer)) or index_tensor(value, in_list=True)):
+        if type(value) is int:
+            if not _INT64_LOW <= value <= _INT64_HIGH:  # (an int no int64 holds)
+                raise TypeError(errors.int_list_overflow(function, parameter, index + 2))
+        elif not (isinstance(value, (int, np.integer)) or index_tensor(value, in_list=True)):
             raise TypeError(
                 f"{function}(): argument '{parameter}' failed to unpack the object at pos "
                 f'{index + 2} with error "type must be tuple of ints,but got '
                 f'{errors.python_type_name(value)}"'
             )
+
+
+def check_first_int64(first: Any, function: str, parameter: str) -> None:
+    """The parser's TypeError for an int list whose first item no int64 holds."""
+    if type(first) is int and not _INT64_LOW <= first <= _INT64_HIGH:
+        raise TypeError(errors.int_list_overflow(function, parameter, 1))
 
 
 def int_tuple(value: Any) -> tuple[int, ...]:
@@ -980,4 +999,6 @@ def check_int_sequence(value: Any, function: str, parameter: str, position: int 
             f"{function}(): argument '{parameter}'{where} must be tuple of "
             f"ints, but found element of type {errors.python_type_name(value[0])} at pos 0"
         )
+    if value:
+        check_first_int64(value[0], function, parameter)
     check_unpacked(value[1:], function, parameter)

@@ -209,12 +209,26 @@ def result_type(*operands: Any) -> np.dtype:
         elif isinstance(operand, (bool, np.bool_)):
             scalars = promote_types(scalars, np.dtype(np.bool_))
         elif isinstance(operand, (int, np.integer)):
+            if type(operand) is int:
+                check_python_int(operand)
             scalars = promote_types(scalars, np.dtype(np.int64))
         else:
             scalars = promote_types(scalars, _default.numpy)
     result = _combine(dims, _combine(zero_dims, scalars))
     assert result is not None, "result_type needs at least one operand"
     return result
+
+
+def check_python_int(value: int) -> int:
+    """``value``, or the OverflowError PyTorch's argument parser gives an int it cannot hold.
+
+    A Python int becomes a Scalar as an int64 or, failing that, a uint64 (so ``x * 2**63``
+    works); anything outside both raises before the op looks at it.
+    """
+    if -0x8000000000000000 <= value <= 0xFFFFFFFFFFFFFFFF:
+        return value
+    raise OverflowError(
+        "can't convert negative int to unsigned" if value < 0 else "int too big to convert")
 
 
 # The C++ names of c10::checked_convert's overflow message ("value cannot be converted to type
@@ -244,6 +258,8 @@ def checked_value(value: Any, dtype: np.dtype, check_half: bool = True) -> Any:
     number, rounded (to inf past its range), as fill_ and full convert. Anything else
     (tensors, bools, complex numbers) is returned as it is.
     """
+    if type(value) is int:
+        check_python_int(value)  # (the parser's error comes first)
     if dtype not in _CHECKED_TYPE_NAMES or not isinstance(value, _NUMBERS) or isinstance(
         value, (bool, np.bool_)
     ):
@@ -262,7 +278,7 @@ def checked_value(value: Any, dtype: np.dtype, check_half: bool = True) -> Any:
             raise _overflow(dtype)
         result = int(number)  # toward zero
         return result - 2 * (high + 1) if result > high else result  # (2.0**63 into int64)
-    number = int(value)
+    number = check_python_int(int(value))
     if low == 0:  # unsigned: a negative int wraps (two's complement), as in PyTorch
         if number > high or -number > high:
             raise _overflow(dtype)

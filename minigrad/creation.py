@@ -364,6 +364,8 @@ def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
             f"{function}(): argument 'size' (position 1) must be tuple of ints, but found "
             f"element of type {errors.python_type_name(items[0])} at pos 0"
         )
+    if items:
+        _arguments.check_first_int64(items[0], function, "size")
     _arguments.check_unpacked(items[1:], function, "size")
     items = [operator.index(n) for n in items]
     for n in items:

@@ -2180,3 +2180,9 @@ def double_text(value: Any) -> str:
     """A double as PyTorch's C++ messages print it: ``-1``, ``1.5``, ``inf``."""
     value = float(value)
     return str(int(value)) if value.is_integer() else repr(value)
+
+
+def int_list_overflow(function: str, parameter: str, position: int) -> str:
+    """The parser's text for an item of an int list past int64 (``position`` counts from 1)."""
+    return (f"{function}(): argument '{parameter}' failed to unpack the object at pos {position} "
+            'with error "Overflow when unpacking long long"')

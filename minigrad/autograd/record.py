@@ -671,7 +671,8 @@ def _binary_recorder(
             and (type(y) is _Tensor or isinstance(y, TensorBase))
         ):
             if (
-                (type(y) is float or type(y) is int)
+                # (an int past int64 and uint64: the fallback's OverflowError, as PyTorch's)
+                (type(y) is float or type(y) is int and -(1 << 63) <= y < 1 << 64)
                 and (type(x) is _Tensor or isinstance(x, TensorBase))
                 and x._array.dtype.kind == "f"
                 and with_number is not None

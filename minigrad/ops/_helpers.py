@@ -8,8 +8,14 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._arguments import index_tensor
-from minigrad._dtype import default_float, display_name, result_type, to_numpy_dtype
+from minigrad._arguments import check_int64, index_tensor
+from minigrad._dtype import (
+    check_python_int,
+    default_float,
+    display_name,
+    result_type,
+    to_numpy_dtype,
+)
 from minigrad._layout import preserved_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
@@ -145,7 +151,12 @@ def operand(value: Any) -> Any:
 
 
 def python_scalar(value: Any) -> Any:
-    """A numpy scalar as the Python number it holds: PyTorch treats both alike in promotion."""
+    """A numpy scalar as the Python number it holds: PyTorch treats both alike in promotion.
+
+    A Python int that neither an int64 nor a uint64 holds gets the parser's OverflowError.
+    """
+    if type(value) is int:
+        return check_python_int(value)
     return value.item() if isinstance(value, np.generic) else value
 
 
@@ -216,6 +227,7 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
         elif type(b) is float and kind == "f":
             return a, b, None
         elif type(b) is int and kind in "fiu":
+            check_python_int(b)
             return a, wrap_integer(b, a._array.dtype) if kind != "f" else b, None
     check_operand(a, "input")
     check_operand(b, "other")
@@ -276,6 +288,7 @@ def wrap_dim(dim: Any, ndim: int) -> int:
         dim = int(dim)
     rank = ndim or 1  # (a 0-d tensor takes the dims of a 1-d one: 0 and -1)
     if not -rank <= dim < rank:
+        check_int64(dim)  # (past int64, the parser's error comes first)
         raise IndexError(errors.dim_out_of_range(dim, ndim))
     return dim % rank
 
@@ -318,8 +331,10 @@ def promote_inplace(
         if isinstance(other, TensorBase):
             if other._array.dtype == array.dtype:
                 return other, array.dtype
-        elif type(other) is float or type(other) is int:
+        elif type(other) is float:
             return other, array.dtype
+        elif type(other) is int:
+            return check_python_int(other), array.dtype
     check_operand(other, "other", method)
     other = python_scalar(other)
     if type(other) is int and target._array.dtype.kind in "iu":

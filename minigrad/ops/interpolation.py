@@ -289,6 +289,10 @@ def _sizes_and_scales(
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if mode == "area" and output_size is None:
         recompute_scale_factor = True  # (adaptive pooling takes sizes only)
+    if scales is not None and any(
+            isinstance(s, (int, float)) and n * s >= 2.0**63 for n, s in zip(spatial, scales)):
+        # (the kernel's output size, floor(n * s), as c10's checked conversion refuses it)
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     if recompute_scale_factor and scales is not None:
         output_size = [math.floor(n * s) for n, s in zip(spatial, scales)]
         scales = None

@@ -79,8 +79,8 @@ def hinge_embedding_loss(
     enum = _reduction(reduction, size_average, reduce)
     zeros = zeros_like(input)
     # ATen's ``margin - input`` is ``empty_like(input).fill_(margin).sub_(input)``: in the
-    # input's dtype (an integer input stays integer)
-    margin_clamp = empty_like(input).fill_(margin).sub_(input).clamp_min_(0)
+    # input's dtype (an integer input stays integer); margin is a double there, as below
+    margin_clamp = empty_like(input).fill_(float(margin)).sub_(input).clamp_min_(0)
     output_margin = where(target != 1, margin_clamp, zeros)
     output_self = where(target != -1, input, zeros)
     return apply_loss_reduction(output_margin + output_self, enum)
@@ -123,7 +123,7 @@ def cosine_embedding_loss(
     cos = prod_sum / (mag_square1 * mag_square2).sqrt_()
     zeros = zeros_like(cos)
     output_pos = where(target == 1, 1 - cos, zeros)
-    output_neg = where(target == -1, (cos - margin).clamp_min_(0), zeros)
+    output_neg = where(target == -1, (cos - float(margin)).clamp_min_(0), zeros)
     return apply_loss_reduction(output_pos + output_neg, enum)
 
 
@@ -162,7 +162,7 @@ def triplet_margin_loss(
     dist_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dist_neg = minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
-    return apply_loss_reduction((margin + dist_pos - dist_neg).clamp_min(0), enum)
+    return apply_loss_reduction((float(margin) + dist_pos - dist_neg).clamp_min(0), enum)
 
 
 def poisson_nll_loss(

@@ -1,0 +1,90 @@
+"""Python ints no int64 holds: PyTorch's argument parser refuses them, and so does minigrad.
+
+An ``int`` parameter unpacks an int64 only (ValueError "Overflow when unpacking long long"), an
+item of an int list is named by its position (TypeError "failed to unpack the object at pos
+N"), and a Scalar also takes a uint64 (``x * 2**63`` works; past that, OverflowError). Each call
+runs in both libraries: same exception type and first line of the message, or the same result;
+a refused in-place call changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+
+BIG = 2**70
+CALLS: dict[str, Callable[[Any, Any], Any]] = {
+    # Scalars: operands, fills, options
+    "add": lambda lib, x: x + BIG,
+    "radd": lambda lib, x: BIG + x,
+    "sub": lambda lib, x: x - 2**64,
+    "mul_uint64": lambda lib, x: x * 2**63,
+    "mul_negative": lambda lib, x: x * -(2**63) - 1,
+    "div_": lambda lib, x: x.div_(BIG),
+    "add_": lambda lib, x: x.add_(BIG),
+    "floordiv": lambda lib, x: x // BIG,
+    "int_tensor": lambda lib, x: lib.ones(2, dtype=lib.int64) + BIG,
+    "compare": lambda lib, x: x > BIG,
+    "eq": lambda lib, x: x.eq(BIG),
+    "where": lambda lib, x: lib.where(x > 0, x, BIG),
+    "fill_": lambda lib, x: x.fill_(BIG),
+    "masked_fill": lambda lib, x: x.masked_fill(x > 0, BIG),
+    "index_fill": lambda lib, x: x.index_fill(0, lib.tensor([0]), BIG),
+    "full": lambda lib, x: lib.full((), BIG),
+    "full_negative": lambda lib, x: lib.full((), -(2**63) - 1),
+    "full_uint64": lambda lib, x: lib.full((), 2**63),
+    "new_full": lambda lib, x: x.new_full((2,), BIG),
+    "full_like": lambda lib, x: lib.full_like(x, BIG),
+    # ints
+    "sum_dim": lambda lib, x: x.sum(BIG),
+    "sum_dim_keyword": lambda lib, x: x.sum(dim=BIG),
+    "softmax_dim": lambda lib, x: lib.nn.functional.softmax(x, BIG),
+    "transpose": lambda lib, x: x.transpose(0, BIG),
+    "cumsum": lambda lib, x: x.cumsum(BIG),
+    # int lists
+    "zeros": lambda lib, x: lib.zeros(BIG),
+    "ones_unpacked": lambda lib, x: lib.ones(2, BIG),
+    "full_size": lambda lib, x: lib.full((BIG,), 1.0),
+    "flip": lambda lib, x: x.flip(BIG),
+}
+
+
+def without_trace(error: BaseException) -> str:
+    """The message without the C++ trace PyTorch puts inside some parser errors' quotes.
+
+    (``... with error "Overflow when unpacking long long<trace>"``: minigrad has no trace.)
+    """
+    text = str(error)
+    message, trace, _ = text.partition("\nException raised from")
+    if trace and text.endswith('"'):
+        message += '"'
+    return message.replace("torch.", "minigrad.")
+
+
+def run(lib: Any, call: Callable[[Any, Any], Any], x: Any) -> tuple[Any, BaseException | None]:
+    try:
+        return call(lib, x), None
+    except Exception as error:  # (compared below)
+        return None, error
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_int_past_int64_as_pytorch(name: str) -> None:
+    values = np.array([[0.5, -1.5, 2.0], [1.0, 3.0, -0.25]], dtype=np.float32)
+    theirs, their_error = run(torch, CALLS[name], torch.from_numpy(values.copy()))
+    x = minigrad.from_numpy(values.copy())
+    mine, my_error = run(minigrad, CALLS[name], x)
+    if their_error is None:
+        assert my_error is None, f"PyTorch accepts; minigrad raises {my_error!r}"
+        assert np.array_equal(np.asarray(mine.numpy()), theirs.numpy())
+        return
+    assert type(my_error) is type(their_error), f"{my_error!r} instead of {their_error!r}"
+    assert str(my_error) == without_trace(their_error)
+    assert np.array_equal(x.numpy(), values) and x._version == 0  # a refused call wrote nothing
