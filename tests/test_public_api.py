@@ -22,13 +22,13 @@ MODULES = ["minigrad", "minigrad.autograd", "minigrad.autograd.functional",
            "minigrad.cuda",
            "minigrad.accelerator", "minigrad.utils.data", "minigrad.func",
            "minigrad.nn.utils.parametrize", "minigrad.nn.utils.parametrizations",
-           "minigrad.nn.utils.stateless",
+           "minigrad.nn.utils.stateless", "minigrad.optim.swa_utils",
            "minigrad.backends.mps", "minigrad.backends.cudnn"]
 # Modules that define their own API (rather than gathering names from elsewhere): only what they
 # define counts as public there.
 DEFINES_OWN = {"minigrad.autograd.functional", "minigrad.func", "minigrad.nn.utils.parametrize",
                "minigrad.nn.utils.parametrizations", "minigrad.nn.utils.stateless",
-               "minigrad.nn.init", "minigrad.optim.lr_scheduler",
+               "minigrad.optim.swa_utils", "minigrad.nn.init", "minigrad.optim.lr_scheduler",
                "minigrad.viz",
                "minigrad.cuda", "minigrad.accelerator",
                "minigrad.backends.mps", "minigrad.backends.cudnn"}

@@ -95,6 +95,8 @@ def render() -> str:
          sorted(minigrad.nn.utils.parametrizations.__all__), minigrad.nn.utils.parametrizations),
         ("`minigrad.func`", "func.", sorted(minigrad.func.__all__), minigrad.func),
         ("`minigrad.optim`", "optim.", sorted(minigrad.optim.__all__), minigrad.optim),
+        ("`minigrad.optim.swa_utils`", "optim.swa_utils.", sorted(minigrad.optim.swa_utils.__all__),
+         minigrad.optim.swa_utils),
         ("`minigrad.optim.lr_scheduler`", "optim.lr_scheduler.",
          sorted(minigrad.optim.lr_scheduler.__all__), minigrad.optim.lr_scheduler),
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
