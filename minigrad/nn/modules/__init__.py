@@ -30,6 +30,7 @@ from minigrad.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from minigrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from minigrad.nn.modules.attention import MultiheadAttention
 from minigrad.nn.modules.channelshuffle import ChannelShuffle
 from minigrad.nn.modules.container import (
@@ -143,7 +144,8 @@ from minigrad.nn.modules.unpooling import MaxUnpool1d, MaxUnpool2d
 from minigrad.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveLogSoftmaxWithLoss", "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
     "AlphaDropout", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
     "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ChannelShuffle", "CircularPad1d",
     "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
