@@ -235,3 +235,27 @@ def test_dirac_sparse_and_the_deprecated_init_names_match_pytorch():
             results.append([(w.category, str(w.message)) for w in caught])
         seen.append(results)
     assert seen[0] == seen[1]
+
+
+def test_a_lazy_module_converted_before_its_first_call_matches_pytorch():
+    seen = []
+    for lib in (minigrad, torch):
+        layer = lib.nn.LazyLinear(3).double()
+        norm = lib.nn.LazyBatchNorm1d().to(lib.float64)
+        before = [str(layer.weight.dtype).split(".")[1], layer.weight.is_floating_point()]
+        layer(lib.ones(2, 4, dtype=lib.float64))
+        norm(lib.ones(3, 2, dtype=lib.float64))
+        seen.append(
+            before
+            + [
+                str(t.dtype).split(".")[1]
+                for t in (
+                    layer.weight,
+                    layer.bias,
+                    norm.weight,
+                    norm.running_var,
+                    norm.num_batches_tracked,
+                )
+            ]
+        )
+    assert seen[0] == seen[1]

@@ -100,6 +100,51 @@ class UninitializedTensorMixin:
             "their attributes."
         )
 
+    @property
+    def data(self) -> Any:
+        """Refused, as any read of the values (the setter takes another one's dtype)."""
+        raise ValueError(_UNINITIALIZED_USE.format("data"))
+
+    @data.setter
+    def data(self, other: Any) -> None:
+        # Module.to / .double() on a lazy module: take the new (still empty) dtype.
+        _ARRAY_SLOT.__set__(self, _ARRAY_SLOT.__get__(other))
+
+    def is_floating_point(self) -> bool:
+        """Whether the dtype it will have is a floating-point one."""
+        return bool(_ARRAY_SLOT.__get__(self).dtype.kind == "f")
+
+    def _with_dtype(self, dtype: Any) -> Any:
+        return type(self)(self.requires_grad, dtype=dtype)
+
+    def to(self, *args: Any, **kwargs: Any) -> Any:
+        """Another uninitialized tensor of the dtype asked for (devices: the CPU only)."""
+        from minigrad import _dtype
+
+        dtype = kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, _dtype.dtype):
+                dtype = arg
+        return self if dtype is None else self._with_dtype(dtype)
+
+    def double(self, *args: Any, **kwargs: Any) -> Any:
+        """Another uninitialized tensor, of float64."""
+        from minigrad import _dtype
+
+        return self._with_dtype(_dtype.float64)
+
+    def float(self, *args: Any, **kwargs: Any) -> Any:
+        """Another uninitialized tensor, of float32."""
+        from minigrad import _dtype
+
+        return self._with_dtype(_dtype.float32)
+
+    def half(self, *args: Any, **kwargs: Any) -> Any:
+        """Another uninitialized tensor, of float16."""
+        from minigrad import _dtype
+
+        return self._with_dtype(_dtype.float16)
+
     def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
         """Give the tensor memory of ``shape`` (uninitialized values) and its final class."""
         from minigrad import _dtype
