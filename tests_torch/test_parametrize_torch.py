@@ -409,3 +409,28 @@ def test_legacy_spectral_norm_reads_a_version_0_state_dict_as_pytorch():
     mine.load_state_dict(converted)
     target.load_state_dict(old)
     close(mine.weight_v, target.weight_v, "v recovered from a version-0 state_dict", atol=1e-4)
+
+
+def test_transfer_parametrizations_and_params_matches_pytorch():
+    results = []
+    for lib in (minigrad, torch):
+        torch.manual_seed(0)
+        source = lib.nn.utils.parametrizations.weight_norm(lib.nn.Linear(3, 2))
+        lib.nn.utils.parametrize.register_parametrization(source, "bias", symmetric_vector(lib))
+        target = lib.nn.utils.parametrize.transfer_parametrizations_and_params(
+            source, lib.nn.Linear(3, 2)
+        )
+        shared = [
+            target.parametrizations.weight.original0 is source.parametrizations.weight.original0,
+            target.parametrizations.bias.original is source.parametrizations.bias.original,
+        ]
+        results.append((type(target).__name__, list(target.state_dict()), shared, repr(target)))
+    assert results[0] == results[1]
+
+
+def symmetric_vector(lib):
+    class Flip(lib.nn.Module):
+        def forward(self, x):
+            return x + x.flip(0)
+
+    return Flip()
