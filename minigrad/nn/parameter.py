@@ -251,7 +251,7 @@ class Buffer(Tensor):
         buffer.persistent = persistent
         return buffer
 
-    def as_tensor(self) -> Tensor:
+    def _plain(self) -> Tensor:
         """The plain tensor a module registers (same memory, same version counter)."""
         return Tensor._make(
             self._array, counter=self._version_counter(), requires_grad=self.requires_grad

@@ -357,7 +357,7 @@ class Module:
         params = self.__dict__.get("_parameters")
         if isinstance(value, Buffer):  # nn.Buffer: registers a plain tensor, as PyTorch's
             remove_from(self.__dict__, self._parameters, self._modules)
-            self.register_buffer(name, value.as_tensor(), persistent=value.persistent)
+            self.register_buffer(name, value._plain(), persistent=value.persistent)
         elif isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
