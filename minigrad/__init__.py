@@ -13,6 +13,7 @@ Example:
 from minigrad import (
     autograd,
     distributions,
+    func,  # function transforms (grad, vjp, jacrev, ...)
     linalg,  # noqa: E402
     nn,  # noqa: E402
     optim,

@@ -64,7 +64,6 @@ TOP_LEVEL = {
     "export": _COMPILER,
     "fx": _COMPILER,
     "onnx": _COMPILER,
-    "func": _FORWARD_AD,
     "vmap": _FORWARD_AD,
     "distributed": _DISTRIBUTED,
     "multiprocessing": _DISTRIBUTED,
@@ -80,6 +79,12 @@ AUTOGRAD = {
     "forward_ad": _FORWARD_AD,
     "profiler": "minigrad has no profiler; time with the benchmarks' helpers or timeit",
 }
+
+# minigrad.func.<name>: the transforms that need batching rules or forward-mode AD.
+FUNC = dict.fromkeys(
+    ("vmap", "jvp", "jacfwd", "linearize", "functionalize", "stack_module_state"),
+    _FORWARD_AD,
+)
 
 # minigrad.cuda.<name>: everything that needs a GPU.
 CUDA = dict.fromkeys(

@@ -20,11 +20,15 @@ MODULES = ["minigrad", "minigrad.autograd", "minigrad.autograd.functional",
            "minigrad.nn.functional", "minigrad.nn", "minigrad.nn.init", "minigrad.nn.utils",
            "minigrad.optim", "minigrad.optim.lr_scheduler", "minigrad.linalg", "minigrad.viz",
            "minigrad.cuda",
-           "minigrad.accelerator", "minigrad.utils.data",
+           "minigrad.accelerator", "minigrad.utils.data", "minigrad.func",
+           "minigrad.nn.utils.parametrize", "minigrad.nn.utils.parametrizations",
+           "minigrad.nn.utils.stateless", "minigrad.optim.swa_utils",
            "minigrad.backends.mps", "minigrad.backends.cudnn"]
 # Modules that define their own API (rather than gathering names from elsewhere): only what they
 # define counts as public there.
-DEFINES_OWN = {"minigrad.autograd.functional", "minigrad.nn.init", "minigrad.optim.lr_scheduler",
+DEFINES_OWN = {"minigrad.autograd.functional", "minigrad.func", "minigrad.nn.utils.parametrize",
+               "minigrad.nn.utils.parametrizations", "minigrad.nn.utils.stateless",
+               "minigrad.optim.swa_utils", "minigrad.nn.init", "minigrad.optim.lr_scheduler",
                "minigrad.viz",
                "minigrad.cuda", "minigrad.accelerator",
                "minigrad.backends.mps", "minigrad.backends.cudnn"}
@@ -89,6 +93,8 @@ OUT_OF_SCOPE = [
     ("minigrad", "compile", "compiler"),
     ("minigrad", "complex64", "complex"),
     ("minigrad", "vmap", "forward-mode"),
+    ("minigrad.func", "vmap", "forward-mode"),
+    ("minigrad.func", "jacfwd", "forward-mode"),
     ("minigrad.autograd", "forward_ad", "forward-mode"),
     ("minigrad.cuda", "synchronize", "CPU only"),
     ("minigrad.cuda", "current_device", "CPU only"),

@@ -17,6 +17,15 @@ Example:
 from minigrad.nn import functional, init, utils
 from minigrad.nn.modules import *  # noqa: F403 - the layer classes, listed in modules.__all__
 from minigrad.nn.modules import __all__ as _module_names
-from minigrad.nn.parameter import Parameter
+from minigrad.nn.parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["Parameter", "functional", "init", "utils", *_module_names]
+__all__ = [
+    "Buffer",
+    "Parameter",
+    "UninitializedBuffer",
+    "UninitializedParameter",
+    "functional",
+    "init",
+    "utils",
+    *_module_names,
+]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,16 +28,29 @@ from minigrad.tensor import Tensor
 
 __all__ = [
     "calculate_gain",
+    "constant",
     "constant_",
+    "dirac",
+    "dirac_",
+    "eye",
     "eye_",
+    "kaiming_normal",
     "kaiming_normal_",
+    "kaiming_uniform",
     "kaiming_uniform_",
+    "normal",
     "normal_",
     "ones_",
+    "orthogonal",
     "orthogonal_",
+    "sparse",
+    "sparse_",
     "trunc_normal_",
+    "uniform",
     "uniform_",
+    "xavier_normal",
     "xavier_normal_",
+    "xavier_uniform",
     "xavier_uniform_",
     "zeros_",
 ]
@@ -173,6 +187,63 @@ def eye_(tensor: Tensor) -> Tensor:
         return tensor.copy_(new_tensor(np.eye(*tensor.shape), dtype=tensor.dtype))
 
 
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-d convolution weight with the identity (Dirac delta) kernel.
+
+    Each of the ``groups`` groups of output channels passes its input channels through
+    unchanged: a 1 at the kernel's centre for output ``d`` and input ``d``, zeros elsewhere.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.init.dirac_(minigrad.empty(2, 2, 3))[:, :, 1]
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
+    dimensions = tensor.dim()
+    if dimensions not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_per_group = sizes[0] // groups
+    centre = tuple(size // 2 for size in sizes[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(out_per_group, sizes[1])):
+                tensor[(g * out_per_group + d, d, *centre)] = 1
+    return tensor
+
+
+def sparse_(
+    tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any = None
+) -> Tensor:
+    """Fill a 2-d tensor with N(0, std**2) samples and zero some entries of each column.
+
+    ``ceil(sparsity * rows)`` random entries of each column become 0.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> w = nn.init.sparse_(minigrad.empty(4, 3), sparsity=0.5)
+        >>> (w == 0).sum(0)
+        tensor([2, 2, 2])
+    """
+    from minigrad.creation import randperm
+
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            zero_rows = randperm(rows)[:num_zeros]
+            tensor[zero_rows, col] = 0
+    return tensor
+
+
 def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
     """``(in * receptive field, out * receptive field)`` of a weight ``(out, in, *kernel)``."""
     if tensor.dim() < 2:
@@ -262,3 +333,45 @@ def orthogonal_(tensor: Tensor, gain: float = 1) -> Tensor:
     with no_grad():
         tensor.view(rows, cols).copy_(new_tensor(q))
         return tensor.mul_(gain)
+
+
+def _deprecated(function: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """The old name without the trailing underscore: warns as PyTorch's, then calls it."""
+    new_name = function.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args: Any, **kwargs: Any) -> Tensor:
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return function(*args, **kwargs)
+
+    deprecated_init.__doc__ = f"""Deprecated: use ``nn.init.{new_name}`` (this one warns).
+
+    Example:
+        >>> import warnings
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     _ = nn.init.normal(minigrad.empty(2))
+        >>> print(caught[0].message)
+        `nn.init.normal` is now deprecated in favor of `nn.init.normal_`.
+    """
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)

@@ -17,18 +17,21 @@ Example:
     2
 """
 
-from minigrad.optim import lr_scheduler
+from minigrad.optim import lr_scheduler, swa_utils
 from minigrad.optim.adadelta import Adadelta
+from minigrad.optim.adafactor import Adafactor
 from minigrad.optim.adagrad import Adagrad
 from minigrad.optim.adam import Adam
 from minigrad.optim.adam_variants import Adamax, NAdam, RAdam
 from minigrad.optim.adamw import AdamW
+from minigrad.optim.asgd import ASGD
+from minigrad.optim.lbfgs import LBFGS
 from minigrad.optim.optimizer import Optimizer
 from minigrad.optim.rmsprop import RMSprop
 from minigrad.optim.rprop import Rprop
 from minigrad.optim.sgd import SGD
 
 __all__ = [
-    "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer", "RAdam",
-    "RMSprop", "Rprop", "lr_scheduler",
+    "ASGD", "LBFGS", "SGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax",
+    "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler", "swa_utils",
 ]

@@ -30,6 +30,7 @@ from minigrad.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from minigrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from minigrad.nn.modules.attention import MultiheadAttention
 from minigrad.nn.modules.channelshuffle import ChannelShuffle
 from minigrad.nn.modules.container import (
@@ -52,6 +53,17 @@ from minigrad.nn.modules.dropout import (
 from minigrad.nn.modules.flatten import Flatten, Unflatten
 from minigrad.nn.modules.fold import Fold, Unfold
 from minigrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from minigrad.nn.modules.lazy import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyLinear,
+)
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
 from minigrad.nn.modules.loss import (
     BCELoss,
@@ -132,7 +144,8 @@ from minigrad.nn.modules.unpooling import MaxUnpool1d, MaxUnpool2d
 from minigrad.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveLogSoftmaxWithLoss", "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
     "AlphaDropout", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
     "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ChannelShuffle", "CircularPad1d",
     "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
@@ -142,7 +155,9 @@ __all__ = [
     "GaussianNLLLoss", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
     "HingeEmbeddingLoss", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LSTM", "LSTMCell",
-    "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d",
+    "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+    "LazyLinear", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
     "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d", "Mish", "Module",
     "ModuleDict", "ModuleList", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
     "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",

@@ -14,6 +14,7 @@ walks these registries in registration order, which is what makes PyTorch's key 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import warnings
 from collections import OrderedDict, namedtuple
@@ -25,7 +26,7 @@ from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.hooks import RemovableHandle
 from minigrad.nn.modules.utils import check_device, reset_grad, typename
-from minigrad.nn.parameter import Parameter
+from minigrad.nn.parameter import Buffer, Parameter
 from minigrad.tensor import Tensor
 
 __all__ = ["Module"]
@@ -106,6 +107,8 @@ class Module:
         set_plain("_forward_pre_hooks", OrderedDict())
         set_plain("_forward_pre_hooks_with_kwargs", OrderedDict())
         set_plain("_modules", {})
+        set_plain("_state_dict_hooks", OrderedDict())
+        set_plain("_load_state_dict_pre_hooks", OrderedDict())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """The computation of the module; every subclass defines it."""
@@ -352,7 +355,10 @@ class Module:
                         registry.discard(name)
 
         params = self.__dict__.get("_parameters")
-        if isinstance(value, Parameter):
+        if isinstance(value, Buffer):  # nn.Buffer: registers a plain tensor, as PyTorch's
+            remove_from(self.__dict__, self._parameters, self._modules)
+            self.register_buffer(name, value._plain(), persistent=value.persistent)
+        elif isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
             remove_from(
@@ -630,15 +636,54 @@ class Module:
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
+            destination._metadata[prefix[:-1]] = local_metadata
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(
                     destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
                 )
+        for hook in self._state_dict_hooks.values():
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None:
+                destination = result
         return destination
+
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata)`` after ``state_dict``.
+
+        The hook may edit the dict (or return a new one); the legacy ``spectral_norm`` records
+        its version in the metadata this way.
+        """
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(
+        self, hook: Callable[..., Any], with_module: bool = False
+    ) -> RemovableHandle:
+        """Call a hook on the state_dict before this module's entries are checked.
+
+        The hook is ``hook(state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)``; it may rename or convert entries of ``state_dict``
+        (how ``weight_norm`` reads the old ``weight_g`` / ``weight_v`` keys);
+        ``with_module=True`` passes the module first.
+        """
+        if with_module:
+            hook = functools.partial(hook, self)
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call a hook before ``load_state_dict`` reads this module's entries.
+
+        The hook is ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` and may edit ``state_dict``.
+        """
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def load_state_dict(
         self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
@@ -671,6 +716,9 @@ class Module:
 
         def plan(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            for hook in module._load_state_dict_pre_hooks.values():
+                hook(local_state_dict, prefix, local_metadata, strict, missing_keys,
+                     unexpected_keys, error_msgs)
             module._plan_load_from_state_dict(
                 local_state_dict, prefix, local_metadata, missing_keys, unexpected_keys,
                 error_msgs, writes,

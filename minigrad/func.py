@@ -1,0 +1,496 @@
+"""``minigrad.func``: PyTorch's function transforms that reverse mode can give.
+
+``grad``, ``grad_and_value``, ``vjp``, ``jacrev`` and ``hessian`` turn a function of tensors
+into a function computing its derivatives, and ``functional_call`` runs a module with other
+parameters: together they let one write ``grad(lambda p: loss(functional_call(model, p, x)))``.
+They are built on ``autograd.grad``: each call marks the differentiated inputs (fresh leaves,
+or aliases of inputs that already take part in a graph, so transforms nest and compose with
+ordinary autograd) and differentiates the function's output with respect to them. Inputs may
+be tensors or nested tuples, lists and dicts of tensors (PyTorch's pytrees).
+
+Left out: ``vmap``, ``jvp``, ``jacfwd`` and ``linearize`` need batching rules or forward-mode
+AD, which minigrad does not have (``minigrad.func.vmap`` raises ``OutOfScopeError``).
+``hessian`` is ``jacrev(jacrev(f))`` here (PyTorch: ``jacfwd(jacrev(f))``; same values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from minigrad import _out_of_scope
+from minigrad.autograd import engine
+from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from minigrad.autograd.graph import AccumulateGrad
+from minigrad.autograd.tensor_base import TensorBase
+from minigrad.nn.modules.module import Module
+from minigrad.nn.utils.stateless import _functional_call
+
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacrev", "vjp"]
+
+
+def __getattr__(name: str) -> Any:
+    """PyTorch's forward-mode and batching transforms raise ``OutOfScopeError``."""
+    raise _out_of_scope.missing(__name__, name, _out_of_scope.FUNC)
+
+
+# ------------------------------------------------------------------------------------------
+# pytrees: nested tuples, lists and dicts with tensors (or anything) at the leaves
+# ------------------------------------------------------------------------------------------
+
+
+def _flatten(tree: Any) -> tuple[list[Any], Any]:
+    """The leaves in order and a spec to rebuild the same structure from new leaves."""
+    if isinstance(tree, (tuple, list)):
+        leaves: list[Any] = []
+        specs = []
+        for item in tree:
+            item_leaves, spec = _flatten(item)
+            leaves += item_leaves
+            specs.append((len(item_leaves), spec))
+        return leaves, (type(tree), specs)
+    if isinstance(tree, dict):
+        leaves, spec = _flatten(list(tree.values()))
+        return leaves, (dict, (list(tree), spec))
+    return [tree], None
+
+
+def _unflatten(leaves: Sequence[Any], spec: Any) -> Any:
+    if spec is None:
+        return leaves[0]
+    kind, inner = spec
+    if kind is dict:
+        keys, list_spec = inner
+        return dict(zip(keys, _unflatten(leaves, list_spec), strict=True))
+    items, start = [], 0
+    for count, item_spec in inner:
+        items.append(_unflatten(leaves[start : start + count], item_spec))
+        start += count
+    return kind(items) if kind in (tuple, list) else kind(*items)
+
+
+def _structure(tree: Any) -> str:
+    """A pytree's shape as PyTorch prints it in errors: ``*`` for a leaf."""
+    if isinstance(tree, (tuple, list)):
+        inner = ", ".join(_structure(item) for item in tree)
+        return (
+            f"({inner}{',' if len(tree) == 1 else ''})"
+            if isinstance(tree, tuple)
+            else (f"[{inner}]")
+        )
+    if isinstance(tree, dict):
+        return "{" + ", ".join(f"{key!r}: {_structure(v)}" for key, v in tree.items()) + "}"
+    return "*"
+
+
+# ------------------------------------------------------------------------------------------
+# the shared machinery: which arguments, marked how
+# ------------------------------------------------------------------------------------------
+
+
+def _check_argnums(argnums: Any, count: int) -> tuple[int, ...]:
+    """The argnums as a tuple of non-negative positions, with PyTorch's errors."""
+    if isinstance(argnums, bool) or not isinstance(argnums, (int, tuple)):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    positions = (argnums,) if isinstance(argnums, int) else argnums
+    if not positions:
+        raise RuntimeError("argnums must be non-empty")
+    for position in positions:
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+        if not -count <= position < count:
+            raise RuntimeError(f"Got argnum={position}, but only {count} positional inputs")
+    normalized = tuple(position % count for position in positions)
+    if len(set(normalized)) != len(normalized):
+        raise RuntimeError(f"argnums elements must be unique, got {normalized}")
+    return normalized
+
+
+def _mark(value: Any) -> Any:
+    """The tensor the transform differentiates with respect to, standing for ``value``.
+
+    A tensor outside any graph becomes a fresh leaf requiring grad; one that is part of a graph
+    (an enclosing transform or ordinary autograd) gets an alias whose gradient flows back to it.
+    """
+    if not isinstance(value, TensorBase):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(value)}")
+    if value.requires_grad:
+        return value.view_as(value)
+    return value.detach().requires_grad_()
+
+
+def _marked_args(args: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[list[Any], list[Any]]:
+    """The arguments with the differentiated ones marked, and the marked leaves in order."""
+    new_args = list(args)
+    leaves: list[Any] = []
+    for position in positions:
+        flat, spec = _flatten(args[position])
+        marked = [_mark(value) for value in flat]
+        leaves += marked
+        new_args[position] = _unflatten(marked, spec)
+    return new_args, leaves
+
+
+def _depends_on_outside(value: Any, inner: set[int]) -> bool:
+    """Whether ``value``'s history reaches a leaf other than the transform's own (``inner``).
+
+    Such a result belongs to an enclosing graph (an outer transform, or a parameter the
+    function closes over) and keeps its history, as PyTorch's transforms do; any other result
+    is handed back detached.
+    """
+    if not isinstance(value, TensorBase) or not value.requires_grad:
+        return False
+    if value.grad_fn is None:
+        return id(value) not in inner
+    seen: set[int] = set()
+    stack = [value.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, AccumulateGrad):
+            if id(node.variable) not in inner:
+                return True
+            continue
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    return False
+
+
+def _gradients(
+    outputs: list[Any], inputs: list[Any], grad_outputs: list[Any] | None, create_graph: bool
+) -> list[Any]:
+    """``autograd.grad`` with unused inputs given zero gradients (as PyTorch's transforms)."""
+    pairs = [
+        (out, grad_outputs[i] if grad_outputs is not None else None)
+        for i, out in enumerate(outputs)
+        if out.requires_grad
+    ]
+    if not pairs:
+        return [value.detach().new_zeros(value.shape) for value in inputs]
+    grads = engine.grad(
+        [out for out, _ in pairs],
+        inputs,
+        None if grad_outputs is None else [g for _, g in pairs],
+        retain_graph=True,
+        create_graph=create_graph,
+        allow_unused=True,
+    )
+    return [
+        value.detach().new_zeros(value.shape) if g is None else g
+        for g, value in zip(grads, inputs, strict=True)
+    ]
+
+
+def _unwrap(tree: Any, inner: list[Any]) -> Any:
+    """Results handed back: detached unless they depend on something outside the transform."""
+    inner_ids = {id(leaf) for leaf in inner}
+    leaves, spec = _flatten(tree)
+    return _unflatten(
+        [
+            leaf
+            if _depends_on_outside(leaf, inner_ids)
+            else leaf.detach()
+            if isinstance(leaf, TensorBase)
+            else leaf
+            for leaf in leaves
+        ],
+        spec,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# the transforms
+# ------------------------------------------------------------------------------------------
+
+
+def grad_and_value(
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """Like ``grad``, but the function returns ``(gradient, value)``.
+
+    With ``has_aux=True`` it returns ``(gradient, (value, aux))``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import grad_and_value
+        >>> grad_and_value(lambda x: (x ** 2).sum())(minigrad.tensor([1.0, 2.0]))
+        (tensor([2., 4.]), tensor(5.))
+    """
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        positions = _check_argnums(argnums, len(args))
+        keep_graph = is_grad_enabled()
+        with enable_grad():
+            new_args, leaves = _marked_args(args, positions)
+            output = func(*new_args, **kwargs)
+            aux = None
+            if has_aux:
+                if not (isinstance(output, tuple) and len(output) == 2):
+                    raise RuntimeError(
+                        "grad_and_value(f)(*args): output of function f should be a tuple: "
+                        "(output, aux) if has_aux is True"
+                    )
+                output, aux = output
+            if not isinstance(output, TensorBase):
+                raise RuntimeError(
+                    "grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
+                    f"{type(output)}"
+                )
+            if output.dim() != 0:
+                raise RuntimeError(
+                    "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
+                    f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
+                    "APIs instead?"
+                )
+            flat = _gradients([output], leaves, None, create_graph=keep_graph)
+        grads, start = [], 0
+        for position in positions:
+            count = len(_flatten(args[position])[0])
+            grads.append(
+                _unwrap(
+                    _unflatten(flat[start : start + count], _flatten(args[position])[1]), leaves
+                )
+            )
+            start += count
+        gradient = grads[0] if isinstance(argnums, int) else tuple(grads)
+        value = _unwrap(output, leaves)
+        if has_aux:
+            return gradient, (value, _unwrap(aux, leaves))
+        return gradient, value
+
+    return wrapper
+
+
+def grad(
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The gradient of a function returning a scalar tensor, as a function of the same inputs.
+
+    ``argnums`` picks the differentiated positional arguments (a tuple gives a tuple of
+    gradients; each may be a tuple, list or dict of tensors); with ``has_aux=True`` the function
+    returns ``(output, aux)`` and the transform ``(gradient, aux)``. An input the output does
+    not depend on gets zeros. Transforms nest: ``grad(grad(f))`` is the second derivative.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import grad
+        >>> x = minigrad.tensor(2.0)
+        >>> grad(minigrad.sin)(x), grad(grad(minigrad.sin))(x)
+        (tensor(-0.4161), tensor(-0.9093))
+    """
+    computer = grad_and_value(func, argnums, has_aux)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        gradient, value = computer(*args, **kwargs)
+        if has_aux:
+            return gradient, value[1]
+        return gradient
+
+    return wrapper
+
+
+def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
+    """``func(*primals)`` and a function mapping cotangents to vector-Jacobian products.
+
+    Returns ``(output, vjp_fn)`` (and ``aux`` third with ``has_aux=True``); ``vjp_fn(v)``
+    takes cotangents of the output's structure and returns a tuple with one gradient per
+    primal.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import vjp
+        >>> out, vjp_fn = vjp(lambda x: x ** 2, minigrad.tensor([1.0, 3.0]))
+        >>> vjp_fn(minigrad.ones(2))
+        (tensor([2., 6.]),)
+    """
+    keep_graph = is_grad_enabled()
+    with enable_grad():
+        new_args, leaves = _marked_args(primals, tuple(range(len(primals))))
+        output = func(*new_args)
+        aux = None
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError(
+                    "vjp(f, *primals): output of function f should be a tuple: (output, aux) "
+                    "if has_aux is True"
+                )
+            output, aux = output
+    flat_out, out_spec = _flatten(output)
+    for leaf in flat_out:
+        if not isinstance(leaf, TensorBase):
+            raise RuntimeError(
+                "vjp(f, *primals): expected f(*primals) to return only tensors, got "
+                f"unsupported type {type(leaf)}"
+            )
+
+    def vjp_fn(cotangents: Any) -> tuple[Any, ...]:
+        flat_cot, cot_spec = _flatten(cotangents)
+        if _structure(cotangents) != _structure(output) or len(flat_cot) != len(flat_out):
+            raise RuntimeError(
+                "Expected pytree structure of cotangents to be the same as pytree structure "
+                f"of outputs to the function. cotangents: {_structure(cotangents)}, primal "
+                f"output: {_structure(output)}"
+            )
+        create_graph = keep_graph
+        with enable_grad():
+            flat = _gradients(flat_out, leaves, flat_cot, create_graph=create_graph)
+        grads, start = [], 0
+        for primal in primals:
+            leaves_of, spec = _flatten(primal)
+            grads.append(_unwrap(_unflatten(flat[start : start + len(leaves_of)], spec), leaves))
+            start += len(leaves_of)
+        return tuple(grads)
+
+    result = (_unwrap(output, leaves), vjp_fn)
+    if has_aux:
+        return (*result, _unwrap(aux, leaves))
+    return result
+
+
+def jacrev(
+    func: Callable[..., Any],
+    argnums: int | tuple[int, ...] = 0,
+    *,
+    has_aux: bool = False,
+    chunk_size: int | None = None,
+    _preallocate_and_copy: bool = False,
+) -> Callable[..., Any]:
+    """The Jacobian of ``func`` with respect to the ``argnums`` inputs, by reverse mode.
+
+    For an output of shape ``O`` and an input of shape ``I`` the Jacobian has shape ``O + I``;
+    a tuple of outputs gives a tuple, a tuple ``argnums`` a tuple per output. One backward pass
+    per output element (``chunk_size`` is accepted and has no effect).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import jacrev
+        >>> jacrev(lambda x: x ** 2)(minigrad.tensor([1.0, 3.0]))
+        tensor([[2., 0.],
+                [0., 6.]])
+    """
+    if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        positions = _check_argnums(argnums, len(args))
+        keep_graph = is_grad_enabled()
+        with enable_grad():
+            new_args, leaves = _marked_args(args, positions)
+            output = func(*new_args, **kwargs)
+            aux = None
+            if has_aux:
+                if not (isinstance(output, tuple) and len(output) == 2):
+                    raise RuntimeError(
+                        "jacrev(f, ...)(*args): output of function f should be a tuple: "
+                        "(output, aux) if has_aux is True"
+                    )
+                output, aux = output
+            flat_out, out_spec = _flatten(output)
+            for leaf in flat_out:
+                if not isinstance(leaf, TensorBase):
+                    raise RuntimeError(
+                        "jacrev(f, ...)(*args): expected f(*args) to return only tensors, got "
+                        f"unsupported type {type(leaf)}"
+                    )
+            per_output = [_jacobian_of(out, leaves, keep_graph) for out in flat_out]
+        results = []
+        for jacobians in per_output:
+            per_arg, start = [], 0
+            for position in positions:
+                arg_leaves, spec = _flatten(args[position])
+                per_arg.append(_unflatten(jacobians[start : start + len(arg_leaves)], spec))
+                start += len(arg_leaves)
+            results.append(per_arg[0] if isinstance(argnums, int) else tuple(per_arg))
+        jacobian = _unwrap(_unflatten(results, out_spec), leaves)
+        if has_aux:
+            return jacobian, _unwrap(aux, leaves)
+        return jacobian
+
+    return wrapper
+
+
+def _jacobian_of(output: Any, leaves: list[Any], create_graph: bool) -> list[Any]:
+    """The Jacobian of ``output`` w.r.t. each leaf, shaped ``output.shape + leaf.shape``."""
+    import minigrad
+
+    rows = []
+    flat_output = output.reshape(-1)
+    for i in range(flat_output.numel()):
+        if output.requires_grad:
+            rows.append(_gradients([flat_output[i]], leaves, None, create_graph))
+        else:
+            rows.append([leaf.detach().new_zeros(leaf.shape) for leaf in leaves])
+    jacobians = []
+    for j, leaf in enumerate(leaves):
+        if rows:
+            stacked = minigrad.stack([row[j] for row in rows])
+        else:
+            stacked = leaf.detach().new_zeros((0, *leaf.shape))
+        jacobians.append(stacked.reshape(*output.shape, *leaf.shape))
+    return jacobians
+
+
+def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+    """The Hessian of a function returning a scalar: ``jacrev(jacrev(func))``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import hessian
+        >>> hessian(lambda x: (x ** 3).sum())(minigrad.tensor([1.0, 2.0]))
+        tensor([[ 6.,  0.],
+                [ 0., 12.]])
+    """
+    return jacrev(jacrev(func, argnums), argnums)
+
+
+def functional_call(
+    module: Module,
+    parameter_and_buffer_dicts: dict[str, Any] | Sequence[dict[str, Any]],
+    args: Any = None,
+    kwargs: dict[str, Any] | None = None,
+    *,
+    tie_weights: bool = True,
+    strict: bool = False,
+) -> Any:
+    """Call ``module(*args, **kwargs)`` with the given tensors in place of its own.
+
+    ``parameter_and_buffer_dicts`` maps dotted names (``"0.weight"``) to tensors (or is a
+    sequence of such dicts, whose keys must not repeat); names not given keep the module's
+    own tensors. The module is restored afterwards. ``strict=True`` requires every parameter
+    and buffer to be given; ``tie_weights=True`` replaces all the names of a shared weight.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> from minigrad.func import functional_call, grad
+        >>> model = nn.Linear(2, 1)
+        >>> params = {"weight": minigrad.ones(1, 2), "bias": minigrad.zeros(1)}
+        >>> x = minigrad.tensor([1.0, 2.0])
+        >>> grad(lambda p: functional_call(model, p, (x,)).sum())(params)["weight"]
+        tensor([[1., 2.]])
+    """
+    if isinstance(parameter_and_buffer_dicts, dict):
+        tensors = parameter_and_buffer_dicts
+    elif isinstance(parameter_and_buffer_dicts, Sequence):
+        if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
+            raise ValueError(
+                "Expected all elements of parameter_and_buffer_dicts to be dictionaries"
+            )
+        counts: dict[str, int] = {}
+        for d in parameter_and_buffer_dicts:
+            for key in d:
+                counts[key] = counts.get(key, 0) + 1
+        repeated = [key for key, n in counts.items() if n > 1]
+        if repeated:
+            raise ValueError(
+                f"{repeated} appeared in multiple dictionaries; behavior of functional call is "
+                "ambiguous"
+            )
+        tensors = {k: v for d in parameter_and_buffer_dicts for k, v in d.items()}
+    else:
+        raise ValueError(
+            "Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but "
+            f"got {type(parameter_and_buffer_dicts)}"
+        )
+    return _functional_call(module, tensors, args, kwargs, tie_weights=tie_weights, strict=strict)

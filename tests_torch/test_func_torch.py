@@ -1,0 +1,213 @@
+# ruff: noqa: B023 - the lambdas are called at once, inside the loop that binds them
+"""minigrad.func and nn.utils.stateless side by side with torch.func: gradients, values, aux
+outputs, Jacobians and Hessians of the same functions on the same inputs, functional calls of
+modules with PyTorch's state, and the errors of bad argnums, outputs and cotangents.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)
+
+
+def outcome(call):
+    """What a call gives: its value, or the exception's type and text (torch -> minigrad)."""
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - the exception is the outcome compared
+        return type(exc).__name__, str(exc).replace("torch", "minigrad")
+
+
+def rand(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float64)
+
+
+def same(mine, theirs, what=""):
+    """Equal pytrees of tensors (to float64 precision) or equal plain values."""
+    if isinstance(theirs, (tuple, list)):
+        assert type(mine) is type(theirs) and len(mine) == len(theirs), what
+        for a, b in zip(mine, theirs, strict=True):
+            same(a, b, what)
+    elif isinstance(theirs, dict):
+        assert list(mine) == list(theirs), what
+        for key in theirs:
+            same(mine[key], theirs[key], what)
+    elif isinstance(theirs, torch.Tensor):
+        assert tuple(mine.shape) == tuple(theirs.shape), what
+        assert mine.requires_grad == theirs.requires_grad, what
+        np.testing.assert_allclose(
+            mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-10, atol=1e-12, err_msg=what
+        )
+    else:
+        assert mine == theirs, what
+
+
+def both(make_call, *arrays):
+    """``make_call(lib)(*tensors)`` in both libraries on the same float64 inputs."""
+    results = []
+    for lib in (minigrad, torch):
+        tensors = [lib.tensor(a) for a in arrays]
+        with warnings.catch_warnings():  # torch.func's jacfwd path warns about torch.jit
+            warnings.simplefilter("ignore", DeprecationWarning)
+            results.append(outcome(lambda: make_call(lib)(*tensors)))
+    return results
+
+
+def f_scalar(lib):
+    return lambda x, y: (lib.sin(x) * y).sum() + (x**3).sum()
+
+
+@pytest.mark.parametrize("argnums", [0, 1, (0, 1), (1, 0), -1])
+def test_grad_and_grad_and_value_match_pytorch(argnums):
+    x, y = rand(3), rand(3, seed=1)
+    same(*both(lambda lib: lib.func.grad(f_scalar(lib), argnums=argnums), x, y))
+    same(*both(lambda lib: lib.func.grad_and_value(f_scalar(lib), argnums=argnums), x, y))
+
+
+def test_grad_with_aux_pytrees_and_nesting_match_pytorch():
+    x = rand(2, 3)
+
+    def with_aux(lib):
+        return lib.func.grad(lambda p: ((p["a"] * p["b"][0]).sum(), p["a"] * 2), has_aux=True)
+
+    for lib_results in [both(lambda lib: lambda a: with_aux(lib)({"a": a, "b": [a + 1]}), x)]:
+        same(*lib_results)
+    second = both(
+        lambda lib: lib.func.grad(lib.func.grad(lambda t: lib.sin(t).sum() if t.dim() == 0 else t)),
+        rand(),
+    )
+    same(*second)
+    third = both(lambda lib: lib.func.grad(lib.func.grad(lib.func.grad(lib.tanh))), rand())
+    same(*third)
+
+
+def test_grad_composes_with_ordinary_autograd_as_in_pytorch():
+    results = []
+    for lib in (minigrad, torch):
+        w = lib.tensor(rand(3), requires_grad=True)
+        g = lib.func.grad(lambda x: (w * x**2).sum())(lib.tensor(rand(3, seed=1)))
+        g.sum().backward()
+        results.append((g, w.grad))
+    same(*results)
+
+
+def test_vjp_jacrev_and_hessian_match_pytorch():
+    x, y = rand(3), rand(3, seed=1)
+    for make in (
+        lambda lib: (
+            lambda a, b: lib.func.vjp(lambda s, t: (s * t, s.exp()), a, b)[1](
+                (lib.ones(3, dtype=lib.float64), a)
+            )
+        ),
+        lambda lib: lambda a, b: lib.func.vjp(lambda s: s**2, a)[0],
+        lambda lib: lambda a, b: lib.func.vjp(lambda s: (s**2, s.sum()), a, has_aux=True)[2],
+        lambda lib: lambda a, b: lib.func.jacrev(lambda s, t: s[:, None] * t)(a, b),
+        lambda lib: lambda a, b: lib.func.jacrev(lambda s, t: (s * t, s.sum()), (0, 1))(a, b),
+        lambda lib: lambda a, b: lib.func.jacrev(lambda s: (s.exp(), s.cos()), has_aux=True)(a),
+        lambda lib: lambda a, b: lib.func.hessian(lambda s, t: (s**3 * t).sum())(a, b),
+        lambda lib: (
+            lambda a, b: lib.func.hessian(lambda s, t: (s**2 * t**2).sum(), argnums=(0, 1))(a, b)
+        ),
+    ):
+        same(*both(make, x, y))
+
+
+def test_transform_errors_match_pytorch():
+    x = rand(3)
+    cases = [
+        lambda lib: lib.func.grad(lambda t: t),
+        lambda lib: lib.func.grad(lambda t: t.sum().item()),
+        lambda lib: lib.func.grad(lambda t: (t.sum(), 1)),
+        lambda lib: lib.func.grad(lambda t: t.sum(), has_aux=True),
+        lambda lib: lib.func.grad(lambda t: t.sum(), argnums=1),
+        lambda lib: lib.func.grad(lambda t: t.sum(), argnums=1.5),
+        lambda lib: lib.func.grad(lambda t: t.sum(), argnums=()),
+        lambda lib: lambda t: lib.func.grad(lambda a, b: a.sum(), argnums=(0, -2))(t, t),
+        lambda lib: lambda t: lib.func.grad(lambda a: a.sum())(3.0),
+        lambda lib: lambda t: lib.func.grad(lambda a: a.sum())(t.long()),
+        lambda lib: lambda t: lib.func.vjp(lambda a: 3, t),
+        lambda lib: lambda t: lib.func.vjp(lambda a: a * 2, t)[1](lib.ones(2, dtype=t.dtype)),
+        lambda lib: lambda t: lib.func.vjp(lambda a: (a, a), t)[1](t),
+        lambda lib: lambda t: lib.func.jacrev(lambda a: a, argnums=1)(t),
+    ]
+    for make in cases:
+        mine, theirs = both(make, x)
+        if isinstance(theirs, tuple) and isinstance(theirs[0], str):
+            assert mine == theirs
+        else:
+            same(mine, theirs)
+
+
+def build(make):
+    torch.manual_seed(0)
+    theirs = make(torch).double()
+    mine = make(minigrad).double()
+    mine.load_state_dict({k: minigrad.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
+    return mine, theirs
+
+
+def mlp(lib):
+    return lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.Tanh(), lib.nn.Linear(4, 2))
+
+
+def test_functional_call_and_per_parameter_gradients_match_pytorch():
+    mine, theirs = build(mlp)
+    x = rand(5, 3)
+    results = []
+    for lib, model in ((minigrad, mine), (torch, theirs)):
+        params = {k: v.detach() for k, v in model.named_parameters()}
+        params["0.weight"] = params["0.weight"] * 2
+
+        def loss(p, inputs, lib=lib, model=model):
+            return lib.func.functional_call(model, p, (inputs,)).pow(2).mean()
+
+        grads = lib.func.grad(loss)(params, lib.tensor(x))
+        out = lib.func.functional_call(
+            model,
+            ({"0.weight": params["0.weight"]}, {"2.bias": params["2.bias"] + 1}),
+            lib.tensor(x),
+        )
+        results.append((grads, out, model[0].weight))  # the module's own weight comes back
+    same(*results)
+
+
+def test_functional_call_ties_strictness_and_errors_match_pytorch():
+    def tied(lib):
+        model = lib.nn.Sequential(lib.nn.Linear(2, 2), lib.nn.Linear(2, 2))
+        model[1].weight = model[0].weight
+        return model
+
+    mine, theirs = build(tied)
+    x = rand(1, 2)
+    results = []
+    for lib, model in ((minigrad, mine), (torch, theirs)):
+        w = lib.tensor(rand(2, 2, seed=4))
+        inputs = lib.tensor(x)
+        fc = lib.func.functional_call
+        results.append(
+            [
+                outcome(lambda: fc(model, {"0.weight": w}, inputs)),
+                outcome(lambda: fc(model, {"0.weight": w}, inputs, tie_weights=False)),
+                outcome(lambda: fc(model, {"0.weight": w, "1.weight": w + 1}, inputs)),
+                outcome(lambda: fc(model, {"0.weight": w}, inputs, strict=True)),
+                outcome(lambda: fc(model, {"nope": w}, inputs, strict=True)),
+                outcome(lambda: fc(model, ({"0.weight": w}, {"0.weight": w}), inputs)),
+                outcome(lambda: fc(model, 3, inputs)),
+            ]
+        )
+    same(*results)
+
+
+def test_stateless_functional_call_warns_as_pytorch():
+    messages = []
+    for lib in (minigrad, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.nn.utils.stateless.functional_call(lib.nn.Linear(2, 1), {}, lib.ones(2))
+        messages.append([(w.category, str(w.message).replace("torch", "minigrad")) for w in caught])
+    assert messages[0] == messages[1]
