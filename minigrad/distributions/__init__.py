@@ -17,29 +17,86 @@ Example:
     tensor(1.)
 """
 
-from minigrad.distributions import constraints
+from minigrad.distributions import constraints, transforms
 from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.categorical import Categorical
+from minigrad.distributions.cauchy import Cauchy
+from minigrad.distributions.constraint_registry import biject_to, transform_to
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
 from minigrad.distributions.exponential import Exponential
+from minigrad.distributions.gumbel import Gumbel
+from minigrad.distributions.half_normal import HalfCauchy, HalfNormal
 from minigrad.distributions.independent import Independent
 from minigrad.distributions.kl import kl_divergence, register_kl
 from minigrad.distributions.laplace import Laplace
+from minigrad.distributions.log_normal import LogNormal
+from minigrad.distributions.logistic_normal import LogisticNormal
 from minigrad.distributions.normal import Normal
+from minigrad.distributions.pareto import Pareto
+from minigrad.distributions.relaxed_bernoulli import RelaxedBernoulli
+from minigrad.distributions.relaxed_categorical import RelaxedOneHotCategorical
+from minigrad.distributions.transformed_distribution import TransformedDistribution
+from minigrad.distributions.transforms import (
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    IndependentTransform,
+    LowerCholeskyTransform,
+    PowerTransform,
+    ReshapeTransform,
+    SigmoidTransform,
+    SoftmaxTransform,
+    SoftplusTransform,
+    StickBreakingTransform,
+    TanhTransform,
+    Transform,
+    identity_transform,
+)
 from minigrad.distributions.uniform import Uniform
+from minigrad.distributions.weibull import Weibull
 
 __all__ = [
+    "AbsTransform",
+    "AffineTransform",
     "Bernoulli",
     "Categorical",
+    "Cauchy",
+    "ComposeTransform",
     "Distribution",
+    "ExpTransform",
     "Exponential",
     "ExponentialFamily",
+    "Gumbel",
+    "HalfCauchy",
+    "HalfNormal",
     "Independent",
+    "IndependentTransform",
     "Laplace",
+    "LogNormal",
+    "LogisticNormal",
+    "LowerCholeskyTransform",
     "Normal",
+    "Pareto",
+    "PowerTransform",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
+    "ReshapeTransform",
+    "SigmoidTransform",
+    "SoftmaxTransform",
+    "SoftplusTransform",
+    "StickBreakingTransform",
+    "TanhTransform",
+    "Transform",
+    "TransformedDistribution",
     "Uniform",
+    "Weibull",
+    "biject_to",
     "constraints",
+    "identity_transform",
     "kl_divergence",
     "register_kl",
+    "transform_to",
+    "transforms",
 ]

@@ -8,18 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad
+
 __all__ = [
     "Constraint",
     "boolean",
-    "independent",
+    "dependent",
     "greater_than",
     "greater_than_eq",
+    "half_open_interval",
+    "independent",
     "integer_interval",
     "interval",
+    "is_dependent",
     "less_than",
+    "lower_cholesky",
     "nonnegative",
+    "nonnegative_integer",
     "positive",
+    "positive_definite",
+    "positive_integer",
     "real",
+    "real_vector",
     "simplex",
     "unit_interval",
 ]
@@ -128,8 +138,7 @@ class IntegerInterval(Constraint):
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
-        return (f"IntegerInterval(lower_bound={self.lower_bound}, "
-                f"upper_bound={self.upper_bound})")
+        return f"IntegerInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
 
 
 class Simplex(Constraint):
@@ -140,6 +149,78 @@ class Simplex(Constraint):
     def check(self, value: Any) -> Any:
         """True for each vector on the simplex."""
         return (value >= 0).all(dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+class HalfOpenInterval(Constraint):
+    """Values in ``[lower_bound, upper_bound)``."""
+
+    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
+        self.lower_bound = lower_bound
+        self.upper_bound = upper_bound
+
+    def check(self, value: Any) -> Any:
+        """True where ``lower_bound <= value < upper_bound``."""
+        return (self.lower_bound <= value) & (value < self.upper_bound)
+
+    def __repr__(self) -> str:
+        return f"HalfOpenInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class IntegerGreaterThan(Constraint):
+    """Whole numbers at or above ``lower_bound`` (counts: 0, 1, 2 ...)."""
+
+    is_discrete = True
+
+    def __init__(self, lower_bound: int) -> None:
+        self.lower_bound = lower_bound
+
+    def check(self, value: Any) -> Any:
+        """True where ``value`` is whole and at least ``lower_bound``."""
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+    def __repr__(self) -> str:
+        return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
+
+
+class Dependent(Constraint):
+    """A placeholder for a region that depends on other parameters: it cannot be checked."""
+
+    def check(self, value: Any) -> Any:
+        """Always raises: the region is not known on its own."""
+        raise ValueError("Cannot determine validity of dependent constraint")
+
+
+def is_dependent(constraint: Any) -> bool:
+    """Whether ``constraint`` is the ``dependent`` placeholder (skipped by validation)."""
+    return isinstance(constraint, Dependent)
+
+
+class LowerCholesky(Constraint):
+    """Lower-triangular square matrices with a positive diagonal (Cholesky factors)."""
+
+    event_dim = 2
+
+    def check(self, value: Any) -> Any:
+        """True for each matrix that is lower triangular with a positive diagonal."""
+        lower = (value.tril() == value).reshape(*value.shape[:-2], -1).all(-1)
+        positive_diagonal = (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
+        return lower & positive_diagonal
+
+
+class PositiveDefinite(Constraint):
+    """Symmetric (within 1e-6) square matrices with a Cholesky factorisation."""
+
+    event_dim = 2
+
+    def check(self, value: Any) -> Any:
+        """True for each matrix that is symmetric and positive definite."""
+        square = value.shape[-2] == value.shape[-1]
+        if not square:
+            return minigrad.full(value.shape[:-2], False, dtype=minigrad.bool)
+        symmetric = minigrad.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+        if not symmetric.all():
+            return symmetric
+        return minigrad.linalg.cholesky_ex(value).info.eq(0)
 
 
 class IndependentConstraint(Constraint):
@@ -176,6 +257,7 @@ class IndependentConstraint(Constraint):
 
 # PyTorch's public names: instances for the fixed regions, classes for the parametrised ones.
 real = Real()
+dependent = Dependent()
 boolean = Boolean()
 positive = GreaterThan(0.0)
 nonnegative = GreaterThanEq(0.0)
@@ -187,3 +269,9 @@ greater_than_eq = GreaterThanEq
 less_than = LessThan
 interval = Interval
 integer_interval = IntegerInterval
+half_open_interval = HalfOpenInterval
+nonnegative_integer = IntegerGreaterThan(0)
+positive_integer = IntegerGreaterThan(1)
+real_vector = IndependentConstraint(real, 1)
+lower_cholesky = LowerCholesky()
+positive_definite = PositiveDefinite()

@@ -12,11 +12,15 @@ from minigrad.nn import functional as F
 __all__ = [
     "broadcast_all",
     "clamp_probs",
+    "euler_constant",
     "lazy_property",
     "logits_to_probs",
     "probs_to_logits",
     "sum_rightmost",
 ]
+
+
+euler_constant = 0.57721566490153286060  # (Euler-Mascheroni: the Gumbel mean's constant)
 
 
 def broadcast_all(*values: Any) -> tuple[Any, ...]:
@@ -29,12 +33,15 @@ def broadcast_all(*values: Any) -> tuple[Any, ...]:
         [minigrad.Size([2]), minigrad.Size([2])]
     """
     if not all(isinstance(v, (minigrad.Tensor, Number)) for v in values):
-        raise ValueError("Input arguments must all be instances of Number, minigrad.Tensor or "
-                         "objects implementing __torch_function__.")
+        raise ValueError(
+            "Input arguments must all be instances of Number, minigrad.Tensor or "
+            "objects implementing __torch_function__."
+        )
     first = next((v for v in values if isinstance(v, minigrad.Tensor)), None)
     dtype = minigrad.get_default_dtype() if first is None else first.dtype
-    tensors = [v if isinstance(v, minigrad.Tensor) else minigrad.tensor(v, dtype=dtype)
-               for v in values]
+    tensors = [
+        v if isinstance(v, minigrad.Tensor) else minigrad.tensor(v, dtype=dtype) for v in values
+    ]
     return minigrad.broadcast_tensors(*tensors)
 
 

@@ -1,0 +1,330 @@
+"""The rest of minigrad.distributions side by side with torch.distributions (PyTorch 2.13).
+
+Transforms, TransformedDistribution and the distributions built on them, the gamma family, the
+discrete counts and the multivariate ones: the same parameters in both libraries, and what does
+not depend on the random numbers compared (errors, reprs, shapes, values, dtypes, grad_fn
+names, the gradients reaching the parameters, the shapes and dtypes of samples).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from test_ops_torch import assert_same_outcome, run
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+
+
+def dists(lib: Any) -> Any:
+    return importlib.import_module(f"{lib.__name__}.distributions")
+
+
+def _same_value(mine: Any, theirs: Any, where: str) -> None:
+    """Tensors: dtype, grad_fn name and values; anything else: its repr (torch -> minigrad)."""
+    if isinstance(theirs, torch.Tensor):
+        assert str(mine.dtype).split(".")[1] == str(theirs.dtype).split(".")[1], where
+        assert (mine.grad_fn and mine.grad_fn.name()) == (
+            theirs.grad_fn and theirs.grad_fn.name()
+        ), where
+        np.testing.assert_allclose(
+            mine.detach().numpy(),
+            theirs.detach().numpy(),
+            rtol=2e-5,
+            atol=1e-6,
+            equal_nan=True,
+            err_msg=where,
+        )
+    else:
+        assert repr(mine) == repr(theirs).replace("torch", "minigrad"), where
+
+
+def _compare(build: Callable[[Any], tuple[list[Any], list[Any]]]) -> None:
+    """``build(lib)`` gives (results, parameters): compare the results, then the gradients of
+    a weighted sum of the finite floating ones."""
+    mine, my_params = build(minigrad)
+    theirs, their_params = build(torch)
+    assert len(mine) == len(theirs)
+    for index, (m, t) in enumerate(zip(mine, theirs)):
+        _same_value(m, t, str(index))
+    for lib, results in ((minigrad, mine), (torch, theirs)):
+        floats = [
+            r
+            for r in results
+            if isinstance(r, lib.Tensor)
+            and r.dtype.is_floating_point
+            and r.requires_grad
+            and r.isfinite().all()
+        ]
+        lib.stack([(r * (i + 1)).sum() for i, r in enumerate(floats)]).sum().backward()
+    for m, t in zip(my_params, their_params):
+        np.testing.assert_allclose(m.grad.numpy(), t.grad.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def _everything(d: Any, value: Any, prob: Any, sample_shape: tuple[int, ...] = (3,)) -> list[Any]:
+    """What a distribution computes: log_prob, entropy, moments, cdf/icdf, shapes, reprs."""
+    results = [
+        d.log_prob(value),
+        d.batch_shape,
+        d.event_shape,
+        repr(d),
+        repr(d.support),
+        d.has_rsample,
+        d.sample(sample_shape).shape,
+        d.sample(sample_shape).dtype,
+    ]
+    for name in ("entropy", "cdf", "icdf"):
+        argument = {"entropy": (), "cdf": (value,), "icdf": (prob,)}[name]
+        results.append(run(lambda name=name, argument=argument: getattr(d, name)(*argument))[0])
+    for name in ("mean", "variance", "stddev", "mode"):
+        results.append(run(lambda name=name: getattr(d, name))[0])
+    if d.has_rsample:
+        results.append(d.rsample(sample_shape).shape)
+    expanded = d.expand((2,) + tuple(d.batch_shape))
+    results += [expanded.batch_shape, expanded.log_prob(value).shape]
+    return results
+
+
+# --- transforms -------------------------------------------------------------------------------
+
+
+def _transforms(lib: Any) -> tuple[list[Any], list[Any]]:
+    T, t = dists(lib).transforms, lib.tensor
+    x = t([[0.3, -1.2, 0.5], [1.0, 2.0, -0.5]], requires_grad=True)
+    loc = t([1.0, 2.0, 3.0], requires_grad=True)
+    scale = t([0.5, -1.0, 2.0], requires_grad=True)
+    exponent = t(2.5, requires_grad=True)
+    cases = [
+        T.ExpTransform(),
+        T.AffineTransform(1.0, -2.0),
+        T.AffineTransform(loc, scale, event_dim=1),
+        T.AffineTransform(loc, scale),
+        T.SigmoidTransform(),
+        T.TanhTransform(),
+        T.SoftplusTransform(),
+        T.PowerTransform(exponent),
+        T.AbsTransform(),
+        T.SoftmaxTransform(),
+        T.StickBreakingTransform(),
+        T.IndependentTransform(T.SigmoidTransform(), 1),
+        T.ReshapeTransform((3,), (3, 1)),
+        T.identity_transform,
+        T.ComposeTransform([T.ExpTransform(), T.AffineTransform(0.0, 3.0)]),
+        T.ComposeTransform([T.AffineTransform(loc, 2.0), T.StickBreakingTransform()]),
+        T.ExpTransform().inv,
+        T.ComposeTransform([T.SigmoidTransform()]).inv,
+        T.ExpTransform().with_cache(),
+        T.LowerCholeskyTransform(),
+    ]
+    results: list[Any] = []
+    for transform in cases:
+        source = x.exp() if isinstance(transform, T.PowerTransform) else x
+        if repr(transform).startswith("_InverseTransform"):
+            source = source.sigmoid()
+        if isinstance(transform, T.LowerCholeskyTransform):
+            source = x[:, :2]
+        y = transform(source)
+        results += [
+            repr(transform),
+            y,
+            transform.forward_shape(source.shape),
+            repr(transform.domain),
+            repr(transform.codomain),
+            transform.bijective,
+        ]
+        if not isinstance(
+            transform, (T.AbsTransform, T.SoftmaxTransform, T.LowerCholeskyTransform)
+        ):
+            results.append(transform.inv(y))
+        if transform.bijective:
+            results.append(transform.log_abs_det_jacobian(source, y))
+        results.append(transform.inverse_shape(y.shape))
+    return results, [x, loc, scale, exponent]
+
+
+def test_transforms_are_pytorchs() -> None:
+    _compare(_transforms)
+
+
+def test_cached_transforms_invert_to_the_same_tensor() -> None:
+    T = dists(minigrad).transforms
+    for transform in (T.ExpTransform(cache_size=1), T.SigmoidTransform().with_cache()):
+        x = minigrad.tensor([0.5, 2.0])
+        assert transform.inv(transform(x)) is x
+    with pytest.raises(ValueError, match="cache_size must be 0 or 1"):
+        T.ExpTransform(cache_size=2)
+
+
+def _registries(lib: Any) -> list[Any]:
+    D = dists(lib)
+    C = D.constraints
+    found = []
+    for constraint in (
+        C.real,
+        C.positive,
+        C.nonnegative,
+        C.greater_than(1.0),
+        C.greater_than_eq(2.0),
+        C.less_than(1.0),
+        C.unit_interval,
+        C.interval(-1.0, 2.0),
+        C.half_open_interval(0.0, 2.0),
+        C.simplex,
+        C.independent(C.positive, 1),
+        C.lower_cholesky,
+        C.real_vector,
+    ):
+        for registry in (D.biject_to, D.transform_to):
+            transform, error = run(
+                lambda registry=registry, constraint=constraint: registry(constraint)
+            )
+            found.append(repr(error) if error else repr(transform))
+            if transform is not None and not isinstance(constraint, type(C.lower_cholesky)):
+                y = transform(lib.tensor([[0.5, -1.0], [2.0, 0.0]]))
+                found.append(bool(constraint.check(y).all()))
+    return found
+
+
+def test_biject_to_and_transform_to_are_pytorchs() -> None:
+    mine, theirs = _registries(minigrad), _registries(torch)
+    assert [repr(m) for m in mine] == [repr(t).replace("torch", "minigrad") for t in theirs]
+
+
+# --- distributions built on transforms --------------------------------------------------------
+
+
+def _transformed(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, T, t = dists(lib), dists(lib).transforms, lib.tensor
+    loc = t([0.3, -1.2], requires_grad=True)
+    scale = t([0.7, 1.9], requires_grad=True)
+    value, prob = t([0.5, 2.1]), t([0.2, 0.7])
+    cases = [
+        D.LogNormal(loc, scale),
+        D.Gumbel(loc, scale),
+        D.HalfNormal(scale),
+        D.Cauchy(loc, scale),
+        D.HalfCauchy(scale),
+        D.Weibull(scale, scale + 1),
+        D.Pareto(scale * 0.1, scale),
+        D.LogNormal(0.0, 1.0),
+        D.Gumbel(1.0, 2.0),
+        D.TransformedDistribution(
+            D.Normal(loc, scale), [T.AffineTransform(1.0, -2.0), T.ExpTransform()]
+        ),
+    ]
+    results = [r for d in cases for r in _everything(d, value, prob)]
+    temperature = t(0.7, requires_grad=True)
+    probs = t([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]], requires_grad=True)
+    logits = t([[0.5, -1.0, 0.0], [2.0, 0.1, -0.3]], requires_grad=True)
+    point = t([[0.1, 0.6, 0.3], [0.25, 0.25, 0.5]])
+    for d in (
+        D.LogisticNormal(loc, scale),
+        D.LogisticNormal(0.5, 1.5),
+        D.RelaxedOneHotCategorical(temperature, probs),
+        D.RelaxedOneHotCategorical(temperature, logits=logits),
+    ):
+        results += _everything(
+            d,
+            point[..., : d.event_shape[0]] / point[..., : d.event_shape[0]].sum(-1, keepdim=True),
+            prob,
+        )
+    for d in (
+        D.RelaxedBernoulli(temperature, probs[0]),
+        D.RelaxedBernoulli(temperature, logits=logits[1]),
+    ):
+        results += _everything(d, t([0.2, 0.5, 0.9]), prob) + [d.probs, d.logits]
+    results.append(
+        dists(lib)
+        .relaxed_bernoulli.LogitRelaxedBernoulli(temperature, 0.3)
+        .log_prob(t([-1.0, 2.0]))
+    )
+    affine = D.TransformedDistribution(
+        D.Normal(lib.zeros(2), 1.0), T.AffineTransform(loc, scale, event_dim=1)
+    )
+    results += [affine.batch_shape, affine.event_shape, affine.log_prob(value)]
+    stick = D.TransformedDistribution(D.Normal(loc, scale), T.StickBreakingTransform())
+    simplex_point = t([0.2, 0.3, 0.5])
+    results += [
+        stick.batch_shape,
+        stick.event_shape,
+        stick.log_prob(simplex_point),
+        stick.sample().shape,
+    ]
+    return results, [loc, scale, temperature, probs, logits]
+
+
+def test_transformed_distributions_are_pytorchs() -> None:
+    _compare(_transformed)
+
+
+# --- errors and reprs -------------------------------------------------------------------------
+
+CALLS: dict[str, Callable[[Any, Any], Any]] = {
+    "lognormal negative scale": lambda lib, D: D.LogNormal(0.0, lib.tensor([1.0, -1.0])),
+    "halfnormal zero scale": lambda lib, D: D.HalfNormal(lib.tensor([0.0, 1.0])),
+    "halfnormal negative value": lambda lib, D: D.HalfNormal(1.0).log_prob(lib.tensor(-1.0)),
+    "halfcauchy number value": lambda lib, D: D.HalfCauchy(1.0).log_prob(2.0),
+    "halfcauchy unchecked number": lambda lib, D: D.HalfCauchy(1.0, validate_args=False).log_prob(
+        2.0
+    ),
+    "cauchy nan loc": lambda lib, D: D.Cauchy(float("nan"), 1.0),
+    "gumbel negative scale": lambda lib, D: D.Gumbel(0.0, -1.0),
+    "weibull zero concentration": lambda lib, D: D.Weibull(1.0, 0.0),
+    "pareto value below scale": lambda lib, D: D.Pareto(2.0, 1.0).log_prob(lib.tensor(1.0)),
+    "relaxed bernoulli neither": lambda lib, D: D.RelaxedBernoulli(lib.tensor(1.0)),
+    "relaxed bernoulli probs": lambda lib, D: D.RelaxedBernoulli(lib.tensor(1.0), 1.5),
+    "relaxed categorical probs": lambda lib, D: D.RelaxedOneHotCategorical(
+        lib.tensor(1.0), lib.tensor([-0.5, 1.5])
+    ),
+    "relaxed categorical value": lambda lib, D: D.RelaxedOneHotCategorical(
+        lib.tensor(1.0), lib.tensor([0.5, 0.5])
+    ).log_prob(lib.tensor([0.5, 0.6])),
+    "logistic normal value": lambda lib, D: D.LogisticNormal(0.0, 1.0).log_prob(
+        lib.tensor([0.5, 0.6])
+    ),
+    "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
+    "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
+    "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
+    "transformed too few dims": lambda lib, D: D.TransformedDistribution(
+        D.Normal(0.0, 1.0), D.transforms.StickBreakingTransform()
+    ),
+    "reshape numel": lambda lib, D: D.transforms.ReshapeTransform((2, 3), (5,)),
+    "reshape shape": lambda lib, D: D.transforms.ReshapeTransform((2, 3), (6,)).forward_shape(
+        (4, 3)
+    ),
+    "stick breaking 0-d": lambda lib, D: D.transforms.StickBreakingTransform().forward_shape(()),
+    "transform event_dim": lambda lib, D: D.transforms.StickBreakingTransform().event_dim,
+    "no transform to": lambda lib, D: D.biject_to(D.constraints.lower_cholesky),
+    "dependent check": lambda lib, D: D.constraints.dependent.check(lib.zeros(1)),
+    "constraints": lambda lib, D: [
+        D.constraints.lower_cholesky,
+        D.constraints.positive_definite,
+        D.constraints.real_vector,
+        D.constraints.nonnegative_integer,
+        D.constraints.positive_integer,
+        D.constraints.half_open_interval(0.0, 1.0),
+        D.constraints.dependent,
+        D.constraints.lower_cholesky.check(lib.tensor([[1.0, 0.0], [2.0, 3.0]])),
+        D.constraints.lower_cholesky.check(lib.tensor([[1.0, 1.0], [2.0, 3.0]])),
+        D.constraints.positive_definite.check(lib.tensor([[2.0, 1.0], [1.0, 2.0]])),
+        D.constraints.positive_definite.check(lib.tensor([[1.0, 2.0], [2.0, 1.0]])),
+        D.constraints.positive_definite.check(lib.tensor([[1.0, 2.0], [0.0, 1.0]])),
+        D.constraints.nonnegative_integer.check(lib.tensor([0.0, 1.5, -1.0])),
+        D.constraints.is_dependent(D.constraints.dependent),
+        D.constraints.is_dependent(D.constraints.real),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_errors_and_reprs_are_pytorchs(name: str) -> None:
+    mine, my_error = run(lambda: CALLS[name](minigrad, dists(minigrad)))
+    theirs, their_error = run(lambda: CALLS[name](torch, dists(torch)))
+    assert_same_outcome(my_error, their_error)
+    if their_error is None:
+        assert repr(mine) == repr(theirs).replace("torch", "minigrad")
