@@ -19,15 +19,20 @@ Example:
 
 from minigrad.distributions import constraints, transforms
 from minigrad.distributions.bernoulli import Bernoulli
+from minigrad.distributions.beta import Beta
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.cauchy import Cauchy
 from minigrad.distributions.constraint_registry import biject_to, transform_to
+from minigrad.distributions.dirichlet import Dirichlet
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
 from minigrad.distributions.exponential import Exponential
+from minigrad.distributions.fisher_snedecor import FisherSnedecor
+from minigrad.distributions.gamma import Chi2, Gamma
 from minigrad.distributions.gumbel import Gumbel
 from minigrad.distributions.half_normal import HalfCauchy, HalfNormal
 from minigrad.distributions.independent import Independent
+from minigrad.distributions.inverse_gamma import InverseGamma
 from minigrad.distributions.kl import kl_divergence, register_kl
 from minigrad.distributions.laplace import Laplace
 from minigrad.distributions.log_normal import LogNormal
@@ -36,6 +41,7 @@ from minigrad.distributions.normal import Normal
 from minigrad.distributions.pareto import Pareto
 from minigrad.distributions.relaxed_bernoulli import RelaxedBernoulli
 from minigrad.distributions.relaxed_categorical import RelaxedOneHotCategorical
+from minigrad.distributions.student_t import StudentT
 from minigrad.distributions.transformed_distribution import TransformedDistribution
 from minigrad.distributions.transforms import (
     AbsTransform,
@@ -61,18 +67,24 @@ __all__ = [
     "AbsTransform",
     "AffineTransform",
     "Bernoulli",
+    "Beta",
     "Categorical",
     "Cauchy",
+    "Chi2",
     "ComposeTransform",
+    "Dirichlet",
     "Distribution",
     "ExpTransform",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
+    "Gamma",
     "Gumbel",
     "HalfCauchy",
     "HalfNormal",
     "Independent",
     "IndependentTransform",
+    "InverseGamma",
     "Laplace",
     "LogNormal",
     "LogisticNormal",
@@ -87,6 +99,7 @@ __all__ = [
     "SoftmaxTransform",
     "SoftplusTransform",
     "StickBreakingTransform",
+    "StudentT",
     "TanhTransform",
     "Transform",
     "TransformedDistribution",

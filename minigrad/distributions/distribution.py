@@ -79,7 +79,13 @@ class Distribution:
 
     def _expanded_names(self) -> list[str]:
         """The attributes ``expand`` expands: the parameters present (and a ``_param``)."""
-        names = [n for n in self.arg_constraints if n in self.__dict__]
+        declared = [
+            n
+            for kind in type(self).__mro__
+            if isinstance(kind.__dict__.get("arg_constraints"), dict)
+            for n in kind.__dict__["arg_constraints"]
+        ]  # (Chi2's df is Gamma's two)
+        names = [n for n in dict.fromkeys(declared) if n in self.__dict__]
         return names + [n for n in ("_param",) if n in self.__dict__]
 
     def _param_event_dims(self, value: Any) -> int:
