@@ -50,13 +50,19 @@ N = 20_000
             1.25,
             2 * 100 * 13 / (5 * 64 * 6),
         ),
+        (lambda: D.Poisson(mg.tensor([0.5, 7.0])), [0.5, 7.0], [0.5, 7.0]),
+        (lambda: D.Binomial(10, mg.tensor([0.1, 0.5])), [1.0, 5.0], [0.9, 2.5]),
+        (lambda: D.Geometric(mg.tensor(0.25)), 3.0, 12.0),
+        (lambda: D.NegativeBinomial(mg.tensor(3.0), mg.tensor(0.4)), 2.0, 2.0 / 0.6),
+        (lambda: D.Multinomial(5, mg.tensor([0.2, 0.8])), [1.0, 4.0], [0.8, 0.8]),
+        (lambda: D.OneHotCategorical(mg.tensor([0.3, 0.7])), [0.3, 0.7], [0.21, 0.21]),
     ],
 )
 def test_draws_have_their_mean_and_variance(make, mean, variance):
     mg.manual_seed(0)
     d = make()
     draws = d.sample((N,)).double().numpy()
-    assert draws.shape == (N, *d.batch_shape)
+    assert draws.shape == (N, *d.batch_shape, *d.event_shape)
     assert np.all(d.support.check(mg.tensor(draws[:100]).to(d.mean.dtype)).numpy())
     standard_error = np.sqrt(np.asarray(variance) / N)
     assert np.all(np.abs(draws.mean(0) - mean) <= 5 * standard_error)

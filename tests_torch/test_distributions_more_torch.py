@@ -311,6 +311,25 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "student negative df": lambda lib, D: D.StudentT(-1.0),
     "fisher negative df": lambda lib, D: D.FisherSnedecor(1.0, -2.0),
     "inverse gamma negative": lambda lib, D: D.InverseGamma(-1.0, 1.0),
+    "poisson negative": lambda lib, D: D.Poisson(lib.tensor([-1.0, 1.0])),
+    "poisson fractional value": lambda lib, D: D.Poisson(1.0).log_prob(lib.tensor(0.5)),
+    "binomial fractional count": lambda lib, D: D.Binomial(lib.tensor(2.5), lib.tensor(0.5)),
+    "binomial value above count": lambda lib, D: D.Binomial(2, lib.tensor(0.5)).log_prob(
+        lib.tensor(3.0)
+    ),
+    "binomial mixed entropy": lambda lib, D: D.Binomial(
+        lib.tensor([2.0, 3.0]), lib.tensor(0.5)
+    ).entropy(),
+    "geometric zero probs": lambda lib, D: D.Geometric(lib.tensor([0.0, 0.5])),
+    "negative binomial probs one": lambda lib, D: D.NegativeBinomial(2.0, lib.tensor(1.0)),
+    "multinomial tensor count": lambda lib, D: D.Multinomial(lib.tensor(2), lib.ones(2)),
+    "multinomial value above count": lambda lib, D: D.Multinomial(2, lib.ones(2)).log_prob(
+        lib.tensor([2.0, 1.0])
+    ),
+    "one hot value": lambda lib, D: D.OneHotCategorical(lib.ones(3)).log_prob(
+        lib.tensor([1.0, 1.0, 0.0])
+    ),
+    "one hot 0-d": lambda lib, D: D.OneHotCategorical(lib.tensor(1.0)),
     "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
     "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
     "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
@@ -481,3 +500,46 @@ def test_gamma_rsample_gradient_matches_pytorchs_on_the_same_draws() -> None:
         their_go - (their_y * their_go).sum(-1, True)
     )
     np.testing.assert_allclose(concentration.grad.numpy(), expected.numpy(), rtol=3e-3, atol=1e-9)
+
+
+# --- counts and one-hot vectors ---------------------------------------------------------------
+
+
+def _discrete(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    rate = t([0.5, 3.0], requires_grad=True)
+    probs = t([0.3, 0.8], requires_grad=True)
+    logits = t([-0.5, 1.2], requires_grad=True)
+    weights = t([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]], requires_grad=True)
+    counts, prob = t([0.0, 2.0]), t([0.2, 0.7])
+    one_hot = t([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+    cases = [
+        (D.Poisson(rate), counts),
+        (D.Poisson(2.0), counts),
+        (D.Binomial(5, probs), counts),
+        (D.Binomial(t([3.0, 5.0]), logits=logits), counts),
+        (D.Geometric(probs), counts),
+        (D.Geometric(logits=logits), counts),
+        (D.NegativeBinomial(t([2.0, 3.5]), probs), counts),
+        (D.NegativeBinomial(2.0, logits=logits), counts),
+        (D.OneHotCategorical(weights), one_hot),
+        (D.OneHotCategorical(logits=weights.log()), one_hot),
+        (D.OneHotCategoricalStraightThrough(weights), one_hot),
+        (D.Multinomial(4, weights), t([[1.0, 2.0, 1.0], [0.0, 0.0, 4.0]])),
+        (D.Multinomial(3, logits=weights.log()), t([[1.0, 2.0, 0.0], [3.0, 0.0, 0.0]])),
+    ]
+    results = [r for d, v in cases for r in _everything(d, v, prob)]
+    results += [
+        D.Binomial(5, probs).enumerate_support(),
+        D.Binomial(2, probs).entropy(),
+        D.Binomial(t([[2.0], [3.0]]), probs).log_prob(counts),
+        D.OneHotCategorical(weights).enumerate_support(),
+        D.OneHotCategorical(weights).enumerate_support(False),
+        D.OneHotCategoricalStraightThrough(weights).rsample((2,)).grad_fn.name(),
+        D.Multinomial(4, weights).sample((5,)).sum(-1),
+    ]
+    return results, [rate, probs, logits, weights]
+
+
+def test_discrete_distributions_are_pytorchs() -> None:
+    _compare(_discrete)

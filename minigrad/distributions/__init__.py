@@ -20,6 +20,7 @@ Example:
 from minigrad.distributions import constraints, transforms
 from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.beta import Beta
+from minigrad.distributions.binomial import Binomial
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.cauchy import Cauchy
 from minigrad.distributions.constraint_registry import biject_to, transform_to
@@ -29,6 +30,7 @@ from minigrad.distributions.exp_family import ExponentialFamily
 from minigrad.distributions.exponential import Exponential
 from minigrad.distributions.fisher_snedecor import FisherSnedecor
 from minigrad.distributions.gamma import Chi2, Gamma
+from minigrad.distributions.geometric import Geometric
 from minigrad.distributions.gumbel import Gumbel
 from minigrad.distributions.half_normal import HalfCauchy, HalfNormal
 from minigrad.distributions.independent import Independent
@@ -37,8 +39,15 @@ from minigrad.distributions.kl import kl_divergence, register_kl
 from minigrad.distributions.laplace import Laplace
 from minigrad.distributions.log_normal import LogNormal
 from minigrad.distributions.logistic_normal import LogisticNormal
+from minigrad.distributions.multinomial import Multinomial
+from minigrad.distributions.negative_binomial import NegativeBinomial
 from minigrad.distributions.normal import Normal
+from minigrad.distributions.one_hot_categorical import (
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+)
 from minigrad.distributions.pareto import Pareto
+from minigrad.distributions.poisson import Poisson
 from minigrad.distributions.relaxed_bernoulli import RelaxedBernoulli
 from minigrad.distributions.relaxed_categorical import RelaxedOneHotCategorical
 from minigrad.distributions.student_t import StudentT
@@ -68,6 +77,7 @@ __all__ = [
     "AffineTransform",
     "Bernoulli",
     "Beta",
+    "Binomial",
     "Categorical",
     "Cauchy",
     "Chi2",
@@ -79,6 +89,7 @@ __all__ = [
     "ExponentialFamily",
     "FisherSnedecor",
     "Gamma",
+    "Geometric",
     "Gumbel",
     "HalfCauchy",
     "HalfNormal",
@@ -89,8 +100,13 @@ __all__ = [
     "LogNormal",
     "LogisticNormal",
     "LowerCholeskyTransform",
+    "Multinomial",
+    "NegativeBinomial",
     "Normal",
+    "OneHotCategorical",
+    "OneHotCategoricalStraightThrough",
     "Pareto",
+    "Poisson",
     "PowerTransform",
     "RelaxedBernoulli",
     "RelaxedOneHotCategorical",

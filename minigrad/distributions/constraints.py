@@ -23,8 +23,10 @@ __all__ = [
     "is_dependent",
     "less_than",
     "lower_cholesky",
+    "multinomial",
     "nonnegative",
     "nonnegative_integer",
+    "one_hot",
     "positive",
     "positive_definite",
     "positive_integer",
@@ -223,6 +225,32 @@ class PositiveDefinite(Constraint):
         return minigrad.linalg.cholesky_ex(value).info.eq(0)
 
 
+class OneHot(Constraint):
+    """One-hot vectors (the last dim): zeros and a single one."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value: Any) -> Any:
+        """True for each vector of 0s and 1s that sums to 1."""
+        is_boolean = (value == 0) | (value == 1)
+        return is_boolean.all(-1) & value.sum(-1).eq(1)
+
+
+class Multinomial(Constraint):
+    """Count vectors (the last dim) of non-negative entries summing to at most ``upper_bound``."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound: int) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, value: Any) -> Any:
+        """True for each vector of non-negative counts of total at most ``upper_bound``."""
+        return (value >= 0).all(dim=-1) & (value.sum(dim=-1) <= self.upper_bound)
+
+
 class IndependentConstraint(Constraint):
     """``base_constraint`` over whole events: its last ``reinterpreted_batch_ndims`` dims at once.
 
@@ -275,3 +303,5 @@ positive_integer = IntegerGreaterThan(1)
 real_vector = IndependentConstraint(real, 1)
 lower_cholesky = LowerCholesky()
 positive_definite = PositiveDefinite()
+one_hot = OneHot()
+multinomial = Multinomial
