@@ -139,3 +139,22 @@ def test_transformed_rsample_passes_gradients():
     D.LogNormal(loc, scale).rsample((N,)).mean().backward()
     mean = math.exp(0.3 + 0.125)
     np.testing.assert_allclose([loc.grad.item(), scale.grad.item()], [mean, 0.5 * mean], rtol=0.03)
+
+
+def test_gaussian_vector_draws_have_their_covariance():
+    mg.manual_seed(7)
+    covariance = np.array([[2.0, 0.6, -0.3], [0.6, 1.0, 0.2], [-0.3, 0.2, 0.5]])
+    loc = mg.tensor([1.0, -1.0, 0.0])
+    for d in (
+        D.MultivariateNormal(loc, mg.tensor(covariance, dtype=mg.float32)),
+        D.MultivariateNormal(
+            loc, precision_matrix=mg.tensor(np.linalg.inv(covariance), dtype=mg.float32)
+        ),
+        D.LowRankMultivariateNormal(
+            loc, mg.tensor([[1.0], [0.5], [-0.5]]), mg.tensor([1.0, 0.75, 0.25])
+        ),
+    ):
+        draws = d.sample((N,)).double().numpy()
+        expected = d.covariance_matrix.double().numpy()
+        np.testing.assert_allclose(draws.mean(0), [1.0, -1.0, 0.0], atol=0.05)
+        np.testing.assert_allclose(np.cov(draws.T), expected, atol=0.06)

@@ -330,6 +330,29 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
         lib.tensor([1.0, 1.0, 0.0])
     ),
     "one hot 0-d": lambda lib, D: D.OneHotCategorical(lib.tensor(1.0)),
+    "mvn 0-d loc": lambda lib, D: D.MultivariateNormal(lib.tensor(0.0), lib.eye(1)),
+    "mvn two matrices": lambda lib, D: D.MultivariateNormal(
+        lib.zeros(2), lib.eye(2), scale_tril=lib.eye(2)
+    ),
+    "mvn 1-d covariance": lambda lib, D: D.MultivariateNormal(lib.zeros(2), lib.ones(2)),
+    "mvn not positive definite": lambda lib, D: D.MultivariateNormal(
+        lib.zeros(2), lib.tensor([[1.0, 2.0], [2.0, 1.0]])
+    ),
+    "mvn not lower": lambda lib, D: D.MultivariateNormal(
+        lib.zeros(2), scale_tril=lib.tensor([[1.0, 2.0], [0.0, 1.0]])
+    ),
+    "mvn value shape": lambda lib, D: D.MultivariateNormal(lib.zeros(2), lib.eye(2)).log_prob(
+        lib.zeros(3)
+    ),
+    "lowrank factor shape": lambda lib, D: D.LowRankMultivariateNormal(
+        lib.zeros(2), lib.zeros(3, 1), lib.ones(2)
+    ),
+    "lowrank diag shape": lambda lib, D: D.LowRankMultivariateNormal(
+        lib.zeros(2), lib.zeros(2, 1), lib.ones(3)
+    ),
+    "lowrank batches": lambda lib, D: D.LowRankMultivariateNormal(
+        lib.zeros(2, 2), lib.zeros(3, 2, 1), lib.ones(2)
+    ),
     "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
     "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
     "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
@@ -543,3 +566,34 @@ def _discrete(lib: Any) -> tuple[list[Any], list[Any]]:
 
 def test_discrete_distributions_are_pytorchs() -> None:
     _compare(_discrete)
+
+
+# --- Gaussian vectors -------------------------------------------------------------------------
+
+
+def _gaussian_vectors(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    loc = t([[0.3, -1.2, 0.5], [1.0, 0.0, 2.0]], requires_grad=True)
+    raw = t([[1.0, 0.2, -0.3], [0.5, 1.5, 0.1], [-0.4, 0.3, 0.8]], requires_grad=True)
+    covariance = raw @ raw.mT + 0.5 * lib.eye(3)
+    scale_tril = lib.linalg.cholesky(covariance)
+    precision = lib.linalg.inv(covariance)
+    factor = t([[[0.5, -1.0], [0.2, 0.3], [1.0, 0.0]]], requires_grad=True)
+    diag = t([0.5, 1.5, 0.8], requires_grad=True)
+    value = t([[[0.1, 0.2, 0.3], [1.0, -1.0, 0.0]], [[2.0, 0.0, -0.5], [0.4, 0.4, 0.4]]])
+    cases = [
+        D.MultivariateNormal(loc, covariance),
+        D.MultivariateNormal(loc, scale_tril=scale_tril),
+        D.MultivariateNormal(loc[0], precision_matrix=precision),
+        D.MultivariateNormal(loc, scale_tril=scale_tril.expand(2, 3, 3)),
+        D.LowRankMultivariateNormal(loc, factor, diag),
+        D.LowRankMultivariateNormal(loc[1], factor[0], diag),
+    ]
+    results = [r for d in cases for r in _everything(d, value, None)]
+    for d in cases:
+        results += [d.covariance_matrix, d.precision_matrix, d.scale_tril]
+    return results, [loc, raw, factor, diag]
+
+
+def test_gaussian_vectors_are_pytorchs() -> None:
+    _compare(_gaussian_vectors)

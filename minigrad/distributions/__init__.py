@@ -39,7 +39,9 @@ from minigrad.distributions.kl import kl_divergence, register_kl
 from minigrad.distributions.laplace import Laplace
 from minigrad.distributions.log_normal import LogNormal
 from minigrad.distributions.logistic_normal import LogisticNormal
+from minigrad.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from minigrad.distributions.multinomial import Multinomial
+from minigrad.distributions.multivariate_normal import MultivariateNormal
 from minigrad.distributions.negative_binomial import NegativeBinomial
 from minigrad.distributions.normal import Normal
 from minigrad.distributions.one_hot_categorical import (
@@ -99,8 +101,10 @@ __all__ = [
     "Laplace",
     "LogNormal",
     "LogisticNormal",
+    "LowRankMultivariateNormal",
     "LowerCholeskyTransform",
     "Multinomial",
+    "MultivariateNormal",
     "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
