@@ -74,6 +74,11 @@ def _everything(
     ``cdf_has_grad=False``: the CDF has no derivative in the parameters (igamma's in PyTorch):
     its node's name is compared, its value without history.
     """
+
+    def outcome(compute: Callable[[], Any]) -> Any:
+        found, error = run(compute)
+        return type(error).__name__ if error else found
+
     results = [
         d.log_prob(value),
         d.batch_shape,
@@ -81,23 +86,26 @@ def _everything(
         repr(d),
         repr(d.support),
         d.has_rsample,
-        d.sample(sample_shape).shape,
-        d.sample(sample_shape).dtype,
+        outcome(lambda: d.sample(sample_shape).shape),
+        outcome(lambda: d.sample(sample_shape).dtype),
     ]
     for name in ("entropy", "cdf", "icdf"):
         argument = {"entropy": (), "cdf": (value,), "icdf": (prob,)}[name]
-        found, error = run(lambda name=name, argument=argument: getattr(d, name)(*argument))
-        if name == "cdf" and not cdf_has_grad and error is None:
+        found = outcome(lambda name=name, argument=argument: getattr(d, name)(*argument))
+        if (
+            name == "cdf"
+            and not cdf_has_grad
+            and isinstance(found, (minigrad.Tensor, torch.Tensor))
+        ):
             results.append(found.grad_fn and found.grad_fn.name())
             found = found.detach()
-        results.append(type(error).__name__ if error else found)
+        results.append(found)
     for name in ("mean", "variance", "stddev", "mode"):
-        found, error = run(lambda name=name: getattr(d, name))
-        results.append(type(error).__name__ if error else found)
+        results.append(outcome(lambda name=name: getattr(d, name)))
     if d.has_rsample:
         results.append(d.rsample(sample_shape).shape)
     expanded = d.expand((2,) + tuple(d.batch_shape))
-    results += [expanded.batch_shape, expanded.log_prob(value).shape]
+    results += [expanded.batch_shape, outcome(lambda: expanded.log_prob(value).shape)]
     return results
 
 
@@ -353,6 +361,18 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "lowrank batches": lambda lib, D: D.LowRankMultivariateNormal(
         lib.zeros(2, 2), lib.zeros(3, 2, 1), lib.ones(2)
     ),
+    "mixture not categorical": lambda lib, D: D.MixtureSameFamily(
+        D.Normal(0.0, 1.0), D.Normal(lib.zeros(2), 1.0)
+    ),
+    "mixture not distribution": lambda lib, D: D.MixtureSameFamily(
+        D.Categorical(lib.ones(2)), lib.zeros(2)
+    ),
+    "mixture counts differ": lambda lib, D: D.MixtureSameFamily(
+        D.Categorical(lib.ones(3)), D.Normal(lib.zeros(2), 1.0)
+    ),
+    "mixture batches differ": lambda lib, D: D.MixtureSameFamily(
+        D.Categorical(lib.ones(3, 2)), D.Normal(lib.zeros(4, 2), 1.0)
+    ),
     "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
     "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
     "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
@@ -597,3 +617,31 @@ def _gaussian_vectors(lib: Any) -> tuple[list[Any], list[Any]]:
 
 def test_gaussian_vectors_are_pytorchs() -> None:
     _compare(_gaussian_vectors)
+
+
+# --- mixtures ---------------------------------------------------------------------------------
+
+
+def _mixtures(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    weights = t([[1.0, 2.0, 3.0], [0.5, 0.5, 1.0]], requires_grad=True)
+    loc = t([[-1.0, 0.0, 2.0], [0.5, 1.5, -0.5]], requires_grad=True)
+    scale = t([0.5, 1.0, 2.0], requires_grad=True)
+    mixture = D.MixtureSameFamily(D.Categorical(weights), D.Normal(loc, scale))
+    shared = D.MixtureSameFamily(D.Categorical(weights[0]), D.Normal(loc, scale))
+    vectors = D.MixtureSameFamily(
+        D.Categorical(weights[0]), D.Independent(D.Normal(loc.mT, scale.unsqueeze(-1)), 1)
+    )
+    results = _everything(mixture, t([0.3, -2.0]), None)
+    results += _everything(shared, t([[0.3], [1.0]]), None)
+    results += _everything(vectors, t([0.3, -2.0]), None)
+    results += [
+        repr(mixture.support),
+        mixture.mixture_distribution.probs,
+        mixture.component_distribution.mean,
+    ]
+    return results, [weights, loc, scale]
+
+
+def test_mixtures_are_pytorchs() -> None:
+    _compare(_mixtures)

@@ -40,6 +40,7 @@ from minigrad.distributions.laplace import Laplace
 from minigrad.distributions.log_normal import LogNormal
 from minigrad.distributions.logistic_normal import LogisticNormal
 from minigrad.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
+from minigrad.distributions.mixture_same_family import MixtureSameFamily
 from minigrad.distributions.multinomial import Multinomial
 from minigrad.distributions.multivariate_normal import MultivariateNormal
 from minigrad.distributions.negative_binomial import NegativeBinomial
@@ -103,6 +104,7 @@ __all__ = [
     "LogisticNormal",
     "LowRankMultivariateNormal",
     "LowerCholeskyTransform",
+    "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",
     "NegativeBinomial",
