@@ -373,6 +373,24 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "mixture batches differ": lambda lib, D: D.MixtureSameFamily(
         D.Categorical(lib.ones(3, 2)), D.Normal(lib.zeros(4, 2), 1.0)
     ),
+    "kl binomial more trials": lambda lib, D: D.kl_divergence(
+        D.Binomial(2, lib.tensor(0.5)), D.Binomial(3, lib.tensor(0.5))
+    ),
+    "kl mvn event shapes": lambda lib, D: D.kl_divergence(
+        D.MultivariateNormal(lib.zeros(2), lib.eye(2)),
+        D.MultivariateNormal(lib.zeros(3), lib.eye(3)),
+    ),
+    "kl lowrank event shapes": lambda lib, D: D.kl_divergence(
+        D.LowRankMultivariateNormal(lib.zeros(2), lib.ones(2, 1), lib.ones(2)),
+        D.LowRankMultivariateNormal(lib.zeros(3), lib.ones(3, 1), lib.ones(3)),
+    ),
+    "kl transformed other transforms": lambda lib, D: D.kl_divergence(
+        D.LogNormal(0.0, 1.0),
+        D.TransformedDistribution(D.Normal(0.0, 1.0), D.transforms.SigmoidTransform()),
+    ),
+    "kl two exponential families": lambda lib, D: D.kl_divergence(
+        D.Dirichlet(lib.ones(2)), D.Beta(1.0, 1.0)
+    ),
     "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
     "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
     "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
@@ -645,3 +663,74 @@ def _mixtures(lib: Any) -> tuple[list[Any], list[Any]]:
 
 def test_mixtures_are_pytorchs() -> None:
     _compare(_mixtures)
+
+
+# --- KL divergences ---------------------------------------------------------------------------
+
+
+def _kl_values(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    a = t([0.7, 2.5], requires_grad=True)
+    b = t([1.5, 0.4], requires_grad=True)
+    loc = t([[0.3, -1.2], [1.0, 0.5]], requires_grad=True)
+    raw = t([[1.0, 0.2], [0.5, 1.5]], requires_grad=True)
+    cov = raw @ raw.mT + 0.3 * lib.eye(2)
+    factor = t([[0.5], [-1.0]], requires_grad=True)
+    w = t([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]], requires_grad=True)
+    families = {
+        "Normal": D.Normal(a - 1, b),
+        "Exponential": D.Exponential(b),
+        "Gamma": D.Gamma(a, b),
+        "Beta": D.Beta(a, b),
+        "Uniform": D.Uniform(a * 0.1, a + 1),
+        "Gumbel": D.Gumbel(a, b),
+        "Laplace": D.Laplace(a, b),
+        "Pareto": D.Pareto(b, a + 1.5),
+        "Poisson": D.Poisson(a),
+        "Bernoulli": D.Bernoulli(b / 2),
+        "Binomial": D.Binomial(t([3.0, 3.0]), b / 2),
+    }
+    others = {
+        "Normal": D.Normal(b, a),
+        "Exponential": D.Exponential(a),
+        "Gamma": D.Gamma(b, a),
+        "Beta": D.Beta(b, a),
+        "Uniform": D.Uniform(a * 0.05, a + 2),
+        "Gumbel": D.Gumbel(b, a),
+        "Laplace": D.Laplace(b, a),
+        "Pareto": D.Pareto(b * 0.5, a),
+        "Poisson": D.Poisson(b),
+        "Bernoulli": D.Bernoulli(a / 3),
+        "Binomial": D.Binomial(t([3.0, 2.0]), a / 3),
+    }
+    results = []
+    for p_name, p in families.items():
+        for q_name, q in others.items():
+            found, error = run(lambda p=p, q=q: D.kl_divergence(p, q))
+            results.append((p_name, q_name, type(error).__name__) if error else found)
+    pairs = [
+        (D.Dirichlet(w), D.Dirichlet(w.flip(-1))),
+        (D.Cauchy(a, b), D.Cauchy(b, a)),
+        (D.Geometric(b / 2), D.Geometric(a / 3)),
+        (D.HalfNormal(a), D.HalfNormal(b)),
+        (D.OneHotCategorical(w), D.OneHotCategorical(w.flip(0))),
+        (D.LogNormal(a, b), D.LogNormal(b, a)),
+        (D.Chi2(a), D.Gamma(b, a)),
+        (
+            D.MultivariateNormal(loc, cov),
+            D.MultivariateNormal(loc.flip(0), scale_tril=raw.tril() + lib.eye(2)),
+        ),
+        (
+            D.LowRankMultivariateNormal(loc, factor, b),
+            D.LowRankMultivariateNormal(loc.flip(0), factor.flip(0), a),
+        ),
+        (D.MultivariateNormal(loc, cov), D.LowRankMultivariateNormal(loc.flip(0), factor, a)),
+        (D.LowRankMultivariateNormal(loc, factor, b), D.MultivariateNormal(loc.flip(0), cov)),
+        (D.Independent(D.Gamma(a, b), 1), D.Independent(D.Gamma(b, a), 1)),
+    ]
+    results += [D.kl_divergence(p, q) for p, q in pairs]
+    return results, [a, b, loc, raw, factor, w]
+
+
+def test_kl_divergences_are_pytorchs() -> None:
+    _compare(_kl_values)

@@ -17,7 +17,8 @@ Example:
     tensor(1.)
 """
 
-from minigrad.distributions import constraints, transforms
+# (kl_cross: importing it registers the KL divergences of mixed pairs)
+from minigrad.distributions import constraints, kl_cross, transforms  # noqa: F401
 from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.beta import Beta
 from minigrad.distributions.binomial import Binomial
