@@ -158,3 +158,44 @@ def test_gaussian_vector_draws_have_their_covariance():
         expected = d.covariance_matrix.double().numpy()
         np.testing.assert_allclose(draws.mean(0), [1.0, -1.0, 0.0], atol=0.05)
         np.testing.assert_allclose(np.cov(draws.T), expected, atol=0.06)
+
+
+def test_von_mises_draws_have_their_circular_moments():
+    mg.manual_seed(8)
+    d = D.VonMises(mg.tensor([0.5, -3.0]), mg.tensor([0.8, 10.0]))
+    draws = d.sample((N,)).double().numpy()
+    assert draws.min() >= -math.pi and draws.max() < math.pi
+    # E[cos(x - loc)] = I1(k) / I0(k) = 1 - circular variance;  E[sin(x - loc)] = 0
+    centred = draws - np.array([0.5, -3.0])
+    np.testing.assert_allclose(np.cos(centred).mean(0), 1 - d.variance.double().numpy(), atol=0.01)
+    np.testing.assert_allclose(np.sin(centred).mean(0), [0.0, 0.0], atol=0.015)
+
+
+@pytest.mark.parametrize(
+    "family, parameters, value",
+    [
+        ("LogNormal", ([0.3, -0.5], [0.7, 1.3]), [0.5, 2.0]),
+        ("Gumbel", ([0.3, -0.5], [0.7, 1.3]), [0.5, 2.0]),
+        ("Weibull", ([0.7, 1.3], [1.5, 0.8]), [0.5, 2.0]),
+        ("Gamma", ([0.7, 2.5], [1.5, 0.4]), [0.5, 2.0]),
+        ("Beta", ([0.7, 2.5], [1.5, 0.4]), [0.3, 0.9]),
+        ("StudentT", ([2.5, 6.0], [0.3, -0.5], [0.7, 1.3]), [0.5, 2.0]),
+        ("FisherSnedecor", ([2.5, 6.0], [3.0, 1.5]), [0.5, 2.0]),
+        ("Dirichlet", ([[0.7, 2.5, 1.0]],), [[0.2, 0.3, 0.5]]),
+        ("MultivariateNormal", ([0.3, -0.5], [[2.0, 0.3], [0.3, 1.0]]), [0.5, 2.0]),
+    ],
+)
+def test_log_prob_and_entropy_pass_gradcheck(family, parameters, value):
+    """Finite differences (float64) agree with the gradients of log_prob and entropy."""
+    tensors = [mg.tensor(p, dtype=mg.float64, requires_grad=True) for p in parameters]
+    point = mg.tensor(value, dtype=mg.float64)
+
+    def scores(*params):
+        if family == "MultivariateNormal":  # (a symmetric matrix from any square one)
+            params = (params[0], (params[1] + params[1].mT) / 2)
+        d = getattr(D, family)(*params)
+        if family == "FisherSnedecor":  # (PyTorch gives it no entropy)
+            return d.log_prob(point)
+        return d.log_prob(point), d.entropy()
+
+    assert mg.autograd.gradcheck(scores, tensors)

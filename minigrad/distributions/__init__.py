@@ -74,6 +74,7 @@ from minigrad.distributions.transforms import (
     identity_transform,
 )
 from minigrad.distributions.uniform import Uniform
+from minigrad.distributions.von_mises import VonMises
 from minigrad.distributions.weibull import Weibull
 
 __all__ = [
@@ -127,6 +128,7 @@ __all__ = [
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "VonMises",
     "Weibull",
     "biject_to",
     "constraints",
