@@ -749,3 +749,33 @@ def test_von_mises_is_pytorchs() -> None:
     # (PyTorch's log I0 and I1 are polynomial fits good to ~1e-7 absolute; minigrad's are the
     # exponentially scaled Bessel functions, exact to float precision)
     _compare(_von_mises, atol=1e-5)
+
+
+def _expanded_first_set(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    loc = t([0.3, -1.2], requires_grad=True)
+    logits = t([[0.1, 2.0, -1.0], [0.5, 0.5, 0.0]], requires_grad=True)
+    cases = [
+        (D.Normal(loc, 1.0), t([0.5, 0.1])),
+        (D.Uniform(loc, 2.0), t([0.5, 0.1])),
+        (D.Exponential(loc.exp()), t([0.5, 0.1])),
+        (D.Laplace(loc, 2.0), t([0.5, 0.1])),
+        (D.Bernoulli(logits=loc), t([1.0, 0.0])),
+        (D.Categorical(logits=logits), t([2, 0])),
+        (D.Independent(D.Normal(logits, 1.0), 1), t([0.5, 0.1, 0.0])),
+    ]
+    results = []
+    for d, value in cases:
+        expanded = d.expand((4, 2))
+        results += [
+            expanded.batch_shape,
+            expanded.event_shape,
+            expanded.log_prob(value),
+            expanded.sample().shape,
+            repr(expanded),
+        ]
+    return results, [loc, logits]
+
+
+def test_expand_of_the_first_set_is_pytorchs() -> None:
+    _compare(_expanded_first_set)

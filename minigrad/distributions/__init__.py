@@ -1,12 +1,15 @@
-"""Probability distributions, PyTorch's ``torch.distributions`` API (a first set).
+"""Probability distributions, PyTorch's ``torch.distributions`` API.
 
-``Normal``, ``Uniform``, ``Exponential``, ``Laplace`` (reparameterised: ``rsample`` passes
-gradients to the parameters),
-``Bernoulli`` and ``Categorical`` (``probs`` or ``logits``), ``Independent`` (batch dims read as
-event dims), and ``kl_divergence`` between two distributions of one kind. Their formulas are
-PyTorch's, op for op, so ``log_prob``, ``entropy`` and ``rsample`` record PyTorch's nodes;
-samples come from minigrad's generator (the numbers are not PyTorch's). Parameters and values
-are validated as PyTorch does, with its texts (``validate_args=False`` turns it off).
+Continuous families (``Normal``, ``Gamma``, ``Beta``, ``Dirichlet``, ``StudentT``,
+``MultivariateNormal`` ...), discrete ones (``Bernoulli``, ``Categorical``, ``Poisson``,
+``Binomial``, ``Multinomial`` ...), ``Independent`` (batch dims read as event dims),
+``MixtureSameFamily``, and ``TransformedDistribution`` with the ``transforms`` and the
+``biject_to`` / ``transform_to`` registries; ``kl_divergence`` for the pairs PyTorch registers.
+Their formulas are PyTorch's, op for op, so ``log_prob``, ``entropy`` and ``rsample`` record
+PyTorch's nodes; ``rsample`` passes gradients to the parameters (implicitly for the gamma
+family's draws, ``minigrad/ops/gamma_sampling.py``). Samples come from minigrad's generator
+(the numbers are not PyTorch's). Parameters and values are validated as PyTorch does, with its
+texts (``validate_args=False`` turns it off).
 
 Example:
     >>> import minigrad

@@ -77,14 +77,27 @@ class Distribution:
         new._validate_args = self._validate_args
         return new
 
+    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+        """PyTorch's helper for ``expand`` overrides: a fresh instance of this class.
+
+        A subclass with its own ``__init__`` must define its own ``expand``.
+        """
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {type(self).__name__} of {cls.__name__} that defines a custom "
+                "__init__ method must also define a custom .expand() method."
+            )
+        return type(self).__new__(type(self)) if _instance is None else _instance
+
     def _expanded_names(self) -> list[str]:
         """The attributes ``expand`` expands: the parameters present (and a ``_param``)."""
-        declared = [
+        # this class's parameters, and its bases' (Chi2's df is Gamma's concentration and rate)
+        declared = list(self.arg_constraints) + [
             n
             for kind in type(self).__mro__
             if isinstance(kind.__dict__.get("arg_constraints"), dict)
             for n in kind.__dict__["arg_constraints"]
-        ]  # (Chi2's df is Gamma's two)
+        ]
         names = [n for n in dict.fromkeys(declared) if n in self.__dict__]
         return names + [n for n in ("_param",) if n in self.__dict__]
 

@@ -40,6 +40,13 @@ class Independent(Distribution):
         super().__init__(shape[: len(shape) - event_dim], shape[len(shape) - event_dim :],
                          validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        """The base expanded over ``batch_shape`` and the reinterpreted dims."""
+        new = super().expand(batch_shape, _instance)
+        kept = self.event_shape[: self.reinterpreted_batch_ndims]
+        new.base_dist = self.base_dist.expand(new.batch_shape + kept)
+        return new
+
     @property
     def has_rsample(self) -> bool:  # type: ignore[override]
         """As the base distribution."""
