@@ -139,13 +139,16 @@ def _transforms(lib: Any) -> tuple[list[Any], list[Any]]:
         T.ComposeTransform([T.SigmoidTransform()]).inv,
         T.ExpTransform().with_cache(),
         T.LowerCholeskyTransform(),
+        T.PositiveDefiniteTransform(),
+        T.CorrCholeskyTransform(),
+        T.CumulativeDistributionTransform(dists(lib).Normal(0.5, 2.0)),
     ]
     results: list[Any] = []
     for transform in cases:
         source = x.exp() if isinstance(transform, T.PowerTransform) else x
         if repr(transform).startswith("_InverseTransform"):
             source = source.sigmoid()
-        if isinstance(transform, T.LowerCholeskyTransform):
+        if isinstance(transform, (T.LowerCholeskyTransform, T.PositiveDefiniteTransform)):
             source = x[:, :2]
         y = transform(source)
         results += [
@@ -157,7 +160,13 @@ def _transforms(lib: Any) -> tuple[list[Any], list[Any]]:
             transform.bijective,
         ]
         if not isinstance(
-            transform, (T.AbsTransform, T.SoftmaxTransform, T.LowerCholeskyTransform)
+            transform,
+            (
+                T.AbsTransform,
+                T.SoftmaxTransform,
+                T.LowerCholeskyTransform,
+                T.PositiveDefiniteTransform,
+            ),
         ):
             results.append(transform.inv(y))
         if transform.bijective:
@@ -197,13 +206,16 @@ def _registries(lib: Any) -> list[Any]:
         C.independent(C.positive, 1),
         C.lower_cholesky,
         C.real_vector,
+        C.corr_cholesky,
+        C.positive_definite,
+        C.positive_semidefinite,
     ):
         for registry in (D.biject_to, D.transform_to):
             transform, error = run(
                 lambda registry=registry, constraint=constraint: registry(constraint)
             )
             found.append(repr(error) if error else repr(transform))
-            if transform is not None and not isinstance(constraint, type(C.lower_cholesky)):
+            if transform is not None and constraint.event_dim < 2:
                 y = transform(lib.tensor([[0.5, -1.0], [2.0, 0.0]]))
                 found.append(bool(constraint.check(y).all()))
     return found
@@ -405,9 +417,31 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "transform event_dim": lambda lib, D: D.transforms.StickBreakingTransform().event_dim,
     "no transform to": lambda lib, D: D.biject_to(D.constraints.lower_cholesky),
     "dependent check": lambda lib, D: D.constraints.dependent.check(lib.zeros(1)),
+    "dependent event_dim": lambda lib, D: D.constraints.dependent.event_dim,
+    "dependent is_discrete": lambda lib, D: D.Binomial.support.is_discrete,
+    "corr cholesky shape": lambda lib, D: D.transforms.CorrCholeskyTransform().forward_shape((2,)),
+    "corr cholesky not square": lambda lib, D: D.transforms.CorrCholeskyTransform().inverse_shape(
+        (2, 3)
+    ),
+    "tril vector size": lambda lib, D: D.transforms.CorrCholeskyTransform()(lib.zeros(2)),
     "constraints": lambda lib, D: [
         D.constraints.lower_cholesky,
         D.constraints.positive_definite,
+        D.constraints.positive_semidefinite,
+        D.constraints.lower_triangular,
+        D.constraints.corr_cholesky,
+        D.constraints.square,
+        D.constraints.symmetric,
+        D.constraints.dependent(event_dim=1),
+        D.Binomial.support,
+        D.Pareto.support,
+        D.constraints.square.check(lib.ones(2, 2, 3)),
+        D.constraints.symmetric.check(lib.tensor([[1.0, 2.0], [2.0, 1.0]])),
+        D.constraints.positive_semidefinite.check(lib.tensor([[1.0, 1.0], [1.0, 1.0]])),
+        D.constraints.positive_semidefinite.check(lib.tensor([[1.0, 2.0], [2.0, 1.0]])),
+        D.constraints.lower_triangular.check(lib.tensor([[1.0, 0.0], [2.0, -3.0]])),
+        D.constraints.corr_cholesky.check(lib.tensor([[1.0, 0.0], [0.6, 0.8]])),
+        D.constraints.corr_cholesky.check(lib.tensor([[1.0, 0.0], [0.6, 0.7]])),
         D.constraints.real_vector,
         D.constraints.nonnegative_integer,
         D.constraints.positive_integer,

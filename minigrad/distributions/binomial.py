@@ -67,7 +67,7 @@ class Binomial(Distribution):
         self._param = self.probs if probs is not None else self.logits
         super().__init__(self._param.size(), validate_args=validate_args)
 
-    @property
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self) -> constraints.Constraint:  # type: ignore[override]
         """``0 .. total_count``."""
         return constraints.integer_interval(0, self.total_count)

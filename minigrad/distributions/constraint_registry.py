@@ -127,3 +127,14 @@ def _transform_to_simplex(constraint: constraints.Constraint) -> T.Transform:
 @transform_to.register(constraints.lower_cholesky)
 def _transform_to_lower_cholesky(constraint: constraints.Constraint) -> T.Transform:
     return T.LowerCholeskyTransform()
+
+
+@_both(constraints.corr_cholesky)
+def _to_corr_cholesky(constraint: constraints.Constraint) -> T.Transform:
+    return T.CorrCholeskyTransform()
+
+
+@transform_to.register(constraints.positive_definite)
+@transform_to.register(constraints.positive_semidefinite)
+def _transform_to_positive_definite(constraint: constraints.Constraint) -> T.Transform:
+    return T.PositiveDefiniteTransform()

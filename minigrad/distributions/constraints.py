@@ -13,7 +13,9 @@ import minigrad
 __all__ = [
     "Constraint",
     "boolean",
+    "corr_cholesky",
     "dependent",
+    "dependent_property",
     "greater_than",
     "greater_than_eq",
     "half_open_interval",
@@ -23,16 +25,20 @@ __all__ = [
     "is_dependent",
     "less_than",
     "lower_cholesky",
+    "lower_triangular",
     "multinomial",
     "nonnegative",
     "nonnegative_integer",
     "one_hot",
     "positive",
     "positive_definite",
+    "positive_semidefinite",
     "positive_integer",
     "real",
     "real_vector",
     "simplex",
+    "square",
+    "symmetric",
     "unit_interval",
 ]
 
@@ -185,11 +191,63 @@ class IntegerGreaterThan(Constraint):
 
 
 class Dependent(Constraint):
-    """A placeholder for a region that depends on other parameters: it cannot be checked."""
+    """A placeholder for a region that depends on other parameters: it cannot be checked.
+
+    ``is_discrete`` and ``event_dim`` may be declared (``dependent(event_dim=1)``); otherwise
+    asking for them raises.
+    """
+
+    def __init__(
+        self, *, is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented
+    ) -> None:
+        self._is_discrete = is_discrete
+        self._event_dim = event_dim
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        """As declared."""
+        if self._is_discrete is NotImplemented:
+            raise NotImplementedError(".is_discrete cannot be determined statically")
+        return self._is_discrete
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        """As declared."""
+        if self._event_dim is NotImplemented:
+            raise NotImplementedError(".event_dim cannot be determined statically")
+        return self._event_dim
+
+    def __call__(
+        self, *, is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented
+    ) -> Dependent:
+        """A placeholder with these static attributes."""
+        if is_discrete is NotImplemented:
+            is_discrete = self._is_discrete
+        if event_dim is NotImplemented:
+            event_dim = self._event_dim
+        return Dependent(is_discrete=is_discrete, event_dim=event_dim)
 
     def check(self, value: Any) -> Any:
         """Always raises: the region is not known on its own."""
         raise ValueError("Cannot determine validity of dependent constraint")
+
+
+class DependentProperty(property, Dependent):
+    """A property that reads as ``dependent`` on the class (a support computed from parameters).
+
+    ``@constraints.dependent_property(is_discrete=False, event_dim=0)`` over ``def support``.
+    """
+
+    def __init__(
+        self, fn: Any = None, *, is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented
+    ) -> None:
+        property.__init__(self, fn)
+        self._is_discrete = is_discrete
+        self._event_dim = event_dim
+
+    def __call__(self, fn: Any) -> DependentProperty:  # type: ignore[override]
+        """The decorated function, with the declared static attributes."""
+        return DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
 def is_dependent(constraint: Any) -> bool:
@@ -209,17 +267,68 @@ class LowerCholesky(Constraint):
         return lower & positive_diagonal
 
 
-class PositiveDefinite(Constraint):
-    """Symmetric (within 1e-6) square matrices with a Cholesky factorisation."""
+class LowerTriangular(Constraint):
+    """Lower-triangular square matrices."""
 
     event_dim = 2
 
     def check(self, value: Any) -> Any:
-        """True for each matrix that is symmetric and positive definite."""
+        """True for each matrix equal to its lower triangle."""
+        return (value.tril() == value).reshape(*value.shape[:-2], -1).all(-1)
+
+
+class CorrCholesky(Constraint):
+    """Cholesky factors of correlation matrices: rows of unit length, positive diagonal."""
+
+    event_dim = 2
+
+    def check(self, value: Any) -> Any:
+        """True for each lower-Cholesky matrix whose rows have norm 1 (within 10 n eps)."""
+        tol = minigrad.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = minigrad.linalg.norm(value.detach(), dim=-1)
+        unit_row_norm = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        return LowerCholesky().check(value) & unit_row_norm
+
+
+class Square(Constraint):
+    """Square matrices."""
+
+    event_dim = 2
+
+    def check(self, value: Any) -> Any:
+        """True for each matrix (of the batch) if the last two dims are equal."""
         square = value.shape[-2] == value.shape[-1]
-        if not square:
-            return minigrad.full(value.shape[:-2], False, dtype=minigrad.bool)
-        symmetric = minigrad.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+        return minigrad.full(value.shape[:-2], square, dtype=minigrad.bool)
+
+
+class Symmetric(Square):
+    """Symmetric square matrices (within 1e-6)."""
+
+    def check(self, value: Any) -> Any:
+        """True for each matrix equal to its transpose."""
+        square = super().check(value)
+        if not square.all():
+            return square
+        return minigrad.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+
+
+class PositiveSemidefinite(Symmetric):
+    """Symmetric matrices with no negative eigenvalue."""
+
+    def check(self, value: Any) -> Any:
+        """True for each symmetric matrix whose eigenvalues are all >= 0."""
+        symmetric = super().check(value)
+        if not symmetric.all():
+            return symmetric
+        return minigrad.linalg.eigvalsh(value).ge(0).all(-1)
+
+
+class PositiveDefinite(Symmetric):
+    """Symmetric matrices with a Cholesky factorisation."""
+
+    def check(self, value: Any) -> Any:
+        """True for each symmetric matrix that is positive definite."""
+        symmetric = super().check(value)
         if not symmetric.all():
             return symmetric
         return minigrad.linalg.cholesky_ex(value).info.eq(0)
@@ -286,6 +395,7 @@ class IndependentConstraint(Constraint):
 # PyTorch's public names: instances for the fixed regions, classes for the parametrised ones.
 real = Real()
 dependent = Dependent()
+dependent_property = DependentProperty
 boolean = Boolean()
 positive = GreaterThan(0.0)
 nonnegative = GreaterThanEq(0.0)
@@ -303,5 +413,10 @@ positive_integer = IntegerGreaterThan(1)
 real_vector = IndependentConstraint(real, 1)
 lower_cholesky = LowerCholesky()
 positive_definite = PositiveDefinite()
+positive_semidefinite = PositiveSemidefinite()
+lower_triangular = LowerTriangular()
+corr_cholesky = CorrCholesky()
+square = Square()
+symmetric = Symmetric()
 one_hot = OneHot()
 multinomial = Multinomial

@@ -108,7 +108,7 @@ class MixtureSameFamily(Distribution):
         new._mixture_distribution = self._mixture_distribution.expand(batch_shape)
         return new
 
-    @property
+    @constraints.dependent_property
     def support(self) -> constraints.Constraint:  # type: ignore[override]
         """The components' support."""
         return MixtureSameFamilyConstraint(self._component_distribution.support)

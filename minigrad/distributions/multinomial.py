@@ -53,7 +53,7 @@ class Multinomial(Distribution):
         new._binomial = self._binomial.expand(Size(batch_shape) + self.event_shape)
         return new
 
-    @property
+    @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self) -> constraints.Constraint:  # type: ignore[override]
         """Count vectors of total at most ``total_count``."""
         return constraints.multinomial(self.total_count)

@@ -48,7 +48,7 @@ class Pareto(TransformedDistribution):
         a = self.alpha.clamp(min=2)
         return self.scale.pow(2) * a / ((a - 1).pow(2) * (a - 2))
 
-    @property
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self) -> constraints.Constraint:  # type: ignore[override]
         """``[scale, inf)``."""
         return constraints.greater_than_eq(self.scale)

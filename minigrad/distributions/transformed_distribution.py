@@ -77,7 +77,7 @@ class TransformedDistribution(Distribution):
         new.base_dist = self.base_dist.expand(base_batch_shape)
         return new
 
-    @property
+    @constraints.dependent_property(is_discrete=False)
     def support(self) -> constraints.Constraint:  # type: ignore[override]
         """The last transform's codomain, over the event dims."""
         if not self.transforms:

@@ -23,7 +23,12 @@ from typing import Any
 import minigrad
 from minigrad._size import Size
 from minigrad.distributions import constraints
-from minigrad.distributions.utils import broadcast_all, sum_rightmost
+from minigrad.distributions.utils import (
+    broadcast_all,
+    sum_rightmost,
+    tril_matrix_to_vec,
+    vec_to_tril_matrix,
+)
 from minigrad.nn.functional import logsigmoid as _logsigmoid
 from minigrad.nn.functional import pad as _pad
 from minigrad.nn.functional import softplus as _softplus
@@ -32,9 +37,12 @@ __all__ = [
     "AbsTransform",
     "AffineTransform",
     "ComposeTransform",
+    "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
     "ExpTransform",
     "IndependentTransform",
     "LowerCholeskyTransform",
+    "PositiveDefiniteTransform",
     "PowerTransform",
     "ReshapeTransform",
     "SigmoidTransform",
@@ -797,3 +805,117 @@ class LowerCholeskyTransform(Transform):
 
     def _inverse(self, y: Any) -> Any:
         return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    """Square matrices to positive-definite ones: ``L L^T`` of their ``LowerCholeskyTransform``."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PositiveDefiniteTransform)
+
+    def _call(self, x: Any) -> Any:
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y: Any) -> Any:
+        return LowerCholeskyTransform().inv(minigrad.linalg.cholesky(y))
+
+
+class CorrCholeskyTransform(Transform):
+    """``D (D - 1) / 2`` reals to the Cholesky factor of a ``D x D`` correlation matrix.
+
+    Each row of the strict lower triangle goes through ``tanh``, then a signed stick breaking
+    makes the row a unit vector with a positive diagonal entry.
+    """
+
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def _call(self, x: Any) -> Any:
+        x = minigrad.tanh(x)
+        eps = minigrad.finfo(x.dtype).eps
+        x = x.clamp(min=-1 + eps, max=1 - eps)
+        r = vec_to_tril_matrix(x, diag=-1)
+        # each row's squares share the stick left by the entries before them
+        z1m_cumprod_sqrt = (1 - r**2).sqrt().cumprod(-1)
+        r = r + minigrad.eye(r.shape[-1], dtype=r.dtype)
+        return r * _pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y: Any) -> Any:
+        y_cumsum = 1 - minigrad.cumsum(y * y, dim=-1)
+        y_cumsum_shifted = _pad(y_cumsum[..., :-1], [1, 0], value=1)
+        y_vec = tril_matrix_to_vec(y, diag=-1)
+        y_cumsum_vec = tril_matrix_to_vec(y_cumsum_shifted, diag=-1)
+        t = y_vec / y_cumsum_vec.sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2  # (atanh)
+
+    def log_abs_det_jacobian(self, x: Any, y: Any, intermediates: Any = None) -> Any:
+        """The stick breaking's and the ``tanh``'s log-Jacobians."""
+        y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
+        y1m_cumsum_tril = tril_matrix_to_vec(y1m_cumsum, diag=-2)
+        stick_breaking_logdet = 0.5 * y1m_cumsum_tril.log().sum(-1)
+        tanh_logdet = -2 * (x + _softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick_breaking_logdet + tanh_logdet
+
+    def forward_shape(self, shape: Any) -> Any:
+        """``(..., N)`` to ``(..., D, D)`` with ``N = D (D - 1) / 2``."""
+        _at_least_one_dim(shape)
+        n = shape[-1]
+        d = round((0.25 + 2 * n) ** 0.5 + 0.5)
+        if d * (d - 1) // 2 != n:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return Size(shape[:-1]) + (d, d)
+
+    def inverse_shape(self, shape: Any) -> Any:
+        """``(..., D, D)`` to ``(..., D (D - 1) / 2)``."""
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        d = shape[-1]
+        return Size(shape[:-2]) + (d * (d - 1) // 2,)
+
+
+class CumulativeDistributionTransform(Transform):
+    """``y = distribution.cdf(x)``, into ``[0, 1]`` (a copula's marginals).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.distributions import Normal
+        >>> from minigrad.distributions.transforms import CumulativeDistributionTransform
+        >>> CumulativeDistributionTransform(Normal(0.0, 1.0))(minigrad.tensor(0.0))
+        tensor(0.5000)
+    """
+
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution: Any, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+        """The distribution's support."""
+        return self.distribution.support
+
+    def _call(self, x: Any) -> Any:
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y: Any) -> Any:
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        """The density: ``distribution.log_prob(x)``."""
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        """The same with a cache of ``cache_size``."""
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)
