@@ -50,6 +50,7 @@ N = 20_000
             1.25,
             2 * 100 * 13 / (5 * 64 * 6),
         ),
+        (lambda: D.Kumaraswamy(mg.tensor(2.0), mg.tensor(3.0)), 16 / 35, 0.25 - (16 / 35) ** 2),
         (lambda: D.Poisson(mg.tensor([0.5, 7.0])), [0.5, 7.0], [0.5, 7.0]),
         (lambda: D.Binomial(10, mg.tensor([0.1, 0.5])), [1.0, 5.0], [0.9, 2.5]),
         (lambda: D.Geometric(mg.tensor(0.25)), 3.0, 12.0),
@@ -199,3 +200,13 @@ def test_log_prob_and_entropy_pass_gradcheck(family, parameters, value):
         return d.log_prob(point), d.entropy()
 
     assert mg.autograd.gradcheck(scores, tensors)
+
+
+def test_lkj_cholesky_draws_are_correlation_factors():
+    mg.manual_seed(9)
+    factors = D.LKJCholesky(3, mg.tensor(1.0)).sample((N // 4,)).double().numpy()
+    np.testing.assert_allclose(np.linalg.norm(factors, axis=-1), 1.0, rtol=1e-5)
+    assert np.all(np.triu(factors, 1) == 0) and np.all(np.diagonal(factors, 0, -2, -1) > 0)
+    # concentration 1 in dimension 3: each correlation is 2 Beta(3/2, 3/2) - 1, variance 1/4
+    correlations = (factors @ np.swapaxes(factors, -1, -2))[:, 1, 0]
+    np.testing.assert_allclose([correlations.mean(), correlations.var()], [0.0, 0.25], atol=0.015)

@@ -403,6 +403,10 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "kl two exponential families": lambda lib, D: D.kl_divergence(
         D.Dirichlet(lib.ones(2)), D.Beta(1.0, 1.0)
     ),
+    "lkj dim 1": lambda lib, D: D.LKJCholesky(1),
+    "lkj negative": lambda lib, D: D.LKJCholesky(2, -1.0),
+    "lkj not correlation": lambda lib, D: D.LKJCholesky(2).log_prob(lib.eye(2) * 2),
+    "kumaraswamy zero": lambda lib, D: D.Kumaraswamy(0.0, 1.0),
     "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
     "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
     "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
@@ -813,3 +817,19 @@ def _expanded_first_set(lib: Any) -> tuple[list[Any], list[Any]]:
 
 def test_expand_of_the_first_set_is_pytorchs() -> None:
     _compare(_expanded_first_set)
+
+
+def _kumaraswamy_and_lkj(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    c1 = t([0.7, 2.5], requires_grad=True)
+    c0 = t([1.5, 3.0], requires_grad=True)
+    concentration = t([0.5, 2.0], requires_grad=True)
+    results = _everything(D.Kumaraswamy(c1, c0), t([0.3, 0.9]), t([0.2, 0.7]))
+    factor = t([[[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.6, 0.8]]])
+    results += _everything(D.LKJCholesky(3, concentration), factor, None)
+    results += _everything(D.LKJCholesky(2), t([[1.0, 0.0], [0.28, 0.96]]), None)
+    return results, [c1, c0, concentration]
+
+
+def test_kumaraswamy_and_lkj_cholesky_are_pytorchs() -> None:
+    _compare(_kumaraswamy_and_lkj)

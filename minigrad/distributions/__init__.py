@@ -40,7 +40,9 @@ from minigrad.distributions.half_normal import HalfCauchy, HalfNormal
 from minigrad.distributions.independent import Independent
 from minigrad.distributions.inverse_gamma import InverseGamma
 from minigrad.distributions.kl import kl_divergence, register_kl
+from minigrad.distributions.kumaraswamy import Kumaraswamy
 from minigrad.distributions.laplace import Laplace
+from minigrad.distributions.lkj_cholesky import LKJCholesky
 from minigrad.distributions.log_normal import LogNormal
 from minigrad.distributions.logistic_normal import LogisticNormal
 from minigrad.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -109,6 +111,8 @@ __all__ = [
     "Independent",
     "IndependentTransform",
     "InverseGamma",
+    "Kumaraswamy",
+    "LKJCholesky",
     "Laplace",
     "LogNormal",
     "LogisticNormal",
