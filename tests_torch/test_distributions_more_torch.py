@@ -407,6 +407,10 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "lkj negative": lambda lib, D: D.LKJCholesky(2, -1.0),
     "lkj not correlation": lambda lib, D: D.LKJCholesky(2).log_prob(lib.eye(2) * 2),
     "kumaraswamy zero": lambda lib, D: D.Kumaraswamy(0.0, 1.0),
+    "continuous bernoulli checked probs": lambda lib, D: D.ContinuousBernoulli(
+        lib.tensor(1.5), validate_args=True
+    ),
+    "continuous bernoulli neither": lambda lib, D: D.ContinuousBernoulli(),
     "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
     "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
     "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
@@ -833,3 +837,31 @@ def _kumaraswamy_and_lkj(lib: Any) -> tuple[list[Any], list[Any]]:
 
 def test_kumaraswamy_and_lkj_cholesky_are_pytorchs() -> None:
     _compare(_kumaraswamy_and_lkj)
+
+
+def _continuous_bernoulli(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    probs = t([0.2, 0.4995, 0.9], requires_grad=True)
+    logits = t([-1.0, 0.001, 2.0], requires_grad=True)
+    value, prob = t([0.3, 0.5, 0.95]), t([0.2, 0.7, 0.5])
+    results = _everything(D.ContinuousBernoulli(probs), value, prob)
+    results += _everything(D.ContinuousBernoulli(logits=logits), value, prob)
+    p, q = D.ContinuousBernoulli(probs), D.ContinuousBernoulli(logits=logits)
+    others = [
+        D.Beta(probs + 1, 2.0),
+        D.Exponential(probs + 0.5),
+        D.Normal(logits, 2.0),
+        D.Uniform(t([0.0, -1.0, 0.2]), 2.0),
+        D.Pareto(probs + 1, 2.0),
+    ]
+    for other in others:
+        results += [
+            run(lambda other=other: D.kl_divergence(p, other))[0],
+            run(lambda other=other: D.kl_divergence(other, q))[0],
+        ]
+    results.append(D.kl_divergence(p, q))
+    return results, [probs, logits]
+
+
+def test_continuous_bernoulli_is_pytorchs() -> None:
+    _compare(_continuous_bernoulli)

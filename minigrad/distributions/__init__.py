@@ -28,6 +28,7 @@ from minigrad.distributions.binomial import Binomial
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.cauchy import Cauchy
 from minigrad.distributions.constraint_registry import biject_to, transform_to
+from minigrad.distributions.continuous_bernoulli import ContinuousBernoulli
 from minigrad.distributions.dirichlet import Dirichlet
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
@@ -95,6 +96,7 @@ __all__ = [
     "Cauchy",
     "Chi2",
     "ComposeTransform",
+    "ContinuousBernoulli",
     "CorrCholeskyTransform",
     "CumulativeDistributionTransform",
     "Dirichlet",

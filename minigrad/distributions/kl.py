@@ -13,6 +13,7 @@ from minigrad.distributions.beta import Beta
 from minigrad.distributions.binomial import Binomial
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.cauchy import Cauchy
+from minigrad.distributions.continuous_bernoulli import ContinuousBernoulli
 from minigrad.distributions.dirichlet import Dirichlet
 from minigrad.distributions.distribution import Distribution
 from minigrad.distributions.exp_family import ExponentialFamily
@@ -233,6 +234,16 @@ def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> Any:
     t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
     t2 = (4 * p.scale * q.scale).log()
     return t1 - t2
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(
+    p: ContinuousBernoulli, q: ContinuousBernoulli
+) -> Any:
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + minigrad.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - minigrad.log1p(-q.probs)
+    return t1 + t2 + t3
 
 
 @register_kl(Dirichlet, Dirichlet)

@@ -13,6 +13,7 @@ import minigrad
 from minigrad.distributions.bernoulli import Bernoulli
 from minigrad.distributions.beta import Beta
 from minigrad.distributions.binomial import Binomial
+from minigrad.distributions.continuous_bernoulli import ContinuousBernoulli
 from minigrad.distributions.exponential import Exponential
 from minigrad.distributions.gamma import Gamma
 from minigrad.distributions.gumbel import Gumbel
@@ -83,6 +84,7 @@ def _kl_beta_uniform(p: Beta, q: Uniform) -> Any:
 
 
 @register_kl(Exponential, Beta)
+@register_kl(Exponential, ContinuousBernoulli)
 @register_kl(Exponential, Pareto)
 @register_kl(Exponential, Uniform)
 def _kl_exponential_infinity(p: Exponential, q: Any) -> Any:
@@ -124,6 +126,7 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> Any:
 
 
 @register_kl(Gamma, Beta)
+@register_kl(Gamma, ContinuousBernoulli)
 @register_kl(Gamma, Pareto)
 @register_kl(Gamma, Uniform)
 def _kl_gamma_infinity(p: Gamma, q: Any) -> Any:
@@ -168,6 +171,7 @@ def _kl_gamma_normal(p: Gamma, q: Normal) -> Any:
 
 
 @register_kl(Gumbel, Beta)
+@register_kl(Gumbel, ContinuousBernoulli)
 @register_kl(Gumbel, Exponential)
 @register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Pareto)
@@ -186,6 +190,7 @@ def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Any:
 
 
 @register_kl(Laplace, Beta)
+@register_kl(Laplace, ContinuousBernoulli)
 @register_kl(Laplace, Exponential)
 @register_kl(Laplace, Gamma)
 @register_kl(Laplace, Pareto)
@@ -206,6 +211,7 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> Any:
 
 
 @register_kl(Normal, Beta)
+@register_kl(Normal, ContinuousBernoulli)
 @register_kl(Normal, Exponential)
 @register_kl(Normal, Gamma)
 @register_kl(Normal, Pareto)
@@ -236,6 +242,7 @@ def _kl_normal_laplace(p: Normal, q: Laplace) -> Any:
 
 
 @register_kl(Pareto, Beta)
+@register_kl(Pareto, ContinuousBernoulli)
 @register_kl(Pareto, Uniform)
 def _kl_pareto_infinity(p: Pareto, q: Any) -> Any:
     return _infinite_like(p.scale)
@@ -304,6 +311,15 @@ def _kl_uniform_beta(p: Uniform, q: Beta) -> Any:
     return result
 
 
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p: Uniform, q: ContinuousBernoulli) -> Any:
+    result = -p.entropy() - p.mean * q.logits - minigrad.log1p(-q.probs) - q._cont_bern_log_norm()
+    outside = minigrad.max(
+        minigrad.ge(p.high, q.support.upper_bound), minigrad.le(p.low, q.support.lower_bound)
+    )
+    return minigrad.where(outside, minigrad.ones_like(result) * math.inf, result)
+
+
 @register_kl(Uniform, Exponential)
 def _kl_uniform_exponential(p: Uniform, q: Exponential) -> Any:
     result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
@@ -341,3 +357,37 @@ def _kl_uniform_pareto(p: Uniform, q: Pareto) -> Any:
     result = t2 * (q.alpha + 1) - t1
     result[p.low < q.support.lower_bound] = math.inf
     return result
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p: Beta, q: ContinuousBernoulli) -> Any:
+    return -p.entropy() - p.mean * q.logits - minigrad.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+@register_kl(ContinuousBernoulli, Pareto)
+def _kl_continuous_bernoulli_infinity(p: ContinuousBernoulli, q: Any) -> Any:
+    return _infinite_like(p.probs)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p: ContinuousBernoulli, q: Exponential) -> Any:
+    return -p.entropy() - minigrad.log(q.rate) + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p: ContinuousBernoulli, q: Normal) -> Any:
+    t1 = -p.entropy()
+    t2 = 0.5 * (math.log(2.0 * math.pi) + minigrad.square(q.loc / q.scale)) + minigrad.log(q.scale)
+    t3 = (p.variance + minigrad.square(p.mean) - 2.0 * q.loc * p.mean) / (
+        2.0 * minigrad.square(q.scale)
+    )
+    return t1 + t2 + t3
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p: ContinuousBernoulli, q: Uniform) -> Any:
+    result = -p.entropy() + (q.high - q.low).log()
+    outside = minigrad.max(
+        minigrad.ge(q.low, p.support.lower_bound), minigrad.le(q.high, p.support.upper_bound)
+    )
+    return minigrad.where(outside, minigrad.ones_like(result) * math.inf, result)
