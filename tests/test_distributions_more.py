@@ -56,6 +56,11 @@ N = 20_000
             0.8 / 0.6 + 1 / math.log(0.2 / 0.8),
             -0.16 / 0.36 + 1 / math.log(0.25) ** 2,
         ),
+        (
+            lambda: D.GeneralizedPareto(mg.tensor(1.0), mg.tensor(2.0), mg.tensor([0.0, 0.2])),
+            [3.0, 3.5],
+            [4.0, 4 / (0.64 * 0.6)],
+        ),
         (lambda: D.Poisson(mg.tensor([0.5, 7.0])), [0.5, 7.0], [0.5, 7.0]),
         (lambda: D.Binomial(10, mg.tensor([0.1, 0.5])), [1.0, 5.0], [0.9, 2.5]),
         (lambda: D.Geometric(mg.tensor(0.25)), 3.0, 12.0),

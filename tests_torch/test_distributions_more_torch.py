@@ -865,3 +865,20 @@ def _continuous_bernoulli(lib: Any) -> tuple[list[Any], list[Any]]:
 
 def test_continuous_bernoulli_is_pytorchs() -> None:
     _compare(_continuous_bernoulli)
+
+
+def _generalized_pareto(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    loc = t([0.3, -1.0, 0.0], requires_grad=True)
+    scale = t([0.7, 2.0, 1.0], requires_grad=True)
+    concentration = t([0.3, 0.0, -0.2], requires_grad=True)
+    d = D.GeneralizedPareto(loc, scale, concentration)
+    value, prob = t([0.5, 2.0, 1.0]), t([0.2, 0.7, 0.5])
+    results = _everything(d, value, prob)
+    results += [d.log_survival_function(value), d.log_cdf(value)]
+    results += _everything(D.GeneralizedPareto(0.0, 1.0, 0.8), value, prob)
+    return results, [loc, scale, concentration]
+
+
+def test_generalized_pareto_is_pytorchs() -> None:
+    _compare(_generalized_pareto)

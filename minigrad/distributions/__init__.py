@@ -35,6 +35,7 @@ from minigrad.distributions.exp_family import ExponentialFamily
 from minigrad.distributions.exponential import Exponential
 from minigrad.distributions.fisher_snedecor import FisherSnedecor
 from minigrad.distributions.gamma import Chi2, Gamma
+from minigrad.distributions.generalized_pareto import GeneralizedPareto
 from minigrad.distributions.geometric import Geometric
 from minigrad.distributions.gumbel import Gumbel
 from minigrad.distributions.half_normal import HalfCauchy, HalfNormal
@@ -106,6 +107,7 @@ __all__ = [
     "ExponentialFamily",
     "FisherSnedecor",
     "Gamma",
+    "GeneralizedPareto",
     "Geometric",
     "Gumbel",
     "HalfCauchy",
