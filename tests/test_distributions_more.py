@@ -220,3 +220,14 @@ def test_lkj_cholesky_draws_are_correlation_factors():
     # concentration 1 in dimension 3: each correlation is 2 Beta(3/2, 3/2) - 1, variance 1/4
     correlations = (factors @ np.swapaxes(factors, -1, -2))[:, 1, 0]
     np.testing.assert_allclose([correlations.mean(), correlations.var()], [0.0, 0.25], atol=0.015)
+
+
+def test_wishart_draws_have_their_mean():
+    mg.manual_seed(10)
+    scale = np.array([[2.0, 0.3], [0.3, 1.0]])
+    d = D.Wishart(mg.tensor(5.0), mg.tensor(scale, dtype=mg.float32))
+    # (PyTorch's rsample warns about the positive-definite draws it redraws)
+    with pytest.warns(UserWarning, match="Singular sample detected."):
+        draws = d.sample((N // 4,)).double().numpy()
+    assert np.all(np.linalg.eigvalsh(draws) > 0)
+    np.testing.assert_allclose(draws.mean(0), 5 * scale, rtol=0.05, atol=0.05)

@@ -411,6 +411,12 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
         lib.tensor(1.5), validate_args=True
     ),
     "continuous bernoulli neither": lambda lib, D: D.ContinuousBernoulli(),
+    "wishart two matrices": lambda lib, D: D.Wishart(3.0, lib.eye(2), scale_tril=lib.eye(2)),
+    "wishart df too low": lambda lib, D: D.Wishart(0.5, lib.eye(2)),
+    "wishart 1-d": lambda lib, D: D.Wishart(3.0, lib.ones(2)),
+    "wishart value": lambda lib, D: D.Wishart(3.0, lib.eye(2)).log_prob(
+        lib.tensor([[1.0, 2.0], [2.0, 1.0]])
+    ),
     "pareto negative alpha": lambda lib, D: D.Pareto(1.0, -1.0),
     "transformed bad list": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
     "transformed bad type": lambda lib, D: D.TransformedDistribution(D.Normal(0.0, 1.0), 1),
@@ -882,3 +888,54 @@ def _generalized_pareto(lib: Any) -> tuple[list[Any], list[Any]]:
 
 def test_generalized_pareto_is_pytorchs() -> None:
     _compare(_generalized_pareto)
+
+
+def _wishart(lib: Any) -> tuple[list[Any], list[Any]]:
+    D, t = dists(lib), lib.tensor
+    df = t([3.0, 5.0], requires_grad=True)
+    raw = t([[1.0, 0.2], [0.5, 1.5]], requires_grad=True)
+    covariance = raw @ raw.mT + 0.3 * lib.eye(2)
+    value = t([[1.5, 0.2], [0.2, 0.8]])
+    results = []
+    for d in (
+        D.Wishart(df, covariance),
+        D.Wishart(df, scale_tril=lib.linalg.cholesky(covariance)),
+        D.Wishart(4.0, precision_matrix=lib.linalg.inv(covariance)),
+    ):
+        results += [
+            d.log_prob(value),
+            d.entropy(),
+            d.mean,
+            d.variance,
+            d.mode,
+            d.batch_shape,
+            d.event_shape,
+            repr(d),
+            d.covariance_matrix,
+            d.precision_matrix,
+            d.scale_tril,
+            d.expand((3,) + tuple(d.batch_shape)).log_prob(value),
+        ]
+    return results, [df, raw]
+
+
+def test_wishart_is_pytorchs() -> None:
+    _compare(_wishart)
+
+
+def test_wishart_samples_warn_as_pytorchs() -> None:
+    """PyTorch's rsample flags the positive-definite draws as singular, warns and draws them
+    again: minigrad does the same (shapes, dtypes, nodes and the warning)."""
+    outcomes = []
+    for lib in (minigrad, torch):
+        df = lib.tensor([3.0, 5.0], requires_grad=True)
+        d = dists(lib).Wishart(df, lib.eye(2))
+        with pytest.warns(UserWarning, match="Singular sample detected."):
+            sample = d.rsample((4,))
+        outcomes.append(
+            (tuple(sample.shape), str(sample.dtype).split(".")[1], sample.requires_grad)
+        )
+    assert outcomes[0] == outcomes[1]
+    for lib in (minigrad, torch):
+        with pytest.warns(UserWarning, match="Low df values detected"):
+            dists(lib).Wishart(lib.tensor(2.5), lib.eye(3))

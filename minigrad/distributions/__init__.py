@@ -86,6 +86,7 @@ from minigrad.distributions.transforms import (
 from minigrad.distributions.uniform import Uniform
 from minigrad.distributions.von_mises import VonMises
 from minigrad.distributions.weibull import Weibull
+from minigrad.distributions.wishart import Wishart
 
 __all__ = [
     "AbsTransform",
@@ -147,6 +148,7 @@ __all__ = [
     "Uniform",
     "VonMises",
     "Weibull",
+    "Wishart",
     "biject_to",
     "constraints",
     "identity_transform",
