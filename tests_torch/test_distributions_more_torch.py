@@ -142,6 +142,11 @@ def _transforms(lib: Any) -> tuple[list[Any], list[Any]]:
         T.PositiveDefiniteTransform(),
         T.CorrCholeskyTransform(),
         T.CumulativeDistributionTransform(dists(lib).Normal(0.5, 2.0)),
+        T.CatTransform([T.ExpTransform(), T.identity_transform], 1, [1, 2]),
+        T.CatTransform([T.SigmoidTransform(), T.AffineTransform(1.0, 2.0)], 0, [1, 1]),
+        T.CatTransform([T.SigmoidTransform(), T.ExpTransform()], -1, [2, 1]),
+        T.StackTransform([T.ExpTransform(), T.SigmoidTransform()], 0),
+        T.StackTransform([T.ExpTransform(), T.TanhTransform(), T.AbsTransform()], -1),
     ]
     results: list[Any] = []
     for transform in cases:
@@ -209,6 +214,8 @@ def _registries(lib: Any) -> list[Any]:
         C.corr_cholesky,
         C.positive_definite,
         C.positive_semidefinite,
+        C.cat([C.real, C.positive], 1, [1, 1]),
+        C.stack([C.unit_interval, C.greater_than(1.0)], 0),
     ):
         for registry in (D.biject_to, D.transform_to):
             transform, error = run(
@@ -437,6 +444,20 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "corr cholesky not square": lambda lib, D: D.transforms.CorrCholeskyTransform().inverse_shape(
         (2, 3)
     ),
+    "cat lengths": lambda lib, D: D.transforms.CatTransform(
+        [D.transforms.ExpTransform()], 0, [1, 2]
+    ),
+    "cat wrong length": lambda lib, D: D.transforms.CatTransform(
+        [D.transforms.ExpTransform()], 0, [2]
+    )(lib.zeros(3)),
+    "cat not transforms": lambda lib, D: D.transforms.CatTransform([1]),
+    "stack wrong count": lambda lib, D: D.transforms.StackTransform(
+        [D.transforms.ExpTransform()], 0
+    )(lib.zeros(3)),
+    "stack dim out of range": lambda lib, D: D.transforms.StackTransform(
+        [D.transforms.ExpTransform()], 2
+    )(lib.zeros(3)),
+    "cat constraint lengths": lambda lib, D: D.constraints.cat([D.constraints.real], 0, [1, 2]),
     "tril vector size": lambda lib, D: D.transforms.CorrCholeskyTransform()(lib.zeros(2)),
     "constraints": lambda lib, D: [
         D.constraints.lower_cholesky,
@@ -447,6 +468,15 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
         D.constraints.square,
         D.constraints.symmetric,
         D.constraints.dependent(event_dim=1),
+        D.constraints.cat([D.constraints.real, D.constraints.positive], 1, [1, 2]),
+        D.constraints.cat([D.constraints.real, D.constraints.simplex], 0, [1, 2]).event_dim,
+        D.constraints.stack([D.constraints.real, D.constraints.simplex], -1).event_dim,
+        D.constraints.cat([D.constraints.real, D.constraints.positive], 1, [1, 2]).check(
+            lib.tensor([[-1.0, 2.0, 0.0], [1.0, 1.0, 1.0]])
+        ),
+        D.constraints.stack([D.constraints.real, D.constraints.positive], 0).check(
+            lib.tensor([[-1.0], [0.0]])
+        ),
         D.Binomial.support,
         D.Pareto.support,
         D.constraints.square.check(lib.ones(2, 2, 3)),

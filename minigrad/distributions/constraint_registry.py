@@ -138,3 +138,27 @@ def _to_corr_cholesky(constraint: constraints.Constraint) -> T.Transform:
 @transform_to.register(constraints.positive_semidefinite)
 def _transform_to_positive_definite(constraint: constraints.Constraint) -> T.Transform:
     return T.PositiveDefiniteTransform()
+
+
+@biject_to.register(constraints.cat)
+def _biject_to_cat(constraint: Any) -> T.Transform:
+    return T.CatTransform(
+        [biject_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths
+    )
+
+
+@transform_to.register(constraints.cat)
+def _transform_to_cat(constraint: Any) -> T.Transform:
+    return T.CatTransform(
+        [transform_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths
+    )
+
+
+@biject_to.register(constraints.stack)
+def _biject_to_stack(constraint: Any) -> T.Transform:
+    return T.StackTransform([biject_to(c) for c in constraint.cseq], constraint.dim)
+
+
+@transform_to.register(constraints.stack)
+def _transform_to_stack(constraint: Any) -> T.Transform:
+    return T.StackTransform([transform_to(c) for c in constraint.cseq], constraint.dim)

@@ -13,6 +13,7 @@ import minigrad
 __all__ = [
     "Constraint",
     "boolean",
+    "cat",
     "corr_cholesky",
     "dependent",
     "dependent_property",
@@ -37,6 +38,7 @@ __all__ = [
     "real",
     "real_vector",
     "simplex",
+    "stack",
     "square",
     "symmetric",
     "unit_interval",
@@ -360,6 +362,75 @@ class Multinomial(Constraint):
         return (value >= 0).all(dim=-1) & (value.sum(dim=-1) <= self.upper_bound)
 
 
+def _check_dim(dim: int, value: Any) -> None:
+    if not (-value.dim() <= dim < value.dim()):
+        raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
+
+
+class Cat(Constraint):
+    """Constraints ``cseq`` on consecutive slices (of ``lengths``) along ``dim``, as ``cat``."""
+
+    def __init__(self, cseq: Any, dim: int = 0, lengths: Any = None) -> None:
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(
+                f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})"
+            )
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        """Whether any part is."""
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        """The largest of the parts'."""
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value: Any) -> Any:
+        """Each slice checked by its constraint, the results concatenated."""
+        _check_dim(self.dim, value)
+        checks = []
+        start = 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(value.narrow(self.dim, start, length)))
+            start = start + length
+        return minigrad.cat(checks, self.dim)
+
+
+class Stack(Constraint):
+    """Constraints ``cseq`` on the successive entries along ``dim``, as ``stack``."""
+
+    def __init__(self, cseq: Any, dim: int = 0) -> None:
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        """Whether any part is."""
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        """The largest of the parts', one more if ``dim`` falls among the event dims."""
+        dim = max(c.event_dim for c in self.cseq)
+        if self.dim + dim < 0:
+            dim += 1
+        return dim
+
+    def check(self, value: Any) -> Any:
+        """Each entry along ``dim`` checked by its constraint, the results stacked."""
+        _check_dim(self.dim, value)
+        entries = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return minigrad.stack([c.check(v) for v, c in zip(entries, self.cseq)], self.dim)
+
+
 class IndependentConstraint(Constraint):
     """``base_constraint`` over whole events: its last ``reinterpreted_batch_ndims`` dims at once.
 
@@ -407,6 +478,8 @@ greater_than_eq = GreaterThanEq
 less_than = LessThan
 interval = Interval
 integer_interval = IntegerInterval
+cat = Cat
+stack = Stack
 half_open_interval = HalfOpenInterval
 nonnegative_integer = IntegerGreaterThan(0)
 positive_integer = IntegerGreaterThan(1)
