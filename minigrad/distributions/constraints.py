@@ -12,6 +12,7 @@ import minigrad
 
 __all__ = [
     "Constraint",
+    "MixtureSameFamilyConstraint",
     "boolean",
     "cat",
     "corr_cholesky",
@@ -429,6 +430,34 @@ class Stack(Constraint):
         _check_dim(self.dim, value)
         entries = [value.select(self.dim, i) for i in range(value.size(self.dim))]
         return minigrad.stack([c.check(v) for v, c in zip(entries, self.cseq)], self.dim)
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The components' support, checked with the component dim added back to the value."""
+
+    def __init__(self, base_constraint: Constraint) -> None:
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        """As the components' support."""
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        """As the components' support."""
+        return self.base_constraint.event_dim
+
+    def check(self, value: Any) -> Any:
+        """True where ``value`` lies in every component's support."""
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        kept = value.dim() - self.event_dim
+        return result.reshape(result.shape[:kept] + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_constraint!r})"
 
 
 class IndependentConstraint(Constraint):

@@ -14,35 +14,7 @@ from minigrad.distributions import constraints
 from minigrad.distributions.categorical import Categorical
 from minigrad.distributions.distribution import Distribution
 
-__all__ = ["MixtureSameFamily", "MixtureSameFamilyConstraint"]
-
-
-class MixtureSameFamilyConstraint(constraints.Constraint):
-    """The components' support, checked with the component dim added back to the value."""
-
-    def __init__(self, base_constraint: constraints.Constraint) -> None:
-        self.base_constraint = base_constraint
-
-    @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
-        """As the components' support."""
-        return self.base_constraint.is_discrete
-
-    @property
-    def event_dim(self) -> int:  # type: ignore[override]
-        """As the components' support."""
-        return self.base_constraint.event_dim
-
-    def check(self, value: Any) -> Any:
-        """True where ``value`` lies in every component's support."""
-        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
-        if value.dim() < self.event_dim:
-            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
-        kept = value.dim() - self.event_dim
-        return result.reshape(result.shape[:kept] + (-1,)).all(-1)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.base_constraint!r})"
+__all__ = ["MixtureSameFamily"]
 
 
 class MixtureSameFamily(Distribution):
@@ -111,7 +83,7 @@ class MixtureSameFamily(Distribution):
     @constraints.dependent_property
     def support(self) -> constraints.Constraint:  # type: ignore[override]
         """The components' support."""
-        return MixtureSameFamilyConstraint(self._component_distribution.support)
+        return constraints.MixtureSameFamilyConstraint(self._component_distribution.support)
 
     @property
     def mixture_distribution(self) -> Categorical:
