@@ -969,3 +969,23 @@ def test_wishart_samples_warn_as_pytorchs() -> None:
     for lib in (minigrad, torch):
         with pytest.warns(UserWarning, match="Low df values detected"):
             dists(lib).Wishart(lib.tensor(2.5), lib.eye(3))
+
+
+def test_standard_gamma_saves_what_pytorchs_saves() -> None:
+    """Modifying the concentration or the draw after sampling: backward raises iff PyTorch's
+    does (both are saved), with PyTorch's message."""
+    from minigrad.ops.gamma_sampling import standard_gamma
+
+    for which in ("input", "output", "neither"):
+        outcomes = []
+        for lib, gamma in ((minigrad, standard_gamma), (torch, torch._standard_gamma)):
+            leaf = lib.tensor([0.5, 2.0], requires_grad=True)
+            alpha = leaf * 1.0
+            x = gamma(alpha)
+            with lib.no_grad():
+                if which == "input":
+                    alpha.add_(1.0)
+                elif which == "output":
+                    x.mul_(2.0)
+            outcomes.append(run(lambda x=x: x.sum().backward())[1])
+        assert_same_outcome(*outcomes)
