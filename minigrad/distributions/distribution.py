@@ -7,8 +7,13 @@ from typing import Any
 import minigrad
 from minigrad._size import Size
 from minigrad.distributions import constraints
+from minigrad.distributions.utils import lazy_property
 
 __all__ = ["Distribution"]
+
+
+def _is_lazy(kind: type, name: str) -> bool:
+    return isinstance(getattr(kind, name, None), lazy_property)
 
 
 def _all_true(valid: Any) -> bool:
@@ -34,15 +39,18 @@ class Distribution:
             raise ValueError
         Distribution._validate_args = value
 
-    def __init__(self, batch_shape: Any = (), event_shape: Any = (),
-                 validate_args: bool | None = None) -> None:
+    def __init__(
+        self, batch_shape: Any = (), event_shape: Any = (), validate_args: bool | None = None
+    ) -> None:
         self._batch_shape = Size(batch_shape)
         self._event_shape = Size(event_shape)
         if validate_args is not None:
             self._validate_args = validate_args
         if self._validate_args:
             for name, constraint in self.arg_constraints.items():
-                if name not in self.__dict__:
+                if constraints.is_dependent(constraint) or (
+                    name not in self.__dict__ and _is_lazy(type(self), name)
+                ):
                     continue  # (a parameter computed only when asked: probs or logits)
                 value = getattr(self, name)
                 if not _all_true(constraint.check(value)):
@@ -51,6 +59,51 @@ class Distribution:
                         f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
                         f"constraint {constraint!r}, but found invalid values:\n{value}"
                     )
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        """The same distribution with its parameters expanded (as views) to ``batch_shape``.
+
+        Each parameter keeps its trailing (event) dims; nothing is copied, no validation runs.
+        """
+        batch_shape = Size(batch_shape)
+        new = object.__new__(type(self)) if _instance is None else _instance
+        new.__dict__.update(self.__dict__)
+        for name in self._expanded_names():
+            value = self.__dict__[name]
+            if isinstance(value, minigrad.Tensor):
+                kept = value.shape[value.dim() - self._param_event_dims(value) :]
+                new.__dict__[name] = value.expand(batch_shape + kept)
+        Distribution.__init__(new, batch_shape, self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+        """PyTorch's helper for ``expand`` overrides: a fresh instance of this class.
+
+        A subclass with its own ``__init__`` must define its own ``expand``.
+        """
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {type(self).__name__} of {cls.__name__} that defines a custom "
+                "__init__ method must also define a custom .expand() method."
+            )
+        return type(self).__new__(type(self)) if _instance is None else _instance
+
+    def _expanded_names(self) -> list[str]:
+        """The attributes ``expand`` expands: the parameters present (and a ``_param``)."""
+        # this class's parameters, and its bases' (Chi2's df is Gamma's concentration and rate)
+        declared = list(self.arg_constraints) + [
+            n
+            for kind in type(self).__mro__
+            if isinstance(kind.__dict__.get("arg_constraints"), dict)
+            for n in kind.__dict__["arg_constraints"]
+        ]
+        names = [n for n in dict.fromkeys(declared) if n in self.__dict__]
+        return names + [n for n in ("_param",) if n in self.__dict__]
+
+    def _param_event_dims(self, value: Any) -> int:
+        """How many trailing dims of a parameter are not batch dims."""
+        return value.dim() - len(self._batch_shape)
 
     @property
     def batch_shape(self) -> Size:
@@ -135,13 +188,17 @@ class Distribution:
             raise ValueError("The value argument to log_prob must be a Tensor")
         start = len(value.size()) - len(self._event_shape)
         if value.size()[start:] != self._event_shape:
-            raise ValueError("The right-most size of value must match event_shape: "
-                             f"{value.size()} vs {self._event_shape}.")
+            raise ValueError(
+                "The right-most size of value must match event_shape: "
+                f"{value.size()} vs {self._event_shape}."
+            )
         actual, expected = value.size(), self._batch_shape + self._event_shape
         for i, j in zip(reversed(actual), reversed(expected)):
             if i != 1 and j != 1 and i != j:
-                raise ValueError("Value is not broadcastable with batch_shape+event_shape: "
-                                 f"{actual} vs {Size(expected)}.")
+                raise ValueError(
+                    "Value is not broadcastable with batch_shape+event_shape: "
+                    f"{actual} vs {Size(expected)}."
+                )
         support = self.support
         if not _all_true(support.check(value)):
             raise ValueError(

@@ -26,8 +26,12 @@ class Independent(Distribution):
 
     arg_constraints: dict[str, constraints.Constraint] = {}
 
-    def __init__(self, base_distribution: Distribution, reinterpreted_batch_ndims: int,
-                 validate_args: bool | None = None) -> None:
+    def __init__(
+        self,
+        base_distribution: Distribution,
+        reinterpreted_batch_ndims: int,
+        validate_args: bool | None = None,
+    ) -> None:
         if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
             raise ValueError(
                 "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
@@ -37,8 +41,18 @@ class Independent(Distribution):
         event_dim = reinterpreted_batch_ndims + len(base_distribution.event_shape)
         self.base_dist = base_distribution
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
-        super().__init__(shape[: len(shape) - event_dim], shape[len(shape) - event_dim :],
-                         validate_args=validate_args)
+        super().__init__(
+            shape[: len(shape) - event_dim],
+            shape[len(shape) - event_dim :],
+            validate_args=validate_args,
+        )
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        """The base expanded over ``batch_shape`` and the reinterpreted dims."""
+        new = super().expand(batch_shape, _instance)
+        kept = self.event_shape[: self.reinterpreted_batch_ndims]
+        new.base_dist = self.base_dist.expand(new.batch_shape + kept)
+        return new
 
     @property
     def has_rsample(self) -> bool:  # type: ignore[override]
