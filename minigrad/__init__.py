@@ -139,8 +139,10 @@ from minigrad.ops.comparison import (  # noqa: E402
 from minigrad.ops.convolution import (  # noqa: E402
     conv1d,
     conv2d,
+    conv3d,
     conv_transpose1d,
     conv_transpose2d,
+    conv_transpose3d,
 )
 from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
@@ -595,8 +597,10 @@ __all__ = [
     "conj",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "copysign",
     "corrcoef",
     "cos",

@@ -63,7 +63,14 @@ from minigrad.ops.adaptive_pooling import (
 )
 from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
 from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle
-from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from minigrad.ops.convolution import (
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
 from minigrad.ops.dropout import (
     alpha_dropout,
@@ -156,8 +163,10 @@ __all__ = [
     "channel_shuffle",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
@@ -373,7 +382,8 @@ _arguments.check_functions(
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("channel_shuffle", "native_channel_shuffle",
                   "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
-                  "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",
+                  "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                  "pixel_shuffle",
                   "pixel_unshuffle",
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",

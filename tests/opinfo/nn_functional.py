@@ -531,6 +531,50 @@ def conv_transpose2d_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def conv3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 1, 2, 3, 4, 3), real(rng, 2, 2, 2, 2, 2), real(rng, 2)), name="plain"),
+        Sample((real(rng, 2, 2, 3, 4, 3), real(rng, 2, 1, 2, 2, 1), real(rng, 2)),
+               {"stride": (1, 2, 1), "padding": (1, 0, 1), "dilation": (2, 1, 1), "groups": 2},
+               name="everything"),
+        Sample((real(rng, 2, 3, 2, 3), real(rng, 2, 2, 3, 1, 3)), {"padding": "same"},
+               name="unbatched_same"),
+        Sample((real(rng, 1, 2, 3, 3, 4), real(rng, 2, 2, 1, 2, 2), real(rng, 2)),
+               name="transposed", transposed=True),
+    ]
+
+
+CONV3D_BAD = (
+    BadInput((np.ones((1, 3, 4, 4, 4)), np.ones((6, 2, 3, 3, 3))), name="channels"),
+    BadInput((np.ones((2, 2, 1, 6, 6)), np.ones((6, 2, 3, 3, 3))), name="kernel_too_large"),
+    BadInput((np.ones((2, 6, 6)), np.ones((6, 2, 3, 3, 3))), name="input_rank"),
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((6, 2, 2, 2, 2))), {"stride": (1, 1)},
+             name="stride_length"),
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((6, 2, 2, 2, 2))), {"padding": "full"},
+             name="padding_string"),
+)
+
+
+def conv_transpose3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 1, 4, 2, 3, 2), real(rng, 4, 1, 2, 2, 2), real(rng, 2)),
+               {"stride": (2, 1, 2), "padding": (1, 0, 0), "output_padding": (1, 0, 1),
+                "groups": 2, "dilation": (1, 2, 1)}, name="everything"),
+        Sample((real(rng, 2, 2, 3, 2), real(rng, 2, 1, 2, 2, 2)), name="unbatched"),
+        Sample((real(rng, 1, 2, 2, 3, 2), real(rng, 2, 2, 2, 1, 2), real(rng, 2)),
+               {"stride": 2}, name="transposed", transposed=True),
+    ]
+
+
+CONV_TRANSPOSE3D_BAD = (
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((2, 2, 2, 2, 2))), {"output_padding": 1},
+             name="output_padding"),
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((2, 2, 2, 2, 2))), {"padding": 5},
+             name="output_too_small"),
+    BadInput((np.ones((1, 3, 3, 3, 3)), np.ones((2, 2, 2, 2, 2))), name="channels"),
+)
+
+
 CONV_TRANSPOSE_BAD = (
     BadInput((np.ones((2, 4, 6)), np.ones((5, 3, 3))), name="channels"),
     BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3)), np.ones(4)), name="bias"),
@@ -715,6 +759,13 @@ OPS: list[OpInfo] = [
            bad_inputs=CONV_TRANSPOSE_BAD, atol=1e-4),
     OpInfo("F.conv_transpose2d", _loss("conv_transpose2d"), conv_transpose2d_samples,
            atol=1e-4),
+    OpInfo("F.conv3d", _loss("conv3d"), conv3d_samples, bad_inputs=CONV3D_BAD, atol=1e-4),
+    OpInfo("F.conv_transpose3d", _loss("conv_transpose3d"), conv_transpose3d_samples,
+           bad_inputs=CONV_TRANSPOSE3D_BAD, atol=1e-4),
+    OpInfo("conv3d", lambda lib, *a, **kw: lib.conv3d(*a, **kw), first(conv3d_samples, 1),
+           atol=1e-4),
+    OpInfo("conv_transpose3d", lambda lib, *a, **kw: lib.conv_transpose3d(*a, **kw),
+           first(conv_transpose3d_samples, 1), atol=1e-4),
     OpInfo("conv1d", lambda lib, *a, **kw: lib.conv1d(*a, **kw), first(conv1d_samples, 1)),
     OpInfo("conv2d", lambda lib, *a, **kw: lib.conv2d(*a, **kw), first(conv2d_samples, 1),
            atol=1e-4),

@@ -1,0 +1,151 @@
+"""The 3-d (volumetric) layers against PyTorch 2.13, live.
+
+The op table (tests/opinfo/nn_functional.py) checks the functions' values, gradients and bad
+inputs on small samples. Here: the modules (repr, state_dict keys, a torch module's state_dict
+loaded and the outputs and gradients compared), non-contiguous inputs, and error texts of the
+modules' own checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+
+RNG = np.random.default_rng(2026)
+
+
+def outcome(call: Any, lib: Any) -> Any:
+    """``call(lib)``, or the exception it raised (type and text, ``torch`` -> ``minigrad``)."""
+    try:
+        return call(lib)
+    except Exception as error:  # noqa: BLE001 - compared with PyTorch's
+        return type(error).__name__, str(error).replace("torch", "minigrad")
+
+
+def both(array: np.ndarray, permute: tuple[int, ...] | None = None) -> tuple[Any, Any]:
+    """The same float64 leaf in both libraries; permuted (a non-contiguous view) if asked."""
+    pair = []
+    for lib in (torch, minigrad):
+        leaf = lib.tensor(array, requires_grad=True)
+        pair.append((leaf, leaf if permute is None else leaf.permute(*permute)))
+    return pair[0], pair[1]
+
+
+def compare_module(
+    make: Any, shape: tuple[int, ...], permute: tuple[int, ...] | None = None, **call: Any
+) -> None:
+    """A torch module's state_dict loaded into minigrad's: same repr, keys, output, gradients."""
+    theirs, mine = make(torch.nn).double(), make(minigrad.nn).double()
+    assert repr(mine) == repr(theirs)
+    assert list(mine.state_dict()) == list(theirs.state_dict())
+    mine.load_state_dict(
+        {k: minigrad.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()}
+    )
+    (t_leaf, t_in), (m_leaf, m_in) = both(RNG.standard_normal(shape), permute)
+    t_out, m_out = theirs(t_in, **call), mine(m_in, **call)
+    t_out = t_out[0] if isinstance(t_out, tuple) else t_out
+    m_out = m_out[0] if isinstance(m_out, tuple) else m_out
+    np.testing.assert_allclose(m_out.detach().numpy(), t_out.detach().numpy(), atol=1e-10)
+    seed = RNG.standard_normal(tuple(t_out.shape))
+    t_out.backward(torch.tensor(seed))
+    m_out.backward(minigrad.tensor(seed))
+    np.testing.assert_allclose(m_leaf.grad.numpy(), t_leaf.grad.numpy(), atol=1e-10)
+    for (name, t_param), m_param in zip(theirs.named_parameters(), mine.parameters()):
+        np.testing.assert_allclose(
+            m_param.grad.numpy(), t_param.grad.numpy(), atol=1e-10, err_msg=name
+        )
+
+
+CONV_MODULES = {
+    "conv_plain": (lambda nn: nn.Conv3d(2, 4, 3, padding=1), (2, 2, 4, 5, 3), None),
+    "conv_reflect_groups": (
+        lambda nn: nn.Conv3d(
+            2,
+            4,
+            (2, 3, 2),
+            stride=(1, 2, 1),
+            padding=(1, 1, 0),
+            groups=2,
+            bias=False,
+            padding_mode="reflect",
+        ),
+        (1, 2, 4, 5, 3),
+        None,
+    ),
+    "conv_replicate_permuted": (
+        lambda nn: nn.Conv3d(2, 3, 3, padding=2, dilation=(1, 2, 1), padding_mode="replicate"),
+        (2, 5, 4, 3, 2),
+        (0, 4, 1, 2, 3),
+    ),
+    "conv_circular_same_unbatched": (
+        lambda nn: nn.Conv3d(2, 2, 3, padding="same", padding_mode="circular"),
+        (2, 4, 3, 4),
+        None,
+    ),
+    "transpose": (
+        lambda nn: nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1, output_padding=1),
+        (1, 4, 3, 2, 3),
+        None,
+    ),
+    "transpose_groups_permuted": (
+        lambda nn: nn.ConvTranspose3d(4, 2, (2, 1, 2), groups=2, dilation=(2, 1, 1)),
+        (2, 3, 2, 3, 4),
+        (0, 4, 2, 3, 1),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONV_MODULES))
+def test_conv_modules_as_pytorch(case: str) -> None:
+    make, shape, permute = CONV_MODULES[case]
+    compare_module(make, shape, permute)
+
+
+def test_conv_transpose_output_size_as_pytorch() -> None:
+    compare_module(
+        lambda nn: nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1),
+        (1, 4, 3, 2, 3),
+        output_size=[6, 4, 6],
+    )
+
+
+ERRORS = {
+    "output_size_range": lambda lib: lib.nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1)(
+        lib.zeros(1, 4, 3, 2, 3), output_size=[9, 9, 9]
+    ),
+    "output_size_length": lambda lib: lib.nn.ConvTranspose3d(4, 2, 3, stride=2)(
+        lib.zeros(1, 4, 3, 2, 3), output_size=[9, 9]
+    ),
+    "transpose_padding_mode": lambda lib: lib.nn.ConvTranspose3d(4, 2, 3, padding_mode="reflect"),
+    "reflect_too_wide_depth": lambda lib: lib.nn.Conv3d(
+        2, 2, 3, padding=(2, 1, 1), padding_mode="reflect"
+    )(lib.zeros(1, 2, 2, 3, 3)),
+    "reflect_too_wide_height_2d": lambda lib: lib.nn.Conv2d(
+        2, 2, 3, padding=(2, 1), padding_mode="reflect"
+    )(lib.zeros(1, 2, 2, 3)),
+    "bool_conv3d": lambda lib: lib.nn.functional.conv3d(
+        lib.zeros(1, 2, 3, 3, 3).bool(), lib.zeros(2, 2, 2, 2, 2).bool()
+    ),
+    "bool_conv2d": lambda lib: lib.nn.functional.conv2d(
+        lib.zeros(1, 2, 3, 3).bool(), lib.zeros(2, 2, 2, 2).bool()
+    ),
+    "bool_conv_transpose3d": lambda lib: lib.nn.functional.conv_transpose3d(
+        lib.zeros(1, 2, 3, 3, 3).bool(), lib.zeros(2, 2, 2, 2, 2).bool()
+    ),
+    "transpose_too_small_float32": lambda lib: lib.nn.functional.conv_transpose3d(
+        lib.zeros(1, 2, 3, 3, 3), lib.zeros(2, 2, 2, 2, 2), padding=5
+    ),
+    "conv3d_rank": lambda lib: lib.nn.Conv3d(2, 2, 2)(lib.zeros(2, 3, 3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_errors_as_pytorch(case: str) -> None:
+    assert outcome(ERRORS[case], minigrad) == outcome(ERRORS[case], torch)
+    assert isinstance(outcome(ERRORS[case], torch), tuple)  # (an error, not a value)
