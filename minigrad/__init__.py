@@ -182,6 +182,7 @@ from minigrad.ops.pooling import (  # noqa: E402
     max_pool1d,
     max_pool1d_with_indices,
     max_pool2d,
+    max_pool3d,
 )
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
@@ -788,6 +789,7 @@ __all__ = [
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool2d",
+    "max_pool3d",
     "maximum",
     "mean",
     "median",

@@ -117,6 +117,7 @@ CALLS: dict[str, Call] = {
     "max_pool1d": unary("max_pool1d", _x, 2),
     "max_pool1d_with_indices": unary("max_pool1d_with_indices", _x, 2),
     "max_pool2d": unary("max_pool2d", lambda lib: _x(lib)[None], 2),
+    "max_pool3d": unary("max_pool3d", lambda lib: lib.ones(1, 2, 2, 2), 2),
     "pixel_shuffle": unary("pixel_shuffle", lambda lib: lib.ones(4, 1, 1), 2),
     "channel_shuffle": unary("channel_shuffle", lambda lib: lib.ones(1, 4, 1), 2),
     "native_channel_shuffle": unary("native_channel_shuffle", lambda lib: lib.ones(1, 4, 1), 2),

@@ -101,6 +101,57 @@ CONV_MODULES = {
 }
 
 
+POOL_MODULES = {
+    "max_pool": (lambda nn: nn.MaxPool3d(2), (2, 3, 4, 5, 4), None),
+    "max_pool_everything_permuted": (
+        lambda nn: nn.MaxPool3d((2, 3, 2), 1, (1, 1, 0), (2, 1, 1), True, True),
+        (2, 3, 5, 4, 4),
+        (0, 2, 1, 3, 4),
+    ),
+    "avg_pool_ceil_unbatched": (
+        lambda nn: nn.AvgPool3d(3, 2, 1, True, False),
+        (3, 5, 4, 5),
+        None,
+    ),
+    "avg_pool_divisor_permuted": (
+        lambda nn: nn.AvgPool3d((2, 1, 2), divisor_override=3),
+        (2, 4, 3, 5, 2),
+        (0, 4, 3, 1, 2),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(POOL_MODULES))
+def test_pool_modules_as_pytorch(case: str) -> None:
+    make, shape, permute = POOL_MODULES[case]
+    compare_module(make, shape, permute)
+
+
+def test_max_pool3d_indices_and_create_graph_nodes_as_pytorch() -> None:
+    array = RNG.standard_normal((1, 2, 4, 3, 4))
+    array[0, 0, :2, :2, :2] = 1.0  # a tie: the first maximum wins
+    array[0, 1, 1, 1, 1] = np.nan  # a nan wins
+    results = []
+    for lib in (torch, minigrad):
+        x = lib.tensor(array, requires_grad=True)
+        values, indices = lib.nn.functional.max_pool3d(x, 2, 1, return_indices=True)
+        (grad,) = lib.autograd.grad(values.nansum(), x, create_graph=True)
+        mean = lib.nn.functional.avg_pool3d(x, 2)
+        (mean_grad,) = lib.autograd.grad(mean.sum(), x, create_graph=True)
+        results.append(
+            (
+                values.detach().numpy(),
+                indices.numpy(),
+                grad.grad_fn.name(),
+                mean_grad.grad_fn.name(),
+            )
+        )
+    (t_values, t_indices, *t_names), (m_values, m_indices, *m_names) = results
+    np.testing.assert_array_equal(m_values, t_values)
+    np.testing.assert_array_equal(m_indices, t_indices)
+    assert m_names == t_names
+
+
 @pytest.mark.parametrize("case", sorted(CONV_MODULES))
 def test_conv_modules_as_pytorch(case: str) -> None:
     make, shape, permute = CONV_MODULES[case]
@@ -142,6 +193,15 @@ ERRORS = {
         lib.zeros(1, 2, 3, 3, 3), lib.zeros(2, 2, 2, 2, 2), padding=5
     ),
     "conv3d_rank": lambda lib: lib.nn.Conv3d(2, 2, 2)(lib.zeros(2, 3, 3)),
+    "max_pool3d_not_a_tensor": lambda lib: lib.nn.functional.max_pool3d(
+        "x", 2, return_indices=True
+    ),
+    "max_pool3d_zero_dilation": lambda lib: lib.nn.functional.max_pool3d(
+        lib.zeros(1, 2, 4, 4, 4), 2, dilation=0
+    ),
+    "max_pool3d_pad_over_half_kernel": lambda lib: lib.nn.functional.max_pool3d(
+        lib.zeros(1, 2, 9, 9, 9), 3, dilation=2, padding=2
+    ),
 }
 
 

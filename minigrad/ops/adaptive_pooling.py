@@ -140,7 +140,7 @@ class AdaptiveMaxPool2D(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, None]:
         x, indices = ctx.saved_tensors
-        return run(AdaptiveMaxPool2DBackward, grad, x, indices), None
+        return run(AdaptiveMaxPool2DBackward, grad, x, indices, 2), None
 
 
 class AdaptiveMaxPool2DBackward(MaxPool2DWithIndicesBackward):

@@ -623,6 +623,37 @@ POOL_BAD = (
 )
 
 
+POOL3D_CONFIGS = (
+    ("k2", {"kernel_size": 2}),
+    ("uneven_padding", {"kernel_size": (2, 3, 2), "stride": (1, 2, 1), "padding": (1, 0, 1)}),
+    ("ceil", {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True}),
+)
+
+
+def pool3d_samples(extra: tuple[tuple[str, dict[str, Any]], ...] = ()) -> Any:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        return [Sample((real(rng, 1, 2, 3, 4, 3),), kw, name=name)
+                for name, kw in POOL3D_CONFIGS + extra] + [
+            Sample((real(rng, 2, 3, 4, 3),), {"kernel_size": 2, "stride": 1}, name="unbatched"),
+            Sample((real(rng, 1, 2, 3, 3, 4),), {"kernel_size": 2}, name="transposed",
+                   transposed=True),
+        ]
+
+    return samples
+
+
+POOL3D_BAD = (
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 5}, name="output_too_small"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 3, "padding": 2}, name="padding"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 2, "stride": 0}, name="stride_0"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": -1}, name="negative_kernel"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": (2, 2)}, name="kernel_length"),
+    BadInput((np.ones((2, 4, 4)),), {"kernel_size": 2}, name="3d"),
+    BadInput((np.ones((1, 0, 4, 4, 4)),), {"kernel_size": 2}, name="no_channels"),
+    BadInput((np.ones((1, 2, 4, 4, 4), dtype=bool),), {"kernel_size": 2}, name="bool"),
+)
+
+
 POOL1D_CONFIGS = (
     ("k2", {"kernel_size": 2}),
     ("k3_s2_p1", {"kernel_size": 3, "stride": 2, "padding": 1}),
@@ -825,6 +856,25 @@ OPS: list[OpInfo] = [
                ("divisor", {"kernel_size": (2, 3), "divisor_override": 4}),
            )),
            bad_inputs=POOL_BAD),
+    OpInfo("F.max_pool3d", _loss("max_pool3d"),
+           pool3d_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": (1, 2, 1)}),)),
+           bad_inputs=POOL3D_BAD),
+    OpInfo("F.max_pool3d_with_indices", _loss("max_pool3d_with_indices"),
+           first(pool3d_samples(), 2), output_index=0),
+    OpInfo("max_pool3d", lambda lib, x, **kw: lib.max_pool3d(x, **kw), first(pool3d_samples(), 1)),
+    OpInfo("F.avg_pool3d", _loss("avg_pool3d"),
+           pool3d_samples((
+               ("ceil_exclude_padding", {"kernel_size": 3, "stride": 2, "padding": 1,
+                                         "ceil_mode": True, "count_include_pad": False}),
+               ("divisor", {"kernel_size": (2, 3, 1), "divisor_override": 4}),
+           )),
+           bad_inputs=POOL3D_BAD + (
+               BadInput((np.ones((1, 2, 2, 4, 4)),), {"kernel_size": (3, 1, 1),
+                                                       "padding": (1, 0, 0)},
+                        name="input_smaller_than_kernel"),
+               BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 2, "divisor_override": 0},
+                        name="divisor_0"),
+           )),
     OpInfo("F.adaptive_avg_pool2d", _loss("adaptive_avg_pool2d"), adaptive_2d_samples,
            bad_inputs=ADAPTIVE_2D_BAD),
     OpInfo("F.adaptive_max_pool2d", _loss("adaptive_max_pool2d"), adaptive_2d_samples,

@@ -11,7 +11,8 @@ from minigrad.tensor import Tensor
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "AvgPool1d", "AvgPool2d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
+    "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
+    "MaxPool3d",
 ]
 
 
@@ -81,6 +82,27 @@ class MaxPool2d(_MaxPoolNd):
         )
 
 
+class MaxPool3d(_MaxPoolNd):
+    """The maximum of each ``kernel_size`` window of a (N, C, D, H, W) or (C, D, H, W) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.MaxPool3d(2)
+        >>> pool
+        MaxPool3d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+        >>> pool(minigrad.arange(8.0).reshape(1, 2, 2, 2))
+        tensor([[[[7.]]]])
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        """``F.max_pool3d(input, ...)`` (values, or ``(values, indices)``)."""
+        return F.max_pool3d(
+            input, self.kernel_size, self.stride, self.padding, self.dilation,
+            ceil_mode=self.ceil_mode, return_indices=self.return_indices,
+        )
+
+
 class AvgPool1d(Module):
     """The mean of each ``kernel_size`` window of a (N, C, L) or (C, L) input.
 
@@ -129,6 +151,8 @@ class AvgPool2d(Module):
         minigrad.Size([1, 1, 2, 2])
     """
 
+    _pool = staticmethod(F.avg_pool2d)
+
     def __init__(
         self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
         count_include_pad: bool = True, divisor_override: int | None = None,
@@ -142,8 +166,8 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input: Tensor) -> Tensor:
-        """``F.avg_pool2d(input, ...)``."""
-        return F.avg_pool2d(
+        """``F.avg_pool2d(input, ...)`` (``F.avg_pool3d`` for ``AvgPool3d``)."""
+        return self._pool(
             input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
             self.count_include_pad, self.divisor_override,
         )
@@ -151,6 +175,22 @@ class AvgPool2d(Module):
     def extra_repr(self) -> str:
         """``kernel_size=.., stride=.., padding=..``."""
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool3d(AvgPool2d):
+    """The mean of each ``kernel_size`` window of a (N, C, D, H, W) or (C, D, H, W) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.AvgPool3d(2, stride=1)
+        >>> pool
+        AvgPool3d(kernel_size=2, stride=1, padding=0)
+        >>> pool(minigrad.ones(1, 1, 3, 3, 3)).shape
+        minigrad.Size([1, 1, 2, 2, 2])
+    """
+
+    _pool = staticmethod(F.avg_pool3d)
 
 
 class _AdaptiveAvgPoolNd(Module):
