@@ -102,6 +102,11 @@ CONV_MODULES = {
 
 
 POOL_MODULES = {
+    "lp_pool_permuted": (
+        lambda nn: nn.LPPool3d(2, (2, 1, 2), stride=1),
+        (1, 3, 4, 3, 4),
+        (0, 1, 3, 2, 4),
+    ),
     "max_pool": (lambda nn: nn.MaxPool3d(2), (2, 3, 4, 5, 4), None),
     "max_pool_everything_permuted": (
         lambda nn: nn.MaxPool3d((2, 3, 2), 1, (1, 1, 0), (2, 1, 1), True, True),
@@ -125,6 +130,22 @@ POOL_MODULES = {
 def test_pool_modules_as_pytorch(case: str) -> None:
     make, shape, permute = POOL_MODULES[case]
     compare_module(make, shape, permute)
+
+
+def test_max_unpool3d_module_as_pytorch() -> None:
+    array = RNG.standard_normal((2, 3, 4, 5, 4))
+    results = []
+    for lib in (torch, minigrad):
+        x = lib.tensor(array, requires_grad=True)
+        values, indices = lib.nn.MaxPool3d(2, stride=2, return_indices=True)(x)
+        unpool = lib.nn.MaxUnpool3d(2, stride=2)
+        out = unpool(values, indices, output_size=[5, 5, 4])
+        out.backward(lib.tensor(np.linspace(-1.0, 1.0, out.numel()).reshape(tuple(out.shape))))
+        results.append((repr(unpool), out.grad_fn.name(), out.detach().numpy(), x.grad.numpy()))
+    (t_repr, t_name, t_out, t_grad), (m_repr, m_name, m_out, m_grad) = results
+    assert (m_repr, m_name) == (t_repr, t_name)
+    np.testing.assert_allclose(m_out, t_out, atol=1e-12)
+    np.testing.assert_allclose(m_grad, t_grad, atol=1e-12)
 
 
 def test_max_pool3d_indices_and_create_graph_nodes_as_pytorch() -> None:
@@ -195,6 +216,15 @@ ERRORS = {
     "conv3d_rank": lambda lib: lib.nn.Conv3d(2, 2, 2)(lib.zeros(2, 3, 3)),
     "max_pool3d_not_a_tensor": lambda lib: lib.nn.functional.max_pool3d(
         "x", 2, return_indices=True
+    ),
+    "max_unpool3d_zero_stride": lambda lib: lib.nn.functional.max_unpool3d(
+        lib.ones(1, 1, 1, 2, 2), lib.zeros(1, 1, 1, 2, 2, dtype=lib.int64), 2, stride=0
+    ),
+    "max_unpool3d_empty_channels": lambda lib: lib.nn.functional.max_unpool3d(
+        lib.ones(1, 0, 1, 2, 2), lib.zeros(1, 0, 1, 2, 2, dtype=lib.int64), 2
+    ),
+    "max_unpool3d_integer": lambda lib: lib.nn.functional.max_unpool3d(
+        lib.ones(1, 1, 1, 2, 2, dtype=lib.int64), lib.zeros(1, 1, 1, 2, 2, dtype=lib.int64), 2
     ),
     "max_pool3d_zero_dilation": lambda lib: lib.nn.functional.max_pool3d(
         lib.zeros(1, 2, 4, 4, 4), 2, dilation=0

@@ -10,7 +10,7 @@ The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for l
 activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
 (``padding.py`` for its reflect, replicate and circular modes) and one_hot;
 ``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold; ``unpooling.py`` for
-max_unpool1d/2d; ``grid_sampling.py`` for affine_grid and grid_sample); this module only
+max_unpool1d/2d/3d; ``grid_sampling.py`` for affine_grid and grid_sample); this module only
 gathers them under PyTorch's names and signatures.
 """
 
@@ -113,7 +113,7 @@ from minigrad.ops.losses_extra import (
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
-from minigrad.ops.lp_pool_pdist import gumbel_softmax, lp_pool1d, lp_pool2d, pdist
+from minigrad.ops.lp_pool_pdist import gumbel_softmax, lp_pool1d, lp_pool2d, lp_pool3d, pdist
 from minigrad.ops.margin_losses import (
     multi_margin_loss,
     multilabel_margin_loss,
@@ -146,7 +146,7 @@ from minigrad.ops.shape import (
 )
 from minigrad.ops.softmax import implicit_softmax_dim as _implicit_softmax_dim
 from minigrad.ops.unary import relu_
-from minigrad.ops.unpooling import max_unpool1d, max_unpool2d
+from minigrad.ops.unpooling import max_unpool1d, max_unpool2d, max_unpool3d
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -210,6 +210,7 @@ __all__ = [
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
+    "lp_pool3d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -219,6 +220,7 @@ __all__ = [
     "max_pool3d_with_indices",
     "max_unpool1d",
     "max_unpool2d",
+    "max_unpool3d",
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
@@ -377,6 +379,7 @@ _arguments.check_functions(
                   "gaussian_nll_loss", "multilabel_soft_margin_loss",
                   "triplet_margin_with_distance_loss", "soft_margin_loss",
                   "multi_margin_loss", "multilabel_margin_loss", "lp_pool1d", "lp_pool2d",
+                  "lp_pool3d",
                   "gumbel_softmax", "embedding_bag",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
@@ -385,6 +388,7 @@ _arguments.check_functions(
                   "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
                   "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d",
+                  "max_unpool3d",
                   "affine_grid", "grid_sample"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("channel_shuffle", "native_channel_shuffle",

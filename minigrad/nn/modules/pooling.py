@@ -11,8 +11,8 @@ from minigrad.tensor import Tensor
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
-    "MaxPool3d",
+    "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool1d",
+    "MaxPool2d", "MaxPool3d",
 ]
 
 
@@ -329,5 +329,25 @@ class LPPool2d(_LPPoolNd):
     def forward(self, input: Tensor) -> Tensor:
         """``F.lp_pool2d(input, norm_type, kernel_size, stride, ceil_mode)``."""
         return F.lp_pool2d(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )
+
+
+class LPPool3d(_LPPoolNd):
+    """The p-norm of each ``kernel_size`` window of a (N, C, D, H, W) or (C, D, H, W) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.LPPool3d(2, 2)
+        >>> pool
+        LPPool3d(norm_type=2, kernel_size=2, stride=None, ceil_mode=False)
+        >>> pool(minigrad.ones(1, 1, 2, 2, 2))
+        tensor([[[[[2.8284]]]]])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.lp_pool3d(input, norm_type, kernel_size, stride, ceil_mode)``."""
+        return F.lp_pool3d(
             input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
