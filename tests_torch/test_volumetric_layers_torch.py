@@ -102,6 +102,16 @@ CONV_MODULES = {
 
 
 POOL_MODULES = {
+    "adaptive_avg_permuted": (
+        lambda nn: nn.AdaptiveAvgPool3d((2, None, 3)),
+        (2, 3, 5, 4, 7),
+        (0, 1, 4, 3, 2),
+    ),
+    "adaptive_max_indices_unbatched": (
+        lambda nn: nn.AdaptiveMaxPool3d((3, 2, 4), True),
+        (2, 5, 4, 7),
+        None,
+    ),
     "lp_pool_permuted": (
         lambda nn: nn.LPPool3d(2, (2, 1, 2), stride=1),
         (1, 3, 4, 3, 4),

@@ -56,7 +56,12 @@ from minigrad.ops.activations_extra import (
 from minigrad.ops.adaptive_pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d_with_indices,
     adaptive_max_pool2d,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
 )
 from minigrad.ops.adaptive_pooling import (
     adaptive_max_pool1d_functional as adaptive_max_pool1d,
@@ -151,8 +156,13 @@ from minigrad.ops.unpooling import max_unpool1d, max_unpool2d, max_unpool3d
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d",
+    "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices",
     "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
@@ -383,7 +393,9 @@ _arguments.check_functions(
                   "gumbel_softmax", "embedding_bag",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-                  "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
+                  "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
+                  "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+                  "adaptive_max_pool3d_with_indices", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices",
                   "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",

@@ -707,6 +707,28 @@ def adaptive_1d_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+ADAPTIVE_3D = (
+    ("uneven", (1, 2, 3, 5, 4), (2, 3, 3)),  # bins of two lengths, overlapping by one
+    ("none_unbatched", (2, 3, 4, 3), (None, 2, 1)),  # None keeps the input's size
+    ("upsampling", (1, 1, 2, 3, 2), (3, 4, 3)),  # more bins than positions
+    ("one", (1, 2, 2, 3, 2), 1),  # average: PyTorch takes the mean over the volume
+)
+
+
+def adaptive_3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample((real(rng, *shape), size), name=name) for name, shape, size in ADAPTIVE_3D] + [
+        Sample((real(rng, 1, 2, 3, 4, 3), (2, 3, 2)), name="transposed", transposed=True)]
+
+
+ADAPTIVE_3D_BAD = (
+    BadInput((np.ones((1, 2, 4, 4, 4)), (1, 2)), name="two_sizes"),
+    BadInput((np.ones((1, 2, 4, 4, 4)), (-1, 2, 2)), name="negative_size"),
+    BadInput((np.ones((2, 4, 4)), 2), name="3d"),
+    BadInput((np.ones((1, 0, 4, 4, 4)), 2), name="empty_channels"),
+    BadInput((np.ones((1, 2, 4, 4, 4), dtype=np.int64), 2), name="integer"),
+)
+
+
 ADAPTIVE_2D_BAD = (
     BadInput((np.ones((2, 4, 6, 6)), (1, 2, 3)), name="three_sizes"),
     BadInput((np.ones((2, 4, 6, 6)), (-1, 2)), name="negative_size"),
@@ -882,6 +904,17 @@ OPS: list[OpInfo] = [
     OpInfo("F.adaptive_max_pool2d_with_indices",
            lambda lib, x, size: F(lib).adaptive_max_pool2d(x, size, return_indices=True),
            first(adaptive_2d_samples, 2), output_index=0, op="F.adaptive_max_pool2d"),
+    OpInfo("F.adaptive_max_pool2d_with_indices_function",
+           _loss("adaptive_max_pool2d_with_indices"), first(adaptive_2d_samples, 2),
+           output_index=0, op="F.adaptive_max_pool2d_with_indices"),
+    OpInfo("F.adaptive_avg_pool3d", _loss("adaptive_avg_pool3d"), adaptive_3d_samples,
+           bad_inputs=ADAPTIVE_3D_BAD),
+    OpInfo("F.adaptive_max_pool3d", _loss("adaptive_max_pool3d"), adaptive_3d_samples,
+           bad_inputs=ADAPTIVE_3D_BAD),
+    OpInfo("F.adaptive_max_pool3d_with_indices", _loss("adaptive_max_pool3d_with_indices"),
+           first(adaptive_3d_samples, 2), output_index=0),
+    OpInfo("F.adaptive_max_pool1d_with_indices", _loss("adaptive_max_pool1d_with_indices"),
+           first(adaptive_1d_samples, 2), output_index=0),
     OpInfo("F.adaptive_avg_pool1d", _loss("adaptive_avg_pool1d"), adaptive_1d_samples,
            bad_inputs=ADAPTIVE_1D_BAD),
     OpInfo("F.adaptive_max_pool1d", _loss("adaptive_max_pool1d"), adaptive_1d_samples,

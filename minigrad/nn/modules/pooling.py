@@ -10,9 +10,9 @@ from minigrad.nn.modules.utils import ntuple
 from minigrad.tensor import Tensor
 
 __all__ = [
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool1d",
-    "MaxPool2d", "MaxPool3d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d",
+    "LPPool2d", "LPPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d",
 ]
 
 
@@ -235,6 +235,24 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    """The mean of each of ``output_size`` adaptive bins of a (N, C, D, H, W) or (C, D, H, W) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.AdaptiveAvgPool3d((1, None, 2))
+        >>> pool
+        AdaptiveAvgPool3d(output_size=(1, None, 2))
+        >>> pool(minigrad.ones(2, 3, 4, 5, 6)).shape
+        minigrad.Size([2, 3, 1, 5, 2])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``F.adaptive_avg_pool3d(input, output_size)``."""
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
 class _AdaptiveMaxPoolNd(Module):
     """What the adaptive max pools share: output size, ``return_indices`` and the repr."""
 
@@ -276,6 +294,24 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     def forward(self, input: Tensor) -> Any:
         """``F.adaptive_max_pool2d(input, ...)`` (values, or ``(values, indices)``)."""
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """The maximum of each of ``output_size`` adaptive bins of a (N, C, D, H, W) input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.AdaptiveMaxPool3d(1, return_indices=True)
+        >>> pool
+        AdaptiveMaxPool3d(output_size=1)
+        >>> pool(minigrad.arange(8.0).reshape(1, 2, 2, 2))
+        (tensor([[[[7.]]]]), tensor([[[[7]]]]))
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        """``F.adaptive_max_pool3d(input, ...)`` (values, or ``(values, indices)``)."""
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
 
 
 class _LPPoolNd(Module):
