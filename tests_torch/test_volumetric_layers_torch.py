@@ -158,6 +158,74 @@ def test_max_unpool3d_module_as_pytorch() -> None:
     np.testing.assert_allclose(m_grad, t_grad, atol=1e-12)
 
 
+FRACTIONAL = {
+    "2d_ratio": (
+        lambda nn, samples: nn.FractionalMaxPool2d(
+            (2, 3), output_ratio=(0.5, 0.6), return_indices=True, _random_samples=samples
+        ),
+        (2, 3, 9, 8),
+        (2, 3, 2),
+        (0, 1, 3, 2),
+    ),
+    "3d_size": (
+        lambda nn, samples: nn.FractionalMaxPool3d(
+            2, output_size=(3, 2, 4), _random_samples=samples
+        ),
+        (2, 2, 6, 5, 7),
+        (2, 2, 3),
+        None,
+    ),
+    "3d_unbatched": (
+        lambda nn, samples: nn.FractionalMaxPool3d(
+            (1, 2, 2), output_ratio=0.5, _random_samples=samples
+        ),
+        (3, 4, 6, 5),
+        (1, 3, 3),
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FRACTIONAL))
+def test_fractional_max_pool_modules_as_pytorch(case: str) -> None:
+    """The same ``_random_samples`` (a buffer: in the state_dict) give PyTorch's windows."""
+    make, shape, samples_shape, permute = FRACTIONAL[case]
+    samples = RNG.random(samples_shape)
+    theirs = make(torch.nn, torch.tensor(samples))
+    mine = make(minigrad.nn, minigrad.tensor(samples))
+    assert repr(mine) == repr(theirs)
+    assert list(mine.state_dict()) == list(theirs.state_dict()) == ["_random_samples"]
+    (t_leaf, t_in), (m_leaf, m_in) = both(RNG.standard_normal(shape), permute)
+    t_out, m_out = theirs(t_in), mine(m_in)
+    if isinstance(t_out, tuple):
+        np.testing.assert_array_equal(m_out[1].numpy(), t_out[1].numpy())
+        t_out, m_out = t_out[0], m_out[0]
+    np.testing.assert_array_equal(m_out.detach().numpy(), t_out.detach().numpy())
+    assert m_out.grad_fn.name() == t_out.grad_fn.name()
+    seed = RNG.standard_normal(tuple(t_out.shape))
+    t_out.backward(torch.tensor(seed))
+    m_out.backward(minigrad.tensor(seed))
+    np.testing.assert_allclose(m_leaf.grad.numpy(), t_leaf.grad.numpy(), atol=1e-12)
+
+
+def test_fractional_max_pool_draws_from_minigrads_generator() -> None:
+    x = minigrad.randn(2, 3, 9, 9)
+    minigrad.manual_seed(7)
+    first = minigrad.nn.functional.fractional_max_pool2d(x, 2, output_size=4, return_indices=True)[
+        1
+    ]
+    minigrad.manual_seed(7)
+    again = minigrad.nn.functional.fractional_max_pool2d(x, 2, output_size=4, return_indices=True)[
+        1
+    ]
+    minigrad.manual_seed(7)
+    samples = minigrad.rand(2, 3, 2)
+    given = minigrad.nn.functional.fractional_max_pool2d(
+        x, 2, output_size=4, return_indices=True, _random_samples=samples
+    )[1]
+    assert first.equal(again) and first.equal(given)
+
+
 def test_max_pool3d_indices_and_create_graph_nodes_as_pytorch() -> None:
     array = RNG.standard_normal((1, 2, 4, 3, 4))
     array[0, 0, :2, :2, :2] = 1.0  # a tie: the first maximum wins
@@ -235,6 +303,20 @@ ERRORS = {
     ),
     "max_unpool3d_integer": lambda lib: lib.nn.functional.max_unpool3d(
         lib.ones(1, 1, 1, 2, 2, dtype=lib.int64), lib.zeros(1, 1, 1, 2, 2, dtype=lib.int64), 2
+    ),
+    "fractional_no_size": lambda lib: lib.nn.FractionalMaxPool3d(2),
+    "fractional_both_sizes": lambda lib: lib.nn.FractionalMaxPool2d(2, 3, 0.5),
+    "fractional_ratio_range": lambda lib: lib.nn.FractionalMaxPool3d(
+        2, output_ratio=(0.5, 1.5, 0.5)
+    ),
+    "fractional_3d_window_at_every_position": lambda lib: lib.nn.functional.fractional_max_pool3d(
+        lib.zeros(1, 2, 3, 4, 3), 2, output_size=(2, 3, 2)
+    ),
+    "fractional_samples_dtype": lambda lib: lib.nn.functional.fractional_max_pool2d(
+        lib.zeros(1, 2, 5, 5), 2, output_size=3, _random_samples=lib.zeros(1, 2, 2).double()
+    ),
+    "fractional_integer": lambda lib: lib.nn.functional.fractional_max_pool2d(
+        lib.zeros(1, 2, 5, 5, dtype=lib.int64), 2, output_size=3
     ),
     "max_pool3d_zero_dilation": lambda lib: lib.nn.functional.max_pool3d(
         lib.zeros(1, 2, 4, 4, 4), 2, dilation=0

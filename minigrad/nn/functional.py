@@ -6,9 +6,10 @@ Import it as PyTorch users do::
 
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
 ``losses.py``, ``cross_entropy.py``, ``dropout.py``, ``normalization.py`` for the norms,
-``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
-activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
-(``padding.py`` for its reflect, replicate and circular modes) and one_hot;
+``embedding.py``, ``convolution.py``, ``pooling.py`` (``fractional_pooling.py``);
+``minigrad/ops/activations.py`` for the activations; ``minigrad/ops/softmax.py`` for
+softmax; ``minigrad/ops/shape.py`` for pad (``padding.py`` for its reflect, replicate and
+circular modes) and one_hot;
 ``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold; ``unpooling.py`` for
 max_unpool1d/2d/3d; ``grid_sampling.py`` for affine_grid and grid_sample); this module only
 gathers them under PyTorch's names and signatures.
@@ -87,6 +88,12 @@ from minigrad.ops.dropout import (
 )
 from minigrad.ops.embedding import embedding
 from minigrad.ops.embedding_bag import embedding_bag
+from minigrad.ops.fractional_pooling import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from minigrad.ops.grid_sampling import affine_grid, grid_sample
 from minigrad.ops.im2col import fold, unfold
 from minigrad.ops.interpolation import (
@@ -194,6 +201,10 @@ __all__ = [
     "embedding_bag",
     "feature_alpha_dropout",
     "fold",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "gaussian_nll_loss",
     "gelu",
     "glu",
@@ -395,7 +406,9 @@ _arguments.check_functions(
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
                   "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
                   "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
-                  "adaptive_max_pool3d_with_indices", "max_pool1d", "max_pool1d_with_indices",
+                  "adaptive_max_pool3d_with_indices", "fractional_max_pool2d",
+                  "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+                  "fractional_max_pool3d_with_indices", "max_pool1d", "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices",
                   "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",

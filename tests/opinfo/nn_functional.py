@@ -729,6 +729,56 @@ ADAPTIVE_3D_BAD = (
 )
 
 
+def fractional_2d_samples(rng: np.random.Generator) -> list[Sample]:
+    # (the first: windows at every position whatever the samples, so that a call drawing its
+    # own samples, as the misuse sweep makes, gives PyTorch's result too)
+    return [
+        Sample((real(rng, 1, 2, 4, 5), 2), {"output_size": (3, 4),
+                                            "_random_samples": rng.random((1, 2, 2))},
+               name="every_position"),
+        Sample((real(rng, 2, 2, 5, 6), 2), {"output_size": (3, 4),
+                                            "_random_samples": rng.random((2, 2, 2))},
+               name="batched"),
+        Sample((real(rng, 2, 6, 5), (3, 2)), {"output_ratio": (0.5, 0.5),
+                                              "_random_samples": rng.random((1, 2, 2))},
+               name="unbatched_ratio"),
+        Sample((real(rng, 1, 2, 5, 5), 2), {"output_size": 3,
+                                            "_random_samples": rng.random((1, 2, 2))},
+               name="transposed", transposed=True),
+    ]
+
+
+def fractional_3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        # (windows two apart whatever the samples: (4 - 2) / (2 - 1) is a whole number)
+        Sample((real(rng, 1, 2, 4, 4, 4), 2), {"output_size": 2,
+                                               "_random_samples": rng.random((1, 2, 3))},
+               name="every_other_position"),
+        Sample((real(rng, 1, 2, 4, 5, 4), 2), {"output_size": (2, 2, 2),
+                                               "_random_samples": rng.random((1, 2, 3))},
+               name="batched"),
+        Sample((real(rng, 2, 4, 4, 5), (2, 1, 3)), {"output_size": 2,
+                                                    "_random_samples": rng.random((1, 2, 3))},
+               name="unbatched"),
+    ]
+
+
+FRACTIONAL_BAD = (
+    BadInput((np.ones((1, 2, 5, 5)), 2), {"output_size": 5,
+                                          "_random_samples": np.full((1, 2, 2), 0.5)},
+             name="kernel_too_large"),
+    BadInput((np.ones((1, 2, 5, 5)), 2), {"output_size": 3,
+                                          "_random_samples": np.full((1, 2, 3), 0.5)},
+             name="samples_shape"),
+    BadInput((np.ones((1, 2, 5, 5)), 2), {"output_size": 3,
+                                          "_random_samples": np.full((1, 3, 2), 0.5)},
+             name="samples_channels"),
+    BadInput((np.ones((5, 5)), 2), {"output_size": 3}, name="2d"),
+    BadInput((np.ones((1, 2, 5, 5)), (2, 2, 2)), {"output_size": 3}, name="kernel_length"),
+    BadInput((np.ones((1, 2, 5, 5)), 2), name="no_size"),
+)
+
+
 ADAPTIVE_2D_BAD = (
     BadInput((np.ones((2, 4, 6, 6)), (1, 2, 3)), name="three_sizes"),
     BadInput((np.ones((2, 4, 6, 6)), (-1, 2)), name="negative_size"),
@@ -915,6 +965,19 @@ OPS: list[OpInfo] = [
            first(adaptive_3d_samples, 2), output_index=0),
     OpInfo("F.adaptive_max_pool1d_with_indices", _loss("adaptive_max_pool1d_with_indices"),
            first(adaptive_1d_samples, 2), output_index=0),
+    OpInfo("F.fractional_max_pool2d", _loss("fractional_max_pool2d"), fractional_2d_samples,
+           bad_inputs=FRACTIONAL_BAD),
+    OpInfo("F.fractional_max_pool2d_with_indices", _loss("fractional_max_pool2d_with_indices"),
+           first(fractional_2d_samples, 1), output_index=0),
+    OpInfo("F.fractional_max_pool3d", _loss("fractional_max_pool3d"), fractional_3d_samples,
+           bad_inputs=(
+               BadInput((np.ones((1, 2, 3, 5, 5)), 2), {"output_size": 3,
+                                                        "_random_samples": np.ones((1, 2, 3))},
+                        name="kernel_too_large"),
+               BadInput((np.ones((5, 5, 5)), 2), {"output_size": 3}, name="3d"),
+           )),
+    OpInfo("F.fractional_max_pool3d_with_indices", _loss("fractional_max_pool3d_with_indices"),
+           first(fractional_3d_samples, 1), output_index=0),
     OpInfo("F.adaptive_avg_pool1d", _loss("adaptive_avg_pool1d"), adaptive_1d_samples,
            bad_inputs=ADAPTIVE_1D_BAD),
     OpInfo("F.adaptive_max_pool1d", _loss("adaptive_max_pool1d"), adaptive_1d_samples,

@@ -1,4 +1,4 @@
-"""Pooling layers: over fixed windows, and over adaptive bins (the output size is given)."""
+"""Pooling layers: over fixed windows, adaptive bins (the output size is given), fractional ones."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from minigrad.tensor import Tensor
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d",
-    "LPPool2d", "LPPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+    "FractionalMaxPool2d", "FractionalMaxPool3d", "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool1d",
+    "MaxPool2d", "MaxPool3d",
 ]
 
 
@@ -387,3 +388,69 @@ class LPPool3d(_LPPoolNd):
         return F.lp_pool3d(
             input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
+
+
+class _FractionalMaxPoolNd(Module):
+    """What the fractional max pools share: PyTorch's checks, options and buffer.
+
+    ``_random_samples`` (if given) is a buffer, so it is in the ``state_dict``; without it
+    each call draws its windows afresh.
+    """
+
+    _dims = 0
+    _pool: Any = None  # staticmethod(F.fractional_max_pool2d) or (F.fractional_max_pool3d)
+
+    def __init__(
+        self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+        return_indices: bool = False, _random_samples: Any = None,
+    ) -> None:
+        super().__init__()
+        dims = self._dims
+        self.kernel_size = ntuple(kernel_size, dims)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = ntuple(output_size, dims) if output_size is not None else None
+        self.output_ratio = ntuple(output_ratio, dims) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, "
+                             "or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input: Tensor) -> Any:
+        """``F.fractional_max_pool2d/3d`` with the layer's options (and samples, if any)."""
+        return self._pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                          self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, H, W) or (C, H, W) inputs (windows at random starts).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool = nn.FractionalMaxPool2d(2, output_ratio=0.5)
+        >>> pool
+        FractionalMaxPool2d()
+        >>> pool(minigrad.ones(1, 3, 8, 6)).shape
+        minigrad.Size([1, 3, 4, 3])
+    """
+
+    _dims = 2
+    _pool = staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, T, H, W) or (C, T, H, W) inputs.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.FractionalMaxPool3d(2, output_size=(2, 3, 2))(minigrad.ones(1, 4, 5, 4)).shape
+        minigrad.Size([1, 2, 3, 2])
+    """
+
+    _dims = 3
+    _pool = staticmethod(F.fractional_max_pool3d)
