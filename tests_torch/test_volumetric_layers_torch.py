@@ -1,4 +1,4 @@
-"""The 3-d (volumetric) layers against PyTorch 2.13, live.
+"""The 3-d (volumetric) layers, fractional pooling and CTCLoss against PyTorch 2.13, live.
 
 The op table (tests/opinfo/nn_functional.py) checks the functions' values, gradients and bad
 inputs on small samples. Here: the modules (repr, state_dict keys, a torch module's state_dict
@@ -331,3 +331,29 @@ ERRORS = {
 def test_errors_as_pytorch(case: str) -> None:
     assert outcome(ERRORS[case], minigrad) == outcome(ERRORS[case], torch)
     assert isinstance(outcome(ERRORS[case], torch), tuple)  # (an error, not a value)
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"blank": 2, "reduction": "sum"}, {"reduction": "none", "zero_infinity": True}]
+)
+def test_ctc_loss_module_as_pytorch(options: dict) -> None:
+    """Losses and gradients (through log_softmax) of padded targets, lengths as tensors."""
+    scores = RNG.standard_normal((7, 3, 5))
+    targets = np.array([[1, 3, 3, 4], [4, 1, 0, 0], [3, 3, 3, 1]])
+    input_lengths, target_lengths = np.array([7, 5, 3]), np.array([4, 2, 4])  # (the last: inf)
+    results = []
+    for lib in (torch, minigrad):
+        x = lib.tensor(scores, requires_grad=True)
+        loss_fn = lib.nn.CTCLoss(**options)
+        loss = loss_fn(
+            x.permute(1, 0, 2).contiguous().permute(1, 0, 2).log_softmax(2),
+            lib.tensor(targets),
+            lib.tensor(input_lengths),
+            lib.tensor(target_lengths),
+        )
+        loss.sum().backward()
+        results.append((repr(loss_fn), loss.detach().numpy(), x.grad.numpy()))
+    (t_repr, t_loss, t_grad), (m_repr, m_loss, m_grad) = results
+    assert m_repr == t_repr
+    np.testing.assert_allclose(m_loss, t_loss, rtol=1e-10)
+    np.testing.assert_allclose(m_grad, t_grad, atol=1e-10)  # (nan where the loss is inf)

@@ -5,8 +5,8 @@ Import it as PyTorch users do::
     import minigrad.nn.functional as F
 
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
-``losses.py``, ``cross_entropy.py``, ``dropout.py``, ``normalization.py`` for the norms,
-``embedding.py``, ``convolution.py``, ``pooling.py`` (``fractional_pooling.py``);
+``losses.py``, ``cross_entropy.py``, ``ctc_loss.py``, ``dropout.py``, ``normalization.py``
+for the norms, ``embedding.py``, ``convolution.py``, ``pooling.py`` (``fractional_pooling.py``);
 ``minigrad/ops/activations.py`` for the activations; ``minigrad/ops/softmax.py`` for
 softmax; ``minigrad/ops/shape.py`` for pad (``padding.py`` for its reflect, replicate and
 circular modes) and one_hot;
@@ -78,6 +78,7 @@ from minigrad.ops.convolution import (
     conv_transpose3d,
 )
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
+from minigrad.ops.ctc_loss import ctc_loss
 from minigrad.ops.dropout import (
     alpha_dropout,
     dropout,
@@ -191,6 +192,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",
@@ -408,7 +410,8 @@ _arguments.check_functions(
                   "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
                   "adaptive_max_pool3d_with_indices", "fractional_max_pool2d",
                   "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
-                  "fractional_max_pool3d_with_indices", "max_pool1d", "max_pool1d_with_indices",
+                  "fractional_max_pool3d_with_indices", "ctc_loss", "max_pool1d",
+                  "max_pool1d_with_indices",
                   "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices",
                   "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",

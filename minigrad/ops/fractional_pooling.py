@@ -255,9 +255,9 @@ def fractional_max_pool3d_with_indices(
     Example:
         >>> import minigrad
         >>> import minigrad.nn.functional as F
-        >>> F.fractional_max_pool3d_with_indices(minigrad.arange(8.0).reshape(1, 2, 2, 2), 2,
-        ...                                      output_size=1)[1]
-        tensor([[[[7]]]])
+        >>> F.fractional_max_pool3d_with_indices(minigrad.arange(27.0).reshape(1, 3, 3, 3), 2,
+        ...                                      output_size=1)[1].shape
+        minigrad.Size([1, 1, 1, 1])
     """
     return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples,
                                 3)
@@ -275,8 +275,8 @@ def fractional_max_pool3d(
     Example:
         >>> import minigrad
         >>> import minigrad.nn.functional as F
-        >>> F.fractional_max_pool3d(minigrad.arange(8.0).reshape(1, 2, 2, 2), 2, output_size=1)
-        tensor([[[[7.]]]])
+        >>> F.fractional_max_pool3d(minigrad.ones(1, 3, 3, 3), 2, output_size=1)
+        tensor([[[[1.]]]])
     """
     values, indices = fractional_max_pool3d_with_indices(
         input, kernel_size, output_size, output_ratio, return_indices, _random_samples)

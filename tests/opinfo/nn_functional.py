@@ -431,6 +431,46 @@ EMBEDDING_BAD = (
 )
 
 
+def ctc_samples(rng: np.random.Generator) -> list[Sample]:
+    padded = np.array([[1, 1, 2], [3, 2, 0]])
+    lengths = (np.array([6, 5]), np.array([3, 2]))
+    return [
+        Sample((real(rng, 6, 2, 4), padded, *lengths), name="mean"),
+        Sample((real(rng, 6, 2, 4), padded, *lengths), {"reduction": "none", "blank": 3},
+               name="none_blank"),
+        Sample((real(rng, 5, 3, 5), np.array([1, 2, 3, 4, 4, 2]), [5, 4, 5], [2, 3, 1]),
+               {"reduction": "sum"}, name="concatenated_targets"),
+        Sample((real(rng, 4, 2, 4), np.array([[1, 1, 2], [3, 2, 1]]), np.array([4, 2]),
+                np.array([3, 3])), {"reduction": "none", "zero_infinity": True},
+               name="zero_infinity"),
+        Sample((real(rng, 5, 4), np.array([1, 2]), np.asarray(5), np.asarray(2)),
+               name="unbatched"),
+        Sample((real(rng, 6, 2, 4), padded, *lengths), name="transposed", transposed=True),
+    ]
+
+
+CTC_BAD = (
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 5]),
+              np.array([2, 2])), name="input_length_too_long"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4]),
+              np.array([2, 2])), name="input_lengths_size"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 4]),
+              np.array([2, 3])), name="targets_too_short"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 4]),
+              np.array([2, 2])), {"blank": 5}, name="blank"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 4]),
+              np.array([2, 2])), {"reduction": "avg"}, name="reduction"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4.0, 4.0]),
+              np.array([2, 2])), name="float_lengths"),
+)
+
+
+def _ctc(lib: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+    # PyTorch's CTC gradient assumes normalised log-probabilities (its exp(lp) term cancels
+    # through log_softmax's backward): the row differentiates through log_softmax, as real use
+    return F(lib).ctc_loss(x.log_softmax(-1), *args, **kwargs)
+
+
 # --- convolution ------------------------------------------------------------------------------
 
 CONV2D_CONFIGS = (
@@ -854,6 +894,9 @@ OPS: list[OpInfo] = [
     OpInfo("F.batch_norm", _loss("batch_norm"), batch_norm_samples, grad_args=(0, 3, 4),
            bad_inputs=BATCH_NORM_BAD, atol=1e-4),
     OpInfo("F.embedding", _loss("embedding"), embedding_samples, bad_inputs=EMBEDDING_BAD),
+    # No second derivative: PyTorch's first gradient's node is NotImplemented.
+    OpInfo("F.ctc_loss", _ctc, ctc_samples, bad_inputs=CTC_BAD, gradgrad=False, grad_args=(0,),
+           op="F.ctc_loss"),
     OpInfo("F.conv2d", _loss("conv2d"), conv2d_samples, bad_inputs=CONV2D_BAD, atol=1e-4),
     OpInfo("F.conv2d_input_only", _loss("conv2d"), conv2d_samples, grad_args=(0,), atol=1e-4),
     OpInfo("F.conv2d_weight_only", _loss("conv2d"), conv2d_samples, grad_args=(1,), atol=1e-4),
