@@ -107,13 +107,21 @@ class CtcLoss(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, log_probs: np.ndarray, targets: np.ndarray, input_lengths: tuple[int, ...],
-        target_lengths: tuple[int, ...], blank: int, zero_infinity: bool,
+        ctx: Any,
+        log_probs: np.ndarray,
+        targets: np.ndarray,
+        input_lengths: tuple[int, ...],
+        target_lengths: tuple[int, ...],
+        blank: int,
+        zero_infinity: bool,
     ) -> np.ndarray:
-        loss = np.array([
-            _nll(_log_alpha(log_probs[:, n], _extended(target, blank), input_lengths[n], blank))
-            for n, target in enumerate(_targets(targets, target_lengths))
-        ], dtype=log_probs.dtype).reshape(len(target_lengths))
+        loss = np.array(
+            [
+                _nll(_log_alpha(log_probs[:, n], _extended(target, blank), input_lengths[n], blank))
+                for n, target in enumerate(_targets(targets, target_lengths))
+            ],
+            dtype=log_probs.dtype,
+        ).reshape(len(target_lengths))
         ctx.input_lengths, ctx.target_lengths = input_lengths, target_lengths
         ctx.blank, ctx.zero_infinity = blank, zero_infinity
         ctx.save_for_backward(log_probs, targets, loss)
@@ -131,8 +139,9 @@ class CtcLoss(Op):
                 continue
             labels = _extended(target, ctx.blank)
             lp = log_probs[:length, n]
-            products = (_log_alpha(log_probs[:, n], labels, length, ctx.blank)
-                        + _log_beta(log_probs[:, n], labels, length, ctx.blank))
+            products = _log_alpha(log_probs[:, n], labels, length, ctx.blank) + _log_beta(
+                log_probs[:, n], labels, length, ctx.blank
+            )
             by_class = np.full(lp.shape, -np.inf, dtype=lp.dtype)
             for c in np.unique(labels):
                 by_class[:, c] = np.logaddexp.reduce(products[:, labels == c], axis=1)
@@ -145,7 +154,7 @@ def _targets(targets: np.ndarray, target_lengths: tuple[int, ...]) -> list[np.nd
     if targets.ndim == 2:
         return [targets[n, :length] for n, length in enumerate(target_lengths)]
     ends = np.cumsum(target_lengths)
-    return [targets[end - length:end] for end, length in zip(ends, target_lengths)]
+    return [targets[end - length : end] for end, length in zip(ends, target_lengths)]
 
 
 def _lengths(value: Any, name: str) -> tuple[int, ...]:
@@ -153,23 +162,32 @@ def _lengths(value: Any, name: str) -> tuple[int, ...]:
     if isinstance(value, (list, tuple)):
         return tuple(int(v) for v in value)
     if not isinstance(value, TensorBase):  # (PyTorch's parser: no overload takes it)
-        raise TypeError(f"ctc_loss(): argument '{name}' must be tuple of ints or Tensor, not "
-                        f"{errors.python_type_name(value)}")
+        raise TypeError(
+            f"ctc_loss(): argument '{name}' must be tuple of ints or Tensor, not "
+            f"{errors.python_type_name(value)}"
+        )
     array = operand(value)
     if array.dtype.kind not in "iu":
         raise RuntimeError(f"{name} must be integral")
     return tuple(int(v) for v in array.reshape(-1))
 
 
-def _check(log_probs: np.ndarray, targets: np.ndarray, input_lengths: tuple[int, ...],
-           target_lengths: tuple[int, ...], blank: int) -> None:
+def _check(
+    log_probs: np.ndarray,
+    targets: np.ndarray,
+    input_lengths: tuple[int, ...],
+    target_lengths: tuple[int, ...],
+    blank: int,
+) -> None:
     """PyTorch's ``ctc_loss_allocate_outputs`` checks, in its order."""
     where_ = "(while checking arguments for ctc_loss_allocate_outputs)"
     if not 0 <= blank < log_probs.shape[-1]:
         raise RuntimeError("blank must be in label range")
     if log_probs.ndim != 3:
-        raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.ndim}-dimensional "
-                           f"tensor for argument #1 'log_probs' {where_}")
+        raise RuntimeError(
+            f"Expected 3-dimensional tensor, but got {log_probs.ndim}-dimensional "
+            f"tensor for argument #1 'log_probs' {where_}"
+        )
     batch = log_probs.shape[1]
     if len(input_lengths) != batch:
         raise RuntimeError("input_lengths must be of size batch_size")
@@ -178,31 +196,44 @@ def _check(log_probs: np.ndarray, targets: np.ndarray, input_lengths: tuple[int,
     for name, lengths in (("input_lengths", input_lengths), ("target_lengths", target_lengths)):
         for value in lengths:
             if value < 0:
-                raise RuntimeError(f"Expected {name} to have value at least 0, but got value "
-                                   f"{value} {where_}")
+                raise RuntimeError(
+                    f"Expected {name} to have value at least 0, but got value {value} {where_}"
+                )
     if targets.ndim == 1:
         total = sum(target_lengths)
         if targets.shape[0] != total:
-            raise RuntimeError(f"Expected tensor to have size {total} at dimension 0, but got "
-                               f"size {targets.shape[0]} for argument #2 'targets' {where_}")
+            raise RuntimeError(
+                f"Expected tensor to have size {total} at dimension 0, but got "
+                f"size {targets.shape[0]} for argument #2 'targets' {where_}"
+            )
     else:
         longest = max(target_lengths, default=0)
         if targets.shape[1] < longest:
-            raise RuntimeError(f"Expected tensor to have size at least {longest} at dimension 1, "
-                               f"but got size {targets.shape[1]} for argument #2 'targets' "
-                               f"{where_}")
+            raise RuntimeError(
+                f"Expected tensor to have size at least {longest} at dimension 1, "
+                f"but got size {targets.shape[1]} for argument #2 'targets' "
+                f"{where_}"
+            )
     for value in input_lengths:
         if value > log_probs.shape[0]:
-            raise RuntimeError(f"Expected input_lengths to have value at most "
-                               f"{log_probs.shape[0]}, but got value {value} {where_}")
+            raise RuntimeError(
+                f"Expected input_lengths to have value at most "
+                f"{log_probs.shape[0]}, but got value {value} {where_}"
+            )
     if log_probs.dtype.kind != "f":
-        raise NotImplementedError(errors.not_implemented_for("ctc_loss_cpu",
-                                                             display_name(log_probs.dtype)))
+        raise NotImplementedError(
+            errors.not_implemented_for("ctc_loss_cpu", display_name(log_probs.dtype))
+        )
 
 
 def ctc_loss(
-    log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any, blank: int = 0,
-    reduction: str = "mean", zero_infinity: bool = False,
+    log_probs: Any,
+    targets: Any,
+    input_lengths: Any,
+    target_lengths: Any,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
 ) -> Any:
     """The CTC loss of (T, N, C) (or unbatched (T, C)) log-probabilities against targets.
 
@@ -227,8 +258,10 @@ def ctc_loss(
     batched = log_probs.dim() == 3
     if not batched:  # (1-d targets are then the concatenation of one sequence's)
         log_probs = views.unsqueeze(log_probs, 1)
-    inputs, lengths = _lengths(input_lengths, "input_lengths"), _lengths(target_lengths,
-                                                                          "target_lengths")
+    inputs, lengths = (
+        _lengths(input_lengths, "input_lengths"),
+        _lengths(target_lengths, "target_lengths"),
+    )
     target_array = operand(targets)
     if target_array.dtype.kind != "i":
         targets = targets.long()

@@ -57,8 +57,12 @@ class FractionalMaxPool2D(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, x: np.ndarray, kernel_size: tuple[int, ...], output_size: tuple[int, ...],
-        samples: np.ndarray, sample_order: tuple[int, ...],
+        ctx: Any,
+        x: np.ndarray,
+        kernel_size: tuple[int, ...],
+        output_size: tuple[int, ...],
+        samples: np.ndarray,
+        sample_order: tuple[int, ...],
     ) -> tuple[np.ndarray, np.ndarray]:
         ctx.kernel_size, ctx.output_size = kernel_size, output_size
         dims = len(kernel_size)
@@ -69,8 +73,9 @@ class FractionalMaxPool2D(Op):
         # (N, C, *out, *kernel); the plane's flat position of each, row-major.
         coordinates = []
         for axis in range(dims):
-            starts = _window_starts(samples[:n, :, sample_order[axis]], size[axis],
-                                    output_size[axis], kernel_size[axis])
+            starts = _window_starts(
+                samples[:n, :, sample_order[axis]], size[axis], output_size[axis], kernel_size[axis]
+            )
             shape = [n, c] + [1] * (2 * dims)
             kernel = max(kernel_size[axis], 0)
             shape[2 + axis], shape[2 + dims + axis] = output_size[axis], max(kernel, 1)
@@ -84,8 +89,13 @@ class FractionalMaxPool2D(Op):
             values = np.full((n, c, *output_size), -np.inf, dtype=x.dtype)
             indices = position.reshape(n, c, *output_size)
         else:
-            windows = batch[(np.arange(n)[(...,) + (None,) * (2 * dims + 1)],
-                             np.arange(c)[(...,) + (None,) * (2 * dims)], *coordinates)]
+            windows = batch[
+                (
+                    np.arange(n)[(...,) + (None,) * (2 * dims + 1)],
+                    np.arange(c)[(...,) + (None,) * (2 * dims)],
+                    *coordinates,
+                )
+            ]
             flat = windows.reshape(n, c, *output_size, count)
             choice = argmax_nan_last(flat)
             values = np.take_along_axis(flat, choice[..., None], -1)[..., 0]
@@ -101,8 +111,7 @@ class FractionalMaxPool2D(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
         x, indices = ctx.saved_tensors
-        return (run(FractionalMaxPool2DBackward, grad, x, indices, 2),
-                None, None, None, None)
+        return (run(FractionalMaxPool2DBackward, grad, x, indices, 2), None, None, None, None)
 
 
 class FractionalMaxPool3D(FractionalMaxPool2D):
@@ -111,8 +120,7 @@ class FractionalMaxPool3D(FractionalMaxPool2D):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
         x, indices = ctx.saved_tensors
-        return (run(FractionalMaxPool3DBackward, grad, x, indices, 3),
-                None, None, None, None)
+        return (run(FractionalMaxPool3DBackward, grad, x, indices, 3), None, None, None, None)
 
 
 class FractionalMaxPool2DBackward(MaxPool2DWithIndicesBackward):
@@ -150,11 +158,13 @@ def _check_samples(x: np.ndarray, samples: np.ndarray, dims: int) -> None:
         raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
     if samples.shape[2] != dims:
         raise RuntimeError(
-            f"Expect _random_samples.size(2) equals to {dims}; got {samples.shape[2]}.")
+            f"Expect _random_samples.size(2) equals to {dims}; got {samples.shape[2]}."
+        )
 
 
-def _fractional_max_pool(input: Any, kernel_size: Any, output_size: Any, output_ratio: Any,
-                         samples: Any, dims: int) -> tuple[Any, Any]:
+def _fractional_max_pool(
+    input: Any, kernel_size: Any, output_size: Any, output_ratio: Any, samples: Any, dims: int
+) -> tuple[Any, Any]:
     """PyTorch's Python part (output size from the ratio, samples drawn), then its kernel."""
     name = f"fractional_max_pool{dims}d"
     if output_size is None and output_ratio is None:
@@ -162,9 +172,13 @@ def _fractional_max_pool(input: Any, kernel_size: Any, output_size: Any, output_
     if output_size is None:
         if dims == 2 and len(output_ratio) > 2:  # (a lone float has no len(), as in PyTorch)
             raise ValueError(
-                f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
-        ratio = tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else (
-            (output_ratio,) * dims)
+                f"{name} requires output_ratio to either be a single Int or tuple of Ints."
+            )
+        ratio = (
+            tuple(output_ratio)
+            if isinstance(output_ratio, (list, tuple))
+            else ((output_ratio,) * dims)
+        )
         output_size = [int(input.size(d - dims) * ratio[d]) for d in range(dims)]
     if samples is None:
         batch = 1 if input.dim() == dims + 1 else input.size(0)
@@ -178,13 +192,15 @@ def _fractional_max_pool(input: Any, kernel_size: Any, output_size: Any, output_
     x = operand(input)
     where = "fractional_max_pool2d()" if dims == 2 else "fractional_max_pool3d_out()"
     if x.ndim not in (dims + 1, dims + 2):
-        raise RuntimeError(f"{where}: Expected {dims + 1}D or {dims + 2}D tensor, but got: "
-                           f"{list(x.shape)}")
+        raise RuntimeError(
+            f"{where}: Expected {dims + 1}D or {dims + 2}D tensor, but got: {list(x.shape)}"
+        )
     for dim in range(1, x.ndim):
         if x.shape[dim] == 0:
             raise RuntimeError(
                 f"{where}: Expected input to have non-zero size for non-batch dimensions, but "
-                f"got{list(x.shape)} with dimension {dim} being empty.")
+                f"got{list(x.shape)} with dimension {dim} being empty."
+            )
     axes = ("time", "height", "width")[-dims:]
     for axis, n, k, m in zip(axes, x.shape[-dims:], kernel, out):
         # (PyTorch's 3-d check is strict: a window at every position is refused there)
@@ -195,16 +211,23 @@ def _fractional_max_pool(input: Any, kernel_size: Any, output_size: Any, output_
             raise RuntimeError(errors.negative_dimension(m, (*x.shape[:-dims], *out)))
     _check_samples(x, operand(samples), dims)
     if x.dtype.kind != "f":
-        raise NotImplementedError(errors.not_implemented_for(
-            f"fractional_max_pool{dims}d_out_frame", display_name(x.dtype)))
+        raise NotImplementedError(
+            errors.not_implemented_for(
+                f"fractional_max_pool{dims}d_out_frame", display_name(x.dtype)
+            )
+        )
     # (PyTorch reads a plane's 2-d samples as (W, H), its 3-d ones as (T, H, W))
     op, order = (FractionalMaxPool2D, (1, 0)) if dims == 2 else (FractionalMaxPool3D, (0, 1, 2))
     return op.apply(input, kernel, out, samples, order)
 
 
 def fractional_max_pool2d_with_indices(
-    input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
-    return_indices: bool = False, _random_samples: Any = None,
+    input: Any,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Any = None,
 ) -> tuple[Any, Any]:
     """``fractional_max_pool2d``'s values and indices, always.
 
@@ -218,13 +241,16 @@ def fractional_max_pool2d_with_indices(
                   [13., 15.]]]]), tensor([[[[ 5,  7],
                   [13, 15]]]]))
     """
-    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples,
-                                2)
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, 2)
 
 
 def fractional_max_pool2d(
-    input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
-    return_indices: bool = False, _random_samples: Any = None,
+    input: Any,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Any = None,
 ) -> Any:
     """Fractional max pooling of a (N, C, H, W) or (C, H, W) input.
 
@@ -242,13 +268,18 @@ def fractional_max_pool2d(
                   [13., 15.]]]])
     """
     values, indices = fractional_max_pool2d_with_indices(
-        input, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+        input, kernel_size, output_size, output_ratio, return_indices, _random_samples
+    )
     return (values, indices) if return_indices else values
 
 
 def fractional_max_pool3d_with_indices(
-    input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
-    return_indices: bool = False, _random_samples: Any = None,
+    input: Any,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Any = None,
 ) -> tuple[Any, Any]:
     """``fractional_max_pool3d``'s values and indices, always.
 
@@ -259,13 +290,16 @@ def fractional_max_pool3d_with_indices(
         ...                                      output_size=1)[1].shape
         minigrad.Size([1, 1, 1, 1])
     """
-    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples,
-                                3)
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, 3)
 
 
 def fractional_max_pool3d(
-    input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
-    return_indices: bool = False, _random_samples: Any = None,
+    input: Any,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Any = None,
 ) -> Any:
     """Fractional max pooling of a (N, C, T, H, W) or (C, T, H, W) input.
 
@@ -279,5 +313,6 @@ def fractional_max_pool3d(
         tensor([[[[1.]]]])
     """
     values, indices = fractional_max_pool3d_with_indices(
-        input, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+        input, kernel_size, output_size, output_ratio, return_indices, _random_samples
+    )
     return (values, indices) if return_indices else values
