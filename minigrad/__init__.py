@@ -140,8 +140,10 @@ from minigrad.ops.comparison import (  # noqa: E402
 from minigrad.ops.convolution import (  # noqa: E402
     conv1d,
     conv2d,
+    conv3d,
     conv_transpose1d,
     conv_transpose2d,
+    conv_transpose3d,
 )
 from minigrad.ops.cumulative import cumprod, cumsum, diff, logcumsumexp  # noqa: E402
 from minigrad.ops.einsum import einsum  # noqa: E402
@@ -181,6 +183,7 @@ from minigrad.ops.pooling import (  # noqa: E402
     max_pool1d,
     max_pool1d_with_indices,
     max_pool2d,
+    max_pool3d,
 )
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
@@ -596,8 +599,10 @@ __all__ = [
     "conj",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "copysign",
     "corrcoef",
     "cos",
@@ -785,6 +790,7 @@ __all__ = [
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool2d",
+    "max_pool3d",
     "maximum",
     "mean",
     "median",

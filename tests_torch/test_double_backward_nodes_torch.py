@@ -32,7 +32,8 @@ DIFFERENT = {
     "F.layer_norm", "F.batch_norm", "F.instance_norm", "F.conv2d", "F.conv2d_input_only",
     "F.conv2d_weight_only",
     "F.conv1d", "conv1d", "conv2d", "F.conv_transpose1d", "F.conv_transpose2d",
-    "conv_transpose1d", "conv_transpose2d", "F.group_norm", "F.bilinear", "F.bilinear_no_bias",
+    "conv_transpose1d", "conv_transpose2d", "F.conv3d", "conv3d", "F.conv_transpose3d",
+    "conv_transpose3d", "F.group_norm", "F.bilinear", "F.bilinear_no_bias",
     # (the triangular and LU solves: minigrad's gradient for B is triangular solves and products)
     "triangular_solve", "triangular_solve_coefficient", "linalg_lu_solve",
     "linalg_lu_solve_packed", "lu_solve", "lu_solve_method",

@@ -43,6 +43,7 @@ KNOWN = {
     "minigrad.max_pool1d: return_indices",
     "minigrad.max_pool1d_with_indices: return_indices",
     "minigrad.max_pool2d: return_indices",
+    "minigrad.max_pool3d: return_indices",
 }
 
 

@@ -5,12 +5,13 @@ Import it as PyTorch users do::
     import minigrad.nn.functional as F
 
 The functions are defined with their ops (``minigrad/ops/``: ``linear.py`` for linear,
-``losses.py``, ``cross_entropy.py``, ``dropout.py``, ``normalization.py`` for the norms,
-``embedding.py``, ``convolution.py``, ``pooling.py``; ``minigrad/ops/activations.py`` for the
-activations; ``minigrad/ops/softmax.py`` for softmax; ``minigrad/ops/shape.py`` for pad
-(``padding.py`` for its reflect, replicate and circular modes) and one_hot;
+``losses.py``, ``cross_entropy.py``, ``ctc_loss.py``, ``dropout.py``, ``normalization.py``
+for the norms, ``embedding.py``, ``convolution.py``, ``pooling.py`` (``fractional_pooling.py``);
+``minigrad/ops/activations.py`` for the activations; ``minigrad/ops/softmax.py`` for
+softmax; ``minigrad/ops/shape.py`` for pad (``padding.py`` for its reflect, replicate and
+circular modes) and one_hot;
 ``interpolation.py`` for interpolate; ``im2col.py`` for unfold and fold; ``unpooling.py`` for
-max_unpool1d/2d; ``grid_sampling.py`` for affine_grid and grid_sample); this module only
+max_unpool1d/2d/3d; ``grid_sampling.py`` for affine_grid and grid_sample); this module only
 gathers them under PyTorch's names and signatures.
 """
 
@@ -56,15 +57,28 @@ from minigrad.ops.activations_extra import (
 from minigrad.ops.adaptive_pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d_with_indices,
     adaptive_max_pool2d,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
 )
 from minigrad.ops.adaptive_pooling import (
     adaptive_max_pool1d_functional as adaptive_max_pool1d,
 )
 from minigrad.ops.attention import multi_head_attention_forward, scaled_dot_product_attention
 from minigrad.ops.channel_shuffle import channel_shuffle, native_channel_shuffle
-from minigrad.ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from minigrad.ops.convolution import (
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from minigrad.ops.cross_entropy import cross_entropy, nll_loss
+from minigrad.ops.ctc_loss import ctc_loss
 from minigrad.ops.dropout import (
     alpha_dropout,
     dropout,
@@ -75,6 +89,12 @@ from minigrad.ops.dropout import (
 )
 from minigrad.ops.embedding import embedding
 from minigrad.ops.embedding_bag import embedding_bag
+from minigrad.ops.fractional_pooling import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from minigrad.ops.grid_sampling import affine_grid, grid_sample
 from minigrad.ops.im2col import fold, unfold
 from minigrad.ops.interpolation import (
@@ -106,7 +126,7 @@ from minigrad.ops.losses_extra import (
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
-from minigrad.ops.lp_pool_pdist import gumbel_softmax, lp_pool1d, lp_pool2d, pdist
+from minigrad.ops.lp_pool_pdist import gumbel_softmax, lp_pool1d, lp_pool2d, lp_pool3d, pdist
 from minigrad.ops.margin_losses import (
     multi_margin_loss,
     multilabel_margin_loss,
@@ -125,10 +145,13 @@ from minigrad.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from minigrad.ops.pooling import (
     avg_pool1d,
     avg_pool2d,
+    avg_pool3d,
     max_pool1d,
     max_pool1d_with_indices,
     max_pool2d,
     max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
 )
 from minigrad.ops.shape import (
     one_hot,
@@ -136,17 +159,23 @@ from minigrad.ops.shape import (
 )
 from minigrad.ops.softmax import implicit_softmax_dim as _implicit_softmax_dim
 from minigrad.ops.unary import relu_
-from minigrad.ops.unpooling import max_unpool1d, max_unpool2d
+from minigrad.ops.unpooling import max_unpool1d, max_unpool2d, max_unpool3d
 
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d",
+    "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices",
     "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
+    "avg_pool3d",
     "batch_norm",
     "bilinear",
     "binary_cross_entropy",
@@ -156,11 +185,14 @@ __all__ = [
     "channel_shuffle",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",
@@ -171,6 +203,10 @@ __all__ = [
     "embedding_bag",
     "feature_alpha_dropout",
     "fold",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "gaussian_nll_loss",
     "gelu",
     "glu",
@@ -197,13 +233,17 @@ __all__ = [
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
+    "lp_pool3d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
+    "max_pool3d",
+    "max_pool3d_with_indices",
     "max_unpool1d",
     "max_unpool2d",
+    "max_unpool3d",
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
@@ -362,18 +402,27 @@ _arguments.check_functions(
                   "gaussian_nll_loss", "multilabel_soft_margin_loss",
                   "triplet_margin_with_distance_loss", "soft_margin_loss",
                   "multi_margin_loss", "multilabel_margin_loss", "lp_pool1d", "lp_pool2d",
+                  "lp_pool3d",
                   "gumbel_softmax", "embedding_bag",
                   "pad", "max_pool2d", "glu", "softmin", "softsign", "tanhshrink", "normalize",
                   "group_norm", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-                  "adaptive_max_pool2d", "max_pool1d", "max_pool1d_with_indices",
-                  "max_pool2d_with_indices", "margin_ranking_loss",
+                  "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
+                  "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+                  "adaptive_max_pool3d_with_indices", "fractional_max_pool2d",
+                  "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+                  "fractional_max_pool3d_with_indices", "ctc_loss", "max_pool1d",
+                  "max_pool1d_with_indices",
+                  "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices",
+                  "margin_ranking_loss",
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
                   "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d",
+                  "max_unpool3d",
                   "affine_grid", "grid_sample"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("channel_shuffle", "native_channel_shuffle",
-                  "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "bilinear", "conv1d",
-                  "conv2d", "conv_transpose1d", "conv_transpose2d", "pixel_shuffle",
+                  "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear",
+                  "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                  "conv_transpose3d", "pixel_shuffle",
                   "pixel_unshuffle",
                   "cosine_similarity", "gelu", "linear", "logsigmoid", "one_hot", "softplus",
                   "celu_", "elu_", "hardshrink",

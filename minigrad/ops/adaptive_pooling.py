@@ -2,8 +2,10 @@
 
 Output position ``i`` of a dimension of size ``n`` pooled to ``m`` covers the input positions
 ``[floor(i * n / m), ceil((i + 1) * n / m))`` (PyTorch's ``start_index``/``end_index``): bins
-of uneven sizes that may overlap by one. The 1-d functions are the 2-d ones on an input with a
-height of 1, as in PyTorch (``Unsqueeze``, the 2-d node, ``Squeeze``).
+of uneven sizes that may overlap by one. The ops work on as many trailing dims as the output
+size has (2-d and 3-d share them under PyTorch's two node names); the 1-d functions are the
+2-d ones on an input with a height of 1, as in PyTorch (``Unsqueeze``, the 2-d node,
+``Squeeze``).
 """
 
 from __future__ import annotations
@@ -40,11 +42,17 @@ def _averaging_matrix(size: int, out: int, dtype: np.dtype) -> np.ndarray:
     return (inside / (end - start)[:, None]).astype(dtype)
 
 
-def _average(x: np.ndarray, out: tuple[int, int]) -> np.ndarray:
-    """The mean of each bin of the last two dimensions: one averaging matrix per dimension."""
-    rows = _averaging_matrix(x.shape[-2], out[0], x.dtype)
-    cols = _averaging_matrix(x.shape[-1], out[1], x.dtype)
-    return np.ascontiguousarray(rows @ x @ cols.T)
+def _apply_per_dim(x: np.ndarray, matrices: list[np.ndarray]) -> np.ndarray:
+    """``x`` with its last ``len(matrices)`` dims each multiplied by its matrix (``A @ x``)."""
+    for axis, matrix in zip(range(-len(matrices), 0), matrices):
+        x = np.swapaxes(np.swapaxes(x, axis, -1) @ matrix.T, axis, -1)
+    return np.ascontiguousarray(x)
+
+
+def _average(x: np.ndarray, out: tuple[int, ...]) -> np.ndarray:
+    """The mean of each bin of the last ``len(out)`` dims: one averaging matrix per dim."""
+    size = x.shape[-len(out):]
+    return _apply_per_dim(x, [_averaging_matrix(n, m, x.dtype) for n, m in zip(size, out)])
 
 
 class AdaptiveAvgPool2D(Op):
@@ -53,13 +61,14 @@ class AdaptiveAvgPool2D(Op):
     The mean over a rectangle is a mean over rows then over columns, so
     ``y = R @ x @ C.T`` with R, C the averaging matrices of the two dimensions. dx =
     ``R.T @ grad @ C`` (AdaptiveAvgPool2DBackward), a linear map whose gradient is this op
-    again. Saves the input (PyTorch does, for its shape).
+    again. Saves the input (PyTorch does, for its shape). Works on as many trailing dims as
+    ``output_size`` has (``AdaptiveAvgPool3D`` is this op under its 3-d name).
     """
 
     fields = ("output_size",)
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, output_size: tuple[int, int]) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, output_size: tuple[int, ...]) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.output_size = output_size
         return _average(x, output_size)
@@ -67,15 +76,25 @@ class AdaptiveAvgPool2D(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
-        return run(AdaptiveAvgPool2DBackward, grad, x), None
+        return run(AdaptiveAvgPool2DBackward, grad, x, 2), None
+
+
+class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
+    """``adaptive_avg_pool3d``: the same op over three dims, under PyTorch's 3-d node names."""
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+        (x,) = ctx.saved_tensors
+        return run(AdaptiveAvgPool3DBackward, grad, x, 3), None
 
 
 class AdaptiveAvgPool2DBackward(Op):
     """dx = each output gradient spread evenly over its bin (``R.T @ grad @ C``).
 
     An op of its own, as PyTorch's ``_adaptive_avg_pool2d_backward``: its inputs are grad and x
-    (which gives only the shape). d(grad) = adaptive average pooling of the incoming gradient;
-    d(x) = 0. Under create_graph it records AdaptiveAvgPool2DBackwardBackward0. Saves nothing.
+    (which gives only the shape); the bins span the last ``dims`` dims. d(grad) = adaptive
+    average pooling of the incoming gradient; d(x) = 0. Under create_graph it records
+    AdaptiveAvgPool2DBackwardBackward0. Saves nothing.
     """
 
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
@@ -83,17 +102,28 @@ class AdaptiveAvgPool2DBackward(Op):
     fields = ("output_size",)
 
     @staticmethod
-    def forward(ctx: Any, grad: np.ndarray, x: np.ndarray) -> np.ndarray:
-        ctx.output_size = grad.shape[-2:]
-        rows = _averaging_matrix(x.shape[-2], grad.shape[-2], grad.dtype)
-        cols = _averaging_matrix(x.shape[-1], grad.shape[-1], grad.dtype)
-        return np.ascontiguousarray(rows.T @ grad @ cols)
+    def forward(ctx: Any, grad: np.ndarray, x: np.ndarray, dims: int) -> np.ndarray:
+        ctx.output_size = grad.shape[-dims:]
+        sizes = zip(x.shape[-dims:], grad.shape[-dims:])
+        return _apply_per_dim(grad, [_averaging_matrix(n, m, grad.dtype).T for n, m in sizes])
 
     @staticmethod
-    def backward(ctx: Any, h: Any) -> tuple[Any, Any]:
+    def backward(ctx: Any, h: Any) -> tuple[Any, Any, None]:
         needs = ctx.needs_input_grad
         d_grad = run(AdaptiveAvgPool2D, h, ctx.output_size) if needs[0] else None
-        return d_grad, zeros_like_grad(h) if needs[1] else None
+        return d_grad, zeros_like_grad(h) if needs[1] else None, None
+
+
+class AdaptiveAvgPool3DBackward(AdaptiveAvgPool2DBackward):
+    """adaptive_avg_pool3d's gradient: the same spreading, under its create_graph node name."""
+
+    node_name = "AdaptiveAvgPool3DBackwardBackward0"
+
+    @staticmethod
+    def backward(ctx: Any, h: Any) -> tuple[Any, Any, None]:
+        needs = ctx.needs_input_grad
+        d_grad = run(AdaptiveAvgPool3D, h, ctx.output_size) if needs[0] else None
+        return d_grad, zeros_like_grad(h) if needs[1] else None, None
 
 
 def _bin_members(size: int, out: int) -> np.ndarray:
@@ -111,26 +141,34 @@ class AdaptiveMaxPool2D(Op):
 
     dx = grad placed at those indices (added where bins share a maximum); the indices take no
     gradient. Saves the input and the indices (output 1), as PyTorch. Ties go to the first
-    maximum, a nan wins (the last one).
+    maximum, a nan wins (the last one). Works on as many trailing dims as ``output_size`` has
+    (``AdaptiveMaxPool3D`` is this op under its 3-d name).
     """
 
     saves = ("self", "result1")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray,
-                output_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        height, width = x.shape[-2:]
-        rows = _bin_members(height, output_size[0])  # (oh, kh)
-        cols = _bin_members(width, output_size[1])  # (ow, kw)
-        r = rows[:, None, :, None]
-        c = cols[None, :, None, :]
-        members = rows.shape[1] * cols.shape[1]
-        windows = x[..., r, c]  # (..., oh, ow, kh, kw)
-        flat = windows.reshape(*windows.shape[:-2], members)
+                output_size: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        dims = len(output_size)
+        size = x.shape[-dims:]
+        # Each dim's bin members placed to broadcast over (*out, *longest bins).
+        members = []
+        for axis, (n, m) in enumerate(zip(size, output_size)):
+            shape = [1] * (2 * dims)
+            bins = _bin_members(n, m)
+            shape[axis], shape[dims + axis] = bins.shape
+            members.append(bins.reshape(shape))
+        windows = x[(Ellipsis, *members)]  # (..., *out, *longest)
+        count = int(np.prod(windows.shape[x.ndim:]))
+        flat = windows.reshape(*windows.shape[:x.ndim], count)
         choice = argmax_nan_last(flat)
         values = np.take_along_axis(flat, choice[..., None], -1)[..., 0]
-        position = np.broadcast_to(r * width + c, windows.shape[-4:]).reshape(*output_size,
-                                                                              members)
+        position = np.zeros((1,) * (2 * dims), dtype=np.int64)
+        for n, member in zip(size, members):
+            position = position * n + member
+        position = np.broadcast_to(position, windows.shape[-2 * dims:]).reshape(*output_size,
+                                                                                  count)
         indices = np.take_along_axis(np.broadcast_to(position, flat.shape), choice[..., None],
                                      -1)[..., 0]
         indices = np.ascontiguousarray(indices, dtype=np.int64)
@@ -140,7 +178,16 @@ class AdaptiveMaxPool2D(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, None]:
         x, indices = ctx.saved_tensors
-        return run(AdaptiveMaxPool2DBackward, grad, x, indices), None
+        return run(AdaptiveMaxPool2DBackward, grad, x, indices, 2), None
+
+
+class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
+    """``adaptive_max_pool3d``: the same op over three dims, under PyTorch's 3-d node names."""
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, None]:
+        x, indices = ctx.saved_tensors
+        return run(AdaptiveMaxPool3DBackward, grad, x, indices, 3), None
 
 
 class AdaptiveMaxPool2DBackward(MaxPool2DWithIndicesBackward):
@@ -150,6 +197,12 @@ class AdaptiveMaxPool2DBackward(MaxPool2DWithIndicesBackward):
     """
 
     node_name = "AdaptiveMaxPool2DBackwardBackward0"
+
+
+class AdaptiveMaxPool3DBackward(MaxPool2DWithIndicesBackward):
+    """adaptive_max_pool3d's gradient: the same scatter, under its create_graph node name."""
+
+    node_name = "AdaptiveMaxPool3DBackwardBackward0"
 
 
 def _output_size_2d(output_size: Any, shape: tuple[int, ...]) -> Any:
@@ -219,6 +272,48 @@ def _adaptive_max_pool2d(input: Any, output_size: Any) -> tuple[Any, Any]:
             raise RuntimeError(errors.negative_dimension(size, (*x.shape[:-2], *out)))
     _check_floating(input, "adaptive_max_pool2d")
     return AdaptiveMaxPool2D.apply(input, out)
+
+
+def _adaptive_avg_pool3d(input: Any, output_size: Any) -> Any:
+    """``torch._C._nn.adaptive_avg_pool3d``: an output size of (1, 1, 1) is a mean."""
+    _arguments.check_int_sequence(output_size, "adaptive_avg_pool3d", "output_size", 2)
+    out = (output_size,) * 3 if _arguments.is_int(output_size) else tuple(output_size)
+    if len(out) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    out = tuple(int(n) for n in out)
+    if min(out) < 0:
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than "
+                           "or equal to 0 but received {{{}, {},{}}}".format(*out))
+    if out == (1, 1, 1):
+        return reduction.mean(input, (-1, -2, -3), keepdim=True)
+    x = operand(input)
+    if x.ndim not in (4, 5):
+        raise RuntimeError(
+            f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(x.shape)}")
+    for dim in range(1, x.ndim):
+        _check_nonempty(x, dim, "adaptive_avg_pool3d")
+    _check_floating(input, "adaptive_avg_pool3d_cpu")
+    return AdaptiveAvgPool3D.apply(input, out)
+
+
+def _adaptive_max_pool3d(input: Any, output_size: Any) -> tuple[Any, Any]:
+    """``torch._C._nn.adaptive_max_pool3d``: values and indices."""
+    _arguments.check_int_sequence(output_size, "adaptive_max_pool3d", "output_size", 2)
+    out = (output_size,) * 3 if _arguments.is_int(output_size) else tuple(output_size)
+    x = operand(input)
+    if x.ndim not in (4, 5):
+        raise RuntimeError(
+            f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(x.shape)}")
+    for dim in range(1, x.ndim):
+        _check_nonempty(x, dim, "adaptive_max_pool3d")
+    if len(out) != 3:
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    out = tuple(int(n) for n in out)
+    for size in out:
+        if size < 0:
+            raise RuntimeError(errors.negative_dimension(size, (*x.shape[:-3], *out)))
+    _check_floating(input, "adaptive_max_pool3d_cpu")
+    return AdaptiveMaxPool3D.apply(input, out)
 
 
 def adaptive_avg_pool2d(input: Any, output_size: Any) -> Any:
@@ -310,3 +405,78 @@ def adaptive_max_pool1d_functional(input: Any, output_size: Any,
     """
     values, indices = adaptive_max_pool1d(input, output_size)
     return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool1d_with_indices(input: Any, output_size: Any,
+                                     return_indices: bool = False) -> tuple[Any, Any]:
+    """``F.adaptive_max_pool1d`` with ``return_indices=True``: values and indices, always.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.adaptive_max_pool1d_with_indices(minigrad.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+        (tensor([[3., 2.]]), tensor([[1, 2]]))
+    """
+    return adaptive_max_pool1d(input, output_size)
+
+
+def adaptive_max_pool2d_with_indices(input: Any, output_size: Any,
+                                     return_indices: bool = False) -> tuple[Any, Any]:
+    """``F.adaptive_max_pool2d`` with ``return_indices=True``: values and indices, always.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.adaptive_max_pool2d_with_indices(minigrad.arange(4.0).reshape(1, 2, 2), 1)
+        (tensor([[[3.]]]), tensor([[[3]]]))
+    """
+    return _adaptive_max_pool2d(input, _output_size_2d(output_size, input.size()))
+
+
+def adaptive_avg_pool3d(input: Any, output_size: Any) -> Any:
+    """The mean of each of ``output_size`` adaptive bins of a (N, C, D, H, W) or (C, D, H, W) input.
+
+    ``output_size`` is an int or a triple; a None entry keeps the input's size there. Bins as
+    ``adaptive_avg_pool2d``'s, in three dims. One ``AdaptiveAvgPool3DBackward0`` node, which
+    saves the input; an output size of (1, 1, 1) is the mean over the volume
+    (``MeanBackward1``).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.adaptive_avg_pool3d(minigrad.arange(8.0).reshape(1, 2, 2, 2), (1, 2, 1))
+        tensor([[[[2.5000],
+                  [4.5000]]]])
+    """
+    return _adaptive_avg_pool3d(input, _output_size_2d(output_size, input.size()))
+
+
+def adaptive_max_pool3d(input: Any, output_size: Any, return_indices: bool = False) -> Any:
+    """The maximum of each of ``output_size`` adaptive bins of a (N, C, D, H, W) input.
+
+    An unbatched (C, D, H, W) input is taken too. Bins as ``adaptive_avg_pool3d``'s.
+    Gradient: ``grad`` routed to each bin's maximum. One ``AdaptiveMaxPool3DBackward0`` node
+    that saves the input and the indices; ``return_indices=True`` also returns the indices
+    (flat positions in each input volume).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.adaptive_max_pool3d(minigrad.arange(8.0).reshape(1, 2, 2, 2), 1)
+        tensor([[[[7.]]]])
+    """
+    values, indices = _adaptive_max_pool3d(input, _output_size_2d(output_size, input.size()))
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool3d_with_indices(input: Any, output_size: Any,
+                                     return_indices: bool = False) -> tuple[Any, Any]:
+    """``adaptive_max_pool3d`` with ``return_indices=True``: values and indices, always.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.adaptive_max_pool3d_with_indices(minigrad.arange(8.0).reshape(1, 2, 2, 2), 1)
+        (tensor([[[[7.]]]]), tensor([[[[7]]]]))
+    """
+    return _adaptive_max_pool3d(input, _output_size_2d(output_size, input.size()))

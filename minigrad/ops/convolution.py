@@ -1,4 +1,4 @@
-"""conv1d and conv2d, and their differentiable backward ops.
+"""conv1d, conv2d and conv3d (and their transposes), and their differentiable backward ops.
 
 Computed with strided windows and einsum (no Python loop over pixels); ``_helpers.py`` holds
 the pieces the neural-network ops share.
@@ -372,7 +372,7 @@ def _convolution(
     input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int,
     dims: int, name: str,
 ) -> Any:
-    """PyTorch's ``conv1d`` / ``conv2d``: batchify, checks, ``ConvolutionBackward0``."""
+    """PyTorch's ``conv1d`` / ``2d`` / ``3d``: batchify, checks, ``ConvolutionBackward0``."""
     x, w = operand(input), operand(weight)
     if bias is not None and not isinstance(padding, str) and operand(bias).dtype != x.dtype:
         raise RuntimeError(errors.input_bias_type_mismatch(x.dtype, operand(bias).dtype))
@@ -395,6 +395,9 @@ def _convolution(
     dilation = _expand_param(dilation, "dilation", kdims)
     _check_conv_shapes(x, w, bias, stride, padding, dilation, groups)
     _check_conv_dtypes(x, w)
+    if x.dtype == np.bool_:  # (PyTorch's kernels have no bool version)
+        kernel = "compute_columns3d" if kdims == 3 else "slow_conv2d_cpu"
+        raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
     out = Convolution.apply(input, weight, bias, stride, padding, dilation, int(groups))
     return out if batched else views.squeeze(out, 0)
 
@@ -522,6 +525,30 @@ def conv2d(
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+def conv3d(
+    input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    dilation: Any = 1, groups: int = 1,
+) -> Any:
+    """3-D convolution (cross-correlation) of ``input`` with ``weight``, plus ``bias``.
+
+    ``input`` is (N, C_in, D, H, W) or (C_in, D, H, W), ``weight`` (C_out, C_in / groups, kD,
+    kH, kW), ``bias`` (C_out,). The same op as ``conv2d`` with one more spatial dimension
+    (volumes: video, medical images); ``padding`` is a number, a triple, 'valid' or 'same'.
+    One ``ConvolutionBackward0`` node saving input and weight.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.conv3d(minigrad.ones(1, 1, 2, 3, 3), minigrad.ones(1, 1, 2, 2, 2)).shape
+        minigrad.Size([1, 1, 1, 2, 2])
+    """
+    _arguments.check_tensor(input, "conv3d", "input", 1)
+    _arguments.check_tensor(weight, "conv3d", "weight", 2)
+    if bias is not None:
+        _arguments.check_tensor(bias, "conv3d", "bias", 3)
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
 def _check_conv_transpose_shapes(
     x: np.ndarray, w: np.ndarray, bias: Any, stride: tuple[int, ...], padding: tuple[int, ...],
     output_padding: tuple[int, ...], dilation: tuple[int, ...], groups: int,
@@ -553,19 +580,21 @@ def _check_conv_transpose_shapes(
             f"{errors.format_size(shape_of(bias))} instead"
         )
     if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
-        # (PyTorch's kernel is 2-d: a 1-d convolution's lists gain a leading 0 or 1)
+        # (PyTorch's kernels are 2-d and 3-d: a 1-d convolution's lists gain a leading 0 or 1)
         lead = (0, 1, 1) if len(stride) == 1 else ()
-        (oh, ow), (sh, sw), (dh, dw) = ((lead[i], *v) if lead else v for i, v in
-                                        enumerate((output_padding, stride, dilation)))
+        lists = [(lead[i], *v) if lead else v for i, v in
+                 enumerate((output_padding, stride, dilation))]
+        axes = ("depth", "height", "width")[-len(lists[0]):]
         raise RuntimeError(
             "output padding must be smaller than either stride or dilation, but got "
-            f"output_padding_height: {oh} output_padding_width: {ow} stride_height: {sh} "
-            f"stride_width: {sw} dilation_height: {dh} dilation_width: {dw}"
+            + " ".join(f"{name}_{axis}: {value}" for name, values in
+                       zip(("output_padding", "stride", "dilation"), lists)
+                       for axis, value in zip(axes, values))
         )
     out = transposed_output_size(x.shape[2:], w.shape[2:], stride, padding, output_padding,
                                  dilation)
     if any(n < 1 for n in out):
-        if x.dtype == np.float32:  # (PyTorch's oneDNN path)
+        if x.dtype == np.float32 and len(stride) < 3:  # (PyTorch's oneDNN path, 1-d and 2-d)
             raise RuntimeError("could not construct a memory descriptor using a format tag")
         size = (1,) * (3 - x.ndim) + x.shape[2:]
         shown = (1,) * (3 - x.ndim) + out
@@ -581,7 +610,7 @@ def _convolution_transpose(
     input: Any, weight: Any, bias: Any, stride: Any, padding: Any, output_padding: Any,
     groups: int, dilation: Any, dims: int, name: str,
 ) -> Any:
-    """PyTorch's ``conv_transpose1d`` / ``conv_transpose2d``: batchify, checks, one node."""
+    """PyTorch's ``conv_transpose1d`` / ``2d`` / ``3d``: batchify, checks, one node."""
     _arguments.check_tensor(input, name, "input", 1)
     _arguments.check_tensor(weight, name, "weight", 2)
     if bias is not None:
@@ -600,8 +629,8 @@ def _convolution_transpose(
             ("dilation", dilation)))
     _check_conv_transpose_shapes(x, w, bias, stride, padding, output_padding, dilation, groups)
     if x.dtype == np.bool_:  # (PyTorch's kernel has no bool version)
-        raise NotImplementedError(
-            errors.not_implemented_for("slow_conv_transpose2d_out_cpu", "Bool"))
+        kernel = "slow_conv_transpose3d_out_cpu" if dims == 3 else "slow_conv_transpose2d_out_cpu"
+        raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
     if bias is not None and operand(bias).dtype != x.dtype:
         raise RuntimeError(errors.conv_input_weight_types(
             backend_type_name(x.dtype), backend_type_name(operand(bias).dtype)
@@ -655,6 +684,28 @@ def conv_transpose2d(
     """
     return _convolution_transpose(input, weight, bias, stride, padding, output_padding, groups,
                                   dilation, 2, "conv_transpose2d")
+
+
+def conv_transpose3d(
+    input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+    output_padding: Any = 0, groups: int = 1, dilation: Any = 1,
+) -> Any:
+    """3-D transposed convolution ("deconvolution") of ``input`` with ``weight``, plus ``bias``.
+
+    ``input`` is (N, C_in, D, H, W) or (C_in, D, H, W), ``weight`` (C_in, C_out / groups, kD,
+    kH, kW); each output dimension is ``(n - 1) * stride - 2 * padding + dilation * (k - 1) +
+    output_padding + 1`` long. One ``ConvolutionBackward0`` node (``transposed=True``) saving
+    input and weight.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.conv_transpose3d(minigrad.ones(1, 1, 2, 2, 2), minigrad.ones(1, 1, 2, 2, 2),
+        ...                    stride=2).shape
+        minigrad.Size([1, 1, 4, 4, 4])
+    """
+    return _convolution_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                                  dilation, 3, "conv_transpose3d")
 
 
 # ==========================================================================================

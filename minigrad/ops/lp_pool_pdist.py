@@ -1,4 +1,4 @@
-"""Power-average pooling (``lp_pool1d/2d``), row distances (``pdist``), ``gumbel_softmax``.
+"""Power-average pooling (``lp_pool1d/2d/3d``), row distances (``pdist``), ``gumbel_softmax``.
 
 ``lp_pool`` and ``gumbel_softmax`` are PyTorch's Python compositions, written with the same
 steps so that autograd records the same nodes (``PowBackward0`` over ``MulBackward0`` over
@@ -22,7 +22,7 @@ from minigrad.ops import pooling, unary
 from minigrad.ops._helpers import operand, run
 from minigrad.ops.unary import relu
 
-__all__ = ["gumbel_softmax", "lp_pool1d", "lp_pool2d", "pdist"]
+__all__ = ["gumbel_softmax", "lp_pool1d", "lp_pool2d", "lp_pool3d", "pdist"]
 
 
 # ==========================================================================================
@@ -33,6 +33,25 @@ __all__ = ["gumbel_softmax", "lp_pool1d", "lp_pool2d", "pdist"]
 def _lp_root(out: Any, window: int, norm_type: float) -> Any:
     """``(sign(out) relu(|out|) window) ** (1 / p)``: the mean of powers back to a p-norm."""
     return (unary.sign(out) * relu(unary.abs(out))).mul(window).pow(1.0 / norm_type)
+
+
+def _lp_pool(input: Any, norm_type: float, kernel_size: Any, stride: Any, ceil_mode: bool,
+             max_pool: Any, avg_pool: Any, window: int) -> Any:
+    """PyTorch's ``lp_pool1d/2d/3d`` body, given the pools of their dimension.
+
+    The mean of ``x ** p`` over each window (``avg_pool``) back to a p-norm; ``norm_type`` inf
+    is the max pool of ``|x|``, -inf minus the max pool of ``-|x|``.
+    """
+    if isinstance(norm_type, (int, float)):
+        if norm_type == math.inf:
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -math.inf:
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return _lp_root(out, window, norm_type)
 
 
 def lp_pool1d(
@@ -48,16 +67,8 @@ def lp_pool1d(
         >>> F.lp_pool1d(minigrad.tensor([[[3.0, 4.0, 1.0, 1.0]]]), 2, 2)
         tensor([[[5.0000, 1.4142]]])
     """
-    if isinstance(norm_type, (int, float)):
-        if norm_type == math.inf:
-            return pooling.max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-        if norm_type == -math.inf:
-            return -pooling.max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if stride is not None:
-        out = pooling.avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    else:
-        out = pooling.avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return _lp_root(out, kernel_size, norm_type)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, pooling.max_pool1d,
+                    pooling.avg_pool1d, kernel_size)
 
 
 def lp_pool2d(
@@ -72,16 +83,24 @@ def lp_pool2d(
         tensor([[[[9.]]]])
     """
     kw, kh = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
-    if isinstance(norm_type, (int, float)):
-        if norm_type == math.inf:
-            return pooling.max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-        if norm_type == -math.inf:
-            return -pooling.max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if stride is not None:
-        out = pooling.avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    else:
-        out = pooling.avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return _lp_root(out, kw * kh, norm_type)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, pooling.max_pool2d,
+                    pooling.avg_pool2d, kw * kh)
+
+
+def lp_pool3d(
+    input: Any, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False
+) -> Any:
+    """The p-norm ``(sum x ** p) ** (1 / p)`` of each ``kernel_size`` window of (N, C, D, H, W).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.lp_pool3d(minigrad.ones(1, 1, 2, 2, 2), 1, 2)
+        tensor([[[[[8.]]]]])
+    """
+    kd, kw, kh = (kernel_size,) * 3 if isinstance(kernel_size, int) else kernel_size
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, pooling.max_pool3d,
+                    pooling.avg_pool3d, kd * kw * kh)
 
 
 # ==========================================================================================

@@ -1,12 +1,13 @@
 """Max and average pooling over strided windows, and their differentiable backward ops.
 
-The 2-d ops do the work; the 1-d functions call them on the input unsqueezed to a height of 1,
-as PyTorch does (its 1-d pools record the 2-d nodes between Unsqueeze and Squeeze).
+The ops work on any number of spatial dims (the length of the kernel); the 2-d and 3-d ones
+are the same classes under PyTorch's two node names. The 1-d functions call the 2-d ops on the
+input unsqueezed to a height of 1, as PyTorch does (its 1-d pools record the 2-d nodes between
+Unsqueeze and Squeeze).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +23,7 @@ from minigrad.ops._helpers import (
     trunc_div,
     zeros_like_grad,
 )
-from minigrad.ops.convolution import window_view
+from minigrad.ops.convolution import add_windows, window_view
 
 
 def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: int,
@@ -41,21 +42,33 @@ def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: i
     return out
 
 
-def _pool_params(name: str, kernel_size: Any, stride: Any, padding: Any,
-                 dilation: Any = 1) -> tuple[tuple[int, int], ...]:
-    def pair(value: Any, message: str, allow_empty: bool = False) -> tuple[int, int] | None:
+_COUNT_WORDS = {2: "two", 3: "three"}
+
+
+def _pool_params(name: str, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1,
+                 dims: int = 2) -> tuple[tuple[int, ...], ...]:
+    """Kernel, stride (the kernel's if empty), padding and dilation as ``dims`` ints each.
+
+    PyTorch's checks that each is one int or ``dims`` of them, with its messages (avg_pool3d's
+    say "must be", the others "must either be").
+    """
+    def spread(value: Any, message: str, allow_empty: bool = False) -> tuple[int, ...] | None:
         values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
         if allow_empty and not values:
             return None
-        if len(values) not in (1, 2):
+        if len(values) not in (1, dims):
+            if dims != 2:
+                message = message.replace("two", _COUNT_WORDS[dims])
+            if name == "avg_pool3d":
+                message = message.replace("must either be", "must be")
             raise RuntimeError(errors.pool_argument(name, message))
-        return (int(values[0]), int(values[-1]))
+        return tuple(int(values[0 if len(values) == 1 else i]) for i in range(dims))
 
-    kernel = pair(kernel_size, errors.POOL_KERNEL_SIZE_FORM)
-    steps = pair((() if stride is None else stride),
-                 errors.POOL_STRIDE_FORM, True)
-    pads = pair(padding, errors.POOL_PADDING_FORM)
-    dils = pair(dilation, errors.POOL_DILATION_FORM)
+    kernel = spread(kernel_size, errors.POOL_KERNEL_SIZE_FORM)
+    steps = spread((() if stride is None else stride),
+                   errors.POOL_STRIDE_FORM, True)
+    pads = spread(padding, errors.POOL_PADDING_FORM)
+    dils = spread(dilation, errors.POOL_DILATION_FORM)
     assert kernel is not None and pads is not None and dils is not None
     return kernel, steps or kernel, pads, dils
 
@@ -81,12 +94,62 @@ def _pool_shape_check(x: np.ndarray, kernel: tuple[int, int], stride: tuple[int,
         raise RuntimeError(errors.pool_output_too_small(planes, height, width, out))
 
 
-def _as_batch(x: np.ndarray) -> np.ndarray:
-    return x if x.ndim == 4 else x[None]
+def _pool3d_shape_check(x: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
+                        padding: tuple[int, ...], dilation: tuple[int, ...],
+                        out: tuple[int, ...], function: str, check_input_size: bool) -> None:
+    """PyTorch's ``pool3d_shape_check`` (``check_input_size``: average pooling's)."""
+    if min(kernel) <= 0:
+        raise RuntimeError("kernel size should be greater than zero, but got "
+                           "kT: {} kH: {} kW: {}".format(*kernel))
+    if min(stride) <= 0:
+        raise RuntimeError("stride should be greater than zero, but got "
+                           "dT: {} dH: {} dW: {}".format(*stride))
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got "
+                           "dilationT: {} dilationH: {} dilationW: {}".format(*dilation))
+    if x.ndim not in (4, 5):
+        raise RuntimeError(f"{function}: Expected 4D or 5D tensor for input, but got: "
+                           f"{list(x.shape)}")
+    for i in range(x.ndim):
+        if x.shape[i] == 0 and not (x.ndim == 5 and i == 0):
+            # (PyTorch's text names the empty dimension by its length, 0)
+            raise RuntimeError(
+                f"{function}: Expected input's non-batch dimensions to have positive length, "
+                f"but input has a shape of {list(x.shape)} and non-batch dimension 0 has "
+                "length zero!")
+    size = x.shape[-3:]
+    if check_input_size and any(n < k for n, k in zip(size, kernel)):
+        raise RuntimeError("input image (T: {} H: {} W: {}) smaller than kernel size ".format(
+            *size) + "(kT: {} kH: {} kW: {})".format(*kernel))
+    if any(k // 2 < p for k, p in zip(kernel, padding)):
+        (kt, kh, kw), (pt, ph, pw) = kernel, padding
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but got "
+                           f"kT: {kt} kW: {kw} kH: {kh} padT: {pt} padW: {pw} padH: {ph}")
+    if min(out) < 1:
+        planes = x.shape[-4]
+        raise RuntimeError(
+            "Given input size: ({}x{}x{}x{}). ".format(planes, *size)
+            + "Calculated output size: ({}x{}x{}x{}). Output size is too small".format(
+                planes, *out))
+
+
+def _as_batch(x: np.ndarray, dims: int) -> np.ndarray:
+    """``x`` with its batch dimension (a leading 1 for an unbatched (C, *spatial) input)."""
+    return x if x.ndim == dims + 2 else x[None]
 
 
 def _window_starts(out: int, stride: int, pad: int) -> np.ndarray:
     return np.arange(out) * stride - pad
+
+
+def _along(values: np.ndarray, axis: int, dims: int) -> np.ndarray:
+    """``values`` (out, kernel) of spatial dim ``axis``, shaped to broadcast over (*out, *kernel).
+
+    ``dims``: how many spatial dims the windows have.
+    """
+    shape = [1] * (2 * dims)
+    shape[axis], shape[dims + axis] = values.shape
+    return values.reshape(shape)
 
 
 def argmax_nan_last(flat: np.ndarray) -> np.ndarray:
@@ -108,7 +171,8 @@ class MaxPool2DWithIndices(Op):
     dx = grad placed at those indices (added where windows share a maximum); the indices take
     no gradient. Saves the input and the indices (output 1), as PyTorch: writing the input (or
     the indices) in place before backward raises, writing the output does not. Ties go to the
-    first maximum, a nan wins (the last one), padding never does.
+    first maximum, a nan wins (the last one), padding never does. The forward works on as many
+    spatial dims as the kernel has (``MaxPool3DWithIndices`` is this op under its 3-d name).
     """
 
     saves = ("self", "result1")
@@ -117,30 +181,34 @@ class MaxPool2DWithIndices(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
-        padding: tuple[int, int], dilation: tuple[int, int], out: tuple[int, int],
+        ctx: Any, x: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
+        padding: tuple[int, ...], dilation: tuple[int, ...], out: tuple[int, ...],
     ) -> tuple[np.ndarray, np.ndarray]:
-        batch = _as_batch(x)
-        height, width = batch.shape[2:]
+        dims = len(kernel)
+        batch = _as_batch(x, dims)
+        size = batch.shape[2:]
         fill = -np.inf if batch.dtype.kind == "f" else np.iinfo(batch.dtype).min
         extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
         far = [max(0, (o - 1) * s + e - n - p)
-               for o, s, e, n, p in zip(out, stride, extent, (height, width), padding)]
-        padded = np.pad(batch, ((0, 0), (0, 0), (padding[0], far[0]), (padding[1], far[1])),
-                        constant_values=fill)
-        windows = window_view(padded, kernel, stride, dilation)[:, :, :out[0], :out[1]]
-        flat = windows.reshape(*windows.shape[:4], kernel[0] * kernel[1])
+               for o, s, e, n, p in zip(out, stride, extent, size, padding)]
+        padded = np.pad(batch, ((0, 0), (0, 0), *zip(padding, far)), constant_values=fill)
+        windows = window_view(padded, kernel, stride, dilation)
+        windows = windows[(slice(None), slice(None), *(slice(o) for o in out))]
+        flat = windows.reshape(*windows.shape[:2 + dims], int(np.prod(kernel)))
         choice = argmax_nan_last(flat)
         values = np.take_along_axis(flat, choice[..., None], -1)[..., 0]
-        # Where each window position lies in the input plane, and whether it is padding.
-        rows = (_window_starts(out[0], stride[0], padding[0])[:, None]
-                + np.arange(kernel[0]) * dilation[0])  # (oh, kh)
-        cols = (_window_starts(out[1], stride[1], padding[1])[:, None]
-                + np.arange(kernel[1]) * dilation[1])  # (ow, kw)
-        r = rows[:, None, :, None]
-        c = cols[None, :, None, :]
-        position = (r * width + c).reshape(out[0], out[1], -1)
-        inside = ((r >= 0) & (r < height) & (c >= 0) & (c < width)).reshape(out[0], out[1], -1)
+        # Where each window position lies in the input plane (row-major over the spatial
+        # dims), and whether it is padding: (*out, *kernel) arrays, flattened per window.
+        position = np.zeros((1,) * (2 * dims), dtype=np.int64)
+        inside = np.ones((1,) * (2 * dims), dtype=bool)
+        for axis in range(dims):
+            coordinate = _along(_window_starts(out[axis], stride[axis], padding[axis])[:, None]
+                                + np.arange(kernel[axis]) * dilation[axis], axis, dims)
+            position = position * size[axis] + coordinate
+            inside = inside & (coordinate >= 0) & (coordinate < size[axis])
+        shape = (*out, *kernel)
+        position = np.broadcast_to(position, shape).reshape(*out, -1)
+        inside = np.broadcast_to(inside, shape).reshape(*out, -1)
         first_inside = np.argmax(inside, axis=-1)
         chosen_inside = np.take_along_axis(
             np.broadcast_to(inside, choice.shape + inside.shape[-1:]), choice[..., None], -1
@@ -149,7 +217,7 @@ class MaxPool2DWithIndices(Op):
         indices = np.take_along_axis(
             np.broadcast_to(position, choice.shape + position.shape[-1:]), choice[..., None], -1
         )[..., 0].astype(np.int64)
-        if x.ndim == 3:
+        if x.ndim == dims + 1:
             values, indices = values[0], indices[0]
         values = np.ascontiguousarray(values)
         indices = np.ascontiguousarray(indices)
@@ -159,36 +227,53 @@ class MaxPool2DWithIndices(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
         x, indices = ctx.saved_tensors
-        return run(MaxPool2DWithIndicesBackward, grad, x, indices), None, None, None, None, None
+        return run(MaxPool2DWithIndicesBackward, grad, x, indices, 2), None, None, None, None, None
+
+
+class MaxPool3DWithIndices(MaxPool2DWithIndices):
+    """``max_pool3d``: the same op over three spatial dims, under PyTorch's 3-d node names."""
+
+    node_name = "MaxPool3DWithIndicesBackward0"
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
+        x, indices = ctx.saved_tensors
+        return run(MaxPool3DWithIndicesBackward, grad, x, indices, 3), None, None, None, None, None
 
 
 class MaxPoolScatter(Op):
     """dx = ``grad`` added at ``indices`` of each plane of ``input_shape`` (a scatter).
 
-    Linear in grad; its gradient gathers back: d(grad) = H at the indices (MaxPoolGather),
-    whose own gradient is this op again. Saves the indices.
+    A plane is the last ``dims`` dimensions. Linear in grad; its gradient gathers back:
+    d(grad) = H at the indices (MaxPoolGather), whose own gradient is this op again. Saves the
+    indices.
     """
 
     tensor_options = True  # an index or target tensor among the options
+    fields = ("dims",)
 
     @staticmethod
     def forward(ctx: Any, grad: np.ndarray, indices: np.ndarray,
-                input_shape: tuple[int, ...]) -> np.ndarray:
+                input_shape: tuple[int, ...], dims: int) -> np.ndarray:
         ctx.save_for_backward(indices)
-        return _scatter_to_planes(grad, indices, input_shape)
+        ctx.dims = dims
+        return _scatter_to_planes(grad, indices, input_shape, dims)
 
     @staticmethod
-    def backward(ctx: Any, h: Any) -> tuple[Any, None, None]:
+    def backward(ctx: Any, h: Any) -> tuple[Any, None, None, None]:
         (indices,) = ctx.saved_tensors
-        return run(MaxPoolGather, h, indices), None, None
+        return run(MaxPoolGather, h, indices, ctx.dims), None, None, None
 
 
 def _scatter_to_planes(grad: np.ndarray, indices: np.ndarray,
-                       input_shape: tuple[int, ...]) -> np.ndarray:
-    """``grad`` added at ``indices`` of each input plane: max pooling's backward kernel."""
-    plane = input_shape[-1] * input_shape[-2]
-    planes = int(np.prod(input_shape[:-2]))
-    per_plane = int(np.prod(indices.shape[-2:]))
+                       input_shape: tuple[int, ...], dims: int) -> np.ndarray:
+    """``grad`` added at ``indices`` of each input plane: max pooling's backward kernel.
+
+    A plane is the last ``dims`` dimensions of ``input_shape``.
+    """
+    plane = int(np.prod(input_shape[-dims:]))
+    planes = int(np.prod(input_shape[:-dims]))
+    per_plane = int(np.prod(indices.shape[-dims:]))
     offsets = indices.reshape(planes, per_plane) + (np.arange(planes) * plane)[:, None]
     total = np.bincount(offsets.ravel(), weights=grad.reshape(-1).astype(np.float64),
                         minlength=planes * plane)
@@ -198,50 +283,62 @@ def _scatter_to_planes(grad: np.ndarray, indices: np.ndarray,
 class MaxPool2DWithIndicesBackward(Op):
     """max_pool2d's gradient as an op of its own (``max_pool2d_with_indices_backward``).
 
-    f(grad, x) = grad added at the indices of x's planes (x gives the shape).  d(grad) = H at
-    the indices (MaxPoolGather);  d(x) = 0 (``zeros_like``: PyTorch's node has x as an input).
-    Under create_graph it records MaxPool2DWithIndicesBackwardBackward0. Saves the indices.
+    f(grad, x) = grad added at the indices of x's planes (x gives the shape; a plane is its
+    last ``dims`` dimensions).  d(grad) = H at the indices (MaxPoolGather);  d(x) = 0
+    (``zeros_like``: PyTorch's node has x as an input). Under create_graph it records
+    MaxPool2DWithIndicesBackwardBackward0. Saves the indices.
     """
 
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
     num_inputs = 2
     tensor_options = True  # the indices
+    fields = ("dims",)
 
     @staticmethod
-    def forward(ctx: Any, grad: np.ndarray, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    def forward(ctx: Any, grad: np.ndarray, x: np.ndarray, indices: np.ndarray,
+                dims: int) -> np.ndarray:
         ctx.save_for_backward(indices)
-        return _scatter_to_planes(grad, indices, x.shape)
+        ctx.dims = dims
+        return _scatter_to_planes(grad, indices, x.shape, dims)
 
     @staticmethod
-    def backward(ctx: Any, h: Any) -> tuple[Any, Any, None]:
+    def backward(ctx: Any, h: Any) -> tuple[Any, Any, None, None]:
         (indices,) = ctx.saved_tensors
         needs = ctx.needs_input_grad
-        d_grad = run(MaxPoolGather, h, indices) if needs[0] else None
-        return d_grad, zeros_like_grad(h) if needs[1] else None, None
+        d_grad = run(MaxPoolGather, h, indices, ctx.dims) if needs[0] else None
+        return d_grad, zeros_like_grad(h) if needs[1] else None, None, None
+
+
+class MaxPool3DWithIndicesBackward(MaxPool2DWithIndicesBackward):
+    """max_pool3d's gradient: the same scatter, under its node name for create_graph."""
+
+    node_name = "MaxPool3DWithIndicesBackwardBackward0"
 
 
 class MaxPoolGather(Op):
     """y = x at ``indices`` of each plane;  dx = grad added back at the indices.
 
-    The double backward of max pooling. Saves the indices.
+    A plane is the last ``dims`` dimensions. The double backward of max pooling. Saves the
+    indices.
     """
 
-    fields = ("input_shape",)
+    fields = ("input_shape", "dims")
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, indices: np.ndarray, dims: int) -> np.ndarray:
         ctx.save_for_backward(indices)
         ctx.input_shape = x.shape
-        planes = int(np.prod(x.shape[:-2]))
-        flat = x.reshape(planes, x.shape[-2] * x.shape[-1])
-        per_plane = int(np.prod(indices.shape[-2:]))
+        ctx.dims = dims
+        planes = int(np.prod(x.shape[:-dims]))
+        flat = x.reshape(planes, -1)
+        per_plane = int(np.prod(indices.shape[-dims:]))
         picked = np.take_along_axis(flat, indices.reshape(planes, per_plane), axis=1)
         return picked.reshape(indices.shape)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         (indices,) = ctx.saved_tensors
-        return run(MaxPoolScatter, grad, indices, ctx.input_shape), None
+        return run(MaxPoolScatter, grad, indices, ctx.input_shape, ctx.dims), None, None
 
 
 def _check_not_bool(x: np.ndarray, kernel: str) -> None:
@@ -319,6 +416,60 @@ def _max_pool2d(input: Any, kernel_size: Any, stride: Any, padding: Any, dilatio
     _pool_shape_check(x, kernel, steps, pads, dils, out)  # type: ignore[arg-type]
     _check_not_bool(x, "max_pool2d")
     return MaxPool2DWithIndices.apply(input, kernel, steps, pads, dils, out)
+
+
+def max_pool3d(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+    ceil_mode: bool = False, return_indices: bool = False,
+) -> Any:
+    """The maximum of each ``kernel_size`` window of a (N, C, D, H, W) or (C, D, H, W) input.
+
+    ``max_pool2d`` with one more spatial dim: windows move by ``stride`` (default: the kernel
+    size) over an input padded by ``padding`` (at most half the kernel; padding never wins),
+    their elements ``dilation`` apart; ``ceil_mode`` keeps a last partial window. One
+    ``MaxPool3DWithIndicesBackward0`` node saving the input and the indices;
+    ``return_indices=True`` also returns the indices (flat positions in each input volume).
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.max_pool3d(minigrad.arange(8.0).reshape(1, 2, 2, 2), 2)
+        tensor([[[[7.]]]])
+    """
+    kernel_name = "max_pool3d_with_indices" if return_indices else "max_pool3d"
+    if return_indices:  # (PyTorch's Python function first asks ``input.is_cuda``)
+        _arguments.check_has_attribute(input, "is_cuda")
+    check_pool_arguments(kernel_name, input, kernel_size, stride, padding, dilation)
+    _arguments.check_value(ceil_mode, "bool", kernel_name, "ceil_mode", 6)
+    kernel, steps, pads, dils = _pool_params("max_pool3d", kernel_size, stride, padding,
+                                             dilation, 3)
+    x = operand(input)
+    if x.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    out = tuple(
+        _pool_output_size(x.shape[i - 3], kernel[i], pads[i], steps[i], dils[i], ceil_mode)
+        for i in range(3)
+    )
+    _pool3d_shape_check(x, kernel, steps, pads, dils, out,
+                        "max_pool3d_with_indices_out_cpu_template()", False)
+    _check_not_bool(x, "max_pool3d")
+    values, indices = MaxPool3DWithIndices.apply(input, kernel, steps, pads, dils, out)
+    return (values, indices) if return_indices else values
+
+
+def max_pool3d_with_indices(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+    ceil_mode: bool = False, return_indices: bool = False,
+) -> tuple[Any, Any]:
+    """``max_pool3d`` with ``return_indices=True``: the values and their indices, always.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.max_pool3d_with_indices(minigrad.arange(8.0).reshape(1, 2, 2, 2), 2)
+        (tensor([[[[7.]]]]), tensor([[[[7]]]]))
+    """
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 def one_int(value: Any, function: str, parameter: str) -> int:
@@ -432,7 +583,8 @@ class AvgPool2D(Op):
     """y = the sum of each window of the zero-padded input divided by its divisor.
 
     The divisor is the window size, clipped to the padded input (without the padding if
-    ``count_include_pad=False``), or ``divisor_override``.
+    ``count_include_pad=False``), or ``divisor_override``. Works on as many spatial dims as the
+    kernel has (``AvgPool3D`` is this op under its 3-d name).
 
     dx = each output's grad / divisor spread back over its window (AvgPool2DBackward), a linear
     map whose gradient is this op again. Saves the input (PyTorch does, for its shape).
@@ -442,31 +594,44 @@ class AvgPool2D(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
-        padding: tuple[int, int], out: tuple[int, int], count_include_pad: bool,
+        ctx: Any, x: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
+        padding: tuple[int, ...], out: tuple[int, ...], count_include_pad: bool,
         divisor_override: Any,
     ) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
-        batch = _as_batch(x)
+        dims = len(kernel)
+        batch = _as_batch(x, dims)
         padded = np.pad(batch, ((0, 0), (0, 0), *_avg_pads(batch.shape[2:], kernel, stride,
                                                              padding, out)))
-        windows = window_view(padded, kernel, stride, (1, 1))[:, :, :out[0], :out[1]]
+        windows = window_view(padded, kernel, stride, (1,) * dims)
+        windows = windows[(slice(None), slice(None), *(slice(o) for o in out))]
         divisor = _avg_divisors(batch.shape[2:], kernel, stride, padding, out,
                                 count_include_pad, divisor_override)
-        total = windows.sum(axis=(-2, -1), dtype=x.dtype if x.dtype.kind == "f" else None)
+        total = windows.sum(axis=tuple(range(-dims, 0)),
+                            dtype=x.dtype if x.dtype.kind == "f" else None)
         safe = np.where(divisor > 0, divisor, 1)
         if x.dtype.kind == "f":
             y = np.where(divisor > 0, total / safe, 0)
         else:  # integer pooling divides rounding toward zero, as C++ does
             y = np.where(divisor > 0, np.sign(total) * (np.abs(total) // safe), 0)
         y = y.astype(x.dtype)
-        return np.ascontiguousarray(y[0] if x.ndim == 3 else y)
+        return np.ascontiguousarray(y[0] if x.ndim == dims + 1 else y)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         (x,) = ctx.saved_tensors
         return (run(AvgPool2DBackward, grad, x, *ctx.params),
+                None, None, None, None, None, None)
+
+
+class AvgPool3D(AvgPool2D):
+    """``avg_pool3d``: the same op over three spatial dims, under PyTorch's 3-d node names."""
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        (x,) = ctx.saved_tensors
+        return (run(AvgPool3DBackward, grad, x, *ctx.params),
                 None, None, None, None, None, None)
 
 
@@ -479,17 +644,17 @@ def _avg_pads(size: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
 def _avg_divisors(size: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
                   padding: Sequence[int], out: Sequence[int], count_include_pad: bool,
                   divisor_override: Any) -> np.ndarray:
-    """The divisor of each output position (PyTorch's avg_pool2d kernel)."""
+    """The divisor of each output position (PyTorch's avg_pool2d/3d kernels)."""
     if divisor_override is not None:
         return np.full(tuple(out), divisor_override, dtype=np.int64)
-    spans = []
+    divisor = np.ones((), dtype=np.int64)
     for n, k, s, p, o in zip(size, kernel, stride, padding, out):
         start = np.arange(o) * s - p
         end = np.minimum(start + k, n + p)
         pooled = end - start
         start, end = np.maximum(start, 0), np.minimum(end, n)
-        spans.append(pooled if count_include_pad else end - start)
-    return spans[0][:, None] * spans[1][None, :]
+        divisor = np.multiply.outer(divisor, pooled if count_include_pad else end - start)
+    return divisor
 
 
 class AvgPool2DBackward(Op):
@@ -507,31 +672,43 @@ class AvgPool2DBackward(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, grad: np.ndarray, x: np.ndarray, kernel: tuple[int, int],
-        stride: tuple[int, int], padding: tuple[int, int], out: tuple[int, int],
+        ctx: Any, grad: np.ndarray, x: np.ndarray, kernel: tuple[int, ...],
+        stride: tuple[int, ...], padding: tuple[int, ...], out: tuple[int, ...],
         count_include_pad: bool, divisor_override: Any,
     ) -> np.ndarray:
         ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
+        dims = len(kernel)
         input_shape = x.shape
-        batch = grad if grad.ndim == 4 else grad[None]
-        size = input_shape[-2:]
+        batch = _as_batch(grad, dims)
+        size = input_shape[-dims:]
         divisor = _avg_divisors(size, kernel, stride, padding, out, count_include_pad,
                                 divisor_override)
         share = batch / np.where(divisor > 0, divisor, 1) * (divisor > 0)
         pads = _avg_pads(size, kernel, stride, padding, out)
         padded = np.zeros((*batch.shape[:2], *(n + lo + hi for n, (lo, hi) in zip(size, pads))),
                           dtype=grad.dtype)
-        for i, j in itertools.product(range(kernel[0]), range(kernel[1])):
-            padded[:, :, i:i + stride[0] * (out[0] - 1) + 1:stride[0],
-                   j:j + stride[1] * (out[1] - 1) + 1:stride[1]] += share
-        result = padded[:, :, pads[0][0]:pads[0][0] + size[0], pads[1][0]:pads[1][0] + size[1]]
-        result = np.ascontiguousarray(result, dtype=grad.dtype)
-        return result if len(input_shape) == 4 else result[0]
+        add_windows(padded, lambda _: share, kernel, stride, (1,) * dims, out)
+        crop = tuple(slice(lo, lo + n) for n, (lo, _) in zip(size, pads))
+        result = np.ascontiguousarray(padded[(slice(None), slice(None), *crop)],
+                                      dtype=grad.dtype)
+        return result if len(input_shape) == dims + 2 else result[0]
 
     @staticmethod
     def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
         needs = ctx.needs_input_grad
         d_grad = run(AvgPool2D, h, *ctx.params) if needs[0] else None
+        return (d_grad, zeros_like_grad(h) if needs[1] else None) + (None,) * 7
+
+
+class AvgPool3DBackward(AvgPool2DBackward):
+    """avg_pool3d's gradient: the same spreading, under its node name for create_graph."""
+
+    node_name = "AvgPool3DBackwardBackward0"
+
+    @staticmethod
+    def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
+        needs = ctx.needs_input_grad
+        d_grad = run(AvgPool3D, h, *ctx.params) if needs[0] else None
         return (d_grad, zeros_like_grad(h) if needs[1] else None) + (None,) * 7
 
 
@@ -595,3 +772,37 @@ def avg_pool1d(
     pooled = avg_pool2d(views.unsqueeze(input, -2), (1, kernel), (1, steps), (0, pads),
                         ceil_mode, count_include_pad)
     return views.squeeze(pooled, -2)
+
+
+def avg_pool3d(
+    input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+    count_include_pad: bool = True, divisor_override: int | None = None,
+) -> Any:
+    """The mean of each ``kernel_size`` window of a (N, C, D, H, W) or (C, D, H, W) input.
+
+    ``avg_pool2d`` with one more spatial dim: zero padding counts in the mean unless
+    ``count_include_pad=False``; ``divisor_override`` replaces the divisor. Gradient:
+    ``grad / divisor`` spread evenly over each window. One ``AvgPool3DBackward0`` node, which
+    saves the input.
+
+    Example:
+        >>> import minigrad
+        >>> import minigrad.nn.functional as F
+        >>> F.avg_pool3d(minigrad.arange(8.0).reshape(1, 2, 2, 2), 2)
+        tensor([[[[3.5000]]]])
+    """
+    _arguments.check_int_sequence(kernel_size, "avg_pool3d", "kernel_size", 2)
+    kernel, steps, pads, _ = _pool_params("avg_pool3d", kernel_size, stride, padding, 1, 3)
+    x = operand(input)
+    if x.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError(errors.ZERO_DIVISOR)
+    out = tuple(
+        _pool_output_size(x.shape[i - 3], kernel[i], pads[i], steps[i], 1, ceil_mode)
+        for i in range(3)
+    )
+    _pool3d_shape_check(x, kernel, steps, pads, (1, 1, 1), out, "avg_pool3d()", True)
+    _check_not_bool(x, "avg_pool3d_out_frame")
+    return AvgPool3D.apply(input, kernel, steps, pads, out, bool(count_include_pad),
+                           divisor_override)

@@ -185,6 +185,39 @@ def unpool1d_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def unpool3d_samples(rng: np.random.Generator) -> list[Sample]:
+    """Indices inside each 2x2x2 window of a 4x4x4 volume (flat positions (d * H + h) * W + w)."""
+    lead = (1, 2)
+    depth = _window_positions(rng, lead, 2, 2, 2, 16)[..., :, None, None]
+    rows = _window_positions(rng, (*lead, 2), 2, 2, 2, 4)[..., None]
+    cols = _window_positions(rng, (*lead, 2, 2), 2, 2, 2)
+    indices = depth + rows + cols
+    return [
+        Sample((real(rng, *lead, 2, 2, 2), indices, 2), name="batched"),
+        Sample(
+            (real(rng, 2, 2, 2, 2), indices[0], 2),
+            {"output_size": (5, 4, 5)},
+            name="unbatched_output_size",
+        ),
+    ]
+
+
+UNPOOL3D_BAD = (
+    BadInput((np.ones((1, 1, 1, 2, 2)), np.array([[[[[0, 1], [2, 99]]]]]), 2), name="index"),
+    BadInput((np.ones((1, 1, 1, 2, 2)), np.array([[[[0, 1], [2, 3]]]]), 2), name="shape"),
+    BadInput(
+        (np.ones((1, 1, 1, 2, 2)), np.array([[[[[0, 1], [2, 3]]]]], dtype=np.int32), 2),
+        name="int32_indices",
+    ),
+    BadInput((np.ones((2, 2, 2)), np.zeros((2, 2, 2), dtype=np.int64), 2), name="3d"),
+    BadInput(
+        (np.ones((1, 1, 1, 2, 2)), np.array([[[[[0, 1], [2, 3]]]]]), 2),
+        {"output_size": (9, 9, 9)},
+        name="output_size",
+    ),
+)
+
+
 UNPOOL_BAD = (
     BadInput((np.ones((1, 1, 2, 2)), np.array([[[[0, 1], [2, 30]]]]), 2), name="index"),
     BadInput((np.ones((1, 1, 2, 2)), np.array([[[0, 1], [2, 3]]]), 2), name="shape"),
@@ -325,6 +358,13 @@ OPS = [
         unpool2d_samples,
         grad_args=(0,),
         bad_inputs=UNPOOL_BAD,
+    ),
+    OpInfo(
+        "F.max_unpool3d",
+        lambda lib, x, idx, k, **kw: lib.nn.functional.max_unpool3d(x, idx, k, **kw),
+        unpool3d_samples,
+        grad_args=(0,),
+        bad_inputs=UNPOOL3D_BAD,
     ),
     OpInfo(
         "F.max_unpool1d",

@@ -431,6 +431,46 @@ EMBEDDING_BAD = (
 )
 
 
+def ctc_samples(rng: np.random.Generator) -> list[Sample]:
+    padded = np.array([[1, 1, 2], [3, 2, 0]])
+    lengths = (np.array([6, 5]), np.array([3, 2]))
+    return [
+        Sample((real(rng, 6, 2, 4), padded, *lengths), name="mean"),
+        Sample((real(rng, 6, 2, 4), padded, *lengths), {"reduction": "none", "blank": 3},
+               name="none_blank"),
+        Sample((real(rng, 5, 3, 5), np.array([1, 2, 3, 4, 4, 2]), [5, 4, 5], [2, 3, 1]),
+               {"reduction": "sum"}, name="concatenated_targets"),
+        Sample((real(rng, 4, 2, 4), np.array([[1, 1, 2], [3, 2, 1]]), np.array([4, 2]),
+                np.array([3, 3])), {"reduction": "none", "zero_infinity": True},
+               name="zero_infinity"),
+        Sample((real(rng, 5, 4), np.array([1, 2]), np.asarray(5), np.asarray(2)),
+               name="unbatched"),
+        Sample((real(rng, 6, 2, 4), padded, *lengths), name="transposed", transposed=True),
+    ]
+
+
+CTC_BAD = (
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 5]),
+              np.array([2, 2])), name="input_length_too_long"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4]),
+              np.array([2, 2])), name="input_lengths_size"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 4]),
+              np.array([2, 3])), name="targets_too_short"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 4]),
+              np.array([2, 2])), {"blank": 5}, name="blank"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4, 4]),
+              np.array([2, 2])), {"reduction": "avg"}, name="reduction"),
+    BadInput((np.zeros((4, 2, 5)), np.array([[1, 2], [3, 4]]), np.array([4.0, 4.0]),
+              np.array([2, 2])), name="float_lengths"),
+)
+
+
+def _ctc(lib: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+    # PyTorch's CTC gradient assumes normalised log-probabilities (its exp(lp) term cancels
+    # through log_softmax's backward): the row differentiates through log_softmax, as real use
+    return F(lib).ctc_loss(x.log_softmax(-1), *args, **kwargs)
+
+
 # --- convolution ------------------------------------------------------------------------------
 
 CONV2D_CONFIGS = (
@@ -531,6 +571,50 @@ def conv_transpose2d_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def conv3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 1, 2, 3, 4, 3), real(rng, 2, 2, 2, 2, 2), real(rng, 2)), name="plain"),
+        Sample((real(rng, 2, 2, 3, 4, 3), real(rng, 2, 1, 2, 2, 1), real(rng, 2)),
+               {"stride": (1, 2, 1), "padding": (1, 0, 1), "dilation": (2, 1, 1), "groups": 2},
+               name="everything"),
+        Sample((real(rng, 2, 3, 2, 3), real(rng, 2, 2, 3, 1, 3)), {"padding": "same"},
+               name="unbatched_same"),
+        Sample((real(rng, 1, 2, 3, 3, 4), real(rng, 2, 2, 1, 2, 2), real(rng, 2)),
+               name="transposed", transposed=True),
+    ]
+
+
+CONV3D_BAD = (
+    BadInput((np.ones((1, 3, 4, 4, 4)), np.ones((6, 2, 3, 3, 3))), name="channels"),
+    BadInput((np.ones((2, 2, 1, 6, 6)), np.ones((6, 2, 3, 3, 3))), name="kernel_too_large"),
+    BadInput((np.ones((2, 6, 6)), np.ones((6, 2, 3, 3, 3))), name="input_rank"),
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((6, 2, 2, 2, 2))), {"stride": (1, 1)},
+             name="stride_length"),
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((6, 2, 2, 2, 2))), {"padding": "full"},
+             name="padding_string"),
+)
+
+
+def conv_transpose3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 1, 4, 2, 3, 2), real(rng, 4, 1, 2, 2, 2), real(rng, 2)),
+               {"stride": (2, 1, 2), "padding": (1, 0, 0), "output_padding": (1, 0, 1),
+                "groups": 2, "dilation": (1, 2, 1)}, name="everything"),
+        Sample((real(rng, 2, 2, 3, 2), real(rng, 2, 1, 2, 2, 2)), name="unbatched"),
+        Sample((real(rng, 1, 2, 2, 3, 2), real(rng, 2, 2, 2, 1, 2), real(rng, 2)),
+               {"stride": 2}, name="transposed", transposed=True),
+    ]
+
+
+CONV_TRANSPOSE3D_BAD = (
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((2, 2, 2, 2, 2))), {"output_padding": 1},
+             name="output_padding"),
+    BadInput((np.ones((1, 2, 3, 3, 3)), np.ones((2, 2, 2, 2, 2))), {"padding": 5},
+             name="output_too_small"),
+    BadInput((np.ones((1, 3, 3, 3, 3)), np.ones((2, 2, 2, 2, 2))), name="channels"),
+)
+
+
 CONV_TRANSPOSE_BAD = (
     BadInput((np.ones((2, 4, 6)), np.ones((5, 3, 3))), name="channels"),
     BadInput((np.ones((2, 4, 6)), np.ones((4, 3, 3)), np.ones(4)), name="bias"),
@@ -576,6 +660,37 @@ POOL_BAD = (
     BadInput((np.ones((2, 4, 6, 6)),), {"kernel_size": (2, 2, 2)}, name="kernel_length"),
     BadInput((np.ones((1, 2, 3, 6, 6)),), {"kernel_size": 2}, name="5d"),
     BadInput((np.ones((2, 0, 6, 6)),), {"kernel_size": 2}, name="no_channels"),
+)
+
+
+POOL3D_CONFIGS = (
+    ("k2", {"kernel_size": 2}),
+    ("uneven_padding", {"kernel_size": (2, 3, 2), "stride": (1, 2, 1), "padding": (1, 0, 1)}),
+    ("ceil", {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True}),
+)
+
+
+def pool3d_samples(extra: tuple[tuple[str, dict[str, Any]], ...] = ()) -> Any:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        return [Sample((real(rng, 1, 2, 3, 4, 3),), kw, name=name)
+                for name, kw in POOL3D_CONFIGS + extra] + [
+            Sample((real(rng, 2, 3, 4, 3),), {"kernel_size": 2, "stride": 1}, name="unbatched"),
+            Sample((real(rng, 1, 2, 3, 3, 4),), {"kernel_size": 2}, name="transposed",
+                   transposed=True),
+        ]
+
+    return samples
+
+
+POOL3D_BAD = (
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 5}, name="output_too_small"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 3, "padding": 2}, name="padding"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 2, "stride": 0}, name="stride_0"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": -1}, name="negative_kernel"),
+    BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": (2, 2)}, name="kernel_length"),
+    BadInput((np.ones((2, 4, 4)),), {"kernel_size": 2}, name="3d"),
+    BadInput((np.ones((1, 0, 4, 4, 4)),), {"kernel_size": 2}, name="no_channels"),
+    BadInput((np.ones((1, 2, 4, 4, 4), dtype=bool),), {"kernel_size": 2}, name="bool"),
 )
 
 
@@ -630,6 +745,78 @@ def adaptive_1d_samples(rng: np.random.Generator) -> list[Sample]:
         Sample((real(rng, 2, 5, 4), 1), name="one"),
         Sample((real(rng, 2, 6, 5), 2), name="transposed", transposed=True),
     ]
+
+
+ADAPTIVE_3D = (
+    ("uneven", (1, 2, 3, 5, 4), (2, 3, 3)),  # bins of two lengths, overlapping by one
+    ("none_unbatched", (2, 3, 4, 3), (None, 2, 1)),  # None keeps the input's size
+    ("upsampling", (1, 1, 2, 3, 2), (3, 4, 3)),  # more bins than positions
+    ("one", (1, 2, 2, 3, 2), 1),  # average: PyTorch takes the mean over the volume
+)
+
+
+def adaptive_3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample((real(rng, *shape), size), name=name) for name, shape, size in ADAPTIVE_3D] + [
+        Sample((real(rng, 1, 2, 3, 4, 3), (2, 3, 2)), name="transposed", transposed=True)]
+
+
+ADAPTIVE_3D_BAD = (
+    BadInput((np.ones((1, 2, 4, 4, 4)), (1, 2)), name="two_sizes"),
+    BadInput((np.ones((1, 2, 4, 4, 4)), (-1, 2, 2)), name="negative_size"),
+    BadInput((np.ones((2, 4, 4)), 2), name="3d"),
+    BadInput((np.ones((1, 0, 4, 4, 4)), 2), name="empty_channels"),
+    BadInput((np.ones((1, 2, 4, 4, 4), dtype=np.int64), 2), name="integer"),
+)
+
+
+def fractional_2d_samples(rng: np.random.Generator) -> list[Sample]:
+    # (the first: windows at every position whatever the samples, so that a call drawing its
+    # own samples, as the misuse sweep makes, gives PyTorch's result too)
+    return [
+        Sample((real(rng, 1, 2, 4, 5), 2), {"output_size": (3, 4),
+                                            "_random_samples": rng.random((1, 2, 2))},
+               name="every_position"),
+        Sample((real(rng, 2, 2, 5, 6), 2), {"output_size": (3, 4),
+                                            "_random_samples": rng.random((2, 2, 2))},
+               name="batched"),
+        Sample((real(rng, 2, 6, 5), (3, 2)), {"output_ratio": (0.5, 0.5),
+                                              "_random_samples": rng.random((1, 2, 2))},
+               name="unbatched_ratio"),
+        Sample((real(rng, 1, 2, 5, 5), 2), {"output_size": 3,
+                                            "_random_samples": rng.random((1, 2, 2))},
+               name="transposed", transposed=True),
+    ]
+
+
+def fractional_3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        # (windows two apart whatever the samples: (4 - 2) / (2 - 1) is a whole number)
+        Sample((real(rng, 1, 2, 4, 4, 4), 2), {"output_size": 2,
+                                               "_random_samples": rng.random((1, 2, 3))},
+               name="every_other_position"),
+        Sample((real(rng, 1, 2, 4, 5, 4), 2), {"output_size": (2, 2, 2),
+                                               "_random_samples": rng.random((1, 2, 3))},
+               name="batched"),
+        Sample((real(rng, 2, 4, 4, 5), (2, 1, 3)), {"output_size": 2,
+                                                    "_random_samples": rng.random((1, 2, 3))},
+               name="unbatched"),
+    ]
+
+
+FRACTIONAL_BAD = (
+    BadInput((np.ones((1, 2, 5, 5)), 2), {"output_size": 5,
+                                          "_random_samples": np.full((1, 2, 2), 0.5)},
+             name="kernel_too_large"),
+    BadInput((np.ones((1, 2, 5, 5)), 2), {"output_size": 3,
+                                          "_random_samples": np.full((1, 2, 3), 0.5)},
+             name="samples_shape"),
+    BadInput((np.ones((1, 2, 5, 5)), 2), {"output_size": 3,
+                                          "_random_samples": np.full((1, 3, 2), 0.5)},
+             name="samples_channels"),
+    BadInput((np.ones((5, 5)), 2), {"output_size": 3}, name="2d"),
+    BadInput((np.ones((1, 2, 5, 5)), (2, 2, 2)), {"output_size": 3}, name="kernel_length"),
+    BadInput((np.ones((1, 2, 5, 5)), 2), name="no_size"),
+)
 
 
 ADAPTIVE_2D_BAD = (
@@ -707,6 +894,9 @@ OPS: list[OpInfo] = [
     OpInfo("F.batch_norm", _loss("batch_norm"), batch_norm_samples, grad_args=(0, 3, 4),
            bad_inputs=BATCH_NORM_BAD, atol=1e-4),
     OpInfo("F.embedding", _loss("embedding"), embedding_samples, bad_inputs=EMBEDDING_BAD),
+    # No second derivative: PyTorch's first gradient's node is NotImplemented.
+    OpInfo("F.ctc_loss", _ctc, ctc_samples, bad_inputs=CTC_BAD, gradgrad=False, grad_args=(0,),
+           op="F.ctc_loss"),
     OpInfo("F.conv2d", _loss("conv2d"), conv2d_samples, bad_inputs=CONV2D_BAD, atol=1e-4),
     OpInfo("F.conv2d_input_only", _loss("conv2d"), conv2d_samples, grad_args=(0,), atol=1e-4),
     OpInfo("F.conv2d_weight_only", _loss("conv2d"), conv2d_samples, grad_args=(1,), atol=1e-4),
@@ -715,6 +905,13 @@ OPS: list[OpInfo] = [
            bad_inputs=CONV_TRANSPOSE_BAD, atol=1e-4),
     OpInfo("F.conv_transpose2d", _loss("conv_transpose2d"), conv_transpose2d_samples,
            atol=1e-4),
+    OpInfo("F.conv3d", _loss("conv3d"), conv3d_samples, bad_inputs=CONV3D_BAD, atol=1e-4),
+    OpInfo("F.conv_transpose3d", _loss("conv_transpose3d"), conv_transpose3d_samples,
+           bad_inputs=CONV_TRANSPOSE3D_BAD, atol=1e-4),
+    OpInfo("conv3d", lambda lib, *a, **kw: lib.conv3d(*a, **kw), first(conv3d_samples, 1),
+           atol=1e-4),
+    OpInfo("conv_transpose3d", lambda lib, *a, **kw: lib.conv_transpose3d(*a, **kw),
+           first(conv_transpose3d_samples, 1), atol=1e-4),
     OpInfo("conv1d", lambda lib, *a, **kw: lib.conv1d(*a, **kw), first(conv1d_samples, 1)),
     OpInfo("conv2d", lambda lib, *a, **kw: lib.conv2d(*a, **kw), first(conv2d_samples, 1),
            atol=1e-4),
@@ -774,6 +971,25 @@ OPS: list[OpInfo] = [
                ("divisor", {"kernel_size": (2, 3), "divisor_override": 4}),
            )),
            bad_inputs=POOL_BAD),
+    OpInfo("F.max_pool3d", _loss("max_pool3d"),
+           pool3d_samples((("dilation", {"kernel_size": 2, "stride": 1, "dilation": (1, 2, 1)}),)),
+           bad_inputs=POOL3D_BAD),
+    OpInfo("F.max_pool3d_with_indices", _loss("max_pool3d_with_indices"),
+           first(pool3d_samples(), 2), output_index=0),
+    OpInfo("max_pool3d", lambda lib, x, **kw: lib.max_pool3d(x, **kw), first(pool3d_samples(), 1)),
+    OpInfo("F.avg_pool3d", _loss("avg_pool3d"),
+           pool3d_samples((
+               ("ceil_exclude_padding", {"kernel_size": 3, "stride": 2, "padding": 1,
+                                         "ceil_mode": True, "count_include_pad": False}),
+               ("divisor", {"kernel_size": (2, 3, 1), "divisor_override": 4}),
+           )),
+           bad_inputs=POOL3D_BAD + (
+               BadInput((np.ones((1, 2, 2, 4, 4)),), {"kernel_size": (3, 1, 1),
+                                                       "padding": (1, 0, 0)},
+                        name="input_smaller_than_kernel"),
+               BadInput((np.ones((1, 2, 4, 4, 4)),), {"kernel_size": 2, "divisor_override": 0},
+                        name="divisor_0"),
+           )),
     OpInfo("F.adaptive_avg_pool2d", _loss("adaptive_avg_pool2d"), adaptive_2d_samples,
            bad_inputs=ADAPTIVE_2D_BAD),
     OpInfo("F.adaptive_max_pool2d", _loss("adaptive_max_pool2d"), adaptive_2d_samples,
@@ -781,6 +997,30 @@ OPS: list[OpInfo] = [
     OpInfo("F.adaptive_max_pool2d_with_indices",
            lambda lib, x, size: F(lib).adaptive_max_pool2d(x, size, return_indices=True),
            first(adaptive_2d_samples, 2), output_index=0, op="F.adaptive_max_pool2d"),
+    OpInfo("F.adaptive_max_pool2d_with_indices_function",
+           _loss("adaptive_max_pool2d_with_indices"), first(adaptive_2d_samples, 2),
+           output_index=0, op="F.adaptive_max_pool2d_with_indices"),
+    OpInfo("F.adaptive_avg_pool3d", _loss("adaptive_avg_pool3d"), adaptive_3d_samples,
+           bad_inputs=ADAPTIVE_3D_BAD),
+    OpInfo("F.adaptive_max_pool3d", _loss("adaptive_max_pool3d"), adaptive_3d_samples,
+           bad_inputs=ADAPTIVE_3D_BAD),
+    OpInfo("F.adaptive_max_pool3d_with_indices", _loss("adaptive_max_pool3d_with_indices"),
+           first(adaptive_3d_samples, 2), output_index=0),
+    OpInfo("F.adaptive_max_pool1d_with_indices", _loss("adaptive_max_pool1d_with_indices"),
+           first(adaptive_1d_samples, 2), output_index=0),
+    OpInfo("F.fractional_max_pool2d", _loss("fractional_max_pool2d"), fractional_2d_samples,
+           bad_inputs=FRACTIONAL_BAD),
+    OpInfo("F.fractional_max_pool2d_with_indices", _loss("fractional_max_pool2d_with_indices"),
+           first(fractional_2d_samples, 1), output_index=0),
+    OpInfo("F.fractional_max_pool3d", _loss("fractional_max_pool3d"), fractional_3d_samples,
+           bad_inputs=(
+               BadInput((np.ones((1, 2, 3, 5, 5)), 2), {"output_size": 3,
+                                                        "_random_samples": np.ones((1, 2, 3))},
+                        name="kernel_too_large"),
+               BadInput((np.ones((5, 5, 5)), 2), {"output_size": 3}, name="3d"),
+           )),
+    OpInfo("F.fractional_max_pool3d_with_indices", _loss("fractional_max_pool3d_with_indices"),
+           first(fractional_3d_samples, 1), output_index=0),
     OpInfo("F.adaptive_avg_pool1d", _loss("adaptive_avg_pool1d"), adaptive_1d_samples,
            bad_inputs=ADAPTIVE_1D_BAD),
     OpInfo("F.adaptive_max_pool1d", _loss("adaptive_max_pool1d"), adaptive_1d_samples,

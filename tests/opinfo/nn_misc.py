@@ -394,6 +394,15 @@ def lp_pool2d_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def lp_pool3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 1, 2, 3, 4, 3), 2, 2), name="p2"),
+        Sample((_positive(rng, 2, 3, 4, 3), 1.5, (2, 3, 1)), {"stride": (1, 1, 2)},
+               name="p1.5_unbatched"),
+        Sample((_real(rng, 1, 2, 3, 2, 3), float("inf"), 2), {"ceil_mode": True}, name="inf"),
+    ]
+
+
 def pdist_samples(rng: np.random.Generator) -> list[Sample]:
     return [
         Sample((_real(rng, 5, 3),), name="p2"),
@@ -410,6 +419,7 @@ def pdist_samples(rng: np.random.Generator) -> list[Sample]:
 OPS += [
     OpInfo("F.lp_pool1d", _functional("lp_pool1d"), lp_pool1d_samples),
     OpInfo("F.lp_pool2d", _functional("lp_pool2d"), lp_pool2d_samples),
+    OpInfo("F.lp_pool3d", _functional("lp_pool3d"), lp_pool3d_samples),
     # PyTorch has no second derivative (its first gradient's node is NotImplemented)
     OpInfo(
         "F.pdist",

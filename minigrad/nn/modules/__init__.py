@@ -40,7 +40,14 @@ from minigrad.nn.modules.container import (
     ParameterList,
     Sequential,
 )
-from minigrad.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from minigrad.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
 from minigrad.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minigrad.nn.modules.dropout import (
     AlphaDropout,
@@ -69,6 +76,7 @@ from minigrad.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    CTCLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
@@ -122,14 +130,21 @@ from minigrad.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from minigrad.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
     AvgPool1d,
     AvgPool2d,
+    AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     LPPool1d,
     LPPool2d,
+    LPPool3d,
     MaxPool1d,
     MaxPool2d,
+    MaxPool3d,
 )
 from minigrad.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from minigrad.nn.modules.sparse import Embedding, EmbeddingBag
@@ -140,25 +155,27 @@ from minigrad.nn.modules.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
-from minigrad.nn.modules.unpooling import MaxUnpool1d, MaxUnpool2d
+from minigrad.nn.modules.unpooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from minigrad.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveLogSoftmaxWithLoss", "AdaptiveMaxPool1d",
-    "AdaptiveMaxPool2d",
-    "AlphaDropout", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-    "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ChannelShuffle", "CircularPad1d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveLogSoftmaxWithLoss",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AlphaDropout", "AvgPool1d",
+    "AvgPool2d", "AvgPool3d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
+    "BatchNorm3d", "Bilinear", "CELU", "CTCLoss", "ChannelShuffle", "CircularPad1d",
     "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
-    "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity",
-    "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding",
-    "EmbeddingBag", "FeatureAlphaDropout", "Flatten", "Fold", "GELU", "GLU", "GRU", "GRUCell",
+    "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+    "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d",
+    "Dropout2d", "Dropout3d", "ELU", "Embedding", "EmbeddingBag", "FeatureAlphaDropout", "Flatten",
+    "Fold", "FractionalMaxPool2d", "FractionalMaxPool3d", "GELU", "GLU", "GRU", "GRUCell",
     "GaussianNLLLoss", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
     "HingeEmbeddingLoss", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d",
-    "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LSTM", "LSTMCell",
+    "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell",
     "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d",
     "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
     "LazyLinear", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
-    "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d", "Mish", "Module",
+    "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
+    "MaxUnpool3d", "Mish", "Module",
     "ModuleDict", "ModuleList", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
     "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
     "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm",

@@ -1,4 +1,4 @@
-"""``Conv1d``/``Conv2d`` and their transposes: convolution layers with PyTorch's initialisation.
+"""``Conv1d``/``2d``/``3d`` and their transposes: convolution layers, PyTorch's initialisation.
 
 The weight has shape (out_channels, in_channels / groups, *kernel_size); weight and bias start
 in U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with ``fan_in = in_channels / groups * prod(kernel)``.
@@ -22,20 +22,24 @@ from minigrad.nn.modules.utils import check_device, ntuple
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 _PADDING_STRINGS = {"same", "valid"}
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 
 
 def _border_indices(size: int, before: int, after: int, mode: str, dim: int,
-                    shape: Any) -> np.ndarray:
-    """Which input positions fill a dimension of ``size`` padded by ``before`` and ``after``."""
+                    shape: Any, argument: int) -> np.ndarray:
+    """Which input positions fill a dimension of ``size`` padded by ``before`` and ``after``.
+
+    ``argument``: the position PyTorch's reflection-pad check names (4, 6, 8 for the last,
+    second-last, third-last dimension).
+    """
     positions = np.arange(-before, size + after)
     if mode == "reflect":
         if before >= size or after >= size:
             raise RuntimeError(
-                "Argument #4: Padding size should be less than the corresponding input "
+                f"Argument #{argument}: Padding size should be less than the corresponding input "
                 f"dimension, but got: padding ({before}, {after}) at dimension {dim} of input "
                 f"{list(shape)}"
             )
@@ -49,12 +53,18 @@ def _border_indices(size: int, before: int, after: int, mode: str, dim: int,
 
 
 def _pad_from_input(input: Tensor, pads: list[int], mode: str) -> Tensor:
-    """``F.pad(input, pads, mode)`` for reflect/replicate/circular, built from index_select."""
-    for i in range(len(pads) // 2):
-        dim = input.dim() - 1 - i
-        index = _border_indices(input.shape[dim], pads[2 * i], pads[2 * i + 1], mode, dim,
-                                input.shape)
-        input = input.index_select(dim, tensor(index))
+    """``F.pad(input, pads, mode)`` for reflect/replicate/circular, built from index_select.
+
+    Every dimension is checked (against the input as given) before any is padded.
+    """
+    shape = input.shape
+    indices = [
+        _border_indices(shape[-1 - i], pads[2 * i], pads[2 * i + 1], mode, len(shape) - 1 - i,
+                        shape, 4 + 2 * i)
+        for i in range(len(pads) // 2)
+    ]
+    for i, index in enumerate(indices):
+        input = input.index_select(input.dim() - 1 - i, tensor(index))
     return input
 
 
@@ -66,7 +76,7 @@ class _ConvNd(Module):
     """
 
     _dims = 0
-    _conv: Any = None  # staticmethod(F.conv1d) or staticmethod(F.conv2d)
+    _conv: Any = None  # staticmethod(F.conv1d), (F.conv2d) or (F.conv3d)
 
     def __init__(
         self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -146,7 +156,7 @@ class _ConvNd(Module):
         reset_affine_parameters(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
-        """``F.conv1d`` / ``F.conv2d`` (after padding the input itself for non-zero modes)."""
+        """``F.conv1d`` / ``2d`` / ``3d`` (after padding the input itself for non-zero modes)."""
         padding = self.padding
         if self.padding_mode != "zeros":
             input = _pad_from_input(
@@ -212,8 +222,25 @@ class Conv2d(_ConvNd):
     _conv = staticmethod(F.conv2d)
 
 
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C_in, D, H, W) or (C_in, D, H, W) inputs (volumes, video).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> conv = nn.Conv3d(1, 4, 3, padding=1)
+        >>> conv
+        Conv3d(1, 4, kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=(1, 1, 1))
+        >>> conv(minigrad.zeros(2, 1, 4, 5, 5)).shape
+        minigrad.Size([2, 4, 4, 5, 5])
+    """
+
+    _dims = 3
+    _conv = staticmethod(F.conv3d)
+
+
 class _ConvTransposeNd(_ConvNd):
-    """Shared by ConvTranspose1d and ConvTranspose2d: zero padding only, an ``output_size``."""
+    """Shared by the transposed convolutions: zero padding only, an ``output_size``."""
 
     def __init__(
         self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -230,7 +257,7 @@ class _ConvTransposeNd(_ConvNd):
                      padding_mode, device, dtype)
 
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
-        """``F.conv_transpose1d`` / ``2d``; ``output_size`` picks the output padding."""
+        """``F.conv_transpose1d`` / ``2d`` / ``3d``; ``output_size`` picks the output padding."""
         output_padding = self._output_padding(input, output_size)
         return self._conv(input, self.weight, self.bias, self.stride, self.padding,
                           output_padding, self.groups, self.dilation)
@@ -297,3 +324,22 @@ class ConvTranspose2d(_ConvTransposeNd):
 
     _dims = 2
     _conv = staticmethod(F.conv_transpose2d)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution over (N, C_in, D, H, W) or (C_in, D, H, W) inputs.
+
+    The weight is (in_channels, out_channels / groups, kD, kH, kW).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> up = nn.ConvTranspose3d(4, 2, 2, stride=2)
+        >>> up
+        ConvTranspose3d(4, 2, kernel_size=(2, 2, 2), stride=(2, 2, 2))
+        >>> up(minigrad.zeros(1, 4, 2, 3, 3)).shape
+        minigrad.Size([1, 2, 4, 6, 6])
+    """
+
+    _dims = 3
+    _conv = staticmethod(F.conv_transpose3d)

@@ -15,8 +15,8 @@ from minigrad.ops.loss_common import legacy_reduction
 from minigrad.tensor import Tensor
 
 __all__ = [
-    "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "HuberLoss", "KLDivLoss", "L1Loss",
-    "MSELoss", "NLLLoss", "SmoothL1Loss",
+    "BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CrossEntropyLoss", "HuberLoss", "KLDivLoss",
+    "L1Loss", "MSELoss", "NLLLoss", "SmoothL1Loss",
 ]
 
 
@@ -181,3 +181,26 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(
             input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction
         )
+
+
+class CTCLoss(_Loss):
+    """The Connectionist Temporal Classification loss (``F.ctc_loss``) as a layer.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> log_probs = minigrad.full((2, 1, 2), 0.5).log()
+        >>> nn.CTCLoss(reduction="sum")(log_probs, minigrad.tensor([[1]]), [2], [1])
+        tensor(0.2877)
+    """
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Any,
+                target_lengths: Any) -> Tensor:
+        """``F.ctc_loss(log_probs, targets, input_lengths, target_lengths, ...)``."""
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)

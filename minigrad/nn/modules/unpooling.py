@@ -1,4 +1,4 @@
-"""``MaxUnpool1d`` and ``MaxUnpool2d``: ``F.max_unpool1d/2d`` as layers (PyTorch's pooling.py)."""
+"""``MaxUnpool1d/2d/3d``: ``F.max_unpool1d/2d/3d`` as layers (PyTorch's pooling.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from minigrad.nn import functional as F
 from minigrad.nn.modules.module import Module
 from minigrad.tensor import Tensor
 
-__all__ = ["MaxUnpool1d", "MaxUnpool2d"]
+__all__ = ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 def _tuple(value: Any, count: int) -> tuple[Any, ...]:
@@ -69,5 +69,25 @@ class MaxUnpool2d(_MaxUnpoolNd):
     def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
         """``F.max_unpool2d`` with the layer's options."""
         return F.max_unpool2d(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Puts a ``MaxPool3d``'s values back at their indices, zeros elsewhere.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> pool, unpool = nn.MaxPool3d(2, return_indices=True), nn.MaxUnpool3d(2)
+        >>> unpool(*pool(minigrad.arange(8.0).reshape(1, 2, 2, 2))).shape
+        minigrad.Size([1, 2, 2, 2])
+    """
+
+    dims = 3
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        """``F.max_unpool3d`` with the layer's options."""
+        return F.max_unpool3d(
             input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
