@@ -416,6 +416,13 @@ from minigrad.ops.index_ops import (  # noqa: E402
     masked_scatter,
     take,
 )
+from minigrad.ops.index_writes import index_reduce, put  # noqa: E402
+from minigrad.ops.indexing import index_put  # noqa: E402
+from minigrad.ops.view_scatters import (  # noqa: E402
+    diagonal_scatter,
+    select_scatter,
+    slice_scatter,
+)
 
 # --- more elementwise math (fmod, copysign, float_power, ...), bitwise ops, type promotion ---
 # isort: split
@@ -621,6 +628,7 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_scatter",
     "diff",
     "digamma",
     "dist",
@@ -701,6 +709,9 @@ __all__ = [
     "index_add",
     "index_copy",
     "index_fill",
+    "index_put",
+    "index_put_",
+    "index_reduce",
     "index_select",
     "inf",
     "inference_mode",
@@ -836,6 +847,7 @@ __all__ = [
     "pow",
     "prod",
     "promote_types",
+    "put",
     "qr",
     "quantile",
     "rad2deg",
@@ -874,6 +886,7 @@ __all__ = [
     "searchsorted",
     "seed",
     "select",
+    "select_scatter",
     "selu",
     "set_default_device",
     "set_default_dtype",
@@ -896,6 +909,7 @@ __all__ = [
     "sinc_",
     "sinh",
     "sinh_",
+    "slice_scatter",
     "slogdet",
     "softmax",
     "sort",

@@ -56,7 +56,9 @@ NUMBERS_OF = frozenset(
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
                          # (checked inline, in the kernel's order: weight, then the indices)
-                         ("embedding", "input"), ("embedding", "weight")})
+                         ("embedding", "input"), ("embedding", "weight")}
+                        # (a tuple of index tensors, checked inline)
+                        | {("index_put", "indices"), ("index_put_", "indices")})
 # Functions whose ``dtype`` also takes a type name: ``x.type("minigrad.LongTensor")``.
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(
@@ -69,6 +71,7 @@ MORE_TENSORS = frozenset(
     | {(f, "other") for f in ("igamma", "igamma_", "igammac", "igammac_", "special_gammainc",
                               "special_gammaincc")}
     | {("result_type", "tensor"), ("result_type", "other")}
+    | {("index_put", "values"), ("index_put_", "values")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",
                               "isclose", "allclose", "equal")}

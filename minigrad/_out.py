@@ -403,6 +403,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                            "dtype, but got input {result_c} and hist {out_c}"), None),
     **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),
     "take_along_dim": TakesOut(EXACT, "gather"),
+    "index_reduce": TakesOut(EXACT),
+    "slice_scatter": TakesOut(EXACT, "aten::slice_scatter"),
     "diag": TakesOut(EXACT, "aten::diagonal_copy"),
     "index_select": TakesOut(same("index_select(): self and result must have the same scalar "
                                   "type")),

@@ -1605,6 +1605,17 @@ FLATTEN_START_AFTER_END = "flatten() has invalid args: start_dim cannot come aft
 UNFLATTEN_EMPTY_SIZES = "unflatten: sizes must be non-empty"
 
 
+SLICE_STEP_NOT_POSITIVE = "slice step must be positive"  # slice_scatter
+
+
+def scatter_src_size(src: Sequence[int], region: Sequence[int]) -> str:
+    """``slice_scatter``/``select_scatter``/``diagonal_scatter`` with a src of another shape."""
+    return (
+        f"expected src to have a size equal to the slice of self. src size = "
+        f"{format_size(src)}, slice size = {format_size(region)}"
+    )
+
+
 def select_out_of_range(index: int, shape: Sequence[int], dim: int) -> str:
     """``select`` at an index outside the dimension."""
     return (
@@ -2168,6 +2179,38 @@ def masked_scatter_dtypes(self_dtype: str, source_dtype: str) -> str:
     return (
         f"masked_scatter: expected self and source to have same dtypes but got{self_dtype} and "
         f"{source_dtype}"
+    )
+
+
+def put_index_dtype(dtype_name: str) -> str:
+    """``put`` with an index that is not int64."""
+    return f"put_(): Expected a long tensor for index, but got {dtype_name}"
+
+
+def put_dtypes(self_dtype: str, source_dtype: str) -> str:
+    """``put`` with a source of another dtype."""
+    return (
+        f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+        f"{self_dtype} and source.dtype = {source_dtype}"
+    )
+
+
+def put_counts(source: int, index: int) -> str:
+    """``put`` with a source and an index of different numbers of elements."""
+    return (
+        f"put_(): Expected source and index to have the same number of elements, but got "
+        f"source.numel() = {source}, index.numel() = {index}"
+    )
+
+
+INDEX_REDUCE_BETA = "index_reduce() is in beta and the API may change at any time."
+
+
+def index_reduce_mode(reduce: str) -> str:
+    """``index_reduce`` with a reduction it does not have."""
+    return (
+        f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+        f"{reduce}."
     )
 
 

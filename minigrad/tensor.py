@@ -50,6 +50,7 @@ from minigrad.ops import (
     gather_scatter,
     histogram,
     index_ops,
+    index_writes,
     indexing,
     inplace_views,
     linalg,
@@ -80,6 +81,7 @@ from minigrad.ops import (
     unary_extra,
     unfold,
     vector_products,
+    view_scatters,
     views,
 )
 from minigrad.ops import lu as lu_module
@@ -2422,6 +2424,33 @@ class Tensor(TensorBase):
         """The elements (read as 1-D) at ``index``."""
         return index_ops.take(self, index)
 
+    def index_put(self, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+        """A copy with ``values`` written (or added) at the index tensors ``indices``."""
+        return indexing.index_put(self, indices, values, accumulate)
+
+    def put(self, index: Any, source: Any, accumulate: bool = False) -> Tensor:
+        """A copy (read as 1-D) with ``source`` written (or added) at ``index``."""
+        return index_writes.put(self, index, source, accumulate)
+
+    def index_reduce(self, dim: int, index: Any, source: Any, reduce: str, *,
+                     include_self: bool = True) -> Tensor:
+        """A copy with ``source``'s slices combined in at ``index`` along ``dim``."""
+        return index_writes.index_reduce(self, dim, index, source, reduce,
+                                         include_self=include_self)
+
+    def slice_scatter(self, src: Any, dim: int = 0, start: Any = None, end: Any = None,
+                      step: int = 1) -> Tensor:
+        """A copy with the slice ``start:end:step`` along ``dim`` replaced by ``src``."""
+        return view_scatters.slice_scatter(self, src, dim, start, end, step)
+
+    def select_scatter(self, src: Any, dim: int, index: int) -> Tensor:
+        """A copy with the slice at ``index`` along ``dim`` replaced by ``src``."""
+        return view_scatters.select_scatter(self, src, dim, index)
+
+    def diagonal_scatter(self, src: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """A copy with the diagonal ``offset`` of ``dim1``, ``dim2`` replaced by ``src``."""
+        return view_scatters.diagonal_scatter(self, src, offset, dim1, dim2)
+
     def diag(self, diagonal: int = 0) -> Tensor:
         """A vector's diagonal matrix, or a matrix's diagonal (see ``minigrad.diag``)."""
         return constructions.diag(self, diagonal)
@@ -2670,6 +2699,20 @@ class Tensor(TensorBase):
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
         """Set the slices at ``index`` along ``dim`` to ``value``, in place."""
         return index_ops.index_fill_(self, dim, index, value)
+
+    def index_put_(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+        """Write (or add) ``values`` at the index tensors ``indices``, in place."""
+        return indexing.index_put_(self, indices, values, accumulate)
+
+    def put_(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """Write (or add) ``source`` at ``index`` (read as 1-D), in place."""
+        return index_writes.put_(self, index, source, accumulate)
+
+    def index_reduce_(self, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                      include_self: bool = True) -> Tensor:
+        """Combine ``source``'s slices in at ``index`` along ``dim`` by ``reduce``, in place."""
+        return index_writes.index_reduce_(self, dim, index, source, reduce,
+                                          include_self=include_self)
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         """Fill the positions where ``mask`` is True from ``source``, in place."""

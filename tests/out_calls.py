@@ -206,6 +206,20 @@ CALLS: dict[str, Call] = {
     "scatter_reduce": with_lib(
         "scatter_reduce",
         lambda lib: ((_x(lib), 1, lib.tensor([[0, 2], [1, 1]]), _x(lib), "amax"), {})),
+    "slice_scatter": with_lib(
+        "slice_scatter", lambda lib: ((_x(lib), _x(lib)[:, :2], 1, 1, None, 1), {})),
+    "select_scatter": with_lib(
+        "select_scatter", lambda lib: ((_x(lib), _v(lib), 0, -1), {})),
+    "diagonal_scatter": with_lib(
+        "diagonal_scatter", lambda lib: ((_x(lib), _v(lib)[:2], 0), {})),
+    "index_put": with_lib(
+        "index_put", lambda lib: ((_x(lib), (lib.tensor([1, 1]),), _v(lib), True), {})),
+    "index_put_": with_lib(
+        "index_put_", lambda lib: ((_x(lib), (_b(lib),), lib.tensor(2.0)), {})),
+    "put": with_lib("put", lambda lib: ((_x(lib), lib.tensor([0, -1]), _v(lib)[:2]), {})),
+    "index_reduce": with_lib(
+        "index_reduce",
+        lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), _x(lib)[:, :2], "amax"), {})),
     "matmul": with_lib("matmul", lambda lib: ((_x(lib), _sq(lib)), {})),
     "mm": with_lib("mm", lambda lib: ((_x(lib), _sq(lib)), {})),
     "mv": with_lib("mv", lambda lib: ((_x(lib), _v(lib)), {})),
