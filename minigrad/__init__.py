@@ -470,6 +470,22 @@ from minigrad.ops.triangular import (  # noqa: E402
     triangular_solve,
 )
 
+# --- more tensor functions: splitting without views, mantissas, renorm, coordinates ---------
+# isort: split
+from minigrad.ops.activations_extra import hardshrink, prelu  # noqa: E402
+from minigrad.ops.finite_differences import gradient  # noqa: E402
+from minigrad.ops.losses import cosine_similarity  # noqa: E402
+from minigrad.ops.losses_extra import triplet_margin_loss_aten as triplet_margin_loss  # noqa: E402
+from minigrad.ops.mantissa import frexp, ldexp  # noqa: E402
+from minigrad.ops.norms import pairwise_distance, renorm  # noqa: E402
+from minigrad.ops.shape import narrow_copy  # noqa: E402
+from minigrad.ops.splitting import (  # noqa: E402
+    unsafe_chunk,
+    unsafe_split,
+    unsafe_split_with_sizes,
+)
+from minigrad.ops.unravel import unravel_index  # noqa: E402
+
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
 from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa: E402
@@ -610,6 +626,7 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "cosine_similarity",
     "count_nonzero",
     "cov",
     "cross",
@@ -679,6 +696,7 @@ __all__ = [
     "fmod",
     "frac",
     "frac_",
+    "frexp",
     "from_numpy",
     "full",
     "full_like",
@@ -693,10 +711,12 @@ __all__ = [
     "get_num_threads",
     "get_printoptions",
     "get_rng_state",
+    "gradient",
     "greater",
     "greater_equal",
     "gt",
     "half",
+    "hardshrink",
     "heaviside",
     "histc",
     "hsplit",
@@ -751,6 +771,8 @@ __all__ = [
     "layout",
     "lcm",
     "lcm_",
+    "ldexp",
+    "ldexp_",
     "le",
     "lerp",
     "less",
@@ -819,6 +841,7 @@ __all__ = [
     "nanquantile",
     "nansum",
     "narrow",
+    "narrow_copy",
     "native_channel_shuffle",
     "ne",
     "neg",
@@ -836,6 +859,7 @@ __all__ = [
     "ones",
     "ones_like",
     "outer",
+    "pairwise_distance",
     "permute",
     "pi",
     "pinverse",
@@ -845,6 +869,7 @@ __all__ = [
     "polygamma",
     "positive",
     "pow",
+    "prelu",
     "prod",
     "promote_types",
     "put",
@@ -864,6 +889,7 @@ __all__ = [
     "relu",
     "relu_",
     "remainder",
+    "renorm",
     "repeat_interleave",
     "reshape",
     "resolve_conj",
@@ -954,6 +980,7 @@ __all__ = [
     "triangular_solve",
     "tril",
     "tril_indices",
+    "triplet_margin_loss",
     "triu",
     "triu_indices",
     "true_divide",
@@ -965,6 +992,10 @@ __all__ = [
     "unflatten",
     "unique",
     "unique_consecutive",
+    "unravel_index",
+    "unsafe_chunk",
+    "unsafe_split",
+    "unsafe_split_with_sizes",
     "unsqueeze",
     "use_deterministic_algorithms",
     "var",
@@ -981,6 +1012,6 @@ __all__ = [
 ]
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
-_arguments.check_functions(globals(), __all__, python_level=("split",))
+_arguments.check_functions(globals(), __all__, python_level=("split", "unravel_index"))
 # out= wraps the checked functions (its warnings count frames up to the caller's line).
 _out.install(globals())

@@ -71,9 +71,10 @@ MORE_TENSORS = frozenset(
     | {(f, "other") for f in ("igamma", "igamma_", "igammac", "igammac_", "special_gammainc",
                               "special_gammaincc")}
     | {("result_type", "tensor"), ("result_type", "other")}
-    | {("index_put", "values"), ("index_put_", "values")}
+    | {("index_put", "values"), ("index_put_", "values"), ("ldexp", "other"), ("ldexp_", "other")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",
+                              "logical_and_", "logical_or_", "logical_xor_",
                               "isclose", "allclose", "equal")}
 )
 # Functions and methods whose ``other`` is a Tensor to PyTorch's parser, which wraps a number

@@ -404,6 +404,22 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),
     "take_along_dim": TakesOut(EXACT, "gather"),
     "index_reduce": TakesOut(EXACT),
+    "frexp": TakesOut((
+        same("minigrad.frexp() expects mantissa to have dtype {result_c} but got {out_c}"),
+        same("minigrad.frexp() expects exponent to have {result_c} dtype but got {out_c}"))),
+    # (PyTorch's ldexp is mul_out(out, input, 2 ** other): an out that is castable but of
+    # another dtype meets an internal assert of its elementwise loop)
+    "ldexp": TakesOut(DtypeRule(
+        "cast", "ldexp can't be cast to the desired output type {out}",
+        then=same("!needs_dynamic_casting<func_t>::check(iter) INTERNAL ASSERT FAILED at "
+                  "\"/__w/pytorch/pytorch/aten/src/ATen/native/cpu/Loops.h\":311, please "
+                  "report a bug to PyTorch. "))),
+    "renorm": TakesOut(EXACT),
+    "narrow_copy": TakesOut(same(
+        "Expected self.dtype() == output.dtype() to be true, but got false.  (Could this error "
+        "message be improved?  If so, please report an enhancement request to PyTorch.)"),
+        resize_warning=None),
+    "hardshrink": TakesOut(FOUND),
     "slice_scatter": TakesOut(EXACT, "aten::slice_scatter"),
     "diag": TakesOut(EXACT, "aten::diagonal_copy"),
     "index_select": TakesOut(same("index_select(): self and result must have the same scalar "

@@ -1629,6 +1629,12 @@ def narrow_start_out_of_range(start: int, size: int) -> str:
     return f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
 
 
+NARROW_COPY_DIM = (
+    "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  (Could "
+    "this error message be improved?  If so, please report an enhancement request to PyTorch.)"
+)
+
+
 def narrow_exceeds_size(start: int, length: int, size: int) -> str:
     """``narrow`` past the end of the dimension."""
     return f"start ({start}) + length ({length}) exceeds dimension size ({size})."
@@ -2211,6 +2217,78 @@ def index_reduce_mode(reduce: str) -> str:
     return (
         f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
         f"{reduce}."
+    )
+
+
+FREXP_NOT_FLOAT = "minigrad.frexp() only supports floating-point dtypes"
+RENORM_NORM_NOT_POSITIVE = "renorm: non-positive-norm not supported"
+
+
+def ldexp_cast(dtype: Any) -> str:
+    """``ldexp_`` into an integer tensor."""
+    return f"ldexp can't be cast to the desired output type {display_name(dtype)}"
+
+
+def renorm_maxnorm_negative(maxnorm: Any) -> str:
+    """``renorm`` with a negative ``maxnorm``."""
+    return f"renorm: expected maxnorm to be >= 0 but got {double_text(maxnorm)}"
+
+
+def renorm_dims(ndim: int) -> str:
+    """``renorm`` of a tensor of fewer than two dimensions."""
+    return f"renorm: input needs at least 2 dimensions, got {ndim} dimensions"
+
+
+def unravel_index_dtype(dtype_name: str) -> str:
+    """``unravel_index`` of non-integer indices (``dtype_name``: ``minigrad.float32``)."""
+    return f"expected 'indices' to be integer dtype, but got {dtype_name}"
+
+
+def unravel_index_shape(kind: type) -> str:
+    """``unravel_index`` with a shape that is neither an int nor a sequence."""
+    return f"expected 'shape' to be int or sequence of ints, but got {kind}"
+
+
+def unravel_index_shape_item(kind: type) -> str:
+    """``unravel_index`` with a shape holding something else than ints."""
+    return f"expected 'shape' sequence to only contain ints, but got {kind}"
+
+
+def unravel_index_negative(shape: tuple[int, ...]) -> str:
+    """``unravel_index`` with a negative size."""
+    return f"'shape' cannot have negative values, but got {shape}"
+
+
+GRADIENT_UINT8 = "minigrad.gradient does not support uint8 input."
+GRADIENT_EDGE_ORDER = "minigrad.gradient only supports edge_order=1 and edge_order=2."
+GRADIENT_DIM_TOO_SMALL = (
+    "minigrad.gradient expected each dimension size to be at least edge_order+1"
+)
+
+
+def gradient_spacing_size(ndim: int, size: int) -> str:
+    """``gradient`` without ``dim``, given a spacing list of another length than ``ndim``."""
+    return (
+        "minigrad.gradient expected spacing to be unspecified, a scalar, or a list of length "
+        f"equal to 'self.dim() = {ndim}', since dim argument was not given, but got a list of "
+        f"length {size}"
+    )
+
+
+def gradient_spacing_and_dims(spacing: int, dims: int) -> str:
+    """``gradient`` given a spacing list and a dim list of different lengths."""
+    return (
+        "minigrad.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+        f"arguments to have the same length, but got a spacing argument of length {spacing} "
+        f"and a dim argument of length {dims}."
+    )
+
+
+def gradient_spacing_dims(ndim: int) -> str:
+    """``gradient`` given coordinates that are not 1-D."""
+    return (
+        "minigrad.gradient expected each element of spacing to have one dimension, but got an "
+        f"element with {ndim} dimensions!"
     )
 
 

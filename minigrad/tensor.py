@@ -33,6 +33,7 @@ from minigrad.autograd.graph import RemovableHandle
 from minigrad.autograd.record import binary_operator, bind_output_class
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
+    activations_extra,
     arithmetic,
     binary_extra,
     bitwise,
@@ -54,6 +55,7 @@ from minigrad.ops import (
     indexing,
     inplace_views,
     linalg,
+    mantissa,
     matrix_chains,
     matrix_functions,
     median,
@@ -1319,6 +1321,22 @@ class Tensor(TensorBase):
         """Zero elements become True, others False (a bool tensor)."""
         return comparison.logical_not(self)
 
+    def logical_and_(self, other: Tensor) -> Tensor:
+        """Write ``self and other`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_and, self, other)
+
+    def logical_or_(self, other: Tensor) -> Tensor:
+        """Write ``self or other`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_or, self, other)
+
+    def logical_xor_(self, other: Tensor) -> Tensor:
+        """Write ``self xor other`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_xor, self, other)
+
+    def logical_not_(self) -> Tensor:
+        """Write ``not self`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_not, self)
+
     def isnan(self) -> Tensor:
         """True where nan."""
         return comparison.isnan(self)
@@ -1401,6 +1419,14 @@ class Tensor(TensorBase):
         if self._array.dtype.kind == "f":
             return _record_relu(self)  # nothing to cast: straight to recording
         return unary.relu(self)
+
+    def hardshrink(self, lambd: float = 0.5) -> Tensor:
+        """``self`` outside ``[-lambd, lambd]``, 0 inside (see ``nn.functional.hardshrink``)."""
+        return activations_extra.hardshrink(self, lambd)
+
+    def prelu(self, weight: Tensor) -> Tensor:
+        """``self`` where positive, else ``weight * self`` (see ``nn.functional.prelu``)."""
+        return activations_extra.prelu(self, weight)
 
     def reciprocal(self) -> Tensor:
         """``1 / self``."""
@@ -2437,6 +2463,42 @@ class Tensor(TensorBase):
         """A copy with ``source``'s slices combined in at ``index`` along ``dim``."""
         return index_writes.index_reduce(self, dim, index, source, reduce,
                                          include_self=include_self)
+
+    def narrow_copy(self, dim: int, start: int, length: int) -> Tensor:
+        """A copy (not a view) of elements ``start`` to ``start + length`` along ``dim``."""
+        return shape.narrow_copy(self, dim, start, length)
+
+    def unsafe_split(self, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
+        """``split``, its pieces not views for autograd (see ``minigrad.unsafe_split``)."""
+        return splitting.unsafe_split(self, split_size, dim)
+
+    def unsafe_split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """``split_with_sizes``, its pieces not views for autograd."""
+        return splitting.unsafe_split_with_sizes(self, split_sizes, dim)
+
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        """``chunk``, its pieces not views for autograd."""
+        return splitting.unsafe_chunk(self, chunks, dim)
+
+    def frexp(self) -> Any:
+        """``self`` as ``mantissa * 2 ** exponent`` (see ``minigrad.frexp``)."""
+        return mantissa.frexp(self)
+
+    def ldexp(self, other: Tensor) -> Tensor:
+        """``self * 2 ** other``."""
+        return mantissa.ldexp(self, other)
+
+    def ldexp_(self, other: Tensor) -> Tensor:
+        """``self *= 2 ** other``, in place."""
+        return mantissa.ldexp_(self, other)
+
+    def renorm(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """Slices along ``dim`` of ``p``-norm above ``maxnorm`` scaled down to it."""
+        return norms.renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """Scale the slices along ``dim`` of ``p``-norm above ``maxnorm`` down to it, in place."""
+        return norms.renorm_(self, p, dim, maxnorm)
 
     def slice_scatter(self, src: Any, dim: int = 0, start: Any = None, end: Any = None,
                       step: int = 1) -> Tensor:

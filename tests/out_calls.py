@@ -220,6 +220,23 @@ CALLS: dict[str, Call] = {
     "index_reduce": with_lib(
         "index_reduce",
         lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), _x(lib)[:, :2], "amax"), {})),
+    "frexp": unary("frexp"),
+    "ldexp": with_lib("ldexp", lambda lib: ((_x(lib), lib.tensor([1, -1, 2])), {})),
+    "ldexp_": with_lib("ldexp_", lambda lib: ((_x(lib), lib.tensor([1, -1, 2])), {})),
+    "renorm": with_lib("renorm", lambda lib: ((_x(lib), 2, 0, 1.0), {})),
+    "narrow_copy": with_lib("narrow_copy", lambda lib: ((_x(lib), 1, 1, 2), {})),
+    "unsafe_split": with_lib("unsafe_split", lambda lib: ((_x(lib), 2, 1), {})),
+    "unsafe_chunk": with_lib("unsafe_chunk", lambda lib: ((_x(lib), 2, 1), {})),
+    "unsafe_split_with_sizes": with_lib(
+        "unsafe_split_with_sizes", lambda lib: ((_x(lib), [1, 2], 1), {})),
+    "gradient": with_lib("gradient", lambda lib: ((_sq(lib),), {"spacing": 2.0})),
+    "unravel_index": with_lib("unravel_index", lambda lib: ((lib.tensor([5, -1]), (2, 3)), {})),
+    "hardshrink": unary("hardshrink"),
+    "prelu": with_lib("prelu", lambda lib: ((_x(lib), lib.tensor([0.25])), {})),
+    "cosine_similarity": binary("cosine_similarity"),
+    "pairwise_distance": binary("pairwise_distance"),
+    "triplet_margin_loss": with_lib(
+        "triplet_margin_loss", lambda lib: ((_x(lib), _x(lib).flip(0), _x(lib).flip(1)), {})),
     "matmul": with_lib("matmul", lambda lib: ((_x(lib), _sq(lib)), {})),
     "mm": with_lib("mm", lambda lib: ((_x(lib), _sq(lib)), {})),
     "mv": with_lib("mv", lambda lib: ((_x(lib), _v(lib)), {})),

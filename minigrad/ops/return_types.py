@@ -21,6 +21,7 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "cummax": ("values", "indices"),
     "cummin": ("values", "indices"),
     "aminmax": ("min", "max"),
+    "frexp": ("mantissa", "exponent"),
     "slogdet": ("sign", "logabsdet"),
     "linalg_slogdet": ("sign", "logabsdet"),
     "linalg_inv_ex": ("inverse", "info"),
