@@ -433,6 +433,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     # linear algebra
     **each("addmm baddbmm bmm mm mv matmul", EXACT),
     "addmv": TakesOut(EXACT),
+    "linalg.matmul": TakesOut(EXACT, "matmul"),
     "addr": TakesOut(CAST),
     "ger": TakesOut(CAST, "mul", warning="minigrad.ger is deprecated and will be removed in a "
                     "future PyTorch release. Use minigrad.outer instead."),

@@ -21,6 +21,7 @@ from minigrad.ops.decompositions import (
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
 from minigrad.ops.least_squares import lstsq
+from minigrad.ops.linalg import matmul
 from minigrad.ops.lu import lu, lu_factor, lu_solve
 from minigrad.ops.matrix_chains import matrix_power, multi_dot, vecdot
 from minigrad.ops.matrix_functions import matrix_exp
@@ -30,6 +31,7 @@ from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve
 from minigrad.ops.triangular import solve_triangular
 from minigrad.ops.vector_products import linalg_cross as cross
+from minigrad.ops.views import linalg_diagonal as diagonal
 
 __all__ = [
     "LinAlgError",
@@ -38,6 +40,7 @@ __all__ = [
     "cond",
     "cross",
     "det",
+    "diagonal",
     "eigh",
     "eigvalsh",
     "inv",
@@ -46,6 +49,7 @@ __all__ = [
     "lu",
     "lu_factor",
     "lu_solve",
+    "matmul",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",

@@ -296,6 +296,8 @@ CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
 CALLS["linalg.matrix_power"] = linalg("matrix_power", _sq, 2)
 CALLS["linalg.multi_dot"] = lambda lib: (lib.linalg.multi_dot, ([_x(lib), _sq(lib)],), {})
+CALLS["linalg.matmul"] = lambda lib: (lib.linalg.matmul, (_x(lib), _sq(lib)), {})
+CALLS["linalg.diagonal"] = lambda lib: (lib.linalg.diagonal, (_sq(lib)[None],), {"offset": 1})
 CALLS["linalg.vecdot"] = lambda lib: (lib.linalg.vecdot, (_x(lib), _x(lib).flip(0)), {})
 CALLS["linalg.solve_triangular"] = lambda lib: (
     lib.linalg.solve_triangular, (_sq(lib), _x(lib).T), {"upper": True})

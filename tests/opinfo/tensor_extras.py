@@ -371,4 +371,20 @@ OPS: list[OpInfo] = [
         ),
         triplet_samples,
     ),
+    # --- linalg aliases -------------------------------------------------------------------------
+    OpInfo(
+        "linalg_diagonal",
+        lambda lib, a, offset: lib.linalg.diagonal(a, offset=offset),
+        lambda rng: [
+            Sample((real(rng, 2, 3, 4), 1), name="batch_above"),
+            Sample((real(rng, 4, 3), -1), name="transposed", transposed=True),
+        ],
+        op="linalg.diagonal",
+    ),
+    OpInfo(
+        "linalg_matmul",
+        lambda lib, a, b: lib.linalg.matmul(a, b),
+        lambda rng: [Sample((real(rng, 2, 3, 4), real(rng, 4, 2)), name="batch")],
+        op="linalg.matmul",
+    ),
 ]
