@@ -473,6 +473,7 @@ from minigrad.ops.triangular import (  # noqa: E402
 # --- more tensor functions: splitting without views, mantissas, renorm, coordinates ---------
 # isort: split
 from minigrad.ops.activations_extra import hardshrink, prelu  # noqa: E402
+from minigrad.ops.as_strided import as_strided, as_strided_scatter  # noqa: E402
 from minigrad.ops.finite_differences import gradient  # noqa: E402
 from minigrad.ops.losses import cosine_similarity  # noqa: E402
 from minigrad.ops.losses_extra import triplet_margin_loss_aten as triplet_margin_loss  # noqa: E402
@@ -559,6 +560,9 @@ __all__ = [
     "argmin",
     "argsort",
     "argwhere",
+    "as_strided",
+    "as_strided_",
+    "as_strided_scatter",
     "as_tensor",
     "asarray",
     "asin",

@@ -2292,6 +2292,40 @@ def gradient_spacing_dims(ndim: int) -> str:
     )
 
 
+AS_STRIDED_LENGTHS = "mismatch in length of strides and shape"
+
+
+def as_strided_negative_strides(strides: Sequence[int]) -> str:
+    """``as_strided`` with a negative stride."""
+    return (
+        "as_strided: Negative strides are not supported at the moment, got strides: "
+        f"{format_size(strides)}"
+    )
+
+
+def as_strided_overflow(sizes: Sequence[int], strides: Sequence[int]) -> str:
+    """``as_strided`` with a negative size."""
+    return (
+        f"Storage size calculation overflowed with sizes={format_size(sizes)} and "
+        f"strides={format_size(strides)}"
+    )
+
+
+def as_strided_negative_offset(offset: int) -> str:
+    """``as_strided`` with a negative storage offset."""
+    return f"Tensor: invalid storage offset {offset}"
+
+
+def as_strided_out_of_bounds(sizes: Sequence[int], strides: Sequence[int], offset: int,
+                             itemsize: int, needed: int, available: int) -> str:
+    """``as_strided`` reaching past the end of the memory (sizes in bytes)."""
+    return (
+        f"setStorage: sizes {format_size(sizes)}, strides {format_size(strides)}, storage "
+        f"offset {offset}, and itemsize {itemsize} requiring a storage size of {needed} are "
+        f"out of bounds for storage of size {available}"
+    )
+
+
 def take_out_of_range(index: int, size: int) -> str:
     """``take`` at an index outside the flattened tensor."""
     return f"out of range: tried to access index {index} on a tensor of {size} elements."

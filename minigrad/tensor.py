@@ -86,6 +86,7 @@ from minigrad.ops import (
     view_scatters,
     views,
 )
+from minigrad.ops import as_strided as as_strided_module
 from minigrad.ops import lu as lu_module
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
 from minigrad.ops.strides import contiguous_strides
@@ -2463,6 +2464,19 @@ class Tensor(TensorBase):
         """A copy with ``source``'s slices combined in at ``index`` along ``dim``."""
         return index_writes.index_reduce(self, dim, index, source, reduce,
                                          include_self=include_self)
+
+    def as_strided(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """A view of this tensor's memory with the given geometry (see ``minigrad.as_strided``)."""
+        return as_strided_module.as_strided(self, size, stride, storage_offset)
+
+    def as_strided_(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """Take the geometry (``size``, ``stride``, ``storage_offset``) in place."""
+        return as_strided_module.as_strided_(self, size, stride, storage_offset)
+
+    def as_strided_scatter(self, src: Any, size: Any, stride: Any,
+                           storage_offset: Any = None) -> Tensor:
+        """A copy whose elements at the given geometry hold ``src``."""
+        return as_strided_module.as_strided_scatter(self, src, size, stride, storage_offset)
 
     def narrow_copy(self, dim: int, start: int, length: int) -> Tensor:
         """A copy (not a view) of elements ``start`` to ``start + length`` along ``dim``."""

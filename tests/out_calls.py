@@ -221,6 +221,10 @@ CALLS: dict[str, Call] = {
         "index_reduce",
         lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), _x(lib)[:, :2], "amax"), {})),
     "frexp": unary("frexp"),
+    "as_strided": with_lib("as_strided", lambda lib: ((_x(lib), (2, 2), (1, 2), 1), {})),
+    "as_strided_": with_lib("as_strided_", lambda lib: ((_x(lib), (2, 2), (1, 2)), {})),
+    "as_strided_scatter": with_lib(
+        "as_strided_scatter", lambda lib: ((_x(lib), _sq(lib)[:2, :2], (2, 2), (1, 2)), {})),
     "ldexp": with_lib("ldexp", lambda lib: ((_x(lib), lib.tensor([1, -1, 2])), {})),
     "ldexp_": with_lib("ldexp_", lambda lib: ((_x(lib), lib.tensor([1, -1, 2])), {})),
     "renorm": with_lib("renorm", lambda lib: ((_x(lib), 2, 0, 1.0), {})),

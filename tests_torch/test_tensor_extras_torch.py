@@ -83,3 +83,36 @@ def test_index_put_with_two_index_tensors_and_broadcast_values(accumulate):
     if accumulate:  # (without accumulate, a repeated position's winner is unspecified)
         np.testing.assert_allclose(mine[2], theirs[2])
     assert mine[3] == theirs[3]
+
+
+def _as_strided_of_a_view(lib: Any) -> tuple[Any, ...]:
+    x = lib.arange(12.0).reshape(3, 4).requires_grad_()
+    view = (x * 1)[1:]
+    own = view.as_strided((2, 2), (1, 2))  # from the view's own offset (4) in the base's memory
+    before = view.as_strided((2, 2), (1, 2), 0)  # elements of the base outside the view
+    (own.sum() + 2 * before.sum()).backward()  # ... whose gradient the view cannot take
+    return (
+        own.tolist(),
+        own.storage_offset(),
+        before.tolist(),
+        before.storage_offset(),
+        x.grad.tolist(),
+        own.grad_fn.name(),
+        own._is_view(),
+    )
+
+
+def test_as_strided_of_a_view_counts_in_the_base_memory_as_pytorch():
+    mine, theirs = (_as_strided_of_a_view(lib) for lib in LIBS)
+    assert mine == theirs
+
+
+def _as_strided_in_place(lib: Any) -> tuple[Any, ...]:
+    x = lib.arange(6.0)
+    x.as_strided_((2, 2), (2, 1), 1)
+    return x.tolist(), x.stride(), x.storage_offset(), x._version
+
+
+def test_as_strided_in_place_takes_the_geometry_and_one_version():
+    mine, theirs = (_as_strided_in_place(lib) for lib in LIBS)
+    assert mine == theirs

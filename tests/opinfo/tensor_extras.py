@@ -170,6 +170,34 @@ BAD_UNRAVEL = (
     BadInput((index(1), (3.0, 4)), name="float_size"),
 )
 
+# --- as_strided ---------------------------------------------------------------------------------
+
+
+def as_strided_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 4), (2, 2), (1, 2), None), name="own_offset"),
+        Sample((real(rng, 3, 4), (3,), (3,), 1), name="diagonal"),
+        Sample((real(rng, 3, 4), (2, 3), (0, 1), 4), name="overlapping"),
+        Sample((real(rng, 3, 4), (2, 2), (4, 1), 5), name="transposed", transposed=True),
+    ]
+
+
+BAD_AS_STRIDED = (
+    BadInput((np.ones((3, 4)), (4, 4), (4, 1), None), name="out_of_bounds"),
+    BadInput((np.ones((3, 4)), (2, 2), (1, -2), None), name="negative_stride"),
+    BadInput((np.ones((3, 4)), (2, 2), (1, 2), -1), name="negative_offset"),
+    BadInput((np.ones((3, 4)), (2, 2), (1,), None), name="lengths"),
+    BadInput((np.ones((3, 4)), (2, -2), (1, 2), None), name="negative_size"),
+)
+
+
+def as_strided_scatter_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((real(rng, 3, 4), real(rng, 2, 2), (2, 2), (1, 2), None), name="corner"),
+        Sample((real(rng, 6), real(rng, 3), (3,), (2,), 1), name="every_other"),
+    ]
+
+
 # --- Tensor methods and top-level functions over nn.functional's ----------------------------------
 
 
@@ -386,5 +414,34 @@ OPS: list[OpInfo] = [
         lambda lib, a, b: lib.linalg.matmul(a, b),
         lambda rng: [Sample((real(rng, 2, 3, 4), real(rng, 4, 2)), name="batch")],
         op="linalg.matmul",
+    ),
+    # --- as_strided -----------------------------------------------------------------------------
+    OpInfo(
+        "as_strided",
+        lambda lib, x, size, stride, offset: lib.as_strided(x, size, stride, offset),
+        as_strided_samples,
+        bad_inputs=BAD_AS_STRIDED,
+    ),
+    OpInfo(
+        "as_strided_inplace",
+        lambda lib, x, size, stride, offset: x.clone().as_strided_(size, stride, offset),
+        first(as_strided_samples, 2),
+        inplace=True,
+        op="as_strided_",
+    ),
+    OpInfo(
+        "as_strided_scatter",  # (src only: PyTorch 2.13's gradient for input is not the gradient)
+        lambda lib, x, src, size, stride, offset: lib.as_strided_scatter(
+            x, src, size, stride, offset
+        ),
+        as_strided_scatter_samples,
+        grad_args=(1,),
+    ),
+    OpInfo(
+        "as_strided_scatter_method",
+        lambda lib, x, src, size, stride, offset: x.as_strided_scatter(src, size, stride, offset),
+        first(as_strided_scatter_samples, 1),
+        grad_args=(1,),
+        op="as_strided_scatter",
     ),
 ]
