@@ -465,6 +465,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                   "{result} dtype, but got " + name + " with dtype {out}")
         for name in ("solution", "residuals", "rank", "singular_values")), "linalg_lstsq"),
     "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
+    "linalg.lu_factor_ex": TakesOut((EXACT, EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),
     "lu_unpack": TakesOut((EXACT, EXACT, EXACT)),
     # (Python in PyTorch: ``out[i].resize_as_(result[i]).copy_(result[i])``: any dtype, two
@@ -507,6 +508,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "linalg.qr": TakesOut((EXACT, EXACT), "linalg_qr"),
     "linalg.slogdet": TakesOut((EXACT, EXACT), "_linalg_slogdet"),
     "linalg.solve": TakesOut(EXACT, "_linalg_solve_ex"),
+    "linalg.solve_ex": TakesOut((EXACT, EXACT), "_linalg_solve_ex"),
     "linalg.svd": TakesOut((EXACT, EXACT, EXACT), "_linalg_svd"),
     "linalg.svdvals": TakesOut(EXACT, "_linalg_svd"),
     "linalg.vector_norm": TakesOut(EXACT, "linalg_vector_norm"),

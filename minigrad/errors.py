@@ -446,10 +446,10 @@ def singular_inverse(function: str, batch: int | None, info: int) -> str:
     )
 
 
-def singular_solve(batch: int | None) -> str:
+def singular_solve(batch: int | None, function: str = "linalg.solve") -> str:
     """LU found an exactly zero pivot while solving a linear system."""
     return (
-        f"minigrad.linalg.solve: {_batch_element(batch)}The solver failed because the input "
+        f"minigrad.{function}: {_batch_element(batch)}The solver failed because the input "
         "matrix is singular."
     )
 

@@ -309,6 +309,8 @@ CALLS["linalg.matrix_exp"] = linalg("matrix_exp")
 CALLS["linalg.matrix_rank"] = linalg("matrix_rank")
 CALLS["linalg.cond"] = linalg("cond")
 CALLS["linalg.lu_factor"] = linalg("lu_factor")
+CALLS["linalg.lu_factor_ex"] = linalg("lu_factor_ex")
+CALLS["linalg.solve_ex"] = lambda lib: (lib.linalg.solve_ex, (_sq(lib), _x(lib).T), {})
 CALLS["linalg.lu"] = linalg("lu")
 CALLS["linalg.lu_solve"] = lambda lib: (
     lib.linalg.lu_solve, (*lib.linalg.lu_factor(_sq(lib)), _x(lib).T), {})

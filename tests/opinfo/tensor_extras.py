@@ -444,4 +444,26 @@ OPS: list[OpInfo] = [
         grad_args=(1,),
         op="as_strided_scatter",
     ),
+    # --- linalg.solve_ex, linalg.lu_factor_ex -------------------------------------------------
+    OpInfo(
+        "linalg_solve_ex",
+        lambda lib, a, b, left: lib.linalg.solve_ex(a, b, left=left),
+        lambda rng: [
+            Sample((real(rng, 3, 3) + 4 * np.eye(3), real(rng, 3, 2), True), name="matrix"),
+            Sample((real(rng, 2, 3, 3) + 4 * np.eye(3), real(rng, 2, 3), True), name="vectors"),
+            Sample((real(rng, 3, 3) + 4 * np.eye(3), real(rng, 2, 3), False), name="right"),
+        ],
+        output_index=0,
+        op="linalg.solve_ex",
+    ),
+    OpInfo(
+        "linalg_lu_factor_ex",
+        lambda lib, a: lib.linalg.lu_factor_ex(a),
+        lambda rng: [
+            Sample((real(rng, 3, 3) + 4 * np.eye(3),), name="square"),
+            Sample((real(rng, 2, 3, 3) + 4 * np.eye(3),), name="batch", transposed=True),
+        ],
+        output_index=0,
+        op="linalg.lu_factor_ex",
+    ),
 ]
