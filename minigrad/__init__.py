@@ -420,6 +420,13 @@ from minigrad.ops.index_ops import (  # noqa: E402
     masked_scatter,
     take,
 )
+from minigrad.ops.index_writes import index_reduce, put  # noqa: E402
+from minigrad.ops.indexing import index_put  # noqa: E402
+from minigrad.ops.view_scatters import (  # noqa: E402
+    diagonal_scatter,
+    select_scatter,
+    slice_scatter,
+)
 
 # --- more elementwise math (fmod, copysign, float_power, ...), bitwise ops, type promotion ---
 # isort: split
@@ -466,6 +473,23 @@ from minigrad.ops.triangular import (  # noqa: E402
     cholesky_solve,
     triangular_solve,
 )
+
+# --- more tensor functions: splitting without views, mantissas, renorm, coordinates ---------
+# isort: split
+from minigrad.ops.activations_extra import hardshrink, prelu  # noqa: E402
+from minigrad.ops.as_strided import as_strided, as_strided_scatter  # noqa: E402
+from minigrad.ops.finite_differences import gradient  # noqa: E402
+from minigrad.ops.losses import cosine_similarity  # noqa: E402
+from minigrad.ops.losses_extra import triplet_margin_loss_aten as triplet_margin_loss  # noqa: E402
+from minigrad.ops.mantissa import frexp, ldexp  # noqa: E402
+from minigrad.ops.norms import pairwise_distance, renorm  # noqa: E402
+from minigrad.ops.shape import narrow_copy  # noqa: E402
+from minigrad.ops.splitting import (  # noqa: E402
+    unsafe_chunk,
+    unsafe_split,
+    unsafe_split_with_sizes,
+)
+from minigrad.ops.unravel import unravel_index  # noqa: E402
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -540,6 +564,9 @@ __all__ = [
     "argmin",
     "argsort",
     "argwhere",
+    "as_strided",
+    "as_strided_",
+    "as_strided_scatter",
     "as_tensor",
     "asarray",
     "asin",
@@ -609,6 +636,7 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "cosine_similarity",
     "count_nonzero",
     "cov",
     "cross",
@@ -627,6 +655,7 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_scatter",
     "diff",
     "digamma",
     "dist",
@@ -677,6 +706,7 @@ __all__ = [
     "fmod",
     "frac",
     "frac_",
+    "frexp",
     "from_numpy",
     "full",
     "full_like",
@@ -691,10 +721,12 @@ __all__ = [
     "get_num_threads",
     "get_printoptions",
     "get_rng_state",
+    "gradient",
     "greater",
     "greater_equal",
     "gt",
     "half",
+    "hardshrink",
     "heaviside",
     "histc",
     "hsplit",
@@ -707,6 +739,9 @@ __all__ = [
     "index_add",
     "index_copy",
     "index_fill",
+    "index_put",
+    "index_put_",
+    "index_reduce",
     "index_select",
     "inf",
     "inference_mode",
@@ -746,6 +781,8 @@ __all__ = [
     "layout",
     "lcm",
     "lcm_",
+    "ldexp",
+    "ldexp_",
     "le",
     "lerp",
     "less",
@@ -815,6 +852,7 @@ __all__ = [
     "nanquantile",
     "nansum",
     "narrow",
+    "narrow_copy",
     "native_channel_shuffle",
     "ne",
     "neg",
@@ -832,6 +870,7 @@ __all__ = [
     "ones",
     "ones_like",
     "outer",
+    "pairwise_distance",
     "permute",
     "pi",
     "pinverse",
@@ -841,8 +880,10 @@ __all__ = [
     "polygamma",
     "positive",
     "pow",
+    "prelu",
     "prod",
     "promote_types",
+    "put",
     "qr",
     "quantile",
     "rad2deg",
@@ -859,6 +900,7 @@ __all__ = [
     "relu",
     "relu_",
     "remainder",
+    "renorm",
     "repeat_interleave",
     "reshape",
     "resolve_conj",
@@ -881,6 +923,7 @@ __all__ = [
     "searchsorted",
     "seed",
     "select",
+    "select_scatter",
     "selu",
     "set_default_device",
     "set_default_dtype",
@@ -903,6 +946,7 @@ __all__ = [
     "sinc_",
     "sinh",
     "sinh_",
+    "slice_scatter",
     "slogdet",
     "softmax",
     "sort",
@@ -947,6 +991,7 @@ __all__ = [
     "triangular_solve",
     "tril",
     "tril_indices",
+    "triplet_margin_loss",
     "triu",
     "triu_indices",
     "true_divide",
@@ -958,6 +1003,10 @@ __all__ = [
     "unflatten",
     "unique",
     "unique_consecutive",
+    "unravel_index",
+    "unsafe_chunk",
+    "unsafe_split",
+    "unsafe_split_with_sizes",
     "unsqueeze",
     "use_deterministic_algorithms",
     "var",
@@ -974,6 +1023,6 @@ __all__ = [
 ]
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
-_arguments.check_functions(globals(), __all__, python_level=("split",))
+_arguments.check_functions(globals(), __all__, python_level=("split", "unravel_index"))
 # out= wraps the checked functions (its warnings count frames up to the caller's line).
 _out.install(globals())

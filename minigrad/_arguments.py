@@ -56,7 +56,9 @@ NUMBERS_OF = frozenset(
 # Exceptions to the names, both ways: (function, parameter).
 NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
                          # (checked inline, in the kernel's order: weight, then the indices)
-                         ("embedding", "input"), ("embedding", "weight")})
+                         ("embedding", "input"), ("embedding", "weight")}
+                        # (a tuple of index tensors, checked inline)
+                        | {("index_put", "indices"), ("index_put_", "indices")})
 # Functions whose ``dtype`` also takes a type name: ``x.type("minigrad.LongTensor")``.
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(
@@ -69,8 +71,10 @@ MORE_TENSORS = frozenset(
     | {(f, "other") for f in ("igamma", "igamma_", "igammac", "igammac_", "special_gammainc",
                               "special_gammaincc")}
     | {("result_type", "tensor"), ("result_type", "other")}
+    | {("index_put", "values"), ("index_put_", "values"), ("ldexp", "other"), ("ldexp_", "other")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",
+                              "logical_and_", "logical_or_", "logical_xor_",
                               "isclose", "allclose", "equal")}
 )
 # Functions and methods whose ``other`` is a Tensor to PyTorch's parser, which wraps a number

@@ -403,6 +403,24 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                            "dtype, but got input {result_c} and hist {out_c}"), None),
     **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),
     "take_along_dim": TakesOut(EXACT, "gather"),
+    "index_reduce": TakesOut(EXACT),
+    "frexp": TakesOut((
+        same("minigrad.frexp() expects mantissa to have dtype {result_c} but got {out_c}"),
+        same("minigrad.frexp() expects exponent to have {result_c} dtype but got {out_c}"))),
+    # (PyTorch's ldexp is mul_out(out, input, 2 ** other): an out that is castable but of
+    # another dtype meets an internal assert of its elementwise loop)
+    "ldexp": TakesOut(DtypeRule(
+        "cast", "ldexp can't be cast to the desired output type {out}",
+        then=same("!needs_dynamic_casting<func_t>::check(iter) INTERNAL ASSERT FAILED at "
+                  "\"/__w/pytorch/pytorch/aten/src/ATen/native/cpu/Loops.h\":311, please "
+                  "report a bug to PyTorch. "))),
+    "renorm": TakesOut(EXACT),
+    "narrow_copy": TakesOut(same(
+        "Expected self.dtype() == output.dtype() to be true, but got false.  (Could this error "
+        "message be improved?  If so, please report an enhancement request to PyTorch.)"),
+        resize_warning=None),
+    "hardshrink": TakesOut(FOUND),
+    "slice_scatter": TakesOut(EXACT, "aten::slice_scatter"),
     "diag": TakesOut(EXACT, "aten::diagonal_copy"),
     "index_select": TakesOut(same("index_select(): self and result must have the same scalar "
                                   "type")),
@@ -415,6 +433,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     # linear algebra
     **each("addmm baddbmm bmm mm mv matmul", EXACT),
     "addmv": TakesOut(EXACT),
+    "linalg.matmul": TakesOut(EXACT, "matmul"),
     "addr": TakesOut(CAST),
     "ger": TakesOut(CAST, "mul", warning="minigrad.ger is deprecated and will be removed in a "
                     "future PyTorch release. Use minigrad.outer instead."),
@@ -446,6 +465,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                   "{result} dtype, but got " + name + " with dtype {out}")
         for name in ("solution", "residuals", "rank", "singular_values")), "linalg_lstsq"),
     "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
+    "linalg.lu_factor_ex": TakesOut((EXACT, EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),
     "lu_unpack": TakesOut((EXACT, EXACT, EXACT)),
     # (Python in PyTorch: ``out[i].resize_as_(result[i]).copy_(result[i])``: any dtype, two
@@ -488,6 +508,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "linalg.qr": TakesOut((EXACT, EXACT), "linalg_qr"),
     "linalg.slogdet": TakesOut((EXACT, EXACT), "_linalg_slogdet"),
     "linalg.solve": TakesOut(EXACT, "_linalg_solve_ex"),
+    "linalg.solve_ex": TakesOut((EXACT, EXACT), "_linalg_solve_ex"),
     "linalg.svd": TakesOut((EXACT, EXACT, EXACT), "_linalg_svd"),
     "linalg.svdvals": TakesOut(EXACT, "_linalg_svd"),
     "linalg.vector_norm": TakesOut(EXACT, "linalg_vector_norm"),

@@ -446,10 +446,10 @@ def singular_inverse(function: str, batch: int | None, info: int) -> str:
     )
 
 
-def singular_solve(batch: int | None) -> str:
+def singular_solve(batch: int | None, function: str = "linalg.solve") -> str:
     """LU found an exactly zero pivot while solving a linear system."""
     return (
-        f"minigrad.linalg.solve: {_batch_element(batch)}The solver failed because the input "
+        f"minigrad.{function}: {_batch_element(batch)}The solver failed because the input "
         "matrix is singular."
     )
 
@@ -1605,6 +1605,17 @@ FLATTEN_START_AFTER_END = "flatten() has invalid args: start_dim cannot come aft
 UNFLATTEN_EMPTY_SIZES = "unflatten: sizes must be non-empty"
 
 
+SLICE_STEP_NOT_POSITIVE = "slice step must be positive"  # slice_scatter
+
+
+def scatter_src_size(src: Sequence[int], region: Sequence[int]) -> str:
+    """``slice_scatter``/``select_scatter``/``diagonal_scatter`` with a src of another shape."""
+    return (
+        f"expected src to have a size equal to the slice of self. src size = "
+        f"{format_size(src)}, slice size = {format_size(region)}"
+    )
+
+
 def select_out_of_range(index: int, shape: Sequence[int], dim: int) -> str:
     """``select`` at an index outside the dimension."""
     return (
@@ -1616,6 +1627,12 @@ def select_out_of_range(index: int, shape: Sequence[int], dim: int) -> str:
 def narrow_start_out_of_range(start: int, size: int) -> str:
     """``narrow`` from a start outside ``[-size, size]``."""
     return f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+
+
+NARROW_COPY_DIM = (
+    "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  (Could "
+    "this error message be improved?  If so, please report an enhancement request to PyTorch.)"
+)
 
 
 def narrow_exceeds_size(start: int, length: int, size: int) -> str:
@@ -2168,6 +2185,144 @@ def masked_scatter_dtypes(self_dtype: str, source_dtype: str) -> str:
     return (
         f"masked_scatter: expected self and source to have same dtypes but got{self_dtype} and "
         f"{source_dtype}"
+    )
+
+
+def put_index_dtype(dtype_name: str) -> str:
+    """``put`` with an index that is not int64."""
+    return f"put_(): Expected a long tensor for index, but got {dtype_name}"
+
+
+def put_dtypes(self_dtype: str, source_dtype: str) -> str:
+    """``put`` with a source of another dtype."""
+    return (
+        f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+        f"{self_dtype} and source.dtype = {source_dtype}"
+    )
+
+
+def put_counts(source: int, index: int) -> str:
+    """``put`` with a source and an index of different numbers of elements."""
+    return (
+        f"put_(): Expected source and index to have the same number of elements, but got "
+        f"source.numel() = {source}, index.numel() = {index}"
+    )
+
+
+INDEX_REDUCE_BETA = "index_reduce() is in beta and the API may change at any time."
+
+
+def index_reduce_mode(reduce: str) -> str:
+    """``index_reduce`` with a reduction it does not have."""
+    return (
+        f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+        f"{reduce}."
+    )
+
+
+FREXP_NOT_FLOAT = "minigrad.frexp() only supports floating-point dtypes"
+RENORM_NORM_NOT_POSITIVE = "renorm: non-positive-norm not supported"
+
+
+def ldexp_cast(dtype: Any) -> str:
+    """``ldexp_`` into an integer tensor."""
+    return f"ldexp can't be cast to the desired output type {display_name(dtype)}"
+
+
+def renorm_maxnorm_negative(maxnorm: Any) -> str:
+    """``renorm`` with a negative ``maxnorm``."""
+    return f"renorm: expected maxnorm to be >= 0 but got {double_text(maxnorm)}"
+
+
+def renorm_dims(ndim: int) -> str:
+    """``renorm`` of a tensor of fewer than two dimensions."""
+    return f"renorm: input needs at least 2 dimensions, got {ndim} dimensions"
+
+
+def unravel_index_dtype(dtype_name: str) -> str:
+    """``unravel_index`` of non-integer indices (``dtype_name``: ``minigrad.float32``)."""
+    return f"expected 'indices' to be integer dtype, but got {dtype_name}"
+
+
+def unravel_index_shape(kind: type) -> str:
+    """``unravel_index`` with a shape that is neither an int nor a sequence."""
+    return f"expected 'shape' to be int or sequence of ints, but got {kind}"
+
+
+def unravel_index_shape_item(kind: type) -> str:
+    """``unravel_index`` with a shape holding something else than ints."""
+    return f"expected 'shape' sequence to only contain ints, but got {kind}"
+
+
+def unravel_index_negative(shape: tuple[int, ...]) -> str:
+    """``unravel_index`` with a negative size."""
+    return f"'shape' cannot have negative values, but got {shape}"
+
+
+GRADIENT_UINT8 = "minigrad.gradient does not support uint8 input."
+GRADIENT_EDGE_ORDER = "minigrad.gradient only supports edge_order=1 and edge_order=2."
+GRADIENT_DIM_TOO_SMALL = (
+    "minigrad.gradient expected each dimension size to be at least edge_order+1"
+)
+
+
+def gradient_spacing_size(ndim: int, size: int) -> str:
+    """``gradient`` without ``dim``, given a spacing list of another length than ``ndim``."""
+    return (
+        "minigrad.gradient expected spacing to be unspecified, a scalar, or a list of length "
+        f"equal to 'self.dim() = {ndim}', since dim argument was not given, but got a list of "
+        f"length {size}"
+    )
+
+
+def gradient_spacing_and_dims(spacing: int, dims: int) -> str:
+    """``gradient`` given a spacing list and a dim list of different lengths."""
+    return (
+        "minigrad.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+        f"arguments to have the same length, but got a spacing argument of length {spacing} "
+        f"and a dim argument of length {dims}."
+    )
+
+
+def gradient_spacing_dims(ndim: int) -> str:
+    """``gradient`` given coordinates that are not 1-D."""
+    return (
+        "minigrad.gradient expected each element of spacing to have one dimension, but got an "
+        f"element with {ndim} dimensions!"
+    )
+
+
+AS_STRIDED_LENGTHS = "mismatch in length of strides and shape"
+
+
+def as_strided_negative_strides(strides: Sequence[int]) -> str:
+    """``as_strided`` with a negative stride."""
+    return (
+        "as_strided: Negative strides are not supported at the moment, got strides: "
+        f"{format_size(strides)}"
+    )
+
+
+def as_strided_overflow(sizes: Sequence[int], strides: Sequence[int]) -> str:
+    """``as_strided`` with a negative size."""
+    return (
+        f"Storage size calculation overflowed with sizes={format_size(sizes)} and "
+        f"strides={format_size(strides)}"
+    )
+
+
+def as_strided_negative_offset(offset: int) -> str:
+    """``as_strided`` with a negative storage offset."""
+    return f"Tensor: invalid storage offset {offset}"
+
+
+def as_strided_out_of_bounds(sizes: Sequence[int], strides: Sequence[int], offset: int,
+                             itemsize: int, needed: int, available: int) -> str:
+    """``as_strided`` reaching past the end of the memory (sizes in bytes)."""
+    return (
+        f"setStorage: sizes {format_size(sizes)}, strides {format_size(strides)}, storage "
+        f"offset {offset}, and itemsize {itemsize} requiring a storage size of {needed} are "
+        f"out of bounds for storage of size {available}"
     )
 
 

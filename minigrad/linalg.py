@@ -21,15 +21,17 @@ from minigrad.ops.decompositions import (
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
 from minigrad.ops.least_squares import lstsq
-from minigrad.ops.lu import lu, lu_factor, lu_solve
+from minigrad.ops.linalg import matmul
+from minigrad.ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
 from minigrad.ops.matrix_chains import matrix_power, multi_dot, vecdot
 from minigrad.ops.matrix_functions import matrix_exp
 from minigrad.ops.matrix_measures import cond, matrix_rank
 from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
-from minigrad.ops.solvers import inv, inv_ex, solve
+from minigrad.ops.solvers import inv, inv_ex, solve, solve_ex
 from minigrad.ops.triangular import solve_triangular
 from minigrad.ops.vector_products import linalg_cross as cross
+from minigrad.ops.views import linalg_diagonal as diagonal
 
 __all__ = [
     "LinAlgError",
@@ -38,6 +40,7 @@ __all__ = [
     "cond",
     "cross",
     "det",
+    "diagonal",
     "eigh",
     "eigvalsh",
     "inv",
@@ -45,7 +48,9 @@ __all__ = [
     "lstsq",
     "lu",
     "lu_factor",
+    "lu_factor_ex",
     "lu_solve",
+    "matmul",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",
@@ -56,6 +61,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_ex",
     "solve_triangular",
     "svd",
     "svdvals",

@@ -33,6 +33,7 @@ from minigrad.autograd.graph import RemovableHandle
 from minigrad.autograd.record import binary_operator, bind_output_class
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import (
+    activations_extra,
     arithmetic,
     binary_extra,
     bitwise,
@@ -50,9 +51,11 @@ from minigrad.ops import (
     gather_scatter,
     histogram,
     index_ops,
+    index_writes,
     indexing,
     inplace_views,
     linalg,
+    mantissa,
     matrix_chains,
     matrix_functions,
     median,
@@ -80,8 +83,10 @@ from minigrad.ops import (
     unary_extra,
     unfold,
     vector_products,
+    view_scatters,
     views,
 )
+from minigrad.ops import as_strided as as_strided_module
 from minigrad.ops import lu as lu_module
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
 from minigrad.ops.strides import contiguous_strides
@@ -1317,6 +1322,22 @@ class Tensor(TensorBase):
         """Zero elements become True, others False (a bool tensor)."""
         return comparison.logical_not(self)
 
+    def logical_and_(self, other: Tensor) -> Tensor:
+        """Write ``self and other`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_and, self, other)
+
+    def logical_or_(self, other: Tensor) -> Tensor:
+        """Write ``self or other`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_or, self, other)
+
+    def logical_xor_(self, other: Tensor) -> Tensor:
+        """Write ``self xor other`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_xor, self, other)
+
+    def logical_not_(self) -> Tensor:
+        """Write ``not self`` as 1 and 0 in place (no gradient, no history)."""
+        return comparison.logical_(np.logical_not, self)
+
     def isnan(self) -> Tensor:
         """True where nan."""
         return comparison.isnan(self)
@@ -1399,6 +1420,14 @@ class Tensor(TensorBase):
         if self._array.dtype.kind == "f":
             return _record_relu(self)  # nothing to cast: straight to recording
         return unary.relu(self)
+
+    def hardshrink(self, lambd: float = 0.5) -> Tensor:
+        """``self`` outside ``[-lambd, lambd]``, 0 inside (see ``nn.functional.hardshrink``)."""
+        return activations_extra.hardshrink(self, lambd)
+
+    def prelu(self, weight: Tensor) -> Tensor:
+        """``self`` where positive, else ``weight * self`` (see ``nn.functional.prelu``)."""
+        return activations_extra.prelu(self, weight)
 
     def reciprocal(self) -> Tensor:
         """``1 / self``."""
@@ -2422,6 +2451,82 @@ class Tensor(TensorBase):
         """The elements (read as 1-D) at ``index``."""
         return index_ops.take(self, index)
 
+    def index_put(self, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+        """A copy with ``values`` written (or added) at the index tensors ``indices``."""
+        return indexing.index_put(self, indices, values, accumulate)
+
+    def put(self, index: Any, source: Any, accumulate: bool = False) -> Tensor:
+        """A copy (read as 1-D) with ``source`` written (or added) at ``index``."""
+        return index_writes.put(self, index, source, accumulate)
+
+    def index_reduce(self, dim: int, index: Any, source: Any, reduce: str, *,
+                     include_self: bool = True) -> Tensor:
+        """A copy with ``source``'s slices combined in at ``index`` along ``dim``."""
+        return index_writes.index_reduce(self, dim, index, source, reduce,
+                                         include_self=include_self)
+
+    def as_strided(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """A view of this tensor's memory with the given geometry (see ``minigrad.as_strided``)."""
+        return as_strided_module.as_strided(self, size, stride, storage_offset)
+
+    def as_strided_(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """Take the geometry (``size``, ``stride``, ``storage_offset``) in place."""
+        return as_strided_module.as_strided_(self, size, stride, storage_offset)
+
+    def as_strided_scatter(self, src: Any, size: Any, stride: Any,
+                           storage_offset: Any = None) -> Tensor:
+        """A copy whose elements at the given geometry hold ``src``."""
+        return as_strided_module.as_strided_scatter(self, src, size, stride, storage_offset)
+
+    def narrow_copy(self, dim: int, start: int, length: int) -> Tensor:
+        """A copy (not a view) of elements ``start`` to ``start + length`` along ``dim``."""
+        return shape.narrow_copy(self, dim, start, length)
+
+    def unsafe_split(self, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
+        """``split``, its pieces not views for autograd (see ``minigrad.unsafe_split``)."""
+        return splitting.unsafe_split(self, split_size, dim)
+
+    def unsafe_split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """``split_with_sizes``, its pieces not views for autograd."""
+        return splitting.unsafe_split_with_sizes(self, split_sizes, dim)
+
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        """``chunk``, its pieces not views for autograd."""
+        return splitting.unsafe_chunk(self, chunks, dim)
+
+    def frexp(self) -> Any:
+        """``self`` as ``mantissa * 2 ** exponent`` (see ``minigrad.frexp``)."""
+        return mantissa.frexp(self)
+
+    def ldexp(self, other: Tensor) -> Tensor:
+        """``self * 2 ** other``."""
+        return mantissa.ldexp(self, other)
+
+    def ldexp_(self, other: Tensor) -> Tensor:
+        """``self *= 2 ** other``, in place."""
+        return mantissa.ldexp_(self, other)
+
+    def renorm(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """Slices along ``dim`` of ``p``-norm above ``maxnorm`` scaled down to it."""
+        return norms.renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """Scale the slices along ``dim`` of ``p``-norm above ``maxnorm`` down to it, in place."""
+        return norms.renorm_(self, p, dim, maxnorm)
+
+    def slice_scatter(self, src: Any, dim: int = 0, start: Any = None, end: Any = None,
+                      step: int = 1) -> Tensor:
+        """A copy with the slice ``start:end:step`` along ``dim`` replaced by ``src``."""
+        return view_scatters.slice_scatter(self, src, dim, start, end, step)
+
+    def select_scatter(self, src: Any, dim: int, index: int) -> Tensor:
+        """A copy with the slice at ``index`` along ``dim`` replaced by ``src``."""
+        return view_scatters.select_scatter(self, src, dim, index)
+
+    def diagonal_scatter(self, src: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """A copy with the diagonal ``offset`` of ``dim1``, ``dim2`` replaced by ``src``."""
+        return view_scatters.diagonal_scatter(self, src, offset, dim1, dim2)
+
     def diag(self, diagonal: int = 0) -> Tensor:
         """A vector's diagonal matrix, or a matrix's diagonal (see ``minigrad.diag``)."""
         return constructions.diag(self, diagonal)
@@ -2670,6 +2775,20 @@ class Tensor(TensorBase):
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
         """Set the slices at ``index`` along ``dim`` to ``value``, in place."""
         return index_ops.index_fill_(self, dim, index, value)
+
+    def index_put_(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+        """Write (or add) ``values`` at the index tensors ``indices``, in place."""
+        return indexing.index_put_(self, indices, values, accumulate)
+
+    def put_(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """Write (or add) ``source`` at ``index`` (read as 1-D), in place."""
+        return index_writes.put_(self, index, source, accumulate)
+
+    def index_reduce_(self, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                      include_self: bool = True) -> Tensor:
+        """Combine ``source``'s slices in at ``index`` along ``dim`` by ``reduce``, in place."""
+        return index_writes.index_reduce_(self, dim, index, source, reduce,
+                                          include_self=include_self)
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         """Fill the positions where ``mask`` is True from ``source``, in place."""

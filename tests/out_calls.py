@@ -212,6 +212,41 @@ CALLS: dict[str, Call] = {
     "scatter_reduce": with_lib(
         "scatter_reduce",
         lambda lib: ((_x(lib), 1, lib.tensor([[0, 2], [1, 1]]), _x(lib), "amax"), {})),
+    "slice_scatter": with_lib(
+        "slice_scatter", lambda lib: ((_x(lib), _x(lib)[:, :2], 1, 1, None, 1), {})),
+    "select_scatter": with_lib(
+        "select_scatter", lambda lib: ((_x(lib), _v(lib), 0, -1), {})),
+    "diagonal_scatter": with_lib(
+        "diagonal_scatter", lambda lib: ((_x(lib), _v(lib)[:2], 0), {})),
+    "index_put": with_lib(
+        "index_put", lambda lib: ((_x(lib), (lib.tensor([1, 1]),), _v(lib), True), {})),
+    "index_put_": with_lib(
+        "index_put_", lambda lib: ((_x(lib), (_b(lib),), lib.tensor(2.0)), {})),
+    "put": with_lib("put", lambda lib: ((_x(lib), lib.tensor([0, -1]), _v(lib)[:2]), {})),
+    "index_reduce": with_lib(
+        "index_reduce",
+        lambda lib: ((_x(lib), 1, lib.tensor([2, 0]), _x(lib)[:, :2], "amax"), {})),
+    "frexp": unary("frexp"),
+    "as_strided": with_lib("as_strided", lambda lib: ((_x(lib), (2, 2), (1, 2), 1), {})),
+    "as_strided_": with_lib("as_strided_", lambda lib: ((_x(lib), (2, 2), (1, 2)), {})),
+    "as_strided_scatter": with_lib(
+        "as_strided_scatter", lambda lib: ((_x(lib), _sq(lib)[:2, :2], (2, 2), (1, 2)), {})),
+    "ldexp": with_lib("ldexp", lambda lib: ((_x(lib), lib.tensor([1, -1, 2])), {})),
+    "ldexp_": with_lib("ldexp_", lambda lib: ((_x(lib), lib.tensor([1, -1, 2])), {})),
+    "renorm": with_lib("renorm", lambda lib: ((_x(lib), 2, 0, 1.0), {})),
+    "narrow_copy": with_lib("narrow_copy", lambda lib: ((_x(lib), 1, 1, 2), {})),
+    "unsafe_split": with_lib("unsafe_split", lambda lib: ((_x(lib), 2, 1), {})),
+    "unsafe_chunk": with_lib("unsafe_chunk", lambda lib: ((_x(lib), 2, 1), {})),
+    "unsafe_split_with_sizes": with_lib(
+        "unsafe_split_with_sizes", lambda lib: ((_x(lib), [1, 2], 1), {})),
+    "gradient": with_lib("gradient", lambda lib: ((_sq(lib),), {"spacing": 2.0})),
+    "unravel_index": with_lib("unravel_index", lambda lib: ((lib.tensor([5, -1]), (2, 3)), {})),
+    "hardshrink": unary("hardshrink"),
+    "prelu": with_lib("prelu", lambda lib: ((_x(lib), lib.tensor([0.25])), {})),
+    "cosine_similarity": binary("cosine_similarity"),
+    "pairwise_distance": binary("pairwise_distance"),
+    "triplet_margin_loss": with_lib(
+        "triplet_margin_loss", lambda lib: ((_x(lib), _x(lib).flip(0), _x(lib).flip(1)), {})),
     "matmul": with_lib("matmul", lambda lib: ((_x(lib), _sq(lib)), {})),
     "mm": with_lib("mm", lambda lib: ((_x(lib), _sq(lib)), {})),
     "mv": with_lib("mv", lambda lib: ((_x(lib), _v(lib)), {})),
@@ -271,6 +306,8 @@ CALLS["linalg.vector_norm"] = linalg("vector_norm", _v)
 CALLS["linalg.solve"] = lambda lib: (lib.linalg.solve, (_sq(lib), _x(lib).T), {})
 CALLS["linalg.matrix_power"] = linalg("matrix_power", _sq, 2)
 CALLS["linalg.multi_dot"] = lambda lib: (lib.linalg.multi_dot, ([_x(lib), _sq(lib)],), {})
+CALLS["linalg.matmul"] = lambda lib: (lib.linalg.matmul, (_x(lib), _sq(lib)), {})
+CALLS["linalg.diagonal"] = lambda lib: (lib.linalg.diagonal, (_sq(lib)[None],), {"offset": 1})
 CALLS["linalg.vecdot"] = lambda lib: (lib.linalg.vecdot, (_x(lib), _x(lib).flip(0)), {})
 CALLS["linalg.solve_triangular"] = lambda lib: (
     lib.linalg.solve_triangular, (_sq(lib), _x(lib).T), {"upper": True})
@@ -278,6 +315,8 @@ CALLS["linalg.matrix_exp"] = linalg("matrix_exp")
 CALLS["linalg.matrix_rank"] = linalg("matrix_rank")
 CALLS["linalg.cond"] = linalg("cond")
 CALLS["linalg.lu_factor"] = linalg("lu_factor")
+CALLS["linalg.lu_factor_ex"] = linalg("lu_factor_ex")
+CALLS["linalg.solve_ex"] = lambda lib: (lib.linalg.solve_ex, (_sq(lib), _x(lib).T), {})
 CALLS["linalg.lu"] = linalg("lu")
 CALLS["linalg.lu_solve"] = lambda lib: (
     lib.linalg.lu_solve, (*lib.linalg.lu_factor(_sq(lib)), _x(lib).T), {})

@@ -27,7 +27,8 @@ SIGNED = {"svd", "linalg.svd", "linalg.eigh", "linalg.qr", "qr"}
 # PyTorch lets these through with inputs that require grad (recording a NotImplemented node or
 # a CopyBackwards); minigrad refuses out= with every differentiable function (docs/api.md).
 GRAD_INPUTS_LET_THROUGH = {"softmax", "log_softmax", "diag", "floor_divide", "heaviside",
-                           "tensordot", "linalg.norm", "linalg.matrix_norm", "lu"}
+                           "tensordot", "linalg.norm", "linalg.matrix_norm", "lu",
+                           "slice_scatter"}
 # With an ``out`` that requires grad, PyTorch fails in these with an unrelated message (a
 # resize or leaf error); minigrad gives the out= message.
 GRAD_OUT_OTHER_MESSAGE = {"empty", "randn", "linalg.norm", "linalg.matrix_norm", "tensordot",

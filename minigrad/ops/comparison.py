@@ -24,8 +24,8 @@ from minigrad import errors
 from minigrad._dtype import default_float, display_name, result_type
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
-from minigrad.autograd.inplace import apply_inplace
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.inplace import apply_inplace, write
+from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
 from minigrad.ops._helpers import (
     check_operand,
     operand,
@@ -336,6 +336,19 @@ def logical_or(input: Any, other: Any) -> Any:
 def logical_xor(input: Any, other: Any) -> Any:
     """Exactly one nonzero, elementwise (a bool tensor)."""
     return bool_op(np.logical_xor, input, other)
+
+
+def logical_(ufunc: np.ufunc, input: Any, *other: Any) -> Any:
+    """``input.logical_and_(other)`` ...: the truth values written into ``input`` as 1 and 0.
+
+    PyTorch records nothing for these (they have no derivative) and checks no leaf or view
+    rule: the write is counted on the version counter, and ``input``'s history stays as it was.
+    """
+    if has_internal_overlap(input._array):
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
+    result = bool_op(ufunc, input, *other) if other else bool_unary(ufunc, input)
+    write(input, result._array)
+    return input
 
 
 def bool_unary(ufunc: np.ufunc, input: Any) -> Any:

@@ -353,7 +353,7 @@ class ScatterReduce(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
                 reduce: str, include_self: bool) -> np.ndarray:
-        y = _scatter_reduce(x, src, dim, index, reduce, include_self)
+        y = scatter_reduce_values(x, src, dim, index, reduce, include_self)
         ctx.save_for_backward(x, src, index, y)
         ctx.dim, ctx.reduce, ctx.include_self = dim, reduce, include_self
         return y
@@ -361,7 +361,7 @@ class ScatterReduce(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None, None, None]:
         x, src, index, result = ctx.saved_tensors
-        dx, dsrc = _scatter_reduce_backward(grad, x, src, ctx.dim, raw(index), result,
+        dx, dsrc = scatter_reduce_gradients(grad, x, src, ctx.dim, raw(index), result,
                                             ctx.reduce, ctx.include_self)
         if not ctx.include_self:
             dx = run(ScatterValue, dx, ctx.dim, raw(index), 0)
@@ -526,7 +526,7 @@ def scatter_(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = 
     return apply_inplace(op, input, *args)
 
 
-def _scatter_reduce(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray, reduce: str,
+def scatter_reduce_values(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray, reduce: str,
                     include_self: bool) -> np.ndarray:
     """``x`` with ``src`` combined in at ``index`` along ``dim`` by ``reduce``."""
     y = np.array(x, copy=True)
@@ -547,7 +547,7 @@ def _scatter_reduce(x: np.ndarray, src: np.ndarray, dim: int, index: np.ndarray,
     return y
 
 
-def _scatter_reduce_backward(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray,
+def scatter_reduce_gradients(grad: Any, x: Any, src: Any, dim: int, index: np.ndarray,
                              result: Any, reduce: str, include_self: bool) -> tuple[Any, Any]:
     """PyTorch's scatter_reduce_backward (before zeroing x's written slots)."""
     gather = lambda values: run(Gather, values, dim, index)  # noqa: E731

@@ -44,7 +44,7 @@ from minigrad.ops.linalg import expand_error
 def index_add_call(input: Any, dim: int, index: Any, source: Any, alpha: Any) -> tuple[Any, ...]:
     """The checked arguments (after ``input``) of IndexAdd, for ``index_add`` and ``index_add_``."""
     array = operand(input)
-    _index_checks(array, dim, index, source, "index_add")
+    index_checks(array, dim, index, source, "index_add")
     return source, dim, index, _alpha_for(array, alpha)  # (dim as given: the node shows it so)
 
 
@@ -53,8 +53,12 @@ def _alpha_for(array: np.ndarray, alpha: Any) -> Any:
     return int(alpha) if array.dtype.kind in "iub" else alpha
 
 
-def _index_checks(array: np.ndarray, dim: int, index: Any, source: Any, function: str) -> int:
-    """``index_add``'s argument checks (PyTorch's index_func_meta_impl, in its order)."""
+def index_checks(array: np.ndarray, dim: int, index: Any, source: Any, function: str,
+                 bounds: bool = True) -> int:
+    """``index_add``'s argument checks (PyTorch's index_func_meta_impl, in its order).
+
+    Shared with ``index_reduce``, whose kernel checks the bounds its own way (``bounds``).
+    """
     axis = wrap_dim(dim, array.ndim)
     index_array = operand(index)
     if index_array.ndim > 1:
@@ -77,7 +81,8 @@ def _index_checks(array: np.ndarray, dim: int, index: Any, source: Any, function
         del self_sizes[axis], source_sizes[axis]
     if self_sizes != source_sizes:
         raise RuntimeError(errors.index_source_shape(array.shape, source_array.shape))
-    check_index_bounds(index_array, at_least_1d(array).shape[axis], axis)
+    if bounds:
+        check_index_bounds(index_array, at_least_1d(array).shape[axis], axis)
     return axis
 
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import display_name
-from minigrad._layout import written_through_aliases
+from minigrad._layout import copy_preserving_layout, preserved_result, written_through_aliases
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.saved_attributes import TensorList, constant
@@ -202,6 +202,7 @@ class IndexPut(Op):
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
+    result_layout = staticmethod(preserved_result)  # index_put: a clone of x, written into
 
     fields = ("template",)
 
@@ -246,6 +247,42 @@ class IndexPut(Op):
         dx = np.array(grad, copy=True)
         dx[key] = 0
         return (dx, grad[key], None) + (None,) * len(indices)
+
+
+class IndexPutAccumulate(Op):
+    """y = x with ``values`` added at ``key`` (repeated positions accumulate).
+
+    dx = grad;  dvalues = grad[key].  Saves the index tensors, as IndexPut does (PyTorch's
+    IndexPutBackward0 with ``accumulate=True``).
+    """
+
+    node_name = "IndexPutBackward0"
+    saves = IndexPut.saves
+    saved_options = {"accumulate": constant(True)}
+
+    # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
+    checks_input_overlap = False
+    result_layout = staticmethod(preserved_result)  # a clone of x, added into
+
+    fields = ("template",)
+
+    num_inputs = 2
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: np.ndarray, values: Any, template: tuple[Any, ...], *indices: np.ndarray
+    ) -> np.ndarray:
+        ctx.save_for_backward(*indices)
+        ctx.template = template
+        result = copy_preserving_layout(x)
+        np.add.at(result, _numpy_key(x.shape, template, indices), values)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+        indices = _arrays(ctx.saved_tensors)  # tensors when backward runs with create_graph
+        key = _numpy_key(tuple(grad.shape), ctx.template, indices)
+        return (grad, grad[key], None) + (None,) * len(indices)
 
 
 # --- reading the key -------------------------------------------------------------------------
@@ -524,3 +561,85 @@ def setitem(input: Any, key: Any, value: Any) -> None:
         value = views.view(value, shape)
     template, tensors = _split_indices(indices)
     apply_inplace(IndexPut, sliced, value, template, *tensors)
+
+
+# --- index_put: the write of ``x[indices] = values`` as a function -------------------------------
+
+
+def _index_put_call(input: Any, indices: Any, values: Any, accumulate: bool,
+                    name: str) -> tuple[type[Op], tuple[Any, ...]]:
+    """The checked op and arguments (after ``input``) of ``index_put`` and ``index_put_``.
+
+    ``indices``: a tuple (or list) of index tensors, one per leading dimension (a bool mask
+    stands for as many dimensions as it has); ``values`` broadcast to the indexed shape.
+    """
+    position = 2 if name == "index_put" else 1  # (the method's self is not counted)
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(errors.wrong_argument_type(
+            name, "indices", "tuple of Tensors", errors.python_type_name(indices), position))
+    _arguments.check_tensor_sequence(indices, position - 1)
+    _arguments.check_tensor(values, name, "values", position + 1)
+    _arguments.check_value(accumulate, "bool", name, "accumulate", position + 2)
+    array = input._array
+    if _specified_dims(tuple(indices)) > array.ndim:
+        raise IndexError(errors.too_many_indices(array.ndim) + f" (got {len(indices)})")
+    for index in indices:
+        if index._array.dtype.kind not in "iub":
+            raise IndexError(errors.INDEX_TENSOR_DTYPE)
+    if values._array.dtype != array.dtype:
+        raise RuntimeError(errors.index_put_dtypes(
+            display_name(array.dtype), display_name(values._array.dtype)))
+    template = (_INDEX,) * len(indices)
+    shape = _indexed_shape(array.shape, _arrays(tuple(indices)))
+    try:
+        fits = np.broadcast_shapes(values._array.shape, shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(errors.index_put_broadcast_mismatch(values._array.shape, shape))
+    _numpy_key(array.shape, template, _arrays(tuple(indices)))  # (the bounds, then)
+    op = IndexPutAccumulate if accumulate else IndexPut
+    return op, (values, template, *indices)
+
+
+def _indexed_shape(shape: tuple[int, ...], indices: tuple[np.ndarray, ...]) -> tuple[int, ...]:
+    """The shape of ``x[indices]`` for leading index arrays, before any bounds are checked."""
+    shapes, consumed = [], 0
+    for index in indices:
+        is_mask = index.dtype.kind == "b" or index.dtype == np.uint8
+        if is_mask:
+            for j, size in enumerate(index.shape):
+                if consumed + j >= len(shape) or shape[consumed + j] != size:
+                    raise IndexError(
+                        errors.mask_shape_mismatch(index.shape, j, shape, consumed + j))
+        shapes.append((int(np.count_nonzero(index)),) if is_mask else index.shape)
+        consumed += index.ndim if is_mask else 1
+    try:
+        broadcast = np.broadcast_shapes(*shapes)
+    except ValueError:
+        text = ", ".join(errors.format_size(s) for s in shapes)
+        raise IndexError(errors.index_broadcast_mismatch(text)) from None
+    return broadcast + tuple(shape[consumed:])
+
+
+def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -> Any:
+    """A copy of ``input`` with ``values`` written (or, with ``accumulate``, added) at ``indices``.
+
+    ``indices`` is a tuple of index tensors (int64/int32 positions or bool masks), as in
+    ``input[indices] = values``; ``values`` (of ``input``'s dtype) broadcast to the indexed
+    shape. Repeated positions add up with ``accumulate=True``.
+
+    Example:
+        >>> import minigrad
+        >>> i = minigrad.tensor([0, 0, 2])
+        >>> minigrad.zeros(3).index_put((i,), minigrad.tensor(1.0), accumulate=True)
+        tensor([2., 0., 1.])
+    """
+    op, args = _index_put_call(input, indices, values, accumulate, "index_put")
+    return op.apply(input, *args)
+
+
+def index_put_(input: Any, indices: Any, values: Any, accumulate: bool = False) -> Any:
+    """Write (or, with ``accumulate``, add) ``values`` at ``indices``, in place."""
+    op, args = _index_put_call(input, indices, values, accumulate, "index_put_")
+    return apply_inplace(op, input, *args)

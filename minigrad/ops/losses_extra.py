@@ -147,6 +147,24 @@ def triplet_margin_loss(
     enum = _reduction(reduction, size_average, reduce)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
+    return triplet_margin_loss_aten(anchor, positive, negative, margin, p, eps, swap, enum)
+
+
+def triplet_margin_loss_aten(
+    anchor: Any, positive: Any, negative: Any, margin: float = 1.0, p: float = 2,
+    eps: float = 1e-6, swap: bool = False, reduction: int = 1,
+) -> Any:
+    """``minigrad.triplet_margin_loss``: PyTorch's ATen function, ``reduction`` as a number.
+
+    0 for 'none', 1 for 'mean', 2 for 'sum' (any other number: none); no check of ``margin``
+    (``nn.functional.triplet_margin_loss`` checks it, and takes the reduction's name).
+
+    Example:
+        >>> import minigrad
+        >>> a = minigrad.tensor([[0.0, 0.0]])
+        >>> minigrad.triplet_margin_loss(a, a + 1, a + 2, reduction=2)
+        tensor(0.)
+    """
     for position, (name, tensor) in enumerate(
         (("anchor", anchor), ("positive", positive), ("negative", negative)), 1
     ):
@@ -162,7 +180,7 @@ def triplet_margin_loss(
     dist_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dist_neg = minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
-    return apply_loss_reduction((float(margin) + dist_pos - dist_neg).clamp_min(0), enum)
+    return apply_loss_reduction((float(margin) + dist_pos - dist_neg).clamp_min(0), reduction)
 
 
 def poisson_nll_loss(

@@ -212,6 +212,37 @@ def lu_factor(A: Any, *, pivot: bool = True) -> Any:  # noqa: N803 - PyTorch's n
     return return_types.linalg_lu_factor(lu, pivots)
 
 
+def lu_factor_ex(A: Any, *, pivot: bool = True,  # noqa: N803 - PyTorch's name
+                 check_errors: bool = False) -> Any:
+    """``(LU, pivots, info)``: ``lu_factor``'s factors, and per matrix 0 or the first zero pivot.
+
+    A singular matrix is factored all the same (``info`` says where U's diagonal is zero),
+    unless ``check_errors``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.linalg.lu_factor_ex(minigrad.tensor([[1.0, 2.0], [2.0, 4.0]])).info
+        tensor(2, dtype=minigrad.int32)
+    """
+    _check_lu_input(A, "linalg.lu_factor_ex")
+    _check_pivot(pivot, "linalg.lu_factor_ex")
+    lu, pivots = LinalgLuFactorEx.apply(A)
+    zero = np.diagonal(lu._array, axis1=-2, axis2=-1) == 0
+    # LAPACK's info: the 1-based index of the first zero on U's diagonal, 0 if none
+    info = np.where(zero.any(-1), np.argmax(zero, axis=-1) + 1, 0).astype(np.int32)
+    if check_errors and info.any():
+        flat = info.reshape(-1)
+        batch = int(np.flatnonzero(flat)[0])
+        index = int(flat[batch])
+        where = f"(Batch element {batch}): " if info.ndim else ""
+        raise RuntimeError(
+            f"minigrad.linalg.lu_factor_ex: {where}U[{index},{index}] is zero and using it on "
+            "lu_solve would result in a division by zero. If you still want to perform the "
+            "factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"
+        )
+    return return_types.linalg_lu_factor_ex(lu, pivots, TensorBase.output_class._make(info))
+
+
 class LinalgLu(Op):
     """(L, U) with A = P L U, from the factorisation the caller made.
 

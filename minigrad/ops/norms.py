@@ -15,11 +15,13 @@ from minigrad import errors
 from minigrad._dtype import display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import dims_as_given
+from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.saved_attributes import as_given, dims_as_given
 from minigrad.ops import arithmetic, reduction, views
 from minigrad.ops._helpers import (
     cast,
     float_input,
+    is_tensor,
     operand,
     promote,
     raw,
@@ -334,3 +336,79 @@ def pairwise_distance(
     difference = arithmetic.AddScalar.apply(float_input(x1 - x2), eps)
     axes = reduction.reduced_dims(innermost, difference.dim())
     return Norm.apply(difference, float(p), axes, keepdim, innermost)
+
+
+class Renorm(Op):
+    """y = x with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` scaled down.
+
+    Such a slice is multiplied by ``maxnorm / (norm + 1e-7)``. The gradient is PyTorch's
+    renorm_backward: through the factor and through the norm itself (``_norm_gradient``), for
+    the slices that were scaled; ``grad`` as it is elsewhere. Saves its input.
+    """
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
+
+    fields = ("p", "dim", "maxnorm")
+    saved_options = {"p": "p", "dim": as_given("dim"), "maxnorm": "maxnorm"}
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, p: float, dim: int, maxnorm: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx.p, ctx.dim, ctx.maxnorm = p, dim, maxnorm
+        norm = _norm_value(x, p, _other_dims(x.ndim, dim), True)
+        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1).astype(x.dtype)
+        return x * factor
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        (x,) = ctx.saved_tensors
+        p, maxnorm = ctx.p, ctx.maxnorm
+        axes = _other_dims(np.ndim(x), ctx.dim)
+        # (under create_graph the norm is recorded)
+        norm = vector_norm(x, p, axes, True) if is_tensor(x) else _norm_value(x, p, axes, True)
+        slice_grad = np.sum(x * grad, axis=axes, keepdims=True)
+        through_norm = _norm_gradient(slice_grad, x, norm, p, axes, True)
+        inverse = 1 / (norm + 1e-7)
+        factor = inverse * maxnorm
+        scaled = factor * grad - factor * inverse * through_norm
+        return np.where(raw(norm) > maxnorm, scaled, grad), None, None, None
+
+
+def _other_dims(ndim: int, dim: int) -> tuple[int, ...]:
+    """Every dimension but ``dim``: the ones a slice along ``dim`` spans."""
+    axis = dim % ndim
+    return tuple(d for d in range(ndim) if d != axis)
+
+
+def _renorm_call(input: Any, p: float, dim: int, maxnorm: float) -> tuple[Any, ...]:
+    """The checked options (after ``input``) of Renorm, in PyTorch's order."""
+    array = operand(input)
+    if not p > 0:
+        raise RuntimeError(errors.RENORM_NORM_NOT_POSITIVE)
+    if maxnorm < 0:
+        raise RuntimeError(errors.renorm_maxnorm_negative(maxnorm))
+    if array.ndim < 2:
+        raise RuntimeError(errors.renorm_dims(array.ndim))
+    wrap_dim(dim, array.ndim)
+    _check_float(array, "linalg.vector_norm")
+    return float(p), dim, maxnorm  # (dim as given: the node shows it so)
+
+
+def renorm(input: Any, p: float, dim: int, maxnorm: float) -> Any:
+    """``input`` with each slice along ``dim`` of ``p``-norm above ``maxnorm`` scaled to it.
+
+    A slice ``input.select(dim, i)`` whose norm exceeds ``maxnorm`` is multiplied by
+    ``maxnorm / (norm + 1e-7)``; the others are kept.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.renorm(minigrad.tensor([[3.0, 4.0], [0.3, 0.4]]), 2, 0, 1.0)
+        tensor([[0.6000, 0.8000],
+                [0.3000, 0.4000]])
+    """
+    return Renorm.apply(input, *_renorm_call(input, p, dim, maxnorm))
+
+
+def renorm_(input: Any, p: float, dim: int, maxnorm: float) -> Any:
+    """Scale each slice along ``dim`` of ``p``-norm above ``maxnorm`` down to it, in place."""
+    return apply_inplace(Renorm, input, *_renorm_call(input, p, dim, maxnorm))

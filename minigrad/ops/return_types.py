@@ -21,6 +21,7 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "cummax": ("values", "indices"),
     "cummin": ("values", "indices"),
     "aminmax": ("min", "max"),
+    "frexp": ("mantissa", "exponent"),
     "slogdet": ("sign", "logabsdet"),
     "linalg_slogdet": ("sign", "logabsdet"),
     "linalg_inv_ex": ("inverse", "info"),
@@ -33,6 +34,8 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "triangular_solve": ("solution", "cloned_coefficient"),
     "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
     "linalg_lu_factor": ("LU", "pivots"),
+    "linalg_lu_factor_ex": ("LU", "pivots", "info"),
+    "linalg_solve_ex": ("result", "info"),
     "linalg_lu": ("P", "L", "U"),
     "lu_unpack": ("P", "L", "U"),
 }

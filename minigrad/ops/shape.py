@@ -29,6 +29,7 @@ from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import padding
 from minigrad.ops._helpers import along, normalize_dims, operand, raw, run, wrap_dim
+from minigrad.ops.view_scatters import SliceScatter
 from minigrad.ops.views import method_int_list
 
 
@@ -594,3 +595,54 @@ def _legacy_skipped(arrays: list[np.ndarray]) -> list[bool] | None:
         return None  # (the common case: no 1-D empty array, one loop and no list)
     skipped = [a.shape == (0,) for a in arrays]
     return None if all(skipped) else skipped
+
+
+class NarrowCopy(Op):
+    """y = a contiguous copy of elements ``start`` to ``start + length`` along ``dim``.
+
+    dx = grad written into zeros at that slice (a slice_scatter).  Saves no tensor; ``dim``
+    and ``start`` are kept as given (PyTorch's node shows them so).
+    """
+
+    result_layout = staticmethod(contiguous_result)  # (a new row-major tensor)
+
+    fields = ("shape", "dim", "start", "length")
+    saved_options = {"dim": as_given("dim"), "start": "start", "length": "length",
+                     "self_sym_sizes": "shape"}
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, dim: int, start: int, length: int) -> np.ndarray:
+        ctx.shape, ctx.dim, ctx.start, ctx.length = x.shape, dim, start, length
+        first = start % x.shape[dim] if start < 0 else start
+        return np.array(x[along(dim % x.ndim, slice(first, first + length))], copy=True)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        size = ctx.shape[ctx.dim]
+        first = ctx.start % size if ctx.start < 0 else ctx.start
+        zeros = np.zeros(ctx.shape, dtype=raw(grad).dtype)
+        dx = run(SliceScatter, zeros, grad, ctx.dim, first, first + ctx.length, 1)
+        return dx, None, None, None
+
+
+def narrow_copy(input: Any, dim: int, start: int, length: int) -> Any:
+    """A copy (not a view) of elements ``start`` to ``start + length`` along ``dim``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.arange(5.).narrow_copy(0, 1, 3)
+        tensor([1., 2., 3.])
+    """
+    array = operand(input)
+    if array.ndim == 0:
+        raise RuntimeError(errors.NARROW_0D)
+    if not dim < array.ndim:  # (PyTorch's own check, before the dim is wrapped)
+        raise RuntimeError(errors.NARROW_COPY_DIM)
+    start = start.item() if isinstance(start, TensorBase) else start
+    size = array.shape[wrap_dim(dim, array.ndim)]
+    if not -size <= start <= size:
+        raise IndexError(errors.narrow_start_out_of_range(start, size))
+    first = start + size if start < 0 else start
+    if first + length > size or length < 0:
+        raise RuntimeError(errors.narrow_exceeds_size(first, length, size))
+    return NarrowCopy.apply(input, dim, start, length)

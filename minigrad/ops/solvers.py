@@ -259,8 +259,8 @@ class LinalgSolveEx(Op):
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray, b: np.ndarray, left: bool,
-                vector: bool) -> np.ndarray:
-        x = _solve(a, b[..., None] if vector else b, left, check=True)
+                vector: bool, check: Any = "linalg.solve") -> np.ndarray:
+        x = _solve(a, b[..., None] if vector else b, left, check=check)
         # LAPACK's column-major result (for left=False PyTorch returns it row-major).
         x = x[..., 0] if vector else column_major(x) if left else np.ascontiguousarray(x)
         ctx.save_for_backward(a, x)
@@ -282,11 +282,11 @@ class LinalgSolveEx(Op):
         return grad_a, grad_b if ctx.needs_input_grad[1] else None, None, None
 
 
-def _solve(a: np.ndarray, b: np.ndarray, left: bool, check: bool) -> np.ndarray:
+def _solve(a: np.ndarray, b: np.ndarray, left: bool, check: Any) -> np.ndarray:
     """``A^-1 B`` (or ``B A^-1``) on arrays.
 
-    A singular A raises PyTorch's error (``check``) or gives the inf and nan of LAPACK's solves
-    (inside backward formulas, as PyTorch's).
+    A singular A raises PyTorch's error (``check``: the function's name in it) or gives the inf
+    and nan of LAPACK's solves (inside backward formulas, as PyTorch's; ``solve_ex``).
     """
     if not left:
         return np.swapaxes(_solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2), True, check),
@@ -298,7 +298,7 @@ def _solve(a: np.ndarray, b: np.ndarray, left: bool, check: bool) -> np.ndarray:
     shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     lu, order, _, info = pivoted_lu(np.broadcast_to(a, shape + a.shape[-2:]))
     if check and info.any():
-        raise LinAlgError(errors.singular_solve(*first_failure(info)[:1]))
+        raise LinAlgError(errors.singular_solve(*first_failure(info)[:1], function=check))
     return lu_solve(lu, order, np.broadcast_to(b, shape + b.shape[-2:]))
 
 
@@ -330,8 +330,32 @@ def solve(A: Any, B: Any, *, left: bool = True) -> Any:  # noqa: N803 - PyTorch'
         >>> minigrad.linalg.solve(A, minigrad.tensor([1.0, 1.0]))
         tensor([0.5000, 0.2500])
     """
-    a = matrix_argument(A, "linalg_solve")
-    b = matrix_argument(B, "linalg_solve", "B")
+    return LinalgSolveEx.apply(A, B, left, _solve_checks(A, B, left, "linalg.solve"))
+
+
+def solve_ex(A: Any, B: Any, *, left: bool = True,  # noqa: N803 - PyTorch's names
+             check_errors: bool = False) -> Any:
+    """``(result, info)``: ``solve``'s solution, and per matrix 0 or the first zero pivot.
+
+    A singular A gives LAPACK's inf and nan, not an error (unless ``check_errors``).
+
+    Example:
+        >>> import minigrad
+        >>> A = minigrad.tensor([[2.0, 0.0], [0.0, 4.0]])
+        >>> minigrad.linalg.solve_ex(A, minigrad.tensor([1.0, 1.0])).info
+        tensor(0, dtype=minigrad.int32)
+    """
+    vector = _solve_checks(A, B, left, "linalg.solve_ex")
+    check = "linalg.solve_ex" if check_errors else None
+    result = LinalgSolveEx.apply(A, B, left, vector, check)
+    info = pivoted_lu(raw(A))[3]
+    return return_types.linalg_solve_ex(result, TensorBase.output_class._make(info))
+
+
+def _solve_checks(A: Any, B: Any, left: bool, function: str) -> bool:  # noqa: N803
+    """PyTorch's checks of ``solve``'s arguments; whether B is a vector (batch)."""
+    a = matrix_argument(A, function.replace(".", "_"))
+    b = matrix_argument(B, function.replace(".", "_"), "B")
     check_float(a, "linalg.solve", half_kernel="lu_cpu")
     if a.dtype != b.dtype:
         raise RuntimeError(errors.solve_dtypes(a.dtype, b.dtype))
@@ -348,5 +372,5 @@ def solve(A: Any, B: Any, *, left: bool = True) -> Any:  # noqa: N803 - PyTorch'
         raise RuntimeError(errors.broadcast_mismatch(b_matrix.shape[:-2], a.shape[:-2])) from None
     if vector and not left:
         raise RuntimeError(errors.SOLVE_VECTOR_RIGHT)
-    return LinalgSolveEx.apply(A, B, left, vector)
+    return vector
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad.autograd.function import NO_GRAD_CTX
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.autograd.views import ViewOp
@@ -88,6 +88,12 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
         # (PyTorch's split is Python: it passes the int on to torch._VF.split, whose parser
         # lists its overloads)
         raise TypeError(_arguments.kernel_call_fits_none("split", (tensor, split_size, dim)))
+    _check_split_size(array, split_size, dim)
+    return Split.apply(tensor, dim, split_size)  # (dim as given: the node shows it so)
+
+
+def _check_split_size(array: np.ndarray, split_size: int, dim: int) -> None:
+    """PyTorch's checks of an int ``split_size`` (``split``, ``unsafe_split``)."""
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     if split_size < 0:
@@ -95,7 +101,6 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
     size = array.shape[wrap_dim(dim, array.ndim)]
     if split_size == 0 and size != 0:
         raise RuntimeError(errors.split_size_zero(size))
-    return Split.apply(tensor, dim, split_size)  # (dim as given: the node shows it so)
 
 
 class SplitWithSizes(Split):
@@ -116,9 +121,14 @@ class SplitWithSizes(Split):
 
 def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
     """``input`` cut along ``dim`` into pieces of the given sizes (they must add up)."""
-    array = operand(input)
     _arguments.check_int_sequence(split_sizes, "split_with_sizes", "split_sizes", 1,
                                   lone_int=False)
+    return SplitWithSizes.apply(input, dim, _checked_sizes(input, split_sizes, dim))
+
+
+def _checked_sizes(input: Any, split_sizes: Any, dim: int) -> tuple[int, ...]:
+    """PyTorch's checks of ``split_sizes`` (``split_with_sizes`` and its unsafe form)."""
+    array = operand(input)
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     sizes = [operator.index(s) for s in split_sizes]
@@ -127,7 +137,60 @@ def split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, .
         raise RuntimeError(errors.split_sizes_negative(sizes))
     if sum(sizes) != size:
         raise RuntimeError(errors.split_sizes_sum(size, dim, sizes))
-    return SplitWithSizes.apply(input, dim, tuple(sizes))  # (dim as given, as Split's)
+    return tuple(sizes)  # (dim as given, as Split's)
+
+
+# --- the unsafe forms: the same pieces, not views for autograd -----------------------------------
+
+
+class UnsafeSplit(Op):
+    """split's pieces, recorded as one op whose outputs are not views (UnsafeSplitBackward0).
+
+    They share ``x``'s memory but each has a version counter of its own, and writing them in
+    place is allowed (PyTorch's "unsafe": its autograd does not track the aliasing). Same
+    formulas as Split.
+    """
+
+    fields = Split.fields
+    saved_options = Split.saved_options
+    forward = Split.forward
+    backward = Split.backward
+
+
+class UnsafeSplitWithSizes(Op):
+    """split_with_sizes's pieces as UnsafeSplit's (UnsafeSplitWithSizesBackward0)."""
+
+    fields = (*Split.fields, *SplitWithSizes.fields)
+    saved_options = SplitWithSizes.saved_options
+    forward = SplitWithSizes.forward
+    backward = Split.backward
+
+
+def unsafe_split(input: Any, split_size: int, dim: int = 0) -> tuple[Any, ...]:
+    """``split`` into pieces of ``split_size`` whose in-place writes autograd does not police.
+
+    The pieces share ``input``'s memory but are not views for autograd (PyTorch's "unsafe").
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.unsafe_split(minigrad.arange(5.), 2)
+        (tensor([0., 1.]), tensor([2., 3.]), tensor([4.]))
+    """
+    _check_split_size(operand(input), split_size, dim)
+    return UnsafeSplit.apply(input, dim, split_size)  # (dim as given: the node shows it so)
+
+
+def unsafe_split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple[Any, ...]:
+    """``split_with_sizes``, its pieces not views for autograd (see ``unsafe_split``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.unsafe_split_with_sizes(minigrad.arange(3.), [1, 2])
+        (tensor([0.]), tensor([1., 2.]))
+    """
+    _arguments.check_int_sequence(split_sizes, "unsafe_split_with_sizes", "split_sizes", 1,
+                                  lone_int=False)
+    return UnsafeSplitWithSizes.apply(input, dim, _checked_sizes(input, split_sizes, dim))
 
 
 class Unbind(ViewOp):
@@ -176,6 +239,22 @@ def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
         >>> [piece.shape[0] for piece in minigrad.zeros(5).chunk(3)]
         [2, 2, 1]
     """
+    return _chunk(input, chunks, dim, split, split_with_sizes)
+
+
+def unsafe_chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
+    """``chunk``, its pieces not views for autograd (see ``unsafe_split``).
+
+    Example:
+        >>> import minigrad
+        >>> [piece.shape[0] for piece in minigrad.unsafe_chunk(minigrad.zeros(5), 3)]
+        [2, 2, 1]
+    """
+    return _chunk(input, chunks, dim, unsafe_split, unsafe_split_with_sizes)
+
+
+def _chunk(input: Any, chunks: int, dim: int, by_size: Any, by_sizes: Any) -> tuple[Any, ...]:
+    """``chunk`` through ``by_size`` (split) or, for empty chunks, ``by_sizes``."""
     array = operand(input)
     if array.ndim == 0:
         raise RuntimeError(errors.CHUNK_0D)
@@ -185,8 +264,8 @@ def chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     split_size = -(-size // chunks)
     if split_size == 0 and size == 0:
         # PyTorch keeps the number of (empty) chunks, through split_with_sizes.
-        return split_with_sizes(input, [0] * chunks, dim)
-    return split(input, split_size, dim)
+        return by_sizes(input, [0] * chunks, dim)
+    return by_size(input, split_size, dim)
 
 
 def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:

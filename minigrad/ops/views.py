@@ -738,6 +738,18 @@ def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
     return Diagonal.apply(input, operator.index(offset), dim1, dim2)  # (dims as given)
 
 
+def linalg_diagonal(A: Any, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
+    """``minigrad.linalg.diagonal``: ``diagonal`` with the last two dims as the default.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.linalg.diagonal(minigrad.arange(8.).view(2, 2, 2))
+        tensor([[0., 3.],
+                [4., 7.]])
+    """
+    return diagonal(A, offset, dim1, dim2)
+
+
 class DiagonalBackward(Op):
     """The backward of diagonal as an op (``create_graph``);  dgrad = diagonal of gg."""
 
