@@ -131,6 +131,20 @@ def _marked_args(args: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[lis
     return new_args, leaves
 
 
+def _split_aux(output: Any, has_aux: bool, call: str) -> tuple[Any, Any]:
+    """``(output, aux)`` of a function called with ``has_aux`` (aux None without it).
+
+    ``call`` names the transform's call in PyTorch's error for an output that is no pair.
+    """
+    if not has_aux:
+        return output, None
+    if not (isinstance(output, tuple) and len(output) == 2):
+        raise RuntimeError(
+            f"{call}: output of function f should be a tuple: (output, aux) if has_aux is True"
+        )
+    return output
+
+
 def _depends_on_outside(value: Any, inner: set[int]) -> bool:
     """Whether ``value``'s history reaches a leaf other than the transform's own (``inner``).
 
@@ -224,14 +238,7 @@ def grad_and_value(
         with enable_grad():
             new_args, leaves = _marked_args(args, positions)
             output = func(*new_args, **kwargs)
-            aux = None
-            if has_aux:
-                if not (isinstance(output, tuple) and len(output) == 2):
-                    raise RuntimeError(
-                        "grad_and_value(f)(*args): output of function f should be a tuple: "
-                        "(output, aux) if has_aux is True"
-                    )
-                output, aux = output
+            output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
             if not isinstance(output, TensorBase):
                 raise RuntimeError(
                     "grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
@@ -308,14 +315,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     with enable_grad():
         new_args, leaves = _marked_args(primals, tuple(range(len(primals))))
         output = func(*new_args)
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise RuntimeError(
-                    "vjp(f, *primals): output of function f should be a tuple: (output, aux) "
-                    "if has_aux is True"
-                )
-            output, aux = output
+        output, aux = _split_aux(output, has_aux, "vjp(f, *primals)")
     flat_out, out_spec = _flatten(output)
     for leaf in flat_out:
         if not isinstance(leaf, TensorBase):
@@ -378,14 +378,7 @@ def jacrev(
         with enable_grad():
             new_args, leaves = _marked_args(args, positions)
             output = func(*new_args, **kwargs)
-            aux = None
-            if has_aux:
-                if not (isinstance(output, tuple) and len(output) == 2):
-                    raise RuntimeError(
-                        "jacrev(f, ...)(*args): output of function f should be a tuple: "
-                        "(output, aux) if has_aux is True"
-                    )
-                output, aux = output
+            output, aux = _split_aux(output, has_aux, "jacrev(f, ...)(*args)")
             flat_out, out_spec = _flatten(output)
             for leaf in flat_out:
                 if not isinstance(leaf, TensorBase):
