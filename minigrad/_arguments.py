@@ -527,10 +527,11 @@ def checking_arguments(
 _INT64_LOW, _INT64_HIGH = -(1 << 63), (1 << 63) - 1
 
 
-def check_int64(value: int) -> None:
-    """The parser's ValueError for an int parameter given an int that no int64 holds."""
+def check_int64(value: int) -> int:
+    """``value``, or the parser's ValueError for an int parameter that no int64 holds."""
     if not _INT64_LOW <= value <= _INT64_HIGH:
         raise ValueError("Overflow when unpacking long long")
+    return value
 
 
 def _types(args: tuple[Any, ...], given: int) -> Any:
@@ -969,6 +970,17 @@ def check_first_int64(first: Any, function: str, parameter: str) -> None:
     """The parser's TypeError for an int list whose first item no int64 holds."""
     if type(first) is int and not _INT64_LOW <= first <= _INT64_HIGH:
         raise TypeError(errors.int_list_overflow(function, parameter, 1))
+
+
+def check_int64_items(values: Sequence[Any], function: str, parameter: str) -> None:
+    """The parser's TypeError for the first item of an int list that no int64 holds.
+
+    For an op's error branch: a size past int64 is the parser's error in PyTorch, before the
+    op looks at the sizes (``x.view(2**70)``).
+    """
+    for position, value in enumerate(values, 1):
+        if type(value) is int and not _INT64_LOW <= value <= _INT64_HIGH:
+            raise TypeError(errors.int_list_overflow(function, parameter, position))
 
 
 def int_tuple(value: Any) -> tuple[int, ...]:

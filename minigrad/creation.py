@@ -177,6 +177,8 @@ def _number(value: Any, function: str, name: str, position: int | None) -> Any:
     to the function's own checks.
     """
     if not isinstance(value, Tensor):
+        if type(value) is int:
+            _dtype.check_python_int(value)  # (the parser's error comes first)
         return value
     if value.dim() == 0 and not value.requires_grad:
         return value.item()
@@ -639,6 +641,7 @@ def _spaced(
     numpy_dtype = _float_dtype(dtype, name, device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    _arguments.check_int64(steps)  # (past int64, the parser's error: before numpy's)
     _check_no_bool_kernel(numpy_dtype, f"{name}_cpu")
     return np.linspace(start, end, steps), numpy_dtype
 
@@ -759,7 +762,7 @@ def _int_argument(function: str, name: str, position: int | None, value: Any) ->
     ``position``: None for an argument given by keyword.
     """
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
+        return _arguments.check_int64(int(value))  # (past int64: the parser's ValueError)
     where = "" if position is None else f" (position {position})"
     raise TypeError(
         f"{function}(): argument '{name}'{where} must be int, not "
@@ -785,6 +788,7 @@ def eye(
     """
     if m is _arguments.NOT_GIVEN:  # (an explicit None is refused, as by PyTorch)
         m = n
+    _arguments.check_int64(n), _arguments.check_int64(m)  # (past int64: the parser's error)
     numpy_dtype = _float_dtype(dtype, "eye", device)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")

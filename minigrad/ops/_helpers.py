@@ -227,7 +227,8 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
         elif type(b) is float and kind == "f":
             return a, b, None
         elif type(b) is int and kind in "fiu":
-            check_python_int(b)
+            if b > 0x3FFFFFFF or b < -0x3FFFFFFF:  # (a one-digit int skips the call: cheap)
+                check_python_int(b)
             return a, wrap_integer(b, a._array.dtype) if kind != "f" else b, None
     check_operand(a, "input")
     check_operand(b, "other")
@@ -334,7 +335,9 @@ def promote_inplace(
         elif type(other) is float:
             return other, array.dtype
         elif type(other) is int:
-            return check_python_int(other), array.dtype
+            if other > 0x3FFFFFFF or other < -0x3FFFFFFF:  # (as in ``promote``)
+                check_python_int(other)
+            return other, array.dtype
     check_operand(other, "other", method)
     other = python_scalar(other)
     if type(other) is int and target._array.dtype.kind in "iu":

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import _random
-from minigrad._dtype import display_name
+from minigrad._dtype import check_python_int, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -206,18 +206,21 @@ def threshold(input: Any, threshold: float, value: float, inplace: bool = False)
     """
     if inplace:
         return threshold_(input, threshold, value)
-    _check_threshold(input)
+    _check_threshold(input, threshold, value)
     return Threshold.apply(input, threshold, value)
 
 
 def threshold_(input: Any, threshold: float, value: float) -> Any:
     """``threshold`` written into ``input`` (``ThresholdBackward1``)."""
-    _check_threshold(input)
+    _check_threshold(input, threshold, value)
     return apply_inplace(ThresholdInplace, input, threshold, value)
 
 
-def _check_threshold(input: Any) -> None:
-    """PyTorch's threshold kernel takes every dtype but bool."""
+def _check_threshold(input: Any, *scalars: Any) -> None:
+    """PyTorch's threshold kernel takes every dtype but bool; its Scalars fit a uint64."""
+    for scalar in scalars:
+        if type(scalar) is int:
+            check_python_int(scalar)  # (the parser's error comes first)
     if operand(input).dtype == np.bool_:
         check_float_kernel("threshold_cpu", input)
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
+from minigrad._dtype import check_python_int
 from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import (
@@ -152,6 +153,8 @@ def _checked_alpha(a: Any, dtype: Any, alpha: Any) -> Any:
     """
     if alpha == 1 and type(alpha) is int:
         return alpha  # the common case (not True: a bool alpha is checked, it equals 1 too)
+    if type(alpha) is int:
+        check_python_int(alpha)  # (the parser's error comes first)
     kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
     if isinstance(alpha, (bool, np.bool_)) and kind != "b":
         raise RuntimeError(errors.BOOL_ALPHA)
@@ -596,6 +599,8 @@ class PowScalar(Op):
 
 def pow(input: Any, exponent: Any) -> Any:
     """``input ** exponent``: tensor ** number, tensor ** tensor, or number ** tensor."""
+    if type(exponent) is int and (exponent > 0x3FFFFFFF or exponent < -0x3FFFFFFF):
+        check_python_int(exponent)  # (the parser's error first; one-digit ints skip the call)
     if type(exponent) in _PLAIN_NUMBERS and isinstance(input, TensorBase) and (
             input._array.dtype.kind == "f"):
         # nothing to promote or check: straight to PowScalar's recording function (``apply``

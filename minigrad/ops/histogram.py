@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import check_int64
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
@@ -120,6 +121,7 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
         ))
     if not isinstance(bins, (int, np.integer)) or isinstance(bins, bool):
         raise _type_error("histc", "bins", "int", bins)
+    check_int64(bins)  # (past int64, the parser's error comes first)
     low, high = _number("min", min), _number("max", max)
     x = input._array
     if bins <= 0:

@@ -340,6 +340,7 @@ def _specified_dims(items: tuple[Any, ...]) -> int:
 def _select(result: Any, dim: int, index: int, position: int) -> Any:
     size = result._array.shape[dim]
     if not -size <= index < size:
+        _arguments.check_int64(index)  # (past int64, the parser's error comes first)
         raise IndexError(errors.index_out_of_bounds(index, position, size))
     return views.Select.apply(result, dim, index % size)
 

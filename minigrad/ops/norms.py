@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name, to_numpy_dtype
+from minigrad._dtype import check_python_int, display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
@@ -383,6 +383,8 @@ def _other_dims(ndim: int, dim: int) -> tuple[int, ...]:
 def _renorm_call(input: Any, p: float, dim: int, maxnorm: float) -> tuple[Any, ...]:
     """The checked options (after ``input``) of Renorm, in PyTorch's order."""
     array = operand(input)
+    if type(maxnorm) is int:
+        check_python_int(maxnorm)  # (the parser's error comes first)
     if not p > 0:
         raise RuntimeError(errors.RENORM_NORM_NOT_POSITIVE)
     if maxnorm < 0:

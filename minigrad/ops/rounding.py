@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad._arguments import check_int64
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
@@ -106,6 +107,7 @@ class Round(_Step):
 
 def round(input: Any, *, decimals: int = 0) -> Any:
     """Round half to even, to ``decimals`` decimal digits (integer tensors: a copy)."""
+    check_int64(decimals)  # (past int64, the parser's error comes first)
     if operand(input).dtype.kind != "f":
         if decimals:
             check_float_kernel("round_cpu", input)
@@ -117,6 +119,7 @@ def round(input: Any, *, decimals: int = 0) -> Any:
 
 def round_(input: Any, *, decimals: int = 0) -> Any:
     """Round half to even in place (integer tensors keep their values: a version bump)."""
+    check_int64(decimals)  # (past int64, the parser's error comes first)
     if decimals:
         if input._array.dtype.kind != "f":
             check_float_kernel("round_cpu", input)

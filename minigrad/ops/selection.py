@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import check_int64
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops._helpers import operand, raw, run, wrap_dim
@@ -143,6 +144,7 @@ def kthvalue(input: Any, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     axis = wrap_dim(dim, array.ndim)
     _check_nonempty(array, (axis,), "kthvalue")
     if not 0 < k <= (array.shape[axis] if array.ndim else 1):
+        check_int64(k)  # (past int64, the parser's error comes first)
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
     if array.dtype == np.bool_:
         raise NotImplementedError(errors.not_implemented_for("kthvalue_cpu", "Bool"))

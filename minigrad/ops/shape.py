@@ -262,6 +262,7 @@ def repeat(input: Any, *sizes: Any) -> Any:
         sizes[0] if len(sizes) == 1 else sizes, "repeat", "repeats", 1
     )
     repeats = _sizes(sizes)
+    _arguments.check_int64_items(repeats, "repeat", "repeats")  # (the parser's error first)
     shape = operand(input).shape
     if len(repeats) < len(shape):
         raise RuntimeError(errors.REPEAT_TOO_FEW_DIMS)
@@ -382,6 +383,10 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Any:
     if dims is not None:
         _arguments.check_int_sequence(dims, "roll", "dims", 2)
     shift_list = _arguments.int_tuple(shifts)
+    if isinstance(shifts, (tuple, list)):  # (past int64, the parser's error comes first)
+        _arguments.check_int64_items(shift_list, "roll", "shifts")
+    else:
+        _arguments.check_int64(shift_list[0])
     dim_list = () if dims is None else _arguments.int_tuple(dims)
     ndim = operand(input).ndim
     if not dim_list and len(shift_list) != 1 or dim_list and len(shift_list) != len(dim_list):
@@ -430,13 +435,13 @@ def tril(input: Any, diagonal: int = 0) -> Any:
                 [1., 1.]])
     """
     _check_matrix(input, "tril")
-    return Tril.apply(input, int(diagonal))
+    return Tril.apply(input, _arguments.check_int64(int(diagonal)))
 
 
 def tril_(input: Any, diagonal: int = 0) -> Any:
     """``tril`` in place: the elements above ``diagonal`` set to 0."""
     _check_matrix(input, "tril")
-    return apply_inplace(Tril, input, int(diagonal))
+    return apply_inplace(Tril, input, _arguments.check_int64(int(diagonal)))
 
 
 def _check_matrix(input: Any, name: str) -> None:
@@ -460,13 +465,13 @@ def triu(input: Any, diagonal: int = 0) -> Any:
                 [0., 0.]])
     """
     _check_matrix(input, "triu")
-    return Triu.apply(input, int(diagonal))
+    return Triu.apply(input, _arguments.check_int64(int(diagonal)))
 
 
 def triu_(input: Any, diagonal: int = 0) -> Any:
     """``triu`` in place: the elements below ``diagonal`` set to 0."""
     _check_matrix(input, "triu")
-    return apply_inplace(Triu, input, int(diagonal))
+    return apply_inplace(Triu, input, _arguments.check_int64(int(diagonal)))
 
 
 class ConstantPadNd(Op):

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import check_int64
 from minigrad._layout import preserved_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given
@@ -132,6 +133,7 @@ def topk(input: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool =
     axis = wrap_dim(dim, array.ndim)
     size = array.shape[axis] if array.ndim else 1
     if not 0 <= k <= size:
+        check_int64(k)  # (past int64, the parser's error comes first)
         raise RuntimeError(errors.TOPK_K_OUT_OF_RANGE)
     if array.dtype == np.bool_:
         raise RuntimeError(errors.TOPK_BOOL)

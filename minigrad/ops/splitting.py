@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
@@ -83,7 +84,7 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
             split_size_or_sections, "split_with_sizes", "split_sizes", 2, lone_int=False)
         _arguments.check_value(dim, "int", "split_with_sizes", "dim", 3)
         return split_with_sizes(tensor, split_size_or_sections, dim)
-    split_size = operator.index(split_size_or_sections)
+    split_size = check_int64(operator.index(split_size_or_sections))
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
         # (PyTorch's split is Python: it passes the int on to torch._VF.split, whose parser
         # lists its overloads)
@@ -256,6 +257,7 @@ def unsafe_chunk(input: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
 def _chunk(input: Any, chunks: int, dim: int, by_size: Any, by_sizes: Any) -> tuple[Any, ...]:
     """``chunk`` through ``by_size`` (split) or, for empty chunks, ``by_sizes``."""
     array = operand(input)
+    check_int64(chunks)  # (past int64, the parser's error comes first)
     if array.ndim == 0:
         raise RuntimeError(errors.CHUNK_0D)
     if chunks <= 0:
@@ -285,7 +287,7 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
         cuts = [operator.index(i) for i in indices_or_sections]
         starts, stops = [0, *cuts], [*cuts, size]
     else:
-        sections = operator.index(indices_or_sections)
+        sections = check_int64(operator.index(indices_or_sections))
         if sections <= 0:
             raise RuntimeError(errors.sections_not_positive(sections))
         small, extra = divmod(size, sections)

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name
+from minigrad._dtype import check_python_int, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
@@ -63,6 +63,8 @@ def lerp_(input: Any, end: Any, weight: Any) -> Any:
 
 def _check_lerp(input: Any, end: Any, weight: Any) -> bool:
     """PyTorch's dtype checks for lerp; True if ``weight`` is a tensor."""
+    if type(weight) is int:
+        check_python_int(weight)  # (the parser's error comes first)
     _check_same_dtype("lerp", input, end, "end")
     if isinstance(operand(weight), np.ndarray):
         _check_same_dtype("lerp", input, weight, "weight")
@@ -198,6 +200,8 @@ def addcmul_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
 
 def _value_for(value: Any, dtype: Any, input: Any) -> Any:
     """Addcmul's ``value`` in the result's dtype: an integer result truncates it (PyTorch)."""
+    if type(value) is int:
+        check_python_int(value)  # (the parser's error comes first)
     kind = np.dtype(dtype).kind if dtype is not None else operand(input).dtype.kind
     return int(value) if kind in "iu" and isinstance(value, float) else value
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad._arguments import check_int64
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given, part
 from minigrad.autograd.views import ViewOp
@@ -102,7 +103,7 @@ def unfold(input: Any, dimension: int, size: int, step: int) -> Any:
                 [2., 3., 4.]])
     """
     array = operand(input)
-    size, step = operator.index(size), operator.index(step)
+    size, step = check_int64(operator.index(size)), check_int64(operator.index(step))
     axis = wrap_dim(dimension, array.ndim)  # (kept as given, as PyTorch's node shows it)
     length = array.shape[axis] if array.ndim else 1
     if size > length:

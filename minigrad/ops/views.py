@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, part
 from minigrad.autograd.tensor_base import TensorBase
@@ -110,6 +111,7 @@ def select(input: Any, dim: int, index: int) -> Any:
     index = operator.index(index)
     size = array.shape[axis]
     if not -size <= index < size:
+        check_int64(index)  # (past int64, the parser's error comes first)
         raise IndexError(errors.select_out_of_range(index, array.shape, axis))
     return Select.apply(input, dim, index % size)  # (dim as given: the node shows it so)
 
@@ -151,6 +153,7 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
         raise RuntimeError(errors.NARROW_NEGATIVE_LENGTH)
     size = array.shape[wrap_dim(dim, array.ndim)]
     if not -size <= start <= size:
+        check_int64(start)  # (past int64, the parser's error comes first)
         raise IndexError(errors.narrow_start_out_of_range(start, size))
     start = start + size if start < 0 else start
     if start + length > size:
@@ -213,6 +216,7 @@ def check_unsqueeze_dim(input: Any, dim: int) -> None:
     """PyTorch's IndexError for a new dimension's position outside ``[-ndim - 1, ndim]``."""
     ndim = operand(input).ndim
     if not -ndim - 1 <= dim <= ndim:
+        check_int64(dim)  # (past int64, the parser's error comes first)
         raise IndexError(errors.dim_out_of_range(dim, ndim + 1))
 
 
@@ -384,7 +388,11 @@ def view(input: Any, *shape: Any) -> Any:
         if items and _is_int(items[0]):  # (the sizes overload fits: a later size fails)
             _arguments.check_int_sequence(items, "view", "size", 1)
         raise TypeError(_arguments.method_call_fits_none("view", shape)) from None
-    return View.apply(input, sizes)  # (checked by its forward)
+    try:
+        return View.apply(input, sizes)  # (checked by its forward)
+    except RuntimeError:
+        _arguments.check_int64_items(sizes, "view", "size")  # (the parser's error first)
+        raise
 
 
 def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
@@ -468,7 +476,12 @@ def _int_list(value: Any, function: str, parameter: str, position: int) -> tuple
 def _reshape(input: Any, shape: Any, position: int) -> Any:
     """``reshape``, with ``shape`` checked as PyTorch's parser does (its ``position``)."""
     sizes = _int_list(shape, "reshape", "shape", position)
-    return _reshape_to(input, infer_shape(sizes, operand(input).size))
+    try:
+        target = infer_shape(sizes, operand(input).size)
+    except RuntimeError:
+        _arguments.check_int64_items(sizes, "reshape", "shape")  # (the parser's error first)
+        raise
+    return _reshape_to(input, target)
 
 
 def _reshape_to(input: Any, target: tuple[int, ...]) -> Any:
@@ -583,9 +596,13 @@ def _permute(input: Any, dims: Any, position: int) -> Any:
     """``permute``, with ``dims`` checked as PyTorch's parser does (its ``position``)."""
     dims = _int_list(dims, "permute", "dims", position)
     ndim = operand(input).ndim
-    if len(dims) != ndim:
-        raise RuntimeError(errors.permute_length(ndim, len(dims)))
-    wrapped = {wrap_dim(d, ndim) for d in dims}
+    try:
+        if len(dims) != ndim:
+            raise RuntimeError(errors.permute_length(ndim, len(dims)))
+        wrapped = {wrap_dim(d, ndim) for d in dims}
+    except (RuntimeError, IndexError, ValueError):
+        _arguments.check_int64_items(dims, "permute", "dims")  # (the parser's error first)
+        raise
     if len(wrapped) != len(dims):
         raise RuntimeError(errors.PERMUTE_DUPLICATE_DIMS)
     return Permute.apply(input, dims)  # (as given: the node shows them so)
@@ -667,6 +684,15 @@ def expand(input: Any, *sizes: Any) -> Any:
             method_int_list(sizes, "expand", "size"), "expand", "size", 1)
         raise
     shape = operand(input).shape
+    try:
+        return _expand(input, shape, sizes)
+    except (RuntimeError, OverflowError):  # (numpy's, for a new size past int64)
+        _arguments.check_int64_items(sizes, "expand", "size")  # (the parser's error first)
+        raise
+
+
+def _expand(input: Any, shape: tuple[int, ...], sizes: tuple[int, ...]) -> Any:
+    """``expand`` of ``input`` (of ``shape``) to ``sizes``, which are checked here."""
     lead = len(sizes) - len(shape)
     if lead < 0:
         raise RuntimeError(errors.expand_too_few_sizes(_expand_error_type(input), shape, sizes))
@@ -735,7 +761,7 @@ def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
     ndim = operand(input).ndim
     if wrap_dim(dim1, ndim) == wrap_dim(dim2, ndim):
         raise RuntimeError(errors.identical_diagonal_dims(dim1, dim2))
-    return Diagonal.apply(input, operator.index(offset), dim1, dim2)  # (dims as given)
+    return Diagonal.apply(input, check_int64(operator.index(offset)), dim1, dim2)  # (dims as given)
 
 
 def linalg_diagonal(A: Any, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
