@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from minigrad import errors
-from minigrad._arguments import NOT_GIVEN
+from minigrad._arguments import NOT_GIVEN, function_call_fits_none
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, cumulative, reduction, views
 from minigrad.ops._helpers import float_input, operand, wrap_dim
@@ -37,6 +39,37 @@ def _spacings(x: Any, y: Any, dim: int) -> Any:
     )
 
 
+def _check_call(name: str, y: Any, x: Any, dx: Any, dim: Any) -> int:
+    """``dim``, or the parser's TypeError unless the call fits one of ``name``'s overloads.
+
+    Bool samples get PyTorch's RuntimeError then. The overloads are ``(Tensor y, *, Number
+    dx = 1, int dim = -1)`` and ``(Tensor y, Tensor x, *, int dim = -1)``: the parser names the
+    argument that does not fit, or lists both.
+    """
+    if x is NOT_GIVEN:
+        fits = dx is NOT_GIVEN or isinstance(dx, (int, float, np.number))
+    else:
+        fits = isinstance(x, TensorBase) and dx is NOT_GIVEN
+    int_dim = isinstance(dim, (int, np.integer)) and not isinstance(dim, bool)
+    fits = fits and isinstance(y, TensorBase) and (dim is NOT_GIVEN or int_dim)
+    if not fits:
+        args = (y,) if x is NOT_GIVEN else (y, x)
+        given = {"dx": dx, "dim": dim}
+        kwargs = {key: value for key, value in given.items() if value is not NOT_GIVEN}
+        raise TypeError(function_call_fits_none(name, args, kwargs))
+    kernel = "cumulative_trapezoid" if name == "cumulative_trapezoid" else "trapezoid"
+    if x is NOT_GIVEN:
+        if y._array.dtype == np.bool_:
+            raise RuntimeError(
+                f"{kernel}: received a bool input for `y`, but bool is not supported"
+            )
+    elif np.bool_ in (y._array.dtype, x._array.dtype):
+        raise RuntimeError(
+            f"{kernel}: received a bool input for `x` or `y`, but bool is not supported"
+        )
+    return -1 if dim is NOT_GIVEN else dim
+
+
 def _check_points(x: Any, y: Any, dim: int, function: str) -> None:
     x_array, y_array = operand(x), operand(y)
     size = x_array.shape[0] if x_array.ndim == 1 else x_array.shape[dim]
@@ -44,7 +77,7 @@ def _check_points(x: Any, y: Any, dim: int, function: str) -> None:
         raise RuntimeError(f"{function}: There must be one `x` value for each sample point")
 
 
-def trapezoid(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: int = -1) -> Any:
+def trapezoid(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: Any = NOT_GIVEN) -> Any:
     """The integral of ``y`` along ``dim`` by the trapezoidal rule.
 
     Sample points ``x`` (a tensor) or a constant spacing ``dx`` (default 1).
@@ -54,6 +87,12 @@ def trapezoid(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: int = -1)
         >>> minigrad.trapezoid(minigrad.tensor([1.0, 2.0, 3.0]))
         tensor(4.)
     """
+    return _trapezoid("trapezoid", y, x, dx, dim)
+
+
+def _trapezoid(name: str, y: Any, x: Any, dx: Any, dim: Any) -> Any:
+    """``trapezoid`` or ``trapz`` (``name``: the parser's, in its errors)."""
+    dim = _check_call(name, y, x, dx, dim)
     axis = wrap_dim(dim, operand(y).ndim)
     if isinstance(x, TensorBase):
         _check_points(x, y, axis, "trapezoid")
@@ -70,7 +109,7 @@ def trapezoid(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: int = -1)
     return arithmetic.MulScalar.apply(difference, spacing)
 
 
-def trapz(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: int = -1) -> Any:
+def trapz(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: Any = NOT_GIVEN) -> Any:
     """``minigrad.trapezoid``'s older name.
 
     Example:
@@ -78,10 +117,12 @@ def trapz(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: int = -1) -> 
         >>> minigrad.trapz(minigrad.tensor([1.0, 2.0, 3.0]), dx=0.5)
         tensor(2.)
     """
-    return trapezoid(y, x, dx=dx, dim=dim)
+    return _trapezoid("trapz", y, x, dx, dim)
 
 
-def cumulative_trapezoid(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: int = -1) -> Any:
+def cumulative_trapezoid(
+    y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: Any = NOT_GIVEN
+) -> Any:
     """The running integral of ``y`` along ``dim`` by the trapezoidal rule (one fewer element).
 
     Example:
@@ -89,6 +130,7 @@ def cumulative_trapezoid(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim
         >>> minigrad.cumulative_trapezoid(minigrad.tensor([1.0, 2.0, 3.0]))
         tensor([1.5000, 4.0000])
     """
+    dim = _check_call("cumulative_trapezoid", y, x, dx, dim)
     array = operand(y)
     if array.ndim == 0:
         raise IndexError(errors.dim_of_0d(dim))

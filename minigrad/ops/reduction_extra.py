@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import dims_as_given
@@ -129,7 +129,9 @@ def sum_to_size(input: Any, *size: Any) -> Any:
     """
     from minigrad.ops import reduction, views  # (reduction imports this module's neighbours)
 
-    shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    given = views.method_int_list(size, "sum_to_size", "size")  # (given whole, or unpacked)
+    _arguments.check_int_sequence(given, "sum_to_size", "size", 1)
+    shape = _arguments.int_tuple(given)
     sizes = operand(input).shape
     lead = len(sizes) - len(shape)
     if lead < 0 or any(s != 1 and s != n for s, n in zip(shape, sizes[lead:])):
