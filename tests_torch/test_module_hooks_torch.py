@@ -44,18 +44,22 @@ def hook_every_module(lib, model, log):
             )
         )
         module.register_load_state_dict_pre_hook(
-            lambda m, sd, prefix, meta, strict, missing, unexpected, errors, name=name: (
-                log.append(("load-pre", name, prefix, sorted(sd), strict, list(missing),
-                            list(unexpected)))
+            lambda m, sd, prefix, meta, strict, missing, unexpected, errors, name=name: log.append(
+                ("load-pre", name, prefix, sorted(sd), strict, list(missing), list(unexpected))
             )
         )
         module.register_load_state_dict_post_hook(
-            lambda m, keys, name=name: log.append((
-                "load-post", name, type(keys).__name__, list(keys.missing_keys),
-                list(keys.unexpected_keys),
-                # the values are already loaded when a module's post-hook runs
-                m.weight.detach().sum().item() if hasattr(m, "weight") else None,
-            ))
+            lambda m, keys, name=name: log.append(
+                (
+                    "load-post",
+                    name,
+                    type(keys).__name__,
+                    list(keys.missing_keys),
+                    list(keys.unexpected_keys),
+                    # the values are already loaded when a module's post-hook runs
+                    m.weight.detach().sum().item() if hasattr(m, "weight") else None,
+                )
+            )
         )
 
 
@@ -166,8 +170,14 @@ def test_extra_state_goes_into_the_state_dict_and_back():
         )
         base = lib.nn.Module()
         return (
-            list(state), state["0._extra_state"], loaded, target[0].calls, missing, unexpected,
-            outcome(base.get_extra_state), outcome(lambda: base.set_extra_state(1)),
+            list(state),
+            state["0._extra_state"],
+            loaded,
+            target[0].calls,
+            missing,
+            unexpected,
+            outcome(base.get_extra_state),
+            outcome(lambda: base.set_extra_state(1)),
         )
 
     same(scenario)

@@ -445,7 +445,9 @@ class Module:
                 if modules is None:
                     raise AttributeError("cannot assign module before Module.__init__() call")
                 remove_from(
-                    self.__dict__, self._parameters, self._buffers,
+                    self.__dict__,
+                    self._parameters,
+                    self._buffers,
                     self._non_persistent_buffers_set,
                 )
                 modules[name] = value
@@ -480,9 +482,7 @@ class Module:
             super().__delattr__(name)
 
     def __dir__(self) -> list[str]:
-        keys = [
-            *dir(type(self)), *self.__dict__, *self._parameters, *self._modules, *self._buffers
-        ]
+        keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules, *self._buffers]
         return sorted(key for key in keys if not key[0].isdigit())
 
     # --- walking the tree ---------------------------------------------------------------------
@@ -534,7 +534,8 @@ class Module:
         memo = set()
         modules = (
             self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
-            if recurse else [(prefix, self)]
+            if recurse
+            else [(prefix, self)]
         )
         for module_prefix, module in modules:
             for name, value in members_of(module):
@@ -908,12 +909,24 @@ class Module:
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
             for hook in module._load_state_dict_pre_hooks.values():
                 # PyTorch's walk always hands the hooks strict=True.
-                hook(local_state_dict, prefix, local_metadata, True, missing_keys,
-                     unexpected_keys, error_msgs)
+                hook(
+                    local_state_dict,
+                    prefix,
+                    local_metadata,
+                    True,
+                    missing_keys,
+                    unexpected_keys,
+                    error_msgs,
+                )
             planned = len(writes)
             module._plan_load_from_state_dict(
-                local_state_dict, prefix, local_metadata, missing_keys, unexpected_keys,
-                error_msgs, writes,
+                local_state_dict,
+                prefix,
+                local_metadata,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+                writes,
             )
             if write_as_walked:
                 _write_planned(writes[planned:], assign)
@@ -937,14 +950,25 @@ class Module:
         walk(self, state_dict)
         if strict:
             if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+                error_msgs.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in unexpected_keys)
+                    ),
+                )
             if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing_keys)))
+                error_msgs.insert(
+                    0,
+                    "Missing key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in missing_keys)
+                    ),
+                )
         if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                type(self).__name__, "\n\t".join(error_msgs)))
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(
+                    type(self).__name__, "\n\t".join(error_msgs)
+                )
+            )
         if not write_as_walked:
             _write_planned(writes, assign)
         return _IncompatibleKeys(missing_keys, unexpected_keys)
@@ -1005,7 +1029,7 @@ class Module:
             unexpected_keys.append(extra_key)
         for key in state_dict:
             if key.startswith(prefix) and key != extra_key:
-                input_name = key[len(prefix):].split(".", 1)
+                input_name = key[len(prefix) :].split(".", 1)
                 if len(input_name) > 1:
                     if input_name[0] not in self._modules:
                         unexpected_keys.append(key)
