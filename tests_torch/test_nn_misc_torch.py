@@ -542,6 +542,20 @@ EMBEDDING_BAG_CASES = {
         None,
         False,
     ),
+    # PyTorch's kernel divides the k-th distinct index by the count of sorted(indices)[k]:
+    # here 1 by 0's count, 2 by 0's, 4 by 1's, 5 by 2's (not their own frequencies)
+    "scale-by-freq-mean": (
+        lambda t: t.nn.EmbeddingBag(7, 3, scale_grad_by_freq=True),
+        [0, 2, 2, 4, 0, 1, 2, 5, 0],
+        [0, 3, 5],
+        False,
+    ),
+    "scale-by-freq-sum-weights-padding": (
+        lambda t: t.nn.EmbeddingBag(7, 3, mode="sum", scale_grad_by_freq=True, padding_idx=2),
+        [3, 2, 2, 6, 3, 1, 2],
+        [0, 4],
+        True,
+    ),
 }
 
 
