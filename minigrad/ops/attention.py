@@ -77,6 +77,39 @@ def _check_inputs(query: Any, key: Any, value: Any, attn_mask: Any) -> None:
         )
 
 
+def _check_flash_mask_rows(
+    query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float, enable_gqa: bool
+) -> None:
+    """PyTorch's IndexError for a 0-d or 1-d ``attn_mask`` where its CPU flash kernel is tried.
+
+    Choosing the backend, PyTorch's gates (``use_flash_attention_cpp``) read
+    ``attn_mask.size(-2)`` once the inputs passed the ones before: no dropout, 4-d query, key
+    and value of one batch size and one number of heads (or grouped heads with
+    ``enable_gqa``), a mask that does not require grad. A mask of fewer than 2 dims then
+    raises there, before anything else (even the ``is_causal`` check); elsewhere it
+    broadcasts.
+    """
+    if attn_mask is None or attn_mask.dim() >= 2 or attn_mask.requires_grad or dropout_p > 0:
+        return
+    if not query.dim() == key.dim() == value.dim() == 4:
+        return
+    if not query.size(0) == key.size(0) == value.size(0):
+        return
+    heads, key_heads, value_heads = query.size(1), key.size(1), value.size(1)
+    if enable_gqa:
+        if not key_heads or key_heads != value_heads or heads % key_heads:
+            return
+    elif not heads == key_heads == value_heads:
+        return
+    # (measured: PyTorch returns before the gates when the result or the keys are empty)
+    batch, _, rows, _ = query.shape
+    if batch * heads * rows * value.size(-1) == 0 or key.size(2) == 0:
+        return
+    if attn_mask.dim() == 0:
+        raise IndexError(errors.dim_of_0d(-2))
+    raise IndexError(errors.dim_out_of_range(-2, 1))
+
+
 def _additive(mask: Any, like: Any) -> Any:
     """A boolean mask as PyTorch converts it: 0 where True, -inf where False (``like``'s dtype)."""
     if mask.dtype != _dtype.bool_:
@@ -128,13 +161,15 @@ def scaled_dot_product_attention(
                  [0.3302, 0.6698]]])
     """
     _check_inputs(query, key, value, attn_mask)
+    _check_flash_mask_rows(query, key, value, attn_mask, dropout_p, enable_gqa)
     if is_causal and attn_mask is not None:
         raise RuntimeError(
             "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
             "is_causal=True"
         )
     if dropout_p > 1:  # (a negative p means no dropout, as in PyTorch)
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+        shown = errors.double_text(dropout_p)
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {shown}")
     if attn_mask is not None:
         attn_mask = _additive(attn_mask, query)
     if scale is None:

@@ -40,6 +40,9 @@ def sdpa_samples(rng: np.random.Generator) -> list[Sample]:
                {"is_causal": True, "scale": -0.7, "enable_gqa": True}, name="causal_gqa"),
         Sample((_real(rng, 3, 5), _real(rng, 4, 5), _real(rng, 4, 3)), name="2d",
                transposed=True),
+        # a 1-d mask broadcasts over the queries, unless PyTorch tries its 4-d flash kernel
+        Sample((_real(rng, 2, 3, 5), _real(rng, 2, 4, 5), _real(rng, 2, 4, 2)),
+               {"attn_mask": _real(rng, 4)}, name="1d_mask"),
     ]
 
 
@@ -57,6 +60,12 @@ SDPA_BAD = (
              name="dropout_p"),
     BadInput((np.ones((3, 2)), np.ones((4, 2)), np.ones((4, 2))), {"is_causal": 1},
              name="is_causal_type"),
+    BadInput((np.ones((1, 2, 3, 2)), np.ones((1, 2, 4, 2)), np.ones((1, 2, 4, 2))),
+             {"attn_mask": np.zeros(4), "is_causal": True}, name="flash_1d_mask"),
+    BadInput((np.ones((1, 2, 3, 2)), np.ones((1, 2, 4, 2)), np.ones((1, 2, 4, 3))),
+             {"attn_mask": np.array(True)}, name="flash_0d_mask"),
+    BadInput((np.ones((1, 2, 3, 2)), np.ones((1, 2, 4, 2)), np.ones((1, 2, 4, 2))),
+             {"dropout_p": 2.0}, name="dropout_p_shown_as_cpp"),
 )
 
 OPS: list[OpInfo] = [
