@@ -623,8 +623,9 @@ def test_embedding_bag_module_api_matches_pytorch():
     assert story(minigrad) == story(torch)
 
 
-@pytest.mark.parametrize(("function", "shape"),
-                         [("dropout1d", (3, 4)), ("dropout3d", (2, 3, 4, 5))])
+@pytest.mark.parametrize(
+    ("function", "shape"), [("dropout1d", (3, 4)), ("dropout3d", (2, 3, 4, 5))]
+)
 @pytest.mark.parametrize(("p", "training"), [(1.0, True), (0.5, False)])
 def test_batchless_channel_dropout_in_place_as_in_pytorch(function, shape, p, training):
     """PyTorch's ``unsqueeze_(0)``, dropout in place, ``squeeze_(0)``: versions and nodes."""
@@ -634,6 +635,5 @@ def test_batchless_channel_dropout_in_place_as_in_pytorch(function, shape, p, tr
         x = leaf * 2
         getattr(lib.nn.functional, function)(x, p, training, inplace=True)
         x.sum().backward()
-        seen.append((x.grad_fn.name(), x._version, tuple(x.shape), x.tolist(),
-                     leaf.grad.tolist()))
+        seen.append((x.grad_fn.name(), x._version, tuple(x.shape), x.tolist(), leaf.grad.tolist()))
     assert seen[0] == seen[1]

@@ -36,4 +36,4 @@ from minigrad.optim.sparse_adam import SparseAdam
 __all__ = [
     "ASGD", "LBFGS", "SGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Muon",
     "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SparseAdam", "lr_scheduler", "swa_utils",
-]
+]  # fmt: skip
