@@ -5,6 +5,14 @@ the normalized input coordinates ``theta @ (x, y, 1)`` it should read, ``x`` and
 over [-1, 1] (the pixels' centres inside it unless ``align_corners``, the corner pixels'
 centres at -1 and 1 if it is set). It is linear in ``theta``: one op
 (``AffineGridGeneratorBackward0``) whose gradient is ``grad``'s product with the base grid.
+
+``grid_sample(x, grid)`` reads 4-d or 5-d ``x`` at those positions. Every mode is a list of
+taps per output point (``_taps``): the pixel read, its weight and the weight's slopes along
+the grid's coordinates: one tap for nearest, the 2 ** dims corners for (tri)linear, 4 x 4
+pixels of cubic convolution for bicubic. The values, the input's gradient (each tap's
+weighted gradient added back) and the grid's (the slopes times the values read) all walk that
+one list, so the three modes and both ranks share one forward and one backward
+(``GridSampler2DBackward0`` / ``GridSampler3DBackward0``).
 """
 
 from __future__ import annotations
