@@ -203,3 +203,33 @@ def test_set_submodule(target, strict, make):
         return result, repr(model)
 
     same(scenario)
+
+
+@pytest.mark.parametrize(
+    ("getter", "target"),
+    [
+        ("get_submodule", ""),
+        ("get_submodule", "1.0"),
+        ("get_submodule", "1.nothere"),
+        ("get_submodule", "0.weight"),
+        ("get_parameter", "1.0.bias"),
+        ("get_parameter", "2.running_mean"),
+        ("get_parameter", "1.0.nothere"),
+        ("get_parameter", "1"),
+        ("get_buffer", "2.running_mean"),
+        ("get_buffer", "0.weight"),
+        ("get_buffer", "2.nothere"),
+    ],
+)
+def test_get_submodule_parameter_and_buffer(getter, target):
+    def scenario(lib):
+        nn = lib.nn
+        model = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.Linear(2, 1)), nn.BatchNorm1d(1))
+        found = outcome(lambda: getattr(model, getter)(target))
+        if isinstance(found, tuple):  # the error
+            return found
+        if isinstance(found, lib.nn.Module):
+            return repr(found)
+        return type(found).__name__, tuple(found.shape)  # (random values differ)
+
+    same(scenario)
