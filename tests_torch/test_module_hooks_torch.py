@@ -129,6 +129,22 @@ def test_hooks_that_return_values_raise_pytorchs_errors():
     same(scenario)
 
 
+@pytest.mark.parametrize("assign", [False, True])
+def test_load_pre_hooks_see_the_metadata(assign):
+    def scenario(lib):
+        seen = []
+        layer = lib.nn.Linear(2, 1)
+        layer.register_load_state_dict_pre_hook(
+            lambda module, sd, prefix, meta, *rest: seen.append(dict(meta))
+        )
+        state = layer.state_dict()
+        layer.load_state_dict(state, assign=assign)
+        layer.load_state_dict(dict(state))  # no metadata
+        return seen, dict(state._metadata)
+
+    same(scenario)
+
+
 def test_a_pre_hook_may_rename_keys_before_loading():
     def scenario(lib):
         layer = lib.nn.Linear(1, 1, bias=False)

@@ -907,6 +907,8 @@ class Module:
 
         def walk(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:  # (PyTorch writes it into the metadata, where the hooks see it)
+                local_metadata["assign_to_params_buffers"] = assign
             for hook in module._load_state_dict_pre_hooks.values():
                 # PyTorch's walk always hands the hooks strict=True.
                 hook(
