@@ -22,7 +22,12 @@ def run(script, *args):
     library = ["--torch"] if LIB == "torch" else []
     result = subprocess.run(
         [sys.executable, str(TRAINING_DIR / script), *library, *args],
-        cwd=REPO_ROOT, env=env, capture_output=True, encoding="utf-8", timeout=300, check=False,
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -34,7 +39,10 @@ def test_digits_classifier_trains_both_models_and_plots(tmp_path):
     lines = out.splitlines()
     assert lines[0] == f"{LIB}: 1437 training and 360 test images of 8x8 digits"
     assert [line[:14] for line in lines[1:5]] == [
-        "mlp epoch  1/2", "mlp epoch  2/2", "cnn epoch  1/2", "cnn epoch  2/2"
+        "mlp epoch  1/2",
+        "mlp epoch  2/2",
+        "cnn epoch  1/2",
+        "cnn epoch  2/2",
     ]
     for name in ("mlp", "cnn"):
         summary = next(line for line in lines if line.startswith(f"{name}: test accuracy"))
@@ -48,3 +56,16 @@ def test_char_lstm_trains_and_generates():
     assert lines[0] == f"{LIB}: 28 characters, 23260 parameters"
     assert lines[1].startswith("step   50  loss ")
     assert lines[-1].startswith("generated: 'the ")
+
+
+def test_dataloader_regression_loss_falls():
+    out = run("dataloader_regression.py", "--epochs", "4")
+    lines = out.splitlines()
+    assert lines[0] == (
+        f"{LIB}: 384 training and 128 validation points, 12 batches of 32 per epoch"
+    )
+    epochs = [line.split() for line in lines[1:]]
+    assert [fields[1] for fields in epochs] == ["1", "2", "3", "4"]
+    train = [float(fields[4]) for fields in epochs]
+    validation = [float(fields[7]) for fields in epochs]
+    assert train[-1] < 0.6 * train[0] and validation[-1] < 0.6 * validation[0]

@@ -460,14 +460,21 @@ def test_affine_grid_of_integer_theta_as_pytorch() -> None:
 # --- grid_sample -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic", "trilinear", "nearest_3d"])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align_corners", [False, True])
 def test_grid_sample_as_pytorch(mode: str, padding_mode: str, align_corners: bool) -> None:
-    """Values and both gradients, the grid reaching past the image (1.6 times [-1, 1])."""
+    """Values and both gradients, the grid reaching past the image (1.6 times [-1, 1]).
+
+    "trilinear" and "nearest_3d" are PyTorch's "bilinear" and "nearest" on 5-d inputs.
+    """
     rng = np.random.default_rng(8)
     image = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
     grid = (1.6 * rng.uniform(-1, 1, (2, 3, 6, 2))).astype(np.float32)
+    if mode in ("trilinear", "nearest_3d"):
+        image = rng.standard_normal((2, 2, 3, 4, 5)).astype(np.float32)
+        grid = (1.6 * rng.uniform(-1, 1, (2, 2, 3, 4, 3))).astype(np.float32)
+        mode = "bilinear" if mode == "trilinear" else "nearest"
     assert_same(
         run_both(
             lambda lib, x, g: lib.nn.functional.grid_sample(
@@ -499,6 +506,23 @@ GRID_SAMPLE_ERRORS = [
             lib.ones(1, 0, 3, 3), lib.zeros(1, 2, 2, 2), align_corners=False
         ).shape
     ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 2, 3, 3), lib.zeros(1, 2, 2, 2, 3), mode="bicubic", align_corners=False
+    ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 2, 3, 3), lib.zeros(1, 2, 2, 3), align_corners=False
+    ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 2, 3, 3, dtype=lib.int64),
+        lib.zeros(1, 2, 2, 2, 3, dtype=lib.int64),
+        align_corners=False,
+    ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 2, 3, 3), lib.zeros(1, 2, 2, 2, 3, dtype=lib.float64), align_corners=False
+    ),
+    lambda lib: lib.nn.functional.grid_sample(
+        lib.ones(1, 1, 3), lib.zeros(1, 2, 1), align_corners=False
+    ),
 ]
 
 
@@ -507,11 +531,12 @@ def test_grid_sample_errors_as_pytorch(call: Any) -> None:
     assert outcome(call, minigrad) == outcome(call, torch)
 
 
-def test_grid_sample_warning_and_backward_node_as_pytorch() -> None:
+@pytest.mark.parametrize("dims", [4, 5])
+def test_grid_sample_warning_and_backward_node_as_pytorch(dims: int) -> None:
     seen = []
     for lib in (torch, minigrad):
-        x = lib.ones(1, 1, 3, 3, dtype=lib.float64, requires_grad=True)
-        grid = lib.zeros(1, 2, 2, 2, dtype=lib.float64, requires_grad=True)
+        x = lib.ones(1, 1, *[3] * (dims - 2), dtype=lib.float64, requires_grad=True)
+        grid = lib.zeros(1, *[2] * (dims - 2), dims - 2, dtype=lib.float64, requires_grad=True)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             y = lib.nn.functional.grid_sample(x, grid)

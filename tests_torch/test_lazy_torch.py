@@ -49,6 +49,10 @@ LAZY_CASES = [
     ("LazyBatchNorm2d", (), {"affine": False}, (2, 3, 4, 4)),
     ("LazyInstanceNorm1d", (), {}, (2, 3, 5)),
     ("LazyInstanceNorm2d", (), {"track_running_stats": False}, (2, 3, 4, 4)),
+    ("LazyConv3d", (2, 2), {"padding": 1}, (1, 3, 2, 3, 3)),
+    ("LazyConvTranspose3d", (2, 2), {"stride": 2}, (1, 2, 2, 2, 3)),
+    ("LazyBatchNorm3d", (), {}, (2, 3, 2, 2, 2)),
+    ("LazyInstanceNorm3d", (), {}, (2, 3, 2, 2, 3)),
 ]
 
 

@@ -542,6 +542,20 @@ EMBEDDING_BAG_CASES = {
         None,
         False,
     ),
+    # PyTorch's kernel divides the k-th distinct index by the count of sorted(indices)[k]:
+    # here 1 by 0's count, 2 by 0's, 4 by 1's, 5 by 2's (not their own frequencies)
+    "scale-by-freq-mean": (
+        lambda t: t.nn.EmbeddingBag(7, 3, scale_grad_by_freq=True),
+        [0, 2, 2, 4, 0, 1, 2, 5, 0],
+        [0, 3, 5],
+        False,
+    ),
+    "scale-by-freq-sum-weights-padding": (
+        lambda t: t.nn.EmbeddingBag(7, 3, mode="sum", scale_grad_by_freq=True, padding_idx=2),
+        [3, 2, 2, 6, 3, 1, 2],
+        [0, 4],
+        True,
+    ),
 }
 
 
@@ -609,8 +623,9 @@ def test_embedding_bag_module_api_matches_pytorch():
     assert story(minigrad) == story(torch)
 
 
-@pytest.mark.parametrize(("function", "shape"),
-                         [("dropout1d", (3, 4)), ("dropout3d", (2, 3, 4, 5))])
+@pytest.mark.parametrize(
+    ("function", "shape"), [("dropout1d", (3, 4)), ("dropout3d", (2, 3, 4, 5))]
+)
 @pytest.mark.parametrize(("p", "training"), [(1.0, True), (0.5, False)])
 def test_batchless_channel_dropout_in_place_as_in_pytorch(function, shape, p, training):
     """PyTorch's ``unsqueeze_(0)``, dropout in place, ``squeeze_(0)``: versions and nodes."""
@@ -620,6 +635,5 @@ def test_batchless_channel_dropout_in_place_as_in_pytorch(function, shape, p, tr
         x = leaf * 2
         getattr(lib.nn.functional, function)(x, p, training, inplace=True)
         x.sum().backward()
-        seen.append((x.grad_fn.name(), x._version, tuple(x.shape), x.tolist(),
-                     leaf.grad.tolist()))
+        seen.append((x.grad_fn.name(), x._version, tuple(x.shape), x.tolist(), leaf.grad.tolist()))
     assert seen[0] == seen[1]

@@ -68,13 +68,45 @@ def _check_inputs(query: Any, key: Any, value: Any, attn_mask: Any) -> None:
             f"query.dim: {query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} "
             "instead."
         )
-    if attn_mask is not None and attn_mask.dtype not in (_dtype.bool_, _dtype.float32,
-                                                         query.dtype):
+    if attn_mask is not None and attn_mask.dtype not in (_dtype.bool_, _dtype.float32, query.dtype):
         raise RuntimeError(
             "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
             f"attn_mask.dtype: {errors.CPP_TYPE_NAMES[attn_mask.dtype.name]} and  query.dtype: "
             f"{names[0]} instead."
         )
+
+
+def _check_flash_mask_rows(
+    query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float, enable_gqa: bool
+) -> None:
+    """PyTorch's IndexError for a 0-d or 1-d ``attn_mask`` where its CPU flash kernel is tried.
+
+    Choosing the backend, PyTorch's gates (``use_flash_attention_cpp``) read
+    ``attn_mask.size(-2)`` once the inputs passed the ones before: no dropout, 4-d query, key
+    and value of one batch size and one number of heads (or grouped heads with
+    ``enable_gqa``), a mask that does not require grad. A mask of fewer than 2 dims then
+    raises there, before anything else (even the ``is_causal`` check); elsewhere it
+    broadcasts.
+    """
+    if attn_mask is None or attn_mask.dim() >= 2 or attn_mask.requires_grad or dropout_p > 0:
+        return
+    if not query.dim() == key.dim() == value.dim() == 4:
+        return
+    if not query.size(0) == key.size(0) == value.size(0):
+        return
+    heads, key_heads, value_heads = query.size(1), key.size(1), value.size(1)
+    if enable_gqa:
+        if not key_heads or key_heads != value_heads or heads % key_heads:
+            return
+    elif not heads == key_heads == value_heads:
+        return
+    # (measured: PyTorch returns before the gates when the result or the keys are empty)
+    batch, _, rows, _ = query.shape
+    if batch * heads * rows * value.size(-1) == 0 or key.size(2) == 0:
+        return
+    if attn_mask.dim() == 0:
+        raise IndexError(errors.dim_of_0d(-2))
+    raise IndexError(errors.dim_out_of_range(-2, 1))
 
 
 def _additive(mask: Any, like: Any) -> Any:
@@ -94,13 +126,21 @@ def _grouped(query: Any, key: Any, value: Any) -> tuple[Any, Any]:
     if heads % key_heads or heads % value_heads:
         # (PyTorch's text ends so: its message stops after "in ")
         raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
-    return (repeat_interleave(key, heads // key_heads, -3),
-            repeat_interleave(value, heads // value_heads, -3))
+    return (
+        repeat_interleave(key, heads // key_heads, -3),
+        repeat_interleave(value, heads // value_heads, -3),
+    )
 
 
 def scaled_dot_product_attention(
-    query: Any, key: Any, value: Any, attn_mask: Any = None, dropout_p: float = 0.0,
-    is_causal: bool = False, scale: float | None = None, enable_gqa: bool = False,
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
 ) -> Any:
     """``softmax(query @ key.T * scale + attn_mask) @ value`` over the last two dimensions.
 
@@ -128,13 +168,15 @@ def scaled_dot_product_attention(
                  [0.3302, 0.6698]]])
     """
     _check_inputs(query, key, value, attn_mask)
+    _check_flash_mask_rows(query, key, value, attn_mask, dropout_p, enable_gqa)
     if is_causal and attn_mask is not None:
         raise RuntimeError(
             "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
             "is_causal=True"
         )
     if dropout_p > 1:  # (a negative p means no dropout, as in PyTorch)
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+        shown = errors.double_text(dropout_p)
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {shown}")
     if attn_mask is not None:
         attn_mask = _additive(attn_mask, query)
     if scale is None:
@@ -161,7 +203,11 @@ def scaled_dot_product_attention(
 
 
 def _canonical_mask(
-    mask: Any, mask_name: str, other_type: Any, other_name: str, target_type: Any,
+    mask: Any,
+    mask_name: str,
+    other_type: Any,
+    other_name: str,
+    target_type: Any,
     check_other: bool = True,
 ) -> Any:
     """A boolean mask as an additive float mask of ``target_type`` (-inf where True)."""
@@ -213,8 +259,7 @@ def _shape_check(
             expected_shape = (num_heads, query.shape[0], key.shape[0])
             if attn_mask.shape != expected_shape:
                 raise AssertionError(
-                    f"Expected `attn_mask` shape to be {expected_shape} but got "
-                    f"{attn_mask.shape}"
+                    f"Expected `attn_mask` shape to be {expected_shape} but got {attn_mask.shape}"
                 )
     return batched
 
@@ -268,13 +313,31 @@ def _separate_projections(
 
 
 def multi_head_attention_forward(
-    query: Any, key: Any, value: Any, embed_dim_to_check: int, num_heads: int,
-    in_proj_weight: Any, in_proj_bias: Any, bias_k: Any, bias_v: Any, add_zero_attn: bool,
-    dropout_p: float, out_proj_weight: Any, out_proj_bias: Any, training: bool = True,
-    key_padding_mask: Any = None, need_weights: bool = True, attn_mask: Any = None,
-    use_separate_proj_weight: bool = False, q_proj_weight: Any = None,
-    k_proj_weight: Any = None, v_proj_weight: Any = None, static_k: Any = None,
-    static_v: Any = None, average_attn_weights: bool = True, is_causal: bool = False,
+    query: Any,
+    key: Any,
+    value: Any,
+    embed_dim_to_check: int,
+    num_heads: int,
+    in_proj_weight: Any,
+    in_proj_bias: Any,
+    bias_k: Any,
+    bias_v: Any,
+    add_zero_attn: bool,
+    dropout_p: float,
+    out_proj_weight: Any,
+    out_proj_bias: Any,
+    training: bool = True,
+    key_padding_mask: Any = None,
+    need_weights: bool = True,
+    attn_mask: Any = None,
+    use_separate_proj_weight: bool = False,
+    q_proj_weight: Any = None,
+    k_proj_weight: Any = None,
+    v_proj_weight: Any = None,
+    static_k: Any = None,
+    static_v: Any = None,
+    average_attn_weights: bool = True,
+    is_causal: bool = False,
 ) -> tuple[Any, Any]:
     """Multi-head attention of ``(L, N, E)`` queries over ``(S, N, E_k)`` keys.
 
@@ -304,8 +367,11 @@ def multi_head_attention_forward(
     tgt_len, bsz, embed_dim = query.shape
     src_len = key.shape[0]
     key_padding_mask = _canonical_mask(
-        key_padding_mask, "key_padding_mask", None if attn_mask is None else attn_mask.dtype,
-        "attn_mask", query.dtype,
+        key_padding_mask,
+        "key_padding_mask",
+        None if attn_mask is None else attn_mask.dtype,
+        "attn_mask",
+        query.dtype,
     )
     if is_causal and attn_mask is None:
         raise RuntimeError(
@@ -347,8 +413,9 @@ def multi_head_attention_forward(
         q, k, v = _packed_projections(query, key, value, in_proj_weight, in_proj_bias)
 
     if attn_mask is not None:
-        expected = (tgt_len, src_len) if attn_mask.dim() == 2 else (
-            bsz * num_heads, tgt_len, src_len)
+        expected = (
+            (tgt_len, src_len) if attn_mask.dim() == 2 else (bsz * num_heads, tgt_len, src_len)
+        )
         if attn_mask.shape != expected:
             raise RuntimeError(
                 f"The shape of the {attn_mask.dim()}D attn_mask is {attn_mask.shape}, but should "
@@ -391,8 +458,11 @@ def multi_head_attention_forward(
                 f"Expected key_padded_mask.shape[1] to be {src_len}, but got "
                 f"{key_padding_mask.shape[1]}"
             )
-        key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(
-            -1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
+        key_padding_mask = (
+            key_padding_mask.view(bsz, 1, 1, src_len)
+            .expand(-1, num_heads, -1, -1)
+            .reshape(bsz * num_heads, 1, src_len)
+        )
         attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
     if not training:
         dropout_p = 0.0
@@ -438,9 +508,7 @@ def _heads(x: Any, static: Any, name: str, batch_heads: int, head_dim: int) -> A
     if static is None:
         return x.view(x.shape[0], batch_heads, head_dim).transpose(0, 1)
     if static.size(0) != batch_heads:
-        raise AssertionError(
-            f"expecting {name}.size(0) of {batch_heads}, but got {static.size(0)}"
-        )
+        raise AssertionError(f"expecting {name}.size(0) of {batch_heads}, but got {static.size(0)}")
     if static.size(2) != head_dim:
         raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {static.size(2)}")
     return static

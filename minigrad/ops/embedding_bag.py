@@ -42,14 +42,29 @@ def _bags(
     return bag_of, counted, sizes
 
 
+def _frequency_divisors(indices: np.ndarray, num_weights: int) -> np.ndarray:
+    """What PyTorch's CPU kernel divides each row's gradient by with ``scale_grad_by_freq``.
+
+    Its loop over the distinct indices in sorted order divides the k-th one's gradient by
+    ``counts[sorted_indices[k]]``: the loop counter indexes the sorted indices *with* their
+    repeats. So an index gets its own frequency only while every smaller index occurs once;
+    otherwise a smaller index's. minigrad divides as PyTorch does.
+    """
+    frequency = np.bincount(indices, minlength=num_weights)
+    distinct = np.unique(indices)  # sorted
+    divisor = np.ones(num_weights, dtype=np.int64)
+    divisor[distinct] = frequency[np.sort(indices)[: distinct.size]]
+    return divisor
+
+
 class EmbeddingBag(Op):
     """y[b] = sum / mean / max of weight[i] (times per_sample_weights[i]) over bag b's indices.
 
     dweight: each counted index's row gets its bag's gradient (divided by the bag's size for
     'mean', by the index's frequency with ``scale_grad_by_freq``; for 'max' only the winning
-    row of each column); dper_sample_weights[i] = grad[bag of i] . weight[i]. (PyTorch 2.13's
-    CPU kernel divides by other counts than the indices' frequencies with
-    ``scale_grad_by_freq``: minigrad divides by the frequencies, as documented.)
+    row of each column); dper_sample_weights[i] = grad[bag of i] . weight[i]. (With
+    ``scale_grad_by_freq`` PyTorch 2.13's CPU kernel divides by other counts than the
+    indices' own frequencies, and minigrad by the same ones: ``_frequency_divisors``.)
     Saves the indices, the offsets, the per-sample weights and (only with them) the weight, and
     the kernel's offset2bag, bag sizes and max indices (result1..3), as PyTorch.
     """
@@ -139,8 +154,8 @@ class EmbeddingBag(Op):
                 if per_sample_weights is not None:
                     rows = rows * per_sample_weights[counted][:, None]
                 if ctx.scale:
-                    frequency = np.bincount(indices, minlength=ctx.num_weights)
-                    rows = rows / frequency[indices[counted]][:, None].astype(grad.dtype)
+                    divisor = _frequency_divisors(indices, ctx.num_weights)
+                    rows = rows / divisor[indices[counted]][:, None].astype(grad.dtype)
                 np.add.at(dweight, indices[counted], rows)
         if ctx.needs_input_grad[1]:
             dper_sample = np.zeros(indices.shape[0], dtype=grad.dtype)

@@ -5,10 +5,19 @@ the normalized input coordinates ``theta @ (x, y, 1)`` it should read, ``x`` and
 over [-1, 1] (the pixels' centres inside it unless ``align_corners``, the corner pixels'
 centres at -1 and 1 if it is set). It is linear in ``theta``: one op
 (``AffineGridGeneratorBackward0``) whose gradient is ``grad``'s product with the base grid.
+
+``grid_sample(x, grid)`` reads 4-d or 5-d ``x`` at those positions. Every mode is a list of
+taps per output point (``_taps``): the pixel read, its weight and the weight's slopes along
+the grid's coordinates: one tap for nearest, the 2 ** dims corners for (tri)linear, 4 x 4
+pixels of cubic convolution for bicubic. The values, the input's gradient (each tap's
+weighted gradient added back) and the grid's (the slopes times the values read) all walk that
+one list, so the three modes and both ranks share one forward and one backward
+(``GridSampler2DBackward0`` / ``GridSampler3DBackward0``).
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -153,6 +162,26 @@ def _reflected(x: np.ndarray, twice_low: int, twice_high: int) -> tuple[np.ndarr
     return np.where(even, extra + low, span - extra + low), np.where(even, sign, -sign)
 
 
+def _unnormalized(coordinate: np.ndarray, size: int, align_corners: bool) -> tuple[Any, Any]:
+    """PyTorch's ``grid_sampler_unnormalize_set_grad``: [-1, 1] to a pixel position, slope."""
+    dtype = coordinate.dtype.type
+    if align_corners:  # -1 and 1 are the corner pixels' centres
+        return (coordinate + 1) / 2 * dtype(size - 1), dtype((size - 1) / 2)
+    return ((coordinate + 1) * dtype(size) - 1) / 2, dtype(size / 2)  # -1 and 1: the edges
+
+
+def _padded(x: np.ndarray, size: int, padding_mode: int, align_corners: bool) -> Any:
+    """Where padding moves position ``x`` (PyTorch's ``compute_coordinates``), and its slope."""
+    if padding_mode == 1:
+        return _clipped(x, size)
+    if padding_mode == 2:
+        bounds = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        x, reflect_slope = _reflected(x, *bounds)
+        x, clip_slope = _clipped(x, size)
+        return x, reflect_slope * clip_slope
+    return x, None
+
+
 def _source(
     coordinate: np.ndarray, size: int, padding_mode: int, align_corners: bool
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -160,61 +189,117 @@ def _source(
 
     PyTorch's ``grid_sampler_compute_source_index_set_grad``.
     """
-    dtype = coordinate.dtype.type
-    if align_corners:  # -1 and 1 are the corner pixels' centres
-        x = (coordinate + 1) / 2 * dtype(size - 1)
-        slope = np.full_like(coordinate, dtype((size - 1) / 2))
-    else:  # -1 and 1 are the image's edges
-        x = ((coordinate + 1) * dtype(size) - 1) / 2
-        slope = np.full_like(coordinate, dtype(size / 2))
-    if padding_mode == 1:
-        x, clip_slope = _clipped(x, size)
-        slope = slope * clip_slope
-    elif padding_mode == 2:
-        bounds = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
-        x, reflect_slope = _reflected(x, *bounds)
-        x, clip_slope = _clipped(x, size)
-        slope = slope * reflect_slope * clip_slope
-    return x, slope
+    x, slope = _unnormalized(coordinate, size, align_corners)
+    x, pad_slope = _padded(x, size, padding_mode, align_corners)
+    return x, slope if pad_slope is None else slope * pad_slope
 
 
-def _corners(x: np.ndarray, grid: np.ndarray, options: tuple[int, int, bool]) -> Any:
-    """Each output point's taps: [(rows, cols, weight, inside)], and the source positions."""
+# A tap: the pixel it reads (one index array per spatial dim, in the input's D, H, W order),
+# its weight (None: 1, nearest) and the weight's slope along each grid coordinate (x, y, z).
+Tap = tuple[tuple[np.ndarray, ...], Any, tuple[Any, ...]]
+
+
+def _linear_taps(positions: list[np.ndarray]) -> list[Tap]:
+    """The 2 ** dims corners around each position; weights are products of 1-d hat weights."""
+    lows = [np.floor(p) for p in positions]
+    taps = []
+    for corner in itertools.product((0, 1), repeat=len(positions)):
+        # PyTorch's weights: (high - x) for the low corner, (x - low) for the high one.
+        factors = [p - low if up else low + 1 - p for p, low, up in zip(positions, lows, corner)]
+        slopes = tuple(
+            _product(factors[:k] + factors[k + 1 :]) * (1 if up else -1)
+            for k, up in enumerate(corner)
+        )
+        index = [(low + up).astype(np.int64) for low, up in zip(lows, corner)]
+        taps.append((tuple(reversed(index)), _product(factors), slopes))
+    return taps
+
+
+def _product(factors: list[np.ndarray]) -> Any:
+    result: Any = 1
+    for factor in factors:
+        result = result * factor
+    return result
+
+
+def _cubic_weights(t: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The 4 cubic-convolution weights (A = -0.75) at fraction ``t`` and their slopes in t."""
+    a = t.dtype.type(-0.75)
+
+    def near(s: np.ndarray) -> np.ndarray:  # |s| <= 1
+        return ((a + 2) * s - (a + 3)) * s * s + 1
+
+    def far(s: np.ndarray) -> np.ndarray:  # 1 < |s| < 2
+        return ((a * s - 5 * a) * s + 8 * a) * s - 4 * a
+
+    def near_slope(s: np.ndarray) -> np.ndarray:
+        return (3 * (a + 2) * s - 2 * (a + 3)) * s
+
+    def far_slope(s: np.ndarray) -> np.ndarray:
+        return (3 * a * s - 10 * a) * s + 8 * a
+
+    one, two = t.dtype.type(1), t.dtype.type(2)
+    weights = [far(t + one), near(t), near(one - t), far(two - t)]
+    slopes = [far_slope(t + one), near_slope(t), -near_slope(one - t), -far_slope(two - t)]
+    return weights, slopes
+
+
+def _cubic_taps(
+    positions: list[np.ndarray], spatial: tuple[int, ...], padding_mode: int, align_corners: bool
+) -> list[Tap]:
+    """The 4 x 4 pixels around each position; padding moves each tap, not the position."""
+    (ix, iy), (height, width) = positions, spatial
+    west, north = np.floor(ix), np.floor(iy)
+    wx, sx = _cubic_weights(ix - west)
+    wy, sy = _cubic_weights(iy - north)
+    taps = []
+    for i in range(4):
+        row, _ = _padded(north + (i - 1), height, padding_mode, align_corners)
+        for j in range(4):
+            col, _ = _padded(west + (j - 1), width, padding_mode, align_corners)
+            index = (row.astype(np.int64), col.astype(np.int64))
+            taps.append((index, wx[j] * wy[i], (sx[j] * wy[i], wx[j] * sy[i])))
+    return taps
+
+
+def _taps(x: np.ndarray, grid: np.ndarray, options: tuple[int, int, bool]) -> Any:
+    """Each output point's taps, and each grid coordinate's slope (pixels per unit)."""
     mode, padding_mode, align_corners = options
-    height, width = x.shape[2:]
-    ix, slope_x = _source(grid[..., 0], width, padding_mode, align_corners)
-    iy, slope_y = _source(grid[..., 1], height, padding_mode, align_corners)
+    spatial = x.shape[2:]
+    sizes = spatial[::-1]  # grid[..., 0] is x: the last spatial dim
+    if mode == 2:  # bicubic: unnormalized only, the taps are padded one by one
+        found = [_unnormalized(grid[..., k], n, align_corners) for k, n in enumerate(sizes)]
+        positions, slopes = [p for p, _ in found], [s for _, s in found]
+        return _cubic_taps(positions, spatial, padding_mode, align_corners), slopes
+    found = [_source(grid[..., k], n, padding_mode, align_corners) for k, n in enumerate(sizes)]
+    positions, slopes = [p for p, _ in found], [s for _, s in found]
     if mode == 1:  # nearest (half to even, as nearbyint)
-        cols, rows = np.rint(ix).astype(np.int64), np.rint(iy).astype(np.int64)
-        taps = [(rows, cols, None)]
-    else:
-        west, north = np.floor(ix), np.floor(iy)
-        east, south = west + 1, north + 1
-        taps = [
-            (north, west, (east - ix) * (south - iy)),
-            (north, east, (ix - west) * (south - iy)),
-            (south, west, (east - ix) * (iy - north)),
-            (south, east, (ix - west) * (iy - north)),
-        ]
-        taps = [(r.astype(np.int64), c.astype(np.int64), w) for r, c, w in taps]
-    return taps, (ix, iy, slope_x, slope_y)
+        index = tuple(np.rint(p).astype(np.int64) for p in reversed(positions))
+        return [(index, None, ())], slopes
+    return _linear_taps(positions), slopes
 
 
-def _values(x: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """x[n, :, rows, cols] as (N, C, *grid) where inside the image, else 0; and the mask."""
-    height, width = x.shape[2:]
-    inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
-    batch = np.arange(x.shape[0]).reshape(-1, *([1] * (rows.ndim - 1)))
-    picked = x[batch, :, np.clip(rows, 0, height - 1), np.clip(cols, 0, width - 1)]
-    picked = np.moveaxis(picked, -1, 1)  # (N, C, H_out, W_out)
-    return np.where(inside[:, None], picked, 0), inside
+def _values(x: np.ndarray, index: tuple[np.ndarray, ...]) -> np.ndarray:
+    """x[n, :, *index] as (N, C, *grid) where inside the image, else 0."""
+    inside = _inside(x, index)
+    batch = np.arange(x.shape[0]).reshape(-1, *([1] * (index[0].ndim - 1)))
+    clipped = tuple(np.clip(i, 0, n - 1) for i, n in zip(index, x.shape[2:]))
+    picked = np.moveaxis(x[(batch, slice(None), *clipped)], -1, 1)  # (N, C, *grid)
+    return np.where(inside[:, None], picked, 0)
+
+
+def _inside(x: np.ndarray, index: tuple[np.ndarray, ...]) -> np.ndarray:
+    inside = np.ones(index[0].shape, dtype=bool)
+    for i, n in zip(index, x.shape[2:]):
+        inside &= (i >= 0) & (i < n)
+    return inside
 
 
 def _grid_sample(x: np.ndarray, grid: np.ndarray, options: tuple[int, int, bool]) -> np.ndarray:
-    taps, _ = _corners(x, grid, options)
+    taps, _ = _taps(x, grid, options)
     total = None
-    for rows, cols, weight in taps:
-        values, _ = _values(x, rows, cols)
+    for index, weight, _ in taps:
+        values = _values(x, index)
         part = values if weight is None else values * weight[:, None]
         total = part if total is None else total + part
     return np.ascontiguousarray(total, dtype=x.dtype)
@@ -223,42 +308,38 @@ def _grid_sample(x: np.ndarray, grid: np.ndarray, options: tuple[int, int, bool]
 def _grid_sample_grads(
     grad: np.ndarray, x: np.ndarray, grid: np.ndarray, options: tuple[int, int, bool]
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The input's gradient (each tap's weighted gradient added back) and the grid's."""
-    taps, (ix, iy, slope_x, slope_y) = _corners(x, grid, options)
-    height, width = x.shape[2:]
+    """The input's gradient (each tap's weighted gradient added back) and the grid's.
+
+    The grid's: each tap's weight slopes times the values it read (0 for nearest), times the
+    coordinate's slope.
+    """
+    taps, slopes = _taps(x, grid, options)
     dx = np.zeros_like(x)
-    batch = np.broadcast_to(np.arange(x.shape[0]).reshape(-1, 1, 1), ix.shape)
-    for rows, cols, weight in taps:
-        inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+    dgrid = np.zeros_like(grid)
+    batch = np.broadcast_to(
+        np.arange(x.shape[0]).reshape(-1, *([1] * (grid.ndim - 2))), grid.shape[:-1]
+    )
+    for index, weight, weight_slopes in taps:
+        inside = _inside(x, index)
         contribution = grad if weight is None else grad * weight[:, None]
         moved = np.moveaxis(contribution, 1, -1)[inside]  # (points, C)
-        np.add.at(dx, (batch[inside], slice(None), rows[inside], cols[inside]), moved)
-    dgrid = np.zeros_like(grid)
-    if options[0] == 0:  # bilinear: the weights' slopes times the values read
-        (north, west, _), _, _, (south, east, _) = taps
-        slopes = [
-            (-(south - iy), -(east - ix)),
-            ((south - iy), -(ix - west)),
-            (-(iy - north), (east - ix)),
-            ((iy - north), (ix - west)),
-        ]
-        for (rows, cols, _), (along_x, along_y) in zip(taps, slopes):
-            values, _ = _values(x, rows, cols)
-            seen = (values * grad).sum(axis=1)  # (N, H_out, W_out)
-            dgrid[..., 0] += seen * along_x
-            dgrid[..., 1] += seen * along_y
-        dgrid[..., 0] *= slope_x
-        dgrid[..., 1] *= slope_y
+        np.add.at(dx, (batch[inside], slice(None), *(i[inside] for i in index)), moved)
+        if weight_slopes:
+            seen = (_values(x, index) * grad).sum(axis=1)  # (N, *grid)
+            for k, slope in enumerate(weight_slopes):
+                dgrid[..., k] += seen * slope
+    for k, slope in enumerate(slopes):
+        dgrid[..., k] *= slope
     return dx, dgrid
 
 
 class GridSampler2D(Op):
-    """y[n, c, h, w] = x[n, c] read at grid[n, h, w] (bilinear or nearest, padded).
+    """y[n, c, h, w] = x[n, c] read at grid[n, h, w] (bilinear, nearest or bicubic, padded).
 
     dx = each output's gradient added back at the pixels it read, weighted; dgrid = the
     interpolation's slopes times the values read (0 for nearest). Saves input and grid, as
     PyTorch. Its backward is one op (``GridSampler2DBackwardBackward0`` under create_graph)
-    that minigrad cannot differentiate again.
+    that minigrad cannot differentiate again. ``GridSampler3D`` is the same on 5-d inputs.
     """
 
     num_inputs = 2
@@ -284,10 +365,17 @@ class GridSampler2D(Op):
         return (dx if needs[0] else None), (dgrid if needs[1] else None), None
 
 
+class GridSampler3D(GridSampler2D):
+    """``GridSampler2D`` on (N, C, D, H, W) inputs and (N, D_out, H_out, W_out, 3) grids."""
+
+    node_name = "GridSampler3DBackward0"
+
+
 def _grads(grad: Any, x: Any, grid: Any, options: tuple) -> tuple[Any, Any]:
     """Both gradients, recorded as one node when the saved values are tensors (create_graph)."""
     if is_tensor(x) or is_tensor(grid) or is_tensor(grad):
-        both = GridSampler2DBackward.apply(grad, x, grid, options)
+        op = GridSampler2DBackward if operand(x).ndim == 4 else GridSampler3DBackward
+        both = op.apply(grad, x, grid, options)
         return both[0], both[1]
     return _grid_sample_grads(grad, x, grid, options)
 
@@ -310,8 +398,17 @@ class GridSampler2DBackward(Op):
         raise RuntimeError("minigrad: the second derivative of grid_sample is not implemented")
 
 
-def _check_grid_sampler(x: np.ndarray, grid: np.ndarray) -> None:
-    """PyTorch's ``check_grid_sampler_common`` and ``_2d`` checks, in their order."""
+class GridSampler3DBackward(GridSampler2DBackward):
+    """The 5-d backward op (PyTorch's ``GridSampler3DBackwardBackward0`` node)."""
+
+    node_name = "GridSampler3DBackwardBackward0"
+
+
+def _check_grid_sampler(x: np.ndarray, grid: np.ndarray, mode: str) -> None:
+    """PyTorch's ``check_grid_sampler_common`` and ``_2d`` / ``_3d`` checks, in their order.
+
+    A 4-d input goes the 2-d way; any other the 3-d way (as PyTorch's ``grid_sampler``).
+    """
     sizes = (
         f"input with sizes {errors.format_size(x.shape)} and grid with sizes "
         f"{errors.format_size(grid.shape)}"
@@ -331,11 +428,14 @@ def _check_grid_sampler(x: np.ndarray, grid: np.ndarray) -> None:
                 "grid_sampler(): expected input to have non-empty spatial dimensions, but input "
                 f"has sizes {errors.format_size(x.shape)} with dimension {dim} being empty"
             )
-    if x.ndim != 4 or grid.ndim != 4:
+    dims = 4 if x.ndim == 4 else 5
+    if x.ndim != dims or grid.ndim != dims:
         raise RuntimeError(
-            f"grid_sampler(): expected 4D input and grid with same number of dimensions, but got "
-            f"{sizes}"
+            f"grid_sampler(): expected {dims}D input and grid with same number of dimensions, "
+            f"but got {sizes}"
         )
+    if dims == 5 and mode == "bicubic":
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
 
 
 def grid_sample(
@@ -348,9 +448,11 @@ def grid_sample(
     """``input`` (N, C, H, W) read at the normalized positions ``grid`` (N, H_out, W_out, 2).
 
     ``grid[..., 0]`` is x (the width), ``grid[..., 1]`` y, both in [-1, 1] across the image
-    (the corner pixels' centres with ``align_corners``). ``mode``: "bilinear" or "nearest"
-    ("bicubic" and 5-d inputs are not implemented); ``padding_mode``: "zeros", "border" or
-    "reflection" for positions outside. Without ``align_corners`` it warns and takes False.
+    (the corner pixels' centres with ``align_corners``). A 5-d ``input`` (N, C, D, H, W) takes
+    a grid (N, D_out, H_out, W_out, 3) whose ``[..., 2]`` is z. ``mode``: "bilinear"
+    (trilinear in 5-d), "nearest" or "bicubic" (4-d only: PyTorch's cubic convolution, A =
+    -0.75, over 4 x 4 pixels); ``padding_mode``: "zeros", "border" or "reflection" for
+    positions outside. Without ``align_corners`` it warns and takes False.
 
     Example:
         >>> import minigrad
@@ -376,16 +478,11 @@ def grid_sample(
     _arguments.check_tensor(grid, "grid_sampler", "grid", 2)
     _arguments.check_value(align_corners, "bool", "grid_sampler", "align_corners", 5)
     x, points = operand(input), operand(grid)
-    if x.ndim == 5 and points.ndim == 5:
-        raise NotImplementedError("minigrad: grid_sample of 5-D inputs is not implemented")
-    _check_grid_sampler(x, points)
-    if mode == "bicubic":
-        raise NotImplementedError("minigrad: grid_sample's 'bicubic' mode is not implemented")
+    _check_grid_sampler(x, points, mode)
     if x.dtype.kind != "f":
-        raise NotImplementedError(
-            errors.not_implemented_for("grid_sampler_2d_cpu_kernel_impl", dtype_name(input))
-        )
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if x.ndim == 4 else "grid_sampler3d_cpu"
+        raise NotImplementedError(errors.not_implemented_for(kernel, dtype_name(input)))
     if points.dtype != x.dtype:
         raise RuntimeError(f"expected scalar type {dtype_name(input)} but found {dtype_name(grid)}")
     options = (_MODES[mode], _PADDING_MODES[padding_mode], bool(align_corners))
-    return GridSampler2D.apply(input, grid, options)
+    return (GridSampler2D if x.ndim == 4 else GridSampler3D).apply(input, grid, options)

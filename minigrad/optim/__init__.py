@@ -26,12 +26,14 @@ from minigrad.optim.adam_variants import Adamax, NAdam, RAdam
 from minigrad.optim.adamw import AdamW
 from minigrad.optim.asgd import ASGD
 from minigrad.optim.lbfgs import LBFGS
+from minigrad.optim.muon import Muon
 from minigrad.optim.optimizer import Optimizer
 from minigrad.optim.rmsprop import RMSprop
 from minigrad.optim.rprop import Rprop
 from minigrad.optim.sgd import SGD
+from minigrad.optim.sparse_adam import SparseAdam
 
 __all__ = [
-    "ASGD", "LBFGS", "SGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax",
-    "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler", "swa_utils",
-]
+    "ASGD", "LBFGS", "SGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Muon",
+    "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SparseAdam", "lr_scheduler", "swa_utils",
+]  # fmt: skip

@@ -428,6 +428,26 @@ OPS = [
                 name="transposed",
                 transposed=True,
             ),
+            Sample(
+                (real(rng, 1, 1, 3, 4), 1.3 * unit(rng, 1, 2, 2, 2)),
+                {"mode": "bicubic", "align_corners": False},
+                name="bicubic",
+            ),
+            Sample(
+                (real(rng, 1, 1, 3, 3), 1.5 * unit(rng, 1, 1, 2, 2)),
+                {"mode": "bicubic", "padding_mode": "reflection", "align_corners": True},
+                name="bicubic_reflection",
+            ),
+            Sample(
+                (real(rng, 1, 2, 2, 3, 3), 1.3 * unit(rng, 1, 1, 2, 2, 3)),
+                {"padding_mode": "border", "align_corners": False},
+                name="3d",
+            ),
+            Sample(
+                (real(rng, 1, 1, 2, 2, 3), unit(rng, 1, 2, 1, 2, 3)),
+                {"mode": "nearest", "align_corners": True},
+                name="edge_3d_nearest",
+            ),
         ],
         gradgrad=False,
         bad_inputs=(
@@ -450,6 +470,21 @@ OPS = [
                 (np.ones((1, 1, 3, 3)), np.zeros((1, 2, 2, 2))),
                 {"mode": "area", "align_corners": False},
                 name="mode",
+            ),
+            BadInput(
+                (np.ones((1, 1, 2, 3, 3)), np.zeros((1, 2, 2, 2, 3))),
+                {"mode": "bicubic", "align_corners": False},
+                name="bicubic_3d",
+            ),
+            BadInput(
+                (np.ones((1, 1, 2, 3, 3)), np.zeros((1, 2, 2, 3))),
+                {"align_corners": False},
+                name="dims_3d",
+            ),
+            BadInput(
+                (np.ones((1, 1, 3)), np.zeros((1, 2, 1))),
+                {"align_corners": False},
+                name="dims_1d",
             ),
         ),
     ),

@@ -34,6 +34,7 @@ from minigrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from minigrad.nn.modules.attention import MultiheadAttention
 from minigrad.nn.modules.channelshuffle import ChannelShuffle
 from minigrad.nn.modules.container import (
+    Container,
     ModuleDict,
     ModuleList,
     ParameterDict,
@@ -63,12 +64,16 @@ from minigrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, Ins
 from minigrad.nn.modules.lazy import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
+    LazyBatchNorm3d,
     LazyConv1d,
     LazyConv2d,
+    LazyConv3d,
     LazyConvTranspose1d,
     LazyConvTranspose2d,
+    LazyConvTranspose3d,
     LazyInstanceNorm1d,
     LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
     LazyLinear,
 )
 from minigrad.nn.modules.linear import Bilinear, Identity, Linear
@@ -82,6 +87,7 @@ from minigrad.nn.modules.loss import (
     L1Loss,
     MSELoss,
     NLLLoss,
+    NLLLoss2d,
     SmoothL1Loss,
 )
 from minigrad.nn.modules.loss_extra import (
@@ -104,6 +110,7 @@ from minigrad.nn.modules.normalization import (
     BatchNorm1d,
     BatchNorm2d,
     BatchNorm3d,
+    CrossMapLRN2d,
     GroupNorm,
     LayerNorm,
     LocalResponseNorm,
@@ -163,21 +170,22 @@ __all__ = [
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AlphaDropout", "AvgPool1d",
     "AvgPool2d", "AvgPool3d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
     "BatchNorm3d", "Bilinear", "CELU", "CTCLoss", "ChannelShuffle", "CircularPad1d",
-    "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
-    "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-    "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d",
-    "Dropout2d", "Dropout3d", "ELU", "Embedding", "EmbeddingBag", "FeatureAlphaDropout", "Flatten",
-    "Fold", "FractionalMaxPool2d", "FractionalMaxPool3d", "GELU", "GLU", "GRU", "GRUCell",
-    "GaussianNLLLoss", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
-    "HingeEmbeddingLoss", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d",
-    "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell",
-    "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d",
-    "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
-    "LazyLinear", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
-    "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
-    "MaxUnpool3d", "Mish", "Module",
+    "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+    "Container", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss",
+    "CrossMapLRN2d", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding",
+    "EmbeddingBag", "FeatureAlphaDropout", "Flatten", "Fold", "FractionalMaxPool2d",
+    "FractionalMaxPool3d", "GELU", "GLU", "GRU", "GRUCell", "GaussianNLLLoss", "GroupNorm",
+    "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss", "HuberLoss",
+    "Identity", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "L1Loss",
+    "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LazyBatchNorm1d",
+    "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+    "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear", "LeakyReLU", "Linear",
+    "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d",
+    "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module",
     "ModuleDict", "ModuleList", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
-    "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
+    "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "NLLLoss2d", "PReLU", "PairwiseDistance",
     "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm",
     "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "ReflectionPad1d",
     "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
@@ -187,4 +195,4 @@ __all__ = [
     "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
     "TripletMarginWithDistanceLoss", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
     "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
-]
+]  # fmt: skip

@@ -9,6 +9,7 @@ same way, as the container's own parameters named ``"0"``, ``"1"``, ... (or by k
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain, islice
@@ -18,7 +19,9 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.module import Module, _addindent
 from minigrad.nn.parameter import Parameter
 
-__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
+__all__ = [
+    "Container", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"
+]  # fmt: skip
 
 T = TypeVar("T")
 
@@ -36,6 +39,32 @@ def _renumber(container: Module) -> None:
     container._modules = OrderedDict(
         (str(i), module) for i, module in enumerate(container._modules.values())
     )
+
+
+class Container(Module):
+    """Deprecated: a module whose children are the keyword arguments (subclass ``Module``).
+
+    Example:
+        >>> import warnings
+        >>> from minigrad import nn
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", FutureWarning)
+        ...     nn.Container(act=nn.ReLU())
+        Container(
+          (act): ReLU()
+        )
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        warnings.warn(
+            "`nn.Container` is deprecated. All of its functionality is now implemented in "
+            "`nn.Module`. Subclass that instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):
@@ -219,7 +248,8 @@ class ModuleList(Module):
                 runs.append([i, i, text])
         lines = [
             _addindent(
-                f"({start}): {text}" if start == end
+                f"({start}): {text}"
+                if start == end
                 else f"({start}-{end}): {end - start + 1} x {text}",
                 2,
             )
@@ -326,13 +356,18 @@ class ModuleDict(Module):
         for j, pair in enumerate(modules):
             if not isinstance(pair, Iterable):
                 raise TypeError(
-                    "ModuleDict update sequence element #" + str(j)
-                    + " should be Iterable; is" + type(pair).__name__
+                    "ModuleDict update sequence element #"
+                    + str(j)
+                    + " should be Iterable; is"
+                    + type(pair).__name__
                 )
             if len(pair) != 2:
                 raise ValueError(
-                    "ModuleDict update sequence element #" + str(j) + " has length "
-                    + str(len(pair)) + "; 2 is required"
+                    "ModuleDict update sequence element #"
+                    + str(j)
+                    + " has length "
+                    + str(len(pair))
+                    + "; 2 is required"
                 )
             self[pair[0]] = pair[1]
 
@@ -578,13 +613,18 @@ class ParameterDict(Module):
             for j, pair in enumerate(parameters):
                 if not isinstance(pair, Iterable):
                     raise TypeError(
-                        "ParameterDict update sequence element #" + str(j)
-                        + " should be Iterable; is" + type(pair).__name__
+                        "ParameterDict update sequence element #"
+                        + str(j)
+                        + " should be Iterable; is"
+                        + type(pair).__name__
                     )
                 if len(pair) != 2:
                     raise ValueError(
-                        "ParameterDict update sequence element #" + str(j) + " has length "
-                        + str(len(pair)) + "; 2 is required"
+                        "ParameterDict update sequence element #"
+                        + str(j)
+                        + " has length "
+                        + str(len(pair))
+                        + "; 2 is required"
                     )
                 self[pair[0]] = pair[1]
 

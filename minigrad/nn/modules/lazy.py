@@ -15,10 +15,17 @@ from typing import Any
 from minigrad._size import Size
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.creation import tensor
-from minigrad.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from minigrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
+from minigrad.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
+from minigrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from minigrad.nn.modules.linear import Linear
-from minigrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d
+from minigrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from minigrad.nn.parameter import (
     UninitializedBuffer,
     UninitializedParameter,
@@ -28,12 +35,16 @@ from minigrad.nn.parameter import (
 __all__ = [
     "LazyBatchNorm1d",
     "LazyBatchNorm2d",
+    "LazyBatchNorm3d",
     "LazyConv1d",
     "LazyConv2d",
+    "LazyConv3d",
     "LazyConvTranspose1d",
     "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
     "LazyInstanceNorm1d",
     "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
     "LazyLinear",
     "LazyModuleMixin",
 ]
@@ -224,18 +235,8 @@ class _LazyConvMixin(LazyModuleMixin):
         return input.shape[1] if input.dim() == unbatched + 1 else input.shape[0]
 
 
-class LazyConv1d(_LazyConvMixin, Conv1d):
-    """A ``Conv1d`` whose ``in_channels`` is read from its first input.
-
-    Example:
-        >>> import minigrad
-        >>> from minigrad import nn
-        >>> layer = nn.LazyConv1d(4, 3)
-        >>> layer(minigrad.ones(1, 2, 5)).shape, layer
-        (minigrad.Size([1, 4, 3]), Conv1d(2, 4, kernel_size=(3,), stride=(1,)))
-    """
-
-    cls_to_become = Conv1d
+class _LazyConv(_LazyConvMixin):
+    """The constructor of ``LazyConv1d``/``2d``/``3d``: the convolution's, minus in_channels."""
 
     def __init__(
         self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
@@ -248,40 +249,8 @@ class LazyConv1d(_LazyConvMixin, Conv1d):
         self._make_lazy(out_channels, bias, dtype)
 
 
-class LazyConv2d(_LazyConvMixin, Conv2d):
-    """A ``Conv2d`` whose ``in_channels`` is read from its first input.
-
-    Example:
-        >>> import minigrad
-        >>> from minigrad import nn
-        >>> nn.LazyConv2d(4, 3)
-        LazyConv2d(0, 4, kernel_size=(3, 3), stride=(1, 1))
-    """
-
-    cls_to_become = Conv2d
-
-    def __init__(
-        self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-        dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
-        device: Any = None, dtype: Any = None,
-    ) -> None:  # fmt: skip
-        super().__init__(
-            0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device
-        )
-        self._make_lazy(out_channels, bias, dtype)
-
-
-class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
-    """A ``ConvTranspose1d`` whose ``in_channels`` is read from its first input.
-
-    Example:
-        >>> import minigrad
-        >>> from minigrad import nn
-        >>> nn.LazyConvTranspose1d(4, 3)(minigrad.ones(1, 2, 5)).shape
-        minigrad.Size([1, 4, 7])
-    """
-
-    cls_to_become = ConvTranspose1d
+class _LazyConvTranspose(_LazyConvMixin):
+    """The constructor of ``LazyConvTranspose1d``/``2d``/``3d`` (PyTorch's argument order)."""
 
     def __init__(
         self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
@@ -295,7 +264,61 @@ class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
         self._make_lazy(out_channels, bias, dtype)
 
 
-class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
+class LazyConv1d(_LazyConv, Conv1d):
+    """A ``Conv1d`` whose ``in_channels`` is read from its first input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> layer = nn.LazyConv1d(4, 3)
+        >>> layer(minigrad.ones(1, 2, 5)).shape, layer
+        (minigrad.Size([1, 4, 3]), Conv1d(2, 4, kernel_size=(3,), stride=(1,)))
+    """
+
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConv, Conv2d):
+    """A ``Conv2d`` whose ``in_channels`` is read from its first input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.LazyConv2d(4, 3)
+        LazyConv2d(0, 4, kernel_size=(3, 3), stride=(1, 1))
+    """
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConv, Conv3d):
+    """A ``Conv3d`` whose ``in_channels`` is read from its first input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> layer = nn.LazyConv3d(4, 2)
+        >>> layer(minigrad.ones(1, 3, 2, 3, 3)).shape, layer
+        (minigrad.Size([1, 4, 1, 2, 2]), Conv3d(3, 4, kernel_size=(2, 2, 2), stride=(1, 1, 1)))
+    """
+
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
+    """A ``ConvTranspose1d`` whose ``in_channels`` is read from its first input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.LazyConvTranspose1d(4, 3)(minigrad.ones(1, 2, 5)).shape
+        minigrad.Size([1, 4, 7])
+    """
+
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
     """A ``ConvTranspose2d`` whose ``in_channels`` is read from its first input.
 
     Example:
@@ -307,16 +330,18 @@ class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
 
     cls_to_become = ConvTranspose2d
 
-    def __init__(
-        self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-        output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: int = 1,
-        padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
-    ) -> None:  # fmt: skip
-        super().__init__(
-            0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
-            padding_mode, device,
-        )  # fmt: skip
-        self._make_lazy(out_channels, bias, dtype)
+
+class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
+    """A ``ConvTranspose3d`` whose ``in_channels`` is read from its first input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> nn.LazyConvTranspose3d(4, 2)(minigrad.ones(1, 2, 2, 3, 3)).shape
+        minigrad.Size([1, 4, 3, 4, 4])
+    """
+
+    cls_to_become = ConvTranspose3d
 
 
 class _LazyNormMixin(LazyModuleMixin):
@@ -392,6 +417,20 @@ class LazyBatchNorm2d(_LazyNormMixin, BatchNorm2d):
     cls_to_become = BatchNorm2d
 
 
+class LazyBatchNorm3d(_LazyNormMixin, BatchNorm3d):
+    """A ``BatchNorm3d`` whose ``num_features`` is read from its first input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> layer = nn.LazyBatchNorm3d()
+        >>> layer(minigrad.randn(2, 3, 2, 2, 2)).shape, layer.running_mean.shape
+        (minigrad.Size([2, 3, 2, 2, 2]), minigrad.Size([3]))
+    """
+
+    cls_to_become = BatchNorm3d
+
+
 class LazyInstanceNorm1d(_LazyNormMixin, InstanceNorm1d):
     """An ``InstanceNorm1d`` whose ``num_features`` is read from its first input.
 
@@ -420,3 +459,17 @@ class LazyInstanceNorm2d(_LazyNormMixin, InstanceNorm2d):
     """
 
     cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormMixin, InstanceNorm3d):
+    """An ``InstanceNorm3d`` whose ``num_features`` is read from its first input.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> layer = nn.LazyInstanceNorm3d()
+        >>> layer(minigrad.randn(1, 2, 2, 3, 3)).shape, type(layer).__name__, layer.num_features
+        (minigrad.Size([1, 2, 2, 3, 3]), 'InstanceNorm3d', 2)
+    """
+
+    cls_to_become = InstanceNorm3d

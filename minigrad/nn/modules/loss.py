@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from minigrad.nn import functional as F
@@ -16,8 +17,8 @@ from minigrad.tensor import Tensor
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CrossEntropyLoss", "HuberLoss", "KLDivLoss",
-    "L1Loss", "MSELoss", "NLLLoss", "SmoothL1Loss",
-]
+    "L1Loss", "MSELoss", "NLLLoss", "NLLLoss2d", "SmoothL1Loss",
+]  # fmt: skip
 
 
 class _Loss(Module):
@@ -35,7 +36,10 @@ class _WeightedLoss(_Loss):
     """A loss with per-class ``weight`` (a buffer)."""
 
     def __init__(
-        self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        reduce: Any = None,
         reduction: str = "mean",
     ) -> None:
         super().__init__(size_average, reduce, reduction)
@@ -69,7 +73,10 @@ class SmoothL1Loss(_Loss):
     """Squared error below ``beta``, absolute error above (scaled to meet smoothly)."""
 
     def __init__(
-        self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+        self,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
         beta: float = 1.0,
     ) -> None:
         super().__init__(size_average, reduce, reduction)
@@ -96,7 +103,10 @@ class KLDivLoss(_Loss):
     """Kullback-Leibler divergence; ``input`` holds log-probabilities."""
 
     def __init__(
-        self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+        self,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
         log_target: bool = False,
     ) -> None:
         super().__init__(size_average, reduce, reduction)
@@ -111,8 +121,12 @@ class NLLLoss(_WeightedLoss):
     """Negative log-likelihood of the target classes; ``input`` holds log-probabilities."""
 
     def __init__(
-        self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
-        reduce: Any = None, reduction: str = "mean",
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        ignore_index: int = -100,
+        reduce: Any = None,
+        reduction: str = "mean",
     ) -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
@@ -120,9 +134,38 @@ class NLLLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         """``F.nll_loss(input, target, weight, ignore_index, reduction)``."""
         return F.nll_loss(
-            input, target, weight=self.weight, ignore_index=self.ignore_index,
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
             reduction=self.reduction,
         )
+
+
+class NLLLoss2d(NLLLoss):
+    """Deprecated alias of ``NLLLoss`` (it warns, as PyTorch's, when made).
+
+    Example:
+        >>> import warnings
+        >>> from minigrad import nn
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", FutureWarning)
+        ...     nn.NLLLoss2d(ignore_index=0).ignore_index
+        0
+    """
+
+    def __init__(
+        self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
+        reduce: Any = None, reduction: str = "mean",
+    ) -> None:  # fmt: skip
+        warnings.warn(
+            "`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in "
+            "replacement and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for "
+            "more details.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -139,8 +182,13 @@ class CrossEntropyLoss(_WeightedLoss):
     """
 
     def __init__(
-        self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
-        reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0,
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        ignore_index: int = -100,
+        reduce: Any = None,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
     ) -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
@@ -149,8 +197,12 @@ class CrossEntropyLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         """``F.cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)``."""
         return F.cross_entropy(
-            input, target, weight=self.weight, ignore_index=self.ignore_index,
-            reduction=self.reduction, label_smoothing=self.label_smoothing,
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
         )
 
 
@@ -169,8 +221,12 @@ class BCEWithLogitsLoss(_Loss):
     """
 
     def __init__(
-        self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
-        reduction: str = "mean", pos_weight: Tensor | None = None,
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
+        pos_weight: Tensor | None = None,
     ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
@@ -199,8 +255,16 @@ class CTCLoss(_Loss):
         self.blank = blank
         self.zero_infinity = zero_infinity
 
-    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Any,
-                target_lengths: Any) -> Tensor:
+    def forward(
+        self, log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any
+    ) -> Tensor:
         """``F.ctc_loss(log_probs, targets, input_lengths, target_lengths, ...)``."""
-        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
-                          self.reduction, self.zero_infinity)
+        return F.ctc_loss(
+            log_probs,
+            targets,
+            input_lengths,
+            target_lengths,
+            self.blank,
+            self.reduction,
+            self.zero_infinity,
+        )

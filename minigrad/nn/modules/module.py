@@ -33,6 +33,9 @@ __all__ = ["Module"]
 
 ModuleT = TypeVar("ModuleT", bound="Module")
 
+# The state_dict key (after the module's prefix) of what ``get_extra_state`` returns.
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
+
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns: the keys it missed and the keys it did not use."""
@@ -45,6 +48,39 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return super().__repr__()
 
     __str__ = __repr__
+
+
+def _never_called(method: str) -> str:
+    """PyTorch's error for the base class's ``get_extra_state`` / ``set_extra_state``."""
+    return (
+        f"Reached a code path in Module.{method}() that should never be called. Please file an "
+        "issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to "
+        "report this bug."
+    )
+
+
+def _overrides(module: Module, method: str) -> bool:
+    """Whether ``module``'s class defines its own ``method`` (extra state is opt-in)."""
+    return getattr(type(module), method, None) is not getattr(Module, method)
+
+
+def _write_planned(writes: list[tuple[Module, str, Tensor | None, Any]], assign: bool) -> None:
+    """Carry out the writes ``load_state_dict`` planned (all of them were checked first)."""
+    for module, name, target, value in writes:
+        if target is None:
+            module.set_extra_state(value)
+            continue
+        with no_grad():
+            if not assign:
+                target.copy_(value)
+            elif isinstance(target, Parameter):
+                if not isinstance(value, Parameter):
+                    value = Parameter(value, requires_grad=target.requires_grad)
+                else:
+                    value.requires_grad_(target.requires_grad)
+                setattr(module, name, value)
+            else:
+                setattr(module, name, value)
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -108,7 +144,9 @@ class Module:
         set_plain("_forward_pre_hooks_with_kwargs", OrderedDict())
         set_plain("_modules", {})
         set_plain("_state_dict_hooks", OrderedDict())
+        set_plain("_state_dict_pre_hooks", OrderedDict())
         set_plain("_load_state_dict_pre_hooks", OrderedDict())
+        set_plain("_load_state_dict_post_hooks", OrderedDict())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """The computation of the module; every subclass defines it."""
@@ -316,6 +354,35 @@ class Module:
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return module
 
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Put ``module`` at the dotted path ``target``, replacing what is there.
+
+        The parent (all of ``target`` but its last name) must exist; with ``strict=True`` the
+        submodule itself must exist too.
+
+        Example:
+            >>> from minigrad import nn
+            >>> model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+            >>> model.set_submodule("1", nn.Tanh())
+            >>> model
+            Sequential(
+              (0): Linear(in_features=2, out_features=2, bias=True)
+              (1): Tanh()
+            )
+        """
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        name = atoms[-1]
+        if strict and not hasattr(parent, name):
+            raise AttributeError(parent._get_name() + " has no attribute `" + name + "`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError("`" + name + "` is not an nn.Module")
+        setattr(parent, name, module)
+
     def get_parameter(self, target: str) -> Parameter:
         """The parameter at the dotted path ``target``, e.g. ``"encoder.weight"``."""
         module_path, _, name = target.rpartition(".")
@@ -378,7 +445,9 @@ class Module:
                 if modules is None:
                     raise AttributeError("cannot assign module before Module.__init__() call")
                 remove_from(
-                    self.__dict__, self._parameters, self._buffers,
+                    self.__dict__,
+                    self._parameters,
+                    self._buffers,
                     self._non_persistent_buffers_set,
                 )
                 modules[name] = value
@@ -413,9 +482,7 @@ class Module:
             super().__delattr__(name)
 
     def __dir__(self) -> list[str]:
-        keys = [
-            *dir(type(self)), *self.__dict__, *self._parameters, *self._modules, *self._buffers
-        ]
+        keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules, *self._buffers]
         return sorted(key for key in keys if not key[0].isdigit())
 
     # --- walking the tree ---------------------------------------------------------------------
@@ -467,7 +534,8 @@ class Module:
         memo = set()
         modules = (
             self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
-            if recurse else [(prefix, self)]
+            if recurse
+            else [(prefix, self)]
         )
         for module_prefix, module in modules:
             for name, value in members_of(module):
@@ -608,16 +676,48 @@ class Module:
 
     # --- state dict ---------------------------------------------------------------------------
 
+    def get_extra_state(self) -> Any:
+        """The extra (non-tensor) state a subclass keeps in its ``state_dict``.
+
+        Override it together with ``set_extra_state``: ``state_dict`` then stores its result
+        under ``<prefix>_extra_state`` and ``load_state_dict`` hands that value back. The base
+        class's version is never meant to run and raises PyTorch's error.
+
+        Example:
+            >>> from minigrad import nn
+            >>> class Counter(nn.Module):
+            ...     def __init__(self):
+            ...         super().__init__()
+            ...         self.calls = 0
+            ...     def get_extra_state(self):
+            ...         return {"calls": self.calls}
+            ...     def set_extra_state(self, state):
+            ...         self.calls = state["calls"]
+            >>> source, target = Counter(), Counter()
+            >>> source.calls = 3
+            >>> target.load_state_dict(source.state_dict())
+            <All keys matched successfully>
+            >>> target.calls, list(source.state_dict())
+            (3, ['_extra_state'])
+        """
+        raise RuntimeError(_never_called("get_extra_state"))
+
+    def set_extra_state(self, state: Any) -> None:
+        """Restore what ``get_extra_state`` returned (called by ``load_state_dict``)."""
+        raise RuntimeError(_never_called("set_extra_state"))
+
     def _save_to_state_dict(
         self, destination: dict[str, Any], prefix: str, keep_vars: bool
     ) -> None:
-        """Put this module's parameters and persistent buffers (not its children's) in."""
+        """Put this module's parameters, persistent buffers and extra state in (not children's)."""
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
         for name, buffer in self._buffers.items():
             if buffer is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        if _overrides(self, "get_extra_state"):
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     def state_dict(
         self, *, destination: Any = None, prefix: str = "", keep_vars: bool = False
@@ -626,7 +726,8 @@ class Module:
 
         The values are ``detach()``-ed aliases (same memory, same version counter) unless
         ``keep_vars=True``. Like PyTorch's, the dict carries ``_metadata`` (each module's
-        ``_version``), which ``load_state_dict`` reads.
+        ``_version``), which ``load_state_dict`` reads. Each module runs its state-dict
+        pre-hooks before adding its entries and its post-hooks after its children's.
 
         Example:
             >>> from minigrad import nn
@@ -639,6 +740,8 @@ class Module:
         local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
@@ -647,7 +750,10 @@ class Module:
                 )
         for hook in self._state_dict_hooks.values():
             result = hook(self, destination, prefix, local_metadata)
-            if result is not None:
+            if getattr(hook, "_from_public_api", False):
+                if result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif result is not None:  # the private API's hooks may return a new dict
                 destination = result
         return destination
 
@@ -657,8 +763,52 @@ class Module:
         The hook may edit the dict (or return a new one); the legacy ``spectral_norm`` records
         its version in the metadata this way.
         """
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata)`` after ``state_dict``.
+
+        The hook edits ``state_dict`` in place and must return None (PyTorch marks the function
+        ``_from_public_api`` to tell it from the private hooks, which may return a new dict).
+
+        Example:
+            >>> from minigrad import nn
+            >>> layer = nn.Linear(2, 2)
+            >>> handle = layer.register_state_dict_post_hook(
+            ...     lambda module, sd, prefix, meta: sd.pop(prefix + "bias"))
+            >>> list(layer.state_dict())
+            Traceback (most recent call last):
+              ...
+            RuntimeError: state_dict post-hook must return None
+            >>> handle.remove()
+            >>> list(layer.state_dict())
+            ['weight', 'bias']
+        """
+        hook._from_public_api = True  # type: ignore[attr-defined]
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, prefix, keep_vars)`` before ``state_dict`` reads this module.
+
+        Example:
+            >>> from minigrad import nn
+            >>> model = nn.Sequential(nn.Linear(2, 2))
+            >>> handle = model[0].register_state_dict_pre_hook(
+            ...     lambda module, prefix, keep_vars: print("saving", repr(prefix)))
+            >>> keys = model.state_dict()
+            saving '0.'
+        """
+        handle = RemovableHandle(self._state_dict_pre_hooks)
+        self._state_dict_pre_hooks[handle.id] = hook
         return handle
 
     def _register_load_state_dict_pre_hook(
@@ -681,9 +831,42 @@ class Module:
         """Call a hook before ``load_state_dict`` reads this module's entries.
 
         The hook is ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
-        unexpected_keys, error_msgs)`` and may edit ``state_dict``.
+        unexpected_keys, error_msgs)`` and may edit ``state_dict`` (a copy of the caller's).
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> def rename(module, sd, prefix, *rest):
+            ...     sd[prefix + "weight"] = sd.pop(prefix + "w")
+            >>> layer = nn.Linear(1, 1, bias=False)
+            >>> handle = layer.register_load_state_dict_pre_hook(rename)
+            >>> layer.load_state_dict({"w": minigrad.tensor([[2.0]])})
+            <All keys matched successfully>
+            >>> layer.weight
+            Parameter containing:
+            tensor([[2.]], requires_grad=True)
         """
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, incompatible_keys)`` after ``load_state_dict`` loaded this module.
+
+        ``incompatible_keys`` has the lists ``missing_keys`` and ``unexpected_keys`` found so
+        far; the hook may edit them in place, and the strict check reads them afterwards
+        (clearing both lets a strict load pass). It must return None.
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> layer = nn.Linear(1, 1)
+            >>> handle = layer.register_load_state_dict_post_hook(
+            ...     lambda module, keys: keys.missing_keys.clear())
+            >>> layer.load_state_dict({"weight": minigrad.tensor([[2.0]])})
+            <All keys matched successfully>
+        """
+        handle = RemovableHandle(self._load_state_dict_post_hooks)
+        self._load_state_dict_post_hooks[handle.id] = hook
+        return handle
 
     def load_state_dict(
         self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
@@ -693,9 +876,11 @@ class Module:
         With ``strict=True`` (default) missing and unexpected keys are errors; a shape
         mismatch always is. Every key and shape is checked *before* anything is written, so a
         failed load leaves the module exactly as it was (PyTorch copies the entries that fit
-        before it raises; minigrad refuses to half-load). The copies are in place under
-        ``no_grad``: each bumps its tensor's version, as in PyTorch. ``assign=True`` makes the
-        module use the given tensors themselves instead of copying.
+        before it raises; minigrad refuses to half-load). The exception is a tree with load
+        post-hooks: they see the loaded values (as in PyTorch) and may edit the key lists the
+        strict check reads, so there each module is written as the walk reaches it. The copies
+        are in place under ``no_grad``: each bumps its tensor's version, as in PyTorch.
+        ``assign=True`` makes the module use the given tensors themselves instead of copying.
 
         Returns:
             ``(missing_keys, unexpected_keys)``; its repr is ``<All keys matched
@@ -710,51 +895,84 @@ class Module:
         missing_keys: list[str] = []
         unexpected_keys: list[str] = []
         error_msgs: list[str] = []
-        writes: list[tuple[Module, str, Tensor, Tensor]] = []
+        writes: list[tuple[Module, str, Tensor | None, Any]] = []
         metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)
+        state_dict = OrderedDict(state_dict)  # a copy the pre-hooks may edit
+        if metadata is not None:
+            state_dict._metadata = metadata  # type: ignore[attr-defined]
+        # Load post-hooks see the values loaded (as in PyTorch) and may edit the key lists the
+        # strict check reads: with any of them in the tree, each module is written as the walk
+        # reaches it, PyTorch's order; without, nothing is written until all is checked.
+        write_as_walked = any(module._load_state_dict_post_hooks for module in self.modules())
 
-        def plan(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
+        def walk(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:  # (PyTorch writes it into the metadata, where the hooks see it)
+                local_metadata["assign_to_params_buffers"] = assign
             for hook in module._load_state_dict_pre_hooks.values():
-                hook(local_state_dict, prefix, local_metadata, strict, missing_keys,
-                     unexpected_keys, error_msgs)
+                # PyTorch's walk always hands the hooks strict=True.
+                hook(
+                    local_state_dict,
+                    prefix,
+                    local_metadata,
+                    True,
+                    missing_keys,
+                    unexpected_keys,
+                    error_msgs,
+                )
+            planned = len(writes)
             module._plan_load_from_state_dict(
-                local_state_dict, prefix, local_metadata, missing_keys, unexpected_keys,
-                error_msgs, writes,
+                local_state_dict,
+                prefix,
+                local_metadata,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+                writes,
             )
+            if write_as_walked:
+                _write_planned(writes[planned:], assign)
             for name, child in module._modules.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
-                    plan(
+                    walk(
                         child,
                         {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)},
                         child_prefix,
                     )
+            incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, incompatible) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace."
+                    )
 
-        plan(self, state_dict)
+        walk(self, state_dict)
         if strict:
             if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+                error_msgs.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in unexpected_keys)
+                    ),
+                )
             if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing_keys)))
+                error_msgs.insert(
+                    0,
+                    "Missing key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in missing_keys)
+                    ),
+                )
         if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                type(self).__name__, "\n\t".join(error_msgs)))
-        with no_grad():
-            for module, name, target, value in writes:
-                if not assign:
-                    target.copy_(value)
-                elif isinstance(target, Parameter):
-                    if not isinstance(value, Parameter):
-                        value = Parameter(value, requires_grad=target.requires_grad)
-                    else:
-                        value.requires_grad_(target.requires_grad)
-                    setattr(module, name, value)
-                else:
-                    setattr(module, name, value)
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(
+                    type(self).__name__, "\n\t".join(error_msgs)
+                )
+            )
+        if not write_as_walked:
+            _write_planned(writes, assign)
         return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     def _plan_load_from_state_dict(
@@ -765,12 +983,13 @@ class Module:
         missing_keys: list[str],
         unexpected_keys: list[str],
         error_msgs: list[str],
-        writes: list[tuple[Module, str, Tensor, Tensor]],
+        writes: list[tuple[Module, str, Tensor | None, Any]],
     ) -> None:
         """Check this module's entries of ``state_dict`` and list the writes to make.
 
         PyTorch's ``_load_from_state_dict`` without the writing: problems go to the three lists
-        in PyTorch's words, planned copies to ``writes``. A subclass that must adapt old state
+        in PyTorch's words, planned copies to ``writes`` (a ``None`` target stands for
+        ``set_extra_state``). A subclass that must adapt old state
         dicts (BatchNorm) edits ``state_dict`` and calls this.
         """
         persistent_buffers = {
@@ -802,9 +1021,17 @@ class Module:
                 )
                 continue
             writes.append((self, name, param, value))
+        extra_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        if _overrides(self, "set_extra_state"):
+            if extra_key in state_dict:
+                writes.append((self, _EXTRA_STATE_KEY_SUFFIX, None, state_dict[extra_key]))
+            else:
+                missing_keys.append(extra_key)
+        elif extra_key in state_dict:
+            unexpected_keys.append(extra_key)
         for key in state_dict:
-            if key.startswith(prefix):
-                input_name = key[len(prefix):].split(".", 1)
+            if key.startswith(prefix) and key != extra_key:
+                input_name = key[len(prefix) :].split(".", 1)
                 if len(input_name) > 1:
                     if input_name[0] not in self._modules:
                         unexpected_keys.append(key)

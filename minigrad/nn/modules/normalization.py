@@ -18,12 +18,13 @@ from minigrad.nn import init
 from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.utils import check_device
 from minigrad.nn.parameter import Parameter
+from minigrad.ops.cross_map_lrn import cross_map_lrn2d
 from minigrad.tensor import Tensor
 
 __all__ = [
-    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "LayerNorm", "LocalResponseNorm",
-    "RMSNorm",
-]
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "CrossMapLRN2d", "GroupNorm", "LayerNorm",
+    "LocalResponseNorm", "RMSNorm",
+]  # fmt: skip
 
 
 def _identity_affine(weight: Parameter, bias: Parameter | None) -> None:
@@ -54,8 +55,13 @@ class LayerNorm(Module):
     """
 
     def __init__(
-        self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True,
-        bias: bool = True, device: Any = None, dtype: Any = None,
+        self,
+        normalized_shape: Any,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
     ) -> None:
         super().__init__()
         check_device(device)
@@ -99,8 +105,12 @@ class RMSNorm(Module):
     __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
 
     def __init__(
-        self, normalized_shape: Any, eps: float | None = None, elementwise_affine: bool = True,
-        device: Any = None, dtype: Any = None,
+        self,
+        normalized_shape: Any,
+        eps: float | None = None,
+        elementwise_affine: bool = True,
+        device: Any = None,
+        dtype: Any = None,
     ) -> None:
         super().__init__()
         check_device(device)
@@ -127,8 +137,7 @@ class RMSNorm(Module):
     def extra_repr(self) -> str:
         """``(shape,), eps=.., elementwise_affine=..``."""
         return (
-            f"{self.normalized_shape}, eps={self.eps}, "
-            f"elementwise_affine={self.elementwise_affine}"
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
         )
 
 
@@ -144,8 +153,15 @@ class GroupNorm(Module):
     __constants__ = ["num_groups", "num_channels", "eps", "affine"]
 
     def __init__(
-        self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
-        device: Any = None, dtype: Any = None, *, bias: bool = True,
+        self,
+        num_groups: int,
+        num_channels: int,
+        eps: float = 1e-5,
+        affine: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+        *,
+        bias: bool = True,
     ) -> None:
         super().__init__()
         check_device(device)
@@ -183,9 +199,16 @@ class _BatchNorm(Module):
     _version = 2  # version 2 added num_batches_tracked (state dicts without it still load)
 
     def __init__(
-        self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
-        affine: bool = True, track_running_stats: bool = True, device: Any = None,
-        dtype: Any = None, *, bias: bool = True,
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+        *,
+        bias: bool = True,
     ) -> None:
         super().__init__()
         check_device(device)
@@ -243,7 +266,11 @@ class _BatchNorm(Module):
             input,
             self.running_mean if track else None,
             self.running_var if track else None,
-            self.weight, self.bias, use_batch_stats, average_factor, self.eps,
+            self.weight,
+            self.bias,
+            use_batch_stats,
+            average_factor,
+            self.eps,
         )
 
     def extra_repr(self) -> str:
@@ -254,16 +281,20 @@ class _BatchNorm(Module):
             f"track_running_stats={self.track_running_stats}"
         )
 
-    def _plan_load_from_state_dict(self, state_dict: dict[str, Any], prefix: str,
-                                   local_metadata: dict[str, Any], *args: Any) -> None:
+    def _plan_load_from_state_dict(
+        self, state_dict: dict[str, Any], prefix: str, local_metadata: dict[str, Any], *args: Any
+    ) -> None:
         # State dicts of version < 2 (or without metadata) may lack num_batches_tracked.
         version = local_metadata.get("version")
         key = prefix + "num_batches_tracked"
-        if (version is None or version < 2) and self.track_running_stats and (
-            key not in state_dict
+        if (
+            (version is None or version < 2)
+            and self.track_running_stats
+            and (key not in state_dict)
         ):
             state_dict[key] = (
-                self.num_batches_tracked if self.num_batches_tracked is not None
+                self.num_batches_tracked
+                if self.num_batches_tracked is not None
                 else tensor(0, dtype=int64)
             )
         super()._plan_load_from_state_dict(state_dict, prefix, local_metadata, *args)
@@ -331,6 +362,37 @@ class LocalResponseNorm(Module):
     def forward(self, input: Tensor) -> Tensor:
         """``F.local_response_norm(input, size, alpha, beta, k)``."""
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        """``size, alpha=.., beta=.., k=..``."""
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(Module):
+    """PyTorch's legacy cross-channel normalisation of (N, C, H, W) inputs (from Lua Torch).
+
+    ``x * (k + alpha / size * sum of squares over a window of channels) ** -beta``, computed
+    with PyTorch's loops, whose window and gradient are its own (``ops/cross_map_lrn.py``):
+    prefer ``LocalResponseNorm``. No parameters.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> layer = nn.CrossMapLRN2d(3)
+        >>> layer, layer(minigrad.ones(1, 2, 1, 1)).shape
+        (CrossMapLRN2d(3, alpha=0.0001, beta=0.75, k=1), minigrad.Size([1, 2, 1, 1]))
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input: Tensor) -> Tensor:
+        """The normalised input, with PyTorch's ``CrossMapLRN2dBackward`` node."""
+        return cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self) -> str:
         """``size, alpha=.., beta=.., k=..``."""
