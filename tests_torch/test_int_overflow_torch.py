@@ -79,6 +79,8 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "linspace": lambda lib, x: lib.linspace(0, 1, BIG),
     "eye": lambda lib, x: lib.eye(2, BIG),
     "randint": lambda lib, x: lib.randint(BIG, (2,)),
+    "setitem": lambda lib, x: x.__setitem__(0, BIG),
+    "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
     # int lists
     "zeros": lambda lib, x: lib.zeros(BIG),
     "ones_unpacked": lambda lib, x: lib.ones(2, BIG),
