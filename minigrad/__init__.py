@@ -33,6 +33,13 @@ from minigrad._layouts import (
     sparse_csr,
     strided,
 )
+from minigrad._memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from minigrad._printing import get_printoptions, set_printoptions
 from minigrad._random import (
     Generator,
@@ -606,6 +613,8 @@ __all__ = [
     "ceil_",
     "chain_matmul",
     "channel_shuffle",
+    "channels_last",
+    "channels_last_3d",
     "cholesky",
     "cholesky_inverse",
     "cholesky_solve",
@@ -624,6 +633,7 @@ __all__ = [
     "concat",
     "concatenate",
     "conj",
+    "contiguous_format",
     "conv1d",
     "conv2d",
     "conv3d",
@@ -831,6 +841,7 @@ __all__ = [
     "maximum",
     "mean",
     "median",
+    "memory_format",
     "meshgrid",
     "min",
     "minimum",
@@ -881,6 +892,7 @@ __all__ = [
     "positive",
     "pow",
     "prelu",
+    "preserve_format",
     "prod",
     "promote_types",
     "put",

@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _dtype, _random, _warnings, errors
+from minigrad import _arguments, _dtype, _layouts, _memory_formats, _random, _warnings, errors
 from minigrad._device import as_device, check_available, check_factory_device
-from minigrad._layout import empty_preserving_layout
+from minigrad._layout import empty_in_format, format_strides
 from minigrad.autograd import guard
 from minigrad.autograd.debug_switches import switches
+from minigrad.ops.strides import empty_strided as empty_strided_array
 from minigrad.tensor import Tensor
 
 
@@ -376,6 +377,19 @@ def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
     return tuple(int(n) for n in items)
 
 
+def _factory_options(layout: _layouts.layout | None, pin_memory: bool | None) -> None:
+    """The factories' ``layout`` and ``pin_memory``, of which minigrad has one value each.
+
+    ``layout``: ``strided`` (or None); a sparse layout is out of scope (PyTorch would make a
+    sparse tensor). ``pin_memory=True``: PyTorch's error on a machine without an accelerator.
+    """
+    if layout is not None and layout is not _layouts.strided:
+        raise errors.OutOfScopeError(
+            f"layout={layout!r}: minigrad has dense tensors only (no sparse layouts)")
+    if pin_memory:
+        raise RuntimeError(errors.PIN_MEMORY_WITHOUT_ACCELERATOR)
+
+
 def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -> np.dtype:
     """The factory's dtype (None: the default float dtype), after checking ``device`` is the CPU."""
     check_factory_device(device, factory)
@@ -385,8 +399,10 @@ def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -
 def zeros(
     *size: Any,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A tensor of zeros of the given shape.
 
@@ -396,6 +412,7 @@ def zeros(
         tensor([[0., 0.],
                 [0., 0.]])
     """
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "zeros", device)
     return _new(np.zeros(shape_argument(size, "zeros"), dtype=numpy_dtype), requires_grad)
 
@@ -403,10 +420,13 @@ def zeros(
 def ones(
     *size: Any,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A tensor of ones of the given shape."""
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "ones", device)
     return _new(np.ones(shape_argument(size, "ones"), dtype=numpy_dtype), requires_grad)
 
@@ -414,12 +434,28 @@ def ones(
 def empty(
     *size: Any,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = None,
 ) -> Tensor:
-    """An uninitialized tensor of the given shape (numpy's ``empty``)."""
+    """An uninitialized tensor of the given shape, row-major or in ``memory_format``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.empty(2, 3, 4, 5, memory_format=minigrad.channels_last).stride()
+        (60, 1, 15, 3)
+    """
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "empty", device)
-    return _new(np.empty(shape_argument(size, "empty"), dtype=numpy_dtype), requires_grad)
+    shape = shape_argument(size, "empty")
+    if memory_format is _memory_formats.preserve_format:
+        raise RuntimeError(errors.PRESERVE_FORMAT_IN_EMPTY)
+    if memory_format is None or memory_format is _memory_formats.contiguous_format:
+        return _new(np.empty(shape, dtype=numpy_dtype), requires_grad)
+    return _new(empty_strided_array(shape, format_strides(shape, memory_format), numpy_dtype),
+                requires_grad)
 
 
 def full(
@@ -427,8 +463,10 @@ def full(
     fill_value: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (as in PyTorch).
 
@@ -437,6 +475,7 @@ def full(
         >>> minigrad.full((2,), 7)
         tensor([7, 7])
     """
+    _factory_options(layout, pin_memory)
     check_factory_device(device, "full")
     fill_value = _number(fill_value, "full", "fill_value", 2)
     if dtype is not None:
@@ -456,8 +495,10 @@ def scalar_tensor(
     s: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A 0-d tensor holding the number ``s``, in the default float dtype unless ``dtype`` says.
 
@@ -466,6 +507,7 @@ def scalar_tensor(
         >>> minigrad.scalar_tensor(2)
         tensor(2.)
     """
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "scalar_tensor", device)
     s = _number(s, "scalar_tensor", "s", 1)
     if not isinstance(s, _NUMBERS):
@@ -502,10 +544,13 @@ def rand(
     *size: Any,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)`` (from ``generator``, else the default one)."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("rand", size, generator)
     numpy_dtype = _float_dtype(dtype, "rand", device)
     shape = shape_argument(size, "rand")
@@ -518,10 +563,13 @@ def randn(
     *size: Any,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Standard normal random numbers (from ``generator``, else the default one)."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("randn", size, generator)
     numpy_dtype = _float_dtype(dtype, "randn", device)
     shape = shape_argument(size, "randn")
@@ -536,8 +584,10 @@ def arange(
     step: Any = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """``[start, end)`` in steps of ``step``: int64 for integer arguments, else float32.
 
@@ -546,6 +596,7 @@ def arange(
         >>> minigrad.arange(3)
         tensor([0, 1, 2])
     """
+    _factory_options(layout, pin_memory)
     check_factory_device(device, "arange")
     if start is _arguments.NOT_GIVEN:  # arange(end=...): PyTorch's first overload
         start, end = 0, _number(end, "arange", "end", None)
@@ -588,8 +639,10 @@ def linspace(
     steps: int,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
 
@@ -601,6 +654,7 @@ def linspace(
         >>> minigrad.linspace(minigrad.tensor(0.0), 1, 3)
         tensor([0.0000, 0.5000, 1.0000])
     """
+    _factory_options(layout, pin_memory)
     values, numpy_dtype = _spaced(start, end, steps, dtype, device, "linspace")
     return _new(values.astype(numpy_dtype), requires_grad)
 
@@ -612,8 +666,10 @@ def logspace(
     base: float = 10.0,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """``steps`` values ``base ** e`` for ``e`` evenly spaced from ``start`` to ``end``.
 
@@ -624,6 +680,7 @@ def logspace(
         >>> minigrad.logspace(0, 2, 3)
         tensor([  1.,  10., 100.])
     """
+    _factory_options(layout, pin_memory)
     exponents, numpy_dtype = _spaced(start, end, steps, dtype, device, "logspace")
     return _new(np.power(float(base), exponents).astype(numpy_dtype), requires_grad)
 
@@ -661,15 +718,21 @@ def _check_no_bool_kernel(numpy_dtype: np.dtype, kernel: str) -> None:
 
 
 def _filled_like(
-    input: Tensor, dtype: _dtype.dtype | None, device: Any, factory: str, fill_value: Any
+    input: Tensor,
+    dtype: _dtype.dtype | None,
+    device: Any,
+    factory: str,
+    fill_value: Any,
+    memory_format: Any = None,
 ) -> np.ndarray:
     """An array of ``input``'s shape and of ``dtype`` (or ``input``'s), full of ``fill_value``.
 
-    Laid out in memory as PyTorch's ``preserve_format`` lays it out; None leaves it unset.
+    Laid out in memory in ``memory_format`` (None: as PyTorch's ``preserve_format`` lays it
+    out); a ``fill_value`` of None leaves it unset.
     """
     check_factory_device(device, factory, "aten::empty_strided")
     numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
-    result = empty_preserving_layout(input._array, numpy_dtype)
+    result = empty_in_format(input._array, numpy_dtype, memory_format)
     if fill_value is not None:
         result.fill(_dtype.checked_value(fill_value, numpy_dtype, check_half=False))
     return result
@@ -679,33 +742,46 @@ def zeros_like(
     input: Tensor,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Zeros with ``input``'s shape and dtype."""
-    return _new(_filled_like(input, dtype, device, "zeros_like", 0), requires_grad)
+    _factory_options(layout, pin_memory)
+    return _new(_filled_like(input, dtype, device, "zeros_like", 0, memory_format), requires_grad)
 
 
 def ones_like(
     input: Tensor,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Ones with ``input``'s shape and dtype."""
-    return _new(_filled_like(input, dtype, device, "ones_like", 1), requires_grad)
+    _factory_options(layout, pin_memory)
+    return _new(_filled_like(input, dtype, device, "ones_like", 1, memory_format), requires_grad)
 
 
 def empty_like(
     input: Tensor,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """An uninitialized tensor with ``input``'s shape and dtype."""
-    return _new(_filled_like(input, dtype, device, "empty_like", None), requires_grad)
+    _factory_options(layout, pin_memory)
+    result = _filled_like(input, dtype, device, "empty_like", None, memory_format)
+    return _new(result, requires_grad)
 
 
 def full_like(
@@ -713,12 +789,17 @@ def full_like(
     fill_value: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``input``'s shape and dtype."""
+    _factory_options(layout, pin_memory)
     fill_value = _number(fill_value, "full_like", "fill_value", 2)
-    return _new(_filled_like(input, dtype, device, "full_like", fill_value), requires_grad)
+    result = _filled_like(input, dtype, device, "full_like", fill_value, memory_format)
+    return _new(result, requires_grad)
 
 
 def rand_like(
@@ -726,12 +807,16 @@ def rand_like(
     *,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Uniform random numbers with ``input``'s shape and dtype."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("rand_like", (input,), generator)
-    result = _filled_like(input, dtype, device, "rand_like", None)
+    result = _filled_like(input, dtype, device, "rand_like", None, memory_format)
     result[...] = numpy_generator.random(result.shape)
     return _new(result, requires_grad)
 
@@ -741,12 +826,16 @@ def randn_like(
     *,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Standard normal random numbers with ``input``'s shape and dtype."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("randn_like", (input,), generator)
-    result = _filled_like(input, dtype, device, "randn_like", None)
+    result = _filled_like(input, dtype, device, "randn_like", None, memory_format)
     result[...] = numpy_generator.standard_normal(result.shape)
     return _new(result, requires_grad)
 
@@ -772,8 +861,10 @@ def eye(
     m: int = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """The ``n`` x ``m`` identity matrix (ones on the diagonal; ``m`` defaults to ``n``).
 
@@ -783,6 +874,7 @@ def eye(
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
+    _factory_options(layout, pin_memory)
     if m is _arguments.NOT_GIVEN:  # (an explicit None is refused, as by PyTorch)
         m = n
     numpy_dtype = _float_dtype(dtype, "eye", device)
@@ -852,8 +944,10 @@ def randperm(
     *,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A random permutation of ``0 .. n - 1`` (int64 by default).
 
@@ -862,6 +956,7 @@ def randperm(
         >>> sorted(minigrad.randperm(4).tolist())
         [0, 1, 2, 3]
     """
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("randperm", (n,), generator)
     n = _int_argument("randperm", "n", 1, n)
     numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, "randperm")

@@ -19,7 +19,9 @@ from minigrad import (
     _conversion,
     _device,
     _dtype,
+    _layout,
     _layouts,
+    _memory_formats,
     _numpy_protocol,
     _printing,
     _random,
@@ -325,12 +327,13 @@ class Tensor(TensorBase):
         return self._array.dtype.kind == "f"
 
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """This tensor on a device and/or as another dtype.
+        """This tensor on a device, as another dtype and/or in a memory format.
 
         The forms are PyTorch's: ``to(device, dtype)``, ``to(dtype)`` and ``to(other)`` (other's
-        dtype), each with ``non_blocking`` and ``copy``. The CPU is the only device. Returns
-        the tensor itself when nothing changes and ``copy`` is False, else a differentiable copy
-        (``ToCopyBackward0``).
+        dtype), each with ``non_blocking``, ``copy`` and ``memory_format``. The CPU is the only
+        device. Returns the tensor itself when nothing changes and ``copy`` is False (a memory
+        format changes nothing if it is ``preserve_format`` or the one the tensor's strides
+        suggest), else a differentiable copy (``ToCopyBackward0``).
 
         Example:
             >>> import minigrad
@@ -339,20 +342,31 @@ class Tensor(TensorBase):
             True
             >>> x.to("cpu", minigrad.float64)
             tensor([1., 1.], dtype=minigrad.float64)
+            >>> minigrad.ones(1, 2, 2, 3).to(memory_format=minigrad.channels_last).stride()
+            (12, 1, 6, 2)
         """
+        memory_format = None
         if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):
             numpy_dtype, copy = args[0].numpy, False  # the common case, without parsing
         else:
-            numpy_dtype, copy = _conversion.parse_to(args, kwargs)
+            numpy_dtype, copy, memory_format = _conversion.parse_to(args, kwargs)
+            if memory_format is _memory_formats.preserve_format:
+                memory_format = None
+        array = self._array
         if numpy_dtype is None:
-            numpy_dtype = self._array.dtype
-        if numpy_dtype == self._array.dtype and not copy:
+            numpy_dtype = array.dtype
+        if numpy_dtype == array.dtype and not copy and (
+            memory_format is None or _layout.suggested_format(array) is memory_format
+        ):
             return self
+        if memory_format is not None:
+            _layout.format_strides(array.shape, memory_format)  # (its rank error, up front)
         if numpy_dtype.kind != "f" or not self.requires_grad:
             # Nothing to record (integer and bool results have no gradient): a plain copy.
-            array = self._array
-            return Tensor._make(ToCopy.forward(None, array, numpy_dtype))
-        return ToCopy.apply(self, numpy_dtype)
+            return Tensor._make(ToCopy.forward(None, array, numpy_dtype, memory_format))
+        if memory_format is None:
+            return ToCopy.apply(self, numpy_dtype)
+        return ToCopy.apply(self, numpy_dtype, memory_format)
 
     @property
     def device(self) -> _device.device:
@@ -408,9 +422,18 @@ class Tensor(TensorBase):
                 and mine.shape == theirs.shape and mine.strides == theirs.strides
                 and mine.dtype == theirs.dtype)
 
-    def cpu(self, memory_format: Any = None) -> Tensor:
-        """This tensor on the CPU: the tensor itself (it is already there)."""
-        return self
+    def cpu(
+        self,
+        *,
+        memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
+    ) -> Tensor:
+        """This tensor on the CPU: the tensor itself (it is already there), or in a format.
+
+        ``memory_format`` as ``to``'s: a copy if the tensor's strides suggest another one.
+        """
+        if memory_format is None or memory_format is _memory_formats.preserve_format:
+            return self
+        return self.to(memory_format=memory_format)
 
     def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
         """Raises PyTorch's error for a build without CUDA: minigrad runs on the CPU only."""
@@ -601,9 +624,16 @@ class Tensor(TensorBase):
         """How many in-place writes the shared counter has seen (inference tensors: an error)."""
         return inference.version(self)
 
-    def clone(self) -> Tensor:
-        """A copy with its own buffer and counter; gradients flow back to this tensor."""
-        return unary.clone(self)
+    def clone(
+        self,
+        *,
+        memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
+    ) -> Tensor:
+        """A copy with its own buffer and counter; gradients flow back to this tensor.
+
+        Laid out as this tensor (``preserve_format``) or in ``memory_format``.
+        """
+        return unary.clone(self, memory_format=memory_format)
 
     def backward(
         self,
@@ -876,13 +906,44 @@ class Tensor(TensorBase):
         """``tensor_split`` along dimension 2."""
         return splitting.dsplit(self, sections)
 
-    def is_contiguous(self) -> bool:
-        """True if the elements are laid out in row-major order without gaps."""
-        return bool(self._array.flags.c_contiguous)
+    def is_contiguous(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.contiguous_format
+    ) -> bool:
+        """True if the elements are laid out in row-major order without gaps.
 
-    def contiguous(self) -> Tensor:
-        """Itself if contiguous, else a contiguous copy (not a view; ``CloneBackward0``)."""
-        return self if self._array.flags.c_contiguous else unary.contiguous_copy(self)
+        Or in ``memory_format``'s order: ``channels_last`` (NHWC) asks it of a 4-d tensor,
+        ``channels_last_3d`` of a 5-d one (any other rank: False).
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(2, 3, 4, 5).permute(0, 2, 3, 1).permute(0, 3, 1, 2)
+            >>> x.is_contiguous(), x.is_contiguous(memory_format=minigrad.channels_last)
+            (False, True)
+        """
+        if memory_format is _memory_formats.contiguous_format:
+            return bool(self._array.flags.c_contiguous)
+        return _layout.is_contiguous_in(self._array, memory_format)
+
+    def contiguous(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.contiguous_format
+    ) -> Tensor:
+        """Itself if contiguous, else a contiguous copy (not a view; ``CloneBackward0``).
+
+        Contiguous in ``memory_format``'s order (``channels_last``: NHWC) if given.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(2, 3, 4, 5)
+            >>> x.contiguous(memory_format=minigrad.channels_last).stride()
+            (60, 1, 15, 3)
+        """
+        if memory_format is _memory_formats.contiguous_format:
+            return self if self._array.flags.c_contiguous else unary.contiguous_copy(self)
+        if _layout.is_contiguous_in(self._array, memory_format):
+            return self
+        if memory_format is _memory_formats.preserve_format:
+            raise RuntimeError(errors.PRESERVE_FORMAT_IN_CONTIGUOUS)
+        return unary.clone(self, memory_format=memory_format)
 
     def stride(self, dim: int | None = None) -> Any:
         """Steps in elements between neighbours along each dimension (or along ``dim``)."""
