@@ -915,6 +915,7 @@ __all__ = [
     "renorm",
     "repeat_interleave",
     "reshape",
+    "resize_as_",
     "resolve_conj",
     "resolve_neg",
     "result_type",

@@ -73,6 +73,7 @@ MORE_TENSORS = frozenset(
     | {(f, "other") for f in ("igamma", "igamma_", "igammac", "igammac_", "special_gammainc",
                               "special_gammaincc")}
     | {("result_type", "tensor"), ("result_type", "other")}
+    | {("map_", "other"), ("map2_", "y")}
     | {("index_put", "values"), ("index_put_", "values"), ("ldexp", "other"), ("ldexp_", "other")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",

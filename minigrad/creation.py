@@ -342,11 +342,14 @@ def asarray(
     return result
 
 
-def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
+def shape_argument(
+    size: tuple[Any, ...], function: str, negative: bool = False
+) -> tuple[int, ...]:
     """A factory's ``*size`` (ints, or one sequence of ints), read as PyTorch's parser reads it.
 
     The first element must be an int (not a bool); the others only need to convert to one, and
     PyTorch says "failed to unpack" for one that does not. ``function`` names the factory.
+    ``negative``: a negative size is let through (the caller has its own error for it).
     """
     items: Any = size
     if len(size) == 1:
@@ -370,7 +373,7 @@ def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
     _arguments.check_unpacked(items[1:], function, "size")
     items = [operator.index(n) for n in items]
     for n in items:
-        if n < 0:
+        if n < 0 and not negative:
             raise RuntimeError(
                 f"Trying to create tensor with negative dimension {n}: {[int(m) for m in items]}"
             )
@@ -456,6 +459,41 @@ def empty(
         return _new(np.empty(shape, dtype=numpy_dtype), requires_grad)
     return _new(empty_strided_array(shape, format_strides(shape, memory_format), numpy_dtype),
                 requires_grad)
+
+
+def strided_array(size: Any, stride: Any, numpy_dtype: np.dtype, function: str) -> np.ndarray:
+    """An uninitialized array of ``size`` with these element strides (``empty_strided``'s).
+
+    The arguments are checked as PyTorch's parser and kernel check them (``function`` names
+    the caller in the messages); the memory spans exactly the elements the strides reach.
+    """
+    _arguments.check_int_sequence(size, function, "size", 1, lone_int=False)
+    shape = shape_argument((size,), function)
+    _arguments.check_int_sequence(stride, function, "stride", 2, lone_int=False)
+    strides = _arguments.int_tuple(stride)
+    if len(strides) != len(shape):
+        raise RuntimeError(f"dimensionality of sizes ({len(shape)}) must match dimensionality "
+                           f"of strides ({len(strides)})")
+    if any(step < 0 for step in strides):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)} and "
+                           f"strides={list(strides)}")
+    return empty_strided_array(shape, strides, numpy_dtype)
+
+
+def empty_strided_like(
+    function: str,
+    size: Any,
+    stride: Any,
+    dtype: _dtype.dtype | None,
+    layout: _layouts.layout | None,
+    device: Any,
+    requires_grad: bool,
+    pin_memory: bool | None,
+) -> Tensor:
+    """``empty_strided``'s work, for it and ``Tensor.new_empty_strided`` (named ``function``)."""
+    _factory_options(layout, pin_memory)
+    numpy_dtype = _float_dtype(dtype, function, device)
+    return _new(strided_array(size, stride, numpy_dtype, function), requires_grad)
 
 
 def full(

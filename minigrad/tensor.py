@@ -18,6 +18,7 @@ from minigrad import (
     _arguments,
     _conversion,
     _device,
+    _dim_order,
     _dtype,
     _layout,
     _layouts,
@@ -25,6 +26,7 @@ from minigrad import (
     _numpy_protocol,
     _printing,
     _random,
+    _shared_memory,
     _warnings,
     errors,
 )
@@ -47,6 +49,7 @@ from minigrad.ops import (
     cumulative,
     decompositions,
     determinants,
+    element_callables,
     elementwise_extra,
     fill,
     gamma,
@@ -66,6 +69,7 @@ from minigrad.ops import (
     reduction_extra,
     reduction_pairs,
     repeating,
+    resizing,
     rounding,
     sampling,
     scaled_products,
@@ -549,6 +553,30 @@ class Tensor(TensorBase):
         return creation.empty(*size, dtype=dtype or self.dtype, device=device,
                               requires_grad=requires_grad)
 
+    def new_empty_strided(
+        self,
+        size: Any,
+        stride: Any,
+        *,
+        dtype: Any = None,
+        layout: _layouts.layout | None = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        pin_memory: bool | None = False,
+    ) -> Tensor:
+        """An uninitialized tensor of ``size`` and ``stride`` (this tensor's dtype by default).
+
+        Example:
+            >>> import minigrad
+            >>> minigrad.zeros(1).new_empty_strided((2, 3), (1, 2)).stride()
+            (1, 2)
+        """
+        from minigrad import creation  # (creation.py builds on this module)
+
+        return creation.empty_strided_like(
+            "new_empty_strided", size, stride, dtype or self.dtype, layout, device,
+            requires_grad, pin_memory)
+
     def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
                  requires_grad: bool = False) -> Tensor:
         """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
@@ -916,7 +944,7 @@ class Tensor(TensorBase):
 
         Example:
             >>> import minigrad
-            >>> x = minigrad.zeros(2, 3, 4, 5).permute(0, 2, 3, 1).permute(0, 3, 1, 2)
+            >>> x = minigrad.zeros(2, 4, 5, 3).permute(0, 3, 1, 2)  # (N, C, H, W), stored NHWC
             >>> x.is_contiguous(), x.is_contiguous(memory_format=minigrad.channels_last)
             (False, True)
         """
@@ -944,6 +972,93 @@ class Tensor(TensorBase):
         if memory_format is _memory_formats.preserve_format:
             raise RuntimeError(errors.PRESERVE_FORMAT_IN_CONTIGUOUS)
         return unary.clone(self, memory_format=memory_format)
+
+    def dim_order(
+        self, *, ambiguity_check: bool | list[_memory_formats.memory_format] = False
+    ) -> tuple[int, ...]:
+        """The dimensions from the outermost to the innermost in memory.
+
+        ``ambiguity_check=True`` raises PyTorch's RuntimeError when another order would fit
+        the strides too (a dim of size 1, equal strides); a list of memory formats also lets
+        through a tensor contiguous in exactly one of them.
+
+        Example:
+            >>> import minigrad
+            >>> minigrad.empty(2, 3, 5, 7).transpose(1, 2).dim_order()
+            (0, 2, 1, 3)
+            >>> minigrad.empty(2, 3, 5, 7, memory_format=minigrad.channels_last).dim_order()
+            (0, 2, 3, 1)
+        """
+        return _dim_order.dim_order(self._array, ambiguity_check)
+
+    def apply_(self, callable: Callable[[Any], Any]) -> Tensor:
+        """Each element replaced by ``callable(element)``, in place (a CPU loop in Python).
+
+        Refused for a tensor that requires grad; the version does not move (PyTorch's).
+        """
+        return element_callables.apply_(self, callable)
+
+    def map_(self, other: Tensor, callable: Callable[[Any, Any], Any]) -> Tensor:
+        """Each element replaced by ``callable(element, other's element)``, in place.
+
+        ``other`` (of this tensor's dtype) is broadcast to this tensor's shape.
+        """
+        return element_callables.map_(self, other, callable)
+
+    def map2_(self, x: Tensor, y: Tensor, callable: Callable[[Any, Any, Any], Any]) -> Tensor:
+        """Each element replaced by ``callable(element, x's, y's)``, in place (both broadcast)."""
+        return element_callables.map2_(self, x, y, callable)
+
+    def is_shared(self) -> bool:
+        """Whether ``share_memory_()`` marked this tensor's memory (or its base's) shared."""
+        return _shared_memory.is_shared(self._array)
+
+    def share_memory_(self) -> Tensor:
+        """Mark the memory shared and return the tensor; it can no longer grow.
+
+        PyTorch's moves the memory to shared memory for other processes; minigrad runs in
+        one, so nothing moves.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(3)
+            >>> x.share_memory_() is x, x[1:].is_shared()
+            (True, True)
+        """
+        _shared_memory.share(self._array)
+        return self
+
+    def resize_(
+        self, *size: Any, memory_format: _memory_formats.memory_format | None = None
+    ) -> Tensor:
+        """This tensor with ``size`` over its memory (grown if too small), in place.
+
+        The elements that fit keep their values in memory order; new ones are uninitialized.
+        PyTorch's rules: refused if the tensor requires grad; the version moves only if the
+        shape changes. (Grown memory is the tensor's own: its views and aliases keep the old
+        memory, where PyTorch's share the grown storage.)
+
+        Example:
+            >>> import minigrad
+            >>> minigrad.arange(6.0).resize_(2, 2)
+            tensor([[0., 1.],
+                    [2., 3.]])
+        """
+        from minigrad import creation  # (creation.py builds on this module)
+
+        if not size:
+            raise TypeError('resize_() missing 1 required positional arguments: "size"')
+        shape = creation.shape_argument(size, "resize_", negative=True)
+        return resizing.resize_(self, shape, memory_format)
+
+    def resize_as_(
+        self,
+        the_template: Tensor,
+        *,
+        memory_format: _memory_formats.memory_format | None = None,
+    ) -> Tensor:
+        """This tensor resized to ``the_template``'s shape, in place (``resize_``'s rules)."""
+        return resizing.resize_as_(self, the_template, memory_format)
 
     def stride(self, dim: int | None = None) -> Any:
         """Steps in elements between neighbours along each dimension (or along ``dim``)."""

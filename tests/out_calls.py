@@ -229,6 +229,7 @@ CALLS: dict[str, Call] = {
     "frexp": unary("frexp"),
     "as_strided": with_lib("as_strided", lambda lib: ((_x(lib), (2, 2), (1, 2), 1), {})),
     "as_strided_": with_lib("as_strided_", lambda lib: ((_x(lib), (2, 2), (1, 2)), {})),
+    "resize_as_": with_lib("resize_as_", lambda lib: ((_x(lib), _sq(lib)), {})),
     "as_strided_scatter": with_lib(
         "as_strided_scatter", lambda lib: ((_x(lib), _sq(lib)[:2, :2], (2, 2), (1, 2)), {})),
     "ldexp": with_lib("ldexp", lambda lib: ((_x(lib), lib.tensor([1, -1, 2])), {})),
