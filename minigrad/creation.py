@@ -496,6 +496,27 @@ def empty_strided_like(
     return _new(strided_array(size, stride, numpy_dtype, function), requires_grad)
 
 
+def empty_strided(
+    size: Any,
+    stride: Any,
+    *,
+    dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool | None = False,
+) -> Tensor:
+    """An uninitialized tensor of ``size`` with these strides (elements may share memory).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.empty_strided((2, 3), (1, 2)).stride()
+        (1, 2)
+    """
+    return empty_strided_like("empty_strided", size, stride, dtype, layout, device,
+                              requires_grad, pin_memory)
+
+
 def full(
     size: Sequence[int],
     fill_value: Any,

@@ -283,6 +283,7 @@ CALLS: dict[str, Call] = {
     "zeros": made("zeros", 2, 3),
     "ones": made("ones", 2, 3),
     "empty": made("empty", 2, 3),
+    "empty_strided": made("empty_strided", (2, 3), (1, 2)),
     "full": made("full", (2, 3), 1.5),
     "rand": made("rand", 2, 3),
     "randn": made("randn", 2, 3),

@@ -86,9 +86,13 @@ def test_dim_order(name, check):
         lambda lib, x: x.new_empty_strided((2, 3), (3, 1), dtype=lib.int64, requires_grad=True),
     ],
 )
-def test_new_empty_strided(call):
+@pytest.mark.parametrize("function", [False, True])
+def test_new_empty_strided_and_empty_strided(call, function):
     def described(lib: Any) -> Any:
-        y = call(lib, lib.ones(2, dtype=lib.float64))
+        x = lib.ones(2, dtype=lib.float64)
+        if function:  # minigrad.empty_strided: the same call, its dtype the default float
+            x = type("Factory", (), {"new_empty_strided": staticmethod(lib.empty_strided)})
+        y = call(lib, x)
         return tuple(y.shape), y.stride(), str(y.dtype), y.requires_grad, y.storage_offset()
 
     expected, got = both(described)
