@@ -951,8 +951,10 @@ def randint(
     high: Any = None,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Random integers drawn uniformly from ``[low, high)`` (``low`` defaults to 0); int64.
 
@@ -977,6 +979,14 @@ def randint(
     # (an argument given by keyword has no position in the messages)
     positions = dict.fromkeys(given) | {name: i + 1 for i, name in enumerate(names[: len(args)])}
     named = given if dtype is None else {**given, "dtype": dtype}
+    options = {"layout": layout, "pin_memory": pin_memory}
+    if not isinstance(layout, (_layouts.layout, type(None))) or not isinstance(
+        pin_memory, (bool, type(None))
+    ):  # (PyTorch's parser: no overload fits, its listing)
+        wrong = {key: value for key, value in options.items()
+                 if value is not None and value is not False and value is not _layouts.strided}
+        raise TypeError(_arguments.function_call_fits_none("randint", args, {**named, **wrong}))
+    _factory_options(layout, pin_memory)
     try:
         low = 0 if "low" not in bound else _int_argument("randint", "low", positions["low"],
                                                          bound["low"])
@@ -1041,7 +1051,9 @@ def tril_indices(
     offset: int = 0,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """The (row, column) indices of the lower triangle of a ``row`` x ``col`` matrix.
 
@@ -1053,6 +1065,7 @@ def tril_indices(
         tensor([[0, 1, 1, 2, 2, 2],
                 [0, 0, 1, 0, 1, 2]])
     """
+    _factory_options(layout, pin_memory)
     return _triangle_indices("tril_indices", np.tril_indices, row, col, offset, dtype, device)
 
 
@@ -1062,7 +1075,9 @@ def triu_indices(
     offset: int = 0,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """The (row, column) indices of the upper triangle of a ``row`` x ``col`` matrix.
 
@@ -1074,6 +1089,7 @@ def triu_indices(
         tensor([[0, 0, 1],
                 [1, 2, 2]])
     """
+    _factory_options(layout, pin_memory)
     return _triangle_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)
 
 

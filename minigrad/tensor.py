@@ -526,32 +526,35 @@ class Tensor(TensorBase):
         return creation.tensor(data, dtype=dtype or self.dtype, device=device,
                                requires_grad=requires_grad)
 
-    def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None,
-                  requires_grad: bool = False) -> Tensor:
+    def new_zeros(self, *size: Any, dtype: Any = None,
+                  layout: _layouts.layout | None = None, device: Any = None,
+                  requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument(size, "new_zeros")
-        return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
-                              requires_grad=requires_grad)
+        return creation.zeros(*size, dtype=dtype or self.dtype, layout=layout, device=device,
+                              requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_ones(self, *size: Any, dtype: Any = None, device: Any = None,
-                 requires_grad: bool = False) -> Tensor:
+    def new_ones(self, *size: Any, dtype: Any = None,
+                 layout: _layouts.layout | None = None, device: Any = None,
+                 requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument(size, "new_ones")
-        return creation.ones(*size, dtype=dtype or self.dtype, device=device,
-                             requires_grad=requires_grad)
+        return creation.ones(*size, dtype=dtype or self.dtype, layout=layout, device=device,
+                             requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_empty(self, *size: Any, dtype: Any = None, device: Any = None,
-                  requires_grad: bool = False) -> Tensor:
+    def new_empty(self, *size: Any, dtype: Any = None,
+                  layout: _layouts.layout | None = None, device: Any = None,
+                  requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument(size, "new_empty")
-        return creation.empty(*size, dtype=dtype or self.dtype, device=device,
-                              requires_grad=requires_grad)
+        return creation.empty(*size, dtype=dtype or self.dtype, layout=layout, device=device,
+                              requires_grad=requires_grad, pin_memory=pin_memory)
 
     def new_empty_strided(
         self,
@@ -577,13 +580,15 @@ class Tensor(TensorBase):
             "new_empty_strided", size, stride, dtype or self.dtype, layout, device,
             requires_grad, pin_memory)
 
-    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
-                 requires_grad: bool = False) -> Tensor:
+    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None,
+                 layout: _layouts.layout | None = None, device: Any = None,
+                 requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument((size,), "new_full")
-        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, layout=layout,
+                             device=device, pin_memory=pin_memory,
                              requires_grad=requires_grad)
 
     # --- autograd: data, detach, backward ------------------------------------------------------

@@ -370,6 +370,11 @@ FACTORY_CALLS = {
     "logspace": lambda lib, **kw: lib.logspace(0, 1, 3, **kw),
     "eye": lambda lib, **kw: lib.eye(2, **kw),
     "randperm": lambda lib, **kw: lib.randperm(3, **kw).sort().values,
+    "randint": lambda lib, **kw: lib.randint(3, (2,), **kw).mul(0),
+    "tril_indices": lambda lib, **kw: lib.tril_indices(2, 2, **kw),
+    "new_zeros": lambda lib, **kw: lib.ones(2).new_zeros(2, **kw),
+    "new_empty": lambda lib, **kw: lib.ones(2).new_empty((2,), **kw).zero_(),
+    "new_full": lambda lib, **kw: lib.ones(2).new_full((2,), 3.0, **kw),
     "zeros_like": lambda lib, **kw: lib.zeros_like(lib.ones(2), **kw),
     "full_like": lambda lib, **kw: lib.full_like(lib.ones(2), 4, **kw),
 }
