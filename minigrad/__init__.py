@@ -343,7 +343,14 @@ from minigrad import _arguments, _out_of_scope, accelerator, backends, cuda  # n
 from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
 from minigrad._dtype import get_default_dtype, set_default_dtype  # noqa: E402
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled  # noqa: E402
-from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices  # noqa: E402
+from minigrad.creation import (  # noqa: E402
+    eye,
+    randint,
+    randint_like,
+    randperm,
+    tril_indices,
+    triu_indices,
+)
 from minigrad.legacy import (  # noqa: E402
     BoolTensor,
     ByteTensor,
@@ -905,6 +912,7 @@ __all__ = [
     "rand",
     "rand_like",
     "randint",
+    "randint_like",
     "randn",
     "randn_like",
     "randperm",

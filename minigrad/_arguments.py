@@ -464,6 +464,8 @@ def checking_arguments(
     def reword(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """The parser's text for a TypeError the function raised about the call itself."""
         refuse_unlisted(args, kwargs)
+        if unpacked_listing is not None and "unexpected keyword" in str(error):
+            raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing)) from None
         _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
                            parameter_names, numpy_names)
 

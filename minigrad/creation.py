@@ -899,6 +899,50 @@ def randn_like(
     return _new(result, requires_grad)
 
 
+def randint_like(
+    input: Tensor,
+    *args: Any,
+    low: Any = None,
+    high: Any = None,
+    generator: _random.Generator | None = None,
+    dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
+) -> Tensor:
+    """Random integers from ``[low, high)`` (``low`` defaults to 0) in ``input``'s shape.
+
+    Called as ``randint_like(input, high)`` or ``randint_like(input, low, high)`` (``high``
+    may be a 0-d integer tensor); ``input``'s dtype and layout unless told otherwise.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.randint_like(minigrad.zeros(2, 2), 3, 10)
+        >>> x.shape, x.dtype, bool(((x >= 3) & (x < 10)).all())
+        (minigrad.Size([2, 2]), minigrad.float32, True)
+    """
+    given = {k: v for k, v in (("low", low), ("high", high)) if v is not None}
+    if len(args) == 1 and not given and isinstance(args[0], Tensor):
+        args = (args[0].item(),)  # (PyTorch's overload of a Tensor ``high``)
+    names = ("low", "high") if len(args) + len(given) == 2 else ("high",)
+    bound = dict(zip(names, args))
+    if (len(args) + len(given) not in (1, 2) or set(bound) & set(given)
+            or {*bound, *given} != set(names)
+            or not all(_arguments.is_int(v) for v in (*bound.values(), *given.values()))):
+        raise TypeError(_arguments.function_call_fits_none("randint_like", (input, *args),
+                                                           given))
+    bound.update(given)
+    numpy_generator = _numpy_generator("randint_like", (input, *args), generator)
+    _factory_options(layout, pin_memory)
+    result = _filled_like(input, dtype, device, "randint_like", None, memory_format)
+    low, high = int(bound.get("low", 0)), int(bound["high"])
+    _random.check_random_range(low, high, result.dtype)
+    result[...] = numpy_generator.integers(low, high, result.shape, endpoint=False)
+    return _new(result, requires_grad)
+
+
 # --- more factories: eye, random integers and permutations, triangle indices -----------------
 
 def _int_argument(function: str, name: str, position: int | None, value: Any) -> int:

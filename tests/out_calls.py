@@ -288,6 +288,7 @@ CALLS: dict[str, Call] = {
     "rand": made("rand", 2, 3),
     "randn": made("randn", 2, 3),
     "randint": made("randint", 0, 5, (2, 3)),
+    "randint_like": with_lib("randint_like", lambda lib: ((_x(lib), 5), {})),
     "randperm": made("randperm", 4),
     "normal": made("normal", 0.0, 1.0, (2, 3)),
     "bernoulli": with_lib("bernoulli", lambda lib: ((lib.full((2, 3), 0.5),), {})),

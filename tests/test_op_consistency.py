@@ -98,7 +98,7 @@ NOT_OPS = {
     # test_tensor_memory_torch.py).
     "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
     "preserve_format", "dim_order", "empty_strided", "new_empty_strided", "resize_",
-    "resize_as_", "is_shared", "share_memory_", "apply_", "map_", "map2_",
+    "resize_as_", "is_shared", "share_memory_", "apply_", "map_", "map2_", "randint_like",
 }
 
 # PyTorch names minigrad deliberately does not provide as a function, with the reason.

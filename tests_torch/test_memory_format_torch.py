@@ -404,3 +404,47 @@ def test_factories_take_layout_and_pin_memory(factory, options):
             outcome(lambda lib=lib, kwargs=kwargs: FACTORY_CALLS[factory](lib, **kwargs).tolist())
         )
     assert results[1] == results[0]
+
+
+# --- randint_like -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib, x: lib.randint_like(x, 10),
+        lambda lib, x: lib.randint_like(x, 3, 10),
+        lambda lib, x: lib.randint_like(x, high=10),
+        lambda lib, x: lib.randint_like(x, low=3, high=10),
+        lambda lib, x: lib.randint_like(x, lib.tensor(10)),
+        lambda lib, x: lib.randint_like(x, 10, dtype=lib.int64),
+        lambda lib, x: lib.randint_like(x, 10, memory_format=lib.channels_last),
+        lambda lib, x: lib.randint_like(x, 10, memory_format=lib.contiguous_format),
+        lambda lib, x: lib.randint_like(x, 10, requires_grad=True),
+        lambda lib, x: lib.randint_like(x, 10, generator=lib.Generator()),
+        lambda lib, x: lib.randint_like(x, 10.5),
+        lambda lib, x: lib.randint_like(x, 0),
+        lambda lib, x: lib.randint_like(x, 5, 3),
+        lambda lib, x: lib.randint_like(x),
+        lambda lib, x: lib.randint_like(x, 1, 2, 3),
+        lambda lib, x: lib.randint_like(x, 10, layout=1),
+        lambda lib, x: lib.randint_like(x, 10, memory_format=1),
+        lambda lib, x: lib.randint_like(x, 10, generator=1),
+        lambda lib, x: lib.randint_like(x, high=2.5),
+        lambda lib, x: lib.randint_like(x, low=1),
+        lambda lib, x: lib.randint_like(x, 300, dtype=lib.uint8),
+        lambda lib, x: lib.randint_like(x, 10, pin_memory=True),
+    ],
+)
+@pytest.mark.parametrize("name", ["channels-last 4-d", "permuted 4-d"])
+def test_randint_like(call, name):
+    def described(lib: Any, x: Any) -> Any:
+        y = call(lib, x)
+        low, high = (3, 10) if (y >= 3).all() else (0, 10)
+        values_in_range = bool(((y >= 0) & (y < high)).all()) and low >= 0
+        return tuple(y.stride()), str(y.dtype), y.requires_grad, values_in_range
+
+    expected, got = both(described, name)
+    if isinstance(expected, tuple) and len(expected) == 4 and isinstance(expected[1], str):
+        expected = (*expected[:1], expected[1].replace("torch", "minigrad"), *expected[2:])
+    assert got == expected
