@@ -245,6 +245,11 @@ OPS = {
     "interpolate nearest": lambda F, x, w: F.interpolate(x, scale_factor=2),
     "interpolate bilinear": lambda F, x, w: F.interpolate(x, size=(5, 3), mode="bilinear"),
     "interpolate bicubic": lambda F, x, w: F.interpolate(x, scale_factor=1.5, mode="bicubic"),
+    "pad constant": lambda F, x, w: F.pad(x, (1, 2, 0, 1), value=0.5),
+    "pad last dim": lambda F, x, w: F.pad(x, (1, 1)),
+    "pad reflect": lambda F, x, w: F.pad(x, (1, 1, 1, 0), mode="reflect"),
+    "pad replicate": lambda F, x, w: F.pad(x, (2, 1, 1, 1), mode="replicate"),
+    "pad circular": lambda F, x, w: F.pad(x, (1, 1, 1, 1), mode="circular"),
 }
 
 
@@ -300,6 +305,8 @@ def test_ops_lay_out_channels_last_results_as_pytorch(op, layout):
         "adaptive_max_pool3d",
         "conv3d",
         "interpolate",
+        "pad",
+        "pad replicate",
     ],
 )
 def test_5d_ops_on_channels_last_3d_inputs(op):
@@ -312,6 +319,8 @@ def test_5d_ops_on_channels_last_3d_inputs(op):
         "adaptive_max_pool3d": lambda F, x, w: F.adaptive_max_pool3d(x, 2),
         "conv3d": lambda F, x, w: F.conv3d(x, w),
         "interpolate": lambda F, x, w: F.interpolate(x, scale_factor=2, mode="trilinear"),
+        "pad": lambda F, x, w: F.pad(x, (1, 1, 0, 1, 1, 0)),
+        "pad replicate": lambda F, x, w: F.pad(x, (1, 1, 0, 1, 1, 0), mode="replicate"),
     }
     results = []
     for lib in (torch, minigrad):
