@@ -278,8 +278,8 @@ def suggested_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
 
     PyTorch's rule for the ops that allocate their result with
     ``input.suggest_memory_format()``: max pooling, 2-d average and adaptive pooling,
-    upsampling (``interpolate``), constant, reflection and replication padding. (Its 3-d
-    average and adaptive pools are row-major.)
+    upsampling (``interpolate``), constant, reflection and replication padding, group norm.
+    (Its 3-d average and adaptive pools are row-major.)
     """
     return _in_suggested_format(result, operands[:1])
 

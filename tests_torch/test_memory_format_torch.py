@@ -250,6 +250,9 @@ OPS = {
     "pad reflect": lambda F, x, w: F.pad(x, (1, 1, 1, 0), mode="reflect"),
     "pad replicate": lambda F, x, w: F.pad(x, (2, 1, 1, 1), mode="replicate"),
     "pad circular": lambda F, x, w: F.pad(x, (1, 1, 1, 1), mode="circular"),
+    "group_norm": lambda F, x, w: F.group_norm(x, 3, w[0, :, 0, 0], w[1, :, 0, 0]),
+    "layer_norm": lambda F, x, w: F.layer_norm(x, x.shape[-1:]),
+    "layer_norm transposed": lambda F, x, w: F.layer_norm(x.transpose(2, 3), x.shape[-2:-1]),
 }
 
 
@@ -307,6 +310,7 @@ def test_ops_lay_out_channels_last_results_as_pytorch(op, layout):
         "interpolate",
         "pad",
         "pad replicate",
+        "group_norm",
     ],
 )
 def test_5d_ops_on_channels_last_3d_inputs(op):
@@ -321,6 +325,7 @@ def test_5d_ops_on_channels_last_3d_inputs(op):
         "interpolate": lambda F, x, w: F.interpolate(x, scale_factor=2, mode="trilinear"),
         "pad": lambda F, x, w: F.pad(x, (1, 1, 0, 1, 1, 0)),
         "pad replicate": lambda F, x, w: F.pad(x, (1, 1, 0, 1, 1, 0), mode="replicate"),
+        "group_norm": lambda F, x, w: F.group_norm(x, 3),
     }
     results = []
     for lib in (torch, minigrad):
