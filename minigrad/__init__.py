@@ -33,6 +33,13 @@ from minigrad._layouts import (
     sparse_csr,
     strided,
 )
+from minigrad._memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from minigrad._printing import get_printoptions, set_printoptions
 from minigrad._random import (
     Generator,
@@ -57,6 +64,7 @@ from minigrad.creation import (
     as_tensor,
     empty,
     empty_like,
+    empty_strided,
     from_numpy,
     full,
     full_like,
@@ -335,7 +343,14 @@ from minigrad import _arguments, _out_of_scope, accelerator, backends, cuda  # n
 from minigrad._device import device, get_default_device, set_default_device  # noqa: E402
 from minigrad._dtype import get_default_dtype, set_default_dtype  # noqa: E402
 from minigrad.autograd.inference import inference_mode, is_inference_mode_enabled  # noqa: E402
-from minigrad.creation import eye, randint, randperm, tril_indices, triu_indices  # noqa: E402
+from minigrad.creation import (  # noqa: E402
+    eye,
+    randint,
+    randint_like,
+    randperm,
+    tril_indices,
+    triu_indices,
+)
 from minigrad.legacy import (  # noqa: E402
     BoolTensor,
     ByteTensor,
@@ -606,6 +621,8 @@ __all__ = [
     "ceil_",
     "chain_matmul",
     "channel_shuffle",
+    "channels_last",
+    "channels_last_3d",
     "cholesky",
     "cholesky_inverse",
     "cholesky_solve",
@@ -624,6 +641,7 @@ __all__ = [
     "concat",
     "concatenate",
     "conj",
+    "contiguous_format",
     "conv1d",
     "conv2d",
     "conv3d",
@@ -670,6 +688,7 @@ __all__ = [
     "einsum",
     "empty",
     "empty_like",
+    "empty_strided",
     "enable_grad",
     "eq",
     "equal",
@@ -831,6 +850,7 @@ __all__ = [
     "maximum",
     "mean",
     "median",
+    "memory_format",
     "meshgrid",
     "min",
     "minimum",
@@ -881,6 +901,7 @@ __all__ = [
     "positive",
     "pow",
     "prelu",
+    "preserve_format",
     "prod",
     "promote_types",
     "put",
@@ -891,6 +912,7 @@ __all__ = [
     "rand",
     "rand_like",
     "randint",
+    "randint_like",
     "randn",
     "randn_like",
     "randperm",
@@ -903,6 +925,7 @@ __all__ = [
     "renorm",
     "repeat_interleave",
     "reshape",
+    "resize_as_",
     "resolve_conj",
     "resolve_neg",
     "result_type",

@@ -30,6 +30,8 @@ import numpy as np
 
 from minigrad import _warnings, errors
 from minigrad._dtype import dtype
+from minigrad._layouts import layout
+from minigrad._memory_formats import memory_format
 from minigrad._random import Generator
 from minigrad.autograd.tensor_base import TensorBase
 
@@ -71,6 +73,7 @@ MORE_TENSORS = frozenset(
     | {(f, "other") for f in ("igamma", "igamma_", "igammac", "igammac_", "special_gammainc",
                               "special_gammaincc")}
     | {("result_type", "tensor"), ("result_type", "other")}
+    | {("map_", "other"), ("map2_", "y")}
     | {("index_put", "values"), ("index_put_", "values"), ("ldexp", "other"), ("ldexp_", "other")}
     | {(f, "other") for f in ("maximum", "minimum", "matmul", "atan2", "atan2_", "arctan2",
                               "arctan2_", "logical_and", "logical_or", "logical_xor",
@@ -252,6 +255,8 @@ _ANNOTATED: dict[str, tuple[tuple[type, ...], tuple[type, ...], str]] = {
 }
 _TENSOR = (TensorBase,)
 _GENERATOR = (Generator,)
+_MEMORY_FORMAT = (memory_format,)
+_LAYOUT = (layout,)
 # A ``dtype=`` argument: a minigrad.dtype, or Python's float/int/bool (which ``to_numpy_dtype``
 # sorts out, with the same message for any other class).
 _DTYPE_LIKE = (dtype, type)
@@ -315,8 +320,12 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
     numbers_allowed = name.removeprefix("linalg_") in NUMBER_OVERLOADS
     found: list[_Check] = []
     for position, parameter in enumerate(parameters):
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+        if parameter.kind is parameter.VAR_KEYWORD:
             break
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            # (``*size``: PyTorch's parser unpacks it with messages of its own; the
+            # keyword-only parameters after it are checked as any others)
+            continue
         if parameter.name == "inplace":
             # PyTorch's functions with an ``inplace`` (F.leaky_relu, F.elu, ...) are written
             # in Python and only test it for truth: ``inplace="yes"`` writes in place.
@@ -335,6 +344,11 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
             found.append((position, "dtype", _DTYPE_LIKE, (), "minigrad.dtype", True))
         elif parameter.name == "generator":
             found.append((position, "generator", _GENERATOR, (), "minigrad.Generator", True))
+        elif parameter.name == "memory_format":  # (None only where its default is None)
+            found.append((position, parameter.name, _MEMORY_FORMAT, (), "minigrad.memory_format",
+                          optional))
+        elif parameter.name == "layout":
+            found.append((position, "layout", _LAYOUT, (), "minigrad.layout", True))
         elif plain in _ANNOTATED:  # the annotation decides first: select(dim, index: int)
             types, refused, kind = _ANNOTATED[plain]
             found.append((position, parameter.name, types, refused, kind, optional))
@@ -345,7 +359,14 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         ):
             types = _TENSOR_OR_NUMBER if numbers_allowed else _TENSOR
             found.append((position, parameter.name, types, (), "Tensor", optional))
-    return found
+    # A keyword-only parameter is never read off the positional arguments: a call giving it
+    # there gets Python's (reworded) "takes 0 positional arguments", as from PyTorch's parser.
+    keyword_only = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+    return [(_KEYWORD_ONLY if check[1] in keyword_only else check[0], *check[1:])
+            for check in found]
+
+
+_KEYWORD_ONLY = 1 << 30  # (the position of a keyword-only parameter's check: none)
 
 
 def _numpy_aliases(function: Callable[..., Any]) -> dict[str, str]:
@@ -395,6 +416,12 @@ def checking_arguments(
         lenient = frozenset(p.name for p in parameters if p.default is not p.empty)
     if listed is not None:
         LISTING_NAMES.add(name)
+    # A function of ``*size`` PyTorch binds several times (``rand``: with a generator too):
+    # a keyword argument of a wrong type fits none of them, its listing says.
+    unpacked_listing = None
+    if listed is None and not skip_first and any(
+            p.kind is p.VAR_POSITIONAL for p in parameters):
+        unpacked_listing = PARSER_OVERLOADS["function"].get(name)
     if not checks and not aliases and listed is None:
         return function
     known = frozenset(inspect.signature(function).parameters)
@@ -437,6 +464,8 @@ def checking_arguments(
     def reword(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """The parser's text for a TypeError the function raised about the call itself."""
         refuse_unlisted(args, kwargs)
+        if unpacked_listing is not None and "unexpected keyword" in str(error):
+            raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing)) from None
         _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
                            parameter_names, numpy_names)
 
@@ -495,6 +524,8 @@ def checking_arguments(
             if "rounding_mode" in named:  # div's other overloads: div's own message
                 continue
             refuse_unlisted(args, kwargs)
+            if unpacked_listing is not None:
+                raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing))
             if kind is _OVERLOADS:
                 raise TypeError(
                     _overloads_message(name, args[1 - offset:], named, parameter, skip_first))
@@ -761,10 +792,15 @@ def _fits_piece(value: Any, piece: str, lenient: frozenset[str] | None = None) -
     if lenient is not None and piece.startswith(("Number ", "float ")):
         return isinstance(value, _NUMBER_LIKE)
     if lenient is not None and piece.split(" ", 1)[0] not in (
-            "Tensor", "int", "bool", "str", "tuple", "minigrad.dtype", "minigrad.Generator"):
+            "Tensor", "int", "bool", "str", "tuple", "minigrad.dtype", "minigrad.Generator",
+            "minigrad.layout", "minigrad.memory_format"):
         return True
     if piece.startswith("minigrad.dtype "):
         return isinstance(value, _DTYPE_LIKE)
+    if piece.startswith("minigrad.layout "):
+        return isinstance(value, _LAYOUT)
+    if piece.startswith("minigrad.memory_format "):
+        return isinstance(value, _MEMORY_FORMAT)
     if piece.startswith("minigrad.Generator "):
         return isinstance(value, _GENERATOR)
     if piece.startswith("Tensor "):

@@ -2,12 +2,12 @@
 
 ``to`` has PyTorch's three signatures (the first one that fits the arguments wins)::
 
-    to(device=None, dtype=None, non_blocking=False, copy=False)
-    to(dtype, non_blocking=False, copy=False)
-    to(tensor, non_blocking=False, copy=False)
+    to(device=None, dtype=None, non_blocking=False, copy=False, *, memory_format=None)
+    to(dtype, non_blocking=False, copy=False, *, memory_format=None)
+    to(tensor, non_blocking=False, copy=False, *, memory_format=None)
 
-Every tensor lives on the CPU, so the device only has to be checked; the dtype decides whether a
-conversion (a differentiable copy) is needed.
+Every tensor lives on the CPU, so the device only has to be checked; the dtype and the memory
+format decide whether a conversion (a differentiable copy) is needed.
 """
 
 from __future__ import annotations
@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad import _dtype, errors
+from minigrad import _dtype, _memory_formats, errors
 from minigrad._device import as_device, check_available, device
 from minigrad.autograd.tensor_base import TensorBase
 
+_FORMAT = ", *, minigrad.memory_format memory_format = None"
 _TO_SIGNATURES = (
     "minigrad.device device = None, minigrad.dtype dtype = None, bool non_blocking = False, "
-    "bool copy = False",
-    "minigrad.dtype dtype, bool non_blocking = False, bool copy = False",
-    "Tensor tensor, bool non_blocking = False, bool copy = False",
+    "bool copy = False" + _FORMAT,
+    "minigrad.dtype dtype, bool non_blocking = False, bool copy = False" + _FORMAT,
+    "Tensor tensor, bool non_blocking = False, bool copy = False" + _FORMAT,
 )
 
 
@@ -48,7 +49,12 @@ def _is_bool(value: Any) -> bool:
     return isinstance(value, bool)
 
 
-# Each signature: its parameters as (name, test its argument must pass, required).
+def _is_memory_format(value: Any) -> bool:
+    return value is None or isinstance(value, _memory_formats.memory_format)
+
+
+# Each signature: its parameters as (name, test its argument must pass, required); after the
+# positional ones, the keyword-only memory format every signature ends with.
 _Signature = tuple[tuple[str, Callable[[Any], bool], bool], ...]
 _SIGNATURES: tuple[_Signature, ...] = (
     (
@@ -60,6 +66,7 @@ _SIGNATURES: tuple[_Signature, ...] = (
     (("dtype", _is_dtype, True), ("non_blocking", _is_bool, False), ("copy", _is_bool, False)),
     (("tensor", _is_tensor, True), ("non_blocking", _is_bool, False), ("copy", _is_bool, False)),
 )
+_KEYWORD_ONLY = (("memory_format", _is_memory_format, False),)
 
 
 def _bind(
@@ -67,14 +74,16 @@ def _bind(
 ) -> dict[str, Any] | None:
     """The arguments by name if they fit ``signature``, else None."""
     names = [name for name, _, _ in signature]
-    if len(args) > len(names) or any(name not in names for name in kwargs):
+    if len(args) > len(names) or any(
+        name not in names and name != "memory_format" for name in kwargs
+    ):
         return None
     bound = dict(zip(names, args))
     for name, value in kwargs.items():
         if name in bound:
             return None
         bound[name] = value
-    for name, accepts, required in signature:
+    for name, accepts, required in signature + _KEYWORD_ONLY:
         if name in bound:
             if not accepts(bound[name]):
                 return None
@@ -83,8 +92,8 @@ def _bind(
     return bound
 
 
-def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool]:
-    """``(numpy dtype or None, copy)`` for ``Tensor.to(*args, **kwargs)``.
+def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool, Any]:
+    """``(numpy dtype or None, copy, memory format or None)`` for ``Tensor.to(...)``.
 
     Raises PyTorch's TypeError if no signature fits, and the device's error if it is not the CPU.
     """
@@ -102,7 +111,7 @@ def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool]:
             check_available(as_device(where, "to"))
         dtype = bound.get("dtype")
         numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "to")
-    return numpy_dtype, bound.get("copy", False)
+    return numpy_dtype, bound.get("copy", False), bound.get("memory_format")
 
 
 def parse_type_name(name: str) -> Any:

@@ -18,7 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import _memory_formats, errors
 from minigrad.ops.strides import (
+    contiguous_strides,
     element_strides,
     empty_strided,
     is_plain,
@@ -52,12 +54,13 @@ _CHANNELS_LAST_ORDERS = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
 
 
 def is_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """PyTorch's ``is_contiguous(memory_format=torch.channels_last)`` of a 4-d tensor.
+    """PyTorch's ``is_contiguous(memory_format=torch.channels_last)`` (``_3d`` for 5-d).
 
-    Dense in the order channels, width, height, batch (dims 1, 3, 2, 0), size-1 dims aside.
+    Dense in the order channels, width, (depth,) height, batch (dims 1, 3, 2, 0 of a 4-d
+    tensor), size-1 dims aside; a dim of size 0 makes the next stride expected 0.
     """
     expected = 1
-    for dim in _CHANNELS_LAST_ORDERS[4]:
+    for dim in _CHANNELS_LAST_ORDERS[len(shape)]:
         if shape[dim] != 1:
             if strides[dim] != expected:
                 return False
@@ -66,8 +69,77 @@ def is_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
 
 
 def channels_last_strides(shape: Sequence[int]) -> tuple[int, ...]:
-    """The strides of a new 4-d (5-d) tensor in PyTorch's ``channels_last`` (``_3d``) layout."""
-    return _dense_in_order(shape, _CHANNELS_LAST_ORDERS[len(shape)])
+    """The strides of a new 4-d (5-d) tensor in PyTorch's ``channels_last`` (``_3d``) layout.
+
+    PyTorch's ``get_channels_last_strides_2d``/``_3d``: products of the sizes, a size of 0
+    counted as 0 (unlike a row-major tensor's strides).
+    """
+    strides = [0] * len(shape)
+    step = 1
+    for dim in _CHANNELS_LAST_ORDERS[len(shape)]:
+        strides[dim] = step
+        step *= shape[dim]
+    return tuple(strides)
+
+
+# The rank each channels-last memory format asks for.
+_FORMAT_RANKS = {_memory_formats.channels_last: 4, _memory_formats.channels_last_3d: 5}
+
+
+def format_strides(shape: Sequence[int], memory_format: Any) -> tuple[int, ...]:
+    """The strides of a new tensor of ``shape`` in ``memory_format`` (not ``preserve_format``).
+
+    A channels-last format on a tensor of another rank: PyTorch's RuntimeError.
+    """
+    rank = _FORMAT_RANKS.get(memory_format)
+    if rank is None:
+        return contiguous_strides(shape)
+    if len(shape) != rank:
+        raise RuntimeError(errors.required_rank(rank, memory_format.name))
+    return channels_last_strides(shape)
+
+
+def is_contiguous_in(array: np.ndarray, memory_format: Any) -> bool:
+    """PyTorch's ``is_contiguous(memory_format=...)``.
+
+    Channels-last (3d) asks the 4-d (5-d) rule and is False at any other rank; any other
+    format, ``preserve_format`` too, asks row-major contiguity.
+    """
+    rank = _FORMAT_RANKS.get(memory_format)
+    if rank is None:
+        return bool(array.flags.c_contiguous)
+    return array.ndim == rank and is_channels_last(array.shape, reported_strides(array))
+
+
+def suggested_format(array: np.ndarray) -> Any:
+    """PyTorch's ``suggest_memory_format()``: channels-last (3d) by its stride heuristic."""
+    if array.ndim in _CHANNELS_LAST_ORDERS and suggests_channels_last(
+        array.shape, reported_strides(array)
+    ):
+        return _memory_formats.channels_last if array.ndim == 4 else (
+            _memory_formats.channels_last_3d)
+    return _memory_formats.contiguous_format
+
+
+def empty_in_format(array: np.ndarray, dtype: Any, memory_format: Any) -> np.ndarray:
+    """An uninitialized array of ``array``'s shape laid out in ``memory_format``.
+
+    ``preserve_format`` (or None) is ``empty_like``'s default: ``array``'s own layout.
+    """
+    if memory_format is None or memory_format is _memory_formats.preserve_format:
+        return empty_preserving_layout(array, dtype)
+    dtype = array.dtype if dtype is None else np.dtype(dtype)
+    strides = format_strides(array.shape, memory_format)
+    if memory_format is _memory_formats.contiguous_format:
+        return np.empty(array.shape, dtype)
+    return empty_strided(array.shape, strides, dtype)
+
+
+def copy_in_format(array: np.ndarray, memory_format: Any) -> np.ndarray:
+    """A copy of ``array`` laid out in ``memory_format`` (``clone(memory_format=...)``)."""
+    result = empty_in_format(array, None, memory_format)
+    np.copyto(result, array)
+    return result
 
 
 def infer_dense_strides(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
@@ -199,6 +271,40 @@ def concatenated_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarr
     ):
         return _copied_into(result, channels_last_strides(result.shape))
     return contiguous_result(result, operands)
+
+
+def suggested_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
+    """``result`` in the memory format its input suggests: channels-last (3d) or row-major.
+
+    PyTorch's rule for the ops that allocate their result with
+    ``input.suggest_memory_format()``: max pooling, 2-d average and adaptive pooling,
+    upsampling (``interpolate``), constant, reflection and replication padding, group norm.
+    (Its 3-d average and adaptive pools are row-major.)
+    """
+    return _in_suggested_format(result, operands[:1])
+
+
+def convolution_result(result: np.ndarray, operands: Sequence[Any]) -> np.ndarray:
+    """``result`` of a convolution: channels-last if its input or its weight suggests it.
+
+    PyTorch's CPU rule (``_determine_backend_memory_format``): its 2-d kernels (mkldnn's,
+    and the slow ones float64 takes) follow the suggestion; of the 3-d ones only mkldnn's,
+    which float64 does not take: a float64 5-d result is row-major.
+    """
+    if result.ndim == 5 and result.dtype == np.float64:
+        return contiguous_result(result, operands)
+    return _in_suggested_format(result, operands[:2])
+
+
+def _in_suggested_format(result: np.ndarray, sources: Sequence[Any]) -> np.ndarray:
+    """``result`` channels-last if one of ``sources`` of its rank suggests it, else row-major."""
+    if result.ndim in _CHANNELS_LAST_ORDERS and any(
+        isinstance(source, np.ndarray) and source.ndim == result.ndim
+        and suggests_channels_last(source.shape, element_strides(source))
+        for source in sources
+    ):
+        return _copied_into(result, channels_last_strides(result.shape))
+    return contiguous_result(result, sources)
 
 
 def stacked_result(result: np.ndarray, inputs: Sequence[np.ndarray], dim: int) -> np.ndarray:

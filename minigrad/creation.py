@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _dtype, _random, _warnings, errors
+from minigrad import _arguments, _dtype, _layouts, _memory_formats, _random, _warnings, errors
 from minigrad._device import as_device, check_available, check_factory_device
-from minigrad._layout import empty_preserving_layout
+from minigrad._layout import empty_in_format, format_strides
 from minigrad.autograd import guard
 from minigrad.autograd.debug_switches import switches
+from minigrad.ops.strides import empty_strided as empty_strided_array
 from minigrad.tensor import Tensor
 
 
@@ -343,11 +344,14 @@ def asarray(
     return result
 
 
-def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
+def shape_argument(
+    size: tuple[Any, ...], function: str, negative: bool = False
+) -> tuple[int, ...]:
     """A factory's ``*size`` (ints, or one sequence of ints), read as PyTorch's parser reads it.
 
     The first element must be an int (not a bool); the others only need to convert to one, and
     PyTorch says "failed to unpack" for one that does not. ``function`` names the factory.
+    ``negative``: a negative size is let through (the caller has its own error for it).
     """
     items: Any = size
     if len(size) == 1:
@@ -371,11 +375,24 @@ def shape_argument(size: tuple[Any, ...], function: str) -> tuple[int, ...]:
     _arguments.check_unpacked(items[1:], function, "size")
     items = [operator.index(n) for n in items]
     for n in items:
-        if n < 0:
+        if n < 0 and not negative:
             raise RuntimeError(
                 f"Trying to create tensor with negative dimension {n}: {[int(m) for m in items]}"
             )
     return tuple(int(n) for n in items)
+
+
+def _factory_options(layout: _layouts.layout | None, pin_memory: bool | None) -> None:
+    """The factories' ``layout`` and ``pin_memory``, of which minigrad has one value each.
+
+    ``layout``: ``strided`` (or None); a sparse layout is out of scope (PyTorch would make a
+    sparse tensor). ``pin_memory=True``: PyTorch's error on a machine without an accelerator.
+    """
+    if layout is not None and layout is not _layouts.strided:
+        raise errors.OutOfScopeError(
+            f"layout={layout!r}: minigrad has dense tensors only (no sparse layouts)")
+    if pin_memory:
+        raise RuntimeError(errors.PIN_MEMORY_WITHOUT_ACCELERATOR)
 
 
 def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -> np.dtype:
@@ -387,8 +404,10 @@ def _float_dtype(dtype: _dtype.dtype | None, factory: str, device: Any = None) -
 def zeros(
     *size: Any,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A tensor of zeros of the given shape.
 
@@ -398,6 +417,7 @@ def zeros(
         tensor([[0., 0.],
                 [0., 0.]])
     """
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "zeros", device)
     return _new(np.zeros(shape_argument(size, "zeros"), dtype=numpy_dtype), requires_grad)
 
@@ -405,10 +425,13 @@ def zeros(
 def ones(
     *size: Any,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A tensor of ones of the given shape."""
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "ones", device)
     return _new(np.ones(shape_argument(size, "ones"), dtype=numpy_dtype), requires_grad)
 
@@ -416,12 +439,84 @@ def ones(
 def empty(
     *size: Any,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = None,
 ) -> Tensor:
-    """An uninitialized tensor of the given shape (numpy's ``empty``)."""
+    """An uninitialized tensor of the given shape, row-major or in ``memory_format``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.empty(2, 3, 4, 5, memory_format=minigrad.channels_last).stride()
+        (60, 1, 15, 3)
+    """
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "empty", device)
-    return _new(np.empty(shape_argument(size, "empty"), dtype=numpy_dtype), requires_grad)
+    shape = shape_argument(size, "empty")
+    if memory_format is _memory_formats.preserve_format:
+        raise RuntimeError(errors.PRESERVE_FORMAT_IN_EMPTY)
+    if memory_format is None or memory_format is _memory_formats.contiguous_format:
+        return _new(np.empty(shape, dtype=numpy_dtype), requires_grad)
+    return _new(empty_strided_array(shape, format_strides(shape, memory_format), numpy_dtype),
+                requires_grad)
+
+
+def strided_array(size: Any, stride: Any, numpy_dtype: np.dtype, function: str) -> np.ndarray:
+    """An uninitialized array of ``size`` with these element strides (``empty_strided``'s).
+
+    The arguments are checked as PyTorch's parser and kernel check them (``function`` names
+    the caller in the messages); the memory spans exactly the elements the strides reach.
+    """
+    _arguments.check_int_sequence(size, function, "size", 1, lone_int=False)
+    shape = shape_argument((size,), function)
+    _arguments.check_int_sequence(stride, function, "stride", 2, lone_int=False)
+    strides = _arguments.int_tuple(stride)
+    if len(strides) != len(shape):
+        raise RuntimeError(f"dimensionality of sizes ({len(shape)}) must match dimensionality "
+                           f"of strides ({len(strides)})")
+    if any(step < 0 for step in strides):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)} and "
+                           f"strides={list(strides)}")
+    return empty_strided_array(shape, strides, numpy_dtype)
+
+
+def empty_strided_like(
+    function: str,
+    size: Any,
+    stride: Any,
+    dtype: _dtype.dtype | None,
+    layout: _layouts.layout | None,
+    device: Any,
+    requires_grad: bool,
+    pin_memory: bool | None,
+) -> Tensor:
+    """``empty_strided``'s work, for it and ``Tensor.new_empty_strided`` (named ``function``)."""
+    _factory_options(layout, pin_memory)
+    numpy_dtype = _float_dtype(dtype, function, device)
+    return _new(strided_array(size, stride, numpy_dtype, function), requires_grad)
+
+
+def empty_strided(
+    size: Any,
+    stride: Any,
+    *,
+    dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool | None = False,
+) -> Tensor:
+    """An uninitialized tensor of ``size`` with these strides (elements may share memory).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.empty_strided((2, 3), (1, 2)).stride()
+        (1, 2)
+    """
+    return empty_strided_like("empty_strided", size, stride, dtype, layout, device,
+                              requires_grad, pin_memory)
 
 
 def full(
@@ -429,8 +524,10 @@ def full(
     fill_value: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (as in PyTorch).
 
@@ -439,6 +536,7 @@ def full(
         >>> minigrad.full((2,), 7)
         tensor([7, 7])
     """
+    _factory_options(layout, pin_memory)
     check_factory_device(device, "full")
     fill_value = _number(fill_value, "full", "fill_value", 2)
     if dtype is not None:
@@ -458,8 +556,10 @@ def scalar_tensor(
     s: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A 0-d tensor holding the number ``s``, in the default float dtype unless ``dtype`` says.
 
@@ -468,6 +568,7 @@ def scalar_tensor(
         >>> minigrad.scalar_tensor(2)
         tensor(2.)
     """
+    _factory_options(layout, pin_memory)
     numpy_dtype = _float_dtype(dtype, "scalar_tensor", device)
     s = _number(s, "scalar_tensor", "s", 1)
     if not isinstance(s, _NUMBERS):
@@ -504,10 +605,13 @@ def rand(
     *size: Any,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)`` (from ``generator``, else the default one)."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("rand", size, generator)
     numpy_dtype = _float_dtype(dtype, "rand", device)
     shape = shape_argument(size, "rand")
@@ -520,10 +624,13 @@ def randn(
     *size: Any,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Standard normal random numbers (from ``generator``, else the default one)."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("randn", size, generator)
     numpy_dtype = _float_dtype(dtype, "randn", device)
     shape = shape_argument(size, "randn")
@@ -538,8 +645,10 @@ def arange(
     step: Any = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """``[start, end)`` in steps of ``step``: int64 for integer arguments, else float32.
 
@@ -548,6 +657,7 @@ def arange(
         >>> minigrad.arange(3)
         tensor([0, 1, 2])
     """
+    _factory_options(layout, pin_memory)
     check_factory_device(device, "arange")
     if start is _arguments.NOT_GIVEN:  # arange(end=...): PyTorch's first overload
         start, end = 0, _number(end, "arange", "end", None)
@@ -590,8 +700,10 @@ def linspace(
     steps: int,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
 
@@ -603,6 +715,7 @@ def linspace(
         >>> minigrad.linspace(minigrad.tensor(0.0), 1, 3)
         tensor([0.0000, 0.5000, 1.0000])
     """
+    _factory_options(layout, pin_memory)
     values, numpy_dtype = _spaced(start, end, steps, dtype, device, "linspace")
     return _new(values.astype(numpy_dtype), requires_grad)
 
@@ -614,8 +727,10 @@ def logspace(
     base: float = 10.0,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """``steps`` values ``base ** e`` for ``e`` evenly spaced from ``start`` to ``end``.
 
@@ -626,6 +741,7 @@ def logspace(
         >>> minigrad.logspace(0, 2, 3)
         tensor([  1.,  10., 100.])
     """
+    _factory_options(layout, pin_memory)
     exponents, numpy_dtype = _spaced(start, end, steps, dtype, device, "logspace")
     return _new(np.power(float(base), exponents).astype(numpy_dtype), requires_grad)
 
@@ -664,15 +780,21 @@ def _check_no_bool_kernel(numpy_dtype: np.dtype, kernel: str) -> None:
 
 
 def _filled_like(
-    input: Tensor, dtype: _dtype.dtype | None, device: Any, factory: str, fill_value: Any
+    input: Tensor,
+    dtype: _dtype.dtype | None,
+    device: Any,
+    factory: str,
+    fill_value: Any,
+    memory_format: Any = None,
 ) -> np.ndarray:
     """An array of ``input``'s shape and of ``dtype`` (or ``input``'s), full of ``fill_value``.
 
-    Laid out in memory as PyTorch's ``preserve_format`` lays it out; None leaves it unset.
+    Laid out in memory in ``memory_format`` (None: as PyTorch's ``preserve_format`` lays it
+    out); a ``fill_value`` of None leaves it unset.
     """
     check_factory_device(device, factory, "aten::empty_strided")
     numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
-    result = empty_preserving_layout(input._array, numpy_dtype)
+    result = empty_in_format(input._array, numpy_dtype, memory_format)
     if fill_value is not None:
         result.fill(_dtype.checked_value(fill_value, numpy_dtype, check_half=False))
     return result
@@ -682,33 +804,46 @@ def zeros_like(
     input: Tensor,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Zeros with ``input``'s shape and dtype."""
-    return _new(_filled_like(input, dtype, device, "zeros_like", 0), requires_grad)
+    _factory_options(layout, pin_memory)
+    return _new(_filled_like(input, dtype, device, "zeros_like", 0, memory_format), requires_grad)
 
 
 def ones_like(
     input: Tensor,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Ones with ``input``'s shape and dtype."""
-    return _new(_filled_like(input, dtype, device, "ones_like", 1), requires_grad)
+    _factory_options(layout, pin_memory)
+    return _new(_filled_like(input, dtype, device, "ones_like", 1, memory_format), requires_grad)
 
 
 def empty_like(
     input: Tensor,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """An uninitialized tensor with ``input``'s shape and dtype."""
-    return _new(_filled_like(input, dtype, device, "empty_like", None), requires_grad)
+    _factory_options(layout, pin_memory)
+    result = _filled_like(input, dtype, device, "empty_like", None, memory_format)
+    return _new(result, requires_grad)
 
 
 def full_like(
@@ -716,12 +851,17 @@ def full_like(
     fill_value: Any,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``input``'s shape and dtype."""
+    _factory_options(layout, pin_memory)
     fill_value = _number(fill_value, "full_like", "fill_value", 2)
-    return _new(_filled_like(input, dtype, device, "full_like", fill_value), requires_grad)
+    result = _filled_like(input, dtype, device, "full_like", fill_value, memory_format)
+    return _new(result, requires_grad)
 
 
 def rand_like(
@@ -729,12 +869,16 @@ def rand_like(
     *,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Uniform random numbers with ``input``'s shape and dtype."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("rand_like", (input,), generator)
-    result = _filled_like(input, dtype, device, "rand_like", None)
+    result = _filled_like(input, dtype, device, "rand_like", None, memory_format)
     result[...] = numpy_generator.random(result.shape)
     return _new(result, requires_grad)
 
@@ -744,13 +888,61 @@ def randn_like(
     *,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
 ) -> Tensor:
     """Standard normal random numbers with ``input``'s shape and dtype."""
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("randn_like", (input,), generator)
-    result = _filled_like(input, dtype, device, "randn_like", None)
+    result = _filled_like(input, dtype, device, "randn_like", None, memory_format)
     result[...] = numpy_generator.standard_normal(result.shape)
+    return _new(result, requires_grad)
+
+
+def randint_like(
+    input: Tensor,
+    *args: Any,
+    low: Any = None,
+    high: Any = None,
+    generator: _random.Generator | None = None,
+    dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool | None = False,
+    memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
+) -> Tensor:
+    """Random integers from ``[low, high)`` (``low`` defaults to 0) in ``input``'s shape.
+
+    Called as ``randint_like(input, high)`` or ``randint_like(input, low, high)`` (``high``
+    may be a 0-d integer tensor); ``input``'s dtype and layout unless told otherwise.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.randint_like(minigrad.zeros(2, 2), 3, 10)
+        >>> x.shape, x.dtype, bool(((x >= 3) & (x < 10)).all())
+        (minigrad.Size([2, 2]), minigrad.float32, True)
+    """
+    given = {k: v for k, v in (("low", low), ("high", high)) if v is not None}
+    if len(args) == 1 and not given and isinstance(args[0], Tensor):
+        args = (args[0].item(),)  # (PyTorch's overload of a Tensor ``high``)
+    names = ("low", "high") if len(args) + len(given) == 2 else ("high",)
+    bound = dict(zip(names, args))
+    if (len(args) + len(given) not in (1, 2) or set(bound) & set(given)
+            or {*bound, *given} != set(names)
+            or not all(_arguments.is_int(v) for v in (*bound.values(), *given.values()))):
+        raise TypeError(_arguments.function_call_fits_none("randint_like", (input, *args),
+                                                           given))
+    bound.update(given)
+    numpy_generator = _numpy_generator("randint_like", (input, *args), generator)
+    _factory_options(layout, pin_memory)
+    result = _filled_like(input, dtype, device, "randint_like", None, memory_format)
+    low, high = int(bound.get("low", 0)), int(bound["high"])
+    _random.check_random_range(low, high, result.dtype)
+    result[...] = numpy_generator.integers(low, high, result.shape, endpoint=False)
     return _new(result, requires_grad)
 
 
@@ -775,8 +967,10 @@ def eye(
     m: int = _arguments.NOT_GIVEN,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """The ``n`` x ``m`` identity matrix (ones on the diagonal; ``m`` defaults to ``n``).
 
@@ -786,6 +980,7 @@ def eye(
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
+    _factory_options(layout, pin_memory)
     if m is _arguments.NOT_GIVEN:  # (an explicit None is refused, as by PyTorch)
         m = n
     _arguments.check_int64(n), _arguments.check_int64(m)  # (past int64: the parser's error)
@@ -804,8 +999,10 @@ def randint(
     high: Any = None,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Random integers drawn uniformly from ``[low, high)`` (``low`` defaults to 0); int64.
 
@@ -830,6 +1027,14 @@ def randint(
     # (an argument given by keyword has no position in the messages)
     positions = dict.fromkeys(given) | {name: i + 1 for i, name in enumerate(names[: len(args)])}
     named = given if dtype is None else {**given, "dtype": dtype}
+    options = {"layout": layout, "pin_memory": pin_memory}
+    if not isinstance(layout, (_layouts.layout, type(None))) or not isinstance(
+        pin_memory, (bool, type(None))
+    ):  # (PyTorch's parser: no overload fits, its listing)
+        wrong = {key: value for key, value in options.items()
+                 if value is not None and value is not False and value is not _layouts.strided}
+        raise TypeError(_arguments.function_call_fits_none("randint", args, {**named, **wrong}))
+    _factory_options(layout, pin_memory)
     try:
         low = 0 if "low" not in bound else _int_argument("randint", "low", positions["low"],
                                                          bound["low"])
@@ -856,8 +1061,10 @@ def randperm(
     *,
     generator: _random.Generator | None = None,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """A random permutation of ``0 .. n - 1`` (int64 by default).
 
@@ -866,6 +1073,7 @@ def randperm(
         >>> sorted(minigrad.randperm(4).tolist())
         [0, 1, 2, 3]
     """
+    _factory_options(layout, pin_memory)
     numpy_generator = _numpy_generator("randperm", (n,), generator)
     n = _int_argument("randperm", "n", 1, n)
     numpy_dtype = np.dtype(np.int64) if dtype is None else _dtype.to_numpy_dtype(dtype, "randperm")
@@ -891,7 +1099,9 @@ def tril_indices(
     offset: int = 0,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """The (row, column) indices of the lower triangle of a ``row`` x ``col`` matrix.
 
@@ -903,6 +1113,7 @@ def tril_indices(
         tensor([[0, 1, 1, 2, 2, 2],
                 [0, 0, 1, 0, 1, 2]])
     """
+    _factory_options(layout, pin_memory)
     return _triangle_indices("tril_indices", np.tril_indices, row, col, offset, dtype, device)
 
 
@@ -912,7 +1123,9 @@ def triu_indices(
     offset: int = 0,
     *,
     dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = _layouts.strided,
     device: Any = None,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """The (row, column) indices of the upper triangle of a ``row`` x ``col`` matrix.
 
@@ -924,6 +1137,7 @@ def triu_indices(
         tensor([[0, 0, 1],
                 [1, 2, 2]])
     """
+    _factory_options(layout, pin_memory)
     return _triangle_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)
 
 

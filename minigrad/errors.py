@@ -2341,3 +2341,18 @@ def int_list_overflow(function: str, parameter: str, position: int) -> str:
     """The parser's text for an item of an int list past int64 (``position`` counts from 1)."""
     return (f"{function}(): argument '{parameter}' failed to unpack the object at pos {position} "
             'with error "Overflow when unpacking long long"')
+
+
+# --- memory formats and factory options -----------------------------------------------------
+
+PRESERVE_FORMAT_IN_CONTIGUOUS = "preserve memory format is unsupported by the contiguous operator"
+PRESERVE_FORMAT_IN_EMPTY = "unsupported memory format Preserve"
+PIN_MEMORY_WITHOUT_ACCELERATOR = (
+    "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "
+    "is available on this system."
+)
+
+
+def required_rank(rank: int, format_name: str) -> str:
+    """A channels-last memory format asked of a tensor of another rank."""
+    return f"required rank {rank} tensor to use {format_name} format"

@@ -18,11 +18,15 @@ from minigrad import (
     _arguments,
     _conversion,
     _device,
+    _dim_order,
     _dtype,
+    _layout,
     _layouts,
+    _memory_formats,
     _numpy_protocol,
     _printing,
     _random,
+    _shared_memory,
     _warnings,
     errors,
 )
@@ -45,6 +49,7 @@ from minigrad.ops import (
     cumulative,
     decompositions,
     determinants,
+    element_callables,
     elementwise_extra,
     fill,
     gamma,
@@ -64,6 +69,7 @@ from minigrad.ops import (
     reduction_extra,
     reduction_pairs,
     repeating,
+    resizing,
     rounding,
     sampling,
     scaled_products,
@@ -325,12 +331,13 @@ class Tensor(TensorBase):
         return self._array.dtype.kind == "f"
 
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """This tensor on a device and/or as another dtype.
+        """This tensor on a device, as another dtype and/or in a memory format.
 
         The forms are PyTorch's: ``to(device, dtype)``, ``to(dtype)`` and ``to(other)`` (other's
-        dtype), each with ``non_blocking`` and ``copy``. The CPU is the only device. Returns
-        the tensor itself when nothing changes and ``copy`` is False, else a differentiable copy
-        (``ToCopyBackward0``).
+        dtype), each with ``non_blocking``, ``copy`` and ``memory_format``. The CPU is the only
+        device. Returns the tensor itself when nothing changes and ``copy`` is False (a memory
+        format changes nothing if it is ``preserve_format`` or the one the tensor's strides
+        suggest), else a differentiable copy (``ToCopyBackward0``).
 
         Example:
             >>> import minigrad
@@ -339,20 +346,31 @@ class Tensor(TensorBase):
             True
             >>> x.to("cpu", minigrad.float64)
             tensor([1., 1.], dtype=minigrad.float64)
+            >>> minigrad.ones(1, 2, 2, 3).to(memory_format=minigrad.channels_last).stride()
+            (12, 1, 6, 2)
         """
+        memory_format = None
         if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):
             numpy_dtype, copy = args[0].numpy, False  # the common case, without parsing
         else:
-            numpy_dtype, copy = _conversion.parse_to(args, kwargs)
+            numpy_dtype, copy, memory_format = _conversion.parse_to(args, kwargs)
+            if memory_format is _memory_formats.preserve_format:
+                memory_format = None
+        array = self._array
         if numpy_dtype is None:
-            numpy_dtype = self._array.dtype
-        if numpy_dtype == self._array.dtype and not copy:
+            numpy_dtype = array.dtype
+        if numpy_dtype == array.dtype and not copy and (
+            memory_format is None or _layout.suggested_format(array) is memory_format
+        ):
             return self
+        if memory_format is not None:
+            _layout.format_strides(array.shape, memory_format)  # (its rank error, up front)
         if numpy_dtype.kind != "f" or not self.requires_grad:
             # Nothing to record (integer and bool results have no gradient): a plain copy.
-            array = self._array
-            return Tensor._make(ToCopy.forward(None, array, numpy_dtype))
-        return ToCopy.apply(self, numpy_dtype)
+            return Tensor._make(ToCopy.forward(None, array, numpy_dtype, memory_format))
+        if memory_format is None:
+            return ToCopy.apply(self, numpy_dtype)
+        return ToCopy.apply(self, numpy_dtype, memory_format)
 
     @property
     def device(self) -> _device.device:
@@ -408,9 +426,18 @@ class Tensor(TensorBase):
                 and mine.shape == theirs.shape and mine.strides == theirs.strides
                 and mine.dtype == theirs.dtype)
 
-    def cpu(self, memory_format: Any = None) -> Tensor:
-        """This tensor on the CPU: the tensor itself (it is already there)."""
-        return self
+    def cpu(
+        self,
+        *,
+        memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
+    ) -> Tensor:
+        """This tensor on the CPU: the tensor itself (it is already there), or in a format.
+
+        ``memory_format`` as ``to``'s: a copy if the tensor's strides suggest another one.
+        """
+        if memory_format is None or memory_format is _memory_formats.preserve_format:
+            return self
+        return self.to(memory_format=memory_format)
 
     def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
         """Raises PyTorch's error for a build without CUDA: minigrad runs on the CPU only."""
@@ -499,40 +526,69 @@ class Tensor(TensorBase):
         return creation.tensor(data, dtype=dtype or self.dtype, device=device,
                                requires_grad=requires_grad)
 
-    def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None,
-                  requires_grad: bool = False) -> Tensor:
+    def new_zeros(self, *size: Any, dtype: Any = None,
+                  layout: _layouts.layout | None = None, device: Any = None,
+                  requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """Zeros of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument(size, "new_zeros")
-        return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
-                              requires_grad=requires_grad)
+        return creation.zeros(*size, dtype=dtype or self.dtype, layout=layout, device=device,
+                              requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_ones(self, *size: Any, dtype: Any = None, device: Any = None,
-                 requires_grad: bool = False) -> Tensor:
+    def new_ones(self, *size: Any, dtype: Any = None,
+                 layout: _layouts.layout | None = None, device: Any = None,
+                 requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """Ones of ``size``, with this tensor's dtype unless ``dtype`` is given."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument(size, "new_ones")
-        return creation.ones(*size, dtype=dtype or self.dtype, device=device,
-                             requires_grad=requires_grad)
+        return creation.ones(*size, dtype=dtype or self.dtype, layout=layout, device=device,
+                             requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_empty(self, *size: Any, dtype: Any = None, device: Any = None,
-                  requires_grad: bool = False) -> Tensor:
+    def new_empty(self, *size: Any, dtype: Any = None,
+                  layout: _layouts.layout | None = None, device: Any = None,
+                  requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """An uninitialized tensor of ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument(size, "new_empty")
-        return creation.empty(*size, dtype=dtype or self.dtype, device=device,
-                              requires_grad=requires_grad)
+        return creation.empty(*size, dtype=dtype or self.dtype, layout=layout, device=device,
+                              requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
-                 requires_grad: bool = False) -> Tensor:
+    def new_empty_strided(
+        self,
+        size: Any,
+        stride: Any,
+        *,
+        dtype: Any = None,
+        layout: _layouts.layout | None = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        pin_memory: bool | None = False,
+    ) -> Tensor:
+        """An uninitialized tensor of ``size`` and ``stride`` (this tensor's dtype by default).
+
+        Example:
+            >>> import minigrad
+            >>> minigrad.zeros(1).new_empty_strided((2, 3), (1, 2)).stride()
+            (1, 2)
+        """
+        from minigrad import creation  # (creation.py builds on this module)
+
+        return creation.empty_strided_like(
+            "new_empty_strided", size, stride, dtype or self.dtype, layout, device,
+            requires_grad, pin_memory)
+
+    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None,
+                 layout: _layouts.layout | None = None, device: Any = None,
+                 requires_grad: bool = False, pin_memory: bool | None = False) -> Tensor:
         """``fill_value`` everywhere in ``size``, with this tensor's dtype unless ``dtype``."""
         from minigrad import creation  # (creation.py builds on this module)
 
         creation.shape_argument((size,), "new_full")
-        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, layout=layout,
+                             device=device, pin_memory=pin_memory,
                              requires_grad=requires_grad)
 
     # --- autograd: data, detach, backward ------------------------------------------------------
@@ -601,9 +657,16 @@ class Tensor(TensorBase):
         """How many in-place writes the shared counter has seen (inference tensors: an error)."""
         return inference.version(self)
 
-    def clone(self) -> Tensor:
-        """A copy with its own buffer and counter; gradients flow back to this tensor."""
-        return unary.clone(self)
+    def clone(
+        self,
+        *,
+        memory_format: _memory_formats.memory_format | None = _memory_formats.preserve_format,
+    ) -> Tensor:
+        """A copy with its own buffer and counter; gradients flow back to this tensor.
+
+        Laid out as this tensor (``preserve_format``) or in ``memory_format``.
+        """
+        return unary.clone(self, memory_format=memory_format)
 
     def backward(
         self,
@@ -876,13 +939,131 @@ class Tensor(TensorBase):
         """``tensor_split`` along dimension 2."""
         return splitting.dsplit(self, sections)
 
-    def is_contiguous(self) -> bool:
-        """True if the elements are laid out in row-major order without gaps."""
-        return bool(self._array.flags.c_contiguous)
+    def is_contiguous(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.contiguous_format
+    ) -> bool:
+        """True if the elements are laid out in row-major order without gaps.
 
-    def contiguous(self) -> Tensor:
-        """Itself if contiguous, else a contiguous copy (not a view; ``CloneBackward0``)."""
-        return self if self._array.flags.c_contiguous else unary.contiguous_copy(self)
+        Or in ``memory_format``'s order: ``channels_last`` (NHWC) asks it of a 4-d tensor,
+        ``channels_last_3d`` of a 5-d one (any other rank: False).
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(2, 4, 5, 3).permute(0, 3, 1, 2)  # (N, C, H, W), stored NHWC
+            >>> x.is_contiguous(), x.is_contiguous(memory_format=minigrad.channels_last)
+            (False, True)
+        """
+        if memory_format is _memory_formats.contiguous_format:
+            return bool(self._array.flags.c_contiguous)
+        return _layout.is_contiguous_in(self._array, memory_format)
+
+    def contiguous(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.contiguous_format
+    ) -> Tensor:
+        """Itself if contiguous, else a contiguous copy (not a view; ``CloneBackward0``).
+
+        Contiguous in ``memory_format``'s order (``channels_last``: NHWC) if given.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(2, 3, 4, 5)
+            >>> x.contiguous(memory_format=minigrad.channels_last).stride()
+            (60, 1, 15, 3)
+        """
+        if memory_format is _memory_formats.contiguous_format:
+            return self if self._array.flags.c_contiguous else unary.contiguous_copy(self)
+        if _layout.is_contiguous_in(self._array, memory_format):
+            return self
+        if memory_format is _memory_formats.preserve_format:
+            raise RuntimeError(errors.PRESERVE_FORMAT_IN_CONTIGUOUS)
+        return unary.clone(self, memory_format=memory_format)
+
+    def dim_order(
+        self, *, ambiguity_check: bool | list[_memory_formats.memory_format] = False
+    ) -> tuple[int, ...]:
+        """The dimensions from the outermost to the innermost in memory.
+
+        ``ambiguity_check=True`` raises PyTorch's RuntimeError when another order would fit
+        the strides too (a dim of size 1, equal strides); a list of memory formats also lets
+        through a tensor contiguous in exactly one of them.
+
+        Example:
+            >>> import minigrad
+            >>> minigrad.empty(2, 3, 5, 7).transpose(1, 2).dim_order()
+            (0, 2, 1, 3)
+            >>> minigrad.empty(2, 3, 5, 7, memory_format=minigrad.channels_last).dim_order()
+            (0, 2, 3, 1)
+        """
+        return _dim_order.dim_order(self._array, ambiguity_check)
+
+    def apply_(self, callable: Callable[[Any], Any]) -> Tensor:
+        """Each element replaced by ``callable(element)``, in place (a CPU loop in Python).
+
+        Refused for a tensor that requires grad; the version does not move (PyTorch's).
+        """
+        return element_callables.apply_(self, callable)
+
+    def map_(self, other: Tensor, callable: Callable[[Any, Any], Any]) -> Tensor:
+        """Each element replaced by ``callable(element, other's element)``, in place.
+
+        ``other`` (of this tensor's dtype) is broadcast to this tensor's shape.
+        """
+        return element_callables.map_(self, other, callable)
+
+    def map2_(self, x: Tensor, y: Tensor, callable: Callable[[Any, Any, Any], Any]) -> Tensor:
+        """Each element replaced by ``callable(element, x's, y's)``, in place (both broadcast)."""
+        return element_callables.map2_(self, x, y, callable)
+
+    def is_shared(self) -> bool:
+        """Whether ``share_memory_()`` marked this tensor's memory (or its base's) shared."""
+        return _shared_memory.is_shared(self._array)
+
+    def share_memory_(self) -> Tensor:
+        """Mark the memory shared and return the tensor; it can no longer grow.
+
+        PyTorch's moves the memory to shared memory for other processes; minigrad runs in
+        one, so nothing moves.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(3)
+            >>> x.share_memory_() is x, x[1:].is_shared()
+            (True, True)
+        """
+        _shared_memory.share(self._array)
+        return self
+
+    def resize_(
+        self, *size: Any, memory_format: _memory_formats.memory_format | None = None
+    ) -> Tensor:
+        """This tensor with ``size`` over its memory (grown if too small), in place.
+
+        The elements that fit keep their values in memory order; new ones are uninitialized.
+        PyTorch's rules: refused if the tensor requires grad; the version moves only if the
+        shape changes. (Grown memory is the tensor's own: its views and aliases keep the old
+        memory, where PyTorch's share the grown storage.)
+
+        Example:
+            >>> import minigrad
+            >>> minigrad.arange(6.0).resize_(2, 2)
+            tensor([[0., 1.],
+                    [2., 3.]])
+        """
+        from minigrad import creation  # (creation.py builds on this module)
+
+        if not size:
+            raise TypeError('resize_() missing 1 required positional arguments: "size"')
+        shape = creation.shape_argument(size, "resize_", negative=True)
+        return resizing.resize_(self, shape, memory_format)
+
+    def resize_as_(
+        self,
+        the_template: Tensor,
+        *,
+        memory_format: _memory_formats.memory_format | None = None,
+    ) -> Tensor:
+        """This tensor resized to ``the_template``'s shape, in place (``resize_``'s rules)."""
+        return resizing.resize_as_(self, the_template, memory_format)
 
     def stride(self, dim: int | None = None) -> Any:
         """Steps in elements between neighbours along each dimension (or along ``dim``)."""

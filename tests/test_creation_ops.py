@@ -5,7 +5,7 @@ properties (minigrad's generator is not PyTorch's, so the numbers differ).
 """
 import numpy as np
 import pytest
-from _backend import mg
+from _backend import LIB, mg
 
 # ---- eye -------------------------------------------------------------------------------------
 
@@ -362,3 +362,17 @@ def test_as_tensor_of_python_data_is_a_new_tensor(data, dtype, expected):
 def test_as_tensor_refuses_an_unknown_dtype():
     with pytest.raises(TypeError, match="^as_tensor\\(\\): argument 'dtype' must be "):
         mg.as_tensor([1.0], dtype="float32")
+
+
+@pytest.mark.skipif(LIB != "minigrad", reason="PyTorch makes a sparse tensor; minigrad cannot")
+@pytest.mark.parametrize("call", [
+    lambda layout: mg.zeros(2, layout=layout),
+    lambda layout: mg.arange(3, layout=layout),
+    lambda layout: mg.empty_like(mg.ones(2), layout=layout),
+])
+def test_a_sparse_layout_is_out_of_scope(call):
+    # PyTorch would make a sparse tensor; minigrad's tensors are all strided (a deliberate gap).
+    for layout in (mg.sparse_coo, mg.sparse_csr):
+        with pytest.raises(NotImplementedError, match="minigrad has dense tensors only"):
+            call(layout)
+    assert call(mg.strided).layout is mg.strided

@@ -93,6 +93,12 @@ NOT_OPS = {
     "to", "cpu", "type", "type_as",
     # minigrad's own: the class op results are made of (minigrad/tensor.py).
     "output_class",
+    # Memory formats, and a tensor's memory: layouts, resizing, sharing; Python loops that
+    # refuse tensors requiring grad (tests_torch/test_memory_format_torch.py and
+    # test_tensor_memory_torch.py).
+    "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
+    "preserve_format", "dim_order", "empty_strided", "new_empty_strided", "resize_",
+    "resize_as_", "is_shared", "share_memory_", "apply_", "map_", "map2_", "randint_like",
 }
 
 # PyTorch names minigrad deliberately does not provide as a function, with the reason.

@@ -102,6 +102,36 @@ def apply_inplace_view(op: type[ViewOp], tensor: TensorBase, *options: Any) -> T
     return tensor
 
 
+def rebind_resized(tensor: TensorBase, array: np.ndarray, steps: Any, bump: bool) -> None:
+    """Give ``tensor`` the array ``resize_`` made (its memory, or grown memory); no node.
+
+    PyTorch counts a resize as a write only if the shape changes (a restride in place of the
+    same shape, ``memory_format=``, counts none). A view keeps its base and replays as the
+    steps say (``steps``: an ``as_strided`` step in the base's memory); a view given grown
+    memory of its own (``steps`` None) is one no longer.
+    """
+    tensor._array = array
+    if tensor._base is not None:
+        if steps is None:
+            tensor._base = None
+            tensor._view = None
+        else:
+            tensor._view.steps = steps
+    if bump:
+        tensor._version_counter().bump()
+
+
+def write_uncounted(tensor: TensorBase, values: np.ndarray) -> None:
+    """Write ``values`` into ``tensor``'s buffer without counting the write.
+
+    PyTorch's Python-callable loops (``apply_``, ``map_``, ``map2_``) write their elements
+    through the data pointer, as a write through ``numpy()`` does: no version moves.
+    """
+    if switches.guard_used:  # (debugging hook: as for a write through ``numpy()``)
+        guard.heal(tensor._array)
+    tensor._array[...] = values
+
+
 def is_plain_update(tensor: TensorBase, other: Any) -> bool:
     """True if writing a binary op of ``tensor`` and ``other`` into ``tensor`` checks nothing.
 

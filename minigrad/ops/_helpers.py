@@ -16,7 +16,7 @@ from minigrad._dtype import (
     result_type,
     to_numpy_dtype,
 )
-from minigrad._layout import preserved_result
+from minigrad._layout import copy_in_format, preserved_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
@@ -27,16 +27,23 @@ from minigrad.autograd.tensor_base import TensorBase
 
 
 class ToCopy(Op):
-    """y = x as another dtype;  dx = grad (cast back by the node).  Saves nothing."""
+    """y = x as another dtype (in a memory format);  dx = grad (cast back by the node).
+
+    Saves nothing.
+    """
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    def forward(
+        ctx: Any, x: np.ndarray, dtype: np.dtype, memory_format: Any = None
+    ) -> np.ndarray:
+        if memory_format is not None:  # (``to(memory_format=...)``, not preserve_format)
+            return copy_in_format(cast_array(x, dtype), memory_format)
         # (laid out here, vectors too: a 1-element one keeps its stride, PyTorch's rule)
         return preserved_result(cast_array(x, dtype), (x,))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        return grad, None
+        return grad, None, None
 
 
 def cast_array(array: np.ndarray, dtype: np.dtype) -> np.ndarray:

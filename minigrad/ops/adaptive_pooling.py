@@ -16,7 +16,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
-from minigrad._layout import suggests_channels_last
+from minigrad._layout import contiguous_result, suggested_result, suggests_channels_last
 from minigrad.autograd.function import Op
 from minigrad.ops import reduction, views
 from minigrad.ops._helpers import operand, run, zeros_like_grad
@@ -66,6 +66,7 @@ class AdaptiveAvgPool2D(Op):
     """
 
     fields = ("output_size",)
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, output_size: tuple[int, ...]) -> np.ndarray:
@@ -81,6 +82,8 @@ class AdaptiveAvgPool2D(Op):
 
 class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
     """``adaptive_avg_pool3d``: the same op over three dims, under PyTorch's 3-d node names."""
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's 3-d one: row-major)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -146,6 +149,7 @@ class AdaptiveMaxPool2D(Op):
     """
 
     saves = ("self", "result1")
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray,
@@ -183,6 +187,8 @@ class AdaptiveMaxPool2D(Op):
 
 class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
     """``adaptive_max_pool3d``: the same op over three dims, under PyTorch's 3-d node names."""
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's 3-d one: row-major)
 
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, None]:

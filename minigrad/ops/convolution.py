@@ -15,6 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from minigrad import _arguments, errors
 from minigrad._dtype import backend_type_name
+from minigrad._layout import convolution_result
 from minigrad._warnings import warn_once
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant, part
@@ -159,6 +160,7 @@ class Convolution(Op):
                      "transposed": constant(False),
                      "output_padding": lambda node: (0,) * len(node.params[0]),
                      "bias_sym_sizes_opt": "bias_shape"}
+    result_layout = staticmethod(convolution_result)  # (channels-last if x or w suggests it)
 
     num_inputs = 3
 
@@ -293,6 +295,7 @@ class ConvolutionTranspose(Op):
     saves = ("input", "weight")
     saved_options = {**Convolution.saved_options, "transposed": constant(True),
                      "output_padding": "output_padding"}
+    result_layout = staticmethod(convolution_result)  # (channels-last if x or w suggests it)
 
     num_inputs = 3
 

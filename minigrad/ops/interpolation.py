@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import _arguments, _warnings, errors
-from minigrad._layout import contiguous_result
+from minigrad._layout import contiguous_result, suggested_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import part
 from minigrad.autograd.tensor_base import TensorBase
@@ -121,7 +121,7 @@ class Upsample(Op):
     per mode and number of spatial dims gives PyTorch's node name.
     """
 
-    result_layout = staticmethod(contiguous_result)
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
     fields = ("options", "input_shape")
     kind: ClassVar[str]  # "nearest", "nearest-exact", "linear", "cubic"
     gradient: ClassVar[type[Op]]  # the backward as an op (create_graph)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, _out, errors
+from minigrad._layout import contiguous_result, suggested_format, suggested_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -52,6 +53,7 @@ class NativeLayerNorm(Op):
     fields = ("axes", "eps", "normalized_shape")
     saves = ("input", "weight", "bias", "result1", "result2")
     saved_options = ("normalized_shape",)
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's: row-major, whatever x's)
 
     num_inputs = 3
 
@@ -246,6 +248,7 @@ class NativeGroupNorm(Op):
     fields = ("N", "C", "HxW", "group", "eps")
     saves = ("input", "weight", "result1", "result2")
     saved_options = ("N", "C", "HxW", "group", "eps")
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     num_inputs = 3
 
@@ -308,8 +311,9 @@ def group_norm(
 ) -> Any:
     """Normalize each of ``num_groups`` groups of channels (dim 1), then scale and shift.
 
-    One ``NativeGroupNormBackward0`` node (on a row-major copy of a non-row-major input, as
-    PyTorch's ``input.contiguous()``); it saves input, weight and the per-group mean and 1/std.
+    One ``NativeGroupNormBackward0`` node (on a row-major copy of an input neither row-major
+    nor channels-last, as PyTorch's ``input.contiguous(input.suggest_memory_format())``); it
+    saves input, weight and the per-group mean and 1/std. The result is laid out as the input.
 
     Example:
         >>> import minigrad
@@ -348,7 +352,9 @@ def group_norm(
     _check_param_dtypes(input, (weight, bias))
     if operand(input).dtype.kind != "f":
         raise not_implemented("GroupNormKernelImpl", input)
-    return NativeGroupNorm.apply(input.contiguous(), weight, bias, num_groups, float(eps))
+    # (PyTorch's ``input.contiguous(input.suggest_memory_format())``: channels-last stays)
+    laid_out = input.contiguous(memory_format=suggested_format(operand(input)))
+    return NativeGroupNorm.apply(laid_out, weight, bias, num_groups, float(eps))
 
 
 class NativeBatchNorm(Op):

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._layout import contiguous_result
+from minigrad._layout import contiguous_result, suggested_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import dtype_name, operand, run
@@ -62,7 +62,7 @@ class IndexPad(Op):
     of padded dims gives PyTorch's node name; ``fold`` is the mode's rule.
     """
 
-    result_layout = staticmethod(contiguous_result)
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
     saves = ("self",)
     fields = ("padding",)
     saved_options = ("padding",)

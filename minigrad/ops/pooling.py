@@ -15,6 +15,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._dtype import display_name
+from minigrad._layout import contiguous_result, suggested_result
 from minigrad.autograd.function import Op
 from minigrad.ops import views
 from minigrad.ops._helpers import (
@@ -176,6 +177,7 @@ class MaxPool2DWithIndices(Op):
     """
 
     saves = ("self", "result1")
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     node_name = "MaxPool2DWithIndicesBackward0"
 
@@ -591,6 +593,7 @@ class AvgPool2D(Op):
     """
 
     fields = ("params",)
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     @staticmethod
     def forward(
@@ -627,6 +630,8 @@ class AvgPool2D(Op):
 
 class AvgPool3D(AvgPool2D):
     """``avg_pool3d``: the same op over three spatial dims, under PyTorch's 3-d node names."""
+
+    result_layout = staticmethod(contiguous_result)  # (PyTorch's 3-d one: row-major)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:

@@ -21,6 +21,7 @@ from minigrad._layout import (
     contiguous_result,
     preserved_result,
     stacked_result,
+    suggested_result,
 )
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -484,6 +485,7 @@ class ConstantPadNd(Op):
 
     fields = ("pad",)
     saved_options = ("pad",)
+    result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, pad: tuple[int, ...], value: Any) -> np.ndarray:

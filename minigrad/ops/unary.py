@@ -23,7 +23,19 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._layout import copy_preserving_layout, elementwise_result, preserved_result
+from minigrad._layout import (
+    copy_in_format,
+    copy_preserving_layout,
+    elementwise_result,
+    format_strides,
+    preserved_result,
+)
+from minigrad._memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    preserve_format,
+)
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
 from minigrad.autograd.tensor_base import TensorBase
@@ -552,9 +564,37 @@ class ContiguousClone(Clone):
         return x.copy()
 
 
-def clone(input: Any) -> Any:
-    """A copy of ``input`` that gradients flow through (a fresh buffer and version counter)."""
-    return Clone.apply(input)
+class ChannelsLastClone(Clone):
+    """y = a copy of x laid out channels-last (NHWC, or NDHWC for 5-d);  dx = grad.
+
+    PyTorch's ``clone(memory_format=torch.channels_last)``: the same node as ``clone()``.
+    """
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        return copy_in_format(x, channels_last if x.ndim == 4 else channels_last_3d)
+
+
+def clone(input: Any, *, memory_format: Any = preserve_format) -> Any:
+    """A copy of ``input`` that gradients flow through (a fresh buffer and version counter).
+
+    Laid out as ``input`` (``preserve_format``, or None), row-major (``contiguous_format``) or
+    channels-last (PyTorch's error for a tensor of another rank than the format's).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.zeros(2, 3, 4, 5)
+        >>> minigrad.clone(x, memory_format=minigrad.channels_last).stride()
+        (60, 1, 15, 3)
+    """
+    if memory_format is None or memory_format is preserve_format:
+        return Clone.apply(input)
+    format_strides(operand(input).shape, memory_format)  # (the rank's error, up front)
+    if memory_format is contiguous_format:
+        return ContiguousClone.apply(input)
+    return ChannelsLastClone.apply(input)
 
 
 def contiguous_copy(input: Any) -> Any:

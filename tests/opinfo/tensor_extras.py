@@ -220,6 +220,25 @@ def triplet_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def memory_format_samples(rng: np.random.Generator) -> list[Sample]:
+    """4-d inputs for the channels-last copies: row-major, non-contiguous, one channel."""
+    return [
+        Sample((real(rng, 2, 3, 2, 2),), name="nchw"),
+        Sample((real(rng, 2, 2, 3, 2),), name="transposed", transposed=True),
+        Sample((real(rng, 1, 1, 3, 2),), name="one_channel"),
+    ]
+
+
+def memory_format_3d_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample((real(rng, 1, 2, 2, 1, 2),), name="ncdhw")]
+
+
+BAD_MEMORY_FORMAT = [
+    BadInput((np.zeros((2, 3)),), name="rank_2"),
+    BadInput((np.zeros((2, 3, 2, 2, 2)),), name="rank_5"),
+]
+
+
 OPS: list[OpInfo] = [
     # --- frexp, ldexp ---------------------------------------------------------------------------
     OpInfo(
@@ -428,6 +447,26 @@ OPS: list[OpInfo] = [
         first(as_strided_samples, 2),
         inplace=True,
         op="as_strided_",
+    ),
+    OpInfo(
+        "clone_channels_last",
+        lambda lib, x: x.clone(memory_format=lib.channels_last),
+        memory_format_samples,
+        bad_inputs=BAD_MEMORY_FORMAT,
+        op="clone",
+    ),
+    OpInfo(
+        "contiguous_channels_last",
+        lambda lib, x: x.contiguous(memory_format=lib.channels_last),
+        memory_format_samples,
+        bad_inputs=BAD_MEMORY_FORMAT,
+        op="contiguous",
+    ),
+    OpInfo(
+        "clone_channels_last_3d",
+        lambda lib, x: x.clone(memory_format=lib.channels_last_3d),
+        memory_format_3d_samples,
+        op="clone",
     ),
     OpInfo(
         "as_strided_scatter",  # (src only: PyTorch 2.13's gradient for input is not the gradient)

@@ -637,14 +637,21 @@ class Module:
     def to(self: ModuleT, *args: Any, **kwargs: Any) -> ModuleT:
         """Convert floating-point parameters and buffers to a dtype (``"cpu"`` is accepted too).
 
+        ``memory_format=`` lays out the 4-d and 5-d ones in that format (PyTorch's rule: a
+        ``channels_last`` module with a 5-d parameter gets the rank's error).
+
         Example:
             >>> import minigrad
             >>> from minigrad import nn
             >>> nn.Linear(2, 2).to(minigrad.float64).weight.dtype
             minigrad.float64
+            >>> conv = nn.Conv2d(2, 3, 2).to(memory_format=minigrad.channels_last)
+            >>> conv.weight.stride()
+            (8, 1, 4, 2)
         """
         dtype = kwargs.pop("dtype", None)
         device = kwargs.pop("device", None)
+        memory_format = kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
         for arg in args:
@@ -653,14 +660,21 @@ class Module:
             else:
                 device = arg
         check_device(device)
-        if dtype is None:
+        if dtype is None and memory_format is None:
             return self
-        if not dtype.is_floating_point:
+        if dtype is not None and not dtype.is_floating_point:
             raise TypeError(
                 "nn.Module.to only accepts floating point or complex dtypes, but got desired "
                 f"dtype={dtype}"
             )
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+        def convert(t: Tensor) -> Tensor:
+            cast = dtype if t.is_floating_point() else None
+            if memory_format is not None and t.dim() in (4, 5):
+                return t.to(dtype=cast, memory_format=memory_format)
+            return t if cast is None else t.to(cast)
+
+        return self._apply(convert)
 
     def float(self: ModuleT) -> ModuleT:
         """Convert floating-point parameters and buffers to float32."""
