@@ -675,7 +675,7 @@ def _binary_recorder(
                 # a one-digit int, as most are, passes on the first two comparisons, which
                 # CPython 3.11 specialises: a chained one with 2**64 costs ~300 instructions)
                 (type(y) is float or type(y) is int and (
-                    y < 0x40000000 and y > -0x40000000 or -(1 << 63) <= y < 1 << 64))
+                    y <= 0x3FFFFFFF and y >= -0x3FFFFFFF or -(1 << 63) <= y < 1 << 64))
                 and (type(x) is _Tensor or isinstance(x, TensorBase))
                 and x._array.dtype.kind == "f"
                 and with_number is not None

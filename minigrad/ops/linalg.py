@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import backend_type_name
+from minigrad._dtype import backend_type_name, check_python_int
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.record import sync_views
@@ -571,6 +571,9 @@ def _checked_baddbmm(
 
 
 def _scalars_for(array: np.ndarray, beta: Any, alpha: Any) -> tuple[Any, Any]:
+    for scalar in (beta, alpha):  # (an int past int64 and uint64: the parser's OverflowError)
+        if type(scalar) is int and (scalar > 0x3FFFFFFF or scalar < -0x3FFFFFFF):
+            check_python_int(scalar)
     # For integer tensors PyTorch converts beta and alpha to the integer type (truncating).
     if array.dtype.kind in "iu":
         return int(beta), int(alpha)

@@ -169,6 +169,8 @@ def triplet_margin_loss_aten(
         (("anchor", anchor), ("positive", positive), ("negative", negative)), 1
     ):
         _arguments.check_tensor(tensor, "triplet_margin_loss", name, position)
+    if type(reduction) is int:
+        _arguments.check_int64(reduction)  # (past int64, the parser's error comes first)
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) > 1:
         raise RuntimeError(

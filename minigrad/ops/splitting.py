@@ -84,7 +84,7 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
             split_size_or_sections, "split_with_sizes", "split_sizes", 2, lone_int=False)
         _arguments.check_value(dim, "int", "split_with_sizes", "dim", 3)
         return split_with_sizes(tensor, split_size_or_sections, dim)
-    split_size = check_int64(operator.index(split_size_or_sections))
+    split_size = operator.index(split_size_or_sections)
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
         # (PyTorch's split is Python: it passes the int on to torch._VF.split, whose parser
         # lists its overloads)
@@ -95,6 +95,7 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, 
 
 def _check_split_size(array: np.ndarray, split_size: int, dim: int) -> None:
     """PyTorch's checks of an int ``split_size`` (``split``, ``unsafe_split``)."""
+    check_int64(split_size)  # (past int64, the parser's error comes first)
     if array.ndim == 0:
         raise RuntimeError(errors.SPLIT_0D)
     if split_size < 0:
