@@ -18,6 +18,7 @@ from minigrad import (
     nn,  # noqa: E402
     optim,
     random,
+    signal,  # window functions (minigrad.signal.windows)
     special,
     utils,
     viz,  # minigrad's own: pictures of the backward graph
@@ -491,6 +492,16 @@ from minigrad.ops.splitting import (  # noqa: E402
 )
 from minigrad.ops.unravel import unravel_index  # noqa: E402
 
+# --- window functions, histograms, Vandermonde matrices, QR in LAPACK's form (linalgx) -----
+# isort: split
+from minigrad._windows import (  # noqa: E402
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
+
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
 from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa: E402
@@ -583,6 +594,7 @@ __all__ = [
     "atleast_3d",
     "avg_pool1d",
     "baddbmm",
+    "bartlett_window",
     "bernoulli",
     "bincount",
     "bitwise_and",
@@ -591,6 +603,7 @@ __all__ = [
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "blackman_window",
     "block_diag",
     "bmm",
     "bool",
@@ -726,6 +739,8 @@ __all__ = [
     "greater_equal",
     "gt",
     "half",
+    "hamming_window",
+    "hann_window",
     "hardshrink",
     "heaviside",
     "histc",
@@ -776,6 +791,7 @@ __all__ = [
     "isneginf",
     "isposinf",
     "isreal",
+    "kaiser_window",
     "kron",
     "kthvalue",
     "layout",

@@ -419,3 +419,7 @@ CALLS.update({"special." + name: special_binary(name) for name in ("xlogy", "xlo
 CALLS.update({name: with_lib(name, lambda lib: ((_positive(lib), _positive(lib).flip(0)), {}))
               for name in ("igamma", "igammac")})
 CALLS.update({"special." + name: special_binary(name) for name in ("gammainc", "gammaincc")})
+
+# window functions (minigrad/_windows.py)
+CALLS.update({name: made(name, 5) for name in words(
+    "bartlett_window blackman_window hamming_window hann_window kaiser_window")})

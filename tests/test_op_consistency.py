@@ -48,6 +48,8 @@ NOT_OPS = {
     "randn_like", "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices",
     "new", "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "scalar_tensor",
     "asarray",
+    # Window factories (tests_torch/test_windows_torch.py).
+    "bartlett_window", "blackman_window", "hamming_window", "hann_window", "kaiser_window",
     # Random fills in place and random samples: values depend on the generator
     # (tests/test_tensor_api.py, tests/test_sampling.py, tests_torch/test_sampling_torch.py).
     "normal_", "uniform_", "exponential_", "geometric_", "log_normal_", "cauchy_", "random_",
