@@ -349,7 +349,7 @@ from minigrad.legacy import (  # noqa: E402
     ShortTensor,
 )
 from minigrad.ops.comparison import allclose, equal, isclose  # noqa: E402
-from minigrad.ops.histogram import bincount, histc  # noqa: E402
+from minigrad.ops.histogram import bincount, histc, histogram, histogramdd  # noqa: E402
 from minigrad.ops.search import (  # noqa: E402
     argwhere,
     nonzero,
@@ -501,6 +501,7 @@ from minigrad._windows import (  # noqa: E402
     hann_window,
     kaiser_window,
 )
+from minigrad.ops.vandermonde import vander  # noqa: E402
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -744,6 +745,8 @@ __all__ = [
     "hardshrink",
     "heaviside",
     "histc",
+    "histogram",
+    "histogramdd",
     "hsplit",
     "hstack",
     "hypot",
@@ -1027,6 +1030,7 @@ __all__ = [
     "use_deterministic_algorithms",
     "var",
     "var_mean",
+    "vander",
     "vdot",
     "vsplit",
     "vstack",

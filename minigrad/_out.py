@@ -401,6 +401,11 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "isin": TakesOut(EXACT, None),
     "histc": TakesOut(same("torch.histogram: input tensor and hist tensor should have the same "
                            "dtype, but got input {result_c} and hist {out_c}"), None),
+    "histogram": TakesOut((
+        same("torch.histogram: input tensor and hist tensor should have the same dtype, but got "
+             "input {result_c} and hist {out_c}"),
+        same("torch.histogram: input tensor and bin_edges tensor should have the same dtype, "
+             "but got input {result_c} and bin_edges {out_c} for dimension 0")), "aten::histogram"),
     **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),
     "take_along_dim": TakesOut(EXACT, "gather"),
     "index_reduce": TakesOut(EXACT),

@@ -30,6 +30,7 @@ from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve, solve_ex
 from minigrad.ops.triangular import solve_triangular
+from minigrad.ops.vandermonde import linalg_vander as vander
 from minigrad.ops.vector_products import linalg_cross as cross
 from minigrad.ops.views import linalg_diagonal as diagonal
 
@@ -65,6 +66,7 @@ __all__ = [
     "solve_triangular",
     "svd",
     "svdvals",
+    "vander",
     "vecdot",
     "vector_norm",
 ]

@@ -2423,6 +2423,11 @@ class Tensor(TensorBase):
         """A histogram in ``bins`` equal-width bins (see ``minigrad.histc``)."""
         return histogram.histc(self, bins, min, max)
 
+    def histogram(self, bins: Any = 100, *, range: Any = None, weight: Any = None,
+                  density: bool = False) -> Any:
+        """``(hist, bin_edges)`` of the values (see ``minigrad.histogram``)."""
+        return histogram.histogram(self, bins, range=range, weight=weight, density=density)
+
     # --- writing at indices, diagonals (issue 9) ---------------------------------------------
 
     def index_add(self, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Tensor:

@@ -423,3 +423,11 @@ CALLS.update({"special." + name: special_binary(name) for name in ("gammainc", "
 # window functions (minigrad/_windows.py)
 CALLS.update({name: made(name, 5) for name in words(
     "bartlett_window blackman_window hamming_window hann_window kaiser_window")})
+
+# histograms (ops/histogram.py)
+CALLS["histogram"] = unary("histogram", _x, 3)
+CALLS["histogramdd"] = unary("histogramdd", _x, 3)
+
+# Vandermonde matrices (ops/vandermonde.py)
+CALLS["vander"] = unary("vander", _v)
+CALLS["linalg.vander"] = linalg("vander", _v)

@@ -38,6 +38,8 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "linalg_solve_ex": ("result", "info"),
     "linalg_lu": ("P", "L", "U"),
     "lu_unpack": ("P", "L", "U"),
+    "histogram": ("hist", "bin_edges"),
+    "histogramdd": ("hist", "bin_edges"),
 }
 
 

@@ -1,0 +1,55 @@
+"""Op-table rows of Vandermonde matrices and the LAPACK-form QR helpers (ops/vandermonde.py ...).
+
+``vander`` writes the slice its ``cumprod`` saved, so its backward raises in PyTorch too: its
+row is not differentiable and the generic tests check that backward raises the same error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from opinfo import BadInput, OpInfo, Sample
+
+
+def vectors(rng: np.random.Generator) -> list[Sample]:
+    """1-D inputs, with a zero and negative entries; a 0-d and an empty one."""
+    return [
+        Sample((rng.uniform(-2.0, 2.0, size=4),), name="1d"),
+        Sample((np.array([0.0, -1.5, 2.0]),), name="zero"),
+        Sample((rng.uniform(-2.0, 2.0, size=4),), {"N": 2}, name="N2"),
+        Sample((rng.uniform(-2.0, 2.0, size=3),), {"N": 5, "increasing": True}, name="increasing"),
+        Sample((np.zeros(0),), {"N": 3}, name="empty"),
+    ]
+
+
+def batched_vectors(rng: np.random.Generator) -> list[Sample]:
+    """Batches of vectors, transposed too; ``N`` given or not."""
+    return [
+        Sample((rng.uniform(-2.0, 2.0, size=4),), name="1d"),
+        Sample((rng.uniform(-2.0, 2.0, size=(2, 3)),), {"N": 4}, name="batched"),
+        Sample((rng.uniform(-2.0, 2.0, size=(3, 2)),), name="transposed", transposed=True),
+        Sample((np.asarray(1.5),), {"N": 3}, name="0d"),
+    ]
+
+
+OPS: list[OpInfo] = [
+    OpInfo(
+        "vander",
+        lambda lib, x, **kw: lib.vander(x, **kw),
+        vectors,
+        differentiable=False,
+        bad_inputs=(
+            BadInput((np.ones((2, 2)),), name="2d"),
+            BadInput((np.ones(2),), {"N": -1}, name="negative_N"),
+        ),
+    ),
+    OpInfo(
+        "linalg.vander",
+        lambda lib, x, **kw: lib.linalg.vander(x, **kw),
+        batched_vectors,
+        bad_inputs=(
+            BadInput((np.ones(2),), {"N": 1}, name="N1"),
+            BadInput((np.asarray(2.0),), name="0d_default_N"),
+        ),
+    ),
+]
