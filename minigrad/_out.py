@@ -469,6 +469,11 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         DtypeRule("cast", f"minigrad.linalg.lstsq: Expected {name} to be safely castable from "
                   "{result} dtype, but got " + name + " with dtype {out}")
         for name in ("solution", "residuals", "rank", "singular_values")), "linalg_lstsq"),
+    # (compositions ending in ``out.copy_(result)``, as quantile's)
+    **{f"linalg.{name}": TakesOut(DtypeRule("cast", f"{name}: Expected result to be safely "
+                                            "castable from {result} dtype, but got result with "
+                                            "dtype {out}"), None, differentiable=True)
+       for name in ("tensorinv", "tensorsolve")},
     "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu_factor_ex": TakesOut((EXACT, EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),

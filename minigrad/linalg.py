@@ -29,6 +29,7 @@ from minigrad.ops.matrix_measures import cond, matrix_rank
 from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve, solve_ex
+from minigrad.ops.tensor_inverse import tensorinv, tensorsolve
 from minigrad.ops.triangular import solve_triangular
 from minigrad.ops.vandermonde import linalg_vander as vander
 from minigrad.ops.vector_products import linalg_cross as cross
@@ -66,6 +67,8 @@ __all__ = [
     "solve_triangular",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
     "vander",
     "vecdot",
     "vector_norm",

@@ -32,7 +32,51 @@ def batched_vectors(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def invertible(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A well-conditioned ``size`` x ``size`` matrix."""
+    return rng.uniform(-1.0, 1.0, size=(size, size)) + 3.0 * np.eye(size)
+
+
+def tensorinv_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((invertible(rng, 6).reshape(2, 3, 6),), name="ind2"),
+        Sample((invertible(rng, 4).reshape(4, 2, 2),), {"ind": 1}, name="ind1"),
+        Sample((invertible(rng, 3),), {"ind": 1}, name="transposed", transposed=True),
+    ]
+
+
+def tensorsolve_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(
+            (invertible(rng, 6).reshape(2, 3, 6), rng.uniform(-1, 1, size=(2, 3))), name="2d_rhs"
+        ),
+        Sample(
+            (invertible(rng, 6).reshape(6, 2, 3), rng.uniform(-1, 1, size=(2, 3))),
+            {"dims": (0,)},
+            name="dims",
+        ),
+        Sample(
+            (invertible(rng, 3), rng.uniform(-1, 1, size=3)), name="transposed", transposed=True
+        ),
+    ]
+
+
 OPS: list[OpInfo] = [
+    OpInfo(
+        "linalg.tensorinv",
+        lambda lib, a, **kw: lib.linalg.tensorinv(a, **kw),
+        tensorinv_samples,
+        bad_inputs=(
+            BadInput((np.ones((2, 3)),), {"ind": 1}, name="not_square"),
+            BadInput((np.ones((2, 3)),), {"ind": 0}, name="ind0"),
+        ),
+    ),
+    OpInfo(
+        "linalg.tensorsolve",
+        lambda lib, a, b, **kw: lib.linalg.tensorsolve(a, b, **kw),
+        tensorsolve_samples,
+        bad_inputs=(BadInput((np.ones((2, 3, 6)), np.ones((2, 2))), name="not_square"),),
+    ),
     OpInfo(
         "vander",
         lambda lib, x, **kw: lib.vander(x, **kw),
