@@ -24,10 +24,10 @@ def _tensor(value: Any, function: str, name: str, position: int) -> None:
         )
 
 
-def tensorinv(A: Any, ind: int = 2) -> Any:  # noqa: N803 - PyTorch's name
-    """The inverse of ``A`` for ``tensordot``: shape ``A.shape[ind:] + A.shape[:ind]``.
+def tensorinv(input: Any, ind: int = 2) -> Any:
+    """The inverse of ``input`` for ``tensordot``: of shape ``shape[ind:] + shape[:ind]``.
 
-    The products of ``A.shape[:ind]`` and ``A.shape[ind:]`` must be equal (a square matrix).
+    The products of ``input.shape[:ind]`` and ``input.shape[ind:]`` must be equal (a square matrix).
 
     Example:
         >>> import minigrad
@@ -35,10 +35,10 @@ def tensorinv(A: Any, ind: int = 2) -> Any:  # noqa: N803 - PyTorch's name
         >>> minigrad.linalg.tensorinv(A, ind=1).shape
         minigrad.Size([2, 2, 4])
     """
-    _tensor(A, "linalg_tensorinv", "input", 1)
+    _tensor(input, "linalg_tensorinv", "input", 1)
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
-    shape = tuple(A.shape)
+    shape = tuple(input.shape)
     if ind > len(shape):
         raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {len(shape)}")
     rows, columns = math.prod(shape[:ind]), math.prod(shape[ind:])
@@ -47,16 +47,17 @@ def tensorinv(A: Any, ind: int = 2) -> Any:  # noqa: N803 - PyTorch's name
             "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
             f"prod(self.shape[:ind]), but got {columns} != {rows}"
         )
-    matrix = A.reshape(columns, columns)
+    matrix = input.reshape(columns, columns)
     square_float(matrix, "linalg.inv")
     inverse, _ = LinalgInvEx.apply(matrix, "inv")
     return inverse.reshape(*shape[ind:], *shape[:ind])
 
 
-def tensorsolve(A: Any, B: Any, dims: Any = None) -> Any:  # noqa: N803 - PyTorch's names
-    """The solution ``X`` of ``tensordot(A, X, X.ndim) = B``: shape ``A.shape[B.ndim:]``.
+def tensorsolve(input: Any, other: Any, dims: Any = None) -> Any:
+    """The solution ``X`` of ``tensordot(input, X, X.ndim) = other``.
 
-    ``dims`` (optional) are dimensions of ``A`` moved to the end first.
+    Of shape ``input.shape[other.ndim:]``; ``dims`` (optional) are dimensions of ``input``
+    moved to the end first.
 
     Example:
         >>> import minigrad
@@ -64,20 +65,20 @@ def tensorsolve(A: Any, B: Any, dims: Any = None) -> Any:  # noqa: N803 - PyTorc
         >>> minigrad.linalg.tensorsolve(A, minigrad.ones(2, 3))
         tensor([0.5000, 0.5000, 0.5000, 0.5000, 0.5000, 0.5000])
     """
-    _tensor(A, "linalg_tensorsolve", "input", 1)
-    _tensor(B, "linalg_tensorsolve", "other", 2)
+    _tensor(input, "linalg_tensorsolve", "input", 1)
+    _tensor(other, "linalg_tensorsolve", "other", 2)
     if dims is not None:
         dims = tuple(dims)
-        A = A.movedim(dims, tuple(range(A.dim() - len(dims), A.dim())))
-    shape = tuple(A.shape)
-    result_shape = shape[B.dim() :]
-    size, other_size = math.prod(result_shape), math.prod(tuple(B.shape))
+        input = input.movedim(dims, tuple(range(input.dim() - len(dims), input.dim())))
+    shape = tuple(input.shape)
+    result_shape = shape[other.dim() :]
+    size, other_size = math.prod(result_shape), math.prod(tuple(other.shape))
     if size != other_size:
         raise RuntimeError(
             "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
             f"prod(self.shape[:other.ndim]), but got {size} != {other_size}"
         )
-    return solve(A.reshape(size, size), B.flatten()).reshape(result_shape)
+    return solve(input.reshape(size, size), other.flatten()).reshape(result_shape)
 
 
 __all__ = ["tensorinv", "tensorsolve"]
