@@ -501,6 +501,7 @@ from minigrad._windows import (  # noqa: E402
     hann_window,
     kaiser_window,
 )
+from minigrad.ops.householder import geqrf, orgqr, ormqr  # noqa: E402
 from minigrad.ops.vandermonde import vander  # noqa: E402
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
@@ -728,6 +729,7 @@ __all__ = [
     "gcd",
     "gcd_",
     "ge",
+    "geqrf",
     "ger",
     "get_default_device",
     "get_default_dtype",
@@ -888,6 +890,8 @@ __all__ = [
     "numel",
     "ones",
     "ones_like",
+    "orgqr",
+    "ormqr",
     "outer",
     "pairwise_distance",
     "permute",
@@ -1028,9 +1032,9 @@ __all__ = [
     "unsafe_split_with_sizes",
     "unsqueeze",
     "use_deterministic_algorithms",
+    "vander",
     "var",
     "var_mean",
-    "vander",
     "vdot",
     "vsplit",
     "vstack",

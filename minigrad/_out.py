@@ -474,6 +474,15 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
                                             "castable from {result} dtype, but got result with "
                                             "dtype {out}"), None, differentiable=True)
        for name in ("tensorinv", "tensorsolve")},
+    "geqrf": TakesOut(tuple(
+        DtypeRule("cast", f"minigrad.geqrf: Expected {name} to be safely castable from {{result}} "
+                  f"dtype, but got {name} with dtype {{out}}") for name in ("a", "tau"))),
+    **{name: TakesOut(DtypeRule("cast", "minigrad.linalg.householder_product: Expected result to "
+                                "be safely castable from {result} dtype, but got result with "
+                                "dtype {out}"), "linalg_householder_product")
+       for name in ("linalg.householder_product", "orgqr")},
+    "ormqr": TakesOut(same("minigrad.ormqr: Expected input and result to have the same dtype, but "
+                           "input has dtype{result} and result has dtype {out}")),
     "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu_factor_ex": TakesOut((EXACT, EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),

@@ -20,6 +20,7 @@ from minigrad.ops.decompositions import (
 )
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
+from minigrad.ops.householder import householder_product
 from minigrad.ops.least_squares import lstsq
 from minigrad.ops.linalg import matmul
 from minigrad.ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
@@ -45,6 +46,7 @@ __all__ = [
     "diagonal",
     "eigh",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
     "lstsq",

@@ -433,3 +433,10 @@ CALLS["vander"] = unary("vander", _v)
 CALLS["linalg.vander"] = linalg("vander", _v)
 CALLS["linalg.tensorinv"] = lambda lib: (lib.linalg.tensorinv, (_sq(lib),), {"ind": 1})
 CALLS["linalg.tensorsolve"] = lambda lib: (lib.linalg.tensorsolve, (_sq(lib), _v(lib)), {})
+
+# QR in LAPACK's form (ops/householder.py)
+CALLS["geqrf"] = unary("geqrf", _sq)
+CALLS["orgqr"] = lambda lib: (lib.orgqr, tuple(lib.geqrf(_sq(lib))), {})
+CALLS["linalg.householder_product"] = lambda lib: (
+    lib.linalg.householder_product, tuple(lib.geqrf(_sq(lib))), {})
+CALLS["ormqr"] = lambda lib: (lib.ormqr, (*lib.geqrf(_sq(lib)), _x(lib).T), {})

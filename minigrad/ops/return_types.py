@@ -40,6 +40,7 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "lu_unpack": ("P", "L", "U"),
     "histogram": ("hist", "bin_edges"),
     "histogramdd": ("hist", "bin_edges"),
+    "geqrf": ("a", "tau"),
 }
 
 

@@ -61,7 +61,110 @@ def tensorsolve_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def reflectors(rng: np.random.Generator) -> list[Sample]:
+    """(vectors below the diagonal, scales tau): tall, square, batched, fewer scales, transposed."""
+    return [
+        Sample((rng.uniform(-1, 1, size=(4, 3)), rng.uniform(0.5, 1.5, size=3)), name="tall"),
+        Sample((rng.uniform(-1, 1, size=(3, 3)), rng.uniform(0.5, 1.5, size=3)), name="square"),
+        Sample(
+            (rng.uniform(-1, 1, size=(2, 4, 2)), rng.uniform(0.5, 1.5, size=(2, 2))), name="batched"
+        ),
+        Sample((rng.uniform(-1, 1, size=(4, 3)), rng.uniform(0.5, 1.5, size=2)), name="k2"),
+        Sample(
+            (rng.uniform(-1, 1, size=(4, 3)), rng.uniform(0.5, 1.5, size=3)),
+            name="transposed",
+            transposed=True,
+        ),
+    ]
+
+
+def ormqr_samples(rng: np.random.Generator) -> list[Sample]:
+    """(vectors, tau, C) for each side and transpose; a batch, and more columns than rows."""
+    samples = []
+    for left in (True, False):
+        for transpose in (False, True):
+            c_shape = (4, 2) if left else (2, 4)
+            samples.append(
+                Sample(
+                    (
+                        rng.uniform(-1, 1, size=(4, 3)),
+                        rng.uniform(0.5, 1.5, size=3),
+                        rng.uniform(-1, 1, size=c_shape),
+                    ),
+                    {"left": left, "transpose": transpose},
+                    name=f"left{left}_transpose{transpose}",
+                )
+            )
+    samples.append(
+        Sample(
+            (
+                rng.uniform(-1, 1, size=(2, 3, 2)),
+                rng.uniform(0.5, 1.5, size=(2, 2)),
+                rng.uniform(-1, 1, size=(2, 3, 2)),
+            ),
+            name="batched",
+        )
+    )
+    samples.append(
+        Sample(
+            (
+                rng.uniform(-1, 1, size=(3, 4)),
+                rng.uniform(0.5, 1.5, size=3),
+                rng.uniform(-1, 1, size=(3, 2)),
+            ),
+            name="wide",
+        )
+    )
+    return samples
+
+
+def matrices(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((rng.uniform(-1, 1, size=(4, 3)),), name="tall"),
+        Sample((rng.uniform(-1, 1, size=(2, 3)),), name="wide"),
+        Sample((rng.uniform(-1, 1, size=(2, 3, 3)),), name="batched"),
+        Sample((rng.uniform(-1, 1, size=(3, 4)),), name="transposed", transposed=True),
+    ]
+
+
 OPS: list[OpInfo] = [
+    OpInfo(
+        "geqrf",
+        lambda lib, a: lib.geqrf(a).a,
+        matrices,
+        differentiable=False,
+        bad_inputs=(BadInput((np.ones(3),), name="1d"),),
+    ),
+    OpInfo("geqrf_tau", lambda lib, a: a.geqrf().tau, matrices, differentiable=False, op="geqrf"),
+    OpInfo(
+        "linalg.householder_product",
+        lambda lib, a, tau: lib.linalg.householder_product(a, tau),
+        reflectors,
+        atol=1e-4,  # (float32 second derivatives: sums of many reflections)
+        bad_inputs=(
+            BadInput((np.ones((2, 3)), np.ones(1)), name="wide"),
+            BadInput((np.ones((3, 2)), np.ones(3)), name="long_tau"),
+            BadInput((np.ones((2, 3, 2)), np.ones((3, 2))), name="batch"),
+        ),
+    ),
+    OpInfo("orgqr", lambda lib, a, tau: a.orgqr(tau), lambda rng: reflectors(rng)[:2]),
+    OpInfo(
+        "ormqr",
+        lambda lib, a, tau, c, **kw: lib.ormqr(a, tau, c, **kw),
+        ormqr_samples,
+        atol=1e-3,  # (float32 second derivatives cancel in entries ~100x smaller than others)
+        bad_inputs=(
+            BadInput((np.ones((3, 2)), np.ones(2), np.ones((2, 2))), name="rows"),
+            BadInput((np.ones((3, 2)), np.ones(3), np.ones((3, 2))), name="tau"),
+            BadInput((np.ones((2, 3, 2)), np.ones(2), np.ones((2, 3, 2))), name="tau_batch"),
+        ),
+    ),
+    OpInfo(
+        "ormqr_method",
+        lambda lib, a, tau, c, **kw: a.ormqr(tau, c, **kw),
+        lambda rng: ormqr_samples(rng)[:2],
+        op="ormqr",
+    ),
     OpInfo(
         "linalg.tensorinv",
         lambda lib, a, **kw: lib.linalg.tensorinv(a, **kw),
