@@ -494,6 +494,7 @@ from minigrad.ops.unravel import unravel_index  # noqa: E402
 
 # --- window functions, histograms, Vandermonde matrices, QR in LAPACK's form (linalgx) -----
 # isort: split
+from minigrad._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 from minigrad._windows import (  # noqa: E402
     bartlett_window,
     blackman_window,
@@ -894,6 +895,7 @@ __all__ = [
     "ormqr",
     "outer",
     "pairwise_distance",
+    "pca_lowrank",
     "permute",
     "pi",
     "pinverse",
@@ -993,6 +995,7 @@ __all__ = [
     "subtract",
     "sum",
     "svd",
+    "svd_lowrank",
     "swapaxes",
     "swapdims",
     "t",

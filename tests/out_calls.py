@@ -440,3 +440,7 @@ CALLS["orgqr"] = lambda lib: (lib.orgqr, tuple(lib.geqrf(_sq(lib))), {})
 CALLS["linalg.householder_product"] = lambda lib: (
     lib.linalg.householder_product, tuple(lib.geqrf(_sq(lib))), {})
 CALLS["ormqr"] = lambda lib: (lib.ormqr, (*lib.geqrf(_sq(lib)), _x(lib).T), {})
+
+# randomized low-rank decompositions (minigrad/_lowrank.py)
+CALLS["svd_lowrank"] = unary("svd_lowrank", _sq, 2)
+CALLS["pca_lowrank"] = unary("pca_lowrank", _sq, 2)

@@ -54,6 +54,8 @@ NOT_OPS = {
     # (tests/test_tensor_api.py, tests/test_sampling.py, tests_torch/test_sampling_torch.py).
     "normal_", "uniform_", "exponential_", "geometric_", "log_normal_", "cauchy_", "random_",
     "bernoulli", "bernoulli_", "multinomial", "normal", "poisson",
+    # Randomized decompositions (tests_torch/test_lowrank_torch.py: properties, gradients).
+    "pca_lowrank", "svd_lowrank",
     # Modes and settings (tests/test_grad_mode.py, test_inference_mode.py, test_anomaly.py).
     "enable_grad", "no_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",

@@ -20,7 +20,8 @@ import minigrad
 LIBS = (minigrad, torch)
 
 # Random results: compare shapes and dtypes, not values (minigrad draws from numpy's streams).
-RANDOM = {"rand", "randn", "randint", "randperm", "empty", "normal", "bernoulli",
+RANDOM = {"rand", "randn", "randint", "randperm", "empty", "normal", "bernoulli", "svd_lowrank",
+          "pca_lowrank",
           "multinomial", "poisson"}
 # Defined only up to sign (LAPACK's choice): compare absolute values.
 SIGNED = {"svd", "linalg.svd", "linalg.eigh", "linalg.qr", "qr"}
