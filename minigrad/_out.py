@@ -483,6 +483,9 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
        for name in ("linalg.householder_product", "orgqr")},
     "ormqr": TakesOut(same("minigrad.ormqr: Expected input and result to have the same dtype, but "
                            "input has dtype{result} and result has dtype {out}")),
+    "linalg.ldl_factor": TakesOut((EXACT, EXACT), "aten::linalg_ldl_factor_ex"),
+    "linalg.ldl_factor_ex": TakesOut((EXACT, EXACT, EXACT), "aten::linalg_ldl_factor_ex"),
+    "linalg.ldl_solve": TakesOut(EXACT, "aten::linalg_ldl_solve"),
     "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu_factor_ex": TakesOut((EXACT, EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),

@@ -21,6 +21,7 @@ from minigrad.ops.decompositions import (
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
 from minigrad.ops.householder import householder_product
+from minigrad.ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from minigrad.ops.least_squares import lstsq
 from minigrad.ops.linalg import matmul
 from minigrad.ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
@@ -49,6 +50,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",

@@ -444,3 +444,9 @@ CALLS["ormqr"] = lambda lib: (lib.ormqr, (*lib.geqrf(_sq(lib)), _x(lib).T), {})
 # randomized low-rank decompositions (minigrad/_lowrank.py)
 CALLS["svd_lowrank"] = unary("svd_lowrank", _sq, 2)
 CALLS["pca_lowrank"] = unary("pca_lowrank", _sq, 2)
+
+# symmetric indefinite LDL^T (ops/ldl.py)
+CALLS["linalg.ldl_factor"] = linalg("ldl_factor")
+CALLS["linalg.ldl_factor_ex"] = linalg("ldl_factor_ex")
+CALLS["linalg.ldl_solve"] = lambda lib: (
+    lib.linalg.ldl_solve, (*lib.linalg.ldl_factor(_sq(lib)), _x(lib).T), {})

@@ -127,7 +127,65 @@ def matrices(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def symmetric(rng: np.random.Generator, *shape: int, small_diagonal: bool = False) -> np.ndarray:
+    """Symmetric indefinite matrices; a small diagonal makes Bunch-Kaufman pick 2x2 blocks."""
+    a = rng.uniform(-2.0, 2.0, size=shape)
+    a = a + np.swapaxes(a, -1, -2)
+    if small_diagonal:
+        a = a - 0.95 * np.eye(shape[-1]) * a
+    return a
+
+
+def ldl_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((symmetric(rng, 4, 4),), name="4x4"),
+        Sample((symmetric(rng, 5, 5, small_diagonal=True),), name="blocks"),
+        Sample((symmetric(rng, 2, 3, 3),), name="batched"),
+        Sample((symmetric(rng, 4, 4),), name="transposed", transposed=True),
+    ]
+
+
+def ldl_solve_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((symmetric(rng, 4, 4), rng.uniform(-1, 1, size=(4, 2))), name="4x4"),
+        Sample(
+            (symmetric(rng, 5, 5, small_diagonal=True), rng.uniform(-1, 1, size=(5, 3))),
+            name="blocks",
+        ),
+        Sample((symmetric(rng, 2, 3, 3), rng.uniform(-1, 1, size=(2, 3, 1))), name="batched"),
+    ]
+
+
 OPS: list[OpInfo] = [
+    OpInfo(
+        "linalg.ldl_factor",
+        lambda lib, a: lib.linalg.ldl_factor(a).LD,
+        ldl_samples,
+        differentiable=False,
+        bad_inputs=(
+            BadInput((np.ones((2, 3)),), name="not_square"),
+            BadInput((np.ones(3),), name="1d"),
+        ),
+    ),
+    OpInfo(
+        "linalg.ldl_factor_pivots",
+        lambda lib, a: lib.linalg.ldl_factor(a).pivots,
+        ldl_samples,
+        differentiable=False,
+        op="linalg.ldl_factor",
+    ),
+    OpInfo(
+        "linalg.ldl_factor_ex",
+        lambda lib, a: lib.linalg.ldl_factor_ex(a).LD,
+        ldl_samples,
+        differentiable=False,
+    ),
+    OpInfo(
+        "linalg.ldl_solve",
+        lambda lib, a, b: lib.linalg.ldl_solve(*lib.linalg.ldl_factor(a.detach()), b),
+        ldl_solve_samples,
+        differentiable=False,
+    ),
     OpInfo(
         "geqrf",
         lambda lib, a: lib.geqrf(a).a,
