@@ -204,7 +204,7 @@ def _unknown_error(function: str, info: np.ndarray) -> RuntimeError:
 def ldl_factor_ex(
     input: Any,
     *,
-    hermitian: bool = False,  # noqa: N803 - PyTorch's name
+    hermitian: bool = False,
     check_errors: bool = False,
 ) -> Any:
     """``(LD, pivots, info)``: the LDL^T factorization of symmetric matrices, LAPACK's sytrf.
