@@ -305,6 +305,12 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **{f"special.{name}": TakesOut(CAST, name)
        for name in ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p",
                     "logit", "polygamma", "sinc", "xlogy")},
+    **each("special.chebyshev_polynomial_t special.chebyshev_polynomial_u "
+           "special.chebyshev_polynomial_v special.chebyshev_polynomial_w "
+           "special.shifted_chebyshev_polynomial_t special.shifted_chebyshev_polynomial_u "
+           "special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w "
+           "special.hermite_polynomial_h special.hermite_polynomial_he "
+           "special.laguerre_polynomial_l special.legendre_polynomial_p", CAST, None),
     **each("special.expit", CAST, "sigmoid"),
     **each("special.round", FOUND, "round"),
     **each("special.gammaln", CAST, "lgamma"),

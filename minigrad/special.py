@@ -24,6 +24,20 @@ from minigrad.ops.gamma import igamma as gammainc
 from minigrad.ops.gamma import igammac as gammaincc
 from minigrad.ops.gamma import lgamma as gammaln
 from minigrad.ops.gamma import mvlgamma as multigammaln
+from minigrad.ops.orthogonal_polynomials import (
+    chebyshev_polynomial_t,
+    chebyshev_polynomial_u,
+    chebyshev_polynomial_v,
+    chebyshev_polynomial_w,
+    hermite_polynomial_h,
+    hermite_polynomial_he,
+    laguerre_polynomial_l,
+    legendre_polynomial_p,
+    shifted_chebyshev_polynomial_t,
+    shifted_chebyshev_polynomial_u,
+    shifted_chebyshev_polynomial_v,
+    shifted_chebyshev_polynomial_w,
+)
 from minigrad.ops.reduction import logsumexp
 from minigrad.ops.rounding import RoundDecimals
 from minigrad.ops.softmax import log_softmax as _log_softmax
@@ -87,6 +101,10 @@ def log_softmax(input: Any, dim: int, *, dtype: Any = None) -> Any:
 
 
 __all__ = [
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
     "digamma",
     "entr",
     "erf",
@@ -99,10 +117,14 @@ __all__ = [
     "gammainc",
     "gammaincc",
     "gammaln",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
     "i0",
     "i0e",
     "i1",
     "i1e",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
     "log1p",
     "log_ndtr",
     "log_softmax",
@@ -114,6 +136,10 @@ __all__ = [
     "polygamma",
     "psi",
     "round",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
     "sinc",
     "softmax",
     "xlog1py",

@@ -450,3 +450,10 @@ CALLS["linalg.ldl_factor"] = linalg("ldl_factor")
 CALLS["linalg.ldl_factor_ex"] = linalg("ldl_factor_ex")
 CALLS["linalg.ldl_solve"] = lambda lib: (
     lib.linalg.ldl_solve, (*lib.linalg.ldl_factor(_sq(lib)), _x(lib).T), {})
+
+# orthogonal polynomials (ops/orthogonal_polynomials.py)
+CALLS.update({"special." + name: special(name, _x, 3) for name in words(
+    "chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v chebyshev_polynomial_w "
+    "shifted_chebyshev_polynomial_t shifted_chebyshev_polynomial_u shifted_chebyshev_polynomial_v "
+    "shifted_chebyshev_polynomial_w hermite_polynomial_h hermite_polynomial_he "
+    "laguerre_polynomial_l legendre_polynomial_p")})
