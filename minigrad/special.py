@@ -5,7 +5,9 @@ Aliases of minigrad's own functions (``expit`` is ``sigmoid``, ``gammaln`` is ``
 module has: ``xlog1py``, ``entr``, ``erfcx``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``i0e``,
 ``i1``, ``i1e`` and Hurwitz's ``zeta``. Their kernels are minigrad's own
 (``ops/_special_kernels.py``): numpy only, accurate to a few units in the last place of a
-float64 over the whole domain PyTorch computes.
+float64 over the whole domain PyTorch computes. Without derivatives, as in PyTorch: the
+modified Bessel functions and j0 (``ops/bessel.py``) and the orthogonal polynomials
+(``ops/orthogonal_polynomials.py``), evaluated as PyTorch's kernels evaluate them.
 
 Example:
     >>> import minigrad
@@ -17,6 +19,15 @@ from typing import Any
 
 from minigrad import _arguments, _out
 from minigrad.ops._helpers import check_float_kernel
+from minigrad.ops.bessel import (
+    modified_bessel_i0,
+    modified_bessel_i1,
+    modified_bessel_k0,
+    modified_bessel_k1,
+    scaled_modified_bessel_k0,
+    scaled_modified_bessel_k1,
+    spherical_bessel_j0,
+)
 from minigrad.ops.binary_extra import logit
 from minigrad.ops.binary_extra import xlogy as xlogy
 from minigrad.ops.gamma import digamma, polygamma
@@ -130,18 +141,25 @@ __all__ = [
     "log_softmax",
     "logit",
     "logsumexp",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
     "multigammaln",
     "ndtr",
     "ndtri",
     "polygamma",
     "psi",
     "round",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
     "shifted_chebyshev_polynomial_t",
     "shifted_chebyshev_polynomial_u",
     "shifted_chebyshev_polynomial_v",
     "shifted_chebyshev_polynomial_w",
     "sinc",
     "softmax",
+    "spherical_bessel_j0",
     "xlog1py",
     "xlogy",
     "zeta",

@@ -175,6 +175,8 @@ def _apply(name: str, kernel: Kernel, input: Any, n: Any) -> Any:
     dtype = _dtype.result_type(x, degree)
     if dtype.kind != "f":
         dtype = _dtype.default_float()
+    if dtype == np.float16:
+        raise NotImplementedError(errors.not_implemented_for(f"{name}_cpu", "Half"))
     x_array, n_array = np.broadcast_arrays(np.asarray(x, dtype=dtype), _degree(np.asarray(degree)))
     with np.errstate(all="ignore"):
         return constant_tensor(np.asarray(kernel(x_array, n_array), dtype=dtype))

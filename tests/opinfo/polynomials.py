@@ -1,4 +1,6 @@
-"""Op-table rows of ``minigrad.special``'s orthogonal polynomials (ops/orthogonal_polynomials.py).
+"""Op-table rows of ``minigrad.special``'s polynomials and Bessel functions.
+
+The polynomials: ops/orthogonal_polynomials.py; the Bessel functions: ops/bessel.py.
 
 PyTorch gives them no derivative. The samples hold the special points (the ends of the
 interval, 0 for the shifted polynomials), degrees below and above the kernels' switch to the
@@ -46,4 +48,35 @@ OPS: list[OpInfo] = [
         differentiable=False,
     )
     for name in NAMES
+]
+
+BESSEL_NAMES = [
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "spherical_bessel_j0",
+]
+
+
+def bessel_points(rng: np.random.Generator) -> list[Sample]:
+    """Both sides of the expansions' switches (2 and 8), 0, negatives (nan for K)."""
+    x = np.array([0.0, 0.25, 1.9, 2.0, 2.1, 7.9, 8.0, 8.1, 30.0, -1.5, -9.0, 0.4])
+    return [
+        Sample((x,), name="switches"),
+        Sample((rng.uniform(0.0, 12.0, size=(3, 4)),), name="transposed", transposed=True),
+        Sample((np.asarray(1.25),), name="0d"),
+    ]
+
+
+OPS += [
+    OpInfo(
+        f"special.{name}",
+        lambda lib, x, name=name: getattr(lib.special, name)(x),
+        bessel_points,
+        differentiable=False,
+    )
+    for name in BESSEL_NAMES
 ]
