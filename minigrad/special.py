@@ -6,7 +6,7 @@ module has: ``xlog1py``, ``entr``, ``erfcx``, ``ndtr``, ``ndtri``, ``log_ndtr``,
 ``i1``, ``i1e`` and Hurwitz's ``zeta``. Their kernels are minigrad's own
 (``ops/_special_kernels.py``): numpy only, accurate to a few units in the last place of a
 float64 over the whole domain PyTorch computes. Without derivatives, as in PyTorch: the
-modified Bessel functions and j0 (``ops/bessel.py``) and the orthogonal polynomials
+Bessel functions (``ops/bessel.py``) and the orthogonal polynomials
 (``ops/orthogonal_polynomials.py``), evaluated as PyTorch's kernels evaluate them.
 
 Example:
@@ -20,6 +20,10 @@ from typing import Any
 from minigrad import _arguments, _out
 from minigrad.ops._helpers import check_float_kernel
 from minigrad.ops.bessel import (
+    bessel_j0,
+    bessel_j1,
+    bessel_y0,
+    bessel_y1,
     modified_bessel_i0,
     modified_bessel_i1,
     modified_bessel_k0,
@@ -112,6 +116,10 @@ def log_softmax(input: Any, dim: int, *, dtype: Any = None) -> Any:
 
 
 __all__ = [
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
     "chebyshev_polynomial_t",
     "chebyshev_polynomial_u",
     "chebyshev_polynomial_v",

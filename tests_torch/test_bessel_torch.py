@@ -1,8 +1,9 @@
-"""``minigrad.special``'s modified Bessel functions and j0 against PyTorch over wide grids.
+"""``minigrad.special``'s Bessel functions against PyTorch over wide grids.
 
 The same Cephes expansions as PyTorch's kernels, computed in the input's dtype: float64 values
-agree to ~1e-13 relative, float32 to ~1e-5 (overflow to inf included), across both sides of
-the expansions' switches, tiny, huge, negative and special arguments.
+agree to ~1e-13 relative, float32 to ~1e-5 relative or 1e-6 absolute (next to the zeros of J
+and Y), overflow to inf included, across both sides of the expansions' switches, tiny, huge,
+negative and special arguments.
 """
 
 from __future__ import annotations
@@ -20,7 +21,22 @@ GRID = np.concatenate(
         np.linspace(-50.0, 50.0, 2001),
         np.exp(np.linspace(-30.0, 6.6, 400)),
         -np.exp(np.linspace(-30.0, 6.6, 300)),
-        [0.0, -0.0, np.inf, -np.inf, np.nan, 2.0, 8.0, 1e-300, 88.9, 700.0, 710.0, 800.0],
+        [
+            0.0,
+            -0.0,
+            np.inf,
+            -np.inf,
+            np.nan,
+            2.0,
+            5.0,
+            8.0,
+            1e-300,
+            1e-6,
+            88.9,
+            700.0,
+            710.0,
+            800.0,
+        ],
     ]
 )
 
@@ -34,6 +50,8 @@ def test_values_match_over_a_wide_grid(name: str, dtype: str, tolerance: float) 
     got, expected = mine.numpy().astype(np.float64), theirs.numpy().astype(np.float64)
     with np.errstate(all="ignore"):
         close = np.abs(got - expected) <= tolerance * np.abs(expected)
+        if dtype == "float32":
+            close |= np.abs(got - expected) <= 1e-6
     same = close | (got == expected) | (np.isnan(got) & np.isnan(expected))
     assert same.all(), (GRID[~same][:4], got[~same][:4], expected[~same][:4])
 

@@ -1,6 +1,8 @@
-"""``minigrad.special``'s modified Bessel functions I0, I1, K0, K1 (K scaled too) and j0.
+"""``minigrad.special``'s Bessel functions J0, J1, Y0, Y1, I0, I1, K0, K1 (K scaled) and j0.
 
-Cephes' Chebyshev expansions, as PyTorch's kernels evaluate them: I0 and I1 on [0, 8] in
+All are Cephes' expansions as PyTorch's kernels evaluate them, in the input's dtype. J and Y
+(Cephes' j0.c, j1.c): rational functions of x^2 up to 5, Hankel's asymptotic form with
+rational P and Q beyond. The modified ones, Chebyshev series: I0 and I1 on [0, 8] in
 ``x / 2 - 2`` and beyond in ``32 / x - 2``; K0 and K1 on (0, 2] in ``x^2 - 2`` (plus a log
 term with I0 or I1) and beyond in ``8 / x - 2``. The spherical Bessel function j0 is
 ``sin(x) / x``, with its Taylor polynomial below 0.5. PyTorch gives these no derivative: the
@@ -99,6 +101,125 @@ _K1_B = (
     2.72062619048444266945e00,
 )  # fmt: skip
 
+# Bessel J0, Y0 (Cephes j0.c): rational forms on [0, 5], asymptotic forms beyond.
+_J0_PP = (7.96936729297347051624e-04, 8.28352392107440799803e-02, 1.23953371646414299388e00,
+          5.44725003058768775090e00, 8.74716500199817011941e00, 5.30324038235394892183e00,
+          9.99999999999999997821e-01)  # fmt: skip
+_J0_PQ = (9.24408810558863637013e-04, 8.56288474354474431428e-02, 1.25352743901058953537e00,
+          5.47097740330417105182e00, 8.76190883237069594232e00, 5.30605288235394617618e00,
+          1.00000000000000000218e00)  # fmt: skip
+_J0_QP = (-1.13663838898469149931e-02, -1.28252718670509318512e00, -1.95539544257735972385e01,
+          -9.32060152123768231369e01, -1.77681167980488050595e02, -1.47077505154951170175e02,
+          -5.14105326766599330220e01, -6.05014350600728481186e00)  # fmt: skip
+_J0_QQ = (6.43178256118178023184e01, 8.56430025976980587198e02, 3.88240183605401609683e03,
+          7.24046774195652478189e03, 5.93072701187316984827e03, 2.06209331660327847417e03,
+          2.42005740240291393179e02)  # fmt: skip
+_J0_RP = (-4.79443220978201773821e09, 1.95617491946556577543e12, -2.49248344360967716204e14,
+          9.70862251047306323952e15)  # fmt: skip
+_J0_RQ = (4.99563147152651017219e02, 1.73785401676374683123e05, 4.84409658339962045305e07,
+          1.11855537045356834862e10, 2.11277520115489217587e12, 3.10518229857422583814e14,
+          3.18121955943204943306e16, 1.71086294081043136091e18)  # fmt: skip
+_Y0_YP = (1.55924367855235737965e04, -1.46639295903971606143e07, 5.43526477051876500413e09,
+          -9.82136065717911466409e11, 8.75906394395366999549e13, -3.46628303384729719441e15,
+          4.42733268572569800351e16, -1.84950800436986690637e16)  # fmt: skip
+_Y0_YQ = (1.04128353664259848412e03, 6.26107330137134956842e05, 2.68919633393814121987e08,
+          8.64002487103935000337e10, 2.02979612750105546709e13, 3.17157752842975028269e15,
+          2.50596256172653059228e17)  # fmt: skip
+# Bessel J1, Y1 (Cephes j1.c).
+_J1_PP = (7.62125616208173112003e-04, 7.31397056940917570436e-02, 1.12719608129684925192e00,
+          5.11207951146807644818e00, 8.42404590141772420927e00, 5.21451598682361504063e00,
+          1.00000000000000000254e00)  # fmt: skip
+_J1_PQ = (5.71323128072548699714e-04, 6.88455908754495404082e-02, 1.10514232634061696926e00,
+          5.07386386128601488557e00, 8.39985554327604159757e00, 5.20982848682361821619e00,
+          9.99999999999999997461e-01)  # fmt: skip
+_J1_QP = (5.10862594750176621635e-02, 4.98213872951233449420e00, 7.58238284132545283818e01,
+          3.66779609360150777800e02, 7.10856304998926107277e02, 5.97489612400613639965e02,
+          2.11688757100572135698e02, 2.52070205858023719784e01)  # fmt: skip
+_J1_QQ = (7.42373277035675149943e01, 1.05644886038262816351e03, 4.98641058337653607651e03,
+          9.56231892404756170795e03, 7.99704160447350683650e03, 2.82619278517639096600e03,
+          3.36093607810698293419e02)  # fmt: skip
+_J1_RP = (-8.99971225705559398224e08, 4.52228297998194034323e11, -7.27494245221818276015e13,
+          3.68295732863852883286e15)  # fmt: skip
+_J1_RQ = (6.20836478118054335476e02, 2.56987256757748830383e05, 8.35146791431949253037e07,
+          2.21511595479792499675e10, 4.74914122079991414898e12, 7.84369607876235854894e14,
+          8.95222336184627338078e16, 5.32278620332680085395e18)  # fmt: skip
+_Y1_YP = (1.26320474790178026440e09, -6.47355876379160291031e11, 1.14509511541823727583e14,
+          -8.12770255501325109621e15, 2.02439475713594898196e17,
+          -7.78877196265950026825e17)  # fmt: skip
+_Y1_YQ = (5.94301592346128195359e02, 2.35564092943068577943e05, 7.34811944459721705660e07,
+          1.87601316108706159478e10, 3.88231277496238566008e12, 6.20557727146953693363e14,
+          6.87141087355300489866e16, 3.97270608116560655612e18)  # fmt: skip
+_TWO_OVER_PI = 0.636619772367581343075535053490057448
+_SQRT_TWO_OVER_PI = 0.797884560802865355879892119868763737
+
+
+def _polynomial(z: np.ndarray, coefficients: Sequence[float]) -> np.ndarray:
+    """Horner's sum of ``coefficients`` (highest power first) at z (Cephes' ``polevl``)."""
+    result = np.zeros_like(z)
+    for coefficient in coefficients:
+        result = result * z + coefficient
+    return result
+
+
+def _asymptotic(x: np.ndarray, order: int, second_kind: bool) -> np.ndarray:
+    """J or Y of ``order`` for x > 5: Hankel's form, P cos(x - phase) - (5/x) Q sin(...)."""
+    pp, pq, qp, qq = (
+        (_J0_PP, _J0_PQ, _J0_QP, _J0_QQ) if order == 0 else (_J1_PP, _J1_PQ, _J1_QP, _J1_QQ)
+    )
+    z = 25.0 / (x * x) if order == 0 else 5.0 / x * (5.0 / x)
+    p = _polynomial(z, pp) / _polynomial(z, pq)
+    q = _polynomial(z, qp) / _polynomial(z, qq)
+    shifted = x - (
+        0.785398163397448309615660845819875721
+        if order == 0
+        else 2.356194490192344928846982537459627163
+    )
+    if second_kind:
+        wave = p * np.sin(shifted) + 5.0 / x * q * np.cos(shifted)
+    else:
+        wave = p * np.cos(shifted) - 5.0 / x * q * np.sin(shifted)
+    return wave * _SQRT_TWO_OVER_PI / np.sqrt(x)
+
+
+def _j0(x: np.ndarray) -> np.ndarray:
+    a = np.abs(x)
+    a2 = a * a
+    near = (
+        (a2 - 5.78318596294678452118e00)
+        * (a2 - 3.04712623436620863991e01)
+        * _polynomial(a2, _J0_RP)
+        / _polynomial(a2, _J0_RQ)
+    )
+    near = np.where(a < 0.00001, 1.0 - a2 / 4.0, near)
+    return np.where(a <= 5.0, near, _asymptotic(a, 0, False))
+
+
+def _j1(x: np.ndarray) -> np.ndarray:
+    a = np.abs(x)
+    a2 = a * a
+    near = (
+        _polynomial(a2, _J1_RP)
+        / _polynomial(a2, _J1_RQ)
+        * a
+        * (a2 - 1.46819706421238932572e01)
+        * (a2 - 4.92184563216946036703e01)
+    )
+    value = np.where(a <= 5.0, near, _asymptotic(a, 1, False))
+    return np.where(x < 0, -value, value)
+
+
+def _y(x: np.ndarray, order: int) -> np.ndarray:
+    """Y0 or Y1: -inf at 0, nan below."""
+    x2 = x * x
+    if order == 0:
+        near = _polynomial(x2, _Y0_YP) / _polynomial(x2, _Y0_YQ) + _TWO_OVER_PI * np.log(x) * _j0(x)
+    else:
+        near = x * (_polynomial(x2, _Y1_YP) / _polynomial(x2, _Y1_YQ)) + _TWO_OVER_PI * (
+            _j1(x) * np.log(x) - 1.0 / x
+        )
+    value = np.where(x <= 5.0, near, _asymptotic(x, order, True))
+    return np.where(x == 0, -np.inf, np.where(x < 0, np.nan, value))
+
 
 def _chebyshev_series(y: np.ndarray, coefficients: Sequence[float]) -> np.ndarray:
     """Clenshaw's sum of a Chebyshev series at ``y`` (Cephes' ``chbevl``): 0.5 (b0 - b2)."""
@@ -183,6 +304,52 @@ def _apply(name: str, kernel: Callable[[np.ndarray], np.ndarray], input: Any) ->
         return constant_tensor(np.asarray(kernel(array.astype(dtype)), dtype=dtype))
 
 
+def bessel_j0(input: Any) -> Any:
+    """The Bessel function of the first kind of order 0, J0.
+
+    Not differentiable, as in PyTorch.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.special.bessel_j0(minigrad.tensor([0.0, 1.0, 10.0]))
+        tensor([ 1.0000,  0.7652, -0.2459])
+    """
+    return _apply("bessel_j0", _j0, input)
+
+
+def bessel_j1(input: Any) -> Any:
+    """The Bessel function of the first kind of order 1, J1.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.special.bessel_j1(minigrad.tensor([0.0, 1.0, 10.0]))
+        tensor([0.0000, 0.4401, 0.0435])
+    """
+    return _apply("bessel_j1", _j1, input)
+
+
+def bessel_y0(input: Any) -> Any:
+    """The Bessel function of the second kind of order 0, Y0 (-inf at 0, nan below).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.special.bessel_y0(minigrad.tensor([1.0, 10.0]))
+        tensor([0.0883, 0.0557])
+    """
+    return _apply("bessel_y0", lambda x: _y(x, 0), input)
+
+
+def bessel_y1(input: Any) -> Any:
+    """The Bessel function of the second kind of order 1, Y1 (-inf at 0, nan below).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.special.bessel_y1(minigrad.tensor([1.0, 10.0]))
+        tensor([-0.7812,  0.2490])
+    """
+    return _apply("bessel_y1", lambda x: _y(x, 1), input)
+
+
 def modified_bessel_i0(input: Any) -> Any:
     """The modified Bessel function of the first kind of order 0, I0.
 
@@ -263,6 +430,10 @@ def spherical_bessel_j0(input: Any) -> Any:
 
 
 __all__ = [
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
     "modified_bessel_i0",
     "modified_bessel_i1",
     "modified_bessel_k0",
