@@ -311,7 +311,8 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
            "special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w "
            "special.hermite_polynomial_h special.hermite_polynomial_he "
            "special.laguerre_polynomial_l special.legendre_polynomial_p", CAST, None),
-    **each("special.bessel_j0 special.bessel_j1 special.bessel_y0 special.bessel_y1 "
+    **each("special.airy_ai special.bessel_j0 special.bessel_j1 special.bessel_y0 "
+           "special.bessel_y1 "
            "special.modified_bessel_i0 special.modified_bessel_i1 special.modified_bessel_k0 "
            "special.modified_bessel_k1 special.scaled_modified_bessel_k0 "
            "special.scaled_modified_bessel_k1 special.spherical_bessel_j0", CAST, None),

@@ -6,7 +6,7 @@ module has: ``xlog1py``, ``entr``, ``erfcx``, ``ndtr``, ``ndtri``, ``log_ndtr``,
 ``i1``, ``i1e`` and Hurwitz's ``zeta``. Their kernels are minigrad's own
 (``ops/_special_kernels.py``): numpy only, accurate to a few units in the last place of a
 float64 over the whole domain PyTorch computes. Without derivatives, as in PyTorch: the
-Bessel functions (``ops/bessel.py``) and the orthogonal polynomials
+Bessel functions and Airy's Ai (``ops/bessel.py``) and the orthogonal polynomials
 (``ops/orthogonal_polynomials.py``), evaluated as PyTorch's kernels evaluate them.
 
 Example:
@@ -20,6 +20,7 @@ from typing import Any
 from minigrad import _arguments, _out
 from minigrad.ops._helpers import check_float_kernel
 from minigrad.ops.bessel import (
+    airy_ai,
     bessel_j0,
     bessel_j1,
     bessel_y0,
@@ -116,6 +117,7 @@ def log_softmax(input: Any, dim: int, *, dtype: Any = None) -> Any:
 
 
 __all__ = [
+    "airy_ai",
     "bessel_j0",
     "bessel_j1",
     "bessel_y0",

@@ -458,6 +458,6 @@ CALLS.update({"special." + name: special(name, _x, 3) for name in words(
     "shifted_chebyshev_polynomial_w hermite_polynomial_h hermite_polynomial_he "
     "laguerre_polynomial_l legendre_polynomial_p")})
 CALLS.update({"special." + name: special(name, _positive) for name in words(
-    "bessel_j0 bessel_j1 bessel_y0 bessel_y1 "
+    "airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1 "
     "modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 modified_bessel_k1 "
     "scaled_modified_bessel_k0 scaled_modified_bessel_k1 spherical_bessel_j0")})

@@ -1,4 +1,4 @@
-"""``minigrad.special``'s Bessel functions against PyTorch over wide grids.
+"""``minigrad.special``'s Bessel functions and Airy's Ai against PyTorch over wide grids.
 
 The same Cephes expansions as PyTorch's kernels, computed in the input's dtype: float64 values
 agree to ~1e-13 relative, float32 to ~1e-5 relative or 1e-6 absolute (next to the zeros of J

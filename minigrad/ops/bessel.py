@@ -1,11 +1,12 @@
-"""``minigrad.special``'s Bessel functions J0, J1, Y0, Y1, I0, I1, K0, K1 (K scaled) and j0.
+"""``minigrad.special``'s Bessel functions J0, J1, Y0, Y1, I0, I1, K0, K1 (K scaled), j0; Ai.
 
 All are Cephes' expansions as PyTorch's kernels evaluate them, in the input's dtype. J and Y
 (Cephes' j0.c, j1.c): rational functions of x^2 up to 5, Hankel's asymptotic form with
 rational P and Q beyond. The modified ones, Chebyshev series: I0 and I1 on [0, 8] in
 ``x / 2 - 2`` and beyond in ``32 / x - 2``; K0 and K1 on (0, 2] in ``x^2 - 2`` (plus a log
 term with I0 or I1) and beyond in ``8 / x - 2``. The spherical Bessel function j0 is
-``sin(x) / x``, with its Taylor polynomial below 0.5. PyTorch gives these no derivative: the
+``sin(x) / x``, with its Taylor polynomial below 0.5. Airy's Ai (Cephes' airy.c): asymptotic
+forms beyond -2.09 and 2.09, its Maclaurin series between. PyTorch gives these no derivative: the
 results never require grad.
 """
 
@@ -221,6 +222,78 @@ def _y(x: np.ndarray, order: int) -> np.ndarray:
     return np.where(x == 0, -np.inf, np.where(x < 0, np.nan, value))
 
 
+# Airy Ai (Cephes airy.c): asymptotic rational forms below -2.09 and above 2.09, Maclaurin
+# series between.
+_AI_AN = (3.46538101525629032477e-01, 1.20075952739645805542e01, 7.62796053615234516538e01,
+          1.68089224934630576269e02, 1.59756391350164413639e02, 7.05360906840444183113e01,
+          1.40264691163389668864e01, 9.99999999999999995305e-01)  # fmt: skip
+_AI_AD = (5.67594532638770212846e-01, 1.47562562584847203173e01, 8.45138970141474626562e01,
+          1.77318088145400459522e02, 1.64234692871529701831e02, 7.14778400825575695274e01,
+          1.40959135607834029598e01, 1.00000000000000000470e00)  # fmt: skip
+_AI_AFN = (-1.31696323418331795333e-01, -6.26456544431912369773e-01, -6.93158036036933542233e-01,
+           -2.79779981545119124951e-01, -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+           -1.59276496239262096340e-04, -2.77649108155232920844e-06,
+           -1.67787698489114633780e-08)  # fmt: skip
+_AI_AFD = (1.33560420706553243746e01, 3.26825032795224613948e01, 2.67367040941499554804e01,
+           9.18707402907259625840e00, 1.47529146771666414581e00, 1.15687173795188044134e-01,
+           4.40291641615211203805e-03, 7.54720348287414296618e-05,
+           4.51850092970580378464e-07)  # fmt: skip
+_AI_AGN = (1.97339932091685679179e-02, 3.91103029615688277255e-01, 1.06579897599595591108e00,
+           9.39169229816650230044e-01, 3.51465656105547619242e-01, 6.33888919628925490927e-02,
+           5.85804113048388458567e-03, 2.82851600836737019778e-04, 6.98793669997260967291e-06,
+           8.11789239554389293311e-08, 3.41551784765923618484e-10)  # fmt: skip
+_AI_AGD = (9.30892908077441974853e00, 1.98352928718312140417e01, 1.55646628932864612953e01,
+           5.47686069422975497931e00, 9.54293611618961883998e-01, 8.64580826352392193095e-02,
+           4.12656523824222607191e-03, 1.01259085116509135510e-04, 1.17166733214413521882e-06,
+           4.91834570062930015649e-09)  # fmt: skip
+_ONE_OVER_SQRT_PI = 5.64189583547756286948e-01
+_MACHEP = 1.11022302462515654042e-16
+
+
+def _airy_ai(x: np.ndarray) -> np.ndarray:
+    """Ai(x): 0 beyond 103.892, nan at +-inf."""
+    with np.errstate(all="ignore"):
+        # x < -2.09: the oscillating asymptotic form in zeta = (2/3) |x|^(3/2).
+        root = np.sqrt(-x)
+        z = 1.0 / (-2.0 * x * root / 3.0)
+        z2 = z * z
+        t = -2.0 * x * root / 3.0 + 0.25 * 3.14159265358979323846
+        f = 1.0 + z2 * _polynomial(z2, _AI_AFN) / _polynomial(z2, _AI_AFD)
+        g = z * _polynomial(z2, _AI_AGN) / _polynomial(z2, _AI_AGD)
+        oscillating = _ONE_OVER_SQRT_PI / np.sqrt(root) * (np.sin(t) * f - np.cos(t) * g)
+        # x >= 2.09: the decaying asymptotic form.
+        zeta = 2.0 * x * np.sqrt(x) / 3.0
+        ratio = _polynomial(1.0 / zeta, _AI_AN) / _polynomial(1.0 / zeta, _AI_AD)
+        decaying = _ONE_OVER_SQRT_PI * ratio / (2.0 * np.sqrt(np.sqrt(x)) * np.exp(zeta))
+        series = _airy_series(np.where((x >= -2.09) & (x < 2.09), x, 0.0))
+    value = np.where(x < -2.09, oscillating, np.where(x >= 2.09, decaying, series))
+    value = np.where(x > 103.892, 0.0, value)
+    return np.where(np.isinf(x) | np.isnan(x), np.nan, value)
+
+
+def _airy_series(x: np.ndarray) -> np.ndarray:
+    """Ai's Maclaurin series c1 f(x) - c2 g(x), each element summed until its terms are tiny."""
+    f, g, k = np.ones_like(x), x.copy(), np.ones_like(x)
+    m, n, t = np.ones_like(x), x.copy(), np.ones_like(x)
+    z = x * x * x
+    active = t > _MACHEP
+    while active.any():
+        m = np.where(active, m * z, m)
+        k = np.where(active, k + 1.0, k)
+        m = np.where(active, m / k, m)
+        n = np.where(active, n * z, n)
+        k = np.where(active, k + 1.0, k)
+        n = np.where(active, n / k, n)
+        m = np.where(active, m / k, m)
+        f = np.where(active, f + m, f)
+        k = np.where(active, k + 1.0, k)
+        n = np.where(active, n / k, n)
+        g = np.where(active, g + n, g)
+        t = np.where(active, np.abs(m / f), t)
+        active = active & (t > _MACHEP)
+    return 0.355028053887817239260 * f - 0.258819403792806798405 * g
+
+
 def _chebyshev_series(y: np.ndarray, coefficients: Sequence[float]) -> np.ndarray:
     """Clenshaw's sum of a Chebyshev series at ``y`` (Cephes' ``chbevl``): 0.5 (b0 - b2)."""
     b0, b1, b2 = np.full_like(y, coefficients[0]), np.zeros_like(y), np.zeros_like(y)
@@ -302,6 +375,19 @@ def _apply(name: str, kernel: Callable[[np.ndarray], np.ndarray], input: Any) ->
         raise NotImplementedError(errors.not_implemented_for(f"{name}_cpu", "Half"))
     with np.errstate(all="ignore"):
         return constant_tensor(np.asarray(kernel(array.astype(dtype)), dtype=dtype))
+
+
+def airy_ai(input: Any) -> Any:
+    """The Airy function Ai, the solution of y'' = x y that decays as x grows.
+
+    Not differentiable, as in PyTorch.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.special.airy_ai(minigrad.tensor([-1.0, 0.0, 1.0]))
+        tensor([0.5356, 0.3550, 0.1353])
+    """
+    return _apply("airy_ai", _airy_ai, input)
 
 
 def bessel_j0(input: Any) -> Any:
@@ -430,6 +516,7 @@ def spherical_bessel_j0(input: Any) -> Any:
 
 
 __all__ = [
+    "airy_ai",
     "bessel_j0",
     "bessel_j1",
     "bessel_y0",

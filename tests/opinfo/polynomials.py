@@ -51,6 +51,7 @@ OPS: list[OpInfo] = [
 ]
 
 BESSEL_NAMES = [
+    "airy_ai",
     "bessel_j0",
     "bessel_j1",
     "bessel_y0",
@@ -67,7 +68,9 @@ BESSEL_NAMES = [
 
 def bessel_points(rng: np.random.Generator) -> list[Sample]:
     """Both sides of the expansions' switches (2, 5 and 8), 0, negatives (nan for K and Y)."""
-    x = np.array([0.0, 0.25, 1.9, 2.0, 2.1, 4.9, 5.0, 5.1, 7.9, 8.0, 8.1, 30.0, -1.5, -9.0])
+    x = np.array(
+        [0.0, 0.25, 1.9, 2.0, 2.1, 4.9, 5.0, 5.1, 7.9, 8.0, 8.1, 30.0, -1.5, -9.0, -2.1, -2.0]
+    )
     return [
         Sample((x,), name="switches"),
         Sample((rng.uniform(0.0, 12.0, size=(3, 4)),), name="transposed", transposed=True),
