@@ -53,7 +53,7 @@ def svd_lowrank(
         >>> import minigrad
         >>> A = minigrad.tensor([[3.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
         >>> U, S, V = minigrad.svd_lowrank(A, q=2)
-        >>> S
+        >>> S.round(decimals=6)
         tensor([3., 2.])
     """
     q = 6 if q is None else q
@@ -92,7 +92,7 @@ def pca_lowrank(
         >>> import minigrad
         >>> A = minigrad.tensor([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])
         >>> U, S, V = minigrad.pca_lowrank(A, q=1)
-        >>> S
+        >>> S.round(decimals=6)
         tensor([2.])
     """
     m, n = A.shape[-2:]
