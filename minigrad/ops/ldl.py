@@ -272,8 +272,11 @@ def ldl_solve(LD: Any, pivots: Any, B: Any, *, hermitian: bool = False) -> Any: 
     name = "minigrad.linalg.ldl_solve"
     if ld.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor LD must have at least 2 dimensions.")
-    if b.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    if b.ndim < 2:  # (PyTorch's first look at B is at its dimension -2)
+        raise IndexError(
+            "Dimension out of range (expected to be in range of "
+            f"[{-max(b.ndim, 1)}, {max(b.ndim, 1) - 1}], but got -2)"
+        )
     if b.dtype != ld.dtype:
         raise RuntimeError(
             f"Expected b and A to have the same dtype, but found b of type "

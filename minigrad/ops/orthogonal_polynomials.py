@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _dtype, errors
+from minigrad import _arguments, _dtype, errors
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import constant_tensor
 
@@ -30,18 +30,15 @@ def _recurrence(
     """p_n by ``p_{k+1} = step(k, p_k, p_{k-1})`` from p_0 = 1, p_1 = ``first``.
 
     Each element stops at its own degree: ``step`` runs for k = start .. n - 1 (the kernels'
-    loops), on every element still short of its degree. A float32 step is computed in float64
-    and rounded once, as PyTorch's compiled (fused multiply-add) loop rounds it: a product
-    that overflows then gives inf, not inf - inf = nan.
+    loops), on every element still short of its degree.
     """
     previous, current = np.ones_like(x), first.copy()
-    wide = np.float64 if x.dtype == np.float32 else x.dtype
     top = int(n.max(initial=1))
     for k in range(start, top + start - 1):
         running = k < n + start - 1
         if not running.any():
             break
-        following = step(k, current.astype(wide), previous.astype(wide)).astype(x.dtype)
+        following = step(k, current, previous)
         previous = np.where(running, current, previous)
         current = np.where(running, following, current)
     return current
@@ -164,12 +161,13 @@ def _degree(n: np.ndarray) -> np.ndarray:
 
 def _apply(name: str, kernel: Kernel, input: Any, n: Any) -> Any:
     """``kernel`` on ``input`` and the degrees ``n``, broadcast, in their promoted float dtype."""
-    if not isinstance(input, TensorBase) and not isinstance(n, TensorBase):
-        raise TypeError(
-            errors.wrong_argument_type(
-                f"special_{name}", "input", "Tensor", errors.python_type_name(input), 1
-            )
-        )
+    numbers = (bool, int, float, np.number)
+    if not (
+        all(isinstance(value, (TensorBase, *numbers)) for value in (input, n))
+        and (isinstance(input, TensorBase) or isinstance(n, TensorBase))
+    ):
+        # (PyTorch's overloads: Tensor and Tensor, Number and Tensor, Tensor and Number)
+        raise TypeError(_arguments.function_call_fits_none(f"special_{name}", (input, n), {}))
     x = input._array if isinstance(input, TensorBase) else input
     degree = n._array if isinstance(n, TensorBase) else n
     dtype = _dtype.result_type(x, degree)
