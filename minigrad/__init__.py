@@ -18,6 +18,7 @@ from minigrad import (
     nn,  # noqa: E402
     optim,
     random,
+    signal,  # window functions (minigrad.signal.windows)
     special,
     utils,
     viz,  # minigrad's own: pictures of the backward graph
@@ -363,7 +364,7 @@ from minigrad.legacy import (  # noqa: E402
     ShortTensor,
 )
 from minigrad.ops.comparison import allclose, equal, isclose  # noqa: E402
-from minigrad.ops.histogram import bincount, histc  # noqa: E402
+from minigrad.ops.histogram import bincount, histc, histogram, histogramdd  # noqa: E402
 from minigrad.ops.search import (  # noqa: E402
     argwhere,
     nonzero,
@@ -506,6 +507,19 @@ from minigrad.ops.splitting import (  # noqa: E402
 )
 from minigrad.ops.unravel import unravel_index  # noqa: E402
 
+# --- window functions, histograms, Vandermonde matrices, QR in LAPACK's form (linalgx) -----
+# isort: split
+from minigrad._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
+from minigrad._windows import (  # noqa: E402
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
+from minigrad.ops.householder import geqrf, orgqr, ormqr  # noqa: E402
+from minigrad.ops.vandermonde import vander  # noqa: E402
+
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
 from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa: E402
@@ -598,6 +612,7 @@ __all__ = [
     "atleast_3d",
     "avg_pool1d",
     "baddbmm",
+    "bartlett_window",
     "bernoulli",
     "bincount",
     "bitwise_and",
@@ -606,6 +621,7 @@ __all__ = [
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "blackman_window",
     "block_diag",
     "bmm",
     "bool",
@@ -733,6 +749,7 @@ __all__ = [
     "gcd",
     "gcd_",
     "ge",
+    "geqrf",
     "ger",
     "get_default_device",
     "get_default_dtype",
@@ -745,9 +762,13 @@ __all__ = [
     "greater_equal",
     "gt",
     "half",
+    "hamming_window",
+    "hann_window",
     "hardshrink",
     "heaviside",
     "histc",
+    "histogram",
+    "histogramdd",
     "hsplit",
     "hstack",
     "hypot",
@@ -795,6 +816,7 @@ __all__ = [
     "isneginf",
     "isposinf",
     "isreal",
+    "kaiser_window",
     "kron",
     "kthvalue",
     "layout",
@@ -889,8 +911,11 @@ __all__ = [
     "numel",
     "ones",
     "ones_like",
+    "orgqr",
+    "ormqr",
     "outer",
     "pairwise_distance",
+    "pca_lowrank",
     "permute",
     "pi",
     "pinverse",
@@ -993,6 +1018,7 @@ __all__ = [
     "subtract",
     "sum",
     "svd",
+    "svd_lowrank",
     "swapaxes",
     "swapdims",
     "t",
@@ -1032,6 +1058,7 @@ __all__ = [
     "unsafe_split_with_sizes",
     "unsqueeze",
     "use_deterministic_algorithms",
+    "vander",
     "var",
     "var_mean",
     "vdot",

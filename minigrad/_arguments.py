@@ -215,6 +215,11 @@ NUMBER_OVERLOADS = frozenset(
         "result_type", "full_like",
         "scatter", "scatter_", "masked_fill", "masked_fill_", "index_fill", "index_fill_",
     }
+    | {f"special_{kind}_polynomial_{letter}" for kind, letter in (
+        ("chebyshev", "t"), ("chebyshev", "u"), ("chebyshev", "v"), ("chebyshev", "w"),
+        ("shifted_chebyshev", "t"), ("shifted_chebyshev", "u"), ("shifted_chebyshev", "v"),
+        ("shifted_chebyshev", "w"), ("hermite", "h"), ("hermite", "he"), ("laguerre", "l"),
+        ("legendre", "p"))}
 )  # fmt: skip
 # Functions left unwrapped: their warnings point at the caller's line (``stacklevel``), which
 # a wrapper's frame would move into this file (but for _warnings.warn's, which pass over it).

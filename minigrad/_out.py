@@ -305,6 +305,17 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     **{f"special.{name}": TakesOut(CAST, name)
        for name in ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p",
                     "logit", "polygamma", "sinc", "xlogy")},
+    **each("special.chebyshev_polynomial_t special.chebyshev_polynomial_u "
+           "special.chebyshev_polynomial_v special.chebyshev_polynomial_w "
+           "special.shifted_chebyshev_polynomial_t special.shifted_chebyshev_polynomial_u "
+           "special.shifted_chebyshev_polynomial_v special.shifted_chebyshev_polynomial_w "
+           "special.hermite_polynomial_h special.hermite_polynomial_he "
+           "special.laguerre_polynomial_l special.legendre_polynomial_p", CAST, None),
+    **each("special.airy_ai special.bessel_j0 special.bessel_j1 special.bessel_y0 "
+           "special.bessel_y1 "
+           "special.modified_bessel_i0 special.modified_bessel_i1 special.modified_bessel_k0 "
+           "special.modified_bessel_k1 special.scaled_modified_bessel_k0 "
+           "special.scaled_modified_bessel_k1 special.spherical_bessel_j0", CAST, None),
     **each("special.expit", CAST, "sigmoid"),
     **each("special.round", FOUND, "round"),
     **each("special.gammaln", CAST, "lgamma"),
@@ -401,6 +412,11 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "isin": TakesOut(EXACT, None),
     "histc": TakesOut(same("torch.histogram: input tensor and hist tensor should have the same "
                            "dtype, but got input {result_c} and hist {out_c}"), None),
+    "histogram": TakesOut((
+        same("torch.histogram: input tensor and hist tensor should have the same dtype, but got "
+             "input {result_c} and hist {out_c}"),
+        same("torch.histogram: input tensor and bin_edges tensor should have the same dtype, "
+             "but got input {result_c} and bin_edges {out_c} for dimension 0")), "aten::histogram"),
     **each("gather index_add index_copy scatter scatter_add scatter_reduce tril triu", EXACT),
     "take_along_dim": TakesOut(EXACT, "gather"),
     "index_reduce": TakesOut(EXACT),
@@ -464,6 +480,23 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         DtypeRule("cast", f"minigrad.linalg.lstsq: Expected {name} to be safely castable from "
                   "{result} dtype, but got " + name + " with dtype {out}")
         for name in ("solution", "residuals", "rank", "singular_values")), "linalg_lstsq"),
+    # (compositions ending in ``out.copy_(result)``, as quantile's)
+    **{f"linalg.{name}": TakesOut(DtypeRule("cast", f"{name}: Expected result to be safely "
+                                            "castable from {result} dtype, but got result with "
+                                            "dtype {out}"), None, differentiable=True)
+       for name in ("tensorinv", "tensorsolve")},
+    "geqrf": TakesOut(tuple(
+        DtypeRule("cast", f"minigrad.geqrf: Expected {name} to be safely castable from {{result}} "
+                  f"dtype, but got {name} with dtype {{out}}") for name in ("a", "tau"))),
+    **{name: TakesOut(DtypeRule("cast", "minigrad.linalg.householder_product: Expected result to "
+                                "be safely castable from {result} dtype, but got result with "
+                                "dtype {out}"), "linalg_householder_product")
+       for name in ("linalg.householder_product", "orgqr")},
+    "ormqr": TakesOut(same("minigrad.ormqr: Expected input and result to have the same dtype, but "
+                           "input has dtype{result} and result has dtype {out}")),
+    "linalg.ldl_factor": TakesOut((EXACT, EXACT), "aten::linalg_ldl_factor_ex"),
+    "linalg.ldl_factor_ex": TakesOut((EXACT, EXACT, EXACT), "aten::linalg_ldl_factor_ex"),
+    "linalg.ldl_solve": TakesOut(EXACT, "aten::linalg_ldl_solve"),
     "linalg.lu_factor": TakesOut((EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu_factor_ex": TakesOut((EXACT, EXACT, EXACT), "linalg_lu_factor_ex"),
     "linalg.lu": TakesOut((EXACT, EXACT, EXACT), "linalg_lu"),

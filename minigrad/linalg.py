@@ -20,6 +20,8 @@ from minigrad.ops.decompositions import (
 )
 from minigrad.ops.determinants import linalg_det as det
 from minigrad.ops.determinants import slogdet
+from minigrad.ops.householder import householder_product
+from minigrad.ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from minigrad.ops.least_squares import lstsq
 from minigrad.ops.linalg import matmul
 from minigrad.ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
@@ -29,7 +31,9 @@ from minigrad.ops.matrix_measures import cond, matrix_rank
 from minigrad.ops.norms import linalg_norm as norm
 from minigrad.ops.norms import matrix_norm, vector_norm
 from minigrad.ops.solvers import inv, inv_ex, solve, solve_ex
+from minigrad.ops.tensor_inverse import tensorinv, tensorsolve
 from minigrad.ops.triangular import solve_triangular
+from minigrad.ops.vandermonde import linalg_vander as vander
 from minigrad.ops.vector_products import linalg_cross as cross
 from minigrad.ops.views import linalg_diagonal as diagonal
 
@@ -43,8 +47,12 @@ __all__ = [
     "diagonal",
     "eigh",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",
@@ -65,6 +73,9 @@ __all__ = [
     "solve_triangular",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
+    "vander",
     "vecdot",
     "vector_norm",
 ]

@@ -5,7 +5,9 @@ Aliases of minigrad's own functions (``expit`` is ``sigmoid``, ``gammaln`` is ``
 module has: ``xlog1py``, ``entr``, ``erfcx``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``i0e``,
 ``i1``, ``i1e`` and Hurwitz's ``zeta``. Their kernels are minigrad's own
 (``ops/_special_kernels.py``): numpy only, accurate to a few units in the last place of a
-float64 over the whole domain PyTorch computes.
+float64 over the whole domain PyTorch computes. Without derivatives, as in PyTorch: the
+Bessel functions and Airy's Ai (``ops/bessel.py``) and the orthogonal polynomials
+(``ops/orthogonal_polynomials.py``), evaluated as PyTorch's kernels evaluate them.
 
 Example:
     >>> import minigrad
@@ -17,6 +19,20 @@ from typing import Any
 
 from minigrad import _arguments, _out
 from minigrad.ops._helpers import check_float_kernel
+from minigrad.ops.bessel import (
+    airy_ai,
+    bessel_j0,
+    bessel_j1,
+    bessel_y0,
+    bessel_y1,
+    modified_bessel_i0,
+    modified_bessel_i1,
+    modified_bessel_k0,
+    modified_bessel_k1,
+    scaled_modified_bessel_k0,
+    scaled_modified_bessel_k1,
+    spherical_bessel_j0,
+)
 from minigrad.ops.binary_extra import logit
 from minigrad.ops.binary_extra import xlogy as xlogy
 from minigrad.ops.gamma import digamma, polygamma
@@ -24,6 +40,20 @@ from minigrad.ops.gamma import igamma as gammainc
 from minigrad.ops.gamma import igammac as gammaincc
 from minigrad.ops.gamma import lgamma as gammaln
 from minigrad.ops.gamma import mvlgamma as multigammaln
+from minigrad.ops.orthogonal_polynomials import (
+    chebyshev_polynomial_t,
+    chebyshev_polynomial_u,
+    chebyshev_polynomial_v,
+    chebyshev_polynomial_w,
+    hermite_polynomial_h,
+    hermite_polynomial_he,
+    laguerre_polynomial_l,
+    legendre_polynomial_p,
+    shifted_chebyshev_polynomial_t,
+    shifted_chebyshev_polynomial_u,
+    shifted_chebyshev_polynomial_v,
+    shifted_chebyshev_polynomial_w,
+)
 from minigrad.ops.reduction import logsumexp
 from minigrad.ops.rounding import RoundDecimals
 from minigrad.ops.softmax import log_softmax as _log_softmax
@@ -87,6 +117,15 @@ def log_softmax(input: Any, dim: int, *, dtype: Any = None) -> Any:
 
 
 __all__ = [
+    "airy_ai",
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
     "digamma",
     "entr",
     "erf",
@@ -99,23 +138,38 @@ __all__ = [
     "gammainc",
     "gammaincc",
     "gammaln",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
     "i0",
     "i0e",
     "i1",
     "i1e",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
     "log1p",
     "log_ndtr",
     "log_softmax",
     "logit",
     "logsumexp",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
     "multigammaln",
     "ndtr",
     "ndtri",
     "polygamma",
     "psi",
     "round",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
     "sinc",
     "softmax",
+    "spherical_bessel_j0",
     "xlog1py",
     "xlogy",
     "zeta",

@@ -55,6 +55,7 @@ from minigrad.ops import (
     gamma,
     gather_scatter,
     histogram,
+    householder,
     index_ops,
     index_writes,
     indexing,
@@ -2603,6 +2604,24 @@ class Tensor(TensorBase):
     def histc(self, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
         """A histogram in ``bins`` equal-width bins (see ``minigrad.histc``)."""
         return histogram.histc(self, bins, min, max)
+
+    def geqrf(self) -> Any:
+        """QR in LAPACK's compact form ``(a, tau)`` (see ``minigrad.geqrf``)."""
+        return householder.geqrf(self)
+
+    def orgqr(self, input2: Tensor) -> Tensor:
+        """Q from ``geqrf``'s form (see ``minigrad.linalg.householder_product``)."""
+        return householder.orgqr(self, input2)
+
+    def ormqr(self, input2: Tensor, input3: Tensor, left: bool = True,
+              transpose: bool = False) -> Tensor:
+        """``op(Q) @ input3`` from ``geqrf``'s form (see ``minigrad.ormqr``)."""
+        return householder.ormqr(self, input2, input3, left, transpose)
+
+    def histogram(self, bins: Any = 100, *, range: Any = None, weight: Any = None,
+                  density: bool = False) -> Any:
+        """``(hist, bin_edges)`` of the values (see ``minigrad.histogram``)."""
+        return histogram.histogram(self, bins, range=range, weight=weight, density=density)
 
     # --- writing at indices, diagonals (issue 9) ---------------------------------------------
 

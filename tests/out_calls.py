@@ -422,3 +422,45 @@ CALLS.update({"special." + name: special_binary(name) for name in ("xlogy", "xlo
 CALLS.update({name: with_lib(name, lambda lib: ((_positive(lib), _positive(lib).flip(0)), {}))
               for name in ("igamma", "igammac")})
 CALLS.update({"special." + name: special_binary(name) for name in ("gammainc", "gammaincc")})
+
+# window functions (minigrad/_windows.py)
+CALLS.update({name: made(name, 5) for name in words(
+    "bartlett_window blackman_window hamming_window hann_window kaiser_window")})
+
+# histograms (ops/histogram.py)
+CALLS["histogram"] = unary("histogram", _x, 3)
+CALLS["histogramdd"] = unary("histogramdd", _x, 3)
+
+# Vandermonde matrices (ops/vandermonde.py)
+CALLS["vander"] = unary("vander", _v)
+CALLS["linalg.vander"] = linalg("vander", _v)
+CALLS["linalg.tensorinv"] = lambda lib: (lib.linalg.tensorinv, (_sq(lib),), {"ind": 1})
+CALLS["linalg.tensorsolve"] = lambda lib: (lib.linalg.tensorsolve, (_sq(lib), _v(lib)), {})
+
+# QR in LAPACK's form (ops/householder.py)
+CALLS["geqrf"] = unary("geqrf", _sq)
+CALLS["orgqr"] = lambda lib: (lib.orgqr, tuple(lib.geqrf(_sq(lib))), {})
+CALLS["linalg.householder_product"] = lambda lib: (
+    lib.linalg.householder_product, tuple(lib.geqrf(_sq(lib))), {})
+CALLS["ormqr"] = lambda lib: (lib.ormqr, (*lib.geqrf(_sq(lib)), _x(lib).T), {})
+
+# randomized low-rank decompositions (minigrad/_lowrank.py)
+CALLS["svd_lowrank"] = unary("svd_lowrank", _sq, 2)
+CALLS["pca_lowrank"] = unary("pca_lowrank", _sq, 2)
+
+# symmetric indefinite LDL^T (ops/ldl.py)
+CALLS["linalg.ldl_factor"] = linalg("ldl_factor")
+CALLS["linalg.ldl_factor_ex"] = linalg("ldl_factor_ex")
+CALLS["linalg.ldl_solve"] = lambda lib: (
+    lib.linalg.ldl_solve, (*lib.linalg.ldl_factor(_sq(lib)), _x(lib).T), {})
+
+# orthogonal polynomials (ops/orthogonal_polynomials.py)
+CALLS.update({"special." + name: special(name, _x, 3) for name in words(
+    "chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v chebyshev_polynomial_w "
+    "shifted_chebyshev_polynomial_t shifted_chebyshev_polynomial_u shifted_chebyshev_polynomial_v "
+    "shifted_chebyshev_polynomial_w hermite_polynomial_h hermite_polynomial_he "
+    "laguerre_polynomial_l legendre_polynomial_p")})
+CALLS.update({"special." + name: special(name, _positive) for name in words(
+    "airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1 "
+    "modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 modified_bessel_k1 "
+    "scaled_modified_bessel_k0 scaled_modified_bessel_k1 spherical_bessel_j0")})

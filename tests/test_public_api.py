@@ -23,7 +23,7 @@ MODULES = ["minigrad", "minigrad.autograd", "minigrad.autograd.functional",
            "minigrad.accelerator", "minigrad.utils.data", "minigrad.func",
            "minigrad.nn.utils.parametrize", "minigrad.nn.utils.parametrizations",
            "minigrad.nn.utils.stateless", "minigrad.optim.swa_utils",
-           "minigrad.backends.mps", "minigrad.backends.cudnn"]
+           "minigrad.backends.mps", "minigrad.backends.cudnn", "minigrad.signal.windows"]
 # Modules that define their own API (rather than gathering names from elsewhere): only what they
 # define counts as public there.
 DEFINES_OWN = {"minigrad.autograd.functional", "minigrad.func", "minigrad.nn.utils.parametrize",
@@ -31,7 +31,7 @@ DEFINES_OWN = {"minigrad.autograd.functional", "minigrad.func", "minigrad.nn.uti
                "minigrad.optim.swa_utils", "minigrad.nn.init", "minigrad.optim.lr_scheduler",
                "minigrad.viz",
                "minigrad.cuda", "minigrad.accelerator",
-               "minigrad.backends.mps", "minigrad.backends.cudnn"}
+               "minigrad.backends.mps", "minigrad.backends.cudnn", "minigrad.signal.windows"}
 
 
 def public_names(module):

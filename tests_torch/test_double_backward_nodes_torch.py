@@ -37,6 +37,11 @@ DIFFERENT = {
     # (the triangular and LU solves: minigrad's gradient for B is triangular solves and products)
     "triangular_solve", "triangular_solve_coefficient", "linalg_lu_solve",
     "linalg_lu_solve_packed", "lu_solve", "lu_solve_method",
+    # (Householder products: minigrad walks the reflections one by one, concatenating the
+    # columns' gradients; PyTorch's backward writes them into slices)
+    "linalg.householder_product", "orgqr", "ormqr", "ormqr_method",
+    # (lstsq's residuals: minigrad adds their explicit term to the pseudo-inverse gradient)
+    "linalg_lstsq_residuals",
 }
 
 

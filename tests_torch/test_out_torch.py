@@ -20,7 +20,8 @@ import minigrad
 LIBS = (minigrad, torch)
 
 # Random results: compare shapes and dtypes, not values (minigrad draws from numpy's streams).
-RANDOM = {"rand", "randn", "randint", "randperm", "empty", "normal", "bernoulli",
+RANDOM = {"rand", "randn", "randint", "randperm", "empty", "normal", "bernoulli", "svd_lowrank",
+          "pca_lowrank",
           "multinomial", "poisson"}
 # Defined only up to sign (LAPACK's choice): compare absolute values.
 SIGNED = {"svd", "linalg.svd", "linalg.eigh", "linalg.qr", "qr"}
@@ -28,7 +29,8 @@ SIGNED = {"svd", "linalg.svd", "linalg.eigh", "linalg.qr", "qr"}
 # a CopyBackwards); minigrad refuses out= with every differentiable function (docs/api.md).
 GRAD_INPUTS_LET_THROUGH = {"softmax", "log_softmax", "diag", "floor_divide", "heaviside",
                            "tensordot", "linalg.norm", "linalg.matrix_norm", "lu",
-                           "slice_scatter"}
+                           "slice_scatter", "histogram", "linalg.ldl_factor",
+                           "linalg.ldl_factor_ex", "linalg.ldl_solve"}
 # With an ``out`` that requires grad, PyTorch fails in these with an unrelated message (a
 # resize or leaf error); minigrad gives the out= message.
 GRAD_OUT_OTHER_MESSAGE = {"empty", "randn", "linalg.norm", "linalg.matrix_norm", "tensordot",

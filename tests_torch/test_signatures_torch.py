@@ -78,7 +78,8 @@ def pairs() -> Iterator[tuple[str, Any, Any, str, bool]]:
     PyTorch has too."""
     namespaces = [("minigrad", minigrad, torch, ""),
                   ("minigrad.nn.functional", minigrad_functional, torch_functional, ""),
-                  ("minigrad.linalg", minigrad.linalg, torch.linalg, "linalg_")]
+                  ("minigrad.linalg", minigrad.linalg, torch.linalg, "linalg_"),
+                  ("minigrad.signal.windows", minigrad.signal.windows, torch.signal.windows, "")]
     for label, ours, theirs, prefix in namespaces:
         for name in ours.__all__:
             function = getattr(ours, name)

@@ -70,6 +70,7 @@ def render() -> str:
     import minigrad.linalg
     import minigrad.nn.functional
     import minigrad.optim
+    import minigrad.signal.windows
     import minigrad.special
     import minigrad.utils.data
     import minigrad.viz
@@ -101,6 +102,8 @@ def render() -> str:
          sorted(minigrad.optim.lr_scheduler.__all__), minigrad.optim.lr_scheduler),
         ("`minigrad.linalg`", "linalg.", sorted(minigrad.linalg.__all__), minigrad.linalg),
         ("`minigrad.special`", "special.", sorted(minigrad.special.__all__), minigrad.special),
+        ("`minigrad.signal.windows`", "signal.windows.", sorted(minigrad.signal.windows.__all__),
+         minigrad.signal.windows),
         ("`minigrad.distributions`", "distributions.", sorted(minigrad.distributions.__all__),
          minigrad.distributions),
         ("`minigrad.utils.data`", "utils.data.", sorted(minigrad.utils.data.__all__),

@@ -11,7 +11,9 @@ hold anything depends on the LAPACK driver (CPU default ``gelsy``):
 The solution is the minimum-norm one (numpy's ``gelsd``), which is what ``gelsy``, ``gelsd``
 and ``gelss`` give; ``gels`` assumes full rank, where it gives the same. Its gradient is
 PyTorch's, through the pseudo-inverse: dA = pinv_backward(dX B^H), dB = pinv(A)^H dX. Saves A,
-B and the solution. (A gradient given to the residuals is ignored: PyTorch's is not.)
+B and the solution. The residuals ``r = sum((A X - B)^2)`` are differentiable too (where the
+driver reports them): at the least-squares solution ``A^T (A X - B) = 0``, so only their
+explicit dependence on A and B counts: dA = 2 (A X - B) diag(g) X^T, dB = -2 (A X - B) diag(g).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy as np
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import broadcast_shapes, is_tensor
+from minigrad.ops._helpers import broadcast_shapes, constant_tensor, given_gradient, is_tensor
 from minigrad.ops.decompositions import LinalgPinv, _pinv, _pinv_backward
 from minigrad.ops.return_types import return_types
 from minigrad.ops.solvers import matrix_argument
@@ -62,9 +64,9 @@ def _in_lapack_buffer(x: np.ndarray, rows: int) -> np.ndarray:
 class LinalgLstsq(Op):
     """(X, residuals, rank, singular values) with X = pinv(A) B, the minimum-norm solution.
 
-    dA = pinv_backward(dX B^H, pinv(A), A);  dB = pinv(A)^H dX.  No gradient flows from the
-    other outputs (PyTorch differentiates the residuals too: not done here). Saves A, B and
-    the solution.
+    dA = pinv_backward(dX B^H, pinv(A), A);  dB = pinv(A)^H dX;  the residuals' gradient g
+    adds dA = 2 R diag(g) X^T and dB = -2 R diag(g), R = A X - B.  Rank and singular values
+    have none. Saves A, B and the solution.
     """
 
     fields = ("vector",)
@@ -92,10 +94,12 @@ class LinalgLstsq(Op):
         return x, residuals, ranks, values
 
     @staticmethod
-    def backward(ctx: Any, grad: Any, *unused: Any) -> tuple[Any, ...]:
-        a, b, _ = ctx.saved_tensors
+    def backward(ctx: Any, grad: Any, grad_residuals: Any, *unused: Any) -> tuple[Any, ...]:
+        a, b, x = ctx.saved_tensors
+        if is_tensor(a) and not is_tensor(grad):  # (a solution given no gradient, under
+            grad = constant_tensor(grad)  # create_graph: batched products want tensors)
         if ctx.vector:
-            grad, b = np.expand_dims(grad, -1), np.expand_dims(b, -1)
+            grad, b, x = np.expand_dims(grad, -1), np.expand_dims(b, -1), np.expand_dims(x, -1)
         if is_tensor(a):
             pinv_a = LinalgPinv.apply(a, None, None, False)
         else:
@@ -103,6 +107,13 @@ class LinalgLstsq(Op):
         needs = ctx.needs_input_grad
         grad_a = _pinv_backward(grad @ b.mT, pinv_a, a) if needs[0] else None
         grad_b = pinv_a.mT @ grad if needs[1] else None
+        grad_residuals = given_gradient(grad_residuals)
+        if grad_residuals is not None and np.shape(grad_residuals)[-1] != 0:
+            weighted = 2 * (a @ x - b) * np.expand_dims(grad_residuals, -2)
+            if needs[0]:
+                grad_a = grad_a + weighted @ x.mT
+            if needs[1]:
+                grad_b = grad_b - weighted
         if ctx.vector and grad_b is not None:
             grad_b = np.squeeze(grad_b, -1)
         return grad_a, grad_b, None, None, None

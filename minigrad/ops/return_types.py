@@ -38,6 +38,11 @@ _RESULT_FIELDS: dict[str, tuple[str, ...]] = {
     "linalg_solve_ex": ("result", "info"),
     "linalg_lu": ("P", "L", "U"),
     "lu_unpack": ("P", "L", "U"),
+    "linalg_ldl_factor": ("LD", "pivots"),
+    "linalg_ldl_factor_ex": ("LD", "pivots", "info"),
+    "histogram": ("hist", "bin_edges"),
+    "histogramdd": ("hist", "bin_edges"),
+    "geqrf": ("a", "tau"),
 }
 
 

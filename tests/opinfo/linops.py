@@ -294,6 +294,15 @@ def lstsq_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
+def lstsq_residual_samples(rng: np.random.Generator) -> list[Sample]:
+    """``(A, B, driver)``: tall A of full rank, with a driver that reports the residuals."""
+    return [
+        Sample((real(rng, 5, 3), real(rng, 5, 2), "gelsd"), name="tall"),
+        Sample((real(rng, 2, 5, 3), real(rng, 2, 5), "gels"), name="batch_vector"),
+        Sample((real(rng, 4, 2), real(rng, 4, 3), "gelss"), name="transposed", transposed=True),
+    ]
+
+
 def lu_samples(rng: np.random.Generator) -> list[Sample]:
     return [
         Sample((real(rng, 3, 3),), name="square"),
@@ -673,6 +682,15 @@ OPS: list[OpInfo] = [
             BadInput((np.ones(3), {}), name="1d"),
             BadInput((np.ones((3, 3), dtype=np.int64), {}), name="integer"),
         ),
+    ),
+    OpInfo(
+        "linalg_lstsq_residuals",
+        lambda lib, a, b, driver: lib.linalg.lstsq(a, b, driver=driver),
+        lstsq_residual_samples,
+        output_index=1,
+        op="linalg.lstsq",
+        atol=1e-4,
+        rtol=1e-3,
     ),
     OpInfo(
         "linalg_lstsq",
