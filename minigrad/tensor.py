@@ -667,6 +667,8 @@ class Tensor(TensorBase):
 
         Laid out as this tensor (``preserve_format``) or in ``memory_format``.
         """
+        if memory_format is _memory_formats.preserve_format:
+            return unary.Clone.apply(self)  # (the common call: no format to look at)
         return unary.clone(self, memory_format=memory_format)
 
     def backward(
