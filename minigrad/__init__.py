@@ -491,6 +491,23 @@ from minigrad.ops.splitting import (  # noqa: E402
 )
 from minigrad.ops.unravel import unravel_index  # noqa: E402
 
+# --- PyTorch's top-level forms of nn functions, under ATen's signatures -----------------------
+# isort: split
+from minigrad.ops.activations import selu_  # noqa: E402
+from minigrad.ops.activations_extra import celu_, rrelu_, threshold_  # noqa: E402
+from minigrad.ops.activations_extra import celu_aten as celu  # noqa: E402
+from minigrad.ops.activations_extra import rrelu_aten as rrelu  # noqa: E402
+from minigrad.ops.activations_extra import threshold_aten as threshold  # noqa: E402
+from minigrad.ops.dropout import alpha_dropout_aten as alpha_dropout  # noqa: E402
+from minigrad.ops.dropout import alpha_dropout_aten_ as alpha_dropout_  # noqa: E402
+from minigrad.ops.dropout import dropout_aten as dropout  # noqa: E402
+from minigrad.ops.dropout import dropout_aten_ as dropout_  # noqa: E402
+from minigrad.ops.dropout import feature_alpha_dropout_aten as feature_alpha_dropout  # noqa: E402
+from minigrad.ops.dropout import feature_alpha_dropout_aten_ as feature_alpha_dropout_  # noqa: E402
+from minigrad.ops.dropout import feature_dropout_aten as feature_dropout  # noqa: E402
+from minigrad.ops.dropout import feature_dropout_aten_ as feature_dropout_  # noqa: E402
+from minigrad.ops.dropout import native_dropout  # noqa: E402
+
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
 from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa: E402
@@ -541,6 +558,8 @@ __all__ = [
     "adjoint",
     "all",
     "allclose",
+    "alpha_dropout",
+    "alpha_dropout_",
     "amax",
     "amin",
     "aminmax",
@@ -604,6 +623,8 @@ __all__ = [
     "cdist",
     "ceil",
     "ceil_",
+    "celu",
+    "celu_",
     "chain_matmul",
     "channel_shuffle",
     "cholesky",
@@ -663,6 +684,8 @@ __all__ = [
     "divide",
     "dot",
     "double",
+    "dropout",
+    "dropout_",
     "dsplit",
     "dstack",
     "dtype",
@@ -685,6 +708,10 @@ __all__ = [
     "expm1",
     "expm1_",
     "eye",
+    "feature_alpha_dropout",
+    "feature_alpha_dropout_",
+    "feature_dropout",
+    "feature_dropout_",
     "fill_",
     "finfo",
     "fix",
@@ -854,6 +881,7 @@ __all__ = [
     "narrow",
     "narrow_copy",
     "native_channel_shuffle",
+    "native_dropout",
     "ne",
     "neg",
     "neg_",
@@ -912,6 +940,8 @@ __all__ = [
     "round",
     "round_",
     "row_stack",
+    "rrelu",
+    "rrelu_",
     "rsqrt",
     "rsqrt_",
     "rsub",
@@ -925,6 +955,7 @@ __all__ = [
     "select",
     "select_scatter",
     "selu",
+    "selu_",
     "set_default_device",
     "set_default_dtype",
     "set_default_tensor_type",
@@ -982,6 +1013,8 @@ __all__ = [
     "tensor",
     "tensor_split",
     "tensordot",
+    "threshold",
+    "threshold_",
     "tile",
     "topk",
     "trace",

@@ -420,6 +420,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         "message be improved?  If so, please report an enhancement request to PyTorch.)"),
         resize_warning=None),
     "hardshrink": TakesOut(FOUND),
+    "threshold": TakesOut(CAST),
     "slice_scatter": TakesOut(EXACT, "aten::slice_scatter"),
     "diag": TakesOut(EXACT, "aten::diagonal_copy"),
     "index_select": TakesOut(same("index_select(): self and result must have the same scalar "

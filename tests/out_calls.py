@@ -419,3 +419,10 @@ CALLS.update({"special." + name: special_binary(name) for name in ("xlogy", "xlo
 CALLS.update({name: with_lib(name, lambda lib: ((_positive(lib), _positive(lib).flip(0)), {}))
               for name in ("igamma", "igammac")})
 CALLS.update({"special." + name: special_binary(name) for name in ("gammainc", "gammaincc")})
+
+# PyTorch's top-level forms of nn functions, ATen's signatures (tests/opinfo/toplevel_forms.py)
+CALLS.update({name: unary(name, _x, 0.5, False) for name in words(
+    "dropout dropout_ alpha_dropout alpha_dropout_ feature_dropout feature_dropout_ "
+    "feature_alpha_dropout feature_alpha_dropout_ native_dropout")})
+CALLS.update({name: unary(name) for name in words("celu celu_ selu_ rrelu rrelu_")})
+CALLS.update({name: unary(name, _x, 0.5, -1.0) for name in ("threshold", "threshold_")})

@@ -1,0 +1,150 @@
+"""Op-table rows of PyTorch's top-level forms of nn functions (``minigrad.dropout(input, p,
+train)``, ``minigrad.celu``, ``minigrad.layer_norm`` ...): ATen's signatures over the ops that
+``nn.functional`` already uses.
+
+Each row is small (one or two samples): the ``F.`` rows test the formulas; these check the
+top-level signature, its values and gradients against PyTorch, and its own errors. Random
+dropout cannot be compared with PyTorch (the generators differ): the rows use p = 1 or
+``train=False``; tests_torch/test_toplevel_forms_torch.py checks the masks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from opinfo import BadInput, OpInfo, Sample
+
+
+def _top(name: str) -> Callable[..., Any]:
+    return lambda lib, *args, **kwargs: getattr(lib, name)(*args, **kwargs)
+
+
+def _inplace_top(name: str) -> Callable[..., Any]:
+    """``lib.<name>(x.clone(), ...)``: written into a non-leaf."""
+    return lambda lib, x, *args, **kwargs: getattr(lib, name)(x.clone(), *args, **kwargs)
+
+
+def _real(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return np.asarray(rng.uniform(-2.0, 2.0, size=shape))
+
+
+# --- dropout and activations ------------------------------------------------------------------
+
+
+def _dropout_samples(feature: bool = False) -> Callable[[np.random.Generator], list[Sample]]:
+    shape = (2, 3, 2) if feature else (3, 4)
+    return lambda rng: [
+        Sample((_real(rng, *shape), 1.0, True), name="p1"),
+        Sample((_real(rng, *shape), 1.0, True), name="p1_transposed", transposed=True),
+    ]
+
+
+def _dropout_bad(name: str) -> tuple[BadInput, ...]:
+    bad = (
+        BadInput((np.ones((2, 3)), 1.5, True), name="p_too_large"),
+        BadInput((np.ones((2, 3)), -0.5, False), name="p_negative_in_eval"),
+        BadInput((np.ones((2, 3)), 0.5), name="no_train"),
+        BadInput((np.ones((2, 3)), 0.5, None), name="train_none"),
+        BadInput((np.ones((2, 3), dtype=np.int64), 0.5, True), name="integers"),
+    )
+    if name.startswith("feature"):
+        bad += (BadInput((np.ones(3), 0.5, True), name="rank1"),)
+    return bad
+
+
+def _dropout_rows(name: str) -> list[OpInfo]:
+    feature = name.startswith("feature")
+    return [
+        OpInfo(
+            f"{name}_top",
+            _top(name),
+            _dropout_samples(feature),
+            bad_inputs=_dropout_bad(name),
+            op=name,
+        ),
+        OpInfo(
+            f"{name}__top",
+            _inplace_top(name + "_"),
+            _dropout_samples(feature),
+            bad_inputs=_dropout_bad(name),
+            inplace=True,
+            op=name + "_",
+        ),
+    ]
+
+
+def _native_dropout_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 3, 4), 0.5, False), name="eval"),
+        Sample((_real(rng, 3, 4), 1.0, True), name="p1", transposed=True),
+    ]
+
+
+def _unary(rng: np.random.Generator, *extra: Any) -> list[Sample]:
+    return [
+        Sample((_real(rng, 3, 4), *extra), name="2d"),
+        Sample((_real(rng, 3, 4), *extra), name="transposed", transposed=True),
+        Sample((np.asarray(_real(rng)), *extra), name="0d"),
+    ]
+
+
+OPS: list[OpInfo] = [
+    *(
+        row
+        for name in ("dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout")
+        for row in _dropout_rows(name)
+    ),
+    OpInfo(
+        "native_dropout",
+        _top("native_dropout"),
+        _native_dropout_samples,
+        output_index=0,
+        bad_inputs=(
+            BadInput((np.ones(3), 1.5, True), name="p_too_large"),
+            BadInput((np.ones(3, dtype=np.int64), 0.0, True), name="integers"),
+            BadInput((np.ones(3, dtype=np.bool_), 0.5, None), name="bools"),
+        ),
+    ),
+    OpInfo(
+        "celu_top",
+        _top("celu"),
+        lambda rng: _unary(rng, 0.5),
+        bad_inputs=(
+            BadInput((np.ones(3), 0.0), name="alpha_0"),
+            BadInput((np.ones(3),), {"inplace": True}, name="inplace"),
+        ),
+        op="celu",
+    ),
+    OpInfo(
+        "celu__top", _inplace_top("celu_"), lambda rng: _unary(rng, 2.0), inplace=True, op="celu_"
+    ),
+    OpInfo("selu__top", _inplace_top("selu_"), _unary, inplace=True, op="selu_"),
+    OpInfo(
+        "rrelu_top",
+        _top("rrelu"),
+        lambda rng: _unary(rng, 0.1, 0.4),
+        bad_inputs=(BadInput((np.ones(3), 0.5, 0.1), name="bounds"),),
+        op="rrelu",
+    ),
+    OpInfo("rrelu__top", _inplace_top("rrelu_"), _unary, inplace=True, op="rrelu_"),
+    OpInfo(
+        "threshold_top",
+        _top("threshold"),
+        lambda rng: _unary(rng, 0.25, -3.0),
+        bad_inputs=(
+            BadInput((np.ones(3), 0.5), name="no_value"),
+            BadInput((np.ones(3, dtype=np.bool_), 0.5, 1.0), name="bools"),
+        ),
+        op="threshold",
+    ),
+    OpInfo(
+        "threshold__top",
+        _inplace_top("threshold_"),
+        lambda rng: _unary(rng, 0.25, 5.0),
+        inplace=True,
+        op="threshold_",
+    ),
+]

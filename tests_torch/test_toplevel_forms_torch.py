@@ -1,0 +1,133 @@
+"""PyTorch's top-level forms of nn functions (``torch.dropout(input, p, train)``, ...) against
+PyTorch, for what the op table (tests/opinfo/toplevel_forms.py) cannot express: random masks,
+identity of the returned tensor, the ``train=None`` quirk of native_dropout, tuples.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad
+
+LIBS = (minigrad, torch)
+
+
+def _same(mine, theirs, atol=1e-5):
+    np.testing.assert_allclose(mine.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-4)
+
+
+# --- dropout ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout"]
+)
+@pytest.mark.parametrize("p, train", [(0.5, False), (0.0, True)])
+def test_dropout_that_drops_nothing_returns_its_input(name, p, train):
+    for lib in LIBS:
+        x = lib.ones(2, 3, requires_grad=True)
+        assert getattr(lib, name)(x, p, train) is x
+        y = x.clone()
+        assert getattr(lib, name + "_")(y, p, train) is y
+
+
+@pytest.mark.parametrize("name", ["dropout", "feature_dropout"])
+def test_dropout_in_place_keeps_or_zeros_and_scales(name):
+    for lib in LIBS:
+        lib.manual_seed(0)
+        x = lib.ones(40, 50, 3, requires_grad=True)
+        y = x.clone()
+        out = getattr(lib, name + "_")(y, 0.25, True)
+        assert out is y and y._version == 1 and y.grad_fn.name() == "MulBackward0"
+        np.testing.assert_allclose(np.unique(y.detach().numpy()), [0.0, 1 / 0.75], rtol=1e-6)
+        if name == "feature_dropout":  # whole channels (dim 1) at once
+            values = y.detach().numpy()
+            assert (values == values[..., :1]).all()
+
+
+def test_native_dropout_returns_the_output_and_a_boolean_mask():
+    results = {}
+    for lib in LIBS:
+        lib.manual_seed(0)
+        x = lib.ones(200, 10, requires_grad=True)
+        out, mask = lib.native_dropout(x, 0.3, True)
+        assert mask.dtype == lib.bool and not mask.requires_grad
+        assert out.grad_fn.name() == "NativeDropoutBackward0"
+        np.testing.assert_allclose(out.detach().numpy(), mask.numpy() / 0.7, rtol=1e-6)
+        assert out.grad_fn._saved_p == 0.3
+        assert out.grad_fn._saved_result1.equal(mask)
+        out.sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), mask.numpy() / 0.7, rtol=1e-6)
+        results[lib] = mask.float().mean().item()
+    assert abs(results[minigrad] - 0.7) < 0.05 and abs(results[torch] - 0.7) < 0.05
+
+
+@pytest.mark.parametrize("train", [False, None])
+def test_native_dropout_backward_scales_only_when_train_is_true(train):
+    """With ``train=None`` PyTorch's forward drops and scales, its backward does not scale."""
+    for lib in LIBS:
+        x = lib.ones(4, 5, requires_grad=True)
+        out, mask = lib.native_dropout(x, 0.5, train)
+        out.sum().backward()
+        np.testing.assert_array_equal(x.grad.numpy(), mask.numpy().astype(np.float32))
+        if train is False:
+            assert out is not x and bool(mask.all())
+            _same(out, x)
+
+
+def test_native_dropout_of_an_empty_tensor_gives_an_empty_float_mask():
+    for lib in LIBS:
+        out, mask = lib.native_dropout(lib.ones(0, requires_grad=True), 0.5, True)
+        assert mask.dtype == lib.float32 and not mask.requires_grad
+        assert out.grad_fn.name() == "NativeDropoutBackward0"
+
+
+def test_native_dropout_mask_written_later_breaks_backward():
+    for lib in LIBS:
+        x = lib.ones(3, requires_grad=True)
+        out, mask = lib.native_dropout(x, 0.5, True)
+        mask.logical_not_()
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            out.sum().backward()
+
+
+# --- activations ------------------------------------------------------------------------------
+
+
+def test_rrelu_in_training_draws_slopes_in_its_range():
+    for lib in LIBS:
+        x = -lib.ones(1000, requires_grad=True)
+        y = lib.rrelu(x, 0.1, 0.3, True)
+        assert y.grad_fn.name() == "RreluWithNoiseBackward0"
+        slopes = -y.detach().numpy()
+        assert slopes.min() >= 0.1 and slopes.max() <= 0.3 and slopes.std() > 0.03
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib, x: lib.celu(x, alpha=0.5),
+        lambda lib, x: lib.celu_(x.clone(), 0.5),
+        lambda lib, x: lib.selu_(x.clone()),
+        lambda lib, x: lib.threshold(x, 0.1, value=-2.0),
+        lambda lib, x: lib.threshold_(x.clone(), 0.1, -2.0),
+        lambda lib, x: lib.rrelu(x, lower=0.2, upper=0.4),
+        lambda lib, x: lib.rrelu_(x.clone(), 0.2, 0.4, False),
+    ],
+    ids=["celu", "celu_", "selu_", "threshold", "threshold_", "rrelu", "rrelu_"],
+)
+def test_activations_by_keyword_and_position_match(call):
+    rng = np.random.default_rng(0)
+    data = rng.uniform(-2, 2, size=(3, 4))
+    results = []
+    for lib in LIBS:
+        x = lib.tensor(data, requires_grad=True)
+        y = call(lib, x.mT)
+        y.pow(2).sum().backward()
+        results.append((y, x.grad, y.grad_fn.name()))
+    (mine, mine_grad, mine_node), (theirs, their_grad, their_node) = results
+    _same(mine, theirs)
+    _same(mine_grad, their_grad)
+    assert mine_node == their_node
