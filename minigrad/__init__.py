@@ -507,6 +507,16 @@ from minigrad.ops.dropout import feature_alpha_dropout_aten_ as feature_alpha_dr
 from minigrad.ops.dropout import feature_dropout_aten as feature_dropout  # noqa: E402
 from minigrad.ops.dropout import feature_dropout_aten_ as feature_dropout_  # noqa: E402
 from minigrad.ops.dropout import native_dropout  # noqa: E402
+from minigrad.ops.native_normalization import (  # noqa: E402
+    native_batch_norm,
+    native_group_norm,
+    native_layer_norm,
+)
+from minigrad.ops.normalization import batch_norm_aten as batch_norm  # noqa: E402
+from minigrad.ops.normalization import group_norm_aten as group_norm  # noqa: E402
+from minigrad.ops.normalization import layer_norm_aten as layer_norm  # noqa: E402
+from minigrad.ops.normalization import rms_norm  # noqa: E402
+from minigrad.ops.normalization_composites import instance_norm_aten as instance_norm  # noqa: E402
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -602,6 +612,7 @@ __all__ = [
     "atleast_3d",
     "avg_pool1d",
     "baddbmm",
+    "batch_norm",
     "bernoulli",
     "bincount",
     "bitwise_and",
@@ -751,6 +762,7 @@ __all__ = [
     "gradient",
     "greater",
     "greater_equal",
+    "group_norm",
     "gt",
     "half",
     "hardshrink",
@@ -774,6 +786,7 @@ __all__ = [
     "inference_mode",
     "initial_seed",
     "inner",
+    "instance_norm",
     "int",
     "int16",
     "int32",
@@ -805,6 +818,7 @@ __all__ = [
     "isreal",
     "kron",
     "kthvalue",
+    "layer_norm",
     "layout",
     "lcm",
     "lcm_",
@@ -880,8 +894,11 @@ __all__ = [
     "nansum",
     "narrow",
     "narrow_copy",
+    "native_batch_norm",
     "native_channel_shuffle",
     "native_dropout",
+    "native_group_norm",
+    "native_layer_norm",
     "ne",
     "neg",
     "neg_",
@@ -935,6 +952,7 @@ __all__ = [
     "resolve_neg",
     "result_type",
     "return_types",
+    "rms_norm",
     "roll",
     "rot90",
     "round",

@@ -421,6 +421,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         resize_warning=None),
     "hardshrink": TakesOut(FOUND),
     "threshold": TakesOut(CAST),
+    "native_batch_norm": TakesOut((same("expected scalar type {result} but found {out}"),) * 3),
     "slice_scatter": TakesOut(EXACT, "aten::slice_scatter"),
     "diag": TakesOut(EXACT, "aten::diagonal_copy"),
     "index_select": TakesOut(same("index_select(): self and result must have the same scalar "

@@ -426,3 +426,16 @@ CALLS.update({name: unary(name, _x, 0.5, False) for name in words(
     "feature_alpha_dropout feature_alpha_dropout_ native_dropout")})
 CALLS.update({name: unary(name) for name in words("celu celu_ selu_ rrelu rrelu_")})
 CALLS.update({name: unary(name, _x, 0.5, -1.0) for name in ("threshold", "threshold_")})
+CALLS.update({
+    "batch_norm": with_lib("batch_norm", lambda lib: (
+        (_x(lib), None, None, None, None, True, 0.1, 1e-5, False), {})),
+    "native_batch_norm": with_lib("native_batch_norm", lambda lib: (
+        (_x(lib), None, None, None, None, True, 0.1, 1e-5), {})),
+    "instance_norm": with_lib("instance_norm", lambda lib: (
+        (_x(lib)[None], None, None, None, None, True, 0.1, 1e-5, False), {})),
+    "layer_norm": unary("layer_norm", _x, [3]),
+    "native_layer_norm": unary("native_layer_norm", _x, [3], None, None, 1e-5),
+    "rms_norm": unary("rms_norm", _x, [3]),
+    "group_norm": unary("group_norm", _x, 1),
+    "native_group_norm": unary("native_group_norm", _x, None, None, 2, 3, 1, 1, 1e-5),
+})

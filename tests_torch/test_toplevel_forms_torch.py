@@ -131,3 +131,83 @@ def test_activations_by_keyword_and_position_match(call):
     _same(mine, theirs)
     _same(mine_grad, their_grad)
     assert mine_node == their_node
+
+
+# --- normalization ----------------------------------------------------------------------------
+
+
+def test_native_norms_return_their_statistics_detached_but_group_norms():
+    rng = np.random.default_rng(1)
+    data = rng.standard_normal((4, 6, 3))
+    found = []
+    for lib in LIBS:
+        x = lib.tensor(data, requires_grad=True)
+        rm, rv = lib.zeros(6, dtype=lib.float64), lib.ones(6, dtype=lib.float64)
+        results = [
+            lib.native_layer_norm(x, [6, 3], None, None, 1e-5),
+            lib.native_batch_norm(x, None, None, rm, rv, True, 0.2, 1e-5),
+            lib.native_batch_norm(x, None, None, rm, rv, False, 0.2, 1e-5),
+            lib.native_group_norm(x, None, None, 4, 6, 3, 2, 1e-5),
+        ]
+        found.append((results, rm, rv))
+    for (mine, my_rm, my_rv), (theirs, their_rm, their_rv) in [found]:
+        _same(my_rm, their_rm)
+        _same(my_rv, their_rv)
+        for my_tuple, their_tuple in zip(mine, theirs):
+            for my_value, their_value in zip(my_tuple, their_tuple):
+                assert tuple(my_value.shape) == tuple(their_value.shape)
+                assert (my_value.grad_fn is None) == (their_value.grad_fn is None)
+                if my_value.grad_fn is not None:
+                    assert my_value.grad_fn.name() == their_value.grad_fn.name()
+                _same(my_value, their_value)
+
+
+def test_native_group_norm_differentiates_its_statistics_only_both_at_once():
+    """PyTorch's backward reads the gradients of mean and rstd only if both are defined."""
+    found = []
+    for lib in LIBS:
+        x = lib.ones(2, 4, 3, dtype=lib.float64).cumsum(2).requires_grad_()
+        _, mean, rstd = lib.native_group_norm(x * x, None, None, 2, 4, 3, 2, 1e-5)
+        alone = lib.autograd.grad(mean.sum(), x, allow_unused=True, retain_graph=True)
+        assert alone == (None,)
+        (both,) = lib.autograd.grad((mean * 2 + rstd**2).sum(), x)
+        found.append(both)
+    _same(*found)
+
+
+def test_native_group_norm_wants_a_contiguous_input():
+    for lib in LIBS:
+        with pytest.raises(RuntimeError, match="is_contiguous"):
+            lib.native_group_norm(lib.ones(3, 2).t(), None, None, 2, 3, 1, 1, 1e-5)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_and_instance_norm_move_running_statistics_as_pytorch(training):
+    rng = np.random.default_rng(2)
+    data = rng.standard_normal((3, 4, 5))
+    stats = []
+    for lib in LIBS:
+        x = lib.tensor(data, requires_grad=True)
+        w, b = lib.ones(4, requires_grad=True, dtype=lib.float64), lib.zeros(4, dtype=lib.float64)
+        rm, rv = lib.zeros(4, dtype=lib.float64), lib.ones(4, dtype=lib.float64)
+        y = lib.batch_norm(x, w, b, rm, rv, training, 0.3, 1e-5, True)
+        rm2, rv2 = rm.clone(), rv.clone()
+        z = lib.instance_norm(x, w, b, rm2, rv2, training, 0.3, 1e-5, True)
+        (y * z).sum().backward()
+        stats.append((y, z, rm, rv, rm2, rv2, x.grad, w.grad, z.grad_fn.name()))
+    for mine, theirs in zip(*stats):
+        if isinstance(mine, str):
+            assert mine == theirs
+        else:
+            _same(mine, theirs)
+
+
+def test_the_top_level_norms_skip_nn_functionals_python_checks():
+    """torch.batch_norm takes one value per channel in training; F.batch_norm refuses it."""
+    for lib in LIBS:
+        x = lib.ones(1, 3)
+        assert lib.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, True).shape == (1, 3)
+        assert lib.instance_norm(x, None, None, None, None, True, 0.1, 0.0, True).shape == (1, 3)
+        assert lib.group_norm(x, 3).shape == (1, 3)
+        with pytest.raises(ValueError, match="Expected more than 1 value per channel"):
+            lib.nn.functional.batch_norm(x, None, None, training=True)

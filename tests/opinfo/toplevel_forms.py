@@ -148,3 +148,201 @@ OPS: list[OpInfo] = [
         op="threshold_",
     ),
 ]
+
+
+# --- normalization ----------------------------------------------------------------------------
+
+
+def _positive(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return np.asarray(rng.uniform(0.5, 1.5, size=shape))
+
+
+def _batch_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    def stats() -> tuple[np.ndarray, np.ndarray]:
+        return _real(rng, 3) * 0.1, _positive(rng, 3)
+
+    x, w, b = _real(rng, 4, 3), _positive(rng, 3), _real(rng, 3)
+    return [
+        Sample((x, w, b, *stats(), True, 0.3, 1e-5, False), name="training"),
+        Sample((_real(rng, 2, 3, 2), w, b, *stats(), False, 0.1, 1e-3, True), name="eval"),
+        Sample(
+            (x, None, None, None, None, True, 0.1, 1e-5, True),
+            name="batch_stats_only",
+            transposed=True,
+        ),
+    ]
+
+
+# (PyTorch's native_batch_norm does not check the running statistics' sizes: no row for it)
+_BATCH_NORM_FEATURES = BadInput(
+    (np.ones((4, 3)), None, None, np.zeros(2), np.ones(2), True, 0.1, 1e-5, True), name="features"
+)
+_NATIVE_BATCH_NORM_BAD = (
+    BadInput((np.ones((0, 3)), None, None, None, None, True, 0.1, 1e-5), name="empty"),
+    BadInput((np.ones((4, 3)), None, None, np.zeros(3), None, True, 0.1, 1e-5), name="one_stat"),
+    BadInput(
+        (np.ones((4, 3), dtype=np.int64), None, None, None, None, True, 0.1, 1e-5), name="integers"
+    ),
+)
+
+
+def _group_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(
+            (_real(rng, 2, 6, 3), 3, _positive(rng, 6), _real(rng, 6), 1e-5, False), name="affine"
+        ),
+        Sample((_real(rng, 3, 8), 2), name="2d", transposed=True),
+        Sample((_real(rng, 1, 2, 1), 2), {"eps": 0.5}, name="one_value_per_group"),
+    ]
+
+
+def _native_group_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(
+            (_real(rng, 2, 6, 3), _positive(rng, 6), _real(rng, 6), 2, 6, 3, 3, 1e-5), name="affine"
+        ),
+        Sample((_real(rng, 3, 8), None, None, 3, 8, 1, 2, 1e-5), name="2d"),
+    ]
+
+
+_GROUP_NORM_BAD = (
+    BadInput((np.ones((2, 3, 4)), 2), name="groups"),
+    BadInput((np.ones(3), 1), name="1d"),
+    BadInput((np.ones((2, 3, 4)), 3, np.ones(2)), name="weight_size"),
+)
+
+
+def _layer_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(
+            (_real(rng, 2, 3, 4), [4], _positive(rng, 4), _real(rng, 4), 1e-5, False), name="affine"
+        ),
+        Sample((_real(rng, 3, 4), (3, 4)), name="two_dims", transposed=True),
+    ]
+
+
+def _native_layer_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample((_real(rng, 2, 3, 4), [4], _positive(rng, 4), _real(rng, 4), 1e-5), name="affine"),
+        Sample((_real(rng, 3, 4), (3, 4), None, None, 0.1), name="two_dims", transposed=True),
+    ]
+
+
+_LAYER_NORM_BAD = (
+    BadInput((np.ones((2, 3)), (4,)), name="shape"),
+    BadInput((np.ones((2, 3)), 3), name="int_shape"),
+)
+
+
+def _instance_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(
+            (
+                _real(rng, 2, 3, 4),
+                _positive(rng, 3),
+                _real(rng, 3),
+                _real(rng, 3) * 0.1,
+                _positive(rng, 3),
+                True,
+                0.1,
+                1e-5,
+                False,
+            ),
+            name="affine_running",
+        ),
+        Sample(
+            (
+                _real(rng, 2, 3, 4),
+                None,
+                None,
+                _real(rng, 3) * 0.1,
+                _positive(rng, 3),
+                False,
+                0.1,
+                1e-5,
+                False,
+            ),
+            name="eval",
+        ),
+        Sample(
+            (_real(rng, 2, 3), None, None, None, None, True, 0.1, 1e-5, True),
+            name="no_spatial_dims",
+        ),
+    ]
+
+
+OPS += [
+    OpInfo(
+        "batch_norm_top",
+        _top("batch_norm"),
+        _batch_norm_samples,
+        grad_args=(0, 1, 2),
+        bad_inputs=(_BATCH_NORM_FEATURES,),
+        op="batch_norm",
+    ),
+    OpInfo(
+        "native_batch_norm",
+        _top("native_batch_norm"),
+        lambda rng: [
+            Sample(s.args[:8], name=s.name, transposed=s.transposed)
+            for s in _batch_norm_samples(rng)
+        ],
+        grad_args=(0, 1, 2),
+        output_index=0,
+        bad_inputs=_NATIVE_BATCH_NORM_BAD,
+    ),
+    OpInfo(
+        "instance_norm_top",
+        _top("instance_norm"),
+        _instance_norm_samples,
+        grad_args=(0, 1, 2),
+        bad_inputs=(
+            BadInput(
+                (np.ones((2, 3, 4)), None, None, None, None, False, 0.1, 1e-5, True),
+                name="eval_without_stats",
+            ),
+        ),
+        op="instance_norm",
+    ),
+    OpInfo(
+        "group_norm_top",
+        _top("group_norm"),
+        _group_norm_samples,
+        bad_inputs=_GROUP_NORM_BAD,
+        op="group_norm",
+    ),
+    OpInfo(
+        "native_group_norm",
+        _top("native_group_norm"),
+        _native_group_norm_samples,
+        output_index=0,
+        bad_inputs=(
+            BadInput((np.ones((2, 3, 4)), None, None, 2, 3, 5, 1, 1e-5), name="numel"),
+            BadInput((np.ones((2, 3, 4)), None, None, 2, 3, 4, 2, 1e-5), name="groups"),
+        ),
+    ),
+    OpInfo(
+        "layer_norm_top",
+        _top("layer_norm"),
+        _layer_norm_samples,
+        bad_inputs=_LAYER_NORM_BAD,
+        op="layer_norm",
+    ),
+    OpInfo(
+        "native_layer_norm",
+        _top("native_layer_norm"),
+        _native_layer_norm_samples,
+        output_index=0,
+        bad_inputs=(BadInput((np.ones((2, 3)), (4,), None, None, 1e-5), name="shape"),),
+    ),
+    OpInfo(
+        "rms_norm_top",
+        _top("rms_norm"),
+        lambda rng: [
+            Sample((_real(rng, 3, 4), [4], _positive(rng, 4)), name="weight"),
+            Sample((_real(rng, 3, 4), (3, 4), None, 0.1), name="eps", transposed=True),
+        ],
+        bad_inputs=(BadInput((np.ones(3), (2, 3)), name="rank"),),
+        op="rms_norm",
+    ),
+]
