@@ -493,11 +493,20 @@ from minigrad.ops.unravel import unravel_index  # noqa: E402
 
 # --- PyTorch's top-level forms of nn functions, under ATen's signatures -----------------------
 # isort: split
+from minigrad.nn.functional import bilinear, pdist  # noqa: E402
 from minigrad.ops.activations import selu_  # noqa: E402
 from minigrad.ops.activations_extra import celu_, rrelu_, threshold_  # noqa: E402
 from minigrad.ops.activations_extra import celu_aten as celu  # noqa: E402
 from minigrad.ops.activations_extra import rrelu_aten as rrelu  # noqa: E402
 from minigrad.ops.activations_extra import threshold_aten as threshold  # noqa: E402
+from minigrad.ops.aten_layers import (  # noqa: E402  # noqa: E402
+    affine_grid_generator,
+    constant_pad_nd,
+    convolution,
+    grid_sampler,
+    grid_sampler_2d,
+)
+from minigrad.ops.ctc_loss import ctc_loss_aten as ctc_loss  # noqa: E402
 from minigrad.ops.dropout import alpha_dropout_aten as alpha_dropout  # noqa: E402
 from minigrad.ops.dropout import alpha_dropout_aten_ as alpha_dropout_  # noqa: E402
 from minigrad.ops.dropout import dropout_aten as dropout  # noqa: E402
@@ -507,6 +516,15 @@ from minigrad.ops.dropout import feature_alpha_dropout_aten_ as feature_alpha_dr
 from minigrad.ops.dropout import feature_dropout_aten as feature_dropout  # noqa: E402
 from minigrad.ops.dropout import feature_dropout_aten_ as feature_dropout_  # noqa: E402
 from minigrad.ops.dropout import native_dropout  # noqa: E402
+from minigrad.ops.embedding import embedding_aten as embedding  # noqa: E402
+from minigrad.ops.losses import (  # noqa: E402
+    binary_cross_entropy_with_logits_aten as binary_cross_entropy_with_logits,
+)
+from minigrad.ops.losses import kl_div_aten as kl_div  # noqa: E402
+from minigrad.ops.losses_extra import cosine_embedding_loss_aten as cosine_embedding_loss  # noqa: E402
+from minigrad.ops.losses_extra import hinge_embedding_loss_aten as hinge_embedding_loss  # noqa: E402
+from minigrad.ops.losses_extra import margin_ranking_loss_aten as margin_ranking_loss  # noqa: E402
+from minigrad.ops.losses_extra import poisson_nll_loss_aten as poisson_nll_loss  # noqa: E402
 from minigrad.ops.native_normalization import (  # noqa: E402
     native_batch_norm,
     native_group_norm,
@@ -566,6 +584,7 @@ __all__ = [
     "addmv_",
     "addr",
     "adjoint",
+    "affine_grid_generator",
     "all",
     "allclose",
     "alpha_dropout",
@@ -614,6 +633,8 @@ __all__ = [
     "baddbmm",
     "batch_norm",
     "bernoulli",
+    "bilinear",
+    "binary_cross_entropy_with_logits",
     "bincount",
     "bitwise_and",
     "bitwise_left_shift",
@@ -656,22 +677,26 @@ __all__ = [
     "concat",
     "concatenate",
     "conj",
+    "constant_pad_nd",
     "conv1d",
     "conv2d",
     "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
     "conv_transpose3d",
+    "convolution",
     "copysign",
     "corrcoef",
     "cos",
     "cos_",
     "cosh",
     "cosh_",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "count_nonzero",
     "cov",
     "cross",
+    "ctc_loss",
     "cummax",
     "cummin",
     "cumprod",
@@ -702,6 +727,7 @@ __all__ = [
     "dtype",
     "e",
     "einsum",
+    "embedding",
     "empty",
     "empty_like",
     "enable_grad",
@@ -762,11 +788,14 @@ __all__ = [
     "gradient",
     "greater",
     "greater_equal",
+    "grid_sampler",
+    "grid_sampler_2d",
     "group_norm",
     "gt",
     "half",
     "hardshrink",
     "heaviside",
+    "hinge_embedding_loss",
     "histc",
     "hsplit",
     "hstack",
@@ -816,6 +845,7 @@ __all__ = [
     "isneginf",
     "isposinf",
     "isreal",
+    "kl_div",
     "kron",
     "kthvalue",
     "layer_norm",
@@ -858,6 +888,7 @@ __all__ = [
     "lu_solve",
     "lu_unpack",
     "manual_seed",
+    "margin_ranking_loss",
     "masked_fill",
     "masked_scatter",
     "masked_select",
@@ -916,12 +947,14 @@ __all__ = [
     "ones_like",
     "outer",
     "pairwise_distance",
+    "pdist",
     "permute",
     "pi",
     "pinverse",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson",
+    "poisson_nll_loss",
     "polygamma",
     "positive",
     "pow",

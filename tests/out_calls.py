@@ -439,3 +439,30 @@ CALLS.update({
     "group_norm": unary("group_norm", _x, 1),
     "native_group_norm": unary("native_group_norm", _x, None, None, 2, 3, 1, 1, 1e-5),
 })
+CALLS.update({
+    "bilinear": with_lib("bilinear", lambda lib: ((_x(lib), _x(lib), lib.ones(2, 3, 3)), {})),
+    "pdist": unary("pdist"),
+    "embedding": with_lib("embedding", lambda lib: ((_x(lib), lib.tensor([1, 0])), {})),
+    "kl_div": binary("kl_div"),
+    "hinge_embedding_loss": with_lib("hinge_embedding_loss", lambda lib: (
+        (_x(lib), lib.ones(2, 3)), {})),
+    "margin_ranking_loss": with_lib("margin_ranking_loss", lambda lib: (
+        (_v(lib), _v(lib).flip(0), lib.ones(3)), {})),
+    "cosine_embedding_loss": with_lib("cosine_embedding_loss", lambda lib: (
+        (_x(lib), _x(lib).flip(0), lib.ones(2)), {})),
+    "poisson_nll_loss": with_lib("poisson_nll_loss", lambda lib: (
+        (_x(lib), _x(lib).abs(), True, False, 1e-8, 1), {})),
+    "binary_cross_entropy_with_logits": with_lib("binary_cross_entropy_with_logits", lambda lib: (
+        (_x(lib), _x(lib).sigmoid()), {})),
+    "ctc_loss": with_lib("ctc_loss", lambda lib: (
+        (lib.full((2, 1, 2), 0.5).log(), lib.tensor([[1]]), [2], [1]), {})),
+    "constant_pad_nd": unary("constant_pad_nd", _x, [1, 1]),
+    "convolution": with_lib("convolution", lambda lib: (
+        (_x(lib)[None], lib.ones(1, 2, 2), None, [1], [0], [1], False, [0], 1), {})),
+    "grid_sampler": with_lib("grid_sampler", lambda lib: (
+        (_x(lib)[None, None], lib.zeros(1, 1, 1, 2), 0, 0, False), {})),
+    "grid_sampler_2d": with_lib("grid_sampler_2d", lambda lib: (
+        (_x(lib)[None, None], lib.zeros(1, 1, 1, 2), 0, 0, False), {})),
+    "affine_grid_generator": with_lib("affine_grid_generator", lambda lib: (
+        (lib.eye(2, 3)[None], [1, 1, 2, 2], False), {})),
+})

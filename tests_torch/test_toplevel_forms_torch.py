@@ -211,3 +211,51 @@ def test_the_top_level_norms_skip_nn_functionals_python_checks():
         assert lib.group_norm(x, 3).shape == (1, 3)
         with pytest.raises(ValueError, match="Expected more than 1 value per channel"):
             lib.nn.functional.batch_norm(x, None, None, training=True)
+
+
+# --- losses and layers ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib, x, t: lib.kl_div(x, t),
+        lambda lib, x, t: lib.hinge_embedding_loss(x, t.sign()),
+        lambda lib, x, t: lib.margin_ranking_loss(x, t, t.sign()),
+        lambda lib, x, t: lib.binary_cross_entropy_with_logits(x, t.sigmoid()),
+        lambda lib, x, t: lib.kl_div(x, t, 7),
+    ],
+    ids=["kl_div", "hinge", "margin_ranking", "bce_with_logits", "kl_div_7"],
+)
+def test_top_level_losses_do_not_reduce_unless_asked(call):
+    """PyTorch's parser reads the schemas' default ``at::Reduction::Mean`` as 0 (none)."""
+    shapes = [tuple(call(lib, lib.ones(2, 3) * 0.5, -lib.ones(2, 3)).shape) for lib in LIBS]
+    assert shapes == [(2, 3), (2, 3)]
+
+
+def test_embedding_takes_the_table_first_and_any_negative_padding_as_none():
+    rng = np.random.default_rng(3)
+    table, indices = rng.standard_normal((5, 3)), np.array([[0, 4], [4, 4]])
+    grads = []
+    for lib in LIBS:
+        weight = lib.tensor(table, requires_grad=True)
+        y = lib.embedding(weight, lib.tensor(indices), -2)
+        y.sum().backward()
+        assert y.grad_fn.name() == "EmbeddingBackward0"
+        grads.append(weight.grad)
+    _same(*grads)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_convolution_is_the_functional_convolution(transposed):
+    rng = np.random.default_rng(4)
+    x, w = rng.standard_normal((2, 4, 5, 5)), rng.standard_normal((4, 2, 3, 3))
+    results = []
+    for lib in LIBS:
+        xt, wt = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        output_padding = [1, 0] if transposed else [0, 0]
+        y = lib.convolution(xt, wt, None, [2, 1], [1, 1], [1, 2], transposed, output_padding, 2)
+        y.pow(2).sum().backward()
+        results.append((y, xt.grad, wt.grad, y.grad_fn.name()))
+    for mine, theirs in zip(*results):
+        assert mine == theirs if isinstance(mine, str) else _same(mine, theirs) is None

@@ -346,3 +346,248 @@ OPS += [
         op="rms_norm",
     ),
 ]
+
+
+# --- losses (reduction as a number: none without it, as PyTorch's parser reads the default) --
+
+
+def _signs(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return np.where(rng.uniform(size=shape) < 0.5, -1.0, 1.0)
+
+
+def _loss_samples(make: Callable[..., tuple[Any, ...]]) -> Callable[..., list[Sample]]:
+    return lambda rng: [
+        Sample(make(rng), name="default"),
+        Sample(make(rng), {"reduction": 1}, name="mean"),
+        Sample(make(rng), {"reduction": 2}, name="sum", transposed=True),
+    ]
+
+
+OPS += [
+    OpInfo(
+        "kl_div_top",
+        _top("kl_div"),
+        _loss_samples(lambda rng: (_real(rng, 3, 4), _positive(rng, 3, 4))),
+        grad_args=(0,),
+        bad_inputs=(BadInput((np.ones(3, dtype=np.int64), np.ones(3)), name="integers"),),
+        op="kl_div",
+    ),
+    OpInfo(
+        "kl_div_log_target_top",
+        lambda lib, x, t, *a, **k: lib.kl_div(x, t, *a, log_target=True, **k),
+        _loss_samples(lambda rng: (_real(rng, 3, 4), _real(rng, 3, 4))),
+        op="kl_div",
+    ),
+    OpInfo(
+        "hinge_embedding_loss_top",
+        _top("hinge_embedding_loss"),
+        _loss_samples(lambda rng: (_real(rng, 3, 4), _signs(rng, 3, 4), 0.5)),
+        grad_args=(0,),
+        op="hinge_embedding_loss",
+    ),
+    OpInfo(
+        "margin_ranking_loss_top",
+        _top("margin_ranking_loss"),
+        _loss_samples(lambda rng: (_real(rng, 3, 4), _real(rng, 3, 4), _signs(rng, 3, 4), 0.3)),
+        grad_args=(0, 1),
+        op="margin_ranking_loss",
+    ),
+    OpInfo(
+        "cosine_embedding_loss_top",
+        _top("cosine_embedding_loss"),
+        _loss_samples(lambda rng: (_real(rng, 3, 4), _real(rng, 3, 4), _signs(rng, 3), 0.1)),
+        grad_args=(0, 1),
+        bad_inputs=(BadInput((np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3))), name="target"),),
+        op="cosine_embedding_loss",
+    ),
+    OpInfo(
+        "poisson_nll_loss_top",
+        _top("poisson_nll_loss"),
+        lambda rng: [
+            Sample((_real(rng, 3, 4), _positive(rng, 3, 4) * 2, True, False, 1e-8, 0), name="log"),
+            Sample(
+                (_positive(rng, 3, 4), _positive(rng, 3, 4) * 2, False, True, 1e-8, 1),
+                name="full",
+                transposed=True,
+            ),
+        ],
+        grad_args=(0,),
+        bad_inputs=(BadInput((np.ones(3), np.ones(3), True, False, 1e-8), name="no_reduction"),),
+        op="poisson_nll_loss",
+    ),
+    OpInfo(
+        "binary_cross_entropy_with_logits_top",
+        _top("binary_cross_entropy_with_logits"),
+        lambda rng: [
+            Sample((_real(rng, 3, 4), _positive(rng, 3, 4) / 2), name="default"),
+            Sample(
+                (
+                    _real(rng, 3, 4),
+                    _positive(rng, 3, 4) / 2,
+                    _positive(rng, 4),
+                    _positive(rng, 4),
+                    1,
+                ),
+                name="weights",
+                transposed=True,
+            ),
+            Sample((_real(rng, 3, 4), _positive(rng, 3, 4) / 2), {"reduction": 2}, name="sum"),
+        ],
+        grad_args=(0,),
+        bad_inputs=(BadInput((np.ones((3, 4)), np.ones((1, 4))), name="target_shape"),),
+        op="binary_cross_entropy_with_logits",
+    ),
+]
+
+
+def _ctc_samples(rng: np.random.Generator) -> list[Sample]:
+    log_probs = _real(rng, 5, 2, 4)  # (logits: the row takes their log_softmax)
+    targets = np.array([[1, 2], [3, 3]])
+    return [
+        Sample((log_probs, targets, [5, 4], [2, 1]), name="default"),
+        Sample((log_probs, targets, np.array([5, 5]), np.array([2, 2]), 0, 1), name="mean"),
+        Sample((log_probs, targets, [5, 5], [2, 2], 0, 2, True), name="sum"),
+    ]
+
+
+OPS += [
+    OpInfo(
+        "ctc_loss_top",
+        # (PyTorch's CTC gradient assumes normalised log-probabilities, as F.ctc_loss's row)
+        lambda lib, x, *args, **kwargs: lib.ctc_loss(x.log_softmax(-1), *args, **kwargs),
+        _ctc_samples,
+        grad_args=(0,),
+        gradgrad=False,  # (CtcLossBackward0 has no derivative in PyTorch either)
+        op="ctc_loss",
+    ),
+    OpInfo(
+        "bilinear_top",
+        _top("bilinear"),
+        lambda rng: [
+            Sample(
+                (_real(rng, 3, 2), _real(rng, 3, 4), _real(rng, 5, 2, 4), _real(rng, 5)),
+                name="bias",
+            ),
+            Sample((_real(rng, 2), _real(rng, 3), _real(rng, 2, 2, 3)), name="1d"),
+        ],
+        op="bilinear",
+    ),
+    OpInfo(
+        "pdist_top",
+        _top("pdist"),
+        lambda rng: [
+            Sample((_real(rng, 4, 3),), name="p2"),
+            Sample((_real(rng, 4, 3), 1.5), name="p1.5", transposed=True),
+        ],
+        gradgrad=False,  # (PyTorch has no second derivative of pdist)
+        op="pdist",
+    ),
+    OpInfo(
+        "embedding_top",
+        _top("embedding"),
+        lambda rng: [
+            Sample((_real(rng, 5, 3), np.array([[0, 2], [4, 2]])), name="plain"),
+            Sample((_real(rng, 5, 3), np.array([0, 2, 2, 1]), 2, True), name="edge_padding_scaled"),
+            Sample(
+                (_real(rng, 5, 3), np.array([0, 2, 2, 1]), -3),
+                name="negative_padding",
+                transposed=True,
+            ),
+        ],
+        bad_inputs=(
+            BadInput((np.ones((5, 3)), np.array([5])), name="index_range"),
+            BadInput((np.ones((5, 3)), np.array([1.0])), name="float_indices"),
+            BadInput((np.ones(5), np.array([1])), name="1d_table"),
+        ),
+        op="embedding",
+    ),
+    OpInfo(
+        "constant_pad_nd",
+        _top("constant_pad_nd"),
+        lambda rng: [
+            Sample((_real(rng, 3, 4), [1, 2], 3.0), name="value"),
+            Sample((_real(rng, 2, 3, 4), [-1, 2, 0, 1]), name="crop", transposed=True),
+        ],
+        bad_inputs=(BadInput((np.ones((3, 4)), [1]), name="odd"),),
+    ),
+    OpInfo(
+        "convolution",
+        _top("convolution"),
+        lambda rng: [
+            Sample(
+                (
+                    _real(rng, 1, 2, 5, 4),
+                    _real(rng, 4, 1, 2, 3),
+                    _real(rng, 4),
+                    [1, 2],
+                    [1, 0],
+                    [1, 1],
+                    False,
+                    [0, 0],
+                    2,
+                ),
+                name="2d_groups",
+            ),
+            Sample(
+                (
+                    _real(rng, 2, 2, 5),
+                    _real(rng, 2, 3, 2),
+                    _real(rng, 3),
+                    [2],
+                    [1],
+                    [1],
+                    True,
+                    [1],
+                    1,
+                ),
+                name="1d_transposed",
+            ),
+        ],
+        bad_inputs=(
+            BadInput(
+                (np.ones((1, 2, 4)), np.ones((3, 2)), None, [1], [0], [1], False, [0], 1),
+                name="2d_weight",
+            ),
+            BadInput(
+                (np.ones((1, 2, 4, 4)), np.ones((3, 1, 3, 3)), None, [1], [0], [1], False, [0], 2),
+                name="groups",
+            ),
+        ),
+    ),
+    # (gradgrad off: minigrad does not differentiate grid_sample's backward; the grid stays
+    # inside the pixels' kinks as the F.grid_sample row's does)
+    *(
+        OpInfo(
+            name,
+            _top(name),
+            lambda rng: [
+                Sample(
+                    (_real(rng, 1, 2, 3, 4), rng.uniform(-0.9, 0.9, (1, 2, 3, 2)), 0, 0, False),
+                    name="bilinear_zeros",
+                ),
+                Sample(
+                    (_real(rng, 2, 1, 3, 3), rng.uniform(-1.3, 1.3, (2, 2, 2, 2)), 0, 1, True),
+                    name="border",
+                ),
+            ],
+            gradgrad=False,
+            bad_inputs=(
+                BadInput(
+                    (np.ones((1, 1, 2, 2, 2)), np.zeros((1, 1, 1, 1, 3)), 0, 0, False), name="5d"
+                ),
+            )
+            if name.endswith("2d")
+            else (),
+        )
+        for name in ("grid_sampler", "grid_sampler_2d")
+    ),
+    OpInfo(
+        "affine_grid_generator",
+        _top("affine_grid_generator"),
+        lambda rng: [
+            Sample((_real(rng, 2, 2, 3), [2, 1, 3, 4], False), name="2d"),
+            Sample((_real(rng, 1, 3, 4), [1, 1, 2, 2, 3], True), name="3d"),
+        ],
+        bad_inputs=(BadInput((np.ones((1, 2, 3)), [1, 2, 4], False), name="size"),),
+    ),
+]
