@@ -493,6 +493,7 @@ from minigrad.ops.unravel import unravel_index  # noqa: E402
 
 # --- PyTorch's top-level forms of nn functions, under ATen's signatures -----------------------
 # isort: split
+from minigrad.creation import deprecated_range as range  # noqa: A004, E402 - PyTorch's name
 from minigrad.nn.functional import bilinear, pdist  # noqa: E402
 from minigrad.ops.activations import selu_  # noqa: E402
 from minigrad.ops.activations_extra import celu_, rrelu_, threshold_  # noqa: E402
@@ -517,6 +518,14 @@ from minigrad.ops.dropout import feature_dropout_aten as feature_dropout  # noqa
 from minigrad.ops.dropout import feature_dropout_aten_ as feature_dropout_  # noqa: E402
 from minigrad.ops.dropout import native_dropout  # noqa: E402
 from minigrad.ops.embedding import embedding_aten as embedding  # noqa: E402
+from minigrad.ops.fill import fill  # noqa: E402
+from minigrad.ops.legacy_norms import (  # noqa: E402
+    frobenius_norm,
+    matrix_rank,
+    native_norm,
+    norm_except_dim,
+    nuclear_norm,
+)
 from minigrad.ops.losses import (  # noqa: E402
     binary_cross_entropy_with_logits_aten as binary_cross_entropy_with_logits,
 )
@@ -535,6 +544,8 @@ from minigrad.ops.normalization import group_norm_aten as group_norm  # noqa: E4
 from minigrad.ops.normalization import layer_norm_aten as layer_norm  # noqa: E402
 from minigrad.ops.normalization import rms_norm  # noqa: E402
 from minigrad.ops.normalization_composites import instance_norm_aten as instance_norm  # noqa: E402
+from minigrad.ops.search import nonzero_static  # noqa: E402
+from minigrad.tensor import detach  # noqa: E402
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -706,6 +717,7 @@ __all__ = [
     "deg2rad",
     "deg2rad_",
     "det",
+    "detach",
     "detach_",
     "device",
     "diag",
@@ -749,6 +761,7 @@ __all__ = [
     "feature_alpha_dropout_",
     "feature_dropout",
     "feature_dropout_",
+    "fill",
     "fill_",
     "finfo",
     "fix",
@@ -771,6 +784,7 @@ __all__ = [
     "frac",
     "frac_",
     "frexp",
+    "frobenius_norm",
     "from_numpy",
     "full",
     "full_like",
@@ -895,6 +909,7 @@ __all__ = [
     "matmul",
     "matrix_exp",
     "matrix_power",
+    "matrix_rank",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -930,6 +945,7 @@ __all__ = [
     "native_dropout",
     "native_group_norm",
     "native_layer_norm",
+    "native_norm",
     "ne",
     "neg",
     "neg_",
@@ -939,9 +955,12 @@ __all__ = [
     "nextafter",
     "no_grad",
     "nonzero",
+    "nonzero_static",
     "norm",
+    "norm_except_dim",
     "normal",
     "not_equal",
+    "nuclear_norm",
     "numel",
     "ones",
     "ones_like",
@@ -972,6 +991,7 @@ __all__ = [
     "randn",
     "randn_like",
     "randperm",
+    "range",
     "ravel",
     "reciprocal",
     "reciprocal_",

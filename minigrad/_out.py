@@ -422,6 +422,17 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "hardshrink": TakesOut(FOUND),
     "threshold": TakesOut(CAST),
     "native_batch_norm": TakesOut((same("expected scalar type {result} but found {out}"),) * 3),
+    "frobenius_norm": TakesOut(EXACT, "norm"),
+    "nonzero_static": TakesOut(
+        same("nonzero_static: Expected out tensor to have scalar type Long but got scalar "
+             "type{out}"),
+        None,
+    ),
+    "range": TakesOut(FACTORY, "aten::range", resize_warning=None),
+    "nuclear_norm": TakesOut(
+        same("linalg.matrix_norm expected out tensor dtype {result} but got: {out}"),
+        "linalg_matrix_norm",
+    ),
     "slice_scatter": TakesOut(EXACT, "aten::slice_scatter"),
     "diag": TakesOut(EXACT, "aten::diagonal_copy"),
     "index_select": TakesOut(same("index_select(): self and result must have the same scalar "

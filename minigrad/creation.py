@@ -6,6 +6,7 @@ floating-point tensors may require gradients.
 
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 from collections.abc import Sequence
@@ -528,6 +529,52 @@ def randn(
     _check_random_kernel("normal_kernel_cpu", numpy_dtype)
     values = numpy_generator.standard_normal(shape).astype(numpy_dtype)
     return _new(values, requires_grad)
+
+
+_RANGE_DEPRECATED = (
+    "minigrad.range is deprecated and will be removed in a future release because its behavior "
+    "is inconsistent with Python's range builtin. Instead, use minigrad.arange, which produces "
+    "values in [start, end)."
+)
+
+
+def deprecated_range(
+    start: Any,
+    end: Any,
+    step: Any = 1,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``minigrad.range``: ``[start, end]`` (end included) in steps of ``step``; deprecated.
+
+    The default float dtype whatever the numbers (integers too), unlike ``arange``.
+
+    Example:
+        >>> import warnings
+        >>> import minigrad
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     minigrad.range(1, 3)
+        tensor([1., 2., 3.])
+    """
+    warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=2)  # (every call, as PyTorch)
+    check_factory_device(device, "range")
+    start, end, step = (
+        _real_part(_number(value, "range", name, None))
+        for name, value in (("start", start), ("end", end), ("step", step))
+    )
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    numpy_dtype = (
+        _dtype.default_float() if dtype is None else _dtype.to_numpy_dtype(dtype, "range")
+    )
+    _check_no_bool_kernel(numpy_dtype, "range_cpu")
+    count = int(math.floor((end - start) / step)) + 1
+    return _new((start + step * np.arange(count)).astype(numpy_dtype), requires_grad)
 
 
 def arange(

@@ -362,6 +362,8 @@ get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads
 set_default_dtype set_default_tensor_type finfo iinfo set_warn_always is_warn_always_enabled
 use_deterministic_algorithms are_deterministic_algorithms_enabled
 is_deterministic_algorithms_warn_only_enabled typename is_inference""")
+# (and two functions that only raise, as PyTorch's on CPU: tests_torch/test_toplevel_forms_torch.py)
+NOT_TENSOR_OPS += ["matrix_rank", "native_norm"]
 
 # Other overloads of some functions, whose out= rules differ from the representative call's.
 OTHER_FORMS: dict[str, Call] = {
@@ -465,4 +467,13 @@ CALLS.update({
         (_x(lib)[None, None], lib.zeros(1, 1, 1, 2), 0, 0, False), {})),
     "affine_grid_generator": with_lib("affine_grid_generator", lambda lib: (
         (lib.eye(2, 3)[None], [1, 1, 2, 2], False), {})),
+})
+CALLS.update({
+    "frobenius_norm": unary("frobenius_norm", _x, [1]),
+    "nuclear_norm": unary("nuclear_norm"),
+    "norm_except_dim": unary("norm_except_dim"),
+    "detach": unary("detach"),
+    "fill": unary("fill", _x, 2.0),
+    "range": made("range", 1, 4),
+    "nonzero_static": lambda lib: (lib.nonzero_static, (_x(lib),), {"size": 2}),
 })

@@ -93,13 +93,16 @@ NOT_OPS = {
     "to", "cpu", "type", "type_as",
     # minigrad's own: the class op results are made of (minigrad/tensor.py).
     "output_class",
+    # PyTorch's deprecated end-inclusive arange (creation), and two functions that only raise
+    # in PyTorch on CPU: removed (matrix_rank) or sparse-only (native_norm)
+    # (tests_torch/test_toplevel_forms_torch.py).
+    "range", "matrix_rank", "native_norm",
 }
 
 # PyTorch names minigrad deliberately does not provide as a function, with the reason.
 NO_FUNCTION = {
-    # torch.detach/torch.get_device exist but are undocumented; the documented API is the
-    # method.
-    "detach": "undocumented in PyTorch", "get_device": "undocumented in PyTorch",
+    # torch.get_device exists but is undocumented; the documented API is the method.
+    "get_device": "undocumented in PyTorch",
     "cpu": "torch.cpu is a module, not this method's function",
 }
 

@@ -28,11 +28,11 @@ SIGNED = {"svd", "linalg.svd", "linalg.eigh", "linalg.qr", "qr"}
 # a CopyBackwards); minigrad refuses out= with every differentiable function (docs/api.md).
 GRAD_INPUTS_LET_THROUGH = {"softmax", "log_softmax", "diag", "floor_divide", "heaviside",
                            "tensordot", "linalg.norm", "linalg.matrix_norm", "lu",
-                           "slice_scatter"}
+                           "slice_scatter", "nuclear_norm"}
 # With an ``out`` that requires grad, PyTorch fails in these with an unrelated message (a
 # resize or leaf error); minigrad gives the out= message.
 GRAD_OUT_OTHER_MESSAGE = {"empty", "randn", "linalg.norm", "linalg.matrix_norm", "tensordot",
-                          "inner", "lu"}
+                          "inner", "lu", "nuclear_norm"}
 # PyTorch bumps these outs' versions more than once per call (its kernels write them twice).
 EXTRA_BUMPS = {"svd", "randn"}
 # PyTorch names other functions in these TypeErrors: minigrad's swapaxes and swapdims are

@@ -5,6 +5,8 @@ identity of the returned tensor, the ``train=None`` quirk of native_dropout, tup
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -259,3 +261,72 @@ def test_convolution_is_the_functional_convolution(transposed):
         results.append((y, xt.grad, wt.grad, y.grad_fn.name()))
     for mine, theirs in zip(*results):
         assert mine == theirs if isinstance(mine, str) else _same(mine, theirs) is None
+
+
+# --- norms and misc ---------------------------------------------------------------------------
+
+
+def _warned(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    return result, [str(w.message).replace("torch.", "minigrad.") for w in caught]
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [((1, 4), {}), ((0, 1, 0.25), {}), ((1, 3), {"dtype": "int64"}), ((2.5, 0), {"step": -1})],
+)
+def test_range_includes_its_end_and_warns_each_call(args, kwargs):
+    results = []
+    for lib in LIBS:
+        options = {k: getattr(lib, v) if k == "dtype" else v for k, v in kwargs.items()}
+        for _ in range(2):  # (every call warns)
+            tensor, messages = _warned(lambda lib=lib, options=options: lib.range(*args, **options))
+            results.append((tensor.tolist(), str(tensor.dtype).split(".")[-1], messages))
+    assert results[:2] == results[2:]
+
+
+@pytest.mark.parametrize("args", [(0, 1, 0), (0, 1, -1)])
+def test_range_refuses_a_step_as_pytorch(args):
+    texts = []
+    for lib in LIBS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as error:
+                lib.range(*args)
+        texts.append(str(error.value))
+    assert texts[0] == texts[1]
+
+
+@pytest.mark.parametrize("name", ["matrix_rank", "native_norm"])
+def test_removed_or_cpu_less_functions_raise_as_pytorch(name):
+    kinds = []
+    for lib in LIBS:
+        with pytest.raises((RuntimeError, NotImplementedError)) as error:
+            getattr(lib, name)(lib.eye(2))
+        kinds.append((type(error.value), str(error.value).split(".")[0]))
+    assert kinds[0] == kinds[1]
+
+
+@pytest.mark.parametrize("name", ["frobenius_norm", "nuclear_norm"])
+def test_deprecated_norms_warn_as_pytorch(name):
+    args = ([1],) if name == "frobenius_norm" else ()
+    messages = []
+    for lib in LIBS:  # (both warn once per process: set_warn_always makes them warn here)
+        lib.set_warn_always(True)
+        try:
+            _, caught = _warned(lambda lib=lib: getattr(lib, name)(lib.eye(2), *args))
+        finally:
+            lib.set_warn_always(False)
+        messages.append(caught[0].split(" (Triggered internally")[0])
+    assert messages[0] == messages[1]
+
+
+def test_detach_function_shares_data_and_version():
+    for lib in LIBS:
+        x = lib.ones(3, requires_grad=True)
+        y = lib.detach(x)
+        assert not y.requires_grad and y.grad_fn is None
+        y.add_(1)
+        assert x._version == 1 and x.tolist() == [2.0, 2.0, 2.0]

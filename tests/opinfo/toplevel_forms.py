@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from opinfo import BadInput, OpInfo, Sample
+from opinfo import BadInput, OpInfo, Sample, quietly
 
 
 def _top(name: str) -> Callable[..., Any]:
@@ -589,5 +589,64 @@ OPS += [
             Sample((_real(rng, 1, 3, 4), [1, 1, 2, 2, 3], True), name="3d"),
         ],
         bad_inputs=(BadInput((np.ones((1, 2, 3)), [1, 2, 4], False), name="size"),),
+    ),
+]
+
+
+# --- norms and misc ---------------------------------------------------------------------------
+
+OPS += [
+    OpInfo(
+        "frobenius_norm",
+        quietly(_top("frobenius_norm")),
+        lambda rng: [
+            Sample((_real(rng, 3, 4), [0, 1]), name="both"),
+            Sample((_real(rng, 2, 3, 4), [-1], True), name="keepdim", transposed=True),
+        ],
+        bad_inputs=(
+            BadInput((np.ones((2, 2, 2)), [0, 1, 2]), name="three_dims"),
+            BadInput((np.ones(3, dtype=np.int64), [0]), name="integers"),
+        ),
+    ),
+    OpInfo(
+        "nuclear_norm",
+        quietly(_top("nuclear_norm")),
+        lambda rng: [
+            Sample((_real(rng, 3, 4),), name="matrix"),
+            Sample((_real(rng, 3, 2, 4), [0, 2], True), name="dims", transposed=True),
+            Sample((_real(rng, 3, 4), True), name="keepdim"),
+        ],
+        bad_inputs=(BadInput((np.ones((2, 3, 4)), [0, 1, 2]), name="three_dims"),),
+    ),
+    OpInfo(
+        "norm_except_dim",
+        _top("norm_except_dim"),
+        lambda rng: [
+            Sample((_real(rng, 3, 4, 2),), name="dim0"),
+            Sample((_real(rng, 3, 4, 2), 3, 1), name="middle_p3"),
+            Sample((_real(rng, 3, 4), 2, 1), name="last", transposed=True),
+            Sample((_real(rng, 3, 4), 2, -1), name="all"),
+        ],
+    ),
+    OpInfo(
+        "fill_top",
+        _top("fill"),
+        lambda rng: [
+            Sample((_real(rng, 3, 4), 2.5), name="number", transposed=True),
+            Sample((_real(rng, 3, 4), np.asarray(1.5)), name="tensor"),
+        ],
+        bad_inputs=(BadInput((np.ones(3), np.ones(1)), name="1d_value"),),
+        op="fill",
+    ),
+    OpInfo(
+        "nonzero_static",
+        lambda lib, x, **kwargs: lib.nonzero_static(x, **kwargs),
+        lambda rng: [
+            Sample((np.array([[0.0, 1.5], [2.0, 0.0]]),), {"size": 3}, name="padded"),
+            Sample((np.array([0.0, 1.5, 2.0]),), {"size": 1, "fill_value": 7}, name="cut"),
+            Sample((np.asarray(2.0),), {"size": 2}, name="0d"),
+        ],
+        differentiable=False,
+        bad_inputs=(BadInput((np.ones(3),), {"size": -1}, name="negative_size"),),
     ),
 ]
