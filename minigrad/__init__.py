@@ -547,6 +547,13 @@ from minigrad.ops.normalization_composites import instance_norm_aten as instance
 from minigrad.ops.search import nonzero_static  # noqa: E402
 from minigrad.tensor import detach  # noqa: E402
 
+# --- the *_copy functions: a view op's result copied (one rule, one table) -------------------
+# isort: split
+from minigrad.ops.view_copies import FUNCTIONS as _VIEW_COPIES  # noqa: E402
+from minigrad.ops.view_copies import detach_copy  # noqa: E402
+
+globals().update(_VIEW_COPIES)
+
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
 from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa: E402
@@ -596,6 +603,7 @@ __all__ = [
     "addr",
     "adjoint",
     "affine_grid_generator",
+    "alias_copy",
     "all",
     "allclose",
     "alpha_dropout",
@@ -625,6 +633,7 @@ __all__ = [
     "argwhere",
     "as_strided",
     "as_strided_",
+    "as_strided_copy",
     "as_strided_scatter",
     "as_tensor",
     "asarray",
@@ -719,11 +728,13 @@ __all__ = [
     "det",
     "detach",
     "detach_",
+    "detach_copy",
     "device",
     "diag",
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_copy",
     "diagonal_scatter",
     "diff",
     "digamma",
@@ -754,6 +765,7 @@ __all__ = [
     "exp2",
     "exp2_",
     "exp_",
+    "expand_copy",
     "expm1",
     "expm1_",
     "eye",
@@ -968,6 +980,7 @@ __all__ = [
     "pairwise_distance",
     "pdist",
     "permute",
+    "permute_copy",
     "pi",
     "pinverse",
     "pixel_shuffle",
@@ -1024,6 +1037,7 @@ __all__ = [
     "searchsorted",
     "seed",
     "select",
+    "select_copy",
     "select_scatter",
     "selu",
     "selu_",
@@ -1048,6 +1062,7 @@ __all__ = [
     "sinc_",
     "sinh",
     "sinh_",
+    "slice_copy",
     "slice_scatter",
     "slogdet",
     "softmax",
@@ -1058,12 +1073,15 @@ __all__ = [
     "sparse_csc",
     "sparse_csr",
     "split",
+    "split_copy",
     "split_with_sizes",
+    "split_with_sizes_copy",
     "sqrt",
     "sqrt_",
     "square",
     "square_",
     "squeeze",
+    "squeeze_copy",
     "stack",
     "std",
     "std_mean",
@@ -1075,6 +1093,7 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "t_copy",
     "take",
     "take_along_dim",
     "tan",
@@ -1090,6 +1109,7 @@ __all__ = [
     "topk",
     "trace",
     "transpose",
+    "transpose_copy",
     "trapezoid",
     "trapz",
     "triangular_solve",
@@ -1104,7 +1124,9 @@ __all__ = [
     "typename",
     "uint8",
     "unbind",
+    "unbind_copy",
     "unflatten",
+    "unfold_copy",
     "unique",
     "unique_consecutive",
     "unravel_index",
@@ -1112,10 +1134,12 @@ __all__ = [
     "unsafe_split",
     "unsafe_split_with_sizes",
     "unsqueeze",
+    "unsqueeze_copy",
     "use_deterministic_algorithms",
     "var",
     "var_mean",
     "vdot",
+    "view_copy",
     "vsplit",
     "vstack",
     "where",

@@ -58,7 +58,9 @@ NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
                          # (checked inline, in the kernel's order: weight, then the indices)
                          ("embedding", "input"), ("embedding", "weight")}
                         # (a tuple of index tensors, checked inline)
-                        | {("index_put", "indices"), ("index_put_", "indices")})
+                        | {("index_put", "indices"), ("index_put_", "indices")}
+                        # (an int: the row's number, as select's)
+                        | {("select_copy", "index")})
 # Functions whose ``dtype`` also takes a type name: ``x.type("minigrad.LongTensor")``.
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(

@@ -422,6 +422,11 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
     "hardshrink": TakesOut(FOUND),
     "threshold": TakesOut(CAST),
     "native_batch_norm": TakesOut((same("expected scalar type {result} but found {out}"),) * 3),
+    # the *_copy functions of single-output views (ops/view_copies.py); PyTorch lets inputs
+    # that require grad through (minigrad refuses them, as with every differentiable op)
+    **each("alias_copy as_strided_copy detach_copy diagonal_copy expand_copy permute_copy "
+           "select_copy slice_copy squeeze_copy t_copy transpose_copy unfold_copy "
+           "unsqueeze_copy view_copy", EXACT, "aten::{name}"),
     "frobenius_norm": TakesOut(EXACT, "norm"),
     "nonzero_static": TakesOut(
         same("nonzero_static: Expected out tensor to have scalar type Long but got scalar "

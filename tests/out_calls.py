@@ -477,3 +477,23 @@ CALLS.update({
     "range": made("range", 1, 4),
     "nonzero_static": lambda lib: (lib.nonzero_static, (_x(lib),), {"size": 2}),
 })
+# the *_copy functions (minigrad/ops/view_copies.py)
+CALLS.update({
+    "alias_copy": unary("alias_copy"),
+    "as_strided_copy": unary("as_strided_copy", _x, (2, 2), (1, 2)),
+    "detach_copy": unary("detach_copy"),
+    "diagonal_copy": unary("diagonal_copy", _sq),
+    "expand_copy": unary("expand_copy", _v, (2, 3)),
+    "permute_copy": unary("permute_copy", _x, (1, 0)),
+    "select_copy": unary("select_copy", _x, 1, 0),
+    "slice_copy": unary("slice_copy", _x, 1, 0, 2),
+    "split_copy": unary("split_copy", _x, 2, 1),
+    "split_with_sizes_copy": unary("split_with_sizes_copy", _x, [1, 2], 1),
+    "squeeze_copy": unary("squeeze_copy", lambda lib: _x(lib)[None]),
+    "t_copy": unary("t_copy"),
+    "transpose_copy": unary("transpose_copy", _x, 0, 1),
+    "unbind_copy": unary("unbind_copy"),
+    "unfold_copy": unary("unfold_copy", _x, 1, 2, 1),
+    "unsqueeze_copy": unary("unsqueeze_copy", _x, 0),
+    "view_copy": unary("view_copy", _x, (3, 2)),
+})

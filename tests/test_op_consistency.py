@@ -97,6 +97,8 @@ NOT_OPS = {
     # in PyTorch on CPU: removed (matrix_rank) or sparse-only (native_norm)
     # (tests_torch/test_toplevel_forms_torch.py).
     "range", "matrix_rank", "native_norm",
+    # detach()'s copy: no history (tests_torch/test_toplevel_forms_torch.py).
+    "detach_copy",
 }
 
 # PyTorch names minigrad deliberately does not provide as a function, with the reason.

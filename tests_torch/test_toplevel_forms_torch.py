@@ -330,3 +330,25 @@ def test_detach_function_shares_data_and_version():
         assert not y.requires_grad and y.grad_fn is None
         y.add_(1)
         assert x._version == 1 and x.tolist() == [2.0, 2.0, 2.0]
+
+
+# --- the *_copy functions ---------------------------------------------------------------------
+
+
+def test_copies_share_no_memory_with_their_input():
+    for lib in LIBS:
+        x = lib.arange(12.0).view(3, 4)
+        for y in (lib.permute_copy(x, (1, 0)), lib.view_copy(x, (12,)), lib.alias_copy(x)):
+            y.add_(1)
+            assert y.is_contiguous() and x._version == 0 and x[0, 0].item() == 0.0
+        (a, b) = lib.split_copy(x, 2, 0)
+        assert tuple(b.shape) == (1, 4) and b._base is None
+
+
+def test_detach_copy_has_the_values_without_sharing():
+    for lib in LIBS:
+        x = lib.ones(2, requires_grad=True)
+        y = lib.detach_copy(x)
+        assert y.tolist() == [1.0, 1.0]
+        y.detach().add_(1)
+        assert x.tolist() == [1.0, 1.0]

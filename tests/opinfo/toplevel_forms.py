@@ -650,3 +650,48 @@ OPS += [
         bad_inputs=(BadInput((np.ones(3),), {"size": -1}, name="negative_size"),),
     ),
 ]
+
+
+# --- the *_copy functions: each a view's result copied (one row each, two small samples) ------
+
+_VIEW_COPIES: dict[str, tuple[tuple[int, ...], tuple[Any, ...]]] = {
+    "alias_copy": ((3, 4), ()),
+    "as_strided_copy": ((3, 4), ((2, 2), (1, 2), 1)),
+    "diagonal_copy": ((3, 4), (1, 0, 1)),
+    "expand_copy": ((1, 4), ((3, 4),)),
+    "permute_copy": ((3, 4), ((1, 0),)),
+    "select_copy": ((3, 4), (1, -1)),
+    "slice_copy": ((3, 4), (1, 1, 3)),
+    "split_copy": ((3, 4), (2, 1)),
+    "split_with_sizes_copy": ((3, 4), ([1, 3], 1)),
+    "squeeze_copy": ((3, 1, 4), (1,)),
+    "t_copy": ((3, 4), ()),
+    "transpose_copy": ((3, 4), (0, 1)),
+    "unbind_copy": ((3, 4), (1,)),
+    "unfold_copy": ((3, 4), (1, 2, 1)),
+    "unsqueeze_copy": ((3, 4), (-1,)),
+    "view_copy": ((3, 4), ((2, 6),)),
+}
+
+
+def _copy_samples(shape: tuple[int, ...], args: tuple[Any, ...]) -> Callable[..., list[Sample]]:
+    return lambda rng: [
+        Sample((_real(rng, *shape), *args), name="plain"),
+        Sample((_real(rng, *shape), *args), name="transposed", transposed=name_ok(args)),
+    ]
+
+
+def name_ok(args: tuple[Any, ...]) -> bool:
+    """Transposed inputs for all but ``view_copy`` and ``as_strided_copy`` (they see memory)."""
+    return args not in (((2, 6),), ((2, 2), (1, 2), 1))
+
+
+OPS += [
+    OpInfo(
+        name,
+        _top(name),
+        _copy_samples(shape, args),
+        output_index=0 if name in ("split_copy", "split_with_sizes_copy", "unbind_copy") else None,
+    )
+    for name, (shape, args) in _VIEW_COPIES.items()
+]
