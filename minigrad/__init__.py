@@ -553,6 +553,7 @@ from minigrad.ops.view_copies import FUNCTIONS as _VIEW_COPIES  # noqa: E402
 from minigrad.ops.view_copies import detach_copy  # noqa: E402
 
 globals().update(_VIEW_COPIES)
+from minigrad.creation import empty_permuted, empty_strided, randint_like  # noqa: E402
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -753,6 +754,8 @@ __all__ = [
     "embedding",
     "empty",
     "empty_like",
+    "empty_permuted",
+    "empty_strided",
     "enable_grad",
     "eq",
     "equal",
@@ -1001,6 +1004,7 @@ __all__ = [
     "rand",
     "rand_like",
     "randint",
+    "randint_like",
     "randn",
     "randn_like",
     "randperm",

@@ -840,6 +840,98 @@ def eye(
     return _new(np.eye(n, int(m), dtype=numpy_dtype), requires_grad)
 
 
+def randint_like(
+    input: Tensor,
+    low: Any = 0,
+    high: Any = None,
+    *,
+    generator: _random.Generator | None = None,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Random integers from ``[low, high)`` with ``input``'s shape and dtype.
+
+    Called as ``randint_like(input, high)`` or ``randint_like(input, low, high)``, as PyTorch's
+    two overloads.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.randint_like(minigrad.zeros(3), 2, 5)
+        >>> x.dtype, bool(((x >= 2) & (x < 5)).all())
+        (minigrad.float32, True)
+    """
+    if high is None:  # (input, high)
+        low, high = 0, low
+    low = _number(low, "randint_like", "low", 2)
+    high = _number(high, "randint_like", "high", 3)
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    numpy_generator = _numpy_generator("randint_like", (input,), generator)
+    result = _filled_like(input, dtype, device, "randint_like", None)
+    result[...] = numpy_generator.integers(int(low), int(high), size=result.shape)
+    return _new(result, requires_grad)
+
+
+def empty_strided(
+    size: Sequence[int],
+    stride: Sequence[int],
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """An uninitialized tensor of ``size`` laid out with ``stride`` (in elements).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.empty_strided((2, 3), (1, 2)).stride()
+        (1, 2)
+    """
+    size, stride = tuple(int(n) for n in size), tuple(int(n) for n in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+            f"({len(stride)})"
+        )
+    numpy_dtype = _float_dtype(dtype, "empty_strided", device)
+    extent = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else 0
+    storage = np.empty(extent, dtype=numpy_dtype)
+    item = storage.itemsize
+    array = np.lib.stride_tricks.as_strided(storage, size, tuple(s * item for s in stride))
+    return _new(array, requires_grad)
+
+
+def empty_permuted(
+    size: Sequence[int],
+    physical_layout: Sequence[int],
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """An uninitialized tensor of ``size`` whose dims lie in memory in ``physical_layout`` order.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.empty_permuted((2, 3, 4), (2, 0, 1)).stride()
+        (3, 1, 6)
+    """
+    size, order = tuple(int(n) for n in size), tuple(int(d) for d in physical_layout)
+    if len(order) == len(size) and len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    if sorted(order) != list(range(len(size))):
+        raise RuntimeError(
+            f"Number of dimensions in size does not match the length of the physical_layout; "
+            f"i.e. len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}"
+        )
+    numpy_dtype = _float_dtype(dtype, "empty_permuted", device)
+    physical = np.empty(tuple(size[d] for d in order), dtype=numpy_dtype)
+    return _new(np.transpose(physical, np.argsort(order)), requires_grad)
+
+
 def randint(
     *args: Any,
     size: Any = None,

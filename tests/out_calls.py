@@ -497,3 +497,8 @@ CALLS.update({
     "unsqueeze_copy": unary("unsqueeze_copy", _x, 0),
     "view_copy": unary("view_copy", _x, (3, 2)),
 })
+CALLS.update({
+    "randint_like": unary("randint_like", _x, 3, 7),
+    "empty_strided": made("empty_strided", (2, 3), (1, 2)),
+    "empty_permuted": made("empty_permuted", (2, 3, 4), (2, 0, 1)),
+})

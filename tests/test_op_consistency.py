@@ -46,6 +46,7 @@ NOT_OPS = {
     "arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full", "full_like",
     "linspace", "logspace", "ones", "ones_like", "rand", "rand_like", "randint", "randn",
     "randn_like", "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices",
+    "randint_like", "empty_strided", "empty_permuted",
     "new", "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "scalar_tensor",
     "asarray",
     # Random fills in place and random samples: values depend on the generator

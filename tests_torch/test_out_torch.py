@@ -21,7 +21,7 @@ LIBS = (minigrad, torch)
 
 # Random results: compare shapes and dtypes, not values (minigrad draws from numpy's streams).
 RANDOM = {"rand", "randn", "randint", "randperm", "empty", "normal", "bernoulli",
-          "multinomial", "poisson"}
+          "multinomial", "poisson", "randint_like", "empty_strided", "empty_permuted"}
 # Defined only up to sign (LAPACK's choice): compare absolute values.
 SIGNED = {"svd", "linalg.svd", "linalg.eigh", "linalg.qr", "qr"}
 # PyTorch lets these through with inputs that require grad (recording a NotImplemented node or

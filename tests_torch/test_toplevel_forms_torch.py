@@ -352,3 +352,44 @@ def test_detach_copy_has_the_values_without_sharing():
         assert y.tolist() == [1.0, 1.0]
         y.detach().add_(1)
         assert x.tolist() == [1.0, 1.0]
+
+
+# --- factories --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.empty_strided((2, 3), (1, 2)),
+        lambda lib: lib.empty_strided((2, 0, 3), (3, 3, 1), dtype=lib.float64),
+        lambda lib: lib.empty_permuted((2, 3, 4), (2, 0, 1)),
+        lambda lib: lib.empty_permuted((2, 3), (0, 1), requires_grad=True),
+        lambda lib: lib.randint_like(lib.zeros(3, 4), 5),
+        lambda lib: lib.randint_like(lib.zeros(2, dtype=lib.int32), -3, 3),
+    ],
+)
+def test_factories_lay_out_as_pytorch(call):
+    mine, theirs = call(minigrad), call(torch)
+    assert (tuple(mine.shape), mine.stride(), mine.requires_grad) == (
+        tuple(theirs.shape),
+        theirs.stride(),
+        theirs.requires_grad,
+    )
+    assert str(mine.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.empty_strided((2, 3), (1,)),
+        lambda lib: lib.empty_permuted((2, 3), (0, 0)),
+        lambda lib: lib.randint_like(lib.zeros(2), 5, 3),
+    ],
+)
+def test_factories_refuse_as_pytorch(call):
+    texts = []
+    for lib in LIBS:
+        with pytest.raises(RuntimeError) as error:
+            call(lib)
+        texts.append(str(error.value))
+    assert texts[0] == texts[1]
