@@ -554,6 +554,7 @@ from minigrad.ops.view_copies import detach_copy  # noqa: E402
 
 globals().update(_VIEW_COPIES)
 from minigrad.creation import empty_permuted, empty_strided, randint_like  # noqa: E402
+from minigrad.nn.modules.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -820,6 +821,7 @@ __all__ = [
     "grid_sampler",
     "grid_sampler_2d",
     "group_norm",
+    "gru_cell",
     "gt",
     "half",
     "hardshrink",
@@ -912,6 +914,7 @@ __all__ = [
     "logspace",
     "logsumexp",
     "long",
+    "lstm_cell",
     "lt",
     "lu",
     "lu_solve",
@@ -1023,6 +1026,8 @@ __all__ = [
     "result_type",
     "return_types",
     "rms_norm",
+    "rnn_relu_cell",
+    "rnn_tanh_cell",
     "roll",
     "rot90",
     "round",

@@ -502,3 +502,10 @@ CALLS.update({
     "empty_strided": made("empty_strided", (2, 3), (1, 2)),
     "empty_permuted": made("empty_permuted", (2, 3, 4), (2, 0, 1)),
 })
+CALLS.update({
+    name: with_lib(name, lambda lib, gates=gates: (
+        (_x(lib), lib.zeros(2, 1), lib.ones(gates, 3), lib.ones(gates, 1)), {}))
+    for name, gates in (("rnn_tanh_cell", 1), ("rnn_relu_cell", 1), ("gru_cell", 3))
+})
+CALLS["lstm_cell"] = with_lib("lstm_cell", lambda lib: (
+    (_x(lib), (lib.zeros(2, 1), lib.zeros(2, 1)), lib.ones(4, 3), lib.ones(4, 1)), {}))

@@ -695,3 +695,51 @@ OPS += [
     )
     for name, (shape, args) in _VIEW_COPIES.items()
 ]
+
+
+# --- the recurrent cells (compositions of the cell modules' step formulas) --------------------
+
+
+# PyTorch's fused cells write float intermediates in place: integer inputs fail there; minigrad
+# composes the step from out-of-place ops and computes them.
+_INTEGER_CELLS = "integer inputs: PyTorch's fused kernel refuses them, minigrad computes them"
+
+
+def _cell_samples(gates: int, lstm: bool = False) -> Callable[..., list[Sample]]:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        hidden = _real(rng, 2, 3) * 0.5
+        hx = (hidden, _real(rng, 2, 3) * 0.5) if lstm else hidden
+        weights = (_real(rng, 3 * gates, 4) * 0.5, _real(rng, 3 * gates, 3) * 0.5)
+        biases = (_real(rng, 3 * gates) * 0.5, _real(rng, 3 * gates) * 0.5)
+        return [
+            Sample((_real(rng, 2, 4), hx, *weights, *biases), name="biases"),
+            Sample((_real(rng, 2, 4), hx, *weights), name="no_biases"),
+        ]
+
+    return samples
+
+
+OPS += [
+    OpInfo("rnn_tanh_cell", _top("rnn_tanh_cell"), _cell_samples(1)),
+    OpInfo("rnn_relu_cell", _top("rnn_relu_cell"), _cell_samples(1)),
+    OpInfo(
+        "gru_cell",
+        _top("gru_cell"),
+        _cell_samples(3),
+        known_bugs={"test_forward_integer_inputs": _INTEGER_CELLS},
+    ),
+    *(
+        OpInfo(
+            f"lstm_cell_{index}",
+            lambda lib, x, h, c, *args: lib.lstm_cell(x, (h, c), *args),
+            lambda rng: [
+                Sample((s.args[0], *s.args[1], *s.args[2:]), name=s.name)
+                for s in _cell_samples(4, lstm=True)(rng)
+            ],
+            output_index=index,
+            known_bugs={"test_forward_integer_inputs": _INTEGER_CELLS},
+            op="lstm_cell",
+        )
+        for index in (0, 1)
+    ),
+]
