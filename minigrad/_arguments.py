@@ -46,7 +46,8 @@ TENSOR_PARAMETERS = frozenset(
 NUMBER_PARAMETERS = frozenset({"alpha", "beta", "fill_value"})
 # ... and by function: (function, parameter).
 NUMBERS_OF = frozenset(
-    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_")}
+    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_",
+                            "fill")}
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
     | {("linalg_vector_norm", "ord"), ("dist", "p")}

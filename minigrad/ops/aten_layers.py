@@ -53,6 +53,11 @@ def convolution(
     """
     _arguments.check_tensor(input, "convolution", "input", 1)
     _arguments.check_tensor(weight, "convolution", "weight", 2)
+    for position, (name, value) in enumerate(
+        (("stride", stride), ("padding", padding), ("dilation", dilation)), 4
+    ):
+        _arguments.check_int_sequence(value, "convolution", name, position)
+    _arguments.check_int_sequence(output_padding, "convolution", "output_padding", 8)
     spatial = len(shape_of(weight)) - 2
     if spatial < 1:
         raise RuntimeError("weight should have at least three dimensions")
@@ -76,6 +81,7 @@ def constant_pad_nd(input: Any, pad: Sequence[int], value: float = 0) -> Any:
         tensor([5., 1., 1.])
     """
     _arguments.check_tensor(input, "constant_pad_nd", "input", 1)
+    _arguments.check_int_sequence(pad, "constant_pad_nd", "pad", 2, lone_int=False)
     if len(pad) % 2:
         raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
     return _pad(input, list(_ints(pad)), "constant", value)
@@ -150,6 +156,7 @@ def affine_grid_generator(theta: Any, size: Sequence[int], align_corners: bool) 
                   [ 1.,  0.]]]])
     """
     _arguments.check_tensor(theta, "affine_grid_generator", "theta", 1)
+    _arguments.check_int_sequence(size, "affine_grid_generator", "size", 2, lone_int=False)
     if len(size) not in (4, 5):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
     return AffineGridGenerator.apply(theta, _ints(size), bool(align_corners))

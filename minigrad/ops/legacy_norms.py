@@ -54,6 +54,7 @@ def frobenius_norm(input: Any, dim: Sequence[int], keepdim: bool = False) -> Any
         tensor([5.])
     """
     _arguments.check_tensor(input, "frobenius_norm", "input", 1)
+    _arguments.check_int_sequence(dim, "frobenius_norm", "dim", 2)
     _warnings.warn_once(
         _DEPRECATED.format(name="frobenius_norm", instead="linalg.vector_norm(A, 2., dim, keepdim)")
     )

@@ -27,6 +27,7 @@ from minigrad.ops.normalization import (
     NativeBatchNorm,
     NativeGroupNorm,
     NativeLayerNorm,
+    _batch_norm_types,
     _moments,
     batch_norm_arguments,
     group_norm_arguments,
@@ -153,7 +154,9 @@ def native_batch_norm(
         >>> mean, invstd
         (tensor([2.]), tensor([1.]))
     """
-    _arguments.check_tensor(input, "native_batch_norm", "input", 1)
+    _batch_norm_types(
+        input, weight, bias, running_mean, running_var, training, momentum, "native_batch_norm"
+    )
     if operand(input).size == 0:
         raise RuntimeError(
             "input tensor must have at least one element, but got input_sizes = "

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import _arguments
 from minigrad.autograd.function import Op
 from minigrad.ops import as_strided, splitting, unfold, views
 
@@ -83,9 +84,7 @@ VIEWS: dict[str, Callable[..., Any]] = {
     "split_with_sizes_copy": lambda input, split_sizes, dim=0: splitting.split_with_sizes(
         input, split_sizes, dim
     ),
-    "squeeze_copy": lambda input, dim=None: (
-        views.squeeze(input) if dim is None else views.squeeze(input, dim)
-    ),
+    "squeeze_copy": lambda input, dim=_arguments.NOT_GIVEN: views.squeeze(input, dim),
     "t_copy": lambda input: views.t(input),
     "transpose_copy": lambda input, dim0, dim1: views.transpose(input, dim0, dim1),
     "unbind_copy": lambda input, dim=0: splitting.unbind(input, dim),
