@@ -520,6 +520,71 @@ from minigrad._windows import (  # noqa: E402
 from minigrad.ops.householder import geqrf, orgqr, ormqr  # noqa: E402
 from minigrad.ops.vandermonde import vander  # noqa: E402
 
+# --- PyTorch's top-level forms of nn functions, under ATen's signatures -----------------------
+# isort: split
+from minigrad.creation import deprecated_range as range  # noqa: A004, E402 - PyTorch's name
+from minigrad.nn.functional import bilinear, pdist  # noqa: E402
+from minigrad.ops.activations import selu_  # noqa: E402
+from minigrad.ops.activations_extra import celu_, rrelu_, threshold_  # noqa: E402
+from minigrad.ops.activations_extra import celu_aten as celu  # noqa: E402
+from minigrad.ops.activations_extra import rrelu_aten as rrelu  # noqa: E402
+from minigrad.ops.activations_extra import threshold_aten as threshold  # noqa: E402
+from minigrad.ops.aten_layers import (  # noqa: E402  # noqa: E402
+    affine_grid_generator,
+    constant_pad_nd,
+    convolution,
+    grid_sampler,
+    grid_sampler_2d,
+)
+from minigrad.ops.ctc_loss import ctc_loss_aten as ctc_loss  # noqa: E402
+from minigrad.ops.dropout import alpha_dropout_aten as alpha_dropout  # noqa: E402
+from minigrad.ops.dropout import alpha_dropout_aten_ as alpha_dropout_  # noqa: E402
+from minigrad.ops.dropout import dropout_aten as dropout  # noqa: E402
+from minigrad.ops.dropout import dropout_aten_ as dropout_  # noqa: E402
+from minigrad.ops.dropout import feature_alpha_dropout_aten as feature_alpha_dropout  # noqa: E402
+from minigrad.ops.dropout import feature_alpha_dropout_aten_ as feature_alpha_dropout_  # noqa: E402
+from minigrad.ops.dropout import feature_dropout_aten as feature_dropout  # noqa: E402
+from minigrad.ops.dropout import feature_dropout_aten_ as feature_dropout_  # noqa: E402
+from minigrad.ops.dropout import native_dropout  # noqa: E402
+from minigrad.ops.embedding import embedding_aten as embedding  # noqa: E402
+from minigrad.ops.fill import fill  # noqa: E402
+from minigrad.ops.legacy_norms import (  # noqa: E402
+    frobenius_norm,
+    matrix_rank,
+    native_norm,
+    norm_except_dim,
+    nuclear_norm,
+)
+from minigrad.ops.losses import (  # noqa: E402
+    binary_cross_entropy_with_logits_aten as binary_cross_entropy_with_logits,
+)
+from minigrad.ops.losses import kl_div_aten as kl_div  # noqa: E402
+from minigrad.ops.losses_extra import cosine_embedding_loss_aten as cosine_embedding_loss  # noqa: E402
+from minigrad.ops.losses_extra import hinge_embedding_loss_aten as hinge_embedding_loss  # noqa: E402
+from minigrad.ops.losses_extra import margin_ranking_loss_aten as margin_ranking_loss  # noqa: E402
+from minigrad.ops.losses_extra import poisson_nll_loss_aten as poisson_nll_loss  # noqa: E402
+from minigrad.ops.native_normalization import (  # noqa: E402
+    native_batch_norm,
+    native_group_norm,
+    native_layer_norm,
+)
+from minigrad.ops.normalization import batch_norm_aten as batch_norm  # noqa: E402
+from minigrad.ops.normalization import group_norm_aten as group_norm  # noqa: E402
+from minigrad.ops.normalization import layer_norm_aten as layer_norm  # noqa: E402
+from minigrad.ops.normalization import rms_norm  # noqa: E402
+from minigrad.ops.normalization_composites import instance_norm_aten as instance_norm  # noqa: E402
+from minigrad.ops.search import nonzero_static  # noqa: E402
+from minigrad.tensor import detach  # noqa: E402
+
+# --- the *_copy functions: a view op's result copied (one rule, one table) -------------------
+# isort: split
+from minigrad.ops.view_copies import FUNCTIONS as _VIEW_COPIES  # noqa: E402
+from minigrad.ops.view_copies import detach_copy  # noqa: E402
+
+globals().update(_VIEW_COPIES)
+from minigrad.creation import empty_permuted  # noqa: E402
+from minigrad.nn.modules.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402
+
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
 from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa: E402
@@ -568,8 +633,12 @@ __all__ = [
     "addmv_",
     "addr",
     "adjoint",
+    "affine_grid_generator",
+    "alias_copy",
     "all",
     "allclose",
+    "alpha_dropout",
+    "alpha_dropout_",
     "amax",
     "amin",
     "aminmax",
@@ -595,6 +664,7 @@ __all__ = [
     "argwhere",
     "as_strided",
     "as_strided_",
+    "as_strided_copy",
     "as_strided_scatter",
     "as_tensor",
     "asarray",
@@ -613,7 +683,10 @@ __all__ = [
     "avg_pool1d",
     "baddbmm",
     "bartlett_window",
+    "batch_norm",
     "bernoulli",
+    "bilinear",
+    "binary_cross_entropy_with_logits",
     "bincount",
     "bitwise_and",
     "bitwise_left_shift",
@@ -635,6 +708,8 @@ __all__ = [
     "cdist",
     "ceil",
     "ceil_",
+    "celu",
+    "celu_",
     "chain_matmul",
     "channel_shuffle",
     "channels_last",
@@ -657,6 +732,7 @@ __all__ = [
     "concat",
     "concatenate",
     "conj",
+    "constant_pad_nd",
     "contiguous_format",
     "conv1d",
     "conv2d",
@@ -664,16 +740,19 @@ __all__ = [
     "conv_transpose1d",
     "conv_transpose2d",
     "conv_transpose3d",
+    "convolution",
     "copysign",
     "corrcoef",
     "cos",
     "cos_",
     "cosh",
     "cosh_",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "count_nonzero",
     "cov",
     "cross",
+    "ctc_loss",
     "cummax",
     "cummin",
     "cumprod",
@@ -683,12 +762,15 @@ __all__ = [
     "deg2rad",
     "deg2rad_",
     "det",
+    "detach",
     "detach_",
+    "detach_copy",
     "device",
     "diag",
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_copy",
     "diagonal_scatter",
     "diff",
     "digamma",
@@ -697,13 +779,17 @@ __all__ = [
     "divide",
     "dot",
     "double",
+    "dropout",
+    "dropout_",
     "dsplit",
     "dstack",
     "dtype",
     "e",
     "einsum",
+    "embedding",
     "empty",
     "empty_like",
+    "empty_permuted",
     "empty_strided",
     "enable_grad",
     "eq",
@@ -717,9 +803,15 @@ __all__ = [
     "exp2",
     "exp2_",
     "exp_",
+    "expand_copy",
     "expm1",
     "expm1_",
     "eye",
+    "feature_alpha_dropout",
+    "feature_alpha_dropout_",
+    "feature_dropout",
+    "feature_dropout_",
+    "fill",
     "fill_",
     "finfo",
     "fix",
@@ -742,6 +834,7 @@ __all__ = [
     "frac",
     "frac_",
     "frexp",
+    "frobenius_norm",
     "from_numpy",
     "full",
     "full_like",
@@ -760,12 +853,17 @@ __all__ = [
     "gradient",
     "greater",
     "greater_equal",
+    "grid_sampler",
+    "grid_sampler_2d",
+    "group_norm",
+    "gru_cell",
     "gt",
     "half",
     "hamming_window",
     "hann_window",
     "hardshrink",
     "heaviside",
+    "hinge_embedding_loss",
     "histc",
     "histogram",
     "histogramdd",
@@ -787,6 +885,7 @@ __all__ = [
     "inference_mode",
     "initial_seed",
     "inner",
+    "instance_norm",
     "int",
     "int16",
     "int32",
@@ -817,8 +916,10 @@ __all__ = [
     "isposinf",
     "isreal",
     "kaiser_window",
+    "kl_div",
     "kron",
     "kthvalue",
+    "layer_norm",
     "layout",
     "lcm",
     "lcm_",
@@ -853,17 +954,20 @@ __all__ = [
     "logspace",
     "logsumexp",
     "long",
+    "lstm_cell",
     "lt",
     "lu",
     "lu_solve",
     "lu_unpack",
     "manual_seed",
+    "margin_ranking_loss",
     "masked_fill",
     "masked_scatter",
     "masked_select",
     "matmul",
     "matrix_exp",
     "matrix_power",
+    "matrix_rank",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -895,7 +999,12 @@ __all__ = [
     "nansum",
     "narrow",
     "narrow_copy",
+    "native_batch_norm",
     "native_channel_shuffle",
+    "native_dropout",
+    "native_group_norm",
+    "native_layer_norm",
+    "native_norm",
     "ne",
     "neg",
     "neg_",
@@ -905,9 +1014,12 @@ __all__ = [
     "nextafter",
     "no_grad",
     "nonzero",
+    "nonzero_static",
     "norm",
+    "norm_except_dim",
     "normal",
     "not_equal",
+    "nuclear_norm",
     "numel",
     "ones",
     "ones_like",
@@ -916,12 +1028,15 @@ __all__ = [
     "outer",
     "pairwise_distance",
     "pca_lowrank",
+    "pdist",
     "permute",
+    "permute_copy",
     "pi",
     "pinverse",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson",
+    "poisson_nll_loss",
     "polygamma",
     "positive",
     "pow",
@@ -941,6 +1056,7 @@ __all__ = [
     "randn",
     "randn_like",
     "randperm",
+    "range",
     "ravel",
     "reciprocal",
     "reciprocal_",
@@ -955,11 +1071,16 @@ __all__ = [
     "resolve_neg",
     "result_type",
     "return_types",
+    "rms_norm",
+    "rnn_relu_cell",
+    "rnn_tanh_cell",
     "roll",
     "rot90",
     "round",
     "round_",
     "row_stack",
+    "rrelu",
+    "rrelu_",
     "rsqrt",
     "rsqrt_",
     "rsub",
@@ -971,8 +1092,10 @@ __all__ = [
     "searchsorted",
     "seed",
     "select",
+    "select_copy",
     "select_scatter",
     "selu",
+    "selu_",
     "set_default_device",
     "set_default_dtype",
     "set_default_tensor_type",
@@ -994,6 +1117,7 @@ __all__ = [
     "sinc_",
     "sinh",
     "sinh_",
+    "slice_copy",
     "slice_scatter",
     "slogdet",
     "softmax",
@@ -1004,12 +1128,15 @@ __all__ = [
     "sparse_csc",
     "sparse_csr",
     "split",
+    "split_copy",
     "split_with_sizes",
+    "split_with_sizes_copy",
     "sqrt",
     "sqrt_",
     "square",
     "square_",
     "squeeze",
+    "squeeze_copy",
     "stack",
     "std",
     "std_mean",
@@ -1022,6 +1149,7 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "t_copy",
     "take",
     "take_along_dim",
     "tan",
@@ -1031,10 +1159,13 @@ __all__ = [
     "tensor",
     "tensor_split",
     "tensordot",
+    "threshold",
+    "threshold_",
     "tile",
     "topk",
     "trace",
     "transpose",
+    "transpose_copy",
     "trapezoid",
     "trapz",
     "triangular_solve",
@@ -1049,7 +1180,9 @@ __all__ = [
     "typename",
     "uint8",
     "unbind",
+    "unbind_copy",
     "unflatten",
+    "unfold_copy",
     "unique",
     "unique_consecutive",
     "unravel_index",
@@ -1057,11 +1190,13 @@ __all__ = [
     "unsafe_split",
     "unsafe_split_with_sizes",
     "unsqueeze",
+    "unsqueeze_copy",
     "use_deterministic_algorithms",
     "vander",
     "var",
     "var_mean",
     "vdot",
+    "view_copy",
     "vsplit",
     "vstack",
     "where",

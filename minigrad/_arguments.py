@@ -48,7 +48,8 @@ TENSOR_PARAMETERS = frozenset(
 NUMBER_PARAMETERS = frozenset({"alpha", "beta", "fill_value"})
 # ... and by function: (function, parameter).
 NUMBERS_OF = frozenset(
-    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_")}
+    {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_",
+                            "fill")}
     | {(f, bound) for f in ("clamp", "clamp_", "clip", "clip_") for bound in ("min", "max")}
     | {("clamp_min", "min"), ("clamp_min_", "min"), ("clamp_max", "max"), ("clamp_max_", "max")}
     | {("linalg_vector_norm", "ord"), ("dist", "p")}
@@ -60,7 +61,9 @@ NOT_TENSORS = frozenset({("movedim", "source"), ("moveaxis", "source"),
                          # (checked inline, in the kernel's order: weight, then the indices)
                          ("embedding", "input"), ("embedding", "weight")}
                         # (a tuple of index tensors, checked inline)
-                        | {("index_put", "indices"), ("index_put_", "indices")})
+                        | {("index_put", "indices"), ("index_put_", "indices")}
+                        # (an int: the row's number, as select's)
+                        | {("select_copy", "index")})
 # Functions whose ``dtype`` also takes a type name: ``x.type("minigrad.LongTensor")``.
 NOT_DTYPES = frozenset({"type"})
 MORE_TENSORS = frozenset(

@@ -436,6 +436,24 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         "message be improved?  If so, please report an enhancement request to PyTorch.)"),
         resize_warning=None),
     "hardshrink": TakesOut(FOUND),
+    "threshold": TakesOut(CAST),
+    "native_batch_norm": TakesOut((same("expected scalar type {result} but found {out}"),) * 3),
+    # the *_copy functions of single-output views (ops/view_copies.py); PyTorch lets inputs
+    # that require grad through (minigrad refuses them, as with every differentiable op)
+    **each("alias_copy as_strided_copy detach_copy diagonal_copy expand_copy permute_copy "
+           "select_copy slice_copy squeeze_copy t_copy transpose_copy unfold_copy "
+           "unsqueeze_copy view_copy", EXACT, "aten::{name}"),
+    "frobenius_norm": TakesOut(EXACT, "norm"),
+    "nonzero_static": TakesOut(
+        same("nonzero_static: Expected out tensor to have scalar type Long but got scalar "
+             "type{out}"),
+        None,
+    ),
+    "range": TakesOut(FACTORY, "aten::range", resize_warning=None),
+    "nuclear_norm": TakesOut(
+        same("linalg.matrix_norm expected out tensor dtype {result} but got: {out}"),
+        "linalg_matrix_norm",
+    ),
     "slice_scatter": TakesOut(EXACT, "aten::slice_scatter"),
     "diag": TakesOut(EXACT, "aten::diagonal_copy"),
     "index_select": TakesOut(same("index_select(): self and result must have the same scalar "

@@ -48,6 +48,8 @@ TOP_LEVEL = {
     "sparse_csr": _SPARSE,
     "masked": _SPARSE,
     "nested": "minigrad has no nested (ragged) tensors",
+    "indices_copy": _SPARSE,
+    "values_copy": _SPARSE,
     "bfloat16": "minigrad's dtypes are numpy's, which has no bfloat16",
     "float8_e4m3fn": "minigrad's dtypes are numpy's, which has no 8-bit floats",
     "float8_e5m2": "minigrad's dtypes are numpy's, which has no 8-bit floats",

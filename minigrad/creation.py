@@ -6,6 +6,7 @@ floating-point tensors may require gradients.
 
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 from collections.abc import Sequence
@@ -639,6 +640,52 @@ def randn(
     return _new(values, requires_grad)
 
 
+_RANGE_DEPRECATED = (
+    "minigrad.range is deprecated and will be removed in a future release because its behavior "
+    "is inconsistent with Python's range builtin. Instead, use minigrad.arange, which produces "
+    "values in [start, end)."
+)
+
+
+def deprecated_range(
+    start: Any,
+    end: Any,
+    step: Any = 1,
+    *,
+    dtype: _dtype.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``minigrad.range``: ``[start, end]`` (end included) in steps of ``step``; deprecated.
+
+    The default float dtype whatever the numbers (integers too), unlike ``arange``.
+
+    Example:
+        >>> import warnings
+        >>> import minigrad
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     minigrad.range(1, 3)
+        tensor([1., 2., 3.])
+    """
+    warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=2)  # (every call, as PyTorch)
+    check_factory_device(device, "range")
+    start, end, step = (
+        _real_part(_number(value, "range", name, None))
+        for name, value in (("start", start), ("end", end), ("step", step))
+    )
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    numpy_dtype = (
+        _dtype.default_float() if dtype is None else _dtype.to_numpy_dtype(dtype, "range")
+    )
+    _check_no_bool_kernel(numpy_dtype, "range_cpu")
+    count = int(math.floor((end - start) / step)) + 1
+    return _new((start + step * np.arange(count)).astype(numpy_dtype), requires_grad)
+
+
 def arange(
     start: Any = _arguments.NOT_GIVEN,
     end: Any = _arguments.NOT_GIVEN,
@@ -990,6 +1037,37 @@ def eye(
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     return _new(np.eye(n, int(m), dtype=numpy_dtype), requires_grad)
+
+
+def empty_permuted(
+    size: Sequence[int],
+    physical_layout: Sequence[int],
+    *,
+    dtype: _dtype.dtype | None = None,
+    layout: _layouts.layout | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool | None = False,
+) -> Tensor:
+    """An uninitialized tensor of ``size`` whose dims lie in memory in ``physical_layout`` order.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.empty_permuted((2, 3, 4), (2, 0, 1)).stride()
+        (3, 1, 6)
+    """
+    _factory_options(layout, pin_memory)
+    size, order = tuple(int(n) for n in size), tuple(int(d) for d in physical_layout)
+    if len(order) == len(size) and len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    if sorted(order) != list(range(len(size))):
+        raise RuntimeError(
+            f"Number of dimensions in size does not match the length of the physical_layout; "
+            f"i.e. len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}"
+        )
+    numpy_dtype = _float_dtype(dtype, "empty_permuted", device)
+    physical = np.empty(tuple(size[d] for d in order), dtype=numpy_dtype)
+    return _new(np.transpose(physical, np.argsort(order)), requires_grad)
 
 
 def randint(

@@ -2579,6 +2579,10 @@ class Tensor(TensorBase):
         """The indices of the nonzero elements (see ``minigrad.nonzero``)."""
         return search.nonzero(self, as_tuple=as_tuple)
 
+    def nonzero_static(self, *, size: int, fill_value: int = -1) -> Tensor:
+        """The first ``size`` rows of ``nonzero()``, padded with ``fill_value`` rows."""
+        return search.nonzero_static(self, size=size, fill_value=fill_value)
+
     def argwhere(self) -> Tensor:
         """The indices of the nonzero elements, one row per element."""
         return search.argwhere(self)
@@ -3063,6 +3067,11 @@ def resolve_neg(input: Tensor) -> Tensor:
 def is_inference(input: Tensor) -> bool:
     """True if ``input`` was made in ``inference_mode`` (see ``Tensor.is_inference``)."""
     return input.is_inference()
+
+
+def detach(input: Tensor) -> Tensor:
+    """``input.detach()``: the same data and version counter, without history."""
+    return input.detach()
 
 
 def is_nonzero(input: Tensor) -> bool:

@@ -365,6 +365,8 @@ get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads
 set_default_dtype set_default_tensor_type finfo iinfo set_warn_always is_warn_always_enabled
 use_deterministic_algorithms are_deterministic_algorithms_enabled
 is_deterministic_algorithms_warn_only_enabled typename is_inference""")
+# (and two functions that only raise, as PyTorch's on CPU: tests_torch/test_toplevel_forms_torch.py)
+NOT_TENSOR_OPS += ["matrix_rank", "native_norm"]
 
 # Other overloads of some functions, whose out= rules differ from the representative call's.
 OTHER_FORMS: dict[str, Call] = {
@@ -464,3 +466,86 @@ CALLS.update({"special." + name: special(name, _positive) for name in words(
     "airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1 "
     "modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 modified_bessel_k1 "
     "scaled_modified_bessel_k0 scaled_modified_bessel_k1 spherical_bessel_j0")})
+# PyTorch's top-level forms of nn functions, ATen's signatures (tests/opinfo/toplevel_forms.py)
+CALLS.update({name: unary(name, _x, 0.5, False) for name in words(
+    "dropout dropout_ alpha_dropout alpha_dropout_ feature_dropout feature_dropout_ "
+    "feature_alpha_dropout feature_alpha_dropout_ native_dropout")})
+CALLS.update({name: unary(name) for name in words("celu celu_ selu_ rrelu rrelu_")})
+CALLS.update({name: unary(name, _x, 0.5, -1.0) for name in ("threshold", "threshold_")})
+CALLS.update({
+    "batch_norm": with_lib("batch_norm", lambda lib: (
+        (_x(lib), None, None, None, None, True, 0.1, 1e-5, False), {})),
+    "native_batch_norm": with_lib("native_batch_norm", lambda lib: (
+        (_x(lib), None, None, None, None, True, 0.1, 1e-5), {})),
+    "instance_norm": with_lib("instance_norm", lambda lib: (
+        (_x(lib)[None], None, None, None, None, True, 0.1, 1e-5, False), {})),
+    "layer_norm": unary("layer_norm", _x, [3]),
+    "native_layer_norm": unary("native_layer_norm", _x, [3], None, None, 1e-5),
+    "rms_norm": unary("rms_norm", _x, [3]),
+    "group_norm": unary("group_norm", _x, 1),
+    "native_group_norm": unary("native_group_norm", _x, None, None, 2, 3, 1, 1, 1e-5),
+})
+CALLS.update({
+    "bilinear": with_lib("bilinear", lambda lib: ((_x(lib), _x(lib), lib.ones(2, 3, 3)), {})),
+    "pdist": unary("pdist"),
+    "embedding": with_lib("embedding", lambda lib: ((_x(lib), lib.tensor([1, 0])), {})),
+    "kl_div": binary("kl_div"),
+    "hinge_embedding_loss": with_lib("hinge_embedding_loss", lambda lib: (
+        (_x(lib), lib.ones(2, 3)), {})),
+    "margin_ranking_loss": with_lib("margin_ranking_loss", lambda lib: (
+        (_v(lib), _v(lib).flip(0), lib.ones(3)), {})),
+    "cosine_embedding_loss": with_lib("cosine_embedding_loss", lambda lib: (
+        (_x(lib), _x(lib).flip(0), lib.ones(2)), {})),
+    "poisson_nll_loss": with_lib("poisson_nll_loss", lambda lib: (
+        (_x(lib), _x(lib).abs(), True, False, 1e-8, 1), {})),
+    "binary_cross_entropy_with_logits": with_lib("binary_cross_entropy_with_logits", lambda lib: (
+        (_x(lib), _x(lib).sigmoid()), {})),
+    "ctc_loss": with_lib("ctc_loss", lambda lib: (
+        (lib.full((2, 1, 2), 0.5).log(), lib.tensor([[1]]), [2], [1]), {})),
+    "constant_pad_nd": unary("constant_pad_nd", _x, [1, 1]),
+    "convolution": with_lib("convolution", lambda lib: (
+        (_x(lib)[None], lib.ones(1, 2, 2), None, [1], [0], [1], False, [0], 1), {})),
+    "grid_sampler": with_lib("grid_sampler", lambda lib: (
+        (_x(lib)[None, None], lib.zeros(1, 1, 1, 2), 0, 0, False), {})),
+    "grid_sampler_2d": with_lib("grid_sampler_2d", lambda lib: (
+        (_x(lib)[None, None], lib.zeros(1, 1, 1, 2), 0, 0, False), {})),
+    "affine_grid_generator": with_lib("affine_grid_generator", lambda lib: (
+        (lib.eye(2, 3)[None], [1, 1, 2, 2], False), {})),
+})
+CALLS.update({
+    "frobenius_norm": unary("frobenius_norm", _x, [1]),
+    "nuclear_norm": unary("nuclear_norm"),
+    "norm_except_dim": unary("norm_except_dim"),
+    "detach": unary("detach"),
+    "fill": unary("fill", _x, 2.0),
+    "range": made("range", 1, 4),
+    "nonzero_static": lambda lib: (lib.nonzero_static, (_x(lib),), {"size": 2}),
+})
+# the *_copy functions (minigrad/ops/view_copies.py)
+CALLS.update({
+    "alias_copy": unary("alias_copy"),
+    "as_strided_copy": unary("as_strided_copy", _x, (2, 2), (1, 2)),
+    "detach_copy": unary("detach_copy"),
+    "diagonal_copy": unary("diagonal_copy", _sq),
+    "expand_copy": unary("expand_copy", _v, (2, 3)),
+    "permute_copy": unary("permute_copy", _x, (1, 0)),
+    "select_copy": unary("select_copy", _x, 1, 0),
+    "slice_copy": unary("slice_copy", _x, 1, 0, 2),
+    "split_copy": unary("split_copy", _x, 2, 1),
+    "split_with_sizes_copy": unary("split_with_sizes_copy", _x, [1, 2], 1),
+    "squeeze_copy": unary("squeeze_copy", lambda lib: _x(lib)[None]),
+    "t_copy": unary("t_copy"),
+    "transpose_copy": unary("transpose_copy", _x, 0, 1),
+    "unbind_copy": unary("unbind_copy"),
+    "unfold_copy": unary("unfold_copy", _x, 1, 2, 1),
+    "unsqueeze_copy": unary("unsqueeze_copy", _x, 0),
+    "view_copy": unary("view_copy", _x, (3, 2)),
+})
+CALLS["empty_permuted"] = made("empty_permuted", (2, 3, 4), (2, 0, 1))
+CALLS.update({
+    name: with_lib(name, lambda lib, gates=gates: (
+        (_x(lib), lib.zeros(2, 1), lib.ones(gates, 3), lib.ones(gates, 1)), {}))
+    for name, gates in (("rnn_tanh_cell", 1), ("rnn_relu_cell", 1), ("gru_cell", 3))
+})
+CALLS["lstm_cell"] = with_lib("lstm_cell", lambda lib: (
+    (_x(lib), (lib.zeros(2, 1), lib.zeros(2, 1)), lib.ones(4, 3), lib.ones(4, 1)), {}))

@@ -46,6 +46,7 @@ NOT_OPS = {
     "arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full", "full_like",
     "linspace", "logspace", "ones", "ones_like", "rand", "rand_like", "randint", "randn",
     "randn_like", "randperm", "tensor", "zeros", "zeros_like", "tril_indices", "triu_indices",
+    "empty_permuted",
     "new", "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "scalar_tensor",
     "asarray",
     # Window factories (tests_torch/test_windows_torch.py).
@@ -103,13 +104,18 @@ NOT_OPS = {
     "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
     "preserve_format", "dim_order", "empty_strided", "new_empty_strided", "resize_",
     "resize_as_", "is_shared", "share_memory_", "apply_", "map_", "map2_", "randint_like",
+    # PyTorch's deprecated end-inclusive arange (creation), and two functions that only raise
+    # in PyTorch on CPU: removed (matrix_rank) or sparse-only (native_norm)
+    # (tests_torch/test_toplevel_forms_torch.py).
+    "range", "matrix_rank", "native_norm",
+    # detach()'s copy: no history (tests_torch/test_toplevel_forms_torch.py).
+    "detach_copy",
 }
 
 # PyTorch names minigrad deliberately does not provide as a function, with the reason.
 NO_FUNCTION = {
-    # torch.detach/torch.get_device exist but are undocumented; the documented API is the
-    # method.
-    "detach": "undocumented in PyTorch", "get_device": "undocumented in PyTorch",
+    # torch.get_device exists but is undocumented; the documented API is the method.
+    "get_device": "undocumented in PyTorch",
     "cpu": "torch.cpu is a module, not this method's function",
 }
 

@@ -34,6 +34,9 @@ DIFFERENT = {
     "F.conv1d", "conv1d", "conv2d", "F.conv_transpose1d", "F.conv_transpose2d",
     "conv_transpose1d", "conv_transpose2d", "F.conv3d", "conv3d", "F.conv_transpose3d",
     "conv_transpose3d", "F.group_norm", "F.bilinear", "F.bilinear_no_bias",
+    # (the top-level forms of the same ops: tests/opinfo/toplevel_forms.py)
+    "batch_norm_top", "native_batch_norm", "instance_norm_top", "group_norm_top",
+    "native_group_norm", "layer_norm_top", "native_layer_norm", "bilinear_top", "convolution",
     # (the triangular and LU solves: minigrad's gradient for B is triangular solves and products)
     "triangular_solve", "triangular_solve_coefficient", "linalg_lu_solve",
     "linalg_lu_solve_packed", "lu_solve", "lu_solve_method",

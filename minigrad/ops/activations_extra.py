@@ -105,6 +105,17 @@ def celu_(input: Any, alpha: float = 1.0) -> Any:
     return celu(input, alpha, inplace=True)
 
 
+def celu_aten(input: Any, alpha: float = 1.0) -> Any:
+    """``minigrad.celu``: ``nn.functional.celu`` without its ``inplace`` (ATen's signature).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.celu(minigrad.tensor([-1.0, 2.0]), 2.0)
+        tensor([-0.7869,  2.0000])
+    """
+    return celu(input, alpha)
+
+
 # --- gradients that pass outside a band: threshold, hardshrink, softshrink -------------------
 
 
@@ -214,6 +225,18 @@ def threshold_(input: Any, threshold: float, value: float) -> Any:
     """``threshold`` written into ``input`` (``ThresholdBackward1``)."""
     _check_threshold(input, threshold, value)
     return apply_inplace(ThresholdInplace, input, threshold, value)
+
+
+def threshold_aten(input: Any, threshold: float, value: float) -> Any:
+    """``minigrad.threshold``: ``nn.functional.threshold`` without its ``inplace``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.threshold(minigrad.tensor([-1.0, 2.0]), 0.0, 5.0)
+        tensor([5., 2.])
+    """
+    _check_threshold(input, threshold, value)
+    return Threshold.apply(input, threshold, value)
 
 
 def _check_threshold(input: Any, *scalars: Any) -> None:
@@ -531,12 +554,20 @@ class RreluGradient(Op):
     tensor_options = True  # the noise
     fields = ("options",)
     saves = ("self", "noise")
-    saved_options = {"lower": part("options", 0), "upper": part("options", 1),
-                     "training": part("options", 2)}
+    saved_options = {
+        "lower": part("options", 0),
+        "upper": part("options", 1),
+        "training": part("options", 2),
+    }
 
     @staticmethod
-    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, noise: np.ndarray,
-                options: tuple[float, float, bool]) -> np.ndarray:
+    def forward(
+        ctx: Any,
+        g: np.ndarray,
+        x: np.ndarray,
+        noise: np.ndarray,
+        options: tuple[float, float, bool],
+    ) -> np.ndarray:
         if ctx is not NO_GRAD_CTX:
             ctx.save_for_backward(x, noise)
             ctx.options = options
@@ -564,8 +595,11 @@ class RreluWithNoise(Op):
 
     fields = ("options",)
     saves = ("self", "noise")
-    saved_options = {"lower": part("options", 0), "upper": part("options", 1),
-                     "training": part("options", 2)}
+    saved_options = {
+        "lower": part("options", 0),
+        "upper": part("options", 1),
+        "training": part("options", 2),
+    }
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, lower: float, upper: float, training: bool) -> Any:
@@ -603,7 +637,10 @@ class RreluWithNoiseInplace(RreluWithNoise):
 
 
 def rrelu(
-    input: Any, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+    input: Any,
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
     inplace: bool = False,
 ) -> Any:
     """Randomized leaky relu: slopes drawn from ``U(lower, upper)`` in training.
@@ -632,6 +669,19 @@ def rrelu_(
 ) -> Any:
     """``rrelu`` written into ``input`` (``RreluWithNoiseBackward1``, which saves the result)."""
     return rrelu(input, lower, upper, training, inplace=True)
+
+
+def rrelu_aten(
+    input: Any, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False
+) -> Any:
+    """``minigrad.rrelu``: ``nn.functional.rrelu`` without its ``inplace`` (ATen's signature).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.rrelu(minigrad.tensor([-1.0, 2.0]), 0.1, 0.3)
+        tensor([-0.2000,  2.0000])
+    """
+    return rrelu(input, lower, upper, training)
 
 
 # --- compositions (PyTorch writes them in Python) ---------------------------------------------

@@ -253,6 +253,31 @@ def ctc_loss(
     """
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(errors.invalid_reduction(reduction))
+    enum = {"none": 0, "mean": 1, "sum": 2}[reduction]
+    return ctc_loss_aten(
+        log_probs, targets, input_lengths, target_lengths, blank, enum, zero_infinity
+    )
+
+
+def ctc_loss_aten(
+    log_probs: Any,
+    targets: Any,
+    input_lengths: Any,
+    target_lengths: Any,
+    blank: int = 0,
+    reduction: int = 0,
+    zero_infinity: bool = False,
+) -> Any:
+    """``minigrad.ctc_loss``: ATen's form, ``reduction`` a number.
+
+    1 'mean', 2 'sum', anything else none (also without it: see ``minigrad.kl_div``).
+
+    Example:
+        >>> import minigrad
+        >>> log_probs = minigrad.full((2, 1, 2), 0.5).log()
+        >>> minigrad.ctc_loss(log_probs, minigrad.tensor([[1]]), [2], [1], 0, 2)
+        tensor(0.2877)
+    """
     _arguments.check_tensor(log_probs, "ctc_loss", "log_probs", 1)
     _arguments.check_tensor(targets, "ctc_loss", "targets", 2)
     batched = log_probs.dim() == 3
@@ -269,9 +294,9 @@ def ctc_loss(
     loss = CtcLoss.apply(log_probs, targets, inputs, lengths, int(blank), bool(zero_infinity))
     if zero_infinity:
         loss = where(loss == np.inf, tensor(0.0, dtype=loss.dtype), loss)
-    if reduction == "mean":
+    if reduction == 1:  # ('mean')
         divisor = clamp_min(tensor(lengths, dtype=loss.dtype), 1)
         return mean(loss / divisor)
-    if reduction == "sum":
+    if reduction == 2:  # ('sum')
         return loss.sum()
     return loss if batched else views.squeeze(loss, 0)

@@ -15,6 +15,11 @@ With ``p == 0``, ``training=False`` or an empty input the input itself is return
 ``inplace=True`` multiplies the input in place (``mul_``, then ``add_`` for alpha dropout).
 The noise comes from minigrad's generator (``minigrad.manual_seed``), so the zeros fall
 elsewhere than PyTorch's.
+
+The top-level forms (``minigrad.dropout(input, p, train)`` and the rest, ``*_aten`` here) are
+the same routine under ATen's signatures: no defaults, and a RuntimeError for a bad ``p``
+where ``nn.functional`` raises a ValueError. ``native_dropout`` is an op of its own
+(``NativeDropoutBackward0``), which also returns its boolean mask.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, _random, errors
+from minigrad.autograd.function import Op
 from minigrad.ops import arithmetic, inplace_views, views
 from minigrad.ops._helpers import constant_tensor, dtype_name, operand
 
@@ -36,6 +42,7 @@ __all__ = [
     "dropout2d",
     "dropout3d",
     "feature_alpha_dropout",
+    "native_dropout",
 ]
 
 # SELU's alpha * scale: where alpha dropout sends a dropped value (ATen's constant).
@@ -245,3 +252,183 @@ def feature_alpha_dropout(
     return _dropout_impl(
         input, p, training, inplace, "feature_alpha_dropout", feature=True, alpha=True
     )
+
+
+# --- the top-level forms: ATen's signatures (input, p, train), no defaults --------------------
+
+
+def _check_aten_probability(p: float) -> None:
+    """ATen's check, before anything else (also when ``train`` is False): a RuntimeError."""
+    if p < 0 or p > 1:
+        raise RuntimeError(errors.dropout_probability(f"{p:g}"))  # (C++ prints a double so)
+
+
+def _aten_form(kernel: str, **kinds: bool) -> Any:
+    """The top-level function ``kernel(input, p, train)`` of one dropout kind."""
+
+    def form(input: Any, p: float, train: bool) -> Any:
+        _arguments.check_tensor(input, kernel, "input", 1)
+        _check_aten_probability(p)
+        return _dropout_impl(input, p, train, kernel.endswith("_"), kernel.rstrip("_"), **kinds)
+
+    form.__name__ = form.__qualname__ = kernel
+    return form
+
+
+def dropout_aten(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.dropout``: ``nn.functional.dropout`` under ATen's signature (no defaults).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.ones(3)
+        >>> minigrad.dropout(x, 0.5, False) is x
+        True
+    """
+    return _DROPOUT(input, p, train)
+
+
+def dropout_aten_(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.dropout_``: dropout written into ``input`` (``MulBackward0``).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.dropout_(minigrad.ones(2), 1.0, True)
+        tensor([0., 0.])
+    """
+    return _DROPOUT_(input, p, train)
+
+
+def alpha_dropout_aten(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.alpha_dropout``: SELU-preserving dropout, ATen's signature (no defaults).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.alpha_dropout(minigrad.ones(2), 1.0, True)
+        tensor([0., 0.])
+    """
+    return _ALPHA(input, p, train)
+
+
+def alpha_dropout_aten_(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.alpha_dropout_``: alpha dropout written into ``input``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.alpha_dropout_(minigrad.ones(2), 0.5, False)
+        tensor([1., 1.])
+    """
+    return _ALPHA_(input, p, train)
+
+
+def feature_dropout_aten(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.feature_dropout``: whole channels (dim 1) of an (N, C, *) input dropped.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.feature_dropout(minigrad.ones(1, 2), 1.0, True)
+        tensor([[0., 0.]])
+    """
+    return _FEATURE(input, p, train)
+
+
+def feature_dropout_aten_(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.feature_dropout_``: feature dropout written into ``input``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.feature_dropout_(minigrad.ones(1, 2), 0.5, False)
+        tensor([[1., 1.]])
+    """
+    return _FEATURE_(input, p, train)
+
+
+def feature_alpha_dropout_aten(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.feature_alpha_dropout``: alpha dropout of whole channels, ATen's signature.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.feature_alpha_dropout(minigrad.ones(1, 2), 1.0, True)
+        tensor([[0., 0.]])
+    """
+    return _FEATURE_ALPHA(input, p, train)
+
+
+def feature_alpha_dropout_aten_(input: Any, p: float, train: bool) -> Any:
+    """``minigrad.feature_alpha_dropout_``: feature alpha dropout written into ``input``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.feature_alpha_dropout_(minigrad.ones(1, 2), 0.5, False)
+        tensor([[1., 1.]])
+    """
+    return _FEATURE_ALPHA_(input, p, train)
+
+
+_DROPOUT = _aten_form("dropout")
+_DROPOUT_ = _aten_form("dropout_")
+_ALPHA = _aten_form("alpha_dropout", alpha=True)
+_ALPHA_ = _aten_form("alpha_dropout_", alpha=True)
+_FEATURE = _aten_form("feature_dropout", feature=True)
+_FEATURE_ = _aten_form("feature_dropout_", feature=True)
+_FEATURE_ALPHA = _aten_form("feature_alpha_dropout", feature=True, alpha=True)
+_FEATURE_ALPHA_ = _aten_form("feature_alpha_dropout_", feature=True, alpha=True)
+
+
+# --- native_dropout: (output, mask) ----------------------------------------------------------
+
+
+class NativeDropout(Op):
+    """(y, mask) = (x * mask * scale, mask);  dx = grad * mask * scale.
+
+    scale = 1 / (1 - p) (0 for p = 1). In eval (``train`` False) the mask is all True and y a
+    copy of x. Saves its mask output (``result1``: writing it later makes backward raise). As
+    PyTorch's formula does, backward scales by 1 unless ``train`` is True: with ``train=None``
+    forward drops and scales, and the gradient is ``grad * mask`` only.
+    """
+
+    fields = ("p", "scale")
+    saves = ("result1",)
+    saved_options = ("p",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray, p: float, train: bool | None) -> tuple[Any, Any]:
+        ctx.p = p
+        ctx.scale = (0.0 if p == 1 else 1.0 / (1.0 - p)) if train else 1.0
+        if x.size == 0:  # (ATen: the input and an uninitialized mask of its dtype)
+            mask = np.empty_like(x)
+            ctx.mark_non_differentiable(mask)  # (a bool mask has no gradient anyway)
+        elif train is not None and not train:
+            mask = np.ones(x.shape, dtype=np.bool_)
+        else:
+            mask = _random.generator().random(x.shape) < 1 - p
+        ctx.save_for_backward(mask)
+        if x.size == 0 or (train is not None and not train):
+            return x.copy(), mask
+        scale = np.asarray(0.0 if p == 1 else 1.0 / (1.0 - p), dtype=x.dtype)
+        return x * mask * scale, mask
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any, _: Any) -> tuple[Any, None, None]:
+        (mask,) = ctx.saved_tensors
+        return grad * mask * ctx.scale, None, None
+
+
+def native_dropout(input: Any, p: float, train: bool | None) -> Any:
+    """``(output, mask)``: dropout that also returns its boolean mask (``True``: kept).
+
+    ``output = input * mask / (1 - p)`` (``NativeDropoutBackward0``); with ``train=False``
+    the mask is all True and the output a copy of the input.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.native_dropout(minigrad.ones(2), 0.5, False)
+        (tensor([1., 1.]), tensor([True, True]))
+    """
+    _arguments.check_tensor(input, "native_dropout", "input", 1)
+    array = operand(input)
+    if array.size and not (train is not None and not train):
+        if not 0 <= 1 - p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p:g}")
+        if array.dtype.kind != "f":  # (ATen multiplies the input by the scale in place)
+            raise RuntimeError(errors.inplace_dtype_mismatch("Float", dtype_name(input)))
+    return tuple(NativeDropout.apply(input, float(p), train))

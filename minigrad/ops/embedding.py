@@ -135,6 +135,14 @@ def embedding(
             padding_idx = rows + padding_idx
     else:
         padding_idx = -1
+    indices = _checked_indices(weight, input, rows)
+    if max_norm is not None:
+        _embedding_renorm(weight, indices, max_norm, norm_type)
+    return Embedding.apply(weight, input, padding_idx, bool(scale_grad_by_freq))
+
+
+def _checked_indices(weight: Any, input: Any, rows: int) -> np.ndarray:
+    """ATen's checks of a lookup: a 2-D table, int64/int32 indices within its rows."""
     if operand(weight).ndim != 2:
         raise RuntimeError(errors.EMBEDDING_WEIGHT_NOT_2D)
     indices = operand(input)
@@ -142,9 +150,26 @@ def embedding(
         raise RuntimeError(errors.embedding_indices_dtype(backend_type_name(indices.dtype)))
     if indices.size and (indices.min() < 0 or indices.max() >= rows):
         raise IndexError(errors.INDEX_OUT_OF_RANGE)
-    if max_norm is not None:
-        _embedding_renorm(weight, indices, max_norm, norm_type)
-    return Embedding.apply(weight, input, padding_idx, bool(scale_grad_by_freq))
+    return indices
+
+
+def embedding_aten(
+    weight: Any, indices: Any, padding_idx: int = -1, scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Any:
+    """``minigrad.embedding``: ATen's form, the table FIRST; ``padding_idx`` < 0 is none.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.embedding(minigrad.tensor([[0.0, 1.0], [2.0, 3.0]]), minigrad.tensor([1]))
+        tensor([[2., 3.]])
+    """
+    if sparse:
+        raise NotImplementedError(errors.SPARSE_EMBEDDING)
+    _arguments.check_tensor(weight, "embedding", "weight", 1)
+    _arguments.check_tensor(indices, "embedding", "indices", 2)
+    _checked_indices(weight, indices, shape_of(weight)[0] if shape_of(weight) else 0)
+    return Embedding.apply(weight, indices, int(padding_idx), bool(scale_grad_by_freq))
 
 
 def _embedding_renorm(weight: Any, indices: np.ndarray, max_norm: float, norm_type: float) -> None:

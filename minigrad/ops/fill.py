@@ -86,6 +86,33 @@ def fill_(input: Any, value: Any) -> Any:
     return apply_inplace(Fill, input, value)
 
 
+class FillOutOfPlace(Fill):
+    """``minigrad.fill(input, number)``: Fill's formula on a new tensor (FillBackward0)."""
+
+    node_name = "FillBackward0"
+
+
+class FillTensorOutOfPlace(FillTensor):
+    """``minigrad.fill(input, tensor)``: FillTensor's formula on a new tensor (FillBackward1)."""
+
+    node_name = "FillBackward1"
+
+
+def fill(input: Any, value: Any) -> Any:
+    """A new tensor like ``input`` filled with ``value`` (a number or a 0-d tensor).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.fill(minigrad.zeros(2), 3.0)
+        tensor([3., 3.])
+    """
+    if isinstance(value, TensorBase):
+        if value._array.ndim:
+            raise RuntimeError(errors.fill_value_not_0d(value._array.ndim))
+        return FillTensorOutOfPlace.apply(input, value)
+    return FillOutOfPlace.apply(input, value)
+
+
 def fill_diagonal_(input: Any, fill_value: Any, wrap: bool = False) -> Any:
     """Fill the main diagonal (``input[i, i, ..., i]``) with ``fill_value``, in place.
 

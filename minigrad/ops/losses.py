@@ -687,6 +687,30 @@ def binary_cross_entropy_with_logits(
     """
     enum = _bce_arguments(input, target, reduction, size_average, reduce,
                           errors.target_size_mismatch)
+    return binary_cross_entropy_with_logits_aten(input, target, weight, pos_weight, enum)
+
+
+def binary_cross_entropy_with_logits_aten(
+    input: Any, target: Any, weight: Any = None, pos_weight: Any = None, reduction: int = 0
+) -> Any:
+    """``minigrad.binary_cross_entropy_with_logits``: ATen's form (``pos_weight`` 4th).
+
+    ``reduction`` is a number (see kl_div); a target of another shape broadcasts if it can.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.binary_cross_entropy_with_logits(minigrad.tensor([0.0]),
+        ...                                           minigrad.tensor([1.0]), reduction=1)
+        tensor(0.6931)
+    """
+    _arguments.check_tensor(input, "binary_cross_entropy_with_logits", "input", 1)
+    _arguments.check_tensor(target, "binary_cross_entropy_with_logits", "target", 2)
+    shape, target_shape = shape_of(input), shape_of(target)
+    if target_shape != shape:  # (ATen's kernel writes (1 - target) * input into the former)
+        broadcast = broadcast_shapes(target_shape, shape)
+        if broadcast != target_shape:
+            raise RuntimeError(errors.inplace_shape_mismatch(target_shape, broadcast))
+        input = views.expand(input, broadcast)
     check_no_grad(weight, "weight", "binary_cross_entropy_with_logits")
     check_no_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     x, t = operand(input), operand(target)
@@ -704,7 +728,10 @@ def binary_cross_entropy_with_logits(
         raise RuntimeError(
             errors.inplace_dtype_mismatch(display_name(result_type(x, t)), dtype_name(target))
         )
-    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, enum)
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+
+
+binary_cross_entropy_with_logits_aten.__qualname__ = "binary_cross_entropy_with_logits"
 
 
 class Xlogy(Op):
@@ -763,16 +790,39 @@ def kl_div(
         if reduction == "mean":
             warnings.warn(errors.KL_DIV_MEAN_REDUCTION, stacklevel=2)
         enum = reduction_enum("sum" if reduction == "batchmean" else reduction)
+    reduced = kl_div_aten(input, target, enum, log_target=log_target)
+    if reduction == "batchmean" and operand(input).ndim != 0:
+        reduced = arithmetic.div(reduced, operand(input).shape[0])
+    return reduced
+
+
+def kl_div_aten(input: Any, target: Any, reduction: int = 0, *, log_target: bool = False) -> Any:
+    """``minigrad.kl_div``: ATen's form, ``reduction`` a number: 1 'mean', 2 'sum', else none.
+
+    As PyTorch's argument parser, which reads the schema's default ``at::Reduction::Mean`` as
+    0, a call without ``reduction`` does not reduce (likewise the other losses' top-level
+    forms). No 'batchmean' and no warning: those are ``nn.functional.kl_div``'s.
+
+    Example:
+        >>> import minigrad
+        >>> logp, target = minigrad.tensor([-1.0, -0.5]), minigrad.tensor([0.5, 0.5])
+        >>> minigrad.kl_div(logp, target, 2)
+        tensor(0.0569)
+    """
+    _arguments.check_tensor(input, "kl_div", "input", 1)
+    _arguments.check_tensor(target, "kl_div", "target", 2)
     if operand(input).dtype.kind in "iub" or operand(target).dtype.kind in "iub":
         raise RuntimeError(errors.KL_DIV_INTEGRAL)
     if log_target:
         output = arithmetic.mul(unary.exp(target), arithmetic.sub(target, input))
     else:
         output = arithmetic.sub(Xlogy.apply(target, target), arithmetic.mul(target, input))
-    reduced = apply_loss_reduction(output, enum)
-    if reduction == "batchmean" and operand(input).ndim != 0:
-        reduced = arithmetic.div(reduced, operand(input).shape[0])
-    return reduced
+    return apply_loss_reduction(output, reduction)
+
+
+# (not given the argument checks, as the F losses of these names are not: Python's own
+# TypeErrors then name the function, which PyTorch's name keeps right)
+kl_div_aten.__qualname__ = "kl_div"
 
 
 def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:

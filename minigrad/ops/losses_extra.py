@@ -55,10 +55,24 @@ def margin_ranking_loss(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} "
         )
+    return margin_ranking_loss_aten(input1, input2, target, margin, enum)
+
+
+def margin_ranking_loss_aten(
+    input1: Any, input2: Any, target: Any, margin: float = 0.0, reduction: int = 0
+) -> Any:
+    """``minigrad.margin_ranking_loss``: ATen's form, ``reduction`` a number (see kl_div).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.margin_ranking_loss(minigrad.tensor([1.0]), minigrad.tensor([2.0]),
+        ...                              minigrad.tensor([1.0]), 0.5, 2)
+        tensor(1.5000)
+    """
     _arguments.check_value(margin, "float", "margin_ranking_loss", "margin", 4)
     # (margin is a double in ATen: an integer input gives a float loss)
     loss = (-target * (input1 - input2) + float(margin)).clamp_min_(0)
-    return apply_loss_reduction(loss, enum)
+    return apply_loss_reduction(loss, reduction)
 
 
 def hinge_embedding_loss(
@@ -77,13 +91,27 @@ def hinge_embedding_loss(
         tensor(0.4500)
     """
     enum = _reduction(reduction, size_average, reduce)
+    return hinge_embedding_loss_aten(input, target, margin, enum)
+
+
+def hinge_embedding_loss_aten(
+    input: Any, target: Any, margin: float = 1.0, reduction: int = 0
+) -> Any:
+    """``minigrad.hinge_embedding_loss``: ATen's form, ``reduction`` a number (see kl_div).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.hinge_embedding_loss(minigrad.tensor([0.3, 0.4]),
+        ...                               minigrad.tensor([1.0, -1.0]))
+        tensor([0.3000, 0.6000])
+    """
     zeros = zeros_like(input)
     # ATen's ``margin - input`` is ``empty_like(input).fill_(margin).sub_(input)``: in the
     # input's dtype (an integer input stays integer); margin is a double there, as below
     margin_clamp = empty_like(input).fill_(float(margin)).sub_(input).clamp_min_(0)
     output_margin = where(target != 1, margin_clamp, zeros)
     output_self = where(target != -1, input, zeros)
-    return apply_loss_reduction(output_margin + output_self, enum)
+    return apply_loss_reduction(output_margin + output_self, reduction)
 
 
 def cosine_embedding_loss(
@@ -104,6 +132,20 @@ def cosine_embedding_loss(
         tensor(0.3536)
     """
     enum = _reduction(reduction, size_average, reduce)
+    return cosine_embedding_loss_aten(input1, input2, target, margin, enum)
+
+
+def cosine_embedding_loss_aten(
+    input1: Any, input2: Any, target: Any, margin: float = 0.0, reduction: int = 0
+) -> Any:
+    """``minigrad.cosine_embedding_loss``: ATen's form, ``reduction`` a number (see kl_div).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([[1.0, 0.0]])
+        >>> minigrad.cosine_embedding_loss(x, x, minigrad.tensor([1.0]))
+        tensor([0.])
+    """
     target_dim = target.dim()
     if target_dim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -124,7 +166,7 @@ def cosine_embedding_loss(
     zeros = zeros_like(cos)
     output_pos = where(target == 1, 1 - cos, zeros)
     output_neg = where(target == -1, (cos - float(margin)).clamp_min_(0), zeros)
-    return apply_loss_reduction(output_pos + output_neg, enum)
+    return apply_loss_reduction(output_pos + output_neg, reduction)
 
 
 def triplet_margin_loss(
@@ -203,11 +245,25 @@ def poisson_nll_loss(
     reduction = reduction_name(reduction, size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
+    return poisson_nll_loss_aten(input, target, log_input, full, eps, reduction_enum(reduction))
+
+
+def poisson_nll_loss_aten(
+    input: Any, target: Any, log_input: bool, full: bool, eps: float, reduction: int
+) -> Any:
+    """``minigrad.poisson_nll_loss``: ATen's form, every argument given, ``reduction`` a number.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.poisson_nll_loss(minigrad.tensor([0.0, 1.0]), minigrad.tensor([1.0, 2.0]),
+        ...                           True, False, 1e-8, 1)
+        tensor(0.8591)
+    """
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
         loss += stirling.masked_fill(target <= 1, 0)
-    return apply_loss_reduction(loss, reduction_enum(reduction))
+    return apply_loss_reduction(loss, reduction)
 
 
 def gaussian_nll_loss(

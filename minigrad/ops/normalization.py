@@ -21,6 +21,7 @@ from minigrad.ops._helpers import (
     operand,
     shape_of,
     size_text,
+    wrap_dim,
 )
 
 # ==========================================================================================
@@ -61,6 +62,13 @@ class NativeLayerNorm(Op):
     def forward(
         ctx: Any, x: np.ndarray, weight: Any, bias: Any, count: int, eps: float
     ) -> np.ndarray:
+        return NativeLayerNorm.outputs(ctx, x, weight, bias, count, eps)[0]
+
+    @staticmethod
+    def outputs(
+        ctx: Any, x: np.ndarray, weight: Any, bias: Any, count: int, eps: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(y, mean, rstd): forward's work, the statistics kept dims (``native_layer_norm``)."""
         axes = tuple(range(x.ndim - count, x.ndim))
         mean, rstd = _moments(x, axes, eps)
         mean, rstd = mean.astype(x.dtype), rstd.astype(x.dtype)
@@ -72,7 +80,7 @@ class NativeLayerNorm(Op):
             y = y * weight
         if bias is not None:
             y = y + bias
-        return y.astype(x.dtype, copy=False)
+        return y.astype(x.dtype, copy=False), mean, rstd
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
@@ -127,9 +135,11 @@ def _normalized_shape(
     if isinstance(normalized_shape, (int, np.integer)) or not isinstance(
         normalized_shape, (tuple, list, Size)
     ):
-        raise TypeError(errors.wrong_argument_type(
-            function, "normalized_shape", "tuple of ints", type(normalized_shape).__name__, 2
-        ))
+        raise TypeError(
+            errors.wrong_argument_type(
+                function, "normalized_shape", "tuple of ints", type(normalized_shape).__name__, 2
+            )
+        )
     normalized = tuple(int(n) for n in normalized_shape)
     if not normalized:
         raise RuntimeError(errors.LAYER_NORM_EMPTY_SHAPE)
@@ -140,13 +150,13 @@ def _normalized_shape(
     shape = shape_of(input)
     separator = ", "
     if function == "rms_norm":  # (PyTorch's rms_norm has a ValueError of its own, and a text
-        separator = ""          # without layer_norm's ", " after the "*")
+        separator = ""  # without layer_norm's ", " after the "*")
         if len(shape) < len(normalized):
             raise ValueError(
                 f"Input tensor must have at least {len(normalized)} dimensions, but got "
                 f"{len(shape)}"
             )
-    if len(shape) < len(normalized) or shape[len(shape) - len(normalized):] != normalized:
+    if len(shape) < len(normalized) or shape[len(shape) - len(normalized) :] != normalized:
         raise RuntimeError(errors.layer_norm_input_shape(shown, shape, separator))
     return normalized
 
@@ -168,12 +178,39 @@ def layer_norm(
         >>> F.layer_norm(minigrad.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
-    normalized = _normalized_shape("layer_norm", input, normalized_shape,
-                                   (("weight", weight), ("bias", bias)))
+    count = layer_norm_arguments("layer_norm", input, normalized_shape, weight, bias)
+    return NativeLayerNorm.apply(input, weight, bias, count, float(eps))
+
+
+def layer_norm_arguments(
+    function: str, input: Any, normalized_shape: Any, weight: Any, bias: Any
+) -> int:
+    """layer_norm's checks (also ``native_layer_norm``'s): how many trailing dims it normalizes."""
+    normalized = _normalized_shape(
+        function, input, normalized_shape, (("weight", weight), ("bias", bias))
+    )
     _check_param_dtypes(input, (weight, bias))  # a mix is refused before the kernel is chosen
     if operand(input).dtype.kind != "f":
         raise not_implemented("LayerNormKernelImpl", input)
-    return NativeLayerNorm.apply(input, weight, bias, len(normalized), float(eps))
+    return len(normalized)
+
+
+def layer_norm_aten(
+    input: Any,
+    normalized_shape: Any,
+    weight: Any = None,
+    bias: Any = None,
+    eps: float = 1e-5,
+    cudnn_enable: bool = True,
+) -> Any:
+    """``minigrad.layer_norm``: ``nn.functional.layer_norm`` with ATen's ``cudnn_enable``.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.layer_norm(minigrad.tensor([[1.0, 3.0]]), [2])
+        tensor([[-1.0000,  1.0000]])
+    """
+    return layer_norm(input, normalized_shape, weight, bias, eps)
 
 
 def rms_norm(
@@ -207,9 +244,7 @@ def rms_norm(
     return result.contiguous()  # (PyTorch's: a clone, CloneBackward0, of a non-row-major result)
 
 
-def normalize(
-    input: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None
-) -> Any:
+def normalize(input: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None) -> Any:
     """``input / max(norm_p(input, dim), eps)``: unit vectors along ``dim``.
 
     PyTorch's composition: ``input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``
@@ -226,8 +261,9 @@ def normalize(
     if out is None:
         return input / norm.clamp_min(eps).expand_as(input)
     denominator = norm.clamp_min_(eps).expand_as(input)
-    return _out.call_with_out(arithmetic.div, "div", _out.ACCEPTS_OUT["div"], (input, denominator),
-                              {}, out)
+    return _out.call_with_out(
+        arithmetic.div, "div", _out.ACCEPTS_OUT["div"], (input, denominator), {}, out
+    )
 
 
 # ==========================================================================================
@@ -256,18 +292,26 @@ class NativeGroupNorm(Op):
     def forward(
         ctx: Any, x: np.ndarray, weight: Any, bias: Any, group: int, eps: float
     ) -> np.ndarray:
+        return NativeGroupNorm.outputs(ctx, x, weight, bias, group, eps)[0]
+
+    @staticmethod
+    def outputs(
+        ctx: Any, x: np.ndarray, weight: Any, bias: Any, group: int, eps: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(y, mean, rstd): forward's work, the statistics (N, group) (``native_group_norm``)."""
         n, c = x.shape[0], x.shape[1]
         grouped = x.reshape(n, group, -1)
         mean, rstd = _moments(grouped, (2,), eps)
         mean, rstd = mean.astype(x.dtype), rstd.astype(x.dtype)
-        ctx.save_for_backward(x, weight, mean.reshape(n, group), rstd.reshape(n, group))
+        saved_mean, saved_rstd = mean.reshape(n, group), rstd.reshape(n, group)
+        ctx.save_for_backward(x, weight, saved_mean, saved_rstd)
         ctx.N, ctx.C, ctx.HxW, ctx.group, ctx.eps = n, c, grouped.shape[2] * group // c, group, eps
         y = ((grouped - mean) * rstd).reshape(x.shape)
         if weight is not None:
             y = y * weight.reshape(_per_channel(x.ndim, c))
         if bias is not None:
             y = y + bias.reshape(_per_channel(x.ndim, c))
-        return y.astype(x.dtype, copy=False)
+        return y.astype(x.dtype, copy=False), saved_mean, saved_rstd
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any, None, None]:
@@ -330,11 +374,43 @@ def group_norm(
     size = [n * c // num_groups, num_groups, *shape[2:]]
     if size[0] * int(np.prod(shape[2:])) == 1:
         raise ValueError(errors.one_value_per_channel(str(size)))  # (a list, in PyTorch's)
-    # PyTorch's Python has checked the above; its parser checks the arguments' types next.
+    # PyTorch's Python has checked the above; the rest is torch.group_norm's.
+    return group_norm_aten(input, num_groups, weight, bias, eps)
+
+
+def group_norm_aten(
+    input: Any,
+    num_groups: int,
+    weight: Any = None,
+    bias: Any = None,
+    eps: float = 1e-5,
+    cudnn_enabled: bool = True,
+) -> Any:
+    """``minigrad.group_norm``: ``nn.functional.group_norm`` without its Python checks.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.group_norm(minigrad.tensor([[1.0, 3.0, 0.0, 4.0]]), 2)
+        tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
+    """
+    group_norm_arguments(input, num_groups, weight, bias, eps)
+    # (PyTorch's ``input.contiguous(input.suggest_memory_format())``: channels-last stays)
+    laid_out = input.contiguous(memory_format=suggested_format(operand(input)))
+    return NativeGroupNorm.apply(laid_out, weight, bias, num_groups, float(eps))
+
+
+def group_norm_arguments(
+    input: Any, num_groups: int, weight: Any, bias: Any, eps: float, function: str = "group_norm"
+) -> None:
+    """torch.group_norm's checks, in its order (the parser's, the channels, the parameters)."""
+    _arguments.check_tensor(input, function, "input", 1)
+    shape = shape_of(input)
+    wrap_dim(1, len(shape))  # (an input of fewer than 2 dims: its channels are out of range)
+    c = shape[1]
     for position, (name, param) in enumerate((("weight", weight), ("bias", bias)), start=3):
         if param is not None:
-            _arguments.check_tensor(param, "group_norm", name, position)
-    _arguments.check_value(eps, "float", "group_norm", "eps", 5)
+            _arguments.check_tensor(param, function, name, position)
+    _arguments.check_value(eps, "float", function, "eps", 5)
     if c % num_groups:
         raise RuntimeError(
             "Expected number of channels in input to be divisible by num_groups, but got input "
@@ -352,9 +428,6 @@ def group_norm(
     _check_param_dtypes(input, (weight, bias))
     if operand(input).dtype.kind != "f":
         raise not_implemented("GroupNormKernelImpl", input)
-    # (PyTorch's ``input.contiguous(input.suggest_memory_format())``: channels-last stays)
-    laid_out = input.contiguous(memory_format=suggested_format(operand(input)))
-    return NativeGroupNorm.apply(laid_out, weight, bias, num_groups, float(eps))
 
 
 class NativeBatchNorm(Op):
@@ -378,9 +451,33 @@ class NativeBatchNorm(Op):
 
     @staticmethod
     def forward(
-        ctx: Any, x: np.ndarray, weight: Any, bias: Any, running_mean: Any, running_var: Any,
-        training: bool, momentum: float, eps: float,
+        ctx: Any,
+        x: np.ndarray,
+        weight: Any,
+        bias: Any,
+        running_mean: Any,
+        running_var: Any,
+        training: bool,
+        momentum: float,
+        eps: float,
     ) -> np.ndarray:
+        return NativeBatchNorm.outputs(
+            ctx, x, weight, bias, running_mean, running_var, training, momentum, eps
+        )[0]
+
+    @staticmethod
+    def outputs(
+        ctx: Any,
+        x: np.ndarray,
+        weight: Any,
+        bias: Any,
+        running_mean: Any,
+        running_var: Any,
+        training: bool,
+        momentum: float,
+        eps: float,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(y, mean, invstd): forward's work; the batch statistics (C,), empty in evaluation."""
         axes = (0, *range(2, x.ndim))
         shape = [1] * x.ndim
         shape[1] = x.shape[1]
@@ -401,7 +498,7 @@ class NativeBatchNorm(Op):
         else:
             mean = np.reshape(running_mean, shape)
             invstd = np.reshape(1 / np.sqrt(running_var + eps), shape)
-            saved_mean = saved_invstd = np.zeros(0, dtype=x.dtype)
+            saved_mean, saved_invstd = np.zeros(0, dtype=x.dtype), np.zeros(0, dtype=x.dtype)
         ctx.save_for_backward(x, weight, running_mean, running_var, saved_mean, saved_invstd)
         ctx.training, ctx.eps, ctx.axes, ctx.shape = training, eps, axes, tuple(shape)
         y = (x - mean) * invstd
@@ -409,7 +506,7 @@ class NativeBatchNorm(Op):
             y = y * np.reshape(weight, shape)
         if bias is not None:
             y = y + np.reshape(bias, shape)
-        return y.astype(x.dtype, copy=False)
+        return y.astype(x.dtype, copy=False), saved_mean, saved_invstd
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
@@ -469,14 +566,7 @@ def batch_norm(
         tensor([0.2000])
     """
     _arguments.check_has_attribute(input, "size")  # (PyTorch's Python code calls .size())
-    for position, (parameter, value) in enumerate(
-        (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-         ("running_var", running_var)), start=2
-    ):
-        if value is not None:
-            _arguments.check_tensor(value, "batch_norm", parameter, position)
-    _arguments.check_value(training, "bool", "batch_norm", "training", 6)
-    _arguments.check_value(momentum, "float", "batch_norm", "momentum", 7)
+    _batch_norm_types(input, weight, bias, running_mean, running_var, training, momentum)
     shape = shape_of(input)
     if training:
         count = (shape[0] if shape else 1) * int(np.prod(shape[2:]))
@@ -486,6 +576,33 @@ def batch_norm(
         raise ValueError(errors.batch_norm_eps_training(eps))
     if eps < 0.0:
         raise ValueError(errors.batch_norm_eps(eps))
+    return batch_norm_aten(
+        input, weight, bias, running_mean, running_var, training, momentum, eps, True
+    )
+
+
+def batch_norm_aten(
+    input: Any,
+    weight: Any | None,
+    bias: Any | None,
+    running_mean: Any | None,
+    running_var: Any | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> Any:
+    """``minigrad.batch_norm``: ATen's signature (weight first), without F's Python checks.
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([[1.0], [3.0]])
+        >>> minigrad.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, False)
+        tensor([[-1.0000],
+                [ 1.0000]])
+    """
+    _batch_norm_types(input, weight, bias, running_mean, running_var, training, momentum)
+    shape = shape_of(input)
     if int(np.prod(shape)) == 0:
         out = unary.clone(input)
         if weight is not None:
@@ -493,6 +610,51 @@ def batch_norm(
         if bias is not None:
             out = arithmetic.add(out, views.select(bias, 0, 0))
         return out
+    batch_norm_arguments(input, weight, bias, running_mean, running_var, training)
+    return NativeBatchNorm.apply(
+        input,
+        weight,
+        bias,
+        running_mean,
+        running_var,
+        bool(training),
+        float(momentum),
+        float(eps),
+    )
+
+
+def _batch_norm_types(
+    input: Any,
+    weight: Any,
+    bias: Any,
+    running_mean: Any,
+    running_var: Any,
+    training: Any,
+    momentum: Any,
+    function: str = "batch_norm",
+) -> None:
+    """The argument parser's checks of torch.batch_norm (its positions: weight is 2nd)."""
+    _arguments.check_tensor(input, function, "input", 1)
+    for position, (parameter, value) in enumerate(
+        (
+            ("weight", weight),
+            ("bias", bias),
+            ("running_mean", running_mean),
+            ("running_var", running_var),
+        ),
+        start=2,
+    ):
+        if value is not None:
+            _arguments.check_tensor(value, function, parameter, position)
+    _arguments.check_value(training, "bool", function, "training", 6)
+    _arguments.check_value(momentum, "float", function, "momentum", 7)
+
+
+def batch_norm_arguments(
+    input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, training: bool
+) -> None:
+    """ATen's checks of a non-empty batch norm (also ``native_batch_norm``'s), in its order."""
+    shape = shape_of(input)
     features = shape[1] if len(shape) > 1 else 0
     for name, value in (("running_mean", running_mean), ("running_var", running_var)):
         if value is not None:
@@ -513,10 +675,8 @@ def batch_norm(
             raise RuntimeError(errors.mean_dtype(dtype_name(input)))
         raise not_implemented("batch_norm", input)
     _check_param_dtypes(input, (weight, bias, running_mean, running_var))
-    return NativeBatchNorm.apply(
-        input, weight, bias, running_mean, running_var, bool(training), float(momentum),
-        float(eps),
-    )
+    if training:
+        wrap_dim(1, len(shape))  # (the batch statistics are per channel: dim 1 must exist)
 
 
 def _check_features(name: str, features: int, value: Any) -> None:

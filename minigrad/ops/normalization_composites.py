@@ -15,7 +15,7 @@ from typing import Any
 from minigrad import _arguments
 from minigrad.autograd import grad_mode
 from minigrad.ops import pooling, shape
-from minigrad.ops.normalization import batch_norm
+from minigrad.ops.normalization import batch_norm_aten
 
 __all__ = ["instance_norm", "local_response_norm"]
 
@@ -60,7 +60,35 @@ def instance_norm(
     """
     if use_input_stats:
         _verify_spatial_size(input.size())
-    # (then PyTorch's parser checks torch.instance_norm's arguments)
+    # (then torch.instance_norm, whose parser checks the arguments first)
+    return instance_norm_aten(
+        input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True
+    )
+
+
+def instance_norm_aten(
+    input: Any,
+    weight: Any | None,
+    bias: Any | None,
+    running_mean: Any | None,
+    running_var: Any | None,
+    use_input_stats: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> Any:
+    """``minigrad.instance_norm``: ATen's signature (weight first, no defaults), no F checks.
+
+    The batch norm of the input seen as one sample of N * C channels (ATen's composition:
+    ``NativeBatchNormBackward0`` between two views).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.tensor([[[1.0, 3.0]]])
+        >>> minigrad.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)
+        tensor([[[-1.0000,  1.0000]]])
+    """
+    _arguments.check_tensor(input, "instance_norm", "input", 1)
     for position, (name, value) in enumerate(
         (
             ("weight", weight),
@@ -80,15 +108,16 @@ def instance_norm(
     samples, channels = size[0], size[1]
     running_mean_ = _repeat(running_mean, samples)
     running_var_ = _repeat(running_var, samples)
-    out = batch_norm(
+    out = batch_norm_aten(
         input.contiguous().view(1, samples * channels, *size[2:]),
-        running_mean_,
-        running_var_,
         _repeat(weight, samples),
         _repeat(bias, samples),
+        running_mean_,
+        running_var_,
         use_input_stats,
         momentum,
         eps,
+        cudnn_enabled,
     )
     if use_input_stats:
         with grad_mode.no_grad():  # (ATen writes through an alias: not recorded)

@@ -51,6 +51,24 @@ def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
     return splitting.unbind(indices, 1)
 
 
+def nonzero_static(input: Any, *, size: int, fill_value: int = -1) -> Any:
+    """``nonzero(input)`` with exactly ``size`` rows: cut, or padded with ``fill_value`` rows.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.nonzero_static(minigrad.tensor([0, 3, 4]), size=3)
+        tensor([[ 1],
+                [ 2],
+                [-1]])
+    """
+    array = _check_input("nonzero_static", input)
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = np.argwhere(array)[:size]
+    padding = np.full((size - len(found), array.ndim), fill_value, dtype=np.int64)
+    return constant_tensor(np.concatenate([found.astype(np.int64), padding]))
+
+
 def argwhere(input: Any) -> Any:
     """The indices of the nonzero elements, as an ``(N, input.dim())`` tensor (``nonzero``).
 

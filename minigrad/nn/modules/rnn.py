@@ -83,6 +83,71 @@ def gru_step(from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | No
     return (hidden - new) * update + new
 
 
+# --- the cells as PyTorch's top-level functions (minigrad.rnn_tanh_cell, ...): one step with
+# the weights given, by the step formulas above (the same nodes as the cell modules record)
+
+
+def rnn_tanh_cell(
+    input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+    b_hh: Tensor | None = None,
+) -> Tensor:
+    """One tanh RNN step: ``tanh(input @ w_ih.T + b_ih + hx @ w_hh.T + b_hh)``.
+
+    Example:
+        >>> import minigrad
+        >>> x, h = minigrad.ones(1, 2), minigrad.zeros(1, 1)
+        >>> minigrad.rnn_tanh_cell(x, h, minigrad.zeros(1, 2), minigrad.zeros(1, 1))
+        tensor([[0.]])
+    """
+    return rnn_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, "tanh")
+
+
+def rnn_relu_cell(
+    input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+    b_hh: Tensor | None = None,
+) -> Tensor:
+    """One relu RNN step: ``relu(input @ w_ih.T + b_ih + hx @ w_hh.T + b_hh)``.
+
+    Example:
+        >>> import minigrad
+        >>> x, h = minigrad.ones(1, 2), minigrad.ones(1, 1)
+        >>> minigrad.rnn_relu_cell(x, h, minigrad.ones(1, 2), -minigrad.ones(1, 1))
+        tensor([[1.]])
+    """
+    return rnn_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, "relu")
+
+
+def lstm_cell(
+    input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+    b_hh: Tensor | None = None,
+) -> tuple[Tensor, Tensor]:
+    """One LSTM step: ``(h', c')`` from ``hx = (h, c)`` (weights of 4 * hidden rows).
+
+    Example:
+        >>> import minigrad
+        >>> x, h = minigrad.ones(1, 2), minigrad.zeros(1, 1)
+        >>> minigrad.lstm_cell(x, (h, h), minigrad.zeros(4, 2), minigrad.zeros(4, 1))[1]
+        tensor([[0.]])
+    """
+    h, c = hx
+    return lstm_step(F.linear(input, w_ih, b_ih), h, c, w_hh, b_hh)
+
+
+def gru_cell(
+    input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+    b_hh: Tensor | None = None,
+) -> Tensor:
+    """One GRU step: the new hidden state (weights of 3 * hidden rows).
+
+    Example:
+        >>> import minigrad
+        >>> x, h = minigrad.ones(1, 2), minigrad.ones(1, 1)
+        >>> minigrad.gru_cell(x, h, minigrad.zeros(3, 2), minigrad.zeros(3, 1))
+        tensor([[0.5000]])
+    """
+    return gru_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
+
+
 def _reset_uniformly(module: Module) -> None:
     """PyTorch's initialisation of every recurrent layer: U(-1/sqrt(hidden), 1/sqrt(hidden))."""
     stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
