@@ -29,7 +29,9 @@ from minigrad.autograd.saved_attributes import matrix_layout
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, inplace_views, reduction, unary, views
 from minigrad.ops._helpers import (
+    constant_tensor,
     dim_size,
+    is_tensor,
     normalize_dims,
     operand,
     run,
@@ -645,6 +647,10 @@ def matmul(input: Any, other: Any) -> Any:
             return matmul(views.squeeze(input, 0), other)
         if b.shape[0] == 1 and a.shape[0] != 1 and _requires_grad(other):
             return matmul(input, views.squeeze(other, 0))
+    if not (is_tensor(input) or is_tensor(other)):  # arrays (a backward's formula): the values
+        return np.matmul(a, b)
+    if not (is_tensor(input) and is_tensor(other)):  # a saved array beside a tensor (create_graph)
+        input, other = (v if is_tensor(v) else constant_tensor(v) for v in (input, other))
     if _should_fold(input, other):
         return _folded_matmul(input, other, dim1, dim2)
     return _batched_matmul(input, other, a, b)
