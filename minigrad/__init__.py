@@ -535,6 +535,7 @@ from minigrad.ops.aten_layers import (  # noqa: E402  # noqa: E402
     convolution,
     grid_sampler,
     grid_sampler_2d,
+    grid_sampler_3d,
 )
 from minigrad.ops.ctc_loss import ctc_loss_aten as ctc_loss  # noqa: E402
 from minigrad.ops.dropout import alpha_dropout_aten as alpha_dropout  # noqa: E402
@@ -855,6 +856,7 @@ __all__ = [
     "greater_equal",
     "grid_sampler",
     "grid_sampler_2d",
+    "grid_sampler_3d",
     "group_norm",
     "gru_cell",
     "gt",

@@ -509,6 +509,8 @@ CALLS.update({
         (_x(lib)[None, None], lib.zeros(1, 1, 1, 2), 0, 0, False), {})),
     "grid_sampler_2d": with_lib("grid_sampler_2d", lambda lib: (
         (_x(lib)[None, None], lib.zeros(1, 1, 1, 2), 0, 0, False), {})),
+    "grid_sampler_3d": with_lib("grid_sampler_3d", lambda lib: (
+        (lib.ones(1, 1, 2, 2, 2), lib.zeros(1, 1, 1, 1, 3), 0, 0, False), {})),
     "affine_grid_generator": with_lib("affine_grid_generator", lambda lib: (
         (lib.eye(2, 3)[None], [1, 1, 2, 2], False), {})),
 })

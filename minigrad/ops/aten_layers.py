@@ -87,6 +87,9 @@ def constant_pad_nd(input: Any, pad: Sequence[int], value: float = 0) -> Any:
     return _pad(input, list(_ints(pad)), "constant", value)
 
 
+_RANKS = {"grid_sampler_2d": 4, "grid_sampler_3d": 5}
+
+
 def _grid_sampler(
     name: str,
     input: Any,
@@ -97,10 +100,12 @@ def _grid_sampler(
 ) -> Any:
     _arguments.check_tensor(input, name, "input", 1)
     _arguments.check_tensor(grid, name, "grid", 2)
-    if name == "grid_sampler_2d" and (len(shape_of(input)) != 4 or len(shape_of(grid)) != 4):
+    rank = _RANKS.get(name)  # (the 2-d and 3-d kernels take one rank each)
+    if rank is not None and (len(shape_of(input)) != rank or len(shape_of(grid)) != rank):
         raise RuntimeError(
-            "grid_sampler(): expected 4D input and grid with same number of dimensions, but got "
-            f"input with sizes {list(shape_of(input))} and grid with sizes {list(shape_of(grid))}"
+            f"grid_sampler(): expected {rank}D input and grid with same number of dimensions, "
+            f"but got input with sizes {list(shape_of(input))} and grid with sizes "
+            f"{list(shape_of(grid))}"
         )
     # (ATen reads a number past the known modes as the last one's neighbour: the default)
     mode = _INTERPOLATION[interpolation_mode] if 0 <= interpolation_mode < 3 else "bilinear"
@@ -140,6 +145,22 @@ def grid_sampler_2d(
     """
     return _grid_sampler(
         "grid_sampler_2d", input, grid, interpolation_mode, padding_mode, align_corners
+    )
+
+
+def grid_sampler_3d(
+    input: Any, grid: Any, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> Any:
+    """``grid_sampler`` of 5-D inputs only (``GridSampler3DBackward0``; no bicubic mode).
+
+    Example:
+        >>> import minigrad
+        >>> x = minigrad.arange(8.0).reshape(1, 1, 2, 2, 2)
+        >>> minigrad.grid_sampler_3d(x, minigrad.zeros(1, 1, 1, 1, 3), 0, 0, False)
+        tensor([[[[[3.5000]]]]])
+    """
+    return _grid_sampler(
+        "grid_sampler_3d", input, grid, interpolation_mode, padding_mode, align_corners
     )
 
 

@@ -582,6 +582,27 @@ OPS += [
         for name in ("grid_sampler", "grid_sampler_2d")
     ),
     OpInfo(
+        "grid_sampler_3d",
+        _top("grid_sampler_3d"),
+        lambda rng: [
+            Sample(
+                (_real(rng, 1, 2, 2, 3, 2), rng.uniform(-0.9, 0.9, (1, 1, 2, 2, 3)), 0, 0, False),
+                name="bilinear_zeros",
+            ),
+            Sample(
+                (_real(rng, 1, 1, 2, 2, 2), rng.uniform(-1.3, 1.3, (1, 2, 1, 2, 3)), 0, 2, True),
+                name="reflection",
+            ),
+        ],
+        gradgrad=False,
+        bad_inputs=(
+            BadInput((np.ones((1, 1, 2, 2)), np.zeros((1, 1, 1, 2)), 0, 0, False), name="4d"),
+            BadInput(
+                (np.ones((1, 1, 2, 2, 2)), np.zeros((1, 1, 1, 1, 3)), 2, 0, False), name="bicubic"
+            ),
+        ),
+    ),
+    OpInfo(
         "affine_grid_generator",
         _top("affine_grid_generator"),
         lambda rng: [
