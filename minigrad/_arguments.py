@@ -1062,6 +1062,8 @@ def check_int_sequence(value: Any, function: str, parameter: str, position: int 
     counts as a list of one (``int[1]``, not ``int[]``).
     """
     if lone_int and is_int(value):
+        if type(value) is int and (value > 0x3FFFFFFF or value < -0x3FFFFFFF):
+            check_int64(value)  # (a lone int past int64: the parser's ValueError)
         return
     where = "" if position is None else f" (position {position})"
     if not isinstance(value, (tuple, list)):

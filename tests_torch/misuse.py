@@ -24,10 +24,12 @@ OTHER_TENSORS: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("shape-1x2x1x3", lambda a: np.linspace(-1.0, 1.0, 6).reshape(1, 2, 1, 3)),
 )
 # What replaces a Python argument, by the type of the valid value.
-_FOR_INT = (("float", 1.5), ("str", "a"), ("None", None), ("int-99", 99), ("int-minus-99", -99))
+_FOR_INT = (("float", 1.5), ("str", "a"), ("None", None), ("int-99", 99), ("int-minus-99", -99),
+            ("int-2**70", 2**70))
 _FOR_FLOAT = (("str", "a"), ("None", None), ("list", [1.0]))
 _FOR_BOOL = (("str", "a"), ("None", None))
-_FOR_SEQUENCE = (("str", "a"), ("None", None), ("floats", (0.5,)), ("int-99", (99,)))
+_FOR_SEQUENCE = (("str", "a"), ("None", None), ("floats", (0.5,)), ("int-99", (99,)),
+                 ("int-2**70", (2**70,)))
 _FOR_STR = (("int", 1), ("None", None), ("str", "no-such-option"))
 
 

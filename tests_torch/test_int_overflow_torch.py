@@ -94,6 +94,16 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "unsafe_split": lambda lib, x: lib.unsafe_split(x, BIG),
     "vecdot_dim": lambda lib, x: lib.linalg.vecdot(x, x, dim=BIG),
     "triplet_reduction": lambda lib, x: lib.triplet_margin_loss(x, x, x, 1.0, 2, 1e-6, False, BIG),
+    "narrow_length": lambda lib, x: x.narrow(0, 0, BIG),
+    "pool_kernel": lambda lib, x: lib.nn.functional.max_pool2d(x[None], BIG),
+    "conv_stride": lambda lib, x: lib.nn.functional.conv1d(x[None], lib.ones(1, 2, 2), stride=BIG),
+    "conv_groups": lambda lib, x: lib.nn.functional.conv1d(x[None], x[:, None, :2], groups=BIG),
+    "pixel_shuffle": lambda lib, x: lib.nn.functional.pixel_shuffle(x[None], BIG),
+    "channel_shuffle": lambda lib, x: lib.nn.functional.channel_shuffle(x[None, :, :, None], BIG),
+    "group_norm": lambda lib, x: lib.nn.functional.group_norm(x[None], BIG),
+    "grid_sampler_mode": lambda lib, x: lib.grid_sampler(
+        x[None, None], lib.zeros(1, 1, 1, 2), BIG, 0, False),
+    "poisson_reduction": lambda lib, x: lib.poisson_nll_loss(x, x, True, False, 1e-8, BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
     # int lists
@@ -106,6 +116,7 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "reshape_function": lambda lib, x: lib.reshape(x, (3, BIG)),
     "expand": lambda lib, x: x.expand(BIG, 2, 3),
     "repeat": lambda lib, x: x.repeat(1, BIG),
+    "repeat_lone": lambda lib, x: x.repeat(BIG),
     "permute": lambda lib, x: x.permute(BIG, 1),
 }
 

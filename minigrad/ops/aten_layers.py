@@ -107,6 +107,7 @@ def _grid_sampler(
             f"but got input with sizes {list(shape_of(input))} and grid with sizes "
             f"{list(shape_of(grid))}"
         )
+    _arguments.check_int64(interpolation_mode), _arguments.check_int64(padding_mode)
     # (ATen reads a number past the known modes as the last one's neighbour: the default)
     mode = _INTERPOLATION[interpolation_mode] if 0 <= interpolation_mode < 3 else "bilinear"
     padding = _PADDING[padding_mode] if 0 <= padding_mode < 3 else "zeros"

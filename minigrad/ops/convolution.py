@@ -339,7 +339,9 @@ def transposed_output_size(size: Sequence[int], kernel: Sequence[int], stride: S
 
 
 def _as_list(value: Any, dims: int) -> tuple[int, ...]:
-    return (int(value),) * dims if isinstance(value, (int, np.integer)) else tuple(value)
+    if isinstance(value, (int, np.integer)):
+        return (_arguments.check_int64(int(value)),) * dims  # (past int64: the parser's error)
+    return tuple(value)
 
 
 def _expand_param(values: tuple[int, ...], name: str, dims: int) -> tuple[int, ...]:
@@ -447,6 +449,7 @@ def _check_weight_rank_and_groups(x: np.ndarray, w: np.ndarray, groups: int) -> 
     if w.ndim != x.ndim:
         raise RuntimeError(errors.conv_weight_input_dims(w.ndim, w.shape, x.shape))
     if w.shape[0] < groups:
+        _arguments.check_int64(groups)  # (past int64, the parser's error comes first)
         raise RuntimeError(errors.conv_groups_too_many(groups, w.shape))
     if w.shape[0] % groups:
         raise RuntimeError(errors.conv_groups_not_divisor(groups, w.shape))

@@ -259,6 +259,8 @@ def poisson_nll_loss_aten(
         ...                           True, False, 1e-8, 1)
         tensor(0.8591)
     """
+    if type(reduction) is int:
+        _arguments.check_int64(reduction)  # (past int64, the parser's error comes first)
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()

@@ -412,6 +412,7 @@ def group_norm_arguments(
             _arguments.check_tensor(param, function, name, position)
     _arguments.check_value(eps, "float", function, "eps", 5)
     if c % num_groups:
+        _arguments.check_int64(num_groups)  # (past int64, the parser's error comes first)
         raise RuntimeError(
             "Expected number of channels in input to be divisible by num_groups, but got input "
             f"of shape {errors.format_size(shape)} and num_groups={num_groups}"

@@ -259,8 +259,10 @@ def repeat(input: Any, *sizes: Any) -> Any:
         >>> minigrad.tensor([1.0, 2.0]).repeat(2)
         tensor([1., 2., 1., 2.])
     """
+    # (a lone int is a list of one: its overflow is an item's, at position 1)
     _arguments.check_int_sequence(
-        sizes[0] if len(sizes) == 1 else sizes, "repeat", "repeats", 1
+        sizes[0] if len(sizes) == 1 and not _arguments.is_int(sizes[0]) else sizes,
+        "repeat", "repeats", 1,
     )
     repeats = _sizes(sizes)
     _arguments.check_int64_items(repeats, "repeat", "repeats")  # (the parser's error first)

@@ -157,6 +157,7 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
         raise IndexError(errors.narrow_start_out_of_range(start, size))
     start = start + size if start < 0 else start
     if start + length > size:
+        check_int64(length)  # (past int64, the parser's error comes first)
         raise RuntimeError(errors.narrow_exceeds_size(start, length, size))
     return Slice.apply(input, dim, start, start + length, 1)  # (dim as given, as PyTorch's)
 
