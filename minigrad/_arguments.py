@@ -1031,6 +1031,17 @@ def check_first_int64(first: Any, function: str, parameter: str) -> None:
         raise TypeError(errors.int_list_overflow(function, parameter, 1))
 
 
+def check_int64_arguments(*values: Any) -> None:
+    """The parser's ValueError for the first int among ``values`` that no int64 holds.
+
+    For functions off the hot path, whose int arguments all go through it first (the parser
+    unpacks every argument before the op looks at one).
+    """
+    for value in values:
+        if type(value) is int:
+            check_int64(value)
+
+
 def check_int64_items(values: Sequence[Any], function: str, parameter: str) -> None:
     """The parser's TypeError for the first item of an int list that no int64 holds.
 

@@ -104,6 +104,12 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "grid_sampler_mode": lambda lib, x: lib.grid_sampler(
         x[None, None], lib.zeros(1, 1, 1, 2), BIG, 0, False),
     "poisson_reduction": lambda lib, x: lib.poisson_nll_loss(x, x, True, False, 1e-8, BIG),
+    "slice_scatter": lambda lib, x: lib.slice_scatter(x, x, 0, BIG),
+    "select_scatter": lambda lib, x: lib.select_scatter(x, x[0], 0, BIG),
+    "diagonal_scatter": lambda lib, x: lib.diagonal_scatter(x, x[0, :2], BIG),
+    "narrow_copy": lambda lib, x: x.narrow_copy(0, 0, BIG),
+    "gradient_edge_order": lambda lib, x: lib.gradient(x, edge_order=BIG),
+    "unflatten": lambda lib, x: x.unflatten(1, (BIG, -1)),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
     # int lists

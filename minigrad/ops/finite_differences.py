@@ -127,7 +127,8 @@ def _dims(dim: Any, ndim: int) -> list[int]:
 def _check(
     input: Any, spacing_size: int | None, dim: Any, dims: Sequence[int], edge_order: int
 ) -> None:
-    """PyTorch's ``pre_check_gradient``, in its order."""
+    """PyTorch's ``pre_check_gradient``, in its order (after its parser's int64 check)."""
+    _arguments.check_int64_arguments(edge_order)
     if input._array.dtype == np.uint8:
         raise RuntimeError(errors.GRADIENT_UINT8)
     if spacing_size is not None and dim is None and spacing_size != input.dim():

@@ -642,6 +642,7 @@ def narrow_copy(input: Any, dim: int, start: int, length: int) -> Any:
         >>> minigrad.arange(5.).narrow_copy(0, 1, 3)
         tensor([1., 2., 3.])
     """
+    _arguments.check_int64_arguments(dim, start, length)
     array = operand(input)
     if array.ndim == 0:
         raise RuntimeError(errors.NARROW_0D)

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._layout import copy_preserving_layout, preserved_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, part
@@ -127,6 +127,7 @@ def slice_scatter(
         tensor([[1., 0., 1., 0.],
                 [1., 0., 1., 0.]])
     """
+    _arguments.check_int64_arguments(dim, start, end, step)
     array = operand(input)
     if array.ndim == 0:
         raise IndexError(errors.SLICE_0D)
@@ -149,6 +150,7 @@ def select_scatter(input: Any, src: Any, dim: int, index: int) -> Any:
         tensor([[1., 1.],
                 [0., 0.]])
     """
+    _arguments.check_int64_arguments(dim, index)
     array = operand(input)
     if array.ndim == 0:
         raise IndexError(errors.SELECT_0D)
@@ -173,6 +175,7 @@ def diagonal_scatter(input: Any, src: Any, offset: int = 0, dim1: int = 0, dim2:
         tensor([[0., 1., 0.],
                 [0., 0., 1.]])
     """
+    _arguments.check_int64_arguments(offset, dim1, dim2)
     array = operand(input)
     ndim = array.ndim
     if wrap_dim(dim1, ndim) == wrap_dim(dim2, ndim):

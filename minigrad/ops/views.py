@@ -921,6 +921,7 @@ def _unflatten(input: Any, dim: int, sizes: Any, argument: int) -> Any:
         if not _arguments.is_int(size):
             raise TypeError(errors.unflatten_sizes_type(type(size).__name__, position, argument))
     sizes = tuple(operator.index(size) for size in sizes)
+    _arguments.check_int64_items(sizes, "unflatten", "sizes")  # (the parser's error first)
     if not sizes:
         raise RuntimeError(errors.UNFLATTEN_EMPTY_SIZES)
     try:
