@@ -231,6 +231,17 @@ def check_python_int(value: int) -> int:
         "can't convert negative int to unsigned" if value < 0 else "int too big to convert")
 
 
+def check_scalar_arguments(*values: Any) -> None:
+    """The parser's OverflowError for the first int among ``values`` that no Scalar holds.
+
+    For a function's Scalar options (``alpha``, a weight, a fill value ...), off the hot path:
+    anything but a Python int is left to the function's own checks.
+    """
+    for value in values:
+        if type(value) is int:
+            check_python_int(value)
+
+
 # The C++ names of c10::checked_convert's overflow message ("value cannot be converted to type
 # int without overflow"). bool is absent: PyTorch converts any number to it.
 # (Keyed by numpy dtypes: ``dtype.name`` is a Python-level property, slow.)

@@ -179,8 +179,7 @@ def _number(value: Any, function: str, name: str, position: int | None) -> Any:
     to the function's own checks.
     """
     if not isinstance(value, Tensor):
-        if type(value) is int:
-            _dtype.check_python_int(value)  # (the parser's error comes first)
+        _dtype.check_scalar_arguments(value)  # (the parser's error comes first)
         return value
     if value.dim() == 0 and not value.requires_grad:
         return value.item()

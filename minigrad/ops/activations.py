@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_python_int, display_name
+from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -387,8 +387,7 @@ class EluInplace(Op):
 def elu(input: Any, alpha: float = 1.0, inplace: bool = False) -> Any:
     """``input`` where positive, else ``alpha * (exp(input) - 1)``."""
     _check_float(input, "elu_cpu")
-    if type(alpha) is int:
-        check_python_int(alpha)  # (the parser's error comes first)
+    check_scalar_arguments(alpha)  # (the parser's error comes first)
     if inplace:
         return apply_inplace(EluInplace, input, alpha, 1.0, 1.0)
     return Elu.apply(input, alpha, 1.0, 1.0)

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import _random
-from minigrad._dtype import check_python_int, display_name
+from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -241,9 +241,7 @@ def threshold_aten(input: Any, threshold: float, value: float) -> Any:
 
 def _check_threshold(input: Any, *scalars: Any) -> None:
     """PyTorch's threshold kernel takes every dtype but bool; its Scalars fit a uint64."""
-    for scalar in scalars:
-        if type(scalar) is int:
-            check_python_int(scalar)  # (the parser's error comes first)
+    check_scalar_arguments(*scalars)  # (the parser's error comes first)
     if operand(input).dtype == np.bool_:
         check_float_kernel("threshold_cpu", input)
 

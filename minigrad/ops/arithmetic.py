@@ -153,7 +153,7 @@ def _checked_alpha(a: Any, dtype: Any, alpha: Any) -> Any:
     """
     if alpha == 1 and type(alpha) is int:
         return alpha  # the common case (not True: a bool alpha is checked, it equals 1 too)
-    if type(alpha) is int:
+    if type(alpha) is int:  # (inline: no call for the float alphas of updates)
         check_python_int(alpha)  # (the parser's error comes first)
     kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
     if isinstance(alpha, (bool, np.bool_)) and kind != "b":

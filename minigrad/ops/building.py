@@ -58,8 +58,7 @@ def rot90(input: Any, k: int = 1, dims: Any = (0, 1)) -> Any:
         tensor([[2, 4],
                 [1, 3]])
     """
-    if type(k) is int:
-        _arguments.check_int64(k)  # (past int64, the parser's error comes first)
+    _arguments.check_int64_arguments(k)  # (past int64, the parser's error first)
     _arguments.check_int_sequence(dims, "rot90", "dims", 3)
     dims = tuple(dims)
     ndim = operand(input).ndim

@@ -159,8 +159,7 @@ def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:
                 [1, 3],
                 [2, 3]])
     """
-    if type(r) is int:
-        _arguments.check_int64(r)  # (past int64, the parser's error: before n ** r is tried)
+    _arguments.check_int64_arguments(r)  # (past int64, the parser's error first)
     shape = operand(input).shape
     if len(shape) != 1:
         raise RuntimeError(errors.expect_1d_vector(shape))

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad._arguments import check_int64
+from minigrad._arguments import check_int64_arguments
 from minigrad._dtype import default_float, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
@@ -124,8 +124,7 @@ class PolygammaInPlace(Polygamma):
 
 def _check_order(n: int) -> None:
     """PyTorch's refusal of a negative order (and its parser's, of one past int64)."""
-    if type(n) is int:
-        check_int64(n)
+    check_int64_arguments(n)  # (past int64, the parser's error first)
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
 
@@ -185,8 +184,7 @@ class Mvlgamma(Op):
 
 def _check_dimension(input: Any, p: int) -> None:
     """PyTorch's refusals of a bool tensor and of p < 1 (and its parser's, of p past int64)."""
-    if type(p) is int:
-        check_int64(p)
+    check_int64_arguments(p)  # (past int64, the parser's error first)
     if is_bool(input):
         raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import check_python_int, display_name
+from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad._warnings import warn_once
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
@@ -480,8 +480,7 @@ def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce:
         src = value
     if not isinstance(src, (TensorBase, bool, int, float, np.number)):
         raise TypeError(errors.scatter_src_type(name, errors.python_type_name(src)))
-    if type(src) is int:
-        check_python_int(src)  # (the parser's error comes first)
+    check_scalar_arguments(src)  # (the parser's error comes first)
     array = operand(input)
     axis = _scatter_shape_checks(array, dim, index, src)
     if reduce is not None and reduce not in ("add", "multiply"):

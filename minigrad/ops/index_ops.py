@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_python_int, checked_value, display_name
+from minigrad._dtype import check_scalar_arguments, checked_value, display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import as_given
@@ -49,8 +49,7 @@ def index_add_call(input: Any, dim: int, index: Any, source: Any, alpha: Any) ->
 
 
 def _alpha_for(array: np.ndarray, alpha: Any) -> Any:
-    if type(alpha) is int:
-        check_python_int(alpha)  # (the parser's error comes first)
+    check_scalar_arguments(alpha)  # (the parser's error comes first)
     # For integer tensors PyTorch converts alpha to the integer type (truncating).
     return int(alpha) if array.dtype.kind in "iub" else alpha
 

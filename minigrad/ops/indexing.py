@@ -502,8 +502,7 @@ def _value_to_tensor(input: Any, value: Any) -> Any:
     if isinstance(value, TensorBase):
         return value
     if isinstance(value, (bool, int, float, np.number, np.bool_)):
-        if type(value) is int:
-            _arguments.check_int64(value)  # (the parser's error: an int64, not a uint64, here)
+        _arguments.check_int64_arguments(value)  # (past int64, the parser's error first)
         return TensorBase.output_class._make(np.asarray(value).astype(input._array.dtype))
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"

@@ -13,7 +13,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN, function_call_fits_none
-from minigrad._dtype import check_python_int
+from minigrad._dtype import check_scalar_arguments
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, cumulative, reduction, views
 from minigrad.ops._helpers import float_input, operand, wrap_dim
@@ -53,8 +53,7 @@ def _check_call(name: str, y: Any, x: Any, dx: Any, dim: Any) -> int:
         fits = isinstance(x, TensorBase) and dx is NOT_GIVEN
     int_dim = isinstance(dim, (int, np.integer)) and not isinstance(dim, bool)
     fits = fits and isinstance(y, TensorBase) and (dim is NOT_GIVEN or int_dim)
-    if type(dx) is int:
-        check_python_int(dx)  # (past int64 and uint64: the parser's OverflowError)
+    check_scalar_arguments(dx)  # (the parser's error comes first)
     if not fits:
         args = (y,) if x is NOT_GIVEN else (y, x)
         given = {"dx": dx, "dim": dim}

@@ -211,8 +211,7 @@ def triplet_margin_loss_aten(
         (("anchor", anchor), ("positive", positive), ("negative", negative)), 1
     ):
         _arguments.check_tensor(tensor, "triplet_margin_loss", name, position)
-    if type(reduction) is int:
-        _arguments.check_int64(reduction)  # (past int64, the parser's error comes first)
+    _arguments.check_int64_arguments(reduction)  # (past int64, the parser's error first)
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) > 1:
         raise RuntimeError(
@@ -259,8 +258,7 @@ def poisson_nll_loss_aten(
         ...                           True, False, 1e-8, 1)
         tensor(0.8591)
     """
-    if type(reduction) is int:
-        _arguments.check_int64(reduction)  # (past int64, the parser's error comes first)
+    _arguments.check_int64_arguments(reduction)  # (past int64, the parser's error first)
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()

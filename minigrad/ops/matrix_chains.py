@@ -166,8 +166,7 @@ def matrix_power(input: Any, n: int) -> Any:
         tensor([[1., 3.],
                 [0., 1.]])
     """
-    if type(n) is int:
-        _arguments.check_int64(n)  # (past int64, the parser's error comes first)
+    _arguments.check_int64_arguments(n)  # (past int64, the parser's error first)
     array = matrix_argument(input, "linalg_matrix_power", "input")
     check_square(array, "linalg.matrix_power")
     if n == 0:
@@ -212,8 +211,7 @@ def vecdot(x: Any, y: Any, *, dim: int = -1) -> Any:
             "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
             f"{display_name(a.dtype)} and y of type {display_name(b.dtype)} instead"
         )
-    if type(dim) is int:
-        _arguments.check_int64(dim)  # (past int64, the parser's error comes first)
+    _arguments.check_int64_arguments(dim)  # (past int64, the parser's error first)
     if a.ndim == 1 and b.ndim == 1:
         return vdot(x, y)
     return reduction.sum(arithmetic.mul(x, y), dim)

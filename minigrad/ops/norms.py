@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_python_int, display_name, to_numpy_dtype
+from minigrad._dtype import check_scalar_arguments, display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
@@ -133,8 +133,7 @@ def vector_norm(input: Any, ord: float = 2, dim: Any = None, keepdim: bool = Fal
     if dtype is not None:
         x = cast(x, to_numpy_dtype(dtype, "linalg.vector_norm"))
         array = operand(x)
-    if type(ord) is int:
-        check_python_int(ord)  # (the parser's error comes first)
+    check_scalar_arguments(ord)  # (the parser's error comes first)
     ord = float(ord)
     axes = reduction.reduced_dims(dim, array.ndim)
     if array.size == 0 and (ord < 0 or ord == math.inf):
@@ -296,8 +295,7 @@ def dist(input: Any, other: Any, p: float = 2) -> Any:
         >>> minigrad.dist(minigrad.tensor([4.0, 6.0]), minigrad.tensor([1.0, 2.0]))
         tensor(5.)
     """
-    if type(p) is int:
-        check_python_int(p)  # (the parser's error comes first)
+    check_scalar_arguments(p)  # (the parser's error comes first)
     a, b, dtype = promote(input, other)
     arithmetic.check_bool_subtraction(a, b)
     result_dtype = dtype if dtype is not None else operand(a).dtype
@@ -387,9 +385,7 @@ def _other_dims(ndim: int, dim: int) -> tuple[int, ...]:
 def _renorm_call(input: Any, p: float, dim: int, maxnorm: float) -> tuple[Any, ...]:
     """The checked options (after ``input``) of Renorm, in PyTorch's order."""
     array = operand(input)
-    for scalar in (p, maxnorm):
-        if type(scalar) is int:
-            check_python_int(scalar)  # (the parser's error comes first)
+    check_scalar_arguments(p, maxnorm)  # (the parser's error comes first)
     if not p > 0:
         raise RuntimeError(errors.RENORM_NORM_NOT_POSITIVE)
     if maxnorm < 0:

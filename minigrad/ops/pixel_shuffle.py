@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad._arguments import check_int64
+from minigrad._arguments import check_int64_arguments
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import operand, run
@@ -79,8 +79,7 @@ class PixelUnshuffle(Op):
 
 
 def _check(x: np.ndarray, name: str, factor_name: str, factor: int) -> None:
-    if type(factor) is int:
-        check_int64(factor)  # (past int64, the parser's error comes first)
+    check_int64_arguments(factor)  # (past int64, the parser's error first)
     if x.ndim < 3:
         raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
                            f"with {x.ndim} dimension(s)")

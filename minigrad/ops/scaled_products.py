@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_python_int, display_name, result_type
+from minigrad._dtype import check_scalar_arguments, display_name, result_type
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
@@ -172,9 +172,7 @@ def _checked_addr(
     input: Any, vec1: Any, vec2: Any, beta: Any, alpha: Any, inplace: bool = False
 ) -> None:
     """The checks of addr, in PyTorch's order."""
-    for scalar in (beta, alpha):
-        if type(scalar) is int:
-            check_python_int(scalar)  # (the parser's error comes first)
+    check_scalar_arguments(beta, alpha)  # (the parser's error comes first)
     bias, a, b = operand(input), operand(vec1), operand(vec2)
     for name, array in (("vec1", a), ("vec2", b)):
         if array.ndim != 1:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_python_int, display_name
+from minigrad._dtype import check_python_int, check_scalar_arguments, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
@@ -63,8 +63,7 @@ def lerp_(input: Any, end: Any, weight: Any) -> Any:
 
 def _check_lerp(input: Any, end: Any, weight: Any) -> bool:
     """PyTorch's dtype checks for lerp; True if ``weight`` is a tensor."""
-    if type(weight) is int:
-        check_python_int(weight)  # (the parser's error comes first)
+    check_scalar_arguments(weight)  # (the parser's error comes first)
     _check_same_dtype("lerp", input, end, "end")
     if isinstance(operand(weight), np.ndarray):
         _check_same_dtype("lerp", input, weight, "weight")
@@ -200,7 +199,7 @@ def addcmul_(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
 
 def _value_for(value: Any, dtype: Any, input: Any) -> Any:
     """Addcmul's ``value`` in the result's dtype: an integer result truncates it (PyTorch)."""
-    if type(value) is int:
+    if type(value) is int:  # (inline: optimizers' addcmul_ calls pass here every step)
         check_python_int(value)  # (the parser's error comes first)
     kind = np.dtype(dtype).kind if dtype is not None else operand(input).dtype.kind
     return int(value) if kind in "iu" and isinstance(value, float) else value
