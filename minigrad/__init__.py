@@ -584,7 +584,16 @@ from minigrad.ops.view_copies import detach_copy  # noqa: E402
 
 globals().update(_VIEW_COPIES)
 from minigrad.creation import empty_permuted  # noqa: E402
-from minigrad.nn.modules.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402
+from minigrad.nn.modules.rnn import (  # noqa: E402
+    gru,
+    gru_cell,
+    lstm,
+    lstm_cell,
+    rnn_relu,
+    rnn_relu_cell,
+    rnn_tanh,
+    rnn_tanh_cell,
+)
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -858,6 +867,7 @@ __all__ = [
     "grid_sampler_2d",
     "grid_sampler_3d",
     "group_norm",
+    "gru",
     "gru_cell",
     "gt",
     "half",
@@ -956,6 +966,7 @@ __all__ = [
     "logspace",
     "logsumexp",
     "long",
+    "lstm",
     "lstm_cell",
     "lt",
     "lu",
@@ -1074,7 +1085,9 @@ __all__ = [
     "result_type",
     "return_types",
     "rms_norm",
+    "rnn_relu",
     "rnn_relu_cell",
+    "rnn_tanh",
     "rnn_tanh_cell",
     "roll",
     "rot90",
