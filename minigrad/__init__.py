@@ -548,6 +548,8 @@ from minigrad.ops.dropout import feature_dropout_aten as feature_dropout  # noqa
 from minigrad.ops.dropout import feature_dropout_aten_ as feature_dropout_  # noqa: E402
 from minigrad.ops.dropout import native_dropout  # noqa: E402
 from minigrad.ops.embedding import embedding_aten as embedding  # noqa: E402
+from minigrad.ops.embedding_bag import _embedding_bag  # noqa: E402
+from minigrad.ops.embedding_bag import embedding_bag_aten as embedding_bag  # noqa: E402
 from minigrad.ops.fill import fill  # noqa: E402
 from minigrad.ops.legacy_norms import (  # noqa: E402
     frobenius_norm,
@@ -797,6 +799,7 @@ __all__ = [
     "e",
     "einsum",
     "embedding",
+    "embedding_bag",
     "empty",
     "empty_like",
     "empty_permuted",
@@ -1224,5 +1227,7 @@ __all__ = [
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_functions(globals(), __all__, python_level=("split", "unravel_index"))
+# (PyTorch's kernel behind embedding_bag, a private name PyTorch binds too: checked as well)
+_arguments.check_functions(globals(), ["_embedding_bag"])
 # out= wraps the checked functions (its warnings count frames up to the caller's line).
 _out.install(globals())

@@ -228,3 +228,107 @@ def test_misuse_gets_pytorchs_error(name):
     mine, theirs = raised
     assert type(mine).__name__ == type(theirs).__name__
     assert str(mine) == str(theirs).replace("torch.", "minigrad.")
+
+
+# --- embedding_bag's four results -------------------------------------------------------------
+
+BAG_CASES = [  # (mode, dtype, include_last_offset, padding_idx, per_sample_weights)
+    (mode, dtype, last, padding, weighted)
+    for mode in (0, 1, 2)
+    for dtype in ("float32", "float64")
+    for last, padding in ((False, None), (True, 4), (False, -1))
+    for weighted in ((False, True) if mode == 0 else (False,))
+]
+
+
+@pytest.mark.parametrize("case", BAG_CASES, ids=lambda c: "-".join(map(str, c)))
+def test_embedding_bag_returns_pytorchs_four_results(case):
+    """output, offset2bag, bag_size, max_indices and the gradients, as PyTorch's CPU kernel.
+
+    (With ``include_last_offset`` PyTorch's float32 'sum'/'mean' path without padding sums up
+    to the last offset but sizes the last bag up to the input's end, an inconsistency minigrad
+    does not copy: there the last offset is the input's end, as it normally is.)
+    """
+    mode, dtype, last, padding, weighted = case
+    rng = np.random.default_rng(BAG_CASES.index(case))
+    weight, sample_weights = rng.standard_normal((6, 3)), rng.random(8)
+    indices = [1, 2, 4, 5, 4, 3, 2, 0]
+    offsets = [0, 2, 2, 5] + ([8] if last and dtype == "float32" else [])
+    results = {}
+    for lib in LIBS:
+        w = _leaf(lib, weight, dtype)
+        p = _leaf(lib, sample_weights, dtype) if weighted else None
+        out = lib.embedding_bag(
+            w, lib.tensor(indices), lib.tensor(offsets), False, mode, False, p, last, padding
+        )
+        assert type(out) is tuple and len(out) == 4
+        assert [t.requires_grad for t in out] == [True, False, False, False]
+        out[0].pow(2).sum().backward()
+        results[lib] = [*out, w.grad] + ([p.grad] if weighted else [])
+    for mine, theirs in zip(results[minigrad], results[torch]):
+        assert str(mine.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
+        np.testing.assert_allclose(
+            mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-5, atol=1e-6
+        )
+
+
+def test_embedding_bag_outputs_are_saved_for_backward():
+    """Writing offset2bag after a 'mean' forward makes backward raise, as in PyTorch."""
+    for lib in LIBS:
+        w = lib.ones(4, 2, requires_grad=True)
+        out, offset2bag, _, _ = lib.embedding_bag(
+            w, lib.tensor([0, 1, 3]), lib.tensor([0, 1]), False, 1, False, None, False, None
+        )
+        offset2bag.add_(0)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            out.sum().backward()
+
+
+def _bag_misuse(lib):
+    w, i, o = lib.ones(5, 2), lib.tensor([0, 1, 4]), lib.tensor([0, 1])
+    return {
+        "mode": lambda: lib.embedding_bag(w, i, o, False, 3),
+        "padding_range": lambda: lib.embedding_bag(w, i, o, False, 0, False, None, False, 9),
+        "offsets_rank": lambda: lib.embedding_bag(w, i, o[None], False, 0),
+        "weight_rank": lambda: lib.embedding_bag(w[0], i, o, False, 0),
+        "float_indices": lambda: lib.embedding_bag(w, i.double(), o, False, 0),
+        "weighted_mean": lambda: lib.embedding_bag(w, i, o, False, 1, False, lib.ones(3)),
+        "weights_count": lambda: lib.embedding_bag(w, i, o, False, 0, False, lib.ones(2)),
+        "index_range": lambda: lib.embedding_bag(w, i + 3, o, False, 2),
+        "first_offset": lambda: lib.embedding_bag(w, i, o + 1, False, 0),
+        "offsets_type": lambda: lib.embedding_bag(w, i, [0, 1]),
+        "private_padding_none": lambda: lib._embedding_bag(
+            w, i, o, False, 0, False, None, False, None
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", list(_bag_misuse(minigrad)))
+def test_embedding_bag_misuse_gets_pytorchs_error(name):
+    raised = []
+    for lib in LIBS:
+        with pytest.raises(Exception) as info:
+            _bag_misuse(lib)[name]()
+        raised.append(info.value)
+    mine, theirs = raised
+    assert type(mine).__name__ == type(theirs).__name__
+    assert str(mine) == str(theirs).replace("torch.", "minigrad.")
+
+
+def test_private_embedding_bag_takes_padding_idx_as_it_is():
+    for padding in (-1, -2, 4, 9):
+        sizes = [
+            lib._embedding_bag(
+                lib.ones(6, 2),
+                lib.tensor([1, 4, 5]),
+                lib.tensor([0]),
+                False,
+                1,
+                False,
+                None,
+                False,
+                padding,
+            )[2].tolist()
+            for lib in LIBS
+        ]
+        assert sizes[0] == sizes[1]
