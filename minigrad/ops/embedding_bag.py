@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import backend_type_name, result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
@@ -281,12 +281,7 @@ def embedding_bag(
         raise ValueError("max mode does not support sparse weights")
     if sparse:
         raise NotImplementedError(errors.SPARSE_EMBEDDING)
-    # (the kernel first brings indices and offsets to one dtype: bool ones become integers)
-    common = result_type(operand(input), operand(offsets))
-    if operand(input).dtype != common:
-        input = constant_tensor(operand(input).astype(common))
-    if operand(offsets).dtype != common:
-        offsets = constant_tensor(operand(offsets).astype(common))
+    input, offsets = _promoted(input, offsets)
     indices = operand(input)
     _check_types(indices, operand(weight), per_sample_weights)
     if max_norm is not None:
@@ -308,6 +303,16 @@ def embedding_bag(
         padding_idx,
     )
     return bags
+
+
+def _promoted(indices: Any, offsets: Any) -> tuple[Any, Any]:
+    """The kernel first brings indices and offsets to one dtype: bool ones become integers."""
+    common = result_type(operand(indices), operand(offsets))
+    if operand(indices).dtype != common:
+        indices = constant_tensor(operand(indices).astype(common))
+    if operand(offsets).dtype != common:
+        offsets = constant_tensor(operand(offsets).astype(common))
+    return indices, offsets
 
 
 def _bags_of(
@@ -376,6 +381,7 @@ def embedding_bag_aten(
         (tensor([0, 0, 1]), tensor([2, 1]), tensor([[2, 2],
                 [1, 1]]))
     """
+    _arguments.check_int64_arguments(mode, padding_idx)
     rows = shape_of(weight)[0]
     if padding_idx is not None and not -rows <= padding_idx < rows:
         raise RuntimeError(
@@ -384,9 +390,13 @@ def embedding_bag_aten(
         )
     if mode not in (SUM, MEAN, MAX):
         raise RuntimeError("`mode` must be sum, mean, or max.")
-    if indices.dim() != 1:
-        # (ATen reads a 2-D indices tensor's rows as one bag each, by other rules than
-        # nn.functional's, which it does not share)
+    if indices.dim() not in (1, 2):
+        raise RuntimeError(
+            f"input has to be a 1D or 2D Tensor, but got Tensor of dimension {indices.dim()}"
+        )
+    if indices.dim() == 2:
+        # (ATen reads a 2-D indices tensor by other rules than nn.functional's one bag per
+        # row, which minigrad does not share)
         raise NotImplementedError(
             "minigrad.embedding_bag takes 1-D indices; for 2-D ones (one bag per row) use "
             "nn.functional.embedding_bag"
@@ -401,6 +411,7 @@ def embedding_bag_aten(
         )
     if sparse:
         raise NotImplementedError(errors.SPARSE_EMBEDDING)
+    indices, offsets = _promoted(indices, offsets)
     _check_types(operand(indices), operand(weight), per_sample_weights)
     if per_sample_weights is not None:
         if mode != SUM:

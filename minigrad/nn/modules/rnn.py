@@ -46,7 +46,8 @@ def rnn_step(
     from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | None, nonlinearity: str
 ) -> Tensor:
     """``h' = tanh(from_input + h @ W_hh.T + b_hh)`` (or relu); ``from_input`` is x's projection."""
-    pre_activation = F.linear(hidden, w_hh, b_hh) + from_input
+    # (added in place, as PyTorch's cell: the hidden projection takes the input's shape)
+    pre_activation = F.linear(hidden, w_hh, b_hh).add_(from_input)
     if nonlinearity == "tanh":
         return pre_activation.tanh()
     if nonlinearity == "relu":
@@ -80,10 +81,11 @@ def gru_step(from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | No
     projections.
     """
     x_r, x_z, x_n = from_input.chunk(3, 1)
-    h_r, h_z, h_n = F.linear(hidden, w_hh, b_hh).chunk(3, 1)
-    reset = (h_r + x_r).sigmoid()
-    update = (h_z + x_z).sigmoid()
-    new = (x_n + h_n * reset).tanh()
+    # (indexed, not unpacked, as PyTorch's cell: a misshapen hidden state fails in the sums)
+    hidden_gates = F.linear(hidden, w_hh, b_hh).chunk(3, 1)
+    reset = (hidden_gates[0] + x_r).sigmoid()
+    update = (hidden_gates[1] + x_z).sigmoid()
+    new = (x_n + hidden_gates[2] * reset).tanh()
     return (hidden - new) * update + new
 
 
@@ -282,6 +284,7 @@ def _one_state_model(name: str, step: _Step, args: tuple[Any, ...], kwargs: dict
                      ) -> tuple[Tensor, Tensor]:
     """``rnn_tanh``, ``rnn_relu`` and ``gru`` (one state): either of PyTorch's forms."""
     _, a = _arguments.bind_overload(name, args, kwargs)
+    _arguments.check_int64_arguments(a["num_layers"])
     packed = "batch_sizes" in a
     input, hx = (a["data"] if packed else a["input"]), a["hx"]
     batch_first = not packed and a["batch_first"]
@@ -381,6 +384,7 @@ def lstm(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor, Tensor]:
         tensor([[[0.5000]]])
     """
     _, a = _arguments.bind_overload("lstm", args, kwargs)
+    _arguments.check_int64_arguments(a["num_layers"])
     packed = "batch_sizes" in a
     input, hx = (a["data"] if packed else a["input"]), a["hx"]
     if len(hx) != 2:
