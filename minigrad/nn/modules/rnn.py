@@ -265,7 +265,11 @@ def _stacked_layers(
                 raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
             outputs.append(cat(out) if packed else stack(out))
             finals.append(state)
-        layer_input = outputs[0] if directions == 1 else cat(outputs, -1)
+        # (the directions joined along the features: by a positive dim, a packed one's by -1,
+        # as PyTorch records them)
+        layer_input = outputs[0] if directions == 1 else cat(
+            outputs, -1 if packed else outputs[0].dim() - 1
+        )
         if dropout != 0 and train and layer < num_layers - 1:
             layer_input = dropout_aten(layer_input, dropout, True)
     return layer_input, tuple(stack(list(kind)) for kind in zip(*finals))
