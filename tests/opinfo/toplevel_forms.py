@@ -792,25 +792,64 @@ def _sequence_samples(gates: int, lstm: bool = False) -> Callable[..., list[Samp
     def samples(rng: np.random.Generator) -> list[Sample]:
         found = []
         if lstm:
-            found.append(Sample(
-                (_real(rng, 3, 2, 4), *states(rng, 1, 2, 2), *weights(rng, 4, 2, True, 2),
-                 True, 1, 0.0, False, False, False),
-                name="projections",
-            ))
+            found.append(
+                Sample(
+                    (
+                        _real(rng, 3, 2, 4),
+                        *states(rng, 1, 2, 2),
+                        *weights(rng, 4, 2, True, 2),
+                        True,
+                        1,
+                        0.0,
+                        False,
+                        False,
+                        False,
+                    ),
+                    name="projections",
+                )
+            )
         found += [
             Sample(
-                (_real(rng, 3, 2, 4), *states(rng, 1, 2), *weights(rng, 4, 3, True),
-                 True, 1, 0.0, False, False, False),
+                (
+                    _real(rng, 3, 2, 4),
+                    *states(rng, 1, 2),
+                    *weights(rng, 4, 3, True),
+                    True,
+                    1,
+                    0.0,
+                    False,
+                    False,
+                    False,
+                ),
                 name="one_layer",
             ),
             Sample(
-                (_real(rng, 2, 3, 4), *states(rng, 2, 2), *weights(rng, 4, 3, False),
-                 *weights(rng, 4, 3, False), False, 1, 0.0, False, True, True),
+                (
+                    _real(rng, 2, 3, 4),
+                    *states(rng, 2, 2),
+                    *weights(rng, 4, 3, False),
+                    *weights(rng, 4, 3, False),
+                    False,
+                    1,
+                    0.0,
+                    False,
+                    True,
+                    True,
+                ),
                 name="bidirectional_batch_first",
             ),
             Sample(
-                (_real(rng, 5, 4), *states(rng, 1, 2), *weights(rng, 4, 3, True),
-                 True, 1, 0.0, False, False, np.asarray([2, 2, 1])),
+                (
+                    _real(rng, 5, 4),
+                    *states(rng, 1, 2),
+                    *weights(rng, 4, 3, True),
+                    True,
+                    1,
+                    0.0,
+                    False,
+                    False,
+                    np.asarray([2, 2, 1]),
+                ),
                 name="packed",
             ),
         ]
@@ -869,19 +908,31 @@ OPS += [
 def _embedding_bag_samples(rng: np.random.Generator) -> list[Sample]:
     indices, offsets = np.asarray([1, 2, 4, 5, 4, 3, 2, 0]), np.asarray([0, 2, 2, 5])
     return [
-        Sample((_real(rng, 6, 3), indices, offsets, False, 1, False, None, False, None),
-               name="mean"),
-        Sample((_real(rng, 6, 3), indices, offsets, False, 0, False, None, True, 4),
-               name="sum_last_offset_padding"),
-        Sample((_real(rng, 6, 3), indices, offsets, False, 2, False, None, False, -1),
-               name="max_padding"),
-        Sample((_real(rng, 6, 3), indices, offsets, False, 0, False, _real(rng, 8), False, None),
-               name="weighted_sum"),
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 1, False, None, False, None), name="mean"
+        ),
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 0, False, None, True, 4),
+            name="sum_last_offset_padding",
+        ),
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 2, False, None, False, -1),
+            name="max_padding",
+        ),
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 0, False, _real(rng, 8), False, None),
+            name="weighted_sum",
+        ),
     ]
 
 
 OPS.append(
     # PyTorch's gradient has no history (its backward is not differentiable): no gradgrad
-    OpInfo("embedding_bag", _top("embedding_bag"), _embedding_bag_samples, output_index=0,
-           gradgrad=False)
+    OpInfo(
+        "embedding_bag",
+        _top("embedding_bag"),
+        _embedding_bag_samples,
+        output_index=0,
+        gradgrad=False,
+    )
 )
