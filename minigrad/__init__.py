@@ -548,6 +548,8 @@ from minigrad.ops.dropout import feature_dropout_aten as feature_dropout  # noqa
 from minigrad.ops.dropout import feature_dropout_aten_ as feature_dropout_  # noqa: E402
 from minigrad.ops.dropout import native_dropout  # noqa: E402
 from minigrad.ops.embedding import embedding_aten as embedding  # noqa: E402
+from minigrad.ops.embedding_bag import _embedding_bag  # noqa: E402
+from minigrad.ops.embedding_bag import embedding_bag_aten as embedding_bag  # noqa: E402
 from minigrad.ops.fill import fill  # noqa: E402
 from minigrad.ops.legacy_norms import (  # noqa: E402
     frobenius_norm,
@@ -584,7 +586,16 @@ from minigrad.ops.view_copies import detach_copy  # noqa: E402
 
 globals().update(_VIEW_COPIES)
 from minigrad.creation import empty_permuted  # noqa: E402
-from minigrad.nn.modules.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402
+from minigrad.nn.modules.rnn import (  # noqa: E402
+    gru,
+    gru_cell,
+    lstm,
+    lstm_cell,
+    rnn_relu,
+    rnn_relu_cell,
+    rnn_tanh,
+    rnn_tanh_cell,
+)
 
 # --- the in-place ops as functions too (``minigrad.exp_(x)``), as PyTorch binds them -----------
 # isort: split
@@ -788,6 +799,7 @@ __all__ = [
     "e",
     "einsum",
     "embedding",
+    "embedding_bag",
     "empty",
     "empty_like",
     "empty_permuted",
@@ -858,6 +870,7 @@ __all__ = [
     "grid_sampler_2d",
     "grid_sampler_3d",
     "group_norm",
+    "gru",
     "gru_cell",
     "gt",
     "half",
@@ -956,6 +969,7 @@ __all__ = [
     "logspace",
     "logsumexp",
     "long",
+    "lstm",
     "lstm_cell",
     "lt",
     "lu",
@@ -1074,7 +1088,9 @@ __all__ = [
     "result_type",
     "return_types",
     "rms_norm",
+    "rnn_relu",
     "rnn_relu_cell",
+    "rnn_tanh",
     "rnn_tanh_cell",
     "roll",
     "rot90",
@@ -1211,5 +1227,7 @@ __all__ = [
 
 # PyTorch's TypeError for an argument of the wrong type (minigrad/_arguments.py).
 _arguments.check_functions(globals(), __all__, python_level=("split", "unravel_index"))
+# (PyTorch's kernel behind embedding_bag, a private name PyTorch binds too: checked as well)
+_arguments.check_functions(globals(), ["_embedding_bag"])
 # out= wraps the checked functions (its warnings count frames up to the caller's line).
 _out.install(globals())

@@ -830,6 +830,8 @@ def _fits_piece(value: Any, piece: str, lenient: frozenset[str] | None = None) -
         return isinstance(value, TensorBase)
     if piece.startswith("Number "):
         return isinstance(value, (*_NUMBERS, np.number, np.bool_))
+    if piece.startswith("tuple of Tensors "):  # (a TensorList: a list or tuple of tensors)
+        return isinstance(value, (tuple, list)) and all(isinstance(v, TensorBase) for v in value)
     if piece.startswith("tuple of ints "):  # (an IntArrayRef: a list too, or one int)
         return is_int(value) or (
             isinstance(value, (tuple, list)) and all(is_int(v) for v in value))
@@ -841,10 +843,13 @@ def _noted_as_fitting(value: Any, piece: str) -> bool:
     """Whether invalid_arguments.cpp's note leaves ``value`` unmarked under ``piece``.
 
     As _fits_piece, but stricter, as PyTorch's notes are: any value is marked under a "Number"
-    (``!float!``) and under a piece with a default (``Tensor max = None``), and anything but a
-    tuple under a "tuple of ints".
+    (``!float!``), under a "tuple of Tensors" and under a piece with a default (``Tensor max =
+    None``), a bool under a "float" (which the parser takes), and anything but a tuple under a
+    "tuple of ints".
     """
-    if piece.startswith("Number ") or " = " in piece:
+    if piece.startswith(("Number ", "tuple of Tensors ")) or " = " in piece:
+        return False
+    if piece.startswith("float ") and isinstance(value, (bool, np.bool_)):
         return False
     if piece.startswith("tuple of ints ") and not isinstance(value, tuple):
         return False
@@ -865,6 +870,46 @@ def _piece_name(piece: str) -> str:
     return piece.split(" = ", 1)[0].rsplit(" ", 1)[-1]
 
 
+def _bound_to(
+    listing: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+    lenient: frozenset[str] | None = None,
+) -> dict[str, Any] | None:
+    """The arguments by parameter name if they bind to the overload ``listing``, else None.
+
+    They bind if their number and names fit, every required parameter is given and every
+    value has its parameter's type (``_fits_piece``).
+    """
+    pieces = [piece for piece in listing[1:-1].split(", ") if piece]
+    positional = pieces[: pieces.index("*")] if "*" in pieces else pieces
+    by_name = {_piece_name(piece): piece for piece in pieces if piece != "*"}
+    bound = {_piece_name(piece): value for piece, value in zip(positional, args)}
+    if len(args) > len(positional) or not kwargs.keys() <= by_name.keys() - bound.keys():
+        return None
+    bound.update(kwargs)
+    required = {name for name, piece in by_name.items() if " = " not in piece}
+    if required <= bound.keys() and all(
+        _fits_piece(value, by_name[name], lenient) for name, value in bound.items()
+    ):
+        return bound
+    return None
+
+
+def bind_overload(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[int, dict[str, Any]]:
+    """Which of PyTorch's overloads of the function ``name`` a call binds to, as its parser.
+
+    For a function minigrad binds itself (``minigrad.lstm``: a sequence's and a packed
+    sequence's form): the index of the first overload in PyTorch's listing the arguments bind
+    to, and the arguments by parameter name; none: the parser's TypeError.
+    """
+    for index, (listing, _, _) in enumerate(PARSER_OVERLOADS["function"][name]):
+        bound = _bound_to(listing, args, kwargs)
+        if bound is not None:
+            return index, bound
+    raise TypeError(function_call_fits_none(name, args, kwargs))
+
+
 def _fits_an_overload(
     args: tuple[Any, ...], kwargs: dict[str, Any], overloads: tuple[tuple[str, int, int], ...],
     lenient: frozenset[str] | None = None,
@@ -873,8 +918,6 @@ def _fits_an_overload(
     for listing, _, _ in overloads:
         pieces = [piece for piece in listing[1:-1].split(", ") if piece]
         positional = pieces[: pieces.index("*")] if "*" in pieces else pieces
-        by_name = {_piece_name(piece): piece for piece in pieces if piece != "*"}
-        bound = {_piece_name(piece): value for piece, value in zip(positional, args)}
         if (len(positional) == 1 and positional[0].startswith("tuple of ints ")
                 and len(args) > 1 and not kwargs and _accepts(args[0], "int")):
             # Its ints given one by one (``x.squeeze(0, 1)``): the rest is checked later, by
@@ -885,13 +928,7 @@ def _fits_an_overload(
                     fewest <= len(args) <= most for fewest, most in others):
                 return True
             continue
-        if len(args) > len(positional) or not kwargs.keys() <= by_name.keys() - bound.keys():
-            continue
-        bound.update(kwargs)
-        required = {name for name, piece in by_name.items() if " = " not in piece}
-        if required <= bound.keys() and all(
-            _fits_piece(value, by_name[name], lenient) for name, value in bound.items()
-        ):
+        if _bound_to(listing, args, kwargs, lenient) is not None:
             return True
     return False
 

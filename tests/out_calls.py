@@ -551,3 +551,15 @@ CALLS.update({
 })
 CALLS["lstm_cell"] = with_lib("lstm_cell", lambda lib: (
     (_x(lib), (lib.zeros(2, 1), lib.zeros(2, 1)), lib.ones(4, 3), lib.ones(4, 1)), {}))
+CALLS["embedding_bag"] = with_lib("embedding_bag", lambda lib: (
+    (_x(lib), lib.tensor([1, 0, 1]), lib.tensor([0, 1])), {}))
+CALLS.update({
+    name: with_lib(name, lambda lib, gates=gates: (
+        (_x(lib)[None], lib.zeros(1, 2, 1), [lib.ones(gates, 3), lib.ones(gates, 1)], False, 1,
+         0.0, False, False, False), {}))
+    for name, gates in (("rnn_tanh", 1), ("rnn_relu", 1), ("gru", 3))
+})
+CALLS["lstm"] = with_lib("lstm", lambda lib: (
+    (_x(lib)[None].double(), (lib.zeros(1, 2, 1).double(),) * 2,
+     [lib.ones(4, 3).double(), lib.ones(4, 1).double()], False, 1, 0.0, False, False, False),
+    {}))

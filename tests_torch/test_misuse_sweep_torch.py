@@ -87,7 +87,13 @@ API_ROWS = [
     row("index_select_method", lambda lib, x, dim, index: x.index_select(dim, index), MATRIX, 1,
         np.array([0, 2])),
 ]
-ROWS = all_ops() + API_ROWS
+# Rows the sweep leaves out, each with why: their misuse crashes PyTorch itself.
+NOT_SWEPT = {
+    # (an h_0 and a c_0 of mismatched shapes reach its native kernel unchecked: a segfault;
+    # tests_torch/test_toplevel_rnn_torch.py checks its errors on chosen misuse instead)
+    "lstm": "PyTorch's lstm crashes on states of mismatched shapes",
+}
+ROWS = [row for row in all_ops() if row.name not in NOT_SWEPT] + API_ROWS
 
 
 def describe(row: OpInfo, where: str, what: str) -> str:

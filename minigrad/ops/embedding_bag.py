@@ -9,11 +9,11 @@ Its gradient is computed without a history (PyTorch's is not differentiable agai
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import backend_type_name, result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import constant
@@ -21,7 +21,10 @@ from minigrad.creation import arange
 from minigrad.ops._helpers import constant_tensor, is_tensor, operand, shape_of
 from minigrad.ops.embedding import _embedding_renorm
 
-__all__ = ["embedding_bag"]
+if TYPE_CHECKING:
+    from minigrad.tensor import Tensor
+
+__all__ = ["_embedding_bag", "embedding_bag", "embedding_bag_aten"]
 
 SUM, MEAN, MAX = 0, 1, 2
 _MODES = {"sum": SUM, "mean": MEAN, "max": MAX}
@@ -30,10 +33,14 @@ _MODES = {"sum": SUM, "mean": MEAN, "max": MAX}
 def _bags(
     indices: np.ndarray, offsets: np.ndarray, include_last_offset: bool, padding_idx: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each index's bag (-1: none), whether it counts (not padding), and each bag's size."""
+    """Each index's bag (-1: none), whether it counts (not padding), and each bag's size.
+
+    A bag ends where the next begins; the last one at the input's end, also with
+    ``include_last_offset`` (PyTorch's CPU kernel reads no end off the last offset).
+    """
     count = indices.shape[0]
     starts = offsets[:-1] if include_last_offset else offsets
-    ends = offsets[1:] if include_last_offset else np.append(offsets[1:], count)
+    ends = np.append(starts[1:], count)
     bag_of = np.full(count, -1, dtype=np.int64)
     for bag, (start, end) in enumerate(zip(starts, ends, strict=True)):
         bag_of[start:end] = bag
@@ -65,8 +72,12 @@ class EmbeddingBag(Op):
     row of each column); dper_sample_weights[i] = grad[bag of i] . weight[i]. (With
     ``scale_grad_by_freq`` PyTorch 2.13's CPU kernel divides by other counts than the
     indices' own frequencies, and minigrad by the same ones: ``_frequency_divisors``.)
-    Saves the indices, the offsets, the per-sample weights and (only with them) the weight, and
-    the kernel's offset2bag, bag sizes and max indices (result1..3), as PyTorch.
+    Returns PyTorch's four results: the bags, offset2bag (each index's bag), each bag's size
+    and, for 'max', the row that won each column (PyTorch's kernel leaves the latter three
+    zero or empty where its path does not fill them in: 'sum' has no sizes, its float32 path
+    without padding no offset2bag; 'sum' and 'mean' give the sizes as max indices). Saves the
+    indices, the offsets, the per-sample weights and (only with them) the weight, and results
+    1..3, as PyTorch.
     """
 
     num_inputs = 2  # the weight and the per-sample weights
@@ -112,15 +123,16 @@ class EmbeddingBag(Op):
             np.add.at(out, bag_of[counted], rows[counted])
             if mode == MEAN:
                 out /= np.maximum(sizes, 1)[:, None].astype(weight.dtype)
-        # offset2bag: the bag of each index, as a running count of the bags begun (an index
-        # after the last bag's end counts for it); PyTorch's float32 'sum' path leaves it
-        # empty, and no 'sum' path fills in the sizes
+        # offset2bag: the bag of each index, as a running count of the bags begun; PyTorch's
+        # float32 'sum' path without padding leaves it empty, and no 'sum' path fills in the
+        # sizes
         starts = offsets[:-1] if include_last_offset else offsets
         offset2bag = np.searchsorted(starts, np.arange(indices.shape[0]), side="right") - 1
+        offset2bag = offset2bag.astype(np.int64)
         if mode == SUM:
-            sizes = max_indices = np.zeros(bags, dtype=np.int64)
-            if weight.dtype == np.float32:
-                offset2bag = offset2bag[:0]
+            sizes, max_indices = np.zeros(bags, dtype=np.int64), np.zeros(bags, dtype=np.int64)
+            if weight.dtype == np.float32 and padding_idx < 0:
+                offset2bag = np.zeros(0, dtype=np.int64)
         ctx.save_for_backward(
             weight if per_sample_weights is not None else None,
             indices,
@@ -132,10 +144,10 @@ class EmbeddingBag(Op):
         )
         ctx.mode, ctx.padding_idx, ctx.scale = mode, padding_idx, scale
         ctx.num_weights, ctx.include_last_offset = weight.shape[0], include_last_offset
-        return out
+        return out, offset2bag, sizes, max_indices
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
+    def backward(ctx: Any, grad: Any, *_: Any) -> tuple[Any, ...]:
         saved = [operand(value) for value in ctx.saved_tensors]
         weight, indices, offsets, per_sample_weights, _, sizes, max_indices = saved
         grad = operand(grad)
@@ -163,8 +175,15 @@ class EmbeddingBag(Op):
         return dweight, dper_sample, None, None, None, None, None, None
 
 
-def _check_indices(indices: np.ndarray, offsets: np.ndarray, rows: int) -> None:
-    """The kernel's checks of the offsets and the indices, with PyTorch's messages."""
+def _check_indices(
+    indices: np.ndarray, offsets: np.ndarray, rows: int, mode: int, include_last_offset: bool
+) -> None:
+    """The kernel's checks of the offsets and the indices, with PyTorch's messages.
+
+    An index out of range: 'max' names its value; 'sum' and 'mean' its position in its bag
+    (PyTorch's "Index" there, mostly: its vectorized check sometimes names another position,
+    or fails "Expected i < index_size" first) and its value.
+    """
     if offsets.size and offsets[0] != 0:
         raise RuntimeError(
             "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
@@ -182,10 +201,17 @@ def _check_indices(indices: np.ndarray, offsets: np.ndarray, rows: int) -> None:
             "improved?  If so, please report an enhancement request to PyTorch.)"
         )
     beyond = np.nonzero(indices >= rows)[0]
-    if beyond.size:
+    if beyond.size and mode == MAX:
         raise RuntimeError(
-            f"Index {beyond[0]} of input takes value {indices[beyond[0]]} which is not in the "
-            f"valid range [0, {rows})"
+            "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+            f"{indices[beyond[0]]}"
+        )
+    if beyond.size:
+        starts = offsets[:-1] if include_last_offset else offsets
+        start = starts[np.searchsorted(starts, beyond[0], side="right") - 1]
+        raise RuntimeError(
+            f"Index {beyond[0] - start} of input takes value {indices[beyond[0]]} which is not "
+            f"in the valid range [0, {rows})"
         )
 
 
@@ -255,13 +281,8 @@ def embedding_bag(
         raise ValueError("max mode does not support sparse weights")
     if sparse:
         raise NotImplementedError(errors.SPARSE_EMBEDDING)
-    # (the kernel first brings indices and offsets to one dtype: bool ones become integers)
-    common = result_type(operand(input), operand(offsets))
-    if operand(input).dtype != common:
-        input = constant_tensor(operand(input).astype(common))
-    if operand(offsets).dtype != common:
-        offsets = constant_tensor(operand(offsets).astype(common))
-    indices, rows = operand(input), shape_of(weight)[0]
+    input, offsets = _promoted(input, offsets)
+    indices = operand(input)
     _check_types(indices, operand(weight), per_sample_weights)
     if max_norm is not None:
         _embedding_renorm(weight, indices, max_norm, norm_type)
@@ -271,8 +292,43 @@ def embedding_bag(
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub."
         )
+    bags, *_ = _bags_of(
+        weight,
+        input,
+        offsets,
+        bool(scale_grad_by_freq),
+        _MODES[mode],
+        per_sample_weights,
+        bool(include_last_offset),
+        padding_idx,
+    )
+    return bags
+
+
+def _promoted(indices: Any, offsets: Any) -> tuple[Any, Any]:
+    """The kernel first brings indices and offsets to one dtype: bool ones become integers."""
+    common = result_type(operand(indices), operand(offsets))
+    if operand(indices).dtype != common:
+        indices = constant_tensor(operand(indices).astype(common))
+    if operand(offsets).dtype != common:
+        offsets = constant_tensor(operand(offsets).astype(common))
+    return indices, offsets
+
+
+def _bags_of(
+    weight: Any,
+    indices: Any,
+    offsets: Any,
+    scale_grad_by_freq: bool,
+    mode: int,
+    per_sample_weights: Any,
+    include_last_offset: bool,
+    padding_idx: int | None,
+) -> tuple[Any, Any, Any, Any]:
+    """ATen's embedding_bag after its padding_idx check: the kernel's checks, then the node."""
+    rows = shape_of(weight)[0]
     if padding_idx is None:
-        padding_idx = -1
+        padding_idx = -1  # (the kernel's "no padding")
     elif not -rows <= padding_idx < rows:
         raise RuntimeError(
             "padding_idx must be within the number of embeddings, "
@@ -280,16 +336,131 @@ def embedding_bag(
         )
     elif padding_idx < 0:
         padding_idx += rows
-    _check_indices(indices, operand(offsets), rows)
+    _check_indices(operand(indices), operand(offsets), rows, mode, include_last_offset)
     return EmbeddingBag.apply(
         weight,
         per_sample_weights,
-        input,
+        indices,
         offsets,
-        _MODES[mode],
+        mode,
         padding_idx,
+        scale_grad_by_freq,
+        include_last_offset,
+    )
+
+
+def embedding_bag_aten(
+    weight: Tensor,
+    indices: Tensor,
+    offsets: Tensor,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: Tensor | None = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> tuple[Any, Any, Any, Any]:
+    """``minigrad.embedding_bag``: ATen's form, ``(output, offset2bag, bag_size, max_indices)``.
+
+    ``mode`` 0, 1, 2: 'sum', 'mean', 'max' of ``nn.functional.embedding_bag`` (which returns
+    ``output`` only, with the checks of its Python arguments first); ``indices`` is 1-D, its
+    bags starting at ``offsets``. ``offset2bag`` is each index's bag, ``bag_size`` each bag's
+    number of (not padding) indices, ``max_indices`` for 'max' the row that won each column;
+    as PyTorch's CPU kernel, 'sum' leaves the latter two zero (and float32 'sum' offset2bag
+    empty), 'sum' and 'mean' give the sizes as max indices.
+
+    Example:
+        >>> import minigrad
+        >>> weight = minigrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        >>> output, offset2bag, bag_size, max_indices = minigrad.embedding_bag(
+        ...     weight, minigrad.tensor([0, 2, 1]), minigrad.tensor([0, 2]), False, 2)
+        >>> output
+        tensor([[5., 6.],
+                [3., 4.]])
+        >>> offset2bag, bag_size, max_indices
+        (tensor([0, 0, 1]), tensor([2, 1]), tensor([[2, 2],
+                [1, 1]]))
+    """
+    _arguments.check_int64_arguments(mode, padding_idx)
+    rows = shape_of(weight)[0]
+    if padding_idx is not None and not -rows <= padding_idx < rows:
+        raise RuntimeError(
+            "padding_idx must be within the number of embeddings, "
+            f"{-rows} through {rows - 1}, but got {padding_idx}"
+        )
+    if mode not in (SUM, MEAN, MAX):
+        raise RuntimeError("`mode` must be sum, mean, or max.")
+    if indices.dim() not in (1, 2):
+        raise RuntimeError(
+            f"input has to be a 1D or 2D Tensor, but got Tensor of dimension {indices.dim()}"
+        )
+    if indices.dim() == 2:
+        # (ATen reads a 2-D indices tensor by other rules than nn.functional's one bag per
+        # row, which minigrad does not share)
+        raise NotImplementedError(
+            "minigrad.embedding_bag takes 1-D indices; for 2-D ones (one bag per row) use "
+            "nn.functional.embedding_bag"
+        )
+    if offsets.dim() != 1:
+        raise RuntimeError(
+            f"offsets has to be a 1D Tensor, but got Tensor of dimension {offsets.dim()}"
+        )
+    if weight.dim() != 2:
+        raise RuntimeError(
+            f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}"
+        )
+    if sparse:
+        raise NotImplementedError(errors.SPARSE_EMBEDDING)
+    indices, offsets = _promoted(indices, offsets)
+    _check_types(operand(indices), operand(weight), per_sample_weights)
+    if per_sample_weights is not None:
+        if mode != SUM:
+            raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+        if per_sample_weights.numel() != indices.numel():
+            raise RuntimeError(
+                "Expected per_sample_weights.value().numel() == indices.numel() to be true, but "
+                "got false.  (Could this error message be improved?  If so, please report an "
+                "enhancement request to PyTorch.)"
+            )
+    return _bags_of(
+        weight,
+        indices,
+        offsets,
         bool(scale_grad_by_freq),
+        mode,
+        per_sample_weights,
         bool(include_last_offset),
+        padding_idx,
+    )
+
+
+def _embedding_bag(
+    weight: Tensor,
+    indices: Tensor,
+    offsets: Tensor,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: Tensor | None = None,
+    include_last_offset: bool = False,
+    padding_idx: int = -1,
+) -> tuple[Any, Any, Any, Any]:
+    """``minigrad._embedding_bag``: the kernel ``embedding_bag`` calls, as PyTorch's.
+
+    As ``minigrad.embedding_bag``, but ``padding_idx`` is taken as it is: ``-1`` (or any
+    number no index has) is no padding.
+    """
+    rows = shape_of(weight)[0]
+    return embedding_bag_aten(
+        weight,
+        indices,
+        offsets,
+        scale_grad_by_freq,
+        mode,
+        sparse,
+        per_sample_weights,
+        include_last_offset,
+        padding_idx if 0 <= padding_idx < rows else None,
     )
 
 

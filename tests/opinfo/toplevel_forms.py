@@ -764,3 +764,175 @@ OPS += [
         for index in (0, 1)
     ),
 ]
+
+
+# --- the recurrent sequence forms (minigrad.lstm, gru, rnn_tanh, rnn_relu): the flat weights
+# given one array each, the options after them; the sequence form, then the packed form
+
+
+def _sequence_samples(gates: int, lstm: bool = False) -> Callable[..., list[Sample]]:
+    """(x, h[, c], *weights, has_biases, num_layers, dropout, train, bidirectional, last)
+
+    ``last``: batch_first, or for a packed sample its batch sizes (an int64 array). The first
+    sample of an LSTM has projections (w_hr): PyTorch's float32 LSTM without them runs oneDNN,
+    whose misuse checks differ from its native path's (and may crash), and the misuse sweep
+    calls the first sample.
+    """
+
+    def weights(rng, inputs, out, bias, proj=0):
+        flat = [_real(rng, gates * 3, inputs) * 0.5, _real(rng, gates * 3, out) * 0.5]
+        if bias:
+            flat += [_real(rng, gates * 3) * 0.5, _real(rng, gates * 3) * 0.5]
+        return flat + ([_real(rng, proj, 3) * 0.5] if proj else [])
+
+    def states(rng, count, batch, proj=0):
+        first = _real(rng, count, batch, proj or 3) * 0.5
+        return (first, _real(rng, count, batch, 3) * 0.5) if lstm else (first,)
+
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        found = []
+        if lstm:
+            found.append(
+                Sample(
+                    (
+                        _real(rng, 3, 2, 4),
+                        *states(rng, 1, 2, 2),
+                        *weights(rng, 4, 2, True, 2),
+                        True,
+                        1,
+                        0.0,
+                        False,
+                        False,
+                        False,
+                    ),
+                    name="projections",
+                )
+            )
+        found += [
+            Sample(
+                (
+                    _real(rng, 3, 2, 4),
+                    *states(rng, 1, 2),
+                    *weights(rng, 4, 3, True),
+                    True,
+                    1,
+                    0.0,
+                    False,
+                    False,
+                    False,
+                ),
+                name="one_layer",
+            ),
+            Sample(
+                (
+                    _real(rng, 2, 3, 4),
+                    *states(rng, 2, 2),
+                    *weights(rng, 4, 3, False),
+                    *weights(rng, 4, 3, False),
+                    False,
+                    1,
+                    0.0,
+                    False,
+                    True,
+                    True,
+                ),
+                name="bidirectional_batch_first",
+            ),
+            Sample(
+                (
+                    _real(rng, 5, 4),
+                    *states(rng, 1, 2),
+                    *weights(rng, 4, 3, True),
+                    True,
+                    1,
+                    0.0,
+                    False,
+                    False,
+                    np.asarray([2, 2, 1]),
+                ),
+                name="packed",
+            ),
+        ]
+        return found
+
+    return samples
+
+
+def _native(value: Any) -> Any:
+    """A float tensor as float64 (``.double()``, recorded), anything else as it is."""
+    floating = getattr(value, "is_floating_point", None)
+    return value.double() if floating is not None and floating() else value
+
+
+def _sequence_call(name: str, lstm: bool = False) -> Callable[..., Any]:
+    """``lib.<name>`` of a sample: the weights as a list, ``hx`` a pair for an LSTM.
+
+    An LSTM's tensors go in as float64: PyTorch's float32 LSTM without projections runs
+    oneDNN, whose graph (``MkldnnRnnLayerBackward0``), saved tensors and warnings minigrad does
+    not mirror; in float64 it runs its native path, as minigrad (the float32 values are
+    compared in tests_torch/test_toplevel_rnn_torch.py).
+    """
+    count = 2 if lstm else 1
+
+    def call(lib: Any, x: Any, *rest: Any) -> Any:
+        if lstm:
+            x, rest = _native(x), tuple(map(_native, rest))
+        states, weights, options = rest[:count], rest[count:-6], rest[-6:]
+        hx = tuple(states) if lstm else states[0]
+        if isinstance(options[-1], bool):  # batch_first: the sequence form
+            return getattr(lib, name)(x, hx, list(weights), *options)
+        return getattr(lib, name)(x, options[-1], hx, list(weights), *options[:-1])
+
+    return call
+
+
+# The gradient's formulas are the cells' (a composition of public ops), differentiable again;
+# PyTorch's LSTM and GRU cells write float intermediates in place and refuse integer inputs,
+# which minigrad computes.
+OPS += [
+    OpInfo(
+        name,
+        _sequence_call(name, name == "lstm"),
+        _sequence_samples(gates, name == "lstm"),
+        output_index=0,
+        known_bugs={"test_forward_integer_inputs": _INTEGER_CELLS} if gates > 1 else {},
+    )
+    for name, gates in (("lstm", 4), ("gru", 3), ("rnn_tanh", 1), ("rnn_relu", 1))
+]
+
+
+# --- embedding_bag's ATen form: (weight, indices, offsets, scale, mode, sparse, weights, last,
+# padding_idx); the 'F.embedding_bag' row tests the formulas
+
+
+def _embedding_bag_samples(rng: np.random.Generator) -> list[Sample]:
+    indices, offsets = np.asarray([1, 2, 4, 5, 4, 3, 2, 0]), np.asarray([0, 2, 2, 5])
+    return [
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 1, False, None, False, None), name="mean"
+        ),
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 0, False, None, True, 4),
+            name="sum_last_offset_padding",
+        ),
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 2, False, None, False, -1),
+            name="max_padding",
+        ),
+        Sample(
+            (_real(rng, 6, 3), indices, offsets, False, 0, False, _real(rng, 8), False, None),
+            name="weighted_sum",
+        ),
+    ]
+
+
+OPS.append(
+    # PyTorch's gradient has no history (its backward is not differentiable): no gradgrad
+    OpInfo(
+        "embedding_bag",
+        _top("embedding_bag"),
+        _embedding_bag_samples,
+        output_index=0,
+        gradgrad=False,
+    )
+)

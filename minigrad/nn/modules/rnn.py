@@ -20,8 +20,11 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from minigrad import _arguments
+from minigrad._dtype import display_name, int64
 from minigrad.creation import empty, zeros
 from minigrad.nn import functional as F
 from minigrad.nn import init
@@ -29,6 +32,7 @@ from minigrad.nn.modules.module import Module
 from minigrad.nn.modules.utils import check_device
 from minigrad.nn.parameter import Parameter
 from minigrad.nn.utils.rnn import PackedSequence
+from minigrad.ops.dropout import dropout_aten
 from minigrad.ops.shape import cat, stack
 from minigrad.tensor import Tensor
 
@@ -42,7 +46,8 @@ def rnn_step(
     from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | None, nonlinearity: str
 ) -> Tensor:
     """``h' = tanh(from_input + h @ W_hh.T + b_hh)`` (or relu); ``from_input`` is x's projection."""
-    pre_activation = F.linear(hidden, w_hh, b_hh) + from_input
+    # (added in place, as PyTorch's cell: the hidden projection takes the input's shape)
+    pre_activation = F.linear(hidden, w_hh, b_hh).add_(from_input)
     if nonlinearity == "tanh":
         return pre_activation.tanh()
     if nonlinearity == "relu":
@@ -76,10 +81,11 @@ def gru_step(from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | No
     projections.
     """
     x_r, x_z, x_n = from_input.chunk(3, 1)
-    h_r, h_z, h_n = F.linear(hidden, w_hh, b_hh).chunk(3, 1)
-    reset = (h_r + x_r).sigmoid()
-    update = (h_z + x_z).sigmoid()
-    new = (x_n + h_n * reset).tanh()
+    # (indexed, not unpacked, as PyTorch's cell: a misshapen hidden state fails in the sums)
+    hidden_gates = F.linear(hidden, w_hh, b_hh).chunk(3, 1)
+    reset = (hidden_gates[0] + x_r).sigmoid()
+    update = (hidden_gates[1] + x_z).sigmoid()
+    new = (x_n + hidden_gates[2] * reset).tanh()
     return (hidden - new) * update + new
 
 
@@ -146,6 +152,267 @@ def gru_cell(
         tensor([[0.5000]])
     """
     return gru_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
+
+
+# --- the sequence models as PyTorch's top-level functions (minigrad.lstm, gru, rnn_tanh,
+# rnn_relu): stacked layers of the step formulas over a whole sequence, given the flat weights;
+# the modules below call them, as PyTorch's call torch._VF's
+
+
+# One group of weights of a layer and direction: (w_ih, w_hh, b_ih, b_hh, w_hr), None where
+# there is no bias or projection.
+_Weights = tuple[Tensor, Tensor, "Tensor | None", "Tensor | None", "Tensor | None"]
+# One step of a kind of cell: (x's projection, the states, the weights) -> the new states,
+# the output first.
+_Step = Callable[[Tensor, tuple[Tensor, ...], _Weights], tuple[Tensor, ...]]
+
+
+def _gather_params(
+    params: Sequence[Tensor], has_biases: bool, has_projections: bool = False
+) -> list[_Weights]:
+    """The flat weight list cut into one group per layer and direction (ATen's gather_params).
+
+    Each group is ``w_ih, w_hh`` then ``b_ih, b_hh`` if ``has_biases``, then ``w_hr`` if
+    ``has_projections``, in ``nn.LSTM._flat_weights``' order.
+    """
+    stride = (4 if has_biases else 2) + (1 if has_projections else 0)
+    if len(params) % stride != 0:
+        raise RuntimeError("got an incorrect number of RNN parameters")
+    groups: list[_Weights] = []
+    for start in range(0, len(params), stride):
+        w_ih, w_hh, *rest = params[start:start + stride]
+        b_ih, b_hh = (rest[0], rest[1]) if has_biases else (None, None)
+        groups.append((w_ih, w_hh, b_ih, b_hh, rest[-1] if has_projections else None))
+    return groups
+
+
+def _tanh_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor]:
+    return (rnn_step(from_input, state[0], w[1], w[3], "tanh"),)
+
+
+def _relu_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor]:
+    return (rnn_step(from_input, state[0], w[1], w[3], "relu"),)
+
+
+def _lstm_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor, ...]:
+    return lstm_step(from_input, state[0], state[1], w[1], w[3], w[4])
+
+
+def _gru_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor]:
+    return (gru_step(from_input, state[0], w[1], w[3]),)
+
+
+def _one_direction(
+    step: _Step, inputs: Sequence[Tensor], initial: tuple[Tensor, ...], weights: _Weights,
+    reverse: bool,
+) -> tuple[list[Tensor], tuple[Tensor, ...]]:
+    """One layer and direction over the steps' input projections: (outputs, final states).
+
+    The steps may have fewer rows as time goes on (a packed sequence: its shorter sequences
+    end): forward in time, the rows of ended sequences keep their last state; backward in
+    time, the rows of sequences yet to start join with their initial state, as in PyTorch's
+    packed path.
+    """
+    state, outputs, ended = initial, [], []
+    if reverse and inputs and inputs[-1].size(0) < initial[0].size(0):
+        state = tuple(s[:inputs[-1].size(0)] for s in initial)
+    for from_input in reversed(inputs) if reverse else inputs:
+        rows = from_input.size(0)
+        if rows > state[0].size(0):  # (backward in time) sequences starting here
+            state = tuple(cat([s, s0[s.size(0):rows]]) for s, s0 in zip(state, initial))
+        elif rows < state[0].size(0):  # (forward in time) sequences that ended
+            ended.append(tuple(s[rows:] for s in state))
+            state = tuple(s[:rows] for s in state)
+        state = step(from_input, state, weights)
+        outputs.append(state[0])
+    if ended:  # the ended rows go back below the running ones, in the batch's order
+        state = tuple(cat([s, *(rows[k] for rows in reversed(ended))])
+                      for k, s in enumerate(state))
+    return (outputs[::-1] if reverse else outputs), state
+
+
+def _stacked_layers(
+    step: _Step, input: Tensor, batch_sizes: list[int] | None,
+    hiddens: list[tuple[Tensor, ...]], groups: list[_Weights], num_layers: int, dropout: float,
+    train: bool, bidirectional: bool,
+) -> tuple[Tensor, tuple[Tensor, ...]]:
+    """Every layer over the whole sequence: ``(output, final states stacked per kind)``.
+
+    As PyTorch's CPU path (ATen's apply_layer_stack): each layer projects its whole input at
+    once, runs the steps forward (and backward in time for the reverse direction), stacks the
+    outputs, concatenates the directions and applies dropout before the next layer when
+    ``train``. A packed sequence (``input`` its data, ``batch_sizes`` the rows of each step)
+    runs the same way, its outputs concatenated instead of stacked.
+    """
+    directions = 2 if bidirectional else 1
+    if bidirectional and (len(hiddens) % 2 or len(groups) % 2):
+        raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+    if num_layers != len(hiddens) // directions:
+        raise RuntimeError("Expected more hidden states in stacked_rnn")
+    if num_layers != len(groups) // directions:
+        raise RuntimeError("Expected more weights in stacked_rnn")
+    packed = batch_sizes is not None
+    layer_input, finals = input, []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            weights = groups[index]
+            projected = F.linear(layer_input, weights[0], weights[2])
+            inputs = projected.split(batch_sizes) if packed else projected.unbind(0)
+            out, state = _one_direction(step, inputs, hiddens[index], weights, bool(direction))
+            if not packed and not out:
+                raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+            outputs.append(cat(out) if packed else stack(out))
+            finals.append(state)
+        # (the directions joined along the features: by a positive dim, a packed one's by -1,
+        # as PyTorch records them)
+        layer_input = outputs[0] if directions == 1 else cat(
+            outputs, -1 if packed else outputs[0].dim() - 1
+        )
+        if dropout != 0 and train and layer < num_layers - 1:
+            layer_input = dropout_aten(layer_input, dropout, True)
+    return layer_input, tuple(stack(list(kind)) for kind in zip(*finals))
+
+
+def _batch_sizes(batch_sizes: Tensor) -> list[int]:
+    """A packed sequence's rows per step (ATen reads them as int64)."""
+    if batch_sizes.dtype != int64:
+        raise RuntimeError(
+            f"expected scalar type Long but found {display_name(batch_sizes.dtype.numpy)}"
+        )
+    return [int(n) for n in batch_sizes.tolist()]
+
+
+def _one_state_model(name: str, step: _Step, args: tuple[Any, ...], kwargs: dict[str, Any]
+                     ) -> tuple[Tensor, Tensor]:
+    """``rnn_tanh``, ``rnn_relu`` and ``gru`` (one state): either of PyTorch's forms."""
+    _, a = _arguments.bind_overload(name, args, kwargs)
+    _arguments.check_int64_arguments(a["num_layers"])
+    packed = "batch_sizes" in a
+    input, hx = (a["data"] if packed else a["input"]), a["hx"]
+    batch_first = not packed and a["batch_first"]
+    if batch_first:
+        input = input.transpose(0, 1)
+    groups = _gather_params(a["params"], a["has_biases"])
+    output, (h_n,) = _stacked_layers(
+        step, input, _batch_sizes(a["batch_sizes"]) if packed else None,
+        [(h,) for h in hx.unbind(0)], groups, a["num_layers"], a["dropout"], a["train"],
+        a["bidirectional"],
+    )
+    if batch_first:  # (in place, as PyTorch: TransposeBackward1)
+        output.transpose_(0, 1)
+    return output, h_n
+
+
+def rnn_tanh(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
+    """A stack of tanh RNN layers over a sequence, with the weights given: ``(output, h_n)``.
+
+    PyTorch's two forms (``nn.RNN`` calls them):
+
+    - ``rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+      batch_first)``: ``input`` ``(L, N, input_size)`` (``(N, L, ...)`` if ``batch_first``);
+    - ``rnn_tanh(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
+      bidirectional)``: a packed sequence's ``data`` and ``batch_sizes`` (int64); ``output``
+      is then packed data too.
+
+    ``hx`` is ``(num_layers * num_directions, N, hidden_size)``; ``params`` the weights in
+    ``nn.RNN._flat_weights``' order (``w_ih, w_hh[, b_ih, b_hh]`` per layer and direction).
+    Each step is ``h' = tanh(x @ w_ih.T + b_ih + h @ w_hh.T + b_hh)``; with ``train``,
+    ``dropout`` acts on every layer's output but the last.
+
+    Example:
+        >>> import minigrad
+        >>> params = [minigrad.zeros(1, 2), minigrad.zeros(1, 1)]
+        >>> output, h_n = minigrad.rnn_tanh(
+        ...     minigrad.ones(3, 1, 2), minigrad.zeros(1, 1, 1), params, False, 1, 0.0, False,
+        ...     False, False)
+        >>> output.shape, h_n.shape
+        (minigrad.Size([3, 1, 1]), minigrad.Size([1, 1, 1]))
+    """
+    return _one_state_model("rnn_tanh", _tanh_step, args, kwargs)
+
+
+def rnn_relu(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
+    """``rnn_tanh`` with ``relu`` for ``tanh``: each step is ``h' = relu(...)``.
+
+    Example:
+        >>> import minigrad
+        >>> params = [minigrad.ones(1, 2), minigrad.zeros(1, 1)]
+        >>> minigrad.rnn_relu(minigrad.ones(2, 1, 2), minigrad.zeros(1, 1, 1), params, False,
+        ...                   1, 0.0, False, False, False)[0]
+        tensor([[[2.]],
+        <BLANKLINE>
+                [[2.]]])
+    """
+    return _one_state_model("rnn_relu", _relu_step, args, kwargs)
+
+
+def gru(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
+    """A stack of GRU layers over a sequence, with the weights given: ``(output, h_n)``.
+
+    PyTorch's two forms and arguments as ``rnn_tanh``'s (``nn.GRU`` calls them), with weights
+    of ``3 * hidden_size`` rows; each step is ``gru_cell``'s.
+
+    Example:
+        >>> import minigrad
+        >>> params = [minigrad.zeros(3, 2), minigrad.zeros(3, 1)]
+        >>> minigrad.gru(minigrad.ones(2, 1, 2), minigrad.ones(1, 1, 1), params, False, 1, 0.0,
+        ...              False, False, False)[1]
+        tensor([[[0.2500]]])
+    """
+    return _one_state_model("gru", _gru_step, args, kwargs)
+
+
+def lstm(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor, Tensor]:
+    """A stack of LSTM layers over a sequence, with the weights given: ``(output, h_n, c_n)``.
+
+    PyTorch's two forms (``nn.LSTM`` calls them):
+
+    - ``lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+      batch_first)``;
+    - ``lstm(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
+      bidirectional)``: a packed sequence's ``data`` and ``batch_sizes``.
+
+    ``hx`` is ``(h_0, c_0)``; ``params`` the weights in ``nn.LSTM._flat_weights``' order
+    (``w_ih, w_hh[, b_ih, b_hh][, w_hr]`` per layer and direction): as in PyTorch, a
+    ``w_hr`` (projection) is expected when ``h_0`` and ``c_0`` differ in their last size.
+    Each step is ``lstm_cell``'s, projected by ``@ w_hr.T``; the rest as ``rnn_tanh``.
+
+    Example:
+        >>> import minigrad
+        >>> params = [minigrad.zeros(4, 2), minigrad.zeros(4, 1)]
+        >>> state = minigrad.ones(1, 1, 1)
+        >>> minigrad.lstm(minigrad.ones(1, 1, 2), (state, state), params, False, 1, 0.0,
+        ...               False, False, False)[2]
+        tensor([[[0.5000]]])
+    """
+    _, a = _arguments.bind_overload("lstm", args, kwargs)
+    _arguments.check_int64_arguments(a["num_layers"])
+    packed = "batch_sizes" in a
+    input, hx = (a["data"] if packed else a["input"]), a["hx"]
+    if len(hx) != 2:
+        raise RuntimeError("lstm expects two hidden states")
+    # (states of different sizes: PyTorch's sign of projections)
+    has_projections = hx[0].size(2) != hx[1].size(2)
+    batch_first = not packed and a["batch_first"]
+    if batch_first:
+        input = input.transpose(0, 1)
+    groups = _gather_params(a["params"], a["has_biases"], has_projections)
+    output, (h_n, c_n) = _stacked_layers(
+        _lstm_step, input, _batch_sizes(a["batch_sizes"]) if packed else None,
+        list(zip(hx[0].unbind(0), hx[1].unbind(0))), groups, a["num_layers"], a["dropout"],
+        a["train"], a["bidirectional"],
+    )
+    if batch_first:
+        output = output.transpose(0, 1)
+    return output, h_n, c_n
+
+
+# The top-level function of each mode, as PyTorch's modules call them.
+_FUNCTIONS: dict[str, Callable[..., tuple[Tensor, ...]]] = {
+    "RNN_TANH": rnn_tanh, "RNN_RELU": rnn_relu, "LSTM": lstm, "GRU": gru,
+}
 
 
 def _reset_uniformly(module: Module) -> None:
@@ -340,7 +607,8 @@ class RNNBase(Module):
     (gates * hidden, layer input), ``weight_hh_l{l}`` (gates * hidden, hidden or proj_size), the
     biases ``bias_ih_l{l}``, ``bias_hh_l{l}`` and, for an LSTM with ``proj_size``,
     ``weight_hr_l{l}`` (proj_size, hidden), in PyTorch's order, all drawn from
-    U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)). A subclass supplies ``_step``.
+    U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)). The layers run in the mode's top-level
+    function (``lstm``, ``gru``, ``rnn_tanh``, ``rnn_relu``), as in PyTorch.
     """
 
     def __init__(
@@ -527,88 +795,28 @@ class RNNBase(Module):
 
     # --- the layers ------------------------------------------------------------------------------
 
-    def _step(
-        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
-    ) -> tuple[Tensor, ...]:
-        """One time step of one layer and direction: the new states (the output first)."""
-        raise NotImplementedError
-
-    def _hh_weights(self, weights: list[Tensor]) -> tuple[Tensor, Tensor | None]:
-        """``(W_hh, b_hh)`` of one layer and direction."""
-        return weights[1], weights[3] if self.bias else None
-
     def _run(
         self, input: Tensor, hx: tuple[Tensor, ...], batched: bool,
-        batch_sizes: list[int] | None = None,
+        batch_sizes: Tensor | None = None,
     ) -> tuple[Tensor, tuple[Tensor, ...]]:
-        """Every layer over the whole (batched) sequence: ``(output, final states)``.
+        """Every layer over the (batched) sequence by the mode's top-level function.
 
-        As PyTorch's CPU math path: each layer projects its whole input at once, runs the steps
-        forward (and backward in time for ``_reverse``), stacks the outputs, concatenates the
-        directions and applies dropout before the next layer when training. A packed sequence
-        (``input`` its data, ``batch_sizes`` the rows of each step) runs the same way, its
-        outputs concatenated instead of stacked.
+        As PyTorch's modules: ``lstm``, ``gru``, ``rnn_tanh`` or ``rnn_relu`` with the flat
+        weights, in their packed form if ``batch_sizes`` is given; an unbatched input's batch
+        dimension is taken off the results again.
         """
-        packed = batch_sizes is not None
-        if self.batch_first and not packed:
-            input = input.transpose(0, 1)
-        states = [state.unbind(0) for state in hx]
-        num_directions = 2 if self.bidirectional else 1
-        all_weights = self.all_weights
-        finals = []
-        layer_input = input
-        for layer in range(self.num_layers):
-            outputs = []
-            for direction in range(num_directions):
-                index = layer * num_directions + direction
-                weights = all_weights[index]
-                steps = F.linear(layer_input, weights[0], weights[2] if self.bias else None)
-                steps = steps.split(batch_sizes) if packed else steps.unbind(0)
-                out, state = self._layer(
-                    steps, tuple(state[index] for state in states), weights, bool(direction)
-                )
-                outputs.append(cat(out) if packed else stack(out))
-                finals.append(state)
-            layer_input = outputs[0] if num_directions == 1 else cat(outputs, -1)
-            if self.dropout != 0 and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, training=True)
-        output = layer_input
-        if self.batch_first and not packed:
-            # (PyTorch's RNN and GRU transpose in place, TransposeBackward1; its LSTM does not)
-            output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
-        final = tuple(stack(list(kind)) for kind in zip(*finals))
+        function = _FUNCTIONS[self.mode]
+        states = hx if self.mode == "LSTM" else hx[0]
+        options = (self._flat_weights, self.bias, self.num_layers, self.dropout, self.training,
+                   self.bidirectional)
+        if batch_sizes is not None:
+            output, *final = function(input, batch_sizes, states, *options)
+        else:
+            output, *final = function(input, states, *options, self.batch_first)
         if not batched:
             output = output.squeeze(1 - self.batch_first)
-            final = tuple(state.squeeze(1) for state in final)
-        return output, final
-
-    def _layer(
-        self, steps: list[Tensor], initial: tuple[Tensor, ...], weights: list[Tensor],
-        reverse: bool,
-    ) -> tuple[list[Tensor], tuple[Tensor, ...]]:
-        """One layer and direction over the steps' input projections: (outputs, final states).
-
-        The steps may have fewer rows as time goes on (a packed sequence: its shorter
-        sequences end): forward in time, the rows of ended sequences keep their last state;
-        backward in time, the rows of sequences yet to start join with their initial state, as
-        in PyTorch's packed path.
-        """
-        state, outputs, ended = initial, [], []
-        if reverse and steps[-1].size(0) < initial[0].size(0):
-            state = tuple(s[:steps[-1].size(0)] for s in initial)
-        for from_input in reversed(steps) if reverse else steps:
-            rows = from_input.size(0)
-            if rows > state[0].size(0):  # (backward in time) sequences starting here
-                state = tuple(cat([s, s0[s.size(0):rows]]) for s, s0 in zip(state, initial))
-            elif rows < state[0].size(0):  # (forward in time) sequences that ended
-                ended.append(tuple(s[rows:] for s in state))
-                state = tuple(s[:rows] for s in state)
-            state = self._step(from_input, state, weights)
-            outputs.append(state[0])
-        if ended:  # the ended rows go back below the running ones, in the batch's order
-            state = tuple(cat([s, *(rows[k] for rows in reversed(ended))])
-                          for k, s in enumerate(state))
-        return (outputs[::-1] if reverse else outputs), state
+            final = [state.squeeze(1) for state in final]
+        return output, tuple(final)
 
     def _forward_packed(
         self, input: PackedSequence, hx: Any, sizes: tuple[int, ...]
@@ -618,10 +826,9 @@ class RNNBase(Module):
         ``sizes``: each state's last size. The final states come in the batch's original order.
         """
         data, batch_sizes, sorted_indices, unsorted_indices = input
-        steps = [int(n) for n in batch_sizes.tolist()]
         if hx is None:
             hx = tuple(
-                zeros(self.num_layers * (2 if self.bidirectional else 1), steps[0], size,
+                zeros(self.num_layers * (2 if self.bidirectional else 1), int(batch_sizes[0]), size,
                       dtype=data.dtype)
                 for size in sizes
             )
@@ -631,7 +838,7 @@ class RNNBase(Module):
                 hx = tuple(h.index_select(1, sorted_indices) for h in hx)
         if len(hx) == 1:  # (as PyTorch: RNN and GRU check a packed input, LSTM does not)
             self.check_forward_args(data, hx[0], batch_sizes)
-        output, final = self._run(data, hx, True, steps)
+        output, final = self._run(data, hx, True, batch_sizes)
         if unsorted_indices is not None:
             final = tuple(h.index_select(1, unsorted_indices) for h in final)
         return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), final
@@ -702,11 +909,6 @@ class RNN(RNNBase):
             num_layers, bias, batch_first, dropout, bidirectional, 0, device, dtype,
         )
 
-    def _step(
-        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
-    ) -> tuple[Tensor, ...]:
-        return (rnn_step(from_input, state[0], *self._hh_weights(weights), self.nonlinearity),)
-
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``(output, h_n)`` for the whole sequence."""
         return self._forward_one_state(input, hx)
@@ -758,12 +960,6 @@ class LSTM(RNNBase):
             "Expected hidden[1] size {}, got {}",
         )
 
-    def _step(
-        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
-    ) -> tuple[Tensor, ...]:
-        w_hr = weights[-1] if self.proj_size > 0 else None
-        return lstm_step(from_input, *state, *self._hh_weights(weights), w_hr)
-
     def forward(
         self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
     ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
@@ -813,11 +1009,6 @@ class GRU(RNNBase):
             "GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout,
             bidirectional, 0, device, dtype,
         )
-
-    def _step(
-        self, from_input: Tensor, state: tuple[Tensor, ...], weights: list[Tensor]
-    ) -> tuple[Tensor, ...]:
-        return (gru_step(from_input, state[0], *self._hh_weights(weights)),)
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``(output, h_n)`` for the whole sequence."""
