@@ -460,7 +460,8 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-        if out_array is None or out_array.dtype is not x_array.dtype:
+        dtype = x._dtype
+        if out_array is None or out_array.dtype is not dtype:
             # several outputs, or another dtype (a comparison's bools): general steps
             if step is not None:  # the kernel ran: what the family's forward saves
                 node._saved = (x_array,) if saves_input else (raw,)
@@ -471,9 +472,11 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # two reads and their comparison cost ~0.1 us).
         if elementwise:
             node._input_meta = None
+            out_shape = x._shape
         else:
-            shape = x_array.shape
-            node._input_meta = None if out_array.shape == shape else ((shape, out_array.dtype),)
+            shape = x._shape
+            out_shape = out_array.shape
+            node._input_meta = None if out_shape == shape else ((shape, dtype),)
         node._sequence_nr = _next_sequence_nr()
         # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
         if x_node is None:
@@ -489,6 +492,8 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # 4. the output
         output = _new(_Tensor)
         output._array = out_array
+        output._shape = out_shape
+        output._dtype = dtype
         # A counter made on first use, as ``new_result`` gives outside inference mode
         # (which this thread is not in: it records).
         output._counter = None
@@ -677,15 +682,15 @@ def _binary_recorder(
                 (type(y) is float or type(y) is int and (
                     y <= 0x3FFFFFFF and y >= -0x3FFFFFFF or -(1 << 63) <= y < 1 << 64))
                 and (type(x) is _Tensor or isinstance(x, TensorBase))
-                and x._array.dtype.kind == "f"
+                and x._dtype.kind == "f"
                 and with_number is not None
             ):
                 return with_number(x, y)  # a tensor and a number (it checks FAST_BRANCH)
             return fallback(x, y)  # another number (or the fast branch is off)
-        x_array = x._array
+        x_array = x._array  # (read first: an uninitialized parameter's raises here)
         y_array = y._array
-        dtype = x_array.dtype
-        if y_array.dtype is not dtype or (floats_only and dtype.kind != "f"):
+        dtype = x._dtype
+        if y._dtype is not dtype or (floats_only and dtype.kind != "f"):
             return fallback(x, y)  # promotion
         fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
         node = None  # (none: the no-grad path)
@@ -748,12 +753,13 @@ def _binary_recorder(
         # (numpy makes a new tuple per ``shape`` read, ~0.05 us: each is read once,
         # the result's only if needed: an op that broadcasts its inputs elementwise
         # gives inputs of one shape a result of that shape.)
-        x_shape = x_array.shape
-        y_shape = y_array.shape
-        if (broadcasts and x_shape == y_shape) or (
-            (x_shape == (shape := out_array.shape) or not x_needs)
-            and (y_shape == shape or not y_needs)
-        ):
+        x_shape = x._shape
+        y_shape = y._shape
+        if broadcasts and x_shape == y_shape:
+            shape = x_shape  # (the result's too)
+            node._input_meta = None
+        elif ((x_shape == (shape := out_array.shape) or not x_needs)
+              and (y_shape == shape or not y_needs)):
             node._input_meta = None
         else:
             node._input_meta = (
@@ -786,6 +792,8 @@ def _binary_recorder(
         # 4. the output
         output = _new(_Tensor)
         output._array = out_array
+        output._shape = shape
+        output._dtype = dtype
         # A counter made on first use, as ``new_result`` gives outside inference mode
         # (which this thread is not in: it records).
         output._counter = None
