@@ -456,7 +456,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw)
+            return new_result(raw, None, x._shape if elementwise else None)
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
@@ -598,14 +598,15 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
             save_for_the_other(node, x_array, options[0])
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-        dtype = x_array.dtype
+        dtype = x._dtype
         if out_array is None or out_array.dtype is not dtype or dtype.kind != "f":
             # several outputs, another dtype: general steps (as ``_general`` takes them)
             return _connect(function, node, args, [x_array, *options], raw, needs, None)
         # 3. node and edge, as ``_connect`` makes them for one input of the result's dtype:
         # the input's shape kept for backward if the result's differs (a reduction's)
-        shape = x_array.shape
-        node._input_meta = None if out_array.shape == shape else (
+        shape = x._shape
+        out_shape = out_array.shape
+        node._input_meta = None if out_shape == shape else (
             ((shape, dtype),) if inputs == 1 else ((shape, dtype), None))
         node._sequence_nr = _next_sequence_nr()
         # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
@@ -617,7 +618,7 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
             node._next1 = None
             node._next_nrs = (output_nr, 0) if output_nr else _ZEROS_2
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
-        output = new_result(out_array, node)
+        output = new_result(out_array, node, out_shape)
         values = node._saved
         if values:
             saved.pack_fast(node, values, x, None, raw, output)
@@ -739,7 +740,8 @@ def _binary_recorder(
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw)
+            shape = x._shape
+            return new_result(raw, None, shape if broadcasts and y._shape == shape else None)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = (
             raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)

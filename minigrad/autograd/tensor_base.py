@@ -433,15 +433,18 @@ def set_array(tensor: TensorBase, array: np.ndarray) -> None:
     tensor._dtype = array.dtype
 
 
-def new_result(array: np.ndarray, grad_fn: Node | None = None) -> Any:
+def new_result(
+    array: np.ndarray, grad_fn: Node | None = None, shape: tuple[int, ...] | None = None
+) -> Any:
     """An op's result: a ``minigrad.Tensor`` on ``array`` (not copied), first output of ``grad_fn``.
 
     ``TensorBase._make`` without its options, for the recording routine's hot path: every
-    recorded or untracked op result is made here.
+    recorded or untracked op result is made here. ``shape``: ``array.shape``, if the caller
+    knows it already (numpy makes a new tuple for every read of it).
     """
     tensor = _new(TensorBase.output_class)
     tensor._array = array
-    tensor._shape = array.shape
+    tensor._shape = array.shape if shape is None else shape
     tensor._dtype = array.dtype
     # Made on first use (``_version_counter``), unless some thread is in inference mode, which
     # swaps the factory: then the kind of counter is decided by the thread making the tensor.
