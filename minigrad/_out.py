@@ -45,7 +45,7 @@ from minigrad._dtype import (
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import refuse_partial_overlap
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.ops import fill
 from minigrad.ops.return_types import (
     return_types,
@@ -842,6 +842,6 @@ def _resize(target: TensorBase, shape: tuple[int, ...], warning: str | None,
                                  new_numel=size, new_tuple=tuple(new))
         warnings.warn(message, UserWarning, stacklevel=4)
     if array.flags.c_contiguous and size <= array.size:
-        target._array = array.reshape(-1)[:size].reshape(shape)
+        set_array(target, array.reshape(-1)[:size].reshape(shape))
     else:
-        target._array = np.empty(shape, dtype=array.dtype)
+        set_array(target, np.empty(shape, dtype=array.dtype))

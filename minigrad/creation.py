@@ -240,6 +240,10 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)
+    # The tensor keeps an array object of its own on that memory: the caller's may be given
+    # another shape later (``array.shape = ...``), which must not reshape the tensor.
+    array = array.view()
+    guard.note_borrowed(array)  # (the guard, if turned on, locks the caller's array too)
     if switches.guarded:  # debugging hook: a numpy view of a guarded buffer inherits its flag
         guard.note_view(array)
     return Tensor._make(array)

@@ -35,7 +35,7 @@ from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
 from minigrad.autograd.record import binary_operator, bind_output_class
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.ops import (
     activations_extra,
     arithmetic,
@@ -205,27 +205,27 @@ class Tensor(TensorBase):
     @property
     def shape(self) -> Size:
         """The tensor's shape, e.g. ``minigrad.Size([2, 3])``."""
-        return _new_tuple(Size, self._array.shape)  # (numpy's shape: ints, nothing to check)
+        return _new_tuple(Size, self._shape)  # (numpy's shape: ints, nothing to check)
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
-            return _new_tuple(Size, self._array.shape)
-        return dim_size(self._array.shape, dim)
+            return _new_tuple(Size, self._shape)
+        return dim_size(self._shape, dim)
 
     @property
     def dtype(self) -> _dtype.dtype:
         """The element type, e.g. ``minigrad.float32``."""
-        return _dtype.from_numpy_dtype(self._array.dtype)
+        return _dtype.from_numpy_dtype(self._dtype)
 
     @property
     def ndim(self) -> int:
         """The number of dimensions."""
-        return self._array.ndim
+        return len(self._shape)
 
     def dim(self) -> int:
         """The number of dimensions."""
-        return self._array.ndim
+        return len(self._shape)
 
     def numel(self) -> int:
         """The number of elements."""
@@ -606,7 +606,7 @@ class Tensor(TensorBase):
     @data.setter
     def data(self, other: Tensor) -> None:
         # Take the other tensor's buffer; keep our own counter; bump nothing (as PyTorch).
-        self._array = other._array
+        set_array(self, other._array)
 
     def detach(self) -> Tensor:
         """A new tensor on the same buffer *and the same version counter*, without history.
@@ -1082,16 +1082,17 @@ class Tensor(TensorBase):
     # --- conversion ---------------------------------------------------------------------------
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The numpy array behind this tensor (shared memory; writes bump no version).
+        """A numpy array on this tensor's memory (writes through it bump no version).
 
         Refused for a tensor that requires grad while grad mode is on (PyTorch's rule: under
-        ``no_grad`` it is allowed), unless ``force``.
+        ``no_grad`` it is allowed), unless ``force``. A new array object each call, as
+        PyTorch's: giving it another shape (``a.shape = ...``) leaves the tensor's alone.
         """
         if not force and self.requires_grad and grad_mode.is_grad_enabled():
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         if switches.guard_used:  # debugging hook: a view left read-only by a released guard
             guard.heal(self._array)
-        return self._array
+        return self._array.view()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         array = self.numpy()
@@ -1269,7 +1270,7 @@ class Tensor(TensorBase):
         return linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_neg(self)  # (bool tensors raise: ``neg`` checks)
         return unary.neg(self)
 
@@ -1558,7 +1559,7 @@ class Tensor(TensorBase):
 
     def abs(self) -> Tensor:
         """``|self|``."""
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_abs(self)  # nothing to check: straight to recording
         return unary.abs(self)
 
@@ -1571,37 +1572,37 @@ class Tensor(TensorBase):
 
     def exp(self) -> Tensor:
         """``e ** self``."""
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_exp(self)  # nothing to cast: straight to recording
         return unary.exp(self)
 
     def log(self) -> Tensor:
         """Natural logarithm."""
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_log(self)  # nothing to cast: straight to recording
         return unary.log(self)
 
     def sqrt(self) -> Tensor:
         """Square root."""
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_sqrt(self)  # nothing to cast: straight to recording
         return unary.sqrt(self)
 
     def sigmoid(self) -> Tensor:
         """``1 / (1 + exp(-self))``."""
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_sigmoid(self)  # nothing to cast: straight to recording
         return unary.sigmoid(self)
 
     def tanh(self) -> Tensor:
         """Hyperbolic tangent."""
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_tanh(self)  # nothing to cast: straight to recording
         return unary.tanh(self)
 
     def relu(self) -> Tensor:
         """``max(self, 0)``."""
-        if self._array.dtype.kind == "f":
+        if self._dtype.kind == "f":
             return _record_relu(self)  # nothing to cast: straight to recording
         return unary.relu(self)
 

@@ -56,6 +56,14 @@ def _node(node: Any, args: list[Any]) -> Any:
             getattr(node, "_input_meta", None))
 
 
+def _check_cached_metadata(values: Any) -> None:
+    """Each tensor's kept shape and dtype are its buffer's (TensorBase's ``_shape``/``_dtype``)."""
+    for value in values:
+        if isinstance(value, minigrad.Tensor):
+            assert value._shape == value._array.shape, (value._shape, value._array.shape)
+            assert value._dtype is value._array.dtype, (value._dtype, value._array.dtype)
+
+
 def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatch,
          grad_mode: bool = True) -> Any:
     """Forward, then backward of a weighted sum of the float outputs: everything observable."""
@@ -81,6 +89,7 @@ def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatc
             # (not counting the weighted sum below)
             taken_by_the_op = fast and general_calls[0] == 0
             outputs = result if isinstance(result, tuple) else (result,)
+            _check_cached_metadata([*outputs, *args])  # (in-place ops change their input)
             total = None
             for output in outputs:
                 if not isinstance(output, minigrad.Tensor):
@@ -99,6 +108,7 @@ def _run(row: OpInfo, sample: Sample, fast: bool, monkeypatch: pytest.MonkeyPatc
                     seen.append(("backward error", str(error)))
             for position in positions:
                 grad = args[position].grad
+                _check_cached_metadata([grad])
                 seen.append(("grad", position, None if grad is None else _array(grad.numpy())))
     return seen, taken_by_the_op
 

@@ -46,7 +46,7 @@ from minigrad.autograd.grad_versions import add_into, counter_of, hand_on
 from minigrad.autograd.graph import AccumulateGrad, Node, check_hook_result
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.saved import Hooked
-from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase
+from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase, set_array
 from minigrad.autograd.views import view_of_memory
 
 Buffers = dict[Node, list[Any]]
@@ -929,7 +929,7 @@ def _writable(grad: Any) -> TensorBase:
     """
     tensor = _as_tensor(grad)
     if not tensor._array.flags.writeable and tensor._base is None:
-        tensor._array = np.array(tensor._array)
+        set_array(tensor, np.array(tensor._array))
     return tensor
 
 

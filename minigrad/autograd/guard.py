@@ -228,24 +228,47 @@ def before_counted_write(tensor: TensorBase) -> Callable[[], None] | None:
 # --- read-only flags ------------------------------------------------------------------------
 
 
+# from_numpy's tensors hold a view of the caller's array (an array object of their own, which
+# a reshape of the caller's leaves alone): id of the view -> a weak reference to it. Locking
+# such a view locks the caller's array too, the one the user writes to.
+_borrowed: dict[int, weakref.ref[np.ndarray]] = {}
+
+
+def note_borrowed(view: np.ndarray) -> None:
+    """Remember that ``view``, a new tensor's array, lends the memory of the array it views."""
+    key = id(view)
+    _borrowed[key] = weakref.ref(view, lambda _, key=key: _borrowed.pop(key, None))
+
+
+def _with_lender(array: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``array``, and the caller's array if it is a from_numpy tensor's view of one."""
+    reference = _borrowed.get(id(array))
+    if reference is not None and reference() is array:
+        return array, array.base
+    return (array,)
+
+
 def _lock(array: np.ndarray) -> None:
-    lock = _locks.get(id(array))
-    if lock is None:
-        _locks[id(array)] = [array, 1, array.flags.writeable]
-        array.flags.writeable = False
-    else:
-        lock[1] += 1
+    for link in _with_lender(array):
+        lock = _locks.get(id(link))
+        if lock is None:
+            _locks[id(link)] = [link, 1, link.flags.writeable]
+            link.flags.writeable = False
+        else:
+            lock[1] += 1
 
 
 def _unlock(array: np.ndarray) -> None:
-    lock = _locks.get(id(array))
-    if lock is None:
-        return
-    lock[1] -= 1
-    if lock[1] == 0:
-        del _locks[id(array)]
-        if lock[2]:
-            _make_writeable(array)
+    # (the lender first: a view can be made writeable only once its base is)
+    for link in reversed(_with_lender(array)):
+        lock = _locks.get(id(link))
+        if lock is None:
+            continue
+        lock[1] -= 1
+        if lock[1] == 0:
+            del _locks[id(link)]
+            if lock[2]:
+                _make_writeable(link)
 
 
 def _chain(array: np.ndarray) -> list[np.ndarray]:

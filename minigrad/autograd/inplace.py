@@ -35,7 +35,7 @@ from minigrad.autograd.overlap import (
 )
 from minigrad.autograd.quiet import restore, run_quietly, silence
 from minigrad.autograd.record import WritingContext, record
-from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
+from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap, set_array
 from minigrad.autograd.views import (
     AsStrided,
     ScatterIntoBase,
@@ -88,7 +88,7 @@ def apply_inplace_view(op: type[ViewOp], tensor: TensorBase, *options: Any) -> T
     recording = grad_mode._state.enabled and tensor.requires_grad
     check_inplace(tensor, recording, check_overlap=False)
     result = op.apply(tensor, *options)
-    tensor._array = result._array
+    set_array(tensor, result._array)
     counter = tensor._version_counter()
     counter.bump()
     if tensor._base is not None:
@@ -110,7 +110,7 @@ def rebind_resized(tensor: TensorBase, array: np.ndarray, steps: Any, bump: bool
     steps say (``steps``: an ``as_strided`` step in the base's memory); a view given grown
     memory of its own (``steps`` None) is one no longer.
     """
-    tensor._array = array
+    set_array(tensor, array)
     if tensor._base is not None:
         if steps is None:
             tensor._base = None

@@ -456,11 +456,12 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw)
+            return new_result(raw, None, x._shape if elementwise else None)
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-        if out_array is None or out_array.dtype is not x_array.dtype:
+        dtype = x._dtype
+        if out_array is None or out_array.dtype is not dtype:
             # several outputs, or another dtype (a comparison's bools): general steps
             if step is not None:  # the kernel ran: what the family's forward saves
                 node._saved = (x_array,) if saves_input else (raw,)
@@ -471,9 +472,11 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # two reads and their comparison cost ~0.1 us).
         if elementwise:
             node._input_meta = None
+            out_shape = x._shape
         else:
-            shape = x_array.shape
-            node._input_meta = None if out_array.shape == shape else ((shape, out_array.dtype),)
+            shape = x._shape
+            out_shape = out_array.shape
+            node._input_meta = None if out_shape == shape else ((shape, dtype),)
         node._sequence_nr = _next_sequence_nr()
         # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
         if x_node is None:
@@ -489,6 +492,8 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # 4. the output
         output = _new(_Tensor)
         output._array = out_array
+        output._shape = out_shape
+        output._dtype = dtype
         # A counter made on first use, as ``new_result`` gives outside inference mode
         # (which this thread is not in: it records).
         output._counter = None
@@ -593,14 +598,15 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
             save_for_the_other(node, x_array, options[0])
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-        dtype = x_array.dtype
+        dtype = x._dtype
         if out_array is None or out_array.dtype is not dtype or dtype.kind != "f":
             # several outputs, another dtype: general steps (as ``_general`` takes them)
             return _connect(function, node, args, [x_array, *options], raw, needs, None)
         # 3. node and edge, as ``_connect`` makes them for one input of the result's dtype:
         # the input's shape kept for backward if the result's differs (a reduction's)
-        shape = x_array.shape
-        node._input_meta = None if out_array.shape == shape else (
+        shape = x._shape
+        out_shape = out_array.shape
+        node._input_meta = None if out_shape == shape else (
             ((shape, dtype),) if inputs == 1 else ((shape, dtype), None))
         node._sequence_nr = _next_sequence_nr()
         # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
@@ -612,7 +618,7 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
             node._next1 = None
             node._next_nrs = (output_nr, 0) if output_nr else _ZEROS_2
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
-        output = new_result(out_array, node)
+        output = new_result(out_array, node, out_shape)
         values = node._saved
         if values:
             saved.pack_fast(node, values, x, None, raw, output)
@@ -677,15 +683,15 @@ def _binary_recorder(
                 (type(y) is float or type(y) is int and (
                     y <= 0x3FFFFFFF and y >= -0x3FFFFFFF or -(1 << 63) <= y < 1 << 64))
                 and (type(x) is _Tensor or isinstance(x, TensorBase))
-                and x._array.dtype.kind == "f"
+                and x._dtype.kind == "f"
                 and with_number is not None
             ):
                 return with_number(x, y)  # a tensor and a number (it checks FAST_BRANCH)
             return fallback(x, y)  # another number (or the fast branch is off)
-        x_array = x._array
+        x_array = x._array  # (read first: an uninitialized parameter's raises here)
         y_array = y._array
-        dtype = x_array.dtype
-        if y_array.dtype is not dtype or (floats_only and dtype.kind != "f"):
+        dtype = x._dtype
+        if y._dtype is not dtype or (floats_only and dtype.kind != "f"):
             return fallback(x, y)  # promotion
         fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
         node = None  # (none: the no-grad path)
@@ -734,7 +740,8 @@ def _binary_recorder(
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw)
+            shape = x._shape
+            return new_result(raw, None, shape if broadcasts and y._shape == shape else None)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = (
             raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
@@ -748,12 +755,13 @@ def _binary_recorder(
         # (numpy makes a new tuple per ``shape`` read, ~0.05 us: each is read once,
         # the result's only if needed: an op that broadcasts its inputs elementwise
         # gives inputs of one shape a result of that shape.)
-        x_shape = x_array.shape
-        y_shape = y_array.shape
-        if (broadcasts and x_shape == y_shape) or (
-            (x_shape == (shape := out_array.shape) or not x_needs)
-            and (y_shape == shape or not y_needs)
-        ):
+        x_shape = x._shape
+        y_shape = y._shape
+        if broadcasts and x_shape == y_shape:
+            shape = x_shape  # (the result's too)
+            node._input_meta = None
+        elif ((x_shape == (shape := out_array.shape) or not x_needs)
+              and (y_shape == shape or not y_needs)):
             node._input_meta = None
         else:
             node._input_meta = (
@@ -786,6 +794,8 @@ def _binary_recorder(
         # 4. the output
         output = _new(_Tensor)
         output._array = out_array
+        output._shape = shape
+        output._dtype = dtype
         # A counter made on first use, as ``new_result`` gives outside inference mode
         # (which this thread is not in: it records).
         output._counter = None

@@ -32,7 +32,7 @@ from minigrad.autograd.record import (
     record,
     untracked,
 )
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.ops.strides import element_strides, strided
 
 _new = object.__new__
@@ -323,7 +323,7 @@ def _keep_strides_of_empty(x: Any) -> None:
     array = x._array
     strides = x.stride()
     if element_strides(array) != strides:
-        x._array = strided(array, array.shape, strides)
+        set_array(x, strided(array, array.shape, strides))
 
 
 def new_view(
@@ -338,6 +338,8 @@ def new_view(
     """
     view = _new(TensorBase.output_class)
     view._array = array
+    view._shape = array.shape
+    view._dtype = array.dtype
     view._requires_grad = False
     view._grad_fn = grad_fn
     view._output_nr = 0

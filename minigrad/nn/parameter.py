@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.creation import empty
 from minigrad.tensor import Tensor
 
@@ -108,7 +108,7 @@ class UninitializedTensorMixin:
     @data.setter
     def data(self, other: Any) -> None:
         # Module.to / .double() on a lazy module: take the new (still empty) dtype.
-        _ARRAY_SLOT.__set__(self, _ARRAY_SLOT.__get__(other))
+        set_array(self, _ARRAY_SLOT.__get__(other))
 
     def is_floating_point(self) -> bool:
         """Whether the dtype it will have is a floating-point one."""
@@ -156,7 +156,7 @@ class UninitializedTensorMixin:
         )
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
         self.__class__ = self.cls_to_become
-        self._array = np.empty(shape, dtype=numpy_dtype)
+        set_array(self, np.empty(shape, dtype=numpy_dtype))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
