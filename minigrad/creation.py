@@ -14,7 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _dtype, _layouts, _memory_formats, _random, _warnings, errors
+from minigrad import (
+    _arguments,
+    _dtype,
+    _layouts,
+    _memory,
+    _memory_formats,
+    _random,
+    _warnings,
+    errors,
+)
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad._layout import empty_in_format, format_strides
 from minigrad.autograd import guard
@@ -240,8 +249,12 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)
+    if array.size and any(s < 0 for s in array.strides):
+        raise ValueError(errors.FROM_NUMPY_NEGATIVE_STRIDES)
     if switches.guarded:  # debugging hook: a numpy view of a guarded buffer inherits its flag
         guard.note_view(array)
+    if _memory.root(array) is not array:  # (PyTorch's storage starts at a view's first element)
+        array = _memory.borrowed_view(array)
     return Tensor._make(array)
 
 

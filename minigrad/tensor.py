@@ -22,6 +22,7 @@ from minigrad import (
     _dtype,
     _layout,
     _layouts,
+    _memory,
     _memory_formats,
     _numpy_protocol,
     _printing,
@@ -269,10 +270,10 @@ class Tensor(TensorBase):
         """Where the first element sits in the memory the tensor shares, in elements.
 
         A view's offset into its base's buffer (``x[1]`` of a 3x4 ``x``: 4); 0 for a tensor
-        with memory of its own. (The memory is the numpy allocation behind the buffer: a tensor
-        made by ``from_numpy`` of a slice counts from the sliced array's start, where
-        PyTorch's starts at the slice; and an empty view reads 0, numpy keeping no address for
-        it.)
+        with memory of its own. The memory is ``untyped_storage()``: the numpy allocation
+        behind the buffer, or for ``from_numpy`` of a numpy view, the view's own elements (as
+        PyTorch's storage starts there). An empty slice keeps its start (``x[3:]`` of 3
+        elements: 3), as PyTorch's does; other views without elements may read 0.
 
         Example:
             >>> import minigrad
@@ -281,13 +282,7 @@ class Tensor(TensorBase):
             (4, 2, 1)
         """
         array = self._array
-        owner = array
-        while isinstance(owner.base, np.ndarray):
-            owner = owner.base
-        start = owner.__array_interface__["data"][0]
-        if owner.size:  # (an owner with negative strides starts before its first element)
-            start += sum(min(0, (n - 1) * s) for n, s in zip(owner.shape, owner.strides))
-        return (array.__array_interface__["data"][0] - start) // array.itemsize
+        return _memory.offset_in(_memory.root(array), array)
 
     def is_signed(self) -> bool:
         """True for a dtype that holds negative numbers (all but bool and uint8)."""

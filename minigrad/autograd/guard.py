@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from minigrad._memory import allocation
 from minigrad.autograd import debug_switches, saved_access, write_tracking
 from minigrad.autograd.debug_switches import switches
 from minigrad.errors import format_size
@@ -303,10 +304,7 @@ def heal(array: np.ndarray) -> None:
 
 
 def _root(array: np.ndarray) -> Any:
-    base = array
-    while isinstance(base.base, np.ndarray):
-        base = base.base
-    return base
+    return allocation(array)  # (through borrowed memory: a from_numpy view's is its array's)
 
 
 def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, errors
+from minigrad import _arguments, _memory, errors
 from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, part
@@ -116,6 +116,22 @@ def select(input: Any, dim: int, index: int) -> Any:
     return Select.apply(input, dim, index % size)  # (dim as given: the node shows it so)
 
 
+def _empty_at(x: np.ndarray, empty: np.ndarray, step: int) -> np.ndarray:
+    """``empty`` (a view of ``x`` without elements) placed ``step`` bytes past ``x``'s start.
+
+    numpy keeps no position for a slice without elements; PyTorch's ``storage_offset()``
+    counts its start (``x[6:]`` of 6 elements: 6), so the view is made at that address.
+    """
+    owner = _memory.root(x)
+    memory = _memory.as_bytes(owner)
+    at = x.__array_interface__["data"][0] + step - _memory.start(owner)
+    if not 0 <= at <= memory.size:
+        return empty
+    view = np.ndarray(empty.shape, empty.dtype, buffer=memory, offset=at, strides=empty.strides)
+    view.flags.writeable = x.flags.writeable
+    return view
+
+
 class Slice(ViewOp):
     """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
 
@@ -127,10 +143,15 @@ class Slice(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
-        key = along(dim % x.ndim, slice(start, stop, step))
+        axis = dim % x.ndim
+        key = along(axis, slice(start, stop, step))
         if ctx is not NO_GRAD_CTX:  # (what backward needs)
             ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
-        return x[key]
+        result = x[key]
+        if not result.size:  # (numpy points an empty slice at the dimension's start)
+            first = slice(start, stop, step).indices(x.shape[axis])[0]
+            return _empty_at(x, result, first * x.strides[axis])
+        return result
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
