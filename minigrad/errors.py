@@ -329,6 +329,8 @@ def python_type_name(value: object) -> str:
     does not).
     """
     kind = type(value)
+    if kind.__module__ == "minigrad.storage":  # (PyTorch's storages are C types: full names)
+        return f"{kind.__module__}.{kind.__name__}"
     if kind.__module__ == "builtins" or kind.__flags__ & _HEAP_TYPE:
         return kind.__name__
     return f"{kind.__module__}.{kind.__name__}"
