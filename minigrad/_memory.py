@@ -111,3 +111,19 @@ def typed(owner: np.ndarray, dtype: np.dtype) -> np.ndarray:
         return owner
     memory = as_bytes(owner)
     return memory[: memory.size - memory.size % dtype.itemsize].view(dtype)
+
+
+def empty_at(x: np.ndarray, empty: np.ndarray, step: int) -> np.ndarray:
+    """``empty`` (a view of ``x`` without elements) placed ``step`` bytes past ``x``'s start.
+
+    numpy keeps no position for a slice without elements; PyTorch's ``storage_offset()``
+    counts its start (``x[6:]`` of 6 elements: 6), so the view is made at that address.
+    """
+    owner = root(x)
+    memory = as_bytes(owner)
+    at = x.__array_interface__["data"][0] + step - start(owner)
+    if not 0 <= at <= memory.size:
+        return empty
+    view = np.ndarray(empty.shape, empty.dtype, buffer=memory, offset=at, strides=empty.strides)
+    view.flags.writeable = x.flags.writeable
+    return view

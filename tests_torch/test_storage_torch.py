@@ -60,6 +60,10 @@ TENSORS = {
     "empty in the middle": lambda lib: lib.arange(6.0)[3:3],
     "start past the end": lambda lib: lib.arange(6.0)[9:],
     "narrow to nothing": lambda lib: lib.arange(6.0).narrow(0, 6, 0),
+    "an empty piece of split": lambda lib: lib.arange(6.0).split([2, 0, 4])[1],
+    "an empty piece of tensor_split": lambda lib: lib.arange(6.0).tensor_split(8)[7],
+    "a piece of an empty tensor": lambda lib: lib.zeros(0, 3).split(1, 1)[2],
+    "an empty row split": lambda lib: lib.arange(6.0).view(2, 3)[:, 3:].split(1)[1],
 }
 
 

@@ -116,22 +116,6 @@ def select(input: Any, dim: int, index: int) -> Any:
     return Select.apply(input, dim, index % size)  # (dim as given: the node shows it so)
 
 
-def _empty_at(x: np.ndarray, empty: np.ndarray, step: int) -> np.ndarray:
-    """``empty`` (a view of ``x`` without elements) placed ``step`` bytes past ``x``'s start.
-
-    numpy keeps no position for a slice without elements; PyTorch's ``storage_offset()``
-    counts its start (``x[6:]`` of 6 elements: 6), so the view is made at that address.
-    """
-    owner = _memory.root(x)
-    memory = _memory.as_bytes(owner)
-    at = x.__array_interface__["data"][0] + step - _memory.start(owner)
-    if not 0 <= at <= memory.size:
-        return empty
-    view = np.ndarray(empty.shape, empty.dtype, buffer=memory, offset=at, strides=empty.strides)
-    view.flags.writeable = x.flags.writeable
-    return view
-
-
 class Slice(ViewOp):
     """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
 
@@ -150,7 +134,7 @@ class Slice(ViewOp):
         result = x[key]
         if not result.size:  # (numpy points an empty slice at the dimension's start)
             first = slice(start, stop, step).indices(x.shape[axis])[0]
-            return _empty_at(x, result, first * x.strides[axis])
+            return _memory.empty_at(x, result, first * x.strides[axis])
         return result
 
     @staticmethod
