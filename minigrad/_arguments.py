@@ -768,9 +768,11 @@ def no_overload_fits(
     return TypeError(_no_overload_fits(name, args, kwargs, overloads))
 
 
-def method_call_fits_none(name: str, args: tuple[Any, ...]) -> str:
-    """PyTorch's parser's text for ``x.name(*args)`` when no overload of the method fits."""
-    return _no_overload_fits(name, args, {}, PARSER_OVERLOADS["method"][name])
+def method_call_fits_none(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
+) -> str:
+    """PyTorch's parser's text for ``x.name(*args, **kwargs)`` when no overload fits."""
+    return _no_overload_fits(name, args, kwargs or {}, PARSER_OVERLOADS["method"][name])
 
 
 def _first_complaint(

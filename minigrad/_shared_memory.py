@@ -12,16 +12,11 @@ import weakref
 
 import numpy as np
 
+from minigrad._memory import root as _root
+
 # The root arrays marked shared, by id (weakly: a mark goes with its memory; arrays are not
 # hashable, so not a WeakSet).
 _SHARED: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
-
-
-def _root(array: np.ndarray) -> np.ndarray:
-    """The array owning ``array``'s memory (the end of its chain of numpy bases)."""
-    while isinstance(array.base, np.ndarray):
-        array = array.base
-    return array
 
 
 def share(array: np.ndarray) -> None:

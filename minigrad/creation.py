@@ -14,7 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _dtype, _layouts, _memory_formats, _random, _warnings, errors
+from minigrad import (
+    _arguments,
+    _dtype,
+    _layouts,
+    _memory,
+    _memory_formats,
+    _random,
+    _warnings,
+    errors,
+)
 from minigrad._device import as_device, check_available, check_factory_device
 from minigrad._layout import empty_in_format, format_strides
 from minigrad.autograd import guard
@@ -240,13 +249,16 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)
+    if array.size and any(s < 0 for s in array.strides):
+        raise ValueError(errors.FROM_NUMPY_NEGATIVE_STRIDES)
     # The tensor keeps an array object of its own on that memory: the caller's may be given
-    # another shape later (``array.shape = ...``), which must not reshape the tensor.
-    array = array.view()
-    guard.note_borrowed(array)  # (the guard, if turned on, locks the caller's array too)
+    # another shape later (``array.shape = ...``), which must not reshape the tensor. A numpy
+    # view's starts a storage of its own at the view's first element, as PyTorch's does.
+    own = array.view() if _memory.root(array) is array else _memory.borrowed_view(array)
+    guard.note_borrowed(own, array)  # (the guard, if turned on, locks the caller's array too)
     if switches.guarded:  # debugging hook: a numpy view of a guarded buffer inherits its flag
-        guard.note_view(array)
-    return Tensor._make(array)
+        guard.note_view(own)
+    return Tensor._make(own)
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:

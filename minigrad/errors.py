@@ -212,6 +212,13 @@ def broadcast_mismatch(shape_a: Sequence[int], shape_b: Sequence[int]) -> str:
     return f"shapes {format_size(a)} and {format_size(b)} cannot be broadcast"
 
 
+FROM_NUMPY_NEGATIVE_STRIDES = (
+    "At least one stride in the given numpy array is negative, and tensors with negative "
+    "strides are not currently supported. (You can probably work around this by making a copy "
+    "of your array  with array.copy().) "
+)
+
+
 def from_numpy_value_error(error: ValueError, shapes: Sequence[Sequence[int]]) -> str:
     """PyTorch's text for a numpy ValueError raised by an op on operands of these shapes.
 
@@ -322,6 +329,8 @@ def python_type_name(value: object) -> str:
     does not).
     """
     kind = type(value)
+    if kind.__module__ == "minigrad.storage":  # (PyTorch's storages are C types: full names)
+        return f"{kind.__module__}.{kind.__name__}"
     if kind.__module__ == "builtins" or kind.__flags__ & _HEAP_TYPE:
         return kind.__name__
     return f"{kind.__module__}.{kind.__name__}"

@@ -22,6 +22,7 @@ from minigrad import (
     _dtype,
     _layout,
     _layouts,
+    _memory,
     _memory_formats,
     _numpy_protocol,
     _printing,
@@ -76,6 +77,7 @@ from minigrad.ops import (
     scaled_products,
     search,
     selection,
+    setting,
     shape,
     softmax,
     solvers,
@@ -97,6 +99,7 @@ from minigrad.ops import as_strided as as_strided_module
 from minigrad.ops import lu as lu_module
 from minigrad.ops._helpers import ToCopy, dim_size, wrap_dim
 from minigrad.ops.strides import contiguous_strides
+from minigrad.storage import TypedStorage, UntypedStorage, _warn_typed_storage_removal
 
 # The recording functions (autograd/record.py) of the ops the hot operators and methods call
 # directly once they know nothing needs casting or checking.
@@ -269,10 +272,10 @@ class Tensor(TensorBase):
         """Where the first element sits in the memory the tensor shares, in elements.
 
         A view's offset into its base's buffer (``x[1]`` of a 3x4 ``x``: 4); 0 for a tensor
-        with memory of its own. (The memory is the numpy allocation behind the buffer: a tensor
-        made by ``from_numpy`` of a slice counts from the sliced array's start, where
-        PyTorch's starts at the slice; and an empty view reads 0, numpy keeping no address for
-        it.)
+        with memory of its own. The memory is ``untyped_storage()``: the numpy allocation
+        behind the buffer, or for ``from_numpy`` of a numpy view, the view's own elements (as
+        PyTorch's storage starts there). An empty slice keeps its start (``x[3:]`` of 3
+        elements: 3), as PyTorch's does; other views without elements may read 0.
 
         Example:
             >>> import minigrad
@@ -281,13 +284,7 @@ class Tensor(TensorBase):
             (4, 2, 1)
         """
         array = self._array
-        owner = array
-        while isinstance(owner.base, np.ndarray):
-            owner = owner.base
-        start = owner.__array_interface__["data"][0]
-        if owner.size:  # (an owner with negative strides starts before its first element)
-            start += sum(min(0, (n - 1) * s) for n, s in zip(owner.shape, owner.strides))
-        return (array.__array_interface__["data"][0] - start) // array.itemsize
+        return _memory.offset_in(_memory.root(array), array)
 
     def is_signed(self) -> bool:
         """True for a dtype that holds negative numbers (all but bool and uint8)."""
@@ -1017,6 +1014,53 @@ class Tensor(TensorBase):
         """Each element replaced by ``callable(element, x's, y's)``, in place (both broadcast)."""
         return element_callables.map2_(self, x, y, callable)
 
+    def untyped_storage(self) -> UntypedStorage:
+        """The memory this tensor lives in, as bytes (its views' and aliases' too).
+
+        One object per memory while it lives; writes through it move no version (as writes
+        through ``numpy()``). ``storage_offset()`` counts from its start.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.zeros(2, 3)
+            >>> s = x[1].untyped_storage()
+            >>> s is x.untyped_storage(), s.nbytes(), s.data_ptr() == x.data_ptr()
+            (True, 24, True)
+        """
+        return UntypedStorage._of(self._array)
+
+    def storage(self) -> TypedStorage:
+        """The memory this tensor lives in, counted in its elements (a ``TypedStorage``).
+
+        PyTorch's deprecated form: it warns once per process, as PyTorch's does.
+        """
+        _warn_typed_storage_removal()
+        return self._typed_storage()
+
+    def _typed_storage(self) -> TypedStorage:
+        """``storage()`` without the deprecation warning."""
+        return TypedStorage(
+            wrap_storage=UntypedStorage._of(self._array), dtype=self.dtype, _internal=True
+        )
+
+    def set_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Take other memory in place (PyTorch's forms and rules).
+
+        ``set_()``, ``set_(tensor)``, ``set_(storage)``, or ``set_(source, storage_offset,
+        size, stride=None)``. The version moves once; the source's does not. Refused on a
+        leaf that requires grad (grad mode on), on a view, and for a geometry past the end of
+        the storage (PyTorch grows it; numpy cannot move the tensors on it). See
+        ``minigrad/ops/setting.py``.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.arange(6.0)
+            >>> minigrad.empty(0).set_(x.untyped_storage(), 1, (2, 2), (2, 1))
+            tensor([[1., 2.],
+                    [3., 4.]])
+        """
+        return setting.set_(self, args, kwargs)
+
     def is_shared(self) -> bool:
         """Whether ``share_memory_()`` marked this tensor's memory (or its base's) shared."""
         return _shared_memory.is_shared(self._array)
@@ -1043,8 +1087,9 @@ class Tensor(TensorBase):
 
         The elements that fit keep their values in memory order; new ones are uninitialized.
         PyTorch's rules: refused if the tensor requires grad; the version moves only if the
-        shape changes. (Grown memory is the tensor's own: its views and aliases keep the old
-        memory, where PyTorch's share the grown storage.)
+        shape changes. (Grown memory is the tensor's own: its views, aliases and storage
+        object keep the old memory, where PyTorch's follow the grown storage; see
+        ``minigrad/ops/resizing.py``.)
 
         Example:
             >>> import minigrad

@@ -364,7 +364,7 @@ set_default_device set_printoptions seed initial_seed get_rng_state set_rng_stat
 get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads
 set_default_dtype set_default_tensor_type finfo iinfo set_warn_always is_warn_always_enabled
 use_deterministic_algorithms are_deterministic_algorithms_enabled
-is_deterministic_algorithms_warn_only_enabled typename is_inference""")
+is_deterministic_algorithms_warn_only_enabled typename is_inference is_storage""")
 # (and two functions that only raise, as PyTorch's on CPU: tests_torch/test_toplevel_forms_torch.py)
 NOT_TENSOR_OPS += ["matrix_rank", "native_norm"]
 

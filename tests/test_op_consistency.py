@@ -104,6 +104,11 @@ NOT_OPS = {
     "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
     "preserve_format", "dim_order", "empty_strided", "new_empty_strided", "resize_",
     "resize_as_", "is_shared", "share_memory_", "apply_", "map_", "map2_", "randint_like",
+    # Storages: the memory behind tensors, and tensors taking other memory
+    # (tests_torch/test_storage_torch.py).
+    "untyped_storage", "storage", "set_", "is_storage", "UntypedStorage", "TypedStorage",
+    "BoolStorage", "ByteStorage", "CharStorage", "DoubleStorage", "FloatStorage",
+    "HalfStorage", "IntStorage", "LongStorage", "ShortStorage",
     # PyTorch's deprecated end-inclusive arange (creation), and two functions that only raise
     # in PyTorch on CPU: removed (matrix_rank) or sparse-only (native_norm)
     # (tests_torch/test_toplevel_forms_torch.py).

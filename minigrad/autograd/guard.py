@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from minigrad._memory import allocation
 from minigrad.autograd import debug_switches, saved_access, write_tracking
 from minigrad.autograd.debug_switches import switches
 from minigrad.errors import format_size
@@ -228,23 +229,23 @@ def before_counted_write(tensor: TensorBase) -> Callable[[], None] | None:
 # --- read-only flags ------------------------------------------------------------------------
 
 
-# from_numpy's tensors hold a view of the caller's array (an array object of their own, which
-# a reshape of the caller's leaves alone): id of the view -> a weak reference to it. Locking
-# such a view locks the caller's array too, the one the user writes to.
-_borrowed: dict[int, weakref.ref[np.ndarray]] = {}
+# from_numpy's tensors hold an array object of their own on the caller's array's memory (which
+# a reshape of the caller's leaves alone): id of that array -> a weak reference to it and the
+# caller's array. Locking such an array locks the caller's too, the one the user writes to.
+_borrowed: dict[int, tuple[weakref.ref[np.ndarray], np.ndarray]] = {}
 
 
-def note_borrowed(view: np.ndarray) -> None:
-    """Remember that ``view``, a new tensor's array, lends the memory of the array it views."""
-    key = id(view)
-    _borrowed[key] = weakref.ref(view, lambda _, key=key: _borrowed.pop(key, None))
+def note_borrowed(own: np.ndarray, lender: np.ndarray) -> None:
+    """Remember that ``own``, a new tensor's array, is on the memory of the caller's ``lender``."""
+    key = id(own)
+    _borrowed[key] = (weakref.ref(own, lambda _, key=key: _borrowed.pop(key, None)), lender)
 
 
 def _with_lender(array: np.ndarray) -> tuple[np.ndarray, ...]:
-    """``array``, and the caller's array if it is a from_numpy tensor's view of one."""
-    reference = _borrowed.get(id(array))
-    if reference is not None and reference() is array:
-        return array, array.base
+    """``array``, and the caller's array if it is a from_numpy tensor's own array on it."""
+    entry = _borrowed.get(id(array))
+    if entry is not None and entry[0]() is array:
+        return array, entry[1]
     return (array,)
 
 
@@ -326,10 +327,7 @@ def heal(array: np.ndarray) -> None:
 
 
 def _root(array: np.ndarray) -> Any:
-    base = array
-    while isinstance(base.base, np.ndarray):
-        base = base.base
-    return base
+    return allocation(array)  # (through borrowed memory: a from_numpy view's is its array's)
 
 
 def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:

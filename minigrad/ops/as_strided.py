@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._memory import offset_in, typed
+from minigrad._memory import root as _memory_root
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace_view
 from minigrad.autograd.saved_attributes import part
@@ -31,12 +33,16 @@ from minigrad.ops.view_scatters import ViewScatter
 
 
 def _memory(x: np.ndarray) -> tuple[np.ndarray, int]:
-    """The memory ``x`` lives in (its root array) and ``x``'s offset in it, in elements."""
-    owner = x
-    while isinstance(owner.base, np.ndarray):
-        owner = owner.base
-    start = owner.__array_interface__["data"][0]
-    return owner, (x.__array_interface__["data"][0] - start) // x.itemsize
+    """The memory ``x`` lives in (its root array, in ``x``'s dtype) and ``x``'s offset in it.
+
+    The offset counts ``x``'s elements. A root of another dtype (a tensor ``set_`` to a
+    storage of bytes, or of another type) is read as ``x``'s dtype, as PyTorch's storage is.
+    """
+    owner = _memory_root(x)
+    offset = offset_in(owner, x)
+    if owner.dtype != x.dtype:
+        owner = typed(owner, x.dtype)
+    return owner, offset
 
 
 def _view(

@@ -7,9 +7,12 @@ not reshaped); if the memory is too small it grows, and the new elements are uni
 A tensor that requires grad may not be resized (the op has no gradient), nor shared memory
 grown. The shape as it was changes nothing; the version moves only if the shape changes.
 
-minigrad's memory is a numpy allocation, which cannot grow in place: grown memory is new, and
-the tensors that shared the old one (the base of a view, ``detach()`` aliases) keep it, where
-PyTorch's share the grown storage.
+minigrad's memory is a numpy allocation, which cannot grow in place: grown memory is new (the
+old elements copied to its start), and only the resized tensor moves to it. What shared the
+old memory keeps it: the tensor's views or base, its ``detach()`` aliases, tensors ``set_`` to
+it, and its ``UntypedStorage`` object (``x.untyped_storage()`` is then a new one), where
+PyTorch's all follow the grown storage. The version counter stays shared, so saved-tensor
+checks are PyTorch's. A resize that fits the memory changes no memory, as PyTorch's.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._arguments import check_int64
+from minigrad._memory import empty_at
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
@@ -57,7 +58,15 @@ def _cut(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[An
     keys = [along(axis, slice(a, b)) for a, b in zip(bounds, bounds[1:])]
     if ctx is not NO_GRAD_CTX:  # (what backward needs)
         ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
-    return tuple(map(x.__getitem__, keys))
+    pieces = tuple(map(x.__getitem__, keys))
+    if not all(piece.size for piece in pieces):
+        # (an empty piece: numpy points it at the dimension's start, PyTorch's at its bound)
+        step = x.strides[axis]
+        pieces = tuple(
+            piece if piece.size else empty_at(x, piece, a * step)
+            for piece, a in zip(pieces, bounds)
+        )
+    return pieces
 
 
 def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, errors
+from minigrad import _arguments, _memory, errors
 from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, part
@@ -127,10 +127,15 @@ class Slice(ViewOp):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
-        key = along(dim % x.ndim, slice(start, stop, step))
+        axis = dim % x.ndim
+        key = along(axis, slice(start, stop, step))
         if ctx is not NO_GRAD_CTX:  # (what backward needs)
             ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
-        return x[key]
+        result = x[key]
+        if not result.size:  # (numpy points an empty slice at the dimension's start)
+            first = slice(start, stop, step).indices(x.shape[axis])[0]
+            return _memory.empty_at(x, result, first * x.strides[axis])
+        return result
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:

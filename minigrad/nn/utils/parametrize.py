@@ -76,9 +76,8 @@ def _register_parameter_or_buffer(module: Module, name: str, value: Any) -> None
 
 
 def _set(dest: Any, src: Any) -> None:
-    """PyTorch's ``dest.set_(src)``: dest takes src's memory and shape, one version bump."""
-    dest.data = src
-    dest._version_counter().bump()
+    """PyTorch's ``_maybe_set``: ``dest.set_(src)`` (src's memory and shape, one version bump)."""
+    dest.set_(src)
 
 
 def _type_name(value: Any) -> str:
