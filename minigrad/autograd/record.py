@@ -456,7 +456,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw, None, x._shape if elementwise else None)
+            return new_result(raw)  # (its shape and dtype read if an op records with it)
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
@@ -754,8 +754,7 @@ def _binary_recorder(
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            shape = x._shape  # (both None if not read yet: then the result's is read later)
-            return new_result(raw, None, shape if broadcasts and y._shape == shape else None)
+            return new_result(raw)  # (its shape and dtype read if an op records with it)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = (
             raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
