@@ -744,6 +744,15 @@ def function_call_fits_none(name: str, args: tuple[Any, ...], kwargs: dict[str, 
     return _no_overload_fits(name, args, kwargs, PARSER_OVERLOADS["function"][name])
 
 
+def fits_function_overloads(name: str, args: tuple[Any, ...]) -> bool:
+    """Whether ``name(*args)`` binds to one of the function's overloads, by count and type.
+
+    For a function PyTorch writes in Python, which passes its arguments on by position to
+    the parser (``F.ctc_loss`` to ``torch.ctc_loss``): if not, ``function_call_fits_none``.
+    """
+    return _fits_an_overload(args, {}, PARSER_OVERLOADS["function"][name])
+
+
 def kernel_call_fits_none(name: str, args: tuple[Any, ...]) -> str:
     """The parser's text when no overload of the kernel ``name`` fits ``args``.
 

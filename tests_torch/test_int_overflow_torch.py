@@ -102,7 +102,8 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "channel_shuffle": lambda lib, x: lib.nn.functional.channel_shuffle(x[None, :, :, None], BIG),
     "group_norm": lambda lib, x: lib.nn.functional.group_norm(x[None], BIG),
     "grid_sampler_mode": lambda lib, x: lib.grid_sampler(
-        x[None, None], lib.zeros(1, 1, 1, 2), BIG, 0, False),
+        x[None, None], lib.zeros(1, 1, 1, 2), BIG, 0, False
+    ),
     "poisson_reduction": lambda lib, x: lib.poisson_nll_loss(x, x, True, False, 1e-8, BIG),
     "slice_scatter": lambda lib, x: lib.slice_scatter(x, x, 0, BIG),
     "select_scatter": lambda lib, x: lib.select_scatter(x, x[0], 0, BIG),
@@ -110,6 +111,33 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "narrow_copy": lambda lib, x: x.narrow_copy(0, 0, BIG),
     "gradient_edge_order": lambda lib, x: lib.gradient(x, edge_order=BIG),
     "unflatten": lambda lib, x: x.unflatten(1, (BIG, -1)),
+    "cov_correction": lambda lib, x: lib.cov(x, correction=BIG),
+    "linalg_cond_p": lambda lib, x: lib.linalg.cond(x[:, :2], BIG),
+    "linalg_cond_p_negative": lambda lib, x: lib.linalg.cond(x[:, :2], -BIG),
+    "linalg_cond_p_uint64": lambda lib, x: lib.linalg.cond(x[:, :2], 2**63),  # (shown as %g)
+    "native_group_norm": lambda lib, x: lib.native_group_norm(x, None, None, 2, BIG, 1, 1, 0.0),
+    "native_group_norm_group": lambda lib, x: lib.native_group_norm(
+        x, None, None, 2, 3, 1, BIG, 0.0
+    ),
+    "repeat_interleave": lambda lib, x: x.repeat_interleave(BIG, 0),
+    "repeat_interleave_output_size": lambda lib, x: x.repeat_interleave(2, 0, output_size=BIG),
+    "repeat_interleave_counts": lambda lib, x: lib.repeat_interleave(
+        lib.tensor([1, 2]), output_size=BIG
+    ),
+    "stack_dim": lambda lib, x: lib.stack([x, x], BIG),
+    "stack_empty": lambda lib, x: lib.stack([], -BIG),
+    "slice_copy_dim": lambda lib, x: lib.slice_copy(x, BIG),
+    "slice_copy_end": lambda lib, x: lib.slice_copy(x, 0, 0, BIG),
+    "slice_copy_step": lambda lib, x: lib.slice_copy(x, 0, 0, 1, BIG),
+    "unravel_index_shape": lambda lib, x: lib.unravel_index(lib.tensor([1]), (BIG,)),
+    "unravel_index_lone": lambda lib, x: lib.unravel_index(lib.tensor([1]), BIG),
+    "unravel_index_stride": lambda lib, x: lib.unravel_index(lib.tensor([1]), (4, 2**62, 4)),
+    "unravel_index_large": lambda lib, x: lib.stack(lib.unravel_index(lib.tensor([5]), (2**62, 2))),
+    "ctc_loss_blank": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [1], [1], BIG
+    ),
+    "as_strided_offset": lambda lib, x: x.as_strided((2,), (1,), BIG),
+    "as_strided_copy_offset": lambda lib, x: lib.as_strided_copy(x, (2,), (1,), BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
     # int lists
@@ -124,6 +152,30 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "repeat": lambda lib, x: x.repeat(1, BIG),
     "repeat_lone": lambda lib, x: x.repeat(BIG),
     "permute": lambda lib, x: x.permute(BIG, 1),
+    "as_strided_size": lambda lib, x: x.as_strided((2, BIG), (1, 1)),
+    "as_strided_stride": lambda lib, x: x.as_strided((2,), (BIG,)),
+    "as_strided_": lambda lib, x: x.as_strided_((BIG,), (1,)),
+    "as_strided_copy": lambda lib, x: lib.as_strided_copy(x, (BIG,), (1,)),
+    "as_strided_scatter": lambda lib, x: lib.as_strided_scatter(x, x[0, :2], (2,), (BIG,)),
+    "interpolate_nearest": lambda lib, x: lib.nn.functional.interpolate(x[None], size=BIG),
+    "interpolate_bilinear": lambda lib, x: lib.nn.functional.interpolate(
+        x[None, None], size=(2, BIG), mode="bilinear"
+    ),
+    "interpolate_nearest_exact": lambda lib, x: lib.nn.functional.interpolate(
+        x[None], size=(BIG,), mode="nearest-exact"
+    ),
+    "interpolate_area": lambda lib, x: lib.nn.functional.interpolate(
+        x[None], size=BIG, mode="area"
+    ),
+    "interpolate_area_2d": lambda lib, x: lib.nn.functional.interpolate(
+        x[None, None], size=(1, BIG), mode="area"
+    ),
+    "ctc_loss_input_lengths": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [BIG], [1]
+    ),
+    "ctc_loss_target_lengths": lambda lib, x: lib.nn.functional.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [1], (1, BIG)
+    ),
 }
 
 

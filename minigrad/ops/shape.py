@@ -200,6 +200,7 @@ def stack(tensors: Any, dim: int = 0) -> Any:
                 [0., 1.]])
     """
     tensors = _tensor_list(tensors, "stack")
+    _arguments.check_int64_arguments(dim)  # (the parser's error, before the op's checks)
     if not tensors:
         raise RuntimeError(errors.STACK_EMPTY)
     arrays = [t._array for t in tensors]  # (all tensors: checked by _tensor_list)
