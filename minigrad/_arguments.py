@@ -620,6 +620,7 @@ _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.
 _POSITIONAL_COUNT = re.compile(
     r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
 _UNNAMED = re.compile(r"argument '(\w+)' must be (.*)", re.S)
+_UNPACKING = re.compile(r"argument '(\w+)' (failed to unpack .*)", re.S)
 _POSITIONED = re.compile(r"(\w+)\(\): argument '(\w+)' \(position \d+\)( .*)", re.S)
 _SAME_WORDS = re.compile(
     r"\S+\(\) (got an unexpected keyword argument '\w+'|got multiple values for argument '\w+')")
@@ -659,6 +660,10 @@ def _raise_parser_text(
         parameter, rest = unnamed.group(1), " must be " + unnamed.group(2)
     else:
         parameter = None
+    unpacking = _UNPACKING.fullmatch(text)
+    if unpacking is not None and unpacking.group(1) in parameters:
+        # (an item of a list the parser failed to unpack: named by its place in the list)
+        raise TypeError(f"{name}(): argument '{unpacking.group(1)}' {unpacking.group(2)}") from None
     if parameter in parameters:
         index = parameters.index(parameter)
         given = index - method < len(args)
@@ -1060,6 +1065,17 @@ def check_int64_items(values: Sequence[Any], function: str, parameter: str) -> N
     for position, value in enumerate(values, 1):
         if type(value) is int and not _INT64_LOW <= value <= _INT64_HIGH:
             raise TypeError(errors.int_list_overflow(function, parameter, position))
+
+
+def check_dim_items(values: Sequence[Any]) -> None:
+    """The parser's TypeError for the first item of a ``dim`` list that no int64 holds.
+
+    For shared helpers, which do not know whose ``dim`` they check: the message names no
+    function, and the argument checks add it (``sum(): argument 'dim' failed to unpack ...``).
+    """
+    for position, value in enumerate(values, 1):
+        if type(value) is int and not _INT64_LOW <= value <= _INT64_HIGH:
+            raise TypeError(errors.dims_item_overflow(position))
 
 
 def int_tuple(value: Any) -> tuple[int, ...]:

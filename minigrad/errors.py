@@ -1650,6 +1650,17 @@ def dims_not_int_tuple(type_name: str) -> str:
     return f"argument 'dim' must be tuple of ints, not {type_name}"
 
 
+def dims_item_overflow(position: int) -> str:
+    """An item of a ``dim`` list that no int64 holds (``position`` counts from 1).
+
+    As ``int_list_overflow``, without the function's name: the argument checks add it.
+    """
+    return (
+        f"argument 'dim' failed to unpack the object at pos {position} with error "
+        '"Overflow when unpacking long long"'
+    )
+
+
 def dim_repeated(dim: int) -> str:
     """``squeeze`` given the same dimension twice."""
     return f"dim {dim} appears multiple times in the list of dims"

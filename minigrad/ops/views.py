@@ -297,6 +297,7 @@ def squeeze_op(
     if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
         _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
+        _arguments.check_dim_items(dim)  # (the parser unpacks them first)
         seen = set()
         for d in dim:
             wrapped = wrap_dim(d, ndim)
