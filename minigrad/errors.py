@@ -1416,11 +1416,15 @@ def conv_padding_string(padding: str) -> str:
     return f"Invalid padding string: '{padding}'"
 
 
-def conv_input_weight_types(input_type: str, weight_type: str) -> str:
-    """A float weight with a double input or the reverse (tensor type names)."""
+def conv_input_weight_types(input_type: str, weight_type: str, parameter: str = "weight") -> str:
+    """A float weight with a double input or the reverse (tensor type names).
+
+    ``parameter``: "bias" for ATen's ``convolution`` of a float input with a bias of another
+    dtype (the same check of the MKLDNN backend).
+    """
     return (
-        f"Input type ({input_type}) and weight type ({weight_type}) should be the same or input "
-        "should be a MKLDNN tensor and weight is a dense tensor"
+        f"Input type ({input_type}) and {parameter} type ({weight_type}) should be the same or "
+        f"input should be a MKLDNN tensor and {parameter} is a dense tensor"
     )
 
 

@@ -21,8 +21,6 @@ from minigrad.ops._helpers import operand, shape_of, wrap_dim
 from minigrad.ops.grid_sampling import AffineGridGenerator, grid_sample
 from minigrad.ops.shape import pad as _pad
 
-_CONVOLUTIONS = {1: conv.conv1d, 2: conv.conv2d, 3: conv.conv3d}
-_TRANSPOSED = {1: conv.conv_transpose1d, 2: conv.conv_transpose2d, 3: conv.conv_transpose3d}
 # grid_sampler's numbered modes (ATen's GridSamplerInterpolation and GridSamplerPadding)
 _INTERPOLATION = ("bilinear", "nearest", "bicubic")
 _PADDING = ("zeros", "border", "reflection")
@@ -68,11 +66,34 @@ def convolution(
         raise NotImplementedError(f"minigrad: convolutions of {spatial} spatial dims")
     options = [_ints(v) for v in (stride, padding, dilation, output_padding)]
     stride, padding, dilation, output_padding = (v[0] if len(v) == 1 else v for v in options)
+    # (the functions behind conv{1,2,3}d and conv_transpose{1,2,3}d, as ATen's convolution:
+    # batched inputs only, and its own order of the dtype checks)
     if transposed:
-        return _TRANSPOSED[spatial](
-            input, weight, bias, stride, padding, output_padding, int(groups), dilation
+        return conv._convolution_transpose(
+            input,
+            weight,
+            bias,
+            stride,
+            padding,
+            output_padding,
+            int(groups),
+            dilation,
+            spatial,
+            f"conv_transpose{spatial}d",
+            aten=True,
         )
-    return _CONVOLUTIONS[spatial](input, weight, bias, stride, padding, dilation, int(groups))
+    return conv._convolution(
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        int(groups),
+        spatial,
+        f"conv{spatial}d",
+        aten=True,
+    )
 
 
 def constant_pad_nd(input: Any, pad: Sequence[int], value: float = 0) -> Any:
