@@ -415,13 +415,15 @@ def checking_arguments(
     listed = LISTED.get(name, (None, None))[offset]
     # PyTorch's own listing otherwise; matched leniently: a type it does not know fits, and
     # None fits a "tuple of ints" that minigrad's signature makes optional (``int[1]? dim``,
-    # which the listing does not mark).
+    # which the listing does not mark), but for one whose default says PyTorch has no None
+    # for it (NOT_GIVEN: ``squeeze_copy(x, None)`` fits none of its overloads).
     # (Not for ``*size``: PyTorch's parser unpacks those itself, with messages of its own.)
     lenient: frozenset[str] | None = None
     parameters = inspect.signature(function).parameters.values()
     if listed is None and all(p.kind is not p.VAR_POSITIONAL for p in parameters):
         listed = PARSER_OVERLOADS["method" if skip_first else "function"].get(name)
-        lenient = frozenset(p.name for p in parameters if p.default is not p.empty)
+        lenient = frozenset(p.name for p in parameters
+                            if p.default is not p.empty and p.default is not NOT_GIVEN)
     if listed is not None:
         LISTING_NAMES.add(name)
     # A function of ``*size`` PyTorch binds several times (``rand``: with a generator too):
