@@ -1069,7 +1069,7 @@ def check_int64_items(values: Sequence[Any], function: str, parameter: str) -> N
             raise TypeError(errors.int_list_overflow(function, parameter, position))
 
 
-def check_dim_items(values: Sequence[Any]) -> None:
+def check_dim_items(values: Sequence[Any], parameter: str = "dim") -> None:
     """The parser's TypeError for the first item of a ``dim`` list that no int64 holds.
 
     For shared helpers, which do not know whose ``dim`` they check: the message names no
@@ -1077,7 +1077,7 @@ def check_dim_items(values: Sequence[Any]) -> None:
     """
     for position, value in enumerate(values, 1):
         if type(value) is int and not _INT64_LOW <= value <= _INT64_HIGH:
-            raise TypeError(errors.dims_item_overflow(position))
+            raise TypeError(errors.dims_item_overflow(position, parameter))
 
 
 def int_tuple(value: Any) -> tuple[int, ...]:

@@ -1654,13 +1654,13 @@ def dims_not_int_tuple(type_name: str) -> str:
     return f"argument 'dim' must be tuple of ints, not {type_name}"
 
 
-def dims_item_overflow(position: int) -> str:
+def dims_item_overflow(position: int, parameter: str = "dim") -> str:
     """An item of a ``dim`` list that no int64 holds (``position`` counts from 1).
 
     As ``int_list_overflow``, without the function's name: the argument checks add it.
     """
     return (
-        f"argument 'dim' failed to unpack the object at pos {position} with error "
+        f"argument '{parameter}' failed to unpack the object at pos {position} with error "
         '"Overflow when unpacking long long"'
     )
 

@@ -138,6 +138,7 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     ),
     "as_strided_offset": lambda lib, x: x.as_strided((2,), (1,), BIG),
     "as_strided_copy_offset": lambda lib, x: lib.as_strided_copy(x, (2,), (1,), BIG),
+    "one_hot": lambda lib, x: lib.nn.functional.one_hot(lib.tensor([0]), BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
     # int lists
@@ -161,6 +162,19 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "any_dims": lambda lib, x: x.any((0, BIG)),
     "squeeze_dims": lambda lib, x: x.squeeze((0, BIG)),
     "squeeze_dims_out_of_range_first": lambda lib, x: x.squeeze((7, BIG)),
+    "movedim_source": lambda lib, x: x.movedim((0, BIG), (1, 0)),
+    "moveaxis_destination": lambda lib, x: lib.moveaxis(x, (0, 1), (1, BIG)),
+    "broadcast_to": lambda lib, x: lib.broadcast_to(x, (2, BIG)),
+    "tensordot_dims_self": lambda lib, x: lib.tensordot(x, x, ((0, BIG), (0, 1))),
+    "tensordot_dims_other": lambda lib, x: lib.tensordot(x, x, ((0, 1), (0, BIG))),
+    "linalg_norm_dims": lambda lib, x: lib.linalg.norm(x, 2, (0, BIG)),
+    "matrix_norm_dims": lambda lib, x: lib.linalg.matrix_norm(x, "fro", [BIG, 0, 1]),
+    "conv1d_stride_list": lambda lib, x: lib.nn.functional.conv1d(
+        x[None], lib.ones(1, 2, 1), stride=(1, BIG)
+    ),
+    "conv_transpose2d_output_padding": lambda lib, x: lib.nn.functional.conv_transpose2d(
+        x[None, None], lib.ones(1, 1, 1, 1), output_padding=(0, BIG)
+    ),
     "as_strided_size": lambda lib, x: x.as_strided((2, BIG), (1, 1)),
     "as_strided_stride": lambda lib, x: x.as_strided((2,), (BIG,)),
     "as_strided_": lambda lib, x: x.as_strided_((BIG,), (1,)),

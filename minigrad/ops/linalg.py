@@ -748,6 +748,9 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
         raise RuntimeError(errors.tensordot_dims_type(dims))
     _arguments.check_tensor(a, "tensordot", "input", 1)  # (then the parser's checks)
     _arguments.check_tensor(b, "tensordot", "other", 2)
+    # (then the parser unpacks the two dim lists PyTorch's Python passes on)
+    _arguments.check_int64_items(dims_a, "tensordot", "dims_self")
+    _arguments.check_int64_items(dims_b, "tensordot", "dims_other")
     array_a, array_b = operand(a), operand(b)
     if len(dims_a) != len(dims_b):
         raise RuntimeError(errors.TENSORDOT_DIM_LISTS_LENGTH)

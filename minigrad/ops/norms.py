@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import check_dim_items
 from minigrad._dtype import check_scalar_arguments, display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
@@ -163,6 +164,8 @@ def matrix_norm(a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = F
         >>> minigrad.linalg.matrix_norm(minigrad.tensor([[3.0, 0.0], [0.0, 4.0]]), 1)
         tensor(4.)
     """
+    if isinstance(dim, (tuple, list)):
+        check_dim_items(dim)  # (the parser unpacks them first)
     array = operand(a)
     if isinstance(ord, str):
         if ord not in ("fro", "nuc"):
@@ -214,6 +217,8 @@ def linalg_norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False,
         >>> minigrad.linalg.norm(minigrad.tensor([[3.0, 4.0]]))
         tensor(5.)
     """
+    if isinstance(dim, (tuple, list)):
+        check_dim_items(dim)  # (the parser unpacks them first)
     array = operand(x)
     dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
     if dims is not None:

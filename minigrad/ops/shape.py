@@ -576,6 +576,7 @@ def one_hot(input: Any, num_classes: int = -1) -> Any:
                 [0, 0, 1]])
     """
     _arguments.check_tensor(input, "one_hot", "input", 1)
+    _arguments.check_int64_arguments(num_classes)
     array = operand(input)
     if array.dtype != np.int64:
         raise RuntimeError(errors.ONE_HOT_NOT_LONG)

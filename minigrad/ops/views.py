@@ -631,7 +631,11 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
         minigrad.Size([3, 4, 2])
     """
     ndim = operand(input).ndim
-    # (PyTorch's overloads: two ints, where a 0-d integer tensor is an int, or two int lists)
+    # (PyTorch's overloads: two ints, where a 0-d integer tensor is an int, or two int lists,
+    # whose items the parser unpacks first)
+    for name, given in (("source", source), ("destination", destination)):
+        if isinstance(given, (tuple, list)):
+            _arguments.check_dim_items(given, name)
     source = (source,) if _is_one_int(source) else tuple(source)
     destination = (destination,) if _is_one_int(destination) else tuple(destination)
     if len(source) != len(destination):
