@@ -1048,10 +1048,12 @@ def check_first_int64(first: Any, function: str, parameter: str) -> None:
 
 
 def check_int64_arguments(*values: Any) -> None:
-    """The parser's ValueError for the first int among ``values`` that no int64 holds.
+    """The parser's ValueError for an int among ``values`` that no int64 holds.
 
     For functions off the hot path, whose int arguments all go through it first (the parser
-    unpacks every argument before the op looks at one).
+    unpacks every argument before the op looks at one). (It unpacks them last first, as
+    ``check_scalar_arguments`` says: a function that checks an int list too checks the
+    arguments after it first.)
     """
     for value in values:
         if type(value) is int:

@@ -60,6 +60,41 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "vector_norm_ord": lambda lib, x: lib.linalg.vector_norm(x, BIG),
     "trapezoid_dx": lambda lib, x: lib.trapezoid(x, dx=BIG),
     "renorm_p": lambda lib, x: x.renorm(BIG, 0, 1.0),
+    "clamp_min": lambda lib, x: x.clamp_min(BIG),
+    "clamp_max_": lambda lib, x: x.clamp_max_(-BIG),
+    "hardtanh_min": lambda lib, x: lib.nn.functional.hardtanh(x, -BIG, 1.0),
+    "hardtanh_": lambda lib, x: lib.nn.functional.hardtanh_(x, -BIG, 1.0),
+    "leaky_relu": lambda lib, x: lib.nn.functional.leaky_relu(x, BIG),
+    "softplus_threshold": lambda lib, x: lib.nn.functional.softplus(x, 1, BIG),
+    "celu": lambda lib, x: lib.nn.functional.celu(x, BIG),
+    "hardshrink": lambda lib, x: lib.nn.functional.hardshrink(x, BIG),
+    "softshrink": lambda lib, x: lib.nn.functional.softshrink(x, BIG),
+    "rrelu_lower": lambda lib, x: lib.nn.functional.rrelu(x, BIG),
+    "linspace_end": lambda lib, x: lib.linspace(0, BIG, 3),
+    "logspace_start": lambda lib, x: lib.logspace(-BIG, 1, 3),
+    "histc_min": lambda lib, x: lib.histc(x, 10, -BIG, 1),
+    "float_power_exponent": lambda lib, x: lib.float_power(x, BIG),
+    "float_power_base": lambda lib, x: lib.float_power(BIG, x),
+    "cosine_similarity_eps": lambda lib, x: lib.nn.functional.cosine_similarity(x, x, 1, BIG),
+    # several bad arguments: PyTorch's bindings unpack a call's arguments last first
+    "clamp_both": lambda lib, x: x.clamp(-BIG, BIG),
+    "hardtanh_both": lambda lib, x: lib.nn.functional.hardtanh(x, -BIG, BIG),
+    "addmm_both": lambda lib, x: lib.addmm(x[:, :2], x, x.t(), beta=-BIG, alpha=BIG),
+    "histc_all": lambda lib, x: lib.histc(x, BIG, -BIG, 1),
+    "linspace_steps_last": lambda lib, x: lib.linspace(-BIG, 1, BIG),
+    "as_strided_both": lambda lib, x: x.as_strided((BIG,), (BIG,)),
+    "as_strided_offset_last": lambda lib, x: x.as_strided((1,), (BIG,), BIG),
+    "movedim_both": lambda lib, x: x.movedim((0, BIG), (0, BIG)),
+    "tensordot_both": lambda lib, x: lib.tensordot(x, x, ((0, BIG), (0, BIG))),
+    "conv1d_stride_and_padding": lambda lib, x: lib.nn.functional.conv1d(
+        x[None], lib.ones(1, 2, 1), None, (BIG,), (BIG,)
+    ),
+    "ctc_loss_both_lengths": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [BIG], [BIG]
+    ),
+    "ctc_loss_lengths_and_blank": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [BIG], [1], BIG
+    ),
     # ints
     "sum_dim": lambda lib, x: x.sum(BIG),
     "sum_dim_keyword": lambda lib, x: x.sum(dim=BIG),
@@ -138,6 +173,7 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     ),
     "as_strided_offset": lambda lib, x: x.as_strided((2,), (1,), BIG),
     "as_strided_copy_offset": lambda lib, x: lib.as_strided_copy(x, (2,), (1,), BIG),
+    "cosine_similarity_dim": lambda lib, x: lib.nn.functional.cosine_similarity(x, x, BIG),
     "one_hot": lambda lib, x: lib.nn.functional.one_hot(lib.tensor([0]), BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),

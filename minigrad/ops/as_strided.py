@@ -174,11 +174,12 @@ def _checked(
     """The geometry as tuples of ints, with PyTorch's errors for one out of the memory.
 
     ``function`` names the op in the parser's errors for an int no int64 holds, which come
-    first (PyTorch's parser unpacks every argument before the op looks at one).
+    first (PyTorch's parser unpacks every argument before the op looks at one, the last
+    first).
     """
-    check_int64_items(size, function, "size")
-    check_int64_items(stride, function, "stride")
     check_int64_arguments(storage_offset)
+    check_int64_items(stride, function, "stride")
+    check_int64_items(size, function, "size")
     size = tuple(operator.index(n) for n in size)
     stride = tuple(operator.index(s) for s in stride)
     if storage_offset is not None:

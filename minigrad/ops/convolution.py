@@ -385,8 +385,9 @@ def _convolution(
     of the bias's dtype and, for a bool input, reaches the kernel's dispatch error before any
     check of the weight's dtype.
     """
-    if not aten:  # (the parser unpacks the option lists first: ATen's are checked already)
-        for option, value in (("stride", stride), ("padding", padding), ("dilation", dilation)):
+    if not aten:  # (the parser unpacks the option lists first, the last first; ATen's form
+        # has its own checks)
+        for option, value in (("dilation", dilation), ("padding", padding), ("stride", stride)):
             if isinstance(value, (tuple, list)):
                 _arguments.check_int64_items(value, name, option)
     x, w = operand(input), operand(weight)

@@ -162,7 +162,8 @@ def _lengths(input_lengths: Any, target_lengths: Any) -> tuple[tuple[int, ...], 
 
     Its two overloads take two int lists or two integer tensors; anything else fits neither
     (a TypeError, which the argument checks word as the parser's listing of the two). An int
-    list's items are unpacked as int64s, the input lengths' first.
+    list's items are unpacked as int64s, the target lengths' first (the parser unpacks a
+    call's arguments last first).
     """
     given = (("input_lengths", input_lengths), ("target_lengths", target_lengths))
     if _lengths_fit(input_lengths, target_lengths) and isinstance(input_lengths, TensorBase):
@@ -175,7 +176,7 @@ def _lengths(input_lengths: Any, target_lengths: Any) -> tuple[tuple[int, ...], 
         return tuple(lengths)
     if not _lengths_fit(input_lengths, target_lengths):
         raise TypeError("ctc_loss(): the lengths fit none of its overloads")
-    for name, value in given:
+    for name, value in reversed(given):
         if value:
             _arguments.check_first_int64(value[0], "ctc_loss", name)
         _arguments.check_unpacked(value[1:], "ctc_loss", name)
@@ -329,8 +330,9 @@ def ctc_loss_aten(
         raise _arguments.parser_error(
             _arguments.function_call_fits_none("ctc_loss", tuple(args), {})
         )
+    # (the parser unpacks the arguments last first: these before the lengths' items)
+    _arguments.check_int64_arguments(blank, reduction)
     inputs, lengths = _lengths(input_lengths, target_lengths)
-    _arguments.check_int64_arguments(blank, reduction)  # (then the parser unpacks these)
     target_array = operand(targets)
     if target_array.dtype.kind != "i":
         targets = targets.long()

@@ -15,7 +15,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._arguments import check_int64
-from minigrad._dtype import display_name
+from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -125,7 +125,9 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
         ))
     if not isinstance(bins, (int, np.integer)) or isinstance(bins, bool):
         raise _type_error("histc", "bins", "int", bins)
-    check_int64(bins)  # (past int64, the parser's error comes first)
+    # (past int64 or uint64, the parser's errors come first, the last argument's first)
+    check_scalar_arguments(min, max)
+    check_int64(bins)
     low, high = _number("min", min), _number("max", max)
     x = input._array
     if bins <= 0:

@@ -632,8 +632,8 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
     """
     ndim = operand(input).ndim
     # (PyTorch's overloads: two ints, where a 0-d integer tensor is an int, or two int lists,
-    # whose items the parser unpacks first)
-    for name, given in (("source", source), ("destination", destination)):
+    # whose items the parser unpacks first, the last argument first)
+    for name, given in (("destination", destination), ("source", source)):
         if isinstance(given, (tuple, list)):
             _arguments.check_dim_items(given, name)
     source = (source,) if _is_one_int(source) else tuple(source)
