@@ -2347,9 +2347,11 @@ def take_out_of_range(index: int, size: int) -> str:
 
 
 def double_text(value: Any) -> str:
-    """A double as PyTorch's C++ messages print it: ``-1``, ``1.5``, ``inf``."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
+    """A double as PyTorch's C++ messages print it: ``-1``, ``1.5``, ``inf``, ``1.23457e+06``.
+
+    (A C++ stream's default: six significant digits, as C's ``%g``.)
+    """
+    return format(float(value), "g")
 
 
 def int_list_overflow(function: str, parameter: str, position: int) -> str:

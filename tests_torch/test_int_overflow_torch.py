@@ -76,6 +76,11 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "float_power_exponent": lambda lib, x: lib.float_power(x, BIG),
     "float_power_base": lambda lib, x: lib.float_power(BIG, x),
     "cosine_similarity_eps": lambda lib, x: lib.nn.functional.cosine_similarity(x, x, 1, BIG),
+    "multi_margin_loss_margin": lambda lib, x: lib.nn.functional.multi_margin_loss(
+        x, lib.tensor([0, 1]), 1, BIG
+    ),
+    "std_correction": lambda lib, x: lib.std(x, 0, correction=BIG),
+    "var_mean_correction": lambda lib, x: lib.var_mean(x, 0, correction=-BIG),
     # several bad arguments: PyTorch's bindings unpack a call's arguments last first
     "clamp_both": lambda lib, x: x.clamp(-BIG, BIG),
     "hardtanh_both": lambda lib, x: lib.nn.functional.hardtanh(x, -BIG, BIG),
@@ -174,6 +179,16 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "as_strided_offset": lambda lib, x: x.as_strided((2,), (1,), BIG),
     "as_strided_copy_offset": lambda lib, x: lib.as_strided_copy(x, (2,), (1,), BIG),
     "cosine_similarity_dim": lambda lib, x: lib.nn.functional.cosine_similarity(x, x, BIG),
+    "nll_loss_ignore_index": lambda lib, x: lib.nn.functional.nll_loss(
+        x, lib.tensor([0, 1]), ignore_index=BIG
+    ),
+    "cross_entropy_ignore_index": lambda lib, x: lib.nn.functional.cross_entropy(
+        x, lib.tensor([0, 1]), ignore_index=-BIG
+    ),
+    "diff_n": lambda lib, x: lib.diff(x, BIG),
+    "bincount_minlength": lambda lib, x: lib.bincount(lib.tensor([0, 1]), minlength=BIG),
+    "diag_diagonal": lambda lib, x: lib.diag(x, BIG),
+    "diagflat_offset": lambda lib, x: lib.diagflat(x, -BIG),
     "one_hot": lambda lib, x: lib.nn.functional.one_hot(lib.tensor([0]), BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),

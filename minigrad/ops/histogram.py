@@ -75,6 +75,7 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
         raise _type_error("bincount", "weights", "Tensor", weights)
     if not isinstance(minlength, (int, np.integer)) or isinstance(minlength, bool):
         raise _type_error("bincount", "minlength", "int", minlength)
+    check_int64(minlength)  # (the parser's error comes first)
     indices = input._array
     if indices.dtype.kind not in "iu":
         raise NotImplementedError(

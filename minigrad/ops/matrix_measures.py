@@ -99,8 +99,7 @@ def cond(input: Any, p: Any = None) -> Any:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     order = 2 if p is None else p
     if order not in _ORDERS:
-        # (a number is shown as C++ streams a double: six significant digits)
-        shown = order if isinstance(order, str) else f"{float(order):g}"
+        shown = order if isinstance(order, str) else errors.double_text(order)
         raise RuntimeError(f"linalg.cond got an invalid norm type: {shown}")
     if array.dtype.kind != "f":
         routine = "linalg.svd" if order in (2, -2, "nuc") else "linalg.inv"
