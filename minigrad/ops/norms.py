@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._arguments import check_dim_items
+from minigrad._arguments import check_dim_items, check_int64_items
 from minigrad._dtype import check_scalar_arguments, display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
@@ -247,6 +247,10 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
         tensor(5.)
     """
     dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    if dims is not None:  # (PyTorch's Python passes them on: that function's parser's error)
+        matrix = isinstance(p, str) and not (p == "fro" and len(dims) <= 2)
+        function = "linalg_matrix_norm" if matrix else "linalg_vector_norm"
+        check_int64_items(dims, function, "dim")
     if isinstance(p, str):
         if p == "fro" and (dims is None or len(dims) <= 2):
             return vector_norm(input, 2, dims, keepdim, dtype=dtype)
