@@ -192,6 +192,10 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "norm_dims": lambda lib, x: x.norm(2, (0, BIG)),
     "norm_nuc_dims": lambda lib, x: x.norm("nuc", (0, BIG)),
     "normalize_dim": lambda lib, x: lib.nn.functional.normalize(x, 2, BIG),
+    "channel_shuffle_negative": lambda lib, x: lib.nn.functional.channel_shuffle(
+        x[None, :, :, None], -BIG
+    ),
+    "vsplit_sections": lambda lib, x: lib.vsplit(x, BIG),
     "one_hot": lambda lib, x: lib.nn.functional.one_hot(lib.tensor([0]), BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
@@ -229,6 +233,8 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "conv_transpose2d_output_padding": lambda lib, x: lib.nn.functional.conv_transpose2d(
         x[None, None], lib.ones(1, 1, 1, 1), output_padding=(0, BIG)
     ),
+    "tensor_split_indices": lambda lib, x: lib.tensor_split(x, (1, BIG)),
+    "hsplit_indices": lambda lib, x: lib.hsplit(x, (1, BIG)),
     "as_strided_size": lambda lib, x: x.as_strided((2, BIG), (1, 1)),
     "as_strided_stride": lambda lib, x: x.as_strided((2,), (BIG,)),
     "as_strided_": lambda lib, x: x.as_strided_((BIG,), (1,)),
