@@ -196,6 +196,9 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
         x[None, :, :, None], -BIG
     ),
     "vsplit_sections": lambda lib, x: lib.vsplit(x, BIG),
+    "random_to": lambda lib, x: x.random_(BIG),
+    "random_from": lambda lib, x: x.random_(-BIG, 0),
+    "multinomial_samples": lambda lib, x: lib.multinomial(lib.ones(3), BIG),
     "one_hot": lambda lib, x: lib.nn.functional.one_hot(lib.tensor([0]), BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
@@ -235,6 +238,7 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     ),
     "tensor_split_indices": lambda lib, x: lib.tensor_split(x, (1, BIG)),
     "hsplit_indices": lambda lib, x: lib.hsplit(x, (1, BIG)),
+    "normal_size": lambda lib, x: lib.normal(0.0, 1.0, (2, BIG)),
     "as_strided_size": lambda lib, x: x.as_strided((2, BIG), (1, 1)),
     "as_strided_stride": lambda lib, x: x.as_strided((2,), (BIG,)),
     "as_strided_": lambda lib, x: x.as_strided_((BIG,), (1,)),
