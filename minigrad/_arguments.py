@@ -415,13 +415,15 @@ def checking_arguments(
     listed = LISTED.get(name, (None, None))[offset]
     # PyTorch's own listing otherwise; matched leniently: a type it does not know fits, and
     # None fits a "tuple of ints" that minigrad's signature makes optional (``int[1]? dim``,
-    # which the listing does not mark).
+    # which the listing does not mark), but for one whose default says PyTorch has no None
+    # for it (NOT_GIVEN: ``squeeze_copy(x, None)`` fits none of its overloads).
     # (Not for ``*size``: PyTorch's parser unpacks those itself, with messages of its own.)
     lenient: frozenset[str] | None = None
     parameters = inspect.signature(function).parameters.values()
     if listed is None and all(p.kind is not p.VAR_POSITIONAL for p in parameters):
         listed = PARSER_OVERLOADS["method" if skip_first else "function"].get(name)
-        lenient = frozenset(p.name for p in parameters if p.default is not p.empty)
+        lenient = frozenset(p.name for p in parameters
+                            if p.default is not p.empty and p.default is not NOT_GIVEN)
     if listed is not None:
         LISTING_NAMES.add(name)
     # A function of ``*size`` PyTorch binds several times (``rand``: with a generator too):
@@ -620,6 +622,7 @@ _MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.
 _POSITIONAL_COUNT = re.compile(
     r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
 _UNNAMED = re.compile(r"argument '(\w+)' must be (.*)", re.S)
+_UNPACKING = re.compile(r"argument '(\w+)' (failed to unpack .*)", re.S)
 _POSITIONED = re.compile(r"(\w+)\(\): argument '(\w+)' \(position \d+\)( .*)", re.S)
 _SAME_WORDS = re.compile(
     r"\S+\(\) (got an unexpected keyword argument '\w+'|got multiple values for argument '\w+')")
@@ -659,6 +662,10 @@ def _raise_parser_text(
         parameter, rest = unnamed.group(1), " must be " + unnamed.group(2)
     else:
         parameter = None
+    unpacking = _UNPACKING.fullmatch(text)
+    if unpacking is not None and unpacking.group(1) in parameters:
+        # (an item of a list the parser failed to unpack: named by its place in the list)
+        raise TypeError(f"{name}(): argument '{unpacking.group(1)}' {unpacking.group(2)}") from None
     if parameter in parameters:
         index = parameters.index(parameter)
         given = index - method < len(args)
@@ -742,6 +749,15 @@ def _no_overload_fits(
 def function_call_fits_none(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     """PyTorch's parser's text for ``name(*args, **kwargs)`` when no overload fits."""
     return _no_overload_fits(name, args, kwargs, PARSER_OVERLOADS["function"][name])
+
+
+def fits_function_overloads(name: str, args: tuple[Any, ...]) -> bool:
+    """Whether ``name(*args)`` binds to one of the function's overloads, by count and type.
+
+    For a function PyTorch writes in Python, which passes its arguments on by position to
+    the parser (``F.ctc_loss`` to ``torch.ctc_loss``): if not, ``function_call_fits_none``.
+    """
+    return _fits_an_overload(args, {}, PARSER_OVERLOADS["function"][name])
 
 
 def kernel_call_fits_none(name: str, args: tuple[Any, ...]) -> str:
@@ -1071,10 +1087,12 @@ def check_first_int64(first: Any, function: str, parameter: str) -> None:
 
 
 def check_int64_arguments(*values: Any) -> None:
-    """The parser's ValueError for the first int among ``values`` that no int64 holds.
+    """The parser's ValueError for an int among ``values`` that no int64 holds.
 
     For functions off the hot path, whose int arguments all go through it first (the parser
-    unpacks every argument before the op looks at one).
+    unpacks every argument before the op looks at one). (It unpacks them last first, as
+    ``check_scalar_arguments`` says: a function that checks an int list too checks the
+    arguments after it first.)
     """
     for value in values:
         if type(value) is int:
@@ -1090,6 +1108,17 @@ def check_int64_items(values: Sequence[Any], function: str, parameter: str) -> N
     for position, value in enumerate(values, 1):
         if type(value) is int and not _INT64_LOW <= value <= _INT64_HIGH:
             raise TypeError(errors.int_list_overflow(function, parameter, position))
+
+
+def check_dim_items(values: Sequence[Any], parameter: str = "dim") -> None:
+    """The parser's TypeError for the first item of a ``dim`` list that no int64 holds.
+
+    For shared helpers, which do not know whose ``dim`` they check: the message names no
+    function, and the argument checks add it (``sum(): argument 'dim' failed to unpack ...``).
+    """
+    for position, value in enumerate(values, 1):
+        if type(value) is int and not _INT64_LOW <= value <= _INT64_HIGH:
+            raise TypeError(errors.dims_item_overflow(position, parameter))
 
 
 def int_tuple(value: Any) -> tuple[int, ...]:

@@ -232,12 +232,15 @@ def check_python_int(value: int) -> int:
 
 
 def check_scalar_arguments(*values: Any) -> None:
-    """The parser's OverflowError for the first int among ``values`` that no Scalar holds.
+    """The parser's OverflowError for the last int among ``values`` that no Scalar holds.
 
     For a function's Scalar options (``alpha``, a weight, a fill value ...), off the hot path:
-    anything but a Python int is left to the function's own checks.
+    anything but a Python int is left to the function's own checks. ``values`` in the order
+    of the function's parameters: PyTorch's bindings unpack a call's arguments last first (the
+    C++ compiler's order for the arguments of the dispatch call), so with two bad ones the
+    last one's error is raised (``clamp(x, -2**70, 2**70)``: "int too big to convert").
     """
-    for value in values:
+    for value in reversed(values):
         if type(value) is int:
             check_python_int(value)
 

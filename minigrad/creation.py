@@ -815,6 +815,9 @@ def _spaced(
 
     The arguments are checked as ``name`` (``linspace`` or ``logspace``) checks them.
     """
+    # (numbers no int64 or Scalar holds: the parser's errors first, the last argument's first)
+    _arguments.check_int64_arguments(steps)
+    _dtype.check_scalar_arguments(start, end)
     start, end = _range_bound(start, "start", name), _range_bound(end, "end", name)
     numpy_dtype = _float_dtype(dtype, name, device)
     if steps < 0:

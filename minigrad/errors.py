@@ -1425,11 +1425,15 @@ def conv_padding_string(padding: str) -> str:
     return f"Invalid padding string: '{padding}'"
 
 
-def conv_input_weight_types(input_type: str, weight_type: str) -> str:
-    """A float weight with a double input or the reverse (tensor type names)."""
+def conv_input_weight_types(input_type: str, weight_type: str, parameter: str = "weight") -> str:
+    """A float weight with a double input or the reverse (tensor type names).
+
+    ``parameter``: "bias" for ATen's ``convolution`` of a float input with a bias of another
+    dtype (the same check of the MKLDNN backend).
+    """
     return (
-        f"Input type ({input_type}) and weight type ({weight_type}) should be the same or input "
-        "should be a MKLDNN tensor and weight is a dense tensor"
+        f"Input type ({input_type}) and {parameter} type ({weight_type}) should be the same or "
+        f"input should be a MKLDNN tensor and {parameter} is a dense tensor"
     )
 
 
@@ -1657,6 +1661,17 @@ def dim_not_int(type_name: str) -> str:
 def dims_not_int_tuple(type_name: str) -> str:
     """A ``dim`` argument that is neither an int nor a sequence of them."""
     return f"argument 'dim' must be tuple of ints, not {type_name}"
+
+
+def dims_item_overflow(position: int, parameter: str = "dim") -> str:
+    """An item of a ``dim`` list that no int64 holds (``position`` counts from 1).
+
+    As ``int_list_overflow``, without the function's name: the argument checks add it.
+    """
+    return (
+        f"argument '{parameter}' failed to unpack the object at pos {position} with error "
+        '"Overflow when unpacking long long"'
+    )
 
 
 def dim_repeated(dim: int) -> str:
@@ -2341,9 +2356,11 @@ def take_out_of_range(index: int, size: int) -> str:
 
 
 def double_text(value: Any) -> str:
-    """A double as PyTorch's C++ messages print it: ``-1``, ``1.5``, ``inf``."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
+    """A double as PyTorch's C++ messages print it: ``-1``, ``1.5``, ``inf``, ``1.23457e+06``.
+
+    (A C++ stream's default: six significant digits, as C's ``%g``.)
+    """
+    return format(float(value), "g")
 
 
 def int_list_overflow(function: str, parameter: str, position: int) -> str:

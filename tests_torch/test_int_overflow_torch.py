@@ -60,6 +60,46 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "vector_norm_ord": lambda lib, x: lib.linalg.vector_norm(x, BIG),
     "trapezoid_dx": lambda lib, x: lib.trapezoid(x, dx=BIG),
     "renorm_p": lambda lib, x: x.renorm(BIG, 0, 1.0),
+    "clamp_min": lambda lib, x: x.clamp_min(BIG),
+    "clamp_max_": lambda lib, x: x.clamp_max_(-BIG),
+    "hardtanh_min": lambda lib, x: lib.nn.functional.hardtanh(x, -BIG, 1.0),
+    "hardtanh_": lambda lib, x: lib.nn.functional.hardtanh_(x, -BIG, 1.0),
+    "leaky_relu": lambda lib, x: lib.nn.functional.leaky_relu(x, BIG),
+    "softplus_threshold": lambda lib, x: lib.nn.functional.softplus(x, 1, BIG),
+    "celu": lambda lib, x: lib.nn.functional.celu(x, BIG),
+    "hardshrink": lambda lib, x: lib.nn.functional.hardshrink(x, BIG),
+    "softshrink": lambda lib, x: lib.nn.functional.softshrink(x, BIG),
+    "rrelu_lower": lambda lib, x: lib.nn.functional.rrelu(x, BIG),
+    "linspace_end": lambda lib, x: lib.linspace(0, BIG, 3),
+    "logspace_start": lambda lib, x: lib.logspace(-BIG, 1, 3),
+    "histc_min": lambda lib, x: lib.histc(x, 10, -BIG, 1),
+    "float_power_exponent": lambda lib, x: lib.float_power(x, BIG),
+    "float_power_base": lambda lib, x: lib.float_power(BIG, x),
+    "cosine_similarity_eps": lambda lib, x: lib.nn.functional.cosine_similarity(x, x, 1, BIG),
+    "multi_margin_loss_margin": lambda lib, x: lib.nn.functional.multi_margin_loss(
+        x, lib.tensor([0, 1]), 1, BIG
+    ),
+    "std_correction": lambda lib, x: lib.std(x, 0, correction=BIG),
+    "var_mean_correction": lambda lib, x: lib.var_mean(x, 0, correction=-BIG),
+    # several bad arguments: PyTorch's bindings unpack a call's arguments last first
+    "clamp_both": lambda lib, x: x.clamp(-BIG, BIG),
+    "hardtanh_both": lambda lib, x: lib.nn.functional.hardtanh(x, -BIG, BIG),
+    "addmm_both": lambda lib, x: lib.addmm(x[:, :2], x, x.t(), beta=-BIG, alpha=BIG),
+    "histc_all": lambda lib, x: lib.histc(x, BIG, -BIG, 1),
+    "linspace_steps_last": lambda lib, x: lib.linspace(-BIG, 1, BIG),
+    "as_strided_both": lambda lib, x: x.as_strided((BIG,), (BIG,)),
+    "as_strided_offset_last": lambda lib, x: x.as_strided((1,), (BIG,), BIG),
+    "movedim_both": lambda lib, x: x.movedim((0, BIG), (0, BIG)),
+    "tensordot_both": lambda lib, x: lib.tensordot(x, x, ((0, BIG), (0, BIG))),
+    "conv1d_stride_and_padding": lambda lib, x: lib.nn.functional.conv1d(
+        x[None], lib.ones(1, 2, 1), None, (BIG,), (BIG,)
+    ),
+    "ctc_loss_both_lengths": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [BIG], [BIG]
+    ),
+    "ctc_loss_lengths_and_blank": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [BIG], [1], BIG
+    ),
     # ints
     "sum_dim": lambda lib, x: x.sum(BIG),
     "sum_dim_keyword": lambda lib, x: x.sum(dim=BIG),
@@ -102,7 +142,8 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "channel_shuffle": lambda lib, x: lib.nn.functional.channel_shuffle(x[None, :, :, None], BIG),
     "group_norm": lambda lib, x: lib.nn.functional.group_norm(x[None], BIG),
     "grid_sampler_mode": lambda lib, x: lib.grid_sampler(
-        x[None, None], lib.zeros(1, 1, 1, 2), BIG, 0, False),
+        x[None, None], lib.zeros(1, 1, 1, 2), BIG, 0, False
+    ),
     "poisson_reduction": lambda lib, x: lib.poisson_nll_loss(x, x, True, False, 1e-8, BIG),
     "slice_scatter": lambda lib, x: lib.slice_scatter(x, x, 0, BIG),
     "select_scatter": lambda lib, x: lib.select_scatter(x, x[0], 0, BIG),
@@ -110,6 +151,55 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "narrow_copy": lambda lib, x: x.narrow_copy(0, 0, BIG),
     "gradient_edge_order": lambda lib, x: lib.gradient(x, edge_order=BIG),
     "unflatten": lambda lib, x: x.unflatten(1, (BIG, -1)),
+    "cov_correction": lambda lib, x: lib.cov(x, correction=BIG),
+    "linalg_cond_p": lambda lib, x: lib.linalg.cond(x[:, :2], BIG),
+    "linalg_cond_p_negative": lambda lib, x: lib.linalg.cond(x[:, :2], -BIG),
+    "linalg_cond_p_uint64": lambda lib, x: lib.linalg.cond(x[:, :2], 2**63),  # (shown as %g)
+    "native_group_norm": lambda lib, x: lib.native_group_norm(x, None, None, 2, BIG, 1, 1, 0.0),
+    "native_group_norm_group": lambda lib, x: lib.native_group_norm(
+        x, None, None, 2, 3, 1, BIG, 0.0
+    ),
+    "repeat_interleave": lambda lib, x: x.repeat_interleave(BIG, 0),
+    "repeat_interleave_output_size": lambda lib, x: x.repeat_interleave(2, 0, output_size=BIG),
+    "repeat_interleave_counts": lambda lib, x: lib.repeat_interleave(
+        lib.tensor([1, 2]), output_size=BIG
+    ),
+    "stack_dim": lambda lib, x: lib.stack([x, x], BIG),
+    "stack_empty": lambda lib, x: lib.stack([], -BIG),
+    "slice_copy_dim": lambda lib, x: lib.slice_copy(x, BIG),
+    "slice_copy_end": lambda lib, x: lib.slice_copy(x, 0, 0, BIG),
+    "slice_copy_step": lambda lib, x: lib.slice_copy(x, 0, 0, 1, BIG),
+    "unravel_index_shape": lambda lib, x: lib.unravel_index(lib.tensor([1]), (BIG,)),
+    "unravel_index_lone": lambda lib, x: lib.unravel_index(lib.tensor([1]), BIG),
+    "unravel_index_stride": lambda lib, x: lib.unravel_index(lib.tensor([1]), (4, 2**62, 4)),
+    "unravel_index_large": lambda lib, x: lib.stack(lib.unravel_index(lib.tensor([5]), (2**62, 2))),
+    "ctc_loss_blank": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [1], [1], BIG
+    ),
+    "as_strided_offset": lambda lib, x: x.as_strided((2,), (1,), BIG),
+    "as_strided_copy_offset": lambda lib, x: lib.as_strided_copy(x, (2,), (1,), BIG),
+    "cosine_similarity_dim": lambda lib, x: lib.nn.functional.cosine_similarity(x, x, BIG),
+    "nll_loss_ignore_index": lambda lib, x: lib.nn.functional.nll_loss(
+        x, lib.tensor([0, 1]), ignore_index=BIG
+    ),
+    "cross_entropy_ignore_index": lambda lib, x: lib.nn.functional.cross_entropy(
+        x, lib.tensor([0, 1]), ignore_index=-BIG
+    ),
+    "diff_n": lambda lib, x: lib.diff(x, BIG),
+    "bincount_minlength": lambda lib, x: lib.bincount(lib.tensor([0, 1]), minlength=BIG),
+    "diag_diagonal": lambda lib, x: lib.diag(x, BIG),
+    "diagflat_offset": lambda lib, x: lib.diagflat(x, -BIG),
+    "norm_dims": lambda lib, x: x.norm(2, (0, BIG)),
+    "norm_nuc_dims": lambda lib, x: x.norm("nuc", (0, BIG)),
+    "normalize_dim": lambda lib, x: lib.nn.functional.normalize(x, 2, BIG),
+    "channel_shuffle_negative": lambda lib, x: lib.nn.functional.channel_shuffle(
+        x[None, :, :, None], -BIG
+    ),
+    "vsplit_sections": lambda lib, x: lib.vsplit(x, BIG),
+    "random_to": lambda lib, x: x.random_(BIG),
+    "random_from": lambda lib, x: x.random_(-BIG, 0),
+    "multinomial_samples": lambda lib, x: lib.multinomial(lib.ones(3), BIG),
+    "one_hot": lambda lib, x: lib.nn.functional.one_hot(lib.tensor([0]), BIG),
     "setitem": lambda lib, x: x.__setitem__(0, BIG),
     "setitem_uint64": lambda lib, x: x.__setitem__((0, 1), 2**63),
     # int lists
@@ -124,6 +214,55 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "repeat": lambda lib, x: x.repeat(1, BIG),
     "repeat_lone": lambda lib, x: x.repeat(BIG),
     "permute": lambda lib, x: x.permute(BIG, 1),
+    "sum_dims": lambda lib, x: x.sum((0, BIG)),
+    "sum_dims_keyword": lambda lib, x: lib.sum(x, dim=[BIG]),
+    "sum_dims_out_of_range_first": lambda lib, x: x.sum((5, -BIG)),  # (unpacked first)
+    "mean_dims": lambda lib, x: x.mean((1, BIG), keepdim=True),
+    "amax_dims": lambda lib, x: x.amax((0, BIG)),
+    "std_dims": lambda lib, x: lib.std(x, (0, BIG)),
+    "any_dims": lambda lib, x: x.any((0, BIG)),
+    "squeeze_dims": lambda lib, x: x.squeeze((0, BIG)),
+    "squeeze_dims_out_of_range_first": lambda lib, x: x.squeeze((7, BIG)),
+    "movedim_source": lambda lib, x: x.movedim((0, BIG), (1, 0)),
+    "moveaxis_destination": lambda lib, x: lib.moveaxis(x, (0, 1), (1, BIG)),
+    "broadcast_to": lambda lib, x: lib.broadcast_to(x, (2, BIG)),
+    "tensordot_dims_self": lambda lib, x: lib.tensordot(x, x, ((0, BIG), (0, 1))),
+    "tensordot_dims_other": lambda lib, x: lib.tensordot(x, x, ((0, 1), (0, BIG))),
+    "linalg_norm_dims": lambda lib, x: lib.linalg.norm(x, 2, (0, BIG)),
+    "matrix_norm_dims": lambda lib, x: lib.linalg.matrix_norm(x, "fro", [BIG, 0, 1]),
+    "conv1d_stride_list": lambda lib, x: lib.nn.functional.conv1d(
+        x[None], lib.ones(1, 2, 1), stride=(1, BIG)
+    ),
+    "conv_transpose2d_output_padding": lambda lib, x: lib.nn.functional.conv_transpose2d(
+        x[None, None], lib.ones(1, 1, 1, 1), output_padding=(0, BIG)
+    ),
+    "tensor_split_indices": lambda lib, x: lib.tensor_split(x, (1, BIG)),
+    "hsplit_indices": lambda lib, x: lib.hsplit(x, (1, BIG)),
+    "normal_size": lambda lib, x: lib.normal(0.0, 1.0, (2, BIG)),
+    "as_strided_size": lambda lib, x: x.as_strided((2, BIG), (1, 1)),
+    "as_strided_stride": lambda lib, x: x.as_strided((2,), (BIG,)),
+    "as_strided_": lambda lib, x: x.as_strided_((BIG,), (1,)),
+    "as_strided_copy": lambda lib, x: lib.as_strided_copy(x, (BIG,), (1,)),
+    "as_strided_scatter": lambda lib, x: lib.as_strided_scatter(x, x[0, :2], (2,), (BIG,)),
+    "interpolate_nearest": lambda lib, x: lib.nn.functional.interpolate(x[None], size=BIG),
+    "interpolate_bilinear": lambda lib, x: lib.nn.functional.interpolate(
+        x[None, None], size=(2, BIG), mode="bilinear"
+    ),
+    "interpolate_nearest_exact": lambda lib, x: lib.nn.functional.interpolate(
+        x[None], size=(BIG,), mode="nearest-exact"
+    ),
+    "interpolate_area": lambda lib, x: lib.nn.functional.interpolate(
+        x[None], size=BIG, mode="area"
+    ),
+    "interpolate_area_2d": lambda lib, x: lib.nn.functional.interpolate(
+        x[None, None], size=(1, BIG), mode="area"
+    ),
+    "ctc_loss_input_lengths": lambda lib, x: lib.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [BIG], [1]
+    ),
+    "ctc_loss_target_lengths": lambda lib, x: lib.nn.functional.ctc_loss(
+        x[None].log_softmax(-1), lib.tensor([[1]]), [1], (1, BIG)
+    ),
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._arguments import check_int64, index_tensor
+from minigrad._arguments import check_dim_items, check_int64, index_tensor
 from minigrad._dtype import (
     check_python_int,
     default_float,
@@ -320,7 +320,14 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         dims = (dim,)
     else:
         raise TypeError(errors.dims_not_int_tuple(errors.python_type_name(dim)))
-    axes = [wrap_dim(d, ndim) for d in dims]
+    try:
+        axes = [wrap_dim(d, ndim) for d in dims]
+    except (ValueError, IndexError):
+        # (the parser unpacks a whole list before any dim is checked: an item no int64 holds
+        # is its TypeError, which names the item's place; the argument checks name the op)
+        if isinstance(dim, (tuple, list)):
+            check_dim_items(dim)
+        raise
     if len(set(axes)) != len(axes):
         raise RuntimeError(errors.dim_repeated(axes[0]))
     return tuple(sorted(a for a in axes if a < ndim or ndim > 0))

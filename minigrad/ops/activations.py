@@ -183,6 +183,7 @@ def hardtanh(
     """``clamp(input, min_val, max_val)``, with gradient 0 at the bounds."""
     if min_val > max_val:
         raise ValueError(errors.HARDTANH_BOUNDS)
+    check_scalar_arguments(min_val, max_val)  # (the parser's error comes first)
     if operand(input).dtype == np.bool_:
         raise RuntimeError(errors.HARDTANH_BOOL)
     if inplace:
@@ -285,6 +286,7 @@ class LeakyReluInplace(Op):
 
 def leaky_relu(input: Any, negative_slope: float = 0.01, inplace: bool = False) -> Any:
     """``input`` where positive, else ``negative_slope * input``."""
+    check_scalar_arguments(negative_slope)  # (the parser's error comes first)
     _check_float(input, "leaky_relu_cpu")
     if inplace:
         return apply_inplace(LeakyReluInplace, input, negative_slope)
@@ -627,6 +629,7 @@ def _softplus_backward(grad: np.ndarray, x: np.ndarray, beta: float, threshold: 
 
 def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
     """A smooth relu: ``log(1 + exp(beta * input)) / beta`` (linear above ``threshold``)."""
+    check_scalar_arguments(beta, threshold)  # (the parser's error comes first)
     _check_float(input, "softplus_cpu")
     return Softplus.apply(input, beta, threshold)
 

@@ -92,6 +92,7 @@ def celu(input: Any, alpha: float = 1.0, inplace: bool = False) -> Any:
         >>> F.celu(minigrad.tensor([-1.0, 2.0]), alpha=2.0)
         tensor([-0.7869,  2.0000])
     """
+    check_scalar_arguments(alpha)  # (the parser's error comes first)
     if alpha == 0:
         raise RuntimeError(_CELU_ZERO_ALPHA)
     check_float_kernel("elu_cpu", input)
@@ -288,6 +289,7 @@ def hardshrink(input: Any, lambd: float = 0.5) -> Any:
         >>> F.hardshrink(minigrad.tensor([-1.0, 0.2, 2.0]))
         tensor([-1.,  0.,  2.])
     """
+    check_scalar_arguments(lambd)  # (the parser's error comes first)
     check_float_kernel("hardshrink_cpu", input)
     return Hardshrink.apply(input, lambd)
 
@@ -310,6 +312,7 @@ def softshrink(input: Any, lambd: float = 0.5) -> Any:
         >>> F.softshrink(minigrad.tensor([-1.0, 0.2, 2.0]))
         tensor([-0.5000,  0.0000,  1.5000])
     """
+    check_scalar_arguments(lambd)  # (the parser's error comes first)
     check_float_kernel("softshrink_check", input)
     dtype = operand(input).dtype
     largest = float(np.finfo(dtype).max)
@@ -654,6 +657,7 @@ def rrelu(
         >>> F.rrelu(minigrad.tensor([-1.0, 2.0]), 0.1, 0.3)
         tensor([-0.2000,  2.0000])
     """
+    check_scalar_arguments(lower, upper)  # (the parser's error comes first)
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     check_float_kernel("rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu", input)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import check_int64_arguments, check_int64_items
 from minigrad._memory import offset_in, typed
 from minigrad._memory import root as _memory_root
 from minigrad.autograd.function import NO_GRAD_CTX, Op
@@ -173,8 +174,18 @@ class AsStridedInplace(AsStrided):
     node_name = "AsStridedBackward1"
 
 
-def _checked(input: Any, size: Any, stride: Any, storage_offset: Any) -> tuple[Any, ...]:
-    """The geometry as tuples of ints, with PyTorch's errors for one out of the memory."""
+def _checked(
+    input: Any, size: Any, stride: Any, storage_offset: Any, function: str = "as_strided"
+) -> tuple[Any, ...]:
+    """The geometry as tuples of ints, with PyTorch's errors for one out of the memory.
+
+    ``function`` names the op in the parser's errors for an int no int64 holds, which come
+    first (PyTorch's parser unpacks every argument before the op looks at one, the last
+    first).
+    """
+    check_int64_arguments(storage_offset)
+    check_int64_items(stride, function, "stride")
+    check_int64_items(size, function, "size")
     size = tuple(operator.index(n) for n in size)
     stride = tuple(operator.index(s) for s in stride)
     if storage_offset is not None:
@@ -216,10 +227,15 @@ def as_strided(input: Any, size: Any, stride: Any, storage_offset: Any = None) -
     return AsStrided.apply(input, *_checked(input, size, stride, storage_offset))
 
 
+def as_strided_copy_view(input: Any, size: Any, stride: Any, storage_offset: Any = None) -> Any:
+    """``as_strided``'s view, checked under the name ``as_strided_copy`` (for view_copies)."""
+    return AsStrided.apply(input, *_checked(input, size, stride, storage_offset, "as_strided_copy"))
+
+
 def as_strided_(input: Any, size: Any, stride: Any, storage_offset: Any = None) -> Any:
     """Give ``input`` the geometry (``size``, ``stride``, ``storage_offset``), in place."""
     return apply_inplace_view(
-        AsStridedInplace, input, *_checked(input, size, stride, storage_offset)
+        AsStridedInplace, input, *_checked(input, size, stride, storage_offset, "as_strided_")
     )
 
 
@@ -257,7 +273,8 @@ def as_strided_scatter(
         >>> minigrad.as_strided_scatter(minigrad.zeros(4), minigrad.ones(2), (2,), (2,))
         tensor([1., 0., 1., 0.])
     """
-    geometry = _checked(input, size, stride, storage_offset)  # (in input's memory, as PyTorch)
+    # (in input's memory, as PyTorch)
+    geometry = _checked(input, size, stride, storage_offset, "as_strided_scatter")
     shape = tuple(geometry[0])
     if tuple(raw(src).shape) != shape:
         raise RuntimeError(errors.scatter_src_size(raw(src).shape, shape))

@@ -9,17 +9,18 @@ reaches, so the nodes are the same (``ConvolutionBackward0``, ``ConstantPadNdBac
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
-from minigrad import _arguments
+import numpy as np
+
+from minigrad import _arguments, errors
 from minigrad.ops import convolution as conv
-from minigrad.ops._helpers import shape_of
+from minigrad.ops._helpers import operand, shape_of, wrap_dim
 from minigrad.ops.grid_sampling import AffineGridGenerator, grid_sample
 from minigrad.ops.shape import pad as _pad
 
-_CONVOLUTIONS = {1: conv.conv1d, 2: conv.conv2d, 3: conv.conv3d}
-_TRANSPOSED = {1: conv.conv_transpose1d, 2: conv.conv_transpose2d, 3: conv.conv_transpose3d}
 # grid_sampler's numbered modes (ATen's GridSamplerInterpolation and GridSamplerPadding)
 _INTERPOLATION = ("bilinear", "nearest", "bicubic")
 _PADDING = ("zeros", "border", "reflection")
@@ -65,11 +66,34 @@ def convolution(
         raise NotImplementedError(f"minigrad: convolutions of {spatial} spatial dims")
     options = [_ints(v) for v in (stride, padding, dilation, output_padding)]
     stride, padding, dilation, output_padding = (v[0] if len(v) == 1 else v for v in options)
+    # (the functions behind conv{1,2,3}d and conv_transpose{1,2,3}d, as ATen's convolution:
+    # batched inputs only, and its own order of the dtype checks)
     if transposed:
-        return _TRANSPOSED[spatial](
-            input, weight, bias, stride, padding, output_padding, int(groups), dilation
+        return conv._convolution_transpose(
+            input,
+            weight,
+            bias,
+            stride,
+            padding,
+            output_padding,
+            int(groups),
+            dilation,
+            spatial,
+            f"conv_transpose{spatial}d",
+            aten=True,
         )
-    return _CONVOLUTIONS[spatial](input, weight, bias, stride, padding, dilation, int(groups))
+    return conv._convolution(
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        int(groups),
+        spatial,
+        f"conv{spatial}d",
+        aten=True,
+    )
 
 
 def constant_pad_nd(input: Any, pad: Sequence[int], value: float = 0) -> Any:
@@ -181,4 +205,35 @@ def affine_grid_generator(theta: Any, size: Sequence[int], align_corners: bool) 
     _arguments.check_int_sequence(size, "affine_grid_generator", "size", 2, lone_int=False)
     if len(size) not in (4, 5):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
-    return AffineGridGenerator.apply(theta, _ints(size), bool(align_corners))
+    size = _ints(size)
+    _check_theta(operand(theta), size)
+    return AffineGridGenerator.apply(theta, size, bool(align_corners))
+
+
+def _check_theta(theta: np.ndarray, size: tuple[int, ...]) -> None:
+    """The errors of PyTorch's composition (AffineGridGenerator.cpp), in its order.
+
+    It allocates the (N, *spatial, dims + 1) base grid, fills its x column with a linspace
+    over the last size (a 0-d tensor for one step: neither has a bool kernel), then takes
+    ``base.view(N, -1, dims + 1).bmm(theta.transpose(1, 2))`` and views that as
+    (N, *spatial, dims).
+    """
+    spatial = size[2:]
+    dims = len(spatial)
+    base = (size[0], *spatial, dims + 1)
+    for n in base:
+        if n < 0:
+            raise RuntimeError(errors.negative_dimension(n, base))
+    if theta.dtype == np.bool_:
+        kernel = "linspace_cpu" if size[-1] > 1 else "tensor_cpu"
+        raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
+    wrap_dim(1, theta.ndim), wrap_dim(2, theta.ndim)  # (theta.transpose(1, 2))
+    if theta.ndim != 3:
+        raise RuntimeError(errors.not_3d("batch2"))
+    rows, outputs, columns = theta.shape
+    if (rows, columns) != (size[0], dims + 1):
+        flat = (size[0], math.prod(spatial), dims + 1)  # (the base grid, viewed)
+        raise RuntimeError(errors.bmm_shapes(flat, (rows, columns)))
+    if outputs != dims:
+        numel = size[0] * math.prod(spatial) * outputs
+        raise RuntimeError(errors.shape_invalid_for_size((size[0], *spatial, dims), numel))

@@ -114,6 +114,7 @@ def diagflat(input: Any, offset: int = 0) -> Any:
                 [0, 0, 0, 4]])
     """
     _arguments.check_tensor(input, "diagflat", "input", 1)
+    _arguments.check_int64_arguments(offset)  # (the parser's error comes first)
     return constructions.diag_embed(views.view(input.contiguous(), -1), offset)
 
 

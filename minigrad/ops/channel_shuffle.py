@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad._arguments import check_int64
+from minigrad._arguments import check_int64_arguments
 from minigrad._layout import contiguous_result
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -47,6 +47,7 @@ class ChannelShuffle(Op):
 
 
 def _check(x: np.ndarray, groups: int) -> None:
+    check_int64_arguments(groups)  # (past int64 either way, the parser's error comes first)
     if x.ndim <= 2:
         shown = ", ".join(map(str, x.shape))
         raise RuntimeError(
@@ -57,7 +58,6 @@ def _check(x: np.ndarray, groups: int) -> None:
             f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
         )
     if x.shape[1] % groups:
-        check_int64(groups)  # (past int64, the parser's error comes first)
         raise RuntimeError(
             f"Number of channels must be divisible by groups. Got {x.shape[1]} channels and "
             f"{groups} groups."

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import checked_value, default_float
+from minigrad._dtype import check_scalar_arguments, checked_value, default_float
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -48,9 +48,10 @@ class Clamp(Op):
         if ctx is not NO_GRAD_CTX:
             ctx.save_for_backward(x)
             ctx.low, ctx.high = low, high
-        # (each bound as x's dtype takes it: PyTorch's overflow error, uint8's wrap)
-        low = None if low is None else checked_value(low, x.dtype)
+        # (each bound as x's dtype takes it: PyTorch's overflow error, uint8's wrap; the upper
+        # first, as the parser unpacks a call's arguments last first)
         high = None if high is None else checked_value(high, x.dtype)
+        low = None if low is None else checked_value(low, x.dtype)
         return clamp_array(x, low, high)
 
     @staticmethod
@@ -245,6 +246,7 @@ def _clamp_one_side(
     input: Any, bound: Any, tensor_op: type[Op], number_op: type[ClampOneSide]
 ) -> Any:
     """clamp_min / clamp_max: a tensor bound is promoted with the input, a number is not."""
+    check_scalar_arguments(bound)  # (the parser's error comes first)
     if isinstance(operand(bound), np.ndarray):
         a, b, dtype = promote(input, bound)
         return tensor_op.apply(a, b, dtype)
@@ -256,6 +258,7 @@ def _clamp_one_side_(
     input: Any, bound: Any, tensor_op: type[Op], number_op: type[ClampOneSide]
 ) -> Any:
     """clamp_min_ / clamp_max_: a tensor bound is promoted; a float one cannot go into ints."""
+    check_scalar_arguments(bound)  # (the parser's error comes first)
     if isinstance(bound, TensorBase):
         bound, dtype = promote_inplace(input, bound)
         return apply_inplace(tensor_op, input, bound, dtype)

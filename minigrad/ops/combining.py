@@ -22,6 +22,8 @@ from minigrad.ops.shape import _tensor_list, cat
 
 def broadcast_to(input: Any, size: Sequence[int]) -> Any:
     """``input`` expanded to ``size`` (a view: ``ExpandBackward0``)."""
+    if isinstance(size, (tuple, list)):  # (the parser's error names broadcast_to)
+        _arguments.check_int64_items(size, "broadcast_to", "size")
     return input.expand(size)
 
 

@@ -103,6 +103,7 @@ def diag(input: Any, diagonal: int = 0) -> Any:
         >>> minigrad.diag(minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)
         tensor([2.])
     """
+    _arguments.check_int64_arguments(diagonal)  # (the parser's error comes first)
     ndim = operand(input).ndim
     if ndim == 1:
         return diag_embed(input, diagonal)  # (PyTorch's node shows its default dims, -2 and -1)

@@ -352,17 +352,19 @@ def _expand_param(values: tuple[int, ...], name: str, dims: int) -> tuple[int, .
     return tuple(int(v) for v in values)
 
 
-def _batched(input: Any, w: np.ndarray, groups: int, dims: int,
-             name: str) -> tuple[Any, np.ndarray, bool]:
+def _batched(
+    input: Any, w: np.ndarray, groups: int, dims: int, name: str, aten: bool = False
+) -> tuple[Any, np.ndarray, bool]:
     """A convolution's input given a batch dimension (unsqueezed if it had none).
 
     Returns it, its array and whether it had one, after PyTorch's first checks of the input's
-    rank, the weight's and the groups.
+    rank, the weight's and the groups. ``aten``: ATen's ``convolution``, which takes batched
+    inputs only (the shape checks then compare the input's rank with the weight's).
     """
     x = operand(input)
-    if x.ndim not in (dims + 1, dims + 2):
+    if not aten and x.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(errors.conv_input_dims(dims, name, x.shape))
-    batched = x.ndim == dims + 2
+    batched = aten or x.ndim == dims + 2
     if not batched:
         input = views.unsqueeze(input, 0)
         x = operand(input)
@@ -375,13 +377,28 @@ def _batched(input: Any, w: np.ndarray, groups: int, dims: int,
 
 def _convolution(
     input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: int,
-    dims: int, name: str,
+    dims: int, name: str, aten: bool = False,
 ) -> Any:
-    """PyTorch's ``conv1d`` / ``2d`` / ``3d``: batchify, checks, ``ConvolutionBackward0``."""
+    """PyTorch's ``conv1d`` / ``2d`` / ``3d``: batchify, checks, ``ConvolutionBackward0``.
+
+    ``aten``: as ``minigrad.convolution`` (ATen's ``convolution``), which lacks conv2d's check
+    of the bias's dtype and, for a bool input, reaches the kernel's dispatch error before any
+    check of the weight's dtype.
+    """
+    if not aten:  # (the parser unpacks the option lists first, the last first; ATen's form
+        # has its own checks)
+        for option, value in (("dilation", dilation), ("padding", padding), ("stride", stride)):
+            if isinstance(value, (tuple, list)):
+                _arguments.check_int64_items(value, name, option)
     x, w = operand(input), operand(weight)
-    if bias is not None and not isinstance(padding, str) and operand(bias).dtype != x.dtype:
+    if (
+        not aten
+        and bias is not None
+        and not isinstance(padding, str)
+        and operand(bias).dtype != x.dtype
+    ):
         raise RuntimeError(errors.input_bias_type_mismatch(x.dtype, operand(bias).dtype))
-    input, x, batched = _batched(input, w, groups, dims, name)
+    input, x, batched = _batched(input, w, groups, dims, name, aten)
     # PyTorch's binding turns a number into a list of ``dims`` values (stride=1 -> [1, 1]).
     stride, dilation = _as_list(stride, dims), _as_list(dilation, dims)
     if not isinstance(padding, str):
@@ -399,10 +416,20 @@ def _convolution(
     padding = _expand_param(padding, "padding", kdims)
     dilation = _expand_param(dilation, "dilation", kdims)
     _check_conv_shapes(x, w, bias, stride, padding, dilation, groups)
-    _check_conv_dtypes(x, w)
+    if not aten:
+        _check_conv_dtypes(x, w)
     if x.dtype == np.bool_:  # (PyTorch's kernels have no bool version)
         kernel = "compute_columns3d" if kdims == 3 else "slow_conv2d_cpu"
         raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
+    if aten:
+        _check_conv_dtypes(x, w)
+        if x.dtype == np.float32 and bias is not None and operand(bias).dtype != x.dtype:
+            # (the MKLDNN backend's check, which a float input goes to)
+            raise RuntimeError(
+                errors.conv_input_weight_types(
+                    backend_type_name(x.dtype), backend_type_name(operand(bias).dtype), "bias"
+                )
+            )
     out = Convolution.apply(input, weight, bias, stride, padding, dilation, int(groups))
     return out if batched else views.squeeze(out, 0)
 
@@ -614,9 +641,12 @@ def _check_conv_transpose_shapes(
 
 def _convolution_transpose(
     input: Any, weight: Any, bias: Any, stride: Any, padding: Any, output_padding: Any,
-    groups: int, dilation: Any, dims: int, name: str,
+    groups: int, dilation: Any, dims: int, name: str, aten: bool = False,
 ) -> Any:
-    """PyTorch's ``conv_transpose1d`` / ``2d`` / ``3d``: batchify, checks, one node."""
+    """PyTorch's ``conv_transpose1d`` / ``2d`` / ``3d``: batchify, checks, one node.
+
+    ``aten``: as ``minigrad.convolution`` (ATen's), which takes batched inputs only.
+    """
     _arguments.check_tensor(input, name, "input", 1)
     _arguments.check_tensor(weight, name, "weight", 2)
     if bias is not None:
@@ -627,7 +657,7 @@ def _convolution_transpose(
         _arguments.check_int_sequence(value, name, option, position)
     _arguments.check_int_sequence(dilation, name, "dilation", 8)
     w = operand(weight)
-    input, x, batched = _batched(input, w, groups, dims, name)
+    input, x, batched = _batched(input, w, groups, dims, name, aten)
     kdims = w.ndim - 2
     stride, padding, output_padding, dilation = (
         _expand_param(_as_list(value, dims), option, kdims) for option, value in (
@@ -638,9 +668,11 @@ def _convolution_transpose(
         kernel = "slow_conv_transpose3d_out_cpu" if dims == 3 else "slow_conv_transpose2d_out_cpu"
         raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
     if bias is not None and operand(bias).dtype != x.dtype:
-        raise RuntimeError(errors.conv_input_weight_types(
-            backend_type_name(x.dtype), backend_type_name(operand(bias).dtype)
-        ).replace("weight", "bias"))
+        raise RuntimeError(
+            errors.conv_input_weight_types(
+                backend_type_name(x.dtype), backend_type_name(operand(bias).dtype), "bias"
+            )
+        )
     _check_conv_dtypes(x, w)
     out = ConvolutionTranspose.apply(input, weight, bias, stride, padding, output_padding,
                                      dilation, int(groups))

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _warnings
+from minigrad._arguments import check_int64_arguments
 from minigrad._dtype import display_name
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, clamp, fill, reduction, unary, views
@@ -63,6 +64,7 @@ def cov(input: Any, *, correction: int = 1, fweights: Any = None, aweights: Any 
         tensor([[ 1., -1.],
                 [-1.,  1.]])
     """
+    check_int64_arguments(correction)  # (the parser's error comes first)
     array = operand(input)
     if array.ndim > 2:
         raise RuntimeError(

@@ -343,6 +343,7 @@ def nll_loss(
     _arguments.check_tensor(target, "nll_loss_nd", "target", 2)
     reduction = reduction_name(reduction, size_average, reduce)
     enum = reduction_enum(reduction)
+    _arguments.check_int64_arguments(ignore_index)  # (the parser's error comes first)
     return _nll_loss_nd(input, target, weight, enum, ignore_index)
 
 
@@ -381,6 +382,7 @@ def cross_entropy(
     _arguments.check_tensor(target, "cross_entropy_loss", "target", 2)
     reduction = reduction_name(reduction, size_average, reduce)
     enum = reduction_enum(reduction)
+    _arguments.check_int64_arguments(ignore_index)  # (the parser's error comes first)
     x, t = operand(input), operand(target)
     if x.shape == t.shape:
         if t.dtype.kind != "f":

@@ -157,19 +157,47 @@ def _targets(targets: np.ndarray, target_lengths: tuple[int, ...]) -> list[np.nd
     return [targets[end - length : end] for end, length in zip(ends, target_lengths)]
 
 
-def _lengths(value: Any, name: str) -> tuple[int, ...]:
-    """A lengths argument (a tensor or a sequence of ints) as a tuple of ints."""
-    if isinstance(value, (list, tuple)):
-        return tuple(int(v) for v in value)
-    if not isinstance(value, TensorBase):  # (PyTorch's parser: no overload takes it)
-        raise TypeError(
-            f"ctc_loss(): argument '{name}' must be tuple of ints or Tensor, not "
-            f"{errors.python_type_name(value)}"
-        )
-    array = operand(value)
-    if array.dtype.kind not in "iu":
-        raise RuntimeError(f"{name} must be integral")
-    return tuple(int(v) for v in array.reshape(-1))
+def _lengths(input_lengths: Any, target_lengths: Any) -> tuple[tuple[int, ...], ...]:
+    """The two lengths arguments as tuples of ints, read as PyTorch's parser reads them.
+
+    Its two overloads take two int lists or two integer tensors; anything else fits neither
+    (a TypeError, which the argument checks word as the parser's listing of the two). An int
+    list's items are unpacked as int64s, the target lengths' first (the parser unpacks a
+    call's arguments last first).
+    """
+    given = (("input_lengths", input_lengths), ("target_lengths", target_lengths))
+    if _lengths_fit(input_lengths, target_lengths) and isinstance(input_lengths, TensorBase):
+        lengths = []
+        for name, value in given:
+            array = operand(value)
+            if array.dtype.kind not in "iu":
+                raise RuntimeError(f"{name} must be integral")
+            lengths.append(tuple(int(v) for v in array.reshape(-1)))
+        return tuple(lengths)
+    if not _lengths_fit(input_lengths, target_lengths):
+        raise TypeError("ctc_loss(): the lengths fit none of its overloads")
+    for name, value in reversed(given):
+        if value:
+            _arguments.check_first_int64(value[0], "ctc_loss", name)
+        _arguments.check_unpacked(value[1:], "ctc_loss", name)
+    return tuple(tuple(int(v) for v in value) for _, value in given)
+
+
+def _lengths_fit(input_lengths: Any, target_lengths: Any) -> bool:
+    """Whether the lengths fit one of the parser's overloads: both tensors, or both int lists.
+
+    (Stricter than the argument checks' matching, for which a lone int fits an int list: it
+    fits an ``int[1]``, not ctc_loss's ``int[]``.)
+    """
+    both = (input_lengths, target_lengths)
+    return all(isinstance(value, TensorBase) for value in both) or all(
+        _int_list(value) for value in both
+    )
+
+
+def _int_list(value: Any) -> bool:
+    """Whether the parser takes ``value`` for an ``int[]``: a list or tuple, its first an int."""
+    return isinstance(value, (list, tuple)) and (not value or _arguments.is_int(value[0]))
 
 
 def _check(
@@ -181,13 +209,22 @@ def _check(
 ) -> None:
     """PyTorch's ``ctc_loss_allocate_outputs`` checks, in its order."""
     where_ = "(while checking arguments for ctc_loss_allocate_outputs)"
-    if not 0 <= blank < log_probs.shape[-1]:
-        raise RuntimeError("blank must be in label range")
+    if log_probs.dtype.kind != "f":  # (the kernel's dispatch on the dtype comes first)
+        raise NotImplementedError(
+            errors.not_implemented_for("ctc_loss_cpu", display_name(log_probs.dtype))
+        )
     if log_probs.ndim != 3:
         raise RuntimeError(
             f"Expected 3-dimensional tensor, but got {log_probs.ndim}-dimensional "
             f"tensor for argument #1 'log_probs' {where_}"
         )
+    if not 1 <= targets.ndim <= 2:
+        raise RuntimeError(
+            f"Expected 1 to 2 dimensions, but got {targets.ndim}-dimensional tensor for "
+            f"argument #2 'targets' {where_}"
+        )
+    if not 0 <= blank < log_probs.shape[-1]:
+        raise RuntimeError("blank must be in label range")
     batch = log_probs.shape[1]
     if len(input_lengths) != batch:
         raise RuntimeError("input_lengths must be of size batch_size")
@@ -220,10 +257,6 @@ def _check(
                 f"Expected input_lengths to have value at most "
                 f"{log_probs.shape[0]}, but got value {value} {where_}"
             )
-    if log_probs.dtype.kind != "f":
-        raise NotImplementedError(
-            errors.not_implemented_for("ctc_loss_cpu", display_name(log_probs.dtype))
-        )
 
 
 def ctc_loss(
@@ -254,9 +287,15 @@ def ctc_loss(
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(errors.invalid_reduction(reduction))
     enum = {"none": 0, "mean": 1, "sum": 2}[reduction]
-    return ctc_loss_aten(
-        log_probs, targets, input_lengths, target_lengths, blank, enum, zero_infinity
-    )
+    # (PyTorch's passes its seven arguments on by position to torch.ctc_loss, whose parser
+    # lists its overloads for a call that fits neither)
+    args = (log_probs, targets, input_lengths, target_lengths, blank, enum, zero_infinity)
+    if not (
+        _lengths_fit(input_lengths, target_lengths)
+        and _arguments.fits_function_overloads("ctc_loss", args)
+    ):
+        raise TypeError(_arguments.function_call_fits_none("ctc_loss", args, {}))
+    return ctc_loss_aten(*args)
 
 
 def ctc_loss_aten(
@@ -283,10 +322,17 @@ def ctc_loss_aten(
     batched = log_probs.dim() == 3
     if not batched:  # (1-d targets are then the concatenation of one sequence's)
         log_probs = views.unsqueeze(log_probs, 1)
-    inputs, lengths = (
-        _lengths(input_lengths, "input_lengths"),
-        _lengths(target_lengths, "target_lengths"),
-    )
+    if not _lengths_fit(input_lengths, target_lengths):
+        # (the listing for the call as made by position, its trailing defaults left out)
+        args = [log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity]
+        while len(args) > 4 and args[-1] == (0, 0, False)[len(args) - 5]:
+            args.pop()
+        raise _arguments.parser_error(
+            _arguments.function_call_fits_none("ctc_loss", tuple(args), {})
+        )
+    # (the parser unpacks the arguments last first: these before the lengths' items)
+    _arguments.check_int64_arguments(blank, reduction)
+    inputs, lengths = _lengths(input_lengths, target_lengths)
     target_array = operand(targets)
     if target_array.dtype.kind != "i":
         targets = targets.long()

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _arguments, errors
 from minigrad._dtype import bool_
 from minigrad._layout import contiguous_result, empty_preserving_layout
 from minigrad.autograd.function import Op
@@ -265,6 +265,7 @@ def diff(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any
         >>> minigrad.tensor([1.0, 4.0, 9.0, 16.0]).diff()
         tensor([3., 5., 7.])
     """
+    _arguments.check_int64_arguments(n, dim)  # (the parser's error comes first)
     array = operand(input)
     if array.ndim < 1:
         raise RuntimeError("diff expects input to be at least one-dimensional")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name
+from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
@@ -368,11 +368,13 @@ def float_power(input: Any, exponent: Any) -> Any:
         >>> minigrad.float_power(minigrad.tensor([2, 3]), 2)
         tensor([4., 9.], dtype=minigrad.float64)
     """
+    check_scalar_arguments(input, exponent)  # (the parser's error comes first)
     return arithmetic.pow(_as_float64(input), _as_float64(exponent))
 
 
 def float_power_(input: Any, exponent: Any) -> Any:
     """``float_power(input, exponent)``, in place: ``input`` must be float64."""
+    check_scalar_arguments(exponent)  # (the parser's error comes first)
     if input._array.dtype != _FLOAT64:
         raise RuntimeError(errors.FLOAT_POWER_DTYPE.format(
             role="base", function="float_power_", found=display_name(input._array.dtype)))

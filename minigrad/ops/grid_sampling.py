@@ -48,7 +48,8 @@ def _base_grid(spatial: tuple[int, ...], align_corners: bool, dtype: Any) -> np.
     """(*spatial, dims + 1): each position's (x, y[, z], 1), x along the last spatial dim."""
     axes = [_steps(n, align_corners, dtype) for n in spatial]
     mesh = np.meshgrid(*axes, indexing="ij")  # (D,) H, W order
-    coordinates = [*reversed(mesh), np.ones(spatial, dtype=dtype)]
+    # (a size of 0 or 1 has one step: broadcast to the spatial shape, as PyTorch's copy_)
+    coordinates = [*(np.broadcast_to(m, spatial) for m in reversed(mesh)), np.ones(spatial, dtype)]
     return np.stack(coordinates, axis=-1)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from minigrad import _arguments, errors
 from minigrad._arguments import check_int64
-from minigrad._dtype import display_name
+from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
@@ -75,6 +75,7 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
         raise _type_error("bincount", "weights", "Tensor", weights)
     if not isinstance(minlength, (int, np.integer)) or isinstance(minlength, bool):
         raise _type_error("bincount", "minlength", "int", minlength)
+    check_int64(minlength)  # (the parser's error comes first)
     indices = input._array
     if indices.dtype.kind not in "iu":
         raise NotImplementedError(
@@ -125,7 +126,9 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
         ))
     if not isinstance(bins, (int, np.integer)) or isinstance(bins, bool):
         raise _type_error("histc", "bins", "int", bins)
-    check_int64(bins)  # (past int64, the parser's error comes first)
+    # (past int64 or uint64, the parser's errors come first, the last argument's first)
+    check_scalar_arguments(min, max)
+    check_int64(bins)
     low, high = _number("min", min), _number("max", max)
     x = input._array
     if bins <= 0:

@@ -390,6 +390,8 @@ def interpolate(
     dims = ndim - 2
     if mode == "area" and dims in (1, 2):
         pool = adaptive_avg_pool1d if dims == 1 else adaptive_avg_pool2d
+        if output_size is not None:  # (the pool's parser names an item no int64 holds)
+            _arguments.check_int64_items(output_size, pool.__name__, "output_size")
         return pool(input, output_size if dims == 2 else output_size[0])
     if mode == "area" and dims == 3:
         raise NotImplementedError(
@@ -445,6 +447,8 @@ def _upsample(
     x = operand(input)
     kernel = _KERNELS[(mode, dims)]
     _check_parsed(output_size, scales, kernel)
+    if output_size is not None:
+        _arguments.check_int64_items(output_size, kernel, "output_size")
     if output_size is None:
         assert scales is not None
         output_size = [int(n * s) for n, s in zip(x.shape[2:], scales)]

@@ -573,7 +573,9 @@ def _checked_baddbmm(
 
 
 def _scalars_for(array: np.ndarray, beta: Any, alpha: Any) -> tuple[Any, Any]:
-    for scalar in (beta, alpha):  # (an int past int64 and uint64: the parser's OverflowError)
+    # (an int past int64 and uint64: the parser's OverflowError, alpha's first: the parser
+    # unpacks a call's arguments last first)
+    for scalar in (alpha, beta):
         if type(scalar) is int and (scalar > 0x3FFFFFFF or scalar < -0x3FFFFFFF):
             check_python_int(scalar)
     # For integer tensors PyTorch converts beta and alpha to the integer type (truncating).
@@ -748,6 +750,9 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
         raise RuntimeError(errors.tensordot_dims_type(dims))
     _arguments.check_tensor(a, "tensordot", "input", 1)  # (then the parser's checks)
     _arguments.check_tensor(b, "tensordot", "other", 2)
+    # (then the parser unpacks the two dim lists PyTorch's Python passes on, the last first)
+    _arguments.check_int64_items(dims_b, "tensordot", "dims_other")
+    _arguments.check_int64_items(dims_a, "tensordot", "dims_self")
     array_a, array_b = operand(a), operand(b)
     if len(dims_a) != len(dims_b):
         raise RuntimeError(errors.TENSORDOT_DIM_LISTS_LENGTH)

@@ -838,6 +838,7 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
         >>> F.cosine_similarity(minigrad.tensor([[1.0, 0.0]]), minigrad.tensor([[1.0, 1.0]]))
         tensor([0.7071])
     """
+    _arguments.check_int64_arguments(dim)  # (the parser's error comes first)
     a, b = operand(x1), operand(x2)
     common = result_type(a, b)
     if common.kind != "f":
@@ -855,7 +856,7 @@ def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-8) -> Any:
         # (dim as given: the norm's node shows it so, as PyTorch's)
         norm = unary.clone(vector_norm(x, 2, dim=dim, keepdim=True))
         with grad_mode.no_grad():
-            norm.clamp_(min=eps)
+            norm.clamp_(min=float(eps))  # (a double: any Python int converts)
         norms.append(norm)
     product = arithmetic.mul(arithmetic.div(x1, norms[0]), arithmetic.div(x2, norms[1]))
     return reduction_module.sum(product, dim)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, errors
+from minigrad import _arguments, _dtype, errors
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.ops._helpers import (
     NoDerivative,
@@ -288,6 +288,7 @@ def multi_margin_loss(
         raise ValueError("weight must be one-dimensional")
     _arguments.check_tensor(input, "multi_margin_loss", "input", 1)
     _arguments.check_tensor(target, "multi_margin_loss", "target", 2)
+    _dtype.check_scalar_arguments(p, margin)  # (the parser's error comes first)
     x, t = operand(input), operand(target)
     _check_matrix(x)
     frames, classes = _frames(x)

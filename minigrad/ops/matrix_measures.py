@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import display_name
+from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, fill, reduction, unary, views
 from minigrad.ops._helpers import operand
@@ -94,11 +94,13 @@ def cond(input: Any, p: Any = None) -> Any:
         tensor(4.)
     """
     array = matrix_argument(input, "linalg_cond", "input")
+    check_scalar_arguments(p)  # (a Scalar: the parser's error for an int it cannot hold)
     if array.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     order = 2 if p is None else p
     if order not in _ORDERS:
-        raise RuntimeError(f"linalg.cond got an invalid norm type: {order}")
+        shown = order if isinstance(order, str) else errors.double_text(order)
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {shown}")
     if array.dtype.kind != "f":
         routine = "linalg.svd" if order in (2, -2, "nuc") else "linalg.inv"
         raise RuntimeError(errors.linalg_not_float(routine, display_name(array.dtype)))

@@ -208,6 +208,7 @@ def native_group_norm(
         tensor([[2., 2.]])
     """
     _arguments.check_tensor(input, "native_group_norm", "input", 1)
+    _arguments.check_int64_arguments(N, C, HxW, group)  # (the parser unpacks them first)
     shape = shape_of(input)
     if operand(input).size != N * C * HxW:
         raise RuntimeError(_NUMEL_MISMATCH)

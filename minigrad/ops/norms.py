@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
+from minigrad._arguments import check_dim_items, check_int64_items
 from minigrad._dtype import check_scalar_arguments, display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
@@ -163,6 +164,8 @@ def matrix_norm(a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = F
         >>> minigrad.linalg.matrix_norm(minigrad.tensor([[3.0, 0.0], [0.0, 4.0]]), 1)
         tensor(4.)
     """
+    if isinstance(dim, (tuple, list)):
+        check_dim_items(dim)  # (the parser unpacks them first)
     array = operand(a)
     if isinstance(ord, str):
         if ord not in ("fro", "nuc"):
@@ -214,6 +217,8 @@ def linalg_norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False,
         >>> minigrad.linalg.norm(minigrad.tensor([[3.0, 4.0]]))
         tensor(5.)
     """
+    if isinstance(dim, (tuple, list)):
+        check_dim_items(dim)  # (the parser unpacks them first)
     array = operand(x)
     dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
     if dims is not None:
@@ -242,6 +247,10 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,
         tensor(5.)
     """
     dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    if dims is not None:  # (PyTorch's Python passes them on: that function's parser's error)
+        matrix = isinstance(p, str) and not (p == "fro" and len(dims) <= 2)
+        function = "linalg_matrix_norm" if matrix else "linalg_vector_norm"
+        check_int64_items(dims, function, "dim")
     if isinstance(p, str):
         if p == "fro" and (dims is None or len(dims) <= 2):
             return vector_norm(input, 2, dims, keepdim, dtype=dtype)

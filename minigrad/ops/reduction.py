@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from minigrad import _arguments, _warnings, errors
-from minigrad._dtype import default_float, display_name, to_numpy_dtype
+from minigrad._dtype import check_scalar_arguments, default_float, display_name, to_numpy_dtype
 from minigrad._layout import contiguous_result
 from minigrad.autograd import record
 from minigrad.autograd.function import NO_GRAD_CTX, Op
@@ -522,6 +522,7 @@ def moments_arguments(input: Any, dim: Any, unbiased: Any, keepdim: Any, correct
 
     ``dtype_names``: the functions PyTorch's message for an integer input names.
     """
+    check_scalar_arguments(correction)  # (the parser's error comes first)
     if isinstance(dim, bool):  # var(False): the (unbiased) overload, by position
         if unbiased is not _arguments.NOT_GIVEN:
             raise TypeError(errors.moments_arguments_fit_no_overload(name))

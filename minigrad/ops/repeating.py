@@ -70,6 +70,7 @@ def repeat_interleave(
         >>> minigrad.repeat_interleave(minigrad.tensor([1, 2, 3]))
         tensor([0, 1, 1, 2, 2, 2])
     """
+    _arguments.check_int64_arguments(repeats, dim, output_size)  # (the parser's, first)
     if input is _arguments.NOT_GIVEN or repeats is _arguments.NOT_GIVEN:
         # the one-argument overload: the repeats alone
         given = repeats if input is _arguments.NOT_GIVEN else input

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from minigrad import _dtype, _random, errors
+from minigrad import _arguments, _dtype, _random, errors
 from minigrad._dtype import checked_value
 from minigrad._layout import contiguous_result
 from minigrad.autograd import grad_mode
@@ -213,6 +213,7 @@ def random_(input: Any, from_: int | None = None, to: int | None = None, *,
     whole non-negative range for integers); ``random_(to)``: ``[0, to)``; ``random_(from,
     to)``: ``[from, to)``.
     """
+    _arguments.check_int64_arguments(from_, to)  # (the parser's error comes first)
     dtype = input._array.dtype
     if from_ is None and to is None:
         low, high, op = 0, _whole_range_end(dtype), RandomAll
@@ -385,6 +386,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *,
 def _size_of(size: Any) -> tuple[int, ...]:
     if size is None:
         raise TypeError("normal() missing required argument 'size'")
+    _arguments.check_int64_items(size, "normal", "size")  # (past int64: the parser's error)
     return tuple(size)
 
 
@@ -430,6 +432,7 @@ def multinomial(input: Any, num_samples: int, replacement: bool = False, *,
         >>> minigrad.multinomial(minigrad.tensor([0.0, 1.0, 0.0]), 1)
         tensor([1])
     """
+    _arguments.check_int64_arguments(num_samples)  # (the parser's error comes first)
     weights = operand(input)
     if weights.dtype.kind != "f":
         raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "

@@ -200,6 +200,7 @@ def stack(tensors: Any, dim: int = 0) -> Any:
                 [0., 1.]])
     """
     tensors = _tensor_list(tensors, "stack")
+    _arguments.check_int64_arguments(dim)  # (the parser's error, before the op's checks)
     if not tensors:
         raise RuntimeError(errors.STACK_EMPTY)
     arrays = [t._array for t in tensors]  # (all tensors: checked by _tensor_list)
@@ -575,6 +576,7 @@ def one_hot(input: Any, num_classes: int = -1) -> Any:
                 [0, 0, 1]])
     """
     _arguments.check_tensor(input, "one_hot", "input", 1)
+    _arguments.check_int64_arguments(num_classes)
     array = operand(input)
     if array.dtype != np.int64:
         raise RuntimeError(errors.ONE_HOT_NOT_LONG)

@@ -294,6 +294,8 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
     dim = wrap_dim(dim, array.ndim)
     size = array.shape[dim]
     if isinstance(indices_or_sections, (list, tuple)):
+        # (an int list's items past int64: the parser's error, after dim's)
+        _arguments.check_int64_items(indices_or_sections, "tensor_split", "indices")
         cuts = [operator.index(i) for i in indices_or_sections]
         starts, stops = [0, *cuts], [*cuts, size]
     else:
@@ -313,6 +315,11 @@ def hsplit(input: Any, sections: Any) -> tuple[Any, ...]:
 
 
 def _split_along(input: Any, sections: Any, name: str, min_dim: int, dim: int) -> Any:
+    """``name`` (hsplit, vsplit, dsplit): ``tensor_split`` along ``dim``, with their checks."""
+    if isinstance(sections, (list, tuple)):  # (past int64: the parser's errors come first)
+        _arguments.check_int64_items(sections, name, "indices")
+    else:
+        _arguments.check_int64_arguments(sections)
     ndim = operand(input).ndim
     if ndim < min_dim:
         raise RuntimeError(errors.dsplit_too_few_dims(name, min_dim, ndim))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,10 +31,13 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
     if array.dtype.kind not in "iu":
         raise TypeError(errors.unravel_index_dtype(str(from_numpy_dtype(array.dtype))))
     sizes = _checked_shape(shape)
-    strides = np.cumprod((*sizes[1:], 1)[::-1])[::-1].astype(np.int64)
-    coordinates = np.floor_divide(array[..., None].astype(np.int64), strides) % np.asarray(
-        sizes, dtype=np.int64
-    ).reshape(-1)
+    # (in Python ints: PyTorch makes int64 tensors of the strides, then of the sizes, and
+    # either refuses a number no int64 holds with its parser's ValueError)
+    strides = list(itertools.accumulate((*sizes[1:], 1)[::-1], operator.mul))[::-1]
+    _arguments.check_int64_arguments(*strides, *sizes)
+    coordinates = np.floor_divide(
+        array[..., None].astype(np.int64), np.asarray(strides, dtype=np.int64)
+    ) % np.asarray(sizes, dtype=np.int64).reshape(-1)
     return unbind(TensorBase.output_class._make(coordinates), -1)
 
 

@@ -65,11 +65,20 @@ def copied(view: Any) -> Any:
     return copy_node("" if node is None else node.name()).apply(view)
 
 
+def _slice(input: Any, dim: int, start: Any, end: Any, step: Any) -> Any:
+    """slice_copy's view, ``input[start:end:step]`` along ``dim``, its ints unpacked first.
+
+    (PyTorch's parser refuses an int no int64 holds before the op looks at any.)
+    """
+    _arguments.check_int64_arguments(dim, start, end, step)
+    return views.slice_dim(input, dim, start, end, step)
+
+
 # name: the view it copies, as a function with PyTorch's parameter names
 VIEWS: dict[str, Callable[..., Any]] = {
     "alias_copy": lambda input: views.alias(input),
-    "as_strided_copy": lambda input, size, stride, storage_offset=None: as_strided.as_strided(
-        input, size, stride, storage_offset
+    "as_strided_copy": lambda input, size, stride, storage_offset=None: (
+        as_strided.as_strided_copy_view(input, size, stride, storage_offset)
     ),
     "diagonal_copy": lambda input, offset=0, dim1=0, dim2=1: views.diagonal(
         input, offset, dim1, dim2
@@ -77,7 +86,7 @@ VIEWS: dict[str, Callable[..., Any]] = {
     "expand_copy": lambda input, size, *, implicit=False: views.expand(input, size),
     "permute_copy": lambda input, dims: views.permute(input, dims),
     "select_copy": lambda input, dim, index: views.select(input, dim, index),
-    "slice_copy": lambda input, dim=0, start=None, end=None, step=1: views.slice_dim(
+    "slice_copy": lambda input, dim=0, start=None, end=None, step=1: _slice(
         input, dim, start, end, step
     ),
     "split_copy": lambda input, split_size, dim=0: splitting.split(input, split_size, dim),

@@ -302,6 +302,7 @@ def squeeze_op(
     if not isinstance(dim, (tuple, list)):  # (None too: x.squeeze() squeezes every dim)
         _arguments.check_value(dim, "int", "squeeze", "dim", 1)
     if isinstance(dim, (tuple, list)):
+        _arguments.check_dim_items(dim)  # (the parser unpacks them first)
         seen = set()
         for d in dim:
             wrapped = wrap_dim(d, ndim)
@@ -635,7 +636,11 @@ def movedim(input: Any, source: Any, destination: Any) -> Any:
         minigrad.Size([3, 4, 2])
     """
     ndim = operand(input).ndim
-    # (PyTorch's overloads: two ints, where a 0-d integer tensor is an int, or two int lists)
+    # (PyTorch's overloads: two ints, where a 0-d integer tensor is an int, or two int lists,
+    # whose items the parser unpacks first, the last argument first)
+    for name, given in (("destination", destination), ("source", source)):
+        if isinstance(given, (tuple, list)):
+            _arguments.check_dim_items(given, name)
     source = (source,) if _is_one_int(source) else tuple(source)
     destination = (destination,) if _is_one_int(destination) else tuple(destination)
     if len(source) != len(destination):

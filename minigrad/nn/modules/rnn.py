@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from minigrad import _arguments
+from minigrad._arguments import check_tensor_sequence
 from minigrad._dtype import display_name, int64
 from minigrad.creation import empty, zeros
 from minigrad.nn import functional as F
@@ -93,6 +94,47 @@ def gru_step(from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | No
 # the weights given, by the step formulas above (the same nodes as the cell modules record)
 
 
+# The shape checks of PyTorch's fused cell kernels (RNN.cpp), made before the step is
+# composed; each cell makes them in its kernel's order. The hidden size is ``w_hh``'s second
+# dim. A tensor with too few dims fails at its ``size(d)``, as there.
+
+
+def _check_weights(chunks: int, w_ih: Tensor, w_hh: Tensor) -> None:
+    """Each weight has ``chunks`` times the hidden size rows."""
+    hidden_size = w_hh.size(1)
+    for name, weight in (("weight_ih", w_ih), ("weight_hh", w_hh)):
+        if weight.size(0) != chunks * hidden_size:
+            raise RuntimeError(
+                f"{name} first dim must be {chunks} * hidden_size = {chunks * hidden_size}, "
+                f"but got {weight.size(0)}"
+            )
+
+
+def _check_input(input: Tensor, w_ih: Tensor) -> None:
+    """``input`` is (batch, ``w_ih``'s second dim)."""
+    input_size = w_ih.size(1)
+    if input.size(1) != input_size:
+        raise RuntimeError(
+            f"input has inconsistent input_size: got {input.size(1)} expected {input_size}"
+        )
+
+
+def _check_hidden(input: Tensor, states: tuple[Tensor, ...], w_hh: Tensor) -> None:
+    """Each hidden state is (``input``'s batch, the hidden size)."""
+    hidden_size = w_hh.size(1)
+    for label, state in enumerate(states):
+        if input.size(0) != state.size(0):
+            raise RuntimeError(
+                f"Input batch size {input.size(0)} doesn't match hidden{label} batch size "
+                f"{state.size(0)}"
+            )
+        if state.size(1) != hidden_size:
+            raise RuntimeError(
+                f"hidden{label} has inconsistent hidden_size: got {state.size(1)}, expected "
+                f"{hidden_size}"
+            )
+
+
 def rnn_tanh_cell(
     input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
     b_hh: Tensor | None = None,
@@ -105,6 +147,9 @@ def rnn_tanh_cell(
         >>> minigrad.rnn_tanh_cell(x, h, minigrad.zeros(1, 2), minigrad.zeros(1, 1))
         tensor([[0.]])
     """
+    _check_weights(1, w_ih, w_hh)
+    _check_input(input, w_ih)
+    _check_hidden(input, (hx,), w_hh)
     return rnn_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, "tanh")
 
 
@@ -120,6 +165,9 @@ def rnn_relu_cell(
         >>> minigrad.rnn_relu_cell(x, h, minigrad.ones(1, 2), -minigrad.ones(1, 1))
         tensor([[1.]])
     """
+    _check_weights(1, w_ih, w_hh)
+    _check_input(input, w_ih)
+    _check_hidden(input, (hx,), w_hh)
     return rnn_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, "relu")
 
 
@@ -135,7 +183,13 @@ def lstm_cell(
         >>> minigrad.lstm_cell(x, (h, h), minigrad.zeros(4, 2), minigrad.zeros(4, 1))[1]
         tensor([[0.]])
     """
+    check_tensor_sequence(hx, 1)  # (the parser's, for its TensorList)
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
     h, c = hx
+    _check_input(input, w_ih)
+    _check_weights(4, w_ih, w_hh)
+    _check_hidden(input, (h, c), w_hh)
     return lstm_step(F.linear(input, w_ih, b_ih), h, c, w_hh, b_hh)
 
 
@@ -151,6 +205,9 @@ def gru_cell(
         >>> minigrad.gru_cell(x, h, minigrad.zeros(3, 2), minigrad.zeros(3, 1))
         tensor([[0.5000]])
     """
+    _check_input(input, w_ih)
+    _check_hidden(input, (hx,), w_hh)
+    _check_weights(3, w_ih, w_hh)
     return gru_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
