@@ -36,7 +36,7 @@ from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
 from minigrad.autograd.record import binary_operator, bind_output_class
-from minigrad.autograd.tensor_base import TensorBase, set_array
+from minigrad.autograd.tensor_base import TensorBase, set_array, shape_of
 from minigrad.ops import (
     activations_extra,
     arithmetic,
@@ -208,27 +208,27 @@ class Tensor(TensorBase):
     @property
     def shape(self) -> Size:
         """The tensor's shape, e.g. ``minigrad.Size([2, 3])``."""
-        return _new_tuple(Size, self._shape)  # (numpy's shape: ints, nothing to check)
+        return _new_tuple(Size, shape_of(self))  # (numpy's shape: ints, nothing to check)
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
-            return _new_tuple(Size, self._shape)
-        return dim_size(self._shape, dim)
+            return _new_tuple(Size, shape_of(self))
+        return dim_size(shape_of(self), dim)
 
     @property
     def dtype(self) -> _dtype.dtype:
         """The element type, e.g. ``minigrad.float32``."""
-        return _dtype.from_numpy_dtype(self._dtype)
+        return _dtype.from_numpy_dtype(self._array.dtype)
 
     @property
     def ndim(self) -> int:
         """The number of dimensions."""
-        return len(self._shape)
+        return self._array.ndim
 
     def dim(self) -> int:
         """The number of dimensions."""
-        return len(self._shape)
+        return self._array.ndim
 
     def numel(self) -> int:
         """The number of elements."""
@@ -1315,7 +1315,7 @@ class Tensor(TensorBase):
         return linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_neg(self)  # (bool tensors raise: ``neg`` checks)
         return unary.neg(self)
 
@@ -1604,7 +1604,7 @@ class Tensor(TensorBase):
 
     def abs(self) -> Tensor:
         """``|self|``."""
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_abs(self)  # nothing to check: straight to recording
         return unary.abs(self)
 
@@ -1617,37 +1617,37 @@ class Tensor(TensorBase):
 
     def exp(self) -> Tensor:
         """``e ** self``."""
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_exp(self)  # nothing to cast: straight to recording
         return unary.exp(self)
 
     def log(self) -> Tensor:
         """Natural logarithm."""
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_log(self)  # nothing to cast: straight to recording
         return unary.log(self)
 
     def sqrt(self) -> Tensor:
         """Square root."""
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_sqrt(self)  # nothing to cast: straight to recording
         return unary.sqrt(self)
 
     def sigmoid(self) -> Tensor:
         """``1 / (1 + exp(-self))``."""
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_sigmoid(self)  # nothing to cast: straight to recording
         return unary.sigmoid(self)
 
     def tanh(self) -> Tensor:
         """Hyperbolic tangent."""
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_tanh(self)  # nothing to cast: straight to recording
         return unary.tanh(self)
 
     def relu(self) -> Tensor:
         """``max(self, 0)``."""
-        if self._dtype.kind == "f":
+        if self._array.dtype.kind == "f":
             return _record_relu(self)  # nothing to cast: straight to recording
         return unary.relu(self)
 

@@ -456,11 +456,13 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw, None, x._shape if elementwise else None)
+            return new_result(raw)  # (its shape and dtype read if an op records with it)
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
         dtype = x._dtype
+        if dtype is None:  # (not read yet: the first op on a result nobody recorded with)
+            dtype = x._dtype = x_array.dtype
         if out_array is None or out_array.dtype is not dtype:
             # several outputs, or another dtype (a comparison's bools): general steps
             if step is not None:  # the kernel ran: what the family's forward saves
@@ -472,9 +474,11 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
         # two reads and their comparison cost ~0.1 us).
         if elementwise:
             node._input_meta = None
-            out_shape = x._shape
+            out_shape = x._shape  # (None too if not read yet: both read when first needed)
         else:
             shape = x._shape
+            if shape is None:
+                shape = x._shape = x_array.shape
             out_shape = out_array.shape
             node._input_meta = None if out_shape == shape else ((shape, dtype),)
         node._sequence_nr = _next_sequence_nr()
@@ -599,12 +603,16 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
         dtype = x._dtype
+        if dtype is None:  # (not read yet)
+            dtype = x._dtype = x_array.dtype
         if out_array is None or out_array.dtype is not dtype or dtype.kind != "f":
             # several outputs, another dtype: general steps (as ``_general`` takes them)
             return _connect(function, node, args, [x_array, *options], raw, needs, None)
         # 3. node and edge, as ``_connect`` makes them for one input of the result's dtype:
         # the input's shape kept for backward if the result's differs (a reduction's)
         shape = x._shape
+        if shape is None:
+            shape = x._shape = x_array.shape
         out_shape = out_array.shape
         node._input_meta = None if out_shape == shape else (
             ((shape, dtype),) if inputs == 1 else ((shape, dtype), None))
@@ -618,7 +626,7 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
             node._next1 = None
             node._next_nrs = (output_nr, 0) if output_nr else _ZEROS_2
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
-        output = new_result(out_array, node, out_shape)
+        output = new_result(out_array, node, out_shape, dtype)
         values = node._saved
         if values:
             saved.pack_fast(node, values, x, None, raw, output)
@@ -683,15 +691,21 @@ def _binary_recorder(
                 (type(y) is float or type(y) is int and (
                     y <= 0x3FFFFFFF and y >= -0x3FFFFFFF or -(1 << 63) <= y < 1 << 64))
                 and (type(x) is _Tensor or isinstance(x, TensorBase))
-                and x._dtype.kind == "f"
+                and x._array.dtype.kind == "f"
                 and with_number is not None
             ):
                 return with_number(x, y)  # a tensor and a number (it checks FAST_BRANCH)
             return fallback(x, y)  # another number (or the fast branch is off)
         x_array = x._array  # (read first: an uninitialized parameter's raises here)
         y_array = y._array
+        # (kept on the tensors, read the first time: ``TensorBase._dtype``, ``_shape``)
         dtype = x._dtype
-        if y._dtype is not dtype or (floats_only and dtype.kind != "f"):
+        if dtype is None:
+            dtype = x._dtype = x_array.dtype
+        y_dtype = y._dtype
+        if y_dtype is None:
+            y_dtype = y._dtype = y_array.dtype
+        if y_dtype is not dtype or (floats_only and dtype.kind != "f"):
             return fallback(x, y)  # promotion
         fast = not _modes_on  # (debug_switches.modes_on: as in ``_unary_recorder``)
         node = None  # (none: the no-grad path)
@@ -740,8 +754,7 @@ def _binary_recorder(
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            shape = x._shape
-            return new_result(raw, None, shape if broadcasts and y._shape == shape else None)
+            return new_result(raw)  # (its shape and dtype read if an op records with it)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = (
             raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
@@ -756,7 +769,11 @@ def _binary_recorder(
         # the result's only if needed: an op that broadcasts its inputs elementwise
         # gives inputs of one shape a result of that shape.)
         x_shape = x._shape
+        if x_shape is None:
+            x_shape = x._shape = x_array.shape
         y_shape = y._shape
+        if y_shape is None:
+            y_shape = y._shape = y_array.shape
         if broadcasts and x_shape == y_shape:
             shape = x_shape  # (the result's too)
             node._input_meta = None

@@ -65,9 +65,10 @@ class TensorBase:
         # The buffer's shape and numpy dtype, kept on the tensor as PyTorch's TensorImpl keeps
         # its sizes and dtype: the recording routines compare them on every op, and reading
         # them from the array costs a numpy attribute lookup each (~0.1-0.3 us in all on a
-        # recorded ``a + b``). Always ``_array.shape`` and ``_array.dtype``: the buffer is
-        # replaced only through ``set_array``, and never handed out to be reshaped in place
-        # (``numpy()`` gives a view of it, ``from_numpy`` keeps one).
+        # recorded ``a + b``). ``_array.shape`` and ``_array.dtype``, or None: not read yet (a
+        # recorded result gets them from its inputs; one nobody records with never pays for
+        # the read; ``shape_of``). The buffer is replaced only through ``set_array``, and never
+        # handed out to be reshaped in place (``numpy()`` gives a view, ``from_numpy`` keeps one).
         "_shape",
         "_dtype",
         "__weakref__",
@@ -88,8 +89,7 @@ class TensorBase:
         """A tensor on ``array`` (not copied) with a fresh counter unless ``counter`` is given."""
         tensor = object.__new__(cls)
         tensor._array = array
-        tensor._shape = array.shape
-        tensor._dtype = array.dtype
+        tensor._shape = tensor._dtype = None  # (read when first needed)
         if counter is None and new_counter is not VersionCounter:
             counter = new_counter()  # inference mode somewhere: the counter kind is decided now
         tensor._counter = counter
@@ -429,23 +429,33 @@ def set_array(tensor: TensorBase, array: np.ndarray) -> None:
     result resized, a materialized lazy parameter ...): ``_shape`` and ``_dtype`` follow it.
     """
     tensor._array = array
-    tensor._shape = array.shape
-    tensor._dtype = array.dtype
+    tensor._shape = tensor._dtype = None  # (read when first needed)
+
+
+def shape_of(tensor: TensorBase) -> tuple[int, ...]:
+    """``tensor``'s shape (numpy's tuple), read from its buffer the first time only."""
+    shape = tensor._shape
+    if shape is None:
+        shape = tensor._shape = tensor._array.shape
+    return shape
 
 
 def new_result(
-    array: np.ndarray, grad_fn: Node | None = None, shape: tuple[int, ...] | None = None
+    array: np.ndarray,
+    grad_fn: Node | None = None,
+    shape: tuple[int, ...] | None = None,
+    dtype: np.dtype | None = None,
 ) -> Any:
     """An op's result: a ``minigrad.Tensor`` on ``array`` (not copied), first output of ``grad_fn``.
 
     ``TensorBase._make`` without its options, for the recording routine's hot path: every
-    recorded or untracked op result is made here. ``shape``: ``array.shape``, if the caller
-    knows it already (numpy makes a new tuple for every read of it).
+    recorded or untracked op result is made here. ``shape``, ``dtype``: ``array.shape`` and
+    ``array.dtype``, if the caller knows them already (None: read when first needed).
     """
     tensor = _new(TensorBase.output_class)
     tensor._array = array
-    tensor._shape = array.shape if shape is None else shape
-    tensor._dtype = array.dtype
+    tensor._shape = shape
+    tensor._dtype = dtype
     # Made on first use (``_version_counter``), unless some thread is in inference mode, which
     # swaps the factory: then the kind of counter is decided by the thread making the tensor.
     tensor._counter = None if new_counter is VersionCounter else new_counter()

@@ -338,8 +338,7 @@ def new_view(
     """
     view = _new(TensorBase.output_class)
     view._array = array
-    view._shape = array.shape
-    view._dtype = array.dtype
+    view._shape = view._dtype = None  # (read when first needed)
     view._requires_grad = False
     view._grad_fn = grad_fn
     view._output_nr = 0
