@@ -59,7 +59,8 @@ def _cut(ctx: Any, x: np.ndarray, dim: int, bounds: tuple[int, ...]) -> tuple[An
     if ctx is not NO_GRAD_CTX:  # (what backward needs)
         ctx.shape, ctx.keys, ctx.dim = x.shape, keys, dim
     pieces = tuple(map(x.__getitem__, keys))
-    if not all(piece.size for piece in pieces):
+    # (the bounds never decrease: a piece is empty where two are equal, or all are if x is)
+    if not x.size or len(set(bounds)) < len(bounds):
         # (an empty piece: numpy points it at the dimension's start, PyTorch's at its bound)
         step = x.strides[axis]
         pieces = tuple(
