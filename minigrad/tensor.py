@@ -759,8 +759,13 @@ class Tensor(TensorBase):
     def __delitem__(self, key: Any) -> None:
         raise TypeError(errors.DELETE_ITEMS)
 
-    def view(self, *shape: Any) -> Tensor:
-        """A view with another shape (raises if the memory layout does not allow one)."""
+    def view(self, *shape: Any, **named: Any) -> Tensor:
+        """A view with another shape (raises if the memory layout does not allow one).
+
+        ``x.view(dtype)`` (PyTorch's other overload) reads the same memory as another dtype.
+        """
+        if named:  # (``dtype=`` or ``size=`` by name: rare, so the common call does no more)
+            return views.view_named(self, shape, named)
         return views.view(self, *shape)
 
     def view_as(self, other: Tensor) -> Tensor:
