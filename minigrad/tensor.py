@@ -1274,7 +1274,7 @@ class Tensor(TensorBase):
     def __rsub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.rsub(self, other)
+        return arithmetic.rsub_number(self, other)
 
     __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul_promoted, any_dtype=True)
     __truediv__ = _binary_operator(arithmetic.Div, arithmetic.div_promoted, any_dtype=False)
