@@ -462,8 +462,13 @@ def view_dtype(input: Any, dtype: _dtype.dtype) -> Any:
                     )
     # numpy's view keeps the byte strides of all but a contiguous last axis, whose size it
     # scales: PyTorch's sizes and strides once the checks above passed
+    viewed = array.view(new)
+    if size != new_size and not viewed.size:
+        # (numpy gives an empty array strides of its own: PyTorch's are the input's, scaled)
+        scaled = [s * size // new_size for s in strides[:-1]]
+        viewed = strided(viewed, viewed.shape, (*scaled, 1))
     result = input.detach()  # (the same counter, no history: a non-differentiable view)
-    set_array(result, array.view(new))
+    set_array(result, viewed)
     return result
 
 
