@@ -28,6 +28,7 @@ from minigrad.autograd.inplace import (
     write_plain,
 )
 from minigrad.autograd.record import binary_operator
+from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     check_float_kernel,
@@ -231,26 +232,34 @@ _PLAIN_NUMBERS = (int, float)
 class Rsub(Op):
     """z = other - alpha * x for a number ``other`` (``2 - x``);  dx = -alpha * grad.
 
-    Saves nothing.
+    Saves nothing. This class records ``alpha = 1`` (the operator's case: its node keeps no
+    option, which keeps ``2 - x`` as quick as before); ``RsubAlpha`` declares ``alpha``.
     """
 
     result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
-    fields = ("alpha",)
-    saved_options = ("alpha",)
+    saved_options = {"alpha": constant(1)}
     node_name = "RsubBackward1"
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, other: Any, dtype: Any, alpha: Any = 1) -> np.ndarray:
-        # (``alpha`` is a declared option with a default: recording notes it, Function.fields)
         if alpha != 1:
             return _with_scaled(np.subtract, ctx, other, x, alpha, dtype)
         return np.subtract(other, x, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
-        # (PyTorch's maybe_multiply(-grad, alpha), as Sub's)
-        return -grad if ctx.alpha == 1 else run(MulScalar, -grad, ctx.alpha), None, None, None
+        # (PyTorch's maybe_multiply(-grad, alpha), as Sub's; Rsub's own node has no alpha)
+        alpha = getattr(ctx, "alpha", 1)
+        return -grad if alpha == 1 else run(MulScalar, -grad, alpha), None, None, None
+
+
+class RsubAlpha(Rsub):
+    """``Rsub`` with an ``alpha`` other than the int 1, which its node keeps (``_saved_alpha``)."""
+
+    fields = ("alpha",)
+    saved_options = ("alpha",)
+    node_name = "RsubBackward1"
 
 
 class RsubTensor(Op):
@@ -290,7 +299,7 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
             return rsub_number(input, other)
         a, b, dtype = promote(input, other)
         check_bool_subtraction(a, b)
-        return Rsub.apply(a, b, dtype, _checked_alpha(a, dtype, alpha))
+        return RsubAlpha.apply(a, b, dtype, _checked_alpha(a, dtype, alpha))
     a, b, dtype = promote(input, other)
     check_bool_subtraction(a, b)
     shape_a, shape_b = a._array.shape, b._array.shape
