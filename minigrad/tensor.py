@@ -759,8 +759,13 @@ class Tensor(TensorBase):
     def __delitem__(self, key: Any) -> None:
         raise TypeError(errors.DELETE_ITEMS)
 
-    def view(self, *shape: Any) -> Tensor:
-        """A view with another shape (raises if the memory layout does not allow one)."""
+    def view(self, *shape: Any, **named: Any) -> Tensor:
+        """A view with another shape (raises if the memory layout does not allow one).
+
+        ``x.view(dtype)`` (PyTorch's other overload) reads the same memory as another dtype.
+        """
+        if named:  # (``dtype=`` or ``size=`` by name: rare, so the common call does no more)
+            return views.view_named(self, shape, named)
         return views.view(self, *shape)
 
     def view_as(self, other: Tensor) -> Tensor:
@@ -1269,7 +1274,7 @@ class Tensor(TensorBase):
     def __rsub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.rsub(self, other)
+        return arithmetic.rsub_number(self, other)
 
     __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul_promoted, any_dtype=True)
     __truediv__ = _binary_operator(arithmetic.Div, arithmetic.div_promoted, any_dtype=False)

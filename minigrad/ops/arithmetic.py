@@ -230,7 +230,11 @@ _PLAIN_NUMBERS = (int, float)
 
 
 class Rsub(Op):
-    """z = other - x (``2 - x``);  dx = -grad.  Saves nothing."""
+    """z = other - alpha * x for a number ``other`` (``2 - x``);  dx = -alpha * grad.
+
+    Saves nothing. This class records ``alpha = 1`` (the operator's case: its node keeps no
+    option, which keeps ``2 - x`` as quick as before); ``RsubAlpha`` declares ``alpha``.
+    """
 
     result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
@@ -238,15 +242,79 @@ class Rsub(Op):
     node_name = "RsubBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: np.ndarray, other: Any, dtype: Any, alpha: Any = 1) -> np.ndarray:
+        if alpha != 1:
+            return _with_scaled(np.subtract, ctx, other, x, alpha, dtype)
         return np.subtract(other, x, dtype=dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return -grad, None, None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        # (PyTorch's maybe_multiply(-grad, alpha), as Sub's; Rsub's own node has no alpha)
+        alpha = getattr(ctx, "alpha", 1)
+        return -grad if alpha == 1 else run(MulScalar, -grad, alpha), None, None, None
 
 
-def rsub(input: Any, other: Any) -> Any:
+class RsubAlpha(Rsub):
+    """``Rsub`` with an ``alpha`` other than the int 1, which its node keeps (``_saved_alpha``)."""
+
+    fields = ("alpha",)
+    saved_options = ("alpha",)
+    node_name = "RsubBackward1"
+
+
+class RsubTensor(Op):
+    """z = other - alpha * x of two tensors;  dx = -alpha * grad,  dother = grad.  Saves nothing.
+
+    ``sub(other, x, alpha=alpha)`` with the inputs in ``rsub``'s order (its node's edges).
+    """
+
+    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
+    num_inputs = 2
+    fields = ("alpha",)
+    saves = ()
+    saved_options = ("alpha",)
+    node_name = "RsubBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, other: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
+        if alpha != 1:
+            return _with_scaled(np.subtract, ctx, other, x, alpha, dtype)
+        return other - x if dtype is None else np.subtract(other, x, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
+        return -grad if ctx.alpha == 1 else run(MulScalar, -grad, ctx.alpha), grad, None, None
+
+
+def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    """``other - alpha * input``: ``sub`` with its operands swapped.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.rsub(minigrad.tensor([1.0, 2.0]), 5, alpha=2)
+        tensor([3., 1.])
+    """
+    if not isinstance(other, TensorBase):
+        if alpha == 1 and type(alpha) is int:
+            return rsub_number(input, other)
+        a, b, dtype = promote(input, other)
+        check_bool_subtraction(a, b)
+        return RsubAlpha.apply(a, b, dtype, _checked_alpha(a, dtype, alpha))
+    a, b, dtype = promote(input, other)
+    check_bool_subtraction(a, b)
+    shape_a, shape_b = a._array.shape, b._array.shape
+    if shape_a != shape_b:  # (PyTorch's kernel is ``other - input``: its text names them so)
+        try:
+            np.broadcast_shapes(shape_b, shape_a)
+        except ValueError:
+            raise RuntimeError(errors.broadcast_mismatch(shape_b, shape_a)) from None
+    alpha = _checked_alpha(a, dtype, alpha)
+    if alpha == 1 and type(alpha) is int and dtype is None:
+        return RsubTensor.apply(a, b)  # (options left to forward's defaults: the fast branch)
+    return RsubTensor.apply(a, b, alpha, dtype)
+
+
+def rsub_number(input: Any, other: Any) -> Any:
     """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
     if type(other) in _PLAIN_NUMBERS and isinstance(input, TensorBase) and (
             input._array.dtype.kind == "f"):

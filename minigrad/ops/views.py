@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _arguments, _memory, errors
+from minigrad import _arguments, _dtype, _memory, errors
 from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.saved_attributes import as_given, part
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
 from minigrad.ops.strides import element_strides, expand_strides, is_plain, strided, view_strides
@@ -390,7 +390,9 @@ def view(input: Any, *shape: Any) -> Any:
         raise TypeError(errors.invalid_arguments("view", (), {}, errors.VIEW_SIGNATURES))
     try:
         sizes = _sizes(shape)
-    except TypeError:  # the parser's text
+    except TypeError:  # not sizes: the dtype overload, or the parser's text
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            return view_dtype(input, shape[0])
         items = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
         if items and _is_int(items[0]):  # (the sizes overload fits: a later size fails)
             _arguments.check_int_sequence(items, "view", "size", 1)
@@ -400,6 +402,74 @@ def view(input: Any, *shape: Any) -> Any:
     except RuntimeError:
         _arguments.check_int64_items(sizes, "view", "size")  # (the parser's error first)
         raise
+
+
+def view_named(input: Any, shape: tuple[Any, ...], named: dict[str, Any]) -> Any:
+    """``x.view(dtype=...)`` or ``x.view(size=...)``: either overload by its parameter's name."""
+    if not shape and len(named) == 1:
+        ((key, value),) = named.items()
+        if key == "dtype" and isinstance(value, _dtype.dtype):
+            return view_dtype(input, value)
+        if key == "size" and isinstance(value, (tuple, list)) and all(map(_is_int, value)):
+            return view(input, value)  # (by name, a lone int is refused)
+    raise TypeError(_arguments.method_call_fits_none("view", shape, named))
+
+
+def view_dtype(input: Any, dtype: _dtype.dtype) -> Any:
+    """The same memory read as elements of ``dtype``: ``x.view(minigrad.int32)``.
+
+    PyTorch's ``view.dtype``: a view that shares the buffer and the version counter but is
+    not differentiable, so, like ``detach()``, it has no ``grad_fn``, does not require grad
+    and has no ``_base``. An element size that differs scales the last dimension (which must
+    have stride 1) and the other strides and the storage offset by the ratio of the sizes;
+    growing it, they must divide by the ratio (PyTorch's checks and texts, in its order).
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.tensor([1.0, -2.0]).view(minigrad.int32)
+        tensor([ 1065353216, -1073741824], dtype=minigrad.int32)
+        >>> minigrad.zeros(2, 3).view(minigrad.uint8).shape
+        minigrad.Size([2, 12])
+    """
+    array = input._array
+    new = dtype.numpy
+    size, new_size = array.itemsize, new.itemsize
+    if size != new_size:
+        what = (
+            f"to view {_dtype.display_name(array.dtype)} as {dtype._display} "
+            "(different element sizes)"
+        )
+        if array.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        strides = input.stride()
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        if new_size > size:  # (growing: what is divided must divide)
+            ratio = new_size // size
+            if array.shape[-1] % ratio:
+                raise RuntimeError(
+                    f"self.size(-1) must be divisible by {ratio} {what}, but got {array.shape[-1]}"
+                )
+            offset = input.storage_offset()
+            if offset % ratio:
+                raise RuntimeError(
+                    f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}"
+                )
+            for dim, stride in enumerate(strides[:-1]):
+                if stride % ratio:
+                    raise RuntimeError(
+                        f"self.stride({dim}) must be divisible by {ratio} {what}, but got {stride}"
+                    )
+    # numpy's view keeps the byte strides of all but a contiguous last axis, whose size it
+    # scales: PyTorch's sizes and strides once the checks above passed
+    viewed = array.view(new)
+    if size != new_size and not viewed.size:
+        # (numpy gives an empty array strides of its own: PyTorch's are the input's, scaled)
+        scaled = [s * size // new_size for s in strides[:-1]]
+        viewed = strided(viewed, viewed.shape, (*scaled, 1))
+    result = input.detach()  # (the same counter, no history: a non-differentiable view)
+    set_array(result, viewed)
+    return result
 
 
 def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
