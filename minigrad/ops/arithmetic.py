@@ -262,28 +262,25 @@ class RsubAlpha(Rsub):
     node_name = "RsubBackward1"
 
 
-class RsubTensor(Op):
-    """z = other - alpha * x of two tensors;  dx = -alpha * grad,  dother = grad.  Saves nothing.
+class RsubTensor(Sub):
+    """z = other - alpha * x of two tensors: ``Sub`` with its inputs in ``rsub``'s order.
 
-    ``sub(other, x, alpha=alpha)`` with the inputs in ``rsub``'s order (its node's edges).
+    The node's edges follow rsub's arguments (``x`` first), PyTorch's ``RsubBackward0``;
+    forward and backward are Sub's, the inputs and their gradients swapped.
     """
 
-    broadcasts = True  # numpy's broadcasting errors become PyTorch's message
-    num_inputs = 2
-    fields = ("alpha",)
-    saves = ()
-    saved_options = ("alpha",)
     node_name = "RsubBackward0"
+    forward_kernel = None  # (Sub's kernel would take the inputs in sub's order)
+    no_grad_kernel = None
 
     @staticmethod
     def forward(ctx: Any, x: Any, other: Any, alpha: Any = 1, dtype: Any = None) -> np.ndarray:
-        if alpha != 1:
-            return _with_scaled(np.subtract, ctx, other, x, alpha, dtype)
-        return other - x if dtype is None else np.subtract(other, x, dtype=dtype)
+        return Sub.forward(ctx, other, x, alpha, dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        return -grad if ctx.alpha == 1 else run(MulScalar, -grad, ctx.alpha), grad, None, None
+        d_other, d_x, _, _ = Sub.backward(ctx, grad)
+        return d_x, d_other, None, None
 
 
 def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
