@@ -765,9 +765,10 @@ def _binary_recorder(
             return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
         # The shapes backward must give the inputs' gradients, unless the incoming
         # gradient has them already: broadcasting and matrix products change shapes.
-        # (numpy makes a new tuple per ``shape`` read, ~0.05 us: each is read once,
-        # the result's only if needed: an op that broadcasts its inputs elementwise
-        # gives inputs of one shape a result of that shape.)
+        # (The inputs' shapes kept on them, read from the buffer once: numpy makes a new
+        # tuple per ``shape`` read, ~0.05 us. The result's is read only if needed: an op that
+        # broadcasts its inputs elementwise gives inputs of one shape a result of that shape.
+        # The four ``is None`` tests stay inline: a helper's call would cost more than a read.)
         x_shape = x._shape
         if x_shape is None:
             x_shape = x._shape = x_array.shape
