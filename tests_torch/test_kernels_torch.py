@@ -63,15 +63,14 @@ def test_sigmoid_is_pytorch_formula_within_a_few_ulps(dtype: str) -> None:
 
 
 @pytest.mark.parametrize("dtype", ("float32", "float64"))
-def test_sigmoid_is_bit_for_bit_the_formula(dtype: str) -> None:
-    # Sigmoid computes in one buffer, with reciprocal for the division: the same bits as the
-    # formula written with new arrays, in every layout and for 0-d inputs.
-    one = np.array(1, dtype)
+def test_sigmoid_mostly_gives_pytorchs_bits(dtype: str) -> None:
+    # The same formula with an exp nearer PyTorch's than numpy's float32 exp: most values are
+    # PyTorch's bits exactly (numpy's four calls, 1 / (1 + np.exp(-x)), differ on ~17 % of
+    # float32 inputs), in every layout and for 0-d inputs.
     for name, values in [*layouts(inputs(dtype)).items(), ("0-d", np.array(-3.5, dtype))]:
-        with np.errstate(over="ignore"):
-            expected = one / (one + np.exp(-values))
-        mine = minigrad.tensor(values).sigmoid().numpy()
-        assert mine.tobytes() == np.ascontiguousarray(expected).tobytes(), name
+        mine = np.atleast_1d(minigrad.tensor(values).sigmoid().numpy())
+        theirs = np.atleast_1d(torch.from_numpy(np.ascontiguousarray(values)).sigmoid().numpy())
+        assert np.mean(ulps(mine, theirs) > 0) < 0.08, name
 
 
 @pytest.mark.parametrize("dtype", ("float32", "float64"))
