@@ -7,6 +7,7 @@ float64: a cheaper formula must keep PyTorch's values, not just values close to 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -63,15 +64,14 @@ def test_sigmoid_is_pytorch_formula_within_a_few_ulps(dtype: str) -> None:
 
 
 @pytest.mark.parametrize("dtype", ("float32", "float64"))
-def test_sigmoid_is_bit_for_bit_the_formula(dtype: str) -> None:
-    # Sigmoid computes in one buffer, with reciprocal for the division: the same bits as the
-    # formula written with new arrays, in every layout and for 0-d inputs.
-    one = np.array(1, dtype)
+def test_sigmoid_mostly_gives_pytorchs_bits(dtype: str) -> None:
+    # The same formula with an exp nearer PyTorch's than numpy's float32 exp: most values are
+    # PyTorch's bits exactly (numpy's four calls, 1 / (1 + np.exp(-x)), differ on ~17 % of
+    # float32 inputs), in every layout and for 0-d inputs.
     for name, values in [*layouts(inputs(dtype)).items(), ("0-d", np.array(-3.5, dtype))]:
-        with np.errstate(over="ignore"):
-            expected = one / (one + np.exp(-values))
-        mine = minigrad.tensor(values).sigmoid().numpy()
-        assert mine.tobytes() == np.ascontiguousarray(expected).tobytes(), name
+        mine = np.atleast_1d(minigrad.tensor(values).sigmoid().numpy())
+        theirs = np.atleast_1d(torch.from_numpy(np.ascontiguousarray(values)).sigmoid().numpy())
+        assert np.mean(ulps(mine, theirs) > 0) < 0.08, name
 
 
 @pytest.mark.parametrize("dtype", ("float32", "float64"))
@@ -179,3 +179,17 @@ def test_mm_values_and_gradients(dtype: str, shapes: tuple[Any, Any]) -> None:
             for mine, theirs in zip(*results):
                 assert mine.shape == theirs.shape and mine.dtype == theirs.dtype
                 np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", ("erf", "erfc"))
+def test_erf_kernels_are_the_double_function_rounded_once(name: str, dtype: str) -> None:
+    # erf and erfc (and gelu through erf) are computed in double and rounded to the dtype:
+    # Python's math functions element by element give the expected bits in every layout.
+    function = np.frompyfunc(getattr(math, name), 1, 1)
+    for layout, values in layouts(inputs(dtype) / 10).items():
+        mine = getattr(minigrad, name)(minigrad.tensor(values)).numpy()
+        expected = np.asarray(function(values), dtype=np.float64).astype(dtype)
+        assert ulps(mine, expected).max() == 0, layout
+        theirs = getattr(torch, name)(torch.from_numpy(np.ascontiguousarray(values))).numpy()
+        assert ulps(mine, theirs).max() <= 4, layout  # (PyTorch's float16 erf: 4 ulps off)

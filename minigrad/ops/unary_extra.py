@@ -12,6 +12,7 @@ import math
 from typing import Any, ClassVar
 
 import numpy as np
+import scipy.special
 
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
@@ -23,10 +24,11 @@ _DEGREE = math.pi / 180.0  # one degree in radians
 _PI = Constants(math.pi)  # (sinc's pi in the operand's dtype, as PyTorch's kernel computes)
 _ONE = Constants(1.0)
 
+
 class Erfc(SavesInput):
     """y = erfc(x) = 1 - erf(x);  dx = -grad * 2 / sqrt(pi) * exp(-x**2).  Saves its input."""
 
-    kernel = staticmethod(per_element(math.erfc))
+    kernel = staticmethod(per_element(math.erfc, scipy.special.erfc))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -127,4 +129,3 @@ def rad2deg(input: Any) -> Any:
 def rad2deg_(input: Any) -> Any:
     """``rad2deg`` in place (a floating-point tensor only: the result cannot be an integer)."""
     return float_inplace(input, Rad2Deg)
-
