@@ -98,7 +98,9 @@ def write_tree(directory: str) -> None:
 
 
 def chain(lib: Any, kind: str, ops: int) -> Any:
-    """The forward of about ``ops`` ops of one chain on (8,) float32 tensors; its result."""
+    """The forward of about ``ops`` ops of one chain on (8,) or (8, 8) float32; its result."""
+    if kind in ("view", "mmRelu", "tanh"):
+        return matrix_chain(lib, kind, ops)
     y = lib.ones(8)
     w, b = lib.ones(8, requires_grad=True), lib.ones(8, requires_grad=True)
     if kind == "add":
@@ -114,8 +116,22 @@ def chain(lib: Any, kind: str, ops: int) -> Any:
     return y
 
 
+def matrix_chain(lib: Any, kind: str, ops: int) -> Any:
+    """The chains beyond the issue's rows, on (8, 8) float32 (``--kinds view,mmRelu,tanh``)."""
+    y = lib.ones(8, 8)
+    weight = lib.ones(8, 8, requires_grad=True)
+    for _ in range(ops // OPS_PER_STEP[kind]):
+        if kind == "view":
+            y = y.view(64).view(8, 8) * weight  # a view of a view, saved by Mul
+        elif kind == "mmRelu":
+            y = (y @ weight).relu()  # Relu saves its result, Mm its input
+        else:
+            y = (y * weight).tanh()  # Tanh saves its result
+    return y
+
+
 KINDS = ("add", "mulAdd", "sigmoid")
-OPS_PER_STEP = {"add": 1, "mulAdd": 2, "sigmoid": 3}
+OPS_PER_STEP = {"add": 1, "mulAdd": 2, "sigmoid": 3, "view": 3, "mmRelu": 2, "tanh": 2}
 
 
 def by_type(objects: list[Any], ops: int) -> str:
@@ -137,7 +153,12 @@ def count_kind(lib: Any, kind: str, ops: int) -> tuple[str, str]:
         made = ops // OPS_PER_STEP[kind] * OPS_PER_STEP[kind]
         young_text = by_type(young, made)
         del young
-        gc.collect()  # untracks the tuples holding only untracked objects
+        # A collection untracks the tuples holding only untracked objects, one level of
+        # nesting per pass in the worst order: collect until the count settles, as the many
+        # collections during a long chain do.
+        tracked = -1
+        while tracked != (tracked := len(gc.get_objects())):
+            gc.collect()
         kept = [o for o in gc.get_objects() if id(o) not in before]
         kept_text = by_type(kept, made)
         del kept, result
