@@ -11,6 +11,9 @@ nodes themselves; this script looks at everything *else* a chain keeps tracked:
 * ``time``: µs per op of the forward at several lengths, gc on, minigrad and PyTorch in one
   process taking turns, with the time inside each generation's collections (``gc.callbacks``,
   wall clock) and the number of full collections;
+* ``layouts``: instructions to make and free a node with Mul's saved values in one tuple
+  (today's) or in six slots of their own (the tuple is the one young object per Mul a
+  generation-0 collection walks before untracking it), under callgrind;
 * ``tree DIR``: writes the prototype tree: this checkout's ``HEAD`` (``git archive``) with
   ``LAZY_OUTPUT_COUNTER`` applied, the one candidate the counts leave (an op that saves its
   result makes a ``VersionCounter`` for it at record time: one tracked object per op). The
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import gc
 import os
 import subprocess
@@ -230,6 +234,63 @@ def time_rows(libraries: dict[str, Any], kinds: list[str], lengths: list[int], r
                 )
 
 
+class _Node:
+    """A stand-in node: ten slots, and ``_saved`` (``layouts``)."""
+
+    __slots__ = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "_saved")
+
+
+class _WideNode(_Node):
+    """The same with Mul's six varying saved fields in slots of their own."""
+
+    __slots__ = ("_s0", "_s1", "_v0", "_v1", "_h0", "_h1")
+
+
+def layout_step(layout: str) -> Callable[[Any, Any], Any]:
+    """Make one node with Mul's saved values as ``layout`` says; ``functools.reduce``'s step."""
+    import numpy as np
+
+    x, y = np.ones(8, np.float32), np.ones(8, np.float32)
+    marker, constant_layout = "on tensor", ("layout",)
+
+    def plain(_: Any, __: Any) -> Any:
+        return object.__new__(_Node)
+
+    def in_a_tuple(_: Any, __: Any) -> Any:  # today's: one 12-entry tuple (tracked when made)
+        node = object.__new__(_Node)
+        node._saved = (x, marker, 0, "_input0", True, 0, y, marker, 0, "_input1", False, 1)
+        return node
+
+    def in_slots(_: Any, __: Any) -> Any:  # the varying fields in slots, a shared layout
+        node = object.__new__(_WideNode)
+        node._s0 = x  # (one store each: a 6-target assignment would build a tuple too)
+        node._s1 = y
+        node._v0 = 0
+        node._v1 = 0
+        node._h0 = True
+        node._h1 = False
+        node._saved = constant_layout
+        return node
+
+    return {"plain": plain, "tuple": in_a_tuple, "slots": in_slots}[layout]
+
+
+def count_layouts(nodes: int = 20000) -> None:
+    """Instructions per node made and freed, per saved-value layout (callgrind, as
+    ``count_record_instructions.py`` counts: inside ``functools.reduce`` only)."""
+    for layout in ("plain", "tuple", "slots"):
+        command = [
+            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+            "--collect-atstart=no", "--toggle-collect=functools_reduce",
+            sys.executable, __file__, "--layout-child", layout, "--count-ops", str(nodes),
+            "count",
+        ]  # fmt: skip
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        output = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+        collected = int(output.stderr.split("Collected : ")[1].split()[0])
+        print(f"saved values {layout:6}: {collected / nodes:8,.0f} instructions per node")
+
+
 def main() -> None:
     """Parse the actions and run them."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -239,9 +300,18 @@ def main() -> None:
     parser.add_argument("--lengths", default="10000,100000,1000000")
     parser.add_argument("--count-ops", type=int, default=10**4)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--layout-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.actions[0] == "tree":
         write_tree(args.actions[1])
+        return
+    if args.layout_child:  # (count_layouts' child under valgrind)
+        step = layout_step(args.layout_child)
+        functools.reduce(step, range(3), None)  # warm-up
+        functools.reduce(step, range(args.count_ops), None)
+        return
+    if args.actions == ["layouts"]:
+        count_layouts()
         return
     sys.path.insert(0, args.checkout)
     import minigrad
