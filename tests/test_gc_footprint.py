@@ -6,6 +6,7 @@ the collector's share of a deep chain (benchmarks/bench_core.py, section 3). A n
 tracked object, and a saved input tensor another (PyTorch keeps its Python object too); the
 node's edges, saved values and the saved tensors' version counters must not add any.
 """
+
 import collections
 import gc
 
@@ -59,6 +60,21 @@ def _sigmoid_chain(steps: int):
     return y
 
 
+def _add_chain():
+    x = minigrad.ones(8)
+    b = minigrad.ones(8, requires_grad=True)
+    y = x
+    for _ in range(STEPS):
+        y = y + b  # Add saves nothing: bench_core.py's scaling chain
+    return y
+
+
+def test_an_add_chain_keeps_one_tracked_object_per_op_its_node():
+    kept = _kept_by_type(_add_chain)
+    assert kept["AddBackward0"] == STEPS
+    assert sum(kept.values()) < STEPS + FEW  # no tensor, tuple or counter per op
+
+
 def test_a_mul_add_chain_keeps_its_nodes_and_saved_tensors_only():
     kept = _kept_by_type(_mul_add_chain)
     assert kept["MulBackward0"] == STEPS and kept["AddBackward0"] == STEPS
@@ -76,3 +92,20 @@ def test_a_sigmoid_chain_keeps_no_tuple_per_node():
     # the saved results' counters (shared with their tensors), and Mul's saved inputs
     assert kept["VersionCounter"] == STEPS
     assert sum(kept.values()) < 5 * STEPS + FEW
+
+
+def test_after_a_collection_the_tuples_of_nodes_and_saved_tensors_are_untracked():
+    x = minigrad.ones(8)
+    w, b = minigrad.ones(8, requires_grad=True), minigrad.ones(8, requires_grad=True)
+    y = (x * w + b) * w  # Mul saves x * w + b (an op result) and w
+    z = (y + b).sigmoid()  # Sigmoid saves its result
+    gc.collect()
+    mul, sigmoid = y.grad_fn, z.grad_fn
+    saved_input = mul._saved_self
+    assert gc.is_tracked(mul) and gc.is_tracked(saved_input)  # a node, a tensor: always
+    for node in (mul, mul._next0, sigmoid, sigmoid._next0):
+        for name in ("_saved", "_next_nrs", "needs_input_grad", "_input_meta"):
+            value = getattr(node, name)
+            assert not gc.is_tracked(value), (type(node).__name__, name, value)
+    for tensor in (saved_input, z):
+        assert not gc.is_tracked(tensor._shape)
