@@ -60,11 +60,11 @@ def _sigmoid_chain(steps: int):
     return y
 
 
-def _add_chain():
+def _add_chain(steps: int):
     x = minigrad.ones(8)
     b = minigrad.ones(8, requires_grad=True)
     y = x
-    for _ in range(STEPS):
+    for _ in range(steps):
         y = y + b  # Add saves nothing: bench_core.py's scaling chain
     return y
 
