@@ -145,6 +145,16 @@ def test_exp_within_an_ulp(dtype: str) -> None:
         assert ulps(mine, theirs).max() <= 1, name
 
 
+def test_float32_exp_is_the_double_exp_rounded_once() -> None:
+    # The nearest float32 to e**x in every layout, for 0-d inputs and at the edges (overflow to
+    # inf, underflow to 0 and subnormals, nan).
+    for name, values in [*layouts(inputs("float32")).items(), ("0-d", np.array(2, "float32"))]:
+        mine = minigrad.tensor(values).exp().numpy()
+        with np.errstate(over="ignore"):
+            expected = np.exp(values.astype(np.float64)).astype(np.float32)
+        assert np.asarray(mine).tobytes() == np.ascontiguousarray(expected).tobytes(), name
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_sum_is_a_zero_dim_tensor(dtype: str) -> None:
     x = inputs(dtype)[:64]
