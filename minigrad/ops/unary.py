@@ -21,7 +21,6 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
-import scipy.special
 
 from minigrad import errors
 from minigrad._layout import (
@@ -40,6 +39,7 @@ from minigrad._memory_formats import (
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops import _scipy_ufuncs
 from minigrad.ops._helpers import (
     Constants,
     cast,
@@ -197,11 +197,10 @@ def exp_array(x: np.ndarray) -> np.ndarray:
     # ``np.exp(x, dtype=float64).astype(float32)``, tests_torch/test_kernels_torch.py) in
     # 0.25 us on (8,) where numpy's two calls take 0.69.
     if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
-        return _inv_boxcox(x, _ZERO_FLOAT32)
+        return _scipy_ufuncs.inv_boxcox(x, _ZERO_FLOAT32)
     return _exp(x)
 
 
-_inv_boxcox = scipy.special.inv_boxcox
 _ZERO_FLOAT32 = np.zeros((), _FLOAT32)  # (a 0-d array: numpy converts no Python number)
 
 
@@ -295,11 +294,11 @@ def sigmoid_array(x: np.ndarray) -> np.ndarray:
     # (sigmoid(-20) = 2.1e-9) and gives 0 below about -88.7 (float32), without a warning.
     if x.itemsize == 2:
         # float16: in float32, rounded once (PyTorch; expit has no float16 loop).
-        return _expit(x.astype(_FLOAT32)).astype(x.dtype)
-    return _expit(x)
+        return _scipy_ufuncs.expit(x.astype(_FLOAT32)).astype(x.dtype)
+    return _scipy_ufuncs.expit(x)
 
 
-_exp, _expit, _less, _less_equal = np.exp, scipy.special.expit, np.less, np.less_equal
+_exp, _less, _less_equal = np.exp, np.less, np.less_equal
 
 
 class Sigmoid(SavesResult):
@@ -785,12 +784,12 @@ def rsqrt_(input: Any) -> Any:
 
 
 def per_element(
-    function: Callable[[float], float], single: Callable[[np.ndarray], np.ndarray]
+    function: Callable[[float], float], single: str
 ) -> Callable[[np.ndarray], np.ndarray]:
     """A kernel computing ``function`` (a ``math`` one) of each element, in the array's dtype.
 
-    For functions numpy lacks. ``single`` is the same function as a SciPy ufunc, which
-    computes in double and rounds: for float32 and float16 its results are ``function``'s
+    For functions numpy lacks. ``single`` names the same function among SciPy's ufuncs, which
+    compute in double and round: for float32 and float16 its results are ``function``'s
     bits (checked over every float16 and 2^20 float32 values) at ~6x the speed of a Python
     call per element. float64 keeps ``function``: the C library's, nearer PyTorch's than
     SciPy's Cephes (``math.erf`` is correctly rounded nearly always).
@@ -800,14 +799,14 @@ def per_element(
     def kernel(x: np.ndarray) -> np.ndarray:
         """``function`` of each element of ``x``."""
         if x.dtype != _FLOAT64:  # (float16 runs SciPy's float32 loop)
-            return single(x).astype(x.dtype, copy=False)
+            return getattr(_scipy_ufuncs, single)(x).astype(x.dtype, copy=False)
         return np.asarray(scalar(x), dtype=np.float64)
 
     return kernel
 
 
 # the error function of an array, in its float dtype
-erf_array = per_element(math.erf, scipy.special.erf)
+erf_array = per_element(math.erf, "erf")
 
 
 class Erf(SavesInput):
