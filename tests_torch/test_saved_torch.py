@@ -55,8 +55,8 @@ UNSPECIFIED_VALUES = {("RreluWithNoiseBackward0", "_saved_noise"),
                       ("RreluWithNoiseBackward1", "_saved_noise")}
 # Dims PyTorch keeps as the user passed them (negative, unsorted, empty or None for "all"), and
 # so does minigrad: compared exactly, with their type (-1 shows as 18446744073709551615, a lone
-# int given to an int[] option as a 1-tuple).
-DIM_OPTIONS = {"dim", "dims", "dim0", "dim1", "dim2", "dimension"}
+# int given to an int[] option as a 1-tuple). A diagonal's offset is kept as given too.
+DIM_OPTIONS = {"dim", "dims", "dim0", "dim1", "dim2", "dimension", "offset"}
 # Rows whose graphs hold singular or eigen vectors (the spectral and nuclear norms use the SVD).
 SIGN_FREE = ("svd", "eig", "norm", "pinv")
 

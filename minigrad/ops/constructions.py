@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad.autograd.saved_attributes import as_given, part
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.ops import combining, index_ops, view_copies
 from minigrad.ops._helpers import (
     constant_tensor,
@@ -40,7 +40,7 @@ class DiagEmbed(DiagonalBackward):
 
     node_name = "DiagEmbedBackward0"
     fields = ("options",)  # (dims as given: PyTorch's node shows them so)
-    saved_options = {"offset": part("options", 0), "dim1": as_given("options", 1),
+    saved_options = {"offset": as_given("options", 0), "dim1": as_given("options", 1),
                      "dim2": as_given("options", 2)}
 
 

@@ -45,6 +45,9 @@ def _fresh(array: np.ndarray) -> np.ndarray:
 
 
 _COPIES: dict[type[ViewOp], type[Op]] = {}
+# View ops whose copy takes any layout: PyTorch's ``view_copy`` views a contiguous copy of a
+# tensor ``view`` itself refuses (as ``reshape`` would), so its copy forward does too.
+_OF_A_CONTIGUOUS_INPUT = (views.View,)
 
 
 def copy_op(view_op: type[ViewOp]) -> type[Op]:
@@ -57,10 +60,11 @@ def copy_op(view_op: type[ViewOp]) -> type[Op]:
     """
     if view_op not in _COPIES:
         view_forward = view_op.forward
+        contiguous_first = view_op in _OF_A_CONTIGUOUS_INPUT
 
         @functools.wraps(view_forward)  # (its signature: options with defaults stay as given)
         def forward(ctx: Any, x: np.ndarray, *options: Any) -> Any:
-            raw = view_forward(ctx, x, *options)
+            raw = view_forward(ctx, np.ascontiguousarray(x) if contiguous_first else x, *options)
             return tuple(map(_fresh, raw)) if type(raw) is tuple else _fresh(raw)
 
         # (the fields of the view op and of the classes it derives from, as Function reads them)
@@ -133,7 +137,8 @@ VIEWS: dict[str, Callable[..., Any]] = {
     "unbind_copy": lambda input, dim=0: splitting.unbind(input, dim),
     "unfold_copy": lambda input, dimension, size, step: unfold.unfold(input, dimension, size, step),
     "unsqueeze_copy": lambda input, dim: views.unsqueeze(input, dim),
-    "view_copy": lambda input, size: input.view(size),
+    # (any layout: see _OF_A_CONTIGUOUS_INPUT; only the options of this view are read)
+    "view_copy": lambda input, size: input.contiguous().view(size),
 }
 
 
