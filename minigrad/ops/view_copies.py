@@ -173,7 +173,7 @@ def detach_copy(input: Any) -> Any:
     Example:
         >>> import minigrad
         >>> minigrad.detach_copy(minigrad.ones(2, requires_grad=True))
-        tensor([1., 1.])
+        tensor([1., 1.], grad_fn=<NotImplemented>)
     """
     # (PyTorch 2.13 has no derivative formula for it: its node raises when backward reaches it)
     return NoDerivativeOf.apply(input, _fresh(operand(input)), "aten::detach_copy")
