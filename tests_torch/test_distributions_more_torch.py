@@ -989,3 +989,63 @@ def test_standard_gamma_saves_what_pytorchs_saves() -> None:
                     x.mul_(2.0)
             outcomes.append(run(lambda x=x: x.sum().backward())[1])
         assert_same_outcome(*outcomes)
+
+
+# --- expand on classes of one's own (PyTorch's base defines none) ----------------------------
+
+
+def _own_classes(lib: Any) -> dict[str, Callable[[], Any]]:
+    """Subclasses a user writes, and how to make one of each (batch shape (2,))."""
+    D = dists(lib)
+
+    class Mine(D.Distribution):
+        arg_constraints = {"loc": D.constraints.real}  # (declared: still no expand)
+
+        def __init__(self, loc: Any) -> None:
+            self.loc = loc
+            super().__init__(loc.shape, validate_args=False)
+
+    class MineOfTheFamily(D.ExponentialFamily):
+        arg_constraints: dict[str, Any] = {}
+
+        def __init__(self, loc: Any) -> None:
+            self.loc = loc
+            super().__init__(loc.shape, validate_args=False)
+
+    class MyNormal(D.Normal):
+        def __init__(self, loc: Any) -> None:
+            super().__init__(loc, lib.ones(loc.shape))
+
+    class PlainNormal(D.Normal):
+        pass
+
+    class MyGumbel(D.Gumbel):
+        def __init__(self, loc: Any) -> None:
+            super().__init__(loc, lib.ones(loc.shape))
+
+    class MyChi2(D.Chi2):
+        def __init__(self, df: Any) -> None:
+            super().__init__(df)
+
+    loc = lib.zeros(2)
+    return {
+        "distribution": lambda: Mine(loc),
+        "exponential_family": lambda: MineOfTheFamily(loc),
+        "normal_with_init": lambda: MyNormal(loc),
+        "normal_without_init": lambda: PlainNormal(loc, lib.ones(2)),
+        "gumbel_with_init": lambda: MyGumbel(loc),
+        "chi2_with_init": lambda: MyChi2(lib.ones(2)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_own_classes(minigrad)))
+def test_expand_of_a_class_of_ones_own_as_pytorch(name: str) -> None:
+    outcomes = []
+    for lib in (minigrad, torch):
+        d = _own_classes(lib)[name]()
+        try:
+            expanded = d.expand((3, 2))
+            outcomes.append(("ok", type(expanded).__name__, tuple(expanded.batch_shape)))
+        except NotImplementedError as error:
+            outcomes.append(("NotImplementedError", str(error)))
+    assert outcomes[0] == outcomes[1]

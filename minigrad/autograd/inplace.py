@@ -102,6 +102,28 @@ def apply_inplace_view(op: type[ViewOp], tensor: TensorBase, *options: Any) -> T
     return tensor
 
 
+def apply_resizing(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
+    """Compute ``op(tensor, *args)``, whose result has another shape, and make it ``tensor``'s.
+
+    PyTorch's ``addbmm_`` writes through its ``out=`` kernel, which resizes ``self`` when the
+    result (``self`` broadcast to the product) is larger: ``tensor`` takes the result's new
+    memory, its counter moves once and its history continues through the op's node, whose
+    gradient for the old ``tensor`` is summed back to its old shape. The same checks as any
+    in-place write come first. Only for a tensor that is not a view (minigrad cannot grow a
+    view inside its base's memory: the caller refuses one).
+    """
+    recording = grad_mode._state.enabled and (tensor.requires_grad or _any_requires_grad(args))
+    check_inplace(tensor, recording, op.checks_internal_overlap, args)
+    result = op.apply(tensor, *args)  # (recorded as out of place: first input, the old tensor)
+    set_array(tensor, result._array)
+    tensor._version_counter().bump()
+    if result._grad_fn is not None:
+        old_node, old_output_nr = tensor._grad_fn, tensor._output_nr
+        tensor._grad_fn, tensor._output_nr = result._grad_fn, 0
+        _follow_retain_grad(tensor, old_node, old_output_nr)
+    return tensor
+
+
 def rebind_resized(tensor: TensorBase, array: np.ndarray, steps: Any, bump: bool) -> None:
     """Give ``tensor`` the array ``resize_`` made (its memory, or grown memory); no node.
 

@@ -20,6 +20,18 @@ def _all_true(valid: Any) -> bool:
     return bool(valid.all()) if isinstance(valid, minigrad.Tensor) else bool(valid)
 
 
+def _distribution_defining_expand(kind: type) -> type | None:
+    """The class whose ``expand`` PyTorch would run for ``kind``: its nearest distribution.
+
+    That is the first of minigrad's own classes in ``kind``'s MRO (PyTorch's distributions
+    each define ``expand``), or None if that is a base class that defines none.
+    """
+    for klass in kind.__mro__:
+        if klass.__module__.startswith("minigrad.distributions."):
+            return None if klass.__dict__.get("_defines_no_expand") else klass
+    return None
+
+
 class Distribution:
     """A probability distribution with ``batch_shape`` independent members of ``event_shape``.
 
@@ -30,6 +42,9 @@ class Distribution:
 
     has_rsample = False
     has_enumerate_support = False
+    # Whether PyTorch's class of this name defines no ``expand`` (its base classes): read from
+    # each class's own namespace by ``_distribution_defining_expand``
+    _defines_no_expand = True
     _validate_args = __debug__
 
     @staticmethod
@@ -64,9 +79,18 @@ class Distribution:
         """The same distribution with its parameters expanded (as views) to ``batch_shape``.
 
         Each parameter keeps its trailing (event) dims; nothing is copied, no validation runs.
+        PyTorch's distributions each define ``expand``; minigrad's share this one, and a class
+        of one's own gets what PyTorch gives it: ``NotImplementedError`` if it derives from
+        ``Distribution`` or ``ExponentialFamily`` (which define none), PyTorch's message if it
+        derives from a distribution but has its own ``__init__`` (``_get_checked_instance``).
         """
+        if _instance is None:  # (a subclass's expand passes its checked instance)
+            owner = _distribution_defining_expand(type(self))
+            if owner is None:
+                raise NotImplementedError
+            _instance = self._get_checked_instance(owner)
         batch_shape = Size(batch_shape)
-        new = object.__new__(type(self)) if _instance is None else _instance
+        new = _instance
         new.__dict__.update(self.__dict__)
         for name in self._expanded_names():
             value = self.__dict__[name]

@@ -13,3 +13,5 @@ class ExponentialFamily(Distribution):
     minigrad registers the KL divergence of each pair of members it has directly; between two
     different members PyTorch's generic Bregman route refuses, and so does minigrad.
     """
+
+    _defines_no_expand = True  # (as PyTorch's: a subclass of one's own must define expand)

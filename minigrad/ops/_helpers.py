@@ -400,6 +400,7 @@ class NoDerivativeOf(NoDerivative):
     (``bernoulli(input, p)``).
     """
 
+    node_name = "NotImplemented"  # (a node name is not inherited: see Function)
     num_inputs = 1
 
     @staticmethod

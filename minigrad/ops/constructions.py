@@ -13,9 +13,8 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import as_given, part
-from minigrad.ops import combining, index_ops
+from minigrad.autograd.saved_attributes import as_given
+from minigrad.ops import combining, index_ops, view_copies
 from minigrad.ops._helpers import (
     constant_tensor,
     operand,
@@ -41,27 +40,13 @@ class DiagEmbed(DiagonalBackward):
 
     node_name = "DiagEmbedBackward0"
     fields = ("options",)  # (dims as given: PyTorch's node shows them so)
-    saved_options = {"offset": part("options", 0), "dim1": as_given("options", 1),
+    saved_options = {"offset": as_given("options", 0), "dim1": as_given("options", 1),
                      "dim2": as_given("options", 2)}
 
 
-class DiagonalCopy(Op):
-    """y = a copy of diagonal ``offset`` of dims ``dim1``, ``dim2`` (``diag`` of a matrix).
-
-    dx = grad on that diagonal of zeros.  Saves nothing. PyTorch 2.13 names its node
-    ``DiagonalBackward0_copy``.
-    """
-
-    node_name = "DiagonalBackward0_copy"
-    fields = ("shape", "options")
-    saved_options = {"offset": part("options", 0), "dim1": part("options", 1),
-                     "dim2": part("options", 2), "self_sym_sizes": "shape"}
-
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
-        return Diagonal.forward(ctx, x, offset, dim1, dim2).copy()
-
-    backward = staticmethod(Diagonal.backward)
+# diag of a matrix: a copy of its diagonal, one node as PyTorch 2.13 records it
+# (``DiagonalBackward0_copy``): the view op Diagonal with a copying forward.
+DiagonalCopy = view_copies.copy_op(Diagonal)
 
 
 def _embedded_shape(shape: tuple[int, ...], offset: int, dim1: int, dim2: int) -> tuple[int, ...]:

@@ -495,8 +495,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
 def addmm_(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
     """``input = beta * input + alpha * (mat1 @ mat2)``, in place (shapes must match)."""
     sync_views(input, mat1, mat2)
-    beta, alpha = _checked_addmm(input, mat1, mat2, beta, alpha)
-    _check_inplace_shape(input, (operand(mat1).shape[0], operand(mat2).shape[1]))
+    beta, alpha = _checked_addmm(input, mat1, mat2, beta, alpha, inplace=True)
     return apply_inplace(Addmm, input, mat1, mat2, beta, alpha)
 
 
@@ -508,15 +507,23 @@ def _check_inplace_shape(input: Any, shape: tuple[int, ...]) -> None:
             f"{list(shape)} should match")
 
 
-def _checked_addmm(input: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
-    """The checks of addmm, in PyTorch's order; ``beta`` and ``alpha`` as its kernel takes them."""
+def _checked_addmm(
+    input: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any, inplace: bool = False
+) -> tuple[Any, Any]:
+    """The checks of addmm, in PyTorch's order; ``beta`` and ``alpha`` as its kernel takes them.
+
+    ``inplace`` (addmm_): ``input`` must have the product's shape, checked where addmm checks
+    that it expands to it (PyTorch's meta function refuses the output before any expand).
+    """
     bias, a, b = operand(input), operand(mat1), operand(mat2)
     check_addmm_dtypes(bias, a, b)
     for name, array in (("mat1", a), ("mat2", b)):
         if array.ndim != 2:
             raise RuntimeError(errors.not_a_matrix(name, array.ndim))
     check_mm_shapes(a.shape, b.shape)
-    if isinstance(bias, np.ndarray):
+    if inplace:
+        _check_inplace_shape(input, (a.shape[0], b.shape[1]))
+    elif isinstance(bias, np.ndarray):
         error = expand_error(bias, (a.shape[0], b.shape[1]))
         if error is not None:
             raise error

@@ -17,7 +17,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import check_scalar_arguments, display_name, result_type
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.inplace import apply_inplace
+from minigrad.autograd.inplace import apply_inplace, apply_resizing
 from minigrad.autograd.saved_attributes import part
 from minigrad.ops._helpers import dim_size, operand, run
 from minigrad.ops.linalg import (
@@ -178,6 +178,8 @@ def _checked_addr(
         if array.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {array.ndim}-D")
     shape = (a.shape[0], b.shape[0])
+    if inplace and np.ndim(bias) != 2:  # (addr_'s kernel takes a matrix before any size)
+        raise RuntimeError(f"2D tensor expected, got {np.ndim(bias)}D tensor for input")
     if inplace and tuple(np.shape(bias)) != shape:
         raise RuntimeError(
             f"size mismatch, input: {list(np.shape(bias))}, v1: {list(a.shape)}, "
@@ -308,8 +310,13 @@ def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 
 def addbmm_(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
     """``input = beta * input + alpha * sum_b batch1[b] @ batch2[b]``, in place.
 
-    PyTorch resizes an ``input`` of another shape; minigrad refuses it (see docs/api.md).
+    As PyTorch's, an ``input`` that broadcasts to the product's shape is resized to it (a
+    tensor of 3 elements becomes n x 3); minigrad refuses that for a view (see docs/api.md).
     """
     beta, alpha = _checked_addbmm(input, batch1, batch2, beta, alpha)
-    _check_inplace_shape(input, (operand(batch1).shape[1], operand(batch2).shape[2]))
+    shape = (operand(batch1).shape[1], operand(batch2).shape[2])
+    if tuple(input.shape) != shape:
+        if input._base is not None:  # (a view: refused, with PyTorch's in-place message)
+            _check_inplace_shape(input, shape)
+        return apply_resizing(Addbmm, input, batch1, batch2, beta, alpha)
     return apply_inplace(Addbmm, input, batch1, batch2, beta, alpha)

@@ -2,24 +2,29 @@
 
 ``minigrad.permute_copy(x, dims)`` is ``x.permute(dims)`` copied into a fresh row-major
 tensor; all seventeen follow that one rule, so they are made from one table (``VIEWS``: the
-function's name and the view it copies, with PyTorch's parameter names). The copy is recorded
-as a node named after the view's node plus ``_copy`` (``PermuteBackward0_copy``, as PyTorch
-names it) whose gradient passes through unchanged to the view's own node.
+function's name and the view it copies, with PyTorch's parameter names).
 
-Where PyTorch differs: its copy is one node (with the view's saved options, here on the view's
-node below it), and its ``detach_copy`` returns a tensor that requires grad with a
-NotImplemented backward, where minigrad's is a plain detached copy.
+The copy is ONE node, as in PyTorch: the view op's own declaration with a copying forward
+(``copy_op``). Its name is the view's node name plus ``_copy`` (``PermuteBackward0_copy``), it
+keeps the view's options under the view's names (``_saved_dims``) and its backward *is* the
+view's backward. To learn which view op a call makes, and with which checked options, the
+function first makes the view under ``no_grad`` (no node) and reads its last view step.
+
+``detach_copy`` mirrors PyTorch 2.13 too: its result requires grad (if the input does) with a
+``NotImplemented`` node whose backward raises "derivative for aten::detach_copy is not
+implemented".
 
 Example:
     >>> import minigrad
     >>> x = minigrad.arange(6.0).view(2, 3).requires_grad_()
     >>> y = minigrad.permute_copy(x, (1, 0))
-    >>> y.grad_fn.name(), y.is_contiguous()
-    ('PermuteBackward0_copy', True)
+    >>> y.grad_fn.name(), y.grad_fn._saved_dims, y.is_contiguous(), y._base is None
+    ('PermuteBackward0_copy', (1, 0), True, True)
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -27,42 +32,75 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments
+from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
+from minigrad.autograd.views import ViewOp
 from minigrad.ops import as_strided, splitting, unfold, views
+from minigrad.ops._helpers import NoDerivativeOf, operand
 
 
-class ViewCopy(Op):
-    """y = a row-major copy of x, the result of a view op;  dx = grad.  Saves nothing.
+def _fresh(array: np.ndarray) -> np.ndarray:
+    """A row-major copy of ``array`` (PyTorch's ``*_copy`` results are contiguous)."""
+    return np.array(array, order="C", copy=True)
 
-    Subclassed once per view node name (``copy_node``): only the node's name differs.
+
+_COPIES: dict[type[ViewOp], type[Op]] = {}
+# View ops whose copy takes any layout: PyTorch's ``view_copy`` views a contiguous copy of a
+# tensor ``view`` itself refuses (as ``reshape`` would), so its copy forward does too.
+_OF_A_CONTIGUOUS_INPUT = (views.View,)
+
+
+def copy_op(view_op: type[ViewOp]) -> type[Op]:
+    """The op ``<view>_copy``: ``view_op``'s declaration whose forward copies (made once).
+
+    y = a fresh copy of ``view_op``'s view of x;  dx = ``view_op``'s backward (the same
+    function, not a second formula). It keeps the view's fields and shows its saved options
+    under the same names; like the view, it saves no tensor. Its node is named
+    ``<view node>_copy`` (PyTorch's ``TBackward0_copy``).
     """
+    if view_op not in _COPIES:
+        view_forward = view_op.forward
+        contiguous_first = view_op in _OF_A_CONTIGUOUS_INPUT
 
-    @staticmethod
-    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        return np.array(x, order="C", copy=True)
+        @functools.wraps(view_forward)  # (its signature: options with defaults stay as given)
+        def forward(ctx: Any, x: np.ndarray, *options: Any) -> Any:
+            raw = view_forward(ctx, np.ascontiguousarray(x) if contiguous_first else x, *options)
+            return tuple(map(_fresh, raw)) if type(raw) is tuple else _fresh(raw)
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        return grad
+        # (the fields of the view op and of the classes it derives from, as Function reads them)
+        fields = tuple(
+            dict.fromkeys(
+                field
+                for klass in reversed(view_op.__mro__)
+                for field in klass.__dict__.get("fields", ())
+            )
+        )
+        namespace = {
+            "__doc__": f"y = a copy of {view_op.__name__}'s view;  dx = its backward.",
+            "__module__": __name__,
+            "node_name": view_op._Node._name + "_copy",
+            "fields": fields,
+            "saves": view_op.saves,
+            "saved_options": view_op.saved_options,
+            "forward": staticmethod(forward),
+            "backward": staticmethod(view_op.backward),
+        }
+        _COPIES[view_op] = type(f"{view_op.__name__}Copy", (Op,), namespace)
+    return _COPIES[view_op]
 
 
-_NODES: dict[str, type[ViewCopy]] = {}
+def copied(input: Any, view: Any) -> Any:
+    """``view`` (one view of ``input``, or a tuple of them) as the result of its copy op.
 
-
-def copy_node(view_node: str) -> type[ViewCopy]:
-    """The ViewCopy class whose node is named ``<view_node>_copy`` (made once per name)."""
-    if view_node not in _NODES:
-        name = view_node.replace("::", "_") + "Copy"
-        _NODES[view_node] = type(name, (ViewCopy,), {"node_name": f"{view_node}_copy"})
-    return _NODES[view_node]
-
-
-def copied(view: Any) -> Any:
-    """A view (or a tuple of views) as new tensors, each recorded as its view's ``_copy``."""
-    if isinstance(view, tuple):
-        return tuple(copied(v) for v in view)
-    node = view.grad_fn
-    return copy_node("" if node is None else node.name()).apply(view)
+    ``view`` was made under ``no_grad``: its last view step names the view op and the options
+    it was called with, which its copy op runs again on ``input`` (recording one node). A view
+    that is no autograd view (``view(dtype)`` to another kind) is copied as it is.
+    """
+    first = view[0] if isinstance(view, tuple) else view
+    if first._base is None:  # (``view(dtype)`` to another kind: nothing to differentiate)
+        return first.clone()
+    view_op, options, _ = first._view.steps[-1]
+    return copy_op(view_op).apply(input, *options)
 
 
 def _slice(input: Any, dim: int, start: Any, end: Any, step: Any) -> Any:
@@ -99,7 +137,8 @@ VIEWS: dict[str, Callable[..., Any]] = {
     "unbind_copy": lambda input, dim=0: splitting.unbind(input, dim),
     "unfold_copy": lambda input, dimension, size, step: unfold.unfold(input, dimension, size, step),
     "unsqueeze_copy": lambda input, dim: views.unsqueeze(input, dim),
-    "view_copy": lambda input, size: input.view(size),
+    # (any layout: see _OF_A_CONTIGUOUS_INPUT; only the options of this view are read)
+    "view_copy": lambda input, size: input.contiguous().view(size),
 }
 
 
@@ -107,7 +146,9 @@ def _copy_function(name: str, view: Callable[..., Any]) -> Callable[..., Any]:
     """``name``: ``view``'s result copied (``copied``), with ``view``'s parameters."""
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        return copied(view(*args, **kwargs))
+        with grad_mode.no_grad():  # (the view only names its op and options: no node)
+            result = view(*args, **kwargs)
+        return copied(args[0] if args else kwargs["input"], result)
 
     function.__signature__ = inspect.signature(view)  # type: ignore[attr-defined]
     function.__name__ = function.__qualname__ = name
@@ -115,7 +156,7 @@ def _copy_function(name: str, view: Callable[..., Any]) -> Callable[..., Any]:
     base = name.removesuffix("_copy")
     function.__doc__ = (
         f"``input.{base}(...)`` copied into a new tensor that shares no memory with ``input``.\n\n"
-        f"Its node is the view's, named with ``_copy`` (see ``minigrad.ops.view_copies``)."
+        f"Its one node is the view's op named with ``_copy`` (see ``minigrad.ops.view_copies``)."
     )
     return function
 
@@ -124,11 +165,15 @@ FUNCTIONS = {name: _copy_function(name, view) for name, view in VIEWS.items()}
 
 
 def detach_copy(input: Any) -> Any:
-    """``input.detach()`` copied into a new tensor (PyTorch's requires grad, NotImplemented).
+    """``input.detach()`` copied into a new tensor.
+
+    As in PyTorch 2.13 the copy of a tensor that requires grad requires grad too, with a
+    ``NotImplemented`` node: backward through it raises.
 
     Example:
         >>> import minigrad
         >>> minigrad.detach_copy(minigrad.ones(2, requires_grad=True))
-        tensor([1., 1.])
+        tensor([1., 1.], grad_fn=<NotImplemented>)
     """
-    return input.detach().clone()
+    # (PyTorch 2.13 has no derivative formula for it: its node raises when backward reaches it)
+    return NoDerivativeOf.apply(input, _fresh(operand(input)), "aten::detach_copy")

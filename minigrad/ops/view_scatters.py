@@ -90,7 +90,7 @@ class DiagonalScatter(ViewScatter):
 
     view = views.Diagonal
     saved_options = {
-        "offset": part("options", 0),
+        "offset": as_given("options", 0),
         "dim1": as_given("options", 1),
         "dim2": as_given("options", 2),
     }

@@ -20,7 +20,7 @@ import numpy as np
 from minigrad import _arguments, _dtype, _memory, errors
 from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.saved_attributes import as_given, part
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
@@ -805,7 +805,7 @@ class Diagonal(ViewOp):
     """
 
     fields = ("shape", "options")
-    saved_options = {"offset": part("options", 0), "dim1": as_given("options", 1),
+    saved_options = {"offset": as_given("options", 0), "dim1": as_given("options", 1),
                      "dim2": as_given("options", 2), "self_sym_sizes": "shape"}
 
     @staticmethod

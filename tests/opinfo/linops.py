@@ -432,6 +432,16 @@ OPS: list[OpInfo] = [
         _scaled_method("addbmm_"),
         same_shape(addbmm_samples, lambda s: (s.args[1].shape[1], s.args[2].shape[2])),
     ),
+    # an input that broadcasts to the product is resized to it (PyTorch's out= kernel)
+    row(
+        "addbmm_resizing",
+        _scaled_method("addbmm_"),
+        lambda rng: [
+            Sample((real(rng, 4), real(rng, 2, 3, 5), real(rng, 2, 5, 4), 0.5, 2), name="row"),
+            Sample((real(rng), real(rng, 2, 3, 5), real(rng, 2, 5, 4), 1, 1), name="0d"),
+        ],
+        op="addbmm_",
+    ),
     # --- products of several factors ----------------------------------------------------------
     OpInfo(
         "linalg_multi_dot",
