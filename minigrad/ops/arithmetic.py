@@ -313,9 +313,12 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 def rsub_number(input: Any, other: Any) -> Any:
     """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
-    if type(other) in _PLAIN_NUMBERS and isinstance(input, TensorBase) and (
+    if (type(other) is int and other <= 0x3FFFFFFF and other >= -0x3FFFFFFF
+            or type(other) is float) and isinstance(input, TensorBase) and (
             input._array.dtype.kind == "f"):
-        # nothing to promote or check (as pow's): Rsub's recording function for options
+        # nothing to promote or check (as pow's): Rsub's recording function for options. A
+        # one-digit int only: a larger one takes ``promote``, which raises the parser's
+        # OverflowError for an int no Scalar holds (``2**70 - x``)
         return Rsub._record_options(input, other, None)
     a, b, dtype = promote(input, other)
     check_bool_subtraction(a, b)
@@ -822,11 +825,35 @@ class RemainderScalar(Op):
         return grad, None, None
 
 
+class RemainderOfNumber(Op):
+    """z = other % y for a number ``other`` (``3 % x``, PyTorch's ``remainder.Scalar_Tensor``).
+
+    PyTorch has no derivative for it: its node is ``torch::autograd::NotImplemented``, with an
+    edge to ``y`` alone, and backward raises. It computes with ``Remainder``'s kernel.
+    """
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, y: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
+        _check_integer_divisor(other, y, dtype)
+        return Remainder.kernel(other, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError(errors.derivative_not_implemented("aten::remainder"))
+
+
+RemainderOfNumber._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
 def remainder(input: Any, other: Any) -> Any:
     """Python's ``%``: ``input - floor(input / other) * other`` (the sign of ``other``)."""
     a, b, dtype = promote(input, other)
     if (dtype if dtype is not None else operand(a).dtype) == np.bool_:
-        check_float_kernel("remainder_cpu", a)
+        check_float_kernel("remainder_cpu", a if isinstance(a, TensorBase) else b)
+    if not isinstance(operand(a), np.ndarray):
+        return RemainderOfNumber.apply(b, a, dtype)  # (``3 % x``: no derivative)
     if isinstance(operand(b), np.ndarray):
         return Remainder.apply(a, b, dtype)
     return RemainderScalar.apply(a, b, dtype)
