@@ -1,6 +1,7 @@
 """Python's operators on tensors that PyTorch's Tensor defines beyond the common ones.
 
-``3 % x`` (``__rmod__``: remainder with a number first, which has no derivative), ``x //= y``
+``3 % x`` (``__rmod__``: remainder with a number first, which has no derivative), ``x // y``
+(a node with edges only to the operands that require grad), ``x //= y``
 and ``x **= y`` in place (not rebinding ``x`` to a new tensor), ``reversed(x)`` (a flip of
 dimension 0) and Python 2's ``__rdiv__`` and ``__idiv__``. Each program runs in both libraries.
 """
@@ -62,6 +63,17 @@ def _rmod_of_a_list(lib: Any) -> Any:
     return [1] % lib.tensor([1.0])
 
 
+def _floordiv_edges(lib: Any) -> Any:
+    x = lib.tensor([1.5, 2.0, -4.0], requires_grad=True)
+    c = lib.tensor([2.0, 3.0, 5.0])
+    results = (x // 2, 7 // x, x // c, c // x, x // x)
+    return [([type(f).__name__ for f, _ in z.grad_fn.next_functions], z.tolist()) for z in results]
+
+
+def _floordiv_broadcast_error(lib: Any) -> Any:
+    return lib.tensor([1.0, 2.0, 3.0]) // lib.tensor([1.0, 2.0], requires_grad=True)
+
+
 def _floordiv_in_place(lib: Any) -> Any:
     x = lib.tensor([5.0, 7.0])
     same = x
@@ -119,6 +131,8 @@ PROGRAMS = {
         _rmod_by_zero,
         _rmod_of_bools,
         _rmod_of_a_list,
+        _floordiv_edges,
+        _floordiv_broadcast_error,
         _floordiv_in_place,
         _pow_in_place,
         _pow_in_place_on_a_leaf,

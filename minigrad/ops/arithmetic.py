@@ -31,6 +31,7 @@ from minigrad.autograd.record import binary_operator
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
+    broadcast_shapes,
     check_float_kernel,
     constant_tensor,
     is_bool,
@@ -38,6 +39,7 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     promote_inplace,
+    raw,
     run,
     zeros_like_grad,
 )
@@ -604,15 +606,38 @@ class FloorDivide(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide"))
 
 
+class FloorDivideOne(FloorDivide):
+    """``FloorDivide`` with one edge, to the operand that requires grad (``x // 2``, ``3 // x``).
+
+    PyTorch's node for an op without a derivative has edges only to the inputs that require
+    grad: the other operand (a number, or a tensor that needs no gradient) is an option here.
+    ``swapped``: that operand is the dividend.
+    """
+
+    node_name = "NotImplemented"
+    num_inputs = 1
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, other: Any, swapped: bool, dtype: Any) -> np.ndarray:
+        other = raw(other)
+        return FloorDivide.forward(ctx, *((other, x) if swapped else (x, other)), dtype)
+
+
 def floor_divide(input: Any, other: Any) -> Any:
     """``input // other``: division rounded down (not differentiable, as in PyTorch)."""
     a, b, dtype = promote(input, other)
     if dtype is None and is_bool(a):
         check_float_kernel("div_floor_cpu", a)
-    return FloorDivide.apply(a, b, dtype)
+    a_grad, b_grad = (isinstance(v, TensorBase) and v.requires_grad for v in (a, b))
+    if a_grad == b_grad:
+        return FloorDivide.apply(a, b, dtype)
+    broadcast_shapes(np.shape(operand(a)), np.shape(operand(b)))  # (PyTorch's error first)
+    return FloorDivideOne.apply(a, b, False, dtype) if a_grad else FloorDivideOne.apply(
+        b, a, True, dtype)
 
 
 FloorDivide._Node.name = not_implemented_name  # type: ignore[method-assign]
+FloorDivideOne._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 class FloorDivideInplace(FloorDivide):
