@@ -748,12 +748,89 @@ def arange(
             raise TypeError(
                 f"arange(): argument '{name}' must be Number, not {errors.python_type_name(value)}"
             )
-    if step == 0:
+    _check_no_bool_kernel(numpy_dtype, "arange_cpu")  # (PyTorch's dispatch, before any check)
+    _check_range_bounds(start, end, step)
+    if numpy_dtype.kind in "iu":
+        return _new(_integer_arange(start, end, step, numpy_dtype), requires_grad)
+    size = _arange_size(float(start), float(end), float(step))  # (before numpy allocates)
+    values = np.arange(start, end, step)[:size]  # (an infinite step: numpy keeps ``start``)
+    return _new(values.astype(numpy_dtype), requires_grad)
+
+
+# The largest int64 + 1: PyTorch's range checks compare sizes with it as a double.
+_INT64_END = 1 << 63
+
+
+def _check_range_bounds(start: Any, end: Any, step: Any) -> None:
+    """PyTorch's ``arange_check_bounds``: a nonzero step, a finite range in the step's direction.
+
+    In doubles, whatever the result's dtype (``arange(0, 2**63, 0)`` says the step is zero).
+    """
+    start, end, step = float(start), float(end), float(step)
+    if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0:
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(
+            f"unsupported range: {errors.double_text(start)} -> {errors.double_text(end)}")
+    if not (step > 0 and end >= start or step < 0 and end <= start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    _check_no_bool_kernel(numpy_dtype, "arange_cpu")
-    return _new(np.arange(start, end, step).astype(numpy_dtype), requires_grad)
+
+
+def _arange_size(start: float, end: float, step: float) -> int:
+    """The length of ``arange``'s result as PyTorch computes it in doubles (not int64 results)."""
+    size = math.ceil((end - start) / step) if math.isfinite((end - start) / step) else math.inf
+    if not 0 <= size <= _INT64_END:
+        raise RuntimeError("invalid size, possible overflow?")
+    if size == _INT64_END:  # (converted to int64, 2**63 becomes -2**63: a size no shape takes)
+        raise RuntimeError(
+            f"IntArrayRef contains an int that cannot be represented as a SymInt: {-_INT64_END}")
+    return size
+
+
+def _as_int64(value: Any) -> int:
+    """A Scalar as PyTorch's ``Scalar.to<int64_t>()`` reads it: checked, truncated toward zero.
+
+    A uint64 int (``2**63``) or a double past int64 raises; the check lets exactly ``2.0**63``
+    through, which then converts to -2**63 (as on x86).
+    """
+    if isinstance(value, (float, np.floating)):
+        if not -_INT64_END <= value <= _INT64_END:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        return _wrap_int64(int(value))
+    value = int(value)
+    if not -_INT64_END <= value < _INT64_END:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return value
+
+
+def _wrap_int64(value: int) -> int:
+    """``value`` as int64 arithmetic leaves it: wrapped around modulo 2**64."""
+    return (value + _INT64_END) % (1 << 64) - _INT64_END
+
+
+def _integer_arange(start: Any, end: Any, step: Any, numpy_dtype: np.dtype) -> np.ndarray:
+    """``arange`` into an integer dtype, computed as PyTorch's kernel computes it.
+
+    The values are ``start + i * step`` in int64 (start and step truncated to ints, so
+    ``arange(-0.5, 3.5, 1.5, dtype=int64)`` is ``[0, 1, 2]``), wrapped into the dtype. An int64
+    result's length is computed in int64 too, with its wrapping: a range wider than int64 can
+    come out empty or of a negative length (PyTorch's "invalid size" error).
+    """
+    if numpy_dtype == np.int64:
+        first, last, stride = _as_int64(start), _as_int64(end), _as_int64(step)
+        if stride == 0:  # (a float step truncated to 0: ``arange(0, 5, 0.5, dtype=int64)``)
+            raise ValueError("step must be nonzero")
+        sign = (stride > 0) - (stride < 0)
+        span = _wrap_int64(last - first + stride - sign)
+        size = abs(span) // abs(stride) * (1 if (span < 0) == (stride < 0) else -1)
+        if size < 0:
+            raise RuntimeError("invalid size, possible overflow?")
+    else:
+        size = _arange_size(float(start), float(end), float(step))
+        first, stride = _as_int64(start), _as_int64(step)
+    with np.errstate(over="ignore"):
+        values = np.arange(size, dtype=np.int64) * np.int64(stride) + np.int64(first)
+    return values.astype(numpy_dtype)
 
 
 def linspace(

@@ -14,11 +14,15 @@ corrupt, truncated or foreign file raises ``minigrad.serialization.LoadError`` a
 nothing half-loaded. (``Module.load_state_dict`` likewise checks every key and shape before it
 writes.)
 
-What can be saved: tensors (and ``nn.Parameter``), ``None``, bools, ints, floats (inf and nan
-too), strings, and lists, tuples, dicts, ``OrderedDict`` (with a ``state_dict``'s
-``_metadata``) and ``Counter`` of those: module, optimizer and scheduler state dicts. Tensors
-that view the same memory the same way are stored once and come back as aliases (one buffer,
-one version counter), as tied weights do in PyTorch.
+What can be saved: tensors (and ``nn.Parameter``), storages (``UntypedStorage``,
+``TypedStorage``), ``None``, bools, ints, floats (inf and nan too), strings, and lists, tuples,
+dicts, ``OrderedDict`` (with a ``state_dict``'s ``_metadata``) and ``Counter`` of those:
+module, optimizer and scheduler state dicts. As PyTorch's, a file stores storages, each once,
+whole, in the one dtype its tensors see it in (two dtypes over one memory are refused), and
+each tensor as a geometry on one (offset, sizes, strides): tensors that shared memory share
+it again after loading (each with a version counter of its own, at 1), and one tensor object
+saved twice loads as one object. A saved ``UntypedStorage`` loads as a ``TypedStorage`` of
+uint8, as in PyTorch. (Format version 1, a buffer per tensor, is still read.)
 """
 
 from __future__ import annotations
@@ -34,12 +38,15 @@ import numpy as np
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.parameter import Parameter
+from minigrad.ops.setting import _geometry_array
+from minigrad.storage import TypedStorage, UntypedStorage
 from minigrad.tensor import Tensor
 
 __all__ = ["LoadError", "load", "save"]
 
 FORMAT = "minigrad.save"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # (version 1: a buffer per distinct view, no storages)
 STRUCTURE_ENTRY = "__minigrad__"
 FileLike = str | os.PathLike | IO[bytes]
 
@@ -56,12 +63,20 @@ class _Encoder:
 
     def __init__(self) -> None:
         self.arrays: list[np.ndarray] = []
-        self._index_of_view: dict[tuple[Any, ...], int] = {}
+        # id(the memory's root) -> (its entry, the dtype it is saved in)
+        self._storages: dict[int, tuple[int, np.dtype]] = {}
+        self._tensor_ids: dict[int, int] = {}  # id(tensor) -> the number its node carries
+        self._kept: list[Any] = []  # (the tensors numbered: alive, so no id is reused)
 
     def encode(self, obj: Any) -> Any:
-        """``obj`` as JSON-able data, its tensors' buffers collected in ``self.arrays``."""
+        """``obj`` as JSON-able data, its storages' memory collected in ``self.arrays``."""
         if isinstance(obj, TensorBase):
             return self._tensor(obj)
+        if isinstance(obj, (UntypedStorage, TypedStorage)):
+            typed = isinstance(obj, TypedStorage)
+            untyped = obj._untyped_storage if typed else obj
+            dtype = obj.dtype.numpy if typed else np.dtype(np.uint8)
+            return {"type": "storage", "storage": self._storage(untyped, dtype)}
         if obj is None:
             return {"type": "none"}
         if isinstance(obj, (bool, str)):
@@ -87,18 +102,34 @@ class _Encoder:
             "lists, tuples and dicts of them (e.g. a model's or an optimizer's state_dict())"
         )
 
+    def _storage(self, storage: UntypedStorage, dtype: np.dtype) -> int:
+        """The entry of ``storage``'s whole memory, seen as ``dtype`` (saved on first use)."""
+        saved = self._storages.get(id(storage._root))
+        if saved is not None:
+            if saved[1] != dtype:
+                raise RuntimeError(
+                    "Cannot save multiple tensors or storages that view the same data as "
+                    "different types")
+            return saved[0]
+        memory = storage._bytes
+        index = len(self.arrays)
+        self.arrays.append(memory[: memory.size - memory.size % dtype.itemsize].view(dtype))
+        self._storages[id(storage._root)] = (index, dtype)
+        return index
+
     def _tensor(self, tensor: TensorBase) -> dict[str, Any]:
+        number = self._tensor_ids.get(id(tensor))
+        if number is None:
+            number = self._tensor_ids[id(tensor)] = len(self._kept)
+            self._kept.append(tensor)
         array = tensor._array
-        view_key = (
-            array.__array_interface__["data"][0], array.shape, array.strides, array.dtype.str
-        )
-        index = self._index_of_view.get(view_key)
-        if index is None:
-            index = self._index_of_view[view_key] = len(self.arrays)
-            self.arrays.append(array if array.flags.c_contiguous else array.copy(order="C"))
         return {
             "type": "tensor",
-            "index": index,
+            "id": number,
+            "storage": self._storage(UntypedStorage._of(array), array.dtype),
+            "offset": tensor.storage_offset(),
+            "size": list(array.shape),
+            "stride": list(tensor.stride()),
             "requires_grad": bool(tensor.requires_grad),
             "parameter": isinstance(tensor, Parameter),
         }
@@ -146,7 +177,9 @@ class _Decoder:
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         self.arrays = arrays
         self.used: set[str] = set()
-        self._tensors: dict[int, TensorBase] = {}
+        self._tensors: dict[int, TensorBase] = {}  # version 1: by buffer; 2: by tensor number
+        self._memories: dict[int, np.ndarray] = {}  # a storage's entry -> its memory (bytes)
+        self._storage_objects: dict[Any, TypedStorage] = {}  # a storage's entry -> it
 
     def decode(self, node: Any) -> Any:
         """The object ``encode`` turned into ``node``, tensors rebuilt on the loaded buffers."""
@@ -166,8 +199,79 @@ class _Decoder:
         if kind in ("dict", "ordered_dict", "counter"):
             return self._mapping(node, kind)
         if kind == "tensor":
-            return self._tensor(node)
+            return self._tensor(node) if "storage" in node else self._tensor_v1(node)
+        if kind == "storage":  # (one object per storage saved, as PyTorch's memo)
+            index = node.get("storage")
+            storage = self._storage_objects.get(index)
+            if storage is None:
+                dtype = from_numpy_dtype(self._dtype_of(index))
+                storage = self._storage_objects[index] = TypedStorage(
+                    wrap_storage=UntypedStorage._of(self._memory(index)), dtype=dtype,
+                    _internal=True)
+            return storage
         raise LoadError(f"unknown node {_short(node)}")
+
+    def _entry(self, index: Any) -> tuple[str, np.ndarray]:
+        """The array entry ``index`` names (``t0``, ``t1``, ...), marked used."""
+        name = f"t{index}"
+        if type(index) is not int or name not in self.arrays:
+            raise LoadError(f"a node refers to array {name!r}, which the file does not have")
+        self.used.add(name)
+        return name, self.arrays[name]
+
+    def _dtype_of(self, index: Any) -> np.dtype:
+        name, array = self._entry(index)
+        try:
+            from_numpy_dtype(array.dtype)
+        except TypeError:
+            raise LoadError(f"array {name!r} has an unsupported dtype {array.dtype}") from None
+        return array.dtype
+
+    def _memory(self, index: Any) -> np.ndarray:
+        """Storage ``index``'s memory as bytes: one array however many tensors use it."""
+        memory = self._memories.get(index)
+        if memory is None:
+            name, array = self._entry(index)
+            if array.ndim != 1:
+                raise LoadError(f"storage {name!r} is not a 1-D array")
+            memory = self._memories[index] = np.ascontiguousarray(array).view(np.uint8)
+        return memory
+
+    def _tensor(self, node: dict[str, Any]) -> TensorBase:
+        number, offset, size, stride = (
+            node.get("id"), node.get("offset"), node.get("size"), node.get("stride"))
+        requires_grad, parameter = node.get("requires_grad"), node.get("parameter")
+        if (type(number) is not int or type(offset) is not int
+                or not _int_list(size) or not _int_list(stride)
+                or type(requires_grad) is not bool or type(parameter) is not bool):
+            raise LoadError(f"malformed tensor node {_short(node)}")
+        loaded = self._tensors.get(number)
+        if loaded is not None:  # the same tensor object, saved again: the same object
+            return loaded
+        dtype = self._dtype_of(node.get("storage"))
+        if requires_grad and not from_numpy_dtype(dtype).is_floating_point:
+            raise LoadError(f"a tensor of dtype {dtype} cannot require grad")
+        memory = self._memory(node.get("storage"))
+        reach = 0 if 0 in size else 1 + sum((n - 1) * s for n, s in zip(size, stride))
+        if (offset + reach) * dtype.itemsize > memory.size:
+            raise LoadError(f"tensor node {_short(node)} reaches past the end of its storage "
+                            f"({(offset + reach) * dtype.itemsize} bytes of {memory.size})")
+        try:
+            array = _geometry_array(memory, dtype, offset, tuple(size), tuple(stride))
+        except RuntimeError as error:  # (a geometry past the storage's end, a negative size)
+            raise LoadError(f"tensor node {_short(node)}: {error}") from None
+        if not array.size:  # (set_'s geometry zeroes an empty tensor's strides; keep them)
+            array = np.ndarray(array.shape, dtype, buffer=array.base,
+                               offset=offset * dtype.itemsize,
+                               strides=tuple(n * dtype.itemsize for n in stride))
+        tensor = Tensor._make(array)
+        tensor._version_counter().bump()  # (PyTorch's load sets each tensor's memory: version 1)
+        if parameter:
+            tensor = Parameter(tensor, requires_grad=requires_grad)
+        elif requires_grad:
+            tensor.requires_grad_(True)
+        self._tensors[number] = tensor
+        return tensor
 
     @staticmethod
     def _float(text: Any) -> float:
@@ -202,7 +306,8 @@ class _Decoder:
             result._metadata = self.decode(node["metadata"])
         return result
 
-    def _tensor(self, node: dict[str, Any]) -> TensorBase:
+    def _tensor_v1(self, node: dict[str, Any]) -> TensorBase:
+        """A tensor node of format version 1: a buffer of its own, or an alias of another's."""
         index, requires_grad, parameter = (
             node.get("index"), node.get("requires_grad"), node.get("parameter")
         )
@@ -229,6 +334,10 @@ class _Decoder:
         if parameter:
             return Parameter(tensor, requires_grad=requires_grad)
         return tensor.requires_grad_(requires_grad) if requires_grad else tensor
+
+
+def _int_list(value: Any) -> bool:
+    return isinstance(value, list) and all(type(item) is int for item in value)
 
 
 def _short(node: Any) -> str:
@@ -309,10 +418,11 @@ def _read_structure(entries: dict[str, np.ndarray], where: str) -> Any:
         raise LoadError(
             f"minigrad.load: {where}: the structure does not name the {FORMAT!r} format"
         )
-    if structure.get("version") != VERSION:
+    if structure.get("version") not in READABLE_VERSIONS:
         raise LoadError(
             f"minigrad.load: {where} was written in format version "
-            f"{structure.get('version')!r}; this minigrad reads version {VERSION}"
+            f"{structure.get('version')!r}; this minigrad reads versions "
+            f"{' and '.join(str(version) for version in READABLE_VERSIONS)}"
         )
     if "root" not in structure:
         raise LoadError(f"minigrad.load: {where}: the structure has no root object")

@@ -120,6 +120,7 @@ _record_log = unary.Log._record
 _record_sigmoid = unary.Sigmoid._record
 _record_tanh = unary.Tanh._record
 _record_relu = unary.Relu._record
+_record_rsub = arithmetic.Rsub._record_options  # (``2 - x``: a number and options)
 
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
@@ -1220,6 +1221,12 @@ class Tensor(TensorBase):
             raise TypeError(errors.ITERATE_0D)
         return iter(splitting.unbind(self, 0))  # as PyTorch: rows are multi-output (Unbind) views
 
+    def __reversed__(self) -> Tensor:
+        """The tensor flipped along dimension 0 (a 0-d tensor: itself), as PyTorch's."""
+        if self._array.ndim == 0:
+            return self
+        return self.flip(0)
+
     def __repr__(self) -> str:
         grad_fn = self._grad_fn
         return _printing.tensor_repr(
@@ -1272,6 +1279,11 @@ class Tensor(TensorBase):
     __sub__ = _binary_operator(arithmetic.Sub, arithmetic.sub_promoted, any_dtype=False)
 
     def __rsub__(self, other: Any) -> Tensor:
+        if (type(other) is int and other <= 0x3FFFFFFF and other >= -0x3FFFFFFF
+                or type(other) is float) and self._array.dtype.kind == "f":
+            # nothing to promote or check: Rsub's recording function (as ``rsub_number``'s
+            # fast branch, without its call); a larger int takes its checks (``2**70 - x``)
+            return _record_rsub(self, other, None)
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return arithmetic.rsub_number(self, other)
@@ -1283,6 +1295,8 @@ class Tensor(TensorBase):
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return unary.rdiv(self, other)
+
+    __rdiv__ = __rtruediv__  # (Python 2's name, which PyTorch's Tensor keeps)
 
     def __floordiv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
@@ -1303,6 +1317,11 @@ class Tensor(TensorBase):
         if not isinstance(base, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return arithmetic.pow(base, self)
+
+    def __ipow__(self, exponent: Any) -> Tensor:
+        if not isinstance(exponent, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return self.pow_(exponent)  # in place, as PyTorch's (``x **= 2`` bumps x's version)
 
     def __matmul__(self, other: Any) -> Tensor:
         if isinstance(other, TensorBase):
@@ -1349,6 +1368,13 @@ class Tensor(TensorBase):
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return self.div_(other)
+
+    __idiv__ = __itruediv__  # (Python 2's name, which PyTorch's Tensor keeps)
+
+    def __ifloordiv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return self.floor_divide_(other)  # in place, as PyTorch's (not ``x = x // y``)
 
     # --- bitwise operators (integer and bool tensors: ops/bitwise.py) --------------------------
 
@@ -2043,6 +2069,11 @@ class Tensor(TensorBase):
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return arithmetic.remainder(self, other)
+
+    def __rmod__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        return arithmetic.remainder(other, self)
 
     def __imod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):

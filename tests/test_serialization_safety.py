@@ -105,7 +105,7 @@ def test_object_arrays_are_refused_without_unpickling(tmp_path):
         (archive("{not json"), "the structure is not valid JSON"),
         (archive({"format": "other", "version": 1, "root": None}), "does not name the"),
         (archive({"format": "minigrad.save", "version": 99, "root": None}),
-         "format version 99; this minigrad reads version 1"),
+         "format version 99; this minigrad reads versions 1 and 2"),
         (archive({"format": "minigrad.save", "version": 1}), "no root object"),
         (archive("[" * 100000 + "]" * 100000), "not valid JSON"),
     ],
@@ -193,3 +193,27 @@ def test_aliases_are_stored_once_and_restored_as_aliases(tmp_path):
     back["a"].add_(1)
     assert back["b"].tolist() == [2.0, 2.0, 2.0] and back["b"]._version == 1
     assert back["other"].tolist() == [1.0, 1.0, 1.0]
+
+
+def storage_tensor_node(storage=0, offset=0, size=(2,), stride=(1,), number=0):
+    """A format-2 tensor node: a geometry on a saved storage."""
+    return {"type": "tensor", "id": number, "storage": storage, "offset": offset,
+            "size": list(size), "stride": list(stride), "requires_grad": False,
+            "parameter": False}
+
+
+@pytest.mark.parametrize(
+    ("node", "match"),
+    [
+        (storage_tensor_node(size=(3,)), "reaches past the end of its storage"),
+        (storage_tensor_node(offset=-1), "invalid storage offset"),
+        (storage_tensor_node(stride=(-1,)), "overflowed"),
+        (storage_tensor_node(storage=7), "array 't7'"),
+        ({**storage_tensor_node(), "size": "2"}, "malformed tensor node"),
+        ({"type": "storage", "storage": 3}, "array 't3'"),
+    ],
+)
+def test_tampered_storage_geometries(node, match, tmp_path):
+    data = archive({"format": "minigrad.save", "version": 2, "root": node},
+                   t0=np.zeros(2, np.float32))
+    refused(data, tmp_path, match)

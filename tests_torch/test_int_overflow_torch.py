@@ -31,6 +31,29 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "add_": lambda lib, x: x.add_(BIG),
     "floordiv": lambda lib, x: x // BIG,
     "int_tensor": lambda lib, x: lib.ones(2, dtype=lib.int64) + BIG,
+    # the reflected operators (a number first)
+    "rsub": lambda lib, x: BIG - x,
+    "rsub_negative": lambda lib, x: -BIG - x,
+    "rsub_past_uint64": lambda lib, x: 2**64 - x,
+    "rsub_uint64": lambda lib, x: 2**63 - x,
+    "rsub_function": lambda lib, x: lib.rsub(x, BIG),
+    "rmul": lambda lib, x: BIG * x,
+    "rtruediv": lambda lib, x: BIG / x,
+    "rfloordiv": lambda lib, x: BIG // x,
+    "rmod": lambda lib, x: BIG % x,
+    "rmod_negative": lambda lib, x: -BIG % x,
+    "rmod_uint64": lambda lib, x: 2**63 % x,
+    "rpow": lambda lib, x: BIG**x,
+    "rand": lambda lib, x: BIG & x.long(),
+    # a uint64 Scalar with an integer tensor: its bits, wrapped to the tensor's dtype
+    "int64_radd_uint64": lambda lib, x: 2**63 + x.long(),
+    "int64_rsub_uint64": lambda lib, x: (2**64 - 1) - x.long(),
+    "int64_mul_uint64": lambda lib, x: x.long() * (2**64 - 1),
+    "int64_rfloordiv_uint64": lambda lib, x: 2**63 // x.long().abs().clamp(1),
+    "int64_rmod_uint64": lambda lib, x: (2**64 - 1) % x.long().abs().clamp(1),
+    "int64_ror_uint64": lambda lib, x: 2**63 | x.long(),
+    "int32_rfloordiv": lambda lib, x: 2**62 // x.int().abs().clamp(1),
+    "uint8_rxor": lambda lib, x: (2**62 + 3) ^ x.byte(),
     "compare": lambda lib, x: x > BIG,
     "eq": lambda lib, x: x.eq(BIG),
     "where": lambda lib, x: lib.where(x > 0, x, BIG),
@@ -53,6 +76,21 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "scatter_value": lambda lib, x: x.scatter(0, lib.tensor([[0]]), BIG),
     "renorm": lambda lib, x: x.renorm(2, 0, BIG),
     "arange": lambda lib, x: lib.arange(BIG),
+    # arange's Scalars as its kernel reads them: int64 (checked), its length in int64 or doubles
+    "arange_step_uint64": lambda lib, x: lib.arange(0, 1, 2**63),
+    "arange_end_uint64": lambda lib, x: lib.arange(2**63),
+    "arange_step_uint64_int16": lambda lib, x: lib.arange(0, 5, 2**63, dtype=lib.int16),
+    "arange_end_uint64_int32": lambda lib, x: lib.arange(0, 2**63, 2**61, dtype=lib.int32),
+    "arange_span_wraps_negative": lambda lib, x: lib.arange(-(2**63), 0, 2**62),
+    "arange_span_wraps_empty": lambda lib, x: lib.arange(-(2**63), 2**63 - 1, 2**62),
+    "arange_end_double_int64": lambda lib, x: lib.arange(0, 1e30, dtype=lib.int64),
+    "arange_size_double": lambda lib, x: lib.arange(0, 1e19, 1.0),
+    "arange_size_2_63": lambda lib, x: lib.arange(0, 2**63, 1, dtype=lib.int16),
+    "arange_truncated_step": lambda lib, x: lib.arange(0.5, 3.7, 0.9, dtype=lib.int32),
+    "arange_truncated_zero_step": lambda lib, x: lib.arange(0, 10, 0.5, dtype=lib.int64),
+    "arange_nan_end": lambda lib, x: lib.arange(0, float("nan")),
+    "arange_infinite_step": lambda lib, x: lib.arange(0, 5, float("inf")),
+    "arange_zero_step_first": lambda lib, x: lib.arange(0, 2**63, 0),
     "addmm_beta": lambda lib, x: lib.addmm(x[:, :2], x, x.t(), beta=BIG),
     "addr_alpha": lambda lib, x: lib.addr(x, x[:, 0], x[0], alpha=BIG),
     "index_add_alpha": lambda lib, x: x.index_add(0, lib.tensor([0]), x[:1], alpha=BIG),
@@ -160,6 +198,19 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
         x, None, None, 2, 3, 1, BIG, 0.0
     ),
     "repeat_interleave": lambda lib, x: x.repeat_interleave(BIG, 0),
+    # repeat_interleave's results past int64: the expanded view's numel, the copy's storage
+    "repeat_interleave_numel": lambda lib, x: lib.repeat_interleave(x, 2**62),
+    "repeat_interleave_storage": lambda lib, x: x.repeat_interleave(2**60, 1),
+    "repeat_interleave_strides": lambda lib, x: x[:0].repeat_interleave(2**62, 1),
+    "repeat_interleave_total_wraps": lambda lib, x: x.repeat_interleave(
+        lib.tensor([2**62, 2**62]), 0
+    ),
+    "repeat_interleave_total_negative": lambda lib, x: lib.repeat_interleave(
+        lib.tensor([2**62 - 1] * 4)
+    ),
+    "repeat_interleave_index_storage": lambda lib, x: x.repeat_interleave(lib.tensor(2**61), 0),
+    "expand_numel": lambda lib, x: x[:, :, None].expand(2, 3, 2**61),
+    "expand_numel_before_zero": lambda lib, x: x[:1, :1, None].expand(2**62, 2**62, 0),
     "repeat_interleave_output_size": lambda lib, x: x.repeat_interleave(2, 0, output_size=BIG),
     "repeat_interleave_counts": lambda lib, x: lib.repeat_interleave(
         lib.tensor([1, 2]), output_size=BIG

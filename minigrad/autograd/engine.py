@@ -395,11 +395,17 @@ class _Graph:
         self.targets = targets or set()
 
     def must_execute(self, node: Node, accumulate: bool) -> bool:
-        """Whether ``node``'s backward must run (a target runs only if needed further on)."""
-        if node not in self.targets:
+        """Whether ``node``'s backward must run.
+
+        ``backward(inputs=...)`` runs every input's node, as PyTorch's engine marks it needed:
+        a non-leaf's ``grad_fn`` too (its custom backward runs, its saved values are checked
+        and freed, a node without a derivative raises), its gradients going on only where
+        needed. For ``autograd.grad`` an input's node runs only if needed further on.
+        """
+        if node not in self.targets or accumulate:
             return True
         if isinstance(node, AccumulateGrad):
-            return accumulate
+            return False
         return any(child in self.runs for child in node._next_nodes)
 
 

@@ -85,8 +85,8 @@ class BackwardNode(Node):
     # backward: until then its node class has ``_look_up_saved_name`` as ``__getattr__``.)
 
     def __dir__(self) -> list[str]:
-        _name_saved_values(self)
-        return list(super().__dir__())
+        _name_saved_values(self)  # (then the ``_saved_*`` names are there to list)
+        return Node.__dir__(self)
 
     # --- the ctx API (PyTorch's names) -------------------------------------------------------
 

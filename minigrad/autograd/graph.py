@@ -40,6 +40,18 @@ Edge = tuple["Node | None", int]
 sequence_numbers = itertools.count()
 
 
+# What ``dir()`` lists of a node besides its saved values (PyTorch's), and of a custom
+# Function's node besides (its ctx's API)
+_NODE_API = frozenset((
+    "metadata", "name", "next_functions", "register_hook", "register_prehook", "variable",
+    "_sequence_nr",
+))
+_CTX_API = frozenset((
+    "mark_dirty", "mark_non_differentiable", "needs_input_grad", "save_for_backward",
+    "saved_tensors", "set_materialize_grads",
+))
+
+
 class Node:
     """One recorded operation: where its gradients go, and what it saved to compute them.
 
@@ -108,6 +120,22 @@ class Node:
     def name(self) -> str:
         """The node's type name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
         return type(self).__name__
+
+    def __dir__(self) -> list[str]:
+        """PyTorch's listing: the node's API and what the op saved (``_saved_*``).
+
+        Not the slots the engine keeps on a node (``_next_nodes``, ``_saved`` ...) nor the
+        options an op declares (``dim``, ``alpha``: PyTorch shows them as ``_saved_dim``...).
+        A custom Function's node, which is also its ctx, lists the ctx API and what forward
+        set on it too, as PyTorch's. (Only a listing: nothing is hidden from reading.)
+        """
+        builtin = self._builtin
+        notes = () if builtin else getattr(self, "__dict__", ())
+        return [
+            name for name in object.__dir__(self)
+            if name.startswith(("__", "_saved_", "_raw_saved_")) or name in _NODE_API
+            or not builtin and (name in _CTX_API or name in notes and name[0] != "_")
+        ]
 
     @property
     def metadata(self) -> dict[str, Any]:

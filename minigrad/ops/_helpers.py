@@ -240,6 +240,8 @@ def promote(a: Any, b: Any, true_divide: bool = False) -> tuple[Any, Any, np.dty
     check_operand(a, "input")
     check_operand(b, "other")
     a, b = python_scalar(a), python_scalar(b)
+    if type(a) is int and isinstance(b, TensorBase) and b._array.dtype.kind in "iu":
+        a = wrap_integer(a, b._array.dtype)  # (``2**62 // x``: as the fast branch wraps ``b``)
     dtype = result_type(operand(a), operand(b))
     if true_divide and dtype.kind != "f":
         dtype = default_float()  # int / int is the default float dtype
@@ -269,6 +271,8 @@ def wrap_integer(value: int, dtype: np.dtype) -> int:
     low, high = _INTEGER_RANGES.get(dtype) or _integer_range(dtype)
     if low <= value <= high:
         return value
+    if value > 0x7FFFFFFFFFFFFFFF:  # a uint64 Scalar (``x + 2**63``): its bits as an int64
+        value -= 1 << 64
     return int(np.array(value, dtype=np.int64).astype(dtype))
 
 

@@ -31,6 +31,7 @@ from minigrad.autograd.record import binary_operator
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
+    broadcast_shapes,
     check_float_kernel,
     constant_tensor,
     is_bool,
@@ -38,6 +39,7 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     promote_inplace,
+    raw,
     run,
     zeros_like_grad,
 )
@@ -313,9 +315,12 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 def rsub_number(input: Any, other: Any) -> Any:
     """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
-    if type(other) in _PLAIN_NUMBERS and isinstance(input, TensorBase) and (
+    if (type(other) is int and other <= 0x3FFFFFFF and other >= -0x3FFFFFFF
+            or type(other) is float) and isinstance(input, TensorBase) and (
             input._array.dtype.kind == "f"):
-        # nothing to promote or check (as pow's): Rsub's recording function for options
+        # nothing to promote or check (as pow's): Rsub's recording function for options. A
+        # one-digit int only: a larger one takes ``promote``, which raises the parser's
+        # OverflowError for an int no Scalar holds (``2**70 - x``)
         return Rsub._record_options(input, other, None)
     a, b, dtype = promote(input, other)
     check_bool_subtraction(a, b)
@@ -601,15 +606,38 @@ class FloorDivide(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide"))
 
 
+class FloorDivideOne(FloorDivide):
+    """``FloorDivide`` with one edge, to the operand that requires grad (``x // 2``, ``3 // x``).
+
+    PyTorch's node for an op without a derivative has edges only to the inputs that require
+    grad: the other operand (a number, or a tensor that needs no gradient) is an option here.
+    ``swapped``: that operand is the dividend.
+    """
+
+    node_name = "NotImplemented"
+    num_inputs = 1
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, other: Any, swapped: bool, dtype: Any) -> np.ndarray:
+        other = raw(other)
+        return FloorDivide.forward(ctx, *((other, x) if swapped else (x, other)), dtype)
+
+
 def floor_divide(input: Any, other: Any) -> Any:
     """``input // other``: division rounded down (not differentiable, as in PyTorch)."""
     a, b, dtype = promote(input, other)
     if dtype is None and is_bool(a):
         check_float_kernel("div_floor_cpu", a)
-    return FloorDivide.apply(a, b, dtype)
+    a_grad, b_grad = (isinstance(v, TensorBase) and v.requires_grad for v in (a, b))
+    if a_grad == b_grad:
+        return FloorDivide.apply(a, b, dtype)
+    broadcast_shapes(np.shape(operand(a)), np.shape(operand(b)))  # (PyTorch's error first)
+    return FloorDivideOne.apply(a, b, False, dtype) if a_grad else FloorDivideOne.apply(
+        b, a, True, dtype)
 
 
 FloorDivide._Node.name = not_implemented_name  # type: ignore[method-assign]
+FloorDivideOne._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 class FloorDivideInplace(FloorDivide):
@@ -822,11 +850,35 @@ class RemainderScalar(Op):
         return grad, None, None
 
 
+class RemainderOfNumber(Op):
+    """z = other % y for a number ``other`` (``3 % x``, PyTorch's ``remainder.Scalar_Tensor``).
+
+    PyTorch has no derivative for it: its node is ``torch::autograd::NotImplemented``, with an
+    edge to ``y`` alone, and backward raises. It computes with ``Remainder``'s kernel.
+    """
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, y: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
+        _check_integer_divisor(other, y, dtype)
+        return Remainder.kernel(other, y, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError(errors.derivative_not_implemented("aten::remainder"))
+
+
+RemainderOfNumber._Node.name = not_implemented_name  # type: ignore[method-assign]
+
+
 def remainder(input: Any, other: Any) -> Any:
     """Python's ``%``: ``input - floor(input / other) * other`` (the sign of ``other``)."""
     a, b, dtype = promote(input, other)
     if (dtype if dtype is not None else operand(a).dtype) == np.bool_:
-        check_float_kernel("remainder_cpu", a)
+        check_float_kernel("remainder_cpu", a if isinstance(a, TensorBase) else b)
+    if not isinstance(operand(a), np.ndarray):
+        return RemainderOfNumber.apply(b, a, dtype)  # (``3 % x``: no derivative)
     if isinstance(operand(b), np.ndarray):
         return Remainder.apply(a, b, dtype)
     return RemainderScalar.apply(a, b, dtype)

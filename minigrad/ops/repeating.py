@@ -15,6 +15,7 @@ times, in ``repeats``' own integer dtype. It has no gradient.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -37,10 +38,42 @@ def _index_of(repeats: np.ndarray, output_size: int | None) -> np.ndarray:
         raise RuntimeError(NOT_A_VECTOR)
     if repeats.size and repeats.min() < 0:
         raise RuntimeError(NEGATIVE_REPEATS)
+    if output_size is None:
+        _check_total(int(repeats.sum(dtype=np.int64)), repeats.dtype)
     index = np.repeat(np.arange(repeats.size, dtype=repeats.dtype), repeats)
     if output_size is not None and output_size != index.size:
         raise RuntimeError(WRONG_OUTPUT_SIZE)
     return index
+
+
+def _check_total(total: int, dtype: np.dtype) -> None:
+    """PyTorch's errors for the index's length, the repeats' sum in int64 (wrapped around).
+
+    A sum past int64 comes out negative: a size no tensor takes (below -2**62 not even a
+    SymInt); one whose bytes pass int64 overflows the storage size.
+    """
+    if total < -(1 << 62):
+        raise RuntimeError(
+            f"IntArrayRef contains an int that cannot be represented as a SymInt: {total}")
+    if total < 0:
+        raise RuntimeError(errors.negative_dimension(total, [total]))
+    _check_storage((total,), dtype)
+
+
+def _check_storage(shape: tuple[int, ...], dtype: np.dtype) -> None:
+    """PyTorch's errors for a contiguous tensor of ``shape`` whose strides or bytes pass int64."""
+    numel = math.prod(shape)
+    if numel * np.dtype(dtype).itemsize > _INT64_MAX:
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={errors.format_size(shape)}")
+    stride = 1
+    for size in reversed(shape[1:]):  # (an empty tensor has strides too)
+        stride *= max(size, 1)
+        if stride > _INT64_MAX:
+            raise RuntimeError("Stride calculation overflowed")
+
+
+_INT64_MAX = (1 << 63) - 1
 
 
 def repeat_interleave(
@@ -113,8 +146,12 @@ def _by_expanding(input: Any, repeats: int, dim: int, output_size: int | None) -
         raise RuntimeError(
             f"repeat_interleave: Invalid output_size, expected {shape[axis] * repeats} but got "
             f"{output_size}")
+    sizes = (*shape[: axis + 1], repeats, *shape[axis + 1 :])
+    if not views.numel_overflows(sizes):  # (else ``expand`` raises PyTorch's error)
+        # the copy's allocation, checked before numpy refuses the expanded view itself
+        _check_storage(sizes, input._array.dtype)
     unsqueezed = views.unsqueeze(input, axis + 1)
-    expanded = views.expand(unsqueezed, *shape[: axis + 1], repeats, *shape[axis + 1 :])
+    expanded = views.expand(unsqueezed, *sizes)
     return views.flatten(unary.contiguous_copy(expanded), axis, axis + 1)
 
 

@@ -789,9 +789,27 @@ def _expand(input: Any, shape: tuple[int, ...], sizes: tuple[int, ...]) -> Any:
         if size != n and size != 1:
             raise RuntimeError(errors.expand_size_mismatch(n, size, i, sizes, shape))
         target[i] = n
-    if min(target, default=0) < 0:  # (a new or size-1 dimension: the result's numel, after)
+    if min(target, default=0) < 0 or (  # (a new or size-1 dimension: the result's numel, after)
+            math.prod(target) > _INT64_MAX or 0 in target and numel_overflows(target)):
         raise RuntimeError(errors.NUMEL_OVERFLOW)
     return Expand.apply(input, tuple(target))
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def numel_overflows(sizes: Iterable[int]) -> bool:
+    """Whether PyTorch's numel of ``sizes`` overflows ("numel: integer multiplication overflow").
+
+    It multiplies the sizes in uint64, and an overflow on the way counts even if a later size
+    is 0 (``(2**62, 2**62, 0)``); the product must also fit an int64.
+    """
+    product = 1
+    for size in sizes:
+        product *= size
+        if product >= 1 << 64:
+            return True
+    return product > _INT64_MAX
 
 
 def _expand_error_type(input: Any) -> str:
