@@ -723,7 +723,11 @@ def _binary_recorder(
                 # 1.-2. the node is forward's ctx
                 node = make_node()
                 node._saved = ()
-                node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
+                # (by tests, not ``x_needs + 2 * y_needs``: CPython 3.11 specialises no
+                # arithmetic on bools, ~180 instructions more)
+                node.needs_input_grad = needs = (
+                    _NEEDS_BOTH if x_needs and y_needs else _NEEDS_X if x_needs else _NEEDS_Y
+                )
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (quiet.run_quietly: RuntimeError if another thread is inside it: then
         # ``call_quietly``, which also raises the kernel's own error again), forward with the
@@ -976,7 +980,7 @@ NEEDS = tuple(
 )
 ZEROS = tuple((0,) * length for length in range(_SHARED))
 _NEEDS_UNARY = NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
-_NEEDS_BINARY = NEEDS[2]
+_NEEDS_X, _NEEDS_Y, _NEEDS_BOTH = NEEDS[2][1], NEEDS[2][2], NEEDS[2][3]  # (x: bit 0, y: bit 1)
 _ZEROS_1 = ZEROS[1]
 _ZEROS_2 = ZEROS[2]
 
