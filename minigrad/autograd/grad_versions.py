@@ -56,9 +56,7 @@ def _held_by_buffer_only() -> int:
 _HELD_BY_BUFFER_ONLY = _held_by_buffer_only()
 
 
-def add_into(
-    slots: list[Any], index: int, outputs: int, grad: Any, fitted: bool = False
-) -> None:
+def add_into(slots: list[Any], index: int, outputs: int, grad: Any, fitted: bool = False) -> None:
     """Add ``grad`` to ``slots[index]``, a node's buffer entry, as PyTorch's engine adds it.
 
     ``slots`` holds the gradients the node received so far, one per output (``outputs`` of
