@@ -102,3 +102,18 @@ def test_nodes_run_in_pytorchs_order_when_several_become_ready_at_once():
     c.register_hook(lambda grad: order.append("c"))
     d.sum().backward()
     assert order == ["d", "c", "b", "a"]
+
+
+def test_a_chains_leaves_sum_one_gradient_per_step_in_place():
+    # Each step adds one more gradient into each leaf's summed buffer in place (the engine
+    # sums a leaf's gradients without re-checking their shapes: engine.py, add_into).
+    w = mg.tensor([0.5, 0.5, 0.5, 0.5], requires_grad=True)
+    b = mg.tensor([0.25, 0.25, 0.25, 0.25], requires_grad=True)
+    y = mg.ones(4)
+    for _ in range(3):
+        y = y * w + b
+    y.sum().backward()
+    assert w.grad.tolist() == [1.25] * 4
+    assert b.grad.tolist() == [1.75] * 4
+    # (b's first gradient is add's, handed on unchanged: its first sum is out of place)
+    assert (w.grad._version, b.grad._version) == (2, 1)

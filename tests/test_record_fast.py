@@ -759,3 +759,46 @@ def test_nothing_recorded_in_one_pass_gives_the_general_path_s_results(
         monkeypatch, lambda: _untracked_results(mode, x_shape, target))
     assert general == fast
     assert general_calls == 0  # (the general path would call ``_general`` for each)
+
+
+DTYPES = ("float16", "float32", "float64", "int64", "int32", "int16", "int8", "uint8", "bool")
+
+
+def _declaring_keeps_dtype() -> list[Any]:
+    from minigrad.autograd.function import Op
+
+    found, stack = [], list(Op.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.keeps_dtype:
+            found.append(cls)
+    return found
+
+
+def test_an_op_that_keeps_the_dtype_keeps_it_for_every_dtype_and_shape() -> None:
+    # ``keeps_dtype`` lets the binary recorder give the result its inputs' dtype unread: the
+    # declaration must hold for every dtype a tensor may have, and the kept dtype be the
+    # array's own object, 0-d and broadcast results included.
+    ops = _declaring_keeps_dtype()
+    assert {op.__name__ for op in ops} >= {"Add", "Mul"}
+    for op in ops:
+
+        def kernel(x: Any, y: Any, op: Any = op) -> Any:
+            return op.forward(recording.NO_GRAD_CTX, x, y)
+
+        for name in DTYPES:
+            for shapes in [((3,), (3,)), ((2, 3), (3,)), ((), ())]:
+                x, y = (np.ones(shape, dtype=name) for shape in shapes)
+                with warnings.catch_warnings():  # (an int overflow's warning is not the point)
+                    warnings.simplefilter("ignore")
+                    assert np.asarray(kernel(x, y)).dtype == x.dtype, (op.__name__, name)
+            if name.startswith("float"):  # (recorded: it needs a tensor that requires grad)
+                dtype = getattr(minigrad, name)
+                for shapes in [((3,), (3,)), ((2, 3), (3,)), ((), ())]:
+                    a, b = (
+                        minigrad.ones(shape, dtype=dtype, requires_grad=True) for shape in shapes
+                    )
+                    result = op._record(a, b)
+                    assert result._dtype is None or result._dtype is result._array.dtype
+                    assert result.dtype == dtype

@@ -508,7 +508,9 @@ class Run:
                     if not _unseen_accumulator(next_node):
                         self.watched = node
                 elif grad is not None:
-                    add_into(slots, 0, 1, grad)
+                    # (Uncounted, every node that ran is a built-in op's common runner: its
+                    # gradients fit the leaf, unseen or reached now: ``_unseen_accumulator``.)
+                    add_into(slots, 0, 1, grad, True)
                 return
             slots = self.handed if next_node is self.following else self.buffers.get(next_node)
             if slots is None:  # reached now
@@ -959,7 +961,10 @@ def _unseen_accumulator(node: AccumulateGrad) -> bool:
     """Whether nothing can tell when ``node`` runs.
 
     No hook on its leaf, and a leaf still as recorded (``_accumulate`` raises for a leaf moved
-    into the graph's interior; a view leaf first catches up with its base).
+    into the graph's interior; a view leaf first catches up with its base). The gradients such
+    an accumulator receives all come from built-in ops' runners, fitted to the leaf's shape
+    and dtype, which have not changed since it was made (``_buffer_changed``): ``deliver``
+    sums them without comparing shapes and dtypes (``grad_versions.add_into``'s ``fitted``).
     """
     variable = node._variable()
     if variable is None:
@@ -967,6 +972,7 @@ def _unseen_accumulator(node: AccumulateGrad) -> bool:
     meta = variable._meta
     return (
         node._lean
+        and not node._buffer_changed
         and variable._base is None
         and variable._grad_fn is None
         and (meta is None or not (meta.hooks or meta.post_accumulate_hooks))

@@ -363,6 +363,10 @@ class Function:
     # numpy's layout stands). An op that ``broadcasts`` follows ``elementwise_result`` unless
     # it declares another.
     result_layout: ClassVar[Callable[[np.ndarray, Any], np.ndarray] | None] = None
+    # Whether forward's result on array inputs of one dtype is an array of that dtype, always
+    # (numpy's ufunc loop ``(T, T) -> T``: add, mul): the binary recorder then takes the
+    # input's dtype for the result's without reading it (autograd/record.py).
+    keeps_dtype: ClassVar[bool] = False
     # PyTorch's names for what forward saves, one per save_for_backward position, shown as
     # ``grad_fn._saved_<name>`` (None: the generic rule, autograd/saved_attributes.py); and
     # the options PyTorch shows the same way: names of ``fields``, or {PyTorch's name: field}.

@@ -289,6 +289,11 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
 
     __slots__ = ("_variable",)
     _builtin = True
+    # Whether the leaf's buffer changed shape or dtype since the accumulator was made
+    # (``tensor_base.set_array``): the gradients of nodes recorded before and after may then
+    # differ, and the engine sums them checked (engine.py ``_unseen_accumulator``). Set in
+    # the node's ``__dict__``, only then; never cleared.
+    _buffer_changed = False
 
     def __init__(self, variable: TensorBase) -> None:
         self._variable = weakref.ref(variable)

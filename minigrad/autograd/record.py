@@ -658,6 +658,7 @@ def _binary_recorder(
     broadcasts = function.broadcasts
     pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
     for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
+    keeps_dtype = function.keeps_dtype  # (declared: add, mul)
     layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
     if kernel is not None:
@@ -722,7 +723,11 @@ def _binary_recorder(
                 # 1.-2. the node is forward's ctx
                 node = make_node()
                 node._saved = ()
-                node.needs_input_grad = needs = _NEEDS_BINARY[x_needs + 2 * y_needs]
+                # (by tests, not ``x_needs + 2 * y_needs``: CPython 3.11 specialises no
+                # arithmetic on bools, ~180 instructions more)
+                node.needs_input_grad = needs = (
+                    _NEEDS_BOTH if x_needs and y_needs else _NEEDS_X if x_needs else _NEEDS_Y
+                )
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (quiet.run_quietly: RuntimeError if another thread is inside it: then
         # ``call_quietly``, which also raises the kernel's own error again), forward with the
@@ -755,14 +760,17 @@ def _binary_recorder(
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
             return new_result(raw)  # (its shape and dtype read if an op records with it)
-        # (a reduction returns a numpy scalar; several results come as a tuple)
-        out_array = (
-            raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-        )
-        if out_array is None or out_array.dtype is not dtype:
-            if for_the_other:
-                save_for_the_other(node, x_array, y_array)
-            return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
+        if keeps_dtype and type(raw) is _ndarray:
+            out_array = raw  # (of the inputs' dtype, as the op declares: no read)
+        else:
+            # (a reduction returns a numpy scalar; several results come as a tuple)
+            out_array = (
+                raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
+            )
+            if out_array is None or out_array.dtype is not dtype:
+                if for_the_other:
+                    save_for_the_other(node, x_array, y_array)
+                return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
         # The shapes backward must give the inputs' gradients, unless the incoming
         # gradient has them already: broadcasting and matrix products change shapes.
         # (The inputs' shapes kept on them, read from the buffer once: numpy makes a new
@@ -972,7 +980,7 @@ NEEDS = tuple(
 )
 ZEROS = tuple((0,) * length for length in range(_SHARED))
 _NEEDS_UNARY = NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
-_NEEDS_BINARY = NEEDS[2]
+_NEEDS_X, _NEEDS_Y, _NEEDS_BOTH = NEEDS[2][1], NEEDS[2][2], NEEDS[2][3]  # (x: bit 0, y: bit 1)
 _ZEROS_1 = ZEROS[1]
 _ZEROS_2 = ZEROS[2]
 

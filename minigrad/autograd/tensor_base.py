@@ -427,7 +427,15 @@ def set_array(tensor: TensorBase, array: np.ndarray) -> None:
 
     The one way an existing tensor's buffer changes (``.data = ...``, ``resize_``, an out=
     result resized, a materialized lazy parameter ...): ``_shape`` and ``_dtype`` follow it.
+    A leaf whose accumulator exists and whose shape or dtype changes tells the accumulator:
+    the gradients of nodes recorded before and after then differ in shape or dtype, so the
+    engine sums them with its checks (``AccumulateGrad._buffer_changed``).
     """
+    meta = tensor._meta
+    if meta is not None and meta.accumulator is not None:
+        old = tensor._array
+        if array.shape != old.shape or array.dtype != old.dtype:
+            meta.accumulator._buffer_changed = True
     tensor._array = array
     tensor._shape = tensor._dtype = None  # (read when first needed)
 

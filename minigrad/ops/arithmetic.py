@@ -54,6 +54,7 @@ class Add(Op):
     saves = ()  # (declared: no generic naming to wait for, autograd/function.py)
     saved_options = ("alpha",)
     forward_kernel = np.add  # forward's work on the inputs alone (alpha=1): recording calls it
+    keeps_dtype = True  # np.add of two arrays of one dtype gives that dtype
 
     num_inputs = 2
 
@@ -340,6 +341,7 @@ class Mul(Op):
     unpack_order = (1, 0)  # PyTorch checks `other` before `self` (names' order)
     saved_as_arguments = True  # backward(ctx, grad, x, y): the runner hands them over (Op)
     saves_for_the_other = True  # x if y needs a gradient, y if x does: recording saves them
+    keeps_dtype = True  # np.multiply of two arrays of one dtype gives that dtype
     forward_kernel = np.multiply  # forward's work on the inputs alone: recording calls it
 
     @staticmethod
