@@ -132,6 +132,19 @@ DEEPCOPY_NON_LEAF = (
 )
 OUTPUT_NOT_TENSOR = "Expected output to be a minigrad.Tensor"
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+NODE_CALL_KEYWORDS = "keyword arguments are not supported"  # ``grad_fn(grad=...)``
+
+
+def node_call_count(expected: int, given: int) -> str:
+    """PyTorch's text for calling a node with a gradient count other than its outputs'."""
+    return f"expected {expected} arguments, got {given} instead"
+
+
+def node_call_not_tensor(index: int) -> str:
+    """PyTorch's text for calling a node with a gradient that is neither a tensor nor None."""
+    return f"argument {index} is not a Variable"
+
+
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
 _VERSION_HINT = (

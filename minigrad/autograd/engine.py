@@ -778,15 +778,11 @@ def _run_node(
     """The node's backward; returns one gradient per edge (``_next_nodes`` entry)."""
     if grads[0] is None and all(grad is None for grad in grads):
         return ()
-    if node._output_meta is not None:  # several outputs: some may have received no gradient
-        grads = _materialize(node, grads)
-    if not create_graph:  # a tensor hook's result (``_call_hooks``): the formulas take arrays
-        grads = [grad._array if isinstance(grad, TensorBase) else grad for grad in grads]
     check_nan = anomaly_on and anomaly._state.check_nan
     # PyTorch's order: backward, its post hooks, the release of the saved values, then
     # anomaly mode's nan check on what the hooks left; an error in any of them is the node's.
     try:
-        results = node._backward(grads, create_graph)
+        results = _node_backward(node, grads, create_graph)
         if node._computes_needed_edges_only and (check_nan or node._post_hooks):
             results = _needed_edges_only(node, results, graph)
         if node._post_hooks:
@@ -802,6 +798,51 @@ def _run_node(
             anomaly.warn_backward_error(node)
         raise
     return results
+
+
+def _node_backward(node: Node, grads: list[Any], create_graph: bool) -> tuple[Any, ...]:
+    """The node's formula on ``grads`` (one per output, some may be None): one per edge.
+
+    What running one node takes besides hooks and bookkeeping: the outputs that received no
+    gradient get zeros, and without ``create_graph`` the formulas take arrays.
+    """
+    if node._output_meta is not None:  # several outputs: some may have received no gradient
+        grads = _materialize(node, grads)
+    if not create_graph:  # a tensor hook's result (``_call_hooks``): the formulas take arrays
+        grads = [grad._array if isinstance(grad, TensorBase) else grad for grad in grads]
+    return node._backward(grads, create_graph)
+
+
+def call_node(node: Node, grads: tuple[Any, ...], keywords: dict[str, Any]) -> Any:
+    """``node(*grads)``: the node's backward run by itself, as PyTorch's ``grad_fn(grad)``.
+
+    One gradient per output of the node (tensors, or None). The node runs as the engine runs
+    it, without its hooks or the tensors' (PyTorch calls none of them, but a leaf's
+    post-accumulate hooks, part of accumulating) and without freeing its saved values. With
+    grad mode on the formula runs on tensors and is recorded (the result has history where
+    the saved values or the gradients require grad), else on arrays. Returns one gradient per
+    edge (``next_functions`` entry): that one alone for a node of one edge, else a tuple
+    (an accumulator, which has none, returns ``()``).
+    """
+    if keywords:
+        raise TypeError(errors.NODE_CALL_KEYWORDS)
+    expected = node._num_outputs
+    if len(grads) != expected:
+        raise TypeError(errors.node_call_count(expected, len(grads)))
+    for index, grad in enumerate(grads):
+        if grad is not None and not isinstance(grad, TensorBase):
+            raise TypeError(errors.node_call_not_tensor(index))
+    edges = node._next_nodes
+    if all(grad is None for grad in grads):  # (nothing to compute: no gradient for any edge)
+        results: tuple[Any, ...] = (None,) * len(edges)
+    else:
+        results = _node_backward(node, list(grads), grad_mode._state.enabled)
+        # (An edge to nowhere gets None, as PyTorch computes no gradient for it.)
+        results = tuple(
+            None if grad is None or edge is None else _writable(grad)
+            for edge, grad in zip(edges, results)
+        )
+    return results[0] if len(edges) == 1 else results
 
 
 def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[Any]:

@@ -311,6 +311,11 @@ def _as_dtype(grad: Any, dtype: np.dtype) -> Any:
     return grad if grad.dtype == dtype else grad.astype(dtype)
 
 
+def _not_callable(node: BackwardNode, *grads: Any, **kwargs: Any) -> Any:
+    """A custom Function's node called: PyTorch's ``TypeError`` (its Python node is no callable)."""
+    raise TypeError(f"'{type(node).__name__}' object is not callable")
+
+
 class Function:
     """Base class of differentiable operations; subclass it for custom ops (PyTorch's API).
 
@@ -347,6 +352,8 @@ class Function:
         # Its backward sees tensors and its answer is checked (built-in ops': arrays, trusted).
         "_backward": BackwardNode._backward_custom,
         "_computes_needed_edges_only": False,
+        # ... and, unlike PyTorch's C++ nodes, not callable (``grad_fn(grad)`` raises)
+        "__call__": _not_callable,
     }
     # A new-style Function (forward without ctx, plus setup_context): forward's signature, read
     # once, to bind apply's arguments. None for forward(ctx, ...).

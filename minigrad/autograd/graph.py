@@ -191,6 +191,26 @@ class Node:
             self._lean = False
         self._pre_hooks.setdefault(output_nr, []).append(hook)
 
+    def __call__(self, *grads: Any, **kwargs: Any) -> Any:
+        """Run this node's backward on ``grads``, one per output: its inputs' gradients.
+
+        As PyTorch's ``grad_fn(grad)``: no hook runs (a leaf's post-accumulate hooks do, they
+        are part of accumulating), the saved values are kept, and with grad mode on the
+        computation is recorded. One gradient per ``next_functions`` entry (None where an input
+        needs none): alone for a node of one edge, else a tuple.
+
+        Example:
+            >>> import minigrad
+            >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+            >>> y = x * 3
+            >>> y.grad_fn(minigrad.ones(2))
+            (tensor([3., 3.]), None)
+        """
+        # engine.py builds on this module: imported at call time
+        from minigrad.autograd.engine import call_node
+
+        return call_node(self, grads, kwargs)
+
     def _release_saved(self) -> None:
         """Free the saved values once backward has used them (unless the graph is retained).
 

@@ -39,14 +39,21 @@ _new = object.__new__
 _ndarray = np.ndarray
 _grad_state = grad_mode._state  # (this thread's grad mode: a thread-local object)
 
-# One step: (view op, its options, which output for multi-output ops or None).
-ViewStep = tuple[type["ViewOp"], tuple[Any, ...], "int | None"]
+# One step: (view op's number in ``VIEW_OPS``, its options, which output for multi-output
+# ops or None). The op goes by its number, not its class: a class is an object the garbage
+# collector always tracks, so a step holding one (and the steps tuple holding the step) would
+# stay tracked as long as the view lives; of ints and tuples of ints, a collection untracks
+# all three levels, and a long graph of views is not walked again at every full collection.
+ViewStep = tuple[int, tuple[Any, ...], "int | None"]
+
+# Every view op class, in the order defined: ``ViewOp.view_op_number`` indexes it.
+VIEW_OPS: list[type[ViewOp]] = []
 
 
 def replay(steps: tuple[ViewStep, ...], array: Any) -> Any:
     """Apply the view steps to ``array`` (the base's buffer, or a gradient of its shape)."""
-    for op, options, index in steps:
-        array = op.forward(NO_GRAD_CTX, array, *options)
+    for number, options, index in steps:
+        array = VIEW_OPS[number].forward(NO_GRAD_CTX, array, *options)
         if index is not None:
             array = array[index]
     return array
@@ -194,9 +201,12 @@ class ViewOp(Op):
     """
 
     multi_output: ClassVar[str | None] = None  # the name PyTorch's error uses, e.g. "Split"
+    view_op_number: ClassVar[int]  # its index in ``VIEW_OPS``: how a view step names it
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.view_op_number = len(VIEW_OPS)
+        VIEW_OPS.append(cls)
         # Made once per class, after its body: forward and the node class are final by now.
         # (A multi-output op's calls all take the general ``apply``.)
         if cls.multi_output is None:
@@ -217,7 +227,7 @@ class ViewOp(Op):
         if not array.size:  # (rare: an empty tensor)
             _keep_strides_of_empty(x)
             array = x._array
-        step = (cls, options, None)
+        step = (cls.view_op_number, options, None)
         if not _grad_state.enabled:
             raw = cls.forward(NO_GRAD_CTX, array, *options)
             if type(raw) is _ndarray:  # (one view: the common case)
@@ -242,6 +252,7 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
     """
     forward = cls.forward
     make_node = cls._Node
+    number = cls.view_op_number  # (its steps name it by number: see ``ViewStep``)
     with_options = bool(cls._option_defaults)  # (else the node class holds no option)
     general = ViewOp.apply.__func__  # type: ignore[attr-defined]
 
@@ -254,8 +265,8 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
             if not _grad_state.enabled:
                 raw = forward(NO_GRAD_CTX, array, *options)
                 if type(raw) is _ndarray:  # (the common case)
-                    return new_view(raw, None, x, (cls, options, None), False)
-                return _as_views(untracked(raw), x, (cls, options, None))
+                    return new_view(raw, None, x, (number, options, None), False)
+                return _as_views(untracked(raw), x, (number, options, None))
             return general(cls, x, *options)
         if x._base is not None and x._view.synced_version != x._counter.version:
             return general(cls, x, *options)  # (its history catches up first)
@@ -269,7 +280,7 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
             node._saved = ()
             node.needs_input_grad = NEEDS[count][1]
             raw = forward(node, array, *options)
-            step = (cls, options, None)
+            step = (number, options, None)
             dtype = raw.dtype
             if dtype is not array.dtype or dtype.kind != "f" or node._saved:
                 # (``view(dtype)``, a complex view, a forward that saved): general steps
@@ -293,8 +304,8 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
             return new_view(raw, node, x, step, True)  # 4. the output
         if not x._requires_grad and (x._base is None or not x._base.requires_grad):
             # nothing needs a gradient: a view without history
-            return new_view(forward(NO_GRAD_CTX, array, *options), None, x, (cls, options, None),
-                            True)
+            return new_view(forward(NO_GRAD_CTX, array, *options), None, x,
+                            (number, options, None), True)
         return general(cls, x, *options)
 
     apply_view.__qualname__ = apply_view.__name__ = f"apply_{cls.__name__}"
@@ -304,9 +315,10 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
 def _as_views(result: Any, x: TensorBase, step: ViewStep) -> Any:
     """A view op's new result (one tensor, or a tuple of them) made views of ``x``."""
     if isinstance(result, tuple):
-        cls, options, _ = step
+        number, options, _ = step
+        multi = VIEW_OPS[number].multi_output
         for index, view in enumerate(result):
-            make_view(view, x, (cls, options, index), cls.multi_output)
+            make_view(view, x, (number, options, index), multi)
     else:
         make_view(result, x, step, None)
     return result
@@ -462,7 +474,7 @@ class Strided(ViewOp):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         """The gradient placed back into an array laid out like ``x``."""
-        steps = ((Strided, (tuple(grad.shape), ctx.strides, ctx.offset), None),)
+        steps = ((Strided.view_op_number, (tuple(grad.shape), ctx.strides, ctx.offset), None),)
         if isinstance(grad, TensorBase):
             scattered = as_strided_backward(grad, ctx.base_shape, ctx.base_strides, steps)
         else:

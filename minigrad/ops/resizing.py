@@ -55,7 +55,7 @@ def resize_(input: TensorBase, shape: tuple[int, ...], memory_format: Any = None
     needed = 0 if 0 in shape else offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides))
     if needed <= memory.size and memory.flags.c_contiguous:
         resized = _view(memory, shape, strides, offset, array.flags.writeable)
-        steps: Any = ((AsStrided, (shape, strides, offset), None),)
+        steps: Any = ((AsStrided.view_op_number, (shape, strides, offset), None),)
     elif _shared_memory.is_shared(array):
         raise RuntimeError("Trying to resize storage that is not resizable")
     else:  # (new memory: the old one's elements first, as PyTorch's grown storage)
