@@ -34,7 +34,7 @@ import numpy as np
 from minigrad import _arguments
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
-from minigrad.autograd.views import ViewOp
+from minigrad.autograd.views import VIEW_OPS, ViewOp
 from minigrad.ops import as_strided, splitting, unfold, views
 from minigrad.ops._helpers import NoDerivativeOf, operand
 
@@ -99,8 +99,8 @@ def copied(input: Any, view: Any) -> Any:
     first = view[0] if isinstance(view, tuple) else view
     if first._base is None:  # (``view(dtype)`` to another kind: nothing to differentiate)
         return first.clone()
-    view_op, options, _ = first._view.steps[-1]
-    return copy_op(view_op).apply(input, *options)
+    number, options, _ = first._view.steps[-1]  # (a step names its op by number)
+    return copy_op(VIEW_OPS[number]).apply(input, *options)
 
 
 def _slice(input: Any, dim: int, start: Any, end: Any, step: Any) -> Any:
