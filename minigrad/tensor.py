@@ -1281,8 +1281,8 @@ class Tensor(TensorBase):
     def __rsub__(self, other: Any) -> Tensor:
         if (type(other) is int and other <= 0x3FFFFFFF and other >= -0x3FFFFFFF
                 or type(other) is float) and self._array.dtype.kind == "f":
-            # nothing to promote or check: Rsub's recording function (as ``rsub_number``'s
-            # fast branch, without its call); a larger int takes its checks (``2**70 - x``)
+            # nothing to promote or check (as pow's): Rsub's recording function for options;
+            # a larger int takes ``rsub_number``'s checks (``2**70 - x``)
             return _record_rsub(self, other, None)
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch

@@ -315,14 +315,12 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
 
 
 def rsub_number(input: Any, other: Any) -> Any:
-    """``other - input`` for a number ``other`` (what ``2 - x`` calls)."""
-    if (type(other) is int and other <= 0x3FFFFFFF and other >= -0x3FFFFFFF
-            or type(other) is float) and isinstance(input, TensorBase) and (
-            input._array.dtype.kind == "f"):
-        # nothing to promote or check (as pow's): Rsub's recording function for options. A
-        # one-digit int only: a larger one takes ``promote``, which raises the parser's
-        # OverflowError for an int no Scalar holds (``2**70 - x``)
-        return Rsub._record_options(input, other, None)
+    """``other - input`` for a number ``other``, promoted and checked.
+
+    ``2 - x`` comes here for what ``Tensor.__rsub__``'s fast branch leaves (ints past one
+    digit, integer tensors): ``promote`` raises the parser's OverflowError for an int no
+    Scalar holds (``2**70 - x``).
+    """
     a, b, dtype = promote(input, other)
     check_bool_subtraction(a, b)
     return Rsub.apply(a, b, dtype)
