@@ -306,7 +306,13 @@ WARM_OPS = ("add", "mul")
 
 
 def calibrate(timer: timeit.Timer, seconds: float) -> int:
-    """The smallest N in 1, 2, 5, 10, 20, ... whose batch lasts at least ``seconds``."""
+    """The smallest N in 1, 2, 5, 10, 20, ... whose batch lasts at least ``seconds``.
+
+    After one untimed run: a first call's one-off costs (SciPy imported by the first sigmoid,
+    numpy's first use of a loop) would otherwise make N = 1, and a batch of one call measures
+    the clock's own overhead.
+    """
+    timer.timeit(1)
     number = 1
     while True:
         for factor in (1, 2, 5):
