@@ -197,11 +197,18 @@ def exp_array(x: np.ndarray) -> np.ndarray:
     # ``np.exp(x, dtype=float64).astype(float32)``, tests_torch/test_kernels_torch.py) in
     # 0.25 us on (8,) where numpy's two calls take 0.69.
     if x.dtype is _FLOAT32 or x.dtype == _FLOAT32:  # (``is``: no comparison call, usually)
-        return _scipy_ufuncs.inv_boxcox(x, _ZERO_FLOAT32)
+        return _inv_boxcox(x, _ZERO_FLOAT32)
     return _exp(x)
 
 
 _ZERO_FLOAT32 = np.zeros((), _FLOAT32)  # (a 0-d array: numpy converts no Python number)
+
+
+def _inv_boxcox(x: np.ndarray, lmbda: np.ndarray) -> np.ndarray:
+    """SciPy's ``inv_boxcox``: at its first call this stub puts the ufunc in its place."""
+    global _inv_boxcox
+    _inv_boxcox = _scipy_ufuncs.ufunc("inv_boxcox")
+    return _inv_boxcox(x, lmbda)
 
 
 class Exp(SavesResult):
@@ -294,11 +301,18 @@ def sigmoid_array(x: np.ndarray) -> np.ndarray:
     # (sigmoid(-20) = 2.1e-9) and gives 0 below about -88.7 (float32), without a warning.
     if x.itemsize == 2:
         # float16: in float32, rounded once (PyTorch; expit has no float16 loop).
-        return _scipy_ufuncs.expit(x.astype(_FLOAT32)).astype(x.dtype)
-    return _scipy_ufuncs.expit(x)
+        return _expit(x.astype(_FLOAT32)).astype(x.dtype)
+    return _expit(x)
 
 
 _exp, _less, _less_equal = np.exp, np.less, np.less_equal
+
+
+def _expit(x: np.ndarray) -> np.ndarray:
+    """SciPy's ``expit``: at its first call this stub puts the ufunc in its place."""
+    global _expit
+    _expit = _scipy_ufuncs.ufunc("expit")
+    return _expit(x)
 
 
 class Sigmoid(SavesResult):
@@ -799,7 +813,7 @@ def per_element(
     def kernel(x: np.ndarray) -> np.ndarray:
         """``function`` of each element of ``x``."""
         if x.dtype != _FLOAT64:  # (float16 runs SciPy's float32 loop)
-            return getattr(_scipy_ufuncs, single)(x).astype(x.dtype, copy=False)
+            return _scipy_ufuncs.ufunc(single)(x).astype(x.dtype, copy=False)
         return np.asarray(scalar(x), dtype=np.float64)
 
     return kernel
