@@ -6,10 +6,10 @@ gradients it receives without comparing their shapes and dtypes (``grad_versions
 between two recordings (``x.data = ...``) breaks that, so its accumulator is marked
 (``tensor_base.set_array``) and summed with the checks, as on the counted path. These tests
 hold the two paths to one result: the same program backward as it is, and with a node hook on
-its root that does nothing (the engine then counts from the start). PyTorch itself treats such
-a leaf otherwise (it validates each gradient against the accumulator's recorded metadata and
-raises or reduces): a divergence of minigrad's from before this shortcut, left as it was, so
-the expectations here are path independence, not PyTorch's values.
+its root that does nothing (the engine then counts from the start). The expectations here are
+path independence; PyTorch's outcomes (each gradient checked against the shape the accumulator
+recorded, a new accumulator after a change of dtype) are held in
+tests_torch/test_leaf_buffer_changed_torch.py.
 """
 
 import pytest

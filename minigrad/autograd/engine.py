@@ -504,9 +504,11 @@ class Run:
             if type(next_node) is AccumulateGrad:
                 slots = self.pending.get(next_node)
                 if slots is None:
-                    self.pending[next_node] = [grad]
                     if not _unseen_accumulator(next_node):
                         self.watched = node
+                        if next_node._buffer_changed and grad is not None:
+                            grad = next_node.fit_recorded(grad, node, index)
+                    self.pending[next_node] = [grad]
                 elif grad is not None:
                     # (Uncounted, every node that ran is a built-in op's common runner: its
                     # gradients fit the leaf, unseen or reached now: ``_unseen_accumulator``.)
@@ -526,6 +528,8 @@ class Run:
         count = dependencies.get(next_node)
         if count is None:  # a node that does not lead to a target
             return
+        if type(next_node) is AccumulateGrad and next_node._buffer_changed and grad is not None:
+            grad = next_node.fit_recorded(grad, node, index)  # (counted: the checked path)
         if count == 1:  # its last edge delivers now: ready, with its gradients
             slots = self.buffers.pop(next_node, None)  # what earlier edges summed, if any
             if slots is None:

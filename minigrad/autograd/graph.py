@@ -314,6 +314,9 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
     # differ, and the engine sums them checked (engine.py ``_unseen_accumulator``). Set in
     # the node's ``__dict__``, only then; never cleared.
     _buffer_changed = False
+    # The leaf's shape when the accumulator was made (PyTorch's input metadata), set with
+    # ``_buffer_changed``: each gradient is checked against it (``fit_recorded``).
+    _recorded_shape: tuple[int, ...] | None = None
 
     def __init__(self, variable: TensorBase) -> None:
         self._variable = weakref.ref(variable)
@@ -331,6 +334,24 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
     def name(self) -> str:
         """``torch::autograd::AccumulateGrad``, PyTorch's C++ name for it."""
         return "torch::autograd::AccumulateGrad"
+
+    def fit_recorded(self, grad: Any, node: Node, index: int) -> Any:
+        """``grad``, from edge ``index`` of ``node``, fitted to the leaf as first recorded.
+
+        Only for an accumulator whose leaf's buffer changed shape since (``_buffer_changed``):
+        PyTorch's engine validates every gradient against the accumulator's input metadata,
+        summing a gradient the recorded shape broadcasts to, and otherwise raising.
+        """
+        shape = self._recorded_shape
+        if shape is None or tuple(grad.shape) == shape:
+            return grad
+        try:
+            expandable = np.broadcast_shapes(shape, tuple(grad.shape)) == tuple(grad.shape)
+        except ValueError:
+            expandable = False
+        if not expandable:
+            raise RuntimeError(errors.invalid_grad_shape(node.name(), index, grad.shape, shape))
+        return sum_to_shape(grad, shape)
 
     def _backward(
         self, grads: list[Any], as_tensors: bool = False, release: bool = False, run: Any = None

@@ -435,7 +435,14 @@ def set_array(tensor: TensorBase, array: np.ndarray) -> None:
     if meta is not None and meta.accumulator is not None:
         old = tensor._array
         if array.shape != old.shape or array.dtype != old.dtype:
-            meta.accumulator._buffer_changed = True
+            accumulator = meta.accumulator
+            if not accumulator._buffer_changed:  # (the shape it was made for, kept once)
+                accumulator._recorded_shape = old.shape
+            accumulator._buffer_changed = True
+            if array.dtype != old.dtype:
+                # PyTorch's ``set_data`` drops the accumulator of a leaf whose type changes:
+                # the nodes recorded from now on reach a new one, made for the new buffer.
+                meta.accumulator = None
     tensor._array = array
     tensor._shape = tensor._dtype = None  # (read when first needed)
 
