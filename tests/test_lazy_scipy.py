@@ -23,7 +23,8 @@ def test_scipy_loads_on_the_first_kernel_that_needs_it():
         y = minigrad.tensor([0.0, 2.0]).sigmoid()
         print(before, "scipy.special" in sys.modules, y.tolist())
     """
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                            text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, check=True
+    )
     assert result.stdout.split(maxsplit=2)[:2] == ["False", "True"]
     assert result.stdout.split(maxsplit=2)[2].strip() == "[0.5, 0.8807970285415649]"
