@@ -2,8 +2,8 @@
 
 Not the slots minigrad's engine keeps on a node nor the options an op declares under its own
 names (PyTorch shows those as ``_saved_dim``...). Compared with PyTorch on the public names
-and the saved attributes (minigrad's nodes have no ``requires_grad``, and PyTorch's C++
-internals such as ``_input_metadata`` are left out).
+and the saved attributes (PyTorch's C++ internals such as ``_input_metadata`` are left out),
+and ``requires_grad``'s value.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ def _listed(node: Any) -> list[str]:
     return sorted(
         name
         for name in dir(node)
-        if (not name.startswith("_") or name.startswith(("_saved_", "_raw_saved_")))
-        and name != "requires_grad"
+        if not name.startswith("_") or name.startswith(("_saved_", "_raw_saved_"))
     )
 
 
@@ -55,7 +54,7 @@ def test_node_listing_as_pytorch(name: str) -> None:
         b = lib.tensor([3.0, 4.0], requires_grad=True)
         result = PROGRAMS[name](lib, a, b)
         node = result.grad_fn if hasattr(result, "grad_fn") else result
-        listings.append(_listed(node))
+        listings.append((_listed(node), node.requires_grad))
     assert listings[0] == listings[1]
 
 

@@ -43,8 +43,8 @@ sequence_numbers = itertools.count()
 # What ``dir()`` lists of a node besides its saved values (PyTorch's), and of a custom
 # Function's node besides (its ctx's API)
 _NODE_API = frozenset((
-    "metadata", "name", "next_functions", "register_hook", "register_prehook", "variable",
-    "_sequence_nr",
+    "metadata", "name", "next_functions", "register_hook", "register_prehook", "requires_grad",
+    "variable", "_sequence_nr",
 ))
 _CTX_API = frozenset((
     "mark_dirty", "mark_non_differentiable", "needs_input_grad", "save_for_backward",
@@ -136,6 +136,11 @@ class Node:
             if name.startswith(("__", "_saved_", "_raw_saved_")) or name in _NODE_API
             or not builtin and (name in _CTX_API or name in notes and name[0] != "_")
         ]
+
+    @property
+    def requires_grad(self) -> bool:
+        """True, as PyTorch's: a node is recorded only where an output requires grad."""
+        return True
 
     @property
     def metadata(self) -> dict[str, Any]:
