@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import _random
-from minigrad._dtype import check_scalar_arguments, display_name
+from minigrad._dtype import check_scalar_arguments, checked_value, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -192,7 +192,10 @@ class Threshold(Op):
     def forward(ctx: Any, x: np.ndarray, threshold: float, value: float) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.threshold = threshold
-        bound, fill = np.asarray(threshold).astype(x.dtype), np.asarray(value).astype(x.dtype)
+        # (as the kernel converts them: a value the dtype cannot hold raises; float16 takes
+        # any threshold)
+        bound = np.asarray(checked_value(threshold, x.dtype, check_half=False)).astype(x.dtype)
+        fill = np.asarray(checked_value(value, x.dtype)).astype(x.dtype)
         return np.where(x <= bound, fill, x)
 
     @staticmethod

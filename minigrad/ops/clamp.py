@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_scalar_arguments, checked_value, default_float
+from minigrad._dtype import check_scalar_arguments, checked_value, default_float, result_type
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -118,7 +118,9 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
         input = cast(input, default_float())
     elif array.dtype == np.bool_:
-        input = cast(input, np.dtype(np.int64))  # a bool tensor and int bounds: int64
+        # a bool tensor and int bounds: int64 (PyTorch's promotion: an int past int64 raises)
+        result_type(array, *(bound for bound in (min, max) if bound is not None))
+        input = cast(input, np.dtype(np.int64))
     return Clamp.apply(input, min, max)
 
 
@@ -210,8 +212,8 @@ class ClampOneSide(Op):
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, bound: Any) -> np.ndarray:
         ctx.save_for_backward(x)
-        ctx.bound = bound
-        return cls.kernel(x, bound)
+        ctx.bound = bound  # (as given: the node shows it so)
+        return cls.kernel(x, checked_value(bound, x.dtype))  # (uint8's -1 is 255, as Clamp's)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -306,6 +308,7 @@ def _bound_dtype(input: Any, bound: Any) -> Any:
     if operand(input).dtype.kind != "f" and isinstance(bound, float):
         return cast(input, default_float())
     if is_bool(input):
+        result_type(operand(input), bound)  # (PyTorch's promotion: an int past int64 raises)
         return cast(input, np.dtype(np.int64))
     return input
 

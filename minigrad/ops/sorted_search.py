@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _warnings
+from minigrad._dtype import check_scalar_arguments
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import compute_dtype, constant_tensor, dtype_name, not_implemented
 
@@ -236,6 +237,7 @@ def isin(
         >>> minigrad.isin(3, minigrad.tensor([1, 3]), invert=True)
         tensor(False)
     """
+    check_scalar_arguments(elements, test_elements)  # (the parser's error comes first)
     for value in (elements, test_elements):
         name = _isin_dtype_name(value)
         if name is not None:
