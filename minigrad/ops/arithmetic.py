@@ -651,8 +651,9 @@ class FloorDivideOne(FloorDivide):
 def floor_divide(input: Any, other: Any) -> Any:
     """``input // other``: division rounded down (not differentiable, as in PyTorch)."""
     a, b, dtype = promote(input, other)
-    if dtype is None and is_bool(a):
-        check_float_kernel("div_floor_cpu", a)
+    tensor = a if isinstance(a, TensorBase) else b
+    if (dtype if dtype is not None else tensor._array.dtype) == np.bool_:
+        check_float_kernel("div_floor_cpu", tensor)  # (bool // bool: no kernel)
     a_grad, b_grad = (isinstance(v, TensorBase) and v.requires_grad for v in (a, b))
     if a_grad == b_grad:
         return FloorDivide.apply(a, b, dtype)
@@ -702,6 +703,11 @@ class PowScalar(Op):
         if ctx is not NO_GRAD_CTX:  # (the no-grad ctx would drop both through Python calls)
             ctx.save_for_backward(x)
             ctx.exponent = exponent
+        x_dtype = x.dtype
+        if x_dtype is _BOOL and dtype in (None, _BOOL):  # (a bool exponent: no numpy loop)
+            return np.logical_or(x, not exponent)  # (0 ** 0 is 1)
+        if x_dtype is _FLOAT16:
+            checked_value(exponent, x_dtype)  # (PyTorch's kernel takes it as a float16)
         return scalar_power(x, exponent, dtype)
 
     @staticmethod
@@ -724,12 +730,13 @@ def pow(input: Any, exponent: Any) -> Any:
         # nothing to promote or check: straight to PowScalar's recording function (``apply``
         # would call it, record.py's options recorder)
         return _record_power(input, exponent, None)
+    check_scalar_arguments(input)  # (a number base: the parser's error comes first)
     _check_integer_exponent(input, exponent)
     a, b, dtype = promote(input, exponent)
     if isinstance(operand(b), np.ndarray):
+        if (dtype if dtype is not None else operand(b).dtype) == np.bool_:
+            check_float_kernel("pow", b)  # (no kernel for a bool exponent tensor)
         if isinstance(operand(a), np.ndarray):
-            if dtype is None and is_bool(a):
-                check_float_kernel("pow", a)
             return Pow.apply(a, b, dtype)
         return RpowScalar.apply(b, a, dtype)
     _check_integer_power(a, b)
@@ -746,6 +753,7 @@ def _check_integer_exponent(input: Any, exponent: Any) -> None:
     ``int32_tensor ** 2**31`` raises where ``int32_tensor * 2**31`` wraps.
     """
     if type(exponent) is int and isinstance(input, TensorBase):
+        check_python_int(exponent)  # (the parser's error comes first)
         dtype = input._array.dtype
         if dtype.kind in "iub":
             if exponent < 0:
@@ -755,7 +763,7 @@ def _check_integer_exponent(input: Any, exponent: Any) -> None:
                 checked_value(exponent, dtype)
 
 
-_INT64 = np.dtype(np.int64)
+_INT64, _BOOL, _FLOAT16 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.float16)
 
 
 def _check_integer_power(base: Any, exponent: Any) -> None:
@@ -841,6 +849,8 @@ def pow_(input: Any, exponent: Any) -> Any:
     _check_integer_exponent(input, exponent)
     exponent, dtype = promote_inplace(input, exponent)
     if isinstance(exponent, TensorBase):
+        if (dtype if dtype is not None else exponent._array.dtype) == np.bool_:
+            check_float_kernel("pow", exponent)  # (as pow's)
         return apply_inplace(Pow, input, exponent, dtype)
     return apply_inplace(PowScalar, input, exponent, dtype)
 

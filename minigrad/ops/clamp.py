@@ -206,14 +206,15 @@ class ClampOneSide(Op):
 
     fields = ("bound",)
 
-    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
     passes: ClassVar[Callable[[Any, Any], Any]]  # where x's gradient flows: >= or <=
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, bound: Any) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.bound = bound  # (as given: the node shows it so)
-        return cls.kernel(x, checked_value(bound, x.dtype))  # (uint8's -1 is 255, as Clamp's)
+        # (clamp's kernel: x on a tie, clamp_min(0.0, -0.0) is 0.0, where numpy's maximum
+        # may give either; the bound as x's dtype takes it, uint8's -1 is 255)
+        return clamp_array(x, *cls.bounds(checked_value(bound, x.dtype)))
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -225,7 +226,6 @@ class ClampMin(ClampOneSide):
     """y = max(x, low), low a number;  dx = grad where x >= low.  Saves its input."""
 
     saved_options = {"min": "bound"}
-    kernel = np.maximum
     passes = staticmethod(operator.ge)
 
     @staticmethod
@@ -317,7 +317,6 @@ class ClampMax(ClampOneSide):
     """y = min(x, high), high a number;  dx = grad where x <= high.  Saves its input."""
 
     saved_options = {"max": "bound"}
-    kernel = np.minimum
     passes = staticmethod(operator.le)
 
     @staticmethod
@@ -347,14 +346,17 @@ class ClampOneSideTensor(Op):
 
     num_inputs = 2
 
-    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
     passes: ClassVar[Callable[[Any, Any], Any]]  # where x's gradient flows: >= or <=
     wins: ClassVar[Callable[[Any, Any], Any]]  # where the bound's flows: < or >
 
     @classmethod
     def forward(cls, ctx: Any, x: Any, bound: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, bound)
-        return cls.kernel(x, bound, dtype=dtype)
+        if dtype is not None:
+            x, bound = np.asarray(x, dtype=dtype), np.asarray(bound, dtype=dtype)
+        # PyTorch's kernels: the bound only where x is strictly beyond it (a tie keeps x,
+        # 0.0 against -0.0), nan where either is (numpy's maximum may give either on a tie)
+        return np.where(cls.wins(x, bound) | (bound != bound), bound, x)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -376,7 +378,6 @@ class ClampMinTensor(ClampOneSideTensor):
 
     saves = ("self", "min")
     node_name = "ClampMinBackward1"
-    kernel = np.maximum
     passes = staticmethod(operator.ge)
     wins = staticmethod(operator.lt)
 
@@ -386,6 +387,5 @@ class ClampMaxTensor(ClampOneSideTensor):
 
     saves = ("self", "max")
     node_name = "ClampMaxBackward1"
-    kernel = np.minimum
     passes = staticmethod(operator.le)
     wins = staticmethod(operator.gt)

@@ -200,7 +200,7 @@ def where(condition: Any, input: Any, other: Any) -> Any:
 
 
 def _check_numbers_fit(input: Any, other: Any, dtype: np.dtype) -> None:
-    """where's Python numbers as its kernel converts them to the result's ``dtype``.
+    """The Python numbers of ``where``, as its kernel converts them to the result's ``dtype``.
 
     One the dtype cannot hold raises (``where(c, int32_tensor, 2**31)``), where an arithmetic
     op would wrap it; float16 takes any number (inf past its range).
@@ -242,6 +242,9 @@ def _applied(ufunc: np.ufunc, a: np.ndarray, b: Any) -> Any:
     elif ufunc in _COMPARISONS and isinstance(b, float) and a.dtype.kind != "f":
         with np.errstate(over="ignore"):  # (a float16 default: large integers become inf)
             a = a.astype(default_float())  # an integer tensor and a Python float: default float
+            return ufunc(a, b)
+    elif type(b) is float and not -65504.0 <= b <= 65504.0 and ufunc in _COMPARISONS:
+        with np.errstate(over="ignore"):  # (a float past float16's or float32's range: inf)
             return ufunc(a, b)
     return ufunc(a, b)
 
