@@ -179,7 +179,9 @@ def _checked_alpha(a: Any, dtype: Any, alpha: Any, subtract: bool = False) -> An
         negated = (0x8000000000000000 - int(alpha)) % (1 << 64) - 0x8000000000000000
     else:
         negated = -alpha
-    alpha = -checked_value(negated, numpy_dtype)
+    checked = checked_value(negated, numpy_dtype)
+    if not checked == negated == -alpha:  # (a wrap on the way: Sub takes what PyTorch adds)
+        alpha = -checked
     return wrap_integer(alpha, numpy_dtype) if kind in "iu" else alpha
 
 
