@@ -159,17 +159,41 @@ def _category(numpy_dtype: np.dtype) -> int:
     return _FLOAT if kind == "f" else _BOOL if kind == "b" else _INT
 
 
+# What a Python int past int64 promotes as: PyTorch makes it a uint64 Scalar (minigrad has no
+# uint64 tensors; the dtype stands for that Scalar in promotion only).
+_UINT64 = np.dtype(np.uint64)
+_BOOL_DTYPE = np.dtype(np.bool_)
+_INT64_MAX = 0x7FFFFFFFFFFFFFFF
+
+
 def promote_types(a: np.dtype | None, b: np.dtype | None) -> np.dtype | None:
     """The smallest dtype both ``a`` and ``b`` fit in, by PyTorch's table (None = absent)."""
     if a is None or a == b:
         return b
     if b is None:
         return a
+    if a == _UINT64 or b == _UINT64:
+        return _promote_unsigned(a, b)
     category_a, category_b = _category(a), _category(b)
     if category_a != category_b:
         # PyTorch keeps the higher category's own type: int64 with float16 is float16.
         return a if category_a > category_b else b
     return np.promote_types(a, b)
+
+
+def _promote_unsigned(a: np.dtype, b: np.dtype) -> np.dtype:
+    """PyTorch's promotion of uint64 with another type: a floating type wins, else an error."""
+    if a.kind == "f":
+        return a
+    if b.kind == "f":
+        return b
+    raise RuntimeError(
+        "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+        f"{_promotion_name(a)} and {_promotion_name(b)}")
+
+
+def _promotion_name(numpy_dtype: np.dtype) -> str:
+    return "UInt64" if numpy_dtype == _UINT64 else _BY_NUMPY[numpy_dtype]._display
 
 
 def can_cast(from_: np.dtype, to: np.dtype) -> bool:
@@ -184,9 +208,12 @@ def can_cast(from_: np.dtype, to: np.dtype) -> bool:
 
 
 def _combine(higher: np.dtype | None, lower: np.dtype | None) -> np.dtype | None:
-    # A lower-priority group only matters if it brings a higher category.
+    # A lower-priority group only matters if it brings a higher category; under bool, PyTorch
+    # promotes the two (which refuses bool with a uint64 Scalar).
     if higher is None:
         return lower
+    if lower is not None and higher is _BOOL_DTYPE:
+        return promote_types(higher, lower)
     if lower is None or _category(higher) >= _category(lower):
         return higher
     return lower
@@ -209,14 +236,17 @@ def result_type(*operands: Any) -> np.dtype:
         elif isinstance(operand, (bool, np.bool_)):
             scalars = promote_types(scalars, np.dtype(np.bool_))
         elif isinstance(operand, (int, np.integer)):
-            if type(operand) is int:
-                check_python_int(operand)
-            scalars = promote_types(scalars, np.dtype(np.int64))
+            if type(operand) is int and check_python_int(operand) > _INT64_MAX:
+                scalars = promote_types(scalars, _UINT64)
+            else:
+                scalars = promote_types(scalars, np.dtype(np.int64))
         else:
             scalars = promote_types(scalars, _default.numpy)
     result = _combine(dims, _combine(zero_dims, scalars))
     assert result is not None, "result_type needs at least one operand"
-    return result
+    # (uint64 Scalars alone: PyTorch's result is uint64, which minigrad does not have; their
+    # bits as int64, as before)
+    return np.dtype(np.int64) if result == _UINT64 else result
 
 
 def check_python_int(value: int) -> int:
@@ -269,11 +299,14 @@ def checked_value(value: Any, dtype: np.dtype, check_half: bool = True) -> Any:
     ones), an int too, except that an unsigned dtype lets a negative int wrap (uint8 takes -1
     as 255). An integer dtype then takes C's conversion (toward zero; 2.0**63, which passes
     the check as a double, becomes int64's lowest). ``check_half`` False: float16 takes any
-    number, rounded (to inf past its range), as fill_ and full convert. Anything else
+    number, rounded (to inf past its range), as where's numbers and fill_ and full into a
+    single element (PyTorch 2.13 checks the range for 0 or 2+ elements). Anything else
     (tensors, bools, complex numbers) is returned as it is.
     """
     if type(value) is int:
         check_python_int(value)  # (the parser's error comes first)
+    if dtype is _BOOL_DTYPE and isinstance(value, _NUMBERS):
+        return bool(value)  # (any number converts: 2**63 is True)
     if dtype not in _CHECKED_TYPE_NAMES or not isinstance(value, _NUMBERS) or isinstance(
         value, (bool, np.bool_)
     ):

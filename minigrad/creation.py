@@ -564,7 +564,9 @@ def full(
     else:
         numpy_dtype = _dtype.default_float()
     shape = shape_argument((size,), "full")
-    fill_value = _dtype.checked_value(fill_value, numpy_dtype, check_half=False)
+    # (float16 takes any number into one element, rounded; into more, PyTorch checks it)
+    one_element = math.prod(shape) == 1
+    fill_value = _dtype.checked_value(fill_value, numpy_dtype, check_half=not one_element)
     return _new(np.full(shape, fill_value, dtype=numpy_dtype), requires_grad)
 
 
@@ -938,7 +940,7 @@ def _filled_like(
     numpy_dtype = input._array.dtype if dtype is None else _dtype.to_numpy_dtype(dtype, factory)
     result = empty_in_format(input._array, numpy_dtype, memory_format)
     if fill_value is not None:
-        result.fill(_dtype.checked_value(fill_value, numpy_dtype, check_half=False))
+        result.fill(_dtype.checked_value(fill_value, numpy_dtype, check_half=result.size != 1))
     return result
 
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import _random
-from minigrad._dtype import check_scalar_arguments, display_name
+from minigrad._dtype import check_scalar_arguments, checked_value, display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -176,6 +176,9 @@ class SoftshrinkGradient(HardshrinkGradient):
     node_name = "SoftshrinkBackwardBackward0"
 
 
+_FLOAT32 = np.dtype(np.float32)
+
+
 class Threshold(Op):
     """y = value where x <= threshold, else x;  dx = grad where x > threshold.  Saves its input.
 
@@ -192,7 +195,11 @@ class Threshold(Op):
     def forward(ctx: Any, x: np.ndarray, threshold: float, value: float) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.threshold = threshold
-        bound, fill = np.asarray(threshold).astype(x.dtype), np.asarray(value).astype(x.dtype)
+        # (as the kernel converts them: a number the dtype cannot hold raises; float16's
+        # threshold is compared as a float32)
+        compared = _FLOAT32 if x.dtype == np.float16 else x.dtype
+        bound = np.asarray(checked_value(threshold, compared), dtype=compared)
+        fill = np.asarray(checked_value(value, x.dtype)).astype(x.dtype)
         return np.where(x <= bound, fill, x)
 
     @staticmethod

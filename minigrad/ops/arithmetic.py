@@ -18,7 +18,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
-from minigrad._dtype import check_python_int
+from minigrad._dtype import check_python_int, check_scalar_arguments, checked_value
 from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import (
@@ -33,6 +33,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     broadcast_shapes,
     check_float_kernel,
+    check_operand,
     constant_tensor,
     is_bool,
     not_implemented_name,
@@ -41,6 +42,7 @@ from minigrad.ops._helpers import (
     promote_inplace,
     raw,
     run,
+    wrap_integer,
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
@@ -137,33 +139,50 @@ def add_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     return apply_inplace(Add, input, other, alpha, dtype)
 
 
-def _checked_alpha_inplace(input: Any, other: Any, dtype: Any, alpha: Any) -> Any:
+def _checked_alpha_inplace(
+    input: Any, other: Any, dtype: Any, alpha: Any, subtract: bool = False
+) -> Any:
     """``_checked_alpha`` for add_ and sub_, its error after the kernel's set-up checks.
 
     As PyTorch's alpha check: an operand overlapping ``input``, or their sizes, raise first.
     """
-    try:
-        return _checked_alpha(input, dtype, alpha)  # an integer tensor takes no float alpha
+    try:  # (an integer tensor takes no float alpha)
+        return _checked_alpha(input, dtype, alpha, subtract)
     except RuntimeError as error:
         raise refused_by_kernel(input, (other,), error) from None
 
 
-def _checked_alpha(a: Any, dtype: Any, alpha: Any) -> Any:
+def _checked_alpha(a: Any, dtype: Any, alpha: Any, subtract: bool = False) -> Any:
     """The ``alpha`` of add and sub, checked (PyTorch's texts), as their kernels take it.
 
     PyTorch's kernels convert it to the result's type: a bool tensor's ``alpha=2`` is True
-    (``b.add_(b, alpha=2)`` stays bool; numpy's ``2 * b`` would be an int64 array).
+    (``b.add_(b, alpha=2)`` stays bool; numpy's ``2 * b`` would be an int64 array), a number
+    the type cannot hold raises (``value cannot be converted to type int without overflow``),
+    uint8's -1 is 255. ``subtract``: PyTorch's sub adds ``-alpha``, negated as a Scalar (an
+    int as an int64, wrapping) and then converted; the alpha returned gives Sub that product.
     """
     if alpha == 1 and type(alpha) is int:
         return alpha  # the common case (not True: a bool alpha is checked, it equals 1 too)
     if type(alpha) is int:  # (inline: no call for the float alphas of updates)
         check_python_int(alpha)  # (the parser's error comes first)
-    kind = np.dtype(dtype).kind if dtype is not None else np.asarray(operand(a)).dtype.kind
+    numpy_dtype = np.dtype(dtype) if dtype is not None else np.asarray(operand(a)).dtype
+    kind = numpy_dtype.kind
     if isinstance(alpha, (bool, np.bool_)) and kind != "b":
         raise RuntimeError(errors.BOOL_ALPHA)
     if kind != "f" and isinstance(alpha, (float, np.floating)):
         raise RuntimeError(errors.FLOAT_ALPHA_FOR_INTEGERS)
-    return bool(alpha) if kind == "b" else alpha
+    if kind == "b":
+        return bool(alpha)
+    if not subtract:
+        return checked_value(alpha, numpy_dtype)
+    if isinstance(alpha, (int, np.integer)):
+        negated = (0x8000000000000000 - int(alpha)) % (1 << 64) - 0x8000000000000000
+    else:
+        negated = -alpha
+    checked = checked_value(negated, numpy_dtype)
+    if not checked == negated == -alpha:  # (a wrap on the way: Sub takes what PyTorch adds)
+        alpha = -checked
+    return wrap_integer(alpha, numpy_dtype) if kind in "iu" else alpha
 
 
 class Sub(Op):
@@ -194,15 +213,13 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input - alpha * other``, with broadcasting."""
     if alpha == 1 and type(alpha) is int:  # the default: as ``input - other``
         return _record_sub(input, other)
-    a, b, dtype = promote(input, other)
-    check_bool_subtraction(a, b)
-    return Sub._record_options(a, b, _checked_alpha(a, dtype, alpha), dtype)  # (as add's)
+    a, b, dtype = _promote_subtraction(input, other, alpha)
+    return Sub._record_options(a, b, _checked_alpha(a, dtype, alpha, subtract=True), dtype)
 
 
 def sub_promoted(input: Any, other: Any) -> Any:
     """``input - other`` for operands that are not two floating tensors of one dtype."""
-    a, b, dtype = promote(input, other)
-    check_bool_subtraction(a, b)
+    a, b, dtype = _promote_subtraction(input, other)
     return Sub.apply(a, b) if dtype is None else Sub.apply(a, b, 1, dtype)
 
 
@@ -212,10 +229,23 @@ _record_sub = binary_operator(Sub, sub_promoted, floats_only=True)
 
 def sub_(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     """``input -= alpha * other`` in place."""
+    check_scalar_arguments(other, alpha)  # (the parser's errors come first)
     check_bool_subtraction(input, other)
     other, dtype = promote_inplace(input, other, method="sub_")
-    alpha = _checked_alpha_inplace(input, other, dtype, alpha)
+    alpha = _checked_alpha_inplace(input, other, dtype, alpha, subtract=True)
     return apply_inplace(Sub, input, other, alpha, dtype)
+
+
+def _promote_subtraction(input: Any, other: Any, *options: Any) -> tuple[Any, Any, Any]:
+    """``promote`` for sub and rsub, after PyTorch's checks in its order.
+
+    The parser's first (a non-number operand, an int no Scalar holds, among ``options`` too),
+    then sub's refusal of bools (before promotion: ``bool_tensor - 2**63`` names the bool).
+    """
+    check_operand(other, "other")
+    check_scalar_arguments(other, *options)
+    check_bool_subtraction(input, other)
+    return promote(input, other)
 
 
 def check_bool_subtraction(a: Any, b: Any) -> None:
@@ -297,18 +327,16 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Any:
     if not isinstance(other, TensorBase):
         if alpha == 1 and type(alpha) is int:
             return rsub_number(input, other)
-        a, b, dtype = promote(input, other)
-        check_bool_subtraction(a, b)
-        return RsubAlpha.apply(a, b, dtype, _checked_alpha(a, dtype, alpha))
-    a, b, dtype = promote(input, other)
-    check_bool_subtraction(a, b)
+        a, b, dtype = _promote_subtraction(input, other, alpha)
+        return RsubAlpha.apply(a, b, dtype, _checked_alpha(a, dtype, alpha, subtract=True))
+    a, b, dtype = _promote_subtraction(input, other, alpha)
     shape_a, shape_b = a._array.shape, b._array.shape
     if shape_a != shape_b:  # (PyTorch's kernel is ``other - input``: its text names them so)
         try:
             np.broadcast_shapes(shape_b, shape_a)
         except ValueError:
             raise RuntimeError(errors.broadcast_mismatch(shape_b, shape_a)) from None
-    alpha = _checked_alpha(a, dtype, alpha)
+    alpha = _checked_alpha(a, dtype, alpha, subtract=True)
     if alpha == 1 and type(alpha) is int and dtype is None:
         return RsubTensor.apply(a, b)  # (options left to forward's defaults: the fast branch)
     return RsubTensor.apply(a, b, alpha, dtype)
@@ -321,8 +349,7 @@ def rsub_number(input: Any, other: Any) -> Any:
     digit, integer tensors): ``promote`` raises the parser's OverflowError for an int no
     Scalar holds (``2**70 - x``).
     """
-    a, b, dtype = promote(input, other)
-    check_bool_subtraction(a, b)
+    a, b, dtype = _promote_subtraction(input, other)
     return Rsub.apply(a, b, dtype)
 
 
@@ -626,8 +653,9 @@ class FloorDivideOne(FloorDivide):
 def floor_divide(input: Any, other: Any) -> Any:
     """``input // other``: division rounded down (not differentiable, as in PyTorch)."""
     a, b, dtype = promote(input, other)
-    if dtype is None and is_bool(a):
-        check_float_kernel("div_floor_cpu", a)
+    tensor = a if isinstance(a, TensorBase) else b
+    if (dtype if dtype is not None else tensor._array.dtype) == np.bool_:
+        check_float_kernel("div_floor_cpu", tensor)  # (bool // bool: no kernel)
     a_grad, b_grad = (isinstance(v, TensorBase) and v.requires_grad for v in (a, b))
     if a_grad == b_grad:
         return FloorDivide.apply(a, b, dtype)
@@ -677,6 +705,11 @@ class PowScalar(Op):
         if ctx is not NO_GRAD_CTX:  # (the no-grad ctx would drop both through Python calls)
             ctx.save_for_backward(x)
             ctx.exponent = exponent
+        x_dtype = x.dtype
+        if x_dtype is _BOOL and dtype in (None, _BOOL):  # (a bool exponent: no numpy loop)
+            return np.logical_or(x, not exponent)  # (0 ** 0 is 1)
+        if x_dtype is _FLOAT16:
+            checked_value(exponent, x_dtype)  # (PyTorch's kernel takes it as a float16)
         return scalar_power(x, exponent, dtype)
 
     @staticmethod
@@ -699,11 +732,13 @@ def pow(input: Any, exponent: Any) -> Any:
         # nothing to promote or check: straight to PowScalar's recording function (``apply``
         # would call it, record.py's options recorder)
         return _record_power(input, exponent, None)
+    check_scalar_arguments(input)  # (a number base: the parser's error comes first)
+    _check_integer_exponent(input, exponent)
     a, b, dtype = promote(input, exponent)
     if isinstance(operand(b), np.ndarray):
+        if (dtype if dtype is not None else operand(b).dtype) == np.bool_:
+            check_float_kernel("pow", b)  # (no kernel for a bool exponent tensor)
         if isinstance(operand(a), np.ndarray):
-            if dtype is None and is_bool(a):
-                check_float_kernel("pow", a)
             return Pow.apply(a, b, dtype)
         return RpowScalar.apply(b, a, dtype)
     _check_integer_power(a, b)
@@ -711,6 +746,26 @@ def pow(input: Any, exponent: Any) -> Any:
 
 
 _record_power = PowScalar._record_options
+
+
+def _check_integer_exponent(input: Any, exponent: Any) -> None:
+    """An integer or bool tensor's int exponent, checked before promotion as PyTorch's kernel.
+
+    No negative power, and an exponent the result's dtype holds (int64 for a bool tensor):
+    ``int32_tensor ** 2**31`` raises where ``int32_tensor * 2**31`` wraps.
+    """
+    if type(exponent) is int and isinstance(input, TensorBase):
+        check_python_int(exponent)  # (the parser's error comes first)
+        dtype = input._array.dtype
+        if dtype.kind in "iub":
+            if exponent < 0:
+                raise RuntimeError(errors.NEGATIVE_INTEGER_POWER)
+            checked_value(exponent, _INT64)  # (an int64 first: 2**63 names int64_t)
+            if dtype != np.bool_:
+                checked_value(exponent, dtype)
+
+
+_INT64, _BOOL, _FLOAT16 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.float16)
 
 
 def _check_integer_power(base: Any, exponent: Any) -> None:
@@ -793,8 +848,11 @@ class RpowScalar(Op):
 
 def pow_(input: Any, exponent: Any) -> Any:
     """``input **= exponent`` in place (tensor or number exponent)."""
+    _check_integer_exponent(input, exponent)
     exponent, dtype = promote_inplace(input, exponent)
     if isinstance(exponent, TensorBase):
+        if (dtype if dtype is not None else exponent._array.dtype) == np.bool_:
+            check_float_kernel("pow", exponent)  # (as pow's)
         return apply_inplace(Pow, input, exponent, dtype)
     return apply_inplace(PowScalar, input, exponent, dtype)
 
@@ -802,6 +860,19 @@ def pow_(input: Any, exponent: Any) -> Any:
 def true_divide(input: Any, other: Any) -> Any:
     """Alias of ``div``."""
     return div(input, other)
+
+
+def remainder_kernel(x: Any, y: Any, dtype: Any = None) -> Any:
+    """``x % y`` as PyTorch's kernel: ``fmod``, plus ``y`` where the signs differ.
+
+    numpy's ``remainder`` gives a zero the sign of ``y`` (``0.0 % -2.0`` is -0.0); PyTorch's
+    keeps fmod's, the sign of ``x`` (0.0). Integers: numpy's is PyTorch's.
+    """
+    mod = np.fmod(x, y, dtype=dtype)
+    if mod.dtype.kind != "f":
+        return np.remainder(x, y, dtype=dtype)
+    differs = (mod != 0) & ((np.less(y, 0)) != (mod < 0))
+    return np.where(differs, np.add(mod, y, dtype=mod.dtype), mod)
 
 
 class Remainder(Op):
@@ -815,7 +886,7 @@ class Remainder(Op):
 
     node_name = "RemainderBackward1"
     num_inputs = 2
-    kernel: ClassVar[np.ufunc] = np.remainder
+    kernel: ClassVar[Callable[..., Any]] = staticmethod(remainder_kernel)
     rounding: ClassVar[np.ufunc] = np.floor  # how the kernel rounds the quotient x / y
 
     @classmethod
@@ -838,7 +909,7 @@ class RemainderScalar(Op):
     result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
     node_name = "RemainderBackward0"
-    kernel: ClassVar[np.ufunc] = np.remainder
+    kernel: ClassVar[Callable[..., Any]] = staticmethod(remainder_kernel)
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, other: Any, dtype: Any) -> np.ndarray:

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_scalar_arguments, checked_value, default_float
+from minigrad._dtype import check_scalar_arguments, checked_value, default_float, result_type
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
@@ -118,7 +118,9 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     if array.dtype.kind != "f" and any(isinstance(b, float) for b in (min, max)):
         input = cast(input, default_float())
     elif array.dtype == np.bool_:
-        input = cast(input, np.dtype(np.int64))  # a bool tensor and int bounds: int64
+        # a bool tensor and int bounds: int64 (PyTorch's promotion: an int past int64 raises)
+        result_type(array, *(bound for bound in (min, max) if bound is not None))
+        input = cast(input, np.dtype(np.int64))
     return Clamp.apply(input, min, max)
 
 
@@ -204,14 +206,15 @@ class ClampOneSide(Op):
 
     fields = ("bound",)
 
-    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
     passes: ClassVar[Callable[[Any, Any], Any]]  # where x's gradient flows: >= or <=
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, bound: Any) -> np.ndarray:
         ctx.save_for_backward(x)
-        ctx.bound = bound
-        return cls.kernel(x, bound)
+        ctx.bound = bound  # (as given: the node shows it so)
+        # (clamp's kernel: x on a tie, clamp_min(0.0, -0.0) is 0.0, where numpy's maximum
+        # may give either; the bound as x's dtype takes it, uint8's -1 is 255)
+        return clamp_array(x, *cls.bounds(checked_value(bound, x.dtype)))
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -223,7 +226,6 @@ class ClampMin(ClampOneSide):
     """y = max(x, low), low a number;  dx = grad where x >= low.  Saves its input."""
 
     saved_options = {"min": "bound"}
-    kernel = np.maximum
     passes = staticmethod(operator.ge)
 
     @staticmethod
@@ -306,6 +308,7 @@ def _bound_dtype(input: Any, bound: Any) -> Any:
     if operand(input).dtype.kind != "f" and isinstance(bound, float):
         return cast(input, default_float())
     if is_bool(input):
+        result_type(operand(input), bound)  # (PyTorch's promotion: an int past int64 raises)
         return cast(input, np.dtype(np.int64))
     return input
 
@@ -314,7 +317,6 @@ class ClampMax(ClampOneSide):
     """y = min(x, high), high a number;  dx = grad where x <= high.  Saves its input."""
 
     saved_options = {"max": "bound"}
-    kernel = np.minimum
     passes = staticmethod(operator.le)
 
     @staticmethod
@@ -344,14 +346,17 @@ class ClampOneSideTensor(Op):
 
     num_inputs = 2
 
-    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
     passes: ClassVar[Callable[[Any, Any], Any]]  # where x's gradient flows: >= or <=
     wins: ClassVar[Callable[[Any, Any], Any]]  # where the bound's flows: < or >
 
     @classmethod
     def forward(cls, ctx: Any, x: Any, bound: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, bound)
-        return cls.kernel(x, bound, dtype=dtype)
+        if dtype is not None:
+            x, bound = np.asarray(x, dtype=dtype), np.asarray(bound, dtype=dtype)
+        # PyTorch's kernels: the bound only where x is strictly beyond it (a tie keeps x,
+        # 0.0 against -0.0), nan where either is (numpy's maximum may give either on a tie)
+        return np.where(cls.wins(x, bound) | (bound != bound), bound, x)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -373,7 +378,6 @@ class ClampMinTensor(ClampOneSideTensor):
 
     saves = ("self", "min")
     node_name = "ClampMinBackward1"
-    kernel = np.maximum
     passes = staticmethod(operator.ge)
     wins = staticmethod(operator.lt)
 
@@ -383,6 +387,5 @@ class ClampMaxTensor(ClampOneSideTensor):
 
     saves = ("self", "max")
     node_name = "ClampMaxBackward1"
-    kernel = np.minimum
     passes = staticmethod(operator.le)
     wins = staticmethod(operator.gt)

@@ -21,17 +21,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import default_float, display_name, result_type
+from minigrad._dtype import checked_value, default_float, display_name, result_type
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, write
 from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap
-from minigrad.ops._helpers import (
-    check_operand,
-    operand,
-    promote,
-    python_scalar,
-)
+from minigrad.ops._helpers import check_operand, operand, promote, python_scalar, wrap_integer
 
 
 def check_tensor(function: str, name: str, position: int, value: Any) -> None:
@@ -188,6 +183,7 @@ def where(condition: Any, input: Any, other: Any) -> Any:
     elif condition_dtype != np.bool_:
         raise RuntimeError(errors.where_condition_not_bool(display_name(condition_dtype)))
     a, b, dtype = promote(input, other)
+    _check_numbers_fit(input, other, dtype if dtype is not None else operand(a).dtype)
     try:
         return Where.apply(condition, a, b, dtype)
     except ValueError as error:
@@ -201,6 +197,17 @@ def where(condition: Any, input: Any, other: Any) -> Any:
                     errors.broadcast_mismatch(shape, np.shape(operand(value)))
                 ) from None
         raise RuntimeError(str(error)) from None
+
+
+def _check_numbers_fit(input: Any, other: Any, dtype: np.dtype) -> None:
+    """The Python numbers of ``where``, as its kernel converts them to the result's ``dtype``.
+
+    One the dtype cannot hold raises (``where(c, int32_tensor, 2**31)``), where an arithmetic
+    op would wrap it; float16 takes any number (inf past its range).
+    """
+    for value in (input, other):
+        if type(value) is int or type(value) is float:
+            checked_value(value, dtype, check_half=False)
 
 
 def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
@@ -224,12 +231,20 @@ def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
 
 def _applied(ufunc: np.ufunc, a: np.ndarray, b: Any) -> Any:
     """``ufunc(a, b)``, a comparison in PyTorch's common dtype of the operands."""
+    if type(b) is int and ufunc in _COMPARISONS and a.dtype.kind in "iub":
+        if a.dtype.kind != "b":
+            # The Scalar becomes the tensor's dtype, wrapping (int64 ``x < 2**63`` is all False)
+            return ufunc(a, wrap_integer(b, a.dtype))
+        result_type(a, b)  # (bool with an int past int64: PyTorch's promotion error)
     if ufunc in _COMPARISONS and isinstance(b, np.ndarray) and a.dtype != b.dtype:
         dtype = result_type(a, b)  # compare in PyTorch's common dtype
         a, b = a.astype(dtype), b.astype(dtype)
     elif ufunc in _COMPARISONS and isinstance(b, float) and a.dtype.kind != "f":
         with np.errstate(over="ignore"):  # (a float16 default: large integers become inf)
             a = a.astype(default_float())  # an integer tensor and a Python float: default float
+            return ufunc(a, b)
+    elif type(b) is float and not -65504.0 <= b <= 65504.0 and ufunc in _COMPARISONS:
+        with np.errstate(over="ignore"):  # (a float past float16's or float32's range: inf)
             return ufunc(a, b)
     return ufunc(a, b)
 

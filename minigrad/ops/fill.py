@@ -53,7 +53,8 @@ class Fill(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, value: Any) -> np.ndarray:
-        return np.full_like(x, checked_value(value, x.dtype, check_half=False))
+        # (PyTorch fills one element without checking float16's range, more with the check)
+        return np.full_like(x, checked_value(value, x.dtype, check_half=x.size != 1))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:

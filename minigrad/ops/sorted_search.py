@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _warnings
+from minigrad._dtype import check_scalar_arguments
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import compute_dtype, constant_tensor, dtype_name, not_implemented
 
@@ -45,10 +46,14 @@ def _tensor(value: Any, function: str) -> TensorBase:
 def _as_compared(value: Any, dtype: np.dtype | None) -> np.ndarray:
     """The array of a tensor or a number, in the dtype both sides are compared in.
 
-    A number wraps into an integer dtype as PyTorch's wrapped numbers do (-1 is 255 in uint8).
+    A number wraps into an integer dtype as PyTorch's wrapped numbers do (-1 is 255 in uint8),
+    one past a float dtype's range becomes inf, silently.
     """
     array = value._array if isinstance(value, TensorBase) else np.asarray(value)
-    return array if dtype is None or array.dtype == dtype else array.astype(dtype)
+    if dtype is None or array.dtype == dtype:
+        return array
+    with np.errstate(over="ignore"):
+        return array.astype(dtype)
 
 
 def _check_options(right: bool, side: str | None) -> bool:
@@ -198,6 +203,7 @@ def bucketize(
         >>> minigrad.bucketize(minigrad.tensor([3, 6, 9]), b, right=True)
         tensor([2, 3, 5])
     """
+    check_scalar_arguments(input)  # (the parser's error comes first)
     _tensor_or_number(input, "bucketize")
     dims = _tensor(boundaries, "bucketize").dim()
     if dims != 1:
@@ -236,6 +242,7 @@ def isin(
         >>> minigrad.isin(3, minigrad.tensor([1, 3]), invert=True)
         tensor(False)
     """
+    check_scalar_arguments(elements, test_elements)  # (the parser's error comes first)
     for value in (elements, test_elements):
         name = _isin_dtype_name(value)
         if name is not None:
