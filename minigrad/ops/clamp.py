@@ -206,15 +206,21 @@ class ClampOneSide(Op):
 
     fields = ("bound",)
 
+    kernel: ClassVar[np.ufunc]  # np.maximum or np.minimum
     passes: ClassVar[Callable[[Any, Any], Any]]  # where x's gradient flows: >= or <=
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, bound: Any) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.bound = bound  # (as given: the node shows it so)
-        # (clamp's kernel: x on a tie, clamp_min(0.0, -0.0) is 0.0, where numpy's maximum
-        # may give either; the bound as x's dtype takes it, uint8's -1 is 255)
-        return clamp_array(x, *cls.bounds(checked_value(bound, x.dtype)))
+        if not (type(bound) is float and -65504.0 <= bound <= 65504.0):
+            # (a float within float16's range fits every float x: a float bound makes x float)
+            bound = checked_value(bound, x.dtype)  # (as x's dtype takes it: uint8's -1 is 255)
+        if bound == 0 or bound != bound:
+            # PyTorch's kernel gives x on a tie (clamp_min(0.0, -0.0) is 0.0), numpy's maximum
+            # either, and a nan bound everywhere: clamp's kernel. Other ties are equal values.
+            return clamp_array(x, *cls.bounds(bound))
+        return cls.kernel(x, bound)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -226,6 +232,7 @@ class ClampMin(ClampOneSide):
     """y = max(x, low), low a number;  dx = grad where x >= low.  Saves its input."""
 
     saved_options = {"min": "bound"}
+    kernel = np.maximum
     passes = staticmethod(operator.ge)
 
     @staticmethod
@@ -317,6 +324,7 @@ class ClampMax(ClampOneSide):
     """y = min(x, high), high a number;  dx = grad where x <= high.  Saves its input."""
 
     saved_options = {"max": "bound"}
+    kernel = np.minimum
     passes = staticmethod(operator.le)
 
     @staticmethod

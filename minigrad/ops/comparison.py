@@ -231,7 +231,8 @@ def bool_op(ufunc: np.ufunc, input: Any, other: Any) -> Any:
 
 def _applied(ufunc: np.ufunc, a: np.ndarray, b: Any) -> Any:
     """``ufunc(a, b)``, a comparison in PyTorch's common dtype of the operands."""
-    if type(b) is int and ufunc in _COMPARISONS and a.dtype.kind in "iub":
+    # (0..127 is every integer dtype's own value: the common ``x > 0`` skips the dtype test)
+    if type(b) is int and not 0 <= b <= 127 and ufunc in _COMPARISONS and a.dtype.kind in "iub":
         if a.dtype.kind != "b":
             # The Scalar becomes the tensor's dtype, wrapping (int64 ``x < 2**63`` is all False)
             return ufunc(a, wrap_integer(b, a.dtype))
