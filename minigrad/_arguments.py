@@ -377,10 +377,14 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
 _KEYWORD_ONLY = 1 << 30  # (the position of a keyword-only parameter's check: none)
 
 
-def _numpy_aliases(function: Callable[..., Any]) -> dict[str, str]:
-    """``{other name: function's parameter}`` for NUMPY_NAMES' groups ``function`` has."""
+def _numpy_aliases(function: Callable[..., Any], skip_first: bool = False) -> dict[str, str]:
+    """``{other name: function's parameter}`` for NUMPY_NAMES' groups ``function`` has.
+
+    ``skip_first``: a method, whose first parameter is ``self`` whatever its name (a Tensor
+    method made by ``record.unary_method`` calls it ``x``): never given by keyword.
+    """
     try:
-        names = set(inspect.signature(function).parameters)
+        names = set(list(inspect.signature(function).parameters)[1 if skip_first else 0:])
     except (TypeError, ValueError):
         return {}
     aliases = {}
@@ -410,7 +414,7 @@ def checking_arguments(
     ``numpy_names``: also take NumPy's names for ``dim``, ``keepdim``, ``input``, ``other``.
     """
     checks = [check for check in _checks(function, name) if not (skip_first and check[0] == 0)]
-    aliases = _numpy_aliases(function) if numpy_names else {}
+    aliases = _numpy_aliases(function, skip_first) if numpy_names else {}
     offset = 0 if skip_first else 1
     listed = LISTED.get(name, (None, None))[offset]
     # PyTorch's own listing otherwise; matched leniently: a type it does not know fits, and

@@ -35,7 +35,7 @@ from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import RemovableHandle
-from minigrad.autograd.record import binary_operator, bind_output_class
+from minigrad.autograd.record import binary_operator, bind_output_class, unary_method
 from minigrad.autograd.tensor_base import TensorBase, set_array, shape_of
 from minigrad.ops import (
     activations_extra,
@@ -113,13 +113,6 @@ def _never(doc: str) -> property:
 
 _record_mm = linalg.Mm._record
 _record_neg = unary.Neg._record
-_record_exp = unary.Exp._record
-_record_abs = unary.Abs._record
-_record_sqrt = unary.Sqrt._record
-_record_log = unary.Log._record
-_record_sigmoid = unary.Sigmoid._record
-_record_tanh = unary.Tanh._record
-_record_relu = unary.Relu._record
 _record_rsub = arithmetic.Rsub._record_options  # (``2 - x``: a number and options)
 # The dtype classes of float buffers, for the hot methods' test of a float tensor:
 # ``type(array.dtype) in _FLOAT_DTYPE_CLASSES`` (``type`` of one argument, a tuple's identity
@@ -153,6 +146,21 @@ def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: boo
         return general(self, other) if isinstance(other, _OPERANDS) else NotImplemented
 
     return binary_operator(op, other_operands, floats_only=not any_dtype)
+
+
+def _unary_method(op: Any, general: Callable[[Any], Any], doc: str) -> Any:
+    """``Tensor.sigmoid`` and kin: ``self.<name>()``, recorded in one call for a float tensor.
+
+    A tensor of a floating dtype needs no cast: ``general`` (the op's function:
+    ``unary.sigmoid``) would call ``op.apply(self)``, so the method is the op's recording
+    function itself (``autograd/record.py``, ``unary_method``), with ``general`` for other
+    dtypes (it casts integers, or refuses).
+    """
+    method = unary_method(op, general, _FLOAT_DTYPE_CLASSES)
+    method.__name__ = name = general.__name__
+    method.__qualname__ = f"Tensor.{name}"
+    method.__doc__ = doc
+    return method
 
 
 def _rebuild_tensor(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
@@ -1641,11 +1649,7 @@ class Tensor(TensorBase):
         """``-self``."""
         return unary.neg(self)
 
-    def abs(self) -> Tensor:
-        """``|self|``."""
-        if type(self._array.dtype) in _FLOAT_DTYPE_CLASSES:
-            return _record_abs(self)  # nothing to check: straight to recording
-        return unary.abs(self)
+    abs = _unary_method(unary.Abs, unary.abs, "``|self|``.")
 
     def positive(self) -> Tensor:
         """``+self``: this tensor itself."""
@@ -1654,41 +1658,17 @@ class Tensor(TensorBase):
     negative = neg  # (NumPy's names, which PyTorch takes too)
     absolute = abs
 
-    def exp(self) -> Tensor:
-        """``e ** self``."""
-        if type(self._array.dtype) in _FLOAT_DTYPE_CLASSES:
-            return _record_exp(self)  # nothing to cast: straight to recording
-        return unary.exp(self)
+    exp = _unary_method(unary.Exp, unary.exp, "``e ** self``.")
 
-    def log(self) -> Tensor:
-        """Natural logarithm."""
-        if type(self._array.dtype) in _FLOAT_DTYPE_CLASSES:
-            return _record_log(self)  # nothing to cast: straight to recording
-        return unary.log(self)
+    log = _unary_method(unary.Log, unary.log, "Natural logarithm.")
 
-    def sqrt(self) -> Tensor:
-        """Square root."""
-        if type(self._array.dtype) in _FLOAT_DTYPE_CLASSES:
-            return _record_sqrt(self)  # nothing to cast: straight to recording
-        return unary.sqrt(self)
+    sqrt = _unary_method(unary.Sqrt, unary.sqrt, "Square root.")
 
-    def sigmoid(self) -> Tensor:
-        """``1 / (1 + exp(-self))``."""
-        if type(self._array.dtype) in _FLOAT_DTYPE_CLASSES:
-            return _record_sigmoid(self)  # nothing to cast: straight to recording
-        return unary.sigmoid(self)
+    sigmoid = _unary_method(unary.Sigmoid, unary.sigmoid, "``1 / (1 + exp(-self))``.")
 
-    def tanh(self) -> Tensor:
-        """Hyperbolic tangent."""
-        if type(self._array.dtype) in _FLOAT_DTYPE_CLASSES:
-            return _record_tanh(self)  # nothing to cast: straight to recording
-        return unary.tanh(self)
+    tanh = _unary_method(unary.Tanh, unary.tanh, "Hyperbolic tangent.")
 
-    def relu(self) -> Tensor:
-        """``max(self, 0)``."""
-        if type(self._array.dtype) in _FLOAT_DTYPE_CLASSES:
-            return _record_relu(self)  # nothing to cast: straight to recording
-        return unary.relu(self)
+    relu = _unary_method(unary.Relu, unary.relu, "``max(self, 0)``.")
 
     def hardshrink(self, lambd: float = 0.5) -> Tensor:
         """``self`` outside ``[-lambd, lambd]``, 0 inside (see ``nn.functional.hardshrink``)."""

@@ -172,6 +172,15 @@ def _leaf(*shape: int, requires_grad: bool = True) -> Any:
     return minigrad.randn(*shape, requires_grad=requires_grad)
 
 
+_UNARY_METHODS = ("sigmoid", "exp", "log", "sqrt", "tanh", "relu", "abs")
+
+
+def _float_leaves() -> list[Any]:
+    """A float16, a float32 and a float64 leaf, with values far enough out to overflow exp."""
+    return [minigrad.tensor(np.linspace(-30.0, 30.0, 7), dtype=dtype, requires_grad=True)
+            for dtype in (minigrad.float16, minigrad.float32, minigrad.float64)]
+
+
 def _same(make: Any, monkeypatch: pytest.MonkeyPatch) -> int:
     """Assert ``make`` gives the same everything both ways; return the fast run's general calls."""
     general, _ = _observe(make, monkeypatch, fast=False)
@@ -424,6 +433,24 @@ CASES = {
     "unary, leaf and non-leaf": (
         lambda: ((a := _leaf(4),), (a.sigmoid(), a.exp().log(), a.tanh().relu(), -a, a.sum())),
         True),
+    # the methods that are recording functions themselves (record.unary_method): a kernel
+    # per floating dtype, the op's public function for integers
+    "unary methods, every float dtype": (
+        lambda: (tuple(xs := _float_leaves()),
+                 tuple(getattr(x.mul(4.0), name)() for x in xs for name in _UNARY_METHODS)),
+        True),
+    "unary methods, every float dtype, grad mode off": (
+        lambda: ((),
+                 tuple(minigrad.no_grad()(lambda: [
+                     getattr(x.mul(4.0), name)() for x in _float_leaves()
+                     for name in _UNARY_METHODS])())),
+        True),
+    "unary methods, integer and bool tensors": (
+        lambda: ((),
+                 tuple(getattr(minigrad.tensor(values), name)()
+                       for values in ([1, -2, 3], [True, False])
+                       for name in _UNARY_METHODS if name != "relu")),
+        False),
     "no grad needed": (
         lambda: ((a := _leaf(3, requires_grad=False), b := _leaf(3, requires_grad=False)),
                  (a + b, a * b, a.sigmoid(), a.sum())), True),
@@ -802,3 +829,35 @@ def test_an_op_that_keeps_the_dtype_keeps_it_for_every_dtype_and_shape() -> None
                     result = op._record(a, b)
                     assert result._dtype is None or result._dtype is result._array.dtype
                     assert result.dtype == dtype
+
+
+def test_a_unary_method_runs_the_kernel_its_op_declares_for_the_input_s_dtype(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``a.sigmoid()`` runs expit itself on float32 and float64, sigmoid_array on float16.
+
+    float16 has no loop of its own in expit (numpy would pick the float64 one): a table that
+    gave float16 the ufunc would make a float64 result. The values are PyTorch's either way
+    (tests_torch), and the same as the op's general path (the cases above).
+    """
+    from minigrad.ops import unary
+
+    calls = []
+    original = recording._run_quietly
+
+    def watching(function: Any, *args: Any) -> Any:
+        calls.append(function)
+        return original(function, *args)
+
+    unary.sigmoid_array(np.zeros(1, np.float32))  # (SciPy's expit loaded in the stub's place)
+    expit = unary._expit
+    monkeypatch.setattr(recording, "_run_quietly", watching)
+    for dtype in (minigrad.float16, minigrad.float32, minigrad.float64):
+        x = minigrad.tensor([-100.0, 0.0, 2.0], dtype=dtype, requires_grad=True)
+        for grad in (True, False):
+            calls.clear()
+            with minigrad.set_grad_enabled(grad):
+                y = x.sigmoid()
+            assert y.dtype == dtype
+            assert calls == [unary.sigmoid_array if dtype == minigrad.float16 else expit]
+    assert minigrad.tensor([1, 2]).sigmoid().dtype == minigrad.float32  # (unary.sigmoid casts)

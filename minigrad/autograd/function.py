@@ -554,6 +554,13 @@ class Op(Function):
     # declaration says (a reduction notes its input's shape, mm its operands' layouts):
     # recorded, they run forward. Defaults to ``forward_kernel``.
     no_grad_kernel: ClassVar[Callable[..., Any] | None] = None
+    # A one-input op whose ``forward_kernel`` picks its array work by dtype in Python (sigmoid:
+    # float16 through float32): per numpy dtype class, what does that dtype's work in one call
+    # (SciPy's ``expit`` for float32 and float64). The Tensor method's recording function
+    # (``record.unary_method``), which tests the input's dtype anyway, calls it in the
+    # kernel's place, without the kernel's Python frame; the dict's values may be replaced
+    # later (a ufunc imported at first use replaces the stub that imports it).
+    dtype_kernels: ClassVar[dict[type, Callable[..., Any]] | None] = None
 
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
     apply = classmethod(record)

@@ -56,7 +56,8 @@ if TYPE_CHECKING:
 _new = object.__new__
 _ndarray = np.ndarray
 _asarray = np.asarray
-_next_sequence_nr = sequence_numbers.__next__
+# A node's sequence number is ``next(sequence_numbers)``: the builtin on the counter costs ~85
+# instructions fewer than calling its bound ``__next__`` (a method-wrapper).
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
 # ``silence()`` and ``restore`` as the recorders call them: the context variable's own methods
@@ -302,7 +303,7 @@ def _connect(
     """Steps 3 to 5 of ``record``, once forward has run and something needs a gradient."""
     tensor_level = function._tensor_level
     # 3. node and edges
-    node._sequence_nr = _next_sequence_nr()
+    node._sequence_nr = next(sequence_numbers)
     single = not tensor_level and type(raw) is not tuple
     if single:
         out_array = raw if type(raw) is np.ndarray else np.asarray(raw)
@@ -363,7 +364,11 @@ def _connect(
     return tuple(outputs)
 
 
-def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
+def _unary_recorder(
+    function: type[Function],
+    fallback: Callable[[Any], Any] | None = None,
+    float_kernels: dict[type, Callable[..., Any]] | None = None,
+) -> Callable[[Any], Any]:
     """``function``'s recording function for one input and no options: ``record``'s fast branch.
 
     Made once per built-in op of one input (``Op.__init_subclass__``, stored as
@@ -385,6 +390,12 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     of a recorded ``a + b``'s ~1.7 (the issue's tightest figure); the no-grad path calls it
     (0.03 us of ~1.05).
     tests/test_record_fast.py runs every op of the op table through both paths and compares.
+
+    ``Tensor``'s hot one-input methods are such functions themselves (``unary_method``):
+    ``float_kernels`` maps each floating dtype class to the kernel that runs for it (the op's
+    ``forward_kernel``, or its ``dtype_kernels``' entry), and every other dtype, or a call
+    that is not on a tensor, goes to ``fallback`` (the op's public function: it casts
+    integers, checks, or raises).
     """
     make_node = function._Node
     forward = function.forward
@@ -401,17 +412,33 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
     layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
     # What the no-grad path calls: the kernel, or one declared for it alone (the reductions')
     no_grad_kernel = function.no_grad_kernel or kernel
+    if fallback is None:
+
+        def fallback(x: Any) -> Any:
+            """Every call the fast branch does not take: the general routine."""
+            return _general(function, (x,), None)
+
+    elif no_grad_kernel is not kernel:  # (a method's kernel is chosen by dtype, for both paths)
+        raise TypeError(f"{function.__name__}: a method's op has one kernel for both paths")
 
     def record_unary(x: Any) -> Any:
         """Record ``function`` on ``x`` (or run it without a node): see ``_unary_recorder``."""
         if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
-            return _general(function, (x,), None)  # a number (or the fast branch is off)
+            return fallback(x)  # a number (or the fast branch is off)
         x_array = x._array
+        step = no_grad_kernel  # what runs forward's work (None: forward itself) ...
+        recording_step = kernel  # ... and what runs it when a node is recorded
+        if float_kernels is not None:  # a Tensor method: the kernel of this floating dtype
+            dtype = x._dtype  # (kept on the tensor, read the first time: as below)
+            if dtype is None:
+                dtype = x._dtype = x_array.dtype
+            step = recording_step = float_kernels.get(type(dtype))
+            if step is None:
+                return fallback(x)  # an integer or bool tensor: cast, or refused
         # Every thread records and no mode watches recording (debug_switches.modes_on): one
         # test instead of grad mode's, anomaly mode's, the hooks' and the switches' below.
         fast = not _modes_on
         node = None  # (none: the no-grad path)
-        step = no_grad_kernel  # what runs forward's work (None: forward itself)
         if fast or _grad_state.enabled:
             if x._base is not None:  # a view catches up with its base's history first
                 return _general(function, (x,), None)
@@ -422,7 +449,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 # 1.-2. the node is forward's ctx
                 node = make_node()  # (a call of the class: quicker than object.__new__)
                 node.needs_input_grad = _NEEDS_UNARY
-                step = kernel
+                step = recording_step
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (``call_quietly`` if another thread is inside it, as ``_binary_recorder``), forward
         # with the error state set and reset around it (with the no-grad ctx if no node)
@@ -481,7 +508,7 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
                 shape = x._shape = x_array.shape
             out_shape = out_array.shape
             node._input_meta = None if out_shape == shape else ((shape, dtype),)
-        node._sequence_nr = _next_sequence_nr()
+        node._sequence_nr = next(sequence_numbers)
         # 3. the edge: the producer (and which of its outputs), or the leaf's accumulator
         if x_node is None:
             meta = x._meta
@@ -616,7 +643,7 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         out_shape = out_array.shape
         node._input_meta = None if out_shape == shape else (
             ((shape, dtype),) if inputs == 1 else ((shape, dtype), None))
-        node._sequence_nr = _next_sequence_nr()
+        node._sequence_nr = next(sequence_numbers)
         # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
         # the hot path's, this one saves its nine lines)
         node._next0, output_nr = x._gradient_edge()  # (edges in slots: EDGES_IN_SLOTS)
@@ -667,6 +694,7 @@ def _binary_recorder(
     # declares it (mm's: its product without forward's notes); an op with a kernel runs its
     # kernel on both paths.
     no_grad_kernel = function.no_grad_kernel if kernel is None else None
+    quiet_kernel = kernel or no_grad_kernel  # (what runs in the quiet context, if any)
     # A floating tensor and an ``int`` or ``float`` (``a * 2.0``, ``2 * a``, ``a - 1``): numpy
     # combines them as PyTorch promotes them, nothing to check: the op's recording function
     # for a number (``_options_recorder``). Anything else (an integer tensor's wrapping, a
@@ -742,9 +770,9 @@ def _binary_recorder(
                     _reset_error_state(token)
             else:
                 try:
-                    raw = _run_quietly(kernel or no_grad_kernel, x_array, y_array)
+                    raw = _run_quietly(quiet_kernel, x_array, y_array)
                 except RuntimeError:
-                    raw = _call_quietly(kernel or no_grad_kernel, x_array, y_array)
+                    raw = _call_quietly(quiet_kernel, x_array, y_array)
         except ValueError as error:
             if not broadcasts:
                 raise
@@ -794,7 +822,7 @@ def _binary_recorder(
                 (x_shape, dtype) if x_needs else None,
                 (y_shape, dtype) if y_needs else None,
             )
-        node._sequence_nr = _next_sequence_nr()
+        node._sequence_nr = next(sequence_numbers)
         # 3. edges: the producer (and which of its outputs), or a leaf's accumulator
         if x_node is None:
             if x_needs:
@@ -870,9 +898,10 @@ def _binary_recorder(
                 save_for_the_other(node, x_array, y_array)
                 pack(node, node._saved, x, y, raw, output)
             return output
-        values = node._saved
-        if values:  # 5. saved values (the packing chosen for the op: saved.fast_packer)
-            pack(node, values, x, y, raw, output)
+        if kernel is None:  # (a kernel saves nothing: what it saves is declared, as above)
+            values = node._saved
+            if values:  # 5. saved values (the packing chosen for the op: saved.fast_packer)
+                pack(node, values, x, y, raw, output)
         return output
     record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
     return record_binary
@@ -918,6 +947,28 @@ def binary_operator(
     op's public function, or NotImplemented for an operand that is not a number).
     """
     return _binary_recorder(function, fallback, floats_only)
+
+
+def unary_method(
+    function: type[Function], fallback: Callable[[Any], Any], float_classes: Sequence[type]
+) -> Callable[[Any], Any]:
+    """``Tensor.sigmoid`` and kin: ``function``'s recording function, ``fallback`` for the rest.
+
+    A tensor of a floating dtype (its numpy dtype's class among ``float_classes``) is recorded
+    as ``function._record`` records it, with the kernel ``function.dtype_kernels`` gives that
+    dtype, else ``function.forward_kernel``; anything else goes to ``fallback`` (the op's
+    public function: ``unary.sigmoid`` casts an integer tensor first). The method needs no
+    frame of its own around the recording function (~700 instructions of a no-grad
+    ``a.sigmoid()``'s ~10,900).
+    """
+    kernel = function.forward_kernel
+    if kernel is None or function._tensor_level or function.num_inputs != 1:
+        raise TypeError(f"{function.__name__} has no one-input kernel for a Tensor method")
+    # (the op's own dict when it declares one: its entries may be replaced, see dtype_kernels)
+    kernels = function.dtype_kernels if function.dtype_kernels is not None else {}
+    for float_class in float_classes:
+        kernels.setdefault(float_class, kernel)
+    return _unary_recorder(function, fallback, kernels)
 
 
 def options_recorder(function: type[Function]) -> Callable[..., Any] | None:

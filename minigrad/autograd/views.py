@@ -20,14 +20,13 @@ from minigrad.autograd import grad_mode, guard, inference
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import Op
-from minigrad.autograd.graph import Node, new_sequence_nr
+from minigrad.autograd.graph import Node, new_sequence_nr, sequence_numbers
 from minigrad.autograd.record import (
     _SHARED,
     NEEDS,
     NO_GRAD_CTX,
     ZEROS,
     _connect,
-    _next_sequence_nr,
     new_node,
     record,
     untracked,
@@ -292,7 +291,7 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
             # 3. the edge: the producer (and which of its outputs; ``x``'s history is
             # current, so it is read as it is), or the leaf's accumulator; backward's
             # gradient has the view's shape, not the input's
-            node._sequence_nr = _next_sequence_nr()
+            node._sequence_nr = next(sequence_numbers)
             if x_node is None:
                 x_node, output_nr = x._gradient_edge()
             else:
