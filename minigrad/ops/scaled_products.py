@@ -23,10 +23,10 @@ from minigrad.ops._helpers import dim_size, operand, run
 from minigrad.ops.linalg import (
     Bmm,
     _check_inplace_shape,
-    _check_not_bool,
     _scalars_for,
     _scaled_sum,
     check_addmm_dtypes,
+    check_not_bool,
     expand_error,
     maybe_multiply,
 )
@@ -98,7 +98,7 @@ def _checked_addmv(input: Any, mat: Any, vec: Any, beta: Any, alpha: Any) -> tup
             "addmv input tensors must have the same dtype, but got "
             f"{names[0]}, {names[1]}, and {names[2]}"
         )
-    _check_not_bool(m, kernel="addmv_impl_cpu")
+    check_not_bool(m, kernel="addmv_impl_cpu")
     return _scalars_for(m, beta, alpha)
 
 
@@ -291,7 +291,7 @@ def _checked_addbmm(input: Any, batch1: Any, batch2: Any, beta: Any, alpha: Any)
             f"{b.shape[1]}x{b.shape[2]})"
         )
     check_addmm_dtypes(np.asarray(bias), a, b)
-    _check_not_bool(a)
+    check_not_bool(a)
     return _scalars_for(a, beta, alpha)
 
 
