@@ -20,7 +20,7 @@ import numpy as np
 from minigrad import _arguments, _dtype, _memory, errors
 from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.saved_attributes import as_given
+from minigrad.autograd.saved_attributes import as_given, shown_as_int64
 from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
@@ -80,8 +80,10 @@ def alias(input: Any) -> Any:
 class Select(ViewOp):
     """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere."""
 
-    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
-    saved_options = {"dim": as_given("dim"), "index": lambda node: node.key[-2],
+    # (dim and index as given, -1 too: PyTorch's node shows them so; numpy reads a negative
+    # index as PyTorch does)
+    fields = ("shape", "key", "dim")
+    saved_options = {"dim": as_given("dim"), "index": lambda node: shown_as_int64(node.key[-2]),
                      "self_sym_sizes": "shape"}
 
     @staticmethod
@@ -113,17 +115,19 @@ def select(input: Any, dim: int, index: int) -> Any:
     if not -size <= index < size:
         check_int64(index)  # (past int64, the parser's error comes first)
         raise IndexError(errors.select_out_of_range(index, array.shape, axis))
-    return Select.apply(input, dim, index % size)  # (dim as given: the node shows it so)
+    return Select.apply(input, dim, index)  # (dim and index as given: the node shows them so)
 
 
 class Slice(ViewOp):
     """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
 
-    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
+    # (dim and bounds as given: PyTorch's node shows them so, a bound past the size, a negative
+    # one and a None too; numpy's slicing clamps them as PyTorch's does)
+    fields = ("shape", "key", "dim")
     saved_options = {"dim": as_given("dim"),
-                     "start": lambda node: node.key[-2].start,
-                     "end": lambda node: node.key[-2].stop, "step": lambda node: node.key[-2].step,
-                     "self_sym_sizes": "shape"}
+                     "start": lambda node: shown_as_int64(node.key[-2].start),
+                     "end": lambda node: shown_as_int64(node.key[-2].stop),
+                     "step": lambda node: node.key[-2].step, "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
@@ -168,12 +172,15 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
 
 
 def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: int | None) -> Any:
-    """``input[start:stop:step]`` along ``dim`` (a view; the step must be positive)."""
+    """``input[start:stop:step]`` along ``dim`` (a view; the step must be positive).
+
+    PyTorch's ``at::slice``: the bounds are kept as given (the node shows them so) and clamped
+    to the dimension, a negative one counted from its end.
+    """
     step = 1 if step is None else step
     if step <= 0:
         raise ValueError(errors.STEP_NOT_POSITIVE)
-    start, stop, _ = slice(start, stop, step).indices(operand(input).shape[dim])
-    return Slice.apply(input, dim, start, max(stop, start), step)
+    return Slice.apply(input, dim, start, stop, step)
 
 
 class Unsqueeze(ViewOp):
