@@ -342,7 +342,7 @@ def _select(result: Any, dim: int, index: int, position: int) -> Any:
     if not -size <= index < size:
         _arguments.check_int64(index)  # (past int64, the parser's error comes first)
         raise IndexError(errors.index_out_of_bounds(index, position, size))
-    return views.Select.apply(result, dim, index)  # (as given: the node shows it so)
+    return views.selected(result, dim, index, size)
 
 
 _PLAIN_BOUND = frozenset((int, type(None)))
