@@ -76,3 +76,17 @@ def test_other_int_options_show_as_given() -> None:
     assert mg.nn.functional.pad(x, (-1, 1)).grad_fn._saved_pad == (MINUS - 1, 1)
     target = mg.tensor([0, 1, 2])
     assert mg.nn.functional.nll_loss(x[:, :3], target).grad_fn._saved_ignore_index == MINUS - 100
+
+
+@pytest.mark.parametrize(
+    ("spacing", "message"),
+    [
+        (2**70, "int too big to convert"),
+        ([2**70], "int too big to convert"),
+        ((2**70, -(2**70)), "int too big to convert"),
+        (-(2**70), "can't convert negative int to unsigned"),
+    ],
+)
+def test_gradient_refuses_a_spacing_no_scalar_holds(spacing, message) -> None:
+    with pytest.raises(OverflowError, match=f"^{message}$"):
+        mg.gradient(_x(), spacing=spacing, dim=5)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad._dtype import check_python_int
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops.arithmetic import DivScalar, MulScalar
 from minigrad.ops.shape import cat
@@ -110,6 +111,11 @@ def gradient(
         raise _arguments.no_overload_fits(
             "gradient", (input,), given, TypeError("gradient(): invalid spacing")
         )
+    # (the parser's OverflowError for an int no Scalar holds, the first one, before any other
+    # check)
+    for step in spacing if isinstance(spacing, (list, tuple)) else (spacing,):
+        if type(step) is int:
+            check_python_int(step)
     ndim = input.dim()
     dims = _dims(dim, ndim)
     given = spacing if isinstance(spacing, (list, tuple)) else None
