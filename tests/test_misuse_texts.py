@@ -366,6 +366,13 @@ def _ones(shape, dtype="float32"):
      RuntimeError, "expected scalar type Float but found Bool"),
     (lambda: mg.baddbmm(_ones((2, 3, 5), "bool"), _ones((2, 3, 4), "bool"), _ones((2, 4, 5))),
      NotImplementedError, "\"baddbmm\" not implemented for 'Bool'"),
+    # (F.linear with a bias: addmm, on a matrix or on the rows of a flattened batch)
+    (lambda: mg.nn.functional.linear(_ones((2, 3), "bool"), _ones((4, 3), "bool"),
+                                     _ones((4,), "bool")),
+     NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'"),
+    (lambda: mg.nn.functional.linear(_ones((5, 2, 3), "bool"), _ones((4, 3), "bool"),
+                                     _ones((4,), "bool")),
+     NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'"),
 ])
 def test_the_matrix_products_check_their_arguments_in_pytorchs_order(call, error, message):
     raises(call, error, message)

@@ -18,6 +18,7 @@ gives ``x`` the view's geometry, with the same checks, counter bump and history 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -122,6 +123,32 @@ def apply_resizing(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
         tensor._grad_fn, tensor._output_nr = result._grad_fn, 0
         _follow_retain_grad(tensor, old_node, old_output_nr)
     return tensor
+
+
+def apply_resizing_view(
+    op: type[Op], view: TensorBase, resized: np.ndarray, steps: Any,
+    copied: Callable[[], np.ndarray | None], *args: Any,
+) -> TensorBase:
+    """``apply_resizing`` for a view: resized inside its base's memory, then written in place.
+
+    PyTorch's ``addbmm_`` (its ``out=`` kernel) resizes a view of another shape where it is,
+    row-major from where it starts (``resized``, which ``steps`` replays on the base), copies
+    the old view broadcast into it (``copied()`` gives those values, or None where the op does
+    not read them) and then computes in place. So here: an in-place write's checks first, and
+    ``copied()``'s (nothing has changed if one fails); then the view takes its new geometry
+    and those values, uncounted (the op counts one write), its history regenerated from its
+    base for the new geometry (PyTorch's ``AsStridedBackward0``); and the op is an ordinary
+    in-place write of the view: the base takes a ``CopySlices``, into whose region the op's
+    gradient for the view goes as it is.
+    """
+    recording = grad_mode._state.enabled and (view.requires_grad or _any_requires_grad(args))
+    check_inplace(view, recording, op.checks_internal_overlap, args)
+    values = copied()
+    rebind_resized(view, resized, steps, bump=False)
+    if values is not None:
+        write_uncounted(view, values)
+    view._view.synced_version = None  # (its node is regenerated for the new geometry)
+    return apply_inplace(op, view, *args)
 
 
 def rebind_resized(tensor: TensorBase, array: np.ndarray, steps: Any, bump: bool) -> None:

@@ -100,6 +100,26 @@ def kernel_order_result(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> n
     return result
 
 
+def copied_in_kernel_order(output: np.ndarray, source: np.ndarray) -> np.ndarray:
+    """The values PyTorch's copy of ``source`` into ``output`` (of one shape) leaves there.
+
+    Where the two share memory in a way its copy does not check (one is not dense), its loop
+    visits ``output``'s elements in memory order and reads each ``source`` element when it
+    gets there: one the loop already wrote has its new value.
+    """
+    if not np.shares_memory(output, source):
+        return np.array(source)
+    values = np.array(source)
+    output_addresses, source_addresses = _addresses(output), _addresses(source)
+    written: dict[int, Any] = {}  # address -> new value, for the elements written so far
+    result = np.empty(output.shape, dtype=output.dtype)
+    for flat in np.argsort(output_addresses, axis=None, kind="stable"):
+        index = np.unravel_index(flat, output.shape)
+        value = written.get(int(source_addresses[index]), values[index])
+        written[int(output_addresses[index])] = result[index] = value
+    return result
+
+
 def _visit_in_memory_order(
     op: Any,
     operands: list[tuple[Any, np.ndarray | None]],

@@ -129,8 +129,11 @@ def numel(field: str) -> Callable[[Any], int]:
     return lambda node: math.prod(getattr(node, field))
 
 
-def _shown_dims(value: Any) -> Any:
-    """A dim or dims as PyTorch's bindings show an int64 option: -1 as 18446744073709551615."""
+def shown_as_int64(value: Any) -> Any:
+    """An int (or ints) as PyTorch's bindings show an int64 option: -1 as 18446744073709551615.
+
+    None (an optional option not given) stays None.
+    """
     if value is None:
         return None
     if isinstance(value, (tuple, list)):
@@ -147,8 +150,8 @@ def as_given(field: str, index: int | None = None) -> Callable[[Any], Any]:
     a tuple kept in ``field`` (``as_given("dims", 0)``, transpose's ``dim0``).
     """
     if index is None:
-        return lambda node: _shown_dims(getattr(node, field))
-    return lambda node: _shown_dims(getattr(node, field)[index])
+        return lambda node: shown_as_int64(getattr(node, field))
+    return lambda node: shown_as_int64(getattr(node, field)[index])
 
 
 def dims_as_given(field: str) -> Callable[[Any], Any]:
@@ -157,7 +160,7 @@ def dims_as_given(field: str) -> Callable[[Any], Any]:
     def get(node: Any) -> Any:
         """The node's ``field`` as PyTorch shows an ``int[]`` option."""
         value = getattr(node, field)
-        return _shown_dims((value,) if isinstance(value, (int, np.integer)) else value)
+        return shown_as_int64((value,) if isinstance(value, (int, np.integer)) else value)
 
     return get
 

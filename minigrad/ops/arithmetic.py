@@ -18,7 +18,13 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._arguments import NOT_GIVEN
-from minigrad._dtype import check_python_int, check_scalar_arguments, checked_value
+from minigrad._dtype import (
+    check_python_int,
+    check_scalar_arguments,
+    checked_value,
+    default_float,
+    result_type,
+)
 from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import (
@@ -476,6 +482,9 @@ class MulScalar(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, c: float) -> np.ndarray:
         ctx.c = c
+        if x.dtype.kind in "biu":  # (PyTorch's promotion: an integer tensor times a float
+            # number computes in the default float dtype, not numpy's float64)
+            return np.multiply(x, c, dtype=result_type(x, c))
         return x * c
 
     @staticmethod
@@ -495,6 +504,8 @@ class DivScalar(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, c: Any) -> np.ndarray:
         ctx.c = c
+        if x.dtype.kind in "biu":  # (true division of integers: in the default float dtype)
+            return np.true_divide(x, c, dtype=default_float())
         return x / c
 
     @staticmethod

@@ -28,7 +28,7 @@ class Rot90(Op):
     """
 
     fields = ("k", "dims")  # (as given: PyTorch's node shows them so)
-    saved_options = {"k": "k", "dims": as_given("dims")}
+    saved_options = {"k": as_given("k"), "dims": as_given("dims")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, k: int, dims: tuple[int, int]) -> np.ndarray:

@@ -17,6 +17,7 @@ from minigrad.autograd import grad_mode, record
 from minigrad.autograd.debug_switches import modes_on
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.quiet import restore, silence
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, unary, views
 from minigrad.ops import reduction as reduction_module
@@ -61,7 +62,7 @@ class NllLoss(Op):
     # plain: forward took its common case (``_nll_forward_plain``), so backward does too
     fields = ("reduction", "ignore_index", "axis", "plain")
     saves = ("self", "target", "weight", "total_weight")
-    saved_options = ("reduction", "ignore_index")
+    saved_options = {"reduction": "reduction", "ignore_index": as_given("ignore_index")}
 
     @staticmethod
     def forward(
@@ -123,7 +124,7 @@ class NllLossGradient(Op):
     tensor_options = True  # the target, weight and total weight
     fields = ("reduction", "ignore_index")
     saves = ("target", "weight")
-    saved_options = ("reduction", "ignore_index")
+    saved_options = {"reduction": "reduction", "ignore_index": as_given("ignore_index")}
 
     @staticmethod
     def forward(

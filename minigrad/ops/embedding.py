@@ -10,7 +10,7 @@ from minigrad import _arguments, errors
 from minigrad._dtype import backend_type_name
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import constant
+from minigrad.autograd.saved_attributes import as_given, constant
 from minigrad.ops._helpers import (
     constant_tensor,
     dtype_name,
@@ -33,7 +33,7 @@ class Embedding(Op):
 
     fields = ("num_weights", "padding_idx", "scale")
     saves = "indices"
-    saved_options = {"padding_idx": "padding_idx", "scale_grad_by_freq": "scale",
+    saved_options = {"padding_idx": as_given("padding_idx"), "scale_grad_by_freq": "scale",
                      "sparse": constant(False), "weight_sym_argsize_0": "num_weights"}
 
     @staticmethod

@@ -16,7 +16,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad._dtype import backend_type_name, result_type
 from minigrad.autograd.function import Op
-from minigrad.autograd.saved_attributes import constant
+from minigrad.autograd.saved_attributes import as_given, constant
 from minigrad.creation import arange
 from minigrad.ops._helpers import constant_tensor, is_tensor, operand, shape_of
 from minigrad.ops.embedding import _embedding_renorm
@@ -86,7 +86,7 @@ class EmbeddingBag(Op):
     saves = ("weight", "indices", "offsets", "per_sample_weights", "result1", "result2", "result3")
     saved_options = {
         "mode": "mode",
-        "padding_idx": "padding_idx",
+        "padding_idx": as_given("padding_idx"),
         "scale_grad_by_freq": "scale",
         "sparse": constant(False),
         "weight_sym_argsize_0": "num_weights",

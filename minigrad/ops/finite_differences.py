@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
+from minigrad._dtype import check_python_int
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.ops.arithmetic import DivScalar, MulScalar
 from minigrad.ops.shape import cat
 from minigrad.ops.views import slice_dim
 
@@ -26,19 +28,34 @@ def _part(x: Any, dim: int, start: int, stop: int | None = None) -> Any:
 
 
 def _with_spacing(x: Any, dim: int, h: Any, edge_order: int) -> Any:
-    """The estimate along ``dim`` for samples ``h`` apart (``gradient_helper_float``)."""
-    center = (_part(x, dim, 2) - _part(x, dim, 0, -2)) / h
+    """The estimate along ``dim`` for samples ``h`` apart (``gradient_helper_float``).
+
+    As PyTorch's C++ writes it: products and quotients with numbers are ``MulBackward1`` and
+    ``DivBackward1`` nodes (Python's ``x * 2`` would record ``MulBackward0``).
+    """
+
+    def times(t: Any, c: Any) -> Any:
+        return MulScalar.apply(t, c)
+
+    def over(t: Any, c: Any) -> Any:
+        return DivScalar.apply(t, c)
+
+    center = over(_part(x, dim, 2) - _part(x, dim, 0, -2), h)
     if edge_order == 1:
-        first = (_part(x, dim, 1, 2) - _part(x, dim, 0, 1)) / h
-        last = (_part(x, dim, -1) - _part(x, dim, -2, -1)) / h
+        first = over(_part(x, dim, 1, 2) - _part(x, dim, 0, 1), h)
+        last = over(_part(x, dim, -1) - _part(x, dim, -2, -1), h)
     else:
-        first = (
-            _part(x, dim, 0, 1) * -1.5 + _part(x, dim, 1, 2) * 2 - _part(x, dim, 2, 3) * 0.5
-        ) / h
-        last = (
-            _part(x, dim, -3, -2) * 0.5 - _part(x, dim, -2, -1) * 2 + _part(x, dim, -1) * 1.5
-        ) / h
-    return cat([first, center / 2, last], dim)
+        first = over(
+            times(_part(x, dim, 0, 1), -1.5) + times(_part(x, dim, 1, 2), 2)
+            - times(_part(x, dim, 2, 3), 0.5),
+            h,
+        )
+        last = over(
+            times(_part(x, dim, -3, -2), 0.5) - times(_part(x, dim, -2, -1), 2)
+            + times(_part(x, dim, -1), 1.5),
+            h,
+        )
+    return cat([first, over(center, 2), last], dim)
 
 
 def _with_coordinates(x: Any, dim: int, coordinates: Any, edge_order: int) -> Any:
@@ -73,7 +90,7 @@ def _with_coordinates(x: Any, dim: int, coordinates: Any, edge_order: int) -> An
 
 
 def gradient(
-    input: Any, *, spacing: Any = 1, dim: Any = None, edge_order: int = 1
+    input: Any, *, spacing: Any = None, dim: Any = None, edge_order: int = 1
 ) -> tuple[Any, ...]:
     """Estimates of ``input``'s partial derivatives, one tensor per dimension in ``dim``.
 
@@ -87,13 +104,18 @@ def gradient(
         >>> minigrad.gradient(minigrad.tensor([1.0, 2.0, 4.0, 8.0]))
         (tensor([1.0000, 1.5000, 3.0000, 4.0000]),)
     """
-    spacing = 1 if spacing is None else spacing  # (PyTorch's default, also when given None)
+    spacing = 1.0 if spacing is None else spacing  # (PyTorch's default: a float one)
     if isinstance(spacing, bool) or not isinstance(spacing, (list, tuple, int, float)):
         # (PyTorch's parser: no overload takes it; it lists them)
         given = {"spacing": spacing} if dim is None else {"spacing": spacing, "dim": dim}
         raise _arguments.no_overload_fits(
             "gradient", (input,), given, TypeError("gradient(): invalid spacing")
         )
+    # (the parser's OverflowError for an int no Scalar holds, the first one, before any other
+    # check)
+    for step in spacing if isinstance(spacing, (list, tuple)) else (spacing,):
+        if type(step) is int:
+            check_python_int(step)
     ndim = input.dim()
     dims = _dims(dim, ndim)
     given = spacing if isinstance(spacing, (list, tuple)) else None

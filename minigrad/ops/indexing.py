@@ -342,7 +342,7 @@ def _select(result: Any, dim: int, index: int, position: int) -> Any:
     if not -size <= index < size:
         _arguments.check_int64(index)  # (past int64, the parser's error comes first)
         raise IndexError(errors.index_out_of_bounds(index, position, size))
-    return views.Select.apply(result, dim, index % size)
+    return views.selected(result, dim, index, size)
 
 
 _PLAIN_BOUND = frozenset((int, type(None)))
@@ -373,7 +373,13 @@ def _slice(result: Any, dim: int, item: slice, skip_full: bool) -> Any:
         stop is None or stop >= result._array.shape[dim]
     ):
         return result
-    return views.slice_dim(result, dim, start, stop, step)
+    # (PyTorch's indexing gives at::slice 0 and int64's largest value for bounds left out)
+    return views.slice_dim(
+        result, dim, 0 if start is None else start, _INT64_MAX if stop is None else stop, step
+    )
+
+
+_INT64_MAX = (1 << 63) - 1
 
 
 def _mask_index(result: Any, dim: int, value: bool) -> tuple[Any, TensorBase]:

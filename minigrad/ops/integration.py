@@ -103,12 +103,14 @@ def _trapezoid(name: str, y: Any, x: Any, dx: Any, dim: Any) -> Any:
         # (integers: PyTorch's true division makes the default float)
         return arithmetic.DivScalar.apply(float_input(reduction.sum(products, axis)), 2.0)
     spacing = 1 if dx is NOT_GIVEN else dx
+    array = operand(y)
+    if array.shape[axis] == 0:  # (no interval: PyTorch's zeros of y's dtype, without history)
+        shape = array.shape[:axis] + array.shape[axis + 1 :]
+        return TensorBase.output_class._make(np.zeros(shape, dtype=array.dtype))
     y = float_input(y)  # (integers: PyTorch's products with 0.5 make the default float)
-    if operand(y).shape[axis] == 0:  # (no interval: PyTorch's zeros)
-        return arithmetic.MulScalar.apply(reduction.sum(y, dim), 0)
     ends = arithmetic.add(views.select(y, dim, 0), views.select(y, dim, -1))
     difference = arithmetic.sub(reduction.sum(y, dim), arithmetic.MulScalar.apply(ends, 0.5))
-    return arithmetic.MulScalar.apply(difference, spacing)
+    return arithmetic.MulScalar.apply(difference, float(spacing))  # (C++ takes a double)
 
 
 def trapz(y: Any, x: Any = NOT_GIVEN, *, dx: Any = NOT_GIVEN, dim: Any = NOT_GIVEN) -> Any:

@@ -344,7 +344,8 @@ def squeeze_row(product: Any) -> Any:
 
 # --- the primitive products: argument checks with PyTorch's messages --------------------------
 
-def _check_not_bool(*arrays: np.ndarray, kernel: str = "addmm_impl_cpu_") -> None:
+def check_not_bool(*arrays: np.ndarray, kernel: str = "addmm_impl_cpu_") -> None:
+    """PyTorch's CPU product kernels have no bool version: ``NotImplementedError`` names it."""
     for array in arrays:
         if array.dtype == np.bool_:
             raise NotImplementedError(errors.not_implemented_for(kernel, "Bool"))
@@ -375,7 +376,7 @@ def mm(input: Any, mat2: Any) -> Any:
     if a.dtype != b.dtype:
         raise RuntimeError(errors.m1_m2_dtype_mismatch(a.dtype, b.dtype))
     if a.dtype == np.bool_:
-        _check_not_bool(a)
+        check_not_bool(a)
     return Mm.apply(input, mat2)
 
 
@@ -400,7 +401,7 @@ def bmm(input: Any, mat2: Any) -> Any:
         raise RuntimeError(errors.not_3d("batch2"))
     _check_bmm_shapes(a, b)
     # The kernel is chosen by the first operand's dtype: a bool one has none, before any mix.
-    _check_not_bool(a, kernel="bmm")
+    check_not_bool(a, kernel="bmm")
     if a.dtype != b.dtype:
         raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
     return Bmm.apply(input, mat2)
@@ -426,7 +427,7 @@ def mv(input: Any, vec: Any) -> Any:
         raise RuntimeError(errors.mv_size_mismatch(a.shape, v.shape))
     if a.dtype != v.dtype:
         raise RuntimeError(errors.addmv_dtypes(v.dtype, a.dtype, v.dtype))
-    _check_not_bool(a, kernel="addmv_impl_cpu")
+    check_not_bool(a, kernel="addmv_impl_cpu")
     return Mv.apply(input, vec)
 
 
@@ -451,7 +452,7 @@ def check_vectors(a: np.ndarray, b: np.ndarray) -> None:
         raise RuntimeError(errors.dot_dtypes(a.dtype, b.dtype))
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(errors.dot_sizes(a.shape[0], b.shape[0]))
-    _check_not_bool(a, kernel="dot")
+    check_not_bool(a, kernel="dot")
 
 
 def expand_error(input: np.ndarray, shape: tuple[int, ...]) -> RuntimeError | None:
@@ -527,7 +528,7 @@ def _checked_addmm(
         error = expand_error(bias, (a.shape[0], b.shape[1]))
         if error is not None:
             raise error
-    _check_not_bool(a)
+    check_not_bool(a)
     return _scalars_for(a, beta, alpha)
 
 
@@ -573,7 +574,7 @@ def _checked_baddbmm(
     if b.ndim != 3:
         raise RuntimeError(errors.not_3d("batch2"))
     _check_bmm_shapes(a, b)
-    _check_not_bool(a, kernel="baddbmm")
+    check_not_bool(a, kernel="baddbmm")
     if a.dtype != b.dtype:
         raise RuntimeError(errors.expected_scalar_type(a.dtype, b.dtype))
     return _scalars_for(a, beta, alpha)

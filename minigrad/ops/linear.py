@@ -183,6 +183,7 @@ def _addmm(bias: Any, mat1: Any, mat2: Any) -> Any:
     error = linalg.expand_error(c, (a.shape[0], b.shape[1]))
     if error is not None:
         raise error
+    linalg.check_not_bool(a)
     return linalg.Addmm.apply(bias, mat1, mat2, 1, 1)
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._layout import contiguous_result, suggested_result
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import dtype_name, operand, run
 from minigrad.ops.fill import copy_
@@ -65,7 +66,7 @@ class IndexPad(Op):
     result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
     saves = ("self",)
     fields = ("padding",)
-    saved_options = ("padding",)
+    saved_options = {"padding": as_given("padding")}  # (-1 as PyTorch shows an int64)
 
     fold: ClassVar[Callable[[np.ndarray, int], np.ndarray]]
     gradient: ClassVar[type[Op]]  # the backward as an op of its own (for create_graph)
@@ -93,7 +94,7 @@ class IndexPadBackward(Op):
     result_layout = staticmethod(contiguous_result)
     num_inputs = 2
     fields = ("padding",)
-    saved_options = ("padding",)
+    saved_options = {"padding": as_given("padding")}  # (-1 as PyTorch shows an int64)
 
     pad_op: ClassVar[type[IndexPad]]
 

@@ -51,21 +51,41 @@ def resize_(input: TensorBase, shape: tuple[int, ...], memory_format: Any = None
     array = input._array
     if shape == array.shape and memory_format is None:
         return input  # (PyTorch's early return: the strides stay as they are)
-    memory, offset = _memory(array)
-    needed = 0 if 0 in shape else offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides))
-    if needed <= memory.size and memory.flags.c_contiguous:
-        resized = _view(memory, shape, strides, offset, array.flags.writeable)
-        steps: Any = ((AsStrided.view_op_number, (shape, strides, offset), None),)
+    fitted = in_memory(array, shape, strides)
+    if fitted is not None:
+        resized, steps = fitted
     elif _shared_memory.is_shared(array):
         raise RuntimeError("Trying to resize storage that is not resizable")
     else:  # (new memory: the old one's elements first, as PyTorch's grown storage)
-        grown = np.empty(needed, dtype=array.dtype)
+        memory, offset = _memory(array)
+        grown = np.empty(_needed(offset, shape, strides), dtype=array.dtype)
         old = memory.reshape(-1) if memory.flags.c_contiguous else array.reshape(-1)
         grown[: old.size] = old
         resized = _view(grown, shape, strides, offset if old is not array else 0, True)
         steps = None
     rebind_resized(input, resized, steps, bump=shape != array.shape)
     return input
+
+
+def in_memory(
+    array: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]
+) -> tuple[np.ndarray, Any] | None:
+    """``array`` resized to (shape, strides) where it starts in its memory, if that fits.
+
+    The resized array (a numpy view of the same memory) and the view step that replays it on
+    its base (an ``as_strided`` in the base's memory); None if the memory is too small (PyTorch
+    would grow it).
+    """
+    memory, offset = _memory(array)
+    if _needed(offset, shape, strides) > memory.size or not memory.flags.c_contiguous:
+        return None
+    resized = _view(memory, shape, strides, offset, array.flags.writeable)
+    return resized, ((AsStrided.view_op_number, (shape, strides, offset), None),)
+
+
+def _needed(offset: int, shape: tuple[int, ...], strides: tuple[int, ...]) -> int:
+    """The elements of memory (shape, strides) at ``offset`` reaches: 0 if it has none."""
+    return 0 if 0 in shape else offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides))
 
 
 def resize_as_(input: TensorBase, the_template: TensorBase, memory_format: Any = None) -> Any:

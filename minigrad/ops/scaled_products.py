@@ -16,20 +16,25 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import check_scalar_arguments, display_name, result_type
+from minigrad._layout import format_strides
+from minigrad._memory_formats import contiguous_format
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.inplace import apply_inplace, apply_resizing
+from minigrad.autograd.inplace import apply_inplace, apply_resizing, apply_resizing_view
+from minigrad.autograd.overlap import copied_in_kernel_order, partially_overlap
 from minigrad.autograd.saved_attributes import part
 from minigrad.ops._helpers import dim_size, operand, run
 from minigrad.ops.linalg import (
     Bmm,
     _check_inplace_shape,
-    _check_not_bool,
     _scalars_for,
     _scaled_sum,
     check_addmm_dtypes,
+    check_not_bool,
     expand_error,
     maybe_multiply,
 )
+from minigrad.ops.resizing import in_memory
+from minigrad.ops.strides import element_strides, expand_strides
 
 
 def _save_factors(ctx: Any, first: np.ndarray, second: np.ndarray, beta: Any, alpha: Any) -> None:
@@ -98,7 +103,7 @@ def _checked_addmv(input: Any, mat: Any, vec: Any, beta: Any, alpha: Any) -> tup
             "addmv input tensors must have the same dtype, but got "
             f"{names[0]}, {names[1]}, and {names[2]}"
         )
-    _check_not_bool(m, kernel="addmv_impl_cpu")
+    check_not_bool(m, kernel="addmv_impl_cpu")
     return _scalars_for(m, beta, alpha)
 
 
@@ -291,7 +296,7 @@ def _checked_addbmm(input: Any, batch1: Any, batch2: Any, beta: Any, alpha: Any)
             f"{b.shape[1]}x{b.shape[2]})"
         )
     check_addmm_dtypes(np.asarray(bias), a, b)
-    _check_not_bool(a)
+    check_not_bool(a)
     return _scalars_for(a, beta, alpha)
 
 
@@ -311,12 +316,43 @@ def addbmm_(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any =
     """``input = beta * input + alpha * sum_b batch1[b] @ batch2[b]``, in place.
 
     As PyTorch's, an ``input`` that broadcasts to the product's shape is resized to it (a
-    tensor of 3 elements becomes n x 3); minigrad refuses that for a view (see docs/api.md).
+    tensor of 3 elements becomes n x 3); a view is resized inside its base's memory, row-major
+    where it starts (minigrad refuses one that would need more memory: see docs/api.md).
     """
     beta, alpha = _checked_addbmm(input, batch1, batch2, beta, alpha)
     shape = (operand(batch1).shape[1], operand(batch2).shape[2])
     if tuple(input.shape) != shape:
-        if input._base is not None:  # (a view: refused, with PyTorch's in-place message)
-            _check_inplace_shape(input, shape)
+        if input._base is not None:
+            return _addbmm_resizing_view(input, shape, batch1, batch2, beta, alpha)
         return apply_resizing(Addbmm, input, batch1, batch2, beta, alpha)
     return apply_inplace(Addbmm, input, batch1, batch2, beta, alpha)
+
+
+def _addbmm_resizing_view(
+    view: Any, shape: tuple[int, int], batch1: Any, batch2: Any, beta: Any, alpha: Any
+) -> Any:
+    """``addbmm_`` on a view of another shape: PyTorch's ``out=`` kernel resizes it in place.
+
+    The view takes ``shape`` row-major where it starts in its base's memory; with ``beta`` not 0
+    the kernel copies the old view, broadcast, into it first (its copy refuses memory the two
+    share other than element for element, as for a 0-d view made 1 x 1), then adds the
+    product in place.
+    """
+    array = view._array
+    fitted = in_memory(array, shape, format_strides(shape, contiguous_format))
+    if fitted is None:  # (PyTorch would grow the memory the view shares with its base)
+        _check_inplace_shape(view, shape)
+    resized, steps = fitted
+    strides = expand_strides(array.shape, element_strides(array), shape)
+    broadcast = np.lib.stride_tricks.as_strided(
+        array, shape, tuple(s * array.itemsize for s in strides), writeable=False
+    )
+
+    def copied() -> np.ndarray | None:
+        if beta == 0:
+            return None  # (not read: PyTorch copies nothing)
+        if partially_overlap(resized, broadcast):
+            raise RuntimeError(errors.PARTIAL_OVERLAP)
+        return copied_in_kernel_order(resized, broadcast)
+
+    return apply_resizing_view(Addbmm, view, resized, steps, copied, batch1, batch2, beta, alpha)

@@ -351,7 +351,7 @@ class Roll(Op):
     """
 
     fields = ("shifts", "dims")  # (dims as given: PyTorch's node shows them so)
-    saved_options = {"shifts": "shifts", "dims": as_given("dims")}
+    saved_options = {"shifts": as_given("shifts"), "dims": as_given("dims")}
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, shifts: tuple[int, ...],
@@ -409,7 +409,7 @@ class Triangle(Op):
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("k",)
-    saved_options = {"diagonal": "k"}
+    saved_options = {"diagonal": as_given("k")}  # (-1 shown as PyTorch shows an int64)
 
     kernel: ClassVar[Callable[[Any, int], np.ndarray]]  # np.tril or np.triu
 
@@ -487,7 +487,7 @@ class ConstantPadNd(Op):
     """
 
     fields = ("pad",)
-    saved_options = ("pad",)
+    saved_options = {"pad": as_given("pad")}  # (a negative pad as PyTorch shows an int64)
     result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     @staticmethod
@@ -618,7 +618,7 @@ class NarrowCopy(Op):
     result_layout = staticmethod(contiguous_result)  # (a new row-major tensor)
 
     fields = ("shape", "dim", "start", "length")
-    saved_options = {"dim": as_given("dim"), "start": "start", "length": "length",
+    saved_options = {"dim": as_given("dim"), "start": as_given("start"), "length": "length",
                      "self_sym_sizes": "shape"}
 
     @staticmethod

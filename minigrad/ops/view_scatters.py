@@ -72,8 +72,8 @@ class SliceScatter(ViewScatter):
     view = views.Slice
     saved_options = {
         "dim": as_given("options", 0),
-        "start": part("options", 1),
-        "end": part("options", 2),
+        "start": as_given("options", 1),
+        "end": as_given("options", 2),
         "step": part("options", 3),
     }
 
@@ -82,7 +82,7 @@ class SelectScatter(ViewScatter):
     """select_scatter: the region is ``y.select(dim, index)`` (see ViewScatter)."""
 
     view = views.Select
-    saved_options = {"dim": as_given("options", 0), "index": part("options", 1)}
+    saved_options = {"dim": as_given("options", 0), "index": as_given("options", 1)}
 
 
 class DiagonalScatter(ViewScatter):

@@ -20,7 +20,7 @@ import numpy as np
 from minigrad import _arguments, _dtype, _memory, errors
 from minigrad._arguments import check_int64
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.autograd.saved_attributes import as_given
+from minigrad.autograd.saved_attributes import as_given, shown_as_int64
 from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.autograd.views import ViewOp
 from minigrad.ops._helpers import along, is_tensor, operand, run, wrap_dim
@@ -78,22 +78,39 @@ def alias(input: Any) -> Any:
 
 
 class Select(ViewOp):
-    """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere."""
+    """y = x[..., index, ...] along ``dim``;  dx = grad placed at ``index``, 0 elsewhere.
 
-    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
-    saved_options = {"dim": as_given("dim"), "index": lambda node: node.key[-2],
-                     "self_sym_sizes": "shape"}
+    ``given``: the index as the user gave it, where it differs from ``index`` (-1 for the last):
+    PyTorch's node shows it so. The view itself is the normalised ``index``'s, which it keeps
+    even if its base later takes another size (``set_``).
+    """
+
+    fields = ("shape", "key", "dim", "given")  # (dim as given too: the node shows it so)
+    saved_options = {
+        "dim": as_given("dim"),
+        "index": lambda node: shown_as_int64(node.key[-2] if node.given is None else node.given),
+        "self_sym_sizes": "shape",
+    }
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, index: int) -> np.ndarray:
+    def forward(
+        ctx: Any, x: np.ndarray, dim: int, index: int, given: int | None = None
+    ) -> np.ndarray:
         key = along(dim % x.ndim, index)
         if ctx is not NO_GRAD_CTX:  # (what backward needs)
             ctx.shape, ctx.key, ctx.dim = x.shape, key, dim
         return x[key]
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
-        return run(SelectBackward, grad, ctx.shape, ctx.key), None, None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
+        return run(SelectBackward, grad, ctx.shape, ctx.key), None, None, None
+
+
+def selected(input: Any, dim: int, index: int, size: int) -> Any:
+    """``Select`` of an index checked to be in ``[-size, size)``, shown as given."""
+    if index < 0:
+        return Select.apply(input, dim, index + size, index)
+    return Select.apply(input, dim, index)
 
 
 def select(input: Any, dim: int, index: int) -> Any:
@@ -113,20 +130,36 @@ def select(input: Any, dim: int, index: int) -> Any:
     if not -size <= index < size:
         check_int64(index)  # (past int64, the parser's error comes first)
         raise IndexError(errors.select_out_of_range(index, array.shape, axis))
-    return Select.apply(input, dim, index % size)  # (dim as given: the node shows it so)
+    return selected(input, dim, index, size)  # (dim as given: the node shows it so)
 
 
 class Slice(ViewOp):
-    """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere."""
+    """y = x[start:stop:step] along ``dim``;  dx = grad placed in that slice, 0 elsewhere.
 
-    fields = ("shape", "key", "dim")  # (dim as given: PyTorch's node shows it so)
-    saved_options = {"dim": as_given("dim"),
-                     "start": lambda node: node.key[-2].start,
-                     "end": lambda node: node.key[-2].stop, "step": lambda node: node.key[-2].step,
-                     "self_sym_sizes": "shape"}
+    ``given``: the bounds ``(start, end)`` as the caller gave them, where they differ from the
+    clamped ones (a negative bound, one past the size, None): PyTorch's node shows them so.
+    The view itself is the clamped bounds', which it keeps even if its base later takes
+    another size (``set_``).
+    """
+
+    fields = ("shape", "key", "dim", "given")  # (dim as given too: the node shows it so)
+    saved_options = {
+        "dim": as_given("dim"),
+        "start": lambda node: shown_as_int64(
+            node.key[-2].start if node.given is None else node.given[0]
+        ),
+        "end": lambda node: shown_as_int64(
+            node.key[-2].stop if node.given is None else node.given[1]
+        ),
+        "step": lambda node: node.key[-2].step,
+        "self_sym_sizes": "shape",
+    }
 
     @staticmethod
-    def forward(ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int) -> np.ndarray:
+    def forward(
+        ctx: Any, x: np.ndarray, dim: int, start: int, stop: int, step: int,
+        given: tuple[Any, Any] | None = None,
+    ) -> np.ndarray:
         axis = dim % x.ndim
         key = along(axis, slice(start, stop, step))
         if ctx is not NO_GRAD_CTX:  # (what backward needs)
@@ -138,8 +171,8 @@ class Slice(ViewOp):
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None]:
-        return run(SliceBackward, grad, ctx.shape, ctx.key), None, None, None, None
+    def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None, None, None]:
+        return run(SliceBackward, grad, ctx.shape, ctx.key), None, None, None, None, None
 
 
 def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
@@ -168,12 +201,19 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:
 
 
 def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: int | None) -> Any:
-    """``input[start:stop:step]`` along ``dim`` (a view; the step must be positive)."""
+    """``input[start:stop:step]`` along ``dim`` (a view; the step must be positive).
+
+    PyTorch's ``at::slice``: the bounds are clamped to the dimension, a negative one counted
+    from its end; its node shows them as given.
+    """
     step = 1 if step is None else step
     if step <= 0:
         raise ValueError(errors.STEP_NOT_POSITIVE)
-    start, stop, _ = slice(start, stop, step).indices(operand(input).shape[dim])
-    return Slice.apply(input, dim, start, max(stop, start), step)
+    first, last, _ = slice(start, stop, step).indices(operand(input).shape[dim])
+    last = max(last, first)
+    if (first, last) == (start, stop):
+        return Slice.apply(input, dim, first, last, step)
+    return Slice.apply(input, dim, first, last, step, (start, stop))
 
 
 class Unsqueeze(ViewOp):

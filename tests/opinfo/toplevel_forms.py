@@ -721,11 +721,6 @@ OPS += [
 # --- the recurrent cells (compositions of the cell modules' step formulas) --------------------
 
 
-# PyTorch's fused cells write float intermediates in place: integer inputs fail there; minigrad
-# composes the step from out-of-place ops and computes them.
-_INTEGER_CELLS = "integer inputs: PyTorch's fused kernel refuses them, minigrad computes them"
-
-
 def _cell_samples(gates: int, lstm: bool = False) -> Callable[..., list[Sample]]:
     def samples(rng: np.random.Generator) -> list[Sample]:
         hidden = _real(rng, 2, 3) * 0.5
@@ -747,7 +742,6 @@ OPS += [
         "gru_cell",
         _top("gru_cell"),
         _cell_samples(3),
-        known_bugs={"test_forward_integer_inputs": _INTEGER_CELLS},
     ),
     *(
         OpInfo(
@@ -758,7 +752,6 @@ OPS += [
                 for s in _cell_samples(4, lstm=True)(rng)
             ],
             output_index=index,
-            known_bugs={"test_forward_integer_inputs": _INTEGER_CELLS},
             op="lstm_cell",
         )
         for index in (0, 1)
@@ -886,16 +879,13 @@ def _sequence_call(name: str, lstm: bool = False) -> Callable[..., Any]:
     return call
 
 
-# The gradient's formulas are the cells' (a composition of public ops), differentiable again;
-# PyTorch's LSTM and GRU cells write float intermediates in place and refuse integer inputs,
-# which minigrad computes.
+# The gradient's formulas are the cells' (a composition of public ops), differentiable again.
 OPS += [
     OpInfo(
         name,
         _sequence_call(name, name == "lstm"),
         _sequence_samples(gates, name == "lstm"),
         output_index=0,
-        known_bugs={"test_forward_integer_inputs": _INTEGER_CELLS} if gates > 1 else {},
     )
     for name, gates in (("lstm", 4), ("gru", 3), ("rnn_tanh", 1), ("rnn_relu", 1))
 ]

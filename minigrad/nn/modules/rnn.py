@@ -9,9 +9,10 @@ U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)) as in PyTorch; a sequence model hol
 per layer and direction (``weight_ih_l0``, ``weight_hh_l1_reverse``, ...).
 
 One step formula per kind of cell (``rnn_step``, ``lstm_step``, ``gru_step``) serves both: it
-takes the input's projection ``x @ W_ih.T + b_ih`` already made, because PyTorch's CPU
-sequence models project the whole sequence at once and then run the steps (a cell projects its
-one input). The steps are composed from public ops (``F.linear``, ``chunk``, ``sigmoid``,
+takes the projections ``x @ W_ih.T + b_ih`` and ``h @ W_hh.T + b_hh`` already made, because
+PyTorch's CPU sequence models project the whole sequence at once and then run the steps, and
+its cells make the two projections in their own order (which decides the error a misfit
+dtype gets). The steps are composed from public ops (``F.linear``, ``chunk``, ``sigmoid``,
 ``tanh``), so autograd records them op by op, as PyTorch's math path does.
 """
 
@@ -23,9 +24,9 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from minigrad import _arguments
+from minigrad import _arguments, errors
 from minigrad._arguments import check_tensor_sequence
-from minigrad._dtype import display_name, int64
+from minigrad._dtype import default_float, display_name, float32, int64, promote_types
 from minigrad.creation import empty, zeros
 from minigrad.nn import functional as F
 from minigrad.nn import init
@@ -43,12 +44,14 @@ __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "R
 # --- the step formulas: one per kind of cell ---------------------------------------------------
 
 
-def rnn_step(
-    from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | None, nonlinearity: str
-) -> Tensor:
-    """``h' = tanh(from_input + h @ W_hh.T + b_hh)`` (or relu); ``from_input`` is x's projection."""
-    # (added in place, as PyTorch's cell: the hidden projection takes the input's shape)
-    pre_activation = F.linear(hidden, w_hh, b_hh).add_(from_input)
+def rnn_step(from_input: Tensor, from_hidden: Tensor, nonlinearity: str) -> Tensor:
+    """``h' = tanh(from_hidden + from_input)`` (or relu): the projections of h and x.
+
+    The input's projection is added into the hidden one in place, as PyTorch's cell does: the
+    sum keeps the hidden projection's dtype (a float64 input's projection is added into a
+    float32 one), and a floating projection cannot be added into an integer one.
+    """
+    pre_activation = from_hidden.add_(from_input)
     if nonlinearity == "tanh":
         return pre_activation.tanh()
     if nonlinearity == "relu":
@@ -56,17 +59,33 @@ def rnn_step(
     raise RuntimeError(f"Unknown nonlinearity: {nonlinearity}")
 
 
-def lstm_step(
-    from_input: Tensor, hidden: Tensor, cell: Tensor, w_hh: Tensor, b_hh: Tensor | None,
-    w_hr: Tensor | None = None,
-) -> tuple[Tensor, Tensor]:
-    """The new ``(h', c')`` of an LSTM; ``from_input`` is x's projection.
+def _check_gates(from_hidden: Tensor, from_input: Tensor) -> None:
+    """Raise PyTorch's error for gates an LSTM or GRU cell cannot compute in place.
 
-    ``i, f, g, o = chunks of (h @ W_hh.T + b_hh + from_input)``;
+    PyTorch's cells add the input's projection into the hidden one in place and then apply
+    ``sigmoid_`` to the gates in place: integer projections (integer inputs and weights) fail
+    at one or the other (``result type Float can't be cast to the desired output type Long``).
+    Checked before the step records anything.
+    """
+    if from_hidden.is_floating_point():
+        return
+    result = from_input.dtype.numpy if from_input.is_floating_point() else default_float()
+    raise RuntimeError(
+        errors.inplace_dtype_mismatch(display_name(result), display_name(from_hidden.dtype.numpy))
+    )
+
+
+def lstm_step(
+    from_input: Tensor, from_hidden: Tensor, cell: Tensor, w_hr: Tensor | None = None
+) -> tuple[Tensor, Tensor]:
+    """The new ``(h', c')`` of an LSTM from the projections of x and h and the cell state.
+
+    ``i, f, g, o = chunks of (from_hidden + from_input)`` (added in place, as ``rnn_step``);
     ``c' = sigmoid(f) * c + sigmoid(i) * tanh(g)``; ``h' = sigmoid(o) * tanh(c')``, projected
     by ``@ W_hr.T`` when the LSTM has ``proj_size``.
     """
-    i, f, g, o = (F.linear(hidden, w_hh, b_hh) + from_input).chunk(4, 1)
+    _check_gates(from_hidden, from_input)
+    i, f, g, o = from_hidden.add_(from_input).chunk(4, 1)
     c_next = f.sigmoid() * cell + i.sigmoid() * g.tanh()
     h_next = o.sigmoid() * c_next.tanh()
     if w_hr is not None:
@@ -74,16 +93,17 @@ def lstm_step(
     return h_next, c_next
 
 
-def gru_step(from_input: Tensor, hidden: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    """The new hidden state of a GRU; ``from_input`` is x's projection.
+def gru_step(from_input: Tensor, from_hidden: Tensor, hidden: Tensor) -> Tensor:
+    """The new hidden state of a GRU from the projections of x and h and the hidden state.
 
     ``r = sigmoid(x_r + h_r)``, ``z = sigmoid(x_z + h_z)``, ``n = tanh(x_n + r * h_n)``,
     ``h' = n + z * (h - n)``, where ``x_*`` and ``h_*`` are the chunks of the input and hidden
     projections.
     """
+    _check_gates(from_hidden, from_input)
     x_r, x_z, x_n = from_input.chunk(3, 1)
     # (indexed, not unpacked, as PyTorch's cell: a misshapen hidden state fails in the sums)
-    hidden_gates = F.linear(hidden, w_hh, b_hh).chunk(3, 1)
+    hidden_gates = from_hidden.chunk(3, 1)
     reset = (hidden_gates[0] + x_r).sigmoid()
     update = (hidden_gates[1] + x_z).sigmoid()
     new = (x_n + hidden_gates[2] * reset).tanh()
@@ -150,7 +170,8 @@ def rnn_tanh_cell(
     _check_weights(1, w_ih, w_hh)
     _check_input(input, w_ih)
     _check_hidden(input, (hx,), w_hh)
-    return rnn_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, "tanh")
+    from_hidden = F.linear(hx, w_hh, b_hh)  # (first, as PyTorch's cell)
+    return rnn_step(F.linear(input, w_ih, b_ih), from_hidden, "tanh")
 
 
 def rnn_relu_cell(
@@ -168,7 +189,12 @@ def rnn_relu_cell(
     _check_weights(1, w_ih, w_hh)
     _check_input(input, w_ih)
     _check_hidden(input, (hx,), w_hh)
-    return rnn_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, "relu")
+    from_hidden = F.linear(hx, w_hh, b_hh)  # (first, as PyTorch's cell)
+    return rnn_step(F.linear(input, w_ih, b_ih), from_hidden, "relu")
+
+
+# The RNN cell of each nonlinearity, as ``nn.RNNCell`` calls them.
+_CELLS: dict[str, Callable[..., Tensor]] = {"tanh": rnn_tanh_cell, "relu": rnn_relu_cell}
 
 
 def lstm_cell(
@@ -190,7 +216,8 @@ def lstm_cell(
     _check_input(input, w_ih)
     _check_weights(4, w_ih, w_hh)
     _check_hidden(input, (h, c), w_hh)
-    return lstm_step(F.linear(input, w_ih, b_ih), h, c, w_hh, b_hh)
+    from_hidden = F.linear(h, w_hh, b_hh)  # (first, as PyTorch's cell)
+    return lstm_step(F.linear(input, w_ih, b_ih), from_hidden, c)
 
 
 def gru_cell(
@@ -208,7 +235,8 @@ def gru_cell(
     _check_input(input, w_ih)
     _check_hidden(input, (hx,), w_hh)
     _check_weights(3, w_ih, w_hh)
-    return gru_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
+    from_input = F.linear(input, w_ih, b_ih)  # (first, as PyTorch's cell)
+    return gru_step(from_input, F.linear(hx, w_hh, b_hh), hx)
 
 
 # --- the sequence models as PyTorch's top-level functions (minigrad.lstm, gru, rnn_tanh,
@@ -243,20 +271,23 @@ def _gather_params(
     return groups
 
 
+# (the sequence models project each step's hidden state after the whole input's, as PyTorch)
+
+
 def _tanh_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor]:
-    return (rnn_step(from_input, state[0], w[1], w[3], "tanh"),)
+    return (rnn_step(from_input, F.linear(state[0], w[1], w[3]), "tanh"),)
 
 
 def _relu_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor]:
-    return (rnn_step(from_input, state[0], w[1], w[3], "relu"),)
+    return (rnn_step(from_input, F.linear(state[0], w[1], w[3]), "relu"),)
 
 
 def _lstm_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor, ...]:
-    return lstm_step(from_input, state[0], state[1], w[1], w[3], w[4])
+    return lstm_step(from_input, F.linear(state[0], w[1], w[3]), state[1], w[4])
 
 
 def _gru_step(from_input: Tensor, state: tuple[Tensor, ...], w: _Weights) -> tuple[Tensor]:
-    return (gru_step(from_input, state[0], w[1], w[3]),)
+    return (gru_step(from_input, F.linear(state[0], w[1], w[3]), state[0]),)
 
 
 def _one_direction(
@@ -452,10 +483,13 @@ def lstm(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor, Tensor]:
         raise RuntimeError("lstm expects two hidden states")
     # (states of different sizes: PyTorch's sign of projections)
     has_projections = hx[0].size(2) != hx[1].size(2)
+    params = a["params"]
+    if not packed and not has_projections and input.dtype == float32 and input.numel():
+        params = _onednn_params(hx, params, a["has_biases"])
     batch_first = not packed and a["batch_first"]
     if batch_first:
         input = input.transpose(0, 1)
-    groups = _gather_params(a["params"], a["has_biases"], has_projections)
+    groups = _gather_params(params, a["has_biases"], has_projections)
     output, (h_n, c_n) = _stacked_layers(
         _lstm_step, input, _batch_sizes(a["batch_sizes"]) if packed else None,
         list(zip(hx[0].unbind(0), hx[1].unbind(0))), groups, a["num_layers"], a["dropout"],
@@ -464,6 +498,34 @@ def lstm(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor, Tensor]:
     if batch_first:
         output = output.transpose(0, 1)
     return output, h_n, c_n
+
+
+def _onednn_params(
+    hx: Sequence[Tensor], params: Sequence[Tensor], has_biases: bool
+) -> Sequence[Tensor]:
+    """The weights as PyTorch's oneDNN LSTM takes them, after its dtype checks.
+
+    PyTorch runs a float32 LSTM without projections (not packed) on oneDNN, which takes only
+    float32 states and weights (``get_mkldnn_dtype: unsupported data type`` for any other)
+    and one bias per layer, ``b_ih + b_hh``: biases of other dtypes pass if their sum is
+    float32 (an int64 bias with a float32 one). minigrad computes such biases as float32.
+    """
+    stride = 4 if has_biases else 2
+    biases = []
+    for start in range(0, len(params), stride):
+        group = params[start:start + stride]
+        if has_biases and len(group) == 4:
+            biases += group[2:]
+            if promote_types(group[2].dtype.numpy, group[3].dtype.numpy) != float32.numpy:
+                raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+        if any(weight.dtype != float32 for weight in (*hx, *group[:2])):
+            raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+    if all(bias.dtype == float32 for bias in biases):
+        return params
+    return [
+        weight.float() if (index % stride) >= 2 else weight
+        for index, weight in enumerate(params)
+    ]
 
 
 # The top-level function of each mode, as PyTorch's modules call them.
@@ -526,7 +588,10 @@ class RNNCellBase(Module):
     def _batched(
         self, input: Tensor, states: tuple[Tensor, ...] | None, count: int
     ) -> tuple[Tensor, tuple[Tensor, ...], bool]:
-        """Checked 2-D input and states (zeros if none), and whether the input was batched."""
+        """2-D input and states (zeros if none), and whether the input was batched.
+
+        Only the ranks are checked here; the sizes and dtypes are the cell functions' checks.
+        """
         self._check_rank(input, "input")
         for idx, value in enumerate(states or ()):
             self._check_rank(value, "hidden" if count == 1 else f"hx[{idx}]")
@@ -536,31 +601,7 @@ class RNNCellBase(Module):
             states = None if states is None else tuple(s.unsqueeze(0) for s in states)
         if states is None:
             states = (zeros(input.size(0), self.hidden_size, dtype=input.dtype),) * count
-        self._check_sizes(input, states)
         return input, states, batched
-
-    def _check_sizes(self, input: Tensor, hiddens: tuple[Tensor, ...]) -> None:
-        """PyTorch's checks of input and hidden sizes, with its messages."""
-        if input.size(1) != self.input_size:
-            raise RuntimeError(
-                f"input has inconsistent input_size: got {input.size(1)} expected "
-                f"{self.input_size}"
-            )
-        for i, hidden in enumerate(hiddens):
-            if input.size(0) != hidden.size(0):
-                raise RuntimeError(
-                    f"Input batch size {input.size(0)} doesn't match hidden{i} batch size "
-                    f"{hidden.size(0)}"
-                )
-            if hidden.size(1) != self.hidden_size:
-                raise RuntimeError(
-                    f"hidden{i} has inconsistent hidden_size: got {hidden.size(1)}, expected "
-                    f"{self.hidden_size}"
-                )
-
-    def _from_input(self, input: Tensor) -> Tensor:
-        """The input's projection ``x @ W_ih.T + b_ih``, which the step formulas take."""
-        return F.linear(input, self.weight_ih, self.bias_ih)
 
 
 class RNNCell(RNNCellBase):
@@ -586,8 +627,10 @@ class RNNCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         """One step: the new hidden state."""
         input, (hx,), batched = self._batched(input, None if hx is None else (hx,), 1)
-        out = rnn_step(
-            self._from_input(input), hx, self.weight_hh, self.bias_hh, self.nonlinearity
+        if self.nonlinearity not in _CELLS:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        out = _CELLS[self.nonlinearity](
+            input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh
         )
         return out if batched else out.squeeze(0)
 
@@ -619,7 +662,9 @@ class LSTMCell(RNNCellBase):
     ) -> tuple[Tensor, Tensor]:
         """One step: the new ``(hidden, cell)`` states."""
         input, (h, c), batched = self._batched(input, None if hx is None else tuple(hx), 2)
-        h_next, c_next = lstm_step(self._from_input(input), h, c, self.weight_hh, self.bias_hh)
+        h_next, c_next = lstm_cell(
+            input, (h, c), self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh
+        )
         return (h_next, c_next) if batched else (h_next.squeeze(0), c_next.squeeze(0))
 
 
@@ -648,7 +693,7 @@ class GRUCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         """One step: the new hidden state."""
         input, (hx,), batched = self._batched(input, None if hx is None else (hx,), 1)
-        out = gru_step(self._from_input(input), hx, self.weight_hh, self.bias_hh)
+        out = gru_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return out if batched else out.squeeze(0)
 
 
