@@ -676,10 +676,10 @@ def _execute(
                     if results is not None:
                         run.deliver_all(node, results)
             else:
-                results = _run_general(
+                # (No local keeps the results: an accumulator they reach counts references.)
+                run.deliver_all(node, _run_general(
                     node, grads, graph, targets, retain_graph, create_graph, anomaly_on
-                )
-                run.deliver_all(node, results)
+                ))
         except BaseException:
             if uncounted:
                 # PyTorch ran the accumulators whose edges had all delivered before this
@@ -724,6 +724,24 @@ def _run_accumulator(node: AccumulateGrad, grads: list[Any], create_graph: bool)
     node._accumulate(grad, owned)
 
 
+def _run_checked_accumulator(
+    node: AccumulateGrad, grads: list[Any], create_graph: bool, kept: bool
+) -> None:
+    """Run a leaf's accumulator off the common path, its hooks already run on ``grads``.
+
+    The same test as ``_run_accumulator``'s: the gradient is taken out of ``grads``, the
+    only list of the engine's that holds it, so that its reference count tells whether
+    anything else does (a hook that stashed it, a gradient the user gave, another node's
+    buffer); ``kept``: the node's post hooks hold it too, which PyTorch allows for.
+    """
+    grad = grads[0]
+    grads.clear()
+    owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT + kept
+    if not owned and not create_graph and isinstance(grad, TensorBase):
+        grad = grad._array  # (someone holds the hook's tensor: .grad copies it)
+    node._accumulate(grad, owned)
+
+
 def _add(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list[Any]:
     """``slots`` (the gradients ``node`` received so far, or None) with ``grad`` added."""
     if slots is None:
@@ -755,13 +773,17 @@ def _run_general(
     try:
         if grads is None:
             grads = [None] * node._num_outputs
+        # (The hooks' results go into ``grads`` itself, the buffer: a leaf's accumulator may
+        # steal its gradient only if nothing else holds it, ``_run_checked_accumulator``.)
         if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
             grads = _apply_tensor_hooks(node, grads, create_graph)
         if node._node_pre_hooks:
-            grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+            grads[:] = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
         if targets is None:
             return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
-        if node in graph.targets:
+        if node in graph.targets and not targets.accumulate:
+            # (``backward(inputs=...)`` returns nothing: its non-leaf inputs retain their
+            # gradient, its leaves accumulate it, and a capture would hold it.)
             targets.capture(node, grads)
         if graph.must_execute(node, targets.accumulate):
             return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
@@ -786,7 +808,16 @@ def _run_node(
     # PyTorch's order: backward, its post hooks, the release of the saved values, then
     # anomaly mode's nan check on what the hooks left; an error in any of them is the node's.
     try:
-        results = _node_backward(node, grads, create_graph)
+        if type(node) is AccumulateGrad:
+            # PyTorch's engine keeps the gradients for the node's post hooks and still lets
+            # the accumulator steal (it expects that one more reference).
+            kept = list(grads) if node._post_hooks else None
+            _run_checked_accumulator(node, grads, create_graph, kept is not None)
+            results: tuple[Any, ...] = ()
+            if kept is not None:
+                grads = kept  # (what the post hooks see)
+        else:
+            results = _node_backward(node, grads, create_graph)
         if node._computes_needed_edges_only and (check_nan or node._post_hooks):
             results = _needed_edges_only(node, results, graph)
         if node._post_hooks:
@@ -853,8 +884,8 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     if isinstance(node, AccumulateGrad):
         variable = node.variable
         meta = None if variable is None else variable._meta
-        if meta is not None and meta.hooks:
-            grads = [_call_hooks(meta.hooks, grads[0])]
+        if meta is not None and meta.hooks and grads[0] is not None:
+            grads[0] = _call_hooks(meta.hooks, grads[0])
         return grads
     # (Over copies: a hook may read a view's grad_fn, whose regeneration moves the view's
     # retain request to its new node.)
@@ -915,9 +946,15 @@ def _apply_node_hooks(
 
 
 def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any) -> Any:
-    """Run a gradient's tensor hooks in order, each given what the one before returned."""
+    """Run a gradient's tensor hooks in order, each given what the one before returned.
+
+    Returns a tensor: the one the hooks were given if they all returned None, as PyTorch's
+    buffer holds that tensor (a hook that keeps it keeps ``autograd.grad``'s result, and a
+    leaf's accumulator then copies it rather than steal it).
+    """
     for hook in hooks:
-        result = hook(_as_tensor(grad))
+        grad = _as_tensor(grad)
+        result = hook(grad)
         if result is None:
             continue
         check_hook_result(hook, result, grad)

@@ -748,7 +748,8 @@ def _unless_held(result: tuple[Any, ...], index: int) -> Any:
     PyTorch adds a second gradient into the first in place only if nothing else refers to the
     first (its tensor and its storage): a tensor the Function keeps (on the class, on ctx,
     saved) is summed out of place, so the sum starts at version 0. The engine sums a view out
-    of place (``grad_versions.add_into``): a held tensor goes on as a view of its array.
+    of place (``grad_versions.add_into``): a held tensor goes on as a view of its array,
+    which a leaf's accumulator does not steal either (``grad_versions.held``).
     """
     value = result[index]
     if not isinstance(value, TensorBase):
@@ -757,7 +758,7 @@ def _unless_held(result: tuple[Any, ...], index: int) -> Any:
         _FRESH.append(_fresh_counts())
     tensor_refs, array_refs = _FRESH[0]
     if _refcount(value) > tensor_refs or _refcount(value._array) > array_refs:
-        return TensorBase.output_class._make(value._array[...])
+        return TensorBase.output_class._make(grad_versions.held(value._array))
     return value
 
 

@@ -353,21 +353,16 @@ def _stealable(grad: Any, like: np.ndarray) -> bool:
     """Whether ``grad``, an array only the caller holds, can become ``.grad`` of ``like``.
 
     It must look like the tensor (shape, dtype, strides: PyTorch's layout contract) and be
-    writeable, and its memory must be its own: either it owns it, or it is a view covering all
-    of an array that nothing but this view refers to (``(g.T @ x).T``, a matrix product laid
-    out like the weight). The reference counts were taken by the caller for ``grad`` itself;
-    its base's is checked here: the view's reference and a lone local's count.
+    writeable. Whose memory it is does not matter: PyTorch counts references to the gradient
+    tensor, not to its storage, so a view its formula made (``x.view(3)``'s gradient, a slice
+    of ``cat``'s) is stolen even if its base is the caller's gradient or a hook's tensor, and
+    ``.grad`` then shares their memory. The array held only by the caller was checked there,
+    but a view standing for a tensor held elsewhere (``grad_versions.held``) is not stolen.
     """
-    if type(grad) is not np.ndarray or not _obeys_layout(grad, like):
-        return False
-    base = grad.base
-    if base is None:
-        return True
     return (
-        type(base) is np.ndarray
-        and base.base is None
-        and base.nbytes == grad.nbytes
-        and sys.getrefcount(base) == LONE_REFCOUNT + 1
+        type(grad) is np.ndarray
+        and _obeys_layout(grad, like)
+        and (grad.base is None or not grad_versions.is_held(grad))
     )
 
 
