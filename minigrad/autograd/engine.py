@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import heapq
 import operator
+import threading
 from collections.abc import Callable, Sequence
 from sys import getrefcount
 from typing import Any
@@ -43,7 +44,13 @@ from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.grad_versions import add_into, counter_of, hand_on
-from minigrad.autograd.graph import AccumulateGrad, Node, check_hook_result
+from minigrad.autograd.graph import (
+    AccumulateGrad,
+    Node,
+    check_hook_result,
+    direct_call,
+    direct_calls,
+)
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.saved import Hooked
 from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase, set_array
@@ -853,11 +860,13 @@ def call_node(node: Node, grads: tuple[Any, ...], keywords: dict[str, Any]) -> A
 
     One gradient per output of the node (tensors, or None). The node runs as the engine runs
     it, without its hooks or the tensors' (PyTorch calls none of them, but a leaf's
-    post-accumulate hooks, part of accumulating) and without freeing its saved values. With
-    grad mode on the formula runs on tensors and is recorded (the result has history where
-    the saved values or the gradients require grad), else on arrays. Returns one gradient per
-    edge (``next_functions`` entry): that one alone for a node of one edge, else a tuple
-    (an accumulator, which has none, returns ``()``).
+    post-accumulate hooks, part of accumulating) and without freeing its saved values; nor
+    is a broadcast input's gradient summed to the input's shape, which PyTorch's engine does
+    in a backward pass only (ops declare it: ``Op.unsummed_when_called``). With grad mode
+    on the formula runs on tensors and is recorded (the result has history where the saved
+    values or the gradients require grad), else on arrays. Returns one gradient per edge
+    (``next_functions`` entry): that one alone for a node of one edge, else a tuple (an
+    accumulator, which has none, returns ``()``).
     """
     if keywords:
         raise TypeError(errors.NODE_CALL_KEYWORDS)
@@ -871,7 +880,17 @@ def call_node(node: Node, grads: tuple[Any, ...], keywords: dict[str, Any]) -> A
     if all(grad is None for grad in grads):  # (nothing to compute: no gradient for any edge)
         results: tuple[Any, ...] = (None,) * len(edges)
     else:
-        results = _node_backward(node, list(grads), grad_mode._state.enabled)
+        # The formula's gradients as they are: a broadcast input's is not summed to its
+        # shape, nor cast to its dtype (PyTorch fits them only in a backward pass).
+        thread = threading.get_ident()
+        outer = direct_call.active
+        direct_call.active = direct_calls[thread] = True
+        try:
+            results = _node_backward(node, list(grads), grad_mode._state.enabled)
+        finally:
+            direct_call.active = outer
+            if not outer:
+                del direct_calls[thread]
         # (An edge to nowhere gets None, as PyTorch computes no gradient for it.)
         results = tuple(
             None if grad is None or edge is None else _writable(grad)
