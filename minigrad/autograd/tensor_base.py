@@ -308,8 +308,8 @@ class TensorBase:
                 target = meta.grad._array
                 if has_internal_overlap(target):  # an expanded .grad: += would write twice
                     raise RuntimeError(errors.INTERNAL_OVERLAP)
-                if target.shape != np.shape(grad):  # (a leaf whose buffer changed shape)
-                    message = grad_fit_error(target.shape, np.shape(grad))
+                if target.shape != grad.shape:  # (a leaf whose buffer changed shape)
+                    message = grad_fit_error(target.shape, grad.shape)
                     if message is not None:
                         raise RuntimeError(message)
                 # debugging hook: a .grad saved for backward is read-only under the guard
@@ -446,10 +446,11 @@ def _contract_copy(grad: Any, like: np.ndarray) -> tuple[np.ndarray, VersionCoun
     # (In the gradient's dtype and broadcast to the leaf's shape: they differ only for a leaf
     # whose buffer changed since the graph was recorded. PyTorch copies with ``copy_``.)
     if grad.shape != like.shape:
-        message = grad_fit_error(like.shape, np.shape(grad))
+        message = grad_fit_error(like.shape, grad.shape)
         if message is not None:
             raise RuntimeError(message)
-    copy = empty_preserving_layout(like, np.asarray(grad).dtype)
+    dtype = grad.dtype
+    copy = empty_preserving_layout(like, None if dtype is like.dtype else dtype)
     np.copyto(copy, grad, casting="unsafe")
     counter = VersionCounter()
     counter.bump()
