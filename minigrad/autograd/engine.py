@@ -516,7 +516,8 @@ class Run:
                         if next_node._buffer_changed and grad is not None:
                             grad = next_node.fit_recorded(grad, node, index)
                     self.pending[next_node] = [grad]
-                elif next_node._buffer_changed:  # (a second edge of the node that reached it)
+                elif self.watched is not None and next_node._buffer_changed:
+                    # (a second edge of the node that reached it, which watched it)
                     if grad is not None:
                         add_into(slots, 0, 1, next_node.fit_recorded(grad, node, index))
                 elif grad is not None:

@@ -308,15 +308,18 @@ class TensorBase:
                 target = meta.grad._array
                 if has_internal_overlap(target):  # an expanded .grad: += would write twice
                     raise RuntimeError(errors.INTERNAL_OVERLAP)
-                if target.shape != grad.shape:  # (a leaf whose buffer changed shape)
-                    message = grad_fit_error(target.shape, grad.shape)
-                    if message is not None:
-                        raise RuntimeError(message)
                 # debugging hook: a .grad saved for backward is read-only under the guard
                 reopen = guard.before_counted_write(meta.grad) if switches.guard_used else None
-                np.add(target, grad, out=target, casting="unsafe")
-                if reopen is not None:
-                    reopen()
+                try:
+                    np.add(target, grad, out=target, casting="unsafe")
+                except ValueError:  # (a leaf whose buffer changed shape: PyTorch's += errors)
+                    message = grad_fit_error(target.shape, grad.shape)
+                    if message is None:
+                        raise
+                    raise RuntimeError(message) from None
+                finally:
+                    if reopen is not None:
+                        reopen()
                 meta.grad._version_counter().bump()
 
     def _first_grad_recorded(self, grad: Any) -> TensorBase:
@@ -445,13 +448,15 @@ def _contract_copy(grad: Any, like: np.ndarray) -> tuple[np.ndarray, VersionCoun
         return np.array(grad, dtype=like.dtype, order="C"), None
     # (In the gradient's dtype and broadcast to the leaf's shape: they differ only for a leaf
     # whose buffer changed since the graph was recorded. PyTorch copies with ``copy_``.)
-    if grad.shape != like.shape:
-        message = grad_fit_error(like.shape, grad.shape)
-        if message is not None:
-            raise RuntimeError(message)
     dtype = grad.dtype
     copy = empty_preserving_layout(like, None if dtype is like.dtype else dtype)
-    np.copyto(copy, grad, casting="unsafe")
+    try:
+        np.copyto(copy, grad, casting="unsafe")
+    except ValueError:  # (PyTorch's copy_ errors)
+        message = grad_fit_error(like.shape, grad.shape)
+        if message is None:
+            raise
+        raise RuntimeError(message) from None
     counter = VersionCounter()
     counter.bump()
     return copy, counter
