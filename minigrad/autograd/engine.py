@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import heapq
 import operator
+import threading
 from collections.abc import Callable, Sequence
 from sys import getrefcount
 from typing import Any
@@ -43,7 +44,13 @@ from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.grad_versions import add_into, counter_of, hand_on
-from minigrad.autograd.graph import AccumulateGrad, Node, check_hook_result
+from minigrad.autograd.graph import (
+    AccumulateGrad,
+    Node,
+    check_hook_result,
+    direct_call,
+    direct_calls,
+)
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.saved import Hooked
 from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase, set_array
@@ -509,6 +516,10 @@ class Run:
                         if next_node._buffer_changed and grad is not None:
                             grad = next_node.fit_recorded(grad, node, index)
                     self.pending[next_node] = [grad]
+                elif self.watched is not None and next_node._buffer_changed:
+                    # (a second edge of the node that reached it, which watched it)
+                    if grad is not None:
+                        add_into(slots, 0, 1, next_node.fit_recorded(grad, node, index))
                 elif grad is not None:
                     # (Uncounted, every node that ran is a built-in op's common runner: its
                     # gradients fit the leaf, unseen or reached now: ``_unseen_accumulator``.)
@@ -676,10 +687,10 @@ def _execute(
                     if results is not None:
                         run.deliver_all(node, results)
             else:
-                results = _run_general(
+                # (No local keeps the results: an accumulator they reach counts references.)
+                run.deliver_all(node, _run_general(
                     node, grads, graph, targets, retain_graph, create_graph, anomaly_on
-                )
-                run.deliver_all(node, results)
+                ))
         except BaseException:
             if uncounted:
                 # PyTorch ran the accumulators whose edges had all delivered before this
@@ -724,6 +735,24 @@ def _run_accumulator(node: AccumulateGrad, grads: list[Any], create_graph: bool)
     node._accumulate(grad, owned)
 
 
+def _run_checked_accumulator(
+    node: AccumulateGrad, grads: list[Any], create_graph: bool, kept: bool
+) -> None:
+    """Run a leaf's accumulator off the common path, its hooks already run on ``grads``.
+
+    The same test as ``_run_accumulator``'s: the gradient is taken out of ``grads``, the
+    only list of the engine's that holds it, so that its reference count tells whether
+    anything else does (a hook that stashed it, a gradient the user gave, another node's
+    buffer); ``kept``: the node's post hooks hold it too, which PyTorch allows for.
+    """
+    grad = grads[0]
+    grads.clear()
+    owned = not create_graph and getrefcount(grad) == LONE_REFCOUNT + kept
+    if not owned and not create_graph and isinstance(grad, TensorBase):
+        grad = grad._array  # (someone holds the hook's tensor: .grad copies it)
+    node._accumulate(grad, owned)
+
+
 def _add(slots: list[Any] | None, node: Node, output_nr: int, grad: Any) -> list[Any]:
     """``slots`` (the gradients ``node`` received so far, or None) with ``grad`` added."""
     if slots is None:
@@ -755,13 +784,17 @@ def _run_general(
     try:
         if grads is None:
             grads = [None] * node._num_outputs
+        # (The hooks' results go into ``grads`` itself, the buffer: a leaf's accumulator may
+        # steal its gradient only if nothing else holds it, ``_run_checked_accumulator``.)
         if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
             grads = _apply_tensor_hooks(node, grads, create_graph)
         if node._node_pre_hooks:
-            grads = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+            grads[:] = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
         if targets is None:
             return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
-        if node in graph.targets:
+        if node in graph.targets and not targets.accumulate:
+            # (``backward(inputs=...)`` returns nothing: its non-leaf inputs retain their
+            # gradient, its leaves accumulate it, and a capture would hold it.)
             targets.capture(node, grads)
         if graph.must_execute(node, targets.accumulate):
             return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
@@ -786,7 +819,16 @@ def _run_node(
     # PyTorch's order: backward, its post hooks, the release of the saved values, then
     # anomaly mode's nan check on what the hooks left; an error in any of them is the node's.
     try:
-        results = _node_backward(node, grads, create_graph)
+        if type(node) is AccumulateGrad:
+            # PyTorch's engine keeps the gradients for the node's post hooks and still lets
+            # the accumulator steal (it expects that one more reference).
+            kept = list(grads) if node._post_hooks else None
+            _run_checked_accumulator(node, grads, create_graph, kept is not None)
+            results: tuple[Any, ...] = ()
+            if kept is not None:
+                grads = kept  # (what the post hooks see)
+        else:
+            results = _node_backward(node, grads, create_graph)
         if node._computes_needed_edges_only and (check_nan or node._post_hooks):
             results = _needed_edges_only(node, results, graph)
         if node._post_hooks:
@@ -822,11 +864,13 @@ def call_node(node: Node, grads: tuple[Any, ...], keywords: dict[str, Any]) -> A
 
     One gradient per output of the node (tensors, or None). The node runs as the engine runs
     it, without its hooks or the tensors' (PyTorch calls none of them, but a leaf's
-    post-accumulate hooks, part of accumulating) and without freeing its saved values. With
-    grad mode on the formula runs on tensors and is recorded (the result has history where
-    the saved values or the gradients require grad), else on arrays. Returns one gradient per
-    edge (``next_functions`` entry): that one alone for a node of one edge, else a tuple
-    (an accumulator, which has none, returns ``()``).
+    post-accumulate hooks, part of accumulating) and without freeing its saved values; nor
+    is a broadcast input's gradient summed to the input's shape, which PyTorch's engine does
+    in a backward pass only (ops declare it: ``Op.unsummed_when_called``). With grad mode
+    on the formula runs on tensors and is recorded (the result has history where the saved
+    values or the gradients require grad), else on arrays. Returns one gradient per edge
+    (``next_functions`` entry): that one alone for a node of one edge, else a tuple (an
+    accumulator, which has none, returns ``()``).
     """
     if keywords:
         raise TypeError(errors.NODE_CALL_KEYWORDS)
@@ -840,7 +884,17 @@ def call_node(node: Node, grads: tuple[Any, ...], keywords: dict[str, Any]) -> A
     if all(grad is None for grad in grads):  # (nothing to compute: no gradient for any edge)
         results: tuple[Any, ...] = (None,) * len(edges)
     else:
-        results = _node_backward(node, list(grads), grad_mode._state.enabled)
+        # The formula's gradients as they are: a broadcast input's is not summed to its
+        # shape, nor cast to its dtype (PyTorch fits them only in a backward pass).
+        thread = threading.get_ident()
+        outer = direct_call.active
+        direct_call.active = direct_calls[thread] = True
+        try:
+            results = _node_backward(node, list(grads), grad_mode._state.enabled)
+        finally:
+            direct_call.active = outer
+            if not outer:
+                del direct_calls[thread]
         # (An edge to nowhere gets None, as PyTorch computes no gradient for it.)
         results = tuple(
             None if grad is None or edge is None else _writable(grad)
@@ -853,8 +907,8 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     if isinstance(node, AccumulateGrad):
         variable = node.variable
         meta = None if variable is None else variable._meta
-        if meta is not None and meta.hooks:
-            grads = [_call_hooks(meta.hooks, grads[0])]
+        if meta is not None and meta.hooks and grads[0] is not None:
+            grads[0] = _call_hooks(meta.hooks, grads[0])
         return grads
     # (Over copies: a hook may read a view's grad_fn, whose regeneration moves the view's
     # retain request to its new node.)
@@ -915,9 +969,15 @@ def _apply_node_hooks(
 
 
 def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any) -> Any:
-    """Run a gradient's tensor hooks in order, each given what the one before returned."""
+    """Run a gradient's tensor hooks in order, each given what the one before returned.
+
+    Returns a tensor: the one the hooks were given if they all returned None, as PyTorch's
+    buffer holds that tensor (a hook that keeps it keeps ``autograd.grad``'s result, and a
+    leaf's accumulator then copies it rather than steal it).
+    """
     for hook in hooks:
-        result = hook(_as_tensor(grad))
+        grad = _as_tensor(grad)
+        result = hook(grad)
         if result is None:
             continue
         check_hook_result(hook, result, grad)

@@ -46,7 +46,14 @@ from minigrad._dtype import from_numpy_dtype
 from minigrad._layout import elementwise_result
 from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import EDGES_IN_SLOTS, SAVED_FIELDS, Node, sum_to_shape
+from minigrad.autograd.graph import (
+    EDGES_IN_SLOTS,
+    SAVED_FIELDS,
+    Node,
+    direct_call,
+    direct_calls,
+    sum_to_shape,
+)
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import options_recorder, record, recorder
 from minigrad.autograd.tensor_base import TensorBase
@@ -218,7 +225,13 @@ class BackwardNode(Node):
         return tuple(None if next_node is None else meta for next_node in self._next_nodes)
 
     def _fit_grads(self, result: tuple[Any, ...], metas: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Sum broadcast gradients down to their input's shape; cast to its dtype."""
+        """Sum broadcast gradients down to their input's shape; cast to its dtype.
+
+        In a direct call of a broadcasting op's node (``graph.direct_calls``) a broadcast
+        input's gradient keeps the output's shape: PyTorch's formulas leave the sum to the
+        engine's ``validate_outputs``, which a backward pass runs and ``grad_fn(grad)`` not.
+        """
+        summed = not (direct_calls and direct_call.active and _unsummed(self._function))
         fitted = []
         for index, meta in zip(self._slots, metas):
             grad = result[index]
@@ -226,7 +239,7 @@ class BackwardNode(Node):
                 fitted.append(None)
                 continue
             shape, dtype = meta
-            if grad.shape != shape:  # a tuple, or a Size (a tuple) for tensor gradients
+            if grad.shape != shape and summed:  # (a tuple, or a Size for tensor gradients)
                 grad = self._reduce_to(grad, shape, index)
             if type(grad) is not np.ndarray or grad.dtype is not dtype and grad.dtype != dtype:
                 grad = _as_dtype(grad, dtype)
@@ -256,6 +269,12 @@ class BackwardNode(Node):
         if reduced is None or tuple(reduced.shape) != shape:
             raise RuntimeError(errors.invalid_grad_shape(self.name(), index, grad.shape, shape))
         return reduced
+
+
+def _unsummed(function: type[Function]) -> bool:
+    """Whether ``function``'s node called directly leaves broadcast gradients unsummed."""
+    unsummed = function.unsummed_when_called
+    return function.broadcasts if unsummed is None else unsummed
 
 
 def _name_saved_values(node: BackwardNode) -> bool:
@@ -365,6 +384,11 @@ class Function:
     fields: ClassVar[tuple[str, ...]] = ()
     # Whether numpy's broadcasting errors in forward become PyTorch's message.
     broadcasts: ClassVar[bool] = False
+    # Whether the node called directly (``grad_fn(grad)``) leaves a broadcast input's
+    # gradient in the output's shape: PyTorch's formula does, and its engine sums it only in
+    # a backward pass (``validate_outputs``). None: as ``broadcasts``. False where this
+    # formula needs the sum for PyTorch's values (copysign's ``zeros_like(other)``).
+    unsummed_when_called: ClassVar[bool | None] = None
     # How a new result of two or more dimensions is laid out in memory, as PyTorch lays it
     # out: one of ``minigrad/_layout.py``'s rules, ``rule(result, inputs' arrays)`` (None:
     # numpy's layout stands). An op that ``broadcasts`` follows ``elementwise_result`` unless
@@ -755,7 +779,8 @@ def _unless_held(result: tuple[Any, ...], index: int) -> Any:
     PyTorch adds a second gradient into the first in place only if nothing else refers to the
     first (its tensor and its storage): a tensor the Function keeps (on the class, on ctx,
     saved) is summed out of place, so the sum starts at version 0. The engine sums a view out
-    of place (``grad_versions.add_into``): a held tensor goes on as a view of its array.
+    of place (``grad_versions.add_into``): a held tensor goes on as a view of its array,
+    which a leaf's accumulator does not steal either (``grad_versions.held``).
     """
     value = result[index]
     if not isinstance(value, TensorBase):
@@ -764,7 +789,7 @@ def _unless_held(result: tuple[Any, ...], index: int) -> Any:
         _FRESH.append(_fresh_counts())
     tensor_refs, array_refs = _FRESH[0]
     if _refcount(value) > tensor_refs or _refcount(value._array) > array_refs:
-        return TensorBase.output_class._make(value._array[...])
+        return TensorBase.output_class._make(grad_versions.held(value._array))
     return value
 
 

@@ -149,3 +149,28 @@ def counter_of(array: Any) -> VersionCounter | None:
     counter = VersionCounter()
     counter.version = version
     return counter
+
+
+# id of an array that stands for a gradient tensor something else holds -> a weak reference to
+# it (``held``). The entry goes with the array.
+_held: dict[int, weakref.ref[np.ndarray]] = {}
+
+
+def held(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` standing for a gradient tensor that something else holds too.
+
+    A custom backward may return a tensor it keeps (or the gradient it was given): PyTorch's
+    engine then neither adds into it in place (the view is summed out of place,
+    ``add_into``) nor lets a leaf's accumulator steal it (``is_held``), while a view its
+    formula made is stolen (PyTorch counts references to tensors, not to their memory).
+    """
+    view = array[...]
+    key = id(view)
+    _held[key] = _reference(view, lambda _: _held.pop(key, None))
+    return view
+
+
+def is_held(array: np.ndarray) -> bool:
+    """Whether ``array`` was made by ``held``: it stands for a tensor held elsewhere."""
+    entry = _held.get(id(array))
+    return entry is not None and entry() is array

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import threading
 import weakref
 from collections.abc import Callable
 from types import NoneType
@@ -446,6 +447,20 @@ def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr:
             new_node._retained = {}
             new_node._lean = False
         new_node._retained[tensor._output_nr] = reference
+
+
+class _DirectCall(threading.local):
+    """Whether this thread is running a node called directly (``grad_fn(grad)``)."""
+
+    active = False
+
+
+# A node called directly returns its formula's gradients as they are: PyTorch's engine fits
+# them to the inputs (sums a broadcast gradient, casts its dtype: ``validate_outputs``) only
+# in a backward pass. ``direct_calls`` has an entry per thread running one, so that fitting
+# (``BackwardNode._fit_grads``) reads one global when none runs, the thread's flag otherwise.
+direct_call = _DirectCall()
+direct_calls: dict[int, bool] = {}
 
 
 def new_sequence_nr() -> int:

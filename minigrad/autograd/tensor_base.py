@@ -17,7 +17,11 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad._layout import empty_preserving_layout, is_non_overlapping_and_dense
+from minigrad._layout import (
+    element_strides,
+    empty_preserving_layout,
+    is_non_overlapping_and_dense,
+)
 from minigrad.autograd import grad_mode, grad_versions, guard
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import AccumulateGrad, Node, move_retained_grad
@@ -306,9 +310,16 @@ class TensorBase:
                     raise RuntimeError(errors.INTERNAL_OVERLAP)
                 # debugging hook: a .grad saved for backward is read-only under the guard
                 reopen = guard.before_counted_write(meta.grad) if switches.guard_used else None
-                np.add(target, grad, out=target, casting="unsafe")
-                if reopen is not None:
-                    reopen()
+                try:
+                    np.add(target, grad, out=target, casting="unsafe")
+                except ValueError:  # (a leaf whose buffer changed shape: PyTorch's += errors)
+                    message = grad_fit_error(target.shape, grad.shape)
+                    if message is None:
+                        raise
+                    raise RuntimeError(message) from None
+                finally:
+                    if reopen is not None:
+                        reopen()
                 meta.grad._version_counter().bump()
 
     def _first_grad_recorded(self, grad: Any) -> TensorBase:
@@ -325,7 +336,9 @@ class TensorBase:
             from minigrad.ops.unary import contiguous_copy  # (the ops build on this module)
 
             return contiguous_copy(grad)
-        copy = self.output_class._make(empty_preserving_layout(self._array))
+        # (In the gradient's dtype, as PyTorch's: another than the leaf's only for a leaf
+        # whose buffer changed since the graph was recorded.)
+        copy = self.output_class._make(empty_preserving_layout(self._array, grad._array.dtype))
         copy.copy_(grad)
         return copy
 
@@ -353,21 +366,16 @@ def _stealable(grad: Any, like: np.ndarray) -> bool:
     """Whether ``grad``, an array only the caller holds, can become ``.grad`` of ``like``.
 
     It must look like the tensor (shape, dtype, strides: PyTorch's layout contract) and be
-    writeable, and its memory must be its own: either it owns it, or it is a view covering all
-    of an array that nothing but this view refers to (``(g.T @ x).T``, a matrix product laid
-    out like the weight). The reference counts were taken by the caller for ``grad`` itself;
-    its base's is checked here: the view's reference and a lone local's count.
+    writeable. Whose memory it is does not matter: PyTorch counts references to the gradient
+    tensor, not to its storage, so a view its formula made (``x.view(3)``'s gradient, a slice
+    of ``cat``'s) is stolen even if its base is the caller's gradient or a hook's tensor, and
+    ``.grad`` then shares their memory. The array held only by the caller was checked there,
+    but a view standing for a tensor held elsewhere (``grad_versions.held``) is not stolen.
     """
-    if type(grad) is not np.ndarray or not _obeys_layout(grad, like):
-        return False
-    base = grad.base
-    if base is None:
-        return True
     return (
-        type(base) is np.ndarray
-        and base.base is None
-        and base.nbytes == grad.nbytes
-        and sys.getrefcount(base) == LONE_REFCOUNT + 1
+        type(grad) is np.ndarray
+        and _obeys_layout(grad, like)
+        and (grad.base is None or not grad_versions.is_held(grad))
     )
 
 
@@ -378,11 +386,9 @@ def _obeys_layout(grad: np.ndarray, like: np.ndarray) -> bool:
     dense (the strides of dimensions of size 1 do not count, but 0 is a broadcast's), else
     row-major (``obeys_layout_contract``).
     """
-    if (
-        grad.dtype is not like.dtype and grad.dtype != like.dtype
-        or grad.shape != like.shape
-        or not grad.flags.writeable
-    ):
+    if grad.dtype is not like.dtype and grad.dtype != like.dtype or grad.shape != like.shape:
+        return _obeys_layout_of_changed_leaf(grad, like)
+    if not grad.flags.writeable:
         return False
     if grad.strides == like.strides:  # (the common case)
         return True
@@ -394,6 +400,43 @@ def _obeys_layout(grad: np.ndarray, like: np.ndarray) -> bool:
     )
 
 
+def _obeys_layout_of_changed_leaf(grad: np.ndarray, like: np.ndarray) -> bool:
+    """``_obeys_layout`` for a gradient of another shape or dtype than the leaf ``like``.
+
+    That happens to a leaf whose buffer changed (``x.data = ...``) after the graph was
+    recorded: its gradients keep the recorded shape and dtype. PyTorch's layout contract
+    (``obeys_layout_contract``) compares no shapes or dtypes, only each dimension's stride
+    (in elements) with the leaf's stride at the same index, so such a gradient may become
+    ``.grad`` as it is, of a shape and dtype the leaf no longer has.
+    """
+    if not grad.flags.writeable:
+        return False
+    if not is_non_overlapping_and_dense(like):
+        return bool(grad.flags.c_contiguous)
+    wanted = element_strides(like)
+    for index, (size, stride) in enumerate(zip(grad.shape, element_strides(grad))):
+        if size == 1:
+            if stride == 0:
+                return False
+        elif index >= len(wanted) or stride != wanted[index]:
+            return False
+    return True
+
+
+def grad_fit_error(target: tuple[int, ...], grad: tuple[int, ...]) -> str | None:
+    """PyTorch's error for writing a gradient of shape ``grad`` into one of shape ``target``.
+
+    None if it fits (``target`` is what the two broadcast to). Raised where a leaf whose
+    buffer changed shape gets a gradient of the recorded shape: copied into a new ``.grad``
+    of the leaf's shape, or added into the ``.grad`` it has.
+    """
+    try:
+        shape = np.broadcast_shapes(target, grad)
+    except ValueError:
+        return errors.broadcast_mismatch(target, grad)
+    return None if shape == target else errors.inplace_shape_mismatch(target, shape)
+
+
 def _contract_copy(grad: Any, like: np.ndarray) -> tuple[np.ndarray, VersionCounter | None]:
     """A first ``.grad`` copied from ``grad``, as PyTorch's ``clone_obey_contract`` makes it.
 
@@ -403,8 +446,17 @@ def _contract_copy(grad: Any, like: np.ndarray) -> tuple[np.ndarray, VersionCoun
     """
     if not is_non_overlapping_and_dense(like):
         return np.array(grad, dtype=like.dtype, order="C"), None
-    copy = empty_preserving_layout(like)
-    np.copyto(copy, grad, casting="unsafe")
+    # (In the gradient's dtype and broadcast to the leaf's shape: they differ only for a leaf
+    # whose buffer changed since the graph was recorded. PyTorch copies with ``copy_``.)
+    dtype = grad.dtype
+    copy = empty_preserving_layout(like, None if dtype is like.dtype else dtype)
+    try:
+        np.copyto(copy, grad, casting="unsafe")
+    except ValueError:  # (PyTorch's copy_ errors)
+        message = grad_fit_error(like.shape, grad.shape)
+        if message is None:
+            raise
+        raise RuntimeError(message) from None
     counter = VersionCounter()
     counter.bump()
     return copy, counter
@@ -422,7 +474,7 @@ def has_internal_overlap(array: np.ndarray) -> bool:
 _new = object.__new__
 
 
-def set_array(tensor: TensorBase, array: np.ndarray) -> None:
+def set_array(tensor: TensorBase, array: np.ndarray, new_accumulator: bool = False) -> None:
     """Give ``tensor`` the buffer ``array`` in place of its own, with its shape and dtype.
 
     The one way an existing tensor's buffer changes (``.data = ...``, ``resize_``, an out=
@@ -430,16 +482,18 @@ def set_array(tensor: TensorBase, array: np.ndarray) -> None:
     A leaf whose accumulator exists and whose shape or dtype changes tells the accumulator:
     the gradients of nodes recorded before and after then differ in shape or dtype, so the
     engine sums them with its checks (``AccumulateGrad._buffer_changed``).
+    ``new_accumulator``: the nodes recorded from now on reach a new accumulator, whatever
+    changed (PyTorch's ``set_``; ``.data = ...`` makes one only for another dtype).
     """
     meta = tensor._meta
     if meta is not None and meta.accumulator is not None:
         old = tensor._array
-        if array.shape != old.shape or array.dtype != old.dtype:
+        if array.shape != old.shape or array.dtype != old.dtype or new_accumulator:
             accumulator = meta.accumulator
             if not accumulator._buffer_changed:  # (the shape it was made for, kept once)
                 accumulator._recorded_shape = old.shape
             accumulator._buffer_changed = True
-            if array.dtype != old.dtype:
+            if array.dtype != old.dtype or new_accumulator:
                 # PyTorch's ``set_data`` drops the accumulator of a leaf whose type changes:
                 # the nodes recorded from now on reach a new one, made for the new buffer.
                 meta.accumulator = None

@@ -163,6 +163,8 @@ class ClampTensor(Op):
     dhigh = grad where x > high (or high < low, where the result is high).
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     saves = ("self", "min", "max")
     node_name = "ClampBackward0"
     num_inputs = 3

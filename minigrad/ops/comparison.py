@@ -150,6 +150,7 @@ class Where(Op):
 
     saves = "condition"
     node_name = "WhereBackward0"
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
     num_inputs = 3
 
     @staticmethod

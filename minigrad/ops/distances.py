@@ -85,6 +85,8 @@ class Cdist(Op):
     flipped, summed over i.  Saves both inputs and the result (and p), as PyTorch.
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     fields = ("p",)
     saves = ("x1", "x2", "result")
     saved_options = ("p",)

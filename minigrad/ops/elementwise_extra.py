@@ -104,6 +104,8 @@ class Copysign(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
+    # grad_fn(grad): PyTorch's dy is zeros_like(other); this formula's is grad-shaped
+    unsummed_when_called = False
     num_inputs = 2
 
     @staticmethod
@@ -309,6 +311,8 @@ class Nextafter(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
+    # grad_fn(grad): PyTorch's dy is zeros_like(other); this formula's is grad-shaped
+    unsummed_when_called = False
     num_inputs = 2
 
     @staticmethod

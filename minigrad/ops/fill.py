@@ -168,6 +168,8 @@ class Copy(Op):
     nothing, so PyTorch skips its memory-overlap check then: an expanded tensor may do it.
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     node_name = "torch::autograd::CopyBackwards"
     num_inputs = 2
     # Both overlap checks run in forward (still before anything is written), in PyTorch's order.

@@ -451,6 +451,8 @@ class MaskedSelect(Op):
     Saves its input and the mask (PyTorch's MaskedSelectBackward0 keeps both).
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     tensor_options = True  # an index or target tensor among the options
 
     saves = ("self", "mask")
@@ -490,6 +492,8 @@ class MaskedScatter(Op):
     dx = grad, 0 at the mask's positions;  dsource = grad at the mask's positions (0 for the
     source elements not used).  Saves the mask.
     """
+
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False

@@ -229,6 +229,7 @@ class Addmm(Op):
                      "mat2_sym_sizes": matrix_layout(1, 0, 2),
                      "mat2_sym_strides": matrix_layout(1, 1, 2)}
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
     num_inputs = 3
 
     @staticmethod
@@ -285,6 +286,8 @@ class Baddbmm(Op):
     dinput = beta * grad;  dbatch1 = alpha * grad @ batch2^T;  dbatch2 = alpha * batch1^T @
     grad.  Saves each batch only if the other needs a gradient.
     """
+
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     fields = ("beta", "alpha")
     saves = ("batch1", "batch2")

@@ -398,6 +398,8 @@ class LinalgLuSolve(Op):
     an input: the node has PyTorch's two edges (LU and B).
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     tensor_options = True  # (the pivots: a tensor among the options)
 
     fields = ("left", "adjoint")

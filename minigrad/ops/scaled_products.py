@@ -55,6 +55,8 @@ class Addmv(Op):
     Saves mat only if vec needs a gradient and vec only if mat does.
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     fields = ("beta", "alpha")
     saves = ("mat", "vec")
     saved_options = ("alpha", "beta")
@@ -136,6 +138,8 @@ class Addr(Op):
     Saves vec1 only if vec2 needs a gradient and vec2 only if vec1 does. Computed
     elementwise in the three tensors' promoted dtype, as PyTorch's kernel.
     """
+
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     fields = ("beta", "alpha")
     saves = ("vec1", "vec2")
@@ -232,6 +236,8 @@ class Addbmm(Op):
     batch1[b]^T @ grad.  Saves each batch only if the other needs a gradient, and the sizes
     (b, n, p) the gradient is expanded to.
     """
+
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     fields = ("beta", "alpha", "sizes")
     saves = ("batch1", "batch2")

@@ -237,7 +237,7 @@ def set_(tensor: TensorBase, args: tuple[Any, ...], kwargs: dict[str, Any]) -> T
             node = SetStorage.apply(tensor, array.shape)._grad_fn
         else:
             node = SetSource.apply(tensor, source_tensor, array.shape)._grad_fn
-    set_array(tensor, array)
+    set_array(tensor, array, new_accumulator=True)  # (PyTorch: the next nodes reach a new one)
     tensor._version_counter().bump()
     if recording:
         old_node, old_output_nr = tensor._grad_fn, tensor._output_nr

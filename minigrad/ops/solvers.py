@@ -251,6 +251,8 @@ class LinalgSolveEx(Op):
     as PyTorch (not B: writing B afterwards is legal).
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     fields = ("left", "vector")
     saves = ("A", "result")
     saved_options = ("left",)

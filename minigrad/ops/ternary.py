@@ -32,6 +32,7 @@ class Lerp(Op):
     saved_options = ("weight",)
 
     node_name = "LerpBackward0"
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
     num_inputs = 2
 
     @staticmethod
@@ -112,6 +113,7 @@ class LerpTensor(Op):
 
     saves = ("self", "end", "weight")
     node_name = "LerpBackward1"
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
     num_inputs = 3
 
     @staticmethod
@@ -137,6 +139,8 @@ class AddcOp(Op):
     Each factor is saved only if the other one needs a gradient, as PyTorch does; a divisor
     always (its own gradient needs it too).
     """
+
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 

@@ -88,6 +88,8 @@ class LinalgSolveTriangular(Op):
     dA = -dB X^H (or -X^H dB), kept on A's triangle.  Saves A and the solution.
     """
 
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
+
     fields = ("upper", "left", "unitriangular")
     saves = ("self", "result")
     saved_options = ("left", "unitriangular", "upper")
@@ -276,6 +278,8 @@ class CholeskySolve(Op):
     db = (L L^H)^-1 dX;  with S = db X^H + X db^H:  dL = -S L (``upper``: -U S).  Saves b, the
     factor and the solution.
     """
+
+    unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     fields = ("upper",)
     saves = ("self", "input2", "result")
