@@ -69,6 +69,7 @@ _hooks_active = saved._hooks_active  # saved-tensor hooks registered (saved.pack
 _ON_TENSOR = saved.ON_TENSOR
 _NOTHING = saved.NOTHING
 _OUTPUT_COUNTER = saved.OUTPUT_COUNTER
+_COUNTER_IN_NODE = saved.COUNTER_IN_NODE
 _VersionCounter = saved.VersionCounter
 
 
@@ -512,10 +513,12 @@ def _unary_recorder(function: type[Function]) -> Callable[[Any], Any]:
             if saves_result and (fast or not (_hooks_active[0] or switches.saves)):
                 # ``saved.pack_result``'s case written out, without the call (0.14 us
                 # of a recorded ``a.sigmoid()``'s ~3) nor the tuple ``(raw,)`` it would
-                # take: the result alone, with the counter it shares with the node made
-                # now (the output is new: no other thread sees it yet), in the node's
-                # slot (saved.OUTPUT_COUNTER).
-                output._counter = node._output_counter = _VersionCounter()
+                # take: the result alone at version 0, its counter the node's, in its slot
+                # (saved.OUTPUT_COUNTER), not made yet: the first to need it makes it for
+                # the result and the node (tensor_base.saved_output_counter). A chain of
+                # such ops then keeps no counter per op for the collector to traverse.
+                output._counter = _COUNTER_IN_NODE
+                node._output_counter = None
                 node._saved = (out_array, _OUTPUT_COUNTER, 0, 0, False, None)
             else:
                 pack(node, (x_array,) if saves_input else (raw,), x, None, raw, output)
@@ -834,6 +837,12 @@ def _binary_recorder(
         if for_the_other:  # 5. saved values: each input if the other needs a gradient
             x_counter = x._counter
             y_counter = y._counter
+            # A result its node saved (``sigmoid``'s, in the chain): the node's counter,
+            # None if not made yet (tensor_base.saved_output_counter).
+            if x_counter is _COUNTER_IN_NODE:
+                x_counter = x._grad_fn._output_counter
+            if y_counter is _COUNTER_IN_NODE:
+                y_counter = y._grad_fn._output_counter
             if (
                 (x_counter is None or type(x_counter) is _VersionCounter)
                 and (y_counter is None or type(y_counter) is _VersionCounter)
@@ -1006,6 +1015,10 @@ def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[
     # Kept so the engine can hand zeros to backward for outputs that received no gradient.
     node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)
     for output_nr, (tensor, value) in enumerate(zip(outputs, seen)):
+        if tensor._counter is _COUNTER_IN_NODE:
+            # A result another node saved, returned as is: it takes its counter from that
+            # node now, before it leaves it (tensor_base.saved_output_counter).
+            tensor._version_counter()
         differentiable = tensor._array.dtype.kind == "f" and not any(value is m for m in marked)
         tensor._grad_fn = node if differentiable else None
         tensor._output_nr = output_nr
