@@ -291,7 +291,7 @@ def pack_fast(
             if counter is None:
                 version = 0
             elif counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
-                version = _version_in_node(tensor)
+                version = version_in_node(tensor)
             elif counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             else:
@@ -346,7 +346,7 @@ def pack_inputs(
         if counter is None:
             version = 0
         elif counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
-            version = _version_in_node(x)
+            version = version_in_node(x)
         elif counter.is_inference:
             pack_fast(node, values, x, y, raw, output)  # (raises PyTorch's error)
             return
@@ -363,7 +363,7 @@ def pack_inputs(
         if counter is None:
             version = 0
         elif counter is COUNTER_IN_NODE:
-            version = _version_in_node(y)
+            version = version_in_node(y)
         elif counter.is_inference:
             pack_fast(node, values, x, y, raw, output)
             return
@@ -421,7 +421,7 @@ def pack_input(
     if counter is None:
         version = 0
     elif counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
-        version = _version_in_node(x)
+        version = version_in_node(x)
     elif counter.is_inference:
         pack_fast(node, values, x, y, raw, output)  # (raises PyTorch's error)
         return
@@ -450,7 +450,7 @@ def fast_packer(num_inputs: int, saves: Any) -> Callable[..., None]:
     return pack_fast
 
 
-def _version_in_node(tensor: TensorBase) -> int:
+def version_in_node(tensor: TensorBase) -> int:
     """The version of a result its node saved (``_counter`` is ``COUNTER_IN_NODE``)."""
     counter = tensor._grad_fn._output_counter
     return 0 if counter is None else counter.version  # (none made: never written)
@@ -485,9 +485,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
                 if type(origin) is str:  # kept in one of the node's slots
                     origin = getattr(node, origin)
                 counter = origin._counter  # None: version 0
-                if counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
-                    counter = origin._grad_fn._output_counter
-                if ((0 if counter is None else counter.version) != saved[start + 1]
+                if ((0 if counter is None else counter.version if counter is not COUNTER_IN_NODE
+                     else version_in_node(origin)) != saved[start + 1]
                         or saved[start + 3] and origin._grad_fn is None):
                     break
             elif counter is None:  # a plain value, or one kept through hooks
