@@ -641,10 +641,14 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                 if values[1] is on_tensor and values[3] == "_input0":
                     tensor = self._input0
                     counter = tensor._counter  # None: never written, version 0
-                    clean = (values[2] == 0 if counter is None
-                             else counter.version == values[2]
-                             if counter is not counter_in_node  # (a result its node saved)
-                             else saved.version_in_node(tensor) == values[2]) and (
+                    if counter is None:
+                        version = 0
+                    elif counter is counter_in_node:  # a result its node saved: the node's
+                        counter = tensor._grad_fn._output_counter
+                        version = 0 if counter is None else counter.version
+                    else:
+                        version = counter.version
+                    clean = version == values[2] and (
                         tensor._grad_fn is not None or not values[4])
                 else:
                     clean = values[0] is None and values[1] is None
@@ -654,10 +658,14 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                     if values[7] is on_tensor and values[9] == "_input1":
                         tensor = self._input1
                         counter = tensor._counter
-                        clean = (values[8] == 0 if counter is None
-                                 else counter.version == values[8]
-                                 if counter is not counter_in_node
-                                 else saved.version_in_node(tensor) == values[8]) and (
+                        if counter is None:
+                            version = 0
+                        elif counter is counter_in_node:
+                            counter = tensor._grad_fn._output_counter
+                            version = 0 if counter is None else counter.version
+                        else:
+                            version = counter.version
+                        clean = version == values[8] and (
                             tensor._grad_fn is not None or not values[10])
                     else:
                         clean = values[6] is None and values[7] is None

@@ -837,18 +837,26 @@ def _binary_recorder(
         if for_the_other:  # 5. saved values: each input if the other needs a gradient
             x_counter = x._counter
             y_counter = y._counter
+            # (A result its node saved, ``saved.COUNTER_IN_NODE``, as in the chain
+            # ``sigmoid(y * w + b)``: tested last, then the node's counter is taken.)
             if (
-                (x_counter is None or type(x_counter) is _VersionCounter)
-                and (y_counter is None or type(y_counter) is _VersionCounter)
+                (x_counter is None or type(x_counter) is _VersionCounter
+                 or x_counter is _COUNTER_IN_NODE
+                 and ((x_counter := x._grad_fn._output_counter) is None
+                      or type(x_counter) is _VersionCounter))
+                and (y_counter is None or type(y_counter) is _VersionCounter
+                     or y_counter is _COUNTER_IN_NODE
+                     and ((y_counter := y._grad_fn._output_counter) is None
+                          or type(y_counter) is _VersionCounter))
                 and x_array is not y_array
                 and (fast or not (_hooks_active[0] or switches.saves))
             ):
                 # ``save_for_the_other`` and ``saved.pack``'s entries for it written
                 # out, without either call or the tuple between them: each input saved
                 # at its version (no counter yet: 0, and none is made for this; an
-                # inference tensor's raises in ``pack``; a result its node saved, whose
-                # counter is the node's, ``saved.COUNTER_IN_NODE``, goes the packer's
-                # way), kept in the node's slot (saved.IN_NODE), or an entry of Nones.
+                # inference tensor's raises in ``pack``; a result its node saved at its
+                # node's counter's), kept in the node's slot (saved.IN_NODE), or an entry
+                # of Nones.
                 if x_needs and y_needs:
                     node._input0 = x
                     node._input1 = y
