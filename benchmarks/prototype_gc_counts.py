@@ -20,7 +20,9 @@ nodes themselves; this script looks at everything *else* a chain keeps tracked:
   prototype makes it on first need instead (``TensorBase._version_counter``), the node's slot
   holding None until then (version 0: nothing can have written a buffer nobody has the counter
   of). It has the design's hot-path footprint, not all its semantics (see README, "Branch
-  ``gccount``"): a measurement, not a change to merge.
+  ``gccount``"): a measurement, not a change to merge. Branch ``lazyctr`` built the design
+  for real (``tensor_base.saved_output_counter``), so the patches apply only to a checkout
+  from before it (``tree`` says which text it no longer finds otherwise).
 
 ``--checkout DIR`` picks the minigrad measured (default this checkout). For an A/B::
 

@@ -34,7 +34,7 @@ from minigrad import (
 from minigrad._size import Size
 from minigrad.autograd import engine, grad_mode, guard, inference
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import RemovableHandle
+from minigrad.autograd.graph import COUNTER_IN_NODE, RemovableHandle
 from minigrad.autograd.record import binary_operator, bind_output_class, unary_method
 from minigrad.autograd.tensor_base import TensorBase, set_array, shape_of
 from minigrad.ops import (
@@ -637,6 +637,10 @@ class Tensor(TensorBase):
         """Make this tensor a leaf without history that does not require grad (in place)."""
         if self._base is not None:
             raise RuntimeError(errors.DETACH_VIEW_INPLACE)
+        # A result its node saved shares its counter with the node, made on first need: made
+        # now, while the node is known, so that later writes still reach the node's check.
+        if self._counter is COUNTER_IN_NODE:
+            self._version_counter()
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False

@@ -636,6 +636,7 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
     inputs_layout = packer is saved.pack_inputs
     fields = saved.FIELDS
     output_counter = saved.OUTPUT_COUNTER
+    counter_in_node = saved.COUNTER_IN_NODE
     on_tensor = saved.ON_TENSOR
     unpack = saved.unpack
     # Whether the op's saved values still await their names (``_name_saved_values``).
@@ -658,8 +659,10 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
             if values is None or as_tensors or switches.guarded:
                 pass
             elif result_layout:  # (output, OUTPUT_COUNTER, version, 0, False, None)
+                # (a counter not made yet: never written, and saved at version 0)
                 if (len(values) == fields and values[1] is output_counter
-                        and self._output_counter.version == values[2]):
+                        and ((counter := self._output_counter) is None
+                             or counter.version == values[2])):
                     unpacked = (values[0],)
             elif (inputs_layout and len(values) == 2 * fields) or (
                 input_layout and len(values) == fields
@@ -669,8 +672,14 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                 if values[1] is on_tensor and values[3] == "_input0":
                     tensor = self._input0
                     counter = tensor._counter  # None: never written, version 0
-                    clean = (values[2] == 0 if counter is None
-                             else counter.version == values[2]) and (
+                    if counter is None:
+                        version = 0
+                    elif counter is counter_in_node:  # a result its node saved: the node's
+                        counter = tensor._grad_fn._output_counter
+                        version = 0 if counter is None else counter.version
+                    else:
+                        version = counter.version
+                    clean = version == values[2] and (
                         tensor._grad_fn is not None or not values[4])
                 else:
                     clean = values[0] is None and values[1] is None
@@ -680,8 +689,14 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                     if values[7] is on_tensor and values[9] == "_input1":
                         tensor = self._input1
                         counter = tensor._counter
-                        clean = (values[8] == 0 if counter is None
-                                 else counter.version == values[8]) and (
+                        if counter is None:
+                            version = 0
+                        elif counter is counter_in_node:
+                            counter = tensor._grad_fn._output_counter
+                            version = 0 if counter is None else counter.version
+                        else:
+                            version = counter.version
+                        clean = version == values[8] and (
                             tensor._grad_fn is not None or not values[10])
                     else:
                         clean = values[6] is None and values[7] is None

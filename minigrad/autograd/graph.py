@@ -29,6 +29,12 @@ from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 # Entries per saved value in a node's flat ``_saved`` tuple (the layout is autograd/saved.py's:
 # value, counter, version, origin, had history, argument position).
 SAVED_FIELDS = 6
+# The counter field of a saved output 0: its counter is in the node's slot of this name, or,
+# while nobody has needed it, None there (autograd/saved.py, tensor_base.py).
+SAVED_OUTPUT_COUNTER = "_output_counter"
+# The ``_counter`` of that output's tensor meanwhile: "my counter is my node's, in its slot
+# ``_output_counter``" (a string, so that it costs the collector nothing: tensor_base.py).
+COUNTER_IN_NODE = "the counter in the node's slot _output_counter"
 
 if TYPE_CHECKING:
     from minigrad.autograd.tensor_base import TensorBase
@@ -76,7 +82,9 @@ class Node:
         # it instead of traversing it at every collection (autograd/saved.py).
         "_input0",
         "_input1",
-        "_output_counter",  # ... and for the same reason, the counter of output 0 if saved
+        # ... and for the same reason, the counter of output 0 if saved: None until something
+        # needs it (a result never written, viewed or detached never has one; tensor_base.py)
+        "_output_counter",
         "_next0",  # the edges' nodes of a node whose class keeps them in slots (EDGES_IN_SLOTS)
         "_next1",
         "__dict__",

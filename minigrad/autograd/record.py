@@ -70,6 +70,7 @@ _hooks_active = saved._hooks_active  # saved-tensor hooks registered (saved.pack
 _ON_TENSOR = saved.ON_TENSOR
 _NOTHING = saved.NOTHING
 _OUTPUT_COUNTER = saved.OUTPUT_COUNTER
+_COUNTER_IN_NODE = saved.COUNTER_IN_NODE
 _VersionCounter = saved.VersionCounter
 
 
@@ -539,10 +540,12 @@ def _unary_recorder(
             if saves_result and (fast or not (_hooks_active[0] or switches.saves)):
                 # ``saved.pack_result``'s case written out, without the call (0.14 us
                 # of a recorded ``a.sigmoid()``'s ~3) nor the tuple ``(raw,)`` it would
-                # take: the result alone, with the counter it shares with the node made
-                # now (the output is new: no other thread sees it yet), in the node's
-                # slot (saved.OUTPUT_COUNTER).
-                output._counter = node._output_counter = _VersionCounter()
+                # take: the result alone at version 0, its counter the node's, in its slot
+                # (saved.OUTPUT_COUNTER), not made yet: the first to need it makes it for
+                # the result and the node (tensor_base.saved_output_counter). A chain of
+                # such ops then keeps no counter per op for the collector to traverse.
+                output._counter = _COUNTER_IN_NODE
+                node._output_counter = None
                 node._saved = (out_array, _OUTPUT_COUNTER, 0, 0, False, None)
             else:
                 pack(node, (x_array,) if saves_input else (raw,), x, None, raw, output)
@@ -862,17 +865,26 @@ def _binary_recorder(
         if for_the_other:  # 5. saved values: each input if the other needs a gradient
             x_counter = x._counter
             y_counter = y._counter
+            # (A result its node saved, ``saved.COUNTER_IN_NODE``, as in the chain
+            # ``sigmoid(y * w + b)``: tested last, then the node's counter is taken.)
             if (
-                (x_counter is None or type(x_counter) is _VersionCounter)
-                and (y_counter is None or type(y_counter) is _VersionCounter)
+                (x_counter is None or type(x_counter) is _VersionCounter
+                 or x_counter is _COUNTER_IN_NODE
+                 and ((x_counter := x._grad_fn._output_counter) is None
+                      or type(x_counter) is _VersionCounter))
+                and (y_counter is None or type(y_counter) is _VersionCounter
+                     or y_counter is _COUNTER_IN_NODE
+                     and ((y_counter := y._grad_fn._output_counter) is None
+                          or type(y_counter) is _VersionCounter))
                 and x_array is not y_array
                 and (fast or not (_hooks_active[0] or switches.saves))
             ):
                 # ``save_for_the_other`` and ``saved.pack``'s entries for it written
                 # out, without either call or the tuple between them: each input saved
                 # at its version (no counter yet: 0, and none is made for this; an
-                # inference tensor's raises in ``pack``), kept in the node's slot
-                # (saved.IN_NODE), or an entry of Nones.
+                # inference tensor's raises in ``pack``; a result its node saved at its
+                # node's counter's), kept in the node's slot (saved.IN_NODE), or an entry
+                # of Nones.
                 if x_needs and y_needs:
                     node._input0 = x
                     node._input1 = y
@@ -1057,6 +1069,10 @@ def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[
     # Kept so the engine can hand zeros to backward for outputs that received no gradient.
     node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)
     for output_nr, (tensor, value) in enumerate(zip(outputs, seen)):
+        if tensor._counter is _COUNTER_IN_NODE:
+            # A result another node saved, returned as is: it takes its counter from that
+            # node now, before it leaves it (tensor_base.saved_output_counter).
+            tensor._version_counter()
         differentiable = tensor._array.dtype.kind == "f" and not any(value is m for m in marked)
         tensor._grad_fn = node if differentiable else None
         tensor._output_nr = output_nr

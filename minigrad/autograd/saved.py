@@ -35,6 +35,14 @@ input tensors of arguments 0 and 1 and the counter of output 0 in the node's slo
 same for the ``_saved`` tuple itself: holding only atoms, it is untracked by the collector's
 first pass over it.
 
+Nor is a counter made for saving the node's own new result (``exp``, ``sigmoid``, ``tanh``,
+``relu``, a custom Function's output): the node's slot ``_output_counter`` holds None
+(version 0) and the result's ``_counter`` says ``COUNTER_IN_NODE`` ("mine is my node's"). The
+first that needs the object (a write, a view, ``detach()``, the alias ``_saved_result``,
+unpacking as tensors) makes it in the node's slot, for both
+(``tensor_base.saved_output_counter``); backward's check reads None as version 0, one
+comparison as before.
+
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
 ``.data`` go to a tensor with a fresh counter, so they are not caught: that is PyTorch's
@@ -53,8 +61,8 @@ from minigrad import errors
 from minigrad._dtype import backend_type_name
 from minigrad.autograd import anomaly, debug_hooks, guard, saved_hooks, write_tracking
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import SAVED_FIELDS
-from minigrad.autograd.tensor_base import TensorBase
+from minigrad.autograd.graph import COUNTER_IN_NODE, SAVED_FIELDS, SAVED_OUTPUT_COUNTER
+from minigrad.autograd.tensor_base import TensorBase, saved_output_counter
 from minigrad.autograd.version import VersionCounter
 
 if TYPE_CHECKING:
@@ -73,8 +81,9 @@ ON_TENSOR = "the tensor's counter"
 # The origin field of a saved input of argument 0 or 1: the tensor is kept in that slot of
 # the node (``Node._input0``, ``_input1``) rather than in ``_saved``, for the same reason.
 IN_NODE = ("_input0", "_input1")
-# The counter field of the node's output 0: the counter is kept in the node's slot of this name.
-OUTPUT_COUNTER = "_output_counter"
+# The counter field of the node's output 0: the counter is kept in the node's slot of this name
+# (None there until something needs it: see the module docstring).
+OUTPUT_COUNTER = SAVED_OUTPUT_COUNTER
 
 _hooks_active = saved_hooks.active
 
@@ -130,15 +139,16 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
 def _resolve(node: Node, counter: Any, origin: Any) -> tuple[Any, Any]:
     """An entry's counter and origin themselves, where the entry names a slot of ``node``.
 
-    An input's counter is made now if its tensor has none yet (the readers here want the
-    object; backward's common path reads the tensor's instead, see ``unpack``).
+    An input's counter is made now if its tensor has none yet, and so is the node's saved
+    output's (the readers here want the object; backward's common path reads None as version
+    0 instead, see ``unpack``).
     """
     if type(origin) is str:  # an input kept in one of the node's slots (IN_NODE)
         origin = getattr(node, origin)
     if counter is ON_TENSOR:
         counter = origin._version_counter()
     elif counter is OUTPUT_COUNTER:
-        counter = node._output_counter
+        counter = saved_output_counter(node)  # made now if nobody needed it yet
     return counter, origin
 
 
@@ -187,6 +197,8 @@ def pack(
             claimed = match
             tensor = input_tensors[match]
             counter = tensor._counter
+            if counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
+                counter = tensor._grad_fn._output_counter
             if counter is not None and counter.is_inference:  # (autograd/inference.py)
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             origin = tensor
@@ -202,7 +214,17 @@ def pack(
                 if value is seen:
                     output = output_tensors[output_nr]
                     counter = output._counter
-                    if counter is None:
+                    if (counter is None and output_nr == 0 and not pending_writes
+                            and output._grad_fn is node):
+                        # Made by this op just now, never written: version 0, and no counter
+                        # made for it; the tensor's is the node's (module docstring).
+                        output._counter = COUNTER_IN_NODE
+                        node._output_counter = None
+                        packed += (output._array, OUTPUT_COUNTER, 0, 0, False, None)
+                        break
+                    if counter is COUNTER_IN_NODE:  # (an existing result its node saved)
+                        counter = output._version_counter()
+                    elif counter is None:
                         # Made by this op just now, so no other thread sees it yet: no lock
                         # (the accessor's). Written tensors (pending_writes) exist already.
                         counter = (output._version_counter() if pending_writes
@@ -268,6 +290,8 @@ def pack_fast(
             counter = tensor._counter  # None: version 0, none made for this (module docstring)
             if counter is None:
                 version = 0
+            elif counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
+                version = version_in_node(tensor)
             elif counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             else:
@@ -275,13 +299,20 @@ def pack_fast(
             packed += (value, ON_TENSOR, version, origin, tensor._grad_fn is not None,
                        position)
         elif value is raw:
-            counter = output._counter
-            if counter is None:  # made by this op just now: no other thread sees it yet
-                counter = _set_counter(output)
-            if counter.is_inference:
+            counter = output._counter  # None: made by this op just now, so never written
+            if counter is None and output._grad_fn is node:
+                # No counter made for it: the tensor's is the node's (module docstring).
+                output._counter = COUNTER_IN_NODE
+                version = 0
+            elif counter is None or counter is COUNTER_IN_NODE:  # (not this node's: made)
+                counter = output._version_counter()
+                version = counter.version
+            elif counter.is_inference:
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
+            else:
+                version = counter.version
             node._output_counter = counter  # kept in the node's slot (module docstring)
-            packed += (output._array, OUTPUT_COUNTER, counter.version, 0, False, None)
+            packed += (output._array, OUTPUT_COUNTER, version, 0, False, None)
         else:
             packed += (value, None, 0, None, False, None)
     node._saved = packed
@@ -314,6 +345,8 @@ def pack_inputs(
         counter = x._counter  # None: version 0, none made for this (module docstring)
         if counter is None:
             version = 0
+        elif counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
+            version = version_in_node(x)
         elif counter.is_inference:
             pack_fast(node, values, x, y, raw, output)  # (raises PyTorch's error)
             return
@@ -329,6 +362,8 @@ def pack_inputs(
         counter = y._counter
         if counter is None:
             version = 0
+        elif counter is COUNTER_IN_NODE:
+            version = version_in_node(y)
         elif counter.is_inference:
             pack_fast(node, values, x, y, raw, output)
             return
@@ -385,6 +420,8 @@ def pack_input(
     counter = x._counter  # None: version 0, none made for this (module docstring)
     if counter is None:
         version = 0
+    elif counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter
+        version = version_in_node(x)
     elif counter.is_inference:
         pack_fast(node, values, x, y, raw, output)  # (raises PyTorch's error)
         return
@@ -411,6 +448,12 @@ def fast_packer(num_inputs: int, saves: Any) -> Callable[..., None]:
     if num_inputs == 1 and saves == ("self",):
         return pack_input
     return pack_fast
+
+
+def version_in_node(tensor: TensorBase) -> int:
+    """The version of a result its node saved (``_counter`` is ``COUNTER_IN_NODE``)."""
+    counter = tensor._grad_fn._output_counter
+    return 0 if counter is None else counter.version  # (none made: never written)
 
 
 def _set_counter(tensor: TensorBase) -> VersionCounter:
@@ -442,7 +485,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
                 if type(origin) is str:  # kept in one of the node's slots
                     origin = getattr(node, origin)
                 counter = origin._counter  # None: version 0
-                if ((0 if counter is None else counter.version) != saved[start + 1]
+                if ((0 if counter is None else counter.version if counter is not COUNTER_IN_NODE
+                     else version_in_node(origin)) != saved[start + 1]
                         or saved[start + 3] and origin._grad_fn is None):
                     break
             elif counter is None:  # a plain value, or one kept through hooks
@@ -450,9 +494,9 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
                     break
             else:  # an output's counter (output 0's is kept in the node's slot)
                 if counter is OUTPUT_COUNTER:
-                    counter = node._output_counter
-                if counter.version != saved[start + 1] or (
-                        saved[start + 3] and saved[start + 2]._grad_fn is None):
+                    counter = node._output_counter  # None: never made, so never written
+                if counter is not None and (counter.version != saved[start + 1] or (
+                        saved[start + 3] and saved[start + 2]._grad_fn is None)):
                     break
             start += FIELDS
         else:
@@ -536,12 +580,12 @@ def saved_tensor_of(
     value, counter, _, origin = entry[:4]
     if type(origin) is str:  # an input kept in one of the node's slots
         return getattr(node, origin)
-    if counter is OUTPUT_COUNTER:
-        counter = node._output_counter
     if isinstance(origin, TensorBase):
         return origin
     if type(origin) is int and origin < len(output_tensors):
         return output_tensors[origin]
+    if counter is OUTPUT_COUNTER:
+        counter = saved_output_counter(node)  # shared with the result's tensor, if alive
     if counter is not None or type(value) is np.ndarray:
         # an output known by buffer and counter only, or a private intermediate array
         return TensorBase.output_class._make(value, None, 0, counter)

@@ -24,7 +24,12 @@ from minigrad._layout import (
 )
 from minigrad.autograd import grad_mode, grad_versions, guard
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import AccumulateGrad, Node, move_retained_grad
+from minigrad.autograd.graph import (
+    COUNTER_IN_NODE,
+    AccumulateGrad,
+    Node,
+    move_retained_grad,
+)
 from minigrad.autograd.version import VersionCounter
 
 # What makes the counter of a new tensor. ``inference_mode`` (autograd/inference.py) swaps in
@@ -50,8 +55,35 @@ class AutogradMeta:
         self.lock = threading.Lock()
 
 
-# Guards the creation of a tensor's AutogradMeta, which two threads may race to make.
+# Guards the creation of a tensor's AutogradMeta, which two threads may race to make (and of
+# version counters: ``_version_counter``, ``saved_output_counter``).
 _meta_lock = threading.Lock()
+
+
+def _node_counter(node: Node) -> VersionCounter:
+    """The counter in ``node``'s slot ``_output_counter``, made now if none is (lock held)."""
+    counter = node._output_counter
+    if counter is None:
+        counter = node._output_counter = VersionCounter()
+    return counter
+
+
+def saved_output_counter(node: Node) -> VersionCounter:
+    """The counter of ``node``'s saved output 0, made now if nobody needed it yet.
+
+    An op that saves its own result (``exp``, ``sigmoid``, ``tanh``...) makes no counter for
+    it: the node's slot ``_output_counter`` holds None, which backward's checks read as
+    version 0 (nothing can have written to a buffer whose counter nobody made), and the
+    result's ``_counter`` says ``COUNTER_IN_NODE``: whichever side needs the object first
+    makes it in the node's slot, for both (here the node's side, for the readers that want
+    it: an alias of the saved result, the debugging aids; ``_version_counter`` the tensor's).
+    A long chain of such ops then keeps no counter per op for the collector to traverse.
+    """
+    counter = node._output_counter
+    if counter is None:
+        with _meta_lock:  # the result's tensor may be making it in another thread
+            counter = _node_counter(node)
+    return counter
 
 
 class TensorBase:
@@ -59,7 +91,9 @@ class TensorBase:
 
     __slots__ = (
         "_array",  # the numpy buffer (views share it with their base)
-        "_counter",  # VersionCounter shared with views and aliases; None: not made yet
+        # VersionCounter shared with views and aliases; None: not made yet; COUNTER_IN_NODE:
+        # a result its node saved, whose counter is the node's (``saved_output_counter``)
+        "_counter",
         "_requires_grad",  # the flag of a leaf; a non-leaf requires grad through its grad_fn
         "_grad_fn",  # Node that produced this tensor, or None for a leaf
         "_output_nr",  # which output of _grad_fn this tensor is
@@ -113,13 +147,17 @@ class TensorBase:
         Most op results are never viewed, saved or written: they never need one, so a new
         tensor starts with ``_counter = None`` (a private counter at version 0) and saves
         making an object. Everything that shares, saves or bumps the counter asks here.
+        A result its own node saved (``exp``, ``sigmoid``...) has ``COUNTER_IN_NODE``
+        instead: its counter is the node's, made there on first need (``saved_output_counter``).
         """
         counter = self._counter
-        if counter is None:
+        if counter is None or counter is COUNTER_IN_NODE:
             with _meta_lock:  # two threads must not make two counters for one tensor
                 counter = self._counter
                 if counter is None:
                     counter = self._counter = VersionCounter()
+                elif counter is COUNTER_IN_NODE:  # a saved result: its node's (same lock)
+                    counter = self._counter = _node_counter(self._grad_fn)
         return counter
 
     # --- views ----------------------------------------------------------------------------
@@ -201,6 +239,8 @@ class TensorBase:
     def _version(self) -> int:
         """How many in-place writes the shared counter has seen."""
         counter = self._counter
+        if counter is COUNTER_IN_NODE:  # a saved result: the node's (saved_output_counter)
+            counter = self._grad_fn._output_counter
         return 0 if counter is None else counter.version  # none made yet: never written
 
     @property

@@ -20,7 +20,7 @@ from minigrad.autograd import grad_mode, guard, inference
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import Op
-from minigrad.autograd.graph import Node, new_sequence_nr, sequence_numbers
+from minigrad.autograd.graph import COUNTER_IN_NODE, Node, new_sequence_nr, sequence_numbers
 from minigrad.autograd.record import (
     _SHARED,
     NEEDS,
@@ -360,7 +360,7 @@ def new_view(
         make_view(view, source, step, None)
         return view
     counter = source._counter
-    if counter is None:
+    if counter is None or counter is COUNTER_IN_NODE:
         counter = source._version_counter()
     view._counter = counter
     view._base = source
@@ -383,7 +383,7 @@ def make_view(
     """
     # ``step`` None: the view is all of ``source`` (an alias), no step to replay.
     counter = source._counter
-    if counter is None:
+    if counter is None or counter is COUNTER_IN_NODE:
         counter = source._version_counter()
     view._counter = counter
     # PyTorch's creation meta: no_grad wins over multi-output; a view of a view inherits its
