@@ -53,14 +53,14 @@ def _in_anomaly_mode(lib: Any, run: Callable[[], None]) -> None:
             run()
 
 
-def _backward(how: str) -> Callable[[Any, Any, Any], None]:
-    """``out.backward(gradient)`` on one of the engine's paths; ``x`` is the leaf asked for."""
+def _backward(how: str) -> Callable[..., None]:
+    """``out.backward(gradient)`` on one of the engine's paths; ``inputs``: the leaves asked for."""
 
-    def run(lib: Any, out: Any, gradient: Any, x: Any) -> None:
+    def run(lib: Any, out: Any, gradient: Any, *inputs: Any) -> None:
         if how == "plain":
             out.backward(gradient)
         elif how == "inputs":
-            out.backward(gradient, inputs=[x])
+            out.backward(gradient, inputs=list(inputs))
         elif how == "anomaly":
             _in_anomaly_mode(lib, lambda: out.backward(gradient))
         elif how == "retain_graph":
@@ -121,10 +121,7 @@ def _two_inputs(lib: Any, how: str) -> Any:
     a, b = _leaf(lib), _leaf(lib, 2)
     gradient = _given(lib, 5)
     out = lib.cat([a, b])
-    if how == "inputs":
-        out.backward(gradient, inputs=[a, b])
-    else:
-        _backward(how)(lib, out, gradient, a)
+    _backward(how)(lib, out, gradient, a, b)
     return _observe(a.grad, gradient), _observe(b.grad, gradient)
 
 
@@ -132,10 +129,7 @@ def _stack(lib: Any, how: str) -> Any:
     a, b = _leaf(lib), _leaf(lib)
     gradient = _given(lib, 2, 3)
     out = lib.stack([a, b])
-    if how == "inputs":
-        out.backward(gradient, inputs=[a, b])
-    else:
-        _backward(how)(lib, out, gradient, a)
+    _backward(how)(lib, out, gradient, a, b)
     return _observe(a.grad, gradient), _observe(b.grad, gradient)
 
 
@@ -145,20 +139,14 @@ def _add_of_a_view(lib: Any, how: str) -> Any:
     a, b = _leaf(lib), _leaf(lib)
     gradient = _given(lib, 3)
     out = a + b.view(3)
-    if how == "inputs":
-        out.backward(gradient, inputs=[a, b])
-    else:
-        _backward(how)(lib, out, gradient, a)
+    _backward(how)(lib, out, gradient, a, b)
     return _observe(a.grad, gradient), _observe(b.grad, gradient)
 
 
 def _two_leaves(lib: Any, how: str) -> Any:
     x, w = _leaf(lib), _leaf(lib)
     out = (x * w).sum()
-    if how == "inputs":
-        out.backward(inputs=[x, w])
-    else:
-        _backward(how)(lib, out, None, x)
+    _backward(how)(lib, out, None, x, w)
     return _observe(x.grad), _observe(w.grad)
 
 
@@ -175,10 +163,7 @@ def _retained_non_leaf(lib: Any, how: str) -> Any:
     y = x * 2
     y.retain_grad()
     out = (y * 3).sum()
-    if how == "inputs":
-        out.backward(inputs=[x, y])
-    else:
-        _backward(how)(lib, out, None, x)
+    _backward(how)(lib, out, None, x, y)
     return _observe(y.grad), _observe(x.grad)
 
 
@@ -187,10 +172,7 @@ def _retained_given(lib: Any, how: str) -> Any:
     y = x * 2
     y.retain_grad()
     gradient = _given(lib, 3)
-    if how == "inputs":
-        y.backward(gradient, inputs=[x, y])
-    else:
-        _backward(how)(lib, y, gradient, x)
+    _backward(how)(lib, y, gradient, x, y)
     return _observe(y.grad, gradient), _observe(x.grad, gradient)
 
 
