@@ -680,7 +680,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                     else:
                         version = counter.version
                     clean = version == values[2] and (
-                        tensor._grad_fn is not None or not values[4])
+                        tensor._grad_fn is not None or not values[4]
+                    ) and tensor._array is values[0]  # (``x.data = ...`` since: unpack's)
                 else:
                     clean = values[0] is None and values[1] is None
                 if clean and len(values) == fields:
@@ -697,7 +698,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                         else:
                             version = counter.version
                         clean = version == values[8] and (
-                            tensor._grad_fn is not None or not values[10])
+                            tensor._grad_fn is not None or not values[10]
+                        ) and tensor._array is values[6]
                     else:
                         clean = values[6] is None and values[7] is None
                     if clean:

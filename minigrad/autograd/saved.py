@@ -487,7 +487,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
                 counter = origin._counter  # None: version 0
                 if ((0 if counter is None else counter.version if counter is not COUNTER_IN_NODE
                      else version_in_node(origin)) != saved[start + 1]
-                        or saved[start + 3] and origin._grad_fn is None):
+                        or saved[start + 3] and origin._grad_fn is None
+                        or origin._array is not value):  # (``x.data = ...`` since: below)
                     break
             elif counter is None:  # a plain value, or one kept through hooks
                 if type(value) is Hooked:
@@ -537,7 +538,22 @@ def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool)
         raise RuntimeError(_mismatch_message(node, value, counter, saved[start + 2], origin))
     if switches.guarded:  # debugging hook: writes that bypassed the counter (autograd/guard.py)
         guard.verify(handle(node, start // FIELDS), node)
+    if saved[start + 1] is ON_TENSOR and origin._array is not value:
+        value = _current_buffer(value, origin)
     return _as_tensor(node, value, counter, origin) if as_tensors else value
+
+
+def _current_buffer(value: Any, origin: TensorBase) -> Any:
+    """A saved input's buffer now, which backward reads as PyTorch's does.
+
+    PyTorch saves the input tensor, so ``x.data = t`` after the op (not a write: no version
+    bump) is what backward computes with (``.data``'s documented hole: silently another
+    gradient). One of another shape gives the formula's broadcasting error.
+    """
+    current = origin._array
+    if isinstance(value, np.ndarray) and current.shape != value.shape:
+        raise RuntimeError(errors.broadcast_mismatch(value.shape, current.shape))
+    return current
 
 
 def _from_hooks(node: Node, tensor: TensorBase, origin: Any, as_tensors: bool) -> Any:
