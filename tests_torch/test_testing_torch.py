@@ -226,6 +226,76 @@ def test_nothing_is_recorded_or_written() -> None:
     assert y.tolist() == [2.0, 2.0, 2.0]
 
 
+def test_default_dtype_float64() -> None:
+    """Integers' relative differences are in the default float dtype; literals follow it too."""
+    for lib in (torch, minigrad):
+        lib.set_default_dtype(lib.float64)
+    try:
+        _same(lambda lib: ((lib.tensor([1, 2]), lib.tensor([3, 2])), {}))
+        _same(lambda lib: ((lib.tensor([1.0, 2.0]), lib.tensor([3.0, 2.1])), {}))
+    finally:
+        for lib in (torch, minigrad):
+            lib.set_default_dtype(lib.float32)
+
+
+def _random_case(rng: np.random.Generator) -> Build:
+    """Two arrays of random dtypes, shapes and values (nan, inf, -0.0, ties...) and options."""
+    dtypes = ["float16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool"]
+    actual_dtype = rng.choice(dtypes)
+    expected_dtype = actual_dtype if rng.random() < 0.6 else rng.choice(dtypes)
+    shape = tuple(rng.integers(0 if rng.random() < 0.2 else 1, 4, rng.integers(0, 4)))
+    special = [NAN, INF, -INF, 0.0, -0.0, 1e-30, 1e30, 65504.0, 1.0]
+    base = rng.normal(0, 10, shape)
+    if rng.random() < 0.3:
+        base = np.where(rng.random(shape) < 0.3, rng.choice(special, shape), base)
+    other, choice = base.copy(), rng.random()
+    if choice < 0.4:
+        other = base + rng.normal(0, 1e-3, shape) * rng.choice([0, 1, 1e-4, 1e3])
+    elif choice < 0.7:
+        other = np.where(rng.random(shape) < 0.2, base + rng.integers(-3, 4, shape), base)
+        if rng.random() < 0.3:
+            other = np.where(rng.random(shape) < 0.2, rng.choice(special, shape), other)
+
+    def convert(values: np.ndarray, dtype: str) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            if dtype == "bool":
+                return np.asarray(values > 0)
+            if dtype.startswith("float"):
+                return np.asarray(values.astype(dtype))
+            info = np.iinfo(dtype)
+            values = np.nan_to_num(values, nan=0, posinf=100, neginf=-100)
+            return np.asarray(np.clip(np.round(values), info.min, info.max).astype(dtype))
+
+    actual, expected = convert(base, actual_dtype), convert(other, expected_dtype)
+    kwargs: dict[str, Any] = {}
+    if rng.random() < 0.3:
+        kwargs = {"rtol": float(rng.choice([0, 1e-3, 0.1, 1])),
+                  "atol": float(rng.choice([0, 1e-5, 0.5, 2]))}  # fmt: skip
+    if rng.random() < 0.2:
+        kwargs["equal_nan"] = True
+    if actual_dtype != expected_dtype and rng.random() < 0.7:
+        kwargs["check_dtype"] = False
+    layout = rng.random()
+
+    def build(lib: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        a, e = lib.from_numpy(actual.copy()), lib.from_numpy(expected.copy())
+        if layout < 0.2 and a.dim() >= 2:  # the same values, transposed strides
+            a = a.transpose(0, 1).contiguous().transpose(0, 1)
+        if layout > 0.9 and a.dtype.is_floating_point:
+            a.requires_grad_()
+        return (a, e), kwargs
+
+    return build
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_pairs(seed: int) -> None:
+    """50 random comparisons per seed: the same verdict and message in both libraries."""
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        _same(_random_case(rng))
+
+
 # ----------------------------------------------------------------------------------------------
 # Python numbers, numpy scalars and arrays, None, strings.
 NUMBER_CASES: dict[str, tuple[Any, Any, dict[str, Any]]] = {
@@ -499,6 +569,11 @@ RANGES: dict[str, dict[str, Any]] = {
     "fractional": {"low": -1.5, "high": 2.5},
     "beyond the dtype": {"low": -1e10, "high": 1e10},
     "high beyond": {"low": 0, "high": 1e300},
+    "infinite": {"low": -INF, "high": INF},
+    "widest float64": {"low": -1e308, "high": 1e308},
+    "int64 extremes": {"low": -(2**63), "high": 2**63},
+    "above int64": {"low": 2**63, "high": 2**64},
+    "narrow": {"low": 0.5, "high": 0.7},
 }
 
 
@@ -538,7 +613,7 @@ def _bounds_for(t: Any, kwargs: dict[str, Any], lib: Any) -> tuple[Any, Any]:
     if not dtype.is_floating_point:
         low, high = math.ceil(low), math.ceil(high)
         return low, high if high < info.max else None
-    return low, high if high - low < info.max else None
+    return float(low), float(high) if high - low < info.max else None
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -631,3 +706,14 @@ def test_public_names_match_pytorch() -> None:
     with pytest.raises(AttributeError, match="TorchScript"):
         minigrad.testing.FileCheck  # noqa: B018
 
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_uniform_stays_below_its_upper_end(dtype: str) -> None:
+    """make_tensor's floats come from uniform_: [low, high) in both (float16 once reached high)."""
+    for lib in (torch, minigrad):
+        t = lib.empty(200_000, dtype=getattr(lib, dtype)).uniform_(-2, 2)
+        assert (bool((t < 2).all()), bool((t >= -2).all())) == (True, True), lib.__name__
+        t = lib.testing.make_tensor(200_000, dtype=getattr(lib, dtype), device="cpu", low=-2,
+                                    high=2)
+        assert bool((t < 2).all()), lib.__name__
