@@ -467,6 +467,13 @@ ODD_CASES: dict[str, Build] = {
     "int tolerances": lambda lib: ((lib.ones(2), lib.zeros(2)), {"rtol": 1, "atol": 0}),
     "numpy tolerances": lambda lib: ((lib.ones(2), lib.zeros(2)),
                                      {"rtol": np.float64(0.5), "atol": np.float64(0.25)}),
+    "str rtol on numbers": lambda lib: ((1.0, 2.0), {"rtol": "a", "atol": 0}),
+    "str equal_nan on tensors": lambda lib: ((lib.ones(2), lib.zeros(2)),
+                                             {"equal_nan": "relaxed"}),
+    "str equal_nan on numbers": lambda lib: ((NAN, NAN), {"equal_nan": "relaxed"}),
+    "int msg": lambda lib: ((lib.ones(2), lib.zeros(2)), {"msg": 123}),
+    "nested odd tolerance": lambda lib: (({"a": [lib.ones(2)]}, {"a": [lib.zeros(2)]}),
+                                         {"rtol": -1.0, "atol": 0.0}),
 }
 
 
