@@ -617,6 +617,10 @@ from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa:
 
 globals().update(_INPLACE_FUNCTIONS)
 
+# --- minigrad.testing (assert_close, make_tensor): built on the public API above -------------
+# isort: split
+from minigrad import testing  # noqa: E402
+
 # --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
 # isort: split
 from minigrad import _out  # noqa: E402

@@ -70,8 +70,6 @@ TOP_LEVEL = {
     "distributed": _DISTRIBUTED,
     "multiprocessing": _DISTRIBUTED,
     "meta": "minigrad has no meta tensors (tensors without data)",
-    "testing": "torch.testing is not implemented yet (compare with numpy.testing on "
-    "tensor.numpy())",
     "profiler": "minigrad has no profiler; time with the benchmarks' helpers or timeit",
     "hub": "minigrad has no model hub",
 }
@@ -81,6 +79,9 @@ AUTOGRAD = {
     "forward_ad": _FORWARD_AD,
     "profiler": "minigrad has no profiler; time with the benchmarks' helpers or timeit",
 }
+
+# minigrad.testing.<name>: FileCheck checks the text of TorchScript graphs.
+TESTING = {"FileCheck": "it checks the text of TorchScript graphs; " + _COMPILER}
 
 # minigrad.func.<name>: the transforms that need batching rules or forward-mode AD.
 FUNC = dict.fromkeys(

@@ -23,7 +23,8 @@ MODULES = ["minigrad", "minigrad.autograd", "minigrad.autograd.functional",
            "minigrad.accelerator", "minigrad.utils.data", "minigrad.func",
            "minigrad.nn.utils.parametrize", "minigrad.nn.utils.parametrizations",
            "minigrad.nn.utils.stateless", "minigrad.optim.swa_utils",
-           "minigrad.backends.mps", "minigrad.backends.cudnn", "minigrad.signal.windows"]
+           "minigrad.backends.mps", "minigrad.backends.cudnn", "minigrad.signal.windows",
+           "minigrad.testing"]
 # Modules that define their own API (rather than gathering names from elsewhere): only what they
 # define counts as public there.
 DEFINES_OWN = {"minigrad.autograd.functional", "minigrad.func", "minigrad.nn.utils.parametrize",
@@ -98,6 +99,7 @@ OUT_OF_SCOPE = [
     ("minigrad.autograd", "forward_ad", "forward-mode"),
     ("minigrad.cuda", "synchronize", "CPU only"),
     ("minigrad.cuda", "current_device", "CPU only"),
+    ("minigrad.testing", "FileCheck", "TorchScript"),
 ]
 
 
@@ -120,7 +122,7 @@ def test_unknown_names_are_ordinary_attribute_errors():
     import minigrad
     from minigrad.errors import OutOfScopeError
 
-    for module in (minigrad, minigrad.autograd, minigrad.cuda):
+    for module in (minigrad, minigrad.autograd, minigrad.cuda, minigrad.testing):
         with pytest.raises(AttributeError) as info:
             module.no_such_name  # noqa: B018 - the access is the test
         assert not isinstance(info.value, OutOfScopeError)

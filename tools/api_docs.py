@@ -72,6 +72,7 @@ def render() -> str:
     import minigrad.optim
     import minigrad.signal.windows
     import minigrad.special
+    import minigrad.testing
     import minigrad.utils.data
     import minigrad.viz
     from minigrad import _out_of_scope
@@ -108,6 +109,7 @@ def render() -> str:
          minigrad.distributions),
         ("`minigrad.utils.data`", "utils.data.", sorted(minigrad.utils.data.__all__),
          minigrad.utils.data),
+        ("`minigrad.testing`", "testing.", sorted(minigrad.testing.__all__), minigrad.testing),
         ("`minigrad.viz`", "viz.", sorted(minigrad.viz.__all__), minigrad.viz),
         ("`minigrad.cuda`", "cuda.", sorted(minigrad.cuda.__all__), minigrad.cuda),
         ("`minigrad.accelerator`", "accelerator.", sorted(minigrad.accelerator.__all__),
@@ -127,7 +129,8 @@ def render() -> str:
     ]
     for module, table in (("minigrad", _out_of_scope.TOP_LEVEL),
                           ("minigrad.autograd", _out_of_scope.AUTOGRAD),
-                          ("minigrad.cuda", _out_of_scope.CUDA)):
+                          ("minigrad.cuda", _out_of_scope.CUDA),
+                          ("minigrad.testing", _out_of_scope.TESTING)):
         by_reason: dict[str, list[str]] = {}
         for name in sorted(table):
             by_reason.setdefault(table[name], []).append(f"`{module}.{name}`")

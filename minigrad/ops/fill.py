@@ -243,11 +243,27 @@ class Uniform(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, low: float, high: float, generator: Any) -> np.ndarray:
-        return _random.generator(generator).uniform(low, high, size=x.shape).astype(x.dtype)
+        drawn = _random.generator(generator).uniform(low, high, size=x.shape)
+        return _below(drawn.astype(x.dtype), low, high)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None, None]:
         return grad * 0, None, None, None
+
+
+def _below(values: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``values`` with those that rounded up to ``high`` (or past it) one step below it.
+
+    A double just under ``high`` can round to ``high`` in float16 (1 in ~2000 draws of
+    ``uniform_(-2, 2)``); PyTorch draws on the dtype's own grid, so its values stay below.
+    """
+    if not low < high:
+        return values
+    with np.errstate(all="ignore"):
+        top = np.nextafter(values.dtype.type(high), values.dtype.type(low))
+        if top < high and top >= low:  # (else: the range is narrower than one step)
+            values = np.where(values >= high, top, values)
+    return values
 
 
 def uniform_(input: Any, from_: float = 0.0, to: float = 1.0, *,
