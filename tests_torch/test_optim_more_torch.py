@@ -15,22 +15,20 @@ def make_model(lib):
     return lib.nn.Sequential(lib.nn.Linear(5, 16), lib.nn.Tanh(), lib.nn.Linear(16, 3))
 
 
-def start(lib, seed=0):
+def start(lib, seed=0, dtype="float32"):
     """The model at a fixed start, and the data."""
     rng = np.random.default_rng(seed)
-    x = lib.tensor(rng.standard_normal((32, 5)).astype(np.float32))
+    x = lib.tensor(rng.standard_normal((32, 5)).astype(dtype))
     y = lib.tensor(rng.integers(0, 3, 32))
-    model = make_model(lib)
+    model = make_model(lib).to(getattr(lib, dtype))
     with lib.no_grad():
         for param in model.parameters():
-            param.copy_(
-                lib.tensor(rng.standard_normal(tuple(param.shape)).astype(np.float32) * 0.3)
-            )
+            param.copy_(lib.tensor(rng.standard_normal(tuple(param.shape)).astype(dtype) * 0.3))
     return model, x, y
 
 
-def train(lib, name, options, steps):
-    model, x, y = start(lib)
+def train(lib, name, options, steps, dtype="float32"):
+    model, x, y = start(lib, dtype=dtype)
     opt = getattr(lib.optim, name)(model.parameters(), **options)
     losses = []
     for _ in range(steps):
@@ -72,16 +70,25 @@ CASES = [
 ]
 
 
+# Trajectories amplify rounding: Adafactor with d=2.0 turns PyTorch's float32 kernels' own
+# differences between CPUs (AVX2 against AVX-512) into 7.5e-4 of the loss after 90 steps, so
+# the long runs are float64 (the two agree to ~4e-13 there: the formulas are the same) and the
+# float32 runs (float32 state, PyTorch's casts) are kept to 20 steps (<= 2e-7 apart).
+TRAJECTORIES = {"float64": (100, 1e-9, 1e-12), "float32": (20, 1e-4, 1e-5)}
+
+
+@pytest.mark.parametrize("dtype", list(TRAJECTORIES))
 @pytest.mark.parametrize(
     ("name", "options"), CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)]
 )
-def test_100_steps_match_pytorch(name, options):
-    mine_losses, mine_model, mine_opt = train(minigrad, name, options, 100)
-    their_losses, their_model, their_opt = train(torch, name, options, 100)
-    np.testing.assert_allclose(mine_losses, their_losses, rtol=1e-4, atol=1e-5)
+def test_trajectories_match_pytorch(name, options, dtype):
+    steps, rtol, atol = TRAJECTORIES[dtype]
+    mine_losses, mine_model, mine_opt = train(minigrad, name, options, steps, dtype)
+    their_losses, their_model, their_opt = train(torch, name, options, steps, dtype)
+    np.testing.assert_allclose(mine_losses, their_losses, rtol=rtol, atol=atol)
     for mine, theirs in zip(mine_model.parameters(), their_model.parameters(), strict=True):
         np.testing.assert_allclose(
-            mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-3, atol=1e-4
+            mine.detach().numpy(), theirs.detach().numpy(), rtol=10 * rtol, atol=10 * atol
         )
         assert mine._version == theirs._version
     compare_states(mine_opt, their_opt)

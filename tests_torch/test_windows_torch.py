@@ -34,14 +34,18 @@ LENGTHS = [0, 1, 2, 5, 8, 33]
 # Units in the last place allowed: float16's per-step roundings may land one way or the other,
 # and minigrad's i0 is its own kernel (Kaiser windows agree to a few float64 ulps).
 ULPS = {"float16": 3.0, "float32": 3.0, "float64": 16.0}
+# PyTorch's own float32 i0 differs by CPU: signal.windows.kaiser(33) (beta 12) is 4.4 ulps below
+# the double value at index 11 with its AVX2 kernels (minigrad's 2.6 above), within 3 ulps of
+# minigrad's with AVX-512.
+KAISER_FLOAT32_ULPS = 6.0
 
 
-def _close(mine: Any, theirs: Any) -> None:
+def _close(mine: Any, theirs: Any, ulps: float | None = None) -> None:
     assert str(mine.dtype) == str(theirs.dtype).replace("torch", "minigrad")
     assert tuple(mine.shape) == tuple(theirs.shape)
     expected = theirs.detach().numpy().astype(np.float64)
     eps = float(np.finfo(theirs.detach().numpy().dtype).eps)
-    atol = ULPS[str(theirs.dtype).split(".")[-1]] * eps
+    atol = (ulps or ULPS[str(theirs.dtype).split(".")[-1]]) * eps
     np.testing.assert_allclose(
         mine.detach().numpy().astype(np.float64), expected, rtol=0, atol=atol
     )
@@ -116,7 +120,8 @@ def test_signal_windows_values_and_graphs_match(name: str) -> None:
                 theirs = getattr(torch.signal.windows, name)(
                     length, sym=sym, dtype=getattr(torch, dtype), requires_grad=True
                 )
-                _close(mine, theirs)
+                wider = name == "kaiser" and dtype == "float32"
+                _close(mine, theirs, KAISER_FLOAT32_ULPS if wider else None)
                 assert mine.is_leaf == theirs.is_leaf
                 assert (mine.grad_fn and mine.grad_fn.name()) == (
                     theirs.grad_fn and theirs.grad_fn.name()
