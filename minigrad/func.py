@@ -13,17 +13,17 @@ minigrad has no forward-mode AD: ``jvp``, ``jacfwd`` and ``linearize`` compute `
 double-backward trick (``_Linearization``: the gradient of ``(J^T u) . v`` with respect to a
 dummy ``u``), the same values as PyTorch's forward mode for two backward passes; ``hessian``
 is PyTorch's ``jacfwd(jacrev(f))``. Left out: ``vmap``, ``functionalize`` and
-``stack_module_state`` (``minigrad.func.vmap`` raises ``OutOfScopeError``); ``jacfwd``
-checks its ``randomness`` argument but does not detect random operations in ``f``.
+``stack_module_state`` (``minigrad.func.vmap`` raises ``OutOfScopeError``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from minigrad import _out_of_scope
+from minigrad import _out_of_scope, _random
 from minigrad.autograd import engine
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
 from minigrad.autograd.graph import AccumulateGrad
@@ -637,9 +637,9 @@ def jacfwd(
     The same layout as ``jacrev`` (output shape then input shape; tuples for several outputs
     or a tuple ``argnums``). PyTorch pushes the standard basis through forward mode under
     ``vmap``; minigrad pushes each basis vector through ``jvp``'s double-backward trick (one
-    backward pass per input element). ``randomness`` is checked ("error", "different" or
-    "same"); minigrad does not detect random operations inside ``func`` (PyTorch's "error"
-    refuses them).
+    backward pass per input element). ``randomness="error"`` refuses random operations in
+    ``func``, as PyTorch's; "different" and "same" let them run once (all columns see the same
+    draw: PyTorch's "different" draws per column).
 
     Example:
         >>> import minigrad
@@ -664,7 +664,8 @@ def jacfwd(
         for primal in flat_primals:
             _check_dual(primal, primal)
         keep_graph = is_grad_enabled()
-        lin = _Linearization(func, args, positions, has_aux)
+        with _random.refusing_randomness() if randomness == "error" else contextlib.nullcontext():
+            lin = _Linearization(func, args, positions, has_aux)
         columns: list[list[Any]] = []  # per basis vector, the products of every output
         for j, numel in enumerate(numels):
             for i in range(numel):

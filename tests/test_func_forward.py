@@ -95,3 +95,13 @@ def test_jvp_results_are_detached_and_inputs_untouched():
     output, product = jvp(lambda a: a.sin() * 2, (x,), (v,))
     assert not output.requires_grad and not product.requires_grad
     assert not x.requires_grad and x.grad is None and x._version == 0
+
+
+def test_jacfwd_refuses_random_operations_unless_told_otherwise():
+    x = rand(3)
+    with pytest.raises(RuntimeError, match="called random operation while in randomness error"):
+        jacfwd(lambda a: a * minigrad.rand(3, dtype=a.dtype))(x)
+    minigrad.rand(3)  # (refused inside the transform only)
+    for randomness in ("same", "different"):
+        jacobian = jacfwd(lambda a: a * minigrad.rand(3, dtype=a.dtype), randomness=randomness)(x)
+        assert jacobian.shape == (3, 3)
