@@ -84,7 +84,7 @@ AUTOGRAD = {
 
 # minigrad.func.<name>: the transforms that need batching rules or a functional program
 # (jvp, jacfwd and linearize are built on reverse mode: minigrad/func.py).
-FUNC = dict.fromkeys(("vmap", "functionalize", "stack_module_state"), _FORWARD_AD)
+FUNC = dict.fromkeys(("vmap", "functionalize"), _FORWARD_AD)
 
 # minigrad.cuda.<name>: everything that needs a GPU.
 CUDA = dict.fromkeys(

@@ -2,7 +2,8 @@
 
 ``grad``, ``grad_and_value``, ``vjp``, ``jacrev``, ``jvp``, ``jacfwd``, ``linearize`` and
 ``hessian`` turn a function of tensors into a function computing its derivatives, and
-``functional_call`` runs a module with other parameters: together they let one write
+``functional_call`` runs a module with other parameters (``stack_module_state`` stacks several
+models' parameters and buffers into new leaves): together they let one write
 ``grad(lambda p: loss(functional_call(model, p, x)))``. They are built on ``autograd.grad``:
 each call marks the differentiated inputs (fresh leaves, or aliases of inputs that already take
 part in a graph, so transforms nest and compose with ordinary autograd) and differentiates the
@@ -12,8 +13,8 @@ of tensors (PyTorch's pytrees).
 minigrad has no forward-mode AD: ``jvp``, ``jacfwd`` and ``linearize`` compute ``J v`` by the
 double-backward trick (``_Linearization``: the gradient of ``(J^T u) . v`` with respect to a
 dummy ``u``), the same values as PyTorch's forward mode for two backward passes; ``hessian``
-is PyTorch's ``jacfwd(jacrev(f))``. Left out: ``vmap``, ``functionalize`` and
-``stack_module_state`` (``minigrad.func.vmap`` raises ``OutOfScopeError``).
+is PyTorch's ``jacfwd(jacrev(f))``. Left out: ``vmap`` and ``functionalize``
+(``minigrad.func.vmap`` raises ``OutOfScopeError``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from minigrad.nn.utils.stateless import _functional_call
 
 __all__ = [
     "functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize",
-    "vjp",
+    "stack_module_state", "vjp",
 ]
 
 
@@ -805,3 +806,52 @@ def functional_call(
             f"got {type(parameter_and_buffer_dicts)}"
         )
     return _functional_call(module, tensors, args, kwargs, tie_weights=tie_weights, strict=strict)
+
+
+def stack_module_state(models: Sequence[Module]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each parameter and buffer of ``models`` stacked along a new first dimension, as new leaves.
+
+    Returns ``(params, buffers)``, dicts by the first model's names (``"0.weight"``). The
+    models must be of one class and one training mode; a stacked parameter requires grad if
+    every model's does (then it is a fresh leaf, detached from the models), and not if none
+    does. (For ``functional_call`` per model; PyTorch's use, under ``vmap``, is out of scope.)
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> from minigrad.func import stack_module_state
+        >>> params, buffers = stack_module_state([nn.Linear(3, 2) for _ in range(4)])
+        >>> params["weight"].shape, params["weight"].is_leaf, buffers
+        (minigrad.Size([4, 2, 3]), True, {})
+    """
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError(
+            "stack_module_state: Expected all models to have the same training/eval mode."
+        )
+    if not all(type(m) is type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(model.named_parameters()) for model in models]
+    params = {
+        name: _stacked_leaf([named[name] for named in all_params], name) for name in all_params[0]
+    }
+    all_buffers = [dict(model.named_buffers()) for model in models]
+    buffers = {
+        name: _stacked_leaf([named[name] for named in all_buffers], name)
+        for name in all_buffers[0]
+    }
+    return params, buffers
+
+
+def _stacked_leaf(tensors: list[Any], name: str) -> Any:
+    """``stack(tensors)``: a new leaf requiring grad if every tensor does (PyTorch's rule)."""
+    import minigrad
+
+    needs = [tensor.requires_grad for tensor in tensors]
+    if any(needs) and not all(needs):
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = minigrad.stack(tensors)
+    if all(needs):
+        result = result.detach().requires_grad_()
+    return result

@@ -336,6 +336,39 @@ def test_functional_call_ties_strictness_and_errors_match_pytorch():
     same(*results)
 
 
+def test_stack_module_state_matches_pytorch():
+    def stacked(lib, models):
+        params, buffers = lib.func.stack_module_state(models)
+        flags = {k: (v.requires_grad, v.is_leaf) for k, v in {**params, **buffers}.items()}
+        return params, buffers, flags
+
+    def bn(lib):
+        return lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.BatchNorm1d(2))
+
+    def frozen(lib, models):
+        models[1][0].bias.requires_grad_(False)
+        return models
+
+    results = []
+    for lib in (minigrad, torch):
+        models = []
+        for seed in range(3):
+            torch.manual_seed(seed)
+            theirs = bn(torch).double()
+            mine = bn(minigrad).double()
+            mine.load_state_dict({k: minigrad.tensor(v.numpy())
+                                  for k, v in theirs.state_dict().items()})
+            models.append(mine if lib is minigrad else theirs)
+        results.append([
+            outcome(lambda: stacked(lib, models)),
+            outcome(lambda: lib.func.stack_module_state([])),
+            outcome(lambda: lib.func.stack_module_state([models[0], lib.nn.Linear(3, 2)])),
+            outcome(lambda: lib.func.stack_module_state([models[0], bn(lib).eval()])),
+            outcome(lambda: lib.func.stack_module_state(frozen(lib, models))),
+        ])
+    same(*results)
+
+
 def test_stateless_functional_call_warns_as_pytorch():
     messages = []
     for lib in (minigrad, torch):
