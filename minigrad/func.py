@@ -396,20 +396,28 @@ def jacrev(
                         f"unsupported type {type(leaf)}"
                     )
             per_output = [_jacobian_of(out, leaves, keep_graph) for out in flat_out]
-        results = []
-        for jacobians in per_output:
-            per_arg, start = [], 0
-            for position in positions:
-                arg_leaves, spec = _flatten(args[position])
-                per_arg.append(_unflatten(jacobians[start : start + len(arg_leaves)], spec))
-                start += len(arg_leaves)
-            results.append(per_arg[0] if isinstance(argnums, int) else tuple(per_arg))
+        results = [_per_argnum(jacobians, args, positions, argnums) for jacobians in per_output]
         jacobian = _unwrap(_unflatten(results, out_spec), leaves)
         if has_aux:
             return jacobian, _unwrap(aux, leaves)
         return jacobian
 
     return wrapper
+
+
+def _per_argnum(
+    flat: list[Any], args: tuple[Any, ...], positions: tuple[int, ...], argnums: Any
+) -> Any:
+    """One value per marked leaf, regrouped as the ``argnums`` arguments' pytrees.
+
+    A tuple of them for a tuple ``argnums``, the one pytree for an int.
+    """
+    per_position, start = [], 0
+    for position in positions:
+        arg_leaves, spec = _flatten(args[position])
+        per_position.append(_unflatten(flat[start : start + len(arg_leaves)], spec))
+        start += len(arg_leaves)
+    return per_position[0] if isinstance(argnums, int) else tuple(per_position)
 
 
 def _jacobian_of(output: Any, leaves: list[Any], create_graph: bool) -> list[Any]:
@@ -679,17 +687,12 @@ def jacfwd(
                 matrix = minigrad.stack([column[k] for column in columns], dim=-1)
             else:
                 matrix = out.detach().new_zeros((*out.shape, 0))
-            per_arg, start = [], 0
+            per_leaf, start = [], 0
             for j, primal in enumerate(flat_primals):
                 block = matrix[..., start : start + numels[j]]
-                per_arg.append(block.reshape((*out.shape, *primal.shape)))
+                per_leaf.append(block.reshape((*out.shape, *primal.shape)))
                 start += numels[j]
-            per_position, start = [], 0
-            for position in positions:
-                arg_leaves, spec = _flatten(args[position])
-                per_position.append(_unflatten(per_arg[start : start + len(arg_leaves)], spec))
-                start += len(arg_leaves)
-            results.append(per_position[0] if isinstance(argnums, int) else tuple(per_position))
+            results.append(_per_argnum(per_leaf, args, positions, argnums))
         jacobian = _unwrap(_unflatten(results, lin.out_spec), lin.inner)
         if has_aux:
             return jacobian, _unwrap(lin.aux, lin.inner)

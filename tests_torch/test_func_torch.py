@@ -61,6 +61,16 @@ def both(make_call, *arrays):
     return results
 
 
+def same_outcomes(cases, *arrays):
+    """Each ``make`` of ``cases`` gives the same value or the same error in both libraries."""
+    for make in cases:
+        mine, theirs = both(make, *arrays)
+        if isinstance(theirs, tuple) and isinstance(theirs[0], str):
+            assert mine == theirs
+        else:
+            same(mine, theirs)
+
+
 def f_scalar(lib):
     return lambda x, y: (lib.sin(x) * y).sum() + (x**3).sum()
 
@@ -138,13 +148,7 @@ def test_transform_errors_match_pytorch():
         lambda lib: lambda t: lib.func.vjp(lambda a: (a, a), t)[1](t),
         lambda lib: lambda t: lib.func.jacrev(lambda a: a, argnums=1)(t),
     ]
-    for make in cases:
-        mine, theirs = both(make, x)
-        if isinstance(theirs, tuple) and isinstance(theirs[0], str):
-            assert mine == theirs
-        else:
-            same(mine, theirs)
-
+    same_outcomes(cases, x)
 
 
 # --- forward-mode transforms: jvp, jacfwd, linearize (minigrad: the double-backward trick) ---
@@ -268,12 +272,7 @@ def test_forward_transform_errors_match_pytorch():
         lambda lib: lambda t: lib.func.linearize(lambda a, b: a * b, t, t)[1](t),
         lambda lib: lambda t: lib.func.linearize(lambda d: d["a"], {"a": t})[1]({"b": t}),
     ]
-    for make in cases:
-        mine, theirs = both(make, x)
-        if isinstance(theirs, tuple) and isinstance(theirs[0], str):
-            assert mine == theirs
-        else:
-            same(mine, theirs)
+    same_outcomes(cases, x)
 
 
 def build(make):
