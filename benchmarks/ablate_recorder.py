@@ -10,18 +10,20 @@ mode, promotion, numpy's float warnings ...). The difference to the unchanged co
 that step costs today, including freeing what it made, so the lines say where the rest of a
 recorded op goes and what a design that moves a step out of the per-op path would buy:
 
-* ``kernel's notes``: add's ``alpha = 1``, noted by the recording function since add
-  declares its ``forward_kernel`` (a class-level default would need no store);
 * ``checks``: the entry tests (a tensor subclass or number, the debugging switch, views,
   anomaly mode when modes are on) folded away: what is left of them once
   ``debug_switches.modes_on`` took grad mode's, anomaly mode's and the saving's tests;
-* ``result tests``: the tests that forward returned one array of the inputs' dtype (and
-  the dtype test alone, which a declaration could prove for same-dtype arithmetic);
+* ``result tests``: the test that forward returned an array (add and mul declare that they
+  keep their inputs' dtype, ``keeps_dtype``, so no dtype test is left to ablate);
 * ``leaf edges``: the edge of each input read from one slot (the floor's per-tensor
   ``(node, nr)``; here ``_meta`` stands in for it) instead of ``_grad_fn`` / ``_output_nr``
   / ``_meta.accumulator``;
 * ``quiet context``: the kernel called without entering the quiet context (numpy's float
   warnings not silenced: kept by every design, shown for scale).
+
+Gone since the script was written, as main no longer has what they measured: ``kernel's
+notes`` (add's ``alpha = 1`` noted by the recording function: a kernel now saves and notes
+nothing) and the dtype test alone (``keeps_dtype`` above).
 
     python benchmarks/ablate_recorder.py [--rounds 100] [--number 2000]
 """
@@ -54,8 +56,8 @@ CHECKS = [
             and (type(x) is _Tensor or isinstance(x, TensorBase))
             and (type(y) is _Tensor or isinstance(y, TensorBase))
         ):""", "        if type(x) is not _Tensor:"),
-    ("if y_array.dtype is not dtype or (floats_only and dtype.kind != \"f\"):",
-     "if y_array.dtype is not dtype:"),
+    ("if y_dtype is not dtype or (floats_only and dtype.kind != \"f\"):",
+     "if y_dtype is not dtype:"),
     ("""            if x._base is not None or y._base is not None:
                 return fallback(x, y)  # a view catches up with its base's history first
 """, ""),
@@ -63,45 +65,35 @@ CHECKS = [
                     return fallback(x, y)  # a forward stack to capture
 """, ""),
 ]
-RESULT_TESTS = [
-    ("""                out_array = (
-                    raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
-                )
-                if out_array is None or out_array.dtype is not dtype:""",
-     """                out_array = raw
-                if False:"""),
-]
-# Only the dtype identity, as a declaration that the op keeps its inputs' dtype would allow
-# (the array test stays: a 0-d computation gives a numpy scalar).
-DTYPE_TEST = [
-    ("if out_array is None or out_array.dtype is not dtype:", "if out_array is None:"),
-]
+# Add and Mul declare that they keep their inputs' dtype (``keeps_dtype``): the dtype test is
+# gone from their path, and what is left is the array test (a 0-d computation gives a numpy
+# scalar).
+RESULT_TESTS = [("if keeps_dtype and type(raw) is _ndarray:", "if True:")]
 LEAF_EDGES = [
-    ("""                if x_node is None:
-                    if x_needs:
-                        meta = x._meta
-                        x_node = None if meta is None else meta.accumulator
-                        if x_node is None:
-                            x_node = x._gradient_edge()[0]
-                    x_nr = 0
-                else:
-                    x_nr = x._output_nr
+    ("""        if x_node is None:
+            if x_needs:
+                meta = x._meta
+                x_node = None if meta is None else meta.accumulator
+                if x_node is None:
+                    x_node = x._gradient_edge()[0]
+            x_nr = 0
+        else:
+            x_nr = x._output_nr
+        if y_node is None:
+            if y_needs:
+                meta = y._meta
+                y_node = None if meta is None else meta.accumulator
                 if y_node is None:
-                    if y_needs:
-                        meta = y._meta
-                        y_node = None if meta is None else meta.accumulator
-                        if y_node is None:
-                            y_node = y._gradient_edge()[0]
-                    y_nr = 0
-                else:
-                    y_nr = y._output_nr""", """                x_node = x._meta
-                y_node = y._meta
-                x_nr = y_nr = 0"""),
+                    y_node = y._gradient_edge()[0]
+            y_nr = 0
+        else:
+            y_nr = y._output_nr""", """        x_node = x._meta
+        y_node = y._meta
+        x_nr = y_nr = 0"""),
 ]
-NOTES = [("if notes:  # what forward would note", "if False:  # what forward would note")]
 QUIET_CONTEXT = [
-    ("raw = _run_quietly(kernel, x_array, y_array)\n                        except",
-     "raw = kernel(x_array, y_array)\n                        except"),
+    ("raw = _run_quietly(quiet_kernel, x_array, y_array)\n                except",
+     "raw = quiet_kernel(x_array, y_array)\n                except"),
 ]
 
 
@@ -133,12 +125,10 @@ def main() -> None:
     for name, op in (("Add", arithmetic.Add), ("Mul", arithmetic.Mul)):
         steps = {
             "as in the library": [],
-            "kernel's notes (add's alpha)": NOTES,
             "checks": CHECKS,
             "result tests": RESULT_TESTS,
-            "  of which the dtype test": DTYPE_TEST,
             "leaf edges": LEAF_EDGES,
-            "all four above": NOTES + CHECKS + RESULT_TESTS + LEAF_EDGES,
+            "all three above": CHECKS + RESULT_TESTS + LEAF_EDGES,
             "quiet context (kept by every design)": QUIET_CONTEXT,
         }
         functions = {label: variant(lines)(op) for label, lines in steps.items()}

@@ -43,12 +43,12 @@ BINARY_STEPS = [
      "if not fast and _anomaly_state.enabled:"),
     ("node: made, _saved, needs_input_grad", "node = make_node()"),
     ("forward: its kernel in numpy's quiet context (or forward itself)", "try:"),
-    ("result: one array of the inputs' dtype", "out_array = ("),
-    ("shapes for backward (_input_meta)", "x_shape = x_array.shape"),
+    ("result: one array of the inputs' dtype", "if keeps_dtype and type(raw) is _ndarray:"),
+    ("shapes for backward (_input_meta)", "x_shape = x._shape"),
     ("sequence number", "node._sequence_nr = next(sequence_numbers)"),
     ("edges", "if x_node is None:"),
     ("output tensor", "output = _new(_Tensor)"),
-    ("saved values (written out, or the packing)", "values = node._saved"),
+    ("saved values (written out, or the packing)", "if for_the_other:"),
 ]
 UNARY_STEPS = [
     ("entry: the operand is a tensor", "x_array = x._array"),
@@ -63,7 +63,7 @@ UNARY_STEPS = [
     ("sequence number", "node._sequence_nr = next(sequence_numbers)"),
     ("edge", "if x_node is None:"),
     ("output tensor", "output = _new(_Tensor)"),
-    ("saved values (written out, or the packing)", "values = node._saved"),
+    ("saved values (written out, or the packing)", "if step is not None:"),
 ]
 
 

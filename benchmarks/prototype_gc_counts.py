@@ -13,21 +13,17 @@ nodes themselves; this script looks at everything *else* a chain keeps tracked:
   wall clock) and the number of full collections;
 * ``layouts``: instructions to make and free a node with Mul's saved values in one tuple
   (today's) or in six slots of their own (the tuple is the one young object per Mul a
-  generation-0 collection walks before untracking it), under callgrind;
-* ``tree DIR``: writes the prototype tree: this checkout's ``HEAD`` (``git archive``) with
-  ``LAZY_OUTPUT_COUNTER`` applied, the one candidate the counts leave (an op that saves its
-  result makes a ``VersionCounter`` for it at record time: one tracked object per op). The
-  prototype makes it on first need instead (``TensorBase._version_counter``), the node's slot
-  holding None until then (version 0: nothing can have written a buffer nobody has the counter
-  of). It has the design's hot-path footprint, not all its semantics (see README, "Branch
-  ``gccount``"): a measurement, not a change to merge. Branch ``lazyctr`` built the design
-  for real (``tensor_base.saved_output_counter``), so the patches apply only to a checkout
-  from before it (``tree`` says which text it no longer finds otherwise).
+  generation-0 collection walks before untracking it), under callgrind.
+
+(The ``tree DIR`` mode, which wrote a prototype tree with the output counter made on first
+need, is gone: branch ``lazyctr`` built that design for real (``tensor_base.saved_output_counter``)
+and main has it, so the prototype's patches no longer applied. To A/B a change of yours, make the
+two trees with ``git archive`` at paths of one length.)
 
 ``--checkout DIR`` picks the minigrad measured (default this checkout). For an A/B::
 
-    python benchmarks/prototype_gc_counts.py tree /tmp/gc-b/minigrad
-    git archive HEAD | tar -x -C /tmp/gc-a/minigrad        # same path length
+    git archive main | tar -x -C /tmp/gc-a/minigrad        # same path length
+    git archive HEAD | tar -x -C /tmp/gc-b/minigrad
     python benchmarks/prototype_gc_counts.py --checkout /tmp/gc-a/minigrad count time
     python benchmarks/prototype_gc_counts.py --checkout /tmp/gc-b/minigrad count time
     python benchmarks/count_record_instructions.py --checkout /tmp/gc-b/minigrad \\
@@ -50,58 +46,6 @@ from collections.abc import Callable
 from typing import Any
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# (file, text in HEAD, prototype's text): each text must occur exactly once.
-LAZY_OUTPUT_COUNTER = [
-    (
-        "minigrad/autograd/record.py",
-        "output._counter = node._output_counter = _VersionCounter()",
-        "node._output_counter = None  # prototype: made on first need (_version_counter)",
-    ),
-    (
-        "minigrad/autograd/function.py",
-        "and self._output_counter.version == values[2]):",
-        "and (values[2] == 0 if self._output_counter is None\n"
-        "                             else self._output_counter.version == values[2])):",
-    ),
-    (
-        "minigrad/autograd/saved.py",
-        "                    counter = node._output_counter\n"
-        "                if counter.version != saved[start + 1] or (",
-        "                    counter = node._output_counter\n"
-        "                if (0 if counter is None else counter.version) != saved[start + 1] or (",
-    ),
-    (
-        "minigrad/autograd/tensor_base.py",
-        "                if counter is None:\n"
-        "                    counter = self._counter = VersionCounter()",
-        "                if counter is None:\n"
-        "                    counter = self._counter = VersionCounter()\n"
-        "                    node = self._grad_fn  # prototype: the node saving it shares it\n"
-        "                    if (node is not None and not self._output_nr\n"
-        "                            and getattr(node, '_output_counter', 0) is None):\n"
-        "                        node._output_counter = counter",
-    ),
-]
-
-
-def write_tree(directory: str) -> None:
-    """``HEAD`` of this checkout in ``directory``, with ``LAZY_OUTPUT_COUNTER`` applied."""
-    os.makedirs(directory, exist_ok=True)
-    archive = subprocess.run(
-        ["git", "-C", REPO, "archive", "HEAD"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", directory], input=archive, check=True)
-    for path, old, new in LAZY_OUTPUT_COUNTER:
-        full = os.path.join(directory, path)
-        with open(full, encoding="utf-8") as file:
-            text = file.read()
-        if text.count(old) != 1:
-            raise SystemExit(f"{path}: the patched text occurs {text.count(old)} times")
-        with open(full, "w", encoding="utf-8") as file:
-            file.write(text.replace(old, new))
-    print(f"prototype tree written to {directory}")
-
 
 def chain(lib: Any, kind: str, ops: int) -> Any:
     """The forward of about ``ops`` ops of one chain on (8,) or (8, 8) float32; its result."""
@@ -296,7 +240,7 @@ def count_layouts(nodes: int = 20000) -> None:
 def main() -> None:
     """Parse the actions and run them."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("actions", nargs="+", help="count, time, or tree DIR")
+    parser.add_argument("actions", nargs="+", help="count, time or layouts")
     parser.add_argument("--checkout", default=REPO, help="the minigrad tree measured")
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--lengths", default="10000,100000,1000000")
@@ -304,9 +248,6 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--layout-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.actions[0] == "tree":
-        write_tree(args.actions[1])
-        return
     if args.layout_child:  # (count_layouts' child under valgrind)
         step = layout_step(args.layout_child)
         functools.reduce(step, range(3), None)  # warm-up

@@ -31,6 +31,7 @@ import numpy as np  # noqa: E402
 import minigrad  # noqa: E402
 from minigrad.autograd import saved  # noqa: E402
 from minigrad.autograd.debug_switches import switches  # noqa: E402
+from minigrad.autograd.graph import COUNTER_IN_NODE  # noqa: E402
 from minigrad.ops.arithmetic import Mul  # noqa: E402
 from minigrad.ops.unary import Sigmoid, _sigmoid_grad  # noqa: E402
 
@@ -68,16 +69,23 @@ def sigmoid_runner(node: Any, grads: list[Any], as_tensors: bool = False,
     values = node._saved
     if (as_tensors or not values or switches.guarded or node._input_meta is not None
             or len(values) != saved.FIELDS or values[1] is not saved.OUTPUT_COUNTER
-            or node._output_counter.version != values[2]):
+            or _version(node._output_counter) != values[2]):
         return LIBRARY[SIGMOID_NODE](node, grads, as_tensors, release)
     incoming = grads[0]
     return _finish(node, (_sigmoid_grad(incoming, values[0]),), incoming, release)
 
 
+def _version(counter: Any) -> int:
+    """A counter's version; None (made on first need, ``saved_output_counter``): 0."""
+    return 0 if counter is None else counter.version
+
+
 def _clean_input(node: Any, values: tuple[Any, ...], start: int, slot: str) -> bool:
     tensor = getattr(node, slot)
     counter = tensor._counter
-    version = 0 if counter is None else counter.version
+    if counter is COUNTER_IN_NODE:  # a result its node saved: the node's counter is its own
+        counter = tensor._grad_fn._output_counter
+    version = _version(counter)
     return version == values[start + 2] and (tensor._grad_fn is not None
                                              or not values[start + 4])
 

@@ -96,7 +96,6 @@ from minigrad.ops.arithmetic import (  # noqa: E402
     minimum,
     mul,
     multiply,
-    pow,  # noqa: A004 - PyTorch's name
     remainder,
     rsub,
     sub,
@@ -194,6 +193,7 @@ from minigrad.ops.pooling import (  # noqa: E402
     max_pool2d,
     max_pool3d,
 )
+from minigrad.ops.power import pow  # noqa: E402, A004 - PyTorch's name
 from minigrad.ops.reduction import (  # noqa: A004 - PyTorch's name  # noqa: E402
     all,  # noqa: A004 - PyTorch's name
     amax,

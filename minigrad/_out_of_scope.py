@@ -83,11 +83,9 @@ AUTOGRAD = {
 # minigrad.testing.<name>: FileCheck checks the text of TorchScript graphs.
 TESTING = {"FileCheck": "it checks the text of TorchScript graphs; " + _COMPILER}
 
-# minigrad.func.<name>: the transforms that need batching rules or forward-mode AD.
-FUNC = dict.fromkeys(
-    ("vmap", "jvp", "jacfwd", "linearize", "functionalize", "stack_module_state"),
-    _FORWARD_AD,
-)
+# minigrad.func.<name>: the transforms that need batching rules or a functional program
+# (jvp, jacfwd and linearize are built on reverse mode: minigrad/func.py).
+FUNC = dict.fromkeys(("vmap", "functionalize"), _FORWARD_AD)
 
 # minigrad.cuda.<name>: everything that needs a GPU.
 CUDA = dict.fromkeys(

@@ -9,8 +9,11 @@ restores any other (``set_rng_state``, ``fork_rng``), not a PyTorch state.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+import threading
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -118,8 +121,36 @@ default_generator.seed()  # (PyTorch seeds its default generator at random at st
 
 
 def generator(given: Generator | None = None) -> np.random.Generator:
-    """The numpy generator to draw from: ``given``'s, or the default generator's."""
+    """The numpy generator to draw from: ``given``'s, or the default generator's.
+
+    Every random operation draws through here: inside ``refusing_randomness`` it raises.
+    """
+    if _refusal.active:
+        raise RuntimeError(errors.RANDOMNESS_ERROR_MODE)
     return (given or default_generator).numpy
+
+
+class _Refusal(threading.local):
+    """Whether this thread refuses random operations (``refusing_randomness``)."""
+
+    active = False
+
+
+_refusal = _Refusal()
+
+
+@contextlib.contextmanager
+def refusing_randomness() -> Iterator[None]:
+    """Random operations raise inside (``func.jacfwd``'s ``randomness="error"``).
+
+    PyTorch's vmap refuses them in that mode.
+    """
+    previous = _refusal.active
+    _refusal.active = True
+    try:
+        yield
+    finally:
+        _refusal.active = previous
 
 
 def is_generator(value: Any) -> bool:

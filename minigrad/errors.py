@@ -645,6 +645,12 @@ NEGATE_BOOL = (
     "to invert a mask, use the `~` or `logical_not()` operator instead."
 )
 NEGATIVE_INTEGER_POWER = "Integers to negative integer powers are not allowed."
+# A random operation inside ``func.jacfwd(f, randomness="error")`` (PyTorch's vmap refuses it)
+RANDOMNESS_ERROR_MODE = (
+    "vmap: called random operation while in randomness error mode. Please either use the "
+    "'same' or 'different' randomness flags on vmap or perform the randomness operation out of "
+    "vmap"
+)
 INTEGER_DIVISION_BY_ZERO = "ZeroDivisionError"
 INVERT_FLOAT = "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
 HEAVISIDE_DTYPES = "heaviside is not yet implemented for tensors with different dtypes."

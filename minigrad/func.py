@@ -1,24 +1,30 @@
 """``minigrad.func``: PyTorch's function transforms that reverse mode can give.
 
-``grad``, ``grad_and_value``, ``vjp``, ``jacrev`` and ``hessian`` turn a function of tensors
-into a function computing its derivatives, and ``functional_call`` runs a module with other
-parameters: together they let one write ``grad(lambda p: loss(functional_call(model, p, x)))``.
-They are built on ``autograd.grad``: each call marks the differentiated inputs (fresh leaves,
-or aliases of inputs that already take part in a graph, so transforms nest and compose with
-ordinary autograd) and differentiates the function's output with respect to them. Inputs may
-be tensors or nested tuples, lists and dicts of tensors (PyTorch's pytrees).
+``grad``, ``grad_and_value``, ``vjp``, ``jacrev``, ``jvp``, ``jacfwd``, ``linearize`` and
+``hessian`` turn a function of tensors into a function computing its derivatives, and
+``functional_call`` runs a module with other parameters (``stack_module_state`` stacks several
+models' parameters and buffers into new leaves): together they let one write
+``grad(lambda p: loss(functional_call(model, p, x)))``. They are built on ``autograd.grad``:
+each call marks the differentiated inputs (fresh leaves, or aliases of inputs that already take
+part in a graph, so transforms nest and compose with ordinary autograd) and differentiates the
+function's output with respect to them. Inputs may be tensors or nested tuples, lists and dicts
+of tensors (PyTorch's pytrees).
 
-Left out: ``vmap``, ``jvp``, ``jacfwd`` and ``linearize`` need batching rules or forward-mode
-AD, which minigrad does not have (``minigrad.func.vmap`` raises ``OutOfScopeError``).
-``hessian`` is ``jacrev(jacrev(f))`` here (PyTorch: ``jacfwd(jacrev(f))``; same values).
+minigrad has no forward-mode AD: ``jvp``, ``jacfwd`` and ``linearize`` compute ``J v`` by the
+double-backward trick (``_Linearization``: the gradient of ``(J^T u) . v`` with respect to a
+dummy ``u``), the same values as PyTorch's forward mode for two backward passes; ``hessian``
+is PyTorch's ``jacfwd(jacrev(f))``. Left out: ``vmap`` and ``functionalize``
+(``minigrad.func.vmap`` raises ``OutOfScopeError``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from minigrad import _out_of_scope
+from minigrad import _out_of_scope, _random
 from minigrad.autograd import engine
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled
 from minigrad.autograd.graph import AccumulateGrad
@@ -26,7 +32,10 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.module import Module
 from minigrad.nn.utils.stateless import _functional_call
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacrev", "vjp"]
+__all__ = [
+    "functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize",
+    "stack_module_state", "vjp",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -387,20 +396,28 @@ def jacrev(
                         f"unsupported type {type(leaf)}"
                     )
             per_output = [_jacobian_of(out, leaves, keep_graph) for out in flat_out]
-        results = []
-        for jacobians in per_output:
-            per_arg, start = [], 0
-            for position in positions:
-                arg_leaves, spec = _flatten(args[position])
-                per_arg.append(_unflatten(jacobians[start : start + len(arg_leaves)], spec))
-                start += len(arg_leaves)
-            results.append(per_arg[0] if isinstance(argnums, int) else tuple(per_arg))
+        results = [_per_argnum(jacobians, args, positions, argnums) for jacobians in per_output]
         jacobian = _unwrap(_unflatten(results, out_spec), leaves)
         if has_aux:
             return jacobian, _unwrap(aux, leaves)
         return jacobian
 
     return wrapper
+
+
+def _per_argnum(
+    flat: list[Any], args: tuple[Any, ...], positions: tuple[int, ...], argnums: Any
+) -> Any:
+    """One value per marked leaf, regrouped as the ``argnums`` arguments' pytrees.
+
+    A tuple of them for a tuple ``argnums``, the one pytree for an int.
+    """
+    per_position, start = [], 0
+    for position in positions:
+        arg_leaves, spec = _flatten(args[position])
+        per_position.append(_unflatten(flat[start : start + len(arg_leaves)], spec))
+        start += len(arg_leaves)
+    return per_position[0] if isinstance(argnums, int) else tuple(per_position)
 
 
 def _jacobian_of(output: Any, leaves: list[Any], create_graph: bool) -> list[Any]:
@@ -424,8 +441,313 @@ def _jacobian_of(output: Any, leaves: list[Any], create_graph: bool) -> list[Any
     return jacobians
 
 
+# ------------------------------------------------------------------------------------------
+# forward mode by the double-backward trick: jvp, jacfwd, linearize
+# ------------------------------------------------------------------------------------------
+
+_JVP = "jvp(f, primals, tangents)"  # (PyTorch's jacfwd reports its errors as jvp's too)
+
+
+def _treespec(tree: Any, indent: int = 0) -> str:
+    """A pytree's structure as PyTorch's ``TreeSpec`` prints it in errors (``*``: a leaf)."""
+    if not isinstance(tree, (tuple, list, dict)):
+        return "*"
+    if isinstance(tree, dict):
+        kind, context, children = "dict", repr(list(tree)), list(tree.values())
+    elif isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        kind, context, children = "namedtuple", repr(type(tree)), list(tree)
+    else:
+        kind, context, children = type(tree).__name__, "None", list(tree)
+    inner = f",\n{' ' * (indent + 2)}".join(_treespec(child, indent + 2) for child in children)
+    return f"TreeSpec({kind}, {context}, [{inner}])"
+
+
+def _check_dual(primal: Any, tangent: Any) -> None:
+    """PyTorch's ``make_dual`` checks of one primal and its tangent."""
+    for role, value in (("primal", primal), ("tangent", tangent)):
+        if not value.dtype.is_floating_point:
+            raise ValueError(
+                f"Expected {role} to be floating point or complex, but got: {value.dtype}"
+            )
+    if primal.shape != tangent.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            f"original Tensor, this is not supported. Tensor is of size {list(primal.shape)} "
+            f"while the given forward gradient is of size {list(tangent.shape)}."
+        )
+
+
+class _Linearization:
+    """``func`` run once with its differentiated inputs marked, ready for products ``J v``.
+
+    minigrad has no forward mode; the double-backward trick gives ``J v`` from reverse mode.
+    For dummy cotangents ``u`` (zeros that require grad) one backward pass records
+    ``g = J^T u`` with ``create_graph``; ``g`` is linear in ``u``, so the gradient of
+    ``g . v`` with respect to ``u`` is ``J v``: one more backward pass per tangent ``v``
+    (``push``), the graph kept for the next one. The outputs that no marked input reaches
+    have no dummy in ``g``: their product is None (PyTorch's undefined tangent).
+    """
+
+    def __init__(
+        self, func: Callable[..., Any], args: tuple[Any, ...], positions: tuple[int, ...],
+        has_aux: bool,
+    ) -> None:
+        with enable_grad():
+            new_args, self.leaves = _marked_args(args, positions)
+            output = func(*new_args)
+            if has_aux:
+                if not (isinstance(output, tuple) and len(output) == 2):
+                    raise RuntimeError(
+                        f"{_JVP}: output of function f should be a tuple: (output, aux) if "
+                        "has_aux is True"
+                    )
+                output, aux = output
+                for leaf in _flatten(aux)[0]:
+                    if not isinstance(leaf, TensorBase):
+                        raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
+                self.aux = aux
+            self.output = output
+            self.flat_out, self.out_spec = _flatten(output)
+            if not self.flat_out or self.flat_out == [None]:
+                raise RuntimeError(
+                    f"{_JVP}: Expected f to be a function that has non-empty output (got "
+                    f"output = {self.flat_out})"
+                )
+            for leaf in self.flat_out:
+                if not isinstance(leaf, TensorBase):
+                    raise RuntimeError(
+                        f"{_JVP}: expected f(*primals) to return only tensors, got unsupported "
+                        f"type {type(leaf)}"
+                    )
+            tracked = [out for out in self.flat_out if out.requires_grad]
+            self.dummies = {
+                id(out): out.detach().new_zeros(out.shape).requires_grad_() for out in tracked
+            }
+            transposed = engine.grad(
+                tracked, self.leaves, [self.dummies[id(out)] for out in tracked],
+                retain_graph=True, create_graph=True, allow_unused=True,
+            ) if tracked else [None] * len(self.leaves)  # fmt: skip
+        # g's entries that depend on a dummy, and which leaf (tangent) each pairs with
+        self.pairs = [
+            (g, index) for index, g in enumerate(transposed) if g is not None and g.requires_grad
+        ]
+        self.inner = self.leaves + list(self.dummies.values())
+
+    def push(self, flat_tangents: Sequence[Any], create_graph: bool) -> list[Any]:
+        """``J v`` for the tangents ``v`` (one per marked leaf), one per output.
+
+        None where the output does not depend on the marked inputs.
+        """
+        wanted = [self.dummies.get(id(out)) for out in self.flat_out]
+        sources = [dummy for dummy in wanted if dummy is not None]
+        products: dict[int, Any] = {}
+        if self.pairs and sources:
+            with enable_grad():
+                grads = engine.grad(
+                    [g for g, _ in self.pairs], sources,
+                    [flat_tangents[index].to(g.dtype) for g, index in self.pairs],
+                    retain_graph=True, create_graph=create_graph, allow_unused=True,
+                )  # fmt: skip
+            products = {id(dummy): g for dummy, g in zip(sources, grads, strict=True)}
+        return [None if dummy is None else products.get(id(dummy)) for dummy in wanted]
+
+    def tangents_out(self, products: list[Any], strict: bool) -> list[Any]:
+        """The products with zeros for the undefined ones (strict: PyTorch's error)."""
+        results = []
+        for out, product in zip(self.flat_out, products, strict=True):
+            if product is None:
+                if strict:
+                    raise RuntimeError(
+                        "jvp(f, primals, tangents, strict=True): The output of f is independent "
+                        "of the inputs. This is not allowed with strict=True."
+                    )
+                product = out.detach().new_zeros(out.shape)
+            results.append(product)
+        return results
+
+
+def jvp(
+    func: Callable[..., Any],
+    primals: Any,
+    tangents: Any,
+    *,
+    strict: bool = False,
+    has_aux: bool = False,
+) -> Any:
+    """``func(*primals)`` and the Jacobian-vector product ``J tangents``: ``(output, jvp_out)``.
+
+    ``primals`` is a tuple of the arguments (tensors or pytrees of them), ``tangents`` one of
+    the same structure and shapes; ``jvp_out`` has the output's structure. With
+    ``has_aux=True`` the function returns ``(output, aux)`` and ``aux`` comes third;
+    ``strict=True`` refuses an output that does not depend on the primals (else its product
+    is zeros). PyTorch computes it in forward mode; minigrad by the double-backward trick
+    (two backward passes, same values), so it nests with ``grad``, ``vjp`` and ``jacrev``.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import jvp
+        >>> x = minigrad.tensor([1.0, 2.0])
+        >>> jvp(lambda x: x ** 3, (x,), (minigrad.tensor([1.0, 0.5]),))
+        (tensor([1., 8.]), tensor([3., 6.]))
+    """
+    if not isinstance(primals, tuple):
+        raise RuntimeError(
+            f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call "
+            "f(*primals)."
+        )
+    flat_primals, flat_tangents = _checked_tangents(primals, tangents)
+    keep_graph = is_grad_enabled()
+    lin = _Linearization(func, primals, tuple(range(len(primals))), has_aux)
+    products = lin.tangents_out(lin.push(flat_tangents, keep_graph), strict)
+    result = (
+        _unwrap(lin.output, lin.inner),
+        _unwrap(_unflatten(products, lin.out_spec), lin.inner),
+    )
+    if has_aux:
+        return (*result, _unwrap(lin.aux, lin.inner))
+    return result
+
+
+def _checked_tangents(primals: tuple[Any, ...], tangents: Any) -> tuple[list[Any], list[Any]]:
+    """The flat primals and tangents, with PyTorch's checks of their structures and values."""
+    primals_spec, tangents_spec = _treespec(primals), _treespec(tangents)
+    if primals_spec != tangents_spec:
+        raise RuntimeError(
+            f"{_JVP}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {primals_spec} and tangents with structure {tangents_spec}"
+        )
+    flat_primals, flat_tangents = _flatten(primals)[0], _flatten(tangents)[0]
+    for name, flat in (("primals", flat_primals), ("tangents", flat_tangents)):
+        if not flat:
+            raise RuntimeError(f"{_JVP}: Expected {name} to contain at least one Tensor.")
+        for value in flat:
+            if not isinstance(value, TensorBase):
+                raise RuntimeError(
+                    f"{_JVP}: Expected {name} to only contain Tensors, got {type(value)}"
+                )
+    for primal, tangent in zip(flat_primals, flat_tangents, strict=True):
+        _check_dual(primal, tangent)
+    return flat_primals, flat_tangents
+
+
+_RANDOMNESS = ("error", "different", "same")
+
+
+def jacfwd(
+    func: Callable[..., Any],
+    argnums: int | tuple[int, ...] = 0,
+    has_aux: bool = False,
+    *,
+    randomness: str = "error",
+) -> Callable[..., Any]:
+    """The Jacobian of ``func`` with respect to the ``argnums`` inputs, column by column.
+
+    The same layout as ``jacrev`` (output shape then input shape; tuples for several outputs
+    or a tuple ``argnums``). PyTorch pushes the standard basis through forward mode under
+    ``vmap``; minigrad pushes each basis vector through ``jvp``'s double-backward trick (one
+    backward pass per input element). ``randomness="error"`` refuses random operations in
+    ``func``, as PyTorch's; "different" and "same" let them run once (all columns see the same
+    draw: PyTorch's "different" draws per column).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import jacfwd
+        >>> jacfwd(lambda x: x ** 2)(minigrad.tensor([1.0, 3.0]))
+        tensor([[2., 0.],
+                [0., 6.]])
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any) -> Any:
+        import minigrad
+
+        positions = _check_argnums(argnums, len(args))
+        if randomness not in _RANDOMNESS:
+            raise RuntimeError(
+                "Only allowed values for randomness are 'error', 'different', or 'same'. "
+                f"Got {randomness}"
+            )
+        flat_primals = _flatten(tuple(args[position] for position in positions))[0]
+        numels = [primal.numel() for primal in flat_primals]  # (a number: its AttributeError)
+        for primal in flat_primals:
+            _check_dual(primal, primal)
+        keep_graph = is_grad_enabled()
+        with _random.refusing_randomness() if randomness == "error" else contextlib.nullcontext():
+            lin = _Linearization(func, args, positions, has_aux)
+        columns: list[list[Any]] = []  # per basis vector, the products of every output
+        for j, numel in enumerate(numels):
+            for i in range(numel):
+                basis = [value.detach().new_zeros(value.shape) for value in flat_primals]
+                basis[j].view(-1)[i] = 1
+                columns.append(lin.tangents_out(lin.push(basis, keep_graph), False))
+        results = []
+        for k, out in enumerate(lin.flat_out):
+            if columns:  # (output shape, every input element)
+                matrix = minigrad.stack([column[k] for column in columns], dim=-1)
+            else:
+                matrix = out.detach().new_zeros((*out.shape, 0))
+            per_leaf, start = [], 0
+            for j, primal in enumerate(flat_primals):
+                block = matrix[..., start : start + numels[j]]
+                per_leaf.append(block.reshape((*out.shape, *primal.shape)))
+                start += numels[j]
+            results.append(_per_argnum(per_leaf, args, positions, argnums))
+        jacobian = _unwrap(_unflatten(results, lin.out_spec), lin.inner)
+        if has_aux:
+            return jacobian, _unwrap(lin.aux, lin.inner)
+        return jacobian
+
+    return wrapper
+
+
+def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
+    """``func(*primals)`` and ``jvp_fn``, which maps tangents to ``J tangents`` at ``primals``.
+
+    ``jvp_fn(*tangents)`` takes tangents of the primals' structure, shapes and dtypes and
+    returns products of the output's structure; ``func`` runs once and its graph is kept
+    for every call (PyTorch traces it with ``make_fx``; minigrad keeps ``jvp``'s
+    double-backward graph).
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.func import linearize
+        >>> output, jvp_fn = linearize(lambda x: x ** 2, minigrad.tensor([1.0, 3.0]))
+        >>> jvp_fn(minigrad.ones(2))
+        tensor([2., 6.])
+    """
+    flat_primals = _flatten(primals)[0]
+    for primal in flat_primals:
+        if not isinstance(primal, TensorBase):  # (PyTorch's first use of a primal)
+            raise AttributeError(f"'{type(primal).__name__}' object has no attribute 'new_empty'")
+        _check_dual(primal, primal)
+    primals_spec = _treespec(primals)
+    lin = _Linearization(func, primals, tuple(range(len(primals))), False)
+
+    def jvp_fn(*tangents: Any) -> Any:
+        tangents_spec = _treespec(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(
+                f"Expected the tangents {tangents_spec} to have the same argspec as the "
+                f"primals {primals_spec}"
+            )
+        flat_tangents = _flatten(tangents)[0]
+        for index, (primal, tangent) in enumerate(zip(flat_primals, flat_tangents, strict=True)):
+            for what, mine, theirs in (("shape", tangent.shape, primal.shape),
+                                       ("dtype", tangent.dtype, primal.dtype)):
+                if mine != theirs:
+                    raise RuntimeError(
+                        f"tangent:{index} with {what} {mine} in flattened pytree doesn't "
+                        f"match the {what} {theirs} of the corresponding primal."
+                    )
+        products = lin.tangents_out(lin.push(flat_tangents, is_grad_enabled()), False)
+        return _unwrap(_unflatten(products, lin.out_spec), lin.inner)
+
+    return _unwrap(lin.output, lin.inner), jvp_fn
+
+
 def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
-    """The Hessian of a function returning a scalar: ``jacrev(jacrev(func))``.
+    """The Hessian of a function returning a scalar: ``jacfwd(jacrev(func))``, as PyTorch's.
 
     Example:
         >>> import minigrad
@@ -434,7 +756,7 @@ def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Cal
         tensor([[ 6.,  0.],
                 [ 0., 12.]])
     """
-    return jacrev(jacrev(func, argnums), argnums)
+    return jacfwd(jacrev(func, argnums), argnums)
 
 
 def functional_call(
@@ -487,3 +809,52 @@ def functional_call(
             f"got {type(parameter_and_buffer_dicts)}"
         )
     return _functional_call(module, tensors, args, kwargs, tie_weights=tie_weights, strict=strict)
+
+
+def stack_module_state(models: Sequence[Module]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each parameter and buffer of ``models`` stacked along a new first dimension, as new leaves.
+
+    Returns ``(params, buffers)``, dicts by the first model's names (``"0.weight"``). The
+    models must be of one class and one training mode; a stacked parameter requires grad if
+    every model's does (then it is a fresh leaf, detached from the models), and not if none
+    does. (For ``functional_call`` per model; PyTorch's use, under ``vmap``, is out of scope.)
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> from minigrad.func import stack_module_state
+        >>> params, buffers = stack_module_state([nn.Linear(3, 2) for _ in range(4)])
+        >>> params["weight"].shape, params["weight"].is_leaf, buffers
+        (minigrad.Size([4, 2, 3]), True, {})
+    """
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError(
+            "stack_module_state: Expected all models to have the same training/eval mode."
+        )
+    if not all(type(m) is type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(model.named_parameters()) for model in models]
+    params = {
+        name: _stacked_leaf([named[name] for named in all_params], name) for name in all_params[0]
+    }
+    all_buffers = [dict(model.named_buffers()) for model in models]
+    buffers = {
+        name: _stacked_leaf([named[name] for named in all_buffers], name)
+        for name in all_buffers[0]
+    }
+    return params, buffers
+
+
+def _stacked_leaf(tensors: list[Any], name: str) -> Any:
+    """``stack(tensors)``: a new leaf requiring grad if every tensor does (PyTorch's rule)."""
+    import minigrad
+
+    needs = [tensor.requires_grad for tensor in tensors]
+    if any(needs) and not all(needs):
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = minigrad.stack(tensors)
+    if all(needs):
+        result = result.detach().requires_grad_()
+    return result

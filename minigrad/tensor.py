@@ -67,6 +67,7 @@ from minigrad.ops import (
     matrix_functions,
     median,
     norms,
+    power,
     reduction,
     reduction_extra,
     reduction_pairs,
@@ -1292,7 +1293,7 @@ class Tensor(TensorBase):
 
     def pow(self, exponent: Any) -> Tensor:
         """``self ** exponent``."""
-        return arithmetic.pow(self, exponent)
+        return power.pow(self, exponent)
 
     # Same-dtype tensors: straight to recording (bool - bool raises, so sub and div take floats).
     __add__ = __radd__ = _binary_operator(arithmetic.Add, arithmetic.add_promoted, any_dtype=True)
@@ -1331,12 +1332,12 @@ class Tensor(TensorBase):
     def __pow__(self, exponent: Any) -> Tensor:
         if not isinstance(exponent, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.pow(self, exponent)
+        return power.pow(self, exponent)
 
     def __rpow__(self, base: Any) -> Tensor:
         if not isinstance(base, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
-        return arithmetic.pow(base, self)
+        return power.pow(base, self)
 
     def __ipow__(self, exponent: Any) -> Tensor:
         if not isinstance(exponent, _OPERANDS):
@@ -2905,7 +2906,7 @@ class Tensor(TensorBase):
 
     def pow_(self, exponent: Any) -> Tensor:
         """``self **= exponent`` in place."""
-        return arithmetic.pow_(self, exponent)
+        return power.pow_(self, exponent)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
         """Limit every element to ``[min, max]`` in place."""

@@ -95,7 +95,7 @@ OUT_OF_SCOPE = [
     ("minigrad", "complex64", "complex"),
     ("minigrad", "vmap", "forward-mode"),
     ("minigrad.func", "vmap", "forward-mode"),
-    ("minigrad.func", "jacfwd", "forward-mode"),
+    ("minigrad.func", "functionalize", "forward-mode"),
     ("minigrad.autograd", "forward_ad", "forward-mode"),
     ("minigrad.cuda", "synchronize", "CPU only"),
     ("minigrad.cuda", "current_device", "CPU only"),

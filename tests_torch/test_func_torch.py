@@ -1,7 +1,8 @@
 # ruff: noqa: B023 - the lambdas are called at once, inside the loop that binds them
 """minigrad.func and nn.utils.stateless side by side with torch.func: gradients, values, aux
-outputs, Jacobians and Hessians of the same functions on the same inputs, functional calls of
-modules with PyTorch's state, and the errors of bad argnums, outputs and cotangents.
+outputs, Jacobians and Hessians of the same functions on the same inputs, forward-mode products
+(jvp, jacfwd, linearize) and their nesting with the reverse transforms, functional calls of
+modules with PyTorch's state, and the errors of bad argnums, outputs, cotangents and tangents.
 """
 
 import warnings
@@ -54,8 +55,20 @@ def both(make_call, *arrays):
         tensors = [lib.tensor(a) for a in arrays]
         with warnings.catch_warnings():  # torch.func's jacfwd path warns about torch.jit
             warnings.simplefilter("ignore", DeprecationWarning)
+            # (and its linearize's make_fx about a constant it folds)
+            warnings.filterwarnings("ignore", "Attempted to insert a get_attr", UserWarning)
             results.append(outcome(lambda: make_call(lib)(*tensors)))
     return results
+
+
+def same_outcomes(cases, *arrays):
+    """Each ``make`` of ``cases`` gives the same value or the same error in both libraries."""
+    for make in cases:
+        mine, theirs = both(make, *arrays)
+        if isinstance(theirs, tuple) and isinstance(theirs[0], str):
+            assert mine == theirs
+        else:
+            same(mine, theirs)
 
 
 def f_scalar(lib):
@@ -135,12 +148,131 @@ def test_transform_errors_match_pytorch():
         lambda lib: lambda t: lib.func.vjp(lambda a: (a, a), t)[1](t),
         lambda lib: lambda t: lib.func.jacrev(lambda a: a, argnums=1)(t),
     ]
-    for make in cases:
-        mine, theirs = both(make, x)
-        if isinstance(theirs, tuple) and isinstance(theirs[0], str):
-            assert mine == theirs
-        else:
-            same(mine, theirs)
+    same_outcomes(cases, x)
+
+
+# --- forward-mode transforms: jvp, jacfwd, linearize (minigrad: the double-backward trick) ---
+
+FORWARD_FUNCTIONS = {
+    "elementwise": lambda lib: lambda a, b: lib.sin(a) * lib.exp(b) + a**3,
+    "reduction": lambda lib: lambda a, b: (a * b).sum() + a.mean() * b.amax(),
+    "matmul": lambda lib: lambda a, b: a.reshape(3, 2) @ b.reshape(2, 3),
+    "broadcasting": lambda lib: lambda a, b: a[:, None] * b.tanh() - b[0],
+    "several outputs": lambda lib: lambda a, b: (a * b, {"s": (a**2).sum()}, [b.exp()]),
+    "independent output": lambda lib: lambda a, b: (a * b, lib.ones(2, dtype=lib.float64)),
+}
+
+
+@pytest.mark.parametrize("name", FORWARD_FUNCTIONS)
+def test_jvp_jacfwd_and_linearize_values_match_pytorch(name):
+    make = FORWARD_FUNCTIONS[name]
+    x, y, u, v = rand(6), rand(6, seed=1), rand(6, seed=2), rand(6, seed=3)
+    same(*both(lambda lib: lambda a, b, s, t: lib.func.jvp(make(lib), (a, b), (s, t)), x, y, u, v))
+    for argnums in (0, 1, (0, 1), (1, 0)):
+        same(*both(lambda lib: lib.func.jacfwd(make(lib), argnums=argnums), x, y), argnums)
+    same(*both(lambda lib: lambda a, b, s, t: lib.func.linearize(make(lib), a, b)[1](s, t),
+               x, y, u, v))
+    same(*both(lambda lib: lambda a, b: lib.func.linearize(make(lib), a, b)[0], x, y))
+
+
+def test_forward_transforms_with_aux_and_pytrees_match_pytorch():
+    x, y = rand(2, 3), rand(2, 3, seed=1)
+
+    def f(p):
+        return (p["a"] * p["b"][0]).sin(), {"aux": p["a"].sum()}
+
+    same(*both(lambda lib: lambda a, b: lib.func.jvp(f, ({"a": a, "b": [b]},),
+                                                     ({"a": b, "b": [a]},), has_aux=True), x, y))
+    same(*both(lambda lib: lambda a, b: lib.func.jacfwd(f, has_aux=True)({"a": a, "b": [b]}),
+               x, y))
+    same(*both(lambda lib: lambda a, b: lib.func.linearize(lambda p: f(p)[0],
+                                                           {"a": a, "b": [b]})[1](
+                                                               {"a": b, "b": [a]}), x, y))
+
+
+def test_forward_transforms_nest_with_reverse_ones_as_in_pytorch():
+    x, y = rand(3), rand(3, seed=1)
+
+    def f(lib):
+        return lambda a: (lib.sin(a) * a.exp()).sum() + (a[:, None] * a).pow(2).sum()
+
+    for make in (
+        lambda lib: lib.func.hessian(f(lib)),
+        lambda lib: lib.func.jacfwd(lib.func.jacrev(f(lib))),
+        lambda lib: lib.func.jacrev(lib.func.jacfwd(f(lib))),
+        lambda lib: lib.func.jacfwd(lib.func.jacfwd(f(lib))),
+        lambda lib: lib.func.jacfwd(lib.func.grad(f(lib))),
+        lambda lib: lib.func.grad(lambda a: lib.func.jvp(f(lib), (a,), (a.cos(),))[1]),
+        lambda lib: lambda a: lib.func.jvp(lib.func.grad(f(lib)), (a,), (a * 2,)),
+        lambda lib: lambda a: lib.func.vjp(
+            lambda b: lib.func.jvp(lambda c: c.sin() * c, (b,), (b,))[1], a)[1](a.exp()),
+        lambda lib: lambda a: lib.func.jvp(
+            lambda b: lib.func.vjp(lambda c: c.sin() * c, b)[1](b.exp())[0], (a,), (a,)),
+    ):
+        same(*both(make, x))
+    same(*both(lambda lib: lib.func.hessian(lambda a, b: (a**2 * b.sin()).sum(), argnums=(0, 1)),
+               x, y))
+
+
+def test_forward_transforms_compose_with_ordinary_autograd_as_in_pytorch():
+    results = []
+    for lib in (minigrad, torch):
+        w = lib.tensor(rand(3), requires_grad=True)
+        x, v = lib.tensor(rand(3, seed=1)), lib.tensor(rand(3, seed=2))
+        _, tangent = lib.func.jvp(lambda a: (w * a).sin(), (x,), (v,))
+        tangent.sum().backward()
+        jacobian = lib.func.jacfwd(lambda a: w * a**2)(x)
+        results.append((tangent.detach(), w.grad, jacobian.detach()))
+    same(*results)
+
+
+def test_forward_transform_errors_match_pytorch():
+    x = rand(3)
+    cases = [
+        lambda lib: lambda t: lib.func.jvp(lib.sin, [t], [t]),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, t, t),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (t,), [t]),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (t,), t),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (t,), (t[:2],)),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (t,), (t.long(),)),
+        lambda lib: lambda t: lib.func.jvp(lambda a: a * 2, (t.long(),), (t.long(),)),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (), ()),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (1.0,), (1.0,)),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (t,), (1.0,)),
+        lambda lib: lambda t: lib.func.jvp(lambda d: d["a"], ({"a": t, "b": t},), ({"a": t},)),
+        lambda lib: lambda t: lib.func.jvp(lib.sin, (t,), (t,), has_aux=True),
+        lambda lib: lambda t: lib.func.jvp(lambda a: (a.sin(), 3), (t,), (t,), has_aux=True),
+        lambda lib: lambda t: lib.func.jvp(lambda a: 3, (t,), (t,)),
+        lambda lib: lambda t: lib.func.jvp(lambda a: None, (t,), (t,)),
+        lambda lib: lambda t: lib.func.jvp(lambda a: (), (t,), (t,)),
+        lambda lib: lambda t: lib.func.jvp(lambda a: a > 0, (t,), (t,)),
+        lambda lib: lambda t: lib.func.jvp(lambda a: lib.ones(2), (t,), (t,), strict=True),
+        lambda lib: lambda t: lib.func.jvp(lambda a: a, (t,), (t * 3,), strict=True),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a * 2)(1.0),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a, randomness="x")(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a, argnums=3, randomness="x")(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a, argnums=[0])(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a * lib.rand(3, dtype=a.dtype))(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: lib.nn.functional.dropout(a, 0.5))(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a.bernoulli())(t.sigmoid()),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a * 0 * lib.rand(3, dtype=a.dtype),
+                                              randomness="same")(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a, b: a * b, argnums=(0, -2))(t, t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a, b: a * b, argnums=())(t, t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a.sin(), has_aux=True)(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a * 2)(t.long()),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: 3)(t),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a * 2)(t[:0]),
+        lambda lib: lambda t: lib.func.jacfwd(lambda a: a * a)(t[0]),
+        lambda lib: lambda t: lib.func.linearize(lambda a: a * 2, 1.0),
+        lambda lib: lambda t: lib.func.linearize(lambda a: a * 2, t.long()),
+        lambda lib: lambda t: lib.func.linearize(lambda a, b: a * b, t, t)[1]((t, t)),
+        lambda lib: lambda t: lib.func.linearize(lambda a, b: a * b, t, t)[1](t, t[:2]),
+        lambda lib: lambda t: lib.func.linearize(lambda a, b: a * b, t, t)[1](t, t.float()),
+        lambda lib: lambda t: lib.func.linearize(lambda a, b: a * b, t, t)[1](t),
+        lambda lib: lambda t: lib.func.linearize(lambda d: d["a"], {"a": t})[1]({"b": t}),
+    ]
+    same_outcomes(cases, x)
 
 
 def build(make):
@@ -200,6 +332,39 @@ def test_functional_call_ties_strictness_and_errors_match_pytorch():
                 outcome(lambda: fc(model, 3, inputs)),
             ]
         )
+    same(*results)
+
+
+def test_stack_module_state_matches_pytorch():
+    def stacked(lib, models):
+        params, buffers = lib.func.stack_module_state(models)
+        flags = {k: (v.requires_grad, v.is_leaf) for k, v in {**params, **buffers}.items()}
+        return params, buffers, flags
+
+    def bn(lib):
+        return lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.BatchNorm1d(2))
+
+    def frozen(lib, models):
+        models[1][0].bias.requires_grad_(False)
+        return models
+
+    results = []
+    for lib in (minigrad, torch):
+        models = []
+        for seed in range(3):
+            torch.manual_seed(seed)
+            theirs = bn(torch).double()
+            mine = bn(minigrad).double()
+            mine.load_state_dict({k: minigrad.tensor(v.numpy())
+                                  for k, v in theirs.state_dict().items()})
+            models.append(mine if lib is minigrad else theirs)
+        results.append([
+            outcome(lambda: stacked(lib, models)),
+            outcome(lambda: lib.func.stack_module_state([])),
+            outcome(lambda: lib.func.stack_module_state([models[0], lib.nn.Linear(3, 2)])),
+            outcome(lambda: lib.func.stack_module_state([models[0], bn(lib).eval()])),
+            outcome(lambda: lib.func.stack_module_state(frozen(lib, models))),
+        ])
     same(*results)
 
 

@@ -21,7 +21,7 @@ from minigrad._layout import elementwise_result, elementwise_with_number
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops import arithmetic, comparison
+from minigrad.ops import arithmetic, comparison, power
 from minigrad.ops._helpers import (
     cast,
     not_implemented_name,
@@ -373,7 +373,7 @@ def float_power(input: Any, exponent: Any) -> Any:
         tensor([4., 9.], dtype=minigrad.float64)
     """
     check_scalar_arguments(input, exponent)  # (the parser's error comes first)
-    return arithmetic.pow(_as_float64(input), _as_float64(exponent))
+    return power.pow(_as_float64(input), _as_float64(exponent))
 
 
 def float_power_(input: Any, exponent: Any) -> Any:
@@ -382,7 +382,7 @@ def float_power_(input: Any, exponent: Any) -> Any:
     if input._array.dtype != _FLOAT64:
         raise RuntimeError(errors.FLOAT_POWER_DTYPE.format(
             role="base", function="float_power_", found=display_name(input._array.dtype)))
-    return arithmetic.pow_(input, _as_float64(exponent))
+    return power.pow_(input, _as_float64(exponent))
 
 
 # --- gcd, lcm (integers only) -----------------------------------------------------------------

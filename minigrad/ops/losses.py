@@ -17,7 +17,7 @@ from minigrad import _arguments, errors
 from minigrad._dtype import display_name, result_type
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
-from minigrad.ops import arithmetic, unary, views
+from minigrad.ops import arithmetic, power, unary, views
 from minigrad.ops import reduction as reduction_module
 from minigrad.ops._helpers import (
     broadcast_shapes,
@@ -322,7 +322,7 @@ def mse_loss(
     x, t = broadcast_pair(input, target)
     if weight is not None:
         _check_weight_size(weight, input)
-        return _weighted(arithmetic.pow(arithmetic.sub(x, t), 2), weight, reduction, True)
+        return _weighted(power.pow(arithmetic.sub(x, t), 2), weight, reduction, True)
     enum = reduction_enum(reduction)
     _check_loss_kernel_dtypes(x, t, "mse_cpu")
     return MseLoss.apply(x, t, enum)

@@ -52,7 +52,8 @@ from minigrad.ops._helpers import (
     zero_where,
     zeros_like_grad,
 )
-from minigrad.ops.arithmetic import MulScalar, mul, pow, pow_
+from minigrad.ops.arithmetic import MulScalar, mul
+from minigrad.ops.power import pow, pow_
 
 
 class UnaryOp(Op):
