@@ -749,7 +749,8 @@ class ExtremeOverDims(Op):
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 given_dim: Any) -> Any:
-        y = np.asarray(cls.pick(x, axis=axes, keepdims=keepdim))
+        y = first_zero_kept(x, np.asarray(cls.pick(x, axis=axes, keepdims=keepdim)), axes,
+                            keepdim)
         ctx.save_for_backward(x, y)
         ctx.axes, ctx.keepdim, ctx.given_dim = axes, keepdim, given_dim
         return y
@@ -770,6 +771,26 @@ class Amin(ExtremeOverDims):
     """y = min over ``dim``;  dx = grad shared by each slice's minima."""
 
     pick = staticmethod(np.min)
+
+
+def first_zero_kept(x: np.ndarray, y: np.ndarray, axes: tuple[int, ...],
+                    keepdim: bool) -> np.ndarray:
+    """``y`` (a max or min of ``x`` over ``axes``) with each zero signed as its slice's first zero.
+
+    PyTorch's amax/amin (and aminmax over a dim) keep the first of equal elements, where numpy
+    keeps the last: the two differ only on a slice whose extreme is a zero of both signs.
+    (PyTorch's vector loop over slices of 4 vectors or more, 32 float32s, combines partial
+    results in another order: not reproduced.)
+    """
+    if y.dtype.kind != "f" or not y.size or not (y == 0).any():
+        return y
+    moved = np.moveaxis(x, axes, range(x.ndim - len(axes), x.ndim))
+    moved = moved.reshape(*moved.shape[:x.ndim - len(axes)], -1)
+    first = np.argmax(moved == 0, axis=-1)[..., None]  # (a zero extreme: one is there)
+    zeros = np.copysign(np.zeros((), y.dtype), np.take_along_axis(moved, first, -1)[..., 0])
+    if keepdim:
+        zeros = np.expand_dims(zeros, axes)
+    return np.where(y == 0, zeros, y)
 
 
 def _share_per_slice(grad: Any, x: Any, y: Any, axes: tuple[int, ...], keepdim: bool) -> Any:
