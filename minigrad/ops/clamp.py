@@ -173,10 +173,14 @@ class ClampTensor(Op):
     def forward(ctx: Any, x: Any, low: Any, high: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, low, high)
         y = np.asarray(x, dtype=dtype) if dtype is not None else x
+        # PyTorch's (scalar) kernel: a bound only where y is strictly beyond it (a tie keeps
+        # y, 0.0 against -0.0), nan where a bound is; as ClampOneSideTensor's.
         if low is not None:
-            y = np.maximum(y, low, dtype=dtype)
+            low = np.asarray(low, dtype=dtype) if dtype is not None else low
+            y = np.where((y < low) | (low != low), low, y)
         if high is not None:
-            y = np.minimum(y, high, dtype=dtype)
+            high = np.asarray(high, dtype=dtype) if dtype is not None else high
+            y = np.where((y > high) | (high != high), high, y)
         return y if y is not x else x.copy()
 
     @staticmethod
