@@ -300,7 +300,8 @@ class Prod(Op):
     """y = product of all elements;  dx_i = grad * product of the other elements.
 
     Saves its input and its result (PyTorch's ProdBackward0): without zeros, dx = grad * y / x;
-    with zeros, products of the elements before and after each one (no division).
+    with zeros, products of the elements before and after each one (no division); with two
+    zeros or more (off create_graph), zeros.
     """
 
     @staticmethod
@@ -314,8 +315,13 @@ class Prod(Op):
         x, y = ctx.saved_tensors
         if np.ndim(x) == 0:
             return grad, None
-        if not (raw(x) == 0).any():
+        zeros = int(np.count_nonzero(raw(x) == 0))
+        if not zeros:
             return grad * (y / x), None
+        if zeros > 1 and isinstance(grad, np.ndarray):
+            # PyTorch's shortcut off create_graph: two zeros make every product of the others
+            # 0, given as zeros (not grad * 0: no -0.0, and nan or inf elements give 0 too)
+            return np.zeros(np.shape(x), dtype=grad.dtype), None
         flat = np.reshape(x, (-1,))
         return np.reshape(grad * _products_of_others(flat, 0), np.shape(x)), None
 
