@@ -13,7 +13,9 @@ takes it). Each case runs in both libraries and compares:
 - the gradients of every float input for a random upstream gradient (the same in both), with
   the same rules: which element gets the gradient on ties is PyTorch's choice.
 
-List what still differs: ``pytest tests_torch/test_edge_values_torch.py -q -n 2 -rf``.
+A test per op and dtype runs every input and lists those that differ. What is known to differ
+is marked xfail (``KNOWN``, strict): ``pytest tests_torch/test_edge_values_torch.py -rx``
+lists it.
 """
 
 from __future__ import annotations
@@ -326,25 +328,59 @@ ROUNDING_TOLERANT = ("sum", "mean", "nansum", "nanmean", "logsumexp", "logcumsum
 _INT_INPUTS = ("0d 2", "all equal", "ties", "empty", "ties 2d T", "empty 3x0")
 
 
-def _unary_params() -> list[Any]:
-    params = []
-    for op, (_, flags) in UNARY.items():
-        for name in UNARY_INPUTS:
-            for dtype in ("float32", "float64"):
-                params.append(pytest.param(op, name, dtype, id=f"{op}-{name}-{dtype}"))
-            if _INTS in flags and name in _INT_INPUTS:
-                params.append(pytest.param(op, name, "int64", id=f"{op}-{name}-int64"))
-    return params
-
-
 def _ulps(op: str) -> int:
     return 4 if op.startswith(ROUNDING_TOLERANT) else 0
 
 
-@pytest.mark.parametrize(("op", "input_name", "dtype"), _unary_params())
-def test_unary_edge_values_as_pytorch(op: str, input_name: str, dtype: str) -> None:
-    case = UNARY[op][0]
-    _check(case, [UNARY_INPUTS[input_name]], dtype, _ulps(op))
+def _failures(case: Case, inputs: dict[str, list[tuple[Any, str]]], dtype: str,
+              ulps: int) -> list[str]:
+    """Each named input on which ``case`` differs from PyTorch, with the first difference."""
+    failures = []
+    for name, operands in inputs.items():
+        try:
+            _check(case, operands, dtype, ulps)
+        except AssertionError as error:
+            failures.append(f"{name}: {str(error).splitlines()[0][:300]}")
+    return failures
+
+
+# What still differs, with why (``-rx`` lists them): PyTorch's maximum/minimum/clamp kernels
+# take the second operand on a tie (0.0 against -0.0) in their vector loop (_mm256_max_pd),
+# which runs on chunks of 2 vectors of the innermost dim (8 float64s with AVX2), and x in the
+# scalar loop (the rest, and every float32 case here): minigrad takes x everywhere.
+_VECTOR_TIES = pytest.mark.xfail(strict=True, reason="PyTorch's vector loop on ±0 ties")
+KNOWN: dict[tuple[str, str], Any] = {
+    ("maximum(x, -0.)", "float64"): _VECTOR_TIES,
+    ("minimum(x, 0.)", "float64"): _VECTOR_TIES,
+    ("maximum", "float64"): _VECTOR_TIES,
+    ("minimum", "float64"): _VECTOR_TIES,
+    ("clamp(x, y, y)", "float64"): _VECTOR_TIES,
+    ("clamp(x, min=y)", "float64"): _VECTOR_TIES,
+    ("clamp(x, max=y)", "float64"): _VECTOR_TIES,
+}
+
+
+def _params(ops: dict[str, Any], int_ops: set[str]) -> list[Any]:
+    params = []
+    for op in ops:
+        for dtype in ("float32", "float64", "int64"):
+            if dtype == "int64" and op not in int_ops:
+                continue
+            marks = [KNOWN[op, dtype]] if (op, dtype) in KNOWN else []
+            params.append(pytest.param(op, dtype, id=f"{op}-{dtype}", marks=marks))
+    return params
+
+
+# Whole-number inputs (the ones a cast to an integer keeps).
+_INT_INPUTS = ("0d 2", "all equal", "ties", "empty", "ties 2d T", "empty 3x0")
+
+
+@pytest.mark.parametrize(("op", "dtype"),
+                         _params(UNARY, {op for op, (_, f) in UNARY.items() if _INTS in f}))
+def test_unary_edge_values_as_pytorch(op: str, dtype: str) -> None:
+    inputs = {name: [UNARY_INPUTS[name]] for name in UNARY_INPUTS
+              if dtype != "int64" or name in _INT_INPUTS}
+    assert not _failures(UNARY[op][0], inputs, dtype, _ulps(op))
 
 
 # ---------------------------------------------------------------------------------------
@@ -379,18 +415,30 @@ BINARY: dict[str, Case] = {
 
 BINARY_INPUTS: dict[str, list[tuple[Any, str]]] = {
     "pairs": [(_ROWS, ""), (_SPECIALS, "")],
-    "pairs T": [([_SPECIALS, _SPECIALS], "T"), ([_SPECIALS], "")],
+    "pairs T": [([_SPECIALS] * 10, "T"), (_SPECIALS, "")],
+    "shapes clash": [([_SPECIALS, _SPECIALS], "T"), ([_SPECIALS], "")],
     "pairs slice": [([_SPECIALS + _SPECIALS], "slice"), (_ROWS, "")],
     "0d": [(-0.0, ""), (0.0, "")],
     "empty": [([], ""), (_ROWS, "")],
 }
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("inputs", BINARY_INPUTS)
-@pytest.mark.parametrize("op", BINARY)
-def test_binary_edge_values_as_pytorch(op: str, inputs: str, dtype: str) -> None:
-    _check(BINARY[op], BINARY_INPUTS[inputs], dtype, _ulps(op))
+_INTEGERS = [0, 1, -1, 2, -3, 7]
+INT_BINARY_INPUTS: dict[str, list[tuple[Any, str]]] = {
+    "pairs": [([[value] for value in _INTEGERS], ""), (_INTEGERS, "")],
+    "pairs T": [([_INTEGERS] * 6, "T"), (_INTEGERS, "")],
+    "shapes clash": [([_INTEGERS, _INTEGERS], "T"), ([_INTEGERS], "")],
+    "0d": [(0, ""), (-3, "")],
+}
+INT_BINARY = {"maximum", "minimum", "fmod", "remainder", "div", "div floor", "div trunc",
+              "mul", "clamp(x, y, y)", "clamp(x, min=y)", "where(x > y, x, y)", "pow",
+              "copysign", "atan2", "xlogy"}
+
+
+@pytest.mark.parametrize(("op", "dtype"), _params(BINARY, INT_BINARY))
+def test_binary_edge_values_as_pytorch(op: str, dtype: str) -> None:
+    inputs = INT_BINARY_INPUTS if dtype == "int64" else BINARY_INPUTS
+    assert not _failures(BINARY[op], inputs, dtype, _ulps(op))
 
 
 def test_where_node_edges_as_pytorch() -> None:

@@ -1120,6 +1120,9 @@ def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:
     # Integer division by zero is an error in PyTorch (numpy would give 0 with a warning).
     kind = (np.dtype(dtype) if dtype is not None else np.result_type(x, y)).kind
     if kind in "iub" and np.any(np.asarray(y) == 0):
+        # (shapes first, as PyTorch's TensorIterator: numpy's error is then the op's
+        # broadcasting error, from the recording)
+        np.broadcast_shapes(np.shape(x), np.shape(y))
         raise RuntimeError(errors.INTEGER_DIVISION_BY_ZERO)
 
 
