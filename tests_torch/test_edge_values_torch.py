@@ -352,20 +352,9 @@ def _failures(case: Case, inputs: dict[str, list[tuple[Any, str]]], dtype: str,
     return failures
 
 
-# What still differs, with why (``-rx`` lists them): PyTorch's maximum/minimum/clamp kernels
-# take the second operand on a tie (0.0 against -0.0) in their vector loop (_mm256_max_pd),
-# which runs on chunks of 2 vectors of the innermost dim (8 float64s with AVX2), and x in the
-# scalar loop (the rest, and every float32 case here): minigrad takes x everywhere.
-_VECTOR_TIES = pytest.mark.xfail(strict=True, reason="PyTorch's vector loop on ±0 ties")
-KNOWN: dict[tuple[str, str], Any] = {
-    ("maximum(x, -0.)", "float64"): _VECTOR_TIES,
-    ("minimum(x, 0.)", "float64"): _VECTOR_TIES,
-    ("maximum", "float64"): _VECTOR_TIES,
-    ("minimum", "float64"): _VECTOR_TIES,
-    ("clamp(x, y, y)", "float64"): _VECTOR_TIES,
-    ("clamp(x, min=y)", "float64"): _VECTOR_TIES,
-    ("clamp(x, max=y)", "float64"): _VECTOR_TIES,
-}
+# What still differs, with why (``-rx`` lists them): none at present. (An entry is
+# ``(op, dtype): pytest.mark.xfail(strict=True, reason=...)``.)
+KNOWN: dict[tuple[str, str], Any] = {}
 
 
 def _params(ops: dict[str, Any], int_ops: set[str]) -> list[Any]:
