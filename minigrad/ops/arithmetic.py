@@ -52,6 +52,7 @@ from minigrad.ops._helpers import (
     wrap_integer,
     zeros_like_grad,
 )
+from minigrad.ops._vector_loop import take_second_on_vector_ties
 from minigrad.ops.fill import MaskedFill
 
 
@@ -823,7 +824,8 @@ class PairwiseExtreme(Op):
     @classmethod
     def forward(cls, ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return cls.kernel(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
+        z = cls.kernel(y, x, dtype=dtype)  # equal: PyTorch's scalar loop gives x (0.0 vs -0.0)
+        return take_second_on_vector_ties(z, x, y, (x, y))  # ... its vector loop y
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -934,4 +936,7 @@ def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:
     # Integer division by zero is an error in PyTorch (numpy would give 0 with a warning).
     kind = (np.dtype(dtype) if dtype is not None else np.result_type(x, y)).kind
     if kind in "iub" and np.any(np.asarray(y) == 0):
+        # (shapes first, as PyTorch's TensorIterator: numpy's error is then the op's
+        # broadcasting error, from the recording)
+        np.broadcast_shapes(np.shape(x), np.shape(y))
         raise RuntimeError(errors.INTEGER_DIVISION_BY_ZERO)

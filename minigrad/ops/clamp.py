@@ -27,6 +27,7 @@ from minigrad.ops._helpers import (
     promote,
     promote_inplace,
 )
+from minigrad.ops._vector_loop import take_second_on_vector_ties
 from minigrad.ops.ternary import call_ternary
 
 
@@ -173,10 +174,18 @@ class ClampTensor(Op):
     def forward(ctx: Any, x: Any, low: Any, high: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, low, high)
         y = np.asarray(x, dtype=dtype) if dtype is not None else x
+        # PyTorch's (scalar) kernel: a bound only where y is strictly beyond it (a tie keeps
+        # y, 0.0 against -0.0), nan where a bound is; as ClampOneSideTensor's.
+        # (and the bound on a tie too, in its vector loop: _vector_loop.py)
+        operands = [value for value in (x, low, high) if value is not None]
         if low is not None:
-            y = np.maximum(y, low, dtype=dtype)
+            low = np.asarray(low, dtype=dtype) if dtype is not None else low
+            y = np.where((y < low) | (low != low), low, y)
+            y = take_second_on_vector_ties(y, y, low, operands)
         if high is not None:
-            y = np.minimum(y, high, dtype=dtype)
+            high = np.asarray(high, dtype=dtype) if dtype is not None else high
+            y = np.where((y > high) | (high != high), high, y)
+            y = take_second_on_vector_ties(y, y, high, operands)
         return y if y is not x else x.copy()
 
     @staticmethod
@@ -365,8 +374,10 @@ class ClampOneSideTensor(Op):
         if dtype is not None:
             x, bound = np.asarray(x, dtype=dtype), np.asarray(bound, dtype=dtype)
         # PyTorch's kernels: the bound only where x is strictly beyond it (a tie keeps x,
-        # 0.0 against -0.0), nan where either is (numpy's maximum may give either on a tie)
-        return np.where(cls.wins(x, bound) | (bound != bound), bound, x)
+        # 0.0 against -0.0, but in the vector loop), nan where either is (numpy's maximum may
+        # give either on a tie)
+        y = np.where(cls.wins(x, bound) | (bound != bound), bound, x)
+        return take_second_on_vector_ties(y, x, bound, (x, bound))
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:

@@ -143,29 +143,35 @@ def equal(input: Any, other: Any) -> bool:
 class Where(Op):
     """z = x where condition else y;  dx = grad where condition,  dy = grad elsewhere.
 
-    Saves the condition (PyTorch): changing it in place before backward raises.
+    Saves the condition (PyTorch): changing it in place before backward raises. The condition
+    is an option, not a graph input: the node has edges for x and y only (``WhereBackward0``'s
+    ``next_functions``).
     """
 
-    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+    tensor_options = True  # (the condition)
+    # (laid out by forward: PyTorch's iteration takes the condition as its first operand)
+    result_layout = None
 
     saves = "condition"
     node_name = "WhereBackward0"
     unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
-    num_inputs = 3
+    num_inputs = 2
 
     @staticmethod
-    def forward(ctx: Any, condition: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
+    def forward(ctx: Any, x: Any, y: Any, condition: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(condition)
         result = np.where(condition, x, y)
-        return result if dtype is None else result.astype(dtype, copy=False)
+        if dtype is not None:
+            result = result.astype(dtype, copy=False)
+        return elementwise_result(result, (condition, x, y)) if result.ndim > 1 else result
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         (condition,) = ctx.saved_tensors
         return (
+            np.where(condition, grad, 0) if ctx.needs_input_grad[0] else None,
+            np.where(condition, 0, grad) if ctx.needs_input_grad[1] else None,
             None,
-            np.where(condition, grad, 0) if ctx.needs_input_grad[1] else None,
-            np.where(condition, 0, grad) if ctx.needs_input_grad[2] else None,
             None,
         )
 
@@ -186,7 +192,7 @@ def where(condition: Any, input: Any, other: Any) -> Any:
     a, b, dtype = promote(input, other)
     _check_numbers_fit(input, other, dtype if dtype is not None else operand(a).dtype)
     try:
-        return Where.apply(condition, a, b, dtype)
+        return Where.apply(a, b, condition, dtype)
     except ValueError as error:
         # PyTorch broadcasts the condition with input first, then the result with other.
         shape = np.shape(operand(condition))

@@ -56,10 +56,14 @@ class Cumsum(Op):
         result_dtype = np.dtype(dtype or x.dtype)
         accumulate = _CUMULATIVE_ACCUMULATOR.get(result_dtype)
         if accumulate is None:
-            return np.cumsum(x, axis=dim, dtype=dtype)
-        # numpy adds one element at a time in the result's precision: a million float32 steps
-        # drift by 1%. PyTorch accumulates in a wider type and rounds each result once.
-        return np.cumsum(x, axis=dim, dtype=accumulate).astype(result_dtype)
+            y = np.cumsum(x, axis=dim, dtype=dtype)
+        else:
+            # numpy adds one element at a time in the result's precision: a million float32
+            # steps drift by 1%. PyTorch accumulates in a wider type and rounds each result once.
+            y = np.cumsum(x, axis=dim, dtype=accumulate).astype(result_dtype)
+        if result_dtype.kind in "fc":
+            y += 0.0  # PyTorch's sum starts from 0.0: a prefix of -0.0s sums to 0.0
+        return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -109,6 +113,8 @@ class Cumprod(Op):
         dim = ctx.dim % np.ndim(x)  # (kept as given: -1 for the last dim)
         if not (raw(x) == 0).any():
             return _reversed_cumsum(y * grad, dim) / x, None, None
+        if isinstance(grad, np.ndarray):  # (not create_graph: PyTorch's O(n) formula too)
+            return _cumprod_grad_with_zeros(grad, x, y, dim), None, None
         size = np.shape(x)[dim]
         positions = np.arange(size).reshape((-1,) + (1,) * (np.ndim(x) - 1 - dim))
         pieces = []
@@ -117,6 +123,31 @@ class Cumprod(Op):
             without_k = run(Cumprod, np.where(positions == k, 1, x), dim, None)
             pieces.append(np.sum(grad * without_k * (positions >= k), axis=dim, keepdims=True))
         return np.concatenate(pieces, axis=dim), None, None
+
+
+def _cumprod_grad_with_zeros(grad: np.ndarray, x: np.ndarray, y: np.ndarray,
+                             dim: int) -> np.ndarray:
+    """Cumprod's gradient where x has zeros, as PyTorch's O(n) ``cumprod_backward``.
+
+    Before a slice's first zero z1: the reversed cumsum of grad * y over x; at z1: y[z1 - 1]
+    times the sum of grad[j] * x[z1+1..j]'s product for z1 <= j < z2 (the next zero); after
+    z1: 0. Its nans and infinities are that formula's (PyTorch runs it without grad mode).
+    """
+    zeros_so_far = np.cumsum(x == 0, axis=dim)
+    before = zeros_so_far == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.where(before, _reversed_cumsum(np.where(before, y * grad, 0), dim) / x, 0)
+        in_run = zeros_so_far == 1
+        first = np.argmax(in_run, axis=dim, keepdims=True)  # (0 where there is no zero)
+        at_first = np.zeros_like(in_run)
+        np.put_along_axis(at_first, first, True, axis=dim)
+        at_first &= in_run
+        after_first = in_run & ~at_first
+        run_sum = np.sum(np.cumprod(np.where(after_first, x, 1), axis=dim)
+                         * np.where(in_run, grad, 0), axis=dim, keepdims=True)
+        before_first = np.take_along_axis(y, np.maximum(first - 1, 0), axis=dim)
+        run_sum = run_sum * np.where(first == 0, 1, before_first)
+    return np.where(at_first, run_sum, result).astype(grad.dtype, copy=False)
 
 
 class Logcumsumexp(Op):
@@ -142,6 +173,7 @@ class Logcumsumexp(Op):
             accumulate = _CUMULATIVE_ACCUMULATOR.get(x.dtype, x.dtype)
             with np.errstate(invalid="ignore"):  # (nan in, nan out, as PyTorch)
                 y = np.logaddexp.accumulate(x.astype(accumulate), axis=dim).astype(x.dtype)
+            y += 0.0  # (PyTorch's first step adds log1p(0) = 0.0 to x_0: -0.0 becomes 0.0)
         ctx.save_for_backward(x, y)
         return y
 

@@ -182,13 +182,16 @@ class PairwiseExtremeIgnoringNan(Op):
 
     num_inputs = 2
 
-    kernel: ClassVar[np.ufunc]  # np.fmax or np.fmin
     keeps: ClassVar[np.ufunc]  # where x is taken over a y that is not nan: >= or <=
 
     @classmethod
     def forward(cls, ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        return cls.kernel(x, y, dtype=dtype)
+        if dtype is not None:
+            x, y = np.asarray(x, dtype=dtype), np.asarray(y, dtype=dtype)
+        # PyTorch's kernels take x on a tie (0.0 against -0.0 too), where numpy's fmax/fmin
+        # may give either: the backward's own mask.
+        return np.where(cls.keeps(x, y) | (y != y), x, y)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -206,14 +209,12 @@ class PairwiseExtremeIgnoringNan(Op):
 class Fmax(PairwiseExtremeIgnoringNan):
     """z = the larger of x and y, the number where one is nan."""
 
-    kernel = np.fmax
     keeps = np.greater_equal
 
 
 class Fmin(PairwiseExtremeIgnoringNan):
     """z = the smaller of x and y, the number where one is nan."""
 
-    kernel = np.fmin
     keeps = np.less_equal
 
 

@@ -35,7 +35,32 @@ def _lower_median(x: np.ndarray, ignore_nan: bool) -> np.ndarray:
         # (an empty integer tensor gives NaN cast to its dtype, as PyTorch's does)
         with np.errstate(invalid="ignore"):
             return np.asarray(np.nan).astype(x.dtype)
-    return np.partition(values, (values.size - 1) // 2)[(values.size - 1) // 2].copy()
+    middle = (values.size - 1) // 2
+    median = np.partition(values, middle)[middle].copy()
+    if median == 0 and values.dtype.kind == "f":
+        zeros = np.signbit(values[values == 0])
+        if zeros.any() and not zeros.all():
+            flat = x.reshape(-1).tolist()  # (NaNs too: the kernel runs on them all)
+            return np.asarray(_stl_median(flat, ignore_nan), dtype=values.dtype)
+    return median
+
+
+def _stl_median(values: list[float], ignore_nan: bool) -> float:
+    """The median PyTorch's kernel leaves, where it is a zero of either sign in ``values``.
+
+    Which zero lands at the middle is an accident of ``std::nth_element`` (under ``<``; with
+    NaN last for nanmedian), replayed here: only for such a tie, the rare case.
+    """
+    if ignore_nan:
+        def comp(a: float, b: float) -> bool:
+            return a < b or (b != b and a == a)
+        middle = (len(values) - sum(v != v for v in values) - 1) // 2
+    else:
+        def comp(a: float, b: float) -> bool:
+            return a < b
+        middle = (len(values) - 1) // 2
+    _nth_element(values, 0, middle, len(values), comp)
+    return values[middle]
 
 
 def _median_indices(x: np.ndarray, axis: int, ignore_nan: bool) -> np.ndarray:

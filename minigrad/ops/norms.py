@@ -30,6 +30,7 @@ from minigrad.ops._helpers import (
     wrap_dim,
 )
 from minigrad.ops.decompositions import LinalgSvd
+from minigrad.ops.unary import sign_of
 
 
 def _norm_value(x: np.ndarray, ord: float, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -56,7 +57,7 @@ def _norm_gradient(grad: Any, x: Any, y: Any, p: float, axes: tuple[int, ...],
 
     grad * x / y for p 2 (0 where y == 0); grad * sign(x) for p 1; for +-inf grad shared by the
     elements with |x| == y, with sign(x); else grad * sign(x) |x|**(p-1) / y**(p-1); None for
-    p 0 (no gradient).
+    p 0 (no gradient). sign is PyTorch's (``sign_of``: 0 for nan and -0.0; numpy's is nan).
     """
     if np.ndim(x):
         grad = restore_reduced(grad, axes, keepdim)
@@ -64,18 +65,18 @@ def _norm_gradient(grad: Any, x: Any, y: Any, p: float, axes: tuple[int, ...],
     if p == 0:
         return None
     if p == 1:
-        return np.sign(x) * grad
+        return sign_of(x) * grad
     if p == 2:
         return grad * np.where(raw(y) == 0, 0, x / y)
     if np.isinf(p):
         magnitude = np.abs(raw(x))
         mask = (magnitude == raw(y)) | np.isnan(magnitude)
         count = np.sum(mask, axis=axes, keepdims=True)
-        return np.sign(x) * ((grad / count) * mask)
+        return sign_of(x) * ((grad / count) * mask)
     if p < 1:
-        scaled = np.where(raw(x) == 0, 0, np.sign(x) * np.abs(x) ** (p - 1))
+        scaled = np.where(raw(x) == 0, 0, sign_of(x) * np.abs(x) ** (p - 1))
         return scaled * grad * y ** (1 - p)
-    scaled = np.sign(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
+    scaled = sign_of(x) * np.abs(x) ** (p - 1) if p < 2 else x * np.abs(x) ** (p - 2)
     return scaled * np.where(raw(y) == 0, 0, grad / y ** (p - 1))
 
 

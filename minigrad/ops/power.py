@@ -197,8 +197,8 @@ class RpowScalar(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         y, z = ctx.saved_tensors
-        if ctx.base == 0:
-            return np.where(y >= 0, 0, grad * z * -np.inf), None, None
+        if ctx.base == 0:  # (PyTorch's order: the mask first, the gradient multiplied last)
+            return grad * np.where(y >= 0, 0, z * -np.inf), None, None
         return grad * z * np.log(ctx.base), None, None
 
 

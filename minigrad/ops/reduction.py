@@ -300,7 +300,8 @@ class Prod(Op):
     """y = product of all elements;  dx_i = grad * product of the other elements.
 
     Saves its input and its result (PyTorch's ProdBackward0): without zeros, dx = grad * y / x;
-    with zeros, products of the elements before and after each one (no division).
+    with zeros, products of the elements before and after each one (no division); with two
+    zeros or more (off create_graph), zeros.
     """
 
     @staticmethod
@@ -314,8 +315,13 @@ class Prod(Op):
         x, y = ctx.saved_tensors
         if np.ndim(x) == 0:
             return grad, None
-        if not (raw(x) == 0).any():
+        zeros = int(np.count_nonzero(raw(x) == 0))
+        if not zeros:
             return grad * (y / x), None
+        if zeros > 1 and isinstance(grad, np.ndarray):
+            # PyTorch's shortcut off create_graph: two zeros make every product of the others
+            # 0, given as zeros (not grad * 0: no -0.0, and nan or inf elements give 0 too)
+            return np.zeros(np.shape(x), dtype=grad.dtype), None
         flat = np.reshape(x, (-1,))
         return np.reshape(grad * _products_of_others(flat, 0), np.shape(x)), None
 
@@ -749,7 +755,8 @@ class ExtremeOverDims(Op):
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray, axes: tuple[int, ...], keepdim: bool,
                 given_dim: Any) -> Any:
-        y = np.asarray(cls.pick(x, axis=axes, keepdims=keepdim))
+        y = first_zero_kept(x, np.asarray(cls.pick(x, axis=axes, keepdims=keepdim)), axes,
+                            keepdim)
         ctx.save_for_backward(x, y)
         ctx.axes, ctx.keepdim, ctx.given_dim = axes, keepdim, given_dim
         return y
@@ -770,6 +777,26 @@ class Amin(ExtremeOverDims):
     """y = min over ``dim``;  dx = grad shared by each slice's minima."""
 
     pick = staticmethod(np.min)
+
+
+def first_zero_kept(x: np.ndarray, y: np.ndarray, axes: tuple[int, ...],
+                    keepdim: bool) -> np.ndarray:
+    """``y`` (a max or min of ``x`` over ``axes``) with each zero signed as its slice's first zero.
+
+    PyTorch's amax/amin (and aminmax over a dim) keep the first of equal elements, where numpy
+    keeps the last: the two differ only on a slice whose extreme is a zero of both signs.
+    (PyTorch's vector loop over slices of 4 vectors or more, 32 float32s, combines partial
+    results in another order: not reproduced.)
+    """
+    if y.dtype.kind != "f" or not y.size or not (y == 0).any():
+        return y
+    moved = np.moveaxis(x, axes, range(x.ndim - len(axes), x.ndim))
+    moved = moved.reshape(*moved.shape[:x.ndim - len(axes)], -1)
+    first = np.argmax(moved == 0, axis=-1)[..., None]  # (a zero extreme: one is there)
+    zeros = np.copysign(np.zeros((), y.dtype), np.take_along_axis(moved, first, -1)[..., 0])
+    if keepdim:
+        zeros = np.expand_dims(zeros, axes)
+    return np.where(y == 0, zeros, y)
 
 
 def _share_per_slice(grad: Any, x: Any, y: Any, axes: tuple[int, ...], keepdim: bool) -> Any:

@@ -24,6 +24,7 @@ from minigrad.ops.reduction import (
     _share_per_slice,
     _var_grad,
     _variance,
+    first_zero_kept,
     mean_grad,
     moments_arguments,
     std_grad,
@@ -152,6 +153,9 @@ class Aminmax(Op):
                 given_dim: Any) -> tuple[np.ndarray, np.ndarray]:
         low = np.asarray(np.min(x, axis=axes, keepdims=keepdim))
         high = np.asarray(np.max(x, axis=axes, keepdims=keepdim))
+        if given_dim is not None:  # (over a dim PyTorch keeps the first of equal zeros)
+            low, high = (first_zero_kept(x, low, axes, keepdim),
+                         first_zero_kept(x, high, axes, keepdim))
         ctx.save_for_backward(x, low, high)
         ctx.axes, ctx.keepdim, ctx.given_dim = axes, keepdim, given_dim
         return low, high

@@ -178,8 +178,8 @@ def _running_extreme(x: np.ndarray, axis: int, larger: bool) -> tuple[np.ndarray
     An element takes over when it is NaN, or when the running value is not NaN and the element
     is at least as large (small): ties go to the later index, and NaN stays once met.
     """
-    if x.ndim == 0:
-        return x.copy(), np.zeros((), dtype=np.int64)
+    if x.ndim == 0 or x.size == 0:  # (numpy's take of an empty axis raises)
+        return x.copy(), np.zeros(x.shape, dtype=np.int64)
     values = (np.maximum if larger else np.minimum).accumulate(x, axis=axis)
     before = np.concatenate([np.take(x, [0], axis=axis),
                              np.delete(values, -1, axis=axis)], axis=axis)
