@@ -108,7 +108,7 @@ def _to_numpy(value: Any) -> Any:
 
 
 def _same_array(got: np.ndarray, want: np.ndarray, ulps: int, what: str,
-                summed: bool = False) -> None:
+                summed: bool = False, zero_signs: bool = True) -> None:
     assert (got.dtype, got.shape) == (want.dtype, want.shape), (what, got, want)
     if got.dtype.kind != "f":
         assert np.array_equal(got, want), (what, got, want)
@@ -121,7 +121,8 @@ def _same_array(got: np.ndarray, want: np.ndarray, ulps: int, what: str,
         return
     special = ~np.isfinite(w) | (w == 0) | ~np.isfinite(g) | (g == 0)
     assert np.array_equal(g[special], w[special]), (what, "special values", got, want)
-    assert np.array_equal(np.signbit(g[special]), np.signbit(w[special])), (
+    signed = special if zero_signs else special & (w != 0)
+    assert np.array_equal(np.signbit(g[signed]), np.signbit(w[signed])), (
         what, "signs of zeros", got, want)
     spacing = np.abs(np.spacing(w[~special]))
     if summed and spacing.size:  # (a gradient summed over broadcast dims: the sum's scale)
@@ -166,7 +167,8 @@ def _outcome(lib: Any, case: Case, inputs: list[tuple[Any, str]], dtype: str,
     return "ok", arrays, [None if g is None else _to_numpy(g) for g in grads]
 
 
-def _check(case: Case, inputs: list[tuple[Any, str]], dtype: str, ulps: int = 0) -> None:
+def _check(case: Case, inputs: list[tuple[Any, str]], dtype: str, ulps: int = 0,
+           zero_signs: bool = True) -> None:
     want = _outcome(torch, case, inputs, dtype, 5)
     got = _outcome(minigrad, case, inputs, dtype, 5)
     assert got[0] == want[0], (got, want)
@@ -177,7 +179,7 @@ def _check(case: Case, inputs: list[tuple[Any, str]], dtype: str, ulps: int = 0)
     for index, (g, w) in enumerate(zip(got[1], want[1], strict=True)):
         if isinstance(w, np.ndarray):
             assert isinstance(g, np.ndarray), (index, g, w)
-            _same_array(g, w, ulps, f"output {index}")
+            _same_array(g, w, ulps, f"output {index}", zero_signs=zero_signs)
         else:
             assert g == w, (index, g, w)
     g_grads, w_grads = got[2], want[2]
@@ -341,16 +343,26 @@ def _ulps(op: str) -> int:
 
 
 def _failures(case: Case, inputs: dict[str, list[tuple[Any, str]]], dtype: str,
-              ulps: int) -> list[str]:
+              ulps: int, zero_signs: bool = True) -> list[str]:
     """Each named input on which ``case`` differs from PyTorch, with the first difference."""
     failures = []
     for name, operands in inputs.items():
         try:
-            _check(case, operands, dtype, ulps)
+            _check(case, operands, dtype, ulps, zero_signs)
         except AssertionError as error:
             failures.append(f"{name}: {str(error).splitlines()[0][:300]}")
     return failures
 
+
+# PyTorch's maximum/minimum/clamp kernels take the second operand on a tie (0.0 against -0.0)
+# in their vector loop (_mm256_max_pd) and x in the scalar loop; which elements the vector loop
+# computes depends on the CPU (AVX2 runs pairs of 32-byte vectors along the innermost merged
+# dim, AVX-512 pairs of 64) and the layout. minigrad takes x everywhere: the sign of a zero
+# from such a tie is not compared for these ops (every other bit is).
+ISA_DEPENDENT_ZERO_SIGNS = {
+    "maximum(x, -0.)", "minimum(x, 0.)", "maximum", "minimum", "clamp(x, y, y)",
+    "clamp(x, min=y)", "clamp(x, max=y)",
+}
 
 # What still differs, with why (``-rx`` lists them): none at present. (An entry is
 # ``(op, dtype): pytest.mark.xfail(strict=True, reason=...)``.)
@@ -377,7 +389,8 @@ _INT_INPUTS = ("0d 2", "all equal", "ties", "empty", "ties 2d T", "empty 3x0")
 def test_unary_edge_values_as_pytorch(op: str, dtype: str) -> None:
     inputs = {name: [UNARY_INPUTS[name]] for name in UNARY_INPUTS
               if dtype != "int64" or name in _INT_INPUTS}
-    assert not _failures(UNARY[op][0], inputs, dtype, _ulps(op))
+    assert not _failures(UNARY[op][0], inputs, dtype, _ulps(op),
+                         op not in ISA_DEPENDENT_ZERO_SIGNS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -435,7 +448,8 @@ INT_BINARY = {"maximum", "minimum", "fmod", "remainder", "div", "div floor", "di
 @pytest.mark.parametrize(("op", "dtype"), _params(BINARY, INT_BINARY))
 def test_binary_edge_values_as_pytorch(op: str, dtype: str) -> None:
     inputs = INT_BINARY_INPUTS if dtype == "int64" else BINARY_INPUTS
-    assert not _failures(BINARY[op], inputs, dtype, _ulps(op))
+    assert not _failures(BINARY[op], inputs, dtype, _ulps(op),
+                         op not in ISA_DEPENDENT_ZERO_SIGNS)
 
 
 def test_where_node_edges_as_pytorch() -> None:

@@ -52,7 +52,6 @@ from minigrad.ops._helpers import (
     wrap_integer,
     zeros_like_grad,
 )
-from minigrad.ops._vector_loop import take_second_on_vector_ties
 from minigrad.ops.fill import MaskedFill
 
 
@@ -824,8 +823,7 @@ class PairwiseExtreme(Op):
     @classmethod
     def forward(cls, ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        z = cls.kernel(y, x, dtype=dtype)  # equal: PyTorch's scalar loop gives x (0.0 vs -0.0)
-        return take_second_on_vector_ties(z, x, y, (x, y))  # ... its vector loop y
+        return cls.kernel(y, x, dtype=dtype)  # equal: PyTorch gives x (0.0 vs -0.0)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:

@@ -27,7 +27,6 @@ from minigrad.ops._helpers import (
     promote,
     promote_inplace,
 )
-from minigrad.ops._vector_loop import take_second_on_vector_ties
 from minigrad.ops.ternary import call_ternary
 
 
@@ -176,16 +175,12 @@ class ClampTensor(Op):
         y = np.asarray(x, dtype=dtype) if dtype is not None else x
         # PyTorch's (scalar) kernel: a bound only where y is strictly beyond it (a tie keeps
         # y, 0.0 against -0.0), nan where a bound is; as ClampOneSideTensor's.
-        # (and the bound on a tie too, in its vector loop: _vector_loop.py)
-        operands = [value for value in (x, low, high) if value is not None]
         if low is not None:
             low = np.asarray(low, dtype=dtype) if dtype is not None else low
             y = np.where((y < low) | (low != low), low, y)
-            y = take_second_on_vector_ties(y, y, low, operands)
         if high is not None:
             high = np.asarray(high, dtype=dtype) if dtype is not None else high
             y = np.where((y > high) | (high != high), high, y)
-            y = take_second_on_vector_ties(y, y, high, operands)
         return y if y is not x else x.copy()
 
     @staticmethod
@@ -374,10 +369,8 @@ class ClampOneSideTensor(Op):
         if dtype is not None:
             x, bound = np.asarray(x, dtype=dtype), np.asarray(bound, dtype=dtype)
         # PyTorch's kernels: the bound only where x is strictly beyond it (a tie keeps x,
-        # 0.0 against -0.0, but in the vector loop), nan where either is (numpy's maximum may
-        # give either on a tie)
-        y = np.where(cls.wins(x, bound) | (bound != bound), bound, x)
-        return take_second_on_vector_ties(y, x, bound, (x, bound))
+        # 0.0 against -0.0), nan where either is (numpy's maximum may give either on a tie)
+        return np.where(cls.wins(x, bound) | (bound != bound), bound, x)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> tuple[Any, Any, None]:
