@@ -54,6 +54,7 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
+from minigrad.ops.opmath import FLOAT16, is_wide_scalar, with_scalar
 
 
 class Add(Op):
@@ -379,6 +380,10 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
+        # (float16 times a number: PyTorch takes the number in float32, ops/opmath.py; x is
+        # an array when dtype is None: promote's fast branch)
+        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
+            return with_scalar(np.multiply, x, y)
         return np.multiply(x, y) if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod
@@ -424,6 +429,8 @@ class Div(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
+        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
+            return with_scalar(np.true_divide, x, y)  # (as Mul's)
         return x / y if dtype is None else np.true_divide(x, y, dtype=dtype)
 
     @staticmethod
