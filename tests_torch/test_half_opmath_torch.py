@@ -269,7 +269,7 @@ def _product_cases() -> Iterator[Case]:
             "matmul": lambda L, x, y: x @ y, "mm": lambda L, x, y: L.m.mm(x, y),
             "matmul(vec)": lambda L, x, y: x[0] @ y,
             "bmm": lambda L, x, y: L.m.bmm(x.expand(2, -1, -1), y.expand(2, -1, -1)),
-            "linear": lambda L, x, y: L.F.linear(x, y.t(), L.t(bias)),
+            "linear": lambda L, x, y, bias=bias: L.F.linear(x, y.t(), L.t(bias)),
         }
         for name, op in products.items():
             for label, left in (("k", a), ("big", big)):

@@ -54,7 +54,7 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
-from minigrad.ops.opmath import FLOAT16, is_wide_scalar, with_scalar
+from minigrad.ops.opmath import FLOAT16, in_float32, is_wide_scalar, with_scalar
 
 
 class Add(Op):
@@ -87,11 +87,29 @@ def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) 
 
     The product is a temporary the result can go into (``SGD``'s update: one temporary, not
     two); in place with nothing recorded (``ctx.out`` is x), the result goes straight into x.
+    A float16 result is PyTorch's: ``x + alpha * y`` in float32, rounded once, alpha and a
+    number ``y`` taken as float16 (the common dtype) first.
     """
+    if (getattr(x, "dtype", None) if dtype is None else dtype) is FLOAT16:
+        y = y if isinstance(y, np.ndarray) else np.asarray(y, FLOAT16)
+        return in_float32(_SCALED[kernel], x, y, np.asarray(alpha, FLOAT16))
     y = alpha * y
     if _fresh_like(y, x, dtype):
         return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)
     return kernel(x, y) if dtype is None else kernel(x, y, dtype=dtype)
+
+
+def _add_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
+    """``x + alpha * y`` (add's formula, on float32 arrays for a float16 result)."""
+    return np.add(x, alpha * y)
+
+
+def _subtract_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
+    """``x - alpha * y`` (sub's formula, on float32 arrays for a float16 result)."""
+    return np.subtract(x, alpha * y)
+
+
+_SCALED = {np.add: _add_scaled, np.subtract: _subtract_scaled}
 
 
 def _fresh_like(scaled: Any, x: Any, dtype: Any) -> bool:
@@ -646,6 +664,8 @@ class FloorDivide(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         _check_integer_divisor(x, y, dtype)
+        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
+            return with_scalar(np.floor_divide, x, y)  # (as Mul's)
         return np.floor_divide(x, y, dtype=dtype)
 
     @staticmethod

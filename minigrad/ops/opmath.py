@@ -32,8 +32,14 @@ def in_float32(kernel: Callable[..., Any], *operands: Any) -> Any:
     first = operands[0]
     if isinstance(first, TensorBase) or getattr(first, "dtype", None) is not FLOAT16:
         return kernel(*operands)
-    wide = (v.astype(FLOAT32) if isinstance(v, np.ndarray | np.generic) else v for v in operands)
-    return np.asarray(kernel(*wide)).astype(FLOAT16)
+    return kernel(*map(_wide, operands)).astype(FLOAT16)
+
+
+def _wide(value: Any) -> Any:
+    """An operand of a float16 op in float32: an array as float16 first (the common dtype)."""
+    if isinstance(value, np.ndarray | np.generic):
+        return value.astype(FLOAT16, copy=False).astype(FLOAT32)
+    return value  # (a number: numpy takes it in float32 next to the float32 arrays)
 
 
 def is_wide_scalar(y: Any) -> bool:
