@@ -512,6 +512,8 @@ class MulScalar(Op):
         if x.dtype.kind in "biu":  # (PyTorch's promotion: an integer tensor times a float
             # number computes in the default float dtype, not numpy's float64)
             return np.multiply(x, c, dtype=result_type(x, c))
+        if x.dtype is FLOAT16:  # (the number in float32: Mul's rule, ops/opmath.py)
+            return with_scalar(np.multiply, x, c)
         return x * c
 
     @staticmethod
@@ -533,6 +535,8 @@ class DivScalar(Op):
         ctx.c = c
         if x.dtype.kind in "biu":  # (true division of integers: in the default float dtype)
             return np.true_divide(x, c, dtype=default_float())
+        if x.dtype is FLOAT16:  # (as MulScalar's)
+            return with_scalar(np.true_divide, x, c)
         return x / c
 
     @staticmethod
