@@ -250,6 +250,11 @@ def _reduction_cases() -> Iterator[Case]:
         "logsumexp": lambda L, t: t.logsumexp(-1), "softmax": lambda L, t: t.softmax(-1),
         "log_softmax": lambda L, t: t.log_softmax(-1), "amax": lambda L, t: t.amax(-1),
     }
+    cube = rng.normal(0, 3, (40, 7, 5)).astype(H)
+    for dim in (0, 1):
+        for name in ("softmax", "log_softmax"):
+            yield f"{name}(dim)", f"{name}({dim}) cube", (
+                lambda L, a=cube, n=name, d=dim: getattr(L.t(a), n)(d))
     for name, op in reductions.items():
         for label, array in arrays.items():
             yield name, f"{name} {label}", lambda L, a=array, op=op: op(L, L.t(a))
