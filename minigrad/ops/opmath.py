@@ -65,3 +65,14 @@ def with_scalar(kernel: Callable[..., Any], x: Any, y: Any) -> np.ndarray:
     x32 = np.asarray(x, FLOAT16).astype(FLOAT32)
     y32 = np.asarray(y).astype(FLOAT32) if not isinstance(y, int | float) else y
     return np.asarray(kernel(x32, y32)).astype(FLOAT16)
+
+
+def times_number(value: Any, number: float) -> Any:
+    """``value * number`` as C++'s ``tensor * double`` in PyTorch's backward formulas.
+
+    A float16 array takes the number in float32 (``with_scalar``; numpy would round it to
+    float16 first); a tensor (create_graph) records Mul, which does the same.
+    """
+    if type(value) is np.ndarray and value.dtype is FLOAT16:
+        return with_scalar(np.multiply, value, number)
+    return value * number
