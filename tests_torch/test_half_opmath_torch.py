@@ -188,6 +188,52 @@ def _option_cases() -> Iterator[Case]:
                     lambda L, a=array, c=compare, n=number: c(L.t(a), n))
 
 
+def _inplace(op: Callable[[Any], Any]) -> Callable[[_Lib, np.ndarray], Any]:
+    """A case writing a fresh float16 tensor in place with ``op``: the tensor afterwards."""
+    def case(lib: _Lib, array: np.ndarray) -> Any:
+        tensor = lib.t(array)
+        op(tensor)
+        return tensor
+    return case
+
+
+def _inplace_cases() -> Iterator[Case]:
+    def imul(t: Any) -> None:
+        t *= 70000.0
+
+    def idiv(t: Any) -> None:
+        t /= 0.1
+
+    programs: dict[str, Callable[[Any], Any]] = {
+        "mul_(70000.0)": lambda t: t.mul_(70000.0), "div_(0.1)": lambda t: t.div_(0.1),
+        "*= 70000.0": imul, "/= 0.1": idiv, "floor_divide_(0.1)": lambda t: t.floor_divide_(0.1),
+        "add_(t, alpha=0.1)": lambda t: t.add_(t.detach().clone(), alpha=0.1),
+        "sub_(2.0, alpha=0.1)": lambda t: t.sub_(2.0, alpha=0.1),
+        "addcmul_(value=0.1)": lambda t: t.addcmul_(t.detach().clone(), t.detach().clone(),
+                                                    value=0.1),
+        "lerp_(0.1)": lambda t: t.lerp_(t.detach().clone() * 0.5, 0.1),
+        "pow_(0.5)": lambda t: t.pow_(0.5),
+    }
+    for name, program in programs.items():
+        for shape, array in _inputs():
+            yield "in place", f"{name} {shape}", lambda L, a=array, p=program: _inplace(p)(L, a)
+
+
+def _wide_scalar_cases() -> Iterator[Case]:
+    # A one-element operand of another dtype next to a float16 tensor: the result is float16,
+    # and PyTorch's mul/div read the scalar at its own value (TensorIterator's is_scalar(2))
+    for shape, array in _inputs():
+        for value, dtype in ((70000.0, np.float32), (0.1, np.float64), (70000, np.int64),
+                             (1 / 3, np.float32)):
+            other = np.array(value, dtype)
+            for name, op in (("*", lambda a, b: a * b), ("/", lambda a, b: a / b),
+                             ("+", lambda a, b: a + b)):
+                yield "0-d other dtype", f"t {name} tensor({value}, {dtype.__name__}) {shape}", (
+                    lambda L, a=array, b=other, op=op: op(L.t(a), L.t(b)))
+                yield "0-d other dtype", f"tensor({value}, {dtype.__name__}) {name} t {shape}", (
+                    lambda L, a=array, b=other, op=op: op(L.t(b), L.t(a)))
+
+
 _UNARY: dict[str, Callable[[_Lib, Any], Any]] = {
     "exp": lambda L, t: t.exp(), "exp2": lambda L, t: L.m.exp2(t),
     "expm1": lambda L, t: t.expm1(), "log": lambda L, t: t.log(),
@@ -294,8 +340,8 @@ def _product_gradients(lib: _Lib, op: Callable[..., Any], a: np.ndarray, b: np.n
 
 def cases() -> list[Case]:
     """Every case of the matrix."""
-    return [*_binary_cases(), *_option_cases(), *_unary_cases(), *_reduction_cases(),
-            *_product_cases()]
+    return [*_binary_cases(), *_option_cases(), *_inplace_cases(), *_wide_scalar_cases(),
+            *_unary_cases(), *_reduction_cases(), *_product_cases()]
 
 
 def divergences(selected: list[Case]) -> list[tuple[str, str, str]]:
@@ -311,8 +357,47 @@ def divergences(selected: list[Case]) -> list[tuple[str, str, str]]:
     return found
 
 
-# group -> how many of its cases are allowed to differ, and why (measured on PyTorch 2.13, AVX2)
-_KNOWN: dict[str, int] = {}
+# The cases allowed to differ, and why (measured on PyTorch 2.13.0, CPU capability AVX2).
+# PyTorch's elementwise float16 kernels have two paths: contiguous runs of 32 elements go
+# through Vectorized<Half> (converted to float32, computed, rounded once: minigrad's rule),
+# the rest (a 0-d tensor, a strided one, fewer than 32 elements, a tail) through the scalar
+# lambda, whose c10::Half arithmetic rounds after every step. Which path an element takes
+# depends on its position in the iteration; minigrad follows the vectorised one throughout.
+_SCALAR_PATH = "PyTorch's scalar (non-vectorised) path rounds each step to float16"
+_KNOWN: dict[str, str] = {
+    **dict.fromkeys([
+        "add(t, t, alpha=0.1) 2d", "add(t, 3.0, alpha=0.1) 2d", "sub(t, t, alpha=0.1) 2d",
+        "sub(t, 3.0, alpha=0.1) 2d", "add(t, t, alpha=3e-05) 2d",
+        "add(t, 3.0, alpha=0.1) strided", "sub(t, 3.0, alpha=0.1) strided",
+        "sub(t, 3.0, alpha=0.1) 0d(0.5)", "sub(t, t, alpha=2) 0d(65504.0)",
+        "add(t, t, alpha=0.5) 0d(5.960464477539063e-08)",
+        "sub(t, t, alpha=0.5) 0d(5.960464477539063e-08)",
+        "add(t, 3.0, alpha=0.1) 0d(5.960464477539063e-08)",
+        "add_(t, alpha=0.1) 2d", "add_(t, alpha=0.1) strided",
+        "rsqrt 2d", "rsqrt' 2d", "rsqrt strided", "rsqrt' strided", "rsqrt 0d(65504.0)",
+        "rsqrt' 0d(65504.0)", "logsigmoid' 2d", "logsigmoid' strided", "logsigmoid' 0d(3.0)",
+    ], _SCALAR_PATH),
+    **dict.fromkeys(["t // t 1d", "0.001 // t 1d", "0.001 // t 2d"],
+                    "floor division of two float16 operands: PyTorch rounds fmod, the "
+                    "difference and the quotient to float16 one by one"),
+    **dict.fromkeys([
+        "erf 1d", "erf' 1d", "erf 2d", "erf' 2d", "erf strided", "erf' strided",
+        "erf 0d(5.960464477539063e-08)", "erf' 0d(5.960464477539063e-08)",
+    ], "PyTorch's float erf is its own polynomial: 0 for |x| below ~1e-7, 1 ulp elsewhere"),
+    **dict.fromkeys(["erf' 0d(0.5)", "erf' 0d(3.0)", "erfc' 0d(0.5)", "erfc' 0d(3.0)"],
+                    "a 0-d tensor times a number: PyTorch's scalar path, an ulp apart"),
+    **dict.fromkeys(["elu' 1d", "hardswish' 1d"],
+                    "a nan input: PyTorch's vectorised backward gives nan, its scalar path "
+                    "(and minigrad, float32 too) the gradient"),
+    **dict.fromkeys(["softmax(0) cube", "softmax(1) cube"],
+                    "softmax along another dim than the last: PyTorch's kernel rounds the "
+                    "exponentials (dim 1: 319 of 1,400 elements, dim 0: 30), an ulp apart"),
+    **dict.fromkeys(["prod safe", "prod' safe", "prod(-1) safe", "prod(-1)' safe",
+                     "prod(-1) big", "prod(-1)' big"],
+                    "prod multiplies in float16 in its vectorised order (numpy: one by one)"),
+    **dict.fromkeys(["linear big=33", "linear' big=33"],
+                    "the gemm's float32 sum in another order: 1 of 30 elements an ulp apart"),
+}
 
 
 def _groups() -> list[str]:
@@ -322,8 +407,10 @@ def _groups() -> list[str]:
 @pytest.mark.parametrize("group", _groups())
 def test_half_matches_pytorch(group: str) -> None:
     selected = [c for c in cases() if c[0] == group]
-    found = divergences(selected)
-    assert len(found) == _KNOWN.get(group, 0), found[:10]
+    found = {label: how for _, label, how in divergences(selected)}
+    known = {label for _, label, _ in selected if label in _KNOWN}
+    assert set(found) == known, {label: found.get(label, "now equal") for label in
+                                 set(found) ^ known}
 
 
 if __name__ == "__main__":
