@@ -20,7 +20,6 @@ numpy functions only, so they run on arrays and on tensors.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,7 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import part
 from minigrad.ops import _helpers, unary
 from minigrad.ops._helpers import Constants, is_tensor, operand, run
+from minigrad.ops.opmath import in_float32 as _in_float32
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -48,19 +48,6 @@ _GELU_FORWARD = Constants(0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF)
 _GELU_BACKWARD = Constants(
     0.5, 1.0, _GELU_CUBIC, _SQRT_2_OVER_PI, _SQRT_HALF, 3 * _GELU_CUBIC, _INV_SQRT_2PI
 )
-
-
-def _in_float32(kernel: Callable[..., Any], *operands: Any) -> Any:
-    """``kernel(*operands)``, float16 arrays computed in float32 and rounded once.
-
-    PyTorch's CPU activation kernels do their float16 arithmetic in float32 (its "opmath"):
-    in float16 itself exp(x) overflows from x = 11.1, and each step would round again.
-    """
-    first = operands[0]
-    if is_tensor(first) or first.dtype != _FLOAT16:
-        return kernel(*operands)
-    wide = (v.astype(_FLOAT32) if isinstance(v, np.ndarray | np.generic) else v for v in operands)
-    return kernel(*wide).astype(_FLOAT16)
 
 
 def _tanh_softplus(v: Any) -> Any:

@@ -53,6 +53,7 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
+from minigrad.ops.opmath import FLOAT16, in_float32, is_wide_scalar, with_scalar
 
 
 class Add(Op):
@@ -85,11 +86,29 @@ def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) 
 
     The product is a temporary the result can go into (``SGD``'s update: one temporary, not
     two); in place with nothing recorded (``ctx.out`` is x), the result goes straight into x.
+    A float16 result is PyTorch's: ``x + alpha * y`` in float32, rounded once, alpha and a
+    number ``y`` taken as float16 (the common dtype) first.
     """
+    if (getattr(x, "dtype", None) if dtype is None else dtype) is FLOAT16:
+        y = y if isinstance(y, np.ndarray) else np.asarray(y, FLOAT16)
+        return in_float32(_SCALED[kernel], x, y, np.asarray(alpha, FLOAT16))
     y = alpha * y
     if _fresh_like(y, x, dtype):
         return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)
     return kernel(x, y) if dtype is None else kernel(x, y, dtype=dtype)
+
+
+def _add_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
+    """``x + alpha * y`` (add's formula, on float32 arrays for a float16 result)."""
+    return np.add(x, alpha * y)
+
+
+def _subtract_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
+    """``x - alpha * y`` (sub's formula, on float32 arrays for a float16 result)."""
+    return np.subtract(x, alpha * y)
+
+
+_SCALED = {np.add: _add_scaled, np.subtract: _subtract_scaled}
 
 
 def _fresh_like(scaled: Any, x: Any, dtype: Any) -> bool:
@@ -373,6 +392,10 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
+        # (float16 times a number: PyTorch takes the number in float32, ops/opmath.py; x is
+        # an array when dtype is None: promote's fast branch)
+        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
+            return with_scalar(np.multiply, x, y)
         return np.multiply(x, y) if dtype is None else np.multiply(x, y, dtype=dtype)
 
     @staticmethod
@@ -418,6 +441,8 @@ class Div(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any = None) -> np.ndarray:
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
+        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
+            return with_scalar(np.true_divide, x, y)  # (as Mul's)
         return x / y if dtype is None else np.true_divide(x, y, dtype=dtype)
 
     @staticmethod
@@ -481,6 +506,8 @@ class MulScalar(Op):
         if x.dtype.kind in "biu":  # (PyTorch's promotion: an integer tensor times a float
             # number computes in the default float dtype, not numpy's float64)
             return np.multiply(x, c, dtype=result_type(x, c))
+        if x.dtype is FLOAT16:  # (the number in float32: Mul's rule, ops/opmath.py)
+            return with_scalar(np.multiply, x, c)
         return x * c
 
     @staticmethod
@@ -502,6 +529,8 @@ class DivScalar(Op):
         ctx.c = c
         if x.dtype.kind in "biu":  # (true division of integers: in the default float dtype)
             return np.true_divide(x, c, dtype=default_float())
+        if x.dtype is FLOAT16:  # (as MulScalar's)
+            return with_scalar(np.true_divide, x, c)
         return x / c
 
     @staticmethod
@@ -633,6 +662,8 @@ class FloorDivide(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         _check_integer_divisor(x, y, dtype)
+        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
+            return with_scalar(np.floor_divide, x, y)  # (as Mul's)
         return np.floor_divide(x, y, dtype=dtype)
 
     @staticmethod

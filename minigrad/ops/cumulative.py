@@ -55,15 +55,12 @@ class Cumsum(Op):
             return np.array(x, dtype=dtype or x.dtype, copy=True)
         result_dtype = np.dtype(dtype or x.dtype)
         accumulate = _CUMULATIVE_ACCUMULATOR.get(result_dtype)
-        if accumulate is None:
-            y = np.cumsum(x, axis=dim, dtype=dtype)
-        else:
-            # numpy adds one element at a time in the result's precision: a million float32
-            # steps drift by 1%. PyTorch accumulates in a wider type and rounds each result once.
-            y = np.cumsum(x, axis=dim, dtype=accumulate).astype(result_dtype)
-        if result_dtype.kind in "fc":
-            y += 0.0  # PyTorch's sum starts from 0.0: a prefix of -0.0s sums to 0.0
-        return y
+        # numpy adds one element at a time in the result's precision: a million float32 steps
+        # drift by 1%. PyTorch accumulates in a wider type and rounds each result once.
+        sums = np.cumsum(x, axis=dim, dtype=dtype if accumulate is None else accumulate)
+        if sums.dtype.kind == "f":  # PyTorch's running sum starts at +0: -0.0 first gives 0.0
+            sums += 0.0
+        return sums.astype(result_dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
@@ -99,8 +96,13 @@ class Cumprod(Op):
     def forward(ctx: Any, x: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
         if x.ndim == 0:
             y = np.array(x, dtype=dtype or x.dtype, copy=True)
-        else:
-            y = np.cumprod(x, axis=dim, dtype=dtype)
+        else:  # (in the wider type PyTorch's kernel multiplies in, as cumsum's)
+            result_dtype = np.dtype(dtype or x.dtype)
+            accumulate = _CUMULATIVE_ACCUMULATOR.get(result_dtype)
+            if accumulate is None:
+                y = np.cumprod(x, axis=dim, dtype=dtype)
+            else:
+                y = np.cumprod(x, axis=dim, dtype=accumulate).astype(result_dtype)
         ctx.save_for_backward(x, y)
         ctx.dim = dim
         return y

@@ -37,6 +37,7 @@ from minigrad.ops._helpers import (
     run,
     wrap_dim,
 )
+from minigrad.ops.opmath import FLOAT16, in_float32
 
 
 class Dot(Op):
@@ -241,11 +242,10 @@ class Addmm(Op):
             ctx.beta, ctx.alpha = beta, alpha
             ctx.mat2_transposed = mat2.flags.f_contiguous and not mat2.flags.c_contiguous
             ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
-        if alpha == 0:
-            product = np.zeros((mat1.shape[0], mat2.shape[1]), np.result_type(mat1, mat2))
-        else:
-            product = mat1 @ mat2
-        return _scaled_sum(input, product, beta, alpha)
+        if mat1.dtype is FLOAT16:  # PyTorch's float16 gemm: the sum and beta * input in
+            # float32, rounded once (numpy would round the product, then the sum)
+            return in_float32(_addmm_values, mat1, mat2, input, beta, alpha)
+        return _addmm_values(mat1, mat2, input, beta, alpha)
 
     saved_as_arguments = True  # backward(ctx, grad, mat1, mat2): the runner hands them over (Op)
 
@@ -323,6 +323,16 @@ def maybe_multiply(x: Any, factor: Any) -> Any:
     C++'s ``tensor * scalar``: under create_graph it records MulBackward1 (MulScalar).
     """
     return x if factor == 1 else run(arithmetic.MulScalar, x, factor)
+
+
+def _addmm_values(mat1: np.ndarray, mat2: np.ndarray, input: Any, beta: Any,
+                  alpha: Any) -> np.ndarray:
+    """``beta * input + alpha * (mat1 @ mat2)``: Addmm's result (matrices unread if alpha 0)."""
+    if alpha == 0:
+        product = np.zeros((mat1.shape[0], mat2.shape[1]), np.result_type(mat1, mat2))
+    else:
+        product = mat1 @ mat2
+    return _scaled_sum(input, product, beta, alpha)
 
 
 def _scaled_sum(input: Any, product: np.ndarray, beta: Any, alpha: Any) -> np.ndarray:

@@ -30,11 +30,17 @@ from minigrad.ops._helpers import (
     wrap_dim,
 )
 from minigrad.ops.decompositions import LinalgSvd
+from minigrad.ops.opmath import FLOAT16, in_float32
 from minigrad.ops.unary import sign_of
 
 
 def _norm_value(x: np.ndarray, ord: float, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
-    """(sum |x|**ord)**(1/ord) over ``axes``;  inf: max |x|, -inf: min |x|, 0: nonzeros."""
+    """(sum |x|**ord)**(1/ord) over ``axes``;  inf: max |x|, -inf: min |x|, 0: nonzeros.
+
+    float16 in float32, rounded once (PyTorch's kernel: the squares may pass 65504).
+    """
+    if x.dtype is FLOAT16:
+        return in_float32(_norm_value, x, ord, axes, keepdim)
     magnitude = np.abs(x)
     if ord == 2:
         y = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))

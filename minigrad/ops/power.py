@@ -28,6 +28,7 @@ from minigrad.ops._helpers import (
     promote_inplace,
     zeros_like_grad,
 )
+from minigrad.ops.opmath import times_number
 
 
 class PowScalar(Op):
@@ -58,7 +59,8 @@ class PowScalar(Op):
         p = ctx.exponent
         if p == 0:
             return zeros_like_grad(grad), None, None
-        return grad * (p * scalar_power(x, p - 1)), None, None
+        # (C++'s ``exponent * self.pow(exponent - 1)``: a float16 power times p in float32)
+        return grad * times_number(scalar_power(x, p - 1), p), None, None
 
 
 # A floating tensor's Python numbers that numpy combines with it as PyTorch promotes them (a
@@ -129,6 +131,14 @@ def scalar_power(x: Any, exponent: Any, dtype: Any = None) -> Any:
     """
     if not isinstance(x, np.ndarray):
         return x**exponent
+    if (x.dtype if dtype is None else dtype) is _FLOAT16:
+        # PyTorch's float16 kernel has none of these detours: std::pow in float32 of x and
+        # the exponent as float16 (a power of -0.0 or -inf differs from sqrt's), rounded once.
+        # Here in double (as ``_power``'s float32), the exponent an array: numpy's loop takes
+        # a scalar 0.5 as sqrt (a 0-d x too: as a vector of one).
+        wide = x.astype(_FLOAT16, copy=False).astype(_FLOAT64).reshape(-1)
+        powers = np.power(wide, np.full(wide.shape, float(np.float16(exponent))))
+        return powers.astype(_FLOAT16).reshape(x.shape)
     if exponent == 2:  # (numpy squares: x * x, as PyTorch)
         return np.power(x, exponent, dtype=dtype)
     if exponent == 0.5:

@@ -36,8 +36,9 @@ from minigrad.ops._helpers import (
     sum_dtype,
     wrap_dim,
 )
-from minigrad.ops.arithmetic import DivScalar, maximum, minimum
+from minigrad.ops.arithmetic import DivScalar, MulScalar, maximum, minimum
 from minigrad.ops.cumulative import Cumprod
+from minigrad.ops.opmath import FLOAT16, FLOAT32, in_float32
 from minigrad.ops.return_types import (
     return_types,
 )
@@ -112,6 +113,8 @@ def _mean_all(
     """
     if dtype is None:
         dtype = x.dtype
+    if dtype is FLOAT16:  # PyTorch's: the sum and the division in float32, rounded once
+        return _mean_all(x, FLOAT32, axes, keepdim).astype(FLOAT16)
     if axes is None:  # (Mean's call, without the keyword and the count MeanDim's need)
         total = _add_reduce(x, None, dtype, out=_ARRAY_OUT)
         count = x.size
@@ -450,7 +453,7 @@ class Std(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, moments: Moments) -> np.ndarray:
-        y = np.sqrt(_variance(x, moments.axes, moments.correction, moments.keepdim))
+        y = standard_deviation(x, moments.axes, moments.correction, moments.keepdim)
         ctx.save_for_backward(x, y)
         moments.keep_on(ctx)
         return y
@@ -470,8 +473,19 @@ def std_grad(ctx: Any, grad: Any, x: Any, y: Any) -> Any:
     return _var_grad(grad_var, x, ctx.axes, ctx.correction, ctx.keepdim, ctx.grad_rule)
 
 
+def standard_deviation(x: np.ndarray, axes: tuple[int, ...], correction: float,
+                       keepdim: bool) -> np.ndarray:
+    """``sqrt(var)`` over ``axes``; float16 in float32, rounded once (PyTorch's kernel)."""
+    if x.dtype is FLOAT16:  # (its variance may pass 65504 where the deviation does not)
+        return in_float32(standard_deviation, x, axes, correction, keepdim)
+    return np.sqrt(_variance(x, axes, correction, keepdim))
+
+
 def _variance(x: np.ndarray, axes: tuple[int, ...], correction: float,
               keepdim: bool) -> np.ndarray:
+    """The variance over ``axes``: float16 in float32, rounded once, as PyTorch's kernel."""
+    if x.dtype is FLOAT16:
+        return in_float32(_variance, x, axes, correction, keepdim)
     count = _count(x.shape, axes)
     mean = np.sum(x, axis=axes, keepdims=True) / count
     centered = x - mean
@@ -487,7 +501,10 @@ def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepd
     empty list of dims reduces everything forward but counts as n = 1 in PyTorch's backward.
     """
     full, count = grad_rule
-    mean = np.sum(x, axis=axes, keepdims=True) / _count(np.shape(x), axes)
+    if type(x) is np.ndarray:  # (PyTorch's ``self.mean(dim, true)``: float16 in float32)
+        mean = _mean_all(x, None, axes, True)
+    else:
+        mean = np.sum(x, axis=axes, keepdims=True) / _count(np.shape(x), axes)
     dof = count - correction
     if full and dof <= 0:
         # 2 / 0 is infinite: the gradient is inf, or nan where x equals the mean. (PyTorch's
@@ -498,7 +515,8 @@ def _var_grad(grad: Any, x: Any, axes: tuple[int, ...], correction: float, keepd
         return grad * np.where(raw(x) == raw(mean), nan, inf)
     grad = restore_reduced(grad, axes, keepdim)
     factor = math.inf if dof == 0 else 2.0 / dof
-    return factor * grad * (x - mean)
+    # (C++'s ``double * grad``: MulScalar, a float16 gradient times a float32 number)
+    return run(MulScalar, grad, factor) * (x - mean)
 
 
 class Moments(NamedTuple):

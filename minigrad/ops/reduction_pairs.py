@@ -27,6 +27,7 @@ from minigrad.ops.reduction import (
     first_zero_kept,
     mean_grad,
     moments_arguments,
+    standard_deviation,
     std_grad,
 )
 from minigrad.ops.return_types import return_types
@@ -84,7 +85,7 @@ class StdMean(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, moments: Moments) -> tuple[np.ndarray, np.ndarray]:
-        std = np.sqrt(_variance(x, moments.axes, moments.correction, moments.keepdim))
+        std = standard_deviation(x, moments.axes, moments.correction, moments.keepdim)
         ctx.save_for_backward(x, std)
         moments.keep_on(ctx)
         return std, _mean_all(x, None, moments.axes, moments.keepdim)

@@ -18,6 +18,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand, times
+from minigrad.ops.opmath import FLOAT16, in_float32
 
 
 class Lerp(Op):
@@ -38,7 +39,8 @@ class Lerp(Op):
     @staticmethod
     def forward(ctx: Any, start: Any, end: Any, weight: Any) -> np.ndarray:
         ctx.weight = weight
-        return np.asarray(_lerp_values(start, end, weight), dtype=np.result_type(start, end))
+        values = in_float32(_lerp_values, start, end, weight)  # (float16: in float32, PyTorch)
+        return np.asarray(values, dtype=np.result_type(start, end))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -120,7 +122,7 @@ class LerpTensor(Op):
     def forward(ctx: Any, start: Any, end: Any, weight: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(start if needs[2] else None, end if needs[2] else None, weight)
-        return _lerp_values(start, end, weight).astype(start.dtype, copy=False)
+        return in_float32(_lerp_values, start, end, weight).astype(start.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, Any]:
@@ -153,10 +155,18 @@ class AddcOp(Op):
     divides: ClassVar[bool]
 
     @classmethod
+    def opmath_kernel(cls, x: Any, t1: Any, t2: Any, value: Any) -> np.ndarray:
+        """PyTorch's float16 formula on float32 arrays: ``x + value * t1 (*, /) t2``, in order."""
+        return np.add(x, cls.combine(np.multiply(value, t1, dtype=t1.dtype), t2))
+
+    @classmethod
     def forward(cls, ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(t1 if needs[2] else None, t2 if needs[1] or cls.divides else None)
         ctx.value = value
+        if (operand(x).dtype if dtype is None else dtype) is FLOAT16:
+            # PyTorch's float16 kernel: x + value * t1 (*, /) t2 in float32, value in float32
+            return in_float32(cls.opmath_kernel, x, t1, t2, value)
         combined = cls.combine(t1, t2, dtype=dtype)
         return np.add(x, times(combined, value), dtype=dtype)
 

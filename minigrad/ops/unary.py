@@ -53,6 +53,7 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.arithmetic import MulScalar, mul
+from minigrad.ops.opmath import FLOAT16, in_float32, times_number
 from minigrad.ops.power import pow, pow_
 
 
@@ -446,8 +447,9 @@ class TanhBackward(Op):
     def forward(ctx: Any, grad: Any, y: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(grad if needs[1] else None, y if needs[0] or needs[1] else None)
-        (one,) = _ONE.of(y)
-        return grad * (one - y * y)
+        if y.dtype is FLOAT16:  # (PyTorch's kernel: in float32, rounded once)
+            return in_float32(_tanh_gradient, grad, y)
+        return _tanh_gradient(grad, y)
 
     @staticmethod
     def backward(ctx: Any, gz: Any) -> tuple[Any, Any]:
@@ -457,6 +459,12 @@ class TanhBackward(Op):
             run(TanhBackward, gz, y) if needs[0] else None,
             gz * (-2 * y * grad) if needs[1] else None,
         )
+
+
+def _tanh_gradient(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``grad * (1 - y**2)`` on arrays: TanhBackward's formula."""
+    (one,) = _ONE.of(y)
+    return grad * (one - y * y)
 
 
 def relu_array(x: np.ndarray) -> np.ndarray:
@@ -548,7 +556,7 @@ class Reciprocal(SavesResult):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return -grad * y * y
+        return -grad * (y * y)  # (PyTorch's order: float16 rounds each step)
 
 
 def reciprocal(input: Any) -> Any:
@@ -732,7 +740,7 @@ class LogBase(SavesInput):
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return grad / (x * cls.ln_base)
+        return grad / times_number(x, cls.ln_base)
 
 
 class Log2(LogBase):
@@ -792,17 +800,22 @@ def log1p_(input: Any) -> Any:
     return float_inplace(input, Log1p)
 
 
+def _rsqrt(x: np.ndarray) -> np.ndarray:
+    """``1 / sqrt(x)``: Rsqrt's formula."""
+    return np.reciprocal(np.sqrt(x))
+
+
 class Rsqrt(SavesResult):
     """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result."""
 
     @staticmethod
     def kernel(x: np.ndarray) -> np.ndarray:
-        return np.reciprocal(np.sqrt(x))
+        return in_float32(_rsqrt, x)  # (float16: in float32, rounded once)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return grad * (y * y * y) * -0.5
+        return times_number(grad, -0.5) * y**3  # (PyTorch's steps: -0.5 * grad * y.pow(3))
 
 
 def rsqrt(input: Any) -> Any:
@@ -849,7 +862,7 @@ class Erf(SavesInput):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return grad * (np.exp(-(x * x)) * _TWO_OVER_SQRT_PI)
+        return times_number(np.exp(-(x * x)), _TWO_OVER_SQRT_PI) * grad  # (PyTorch's steps)
 
 
 def erf(input: Any) -> Any:

@@ -16,6 +16,7 @@ import numpy as np
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import Constants, float_input, zero_where
+from minigrad.ops.opmath import times_number
 from minigrad.ops.unary import SavesInput, float_inplace, per_element
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -32,7 +33,7 @@ class Erfc(SavesInput):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return grad * (np.exp(-(x * x)) * -_TWO_OVER_SQRT_PI)
+        return times_number(np.exp(-(x * x)), -_TWO_OVER_SQRT_PI) * grad  # (as Erf's)
 
 
 def erfc(input: Any) -> Any:
