@@ -270,10 +270,38 @@ def uniform_(input: Any, from_: float = 0.0, to: float = 1.0, *,
              generator: _random.Generator | None = None) -> Any:
     """Fill ``input`` with samples from Uniform[from_, to), in place."""
     check_floating_kernel(input, "check_uniform_bounds")
+    check_uniform_bounds(input._array.dtype, from_, to)
+    return apply_inplace(Uniform, input, from_, to, generator)
+
+
+# The names PyTorch's check_uniform_bounds gives a floating dtype: its bounds' C++ type, and
+# the std::numeric_limits<...> argument of its range error.
+_CXX_TYPES = {
+    np.dtype(np.float16): ("c10::Half", "Half"),
+    np.dtype(np.float32): ("float", "Float"),
+    np.dtype(np.float64): ("double", "Double"),
+}
+
+
+def check_uniform_bounds(dtype: np.dtype, from_: float, to: float) -> None:
+    """PyTorch's checks of ``uniform_``'s range, in its order.
+
+    Finite bounds the dtype holds, ordered, and a width the dtype holds too (numpy would raise a
+    bare OverflowError or draw infinities).
+    """
+    bound_type, limits_type = _CXX_TYPES[dtype]
+    largest = float(np.finfo(dtype).max)
+    for name, value in (("from", from_), ("to", to)):
+        if not -largest <= value <= largest:  # (nan too)
+            raise RuntimeError(f"{name} is out of bounds for {bound_type}")
     if from_ > to:
         raise RuntimeError("uniform_ expects to return a [from, to) range, but found "
                            f"from={errors.double_text(from_)} > to={errors.double_text(to)}")
-    return apply_inplace(Uniform, input, from_, to, generator)
+    if to - from_ > largest:
+        raise RuntimeError(
+            f"uniform_ expects to-from <= std::numeric_limits<{limits_type}>::max(), but found "
+            f"to={errors.double_text(to)} and from={errors.double_text(from_)} which result in "
+            "to-from to exceed the limit")
 
 
 def check_normal_std(std: float) -> None:
