@@ -660,6 +660,7 @@ def jacfwd(
 
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:
+        """The Jacobian of ``func`` at ``args``, one column per tangent."""
         import minigrad
 
         positions = _check_argnums(argnums, len(args))
@@ -725,6 +726,7 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     lin = _Linearization(func, primals, tuple(range(len(primals))), False)
 
     def jvp_fn(*tangents: Any) -> Any:
+        """``J tangents`` at the primals ``linearize`` was given."""
         tangents_spec = _treespec(tangents)
         if tangents_spec != primals_spec:
             raise RuntimeError(

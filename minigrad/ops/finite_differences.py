@@ -35,9 +35,11 @@ def _with_spacing(x: Any, dim: int, h: Any, edge_order: int) -> Any:
     """
 
     def times(t: Any, c: Any) -> Any:
+        """``t * c`` recorded as ``MulBackward1``."""
         return MulScalar.apply(t, c)
 
     def over(t: Any, c: Any) -> Any:
+        """``t / c`` recorded as ``DivBackward1``."""
         return DivScalar.apply(t, c)
 
     center = over(_part(x, dim, 2) - _part(x, dim, 0, -2), h)

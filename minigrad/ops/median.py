@@ -53,10 +53,12 @@ def _stl_median(values: list[float], ignore_nan: bool) -> float:
     """
     if ignore_nan:
         def comp(a: float, b: float) -> bool:
+            """``a < b`` with NaN last."""
             return a < b or (b != b and a == a)
         middle = (len(values) - sum(v != v for v in values) - 1) // 2
     else:
         def comp(a: float, b: float) -> bool:
+            """``a < b``."""
             return a < b
         middle = (len(values) - 1) // 2
     _nth_element(values, 0, middle, len(values), comp)

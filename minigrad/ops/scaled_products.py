@@ -355,6 +355,7 @@ def _addbmm_resizing_view(
     )
 
     def copied() -> np.ndarray | None:
+        """What of self the product adds to (None where beta is 0), read before the write."""
         if beta == 0:
             return None  # (not read: PyTorch copies nothing)
         if partially_overlap(resized, broadcast):

@@ -59,6 +59,7 @@ def mismatch(
     equality = rtol == 0 and atol == 0
 
     def difference(kind: str, diff: Any, idx: tuple[int, ...] | None, tol: Any) -> str:
+        """One 'Greatest ... difference' line of the report."""
         if idx is None:
             line = f"{kind.title()} difference: {diff}"
         else:
