@@ -319,69 +319,127 @@ def _ints(lib: Any, x: Any, values: list[int]) -> Any:
 
 
 LIBM = 4  # ulps between two good libms (or libm and SLEEF's 1-ulp functions)
-# minigrad's special functions are its own float64 algorithms rounded once; PyTorch's are Cephes
-# series computed in the input's dtype: finite values may be ~eps apart (ulps where the result
-# is a small difference of terms, as i1e's gradient). Specials, signs and nan stay exact.
-CEPHES = 16
+
+
+def _libm(case: Case, *extra: float, **options: Any) -> Op:
+    """A transcendental function: each library calls its own libm (or SLEEF, vectorised)."""
+    options = {"ulps": LIBM, "cancel": 4, **options}
+    return Op(case, extra=extra, **options)
+
+
+def _cephes(case: Case, *extra: float, **options: Any) -> Op:
+    """A special function: minigrad's own float64 algorithm rounded once, PyTorch's Cephes in
+    the input's dtype. Finite values may be a few epsilons apart (many ulps where the result
+    is a small difference of terms, as i1e's gradient); specials, signs and nan stay exact."""
+    options = {"ulps": LIBM, "cancel": 16, "grad_ulps": 16, **options}
+    return Op(case, extra=extra, **options)
+
+
+# --- elements PyTorch's CPU kernels decide by where they fall (not compared) -----------------
+# A contiguous loop runs its vector body (AVX2 here: 2 x 8 floats, 2 x 4 doubles per step;
+# AVX-512 doubles that) and a scalar tail; a strided one runs the scalar code. Where the two
+# disagree, the result depends on the CPU, the size and the layout: minigrad models neither.
+
+
+def _nan(x: np.ndarray) -> np.ndarray:
+    # The gradient at nan of hardtanh/relu6, hard/softshrink, hardswish and logit with eps:
+    # the vector body's comparisons or blend give 0 (nan for hardswish), the scalar tail grad.
+    return np.isnan(x)
+
+
+def _minus_zero(x: np.ndarray) -> np.ndarray:
+    # logit's gradient at -0.: the vector body divides grad by x * (1 - x) = -0. (the sign of
+    # grad flipped), the scalar code multiplies grad by inf.
+    return (x == 0) & np.signbit(x)
+
+
+def _cosh_band(x: np.ndarray) -> np.ndarray:
+    # sinh/cosh of 709.8 < |x| < 710.5 in float64: SLEEF's vector sinh/cosh overflow at
+    # log(max) to inf, libm's scalar ones are finite (1.1e308 at 710).
+    return (np.abs(x) > 709.78) & (np.abs(x) < 710.48) & (x.dtype == np.float64)
+
+
+def _quotient_overflows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    # x % y where x / y overflows (1. % 1e-310): the vector body computes x - y * floor(x / y)
+    # = nan, the scalar code fmod's exact remainder.
+    with np.errstate(all="ignore"):
+        return np.isfinite(x) & np.isfinite(y) & np.isinf(x / y)
+
+
+# The sign of zero where PyTorch's vector body and scalar tail differ: softshrink inside
+# [-lambd, lambd] (the vector body gives +0., the scalar x * 0 = -0. for negative x); gelu's
+# float32 AVX2 kernel (its own erf: +0. for x <= -0.); logaddexp2(x, x) (max + log1p(1) / ln 2,
+# which the AVX2 build contracts to an FMA: -1.06e-08 at -1. in float32, 0. without FMA: the
+# distance is covered by ``cancel``, the sign of a float16 zero is not compared).
+
+
+def _far_tail(x: np.ndarray) -> np.ndarray:
+    # log_ndtr's gradient below x = -10: exp(-(y + x**2 / 2)) where y = log_ndtr(x) is about
+    # -x**2 / 2: an ulp of y is x**2 / 2 ulps of the sum (rounding noise in both libraries;
+    # PyTorch's is -0. at -1e10, where x**2 / 2 and y round to the same float).
+    return x < -10
+
 
 UNARY: dict[str, Op] = {
     # trigonometric and hyperbolic, and their inverses
-    "sin": Op(_method("sin"), ulps=LIBM, extra=(3.1415927, 1e5)),
-    "cos": Op(_method("cos"), ulps=LIBM, extra=(1.5707964, 1e5)),
-    "tan": Op(_method("tan"), ulps=LIBM, extra=(1.5707964, 1e5)),
-    "asin": Op(_method("asin"), ulps=LIBM, extra=(1.0000001, -0.9999999)),
-    "acos": Op(_method("acos"), ulps=LIBM, extra=(1.0000001, -0.9999999)),
-    "atan": Op(_method("atan"), ulps=LIBM),
-    "sinh": Op(_method("sinh"), ulps=LIBM, extra=(89.0, 710.0, -711.0)),
-    "cosh": Op(_method("cosh"), ulps=LIBM, extra=(89.0, 710.0, -711.0)),
-    "tanh": Op(_method("tanh"), ulps=LIBM, cancel=4, extra=(9.0, 19.0, -19.1)),
-    "asinh": Op(_method("asinh"), ulps=LIBM),
-    "acosh": Op(_method("acosh"), ulps=LIBM, extra=(1.0000001, 0.9999999)),
-    "atanh": Op(_method("atanh"), ulps=LIBM, extra=(0.9999999, -1.0000001)),
+    "sin": _libm(_method("sin"), 3.1415927, 1e5),
+    "cos": _libm(_method("cos"), 1.5707964, 1e5),
+    "tan": _libm(_method("tan"), 1.5707964, 1e5),
+    "asin": _libm(_method("asin"), 1.0000001, -0.9999999),
+    "acos": _libm(_method("acos"), 1.0000001, -0.9999999),
+    "atan": _libm(_method("atan")),
+    "sinh": _libm(_method("sinh"), 89.0, 710.0, -711.0, skip=_cosh_band, skip_grad=_cosh_band),
+    "cosh": _libm(_method("cosh"), 89.0, 710.0, -711.0, skip=_cosh_band, skip_grad=_cosh_band),
+    "tanh": _libm(_method("tanh"), 9.0, 19.0, -19.1),
+    "asinh": _libm(_method("asinh")),
+    "acosh": _libm(_method("acosh"), 1.0000001, 0.9999999),
+    "atanh": _libm(_method("atanh"), 0.9999999, -1.0000001),
     "deg2rad": Op(_method("deg2rad"), extra=(180.0, -90.0)),
     "rad2deg": Op(_method("rad2deg"), extra=(3.1415927,)),
-    "sinc": Op(_special("sinc"), ulps=LIBM, cancel=4, grad_ulps=16, extra=(1e-20, 4.0, -2.5)),
+    "sinc": _libm(_special("sinc"), 1e-20, 4.0, -2.5, grad_ulps=16),
     # exponentials and logarithms
-    "exp": Op(_method("exp"), ulps=LIBM, extra=(88.7, 89.0, 709.0, 710.0, -104.0, -746.0)),
-    "expm1": Op(_method("expm1"), ulps=LIBM, extra=(88.7, 89.0, 709.0, 710.0, 1e-8)),
-    "exp2": Op(_special("exp2"), ulps=LIBM, extra=(128.0, 1024.0, -150.0, -1075.0, 0.1)),
-    "log": Op(_method("log"), ulps=LIBM),
-    "log1p": Op(_method("log1p"), ulps=LIBM, extra=(-0.9999999, -1.0000001, 1e-8)),
-    "log2": Op(_method("log2"), ulps=LIBM, extra=(8.0, 0.125)),
-    "log10": Op(_method("log10"), ulps=LIBM, extra=(1000.0, 0.001)),
-    "sqrt": Op(_method("sqrt"), extra=(4.0, 2.0)),
-    "rsqrt": Op(_method("rsqrt"), ulps=LIBM, extra=(4.0,)),
+    "exp": _libm(_method("exp"), 88.7, 89.0, 709.0, 710.0, -104.0, -746.0),
+    "expm1": _libm(_method("expm1"), 88.7, 89.0, 709.0, 710.0, 1e-8),
+    "exp2": _libm(_special("exp2"), 128.0, 1024.0, -150.0, -1075.0, 0.1),
+    "log": _libm(_method("log")),
+    "log1p": _libm(_method("log1p"), -0.9999999, -1.0000001, 1e-8),
+    "log2": _libm(_method("log2"), 8.0, 0.125),
+    "log10": _libm(_method("log10"), 1000.0, 0.001),
+    # (PyTorch's float32 sqrt(3e38) is 1.7320508816e19, an ulp above the correctly rounded
+    # 1.7320507716e19 that numpy gives)
+    "sqrt": Op(_method("sqrt"), extra=(4.0, 2.0), ulps=1),
+    "rsqrt": _libm(_method("rsqrt"), 4.0),
     "reciprocal": Op(_method("reciprocal"), extra=(3e-39, 1e-300)),
     "square": Op(_method("square"), extra=(1e20, 1e200)),
-    "sigmoid": Op(_method("sigmoid"), ulps=LIBM, cancel=4, extra=(-88.8, -746.0, 37.0)),
-    "expit": Op(_special("expit"), ulps=LIBM, cancel=4),
+    "sigmoid": _libm(_method("sigmoid"), -88.8, -746.0, 37.0),
+    "expit": _libm(_special("expit")),
     # error function, gamma function and friends
-    "erf": Op(_method("erf"), ulps=LIBM, cancel=4, extra=(3.9, 6.0, 27.0)),
-    "erfc": Op(_method("erfc"), ulps=LIBM, cancel=4, extra=(3.9, 10.0, 27.0, 27.3)),
-    "erfcx": Op(_special("erfcx"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(26.0, 1e5, -26.7)),
-    "erfinv": Op(_method("erfinv"), ulps=LIBM, cancel=CEPHES, grad_ulps=16,
-                 extra=(0.9999999, -0.9999999, 1.0000001, 0.7)),
-    "lgamma": Op(_method("lgamma"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(-2.5, 3.0, 1e-8, -1e-8)),
-    "digamma": Op(_method("digamma"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(-2.5, 1e-8, -1e-8)),
-    "polygamma 1": Op(_method("polygamma", 1), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(-2.5,)),
-    "polygamma 2": Op(_special("polygamma", 2), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(-2.5,)),
-    "mvlgamma p=1": Op(_special("multigammaln", 1), ulps=LIBM, cancel=CEPHES, grad_ulps=16),
-    "mvlgamma p=3": Op(_top("mvlgamma", p=3), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(1.1, 1.0)),
-    "i0": Op(_special("i0"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(700.0, 713.0, 90.0)),
-    "i0e": Op(_special("i0e"), ulps=LIBM, cancel=CEPHES, grad_ulps=16),
-    "i1": Op(_special("i1"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(700.0, 713.0, 90.0)),
-    "i1e": Op(_special("i1e"), ulps=LIBM, cancel=CEPHES, grad_ulps=16),
-    "ndtr": Op(_special("ndtr"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(-38.5, -8.0, 6.0)),
-    "ndtri": Op(_special("ndtri"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(0.9999999, 1e-30, 0.3)),
-    "log_ndtr": Op(_special("log_ndtr"), ulps=LIBM, cancel=CEPHES, grad_ulps=16, extra=(-38.5, 6.0, 40.0)),
-    "entr": Op(_special("entr"), ulps=LIBM),
-    "logit": Op(_method("logit"), ulps=LIBM, extra=(0.9999999, 1e-30)),
-    "logit eps=1e-6": Op(_method("logit", eps=1e-6), ulps=LIBM,
-                         extra=(1e-6, 0.999999, 1e-7, 0.9999999)),
-    "logit eps=0.25": Op(_method("logit", eps=0.25), ulps=LIBM, extra=(0.25, 0.75)),
-    "logit eps=-1": Op(_method("logit", eps=-1.0), ulps=LIBM),
-    "xlog1py(x, 2.)": Op(lambda lib, x: lib.special.xlog1py(x, 2.0), ulps=LIBM),
-    "xlog1py(0., x)": Op(lambda lib, x: lib.special.xlog1py(0.0, x), ulps=LIBM),
+    "erf": _libm(_method("erf"), 3.9, 6.0, 27.0),
+    "erfc": _libm(_method("erfc"), 3.9, 10.0, 27.0, 27.3),
+    "erfcx": _cephes(_special("erfcx"), 26.0, 1e5, -26.7),
+    "erfinv": _cephes(_method("erfinv"), 0.9999999, -0.9999999, 1.0000001, 0.7),
+    "lgamma": _cephes(_method("lgamma"), -2.5, 3.0, 1e-8, -1e-8),
+    "digamma": _cephes(_method("digamma"), -2.5, 1e-8, -1e-8),
+    "polygamma 1": _cephes(_method("polygamma", 1), -2.5),
+    "polygamma 2": _cephes(_special("polygamma", 2), -2.5),
+    "mvlgamma p=1": _cephes(_special("multigammaln", 1)),
+    "mvlgamma p=3": _cephes(_top("mvlgamma", p=3), 1.1, 1.0),
+    "i0": _cephes(_special("i0"), 700.0, 713.0, 90.0, 88.8),
+    "i0e": _cephes(_special("i0e")),
+    "i1": _cephes(_special("i1"), 700.0, 713.0, 90.0, 88.8),
+    "i1e": _cephes(_special("i1e")),
+    "ndtr": _cephes(_special("ndtr"), -38.5, -8.0, 6.0),
+    # (the gradient exp(y**2 / 2): an ulp of y = ndtri(1e-30) = -11.5 is y**2 = 130 ulps)
+    "ndtri": _cephes(_special("ndtri"), 0.9999999, 1e-30, 0.3, grad_ulps=512),
+    "log_ndtr": _cephes(_special("log_ndtr"), -38.5, 6.0, 40.0, skip_grad=_far_tail),
+    "entr": _libm(_special("entr")),
+    "logit": _libm(_method("logit"), 0.9999999, 1e-30, skip_grad=_minus_zero),
+    "logit eps=1e-6": _libm(_method("logit", eps=1e-6), 1e-6, 0.999999, 1e-7, 0.9999999,
+                            skip_grad=_nan),
+    "logit eps=0.25": _libm(_method("logit", eps=0.25), 0.25, 0.75, skip_grad=_nan),
+    "logit eps=-1": _libm(_method("logit", eps=-1.0), skip_grad=_minus_zero),
+    "xlog1py(x, 2.)": _libm(lambda lib, x: lib.special.xlog1py(x, 2.0)),
+    "xlog1py(0., x)": _libm(lambda lib, x: lib.special.xlog1py(0.0, x)),
     # rounding and classification
     "frac": Op(_method("frac"), extra=(2.75, -2.75, 8388609.0)),
     "trunc": Op(_method("trunc"), extra=(2.75, -2.75, -0.75)),
@@ -397,10 +455,10 @@ UNARY: dict[str, Op] = {
     "isposinf": Op(_method("isposinf")),
     "isneginf": Op(_method("isneginf")),
     # scalar forms of the binary ops
-    "float_power 2": Op(_method("float_power", 2), ulps=LIBM),
-    "float_power 0.5": Op(_method("float_power", 0.5), ulps=LIBM),
-    "2 float_power x": Op(lambda lib, x: lib.float_power(2.0, x), ulps=LIBM),
-    "ldexp(x, ints)": Op(lambda lib, x: lib.ldexp(x, _ints(lib, x, [3, -1, 200, -1100, 0]))),
+    "float_power 2": _libm(_method("float_power", 2)),
+    "float_power 0.5": _libm(_method("float_power", 0.5)),
+    "2 float_power x": _libm(lambda lib, x: lib.float_power(2.0, x)),
+    "ldexp(x, ints)": Op(lambda lib, x: lib.ldexp(x, _ints(lib, x, [3, -1, 200, -1100, 0, 63]))),
     "heaviside(x, 0.5)": Op(lambda lib, x: lib.heaviside(x, lib.tensor(0.5, dtype=x.dtype))),
     "heaviside(x, -0.)": Op(lambda lib, x: lib.heaviside(x, lib.tensor(-0.0, dtype=x.dtype))),
     "true_divide 3": Op(lambda lib, x: lib.true_divide(x, 3.0)),
@@ -409,71 +467,72 @@ UNARY: dict[str, Op] = {
     "div floor -0.75": Op(lambda lib, x: lib.div(x, -0.75, rounding_mode="floor")),
     "3 / x": Op(lambda lib, x: 3.0 / x),
     "-3 // x": Op(lambda lib, x: -3.0 // x),
-    "logaddexp(x, 0.)": Op(lambda lib, x: lib.logaddexp(x, lib.zeros_like(x)), ulps=LIBM),
-    "logaddexp2(x, x)": Op(lambda lib, x: lib.logaddexp2(x, x), ulps=LIBM),
+    "logaddexp(x, 0.)": _libm(lambda lib, x: lib.logaddexp(x, lib.zeros_like(x))),
+    "logaddexp2(x, x)": _libm(lambda lib, x: lib.logaddexp2(x, x), unsigned_zeros=True),
     "nextafter(x, 0.)": Op(lambda lib, x: lib.nextafter(x, lib.zeros_like(x))),
 }
 
 BINARY: dict[str, Op] = {
     "heaviside": Op(_binary("heaviside"), arity=2),
-    "logaddexp": Op(_binary("logaddexp"), arity=2, ulps=LIBM),
-    "logaddexp2": Op(_binary("logaddexp2"), arity=2, ulps=LIBM),
+    "logaddexp": _libm(_binary("logaddexp"), arity=2),
+    "logaddexp2": _libm(_binary("logaddexp2"), arity=2, unsigned_zeros=True),
     "nextafter": Op(_binary("nextafter"), arity=2),
-    "float_power": Op(_binary("float_power"), arity=2, ulps=LIBM),
-    "xlog1py": Op(lambda lib, x, y: lib.special.xlog1py(x, y), arity=2, ulps=LIBM),
+    "float_power": _libm(_binary("float_power"), arity=2),
+    "xlog1py": _libm(lambda lib, x, y: lib.special.xlog1py(x, y), arity=2),
     "true_divide": Op(_binary("true_divide"), arity=2),
     "floor_divide": Op(_binary("floor_divide"), arity=2),
     "div trunc": Op(_binary("div", rounding_mode="trunc"), arity=2),
     "x / y": Op(lambda lib, x, y: x / y, arity=2),
     "x // y": Op(lambda lib, x, y: x // y, arity=2),
-    "x % y": Op(lambda lib, x, y: x % y, arity=2),
+    "x % y": Op(lambda lib, x, y: x % y, arity=2, skip=_quotient_overflows),
 }
+
+_SHRINK = {"unsigned_zeros": True, "skip_grad": _nan}
 
 ACTIVATIONS: dict[str, Op] = {
     "relu": Op(_nn("relu")),
-    "relu6": Op(_nn("relu6"), extra=(6.0, 5.9999995)),
+    "relu6": Op(_nn("relu6"), extra=(6.0, 5.9999995), skip_grad=_nan),
     "leaky_relu": Op(_nn("leaky_relu")),
     "leaky_relu 0.2": Op(_nn("leaky_relu", 0.2)),
     "leaky_relu -0.5": Op(_nn("leaky_relu", -0.5)),
-    "hardtanh": Op(_nn("hardtanh")),
-    "hardtanh -2 0.5": Op(_nn("hardtanh", -2.0, 0.5), extra=(-2.0, 0.25)),
-    "hardtanh 0 0": Op(_nn("hardtanh", 0.0, 0.0)),
+    "hardtanh": Op(_nn("hardtanh"), skip_grad=_nan),
+    "hardtanh -2 0.5": Op(_nn("hardtanh", -2.0, 0.5), extra=(-2.0, 0.25), skip_grad=_nan),
+    "hardtanh 0 0": Op(_nn("hardtanh", 0.0, 0.0), skip_grad=_nan),
     "threshold 0.5 -1": Op(_nn("threshold", 0.5, -1.0), extra=(0.4999999,)),
     "threshold -0. 7": Op(_nn("threshold", -0.0, 7.0)),
     "threshold nan": Op(_nn("threshold", 1.0, NAN)),
-    "softplus": Op(_nn("softplus"), ulps=LIBM, cancel=4, grad_ulps=8,
-                   extra=(20.0, 19.999998, 20.000002, -104.0, -746.0)),
-    "softplus beta=2 thr=5": Op(_nn("softplus", beta=2.0, threshold=5.0), ulps=LIBM, cancel=4,
-                                grad_ulps=8, extra=(2.5, 2.4999998, 2.5000002)),
-    "softplus beta=-1": Op(_nn("softplus", beta=-1.0), ulps=LIBM, cancel=4, grad_ulps=8),
-    "softplus beta=0.5 thr=0": Op(_nn("softplus", beta=0.5, threshold=0.0), ulps=LIBM, cancel=4,
-                                  grad_ulps=8),
-    "silu": Op(_nn("silu"), ulps=LIBM, cancel=4, grad_ulps=16),
-    "mish": Op(_nn("mish"), ulps=LIBM, cancel=4, grad_ulps=16),
-    "logsigmoid": Op(_nn("logsigmoid"), ulps=LIBM, cancel=4, grad_ulps=8),
-    "celu": Op(_nn("celu"), ulps=LIBM, cancel=4, grad_ulps=8),
-    "celu 0.5": Op(_nn("celu", 0.5), ulps=LIBM, cancel=4, grad_ulps=8),
-    "elu 2": Op(_nn("elu", 2.0), ulps=LIBM, cancel=4, grad_ulps=8),
-    "selu": Op(_nn("selu"), ulps=LIBM, cancel=4, grad_ulps=8),
-    "gelu": Op(_nn("gelu"), ulps=LIBM, cancel=4, grad_ulps=16),
-    "gelu tanh": Op(_nn("gelu", approximate="tanh"), ulps=LIBM, cancel=4, grad_ulps=16),
-    "softsign": Op(_nn("softsign"), grad_ulps=4),
-    "tanhshrink": Op(_nn("tanhshrink"), ulps=LIBM, cancel=4, grad_ulps=16),
-    "softshrink": Op(_nn("softshrink"), extra=(0.5000001, 0.4999999)),
-    "softshrink 2": Op(_nn("softshrink", 2.0), extra=(-2.0, 2.0000002)),
-    "softshrink 0": Op(_nn("softshrink", 0.0)),
-    "hardshrink": Op(_nn("hardshrink")),
-    "hardshrink 2": Op(_nn("hardshrink", 2.0), extra=(-2.0, 2.0000002)),
-    "hardswish": Op(_nn("hardswish"), extra=(3.0, -3.0)),
+    "softplus": _libm(_nn("softplus"), 20.0, 19.999998, 20.000002, -104.0, -746.0,
+                      grad_ulps=8),
+    "softplus beta=2 thr=5": _libm(_nn("softplus", beta=2.0, threshold=5.0), 2.5, 2.4999998,
+                                   2.5000002, grad_ulps=8),
+    "softplus beta=-1": _libm(_nn("softplus", beta=-1.0), grad_ulps=8),
+    "softplus beta=0.5 thr=0": _libm(_nn("softplus", beta=0.5, threshold=0.0), grad_ulps=8),
+    "silu": _libm(_nn("silu"), grad_ulps=16),
+    "mish": _libm(_nn("mish"), grad_ulps=16),
+    "logsigmoid": _libm(_nn("logsigmoid"), grad_ulps=8),
+    "celu": _libm(_nn("celu"), grad_ulps=8),
+    "celu 0.5": _libm(_nn("celu", 0.5), grad_ulps=8),
+    "elu 2": _libm(_nn("elu", 2.0), grad_ulps=8),
+    "selu": _libm(_nn("selu"), grad_ulps=8),
+    "gelu": _libm(_nn("gelu"), grad_ulps=16, unsigned_zeros=True),
+    "gelu tanh": _libm(_nn("gelu", approximate="tanh"), grad_ulps=16),
+    "softsign": Op(_nn("softsign")),
+    "tanhshrink": _libm(_nn("tanhshrink"), grad_ulps=16),
+    "softshrink": Op(_nn("softshrink"), extra=(0.5000001, 0.4999999), **_SHRINK),
+    "softshrink 2": Op(_nn("softshrink", 2.0), extra=(-2.0, 2.0000002), **_SHRINK),
+    "softshrink 0": Op(_nn("softshrink", 0.0), **_SHRINK),
+    "hardshrink": Op(_nn("hardshrink"), skip_grad=_nan),
+    "hardshrink 2": Op(_nn("hardshrink", 2.0), extra=(-2.0, 2.0000002), skip_grad=_nan),
+    "hardswish": Op(_nn("hardswish"), extra=(3.0, -3.0), skip_grad=_nan),
     "hardsigmoid": Op(_nn("hardsigmoid"), extra=(3.0, -3.0)),
     "rrelu eval": Op(_nn("rrelu", training=False)),
     "rrelu eval 0.1 0.3": Op(_nn("rrelu", 0.1, 0.3, training=False)),
     "prelu": Op(lambda lib, x: lib.nn.functional.prelu(x, lib.tensor([0.25], dtype=x.dtype))),
     "prelu -0.": Op(lambda lib, x: lib.nn.functional.prelu(x, lib.tensor([-0.0], dtype=x.dtype))),
-    "softmin": Op(_nn("softmin", dim=0), ulps=LIBM, cancel=4, grad_ulps=16),
-    "glu": Op(_nn("glu", dim=0), ulps=LIBM, cancel=4, grad_ulps=16),
-    "sigmoid F": Op(_nn("sigmoid"), ulps=LIBM, cancel=4),
-    "tanh F": Op(_nn("tanh"), ulps=LIBM, cancel=4),
+    "softmin": _libm(_nn("softmin", dim=0), grad_ulps=16),
+    "glu": _libm(_nn("glu", dim=0), grad_ulps=16),
+    "sigmoid F": _libm(_nn("sigmoid")),
+    "tanh F": _libm(_nn("tanh")),
 }
 
 OPS: dict[str, Op] = {**UNARY, **BINARY, **ACTIVATIONS}
