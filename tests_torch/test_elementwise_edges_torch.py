@@ -446,6 +446,7 @@ UNARY: dict[str, Op] = {
     "fix": Op(_method("fix"), extra=(-0.75,)),
     "signbit": Op(_method("signbit")),
     "sgn": Op(_method("sgn")),
+    "angle": Op(_top("angle")),
     "sign": Op(_method("sign")),
     "positive": Op(_top("positive")),
     "nan_to_num": Op(_method("nan_to_num")),
