@@ -330,8 +330,8 @@ class EluGradient(ActivationGradient):
     @staticmethod
     def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
         alpha, scale, input_scale, is_result = options
-        if is_result:
-            return np.where(x > 0, g * scale, g * ((x + alpha * scale) * input_scale))
+        if is_result:  # (y <= 0, as the kernel tests: a nan result takes the linear side)
+            return np.where(x <= 0, g * ((x + alpha * scale) * input_scale), g * scale)
         negative = g * (np.exp(x * input_scale) * (input_scale * alpha * scale))
         # (x <= 0, PyTorch's test: a nan input takes the linear side, as in its kernel)
         return np.where(x <= 0, negative, g * scale)
