@@ -469,6 +469,7 @@ from minigrad.ops.bitwise import (  # noqa: E402
     bitwise_xor,
 )
 from minigrad.ops.elementwise_extra import (  # noqa: E402
+    angle,
     copysign,
     float_power,
     fmax,
@@ -683,6 +684,7 @@ __all__ = [
     "amax",
     "amin",
     "aminmax",
+    "angle",
     "any",
     "arange",
     "arccos",

@@ -332,6 +332,7 @@ ACCEPTS_OUT: dict[str, TakesOut] = {
         role="output", function="float_power", found="{out}")), "pow"),
     "heaviside": TakesOut(same(errors.HEAVISIDE_DTYPES), "aten::heaviside"),
     "sgn": TakesOut(FOUND),
+    "angle": TakesOut(CAST),
     **{name: TakesOut(same(f"{name} does not support non-boolean outputs."), None)
        for name in ("signbit", "isneginf", "isposinf")},
     # NumPy's names, which PyTorch takes too: their errors name the op behind them

@@ -2186,6 +2186,10 @@ class Tensor(TensorBase):
         """``lcm(self, other)``, in place."""
         return elementwise_extra.lcm_(self, other)
 
+    def angle(self) -> Tensor:
+        """The argument of each element in radians: pi for negative reals, 0 otherwise."""
+        return elementwise_extra.angle(self)
+
     def sgn(self) -> Tensor:
         """The sign of each element: ``sign`` for real tensors."""
         return elementwise_extra.sgn(self)

@@ -330,7 +330,7 @@ CALLS["linalg.lstsq"] = lambda lib: (lib.linalg.lstsq, (_sq(lib), _x(lib).T), {}
 CALLS["linalg.cross"] = lambda lib: (lib.linalg.cross, (_x(lib), _x(lib).flip(1)), {})
 
 # more elementwise math (ops/elementwise_extra.py)
-CALLS.update({name: unary(name) for name in words("sgn signbit isneginf isposinf isreal")})
+CALLS.update({name: unary(name) for name in words("sgn angle signbit isneginf isposinf isreal")})
 CALLS.update({name: binary(name) for name in words(
     "fmod copysign fmax fmin heaviside nextafter float_power")})
 CALLS.update({name: with_lib(name, lambda lib: ((_i(lib), _i(lib).flip(0) + 4), {}))

@@ -186,7 +186,13 @@ def lgamma(x: Any) -> np.ndarray:
         negative = x <= 0  # reflection: log(pi / |sin(pi x)|) - lgamma(1 - x)
         if negative.any():
             z = x[negative]
-            result[negative] = np.log(math.pi / _sin_pi(z)) - lgamma(1.0 - z)
+            sine = _sin_pi(z)
+            reflected = np.log(math.pi / sine) - lgamma(1.0 - z)
+            # Where pi / sin overflows (|x| < 1e-308) lgamma is -log|x| (744.4 at -5e-324, as
+            # libm's), not inf; a negative integer (every float beyond -2**52) is a pole: inf,
+            # not inf - inf.
+            reflected = np.where(z > -_MACHEP, -np.log(-z), reflected)
+            result[negative] = np.where(sine == 0, np.inf, reflected)
         result[np.isinf(x)] = np.inf
         result[np.isnan(x)] = np.nan
     return result
@@ -265,28 +271,31 @@ def _digamma_positive(x: np.ndarray) -> np.ndarray:
 
 
 def trigamma(x: Any) -> np.ndarray:
-    """``polygamma(1, x) = zeta(2, x)``; below 1/2 by reflection: pi**2 / sin(pi x)**2 - ...
+    """``polygamma(1, x)`` as PyTorch's ``calc_trigamma``, in the input's float dtype.
 
-    The reflection's ``sin(pi x)`` is PyTorch's: unreduced, in the input's float dtype (float32
-    for float16), so that at the poles (0, -1, -2, ...) the result is PyTorch's large finite
-    value rather than inf.
+    Below 1/2 by reflection (``-pi**2 / sin(pi x)**2``, then x -> 1 - x), six terms of the
+    sum ``1 / (x + k)**2``, and the asymptotic tail ``(1 + 1/(2x) + 1/(6x**2) - ...) / x``.
+    That tail is not exact (``polygamma(1, 1.)`` is 1.6449340676 where pi**2/6 = 1.6449340668),
+    but it is PyTorch's value; the sine is unreduced, in the input's dtype (float32 for
+    float16), so that at the poles (0, -1, -2, ...) the result is PyTorch's large finite value.
     """
     source = np.asarray(x)
     kind = source.dtype if source.dtype.kind == "f" else np.dtype(np.float64)
     kind = np.dtype(np.float32) if kind.itemsize < 4 else kind
+    one, pi = kind.type(1), kind.type(math.pi)
     with np.errstate(all="ignore"):
-        in_kind = source.astype(kind)
-        torch_sine = np.sin(kind.type(math.pi) * in_kind).astype(np.float64)
-    (x, torch_sine) = _floats(source, torch_sine)
-    with np.errstate(all="ignore"):
-        small = x < 0.5
-        reflected = np.where(small, 1.0 - x, x)
-        sum_part = zeta(2.0, reflected)
-        # where 1 / q**2 underflows the sum does too: 1/q + 1/(2 q**2) + 1/(6 q**3) from 1e8
-        large = reflected > 1e8
-        q = reflected[large]
-        sum_part[large] = 1.0 / q + 0.5 / (q * q) + 1.0 / (6.0 * q * q * q)
-        return np.where(small, math.pi**2 / (torch_sine * torch_sine) - sum_part, sum_part)
+        x = source.astype(kind)
+        small = x < kind.type(0.5)
+        sine = np.sin(pi * x)
+        result = np.where(small, -(pi * pi) / (sine * sine), kind.type(0))
+        x = np.where(small, one - x, x)
+        for _ in range(6):
+            result = result + one / (x * x)
+            x = x + one
+        ixx = one / (x * x)
+        c6, c30, c42 = (kind.type(1.0 / d) for d in (6, 30, 42))
+        tail = (one + one / (kind.type(2) * x) + ixx * (c6 - ixx * (c30 - ixx * c42))) / x
+        return np.where(small, -(result + tail), result + tail).astype(np.float64)
 
 
 def polygamma(n: int, x: Any, dtype: Any = np.float64) -> np.ndarray:
@@ -469,8 +478,8 @@ def _bessel(x: Any, order: int, scaled: bool) -> np.ndarray:
         value = _bessel_scaled_asymptotic(z, order)
         result[large] = value if scaled else value * np.exp(0.5 * z) * np.exp(0.5 * z)
         result[np.isnan(x)] = np.nan
-        if order == 1:
-            result = np.copysign(result, x)
+        if order == 1:  # (Cephes negates for x < 0 only: i1(-0.) is +0., as PyTorch's)
+            result = np.where(x < 0, -result, result)
     return result
 
 

@@ -33,6 +33,7 @@ from minigrad.autograd.saved_attributes import part
 from minigrad.ops import _helpers, unary
 from minigrad.ops._helpers import Constants, is_tensor, operand, run
 from minigrad.ops.opmath import in_float32 as _in_float32
+from minigrad.ops.opmath import times_number
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -149,7 +150,8 @@ class HardtanhBackward(Op):
         if ctx is not NO_GRAD_CTX:
             ctx.save_for_backward(x)
             ctx.low, ctx.high = low, high
-        return g * ((x > low) & (x < high))
+        # where, not g * mask: outside the bounds PyTorch's kernel returns 0, never -0.
+        return np.where((x > low) & (x < high), g, 0)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
@@ -198,7 +200,7 @@ class LeakyRelu(Op):
     def forward(ctx: Any, x: np.ndarray, slope: float) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.slope = slope
-        return np.where(x > 0, x, x * slope)
+        return np.where(x > 0, x, times_number(x, slope))  # (float16: slope in float32)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
@@ -225,7 +227,7 @@ class LeakyReluBackward(Op):
         if ctx is not NO_GRAD_CTX:
             ctx.save_for_backward(x)
             ctx.slope = slope
-        return np.where(x > 0, g, g * slope)
+        return np.where(x > 0, g, times_number(g, slope))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -258,7 +260,7 @@ class LeakyReluInplace(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, slope: float) -> np.ndarray:
-        y = np.where(x > 0, x, x * slope)
+        y = np.where(x > 0, x, times_number(x, slope))
         ctx.save_for_backward(y)
         ctx.slope = slope
         return y
@@ -328,8 +330,8 @@ class EluGradient(ActivationGradient):
     @staticmethod
     def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
         alpha, scale, input_scale, is_result = options
-        if is_result:
-            return np.where(x > 0, g * scale, g * ((x + alpha * scale) * input_scale))
+        if is_result:  # (y <= 0, as the kernel tests: a nan result takes the linear side)
+            return np.where(x <= 0, g * ((x + alpha * scale) * input_scale), g * scale)
         negative = g * (np.exp(x * input_scale) * (input_scale * alpha * scale))
         # (x <= 0, PyTorch's test: a nan input takes the linear side, as in its kernel)
         return np.where(x <= 0, negative, g * scale)
@@ -711,7 +713,8 @@ def _hardsigmoid(x: np.ndarray) -> np.ndarray:
 
 def _hardsigmoid_backward(grad: Any, x: Any) -> Any:
     # PyTorch multiplies by the float32 1/6 in every dtype (float64 too), not divides by 6.
-    return grad * ((x > -3) & (x < 3)) * _ONE_SIXTH.of(x)[0]
+    # where, not grad * mask: outside (-3, 3) PyTorch's kernel returns 0, never -0.
+    return np.where((x > -3) & (x < 3), grad * _ONE_SIXTH.of(x)[0], 0)
 
 
 def hardsigmoid(input: Any, inplace: bool = False) -> Any:

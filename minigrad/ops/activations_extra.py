@@ -42,6 +42,7 @@ from minigrad.ops.activations import (
     LeakyReluBackward,
     _in_float32,
 )
+from minigrad.ops.opmath import times_number
 from minigrad.ops.softmax import implicit_softmax_dim
 
 # --- celu -----------------------------------------------------------------------------------
@@ -542,7 +543,7 @@ def _rrelu(x: np.ndarray, lower: float, upper: float, training: bool) -> tuple[A
     """
     if not training:
         slope = (lower + upper) / 2
-        return np.where(x > 0, x, x * slope), np.empty_like(x)
+        return np.where(x > 0, x, times_number(x, slope)), np.empty_like(x)
     slopes = _random.generator().uniform(lower, upper, size=x.shape)
     noise = np.where(x <= 0, slopes, 1).astype(x.dtype)
     return x * noise, noise

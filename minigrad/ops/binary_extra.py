@@ -263,7 +263,8 @@ def xlogy_(input: Any, other: Any) -> Any:
 class Logit(Op):
     """y = log(z / (1 - z)), z = x clamped to [eps, 1 - eps] if eps is given.
 
-    dx = grad / (x * (1 - x)): nan outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it.
+    dx = grad / (x * (1 - x)): nan outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it
+    (a negative eps counts as none, as in PyTorch's kernels).
     Saves its input and ``eps`` (PyTorch's ``_saved_eps``, None if not given).
     """
 
@@ -274,7 +275,7 @@ class Logit(Op):
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, eps: Any = None) -> np.ndarray:
         ctx.save_for_backward(x)  # (eps, a field with a default: recording keeps it)
-        if eps is not None:
+        if eps is not None and eps >= 0:  # (a negative eps is PyTorch's "none": no clamp)
             x = np.clip(x, *_logit_bounds(x, eps))
         return np.log(x / (1 - x))
 
@@ -282,7 +283,7 @@ class Logit(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None]:
         (x,) = ctx.saved_tensors
         eps = ctx.eps
-        if eps is None:
+        if eps is None or eps < 0:  # (PyTorch's kernel: eps < 0 means no eps)
             # (PyTorch gives grad * inf at 0 and 1: the abs keeps -0.0 from flipping its sign)
             return np.where((x < 0) | (x > 1), np.nan, grad / np.abs(x * (1 - x))), None
         low, high = _logit_bounds(x, eps)

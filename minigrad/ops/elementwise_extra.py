@@ -11,6 +11,7 @@ integers only; float_power computes in float64 whatever its inputs; heaviside wa
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,6 +25,7 @@ from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, comparison, power
 from minigrad.ops._helpers import (
     cast,
+    float_input,
     not_implemented_name,
     operand,
     promote,
@@ -320,7 +322,10 @@ class Nextafter(Op):
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         needs_x = ctx.needs_input_grad[0]
         ctx.save_for_backward(x if needs_x else None, y if needs_x else None)
-        return np.nextafter(x, y, dtype=dtype)
+        z = np.nextafter(x, y, dtype=dtype)
+        if z.dtype == np.float16:  # (numpy's float16 loop returns x on a tie, C's returns y:
+            z = np.where(x == y, np.asarray(y, z.dtype), z)  # nextafter(-0., 0.) is 0.)
+        return z
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
@@ -475,6 +480,42 @@ def sgn(input: Any) -> Any:
 def sgn_(input: Any) -> Any:
     """``sgn(input)``, in place (a bool tensor keeps its values)."""
     return apply_inplace(Clone if input._array.dtype == np.bool_ else Sgn, input)
+
+
+# --- angle ----------------------------------------------------------------------------------
+
+
+class Angle(Op):
+    """y = angle(x): for real x, pi where x < 0, else 0 (nan at nan; -0. gives 0);  dx = 0.
+
+    Saves its input, as PyTorch does (its formula reads it for complex inputs only).
+    """
+
+    result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+    saves = ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(x)
+        pi = x.dtype.type(math.pi)  # (rounded to the dtype: 3.140625 in float16)
+        return np.where(np.isnan(x), x, np.where(x < 0, pi, x.dtype.type(0)))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        return zeros_like_grad(grad)
+
+
+def angle(input: Any) -> Any:
+    """The argument of each element in radians: pi for negative reals, 0 otherwise.
+
+    Integer and bool tensors give the default float dtype.
+
+    Example:
+        >>> import minigrad
+        >>> minigrad.angle(minigrad.tensor([-2.0, 0.0, 3.0]))
+        tensor([3.1416, 0.0000, 0.0000])
+    """
+    return Angle.apply(float_input(input))
 
 
 # --- tests of the sign and of infinities (bool results) ---------------------------------------

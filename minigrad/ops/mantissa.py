@@ -83,14 +83,19 @@ class Ldexp(Op):
     def forward(ctx: Any, x: np.ndarray, other: np.ndarray, dtype: Any = None) -> np.ndarray:
         if dtype is not None:
             x = x.astype(dtype)
-        result = x * np.exp2(other).astype(x.dtype)
+        if other.dtype.kind in "iub":  # exactly, as PyTorch's (1e-45 * 2**200 is 2.3e15)
+            with np.errstate(over="ignore"):
+                result = np.ldexp(x, np.clip(other, -(2**31), 2**31 - 1).astype(np.int32))
+        else:
+            result = x * np.exp2(other).astype(x.dtype)
         ctx.save_for_backward(other, result)
         return result
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
         other, result = ctx.saved_tensors
-        dx = grad * _power_of_two(other) if ctx.needs_input_grad[0] else None
+        # (a float grad times an integer tensor keeps the float dtype, as PyTorch's promotion)
+        dx = grad * _as_float(_power_of_two(other), grad) if ctx.needs_input_grad[0] else None
         # (C++'s ``tensor * double``: MulBackward1 under create_graph, as PyTorch's)
         dother = run(MulScalar, grad * result, _LN2) if ctx.needs_input_grad[1] else None
         return dx, dother, None
@@ -99,14 +104,25 @@ class Ldexp(Op):
 def _power_of_two(other: Any) -> Any:
     """``2 ** other`` as PyTorch's formula computes it: in ``other``'s dtype.
 
-    For an integer ``other`` that is an integer power, 0 for a negative exponent (so PyTorch's
-    gradient of ``ldexp`` is 0 there, not ``2 ** other``); integers have no gradient of their
-    own, so the value needs no history.
+    For an integer ``other`` that is an integer power, wrapping as int64 does: 0 for a
+    negative exponent and from 2**64 on, -2**63 at 63 (so PyTorch's gradient of ``ldexp`` is
+    0 there, not ``2 ** other``); integers have no gradient of their own, so the value needs
+    no history.
     """
     exponent = raw(other)
     if exponent.dtype.kind in "iub":
-        return np.where(exponent < 0, 0.0, np.exp2(np.maximum(exponent, 0)))
+        inside = (exponent >= 0) & (exponent < 64)
+        power = np.left_shift(np.int64(1), np.where(inside, exponent, 0).astype(np.int64))
+        return np.where(inside, power, 0)
     return np.exp2(other)
+
+
+def _as_float(power: Any, grad: Any) -> Any:
+    """An integer ``power`` in ``grad``'s float dtype (a float one as it is)."""
+    array = raw(power)
+    if array.dtype.kind in "iub":
+        return array.astype(raw(grad).dtype)
+    return power
 
 
 def _ldexp_call(input: Any, other: Any) -> tuple[Any, Any, Any]:

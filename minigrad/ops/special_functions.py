@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from minigrad import errors
+from minigrad._dtype import display_name
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.ops import _special_kernels as kernels
@@ -75,10 +77,33 @@ class SavesInputAndResult(Op):
         return y
 
 
+def _overflowing(kernel: Any) -> Any:
+    """An unscaled Bessel ``kernel`` in the input's dtype, ±inf where PyTorch's overflows.
+
+    PyTorch's Cephes kernels compute ``exp(|x|) * series / sqrt(|x|)`` in the input's dtype
+    (float16 in float32): exp overflows from |x| = log(max), 88.72 in float32 and 709.78 in
+    float64, though I_0(90) = 1.1e38 still fits a float32.
+    """
+    inner = in_input_dtype(kernel)
+
+    def apply(x: np.ndarray) -> np.ndarray:
+        """The kernel of ``x`` in ``x``'s dtype, with PyTorch's overflow."""
+        y = inner(x)
+        if x.dtype == np.float16:  # (in float32, then rounded: inf anyway past 11.8)
+            return y
+        with np.errstate(over="ignore"):
+            limit = np.log(np.finfo(x.dtype).max)
+        # (at ±inf itself Cephes's inf / sqrt(inf) is nan, as the kernel gives)
+        return np.where((np.abs(x) > limit) & np.isfinite(x), np.copysign(np.inf, y), y)
+
+    apply.__doc__ = kernel.__doc__
+    return apply
+
+
 class I0(SavesInput):
     """y = I_0(x);  dx = grad * I_1(x).  Saves its input."""
 
-    kernel = staticmethod(in_input_dtype(kernels.i0))
+    kernel = staticmethod(_overflowing(kernels.i0))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -126,20 +151,33 @@ def i0e(input: Any) -> Any:
 
 
 def _at_zero(x: Any, values: Any) -> Any:
-    """``values`` with 0.5 where x is 0 (the limit of i1's and i1e's derivatives there)."""
-    return np.where(raw(x) == 0, 0.5, values)
+    """``values`` with 0.5 unless |x| > eps (the limit of i1's and i1e's derivatives at 0).
+
+    PyTorch's ``i1_backward``/``i1e_backward`` take 0.5 up to the dtype's epsilon, not at 0
+    only (1 / x of a subnormal x is inf); they have no float16 kernel: backward raises.
+    """
+    array = raw(x)  # (not |x| > eps: nan too, as PyTorch's where(self.abs() > eps, ...))
+    return np.where(np.abs(array) > np.finfo(array.dtype).eps, values, 0.5)
+
+
+def _check_bessel_backward(kernel: str, x: Any) -> None:
+    """PyTorch's ``i1_backward``/``i1e_backward`` dispatch float32 and float64 only."""
+    dtype = raw(x).dtype
+    if dtype == np.float16:
+        raise NotImplementedError(errors.not_implemented_for(kernel, display_name(dtype)))
 
 
 class I1(SavesInputAndResult):
     """y = I_1(x);  dx = grad * (i0(x) - y / x), 1/2 at 0.  Saves its input and result."""
 
     node_name = "SpecialI1Backward0"
-    kernel = staticmethod(in_input_dtype(kernels.i1))
+    kernel = staticmethod(_overflowing(kernels.i1))
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         x, y = ctx.saved_tensors
-        with np.errstate(invalid="ignore", divide="ignore"):
+        _check_bessel_backward("i1_backward", x)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             return grad * _at_zero(x, run(I0, x) - y / x)
 
 
@@ -166,7 +204,8 @@ class I1e(SavesInputAndResult):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         x, y = ctx.saved_tensors
-        with np.errstate(invalid="ignore", divide="ignore"):
+        _check_bessel_backward("i1e_backward", x)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             return grad * _at_zero(x, run(I0e, x) - y * (sign_of(x) + 1 / x))
 
 
@@ -216,7 +255,8 @@ class Ndtri(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (y,) = ctx.saved_tensors
-        return grad * (np.exp(y * y / 2) * _SQRT_TWO_PI)
+        # (PyTorch's order: grad * sqrt(2 pi) first, so a small grad keeps a huge exp finite)
+        return grad * _SQRT_TWO_PI * np.exp(y * y / 2)
 
 
 def ndtri(input: Any) -> Any:
@@ -227,7 +267,7 @@ def ndtri(input: Any) -> Any:
         >>> minigrad.special.ndtri(minigrad.tensor([0.5, 0.975, 0.0]))
         tensor([0.0000, 1.9600,   -inf])
     """
-    return Ndtri.apply(float_input(input))
+    return Ndtri.apply(_no_float16("ndtri_cpu", float_input(input)))
 
 
 class LogNdtr(SavesInputAndResult):
@@ -253,7 +293,7 @@ def log_ndtr(input: Any) -> Any:
         >>> minigrad.special.log_ndtr(minigrad.tensor([0.0, -10.0]))
         tensor([ -0.6931, -53.2313])
     """
-    return LogNdtr.apply(float_input(input))
+    return LogNdtr.apply(_no_float16("log_ndtr_cpu", float_input(input)))
 
 
 class Erfcx(SavesInputAndResult):
@@ -276,7 +316,15 @@ def erfcx(input: Any) -> Any:
         >>> minigrad.special.erfcx(minigrad.tensor([0.0, 1.0, 30.0]))
         tensor([1.0000, 0.4276, 0.0188])
     """
-    return Erfcx.apply(float_input(input))
+    return Erfcx.apply(_no_float16("erfcx_cpu", float_input(input)))
+
+
+def _no_float16(kernel: str, x: Any) -> Any:
+    """``x``, or PyTorch's NotImplementedError for a float16 ``x`` (kernels without Half)."""
+    dtype = operand(x).dtype
+    if dtype == np.float16:
+        raise NotImplementedError(errors.not_implemented_for(kernel, display_name(dtype)))
+    return x
 
 
 def _entr_array(x: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ import numpy as np
 from minigrad._layout import elementwise_result
 from minigrad.autograd.function import Op
 from minigrad.ops._helpers import Constants, float_input, zero_where
-from minigrad.ops.opmath import times_number
+from minigrad.ops.opmath import in_float32, times_number
 from minigrad.ops.unary import SavesInput, float_inplace, per_element
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -62,13 +62,13 @@ class Sinc(SavesInput):
     The derivative is 0 where ``pi x**2`` is 0, as PyTorch's ``sinc_backward``. Saves its input.
     """
 
-    kernel = staticmethod(_sinc_array)
+    kernel = staticmethod(lambda x: in_float32(_sinc_array, x))  # (float16: in float32)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        x_pi = x * math.pi
-        x_squared_pi = x * x * math.pi
+        x_pi = times_number(x, math.pi)  # (C++'s tensor * double: float16 takes pi in float32)
+        x_squared_pi = times_number(x * x, math.pi)
         with np.errstate(invalid="ignore", divide="ignore"):
             slope = grad * (x_pi * np.cos(x_pi) - np.sin(x_pi)) / x_squared_pi
         return zero_where(x_squared_pi == 0, slope)
@@ -92,11 +92,13 @@ class _Scaling(Op):
 
     @classmethod
     def forward(cls, ctx: Any, x: np.ndarray) -> np.ndarray:
-        return x * cls.factor  # (a Python float: numpy multiplies in x's dtype, as PyTorch)
+        # (a Python float: numpy multiplies in x's dtype, as PyTorch; float16 takes the
+        # factor in float32, as PyTorch's mul kernel reads a scalar)
+        return times_number(x, cls.factor)
 
     @classmethod
     def backward(cls, ctx: Any, grad: Any) -> Any:
-        return grad * cls.factor
+        return times_number(grad, cls.factor)
 
 
 class Deg2Rad(_Scaling):

@@ -115,6 +115,8 @@ OPS: list[OpInfo] = [
     # --- sgn and the tests of the sign and of infinities --------------------------------------
     OpInfo("sgn", lambda lib, x: lib.sgn(x), unary_samples(edge=SPECIAL)),
     inplace("sgn_", lambda lib, x: x.clone().sgn_(), edge=SPECIAL),
+    OpInfo("angle", lambda lib, x: lib.angle(x), unary_samples(edge=SPECIAL)),
+    OpInfo("angle_method", lambda lib, x: x.angle(), unary_samples(edge=SPECIAL), op="angle"),
     *[OpInfo(name, (lambda n: lambda lib, x: getattr(lib, n)(x))(name),
              unary_samples(edge=(*SPECIAL, -_NAN)), differentiable=False)
       for name in ("signbit", "isneginf", "isposinf", "isreal")],
