@@ -69,9 +69,13 @@ class Sinc(SavesInput):
         (x,) = ctx.saved_tensors
         x_pi = x * math.pi
         x_squared_pi = x * x * math.pi
+        at_zero = x_squared_pi == 0
         with np.errstate(invalid="ignore", divide="ignore"):
-            slope = grad * (x_pi * np.cos(x_pi) - np.sin(x_pi)) / x_squared_pi
-        return zero_where(x_squared_pi == 0, slope)
+            slope = (x_pi * np.cos(x_pi) - np.sin(x_pi)) / x_squared_pi
+        # The slope's 0/0 at x = 0 is masked before grad multiplies it: this gradient's
+        # derivative with respect to grad is then 0 there (jvp's double backward), not 0 * nan;
+        # the outer mask keeps PyTorch's 0 for an infinite or nan grad.
+        return zero_where(at_zero, grad * zero_where(at_zero, slope))
 
 
 def sinc(input: Any) -> Any:
