@@ -481,7 +481,7 @@ class _Linearization:
     """``func`` run once with its differentiated inputs marked, ready for products ``J v``.
 
     minigrad has no forward mode; the double-backward trick gives ``J v`` from reverse mode.
-    For dummy cotangents ``u`` (zeros that require grad) one backward pass records
+    For dummy cotangents ``u`` (ones that require grad) one backward pass records
     ``g = J^T u`` with ``create_graph``; ``g`` is linear in ``u``, so the gradient of
     ``g . v`` with respect to ``u`` is ``J v``: one more backward pass per tangent ``v``
     (``push``), the graph kept for the next one. The outputs that no marked input reaches
@@ -520,8 +520,11 @@ class _Linearization:
                         f"type {type(leaf)}"
                     )
             tracked = [out for out in self.flat_out if out.requires_grad]
+            # Ones, not zeros: some backward formulas, linear in grad, are written in a way
+            # that is not differentiable at grad = 0 (logcumsumexp's splits grad by sign and
+            # takes log|grad|: its derivative there is nan, in PyTorch's reverse mode too).
             self.dummies = {
-                id(out): out.detach().new_zeros(out.shape).requires_grad_() for out in tracked
+                id(out): out.detach().new_ones(out.shape).requires_grad_() for out in tracked
             }
             transposed = engine.grad(
                 tracked, self.leaves, [self.dummies[id(out)] for out in tracked],

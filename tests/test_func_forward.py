@@ -105,3 +105,49 @@ def test_jacfwd_refuses_random_operations_unless_told_otherwise():
     for randomness in ("same", "different"):
         jacobian = jacfwd(lambda a: a * minigrad.rand(3, dtype=a.dtype), randomness=randomness)(x)
         assert jacobian.shape == (3, 3)
+
+
+# --- ops whose backward the double-backward trick could not differentiate (the op sweep:
+# tests_torch/test_forward_transforms_ops_torch.py) ---
+
+F = minigrad.nn.functional
+
+SWEEP_FUNCTIONS = {
+    # its backward splits grad by sign and takes log|grad|: not differentiable at grad = 0
+    "logcumsumexp": (lambda a: a.logcumsumexp(1), (3, 4)),
+    # its slope is 0/0 at x = 0 (masked), once multiplied by grad: d/dgrad was 0 * nan
+    "sinc at 0": (lambda a: minigrad.sinc(a * minigrad.tensor([0.0, 1.0, 1.0])), (3,)),
+    # its gradient was computed on arrays, without a history: J v came out as zeros
+    "embedding_bag": (
+        lambda w: F.embedding_bag(minigrad.tensor([1, 2, 4, 0, 4]), w, minigrad.tensor([0, 2]),
+                                  mode="max") + F.embedding_bag(
+            minigrad.tensor([[1, 2], [3, 3]]), w, mode="mean"),
+        (5, 3),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SWEEP_FUNCTIONS)
+def test_jvp_of_ops_with_awkward_backward_formulas_matches_finite_differences(name):
+    f, shape = SWEEP_FUNCTIONS[name]
+    x, v = rand(*shape), rand(*shape, seed=1)
+    _, product = jvp(f, (x,), (v,))
+    np.testing.assert_allclose(product.numpy(), numerical_jvp(f, (x,), (v,)).numpy(),
+                               rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("loss", ["multi_margin_loss", "multilabel_margin_loss"])
+def test_margin_losses_without_second_derivative_raise_in_jvp_not_zeros(loss):
+    # PyTorch's NotImplemented node of their backward has an edge to grad_output too:
+    # differentiating with respect to it raises (its forward mode has no formula either).
+    target = minigrad.tensor([2, 0]) if loss == "multi_margin_loss" else minigrad.tensor(
+        [[2, 0, -1], [1, -1, 0]])
+    x, v = rand(2, 3), rand(2, 3, seed=1)
+    message = f"derivative for aten::{loss}_backward is not implemented"
+    with pytest.raises(RuntimeError, match=message):
+        jvp(lambda a: getattr(F, loss)(a, target), (x,), (v,))
+    u = minigrad.ones((), dtype=minigrad.float64, requires_grad=True)
+    leaf = x.clone().requires_grad_()
+    (g,) = minigrad.autograd.grad(getattr(F, loss)(leaf, target), leaf, u, create_graph=True)
+    with pytest.raises(RuntimeError, match=message):
+        minigrad.autograd.grad(g.sum(), u)

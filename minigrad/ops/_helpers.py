@@ -413,8 +413,27 @@ class NoDerivativeOf(NoDerivative):
         return np.array(value, copy=True)
 
 
+class NoDerivativeOfGradient(NoDerivative):
+    """``NoDerivative`` over a gradient computed on arrays, with edges to ``grad`` and ``input``.
+
+    z = ``value``. PyTorch's NotImplemented node of a ``*_backward`` kernel without a
+    derivative (``multi_margin_loss_backward``) has an edge to its ``grad_output`` as well as
+    to its ``self``: differentiating the gradient with respect to either raises (so does
+    ``jvp``'s double backward), where an edge to ``input`` alone would give zeros for ``grad``.
+    """
+
+    node_name = "NotImplemented"  # (a node name is not inherited: see Function)
+    num_inputs = 2
+
+    @staticmethod
+    def forward(ctx: Any, grad: Any, input: Any, value: Any, aten_name: str) -> np.ndarray:
+        ctx.aten_name = aten_name
+        return np.array(value, copy=True)
+
+
 NoDerivative._Node.name = not_implemented_name  # type: ignore[method-assign]
 NoDerivativeOf._Node.name = not_implemented_name  # type: ignore[method-assign]
+NoDerivativeOfGradient._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def is_bool(value: Any) -> bool:

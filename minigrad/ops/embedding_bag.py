@@ -4,7 +4,9 @@ A 1-D ``input`` holds the bags one after another, ``offsets`` where each starts;
 holds one bag per row. PyTorch's kernel (``EmbeddingBagBackward0``) keeps the indices, the
 offsets, the bag each index belongs to (``offset2bag``, result1), each bag's size (result2)
 and, for 'max', the row that won each column (result3); minigrad's node keeps the same.
-Its gradient is computed without a history (PyTorch's is not differentiable again).
+The weight's gradient is written with recorded ops under create_graph, so it can be
+differentiated again (as PyTorch's EmbeddingBagBackwardBackward0; ``func.jvp`` needs it); the
+per-sample weights' gradient has no derivative (PyTorch's NotImplemented node).
 """
 
 from __future__ import annotations
@@ -18,7 +20,13 @@ from minigrad._dtype import backend_type_name, result_type
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import as_given, constant
 from minigrad.creation import arange
-from minigrad.ops._helpers import constant_tensor, is_tensor, operand, shape_of
+from minigrad.ops._helpers import (
+    NoDerivativeOfGradient,
+    constant_tensor,
+    is_tensor,
+    operand,
+    shape_of,
+)
 from minigrad.ops.embedding import _embedding_renorm
 
 if TYPE_CHECKING:
@@ -76,7 +84,8 @@ class EmbeddingBag(Op):
     and, for 'max', the row that won each column (PyTorch's kernel leaves the latter three
     zero or empty where its path does not fill them in: 'sum' has no sizes, its float32 path
     without padding no offset2bag; 'sum' and 'mean' give the sizes as max indices). Saves the
-    indices, the offsets, the per-sample weights and (only with them) the weight, and results
+    indices, the offsets, the per-sample weights and (only if they need a gradient) the weight,
+    and results
     1..3, as PyTorch.
     """
 
@@ -134,7 +143,7 @@ class EmbeddingBag(Op):
             if weight.dtype == np.float32 and padding_idx < 0:
                 offset2bag = np.zeros(0, dtype=np.int64)
         ctx.save_for_backward(
-            weight if per_sample_weights is not None else None,
+            weight if ctx.needs_input_grad[1] else None,  # (only for its own gradient)
             indices,
             offsets,
             per_sample_weights,
@@ -148,31 +157,57 @@ class EmbeddingBag(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any, *_: Any) -> tuple[Any, ...]:
-        saved = [operand(value) for value in ctx.saved_tensors]
-        weight, indices, offsets, per_sample_weights, _, sizes, max_indices = saved
-        grad = operand(grad)
+        # One formula for arrays and, under create_graph, tensors: linear in grad, so that
+        # the gradient can be differentiated again (jvp's double backward needs it).
+        weight, indices, offsets, per_sample_weights, _, sizes, max_indices = ctx.saved_tensors
+        indices, offsets, sizes, max_indices = (
+            operand(value) for value in (indices, offsets, sizes, max_indices)
+        )
+        dtype = operand(grad).dtype
         bag_of, counted, _ = _bags(indices, offsets, ctx.include_last_offset, ctx.padding_idx)
         dweight = dper_sample = None
         if ctx.needs_input_grad[0]:
-            dweight = np.zeros((ctx.num_weights, grad.shape[1]), dtype=grad.dtype)
+            shape = (ctx.num_weights, grad.shape[1])
             if ctx.mode == MAX:
                 filled = sizes > 0
                 columns = np.broadcast_to(np.arange(grad.shape[1]), max_indices[filled].shape)
-                np.add.at(dweight, (max_indices[filled], columns), grad[filled])
+                dweight = _added_at(shape, (max_indices[filled], columns), grad[filled])
             else:
                 rows = grad[bag_of[counted]]
                 if ctx.mode == MEAN:
-                    rows = rows / sizes[bag_of[counted]][:, None].astype(grad.dtype)
+                    rows = rows / sizes[bag_of[counted]][:, None].astype(dtype)
                 if per_sample_weights is not None:
                     rows = rows * per_sample_weights[counted][:, None]
                 if ctx.scale:
                     divisor = _frequency_divisors(indices, ctx.num_weights)
-                    rows = rows / divisor[indices[counted]][:, None].astype(grad.dtype)
-                np.add.at(dweight, indices[counted], rows)
+                    rows = rows / divisor[indices[counted]][:, None].astype(dtype)
+                dweight = _added_at(shape, (indices[counted],), rows)
         if ctx.needs_input_grad[1]:
-            dper_sample = np.zeros(indices.shape[0], dtype=grad.dtype)
-            dper_sample[counted] = np.sum(grad[bag_of[counted]] * weight[indices[counted]], axis=1)
+            grad_array, weight_array = operand(grad), operand(weight)
+            products = (grad_array[bag_of[counted]] * weight_array[indices[counted]]).sum(1)
+            dper_sample = np.zeros(indices.shape[0], dtype=dtype)
+            dper_sample[counted] = products
+            if is_tensor(grad):  # (PyTorch's has no derivative: its NotImplemented node)
+                dper_sample = NoDerivativeOfGradient.apply(
+                    grad, weight, dper_sample, "aten::_embedding_bag_per_sample_weights_backward"
+                )
         return dweight, dper_sample, None, None, None, None, None, None
+
+
+def _added_at(shape: tuple[int, ...], index: tuple[np.ndarray, ...], values: Any) -> Any:
+    """Zeros of ``shape`` with ``values`` added at ``index`` (repeats add up).
+
+    On a tensor (create_graph) a recorded ``index_put``, whose gradient gathers ``values``'
+    positions back; on arrays ``np.add.at``.
+    """
+    if is_tensor(values):
+        from minigrad.creation import from_numpy, zeros
+
+        positions = tuple(from_numpy(np.ascontiguousarray(part)) for part in index)
+        return zeros(shape, dtype=values.dtype).index_put(positions, values, accumulate=True)
+    result = np.zeros(shape, dtype=values.dtype)
+    np.add.at(result, index, values)
+    return result
 
 
 def _check_indices(

@@ -19,7 +19,7 @@ import numpy as np
 from minigrad import _arguments, _dtype, errors
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.ops._helpers import (
-    NoDerivative,
+    NoDerivativeOfGradient,
     check_no_grad,
     dtype_name,
     is_tensor,
@@ -213,7 +213,7 @@ class MultiMarginLoss(Op):
             ctx.margin,
             ctx.reduction,
         )
-        return _not_differentiable_again(gradient, x, "multi_margin_loss"), *(None,) * 5
+        return _not_differentiable_again(gradient, grad, x, "multi_margin_loss"), *(None,) * 5
 
 
 def _multi_margin_terms(
@@ -253,10 +253,13 @@ def _multi_margin_gradient(
     return gradient.astype(x.dtype, copy=False).reshape(x.shape)
 
 
-def _not_differentiable_again(gradient: np.ndarray, x: Any, kernel: str) -> Any:
-    """The gradient; under create_graph (x a tensor) PyTorch's NotImplemented node over it."""
+def _not_differentiable_again(gradient: np.ndarray, grad: Any, x: Any, kernel: str) -> Any:
+    """The gradient; under create_graph (x a tensor) PyTorch's NotImplemented node over it.
+
+    With edges to ``grad`` and ``x``, as PyTorch's.
+    """
     if is_tensor(x):
-        return NoDerivative.apply(gradient, x, f"aten::{kernel}_backward")
+        return NoDerivativeOfGradient.apply(grad, x, gradient, f"aten::{kernel}_backward")
     return gradient
 
 
@@ -367,7 +370,9 @@ class MultilabelMarginLoss(Op):
     def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
         x, target, _is_target = ctx.saved_tensors
         gradient = _multilabel_gradient(operand(grad), operand(x), operand(target), ctx.reduction)
-        return _not_differentiable_again(gradient, x, "multilabel_margin_loss"), None, None
+        return (
+            _not_differentiable_again(gradient, grad, x, "multilabel_margin_loss"), None, None
+        )
 
 
 def _multilabel_gradient(

@@ -69,9 +69,13 @@ class Sinc(SavesInput):
         (x,) = ctx.saved_tensors
         x_pi = times_number(x, math.pi)  # (C++'s tensor * double: float16 takes pi in float32)
         x_squared_pi = times_number(x * x, math.pi)
+        at_zero = x_squared_pi == 0
+        # PyTorch's order, grad * (...) / (pi x**2), over 1 where pi x**2 is 0: the same values
+        # elsewhere, and no 0/0 at x = 0 whose nan a double backward would carry into the
+        # derivative with respect to grad (jvp's; PyTorch's forward mode gives 0 there).
         with np.errstate(invalid="ignore", divide="ignore"):
-            slope = grad * (x_pi * np.cos(x_pi) - np.sin(x_pi)) / x_squared_pi
-        return zero_where(x_squared_pi == 0, slope)
+            slope = grad * (x_pi * np.cos(x_pi) - np.sin(x_pi)) / np.where(at_zero, 1, x_squared_pi)
+        return zero_where(at_zero, slope)
 
 
 def sinc(input: Any) -> Any:

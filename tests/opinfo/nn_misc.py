@@ -522,12 +522,22 @@ EMBEDDING_BAG_BAD = (
 
 
 OPS += [
-    # PyTorch's gradient has no history (its backward is not differentiable): no gradgrad
+    # No gradgrad: the per-sample weights' gradient has no derivative (PyTorch's is a
+    # NotImplemented node; minigrad's too). The weight's has one: the next row.
     OpInfo(
         "F.embedding_bag",
         _functional("embedding_bag"),
         embedding_bag_samples,
         gradgrad=False,
         bad_inputs=EMBEDDING_BAG_BAD,
+    ),
+    # The weight's gradient is differentiable again (PyTorch's EmbeddingBagBackwardBackward0;
+    # func.jvp needs it): second derivatives with the per-sample weights held constant.
+    OpInfo(
+        "F.embedding_bag_weight_only",
+        _functional("embedding_bag"),
+        embedding_bag_samples,
+        grad_args=(1,),
+        op="F.embedding_bag",
     ),
 ]

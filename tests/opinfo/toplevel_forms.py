@@ -917,7 +917,8 @@ def _embedding_bag_samples(rng: np.random.Generator) -> list[Sample]:
 
 
 OPS.append(
-    # PyTorch's gradient has no history (its backward is not differentiable): no gradgrad
+    # No gradgrad: the per-sample weights' gradient has no derivative (PyTorch's is a
+    # NotImplemented node; minigrad's too); F.embedding_bag_weight_only has the weight's.
     OpInfo(
         "embedding_bag",
         _top("embedding_bag"),
