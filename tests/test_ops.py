@@ -14,6 +14,9 @@ Samples whose name starts with ``edge`` hold points where the op is not differen
 ordinary sense (relu at 0, clamp at its bounds): finite differences are meaningless there, so
 they are skipped by gradcheck (tests_torch checks PyTorch's convention at those points).
 
+Each test covers one row: it runs all of the row's samples and reports every failing one
+(``row_cases`` and ``check_each`` in tests/row_cases.py).
+
 ``build_args`` and ``call`` are shared with tests_torch/test_ops_torch.py, which runs the same
 rows against PyTorch: keep their signatures stable. With ``MINIGRAD_TEST_REFERENCE=torch``
 these tests run on PyTorch itself, which validates the table's samples.
@@ -22,27 +25,24 @@ these tests run on PyTorch itself, which validates the table's samples.
 from __future__ import annotations
 
 import os
-import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
-from _backend import LIB
 from _backend import mg as minigrad  # minigrad, or torch with MINIGRAD_TEST_REFERENCE=torch
 from opinfo import OpInfo, Sample, all_ops
+from row_cases import (
+    RowCase,
+    check_each,
+    known_bug_reason,
+    row_cases,
+    row_rng,  # noqa: F401 - imported from here by other test files
+    row_samples,
+)
 
 ALL_OPS = all_ops()
 SLOW_GRADGRADCHECK = os.environ.get("MINIGRAD_SLOW_GRADCHECK") == "1"
-
-
-def row_rng(name: str) -> np.random.Generator:
-    """The seeded generator a row's samples come from (stable per row name)."""
-    return np.random.default_rng(zlib.crc32(name.encode()))
-
-
-def row_samples(row: OpInfo) -> list[Sample]:
-    return list(row.samples(row_rng(row.name)))
 
 
 def sample_id(row: OpInfo, index: int, sample: Sample) -> str:
@@ -66,8 +66,8 @@ def iter_cases(
 def known_bug_marks(row: OpInfo, sample: Sample, test: str) -> tuple[Any, ...]:
     """A strict xfail if ``row.known_bugs`` names ``test`` (or ``test:sample``) and the library
     under test is minigrad (PyTorch itself passes: the reference run validates the case)."""
-    reason = row.known_bugs.get(f"{test}:{sample.name}") or row.known_bugs.get(test)
-    if not reason or LIB != "minigrad":
+    reason = known_bug_reason(row, sample, test)
+    if not reason:
         return ()
     return (pytest.mark.xfail(strict=True, reason=reason),)
 
@@ -177,48 +177,66 @@ def float64_function(row: OpInfo, sample: Sample) -> tuple[Any, tuple[Any, ...]]
 DIFFERENTIABLE = [row for row in ALL_OPS if row.differentiable]
 
 
-@pytest.mark.parametrize(
-    ("row", "sample"), list(iter_cases(DIFFERENTIABLE, finite_differences_apply, "test_gradcheck"))
-)
-def test_gradcheck(row: OpInfo, sample: Sample) -> None:
-    func, inputs = float64_function(row, sample)
-    assert minigrad.autograd.gradcheck(func, inputs)
+# One test per row (tests/row_cases.py): each runs all of the row's samples.
 
 
 @pytest.mark.parametrize(
-    ("row", "sample"),
-    list(iter_cases([row for row in DIFFERENTIABLE if row.gradgrad], finite_differences_apply,
-                    "test_gradgradcheck")),
+    "case", row_cases(DIFFERENTIABLE, finite_differences_apply, "test_gradcheck")
 )
-def test_gradgradcheck(row: OpInfo, sample: Sample) -> None:
-    func, inputs = float64_function(row, sample)
-    minigrad.manual_seed(0)
-    assert minigrad.autograd.gradgradcheck(func, inputs, fast_mode=not SLOW_GRADGRADCHECK)
+def test_gradcheck(case: RowCase) -> None:
+    def check(sample: Sample) -> None:
+        func, inputs = float64_function(case.row, sample)
+        assert minigrad.autograd.gradcheck(func, inputs)
+
+    check_each(case, check)
+
+
+@pytest.mark.parametrize(
+    "case",
+    row_cases([row for row in DIFFERENTIABLE if row.gradgrad], finite_differences_apply,
+              "test_gradgradcheck"),
+)
+def test_gradgradcheck(case: RowCase) -> None:
+    def check(sample: Sample) -> None:
+        func, inputs = float64_function(case.row, sample)
+        minigrad.manual_seed(0)
+        assert minigrad.autograd.gradgradcheck(func, inputs, fast_mode=not SLOW_GRADGRADCHECK)
+
+    check_each(case, check)
 
 
 def _outputs(result: Any) -> tuple[Any, ...]:
     return result if isinstance(result, tuple) else (result,)
 
 
-@pytest.mark.parametrize(("row", "sample"), list(iter_cases()))
-def test_nothing_recorded_without_requires_grad(row: OpInfo, sample: Sample) -> None:
-    args, kwargs, _ = build_args(minigrad, row, sample, "float64", requires_grad=False)
-    for output in _outputs(row.call(minigrad, *args, **kwargs)):
-        assert output.grad_fn is None
-        assert not output.requires_grad
-
-
-@pytest.mark.parametrize(("row", "sample"), list(iter_cases()))
-def test_nothing_recorded_under_no_grad(row: OpInfo, sample: Sample) -> None:
-    args, kwargs, _ = build_args(minigrad, row, sample, "float64")
-    with minigrad.no_grad():
-        result = row.call(minigrad, *args, **kwargs)
-    for output in _outputs(result):
-        assert output.grad_fn is None
-        # A view of a tensor that requires grad still requires grad (PyTorch): not recorded,
-        # but a leaf whose base does; so does an input returned as it is (``contiguous()``).
-        if getattr(output, "_base", None) is None and all(output is not a for a in args):
+@pytest.mark.parametrize(
+    "case", row_cases(ALL_OPS, test="test_nothing_recorded_without_requires_grad")
+)
+def test_nothing_recorded_without_requires_grad(case: RowCase) -> None:
+    def check(sample: Sample) -> None:
+        args, kwargs, _ = build_args(minigrad, case.row, sample, "float64", requires_grad=False)
+        for output in _outputs(case.row.call(minigrad, *args, **kwargs)):
+            assert output.grad_fn is None
             assert not output.requires_grad
+
+    check_each(case, check)
+
+
+@pytest.mark.parametrize("case", row_cases(ALL_OPS, test="test_nothing_recorded_under_no_grad"))
+def test_nothing_recorded_under_no_grad(case: RowCase) -> None:
+    def check(sample: Sample) -> None:
+        args, kwargs, _ = build_args(minigrad, case.row, sample, "float64")
+        with minigrad.no_grad():
+            result = case.row.call(minigrad, *args, **kwargs)
+        for output in _outputs(result):
+            assert output.grad_fn is None
+            # A view of a tensor that requires grad still requires grad (PyTorch): not
+            # recorded, but a leaf whose base does; so does an input returned as it is
+            # (``contiguous()``).
+            if getattr(output, "_base", None) is None and all(output is not a for a in args):
+                assert not output.requires_grad
+
+    check_each(case, check)
 
 
 def test_second_derivative_through_an_inplace_op_that_saved_its_input() -> None:

@@ -16,7 +16,8 @@ import pytest
 from _backend import LIB
 from _backend import mg as minigrad
 from opinfo import OpInfo, Sample
-from test_ops import ALL_OPS, build_args, iter_cases
+from row_cases import RowCase, check_each, row_cases
+from test_ops import ALL_OPS, build_args
 
 pytestmark = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's recording internals")
 
@@ -120,16 +121,22 @@ MUST_TAKE = {"add", "add_operator", "mul", "exp", "sigmoid", "tanh", "relu", "ne
              "sqrt", "rsqrt", "erf", "sum", "mean"}
 
 
+# One test per row and grad mode, running all of the row's samples (tests/row_cases.py).
 @pytest.mark.parametrize("grad_mode", [True, False], ids=["grad", "no_grad"])
-@pytest.mark.parametrize(("row", "sample"), list(iter_cases(ALL_OPS)))
+@pytest.mark.parametrize("case", row_cases(ALL_OPS))
 def test_fast_branch_agrees_with_the_general_path(
-    row: OpInfo, sample: Sample, grad_mode: bool, monkeypatch: pytest.MonkeyPatch
+    case: RowCase, grad_mode: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    general, _ = _run(row, sample, False, monkeypatch, grad_mode)
-    fast, taken = _run(row, sample, True, monkeypatch, grad_mode)
-    assert fast == general
-    if row.name in MUST_TAKE and sample.name in ("same", "1d", "2d", "3d"):
-        assert taken, f"{row.name} did not take the fast branch"
+    row = case.row
+
+    def check(sample: Sample) -> None:
+        general, _ = _run(row, sample, False, monkeypatch, grad_mode)
+        fast, taken = _run(row, sample, True, monkeypatch, grad_mode)
+        assert fast == general
+        if row.name in MUST_TAKE and sample.name in ("same", "1d", "2d", "3d"):
+            assert taken, f"{row.name} did not take the fast branch"
+
+    check_each(case, check)
 
 
 # --- the per-op recording functions (``function._record``) in the cases the table does not make

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 from opinfo import OpInfo, Sample, all_ops
-from test_ops import build_args, call, iter_cases
+from row_cases import RowCase, check_each, row_cases
+from test_ops import build_args, call
 from test_ops_torch import array_of, assert_same_outcome, run, to_minigrad_names, upstream
 
 import minigrad
@@ -42,25 +43,31 @@ def _with_inference_input(lib: Any, row: OpInfo, sample: Sample, position: int) 
 
 
 # Known differences, each with the reason: bugs the op table found (see the rows' known_bugs).
+# Keyed by ``<row>-<sample>-arg<position>``.
 KNOWN: dict[str, str] = {}
 
 
-def _case(param: Any, position: int) -> Any:
-    case_id = f"{param.id}-arg{position}"
-    marks = [pytest.mark.xfail(reason=KNOWN[case_id], strict=True)] if case_id in KNOWN else []
-    return pytest.param(param.values[0], param.values[1], position, id=case_id, marks=marks)
+def _positions(row: OpInfo, sample: Sample) -> list[tuple[str, Any]]:
+    """One check per tensor argument: ``("arg<position>", (sample, position))``."""
+    return [(f"arg{position}", (sample, position))
+            for position, value in enumerate(sample.args) if isinstance(value, np.ndarray)]
 
 
-CASES = [
-    _case(param, position)
-    for param in iter_cases(all_ops(), _has_tensor_argument)
-    for position, value in enumerate(param.values[1].args)
-    if isinstance(value, np.ndarray)
-]
+def _known(row: OpInfo, label: str) -> str:
+    return KNOWN.get(f"{row.name}-{label}", "")
 
 
-@pytest.mark.parametrize(("row", "sample", "position"), CASES)
-def test_an_input_made_in_inference_mode(row: OpInfo, sample: Sample, position: int) -> None:
+# One test per row, running every (sample, tensor argument) of it (tests/row_cases.py).
+CASES = row_cases(all_ops(), _has_tensor_argument, expand=_positions, known=_known)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_input_made_in_inference_mode(case: RowCase) -> None:
+    check_each(case, lambda value: check_an_input_made_in_inference_mode(case.row, *value))
+
+
+def check_an_input_made_in_inference_mode(row: OpInfo, sample: Sample, position: int) -> None:
+    """Argument ``position`` made in inference mode: forward and backward as PyTorch's."""
     t_error, t_grads, t_out = _with_inference_input(torch, row, sample, position)
     m_error, m_grads, m_out = _with_inference_input(minigrad, row, sample, position)
     assert_same_outcome(m_error, t_error)

@@ -13,6 +13,9 @@ the same values (``build_args`` from tests/test_ops.py: same shapes, same transp
 - create_graph (rows with ``gradgrad``): first gradients, and the gradient of their sum;
 - each row's ``bad_inputs``: same exception type and message; inputs unchanged (values and
   version).
+
+Each test covers one row in one dtype (``exp-float32``): it runs all of the row's samples and
+reports every failing one (``row_cases`` and ``check_each`` in tests/row_cases.py).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from opinfo.activations import nn_functional
 from opinfo.bitwise import OPS as BITWISE_OPS
 from opinfo.elementwise import OPS as ELEMENTWISE_OPS
 from opinfo.elementwise_extra import OPS as ELEMENTWISE_EXTRA_OPS
+from row_cases import RowCase, check_each, row_cases
 from test_ops import build_args, call, is_edge, iter_cases, row_rng
 
 import minigrad
@@ -50,7 +54,8 @@ def cases(
     test: str = "",
 ) -> list[Any]:
     """``(row, sample, dtype)`` params with ids like ``exp-0d-float32`` (strict xfails where the
-    row lists a known bug for ``test``)."""
+    row lists a known bug for ``test``). The tests here use ``row_cases`` (one test per row and
+    dtype); this stays for other test files."""
     out = []
     for param in iter_cases(rows, keep, test):
         row, sample = param.values
@@ -127,8 +132,13 @@ def both(row: OpInfo, sample: Sample, dtype: str, requires_grad: bool = True) ->
 # --- forward ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("row", "sample", "dtype"), cases(test="test_forward"))
-def test_forward(row: OpInfo, sample: Sample, dtype: str) -> None:
+@pytest.mark.parametrize("case", row_cases(ALL_OPS, test="test_forward", dtypes=DTYPES))
+def test_forward(case: RowCase) -> None:
+    check_each(case, lambda sample: check_forward(case.row, sample, case.dtype))
+
+
+def check_forward(row: OpInfo, sample: Sample, dtype: str) -> None:
+    """Values, dtype, shape, requires_grad, node name, view-ness and versions as PyTorch's."""
     (m_args, m_kwargs, _), (t_args, t_kwargs, _) = both(row, sample, dtype)
     theirs, t_error = run(lambda: call(torch, row, t_args, t_kwargs))
     mine, m_error = run(lambda: call(minigrad, row, m_args, m_kwargs))
@@ -150,9 +160,14 @@ def test_forward(row: OpInfo, sample: Sample, dtype: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("row", "sample", "dtype"), cases(dtypes=("float32",), test="test_forward_under_no_grad")
+    "case", row_cases(ALL_OPS, test="test_forward_under_no_grad", dtypes=("float32",))
 )
-def test_forward_under_no_grad(row: OpInfo, sample: Sample, dtype: str) -> None:
+def test_forward_under_no_grad(case: RowCase) -> None:
+    check_each(case, lambda sample: check_forward_under_no_grad(case.row, sample, case.dtype))
+
+
+def check_forward_under_no_grad(row: OpInfo, sample: Sample, dtype: str) -> None:
+    """Under no_grad: the same outcome, nothing recorded, requires_grad as PyTorch's."""
     (m_args, m_kwargs, _), (t_args, t_kwargs, _) = both(row, sample, dtype)
     with torch.no_grad():
         theirs, t_error = run(lambda: call(torch, row, t_args, t_kwargs))
@@ -174,13 +189,21 @@ def _has_float_array(sample: Sample) -> bool:
 BOOL_CHECKED_ROWS = [*ELEMENTWISE_OPS, *ELEMENTWISE_EXTRA_OPS, *BITWISE_OPS, *ACTIVATION_OPS]
 
 
+def _float_array_sample(row: OpInfo, sample: Sample) -> bool:
+    return _has_float_array(sample)
+
+
 @pytest.mark.parametrize(
-    ("row", "sample", "dtype"),
-    [c for c in cases(dtypes=("int64",), test="test_forward_integer_inputs")
-     + cases(BOOL_CHECKED_ROWS, ("bool",), test="test_forward_integer_inputs")
-     if _has_float_array(c.values[1])],
+    "case",
+    row_cases(ALL_OPS, _float_array_sample, "test_forward_integer_inputs", ("int64",))
+    + row_cases(BOOL_CHECKED_ROWS, _float_array_sample, "test_forward_integer_inputs", ("bool",)),
 )
-def test_forward_integer_inputs(row: OpInfo, sample: Sample, dtype: str) -> None:
+def test_forward_integer_inputs(case: RowCase) -> None:
+    check_each(case, lambda sample: check_forward_integer_inputs(case.row, sample, case.dtype))
+
+
+def check_forward_integer_inputs(row: OpInfo, sample: Sample, dtype: str) -> None:
+    """Float arrays rounded to int64 (or as bool): the same outcome and values as PyTorch."""
     (m_args, m_kwargs, _), (t_args, t_kwargs, _) = both(row, sample, dtype)
     theirs, t_error = run(lambda: call(torch, row, t_args, t_kwargs))
     mine, m_error = run(lambda: call(minigrad, row, m_args, m_kwargs))
@@ -226,8 +249,13 @@ def modify_in_place(tensor: Any) -> None:
         detached.mul_(1)
 
 
-@pytest.mark.parametrize(("row", "sample", "dtype"), cases(test="test_backward"))
-def test_backward(row: OpInfo, sample: Sample, dtype: str) -> None:
+@pytest.mark.parametrize("case", row_cases(ALL_OPS, test="test_backward", dtypes=DTYPES))
+def test_backward(case: RowCase) -> None:
+    check_each(case, lambda sample: check_backward(case.row, sample, case.dtype))
+
+
+def check_backward(row: OpInfo, sample: Sample, dtype: str) -> None:
+    """Backward with a random upstream gradient: every input's gradient (or error) as PyTorch's."""
     theirs, t_error = _forward_and_backward(torch, row, sample, dtype)
     mine, m_error = _forward_and_backward(minigrad, row, sample, dtype)
     assert_same_outcome(m_error, t_error)
@@ -244,8 +272,15 @@ def _mutation_targets(sample: Sample) -> list[Any]:
     return [i for i, a in enumerate(sample.args) if isinstance(a, np.ndarray)] + ["output"]
 
 
-@pytest.mark.parametrize(("row", "sample", "dtype"), cases(test="test_mutation_matrix"))
-def test_mutation_matrix(row: OpInfo, sample: Sample, dtype: str) -> None:
+@pytest.mark.parametrize(
+    "case", row_cases(ALL_OPS, test="test_mutation_matrix", dtypes=DTYPES)
+)
+def test_mutation_matrix(case: RowCase) -> None:
+    check_each(case, lambda sample: check_mutation_matrix(case.row, sample, case.dtype))
+
+
+def check_mutation_matrix(row: OpInfo, sample: Sample, dtype: str) -> None:
+    """Each input and the output modified in place before backward: raises iff PyTorch does."""
     for target in _mutation_targets(sample):
         _, t_error = _forward_and_backward(torch, row, sample, dtype, mutate=target)
         _, m_error = _forward_and_backward(minigrad, row, sample, dtype, mutate=target)
@@ -286,11 +321,16 @@ def _second_derivatives_apply(row: OpInfo, sample: Sample) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("row", "sample", "dtype"),
-    cases([r for r in ALL_OPS if r.differentiable and r.gradgrad], keep=_second_derivatives_apply,
-          test="test_second_derivatives"),
+    "case",
+    row_cases([r for r in ALL_OPS if r.differentiable and r.gradgrad], _second_derivatives_apply,
+              "test_second_derivatives", DTYPES),
 )
-def test_second_derivatives(row: OpInfo, sample: Sample, dtype: str) -> None:
+def test_second_derivatives(case: RowCase) -> None:
+    check_each(case, lambda sample: check_second_derivatives(case.row, sample, case.dtype))
+
+
+def check_second_derivatives(row: OpInfo, sample: Sample, dtype: str) -> None:
+    """First gradients with create_graph, and the gradient of their sum, as PyTorch's."""
     theirs, t_error = run(lambda: _first_and_second(torch, row, sample, dtype))
     mine, m_error = run(lambda: _first_and_second(minigrad, row, sample, dtype))
     assert_same_outcome(m_error, t_error)

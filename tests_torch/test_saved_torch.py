@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 import pytest
 from opinfo import OpInfo, Sample, all_ops
-from test_ops import build_args, call, iter_cases
+from row_cases import RowCase, check_each, row_cases
+from test_ops import build_args, call
 
 import minigrad
 
@@ -171,9 +172,14 @@ def first_saved_tensor(node: Any) -> str | None:
     return None
 
 
-@pytest.mark.parametrize(("row", "sample"),
-                         list(iter_cases(ROWS, test="test_saved_values_match_pytorch")))
-def test_saved_values_match_pytorch(row: OpInfo, sample: Sample) -> None:
+# One test per row, running all of its samples (tests/row_cases.py).
+@pytest.mark.parametrize("case", row_cases(ROWS, test="test_saved_values_match_pytorch"))
+def test_saved_values_match_pytorch(case: RowCase) -> None:
+    check_each(case, lambda sample: check_saved_values(case.row, sample))
+
+
+def check_saved_values(row: OpInfo, sample: Sample) -> None:
+    """The nodes' saved values and options as PyTorch's; reading one after backward raises."""
     m_args, m_kwargs, _ = build_args(minigrad, row, sample, "float64")
     t_args, t_kwargs, _ = build_args(torch, row, sample, "float64")
     try:

@@ -1,0 +1,140 @@
+"""One test per op-table row (and dtype) that runs all of the row's samples in a loop.
+
+The op-table tests used to be parametrised per sample: ~106,000 tests, whose per-test overhead
+(hooks, reports sent from the xdist workers, the terminal) cost more CPU than their bodies. A
+test made by ``row_cases`` holds every sample of one row; ``check_each`` runs them all, even
+after a failure, and fails once with every failing sample's name, dtype and assertion text (the
+first failure's traceback chained), so no sample goes unchecked or unreported.
+
+A row's ``known_bugs`` work as the per-sample strict xfails did: a listed sample that fails is
+expected; one that passes fails the test (remove the entry); if only listed samples fail, the
+test is an xfail giving their reasons.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from _backend import LIB
+from opinfo import OpInfo, Sample
+
+# What a sample's check may raise when it fails: errors, and pytest's own failures
+# (``pytest.raises`` and ``pytest.fail`` raise an exception outside ``Exception``).
+_FAILURES = (Exception, pytest.fail.Exception)
+
+
+def row_rng(name: str) -> np.random.Generator:
+    """The seeded generator a row's samples come from (stable per row name)."""
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+def row_samples(row: OpInfo) -> list[Sample]:
+    """The row's samples, drawn from its own seeded generator."""
+    return list(row.samples(row_rng(row.name)))
+
+
+def sample_label(index: int, sample: Sample) -> str:
+    """The sample's name in test ids and failure reports (its index if it has none)."""
+    return sample.name or str(index)
+
+
+def known_bug_reason(row: OpInfo, sample: Sample, test: str) -> str:
+    """The reason ``row.known_bugs`` gives for ``test`` (or ``test:sample``), if the library
+    under test is minigrad (PyTorch itself passes: the reference run validates the case);
+    "" if the case is expected to pass."""
+    reason = row.known_bugs.get(f"{test}:{sample.name}") or row.known_bugs.get(test)
+    return reason if reason and LIB == "minigrad" else ""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One check of a row: a sample (or what the check takes, e.g. ``(sample, position)``)."""
+
+    label: str
+    value: Any
+    known_bug: str = ""
+
+
+@dataclass(frozen=True)
+class RowCase:
+    """The checks one test runs: a row's items, in one dtype ("" if the test has none)."""
+
+    row: OpInfo
+    items: tuple[Item, ...]
+    dtype: str = ""
+
+
+def row_cases(
+    rows: Iterable[OpInfo], keep: Callable[[OpInfo, Sample], bool] | None = None,
+    test: str = "", dtypes: Iterable[str] = ("",),
+    expand: Callable[[OpInfo, Sample], Iterable[tuple[str, Any]]] | None = None,
+    known: Callable[[OpInfo, str], str] | None = None,
+) -> list[Any]:
+    """``pytest.param(RowCase, id="exp-float32")`` for every row (and dtype) with a sample that
+    ``keep`` accepts (rows with none make no test, rather than an empty one).
+
+    ``expand(row, sample)`` turns a sample into several checks ``(suffix, value)`` (labelled
+    ``<sample>-<suffix>``); by default the check takes the sample itself. A known bug comes from
+    ``row.known_bugs`` for ``test``, or else from ``known(row, label)``.
+    """
+    dtypes = tuple(dtypes)
+    params = []
+    for row in rows:
+        items = []
+        for index, sample in enumerate(row_samples(row)):
+            if keep is not None and not keep(row, sample):
+                continue
+            label = sample_label(index, sample)
+            reason = known_bug_reason(row, sample, test)
+            pairs = [("", sample)] if expand is None else expand(row, sample)
+            for suffix, value in pairs:
+                full = f"{label}-{suffix}" if suffix else label
+                why = reason or (known(row, full) if known is not None else "")
+                items.append(Item(full, value, why))
+        if not items:
+            continue
+        for dtype in dtypes:
+            case = RowCase(row, tuple(items), dtype)
+            params.append(pytest.param(case, id=f"{row.name}-{dtype}" if dtype else row.name))
+    return params
+
+
+def check_each(case: RowCase, check: Callable[[Any], None]) -> None:
+    """``check(item.value)`` for every item of ``case``; then one failure listing them all.
+
+    Every item runs even after a failure. Failures are reported as ``<row>-<sample>-<dtype>:
+    <error type>: <full message>`` with the first one's traceback chained; known bugs as
+    described in the module docstring.
+    """
+    suffix = f"-{case.dtype}" if case.dtype else ""
+    failures: list[str] = []
+    passed_known: list[str] = []
+    failed_known: list[str] = []
+    first: BaseException | None = None
+    for item in case.items:
+        where = f"{case.row.name}-{item.label}{suffix}"
+        try:
+            check(item.value)
+        except _FAILURES as error:
+            if item.known_bug:
+                failed_known.append(f"{where}: {item.known_bug}")
+                continue
+            failures.append(f"{where}: {type(error).__name__}: {error}")
+            first = first or error
+            continue
+        if item.known_bug:
+            passed_known.append(f"{where} passes, but the row's known_bugs says it fails "
+                                f"({item.known_bug}): remove the entry")
+    if failures or passed_known:
+        count = len(failures) + len(passed_known)
+        lines = "\n".join(f"- {line}" for line in [*failures, *passed_known])
+        raise AssertionError(
+            f"{count} of {len(case.items)} samples failed:\n{lines}"
+        ) from first
+    if failed_known:
+        pytest.xfail("known bugs: " + "; ".join(failed_known))

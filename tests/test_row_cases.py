@@ -1,0 +1,122 @@
+"""The per-row runner of the op-table tests (tests/row_cases.py): no sample goes unchecked or
+unreported, and ``known_bugs`` work as strict xfails per sample."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import row_cases
+from opinfo import OpInfo, Sample
+from row_cases import check_each
+
+# The known-bug entries count on minigrad only: pretend it is the library under test, also in
+# the reference run.
+pytestmark = pytest.mark.usefixtures("on_minigrad")
+
+
+@pytest.fixture
+def on_minigrad(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(row_cases, "LIB", "minigrad")
+
+
+def _row(known_bugs: dict[str, str] | None = None) -> OpInfo:
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        return [Sample((np.float64(value),), name=name)
+                for name, value in [("a", 1.0), ("b", 2.0), ("", 3.0), ("d", 4.0)]]
+
+    return OpInfo("fake", lambda lib, x: x, samples, known_bugs=known_bugs or {})
+
+
+def _case(row: OpInfo, test: str = "test_x", dtype: str = "float32", keep: Any = None) -> Any:
+    (param,) = row_cases.row_cases([row], keep, test, (dtype,))
+    return param
+
+
+def _failing_on(*values: float) -> tuple[list[float], Any]:
+    seen: list[float] = []
+
+    def check(sample: Sample) -> None:
+        seen.append(float(sample.args[0]))
+        assert float(sample.args[0]) not in values, f"bad value {sample.args[0]}"
+
+    return seen, check
+
+
+def test_one_test_per_row_and_dtype_with_a_readable_id() -> None:
+    params = row_cases.row_cases([_row()], test="test_x", dtypes=("float32", "float64"))
+    assert [p.id for p in params] == ["fake-float32", "fake-float64"]
+    assert [i.label for i in params[0].values[0].items] == ["a", "b", "2", "d"]
+    assert [p.id for p in row_cases.row_cases([_row()])] == ["fake"]
+    assert row_cases.row_cases([_row()], keep=lambda row, sample: False) == []
+
+
+def test_every_sample_runs_and_every_failure_is_reported() -> None:
+    seen, check = _failing_on(1.0, 3.0)
+    with pytest.raises(AssertionError) as info:
+        check_each(_case(_row()).values[0], check)
+    assert seen == [1.0, 2.0, 3.0, 4.0]
+    text = str(info.value)
+    assert text.startswith("2 of 4 samples failed:\n")
+    assert "- fake-a-float32: AssertionError: bad value 1.0" in text
+    assert "- fake-2-float32: AssertionError: bad value 3.0" in text
+    assert "fake-b" not in text and "fake-d" not in text
+    # the first failure's traceback is chained
+    assert "bad value 1.0" in str(info.value.__cause__)
+
+
+def test_pytest_failures_inside_a_check_are_collected_too() -> None:
+    def check(sample: Sample) -> None:
+        if sample.name == "a":
+            with pytest.raises(ValueError):
+                pass
+        if sample.name == "b":
+            raise RuntimeError("boom")
+
+    with pytest.raises(AssertionError, match="2 of 4") as info:
+        check_each(_case(_row()).values[0], check)
+    assert "fake-b-float32: RuntimeError: boom" in str(info.value)
+
+
+def test_a_known_bug_that_fails_is_an_xfail_with_its_reason() -> None:
+    row = _row({"test_x:b": "b is wrong", "test_y": "all wrong"})
+    seen, check = _failing_on(2.0)
+    with pytest.raises(pytest.xfail.Exception, match="fake-b-float32: b is wrong"):
+        check_each(_case(row).values[0], check)
+    assert seen == [1.0, 2.0, 3.0, 4.0]
+    _, check = _failing_on(1.0, 2.0, 3.0, 4.0)
+    with pytest.raises(pytest.xfail.Exception, match="fake-d-float32: all wrong"):
+        check_each(_case(row, "test_y").values[0], check)
+
+
+def test_a_known_bug_that_passes_fails_the_test() -> None:
+    row = _row({"test_x:b": "b is wrong"})
+    _, check = _failing_on()
+    with pytest.raises(AssertionError, match="fake-b-float32 passes, .*remove the entry"):
+        check_each(_case(row).values[0], check)
+
+
+def test_an_unknown_failure_fails_even_beside_known_ones() -> None:
+    row = _row({"test_x:b": "b is wrong"})
+    _, check = _failing_on(2.0, 4.0)
+    with pytest.raises(AssertionError, match="1 of 4 samples failed") as info:
+        check_each(_case(row).values[0], check)
+    assert "fake-d-float32" in str(info.value) and "fake-b" not in str(info.value)
+
+
+def test_known_bugs_are_not_expected_of_pytorch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(row_cases, "LIB", "torch")
+    row = _row({"test_x": "wrong"})
+    _, check = _failing_on()
+    check_each(_case(row).values[0], check)  # passes: nothing listed as known on PyTorch
+
+
+def test_expanded_checks_and_their_own_known_bugs() -> None:
+    params = row_cases.row_cases(
+        [_row()], expand=lambda row, sample: [("arg0", (sample, 0)), ("arg1", (sample, 1))],
+        known=lambda row, label: "listed" if label == "b-arg1" else "",
+    )
+    items = params[0].values[0].items
+    assert [i.label for i in items][:4] == ["a-arg0", "a-arg1", "b-arg0", "b-arg1"]
+    assert [i.known_bug for i in items][:4] == ["", "", "", "listed"]
