@@ -209,6 +209,14 @@ LISTING_NAMES: set[str] = set()
 _DIM_NAMES = frozenset({"dim", "axis", "other"})
 # ... of which those whose ``dim`` is an int: ``dim=None`` fits none of their overloads either.
 INT_DIM = frozenset({"prod", "max", "min"})
+# ... and those whose overloads differ in which options are keyword-only: sort's ``stable`` is
+# in an overload whose ``dim`` and ``descending`` are keyword-only (``x.sort(0, stable=True)``
+# fits neither), which minigrad's one signature cannot say. Their keyword calls are matched
+# against the listing.
+KEYWORD_OVERLOADS = frozenset({"sort", "argsort"})
+# Parameters PyTorch's schemas make optional (sort's ``bool? stable``; argsort's is a plain
+# ``bool``) that its listings print without the "?" ("bool stable"): None fits them.
+NONE_FITS = {"sort": frozenset({"stable"})}
 # Functions whose tensor parameters may also be numbers (PyTorch's Scalar overloads).
 NUMBER_OVERLOADS = frozenset(
     {
@@ -450,6 +458,8 @@ def checking_arguments(
     # (PyTorch's Scalar overloads: pow, remainder, lerp, xlogy): numbers alone fit none.
     needs_a_tensor = (name in NUMBER_OVERLOADS and listed is not None and not skip_first
                       and all("Tensor" in piece for piece, _, _ in listed))
+    keywords_bind = name in KEYWORD_OVERLOADS and listed is not None
+    none_fits = NONE_FITS.get(name, frozenset())
 
     def refuse_unlisted(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """A check failed: the parser's listing of ``listed`` if the call fits none of them.
@@ -461,6 +471,9 @@ def checking_arguments(
         named = kwargs  # (NumPy's names as PyTorch's to match; as given in the message)
         if aliases and not kwargs.keys() <= known:
             named = _pytorch_names(kwargs, aliases)
+        if none_fits:  # (None as the listing's type: it fits there)
+            named = {key: False if value is None and key in none_fits else value
+                     for key, value in named.items()}
         if not _fits_an_overload(args[1 - offset:], named, listed, lenient):
             raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed)) from None
 
@@ -551,6 +564,8 @@ def checking_arguments(
         if needs_a_tensor and not any(
                 isinstance(value, TensorBase) for value in (*args, *named.values())):
             raise TypeError(_no_overload_fits(name, args, kwargs, listed))
+        if keywords_bind and kwargs:
+            refuse_unlisted(args, kwargs)
         if unchanged:
             passed.add(called)
         try:
@@ -800,11 +815,17 @@ def _first_complaint(
 ) -> str:
     """The parser's complaint about the arguments to the one overload their number leaves.
 
-    As FunctionSignature::parse: the parameters in order (the first missing one, or the first
-    of a type it refuses), then a keyword it does not have.
+    As FunctionSignature::parse: more positional arguments than it takes (counted against its
+    required ones, keyword-only too: "sort() takes from 1 to 0 positional arguments"); then the
+    parameters in order (the first missing one, or the first of a type it refuses), then a
+    keyword it does not have.
     """
     pieces = [piece for piece in listing[1:-1].split(", ") if piece]
     positional = pieces.index("*") if "*" in pieces else len(pieces)
+    if len(args) > positional:
+        required = sum(" = " not in piece for piece in pieces if piece != "*")
+        return errors.too_many_positional(
+            name, positional, len(args), None if required == positional else required)
     for position, piece in enumerate(piece for piece in pieces if piece != "*"):
         parameter = _piece_name(piece)
         if position < positional and position < len(args):

@@ -235,8 +235,32 @@ def _scalar_dtype(value: Any) -> np.dtype:
     raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
 
 
+_NOT_WRITABLE = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+    "This means writing to this tensor will result in undefined behavior. You may want to copy "
+    "the array to protect its data or make it writable before converting it to a tensor. This "
+    "type of warning will be suppressed for the rest of this program."
+)
+
+
+def warn_if_read_only(array: Any, stacklevel: int = 3) -> None:
+    """PyTorch's warning for a tensor made on a numpy array that is not writable.
+
+    Once per process (its TORCH_WARN_ONCE: every time under ``set_warn_always(True)``), from
+    ``from_numpy``, ``as_tensor`` (any dtype), ``asarray`` when it shares the memory and the
+    legacy ``Tensor(array)``; ``tensor`` copies without it. ``stacklevel``: 3 points at the
+    call of the function that calls this one.
+    """
+    if isinstance(array, np.ndarray) and not array.flags.writeable and not (
+            switches.guarded and guard.read_only_by_lock(array)):  # (the guard's lock: not
+        # the caller's read-only array, which PyTorch would see writable)
+        _warnings.warn_once(_NOT_WRITABLE, stacklevel=stacklevel)
+
+
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing ``array``'s memory (writes through either are seen by both).
+
+    A read-only array gives PyTorch's warning, once (``warn_if_read_only``).
 
     Example:
         >>> import numpy as np, minigrad
@@ -249,6 +273,12 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)
+    warn_if_read_only(array)
+    return _sharing(array)
+
+
+def _sharing(array: np.ndarray) -> Tensor:
+    """``from_numpy``'s tensor on ``array``'s memory, without its checks and warning."""
     if array.size and any(s < 0 for s in array.strides):
         raise ValueError(errors.FROM_NUMPY_NEGATIVE_STRIDES)
     # The tensor keeps an array object of its own on that memory: the caller's may be given
@@ -282,8 +312,10 @@ def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) 
     numpy_dtype = None if dtype is None else _dtype.to_numpy_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
+    warn_if_read_only(data)  # (PyTorch shares the array first, whatever the dtype)
     if isinstance(data, np.ndarray) and (numpy_dtype is None or numpy_dtype == data.dtype):
-        return from_numpy(data)
+        _dtype.from_numpy_dtype(data.dtype)
+        return _sharing(data)
     return tensor(data, dtype=dtype)
 
 
@@ -333,9 +365,12 @@ def asarray(
             raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
                                "transform it in a ndarray. ")
         if np.ndim(obj) == 0:  # a numpy scalar or 0-d array (numpy's "scalar"): copied here
+            warn_if_read_only(obj)  # (a 0-d array: PyTorch shares it first, even to copy it)
             given, force_copy = from_numpy(np.array(obj)), False
         else:
-            given = from_numpy(obj)
+            if not force_copy and (numpy_dtype is None or numpy_dtype == obj.dtype):
+                warn_if_read_only(obj)  # (shared: PyTorch's warning)
+            given = _sharing(obj)
     if given is None:  # a sequence or a number: a new tensor
         if copy is False:
             raise ValueError("can't alias arbitrary sequence into a tensor.")

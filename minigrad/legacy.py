@@ -19,6 +19,7 @@ from minigrad import _dtype, _warnings, errors
 from minigrad._device import as_device
 from minigrad._size import Size
 from minigrad.creation import tensor as _tensor_from_data
+from minigrad.creation import warn_if_read_only
 from minigrad.ops import views
 from minigrad.tensor import Tensor
 
@@ -75,6 +76,7 @@ def new(dtype: _dtype.dtype, args: tuple[Any, ...], kwargs: dict[str, Any], any_
         if isinstance(value, Size):
             return _uninitialized(tuple(value), numpy_dtype)
         if isinstance(value, (list, tuple, np.ndarray)):
+            warn_if_read_only(value, stacklevel=4)  # (PyTorch shares an array first)
             return _tensor_from_data(value, dtype=dtype)
         if isinstance(value, str):
             raise TypeError(f"new(): invalid data type '{type(value).__name__}'")

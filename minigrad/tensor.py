@@ -2631,7 +2631,7 @@ class Tensor(TensorBase):
         """The upper triangle of the last two dimensions, in place."""
         return shape.triu_(self, diagonal)
 
-    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None = False) -> Any:
         """``(values, indices)`` sorted along ``dim``."""
         return sorting.sort(self, dim, descending, stable=stable)
 

@@ -253,6 +253,7 @@ def test_a_buffer_saved_twice_stays_protected_until_both_are_freed():
     out.detach().numpy()[0] = 1.0
 
 
+@pytest.mark.filterwarnings("ignore:The given NumPy array is not writable")  # (PyTorch's)
 def test_a_read_only_array_stays_read_only():
     array = np.array([1.0, 2.0, 3.0], dtype=np.float32)
     array.flags.writeable = False

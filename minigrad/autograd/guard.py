@@ -145,11 +145,16 @@ def note_view(array: np.ndarray) -> None:
 
     (A view of an array read-only by its owner's choice stays read-only: it is not noted.)
     """
-    if not array.flags.writeable and any(
+    if read_only_by_lock(array):
+        _inherited.append(weakref.ref(array))
+
+
+def read_only_by_lock(array: np.ndarray) -> bool:
+    """Whether ``array`` is read-only only because the guard locked a buffer it is on."""
+    return not array.flags.writeable and any(
         id(link) in _locks and _locks[id(link)][0] is link and _locks[id(link)][2]
         for link in _chain(array)
-    ):
-        _inherited.append(weakref.ref(array))
+    )
 
 
 def protect(node: Node) -> None:

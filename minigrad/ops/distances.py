@@ -9,7 +9,9 @@ PyTorch computes it in one of two ways, and records which:
   ``|a - b|^2 = |a|^2 - 2 a.b + |b|^2``, clamped at 0 before the square root
   (``EuclideanDistBackward0``, then a view). Faster, and a little less exact for close points.
 
-The gradient of a distance that is 0 is 0 (PyTorch's subgradient), for every p.
+The gradient of a distance that is 0 is 0 (PyTorch's subgradient), for every p; the direct
+path's formulas (and their nan and inf behaviour) are PyTorch's kernel's, in
+``distance_kernels``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
-from minigrad.ops import views
+from minigrad.ops import distance_kernels, views
 from minigrad.ops._helpers import broadcast_shapes, operand, run
 
 _COMPUTE_MODES = {
@@ -37,45 +39,43 @@ def _differences(x1: Any, x2: Any) -> Any:
     return np.expand_dims(x1, -2) - np.expand_dims(x2, -3)
 
 
-def _p_distance(diff: np.ndarray, p: float) -> np.ndarray:
-    """The p-norm of ``diff`` over its last axis."""
-    magnitude = np.abs(diff)
-    if p == 0:
-        return np.sum(magnitude != 0, axis=-1, dtype=diff.dtype)
-    if p == 1:
-        return np.sum(magnitude, axis=-1)
-    if p == 2:
-        return np.sqrt(np.sum(magnitude * magnitude, axis=-1))
-    if p == float("inf"):
-        return np.max(magnitude, axis=-1, initial=0)
-    return np.sum(magnitude**p, axis=-1) ** (1 / p)
+def _sequential_sum(values: np.ndarray, axis: int) -> np.ndarray:
+    """The sum over ``axis`` added one term after another from 0, as PyTorch's loops add.
 
-
-def _p_distance_gradient(grad: Any, diff: Any, result: Any, p: float) -> Any:
-    """The gradient of each pair's distance for x1, times ``grad``: shape (..., r1, r2, columns).
-
-    PyTorch's ``_cdist_backward``: 0 where the distance is 0 (and, for p < 1, where a
-    coordinate's difference is 0).
+    (``np.sum`` adds in pairs, which rounds differently from 8 terms on.)
     """
-    grad, result = np.expand_dims(grad, -1), np.expand_dims(result, -1)
-    if p == 0:
-        return diff * 0
-    if p == 1:
-        return grad * np.sign(diff)
-    zero = result == 0
+    if values.shape[axis] == 0:
+        return np.sum(values, axis=axis)
+    return np.take(np.cumsum(values, axis=axis), -1, axis=axis) + 0  # (+ 0: 0 + -0.0 is 0)
+
+
+def _p_distance(diff: np.ndarray, p: float) -> np.ndarray:
+    """The p-norm of ``diff`` over its last axis, as PyTorch's scalar cdist loop computes it.
+
+    Coordinates in order from 0; for p = inf a nan difference is passed over (``std::max``
+    keeps the running maximum against nan), while every other p's aggregate turns nan.
+    """
+    terms = distance_kernels.mapped(np.abs(diff), p)
     if p == float("inf"):
-        return grad * np.sign(diff) * (np.abs(diff) == result)
-    safe = np.where(zero, 1, result)  # (no 0/0: those places are 0 in the end)
-    if p == 2:
-        return np.where(zero, 0, grad * diff / safe)
-    magnitude = np.abs(diff)
-    if p < 2:
-        scale = np.where(
-            magnitude == 0, 0, np.sign(diff) * np.where(magnitude == 0, 1, magnitude) ** (p - 1)
-        )
+        aggregate = np.fmax.reduce(terms, axis=-1, initial=0)
     else:
-        scale = diff * magnitude ** (p - 2)
-    return np.where(zero, 0, grad * scale / safe ** (p - 1))
+        aggregate = _sequential_sum(terms, -1)
+    return distance_kernels.finish(aggregate, p)
+
+
+def _pair_gradients(grad: Any, x1: Any, x2: Any, result: Any, p: float) -> Any:
+    """PyTorch's ``_cdist_backward(grad, x1, x2, p, result)``: the gradient for ``x1``.
+
+    Each pair's gradient (``distance_kernels.pair_gradient``) summed over ``x2``'s rows in
+    order. The gradient for ``x2`` is the same call with the roles swapped, as PyTorch's.
+    """
+    if p == 0:  # (PyTorch's kernel leaves its zeros: no gradient, whatever the inputs)
+        return np.zeros(np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]) + x1.shape[-2:],
+                        x1.dtype)
+    pairs = distance_kernels.pair_gradient(
+        _differences(x1, x2), np.expand_dims(grad, -1), np.expand_dims(result, -1), p
+    )
+    return _sequential_sum(pairs, -2)
 
 
 class Cdist(Op):
@@ -130,8 +130,9 @@ class CdistBackward(Op):
         p: float,
         which: int,
     ) -> np.ndarray:
-        pairs = _p_distance_gradient(grad, _differences(x1, x2), result, p)
-        return np.sum(pairs, axis=-2) if which == 0 else -np.sum(pairs, axis=-3)
+        if which == 0:
+            return _pair_gradients(grad, x1, x2, result, p)
+        return _pair_gradients(np.swapaxes(grad, -1, -2), x2, x1, np.swapaxes(result, -1, -2), p)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:

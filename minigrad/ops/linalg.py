@@ -217,7 +217,8 @@ class Addmm(Op):
     dinput = beta * grad (summed over broadcasting);  dmat1 = alpha * grad @ mat2.T;
     dmat2 = alpha * mat1.T @ grad.  Saves mat1 only if mat2 needs a gradient and mat2 only if
     mat1 does; never ``input``. With beta == 0 the input's values are ignored (nan too), and
-    with alpha == 0 the matrices' (PyTorch's gemm does not read them; its baddbmm does).
+    with alpha == 0 the matrices' (PyTorch's gemm does not read them, but for float16; its
+    baddbmm does).
     """
 
     # mat2_transposed: whether mat2 is a transposed matrix (F.linear's ``weight.t()``); its
@@ -244,7 +245,7 @@ class Addmm(Op):
             ctx.layouts = mat1.shape, mat1.strides, mat2.shape, mat2.strides, mat1.itemsize
         if mat1.dtype is FLOAT16:  # PyTorch's float16 gemm: the sum and beta * input in
             # float32, rounded once (numpy would round the product, then the sum)
-            return in_float32(_addmm_values, mat1, mat2, input, beta, alpha)
+            return addmm_half(mat1, mat2, input, beta, alpha)
         return _addmm_values(mat1, mat2, input, beta, alpha)
 
     saved_as_arguments = True  # backward(ctx, grad, mat1, mat2): the runner hands them over (Op)
@@ -301,7 +302,10 @@ class Baddbmm(Op):
         needs = ctx.needs_input_grad
         ctx.save_for_backward(batch1 if needs[2] else None, batch2 if needs[1] else None)
         ctx.beta, ctx.alpha = beta, alpha
-        return _scaled_sum(input, np.matmul(batch1, batch2), beta, alpha)
+        if batch1.dtype is FLOAT16:  # PyTorch's float16 kernel: the sum, beta * input and
+            # alpha * product in float32, rounded once (numpy would round each step)
+            return in_float32(_baddbmm_values, batch1, batch2, input, beta, alpha)
+        return _baddbmm_values(batch1, batch2, input, beta, alpha)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
@@ -335,7 +339,24 @@ def _addmm_values(mat1: np.ndarray, mat2: np.ndarray, input: Any, beta: Any,
     return _scaled_sum(input, product, beta, alpha)
 
 
+def _baddbmm_values(batch1: np.ndarray, batch2: np.ndarray, input: Any, beta: Any,
+                    alpha: Any) -> np.ndarray:
+    """``beta * input + alpha * bmm(batch1, batch2)``: Baddbmm's result."""
+    return _scaled_sum(input, np.matmul(batch1, batch2), beta, alpha)
+
+
+def addmm_half(mat1: np.ndarray, mat2: np.ndarray, input: Any, beta: Any,
+               alpha: Any) -> np.ndarray:
+    """Addmm's float16 result: PyTorch's gemm sums and scales in float32 and rounds once.
+
+    Its float16 gemm reads the matrices even for alpha 0 (``0 * nan`` is nan, ``0 * -1`` is
+    -0.0), unlike its float32 one.
+    """
+    return in_float32(_baddbmm_values, mat1, mat2, input, beta, alpha)
+
+
 def _scaled_sum(input: Any, product: np.ndarray, beta: Any, alpha: Any) -> np.ndarray:
+    """``beta * input + alpha * product`` (``input`` unread for beta 0, nan too)."""
     if alpha != 1:
         product = product * alpha
     if beta == 0:

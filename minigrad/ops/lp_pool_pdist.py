@@ -18,7 +18,7 @@ import numpy as np
 from minigrad import _arguments, errors
 from minigrad.autograd.function import Op
 from minigrad.creation import empty_like, zeros_like
-from minigrad.ops import pooling, unary
+from minigrad.ops import distance_kernels, pooling, unary
 from minigrad.ops._helpers import operand, run
 from minigrad.ops.unary import relu
 
@@ -114,51 +114,31 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _pdist_values(x: np.ndarray, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """Each pair's difference (M, D) and its p-norm (M,)."""
+    """Each pair's difference (M, D) and its p-norm (M,).
+
+    PyTorch's vectorized pdist loop: a nan difference makes the pair's distance nan for every
+    p (its vector maximum keeps nan, unlike cdist's scalar one).
+    """
     i, j = _pairs(x.shape[0])
     diff = x[i] - x[j]
-    magnitude = np.abs(diff)
-    if p == 0:
-        dist = np.count_nonzero(diff, axis=1).astype(x.dtype)
-    elif p == math.inf:
-        dist = magnitude.max(axis=1, initial=0)
-    elif p == 1:
-        dist = magnitude.sum(axis=1)
-    elif p == 2:
-        dist = np.sqrt((magnitude * magnitude).sum(axis=1))
-    else:
-        dist = (magnitude**p).sum(axis=1) ** (1 / p)
-    return diff, dist.astype(x.dtype, copy=False)
+    terms = distance_kernels.mapped(np.abs(diff), p)
+    aggregate = terms.max(axis=1, initial=0) if p == math.inf else terms.sum(axis=1)
+    return diff, distance_kernels.finish(aggregate, p).astype(x.dtype, copy=False)
 
 
 def _pdist_gradient(grad: np.ndarray, x: np.ndarray, dist: np.ndarray, p: float) -> np.ndarray:
     """PyTorch's ``_pdist_backward``: each pair's norm gradient, + to row i and - to row j.
 
-    A pair at distance 0 gets no gradient (as PyTorch's kernel decides), and for p < 1 no
-    component whose difference is 0 either; below p = 2 the slope is written with
-    ``|diff| ** (p - 1)``, as PyTorch's kernel writes it.
+    The per-pair formula is the kernel's (``distance_kernels.pair_gradient``). Each row adds
+    up as PyTorch's loop does: first minus the pairs where it is the second row, then plus
+    those where it is the first, each in order.
     """
     diff, _ = _pdist_values(x, p)
-    g = grad[:, None]
-    d = dist[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if p == 0:
-            pair = np.zeros_like(diff)
-        elif p == 1:
-            pair = np.sign(diff) * g
-        elif p == math.inf:
-            pair = np.sign(diff) * (np.abs(diff) == d) * g
-        elif p == 2:
-            pair = np.where(d == 0, 0, diff * g / d)
-        elif p < 2:  # (as |diff| ** (p - 2) would be inf at a zero difference)
-            pair = np.where(d == 0, 0, np.sign(diff) * np.abs(diff) ** (p - 1) * g / d ** (p - 1))
-            pair = np.where((diff == 0) & (p < 1), 0, pair)
-        else:
-            pair = np.where(d == 0, 0, diff * np.abs(diff) ** (p - 2) * g / d ** (p - 1))
+    pair = distance_kernels.pair_gradient(diff, grad[:, None], dist[:, None], p)
     i, j = _pairs(x.shape[0])
     gradient = np.zeros_like(x)
-    np.add.at(gradient, i, pair)
     np.add.at(gradient, j, -pair)
+    np.add.at(gradient, i, pair)
     return gradient.astype(x.dtype, copy=False)
 
 

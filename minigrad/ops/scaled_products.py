@@ -3,9 +3,9 @@
 Each is one op with PyTorch's node (``AddmvBackward0``, ``AddrBackward0``, ``AddbmmBackward0``)
 and saves each factor only if the other factor needs a gradient, never ``input``. ``beta == 0``
 ignores ``input``'s values (nan too). ``alpha == 0`` ignores the factors' values in addmv and
-addbmm (PyTorch's gemv and gemm do not read them), not in addr, which PyTorch computes
-elementwise (``0 * nan`` is nan). For integer tensors ``beta`` and ``alpha`` are truncated to
-integers (addmv, addbmm) or refused if they are floats (addr).
+addbmm (PyTorch's gemv and gemm do not read them; its float16 ones do), not in addr, which
+PyTorch computes elementwise (``0 * nan`` is nan). For integer tensors ``beta`` and ``alpha``
+are truncated to integers (addmv, addbmm) or refused if they are floats (addr).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import errors
-from minigrad._dtype import check_scalar_arguments, display_name, result_type
+from minigrad._dtype import check_scalar_arguments, checked_value, display_name, result_type
 from minigrad._layout import format_strides
 from minigrad._memory_formats import contiguous_format
 from minigrad.autograd.function import NO_GRAD_CTX, Op
@@ -28,11 +28,13 @@ from minigrad.ops.linalg import (
     _check_inplace_shape,
     _scalars_for,
     _scaled_sum,
+    addmm_half,
     check_addmm_dtypes,
     check_not_bool,
     expand_error,
     maybe_multiply,
 )
+from minigrad.ops.opmath import FLOAT16, FLOAT32
 from minigrad.ops.resizing import in_memory
 from minigrad.ops.strides import element_strides, expand_strides
 
@@ -67,6 +69,8 @@ class Addmv(Op):
         ctx: Any, input: Any, mat: np.ndarray, vec: np.ndarray, beta: Any, alpha: Any
     ) -> np.ndarray:
         _save_factors(ctx, mat, vec, beta, alpha)
+        if mat.dtype is FLOAT16:
+            return _addmv_half(input, mat, vec, beta, alpha)
         # (with alpha == 0 gemv does not read the factors: nan in them is ignored)
         product = np.zeros(mat.shape[0], mat.dtype) if alpha == 0 else mat @ vec
         return _scaled_sum(input, product, beta, alpha)
@@ -82,6 +86,27 @@ class Addmv(Op):
             None,
             None,
         )
+
+
+def _addmv_half(input: Any, mat: np.ndarray, vec: np.ndarray, beta: Any,
+                alpha: Any) -> np.ndarray:
+    """Addmv's float16 result, as PyTorch's float16 gemv computes it.
+
+    ``beta`` and ``alpha`` are float16 (the kernel's ``scalar_t``); ``input`` is scaled by beta
+    in float16 first, then ``alpha * (mat @ vec)`` (summed in float32, column after column)
+    is added in float32 and the sum rounded once. Unlike float32's gemv it reads the factors
+    for alpha 0 too (``0 * nan`` is nan).
+    """
+    rows = mat.shape[0]
+    if mat.shape[1] == 0:
+        product = np.zeros(rows, FLOAT32)
+    else:  # (even for alpha 0: PyTorch's float16 gemv reads the factors, nan too)
+        terms = mat.astype(FLOAT32) * vec.astype(FLOAT32)
+        product = np.cumsum(terms, axis=1)[:, -1] * np.float32(np.float16(alpha))
+    if beta == 0:
+        return product.astype(FLOAT16)
+    scaled = np.multiply(input, np.float16(beta), dtype=FLOAT16)  # (rounded: gemv's y *= beta)
+    return np.broadcast_to(scaled.astype(FLOAT32) + product, (rows,)).astype(FLOAT16)
 
 
 def _checked_addmv(input: Any, mat: Any, vec: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
@@ -106,6 +131,9 @@ def _checked_addmv(input: Any, mat: Any, vec: Any, beta: Any, alpha: Any) -> tup
             f"{names[0]}, {names[1]}, and {names[2]}"
         )
     check_not_bool(m, kernel="addmv_impl_cpu")
+    if m.dtype == FLOAT16:  # (its kernel takes them as float16: a number past it is refused)
+        checked_value(beta, m.dtype)
+        checked_value(alpha, m.dtype)
     return _scalars_for(m, beta, alpha)
 
 
@@ -136,7 +164,9 @@ class Addr(Op):
 
     dinput = beta * grad;  dvec1 = alpha * grad @ vec2;  dvec2 = alpha * grad^T @ vec1.
     Saves vec1 only if vec2 needs a gradient and vec2 only if vec1 does. Computed
-    elementwise in the three tensors' promoted dtype, as PyTorch's kernel.
+    elementwise in the three tensors' promoted dtype, as PyTorch's kernel: ``beta * input +
+    (alpha * vec1) * vec2``, every step rounded to the dtype (float16 too, alpha and beta
+    taken as float16).
     """
 
     unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
@@ -152,13 +182,15 @@ class Addr(Op):
     ) -> np.ndarray:
         _save_factors(ctx, vec1, vec2, beta, alpha)
         dtype = result_type(input, vec1, vec2)
-        outer = np.multiply.outer(vec1.astype(dtype), vec2.astype(dtype))
         if dtype == np.bool_:  # (PyTorch's bool kernel: and for *, or for +)
+            outer = np.multiply.outer(vec1.astype(dtype), vec2.astype(dtype))
             outer &= bool(alpha)
             if beta:
                 outer |= np.asarray(input, dtype=np.bool_)
             return outer
-        outer = outer if alpha == 1 else np.multiply(outer, alpha, dtype=dtype)
+        # (PyTorch's order, each step rounded to the dtype: (alpha * vec1) * vec2)
+        first = vec1.astype(dtype) if alpha == 1 else np.multiply(vec1, alpha, dtype=dtype)
+        outer = np.multiply.outer(first, vec2.astype(dtype))
         if beta == 0:
             return outer
         scaled = input if beta == 1 else np.multiply(input, beta, dtype=dtype)
@@ -197,6 +229,9 @@ def _checked_addr(
     error = expand_error(np.asarray(bias), shape)
     if error is not None:
         raise error
+    if result_type(bias, a, b) == np.float16:  # (its kernel takes them as float16)
+        checked_value(beta, np.dtype(np.float16))
+        checked_value(alpha, np.dtype(np.float16))
     if result_type(bias, a, b).kind in "biu":
         for name, value in (("beta", beta), ("alpha", alpha)):
             if isinstance(value, float) or getattr(value, "dtype", np.dtype(int)).kind == "f":
@@ -256,6 +291,8 @@ class Addbmm(Op):
     ) -> np.ndarray:
         _save_factors(ctx, batch1, batch2, beta, alpha)
         ctx.sizes = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
+        if batch1.dtype is FLOAT16 and batch1.shape[0]:
+            return _addbmm_half(input, batch1, batch2, beta, alpha)
         if alpha == 0:  # (gemm does not read the factors)
             product = np.zeros((batch1.shape[1], batch2.shape[2]), batch1.dtype)
         else:
@@ -278,6 +315,20 @@ class Addbmm(Op):
             None,
             None,
         )
+
+
+def _addbmm_half(input: Any, batch1: np.ndarray, batch2: np.ndarray, beta: Any,
+                 alpha: Any) -> np.ndarray:
+    """Addbmm's float16 result: PyTorch's loop of one float16 addmm per batch.
+
+    ``result = addmm(result, batch1[b], batch2[b], beta, alpha)``, beta 1 after the first:
+    each step in float32, rounded to float16 (so the sum is rounded once per batch).
+    """
+    result = input
+    for index in range(batch1.shape[0]):
+        result = addmm_half(batch1[index], batch2[index], result, beta, alpha)
+        beta = 1
+    return result
 
 
 def _checked_addbmm(input: Any, batch1: Any, batch2: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:

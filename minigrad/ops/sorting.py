@@ -67,7 +67,9 @@ class Sort(Op):
         return scatter_to_indices(grad, ctx.dim, raw(indices), np.shape(indices)), None, None
 
 
-def sort(input: Any, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+def sort(
+    input: Any, dim: int = -1, descending: bool = False, *, stable: bool | None = False
+) -> Any:
     """``(values, indices)``: ``input`` sorted along ``dim`` (a stable sort; NaN is largest).
 
     Example:
