@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from test_edge_values_torch import _to_numpy
 from test_kernels_torch import ulps
 
 import minigrad
@@ -131,14 +132,6 @@ def binary_layouts(values: np.ndarray) -> dict[str, Layout]:
 # ---------------------------------------------------------------------------------------
 # Running both libraries and comparing element by element
 # ---------------------------------------------------------------------------------------
-
-
-def _to_numpy(value: Any) -> Any:
-    if isinstance(value, torch.Tensor):
-        return value.detach().numpy(force=True)  # (force: sgn's gradient is a ZeroTensor)
-    if isinstance(value, minigrad.Tensor):
-        return value.detach().numpy()
-    return value
 
 
 def _text(error: BaseException) -> tuple[str, str]:
