@@ -48,6 +48,8 @@ from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import (
     EDGES_IN_SLOTS,
+    NOT_IMPLEMENTED,
+    NOT_IMPLEMENTED_EDGES,
     SAVED_FIELDS,
     Node,
     direct_call,
@@ -443,6 +445,8 @@ class Function:
             "__slots__": tuple(field for field in fields if field not in defaults),
             "_function": cls, "_name": name, "__doc__": cls.__doc__, **defaults,
         }
+        if name == NOT_IMPLEMENTED:
+            namespace["next_functions"] = NOT_IMPLEMENTED_EDGES
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
         cls._option_defaults = options
         cls._OptionsNode = cls._Node if not options else type(type_name, (cls._Node,), {

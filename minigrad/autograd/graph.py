@@ -294,6 +294,22 @@ EDGES_IN_SLOTS = {
 }
 
 
+# PyTorch's node of an op it has no derivative for (printed ``<NotImplemented>``): its backward
+# raises, and its C++ constructor collects edges only to the inputs that require grad.
+NOT_IMPLEMENTED = "torch::autograd::NotImplemented"
+
+
+def _edges_to_gradients(node: Node) -> tuple[Edge, ...]:
+    """``next_functions`` of a NotImplemented node: no ``(None, 0)`` entries, as PyTorch's.
+
+    (The engine still reads every edge: the node's backward raises before any is used.)
+    """
+    return tuple(edge for edge in zip(node._next_nodes, node._next_nrs) if edge[0] is not None)
+
+
+NOT_IMPLEMENTED_EDGES = property(_edges_to_gradients, doc=_edges_to_gradients.__doc__)
+
+
 class RemovableHandle:
     """Returned by the ``register_*hook`` methods: ``handle.remove()`` unregisters the hook."""
 

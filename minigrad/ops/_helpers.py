@@ -20,6 +20,7 @@ from minigrad._layout import copy_in_format, preserved_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
+from minigrad.autograd.graph import NOT_IMPLEMENTED as NOT_IMPLEMENTED  # (for the ops)
 from minigrad.autograd.inplace import cast_refused
 from minigrad.autograd.quiet import run_quietly
 from minigrad.autograd.record import save_for_the_other as save_for_the_other
@@ -368,22 +369,21 @@ def promote_inplace(
     return other, dtype
 
 
-class NoDerivative(Op):
-    """PyTorch's ``NotImplemented`` node: z = a copy of ``value``, backward raises.
+class NoDerivativeOf(Op):
+    """PyTorch's ``NotImplemented`` node over ``input``: z = ``value``; backward raises.
 
-    It is recorded as depending on ``input`` too, and its backward raises "derivative for
-    <aten name> is not implemented". Backward formulas whose own derivative PyTorch lacks
-    (hardsigmoid's) end with it under create_graph, so that differentiating them again raises
-    as in PyTorch.
+    ``value`` is an array computed from ``input`` by a kernel without a derivative
+    (``bernoulli(input, p)``): backward raises "derivative for <aten name> is not
+    implemented".
     """
 
     fields = ("aten_name",)
 
-    node_name = "NotImplemented"
-    num_inputs = 2
+    node_name = NOT_IMPLEMENTED
+    num_inputs = 1
 
     @staticmethod
-    def forward(ctx: Any, value: Any, input: Any, aten_name: str) -> np.ndarray:
+    def forward(ctx: Any, input: Any, value: Any, aten_name: str) -> np.ndarray:
         ctx.aten_name = aten_name
         return np.array(value, copy=True)
 
@@ -392,48 +392,23 @@ class NoDerivative(Op):
         raise RuntimeError(errors.derivative_not_implemented(ctx.aten_name))
 
 
-def not_implemented_name(node: Any) -> str:
-    """PyTorch's C++ name of the node that stands for a missing derivative."""
-    return "torch::autograd::NotImplemented"
-
-
-class NoDerivativeOf(NoDerivative):
-    """``NoDerivative`` whose only edge is to ``input``: z = ``value``.
-
-    ``value`` is an array computed from ``input`` by a kernel without a derivative
-    (``bernoulli(input, p)``).
-    """
-
-    node_name = "NotImplemented"  # (a node name is not inherited: see Function)
-    num_inputs = 1
-
-    @staticmethod
-    def forward(ctx: Any, input: Any, value: Any, aten_name: str) -> np.ndarray:
-        ctx.aten_name = aten_name
-        return np.array(value, copy=True)
-
-
-class NoDerivativeOfGradient(NoDerivative):
-    """``NoDerivative`` over a gradient computed on arrays, with edges to ``grad`` and ``input``.
+class NoDerivativeOfGradient(NoDerivativeOf):
+    """``NoDerivativeOf`` over a gradient computed on arrays, with edges to ``grad`` and ``input``.
 
     z = ``value``. PyTorch's NotImplemented node of a ``*_backward`` kernel without a
-    derivative (``multi_margin_loss_backward``) has an edge to its ``grad_output`` as well as
-    to its ``self``: differentiating the gradient with respect to either raises (so does
-    ``jvp``'s double backward), where an edge to ``input`` alone would give zeros for ``grad``.
+    derivative (``multi_margin_loss_backward``, ``hardsigmoid_backward``) has an edge to its
+    ``grad_output`` as well as to its ``self`` (each if it requires grad): differentiating the
+    gradient with respect to either raises (so does ``jvp``'s double backward), where an edge
+    to ``input`` alone would give zeros for ``grad``.
     """
 
-    node_name = "NotImplemented"  # (a node name is not inherited: see Function)
+    node_name = NOT_IMPLEMENTED  # (a node name is not inherited: see Function)
     num_inputs = 2
 
     @staticmethod
     def forward(ctx: Any, grad: Any, input: Any, value: Any, aten_name: str) -> np.ndarray:
         ctx.aten_name = aten_name
         return np.array(value, copy=True)
-
-
-NoDerivative._Node.name = not_implemented_name  # type: ignore[method-assign]
-NoDerivativeOf._Node.name = not_implemented_name  # type: ignore[method-assign]
-NoDerivativeOfGradient._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def is_bool(value: Any) -> bool:

@@ -700,10 +700,11 @@ class Hardsigmoid(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         (x,) = ctx.saved_tensors
-        dx = _in_float32(_hardsigmoid_backward, grad, x)
-        if _helpers.is_tensor(dx):  # create_graph
+        dx = _in_float32(_hardsigmoid_backward, _helpers.operand(grad), _helpers.operand(x))
+        if _helpers.is_tensor(grad):  # create_graph
             # PyTorch has no derivative for hardsigmoid's backward: differentiating again raises.
-            dx = _helpers.NoDerivative.apply(dx, x, "aten::hardsigmoid_backward")
+            return _helpers.NoDerivativeOfGradient.apply(
+                grad, x, dx, "aten::hardsigmoid_backward")
         return dx
 
 

@@ -38,12 +38,12 @@ from minigrad.autograd.record import binary_operator
 from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
+    NOT_IMPLEMENTED,
     broadcast_shapes,
     check_float_kernel,
     check_operand,
     constant_tensor,
     is_bool,
-    not_implemented_name,
     operand,
     promote,
     promote_inplace,
@@ -656,7 +656,7 @@ class FloorDivide(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 2
 
     @staticmethod
@@ -679,7 +679,7 @@ class FloorDivideOne(FloorDivide):
     ``swapped``: that operand is the dividend.
     """
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 1
 
     @staticmethod
@@ -702,21 +702,18 @@ def floor_divide(input: Any, other: Any) -> Any:
         b, a, True, dtype)
 
 
-FloorDivide._Node.name = not_implemented_name  # type: ignore[method-assign]
-FloorDivideOne._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 class FloorDivideInplace(FloorDivide):
     """``floor_divide_``: PyTorch's message names the in-place op."""
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide_"))
 
 
-FloorDivideInplace._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 
@@ -799,7 +796,7 @@ class RemainderOfNumber(Op):
     edge to ``y`` alone, and backward raises. It computes with ``Remainder``'s kernel.
     """
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
 
     @staticmethod
     def forward(ctx: Any, y: np.ndarray, other: Any, dtype: Any) -> np.ndarray:
@@ -811,7 +808,6 @@ class RemainderOfNumber(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::remainder"))
 
 
-RemainderOfNumber._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def remainder(input: Any, other: Any) -> Any:

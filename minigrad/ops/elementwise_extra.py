@@ -24,9 +24,9 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import arithmetic, comparison, power
 from minigrad.ops._helpers import (
+    NOT_IMPLEMENTED,
     cast,
     float_input,
-    not_implemented_name,
     operand,
     promote,
     promote_inplace,
@@ -256,7 +256,7 @@ class Heaviside(Op):
 
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 2
     aten_name: ClassVar[str] = "aten::heaviside"
 
@@ -272,12 +272,10 @@ class Heaviside(Op):
 class HeavisideInplace(Heaviside):
     """``heaviside_``: PyTorch's message names the in-place op."""
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     aten_name = "aten::heaviside_"
 
 
-Heaviside._Node.name = not_implemented_name  # type: ignore[method-assign]
-HeavisideInplace._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def _check_same_dtype(input: Any, values: Any) -> None:

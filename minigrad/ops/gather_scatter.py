@@ -24,9 +24,9 @@ from minigrad.autograd.saved_attributes import as_given, constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops import views
 from minigrad.ops._helpers import (
+    NOT_IMPLEMENTED,
     broadcast_shapes,
     is_tensor,
-    not_implemented_name,
     operand,
     raw,
     run,
@@ -434,7 +434,7 @@ class ScatterReduceLegacy(Op):
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 2
     aten_name = "aten::scatter"
     fields = ()
@@ -459,7 +459,7 @@ class ScatterReduceLegacy(Op):
 class ScatterReduceLegacyInplace(ScatterReduceLegacy):
     """``scatter_(..., reduce=)``: PyTorch's message names the in-place op."""
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     aten_name = "aten::scatter_"
 
 
@@ -497,10 +497,6 @@ def scatter_call(input: Any, dim: int, index: Any, src: Any, value: Any, reduce:
     if isinstance(src, TensorBase):
         return Scatter, (src, dim, index)
     return ScatterValue, (dim, index, src)
-
-
-for _op in (ScatterReduceLegacy, ScatterReduceLegacyInplace):
-    _op._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def scatter(input: Any, dim: int, index: Any, src: Any = None, *, value: Any = None,

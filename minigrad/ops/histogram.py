@@ -19,8 +19,8 @@ from minigrad._dtype import check_scalar_arguments, display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
+    NOT_IMPLEMENTED,
     constant_tensor,
-    not_implemented_name,
 )
 from minigrad.ops.return_types import return_types
 
@@ -38,7 +38,7 @@ class WeightedBincount(Op):
     node (whose only edge leads to the weights); its backward raises. Saves nothing.
     """
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
 
     @staticmethod
     def forward(ctx: Any, weights: np.ndarray, indices: np.ndarray, length: int) -> np.ndarray:
@@ -51,7 +51,6 @@ class WeightedBincount(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::bincount"))
 
 
-WeightedBincount._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:
@@ -357,7 +356,7 @@ class Histogram(Op):
     Saves nothing.
     """
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 3
 
     @staticmethod
@@ -380,7 +379,6 @@ class Histogram(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::histogram"))
 
 
-Histogram._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def _keywords_given(**keywords: Any) -> dict[str, Any]:
@@ -433,7 +431,7 @@ class HistogramFromBins(Op):
     Its only edges lead to the input and the weight. Saves nothing.
     """
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 2
     fields = ("aten_name",)
 
@@ -453,7 +451,7 @@ class HistogramFromBins(Op):
 class HistogramEdges(Op):
     """histogramdd's equal-width bin edges, one tensor a dimension (no derivative either)."""
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
 
     @staticmethod
     def forward(ctx: Any, input: np.ndarray, edges: list[np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -464,8 +462,6 @@ class HistogramEdges(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::_histogramdd_bin_edges"))
 
 
-HistogramFromBins._Node.name = not_implemented_name  # type: ignore[method-assign]
-HistogramEdges._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def histogramdd(input: Any, bins: Any, range: Any = None, weight: Any = None,

@@ -20,7 +20,7 @@ from minigrad import errors
 from minigrad._dtype import display_name
 from minigrad.autograd.function import Op
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import constant_tensor, not_implemented_name
+from minigrad.ops._helpers import NOT_IMPLEMENTED, constant_tensor
 from minigrad.ops.return_types import return_types
 from minigrad.ops.solvers import column_major
 
@@ -138,7 +138,7 @@ class LdlFactor(Op):
     Recorded (when A requires grad) as PyTorch's ``NotImplemented`` node; saves nothing.
     """
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -158,7 +158,7 @@ class LdlFactor(Op):
 class LdlSolve(Op):
     """X with A X = B from A's LDL^T factors.  PyTorch has no derivative for it (as above)."""
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 2
 
     @staticmethod
@@ -177,8 +177,6 @@ class LdlSolve(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::linalg_ldl_solve"))
 
 
-LdlFactor._Node.name = not_implemented_name  # type: ignore[method-assign]
-LdlSolve._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def _tensor(value: Any, function: str, name: str, position: int) -> np.ndarray:

@@ -29,7 +29,7 @@ from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import _follow_retain_grad, check_inplace
 from minigrad.autograd.tensor_base import TensorBase, set_array
-from minigrad.ops._helpers import not_implemented_name
+from minigrad.ops._helpers import NOT_IMPLEMENTED
 from minigrad.storage import TypedStorage, UntypedStorage
 
 SET_VIEW = (
@@ -73,7 +73,7 @@ class SetSource(Op):
     The forward's value is a placeholder of the new geometry's shape: set_ writes nothing.
     """
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
     num_inputs = 2
 
     @staticmethod
@@ -88,7 +88,7 @@ class SetSource(Op):
 class SetStorage(Op):
     """x.set_(storage) or x.set_(): as ``SetSource``, with an edge to x's old history only."""
 
-    node_name = "NotImplemented"
+    node_name = NOT_IMPLEMENTED
 
     @staticmethod
     def forward(ctx: Any, x: Any, shape: tuple[int, ...]) -> np.ndarray:
@@ -99,8 +99,6 @@ class SetStorage(Op):
         raise RuntimeError(errors.derivative_not_implemented("set_"))
 
 
-SetSource._Node.name = not_implemented_name  # type: ignore[method-assign]
-SetStorage._Node.name = not_implemented_name  # type: ignore[method-assign]
 
 
 def _ints(value: Any) -> tuple[int, ...] | None:
