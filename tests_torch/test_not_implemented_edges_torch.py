@@ -28,6 +28,7 @@ def _pair(lib: Any, first_grad: bool, second_grad: bool) -> tuple[Any, Any]:
 
 
 def _first_gradient(lib: Any, loss: Any, x: Any, grad_output_requires_grad: bool) -> Any:
+    """d loss / d x under create_graph, for a grad_output of ones (requiring grad or not)."""
     grad_output = lib.ones_like(loss, requires_grad=grad_output_requires_grad)
     (gradient,) = lib.autograd.grad(loss, x, grad_output, create_graph=True)
     return gradient
@@ -105,10 +106,12 @@ PROGRAMS = {
 
 
 def _edges(node: Any) -> list[tuple[str | None, int]]:
+    """``next_functions`` by name: ``(next node's name or None, input number)`` per edge."""
     return [(None if n is None else n.name(), nr) for n, nr in node.next_functions]
 
 
 def _listing(lib: Any, name: str) -> tuple[str, list[tuple[str | None, int]]]:
+    """The node of program ``name``'s result in ``lib``: its name and its edges."""
     node = PROGRAMS[name](lib).grad_fn
     return node.name(), _edges(node)
 
