@@ -260,6 +260,7 @@ class IndexPut(Op):
 
     saves = TensorList("indices", lambda node: tuple(item is _INDEX for item in node.template))
     saved_options = {"accumulate": constant(False)}  # x[key] = value never accumulates
+    gradients_fit_inputs = False  # values of x's shape may be broadcast to a larger indexed one
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
@@ -335,6 +336,7 @@ class IndexPutAccumulate(Op):
     node_name = "IndexPutBackward0"
     saves = IndexPut.saves
     saved_options = {"accumulate": constant(True)}
+    gradients_fit_inputs = False  # (as IndexPut's)
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
