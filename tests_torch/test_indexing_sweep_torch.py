@@ -368,7 +368,7 @@ class Value:
 
 @dataclass(frozen=True)
 class Set:
-    """One setitem case: ``mode`` "plain", "grad" (a non-leaf requiring grad) or "leaf"."""
+    """One setitem case: ``mode`` one of ``_MODES``."""
 
     shape: tuple[int, ...]
     layout: str
@@ -380,16 +380,20 @@ class Set:
 
 def _setitem(lib: Any, case: Set) -> dict[str, Any]:
     observed: dict[str, Any] = {}
-    grad = case.mode != "plain"
+    grad = case.mode in ("grad", "leaf", "no_grad")
     leaf = lib.tensor(_leaf_array(case.shape, case.layout, case.dtype), requires_grad=grad)
     root = leaf * 1 if case.mode == "grad" else leaf
     base = _view(lib, root, case.layout)
     other = root.unsqueeze(0)  # another view sharing the counter
-    value = case.value.make(lib, requires_grad=case.mode == "grad")
+    value = case.value.make(lib, requires_grad=case.mode in ("grad", "value_grad"))
     key = _make_key(lib, case.key)
 
     def write() -> None:
-        base[key] = value
+        if case.mode == "no_grad":  # (a leaf requiring grad may be written under no_grad)
+            with lib.no_grad():
+                base[key] = value
+        else:
+            base[key] = value
 
     before = _array(root)
     _catching(observed, write)
@@ -399,7 +403,7 @@ def _setitem(lib: Any, case: Set) -> dict[str, Any]:
         # the bad one are written (uncounted). minigrad keeps its rule, a failed op changes
         # nothing: its values must be the old ones; PyTorch's are not compared.
         observed["values"] = lib is torch or np.array_equal(observed["values"], before)
-    if case.mode != "grad":
+    if case.mode not in ("grad", "value_grad"):
         return observed
     observed["grad_fn"] = (_name(root), _name(base))
     weights = np.random.default_rng(2).standard_normal(tuple(root.shape))
@@ -448,8 +452,12 @@ def _indexed_shape(shape: tuple[int, ...], key: Any) -> tuple[int, ...] | None:
 
 
 def _values(shape: tuple[int, ...], key: Any, dtype: str, rng: np.random.Generator,
-            count: int) -> list[Value]:
-    """A number and ``count`` values drawn from the tensors that fit (or not) ``base[key]``."""
+            count: int, broadcast: bool = False) -> list[Value]:
+    """A number and ``count`` values drawn from the tensors that fit (or not) ``base[key]``.
+
+    ``broadcast``: instead of the number, a tensor broadcast along the first dimension of
+    ``base[key]`` (its gradient is then summed).
+    """
     numbers = [Value(2), Value(-1.5), Value(True)]
     target, repeats = _key_facts(shape, key)
     if target is None:
@@ -462,7 +470,10 @@ def _values(shape: tuple[int, ...], key: Any, dtype: str, rng: np.random.Generat
                 Value(shape=target, dtype="int64" if dtype != "int64" else "float32",
                       constant=repeats)]
     chosen = rng.choice(len(tensors), size=min(count, len(tensors)), replace=False)
-    return [numbers[int(rng.integers(3))]] + [tensors[int(i)] for i in chosen]
+    first = numbers[int(rng.integers(3))]
+    if broadcast and target:
+        first = Value(shape=target[1:], dtype=dtype, constant=repeats)
+    return [first] + [tensors[int(i)] for i in chosen]
 
 
 # --- the tests ---------------------------------------------------------------------------------
@@ -481,17 +492,24 @@ def _get_cases(dtype: str) -> RowCase:
     return RowCase(_row("getitem"), tuple(items), dtype)
 
 
+# plain: a base not requiring grad; grad: a non-leaf requiring grad (or a view of one) and a
+# value requiring grad; value_grad: a plain base and a value requiring grad; leaf: a leaf
+# requiring grad (refused), no_grad: the same under no_grad (written).
+_MODES = ("plain", "grad", "value_grad", "leaf", "no_grad")
+
+
 def _set_cases(dtype: str) -> RowCase:
     items = []
     rng = np.random.default_rng(DTYPES.index(dtype))
     for shape in SHAPES:
         for layout in _base_layouts(shape, dtype):
             for key in keys_for(shape, 10 if dtype in FULL else 0):
-                modes = ("plain", "grad", "leaf") if dtype == "float64" else ("plain",)
+                modes = _MODES if dtype == "float64" else ("plain",)
                 for mode in modes:
                     # (a leaf requiring grad refuses every write: its error before the value's)
-                    count = {"plain": 2 if dtype in FULL else 1, "grad": 1, "leaf": 0}[mode]
-                    for value in _values(shape, key, dtype, rng, count):
+                    count = 2 if mode == "plain" and dtype in FULL else int(mode != "leaf")
+                    gradients = mode in ("grad", "value_grad")
+                    for value in _values(shape, key, dtype, rng, count, broadcast=gradients):
                         label = f"{list(shape)}-{layout}-{_label(key)}={value!r}-{mode}"
                         case = Set(shape, layout, dtype, key, value, mode)
                         items.append(Item(label, case))
