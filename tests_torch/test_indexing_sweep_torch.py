@@ -536,3 +536,51 @@ def test_getitem_matches_pytorch(dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_setitem_matches_pytorch(dtype):
     check_each(_set_cases(dtype), _check(_setitem))
+
+
+# --- index_put / index_put_: the same kernel called as a function ------------------------------
+
+
+def _index_put_program(call: Callable[[Any], Any]) -> Callable[[Any, Any], dict[str, Any]]:
+    def program(lib: Any, _: Any) -> dict[str, Any]:
+        observed: dict[str, Any] = {}
+        result = _catching(observed, lambda: call(lib))
+        if result is not None:
+            observed["values"] = _array(result)
+        return observed
+
+    return program
+
+
+_INDEX_PUT = {
+    "mask_float64_value": lambda L: L.zeros(3).index_put_(
+        (L.tensor([True, False, True]),), L.tensor(2.0, dtype=L.float64)),
+    "mask_float64_value_function": lambda L: L.index_put(
+        L.zeros(3), (L.tensor([True, False, True]),), L.tensor(2.0, dtype=L.float64)),
+    "mask_one_element_value": lambda L: L.zeros(2, 2).index_put_(
+        (L.tensor([True, False]),), L.tensor([[5.0]])),
+    "uint8_mask": lambda L: L.zeros(3).index_put_((L.tensor([1, 0, 1], dtype=L.uint8),),
+                                                  L.tensor(2.0)),
+    "uint8_mask_values": lambda L: L.zeros(3).index_put_(
+        (L.tensor([1, 0, 1], dtype=L.uint8),), L.tensor([2.0, 3.0])),
+    "leaf_before_dtype": lambda L: L.zeros(3, requires_grad=True).index_put_(
+        (L.tensor([0]),), L.tensor([2.0], dtype=L.float64)),
+    "leaf_before_index_dtype": lambda L: L.zeros(3, requires_grad=True).index_put_(
+        (L.tensor([0.0]),), L.tensor(1.0)),
+    "shape_before_bounds": lambda L: L.zeros(3).index_put_((L.tensor([0, 5]),),
+                                                           L.tensor([1.0, 2.0, 3.0])),
+    "dtype_before_bounds": lambda L: L.zeros(3).index_put_((L.tensor([0, 5]),),
+                                                           L.tensor([1.0, 2.0], dtype=L.float64)),
+    "accumulate_dtype": lambda L: L.zeros(3).index_put_(
+        (L.tensor([True, False, True]),), L.tensor(2.0, dtype=L.float64), accumulate=True),
+    "accumulate_int16_index": lambda L: L.zeros(3).index_put_(
+        (L.tensor([0, 0], dtype=L.int16),), L.tensor(2.0), accumulate=True),
+    "accumulate_repeats": lambda L: L.zeros(3).index_put_(
+        (L.tensor([0, 0, 2]),), L.tensor([1.0, 2.0, 3.0]), accumulate=True),
+}
+
+
+def test_index_put_matches_pytorch():
+    items = tuple(Item(name, _index_put_program(call)) for name, call in _INDEX_PUT.items())
+    check_each(RowCase(_row("index_put"), items), lambda program: _compare(
+        program(torch, None), program(minigrad, None), ""))

@@ -234,6 +234,29 @@ def _indexed_shape_of_key(shape: tuple[int, ...], key: tuple[Any, ...]) -> tuple
     return broadcast + tuple(n for d, n in enumerate(shape) if d not in positions)
 
 
+def _write_key(
+    x: np.ndarray, values: np.ndarray, template: tuple[Any, ...], indices: tuple[np.ndarray, ...]
+) -> tuple[Any, ...]:
+    """The numpy key of a write of ``values`` into ``x``, checked in PyTorch's order.
+
+    ``make_info``'s checks of the indices, then the values' shape and dtype, and the indices'
+    bounds last (PyTorch's kernel checks them as it writes).
+    """
+    key, bounds = _unchecked_key(x.shape, template, indices, warn=True)
+    shape = _indexed_shape_of_key(x.shape, key)
+    try:
+        fits = np.broadcast_shapes(np.shape(values), shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(errors.index_put_broadcast_mismatch(np.shape(values), shape))
+    if values.dtype != x.dtype:
+        raise RuntimeError(errors.index_put_dtypes(
+            display_name(x.dtype), display_name(values.dtype)))
+    _check_bounds(*bounds)
+    return key
+
+
 def _single_mask(
     shape: tuple[int, ...], template: tuple[Any, ...], indices: tuple[np.ndarray, ...],
     size: int,
@@ -295,18 +318,7 @@ class IndexPut(Op):
             values = np.asarray(values).reshape(()).astype(x.dtype)
             key = _numpy_key(x.shape, template, indices)
         else:
-            key, bounds = _unchecked_key(x.shape, template, indices, warn=True)
-            shape = _indexed_shape_of_key(x.shape, key)
-            try:
-                fits = np.broadcast_shapes(np.shape(values), shape) == shape
-            except ValueError:
-                fits = False
-            if not fits:
-                raise RuntimeError(errors.index_put_broadcast_mismatch(np.shape(values), shape))
-            if values.dtype != x.dtype:
-                raise RuntimeError(errors.index_put_dtypes(
-                    display_name(x.dtype), display_name(values.dtype)))
-            _check_bounds(*bounds)  # (last: PyTorch's kernel checks them as it writes)
+            key = _write_key(x, values, template, indices)
         if overlapping:
             return written_through_aliases(x, key, values)
         result = x.copy()
@@ -352,8 +364,9 @@ class IndexPutAccumulate(Op):
     ) -> np.ndarray:
         ctx.save_for_backward(*indices)
         ctx.template = template
+        key = _write_key(x, values, template, indices)
         result = copy_preserving_layout(x)
-        np.add.at(result, _numpy_key(x.shape, template, indices), values)
+        np.add.at(result, key, values)
         return result
 
     @staticmethod
@@ -680,43 +693,10 @@ def _index_put_call(input: Any, indices: Any, values: Any, accumulate: bool,
     array = input._array
     if _specified_dims(tuple(indices)) > array.ndim:
         raise IndexError(errors.too_many_indices(array.ndim) + f" (got {len(indices)})")
-    for index in indices:
-        if index._array.dtype.kind not in "iub":
-            raise IndexError(errors.INDEX_TENSOR_DTYPE)
-    if values._array.dtype != array.dtype:
-        raise RuntimeError(errors.index_put_dtypes(
-            display_name(array.dtype), display_name(values._array.dtype)))
+    # (the indices and values are checked by the op: after an in-place write's own checks)
     template = (_INDEX,) * len(indices)
-    shape = _indexed_shape(array.shape, _arrays(tuple(indices)))
-    try:
-        fits = np.broadcast_shapes(values._array.shape, shape) == shape
-    except ValueError:
-        fits = False
-    if not fits:
-        raise RuntimeError(errors.index_put_broadcast_mismatch(values._array.shape, shape))
-    _numpy_key(array.shape, template, _arrays(tuple(indices)))  # (the bounds, then)
     op = IndexPutAccumulate if accumulate else IndexPut
     return op, (values, template, *indices)
-
-
-def _indexed_shape(shape: tuple[int, ...], indices: tuple[np.ndarray, ...]) -> tuple[int, ...]:
-    """The shape of ``x[indices]`` for leading index arrays, before any bounds are checked."""
-    shapes, consumed = [], 0
-    for index in indices:
-        is_mask = index.dtype.kind == "b" or index.dtype == np.uint8
-        if is_mask:
-            for j, size in enumerate(index.shape):
-                if consumed + j >= len(shape) or shape[consumed + j] != size:
-                    raise IndexError(
-                        errors.mask_shape_mismatch(index.shape, j, shape, consumed + j))
-        shapes.append((int(np.count_nonzero(index)),) if is_mask else index.shape)
-        consumed += index.ndim if is_mask else 1
-    try:
-        broadcast = np.broadcast_shapes(*shapes)
-    except ValueError:
-        text = ", ".join(errors.format_size(s) for s in shapes)
-        raise IndexError(errors.index_broadcast_mismatch(text)) from None
-    return broadcast + tuple(shape[consumed:])
 
 
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -> Any:
