@@ -31,7 +31,8 @@ before it (uncounted) when it raises; minigrad's failed ops change nothing. Ther
 values are not compared, and minigrad's must be the old ones.
 
 Each test loops over its cases with ``row_cases.check_each`` and reports every differing case.
-On the base of this branch 1070 of the 18150 cases differed (all 10 tests failed).
+On the base of this branch (ececaa5) 1367 of the 22514 cases differed and all 11 tests failed
+(getitem 217, setitem 1143, index_put 7).
 """
 
 from __future__ import annotations
