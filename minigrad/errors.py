@@ -1952,7 +1952,6 @@ SLICE_0D = "slice() cannot be applied to a 0-dim tensor."
 SLICE_STEP_ZERO = "slice step cannot be zero"
 INDEX_OF_EMPTY_DIM = "index is out of bounds for dimension with size 0"
 INDEX_TENSOR_DTYPE = "tensors used as indices must be long, int, byte or bool tensors"
-STR_INDEX = "new(): invalid data type 'str'"
 INDEX_OF_0D = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
     "to convert a 0-dim tensor to a number"
@@ -1972,6 +1971,11 @@ UINT8_INDEX_DEPRECATED = (
 def index_out_of_bounds(index: int, dim: int, size: int) -> str:
     """An index outside its dimension (``[]``, ``gather``, ``index_fill``, ...)."""
     return f"index {index} is out of bounds for dimension {dim} with size {size}"
+
+
+def invalid_data_type(type_name: str) -> str:
+    """A tensor made of data of a type that holds no numbers (a string used as an index)."""
+    return f"new(): invalid data type '{type_name}'"
 
 
 def invalid_index(type_name: str) -> str:

@@ -400,6 +400,11 @@ class Function:
     # (numpy's ufunc loop ``(T, T) -> T``: add, mul): the binary recorder then takes the
     # input's dtype for the result's without reading it (autograd/record.py).
     keeps_dtype: ClassVar[bool] = False
+    # Whether backward gives an input of the result's shape a gradient of that shape (the
+    # recorder then keeps no input shapes: nothing to sum). False where a gradient may be
+    # larger, to be summed down like a broadcast one: ``x[index] = values`` with values of
+    # x's shape that ``index`` broadcasts (their gradient has the indexed shape).
+    gradients_fit_inputs: ClassVar[bool] = True
     # PyTorch's names for what forward saves, one per save_for_backward position, shown as
     # ``grad_fn._saved_<name>`` (None: the generic rule, autograd/saved_attributes.py); and
     # the options PyTorch shows the same way: names of ``fields``, or {PyTorch's name: field}.

@@ -317,7 +317,8 @@ def _connect(
         node._num_args = len(args)
     next_nodes = []
     next_nrs = None  # all 0 (leaves' accumulators, first outputs): a shared tuple
-    fits = single  # every input that needs a gradient has the output's shape and dtype
+    # every input that needs a gradient has the output's shape and dtype (and so its gradient)
+    fits = single and function.gradients_fit_inputs
     for index in node._slots:
         producer = None
         if needs[index]:

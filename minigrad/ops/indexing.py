@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -46,14 +47,36 @@ _INDEX = object()  # placeholder for an index tensor inside a key template
 # --- the two ops: read and write at index tensors --------------------------------------------
 
 
+_INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int64, np.int32, np.uint8, np.bool_))
+
+
 def _numpy_key(
-    shape: tuple[int, ...], template: tuple[Any, ...], indices: tuple[np.ndarray, ...]
+    shape: tuple[int, ...], template: tuple[Any, ...], indices: tuple[np.ndarray, ...],
+    warn: bool = False,
 ) -> tuple[Any, ...]:
     """The numpy key for ``template`` with its index arrays; PyTorch's errors for bad ones.
 
     Bool masks become the integer arrays of their nonzero positions (what PyTorch does too), so
-    every index array is checked, and broadcast, as an integer array.
+    every index array is checked, and broadcast, as an integer array. ``warn``: PyTorch's
+    deprecation warning for a uint8 mask (its kernel's, so a forward's).
     """
+    key, bounds = _unchecked_key(shape, template, indices, warn)
+    _check_bounds(*bounds)
+    return key
+
+
+def _unchecked_key(
+    shape: tuple[int, ...], template: tuple[Any, ...], indices: tuple[np.ndarray, ...],
+    warn: bool,
+) -> tuple[tuple[Any, ...], tuple[list[np.ndarray], list[int]]]:
+    """``_numpy_key`` without the bounds of the indices, and what ``_check_bounds`` takes.
+
+    PyTorch's ``make_info``: the indices' dtypes, the masks' shapes, broadcasting, an empty
+    dimension; a write checks its value next, and its kernel each index's bounds last.
+    """
+    for index in indices:  # (PyTorch's kernel checks every index's dtype first)
+        if index.dtype not in _INDEX_DTYPES:
+            raise IndexError(errors.INDEX_TENSOR_DTYPE)
     found = iter(indices)
     key: list[Any] = []
     arrays: list[np.ndarray] = []
@@ -64,20 +87,18 @@ def _numpy_key(
             continue
         index = next(found)
         if index.dtype.kind == "b" or index.dtype == np.uint8:
-            first = len(key)
-            for j, size in enumerate(index.shape):
-                if first + j >= len(shape) or shape[first + j] != size:
-                    raise IndexError(
-                        errors.mask_shape_mismatch(index.shape, j, shape, first + j))
+            if warn and index.dtype == np.uint8:
+                warnings.warn(errors.UINT8_INDEX_DEPRECATED, UserWarning, stacklevel=2)
+            _check_mask(shape, index, len(key))
             nonzero = np.nonzero(index)
-            sizes.extend(shape[first : first + len(nonzero)])
+            sizes.extend(shape[len(key) : len(key) + len(nonzero)])
             key.extend(nonzero)
             arrays.extend(nonzero)
             continue
         sizes.append(shape[len(key)])
         key.append(index)
         arrays.append(index)
-    # In PyTorch's order: broadcasting, an empty dimension, then each index's bounds.
+    # In PyTorch's order: broadcasting, an empty dimension (then each index's bounds).
     try:
         broadcast = np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
@@ -85,12 +106,22 @@ def _numpy_key(
         raise IndexError(errors.index_broadcast_mismatch(shapes)) from None
     if 0 in sizes and 0 not in broadcast:
         raise IndexError(errors.INDEX_OF_EMPTY_DIM)
+    return tuple(key), (arrays, sizes)
+
+
+def _check_mask(shape: tuple[int, ...], mask: np.ndarray, first: int) -> None:
+    # A mask covers as many dimensions as it has, from ``first``: of the same sizes.
+    for j, size in enumerate(mask.shape):
+        if first + j >= len(shape) or shape[first + j] != size:
+            raise IndexError(errors.mask_shape_mismatch(mask.shape, j, shape, first + j))
+
+
+def _check_bounds(arrays: list[np.ndarray], sizes: list[int]) -> None:
     for dim, (index, size) in enumerate(zip(arrays, sizes)):
         outside = (index >= size) | (index < -size)
         if outside.any():
             bad = index.ravel()[np.argmax(outside.ravel())]
             raise IndexError(errors.index_out_of_bounds(bad, dim, size))
-    return tuple(key)
 
 
 def _arrays(values: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
@@ -151,7 +182,7 @@ class Index(Op):
     def forward(ctx: Any, x: np.ndarray, template: tuple[Any, ...], *indices: np.ndarray) -> Any:
         ctx.save_for_backward(*indices)
         ctx.shape, ctx.template = x.shape, template
-        key = _numpy_key(x.shape, template, indices)
+        key = _numpy_key(x.shape, template, indices, warn=True)
         found = x[key]
         # A fresh tensor laid out as PyTorch lays out its index results (numpy's layout of an
         # advanced-indexing result differs).
@@ -190,6 +221,59 @@ class IndexAccumulate(Op):
         return grad[ctx.key], None, None
 
 
+def _indexed_shape_of_key(shape: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, ...]:
+    """The shape of ``x[key]`` (``key``: whole slices and integer arrays), bounds unchecked.
+
+    The broadcast index shape replaces the indexed dimensions, or goes first if they are not
+    next to each other (numpy's rule and PyTorch's).
+    """
+    positions = [d for d, item in enumerate(key) if isinstance(item, np.ndarray)]
+    broadcast = np.broadcast_shapes(*(key[d].shape for d in positions))
+    if positions == list(range(positions[0], positions[-1] + 1)):
+        return shape[: positions[0]] + broadcast + shape[positions[-1] + 1 :]
+    return broadcast + tuple(n for d, n in enumerate(shape) if d not in positions)
+
+
+def _write_key(
+    x: np.ndarray, values: np.ndarray, template: tuple[Any, ...], indices: tuple[np.ndarray, ...]
+) -> tuple[Any, ...]:
+    """The numpy key of a write of ``values`` into ``x``, checked in PyTorch's order.
+
+    ``make_info``'s checks of the indices, then the values' shape and dtype, and the indices'
+    bounds last (PyTorch's kernel checks them as it writes).
+    """
+    key, bounds = _unchecked_key(x.shape, template, indices, warn=True)
+    shape = _indexed_shape_of_key(x.shape, key)
+    try:
+        fits = np.broadcast_shapes(np.shape(values), shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(errors.index_put_broadcast_mismatch(np.shape(values), shape))
+    if values.dtype != x.dtype:
+        raise RuntimeError(errors.index_put_dtypes(
+            display_name(x.dtype), display_name(values.dtype)))
+    _check_bounds(*bounds)
+    return key
+
+
+def _single_mask(
+    shape: tuple[int, ...], template: tuple[Any, ...], indices: tuple[np.ndarray, ...],
+    size: int,
+) -> np.ndarray | None:
+    """The mask, if PyTorch's ``index_put_`` hands this write on to ``masked_fill_``.
+
+    It does for one value and one index, a bool or uint8 mask (after checking its shape).
+    """
+    if size != 1 or len(indices) != 1:
+        return None
+    (mask,) = indices
+    if mask.dtype.kind != "b" and mask.dtype != np.uint8:
+        return None
+    _check_mask(shape, mask, template.index(_INDEX))
+    return mask
+
+
 class IndexPut(Op):
     """y = x with ``values`` written at ``key``;  dx = grad, 0 at ``key``;  dvalues = grad[key].
 
@@ -199,6 +283,7 @@ class IndexPut(Op):
 
     saves = TensorList("indices", lambda node: tuple(item is _INDEX for item in node.template))
     saved_options = {"accumulate": constant(False)}  # x[key] = value never accumulates
+    gradients_fit_inputs = False  # values of x's shape may be broadcast to a larger indexed one
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
@@ -215,25 +300,29 @@ class IndexPut(Op):
     ) -> np.ndarray:
         ctx.save_for_backward(*indices)
         ctx.template = template
-        key = _numpy_key(x.shape, template, indices)
         overlapping = has_internal_overlap(x)
         if overlapping:
             # PyTorch warns (and writes) instead of raising; a bool mask with one value is then
             # handed on to masked_fill_, which warns again.
             message = errors.expanded_write_deprecated("index_put_", "tensor[indices] = tensor")
             warnings.warn(message, UserWarning, stacklevel=2)
-            if len(indices) == 1 and indices[0].dtype == np.bool_ and not np.ndim(values):
+        mask = _single_mask(x.shape, template, indices, np.size(values))
+        if mask is not None:
+            # PyTorch's kernel hands one mask and one value on to masked_fill_: no uint8 mask,
+            # and the value is cast to x's dtype, whatever its own.
+            if mask.dtype == np.uint8:
+                raise RuntimeError(errors.masked_fill_mask_dtype("unsigned char"))
+            if overlapping:
                 message = errors.expanded_write_deprecated("masked_fill_", "tensor[mask] = scalar")
                 warnings.warn(message, UserWarning, stacklevel=2)
-        try:
-            if overlapping:
-                return written_through_aliases(x, key, values)
-            result = x.copy()
-            result[key] = values
-        except ValueError:
-            raise RuntimeError(
-                errors.index_put_broadcast_mismatch(np.shape(values), x[key].shape)
-            ) from None
+            values = np.asarray(values).reshape(()).astype(x.dtype)
+            key = _numpy_key(x.shape, template, indices)
+        else:
+            key = _write_key(x, values, template, indices)
+        if overlapping:
+            return written_through_aliases(x, key, values)
+        result = x.copy()
+        result[key] = values
         return result
 
     @staticmethod
@@ -259,6 +348,7 @@ class IndexPutAccumulate(Op):
     node_name = "IndexPutBackward0"
     saves = IndexPut.saves
     saved_options = {"accumulate": constant(True)}
+    gradients_fit_inputs = False  # (as IndexPut's)
 
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
@@ -274,8 +364,9 @@ class IndexPutAccumulate(Op):
     ) -> np.ndarray:
         ctx.save_for_backward(*indices)
         ctx.template = template
+        key = _write_key(x, values, template, indices)
         result = copy_preserving_layout(x)
-        np.add.at(result, _numpy_key(x.shape, template, indices), values)
+        np.add.at(result, key, values)
         return result
 
     @staticmethod
@@ -294,19 +385,29 @@ def _is_int(item: Any) -> bool:
     return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
 
 
+def _is_sequence(item: Any) -> bool:
+    """Whether ``item`` is a sequence to Python's ``PySequence_Check``, as PyTorch asks.
+
+    Lists, tuples, strings, ranges and numpy arrays (0-d ones too); not dicts or numbers.
+    """
+    return isinstance(item, (list, tuple, str, bytes, bytearray, range, np.ndarray, Sequence))
+
+
 def _as_items(key: Any) -> tuple[Any, ...]:
     """The key as a tuple of items (PyTorch's ``wrapTuple``).
 
-    A short list holding sequences, tensors, slices, None or ``...`` still counts as a tuple, with
-    PyTorch's deprecation warning (numpy's old rule); any other list is one index tensor.
+    A short sequence (not a numpy array) holding sequences, tensors, slices, None or ``...``
+    still counts as a tuple, with PyTorch's deprecation warning (numpy's old rule); any other
+    sequence is one index tensor.
     """
     if isinstance(key, tuple):
         return key
-    sequence = isinstance(key, list) or (isinstance(key, np.ndarray) and key.ndim > 0)
-    if sequence and len(key) < 32:
+    if type(key) is not np.ndarray and not isinstance(key, TensorBase) and _is_sequence(key) and (
+        len(key) < 32
+    ):
         for item in key:
-            if isinstance(item, (TensorBase, list, tuple, np.ndarray, slice)) or item is None or (
-                item is Ellipsis
+            if isinstance(item, (TensorBase, slice)) or item is None or item is Ellipsis or (
+                _is_sequence(item)
             ):
                 warnings.warn(errors.SEQUENCE_AS_TUPLE_DEPRECATED, UserWarning, stacklevel=4)
                 return tuple(key)
@@ -314,11 +415,20 @@ def _as_items(key: Any) -> tuple[Any, ...]:
 
 
 def _index_tensor(item: Any) -> TensorBase:
-    """A list (or numpy array) used as an index, as the tensor PyTorch makes of it."""
+    """A sequence used as an index, as the tensor PyTorch makes of it.
+
+    PyTorch's ``indexing_tensor_from_data``: bool arrays, and numpy's uint8 ones, stay masks;
+    any other number becomes int64 (floats are truncated).
+    """
+    if isinstance(item, (str, bytes)):
+        raise TypeError(errors.invalid_data_type(type(item).__name__))
     array = np.asarray(item)
-    if array.dtype.kind == "f" and np.all(array == np.trunc(array)):
-        array = array.astype(np.int64)  # PyTorch reads [1.0] as [1]
-    elif array.dtype.kind in "iu" or array.size == 0:
+    if array.dtype.kind in "US":
+        raise TypeError(errors.invalid_data_type("str" if array.dtype.kind == "U" else "bytes"))
+    if array.dtype.kind in "iuf" and not (array.dtype == np.uint8 and isinstance(item, np.ndarray)):
+        with np.errstate(invalid="ignore"):  # (nan or inf: any integer, as in PyTorch)
+            array = array.astype(np.int64)
+    elif array.size == 0 and array.dtype.kind != "b":
         array = array.astype(np.int64)
     return TensorBase.output_class._make(array)
 
@@ -357,17 +467,18 @@ def _slice_bound(value: Any) -> Any:
 
 
 def _slice(result: Any, dim: int, item: slice, skip_full: bool) -> Any:
-    if result._array.ndim == 0:
-        raise IndexError(errors.SLICE_0D)
     start, stop, step = item.start, item.stop, item.step
     if not (type(start) in _PLAIN_BOUND and type(stop) in _PLAIN_BOUND
             and type(step) in _PLAIN_BOUND):  # (ints and None are bounds as they are)
         start, stop, step = _slice_bound(start), _slice_bound(stop), _slice_bound(step)
     step = 1 if step is None else step
+    # (PyTorch reads the slice, which checks its step, before it looks at the tensor)
     if step == 0:
         raise ValueError(errors.SLICE_STEP_ZERO)
     if step < 0:
         raise ValueError(errors.STEP_NOT_POSITIVE)
+    if result._array.ndim == 0:
+        raise IndexError(errors.SLICE_0D)
     # PyTorch skips a slice that keeps the whole dimension -- but only inside a tuple key.
     if skip_full and start in (None, 0) and step == 1 and (
         stop is None or stop >= result._array.shape[dim]
@@ -422,35 +533,29 @@ def _apply_slicing(input: Any, items: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         elif item is None:
             result = views.unsqueeze(result, dim)
             dim += 1
-        elif isinstance(item, (bool, np.bool_)):
-            result, tensor = _mask_index(result, dim, bool(item))
+        elif isinstance(item, bool):  # (numpy's bool is no index: the error below)
+            result, tensor = _mask_index(result, dim, item)
             record(tensor)
-        elif isinstance(item, TensorBase):
-            array = item._array
-            if array.dtype.kind not in "iub":
-                raise IndexError(errors.INDEX_TENSOR_DTYPE)
-            is_mask = array.dtype.kind == "b" or array.dtype == np.uint8
-            if array.ndim == 0 and is_mask:
-                result, tensor = _mask_index(result, dim, bool(array))
-                record(tensor)
-            elif array.ndim == 0:
-                result = _select(result, dim, int(array), position)
+        elif isinstance(item, TensorBase) or _is_sequence(item):
+            # A sequence becomes a tensor first (numpy's 0-d arrays too), then as a tensor: a
+            # 0-d integer one selects (a view), a 0-d bool or uint8 one is a mask of a new dim.
+            tensor = item if isinstance(item, TensorBase) else _index_tensor(item)
+            array = tensor._array
+            if array.ndim == 0 and array.dtype.kind in "iub":
+                if array.dtype.kind == "b" or array.dtype == np.uint8:
+                    result, tensor = _mask_index(result, dim, bool(array))
+                    record(tensor)
+                else:
+                    result = _select(result, dim, int(array), position)
             else:
-                if array.dtype == np.uint8:  # PyTorch reads it as a bool mask, and warns
-                    warnings.warn(errors.UINT8_INDEX_DEPRECATED, UserWarning, stacklevel=4)
-                record(item)
-        elif isinstance(item, str):
-            raise TypeError(errors.STR_INDEX)
-        elif isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim):
-            tensor = _index_tensor(item)
-            if tensor._array.dtype.kind not in "iub":
-                raise IndexError(errors.INDEX_TENSOR_DTYPE)
-            record(tensor)
+                record(tensor)  # (its dtype is checked by the op, as by PyTorch's kernel)
         else:
             try:
+                if isinstance(item, np.bool_):
+                    raise TypeError  # (PyTorch takes numpy's integers, not its bools)
                 index = operator.index(item)
             except TypeError:
-                raise IndexError(errors.invalid_index(type(item).__name__)) from None
+                raise IndexError(errors.invalid_index(errors.python_type_name(item))) from None
             result = _select(result, dim, index, position)
     return result, indices
 
@@ -561,9 +666,6 @@ def setitem(input: Any, key: Any, value: Any) -> None:
     if not indices:
         _copy_to(sliced, value)
         return
-    source, target = value._array.dtype, sliced._array.dtype
-    if source != target:
-        raise RuntimeError(errors.index_put_dtypes(display_name(target), display_name(source)))
     shape = _without_leading_ones(value._array.shape)
     if shape != value._array.shape:
         value = views.view(value, shape)
@@ -591,43 +693,10 @@ def _index_put_call(input: Any, indices: Any, values: Any, accumulate: bool,
     array = input._array
     if _specified_dims(tuple(indices)) > array.ndim:
         raise IndexError(errors.too_many_indices(array.ndim) + f" (got {len(indices)})")
-    for index in indices:
-        if index._array.dtype.kind not in "iub":
-            raise IndexError(errors.INDEX_TENSOR_DTYPE)
-    if values._array.dtype != array.dtype:
-        raise RuntimeError(errors.index_put_dtypes(
-            display_name(array.dtype), display_name(values._array.dtype)))
+    # (the indices and values are checked by the op: after an in-place write's own checks)
     template = (_INDEX,) * len(indices)
-    shape = _indexed_shape(array.shape, _arrays(tuple(indices)))
-    try:
-        fits = np.broadcast_shapes(values._array.shape, shape) == shape
-    except ValueError:
-        fits = False
-    if not fits:
-        raise RuntimeError(errors.index_put_broadcast_mismatch(values._array.shape, shape))
-    _numpy_key(array.shape, template, _arrays(tuple(indices)))  # (the bounds, then)
     op = IndexPutAccumulate if accumulate else IndexPut
     return op, (values, template, *indices)
-
-
-def _indexed_shape(shape: tuple[int, ...], indices: tuple[np.ndarray, ...]) -> tuple[int, ...]:
-    """The shape of ``x[indices]`` for leading index arrays, before any bounds are checked."""
-    shapes, consumed = [], 0
-    for index in indices:
-        is_mask = index.dtype.kind == "b" or index.dtype == np.uint8
-        if is_mask:
-            for j, size in enumerate(index.shape):
-                if consumed + j >= len(shape) or shape[consumed + j] != size:
-                    raise IndexError(
-                        errors.mask_shape_mismatch(index.shape, j, shape, consumed + j))
-        shapes.append((int(np.count_nonzero(index)),) if is_mask else index.shape)
-        consumed += index.ndim if is_mask else 1
-    try:
-        broadcast = np.broadcast_shapes(*shapes)
-    except ValueError:
-        text = ", ".join(errors.format_size(s) for s in shapes)
-        raise IndexError(errors.index_broadcast_mismatch(text)) from None
-    return broadcast + tuple(shape[consumed:])
 
 
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -> Any:

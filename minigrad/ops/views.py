@@ -167,6 +167,10 @@ class Slice(ViewOp):
         result = x[key]
         if not result.size:  # (numpy points an empty slice at the dimension's start)
             first = slice(start, stop, step).indices(x.shape[axis])[0]
+            # and gives an empty dimension its old stride, where PyTorch's is ``step`` times it
+            strides = list(result.strides)
+            strides[axis] = x.strides[axis] * step
+            result = np.lib.stride_tricks.as_strided(result, strides=tuple(strides))
             return _memory.empty_at(x, result, first * x.strides[axis])
         return result
 
@@ -853,7 +857,10 @@ def numel_overflows(sizes: Iterable[int]) -> bool:
 
 
 def _expand_error_type(input: Any) -> str:
-    return input._type_name() if isinstance(input, TensorBase) else "minigrad.FloatTensor"
+    # (PyTorch's C++ text: ``CPUBoolType`` for a bool tensor)
+    if isinstance(input, TensorBase):
+        return _dtype.backend_type_name(input._array.dtype)
+    return "minigrad.FloatTensor"
 
 
 class Diagonal(ViewOp):
