@@ -22,7 +22,6 @@ import inspect
 import json
 import operator
 import re
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -1133,30 +1132,7 @@ def check_functions(
         if inspect.isfunction(value) and name not in skipped:
             message_name = PYTORCH_NAMES.get(name, prefix + name)
             numpy_names = name not in PYTHON_LEVEL if bound is None else name in bound
-            value = namespace[name] = checking_arguments(
-                value, message_name, numpy_names=numpy_names)
-        if inspect.isfunction(value) and not _found_by_pickle(value):
-            published_as(value, namespace, name)
-
-
-def _found_by_pickle(function: Callable[..., Any]) -> bool:
-    """Whether ``function``'s module and qualified name lead back to it, as pickle asks."""
-    found: Any = sys.modules.get(function.__module__)
-    for part in function.__qualname__.split("."):
-        found = getattr(found, part, None)
-    return found is function
-
-
-def published_as(wrapper: Callable[..., Any], namespace: dict[str, Any], name: str) -> None:
-    """Name ``wrapper`` after where it is published, ``namespace[name]``: it then pickles.
-
-    pickle saves a function as its ``__module__`` and ``__qualname__`` and checks that they
-    lead back to it; a wrapper's (``functools.wraps``) lead to the function it wraps, in the
-    module of its op, and a function published under another name than its own (PyTorch's
-    ``pickle.dumps(torch.add)`` works) to another.
-    """
-    wrapper.__module__ = namespace.get("__name__", wrapper.__module__)
-    wrapper.__qualname__ = name
+            namespace[name] = checking_arguments(value, message_name, numpy_names=numpy_names)
 
 
 def check_tensor(value: Any, function: str, parameter: str, position: int | None = None) -> None:

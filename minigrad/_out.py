@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 
 from minigrad import _warnings, errors
-from minigrad._arguments import published_as
 from minigrad._dtype import (
     backend_type_name,
     can_cast,
@@ -644,7 +643,6 @@ def _layer(namespace: dict[str, Any], name: str, layer: Callable[..., Any]) -> N
     function = namespace[name]
     route = getattr(function, "route_out", None)
     if route is None:
-        published_as(layer, namespace, name)  # (pickle finds the layer, not the function)
         namespace[name] = layer
         return
     route(layer)
