@@ -33,6 +33,13 @@ from minigrad._dtype import dtype
 from minigrad._layouts import layout
 from minigrad._memory_formats import memory_format
 from minigrad._random import Generator
+from minigrad._wrapped_numbers import (
+    NUMBERS_AS_TENSORS,
+    TENSOR_OR_NUMBER,
+    WRAPPED_SOURCES,
+    is_number,
+    wrapped_number,
+)
 from minigrad.autograd.tensor_base import TensorBase
 
 # Parameters that PyTorch types as Tensor, by name.
@@ -203,6 +210,12 @@ def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]
 
 
 PARSER_OVERLOADS = _parser_overloads()
+# The Tensor methods PyTorch binds taking no arguments (read off PyTorch 2.13 by
+# tools/parser_overloads.py): given one, they say so in Python's C-method words, "TensorBase.exp()
+# takes no arguments (1 given)", where a Python method says "takes 1 positional argument but 2
+# were given". ``check_methods`` gives them that text.
+NO_ARGUMENTS = frozenset(
+    json.loads((Path(__file__).parent / "_parser_overloads.json").read_text())["no_arguments"])
 # The names whose calls that fit no overload get the parser's listing (filled as the checks
 # are given: tests_torch/test_misuse_sweep_torch.py asks those messages to be PyTorch's).
 LISTING_NAMES: set[str] = set()
@@ -351,6 +364,11 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
         plain = annotation.removesuffix(" | None")
         if parameter.name in NUMBER_PARAMETERS or (name, parameter.name) in NUMBERS_OF:
             found.append((position, parameter.name, _NUMBER_LIKE, (), "Number", optional))
+        elif name in NUMBERS_AS_TENSORS and (
+            parameter.name == "input" or (name, parameter.name) in MORE_TENSORS
+        ):  # (PyTorch's parser takes a number for their Tensor parameters: _wrapped_numbers;
+            # their ``other`` takes one anyway, as the Number overloads' operand)
+            found.append((position, parameter.name, TENSOR_OR_NUMBER, (), "Tensor", False))
         elif position == 1 and parameter.name in ("other", "exponent") and (
             name in WRAPPED_NUMBERS or name in OVERLOADED
         ):
@@ -459,6 +477,13 @@ def checking_arguments(
     needs_a_tensor = (name in NUMBER_OVERLOADS and listed is not None and not skip_first
                       and all("Tensor" in piece for piece, _, _ in listed))
     keywords_bind = name in KEYWORD_OVERLOADS and listed is not None
+    # The Tensor parameters PyTorch's parser also takes a number for (_wrapped_numbers):
+    # (position, name) of each, a method's ``self`` left out.
+    number_slots = tuple(
+        (position, parameter) for position, parameter in enumerate(parameter_names)
+        if (parameter in ("input", "other") or (name, parameter) in MORE_TENSORS)
+        and not (skip_first and position == 0)
+    ) if name in NUMBERS_AS_TENSORS else ()
     none_fits = NONE_FITS.get(name, frozenset())
 
     def refuse_unlisted(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -561,6 +586,9 @@ def checking_arguments(
                 f"{name}(): argument '{parameter}'{where} must be {kind}, not "
                 f"{errors.python_type_name(value)}"
             )
+        if number_slots and _wraps_a_number(args, named, number_slots, skip_first, name):
+            args, named = _wrapped_call(args, named, number_slots, name)
+            unchanged = False  # (a call of these types has its number wrapped each time)
         if needs_a_tensor and not any(
                 isinstance(value, TensorBase) for value in (*args, *named.values())):
             raise TypeError(_no_overload_fits(name, args, kwargs, listed))
@@ -597,6 +625,54 @@ def checking_arguments(
         _warnings.register_wrapper(checked_alone.__code__)
         return checked_alone
     return checked
+
+
+def _slot_values(
+    args: tuple[Any, ...], named: dict[str, Any], slots: tuple[tuple[int, str], ...]
+) -> list[Any]:
+    """The values a call gives ``slots`` (by position or by name; absent ones left out)."""
+    given = len(args)
+    return [args[position] if position < given else named[parameter]
+            for position, parameter in slots if position < given or parameter in named]
+
+
+def _wraps_a_number(
+    args: tuple[Any, ...], named: dict[str, Any], slots: tuple[tuple[int, str], ...],
+    method: bool, name: str,
+) -> bool:
+    """Whether a call of a NUMBERS_AS_TENSORS function has a number to wrap into a tensor.
+
+    A source (``x.copy_(2)``) always; an operand only if no operand is a tensor (a method's
+    ``self`` is one): the ops take a number beside a tensor as it is.
+    """
+    values = _slot_values(args, named, slots)
+    if name in WRAPPED_SOURCES:
+        return any(is_number(value) for value in values)
+    return not method and bool(values) and not any(
+        isinstance(value, (TensorBase, np.ndarray)) for value in values)
+
+
+def _wrapped_call(
+    args: tuple[Any, ...], named: dict[str, Any], slots: tuple[tuple[int, str], ...], name: str
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The call with its number wrapped as PyTorch's parser wraps it (``_wraps_a_number``).
+
+    A source's numbers as the parser makes them (a float as a float64); else the first
+    operand, in the dtype it promotes to (``minigrad.mul(2, 3)``: int64, as PyTorch's result).
+    """
+    source = name in WRAPPED_SOURCES
+    for position, parameter in slots:
+        if position < len(args):
+            value = args[position]
+            if is_number(value):
+                args = (*args[:position], wrapped_number(value, not source), *args[position + 1:])
+        elif parameter in named and is_number(named[parameter]):
+            named = {**named, parameter: wrapped_number(named[parameter], not source)}
+        else:
+            continue
+        if not source:
+            break
+    return args, named
 
 
 _INT64_LOW, _INT64_HIGH = -(1 << 63), (1 << 63) - 1
@@ -996,12 +1072,42 @@ def _overloads_message(
 
 
 def check_methods(cls: type, names: Iterable[str]) -> None:
-    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted)."""
+    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted).
+
+    An argument-less one (NO_ARGUMENTS) gets PyTorch's text for an argument given
+    (``without_arguments``), but for the ops' recording functions (``Tensor.exp``,
+    ``Tensor.sigmoid``: their parameter is ``x``, not ``self``), which are the hot path
+    itself and keep Python's text: a frame around them would cost every recorded op.
+    """
     for name in names:
         method = cls.__dict__.get(name)
-        if inspect.isfunction(method) and not name.startswith("_") and name not in UNCHECKED:
+        if not inspect.isfunction(method) or name.startswith("_"):
+            continue
+        if name in NO_ARGUMENTS and list(inspect.signature(method).parameters) == ["self"]:
+            setattr(cls, name, without_arguments(method, name))
+        elif name not in UNCHECKED:
             setattr(cls, name, checking_arguments(
                 method, name, skip_first=True, numpy_names=name not in PYTHON_LEVEL))
+
+
+def without_arguments(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``method`` (of ``self`` alone), refusing arguments in PyTorch's words.
+
+    As CPython's METH_NOARGS methods: keywords first ("takes no keyword arguments"), then
+    positional arguments ("takes no arguments (2 given)").
+    """
+
+    @functools.wraps(method)
+    def argument_free(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``method(self)``; PyTorch's TypeError if anything else is given."""
+        if kwargs:
+            raise TypeError(errors.takes_no_keywords(name))
+        if args:
+            raise TypeError(errors.takes_no_arguments(name, len(args)))
+        return method(self)
+
+    _warnings.register_wrapper(argument_free.__code__)  # (warnings point past it, at the caller)
+    return argument_free
 
 
 def check_functions(

@@ -42,6 +42,7 @@ from minigrad._dtype import (
     from_numpy_dtype,
     to_numpy_dtype,
 )
+from minigrad._wrapped_numbers import NUMBERS_AS_TENSORS, is_number, wrapped_number
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
 from minigrad.autograd.overlap import refuse_partial_overlap
@@ -692,6 +693,8 @@ def call_with_out(
         given = errors.invalid_arguments(name, args, {**kwargs, "out": out}, ())
         raise TypeError(given + "".join(spec.signatures))
     rules = spec.dtype(args, kwargs) if callable(spec.dtype) else spec.dtype
+    if name in NUMBERS_AS_TENSORS and is_number(out):  # (``out=3``: a 0-d tensor, written)
+        out = wrapped_number(out)
     outs = _check_out_argument(name, out, rules)
     inputs = list(_tensors((*args, *kwargs.values())))
     if spec.grad_name is not None and grad_mode.is_grad_enabled() and any(

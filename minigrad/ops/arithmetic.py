@@ -269,7 +269,7 @@ def _promote_subtraction(input: Any, other: Any, *options: Any) -> tuple[Any, An
     then sub's refusal of bools (before promotion: ``bool_tensor - 2**63`` names the bool).
     """
     check_operand(other, "other")
-    check_scalar_arguments(other, *options)
+    check_scalar_arguments(input, other, *options)  # (``input`` a number too: sub(2, x))
     check_bool_subtraction(input, other)
     return promote(input, other)
 
@@ -625,7 +625,9 @@ def _div_mode(input: Any, other: Any, rounding_mode: Any, method: str | None = N
         _raise_invalid_div(input, other, rounding_mode, method)
     dtype = dtype if dtype is not None else input._array.dtype
     if dtype == np.bool_ and not true_divide:  # (a bool result: no kernel rounds it)
-        check_float_kernel(f"div_{rounding_mode}_cpu", input)
+        # (the tensor's name in the message: ``input`` may be a number, a wrapped one)
+        check_float_kernel(f"div_{rounding_mode}_cpu",
+                           input if isinstance(input, TensorBase) else b)
     if not isinstance(b, TensorBase):
         # PyTorch wraps a number into a 0-d tensor (float64, int64 or bool) and saves that.
         b = constant_tensor(np.asarray(b, dtype=_WRAPPED_NUMBER_DTYPES[type(b)]))
