@@ -46,7 +46,7 @@ _OPERATORS = {
 # Generic wrapper frames that do not say what the user called.
 _WRAPPERS = frozenset(
     {"wrapper", "decorate_context", "_call_impl", "__call__", "<lambda>", "checked",
-     "checked_or_listed", "argument_free"}
+     "checked_or_listed"}
 )
 
 
