@@ -210,12 +210,6 @@ def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]
 
 
 PARSER_OVERLOADS = _parser_overloads()
-# The Tensor methods PyTorch binds taking no arguments (read off PyTorch 2.13 by
-# tools/parser_overloads.py): given one, they say so in Python's C-method words, "TensorBase.exp()
-# takes no arguments (1 given)", where a Python method says "takes 1 positional argument but 2
-# were given". ``check_methods`` gives them that text.
-NO_ARGUMENTS = frozenset(
-    json.loads((Path(__file__).parent / "_parser_overloads.json").read_text())["no_arguments"])
 # The names whose calls that fit no overload get the parser's listing (filled as the checks
 # are given: tests_torch/test_misuse_sweep_torch.py asks those messages to be PyTorch's).
 LISTING_NAMES: set[str] = set()
@@ -1072,42 +1066,12 @@ def _overloads_message(
 
 
 def check_methods(cls: type, names: Iterable[str]) -> None:
-    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted).
-
-    An argument-less one (NO_ARGUMENTS) gets PyTorch's text for an argument given
-    (``without_arguments``), but for the ops' recording functions (``Tensor.exp``,
-    ``Tensor.sigmoid``: their parameter is ``x``, not ``self``), which are the hot path
-    itself and keep Python's text: a frame around them would cost every recorded op.
-    """
+    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted)."""
     for name in names:
         method = cls.__dict__.get(name)
-        if not inspect.isfunction(method) or name.startswith("_"):
-            continue
-        if name in NO_ARGUMENTS and list(inspect.signature(method).parameters) == ["self"]:
-            setattr(cls, name, without_arguments(method, name))
-        elif name not in UNCHECKED:
+        if inspect.isfunction(method) and not name.startswith("_") and name not in UNCHECKED:
             setattr(cls, name, checking_arguments(
                 method, name, skip_first=True, numpy_names=name not in PYTHON_LEVEL))
-
-
-def without_arguments(method: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """``method`` (of ``self`` alone), refusing arguments in PyTorch's words.
-
-    As CPython's METH_NOARGS methods: keywords first ("takes no keyword arguments"), then
-    positional arguments ("takes no arguments (2 given)").
-    """
-
-    @functools.wraps(method)
-    def argument_free(self: Any, *args: Any, **kwargs: Any) -> Any:
-        """``method(self)``; PyTorch's TypeError if anything else is given."""
-        if kwargs:
-            raise TypeError(errors.takes_no_keywords(name))
-        if args:
-            raise TypeError(errors.takes_no_arguments(name, len(args)))
-        return method(self)
-
-    _warnings.register_wrapper(argument_free.__code__)  # (warnings point past it, at the caller)
-    return argument_free
 
 
 def check_functions(

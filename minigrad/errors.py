@@ -385,20 +385,6 @@ def missing_arguments(function: str, names: list[str]) -> str:
     return f"{function}() missing {len(names)} required positional argument{plural}: {listed}"
 
 
-def takes_no_arguments(method: str, given: int) -> str:
-    """Python's text for a C method that takes no arguments (PyTorch's argument-less methods).
-
-    They are methods of PyTorch's C base class, which the text names: ``x.exp(1)`` says
-    "TensorBase.exp() takes no arguments (1 given)".
-    """
-    return f"TensorBase.{method}() takes no arguments ({given} given)"
-
-
-def takes_no_keywords(method: str) -> str:
-    """Python's text for keywords given to a C method that takes none (``x.exp(out=y)``)."""
-    return f"TensorBase.{method}() takes no keyword arguments"
-
-
 def too_many_positional(function: str, most: int, got: int, fewest: int | None = None) -> str:
     """Python's count of positional arguments, which PyTorch's parser words the same way."""
     takes = (f"from {fewest} to {most} positional arguments" if fewest is not None

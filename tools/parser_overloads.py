@@ -9,9 +9,7 @@ show that list, so minigrad/_arguments.py reads it from this file (PyTorch's own
 the file is up to date.
 
 Each listing is read off the error of a call with an unknown keyword, which fits no signature:
-only functions with more than one signature are kept (one signature gets no listing). The file
-also lists the Tensor methods PyTorch binds taking no arguments ("no_arguments"), whose error
-for an argument is Python's C-method text, not the parser's.
+only functions with more than one signature are kept (one signature gets no listing).
 """
 
 from __future__ import annotations
@@ -91,32 +89,7 @@ def overloads() -> dict[str, Any]:
             if found:
                 methods[name] = found
     return {"version": torch.__version__.split("+")[0], "function": functions,
-            "method": methods, "kernel": kernels, "no_arguments": no_arguments()}
-
-
-def no_arguments() -> list[str]:
-    """The Tensor methods of minigrad that PyTorch binds taking no arguments (METH_NOARGS).
-
-    Read off the error of a call with one argument: "TensorBase.exp() takes no arguments (1
-    given)" (a method with optional arguments gets the parser's message instead).
-    """
-    import torch
-
-    import minigrad
-
-    found = []
-    for name in sorted(n for n in dir(minigrad.Tensor) if not n.startswith("_")):
-        static = inspect.getattr_static(torch.Tensor, name, None)
-        if not (callable(static) and callable(getattr(minigrad.Tensor, name, None))):
-            continue
-        try:
-            getattr(torch.ones(1), name)(object())
-        except TypeError as error:
-            if str(error).endswith("takes no arguments (1 given)"):
-                found.append(name)
-        except Exception:  # noqa: BLE001, S112 - anything else: not an argument-less method
-            continue
-    return found
+            "method": methods, "kernel": kernels}
 
 
 def render() -> str:
