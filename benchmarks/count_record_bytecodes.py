@@ -32,20 +32,15 @@ from typing import Any
 def make_step(case: str) -> tuple[Callable[[], Any], bool]:
     """The step of ``case`` (a function of no arguments) and whether it runs under no_grad."""
     import numpy as np
+    from count_record_instructions import case_operands
 
     import minigrad
 
-    rng = np.random.default_rng(0)
-    a, b = (minigrad.tensor(rng.standard_normal(8).astype(np.float32), requires_grad=True)
-            for _ in range(2))
-    c = minigrad.tensor(rng.standard_normal(8).astype(np.float32))
-    m = minigrad.tensor(rng.standard_normal((8, 8)).astype(np.float32), requires_grad=True)
-    y = a * b  # an op result; this also makes the leaves' accumulators, as a forward does
     no_grad = case.startswith("no_grad_")
     name = case.removeprefix("no_grad_")
     named = {"add": "a + b", "mul": "a * b", "mul_result": "y * b", "mul_one": "a * c",
              "sigmoid": "a.sigmoid()", "sum": "a.sum()"}
-    namespace = {"np": np, "minigrad": minigrad, "a": a, "b": b, "c": c, "m": m, "y": y}
+    namespace = {"np": np, "minigrad": minigrad, **case_operands()}
     exec(f"def step():\n    return {named.get(name, name)}\n", namespace)
     return namespace["step"], no_grad
 

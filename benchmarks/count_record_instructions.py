@@ -37,13 +37,19 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "sum", "no_grad_add", "no_grad_sum",
          "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim", "no_grad_sigmoid", "no_grad_exp")
 
 
-def run_case(case: str, count: int, grad: bool = False) -> None:
-    """Record ``count`` ops of ``case`` inside ``functools.reduce`` (nothing else is counted)."""
+def case_operands() -> dict[str, Any]:
+    """The tensors the cases are written on (also ``count_record_bytecodes.py``'s).
+
+    ``a``, ``b``: (8,) float32 leaves requiring grad; ``c``: one that does not; ``m``: an 8x8
+    one requiring grad; ``y = a * b``: an op result (which also makes the leaves'
+    accumulators, as a forward does).
+    """
     import numpy as np
 
     import minigrad
@@ -53,7 +59,17 @@ def run_case(case: str, count: int, grad: bool = False) -> None:
             for _ in range(2))
     c = minigrad.tensor(rng.standard_normal(8).astype(np.float32))
     m = minigrad.tensor(rng.standard_normal((8, 8)).astype(np.float32), requires_grad=True)
-    y = a * b  # an op result; this also makes the leaves' accumulators, as a forward does
+    return {"a": a, "b": b, "c": c, "m": m, "y": a * b}
+
+
+def run_case(case: str, count: int, grad: bool = False) -> None:
+    """Record ``count`` ops of ``case`` inside ``functools.reduce`` (nothing else is counted)."""
+    import numpy as np
+
+    import minigrad
+
+    operands = case_operands()
+    a, b, c, m, y = (operands[name] for name in "abcmy")
     steps = {
         "add": lambda _, __: a + b,
         "mul": lambda _, __: a * b,
@@ -75,7 +91,7 @@ def run_case(case: str, count: int, grad: bool = False) -> None:
         from minigrad.ops import reduction, unary
 
         namespace = {"np": np, "minigrad": minigrad, "a": a, "b": b, "m": m, "x": a._array,
-                     "c": minigrad.tensor(rng.integers(0, 8, 8)),
+                     "c": minigrad.tensor(np.random.default_rng(0).integers(0, 8, 8)),
                      "mx": m._array, "record": record, "quiet": quiet, "grad_mode": grad_mode,
                      "reduction": reduction, "unary": unary, "new_result": new_result}
         exec(f"def step(_, __):\n    return {case}\n", namespace)
