@@ -110,13 +110,17 @@ def _unchecked_key(
 
 
 def _check_mask(shape: tuple[int, ...], mask: np.ndarray, first: int) -> None:
-    # A mask covers as many dimensions as it has, from ``first``: of the same sizes.
+    """PyTorch's IndexError unless ``mask`` fits ``shape``'s dimensions from ``first`` on.
+
+    A mask covers as many dimensions as it has, from ``first``: of the same sizes.
+    """
     for j, size in enumerate(mask.shape):
         if first + j >= len(shape) or shape[first + j] != size:
             raise IndexError(errors.mask_shape_mismatch(mask.shape, j, shape, first + j))
 
 
 def _check_bounds(arrays: list[np.ndarray], sizes: list[int]) -> None:
+    """PyTorch's IndexError naming the first index of ``arrays`` outside its dimension's size."""
     for dim, (index, size) in enumerate(zip(arrays, sizes)):
         outside = (index >= size) | (index < -size)
         if outside.any():
