@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from reference_modules import changed_by_switch, local_modules, reaches_switch
+from reference_modules import changed_by_switch, local_modules, main, reaches_switch
 
 TESTS_DIR = Path(__file__).resolve().parent
 
@@ -68,10 +68,9 @@ def test_an_import_reaches_the_switch_through_helpers_and_inside_functions(tmp_p
     assert reaches_switch("pkg.inner", local_modules(tmp_path))
 
 
-def test_the_script_prints_the_changed_modules_paths() -> None:
-    result = subprocess.run([sys.executable, str(TESTS_DIR / "reference_modules.py")],
-                            capture_output=True, text=True, check=True, cwd=TESTS_DIR.parent)
-    printed = result.stdout.split()
+def test_the_script_prints_the_changed_modules_paths(capsys) -> None:
+    main()
+    printed = capsys.readouterr().out.split()
     assert "tests/test_backward.py" in printed
     assert "tests/test_examples.py" not in printed
     assert len(printed) == len(changed_by_switch()) - len(UNCHANGED)
