@@ -54,7 +54,7 @@ def wrapped_number(value: Any, as_operand: bool = False) -> TensorBase:
     """
     if isinstance(value, bool):
         dtype: Any = np.bool_
-    elif type(value) is int or isinstance(value, int):
+    elif isinstance(value, int):
         check_python_int(value)
         dtype = np.int64 if value <= 0x7FFFFFFFFFFFFFFF else np.uint64
     elif isinstance(value, np.integer):
