@@ -1,5 +1,7 @@
 """The edges of PyTorch's ``NotImplemented`` node: one per input that requires grad, no others.
 
+(``set_``'s lists every input: tests_torch/test_storage_torch.py.)
+
 A node of an op PyTorch has no derivative for (``floor_divide``, ``heaviside``, the legacy
 ``scatter(..., reduce=)``, the histogram's weights, ``ldl_factor``, a ``*_backward`` kernel
 under ``create_graph``) lists no ``(None, 0)`` edge for an operand that needs no gradient,

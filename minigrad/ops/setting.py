@@ -27,6 +27,7 @@ from minigrad import _arguments, errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
+from minigrad.autograd.graph import Node
 from minigrad.autograd.inplace import _follow_retain_grad, check_inplace
 from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.ops._helpers import NOT_IMPLEMENTED
@@ -99,6 +100,9 @@ class SetStorage(Op):
         raise RuntimeError(errors.derivative_not_implemented("set_"))
 
 
+# Unlike PyTorch's other NotImplemented nodes (graph.NOT_IMPLEMENTED_EDGES), set_'s lists an
+# edge per input, ``(None, 0)`` for a source that needs no gradient.
+SetSource._Node.next_functions = Node.next_functions
 
 
 def _ints(value: Any) -> tuple[int, ...] | None:
