@@ -50,6 +50,7 @@ def trace_one(step: Callable[[], Any]) -> collections.Counter[tuple[str, int | N
     counts: collections.Counter[tuple[str, int | None]] = collections.Counter()
 
     def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        """Count each opcode event by (function, line); trace every frame's opcodes."""
         frame.f_trace_opcodes = True
         if event == "opcode":
             counts[(frame.f_code.co_name, frame.f_lineno)] += 1

@@ -384,6 +384,7 @@ class NoDerivativeOf(Op):
 
     @staticmethod
     def forward(ctx: Any, input: Any, value: Any, aten_name: str) -> np.ndarray:
+        """A copy of ``value``; ``aten_name`` kept for backward's message."""
         ctx.aten_name = aten_name
         return np.array(value, copy=True)
 
@@ -407,6 +408,7 @@ class NoDerivativeOfGradient(NoDerivativeOf):
 
     @staticmethod
     def forward(ctx: Any, grad: Any, input: Any, value: Any, aten_name: str) -> np.ndarray:
+        """A copy of ``value``; ``aten_name`` kept for backward's message."""
         ctx.aten_name = aten_name
         return np.array(value, copy=True)
 
