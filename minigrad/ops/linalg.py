@@ -39,6 +39,10 @@ from minigrad.ops._helpers import (
 )
 from minigrad.ops.opmath import FLOAT16, in_float32
 
+# numpy's module defines ``__getattr__``, so CPython 3.11 does not specialise ``np.ndarray``
+# read in a function: a module lookup each time (~250 instructions); a global of ours is one.
+_ndarray = np.ndarray
+
 
 class Dot(Op):
     """z = sum(x * y) for vectors;  dx = grad * y,  dy = grad * x.
@@ -102,7 +106,7 @@ def _product(a: Any, b: Any) -> Any:
     Except when an operand has one element: ``dot`` then scales the other by it (BLAS's
     axpy), which makes ``0 * inf`` 0, where PyTorch's product (and matmul) gives nan.
     """
-    if type(a) is np.ndarray and type(b) is np.ndarray:
+    if type(a) is _ndarray and type(b) is _ndarray:
         if a.size == 1 or b.size == 1:
             return np.matmul(a, b)
         return a.dot(b)
@@ -140,7 +144,7 @@ class Mm(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any]:
         needs = ctx.needs_input_grad
-        if type(grad) is not np.ndarray:  # create_graph: PyTorch's formulas, node for node
+        if type(grad) is not _ndarray:  # create_graph: PyTorch's formulas, node for node
             x_layout, y_layout = _layouts(ctx.layouts)
             return (
                 mm_mat1_backward(grad, y, x_layout) if needs[0] else None,
