@@ -3207,7 +3207,10 @@ def _reduction_shortcut(
     @functools.wraps(checked)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         """``x.sum()`` records at once, ``x.sum(1)`` skips the checks; the rest is checked."""
-        if self._array.dtype in _FLOAT_DTYPES:
+        dtype = self._dtype  # (kept on the tensor, as the recorders keep it: a slot read)
+        if dtype is None:
+            dtype = self._dtype = self._array.dtype
+        if dtype in _FLOAT_DTYPES:
             if not kwargs:
                 if not args:
                     return record(self)
