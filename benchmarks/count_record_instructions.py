@@ -12,10 +12,11 @@ not time (cache misses, numpy's kernels), so a change that pays is then confirme
 
 Cases: ``add``, ``mul`` ((8,) float32 leaves requiring grad, their accumulators made),
 ``mul_result`` (``y * b`` with ``y`` an op result), ``mul_one`` (only ``a`` requires grad),
-``sigmoid``, ``sum``, and under ``no_grad``: ``no_grad_add``, ``no_grad_sum``,
+``sigmoid``, ``sum``, ``matmul`` (``m @ n``, two 8x8 float32 leaves requiring grad, as
+``bench_core.py``'s), and under ``no_grad``: ``no_grad_add``, ``no_grad_matmul``, ``no_grad_sum``,
 ``no_grad_mean``, ``no_grad_sum_dim``, ``no_grad_mean_dim`` (``m.sum(1)``, ``m.mean(1)`` of an
 8x8 ``m``), ``no_grad_sigmoid``, ``no_grad_exp``. Any other case is a Python expression, counted
-under ``no_grad`` (``a``, ``b``, ``m`` as above, ``x`` and ``mx`` the arrays behind ``a`` and
+under ``no_grad`` (``a``, ``b``, ``m``, ``n`` as above, ``x`` and ``mx`` the arrays behind ``a`` and
 ``m``, ``np``, ``minigrad``, and its modules ``record``, ``quiet``, ``grad_mode``,
 ``reduction``, ``unary``, ``new_result``): the steps of a call one by one, e.g.
 ``"quiet.run_quietly(reduction._sum_all, x)"`` against ``"reduction._sum_all(x)"``.
@@ -39,15 +40,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "sum", "no_grad_add", "no_grad_sum",
-         "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim", "no_grad_sigmoid", "no_grad_exp")
+CASES = ("add", "mul", "mul_result", "mul_one", "sigmoid", "sum", "matmul", "no_grad_add",
+         "no_grad_matmul", "no_grad_sum", "no_grad_mean", "no_grad_sum_dim", "no_grad_mean_dim",
+         "no_grad_sigmoid", "no_grad_exp")
 
 
 def case_operands() -> dict[str, Any]:
     """The tensors the cases are written on (also ``count_record_bytecodes.py``'s).
 
-    ``a``, ``b``: (8,) float32 leaves requiring grad; ``c``: one that does not; ``m``: an 8x8
-    one requiring grad; ``y = a * b``: an op result (which also makes the leaves'
+    ``a``, ``b``: (8,) float32 leaves requiring grad; ``c``: one that does not; ``m``, ``n``:
+    8x8 ones requiring grad; ``y = a * b``: an op result (which also makes the leaves'
     accumulators, as a forward does).
     """
     import numpy as np
@@ -58,8 +60,9 @@ def case_operands() -> dict[str, Any]:
     a, b = (minigrad.tensor(rng.standard_normal(8).astype(np.float32), requires_grad=True)
             for _ in range(2))
     c = minigrad.tensor(rng.standard_normal(8).astype(np.float32))
-    m = minigrad.tensor(rng.standard_normal((8, 8)).astype(np.float32), requires_grad=True)
-    return {"a": a, "b": b, "c": c, "m": m, "y": a * b}
+    m, n = (minigrad.tensor(rng.standard_normal((8, 8)).astype(np.float32), requires_grad=True)
+            for _ in range(2))
+    return {"a": a, "b": b, "c": c, "m": m, "n": n, "y": a * b}
 
 
 def run_case(case: str, count: int, grad: bool = False) -> None:
@@ -69,7 +72,7 @@ def run_case(case: str, count: int, grad: bool = False) -> None:
     import minigrad
 
     operands = case_operands()
-    a, b, c, m, y = (operands[name] for name in "abcmy")
+    a, b, c, m, n, y = (operands[name] for name in "abcmny")
     steps = {
         "add": lambda _, __: a + b,
         "mul": lambda _, __: a * b,
@@ -77,7 +80,9 @@ def run_case(case: str, count: int, grad: bool = False) -> None:
         "mul_one": lambda _, __: a * c,
         "sigmoid": lambda _, __: a.sigmoid(),
         "sum": lambda _, __: a.sum(),
+        "matmul": lambda _, __: m @ n,
         "no_grad_add": lambda _, __: a + b,
+        "no_grad_matmul": lambda _, __: m @ n,
         "no_grad_sum": lambda _, __: a.sum(),
         "no_grad_mean": lambda _, __: a.mean(),
         "no_grad_sum_dim": lambda _, __: m.sum(1),
@@ -90,7 +95,8 @@ def run_case(case: str, count: int, grad: bool = False) -> None:
         from minigrad.autograd.tensor_base import new_result
         from minigrad.ops import reduction, unary
 
-        namespace = {"np": np, "minigrad": minigrad, "a": a, "b": b, "m": m, "x": a._array,
+        namespace = {"np": np, "minigrad": minigrad, "a": a, "b": b, "m": m, "n": n,
+                     "x": a._array,
                      "c": minigrad.tensor(np.random.default_rng(0).integers(0, 8, 8)),
                      "mx": m._array, "record": record, "quiet": quiet, "grad_mode": grad_mode,
                      "reduction": reduction, "unary": unary, "new_result": new_result}

@@ -115,14 +115,10 @@ def _never(doc: str) -> property:
 _record_mm = linalg.Mm._record
 _record_neg = unary.Neg._record
 _record_rsub = arithmetic.Rsub._record_options  # (``2 - x``: a number and options)
-# The dtype classes of float buffers, for the hot methods' test of a float tensor:
-# ``type(array.dtype) in _FLOAT_DTYPE_CLASSES`` (``type`` of one argument, a tuple's identity
-# test) saves ~200 of the ~450 instructions ``array.dtype.kind == "f"`` costs (``kind`` makes a
-# str). (The reductions' ``_FLOAT_DTYPES`` below also wants native byte order.)
-_FLOAT_DTYPE_CLASSES = (
-    np.dtypes.Float32DType, np.dtypes.Float64DType, np.dtypes.Float16DType,
-    np.dtypes.LongDoubleDType,
-)
+# The dtype classes of float buffers, for the hot methods' test of a float tensor (see
+# ``_dtype.FLOAT_DTYPE_CLASSES``; the reductions' ``_FLOAT_DTYPES`` below also wants native
+# byte order).
+_FLOAT_DTYPE_CLASSES = _dtype.FLOAT_DTYPE_CLASSES
 
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
@@ -1346,10 +1342,26 @@ class Tensor(TensorBase):
 
     def __matmul__(self, other: Any) -> Tensor:
         if isinstance(other, TensorBase):
-            a, b = self._array, other._array
-            if (a.ndim == 2 and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
-                    and a.shape[1] == b.shape[0]):
-                return _record_mm(self, other)  # what ``mm`` checks, then calls
+            # What ``mm`` checks, on the shapes and dtypes kept on the tensors (read from the
+            # buffers the first time: ``TensorBase._shape``): a slot read each, where the
+            # buffers' ``ndim``, ``shape``, ``dtype`` and ``kind`` cost a numpy attribute
+            # lookup each, and ``shape`` a new tuple (~1,300 of a no-grad 8x8 product's
+            # ~17,600 instructions).
+            x_shape = self._shape
+            if x_shape is None:
+                x_shape = self._shape = self._array.shape
+            y_shape = other._shape
+            if y_shape is None:
+                y_shape = other._shape = other._array.shape
+            dtype = self._dtype
+            if dtype is None:
+                dtype = self._dtype = self._array.dtype
+            y_dtype = other._dtype
+            if y_dtype is None:
+                y_dtype = other._dtype = other._array.dtype
+            if (len(x_shape) == 2 and len(y_shape) == 2 and x_shape[1] == y_shape[0]
+                    and y_dtype is dtype and type(dtype) in _FLOAT_DTYPE_CLASSES):
+                return _record_mm(self, other)
         elif not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
         return linalg.matmul(self, other)
@@ -3195,7 +3207,10 @@ def _reduction_shortcut(
     @functools.wraps(checked)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         """``x.sum()`` records at once, ``x.sum(1)`` skips the checks; the rest is checked."""
-        if self._array.dtype in _FLOAT_DTYPES:
+        dtype = self._dtype  # (kept on the tensor, as the recorders keep it: a slot read)
+        if dtype is None:
+            dtype = self._dtype = self._array.dtype
+        if dtype in _FLOAT_DTYPES:
             if not kwargs:
                 if not args:
                     return record(self)

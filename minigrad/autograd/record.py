@@ -48,7 +48,7 @@ from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import sequence_numbers
 from minigrad.autograd.quiet import restore, silence
-from minigrad.autograd.tensor_base import TensorBase, new_result
+from minigrad.autograd.tensor_base import TensorBase, new_result, set_output_class
 
 if TYPE_CHECKING:
     from minigrad.autograd.function import BackwardNode, Function
@@ -1019,7 +1019,7 @@ _Tensor: Any = None
 def bind_output_class(cls: type[TensorBase]) -> None:
     """Make ``cls`` the class of op results (``TensorBase.output_class``, and the recorders')."""
     global _Tensor
-    TensorBase.output_class = cls
+    set_output_class(cls)
     _Tensor = cls
 
 

@@ -513,6 +513,18 @@ def has_internal_overlap(array: np.ndarray) -> bool:
 
 _new = object.__new__
 
+# ``TensorBase.output_class`` as a module global, for ``new_result``: a class attribute read is
+# a generic lookup on CPython 3.11 (~150 instructions of every untracked op result), a global
+# a specialised one. Both set by ``set_output_class``.
+_output_class: Any = None
+
+
+def set_output_class(cls: type[TensorBase]) -> None:
+    """Make ``cls`` the class of op results: ``TensorBase.output_class`` and ``new_result``'s."""
+    global _output_class
+    TensorBase.output_class = cls
+    _output_class = cls
+
 
 def set_array(tensor: TensorBase, array: np.ndarray, new_accumulator: bool = False) -> None:
     """Give ``tensor`` the buffer ``array`` in place of its own, with its shape and dtype.
@@ -561,7 +573,7 @@ def new_result(
     recorded or untracked op result is made here. ``shape``, ``dtype``: ``array.shape`` and
     ``array.dtype``, if the caller knows them already (None: read when first needed).
     """
-    tensor = _new(TensorBase.output_class)
+    tensor = _new(_output_class)
     tensor._array = array
     tensor._shape = shape
     tensor._dtype = dtype

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _arguments, errors
-from minigrad._dtype import backend_type_name, check_python_int
+from minigrad._dtype import FLOAT_DTYPE_CLASSES, backend_type_name, check_python_int
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.record import sync_views
@@ -38,6 +38,10 @@ from minigrad.ops._helpers import (
     wrap_dim,
 )
 from minigrad.ops.opmath import FLOAT16, in_float32
+
+# numpy's module defines ``__getattr__``, so CPython 3.11 does not specialise ``np.ndarray``
+# read in a function: a module lookup each time (~250 instructions); a global of ours is one.
+_ndarray = np.ndarray
 
 
 class Dot(Op):
@@ -102,7 +106,7 @@ def _product(a: Any, b: Any) -> Any:
     Except when an operand has one element: ``dot`` then scales the other by it (BLAS's
     axpy), which makes ``0 * inf`` 0, where PyTorch's product (and matmul) gives nan.
     """
-    if type(a) is np.ndarray and type(b) is np.ndarray:
+    if type(a) is _ndarray and type(b) is _ndarray:
         if a.size == 1 or b.size == 1:
             return np.matmul(a, b)
         return a.dot(b)
@@ -140,7 +144,7 @@ class Mm(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any]:
         needs = ctx.needs_input_grad
-        if type(grad) is not np.ndarray:  # create_graph: PyTorch's formulas, node for node
+        if type(grad) is not _ndarray:  # create_graph: PyTorch's formulas, node for node
             x_layout, y_layout = _layouts(ctx.layouts)
             return (
                 mm_mat1_backward(grad, y, x_layout) if needs[0] else None,
@@ -395,12 +399,23 @@ def mm(input: Any, mat2: Any) -> Any:
                 [3.]])
     """
     if type(input) is type(mat2) and isinstance(input, TensorBase):
-        a, b = input._array, mat2._array
-        if (a.ndim == 2 and b.ndim == 2 and a.dtype is b.dtype and a.dtype.kind == "f"
-                and a.shape[1] == b.shape[0]):
+        # (``Tensor.__matmul__``'s test: on the shapes and dtypes kept on the tensors)
+        x_shape = input._shape
+        if x_shape is None:
+            x_shape = input._shape = input._array.shape
+        y_shape = mat2._shape
+        if y_shape is None:
+            y_shape = mat2._shape = mat2._array.shape
+        dtype = input._dtype
+        if dtype is None:
+            dtype = input._dtype = input._array.dtype
+        y_dtype = mat2._dtype
+        if y_dtype is None:
+            y_dtype = mat2._dtype = mat2._array.dtype
+        if (len(x_shape) == 2 and len(y_shape) == 2 and x_shape[1] == y_shape[0]
+                and y_dtype is dtype and type(dtype) in FLOAT_DTYPE_CLASSES):
             return Mm._record(input, mat2)  # every check below passes: straight to recording
-    else:
-        a, b = operand(input), operand(mat2)
+    a, b = operand(input), operand(mat2)
     sync_views(input, mat2)
     if a.ndim != 2:
         raise RuntimeError(errors.not_a_matrix("self"))
