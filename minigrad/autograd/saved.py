@@ -52,9 +52,10 @@ tensors in ``_input0`` and ``_input1`` as usual; both were saved at version 0, a
 each had history is its edge's kind (the edge ``_next0`` is the input's ``grad_fn``, or its
 accumulator if it was a leaf). No tuple is made per op (nor freed with the node). ``PAIR``
 is never a six-field form (it has one entry), and ``entries`` is the one place that turns it
-into that form: every reader of the entries goes through it (``saved_values``, ``unpack``'s
-general path, ``unpack_one``, the saved attributes), while backward's runner for the op
-checks the two tensors directly (``function.py``'s ``backward_runner``).
+into that form: every reader of the entries goes
+through it (``saved_values``, ``unpack``'s general path, ``unpack_one``, the saved
+attributes), while backward's runner for the op checks the two tensors directly
+(``function.py``'s ``backward_runner``).
 
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
