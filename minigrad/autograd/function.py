@@ -51,6 +51,7 @@ from minigrad.autograd.graph import (
     NOT_IMPLEMENTED,
     NOT_IMPLEMENTED_EDGES,
     SAVED_FIELDS,
+    SAVED_PAIR,
     AccumulateGrad,
     Node,
     direct_call,
@@ -192,12 +193,12 @@ class BackwardNode(Node):
                     result = self._fit_grads(result, self._like(grads[0].shape, dtype))
                     break
         if release:
-            if switches.guarded or None in self._saved[1::SAVED_FIELDS]:
+            values = self._saved  # (the compact pair holds no None: autograd/saved.py)
+            if switches.guarded or len(values) != SAVED_PAIR and None in values[1::SAVED_FIELDS]:
                 self._release_saved()  # Nones to remember, or the guard to lift
             else:  # the common case of ``_release_saved``, without the call
                 self._saved = None
                 self._input0 = self._input1 = None
-                self._array0 = self._array1 = None
         return result
 
     def _backward_custom(
@@ -677,26 +678,24 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                         and ((counter := self._output_counter) is None
                              or counter.version == values[2])):
                     unpacked = (values[0],)
-            elif inputs_layout and values is pair:
+            elif inputs_layout and len(values) == pair:
                 # The compact pair (autograd/saved.py): both inputs in the node's slots, saved
                 # at version 0, each with history if its edge is not a leaf's accumulator.
                 tensor = self._input0
                 counter = tensor._counter  # None: never written, version 0
                 if counter is counter_in_node:  # a result its node saved: the node's
                     counter = tensor._grad_fn._output_counter
-                x_array = self._array0
-                if ((counter is None or counter.version == 0) and tensor._array is x_array
+                if ((counter is None or counter.version == 0) and tensor._array is values[0]
                         and (tensor._grad_fn is not None or type(self._next0) is accumulator)):
                     tensor = self._input1
                     counter = tensor._counter
                     if counter is counter_in_node:
                         counter = tensor._grad_fn._output_counter
-                    y_array = self._array1
                     if ((counter is None or counter.version == 0)
-                            and tensor._array is y_array and (
+                            and tensor._array is values[1] and (
                                 tensor._grad_fn is not None
                                 or type(self._next1) is accumulator)):
-                        unpacked = (x_array, y_array)
+                        unpacked = values  # (the pair itself: the two arrays, checked)
             elif (inputs_layout and len(values) == 2 * fields) or (
                 input_layout and len(values) == fields
             ):
@@ -775,16 +774,11 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
             ):
                 result = self._finish(result, grads, False, False)
             if release and values:
-                # Checked by the layout test above (no guard; the compact pair, or each
-                # counter a string, or an entry of Nones at 1 or 7): without Nones,
-                # ``_release_saved``'s common case.
-                if unpacked is None:
-                    self._release_saved()  # Nones to remember, the guard, or other layouts
-                elif values is pair:  # (checked: its arrays go too)
-                    self._saved = None
-                    self._input0 = self._input1 = None
-                    self._array0 = self._array1 = None
-                elif values[1] is not None and values[-5] is not None:
+                # Checked by the layout test above (no guard, each counter a string, or an
+                # entry of Nones at 1 or 7): without Nones, ``_release_saved``'s common case.
+                # (the compact pair, checked, is ``unpacked`` itself and holds no None)
+                if unpacked is values or (unpacked is not None and values[1] is not None
+                                          and values[-5] is not None):
                     self._saved = None
                     self._input0 = self._input1 = None
                 else:

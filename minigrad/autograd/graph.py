@@ -29,10 +29,8 @@ from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 # Entries per saved value in a node's flat ``_saved`` tuple (the layout is autograd/saved.py's:
 # value, counter, version, origin, had history, argument position).
 SAVED_FIELDS = 6
-# ``_saved`` of a node that keeps two saved inputs compactly, their arrays in its slots
-# ``_array0`` and ``_array1`` (autograd/saved.py, "the compact pair"). One entry, so never the
-# six-field form, and no None among its counters for ``_release_saved`` to look for.
-SAVED_PAIR = ("the compact pair: the arrays in the node's slots _array0 and _array1",)
+# The length of the compact form of two saved inputs, ``(x_array, y_array)`` (autograd/saved.py).
+SAVED_PAIR = 2
 # The counter field of a saved output 0: its counter is in the node's slot of this name, or,
 # while nobody has needed it, None there (autograd/saved.py, tensor_base.py).
 SAVED_OUTPUT_COUNTER = "_output_counter"
@@ -86,9 +84,6 @@ class Node:
         # it instead of traversing it at every collection (autograd/saved.py).
         "_input0",
         "_input1",
-        # ... and their arrays as saved, when ``_saved`` is the compact pair (SAVED_PAIR)
-        "_array0",
-        "_array1",
         # ... and for the same reason, the counter of output 0 if saved: None until something
         # needs it (a result never written, viewed or detached never has one; tensor_base.py)
         "_output_counter",
@@ -245,7 +240,8 @@ class Node:
             # counter second); counters compare by identity, so this first test is cheap, and
             # only the values' types are kept (``_freed_none`` reads them when asked).
             kinds = None
-            if None in saved[1::SAVED_FIELDS]:  # (never the compact pair's: SAVED_PAIR)
+            # (the compact pair, two tensors' arrays, holds no None: autograd/saved.py)
+            if len(saved) != SAVED_PAIR and None in saved[1::SAVED_FIELDS]:
                 kinds = tuple(map(type, saved[::SAVED_FIELDS]))
                 if kinds.count(NoneType) == len(kinds) and self._keeps_nones:
                     return  # only Nones (PyTorch's undefined saved variables): nothing to free
@@ -258,7 +254,6 @@ class Node:
                 self._freed_kinds = kinds
             self._saved = None  # using them again is "backward through the graph a second time"
             self._input0 = self._input1 = None  # (the saved inputs' tensors, if any)
-            self._array0 = self._array1 = None  # (... and their arrays, if kept as a pair)
 
     def _backward(
         self, grads: list[Any], as_tensors: bool = False, release: bool = False, run: Any = None

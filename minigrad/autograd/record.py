@@ -68,7 +68,6 @@ _run_quietly = quiet.run_quietly  # a numpy function in a quiet context (see qui
 _call_quietly = quiet.call_quietly
 _hooks_active = saved._hooks_active  # saved-tensor hooks registered (saved.pack's test)
 _ON_TENSOR = saved.ON_TENSOR
-_SAVED_PAIR = saved.PAIR
 _NOTHING = saved.NOTHING
 _OUTPUT_COUNTER = saved.OUTPUT_COUNTER
 _COUNTER_IN_NODE = saved.COUNTER_IN_NODE
@@ -893,9 +892,7 @@ def _binary_recorder(
                     if x_counter is None and y_counter is None:
                         # Both at version 0: the compact pair, which ``saved.entries``
                         # reads as the twelve entries below (saved.py's module docstring).
-                        node._array0 = x_array
-                        node._array1 = y_array
-                        node._saved = _SAVED_PAIR
+                        node._saved = (x_array, y_array)
                     else:
                         node._saved = (
                             x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,

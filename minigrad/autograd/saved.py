@@ -46,13 +46,12 @@ comparison as before.
 **The compact pair.** A bilinear op (``mul``, ``mm`` ...) recorded on two inputs that both need
 a gradient, neither written since it was made (no counter yet, or a result its node saved
 with none made: version 0), saves each input for the other's gradient. Its recording function
-(``record.py``'s ``record_binary``) then writes no entries at all: ``node._saved`` is the
-constant ``PAIR``, the two arrays are in the node's slots ``_array0`` and ``_array1``, the
-tensors in ``_input0`` and ``_input1`` as usual; both were saved at version 0, and whether
-each had history is its edge's kind (the edge ``_next0`` is the input's ``grad_fn``, or its
-accumulator if it was a leaf). No tuple is made per op (nor freed with the node). ``PAIR``
-is never a six-field form (it has one entry), and ``entries`` is the one place that turns it
-into that form: every reader of the entries goes
+(``record.py``'s ``record_binary``) then keeps ``node._saved = (x_array, y_array)`` alone,
+two entries instead of twelve: the tensors are in the slots ``_input0`` and ``_input1`` as
+usual, both were saved at version 0, and whether each had history is its edge's kind (the
+edge ``_next0`` is the input's ``grad_fn``, or its accumulator if it was a leaf). A tuple of
+length ``PAIR`` is never the six-field form (whose lengths are multiples of six), and
+``entries`` is the one place that turns it into that form: every reader of the entries goes
 through it (``saved_values``, ``unpack``'s general path, ``unpack_one``, the saved
 attributes), while backward's runner for the op checks the two tensors directly
 (``function.py``'s ``backward_runner``).
@@ -89,7 +88,7 @@ if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
 
 FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
-PAIR = SAVED_PAIR  # ``_saved`` of the compact pair (module docstring)
+PAIR = SAVED_PAIR  # the length of the compact pair (module docstring)
 NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
 
@@ -144,23 +143,24 @@ def entries(node: Node) -> tuple[Any, ...] | None:
         >>> from minigrad.autograd.saved import entries
         >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
         >>> y = x * minigrad.tensor([3.0, 4.0], requires_grad=True)
-        >>> y.grad_fn._saved is minigrad.autograd.saved.PAIR, len(entries(y.grad_fn))
-        (True, 12)
+        >>> len(y.grad_fn._saved), len(entries(y.grad_fn))  # the pair, read as 2 x 6 entries
+        (2, 12)
         >>> entries(y.grad_fn)[2:6], entries(y.grad_fn)[8:12]  # (version, origin, history, arg)
         ((0, '_input0', False, 0), (0, '_input1', False, 1))
     """
     saved = node._saved
-    if saved is PAIR:
-        return _expand_pair(node)
+    if saved is not None and len(saved) == PAIR:
+        return _expand_pair(node, saved)
     return saved
 
 
-def _expand_pair(node: Node) -> tuple[Any, ...]:
+def _expand_pair(node: Node, pair: tuple[Any, ...]) -> tuple[Any, ...]:
     # Each input at version 0 in its slot; it had history if its edge is not a leaf's
     # accumulator (both inputs needed a gradient: neither edge is None).
+    x_array, y_array = pair
     return (
-        node._array0, ON_TENSOR, 0, "_input0", not isinstance(node._next0, AccumulateGrad), 0,
-        node._array1, ON_TENSOR, 0, "_input1", not isinstance(node._next1, AccumulateGrad), 1,
+        x_array, ON_TENSOR, 0, "_input0", not isinstance(node._next0, AccumulateGrad), 0,
+        y_array, ON_TENSOR, 0, "_input1", not isinstance(node._next1, AccumulateGrad), 1,
     )
 
 
@@ -521,8 +521,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     saved = node._saved
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
-    if saved is PAIR:  # (its runner checks the compact pair itself: here, every check)
-        saved = _expand_pair(node)
+    if len(saved) == PAIR:  # (its runner checks the compact pair itself: here, every check)
+        saved = _expand_pair(node, saved)
     if not as_tensors and not switches.guarded:
         # (The layouts of the common packers are checked before this is called, without a
         # loop, by each built-in op's backward runner: autograd/function.py backward_runner.)
