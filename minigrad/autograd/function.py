@@ -678,24 +678,6 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                         and ((counter := self._output_counter) is None
                              or counter.version == values[2])):
                     unpacked = (values[0],)
-            elif inputs_layout and len(values) == pair:
-                # The compact pair (autograd/saved.py): both inputs in the node's slots, saved
-                # at version 0, each with history if its edge is not a leaf's accumulator.
-                tensor = self._input0
-                counter = tensor._counter  # None: never written, version 0
-                if counter is counter_in_node:  # a result its node saved: the node's
-                    counter = tensor._grad_fn._output_counter
-                if ((counter is None or counter.version == 0) and tensor._array is values[0]
-                        and (tensor._grad_fn is not None or type(self._next0) is accumulator)):
-                    tensor = self._input1
-                    counter = tensor._counter
-                    if counter is counter_in_node:
-                        counter = tensor._grad_fn._output_counter
-                    if ((counter is None or counter.version == 0)
-                            and tensor._array is values[1] and (
-                                tensor._grad_fn is not None
-                                or type(self._next1) is accumulator)):
-                        unpacked = values  # (the pair itself: the two arrays, checked)
             elif (inputs_layout and len(values) == 2 * fields) or (
                 input_layout and len(values) == fields
             ):
@@ -736,6 +718,24 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                         clean = values[6] is None and values[7] is None
                     if clean:
                         unpacked = (values[0], values[6])
+            elif inputs_layout and len(values) == pair:  # (after the six-field forms)
+                # The compact pair (autograd/saved.py): both inputs in the node's slots, saved
+                # at version 0, each with history if its edge is not a leaf's accumulator.
+                tensor = self._input0
+                counter = tensor._counter  # None: never written, version 0
+                if counter is counter_in_node:  # a result its node saved: the node's
+                    counter = tensor._grad_fn._output_counter
+                if ((counter is None or counter.version == 0) and tensor._array is values[0]
+                        and (tensor._grad_fn is not None or type(self._next0) is accumulator)):
+                    tensor = self._input1
+                    counter = tensor._counter
+                    if counter is counter_in_node:
+                        counter = tensor._grad_fn._output_counter
+                    if ((counter is None or counter.version == 0)
+                            and tensor._array is values[1] and (
+                                tensor._grad_fn is not None
+                                or type(self._next1) is accumulator)):
+                        unpacked = values  # (the pair itself: the two arrays, checked)
             if by_argument:  # (``unpack`` raises before the formula runs, as below)
                 checked = unpack(self, as_tensors) if unpacked is None else unpacked
                 # Spelled out for one and two values: CPython runs a call with a fixed
@@ -777,8 +777,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                 # Checked by the layout test above (no guard, each counter a string, or an
                 # entry of Nones at 1 or 7): without Nones, ``_release_saved``'s common case.
                 # (the compact pair, checked, is ``unpacked`` itself and holds no None)
-                if unpacked is values or (unpacked is not None and values[1] is not None
-                                          and values[-5] is not None):
+                if unpacked is not None and (unpacked is values or values[1] is not None
+                                             and values[-5] is not None):
                     self._saved = None
                     self._input0 = self._input1 = None
                 else:
