@@ -23,6 +23,7 @@ pytestmark = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's recording 
 
 if LIB == "minigrad":
     from minigrad.autograd import record as recording
+    from minigrad.autograd.saved import entries as saved_entries
     from minigrad.autograd.saved import saved_values
 
 
@@ -50,7 +51,7 @@ def _node(node: Any, args: list[Any]) -> Any:
     needs = getattr(node, "needs_input_grad", None)
     # per saved value, what ``saved_values`` does not show: whether it had history when saved,
     # and its argument position (the entries the recording functions write out themselves)
-    entries = getattr(node, "_saved", None) or ()
+    entries = (saved_entries(node) if hasattr(node, "_saved") else None) or ()
     flags = (entries[4::6], entries[5::6])
     return (node.name(), edges, getattr(node, "_next_nrs", None),
             None if needs is None else tuple(needs), saved, flags,

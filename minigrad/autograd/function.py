@@ -51,6 +51,8 @@ from minigrad.autograd.graph import (
     NOT_IMPLEMENTED,
     NOT_IMPLEMENTED_EDGES,
     SAVED_FIELDS,
+    SAVED_PAIR,
+    AccumulateGrad,
     Node,
     direct_call,
     direct_calls,
@@ -191,7 +193,8 @@ class BackwardNode(Node):
                     result = self._fit_grads(result, self._like(grads[0].shape, dtype))
                     break
         if release:
-            if switches.guarded or None in self._saved[1::SAVED_FIELDS]:
+            values = self._saved  # (the compact pair holds no None: autograd/saved.py)
+            if switches.guarded or len(values) != SAVED_PAIR and None in values[1::SAVED_FIELDS]:
                 self._release_saved()  # Nones to remember, or the guard to lift
             else:  # the common case of ``_release_saved``, without the call
                 self._saved = None
@@ -644,6 +647,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
     input_layout = packer is saved.pack_input
     inputs_layout = packer is saved.pack_inputs
     fields = saved.FIELDS
+    pair = saved.PAIR
+    accumulator = AccumulateGrad
     output_counter = saved.OUTPUT_COUNTER
     counter_in_node = saved.COUNTER_IN_NODE
     on_tensor = saved.ON_TENSOR
@@ -713,6 +718,24 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                         clean = values[6] is None and values[7] is None
                     if clean:
                         unpacked = (values[0], values[6])
+            elif inputs_layout and len(values) == pair:  # (after the six-field forms)
+                # The compact pair (autograd/saved.py): both inputs in the node's slots, saved
+                # at version 0, each with history if its edge is not a leaf's accumulator.
+                tensor = self._input0
+                counter = tensor._counter  # None: never written, version 0
+                if counter is counter_in_node:  # a result its node saved: the node's
+                    counter = tensor._grad_fn._output_counter
+                if ((counter is None or counter.version == 0) and tensor._array is values[0]
+                        and (tensor._grad_fn is not None or type(self._next0) is accumulator)):
+                    tensor = self._input1
+                    counter = tensor._counter
+                    if counter is counter_in_node:
+                        counter = tensor._grad_fn._output_counter
+                    if ((counter is None or counter.version == 0)
+                            and tensor._array is values[1] and (
+                                tensor._grad_fn is not None
+                                or type(self._next1) is accumulator)):
+                        unpacked = values  # (the pair itself: the two arrays, checked)
             if by_argument:  # (``unpack`` raises before the formula runs, as below)
                 checked = unpack(self, as_tensors) if unpacked is None else unpacked
                 # Spelled out for one and two values: CPython runs a call with a fixed
@@ -753,7 +776,9 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
             if release and values:
                 # Checked by the layout test above (no guard, each counter a string, or an
                 # entry of Nones at 1 or 7): without Nones, ``_release_saved``'s common case.
-                if unpacked is not None and values[1] is not None and values[-5] is not None:
+                # (the compact pair, checked, is ``unpacked`` itself and holds no None)
+                if unpacked is not None and (unpacked is values or values[1] is not None
+                                             and values[-5] is not None):
                     self._saved = None
                     self._input0 = self._input1 = None
                 else:

@@ -29,6 +29,8 @@ from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 # Entries per saved value in a node's flat ``_saved`` tuple (the layout is autograd/saved.py's:
 # value, counter, version, origin, had history, argument position).
 SAVED_FIELDS = 6
+# The length of the compact form of two saved inputs, ``(x_array, y_array)`` (autograd/saved.py).
+SAVED_PAIR = 2
 # The counter field of a saved output 0: its counter is in the node's slot of this name, or,
 # while nobody has needed it, None there (autograd/saved.py, tensor_base.py).
 SAVED_OUTPUT_COUNTER = "_output_counter"
@@ -238,7 +240,8 @@ class Node:
             # counter second); counters compare by identity, so this first test is cheap, and
             # only the values' types are kept (``_freed_none`` reads them when asked).
             kinds = None
-            if None in saved[1::SAVED_FIELDS]:
+            # (the compact pair, two tensors' arrays, holds no None: autograd/saved.py)
+            if len(saved) != SAVED_PAIR and None in saved[1::SAVED_FIELDS]:
                 kinds = tuple(map(type, saved[::SAVED_FIELDS]))
                 if kinds.count(NoneType) == len(kinds) and self._keeps_nones:
                     return  # only Nones (PyTorch's undefined saved variables): nothing to free

@@ -889,12 +889,17 @@ def _binary_recorder(
                 if x_needs and y_needs:
                     node._input0 = x
                     node._input1 = y
-                    node._saved = (
-                        x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
-                        "_input0", x._grad_fn is not None, 0,
-                        y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
-                        "_input1", y._grad_fn is not None, 1,
-                    )
+                    if x_counter is None and y_counter is None:
+                        # Both at version 0: the compact pair, which ``saved.entries``
+                        # reads as the twelve entries below (saved.py's module docstring).
+                        node._saved = (x_array, y_array)
+                    else:
+                        node._saved = (
+                            x_array, _ON_TENSOR, 0 if x_counter is None else x_counter.version,
+                            "_input0", x._grad_fn is not None, 0,
+                            y_array, _ON_TENSOR, 0 if y_counter is None else y_counter.version,
+                            "_input1", y._grad_fn is not None, 1,
+                        )
                 elif x_needs:  # y alone
                     node._input1 = y
                     node._saved = _NOTHING + (

@@ -43,6 +43,19 @@ unpacking as tensors) makes it in the node's slot, for both
 (``tensor_base.saved_output_counter``); backward's check reads None as version 0, one
 comparison as before.
 
+**The compact pair.** A bilinear op (``mul``, ``mm`` ...) recorded on two inputs that both need
+a gradient, neither written since it was made (no counter yet, or a result its node saved
+with none made: version 0), saves each input for the other's gradient. Its recording function
+(``record.py``'s ``record_binary``) then keeps ``node._saved = (x_array, y_array)`` alone,
+two entries instead of twelve: the tensors are in the slots ``_input0`` and ``_input1`` as
+usual, both were saved at version 0, and whether each had history is its edge's kind (the
+edge ``_next0`` is the input's ``grad_fn``, or its accumulator if it was a leaf). A tuple of
+length ``PAIR`` is never the six-field form (whose lengths are multiples of six), and
+``entries`` is the one place that turns it into that form: every reader of the entries goes
+through it (``saved_values``, ``unpack``'s general path, ``unpack_one``, the saved
+attributes), while backward's runner for the op checks the two tensors directly
+(``function.py``'s ``backward_runner``).
+
 ``node._saved`` is ``()`` when nothing was saved and None once backward freed the values: using
 them again raises PyTorch's "backward through the graph a second time". Writes through
 ``.data`` go to a tensor with a fresh counter, so they are not caught: that is PyTorch's
@@ -61,7 +74,13 @@ from minigrad import errors
 from minigrad._dtype import backend_type_name
 from minigrad.autograd import anomaly, debug_hooks, guard, saved_hooks, write_tracking
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import COUNTER_IN_NODE, SAVED_FIELDS, SAVED_OUTPUT_COUNTER
+from minigrad.autograd.graph import (
+    COUNTER_IN_NODE,
+    SAVED_FIELDS,
+    SAVED_OUTPUT_COUNTER,
+    SAVED_PAIR,
+    AccumulateGrad,
+)
 from minigrad.autograd.tensor_base import TensorBase, saved_output_counter
 from minigrad.autograd.version import VersionCounter
 
@@ -69,6 +88,7 @@ if TYPE_CHECKING:
     from minigrad.autograd.graph import Node
 
 FIELDS = SAVED_FIELDS  # entries per saved value in ``node._saved`` (see pack)
+PAIR = SAVED_PAIR  # the length of the compact pair (module docstring)
 NOTHING = (None, None, 0, None, False, None)  # a None passed to save_for_backward
 _hooks_state = saved_hooks._state
 
@@ -113,6 +133,37 @@ class Hooked:
         return tensor
 
 
+def entries(node: Node) -> tuple[Any, ...] | None:
+    """``node._saved`` in the six-field form (module docstring), the compact pair expanded.
+
+    The one reader of the compact pair's meaning: ``()`` nothing saved, None freed.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.autograd.saved import entries
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * minigrad.tensor([3.0, 4.0], requires_grad=True)
+        >>> len(y.grad_fn._saved), len(entries(y.grad_fn))  # the pair, read as 2 x 6 entries
+        (2, 12)
+        >>> entries(y.grad_fn)[2:6], entries(y.grad_fn)[8:12]  # (version, origin, history, arg)
+        ((0, '_input0', False, 0), (0, '_input1', False, 1))
+    """
+    saved = node._saved
+    if saved is not None and len(saved) == PAIR:
+        return _expand_pair(node, saved)
+    return saved
+
+
+def _expand_pair(node: Node, pair: tuple[Any, ...]) -> tuple[Any, ...]:
+    # Each input at version 0 in its slot; it had history if its edge is not a leaf's
+    # accumulator (both inputs needed a gradient: neither edge is None).
+    x_array, y_array = pair
+    return (
+        x_array, ON_TENSOR, 0, "_input0", not isinstance(node._next0, AccumulateGrad), 0,
+        y_array, ON_TENSOR, 0, "_input1", not isinstance(node._next1, AccumulateGrad), 1,
+    )
+
+
 def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, int, Any]]:
     """The values ``node`` keeps for backward: ``(index, value, counter, saved_version, origin)``.
 
@@ -129,7 +180,7 @@ def saved_values(node: Node) -> Iterator[tuple[int, Any, VersionCounter | None, 
         >>> [origin is x for *_, origin in saved_values(x.log().grad_fn)]  # saves its input
         [True]
     """
-    saved = node._saved or ()
+    saved = entries(node) or ()
     for start in range(0, len(saved), FIELDS):
         value, counter, version, origin = saved[start : start + 4]
         counter, origin = _resolve(node, counter, origin)
@@ -470,6 +521,8 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     saved = node._saved
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
+    if len(saved) == PAIR:  # (its runner checks the compact pair itself: here, every check)
+        saved = _expand_pair(node, saved)
     if not as_tensors and not switches.guarded:
         # (The layouts of the common packers are checked before this is called, without a
         # loop, by each built-in op's backward runner: autograd/function.py backward_runner.)
@@ -516,7 +569,7 @@ def unpack_one(node: Node, index: int) -> Any:
     Tensors come back as tensors: an input as the tensor itself, an output with its place in
     the graph; a private value as it was kept.
     """
-    saved = node._saved
+    saved = entries(node)
     if saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
     if index * FIELDS >= len(saved):

@@ -76,7 +76,7 @@ class SavedTensor:
             raise TypeError(self._wrong_arguments(hooks))
         pack_hook, unpack_hook = hooks
         node = self._node
-        values = node._saved
+        values = saved.entries(node)
         if values is None:
             if self._index in node._freed_none:
                 raise RuntimeError(errors.SAVED_HOOKS_ON_NONE)
@@ -258,7 +258,8 @@ def _raw_saved_tensors(node: BackwardNode) -> tuple[SavedTensor, ...]:
     """One ``SavedTensor`` per value given to ``save_for_backward`` (for their hooks)."""
     if node._saved is None:
         raise RuntimeError(errors.BACKWARD_TWICE)
-    return tuple(SavedTensor(node, index) for index in range(len(node._saved) // saved.FIELDS))
+    count = len(saved.entries(node)) // saved.FIELDS
+    return tuple(SavedTensor(node, index) for index in range(count))
 
 
 def infer_names(node: BackwardNode) -> None:
