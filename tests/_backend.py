@@ -7,6 +7,11 @@ import os
 
 if os.environ.get("MINIGRAD_TEST_REFERENCE") == "torch":
     import torch as mg
+
+    # One intra-op thread, as tests_torch's modules set: the tests' tensors are tiny and the test
+    # workers already use every core, so PyTorch's OpenMP threads would only spin after each
+    # parallel region (~25 % of the reference run's CPU on 2 cores).
+    mg.set_num_threads(1)
 else:
     import minigrad as mg
 LIB = mg.__name__

@@ -33,9 +33,19 @@ def row_rng(name: str) -> np.random.Generator:
     return np.random.default_rng(zlib.crc32(name.encode()))
 
 
+# Each row's samples, drawn once per process: every op-table test function (13 in tests_torch)
+# asks for every row's (~1,250 rows), at collection, in every xdist worker. A redraw gives equal
+# samples (the generator is seeded by the row's name); sharing them is safe as no check writes to
+# a sample: the arrays become tensors through copies (test_ops.build_args, misuse.to_lib).
+_SAMPLES: dict[str, tuple[OpInfo, tuple[Sample, ...]]] = {}
+
+
 def row_samples(row: OpInfo) -> list[Sample]:
-    """The row's samples, drawn from its own seeded generator."""
-    return list(row.samples(row_rng(row.name)))
+    """The row's samples, drawn from its own seeded generator (once per process and row)."""
+    cached = _SAMPLES.get(row.name)
+    if cached is None or cached[0] is not row:
+        cached = _SAMPLES[row.name] = (row, tuple(row.samples(row_rng(row.name))))
+    return list(cached[1])
 
 
 def sample_label(index: int, sample: Sample) -> str:

@@ -11,7 +11,7 @@ Usage, from anywhere (needs PyTorch 2.13 installed):
     python3 tests/expected/record.py                      # every example
     python3 tests/expected/record.py cut_branch_safely    # only the named ones
 
-tests_torch/test_examples_torch.py imports this file to run the same comparison live.
+tests_torch/test_examples_torch.py imports this file to check the recordings against PyTorch live.
 """
 
 from __future__ import annotations
