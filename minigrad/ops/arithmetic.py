@@ -39,7 +39,6 @@ from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     NOT_IMPLEMENTED,
-    broadcast_shapes,
     check_float_kernel,
     check_operand,
     constant_tensor,
@@ -47,7 +46,6 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     promote_inplace,
-    raw,
     run,
     wrap_integer,
     zeros_like_grad,
@@ -673,35 +671,15 @@ class FloorDivide(Op):
         raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide"))
 
 
-class FloorDivideOne(FloorDivide):
-    """``FloorDivide`` with one edge, to the operand that requires grad (``x // 2``, ``3 // x``).
-
-    PyTorch's node for an op without a derivative has edges only to the inputs that require
-    grad: the other operand (a number, or a tensor that needs no gradient) is an option here.
-    ``swapped``: that operand is the dividend.
-    """
-
-    node_name = NOT_IMPLEMENTED
-    num_inputs = 1
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, other: Any, swapped: bool, dtype: Any) -> np.ndarray:
-        other = raw(other)
-        return FloorDivide.forward(ctx, *((other, x) if swapped else (x, other)), dtype)
-
-
 def floor_divide(input: Any, other: Any) -> Any:
     """``input // other``: division rounded down (not differentiable, as in PyTorch)."""
     a, b, dtype = promote(input, other)
     tensor = a if isinstance(a, TensorBase) else b
     if (dtype if dtype is not None else tensor._array.dtype) == np.bool_:
         check_float_kernel("div_floor_cpu", tensor)  # (bool // bool: no kernel)
-    a_grad, b_grad = (isinstance(v, TensorBase) and v.requires_grad for v in (a, b))
-    if a_grad == b_grad:
-        return FloorDivide.apply(a, b, dtype)
-    broadcast_shapes(np.shape(operand(a)), np.shape(operand(b)))  # (PyTorch's error first)
-    return FloorDivideOne.apply(a, b, False, dtype) if a_grad else FloorDivideOne.apply(
-        b, a, True, dtype)
+    # (one node for every operand: its edges go only to the operands that require grad, as
+    # PyTorch's NotImplemented node's: graph.NOT_IMPLEMENTED_EDGES)
+    return FloorDivide.apply(a, b, dtype)
 
 
 
