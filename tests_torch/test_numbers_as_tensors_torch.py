@@ -112,8 +112,6 @@ def _operands() -> list[tuple[str, Any, Any]]:
 
 # Divergences that are not about numbers (a tensor's call differs alike): (name, options, label).
 KNOWN = {
-    ("sub", "{'alpha': 3}", "0.1-0.1"): "float32 ``x - alpha * y``: PyTorch's kernel fuses the "
-                                        "product and the sum (an FMA), minigrad rounds twice",
     **dict.fromkeys(
         (("div", "{'rounding_mode': 'floor'}", f"'{dtype}'-0.1")
          for dtype in ("float16", "float16-grad")),
