@@ -566,9 +566,11 @@ class DivMode(Op):
             return np.true_divide(x, y, dtype=dtype)
         _check_integer_divisor(x, y, dtype)
         if rounding_mode == "floor":
-            return np.floor_divide(x, y, dtype=dtype)
+            return floor_divide_kernel(x, y, dtype)
         if np.dtype(dtype).kind == "f":
-            return np.trunc(np.true_divide(x, y, dtype=dtype))
+            if dtype is FLOAT16 and np.size(y) == 1:  # (in float32, as floor_divide_kernel)
+                return with_scalar(_truncated_quotient, x, y)
+            return _truncated_quotient(x, y, dtype)
         # Integers: floor division, one up where it rounded a negative inexact quotient down.
         inexact = np.remainder(x, y, dtype=dtype) != 0
         return np.floor_divide(x, y, dtype=dtype) + (inexact & ((x < 0) != (y < 0)))
@@ -654,9 +656,7 @@ class FloorDivide(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         _check_integer_divisor(x, y, dtype)
-        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
-            return with_scalar(np.floor_divide, x, y)  # (as Mul's)
-        return np.floor_divide(x, y, dtype=dtype)
+        return floor_divide_kernel(x, y, dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -927,6 +927,46 @@ arctan2 = atan2
 subtract, subtract_ = sub, sub_
 multiply, multiply_ = mul, mul_
 divide, divide_ = div, div_
+
+
+def floor_divide_kernel(x: Any, y: Any, dtype: Any) -> np.ndarray:
+    """``x // y`` as PyTorch's ``div_floor_kernel`` (Python's floor division, via fmod).
+
+    numpy's floor_divide is the same algorithm, and gives PyTorch's values but for float16
+    (PyTorch's one-element divisor is its ``is_scalar(2)``):
+    - divided by one element (a number, a 0-d or one-element tensor): in float32, the divisor
+      at its own value (a number is not rounded to float16 first), rounded once
+      (``half(1.5) // 0.1`` is 14, as float32's; 15 with 0.1 as float16);
+    - otherwise PyTorch's vectorized float16 kernel, every step rounded to float16
+      (``_floor_divide_in_half_steps``); numpy computes in float32 and rounds once.
+    """
+    if (getattr(x, "dtype", None) if dtype is None else dtype) is FLOAT16:
+        if np.size(y) == 1:
+            return with_scalar(np.floor_divide, x, y)
+        return _floor_divide_in_half_steps(np.asarray(x, FLOAT16), np.asarray(y, FLOAT16))
+    return np.floor_divide(x, y, dtype=dtype)
+
+
+def _floor_divide_in_half_steps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """PyTorch's ``div_floor_floating_vec`` on float16 vectors: each operation rounded.
+
+    (Its Vectorized<Half> computes each operation in float32 and rounds it to float16, as
+    numpy's float16 arithmetic does.)
+    """
+    one, zero = np.float16(1), np.float16(0)
+    mod = np.fmod(a, b)
+    quotient = (a - mod) / b
+    quotient = np.where((mod != 0) & ((b < 0) ^ (mod < 0)), quotient - one, quotient)
+    floored = np.floor(quotient)
+    floored = np.where(quotient - floored > 0.5, floored + one, floored)
+    direct = a / b
+    floored = np.where(quotient == 0, np.copysign(zero, direct), floored)
+    return np.where(b == 0, direct, floored)
+
+
+def _truncated_quotient(x: Any, y: Any, dtype: Any = None) -> np.ndarray:
+    """``trunc(x / y)``: div's ``rounding_mode="trunc"`` for floating dtypes."""
+    return np.trunc(np.true_divide(x, y, dtype=dtype))
 
 
 def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:
