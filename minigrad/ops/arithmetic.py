@@ -90,12 +90,11 @@ def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) 
     """
     result = getattr(x, "dtype", None) if dtype is None else dtype
     if result is FLOAT32 or result is FLOAT16:
-        out = x if getattr(ctx, "out", None) is x else None  # (in place, nothing recorded)
         scale = alpha if kernel is np.add else -alpha  # (PyTorch's sub: add of -alpha)
         x, y, alpha = (np.asarray(v, result) for v in (x, y, scale))
         if result is FLOAT16:
             x, y, alpha = x.astype(FLOAT32), y.astype(FLOAT32), alpha.astype(FLOAT32)
-        return fmadd(y, alpha, x, result, out)
+        return fmadd(y, alpha, x, result)
     y = alpha * y
     if _fresh_like(y, x, dtype):
         return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)

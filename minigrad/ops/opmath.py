@@ -81,7 +81,7 @@ def times_number(value: Any, number: float) -> Any:
     return value * number
 
 
-def fmadd(a: Any, b: Any, c: Any, dtype: Any, out: np.ndarray | None = None) -> np.ndarray:
+def fmadd(a: Any, b: Any, c: Any, dtype: Any) -> np.ndarray:
     """``a * b + c`` of a ``dtype`` result as PyTorch's ``vec::fmadd``: rounded once.
 
     PyTorch's CPU kernels compute add's ``x + alpha * y`` as ``fmadd(y, alpha, x)``, the exact
@@ -92,20 +92,11 @@ def fmadd(a: Any, b: Any, c: Any, dtype: Any, out: np.ndarray | None = None) -> 
     tie: about one result in 2**29). A float16 result is computed so too (its opmath is float32:
     PyTorch's fmadd in float32, then rounded to float16); ``a``, ``b`` and ``c`` must hold
     float32 values then (numbers as float32 scalars). float64: numpy's two roundings (a known
-    difference: no wider type holds the exact product). ``out``: an array of ``dtype`` and
-    the result's shape to write the result into (an in-place op's buffer), returned.
+    difference: no wider type holds the exact product).
     """
     if dtype is FLOAT32 or dtype is FLOAT16:
-        wide = np.multiply(a, b, dtype=FLOAT64)
-        if np.shape(c) == wide.shape:  # (the sum into the product's array: one array fewer)
-            np.add(wide, c, out=wide)
-        else:
-            wide = np.add(wide, c)
-        fused = wide if dtype is FLOAT32 else wide.astype(FLOAT32)  # (float16: float32's fma)
-        if out is not None and out.dtype is dtype and out.shape == fused.shape:
-            np.copyto(out, fused, casting="same_kind")  # (rounded once, straight into it)
-            return out
-        return fused.astype(dtype)
+        fused = np.add(np.multiply(a, b, dtype=FLOAT64), c, dtype=FLOAT64).astype(FLOAT32)
+        return fused if dtype is FLOAT32 else fused.astype(FLOAT16)
     return np.add(np.multiply(a, b, dtype=dtype), c, dtype=dtype)
 
 
