@@ -537,14 +537,8 @@ def checking_arguments(
                 except TypeError as error:
                     reword(error, args, kwargs)
                     raise
-                except AttributeError:  # (a method called on another object, which failed)
-                    if skip_first:
-                        check_bound(name, args)
-                    raise
         elif out_layer is not None and "out" in kwargs:
             return out_layer(*args, **kwargs)
-        if skip_first and given and not isinstance(args[0], TensorBase):
-            check_bound(name, args)  # (here: ``passed`` never holds a call of another ``self``)
         if dim_overloads is not None and (
             (given <= 1 and _keepdim_without_dim(kwargs))
             or (int_dim and not _int_dim_or_other(
@@ -619,29 +613,13 @@ def checking_arguments(
         def checked_alone(self: Any, *args: Any, **kwargs: Any) -> Any:
             """``function``, its arguments' types checked if any is given."""
             if not args and not kwargs:
-                try:
-                    return function(self)
-                except AttributeError:  # (called on another object: ``Tensor.clone([1])``)
-                    check_bound(name, (self,))
-                    raise
+                return function(self)
             return checked(self, *args, **kwargs)
 
         checked_alone.route_out = route_out  # type: ignore[attr-defined]
         _warnings.register_wrapper(checked_alone.__code__)
         return checked_alone
     return checked
-
-
-def check_bound(name: str, args: tuple[Any, ...]) -> None:
-    """PyTorch's TypeError for Tensor method ``name`` called on another object than a tensor.
-
-    (``minigrad.Tensor.mul(2, t)``: PyTorch's methods are descriptors of its TensorBase.)
-    Called off the methods' common path: on their checks' path, which a call of a type that
-    passed them skips (so a call of another ``self`` never joins them), and once the method
-    failed.
-    """
-    if args and not isinstance(args[0], TensorBase):
-        raise TypeError(errors.method_not_bound(name, args[0])) from None
 
 
 def _slot_values(

@@ -690,15 +690,6 @@ CLAMP_MIXED_BOUNDS = (
 TOPK_K_OUT_OF_RANGE = "selected index k out of range"
 
 
-def method_not_bound(name: str, value: object) -> str:
-    """A Tensor method called on another object (``minigrad.Tensor.mul(2, t)``).
-
-    PyTorch's methods are C descriptors of its TensorBase, which refuse another ``self``.
-    """
-    return (f"descriptor '{name}' for 'minigrad._C.TensorBase' objects doesn't apply to a "
-            f"'{python_type_name(value)}' object")
-
-
 def derivative_not_implemented(aten_name: str) -> str:
     """A backward PyTorch does not have (``aten::floor_divide``)."""
     return f"derivative for {aten_name} is not implemented"
