@@ -32,6 +32,7 @@ from minigrad import _warnings, errors
 from minigrad._dtype import dtype
 from minigrad._layouts import layout
 from minigrad._memory_formats import memory_format
+from minigrad._published import publish
 from minigrad._random import Generator
 from minigrad._wrapped_numbers import (
     NUMBERS_AS_TENSORS,
@@ -1097,6 +1098,8 @@ def check_functions(
             message_name = PYTORCH_NAMES.get(name, prefix + name)
             numpy_names = name not in PYTHON_LEVEL if bound is None else name in bound
             namespace[name] = checking_arguments(value, message_name, numpy_names=numpy_names)
+            if namespace[name] is not value:
+                publish(namespace[name], namespace, name)
 
 
 def check_tensor(value: Any, function: str, parameter: str, position: int | None = None) -> None:

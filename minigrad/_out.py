@@ -42,6 +42,7 @@ from minigrad._dtype import (
     from_numpy_dtype,
     to_numpy_dtype,
 )
+from minigrad._published import publish
 from minigrad._wrapped_numbers import NUMBERS_AS_TENSORS, is_number, wrapped_number
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
@@ -644,6 +645,7 @@ def _layer(namespace: dict[str, Any], name: str, layer: Callable[..., Any]) -> N
     route = getattr(function, "route_out", None)
     if route is None:
         namespace[name] = layer
+        publish(layer, namespace, name)  # (pickle finds the layer, not the function)
         return
     route(layer)
     function.__signature__ = inspect.signature(layer)  # (help() shows ``out`` too)

@@ -418,9 +418,6 @@ _KNOWN: dict[str, str] = {
         "rsqrt 2d", "rsqrt' 2d", "rsqrt strided", "rsqrt' strided", "rsqrt 0d(65504.0)",
         "rsqrt' 0d(65504.0)", "logsigmoid' 2d", "logsigmoid' strided", "logsigmoid' 0d(3.0)",
     ], _SCALAR_PATH),
-    **dict.fromkeys(["t // t 1d", "0.001 // t 1d", "0.001 // t 2d"],
-                    "floor division of two float16 operands: PyTorch rounds fmod, the "
-                    "difference and the quotient to float16 one by one"),
     **dict.fromkeys([
         "erf 1d", "erf' 1d", "erf 2d", "erf' 2d", "erf strided", "erf' strided",
         "erf 0d(5.960464477539063e-08)", "erf' 0d(5.960464477539063e-08)",

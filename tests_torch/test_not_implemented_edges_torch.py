@@ -83,6 +83,11 @@ def _floor_divide_(lib: Any, other_grad: bool) -> Any:
 PROGRAMS = {
     **{f"floor_divide_{x}_{y}": (lambda lib, x=x, y=y: lib.floor_divide(*_pair(lib, x, y)))
        for x, y in [(True, False), (False, True), (True, True)]},
+    **{f"floor_divide_operator_{x}_{y}": (lambda lib, x=x, y=y: _pair(lib, x, y)[0] // (
+        _pair(lib, x, y)[1] + 4)) for x, y in [(True, False), (False, True), (True, True)]},
+    "floor_divide_0d_divisor": lambda lib: _pair(lib, False, False)[0] // lib.tensor(
+        2.0, dtype=getattr(lib, F64), requires_grad=True),
+    "floor_divide_half_number": lambda lib: _pair(lib, True, False)[0].half() // 0.1,
     "floor_divide_number": lambda lib: _pair(lib, True, False)[0] // 2,
     "floor_divide_number_first": lambda lib: 3 // _pair(lib, True, False)[0],
     "floor_divide_in_place": lambda lib: _floor_divide_(lib, False),
@@ -122,3 +127,38 @@ def _listing(lib: Any, name: str) -> tuple[str, list[tuple[str | None, int]]]:
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_not_implemented_nodes_list_only_the_edges_that_need_a_gradient(name):
     assert _listing(minigrad, name) == _listing(torch, name)
+
+
+def _outcome(lib: Any, program: Any) -> tuple[str, ...]:
+    try:
+        result = program(lib)
+    except (RuntimeError, TypeError) as error:
+        return type(error).__name__, str(error).replace("torch", "minigrad")
+    return "ok", str(result.requires_grad)
+
+
+def _divide_backward(lib: Any, x: bool, y: bool) -> Any:
+    a, b = _pair(lib, x, y)
+    (a // (b + 4)).sum().backward()
+
+
+FLOOR_DIVIDE_ERRORS = {
+    **{f"broadcast_{x}_{y}": (lambda lib, x=x, y=y: _pair(lib, x, y)[0] // lib.tensor(
+        [2.0, 3.0], dtype=getattr(lib, F64), requires_grad=y)) for x in (False, True)
+       for y in (False, True)},
+    **{f"backward_{x}_{y}": (lambda lib, x=x, y=y: _divide_backward(lib, x, y))
+       for x, y in [(True, False), (False, True), (True, True)]},
+    "backward_number": lambda lib: (_pair(lib, True, False)[0] // 2).sum().backward(),
+    "backward_number_first": lambda lib: (2 // _pair(lib, True, False)[0]).sum().backward(),
+    "integer_by_zero": lambda lib: lib.tensor([5, 6]) // lib.tensor([2, 0]),
+    "integer_by_number_zero": lambda lib: lib.tensor([5, 6]) // 0,
+    "bools": lambda lib: lib.tensor([True]) // lib.tensor([True]),
+    "string": lambda lib: _pair(lib, True, False)[0] // "a",
+}
+
+
+@pytest.mark.parametrize("name", FLOOR_DIVIDE_ERRORS)
+def test_floor_divide_errors_for_every_operand_that_requires_grad(name):
+    """One node for every operand kind: the errors (forward, backward) are PyTorch's."""
+    program = FLOOR_DIVIDE_ERRORS[name]
+    assert _outcome(minigrad, program) == _outcome(torch, program)

@@ -39,7 +39,6 @@ from minigrad.autograd.saved_attributes import constant
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     NOT_IMPLEMENTED,
-    broadcast_shapes,
     check_float_kernel,
     check_operand,
     constant_tensor,
@@ -47,13 +46,12 @@ from minigrad.ops._helpers import (
     operand,
     promote,
     promote_inplace,
-    raw,
     run,
     wrap_integer,
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
-from minigrad.ops.opmath import FLOAT16, in_float32, is_wide_scalar, with_scalar
+from minigrad.ops.opmath import FLOAT16, FLOAT32, fmadd, is_wide_scalar, with_scalar
 
 
 class Add(Op):
@@ -84,31 +82,23 @@ class Add(Op):
 def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
     """``kernel(x, alpha * y)`` (add's and sub's ``alpha``) with as few arrays as it can.
 
-    The product is a temporary the result can go into (``SGD``'s update: one temporary, not
+    A float32 or float16 result is PyTorch's ``fmadd(y, alpha, x)`` (sub: ``-alpha``), the
+    product and sum rounded once (opmath.fmadd), operands and ``alpha`` taken in the result's
+    dtype first (the common dtype; float16's then computed in float32). Otherwise the product
+    is a temporary the result can go into (``SGD``'s update in float64: one temporary, not
     two); in place with nothing recorded (``ctx.out`` is x), the result goes straight into x.
-    A float16 result is PyTorch's: ``x + alpha * y`` in float32, rounded once, alpha and a
-    number ``y`` taken as float16 (the common dtype) first.
     """
-    if (getattr(x, "dtype", None) if dtype is None else dtype) is FLOAT16:
-        y = y if isinstance(y, np.ndarray) else np.asarray(y, FLOAT16)
-        return in_float32(_SCALED[kernel], x, y, np.asarray(alpha, FLOAT16))
+    result = getattr(x, "dtype", None) if dtype is None else dtype
+    if result is FLOAT32 or result is FLOAT16:
+        scale = alpha if kernel is np.add else -alpha  # (PyTorch's sub: add of -alpha)
+        x, y, alpha = (np.asarray(v, result) for v in (x, y, scale))
+        if result is FLOAT16:
+            x, y, alpha = x.astype(FLOAT32), y.astype(FLOAT32), alpha.astype(FLOAT32)
+        return fmadd(y, alpha, x, result)
     y = alpha * y
     if _fresh_like(y, x, dtype):
         return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)
     return kernel(x, y) if dtype is None else kernel(x, y, dtype=dtype)
-
-
-def _add_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
-    """``x + alpha * y`` (add's formula, on float32 arrays for a float16 result)."""
-    return np.add(x, alpha * y)
-
-
-def _subtract_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
-    """``x - alpha * y`` (sub's formula, on float32 arrays for a float16 result)."""
-    return np.subtract(x, alpha * y)
-
-
-_SCALED = {np.add: _add_scaled, np.subtract: _subtract_scaled}
 
 
 def _fresh_like(scaled: Any, x: Any, dtype: Any) -> bool:
@@ -576,9 +566,11 @@ class DivMode(Op):
             return np.true_divide(x, y, dtype=dtype)
         _check_integer_divisor(x, y, dtype)
         if rounding_mode == "floor":
-            return np.floor_divide(x, y, dtype=dtype)
+            return floor_divide_kernel(x, y, dtype)
         if np.dtype(dtype).kind == "f":
-            return np.trunc(np.true_divide(x, y, dtype=dtype))
+            if dtype is FLOAT16 and np.size(y) == 1:  # (in float32, as floor_divide_kernel)
+                return with_scalar(_truncated_quotient, x, y)
+            return _truncated_quotient(x, y, dtype)
         # Integers: floor division, one up where it rounded a negative inexact quotient down.
         inexact = np.remainder(x, y, dtype=dtype) != 0
         return np.floor_divide(x, y, dtype=dtype) + (inexact & ((x < 0) != (y < 0)))
@@ -664,30 +656,11 @@ class FloorDivide(Op):
     @staticmethod
     def forward(ctx: Any, x: Any, y: Any, dtype: Any) -> np.ndarray:
         _check_integer_divisor(x, y, dtype)
-        if (x.dtype if dtype is None else dtype) is FLOAT16 and is_wide_scalar(y):
-            return with_scalar(np.floor_divide, x, y)  # (as Mul's)
-        return np.floor_divide(x, y, dtype=dtype)
+        return floor_divide_kernel(x, y, dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
         raise RuntimeError(errors.derivative_not_implemented("aten::floor_divide"))
-
-
-class FloorDivideOne(FloorDivide):
-    """``FloorDivide`` with one edge, to the operand that requires grad (``x // 2``, ``3 // x``).
-
-    PyTorch's node for an op without a derivative has edges only to the inputs that require
-    grad: the other operand (a number, or a tensor that needs no gradient) is an option here.
-    ``swapped``: that operand is the dividend.
-    """
-
-    node_name = NOT_IMPLEMENTED
-    num_inputs = 1
-
-    @staticmethod
-    def forward(ctx: Any, x: Any, other: Any, swapped: bool, dtype: Any) -> np.ndarray:
-        other = raw(other)
-        return FloorDivide.forward(ctx, *((other, x) if swapped else (x, other)), dtype)
 
 
 def floor_divide(input: Any, other: Any) -> Any:
@@ -696,12 +669,9 @@ def floor_divide(input: Any, other: Any) -> Any:
     tensor = a if isinstance(a, TensorBase) else b
     if (dtype if dtype is not None else tensor._array.dtype) == np.bool_:
         check_float_kernel("div_floor_cpu", tensor)  # (bool // bool: no kernel)
-    a_grad, b_grad = (isinstance(v, TensorBase) and v.requires_grad for v in (a, b))
-    if a_grad == b_grad:
-        return FloorDivide.apply(a, b, dtype)
-    broadcast_shapes(np.shape(operand(a)), np.shape(operand(b)))  # (PyTorch's error first)
-    return FloorDivideOne.apply(a, b, False, dtype) if a_grad else FloorDivideOne.apply(
-        b, a, True, dtype)
+    # (one node for every operand: its edges go only to the operands that require grad, as
+    # PyTorch's NotImplemented node's: graph.NOT_IMPLEMENTED_EDGES)
+    return FloorDivide.apply(a, b, dtype)
 
 
 
@@ -957,6 +927,46 @@ arctan2 = atan2
 subtract, subtract_ = sub, sub_
 multiply, multiply_ = mul, mul_
 divide, divide_ = div, div_
+
+
+def floor_divide_kernel(x: Any, y: Any, dtype: Any) -> np.ndarray:
+    """``x // y`` as PyTorch's ``div_floor_kernel`` (Python's floor division, via fmod).
+
+    numpy's floor_divide is the same algorithm, and gives PyTorch's values but for float16
+    (PyTorch's one-element divisor is its ``is_scalar(2)``):
+    - divided by one element (a number, a 0-d or one-element tensor): in float32, the divisor
+      at its own value (a number is not rounded to float16 first), rounded once
+      (``half(1.5) // 0.1`` is 14, as float32's; 15 with 0.1 as float16);
+    - otherwise PyTorch's vectorized float16 kernel, every step rounded to float16
+      (``_floor_divide_in_half_steps``); numpy computes in float32 and rounds once.
+    """
+    if (getattr(x, "dtype", None) if dtype is None else dtype) is FLOAT16:
+        if np.size(y) == 1:
+            return with_scalar(np.floor_divide, x, y)
+        return _floor_divide_in_half_steps(np.asarray(x, FLOAT16), np.asarray(y, FLOAT16))
+    return np.floor_divide(x, y, dtype=dtype)
+
+
+def _floor_divide_in_half_steps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """PyTorch's ``div_floor_floating_vec`` on float16 vectors: each operation rounded.
+
+    (Its Vectorized<Half> computes each operation in float32 and rounds it to float16, as
+    numpy's float16 arithmetic does.)
+    """
+    one, zero = np.float16(1), np.float16(0)
+    mod = np.fmod(a, b)
+    quotient = (a - mod) / b
+    quotient = np.where((mod != 0) & ((b < 0) ^ (mod < 0)), quotient - one, quotient)
+    floored = np.floor(quotient)
+    floored = np.where(quotient - floored > 0.5, floored + one, floored)
+    direct = a / b
+    floored = np.where(quotient == 0, np.copysign(zero, direct), floored)
+    return np.where(b == 0, direct, floored)
+
+
+def _truncated_quotient(x: Any, y: Any, dtype: Any = None) -> np.ndarray:
+    """``trunc(x / y)``: div's ``rounding_mode="trunc"`` for floating dtypes."""
+    return np.trunc(np.true_divide(x, y, dtype=dtype))
 
 
 def _check_integer_divisor(x: Any, y: Any, dtype: Any) -> None:
