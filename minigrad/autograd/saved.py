@@ -155,8 +155,11 @@ def entries(node: Node) -> tuple[Any, ...] | None:
 
 
 def _expand_pair(node: Node, pair: tuple[Any, ...]) -> tuple[Any, ...]:
-    # Each input at version 0 in its slot; it had history if its edge is not a leaf's
-    # accumulator (both inputs needed a gradient: neither edge is None).
+    """The compact pair read as two six-field entries (see ``entries``).
+
+    Each input at version 0 in its slot; it had history if its edge is not a leaf's
+    accumulator (the pair is kept only where both inputs needed a gradient: no edge is None).
+    """
     x_array, y_array = pair
     return (
         x_array, ON_TENSOR, 0, "_input0", not isinstance(node._next0, AccumulateGrad), 0,
