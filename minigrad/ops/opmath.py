@@ -95,12 +95,7 @@ def fmadd(a: Any, b: Any, c: Any, dtype: Any) -> np.ndarray:
     difference: no wider type holds the exact product).
     """
     if dtype is FLOAT32 or dtype is FLOAT16:
-        exact = np.multiply(a, b, dtype=FLOAT64)
-        if exact.ndim and exact.shape == np.shape(c):
-            np.add(exact, c, out=exact)  # (no second float64 array where c fits the product)
-        else:
-            exact = np.add(exact, c, dtype=FLOAT64)
-        fused = exact.astype(FLOAT32)
+        fused = np.add(np.multiply(a, b, dtype=FLOAT64), c, dtype=FLOAT64).astype(FLOAT32)
         return fused if dtype is FLOAT32 else fused.astype(FLOAT16)
     return np.add(np.multiply(a, b, dtype=dtype), c, dtype=dtype)
 
