@@ -51,7 +51,7 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
-from minigrad.ops.opmath import FLOAT16, FLOAT32, fmadd, is_wide_scalar, with_scalar
+from minigrad.ops.opmath import FLOAT16, in_float32, is_wide_scalar, with_scalar
 
 
 class Add(Op):
@@ -82,23 +82,31 @@ class Add(Op):
 def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) -> np.ndarray:
     """``kernel(x, alpha * y)`` (add's and sub's ``alpha``) with as few arrays as it can.
 
-    A float32 or float16 result is PyTorch's ``fmadd(y, alpha, x)`` (sub: ``-alpha``), the
-    product and sum rounded once (opmath.fmadd), operands and ``alpha`` taken in the result's
-    dtype first (the common dtype; float16's then computed in float32). Otherwise the product
-    is a temporary the result can go into (``SGD``'s update in float64: one temporary, not
+    The product is a temporary the result can go into (``SGD``'s update: one temporary, not
     two); in place with nothing recorded (``ctx.out`` is x), the result goes straight into x.
+    A float16 result is PyTorch's: ``x + alpha * y`` in float32, rounded once, alpha and a
+    number ``y`` taken as float16 (the common dtype) first.
     """
-    result = getattr(x, "dtype", None) if dtype is None else dtype
-    if result is FLOAT32 or result is FLOAT16:
-        scale = alpha if kernel is np.add else -alpha  # (PyTorch's sub: add of -alpha)
-        x, y, alpha = (np.asarray(v, result) for v in (x, y, scale))
-        if result is FLOAT16:
-            x, y, alpha = x.astype(FLOAT32), y.astype(FLOAT32), alpha.astype(FLOAT32)
-        return fmadd(y, alpha, x, result)
+    if (getattr(x, "dtype", None) if dtype is None else dtype) is FLOAT16:
+        y = y if isinstance(y, np.ndarray) else np.asarray(y, FLOAT16)
+        return in_float32(_SCALED[kernel], x, y, np.asarray(alpha, FLOAT16))
     y = alpha * y
     if _fresh_like(y, x, dtype):
         return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)
     return kernel(x, y) if dtype is None else kernel(x, y, dtype=dtype)
+
+
+def _add_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
+    """``x + alpha * y`` (add's formula, on float32 arrays for a float16 result)."""
+    return np.add(x, alpha * y)
+
+
+def _subtract_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:
+    """``x - alpha * y`` (sub's formula, on float32 arrays for a float16 result)."""
+    return np.subtract(x, alpha * y)
+
+
+_SCALED = {np.add: _add_scaled, np.subtract: _subtract_scaled}
 
 
 def _fresh_like(scaled: Any, x: Any, dtype: Any) -> bool:

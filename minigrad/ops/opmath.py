@@ -6,9 +6,6 @@ values, so ``a * b`` of two float16 arrays needs nothing here; they differ where
 several steps (``x + alpha * y``: numpy rounds the product first) and where an operand is
 a scalar PyTorch reads at its own value (``half([0.5]) * 70000.0`` is 35008 in PyTorch; numpy
 rounds 70000 to float16 first: inf).
-
-``fmadd``: PyTorch's vectorized kernels' fused multiply-add (add's and sub's ``alpha``,
-addcmul, lerp), one rounding where numpy's ``a * b + c`` rounds twice.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ import numpy as np
 
 from minigrad.autograd.tensor_base import TensorBase
 
-FLOAT16, FLOAT32, FLOAT64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+FLOAT16, FLOAT32 = np.dtype(np.float16), np.dtype(np.float32)
 
 
 def in_float32(kernel: Callable[..., Any], *operands: Any) -> Any:
@@ -79,27 +76,3 @@ def times_number(value: Any, number: float) -> Any:
     if type(value) is np.ndarray and value.dtype is FLOAT16:
         return with_scalar(np.multiply, value, number)
     return value * number
-
-
-def fmadd(a: Any, b: Any, c: Any, dtype: Any) -> np.ndarray:
-    """``a * b + c`` of a ``dtype`` result as PyTorch's ``vec::fmadd``: rounded once.
-
-    PyTorch's CPU kernels compute add's ``x + alpha * y`` as ``fmadd(y, alpha, x)``, the exact
-    product plus ``c`` rounded once (a fused multiply-add); numpy, which has no fma, rounds the
-    product first, and a third of float32 results differ in the last bit. The product of two
-    float32 values is exact in float64, so ``a * b + c`` computed there and rounded once to
-    float32 is the fused value (but where the float64 sum's own rounding lands on a float32
-    tie: about one result in 2**29). A float16 result is computed so too (its opmath is float32:
-    PyTorch's fmadd in float32, then rounded to float16); ``a``, ``b`` and ``c`` must hold
-    float32 values then (numbers as float32 scalars). float64: numpy's two roundings (a known
-    difference: no wider type holds the exact product).
-    """
-    if dtype is FLOAT32 or dtype is FLOAT16:
-        fused = np.add(np.multiply(a, b, dtype=FLOAT64), c, dtype=FLOAT64).astype(FLOAT32)
-        return fused if dtype is FLOAT32 else fused.astype(FLOAT16)
-    return np.add(np.multiply(a, b, dtype=dtype), c, dtype=dtype)
-
-
-def opmath_type(dtype: Any) -> np.dtype:
-    """The dtype PyTorch's CPU kernels compute a ``dtype`` result in: float32 for float16."""
-    return FLOAT32 if dtype is FLOAT16 else np.dtype(dtype)

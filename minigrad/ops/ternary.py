@@ -18,7 +18,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand, times
-from minigrad.ops.opmath import fmadd, in_float32, opmath_type
+from minigrad.ops.opmath import FLOAT16, in_float32
 
 
 class Lerp(Op):
@@ -155,24 +155,18 @@ class AddcOp(Op):
     divides: ClassVar[bool]
 
     @classmethod
-    def floating(cls, x: Any, t1: Any, t2: Any, value: Any, dtype: np.dtype) -> np.ndarray:
-        """PyTorch's kernel for a floating ``dtype``: ``x + (value * t1) (*, /) t2``, in order.
-
-        In its opmath type (float16: in float32, ``value`` too, rounded once at the end), the
-        operands in ``dtype`` first; ``add`` does the last step.
-        """
-        opmath = opmath_type(dtype)
-        x, t1, t2 = (np.asarray(v, dtype).astype(opmath, copy=False) for v in (x, t1, t2))
-        return cls.add(x, np.multiply(np.asarray(value, opmath), t1), t2, dtype)
+    def opmath_kernel(cls, x: Any, t1: Any, t2: Any, value: Any) -> np.ndarray:
+        """PyTorch's float16 formula on float32 arrays: ``x + value * t1 (*, /) t2``, in order."""
+        return np.add(x, cls.combine(np.multiply(value, t1, dtype=t1.dtype), t2))
 
     @classmethod
     def forward(cls, ctx: Any, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> np.ndarray:
         needs = ctx.needs_input_grad
         ctx.save_for_backward(t1 if needs[2] else None, t2 if needs[1] or cls.divides else None)
         ctx.value = value
-        result = operand(x).dtype if dtype is None else np.dtype(dtype)
-        if result.kind == "f":
-            return cls.floating(x, t1, t2, value, result)
+        if (operand(x).dtype if dtype is None else dtype) is FLOAT16:
+            # PyTorch's float16 kernel: x + value * t1 (*, /) t2 in float32, value in float32
+            return in_float32(cls.opmath_kernel, x, t1, t2, value)
         combined = cls.combine(t1, t2, dtype=dtype)
         return np.add(x, times(combined, value), dtype=dtype)
 
@@ -185,11 +179,6 @@ class Addcmul(AddcOp):
 
     combine = np.multiply
     divides = False
-
-    @staticmethod
-    def add(x: np.ndarray, scaled: np.ndarray, t2: np.ndarray, dtype: np.dtype) -> np.ndarray:
-        """``x + scaled * t2`` as PyTorch's vectorized ``fmadd``: rounded once."""
-        return fmadd(scaled, t2, x, dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
@@ -242,11 +231,6 @@ class Addcdiv(AddcOp):
     divides = True
 
     @staticmethod
-    def add(x: np.ndarray, scaled: np.ndarray, t2: np.ndarray, dtype: np.dtype) -> np.ndarray:
-        """``x + scaled / t2`` (no fused step: the quotient is rounded first)."""
-        return np.add(x, np.true_divide(scaled, t2)).astype(dtype, copy=False)
-
-    @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         t1, t2 = ctx.saved_tensors
         needs, value = ctx.needs_input_grad, ctx.value
@@ -294,12 +278,6 @@ def _check_addcdiv_divisor(tensor1: Any, tensor2: Any) -> None:
 
 
 def _lerp_values(start: Any, end: Any, weight: Any) -> np.ndarray:
-    """PyTorch's vectorized lerp, in ``start``'s dtype (float32 for float16: in_float32).
-
-    Exact at both ends: ``start + w * (end - start)`` for |w| < 0.5, else ``end + (w - 1) *
-    (end - start)``, each one fused multiply-add (opmath.fmadd), a number ``w`` in that dtype.
-    """
-    weight = np.asarray(weight, start.dtype)
+    # PyTorch's formula, exact at both ends: from start for |w| < 0.5, else from end.
     small = np.abs(weight) < 0.5
-    coefficient = np.where(small, weight, weight - 1)
-    return fmadd(coefficient, end - start, np.where(small, start, end), start.dtype)
+    return np.where(small, start + weight * (end - start), end - (end - start) * (1 - weight))
