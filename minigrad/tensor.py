@@ -113,6 +113,7 @@ def _never(doc: str) -> property:
 
 
 _record_mm = linalg.Mm._record
+_fits_mm = linalg.fits_mm
 _record_neg = unary.Neg._record
 _record_rsub = arithmetic.Rsub._record_options  # (``2 - x``: a number and options)
 # The dtype classes of float buffers, for the hot methods' test of a float tensor (see
@@ -1342,25 +1343,7 @@ class Tensor(TensorBase):
 
     def __matmul__(self, other: Any) -> Tensor:
         if isinstance(other, TensorBase):
-            # What ``mm`` checks, on the shapes and dtypes kept on the tensors (read from the
-            # buffers the first time: ``TensorBase._shape``): a slot read each, where the
-            # buffers' ``ndim``, ``shape``, ``dtype`` and ``kind`` cost a numpy attribute
-            # lookup each, and ``shape`` a new tuple (~1,300 of a no-grad 8x8 product's
-            # ~17,600 instructions).
-            x_shape = self._shape
-            if x_shape is None:
-                x_shape = self._shape = self._array.shape
-            y_shape = other._shape
-            if y_shape is None:
-                y_shape = other._shape = other._array.shape
-            dtype = self._dtype
-            if dtype is None:
-                dtype = self._dtype = self._array.dtype
-            y_dtype = other._dtype
-            if y_dtype is None:
-                y_dtype = other._dtype = other._array.dtype
-            if (len(x_shape) == 2 and len(y_shape) == 2 and x_shape[1] == y_shape[0]
-                    and y_dtype is dtype and type(dtype) in _FLOAT_DTYPE_CLASSES):
+            if _fits_mm(self, other):  # (what ``mm`` checks, then calls)
                 return _record_mm(self, other)
         elif not isinstance(other, _OPERANDS):
             return NotImplemented  # Python raises its TypeError, as for PyTorch
