@@ -10,10 +10,8 @@ A row's ``known_bugs`` work as the per-sample strict xfails did: a listed sample
 expected; one that passes fails the test (remove the entry); if only listed samples fail, the
 test is an xfail giving their reasons.
 
-Tests that check several things of one case (``check_all``: e.g. every ``out=`` check of one
-function) and a row's dtypes (``row_cases(..., one_test_for_dtypes=True)``) are grouped the same
-way: a test per group is ~4 ms of CPU less under xdist than a test per case, and a failure still
-names every failing case as its own test id named it before the grouping.
+With ``row_cases(..., one_test_for_dtypes=True)`` a test holds every dtype of its row, each
+failure still named ``<row>-<sample>-<dtype>`` (tests/_cases.py groups other tests alike).
 """
 
 from __future__ import annotations
@@ -26,11 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 from _backend import LIB
+from _cases import FAILURES, fail_listing
 from opinfo import OpInfo, Sample
-
-# What a sample's check may raise when it fails: errors, and pytest's own failures
-# (``pytest.raises`` and ``pytest.fail`` raise an exception outside ``Exception``).
-_FAILURES = (Exception, pytest.fail.Exception)
 
 
 def row_rng(name: str) -> np.random.Generator:
@@ -144,7 +139,7 @@ def check_each(case: RowCase, check: Callable[[Any], None]) -> None:
         where = f"{case.row.name}-{item.label}{suffix}"
         try:
             check(item.value)
-        except _FAILURES as error:
+        except FAILURES as error:
             if item.known_bug:
                 failed_known.append(f"{where}: {item.known_bug}")
                 continue
@@ -154,35 +149,7 @@ def check_each(case: RowCase, check: Callable[[Any], None]) -> None:
         if item.known_bug:
             passed_known.append(f"{where} passes, but the row's known_bugs says it fails "
                                 f"({item.known_bug}): remove the entry")
-    _fail_listing([*failures, *passed_known], len(case.items), "samples", first)
+    fail_listing([*failures, *passed_known], len(case.items), "samples", first)
     if failed_known:
         pytest.xfail("known bugs: " + "; ".join(failed_known))
 
-
-def check_all(checks: Iterable[tuple[str, Callable[[], Any]]]) -> None:
-    """``check()`` for every ``(name, check)``, even after a failure; then one failure listing
-    every failing check as ``<name>: <error type>: <full message>``, the first one's traceback
-    chained.
-
-    ``name`` is the id the check had as a test of its own (``test_x[add-float64]``). A check
-    must not skip or xfail (that would end the group: fail, or leave it out of the group).
-    """
-    failures: list[str] = []
-    first: BaseException | None = None
-    total = 0
-    for name, check in checks:
-        total += 1
-        try:
-            check()
-        except _FAILURES as error:
-            failures.append(f"{name}: {type(error).__name__}: {error}")
-            first = first or error
-    _fail_listing(failures, total, "checks", first)
-
-
-def _fail_listing(failures: list[str], total: int, what: str,
-                  first: BaseException | None) -> None:
-    """Raise one AssertionError listing ``failures`` (of ``total`` ``what``), if any."""
-    if failures:
-        lines = "\n".join(f"- {line}" for line in failures)
-        raise AssertionError(f"{len(failures)} of {total} {what} failed:\n{lines}") from first

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import row_cases
+from _cases import check_all
 from opinfo import OpInfo, Sample
 from row_cases import check_each
 
@@ -159,7 +160,7 @@ def test_check_all_runs_every_check_and_names_every_failure() -> None:
         return name, run
 
     with pytest.raises(AssertionError) as info:
-        row_cases.check_all([check("test_a[x]", True), check("test_b[x]", False),
+        check_all([check("test_a[x]", True), check("test_b[x]", False),
                              check("test_c[x-float64]", False), check("test_d[x]", True)])
     assert seen == ["test_a[x]", "test_b[x]", "test_c[x-float64]", "test_d[x]"]
     text = str(info.value)
@@ -169,4 +170,4 @@ def test_check_all_runs_every_check_and_names_every_failure() -> None:
     assert "- test_d[x]: AssertionError: test_d[x] is broken" in text
     assert "test_c" not in text
     assert "test_a[x] is broken" in str(info.value.__cause__)
-    row_cases.check_all([check("test_c[x]", False)])  # nothing fails: nothing raised
+    check_all([check("test_c[x]", False)])  # nothing fails: nothing raised
