@@ -130,26 +130,75 @@ def check_each(case: RowCase, check: Callable[[Any], None]) -> None:
     <error type>: <full message>`` with the first one's traceback chained; known bugs as
     described in the module docstring.
     """
-    suffix = f"-{case.dtype}" if case.dtype else ""
-    failures: list[str] = []
-    passed_known: list[str] = []
-    failed_known: list[str] = []
-    first: BaseException | None = None
-    for item in case.items:
-        where = f"{case.row.name}-{item.label}{suffix}"
-        try:
-            check(item.value)
-        except FAILURES as error:
-            if item.known_bug:
-                failed_known.append(f"{where}: {item.known_bug}")
-                continue
-            failures.append(f"{where}: {type(error).__name__}: {error}")
-            first = first or error
-            continue
-        if item.known_bug:
-            passed_known.append(f"{where} passes, but the row's known_bugs says it fails "
-                                f"({item.known_bug}): remove the entry")
-    fail_listing([*failures, *passed_known], len(case.items), "samples", first)
-    if failed_known:
-        pytest.xfail("known bugs: " + "; ".join(failed_known))
+    outcome = _Outcome()
+    outcome.run(case, check)
+    outcome.report()
 
+
+@dataclass(frozen=True)
+class RowTests:
+    """One row's cases of several test functions, run by one test (``check_tests``)."""
+
+    row: OpInfo
+    parts: tuple[tuple[str, RowCase], ...]  # (the test function's name, its case)
+
+
+def rows_in_one_test(tests: dict[str, list[Any]]) -> list[Any]:
+    """``pytest.param(RowTests, id=row.name)`` for every row that a test of ``tests`` (a test
+    function's name -> its ``row_cases(...)``) has a case for: one test per row, not per row and
+    test function."""
+    parts: dict[str, list[tuple[str, RowCase]]] = {}
+    rows: dict[str, OpInfo] = {}
+    for test, params in tests.items():
+        for param in params:
+            case = param.values[0]
+            parts.setdefault(case.row.name, []).append((test, case))
+            rows[case.row.name] = case.row
+    return [pytest.param(RowTests(rows[name], tuple(cases)), id=name)
+            for name, cases in parts.items()]
+
+
+def check_tests(case: RowTests, checks: dict[str, Callable[[Any], None]]) -> None:
+    """``check_each`` of every part of ``case`` with ``checks[test]``, then one failure (or
+    xfail) for them all; each line names its test function: ``test_x: <row>-<sample>: ...``."""
+    outcome = _Outcome()
+    for test, part in case.parts:
+        outcome.run(part, checks[test], f"{test}: ")
+    outcome.report()
+
+
+class _Outcome:
+    """The failures, known bugs that fail and known bugs that pass of the checks run so far."""
+
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+        self.passed_known: list[str] = []
+        self.failed_known: list[str] = []
+        self.first: BaseException | None = None
+        self.total = 0
+
+    def run(self, case: RowCase, check: Callable[[Any], None], prefix: str = "") -> None:
+        """``check(item.value)`` for every item of ``case``, each outcome noted."""
+        suffix = f"-{case.dtype}" if case.dtype else ""
+        self.total += len(case.items)
+        for item in case.items:
+            where = f"{prefix}{case.row.name}-{item.label}{suffix}"
+            try:
+                check(item.value)
+            except FAILURES as error:
+                if item.known_bug:
+                    self.failed_known.append(f"{where}: {item.known_bug}")
+                    continue
+                self.failures.append(f"{where}: {type(error).__name__}: {error}")
+                self.first = self.first or error
+                continue
+            if item.known_bug:
+                self.passed_known.append(f"{where} passes, but the row's known_bugs says it "
+                                         f"fails ({item.known_bug}): remove the entry")
+
+    def report(self) -> None:
+        """Fail listing every failure (and known bug that passes); else xfail if a known bug
+        failed."""
+        fail_listing([*self.failures, *self.passed_known], self.total, "samples", self.first)
+        if self.failed_known:
+            pytest.xfail("known bugs: " + "; ".join(self.failed_known))

@@ -5,7 +5,7 @@ torch does; where it does, the written values, the returned object, the out tens
 and dtypes, the resize warning, the dtype errors and the autograd refusal match torch's.
 
 One test per function (``test_out_as_in_pytorch[add]``) runs all of these checks
-(``check_all`` in tests/row_cases.py: a test per check cost more CPU than most checks); a
+(``check_all`` in tests/_cases.py: a test per check cost more CPU than most checks); a
 failure names each failing check as its test id was before the grouping
 (``test_out_dtypes_accepted_and_refused_as_in_pytorch[add-float64]``).
 """
@@ -19,8 +19,8 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from _cases import check_all
 from out_calls import CALLS, NOT_TENSOR_OPS, OTHER_FORMS
-from row_cases import check_all
 
 import minigrad
 
