@@ -9,7 +9,9 @@ one; ``parametrize_in_one`` turns a parametrised test into one such group, each 
 
 from __future__ import annotations
 
+import enum
 import functools
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -65,9 +67,14 @@ def fail_listing(failures: list[str], total: int, what: str,
 
 
 def _id_part(name: str, value: Any, index: int) -> str:
-    # pytest's ids for the values it shows as text; others are the argument's name and index.
-    if isinstance(value, (str, int, float, bool, type(None))) and not isinstance(value, complex):
+    # As pytest's _idval_from_value: text for numbers, strings, None, enums, patterns and named
+    # things (functions, classes); the argument's name and index for others.
+    if isinstance(value, (str, int, float, bool, complex, type(None), enum.Enum)):
         return str(value)
+    if isinstance(value, re.Pattern):
+        return value.pattern
+    if isinstance(getattr(value, "__name__", None), str):
+        return value.__name__
     return f"{name}{index}"
 
 
