@@ -9,6 +9,9 @@ first failure's traceback chained), so no sample goes unchecked or unreported.
 A row's ``known_bugs`` work as the per-sample strict xfails did: a listed sample that fails is
 expected; one that passes fails the test (remove the entry); if only listed samples fail, the
 test is an xfail giving their reasons.
+
+With ``row_cases(..., one_test_for_dtypes=True)`` a test holds every dtype of its row, each
+failure still named ``<row>-<sample>-<dtype>`` (tests/_cases.py groups other tests alike).
 """
 
 from __future__ import annotations
@@ -21,11 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 from _backend import LIB
+from _cases import FAILURES, fail_listing
 from opinfo import OpInfo, Sample
-
-# What a sample's check may raise when it fails: errors, and pytest's own failures
-# (``pytest.raises`` and ``pytest.fail`` raise an exception outside ``Exception``).
-_FAILURES = (Exception, pytest.fail.Exception)
 
 
 def row_rng(name: str) -> np.random.Generator:
@@ -83,7 +83,7 @@ def row_cases(
     rows: Iterable[OpInfo], keep: Callable[[OpInfo, Sample], bool] | None = None,
     test: str = "", dtypes: Iterable[str] = ("",),
     expand: Callable[[OpInfo, Sample], Iterable[tuple[str, Any]]] | None = None,
-    known: Callable[[OpInfo, str], str] | None = None,
+    known: Callable[[OpInfo, str], str] | None = None, one_test_for_dtypes: bool = False,
 ) -> list[Any]:
     """``pytest.param(RowCase, id="exp-float32")`` for every row (and dtype) with a sample that
     ``keep`` accepts (rows with none make no test, rather than an empty one).
@@ -91,6 +91,10 @@ def row_cases(
     ``expand(row, sample)`` turns a sample into several checks ``(suffix, value)`` (labelled
     ``<sample>-<suffix>``); by default the check takes the sample itself. A known bug comes from
     ``row.known_bugs`` for ``test``, or else from ``known(row, label)``.
+
+    With ``one_test_for_dtypes``, one test per row (``id="exp"``) holds every dtype's checks,
+    dtype by dtype: each check takes ``(value, dtype)`` and is labelled ``<sample>-<dtype>``, so
+    a failure reads ``exp-0d-float32`` as with a test per dtype.
     """
     dtypes = tuple(dtypes)
     params = []
@@ -108,6 +112,11 @@ def row_cases(
                 items.append(Item(full, value, why))
         if not items:
             continue
+        if one_test_for_dtypes:
+            grouped = tuple(Item(f"{item.label}-{dtype}", (item.value, dtype), item.known_bug)
+                            for dtype in dtypes for item in items)
+            params.append(pytest.param(RowCase(row, grouped), id=row.name))
+            continue
         for dtype in dtypes:
             case = RowCase(row, tuple(items), dtype)
             params.append(pytest.param(case, id=f"{row.name}-{dtype}" if dtype else row.name))
@@ -121,30 +130,75 @@ def check_each(case: RowCase, check: Callable[[Any], None]) -> None:
     <error type>: <full message>`` with the first one's traceback chained; known bugs as
     described in the module docstring.
     """
-    suffix = f"-{case.dtype}" if case.dtype else ""
-    failures: list[str] = []
-    passed_known: list[str] = []
-    failed_known: list[str] = []
-    first: BaseException | None = None
-    for item in case.items:
-        where = f"{case.row.name}-{item.label}{suffix}"
-        try:
-            check(item.value)
-        except _FAILURES as error:
-            if item.known_bug:
-                failed_known.append(f"{where}: {item.known_bug}")
+    outcome = _Outcome()
+    outcome.run(case, check)
+    outcome.report()
+
+
+@dataclass(frozen=True)
+class RowTests:
+    """One row's cases of several test functions, run by one test (``check_tests``)."""
+
+    row: OpInfo
+    parts: tuple[tuple[str, RowCase], ...]  # (the test function's name, its case)
+
+
+def rows_in_one_test(tests: dict[str, list[Any]]) -> list[Any]:
+    """``pytest.param(RowTests, id=row.name)`` for every row that a test of ``tests`` (a test
+    function's name -> its ``row_cases(...)``) has a case for: one test per row, not per row and
+    test function."""
+    parts: dict[str, list[tuple[str, RowCase]]] = {}
+    rows: dict[str, OpInfo] = {}
+    for test, params in tests.items():
+        for param in params:
+            case = param.values[0]
+            parts.setdefault(case.row.name, []).append((test, case))
+            rows[case.row.name] = case.row
+    return [pytest.param(RowTests(rows[name], tuple(cases)), id=name)
+            for name, cases in parts.items()]
+
+
+def check_tests(case: RowTests, checks: dict[str, Callable[[Any], None]]) -> None:
+    """``check_each`` of every part of ``case`` with ``checks[test]``, then one failure (or
+    xfail) for them all; each line names its test function: ``test_x: <row>-<sample>: ...``."""
+    outcome = _Outcome()
+    for test, part in case.parts:
+        outcome.run(part, checks[test], f"{test}: ")
+    outcome.report()
+
+
+class _Outcome:
+    """The failures, known bugs that fail and known bugs that pass of the checks run so far."""
+
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+        self.passed_known: list[str] = []
+        self.failed_known: list[str] = []
+        self.first: BaseException | None = None
+        self.total = 0
+
+    def run(self, case: RowCase, check: Callable[[Any], None], prefix: str = "") -> None:
+        """``check(item.value)`` for every item of ``case``, each outcome noted."""
+        suffix = f"-{case.dtype}" if case.dtype else ""
+        self.total += len(case.items)
+        for item in case.items:
+            where = f"{prefix}{case.row.name}-{item.label}{suffix}"
+            try:
+                check(item.value)
+            except FAILURES as error:
+                if item.known_bug:
+                    self.failed_known.append(f"{where}: {item.known_bug}")
+                    continue
+                self.failures.append(f"{where}: {type(error).__name__}: {error}")
+                self.first = self.first or error
                 continue
-            failures.append(f"{where}: {type(error).__name__}: {error}")
-            first = first or error
-            continue
-        if item.known_bug:
-            passed_known.append(f"{where} passes, but the row's known_bugs says it fails "
-                                f"({item.known_bug}): remove the entry")
-    if failures or passed_known:
-        count = len(failures) + len(passed_known)
-        lines = "\n".join(f"- {line}" for line in [*failures, *passed_known])
-        raise AssertionError(
-            f"{count} of {len(case.items)} samples failed:\n{lines}"
-        ) from first
-    if failed_known:
-        pytest.xfail("known bugs: " + "; ".join(failed_known))
+            if item.known_bug:
+                self.passed_known.append(f"{where} passes, but the row's known_bugs says it "
+                                         f"fails ({item.known_bug}): remove the entry")
+
+    def report(self) -> None:
+        """Fail listing every failure (and known bug that passes); else xfail if a known bug
+        failed."""
+        fail_listing([*self.failures, *self.passed_known], self.total, "samples", self.first)
+        if self.failed_known:
+            pytest.xfail("known bugs: " + "; ".join(self.failed_known))

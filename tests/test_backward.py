@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 from _backend import LIB, mg, text
+from _cases import parametrize_in_one
 
 NO_GRAPH = "element 0 of tensors does not require grad and does not have a grad_fn"
 # PyTorch's node names keep its C++ namespace; minigrad keeps them verbatim (see test_inplace.py).
@@ -200,7 +201,7 @@ GRAD_FN_NAMES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "op", "node"), GRAD_FN_NAMES, ids=[r[0] for r in GRAD_FN_NAMES])
+@parametrize_in_one(("name", "op", "node"), GRAD_FN_NAMES, ids=[r[0] for r in GRAD_FN_NAMES])
 def test_grad_fn_name(name, op, node):
     x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = mg.tensor([4.0, 5.0, 6.0], requires_grad=True)

@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 
 import pytest
+from _cases import parametrize_in_one
 from opinfo import all_ops
 
 import minigrad
@@ -153,7 +154,7 @@ ROWS = all_ops()
 COVERED = {row.op or row.name for row in ROWS}
 
 
-@pytest.mark.parametrize("op", sorted(PUBLIC_OPS))
+@parametrize_in_one("op", sorted(PUBLIC_OPS))
 def test_every_public_op_has_a_table_row(op: str) -> None:
     assert op in COVERED, (
         f"{op} ({PUBLIC_OPS[op]}) has no row in tests/opinfo: add one (a row named {op!r}, or "
@@ -192,18 +193,18 @@ def _function_cases() -> list[object]:
     return cases
 
 
-@pytest.mark.parametrize("name", _function_cases())
+@parametrize_in_one("name", _function_cases())
 def test_a_function_where_pytorch_has_one_and_it_is_exported(name: str) -> None:
     assert callable(getattr(minigrad, name, None)), f"minigrad.{name} is missing"
     assert name in minigrad.__all__, f"minigrad.{name} is not in __all__"
 
 
-@pytest.mark.parametrize("name", [n for n in BARE_OPS if n in TORCH_METHODS])
+@parametrize_in_one("name", [n for n in BARE_OPS if n in TORCH_METHODS])
 def test_a_tensor_method_where_pytorch_has_one(name: str) -> None:
     assert hasattr(minigrad.Tensor, name), f"Tensor.{name} is missing"
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "name", [n for n in BARE_OPS if n.endswith("_") and n[:-1] in TORCH_METHODS]
 )
 def test_an_inplace_method_has_its_out_of_place_method(name: str) -> None:

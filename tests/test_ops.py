@@ -14,8 +14,10 @@ Samples whose name starts with ``edge`` hold points where the op is not differen
 ordinary sense (relu at 0, clamp at its bounds): finite differences are meaningless there, so
 they are skipped by gradcheck (tests_torch checks PyTorch's convention at those points).
 
-Each test covers one row: it runs all of the row's samples and reports every failing one
-(``row_cases`` and ``check_each`` in tests/row_cases.py).
+One test per row (``test_op_table_row[exp]``) runs all of these checks on all of the row's
+samples and reports every failing one, named by its check as it was by its own test before:
+``test_gradcheck: exp-0d: ...`` (``rows_in_one_test`` and ``check_tests`` in
+tests/row_cases.py).
 
 ``build_args`` and ``call`` are shared with tests_torch/test_ops_torch.py, which runs the same
 rows against PyTorch: keep their signatures stable. With ``MINIGRAD_TEST_REFERENCE=torch``
@@ -33,12 +35,13 @@ import pytest
 from _backend import mg as minigrad  # minigrad, or torch with MINIGRAD_TEST_REFERENCE=torch
 from opinfo import OpInfo, Sample, all_ops
 from row_cases import (
-    RowCase,
-    check_each,
+    RowTests,
+    check_tests,
     known_bug_reason,
     row_cases,
     row_rng,  # noqa: F401 - imported from here by other test files
     row_samples,
+    rows_in_one_test,
 )
 
 ALL_OPS = all_ops()
@@ -177,66 +180,42 @@ def float64_function(row: OpInfo, sample: Sample) -> tuple[Any, tuple[Any, ...]]
 DIFFERENTIABLE = [row for row in ALL_OPS if row.differentiable]
 
 
-# One test per row (tests/row_cases.py): each runs all of the row's samples.
+# The checks of one sample, run by test_op_table_row at the end of this file.
 
 
-@pytest.mark.parametrize(
-    "case", row_cases(DIFFERENTIABLE, finite_differences_apply, "test_gradcheck")
-)
-def test_gradcheck(case: RowCase) -> None:
-    def check(sample: Sample) -> None:
-        func, inputs = float64_function(case.row, sample)
-        assert minigrad.autograd.gradcheck(func, inputs)
-
-    check_each(case, check)
+def check_gradcheck(row: OpInfo, sample: Sample) -> None:
+    func, inputs = float64_function(row, sample)
+    assert minigrad.autograd.gradcheck(func, inputs)
 
 
-@pytest.mark.parametrize(
-    "case",
-    row_cases([row for row in DIFFERENTIABLE if row.gradgrad], finite_differences_apply,
-              "test_gradgradcheck"),
-)
-def test_gradgradcheck(case: RowCase) -> None:
-    def check(sample: Sample) -> None:
-        func, inputs = float64_function(case.row, sample)
-        minigrad.manual_seed(0)
-        assert minigrad.autograd.gradgradcheck(func, inputs, fast_mode=not SLOW_GRADGRADCHECK)
-
-    check_each(case, check)
+def check_gradgradcheck(row: OpInfo, sample: Sample) -> None:
+    func, inputs = float64_function(row, sample)
+    minigrad.manual_seed(0)
+    assert minigrad.autograd.gradgradcheck(func, inputs, fast_mode=not SLOW_GRADGRADCHECK)
 
 
 def _outputs(result: Any) -> tuple[Any, ...]:
     return result if isinstance(result, tuple) else (result,)
 
 
-@pytest.mark.parametrize(
-    "case", row_cases(ALL_OPS, test="test_nothing_recorded_without_requires_grad")
-)
-def test_nothing_recorded_without_requires_grad(case: RowCase) -> None:
-    def check(sample: Sample) -> None:
-        args, kwargs, _ = build_args(minigrad, case.row, sample, "float64", requires_grad=False)
-        for output in _outputs(case.row.call(minigrad, *args, **kwargs)):
-            assert output.grad_fn is None
+def check_nothing_recorded_without_requires_grad(row: OpInfo, sample: Sample) -> None:
+    args, kwargs, _ = build_args(minigrad, row, sample, "float64", requires_grad=False)
+    for output in _outputs(row.call(minigrad, *args, **kwargs)):
+        assert output.grad_fn is None
+        assert not output.requires_grad
+
+
+def check_nothing_recorded_under_no_grad(row: OpInfo, sample: Sample) -> None:
+    args, kwargs, _ = build_args(minigrad, row, sample, "float64")
+    with minigrad.no_grad():
+        result = row.call(minigrad, *args, **kwargs)
+    for output in _outputs(result):
+        assert output.grad_fn is None
+        # A view of a tensor that requires grad still requires grad (PyTorch): not
+        # recorded, but a leaf whose base does; so does an input returned as it is
+        # (``contiguous()``).
+        if getattr(output, "_base", None) is None and all(output is not a for a in args):
             assert not output.requires_grad
-
-    check_each(case, check)
-
-
-@pytest.mark.parametrize("case", row_cases(ALL_OPS, test="test_nothing_recorded_under_no_grad"))
-def test_nothing_recorded_under_no_grad(case: RowCase) -> None:
-    def check(sample: Sample) -> None:
-        args, kwargs, _ = build_args(minigrad, case.row, sample, "float64")
-        with minigrad.no_grad():
-            result = case.row.call(minigrad, *args, **kwargs)
-        for output in _outputs(result):
-            assert output.grad_fn is None
-            # A view of a tensor that requires grad still requires grad (PyTorch): not
-            # recorded, but a leaf whose base does; so does an input returned as it is
-            # (``contiguous()``).
-            if getattr(output, "_base", None) is None and all(output is not a for a in args):
-                assert not output.requires_grad
-
-    check_each(case, check)
 
 
 def test_second_derivative_through_an_inplace_op_that_saved_its_input() -> None:
@@ -251,16 +230,13 @@ def test_second_derivative_through_an_inplace_op_that_saved_its_input() -> None:
 MULTI_OUTPUT_NOTES = {"_num_outputs", "_output_meta"}
 
 
-def _first_samples() -> Iterator[Any]:
-    for row in ALL_OPS:
-        for index, sample in enumerate(row_samples(row)):
-            if has_grad_argument(row, sample):
-                yield pytest.param(row, sample, id=sample_id(row, index, sample))
-                break
+def _first_with_grad_argument(row: OpInfo, sample: Sample) -> bool:
+    """Whether ``sample`` is the row's first sample with an argument that requires grad."""
+    first = next((s for s in row_samples(row) if has_grad_argument(row, s)), None)
+    return sample is first
 
 
-@pytest.mark.parametrize(("row", "sample"), list(_first_samples()))
-def test_a_built_in_op_keeps_its_options_in_declared_slots(row: OpInfo, sample: Sample) -> None:
+def check_a_built_in_op_keeps_its_options_in_declared_slots(row: OpInfo, sample: Sample) -> None:
     """Every option forward keeps on ctx is declared in the op's ``fields`` (the node's slots):
     recording leaves no per-node __dict__ behind (issue 7: cheap nodes)."""
     args, kwargs, _ = build_args(minigrad, row, sample, "float64")
@@ -274,3 +250,36 @@ def test_a_built_in_op_keeps_its_options_in_declared_slots(row: OpInfo, sample: 
         stack.extend(child for child, _ in node.next_functions)
         if getattr(node, "_function", None) is not None and not node._function._tensor_level:
             assert set(vars(node)) <= MULTI_OUTPUT_NOTES, (node.name(), set(vars(node)))
+
+
+# --- one test per row --------------------------------------------------------------------------
+
+ROW_TESTS = rows_in_one_test({
+    "test_gradcheck": row_cases(DIFFERENTIABLE, finite_differences_apply, "test_gradcheck"),
+    "test_gradgradcheck": row_cases([row for row in DIFFERENTIABLE if row.gradgrad],
+                                    finite_differences_apply, "test_gradgradcheck"),
+    "test_nothing_recorded_without_requires_grad": row_cases(
+        ALL_OPS, test="test_nothing_recorded_without_requires_grad"),
+    "test_nothing_recorded_under_no_grad": row_cases(
+        ALL_OPS, test="test_nothing_recorded_under_no_grad"),
+    "test_a_built_in_op_keeps_its_options_in_declared_slots": row_cases(
+        ALL_OPS, _first_with_grad_argument,
+        "test_a_built_in_op_keeps_its_options_in_declared_slots"),
+})
+
+
+@pytest.mark.parametrize("case", ROW_TESTS)
+def test_op_table_row(case: RowTests) -> None:
+    """Every check above, on every sample of one row it applies to (a test per row and check
+    cost more CPU in pytest than most of these checks)."""
+    row = case.row
+    check_tests(case, {
+        "test_gradcheck": lambda sample: check_gradcheck(row, sample),
+        "test_gradgradcheck": lambda sample: check_gradgradcheck(row, sample),
+        "test_nothing_recorded_without_requires_grad":
+            lambda sample: check_nothing_recorded_without_requires_grad(row, sample),
+        "test_nothing_recorded_under_no_grad":
+            lambda sample: check_nothing_recorded_under_no_grad(row, sample),
+        "test_a_built_in_op_keeps_its_options_in_declared_slots":
+            lambda sample: check_a_built_in_op_keeps_its_options_in_declared_slots(row, sample),
+    })

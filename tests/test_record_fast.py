@@ -122,15 +122,20 @@ MUST_TAKE = {"add", "add_operator", "mul", "exp", "sigmoid", "tanh", "relu", "ne
              "sqrt", "rsqrt", "erf", "sum", "mean"}
 
 
-# One test per row and grad mode, running all of the row's samples (tests/row_cases.py).
-@pytest.mark.parametrize("grad_mode", [True, False], ids=["grad", "no_grad"])
-@pytest.mark.parametrize("case", row_cases(ALL_OPS))
+def _grad_modes(row: OpInfo, sample: Sample) -> list[tuple[str, tuple[Sample, bool]]]:
+    """Each sample in grad mode and under no_grad (checks labelled ``<sample>-grad``)."""
+    return [("grad", (sample, True)), ("no_grad", (sample, False))]
+
+
+# One test per row, running all of the row's samples in both grad modes (tests/row_cases.py).
+@pytest.mark.parametrize("case", row_cases(ALL_OPS, expand=_grad_modes))
 def test_fast_branch_agrees_with_the_general_path(
-    case: RowCase, grad_mode: bool, monkeypatch: pytest.MonkeyPatch
+    case: RowCase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     row = case.row
 
-    def check(sample: Sample) -> None:
+    def check(value: tuple[Sample, bool]) -> None:
+        sample, grad_mode = value
         general, _ = _run(row, sample, False, monkeypatch, grad_mode)
         fast, taken = _run(row, sample, True, monkeypatch, grad_mode)
         assert fast == general

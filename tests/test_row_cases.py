@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import row_cases
+from _cases import check_all
 from opinfo import OpInfo, Sample
 from row_cases import check_each
 
@@ -120,3 +121,53 @@ def test_expanded_checks_and_their_own_known_bugs() -> None:
     items = params[0].values[0].items
     assert [i.label for i in items][:4] == ["a-arg0", "a-arg1", "b-arg0", "b-arg1"]
     assert [i.known_bug for i in items][:4] == ["", "", "", "listed"]
+
+
+def test_one_test_for_all_dtypes_names_each_failure_with_its_dtype() -> None:
+    params = row_cases.row_cases([_row({"test_x:b": "b is wrong"})], test="test_x",
+                                 dtypes=("float32", "float64"), one_test_for_dtypes=True)
+    assert [p.id for p in params] == ["fake"]
+    case = params[0].values[0]
+    assert [i.label for i in case.items] == ["a-float32", "b-float32", "2-float32", "d-float32",
+                                             "a-float64", "b-float64", "2-float64", "d-float64"]
+    assert [i.known_bug for i in case.items] == ["", "b is wrong", "", ""] * 2
+    seen: list[tuple[float, str]] = []
+
+    def check(value: tuple[Sample, str]) -> None:
+        sample, dtype = value
+        seen.append((float(sample.args[0]), dtype))
+        assert (sample.name, dtype) not in {("b", "float32"), ("d", "float64")}, "broken"
+
+    with pytest.raises(AssertionError) as info:
+        check_each(case, check)
+    assert len(seen) == 8
+    text = str(info.value)
+    assert text.startswith("2 of 8 samples failed:\n")
+    assert "- fake-d-float64: AssertionError: broken" in text
+    assert "- fake-b-float64 passes, but the row's known_bugs says it fails" in text
+
+
+def test_check_all_runs_every_check_and_names_every_failure() -> None:
+    seen: list[str] = []
+
+    def check(name: str, fails: bool) -> tuple[str, Any]:
+        def run() -> None:
+            seen.append(name)
+            if name == "test_b[x]":
+                pytest.fail("failed on purpose")
+            assert not fails, f"{name} is broken"
+
+        return name, run
+
+    with pytest.raises(AssertionError) as info:
+        check_all([check("test_a[x]", True), check("test_b[x]", False),
+                             check("test_c[x-float64]", False), check("test_d[x]", True)])
+    assert seen == ["test_a[x]", "test_b[x]", "test_c[x-float64]", "test_d[x]"]
+    text = str(info.value)
+    assert text.startswith("3 of 4 checks failed:\n")
+    assert "- test_a[x]: AssertionError: test_a[x] is broken" in text
+    assert "- test_b[x]: Failed: failed on purpose" in text
+    assert "- test_d[x]: AssertionError: test_d[x] is broken" in text
+    assert "test_c" not in text
+    assert "test_a[x] is broken" in str(info.value.__cause__)
+    check_all([check("test_c[x]", False)])  # nothing fails: nothing raised

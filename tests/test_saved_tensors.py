@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
@@ -231,7 +232,7 @@ MATRIX = [
 ]
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("op", "requires_grad", "mutated", "outcome"),
     MATRIX,
     ids=[f"{op}-{'/'.join('rg' if r else 'no' for r in rg)}-mutate_{m}" for op, rg, m, _ in MATRIX],

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 
 def _x():
@@ -62,7 +63,7 @@ VIEW_TABLE = [
 ]
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "expression, name, is_view, previous, shape, stride", VIEW_TABLE, ids=[r[0] for r in VIEW_TABLE]
 )
 def test_view_ops_record_what_pytorch_records(expression, name, is_view, previous, shape, stride):
@@ -77,7 +78,7 @@ def test_view_ops_record_what_pytorch_records(expression, name, is_view, previou
     assert not v.is_leaf and v.requires_grad
 
 
-@pytest.mark.parametrize("expression", [r[0] for r in VIEW_TABLE if r[2]])
+@parametrize_in_one("expression", [r[0] for r in VIEW_TABLE if r[2]])
 def test_a_view_shares_buffer_and_version_counter_with_its_base(expression):
     x = mg.arange(12.0).view(3, 4)
     v = eval(expression)

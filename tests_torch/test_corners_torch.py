@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -110,7 +111,7 @@ def _empty_cases() -> dict[str, Callable[[Any], Any]]:
 EMPTY_CASES = _empty_cases()
 
 
-@pytest.mark.parametrize("name", EMPTY_CASES)
+@parametrize_in_one("name", EMPTY_CASES)
 def test_strides_of_empty_and_expanded_results_as_pytorch(name: str) -> None:
     case = EMPTY_CASES[name]
     assert _outcome(minigrad, case) == _outcome(torch, case)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from test_ops_torch import assert_same_outcome, run
 
 import minigrad
@@ -111,7 +112,7 @@ NUMBER_TENSORS = {
 }
 
 
-@pytest.mark.parametrize("name", list(NUMBER_TENSORS))
+@parametrize_in_one("name", list(NUMBER_TENSORS))
 def test_a_0d_tensor_where_a_factory_takes_a_number(name: str) -> None:
     theirs, t_error = run(lambda: NUMBER_TENSORS[name](torch))
     mine, m_error = run(lambda: NUMBER_TENSORS[name](minigrad))

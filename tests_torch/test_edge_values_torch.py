@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -384,7 +385,7 @@ def _params(ops: dict[str, Any], int_ops: set[str]) -> list[Any]:
 _INT_INPUTS = ("0d 2", "all equal", "ties", "empty", "ties 2d T", "empty 3x0")
 
 
-@pytest.mark.parametrize(("op", "dtype"),
+@parametrize_in_one(("op", "dtype"),
                          _params(UNARY, {op for op, (_, f) in UNARY.items() if _INTS in f}))
 def test_unary_edge_values_as_pytorch(op: str, dtype: str) -> None:
     inputs = {name: [UNARY_INPUTS[name]] for name in UNARY_INPUTS
@@ -445,7 +446,7 @@ INT_BINARY = {"maximum", "minimum", "fmod", "remainder", "div", "div floor", "di
               "copysign", "atan2", "xlogy"}
 
 
-@pytest.mark.parametrize(("op", "dtype"), _params(BINARY, INT_BINARY))
+@parametrize_in_one(("op", "dtype"), _params(BINARY, INT_BINARY))
 def test_binary_edge_values_as_pytorch(op: str, dtype: str) -> None:
     inputs = INT_BINARY_INPUTS if dtype == "int64" else BINARY_INPUTS
     assert not _failures(BINARY[op], inputs, dtype, _ulps(op),

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 from test_edge_values_torch import _to_numpy
 from test_kernels_torch import ulps
 
@@ -573,7 +574,7 @@ def _params() -> list[Any]:
             for name, op in OPS.items() for dtype in op.dtypes]
 
 
-@pytest.mark.parametrize(("name", "dtype"), _params())
+@parametrize_in_one(("name", "dtype"), _params())
 def test_elementwise_edges_as_pytorch(name: str, dtype: str) -> None:
     found = sweep(OPS[name], dtype)
     assert not found, f"{name} {dtype}: {len(found)} differences\n" + "\n".join(found[:60])

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -197,7 +198,7 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
+@parametrize_in_one("name", PROGRAMS)
 def test_gradient_version_and_layout_as_pytorch(name: str) -> None:
     program = PROGRAMS[name]
     assert program(minigrad) == program(torch)

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
-import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -442,7 +442,7 @@ def _groups() -> list[str]:
     return sorted({group for group, _, _ in cases()})
 
 
-@pytest.mark.parametrize("group", _groups())
+@parametrize_in_one("group", _groups())
 def test_half_matches_pytorch(group: str) -> None:
     selected = [c for c in cases() if c[0] == group]
     found = {label: how for _, label, how in divergences(selected)}

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -336,7 +337,7 @@ def run(lib: Any, call: Callable[[Any, Any], Any], x: Any) -> tuple[Any, BaseExc
         return None, error
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_int_past_int64_as_pytorch(name: str) -> None:
     values = np.array([[0.5, -1.5, 2.0], [1.0, 3.0, -0.25]], dtype=np.float32)
     theirs, their_error = run(torch, CALLS[name], torch.from_numpy(values.copy()))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -81,7 +82,7 @@ def _outcome(call: Callable[[Any, Any], Any], lib: Any) -> tuple[str, str]:
     return "result", repr(result.detach()).replace("torch.", "minigrad.")
 
 
-@pytest.mark.parametrize(("name", "index", "call"), CALLS, ids=[f"{n}-{i}" for n, i, _ in CALLS])
+@parametrize_in_one(("name", "index", "call"), CALLS, ids=[f"{n}-{i}" for n, i, _ in CALLS])
 def test_keepdim_without_dim_as_pytorch(name: str, index: int, call: Any) -> None:
     theirs = _outcome(call, torch)
     assert theirs[0] == "TypeError"  # (so the test cannot pass by two results)
@@ -135,7 +136,7 @@ EVERY_DIM_CALLS += [(f, 20 + i, call) for f in ("sum", "mean")
                     for i, call in enumerate(_DTYPE_FORMS)]
 
 
-@pytest.mark.parametrize(("name", "index", "call"), EVERY_DIM_CALLS,
+@parametrize_in_one(("name", "index", "call"), EVERY_DIM_CALLS,
                          ids=[f"{n}-{i}" for n, i, _ in EVERY_DIM_CALLS])
 def test_every_dim_forms_record_pytorchs_node(name: str, index: int, call: Any) -> None:
     results = []

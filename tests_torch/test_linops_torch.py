@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -110,7 +111,7 @@ GRAPHS = {
 }
 
 
-@pytest.mark.parametrize("name", GRAPHS)
+@parametrize_in_one("name", GRAPHS)
 def test_the_recorded_graph_and_gradients_are_pytorchs(name: str) -> None:
     build, shapes = GRAPHS[name]
     rng = np.random.default_rng(len(name))

@@ -13,8 +13,8 @@ import itertools
 from typing import Any
 
 import numpy as np
-import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -49,7 +49,7 @@ def _run(library: Any, name: str, method: bool, args: tuple, kwargs: dict) -> An
     return first.detach().numpy().tolist(), options
 
 
-@pytest.mark.parametrize(("name", "method", "args", "kwargs"), _calls())
+@parametrize_in_one(("name", "method", "args", "kwargs"), _calls())
 def test_moments_bind_as_pytorchs_parser_does(name, method, args, kwargs):
     expected = _run(torch, name, method, args, kwargs)
     got = _run(minigrad, name, method, args, kwargs)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -71,7 +72,7 @@ CONV_CASES = list(itertools.product(
 ))
 
 
-@pytest.mark.parametrize(("stride", "padding", "dilation", "groups", "bias"), CONV_CASES)
+@parametrize_in_one(("stride", "padding", "dilation", "groups", "bias"), CONV_CASES)
 def test_conv2d_random_configurations(stride, padding, dilation, groups, bias):
     rng = np.random.default_rng(stride * 100 + padding * 10 + dilation * 3 + groups + bias)
     height, width = rng.integers(5, 9, size=2)
@@ -111,7 +112,7 @@ POOL_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("kernel", "stride", "padding", "ceil_mode"), POOL_CASES)
+@parametrize_in_one(("kernel", "stride", "padding", "ceil_mode"), POOL_CASES)
 def test_pooling_random_configurations(kernel, stride, padding, ceil_mode):
     rng = np.random.default_rng(zlib.crc32(repr((kernel, stride, padding, ceil_mode)).encode()))
     x = rng.standard_normal((2, 3, int(rng.integers(5, 9)), int(rng.integers(5, 9))))

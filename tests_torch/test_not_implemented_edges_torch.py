@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -124,7 +125,7 @@ def _listing(lib: Any, name: str) -> tuple[str, list[tuple[str | None, int]]]:
 
 
 @pytest.mark.filterwarnings("ignore:The reduce argument of")  # (the legacy scatter's)
-@pytest.mark.parametrize("name", PROGRAMS)
+@parametrize_in_one("name", PROGRAMS)
 def test_not_implemented_nodes_list_only_the_edges_that_need_a_gradient(name):
     assert _listing(minigrad, name) == _listing(torch, name)
 

@@ -14,8 +14,10 @@ the same values (``build_args`` from tests/test_ops.py: same shapes, same transp
 - each row's ``bad_inputs``: same exception type and message; inputs unchanged (values and
   version).
 
-Each test covers one row in one dtype (``exp-float32``): it runs all of the row's samples and
-reports every failing one (``row_cases`` and ``check_each`` in tests/row_cases.py).
+One test per row (``test_row_against_pytorch[exp]``) runs every check above on all of the row's
+samples, in every dtype it is checked in, and reports every failing one named by the test that
+ran it before and its case: ``test_backward: exp-0d-float32: ...`` (``rows_in_one_test`` and
+``check_tests`` in tests/row_cases.py).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from opinfo.activations import nn_functional
 from opinfo.bitwise import OPS as BITWISE_OPS
 from opinfo.elementwise import OPS as ELEMENTWISE_OPS
 from opinfo.elementwise_extra import OPS as ELEMENTWISE_EXTRA_OPS
-from row_cases import Item, RowCase, check_each, row_cases
+from row_cases import Item, RowCase, RowTests, check_tests, row_cases, rows_in_one_test
 from test_ops import build_args, call, is_edge, iter_cases, row_rng
 
 import minigrad
@@ -54,8 +56,8 @@ def cases(
     test: str = "",
 ) -> list[Any]:
     """``(row, sample, dtype)`` params with ids like ``exp-0d-float32`` (strict xfails where the
-    row lists a known bug for ``test``). The tests here use ``row_cases`` (one test per row and
-    dtype); this stays for other test files."""
+    row lists a known bug for ``test``). The tests here use ``row_cases`` (one test per row);
+    this stays for other test files."""
     out = []
     for param in iter_cases(rows, keep, test):
         row, sample = param.values
@@ -132,11 +134,6 @@ def both(row: OpInfo, sample: Sample, dtype: str, requires_grad: bool = True) ->
 # --- forward ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", row_cases(ALL_OPS, test="test_forward", dtypes=DTYPES))
-def test_forward(case: RowCase) -> None:
-    check_each(case, lambda sample: check_forward(case.row, sample, case.dtype))
-
-
 def check_forward(row: OpInfo, sample: Sample, dtype: str) -> None:
     """Values, dtype, shape, requires_grad, node name, view-ness and versions as PyTorch's."""
     (m_args, m_kwargs, _), (t_args, t_kwargs, _) = both(row, sample, dtype)
@@ -157,13 +154,6 @@ def check_forward(row: OpInfo, sample: Sample, dtype: str) -> None:
     for index, (m, t) in enumerate(zip(m_args, t_args)):
         if isinstance(t, torch.Tensor):
             assert m._version == t._version, f"version of argument {index}"
-
-
-@pytest.mark.parametrize(
-    "case", row_cases(ALL_OPS, test="test_forward_under_no_grad", dtypes=("float32",))
-)
-def test_forward_under_no_grad(case: RowCase) -> None:
-    check_each(case, lambda sample: check_forward_under_no_grad(case.row, sample, case.dtype))
 
 
 def check_forward_under_no_grad(row: OpInfo, sample: Sample, dtype: str) -> None:
@@ -191,15 +181,6 @@ BOOL_CHECKED_ROWS = [*ELEMENTWISE_OPS, *ELEMENTWISE_EXTRA_OPS, *BITWISE_OPS, *AC
 
 def _float_array_sample(row: OpInfo, sample: Sample) -> bool:
     return _has_float_array(sample)
-
-
-@pytest.mark.parametrize(
-    "case",
-    row_cases(ALL_OPS, _float_array_sample, "test_forward_integer_inputs", ("int64",))
-    + row_cases(BOOL_CHECKED_ROWS, _float_array_sample, "test_forward_integer_inputs", ("bool",)),
-)
-def test_forward_integer_inputs(case: RowCase) -> None:
-    check_each(case, lambda sample: check_forward_integer_inputs(case.row, sample, case.dtype))
 
 
 def check_forward_integer_inputs(row: OpInfo, sample: Sample, dtype: str) -> None:
@@ -249,11 +230,6 @@ def modify_in_place(tensor: Any) -> None:
         detached.mul_(1)
 
 
-@pytest.mark.parametrize("case", row_cases(ALL_OPS, test="test_backward", dtypes=DTYPES))
-def test_backward(case: RowCase) -> None:
-    check_each(case, lambda sample: check_backward(case.row, sample, case.dtype))
-
-
 def check_backward(row: OpInfo, sample: Sample, dtype: str) -> None:
     """Backward with a random upstream gradient: every input's gradient (or error) as PyTorch's."""
     theirs, t_error = _forward_and_backward(torch, row, sample, dtype)
@@ -270,13 +246,6 @@ def check_backward(row: OpInfo, sample: Sample, dtype: str) -> None:
 
 def _mutation_targets(sample: Sample) -> list[Any]:
     return [i for i, a in enumerate(sample.args) if isinstance(a, np.ndarray)] + ["output"]
-
-
-@pytest.mark.parametrize(
-    "case", row_cases(ALL_OPS, test="test_mutation_matrix", dtypes=DTYPES)
-)
-def test_mutation_matrix(case: RowCase) -> None:
-    check_each(case, lambda sample: check_mutation_matrix(case.row, sample, case.dtype))
 
 
 def check_mutation_matrix(row: OpInfo, sample: Sample, dtype: str) -> None:
@@ -320,15 +289,6 @@ def _second_derivatives_apply(row: OpInfo, sample: Sample) -> bool:
     return has_float and not is_edge(sample)
 
 
-@pytest.mark.parametrize(
-    "case",
-    row_cases([r for r in ALL_OPS if r.differentiable and r.gradgrad], _second_derivatives_apply,
-              "test_second_derivatives", DTYPES),
-)
-def test_second_derivatives(case: RowCase) -> None:
-    check_each(case, lambda sample: check_second_derivatives(case.row, sample, case.dtype))
-
-
 def check_second_derivatives(row: OpInfo, sample: Sample, dtype: str) -> None:
     """First gradients with create_graph, and the gradient of their sum, as PyTorch's."""
     theirs, t_error = run(lambda: _first_and_second(torch, row, sample, dtype))
@@ -345,21 +305,6 @@ def check_second_derivatives(row: OpInfo, sample: Sample, dtype: str) -> None:
 
 
 # --- bad inputs -------------------------------------------------------------------------------
-
-
-def bad_cases() -> list[Any]:
-    """One test per row with bad inputs, looping over them (labelled by name, or index)."""
-    out = []
-    for row in ALL_OPS:
-        items = tuple(Item(bad.name or str(index), bad) for index, bad in enumerate(row.bad_inputs))
-        if items:
-            out.append(pytest.param(RowCase(row, items), id=row.name))
-    return out
-
-
-@pytest.mark.parametrize("case", bad_cases())
-def test_bad_inputs(case: RowCase) -> None:
-    check_each(case, lambda bad: check_bad_input(case.row, bad))
 
 
 def check_bad_input(row: OpInfo, bad: Any) -> None:
@@ -405,3 +350,60 @@ def test_hardsigmoid_second_derivative_raises() -> None:
     t_names, t_error, m_names, m_error = outcomes
     assert m_names == t_names
     assert_same_outcome(m_error, t_error)
+
+
+# --- one test per row --------------------------------------------------------------------------
+
+
+def _integer_cases() -> list[Any]:
+    """int64 for every row, and bool too for the rows checked with bool inputs."""
+    with_bool = {row.name for row in BOOL_CHECKED_ROWS}
+    return [
+        *row_cases([row for row in ALL_OPS if row.name in with_bool], _float_array_sample,
+                   "test_forward_integer_inputs", ("int64", "bool"), one_test_for_dtypes=True),
+        *row_cases([row for row in ALL_OPS if row.name not in with_bool], _float_array_sample,
+                   "test_forward_integer_inputs", ("int64",), one_test_for_dtypes=True),
+    ]
+
+
+def _bad_cases() -> list[Any]:
+    """The rows' bad inputs (labelled by name, or index)."""
+    out = []
+    for row in ALL_OPS:
+        items = tuple(Item(bad.name or str(index), bad) for index, bad in enumerate(row.bad_inputs))
+        if items:
+            out.append(pytest.param(RowCase(row, items), id=row.name))
+    return out
+
+
+ROW_TESTS = rows_in_one_test({
+    "test_forward": row_cases(ALL_OPS, test="test_forward", dtypes=DTYPES,
+                              one_test_for_dtypes=True),
+    "test_forward_under_no_grad": row_cases(ALL_OPS, test="test_forward_under_no_grad",
+                                            dtypes=("float32",), one_test_for_dtypes=True),
+    "test_forward_integer_inputs": _integer_cases(),
+    "test_backward": row_cases(ALL_OPS, test="test_backward", dtypes=DTYPES,
+                               one_test_for_dtypes=True),
+    "test_mutation_matrix": row_cases(ALL_OPS, test="test_mutation_matrix", dtypes=DTYPES,
+                                      one_test_for_dtypes=True),
+    "test_second_derivatives": row_cases(
+        [r for r in ALL_OPS if r.differentiable and r.gradgrad], _second_derivatives_apply,
+        "test_second_derivatives", DTYPES, one_test_for_dtypes=True),
+    "test_bad_inputs": _bad_cases(),
+})
+
+
+@pytest.mark.parametrize("case", ROW_TESTS)
+def test_row_against_pytorch(case: RowTests) -> None:
+    """Every check of this file on one row (a test per row and check cost more CPU in pytest and
+    xdist than most of these checks)."""
+    row = case.row
+    check_tests(case, {
+        "test_forward": lambda value: check_forward(row, *value),
+        "test_forward_under_no_grad": lambda value: check_forward_under_no_grad(row, *value),
+        "test_forward_integer_inputs": lambda value: check_forward_integer_inputs(row, *value),
+        "test_backward": lambda value: check_backward(row, *value),
+        "test_mutation_matrix": lambda value: check_mutation_matrix(row, *value),
+        "test_second_derivatives": lambda value: check_second_derivatives(row, *value),
+        "test_bad_inputs": lambda bad: check_bad_input(row, bad),
+    })

@@ -3,16 +3,23 @@
 For one representative call of each function (tests/out_calls.py): minigrad takes ``out=`` iff
 torch does; where it does, the written values, the returned object, the out tensors' versions
 and dtypes, the resize warning, the dtype errors and the autograd refusal match torch's.
+
+One test per function (``test_out_as_in_pytorch[add]``) runs all of these checks
+(``check_all`` in tests/_cases.py: a test per check cost more CPU than most checks); a
+failure names each failing check as its test id was before the grouping
+(``test_out_dtypes_accepted_and_refused_as_in_pytorch[add-float64]``).
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 
 import numpy as np
 import pytest
 import torch
+from _cases import check_all
 from out_calls import CALLS, NOT_TENSOR_OPS, OTHER_FORMS
 
 import minigrad
@@ -113,20 +120,33 @@ def _error_text(error):
     return f"{type(error).__name__}: {str(error).replace('torch', 'minigrad')}"
 
 
-def _accepting() -> list[str]:
-    names = []
-    for name in CHECKED:
-        returned, _, _ = _run(torch, name)
-        if not isinstance(returned, Exception):
-            names.append(name)
-    return names
-
-
-ACCEPTING = _accepting()
+# The dtypes of the out tensors that check_out_dtypes_accepted_and_refused_as_in_pytorch tries.
+OUT_DTYPES = ("float64", "float16", "int64", "int32", "uint8", "bool")
 
 
 @pytest.mark.parametrize("name", CHECKED)
-def test_out_is_accepted_exactly_where_pytorch_accepts_it(name):
+def test_out_as_in_pytorch(name):
+    """Every check below for ``name``: whether out= is taken and, where PyTorch takes it, the
+    rest; each named as its own test was, ``test_<check>[<name>]``."""
+    checks = [("out_is_accepted_exactly_where_pytorch_accepts_it",
+               check_out_is_accepted_exactly_where_pytorch_accepts_it)]
+    if not isinstance(_run(torch, name)[0], Exception):  # PyTorch takes out= here
+        checks += [
+            ("result_written_into_an_empty_out", check_result_written_into_an_empty_out),
+            ("out_with_elements_is_resized_with_pytorch_warning",
+             check_out_with_elements_is_resized_with_pytorch_warning),
+            *((f"out_dtypes_accepted_and_refused_as_in_pytorch[{name}-{dtype}]",
+               functools.partial(check_out_dtypes_accepted_and_refused_as_in_pytorch,
+                                 dtype=dtype)) for dtype in OUT_DTYPES),
+            ("inputs_that_require_grad_are_refused", check_inputs_that_require_grad_are_refused),
+            ("an_out_that_requires_grad_is_refused_in_grad_mode_only",
+             check_an_out_that_requires_grad_is_refused_in_grad_mode_only),
+        ]
+    check_all((f"test_{check}" if check.endswith("]") else f"test_{check}[{name}]",
+               functools.partial(run, name)) for check, run in checks)
+
+
+def check_out_is_accepted_exactly_where_pytorch_accepts_it(name):
     got, _, _ = _run(minigrad, name)
     expected, _, _ = _run(torch, name)
     assert isinstance(got, Exception) == isinstance(expected, Exception), (got, expected)
@@ -166,22 +186,18 @@ def _compare_written(name, got, expected):
         np.testing.assert_allclose(g_values, e_values, rtol=tolerance, atol=tolerance)
 
 
-@pytest.mark.parametrize("name", ACCEPTING)
-def test_result_written_into_an_empty_out(name):
+def check_result_written_into_an_empty_out(name):
     _compare_written(name, _run(minigrad, name), _run(torch, name))
 
 
-@pytest.mark.parametrize("name", ACCEPTING)
-def test_out_with_elements_is_resized_with_pytorch_warning(name):
+def check_out_with_elements_is_resized_with_pytorch_warning(name):
     def spec(result, lib):
         return _outs(result, lib, size=7)
 
     _compare_written(name, _run(minigrad, name, spec), _run(torch, name, spec))
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float16", "int64", "int32", "uint8", "bool"])
-@pytest.mark.parametrize("name", ACCEPTING)
-def test_out_dtypes_accepted_and_refused_as_in_pytorch(name, dtype):
+def check_out_dtypes_accepted_and_refused_as_in_pytorch(name, dtype):
     def spec(result, lib):
         return _outs(result, lib, getattr(lib, dtype))
 
@@ -194,8 +210,7 @@ def test_out_dtypes_accepted_and_refused_as_in_pytorch(name, dtype):
         _compare_written(name, got, expected)
 
 
-@pytest.mark.parametrize("name", ACCEPTING)
-def test_inputs_that_require_grad_are_refused(name):
+def check_inputs_that_require_grad_are_refused(name):
     got = _run(minigrad, name, inputs_require_grad=True)[0]
     expected = _run(torch, name, inputs_require_grad=True)[0]
     if name in GRAD_INPUTS_LET_THROUGH:
@@ -214,8 +229,7 @@ def _out_requiring_grad(result, lib):
     return outs
 
 
-@pytest.mark.parametrize("name", ACCEPTING)
-def test_an_out_that_requires_grad_is_refused_in_grad_mode_only(name):
+def check_an_out_that_requires_grad_is_refused_in_grad_mode_only(name):
     got = _run(minigrad, name, _out_requiring_grad)
     expected = _run(torch, name, _out_requiring_grad)
     if name not in GRAD_OUT_OTHER_MESSAGE:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 import minigrad.nn.functional as minigrad_functional
@@ -98,7 +99,7 @@ def _outcome(call: str, lib: Any, functional: Any) -> tuple[str, str]:
     return "result", repr(result.detach()).replace("torch.", "minigrad.")
 
 
-@pytest.mark.parametrize("call", CALLS)
+@parametrize_in_one("call", CALLS)
 def test_parser_text_as_pytorch(call: str) -> None:
     theirs = _outcome(call, torch, torch_functional)
     assert theirs[0] != "result"  # (so the test cannot pass by two results)

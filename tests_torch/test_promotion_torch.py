@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -20,7 +21,7 @@ def _name(dtype) -> str:
     return str(dtype).split(".")[-1]
 
 
-@pytest.mark.parametrize(("first", "second"), PAIRS)
+@parametrize_in_one(("first", "second"), PAIRS)
 def test_promote_types_and_can_cast(first, second):
     mine = (getattr(minigrad, first), getattr(minigrad, second))
     theirs = (getattr(torch, first), getattr(torch, second))

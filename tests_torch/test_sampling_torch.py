@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from test_ops_torch import assert_same_outcome, run
 
 import minigrad
@@ -121,7 +122,7 @@ def _shown(lib: Any, result: Any) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_sampling_matches_pytorch(name: str) -> None:
     theirs, their_error = run(lambda: CALLS[name](torch))
     mine, my_error = run(lambda: CALLS[name](minigrad))

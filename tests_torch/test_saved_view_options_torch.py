@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -134,7 +135,7 @@ def _graph_options(lib: Any, program: str) -> tuple[list[Any], Any]:
     return found, gradients
 
 
-@pytest.mark.parametrize("program", PROGRAMS)
+@parametrize_in_one("program", PROGRAMS)
 def test_int_options_shown_as_pytorch_shows_them(program: str) -> None:
     mine, my_gradients = _graph_options(minigrad, program)
     theirs, their_gradients = _graph_options(torch, program)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -133,7 +134,7 @@ def test_a_storage_write_is_unseen_by_saved_tensors_as_data_writes_are():
     same(described)
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda s: s[7],
@@ -341,7 +342,7 @@ def _geometry(t: Any) -> Any:
     return t.tolist(), tuple(t.shape), t.stride(), t.storage_offset(), t._version
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib, x, s: lib.zeros(2).set_(x),

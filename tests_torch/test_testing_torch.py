@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -209,7 +210,7 @@ SHAPE_CASES: dict[str, Build] = {
 }
 
 
-@pytest.mark.parametrize("name", list(SHAPE_CASES))
+@parametrize_in_one("name", list(SHAPE_CASES))
 def test_tensor_attributes(name: str) -> None:
     _same(SHAPE_CASES[name])
 
@@ -344,7 +345,7 @@ NUMBER_CASES: dict[str, tuple[Any, Any, dict[str, Any]]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(NUMBER_CASES))
+@parametrize_in_one("name", list(NUMBER_CASES))
 def test_numbers_and_other_leaves(name: str) -> None:
     actual, expected, kwargs = NUMBER_CASES[name]
     _same(lambda lib: ((actual, expected), kwargs))
@@ -417,7 +418,7 @@ CONTAINER_CASES: dict[str, Build] = {
 }
 
 
-@pytest.mark.parametrize("name", list(CONTAINER_CASES))
+@parametrize_in_one("name", list(CONTAINER_CASES))
 def test_containers(name: str) -> None:
     _same(CONTAINER_CASES[name])
 

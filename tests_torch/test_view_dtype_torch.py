@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -107,7 +108,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@parametrize_in_one("name", list(CASES))
 def test_view_dtype_matches_torch(name: str) -> None:
     same(CASES[name])
 

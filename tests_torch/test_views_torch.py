@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -165,7 +166,7 @@ def _view_program(expression: str) -> Callable[[Any], list[Any]]:
     return program
 
 
-@pytest.mark.parametrize("expression", VIEW_EXPRESSIONS)
+@parametrize_in_one("expression", VIEW_EXPRESSIONS)
 def test_view_ops_match_pytorch(expression):
     _run_both(_view_program(expression))
 

@@ -73,8 +73,9 @@ class OpInfo:
             one) and returns what it wrote: the tests compare its version with PyTorch's.
         known_bugs: ``{test: reason}`` for minigrad bugs this row finds and that are not fixed
             yet: those cases are strict xfails (a fix makes them fail until the entry goes).
-            ``test`` is a test function's name, e.g. ``"test_backward"``, optionally with
-            ``":<sample name>"``.
+            ``test`` is a check's name, as a failure names it (``test_backward: exp-0d-float32``:
+            the test function that ran it before the checks of a row became one test), e.g.
+            ``"test_backward"``, optionally with ``":<sample name>"``.
         op: the public op the row tests, if the row's name is not that op's name: ``"sum"``,
             ``"add_"`` (an in-place method), ``"F.gelu"`` (``nn.functional``), ``"linalg.inv"``.
             A bare name is the function ``minigrad.<name>`` and/or the method
