@@ -866,9 +866,19 @@ def _binary_recorder(
         if for_the_other:  # 5. saved values: each input if the other needs a gradient
             x_counter = x._counter
             y_counter = y._counter
+            if (x_counter is None and y_counter is None and x_needs and y_needs and fast
+                    and x_array is not y_array):
+                # The common case, tested first in the fewest steps (the general test below
+                # takes it too): two inputs needing a gradient, neither with a counter (both
+                # at version 0), no debugging switch on, not ``a * a``. The compact pair,
+                # which ``saved.entries`` reads as the twelve six-field entries below
+                # (saved.py's module docstring); the tensors in the node's slots.
+                node._input0 = x
+                node._input1 = y
+                node._saved = (x_array, y_array)
             # (A result its node saved, ``saved.COUNTER_IN_NODE``, as in the chain
             # ``sigmoid(y * w + b)``: tested last, then the node's counter is taken.)
-            if (
+            elif (
                 (x_counter is None or type(x_counter) is _VersionCounter
                  or x_counter is _COUNTER_IN_NODE
                  and ((x_counter := x._grad_fn._output_counter) is None
