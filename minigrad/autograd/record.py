@@ -46,7 +46,7 @@ from minigrad import _warnings, errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import sequence_numbers
+from minigrad.autograd.graph import extend, sequence_numbers
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import TensorBase, new_result, set_output_class
 
@@ -1081,6 +1081,7 @@ def _input_meta(
 def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any]) -> None:
     """Give each output its place in the graph; non-differentiable ones stay without history."""
     marked = node._non_differentiable
+    extend(node)  # (a built-in op's node has no ``__dict__``)
     node._num_outputs = len(outputs)
     # Kept so the engine can hand zeros to backward for outputs that received no gradient.
     node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)
