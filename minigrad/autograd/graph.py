@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import operator
 import threading
-import types
 import weakref
 from collections.abc import Callable
 from types import NoneType
@@ -382,15 +381,16 @@ def extend(node: Node) -> None:
     twin = _twins.get(cls)
     if twin is None:
         twin = _twins[cls] = _make_twin(cls)
-    node._extra = types.SimpleNamespace(**{name: getattr(cls, name, None)
-                                          for name in RARE_ATTRIBUTES})
+    node._extra = twin._Extra()  # (its class's values as class-level defaults: no copy)
     node.__class__ = twin
 
 
 def _make_twin(cls: type) -> type:
+    defaults = {name: getattr(cls, name, None) for name in RARE_ATTRIBUTES}
     namespace: dict[str, Any] = {
         "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
         "__doc__": cls.__doc__, "_open": True,
+        "_Extra": type(f"{cls.__name__}Extra", (), {"__module__": cls.__module__, **defaults}),
     }
     for name in RARE_ATTRIBUTES:
         namespace[name] = property(operator.attrgetter(f"_extra.{name}"), _setter(name))
