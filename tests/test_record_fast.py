@@ -270,7 +270,7 @@ def test_a_no_grad_kernel_computes_what_forward_computes() -> None:
     # elements) calls it in forward's place: the same array bit for bit, in every float dtype,
     # on 0-d, empty, strided and large inputs (a mean over more than 2048 elements divides in
     # float64), and np.mean's value for the mean (its forward called np.mean before).
-    from minigrad.autograd.function import BackwardNode, Op
+    from minigrad.autograd.function import Op
     from minigrad.ops import reduction
 
     def family(cls: type) -> list[type]:
@@ -289,7 +289,7 @@ def test_a_no_grad_kernel_computes_what_forward_computes() -> None:
                     continue  # (recorded through its kernel too: checked above; mm: below)
                 with np.errstate(all="ignore"):
                     try:
-                        expected = op.forward(BackwardNode(), x)
+                        expected = op.forward(op._Node(), x)
                     except ValueError as error:  # (max and min of nothing: numpy's error,
                         with pytest.raises(ValueError, match=str(error)):  # checked before)
                             op.no_grad_kernel(x)
@@ -308,7 +308,7 @@ def test_a_two_input_no_grad_kernel_computes_what_forward_computes() -> None:
     # bit, dtype and strides, in every float dtype, on transposed and strided matrices, 1x1
     # operands (where ``dot`` would scale and turn 0 * inf into 0: PyTorch's product gives
     # nan), empty ones, and inf and nan among the values.
-    from minigrad.autograd.function import BackwardNode, Op
+    from minigrad.autograd.function import Op
     from minigrad.ops import linalg
 
     def family(cls: type) -> list[type]:
@@ -332,7 +332,7 @@ def test_a_two_input_no_grad_kernel_computes_what_forward_computes() -> None:
         for x, y in ((a.astype(dtype), b.astype(dtype)) for a, b in pairs):
             for op in declared:
                 with np.errstate(all="ignore"):
-                    expected = op.forward(BackwardNode(), x, y)
+                    expected = op.forward(op._Node(), x, y)
                     got = op.no_grad_kernel(x, y)
                 assert type(got) is np.ndarray, op.__name__
                 assert (got.dtype, got.shape, got.strides) == (

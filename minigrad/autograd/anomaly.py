@@ -191,6 +191,10 @@ def _held_by_a_node(accumulator: Any, new_holder: Any) -> bool:
 
 
 def _stamp(node: Any) -> None:
+    # graph.py imports this module: imported at call time (anomaly mode only)
+    from minigrad.autograd.graph import extend
+
+    extend(node)  # (a built-in op's node has no ``__dict__``)
     node._forward_stack = capture_forward_stack()
     parent = getattr(_evaluating, "node", None)
     if parent is not None:

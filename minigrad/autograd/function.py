@@ -56,6 +56,7 @@ from minigrad.autograd.graph import (
     Node,
     direct_call,
     direct_calls,
+    extend,
     sum_to_shape,
 )
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
@@ -120,14 +121,17 @@ class BackwardNode(Node):
 
     def mark_dirty(self, *tensors: TensorBase) -> None:
         """Declare that forward modified these input tensors in place."""
+        extend(self)  # (a built-in op's node has no ``__dict__``)
         self._dirty = tensors
 
     def mark_non_differentiable(self, *values: Any) -> None:
         """Declare outputs that have no gradient (indices, masks)."""
+        extend(self)
         self._non_differentiable = values
 
     def set_materialize_grads(self, value: bool) -> None:
         """Whether missing output gradients reach backward as zeros (default) or None."""
+        extend(self)
         self._materialize_grads = value
 
     # --- what the engine calls ---------------------------------------------------------------
@@ -449,8 +453,11 @@ class Function:
         # name, ``_OptionsNode``.
         options = () if cls._tensor_level else _defaulted_options(cls.forward, fields)
         defaults = {name: default for _, name, default in options}
+        # (A custom Function's node is its ctx, which takes any attribute, as PyTorch's:
+        # a ``__dict__``; a built-in op's node takes none, as PyTorch's C++ nodes.)
         namespace = {
-            "__slots__": tuple(field for field in fields if field not in defaults),
+            "__slots__": tuple(field for field in fields if field not in defaults)
+            + (("__dict__",) if cls._tensor_level else ()),
             "_function": cls, "_name": name, "__doc__": cls.__doc__, **defaults,
         }
         if name == NOT_IMPLEMENTED:

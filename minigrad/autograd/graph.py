@@ -68,9 +68,11 @@ class Node:
     edge); ``next_functions`` pairs them up for readers. The nodes of built-in ops of one or
     two inputs keep their edges' nodes in the slots ``_next0`` and ``_next1`` instead, and
     ``_next_nodes`` makes the tuple when read (``EDGES_IN_SLOTS``). What every node has lives
-    in slots; the rarely-set attributes (hooks, anomaly's forward stack, a custom Function's
-    own notes) fall back to the class-level defaults below until set, in a ``__dict__`` made
-    only then.
+    in slots; the rarely-set attributes (hooks, anomaly's forward stack ...: ``RARE_ATTRIBUTES``)
+    are the class-level defaults below until a node sets one. A built-in op's node has no
+    ``__dict__`` (as PyTorch's C++ nodes, it takes no new attribute): setting one of those
+    first makes it an instance of its class's twin, which keeps them in a side object
+    (``extend``). A custom Function's node, its ctx, keeps a ``__dict__`` for the user's notes.
     """
 
     __slots__ = (
@@ -89,7 +91,12 @@ class Node:
         "_output_counter",
         "_next0",  # the edges' nodes of a node whose class keeps them in slots (EDGES_IN_SLOTS)
         "_next1",
-        "__dict__",
+        # The rarely set attributes of a node without ``__dict__``, once one is set: one side
+        # object (``extend``); unset on every other node.
+        "_extra",
+        # The types of the saved values, once backward freed them: written on the engine's
+        # path (any node that saved a None), so a slot of its own. Unset: none freed.
+        "_freed_kinds",
         "__weakref__",
     )
 
@@ -99,7 +106,7 @@ class Node:
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
     _forward_stack: list[str] | None = None  # filled in anomaly mode
     _anomaly_parent: Node | None = None  # ... with the node whose backward made this one
-    _freed_kinds: tuple[type, ...] = ()  # the types of the saved values, once freed
+    _metadata: dict[str, Any] | None = None  # ``metadata``, made on first read
     # Whether saved values that are all None stay (never "freed"): unpacking them after
     # backward still works, as PyTorch's undefined saved variables do (a Function's node).
     _keeps_nones = False
@@ -117,11 +124,23 @@ class Node:
     # no user code runs in it, so it cannot tell when leaves' accumulators run (engine.py).
     _builtin = False
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+    # Whether the class-level defaults above can be set on a node as they are: its class
+    # keeps a ``__dict__`` (a custom Function's ctx, the accumulator), or is an extended twin
+    # (``extend``). A built-in op's node has no ``__dict__``: as PyTorch's, it takes no new
+    # attribute, and it costs no dict at its making and freeing.
+    _open = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        slots = cls.__dict__.get("__slots__")
+        if slots is None or "__dict__" in slots:  # (a class without ``__slots__`` has one)
+            cls._open = True
 
     @property
     def _freed_none(self) -> frozenset[int]:
         """The saved positions that held None, once backward freed the values (else empty)."""
-        return frozenset(i for i, kind in enumerate(self._freed_kinds) if kind is NoneType)
+        kinds = getattr(self, "_freed_kinds", ())  # (the slot is unset until then)
+        return frozenset(i for i, kind in enumerate(kinds) if kind is NoneType)
 
     @property
     def next_functions(self) -> tuple[Edge, ...]:
@@ -156,8 +175,9 @@ class Node:
     @property
     def metadata(self) -> dict[str, Any]:
         """A dict for the user's own annotations (PyTorch's ``grad_fn.metadata``)."""
-        if "_metadata" not in self.__dict__:
-            self._metadata: dict[str, Any] = {}
+        if self._metadata is None:
+            extend(self)
+            self._metadata = {}
         return self._metadata
 
     def register_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
@@ -174,6 +194,7 @@ class Node:
             >>> handle.remove()
         """
         if self._post_hooks is None:
+            extend(self)
             self._post_hooks = []
             self._lean = False
         self._post_hooks.append(hook)
@@ -195,6 +216,7 @@ class Node:
             tensor([30., 30.])
         """
         if self._node_pre_hooks is None:
+            extend(self)
             self._node_pre_hooks = []
             self._lean = False
         self._node_pre_hooks.append(hook)
@@ -203,6 +225,7 @@ class Node:
     def _register_tensor_hook(self, output_nr: int, hook: Callable[[Any], Any]) -> None:
         # A tensor hook runs on the tensor's gradient before this node consumes it.
         if self._pre_hooks is None:
+            extend(self)
             self._pre_hooks = {}
             self._lean = False
         self._pre_hooks.setdefault(output_nr, []).append(hook)
@@ -333,6 +356,54 @@ class RemovableHandle:
         self.remove()
 
 
+# The class-level defaults of ``Node`` (and ``BackwardNode``'s ctx API) that a node may set
+# for itself: hooks, retained gradients, anomaly mode's notes, the outputs of a node of several,
+# ``metadata``, what ``mark_dirty`` and kin declare.
+RARE_ATTRIBUTES = (
+    "_pre_hooks", "_node_pre_hooks", "_post_hooks", "_retained", "_forward_stack",
+    "_anomaly_parent", "_lean", "_num_outputs", "_output_meta", "_metadata", "_dirty",
+    "_non_differentiable", "_materialize_grads",
+)
+_twins: dict[type, type] = {}  # a node class without ``__dict__`` -> its extended twin
+
+
+def extend(node: Node) -> None:
+    """Let ``node`` set the rarely set attributes (``RARE_ATTRIBUTES``) for itself.
+
+    A node of a class with ``__dict__`` keeps them there already. Any other (a built-in op's)
+    becomes an instance of its class's twin: a subclass of the same name and layout whose
+    properties keep them in one side object in the slot ``_extra``, starting from the class's
+    values. The engine reads them as before: the class's defaults on every other node.
+    """
+    cls = type(node)
+    if cls._open:
+        return
+    twin = _twins.get(cls)
+    if twin is None:
+        twin = _twins[cls] = _make_twin(cls)
+    node._extra = twin._Extra()  # (its class's values as class-level defaults: no copy)
+    node.__class__ = twin
+
+
+def _make_twin(cls: type) -> type:
+    defaults = {name: getattr(cls, name, None) for name in RARE_ATTRIBUTES}
+    namespace: dict[str, Any] = {
+        "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+        "__doc__": cls.__doc__, "_open": True,
+        "_Extra": type(f"{cls.__name__}Extra", (), {"__module__": cls.__module__, **defaults}),
+    }
+    for name in RARE_ATTRIBUTES:
+        namespace[name] = property(operator.attrgetter(f"_extra.{name}"), _setter(name))
+    return type(cls.__name__, (cls,), namespace)
+
+
+def _setter(name: str) -> Callable[[Any, Any], None]:
+    def set_rare(node: Any, value: Any) -> None:
+        setattr(node._extra, name, value)
+
+    return set_rare
+
+
 class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTorch's C++ one
     """The node at a leaf that requires grad: adds the incoming gradient to ``leaf.grad``.
 
@@ -340,8 +411,9 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
     refers to the leaf weakly: no reference cycle keeps a dropped leaf's buffer alive.
     """
 
-    __slots__ = ("_variable",)
+    __slots__ = ("_variable", "__dict__")
     _builtin = True
+    _open = True  # (its ``__dict__`` takes ``_buffer_changed`` and the rarely set attributes)
     # Whether the leaf's buffer changed shape or dtype since the accumulator was made
     # (``tensor_base.set_array``): the gradients of nodes recorded before and after may then
     # differ, and the engine sums them checked (engine.py ``_unseen_accumulator``). Set in
@@ -471,6 +543,7 @@ def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr:
     new_node = tensor._grad_fn
     if new_node is not None:
         if new_node._retained is None:
+            extend(new_node)
             new_node._retained = {}
             new_node._lean = False
         new_node._retained[tensor._output_nr] = reference

@@ -46,7 +46,7 @@ from minigrad import _warnings, errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.graph import sequence_numbers
+from minigrad.autograd.graph import extend, sequence_numbers
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import TensorBase, new_result, set_output_class
 
@@ -866,9 +866,19 @@ def _binary_recorder(
         if for_the_other:  # 5. saved values: each input if the other needs a gradient
             x_counter = x._counter
             y_counter = y._counter
+            if (x_counter is None and y_counter is None and x_needs and y_needs and fast
+                    and x_array is not y_array):
+                # The common case, tested first in the fewest steps (the general test below
+                # takes it too): two inputs needing a gradient, neither with a counter (both
+                # at version 0), no debugging switch on, not ``a * a``. The compact pair,
+                # which ``saved.entries`` reads as the twelve six-field entries below
+                # (saved.py's module docstring); the tensors in the node's slots.
+                node._input0 = x
+                node._input1 = y
+                node._saved = (x_array, y_array)
             # (A result its node saved, ``saved.COUNTER_IN_NODE``, as in the chain
             # ``sigmoid(y * w + b)``: tested last, then the node's counter is taken.)
-            if (
+            elif (
                 (x_counter is None or type(x_counter) is _VersionCounter
                  or x_counter is _COUNTER_IN_NODE
                  and ((x_counter := x._grad_fn._output_counter) is None
@@ -1071,6 +1081,7 @@ def _input_meta(
 def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any]) -> None:
     """Give each output its place in the graph; non-differentiable ones stay without history."""
     marked = node._non_differentiable
+    extend(node)  # (a built-in op's node has no ``__dict__``)
     node._num_outputs = len(outputs)
     # Kept so the engine can hand zeros to backward for outputs that received no gradient.
     node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)

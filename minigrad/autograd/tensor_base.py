@@ -28,6 +28,7 @@ from minigrad.autograd.graph import (
     COUNTER_IN_NODE,
     AccumulateGrad,
     Node,
+    extend,
     move_retained_grad,
 )
 from minigrad.autograd.version import VersionCounter
@@ -289,6 +290,7 @@ class TensorBase:
         """
         node = self._grad_fn
         if node._retained is None:
+            extend(node)  # (a built-in op's node has no ``__dict__``)
             node._retained = {}
             node._lean = False  # the engine's general path retains it
         node._retained[self._output_nr] = weakref.ref(self)
