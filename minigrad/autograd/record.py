@@ -44,6 +44,7 @@ import numpy as np
 
 from minigrad import _warnings, errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
+from minigrad.autograd import tensor_base as _tensor_base
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import sequence_numbers
@@ -485,7 +486,23 @@ def _unary_recorder(
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw)  # (its shape and dtype read if an op records with it)
+            # ``new_result(raw)`` written out (its call is ~0.4k of a no-grad op's ~10k
+            # instructions); tests/test_record_nograd.py checks the two make the same tensor
+            output = _new(_Tensor)
+            output._array = raw
+            output._shape = None  # (shape and dtype read if an op records with it)
+            output._dtype = None
+            # (a counter made on first use, unless some thread is in inference mode: then
+            # the factory, swapped by autograd/inference.py, decides for this thread)
+            new_counter = _tensor_base.new_counter
+            output._counter = None if new_counter is _VersionCounter else new_counter()
+            output._requires_grad = False
+            output._grad_fn = None
+            output._output_nr = 0
+            output._meta = None
+            output._base = None
+            output._view = None
+            return output
         # (``raw`` stays what forward returned: saved values are recognized by identity)
         # (a reduction returns a numpy scalar; several results come as a tuple)
         out_array = raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
@@ -626,9 +643,25 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         ):  # (the rule sees the inputs, a number among them, as ``_general`` hands them)
             raw = _laid_out(layout, node, raw, (x_array, *options)[:inputs])
         if node is None:  # the no-grad path: a tensor without history around the result
-            if type(raw) is _ndarray:
-                return new_result(raw)
-            return _untracked_outputs(raw)
+            if type(raw) is not _ndarray:
+                return _untracked_outputs(raw)
+            # ``new_result(raw)`` written out (its call is ~0.4k of a no-grad op's ~10k
+            # instructions); tests/test_record_nograd.py checks the two make the same tensor
+            output = _new(_Tensor)
+            output._array = raw
+            output._shape = None  # (shape and dtype read if an op records with it)
+            output._dtype = None
+            # (a counter made on first use, unless some thread is in inference mode: then
+            # the factory, swapped by autograd/inference.py, decides for this thread)
+            new_counter = _tensor_base.new_counter
+            output._counter = None if new_counter is _VersionCounter else new_counter()
+            output._requires_grad = False
+            output._grad_fn = None
+            output._output_nr = 0
+            output._meta = None
+            output._base = None
+            output._view = None
+            return output
         if for_the_other:  # the bilinear ops' declared saving: the number, x needing it
             save_for_the_other(node, x_array, options[0])
         # (a reduction returns a numpy scalar; several results come as a tuple)
@@ -791,7 +824,23 @@ def _binary_recorder(
                 if type(raw) is tuple:
                     return _untracked_outputs(raw)
                 raw = _asarray(raw)  # a reduction's numpy scalar
-            return new_result(raw)  # (its shape and dtype read if an op records with it)
+            # ``new_result(raw)`` written out (its call is ~0.4k of a no-grad op's ~10k
+            # instructions); tests/test_record_nograd.py checks the two make the same tensor
+            output = _new(_Tensor)
+            output._array = raw
+            output._shape = None  # (shape and dtype read if an op records with it)
+            output._dtype = None
+            # (a counter made on first use, unless some thread is in inference mode: then
+            # the factory, swapped by autograd/inference.py, decides for this thread)
+            new_counter = _tensor_base.new_counter
+            output._counter = None if new_counter is _VersionCounter else new_counter()
+            output._requires_grad = False
+            output._grad_fn = None
+            output._output_nr = 0
+            output._meta = None
+            output._base = None
+            output._view = None
+            return output
         if keeps_dtype and type(raw) is _ndarray:
             out_array = raw  # (of the inputs' dtype, as the op declares: no read)
         else:
