@@ -21,8 +21,8 @@ TESTS_DIR = Path(__file__).resolve().parent
 UNCHANGED = [
     "test_bitwise", "test_data_api", "test_elementwise_extra", "test_examples",
     "test_func_forward", "test_loss_fast_paths", "test_op_consistency", "test_printing",
-    "test_promotion", "test_random_generators", "test_reference_modules", "test_sampling",
-    "test_serialization_safety", "test_thread_settings",
+    "test_promotion", "test_random_generators", "test_record_nograd", "test_reference_modules",
+    "test_sampling", "test_serialization_safety", "test_thread_settings",
 ]
 
 
