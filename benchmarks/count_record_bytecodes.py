@@ -12,7 +12,7 @@ calls made from the frame (numpy's kernel, allocation, deallocation) are not see
     python benchmarks/count_record_bytecodes.py [--checkout DIR] [--lines] [CASE ...]
 
 Cases as ``count_record_instructions.py``'s: ``add``, ``mul``, ``mul_result``, ``mul_one``,
-``sigmoid``, ``sum`` (recorded, (8,) float32 leaves whose accumulators exist), ``matmul``
+``sigmoid``, ``exp``, ``sum`` (recorded, (8,) float32 leaves whose accumulators exist), ``matmul``
 (``m @ n``, 8x8), the same with a ``no_grad_`` prefix (under ``no_grad``), or a Python
 expression on ``a``, ``b``, ``c``, ``m``, ``n``
 (recorded; ``no_grad_`` + expression: under ``no_grad``). ``--lines``: each function's count
@@ -40,7 +40,7 @@ def make_step(case: str) -> tuple[Callable[[], Any], bool]:
     no_grad = case.startswith("no_grad_")
     name = case.removeprefix("no_grad_")
     named = {"add": "a + b", "mul": "a * b", "mul_result": "y * b", "mul_one": "a * c",
-             "sigmoid": "a.sigmoid()", "sum": "a.sum()", "matmul": "m @ n"}
+             "sigmoid": "a.sigmoid()", "exp": "a.exp()", "sum": "a.sum()", "matmul": "m @ n"}
     namespace = {"np": np, "minigrad": minigrad, **case_operands()}
     exec(f"def step():\n    return {named.get(name, name)}\n", namespace)
     return namespace["step"], no_grad

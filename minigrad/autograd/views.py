@@ -17,6 +17,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import grad_mode, guard, inference
+from minigrad.autograd import tensor_base as _tensor_base
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import Op
@@ -347,7 +348,8 @@ def new_view(
     (the common case) is written out here; a view of a view, or of a guarded buffer, takes
     ``make_view``'s general steps.
     """
-    view = _new(TensorBase.output_class)
+    # (the module global ``new_result`` reads: a class attribute read is not specialised)
+    view = _new(_tensor_base._output_class)
     view._array = array
     view._shape = view._dtype = None  # (read when first needed)
     view._requires_grad = False
