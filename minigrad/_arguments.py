@@ -246,8 +246,8 @@ NUMBER_OVERLOADS = frozenset(
 UNCHECKED = frozenset(
     {
         "adjoint", "cholesky", "qr", "randint", "tensor",
-        "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
-        "huber_loss", "kl_div", "l1_loss", "mse_loss", "nll_loss", "smooth_l1_loss",
+        "binary_cross_entropy", "cross_entropy", "huber_loss", "l1_loss", "mse_loss",
+        "nll_loss", "smooth_l1_loss",
         # (and this checks its own arguments, with the name of the ATen op behind it)
         "unique",
         # (PyTorch writes Tensor.backward in Python: torch.autograd.backward's checks, which
@@ -459,6 +459,10 @@ def checking_arguments(
         unpacked_listing = PARSER_OVERLOADS["function"].get(name)
     if not checks and not aliases and listed is None:
         return function
+    # PyTorch's parser counts the positional arguments before it looks at their types:
+    # ``kl_div(x, x, None, None)`` says "takes from 2 to 3", not "'reduction' must be int".
+    most_positional = (1 << 30) if any(p.kind is p.VAR_POSITIONAL for p in parameters) else sum(
+        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
     known = frozenset(inspect.signature(function).parameters)
     parameter_names = list(inspect.signature(function).parameters)
     first_checked = min((check[0] for check in checks), default=1 << 30)
@@ -516,6 +520,18 @@ def checking_arguments(
         _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
                            parameter_names, numpy_names)
 
+    def count_first(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """A check failed: the parser's text for too many positional arguments, if there are.
+
+        (Looked at only once a check failed: Python's own TypeError says it, reworded.)
+        """
+        if len(args) > most_positional:
+            try:
+                function(*args, **kwargs)
+            except TypeError as error:
+                reword(error, args, kwargs)
+                raise
+
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
         """``function``, after its arguments' types were checked."""
@@ -570,6 +586,7 @@ def checking_arguments(
                 continue
             if "rounding_mode" in named:  # div's other overloads: div's own message
                 continue
+            count_first(args, kwargs)
             refuse_unlisted(args, kwargs)
             if unpacked_listing is not None:
                 raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing))
