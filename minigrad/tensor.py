@@ -158,6 +158,7 @@ def _unary_method(op: Any, general: Callable[[Any], Any], doc: str) -> Any:
     method.__name__ = name = general.__name__
     method.__qualname__ = f"Tensor.{name}"
     method.__doc__ = doc
+    method.frameless = True  # type: ignore[attr-defined]  # (see _arguments.check_methods)
     return method
 
 
@@ -486,41 +487,59 @@ class Tensor(TensorBase):
             )
         return self.to(other.dtype)
 
-    def float(self) -> Tensor:
-        """This tensor as float32."""
-        return self.to(_dtype.float32)
+    def float(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as float32 (``self.to(minigrad.float32, memory_format=...)``)."""
+        return self.to(_dtype.float32, memory_format=memory_format)
 
-    def double(self) -> Tensor:
-        """This tensor as float64."""
-        return self.to(_dtype.float64)
+    def double(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as float64 (``self.to(minigrad.float64, memory_format=...)``)."""
+        return self.to(_dtype.float64, memory_format=memory_format)
 
-    def half(self) -> Tensor:
-        """This tensor as float16."""
-        return self.to(_dtype.float16)
+    def half(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as float16 (``self.to(minigrad.float16, memory_format=...)``)."""
+        return self.to(_dtype.float16, memory_format=memory_format)
 
-    def long(self) -> Tensor:
-        """This tensor as int64."""
-        return self.to(_dtype.int64)
+    def long(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int64 (``self.to(minigrad.int64, memory_format=...)``)."""
+        return self.to(_dtype.int64, memory_format=memory_format)
 
-    def short(self) -> Tensor:
-        """This tensor as int16."""
-        return self.to(_dtype.int16)
+    def short(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int16 (``self.to(minigrad.int16, memory_format=...)``)."""
+        return self.to(_dtype.int16, memory_format=memory_format)
 
-    def int(self) -> Tensor:
-        """This tensor as int32."""
-        return self.to(_dtype.int32)
+    def int(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int32 (``self.to(minigrad.int32, memory_format=...)``)."""
+        return self.to(_dtype.int32, memory_format=memory_format)
 
-    def char(self) -> Tensor:
-        """This tensor as int8."""
-        return self.to(_dtype.int8)
+    def char(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int8 (``self.to(minigrad.int8, memory_format=...)``)."""
+        return self.to(_dtype.int8, memory_format=memory_format)
 
-    def byte(self) -> Tensor:
-        """This tensor as uint8."""
-        return self.to(_dtype.uint8)
+    def byte(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as uint8 (``self.to(minigrad.uint8, memory_format=...)``)."""
+        return self.to(_dtype.uint8, memory_format=memory_format)
 
-    def bool(self) -> Tensor:
-        """This tensor as bool."""
-        return self.to(_dtype.bool_)
+    def bool(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as bool (``self.to(minigrad.bool, memory_format=...)``)."""
+        return self.to(_dtype.bool_, memory_format=memory_format)
 
     # --- new tensors like this one -----------------------------------------------------------
 
