@@ -28,6 +28,7 @@ from minigrad import (
     _printing,
     _random,
     _shared_memory,
+    _unbound_methods,
     _warnings,
     errors,
 )
@@ -192,7 +193,7 @@ def _given(
         raise TypeError(errors.missing_arguments(method, [parameter]))
     return values
 
-class Tensor(TensorBase):
+class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
     """A multi-dimensional array that records operations for automatic differentiation.
 
     Make one with ``minigrad.tensor(...)`` or a factory (``zeros``, ``randn``, ...).
@@ -3252,3 +3253,6 @@ Tensor.mean = _reduction_shortcut(  # type: ignore[method-assign]
 # PyTorch's does: their frames are wrappers of the module functions.
 for _method in (Tensor.var, Tensor.std):
     _warnings.register_wrapper(inspect.unwrap(_method).__code__)
+# Tensor.mul(2, t): PyTorch's descriptor TypeError, checked only through the class (last:
+# every method is final now; an instance's lookup is left as it was).
+_unbound_methods.install()

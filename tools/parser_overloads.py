@@ -12,6 +12,8 @@ Each listing is read off the error of a call with an unknown keyword, which fits
 only functions with more than one signature are kept (one signature gets no listing).
 "no_arguments": the Tensor methods PyTorch binds as C methods taking no arguments, whose
 texts are CPython's, not the parser's (``TensorBase.relu() takes no arguments (1 given)``).
+"descriptors": the Tensor methods that are C methods of ``torch._C.TensorBase``, which refuse
+another ``self`` (``Tensor.mul(2, t)``: minigrad/_unbound_methods.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +87,7 @@ def overloads() -> dict[str, Any]:
             kernels[name] = found
     methods: dict[str, list[str]] = {}
     no_arguments: list[str] = []
+    descriptors: list[str] = []  # (C methods: called through the class, ``self`` checked)
     example = torch.ones(1)
     for name in sorted(n for n in dir(minigrad.Tensor) if not n.startswith("_")):
         static = inspect.getattr_static(torch.Tensor, name, None)
@@ -93,8 +97,11 @@ def overloads() -> dict[str, Any]:
                 methods[name] = found
             if takes_no_arguments(getattr(example, name)):
                 no_arguments.append(name)
+            if isinstance(static, types.MethodDescriptorType):
+                descriptors.append(name)
     return {"version": torch.__version__.split("+")[0], "function": functions,
-            "method": methods, "kernel": kernels, "no_arguments": no_arguments}
+            "method": methods, "kernel": kernels, "no_arguments": no_arguments,
+            "descriptors": descriptors}
 
 
 def takes_no_arguments(method: Any) -> bool:
