@@ -326,7 +326,7 @@ def checked_value(value: Any, dtype: np.dtype, check_half: bool = True) -> Any:
                 return np.float16(np.float32(value))  # (c10::Half of a double: via float)
         if _FLOAT_MAX[dtype] < abs(float(value)) < float("inf"):  # (nan and inf fit)
             raise _overflow(dtype)
-        if dtype == np.float16 and isinstance(value, float):
+        if dtype.char == "e" and isinstance(value, float):  # (np.float64 too)
             return np.float16(np.float32(value))  # (c10::Half of a double: via float)
         return value
     low, high = _INT_RANGES[dtype]
