@@ -1130,6 +1130,8 @@ def taking_no_arguments(method: Callable[[Any], Any], name: str) -> Callable[...
             raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
         return method(self)
 
+    # (its frame is named as the method: write tracking names a write by its frame)
+    alone.__code__ = alone.__code__.replace(co_name=name)
     return alone
 
 
