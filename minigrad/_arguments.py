@@ -211,6 +211,10 @@ def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]
 
 
 PARSER_OVERLOADS = _parser_overloads()
+# The Tensor methods PyTorch binds as C methods of no arguments (tools/parser_overloads.py):
+# given any, CPython's texts, ``TensorBase.relu() takes no arguments (1 given)``.
+NO_ARGUMENTS = frozenset(
+    json.loads((Path(__file__).parent / "_parser_overloads.json").read_text())["no_arguments"])
 # The names whose calls that fit no overload get the parser's listing (filled as the checks
 # are given: tests_torch/test_misuse_sweep_torch.py asks those messages to be PyTorch's).
 LISTING_NAMES: set[str] = set()
@@ -246,8 +250,8 @@ NUMBER_OVERLOADS = frozenset(
 UNCHECKED = frozenset(
     {
         "adjoint", "cholesky", "qr", "randint", "tensor",
-        "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
-        "huber_loss", "kl_div", "l1_loss", "mse_loss", "nll_loss", "smooth_l1_loss",
+        "binary_cross_entropy", "cross_entropy", "huber_loss", "l1_loss", "mse_loss",
+        "nll_loss", "smooth_l1_loss",
         # (and this checks its own arguments, with the name of the ATen op behind it)
         "unique",
         # (PyTorch writes Tensor.backward in Python: torch.autograd.backward's checks, which
@@ -459,6 +463,9 @@ def checking_arguments(
         unpacked_listing = PARSER_OVERLOADS["function"].get(name)
     if not checks and not aliases and listed is None:
         return function
+    # (for count_first below)
+    most_positional = (1 << 30) if any(p.kind is p.VAR_POSITIONAL for p in parameters) else sum(
+        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
     known = frozenset(inspect.signature(function).parameters)
     parameter_names = list(inspect.signature(function).parameters)
     first_checked = min((check[0] for check in checks), default=1 << 30)
@@ -510,11 +517,31 @@ def checking_arguments(
 
     def reword(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """The parser's text for a TypeError the function raised about the call itself."""
+        count_first(args)
+        reword_in_order(error, args, kwargs)
+
+    def reword_in_order(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """``reword`` once the positional arguments were counted."""
         refuse_unlisted(args, kwargs)
         if unpacked_listing is not None and "unexpected keyword" in str(error):
             raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing)) from None
         _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
                            parameter_names, numpy_names)
+
+    def count_first(args: tuple[Any, ...]) -> None:
+        """The parser's text for too many positional arguments, if there are.
+
+        PyTorch's parser counts them before it looks at keywords or types: ``kl_div(x, x,
+        None, None)`` "takes from 2 to 3", not "'reduction' must be int". Asked only once a
+        check failed or the call raised: Python's own count (the call without its keywords,
+        which Python would look at first), reworded.
+        """
+        if len(args) > most_positional:
+            try:
+                function(*args)
+            except TypeError as error:
+                reword_in_order(error, args, {})
+                raise
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -570,6 +597,7 @@ def checking_arguments(
                 continue
             if "rounding_mode" in named:  # div's other overloads: div's own message
                 continue
+            count_first(args)
             refuse_unlisted(args, kwargs)
             if unpacked_listing is not None:
                 raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing))
@@ -1067,12 +1095,44 @@ def _overloads_message(
 
 
 def check_methods(cls: type, names: Iterable[str]) -> None:
-    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted)."""
+    """Give each method among ``names`` of ``cls`` the argument checks (dunders excepted).
+
+    A method PyTorch binds as taking no arguments (NO_ARGUMENTS) gets CPython's texts for
+    them instead, unless it is a recording function that has no frame of its own on purpose
+    (``frameless``: ``a.sigmoid()``, ``a.exp()``, hot paths a frame would slow).
+    """
     for name in names:
         method = cls.__dict__.get(name)
-        if inspect.isfunction(method) and not name.startswith("_") and name not in UNCHECKED:
-            setattr(cls, name, checking_arguments(
-                method, name, skip_first=True, numpy_names=name not in PYTHON_LEVEL))
+        if not inspect.isfunction(method) or name.startswith("_"):
+            continue
+        if name in NO_ARGUMENTS and len(inspect.signature(method).parameters) == 1:
+            if not getattr(method, "frameless", False):
+                setattr(cls, name, taking_no_arguments(method, name))
+            continue
+        if name in UNCHECKED:
+            continue
+        setattr(cls, name, checking_arguments(
+            method, name, skip_first=True, numpy_names=name not in PYTHON_LEVEL))
+
+
+def taking_no_arguments(method: Callable[[Any], Any], name: str) -> Callable[..., Any]:
+    """``method`` (of ``self`` alone) with the texts of PyTorch's C method of no arguments.
+
+    As CPython's ``METH_NOARGS`` check: keywords first, then the positional arguments.
+    """
+
+    @functools.wraps(method)
+    def alone(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``method(self)``, refusing any argument as PyTorch does."""
+        if kwargs:
+            raise TypeError(f"TensorBase.{name}() takes no keyword arguments")
+        if args:
+            raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+        return method(self)
+
+    # (its frame is named as the method: write tracking names a write by its frame)
+    alone.__code__ = alone.__code__.replace(co_name=name)
+    return alone
 
 
 def check_functions(

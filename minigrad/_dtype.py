@@ -323,9 +323,11 @@ def checked_value(value: Any, dtype: np.dtype, check_half: bool = True) -> Any:
     if dtype.kind == "f":
         if not check_half and dtype == np.float16:
             with np.errstate(over="ignore"):
-                return np.float16(value)
+                return np.float16(np.float32(value))  # (c10::Half of a double: via float)
         if _FLOAT_MAX[dtype] < abs(float(value)) < float("inf"):  # (nan and inf fit)
             raise _overflow(dtype)
+        if dtype.char == "e" and isinstance(value, float):  # (np.float64 too)
+            return np.float16(np.float32(value))  # (c10::Half of a double: via float)
         return value
     low, high = _INT_RANGES[dtype]
     if isinstance(value, (float, np.floating)):

@@ -25,6 +25,7 @@ from minigrad import (
     errors,
 )
 from minigrad._device import as_device, check_available, check_factory_device
+from minigrad._half import as_dtype
 from minigrad._layout import empty_in_format, format_strides
 from minigrad.autograd import guard
 from minigrad.autograd.debug_switches import switches
@@ -69,10 +70,11 @@ def tensor(
             UserWarning,
             stacklevel=2,
         )
-        array = np.array(data._array, dtype=numpy_dtype)
+        array = np.array(data._array) if numpy_dtype is None else as_dtype(data._array,
+                                                                           numpy_dtype)
     elif isinstance(data, np.ndarray):
         _dtype.from_numpy_dtype(data.dtype)  # rejects unsupported types with PyTorch's message
-        array = np.array(data, dtype=numpy_dtype)
+        array = np.array(data) if numpy_dtype is None else as_dtype(data, numpy_dtype)
     else:
         array = _array_from_python(data, numpy_dtype)
     return _new(array, requires_grad)
@@ -92,7 +94,7 @@ def _array_from_python(data: Any, numpy_dtype: np.dtype | None) -> np.ndarray:
         if target.kind == "f":
             if raw.dtype == object or raw.dtype.kind == "u":  # ints beyond int64
                 raw = np.array(data, dtype=np.float64)  # OverflowError beyond a double's range
-            return raw.astype(target)
+            return as_dtype(raw, target)  # (float16 from Python floats: through float32)
         if target.kind == "b":
             return raw.astype(target)
         if raw.dtype.kind == "f" and inferred.kind != "f":  # numpy's float for ints past int64

@@ -28,6 +28,7 @@ from minigrad import (
     _printing,
     _random,
     _shared_memory,
+    _unbound_methods,
     _warnings,
     errors,
 )
@@ -158,6 +159,7 @@ def _unary_method(op: Any, general: Callable[[Any], Any], doc: str) -> Any:
     method.__name__ = name = general.__name__
     method.__qualname__ = f"Tensor.{name}"
     method.__doc__ = doc
+    method.frameless = True  # type: ignore[attr-defined]  # (see _arguments.check_methods)
     return method
 
 
@@ -191,7 +193,7 @@ def _given(
         raise TypeError(errors.missing_arguments(method, [parameter]))
     return values
 
-class Tensor(TensorBase):
+class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
     """A multi-dimensional array that records operations for automatic differentiation.
 
     Make one with ``minigrad.tensor(...)`` or a factory (``zeros``, ``randn``, ...).
@@ -486,41 +488,65 @@ class Tensor(TensorBase):
             )
         return self.to(other.dtype)
 
-    def float(self) -> Tensor:
-        """This tensor as float32."""
-        return self.to(_dtype.float32)
+    def _converted(self, dtype: Any, memory_format: Any) -> Tensor:
+        """``float()`` and kin: ``to(dtype)``, given the format only when it is another one."""
+        if memory_format is _memory_formats.preserve_format:
+            return self.to(dtype)  # (``to`` with a format looks at the layout: ~3x as long)
+        return self.to(dtype, memory_format=memory_format)
 
-    def double(self) -> Tensor:
-        """This tensor as float64."""
-        return self.to(_dtype.float64)
+    def float(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as float32 (``self.to(minigrad.float32, memory_format=...)``)."""
+        return self._converted(_dtype.float32, memory_format)
 
-    def half(self) -> Tensor:
-        """This tensor as float16."""
-        return self.to(_dtype.float16)
+    def double(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as float64 (``self.to(minigrad.float64, memory_format=...)``)."""
+        return self._converted(_dtype.float64, memory_format)
 
-    def long(self) -> Tensor:
-        """This tensor as int64."""
-        return self.to(_dtype.int64)
+    def half(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as float16 (``self.to(minigrad.float16, memory_format=...)``)."""
+        return self._converted(_dtype.float16, memory_format)
 
-    def short(self) -> Tensor:
-        """This tensor as int16."""
-        return self.to(_dtype.int16)
+    def long(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int64 (``self.to(minigrad.int64, memory_format=...)``)."""
+        return self._converted(_dtype.int64, memory_format)
 
-    def int(self) -> Tensor:
-        """This tensor as int32."""
-        return self.to(_dtype.int32)
+    def short(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int16 (``self.to(minigrad.int16, memory_format=...)``)."""
+        return self._converted(_dtype.int16, memory_format)
 
-    def char(self) -> Tensor:
-        """This tensor as int8."""
-        return self.to(_dtype.int8)
+    def int(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int32 (``self.to(minigrad.int32, memory_format=...)``)."""
+        return self._converted(_dtype.int32, memory_format)
 
-    def byte(self) -> Tensor:
-        """This tensor as uint8."""
-        return self.to(_dtype.uint8)
+    def char(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as int8 (``self.to(minigrad.int8, memory_format=...)``)."""
+        return self._converted(_dtype.int8, memory_format)
 
-    def bool(self) -> Tensor:
-        """This tensor as bool."""
-        return self.to(_dtype.bool_)
+    def byte(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as uint8 (``self.to(minigrad.uint8, memory_format=...)``)."""
+        return self._converted(_dtype.uint8, memory_format)
+
+    def bool(
+        self, *, memory_format: _memory_formats.memory_format = _memory_formats.preserve_format
+    ) -> Tensor:
+        """This tensor as bool (``self.to(minigrad.bool, memory_format=...)``)."""
+        return self._converted(_dtype.bool_, memory_format)
 
     # --- new tensors like this one -----------------------------------------------------------
 
@@ -3233,3 +3259,6 @@ Tensor.mean = _reduction_shortcut(  # type: ignore[method-assign]
 # PyTorch's does: their frames are wrappers of the module functions.
 for _method in (Tensor.var, Tensor.std):
     _warnings.register_wrapper(inspect.unwrap(_method).__code__)
+# Tensor.mul(2, t): PyTorch's descriptor TypeError, checked only through the class (last:
+# every method is final now; an instance's lookup is left as it was).
+_unbound_methods.install()

@@ -24,10 +24,7 @@ import minigrad.special
 torch = pytest.importorskip("torch")
 
 NAMESPACES = ("", "linalg", "special", "nn.functional", "nn.init", "autograd", "func", "random")
-# Top-level ATen forms that are the op's own function under another name, whose qualified name
-# is the public one for Python's TypeError texts (kl_div() missing ...): pickle is led to
-# minigrad.ops.losses.kl_div, nn.functional's form. (Known difference.)
-UNPICKLED = {"": ["binary_cross_entropy_with_logits", "kl_div"]}
+UNPICKLED: dict[str, list[str]] = {}  # (none left: the known differences, by namespace)
 
 
 def _namespace(lib: Any, path: str) -> Any:

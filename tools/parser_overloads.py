@@ -10,6 +10,10 @@ the file is up to date.
 
 Each listing is read off the error of a call with an unknown keyword, which fits no signature:
 only functions with more than one signature are kept (one signature gets no listing).
+"no_arguments": the Tensor methods PyTorch binds as C methods taking no arguments, whose
+texts are CPython's, not the parser's (``TensorBase.relu() takes no arguments (1 given)``).
+"descriptors": the Tensor methods that are C methods of ``torch._C.TensorBase``, which refuse
+another ``self`` (``Tensor.mul(2, t)``: minigrad/_unbound_methods.py).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +86,8 @@ def overloads() -> dict[str, Any]:
         if found:
             kernels[name] = found
     methods: dict[str, list[str]] = {}
+    no_arguments: list[str] = []
+    descriptors: list[str] = []  # (C methods: called through the class, ``self`` checked)
     example = torch.ones(1)
     for name in sorted(n for n in dir(minigrad.Tensor) if not n.startswith("_")):
         static = inspect.getattr_static(torch.Tensor, name, None)
@@ -88,8 +95,27 @@ def overloads() -> dict[str, Any]:
             found = listing(getattr(example, name))
             if found:
                 methods[name] = found
+            if takes_no_arguments(getattr(example, name)):
+                no_arguments.append(name)
+            if isinstance(static, types.MethodDescriptorType):
+                descriptors.append(name)
     return {"version": torch.__version__.split("+")[0], "function": functions,
-            "method": methods, "kernel": kernels}
+            "method": methods, "kernel": kernels, "no_arguments": no_arguments,
+            "descriptors": descriptors}
+
+
+def takes_no_arguments(method: Any) -> bool:
+    """Whether PyTorch binds ``method`` without its parser, as taking no arguments at all.
+
+    (A C method of ``METH_NOARGS``: ``TensorBase.relu() takes no arguments (1 given)``.)
+    """
+    try:
+        method(object())
+    except TypeError as error:
+        return str(error).endswith("() takes no arguments (1 given)")
+    except Exception:  # noqa: BLE001 - anything else: not such a method
+        return False
+    return False
 
 
 def render() -> str:

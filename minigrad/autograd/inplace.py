@@ -25,6 +25,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
+from minigrad._half import copy_into
 from minigrad.autograd import debug_hooks, grad_mode, guard, saved
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
@@ -34,7 +35,7 @@ from minigrad.autograd.overlap import (
     kernel_order_result,
     refuse_partial_overlap,
 )
-from minigrad.autograd.quiet import restore, run_quietly, silence
+from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.record import WritingContext, record
 from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap, set_array
 from minigrad.autograd.views import (
@@ -252,8 +253,8 @@ def _copy_into(tensor: TensorBase, result: np.ndarray) -> None:
         array[...] = result  # (np.copyto, with its dispatch layer, takes 4x as long)
     else:
         # A cast (into float16, or an integer tensor): PyTorch's overflows to inf and its
-        # nan to an integer make no warning, numpy's do.
-        run_quietly(np.copyto, array, result, "unsafe")
+        # nan to an integer make no warning, numpy's do; float64 goes to float16 as PyTorch's.
+        copy_into(array, result)
     if reprotect is not None:
         reprotect()
     tensor._version_counter().bump()

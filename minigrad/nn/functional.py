@@ -417,7 +417,9 @@ _arguments.check_functions(
                   "multi_head_attention_forward", "interpolate", "upsample", "upsample_nearest",
                   "upsample_bilinear", "fold", "unfold", "max_unpool1d", "max_unpool2d",
                   "max_unpool3d",
-                  "affine_grid", "grid_sample"),
+                  "affine_grid", "grid_sample",
+                  # (minigrad.kl_div and binary_cross_entropy_with_logits are ATen's, checked)
+                  "kl_div", "binary_cross_entropy_with_logits"),
     # (the rest PyTorch writes in Python: they take no NumPy names)
     parser_bound=("channel_shuffle", "native_channel_shuffle",
                   "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear",

@@ -16,13 +16,13 @@ from minigrad._dtype import (
     result_type,
     to_numpy_dtype,
 )
+from minigrad._half import as_dtype
 from minigrad._layout import copy_in_format, preserved_result
 from minigrad._size import Size
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.graph import NOT_IMPLEMENTED as NOT_IMPLEMENTED  # (for the ops)
 from minigrad.autograd.inplace import cast_refused
-from minigrad.autograd.quiet import run_quietly
 from minigrad.autograd.record import save_for_the_other as save_for_the_other
 from minigrad.autograd.tensor_base import TensorBase
 
@@ -52,9 +52,10 @@ def cast_array(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
     nan, inf and values out of ``dtype``'s range become what C's conversion gives (numpy's
     values too, on the CPUs PyTorch builds for), without numpy's "invalid value" or
-    "overflow encountered in cast" warnings.
+    "overflow encountered in cast" warnings. float64 becomes float16 through float32, as
+    PyTorch's ``c10::Half(double)`` goes (minigrad/_half.py).
     """
-    return run_quietly(array.astype, dtype)
+    return as_dtype(array, dtype)
 
 
 def times(x: Any, factor: Any) -> Any:

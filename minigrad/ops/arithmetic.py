@@ -51,7 +51,13 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
-from minigrad.ops.opmath import FLOAT16, in_float32, is_wide_scalar, with_scalar
+from minigrad.ops.opmath import (
+    FLOAT16,
+    in_float32,
+    is_wide_scalar,
+    scalar_loop_mask,
+    with_scalar,
+)
 
 
 class Add(Op):
@@ -85,11 +91,19 @@ def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) 
     The product is a temporary the result can go into (``SGD``'s update: one temporary, not
     two); in place with nothing recorded (``ctx.out`` is x), the result goes straight into x.
     A float16 result is PyTorch's: ``x + alpha * y`` in float32, rounded once, alpha and a
-    number ``y`` taken as float16 (the common dtype) first.
+    number ``y`` taken as float16 (the common dtype) first; but where PyTorch's scalar loop
+    computes it (strided operands, a tail shorter than a vector step: opmath.scalar_loop_mask),
+    in float16 steps, each rounded.
     """
     if (getattr(x, "dtype", None) if dtype is None else dtype) is FLOAT16:
         y = y if isinstance(y, np.ndarray) else np.asarray(y, FLOAT16)
-        return in_float32(_SCALED[kernel], x, y, np.asarray(alpha, FLOAT16))
+        half_alpha = np.asarray(alpha, FLOAT16)
+        result = in_float32(_SCALED[kernel], x, y, half_alpha)
+        if type(x) is np.ndarray and x.dtype is FLOAT16 and y.dtype is FLOAT16:
+            scalar = scalar_loop_mask(x, y)
+            if scalar is not None:  # (float16 arrays: numpy's float16 ops round each step)
+                result = np.where(scalar, kernel(x, half_alpha * y), result)
+        return result
     y = alpha * y
     if _fresh_like(y, x, dtype):
         return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)

@@ -24,6 +24,7 @@ from minigrad.autograd.inplace import apply_inplace
 from minigrad.autograd.saved_attributes import as_given
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
+    check_differentiable_result,
     dtype_name,
     operand,
     raw,
@@ -211,7 +212,7 @@ def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Any:
     """
     array = operand(input)
     wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
-    return Cumsum.apply(input, dim, _cumulative_dtype(array, dtype, "cumsum"))
+    return Cumsum.apply(input, dim, _cumulative_dtype(input, dtype, "cumsum"))
 
 
 def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
@@ -224,7 +225,7 @@ def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Any:
     """
     array = operand(input)
     wrap_dim(dim, array.ndim)  # (checked; kept as given, as PyTorch's node shows it)
-    return Cumprod.apply(input, dim, _cumulative_dtype(array, dtype, "cumprod"))
+    return Cumprod.apply(input, dim, _cumulative_dtype(input, dtype, "cumprod"))
 
 
 def logcumsumexp(input: Any, dim: int) -> Any:
@@ -279,11 +280,16 @@ def _inplace_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype:
     return array.dtype
 
 
-def _cumulative_dtype(array: np.ndarray, dtype: Any, name: str) -> np.dtype | None:
-    """The dtype ``name`` computes in; PyTorch has no bool kernel to compute in."""
+def _cumulative_dtype(input: Any, dtype: Any, name: str) -> np.dtype | None:
+    """The dtype ``name`` computes in; PyTorch has no bool kernel to compute in.
+
+    An integer ``dtype`` of an input that requires grad: autograd's error, after the kernel's.
+    """
+    array = operand(input)
     numpy_dtype = sum_dtype(array, dtype, name)
     if numpy_dtype == np.bool_:
         raise NotImplementedError(errors.not_implemented_for(f"{name}_out_cpu", "Bool"))
+    check_differentiable_result(array.dtype if numpy_dtype is None else numpy_dtype, input)
     return numpy_dtype
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from minigrad import _random, errors
 from minigrad._dtype import checked_value
+from minigrad._half import as_dtype
 from minigrad._layout import contiguous_result, written_through_aliases
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
@@ -189,7 +190,7 @@ class Copy(Op):
             raise RuntimeError(errors.broadcast_mismatch(x.shape, np.shape(src))) from None
         if shape != x.shape:
             raise RuntimeError(errors.inplace_shape_mismatch(x.shape, shape))
-        return np.broadcast_to(src, x.shape).astype(x.dtype)
+        return as_dtype(np.broadcast_to(src, x.shape), x.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:

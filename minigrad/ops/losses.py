@@ -820,8 +820,7 @@ def kl_div_aten(input: Any, target: Any, reduction: int = 0, *, log_target: bool
     return apply_loss_reduction(output, reduction)
 
 
-# (not given the argument checks, as the F losses of these names are not: Python's own
-# TypeErrors then name the function, which PyTorch's name keeps right)
+# (the name Python's TypeErrors give it, which the argument checks of minigrad.kl_div reword)
 kl_div_aten.__qualname__ = "kl_div"
 
 

@@ -130,13 +130,14 @@ class NanmedianDim(ExtremeDim):
 
 def _median(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
     array = operand(input)
+    # (the dim is checked first, the dtype by the kernel after it)
+    axis = None if dim is _arguments.NOT_GIVEN else wrap_dim(dim, array.ndim)
     if array.dtype.kind in "bc":
         kernel = "median_cpu" if dim is _arguments.NOT_GIVEN else "median_out"
         raise NotImplementedError(errors.not_implemented_for(kernel, display_name(array.dtype)))
     ignore_nan = name == "nanmedian"
-    if dim is _arguments.NOT_GIVEN:
+    if axis is None:
         return (Nanmedian if ignore_nan else Median).apply(input)
-    axis = wrap_dim(dim, array.ndim)
     _check_nonempty(array, (axis,), "median")
     values, indices = (NanmedianDim if ignore_nan else MedianDim).apply(input, axis, keepdim, dim)
     return getattr(return_types, name)(values, indices)

@@ -76,3 +76,60 @@ def times_number(value: Any, number: float) -> Any:
     if type(value) is np.ndarray and value.dtype is FLOAT16:
         return with_scalar(np.multiply, value, number)
     return value * number
+
+
+# Elements PyTorch's vectorized CPU loop takes per step: two AVX2 vectors of 16 float16 values
+# (its default dispatch on x86-64; the elements past the last full step go to the scalar loop).
+HALF_STEP = 32
+
+
+def scalar_loop_mask(x: np.ndarray, y: Any) -> np.ndarray | None:
+    """Which elements of a float16 ``x op y`` PyTorch's CPU loop computes with its scalar op.
+
+    TensorIterator runs its vectorized loop when, along the innermost dimension (its order:
+    ``x``'s strides, the output's layout; dimensions whose strides continue each other are
+    merged), every operand is contiguous, or one input is a scalar (stride 0) and the others
+    contiguous; the elements past the last full step of ``HALF_STEP`` in each inner run go to
+    the scalar op (its ``basic_loop``). Any other layout is the scalar loop throughout. Where
+    the two ops round differently (float16 ``add`` with ``alpha``: each scalar step rounds to
+    float16), the mask says which to take. None: the vectorized op everywhere. (One thread:
+    PyTorch's chunks on several threads each have their own tail.)
+    """
+    arrays = [x] + ([y] if isinstance(y, np.ndarray) else [])
+    shape = np.broadcast_shapes(*(array.shape for array in arrays))
+    if x.shape != shape:  # (x broadcast by y: the output is another array; left as it was)
+        return None
+    strides = [_element_strides(array, shape) for array in arrays]
+    axes = sorted((axis for axis in range(len(shape)) if shape[axis] > 1),
+                  key=lambda axis: abs(strides[0][axis]))
+    if not axes:  # one element: fewer than a step, the scalar op
+        return np.ones(shape, bool)
+    run = [axes[0]]  # the innermost run: the axes whose strides continue the one before
+    for axis in axes[1:]:
+        inner = run[-1]
+        if any(s[axis] != s[inner] * shape[inner] for s in strides):
+            break
+        run.append(axis)
+    inner_strides = [s[axes[0]] for s in strides]
+    contiguous = all(stride == 1 for stride in inner_strides) or (
+        inner_strides[0] == 1 and len(inner_strides) == 2 and inner_strides[1] == 0)
+    if not contiguous:
+        return np.ones(shape, bool)
+    length = int(np.prod([shape[axis] for axis in run]))
+    if length % HALF_STEP == 0:
+        return None
+    # the position of each element in its inner run (axes of the run, innermost first)
+    position, scale = np.zeros(shape, np.int64), 1
+    for axis in run:
+        index = np.arange(shape[axis]).reshape([-1 if a == axis else 1 for a in range(len(shape))])
+        position = position + index * scale
+        scale *= shape[axis]
+    return position >= length - length % HALF_STEP
+
+
+def _element_strides(array: np.ndarray, shape: tuple[int, ...]) -> list[int]:
+    """``array``'s strides in elements, broadcast to ``shape`` (0 along broadcast axes)."""
+    strides = [0] * (len(shape) - array.ndim) + [
+        stride // array.itemsize if size > 1 else 0
+        for stride, size in zip(array.strides, array.shape, strict=True)]
+    return strides

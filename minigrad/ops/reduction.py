@@ -27,6 +27,7 @@ from minigrad.autograd.saved_attributes import as_given, dims_as_given, numel
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     along,
+    check_differentiable_result,
     float_input,
     normalize_dims,
     operand,
@@ -251,9 +252,13 @@ def sum(
     if dim is _arguments.NOT_GIVEN:
         if numpy_dtype is None:
             return Sum._record(input)  # no options: the fast branch Sum.apply would take
+        check_differentiable_result(numpy_dtype, input)  # (an integer dtype= of a float input)
         return Sum.apply(input, numpy_dtype)
+    dims = reduced_dims(dim, array.ndim)
+    if numpy_dtype is not None:
+        check_differentiable_result(numpy_dtype, input)
     # (SumDim's recording function for options, which ``apply`` would call: one call less)
-    return _record_sum_dim(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype, dim)
+    return _record_sum_dim(input, dims, keepdim, numpy_dtype, dim)
 
 
 def mean(
@@ -407,12 +412,15 @@ def prod(input: Any, dim: Any = EVERY_DIM, keepdim: bool = False, *, dtype: Any 
     array = operand(input)
     numpy_dtype = sum_dtype(array, dtype, "prod")
     if dim is EVERY_DIM:
+        check_differentiable_result(array.dtype if numpy_dtype is None else numpy_dtype, input)
         return Prod.apply(input, numpy_dtype)
     if not isinstance(dim, int) or isinstance(dim, bool):
         raise TypeError(
             errors.wrong_argument_type("prod", "dim", "int", errors.python_type_name(dim))
         )
-    return ProdDim.apply(input, wrap_dim(dim, array.ndim), keepdim, numpy_dtype, dim)
+    wrapped = wrap_dim(dim, array.ndim)
+    check_differentiable_result(array.dtype if numpy_dtype is None else numpy_dtype, input)
+    return ProdDim.apply(input, wrapped, keepdim, numpy_dtype, dim)
 
 
 class Var(Op):
@@ -878,7 +886,18 @@ def min(input: Any, dim: Any = _arguments.NOT_GIVEN, keepdim: bool = False) -> A
 
 def _amax_or_amin(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
     array = operand(input)
-    axes = normalize_dims(None if dim == () or dim == [] else dim, array.ndim)
+    try:
+        axes = normalize_dims(None if dim == () or dim == [] else dim, array.ndim)
+    except RuntimeError:  # (a repeated dim: an empty one is PyTorch's error first)
+        _check_amax_dims(array, dim, name)
+        raise
+    _check_amax_dims(array, dim, name)
+    given = () if dim is None else dim  # (amax's dim is an int[], not optional: None is [])
+    return (Amax if name == "amax" else Amin).apply(input, axes, keepdim, given)
+
+
+def _check_amax_dims(array: np.ndarray, dim: Any, name: str) -> None:
+    """The error of amax and amin for a reduction over an empty dim (or all, of an empty input)."""
     if dim is None or dim == () or dim == []:  # (None is amax's [], as PyTorch parses it)
         _check_nonempty(array, None, name)
     elif array.ndim:
@@ -886,8 +905,6 @@ def _amax_or_amin(input: Any, dim: Any, keepdim: bool, name: str) -> Any:
         for shown in dim if isinstance(dim, (tuple, list)) else (dim,):
             if array.shape[wrap_dim(shown, array.ndim)] == 0:
                 raise IndexError(errors.empty_reduction_dim(name, shown))
-    given = () if dim is None else dim  # (amax's dim is an int[], not optional: None is [])
-    return (Amax if name == "amax" else Amin).apply(input, axes, keepdim, given)
 
 
 def amax(input: Any, dim: Any = (), keepdim: bool = False) -> Any:
@@ -1001,12 +1018,14 @@ def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
         tensor(0.6931)
     """
     _arguments.check_int_sequence(dim, "logsumexp", "dim", 1)  # (the wrapper's position)
-    ndim = operand(input).ndim
-    if not isinstance(dim, int) and len(dim) == 0 and ndim:
-        # PyTorch 2.13 fails this way for an empty list of dims (its output is 0-d).
+    array = operand(input)
+    ndim = array.ndim
+    if not isinstance(dim, int) and len(dim) == 0 and ndim and not keepdim and array.size:
+        # PyTorch 2.13 fails this way for an empty list of dims without keepdim (its output
+        # is 0-d); kept, or of an empty input, every dim is reduced.
         raise RuntimeError(errors.inplace_shape_mismatch((), [1] * ndim))
     input = float_input(input)
-    return Logsumexp.apply(input, normalize_dims(dim, ndim), keepdim, dim)
+    return Logsumexp.apply(input, reduced_dims(dim, ndim), keepdim, dim)
 
 
 

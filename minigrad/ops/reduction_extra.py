@@ -16,7 +16,12 @@ from minigrad._layout import contiguous_result
 from minigrad.autograd.function import Op
 from minigrad.autograd.saved_attributes import dims_as_given
 from minigrad.autograd.tensor_base import TensorBase
-from minigrad.ops._helpers import dtype_name, normalize_dims, operand, sum_dtype
+from minigrad.ops._helpers import (
+    check_differentiable_result,
+    dtype_name,
+    operand,
+    sum_dtype,
+)
 from minigrad.ops.reduction import _spread, reduced_dims
 
 
@@ -59,7 +64,9 @@ def nansum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     """
     array = operand(input)
     numpy_dtype = sum_dtype(array, dtype, "nansum")
-    return Nansum.apply(input, reduced_dims(dim, array.ndim), keepdim, numpy_dtype, dim)
+    dims = reduced_dims(dim, array.ndim)
+    check_differentiable_result(array.dtype if numpy_dtype is None else numpy_dtype, input)
+    return Nansum.apply(input, dims, keepdim, numpy_dtype, dim)
 
 
 def count_nonzero(input: Any, dim: Any = None) -> Any:
@@ -73,7 +80,7 @@ def count_nonzero(input: Any, dim: Any = None) -> Any:
         tensor([1, 1])
     """
     array = operand(input)
-    axes = normalize_dims(dim, array.ndim)
+    axes = reduced_dims(dim, array.ndim)  # (an empty list of dims: every dim, as sum's)
     result = np.asarray(np.count_nonzero(array, axis=axes), dtype=np.int64)
     # (not recorded: laid out here as the recorded reductions are, ``contiguous_result``)
     return TensorBase.output_class._make(contiguous_result(result, (array,)))

@@ -231,7 +231,19 @@ class Cummin(Cummax):
 
 
 def _cumulative_extreme(input: Any, dim: int, op: type[Cummax], name: str) -> Any:
-    values, indices = op.apply(input, wrap_dim(dim, operand(input).ndim), dim)
+    """The checks of cummax and cummin, as PyTorch's ``cummax_cummin_helper`` makes them.
+
+    A 0-d input takes dim 0 or -1 only (its own message); an empty input any dim (PyTorch
+    returns before looking at it: the first axis is as good as any for an empty result).
+    """
+    array = operand(input)
+    if array.ndim == 0 and type(dim) is int and dim not in (0, -1):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    if array.size == 0 and type(dim) is int and not -array.ndim <= dim < max(array.ndim, 1):
+        axis = 0
+    else:
+        axis = wrap_dim(dim, array.ndim)
+    values, indices = op.apply(input, axis, dim)
     return getattr(return_types, name)(values, indices)
 
 

@@ -37,7 +37,7 @@ from minigrad.ops import (
     ternary,
     views,
 )
-from minigrad.ops._helpers import constant_tensor, dtype_name, normalize_dims, wrap_dim
+from minigrad.ops._helpers import constant_tensor, dtype_name, wrap_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 # The rounding of the rank each interpolation asks for (linear and midpoint interpolate).
@@ -217,7 +217,7 @@ def nanmean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
         raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
                            "either a floating point or complex dtype. Got: "
                            f"{display_name(to_numpy_dtype(dtype, 'nanmean'))}")
-    axes = normalize_dims(dim, array.ndim)
+    axes = reduction.reduced_dims(dim, array.ndim)  # (as nansum's: () is every dim)
     count = (~np.isnan(array)).sum(axis=axes, keepdims=keepdim)
     total = reduction_extra.nansum(input, dim, keepdim, dtype=dtype)
     return arithmetic.div(total, constant_tensor(np.asarray(count, dtype=np.int64)))
