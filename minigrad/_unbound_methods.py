@@ -49,6 +49,7 @@ class _UnboundCheck:
     """
 
     def __init__(self, name: str) -> None:
+        """The check of ``Tensor.<name>``; its wrappers are made on first access."""
         self.name = name
         self.wrappers: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 

@@ -131,6 +131,7 @@ class Node:
     _open = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Mark a node class that keeps a ``__dict__`` as open (``_open``): it needs no twin."""
         super().__init_subclass__(**kwargs)
         slots = cls.__dict__.get("__slots__")
         if slots is None or "__dict__" in slots:  # (a class without ``__slots__`` has one)
@@ -386,6 +387,7 @@ def extend(node: Node) -> None:
 
 
 def _make_twin(cls: type) -> type:
+    """``cls``'s twin: same name and layout, the rarely set attributes in ``_extra``."""
     defaults = {name: getattr(cls, name, None) for name in RARE_ATTRIBUTES}
     namespace: dict[str, Any] = {
         "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
@@ -398,7 +400,10 @@ def _make_twin(cls: type) -> type:
 
 
 def _setter(name: str) -> Callable[[Any, Any], None]:
+    """The twin's setter of the rarely set attribute ``name``: into the side object."""
+
     def set_rare(node: Any, value: Any) -> None:
+        """``node.<name> = value``, kept in ``node._extra``."""
         setattr(node._extra, name, value)
 
     return set_rare
