@@ -33,19 +33,25 @@ def check_all(checks: Iterable[tuple[str, Callable[[], Any]]],
     chained.
 
     ``name`` is the id the check had as a test of its own (``test_x[add-float64]``). A check
-    must not skip or xfail (that would end the group). ``expected`` maps the names of checks
-    that must fail to the reason, as strict xfails did: one that passes fails the group; if only
-    those fail, the group is an xfail giving their reasons.
+    that calls ``pytest.skip`` is skipped alone, the others still run; the group is skipped
+    only if every check is (giving their reasons). A check must not call ``pytest.xfail`` (a
+    failure here). ``expected`` maps the names of checks that must fail to the reason, as strict
+    xfails did: one that passes fails the group; if only those fail, the group is an xfail
+    giving their reasons.
     """
     expected = expected or {}
     failures: list[str] = []
     failed_expected: list[str] = []
+    skipped: list[str] = []
     first: BaseException | None = None
     total = 0
     for name, check in checks:
         total += 1
         try:
             check()
+        except pytest.skip.Exception as skip:
+            skipped.append(f"{name}: {skip.msg}")
+            continue
         except FAILURES as error:
             if name in expected:
                 failed_expected.append(f"{name}: {expected[name]}")
@@ -59,6 +65,8 @@ def check_all(checks: Iterable[tuple[str, Callable[[], Any]]],
     fail_listing(failures, total, "checks", first)
     if failed_expected:
         pytest.xfail("expected failures: " + "; ".join(failed_expected))
+    if skipped and len(skipped) == total:
+        pytest.skip("every check skipped: " + "; ".join(skipped))
 
 
 def fail_listing(failures: list[str], total: int, what: str,

@@ -211,3 +211,23 @@ def test_parametrize_in_one_per_test_splits_the_cases_into_tests_of_n() -> None:
         else:
             test_g(*param.values)
     assert seen == [0, 1, 2, 3, 4]
+
+
+def test_a_check_that_skips_is_skipped_alone() -> None:
+    seen: list[str] = []
+
+    def check(name: str, outcome: str) -> tuple[str, Any]:
+        def run() -> None:
+            seen.append(name)
+            if outcome == "skip":
+                pytest.skip(f"{name} does not apply")
+            assert outcome == "pass", f"{name} is broken"
+
+        return name, run
+
+    with pytest.raises(AssertionError, match=r"1 of 3 checks failed:\n- t\[c\]: "):
+        check_all([check("t[a]", "skip"), check("t[b]", "pass"), check("t[c]", "fail")])
+    check_all([check("t[a]", "skip"), check("t[b]", "pass")])  # passes
+    with pytest.raises(pytest.skip.Exception, match=r"every check skipped: t\[a\]: t\[a\] does "):
+        check_all([check("t[a]", "skip"), check("t[d]", "skip")])
+    assert seen == ["t[a]", "t[b]", "t[c]", "t[a]", "t[b]", "t[a]", "t[d]"]
