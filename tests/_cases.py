@@ -9,14 +9,17 @@ one; ``parametrize_in_one`` turns a parametrised test into one such group, each 
 
 from __future__ import annotations
 
-import enum
 import functools
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from _pytest.mark.structures import ParameterSet
+from _pytest.python import IdMaker
+
+# parametrize's ids: a list, or a function of a value (None: pytest's own id)
+Ids = Sequence[str] | Callable[[Any], object] | None
 
 # What a check may raise when it fails: errors, and pytest's own failures (``pytest.raises`` and
 # ``pytest.fail`` raise an exception outside ``Exception``).
@@ -30,19 +33,25 @@ def check_all(checks: Iterable[tuple[str, Callable[[], Any]]],
     chained.
 
     ``name`` is the id the check had as a test of its own (``test_x[add-float64]``). A check
-    must not skip or xfail (that would end the group). ``expected`` maps the names of checks
-    that must fail to the reason, as strict xfails did: one that passes fails the group; if only
-    those fail, the group is an xfail giving their reasons.
+    that calls ``pytest.skip`` is skipped alone, the others still run; the group is skipped
+    only if every check is (giving their reasons). A check must not call ``pytest.xfail`` (a
+    failure here). ``expected`` maps the names of checks that must fail to the reason, as strict
+    xfails did: one that passes fails the group; if only those fail, the group is an xfail
+    giving their reasons.
     """
     expected = expected or {}
     failures: list[str] = []
     failed_expected: list[str] = []
+    skipped: list[str] = []
     first: BaseException | None = None
     total = 0
     for name, check in checks:
         total += 1
         try:
             check()
+        except pytest.skip.Exception as skip:
+            skipped.append(f"{name}: {skip.msg}")
+            continue
         except FAILURES as error:
             if name in expected:
                 failed_expected.append(f"{name}: {expected[name]}")
@@ -56,6 +65,8 @@ def check_all(checks: Iterable[tuple[str, Callable[[], Any]]],
     fail_listing(failures, total, "checks", first)
     if failed_expected:
         pytest.xfail("expected failures: " + "; ".join(failed_expected))
+    if skipped and len(skipped) == total:
+        pytest.skip("every check skipped: " + "; ".join(skipped))
 
 
 def fail_listing(failures: list[str], total: int, what: str,
@@ -66,39 +77,18 @@ def fail_listing(failures: list[str], total: int, what: str,
         raise AssertionError(f"{len(failures)} of {total} {what} failed:\n{lines}") from first
 
 
-def _id_part(name: str, value: Any, index: int) -> str:
-    # As pytest's _idval_from_value: text for numbers, strings, None, enums, patterns and named
-    # things (functions, classes); the argument's name and index for others.
-    if isinstance(value, (str, int, float, bool, complex, type(None), enum.Enum)):
-        return str(value)
-    if isinstance(value, re.Pattern):
-        return value.pattern
-    if isinstance(getattr(value, "__name__", None), str):
-        return value.__name__
-    return f"{name}{index}"
-
-
 def case_ids(names: Sequence[str], rows: Sequence[tuple[Any, ...]],
-             ids: Sequence[str] | None = None,
+             ids: Ids = None,
              given: Sequence[str | None] | None = None) -> list[str]:
-    """The ids pytest gives these parameter rows (``ids``, else a row's ``pytest.param`` id,
-    else its values joined by ``-``; repeated ids numbered as pytest numbers them)."""
+    """The ids pytest gives these parameter rows (``ids`` or ``ids(value)``, else a row's
+    ``pytest.param`` id, else its values joined by ``-``; repeated ids numbered): made by
+    pytest's own ``IdMaker``, so they are the ids the rows had as tests of their own."""
     given = given or [None] * len(rows)
-    made = list(ids) if ids is not None else [
-        given[i] if given[i] is not None
-        else "-".join(_id_part(n, v, i) for n, v in zip(names, row)) for i, row in enumerate(rows)]
-    counts: dict[str, int] = {}
-    for made_id in made:
-        counts[made_id] = counts.get(made_id, 0) + 1
-    seen: dict[str, int] = {}
-    out = []
-    for made_id in made:
-        if counts[made_id] > 1:
-            number = seen.get(made_id, 0)
-            seen[made_id] = number + 1
-            made_id = f"{made_id}{number}"
-        out.append(made_id)
-    return out
+    sets = [ParameterSet.param(*row, id=given_id) for row, given_id in zip(rows, given)]
+    idfn = ids if callable(ids) else None  # (ids=function: pytest's idfn)
+    maker = IdMaker(argnames=names, parametersets=sets, idfn=idfn,
+                    ids=None if callable(ids) else ids, config=None, nodeid=None)
+    return [str(made) for made in maker.make_unique_parameterset_ids()]
 
 
 def _strict_xfail_reason(param: ParameterSet) -> str | None:
@@ -111,15 +101,19 @@ def _strict_xfail_reason(param: ParameterSet) -> str | None:
     return None
 
 
-def parametrize_in_one(argnames: str | Sequence[str], argvalues: Iterable[Any],
-                       ids: Sequence[str] | None = None) -> Callable[[Callable[..., Any]], Any]:
-    """``@pytest.mark.parametrize``'s arguments, but one test that runs every case through
-    ``check_all``, each named ``<test>[<id>]`` as pytest would have named its own test.
+@dataclass(frozen=True)
+class _Level:
+    """One ``parametrize_in_one`` decorator's cases: each row's arguments, id and xfail reason."""
 
-    The test function takes only the parameters (no fixtures: the cases would share them). A
-    case may be marked ``pytest.mark.xfail(strict=True)`` (``check_all``'s ``expected``), with
-    no other mark.
-    """
+    names: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    labels: tuple[str, ...]
+    reasons: tuple[str | None, ...]
+
+
+def _level(argnames: str | Sequence[str], argvalues: Iterable[Any],
+           ids: Ids) -> _Level:
+    """The cases of one decorator, read as ``@pytest.mark.parametrize`` reads its arguments."""
     names = ([n.strip() for n in argnames.split(",")] if isinstance(argnames, str)
              else list(argnames))
     rows: list[tuple[Any, ...]] = []
@@ -134,18 +128,73 @@ def parametrize_in_one(argnames: str | Sequence[str], argvalues: Iterable[Any],
             value = value.values if len(names) > 1 else value.values[0]
         rows.append(tuple(value) if len(names) > 1 else (value,))
     labels = case_ids(names, rows, ids, given)
+    return _Level(tuple(names), tuple(rows), tuple(labels), tuple(reasons))
+
+
+def _product(levels: Sequence[_Level]) -> list[tuple[str, dict[str, Any], str | None]]:
+    """Every combination of the levels' cases as stacked ``parametrize`` decorators make them:
+    (id, arguments, xfail reason); the decorator nearest the function varies slowest and comes
+    first in the id (``test_x[<nearest>-<next>]``), as in pytest."""
+    first, *rest = levels
+    combos = [(label, dict(zip(first.names, row)), reason)
+              for label, row, reason in zip(first.labels, first.rows, first.reasons)]
+    for level in rest:
+        combos = [(f"{label}-{extra}", {**kwargs, **dict(zip(level.names, row))},
+                   "; ".join(filter(None, (reason, extra_reason))) or None)
+                  for label, kwargs, reason in combos
+                  for extra, row, extra_reason in zip(level.labels, level.rows, level.reasons)]
+    return combos
+
+
+def _label(name: str) -> str:
+    """A case's id: ``test_x[<id>]`` -> ``<id>``."""
+    return name[name.index("[") + 1:-1]
+
+
+def parametrize_in_one(argnames: str | Sequence[str], argvalues: Iterable[Any],
+                       ids: Ids = None,
+                       per_test: int | None = None) -> Callable[[Callable[..., Any]], Any]:
+    """``@pytest.mark.parametrize``'s arguments, but one test that runs every case through
+    ``check_all``, each named ``<test>[<id>]`` as pytest would have named its own test.
+
+    Stacked, the decorators make one test for every combination of their cases, named as
+    stacked ``parametrize`` decorators name them. The test function takes only the parameters
+    (no fixtures: the cases would share them). A case may be marked
+    ``pytest.mark.xfail(strict=True)`` (``check_all``'s ``expected``), with no other mark.
+
+    ``per_test=n`` (on the outermost decorator) makes a test of every ``n`` consecutive cases
+    instead of one of them all, ``test_x[<first id>..<last id>]``: cases that take longer are
+    spread over the xdist workers, and none holds one worker long at the end of the run.
+    """
+    level = _level(argnames, argvalues, ids)
 
     def decorate(function: Callable[..., Any]) -> Callable[[], None]:
-        named = [f"{function.__name__}[{label}]" for label in labels]
-        expected = {name: reason for name, reason in zip(named, reasons) if reason is not None}
+        # Under another parametrize_in_one: the function it wraps, and its cases first.
+        inner: tuple[Callable[..., Any], tuple[_Level, ...]] = getattr(
+            function, "_in_one", (function, ()))
+        base, levels = inner[0], (*inner[1], level)
+        cases = _product(levels)
+        named = [f"{base.__name__}[{label}]" for label, _, _ in cases]
+        expected = {name: reason for name, (_, _, reason) in zip(named, cases)
+                    if reason is not None}
 
-        def test() -> None:
-            check_all(((name, functools.partial(function, **dict(zip(names, row))))
-                       for name, row in zip(named, rows)), expected)
+        calls = [(name, functools.partial(base, **kwargs))
+                 for name, (_, kwargs, _) in zip(named, cases)]
+        if per_test is None:
+            def test() -> None:
+                check_all(calls, expected)
+        else:
+            def test(calls: list[tuple[str, Callable[[], Any]]]) -> None:
+                check_all(calls, expected)
 
-        test.__name__ = test.__qualname__ = function.__name__
-        test.__doc__ = function.__doc__
-        test.__module__ = function.__module__
+            groups = [calls[start:start + per_test] for start in range(0, len(calls), per_test)]
+            test = pytest.mark.parametrize("calls", [  # type: ignore[assignment]
+                pytest.param(group, id=f"{_label(group[0][0])}..{_label(group[-1][0])}")
+                for group in groups])(test)
+        test.__name__ = test.__qualname__ = base.__name__
+        test.__doc__ = base.__doc__
+        test.__module__ = base.__module__
+        test._in_one = (base, levels)  # type: ignore[attr-defined]
         return test
 
     return decorate

@@ -524,14 +524,14 @@ def test_backward_gradient_of_another_type_gets_pytorchs_python_level_error(
     assert x.grad is None
 
 
-@pytest.mark.parametrize(("options", "error", "message"), [
+@parametrize_in_one(("options", "error", "message"), [
     ({"retain_graph": "s"}, TypeError, "'str' object cannot be interpreted as an integer"),
     ({"create_graph": None}, TypeError, "'NoneType' object cannot be interpreted as an integer"),
     ({"retain_graph": 1.5}, TypeError, "'float' object cannot be interpreted as an integer"),
     ({"retain_graph": 300}, OverflowError, "unsigned byte integer is greater than maximum"),
     ({"retain_graph": -1}, OverflowError, "unsigned byte integer is less than minimum"),
 ])
-@pytest.mark.parametrize("form", ["backward", "grad"])
+@parametrize_in_one("form", ["backward", "grad"])
 def test_engine_flags_are_parsed_as_pytorchs_engine_parses_them(options, error, message, form):
     x = mg.ones(3, requires_grad=True)
     y = (x * x).sum()

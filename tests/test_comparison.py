@@ -4,6 +4,7 @@ Every expected value and message here is what PyTorch 2.13 printed for the same 
 """
 import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 
 NAN, INF = float("nan"), float("inf")
 
@@ -28,7 +29,7 @@ ISCLOSE = [
 ]
 
 
-@pytest.mark.parametrize(("name", "values", "kwargs", "expected"), ISCLOSE,
+@parametrize_in_one(("name", "values", "kwargs", "expected"), ISCLOSE,
                          ids=[c[0] for c in ISCLOSE])
 def test_isclose(name, values, kwargs, expected):
     a, b = (mg.tensor(v) for v in values)
@@ -139,7 +140,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("call", "error", "message"), ERRORS)
+@parametrize_in_one(("call", "error", "message"), ERRORS)
 def test_errors(call, error, message):
     with pytest.raises(error) as info:
         call()
@@ -178,7 +179,7 @@ EQUAL = [
 ]
 
 
-@pytest.mark.parametrize(("name", "make", "expected"), EQUAL, ids=[c[0] for c in EQUAL])
+@parametrize_in_one(("name", "make", "expected"), EQUAL, ids=[c[0] for c in EQUAL])
 def test_equal(name, make, expected):
     a, b = make()
     assert mg.equal(a, b) is expected

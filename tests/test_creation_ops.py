@@ -6,6 +6,7 @@ properties (minigrad's generator is not PyTorch's, so the numbers differ).
 import numpy as np
 import pytest
 from _backend import LIB, mg
+from _cases import parametrize_in_one
 
 # ---- eye -------------------------------------------------------------------------------------
 
@@ -131,7 +132,7 @@ RANDINT_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("call", "error", "message"), RANDINT_ERRORS)
+@parametrize_in_one(("call", "error", "message"), RANDINT_ERRORS)
 def test_randint_errors(call, error, message):
     with pytest.raises(error) as info:
         call()
@@ -201,7 +202,7 @@ RANDPERM_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("call", "error", "message"), RANDPERM_ERRORS)
+@parametrize_in_one(("call", "error", "message"), RANDPERM_ERRORS)
 def test_randperm_errors(call, error, message):
     with pytest.raises(error) as info:
         call()

@@ -6,6 +6,7 @@ import pickle
 
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 CUDA_MISSING = "Torch not compiled with CUDA enabled"
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
@@ -69,7 +70,7 @@ DEVICE_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("args", "error", "message"), DEVICE_ERRORS,
+@parametrize_in_one(("args", "error", "message"), DEVICE_ERRORS,
                          ids=[repr(e[0]) for e in DEVICE_ERRORS])
 def test_bad_device_names_raise_pytorchs_errors(args, error, message):
     with pytest.raises(error) as info:
@@ -114,33 +115,33 @@ FACTORIES = {
 }
 
 
-@pytest.mark.parametrize("factory", list(FACTORIES))
-@pytest.mark.parametrize("device", [None, "cpu", "cpu:0", "cpu:3"])
+@parametrize_in_one("factory", list(FACTORIES))
+@parametrize_in_one("device", [None, "cpu", "cpu:0", "cpu:3"])
 def test_factories_accept_the_cpu(factory, device):
     assert FACTORIES[factory](device).device == mg.device("cpu")  # the index is dropped
 
 
-@pytest.mark.parametrize("factory", list(FACTORIES))
+@parametrize_in_one("factory", list(FACTORIES))
 def test_factories_accept_a_device_object(factory):
     assert FACTORIES[factory](mg.device("cpu")).device == mg.device("cpu")
 
 
-@pytest.mark.parametrize("factory", list(FACTORIES))
-@pytest.mark.parametrize("device", ["cuda", "cuda:0", mg.device("cuda", 1)])
+@parametrize_in_one("factory", list(FACTORIES))
+@parametrize_in_one("device", ["cuda", "cuda:0", mg.device("cuda", 1)])
 def test_factories_on_cuda_raise_the_cpu_only_builds_error(factory, device):
     with pytest.raises(AssertionError) as info:
         FACTORIES[factory](device)
     assert str(info.value) == CUDA_MISSING
 
 
-@pytest.mark.parametrize("factory", list(FACTORIES))
+@parametrize_in_one("factory", list(FACTORIES))
 def test_factories_with_a_device_index_ask_for_an_accelerator(factory):
     with pytest.raises(RuntimeError) as info:
         FACTORIES[factory](0)
     assert str(info.value) == NO_ACCELERATOR
 
 
-@pytest.mark.parametrize("factory", [f for f in FACTORIES if f != "tensor"])
+@parametrize_in_one("factory", [f for f in FACTORIES if f != "tensor"])
 def test_factories_on_mps_find_no_kernel(factory):
     with pytest.raises(NotImplementedError) as info:
         FACTORIES[factory]("mps")
@@ -210,7 +211,7 @@ CONVERSIONS = [
 ]
 
 
-@pytest.mark.parametrize(("args", "kwargs", "dtype"), CONVERSIONS)
+@parametrize_in_one(("args", "kwargs", "dtype"), CONVERSIONS)
 def test_to_converts_dtypes(args, kwargs, dtype):
     x = mg.tensor([1.5, 0.0])
     y = x.to(*args, **kwargs)

@@ -11,12 +11,13 @@ import math
 import numpy as np
 import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 
 D = pytest.importorskip(f"{mg.__name__}.distributions")
 N = 20_000
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "make, mean, variance",
     [
         (lambda: D.Gamma(mg.tensor([0.5, 3.0]), mg.tensor([2.0, 0.5])), [0.25, 6.0], [0.125, 12.0]),

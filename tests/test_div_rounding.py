@@ -7,6 +7,7 @@ the bad calls. Every expected value was measured with PyTorch 2.13.
 
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 
 @pytest.mark.parametrize(("mode", "tensor", "scalar", "float_scalar"), [
@@ -59,7 +60,7 @@ def test_a_number_divisor_is_saved_as_pytorch_wraps_it():
     assert mg.div(x, 2.0, rounding_mode=None).grad_fn._saved_self is None
 
 
-@pytest.mark.parametrize(("call", "error", "message"), [
+@parametrize_in_one(("call", "error", "message"), [
     (lambda: mg.div(mg.tensor([True]), mg.tensor([True]), rounding_mode="trunc"),
      NotImplementedError, "\"div_trunc_cpu\" not implemented for 'Bool'"),
     (lambda: mg.div(mg.tensor([True]), True, rounding_mode="floor"),

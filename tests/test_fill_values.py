@@ -10,6 +10,7 @@ import math
 
 import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 
 NAN, INF = float("nan"), float("inf")
 FILLS = {
@@ -50,8 +51,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("fill", FILLS)
-@pytest.mark.parametrize(("dtype", "value", "expected"), CASES)
+@parametrize_in_one("fill", FILLS)
+@parametrize_in_one(("dtype", "value", "expected"), CASES)
 def test_a_fill_checks_and_converts_its_number_as_pytorch(fill, dtype, value, expected):
     make = FILLS[fill]
     if isinstance(expected, str):
@@ -77,8 +78,8 @@ FILLS_OF_SIZE = {
 }
 
 
-@pytest.mark.parametrize("value", [70000.0, 1e30, 2**40])
-@pytest.mark.parametrize(("fill", "size"), [
+@parametrize_in_one("value", [70000.0, 1e30, 2**40])
+@parametrize_in_one(("fill", "size"), [
     (fill, size) for fill in FILLS_OF_SIZE for size in (0, 1, 2, 5)
     if (fill, size) != ("index_fill_", 0)  # (index 0 is out of range there)
 ])
@@ -92,7 +93,7 @@ def test_float16_overflows_to_inf_only_in_a_one_element_fill_or_full(fill, value
     assert str(excinfo.value) == "value cannot be converted to type c10::Half without overflow"
 
 
-@pytest.mark.parametrize(("dtype", "bounds", "expected"), [
+@parametrize_in_one(("dtype", "bounds", "expected"), [
     ("int8", {"min": 1000}, "int8_t"),
     ("int8", {"max": -1000}, "int8_t"),
     ("float16", {"min": 1e6}, "c10::Half"),
@@ -101,7 +102,7 @@ def test_float16_overflows_to_inf_only_in_a_one_element_fill_or_full(fill, value
     ("int8", {"min": 200.0}, [200.0, 200.0]),  # (a float bound: the result is float32)
     ("int64", {"min": 2**62}, [2**62, 2**62]),
 ])
-@pytest.mark.parametrize("in_place", [False, True])
+@parametrize_in_one("in_place", [False, True])
 def test_clamps_number_bounds_take_the_same_check(dtype, bounds, expected, in_place):
     x = mg.tensor([1, 2], dtype=getattr(mg, dtype))
     if in_place and isinstance(expected, list) and isinstance(expected[0], float):

@@ -5,6 +5,7 @@ Every expected value and text here is what PyTorch 2.13 printed for the same pro
 import numpy as np
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 HINT = (
@@ -165,7 +166,7 @@ INPLACE_NAMES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "op", "node"), INPLACE_NAMES, ids=[r[0] for r in INPLACE_NAMES])
+@parametrize_in_one(("name", "op", "node"), INPLACE_NAMES, ids=[r[0] for r in INPLACE_NAMES])
 def test_grad_fn_name_recorded_by_each_inplace_op(name, op, node):
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     t = a * 1

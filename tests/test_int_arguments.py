@@ -10,6 +10,7 @@ through ``__index__``; a variadic method (``x.flip(0, 1)``) also takes the whole
 
 import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 
 SIZE_TAKERS = {
     "ones": lambda size: mg.ones(*size).shape,
@@ -30,8 +31,8 @@ SIZE_TAKERS = {
 }
 
 
-@pytest.mark.parametrize("name", list(SIZE_TAKERS))
-@pytest.mark.parametrize("first", [
+@parametrize_in_one("name", list(SIZE_TAKERS))
+@parametrize_in_one("first", [
     lambda: mg.tensor(2), lambda: mg.tensor([2]), lambda: mg.tensor(2, dtype=mg.uint8),
 ])
 def test_a_size_may_be_an_integer_tensor(name, first):
@@ -151,7 +152,7 @@ INT_LIST_TAKERS = {
 }
 
 
-@pytest.mark.parametrize("name", list(INT_LIST_TAKERS))
+@parametrize_in_one("name", list(INT_LIST_TAKERS))
 def test_an_int_list_takes_integer_tensors(name):
     run, expected = INT_LIST_TAKERS[name]
     result = run()

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 Variable = mg.autograd.Variable
 FACTORY_FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
@@ -80,7 +81,7 @@ LEGACY = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "data", "dtype", "values"), LEGACY,
+@parametrize_in_one(("kind", "data", "dtype", "values"), LEGACY,
                          ids=[f"{c[0]}-{type(c[1]).__name__}" for c in LEGACY])
 def test_legacy_types_from_data(kind, data, dtype, values):
     t = getattr(mg, kind)(data)
@@ -195,7 +196,7 @@ TENSOR_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("call", "error", "message"), TENSOR_ERRORS)
+@parametrize_in_one(("call", "error", "message"), TENSOR_ERRORS)
 def test_tensor_constructor_errors(call, error, message):
     with pytest.raises(error) as info:
         call()

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pytest
 from _backend import LIB, mg, text
+from _cases import parametrize_in_one
 
 NAN, INF = float("nan"), float("inf")
 SINGULAR = [[1.0, 2.0], [2.0, 4.0]]
@@ -288,7 +289,7 @@ ARGUMENT_ERRORS = [(f"half_{name}", _half(call), error, message)
                    for name, call, error, message in HALF_ERRORS] + OTHER_ERRORS
 
 
-@pytest.mark.parametrize(("name", "call", "error", "message"), ARGUMENT_ERRORS,
+@parametrize_in_one(("name", "call", "error", "message"), ARGUMENT_ERRORS,
                          ids=[c[0] for c in ARGUMENT_ERRORS])
 def test_argument_errors(name, call, error, message):
     with warnings.catch_warnings():

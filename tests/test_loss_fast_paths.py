@@ -9,7 +9,7 @@ transposed copy: that max must be numpy's, signed zeros and nans included.
 from __future__ import annotations
 
 import numpy as np
-import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 import minigrad.nn.functional as F
@@ -37,9 +37,9 @@ def _loss_and_grad(x: np.ndarray, loss: object) -> tuple[np.ndarray, np.ndarray]
     return out.detach().numpy(), grad.numpy()
 
 
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("seed", range(6))
+@parametrize_in_one("reduction", ["mean", "sum", "none"])
+@parametrize_in_one("dtype", [np.float32, np.float64])
+@parametrize_in_one("seed", range(6))
 def test_nll_common_case_matches_weighted_path(seed: int, dtype: type, reduction: str) -> None:
     x, t = _inputs(seed, dtype)
     target = minigrad.tensor(t)
@@ -51,8 +51,8 @@ def test_nll_common_case_matches_weighted_path(seed: int, dtype: type, reduction
     assert _same(fast[0], general[0]) and _same(fast[1], general[1])
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("seed", range(6))
+@parametrize_in_one("dtype", [np.float32, np.float64])
+@parametrize_in_one("seed", range(6))
 def test_short_axis_max_gives_numpy_max_results(seed: int, dtype: type) -> None:
     """The max itself may differ from numpy's in the sign of a zero (a tie of 0.0 and -0.0,
     met in another order), but then two entries have exp 1, the log-sum is not 0, and the

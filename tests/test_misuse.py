@@ -5,8 +5,8 @@ PyTorch 2.13 (``MINIGRAD_TEST_REFERENCE=torch`` runs them against PyTorch again,
 tests_torch/test_misuse_torch.py compares the two libraries live).
 """
 
-import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 from misuse_scenarios import SCENARIOS
 
 EXPECTED = \
@@ -215,6 +215,6 @@ def test_every_scenario_has_a_recorded_outcome():
     assert set(EXPECTED) == set(SCENARIOS)
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@parametrize_in_one("name", sorted(SCENARIOS))
 def test_scenario_as_in_pytorch(name):
     assert SCENARIOS[name](mg) == EXPECTED[name]

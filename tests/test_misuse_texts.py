@@ -6,6 +6,7 @@ are the messages and values, as PyTorch 2.13 gives them.
 
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 
 def raises(call, error, message):
@@ -117,7 +118,7 @@ def _method_overloads(name, got, parameter="other", marked=None):
             f"one of:\n * (Tensor {parameter})\n{why} * (Number {parameter})\n{why}")
 
 
-@pytest.mark.parametrize(("call", "message"), [
+@parametrize_in_one(("call", "message"), [
     (lambda x: x.pow_(None), _method_overloads("pow_", "NoneType", "exponent")),
     (lambda x: x.floor_divide_(None), _method_overloads("floor_divide_", "NoneType")),
     (lambda x: x.remainder_("a"), _method_overloads("remainder_", "str")),
@@ -153,7 +154,7 @@ def test_a_binary_op_given_no_operand_names_pytorchs_overloads(call, message):
     assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
 
 
-@pytest.mark.parametrize(("call", "message"), [
+@parametrize_in_one(("call", "message"), [
     (lambda x: x.pow_([1]), _method_overloads("pow_", "list", "exponent", "!list of [int]!")),
     (lambda x: x.pow_([1, 2.0, None]),
      _method_overloads("pow_", "list", "exponent", "!list of [int, float, NoneType]!")),
@@ -190,7 +191,7 @@ def test_a_list_or_tuple_fitting_no_overload_is_described_with_its_elements(call
     assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
 
 
-@pytest.mark.parametrize(("call", "message"), [
+@parametrize_in_one(("call", "message"), [
     (lambda x: mg.isclose(x, other="a"), "isclose(): argument 'other' must be Tensor, not str"),
     (lambda x: mg.isclose(x, "a"),
      "isclose(): argument 'other' (position 2) must be Tensor, not str"),
@@ -255,7 +256,7 @@ _UNPACK = "argument 'size' failed to unpack the object at pos {} with error \"ty
           "tuple of ints,but got {}\""
 
 
-@pytest.mark.parametrize(("call", "message"), [
+@parametrize_in_one(("call", "message"), [
     (lambda: mg.zeros("a"), "zeros(): argument 'size' (position 1) must be tuple of ints, not str"),
     (lambda: mg.ones(2.0), "ones(): argument 'size' (position 1) must be tuple of ints, not float"),
     (lambda: mg.ones(True), "ones(): argument 'size' (position 1) must be tuple of ints, not bool"),
@@ -342,7 +343,7 @@ def _ones(shape, dtype="float32"):
 # shape; F.linear with a bias is addmm(bias, input, weight.t()). baddbmm's expands its input
 # to the product's shape (read off the batches' sizes) and compares input's dtype with
 # batch1's; its kernel reads batch2 as batch1's dtype.
-@pytest.mark.parametrize(("call", "error", "message"), [
+@parametrize_in_one(("call", "error", "message"), [
     (lambda: mg.addmm(_ones((2,)), _ones((3, 5), "bool"), _ones((4, 2))), RuntimeError,
      "mat1 and mat2 must have the same dtype, but got Bool and Float"),
     (lambda: mg.addmm(_ones((7,), "bool"), _ones((3, 4)), _ones((4, 2))), RuntimeError,
@@ -385,7 +386,7 @@ _F = mg.nn.functional
 # (``input.sigmoid()``, dropout's ``p < 0.0``), and they pass every argument by position to
 # the kernel's parser (whose name the messages say: max_pool2d_with_indices when asked for
 # the indices).
-@pytest.mark.parametrize(("call", "error", "message"), [
+@parametrize_in_one(("call", "error", "message"), [
     (lambda: _F.sigmoid("a"), AttributeError, "'str' object has no attribute 'sigmoid'"),
     (lambda: _F.tanh(None), AttributeError, "'NoneType' object has no attribute 'tanh'"),
     (lambda: _F.dropout(mg.ones(3), "a"), TypeError,

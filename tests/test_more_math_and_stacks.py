@@ -7,6 +7,7 @@ import warnings
 
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 
 def test_meshgrid_without_indexing_is_ij():
@@ -19,7 +20,7 @@ def test_meshgrid_without_indexing_is_ij():
     assert cols.tolist() == [[4.0, 5.0], [4.0, 5.0], [4.0, 5.0]]
 
 
-@pytest.mark.parametrize(("call", "message"), [
+@parametrize_in_one(("call", "message"), [
     (lambda: mg.meshgrid(mg.ones(2), mg.ones(2, dtype=mg.float64), indexing="ij"),
      "meshgrid expects all tensors to have the same dtype"),
     (lambda: mg.meshgrid(indexing="ij"), "meshgrid expects a non-empty TensorList"),

@@ -9,6 +9,7 @@ from collections import OrderedDict
 
 import pytest
 from _backend import LIB, mg, text
+from _cases import parametrize_in_one
 
 nn = mg.nn
 
@@ -81,7 +82,7 @@ def test_reassigning_a_registered_name_moves_it_between_registries():
     assert "count" not in net._buffers
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "action, error, message",
     [
         (lambda m: setattr(m, "scale", mg.ones(1)), TypeError,

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from _backend import LIB, mg
+from _cases import parametrize_in_one
 
 
 def _leaves() -> tuple[Any, Any]:
@@ -46,7 +47,7 @@ CASES: dict[str, tuple[Callable[[Any, Any], Any], str, str, list[float], list[fl
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@parametrize_in_one("name", list(CASES))
 def test_the_node_shows_the_option_as_given(name: str) -> None:
     op, type_name, alpha, x_grad, y_grad = CASES[name]
     x, y = _leaves()

@@ -6,6 +6,7 @@ against PyTorch).
 
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 nn, optim = mg.nn, mg.optim
 lr_scheduler = optim.lr_scheduler
@@ -45,7 +46,7 @@ TRAJECTORIES = [
 ]
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "name, options, expected, version", TRAJECTORIES,
     ids=[f"{name}-{i}" for i, (name, *_) in enumerate(TRAJECTORIES)],
 )
@@ -127,7 +128,7 @@ def test_named_parameters_are_accepted():
     assert opt.param_groups[0]["params"][0] is model.weight
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "make, error, message",
     [
         (lambda: optim.SGD(nn.Parameter(mg.ones(1)), lr=0.1), TypeError,

@@ -4,11 +4,12 @@ sweep over every dtype pair against torch is tests_torch/test_promotion_torch.py
 from __future__ import annotations
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
 
-@pytest.mark.parametrize(("tensor", "other", "expected"), [
+@parametrize_in_one(("tensor", "other", "expected"), [
     (minigrad.ones(3), minigrad.tensor([1, 2]), minigrad.float32),
     (minigrad.tensor([1, 2]), 1.5, minigrad.float32),
     (1, minigrad.tensor([1], dtype=minigrad.int8), minigrad.int8),

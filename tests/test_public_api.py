@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from _backend import LIB
+from _cases import parametrize_in_one
 
 pytestmark = pytest.mark.skipif(LIB != "minigrad", reason="checks minigrad's own packaging")
 
@@ -51,7 +52,7 @@ def public_names(module):
     return names
 
 
-@pytest.mark.parametrize("name", MODULES)
+@parametrize_in_one("name", MODULES)
 def test_all_lists_every_public_name_and_nothing_else(name):
     module = importlib.import_module(name)
     assert len(module.__all__) == len(set(module.__all__)), "a name is listed twice"
@@ -61,7 +62,7 @@ def test_all_lists_every_public_name_and_nothing_else(name):
         assert hasattr(module, listed), f"{name}.__all__ lists {listed!r}, which does not exist"
 
 
-@pytest.mark.parametrize("name", MODULES)
+@parametrize_in_one("name", MODULES)
 def test_every_listed_function_and_class_has_a_docstring(name):
     module = importlib.import_module(name)
     for listed in module.__all__:
@@ -103,7 +104,7 @@ OUT_OF_SCOPE = [
 ]
 
 
-@pytest.mark.parametrize(("module_name", "name", "reason"), OUT_OF_SCOPE)
+@parametrize_in_one(("module_name", "name", "reason"), OUT_OF_SCOPE)
 def test_pytorch_names_left_out_say_why(module_name, name, reason):
     from minigrad.errors import OutOfScopeError
 

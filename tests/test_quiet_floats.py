@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from _backend import LIB
 from _backend import mg as minigrad
+from _cases import parametrize_in_one
 
 BIG = 3e38  # float32: BIG * BIG overflows to inf, BIG + BIG too
 
@@ -135,8 +136,8 @@ UNARY_CASES: dict[str, tuple[Callable[[Any], Any], list[float]]] = {
 }
 
 
-@pytest.mark.parametrize("mode", ["recorded", "no_grad", "leaves without grad"])
-@pytest.mark.parametrize("name", list(UNARY_CASES))
+@parametrize_in_one("mode", ["recorded", "no_grad", "leaves without grad"])
+@parametrize_in_one("name", list(UNARY_CASES))
 def test_unary_special_values_come_without_a_warning(name: str, mode: str) -> None:
     op, expected = UNARY_CASES[name]
     a = minigrad.tensor([BIG, 2.0], requires_grad=mode != "leaves without grad")

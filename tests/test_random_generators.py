@@ -8,6 +8,7 @@ is the one drawn from (the default one does not move), and PyTorch's error texts
 from __future__ import annotations
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -100,7 +101,7 @@ def test_seeds_as_pytorch_takes_them():
     assert generator.seed() == generator.initial_seed()
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("call", "error", "message"),
     [
         (lambda g: g.manual_seed(1.5), RuntimeError, "manual_seed expected a long, but got float"),

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 NO_GRAPH = "element 0 of tensors does not require grad and does not have a grad_fn"
 
@@ -299,7 +300,7 @@ def test_partial_overlap_is_refused_before_anything_changes(program):
 SIZES = "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("program", "message"),
     [
         ("t2 = mg.tensor(0); t4 = t2.view(-1); t4.div_(t2)", PARTIAL),  # seed 110011776
@@ -1781,7 +1782,7 @@ def test_nll_loss_gradient_is_zero_off_the_counted_targets_even_for_a_nan_gradie
 EXPANDED_WRITE = "^unsupported operation: more than one element of the written-to tensor"
 
 
-@pytest.mark.parametrize("write", [
+@parametrize_in_one("write", [
     lambda t, f: t.add_(f), lambda t, f: t.sub_(f, alpha=2), lambda t, f: t.mul_(f),
     lambda t, f: t.div_(f), lambda t, f: t.add_(1.5), lambda t, f: t.__iadd__(f),
     lambda t, f: t.pow_(f), lambda t, f: t.atan2_(f), lambda t, f: t.addcmul_(f, f),
@@ -1847,7 +1848,7 @@ def test_addmm_with_alpha_zero_does_not_read_the_matrices():
 NOT_FINITE = [float("nan"), float("inf"), float("-inf"), 1e30, -1e30, 3e9, 70000.5, -300.7, -2.9]
 
 
-@pytest.mark.parametrize(("dtype", "expected"), [
+@parametrize_in_one(("dtype", "expected"), [
     ("int64", [-2**63] * 5 + [3000000000, 70000, -300, -2]),
     ("int32", [-2**31] * 6 + [70000, -300, -2]),
     ("int16", [0] * 6 + [4464, -300, -2]),
@@ -1855,7 +1856,7 @@ NOT_FINITE = [float("nan"), float("inf"), float("-inf"), 1e30, -1e30, 3e9, 70000
     ("float16", [float("nan"), float("inf"), float("-inf"), float("inf"), float("-inf"),
                  float("inf"), float("inf"), -300.75, -2.900390625]),
 ])
-@pytest.mark.parametrize("source", ["float32", "float64"])
+@parametrize_in_one("source", ["float32", "float64"])
 def test_casts_of_values_a_dtype_cannot_hold_make_no_warning(source, dtype, expected):
     x = mg.tensor(NOT_FINITE, dtype=getattr(mg, source))
     got = x.to(getattr(mg, dtype)).tolist()

@@ -6,6 +6,7 @@ MINIGRAD_TEST_REFERENCE=torch to check them against PyTorch itself).
 import numpy as np
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 NO_GRAD_FN = "element 0 of tensors does not require grad and does not have a grad_fn"
 HINT = (
@@ -38,7 +39,7 @@ NON_FLOAT_RESULTS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "make", "dtype"), NON_FLOAT_RESULTS,
+@parametrize_in_one(("name", "make", "dtype"), NON_FLOAT_RESULTS,
                          ids=[row[0] for row in NON_FLOAT_RESULTS])
 def test_a_non_float_result_of_a_tensor_that_requires_grad_has_no_history(name, make, dtype):
     a = mg.tensor([1.0, -2.0, 3.0], requires_grad=True)
@@ -49,7 +50,7 @@ def test_a_non_float_result_of_a_tensor_that_requires_grad_has_no_history(name, 
     assert y.is_leaf
 
 
-@pytest.mark.parametrize(("name", "make", "dtype"), NON_FLOAT_RESULTS,
+@parametrize_in_one(("name", "make", "dtype"), NON_FLOAT_RESULTS,
                          ids=[row[0] for row in NON_FLOAT_RESULTS])
 def test_backward_from_a_non_float_result_raises_and_fills_no_grad(name, make, dtype):
     a = mg.tensor([1.0, -2.0, 3.0], requires_grad=True)

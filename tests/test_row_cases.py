@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import row_cases
-from _cases import check_all
+from _cases import check_all, parametrize_in_one
 from opinfo import OpInfo, Sample
 from row_cases import check_each
 
@@ -171,3 +171,63 @@ def test_check_all_runs_every_check_and_names_every_failure() -> None:
     assert "test_c" not in text
     assert "test_a[x] is broken" in str(info.value.__cause__)
     check_all([check("test_c[x]", False)])  # nothing fails: nothing raised
+
+
+def test_stacked_parametrize_in_one_runs_every_combination_named_as_pytest_names_it() -> None:
+    seen: list[tuple[Any, ...]] = []
+
+    # pytest names these test_f[y-0-1_0] ... test_f[Z-x1_1]: the nearest decorator's id first,
+    # repeated ids numbered (with "_" after a digit), pytest.param's id kept.
+    @parametrize_in_one("a", [1, 1, "x1", "x1"])
+    @parametrize_in_one("b,c", [("y", 0), pytest.param("z", 2, id="Z")])
+    def test_f(a: Any, b: str, c: int) -> None:
+        seen.append((b, c, a))
+        assert not (a == 1 and c == 2), "broken"
+
+    assert test_f.__name__ == "test_f"
+    with pytest.raises(AssertionError) as info:
+        test_f()
+    assert seen == [(b, c, a) for b, c in [("y", 0), ("z", 2)] for a in [1, 1, "x1", "x1"]]
+    text = str(info.value)
+    assert text.startswith("2 of 8 checks failed:\n")
+    assert "- test_f[Z-1_0]: AssertionError: broken" in text
+    assert "- test_f[Z-1_1]: AssertionError: broken" in text
+
+
+def test_parametrize_in_one_per_test_splits_the_cases_into_tests_of_n() -> None:
+    seen: list[int] = []
+
+    @parametrize_in_one("a", [0, 1, 2, 3, 4], ids=lambda a: f"v{a}", per_test=2)
+    def test_g(a: int) -> None:
+        seen.append(a)
+        assert a != 3, "broken"
+
+    (mark,) = test_g.pytestmark
+    assert [param.id for param in mark.args[1]] == ["v0..v1", "v2..v3", "v4..v4"]
+    for param in mark.args[1]:
+        if param.id == "v2..v3":
+            with pytest.raises(AssertionError, match=r"1 of 2 checks failed:\n- test_g\[v3\]"):
+                test_g(*param.values)
+        else:
+            test_g(*param.values)
+    assert seen == [0, 1, 2, 3, 4]
+
+
+def test_a_check_that_skips_is_skipped_alone() -> None:
+    seen: list[str] = []
+
+    def check(name: str, outcome: str) -> tuple[str, Any]:
+        def run() -> None:
+            seen.append(name)
+            if outcome == "skip":
+                pytest.skip(f"{name} does not apply")
+            assert outcome == "pass", f"{name} is broken"
+
+        return name, run
+
+    with pytest.raises(AssertionError, match=r"1 of 3 checks failed:\n- t\[c\]: "):
+        check_all([check("t[a]", "skip"), check("t[b]", "pass"), check("t[c]", "fail")])
+    check_all([check("t[a]", "skip"), check("t[b]", "pass")])  # passes
+    with pytest.raises(pytest.skip.Exception, match=r"every check skipped: t\[a\]: t\[a\] does "):
+        check_all([check("t[a]", "skip"), check("t[d]", "skip")])
+    assert seen == ["t[a]", "t[b]", "t[c]", "t[a]", "t[b]", "t[a]", "t[d]"]

@@ -14,6 +14,7 @@ import threading
 
 import pytest
 from _backend import LIB, mg, text
+from _cases import parametrize_in_one
 
 HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
@@ -41,7 +42,7 @@ def _detach_in_place_then_write(e):
     e.mul_(2)
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "write",
     [
         lambda e: e.add_(1),
@@ -64,7 +65,7 @@ def _detach_in_place_then_write(e):
         "exp_",
     ],
 )
-@pytest.mark.parametrize(("op", "node"), OPS)
+@parametrize_in_one(("op", "node"), OPS)
 def test_every_write_to_a_saved_result_reaches_its_node(write, op, node):
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     e = getattr(a, op)()

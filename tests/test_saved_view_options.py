@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 
 MINUS = 2**64  # (PyTorch shows -n as MINUS - n)
 INT64_MAX = 2**63 - 1
@@ -36,7 +37,7 @@ def test_select_shows_its_index_as_given(program, dim, index) -> None:
     assert (node._saved_dim, node._saved_index) == (dim, index)
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("program", "start", "end", "step"),
     [
         (lambda x: x[-3:-1], MINUS - 3, MINUS - 1, 1),

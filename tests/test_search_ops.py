@@ -4,6 +4,7 @@ Every expected value and message here is what PyTorch 2.13 printed for the same 
 """
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 NAN, INF = float("nan"), float("inf")
 
@@ -232,7 +233,7 @@ BINCOUNT = [
 ]
 
 
-@pytest.mark.parametrize(("name", "call", "dtype", "expected"), BINCOUNT,
+@parametrize_in_one(("name", "call", "dtype", "expected"), BINCOUNT,
                          ids=[c[0] for c in BINCOUNT])
 def test_bincount(name, call, dtype, expected):
     result = call()
@@ -281,7 +282,7 @@ BINCOUNT_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("call", "error", "message"), BINCOUNT_ERRORS)
+@parametrize_in_one(("call", "error", "message"), BINCOUNT_ERRORS)
 def test_bincount_errors(call, error, message):
     with pytest.raises(error) as info:
         call()
@@ -318,7 +319,7 @@ HISTC = [
 ]
 
 
-@pytest.mark.parametrize(("name", "call", "expected"), HISTC, ids=[c[0] for c in HISTC])
+@parametrize_in_one(("name", "call", "expected"), HISTC, ids=[c[0] for c in HISTC])
 def test_histc(name, call, expected):
     assert call().tolist() == expected
 
@@ -371,7 +372,7 @@ HISTC_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("call", "error", "message"), HISTC_ERRORS)
+@parametrize_in_one(("call", "error", "message"), HISTC_ERRORS)
 def test_histc_errors(call, error, message):
     with pytest.raises(error) as info:
         call()

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from _backend import mg, text
+from _cases import parametrize_in_one
 
 # ---- tensor() infers the dtype ---------------------------------------------------------------
 
@@ -28,7 +29,7 @@ INFERRED = [
 ]
 
 
-@pytest.mark.parametrize(("name", "data", "dtype", "shape"), INFERRED, ids=[r[0] for r in INFERRED])
+@parametrize_in_one(("name", "data", "dtype", "shape"), INFERRED, ids=[r[0] for r in INFERRED])
 def test_tensor_infers_dtype_and_shape(name, data, dtype, shape):
     t = mg.tensor(data)
     assert t.dtype == getattr(mg, dtype)
@@ -78,7 +79,7 @@ FACTORIES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "make", "dtype", "values"), FACTORIES,
+@parametrize_in_one(("name", "make", "dtype", "values"), FACTORIES,
                          ids=[r[0] for r in FACTORIES])
 def test_factory_values_and_dtype(name, make, dtype, values):
     t = make()
@@ -165,7 +166,7 @@ PROMOTION = [
 ]
 
 
-@pytest.mark.parametrize(("name", "compute", "dtype", "values"), PROMOTION,
+@parametrize_in_one(("name", "compute", "dtype", "values"), PROMOTION,
                          ids=[r[0] for r in PROMOTION])
 def test_dtype_promotion(name, compute, dtype, values):
     t = compute()

@@ -5,8 +5,8 @@ checked by what it means: after ``y = op(x)``, an in-place write to ``x`` makes 
 the op saved ``x``, and a write to ``y`` iff it saved ``y``. Run with
 MINIGRAD_TEST_REFERENCE=torch, the same checks hold PyTorch to minigrad's declarations.
 """
-import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 
 from minigrad.ops.unary import LogBase, SavesInput, SavesResult, UnaryOp
 
@@ -42,7 +42,7 @@ def backward_raises(op_name: str, write_to: str) -> bool:
     return False
 
 
-@pytest.mark.parametrize("op", UNIFORM, ids=lambda cls: cls.__name__)
-@pytest.mark.parametrize("write_to", ["self", "result"])
+@parametrize_in_one("op", UNIFORM, ids=lambda cls: cls.__name__)
+@parametrize_in_one("write_to", ["self", "result"])
 def test_forward_saves_exactly_what_is_declared(op, write_to):
     assert backward_raises(op.__name__.lower(), write_to) == (write_to in op.saves)

@@ -5,6 +5,7 @@ Every expected value here is what PyTorch 2.13 printed for the same program.
 import numpy as np
 import pytest
 from _backend import mg
+from _cases import parametrize_in_one
 
 # Each in-place op and the values it leaves in START (None: random values, checked by shape only).
 START = [1.0, -2.0, 3.0]
@@ -73,7 +74,7 @@ def test_new_tensors_start_at_version_zero():
     assert (leaf * 2)._version == 0
 
 
-@pytest.mark.parametrize(("name", "op", "expected"), INPLACE_OPS, ids=[r[0] for r in INPLACE_OPS])
+@parametrize_in_one(("name", "op", "expected"), INPLACE_OPS, ids=[r[0] for r in INPLACE_OPS])
 def test_each_inplace_op_bumps_version_by_exactly_one(name, op, expected):
     t = mg.tensor(START)
     result = op(t)
@@ -82,7 +83,7 @@ def test_each_inplace_op_bumps_version_by_exactly_one(name, op, expected):
     _check_values(t, expected)
 
 
-@pytest.mark.parametrize(("name", "op", "expected"), INPLACE_OPS, ids=[r[0] for r in INPLACE_OPS])
+@parametrize_in_one(("name", "op", "expected"), INPLACE_OPS, ids=[r[0] for r in INPLACE_OPS])
 def test_inplace_ops_bump_version_under_no_grad(name, op, expected):
     t = mg.tensor(START)
     with mg.no_grad():

@@ -205,7 +205,7 @@ def test_flatten_of_one_dimension_returns_the_tensor_itself():
     assert tuple(mg.tensor(3.0).flatten().shape) == (1,)
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "expression, kind, message",
     [
         ("x.split(0)", RuntimeError,
@@ -267,7 +267,7 @@ def test_view_op_errors(expression, kind, message):
 # --- indexing ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "key, chain",
     [
         ("[:, 0]", ["SelectBackward0"]),  # a full slice inside a tuple is skipped
@@ -312,7 +312,7 @@ def test_advanced_indexing_copies_and_saves_its_index():
     )
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "expression, kind, message",
     [
         ("x[::-1]", ValueError, "step must be greater than zero"),

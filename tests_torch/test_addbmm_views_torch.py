@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -110,7 +111,7 @@ def _same(mine: Any, theirs: Any) -> bool:
     return mine == theirs
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@parametrize_in_one("case", list(CASES))
 def test_addbmm_on_a_view_as_pytorch(case: str) -> None:
     mine, theirs = _run(minigrad, case), _run(torch, case)
     assert mine.get("unchanged_view", True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from opinfo.polynomials import BESSEL_NAMES
 
 import minigrad
@@ -41,8 +42,8 @@ GRID = np.concatenate(
 )
 
 
-@pytest.mark.parametrize("name", BESSEL_NAMES)
-@pytest.mark.parametrize(("dtype", "tolerance"), [("float64", 1e-13), ("float32", 1e-5)])
+@parametrize_in_one("name", BESSEL_NAMES)
+@parametrize_in_one(("dtype", "tolerance"), [("float64", 1e-13), ("float32", 1e-5)])
 def test_values_match_over_a_wide_grid(name: str, dtype: str, tolerance: float) -> None:
     mine = getattr(minigrad.special, name)(minigrad.tensor(GRID, dtype=getattr(minigrad, dtype)))
     theirs = getattr(torch.special, name)(torch.tensor(GRID, dtype=getattr(torch, dtype)))
@@ -56,7 +57,7 @@ def test_values_match_over_a_wide_grid(name: str, dtype: str, tolerance: float) 
     assert same.all(), (GRID[~same][:4], got[~same][:4], expected[~same][:4])
 
 
-@pytest.mark.parametrize("name", BESSEL_NAMES)
+@parametrize_in_one("name", BESSEL_NAMES)
 def test_integers_half_and_no_gradient(name: str) -> None:
     outcomes = []
     for lib in (minigrad, torch):

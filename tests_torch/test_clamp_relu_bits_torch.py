@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 import minigrad.nn.functional as F
@@ -39,8 +40,8 @@ def _same(result: Any, expected: torch.Tensor) -> None:
     assert got.tobytes() == want.tobytes(), (got, want)
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-@pytest.mark.parametrize(("low", "high"), _BOUNDS)
+@parametrize_in_one("dtype", [np.float16, np.float32, np.float64])
+@parametrize_in_one(("low", "high"), _BOUNDS)
 def test_clamp_number_bounds_bits(dtype: Any, low: Any, high: Any) -> None:
     for array in _inputs(dtype):
         expected = torch.from_numpy(array.copy()).clamp(low, high)
@@ -67,9 +68,9 @@ def test_functional_relu_inplace_is_read_for_its_truth() -> None:
     assert tensor.tolist() == expected.tolist()
 
 
-@pytest.mark.parametrize("name", ["relu", "leaky_relu", "elu", "hardtanh", "relu6", "silu",
+@parametrize_in_one("name", ["relu", "leaky_relu", "elu", "hardtanh", "relu6", "silu",
                                   "selu", "hardswish", "hardsigmoid", "mish"])
-@pytest.mark.parametrize("inplace", ["yes", 1, 0, None, 2.5])
+@parametrize_in_one("inplace", ["yes", 1, 0, None, 2.5])
 def test_every_functional_inplace_is_read_for_its_truth(name: str, inplace: object) -> None:
     # All of them are Python functions in PyTorch (``if inplace:``); minigrad's argument
     # checks had refused anything but a bool.

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -50,7 +51,7 @@ MODULES = [
 ]
 
 
-@pytest.mark.parametrize("make", MODULES)
+@parametrize_in_one("make", MODULES)
 def test_module_repr_as_pytorch(make: Any) -> None:
     assert repr(make(minigrad.nn)) == repr(make(torch.nn))
 
@@ -126,7 +127,7 @@ ARGUMENT_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("call", ARGUMENT_ERRORS)
+@parametrize_in_one("call", ARGUMENT_ERRORS)
 def test_argument_errors_as_pytorch(call: Any) -> None:
     mine, theirs = outcome(call, minigrad), outcome(call, torch)
     assert str(mine).replace("minigrad.Size", "Size") == str(theirs).replace("torch.Size", "Size")

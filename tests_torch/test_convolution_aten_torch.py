@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -64,7 +65,7 @@ def _outcome(lib: Any, name: str) -> tuple[Any, BaseException | None]:
         return None, error
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_as_pytorch(name: str) -> None:
     theirs, their_error = _outcome(torch, name)
     mine, my_error = _outcome(minigrad, name)

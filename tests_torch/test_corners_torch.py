@@ -64,7 +64,7 @@ CLAMP_CASES: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", CLAMP_CASES)
+@parametrize_in_one("name", CLAMP_CASES)
 def test_clamp_of_bool_as_pytorch(name: str) -> None:
     case = CLAMP_CASES[name]
     assert _outcome(minigrad, case) == _outcome(torch, case)

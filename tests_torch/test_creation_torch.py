@@ -27,8 +27,8 @@ def _same(mine: Any, theirs: Any) -> None:
     np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
 
 
-@pytest.mark.parametrize(("n", "m"), list(itertools.product([0, 1, 3, 5], [None, 0, 2, 4])))
-@pytest.mark.parametrize("dtype", DTYPES)
+@parametrize_in_one(("n", "m"), list(itertools.product([0, 1, 3, 5], [None, 0, 2, 4])))
+@parametrize_in_one("dtype", DTYPES)
 def test_eye(n: int, m: int | None, dtype: str) -> None:
     args = (n,) if m is None else (n, m)
     theirs, t_error = run(lambda: torch.eye(*args, dtype=getattr(torch, dtype)))
@@ -38,16 +38,16 @@ def test_eye(n: int, m: int | None, dtype: str) -> None:
         _same(mine, theirs)
 
 
-@pytest.mark.parametrize("kind", ["tril_indices", "triu_indices"])
-@pytest.mark.parametrize(("row", "col"), list(itertools.product([0, 1, 3, 4], [0, 2, 5])))
-@pytest.mark.parametrize("offset", [-6, -2, -1, 0, 1, 3, 7])
+@parametrize_in_one("kind", ["tril_indices", "triu_indices"])
+@parametrize_in_one(("row", "col"), list(itertools.product([0, 1, 3, 4], [0, 2, 5])))
+@parametrize_in_one("offset", [-6, -2, -1, 0, 1, 3, 7])
 def test_triangle_indices(kind: str, row: int, col: int, offset: int) -> None:
     theirs = getattr(torch, kind)(row, col, offset)
     _same(getattr(minigrad, kind)(row, col, offset), theirs)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize(("low", "high"), [(0, 1), (0, 2), (-3, 3), (5, 5), (5, 2), (0, 256),
+@parametrize_in_one("dtype", DTYPES)
+@parametrize_in_one(("low", "high"), [(0, 1), (0, 2), (-3, 3), (5, 5), (5, 2), (0, 256),
                                            (-128, 0), (0, 70000), (-1, 2), (250, 300)])
 def test_randint(low: int, high: int, dtype: str) -> None:
     theirs, t_error = run(lambda: torch.randint(low, high, (50,), dtype=getattr(torch, dtype)))
@@ -60,8 +60,8 @@ def test_randint(low: int, high: int, dtype: str) -> None:
         assert values.min() >= low and values.max() < high
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n", [0, 1, 5, 128, 129, 256, 257, 2049, 2050])
+@parametrize_in_one("dtype", DTYPES)
+@parametrize_in_one("n", [0, 1, 5, 128, 129, 256, 257, 2049, 2050])
 def test_randperm(n: int, dtype: str) -> None:
     theirs, t_error = run(lambda: torch.randperm(n, dtype=getattr(torch, dtype)))
     mine, m_error = run(lambda: minigrad.randperm(n, dtype=getattr(minigrad, dtype)))

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -81,7 +82,7 @@ def _outcome(lib: Any, call: Callable[..., Any], log_probs: Any) -> BaseExceptio
     return caught.value
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_misuse_as_pytorch(name: str) -> None:
     values = np.log(np.full((5, 2, 4), 0.25, dtype=np.float32))
     theirs = _outcome(torch, CALLS[name], torch.from_numpy(values.copy()))

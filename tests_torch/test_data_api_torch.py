@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -57,8 +58,8 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("transposed", [False, True])
-@pytest.mark.parametrize("name", sorted(CALLS))
+@parametrize_in_one("transposed", [False, True])
+@parametrize_in_one("name", sorted(CALLS))
 def test_graph_version_and_layout_as_pytorch(name: str, transposed: bool) -> None:
     array = np.random.default_rng(5).permutation(12).reshape(3, 4).astype(np.float32)
     mine, theirs = both(array, transposed)
@@ -72,14 +73,14 @@ def test_graph_version_and_layout_as_pytorch(name: str, transposed: bool) -> Non
     np.testing.assert_allclose(mine.grad.numpy(), theirs.grad.numpy(), rtol=1e-6)
 
 
-@pytest.mark.parametrize(("sequence", "values"), [
+@parametrize_in_one(("sequence", "values"), [
     ([1.0, float("nan")], [float("nan"), 1.0, 3.0]),  # PyTorch's search, not numpy's NaN order
     ([float("nan"), 1.0, 2.0], [1.5, float("nan")]),
     ([1, 2, 3], -1),  # a number wraps into the sequence's uint8
     ([1, 2, 3], 300),
     ([1, 3], 2.5),  # an int sequence, a float number: compared as floats
 ])
-@pytest.mark.parametrize("right", [False, True])
+@parametrize_in_one("right", [False, True])
 def test_searchsorted_corners_as_pytorch(sequence: list[Any], values: Any, right: bool) -> None:
     dtype = "uint8" if isinstance(values, int) else None
     results = []

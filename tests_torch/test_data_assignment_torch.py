@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -139,6 +140,6 @@ def _outcome(program: Callable[[Any], Any], lib: Any) -> Any:
     ]
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
+@parametrize_in_one("name", PROGRAMS)
 def test_backward_reads_a_saved_input_s_data_as_pytorch(name: str) -> None:
     assert _outcome(PROGRAMS[name], minigrad) == _outcome(PROGRAMS[name], torch)

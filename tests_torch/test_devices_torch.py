@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from test_ops_torch import assert_same_outcome, run, to_minigrad_names
 
 import minigrad
@@ -32,7 +33,7 @@ def _outcome(fn: Any) -> tuple[Any, BaseException | None]:
     return run(fn)
 
 
-@pytest.mark.parametrize("name", DEVICE_STRINGS)
+@parametrize_in_one("name", DEVICE_STRINGS)
 def test_device_parsing(name: str) -> None:
     theirs, t_error = _outcome(lambda: torch.device(name))
     mine, m_error = _outcome(lambda: minigrad.device(name))
@@ -46,7 +47,7 @@ def _kind(name: str) -> str:
     return name.partition(":")[0]
 
 
-@pytest.mark.parametrize("name", [n for n in DEVICE_STRINGS if _kind(n) != "meta"])
+@parametrize_in_one("name", [n for n in DEVICE_STRINGS if _kind(n) != "meta"])
 def test_to_a_device(name: str) -> None:
     theirs, t_error = _outcome(lambda: torch.ones(2).to(name))
     mine, m_error = _outcome(lambda: minigrad.ones(2).to(name))
@@ -68,8 +69,8 @@ FACTORIES = {
 }
 
 
-@pytest.mark.parametrize("factory", list(FACTORIES))
-@pytest.mark.parametrize("name", ["cpu", "cpu:1", "cuda", "cuda:0", "xpu", "mps", "hip", 0])
+@parametrize_in_one("factory", list(FACTORIES))
+@parametrize_in_one("name", ["cpu", "cpu:1", "cuda", "cuda:0", "xpu", "mps", "hip", 0])
 def test_factory_devices(factory: str, name: Any) -> None:
     make = FACTORIES[factory]
     theirs, t_error = _outcome(lambda: make(torch, name))
@@ -108,8 +109,8 @@ def _arguments(lib: Any, values: Any, source: Any) -> Any:
     return tuple(convert(v) for v in values)
 
 
-@pytest.mark.parametrize(("args", "kwargs"), TO_CALLS, ids=[repr(c) for c in TO_CALLS])
-@pytest.mark.parametrize("requires_grad", [False, True])
+@parametrize_in_one(("args", "kwargs"), TO_CALLS, ids=[repr(c) for c in TO_CALLS])
+@parametrize_in_one("requires_grad", [False, True])
 def test_to_signatures(args: Any, kwargs: Any, requires_grad: bool) -> None:
     outcomes = []
     for lib in (torch, minigrad):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -65,8 +66,8 @@ def _compare(call: Any, arrays: tuple[np.ndarray, ...], exact: bool) -> None:
         _assert_same(mine, theirs, exact)
 
 
-@pytest.mark.parametrize("dtype", _DTYPES)
-@pytest.mark.parametrize("p", _PS)
+@parametrize_in_one("dtype", _DTYPES)
+@parametrize_in_one("p", _PS)
 def test_cdist_direct_path(p: float, dtype: type) -> None:
     """nan, inf and equal points through cdist's direct path, both inputs' gradients."""
     exact = p in (0.0, 1.0, _INF)
@@ -98,8 +99,8 @@ def test_cdist_batched(dtype: type) -> None:
                  (np.stack([x1, x1[::-1]]), x2[None]), True)
 
 
-@pytest.mark.parametrize("dtype", _DTYPES)
-@pytest.mark.parametrize("p", _PS)
+@parametrize_in_one("dtype", _DTYPES)
+@parametrize_in_one("p", _PS)
 def test_pdist(p: float, dtype: type) -> None:
     """pdist of the rows of both point sets (nan, inf, equal rows)."""
     x1, x2 = _points(dtype)
@@ -113,8 +114,8 @@ def test_pdist_many_rows_adds_in_pytorch_order() -> None:
     _compare(lambda lib, a: lib.nn.functional.pdist(a, 1.0), (x,), True)
 
 
-@pytest.mark.parametrize("dtype", _DTYPES)
-@pytest.mark.parametrize("p", [0.5, 1.0, 1.5, 2.0, 3.0, _INF])
+@parametrize_in_one("dtype", _DTYPES)
+@parametrize_in_one("p", [0.5, 1.0, 1.5, 2.0, 3.0, _INF])
 def test_pairwise_distance_and_dist(p: float, dtype: type) -> None:
     """pairwise_distance, nn.PairwiseDistance and dist of row pairs with nan, inf, equal rows."""
     x1, x2 = _points(dtype)

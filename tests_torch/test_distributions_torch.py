@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from test_ops_torch import assert_same_outcome, run
 
 import minigrad
@@ -78,7 +79,7 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_errors_and_reprs_are_pytorchs(name: str) -> None:
     mine, my_error = run(lambda: CALLS[name](minigrad, dists(minigrad)))
     theirs, their_error = run(lambda: CALLS[name](torch, dists(torch)))

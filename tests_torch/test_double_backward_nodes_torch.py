@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from opinfo import OpInfo, Sample, all_ops
 from test_ops import build_args, call, is_edge, row_samples
 
@@ -77,7 +78,7 @@ def _nodes_per_sample(lib: Any, row: OpInfo) -> list[Any]:
     return nodes
 
 
-@pytest.mark.parametrize("row", _rows())
+@parametrize_in_one("row", _rows(), per_test=100)
 def test_first_gradients_record_pytorchs_nodes(row):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

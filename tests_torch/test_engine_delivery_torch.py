@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -110,8 +111,8 @@ def _run(lib: Any, program: str, mode: str) -> tuple[list[list[float]], list[int
 MODES = ["plain", "retain", "create_graph", "hooked", "grad"]
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("program", list(PROGRAMS))
+@parametrize_in_one("mode", MODES)
+@parametrize_in_one("program", list(PROGRAMS))
 def test_gradients_and_order_are_pytorchs(program: str, mode: str) -> None:
     ours, our_order = _run(minigrad, program, mode)
     theirs, their_order = _run(torch, program, mode)

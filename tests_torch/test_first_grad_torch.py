@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -109,8 +110,8 @@ OPS: dict[str, Callable[[Any, str], Any]] = {
 }
 
 
-@pytest.mark.parametrize("how", PATHS)
-@pytest.mark.parametrize("name", sorted(OPS))
+@parametrize_in_one("how", PATHS)
+@parametrize_in_one("name", sorted(OPS))
 def test_first_grad_as_pytorch_makes_it(name: str, how: str) -> None:
     program = OPS[name]
     assert program(minigrad, how) == program(torch, how)
@@ -287,8 +288,8 @@ PROGRAMS: dict[str, Callable[[Any, str], Any]] = {
 }
 
 
-@pytest.mark.parametrize("how", PATHS)
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@parametrize_in_one("how", PATHS)
+@parametrize_in_one("name", sorted(PROGRAMS))
 def test_first_grad_around_hooks_and_nodes_as_pytorch(name: str, how: str) -> None:
     program = PROGRAMS[name]
     assert program(minigrad, how) == program(torch, how)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from opinfo import OpInfo, Sample, all_ops
 from test_ops import build_args, call, has_grad_argument, is_edge, row_rng
 
@@ -192,7 +193,8 @@ def _expected_when_torch_raises(row: OpInfo, sample: Sample) -> str | None:
     return entry
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
+@parametrize_in_one("row", ROWS, ids=[row.name for row in ROWS],
+                    per_test=35)
 def test_jvp_matches_pytorch_forward_mode(row: OpInfo) -> None:
     failures = []
     for index, sample in enumerate(row.samples(row_rng(row.name))):

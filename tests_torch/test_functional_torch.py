@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from test_ops_torch import assert_same_outcome, run
 
 import minigrad
@@ -98,10 +99,10 @@ def _compare(mine: Any, theirs: Any, where: str = "result") -> None:
 APIS = ("vjp", "jvp", "jacobian", "hessian", "vhp", "hvp")
 
 
-@pytest.mark.parametrize("strict", [False, True], ids=["lax", "strict"])
-@pytest.mark.parametrize("create_graph", [False, True], ids=["plain", "create_graph"])
-@pytest.mark.parametrize("name", list(FUNCTIONS))
-@pytest.mark.parametrize("api", APIS)
+@parametrize_in_one("strict", [False, True], ids=["lax", "strict"])
+@parametrize_in_one("create_graph", [False, True], ids=["plain", "create_graph"])
+@parametrize_in_one("name", list(FUNCTIONS))
+@parametrize_in_one("api", APIS)
 def test_against_pytorch(api: str, name: str, create_graph: bool, strict: bool) -> None:
     theirs, t_error = run(lambda: _call(torch, api, name, create_graph, strict))
     mine, m_error = run(lambda: _call(minigrad, api, name, create_graph, strict))
@@ -147,7 +148,7 @@ BAD_CALLS = {
 }
 
 
-@pytest.mark.parametrize("name", list(BAD_CALLS))
+@parametrize_in_one("name", list(BAD_CALLS))
 def test_errors(name: str) -> None:
     call = BAD_CALLS[name]
     _, t_error = run(lambda: call(torch, torch.autograd.functional))

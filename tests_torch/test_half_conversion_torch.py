@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -72,7 +73,7 @@ def _bits(tensor: Any) -> np.ndarray:
     return np.asarray(tensor.detach().tolist(), dtype=np.float16).view(np.uint16)
 
 
-@pytest.mark.parametrize("way", list(ARRAYS))
+@parametrize_in_one("way", list(ARRAYS))
 def test_float64_arrays_to_float16_as_pytorch(way: str) -> None:
     outcomes = []
     for lib in (minigrad, torch):

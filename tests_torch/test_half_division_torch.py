@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -57,7 +58,7 @@ def _run(lib: Any, name: str) -> np.ndarray:
     return PROGRAMS[name](lib, x, y).numpy()
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
+@parametrize_in_one("name", PROGRAMS)
 def test_float16_division_rounds_as_pytorch(name):
     ours, theirs = _run(minigrad, name), _run(torch, name)
     assert ours.dtype == theirs.dtype

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -37,8 +38,8 @@ def _data(dtype: str) -> np.ndarray:
     return values.astype(dtype)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize(
+@parametrize_in_one("dtype", ["float32", "float64"])
+@parametrize_in_one(
     "kwargs",
     [
         {"bins": 7},
@@ -177,7 +178,7 @@ HISTOGRAM_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("name", HISTOGRAM_ERRORS)
+@parametrize_in_one("name", HISTOGRAM_ERRORS)
 def test_errors_match(name: str) -> None:
     mine = _error(lambda: HISTOGRAM_ERRORS[name](minigrad))
     theirs = _error(lambda: HISTOGRAM_ERRORS[name](torch))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -104,7 +105,7 @@ ERRORS = {
 }
 
 
-@pytest.mark.parametrize("name", ERRORS)
+@parametrize_in_one("name", ERRORS)
 def test_errors_match(name: str) -> None:
     caught = []
     for lib in (minigrad, torch):

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -96,8 +97,8 @@ PAD_CASES = [
 ]
 
 
-@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
-@pytest.mark.parametrize(("shape", "pad"), PAD_CASES)
+@parametrize_in_one("mode", ["reflect", "replicate", "circular"])
+@parametrize_in_one(("shape", "pad"), PAD_CASES)
 def test_pad_modes_as_pytorch(mode: str, shape: tuple[int, ...], pad: tuple[int, ...]) -> None:
     """Values, gradients, node, version (circular: three copies) and errors."""
     array = np.random.default_rng(len(shape)).standard_normal(shape)
@@ -157,7 +158,7 @@ PADDING_MODULES = [
 ]
 
 
-@pytest.mark.parametrize(("make", "shape"), PADDING_MODULES)
+@parametrize_in_one(("make", "shape"), PADDING_MODULES)
 def test_padding_modules_as_pytorch(make: Any, shape: tuple[int, ...]) -> None:
     assert repr(make(minigrad.nn)) == repr(make(torch.nn))
     assert make(minigrad.nn).padding == make(torch.nn).padding
@@ -197,9 +198,9 @@ INTERPOLATE_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("mode", "dims"), INTERPOLATE_MODES)
-@pytest.mark.parametrize("options", INTERPOLATE_OPTIONS, ids=str)
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@parametrize_in_one(("mode", "dims"), INTERPOLATE_MODES)
+@parametrize_in_one("options", INTERPOLATE_OPTIONS, ids=str)
+@parametrize_in_one("dtype", ["float32", "float64"])
 def test_interpolate_as_pytorch(mode: str, dims: int, options: dict, dtype: str) -> None:
     """Values, gradients, node and errors; float32 indices rounded where PyTorch rounds."""
     shape = (2, 2, *((5, 4, 3)[:dims] if dims < 3 else (3, 2, 4)))
@@ -254,7 +255,7 @@ INTERPOLATE_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("call", INTERPOLATE_ERRORS)
+@parametrize_in_one("call", INTERPOLATE_ERRORS)
 def test_interpolate_errors_and_dtypes_as_pytorch(call: Any) -> None:
     expected, actual = outcome(call, torch), outcome(call, minigrad)
     if isinstance(expected, tuple):
@@ -460,9 +461,9 @@ def test_affine_grid_of_integer_theta_as_pytorch() -> None:
 # --- grid_sample -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic", "trilinear", "nearest_3d"])
-@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
-@pytest.mark.parametrize("align_corners", [False, True])
+@parametrize_in_one("mode", ["bilinear", "nearest", "bicubic", "trilinear", "nearest_3d"])
+@parametrize_in_one("padding_mode", ["zeros", "border", "reflection"])
+@parametrize_in_one("align_corners", [False, True])
 def test_grid_sample_as_pytorch(mode: str, padding_mode: str, align_corners: bool) -> None:
     """Values and both gradients, the grid reaching past the image (1.6 times [-1, 1]).
 
@@ -526,7 +527,7 @@ GRID_SAMPLE_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("call", GRID_SAMPLE_ERRORS)
+@parametrize_in_one("call", GRID_SAMPLE_ERRORS)
 def test_grid_sample_errors_as_pytorch(call: Any) -> None:
     assert outcome(call, minigrad) == outcome(call, torch)
 

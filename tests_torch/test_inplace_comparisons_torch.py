@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -46,8 +47,8 @@ def _write(lib: Any, name: str, target: str, other: str) -> tuple[str, ...]:
     return _text(result), str(result is x), str(x._version - before), _text(x.dtype)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize(("target", "other"), CASES)
+@parametrize_in_one("name", NAMES)
+@parametrize_in_one(("target", "other"), CASES)
 def test_written_as_pytorch(name: str, target: str, other: str) -> None:
     assert _write(minigrad, name, target, other) == _write(torch, name, target, other)
 
@@ -83,6 +84,6 @@ def _autograd(lib: Any, name: str) -> list[Any]:
     return seen
 
 
-@pytest.mark.parametrize("name", NAMES)
+@parametrize_in_one("name", NAMES)
 def test_autograd_as_pytorch(name: str) -> None:
     assert _autograd(minigrad, name) == _autograd(torch, name)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -65,7 +66,7 @@ def _outcome(call: Callable[[Any], Any], lib: Any) -> tuple[Any, ...]:
     return ("ok", tuple(result.shape), result.stride(), result._version, result.tolist())
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_outcome_as_pytorch(name: str) -> None:
     assert _outcome(CALLS[name], minigrad) == _outcome(CALLS[name], torch)
 

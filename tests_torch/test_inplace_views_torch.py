@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -70,8 +71,8 @@ def _run(lib: Any, shape: tuple[int, ...], source: Callable[[Any, Any], Any],
     return same is tensor, seen, grad
 
 
-@pytest.mark.parametrize(("name", "shape", "op"), OPS, ids=[o[0] for o in OPS])
-@pytest.mark.parametrize(("source_name", "source"), SOURCES, ids=[s[0] for s in SOURCES])
+@parametrize_in_one(("name", "shape", "op"), OPS, ids=[o[0] for o in OPS])
+@parametrize_in_one(("source_name", "source"), SOURCES, ids=[s[0] for s in SOURCES])
 def test_inplace_view_op_as_in_pytorch(name, shape, op, source_name, source):
     assert _run(minigrad, shape, source, op) == _run(torch, shape, source, op)
 

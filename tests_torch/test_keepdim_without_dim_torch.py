@@ -149,7 +149,7 @@ def test_every_dim_forms_record_pytorchs_node(name: str, index: int, call: Any) 
     assert results[0] == results[1]
 
 
-@pytest.mark.parametrize("call", [
+@parametrize_in_one("call", [
     lambda lib, x: x.logsumexp(),
     lambda lib, x: lib.logsumexp(x),
     lambda lib, x: x.logsumexp(keepdim=True),

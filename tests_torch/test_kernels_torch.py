@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -170,8 +171,8 @@ def test_sum_is_a_zero_dim_tensor(dtype: str) -> None:
         assert np.array_equal(mine.grad.numpy(), np.ones_like(values))
 
 
-@pytest.mark.parametrize("dtype", ("float32", "float64"))
-@pytest.mark.parametrize("shapes", [((8, 8), (8, 8)), ((1, 5), (5, 3)), ((33, 17), (17, 9)),
+@parametrize_in_one("dtype", ("float32", "float64"))
+@parametrize_in_one("shapes", [((8, 8), (8, 8)), ((1, 5), (5, 3)), ((33, 17), (17, 9)),
                                     ((4, 0), (0, 3)), ((5, 1), (1, 7))])
 def test_mm_values_and_gradients(dtype: str, shapes: tuple[Any, Any]) -> None:
     rng = np.random.default_rng(3)
@@ -208,8 +209,8 @@ def test_erf_kernels_are_the_double_function_rounded_once(name: str, dtype: str)
 _POWER_INPUTS = np.random.default_rng(7).uniform(-10, 10, 2**16)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("exponent", [2, 3, -2, -1, 3.0, -2.0])
+@parametrize_in_one("dtype", ["float32", "float64"])
+@parametrize_in_one("exponent", [2, 3, -2, -1, 3.0, -2.0])
 def test_the_powers_pytorch_multiplies_out_are_its_bits(dtype: str, exponent: float) -> None:
     # (PyTorch's kernel: x * x, x * x * x, 1 / (x * x), 1 / x; a power differs on ~27 %)
     x = _POWER_INPUTS.astype(dtype)

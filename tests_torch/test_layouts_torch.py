@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -290,8 +291,8 @@ EMPTY = {
 }
 
 
-@pytest.mark.parametrize("name", list(EMPTY))
-@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3), (2, 0, 3), (0, 1, 0)])
+@parametrize_in_one("name", list(EMPTY))
+@parametrize_in_one("shape", [(0,), (2, 0), (0, 3), (2, 0, 3), (0, 1, 0)])
 def test_an_empty_tensor_has_the_strides_of_a_new_one(name, shape):
     # (numpy gives an empty array strides of 0; PyTorch a new tensor's, sizes 0 counted as 1)
     ours, theirs = EMPTY[name](minigrad, shape), EMPTY[name](torch, shape)

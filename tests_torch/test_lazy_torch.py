@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -56,7 +57,7 @@ LAZY_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "args", "kwargs", "shape"), LAZY_CASES)
+@parametrize_in_one(("name", "args", "kwargs", "shape"), LAZY_CASES)
 def test_lazy_modules_materialize_as_pytorch(name, args, kwargs, shape):
     torch.manual_seed(0)
     theirs = getattr(torch.nn, name)(*args, **kwargs)

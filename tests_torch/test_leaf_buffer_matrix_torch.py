@@ -25,8 +25,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -96,8 +96,8 @@ def _outcome(lib: Any, op: str, change: str, recorded: str, path: str, how: str)
     return tuple(grad.shape), str(grad.dtype).split(".")[-1], grad.tolist(), grad._version
 
 
-@pytest.mark.parametrize("change", sorted(CHANGES))
-@pytest.mark.parametrize("op", sorted(OPS))
+@parametrize_in_one("change", sorted(CHANGES))
+@parametrize_in_one("op", sorted(OPS))
 def test_leaf_whose_buffer_changed_as_pytorch(op: str, change: str) -> None:
     for recorded, path, how in itertools.product(RECORDED, PATHS, HOW):
         with warnings.catch_warnings():

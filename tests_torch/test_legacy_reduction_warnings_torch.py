@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -60,7 +61,7 @@ def _warnings(lib: Any, call: Callable[[Any], Any]) -> list[tuple[str, bool]]:
     return [(str(w.message), package in Path(w.filename).resolve().parents) for w in caught]
 
 
-@pytest.mark.parametrize("name", CALLS)
+@parametrize_in_one("name", CALLS)
 def test_deprecation_warning_points_where_pytorchs_does(name: str) -> None:
     theirs = _warnings(torch, CALLS[name])
     assert theirs and all("size_average" in text for text, _ in theirs)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 import minigrad.nn.functional as F
@@ -47,9 +48,9 @@ def _data(rng: np.random.Generator, x_shape: tuple[int, ...], w_shape: tuple[int
     return x, w, rng.standard_normal(w_shape[0])
 
 
-@pytest.mark.parametrize(("x_shape", "w_shape"), SHAPES)
-@pytest.mark.parametrize("kind", INPUTS)
-@pytest.mark.parametrize("bias_grad", [True, False])
+@parametrize_in_one(("x_shape", "w_shape"), SHAPES)
+@parametrize_in_one("kind", INPUTS)
+@parametrize_in_one("bias_grad", [True, False])
 def test_the_graph_is_pytorch_s(x_shape, w_shape, kind, bias_grad):
     x, w, b = _data(np.random.default_rng(0), x_shape, w_shape)
     m = _forward(minigrad, F, x, w, b, kind, bias_grad)
@@ -94,9 +95,9 @@ def _outcome(lib: Any, functional: Any, x: np.ndarray, w: np.ndarray, b: np.ndar
     return None
 
 
-@pytest.mark.parametrize(("x_shape", "w_shape"), SHAPES[:2])
-@pytest.mark.parametrize("kind", ["plain", "leaf"])
-@pytest.mark.parametrize("written", [0, 1, 2])
+@parametrize_in_one(("x_shape", "w_shape"), SHAPES[:2])
+@parametrize_in_one("kind", ["plain", "leaf"])
+@parametrize_in_one("written", [0, 1, 2])
 def test_in_place_writes_after_forward_raise_as_in_pytorch(x_shape, w_shape, kind, written):
     x, w, b = _data(np.random.default_rng(1), x_shape, w_shape)
     mine = _outcome(minigrad, F, x, w, b, kind, written)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 import minigrad.nn.functional as F
@@ -22,10 +23,10 @@ def _loss_and_grad(lib, functional, name, x, target, reduction):
     return out.detach().numpy(), xt.grad.numpy()
 
 
-@pytest.mark.parametrize("name", ["nll_loss", "cross_entropy"])
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("seed", range(4))
+@parametrize_in_one("name", ["nll_loss", "cross_entropy"])
+@parametrize_in_one("reduction", ["mean", "sum", "none"])
+@parametrize_in_one("dtype", [np.float32, np.float64])
+@parametrize_in_one("seed", range(4))
 def test_the_common_case_gives_pytorch_values(name, reduction, dtype, seed):
     rng = np.random.default_rng(seed)
     n, c = int(rng.integers(1, 7)), int(rng.integers(1, 17))
@@ -52,8 +53,8 @@ def _outcome(lib, functional, name, x, target, ignore_index):
     return out.detach().numpy(), xt.grad.numpy()
 
 
-@pytest.mark.parametrize("name", ["nll_loss", "cross_entropy"])
-@pytest.mark.parametrize(("target", "ignore_index"), [
+@parametrize_in_one("name", ["nll_loss", "cross_entropy"])
+@parametrize_in_one(("target", "ignore_index"), [
     ([0, 2, 1], -100),  # the common case
     ([0, 2, 1], 1),  # ignore_index among the classes and the targets
     ([0, 2, 0], 1),  # among the classes, not the targets
@@ -85,9 +86,9 @@ def _tree(node):
     return (node.name(), tuple((_tree(child), nr) for child, nr in node.next_functions))
 
 
-@pytest.mark.parametrize("kind", ["leaf", "result"])
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("target_dtype", [np.int64, np.uint8])
+@parametrize_in_one("kind", ["leaf", "result"])
+@parametrize_in_one("reduction", ["mean", "sum", "none"])
+@parametrize_in_one("target_dtype", [np.int64, np.uint8])
 def test_cross_entropy_s_graph_is_pytorch_s(kind, reduction, target_dtype):
     """The one-pass recording's nodes (ops/cross_entropy.py) against PyTorch's, saved values too."""
     rng = np.random.default_rng(5)
@@ -145,9 +146,9 @@ def test_cross_entropy_in_place_writes_after_forward_raise_as_in_pytorch(written
     assert outcomes[0] == outcomes[1]
 
 
-@pytest.mark.parametrize("mode", ["no_grad", "nothing requires grad"])
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("target", [[0, 4, 1, 2], [0, 5, 1, 2], [-1, 0, 1, 2]])
+@parametrize_in_one("mode", ["no_grad", "nothing requires grad"])
+@parametrize_in_one("reduction", ["mean", "sum", "none"])
+@parametrize_in_one("target", [[0, 4, 1, 2], [0, 5, 1, 2], [-1, 0, 1, 2]])
 def test_cross_entropy_and_linear_without_recording_give_pytorch_results(mode, reduction, target):
     """The one pass with nothing to record: PyTorch's values and errors, and no history."""
     rng = np.random.default_rng(3)

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -142,8 +143,8 @@ def _close(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-@pytest.mark.parametrize("grad", [True, False], ids=["recorded", "no_grad"])
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@parametrize_in_one("grad", [True, False], ids=["recorded", "no_grad"])
+@parametrize_in_one("name", sorted(PROGRAMS))
 def test_like_pytorch(name: str, grad: bool) -> None:
     program = PROGRAMS[name]
     expected, got = _outcome(program, torch, grad), _outcome(program, minigrad, grad)

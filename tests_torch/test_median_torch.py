@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -23,8 +24,8 @@ def _slices(seed: int) -> np.ndarray:
     return values
 
 
-@pytest.mark.parametrize("name", ["median", "nanmedian"])
-@pytest.mark.parametrize("seed", range(60))
+@parametrize_in_one("name", ["median", "nanmedian"])
+@parametrize_in_one("seed", range(60))
 def test_values_and_indices_over_a_dim_match_pytorch(name, seed):
     values = _slices(seed)
     mine = getattr(minigrad, name)(minigrad.tensor(values), 1)

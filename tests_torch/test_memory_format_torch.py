@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -106,8 +107,8 @@ def test_the_formats_print_pickle_and_are_the_only_ones():
     assert str(got.value) == str(expected.value).replace("torch", "minigrad")
 
 
-@pytest.mark.parametrize("name", INPUTS)
-@pytest.mark.parametrize("memory_format", FORMATS)
+@parametrize_in_one("name", INPUTS)
+@parametrize_in_one("memory_format", FORMATS)
 def test_is_contiguous_and_contiguous(name, memory_format):
     expected, got = both(
         lambda lib, x: x.is_contiguous(memory_format=fmt(lib, memory_format)), name
@@ -117,8 +118,8 @@ def test_is_contiguous_and_contiguous(name, memory_format):
     assert got == expected
 
 
-@pytest.mark.parametrize("name", INPUTS)
-@pytest.mark.parametrize("memory_format", FORMATS)
+@parametrize_in_one("name", INPUTS)
+@parametrize_in_one("memory_format", FORMATS)
 def test_clone_to_cpu_and_the_like_factories(name, memory_format):
     calls = {
         "clone": lambda lib, x: x.clone(memory_format=fmt(lib, memory_format)),
@@ -144,10 +145,10 @@ def test_clone_to_cpu_and_the_like_factories(name, memory_format):
         assert got == expected
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "shape", [(2, 3, 4, 5), (2, 3, 0, 5), (0, 3, 4, 5), (2, 3, 4, 5, 6), (3, 4), ()]
 )
-@pytest.mark.parametrize("memory_format", FORMATS)
+@parametrize_in_one("memory_format", FORMATS)
 def test_empty(shape, memory_format):
     expected = outcome(lambda: torch.empty(shape, memory_format=fmt(torch, memory_format)).stride())
     got = outcome(
@@ -156,10 +157,10 @@ def test_empty(shape, memory_format):
     assert got == expected
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "name", ["row-major 4-d", "channels-last 4-d", "sliced channels-last", "channels-last 5-d"]
 )
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib, x: x.contiguous(memory_format=lib.channels_last),
@@ -184,7 +185,7 @@ def test_gradients_flow_through_the_copies(name, call):
     assert grads[1] == grads[0]
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib, x: x.contiguous(memory_format=1),
@@ -256,8 +257,8 @@ OPS = {
 }
 
 
-@pytest.mark.parametrize("op", OPS)
-@pytest.mark.parametrize("layout", ["channels-last", "row-major", "N111"])
+@parametrize_in_one("op", OPS)
+@parametrize_in_one("layout", ["channels-last", "row-major", "N111"])
 def test_ops_lay_out_channels_last_results_as_pytorch(op, layout):
     shape = (2, 3, 1, 1) if layout == "N111" else (2, 3, 6, 7)
     rng = np.random.default_rng(7)
@@ -394,8 +395,8 @@ FACTORY_CALLS = {
 }
 
 
-@pytest.mark.parametrize("factory", FACTORY_CALLS)
-@pytest.mark.parametrize(
+@parametrize_in_one("factory", FACTORY_CALLS)
+@parametrize_in_one(
     "options",
     [
         {"layout": "strided"},
@@ -423,7 +424,7 @@ def test_factories_take_layout_and_pin_memory(factory, options):
 # --- randint_like -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib, x: lib.randint_like(x, 10),
@@ -450,7 +451,7 @@ def test_factories_take_layout_and_pin_memory(factory, options):
         lambda lib, x: lib.randint_like(x, 10, pin_memory=True),
     ],
 )
-@pytest.mark.parametrize("name", ["channels-last 4-d", "permuted 4-d"])
+@parametrize_in_one("name", ["channels-last 4-d", "permuted 4-d"])
 def test_randint_like(call, name):
     def described(lib: Any, x: Any) -> Any:
         y = call(lib, x)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from misuse import Snapshot, outcome, same_results, tensors_in, to_lib, variants
 from opinfo import OpInfo, Sample, all_ops
 from test_ops import row_samples
@@ -164,7 +165,8 @@ KNOWN_FILE = Path(__file__).with_name("misuse_known_differences.txt")
 KNOWN = known_differences()
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
+@parametrize_in_one("row", ROWS, ids=[row.name for row in ROWS],
+                    per_test=60)
 def test_misuse_of_op(row: OpInfo) -> None:
     sample = row_samples(row)[0]
     problems = {}

@@ -1,6 +1,7 @@
 """Issue 10's misuse programs (tests/misuse_scenarios.py) in minigrad and PyTorch 2.13, live."""
 
 import pytest
+from _cases import parametrize_in_one
 from misuse_scenarios import SCENARIOS
 
 import minigrad
@@ -8,6 +9,6 @@ import minigrad
 torch = pytest.importorskip("torch")
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@parametrize_in_one("name", sorted(SCENARIOS))
 def test_scenario_matches_pytorch(name):
     assert SCENARIOS[name](minigrad) == SCENARIOS[name](torch)

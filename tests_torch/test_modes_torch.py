@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from opinfo import OpInfo, Sample, all_ops
 from row_cases import RowCase, check_each, row_cases
 from test_ops import build_args, call
@@ -61,7 +62,7 @@ def _known(row: OpInfo, label: str) -> str:
 CASES = row_cases(all_ops(), _has_tensor_argument, expand=_positions, known=_known)
 
 
-@pytest.mark.parametrize("case", CASES)
+@parametrize_in_one("case", CASES, per_test=80)
 def test_an_input_made_in_inference_mode(case: RowCase) -> None:
     check_each(case, lambda value: check_an_input_made_in_inference_mode(case.row, *value))
 

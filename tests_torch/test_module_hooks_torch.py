@@ -7,6 +7,7 @@ error types and texts). The two logs must be equal, with ``torch`` written as ``
 """
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -221,7 +222,7 @@ def test_set_submodule(target, strict, make):
     same(scenario)
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("getter", "target"),
     [
         ("get_submodule", ""),

@@ -337,9 +337,9 @@ def test_cnn_node_names_match():
     assert names[minigrad] == names[torch]
 
 
-@pytest.mark.parametrize("name", ["cross_entropy", "nll_loss"])
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("weighted", [False, True])
+@parametrize_in_one("name", ["cross_entropy", "nll_loss"])
+@parametrize_in_one("reduction", ["mean", "sum", "none"])
+@parametrize_in_one("weighted", [False, True])
 def test_losses_over_no_classes_with_every_target_ignored_are_pytorch_s(name, reduction, weighted):
     # (found by the random-program tester, seed 110007779: a bare numpy IndexError)
     def run(lib: Any) -> tuple[np.ndarray, np.ndarray]:

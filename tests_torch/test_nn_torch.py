@@ -8,6 +8,7 @@ models are trained side by side, and the default initialisations are compared st
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -114,7 +115,7 @@ LAYER_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(LAYER_CASES))
+@parametrize_in_one("case", sorted(LAYER_CASES))
 def test_layer_matches_pytorch(case):
     make, inputs = LAYER_CASES[case]
     run_both(make, inputs)
@@ -167,7 +168,7 @@ ACTIVATIONS = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "GELU", "SiLU", "Mis
                "Tanh", "Sigmoid", "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid"]
 
 
-@pytest.mark.parametrize("name", ACTIVATIONS)
+@parametrize_in_one("name", ACTIVATIONS)
 def test_activation_matches_pytorch(name):
     run_both(lambda t: getattr(t.nn, name)(), [rand(3, 5) * 3])
 
@@ -229,7 +230,7 @@ def test_cosine_similarity_module_matches_pytorch(dim):
     assert (mine.dim, mine.eps) == (theirs.dim, theirs.eps)
 
 
-@pytest.mark.parametrize("case", sorted(MORE_MODULES))
+@parametrize_in_one("case", sorted(MORE_MODULES))
 def test_more_modules_match_pytorch(case):
     make, train = MORE_MODULES[case]
     run_both(make, [rand(4, 5) * 2], train=train)
@@ -275,7 +276,7 @@ LOSS_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(LOSS_CASES))
+@parametrize_in_one("case", sorted(LOSS_CASES))
 def test_loss_module_matches_pytorch(case):
     make, inputs = LOSS_CASES[case]
     run_both(make, inputs)
@@ -370,7 +371,7 @@ INIT_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(INIT_CASES))
+@parametrize_in_one("case", sorted(INIT_CASES))
 def test_default_initialisation_matches_pytorch_statistically(case):
     torch.manual_seed(0)
     minigrad.manual_seed(0)

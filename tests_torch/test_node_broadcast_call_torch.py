@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -85,8 +86,8 @@ def _direct_call(op: str, shapes: str) -> Callable[[Any], Any]:
     return program
 
 
-@pytest.mark.parametrize("shapes", sorted(SHAPES))
-@pytest.mark.parametrize("op", sorted(OPS))
+@parametrize_in_one("shapes", sorted(SHAPES))
+@parametrize_in_one("op", sorted(OPS))
 def test_direct_call_leaves_broadcast_gradients_unsummed(op: str, shapes: str) -> None:
     program = _direct_call(op, shapes)
     assert program(minigrad) == program(torch)

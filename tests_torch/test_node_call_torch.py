@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -153,7 +154,7 @@ def _describe(value: Any) -> Any:
     )
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@parametrize_in_one("name", list(CASES))
 def test_node_call_matches_pytorch(name: str) -> None:
     expected = _describe(CASES[name](torch))
     assert _describe(CASES[name](minigrad)) == expected

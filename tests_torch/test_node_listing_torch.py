@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -46,7 +47,7 @@ def _copy_slices(a: Any, b: Any) -> Any:
     return x
 
 
-@pytest.mark.parametrize("name", list(PROGRAMS))
+@parametrize_in_one("name", list(PROGRAMS))
 def test_node_listing_as_pytorch(name: str) -> None:
     listings = []
     for lib in (minigrad, torch):

@@ -158,7 +158,7 @@ FLOOR_DIVIDE_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("name", FLOOR_DIVIDE_ERRORS)
+@parametrize_in_one("name", FLOOR_DIVIDE_ERRORS)
 def test_floor_divide_errors_for_every_operand_that_requires_grad(name):
     """One node for every operand kind: the errors (forward, backward) are PyTorch's."""
     program = FLOOR_DIVIDE_ERRORS[name]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -144,7 +145,7 @@ PROGRAMS = {
 }
 
 
-@pytest.mark.parametrize("name", list(PROGRAMS))
+@parametrize_in_one("name", list(PROGRAMS))
 def test_operator_as_pytorch(name: str) -> None:
     mine, theirs = (_outcome(PROGRAMS[name], lib) for lib in LIBS)
     assert mine == theirs

@@ -5,6 +5,7 @@ and step errors (SparseAdam refuses dense gradients, the only kind minigrad has)
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -132,7 +133,7 @@ MUON_MISUSE = [
 ]
 
 
-@pytest.mark.parametrize("call", MUON_MISUSE)
+@parametrize_in_one("call", MUON_MISUSE)
 def test_constructor_checks_and_step_errors_as_pytorch(call):
     results = []
     for lib in (minigrad, torch):

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -152,8 +153,8 @@ def lr_history(lib, name, make, steps=100):
     return history, scheduler.state_dict()
 
 
-@pytest.mark.parametrize("case", sorted(SCHEDULER_CASES))
-@pytest.mark.parametrize("name", ["SGD", "Adam"])
+@parametrize_in_one("case", sorted(SCHEDULER_CASES))
+@parametrize_in_one("name", ["SGD", "Adam"])
 def test_schedule_matches_pytorch(case, name):
     mine, mine_state = lr_history(minigrad, name, SCHEDULER_CASES[case])
     theirs, their_state = lr_history(torch, name, SCHEDULER_CASES[case])
@@ -180,7 +181,7 @@ SCHEDULER_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(SCHEDULER_ERRORS))
+@parametrize_in_one("case", sorted(SCHEDULER_ERRORS))
 def test_schedule_errors_match_pytorch(case):
     outcomes = []
     for lib in (minigrad, torch):

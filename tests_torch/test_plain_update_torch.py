@@ -6,14 +6,14 @@ cases, and an SGD step through the branch, is compared with PyTorch's answer.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import torch
+from _cases import parametrize_in_one
 from test_plain_update import CASES, _observe
 
 import minigrad
 
 
-@pytest.mark.parametrize("name", CASES)
+@parametrize_in_one("name", CASES)
 def test_each_case_gives_pytorchs_answer(name: str) -> None:
     run, no_grad = CASES[name]
     ours, expected = _observe(minigrad, run, no_grad), _observe(torch, run, no_grad)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from opinfo.polynomials import NAMES
 
 import minigrad
@@ -30,8 +31,8 @@ GRID = np.concatenate(
 DEGREES = [-3, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 25, 50, 2.7]
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize(("dtype", "tolerance"), [("float64", 1e-12), ("float32", 1e-4)])
+@parametrize_in_one("name", NAMES)
+@parametrize_in_one(("dtype", "tolerance"), [("float64", 1e-12), ("float32", 1e-4)])
 def test_values_match_over_a_wide_grid(name: str, dtype: str, tolerance: float) -> None:
     for n in DEGREES:
         mine = getattr(minigrad.special, name)(
@@ -49,7 +50,7 @@ def test_values_match_over_a_wide_grid(name: str, dtype: str, tolerance: float) 
         assert same.all(), (n, GRID[~same][:4], got[~same][:4], expected[~same][:4])
 
 
-@pytest.mark.parametrize("name", NAMES)
+@parametrize_in_one("name", NAMES)
 def test_tensor_degrees_promotion_and_no_gradient(name: str) -> None:
     x, n = np.array([[0.25], [-0.75], [1.5]]), np.array([0, 3, 9, 12])
     results = []

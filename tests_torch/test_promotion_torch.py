@@ -33,8 +33,8 @@ def _tensor(lib, name: str, zero_dim: bool):
     return lib.ones(() if zero_dim else (2,), dtype=getattr(lib, name))
 
 
-@pytest.mark.parametrize(("first", "second"), PAIRS)
-@pytest.mark.parametrize("zero_dims", [(False, False), (True, False), (False, True)])
+@parametrize_in_one(("first", "second"), PAIRS)
+@parametrize_in_one("zero_dims", [(False, False), (True, False), (False, True)])
 def test_result_type_of_tensors(first, second, zero_dims):
     mine = minigrad.result_type(_tensor(minigrad, first, zero_dims[0]),
                                 _tensor(minigrad, second, zero_dims[1]))
@@ -43,8 +43,8 @@ def test_result_type_of_tensors(first, second, zero_dims):
     assert _name(mine) == _name(theirs)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("number", NUMBERS)
+@parametrize_in_one("name", NAMES)
+@parametrize_in_one("number", NUMBERS)
 def test_result_type_with_a_number(name, number):
     for mine, theirs in (((_tensor(minigrad, name, False), number),
                           (_tensor(torch, name, False), number)),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -58,8 +59,8 @@ def _call(lib: Any, name: str, bad: dict[str, Any]) -> BaseException:
     return caught.value
 
 
-@pytest.mark.parametrize("name", list(CELLS))
-@pytest.mark.parametrize("case", list(BAD))
+@parametrize_in_one("name", list(CELLS))
+@parametrize_in_one("case", list(BAD))
 def test_first_failing_check_as_pytorch(name: str, case: str) -> None:
     if case.startswith("cell_state") and name != "lstm_cell":
         pytest.skip("only lstm_cell has a cell state")

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -104,10 +105,10 @@ def _cell_call(lib: Any, name: str, tensors: list[Any]) -> Any:
     return lambda: getattr(lib, name)(x, hx, *weights)
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "letters", ["if", "fd", "ij"], ids=["int64_float32", "float32_float64", "int32_int64"]
 )
-@pytest.mark.parametrize("name", list(CELLS))
+@parametrize_in_one("name", list(CELLS))
 def test_cells_on_mixed_dtypes(name: str, letters: str) -> None:
     arrays = _arrays(CELLS[name], sequence=False)
     differences = []

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from opinfo import OpInfo, Sample, all_ops
 from row_cases import RowCase, check_each, row_cases
 from test_ops import build_args, call
@@ -173,7 +174,8 @@ def first_saved_tensor(node: Any) -> str | None:
 
 
 # One test per row, running all of its samples (tests/row_cases.py).
-@pytest.mark.parametrize("case", row_cases(ROWS, test="test_saved_values_match_pytorch"))
+@parametrize_in_one("case", row_cases(ROWS, test="test_saved_values_match_pytorch"),
+                    per_test=100)
 def test_saved_values_match_pytorch(case: RowCase) -> None:
     check_each(case, lambda sample: check_saved_values(case.row, sample))
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -107,8 +108,8 @@ def _outcome(call: Call, lib: Any, dtype: str, number: Any, zero_dim: bool) -> A
     return str(result.dtype).split(".")[-1], values, signs
 
 
-@pytest.mark.parametrize("zero_dim", [False, True], ids=["1d", "0d"])
-@pytest.mark.parametrize("name", CALLS)
+@parametrize_in_one("zero_dim", [False, True], ids=["1d", "0d"], per_test=47)
+@parametrize_in_one("name", CALLS)
 def test_a_number_with_a_tensor_as_pytorch(name: str, zero_dim: bool) -> None:
     differences = []
     for dtype in DTYPES:

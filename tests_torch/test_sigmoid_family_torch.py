@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 from test_kernels_torch import DTYPES, EDGES, inputs, layouts, ulps
 
 import minigrad
@@ -73,8 +74,8 @@ def _close_in_ulps(mine: np.ndarray, theirs: np.ndarray, most: int, x: Any = 0.0
     return (ulps(mine, theirs) <= most) | both_tiny | near
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", OPS)
+@parametrize_in_one("dtype", DTYPES)
+@parametrize_in_one("name", OPS)
 def test_forward_within_a_few_ulps(name: str, dtype: str) -> None:
     mine_op, torch_op, _ = OPS[name]
     for layout, values in layouts(inputs(dtype)).items():
@@ -94,8 +95,8 @@ def _gradients(name: str, values: np.ndarray, grad: np.ndarray) -> tuple[np.ndar
     return mx.grad.numpy(), tx.grad.numpy()
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", OPS)
+@parametrize_in_one("dtype", DTYPES)
+@parametrize_in_one("name", OPS)
 def test_gradient_within_a_few_ulps_of_its_terms(name: str, dtype: str) -> None:
     # |mine - theirs| <= a few ulps of the gradient's terms: a relative bound where nothing
     # cancels, so in the tails (where the old formula gave 0) too.
@@ -124,8 +125,8 @@ TAILS = {
 }
 
 
-@pytest.mark.parametrize("dtype", ("float32", "float64"))
-@pytest.mark.parametrize("name", OPS)
+@parametrize_in_one("dtype", ("float32", "float64"))
+@parametrize_in_one("name", OPS)
 def test_tails_keep_pytorch_tiny_values(name: str, dtype: str) -> None:
     x = np.array(TAILS[dtype], dtype=dtype)
     for values in (x, -x):  # the far side for logsigmoid's gradient
@@ -148,8 +149,8 @@ def test_float16_is_computed_in_float32() -> None:
         assert _close_in_ulps(mine, theirs, 1).all(), (name, mine, theirs)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", OPS)
+@parametrize_in_one("dtype", DTYPES)
+@parametrize_in_one("name", OPS)
 def test_zero_dim(name: str, dtype: str) -> None:
     mine_op, torch_op, scale = OPS[name]
     for value in EDGES:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 import minigrad.nn.functional as minigrad_functional
@@ -112,7 +113,7 @@ def test_every_parameter_has_pytorchs_name():
     assert not gone, "now as in PyTorch (remove from KNOWN): " + ", ".join(gone)
 
 
-@pytest.mark.parametrize(("call", "theirs"), [
+@parametrize_in_one(("call", "theirs"), [
     (lambda lib, v: lib.dot(input=v, tensor=v), None),
     (lambda lib, v: v.dot(tensor=v), None),
     (lambda lib, v: lib.swapaxes(v.view(1, 3), axis0=0, axis1=1), None),
@@ -150,7 +151,7 @@ def test_a_keyword_pytorch_does_not_know_is_refused(call):
         call(minigrad, minigrad.tensor([1.0, 2.0, 3.0]))
 
 
-@pytest.mark.parametrize("call", [
+@parametrize_in_one("call", [
     lambda lib, v: lib.sum(v, axis=0),
     lambda lib, v: v.sum(axis=1, keepdims=True),
     lambda lib, v: lib.sum(a=v),

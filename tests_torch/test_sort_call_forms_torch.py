@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -82,8 +82,8 @@ def _outcome(lib: Any, name: str, method: bool, args: tuple[Any, ...],
     return [part.tolist() for part in parts]
 
 
-@pytest.mark.parametrize("method", [True, False], ids=["method", "function"])
-@pytest.mark.parametrize(("name", "args", "kwargs"), _FORMS,
+@parametrize_in_one("method", [True, False], ids=["method", "function"])
+@parametrize_in_one(("name", "args", "kwargs"), _FORMS,
                          ids=[f"{n}{a}{k}" for n, a, k in _FORMS])
 def test_call_form(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                    method: bool) -> None:

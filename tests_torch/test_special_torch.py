@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -91,7 +92,7 @@ UNARY = [
 ]
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("call", "grid", "rtol", "atol"),
     [row[1:] for row in UNARY],
     ids=[row[0] for row in UNARY],
@@ -102,7 +103,7 @@ def test_values_over_a_wide_grid_in_float64(
     _compare(*_both(call, grid, "float64"), rtol=rtol, atol=atol)
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("call", "grid"), [row[1:3] for row in UNARY], ids=[row[0] for row in UNARY]
 )
 def test_values_over_a_wide_grid_in_float32(call: Any, grid: np.ndarray) -> None:
@@ -204,7 +205,7 @@ def _gradients(lib: Any, call: Any, values: np.ndarray, order: int) -> list[np.n
     return out
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("call", "bounds"), [row[1:] for row in GRADIENTS], ids=[row[0] for row in GRADIENTS]
 )
 def test_first_and_second_derivatives(call: Any, bounds: tuple[float, float]) -> None:

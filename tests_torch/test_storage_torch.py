@@ -68,7 +68,7 @@ TENSORS = {
 }
 
 
-@pytest.mark.parametrize("name", TENSORS)
+@parametrize_in_one("name", TENSORS)
 def test_a_tensors_storage_is_its_whole_memory(name):
     def described(lib: Any) -> Any:
         x = TENSORS[name](lib)
@@ -177,7 +177,7 @@ def test_storage_bytes(call):
     same(lambda lib: call(lib.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).untyped_storage()))
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib: lib.UntypedStorage().tolist(),
@@ -285,7 +285,7 @@ def test_typed_storage(name):
     )
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda s: s[0],

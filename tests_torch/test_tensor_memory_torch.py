@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -47,8 +48,8 @@ INPUTS = {
 }
 
 
-@pytest.mark.parametrize("name", INPUTS)
-@pytest.mark.parametrize(
+@parametrize_in_one("name", INPUTS)
+@parametrize_in_one(
     "check",
     [False, True, [], ["contiguous_format"], ["contiguous_format", "channels_last"], 1, ["x"]],
 )
@@ -66,7 +67,7 @@ def test_dim_order(name, check):
 # --- new_empty_strided ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib, x: x.new_empty_strided((2, 3), (1, 2)),
@@ -86,7 +87,7 @@ def test_dim_order(name, check):
         lambda lib, x: x.new_empty_strided((2, 3), (3, 1), dtype=lib.int64, requires_grad=True),
     ],
 )
-@pytest.mark.parametrize("function", [False, True])
+@parametrize_in_one("function", [False, True])
 def test_new_empty_strided_and_empty_strided(call, function):
     def described(lib: Any) -> Any:
         x = lib.ones(2, dtype=lib.float64)
@@ -111,7 +112,7 @@ def _state(x: Any) -> Any:
     return tuple(x.shape), x.stride(), x._version
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib, x: x.resize_(3, 2),
@@ -207,7 +208,7 @@ def test_share_memory_marks_the_memory_for_every_alias():
 # --- apply_, map_, map2_ ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     "call",
     [
         lambda lib: lib.arange(6.0).reshape(2, 3).apply_(lambda v: v * 2),

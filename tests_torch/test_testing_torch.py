@@ -86,9 +86,9 @@ TOLERANCES = {
 }
 
 
-@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
-@pytest.mark.parametrize("values", list(FLOAT_VALUES))
-@pytest.mark.parametrize("tolerance", list(TOLERANCES))
+@parametrize_in_one("dtype", ["float16", "float32", "float64"])
+@parametrize_in_one("values", list(FLOAT_VALUES))
+@parametrize_in_one("tolerance", list(TOLERANCES))
 def test_floating_tensors(dtype: str, values: str, tolerance: str) -> None:
     actual, expected = FLOAT_VALUES[values]
     _same(lambda lib: ((_t(lib, actual, dtype), _t(lib, expected, dtype)), TOLERANCES[tolerance]))
@@ -106,9 +106,9 @@ INT_VALUES = {
 INT_TOLERANCES = {"default": {}, "atol 1": {"rtol": 0, "atol": 1}, "rtol": {"rtol": 0.5, "atol": 0}}
 
 
-@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "int32", "int64"])
-@pytest.mark.parametrize("values", list(INT_VALUES))
-@pytest.mark.parametrize("tolerance", list(INT_TOLERANCES))
+@parametrize_in_one("dtype", ["uint8", "int8", "int16", "int32", "int64"])
+@parametrize_in_one("values", list(INT_VALUES))
+@parametrize_in_one("tolerance", list(INT_TOLERANCES))
 def test_integer_tensors(dtype: str, values: str, tolerance: str) -> None:
     actual, expected = INT_VALUES[values]
     kwargs = INT_TOLERANCES[tolerance]
@@ -124,8 +124,8 @@ BOOL_VALUES = {
 }
 
 
-@pytest.mark.parametrize("values", list(BOOL_VALUES))
-@pytest.mark.parametrize("tolerance", list(INT_TOLERANCES))
+@parametrize_in_one("values", list(BOOL_VALUES))
+@parametrize_in_one("tolerance", list(INT_TOLERANCES))
 def test_bool_tensors(values: str, tolerance: str) -> None:
     actual, expected = BOOL_VALUES[values]
     kwargs = INT_TOLERANCES[tolerance]
@@ -374,7 +374,7 @@ ARRAY_CASES: dict[str, Build] = {
 }
 
 
-@pytest.mark.parametrize("name", list(ARRAY_CASES))
+@parametrize_in_one("name", list(ARRAY_CASES))
 def test_numpy_arrays(name: str) -> None:
     _same(ARRAY_CASES[name])
 
@@ -445,8 +445,8 @@ MESSAGE_INPUTS: dict[str, Build] = {
 }
 
 
-@pytest.mark.parametrize("message", list(MESSAGES))
-@pytest.mark.parametrize("inputs", list(MESSAGE_INPUTS))
+@parametrize_in_one("message", list(MESSAGES))
+@parametrize_in_one("inputs", list(MESSAGE_INPUTS))
 def test_msg(message: str, inputs: str) -> None:
     def build(lib: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
         args, kwargs = MESSAGE_INPUTS[inputs](lib)
@@ -478,7 +478,7 @@ ODD_CASES: dict[str, Build] = {
 }
 
 
-@pytest.mark.parametrize("name", list(ODD_CASES))
+@parametrize_in_one("name", list(ODD_CASES))
 def test_odd_arguments(name: str) -> None:
     _same(ODD_CASES[name])
 
@@ -517,7 +517,7 @@ def _docstring_examples(lib: Any) -> list[Any]:
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("index", range(14))
+@parametrize_in_one("index", range(14))
 def test_pytorch_docstring_examples(index: int) -> None:
     def run(lib: Any) -> Any:
         try:
@@ -551,7 +551,7 @@ ALLCLOSE_CASES: dict[str, Build] = {
 }
 
 
-@pytest.mark.parametrize("name", list(ALLCLOSE_CASES))
+@parametrize_in_one("name", list(ALLCLOSE_CASES))
 def test_assert_allclose(name: str) -> None:
     _same(ALLCLOSE_CASES[name], "assert_allclose")
 
@@ -624,8 +624,8 @@ def _bounds_for(t: Any, kwargs: dict[str, Any], lib: Any) -> tuple[Any, Any]:
     return float(low), float(high) if high - low < info.max else None
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("bounds", list(RANGES))
+@parametrize_in_one("dtype", DTYPES)
+@parametrize_in_one("bounds", list(RANGES))
 def test_make_tensor_ranges(dtype: str, bounds: str) -> None:
     kwargs = RANGES[bounds]
     results = [_make(lib, dtype, kwargs) for lib in (torch, minigrad)]
@@ -666,8 +666,8 @@ LAYOUTS: dict[str, tuple[Any, dict[str, Any]]] = {
 }
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("layout", list(LAYOUTS))
+@parametrize_in_one("dtype", DTYPES)
+@parametrize_in_one("layout", list(LAYOUTS))
 def test_make_tensor_layouts_and_errors(dtype: str, layout: str) -> None:
     shape, kwargs = LAYOUTS[layout]
     results = []

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -88,7 +89,7 @@ CASES = [  # (kind, layers, bidirectional, batch_first, bias, proj_size, dtype)
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
+@parametrize_in_one("case", CASES, ids=lambda c: "-".join(map(str, c)))
 def test_sequence_form_matches_pytorch(case):
     kind, layers, bidirectional, batch_first, bias, proj, dtype = case
     rng = np.random.default_rng(CASES.index(case))
@@ -218,7 +219,7 @@ def _misuse_calls(lib):
     }
 
 
-@pytest.mark.parametrize("name", list(_misuse_calls(minigrad)))
+@parametrize_in_one("name", list(_misuse_calls(minigrad)))
 def test_misuse_gets_pytorchs_error(name):
     raised = []
     for lib in LIBS:
@@ -241,7 +242,7 @@ BAG_CASES = [  # (mode, dtype, include_last_offset, padding_idx, per_sample_weig
 ]
 
 
-@pytest.mark.parametrize("case", BAG_CASES, ids=lambda c: "-".join(map(str, c)))
+@parametrize_in_one("case", BAG_CASES, ids=lambda c: "-".join(map(str, c)))
 def test_embedding_bag_returns_pytorchs_four_results(case):
     """output, offset2bag, bag_size, max_indices and the gradients, as PyTorch's CPU kernel.
 
@@ -303,7 +304,7 @@ def _bag_misuse(lib):
     }
 
 
-@pytest.mark.parametrize("name", list(_bag_misuse(minigrad)))
+@parametrize_in_one("name", list(_bag_misuse(minigrad)))
 def test_embedding_bag_misuse_gets_pytorchs_error(name):
     raised = []
     for lib in LIBS:

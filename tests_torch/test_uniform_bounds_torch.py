@@ -3,6 +3,7 @@ the dtype holds (numpy raised a bare OverflowError or drew infinities); a refuse
 nothing."""
 
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -34,6 +35,6 @@ def _outcome(lib, dtype, low, high):
     return "ok", tensor._version
 
 
-@pytest.mark.parametrize(("dtype", "low", "high"), CASES)
+@parametrize_in_one(("dtype", "low", "high"), CASES)
 def test_uniform_bounds_as_pytorch(dtype, low, high):
     assert _outcome(minigrad, dtype, low, high) == _outcome(torch, dtype, low, high)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -83,7 +84,7 @@ def _graph(result: Any) -> list[Any]:
     return described
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_one_node_as_pytorch_records_it(name: str) -> None:
     mine, theirs = CALLS[name](minigrad, _input(minigrad)), CALLS[name](torch, _input(torch))
     assert _graph(mine) == _graph(theirs)
@@ -91,7 +92,7 @@ def test_one_node_as_pytorch_records_it(name: str) -> None:
     assert len({id(output.grad_fn) for output in _outputs(mine)}) == 1
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+@parametrize_in_one("name", list(CALLS))
 def test_gradient_and_its_graph_as_pytorch(name: str) -> None:
     gradients = []
     for lib in (minigrad, torch):

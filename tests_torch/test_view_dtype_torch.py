@@ -193,7 +193,7 @@ RSUB: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(RSUB))
+@parametrize_in_one("name", list(RSUB))
 def test_rsub_alpha_matches_torch(name: str) -> None:
     same(RSUB[name])
 

@@ -215,8 +215,8 @@ def _source_program(source: str, expression: str) -> Callable[[Any], list[Any]]:
     return program
 
 
-@pytest.mark.parametrize("expression", SOURCE_VIEWS)
-@pytest.mark.parametrize("source", list(VIEW_SOURCES))
+@parametrize_in_one("expression", SOURCE_VIEWS)
+@parametrize_in_one("source", list(VIEW_SOURCES))
 def test_views_of_each_kind_of_source_match_pytorch(source, expression):
     _run_both(_source_program(source, expression))
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -327,7 +328,7 @@ ERRORS = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(ERRORS))
+@parametrize_in_one("case", sorted(ERRORS))
 def test_errors_as_pytorch(case: str) -> None:
     assert outcome(ERRORS[case], minigrad) == outcome(ERRORS[case], torch)
     assert isinstance(outcome(ERRORS[case], torch), tuple)  # (an error, not a value)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _cases import parametrize_in_one
 
 import minigrad
 
@@ -51,8 +52,8 @@ def _close(mine: Any, theirs: Any, ulps: float | None = None) -> None:
     )
 
 
-@pytest.mark.parametrize("name", FACTORIES)
-@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@parametrize_in_one("name", FACTORIES)
+@parametrize_in_one("dtype", ["float16", "float32", "float64"])
 def test_factory_values_match(name: str, dtype: str) -> None:
     for length in LENGTHS:
         for periodic in (True, False):
@@ -85,8 +86,8 @@ def _error(call: Any) -> tuple[type, str]:
     return type(info.value), str(info.value).replace("torch", "minigrad")
 
 
-@pytest.mark.parametrize("name", FACTORIES)
-@pytest.mark.parametrize(
+@parametrize_in_one("name", FACTORIES)
+@parametrize_in_one(
     "kwargs",
     [
         {"window_length": -1},
@@ -109,7 +110,7 @@ def test_factory_errors_match(name: str, kwargs: dict[str, Any]) -> None:
     assert _error(call(minigrad)) == _error(call(torch))
 
 
-@pytest.mark.parametrize("name", SIGNAL)
+@parametrize_in_one("name", SIGNAL)
 def test_signal_windows_values_and_graphs_match(name: str) -> None:
     for length in LENGTHS:
         for sym in (True, False):
@@ -171,7 +172,7 @@ def _leaves(result: Any) -> Any:
     raise AssertionError("no leaf")
 
 
-@pytest.mark.parametrize(
+@parametrize_in_one(
     ("name", "args", "kwargs"),
     [
         ("hann", (-1,), {}),
