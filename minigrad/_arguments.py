@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _warnings, errors
+from minigrad import _signatures, _warnings, errors
 from minigrad._dtype import dtype
 from minigrad._layouts import layout
 from minigrad._memory_formats import memory_format
@@ -339,7 +339,7 @@ def is_int(value: Any) -> bool:
 _Check = tuple[int, str, tuple[type, ...], tuple[type, ...], str, bool]
 
 
-def _checks(parameters: list[inspect.Parameter], name: str) -> list[_Check]:
+def _checks(parameters: list[_signatures.Parameter], name: str) -> list[_Check]:
     """The checks a function's ``parameters`` call for: by name (tensors) or by annotation."""
     numbers_allowed = name.removeprefix("linalg_") in NUMBER_OVERLOADS
     found: list[_Check] = []
@@ -504,7 +504,7 @@ def checking_arguments(
     ``numpy_names``: also take NumPy's names for ``dim``, ``keepdim``, ``input``, ``other``.
     """
     # (the signature read once: ~1,000 functions are wrapped at import)
-    parameters = list(inspect.signature(function).parameters.values())
+    parameters = _signatures.parameters(function)
     parameter_names = [p.name for p in parameters]
     checks = [check for check in _checks(parameters, name)
               if not (skip_first and check[0] == 0)]
@@ -1142,7 +1142,7 @@ def check_methods(cls: type, names: Iterable[str]) -> None:
         method = cls.__dict__.get(name)
         if not inspect.isfunction(method) or name.startswith("_"):
             continue
-        if name in NO_ARGUMENTS and len(inspect.signature(method).parameters) == 1:
+        if name in NO_ARGUMENTS and len(_signatures.parameters(method)) == 1:
             if not getattr(method, "frameless", False):
                 setattr(cls, name, taking_no_arguments(method, name))
             continue

@@ -43,6 +43,7 @@ from minigrad._dtype import (
     to_numpy_dtype,
 )
 from minigrad._published import publish
+from minigrad._signatures import SignaturePlus
 from minigrad._wrapped_numbers import NUMBERS_AS_TENSORS, is_number, wrapped_number
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
@@ -651,6 +652,11 @@ def _layer(namespace: dict[str, Any], name: str, layer: Callable[..., Any]) -> N
     function.__signature__ = inspect.signature(layer)  # (help() shows ``out`` too)
 
 
+# (the parameter ``_taking_out`` adds to a function's signature, before any ``**kwargs``)
+_OUT = inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
+                         annotation="Tensor | None")
+
+
 def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Callable[..., Any]:
     @functools.wraps(function)
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
@@ -658,14 +664,9 @@ def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Call
             return function(*args, **kwargs)
         return call_with_out(function, name, spec, args, kwargs, out)
 
-    # help() and inspect show the function's own signature plus ``out``.
-    signature = inspect.signature(function)
-    parameters = list(signature.parameters.values())
-    position = next((i for i, p in enumerate(parameters) if p.kind is p.VAR_KEYWORD),
-                    len(parameters))
-    parameters.insert(position, inspect.Parameter(
-        "out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="Tensor | None"))
-    with_out.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    # help() and inspect show the function's own signature plus ``out`` (built when read).
+    with_out.__signature__ = SignaturePlus(  # type: ignore[attr-defined]
+        function, _OUT, inspect.Parameter.VAR_KEYWORD)
     _warnings.register_wrapper(with_out.__code__)  # (warnings point past it, at the caller)
     return with_out
 

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from minigrad import errors
+from minigrad import _signatures, errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad._layout import elementwise_result
 from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
@@ -322,7 +322,7 @@ def _defaulted_options(
 
     The position counts apply's arguments (forward's without ``ctx``).
     """
-    parameters = list(inspect.signature(forward).parameters.values())[1:]
+    parameters = _signatures.parameters(forward)[1:]
     return tuple(
         (position, parameter.name, parameter.default)
         for position, parameter in enumerate(parameters)
