@@ -1,4 +1,4 @@
-"""``minigrad.distributions``, ``optim`` and ``testing`` are imported on first access.
+"""``minigrad.distributions``, ``optim``, ``testing``, ``utils.data`` are imported on first access.
 
 Run in subprocesses: a test process has them loaded already.
 """
@@ -89,3 +89,14 @@ def test_other_missing_names_still_say_why():
             print(type(error).__name__)
     """)
     assert out == ["OutOfScopeError"]
+
+
+def test_utils_data_too():
+    out = _run("""
+        import sys
+        import minigrad
+        print("minigrad.utils.data" in sys.modules, dir(minigrad.utils)[-1])
+        from minigrad.utils.data import DataLoader
+        print(minigrad.utils.data.DataLoader is DataLoader, "__getattr__" in dir(minigrad.utils))
+    """)
+    assert out == ["False", "data", "True", "False"]
