@@ -10,16 +10,14 @@ Example:
 
 # reductions, linear algebra, shape and indexing (copies)
 # nn (minigrad.nn.functional)
+# (and, imported on first access: distributions, func, optim, signal, special, testing, viz:
+# see _LAZY_SUBMODULES at the end)
 from minigrad import (
     autograd,
-    func,  # function transforms (grad, vjp, jacrev, ...)
     linalg,  # noqa: E402
     nn,  # noqa: E402
     random,
-    signal,  # window functions (minigrad.signal.windows)
-    special,
     utils,
-    viz,  # minigrad's own: pictures of the backward graph
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
@@ -623,8 +621,11 @@ from minigrad import _out  # noqa: E402
 
 # --- subpackages imported on first access ------------------------------------------------------
 # (as PyTorch's own lazy submodules: ``minigrad.distributions`` works as ever, ``import minigrad``
-# skips their ~70 modules, ~20 % of its time and of the objects it leaves, until then)
-_LAZY_SUBMODULES = frozenset({"distributions", "optim", "testing"})
+# skips their ~80 modules, ~25 % of its time, until then)
+# func: function transforms (grad, vjp, jacrev, ...); signal: window functions
+# (minigrad.signal.windows); viz: minigrad's own, pictures of the backward graph.
+_LAZY_SUBMODULES = frozenset(
+    {"distributions", "func", "optim", "signal", "special", "testing", "viz"})
 
 
 def __getattr__(name: str) -> _Any:

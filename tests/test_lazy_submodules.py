@@ -1,4 +1,5 @@
-"""``minigrad.distributions``, ``optim``, ``testing``, ``utils.data`` are imported on first access.
+"""Subpackages few programs use (``minigrad.distributions``, ``optim``, ``special``, ``utils.data``
+...) are imported on first access.
 
 Run in subprocesses: a test process has them loaded already.
 """
@@ -14,7 +15,7 @@ from _backend import LIB
 
 pytestmark = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's imports")
 
-LAZY = ("distributions", "optim", "testing")
+LAZY = ("distributions", "func", "optim", "signal", "special", "testing", "viz")
 
 
 def _run(code: str) -> list[str]:
@@ -24,15 +25,14 @@ def _run(code: str) -> list[str]:
 
 
 def test_import_minigrad_leaves_them_unloaded_but_listed():
-    out = _run("""
+    out = _run(f"""
         import sys
         import minigrad
-        print(*(f"minigrad.{name}" in sys.modules for name in ("distributions", "optim",
-                                                                "testing")))
-        print(all(name in dir(minigrad) for name in ("distributions", "optim", "testing")))
+        print(*(f"minigrad.{{name}}" in sys.modules for name in {LAZY}))
+        print(all(name in dir(minigrad) for name in {LAZY}))
         print(hasattr(minigrad, "__dir__") and "__dir__" not in dir(minigrad))
     """)
-    assert out == ["False", "False", "False", "True", "True"]
+    assert out == ["False"] * len(LAZY) + ["True", "True"]
 
 
 def test_first_access_by_attribute_import_or_from_import():
@@ -49,10 +49,10 @@ def test_first_access_by_attribute_import_or_from_import():
 
 
 def test_two_threads_first_access_at_once_get_the_one_module():
-    out = _run("""
+    out = _run(f"""
         import threading
         import minigrad
-        for name in ("distributions", "optim", "testing"):
+        for name in {LAZY}:
             barrier, seen = threading.Barrier(2), []
             def read():
                 barrier.wait()
@@ -64,7 +64,7 @@ def test_two_threads_first_access_at_once_get_the_one_module():
                 thread.join()
             print(seen[0] is seen[1] is getattr(minigrad, name))
     """)
-    assert out == ["True"] * 3
+    assert out == ["True"] * len(LAZY)
 
 
 def test_pickled_objects_of_them_load_in_a_fresh_process():
