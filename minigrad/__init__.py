@@ -10,18 +10,14 @@ Example:
 
 # reductions, linear algebra, shape and indexing (copies)
 # nn (minigrad.nn.functional)
+# (and, imported on first access: distributions, func, optim, signal, special, testing, viz:
+# see _LAZY_SUBMODULES at the end)
 from minigrad import (
     autograd,
-    distributions,
-    func,  # function transforms (grad, vjp, jacrev, ...)
     linalg,  # noqa: E402
     nn,  # noqa: E402
-    optim,
     random,
-    signal,  # window functions (minigrad.signal.windows)
-    special,
     utils,
-    viz,  # minigrad's own: pictures of the backward graph
 )
 from minigrad._dtype import bool_ as bool  # noqa: A004 - PyTorch's name
 from minigrad._dtype import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
@@ -338,6 +334,7 @@ short = int16
 __version__ = "0.1.0"
 
 # --- devices, modes, the legacy API, comparisons, finding and counting (issue 9) -------------
+import importlib as _importlib  # noqa: E402
 from typing import Any as _Any  # noqa: E402
 
 from minigrad import _arguments, _out_of_scope, accelerator, backends, cuda  # noqa: E402
@@ -618,18 +615,30 @@ from minigrad._inplace_functions import FUNCTIONS as _INPLACE_FUNCTIONS  # noqa:
 
 globals().update(_INPLACE_FUNCTIONS)
 
-# --- minigrad.testing (assert_close, make_tensor): built on the public API above -------------
-# isort: split
-from minigrad import testing  # noqa: E402
-
 # --- out=: the functions PyTorch lets write into a given tensor (minigrad/_out.py) ------------
 # isort: split
 from minigrad import _out  # noqa: E402
 
+# --- subpackages imported on first access ------------------------------------------------------
+# (as PyTorch's own lazy submodules: ``minigrad.distributions`` works as ever, ``import minigrad``
+# skips their ~80 modules, ~25 % of its time, until then)
+# func: function transforms (grad, vjp, jacrev, ...); signal: window functions
+# (minigrad.signal.windows); viz: minigrad's own, pictures of the backward graph.
+_LAZY_SUBMODULES = frozenset(
+    {"distributions", "func", "optim", "signal", "special", "testing", "viz"})
+
 
 def __getattr__(name: str) -> _Any:
-    """PyTorch names minigrad leaves out raise ``OutOfScopeError`` saying why."""
+    """A lazy subpackage, imported now; PyTorch names minigrad leaves out: ``OutOfScopeError``."""
+    if name in _LAZY_SUBMODULES:
+        return _importlib.import_module(f"minigrad.{name}")  # (it binds itself here too)
     raise _out_of_scope.missing("minigrad", name, _out_of_scope.TOP_LEVEL)
+
+
+def __dir__() -> list[str]:
+    """The module's names, the lazy subpackages too (imported or not)."""
+    hidden = {"__dir__", "_LAZY_SUBMODULES", "_importlib"}  # (dir as before they were lazy)
+    return sorted((globals().keys() | _LAZY_SUBMODULES) - hidden)
 
 
 # Every public name (help(minigrad) lists these; tests/test_public_api.py keeps the list whole).

@@ -28,12 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from minigrad import _warnings, errors
+from minigrad import _signatures, _warnings, errors
 from minigrad._dtype import dtype
 from minigrad._layouts import layout
 from minigrad._memory_formats import memory_format
 from minigrad._published import publish
 from minigrad._random import Generator
+from minigrad._shared_cells import share_cells
 from minigrad._wrapped_numbers import (
     NUMBERS_AS_TENSORS,
     TENSOR_OR_NUMBER,
@@ -339,12 +340,8 @@ def is_int(value: Any) -> bool:
 _Check = tuple[int, str, tuple[type, ...], tuple[type, ...], str, bool]
 
 
-def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
-    """The checks ``function``'s parameters call for: by name (tensors) or by annotation."""
-    try:
-        parameters = list(inspect.signature(function).parameters.values())
-    except (TypeError, ValueError):
-        return []
+def _checks(parameters: list[_signatures.Parameter], name: str) -> list[_Check]:
+    """The checks a function's ``parameters`` call for: by name (tensors) or by annotation."""
     numbers_allowed = name.removeprefix("linalg_") in NUMBER_OVERLOADS
     found: list[_Check] = []
     for position, parameter in enumerate(parameters):
@@ -402,16 +399,14 @@ def _checks(function: Callable[..., Any], name: str) -> list[_Check]:
 _KEYWORD_ONLY = 1 << 30  # (the position of a keyword-only parameter's check: none)
 
 
-def _numpy_aliases(function: Callable[..., Any], skip_first: bool = False) -> dict[str, str]:
-    """``{other name: function's parameter}`` for NUMPY_NAMES' groups ``function`` has.
+def _numpy_aliases(parameter_names: Sequence[str], skip_first: bool = False) -> dict[str, str]:
+    """``{other name: function's parameter}`` for NUMPY_NAMES' groups a function has.
 
-    ``skip_first``: a method, whose first parameter is ``self`` whatever its name (a Tensor
-    method made by ``record.unary_method`` calls it ``x``): never given by keyword.
+    ``parameter_names``: the function's, in order. ``skip_first``: a method, whose first
+    parameter is ``self`` whatever its name (a Tensor method made by ``record.unary_method``
+    calls it ``x``): never given by keyword.
     """
-    try:
-        names = set(list(inspect.signature(function).parameters)[1 if skip_first else 0:])
-    except (TypeError, ValueError):
-        return {}
+    names = set(parameter_names[1 if skip_first else 0:])
     aliases = {}
     for group in NUMPY_NAMES:
         used = names.intersection(group)
@@ -430,6 +425,88 @@ def _pytorch_names(kwargs: dict[str, Any], aliases: dict[str, str]) -> dict[str,
     return renamed
 
 
+class _Binding:
+    """What ``checking_arguments`` read off one function for its calls that fail.
+
+    The wrapper's error paths (the parser's texts) as methods of one object per function,
+    rather than closures: ~1,000 functions are wrapped at import, and each closure costs a
+    function, its cells and their tuple for the garbage collector to visit on every full
+    collection (they were ~30 % of the objects ``import minigrad`` left). The wrapper's own
+    fast path still reads its few values from its cells.
+    """
+
+    __slots__ = ("function", "name", "offset", "listed", "lenient", "aliases", "known",
+                 "none_fits", "unpacked_listing", "overloads", "skip_first", "parameter_names",
+                 "numpy_names", "most_positional", "number_slots", "needs_a_tensor",
+                 "keywords_bind", "out_cell")
+
+    def refuse_unlisted(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """A check failed: the parser's listing of ``listed`` if the call fits none of them.
+
+        (Looked at only once a check failed: a call that passes costs no matching.)
+        """
+        listed = self.listed
+        if listed is None:
+            return
+        named = kwargs  # (NumPy's names as PyTorch's to match; as given in the message)
+        if self.aliases and not kwargs.keys() <= self.known:
+            named = _pytorch_names(kwargs, self.aliases)
+        none_fits = self.none_fits
+        if none_fits:  # (None as the listing's type: it fits there)
+            named = {key: False if value is None and key in none_fits else value
+                     for key, value in named.items()}
+        offset = self.offset
+        if not _fits_an_overload(args[1 - offset:], named, listed, self.lenient):
+            raise TypeError(
+                _no_overload_fits(self.name, args[1 - offset:], kwargs, listed)) from None
+
+    def reword(self, error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """The parser's text for a TypeError the function raised about the call itself."""
+        self.count_first(args)
+        self.reword_in_order(error, args, kwargs)
+
+    def reword_in_order(
+        self, error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
+        """``reword`` once the positional arguments were counted."""
+        self.refuse_unlisted(args, kwargs)
+        if self.unpacked_listing is not None and "unexpected keyword" in str(error):
+            raise TypeError(
+                _no_overload_fits(self.name, args, kwargs, self.unpacked_listing)) from None
+        _raise_parser_text(error, self.name, args[1 - self.offset:], kwargs, self.overloads,
+                           self.skip_first, self.parameter_names, self.numpy_names)
+
+    def count_first(self, args: tuple[Any, ...]) -> None:
+        """The parser's text for too many positional arguments, if there are.
+
+        PyTorch's parser counts them before it looks at keywords or types: ``kl_div(x, x,
+        None, None)`` "takes from 2 to 3", not "'reduction' must be int". Asked only once a
+        check failed or the call raised: Python's own count (the call without its keywords,
+        which Python would look at first), reworded.
+        """
+        if len(args) > self.most_positional:
+            try:
+                self.function(*args)
+            except TypeError as error:
+                self.reword_in_order(error, args, {})
+                raise
+
+    def route_out(self, layer: Callable[..., Any]) -> None:
+        """Send the calls that give ``out`` to ``layer`` (``_out.install``)."""
+        self.out_cell.cell_contents = layer
+
+
+# What ``checking_arguments`` read off the functions checked so far, one object per value
+# (all read-only): ~1,000 functions have a few hundred different ones.
+_SAME: dict[Any, Any] = {}
+_SAME_ALIASES: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+
+
+def _same(value: Any) -> Any:
+    """The object equal to ``value`` (hashable, read-only) already kept, else ``value``."""
+    return _SAME.setdefault(value, value)
+
+
 def checking_arguments(
     function: Callable[..., Any], name: str, skip_first: bool = False, numpy_names: bool = True
 ) -> Callable[..., Any]:
@@ -438,8 +515,15 @@ def checking_arguments(
     ``skip_first``: a method, whose ``self`` is not checked (nor counted in positions).
     ``numpy_names``: also take NumPy's names for ``dim``, ``keepdim``, ``input``, ``other``.
     """
-    checks = [check for check in _checks(function, name) if not (skip_first and check[0] == 0)]
-    aliases = _numpy_aliases(function, skip_first) if numpy_names else {}
+    # (the signature read once: ~1,000 functions are wrapped at import)
+    parameters = _signatures.parameters(function)
+    parameter_names = _same(tuple(p.name for p in parameters))
+    # (both read-only: one object for all the functions with the same, see share_cells below)
+    checks = tuple(check for check in _checks(parameters, name)
+                   if not (skip_first and check[0] == 0))
+    checks = _same(checks)
+    aliases = _numpy_aliases(parameter_names, skip_first) if numpy_names else {}
+    aliases = _SAME_ALIASES.setdefault(tuple(aliases.items()), aliases)
     offset = 0 if skip_first else 1
     listed = LISTED.get(name, (None, None))[offset]
     # PyTorch's own listing otherwise; matched leniently: a type it does not know fits, and
@@ -448,61 +532,48 @@ def checking_arguments(
     # for it (NOT_GIVEN: ``squeeze_copy(x, None)`` fits none of its overloads).
     # (Not for ``*size``: PyTorch's parser unpacks those itself, with messages of its own.)
     lenient: frozenset[str] | None = None
-    parameters = inspect.signature(function).parameters.values()
-    if listed is None and all(p.kind is not p.VAR_POSITIONAL for p in parameters):
+    unpacking = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    if listed is None and not unpacking:
         listed = PARSER_OVERLOADS["method" if skip_first else "function"].get(name)
-        lenient = frozenset(p.name for p in parameters
-                            if p.default is not p.empty and p.default is not NOT_GIVEN)
+        lenient = _same(frozenset(p.name for p in parameters
+                                  if p.default is not p.empty and p.default is not NOT_GIVEN))
     if listed is not None:
         LISTING_NAMES.add(name)
     # A function of ``*size`` PyTorch binds several times (``rand``: with a generator too):
     # a keyword argument of a wrong type fits none of them, its listing says.
     unpacked_listing = None
-    if listed is None and not skip_first and any(
-            p.kind is p.VAR_POSITIONAL for p in parameters):
+    if listed is None and not skip_first and unpacking:
         unpacked_listing = PARSER_OVERLOADS["function"].get(name)
     if not checks and not aliases and listed is None:
         return function
-    # (for count_first below)
-    most_positional = (1 << 30) if any(p.kind is p.VAR_POSITIONAL for p in parameters) else sum(
+    binding = _Binding()
+    binding.function, binding.name, binding.offset = function, name, offset
+    binding.listed, binding.lenient, binding.aliases = listed, lenient, aliases
+    binding.unpacked_listing, binding.skip_first = unpacked_listing, skip_first
+    binding.parameter_names, binding.numpy_names = parameter_names, numpy_names
+    binding.none_fits = NONE_FITS.get(name, frozenset())
+    binding.known = _same(frozenset(parameter_names))
+    # (for count_first)
+    binding.most_positional = (1 << 30) if unpacking else sum(
         p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
-    known = frozenset(inspect.signature(function).parameters)
-    parameter_names = list(inspect.signature(function).parameters)
     first_checked = min((check[0] for check in checks), default=1 << 30)
     dim_overloads = KEEPDIM_NEEDS_DIM.get(name, (None, None))[offset]
     int_dim = name in INT_DIM
     if int_dim:  # (their ``dim``, argument 1, is checked below: not through the shortcut)
         first_checked = min(first_checked, 1)
-    overloads = dim_overloads or listed  # (for the parser's text of a call that fits none)
+    binding.overloads = dim_overloads or listed  # (for the parser's text of a call that fits none)
     # Functions whose every overload takes a tensor, though each argument may be a number
     # (PyTorch's Scalar overloads: pow, remainder, lerp, xlogy): numbers alone fit none.
-    needs_a_tensor = (name in NUMBER_OVERLOADS and listed is not None and not skip_first
-                      and all("Tensor" in piece for piece, _, _ in listed))
-    keywords_bind = name in KEYWORD_OVERLOADS and listed is not None
+    binding.needs_a_tensor = (name in NUMBER_OVERLOADS and listed is not None and not skip_first
+                              and all("Tensor" in piece for piece, _, _ in listed))
+    binding.keywords_bind = name in KEYWORD_OVERLOADS and listed is not None
     # The Tensor parameters PyTorch's parser also takes a number for (_wrapped_numbers):
     # (position, name) of each, a method's ``self`` left out.
-    number_slots = tuple(
+    binding.number_slots = tuple(
         (position, parameter) for position, parameter in enumerate(parameter_names)
         if (parameter in ("input", "other") or (name, parameter) in MORE_TENSORS)
         and not (skip_first and position == 0)
     ) if name in NUMBERS_AS_TENSORS else ()
-    none_fits = NONE_FITS.get(name, frozenset())
-
-    def refuse_unlisted(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """A check failed: the parser's listing of ``listed`` if the call fits none of them.
-
-        (Looked at only once a check failed: a call that passes costs no matching.)
-        """
-        if listed is None:
-            return
-        named = kwargs  # (NumPy's names as PyTorch's to match; as given in the message)
-        if aliases and not kwargs.keys() <= known:
-            named = _pytorch_names(kwargs, aliases)
-        if none_fits:  # (None as the listing's type: it fits there)
-            named = {key: False if value is None and key in none_fits else value
-                     for key, value in named.items()}
-        if not _fits_an_overload(args[1 - offset:], named, listed, lenient):
-            raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, listed)) from None
 
     # The types of positional-only calls whose every argument the checks let through as it
     # was: each check asks only its argument's type, so a call of the same types passes too.
@@ -514,34 +585,6 @@ def checking_arguments(
     # by ``route_out``: a call giving ``out`` goes there first (it takes ``out`` off and calls
     # ``checked`` again), so the other calls pass through one wrapper, not two.
     out_layer: Callable[..., Any] | None = None
-
-    def reword(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """The parser's text for a TypeError the function raised about the call itself."""
-        count_first(args)
-        reword_in_order(error, args, kwargs)
-
-    def reword_in_order(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """``reword`` once the positional arguments were counted."""
-        refuse_unlisted(args, kwargs)
-        if unpacked_listing is not None and "unexpected keyword" in str(error):
-            raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing)) from None
-        _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
-                           parameter_names, numpy_names)
-
-    def count_first(args: tuple[Any, ...]) -> None:
-        """The parser's text for too many positional arguments, if there are.
-
-        PyTorch's parser counts them before it looks at keywords or types: ``kl_div(x, x,
-        None, None)`` "takes from 2 to 3", not "'reduction' must be int". Asked only once a
-        check failed or the call raised: Python's own count (the call without its keywords,
-        which Python would look at first), reworded.
-        """
-        if len(args) > most_positional:
-            try:
-                function(*args)
-            except TypeError as error:
-                reword_in_order(error, args, {})
-                raise
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -562,7 +605,7 @@ def checking_arguments(
                 try:
                     return function(*args)  # no checked argument, or these types passed
                 except TypeError as error:
-                    reword(error, args, kwargs)
+                    binding.reword(error, args, kwargs)
                     raise
         elif out_layer is not None and "out" in kwargs:
             return out_layer(*args, **kwargs)
@@ -571,10 +614,11 @@ def checking_arguments(
             or (int_dim and not _int_dim_or_other(
                 args[1] if given > 1 else kwargs.get("dim", NOT_GIVEN)))
         ):
-            refuse_unlisted(args, kwargs)
-            raise TypeError(_no_overload_fits(name, args[1 - offset:], kwargs, dim_overloads))
+            binding.refuse_unlisted(args, kwargs)
+            raise TypeError(_no_overload_fits(binding.name, args[1 - binding.offset:], kwargs,
+                                              dim_overloads))
         named = kwargs  # (the call's own names stay for the listing's message)
-        if aliases and not kwargs.keys() <= known:
+        if aliases and not kwargs.keys() <= binding.known:
             named = _pytorch_names(kwargs, aliases)
         unchanged = not kwargs and not int_dim  # (the call's types may join ``passed``)
         for position, parameter, types, refused, kind, optional in checks:
@@ -597,42 +641,33 @@ def checking_arguments(
                 continue
             if "rounding_mode" in named:  # div's other overloads: div's own message
                 continue
-            count_first(args)
-            refuse_unlisted(args, kwargs)
-            if unpacked_listing is not None:
-                raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing))
-            if kind is _OVERLOADS:
-                raise TypeError(
-                    _overloads_message(name, args[1 - offset:], named, parameter, skip_first))
-            where = f" (position {position + offset})" if position < given else ""
-            raise TypeError(
-                f"{name}(): argument '{parameter}'{where} must be {kind}, not "
-                f"{errors.python_type_name(value)}"
-            )
-        if number_slots and _wraps_a_number(args, named, number_slots, skip_first, name):
-            args, named = _wrapped_call(args, named, number_slots, name)
+            _refuse(binding, args, kwargs, named, position, parameter, kind)
+        if binding.number_slots and _wraps_a_number(
+                args, named, binding.number_slots, binding.skip_first, binding.name):
+            args, named = _wrapped_call(args, named, binding.number_slots, binding.name)
             unchanged = False  # (a call of these types has its number wrapped each time)
-        if needs_a_tensor and not any(
+        if binding.needs_a_tensor and not any(
                 isinstance(value, TensorBase) for value in (*args, *named.values())):
-            raise TypeError(_no_overload_fits(name, args, kwargs, listed))
-        if keywords_bind and kwargs:
-            refuse_unlisted(args, kwargs)
+            raise TypeError(_no_overload_fits(binding.name, args, kwargs, binding.listed))
+        if binding.keywords_bind and kwargs:
+            binding.refuse_unlisted(args, kwargs)
         if unchanged:
             passed.add(called)
         try:
             return function(*args, **named)
         except TypeError as error:
-            reword(error, args, named)
+            binding.reword(error, args, named)
             raise
 
-    def route_out(layer: Callable[..., Any]) -> None:
-        """Send the calls that give ``out`` to ``layer`` (``_out.install``)."""
-        nonlocal out_layer
-        out_layer = layer
-
-    checked.route_out = route_out  # type: ignore[attr-defined]
+    # Its read-only variables whose values repeat from function to function: one cell per
+    # value for all (minigrad/_shared_cells.py). (Not ``out_layer``, which ``route_out`` sets.)
+    checked = share_cells(checked, ("first_checked", "int_dim", "dim_overloads", "checks",
+                                    "aliases"))
+    # (``route_out`` sets the wrapper's own cell: its calls read ``out_layer`` as the others)
+    binding.out_cell = checked.__closure__[checked.__code__.co_freevars.index("out_layer")]
+    checked.binding = binding  # type: ignore[attr-defined]
     _warnings.register_wrapper(checked.__code__)  # (warnings point past it, at the caller)
-    if skip_first and all(p.kind is p.KEYWORD_ONLY for p in list(parameters)[1:]):
+    if skip_first and all(p.kind is p.KEYWORD_ONLY for p in parameters[1:]):
         # A method whose options are all keyword-only (``x.clone()``, ``x.contiguous()``):
         # called without them, as it mostly is, it skips the checks' frame and its
         # ``function(*args)`` (~2,000 instructions: ``a.contiguous()`` cost 3,760 with them).
@@ -644,10 +679,31 @@ def checking_arguments(
                 return function(self)
             return checked(self, *args, **kwargs)
 
-        checked_alone.route_out = route_out  # type: ignore[attr-defined]
+        checked_alone.binding = binding  # type: ignore[attr-defined]
         _warnings.register_wrapper(checked_alone.__code__)
         return checked_alone
     return checked
+
+
+def _refuse(
+    binding: _Binding, args: tuple[Any, ...], kwargs: dict[str, Any], named: dict[str, Any],
+    position: int, parameter: str, kind: str,
+) -> None:
+    """The parser's TypeError for an argument a check of ``checking_arguments`` refused."""
+    value = args[position] if position < len(args) else named[parameter]
+    binding.count_first(args)
+    binding.refuse_unlisted(args, kwargs)
+    name, offset = binding.name, binding.offset
+    if binding.unpacked_listing is not None:
+        raise TypeError(_no_overload_fits(name, args, kwargs, binding.unpacked_listing))
+    if kind is _OVERLOADS:
+        raise TypeError(
+            _overloads_message(name, args[1 - offset:], named, parameter, binding.skip_first))
+    where = f" (position {position + offset})" if position < len(args) else ""
+    raise TypeError(
+        f"{name}(): argument '{parameter}'{where} must be {kind}, not "
+        f"{errors.python_type_name(value)}"
+    )
 
 
 def _slot_values(
@@ -748,7 +804,7 @@ _SAME_WORDS = re.compile(
 
 def _raise_parser_text(
     error: TypeError, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
-    overloads: tuple[tuple[str, int, int], ...] | None, method: bool, parameters: list[str],
+    overloads: tuple[tuple[str, int, int], ...] | None, method: bool, parameters: Sequence[str],
     parser_bound: bool,
 ) -> None:
     """PyTorch's text for ``error`` if Python raised it for the call's arguments themselves.
@@ -1105,7 +1161,7 @@ def check_methods(cls: type, names: Iterable[str]) -> None:
         method = cls.__dict__.get(name)
         if not inspect.isfunction(method) or name.startswith("_"):
             continue
-        if name in NO_ARGUMENTS and len(inspect.signature(method).parameters) == 1:
+        if name in NO_ARGUMENTS and len(_signatures.parameters(method)) == 1:
             if not getattr(method, "frameless", False):
                 setattr(cls, name, taking_no_arguments(method, name))
             continue

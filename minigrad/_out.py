@@ -43,6 +43,7 @@ from minigrad._dtype import (
     to_numpy_dtype,
 )
 from minigrad._published import publish
+from minigrad._signatures import SignaturePlus
 from minigrad._wrapped_numbers import NUMBERS_AS_TENSORS, is_number, wrapped_number
 from minigrad.autograd import grad_mode, inference
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
@@ -642,13 +643,18 @@ def _layer(namespace: dict[str, Any], name: str, layer: Callable[..., Any]) -> N
     nearly all, pass one wrapper instead of two (~0.3 us of a ``minigrad.exp(a)``).
     """
     function = namespace[name]
-    route = getattr(function, "route_out", None)
-    if route is None:
+    binding = getattr(function, "binding", None)  # (the checks' ``_arguments._Binding``)
+    if binding is None:
         namespace[name] = layer
         publish(layer, namespace, name)  # (pickle finds the layer, not the function)
         return
-    route(layer)
+    binding.route_out(layer)
     function.__signature__ = inspect.signature(layer)  # (help() shows ``out`` too)
+
+
+# (the parameter ``_taking_out`` adds to a function's signature, before any ``**kwargs``)
+_OUT = inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
+                         annotation="Tensor | None")
 
 
 def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Callable[..., Any]:
@@ -658,14 +664,9 @@ def _taking_out(function: Callable[..., Any], name: str, spec: TakesOut) -> Call
             return function(*args, **kwargs)
         return call_with_out(function, name, spec, args, kwargs, out)
 
-    # help() and inspect show the function's own signature plus ``out``.
-    signature = inspect.signature(function)
-    parameters = list(signature.parameters.values())
-    position = next((i for i, p in enumerate(parameters) if p.kind is p.VAR_KEYWORD),
-                    len(parameters))
-    parameters.insert(position, inspect.Parameter(
-        "out", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="Tensor | None"))
-    with_out.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    # help() and inspect show the function's own signature plus ``out`` (built when read).
+    with_out.__signature__ = SignaturePlus(  # type: ignore[attr-defined]
+        function, _OUT, inspect.Parameter.VAR_KEYWORD)
     _warnings.register_wrapper(with_out.__code__)  # (warnings point past it, at the caller)
     return with_out
 

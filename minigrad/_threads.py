@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from threadpoolctl import threadpool_info, threadpool_limits
+# (threadpoolctl is imported by the first call that needs it: ~25 ms and ~1,000 objects that
+# ``import minigrad`` need not pay for functions few programs call)
 
 _interop: dict[str, Any] = {"threads": os.cpu_count() or 1, "set": False}
 
@@ -34,11 +35,15 @@ def set_num_threads(int: Any) -> None:  # noqa: A002 - PyTorch's parameter name
         >>> minigrad.get_num_threads()
         1
     """
+    from threadpoolctl import threadpool_limits
+
     threadpool_limits(_check_count(int, "set_num_threads"), user_api="blas")
 
 
 def get_num_threads() -> int:
     """The number of threads of intra-op parallelism (numpy's BLAS threads; 1 without BLAS)."""
+    from threadpoolctl import threadpool_info
+
     counts = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
     return max(counts, default=1)
 

@@ -48,10 +48,13 @@ class _UnboundCheck:
     Tensor.absolute`` as before, and pickle finds ``Tensor.add`` by its name.
     """
 
+    # (made on first access, as the wrappers: ~500 checks are made at import, and a
+    # WeakKeyDictionary is ~7 objects for the collector to visit)
+    wrappers: weakref.WeakKeyDictionary[Any, Any] | None = None
+
     def __init__(self, name: str) -> None:
         """The check of ``Tensor.<name>``; its wrappers are made on first access."""
         self.name = name
-        self.wrappers: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
     def __get__(self, cls: Any, metaclass: Any = None) -> Any:
         """The attribute ``cls`` holds, a function wrapped in the check (the class's lookup)."""
@@ -68,9 +71,12 @@ class _UnboundCheck:
             # (another kind of attribute, or a function of the user's, a subclass's own or
             # monkeypatched: Python in PyTorch too)
             return found.__get__(None, cls) if hasattr(found, "__get__") else found
-        wrapper = self.wrappers.get(found)
+        wrappers = self.wrappers
+        if wrappers is None:  # (setdefault: two threads' first accesses keep one dict)
+            wrappers = vars(self).setdefault("wrappers", weakref.WeakKeyDictionary())
+        wrapper = wrappers.get(found)
         if wrapper is None:
-            wrapper = self.wrappers[found] = _checking_self(found, self.name)
+            wrapper = wrappers[found] = _checking_self(found, self.name)
         return wrapper
 
     def __set__(self, cls: Any, value: Any) -> None:

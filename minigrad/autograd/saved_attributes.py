@@ -297,6 +297,11 @@ def _add_tensor_properties(node_class: type[BackwardNode], names: Any) -> None:
             setattr(node_class, f"_raw_saved_{name}", _raw_property(name, index))
 
 
+# The properties' getters depend only on the saved value's index (or the option's slot): one
+# getter per index, shared by the ~1,000 properties of the op classes made at import.
+_GETTERS: dict[tuple[str, Any], Callable[[BackwardNode], Any]] = {}
+
+
 def _tensor_property(name: str, index: int) -> property:
     def get(node: BackwardNode) -> Any:
         if node._saved is None and index in node._freed_none:
@@ -304,6 +309,7 @@ def _tensor_property(name: str, index: int) -> property:
         value = saved.unpack_one(node, index)
         return None if value is None else _as_tensor(value)
 
+    get = _GETTERS.setdefault(("tensor", index), get)
     return property(get, doc=f"The saved ``{name}``, checked as backward checks it.")
 
 
@@ -311,6 +317,7 @@ def _raw_property(name: str, index: int) -> property:
     def get(node: BackwardNode) -> SavedTensor:
         return SavedTensor(node, index)  # even once freed (its register_hooks then raises)
 
+    get = _GETTERS.setdefault(("raw", index), get)
     return property(get, doc=f"The saved ``{name}`` as a ``SavedTensor`` (for its hooks).")
 
 
@@ -322,6 +329,7 @@ def _option_property(name: str, source: OptionSource) -> property:
         def getter(node: BackwardNode) -> Any:
             return getattr(node, source, None)
 
+        getter = _GETTERS.setdefault(("option", source), getter)
     return property(getter, doc=f"The ``{name}`` the op kept for backward.")
 
 

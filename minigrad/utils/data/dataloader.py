@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import os
 import queue
 import warnings
@@ -319,6 +318,8 @@ class _MultiProcessIterator(_BaseIterator):
         self._prefetch_factor = loader.prefetch_factor
         self._in_order = loader.in_order
         self._persistent = loader.persistent_workers
+        import multiprocessing  # (here: ~15 ms that ``import minigrad`` need not pay)
+
         context = loader.multiprocessing_context
         if context is None:
             context = multiprocessing.get_context()
