@@ -15,7 +15,7 @@ write): a shared cell written would change every closure that shares it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import CellType, FunctionType
 from typing import Any, TypeVar
 
@@ -25,11 +25,9 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 # never reused while the entry exists). (setdefault: two threads making closures at once keep
 # one cell, either.)
 _CELLS: dict[int, CellType] = {}
-# Per (a closure's variables, names): the positions of the names' cells in its closure.
-_INDICES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, ...]] = {}
 
 
-def share_cells(function: _F, names: tuple[str, ...]) -> _F:
+def share_cells(function: _F, names: Iterable[str]) -> _F:
     """``function`` rebuilt with the shared cell of each of ``names``' values (see above).
 
     Example:
@@ -42,16 +40,12 @@ def share_cells(function: _F, names: tuple[str, ...]) -> _F:
         (True, True, False)
     """
     code = function.__code__
-    key = (code.co_freevars, names)
-    indices = _INDICES.get(key)
-    if indices is None:  # (once per maker: where ``names``' cells are)
-        wanted = frozenset(names)
-        indices = _INDICES[key] = tuple(
-            index for index, name in enumerate(code.co_freevars) if name in wanted)
     cells = list(function.__closure__ or ())
-    for index in indices:
-        cell = cells[index]
-        cells[index] = _CELLS.setdefault(id(cell.cell_contents), cell)
+    wanted = frozenset(names)
+    for index, name in enumerate(code.co_freevars):
+        if name in wanted:
+            value = cells[index].cell_contents
+            cells[index] = _CELLS.setdefault(id(value), cells[index])
     rebuilt = FunctionType(code, function.__globals__, function.__name__, function.__defaults__,
                            tuple(cells))
     rebuilt.__kwdefaults__ = function.__kwdefaults__
@@ -59,6 +53,5 @@ def share_cells(function: _F, names: tuple[str, ...]) -> _F:
     rebuilt.__doc__ = function.__doc__
     rebuilt.__module__ = function.__module__
     rebuilt.__annotations__ = function.__annotations__
-    if function.__dict__:
-        rebuilt.__dict__.update(function.__dict__)
+    rebuilt.__dict__.update(function.__dict__)
     return rebuilt  # type: ignore[return-value]
