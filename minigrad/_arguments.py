@@ -34,7 +34,6 @@ from minigrad._layouts import layout
 from minigrad._memory_formats import memory_format
 from minigrad._published import publish
 from minigrad._random import Generator
-from minigrad._shared_cells import share_cells
 from minigrad._wrapped_numbers import (
     NUMBERS_AS_TENSORS,
     TENSOR_OR_NUMBER,
@@ -399,7 +398,7 @@ def _checks(parameters: list[_signatures.Parameter], name: str) -> list[_Check]:
 _KEYWORD_ONLY = 1 << 30  # (the position of a keyword-only parameter's check: none)
 
 
-def _numpy_aliases(parameter_names: Sequence[str], skip_first: bool = False) -> dict[str, str]:
+def _numpy_aliases(parameter_names: list[str], skip_first: bool = False) -> dict[str, str]:
     """``{other name: function's parameter}`` for NUMPY_NAMES' groups a function has.
 
     ``parameter_names``: the function's, in order. ``skip_first``: a method, whose first
@@ -496,17 +495,6 @@ class _Binding:
         self.out_cell.cell_contents = layer
 
 
-# What ``checking_arguments`` read off the functions checked so far, one object per value
-# (all read-only): ~1,000 functions have a few hundred different ones.
-_SAME: dict[Any, Any] = {}
-_SAME_ALIASES: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
-
-
-def _same(value: Any) -> Any:
-    """The object equal to ``value`` (hashable, read-only) already kept, else ``value``."""
-    return _SAME.setdefault(value, value)
-
-
 def checking_arguments(
     function: Callable[..., Any], name: str, skip_first: bool = False, numpy_names: bool = True
 ) -> Callable[..., Any]:
@@ -517,13 +505,10 @@ def checking_arguments(
     """
     # (the signature read once: ~1,000 functions are wrapped at import)
     parameters = _signatures.parameters(function)
-    parameter_names = _same(tuple(p.name for p in parameters))
-    # (both read-only: one object for all the functions with the same, see share_cells below)
-    checks = tuple(check for check in _checks(parameters, name)
-                   if not (skip_first and check[0] == 0))
-    checks = _same(checks)
+    parameter_names = [p.name for p in parameters]
+    checks = [check for check in _checks(parameters, name)
+              if not (skip_first and check[0] == 0)]
     aliases = _numpy_aliases(parameter_names, skip_first) if numpy_names else {}
-    aliases = _SAME_ALIASES.setdefault(tuple(aliases.items()), aliases)
     offset = 0 if skip_first else 1
     listed = LISTED.get(name, (None, None))[offset]
     # PyTorch's own listing otherwise; matched leniently: a type it does not know fits, and
@@ -535,8 +520,8 @@ def checking_arguments(
     unpacking = any(p.kind is p.VAR_POSITIONAL for p in parameters)
     if listed is None and not unpacking:
         listed = PARSER_OVERLOADS["method" if skip_first else "function"].get(name)
-        lenient = _same(frozenset(p.name for p in parameters
-                                  if p.default is not p.empty and p.default is not NOT_GIVEN))
+        lenient = frozenset(p.name for p in parameters
+                            if p.default is not p.empty and p.default is not NOT_GIVEN)
     if listed is not None:
         LISTING_NAMES.add(name)
     # A function of ``*size`` PyTorch binds several times (``rand``: with a generator too):
@@ -552,7 +537,7 @@ def checking_arguments(
     binding.unpacked_listing, binding.skip_first = unpacked_listing, skip_first
     binding.parameter_names, binding.numpy_names = parameter_names, numpy_names
     binding.none_fits = NONE_FITS.get(name, frozenset())
-    binding.known = _same(frozenset(parameter_names))
+    binding.known = frozenset(parameter_names)
     # (for count_first)
     binding.most_positional = (1 << 30) if unpacking else sum(
         p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
@@ -659,10 +644,6 @@ def checking_arguments(
             binding.reword(error, args, named)
             raise
 
-    # Its read-only variables whose values repeat from function to function: one cell per
-    # value for all (minigrad/_shared_cells.py). (Not ``out_layer``, which ``route_out`` sets.)
-    checked = share_cells(checked, ("first_checked", "int_dim", "dim_overloads", "checks",
-                                    "aliases"))
     # (``route_out`` sets the wrapper's own cell: its calls read ``out_layer`` as the others)
     binding.out_cell = checked.__closure__[checked.__code__.co_freevars.index("out_layer")]
     checked.binding = binding  # type: ignore[attr-defined]
@@ -804,7 +785,7 @@ _SAME_WORDS = re.compile(
 
 def _raise_parser_text(
     error: TypeError, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
-    overloads: tuple[tuple[str, int, int], ...] | None, method: bool, parameters: Sequence[str],
+    overloads: tuple[tuple[str, int, int], ...] | None, method: bool, parameters: list[str],
     parser_bound: bool,
 ) -> None:
     """PyTorch's text for ``error`` if Python raised it for the call's arguments themselves.

@@ -44,7 +44,6 @@ import numpy as np
 from minigrad import _signatures, errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad._layout import elementwise_result
-from minigrad._shared_cells import share_cells
 from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import (
@@ -630,13 +629,6 @@ class Op(Function):
         return cls.backward(node, *grads)
 
 
-# The runners' variables whose values repeat from op to op (all but ``formula`` and the
-# ``unnamed`` it writes): one cell per value for all (minigrad/_shared_cells.py).
-_SHARED_RUNNER = ("by_argument", "packer", "result_layout", "input_layout", "inputs_layout",
-                  "fields", "pair", "accumulator", "output_counter", "counter_in_node",
-                  "on_tensor", "unpack", "edges_in_slots", "two_edges")
-
-
 def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]:
     """``BackwardNode._backward`` for the nodes of the built-in op ``function``, made once.
 
@@ -819,7 +811,7 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
     # one node class it then sees (a shared one sees them all, and reads every slot the slow
     # way), as if the function were written out per class.
     _backward.__code__ = _backward.__code__.replace()
-    return share_cells(_backward, _SHARED_RUNNER)
+    return _backward
 
 
 def _grad_as_tensor(grad: Any) -> TensorBase:

@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from minigrad import _warnings, errors
-from minigrad._shared_cells import share_cells
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
@@ -367,15 +366,6 @@ def _connect(
     return tuple(outputs)
 
 
-# The recorders' variables whose values repeat from op to op (flags, layouts, packers): one
-# cell per value for all (minigrad/_shared_cells.py). None is written after the recorder is made.
-_SHARED_UNARY = ("broadcasts", "elementwise", "float_kernels", "kernel", "layout",
-                 "no_grad_kernel", "pack", "saves_input", "saves_result")
-_SHARED_OPTIONS = ("broadcasts", "layout", "with_options", "inputs", "for_the_other")
-_SHARED_BINARY = ("broadcasts", "floats_only", "for_the_other", "keeps_dtype", "kernel",
-                  "layout", "no_grad_kernel", "pack", "quiet_kernel")
-
-
 def _unary_recorder(
     function: type[Function],
     fallback: Callable[[Any], Any] | None = None,
@@ -565,7 +555,7 @@ def _unary_recorder(
         return output
 
     record_unary.__qualname__ = record_unary.__name__ = f"record_{function.__name__}"
-    return share_cells(record_unary, _SHARED_UNARY)
+    return record_unary
 
 
 def _options_recorder(function: type[Function]) -> Callable[..., Any]:
@@ -674,7 +664,7 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         return output
 
     record_options.__qualname__ = record_options.__name__ = f"record_{function.__name__}_options"
-    return share_cells(record_options, _SHARED_OPTIONS)
+    return record_options
 
 
 def _binary_recorder(
@@ -942,7 +932,7 @@ def _binary_recorder(
                 pack(node, values, x, y, raw, output)
         return output
     record_binary.__qualname__ = record_binary.__name__ = f"record_{function.__name__}"
-    return share_cells(record_binary, _SHARED_BINARY)
+    return record_binary
 
 
 def new_node(function: type[Function], args: Sequence[Any]) -> BackwardNode:
