@@ -40,15 +40,8 @@ KNOWN_GAPS: dict[str, set[str]] = {
     "LinalgSlogdetBackward0": {"LU", "pivots"},
     "LinalgSolveExBackward0": {"LU", "pivots"},
     "LogSigmoidBackward0": {"buffer"},
-    # the pooling nodes keep the output size minigrad computed, not the options it came from
-    "MaxPool2DWithIndicesBackward0": {"kernel_size", "stride", "padding", "dilation", "ceil_mode"},
-    "AvgPool2DBackward0": {"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
-                           "divisor_override"},
     # (its log_alpha: minigrad recomputes it in backward)
     "CtcLossBackward0": {"result1"},
-    "MaxPool3DWithIndicesBackward0": {"kernel_size", "stride", "padding", "dilation", "ceil_mode"},
-    "AvgPool3DBackward0": {"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
-                           "divisor_override"},
 }
 # Saved tensors whose values PyTorch leaves unspecified: rrelu in eval mode allocates its noise
 # buffer and never writes it (only its dtype and shape are compared).
