@@ -410,7 +410,7 @@ _KNOWN: dict[str, str] = {
     **dict.fromkeys([
         # (add and sub with alpha follow both paths now: opmath.scalar_loop_mask)
         "rsqrt 2d", "rsqrt' 2d", "rsqrt strided", "rsqrt' strided", "rsqrt 0d(65504.0)",
-        "rsqrt' 0d(65504.0)", "logsigmoid' 2d", "logsigmoid' strided", "logsigmoid' 0d(3.0)",
+        "rsqrt' 0d(65504.0)",
     ], _SCALAR_PATH),
     **dict.fromkeys([
         "erf 1d", "erf' 1d", "erf 2d", "erf' 2d", "erf strided", "erf' strided",
