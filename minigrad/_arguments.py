@@ -187,6 +187,9 @@ LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...] | None, ...]] = {
     ),
     **dict.fromkeys(_IN_PLACE_COMPARISONS,
                     ((("(Tensor other)", 1, 1), ("(Number other)", 1, 1)), None)),
+    # One overload, whose required keyword-only ``size`` the parser counts and asks for first
+    # ("takes from 1 to 0 positional arguments", "missing ... "size"" before a foreign keyword)
+    "nonzero_static": ((("(*, int size, int fill_value = -1)", 1, 2),), None),
 }
 
 def _pieces_counts(listing: str) -> tuple[str, int, int]:
@@ -517,7 +520,7 @@ def checking_arguments(
 
     def reword(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """The parser's text for a TypeError the function raised about the call itself."""
-        count_first(args)
+        count_first(args, kwargs)
         reword_in_order(error, args, kwargs)
 
     def reword_in_order(error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -528,7 +531,7 @@ def checking_arguments(
         _raise_parser_text(error, name, args[1 - offset:], kwargs, overloads, skip_first,
                            parameter_names, numpy_names)
 
-    def count_first(args: tuple[Any, ...]) -> None:
+    def count_first(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """The parser's text for too many positional arguments, if there are.
 
         PyTorch's parser counts them before it looks at keywords or types: ``kl_div(x, x,
@@ -537,6 +540,8 @@ def checking_arguments(
         which Python would look at first), reworded.
         """
         if len(args) > most_positional:
+            # (several overloads: the parser's listing counts the keywords too)
+            refuse_unlisted(args, kwargs)
             try:
                 function(*args)
             except TypeError as error:
@@ -597,7 +602,7 @@ def checking_arguments(
                 continue
             if "rounding_mode" in named:  # div's other overloads: div's own message
                 continue
-            count_first(args)
+            count_first(args, kwargs)
             refuse_unlisted(args, kwargs)
             if unpacked_listing is not None:
                 raise TypeError(_no_overload_fits(name, args, kwargs, unpacked_listing))
@@ -1127,7 +1132,7 @@ def taking_no_arguments(method: Callable[[Any], Any], name: str) -> Callable[...
         if kwargs:
             raise TypeError(f"TensorBase.{name}() takes no keyword arguments")
         if args:
-            raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+            raise TypeError(errors.no_arguments(name, len(args)))
         return method(self)
 
     # (its frame is named as the method: write tracking names a write by its frame)
