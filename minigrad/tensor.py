@@ -147,17 +147,16 @@ def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: boo
     return binary_operator(op, other_operands, floats_only=not any_dtype)
 
 
-def _unary_method(op: Any, general: Callable[[Any], Any], doc: str, name: str = "") -> Any:
+def _unary_method(op: Any, general: Callable[[Any], Any], doc: str) -> Any:
     """``Tensor.sigmoid`` and kin: ``self.<name>()``, recorded in one call for a float tensor.
 
     A tensor of a floating dtype needs no cast: ``general`` (the op's function:
     ``unary.sigmoid``) would call ``op.apply(self)``, so the method is the op's recording
     function itself (``autograd/record.py``, ``unary_method``), with ``general`` for other
-    dtypes (it casts integers, or refuses). ``name``: the method's, if not ``general``'s (its
-    error texts say it: ``TensorBase.absolute() takes no arguments (1 given)``).
+    dtypes (it casts integers, or refuses).
     """
     method = unary_method(op, general, _FLOAT_DTYPE_CLASSES)
-    method.__name__ = name = name or general.__name__
+    method.__name__ = name = general.__name__
     method.__qualname__ = f"Tensor.{name}"
     method.__doc__ = doc
     method.frameless = True  # type: ignore[attr-defined]  # (see _arguments.check_methods)
@@ -1683,7 +1682,7 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
         return unary.positive(self)
 
     negative = neg  # (NumPy's names, which PyTorch takes too)
-    absolute = _unary_method(unary.Abs, unary.abs, "``|self|`` (``abs``).", "absolute")
+    absolute = abs
 
     exp = _unary_method(unary.Exp, unary.exp, "``e ** self``.")
 

@@ -423,10 +423,8 @@ def _unary_recorder(
     elif no_grad_kernel is not kernel:  # (a method's kernel is chosen by dtype, for both paths)
         raise TypeError(f"{function.__name__}: a method's op has one kernel for both paths")
 
-    def record_unary(x: Any, *given: Any) -> Any:
+    def record_unary(x: Any) -> Any:
         """Record ``function`` on ``x`` (or run it without a node): see ``_unary_recorder``."""
-        if given:  # a Tensor method (``a.relu(1)``) given arguments: PyTorch's text
-            raise TypeError(errors.no_arguments(record_unary.__name__, len(given)))
         if not (FAST_BRANCH and (type(x) is _Tensor or isinstance(x, TensorBase))):
             return fallback(x)  # a number (or the fast branch is off)
         x_array = x._array
