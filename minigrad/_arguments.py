@@ -187,6 +187,9 @@ LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...] | None, ...]] = {
     ),
     **dict.fromkeys(_IN_PLACE_COMPARISONS,
                     ((("(Tensor other)", 1, 1), ("(Number other)", 1, 1)), None)),
+    # One overload, whose required keyword-only ``size`` the parser counts and asks for first
+    # ("takes from 1 to 0 positional arguments", "missing ... "size"" before a foreign keyword)
+    "nonzero_static": ((("(*, int size, int fill_value = -1)", 1, 2),), None),
 }
 
 def _pieces_counts(listing: str) -> tuple[str, int, int]:
@@ -461,7 +464,7 @@ class _Binding:
 
     def reword(self, error: TypeError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """The parser's text for a TypeError the function raised about the call itself."""
-        self.count_first(args)
+        self.count_first(args, kwargs)
         self.reword_in_order(error, args, kwargs)
 
     def reword_in_order(
@@ -475,7 +478,7 @@ class _Binding:
         _raise_parser_text(error, self.name, args[1 - self.offset:], kwargs, self.overloads,
                            self.skip_first, self.parameter_names, self.numpy_names)
 
-    def count_first(self, args: tuple[Any, ...]) -> None:
+    def count_first(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """The parser's text for too many positional arguments, if there are.
 
         PyTorch's parser counts them before it looks at keywords or types: ``kl_div(x, x,
@@ -484,6 +487,8 @@ class _Binding:
         which Python would look at first), reworded.
         """
         if len(args) > self.most_positional:
+            # (several overloads: the parser's listing counts the keywords too)
+            self.refuse_unlisted(args, kwargs)
             try:
                 self.function(*args)
             except TypeError as error:
@@ -672,7 +677,7 @@ def _refuse(
 ) -> None:
     """The parser's TypeError for an argument a check of ``checking_arguments`` refused."""
     value = args[position] if position < len(args) else named[parameter]
-    binding.count_first(args)
+    binding.count_first(args, kwargs)
     binding.refuse_unlisted(args, kwargs)
     name, offset = binding.name, binding.offset
     if binding.unpacked_listing is not None:
@@ -1164,7 +1169,7 @@ def taking_no_arguments(method: Callable[[Any], Any], name: str) -> Callable[...
         if kwargs:
             raise TypeError(f"TensorBase.{name}() takes no keyword arguments")
         if args:
-            raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+            raise TypeError(errors.no_arguments(name, len(args)))
         return method(self)
 
     # (its frame is named as the method: write tracking names a write by its frame)

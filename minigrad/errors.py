@@ -386,10 +386,17 @@ def missing_arguments(function: str, names: list[str]) -> str:
 
 
 def too_many_positional(function: str, most: int, got: int, fewest: int | None = None) -> str:
-    """Python's count of positional arguments, which PyTorch's parser words the same way."""
-    takes = (f"from {fewest} to {most} positional arguments" if fewest is not None
-             else f"{most} positional argument{'' if most == 1 else 's'}")
-    return f"{function}() takes {takes} but {got} {'was' if got == 1 else 'were'} given"
+    """Python's count of positional arguments, which PyTorch's parser words the same way.
+
+    But for its "from ... to" form, whose count is always "were" (python_arg_parser.cpp's
+    ``extra_args``: "takes from 1 to 0 positional arguments but 1 were given").
+    """
+    if fewest is not None:
+        return (f"{function}() takes from {fewest} to {most} positional arguments but {got} "
+                "were given")
+    plural = "" if most == 1 else "s"
+    return (f"{function}() takes {most} positional argument{plural} but {got} "
+            f"{'was' if got == 1 else 'were'} given")
 
 
 def invalid_arguments(
@@ -2405,3 +2412,8 @@ PIN_MEMORY_WITHOUT_ACCELERATOR = (
 def required_rank(rank: int, format_name: str) -> str:
     """A channels-last memory format asked of a tensor of another rank."""
     return f"required rank {rank} tensor to use {format_name} format"
+
+
+def no_arguments(method: str, count: int) -> str:
+    """CPython's text for a C method of no arguments (``METH_NOARGS``) given ``count``."""
+    return f"TensorBase.{method}() takes no arguments ({count} given)"

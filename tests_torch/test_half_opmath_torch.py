@@ -404,14 +404,9 @@ def divergences(selected: list[Case]) -> list[tuple[str, str, str]]:
 # the rest (a 0-d tensor, a strided one, fewer than 32 elements, a tail) through the scalar
 # lambda, whose c10::Half arithmetic rounds after every step. Which path an element takes
 # depends on its position in the iteration; minigrad follows the vectorised one throughout
-# (but for add and sub with alpha, which model both).
-_SCALAR_PATH = "PyTorch's scalar (non-vectorised) path rounds each step to float16"
+# but where the two differ: add and sub with alpha, and rsqrt (whose scalar sqrt rounds), model
+# both (opmath.scalar_loop_mask).
 _KNOWN: dict[str, str] = {
-    **dict.fromkeys([
-        # (add and sub with alpha follow both paths now: opmath.scalar_loop_mask)
-        "rsqrt 2d", "rsqrt' 2d", "rsqrt strided", "rsqrt' strided", "rsqrt 0d(65504.0)",
-        "rsqrt' 0d(65504.0)", "logsigmoid' 2d", "logsigmoid' strided", "logsigmoid' 0d(3.0)",
-    ], _SCALAR_PATH),
     **dict.fromkeys([
         "erf 1d", "erf' 1d", "erf 2d", "erf' 2d", "erf strided", "erf' strided",
         "erf 0d(5.960464477539063e-08)", "erf' 0d(5.960464477539063e-08)",

@@ -624,54 +624,71 @@ def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
 
 
 class LogSigmoid(Op):
-    """y = log(sigmoid(x)) = min(x, 0) - log(1 + e), e = exp(-|x|);  dx = grad * sigmoid(-x).
+    """y = log(sigmoid(x)) = min(x, 0) - log1p(b), b = exp(-|x|);  dx = grad * sigmoid(-x).
 
-    sigmoid(-x) in the form of PyTorch's kernel, from e: 1 - e / (1 + e) for x < 0, else
-    e / (1 + e), which keeps exp's tiny values where 1 / (1 + exp(x)) has overflowed to 0.
-    Saves its input (PyTorch also keeps e in a private buffer, which nothing else can write;
-    here backward recomputes it).
+    sigmoid(-x) in the form of PyTorch's kernel, from the buffer b: 1 - b / (1 + b) for x < 0,
+    else b / (1 + b), which keeps exp's tiny values where 1 / (1 + exp(x)) has overflowed to 0.
+    Saves its input and the buffer, as PyTorch's ``log_sigmoid_forward`` (its second result, in
+    x's dtype: a float16 buffer is rounded, and backward reads it so), private: nothing else can
+    write it.
     """
 
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
+    saves = ("self", "buffer")
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(x)
-        return _in_float32(_logsigmoid, x)
+        y, buffer = _logsigmoid(x)
+        ctx.save_for_backward(x, buffer)
+        return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return run(LogSigmoidGradient, grad, x, ())
+        x, buffer = ctx.saved_tensors
+        return run(LogSigmoidGradient, grad, x, buffer)
 
 
-class LogSigmoidGradient(ActivationGradient):
+class LogSigmoidGradient(Op):
     """logsigmoid's gradient as an op of its own (PyTorch's ``log_sigmoid_backward``).
 
-    f(g, x) = g * sigmoid(-x).  d(x) = gg * (z - 1) * z, z = sigmoid(x), gg = grad * g:
-    PyTorch's ``log_sigmoid_double_backward``. (PyTorch's node also keeps the forward's
-    private buffer exp(-|x|); this one recomputes it.)
+    f(g, x, buffer) = g * sigmoid(-x), from the forward's buffer exp(-|x|).  d(g) = f(grad, x,
+    buffer);  d(x) = gg * (z - 1) * z, z = sigmoid(x), gg = grad * g: PyTorch's
+    ``log_sigmoid_double_backward``. Under create_graph it records LogSigmoidBackwardBackward0,
+    which saves x and the buffer always and g only when x needs a gradient (only d(x) reads it).
     """
 
     node_name = "LogSigmoidBackwardBackward0"
+    num_inputs = 2
+    tensor_options = True  # the buffer
+    saves = ("grad_output", "self", "buffer")
 
     @staticmethod
-    def derivative(g: np.ndarray, x: np.ndarray, options: tuple[Any, ...]) -> np.ndarray:
-        return _in_float32(_logsigmoid_backward, g, x)
+    def forward(ctx: Any, g: np.ndarray, x: np.ndarray, buffer: np.ndarray) -> np.ndarray:
+        if ctx is not NO_GRAD_CTX:
+            ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, x, buffer)
+        return _in_float32(_logsigmoid_backward, g, x, buffer)
 
     @staticmethod
-    def second(gg: Any, x: Any, options: tuple[Any, ...]) -> Any:
+    def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        g, x, buffer = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        d_g = run(LogSigmoidGradient, grad, x, buffer) if needs[0] else None
+        if not needs[1]:
+            return d_g, None, None
         z = unary.sigmoid_of(x)
-        return gg * (z - 1) * z
+        return d_g, grad * g * (z - 1) * z, None
 
 
-def _logsigmoid(x: np.ndarray) -> np.ndarray:
-    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+def _logsigmoid(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(y, buffer), float16 computed in float32: y from the buffer before it is rounded."""
+    wide = x.astype(np.float32) if x.dtype == np.float16 else x
+    buffer = np.exp(-np.abs(wide))
+    y = np.minimum(wide, 0) - np.log1p(buffer)
+    return y.astype(x.dtype, copy=False), buffer.astype(x.dtype, copy=False)
 
 
-def _logsigmoid_backward(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
-    e = np.exp(-np.abs(x))
-    tail = e / (e + 1)
+def _logsigmoid_backward(grad: np.ndarray, x: np.ndarray, buffer: np.ndarray) -> np.ndarray:
+    tail = buffer / (buffer + 1)
     return np.where(x < 0, 1 - tail, tail) * grad
 
 

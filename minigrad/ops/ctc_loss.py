@@ -95,12 +95,14 @@ class CtcLoss(Op):
 
     dlog_probs[t, n, c] = grad[n] * (exp(lp) - exp(log(sum_{s: l'(s) = c} alpha beta) + nll
     - lp)) for t < input_lengths[n], else 0; zero for a sequence whose loss is infinite when
-    ``zero_infinity``. Saves log_probs, targets and the loss, as PyTorch (whose node also keeps
-    log_alpha; minigrad recomputes it). No second derivative, as PyTorch.
+    ``zero_infinity``. Saves log_probs, targets, the loss and log_alpha (``result1``), as
+    PyTorch: (N, T, 2 max(target_lengths) + 1), -inf at t = 0 beyond the first two states; the
+    rest outside each sequence's (input_length, 2 target_length + 1) is PyTorch's uninitialised
+    memory, -inf here. No second derivative, as PyTorch.
     """
 
     node_name = "CtcLossBackward0"
-    saves = ("log_probs", "targets", "result0")
+    saves = ("log_probs", "targets", "result0", "result1")
     saved_options = ("input_lengths", "target_lengths", "blank", "zero_infinity")
     fields = ("input_lengths", "target_lengths", "blank", "zero_infinity")
     tensor_options = True  # (the targets)
@@ -115,21 +117,22 @@ class CtcLoss(Op):
         blank: int,
         zero_infinity: bool,
     ) -> np.ndarray:
-        loss = np.array(
-            [
-                _nll(_log_alpha(log_probs[:, n], _extended(target, blank), input_lengths[n], blank))
-                for n, target in enumerate(_targets(targets, target_lengths))
-            ],
-            dtype=log_probs.dtype,
-        ).reshape(len(target_lengths))
+        width = 2 * max(target_lengths, default=0) + 1
+        log_alpha = np.full((len(target_lengths), log_probs.shape[0], width), -np.inf,
+                            dtype=log_probs.dtype)
+        loss = np.empty(len(target_lengths), dtype=log_probs.dtype)
+        for n, target in enumerate(_targets(targets, target_lengths)):
+            alpha = _log_alpha(log_probs[:, n], _extended(target, blank), input_lengths[n], blank)
+            log_alpha[n, : alpha.shape[0], : alpha.shape[1]] = alpha
+            loss[n] = _nll(alpha)
         ctx.input_lengths, ctx.target_lengths = input_lengths, target_lengths
         ctx.blank, ctx.zero_infinity = blank, zero_infinity
-        ctx.save_for_backward(log_probs, targets, loss)
+        ctx.save_for_backward(log_probs, targets, loss, log_alpha)
         return loss
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
-        log_probs, targets, loss = ctx.saved_tensors
+        log_probs, targets, loss, log_alpha = ctx.saved_tensors
         if not isinstance(log_probs, np.ndarray):
             raise RuntimeError("derivative for aten::_ctc_loss_backward is not implemented")
         result = np.zeros_like(log_probs)
@@ -139,7 +142,7 @@ class CtcLoss(Op):
                 continue
             labels = _extended(target, ctx.blank)
             lp = log_probs[:length, n]
-            products = _log_alpha(log_probs[:, n], labels, length, ctx.blank) + _log_beta(
+            products = log_alpha[n, :length, : len(labels)] + _log_beta(
                 log_probs[:, n], labels, length, ctx.blank
             )
             by_class = np.full(lp.shape, -np.inf, dtype=lp.dtype)

@@ -4,7 +4,9 @@ numpy's LAPACK computes them from a pivoted LU. A singular matrix's determinant 
 of the pivots, one of which is 0, negated for an odd permutation: it can be -0.0 (printed
 "-0."), which numpy rounds away; ``pivoted_lu`` recomputes those few as LAPACK has them.
 
-``det`` saves its input and its result; ``slogdet`` its input and ``sign`` (PyTorch 2.13).
+``det`` saves its input, its LU factors (those of its transpose if it is contiguous: what
+PyTorch's kernel factors) and its result; ``slogdet`` its input, the same factors and ``sign``
+(PyTorch 2.13).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from minigrad.ops.solvers import (
     eye_like,
     lu_determinant,
     pivoted_lu,
+    saved_lu,
     solve_in_backward,
     square_float,
 )
@@ -38,11 +41,12 @@ class LinalgDet(Op):
 
     For a singular A (det 0) the first gradient is 0, as PyTorch's (it solves with a perturbed
     LU); under create_graph, PyTorch's differentiable formulas: A^-T by a solve, or, where
-    |det| < 100 eps, the adjugate through the SVD. Saves A and the result.
+    |det| < 100 eps, the adjugate through the SVD. Saves A, the LU factors PyTorch's kernel
+    computed (``_lu_operand``: of A^T for a contiguous A) and the result.
     """
 
     fields = ()
-    saves = ("A", "result")
+    saves = ("A", "LU", "pivots", "result")
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray) -> np.ndarray:
@@ -51,12 +55,12 @@ class LinalgDet(Op):
         if zero.any():
             lu, _, odd, _ = pivoted_lu(a)
             det = np.where(zero, lu_determinant(lu, odd), det)
-        ctx.save_for_backward(a, det)
+        ctx.save_for_backward(a, *saved_lu(ctx, _lu_operand(a)), det)
         return det
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        a, det = ctx.saved_tensors
+        a, _, _, det = ctx.saved_tensors
         if raw(a).size == 0:
             return np.zeros(np.shape(a), dtype=raw(a).dtype)
         eye = eye_like(a)
@@ -69,6 +73,14 @@ class LinalgDet(Op):
             return solve_in_backward(a.mT, scaled)
         regular = solve_in_backward(_where_matrix(singular, eye, a).mT, scaled)
         return _where_matrix(singular, _adjugate_transpose(a, grad), regular)
+
+
+def _lu_operand(a: np.ndarray) -> np.ndarray:
+    """The matrix PyTorch's det and slogdet factor: A^T if A is row-major (contiguous), else A.
+
+    (LAPACK reads a row-major A's transpose column-major without a copy; its determinant is A's.)
+    """
+    return a.mT if a.flags.c_contiguous else a
 
 
 def _where_matrix(mask: np.ndarray, yes: Any, no: Any) -> Any:
@@ -126,11 +138,11 @@ class LinalgSlogdet(Op):
     """(sign, logabsdet) with det = sign * exp(logabsdet);  dA = grad_logabsdet * A^-T.
 
     ``sign`` has no gradient (for real matrices it is piecewise constant). Saves A and sign;
-    not logabsdet, so writing it afterwards is legal.
+    not logabsdet, so writing it afterwards is legal. Also saves the LU factors, as ``det``.
     """
 
     fields = ()
-    saves = ("A", "sign")
+    saves = ("A", "LU", "pivots", "sign")
 
     @staticmethod
     def forward(ctx: Any, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,12 +153,12 @@ class LinalgSlogdet(Op):
             lu, _, odd, _ = pivoted_lu(a)
             exact = lu_determinant(np.sign(lu), odd)
             sign = np.where(zero, exact, sign)
-        ctx.save_for_backward(a, sign)
+        ctx.save_for_backward(a, *saved_lu(ctx, _lu_operand(a)), sign)
         return sign, np.asarray(logabsdet, dtype=a.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad_sign: Any, grad_logabsdet: Any) -> Any:
-        a, _ = ctx.saved_tensors
+        a = ctx.saved_tensors[0]
         if given_gradient(grad_logabsdet) is None:
             return None  # only the sign was used: no gradient
         scaled = grad_logabsdet[..., None, None] * eye_like(a)

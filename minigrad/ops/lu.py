@@ -24,7 +24,7 @@ from minigrad.autograd.saved_attributes import part
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import broadcast_shapes, is_tensor, raw, run
 from minigrad.ops.return_types import return_types
-from minigrad.ops.solvers import check_matrix, check_square, matrix_argument
+from minigrad.ops.solvers import check_matrix, check_square, lu_factor_arrays, matrix_argument
 from minigrad.ops.triangular import LinalgSolveTriangular
 
 LU_DEPRECATED = (
@@ -44,24 +44,6 @@ LU_SOLVE_DEPRECATED = (
 
 
 # --- the kernels on arrays --------------------------------------------------------------------
-
-
-def lu_factor_arrays(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """LAPACK's getf2 on (a batch of) m x n matrices: the packed ``LU`` and the pivots."""
-    m, n = a.shape[-2:]
-    k = min(m, n)
-    lu = np.array(a.reshape(-1, m, n), copy=True)
-    batch = np.arange(lu.shape[0])
-    pivots = np.zeros((lu.shape[0], k), dtype=np.int32)
-    for j in range(k):
-        row = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
-        pivots[:, j] = row + 1
-        lu[batch, j], lu[batch, row] = lu[batch, row], lu[batch, j].copy()
-        pivot = lu[:, j, j]
-        found = pivot != 0  # (a zero column: LAPACK neither scales nor stops)
-        lu[found, j + 1 :, j] /= pivot[found, None]
-        lu[:, j + 1 :, j + 1 :] -= lu[:, j + 1 :, j, None] * lu[:, j, None, j + 1 :]
-    return lu.reshape(a.shape), pivots.reshape(a.shape[:-2] + (k,))
 
 
 def permutation_arrays(pivots: np.ndarray, m: int, dtype: np.dtype) -> np.ndarray:

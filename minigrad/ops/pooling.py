@@ -17,6 +17,7 @@ from minigrad import _arguments, errors
 from minigrad._dtype import display_name
 from minigrad._layout import contiguous_result, suggested_result
 from minigrad.autograd.function import Op
+from minigrad.autograd.saved_attributes import part
 from minigrad.ops import views
 from minigrad.ops._helpers import (
     operand,
@@ -44,6 +45,26 @@ def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: i
 
 
 _COUNT_WORDS = {2: "two", 3: "three"}
+
+
+def as_parsed(value: Any, dims: int) -> tuple[int, ...]:
+    """An ``int[dims]`` option as PyTorch's parser hands it to the kernel (and its node keeps).
+
+    One int is repeated ``dims`` times, a list stays as given (``[2]`` is ``(2,)``), a stride
+    of None is the empty list: ``MaxPool2DWithIndicesBackward0._saved_stride`` is ``()``.
+    """
+    if value is None:
+        return ()
+    if isinstance(value, (int, np.integer)):
+        return (int(value),) * dims
+    return tuple(int(item) for item in value)
+
+
+# The options a pooling node shows (PyTorch's names), from the ``given`` tuple it keeps.
+_MAX_POOL_OPTIONS = {name: part("given", index) for index, name in enumerate(
+    ("kernel_size", "stride", "padding", "dilation", "ceil_mode"))}
+_AVG_POOL_OPTIONS = {name: part("given", index) for index, name in enumerate(
+    ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"))}
 
 
 def _pool_params(name: str, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1,
@@ -174,9 +195,12 @@ class MaxPool2DWithIndices(Op):
     the indices) in place before backward raises, writing the output does not. Ties go to the
     first maximum, a nan wins (the last one), padding never does. The forward works on as many
     spatial dims as the kernel has (``MaxPool3DWithIndices`` is this op under its 3-d name).
+    ``given``: the options as PyTorch's node shows them (``as_parsed``), kept for that only.
     """
 
     saves = ("self", "result1")
+    fields = ("given",)
+    saved_options = _MAX_POOL_OPTIONS
     result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     node_name = "MaxPool2DWithIndicesBackward0"
@@ -185,7 +209,9 @@ class MaxPool2DWithIndices(Op):
     def forward(
         ctx: Any, x: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
         padding: tuple[int, ...], dilation: tuple[int, ...], out: tuple[int, ...],
+        given: tuple[Any, ...],
     ) -> tuple[np.ndarray, np.ndarray]:
+        ctx.given = given
         dims = len(kernel)
         batch = _as_batch(x, dims)
         size = batch.shape[2:]
@@ -229,7 +255,8 @@ class MaxPool2DWithIndices(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
         x, indices = ctx.saved_tensors
-        return run(MaxPool2DWithIndicesBackward, grad, x, indices, 2), None, None, None, None, None
+        return (run(MaxPool2DWithIndicesBackward, grad, x, indices, 2),
+                None, None, None, None, None, None)
 
 
 class MaxPool3DWithIndices(MaxPool2DWithIndices):
@@ -240,7 +267,8 @@ class MaxPool3DWithIndices(MaxPool2DWithIndices):
     @staticmethod
     def backward(ctx: Any, grad: Any, _indices_grad: Any = None) -> tuple[Any, ...]:
         x, indices = ctx.saved_tensors
-        return run(MaxPool3DWithIndicesBackward, grad, x, indices, 3), None, None, None, None, None
+        return (run(MaxPool3DWithIndicesBackward, grad, x, indices, 3),
+                None, None, None, None, None, None)
 
 
 class MaxPoolScatter(Op):
@@ -417,7 +445,9 @@ def _max_pool2d(input: Any, kernel_size: Any, stride: Any, padding: Any, dilatio
     )
     _pool_shape_check(x, kernel, steps, pads, dils, out)  # type: ignore[arg-type]
     _check_not_bool(x, "max_pool2d")
-    return MaxPool2DWithIndices.apply(input, kernel, steps, pads, dils, out)
+    given = (*(as_parsed(option, 2) for option in (kernel_size, stride, padding, dilation)),
+             bool(ceil_mode))
+    return MaxPool2DWithIndices.apply(input, kernel, steps, pads, dils, out, given)
 
 
 def max_pool3d(
@@ -455,7 +485,9 @@ def max_pool3d(
     _pool3d_shape_check(x, kernel, steps, pads, dils, out,
                         "max_pool3d_with_indices_out_cpu_template()", False)
     _check_not_bool(x, "max_pool3d")
-    values, indices = MaxPool3DWithIndices.apply(input, kernel, steps, pads, dils, out)
+    given = (*(as_parsed(option, 3) for option in (kernel_size, stride, padding, dilation)),
+             bool(ceil_mode))
+    values, indices = MaxPool3DWithIndices.apply(input, kernel, steps, pads, dils, out, given)
     return (values, indices) if return_indices else values
 
 
@@ -590,19 +622,23 @@ class AvgPool2D(Op):
 
     dx = each output's grad / divisor spread back over its window (AvgPool2DBackward), a linear
     map whose gradient is this op again. Saves the input (PyTorch does, for its shape).
+    ``given``: the options as PyTorch's node shows them (``as_parsed``), kept for that and
+    for the gradient's own node.
     """
 
-    fields = ("params",)
+    fields = ("params", "given")
+    saved_options = _AVG_POOL_OPTIONS
     result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
 
     @staticmethod
     def forward(
         ctx: Any, x: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
         padding: tuple[int, ...], out: tuple[int, ...], count_include_pad: bool,
-        divisor_override: Any,
+        divisor_override: Any, given: tuple[Any, ...],
     ) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
+        ctx.given = given
         dims = len(kernel)
         batch = _as_batch(x, dims)
         padded = np.pad(batch, ((0, 0), (0, 0), *_avg_pads(batch.shape[2:], kernel, stride,
@@ -624,8 +660,8 @@ class AvgPool2D(Op):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         (x,) = ctx.saved_tensors
-        return (run(AvgPool2DBackward, grad, x, *ctx.params),
-                None, None, None, None, None, None)
+        return (run(AvgPool2DBackward, grad, x, *ctx.params, ctx.given),
+                None, None, None, None, None, None, None)
 
 
 class AvgPool3D(AvgPool2D):
@@ -636,8 +672,8 @@ class AvgPool3D(AvgPool2D):
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
         (x,) = ctx.saved_tensors
-        return (run(AvgPool3DBackward, grad, x, *ctx.params),
-                None, None, None, None, None, None)
+        return (run(AvgPool3DBackward, grad, x, *ctx.params, ctx.given),
+                None, None, None, None, None, None, None)
 
 
 def _avg_pads(size: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
@@ -673,15 +709,16 @@ class AvgPool2DBackward(Op):
 
     node_name = "AvgPool2DBackwardBackward0"
     num_inputs = 2
-    fields = ("params",)
+    fields = ("params", "given")
 
     @staticmethod
     def forward(
         ctx: Any, grad: np.ndarray, x: np.ndarray, kernel: tuple[int, ...],
         stride: tuple[int, ...], padding: tuple[int, ...], out: tuple[int, ...],
-        count_include_pad: bool, divisor_override: Any,
+        count_include_pad: bool, divisor_override: Any, given: tuple[Any, ...],
     ) -> np.ndarray:
         ctx.params = kernel, stride, padding, out, count_include_pad, divisor_override
+        ctx.given = given
         dims = len(kernel)
         input_shape = x.shape
         batch = _as_batch(grad, dims)
@@ -701,7 +738,7 @@ class AvgPool2DBackward(Op):
     @staticmethod
     def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
         needs = ctx.needs_input_grad
-        d_grad = run(AvgPool2D, h, *ctx.params) if needs[0] else None
+        d_grad = run(AvgPool2D, h, *ctx.params, ctx.given) if needs[0] else None
         return (d_grad, zeros_like_grad(h) if needs[1] else None) + (None,) * 7
 
 
@@ -713,7 +750,7 @@ class AvgPool3DBackward(AvgPool2DBackward):
     @staticmethod
     def backward(ctx: Any, h: Any) -> tuple[Any, ...]:
         needs = ctx.needs_input_grad
-        d_grad = run(AvgPool3D, h, *ctx.params) if needs[0] else None
+        d_grad = run(AvgPool3D, h, *ctx.params, ctx.given) if needs[0] else None
         return (d_grad, zeros_like_grad(h) if needs[1] else None) + (None,) * 7
 
 
@@ -748,8 +785,10 @@ def avg_pool2d(
     )
     _pool_shape_check(x, kernel, steps, pads, (1, 1), out)  # type: ignore[arg-type]
     _check_not_bool(x, "avg_pool2d")
+    given = (as_parsed(kernel_size, 2), as_parsed(stride, 2), as_parsed(padding, 2),
+             bool(ceil_mode), bool(count_include_pad), divisor_override)
     return AvgPool2D.apply(input, kernel, steps, pads, out, bool(count_include_pad),
-                           divisor_override)
+                           divisor_override, given)
 
 
 def avg_pool1d(
@@ -809,5 +848,7 @@ def avg_pool3d(
     )
     _pool3d_shape_check(x, kernel, steps, pads, (1, 1, 1), out, "avg_pool3d()", True)
     _check_not_bool(x, "avg_pool3d_out_frame")
+    given = (as_parsed(kernel_size, 3), as_parsed(stride, 3), as_parsed(padding, 3),
+             bool(ceil_mode), bool(count_include_pad), divisor_override)
     return AvgPool3D.apply(input, kernel, steps, pads, out, bool(count_include_pad),
-                           divisor_override)
+                           divisor_override, given)

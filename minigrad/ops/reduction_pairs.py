@@ -27,7 +27,6 @@ from minigrad.ops.reduction import (
     first_zero_kept,
     mean_grad,
     moments_arguments,
-    standard_deviation,
     std_grad,
 )
 from minigrad.ops.return_types import return_types
@@ -37,6 +36,30 @@ def _sum_given(*parts: Any) -> Any:
     """The sum of the parts that are not None (PyTorch adds only the defined gradients)."""
     given = [part for part in parts if part is not None]
     return given[0] if len(given) == 1 else given[0] + given[1]
+
+
+def running_moments(x: np.ndarray, moments: Moments,
+                    take_sqrt: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(var or std, mean) as PyTorch's CPU kernel computes them: Welford's running update.
+
+    PyTorch's var_mean/std_mean (every dim form, the all-reduce too) fold the elements one by
+    one in float64 (WelfordOps with a double accumulator), rounded once to x's dtype: a float32
+    slice of 3e38s has mean 3e38, not the float32 sum's inf. The update ``mean += (x_k -
+    mean) / k`` equals the float64 two-pass values for finite elements (to float64's last
+    bits), but an infinity met before a slice's last element makes every later update inf -
+    inf: the mean is nan there (the variance is nan with any infinity, as the two-pass one).
+    """
+    wide = x.astype(np.float64)
+    variance = _variance(wide, moments.axes, moments.correction, moments.keepdim)
+    mean = _mean_all(wide, None, moments.axes, moments.keepdim)
+    if x.size and moments.axes:
+        # an infinity anywhere but at the last element each slice folds (index -1 on every
+        # reduced axis, whatever order the kernel walks them in)
+        early = np.isinf(wide)
+        early[tuple(-1 if axis in moments.axes else slice(None) for axis in range(x.ndim))] = False
+        mean = np.where(early.any(axis=moments.axes, keepdims=moments.keepdim), np.nan, mean)
+    spread = np.sqrt(variance) if take_sqrt else variance
+    return np.asarray(spread, dtype=x.dtype), np.asarray(mean, dtype=x.dtype)
 
 
 class VarMean(Op):
@@ -55,8 +78,7 @@ class VarMean(Op):
     def forward(ctx: Any, x: np.ndarray, moments: Moments) -> tuple[np.ndarray, np.ndarray]:
         ctx.save_for_backward(x)
         moments.keep_on(ctx)
-        variance = _variance(x, moments.axes, moments.correction, moments.keepdim)
-        return variance, _mean_all(x, None, moments.axes, moments.keepdim)
+        return running_moments(x, moments, take_sqrt=False)
 
     @staticmethod
     def backward(ctx: Any, grad_var: Any, grad_mean: Any) -> tuple[Any, None]:
@@ -85,10 +107,10 @@ class StdMean(Op):
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, moments: Moments) -> tuple[np.ndarray, np.ndarray]:
-        std = standard_deviation(x, moments.axes, moments.correction, moments.keepdim)
+        std, mean = running_moments(x, moments, take_sqrt=True)
         ctx.save_for_backward(x, std)
         moments.keep_on(ctx)
-        return std, _mean_all(x, None, moments.axes, moments.keepdim)
+        return std, mean
 
     @staticmethod
     def backward(ctx: Any, grad_std: Any, grad_mean: Any) -> tuple[Any, None]:

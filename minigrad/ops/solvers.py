@@ -15,13 +15,14 @@ the same. What each op saves (PyTorch 2.13):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import display_name
-from minigrad.autograd.function import Op
+from minigrad.autograd.function import NO_GRAD_CTX, Op
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import (
     is_tensor,
@@ -94,6 +95,39 @@ def eye_like(matrices: Any) -> np.ndarray:
 
 
 # --- LAPACK's LU, replayed for singular inputs ------------------------------------------------
+
+
+def lu_factor_arrays(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LAPACK's getf2 on (a batch of) m x n matrices: the packed ``LU`` and the pivots.
+
+    ``lu_factor``'s kernel, and the factorisation det, slogdet and solve keep on their nodes
+    (PyTorch's ``_saved_LU``, ``_saved_pivots``: int32, 1-based).
+    """
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    lu = np.array(a.reshape(math.prod(a.shape[:-2]), m, n), copy=True)  # (-1: not when empty)
+    batch = np.arange(lu.shape[0])
+    pivots = np.zeros((lu.shape[0], k), dtype=np.int32)
+    for j in range(k):
+        row = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
+        pivots[:, j] = row + 1
+        lu[batch, j], lu[batch, row] = lu[batch, row], lu[batch, j].copy()
+        pivot = lu[:, j, j]
+        found = pivot != 0  # (a zero column: LAPACK neither scales nor stops)
+        lu[found, j + 1 :, j] /= pivot[found, None]
+        lu[:, j + 1 :, j + 1 :] -= lu[:, j + 1 :, j, None] * lu[:, j, None, j + 1 :]
+    return lu.reshape(a.shape), pivots.reshape(a.shape[:-2] + (k,))
+
+
+def saved_lu(ctx: Any, a: np.ndarray) -> tuple[Any, Any]:
+    """``lu_factor_arrays(a)`` for a node to save, or (None, None) when nothing is recorded.
+
+    (PyTorch's det, slogdet and solve keep the LU they computed; numpy's LAPACK does not give
+    it back, so it is computed again, and only for a node that keeps it.)
+    """
+    if ctx is NO_GRAD_CTX:
+        return None, None
+    return lu_factor_arrays(a)
 
 
 def pivoted_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -247,14 +281,14 @@ def inverse(input: Any) -> Any:
 class LinalgSolveEx(Op):
     """X = A^-1 B (``left``) or B A^-1;  dB = A^-T dX (or dX A^-T),  dA = -dB X^T (or -X^T dB).
 
-    A's batch dims broadcast with B's; B may be a vector (batch). Saves A and the solution,
-    as PyTorch (not B: writing B afterwards is legal).
+    A's batch dims broadcast with B's; B may be a vector (batch). Saves A, its LU factors and
+    the solution, as PyTorch (not B: writing B afterwards is legal).
     """
 
     unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     fields = ("left", "vector")
-    saves = ("A", "result")
+    saves = ("A", "LU", "pivots", "result")
     saved_options = ("left",)
 
     num_inputs = 2
@@ -265,13 +299,13 @@ class LinalgSolveEx(Op):
         x = _solve(a, b[..., None] if vector else b, left, check=check)
         # LAPACK's column-major result (for left=False PyTorch returns it row-major).
         x = x[..., 0] if vector else column_major(x) if left else np.ascontiguousarray(x)
-        ctx.save_for_backward(a, x)
+        ctx.save_for_backward(a, *saved_lu(ctx, a), x)
         ctx.left, ctx.vector = left, vector
         return x
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None, None]:
-        a, x = ctx.saved_tensors
+        a, _, _, x = ctx.saved_tensors
         left, vector = ctx.left, ctx.vector
         if vector:
             grad, x = np.expand_dims(grad, -1), np.expand_dims(x, -1)

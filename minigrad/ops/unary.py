@@ -53,7 +53,7 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.arithmetic import MulScalar, mul
-from minigrad.ops.opmath import FLOAT16, in_float32, times_number
+from minigrad.ops.opmath import FLOAT16, in_float32, scalar_loop_mask, times_number
 from minigrad.ops.power import pow, pow_
 
 
@@ -806,11 +806,21 @@ def _rsqrt(x: np.ndarray) -> np.ndarray:
 
 
 class Rsqrt(SavesResult):
-    """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result."""
+    """y = 1 / sqrt(x);  dx = -grad * y**3 / 2.  Saves its result.
+
+    A float16 x: in float32, rounded once (PyTorch's vectorised loop); but where PyTorch's
+    scalar loop computes it (a 0-d or strided x, a tail shorter than a vector step:
+    opmath.scalar_loop_mask), c10::Half's sqrt is rounded to float16 before the division.
+    """
 
     @staticmethod
     def kernel(x: np.ndarray) -> np.ndarray:
-        return in_float32(_rsqrt, x)  # (float16: in float32, rounded once)
+        y = in_float32(_rsqrt, x)
+        if type(x) is np.ndarray and x.dtype is FLOAT16:
+            scalar = scalar_loop_mask(x, None)
+            if scalar is not None:
+                y = np.where(scalar, in_float32(np.reciprocal, in_float32(np.sqrt, x)), y)
+        return y
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
