@@ -467,7 +467,9 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
     _saved: tuple[Any, ...] | None = ()
     _input_meta = None
     _sequence_nr = float("inf")
-    _open = True  # (its ``__dict__`` takes ``_buffer_changed`` and the rarely set attributes)
+    # (its ``__dict__`` takes ``_buffer_changed`` and the rarely set attributes, and no other:
+    # ``__setattr__``)
+    _open = True
     # Whether the leaf's buffer changed shape or dtype since the accumulator was made
     # (``tensor_base.set_array``): the gradients of nodes recorded before and after may then
     # differ, and the engine sums them checked (engine.py ``_unseen_accumulator``). Set in
@@ -481,6 +483,22 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         self._variable = weakref.ref(variable)
         if anomaly._state.enabled:  # (made in anomaly mode: PyTorch's Node constructor keeps
             anomaly.remember_creation(self)  # the stack and parent, as any node's)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set what minigrad keeps on it (``_ACCUMULATOR_ATTRIBUTES``); refuse anything else.
+
+        As PyTorch's C++ node, it takes no new attribute (``acc.foo = 1``), with Python's
+        texts for an object without ``__dict__``, which PyTorch's are. (It keeps a ``__dict__``
+        rather than a twin, ``extend``: the engine tells an accumulator by its exact type.)
+        """
+        if name not in _ACCUMULATOR_ATTRIBUTES:
+            attribute = next((klass.__dict__[name] for klass in type(self).__mro__
+                              if name in klass.__dict__), _MISSING)  # (as Python looks it up)
+            if attribute is _MISSING:
+                raise AttributeError(f"'AccumulateGrad' object has no attribute '{name}'")
+            if not hasattr(type(attribute), "__set__"):  # (a data descriptor raises its own)
+                raise AttributeError(f"'AccumulateGrad' object attribute '{name}' is read-only")
+        object.__setattr__(self, name, value)
 
     @property
     def variable(self) -> TensorBase | None:
@@ -539,6 +557,13 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         # recorded (``detach_()``, ``requires_grad_(False)``): PyTorch calls them, .grad unchanged.
         if variable._meta.post_accumulate_hooks:
             _run_post_accumulate_hooks(variable)
+
+
+# What an accumulator keeps in its ``__dict__`` (``AccumulateGrad.__setattr__``): its own notes
+# and the rarely set attributes of every node.
+_ACCUMULATOR_ATTRIBUTES = frozenset(
+    ("_variable", "_buffer_changed", "_recorded_shape", *RARE_ATTRIBUTES))
+_MISSING = object()
 
 
 def _run_post_accumulate_hooks(variable: Any) -> None:
