@@ -1,4 +1,5 @@
-"""Which nodes take a new attribute: a built-in op's none, a custom Function's ctx any.
+"""Which nodes take a new attribute: a built-in op's node and a leaf's accumulator none, a
+custom Function's ctx any.
 
 PyTorch's built-in nodes are C++ objects without ``__dict__``: ``y.grad_fn.foo = 1`` raises
 AttributeError (``'MulBackward0' object has no attribute 'foo'``), while a custom Function's
@@ -83,9 +84,35 @@ def _custom_ctx(lib: Any) -> Any:
     return (y.grad_fn.factor, a.grad.tolist())
 
 
+def _set_on_accumulator(name: str) -> Callable[[Any], Any]:
+    def program(lib: Any) -> Any:
+        a, _ = _leaves(lib)
+        accumulator = (a * 2).grad_fn.next_functions[0][0]
+        setattr(accumulator, name, 1)
+        return getattr(accumulator, name)
+
+    return program
+
+
+def _accumulator_hooks_and_metadata(lib: Any) -> Any:
+    a, b = _leaves(lib)
+    y = a * b
+    accumulator = y.grad_fn.next_functions[0][0]
+    seen = []
+    accumulator.register_prehook(lambda grads: seen.append("pre") or None)
+    accumulator.register_hook(lambda grad_inputs, grad_outputs: seen.append("post") or None)
+    accumulator.metadata["note"] = 1
+    y.sum().backward()
+    return (seen, type(accumulator).__name__, dict(accumulator.metadata), a.grad.tolist())
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "public_name": _set_on_mul("foo"),
     "private_name": _set_on_mul("_foo"),
+    "accumulator_public_name": _set_on_accumulator("foo"),
+    "accumulator_private_name": _set_on_accumulator("_foo"),
+    "accumulator_method_name": _set_on_accumulator("name"),
+    "accumulator_hooks_and_metadata": _accumulator_hooks_and_metadata,
     "after_hooks": _set_on_sigmoid_after_hook,
     "hooks_and_metadata": _hooks_and_metadata,
     "custom_ctx": _custom_ctx,

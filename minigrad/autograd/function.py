@@ -48,15 +48,18 @@ from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import (
     EDGES_IN_SLOTS,
+    INPUT_SLOTS,
     NOT_IMPLEMENTED,
     NOT_IMPLEMENTED_EDGES,
     SAVED_FIELDS,
+    SAVED_OUTPUT_COUNTER,
     SAVED_PAIR,
     AccumulateGrad,
     Node,
     direct_call,
     direct_calls,
     extend,
+    node_slots,
     sum_to_shape,
 )
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
@@ -67,18 +70,27 @@ if TYPE_CHECKING:
     from minigrad.autograd.engine import Run
 
 
+# The slots of every Function's node besides ``Node``'s (``graph.node_slots``): PyTorch's ctx
+# attribute, and the saved values while backward runs (``saved_tensors`` reads them there).
+NODE_SLOTS = ("needs_input_grad", "_unpacked")
+
+
 class BackwardNode(Node):
     """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive.
 
-    Each Function gets its own subclass, whose slots are the options its op declares in
-    ``fields`` (``alpha``, ``dim``, ``keepdim`` ...): a built-in op's node makes no ``__dict__``.
+    Each Function gets its own subclass, whose slots are the ones its kind of node uses
+    (``Function._node_slots``) and the options its op declares in ``fields`` (``alpha``,
+    ``dim``, ``keepdim`` ...): a built-in op's node makes no ``__dict__``.
     """
 
-    __slots__ = ("needs_input_grad", "_unpacked")
+    # (declared by each Function's node class, with the others it uses: ``needs_input_grad``,
+    # and ``_unpacked``, the saved values while backward runs, where its formula reads them)
+    __slots__ = ()
 
     _function: ClassVar[type[Function]]
     _name: ClassVar[str]
     _slots: tuple[int, ...] = ()  # which forward arguments are graph inputs (have an edge)
+    _fields: ClassVar[tuple[str, ...]] = ()  # the option slots (``fields`` without a default)
     _num_args = 0  # how many gradients backward returns: one per forward argument
     _dirty: tuple[TensorBase, ...] = ()
     _non_differentiable: tuple[Any, ...] = ()
@@ -202,7 +214,8 @@ class BackwardNode(Node):
                 self._release_saved()  # Nones to remember, or the guard to lift
             else:  # the common case of ``_release_saved``, without the call
                 self._saved = None
-                self._input0 = self._input1 = None
+                for name in self._kept_inputs:  # (the saved inputs' tensors, if any)
+                    setattr(self, name, None)
         return result
 
     def _backward_custom(
@@ -455,10 +468,12 @@ class Function:
         defaults = {name: default for _, name, default in options}
         # (A custom Function's node is its ctx, which takes any attribute, as PyTorch's:
         # a ``__dict__``; a built-in op's node takes none, as PyTorch's C++ nodes.)
+        own_fields = tuple(field for field in fields if field not in defaults)
         namespace = {
-            "__slots__": tuple(field for field in fields if field not in defaults)
+            "__slots__": cls._node_slots() + own_fields
             + (("__dict__",) if cls._tensor_level else ()),
-            "_function": cls, "_name": name, "__doc__": cls.__doc__, **defaults,
+            "_function": cls, "_name": name, "__doc__": cls.__doc__, "_fields": own_fields,
+            **cls._kept_in_node(), **defaults,
         }
         if name == NOT_IMPLEMENTED:
             namespace["next_functions"] = NOT_IMPLEMENTED_EDGES
@@ -476,6 +491,20 @@ class Function:
             cls._Node.__getattr__ = _look_up_saved_name
         if cls.setup_context is not Function.setup_context:
             cls._forward_signature = inspect.signature(cls.forward)
+
+    @classmethod
+    def _node_slots(cls) -> tuple[str, ...]:
+        """The slots of this Function's node besides its fields (a custom Function's: all)."""
+        return (*node_slots(None, len(INPUT_SLOTS), True), *NODE_SLOTS)
+
+    @classmethod
+    def _kept_in_node(cls) -> dict[str, Any]:
+        """What the node class says of the saved values it keeps in slots (``Node``'s)."""
+        slots = cls._node_slots()
+        return {
+            "_kept_inputs": tuple(name for name in INPUT_SLOTS if name in slots),
+            "_keeps_output_counter": SAVED_OUTPUT_COUNTER in slots,
+        }
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
@@ -608,6 +637,32 @@ class Op(Function):
     # Built-in ops take positional arguments only: ``apply`` is the recording routine itself.
     apply = classmethod(record)
 
+    @classmethod
+    def _node_slots(cls) -> tuple[str, ...]:
+        """Only the slots its node uses, from what the op declares (``graph.node_slots``).
+
+        Its edges in slots for one or two inputs; the slots of saved inputs and of the saved
+        result's counter only if the op may save them, as its ``saves`` tells: ``()`` nothing;
+        only ``result`` names: no input; only ``self`` and ``other`` (PyTorch's names of the
+        inputs of its unary and binary ops): no result; ``saves_for_the_other``: its two
+        inputs. ``_unpacked`` only if its formula reads ``ctx.saved_tensors``. A value saved
+        anyway is kept in its entry (``saved.pack``): the choice changes the cost, never the
+        values.
+        """
+        saves = cls.saves
+        if saves == ():
+            inputs, result = 0, False
+        elif cls.saves_for_the_other:
+            inputs, result = 2, False
+        else:
+            named = type(saves) is tuple and None not in saves
+            only_results = named and all(name.startswith("result") for name in saves)
+            inputs = 0 if only_results else 2 if cls.num_inputs > 1 or cls.tensor_options else 1
+            result = not named or not set(saves) <= {"self", "other"}
+        edges = cls.num_inputs if cls.num_inputs in EDGES_IN_SLOTS else None
+        unpacked = ("_unpacked",) if saves != () and not cls.saved_as_arguments else ()
+        return (*node_slots(edges, inputs, result), "needs_input_grad", *unpacked)
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._Node._slots = tuple(range(cls.num_inputs))
@@ -649,7 +704,8 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
     """
     formula = function.backward
     by_argument = function.saved_as_arguments
-    packer = saved.fast_packer(function.num_inputs, function.saves)
+    packer = saved.fast_packer(
+        function.num_inputs, function.saves, len(function._Node._kept_inputs))
     result_layout = packer is saved.pack_result
     input_layout = packer is saved.pack_input
     inputs_layout = packer is saved.pack_inputs
@@ -665,6 +721,11 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
     # How its node keeps its edges: in the slots ``_next0`` (and ``_next1``), or a tuple.
     edges_in_slots = function.num_inputs in EDGES_IN_SLOTS
     two_edges = function.num_inputs == 2
+    # Which slots its node has for the saved inputs (none, ``_input0``, or both), and whether
+    # one for the values while the formula runs (``Op._node_slots``): else ``saved_tensors``
+    # unpacks them again, for an op that saves what it declared it would not.
+    kept_inputs = len(function._Node._kept_inputs)
+    keeps_unpacked = "_unpacked" in function._Node.__slots__
 
     def _backward(
         self: BackwardNode,
@@ -753,12 +814,16 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                     result = formula(self, grads[0], checked[0], checked[1])
                 else:
                     result = formula(self, grads[0], *checked)
-            else:
+            elif keeps_unpacked:
                 self._unpacked = unpack(self, as_tensors) if unpacked is None else unpacked
                 try:  # arrays in and out
                     result = formula(self, grads[0]) if len(grads) == 1 else formula(self, *grads)
                 finally:
                     self._unpacked = ()  # the values are not kept beyond the call
+            else:
+                if unpacked is None:
+                    unpack(self, as_tensors)  # (checked first, as above)
+                result = formula(self, *grads)
             if unnamed:  # the op's first node with saved values through here names them
                 unnamed = not _name_saved_values(self)
         else:  # nothing saved: ``saved_tensors`` reads an empty slot as ()
@@ -787,7 +852,10 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
                 if unpacked is not None and (unpacked is values or values[1] is not None
                                              and values[-5] is not None):
                     self._saved = None
-                    self._input0 = self._input1 = None
+                    if kept_inputs == 2:  # (the saved inputs' tensors, if any)
+                        self._input0 = self._input1 = None
+                    elif kept_inputs:
+                        self._input0 = None
                 else:
                     self._release_saved()  # Nones to remember, the guard, or other layouts
         if run is None:  # (the engine's general path delivers them itself)

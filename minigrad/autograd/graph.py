@@ -49,6 +49,45 @@ Edge = tuple["Node | None", int]
 sequence_numbers = itertools.count()
 
 
+# The slots a node class may have; ``node_slots`` picks a class's. The garbage collector's
+# traversal of a node (twice per collection) and the node's freeing walk every member slot of
+# every class level, set or not: ``Node`` declares none, and each concrete node class declares,
+# at one level, only those its kind uses (benchmarks/README.md, branch ``nodediet``).
+COMMON_SLOTS = (
+    "_next_nrs",  # per input of the forward op: which output of its edge's node it was
+    "_sequence_nr",  # later nodes run first in backward (PyTorch's order)
+    "_saved",  # flat saved values (autograd/saved.py); () nothing, None freed
+    "_input_meta",  # None, or per edge the (shape, dtype) a gradient must be brought to
+)
+# Per input of the forward op, the node its gradient goes to (None: no gradient): a tuple in
+# ``_next_nodes``, or, for the built-in ops of one or two inputs, one slot per edge
+# (``EDGES_IN_SLOTS`` then makes the tuple when read).
+EDGE_TUPLE_SLOT = "_next_nodes"
+EDGE_SLOTS = {1: ("_next0",), 2: ("_next0", "_next1")}
+# The saved input tensors of arguments 0 and 1 (set only if saved): kept in the node rather
+# than in ``_saved``, which then holds only atoms, so the garbage collector untracks it instead
+# of traversing it at every collection (autograd/saved.py); and for the same reason the counter
+# of output 0 if saved (``SAVED_OUTPUT_COUNTER``: None until something needs it,
+# tensor_base.py). Only the classes of ops that may save them have these slots: a node of any
+# other keeps such a value in its entry, as it keeps arguments from 2 on (``_kept_inputs``).
+INPUT_SLOTS = ("_input0", "_input1")
+# An extended node's side object (``extend``); on any other, once backward freed saved values
+# among which a None, their types (``_freed_kinds``). Unset: neither.
+EXTRA_SLOT = "_extra"
+
+
+def node_slots(edges: int | None, inputs: int, output_counter: bool) -> tuple[str, ...]:
+    """The slots of a node class without ``__dict__``, in the order they are laid out.
+
+    ``edges``: the number of edges kept in slots (a key of ``EDGE_SLOTS``), or None for a tuple;
+    ``inputs``: how many of the input slots (0 to 2); ``output_counter``: whether the slot of
+    output 0's counter. Every such class has ``COMMON_SLOTS`` and ``EXTRA_SLOT``.
+    """
+    edge_slots = (EDGE_TUPLE_SLOT,) if edges is None else EDGE_SLOTS[edges]
+    return (edge_slots + COMMON_SLOTS + INPUT_SLOTS[:inputs]
+            + ((SAVED_OUTPUT_COUNTER,) if output_counter else ()) + (EXTRA_SLOT,))
+
+
 # What ``dir()`` lists of a node besides its saved values (PyTorch's), and of a custom
 # Function's node besides (its ctx's API)
 _NODE_API = frozenset((
@@ -67,38 +106,19 @@ class Node:
     Edges are kept as two parallel tuples, ``_next_nodes`` and ``_next_nrs`` (no tuple per
     edge); ``next_functions`` pairs them up for readers. The nodes of built-in ops of one or
     two inputs keep their edges' nodes in the slots ``_next0`` and ``_next1`` instead, and
-    ``_next_nodes`` makes the tuple when read (``EDGES_IN_SLOTS``). What every node has lives
-    in slots; the rarely-set attributes (hooks, anomaly's forward stack ...: ``RARE_ATTRIBUTES``)
+    ``_next_nodes`` makes the tuple when read (``EDGES_IN_SLOTS``). What a node uses lives in
+    slots, which each concrete class declares for its kind (``node_slots``: ``Node`` has none,
+    so a node's class has one level of them); the rarely-set attributes (hooks, anomaly's
+    forward stack ...: ``RARE_ATTRIBUTES``)
     are the class-level defaults below until a node sets one. A built-in op's node has no
     ``__dict__`` (as PyTorch's C++ nodes, it takes no new attribute): setting one of those
     first makes it an instance of its class's twin, which keeps them in a side object
     (``extend``). A custom Function's node, its ctx, keeps a ``__dict__`` for the user's notes.
     """
 
-    __slots__ = (
-        "_next_nodes",  # per input of the forward op: the node its gradient goes to, or None
-        "_next_nrs",  # ... and which output of that node the input was
-        "_sequence_nr",  # later nodes run first in backward (PyTorch's order)
-        "_saved",  # flat saved values (autograd/saved.py); () nothing, None freed
-        "_input_meta",  # None, or per edge the (shape, dtype) a gradient must be brought to
-        # The saved input tensors of arguments 0 and 1 (set only if saved): kept here rather
-        # than in ``_saved``, which then holds only atoms, so the garbage collector untracks
-        # it instead of traversing it at every collection (autograd/saved.py).
-        "_input0",
-        "_input1",
-        # ... and for the same reason, the counter of output 0 if saved: None until something
-        # needs it (a result never written, viewed or detached never has one; tensor_base.py)
-        "_output_counter",
-        "_next0",  # the edges' nodes of a node whose class keeps them in slots (EDGES_IN_SLOTS)
-        "_next1",
-        # The rarely set attributes of a node without ``__dict__``, once one is set: one side
-        # object (``extend``); unset on every other node.
-        "_extra",
-        # The types of the saved values, once backward freed them: written on the engine's
-        # path (any node that saved a None), so a slot of its own. Unset: none freed.
-        "_freed_kinds",
-        "__weakref__",
-    )
+    # (no member slot here: each concrete node class declares the slots it uses, at one level,
+    # ``node_slots``; only the weak reference every node takes)
+    __slots__ = ("__weakref__",)
 
     _pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None  # the tensors' hooks
     _node_pre_hooks: list[Callable[..., Any]] | None = None  # register_prehook
@@ -124,6 +144,10 @@ class Node:
     # no user code runs in it, so it cannot tell when leaves' accumulators run (engine.py).
     _builtin = False
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+    # Which of ``INPUT_SLOTS`` the class has (a prefix), and whether the slot of output 0's
+    # counter: what ``saved.pack`` may keep in the node (a node with a ``__dict__`` takes all).
+    _kept_inputs: tuple[str, ...] = INPUT_SLOTS
+    _keeps_output_counter = True
     # Whether the class-level defaults above can be set on a node as they are: its class
     # keeps a ``__dict__`` (a custom Function's ctx, the accumulator), or is an extended twin
     # (``extend``). A built-in op's node has no ``__dict__``: as PyTorch's, it takes no new
@@ -140,8 +164,21 @@ class Node:
     @property
     def _freed_none(self) -> frozenset[int]:
         """The saved positions that held None, once backward freed the values (else empty)."""
-        kinds = getattr(self, "_freed_kinds", ())  # (the slot is unset until then)
-        return frozenset(i for i, kind in enumerate(kinds) if kind is NoneType)
+        return frozenset(i for i, kind in enumerate(self._freed_kinds) if kind is NoneType)
+
+    @property
+    def _freed_kinds(self) -> tuple[type, ...]:
+        """The types of the saved values, once backward freed them with a None among them.
+
+        Rare, and written on the engine's path: kept in the slot ``_extra`` (unset until then,
+        read as ``()``), which an extended node's twin uses for its side object instead, where
+        they then are (``extend``).
+        """
+        return getattr(self, EXTRA_SLOT, ())
+
+    @_freed_kinds.setter
+    def _freed_kinds(self, kinds: tuple[type, ...]) -> None:
+        self._extra = kinds
 
     @property
     def next_functions(self) -> tuple[Edge, ...]:
@@ -277,7 +314,8 @@ class Node:
             if kinds is not None:
                 self._freed_kinds = kinds
             self._saved = None  # using them again is "backward through the graph a second time"
-            self._input0 = self._input1 = None  # (the saved inputs' tensors, if any)
+            for name in self._kept_inputs:  # (the saved inputs' tensors, if any)
+                setattr(self, name, None)
 
     def _backward(
         self, grads: list[Any], as_tensors: bool = False, release: bool = False, run: Any = None
@@ -382,19 +420,23 @@ def extend(node: Node) -> None:
     twin = _twins.get(cls)
     if twin is None:
         twin = _twins[cls] = _make_twin(cls)
-    node._extra = twin._Extra()  # (its class's values as class-level defaults: no copy)
+    kinds = node._freed_kinds  # (the slot's value until now: see ``Node._freed_kinds``)
+    extra = node._extra = twin._Extra()  # (its class's values as class-level defaults: no copy)
+    if kinds:
+        extra._freed_kinds = kinds
     node.__class__ = twin
 
 
 def _make_twin(cls: type) -> type:
     """``cls``'s twin: same name and layout, the rarely set attributes in ``_extra``."""
     defaults = {name: getattr(cls, name, None) for name in RARE_ATTRIBUTES}
+    defaults["_freed_kinds"] = ()  # (the slot ``_extra`` holds the side object instead)
     namespace: dict[str, Any] = {
         "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
         "__doc__": cls.__doc__, "_open": True,
         "_Extra": type(f"{cls.__name__}Extra", (), {"__module__": cls.__module__, **defaults}),
     }
-    for name in RARE_ATTRIBUTES:
+    for name in defaults:
         namespace[name] = property(operator.attrgetter(f"_extra.{name}"), _setter(name))
     return type(cls.__name__, (cls,), namespace)
 
@@ -418,7 +460,16 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
 
     __slots__ = ("_variable", "__dict__")
     _builtin = True
-    _open = True  # (its ``__dict__`` takes ``_buffer_changed`` and the rarely set attributes)
+    # What every node has, the same on every accumulator: no edge, nothing saved, and
+    # PyTorch runs accumulation as soon as it is ready
+    _next_nodes: tuple[Node | None, ...] = ()
+    _next_nrs: tuple[int, ...] = ()
+    _saved: tuple[Any, ...] | None = ()
+    _input_meta = None
+    _sequence_nr = float("inf")
+    # (its ``__dict__`` takes ``_buffer_changed`` and the rarely set attributes, and no other:
+    # ``__setattr__``)
+    _open = True
     # Whether the leaf's buffer changed shape or dtype since the accumulator was made
     # (``tensor_base.set_array``): the gradients of nodes recorded before and after may then
     # differ, and the engine sums them checked (engine.py ``_unseen_accumulator``). Set in
@@ -430,11 +481,24 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
 
     def __init__(self, variable: TensorBase) -> None:
         self._variable = weakref.ref(variable)
-        self._next_nodes = self._next_nrs = self._saved = ()
-        self._input_meta = None
-        self._sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
         if anomaly._state.enabled:  # (made in anomaly mode: PyTorch's Node constructor keeps
             anomaly.remember_creation(self)  # the stack and parent, as any node's)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set what minigrad keeps on it (``_ACCUMULATOR_ATTRIBUTES``); refuse anything else.
+
+        As PyTorch's C++ node, it takes no new attribute (``acc.foo = 1``), with Python's
+        texts for an object without ``__dict__``, which PyTorch's are. (It keeps a ``__dict__``
+        rather than a twin, ``extend``: the engine tells an accumulator by its exact type.)
+        """
+        if name not in _ACCUMULATOR_ATTRIBUTES:
+            attribute = next((klass.__dict__[name] for klass in type(self).__mro__
+                              if name in klass.__dict__), _MISSING)  # (as Python looks it up)
+            if attribute is _MISSING:
+                raise AttributeError(f"'AccumulateGrad' object has no attribute '{name}'")
+            if not hasattr(type(attribute), "__set__"):  # (a data descriptor raises its own)
+                raise AttributeError(f"'AccumulateGrad' object attribute '{name}' is read-only")
+        object.__setattr__(self, name, value)
 
     @property
     def variable(self) -> TensorBase | None:
@@ -493,6 +557,13 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         # recorded (``detach_()``, ``requires_grad_(False)``): PyTorch calls them, .grad unchanged.
         if variable._meta.post_accumulate_hooks:
             _run_post_accumulate_hooks(variable)
+
+
+# What an accumulator keeps in its ``__dict__`` (``AccumulateGrad.__setattr__``): its own notes
+# and the rarely set attributes of every node.
+_ACCUMULATOR_ATTRIBUTES = frozenset(
+    ("_variable", "_buffer_changed", "_recorded_shape", *RARE_ATTRIBUTES))
+_MISSING = object()
 
 
 def _run_post_accumulate_hooks(variable: Any) -> None:

@@ -402,7 +402,7 @@ def _unary_recorder(
     make_node = function._Node
     forward = function.forward
     broadcasts = function.broadcasts
-    pack = saved.fast_packer(1, function.saves)  # chosen once from what the op saves
+    pack = saved.fast_packer(1, function.saves, len(function._Node._kept_inputs))  # (once)
     saves_result = pack is saved.pack_result  # (its common case is written out below)
     # Declared by the elementwise families (ops/unary.py's UnaryOp): the result has the
     # input's shape.
@@ -687,7 +687,7 @@ def _binary_recorder(
     make_node = function._Node
     forward = function.forward
     broadcasts = function.broadcasts
-    pack = saved.fast_packer(2, function.saves)  # chosen once from what the op saves
+    pack = saved.fast_packer(2, function.saves, len(function._Node._kept_inputs))  # (once)
     for_the_other = function.saves_for_the_other  # (declared by the bilinear ops)
     keeps_dtype = function.keeps_dtype  # (declared: add, mul)
     layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
@@ -959,7 +959,7 @@ def _check_kernel_fields(function: type[Function]) -> None:
 
     The recording function calls the kernel in forward's place, so nothing would set it.
     """
-    fields = function._Node.__slots__  # (the options with a default are class attributes)
+    fields = function._Node._fields  # (the options with a default are class attributes)
     if fields:
         raise TypeError(f"{function.__name__} declares forward_kernel but its forward has "
                         f"no default for its field {fields[0]!r}")

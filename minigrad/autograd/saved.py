@@ -256,7 +256,7 @@ def pack(
             if counter is not None and counter.is_inference:  # (autograd/inference.py)
                 raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
             origin = tensor
-            if match < 2:  # kept in the node's slot (module docstring)
+            if match < len(node._kept_inputs):  # kept in the node's slot (module docstring)
                 origin = IN_NODE[match]
                 setattr(node, origin, tensor)
             # (no counter yet: version 0, and none is made for this: module docstring)
@@ -269,7 +269,7 @@ def pack(
                     output = output_tensors[output_nr]
                     counter = output._counter
                     if (counter is None and output_nr == 0 and not pending_writes
-                            and output._grad_fn is node):
+                            and output._grad_fn is node and node._keeps_output_counter):
                         # Made by this op just now, never written: version 0, and no counter
                         # made for it; the tensor's is the node's (module docstring).
                         output._counter = COUNTER_IN_NODE
@@ -286,7 +286,7 @@ def pack(
                     if counter.is_inference:
                         raise RuntimeError(errors.INFERENCE_TENSOR_SAVED)
                     version = counter.version + pending_writes
-                    if output_nr == 0:  # kept in the node's slot (module docstring)
+                    if output_nr == 0 and node._keeps_output_counter:  # in the node's slot
                         node._output_counter = counter
                         counter = OUTPUT_COUNTER
                     packed += (output._array, counter, version, output_nr, False, None)
@@ -319,11 +319,14 @@ def pack_fast(
     The same entries ``pack`` makes, without its loops over inputs and outputs: with distinct
     input buffers, identity alone tells what each value is. Inputs sharing one buffer
     (``a * a``, where ``pack`` hands them out in argument order), saved-tensor hooks and the
-    debugging switches take ``pack`` itself.
+    debugging switches take ``pack`` itself, and so does a node whose class has not the slot a
+    value would be kept in (``Node._kept_inputs``, ``_keeps_output_counter``).
     """
     x_array = x._array
     y_array = None if y is None else y._array
-    if x_array is y_array or (_hooks_active[0] and _hooks_state.stack) or switches.saves:
+    if (x_array is y_array or (_hooks_active[0] and _hooks_state.stack) or switches.saves
+            or len(node._kept_inputs) < (1 if y is None else 2)
+            or not node._keeps_output_counter):
         if y is None:
             pack(node, values, (x_array,), (x,), (raw,), (output,))
         else:
@@ -485,18 +488,21 @@ def pack_input(
     node._saved = (x_array, ON_TENSOR, version, "_input0", x._grad_fn is not None, 0)
 
 
-def fast_packer(num_inputs: int, saves: Any) -> Callable[..., None]:
+def fast_packer(num_inputs: int, saves: Any, kept_inputs: int = 2) -> Callable[..., None]:
     """The packing a recording function of an op uses, chosen once from its declarations.
 
     ``num_inputs`` and ``saves`` (PyTorch's names of the saved values): an op of one input that
     saves ``("result",)`` gets ``pack_result``, one that saves ``("self",)`` ``pack_input``,
-    any op of two inputs ``pack_inputs`` (the bilinear ops' form, tested by identity per
+    any op of two inputs whose node keeps both in slots (``kept_inputs``, the length of its
+    class's ``_kept_inputs``) ``pack_inputs`` (the bilinear ops' form, tested by identity per
     position at no cost to the others, which fall back), the rest ``pack_fast``. Each falls
     back to ``pack_fast`` and that to ``pack``, so the choice changes the cost, never the
     entries.
     """
-    if num_inputs == 2:
+    if num_inputs == 2 and kept_inputs == 2:
         return pack_inputs
+    if num_inputs == 2:
+        return pack_fast
     if num_inputs == 1 and saves == ("result",):
         return pack_result
     if num_inputs == 1 and saves == ("self",):

@@ -302,6 +302,7 @@ class Rsub(Op):
     option, which keeps ``2 - x`` as quick as before); ``RsubAlpha`` declares ``alpha``.
     """
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
     saved_options = {"alpha": constant(1)}
@@ -507,6 +508,7 @@ class MulScalar(Op):
     PyTorch records ``MulBackward1`` here, not the ``MulBackward0`` of Python's ``x * 2.0``.
     """
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     fields = ("c",)
     saved_options = {"other": "c"}
 
@@ -531,6 +533,7 @@ class MulScalar(Op):
 class DivScalar(Op):
     """y = x / c for a number c (C++'s ``tensor / int``);  dx = grad / c.  Saves nothing."""
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     fields = ("c",)
     saved_options = {"other": "c"}
 
@@ -553,6 +556,7 @@ class DivScalar(Op):
 class AddScalar(Op):
     """y = x + c for a number c (C++'s ``tensor + double``);  dx = grad.  Saves nothing."""
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     node_name = "AddBackward1"
 
     @staticmethod

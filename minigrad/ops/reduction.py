@@ -131,6 +131,7 @@ def _mean_all(
 class Sum(Op):
     """y = sum of all elements;  dx = grad broadcast to x's shape.  Saves nothing."""
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
     # Under no_grad the recording function calls the sum in numpy's quiet context without
@@ -156,6 +157,7 @@ class SumDim(Op):
     gave them, which PyTorch's ``_saved_dim`` shows.
     """
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("shape", "axes", "keepdim", "given_dim")
@@ -179,6 +181,7 @@ class SumDim(Op):
 class Mean(Op):
     """y = mean of all elements;  dx = grad / n broadcast to x's shape.  Saves nothing."""
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape", "self_sym_numel": numel("shape")}
     no_grad_kernel = _mean_all  # (as Sum's)
@@ -201,6 +204,7 @@ class MeanDim(Op):
     ``axes`` and ``given_dim`` as SumDim's.
     """
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("shape", "axes", "keepdim", "given_dim")

@@ -121,6 +121,7 @@ class SavesResult(UnaryOp):
 class Neg(Op):
     """y = -x;  dx = -grad.  Saves nothing."""
 
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod
@@ -574,6 +575,8 @@ class Clone(Op):
 
     Saves nothing.
     """
+
+    saves = ()  # (declared: its node has no slot for saved values, autograd/function.py)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:

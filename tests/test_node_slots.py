@@ -1,0 +1,165 @@
+"""Which slots a node class has, and values saved where its class has none.
+
+The garbage collector traverses every member slot of every class level of a node, set or not,
+and freeing the node walks them again, so each node class declares, at one level, only the
+slots its kind uses (autograd/graph.py ``node_slots``, function.py ``Op._node_slots``). An op
+that saves what its declarations say it does not still works: the value stays in its entry of
+``_saved`` (autograd/saved.py), and backward, the version checks and the freeing are the same.
+The layout tests are minigrad's own; the behaviour tests' expected values and messages are
+PyTorch 2.13's for the same programs (a product saving its inputs, ``exp`` saving its result,
+``x * w`` with only ``w`` requiring grad).
+"""
+
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+from _backend import LIB, mg, text
+
+HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+minigrad_only = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's node layout")
+
+
+def _stale(node: str) -> str:
+    return text(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [minigrad.FloatTensor [2]], which is output 0 of {node}, is at version 1; "
+        f"expected version 0 instead. {HINT}"
+    )
+
+
+def _member_slots(cls: type) -> dict[str, set[str]]:
+    """The member slots each class level of ``cls`` declares (levels without any left out)."""
+    return {
+        klass.__name__: names for klass in cls.__mro__
+        if (names := {name for name, value in vars(klass).items()
+                      if isinstance(value, types.MemberDescriptorType)})
+    }
+
+
+if LIB == "minigrad":
+    from minigrad.autograd.function import Op
+
+    class Product(Op):
+        """z = x * y, declared as saving nothing, saving its inputs: no slot keeps them."""
+
+        num_inputs = 2
+        saves = ()
+
+        @staticmethod
+        def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            ctx.save_for_backward(x, y)
+            return x * y
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            x, y = ctx.saved_tensors
+            return grad * y, grad * x
+
+    class Exp(Op):
+        """y = exp(x), declared as saving nothing, saving its result: no slot for its counter."""
+
+        saves = ()
+
+        @staticmethod
+        def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+            y = np.exp(x)
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            (y,) = ctx.saved_tensors
+            return grad * y
+
+    def product(x: Any, y: Any) -> Any:
+        return Product.apply(x, y)
+
+    def exp(x: Any) -> Any:
+        return Exp.apply(x)
+
+else:
+    product = mg.mul
+    exp = mg.exp
+
+
+COMMON = {"_next_nrs", "_sequence_nr", "_saved", "_input_meta", "_extra", "needs_input_grad"}
+
+
+@minigrad_only
+@pytest.mark.parametrize("op, name, slots", [
+    (lambda y, b: y + b, "AddBackward0", {"_next0", "_next1"}),
+    (lambda y, b: y * b, "MulBackward0", {"_next0", "_next1", "_input0", "_input1"}),
+    (lambda y, b: y.sigmoid(), "SigmoidBackward0", {"_next0", "_output_counter"}),
+    (lambda y, b: y.sum(), "SumBackward0", {"_next0", "shape"}),
+], ids=["add", "mul", "sigmoid", "sum"])
+def test_a_builtin_nodes_slots_are_its_kinds_on_one_level(op, name, slots) -> None:
+    y, b = mg.ones(2) * mg.ones(2, requires_grad=True), mg.ones(2, requires_grad=True)
+    node = op(y, b)._grad_fn
+    assert _member_slots(type(node)) == {name: COMMON | slots}
+
+
+@minigrad_only
+def test_nodes_without_a_slot_for_what_they_saved() -> None:
+    x = mg.ones(2, requires_grad=True) * 1
+    node = product(x, mg.ones(2, requires_grad=True))._grad_fn
+    assert not hasattr(type(node), "_input0") and node._saved[3] is x  # (in its entry)
+    node = exp(x)._grad_fn
+    assert not hasattr(type(node), "_output_counter") and not hasattr(type(node), "_unpacked")
+
+
+def test_saved_inputs_without_a_slot_are_checked_and_freed() -> None:
+    a, y = mg.tensor([1.0, 2.0], requires_grad=True), mg.tensor([3.0, 4.0], requires_grad=True)
+    product(a, y).sum().backward()
+    assert a.grad.tolist() == [3.0, 4.0] and y.grad.tolist() == [1.0, 2.0]
+    x = a * 1
+    z = product(x, y)
+    x.add_(1)
+    with pytest.raises(RuntimeError) as excinfo:
+        z.sum().backward()
+    assert str(excinfo.value) == _stale("Add")
+    z = product(a, y)
+    z.sum().backward()
+    with pytest.raises(RuntimeError) as excinfo:
+        z.sum().backward()
+    assert str(excinfo.value) == BACKWARD_TWICE
+
+
+def test_a_saved_result_without_a_slot_for_its_counter() -> None:
+    a = mg.tensor([0.0, 1.0], requires_grad=True)
+    e = exp(a)
+    e.sum().backward(retain_graph=True)
+    e.sum().backward()
+    assert np.allclose(a.grad.tolist(), [2.0, 2 * np.e])
+    e = exp(a * 1)
+    e.mul_(2)
+    with pytest.raises(RuntimeError) as excinfo:
+        e.sum().backward()
+    assert str(excinfo.value) == _stale("Exp")
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_a_saved_none_reads_as_none_after_backward(hooked: bool) -> None:
+    # (the types of the freed values share the slot of an extended node's side object)
+    x, w = mg.tensor([1.0, 2.0]), mg.tensor([3.0, 4.0], requires_grad=True)
+    m = x * w  # saves x (w needs a gradient), and None for w (x needs none)
+    m.sum().backward()
+    if hooked:
+        m.grad_fn.register_prehook(lambda grads: None)
+    assert m.grad_fn._saved_other is None
+    with pytest.raises(RuntimeError) as excinfo:
+        m.grad_fn._saved_self  # noqa: B018 - read to raise
+    assert str(excinfo.value) == BACKWARD_TWICE
+    m.grad_fn.register_prehook(lambda grads: None)
+    assert m.grad_fn._saved_other is None
