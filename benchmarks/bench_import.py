@@ -70,6 +70,7 @@ def run(setup: str, statement: str, env: dict[str, str]) -> tuple[float, float, 
 
 
 def main() -> None:
+    """Parse the options, time each import in fresh interpreters, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=15, help="runs per import (default 15)")
     parser.add_argument("--checkout", default=REPO, help="the tree whose minigrad is imported")

@@ -35,9 +35,11 @@ class Parameter:
     empty = _EMPTY
 
     def __init__(self, name: str, kind: Any, default: Any, annotation: Any) -> None:
+        """A parameter as ``inspect.Parameter`` has it (no checks: read off a code object)."""
         self.name, self.kind, self.default, self.annotation = name, kind, default, annotation
 
     def __repr__(self) -> str:
+        """As ``inspect.Parameter``'s."""
         return f"<Parameter {self.name} {self.kind.description}>"
 
 
@@ -106,6 +108,7 @@ class SignaturePlus(inspect.Signature):
 
     def __init__(self, function: Callable[..., Any], added: inspect.Parameter,
                  before_kind: Any) -> None:
+        """``function``'s signature with ``added`` before ``before_kind``, built when read."""
         # (no Signature.__init__: the slots it fills are filled by __getattr__)
         # Where the signature will be read: as ``inspect.signature(function)`` reads it now, a
         # ``__signature__`` on the way as it is now (a wrapper may later get this one).
@@ -115,7 +118,7 @@ class SignaturePlus(inspect.Signature):
         self._added, self._before_kind = added, before_kind
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached for an unfilled slot (normal lookup failed).
+        """Build the signature on the first read of an unfilled slot (normal lookup failed)."""
         if name not in ("_parameters", "_return_annotation"):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
         source = self._source
@@ -131,6 +134,6 @@ class SignaturePlus(inspect.Signature):
         return getattr(full, name)
 
     def __reduce__(self) -> Any:
-        # (as a plain Signature: copy and pickle need not know how it was made)
+        """As a plain Signature: copy and pickle need not know how it was made."""
         return inspect.Signature, (tuple(self.parameters.values()),), {
             "_return_annotation": self.return_annotation}

@@ -19,6 +19,7 @@ LAZY = ("distributions", "func", "optim", "signal", "special", "testing", "viz")
 
 
 def _run(code: str) -> list[str]:
+    """The words ``code`` prints, run in a fresh interpreter."""
     result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
                             text=True, check=True)
     return result.stdout.split()

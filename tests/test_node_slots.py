@@ -32,6 +32,7 @@ minigrad_only = pytest.mark.skipif(LIB != "minigrad", reason="minigrad's node la
 
 
 def _stale(node: str) -> str:
+    """PyTorch's version-mismatch text for a (2,) float32 output 0 of ``node``."""
     return text(
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [minigrad.FloatTensor [2]], which is output 0 of {node}, is at version 1; "

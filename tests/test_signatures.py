@@ -22,6 +22,7 @@ def _as_inspect_reads(function):
 
 
 def _as_read(function):
+    """``function``'s parameters as ``_signatures.parameters`` reads them, comparable."""
     return [(p.name, p.kind, id(p.default), p.annotation)
             for p in _signatures.parameters(function)]
 

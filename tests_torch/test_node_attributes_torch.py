@@ -85,6 +85,7 @@ def _custom_ctx(lib: Any) -> Any:
 
 
 def _set_on_accumulator(name: str) -> Callable[[Any], Any]:
+    """A program setting (then reading) ``name`` on a leaf's accumulator."""
     def program(lib: Any) -> Any:
         a, _ = _leaves(lib)
         accumulator = (a * 2).grad_fn.next_functions[0][0]
@@ -95,6 +96,7 @@ def _set_on_accumulator(name: str) -> Callable[[Any], Any]:
 
 
 def _accumulator_hooks_and_metadata(lib: Any) -> Any:
+    """The attributes an accumulator does take: hooks and ``metadata``."""
     a, b = _leaves(lib)
     y = a * b
     accumulator = y.grad_fn.next_functions[0][0]

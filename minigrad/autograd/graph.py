@@ -178,6 +178,7 @@ class Node:
 
     @_freed_kinds.setter
     def _freed_kinds(self, kinds: tuple[type, ...]) -> None:
+        """Keep the freed values' types in the slot ``_extra`` (see the getter)."""
         self._extra = kinds
 
     @property

@@ -688,6 +688,7 @@ def _logsigmoid(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _logsigmoid_backward(grad: np.ndarray, x: np.ndarray, buffer: np.ndarray) -> np.ndarray:
+    """``grad * d logsigmoid(x)/dx`` from the saved buffer ``exp(-|x|)``, as PyTorch's kernel."""
     tail = buffer / (buffer + 1)
     return np.where(x < 0, 1 - tail, tail) * grad
 
