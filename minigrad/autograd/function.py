@@ -214,8 +214,13 @@ class BackwardNode(Node):
                 self._release_saved()  # Nones to remember, or the guard to lift
             else:  # the common case of ``_release_saved``, without the call
                 self._saved = None
-                for name in self._kept_inputs:  # (the saved inputs' tensors, if any)
-                    setattr(self, name, None)
+                # (the saved inputs' tensors, if its class keeps any: stores, not a loop of
+                # ``setattr``, on this path of every broadcasting or three-input node)
+                kept = self._kept_inputs
+                if len(kept) == 2:
+                    self._input0 = self._input1 = None
+                elif kept:
+                    self._input0 = None
         return result
 
     def _backward_custom(

@@ -664,12 +664,14 @@ class LogSigmoidGradient(Op):
 
     @staticmethod
     def forward(ctx: Any, g: np.ndarray, x: np.ndarray, buffer: np.ndarray) -> np.ndarray:
+        """LogSigmoid's gradient ``g * d logsigmoid(x)/dx`` from the buffer (saved as declared)."""
         if ctx is not NO_GRAD_CTX:
             ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, x, buffer)
         return _in_float32(_logsigmoid_backward, g, x, buffer)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any, None]:
+        """The gradients for ``g`` and ``x`` (none for the buffer), as PyTorch's double backward."""
         g, x, buffer = ctx.saved_tensors
         needs = ctx.needs_input_grad
         d_g = run(LogSigmoidGradient, grad, x, buffer) if needs[0] else None
