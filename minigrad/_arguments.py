@@ -198,6 +198,12 @@ def _pieces_counts(listing: str) -> tuple[str, int, int]:
     return listing, sum(" = " not in piece for piece in pieces), len(pieces)
 
 
+# What tools/parser_overloads.py read off PyTorch 2.13, read once: the overloads below, the
+# methods of no arguments, the C methods whose ``self`` PyTorch checks (_unbound_methods.py).
+PARSER_TABLE: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "_parser_overloads.json").read_text())
+
+
 def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]]:
     """PyTorch's listings of the functions and methods it binds more than once.
 
@@ -206,18 +212,15 @@ def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]
     {name: overloads}}`` ("kernel": those of the kernel a function PyTorch writes in Python
     calls, ``torch._VF.split``).
     """
-    text = (Path(__file__).parent / "_parser_overloads.json").read_text()
-    table = json.loads(text)
     return {kind: {name: tuple(map(_pieces_counts, listings))
-                   for name, listings in table[kind].items()}
+                   for name, listings in PARSER_TABLE[kind].items()}
             for kind in ("function", "method", "kernel")}
 
 
 PARSER_OVERLOADS = _parser_overloads()
 # The Tensor methods PyTorch binds as C methods of no arguments (tools/parser_overloads.py):
 # given any, CPython's texts, ``TensorBase.relu() takes no arguments (1 given)``.
-NO_ARGUMENTS = frozenset(
-    json.loads((Path(__file__).parent / "_parser_overloads.json").read_text())["no_arguments"])
+NO_ARGUMENTS = frozenset(PARSER_TABLE["no_arguments"])
 # The names whose calls that fit no overload get the parser's listing (filled as the checks
 # are given: tests_torch/test_misuse_sweep_torch.py asks those messages to be PyTorch's).
 LISTING_NAMES: set[str] = set()
