@@ -74,8 +74,8 @@ class _UnboundCheck:
         if wrappers is None:  # (setdefault: two threads' first accesses keep one dict)
             wrappers = vars(self).setdefault("wrappers", weakref.WeakKeyDictionary())
         wrapper = wrappers.get(found)
-        if wrapper is None:
-            wrapper = wrappers[found] = _checking_self(found, self.name)
+        if wrapper is None:  # (setdefault: two threads' first accesses keep one wrapper)
+            wrapper = wrappers.setdefault(found, _checking_self(found, self.name))
         return wrapper
 
     def __set__(self, cls: Any, value: Any) -> None:
