@@ -215,7 +215,7 @@ class TensorList:
         def get(node: BackwardNode) -> tuple[Any, ...]:
             values = []
             for is_tensor, index in zip(places(node), positions(node)):
-                value = saved.unpack_one(node, index) if is_tensor else None
+                value = saved.unpack_exposed(node, index) if is_tensor else None
                 values.append(None if value is None else _as_tensor(value))
             return tuple(values)
 
@@ -306,7 +306,7 @@ def _tensor_property(name: str, index: int) -> property:
     def get(node: BackwardNode) -> Any:
         if node._saved is None and index in node._freed_none:
             return None  # a None stays None once freed, as in PyTorch
-        value = saved.unpack_one(node, index)
+        value = saved.unpack_exposed(node, index)
         return None if value is None else _as_tensor(value)
 
     get = _GETTERS.setdefault(("tensor", index), get)
