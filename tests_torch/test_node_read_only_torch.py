@@ -139,3 +139,50 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
 def test_node_read_only_as_pytorch(name: str) -> None:
     program = PROGRAMS[name]
     assert _outcome(program, minigrad) == _outcome(program, torch)
+
+
+def _pickle(node_name: str) -> Callable[[Any], Any]:
+    def program(lib: Any) -> Any:
+        import pickle
+
+        return pickle.dumps(NODES[node_name](lib))
+
+    return program
+
+
+def _copy(node_name: str, deep: bool) -> Callable[[Any], Any]:
+    def program(lib: Any) -> Any:
+        import copy
+
+        node = NODES[node_name](lib)
+        return type(copy.deepcopy(node) if deep else copy.copy(node)).__name__
+
+    return program
+
+
+def _custom(lib: Any) -> Any:
+    class Twice(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            return grad * 2
+
+    return Twice.apply(lib.tensor([1.0, 2.0], requires_grad=True)).grad_fn
+
+
+NODES["custom"] = _custom
+COPIES: dict[str, Callable[[Any], Any]] = {
+    f"{how}_{node}": program for node in NODES for how, program in (
+        ("pickle", _pickle(node)), ("copy", _copy(node, False)),
+        ("deepcopy", _copy(node, True)))
+}
+
+
+@pytest.mark.parametrize("name", COPIES)
+def test_node_copies_refused_as_pytorch(name: str) -> None:
+    """Nodes cannot be pickled nor copied: PyTorch's "cannot pickle 'MulBackward0' object"."""
+    program = COPIES[name]
+    assert _outcome(program, minigrad) == _outcome(program, torch)

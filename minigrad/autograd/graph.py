@@ -191,6 +191,18 @@ class Node:
         """The node's type name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
         return type(self).__name__
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refuse pickling, ``copy.copy`` and ``copy.deepcopy``, with PyTorch's text.
+
+        A node holds its graph's history and saved buffers: PyTorch's nodes cannot be
+        pickled nor copied (``cannot pickle 'SigmoidBackward0' object``).
+        """
+        raise TypeError(f"cannot pickle '{type(self).__name__}' object")
+
+    def __reduce__(self) -> Any:
+        """Refuse, as ``__reduce_ex__``."""
+        raise TypeError(f"cannot pickle '{type(self).__name__}' object")
+
     def __dir__(self) -> list[str]:
         """PyTorch's listing: the node's API and what the op saved (``_saved_*``).
 
