@@ -51,6 +51,7 @@ from minigrad.autograd.graph import (
     INPUT_SLOTS,
     NOT_IMPLEMENTED,
     NOT_IMPLEMENTED_EDGES,
+    RARE_ATTRIBUTES,
     SAVED_FIELDS,
     SAVED_OUTPUT_COUNTER,
     SAVED_PAIR,
@@ -75,7 +76,7 @@ if TYPE_CHECKING:
 NODE_SLOTS = ("needs_input_grad", "_unpacked")
 
 
-class BackwardNode(Node):
+class BackwardNode(Node):  # (CTX_INTERNALS and _init_ctx after it)
     """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive.
 
     Each Function gets its own subclass, whose slots are the ones its kind of node uses
@@ -362,6 +363,20 @@ def _not_callable(node: BackwardNode, *grads: Any, **kwargs: Any) -> Any:
     raise TypeError(f"'{type(node).__name__}' object is not callable")
 
 
+# What a custom Function's node keeps of its own (besides ``Function._node_slots``): in slots,
+# so that its ``__dict__``, which takes the user's notes, shows only those, as PyTorch's ctx
+# does (``vars(ctx)`` is ``{}``, ``ctx.__dict__ = {}`` loses nothing of minigrad's).
+CTX_INTERNALS = ("_slots", "_num_args", *RARE_ATTRIBUTES)
+# ... starting from the values they have as class-level defaults on any other node
+_CTX_DEFAULTS = tuple((name, getattr(BackwardNode, name)) for name in CTX_INTERNALS)
+
+
+def _init_ctx(node: BackwardNode) -> None:
+    """A custom Function's new node (its ctx): its internal slots at their defaults."""
+    for name, value in _CTX_DEFAULTS:
+        setattr(node, name, value)
+
+
 class Function:
     """Base class of differentiable operations; subclass it for custom ops (PyTorch's API).
 
@@ -476,10 +491,12 @@ class Function:
         own_fields = tuple(field for field in fields if field not in defaults)
         namespace = {
             "__slots__": cls._node_slots() + own_fields
-            + (("__dict__",) if cls._tensor_level else ()),
+            + ((*CTX_INTERNALS, "__dict__") if cls._tensor_level else ()),
             "_function": cls, "_name": name, "__doc__": cls.__doc__, "_fields": own_fields,
             **cls._kept_in_node(), **defaults,
         }
+        if cls._tensor_level:
+            namespace["__init__"] = _init_ctx
         if name == NOT_IMPLEMENTED:
             namespace["next_functions"] = NOT_IMPLEMENTED_EDGES
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
