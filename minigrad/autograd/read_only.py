@@ -47,4 +47,7 @@ class ReadOnly(property):
 
     def _not_writable(self, instance: Any) -> str:
         name = self.name if self.name is not None else getattr(self.fget, "__name__", "?")
-        return f"attribute '{name}' of '{type(instance).__name__}' objects is not writable"
+        # (CPython names the type that defines the attribute: a built-in node's own class, or
+        # for a custom Function's node PyTorch's ``_FunctionBase``)
+        owner = getattr(type(instance), "_read_only_owner", None) or type(instance).__name__
+        return f"attribute '{name}' of '{owner}' objects is not writable"
