@@ -121,7 +121,7 @@ class BackwardNode(Node):  # (CTX_INTERNALS and _init_ctx after it)
         """Keep ``values`` for backward; inputs and outputs among them are version-checked."""
         self._saved = values  # packed by the recording routine once forward returns
 
-    @ReadOnly
+    @property  # (a plain property: built-in formulas read it; a custom ctx's is ReadOnly)
     def saved_tensors(self) -> tuple[Any, ...]:
         """The values given to ``save_for_backward``, checked against in-place writes."""
         try:
