@@ -52,8 +52,10 @@ TENSOR_PARAMETERS = frozenset(
         "test_elements", "x", "input1", "input2",
     }
 )  # fmt: skip
-# Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name...
+# Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name (but for
+# NOT_NUMBERS: nonzero_static's ``fill_value`` is an int)...
 NUMBER_PARAMETERS = frozenset({"alpha", "beta", "fill_value"})
+NOT_NUMBERS = frozenset({("nonzero_static", "fill_value")})
 # ... and by function: (function, parameter).
 NUMBERS_OF = frozenset(
     {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_",
@@ -189,7 +191,8 @@ LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...] | None, ...]] = {
                     ((("(Tensor other)", 1, 1), ("(Number other)", 1, 1)), None)),
     # One overload, whose required keyword-only ``size`` the parser counts and asks for first
     # ("takes from 1 to 0 positional arguments", "missing ... "size"" before a foreign keyword)
-    "nonzero_static": ((("(*, int size, int fill_value = -1)", 1, 2),), None),
+    "nonzero_static": ((("(*, int size, int fill_value = -1)", 1, 2),),
+                       (("(Tensor input, *, int size, int fill_value = -1)", 2, 3),)),
 }
 
 def _pieces_counts(listing: str) -> tuple[str, int, int]:
@@ -363,7 +366,8 @@ def _checks(parameters: list[_signatures.Parameter], name: str) -> list[_Check]:
         annotation = str(parameter.annotation)
         optional = parameter.default is None or annotation.endswith("| None")
         plain = annotation.removesuffix(" | None")
-        if parameter.name in NUMBER_PARAMETERS or (name, parameter.name) in NUMBERS_OF:
+        if (parameter.name in NUMBER_PARAMETERS and (name, parameter.name) not in NOT_NUMBERS
+                or (name, parameter.name) in NUMBERS_OF):
             found.append((position, parameter.name, _NUMBER_LIKE, (), "Number", optional))
         elif name in NUMBERS_AS_TENSORS and (
             parameter.name == "input" or (name, parameter.name) in MORE_TENSORS
@@ -665,7 +669,11 @@ def checking_arguments(
         def checked_alone(self: Any, *args: Any, **kwargs: Any) -> Any:
             """``function``, its arguments' types checked if any is given."""
             if not args and not kwargs:
-                return function(self)
+                try:
+                    return function(self)
+                except TypeError as error:  # (a required keyword-only one: the parser's text)
+                    binding.reword(error, (self,), kwargs)
+                    raise
             return checked(self, *args, **kwargs)
 
         checked_alone.binding = binding  # type: ignore[attr-defined]
@@ -781,7 +789,8 @@ def parser_error(text: str) -> TypeError:
     return error
 
 
-_MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
+_MISSING = re.compile(
+    r"\S+\(\) missing (\d+) required (?:positional|keyword-only) arguments?: (.*)")
 _POSITIONAL_COUNT = re.compile(
     r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
 _UNNAMED = re.compile(r"argument '(\w+)' must be (.*)", re.S)
@@ -881,6 +890,8 @@ def _no_overload_fits(
     """
     count = len(args) + len(kwargs)
     plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
+    if len(overloads) == 1:  # (one signature: the parser lists none, whatever the count)
+        plausible = [overloads[0][0]]
     if len(plausible) == 1:
         return _first_complaint(name, plausible[0], args, kwargs)
     lines = []
@@ -979,7 +990,11 @@ def _first_complaint(
         elif " = " in piece:
             continue
         else:
-            return errors.missing_arguments(name, [parameter])
+            # (PyTorch's ``missing_args`` names every required one from there on, even one
+            # given by keyword: 'missing 2 required positional argument: "input", "size"')
+            later = [_piece_name(rest) for rest in pieces[pieces.index(piece):]
+                     if rest != "*" and " = " not in rest]
+            return errors.missing_arguments(name, later)
         if not _fits_piece(value, piece):
             kind = piece.split(" = ", 1)[0].rsplit(" ", 1)[0]
             return (f"{name}(): argument '{parameter}'{where} must be {kind}, not "
