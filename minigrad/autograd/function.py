@@ -886,14 +886,19 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
             # ``_finish``'s common case, inline: inputs shaped like the output, arrays, edges
             # in slots. A gradient on an edge with the incoming one's dtype object needs no
             # fitting; any other (an equal dtype object included) goes through ``_finish``.
+            # The incoming gradient itself, passed on (add's), is not read: it cannot differ.
             if type(result) is not tuple:
                 result = (result,)
-            dtype = grads[0].dtype
+            incoming = grads[0]
             grad = result[0]
-            if (grad is not None and grad.dtype is not dtype) or (
-                two_edges and (grad := result[1]) is not None and grad.dtype is not dtype
-            ):
-                result = self._finish(result, grads, False, False)
+            other = result[1] if two_edges else None
+            if not ((grad is incoming or grad is None)
+                    and (other is incoming or other is None)):
+                dtype = incoming.dtype
+                if (grad is not None and grad.dtype is not dtype) or (
+                    other is not None and other.dtype is not dtype
+                ):
+                    result = self._finish(result, grads, False, False)
             if release and values:
                 # Checked by the layout test above (no guard, each counter a string, or an
                 # entry of Nones at 1 or 7): without Nones, ``_release_saved``'s common case.
