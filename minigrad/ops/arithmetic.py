@@ -413,9 +413,11 @@ class Mul(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any, None]:
+        # Each operand is saved exactly when the other needs a gradient (``saves_for_the_other``):
+        # a None says that no gradient is needed, without reading ``ctx.needs_input_grad``.
         return (
-            grad * y if ctx.needs_input_grad[0] else None,
-            grad * x if ctx.needs_input_grad[1] else None,
+            None if y is None else grad * y,
+            None if x is None else grad * x,
             None,
         )
 
