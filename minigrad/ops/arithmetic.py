@@ -676,6 +676,7 @@ class FloorDivide(Op):
     Its node is PyTorch's ``torch::autograd::NotImplemented`` (printed ``<NotImplemented>``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = NOT_IMPLEMENTED
@@ -774,6 +775,7 @@ class Remainder(Op):
 class RemainderScalar(Op):
     """z = x % other (a number);  dx = grad.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
     node_name = "RemainderBackward0"
