@@ -118,7 +118,8 @@ else:
 
 # (``needs_input_grad`` of a node with edges in slots is read from its edges: no slot)
 # (nor ``_saved`` on the node of an op declaring ``saves = ()``: it reads its class's ``()``)
-COMMON = {"_next_nrs", "_sequence_nr", "_input_meta", "_extra"}
+# (and output numbers only if one is not 0: ``_output_nrs``, read as ``_next_nrs``)
+COMMON = {"_output_nrs", "_sequence_nr", "_input_meta", "_extra"}
 
 
 @minigrad_only
@@ -209,3 +210,24 @@ def test_a_saved_none_reads_as_none_after_backward(hooked: bool) -> None:
     assert str(excinfo.value) == BACKWARD_TWICE
     m.grad_fn.register_prehook(lambda grads: None)
     assert m.grad_fn._saved_other is None
+
+
+def test_output_numbers_other_than_0_are_kept_and_read() -> None:
+    # (a node with edges in slots keeps them only then: ``_output_nrs``; zeros otherwise)
+    x = mg.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    a, b = x.split(2)
+    nodes = [b.sigmoid(), b * a, a + b, b.sum(0), b * 2.0, (a * 1) * b]
+    assert [[(None if n is None else n.name(), nr) for n, nr in y.grad_fn.next_functions]
+            for y in nodes] == [
+        [("SplitBackward0", 1)],
+        [("SplitBackward0", 1), ("SplitBackward0", 0)],
+        [("SplitBackward0", 0), ("SplitBackward0", 1)],
+        [("SplitBackward0", 1)],
+        [("SplitBackward0", 1), (None, 0)],
+        [("MulBackward0", 0), ("SplitBackward0", 1)],
+    ]
+    sum(y.sum() for y in nodes).backward()
+    expected = x.detach().clone().requires_grad_()
+    c, d = expected.split(2)
+    sum(y.sum() for y in [d.sigmoid(), d * c, c + d, d.sum(0), d * 2.0, (c * 1) * d]).backward()
+    assert x.grad.tolist() == expected.grad.tolist()

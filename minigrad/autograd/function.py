@@ -47,6 +47,7 @@ from minigrad._layout import elementwise_result
 from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import (
+    EDGE_NRS,
     EDGES_IN_SLOTS,
     INPUT_SLOTS,
     NEEDS_FROM_EDGES,
@@ -694,6 +695,7 @@ class Op(Function):
         if cls.num_inputs in EDGES_IN_SLOTS:  # no tuple kept per node (graph.py)
             cls._Node._next_nodes = EDGES_IN_SLOTS[cls.num_inputs]
             cls._Node.needs_input_grad = NEEDS_FROM_EDGES[cls.num_inputs]  # (nor this one)
+            cls._Node._next_nrs = EDGE_NRS  # (nor output numbers that are all 0)
         if cls.broadcasts and cls.result_layout is None:
             cls.result_layout = staticmethod(elementwise_result)
         # Made once per class, after its body: forward and the node class are final by now.
@@ -751,6 +753,9 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
     # unpacks them again, for an op that saves what it declared it would not.
     kept_inputs = len(function._Node._kept_inputs)
     keeps_unpacked = "_unpacked" in function._Node.__slots__
+    # Whether its node has the slot ``_saved`` (an op declaring ``saves = ()`` has none: its
+    # class's ``()``, which CPython 3.11 reads through the generic lookup, is not read here)
+    keeps_saved = function._Node._keeps_saved
 
     def _backward(
         self: BackwardNode,
@@ -760,7 +765,7 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
         run: Run | None = None,
     ) -> tuple[Any, ...] | None:
         nonlocal unnamed
-        values = self._saved
+        values = self._saved if keeps_saved else ()  # (no slot: the class's (), read slowly)
         if values or values is None:  # (None: freed, and ``unpack`` says so)
             unpacked: tuple[Any, ...] | None = None
             if values is None or as_tensors or switches.guarded:

@@ -54,7 +54,6 @@ sequence_numbers = itertools.count()
 # every class level, set or not: ``Node`` declares none, and each concrete node class declares,
 # at one level, only those its kind uses (benchmarks/README.md, branch ``nodediet``).
 COMMON_SLOTS = (
-    "_next_nrs",  # per input of the forward op: which output of its edge's node it was
     "_sequence_nr",  # later nodes run first in backward (PyTorch's order)
     "_input_meta",  # None, or per edge the (shape, dtype) a gradient must be brought to
 )
@@ -67,6 +66,11 @@ SAVED_SLOT = "_saved"
 # (``EDGES_IN_SLOTS`` then makes the tuple when read).
 EDGE_TUPLE_SLOT = "_next_nodes"
 EDGE_SLOTS = {1: ("_next0",), 2: ("_next0", "_next1")}
+# Per input of the forward op, which output of its edge's node it was: a tuple in
+# ``_next_nrs``; for the classes with edges in slots, in ``_output_nrs`` only if one is not 0
+# (unset otherwise, which the collector skips: ``EDGE_NRS`` reads it).
+NRS_TUPLE_SLOT = "_next_nrs"
+NONZERO_NRS_SLOT = "_output_nrs"
 # The saved input tensors of arguments 0 and 1 (set only if saved): kept in the node rather
 # than in ``_saved``, which then holds only atoms, so the garbage collector untracks it instead
 # of traversing it at every collection (autograd/saved.py); and for the same reason the counter
@@ -89,7 +93,8 @@ def node_slots(
     output 0's counter; ``saves``: whether the slot of saved values (``SAVED_SLOT``). Every
     such class has ``COMMON_SLOTS`` and ``EXTRA_SLOT``.
     """
-    edge_slots = (EDGE_TUPLE_SLOT,) if edges is None else EDGE_SLOTS[edges]
+    edge_slots = ((EDGE_TUPLE_SLOT, NRS_TUPLE_SLOT) if edges is None
+                  else (*EDGE_SLOTS[edges], NONZERO_NRS_SLOT))
     return (edge_slots + COMMON_SLOTS + ((SAVED_SLOT,) if saves else ()) + INPUT_SLOTS[:inputs]
             + ((SAVED_OUTPUT_COUNTER,) if output_counter else ()) + (EXTRA_SLOT,))
 
@@ -368,6 +373,27 @@ EDGES_IN_SLOTS = {
     2: property(operator.attrgetter("_next0", "_next1"), _set_two_edges,
                 doc="The node's two edges, as a tuple."),
 }
+
+
+_ZERO_NRS = {1: (0,), 2: (0, 0)}
+
+
+def _edge_nrs(node: Node) -> tuple[int, ...]:
+    # (rarely read: the engine reads it for a node of several outputs or dependencies)
+    nrs = getattr(node, NONZERO_NRS_SLOT, None)
+    return _ZERO_NRS[node._num_args] if nrs is None else nrs
+
+
+def _set_edge_nrs(node: Node, nrs: tuple[int, ...]) -> None:
+    if any(nrs):
+        node._output_nrs = tuple(nrs)
+    elif getattr(node, NONZERO_NRS_SLOT, None) is not None:
+        del node._output_nrs
+
+
+# ``_next_nrs`` of the node classes whose edges live in slots: ``_output_nrs`` if set, else
+# zeros (every input a leaf or a first output: the common case, which stores nothing).
+EDGE_NRS = property(_edge_nrs, _set_edge_nrs, doc="Per edge, the output of its node it was.")
 
 
 # An edge not connected yet, of an input that needs a gradient: recording sets it from the

@@ -524,10 +524,10 @@ def _unary_recorder(
             x_node = None if meta is None else meta.accumulator
             if x_node is None:
                 x_node = x._gradient_edge()[0]
-            node._next_nrs = _ZEROS_1
         else:
             output_nr = x._output_nr
-            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+            if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)
+                node._output_nrs = (output_nr,)
         node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
         # 4. the output
         output = _new(_Tensor)
@@ -661,11 +661,8 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
         # the hot path's, this one saves its nine lines)
         node._next0, output_nr = x._gradient_edge()  # (edges in slots: EDGES_IN_SLOTS)
-        if inputs == 1:
-            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
-        else:  # a number's edge: none
-            node._next1 = None
-            node._next_nrs = (output_nr, 0) if output_nr else _ZEROS_2
+        if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS; a number's is 0)
+            node._output_nrs = (output_nr,) if inputs == 1 else (output_nr, 0)
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
         output = new_result(out_array, node, out_shape, dtype)
         values = node._saved
@@ -864,7 +861,8 @@ def _binary_recorder(
             y_nr = y._output_nr
         node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
         node._next1 = y_node
-        node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
+        if x_nr or y_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)
+            node._output_nrs = (x_nr, y_nr)
         # 4. the output
         output = _new(_Tensor)
         output._array = out_array
@@ -1076,8 +1074,6 @@ NEEDS = tuple(
 ZEROS = tuple((0,) * length for length in range(_SHARED))
 _NEEDS_UNARY = NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
 _NEEDS_X, _NEEDS_Y, _NEEDS_BOTH = NEEDS[2][1], NEEDS[2][2], NEEDS[2][3]  # (x: bit 0, y: bit 1)
-_ZEROS_1 = ZEROS[1]
-_ZEROS_2 = ZEROS[2]
 
 
 def _input_meta(

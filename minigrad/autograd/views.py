@@ -26,7 +26,6 @@ from minigrad.autograd.record import (
     _SHARED,
     NEEDS,
     NO_GRAD_CTX,
-    ZEROS,
     _connect,
     new_node,
     record,
@@ -300,7 +299,8 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
             else:
                 output_nr = x._output_nr
             node._next_nodes = (x_node,)
-            node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
+            if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)
+                node._output_nrs = (output_nr,)
             shape = array.shape
             node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
             return new_view(raw, node, x, step, True)  # 4. the output
