@@ -52,8 +52,10 @@ TENSOR_PARAMETERS = frozenset(
         "test_elements", "x", "input1", "input2",
     }
 )  # fmt: skip
-# Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name...
+# Parameters that PyTorch types as Number (a 0-d tensor is accepted too), by name (but for
+# NOT_NUMBERS: nonzero_static's ``fill_value`` is an int)...
 NUMBER_PARAMETERS = frozenset({"alpha", "beta", "fill_value"})
+NOT_NUMBERS = frozenset({("nonzero_static", "fill_value")})
 # ... and by function: (function, parameter).
 NUMBERS_OF = frozenset(
     {(f, "value") for f in ("index_fill", "index_fill_", "masked_fill", "masked_fill_", "fill_",
@@ -189,13 +191,20 @@ LISTED: dict[str, tuple[tuple[tuple[str, int, int], ...] | None, ...]] = {
                     ((("(Tensor other)", 1, 1), ("(Number other)", 1, 1)), None)),
     # One overload, whose required keyword-only ``size`` the parser counts and asks for first
     # ("takes from 1 to 0 positional arguments", "missing ... "size"" before a foreign keyword)
-    "nonzero_static": ((("(*, int size, int fill_value = -1)", 1, 2),), None),
+    "nonzero_static": ((("(*, int size, int fill_value = -1)", 1, 2),),
+                       (("(Tensor input, *, int size, int fill_value = -1)", 2, 3),)),
 }
 
 def _pieces_counts(listing: str) -> tuple[str, int, int]:
     """An overload as the parser lists it, with its fewest and most arguments."""
     pieces = [piece for piece in listing[1:-1].split(", ") if piece and piece != "*"]
     return listing, sum(" = " not in piece for piece in pieces), len(pieces)
+
+
+# What tools/parser_overloads.py read off PyTorch 2.13, read once: the overloads below, the
+# methods of no arguments, the C methods whose ``self`` PyTorch checks (_unbound_methods.py).
+PARSER_TABLE: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "_parser_overloads.json").read_text())
 
 
 def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]]:
@@ -206,18 +215,15 @@ def _parser_overloads() -> dict[str, dict[str, tuple[tuple[str, int, int], ...]]
     {name: overloads}}`` ("kernel": those of the kernel a function PyTorch writes in Python
     calls, ``torch._VF.split``).
     """
-    text = (Path(__file__).parent / "_parser_overloads.json").read_text()
-    table = json.loads(text)
     return {kind: {name: tuple(map(_pieces_counts, listings))
-                   for name, listings in table[kind].items()}
+                   for name, listings in PARSER_TABLE[kind].items()}
             for kind in ("function", "method", "kernel")}
 
 
 PARSER_OVERLOADS = _parser_overloads()
 # The Tensor methods PyTorch binds as C methods of no arguments (tools/parser_overloads.py):
 # given any, CPython's texts, ``TensorBase.relu() takes no arguments (1 given)``.
-NO_ARGUMENTS = frozenset(
-    json.loads((Path(__file__).parent / "_parser_overloads.json").read_text())["no_arguments"])
+NO_ARGUMENTS = frozenset(PARSER_TABLE["no_arguments"])
 # The names whose calls that fit no overload get the parser's listing (filled as the checks
 # are given: tests_torch/test_misuse_sweep_torch.py asks those messages to be PyTorch's).
 LISTING_NAMES: set[str] = set()
@@ -360,7 +366,8 @@ def _checks(parameters: list[_signatures.Parameter], name: str) -> list[_Check]:
         annotation = str(parameter.annotation)
         optional = parameter.default is None or annotation.endswith("| None")
         plain = annotation.removesuffix(" | None")
-        if parameter.name in NUMBER_PARAMETERS or (name, parameter.name) in NUMBERS_OF:
+        if (parameter.name in NUMBER_PARAMETERS and (name, parameter.name) not in NOT_NUMBERS
+                or (name, parameter.name) in NUMBERS_OF):
             found.append((position, parameter.name, _NUMBER_LIKE, (), "Number", optional))
         elif name in NUMBERS_AS_TENSORS and (
             parameter.name == "input" or (name, parameter.name) in MORE_TENSORS
@@ -662,7 +669,11 @@ def checking_arguments(
         def checked_alone(self: Any, *args: Any, **kwargs: Any) -> Any:
             """``function``, its arguments' types checked if any is given."""
             if not args and not kwargs:
-                return function(self)
+                try:
+                    return function(self)
+                except TypeError as error:  # (a required keyword-only one: the parser's text)
+                    binding.reword(error, (self,), kwargs)
+                    raise
             return checked(self, *args, **kwargs)
 
         checked_alone.binding = binding  # type: ignore[attr-defined]
@@ -778,7 +789,8 @@ def parser_error(text: str) -> TypeError:
     return error
 
 
-_MISSING = re.compile(r"\S+\(\) missing (\d+) required positional arguments?: (.*)")
+_MISSING = re.compile(
+    r"\S+\(\) missing (\d+) required (?:positional|keyword-only) arguments?: (.*)")
 _POSITIONAL_COUNT = re.compile(
     r"\S+\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
 _UNNAMED = re.compile(r"argument '(\w+)' must be (.*)", re.S)
@@ -878,6 +890,8 @@ def _no_overload_fits(
     """
     count = len(args) + len(kwargs)
     plausible = [listing for listing, fewest, most in overloads if fewest <= count <= most]
+    if len(overloads) == 1:  # (one signature: the parser lists none, whatever the count)
+        plausible = [overloads[0][0]]
     if len(plausible) == 1:
         return _first_complaint(name, plausible[0], args, kwargs)
     lines = []
@@ -976,7 +990,11 @@ def _first_complaint(
         elif " = " in piece:
             continue
         else:
-            return errors.missing_arguments(name, [parameter])
+            # (PyTorch's ``missing_args`` names every required one from there on, even one
+            # given by keyword: 'missing 2 required positional argument: "input", "size"')
+            later = [_piece_name(rest) for rest in pieces[pieces.index(piece):]
+                     if rest != "*" and " = " not in rest]
+            return errors.missing_arguments(name, later)
         if not _fits_piece(value, piece):
             kind = piece.split(" = ", 1)[0].rsplit(" ", 1)[0]
             return (f"{name}(): argument '{parameter}'{where} must be {kind}, not "

@@ -103,6 +103,13 @@ CUDA = dict.fromkeys(
 )  # fmt: skip
 
 
+def complex_number(value: complex) -> OutOfScopeError:
+    """The error for a Python complex number where PyTorch would make a complex tensor."""
+    return OutOfScopeError(
+        f"complex number {value!r}: {_COMPLEX}. See docs/api.md for what minigrad covers and how "
+        "it differs from PyTorch.")
+
+
 def missing(module: str, name: str, table: dict[str, str]) -> AttributeError:
     """The error for ``module.name``: OutOfScopeError if the table knows it, else AttributeError.
 

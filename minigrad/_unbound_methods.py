@@ -20,14 +20,13 @@ are the class's own: ``__repr__`` there would be ``repr(Tensor)``).
 from __future__ import annotations
 
 import functools
-import json
 import weakref
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from types import FunctionType
 from typing import Any
 
 from minigrad import _warnings
+from minigrad._arguments import PARSER_TABLE
 from minigrad.autograd.tensor_base import TensorBase
 
 
@@ -75,8 +74,8 @@ class _UnboundCheck:
         if wrappers is None:  # (setdefault: two threads' first accesses keep one dict)
             wrappers = vars(self).setdefault("wrappers", weakref.WeakKeyDictionary())
         wrapper = wrappers.get(found)
-        if wrapper is None:
-            wrapper = wrappers[found] = _checking_self(found, self.name)
+        if wrapper is None:  # (setdefault: two threads' first accesses keep one wrapper)
+            wrapper = wrappers.setdefault(found, _checking_self(found, self.name))
         return wrapper
 
     def __set__(self, cls: Any, value: Any) -> None:
@@ -118,8 +117,7 @@ def install(names: Iterable[str] | None = None) -> None:
     ``names``: PyTorch's C methods by default (minigrad/_parser_overloads.json).
     """
     if names is None:
-        table = json.loads((Path(__file__).parent / "_parser_overloads.json").read_text())
-        names = table["descriptors"]
+        names = PARSER_TABLE["descriptors"]
     for name in names:
         if not name.startswith("_"):
             setattr(TensorType, name, _UnboundCheck(name))

@@ -20,6 +20,7 @@ from minigrad import (
     _layouts,
     _memory,
     _memory_formats,
+    _out_of_scope,
     _random,
     _warnings,
     errors,
@@ -234,6 +235,8 @@ def _scalar_dtype(value: Any) -> np.dtype:
         return _python_dtype(float)
     if isinstance(value, str):
         raise TypeError(f"new(): invalid data type '{type(value).__name__}'")
+    if isinstance(value, complex):  # (a complex tensor in PyTorch)
+        raise _out_of_scope.complex_number(value)
     raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
 
 

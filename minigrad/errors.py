@@ -378,6 +378,21 @@ def mismatched_argument_description(value: object) -> str:
     return f"{argument_type_name(value)} of ({inner})"
 
 
+
+def save_for_backward_not_tensor(index: int, value: object) -> str:
+    """A custom Function saved a value that is neither a tensor nor None (PyTorch's text)."""
+    return (f"save_for_backward can only save variables, but argument {index} is of type "
+            f"{python_type_name(value)}")
+
+
+# A custom Function marked a value that is not a tensor (PyTorch's text ends there, sic)
+MARK_NON_DIFFERENTIABLE_NOT_TENSOR = (
+    "mark_non_differentiable only accepts variable arguments, but got ")
+# ``ctx.set_materialize_grads(value)`` with a value that is not a bool (PyTorch's text, sic)
+SET_MATERIALIZE_GRADS_NOT_BOOL = (
+    "set_materialize_grads received an invalid combination of arguments - got (), but "
+    "expected (bool)")
+
 def missing_arguments(function: str, names: list[str]) -> str:
     """The parser's text for required arguments not given (its plural for one, sic)."""
     plural = "s" if len(names) == 1 else ""

@@ -25,6 +25,7 @@ from minigrad import (
     _memory,
     _memory_formats,
     _numpy_protocol,
+    _out_of_scope,
     _printing,
     _random,
     _shared_memory,
@@ -124,8 +125,15 @@ _FLOAT_DTYPE_CLASSES = _dtype.FLOAT_DTYPE_CLASSES
 
 # What Python's operators take besides tensors; anything else gets NotImplemented, so that
 # ``t + "a"`` raises Python's own TypeError ("unsupported operand type(s)") and ``t == None`` is
-# False, as with PyTorch.
+# False, as with PyTorch. A complex number, which PyTorch takes, is said to be out of scope.
 _OPERANDS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
+
+
+def _not_an_operand(other: Any) -> Any:
+    """NotImplemented for what Python's operators do not take (an error for a complex number)."""
+    if isinstance(other, complex):
+        raise _out_of_scope.complex_number(other)
+    return NotImplemented
 
 
 def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: bool) -> Any:
@@ -142,7 +150,7 @@ def _binary_operator(op: Any, general: Callable[[Any, Any], Any], any_dtype: boo
 
     def other_operands(self: Any, other: Any) -> Any:
         """A number or promotion: the op's function; anything else: NotImplemented."""
-        return general(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+        return general(self, other) if isinstance(other, _OPERANDS) else _not_an_operand(other)
 
     return binary_operator(op, other_operands, floats_only=not any_dtype)
 
@@ -1329,7 +1337,7 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
             # a larger int takes ``rsub_number``'s checks (``2**70 - x``)
             return _record_rsub(self, other, None)
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return arithmetic.rsub_number(self, other)
 
     __mul__ = __rmul__ = _binary_operator(arithmetic.Mul, arithmetic.mul_promoted, any_dtype=True)
@@ -1337,47 +1345,48 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     def __rtruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return unary.rdiv(self, other)
 
     __rdiv__ = __rtruediv__  # (Python 2's name, which PyTorch's Tensor keeps)
 
     def __floordiv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return arithmetic.floor_divide(self, other)
 
     def __rfloordiv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return arithmetic.floor_divide(other, self)
 
     def __pow__(self, exponent: Any) -> Tensor:
         if not isinstance(exponent, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(exponent)
         return power.pow(self, exponent)
 
     def __rpow__(self, base: Any) -> Tensor:
         if not isinstance(base, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(base)
         return power.pow(base, self)
 
     def __ipow__(self, exponent: Any) -> Tensor:
         if not isinstance(exponent, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(exponent)
         return self.pow_(exponent)  # in place, as PyTorch's (``x **= 2`` bumps x's version)
 
+    # matmul takes tensors only; PyTorch's operators turn its TypeError for anything else into
+    # NotImplemented, so Python tries the other operand, then raises its own TypeError.
     def __matmul__(self, other: Any) -> Tensor:
-        if isinstance(other, TensorBase):
-            if _fits_mm(self, other):  # (what ``mm`` checks, then calls)
-                return _record_mm(self, other)
-        elif not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        if not isinstance(other, TensorBase):
+            return NotImplemented
+        if _fits_mm(self, other):  # (what ``mm`` checks, then calls)
+            return _record_mm(self, other)
         return linalg.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+        if not isinstance(other, TensorBase):
+            return NotImplemented
         return linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
@@ -1393,106 +1402,106 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     def __iadd__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return self.add_(other)
 
     def __isub__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return self.sub_(other)
 
     def __imul__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return self.mul_(other)
 
     def __itruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return self.div_(other)
 
     __idiv__ = __itruediv__  # (Python 2's name, which PyTorch's Tensor keeps)
 
     def __ifloordiv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return self.floor_divide_(other)  # in place, as PyTorch's (not ``x = x // y``)
 
     # --- bitwise operators (integer and bool tensors: ops/bitwise.py) --------------------------
 
     def __and__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_and(self, other)
 
     def __rand__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_and(other, self)
 
     def __iand__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_and_(self, other)
 
     def __or__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_or(self, other)
 
     def __ror__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_or(other, self)
 
     def __ior__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_or_(self, other)
 
     def __xor__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_xor(self, other)
 
     def __rxor__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_xor(other, self)
 
     def __ixor__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_xor_(self, other)
 
     def __lshift__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_left_shift(self, other)
 
     def __rlshift__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_left_shift(other, self)
 
     def __ilshift__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_left_shift_(self, other)
 
     def __rshift__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_right_shift(self, other)
 
     def __rrshift__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_right_shift(other, self)
 
     def __irshift__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return bitwise.bitwise_right_shift_(self, other)
 
     def __invert__(self) -> Tensor:
@@ -1550,32 +1559,32 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return comparison.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return comparison.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return comparison.lt(self, other)
 
     def __le__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return comparison.le(self, other)
 
     def __gt__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return comparison.gt(self, other)
 
     def __ge__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return comparison.ge(self, other)
 
     def eq(self, other: Any) -> Tensor:
@@ -2081,17 +2090,17 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     def __mod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return arithmetic.remainder(self, other)
 
     def __rmod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return arithmetic.remainder(other, self)
 
     def __imod__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
-            return NotImplemented  # Python raises its TypeError, as for PyTorch
+            return _not_an_operand(other)
         return self.remainder_(other)
 
     def maximum(self, other: Any) -> Tensor:

@@ -6,6 +6,7 @@ which proves that every expected value and message in them is PyTorch's own.
 import os
 
 if os.environ.get("MINIGRAD_TEST_REFERENCE") == "torch":
+    import _torch_kernels  # noqa: F401 (before torch: the reference's kernels pinned)
     import torch as mg
 
     # One intra-op thread, as tests_torch's modules set: the tests' tensors are tiny and the test

@@ -5,11 +5,16 @@ the terminal; measured in benchmarks/README.md), more than many checks cost. ``c
 group of named checks, all of them even after a failure, and fails once listing every failing
 one; ``parametrize_in_one`` turns a parametrised test into one such group, each case named
 ``test_x[id]`` as its own test was. (tests/row_cases.py does the same for the op table.)
+
+``MINIGRAD_TESTS_APART=1`` in the environment makes ``parametrize_in_one`` pytest's own
+``parametrize`` again: every case a test of its own, which ``-k`` selects and whose skip pytest
+counts (slower under xdist: for a developer looking at a few cases, not for CI).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +22,9 @@ from typing import Any
 import pytest
 from _pytest.mark.structures import ParameterSet
 from _pytest.python import IdMaker
+
+# Every case a test of its own (see the module's docstring)
+APART = os.environ.get("MINIGRAD_TESTS_APART", "") not in ("", "0")
 
 # parametrize's ids: a list, or a function of a value (None: pytest's own id)
 Ids = Sequence[str] | Callable[[Any], object] | None
@@ -165,7 +173,11 @@ def parametrize_in_one(argnames: str | Sequence[str], argvalues: Iterable[Any],
     ``per_test=n`` (on the outermost decorator) makes a test of every ``n`` consecutive cases
     instead of one of them all, ``test_x[<first id>..<last id>]``: cases that take longer are
     spread over the xdist workers, and none holds one worker long at the end of the run.
+
+    With ``MINIGRAD_TESTS_APART`` set it is ``pytest.mark.parametrize`` (ids and marks alike).
     """
+    if APART:
+        return pytest.mark.parametrize(argnames, argvalues, ids=ids)
     level = _level(argnames, argvalues, ids)
 
     def decorate(function: Callable[..., Any]) -> Callable[[], None]:

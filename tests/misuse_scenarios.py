@@ -242,6 +242,8 @@ def operators_with_non_tensors(lib: Any) -> Any:
         "t + None": lambda: t + None, "None - t": lambda: None - t,
         "t * object": lambda: t * object(),
         "t < None": lambda: t < None, "t == None": lambda: t == None,  # noqa: E711
+        "t @ 2": lambda: t @ 2, "2 @ t": lambda: 2 @ t, "t @ 2.5": lambda: t @ 2.5,
+        "[1., 1.] @ t": lambda: [1.0, 1.0] @ t,
     }  # fmt: skip
     return {label: failure(call) for label, call in calls.items()}
 

@@ -165,3 +165,21 @@ def test_who_saved_warns_about_data_aliases():
         "an in-place write to it now would go unnoticed and give wrong gradients"
     )
     assert mg.autograd.who_saved(out.clone(), roots=[out]) == []
+
+
+def test_a_private_value_handed_out_by_saved_attributes_is_checked():
+    # grad_fn._saved_<name> gives layer_norm's rstd a counter: explain and who_saved say so
+    x = mg.tensor([[1.0, 2.0, 0.5]], requires_grad=True)
+    y = mg.nn.functional.layer_norm(x, (3,))
+    rstd = y.grad_fn._saved_result2
+    assert [(s.role, s.breaks) for s in mg.autograd.who_saved(rstd, roots=[y])] == [
+        ("an exposed private value", "raises")]
+    rstd.mul_(2)
+    lines = explained(y, names={"rstd": rstd})
+    assert lines[6:9] == [
+        "  saves an exposed private value [minigrad.FloatTensor [1, 1]] (an intermediate of its "
+        "own, handed out by grad_fn._saved_<name>: checked)",
+        "    saved at version 0, now at version 1",
+        "    STALE: rstd was modified in place since: backward will raise at "
+        "NativeLayerNormBackward0",
+    ]

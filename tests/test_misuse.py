@@ -113,7 +113,17 @@ EXPECTED = \
  'logical_and_with_none': 'TypeError',
  'hook_returns_a_list': (('TypeError', "expected Variable, but hook returned 'list'"), None),
  'custom_backward_returns_a_str': (('RuntimeError', 'expected Variable or None (got str)'), None),
- 'operators_with_non_tensors': {'t @ list': ('TypeError',
+ 'operators_with_non_tensors': {'t @ 2': ('TypeError',
+                                           "unsupported operand type(s) for @: 'Tensor' and 'int'"),
+                                '2 @ t': ('TypeError',
+                                          "unsupported operand type(s) for @: 'int' and 'Tensor'"),
+                                't @ 2.5': ('TypeError',
+                                            "unsupported operand type(s) for @: 'Tensor' and "
+                                            "'float'"),
+                                '[1., 1.] @ t': ('TypeError',
+                                                 "unsupported operand type(s) for @: 'list' and "
+                                                 "'Tensor'"),
+                                't @ list': ('TypeError',
                                              "unsupported operand type(s) for @: 'Tensor' and "
                                              "'list'"),
                                 "t + 'a'": ('TypeError',

@@ -119,6 +119,30 @@ def test_pytorch_names_left_out_say_why(module_name, name, reason):
     assert getattr(module, name, None) is None
 
 
+# Python complex numbers, which would make complex tensors in PyTorch
+COMPLEX_USES = {
+    "tensor(1j)": lambda mg, t: mg.tensor(1j),
+    "tensor([1, 2+1j])": lambda mg, t: mg.tensor([1, 2 + 1j]),
+    "t * 1j": lambda mg, t: t * 1j,
+    "1j - t": lambda mg, t: 1j - t,
+    "t ** 1j": lambda mg, t: t**1j,
+    "t == 1j": lambda mg, t: t == 1j,
+    "t += 1j": lambda mg, t: t.__iadd__(1j),
+}
+
+
+@parametrize_in_one("use", list(COMPLEX_USES))
+def test_complex_numbers_say_they_are_out_of_scope(use):
+    import minigrad
+    from minigrad.errors import OutOfScopeError
+
+    t = minigrad.ones(2)
+    with pytest.raises(OutOfScopeError, match=r"^complex number \(?[0-9+]*j\)?: minigrad has "
+                       r"real dtypes only \(no complex numbers\)\. See docs/api\.md"):
+        COMPLEX_USES[use](minigrad, t)
+    assert t._version == 0
+
+
 def test_unknown_names_are_ordinary_attribute_errors():
     import minigrad
     from minigrad.errors import OutOfScopeError

@@ -23,6 +23,7 @@ UNCHANGED = [
     "test_func_forward", "test_loss_fast_paths", "test_op_consistency", "test_printing",
     "test_promotion", "test_random_generators", "test_reference_modules", "test_sampling",
     "test_serialization_safety", "test_signatures", "test_thread_settings",
+    "test_unbound_methods",
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import _cases
 import numpy as np
 import pytest
 import row_cases
@@ -173,7 +174,9 @@ def test_check_all_runs_every_check_and_names_every_failure() -> None:
     check_all([check("test_c[x]", False)])  # nothing fails: nothing raised
 
 
-def test_stacked_parametrize_in_one_runs_every_combination_named_as_pytest_names_it() -> None:
+def test_stacked_parametrize_in_one_runs_every_combination_named_as_pytest_names_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_cases, "APART", False)  # (grouped, even in a MINIGRAD_TESTS_APART run)
     seen: list[tuple[Any, ...]] = []
 
     # pytest names these test_f[y-0-1_0] ... test_f[Z-x1_1]: the nearest decorator's id first,
@@ -194,7 +197,9 @@ def test_stacked_parametrize_in_one_runs_every_combination_named_as_pytest_names
     assert "- test_f[Z-1_1]: AssertionError: broken" in text
 
 
-def test_parametrize_in_one_per_test_splits_the_cases_into_tests_of_n() -> None:
+def test_parametrize_in_one_per_test_splits_the_cases_into_tests_of_n(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_cases, "APART", False)
     seen: list[int] = []
 
     @parametrize_in_one("a", [0, 1, 2, 3, 4], ids=lambda a: f"v{a}", per_test=2)
@@ -211,6 +216,20 @@ def test_parametrize_in_one_per_test_splits_the_cases_into_tests_of_n() -> None:
         else:
             test_g(*param.values)
     assert seen == [0, 1, 2, 3, 4]
+
+
+def test_parametrize_in_one_apart_is_pytests_own_parametrize(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_cases, "APART", True)  # MINIGRAD_TESTS_APART=1
+    values = [0, pytest.param(1, id="one")]
+
+    @parametrize_in_one("a", values, ids=lambda a: f"v{a}", per_test=2)
+    def test_h(a: int) -> None:
+        assert a in (0, 1)
+
+    (mark,) = test_h.pytestmark  # one parametrize of every case, not of groups of two
+    assert (mark.name, mark.args) == ("parametrize", ("a", values))
+    assert mark.kwargs["ids"](0) == "v0"
 
 
 def test_a_check_that_skips_is_skipped_alone() -> None:

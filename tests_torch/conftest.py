@@ -1,4 +1,5 @@
 """Put tests/ on sys.path, so the op table (``opinfo``) and its test helpers import here too;
+pin PyTorch's CPU kernels (tests/_torch_kernels.py);
 start the longest tests first (tests/_slow_first.py)."""
 
 import sys
@@ -10,6 +11,7 @@ TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 
+import _torch_kernels  # noqa: E402, F401 (before any test imports torch: its kernels pinned)
 from _slow_first import slow_first  # noqa: E402
 
 # The longest tests of tests_torch, longest first (--durations on main, 2026-12-05: 120 to 9 s

@@ -339,8 +339,15 @@ ROUNDING_TOLERANT = ("sum", "mean", "nansum", "nanmean", "logsumexp", "logcumsum
 _INT_INPUTS = ("0d 2", "all equal", "ties", "empty", "ties 2d T", "empty 3x0")
 
 
+# numpy's float64 pow on a CPU with AVX-512 is SVML's, within an ulp but not correctly rounded
+# (pow(2.5, 2.5) an ulp below PyTorch's and glibc's); with AVX2 it is libm's, bit for bit.
+LAST_BIT_BY_CPU = ("pow",)
+
+
 def _ulps(op: str) -> int:
-    return 4 if op.startswith(ROUNDING_TOLERANT) else 0
+    if op.startswith(ROUNDING_TOLERANT):
+        return 4
+    return 1 if op in LAST_BIT_BY_CPU else 0
 
 
 def _failures(case: Case, inputs: dict[str, list[tuple[Any, str]]], dtype: str,

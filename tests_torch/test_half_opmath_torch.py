@@ -425,6 +425,10 @@ _KNOWN: dict[str, str] = {
     **dict.fromkeys(["linear big=33", "linear' big=33"],
                     "the gemm's float32 sum in another order: 1 of 30 elements an ulp apart"),
 }
+# ... of which these differ on some machines only: numpy's BLAS picks its gemm kernel (and so
+# its order of summation) by the CPU (OpenBLAS's Haswell kernel: 1 element an ulp apart; its
+# SkylakeX kernel, on a CPU with AVX-512: equal).
+_KNOWN_ON_SOME_CPUS = {"linear big=33", "linear' big=33"}
 
 
 def _groups() -> list[str]:
@@ -436,8 +440,8 @@ def test_half_matches_pytorch(group: str) -> None:
     selected = [c for c in cases() if c[0] == group]
     found = {label: how for _, label, how in divergences(selected)}
     known = {label for _, label, _ in selected if label in _KNOWN}
-    assert set(found) == known, {label: found.get(label, "now equal") for label in
-                                 set(found) ^ known}
+    unexpected = set(found) ^ known - _KNOWN_ON_SOME_CPUS
+    assert not unexpected, {label: found.get(label, "now equal") for label in unexpected}
 
 
 if __name__ == "__main__":

@@ -14,15 +14,22 @@ from __future__ import annotations
 
 
 class _Switches:
-    # What the user turned on.
-    track_writes = False  # set_track_writes(True)
-    anomaly = False  # anomaly mode, which tracks writes as well
-    guard = False  # guard_saved_tensors(): protect buffers saved from now on
-    # What the hooks read (derived by ``refresh``).
-    writes = False  # VersionCounter.bump remembers where each in-place write happened
-    saves = False  # packing saved values remembers where, and/or guards the buffers
-    guarded = False  # some buffer is guarded now: check unpacks and releases
-    guard_used = False  # the guard was on once: check counted writes (views may be read-only)
+    """The flags, as attributes of the one instance ``switches``."""
+
+    def __init__(self) -> None:
+        # Set on the instance, not as class defaults: CPython 3.11 specialises the read of an
+        # attribute the instance's dict holds, never of a class default read through an
+        # instance (each such read takes the generic lookup, on every node backward runs).
+        # What the user turned on.
+        self.track_writes = False  # set_track_writes(True)
+        self.anomaly = False  # anomaly mode, which tracks writes as well
+        self.guard = False  # guard_saved_tensors(): protect buffers saved from now on
+        # What the hooks read (derived by ``refresh``).
+        self.writes = False  # VersionCounter.bump remembers where each in-place write happened
+        self.saves = False  # packing saved values remembers where, and/or guards the buffers
+        self.guarded = False  # some buffer is guarded now: check unpacks and releases
+        # the guard was on once: check counted writes (views may be read-only)
+        self.guard_used = False
 
 
 switches = _Switches()

@@ -29,6 +29,7 @@ _WHY = {
     "input": "an input: backward needs its value",
     "output": "its result: backward is written in terms of it",
     "private value": "an intermediate of its own: nobody else can write to it, never checked",
+    "exposed value": "an intermediate of its own, handed out by grad_fn._saved_<name>: checked",
 }
 
 
@@ -201,7 +202,8 @@ def _subject(entry: SavedEntry, known: list[tuple[str, TensorBase]]) -> str:
         # The output itself (its node is the owner), else an alias on the same buffer.
         found = [
             name for name, tensor in known
-            if tensor._grad_fn is entry.owner and tensor._output_nr == entry.output_nr
+            if entry.role == "output" and tensor._grad_fn is entry.owner
+            and tensor._output_nr == entry.output_nr
         ] or [
             name for name, tensor in known
             if tensor._array is entry.value and tensor._version_counter() is entry.counter
@@ -214,6 +216,8 @@ def _role(entry: SavedEntry) -> str:
         return f"its output {entry.output_nr}"
     if entry.role == "input":
         return "an input"
+    if entry.role == "exposed value":
+        return "an exposed private value"
     return "a private value"
 
 

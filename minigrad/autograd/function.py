@@ -53,6 +53,7 @@ from minigrad.autograd.graph import (
     NEEDS_FROM_EDGES,
     NOT_IMPLEMENTED,
     NOT_IMPLEMENTED_EDGES,
+    RARE_ATTRIBUTES,
     SAVED_FIELDS,
     SAVED_OUTPUT_COUNTER,
     SAVED_PAIR,
@@ -65,6 +66,7 @@ from minigrad.autograd.graph import (
     node_slots,
     sum_to_shape,
 )
+from minigrad.autograd.read_only import ReadOnly
 from minigrad.autograd.record import NO_GRAD_CTX as NO_GRAD_CTX  # re-exported for the ops
 from minigrad.autograd.record import options_recorder, record, recorder
 from minigrad.autograd.tensor_base import TensorBase
@@ -78,7 +80,7 @@ if TYPE_CHECKING:
 NODE_SLOTS = ("needs_input_grad", "_unpacked")
 
 
-class BackwardNode(Node):
+class BackwardNode(Node):  # (CTX_INTERNALS and _init_ctx after it)
     """The ``grad_fn`` of a Function's outputs, which is also the ``ctx`` its methods receive.
 
     Each Function gets its own subclass, whose slots are the ones its kind of node uses
@@ -99,6 +101,7 @@ class BackwardNode(Node):
     _non_differentiable: tuple[Any, ...] = ()
     _materialize_grads = True
     _keeps_nones = True  # saved values that are all None outlive backward (Node._release_saved)
+    _freed = False  # (a custom Function's ctx: backward freed its saved values, even none)
     # PyTorch's names of the saved values, per save_for_backward position (None: not declared
     # and not yet inferred; see autograd/saved_attributes.py)
     _names_of_saved: ClassVar[tuple[str | None, ...] | None] = ()
@@ -121,7 +124,7 @@ class BackwardNode(Node):
         """Keep ``values`` for backward; inputs and outputs among them are version-checked."""
         self._saved = values  # packed by the recording routine once forward returns
 
-    @property
+    @property  # (a plain property: built-in formulas read it; a custom ctx's is ReadOnly)
     def saved_tensors(self) -> tuple[Any, ...]:
         """The values given to ``save_for_backward``, checked against in-place writes."""
         try:
@@ -146,6 +149,8 @@ class BackwardNode(Node):
 
     def set_materialize_grads(self, value: bool) -> None:
         """Whether missing output gradients reach backward as zeros (default) or None."""
+        if not isinstance(value, bool):
+            raise TypeError(errors.SET_MATERIALIZE_GRADS_NOT_BOOL)
         extend(self)
         self._materialize_grads = value
 
@@ -237,16 +242,34 @@ class BackwardNode(Node):
 
         Its gradients are returned, whatever ``run``: the engine delivers them.
         """
+        # (freed: None, and its ``saved_tensors`` raise when read; PyTorch's second backward
+        # runs if it does not read them)
         values = self._saved
-        self._unpacked = saved.unpack(self, True) if values or values is None else ()
+        self._unpacked = saved.unpack(self, True) if values else ()
         try:
             result = self._function._call_backward(self, grads, as_tensors)
         finally:
             self._unpacked = ()
         result = self._check_grads(result)  # a user's backward may return anything
-        if release and values:
+        if release:
             self._release_saved()
         return result
+
+    def _custom_release_saved(self) -> None:
+        """A custom Function's ``_release_saved``: its ctx's ``saved_tensors`` then raise.
+
+        As PyTorch's ``has_freed_buffers``: whatever was saved (nothing, Nones), reading
+        ``ctx.saved_tensors`` after a backward that freed the graph is "backward through the
+        graph a second time"; a second backward that does not read them runs.
+        """
+        self._freed = True
+        BackwardNode._release_saved(self)
+
+    def _custom_saved_tensors(self) -> tuple[Any, ...]:
+        """``ctx.saved_tensors`` of a custom Function: raises once backward freed them."""
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        return BackwardNode.saved_tensors.fget(self)
 
     def _like(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, ...]:
         # Only the inputs with an edge have the output's shape and dtype (a fill's 0-d value
@@ -376,6 +399,20 @@ def _not_callable(node: BackwardNode, *grads: Any, **kwargs: Any) -> Any:
     raise TypeError(f"'{type(node).__name__}' object is not callable")
 
 
+# What a custom Function's node keeps of its own (besides ``Function._node_slots``): in slots,
+# so that its ``__dict__``, which takes the user's notes, shows only those, as PyTorch's ctx
+# does (``vars(ctx)`` is ``{}``, ``ctx.__dict__ = {}`` loses nothing of minigrad's).
+CTX_INTERNALS = ("_slots", "_num_args", "_freed", *RARE_ATTRIBUTES)
+# ... starting from the values they have as class-level defaults on any other node
+_CTX_DEFAULTS = tuple((name, getattr(BackwardNode, name)) for name in CTX_INTERNALS)
+
+
+def _init_ctx(node: BackwardNode) -> None:
+    """A custom Function's new node (its ctx): its internal slots at their defaults."""
+    for name, value in _CTX_DEFAULTS:
+        setattr(node, name, value)
+
+
 class Function:
     """Base class of differentiable operations; subclass it for custom ops (PyTorch's API).
 
@@ -411,6 +448,11 @@ class Function:
         "__repr__": object.__repr__,
         # Its backward sees tensors and its answer is checked (built-in ops': arrays, trusted).
         "_backward": BackwardNode._backward_custom,
+        "_release_saved": BackwardNode._custom_release_saved,
+        "saved_tensors": ReadOnly(BackwardNode._custom_saved_tensors,
+                                  BackwardNode.saved_tensors.__doc__, "saved_tensors"),
+        # (its attributes belong to PyTorch's ``_FunctionBase``: their refusals name it)
+        "_read_only_owner": "minigrad._C._FunctionBase",
         "_computes_needed_edges_only": False,
         # ... and, unlike PyTorch's C++ nodes, not callable (``grad_fn(grad)`` raises)
         "__call__": _not_callable,
@@ -490,10 +532,12 @@ class Function:
         own_fields = tuple(field for field in fields if field not in defaults)
         namespace = {
             "__slots__": cls._node_slots() + own_fields
-            + (("__dict__",) if cls._tensor_level else ()),
+            + ((*CTX_INTERNALS, "__dict__") if cls._tensor_level else ()),
             "_function": cls, "_name": name, "__doc__": cls.__doc__, "_fields": own_fields,
             **cls._kept_in_node(), **defaults,
         }
+        if cls._tensor_level:
+            namespace["__init__"] = _init_ctx
         if name == NOT_IMPLEMENTED:
             namespace["next_functions"] = NOT_IMPLEMENTED_EDGES
         cls._Node = type(type_name, (BackwardNode,), {**cls._node_namespace, **namespace})
@@ -867,14 +911,19 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
             # ``_finish``'s common case, inline: inputs shaped like the output, arrays, edges
             # in slots. A gradient on an edge with the incoming one's dtype object needs no
             # fitting; any other (an equal dtype object included) goes through ``_finish``.
+            # The incoming gradient itself, passed on (add's), is not read: it cannot differ.
             if type(result) is not tuple:
                 result = (result,)
-            dtype = grads[0].dtype
+            incoming = grads[0]
             grad = result[0]
-            if (grad is not None and grad.dtype is not dtype) or (
-                two_edges and (grad := result[1]) is not None and grad.dtype is not dtype
-            ):
-                result = self._finish(result, grads, False, False)
+            other = result[1] if two_edges else None
+            if not ((grad is incoming or grad is None)
+                    and (other is incoming or other is None)):
+                dtype = incoming.dtype
+                if (grad is not None and grad.dtype is not dtype) or (
+                    other is not None and other.dtype is not dtype
+                ):
+                    result = self._finish(result, grads, False, False)
             if release and values:
                 # Checked by the layout test above (no guard, each counter a string, or an
                 # entry of Nones at 1 or 7): without Nones, ``_release_saved``'s common case.

@@ -24,6 +24,7 @@ from minigrad import errors
 from minigrad._dtype import type_name
 from minigrad.autograd import anomaly
 from minigrad.autograd.debug_switches import switches
+from minigrad.autograd.read_only import ReadOnly
 from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
 
 # Entries per saved value in a node's flat ``_saved`` tuple (the layout is autograd/saved.py's:
@@ -196,7 +197,7 @@ class Node:
         """Keep the freed values' types in the slot ``_extra`` (see the getter)."""
         self._extra = kinds
 
-    @property
+    @ReadOnly
     def next_functions(self) -> tuple[Edge, ...]:
         """One ``(node, output_nr)`` per input of the forward op (``(None, 0)``: no gradient)."""
         return tuple(zip(self._next_nodes, self._next_nrs))
@@ -204,6 +205,18 @@ class Node:
     def name(self) -> str:
         """The node's type name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
         return type(self).__name__
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refuse pickling, ``copy.copy`` and ``copy.deepcopy``, with PyTorch's text.
+
+        A node holds its graph's history and saved buffers: PyTorch's nodes cannot be
+        pickled nor copied (``cannot pickle 'SigmoidBackward0' object``).
+        """
+        raise TypeError(f"cannot pickle '{type(self).__name__}' object")
+
+    def __reduce__(self) -> Any:
+        """Refuse, as ``__reduce_ex__``."""
+        raise TypeError(f"cannot pickle '{type(self).__name__}' object")
 
     def __dir__(self) -> list[str]:
         """PyTorch's listing: the node's API and what the op saved (``_saved_*``).
@@ -221,12 +234,12 @@ class Node:
             or not builtin and (name in _CTX_API or name in notes and name[0] != "_")
         ]
 
-    @property
+    @ReadOnly
     def requires_grad(self) -> bool:
         """True, as PyTorch's: a node is recorded only where an output requires grad."""
         return True
 
-    @property
+    @ReadOnly
     def metadata(self) -> dict[str, Any]:
         """A dict for the user's own annotations (PyTorch's ``grad_fn.metadata``)."""
         if self._metadata is None:
@@ -448,7 +461,7 @@ def _edges_to_gradients(node: Node) -> tuple[Edge, ...]:
     return tuple(edge for edge in zip(node._next_nodes, node._next_nrs) if edge[0] is not None)
 
 
-NOT_IMPLEMENTED_EDGES = property(_edges_to_gradients, doc=_edges_to_gradients.__doc__)
+NOT_IMPLEMENTED_EDGES = ReadOnly(_edges_to_gradients, _edges_to_gradients.__doc__, "next_functions")
 
 
 class RemovableHandle:
@@ -527,14 +540,73 @@ def _setter(name: str) -> Callable[[Any, Any], None]:
     return set_rare
 
 
-class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTorch's C++ one
+class ClosedNode(Node):
+    """A node that keeps a ``__dict__`` for minigrad's own notes, shown as PyTorch's C++ node.
+
+    PyTorch's ``AccumulateGrad`` and ``CopySlices`` take no new attribute and have no
+    ``__dict__``. Their minigrad classes keep one (rather than a twin, ``extend``: the engine
+    tells them by their exact type), for the names in the class's ``_kept_names`` only; each
+    concrete subclass hides it with ``__dict__ = HIDDEN_DICT`` (a data descriptor below the
+    class that declares the dict: Python's own attribute storage still uses the dict).
+    Assigning or deleting anything else raises Python's texts for an object without
+    ``__dict__``, which PyTorch's are.
+    """
+
+    __slots__ = ("__dict__",)
+    _open = True
+    _kept_names: frozenset[str] = frozenset()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set one of ``_kept_names``; refuse anything else (``acc.foo = 1``)."""
+        if name not in self._kept_names:
+            attribute = _class_attribute(type(self), name)
+            if attribute is _MISSING:
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+            if not hasattr(type(attribute), "__set__"):  # (a data descriptor raises its own)
+                raise AttributeError(
+                    f"'{type(self).__name__}' object attribute '{name}' is read-only")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        """Refuse as PyTorch's node: its own notes are no attributes of a C++ node."""
+        attribute = _class_attribute(type(self), name)
+        if attribute is _MISSING or name in self._kept_names:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        if not hasattr(type(attribute), "__delete__"):  # (a data descriptor raises its own)
+            raise AttributeError(f"'{type(self).__name__}' object attribute '{name}' is read-only")
+        object.__delattr__(self, name)
+
+
+def _class_attribute(cls: type, name: str) -> Any:
+    """What ``name`` is in ``cls`` or a base, as Python looks it up (``_MISSING``: nothing)."""
+    return next((klass.__dict__[name] for klass in cls.__mro__ if name in klass.__dict__),
+                _MISSING)
+
+
+def _no_dict(node: Node, *value: Any) -> dict[str, Any]:
+    """Python's text for an object without ``__dict__`` (PyTorch's C++ nodes have none).
+
+    The getter, setter (``value``) and deleter of ``HIDDEN_DICT`` alike.
+    """
+    raise AttributeError(f"'{type(node).__name__}' object has no attribute '__dict__'")
+
+
+# ``ClosedNode``'s subclasses' ``__dict__``: read, assigned or deleted, it is not there.
+HIDDEN_DICT = property(_no_dict, _no_dict, _no_dict)
+_MISSING = object()
+# The dict a ``ClosedNode`` really keeps, for its own code (``vars`` would read ``__dict__``)
+own_dict = ClosedNode.__dict__["__dict__"].__get__
+
+
+class AccumulateGrad(ClosedNode):  # repr and type name "AccumulateGrad", name() PyTorch's C++ one
     """The node at a leaf that requires grad: adds the incoming gradient to ``leaf.grad``.
 
     The leaf keeps its accumulator (so it is made once, not once per op) and the accumulator
     refers to the leaf weakly: no reference cycle keeps a dropped leaf's buffer alive.
     """
 
-    __slots__ = ("_variable", "__dict__")
+    __slots__ = ("_variable",)
+    __dict__ = HIDDEN_DICT  # (its ``__dict__`` takes only ``_kept_names``: ClosedNode)
     _builtin = True
     # What every node has, the same on every accumulator: no edge, nothing saved, and
     # PyTorch runs accumulation as soon as it is ready
@@ -543,9 +615,6 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
     _saved: tuple[Any, ...] | None = ()
     _input_meta = None
     _sequence_nr = float("inf")
-    # (its ``__dict__`` takes ``_buffer_changed`` and the rarely set attributes, and no other:
-    # ``__setattr__``)
-    _open = True
     # Whether the leaf's buffer changed shape or dtype since the accumulator was made
     # (``tensor_base.set_array``): the gradients of nodes recorded before and after may then
     # differ, and the engine sums them checked (engine.py ``_unseen_accumulator``). Set in
@@ -560,23 +629,7 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
         if anomaly._state.enabled:  # (made in anomaly mode: PyTorch's Node constructor keeps
             anomaly.remember_creation(self)  # the stack and parent, as any node's)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        """Set what minigrad keeps on it (``_ACCUMULATOR_ATTRIBUTES``); refuse anything else.
-
-        As PyTorch's C++ node, it takes no new attribute (``acc.foo = 1``), with Python's
-        texts for an object without ``__dict__``, which PyTorch's are. (It keeps a ``__dict__``
-        rather than a twin, ``extend``: the engine tells an accumulator by its exact type.)
-        """
-        if name not in _ACCUMULATOR_ATTRIBUTES:
-            attribute = next((klass.__dict__[name] for klass in type(self).__mro__
-                              if name in klass.__dict__), _MISSING)  # (as Python looks it up)
-            if attribute is _MISSING:
-                raise AttributeError(f"'AccumulateGrad' object has no attribute '{name}'")
-            if not hasattr(type(attribute), "__set__"):  # (a data descriptor raises its own)
-                raise AttributeError(f"'AccumulateGrad' object attribute '{name}' is read-only")
-        object.__setattr__(self, name, value)
-
-    @property
+    @ReadOnly
     def variable(self) -> TensorBase | None:
         """The leaf tensor (None once it has been dropped)."""
         return self._variable()
@@ -635,11 +688,10 @@ class AccumulateGrad(Node):  # repr and type name "AccumulateGrad", name() PyTor
             _run_post_accumulate_hooks(variable)
 
 
-# What an accumulator keeps in its ``__dict__`` (``AccumulateGrad.__setattr__``): its own notes
-# and the rarely set attributes of every node.
-_ACCUMULATOR_ATTRIBUTES = frozenset(
+# What an accumulator keeps (``ClosedNode``): its own notes and the rarely set attributes of
+# every node.
+AccumulateGrad._kept_names = frozenset(
     ("_variable", "_buffer_changed", "_recorded_shape", *RARE_ATTRIBUTES))
-_MISSING = object()
 
 
 def _run_post_accumulate_hooks(variable: Any) -> None:

@@ -29,7 +29,16 @@ from minigrad._half import copy_into
 from minigrad.autograd import debug_hooks, grad_mode, guard, saved
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import BackwardNode, Op
-from minigrad.autograd.graph import Edge, Node, move_retained_grad, new_sequence_nr
+from minigrad.autograd.graph import (
+    HIDDEN_DICT,
+    RARE_ATTRIBUTES,
+    ClosedNode,
+    Edge,
+    Node,
+    move_retained_grad,
+    new_sequence_nr,
+    own_dict,
+)
 from minigrad.autograd.overlap import (
     check_inputs_overlap,
     kernel_order_result,
@@ -403,7 +412,7 @@ def _check_sizes(shape: tuple[int, ...], others: tuple[Any, ...]) -> None:
         raise RuntimeError(errors.inplace_shape_mismatch(shape, broadcast))
 
 
-class CopySlices(Node):
+class CopySlices(ClosedNode):
     """The base's node after an in-place op ``F`` wrote through one of its views.
 
     Backward, for the gradient ``g`` of the new base:
@@ -415,21 +424,31 @@ class CopySlices(Node):
     backward through it raises even if ``F`` saved nothing.
     """
 
+    __slots__ = ()
+    __dict__ = HIDDEN_DICT  # (as PyTorch's C++ node: no ``__dict__``, no new attribute)
     _lean = False  # its own _backward and _release_saved: the engine's general path runs it
+    _fn: BackwardNode | None
+    # What it keeps in its dict (``ClosedNode``): a node's slots, its own, the rare ones.
+    _kept_names = frozenset((
+        "_sequence_nr", "_next_nodes", "_next_nrs", "_saved", "_input_meta", "_extra", "_steps",
+        "_fn", "_base_layout", *RARE_ATTRIBUTES,
+    ))
 
     def __init__(
         self, base_edge: Edge, steps: tuple[ViewStep, ...], fn: BackwardNode, base: np.ndarray
     ) -> None:
-        self._sequence_nr = new_sequence_nr()
-        self._next_nodes = (base_edge[0], *fn._next_nodes[1:])
-        self._next_nrs = (base_edge[1], *fn._next_nrs[1:])
-        self._saved = ()
-        self._input_meta = None
-        self._steps = steps
-        self._fn: BackwardNode | None = fn
-        self._base_layout = base.shape, base.strides
-        self._forward_stack = fn._forward_stack
-        self._anomaly_parent = fn._anomaly_parent
+        own_dict(self).update(  # (straight into its dict: ``ClosedNode.__setattr__`` checks)
+            _sequence_nr=new_sequence_nr(),
+            _next_nodes=(base_edge[0], *fn._next_nodes[1:]),
+            _next_nrs=(base_edge[1], *fn._next_nrs[1:]),
+            _saved=(),
+            _input_meta=None,
+            _steps=steps,
+            _fn=fn,
+            _base_layout=(base.shape, base.strides),
+            _forward_stack=fn._forward_stack,
+            _anomaly_parent=fn._anomaly_parent,
+        )
 
     def name(self) -> str:
         """``torch::autograd::CopySlices``, PyTorch's C++ name for it."""

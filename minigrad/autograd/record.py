@@ -1114,6 +1114,12 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
     dirty = node._dirty
     if dirty:
         _check_dirty(dirty, args, values, recording)
+    if any(not isinstance(value, TensorBase) for value in node._non_differentiable):
+        raise RuntimeError(errors.MARK_NON_DIFFERENTIABLE_NOT_TENSOR)
+    if recording:  # (PyTorch looks at what was saved only when it records: _save_variables)
+        for index, value in enumerate(node._saved or ()):
+            if value is not None and not isinstance(value, TensorBase):
+                raise TypeError(errors.save_for_backward_not_tensor(index, value))
     outputs = tuple(_as_output(value, args, dirty) for value in values)
     if recording:
         tensors = [o for o in outputs if isinstance(o, TensorBase)]

@@ -586,6 +586,28 @@ def unpack_one(node: Node, index: int) -> Any:
     return _unpack_at(node, saved, index * FIELDS, True)
 
 
+def unpack_exposed(node: Node, index: int) -> Any:
+    """The value saved at ``index`` as ``grad_fn._saved_<name>`` hands it to the user.
+
+    As ``unpack_one``; a private array (an intermediate the op kept, with no tensor of its
+    own: layer_norm's mean, det's LU factors) comes back as a tensor sharing its buffer and a
+    version counter the entry keeps from now on. So a write through that tensor (or a view of
+    it) makes backward raise PyTorch's version error rather than compute with the written
+    value, as PyTorch's saved variables do. (Made on first exposure only: backward's common
+    path still sees no counter on a value nobody could write.)
+    """
+    value = unpack_one(node, index)
+    if type(value) is not np.ndarray:
+        return value  # a tensor, a plain number, or None
+    saved = entries(node)
+    start = index * FIELDS
+    counter = saved[start + 1]
+    if counter is None:  # first exposure: version 0 from now on
+        counter = VersionCounter()
+        node._saved = saved[: start + 1] + (counter, counter.version) + saved[start + 3 :]
+    return TensorBase.output_class._make(value, None, 0, counter)
+
+
 def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool) -> Any:
     value = saved[start]
     counter, origin = _resolve(node, saved[start + 1], saved[start + 3])
@@ -602,6 +624,8 @@ def _unpack_at(node: Node, saved: tuple[Any, ...], start: int, as_tensors: bool)
         guard.verify(handle(node, start // FIELDS), node)
     if saved[start + 1] is ON_TENSOR and origin._array is not value:
         value = _current_buffer(value, origin)
+    if origin is None:  # a private array exposed (``unpack_exposed``): a plain value still
+        return value
     return _as_tensor(node, value, counter, origin) if as_tensors else value
 
 
@@ -719,6 +743,8 @@ def _mismatch_message(node: Node, value: Any, counter: Any, saved_version: int,
         grad_fn = origin.grad_fn  # a view's history is regenerated first (AsStrided)
         producer = None if grad_fn is None else grad_fn.name()
         output_nr = origin._output_nr
+    elif origin is None:  # a private array exposed (``unpack_exposed``): no producer
+        producer, output_nr = None, 0
     else:
         owner = node
         if isinstance(origin, weakref.ref):

@@ -22,9 +22,11 @@ if TYPE_CHECKING:
 class SavedEntry(NamedTuple):
     """One value a node saved for backward.
 
-    ``role`` is ``"input"`` (one of the op's inputs), ``"output"`` (one of its results) or
-    ``"private value"`` (an intermediate nobody else can write to: never version-checked).
-    ``counter`` and ``saved_version`` are None for private values.
+    ``role`` is ``"input"`` (one of the op's inputs), ``"output"`` (one of its results),
+    ``"private value"`` (an intermediate nobody else can write to: never version-checked) or
+    ``"exposed value"`` (such an intermediate once ``grad_fn._saved_<name>`` handed it out as
+    a tensor: checked from then on, ``saved.unpack_exposed``). ``counter`` and
+    ``saved_version`` are None for private values.
     """
 
     owner: Node  # the node whose backward unpacks it (the op inside a CopySlices)
@@ -78,7 +80,8 @@ def saved_entries(node: Node) -> list[SavedEntry]:
         if value is None and counter is None:
             continue  # a None passed to save_for_backward
         tensor = origin if isinstance(origin, TensorBase) else None
-        role = "private value" if counter is None else "output" if tensor is None else "input"
+        role = ("private value" if counter is None else "input" if tensor is not None
+                else "exposed value" if origin is None else "output")
         # An output's origin is its number (or, written through a view, a weak reference: 0).
         if tensor is not None:
             output_nr = tensor._output_nr

@@ -35,6 +35,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import saved
+from minigrad.autograd.read_only import ReadOnly
 from minigrad.autograd.tensor_base import TensorBase
 
 if TYPE_CHECKING:
@@ -215,7 +216,7 @@ class TensorList:
         def get(node: BackwardNode) -> tuple[Any, ...]:
             values = []
             for is_tensor, index in zip(places(node), positions(node)):
-                value = saved.unpack_one(node, index) if is_tensor else None
+                value = saved.unpack_exposed(node, index) if is_tensor else None
                 values.append(None if value is None else _as_tensor(value))
             return tuple(values)
 
@@ -223,10 +224,11 @@ class TensorList:
             return tuple(SavedTensor(node, index) for index in positions(node))
 
         node_class._names_of_saved = ()
-        setattr(node_class, f"_saved_{self.name}",
-                property(get, doc=f"The saved ``{self.name}``, checked as backward checks them."))
-        setattr(node_class, f"_raw_saved_{self.name}",
-                property(get_raw, doc=f"The saved ``{self.name}`` as ``SavedTensor``s."))
+        name = f"_saved_{self.name}"
+        setattr(node_class, name, ReadOnly(
+            get, f"The saved ``{self.name}``, checked as backward checks them.", name))
+        setattr(node_class, f"_raw{name}", ReadOnly(
+            get_raw, f"The saved ``{self.name}`` as ``SavedTensor``s.", f"_raw{name}"))
 
 
 def install(node_class: type[BackwardNode], function: type[Function]) -> None:
@@ -251,7 +253,8 @@ def install(node_class: type[BackwardNode], function: type[Function]) -> None:
 
 def install_for_custom_function(node_class: type[BackwardNode]) -> None:
     """A custom Function's node shows its saved values as ``_raw_saved_tensors`` (PyTorch)."""
-    node_class._raw_saved_tensors = property(_raw_saved_tensors)  # type: ignore[attr-defined]
+    node_class._raw_saved_tensors = ReadOnly(  # type: ignore[attr-defined]
+        _raw_saved_tensors, _raw_saved_tensors.__doc__, "_raw_saved_tensors")
 
 
 def _raw_saved_tensors(node: BackwardNode) -> tuple[SavedTensor, ...]:
@@ -302,26 +305,27 @@ def _add_tensor_properties(node_class: type[BackwardNode], names: Any) -> None:
 _GETTERS: dict[tuple[str, Any], Callable[[BackwardNode], Any]] = {}
 
 
-def _tensor_property(name: str, index: int) -> property:
+def _tensor_property(name: str, index: int) -> ReadOnly:
     def get(node: BackwardNode) -> Any:
         if node._saved is None and index in node._freed_none:
             return None  # a None stays None once freed, as in PyTorch
-        value = saved.unpack_one(node, index)
+        value = saved.unpack_exposed(node, index)
         return None if value is None else _as_tensor(value)
 
     get = _GETTERS.setdefault(("tensor", index), get)
-    return property(get, doc=f"The saved ``{name}``, checked as backward checks it.")
+    return ReadOnly(get, f"The saved ``{name}``, checked as backward checks it.", f"_saved_{name}")
 
 
-def _raw_property(name: str, index: int) -> property:
+def _raw_property(name: str, index: int) -> ReadOnly:
     def get(node: BackwardNode) -> SavedTensor:
         return SavedTensor(node, index)  # even once freed (its register_hooks then raises)
 
     get = _GETTERS.setdefault(("raw", index), get)
-    return property(get, doc=f"The saved ``{name}`` as a ``SavedTensor`` (for its hooks).")
+    return ReadOnly(get, f"The saved ``{name}`` as a ``SavedTensor`` (for its hooks).",
+                    f"_raw_saved_{name}")
 
 
-def _option_property(name: str, source: OptionSource) -> property:
+def _option_property(name: str, source: OptionSource) -> ReadOnly:
     if callable(source):
         getter = source
     else:
@@ -330,7 +334,7 @@ def _option_property(name: str, source: OptionSource) -> property:
             return getattr(node, source, None)
 
         getter = _GETTERS.setdefault(("option", source), getter)
-    return property(getter, doc=f"The ``{name}`` the op kept for backward.")
+    return ReadOnly(getter, f"The ``{name}`` the op kept for backward.", f"_saved_{name}")
 
 
 def _as_tensor(value: Any) -> Any:

@@ -131,33 +131,25 @@ def saved_lu(ctx: Any, a: np.ndarray) -> tuple[Any, Any]:
 
 
 def pivoted_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """LAPACK's getf2 (partial pivoting) on square matrices: ``LU``, row order, odd, info.
+    """``lu_factor_arrays`` on square matrices, its pivots read as: row order, odd, info.
 
-    ``info`` is the 1-based index of the first exactly zero pivot (0: none); at a zero pivot
-    LAPACK neither swaps nor scales, and goes on. ``odd``: the row swaps' parity.
+    ``order``: the rows of ``a`` in the order of ``LU``'s; ``odd``: the row swaps' parity;
+    ``info``: the 1-based index of the first exactly zero pivot (0: none), where LAPACK neither
+    swaps nor scales, and goes on.
     """
-    n = a.shape[-1]
-    lu = np.array(a.reshape(-1, n, n), copy=True)
-    count = lu.shape[0]
+    lu, pivots = lu_factor_arrays(a)
+    n, count = a.shape[-1], math.prod(a.shape[:-2])
+    swaps = pivots.reshape(count, n).astype(np.intp) - 1  # (step j: rows j and swaps[:, j])
     batch = np.arange(count)
     order = np.tile(np.arange(n), (count, 1))
-    odd = np.zeros(count, dtype=bool)
-    info = np.zeros(count, dtype=np.int32)
     for j in range(n):
-        pivot_row = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
-        pivot = lu[batch, pivot_row, j]
-        found = pivot != 0
-        swap = batch[found & (pivot_row != j)]
-        if swap.size:
-            rows = pivot_row[swap]
-            lu[swap, j], lu[swap, rows] = lu[swap, rows], lu[swap, j].copy()
-            order[swap, j], order[swap, rows] = order[swap, rows], order[swap, j].copy()
-            odd[swap] = ~odd[swap]
-        info[~found & (info == 0)] = j + 1
-        lu[found, j + 1:, j] /= pivot[found, None]
-        lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:]
+        rows = swaps[:, j]
+        order[batch, j], order[batch, rows] = order[batch, rows], order[batch, j].copy()
+    odd = np.count_nonzero(swaps != np.arange(n), axis=-1) % 2 == 1
+    zero = np.diagonal(lu, axis1=-2, axis2=-1).reshape(count, n) == 0
+    info = np.where(zero.any(axis=-1), zero.argmax(axis=-1) + 1, 0).astype(np.int32)
     shape = a.shape[:-2]
-    return lu.reshape(a.shape), order.reshape(a.shape[:-1]), odd.reshape(shape), info.reshape(shape)
+    return lu, order.reshape(a.shape[:-1]), odd.reshape(shape), info.reshape(shape)
 
 
 def lu_solve(lu: np.ndarray, order: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -404,13 +404,25 @@ class SigmoidBackward(Op):
         )
 
 
+# (module names read once: sigmoid's backward runs at every node of a chain)
+_multiply = np.multiply
+_subtract = np.subtract
+_ndarray = np.ndarray
+
+
 def _sigmoid_grad(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """SigmoidBackward's formula on arrays: grad * (1 - y) * y.
 
-    In PyTorch's order (its sigmoid_backward kernel): the same roundings, bit for bit.
+    In PyTorch's order (its sigmoid_backward kernel): the same roundings, bit for bit. The
+    ufuncs are called directly (no operator dispatch), and the last product goes into the
+    second one's fresh array, which has its dtype and shape already (a ``y`` whose dtype it
+    has, broadcast into it): one array made less. (A 0-d product is a numpy scalar.)
     """
     (one,) = _ONE.arrays[y.dtype]
-    return grad * (one - y) * y
+    product = _multiply(grad, _subtract(one, y))
+    if type(product) is _ndarray:
+        return _multiply(product, y, product)  # (out positional: ufunc keywords cost more)
+    return product * y
 
 
 class Tanh(SavesResult):
