@@ -10,6 +10,7 @@ PyTorch 2.13's for the same programs (a product saving its inputs, ``exp`` savin
 ``x * w`` with only ``w`` requiring grad).
 """
 
+import math
 import types
 from typing import Any
 
@@ -53,10 +54,10 @@ if LIB == "minigrad":
     from minigrad.autograd.function import Op
 
     class Product(Op):
-        """z = x * y, declared as saving nothing, saving its inputs: no slot keeps them."""
+        """z = x * y, declared as saving results, saving its inputs: no slot keeps them."""
 
         num_inputs = 2
-        saves = ()
+        saves = ("result", "result1")
 
         @staticmethod
         def forward(ctx: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -69,9 +70,9 @@ if LIB == "minigrad":
             return grad * y, grad * x
 
     class Exp(Op):
-        """y = exp(x), declared as saving nothing, saving its result: no slot for its counter."""
+        """y = exp(x), declared as saving its input, saving its result: no slot for its counter."""
 
-        saves = ()
+        saves = ("self",)
 
         @staticmethod
         def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
@@ -84,6 +85,27 @@ if LIB == "minigrad":
             (y,) = ctx.saved_tensors
             return grad * y
 
+    class Negative(Op):
+        """y = -x, declared as saving nothing (true: no slot for saved values)."""
+
+        saves = ()
+
+        @staticmethod
+        def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+            return -x
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            return -grad
+
+    class LyingNegative(Negative):
+        """Declared as saving nothing, saving its input: refused when recorded."""
+
+        @staticmethod
+        def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
+            ctx.save_for_backward(x)
+            return -x
+
     def product(x: Any, y: Any) -> Any:
         return Product.apply(x, y)
 
@@ -95,14 +117,17 @@ else:
     exp = mg.exp
 
 
-COMMON = {"_next_nrs", "_sequence_nr", "_saved", "_input_meta", "_extra", "needs_input_grad"}
+# (``needs_input_grad`` of a node with edges in slots is read from its edges: no slot)
+# (nor ``_saved`` on the node of an op declaring ``saves = ()``: it reads its class's ``()``)
+# (and output numbers only if one is not 0: ``_output_nrs``, read as ``_next_nrs``)
+COMMON = {"_output_nrs", "_sequence_nr", "_input_meta", "_extra"}
 
 
 @minigrad_only
 @pytest.mark.parametrize("op, name, slots", [
     (lambda y, b: y + b, "AddBackward0", {"_next0", "_next1"}),
-    (lambda y, b: y * b, "MulBackward0", {"_next0", "_next1", "_input0", "_input1"}),
-    (lambda y, b: y.sigmoid(), "SigmoidBackward0", {"_next0", "_output_counter"}),
+    (lambda y, b: y * b, "MulBackward0", {"_next0", "_next1", "_input0", "_input1", "_saved"}),
+    (lambda y, b: y.sigmoid(), "SigmoidBackward0", {"_next0", "_output_counter", "_saved"}),
     (lambda y, b: y.sum(), "SumBackward0", {"_next0", "shape"}),
 ], ids=["add", "mul", "sigmoid", "sum"])
 def test_a_builtin_nodes_slots_are_its_kinds_on_one_level(op, name, slots) -> None:
@@ -117,7 +142,29 @@ def test_nodes_without_a_slot_for_what_they_saved() -> None:
     node = product(x, mg.ones(2, requires_grad=True))._grad_fn
     assert not hasattr(type(node), "_input0") and node._saved[3] is x  # (in its entry)
     node = exp(x)._grad_fn
-    assert not hasattr(type(node), "_output_counter") and not hasattr(type(node), "_unpacked")
+    assert not hasattr(type(node), "_output_counter")
+
+
+@minigrad_only
+def test_an_op_declaring_it_saves_nothing_has_no_slot_for_saved_values() -> None:
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = Negative.apply(x * 1)
+    assert _member_slots(type(y.grad_fn)) == {"NegativeBackward0": COMMON | {"_next0"}}
+    assert y.grad_fn._saved == ()
+    y.sum().backward()
+    assert x.grad.tolist() == [-1.0, -1.0] and y.grad_fn._saved == ()
+
+
+@minigrad_only
+def test_a_declaration_of_saving_nothing_cannot_lie() -> None:
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(TypeError) as excinfo:
+        LyingNegative.apply(x)
+    assert str(excinfo.value) == (
+        "LyingNegative declares saves = () but its forward saved 1 value(s): declare what it "
+        "saves")
+    with mg.no_grad():  # (nothing recorded: the no-grad ctx keeps nothing)
+        assert LyingNegative.apply(x).tolist() == [-1.0, -2.0]
 
 
 def test_saved_inputs_without_a_slot_are_checked_and_freed() -> None:
@@ -164,3 +211,24 @@ def test_a_saved_none_reads_as_none_after_backward(hooked: bool) -> None:
     assert str(excinfo.value) == BACKWARD_TWICE
     m.grad_fn.register_prehook(lambda grads: None)
     assert m.grad_fn._saved_other is None
+
+
+def test_output_numbers_other_than_0_are_kept_and_read() -> None:
+    # (a node with edges in slots keeps them only then: ``_output_nrs``; zeros otherwise)
+    x = mg.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    a, b = x.split(2)
+    nodes = [b.sigmoid(), b * a, a + b, b.sum(0), b * 2.0, (a * 1) * b]
+    assert [[(None if n is None else n.name(), nr) for n, nr in y.grad_fn.next_functions]
+            for y in nodes] == [
+        [("SplitBackward0", 1)],
+        [("SplitBackward0", 1), ("SplitBackward0", 0)],
+        [("SplitBackward0", 0), ("SplitBackward0", 1)],
+        [("SplitBackward0", 1)],
+        [("SplitBackward0", 1), (None, 0)],
+        [("MulBackward0", 0), ("SplitBackward0", 1)],
+    ]
+    sum(y.sum() for y in nodes).backward()
+    # a: b (from b * a) + 1 + b (from (a * 1) * b); b: sigmoid'(b) + a + 1 + 1 + 2 + a
+    sigmoid_grad = [math.exp(-v) / (1 + math.exp(-v)) ** 2 for v in (3.0, 4.0)]
+    assert x.grad.tolist() == pytest.approx(
+        [7.0, 9.0, sigmoid_grad[0] + 6.0, sigmoid_grad[1] + 8.0], rel=1e-6)

@@ -47,14 +47,17 @@ from minigrad._layout import elementwise_result
 from minigrad.autograd import grad_mode, grad_versions, saved, saved_attributes
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import (
+    EDGE_NRS,
     EDGES_IN_SLOTS,
     INPUT_SLOTS,
+    NEEDS_FROM_EDGES,
     NOT_IMPLEMENTED,
     NOT_IMPLEMENTED_EDGES,
     RARE_ATTRIBUTES,
     SAVED_FIELDS,
     SAVED_OUTPUT_COUNTER,
     SAVED_PAIR,
+    SAVED_SLOT,
     AccumulateGrad,
     Node,
     direct_call,
@@ -380,6 +383,17 @@ def _as_dtype(grad: Any, dtype: np.dtype) -> Any:
     return grad if grad.dtype == dtype else grad.astype(dtype)
 
 
+def _declared_saving_nothing(node: BackwardNode, *values: Any) -> None:
+    """``save_for_backward`` of an op declaring ``saves = ()``: a declaration may not lie.
+
+    Its node has no slot for saved values (``Op._node_slots``). (A forward that writes
+    ``ctx._saved`` itself meets Python's read-only attribute error instead.)
+    """
+    if values:
+        raise TypeError(f"{node._function.__name__} declares saves = () but its forward saved "
+                        f"{len(values)} value(s): declare what it saves")
+
+
 def _not_callable(node: BackwardNode, *grads: Any, **kwargs: Any) -> Any:
     """A custom Function's node called: PyTorch's ``TypeError`` (its Python node is no callable)."""
     raise TypeError(f"'{type(node).__name__}' object is not callable")
@@ -550,10 +564,14 @@ class Function:
     def _kept_in_node(cls) -> dict[str, Any]:
         """What the node class says of the saved values it keeps in slots (``Node``'s)."""
         slots = cls._node_slots()
-        return {
+        kept = {
             "_kept_inputs": tuple(name for name in INPUT_SLOTS if name in slots),
             "_keeps_output_counter": SAVED_OUTPUT_COUNTER in slots,
+            "_keeps_saved": SAVED_SLOT in slots,
         }
+        if SAVED_SLOT not in slots:  # (an op declaring ``saves = ()``: its node cannot save)
+            kept["save_for_backward"] = _declared_saving_nothing
+        return kept
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
@@ -710,7 +728,9 @@ class Op(Function):
             result = not named or not set(saves) <= {"self", "other"}
         edges = cls.num_inputs if cls.num_inputs in EDGES_IN_SLOTS else None
         unpacked = ("_unpacked",) if saves != () and not cls.saved_as_arguments else ()
-        return (*node_slots(edges, inputs, result), "needs_input_grad", *unpacked)
+        # (with edges in slots, ``needs_input_grad`` is read from them: graph.NEEDS_FROM_EDGES)
+        needs = () if edges is not None else ("needs_input_grad",)
+        return (*node_slots(edges, inputs, result, saves != ()), *needs, *unpacked)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -718,6 +738,8 @@ class Op(Function):
         cls._Node._num_args = cls.num_inputs
         if cls.num_inputs in EDGES_IN_SLOTS:  # no tuple kept per node (graph.py)
             cls._Node._next_nodes = EDGES_IN_SLOTS[cls.num_inputs]
+            cls._Node.needs_input_grad = NEEDS_FROM_EDGES[cls.num_inputs]  # (nor this one)
+            cls._Node._next_nrs = EDGE_NRS  # (nor output numbers that are all 0)
         if cls.broadcasts and cls.result_layout is None:
             cls.result_layout = staticmethod(elementwise_result)
         # Made once per class, after its body: forward and the node class are final by now.
@@ -775,6 +797,9 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
     # unpacks them again, for an op that saves what it declared it would not.
     kept_inputs = len(function._Node._kept_inputs)
     keeps_unpacked = "_unpacked" in function._Node.__slots__
+    # Whether its node has the slot ``_saved`` (an op declaring ``saves = ()`` has none: its
+    # class's ``()``, which CPython 3.11 reads through the generic lookup, is not read here)
+    keeps_saved = function._Node._keeps_saved
 
     def _backward(
         self: BackwardNode,
@@ -784,7 +809,7 @@ def backward_runner(function: type[Op]) -> Callable[..., tuple[Any, ...] | None]
         run: Run | None = None,
     ) -> tuple[Any, ...] | None:
         nonlocal unnamed
-        values = self._saved
+        values = self._saved if keeps_saved else ()  # (no slot: the class's (), read slowly)
         if values or values is None:  # (None: freed, and ``unpack`` says so)
             unpacked: tuple[Any, ...] | None = None
             if values is None or as_tensors or switches.guarded:

@@ -55,16 +55,23 @@ sequence_numbers = itertools.count()
 # every class level, set or not: ``Node`` declares none, and each concrete node class declares,
 # at one level, only those its kind uses (benchmarks/README.md, branch ``nodediet``).
 COMMON_SLOTS = (
-    "_next_nrs",  # per input of the forward op: which output of its edge's node it was
     "_sequence_nr",  # later nodes run first in backward (PyTorch's order)
-    "_saved",  # flat saved values (autograd/saved.py); () nothing, None freed
     "_input_meta",  # None, or per edge the (shape, dtype) a gradient must be brought to
 )
+# Flat saved values (autograd/saved.py): () nothing, None freed. Only the classes of ops that
+# may save anything have the slot: a node of an op that declares ``saves = ()`` reads its
+# class's ``()`` (``Node._keeps_saved`` False), and cannot save (function.py).
+SAVED_SLOT = "_saved"
 # Per input of the forward op, the node its gradient goes to (None: no gradient): a tuple in
 # ``_next_nodes``, or, for the built-in ops of one or two inputs, one slot per edge
 # (``EDGES_IN_SLOTS`` then makes the tuple when read).
 EDGE_TUPLE_SLOT = "_next_nodes"
 EDGE_SLOTS = {1: ("_next0",), 2: ("_next0", "_next1")}
+# Per input of the forward op, which output of its edge's node it was: a tuple in
+# ``_next_nrs``; for the classes with edges in slots, in ``_output_nrs`` only if one is not 0
+# (unset otherwise, which the collector skips: ``EDGE_NRS`` reads it).
+NRS_TUPLE_SLOT = "_next_nrs"
+NONZERO_NRS_SLOT = "_output_nrs"
 # The saved input tensors of arguments 0 and 1 (set only if saved): kept in the node rather
 # than in ``_saved``, which then holds only atoms, so the garbage collector untracks it instead
 # of traversing it at every collection (autograd/saved.py); and for the same reason the counter
@@ -77,15 +84,19 @@ INPUT_SLOTS = ("_input0", "_input1")
 EXTRA_SLOT = "_extra"
 
 
-def node_slots(edges: int | None, inputs: int, output_counter: bool) -> tuple[str, ...]:
+def node_slots(
+    edges: int | None, inputs: int, output_counter: bool, saves: bool = True
+) -> tuple[str, ...]:
     """The slots of a node class without ``__dict__``, in the order they are laid out.
 
     ``edges``: the number of edges kept in slots (a key of ``EDGE_SLOTS``), or None for a tuple;
     ``inputs``: how many of the input slots (0 to 2); ``output_counter``: whether the slot of
-    output 0's counter. Every such class has ``COMMON_SLOTS`` and ``EXTRA_SLOT``.
+    output 0's counter; ``saves``: whether the slot of saved values (``SAVED_SLOT``). Every
+    such class has ``COMMON_SLOTS`` and ``EXTRA_SLOT``.
     """
-    edge_slots = (EDGE_TUPLE_SLOT,) if edges is None else EDGE_SLOTS[edges]
-    return (edge_slots + COMMON_SLOTS + INPUT_SLOTS[:inputs]
+    edge_slots = ((EDGE_TUPLE_SLOT, NRS_TUPLE_SLOT) if edges is None
+                  else (*EDGE_SLOTS[edges], NONZERO_NRS_SLOT))
+    return (edge_slots + COMMON_SLOTS + ((SAVED_SLOT,) if saves else ()) + INPUT_SLOTS[:inputs]
             + ((SAVED_OUTPUT_COUNTER,) if output_counter else ()) + (EXTRA_SLOT,))
 
 
@@ -149,6 +160,10 @@ class Node:
     # counter: what ``saved.pack`` may keep in the node (a node with a ``__dict__`` takes all).
     _kept_inputs: tuple[str, ...] = INPUT_SLOTS
     _keeps_output_counter = True
+    # Whether the class has the slot ``_saved`` (``SAVED_SLOT``); without it, a node reads
+    # this ``()``: it saved nothing, and backward frees nothing (no "backward twice" error).
+    _keeps_saved = True
+    _saved: tuple[Any, ...] | None = ()
     # Whether the class-level defaults above can be set on a node as they are: its class
     # keeps a ``__dict__`` (a custom Function's ctx, the accumulator), or is an extended twin
     # (``extend``). A built-in op's node has no ``__dict__``: as PyTorch's, it takes no new
@@ -370,6 +385,66 @@ EDGES_IN_SLOTS = {
     1: property(_one_edge, _set_one_edge, doc="The node's edge, as a 1-tuple."),
     2: property(operator.attrgetter("_next0", "_next1"), _set_two_edges,
                 doc="The node's two edges, as a tuple."),
+}
+
+
+_ZERO_NRS = {1: (0,), 2: (0, 0)}
+
+
+def _edge_nrs(node: Node) -> tuple[int, ...]:
+    # (rarely read: the engine reads it for a node of several outputs or dependencies)
+    nrs = getattr(node, NONZERO_NRS_SLOT, None)
+    return _ZERO_NRS[node._num_args] if nrs is None else nrs
+
+
+def _set_edge_nrs(node: Node, nrs: tuple[int, ...]) -> None:
+    if any(nrs):
+        node._output_nrs = tuple(nrs)
+    elif getattr(node, NONZERO_NRS_SLOT, None) is not None:
+        del node._output_nrs
+
+
+# ``_next_nrs`` of the node classes whose edges live in slots: ``_output_nrs`` if set, else
+# zeros (every input a leaf or a first output: the common case, which stores nothing).
+EDGE_NRS = property(_edge_nrs, _set_edge_nrs, doc="Per edge, the output of its node it was.")
+
+
+# An edge not connected yet, of an input that needs a gradient: recording sets it from the
+# node's ``needs_input_grad`` before forward runs, and connects the edge once forward returned.
+PENDING_EDGE = "an edge to connect once forward returned: its input needs a gradient"
+_NEEDS_ONE = ((False,), (True,))  # by ``edge is valid``
+_NEEDS_TWO = ((False, False), (True, False), (False, True), (True, True))  # by bits
+
+
+def _one_need(node: Node) -> tuple[bool]:
+    return _NEEDS_ONE[node._next0 is not None]
+
+
+def _two_needs(node: Node) -> tuple[bool, bool]:
+    # (tests, not ``a + 2 * b``: CPython 3.11 specialises no arithmetic on bools)
+    if node._next0 is None:
+        return _NEEDS_TWO[2] if node._next1 is not None else _NEEDS_TWO[0]
+    return _NEEDS_TWO[3] if node._next1 is not None else _NEEDS_TWO[1]
+
+
+def _set_one_need(node: Node, needs: tuple[bool, ...]) -> None:
+    node._next0 = PENDING_EDGE if needs[0] else None
+
+
+def _set_two_needs(node: Node, needs: tuple[bool, ...]) -> None:
+    node._next0 = PENDING_EDGE if needs[0] else None
+    node._next1 = PENDING_EDGE if needs[1] else None
+
+
+# ``needs_input_grad`` of the node classes whose edges live in slots (``EDGES_IN_SLOTS``):
+# input i needs a gradient exactly when edge i is valid (PyTorch's generated nodes answer
+# ``task_should_compute_output`` from their edges), so it is read from the edges rather than
+# kept per node, a slot fewer for the collector to visit. Set before forward (the recording
+# routines do, with the inputs' needs; an option's entry is always False and is dropped),
+# it makes the edges ``PENDING_EDGE`` or None until recording connects them.
+NEEDS_FROM_EDGES = {
+    1: property(_one_need, _set_one_need, doc="Whether the input needs a gradient: (bool,)."),
+    2: property(_two_needs, _set_two_needs, doc="Per input, whether it needs a gradient."),
 }
 
 

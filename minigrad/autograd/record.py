@@ -46,6 +46,7 @@ from minigrad import _warnings, errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
+from minigrad.autograd.graph import PENDING_EDGE as _PENDING_EDGE
 from minigrad.autograd.graph import extend, sequence_numbers
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.tensor_base import TensorBase, new_result, set_output_class
@@ -195,7 +196,8 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
     if recording or tensor_level:  # a custom forward always gets a real ctx, as in PyTorch
         # (a call of the class: quicker than object.__new__)
         node = new_node(function, args) if function._option_defaults else function._Node()
-        node._saved = ()
+        if node._keeps_saved:  # (else its class's ``()``: the op declares it saves nothing)
+            node._saved = ()
         count = len(args)
         node.needs_input_grad = needs = (
             NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count)
@@ -254,7 +256,8 @@ def record_checked(
     are ``_general``'s and ``_connect``'s own: the graph is the one the ops' ``apply`` records.
     """
     node = new_node(function, args) if function._option_defaults else function._Node()
-    node._saved = ()
+    if node._keeps_saved:  # (else its class's ``()``: the op declares it saves nothing)
+        node._saved = ()
     node.needs_input_grad = needs
     arrays = [arg._array if isinstance(arg, TensorBase) else arg for arg in args]
     token = silence()  # inf and nan are values, not warnings (autograd/quiet.py)
@@ -414,6 +417,8 @@ def _unary_recorder(
     layout = function.result_layout  # (a rule of minigrad/_layout.py, or None)
     # What the no-grad path calls: the kernel, or one declared for it alone (the reductions')
     no_grad_kernel = function.no_grad_kernel or kernel
+    # Whether its node has a slot for saved values (else it reads its class's ``()``)
+    keeps_saved = make_node._keeps_saved
     if fallback is None:
 
         def fallback(x: Any) -> Any:
@@ -450,7 +455,6 @@ def _unary_recorder(
                     return _general(function, (x,), None)
                 # 1.-2. the node is forward's ctx
                 node = make_node()  # (a call of the class: quicker than object.__new__)
-                node.needs_input_grad = _NEEDS_UNARY
                 step = recording_step
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (``call_quietly`` if another thread is inside it, as ``_binary_recorder``), forward
@@ -458,7 +462,10 @@ def _unary_recorder(
         try:
             if step is None:
                 if node is not None:
-                    node._saved = ()  # what forward saves (``ctx.save_for_backward``), if any
+                    if keeps_saved:  # what forward saves (``ctx.save_for_backward``), if any
+                        node._saved = ()
+                    # its ``needs_input_grad``, read from the edge (graph.NEEDS_FROM_EDGES)
+                    node._next0 = _PENDING_EDGE
                 token = _set_error_state(_QUIET)
                 try:
                     raw = forward(NO_GRAD_CTX if node is None else node, x_array)
@@ -517,10 +524,10 @@ def _unary_recorder(
             x_node = None if meta is None else meta.accumulator
             if x_node is None:
                 x_node = x._gradient_edge()[0]
-            node._next_nrs = _ZEROS_1
         else:
             output_nr = x._output_nr
-            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
+            if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)
+                node._output_nrs = (output_nr,)
         node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
         # 4. the output
         output = _new(_Tensor)
@@ -587,6 +594,7 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
     # An op of two inputs: the first of ``options`` is its second input, a number (see above)
     inputs = function.num_inputs
     for_the_other = function.saves_for_the_other  # (``Mul``: the number, if x needs a gradient)
+    keeps_saved = make_node._keeps_saved  # (a slot for saved values, else the class's ``()``)
 
     def record_options(x: Any, *options: Any) -> Any:
         """Record ``function`` on ``x`` with ``options``: see ``_options_recorder``."""
@@ -607,11 +615,12 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
                     return _general(function, args, None)
                 # 1.-2. the node is forward's ctx
                 node = new_node(function, args) if with_options else make_node()
-                node._saved = ()
-                count = len(args)
-                node.needs_input_grad = needs = (
-                    NEEDS[count][1] if count < _SHARED else _needs_tuple(1, count)
-                )
+                if keeps_saved:  # (else its class's ``()``: the op declares it saves nothing)
+                    node._saved = ()
+                # its ``needs_input_grad``, read from the edges (graph.NEEDS_FROM_EDGES)
+                node._next0 = _PENDING_EDGE
+                if inputs == 2:
+                    node._next1 = None  # (a number's edge: none)
         token = _set_error_state(_QUIET)  # inf and nan are values, not warnings
         try:
             raw = forward(NO_GRAD_CTX if node is None else node, x_array, *options)
@@ -638,7 +647,8 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
             dtype = x._dtype = x_array.dtype
         if out_array is None or out_array.dtype is not dtype or dtype.kind != "f":
             # several outputs, another dtype: general steps (as ``_general`` takes them)
-            return _connect(function, node, args, [x_array, *options], raw, needs, None)
+            return _connect(function, node, args, [x_array, *options], raw,
+                            _NEEDS_UNARY if inputs == 1 else _NEEDS_X, None)
         # 3. node and edge, as ``_connect`` makes them for one input of the result's dtype:
         # the input's shape kept for backward if the result's differs (a reduction's)
         shape = x._shape
@@ -651,11 +661,8 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
         # the hot path's, this one saves its nine lines)
         node._next0, output_nr = x._gradient_edge()  # (edges in slots: EDGES_IN_SLOTS)
-        if inputs == 1:
-            node._next_nrs = (output_nr,) if output_nr else _ZEROS_1
-        else:  # a number's edge: none
-            node._next1 = None
-            node._next_nrs = (output_nr, 0) if output_nr else _ZEROS_2
+        if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS; a number's is 0)
+            node._output_nrs = (output_nr,) if inputs == 1 else (output_nr, 0)
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
         output = new_result(out_array, node, out_shape, dtype)
         values = node._saved
@@ -694,6 +701,7 @@ def _binary_recorder(
     kernel = function.forward_kernel  # forward's work without forward, if the op declares it
     if kernel is not None:
         _check_kernel_fields(function)
+    keeps_saved = make_node._keeps_saved  # (a slot for saved values, else the class's ``()``)
     # What the no-grad path of an op without a kernel calls in forward's place, if it
     # declares it (mm's: its product without forward's notes); an op with a kernel runs its
     # kernel on both paths.
@@ -754,12 +762,11 @@ def _binary_recorder(
                     return fallback(x, y)  # a forward stack to capture
                 # 1.-2. the node is forward's ctx
                 node = make_node()
-                node._saved = ()
-                # (by tests, not ``x_needs + 2 * y_needs``: CPython 3.11 specialises no
-                # arithmetic on bools, ~180 instructions more)
-                node.needs_input_grad = needs = (
-                    _NEEDS_BOTH if x_needs and y_needs else _NEEDS_X if x_needs else _NEEDS_Y
-                )
+                if kernel is None:  # forward reads its ``needs_input_grad`` from the edges
+                    node._next0 = _PENDING_EDGE if x_needs else None
+                    node._next1 = _PENDING_EDGE if y_needs else None
+                    if keeps_saved:  # ... and may save (a kernel saves nothing: see below)
+                        node._saved = ()
         # inf and nan are values, not warnings: a kernel runs in the quiet context
         # (quiet.run_quietly: RuntimeError if another thread is inside it: then
         # ``call_quietly``, which also raises the kernel's own error again), forward with the
@@ -800,6 +807,12 @@ def _binary_recorder(
                 raw if type(raw) is _ndarray else None if type(raw) is tuple else _asarray(raw)
             )
             if out_array is None or out_array.dtype is not dtype:
+                # (by tests, not ``x_needs + 2 * y_needs``: CPython 3.11 specialises no
+                # arithmetic on bools)
+                needs = _NEEDS_BOTH if x_needs and y_needs else _NEEDS_X if x_needs else _NEEDS_Y
+                node.needs_input_grad = needs  # (the edges, connected by ``_connect``)
+                if keeps_saved and kernel is not None:
+                    node._saved = ()  # (a kernel ran: nothing saved, unless declared below)
                 if for_the_other:
                     save_for_the_other(node, x_array, y_array)
                 return _connect(function, node, (x, y), [x_array, y_array], raw, needs, None)
@@ -848,7 +861,8 @@ def _binary_recorder(
             y_nr = y._output_nr
         node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
         node._next1 = y_node
-        node._next_nrs = (x_nr, y_nr) if x_nr or y_nr else _ZEROS_2
+        if x_nr or y_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)
+            node._output_nrs = (x_nr, y_nr)
         # 4. the output
         output = _new(_Tensor)
         output._array = out_array
@@ -1060,8 +1074,6 @@ NEEDS = tuple(
 ZEROS = tuple((0,) * length for length in range(_SHARED))
 _NEEDS_UNARY = NEEDS[1][1]  # a recorded one-input op: its input needs a gradient
 _NEEDS_X, _NEEDS_Y, _NEEDS_BOTH = NEEDS[2][1], NEEDS[2][2], NEEDS[2][3]  # (x: bit 0, y: bit 1)
-_ZEROS_1 = ZEROS[1]
-_ZEROS_2 = ZEROS[2]
 
 
 def _input_meta(
@@ -1228,7 +1240,8 @@ def record_inputs(function: type[Function], inputs: Sequence[Any], options: tupl
         args = (*inputs, *options)
         count = len(args)
         node = new_node(function, args) if function._option_defaults else function._Node()
-        node._saved = ()
+        if node._keeps_saved:  # (else its class's ``()``: the op declares it saves nothing)
+            node._saved = ()
         node.needs_input_grad = needs = (
             NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count))
     token = _set_error_state(_QUIET)  # inf and nan are values, not warnings

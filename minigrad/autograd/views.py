@@ -26,7 +26,6 @@ from minigrad.autograd.record import (
     _SHARED,
     NEEDS,
     NO_GRAD_CTX,
-    ZEROS,
     _connect,
     new_node,
     record,
@@ -96,7 +95,8 @@ class ViewInfo:
             # A node without edges (nothing to send a gradient to), made by hand: recording
             # makes nodes only for inputs that need a gradient.
             node = object.__new__(AsStrided._Node)
-            node._saved = ()
+            if node._keeps_saved:  # (else its class's ``()``)
+                node._saved = ()
             node._sequence_nr = new_sequence_nr()
             node.needs_input_grad = (False, False)
             AsStrided.forward(node, base._array, self.steps)
@@ -277,7 +277,8 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
                 return general(cls, x, *options)
             # 1.-2. the node is forward's ctx (a view saves nothing)
             node = new_node(cls, (x, *options)) if with_options else make_node()
-            node._saved = ()
+            if node._keeps_saved:  # (else its class's ``()``: a view saves nothing)
+                node._saved = ()
             node.needs_input_grad = NEEDS[count][1]
             raw = forward(node, array, *options)
             step = (number, options, None)
@@ -298,7 +299,8 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
             else:
                 output_nr = x._output_nr
             node._next_nodes = (x_node,)
-            node._next_nrs = (output_nr,) if output_nr else ZEROS[1]
+            if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)
+                node._output_nrs = (output_nr,)
             shape = array.shape
             node._input_meta = None if raw.shape == shape else ((shape, array.dtype),)
             return new_view(raw, node, x, step, True)  # 4. the output
@@ -424,6 +426,7 @@ class AsStrided(Op):
     Saves nothing. Overlapping views (expand) add up their gradient, hence ``np.add.at``.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("base_shape", "base_strides", "steps")
 
     node_name = "AsStridedBackward0"
@@ -452,6 +455,7 @@ class Strided(ViewOp):
     of the seed, as in PyTorch): numpy made that view, this step makes it a tensor's view.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("base_shape", "base_strides", "strides", "offset")
 
     node_name = "AsStridedBackward0"

@@ -33,6 +33,8 @@ class ToCopy(Op):
     Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
+
     @staticmethod
     def forward(
         ctx: Any, x: np.ndarray, dtype: np.dtype, memory_format: Any = None

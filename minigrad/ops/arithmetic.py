@@ -413,9 +413,11 @@ class Mul(Op):
 
     @staticmethod
     def backward(ctx: Any, grad: Any, x: Any, y: Any) -> tuple[Any, Any, None]:
+        # Each operand is saved exactly when the other needs a gradient (``saves_for_the_other``):
+        # a None says that no gradient is needed, without reading ``ctx.needs_input_grad``.
         return (
-            grad * y if ctx.needs_input_grad[0] else None,
-            grad * x if ctx.needs_input_grad[1] else None,
+            None if y is None else grad * y,
+            None if x is None else grad * x,
             None,
         )
 
@@ -674,6 +676,7 @@ class FloorDivide(Op):
     Its node is PyTorch's ``torch::autograd::NotImplemented`` (printed ``<NotImplemented>``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = NOT_IMPLEMENTED
@@ -772,6 +775,7 @@ class Remainder(Op):
 class RemainderScalar(Op):
     """z = x % other (a number);  dx = grad.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_with_number)  # (TensorIterator's)
 
     node_name = "RemainderBackward0"

@@ -118,6 +118,7 @@ class AsStrided(ViewOp):
     it was not given).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = (
         "size",
         "stride",

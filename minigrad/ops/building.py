@@ -27,6 +27,7 @@ class Rot90(Op):
     input's layout) with the two dims transposed for odd ``k``; a row-major copy for ``k = 0``.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("k", "dims")  # (as given: PyTorch's node shows them so)
     saved_options = {"k": as_given("k"), "dims": as_given("dims")}
 
@@ -124,6 +125,7 @@ class BlockDiag(Op):
     Saves no tensor (the blocks' shapes only).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shapes",)
 
     @staticmethod

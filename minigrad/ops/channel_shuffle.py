@@ -32,6 +32,7 @@ class ChannelShuffle(Op):
     Saves nothing (only the groups, PyTorch's ``_saved_groups``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)
     fields = ("groups",)
     saved_options = ("groups",)

@@ -44,6 +44,7 @@ class Cumsum(Op):
     Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("dim",)  # as given (-1 for the last): PyTorch's node shows it so

@@ -254,6 +254,7 @@ class Heaviside(Op):
     backward raises. Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     broadcasts = True  # numpy's broadcasting errors become PyTorch's message
 
     node_name = NOT_IMPLEMENTED

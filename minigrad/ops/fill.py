@@ -27,6 +27,7 @@ from minigrad.ops._helpers import check_differentiable_result, dtype_name, zeros
 class Zero(Op):
     """y = 0;  dx = 0.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     checks_internal_overlap = False  # one value everywhere: an expanded tensor is fine
     checks_input_overlap = False  # PyTorch's fill_ does not check memory overlap
 
@@ -47,6 +48,7 @@ def zero_(input: Any) -> Any:
 class Fill(Op):
     """y = value everywhere;  dx = 0.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     checks_internal_overlap = False  # one value everywhere: an expanded tensor is fine
     checks_input_overlap = False  # PyTorch's fill_ does not check memory overlap
 
@@ -65,6 +67,7 @@ class Fill(Op):
 class FillTensor(Op):
     """y = value (a 0-d tensor) everywhere;  dx = 0,  dvalue = sum(grad).  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     checks_input_overlap = False  # PyTorch reads the value (or mask) before writing
 
     node_name = "FillBackward3"
@@ -169,6 +172,7 @@ class Copy(Op):
     nothing, so PyTorch skips its memory-overlap check then: an expanded tensor may do it.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     unsummed_when_called = True  # grad_fn(grad): a broadcast input's gradient unsummed
 
     node_name = "torch::autograd::CopyBackwards"
@@ -222,6 +226,8 @@ def _same_elements(x: np.ndarray, src: Any) -> bool:
 class Normal(Op):
     """y ~ Normal(mean, std);  dx = 0.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, mean: float, std: float, generator: Any) -> np.ndarray:
         return _random.generator(generator).normal(mean, std, size=x.shape).astype(x.dtype)
@@ -241,6 +247,8 @@ def normal_(input: Any, mean: float = 0.0, std: float = 1.0, *,
 
 class Uniform(Op):
     """y ~ Uniform[low, high);  dx = 0.  Saves nothing."""
+
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
 
     @staticmethod
     def forward(ctx: Any, x: np.ndarray, low: float, high: float, generator: Any) -> np.ndarray:

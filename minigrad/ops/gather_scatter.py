@@ -431,6 +431,7 @@ class ScatterReduceLegacy(Op):
     backward raises. Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     # Not one of PyTorch's elementwise kernels: their own overlap rules, not checked here.
     checks_input_overlap = False
 

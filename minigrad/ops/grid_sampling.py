@@ -60,6 +60,7 @@ class AffineGridGenerator(Op):
     ``_saved_align_corners``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("options",)
     saved_options = {"size": part("options", 0), "align_corners": part("options", 1)}
 

@@ -38,6 +38,7 @@ class WeightedBincount(Op):
     node (whose only edge leads to the weights); its backward raises. Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = NOT_IMPLEMENTED
 
     @staticmethod
@@ -356,6 +357,7 @@ class Histogram(Op):
     Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = NOT_IMPLEMENTED
     num_inputs = 3
 
@@ -431,6 +433,7 @@ class HistogramFromBins(Op):
     Its only edges lead to the input and the weight. Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = NOT_IMPLEMENTED
     num_inputs = 2
     fields = ("aten_name",)

@@ -55,6 +55,8 @@ class Geqrf(Op):
     'geqrf' is not implemented.".
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
+
     @staticmethod
     def forward(ctx: Any, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         m, n = a.shape[-2:]

@@ -73,6 +73,7 @@ class Im2Col(Op):
     ``_saved_self_sym_argsize_minus_2``, ``_minus_1``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)
     fields = ("params", "size")
     saved_options = {
@@ -97,6 +98,7 @@ class Col2Im(Op):
     Saves no tensor: the options.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)
     fields = ("params",)
     saved_options = _SHOWN

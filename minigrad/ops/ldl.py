@@ -138,6 +138,7 @@ class LdlFactor(Op):
     Recorded (when A requires grad) as PyTorch's ``NotImplemented`` node; saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = NOT_IMPLEMENTED
 
     @staticmethod
@@ -158,6 +159,7 @@ class LdlFactor(Op):
 class LdlSolve(Op):
     """X with A X = B from A's LDL^T factors.  PyTorch has no derivative for it (as above)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = NOT_IMPLEMENTED
     num_inputs = 2
 

@@ -173,6 +173,7 @@ class PdistGradient(Op):
     has no derivative of it. Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = "PdistBackwardBackward0"
     num_inputs = 3
 

@@ -270,6 +270,7 @@ def lu(A: Any, *, pivot: bool = True) -> Any:  # noqa: N803 - PyTorch's name
 class LuUnpack(Op):
     """(L, U) of a packed LU;  dLU = tril(dL, -1) and triu(dU), packed.  Saves its sizes."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape",)
     saved_options = {
         "LU_data_sym_argsize_minus_1": part("shape", -1),

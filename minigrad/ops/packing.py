@@ -18,6 +18,7 @@ class PackPaddedSequence(Op):
     place, zeros in the padding. Saves nothing (the shape and batch sizes are on the node).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "batch_sizes", "batch_first", "dtype")
 
     @staticmethod

@@ -44,6 +44,7 @@ class PixelShuffle(Op):
     dx = pixel_unshuffle(grad, r). Saves nothing (only the factor).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
     fields = ("upscale_factor",)
     saved_options = ("upscale_factor",)
@@ -64,6 +65,7 @@ class PixelUnshuffle(Op):
     dx = pixel_shuffle(grad, r). Saves nothing (only the factor).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
     fields = ("downscale_factor",)
     saved_options = ("downscale_factor",)

@@ -92,6 +92,7 @@ class Trace(Op):
     Saves the input's shape (PyTorch's ``_saved_self_sym_sizes``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
 

@@ -22,6 +22,7 @@ from minigrad.ops.unary import Clone
 class _Step(Op):
     """A piecewise-constant op: dx = 0 everywhere (PyTorch: zeros).  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod
@@ -138,6 +139,7 @@ def _rounding_inplace(input: Any, op: type[Op]) -> Any:
 class RoundDecimals(Op):
     """y = x rounded half to even at ``decimals`` digits;  dx = 0.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     node_name = "RoundBackward1"
@@ -159,6 +161,7 @@ class RoundDecimals(Op):
 class Frac(Op):
     """y = x - trunc(x);  dx = grad.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod

@@ -254,6 +254,7 @@ def bernoulli_(input: Any, p: Any = 0.5, *, generator: _random.Generator | None 
 class Bernoulli(Op):
     """y ~ Bernoulli(x) elementwise (1 with probability x);  dx = 0.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)
 
     @staticmethod
@@ -393,6 +394,7 @@ def _size_of(size: Any) -> tuple[int, ...]:
 class Poisson(Op):
     """y ~ Poisson(x) elementwise (x the rates);  dx = 0.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)
 
     @staticmethod

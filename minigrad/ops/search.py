@@ -120,6 +120,7 @@ class Unique(Op):
     ``UniqueDimBackward0`` (``UniqueDim``). Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = "Unique2Backward0"
     aten_name = "_unique2"
 

@@ -74,6 +74,7 @@ class SetSource(Op):
     The forward's value is a placeholder of the new geometry's shape: set_ writes nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = NOT_IMPLEMENTED
     num_inputs = 2
 

@@ -40,6 +40,7 @@ class Cat(Op):
     Saves nothing: the slices need only the sizes (writing an input later is legal).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(concatenated_result)  # (PyTorch's: its inputs' format)
 
     fields = ("dim", "sizes")  # (dim as given: PyTorch's node shows it so)
@@ -157,6 +158,7 @@ class Stack(Op):
     Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("dim", "count")  # (dim as given: PyTorch's node shows it so)
     saved_options = {"dim": as_given("dim")}
 
@@ -221,6 +223,7 @@ class Repeat(Op):
     dx = grad reshaped to (repeat, size) pairs and summed over the repeats.  Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("shape", "repeats")
@@ -303,6 +306,7 @@ def tile(input: Any, dims: Any) -> Any:
 class Flip(Op):
     """y = x reversed along ``dims``;  dx = grad reversed along ``dims``.  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
     saved_options = {"dims": as_given("dims")}
 
@@ -350,6 +354,7 @@ class Roll(Op):
     dx = grad shifted back by ``-shifts``.  Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shifts", "dims")  # (dims as given: PyTorch's node shows them so)
     saved_options = {"shifts": as_given("shifts"), "dims": as_given("dims")}
 
@@ -406,6 +411,7 @@ class Triangle(Op):
     dx = the same triangle of grad.  Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)  # (PyTorch's: contiguous)
 
     fields = ("k",)
@@ -486,6 +492,7 @@ class ConstantPadNd(Op):
     ``pad`` is PyTorch's flat list: (left, right) of the last dim, then of the one before...
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("pad",)
     saved_options = {"pad": as_given("pad")}  # (a negative pad as PyTorch shows an int64)
     result_layout = staticmethod(suggested_result)  # (the input's suggested memory format)
@@ -615,6 +622,7 @@ class NarrowCopy(Op):
     and ``start`` are kept as given (PyTorch's node shows them so).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(contiguous_result)  # (a new row-major tensor)
 
     fields = ("shape", "dim", "start", "length")

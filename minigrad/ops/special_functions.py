@@ -530,6 +530,7 @@ class ZetaFirstNumber(Op):
 class ZetaSecondNumber(Op):
     """z = zeta(x, q) of a number q: no derivative for x (backward raises).  Saves nothing."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     node_name = "SpecialZetaBackward2"
     num_inputs = 2
     broadcasts = True

@@ -163,6 +163,7 @@ class UnsafeSplit(Op):
     formulas as Split.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = Split.fields
     saved_options = Split.saved_options
     forward = Split.forward
@@ -172,6 +173,7 @@ class UnsafeSplit(Op):
 class UnsafeSplitWithSizes(Op):
     """split_with_sizes's pieces as UnsafeSplit's (UnsafeSplitWithSizesBackward0)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = (*Split.fields, *SplitWithSizes.fields)
     saved_options = SplitWithSizes.saved_options
     forward = SplitWithSizes.forward
@@ -208,6 +210,7 @@ def unsafe_split_with_sizes(input: Any, split_sizes: Any, dim: int = 0) -> tuple
 class Unbind(ViewOp):
     """ys = the slices x[..., i, ...] along ``dim``, one per index;  dx = them stacked."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "keys", "dim")  # (dim as given: PyTorch's node shows it so)
     saved_options = {"dim": as_given("dim")}
 

@@ -27,6 +27,7 @@ class Lerp(Op):
     Saves nothing but the number.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     fields = ("weight",)

@@ -216,6 +216,7 @@ class InplaceWithoutDerivative(Op):
     raises "the derivative for 'inplace version of asinh' is not implemented.".
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     of: ClassVar[type[UnaryOp]]  # the out-of-place op, whose kernel this runs

@@ -661,6 +661,7 @@ class Sign(Op):
     Saves nothing.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
 
     @staticmethod

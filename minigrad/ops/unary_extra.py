@@ -91,6 +91,7 @@ def sinc_(input: Any) -> Any:
 class _Scaling(Op):
     """y = x * factor;  dx = grad * factor.  Saves nothing (the factor is the derivative)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     result_layout = staticmethod(elementwise_result)  # (TensorIterator's)
     factor: ClassVar[float]
 

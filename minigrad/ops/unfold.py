@@ -43,6 +43,7 @@ class Unfold(ViewOp):
     ``_saved_size``, ``_saved_step``, ``_saved_self_sym_sizes``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "options")
     saved_options = {"dimension": as_given("options", 0), "size": part("options", 1),
                      "step": part("options", 2), "self_sym_sizes": "shape"}

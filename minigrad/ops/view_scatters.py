@@ -69,6 +69,7 @@ class ViewScatter(Op):
 class SliceScatter(ViewScatter):
     """slice_scatter: the region is ``y[start:end:step]`` along ``dim`` (see ViewScatter)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     view = views.Slice
     saved_options = {
         "dim": as_given("options", 0),
@@ -81,6 +82,7 @@ class SliceScatter(ViewScatter):
 class SelectScatter(ViewScatter):
     """select_scatter: the region is ``y.select(dim, index)`` (see ViewScatter)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     view = views.Select
     saved_options = {"dim": as_given("options", 0), "index": as_given("options", 1)}
 
@@ -88,6 +90,7 @@ class SelectScatter(ViewScatter):
 class DiagonalScatter(ViewScatter):
     """diagonal_scatter: the region is ``y.diagonal(offset, dim1, dim2)`` (see ViewScatter)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     view = views.Diagonal
     saved_options = {
         "offset": as_given("options", 0),

@@ -63,6 +63,8 @@ class SliceBackward(_Embed):
 class Alias(ViewOp):
     """y = x, a new view of all of it (``x[...]``);  dx = grad."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
+
     @staticmethod
     def forward(ctx: Any, x: np.ndarray) -> np.ndarray:
         return x[...]
@@ -85,6 +87,7 @@ class Select(ViewOp):
     even if its base later takes another size (``set_``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "key", "dim", "given")  # (dim as given too: the node shows it so)
     saved_options = {
         "dim": as_given("dim"),
@@ -142,6 +145,7 @@ class Slice(ViewOp):
     another size (``set_``).
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "key", "dim", "given")  # (dim as given too: the node shows it so)
     saved_options = {
         "dim": as_given("dim"),
@@ -223,6 +227,7 @@ def slice_dim(input: Any, dim: int, start: int | None, stop: int | None, step: i
 class Unsqueeze(ViewOp):
     """y = x with a new size-1 dimension at ``dim``;  dx = grad without it."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("dim",)  # as given (-1: a new last dim): PyTorch's node shows it so
     saved_options = {"dim": as_given("dim")}
 
@@ -273,6 +278,7 @@ def check_unsqueeze_dim(input: Any, dim: int) -> None:
 class Squeeze(ViewOp):
     """y = x without its size-1 dimensions;  dx = grad with them put back (``unsqueeze_to``)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
 
@@ -293,6 +299,7 @@ class SqueezeDim(ViewOp):
     ``dim`` is kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows it so.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "dim")
     saved_options = {"dim": as_given("dim"), "self_sym_sizes": "shape"}
 
@@ -364,6 +371,7 @@ class SqueezeDims(ViewOp):
     ``dims`` are kept as given (checked, maybe negative): PyTorch's ``_saved_dim`` shows them so.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "dims")
     saved_options = {"dim": as_given("dims"), "self_sym_sizes": "shape"}
 
@@ -384,6 +392,7 @@ class SqueezeDims(ViewOp):
 class View(ViewOp):
     """y = x with another shape, same elements in the same order;  dx = grad reshaped back."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
 
@@ -619,6 +628,7 @@ def _reshape_to(input: Any, target: tuple[int, ...]) -> Any:
 class Transpose(ViewOp):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  dx = grad swapped back."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
     saved_options = {"dim0": as_given("dims", 0), "dim1": as_given("dims", 1)}
 
@@ -682,6 +692,7 @@ def t_dims(input: Any, name: str = "t") -> tuple[int, int]:
 class Permute(ViewOp):
     """y = x with its dimensions reordered;  dx = grad with the inverse order."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("dims",)  # as given (-1 for the last): PyTorch's node shows them so
     saved_options = {"dims": as_given("dims")}
 
@@ -779,6 +790,7 @@ def _is_one_int(value: Any) -> bool:
 class Expand(ViewOp):
     """y = x repeated along size-1 dims without copying;  dx = grad summed back (by the node)."""
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
 
@@ -869,6 +881,7 @@ class Diagonal(ViewOp):
     The diagonal becomes the last dimension of the view.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape", "options")
     saved_options = {"offset": as_given("options", 0), "dim1": as_given("options", 1),
                      "dim2": as_given("options", 2), "self_sym_sizes": "shape"}
@@ -952,6 +965,7 @@ class UnsafeView(Op):
     Same formulas as View.
     """
 
+    saves = ()  # (it saves nothing: its node has no slot for saved values)
     fields = ("shape",)
     saved_options = {"self_sym_sizes": "shape"}
     forward = View.forward
