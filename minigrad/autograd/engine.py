@@ -974,8 +974,10 @@ def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any) -> Any:
     Returns a tensor: the one the hooks were given if they all returned None, as PyTorch's
     buffer holds that tensor (a hook that keeps it keeps ``autograd.grad``'s result, and a
     leaf's accumulator then copies it rather than steal it).
+    The hooks registered when the gradient arrives all run, as PyTorch's: one that another
+    removes meanwhile still runs, one added meanwhile waits for the next backward.
     """
-    for hook in hooks:
+    for hook in tuple(hooks):
         grad = _as_tensor(grad)
         result = hook(grad)
         if result is None:
