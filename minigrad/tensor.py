@@ -1280,12 +1280,19 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
         return self.flip(0)
 
     def __repr__(self) -> str:
-        grad_fn = self._grad_fn
+        # PyTorch reads ``grad_fn`` (a view's history regenerated after a write to its base)
+        # and ``requires_grad`` (a view of a leaf made under no_grad requires grad); a view
+        # whose history cannot be regenerated prints as ``grad_fn=<Invalid>``.
+        try:
+            grad_fn = self.grad_fn
+            grad_fn_name = None if grad_fn is None else type(grad_fn).__name__
+        except RuntimeError:
+            grad_fn_name = "Invalid"
         return _printing.tensor_repr(
             self._array,
             dtype_name=_dtype.from_numpy_dtype(self._array.dtype).name,
-            requires_grad=self._requires_grad and grad_fn is None,
-            grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+            requires_grad=grad_fn_name is None and self.requires_grad,
+            grad_fn_name=grad_fn_name,
         )
 
     __str__ = __repr__
