@@ -180,6 +180,23 @@ def grad_shape_mismatch(index: int, grad_shape: Sequence[int], shape: Sequence[i
     )
 
 
+def batched_grad_shape_mismatch(
+    index: int, grad_shape: Sequence[int], shape: Sequence[int]
+) -> str:
+    """``grad(..., is_grads_batched=True)``: a gradient's rows do not have the output's shape.
+
+    (PyTorch prints the shape of the first row without its first dimension.)
+    """
+    return (
+        "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as "
+        "the batch dimension. The sizes of the remaining dimensions are expected to match the "
+        "shape of corresponding output, but a mismatch was detected: "
+        f"grad_output[{index}] has a shape of {format_torch_size(grad_shape)} and "
+        f"output[{index}] has a shape of {format_torch_size(shape)}. If you only want some "
+        "tensors in `grad_output` to be considered batched, consider using vmap."
+    )
+
+
 def node_short_name(name: str) -> str:
     """The name PyTorch uses for a node inside the version-mismatch message.
 

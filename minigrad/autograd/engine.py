@@ -33,7 +33,8 @@ from __future__ import annotations
 import heapq
 import operator
 import threading
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from sys import getrefcount
 from typing import Any
 
@@ -104,18 +105,24 @@ def backward(
 
 def grad(
     outputs: TensorBase | Sequence[TensorBase],
-    inputs: TensorBase | Sequence[TensorBase],
+    inputs: TensorBase | Sequence[TensorBase] | dict[Any, TensorBase],
     grad_outputs: Any = None,
     retain_graph: bool | None = None,
     create_graph: bool = False,
+    only_inputs: bool = True,
     allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
     materialize_grads: bool = False,
-) -> tuple[Any, ...]:
+) -> Any:
     """The gradients of ``outputs`` with respect to ``inputs``, without touching any ``.grad``.
 
     Only the part of the graph between them runs. An input the outputs do not depend on is an
     error, unless ``allow_unused`` (its gradient is then None, or zeros with
-    ``materialize_grads``).
+    ``materialize_grads``, which implies ``allow_unused``). ``inputs`` may be a dict: the
+    result is then a dict of the same keys. ``only_inputs`` is deprecated and ignored, as in
+    PyTorch. With ``is_grads_batched`` the first dimension of each of ``grad_outputs`` is a
+    batch: the result stacks one gradient per row (PyTorch vmaps one backward; minigrad has no
+    vmap and runs one backward per row, so hooks run once per row).
 
     Example:
         >>> import minigrad
@@ -123,8 +130,66 @@ def grad(
         >>> minigrad.autograd.grad((x * x).sum(), x)
         (tensor([2., 4.]),)
     """
-    roots = _as_list(outputs)
-    targets = _as_list(inputs)
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, "
+            "but got: allow_unused=False."
+        )
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if type(inputs) is dict:
+        targets: list[Any] = list(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(
+            f"`inputs` argument to `grad()` must be a dict, not {type(inputs).__name__}. "
+            "Other Mapping types are not supported."
+        )
+    else:
+        targets = _as_list(inputs)
+    if not targets:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+            "accumulate gradient for other parts of the graph, please use "
+            "minigrad.autograd.backward.",
+            FutureWarning,
+            stacklevel=2,
+        )
+    if is_grads_batched:
+        from minigrad.autograd.batched_grads import grad_rows  # (it builds on this module)
+
+        results = grad_rows(
+            _as_list(outputs), targets, grad_outputs, retain_graph, create_graph, allow_unused
+        )
+    else:
+        results = _grad(
+            _as_list(outputs), targets, grad_outputs, retain_graph, create_graph, allow_unused
+        )
+    if materialize_grads:
+        results = tuple(
+            _zeros_like(tensor, create_graph) if value is None else value
+            for tensor, value in zip(targets, results)
+        )
+    return dict(zip(inputs, results)) if type(inputs) is dict else results
+
+
+def _zeros_like(tensor: TensorBase, requires_grad: bool) -> TensorBase:
+    """``materialize_grads``'s gradient of an unused input: PyTorch's ``zeros_like``."""
+    zeros = _as_tensor(np.zeros_like(tensor._array))
+    zeros._requires_grad = requires_grad
+    return zeros
+
+
+def _grad(
+    roots: list[TensorBase],
+    targets: list[TensorBase],
+    grad_outputs: Any,
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool,
+) -> tuple[Any, ...]:
+    """``grad`` once its arguments are sorted out: one backward, None for an unused input."""
     # PyTorch's order: the given gradients, the flags, the outputs' history, the inputs, then
     # the gradients' cast.
     given = _given_gradients(roots, grad_outputs)
@@ -139,14 +204,14 @@ def grad(
     captured = run_backward(edges, grads, retain, create_graph, targets, accumulate=False)
     seeds = _Seeds(grads, given)
     results = []
-    for index, (tensor, value) in enumerate(zip(targets, captured)):
+    for index, value in enumerate(captured):
         if value is None:
-            if not (allow_unused or materialize_grads):
+            if not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
-            results.append(_as_tensor(np.zeros_like(tensor._array)) if materialize_grads else None)
+            results.append(None)
         else:
             results.append(_writable(value) if create_graph else seeds.result(value))
     return tuple(results)
@@ -262,9 +327,10 @@ def _given_gradients(roots: list[TensorBase], given: Any) -> list[TensorBase | N
             raise RuntimeError(
                 errors.grad_shape_mismatch(index, grad._array.shape, root._array.shape)
             )
-    if len(given) != len(roots):
+    # (PyTorch's _make_grads zips: gradients past the last output are ignored.)
+    if len(given) < len(roots):
         raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
-    return list(given)
+    return list(given[: len(roots)])
 
 
 def _seed_gradients(
