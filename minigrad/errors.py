@@ -180,6 +180,24 @@ def grad_shape_mismatch(index: int, grad_shape: Sequence[int], shape: Sequence[i
     )
 
 
+def data_not_tensor(type_name: str) -> str:
+    """``Variable(data)`` or ``t.data = data`` with something that is not a tensor."""
+    return f"Variable data has to be a tensor, but got {type_name}"
+
+
+DATA_NOT_DIFFERENTIABLE = (
+    "data set to a tensor that requires gradients must be floating point or complex dtype"
+)
+
+
+def grad_size_mismatch(grad_shape: Sequence[int], shape: Sequence[int]) -> str:
+    """``t.grad = g`` with a ``g`` of another shape than ``t``'s."""
+    return (
+        f"attempting to assign a gradient of size '{list(grad_shape)}' to a tensor of size "
+        f"'{list(shape)}'. Please ensure that the gradient and the tensor are the same size"
+    )
+
+
 def batched_grad_shape_mismatch(
     index: int, grad_shape: Sequence[int], shape: Sequence[int]
 ) -> str:

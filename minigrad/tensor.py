@@ -651,6 +651,10 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     @data.setter
     def data(self, other: Tensor) -> None:
+        if not isinstance(other, TensorBase):
+            raise TypeError(errors.data_not_tensor(errors.python_type_name(other)))
+        if other._array.dtype.kind != "f" and self.requires_grad:
+            raise RuntimeError(errors.DATA_NOT_DIFFERENTIABLE)
         # Take the other tensor's buffer; keep our own counter; bump nothing (as PyTorch).
         set_array(self, other._array)
 
