@@ -359,6 +359,17 @@ def wrong_grad_count(node_name: str, expected: int, got: int) -> str:
     )
 
 
+def grad_for_non_tensor(node_name: str, position: int) -> str:
+    """A custom backward gave a gradient for an argument of forward that was not a tensor.
+
+    ``position`` counts from 1, as PyTorch's message does.
+    """
+    return (
+        f"function {node_name} returned a gradient different than None at position "
+        f"{position}, but the corresponding forward input was not a Variable"
+    )
+
+
 def invalid_grad_shape(node_name: str, index: int, got: Sequence[int], shape: Sequence[int]) -> str:
     """A backward returned a gradient that does not fit its input's shape."""
     return (

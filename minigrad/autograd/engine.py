@@ -1075,8 +1075,11 @@ def _materialize(node: Node, grads: list[Any]) -> list[Any]:
     # unless a custom Function asked for None (``ctx.set_materialize_grads(False)``).
     if not getattr(node, "_materialize_grads", True) or all(g is not None for g in grads):
         return grads
-    meta = node._output_meta
-    return [np.zeros(*meta[i]) if g is None else g for i, g in enumerate(grads)]
+    meta = node._output_meta  # (None for a custom Function's output that is not a tensor)
+    return [
+        np.zeros(*meta[i]) if g is None and meta[i] is not None else g
+        for i, g in enumerate(grads)
+    ]
 
 
 def _needed_edges_only(node: Node, results: Sequence[Any], graph: _Graph) -> tuple[Any, ...]:

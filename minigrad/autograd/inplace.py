@@ -350,7 +350,7 @@ def check_inplace(
         requires_grad = tensor.requires_grad  # read without regenerating a view's history
         if base is not None:
             view = tensor._view
-            if view.created_in_no_grad or view.multi_output_name is not None:
+            if view.forbids_rebase:
                 grad_fn = tensor._grad_fn
                 name = None if grad_fn is None else grad_fn.name()
                 raise RuntimeError(view_rebase_error(view, name, tensor._output_nr, False))
