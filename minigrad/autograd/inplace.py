@@ -294,6 +294,7 @@ def write_recorded(
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
         _follow_retain_grad(tensor, old_node, old_output_nr)
+        saved.pack_written_outputs(node, (tensor,))
         return tensor
     # The base takes the new history; the view's own grad_fn is regenerated from it right
     # away, as PyTorch does.
@@ -301,6 +302,7 @@ def write_recorded(
     base._output_nr = 0
     _follow_retain_grad(base, old_node, old_output_nr)
     tensor._sync_view()
+    saved.pack_written_outputs(node, (tensor,))
     if tensor._grad_fn is not None and node._saved:
         # A saved result's stale-version message names the view's new node while it lives
         # (PyTorch's AsStridedBackward0), the op itself once it is gone: a weak reference.

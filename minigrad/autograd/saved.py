@@ -296,7 +296,11 @@ def pack(
                 packed += (value, None, 0, None, False, None)
     entries = tuple(packed)
     if _hooks_active[0] and _hooks_state.stack:  # saved_tensors_hooks (one check without)
-        entries = _pack_with_hooks(node, entries, output_tensors, _hooks_state.stack[-1])
+        # An in-place op's result is packed once written (``pack_written_outputs``), as
+        # PyTorch saves it after the write: the hook sees its new values and version.
+        entries = _pack_with_hooks(
+            node, entries, output_tensors, _hooks_state.stack[-1], not pending_writes
+        )
     node._saved = entries
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
@@ -652,21 +656,35 @@ def _from_hooks(node: Node, tensor: TensorBase, origin: Any, as_tensors: bool) -
     return _as_tensor(node, tensor._array, tensor._version_counter(), origin)
 
 
+def pack_written_outputs(node: Node, output_tensors: Sequence[TensorBase]) -> None:
+    """After an in-place op's write: give its saved results to the pack hook (``pack``)."""
+    if _hooks_active[0] and _hooks_state.stack and node._saved:
+        node._saved = _pack_with_hooks(
+            node, node._saved, output_tensors, _hooks_state.stack[-1], True, False
+        )
+
+
 def _pack_with_hooks(
     node: Node,
     packed: tuple[Any, ...],
     output_tensors: Sequence[TensorBase],
     hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]],
+    outputs: bool = True,
+    inputs: bool = True,
 ) -> tuple[Any, ...]:
     """``packed`` with each tensor replaced by what the pack hook makes of it.
 
     The hook gets the tensor itself (an input, or the output); Python numbers and None are kept
-    as they are, as PyTorch keeps them.
+    as they are, as PyTorch keeps them. ``outputs``/``inputs``: whether to pack the saved
+    results / the other entries now (an in-place op packs its results after the write).
     """
     pack_hook, unpack_hook = hooks
     result: tuple[Any, ...] = ()
     for start in range(0, len(packed), FIELDS):
         entry = packed[start : start + FIELDS]
+        if type(entry[0]) is Hooked or (outputs if type(entry[3]) is int else inputs) is False:
+            result += entry  # (packed already, or later)
+            continue
         tensor = saved_tensor_of(node, entry, output_tensors)
         if tensor is not None:
             entry = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0, entry[3],
