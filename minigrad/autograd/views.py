@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import grad_mode, guard, inference
+from minigrad.autograd import grad_mode, grad_versions, guard, inference
 from minigrad.autograd import tensor_base as _tensor_base
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
@@ -470,7 +470,12 @@ class AsStrided(Op):
         """The gradient placed back into a base-shaped array (recorded under create_graph)."""
         if isinstance(grad, TensorBase):
             return as_strided_backward(grad, ctx.base_shape, ctx.base_strides, ctx.steps), None
-        return scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides), None
+        # PyTorch's formula copies ``grad`` into a zero-filled storage (version 1) and returns
+        # a view of it: the storage's array (numpy's base) and the view share that version.
+        scattered = scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides)
+        if isinstance(scattered.base, np.ndarray):
+            grad_versions.written(scattered.base, 1)
+        return grad_versions.written(scattered, 1), None
 
 
 class Strided(ViewOp):
