@@ -1,7 +1,8 @@
 """A custom Function's outputs, its backward's arguments and its views, as PyTorch's.
 
 Outputs that are not tensors (numbers, strings, None) count as outputs: backward gets None for
-each, and the tensors after them keep their positions (``output_nr``). A gradient for an
+each, and the tensors after them keep their positions (``output_nr``); a tensor output that
+received no gradient comes as PyTorch's ``at::zeros`` (version 1). A gradient for an
 argument that was not a tensor is refused. ``ctx.needs_input_grad`` follows ``requires_grad``
 in any grad mode. An output that is a view (made in forward, or an input returned as is) may
 not be written in place, nor used after a write to its base (PyTorch's creation meta
@@ -193,6 +194,25 @@ def _several_view_outputs(lib: Any) -> Any:
     return found
 
 
+def _materialized_zeros(lib: Any) -> Any:
+    seen = []
+
+    def forward(ctx: Any, x: Any) -> Any:
+        rest = x * 3
+        ctx.mark_non_differentiable(rest)
+        return x * 2, None, rest
+
+    def backward(ctx: Any, *grads: Any) -> Any:
+        seen.append([None if g is None else (g.tolist(), g._version) for g in grads])
+        return grads[0] * 2
+
+    f = _function(lib, forward, backward)
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    first, _, _ = f.apply(x)
+    first.sum().backward()
+    return seen
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "non_tensor_outputs": _non_tensor_outputs,
     "gradient_for_a_number": _gradient_for_a_number,
@@ -207,6 +227,7 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "dirty_plain_view": _dirty_plain_view,
     "view_of_a_dirty_input": _view_of_a_dirty_input,
     "several_view_outputs": _several_view_outputs,
+    "materialized_zeros": _materialized_zeros,
 }
 
 

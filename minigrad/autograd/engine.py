@@ -44,7 +44,7 @@ from minigrad import errors
 from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.grad_versions import add_into, counter_of, hand_on
+from minigrad.autograd.grad_versions import add_into, counter_of, hand_on, written
 from minigrad.autograd.graph import (
     AccumulateGrad,
     Node,
@@ -1076,10 +1076,15 @@ def _materialize(node: Node, grads: list[Any]) -> list[Any]:
     if not getattr(node, "_materialize_grads", True) or all(g is not None for g in grads):
         return grads
     meta = node._output_meta  # (None for a custom Function's output that is not a tensor)
+    zeros = np.zeros if node._builtin else _written_zeros
     return [
-        np.zeros(*meta[i]) if g is None and meta[i] is not None else g
-        for i, g in enumerate(grads)
+        zeros(*meta[i]) if g is None and meta[i] is not None else g for i, g in enumerate(grads)
     ]
+
+
+def _written_zeros(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """Zeros as a custom backward sees them: PyTorch's ``at::zeros`` (then ``zero_()``): v1."""
+    return written(np.zeros(shape, dtype), 1)
 
 
 def _needed_edges_only(node: Node, results: Sequence[Any], graph: _Graph) -> tuple[Any, ...]:
