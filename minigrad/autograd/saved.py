@@ -571,6 +571,13 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     order = node._function.unpack_order
     if order is not None and len(saved) > FIELDS:
         _check_in_order(node, saved, order)  # which stale tensor is named: PyTorch's order
+    if Hooked.ever_made and any(type(value) is Hooked for value in saved[::FIELDS]):
+        # Unpack hooks are called in PyTorch's order, the one its pack hooks were called in.
+        found = [saved[start : start + FIELDS] for start in range(0, len(saved), FIELDS)]
+        results: list[Any] = [None] * len(found)
+        for index in _pack_order(node, found):
+            results[index] = _unpack_at(node, saved, index * FIELDS, as_tensors)
+        return tuple(results)
     # a plain loop: runs once per node per backward
     return tuple(_unpack_at(node, saved, start, as_tensors) for start in range(0, len(saved),
                                                                               FIELDS))
@@ -676,21 +683,41 @@ def _pack_with_hooks(
 
     The hook gets the tensor itself (an input, or the output); Python numbers and None are kept
     as they are, as PyTorch keeps them. ``outputs``/``inputs``: whether to pack the saved
-    results / the other entries now (an in-place op packs its results after the write).
+    results / the other entries now (an in-place op packs its results after the write). The
+    hook is called in PyTorch's order (``_pack_order``); the entries keep their places.
     """
     pack_hook, unpack_hook = hooks
-    result: tuple[Any, ...] = ()
-    for start in range(0, len(packed), FIELDS):
-        entry = packed[start : start + FIELDS]
+    entries = [packed[start : start + FIELDS] for start in range(0, len(packed), FIELDS)]
+    for index in _pack_order(node, entries):
+        entry = entries[index]
         if type(entry[0]) is Hooked or (outputs if type(entry[3]) is int else inputs) is False:
-            result += entry  # (packed already, or later)
-            continue
+            continue  # (packed already, or later)
         tensor = saved_tensor_of(node, entry, output_tensors)
         if tensor is not None:
-            entry = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0, entry[3],
-                     False, entry[5])
-        result += entry
-    return result
+            entries[index] = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0,
+                              entry[3], False, entry[5])
+    return tuple(value for entry in entries for value in entry)
+
+
+def _pack_order(node: Node, entries: list[tuple[Any, ...]]) -> list[int]:
+    """The order in which PyTorch packs a built-in op's saved values: by their names.
+
+    (Its generated code saves the inputs sorted by name -- ``other`` before ``self``, ``max``
+    before ``min`` -- and the results once the op ran.) A custom Function's values, and an
+    op's whose names are not one per value, go in the order they were saved.
+    """
+    count = len(entries)
+    if count < 2 or not getattr(node, "_builtin", False):
+        return list(range(count))
+    names = node._function.saves
+    if names is None and all(type(e[3]) is int or e[5] in (0, 1) for e in entries):
+        # (a unary or binary op's inputs and results, named as its attributes name them)
+        names = tuple("result" if type(e[3]) is int else ("self", "other")[e[5]] for e in entries)
+    if type(names) is not tuple or len(names) != count:
+        return list(range(count))
+    if not all(type(name) is str for name in names):
+        return list(range(count))
+    return sorted(range(count), key=lambda i: (type(entries[i][3]) is int, names[i]))
 
 
 def saved_tensor_of(
