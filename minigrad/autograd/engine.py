@@ -852,10 +852,15 @@ def _run_general(
             grads = [None] * node._num_outputs
         # (The hooks' results go into ``grads`` itself, the buffer: a leaf's accumulator may
         # steal its gradient only if nothing else holds it, ``_run_checked_accumulator``.)
-        if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
-            grads = _apply_tensor_hooks(node, grads, create_graph)
-        if node._node_pre_hooks:
-            grads[:] = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+        try:
+            if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
+                grads = _apply_tensor_hooks(node, grads, create_graph)
+            if node._node_pre_hooks:
+                grads[:] = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+        except Exception:
+            if anomaly_on:  # (a hook's error is its node's, as in PyTorch: _run_node's too)
+                anomaly.warn_backward_error(node)
+            raise
         if targets is None:
             return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
         if node in graph.targets and not targets.accumulate:
