@@ -100,7 +100,10 @@ def backward(
     if targets is not None:
         _check_targets(targets)
     grads, _ = _seed_gradients(roots, given, create_graph)
-    run_backward(edges, grads, retain, create_graph, targets, accumulate=True)
+    try:
+        run_backward(edges, grads, retain, create_graph, targets, accumulate=True)
+    finally:
+        _forget_seeds(grads)
 
 
 def grad(
@@ -201,7 +204,10 @@ def _grad(
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads, given = _seed_gradients(roots, given, create_graph)
-    captured = run_backward(edges, grads, retain, create_graph, targets, accumulate=False)
+    try:
+        captured = run_backward(edges, grads, retain, create_graph, targets, accumulate=False)
+    finally:
+        _forget_seeds(grads)
     seeds = _Seeds(grads, given)
     results = []
     for index, value in enumerate(captured):
@@ -355,9 +361,23 @@ def _seed_gradients(
             # their results rely on it. PyTorch casts with ``to`` in the caller's grad mode
             # (its validate_outputs), so a seed that requires grad gets ToCopyBackward0.
             grad = grad.to(root.dtype)
+        elif not create_graph:
+            # The caller's own tensor: a hook gets it itself, as in PyTorch (``_as_tensor``),
+            # and a leaf's accumulator copies it rather than take the caller's memory.
+            _seed_tensors[id(grad._array)] = grad
         grads.append(grad if create_graph else grad._array)
         tensors.append(grad)
     return grads, tensors
+
+
+# id of the array of a gradient given to backward -> that tensor, while its backward runs.
+_seed_tensors: dict[int, TensorBase] = {}
+
+
+def _forget_seeds(grads: list[Any]) -> None:
+    for grad in grads:
+        if type(grad) is np.ndarray:
+            _seed_tensors.pop(id(grad), None)
 
 
 class _Targets:
@@ -1128,9 +1148,15 @@ def _writable(grad: Any) -> TensorBase:
 
 
 def _as_tensor(grad: Any) -> TensorBase:
-    """A gradient as the tensor a hook sees: its version counts PyTorch's in-place sums."""
+    """A gradient as the tensor a hook sees: its version counts PyTorch's in-place sums.
+
+    The gradient given to backward is the caller's tensor itself, as in PyTorch.
+    """
     if isinstance(grad, TensorBase):
         return grad
+    seed = _seed_tensors.get(id(grad))
+    if seed is not None and seed._array is grad:
+        return seed
     return TensorBase.output_class._make(grad, counter=counter_of(grad))
 
 
