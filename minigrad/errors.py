@@ -180,6 +180,41 @@ def grad_shape_mismatch(index: int, grad_shape: Sequence[int], shape: Sequence[i
     )
 
 
+def data_not_tensor(type_name: str) -> str:
+    """``Variable(data)`` or ``t.data = data`` with something that is not a tensor."""
+    return f"Variable data has to be a tensor, but got {type_name}"
+
+
+DATA_NOT_DIFFERENTIABLE = (
+    "data set to a tensor that requires gradients must be floating point or complex dtype"
+)
+
+
+def grad_size_mismatch(grad_shape: Sequence[int], shape: Sequence[int]) -> str:
+    """``t.grad = g`` with a ``g`` of another shape than ``t``'s."""
+    return (
+        f"attempting to assign a gradient of size '{list(grad_shape)}' to a tensor of size "
+        f"'{list(shape)}'. Please ensure that the gradient and the tensor are the same size"
+    )
+
+
+def batched_grad_shape_mismatch(
+    index: int, grad_shape: Sequence[int], shape: Sequence[int]
+) -> str:
+    """``grad(..., is_grads_batched=True)``: a gradient's rows do not have the output's shape.
+
+    (PyTorch prints the shape of the first row without its first dimension.)
+    """
+    return (
+        "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as "
+        "the batch dimension. The sizes of the remaining dimensions are expected to match the "
+        "shape of corresponding output, but a mismatch was detected: "
+        f"grad_output[{index}] has a shape of {format_torch_size(grad_shape)} and "
+        f"output[{index}] has a shape of {format_torch_size(shape)}. If you only want some "
+        "tensors in `grad_output` to be considered batched, consider using vmap."
+    )
+
+
 def node_short_name(name: str) -> str:
     """The name PyTorch uses for a node inside the version-mismatch message.
 
@@ -321,6 +356,17 @@ def wrong_grad_count(node_name: str, expected: int, got: int) -> str:
     return (
         f"function {node_name} returned an incorrect number of gradients "
         f"(expected {expected}, got {got})"
+    )
+
+
+def grad_for_non_tensor(node_name: str, position: int) -> str:
+    """A custom backward gave a gradient for an argument of forward that was not a tensor.
+
+    ``position`` counts from 1, as PyTorch's message does.
+    """
+    return (
+        f"function {node_name} returned a gradient different than None at position "
+        f"{position}, but the corresponding forward input was not a Variable"
     )
 
 

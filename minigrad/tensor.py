@@ -651,6 +651,10 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     @data.setter
     def data(self, other: Tensor) -> None:
+        if not isinstance(other, TensorBase):
+            raise TypeError(errors.data_not_tensor(errors.python_type_name(other)))
+        if other._array.dtype.kind != "f" and self.requires_grad:
+            raise RuntimeError(errors.DATA_NOT_DIFFERENTIABLE)
         # Take the other tensor's buffer; keep our own counter; bump nothing (as PyTorch).
         set_array(self, other._array)
 
@@ -1280,12 +1284,19 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
         return self.flip(0)
 
     def __repr__(self) -> str:
-        grad_fn = self._grad_fn
+        # PyTorch reads ``grad_fn`` (a view's history regenerated after a write to its base)
+        # and ``requires_grad`` (a view of a leaf made under no_grad requires grad); a view
+        # whose history cannot be regenerated prints as ``grad_fn=<Invalid>``.
+        try:
+            grad_fn = self.grad_fn
+            grad_fn_name = None if grad_fn is None else type(grad_fn).__name__
+        except RuntimeError:
+            grad_fn_name = "Invalid"
         return _printing.tensor_repr(
             self._array,
             dtype_name=_dtype.from_numpy_dtype(self._array.dtype).name,
-            requires_grad=self._requires_grad and grad_fn is None,
-            grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+            requires_grad=grad_fn_name is None and self.requires_grad,
+            grad_fn_name=grad_fn_name,
         )
 
     __str__ = __repr__

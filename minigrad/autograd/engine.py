@@ -33,7 +33,8 @@ from __future__ import annotations
 import heapq
 import operator
 import threading
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from sys import getrefcount
 from typing import Any
 
@@ -43,7 +44,7 @@ from minigrad import errors
 from minigrad._warnings import warn_once
 from minigrad.autograd import anomaly, grad_mode
 from minigrad.autograd.debug_switches import switches
-from minigrad.autograd.grad_versions import add_into, counter_of, hand_on
+from minigrad.autograd.grad_versions import add_into, counter_of, hand_on, written
 from minigrad.autograd.graph import (
     AccumulateGrad,
     Node,
@@ -99,23 +100,32 @@ def backward(
     if targets is not None:
         _check_targets(targets)
     grads, _ = _seed_gradients(roots, given, create_graph)
-    run_backward(edges, grads, retain, create_graph, targets, accumulate=True)
+    try:
+        run_backward(edges, grads, retain, create_graph, targets, accumulate=True)
+    finally:
+        _forget_seeds(grads)
 
 
 def grad(
     outputs: TensorBase | Sequence[TensorBase],
-    inputs: TensorBase | Sequence[TensorBase],
+    inputs: TensorBase | Sequence[TensorBase] | dict[Any, TensorBase],
     grad_outputs: Any = None,
     retain_graph: bool | None = None,
     create_graph: bool = False,
+    only_inputs: bool = True,
     allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
     materialize_grads: bool = False,
-) -> tuple[Any, ...]:
+) -> Any:
     """The gradients of ``outputs`` with respect to ``inputs``, without touching any ``.grad``.
 
     Only the part of the graph between them runs. An input the outputs do not depend on is an
     error, unless ``allow_unused`` (its gradient is then None, or zeros with
-    ``materialize_grads``).
+    ``materialize_grads``, which implies ``allow_unused``). ``inputs`` may be a dict: the
+    result is then a dict of the same keys. ``only_inputs`` is deprecated and ignored, as in
+    PyTorch. With ``is_grads_batched`` the first dimension of each of ``grad_outputs`` is a
+    batch: the result stacks one gradient per row (PyTorch vmaps one backward; minigrad has no
+    vmap and runs one backward per row, so hooks run once per row).
 
     Example:
         >>> import minigrad
@@ -123,8 +133,66 @@ def grad(
         >>> minigrad.autograd.grad((x * x).sum(), x)
         (tensor([2., 4.]),)
     """
-    roots = _as_list(outputs)
-    targets = _as_list(inputs)
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, "
+            "but got: allow_unused=False."
+        )
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if type(inputs) is dict:
+        targets: list[Any] = list(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(
+            f"`inputs` argument to `grad()` must be a dict, not {type(inputs).__name__}. "
+            "Other Mapping types are not supported."
+        )
+    else:
+        targets = _as_list(inputs)
+    if not targets:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+            "accumulate gradient for other parts of the graph, please use "
+            "minigrad.autograd.backward.",
+            FutureWarning,
+            stacklevel=2,
+        )
+    if is_grads_batched:
+        from minigrad.autograd.batched_grads import grad_rows  # (it builds on this module)
+
+        results = grad_rows(
+            _as_list(outputs), targets, grad_outputs, retain_graph, create_graph, allow_unused
+        )
+    else:
+        results = _grad(
+            _as_list(outputs), targets, grad_outputs, retain_graph, create_graph, allow_unused
+        )
+    if materialize_grads:
+        results = tuple(
+            _zeros_like(tensor, create_graph) if value is None else value
+            for tensor, value in zip(targets, results)
+        )
+    return dict(zip(inputs, results)) if type(inputs) is dict else results
+
+
+def _zeros_like(tensor: TensorBase, requires_grad: bool) -> TensorBase:
+    """``materialize_grads``'s gradient of an unused input: PyTorch's ``zeros_like``."""
+    zeros = _as_tensor(np.zeros_like(tensor._array))
+    zeros._requires_grad = requires_grad
+    return zeros
+
+
+def _grad(
+    roots: list[TensorBase],
+    targets: list[TensorBase],
+    grad_outputs: Any,
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool,
+) -> tuple[Any, ...]:
+    """``grad`` once its arguments are sorted out: one backward, None for an unused input."""
     # PyTorch's order: the given gradients, the flags, the outputs' history, the inputs, then
     # the gradients' cast.
     given = _given_gradients(roots, grad_outputs)
@@ -136,17 +204,20 @@ def grad(
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads, given = _seed_gradients(roots, given, create_graph)
-    captured = run_backward(edges, grads, retain, create_graph, targets, accumulate=False)
+    try:
+        captured = run_backward(edges, grads, retain, create_graph, targets, accumulate=False)
+    finally:
+        _forget_seeds(grads)
     seeds = _Seeds(grads, given)
     results = []
-    for index, (tensor, value) in enumerate(zip(targets, captured)):
+    for index, value in enumerate(captured):
         if value is None:
-            if not (allow_unused or materialize_grads):
+            if not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
-            results.append(_as_tensor(np.zeros_like(tensor._array)) if materialize_grads else None)
+            results.append(None)
         else:
             results.append(_writable(value) if create_graph else seeds.result(value))
     return tuple(results)
@@ -262,9 +333,10 @@ def _given_gradients(roots: list[TensorBase], given: Any) -> list[TensorBase | N
             raise RuntimeError(
                 errors.grad_shape_mismatch(index, grad._array.shape, root._array.shape)
             )
-    if len(given) != len(roots):
+    # (PyTorch's _make_grads zips: gradients past the last output are ignored.)
+    if len(given) < len(roots):
         raise RuntimeError(f"got {len(roots)} tensors and {len(given)} gradients")
-    return list(given)
+    return list(given[: len(roots)])
 
 
 def _seed_gradients(
@@ -289,9 +361,23 @@ def _seed_gradients(
             # their results rely on it. PyTorch casts with ``to`` in the caller's grad mode
             # (its validate_outputs), so a seed that requires grad gets ToCopyBackward0.
             grad = grad.to(root.dtype)
+        elif not create_graph:
+            # The caller's own tensor: a hook gets it itself, as in PyTorch (``_as_tensor``),
+            # and a leaf's accumulator copies it rather than take the caller's memory.
+            _seed_tensors[id(grad._array)] = grad
         grads.append(grad if create_graph else grad._array)
         tensors.append(grad)
     return grads, tensors
+
+
+# id of the array of a gradient given to backward -> that tensor, while its backward runs.
+_seed_tensors: dict[int, TensorBase] = {}
+
+
+def _forget_seeds(grads: list[Any]) -> None:
+    for grad in grads:
+        if type(grad) is np.ndarray:
+            _seed_tensors.pop(id(grad), None)
 
 
 class _Targets:
@@ -786,10 +872,15 @@ def _run_general(
             grads = [None] * node._num_outputs
         # (The hooks' results go into ``grads`` itself, the buffer: a leaf's accumulator may
         # steal its gradient only if nothing else holds it, ``_run_checked_accumulator``.)
-        if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
-            grads = _apply_tensor_hooks(node, grads, create_graph)
-        if node._node_pre_hooks:
-            grads[:] = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+        try:
+            if node._pre_hooks or node._retained or type(node) is AccumulateGrad:
+                grads = _apply_tensor_hooks(node, grads, create_graph)
+            if node._node_pre_hooks:
+                grads[:] = _apply_node_hooks(node._node_pre_hooks, grads, grads, create_graph)
+        except Exception:
+            if anomaly_on:  # (a hook's error is its node's, as in PyTorch: _run_node's too)
+                anomaly.warn_backward_error(node)
+            raise
         if targets is None:
             return _run_node(node, grads, graph, retain_graph, create_graph, anomaly_on)
         if node in graph.targets and not targets.accumulate:
@@ -974,8 +1065,10 @@ def _call_hooks(hooks: list[Callable[[Any], Any]], grad: Any) -> Any:
     Returns a tensor: the one the hooks were given if they all returned None, as PyTorch's
     buffer holds that tensor (a hook that keeps it keeps ``autograd.grad``'s result, and a
     leaf's accumulator then copies it rather than steal it).
+    The hooks registered when the gradient arrives all run, as PyTorch's: one that another
+    removes meanwhile still runs, one added meanwhile waits for the next backward.
     """
-    for hook in hooks:
+    for hook in tuple(hooks):
         grad = _as_tensor(grad)
         result = hook(grad)
         if result is None:
@@ -1007,8 +1100,16 @@ def _materialize(node: Node, grads: list[Any]) -> list[Any]:
     # unless a custom Function asked for None (``ctx.set_materialize_grads(False)``).
     if not getattr(node, "_materialize_grads", True) or all(g is not None for g in grads):
         return grads
-    meta = node._output_meta
-    return [np.zeros(*meta[i]) if g is None else g for i, g in enumerate(grads)]
+    meta = node._output_meta  # (None for a custom Function's output that is not a tensor)
+    zeros = np.zeros if node._builtin else _written_zeros
+    return [
+        zeros(*meta[i]) if g is None and meta[i] is not None else g for i, g in enumerate(grads)
+    ]
+
+
+def _written_zeros(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """Zeros as a custom backward sees them: PyTorch's ``at::zeros`` (then ``zero_()``): v1."""
+    return written(np.zeros(shape, dtype), 1)
 
 
 def _needed_edges_only(node: Node, results: Sequence[Any], graph: _Graph) -> tuple[Any, ...]:
@@ -1047,9 +1148,15 @@ def _writable(grad: Any) -> TensorBase:
 
 
 def _as_tensor(grad: Any) -> TensorBase:
-    """A gradient as the tensor a hook sees: its version counts PyTorch's in-place sums."""
+    """A gradient as the tensor a hook sees: its version counts PyTorch's in-place sums.
+
+    The gradient given to backward is the caller's tensor itself, as in PyTorch.
+    """
     if isinstance(grad, TensorBase):
         return grad
+    seed = _seed_tensors.get(id(grad))
+    if seed is not None and seed._array is grad:
+        return seed
     return TensorBase.output_class._make(grad, counter=counter_of(grad))
 
 

@@ -312,6 +312,10 @@ class BackwardNode(Node):  # (CTX_INTERNALS and _init_ctx after it)
             len(result) < expected or any(g is not None for g in result[expected:])
         ):
             raise RuntimeError(errors.wrong_grad_count(self.name(), expected, len(result)))
+        if len(self._slots) != expected:  # some arguments were not tensors: None for them
+            for index in range(expected):
+                if result[index] is not None and index not in self._slots:
+                    raise RuntimeError(errors.grad_for_non_tensor(self.name(), index + 1))
         return self._fit_grads(result, self._input_meta)
 
     def _reduce_to(self, grad: Any, shape: tuple[int, ...], index: int) -> Any:

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from minigrad import errors
 from minigrad.autograd import debug_switches
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -213,9 +214,14 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801 - PyTorch's name
     """
 
     def __init__(self, mode: bool) -> None:
+        if type(mode) is not bool:  # (PyTorch's parser takes a bool only: not 1, not a tensor)
+            raise TypeError(
+                "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                f"{errors.argument_type_name(mode)}"
+            )
         # PyTorch applies the mode on construction, so the plain call form works too.
         self._previous = _state.requested
-        self._mode = bool(mode)
+        self._mode = mode
         _set(self._mode)
 
     def __enter__(self) -> None:

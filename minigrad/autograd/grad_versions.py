@@ -129,6 +129,17 @@ def hand_on(slots: list[Any], outputs: int) -> None:
     del slots[outputs:]
 
 
+def written(array: np.ndarray, count: int) -> np.ndarray:
+    """Record that PyTorch's backward formula wrote its result ``array`` ``count`` times.
+
+    (``as_strided``'s backward copies the gradient into zeros: its result is at version 1.)
+    """
+    _counts[id(array)] = (_reference(array), count)
+    if len(_counts) >= _PURGE_AT:
+        _purge()
+    return array
+
+
 def _purge() -> None:
     for key, (reference, _) in list(_counts.items()):
         if reference() is None:

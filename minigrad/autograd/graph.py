@@ -5,7 +5,8 @@ pairs, one per input of the forward op (``(None, 0)`` for an input that needs no
 in-place write can rebind a tensor's ``grad_fn`` without touching history already recorded.
 
 Also PyTorch's ``torch.autograd.graph`` module: ``Node`` and the saved-tensor hooks
-(``saved_tensors_hooks``, ``save_on_cpu``, defined in ``autograd/saved_hooks.py``).
+(``saved_tensors_hooks``, ``save_on_cpu``, ``disable_saved_tensors_hooks``, defined in
+``autograd/saved_hooks.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,11 @@ from minigrad._dtype import type_name
 from minigrad.autograd import anomaly
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.read_only import ReadOnly
-from minigrad.autograd.saved_hooks import save_on_cpu, saved_tensors_hooks
+from minigrad.autograd.saved_hooks import (
+    disable_saved_tensors_hooks,
+    save_on_cpu,
+    saved_tensors_hooks,
+)
 
 # Entries per saved value in a node's flat ``_saved`` tuple (the layout is autograd/saved.py's:
 # value, counter, version, origin, had history, argument position).
@@ -42,7 +47,13 @@ COUNTER_IN_NODE = "the counter in the node's slot _output_counter"
 if TYPE_CHECKING:
     from minigrad.autograd.tensor_base import TensorBase
 
-__all__ = ["Node", "RemovableHandle", "save_on_cpu", "saved_tensors_hooks"]
+__all__ = [
+    "Node",
+    "RemovableHandle",
+    "disable_saved_tensors_hooks",
+    "save_on_cpu",
+    "saved_tensors_hooks",
+]
 
 Edge = tuple["Node | None", int]
 

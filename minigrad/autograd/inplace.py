@@ -294,6 +294,7 @@ def write_recorded(
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
         _follow_retain_grad(tensor, old_node, old_output_nr)
+        saved.pack_written_outputs(node, (tensor,))
         return tensor
     # The base takes the new history; the view's own grad_fn is regenerated from it right
     # away, as PyTorch does.
@@ -301,6 +302,7 @@ def write_recorded(
     base._output_nr = 0
     _follow_retain_grad(base, old_node, old_output_nr)
     tensor._sync_view()
+    saved.pack_written_outputs(node, (tensor,))
     if tensor._grad_fn is not None and node._saved:
         # A saved result's stale-version message names the view's new node while it lives
         # (PyTorch's AsStridedBackward0), the op itself once it is gone: a weak reference.
@@ -350,7 +352,7 @@ def check_inplace(
         requires_grad = tensor.requires_grad  # read without regenerating a view's history
         if base is not None:
             view = tensor._view
-            if view.created_in_no_grad or view.multi_output_name is not None:
+            if view.forbids_rebase:
                 grad_fn = tensor._grad_fn
                 name = None if grad_fn is None else grad_fn.name()
                 raise RuntimeError(view_rebase_error(view, name, tensor._output_nr, False))

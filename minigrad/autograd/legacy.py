@@ -54,9 +54,7 @@ class Variable(metaclass=_VariableMeta):
 
             data = empty(0)
         elif not isinstance(data, TensorBase):
-            raise TypeError(
-                f"Variable data has to be a tensor, but got {errors.python_type_name(data)}"
-            )
+            raise TypeError(errors.data_not_tensor(errors.python_type_name(data)))
         if requires_grad and data._array.dtype.kind != "f":
             raise RuntimeError(errors.ONLY_FLOAT_FACTORY_REQUIRES_GRAD)
         return data.detach().requires_grad_(bool(requires_grad))

@@ -202,6 +202,10 @@ def _general(function: type[Function], args: tuple[Any, ...], target: TensorBase
         node.needs_input_grad = needs = (
             NEEDS[count][needed_bits] if count < _SHARED else _needs_tuple(needed_bits, count)
         )
+        if not enabled:  # a custom Function's ctx says what requires grad, in any grad mode
+            node.needs_input_grad = tuple(
+                isinstance(arg, TensorBase) and arg.requires_grad for arg in args
+            )
         if target is not None and recording:
             # A distinct array object for the written tensor's old value, so saving it is told
             # apart from saving another argument that is the same tensor (``x.mul_(x)``).
@@ -1090,14 +1094,22 @@ def _input_meta(
     return tuple(metas)
 
 
-def _mark_outputs(node: BackwardNode, outputs: list[TensorBase], seen: Sequence[Any]) -> None:
-    """Give each output its place in the graph; non-differentiable ones stay without history."""
+def _mark_outputs(node: BackwardNode, outputs: Sequence[Any], seen: Sequence[Any]) -> None:
+    """Give each output its place in the graph; non-differentiable ones stay without history.
+
+    A custom Function's outputs that are not tensors (numbers, None) count as outputs too, as
+    in PyTorch: the tensors after them have their positions, and backward gets None for them.
+    """
     marked = node._non_differentiable
     extend(node)  # (a built-in op's node has no ``__dict__``)
     node._num_outputs = len(outputs)
     # Kept so the engine can hand zeros to backward for outputs that received no gradient.
-    node._output_meta = tuple((t._array.shape, t._array.dtype) for t in outputs)
+    node._output_meta = tuple(
+        (t._array.shape, t._array.dtype) if isinstance(t, TensorBase) else None for t in outputs
+    )
     for output_nr, (tensor, value) in enumerate(zip(outputs, seen)):
+        if not isinstance(tensor, TensorBase):
+            continue
         if tensor._counter is _COUNTER_IN_NODE:
             # A result another node saved, returned as is: it takes its counter from that
             # node now, before it leaves it (tensor_base.saved_output_counter).
@@ -1121,15 +1133,53 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
             if value is not None and not isinstance(value, TensorBase):
                 raise TypeError(errors.save_for_backward_not_tensor(index, value))
     outputs = tuple(_as_output(value, args, dirty) for value in values)
+    _mark_views(node, outputs, dirty, recording)
     if recording:
-        tensors = [o for o in outputs if isinstance(o, TensorBase)]
-        _mark_outputs(node, tensors, tensors)
+        for tensor in dirty:
+            if tensor._base is not None and tensor._view.forbids_rebase:
+                _refuse_rebase(tensor)
+        _mark_outputs(node, outputs, outputs)
         if node._saved:
-            saved.pack(node, node._saved, args, args, tensors, tensors)
+            saved.pack(node, node._saved, args, args, outputs, outputs)
         for tensor in dirty:
             if tensor._base is not None:  # a view written in place: its base takes the history
                 _inplace_module().rebase_dirty_view(node, tensor)
     return outputs[0] if single else outputs
+
+
+def _mark_views(node: Any, outputs: Sequence[Any], dirty: Sequence[Any], recording: bool) -> None:
+    """Views among a custom Function's outputs may not be written in place, as in PyTorch.
+
+    With one differentiable output, PyTorch's creation meta of such a view says it was made
+    in a custom Function; with several, that it is one of several outputs (the error of a
+    split's outputs). Unrecorded, no output is differentiable. A tensor it marked dirty stays
+    the view it was.
+    """
+    marked = node._non_differentiable
+    several = recording and sum(
+        isinstance(o, TensorBase) and o._array.dtype.kind == "f"
+        and not any(o is m for m in marked) for o in outputs
+    ) > 1
+    for output in outputs:
+        if (isinstance(output, TensorBase) and output._base is not None
+                and output._array.dtype.kind == "f" and not any(output is d for d in dirty)):
+            from minigrad.autograd import views  # (views builds on this module)
+
+            # (Its history is the Function's node, given now: in sync with the counter.)
+            steps, version = output._view.steps, output._version
+            output._view = (
+                views.MultiOutputViewInfo(steps, version, node.name()) if several
+                else views.CustomFunctionViewInfo(steps, version)
+            )
+
+
+def _refuse_rebase(view: TensorBase) -> None:
+    """PyTorch's error for a dirty view whose creation forbids rebasing (a split output ...)."""
+    from minigrad.autograd.views import view_rebase_error  # (views builds on this module)
+
+    grad_fn = view._grad_fn  # (the view's own node: the Function's is not given yet)
+    name = None if grad_fn is None else grad_fn.name()
+    raise RuntimeError(view_rebase_error(view._view, name, view._output_nr, False))
 
 
 def _check_dirty(

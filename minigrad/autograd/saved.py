@@ -296,7 +296,11 @@ def pack(
                 packed += (value, None, 0, None, False, None)
     entries = tuple(packed)
     if _hooks_active[0] and _hooks_state.stack:  # saved_tensors_hooks (one check without)
-        entries = _pack_with_hooks(node, entries, output_tensors, _hooks_state.stack[-1])
+        # An in-place op's result is packed once written (``pack_written_outputs``), as
+        # PyTorch saves it after the write: the hook sees its new values and version.
+        entries = _pack_with_hooks(
+            node, entries, output_tensors, _hooks_state.stack[-1], not pending_writes
+        )
     node._saved = entries
     # debugging hook: track where, guard buffers (autograd/debug_hooks.py); an in-place op's
     # write comes first (inplace.py calls it then: the guard checksums the values it keeps)
@@ -567,6 +571,13 @@ def unpack(node: Node, as_tensors: bool) -> tuple[Any, ...]:
     order = node._function.unpack_order
     if order is not None and len(saved) > FIELDS:
         _check_in_order(node, saved, order)  # which stale tensor is named: PyTorch's order
+    if Hooked.ever_made and any(type(value) is Hooked for value in saved[::FIELDS]):
+        # Unpack hooks are called in PyTorch's order, the one its pack hooks were called in.
+        found = [saved[start : start + FIELDS] for start in range(0, len(saved), FIELDS)]
+        results: list[Any] = [None] * len(found)
+        for index in _pack_order(node, found):
+            results[index] = _unpack_at(node, saved, index * FIELDS, as_tensors)
+        return tuple(results)
     # a plain loop: runs once per node per backward
     return tuple(_unpack_at(node, saved, start, as_tensors) for start in range(0, len(saved),
                                                                               FIELDS))
@@ -652,27 +663,61 @@ def _from_hooks(node: Node, tensor: TensorBase, origin: Any, as_tensors: bool) -
     return _as_tensor(node, tensor._array, tensor._version_counter(), origin)
 
 
+def pack_written_outputs(node: Node, output_tensors: Sequence[TensorBase]) -> None:
+    """After an in-place op's write: give its saved results to the pack hook (``pack``)."""
+    if _hooks_active[0] and _hooks_state.stack and node._saved:
+        node._saved = _pack_with_hooks(
+            node, node._saved, output_tensors, _hooks_state.stack[-1], True, False
+        )
+
+
 def _pack_with_hooks(
     node: Node,
     packed: tuple[Any, ...],
     output_tensors: Sequence[TensorBase],
     hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]],
+    outputs: bool = True,
+    inputs: bool = True,
 ) -> tuple[Any, ...]:
     """``packed`` with each tensor replaced by what the pack hook makes of it.
 
     The hook gets the tensor itself (an input, or the output); Python numbers and None are kept
-    as they are, as PyTorch keeps them.
+    as they are, as PyTorch keeps them. ``outputs``/``inputs``: whether to pack the saved
+    results / the other entries now (an in-place op packs its results after the write). The
+    hook is called in PyTorch's order (``_pack_order``); the entries keep their places.
     """
     pack_hook, unpack_hook = hooks
-    result: tuple[Any, ...] = ()
-    for start in range(0, len(packed), FIELDS):
-        entry = packed[start : start + FIELDS]
+    entries = [packed[start : start + FIELDS] for start in range(0, len(packed), FIELDS)]
+    for index in _pack_order(node, entries):
+        entry = entries[index]
+        if type(entry[0]) is Hooked or (outputs if type(entry[3]) is int else inputs) is False:
+            continue  # (packed already, or later)
         tensor = saved_tensor_of(node, entry, output_tensors)
         if tensor is not None:
-            entry = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0, entry[3],
-                     False, entry[5])
-        result += entry
-    return result
+            entries[index] = (Hooked(call_pack_hook(pack_hook, tensor), unpack_hook), None, 0,
+                              entry[3], False, entry[5])
+    return tuple(value for entry in entries for value in entry)
+
+
+def _pack_order(node: Node, entries: list[tuple[Any, ...]]) -> list[int]:
+    """The order in which PyTorch packs a built-in op's saved values: by their names.
+
+    (Its generated code saves the inputs sorted by name -- ``other`` before ``self``, ``max``
+    before ``min`` -- and the results once the op ran.) A custom Function's values, and an
+    op's whose names are not one per value, go in the order they were saved.
+    """
+    count = len(entries)
+    if count < 2 or not getattr(node, "_builtin", False):
+        return list(range(count))
+    names = node._function.saves
+    if names is None and all(type(e[3]) is int or e[5] in (0, 1) for e in entries):
+        # (a unary or binary op's inputs and results, named as its attributes name them)
+        names = tuple("result" if type(e[3]) is int else ("self", "other")[e[5]] for e in entries)
+    if type(names) is not tuple or len(names) != count:
+        return list(range(count))
+    if not all(type(name) is str for name in names):
+        return list(range(count))
+    return sorted(range(count), key=lambda i: (type(entries[i][3]) is int, names[i]))
 
 
 def saved_tensor_of(

@@ -13,13 +13,15 @@ back. As in PyTorch:
 - Python numbers an op keeps (``x * 2.0``'s ``2.0``) are not packed.
 
 ``save_on_cpu`` is the pair that moves saved tensors to CPU memory; in this CPU-only library it
-behaves as PyTorch's does for CPU tensors.
+behaves as PyTorch's does for CPU tensors. ``disable_saved_tensors_hooks(message)`` forbids
+them for a while (a feature that cannot work with them): entering a pair raises ``message``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from minigrad.autograd import debug_switches
@@ -32,6 +34,8 @@ class _HooksState(threading.local):
     def __init__(self) -> None:
         # The active (pack, unpack) pairs of this thread, innermost last.
         self.stack: tuple[tuple[Pack, Unpack], ...] = ()
+        # While ``disable_saved_tensors_hooks`` is active: its message.
+        self.disabled_message: str | None = None
 
 
 _state = _HooksState()
@@ -78,6 +82,8 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
         self.unpack_hook = unpack_hook
 
     def __enter__(self) -> None:
+        if _state.disabled_message is not None:
+            raise RuntimeError(_state.disabled_message)
         _state.stack = (*_state.stack, (self.pack_hook, self.unpack_hook))
         with _active_lock:
             active[0] += 1
@@ -125,3 +131,39 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
             return tensor.to(device)
 
         super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
+    """Context manager (and decorator): forbid saved-tensor hooks meanwhile (PyTorch's name).
+
+    Entering ``saved_tensors_hooks`` (or ``save_on_cpu``) while it is active raises
+    ``RuntimeError(error_message)``, as does entering it while a pair is active, as PyTorch's
+    ``torch.autograd.graph.disable_saved_tensors_hooks``. Nested, the inner message applies
+    until the inner context ends.
+
+    Example:
+        >>> import minigrad
+        >>> from minigrad.autograd.graph import disable_saved_tensors_hooks, save_on_cpu
+        >>> with disable_saved_tensors_hooks("no hooks here"):
+        ...     try:
+        ...         with save_on_cpu():
+        ...             pass
+        ...     except RuntimeError as error:
+        ...         print(error)
+        no hooks here
+    """
+    if not isinstance(error_message, str):
+        raise TypeError(
+            "_saved_tensors_hooks_disable(): incompatible function arguments. The following "
+            "argument types are supported:\n    1. (error_message: str, fail_if_non_empty: bool "
+            f"= True) -> None\n\nInvoked with: {error_message!r}"
+        )
+    previous = _state.disabled_message
+    _state.disabled_message = error_message
+    try:
+        if _state.stack:  # (PyTorch's message is set before it checks)
+            raise RuntimeError(error_message)
+        yield
+    finally:
+        _state.disabled_message = previous

@@ -272,7 +272,7 @@ class TensorBase:
         if value._array.dtype != self._array.dtype:
             raise RuntimeError(errors.grad_dtype_mismatch(value._array.dtype, self._array.dtype))
         if value._array.shape != self._array.shape:
-            raise RuntimeError("assigned grad has data of a different size")
+            raise RuntimeError(errors.grad_size_mismatch(value._array.shape, self._array.shape))
 
     def _autograd_meta(self) -> AutogradMeta:
         if self._meta is None:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from minigrad import errors
-from minigrad.autograd import grad_mode, guard, inference
+from minigrad.autograd import grad_mode, grad_versions, guard, inference
 from minigrad.autograd import tensor_base as _tensor_base
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
@@ -65,9 +65,11 @@ class ViewInfo:
     most views are, so making one writes two slots. At most one is set, by a subclass
     (``view_info`` picks it): a view made under ``no_grad`` (``created_in_no_grad``; in
     inference mode ``created_in_inference`` says so too), or an output of a multi-output view
-    op (``split``, ``chunk``, ``unbind``: ``multi_output_name``). Such a view may not be written
-    in place while gradients are recorded, and its history may not be regenerated after its
-    base changed (see ``view_rebase_error``). Only ``synced_version`` changes after creation.
+    op (``split``, ``chunk``, ``unbind``: ``multi_output_name``), or an output of a custom
+    Function (``created_in_custom_function``). Such a view (``forbids_rebase``) may not be
+    written in place while gradients are recorded, and its history may not be regenerated
+    after its base changed (see ``view_rebase_error``). Only ``synced_version`` changes after
+    creation.
     """
 
     __slots__ = ("steps", "synced_version")
@@ -75,6 +77,8 @@ class ViewInfo:
     created_in_no_grad: ClassVar[bool] = False
     created_in_inference: ClassVar[bool] = False  # (True only with created_in_no_grad)
     multi_output_name: ClassVar[str | None] = None  # "Split" for outputs of split/chunk
+    created_in_custom_function: ClassVar[bool] = False
+    forbids_rebase: ClassVar[bool] = False  # (True when any of the above is set)
 
     def __init__(self, steps: tuple[ViewStep, ...], version: int) -> None:
         self.steps = steps
@@ -88,7 +92,7 @@ class ViewInfo:
         or by a multi-output op may not be regenerated: PyTorch raises, at every access. If
         the base no longer requires grad (``detach_()``), the node has no edge, as PyTorch's.
         """
-        if self.created_in_no_grad or self.multi_output_name is not None:
+        if self.forbids_rebase:
             name = None if grad_fn is None else grad_fn.name()
             raise RuntimeError(view_rebase_error(self, name, output_nr, indirect=True))
         if not base.requires_grad:
@@ -113,6 +117,7 @@ class NoGradViewInfo(ViewInfo):
 
     __slots__ = ()
     created_in_no_grad = True
+    forbids_rebase = True
 
 
 class InferenceViewInfo(NoGradViewInfo):
@@ -126,10 +131,23 @@ class MultiOutputViewInfo(ViewInfo):
     """An output of a multi-output view op, with grad mode on: the op's name for the errors."""
 
     __slots__ = ("multi_output_name",)
+    forbids_rebase = True
 
     def __init__(self, steps: tuple[ViewStep, ...], version: int, name: str) -> None:
         super().__init__(steps, version)
         self.multi_output_name = name
+
+
+class CustomFunctionViewInfo(ViewInfo):
+    """A view a custom Function returned (made in its forward, or an input returned as is).
+
+    PyTorch forbids writing it in place: autograd's view handling would replace the custom
+    backward. Views of it inherit this, as PyTorch's creation meta propagates.
+    """
+
+    __slots__ = ()
+    created_in_custom_function = True
+    forbids_rebase = True
 
 
 def view_info(
@@ -154,6 +172,12 @@ _MULTI_OUTPUT_HINT = (
     " This view is the output of a function that returns multiple views. Such functions do not "
     "allow the output views to be modified inplace. You should replace the inplace operation by "
     "an out-of-place one."
+)
+_CUSTOM_FUNCTION_HINT = (
+    " This view was created inside a custom Function (or because an input was returned as-is) "
+    "and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function."
 )
 _NO_GRAD_HINT = (
     " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
@@ -187,6 +211,8 @@ def view_rebase_error(
             )
     else:
         message = f"Output {output_nr} of {name} is a view and {modified} modified inplace."
+    if view.created_in_custom_function:
+        return message + _CUSTOM_FUNCTION_HINT
     if not view.created_in_no_grad:
         return message + _MULTI_OUTPUT_HINT
     block = "inference_mode" if view.created_in_inference else "no_grad"
@@ -405,6 +431,11 @@ def make_view(
         source_view = source._view
         steps = source_view.steps + steps
         if not no_grad and multi is None:
+            if source_view.created_in_custom_function:
+                if switches.guarded:
+                    guard.note_view(view._array)
+                view._view = CustomFunctionViewInfo(steps, counter.version)
+                return
             no_grad = source_view.created_in_no_grad
             in_inference = source_view.created_in_inference
             multi = source_view.multi_output_name
@@ -442,7 +473,12 @@ class AsStrided(Op):
         """The gradient placed back into a base-shaped array (recorded under create_graph)."""
         if isinstance(grad, TensorBase):
             return as_strided_backward(grad, ctx.base_shape, ctx.base_strides, ctx.steps), None
-        return scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides), None
+        # PyTorch's formula copies ``grad`` into a zero-filled storage (version 1) and returns
+        # a view of it: the storage's array (numpy's base) and the view share that version.
+        scattered = scatter_into_base(grad, ctx.base_shape, ctx.steps, ctx.base_strides)
+        if isinstance(scattered.base, np.ndarray):
+            grad_versions.written(scattered.base, 1)
+        return grad_versions.written(scattered, 1), None
 
 
 class Strided(ViewOp):
