@@ -103,6 +103,9 @@ PARTIAL_OVERLAP = (
 )
 # requires_grad_() and the requires_grad setter say it differently in PyTorch 2.13.
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+DATA_SET_NOT_FLOAT = (
+    "data set to a tensor that requires gradients must be floating point or complex dtype"
+)
 ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD = (
     "only Tensors of floating point and complex dtype can require gradients"
 )

@@ -613,14 +613,15 @@ class Module:
 
     # --- converting ---------------------------------------------------------------------------
 
-    def _apply(self: ModuleT, fn: Callable[[Tensor], Tensor]) -> ModuleT:
+    def _apply(self: ModuleT, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> ModuleT:
         """Replace every parameter's, gradient's and buffer's data by ``fn`` of it, in place.
 
         Parameters stay the same objects (their ``.data`` is replaced, as PyTorch does), so
-        optimizers built on them keep working.
+        optimizers built on them keep working. ``recurse=False``: this module's own only.
         """
-        for module in self.children():
-            module._apply(fn)
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
         for param in self._parameters.values():
             if param is None:
                 continue
@@ -683,6 +684,35 @@ class Module:
     def double(self: ModuleT) -> ModuleT:
         """Convert floating-point parameters and buffers to float64."""
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self: ModuleT) -> ModuleT:
+        """Convert floating-point parameters and buffers to float16."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def type(self: ModuleT, dst_type: Any) -> ModuleT:
+        """Convert every parameter and buffer to ``dst_type``, integer ones too (PyTorch's rule).
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> norm = nn.BatchNorm1d(2).type(minigrad.float64)
+            >>> norm.weight.dtype, norm.num_batches_tracked.dtype
+            (minigrad.float64, minigrad.float64)
+        """
+        return self._apply(lambda t: t.type(dst_type))
+
+    def share_memory(self: ModuleT) -> ModuleT:
+        """Mark every parameter's, gradient's and buffer's memory shared (``share_memory_``)."""
+        return self._apply(lambda t: t.share_memory_())
+
+    def to_empty(self: ModuleT, *, device: Any, recurse: bool = True) -> ModuleT:
+        """Give every parameter and buffer new, uninitialized memory of its shape and dtype.
+
+        ``device`` must be the CPU's; ``recurse=False``: this module's own only.
+        """
+        from minigrad.creation import empty_like  # (creation imports nothing of nn)
+
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     def cpu(self: ModuleT) -> ModuleT:
         """Everything already lives on the CPU: returns the module."""
