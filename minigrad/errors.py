@@ -103,6 +103,10 @@ PARTIAL_OVERLAP = (
 )
 # requires_grad_() and the requires_grad setter say it differently in PyTorch 2.13.
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+REQUIRES_GRAD_TO_SCALAR = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
 DATA_SET_NOT_FLOAT = (
     "data set to a tensor that requires gradients must be floating point or complex dtype"
 )

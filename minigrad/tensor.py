@@ -1233,6 +1233,8 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
         return bool(self._array.reshape(()))
 
     def __float__(self) -> float:
+        if self.requires_grad and grad_mode._state.enabled:  # (once, as PyTorch's float())
+            _warnings.warn_once(errors.REQUIRES_GRAD_TO_SCALAR)
         return float(self._scalar_value())
 
     def __int__(self) -> int:
