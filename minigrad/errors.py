@@ -107,6 +107,11 @@ REQUIRES_GRAD_TO_SCALAR = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first."
 )
+STATE_DICT_POSITIONAL = (  # (the link is PyTorch's page)
+    "Positional args are being deprecated, use kwargs instead. Refer to "
+    "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
+    " for details."
+)
 DATA_SET_NOT_FLOAT = (
     "data set to a tensor that requires gradients must be floating point or complex dtype"
 )

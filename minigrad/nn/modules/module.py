@@ -21,7 +21,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, TypeVar
 
-from minigrad import _dtype
+from minigrad import _dtype, errors
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.hooks import RemovableHandle
@@ -764,7 +764,7 @@ class Module:
             destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     def state_dict(
-        self, *, destination: Any = None, prefix: str = "", keep_vars: bool = False
+        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
     ) -> Any:
         """An ordered dict of every parameter and persistent buffer under its dotted name.
 
@@ -777,7 +777,18 @@ class Module:
             >>> from minigrad import nn
             >>> list(nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)).state_dict())[2:]
             ['1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked']
+
+        ``destination``, ``prefix`` and ``keep_vars`` may still come positionally, in that
+        order, with PyTorch's FutureWarning.
         """
+        if args:
+            warnings.warn(errors.STATE_DICT_POSITIONAL, FutureWarning, stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
