@@ -1108,10 +1108,14 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         for index, value in enumerate(node._saved or ()):
             if value is not None and not isinstance(value, TensorBase):
                 raise TypeError(errors.save_for_backward_not_tensor(index, value))
-    outputs = tuple(_as_output(value, args, dirty) for value in values)
+    marked = node._non_differentiable if recording else ()
+    outputs = tuple(_as_output(value, args, dirty, marked) for value in values)
     if recording:
         tensors = [o for o in outputs if isinstance(o, TensorBase)]
-        _mark_outputs(node, tensors, tensors)
+        # (``mark_non_differentiable`` names what forward returned: an input returned as is
+        # is handed out as an alias, which must be looked up by the input it stands for)
+        returned = [value for value in values if isinstance(value, TensorBase)]
+        _mark_outputs(node, tensors, returned)
         if node._saved:
             saved.pack(node, node._saved, args, args, tensors, tensors)
         for tensor in dirty:
@@ -1153,13 +1157,19 @@ def _check_dirty(
             raise RuntimeError(errors.DIRTY_VIEW_SEVERAL_OUTPUTS)
 
 
-def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
+def _as_output(
+    value: Any, args: Sequence[Any], dirty: Sequence[Any], marked: Sequence[Any] = ()
+) -> Any:
     """What a custom forward returned, as ``apply`` hands it out."""
     if not isinstance(value, TensorBase):
         return value  # non-tensor outputs pass through, as in PyTorch
     if any(value is d for d in dirty):
         return value  # modified in place: the same tensor, rebased onto this node
     if any(value is a for a in args):
+        if value.requires_grad and any(value is m for m in marked):
+            # Non-differentiable, of an input that requires grad: PyTorch hands out a
+            # detached alias (no view, no history), leaving the input as it was.
+            return value.detach()
         # An input returned unchanged: the output is a view of it (same buffer and counter).
         from minigrad.autograd.views import alias_of  # (views.py builds on this module)
 
