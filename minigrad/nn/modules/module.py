@@ -24,6 +24,7 @@ from typing import Any, ClassVar, TypeVar
 from minigrad import _dtype, errors
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.nn.modules.backward_hook import BackwardHook
 from minigrad.nn.modules.hooks import RemovableHandle
 from minigrad.nn.modules.utils import check_device, reset_grad, typename
 from minigrad.nn.parameter import Buffer, Parameter
@@ -137,6 +138,9 @@ class Module:
         set_plain("_parameters", {})
         set_plain("_buffers", {})
         set_plain("_non_persistent_buffers_set", set())
+        set_plain("_backward_hooks", OrderedDict())
+        set_plain("_backward_pre_hooks", OrderedDict())
+        set_plain("_is_full_backward_hook", None)
         set_plain("_forward_hooks", OrderedDict())
         set_plain("_forward_hooks_with_kwargs", OrderedDict())
         set_plain("_forward_hooks_always_called", OrderedDict())
@@ -158,7 +162,8 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Run ``forward`` (and the forward hooks, if any)."""
-        if not (self._forward_hooks or self._forward_pre_hooks):
+        if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)  # the common case: no hook work at all
         return self._call_with_hooks(args, kwargs)
 
@@ -181,6 +186,11 @@ class Module:
                     new = hook(self, args)
                     if new is not None:
                         args = new if isinstance(new, tuple) else (new,)
+            backward_hook = None
+            if self._backward_hooks or self._backward_pre_hooks:
+                backward_hook = BackwardHook(self, list(self._backward_hooks.values()),
+                                             list(self._backward_pre_hooks.values()))
+                args = backward_hook.setup_input_hook(args)
             result = self.forward(*args, **kwargs)
             for hook_id, hook in list(self._forward_hooks.items()):
                 if hook_id in self._forward_hooks_always_called:
@@ -188,6 +198,12 @@ class Module:
                 new = self._run_forward_hook(hook_id, hook, args, kwargs, result)
                 if new is not None:
                     result = new
+            if backward_hook is not None:
+                if not isinstance(result, TensorBase | tuple):
+                    warnings.warn(
+                        "For backward hooks to be called, module output should be a Tensor or "
+                        f"a tuple of Tensors but received {type(result)}", stacklevel=2)
+                result = backward_hook.setup_output_hook(result)
             return result
         except Exception:
             # Hooks registered with always_call=True run even when forward raised.
@@ -213,6 +229,48 @@ class Module:
         if hook_id in self._forward_hooks_with_kwargs:
             return hook(self, args, kwargs, result)
         return hook(self, args, result)
+
+    def register_full_backward_hook(self, hook: Callable[..., Any],
+                                    prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_input, grad_output)`` when the inputs' gradients are known.
+
+        It may return new ``grad_input`` (a tuple, None where an input is not a tensor). The
+        module's tensors pass through ``BackwardHookFunction`` (PyTorch's mechanism), whose
+        ``grad_fn`` they then show.
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> layer = nn.Linear(2, 1)
+            >>> seen = []
+            >>> handle = layer.register_full_backward_hook(
+            ...     lambda module, grad_input, grad_output: seen.append(grad_output[0].shape))
+            >>> layer(minigrad.ones(3, 2, requires_grad=True)).sum().backward()
+            >>> seen
+            [minigrad.Size([3, 1])]
+        """
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single "
+                "Module. Please use only one of them.")
+        self._is_full_backward_hook = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any],
+                                        prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_output)`` when the outputs' gradients are known.
+
+        It may return new ``grad_output`` (a tuple), which the module's backward then uses.
+        """
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
 
     def register_forward_pre_hook(
         self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
