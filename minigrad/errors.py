@@ -103,6 +103,18 @@ PARTIAL_OVERLAP = (
 )
 # requires_grad_() and the requires_grad setter say it differently in PyTorch 2.13.
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+REQUIRES_GRAD_TO_SCALAR = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+STATE_DICT_POSITIONAL = (  # (the link is PyTorch's page)
+    "Positional args are being deprecated, use kwargs instead. Refer to "
+    "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
+    " for details."
+)
+DATA_SET_NOT_FLOAT = (
+    "data set to a tensor that requires gradients must be floating point or complex dtype"
+)
 ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD = (
     "only Tensors of floating point and complex dtype can require gradients"
 )

@@ -20,9 +20,9 @@ TESTS_DIR = Path(__file__).resolve().parent
 # outputs, subprocesses of minigrad, tests written against minigrad only.
 UNCHANGED = [
     "test_bitwise", "test_data_api", "test_elementwise_extra", "test_examples",
-    "test_func_forward", "test_loss_fast_paths", "test_op_consistency", "test_printing",
-    "test_promotion", "test_random_generators", "test_reference_modules", "test_sampling",
-    "test_serialization_safety", "test_signatures", "test_thread_settings",
+    "test_func_forward", "test_fused", "test_loss_fast_paths", "test_op_consistency",
+    "test_printing", "test_promotion", "test_random_generators", "test_reference_modules",
+    "test_sampling", "test_serialization_safety", "test_signatures", "test_thread_settings",
     "test_unbound_methods",
 ]
 

@@ -1132,13 +1132,16 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         for index, value in enumerate(node._saved or ()):
             if value is not None and not isinstance(value, TensorBase):
                 raise TypeError(errors.save_for_backward_not_tensor(index, value))
-    outputs = tuple(_as_output(value, args, dirty) for value in values)
-    _mark_views(node, outputs, dirty, recording)
+    marked = node._non_differentiable if recording else ()
+    outputs = tuple(_as_output(value, args, dirty, marked) for value in values)
+    _mark_views(node, outputs, values, dirty, recording)
     if recording:
         for tensor in dirty:
             if tensor._base is not None and tensor._view.forbids_rebase:
                 _refuse_rebase(tensor)
-        _mark_outputs(node, outputs, outputs)
+        # (``mark_non_differentiable`` names what forward returned: an input returned as is
+        # is handed out as an alias, which must be looked up by the input it stands for)
+        _mark_outputs(node, outputs, values)
         if node._saved:
             saved.pack(node, node._saved, args, args, outputs, outputs)
         for tensor in dirty:
@@ -1147,7 +1150,8 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
     return outputs[0] if single else outputs
 
 
-def _mark_views(node: Any, outputs: Sequence[Any], dirty: Sequence[Any], recording: bool) -> None:
+def _mark_views(node: Any, outputs: Sequence[Any], returned: Sequence[Any],
+                dirty: Sequence[Any], recording: bool) -> None:
     """Views among a custom Function's outputs may not be written in place, as in PyTorch.
 
     With one differentiable output, PyTorch's creation meta of such a view says it was made
@@ -1155,10 +1159,10 @@ def _mark_views(node: Any, outputs: Sequence[Any], dirty: Sequence[Any], recordi
     split's outputs). Unrecorded, no output is differentiable. A tensor it marked dirty stays
     the view it was.
     """
-    marked = node._non_differentiable
+    marked = node._non_differentiable  # (what forward returned: ``returned``, not aliases)
     several = recording and sum(
         isinstance(o, TensorBase) and o._array.dtype.kind == "f"
-        and not any(o is m for m in marked) for o in outputs
+        and not any(r is m for m in marked) for o, r in zip(outputs, returned)
     ) > 1
     for output in outputs:
         if (isinstance(output, TensorBase) and output._base is not None
@@ -1215,13 +1219,19 @@ def _check_dirty(
             raise RuntimeError(errors.DIRTY_VIEW_SEVERAL_OUTPUTS)
 
 
-def _as_output(value: Any, args: Sequence[Any], dirty: Sequence[Any]) -> Any:
+def _as_output(
+    value: Any, args: Sequence[Any], dirty: Sequence[Any], marked: Sequence[Any] = ()
+) -> Any:
     """What a custom forward returned, as ``apply`` hands it out."""
     if not isinstance(value, TensorBase):
         return value  # non-tensor outputs pass through, as in PyTorch
     if any(value is d for d in dirty):
         return value  # modified in place: the same tensor, rebased onto this node
     if any(value is a for a in args):
+        if value.requires_grad and any(value is m for m in marked):
+            # Non-differentiable, of an input that requires grad: PyTorch hands out a
+            # detached alias (no view, no history), leaving the input as it was.
+            return value.detach()
         # An input returned unchanged: the output is a view of it (same buffer and counter).
         from minigrad.autograd.views import alias_of  # (views.py builds on this module)
 

@@ -51,6 +51,7 @@ from minigrad.ops._helpers import (
     zeros_like_grad,
 )
 from minigrad.ops.fill import MaskedFill
+from minigrad.ops.fused import fused_dtype, fused_multiply_add
 from minigrad.ops.opmath import (
     FLOAT16,
     in_float32,
@@ -104,10 +105,34 @@ def _with_scaled(kernel: Any, ctx: Any, x: Any, y: Any, alpha: Any, dtype: Any) 
             if scalar is not None:  # (float16 arrays: numpy's float16 ops round each step)
                 result = np.where(scalar, kernel(x, half_alpha * y), result)
         return result
+    into = x if getattr(ctx, "out", None) is x else None
+    fused = fused_dtype(x, y, dtype=dtype)
+    if fused is not None and _broadcasts_into(x, y, into):
+        # PyTorch's float32/float64 kernel: one FMA, fma(alpha, y, x)
+        result = fused_multiply_add(alpha if kernel is np.add else -alpha, y, x, fused, into)
+        if into is not None and result is not x:
+            np.copyto(x, result)
+            return x
+        return result
     y = alpha * y
     if _fresh_like(y, x, dtype):
         return kernel(x, y, out=x if getattr(ctx, "out", None) is x else y)
     return kernel(x, y) if dtype is None else kernel(x, y, dtype=dtype)
+
+
+def _broadcasts_into(x: Any, y: Any, into: Any) -> bool:
+    """Whether ``x`` and ``y`` broadcast (into ``x``'s shape if ``into`` is ``x``).
+
+    Otherwise the unfused path runs, whose numpy error the recording turns into PyTorch's.
+    """
+    shape, target = np.shape(y), np.shape(x)  # (x may be a number: add(2, tensor))
+    if shape == target or not shape:
+        return True
+    try:
+        broadcast = np.broadcast_shapes(target, shape)
+    except ValueError:
+        return False
+    return into is None or broadcast == target
 
 
 def _add_scaled(x: np.ndarray, y: np.ndarray, alpha: Any) -> np.ndarray:

@@ -22,6 +22,7 @@ from minigrad.ops._helpers import (
     NOT_IMPLEMENTED,
     constant_tensor,
 )
+from minigrad.ops.fused import fused_multiply_add
 from minigrad.ops.return_types import return_types
 
 
@@ -162,25 +163,6 @@ def histc(input: Any, bins: int = 100, min: Any = 0, max: Any = 0) -> Any:
 # --- histogram, histogramdd ---------------------------------------------------------------------
 
 
-def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` rounded once (a fused multiply-add), for float64 arrays.
-
-    Dekker's exact product and Knuth's exact sum: the error terms are added back last.
-    """
-    def split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        scaled = 134217729.0 * x  # 2**27 + 1: Veltkamp's split into two 26-bit halves
-        high = scaled - (scaled - x)
-        return high, x - high
-
-    product = a * b
-    (a_high, a_low), (b_high, b_low) = split(a), split(b)
-    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
-    total = product + c
-    virtual = total - product
-    sum_error = (product - (total - virtual)) + (c - virtual)
-    return total + (product_error + sum_error)
-
-
 def _edges(low: float, high: float, count: int, dtype: np.dtype) -> np.ndarray:
     """PyTorch's ``linspace(low, high, count)`` in ``dtype``, to the last bit.
 
@@ -197,8 +179,9 @@ def _edges(low: float, high: float, count: int, dtype: np.dtype) -> np.ndarray:
     wide = [np.float64(value) for value in (start, end, step)]
     with np.errstate(all="ignore"):
         if dtype == np.float64:
-            values = np.where(up, _fma(wide[2], index, wide[0]),
-                              _fma(-wide[2], count - 1 - index, wide[1]))
+            down = count - 1 - index
+            values = np.where(up, fused_multiply_add(wide[2], index, wide[0], np.float64),
+                              fused_multiply_add(-wide[2], down, wide[1], np.float64))
         else:
             values = np.where(up, wide[0] + wide[2] * index,
                               wide[1] - wide[2] * (count - 1 - index))

@@ -18,6 +18,7 @@ from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, cast_refused
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import check_float_kernel, compute_dtype, operand, times
+from minigrad.ops.fused import fused_dtype, fused_multiply_add
 from minigrad.ops.opmath import FLOAT16, in_float32
 
 
@@ -168,8 +169,13 @@ class AddcOp(Op):
         if (operand(x).dtype if dtype is None else dtype) is FLOAT16:
             # PyTorch's float16 kernel: x + value * t1 (*, /) t2 in float32, value in float32
             return in_float32(cls.opmath_kernel, x, t1, t2, value)
-        combined = cls.combine(t1, t2, dtype=dtype)
-        return np.add(x, times(combined, value), dtype=dtype)
+        return cls.kernel(x, t1, t2, value, dtype)
+
+    @classmethod
+    def kernel(cls, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> Any:
+        """``x + value * t1 (*, /) t2`` in PyTorch's order: ``(value * t1) (*, /) t2``."""
+        scaled = t1 if value == 1 else np.multiply(value, t1, dtype=dtype)
+        return np.add(x, cls.combine(scaled, t2, dtype=dtype), dtype=dtype)
 
 
 class Addcmul(AddcOp):
@@ -180,6 +186,15 @@ class Addcmul(AddcOp):
 
     combine = np.multiply
     divides = False
+
+    @classmethod
+    def kernel(cls, x: Any, t1: Any, t2: Any, value: Any, dtype: Any) -> Any:
+        """``x + (value * t1) * t2``; in float32 and float64 one fused multiply-add."""
+        fused = fused_dtype(x, t1, t2, dtype=dtype)
+        if fused is None:
+            return super().kernel(x, t1, t2, value, dtype)
+        scaled = t1 if value == 1 else np.multiply(value, t1, dtype=fused)
+        return fused_multiply_add(scaled, t2, x, fused)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, ...]:
@@ -279,6 +294,13 @@ def _check_addcdiv_divisor(tensor1: Any, tensor2: Any) -> None:
 
 
 def _lerp_values(start: Any, end: Any, weight: Any) -> np.ndarray:
-    # PyTorch's formula, exact at both ends: from start for |w| < 0.5, else from end.
+    # PyTorch's formula, exact at both ends: from start for |w| < 0.5, else from end; in
+    # float32 and float64 each branch one fused multiply-add (its kernels' fmadd).
     small = np.abs(weight) < 0.5
-    return np.where(small, start + weight * (end - start), end - (end - start) * (1 - weight))
+    dtype = fused_dtype(start, end, weight)
+    if dtype is None:
+        return np.where(small, start + weight * (end - start), end - (end - start) * (1 - weight))
+    weight = np.asarray(weight, dtype)
+    diff = end - start
+    return np.where(small, fused_multiply_add(weight, diff, start, dtype),
+                    fused_multiply_add(-diff, 1 - weight, end, dtype))

@@ -101,6 +101,12 @@ class Optimizer:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: OrderedDict[int, Callable[..., Any]] = OrderedDict()
         self._optimizer_step_post_hooks: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+        self._optimizer_state_dict_post_hooks: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: OrderedDict[int, Callable[..., Any]] = (
+            OrderedDict())
+        self._optimizer_load_state_dict_post_hooks: OrderedDict[int, Callable[..., Any]] = (
+            OrderedDict())
         if isinstance(params, TensorBase):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or "
@@ -210,6 +216,40 @@ class Optimizer:
         self._optimizer_step_post_hooks[handle.id] = hook
         return handle
 
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                     prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer)`` before ``state_dict`` builds its dict (first: ``prepend``)."""
+        return _register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable[..., Any],
+                                      prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer, state_dict)`` on ``state_dict``'s result (first: ``prepend``).
+
+        A dict the hook returns replaces the result.
+
+        Example:
+            >>> from minigrad import nn, optim
+            >>> opt = optim.SGD(nn.Linear(2, 1).parameters(), lr=0.1)
+            >>> handle = opt.register_state_dict_post_hook(lambda o, sd: {**sd, "epoch": 3})
+            >>> sorted(opt.state_dict())
+            ['epoch', 'param_groups', 'state']
+            >>> handle.remove()
+        """
+        return _register(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                          prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer, state_dict)`` before ``load_state_dict`` (first: ``prepend``).
+
+        The hook sees a shallow copy of the argument; a dict it returns is loaded instead.
+        """
+        return _register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any],
+                                           prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer)`` after ``load_state_dict`` loaded (first if ``prepend``)."""
+        return _register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
     # --- state dict ---------------------------------------------------------------------------
 
     def state_dict(self) -> dict[str, Any]:
@@ -225,6 +265,8 @@ class Optimizer:
             >>> opt.state_dict()["param_groups"][0]["params"]
             [0, 1]
         """
+        for pre_hook in self._optimizer_state_dict_pre_hooks.values():
+            pre_hook(self)
         index_of: dict[int, int] = {}
         start = 0
 
@@ -242,7 +284,12 @@ class Optimizer:
             (index_of[id(key)] if isinstance(key, TensorBase) else key): value
             for key, value in self.state.items()
         }
-        return {"state": packed_state, "param_groups": param_groups}
+        state_dict = {"state": packed_state, "param_groups": param_groups}
+        for post_hook in self._optimizer_state_dict_post_hooks.values():
+            result = post_hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load the state and settings of ``state_dict`` (from an optimizer of the same shape).
@@ -250,6 +297,11 @@ class Optimizer:
         State tensors are cast to their parameter's dtype (the step count excepted); the group
         structure is checked before anything changes.
         """
+        state_dict = state_dict.copy()  # (shallow: the hooks may change its keys)
+        for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
+            result = pre_hook(self, state_dict)
+            if result is not None:
+                state_dict = result
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
@@ -292,6 +344,18 @@ class Optimizer:
 
         self.state = state
         self.param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+        for post_hook in self._optimizer_load_state_dict_post_hooks.values():
+            post_hook(self)
+
+
+def _register(hooks: OrderedDict[int, Callable[..., Any]], hook: Callable[..., Any],
+              prepend: bool) -> RemovableHandle:
+    """Add ``hook`` to ``hooks``, last or (``prepend``) first; its handle removes it."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
 
 
 def step_count() -> Tensor:

@@ -21,9 +21,10 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, TypeVar
 
-from minigrad import _dtype
+from minigrad import _dtype, errors
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.tensor_base import TensorBase
+from minigrad.nn.modules.backward_hook import BackwardHook
 from minigrad.nn.modules.hooks import RemovableHandle
 from minigrad.nn.modules.utils import check_device, reset_grad, typename
 from minigrad.nn.parameter import Buffer, Parameter
@@ -137,6 +138,9 @@ class Module:
         set_plain("_parameters", {})
         set_plain("_buffers", {})
         set_plain("_non_persistent_buffers_set", set())
+        set_plain("_backward_hooks", OrderedDict())
+        set_plain("_backward_pre_hooks", OrderedDict())
+        set_plain("_is_full_backward_hook", None)
         set_plain("_forward_hooks", OrderedDict())
         set_plain("_forward_hooks_with_kwargs", OrderedDict())
         set_plain("_forward_hooks_always_called", OrderedDict())
@@ -158,7 +162,8 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Run ``forward`` (and the forward hooks, if any)."""
-        if not (self._forward_hooks or self._forward_pre_hooks):
+        if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)  # the common case: no hook work at all
         return self._call_with_hooks(args, kwargs)
 
@@ -181,6 +186,11 @@ class Module:
                     new = hook(self, args)
                     if new is not None:
                         args = new if isinstance(new, tuple) else (new,)
+            backward_hook = None
+            if self._backward_hooks or self._backward_pre_hooks:
+                backward_hook = BackwardHook(self, list(self._backward_hooks.values()),
+                                             list(self._backward_pre_hooks.values()))
+                args = backward_hook.setup_input_hook(args)
             result = self.forward(*args, **kwargs)
             for hook_id, hook in list(self._forward_hooks.items()):
                 if hook_id in self._forward_hooks_always_called:
@@ -188,6 +198,12 @@ class Module:
                 new = self._run_forward_hook(hook_id, hook, args, kwargs, result)
                 if new is not None:
                     result = new
+            if backward_hook is not None:
+                if not isinstance(result, TensorBase | tuple):
+                    warnings.warn(
+                        "For backward hooks to be called, module output should be a Tensor or "
+                        f"a tuple of Tensors but received {type(result)}", stacklevel=2)
+                result = backward_hook.setup_output_hook(result)
             return result
         except Exception:
             # Hooks registered with always_call=True run even when forward raised.
@@ -213,6 +229,48 @@ class Module:
         if hook_id in self._forward_hooks_with_kwargs:
             return hook(self, args, kwargs, result)
         return hook(self, args, result)
+
+    def register_full_backward_hook(self, hook: Callable[..., Any],
+                                    prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_input, grad_output)`` when the inputs' gradients are known.
+
+        It may return new ``grad_input`` (a tuple, None where an input is not a tensor). The
+        module's tensors pass through ``BackwardHookFunction`` (PyTorch's mechanism), whose
+        ``grad_fn`` they then show.
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> layer = nn.Linear(2, 1)
+            >>> seen = []
+            >>> handle = layer.register_full_backward_hook(
+            ...     lambda module, grad_input, grad_output: seen.append(grad_output[0].shape))
+            >>> layer(minigrad.ones(3, 2, requires_grad=True)).sum().backward()
+            >>> seen
+            [minigrad.Size([3, 1])]
+        """
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single "
+                "Module. Please use only one of them.")
+        self._is_full_backward_hook = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any],
+                                        prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_output)`` when the outputs' gradients are known.
+
+        It may return new ``grad_output`` (a tuple), which the module's backward then uses.
+        """
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
 
     def register_forward_pre_hook(
         self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
@@ -613,14 +671,15 @@ class Module:
 
     # --- converting ---------------------------------------------------------------------------
 
-    def _apply(self: ModuleT, fn: Callable[[Tensor], Tensor]) -> ModuleT:
+    def _apply(self: ModuleT, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> ModuleT:
         """Replace every parameter's, gradient's and buffer's data by ``fn`` of it, in place.
 
         Parameters stay the same objects (their ``.data`` is replaced, as PyTorch does), so
-        optimizers built on them keep working.
+        optimizers built on them keep working. ``recurse=False``: this module's own only.
         """
-        for module in self.children():
-            module._apply(fn)
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
         for param in self._parameters.values():
             if param is None:
                 continue
@@ -684,6 +743,35 @@ class Module:
         """Convert floating-point parameters and buffers to float64."""
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
+    def half(self: ModuleT) -> ModuleT:
+        """Convert floating-point parameters and buffers to float16."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def type(self: ModuleT, dst_type: Any) -> ModuleT:
+        """Convert every parameter and buffer to ``dst_type``, integer ones too (PyTorch's rule).
+
+        Example:
+            >>> import minigrad
+            >>> from minigrad import nn
+            >>> norm = nn.BatchNorm1d(2).type(minigrad.float64)
+            >>> norm.weight.dtype, norm.num_batches_tracked.dtype
+            (minigrad.float64, minigrad.float64)
+        """
+        return self._apply(lambda t: t.type(dst_type))
+
+    def share_memory(self: ModuleT) -> ModuleT:
+        """Mark every parameter's, gradient's and buffer's memory shared (``share_memory_``)."""
+        return self._apply(lambda t: t.share_memory_())
+
+    def to_empty(self: ModuleT, *, device: Any, recurse: bool = True) -> ModuleT:
+        """Give every parameter and buffer new, uninitialized memory of its shape and dtype.
+
+        ``device`` must be the CPU's; ``recurse=False``: this module's own only.
+        """
+        from minigrad.creation import empty_like  # (creation imports nothing of nn)
+
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
+
     def cpu(self: ModuleT) -> ModuleT:
         """Everything already lives on the CPU: returns the module."""
         return self
@@ -734,7 +822,7 @@ class Module:
             destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     def state_dict(
-        self, *, destination: Any = None, prefix: str = "", keep_vars: bool = False
+        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
     ) -> Any:
         """An ordered dict of every parameter and persistent buffer under its dotted name.
 
@@ -747,7 +835,18 @@ class Module:
             >>> from minigrad import nn
             >>> list(nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)).state_dict())[2:]
             ['1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked']
+
+        ``destination``, ``prefix`` and ``keep_vars`` may still come positionally, in that
+        order, with PyTorch's FutureWarning.
         """
+        if args:
+            warnings.warn(errors.STATE_DICT_POSITIONAL, FutureWarning, stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
