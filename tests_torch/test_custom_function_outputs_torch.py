@@ -194,6 +194,19 @@ def _several_view_outputs(lib: Any) -> Any:
     return found
 
 
+def _input_returned_non_differentiable_beside_a_view(lib: Any) -> Any:
+    # (the input, marked non-differentiable, comes out as a detached alias: the view beside
+    # it is the one differentiable output, so its write meets the custom-Function text)
+    def forward(ctx: Any, x: Any) -> Any:
+        ctx.mark_non_differentiable(x)
+        return x, x[:2]
+
+    f = _function(lib, forward, lambda ctx, a, b: lib.cat([b, lib.zeros(1)]))
+    x = lib.ones(3, requires_grad=True)
+    same, view = f.apply(x)
+    return same.requires_grad, same.grad_fn, _attempt(view.mul_, 2)
+
+
 def _materialized_zeros(lib: Any) -> Any:
     seen = []
 
@@ -227,6 +240,8 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "dirty_plain_view": _dirty_plain_view,
     "view_of_a_dirty_input": _view_of_a_dirty_input,
     "several_view_outputs": _several_view_outputs,
+    "input_returned_non_differentiable_beside_a_view":
+        _input_returned_non_differentiable_beside_a_view,
     "materialized_zeros": _materialized_zeros,
 }
 
