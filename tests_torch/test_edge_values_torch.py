@@ -339,9 +339,10 @@ ROUNDING_TOLERANT = ("sum", "mean", "nansum", "nanmean", "logsumexp", "logcumsum
 _INT_INPUTS = ("0d 2", "all equal", "ties", "empty", "ties 2d T", "empty 3x0")
 
 
-# Correctly rounded on some CPUs only: on one with AVX-512, PyTorch's float sqrt is MKL's vector
-# sqrt (an ulp below the correctly rounded root for 0.7 % of inputs) and numpy's float64 pow is
-# SVML's (pow(2.5, 2.5) an ulp below PyTorch's and glibc's); with AVX2, both are bit for bit.
+# Correctly rounded on some CPUs only: PyTorch's float sqrt is MKL's vector sqrt, whose paths
+# miss by an ulp for some inputs (AVX-512: 0.7 % of float32 and float64; AVX2: 1.3 % of
+# float64; SSE4.2: 17 % of float32), and numpy's float64 pow on a CPU with AVX-512 is SVML's
+# (pow(2.5, 2.5) an ulp below PyTorch's and glibc's; with AVX2 it is glibc's).
 LAST_BIT_BY_CPU = ("sqrt", "pow")
 
 

@@ -426,8 +426,8 @@ _KNOWN: dict[str, str] = {
                     "the gemm's float32 sum in another order: 1 of 30 elements an ulp apart"),
 }
 # ... of which these differ on some machines only: numpy's BLAS picks its gemm kernel (and so
-# its order of summation) by the CPU (OpenBLAS's Haswell kernel: 1 element an ulp apart; its
-# SkylakeX kernel, on a CPU with AVX-512: equal).
+# its order of summation) by the CPU (OpenBLAS's Haswell, Zen and Sandybridge kernels: 1 element
+# an ulp apart; its SkylakeX kernel, on a CPU with AVX-512: equal). Either outcome passes.
 _KNOWN_ON_SOME_CPUS = {"linear big=33", "linear' big=33"}
 
 
@@ -440,7 +440,9 @@ def test_half_matches_pytorch(group: str) -> None:
     selected = [c for c in cases() if c[0] == group]
     found = {label: how for _, label, how in divergences(selected)}
     known = {label for _, label, _ in selected if label in _KNOWN}
-    unexpected = set(found) ^ known - _KNOWN_ON_SOME_CPUS
+    # (parenthesised: ``-`` binds tighter than ``^``, and ``found ^ (known - some)`` would
+    # reject these cases where they differ)
+    unexpected = (set(found) ^ known) - _KNOWN_ON_SOME_CPUS
     assert not unexpected, {label: found.get(label, "now equal") for label in unexpected}
 
 

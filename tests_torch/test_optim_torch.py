@@ -78,7 +78,11 @@ def test_100_steps_match_pytorch(name, options):
     # (Rprop moves each weight by its step size times the sign of its gradient: once a gradient
     # near 0 takes the other sign from a last-bit difference, the runs part. The parameters are
     # bit-equal for 60 steps here, and part between steps 60 and 80.)
-    steps = 50 if name == "Rprop" else 100
+    # (NAdam at lr 1e-2 parts between steps 90 and 100, from last bits that differ by CPU: the
+    # worst weight after 100 steps is 0.07 of the tolerance with PyTorch's kernels on AVX-512,
+    # 1.1 with MKL's AVX2 path (MKL_ENABLE_INSTRUCTIONS=AVX2), 0.9 with
+    # ATEN_CPU_CAPABILITY=default; after 80, 0.002 to 0.003 on all three.)
+    steps = 50 if name == "Rprop" else 80 if name == "NAdam" and options["lr"] == 1e-2 else 100
     mine_losses, mine_params, mine_versions, mine_opt = train(minigrad, name, options, steps)
     their_losses, their_params, their_versions, their_opt = train(torch, name, options, steps)
     np.testing.assert_allclose(mine_losses, their_losses, rtol=1e-4, atol=1e-5)
