@@ -1,10 +1,13 @@
 """Put tests/ on sys.path, so the op table (``opinfo``) and its test helpers import here too;
-pin PyTorch's CPU kernels (tests/_torch_kernels.py);
-start the longest tests first (tests/_slow_first.py)."""
+pin PyTorch's CPU kernels (tests/_torch_kernels.py); start each test's module-wide random
+stream from where it began; start the longest tests first (tests/_slow_first.py)."""
 
+import copy
 import sys
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"
@@ -36,3 +39,21 @@ SLOW = (
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest tests first (every worker sorts its collection alike)."""
     slow_first(items, SLOW)
+
+
+# A test module's random stream (``RNG`` or ``_RNG``, a numpy Generator) as it was before the
+# module's first test ran: each test starts from it, so that the data a test draws does not
+# depend on which tests its xdist worker happened to run before (worksteal hands them out in
+# no fixed order, and a draw can fall outside a tolerance: test_lowrank_torch's did).
+_STREAM_STARTS: dict[tuple[str, str], Any] = {}
+
+
+@pytest.fixture(autouse=True)
+def _stream_from_its_start(request: pytest.FixtureRequest) -> None:
+    module = request.module
+    for name in ("RNG", "_RNG"):
+        stream = getattr(module, name, None)
+        if isinstance(stream, np.random.Generator):
+            key = (module.__name__, name)
+            start = _STREAM_STARTS.setdefault(key, copy.deepcopy(stream.bit_generator.state))
+            stream.bit_generator.state = start
