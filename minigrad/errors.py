@@ -112,9 +112,6 @@ STATE_DICT_POSITIONAL = (  # (the link is PyTorch's page)
     "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
     " for details."
 )
-DATA_SET_NOT_FLOAT = (
-    "data set to a tensor that requires gradients must be floating point or complex dtype"
-)
 ONLY_FLOAT_OR_COMPLEX_REQUIRES_GRAD = (
     "only Tensors of floating point and complex dtype can require gradients"
 )

@@ -656,10 +656,6 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
         if other._array.dtype.kind != "f" and self.requires_grad:
             raise RuntimeError(errors.DATA_NOT_DIFFERENTIABLE)
         # Take the other tensor's buffer; keep our own counter; bump nothing (as PyTorch).
-        if not isinstance(other, TensorBase):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
-        if self.requires_grad and other._array.dtype.kind != "f":
-            raise RuntimeError(errors.DATA_SET_NOT_FLOAT)
         set_array(self, other._array)
 
     def detach(self) -> Tensor:
