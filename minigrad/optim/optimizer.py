@@ -22,7 +22,7 @@ from minigrad import _dtype
 from minigrad.autograd.grad_mode import enable_grad, no_grad
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.creation import tensor, zeros_like
-from minigrad.nn.modules.hooks import RemovableHandle
+from minigrad.nn.modules.hooks import RemovableHandle, add_hook
 from minigrad.nn.modules.utils import reset_grad, typename
 from minigrad.tensor import Tensor
 
@@ -206,20 +206,16 @@ class Optimizer:
 
     def register_step_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call ``hook(optimizer, args, kwargs)`` before each ``step``."""
-        handle = RemovableHandle(self._optimizer_step_pre_hooks)
-        self._optimizer_step_pre_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call ``hook(optimizer, args, kwargs)`` after each ``step``."""
-        handle = RemovableHandle(self._optimizer_step_post_hooks)
-        self._optimizer_step_post_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook: Callable[..., Any],
                                      prepend: bool = False) -> RemovableHandle:
         """Call ``hook(optimizer)`` before ``state_dict`` builds its dict (first: ``prepend``)."""
-        return _register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend=prepend)
 
     def register_state_dict_post_hook(self, hook: Callable[..., Any],
                                       prepend: bool = False) -> RemovableHandle:
@@ -235,7 +231,7 @@ class Optimizer:
             ['epoch', 'param_groups', 'state']
             >>> handle.remove()
         """
-        return _register(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend=prepend)
 
     def register_load_state_dict_pre_hook(self, hook: Callable[..., Any],
                                           prepend: bool = False) -> RemovableHandle:
@@ -243,12 +239,12 @@ class Optimizer:
 
         The hook sees a shallow copy of the argument; a dict it returns is loaded instead.
         """
-        return _register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend=prepend)
 
     def register_load_state_dict_post_hook(self, hook: Callable[..., Any],
                                            prepend: bool = False) -> RemovableHandle:
         """Call ``hook(optimizer)`` after ``load_state_dict`` loaded (first if ``prepend``)."""
-        return _register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend=prepend)
 
     # --- state dict ---------------------------------------------------------------------------
 
@@ -347,15 +343,6 @@ class Optimizer:
         for post_hook in self._optimizer_load_state_dict_post_hooks.values():
             post_hook(self)
 
-
-def _register(hooks: OrderedDict[int, Callable[..., Any]], hook: Callable[..., Any],
-              prepend: bool) -> RemovableHandle:
-    """Add ``hook`` to ``hooks``, last or (``prepend``) first; its handle removes it."""
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = hook
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle
 
 
 def step_count() -> Tensor:

@@ -1,4 +1,4 @@
-"""``RemovableHandle``: what registering a module or optimizer hook returns.
+"""``RemovableHandle``: what registering a module or optimizer hook returns (``add_hook``).
 
 PyTorch's ``torch.utils.hooks.RemovableHandle``.
 Hooks live in ordered dicts keyed by a handle id; removing the handle deletes the entry from
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Iterable, MutableMapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 _next_id = itertools.count()
@@ -56,3 +57,29 @@ class RemovableHandle:
 
     def __exit__(self, *exc_info: object) -> None:
         self.remove()
+
+
+def add_hook(
+    hooks: OrderedDict[int, Callable[..., Any]],
+    hook: Callable[..., Any],
+    *,
+    prepend: bool = False,
+    extra_dict: MutableMapping[int, Any] | Iterable[MutableMapping[int, Any]] | None = None,
+) -> RemovableHandle:
+    """Register ``hook`` in ``hooks``, after the others or (``prepend``) before them.
+
+    Returns its handle, which also removes its entries of ``extra_dict`` (per-hook flags).
+
+    Example:
+        >>> from collections import OrderedDict
+        >>> hooks = OrderedDict()
+        >>> first = add_hook(hooks, print)
+        >>> second = add_hook(hooks, repr, prepend=True)
+        >>> list(hooks.values())
+        [<built-in function repr>, <built-in function print>]
+    """
+    handle = RemovableHandle(hooks, extra_dict=extra_dict)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle

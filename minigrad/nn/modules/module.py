@@ -25,7 +25,7 @@ from minigrad import _dtype, errors
 from minigrad.autograd.grad_mode import no_grad
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.nn.modules.backward_hook import BackwardHook
-from minigrad.nn.modules.hooks import RemovableHandle
+from minigrad.nn.modules.hooks import RemovableHandle, add_hook
 from minigrad.nn.modules.utils import check_device, reset_grad, typename
 from minigrad.nn.parameter import Buffer, Parameter
 from minigrad.tensor import Tensor
@@ -254,11 +254,7 @@ class Module:
                 "Cannot use both regular backward hooks and full backward hooks on a single "
                 "Module. Please use only one of them.")
         self._is_full_backward_hook = True
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        if prepend:
-            self._backward_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return add_hook(self._backward_hooks, hook, prepend=prepend)
 
     def register_full_backward_pre_hook(self, hook: Callable[..., Any],
                                         prepend: bool = False) -> RemovableHandle:
@@ -266,11 +262,7 @@ class Module:
 
         It may return new ``grad_output`` (a tuple), which the module's backward then uses.
         """
-        handle = RemovableHandle(self._backward_pre_hooks)
-        self._backward_pre_hooks[handle.id] = hook
-        if prepend:
-            self._backward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return add_hook(self._backward_pre_hooks, hook, prepend=prepend)
 
     def register_forward_pre_hook(
         self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
@@ -281,14 +273,10 @@ class Module:
         ``(new_args, new_kwargs)`` tuple. ``prepend=True`` runs it before the hooks already
         registered.
         """
-        handle = RemovableHandle(
-            self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs
-        )
-        self._forward_pre_hooks[handle.id] = hook
+        handle = add_hook(self._forward_pre_hooks, hook, prepend=prepend,
+                          extra_dict=self._forward_pre_hooks_with_kwargs)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
-        if prepend:
-            self._forward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_forward_hook(
@@ -315,17 +303,14 @@ class Module:
             >>> layer(minigrad.tensor([1.0]))
             tensor([1.])
         """
-        handle = RemovableHandle(
-            self._forward_hooks,
+        handle = add_hook(
+            self._forward_hooks, hook, prepend=prepend,
             extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
         )
-        self._forward_hooks[handle.id] = hook
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
         if always_call:
             self._forward_hooks_always_called[handle.id] = True
-        if prepend:
-            self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
     # --- registration -------------------------------------------------------------------------
@@ -881,9 +866,7 @@ class Module:
                 "Cannot register the same function as the state dict post hook that was "
                 "previously registered via register_state_dict_post_hook"
             )
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call ``hook(module, state_dict, prefix, local_metadata)`` after ``state_dict``.
@@ -905,9 +888,7 @@ class Module:
             ['weight', 'bias']
         """
         hook._from_public_api = True  # type: ignore[attr-defined]
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call ``hook(module, prefix, keep_vars)`` before ``state_dict`` reads this module.
@@ -920,9 +901,7 @@ class Module:
             >>> keys = model.state_dict()
             saving '0.'
         """
-        handle = RemovableHandle(self._state_dict_pre_hooks)
-        self._state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._state_dict_pre_hooks, hook)
 
     def _register_load_state_dict_pre_hook(
         self, hook: Callable[..., Any], with_module: bool = False
@@ -936,9 +915,7 @@ class Module:
         """
         if with_module:
             hook = functools.partial(hook, self)
-        handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._load_state_dict_pre_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call a hook before ``load_state_dict`` reads this module's entries.
@@ -977,9 +954,7 @@ class Module:
             >>> layer.load_state_dict({"weight": minigrad.tensor([[2.0]])})
             <All keys matched successfully>
         """
-        handle = RemovableHandle(self._load_state_dict_post_hooks)
-        self._load_state_dict_post_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     def load_state_dict(
         self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
