@@ -18,7 +18,8 @@ import minigrad
 torch = pytest.importorskip("torch")
 
 
-def _remove_other(lib: Any, leaf: bool) -> list[str]:
+def _remove_during_backward(lib: Any, leaf: bool, removed: int) -> list[str]:
+    # (the first hook removes hook ``removed``: the second one, or itself)
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     y = x if leaf else x * 2
     calls: list[str] = []
@@ -26,30 +27,21 @@ def _remove_other(lib: Any, leaf: bool) -> list[str]:
 
     def first(grad: Any) -> None:
         calls.append("first")
-        handles[1].remove()
+        handles[removed].remove()
 
     handles.append(y.register_hook(first))
     handles.append(y.register_hook(lambda grad: calls.append("second")))
     for _ in range(2):
         (y * 3).sum().backward(retain_graph=True)
     return calls
+
+
+def _remove_other(lib: Any, leaf: bool) -> list[str]:
+    return _remove_during_backward(lib, leaf, 1)
 
 
 def _remove_self(lib: Any, leaf: bool) -> list[str]:
-    x = lib.tensor([1.0, 2.0], requires_grad=True)
-    y = x if leaf else x * 2
-    calls: list[str] = []
-    handles: list[Any] = []
-
-    def first(grad: Any) -> None:
-        calls.append("first")
-        handles[0].remove()
-
-    handles.append(y.register_hook(first))
-    handles.append(y.register_hook(lambda grad: calls.append("second")))
-    for _ in range(2):
-        (y * 3).sum().backward(retain_graph=True)
-    return calls
+    return _remove_during_backward(lib, leaf, 0)
 
 
 def _add_another(lib: Any, leaf: bool) -> list[Any]:
