@@ -162,10 +162,47 @@ def _with_pack_hook_holding_the_result():
     return _references(y)
 
 
+def _with_hook_on_a_consumed_node():
+    y = _product()
+    z = y * 2  # consumes y: its node is hidden from the collector (autograd/collector.py)
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: print(y))  # ... and shown again
+    return _references(y) + _references(z)
+
+
+def _with_metadata_on_a_consumed_node():
+    y = _product()
+    z = y.exp()
+    y.grad_fn.metadata["tensor"] = y
+    return _references(y) + _references(z)
+
+
+def _with_pack_hook_holding_a_consumed_result():
+    x = minigrad.ones(3, requires_grad=True)
+    holder = []
+    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: (holder, t), lambda p: p[1]):
+        y = x.exp()
+    z = y * 2  # consumes y, whose node holds what the pack hook returned
+    holder.append(y)
+    return _references(y) + _references(z)
+
+
+def _with_saved_tensor_hooks_on_a_consumed_node():
+    x = minigrad.ones(3, requires_grad=True)
+    y = x.exp()
+    z = y * 2
+    holder = [y]
+    y.grad_fn._raw_saved_result.register_hooks(lambda t: (holder, t), lambda p: p[1])
+    return _references(y) + _references(z)
+
+
 @minigrad_only
 @pytest.mark.parametrize(
     "build",
     [
+        _with_hook_on_a_consumed_node,
+        _with_saved_tensor_hooks_on_a_consumed_node,
+        _with_metadata_on_a_consumed_node,
+        _with_pack_hook_holding_a_consumed_result,
         _with_tensor_hook,
         _with_node_hook,
         _with_node_prehook,
@@ -190,3 +227,36 @@ def test_a_leaf_whose_grad_has_a_graph_is_freed():
     references = _references(x)
     del x
     _assert_freed_by_the_collector(references, cyclic=False)
+
+
+def _leaf_with_graph_in_its_grad(build):
+    x = minigrad.ones(3, requires_grad=True)
+    build(x)
+    assert x.grad is not None and x.grad.grad_fn is not None
+    return [weakref.ref(x)]
+
+
+def _second_order(x):
+    y = x * x
+    z = y * y  # consumes y: Mul's node, which saved x, is hidden before the backward pass
+    z.sum().backward(create_graph=True)
+
+
+def _gradient_penalty(x):
+    (x * x * x).sum().backward(create_graph=True)  # x.grad's graph saves x
+    (x.grad * x.grad).sum()  # a penalty consumes the gradient, whose node backward made
+
+
+def _assigned_gradient_with_a_graph(x):
+    product = x * x  # saves x
+    x.grad = product + 1  # the product's node was consumed (hidden) before the assignment
+
+
+@minigrad_only
+@pytest.mark.parametrize("build", [_second_order, _gradient_penalty,
+                                   _assigned_gradient_with_a_graph])
+def test_a_leaf_whose_grad_holds_nodes_that_saved_it_is_collected(build):
+    # leaf -> .grad -> its graph -> a node that saved the leaf -> leaf: the collector must see
+    # every node on it, although recording hides consumed nodes (autograd/collector.py)
+    references = _leaf_with_graph_in_its_grad(build)
+    _assert_freed_by_the_collector(references)

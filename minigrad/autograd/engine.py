@@ -42,7 +42,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._warnings import warn_once
-from minigrad.autograd import anomaly, grad_mode
+from minigrad.autograd import anomaly, collector, grad_mode
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.grad_versions import add_into, counter_of, hand_on, written
 from minigrad.autograd.graph import (
@@ -434,6 +434,11 @@ def run_backward(
     for node, slots in buffers.items():
         if len(slots) > node._num_outputs:  # a root given twice: its sum's count to the array
             hand_on(slots, node._num_outputs)
+    if create_graph:
+        # The gradients will hold graphs that may lead back to their leaves through nodes
+        # that saved them: the collector must see those cycles (autograd/collector.py).
+        collector.pause()
+        collector.show_graph(roots)
     # (``quiet_floats()``'s work written out: its generator costs more than the two calls.)
     with grad_mode.set_grad_enabled(create_graph):
         token = silence()
@@ -447,6 +452,8 @@ def run_backward(
             _execute(graph, buffers, retain_graph, create_graph, targets)
         finally:
             restore(token)
+            if create_graph:
+                collector.resume()
             if anomaly.ever_enabled:  # (else no node has a stack)
                 anomaly.release_accumulators([node for node, _ in edges])
     return [] if targets is None else targets.captured

@@ -12,6 +12,7 @@ Neither unpacks a saved value, so both work on graphs that backward would reject
 from __future__ import annotations
 
 import gc
+import itertools
 import sys
 from collections.abc import Iterable, Mapping
 from typing import IO, Any, NamedTuple
@@ -227,10 +228,16 @@ def _nodes_of(roots: list[TensorBase]) -> list[Node]:
 
 
 def _live_nodes() -> list[Node]:
-    # Every node the process holds: the graphs are found without a root to start from. The
+    # Every node the process holds: the graphs are found without a root to start from. A
+    # node hidden from the collector (autograd/collector.py) is not among its objects: it is
+    # found from what refers to it (a tensor, a frame, a later node) and along edges. The
     # type is read directly: isinstance would ask each object its __class__, which some
     # libraries' lazy objects answer with a warning or an import.
-    nodes = [obj for obj in gc.get_objects() if issubclass(type(obj), Node)]
+    tracked = gc.get_objects()
+    nodes = saved_access.graph_nodes([
+        obj for obj in itertools.chain(tracked, gc.get_referents(*tracked))
+        if issubclass(type(obj), Node)
+    ])
     nodes.sort(key=lambda node: -node._sequence_nr)  # later nodes first, as backward runs them
     return nodes
 

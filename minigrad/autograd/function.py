@@ -752,6 +752,8 @@ class Op(Function):
         cls._record = recorder(cls)
         cls._Node._backward = backward_runner(cls)
         cls._Node._builtin = True  # (a custom Function's node runs the user's backward)
+        # (its slots hold no user object; a ``__dict__`` could: autograd/collector.py)
+        cls._Node._hideable = not cls._Node._open
         cls._fast_inputs = -1 if cls._record is None else cls.num_inputs
 
     @classmethod

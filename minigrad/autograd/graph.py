@@ -23,7 +23,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad._dtype import type_name
-from minigrad.autograd import anomaly
+from minigrad.autograd import anomaly, collector
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.read_only import ReadOnly
 from minigrad.autograd.saved_hooks import (
@@ -166,6 +166,9 @@ class Node:
     # Whether its backward is minigrad's own code (a built-in op's formula, an accumulator):
     # no user code runs in it, so it cannot tell when leaves' accumulators run (engine.py).
     _builtin = False
+    # Whether recording may take it out of the garbage collector's view once an op consumed
+    # its output (autograd/collector.py): a built-in op's node, not extended (``extend``).
+    _hideable = False
     _output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
     # Which of ``INPUT_SLOTS`` the class has (a prefix), and whether the slot of output 0's
     # counter: what ``saved.pack`` may keep in the node (a node with a ``__dict__`` takes all).
@@ -525,6 +528,7 @@ def extend(node: Node) -> None:
     if kinds:
         extra._freed_kinds = kinds
     node.__class__ = twin
+    collector.show(node)  # it may now hold what a user supplied: a cycle the collector frees
 
 
 def _make_twin(cls: type) -> type:
@@ -533,7 +537,7 @@ def _make_twin(cls: type) -> type:
     defaults["_freed_kinds"] = ()  # (the slot ``_extra`` holds the side object instead)
     namespace: dict[str, Any] = {
         "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
-        "__doc__": cls.__doc__, "_open": True,
+        "__doc__": cls.__doc__, "_open": True, "_hideable": False,
         "_Extra": type(f"{cls.__name__}Extra", (), {"__module__": cls.__module__, **defaults}),
     }
     for name in defaults:

@@ -44,6 +44,7 @@ import numpy as np
 
 from minigrad import _warnings, errors
 from minigrad.autograd import anomaly, grad_mode, quiet, saved
+from minigrad.autograd.collector import hide as _hide
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import PENDING_EDGE as _PENDING_EDGE
@@ -336,10 +337,13 @@ def _connect(
                 producer = None if meta is None else meta.accumulator
                 if producer is None:
                     producer = arg._gradient_edge()[0]
-            elif arg._output_nr:
-                if next_nrs is None:
-                    next_nrs = [0] * len(node._slots)
-                next_nrs[len(next_nodes)] = arg._output_nr
+            else:
+                if producer._hideable:  # consumed: out of the collector's view (collector.py)
+                    _hide(producer)
+                if arg._output_nr:
+                    if next_nrs is None:
+                        next_nrs = [0] * len(node._slots)
+                    next_nrs[len(next_nodes)] = arg._output_nr
             if fits:
                 array = arg._array
                 fits = array.shape == shape and (array.dtype is dtype or array.dtype == dtype)
@@ -529,6 +533,8 @@ def _unary_recorder(
             if x_node is None:
                 x_node = x._gradient_edge()[0]
         else:
+            if x_node._hideable:  # consumed: out of the collector's view (collector.py)
+                _hide(x_node)
             output_nr = x._output_nr
             if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)
                 node._output_nrs = (output_nr,)
@@ -664,7 +670,10 @@ def _options_recorder(function: type[Function]) -> Callable[..., Any]:
         node._sequence_nr = next(sequence_numbers)
         # (the edge as the tensor gives it: the unary recorder's inline copy of this call is
         # the hot path's, this one saves its nine lines)
-        node._next0, output_nr = x._gradient_edge()  # (edges in slots: EDGES_IN_SLOTS)
+        x_node, output_nr = x._gradient_edge()
+        node._next0 = x_node  # (edges in slots: EDGES_IN_SLOTS)
+        if x_node._hideable:  # consumed: out of the collector's view (collector.py)
+            _hide(x_node)
         if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS; a number's is 0)
             node._output_nrs = (output_nr,) if inputs == 1 else (output_nr, 0)
         # 4. the output and 5. saved values (the options are no tensors: ``pack``'s entries)
@@ -853,6 +862,8 @@ def _binary_recorder(
                     x_node = x._gradient_edge()[0]
             x_nr = 0
         else:
+            if x_node._hideable:  # consumed: out of the collector's view (collector.py)
+                _hide(x_node)
             x_nr = x._output_nr
         if y_node is None:
             if y_needs:
@@ -862,6 +873,8 @@ def _binary_recorder(
                     y_node = y._gradient_edge()[0]
             y_nr = 0
         else:
+            if y_node._hideable:
+                _hide(y_node)
             y_nr = y._output_nr
         node._next0 = x_node  # (the class keeps its edges in slots: graph.EDGES_IN_SLOTS)
         node._next1 = y_node

@@ -80,6 +80,7 @@ from minigrad.autograd.graph import (
     SAVED_OUTPUT_COUNTER,
     SAVED_PAIR,
     AccumulateGrad,
+    extend,
 )
 from minigrad.autograd.tensor_base import TensorBase, saved_output_counter
 from minigrad.autograd.version import VersionCounter
@@ -687,6 +688,7 @@ def _pack_with_hooks(
     hook is called in PyTorch's order (``_pack_order``); the entries keep their places.
     """
     pack_hook, unpack_hook = hooks
+    extend(node)  # the node will hold what the hook returns: the collector must see it
     entries = [packed[start : start + FIELDS] for start in range(0, len(packed), FIELDS)]
     for index in _pack_order(node, entries):
         entry = entries[index]

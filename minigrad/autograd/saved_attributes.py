@@ -35,6 +35,7 @@ import numpy as np
 
 from minigrad import errors
 from minigrad.autograd import saved
+from minigrad.autograd.graph import extend
 from minigrad.autograd.read_only import ReadOnly
 from minigrad.autograd.tensor_base import TensorBase
 
@@ -92,6 +93,7 @@ class SavedTensor:
         if tensor is None:
             raise RuntimeError(errors.SAVED_HOOKS_ON_NONE)
         hooked = saved.Hooked(saved.call_pack_hook(pack_hook, tensor), unpack_hook)
+        extend(node)  # it holds what the hook returned: the collector must see it
         node._saved = (
             values[:start]
             + (hooked, None, 0, entry[3], False, entry[5])

@@ -22,7 +22,7 @@ from minigrad._layout import (
     empty_preserving_layout,
     is_non_overlapping_and_dense,
 )
-from minigrad.autograd import grad_mode, grad_versions, guard
+from minigrad.autograd import collector, grad_mode, grad_versions, guard
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.graph import (
     COUNTER_IN_NODE,
@@ -263,6 +263,8 @@ class TensorBase:
             )
         if value is not None:
             self._check_grad(value)
+            if value._grad_fn is not None:  # its graph may lead back here (collector.py)
+                collector.show_graph((value._grad_fn,))
         self._autograd_meta().grad = value
 
     def _check_grad(self, value: TensorBase) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 from minigrad import errors
 from minigrad.autograd import grad_mode, grad_versions, guard, inference
 from minigrad.autograd import tensor_base as _tensor_base
+from minigrad.autograd.collector import hide as _hide
 from minigrad.autograd.debug_switches import modes_on as _modes_on
 from minigrad.autograd.debug_switches import switches
 from minigrad.autograd.function import Op
@@ -323,6 +324,8 @@ def view_function(cls: type[ViewOp]) -> Callable[..., Any]:
             if x_node is None:
                 x_node, output_nr = x._gradient_edge()
             else:
+                if x_node._hideable:  # consumed: out of the collector's view (collector.py)
+                    _hide(x_node)
                 output_nr = x._output_nr
             node._next_nodes = (x_node,)
             if output_nr:  # (else unset: the class's zeros, graph.EDGE_NRS)

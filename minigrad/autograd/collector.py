@@ -1,0 +1,137 @@
+"""Nodes the garbage collector does not walk, as PyTorch's C++ nodes: deep graphs at full speed.
+
+CPython's cyclic collector walks every tracked object alive at each collection of its oldest
+generation, and runs one whenever the objects alive grew by a quarter; a forward pass keeps its
+whole graph alive, so each node it leaves costs ~1.5-2 µs of collections, more than recording
+the op did (``benchmarks/prototype_untracked_nodes.py``, issue 7's 10^6-op row). PyTorch's
+nodes are C++ objects the collector never sees. minigrad's are Python objects; a built-in op's
+node is taken out of the collector's view (``PyObject_GC_UnTrack``, CPython's documented call
+for an object that cannot be part of a cycle) once another op consumed its output, which is
+when it becomes part of a graph that may grow long. Reference counting still frees it, as it
+frees every node of a graph without a cycle: a built-in node holds its edges (older nodes and
+leaves' accumulators, which hold their leaf weakly), its saved input tensors and atoms.
+
+A cycle through a hidden node would never be collected, so a node is shown again (tracked)
+before anything a user supplies can hang on it, and never hidden after:
+
+- its hooks, its tensors' hooks, ``retain_grad``, ``metadata``, anomaly mode's stack, values
+  packed by saved-tensor hooks: all go through ``graph.extend``, which shows the node (its
+  twin class is not hideable);
+- a custom Function's node (its ctx takes any attribute) and a leaf's accumulator are never
+  hidden;
+- a gradient that has a graph (``create_graph=True``, or ``x.grad = g`` with a ``g`` that has
+  one) can close the cycle ``leaf -> .grad -> its graph -> a node that saved the leaf``:
+  ``show_graph`` shows every node reachable from there, and no node made up to then is hidden
+  again; while a ``create_graph`` backward runs, nothing is hidden.
+
+What is left is the cycles PyTorch keeps too, through a built-in node's saved input tensor that
+later takes a reference to a newer object: an in-place op on a tensor an earlier op saved,
+whose new history leads back to that op; a hook registered on a tensor whose closure holds a
+tensor computed from it further down a chain; an attribute of a tensor subclass doing the same.
+Such a cycle stays alive until broken, as PyTorch's does. ``gc.get_objects()`` and
+``gc.get_referrers()`` do not list hidden nodes (they list only tracked objects).
+
+On an interpreter without CPython's C API (``ctypes.pythonapi``) nothing is hidden.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import sys
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+
+def _c_function(name: str) -> Any:
+    """CPython's ``void name(PyObject *)``, or None where the C API is not reachable."""
+    api = getattr(ctypes, "pythonapi", None)
+    if api is None:
+        return None
+    function = getattr(api, name)
+    function.argtypes = [ctypes.py_object]
+    function.restype = None
+    return function
+
+
+_untrack = _c_function("PyObject_GC_UnTrack") if sys.implementation.name == "cpython" else None
+_track = _c_function("PyObject_GC_Track") if _untrack is not None else None
+_is_tracked = gc.is_tracked
+# PyObject_GC_Track aborts the process on an object tracked already: a check and the call
+# must not interleave with another thread's.
+_track_lock = threading.Lock()
+
+
+class _State:
+    """Which nodes may be hidden: those numbered from ``watermark`` on (none while paused)."""
+
+    __slots__ = ("watermark", "pauses")
+
+    def __init__(self) -> None:
+        self.watermark = 0 if _untrack is not None else sys.maxsize
+        self.pauses = 0  # create_graph backward passes running
+
+
+_state = _State()
+
+
+def hide(node: Any) -> None:
+    """Take the built-in op's ``node`` out of the collector's view (its output was consumed).
+
+    Called only for a node whose class is hideable (``Node._hideable``, checked by the caller
+    on its hot path); does nothing if it is hidden already, or was made before the watermark.
+    """
+    if node._sequence_nr >= _state.watermark and _is_tracked(node):
+        _untrack(node)
+
+
+def show(node: Any) -> None:
+    """Let the collector see ``node`` again (it is about to hold something a user supplied)."""
+    if _track is not None and not _is_tracked(node):
+        with _track_lock:
+            if not _is_tracked(node):
+                _track(node)
+
+
+def show_graph(roots: Iterable[Any]) -> None:
+    """Show every node reachable from ``roots`` (a graph a gradient now holds, or will).
+
+    No node made so far is hidden again: the graph may grow from any of them.
+    """
+    if _track is None:
+        return
+    seen: set[int] = set()
+    stack = [node for node in roots if node is not None]
+    while stack:
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            show(node)
+            stack.extend(child for child in node._next_nodes if child is not None)
+    with _track_lock:
+        if not _state.pauses:  # (else ``resume`` raises it)
+            _state.watermark = _next_number()
+
+
+def pause() -> None:
+    """Hide nothing until ``resume`` (a ``create_graph`` backward runs)."""
+    with _track_lock:
+        _state.pauses += 1
+        _state.watermark = sys.maxsize
+
+
+def resume() -> None:
+    """End a ``pause``: hide again, only nodes made from now on."""
+    with _track_lock:
+        _state.pauses -= 1
+        if not _state.pauses and _untrack is not None:
+            _state.watermark = _next_number()
+
+
+def _next_number() -> int:
+    """A sequence number no node gets: the nodes made from now on have larger ones."""
+    # graph.py imports this module: its counter is read at call time (rare calls)
+    from minigrad.autograd.graph import new_sequence_nr
+
+    return new_sequence_nr()
