@@ -17,6 +17,12 @@ the trade could pay: the µs per op of the forward with the collector on, with a
 hook, with the collector off, and PyTorch's (CPU time, medians of 3 runs, one for 10^6), and
 the cost of one ctypes call.
 
+Stop 44 shipped a design that answers both objections, ``minigrad/autograd/collector.py``:
+recording itself untracks a built-in op's node when another op consumes its output (no hook,
+no scan of the young objects), and a node is tracked again before it can hold a user's object
+or a gradient's graph can reach it (``tests/test_graph_cycles.py``). Since then ``minigrad``'s
+own columns here already hide their nodes.
+
 Run ``python benchmarks/prototype_gc_untrack.py`` (10^4 and 10^5 ops) or name the lengths.
 """
 

@@ -1,7 +1,7 @@
 """Prototype: graph nodes the garbage collector does not see, for deep chains with gc on.
 
 Issue 7 asks a 10^6-op chain forward (``y = y*w; y = y+b``) to cost no more than PyTorch's with
-the collector on. minigrad keeps one GC-tracked object per node (``benchmarks/gc_chains.py``)
+the collector on. minigrad kept one GC-tracked object per node up to stop 43 (``gc_chains.py``)
 and so does the perf-floor prototype (``/work/shared/perf-floor/lean2.py``, slots-only nodes):
 each full collection walks every node alive, and CPython runs one whenever the tracked objects
 alive grew by a quarter, so a growing graph costs ~1-2 µs per op more on this machine (a full
@@ -40,14 +40,14 @@ leaves 1.5 (the node of each op, and that tensor). ``prototype+saved`` keeps tho
 too (PyTorch's semantics), so it shows what untracked nodes alone would reach with nothing
 given up; ``prototype`` saves buffers only (not PyTorch's semantics, a lower bound).
 
-``minigrad, nodes hidden`` is minigrad itself with one change made from outside: at the start of
+``minigrad, nodes hidden`` is minigrad with one change made from outside: at the start of
 each collection of the youngest generation, a ``gc.callbacks`` hook takes every minigrad node
-there out of the collector's view (CPython's ``PyObject_GC_UnTrack`` through ctypes, ~0.4 µs a
-node; safe here because a built-in op's node starts no reference cycle). It is the upper bound
-of what hiding the library's real nodes would give, the rest of minigrad unchanged; its µs per
-op include the hook's own time, which is also printed apart. It is a measurement, not a design:
-the library never does this (a node given hooks or metadata can close a cycle, which the
-collector would then never free).
+there out of the collector's view (CPython's ``PyObject_GC_UnTrack`` through ctypes). It was
+the measurement that led to the library's own design, ``minigrad/autograd/collector.py``
+(stop 44): recording hides a built-in op's node once another op consumed its output (one
+ctypes call, ~0.25 µs), and shows it again before it can hold a user's object or a gradient's
+graph can reach it. Since then ``minigrad`` here hides its nodes itself, and the hook finds
+few left to hide (its time is printed apart).
 
 Run: ``python benchmarks/prototype_untracked_nodes.py [ops ...]`` (default 10^4 10^5): µs per op
 of the chain's forward, gc on and off, for minigrad, the prototype (with and without its saved
