@@ -8,6 +8,7 @@ reach, is tracked again and stays so. (That cycles through them are then collect
 
 import gc
 import math
+import sys
 import weakref
 
 import pytest
@@ -103,3 +104,18 @@ def test_a_deep_hidden_chain_is_freed_by_reference_counting():
         assert first() is None
     finally:
         gc.enable()
+
+
+def test_without_cpythons_c_api_nothing_is_hidden(monkeypatch):
+    collector = minigrad.autograd.collector
+    # what the module sets up on an interpreter without ``ctypes.pythonapi``
+    monkeypatch.setattr(collector, "_untrack", None)
+    monkeypatch.setattr(collector, "_track", None)
+    monkeypatch.setattr(collector._state, "watermark", sys.maxsize)
+    x = minigrad.ones(3, requires_grad=True)
+    y = x * x
+    z = (y * y).sum()
+    z.backward(create_graph=True)
+    (x.grad * 2).sum().backward()
+    assert gc.is_tracked(y.grad_fn)
+    assert x.grad.tolist() == [28.0] * 3  # 4 x^3, then + d(2 * 4 x^3)/dx = 24 x^2, at x = 1
