@@ -16,3 +16,14 @@ every tensor's value, dtype, shape, ``requires_grad``, ``is_leaf``, ``_version``
 - ``known.py``      divergences of known, not-yet-fixed classes, each with its issue
 - ``__main__.py``   ``python -m tests_torch.random_programs --n N --seed S --jobs J``
 """
+
+import sys
+from pathlib import Path
+
+_TESTS_DIR = Path(__file__).resolve().parents[2] / "tests"
+if str(_TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(_TESTS_DIR))
+
+# Before any module here imports torch: PyTorch's CPU kernels pinned, as in the test suites
+# (on an AVX-512 CPU oneDNN's float32 gelu(inf) is nan otherwise).
+import _torch_kernels  # noqa: E402, F401
