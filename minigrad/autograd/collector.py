@@ -22,7 +22,9 @@ before anything a user supplies can hang on it, and never hidden after:
 - a gradient that has a graph (``create_graph=True``, or ``x.grad = g`` with a ``g`` that has
   one) can close the cycle ``leaf -> .grad -> its graph -> a node that saved the leaf``:
   ``show_graph`` shows every node reachable from there, and no node made up to then is hidden
-  again; while a ``create_graph`` backward runs, nothing is hidden.
+  again; while a ``create_graph`` backward runs, nothing is hidden, and the graphs of the
+  gradients it stores (``.grad``, ``retain_grad``) are shown once it ends (``show_graph_soon``:
+  one walk for all of them, and for a hook's result built on hidden nodes);
 
 What is left is the cycles PyTorch keeps too, through a built-in node's saved input tensor that
 later takes a reference to a newer object: an in-place op on a tensor an earlier op saved,
@@ -40,6 +42,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -79,6 +82,9 @@ class _State:
 
 
 _state = _State()
+# Weak references to the roots ``show_graph_soon`` put off while a pass was paused: shown
+# together when the last pass ends (``resume``), if still alive.
+_pending: list[weakref.ref[Any]] = []
 
 
 def hide(node: Any) -> None:
@@ -119,6 +125,22 @@ def show_graph(roots: Iterable[Any]) -> None:
             _state.watermark = _next_number()
 
 
+def show_graph_soon(roots: Iterable[Any]) -> None:
+    """``show_graph(roots)``, or, while ``create_graph`` backward passes run, once they end.
+
+    Such a pass stores a gradient with a graph in every leaf it reaches: their graphs share
+    most nodes, walked once at the end rather than once per leaf. (Until then their cycles
+    are not garbage yet: the pass holds them.)
+    """
+    if _track is None:
+        return
+    with _track_lock:
+        if _state.pauses:
+            _pending.extend(weakref.ref(node) for node in roots if node is not None)
+            return
+    show_graph(roots)
+
+
 def pause() -> None:
     """Hide nothing until ``resume`` (a ``create_graph`` backward runs)."""
     with _track_lock:
@@ -127,11 +149,16 @@ def pause() -> None:
 
 
 def resume() -> None:
-    """End a ``pause``: hide again, only nodes made from now on."""
+    """End a ``pause``: hide again, only nodes made from now on; show what it put off."""
     with _track_lock:
         _state.pauses -= 1
-        if not _state.pauses and _untrack is not None:
-            _state.watermark = _next_number()
+        if _state.pauses or _untrack is None:
+            return
+        _state.watermark = _next_number()
+        pending = [reference() for reference in _pending]
+        _pending.clear()
+    if pending:
+        show_graph(pending)
 
 
 def _next_number() -> int:
