@@ -278,13 +278,57 @@ def _assigned_view_of_a_rewritten_base(x):
     x.grad = view
 
 
+def _second_order_gradient(x):
+    (gradient,) = minigrad.autograd.grad((x * x).exp().sum(), x, create_graph=True)
+    return gradient
+
+
+def _gradient_added_in_place(x):
+    gradient = _second_order_gradient(x)
+    x.grad = minigrad.zeros(3)
+    x.grad.add_(gradient * 0.5)  # x.grad takes a history: the product's node, hidden, saved x
+
+
+def _gradient_copied_in_place(x):
+    gradient = _second_order_gradient(x)
+    x.grad = minigrad.zeros(3)
+    x.grad.copy_(gradient.clamp(-1, 1))
+
+
+def _gradient_written_through_a_view(x):
+    x.grad = minigrad.zeros(3)
+    x.grad[:2] = ((x * x) * 2)[:2]  # x.grad takes a CopySlices
+
+
+class _AddInPlace(minigrad.autograd.Function):
+    """``a += b``, marked dirty."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        a.add_(b)
+        ctx.mark_dirty(a)
+        return a
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad
+
+
+def _gradient_added_by_a_custom_function(x):
+    x.grad = minigrad.zeros(3)
+    _AddInPlace.apply(x.grad, (x * x) * 2)
+
+
 @minigrad_only
 @pytest.mark.parametrize("build", [_second_order, _gradient_penalty,
                                    _assigned_gradient_with_a_graph,
                                    _gradient_argument_with_a_graph,
                                    _tensor_hook_result_with_a_graph,
                                    _accumulator_called_with_a_graph,
-                                   _assigned_view_of_a_rewritten_base])
+                                   _assigned_view_of_a_rewritten_base,
+                                   _gradient_added_in_place, _gradient_copied_in_place,
+                                   _gradient_written_through_a_view,
+                                   _gradient_added_by_a_custom_function])
 def test_a_leaf_whose_grad_holds_nodes_that_saved_it_is_collected(build):
     # leaf -> .grad -> its graph -> a node that saved the leaf -> leaf: the collector must see
     # every node on it, although recording hides consumed nodes (autograd/collector.py)
