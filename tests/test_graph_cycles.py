@@ -300,6 +300,12 @@ def _gradient_written_through_a_view(x):
     x.grad[:2] = ((x * x) * 2)[:2]  # x.grad takes a CopySlices
 
 
+def _assigned_base_written_through_a_view(x):
+    base = x * x
+    base.view(3).mul_(2)  # base's CopySlices wraps the Mul whose first edge is the view's node
+    x.grad = base  # ... which the product consumed: hidden, and not an edge of the CopySlices
+
+
 class _AddInPlace(minigrad.autograd.Function):
     """``a += b``, marked dirty."""
 
@@ -328,7 +334,8 @@ def _gradient_added_by_a_custom_function(x):
                                    _assigned_view_of_a_rewritten_base,
                                    _gradient_added_in_place, _gradient_copied_in_place,
                                    _gradient_written_through_a_view,
-                                   _gradient_added_by_a_custom_function])
+                                   _gradient_added_by_a_custom_function,
+                                   _assigned_base_written_through_a_view])
 def test_a_leaf_whose_grad_holds_nodes_that_saved_it_is_collected(build):
     # leaf -> .grad -> its graph -> a node that saved the leaf -> leaf: the collector must see
     # every node on it, although recording hides consumed nodes (autograd/collector.py)

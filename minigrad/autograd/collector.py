@@ -119,7 +119,7 @@ def show_graph(roots: Iterable[Any]) -> None:
         if id(node) not in seen:
             seen.add(id(node))
             show(node)
-            stack.extend(child for child in node._next_nodes if child is not None)
+            stack.extend(child for child in node._held_nodes if child is not None)
     with _track_lock:
         if not _state.pauses:  # (else ``resume`` raises it)
             _state.watermark = _next_number()

@@ -470,6 +470,11 @@ class CopySlices(ClosedNode):
         """``torch::autograd::CopySlices``, PyTorch's C++ name for it."""
         return "torch::autograd::CopySlices"
 
+    @property
+    def _held_nodes(self) -> tuple[Node | None, ...]:
+        """Its edges' nodes and ``F``, whose first edge (the old view's history) is not one."""
+        return (*self._next_nodes, self._fn)
+
     def _backward(
         self, grads: list[Any], as_tensors: bool = False, release: bool = False
     ) -> tuple[Any, ...]:
