@@ -31,7 +31,8 @@ later takes a reference to a newer object: an in-place op on a tensor an earlier
 whose new history leads back to that op; a hook registered on a tensor whose closure holds a
 tensor computed from it further down a chain; an attribute of a tensor subclass doing the same.
 Such a cycle stays alive until broken, as PyTorch's does. ``gc.get_objects()`` and
-``gc.get_referrers()`` do not list hidden nodes (they list only tracked objects).
+``gc.get_referrers()`` do not list hidden nodes (they list only tracked objects): code that
+looks for nodes without a root to start from asks ``live_nodes``.
 
 On an interpreter without CPython's C API (``ctypes.pythonapi``) nothing is hidden: the graph
 behaves the same, and costs the collector what it did before.
@@ -40,6 +41,7 @@ behaves the same, and costs the collector what it did before.
 from __future__ import annotations
 
 import gc
+import itertools
 import sys
 import threading
 import weakref
@@ -159,6 +161,32 @@ def resume() -> None:
         _pending.clear()
     if pending:
         show_graph(pending)
+
+
+def live_nodes() -> list[Any]:
+    """Every node the process holds, hidden or not (the collector lists only tracked ones).
+
+    A hidden node is found from what refers to it (a tensor, a frame, a later node) and
+    along the nodes' references to nodes (``_held_nodes``).
+    """
+    # graph.py imports this module: imported at call time (rare calls)
+    from minigrad.autograd.graph import Node
+
+    tracked = gc.get_objects()
+    # (the type read directly: isinstance would ask each object its __class__, which some
+    # libraries' lazy objects answer with a warning or an import)
+    stack = [obj for obj in itertools.chain(tracked, gc.get_referents(*tracked))
+             if issubclass(type(obj), Node)]
+    del tracked
+    seen: set[int] = set()
+    nodes = []
+    while stack:
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            nodes.append(node)
+            stack.extend(child for child in node._held_nodes if child is not None)
+    return nodes
 
 
 def _next_number() -> int:
