@@ -26,11 +26,16 @@ before anything a user supplies can hang on it, and never hidden after:
   gradients it stores (``.grad``, ``retain_grad``) are shown once it ends (``show_graph_soon``:
   one walk for all of them, and for a hook's result built on hidden nodes);
 
-What is left is the cycles PyTorch keeps too, through a built-in node's saved input tensor that
-later takes a reference to a newer object: an in-place op on a tensor an earlier op saved,
-whose new history leads back to that op; a hook registered on a tensor whose closure holds a
-tensor computed from it further down a chain; an attribute of a tensor subclass doing the same.
-Such a cycle stays alive until broken, as PyTorch's does. ``gc.get_objects()`` and
+What is left is the cycles PyTorch keeps too, through an object older than the hidden nodes
+that later takes a reference to a newer one: an in-place op on a tensor an earlier op saved,
+whose new history leads back to that op; an in-place write into a tensor that had a history
+already (``p.grad.add_(g)`` once a ``create_graph`` backward gave ``p.grad`` one; a tensor
+without one is shown, ``inplace.follow_rebase``); a hook registered on a tensor whose closure
+holds a tensor computed from it further down a chain; a node's hook, ``metadata`` or custom
+Function's ctx doing the same, also through another object: a module with a full backward
+hook (its inputs' node's hook holds the module) that keeps a tensor its forward computed
+(``self.out = out``); an attribute of a tensor subclass doing the same. Such a cycle stays
+alive until broken, as PyTorch's does. ``gc.get_objects()`` and
 ``gc.get_referrers()`` do not list hidden nodes (they list only tracked objects): code that
 looks for nodes without a root to start from asks ``live_nodes``.
 
@@ -69,7 +74,9 @@ _untrack = _c_function("PyObject_GC_UnTrack") if _C_API else None
 _track = _c_function("PyObject_GC_Track") if _C_API else None
 _is_tracked = gc.is_tracked
 # PyObject_GC_Track aborts the process on an object tracked already: a check and the call
-# must not interleave with another thread's.
+# must not interleave with another thread's. (``show`` is the only caller. ``hide`` takes no
+# lock, being on the recording's path: a node another thread shows between its test and its
+# untracking stays hidden, a rare leak of the cycles through it, never a crash.)
 _track_lock = threading.Lock()
 
 
