@@ -235,6 +235,7 @@ def test_an_accumulator_made_anew_by_an_op_shows_the_op():
 @pytest.mark.parametrize("op", [
     lambda leaf: leaf * 2,
     lambda leaf: mg.cat([leaf, leaf, leaf]),  # (an edge in a node's tuple of edges)
+    lambda leaf: (leaf * 2).exp(),  # (a node hidden from the collector: autograd/collector.py)
 ])
 def test_an_accumulator_a_graph_still_holds_keeps_having_no_stack(op):
     leaf = leaf_whose_hook_returns_its_grad()

@@ -252,11 +252,105 @@ def _assigned_gradient_with_a_graph(x):
     x.grad = product + 1  # the product's node was consumed (hidden) before the assignment
 
 
+def _gradient_argument_with_a_graph(x):
+    seed = (x * x) * 2  # the product's node (which saved x) is hidden once consumed
+    x.exp().backward(seed, create_graph=True)  # x.grad's graph reaches the seed's
+
+
+def _tensor_hook_result_with_a_graph(x):
+    square = x * x
+    square * 2  # consumes the square: its node, which saved x, is hidden
+    y = x * 3
+    y.register_hook(lambda grad: grad * square)  # (a hook on a newer tensor: no cycle itself)
+    y.sum().backward(create_graph=True)  # x.grad's graph reaches the square's node
+
+
+def _accumulator_called_with_a_graph(x):
+    x.grad = minigrad.zeros(3)
+    accumulator = (x * 3).grad_fn.next_functions[0][0]
+    accumulator((x * x) * 2)  # grad mode on: x.grad becomes x.grad + the product, recorded
+
+
+def _assigned_view_of_a_rewritten_base(x):
+    base = x.sin()
+    view = base.view(3)
+    base.mul_(x * x)  # the view's node is stale: it will be regenerated from the base's new one
+    x.grad = view
+
+
+def _second_order_gradient(x):
+    (gradient,) = minigrad.autograd.grad((x * x).exp().sum(), x, create_graph=True)
+    return gradient
+
+
+def _gradient_added_in_place(x):
+    gradient = _second_order_gradient(x)
+    x.grad = minigrad.zeros(3)
+    x.grad.add_(gradient * 0.5)  # x.grad takes a history: the product's node, hidden, saved x
+
+
+def _gradient_copied_in_place(x):
+    gradient = _second_order_gradient(x)
+    x.grad = minigrad.zeros(3)
+    x.grad.copy_(gradient.clamp(-1, 1))
+
+
+def _gradient_written_through_a_view(x):
+    x.grad = minigrad.zeros(3)
+    x.grad[:2] = ((x * x) * 2)[:2]  # x.grad takes a CopySlices
+
+
+def _assigned_base_written_through_a_view(x):
+    base = x * x
+    base.view(3).mul_(2)  # base's CopySlices wraps the Mul whose first edge is the view's node
+    x.grad = base  # ... which the product consumed: hidden, and not an edge of the CopySlices
+
+
+class _AddInPlace(minigrad.autograd.Function):
+    """``a += b``, marked dirty."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        a.add_(b)
+        ctx.mark_dirty(a)
+        return a
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad
+
+
+def _gradient_added_by_a_custom_function(x):
+    x.grad = minigrad.zeros(3)
+    _AddInPlace.apply(x.grad, (x * x) * 2)
+
+
 @minigrad_only
 @pytest.mark.parametrize("build", [_second_order, _gradient_penalty,
-                                   _assigned_gradient_with_a_graph])
+                                   _assigned_gradient_with_a_graph,
+                                   _gradient_argument_with_a_graph,
+                                   _tensor_hook_result_with_a_graph,
+                                   _accumulator_called_with_a_graph,
+                                   _assigned_view_of_a_rewritten_base,
+                                   _gradient_added_in_place, _gradient_copied_in_place,
+                                   _gradient_written_through_a_view,
+                                   _gradient_added_by_a_custom_function,
+                                   _assigned_base_written_through_a_view])
 def test_a_leaf_whose_grad_holds_nodes_that_saved_it_is_collected(build):
     # leaf -> .grad -> its graph -> a node that saved the leaf -> leaf: the collector must see
     # every node on it, although recording hides consumed nodes (autograd/collector.py)
     references = _leaf_with_graph_in_its_grad(build)
     _assert_freed_by_the_collector(references)
+
+
+@minigrad_only
+def test_a_retained_gradient_that_holds_nodes_that_saved_its_tensor_is_collected():
+    def build():
+        y = minigrad.ones(3, requires_grad=True) * 1
+        y.retain_grad()
+        seed = (y * y) * 3  # y's product, which saved y, is hidden once consumed
+        y.backward(seed, create_graph=True)  # y.grad is a copy of the seed, with its graph
+        assert y.grad.grad_fn is not None
+        return _references(y)
+
+    _assert_freed_by_the_collector(build())

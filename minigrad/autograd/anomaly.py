@@ -7,14 +7,13 @@ node whose gradient could not be computed. With ``check_nan`` a backward that re
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 import traceback
 import warnings
 from typing import Any
 
-from minigrad.autograd import debug_switches
+from minigrad.autograd import collector, debug_switches
 
 # minigrad's own source tree: frames from files under it are the op machinery, not the user's code.
 # Compared by directory, not by a "/minigrad/" substring, which a checkout named minigrad also has.
@@ -144,7 +143,7 @@ def renew_accumulator(accumulator: Any, new_holder: Any = None) -> bool:
     and the next op (or a backward from the leaf itself) makes a new one, which in anomaly
     mode keeps the stack of that call. A minigrad leaf keeps its accumulator for good, so one
     made outside anomaly mode has no stack: when no node but ``new_holder`` has an edge to
-    it, it takes the stack PyTorch's new one would have. (It walks the collector's referrers,
+    it, it takes the stack PyTorch's new one would have. (It walks every live node,
     so only for accumulators without a stack, in anomaly mode. One that has a stack keeps it
     where PyTorch's new one would show a later call; ``release_accumulators`` clears it when
     PyTorch's would have died.) Returns whether it gave one.
@@ -164,7 +163,7 @@ def release_accumulators(nodes: list[Any]) -> None:
 
     PyTorch's accumulator of a leaf backward started from dies with that backward unless a
     graph holds it, and the next op makes a new one, without a stack outside anomaly mode.
-    (The collector's referrers are walked only for an accumulator that has a stack.)
+    (The live nodes are walked only for an accumulator that has a stack.)
     """
     from minigrad.autograd.graph import AccumulateGrad  # (graph imports this module)
 
@@ -176,18 +175,15 @@ def release_accumulators(nodes: list[Any]) -> None:
 
 
 def _held_by_a_node(accumulator: Any, new_holder: Any) -> bool:
-    """Whether a node other than ``new_holder`` has an edge to ``accumulator``."""
-    from minigrad.autograd.graph import Node  # (graph imports this module)
+    """Whether a node other than ``new_holder`` has an edge to ``accumulator``.
 
-    # A node holds its edges in slots (one or two inputs) or in its ``_next_nodes`` tuple.
-    for referrer in gc.get_referrers(accumulator):
-        if isinstance(referrer, Node) and referrer is not new_holder:
-            return True
-        if type(referrer) is tuple:
-            for owner in gc.get_referrers(referrer):
-                if owner is not new_holder and getattr(owner, "_next_nodes", None) is referrer:
-                    return True
-    return False
+    (Among every node alive: the collector's referrers would miss those hidden from it,
+    autograd/collector.py.)
+    """
+    return any(
+        node is not new_holder and any(child is accumulator for child in node._next_nodes)
+        for node in collector.live_nodes()
+    )
 
 
 def _stamp(node: Any) -> None:

@@ -22,14 +22,23 @@ before anything a user supplies can hang on it, and never hidden after:
 - a gradient that has a graph (``create_graph=True``, or ``x.grad = g`` with a ``g`` that has
   one) can close the cycle ``leaf -> .grad -> its graph -> a node that saved the leaf``:
   ``show_graph`` shows every node reachable from there, and no node made up to then is hidden
-  again; while a ``create_graph`` backward runs, nothing is hidden.
+  again; while a ``create_graph`` backward runs, nothing is hidden, and the graphs of the
+  gradients it stores (``.grad``, ``retain_grad``) are shown once it ends (``show_graph_soon``:
+  one walk for all of them, and for a hook's result built on hidden nodes); so is the graph
+  a tensor takes from an in-place write when it had none (``p.grad.add_(g)``: older objects
+  may hold the tensor, ``inplace.follow_rebase``).
 
-What is left is the cycles PyTorch keeps too, through a built-in node's saved input tensor that
-later takes a reference to a newer object: an in-place op on a tensor an earlier op saved,
-whose new history leads back to that op; a hook registered on a tensor whose closure holds a
-tensor computed from it further down a chain; an attribute of a tensor subclass doing the same.
-Such a cycle stays alive until broken, as PyTorch's does. ``gc.get_objects()`` and
-``gc.get_referrers()`` do not list hidden nodes (they list only tracked objects).
+What is left is the cycles PyTorch keeps too, through an object older than the hidden nodes
+that later takes a reference to a newer one: an in-place op on a tensor an earlier op saved,
+whose new history leads back to that op; an in-place write into a tensor that had a history
+already (``p.grad.add_(g)`` once a ``create_graph`` backward gave ``p.grad`` one); a hook
+registered on a tensor whose closure holds a tensor computed from it further down a chain; a
+node's hook, ``metadata`` or custom Function's ctx doing the same, also through another object:
+a module with a full backward hook (its inputs' node's hook holds the module) that keeps a
+tensor its forward computed (``self.out = out``); an attribute of a tensor subclass doing the
+same. Such a cycle stays alive until broken, as PyTorch's does. ``gc.get_objects()`` and
+``gc.get_referrers()`` do not list hidden nodes (they list only tracked objects): code that
+looks for nodes without a root to start from asks ``live_nodes``.
 
 On an interpreter without CPython's C API (``ctypes.pythonapi``) nothing is hidden: the graph
 behaves the same, and costs the collector what it did before.
@@ -38,8 +47,10 @@ behaves the same, and costs the collector what it did before.
 from __future__ import annotations
 
 import gc
+import itertools
 import sys
 import threading
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -64,7 +75,9 @@ _untrack = _c_function("PyObject_GC_UnTrack") if _C_API else None
 _track = _c_function("PyObject_GC_Track") if _C_API else None
 _is_tracked = gc.is_tracked
 # PyObject_GC_Track aborts the process on an object tracked already: a check and the call
-# must not interleave with another thread's.
+# must not interleave with another thread's. (``show`` is the only caller. ``hide`` takes no
+# lock, being on the recording's path: a node another thread shows between its test and its
+# untracking stays hidden, a rare leak of the cycles through it, never a crash.)
 _track_lock = threading.Lock()
 
 
@@ -79,6 +92,9 @@ class _State:
 
 
 _state = _State()
+# Weak references to the roots ``show_graph_soon`` put off while a pass was paused: shown
+# together when the last pass ends (``resume``), if still alive.
+_pending: list[weakref.ref[Any]] = []
 
 
 def hide(node: Any) -> None:
@@ -113,10 +129,26 @@ def show_graph(roots: Iterable[Any]) -> None:
         if id(node) not in seen:
             seen.add(id(node))
             show(node)
-            stack.extend(child for child in node._next_nodes if child is not None)
+            stack.extend(child for child in node._held_nodes if child is not None)
     with _track_lock:
         if not _state.pauses:  # (else ``resume`` raises it)
             _state.watermark = _next_number()
+
+
+def show_graph_soon(roots: Iterable[Any]) -> None:
+    """``show_graph(roots)``, or, while ``create_graph`` backward passes run, once they end.
+
+    Such a pass stores a gradient with a graph in every leaf it reaches: their graphs share
+    most nodes, walked once at the end rather than once per leaf. (Until then their cycles
+    are not garbage yet: the pass holds them.)
+    """
+    if _track is None:
+        return
+    with _track_lock:
+        if _state.pauses:
+            _pending.extend(weakref.ref(node) for node in roots if node is not None)
+            return
+    show_graph(roots)
 
 
 def pause() -> None:
@@ -127,11 +159,42 @@ def pause() -> None:
 
 
 def resume() -> None:
-    """End a ``pause``: hide again, only nodes made from now on."""
+    """End a ``pause``: hide again, only nodes made from now on; show what it put off."""
     with _track_lock:
         _state.pauses -= 1
-        if not _state.pauses and _untrack is not None:
-            _state.watermark = _next_number()
+        if _state.pauses or _untrack is None:
+            return
+        _state.watermark = _next_number()
+        pending = [reference() for reference in _pending]
+        _pending.clear()
+    if pending:
+        show_graph(pending)
+
+
+def live_nodes() -> list[Any]:
+    """Every node the process holds, hidden or not (the collector lists only tracked ones).
+
+    A hidden node is found from what refers to it (a tensor, a frame, a later node) and
+    along the nodes' references to nodes (``_held_nodes``).
+    """
+    # graph.py imports this module: imported at call time (rare calls)
+    from minigrad.autograd.graph import Node
+
+    tracked = gc.get_objects()
+    # (the type read directly: isinstance would ask each object its __class__, which some
+    # libraries' lazy objects answer with a warning or an import)
+    stack = [obj for obj in itertools.chain(tracked, gc.get_referents(*tracked))
+             if issubclass(type(obj), Node)]
+    del tracked
+    seen: set[int] = set()
+    nodes = []
+    while stack:
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            nodes.append(node)
+            stack.extend(child for child in node._held_nodes if child is not None)
+    return nodes
 
 
 def _next_number() -> int:

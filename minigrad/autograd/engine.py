@@ -54,7 +54,7 @@ from minigrad.autograd.graph import (
 )
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.saved import Hooked
-from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase, set_array
+from minigrad.autograd.tensor_base import LONE_REFCOUNT, TensorBase, set_array, show_history
 from minigrad.autograd.views import view_of_memory
 
 Buffers = dict[Node, list[Any]]
@@ -1100,6 +1100,8 @@ def _retain(tensor: TensorBase, grad: Any) -> None:
         new = _as_tensor(np.array(grad))
     with meta.lock:  # backward may run in several threads over a shared graph
         meta.grad = new if meta.grad is None else meta.grad + new
+    if isinstance(grad, TensorBase):  # (create_graph: its graph may lead back to the tensor)
+        show_history(meta.grad)
 
 
 def _materialize(node: Node, grads: list[Any]) -> list[Any]:

@@ -11,15 +11,13 @@ Neither unpacks a saved value, so both work on graphs that backward would reject
 
 from __future__ import annotations
 
-import gc
-import itertools
 import sys
 from collections.abc import Iterable, Mapping
 from typing import IO, Any, NamedTuple
 
 import numpy as np
 
-from minigrad.autograd import saved_access, write_tracking
+from minigrad.autograd import collector, saved_access, write_tracking
 from minigrad.autograd.graph import AccumulateGrad, Node
 from minigrad.autograd.saved_access import SavedEntry
 from minigrad.autograd.tensor_base import TensorBase
@@ -228,16 +226,8 @@ def _nodes_of(roots: list[TensorBase]) -> list[Node]:
 
 
 def _live_nodes() -> list[Node]:
-    # Every node the process holds: the graphs are found without a root to start from. A
-    # node hidden from the collector (autograd/collector.py) is not among its objects: it is
-    # found from what refers to it (a tensor, a frame, a later node) and along edges. The
-    # type is read directly: isinstance would ask each object its __class__, which some
-    # libraries' lazy objects answer with a warning or an import.
-    tracked = gc.get_objects()
-    nodes = saved_access.graph_nodes([
-        obj for obj in itertools.chain(tracked, gc.get_referents(*tracked))
-        if issubclass(type(obj), Node)
-    ])
+    # Every node the process holds: the graphs are found without a root to start from.
+    nodes = collector.live_nodes()
     nodes.sort(key=lambda node: -node._sequence_nr)  # later nodes first, as backward runs them
     return nodes
 

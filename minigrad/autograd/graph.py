@@ -220,6 +220,11 @@ class Node:
         """The node's type name, e.g. ``SigmoidBackward0`` (as in PyTorch)."""
         return type(self).__name__
 
+    @property
+    def _held_nodes(self) -> tuple[Node | None, ...]:
+        """The nodes this one keeps alive: its edges' (``collector.show_graph`` walks them)."""
+        return self._next_nodes
+
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Refuse pickling, ``copy.copy`` and ``copy.deepcopy``, with PyTorch's text.
 

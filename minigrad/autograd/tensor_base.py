@@ -263,8 +263,7 @@ class TensorBase:
             )
         if value is not None:
             self._check_grad(value)
-            if value._grad_fn is not None:  # its graph may lead back here (collector.py)
-                collector.show_graph((value._grad_fn,))
+            show_history(value)
         self._autograd_meta().grad = value
 
     def _check_grad(self, value: TensorBase) -> None:
@@ -332,8 +331,10 @@ class TensorBase:
                 grad, owned = grad._array, False
             if meta.grad is None and grad_mode.is_grad_enabled():
                 meta.grad = self._first_grad_recorded(grad)
+                show_history(meta.grad)
             elif isinstance(grad, TensorBase):
                 meta.grad = grad if meta.grad is None else meta.grad + grad
+                show_history(meta.grad)
             elif meta.grad is None:
                 if owned and isinstance(grad, np.generic):
                     # A 0-d formula's result numpy gave as a scalar: as fresh as an array
@@ -390,6 +391,22 @@ class TensorBase:
         """``minigrad.FloatTensor``: this tensor's legacy type name, as in PyTorch messages."""
         return type_name(self._array.dtype)
 
+
+
+def show_history(tensor: TensorBase) -> None:
+    """Let the collector see ``tensor``'s graph: an older object holds ``tensor`` from now on.
+
+    A ``.grad``, or a tensor an in-place write gave its first history: the graph may lead back
+    to that object (``leaf -> .grad -> its graph -> a node that saved the leaf``) through
+    nodes hidden from the collector (autograd/collector.py). A view's node may be stale: its
+    base's history is the one it will be regenerated from.
+    """
+    base = tensor._base
+    node = tensor._grad_fn
+    if base is not None and base._grad_fn is not None:
+        collector.show_graph_soon((node, base._grad_fn))
+    elif node is not None:
+        collector.show_graph_soon((node,))
 
 
 def _lone_local_count() -> int:
