@@ -24,14 +24,14 @@ before anything a user supplies can hang on it, and never hidden after:
   ``show_graph`` shows every node reachable from there, and no node made up to then is hidden
   again; while a ``create_graph`` backward runs, nothing is hidden, and the graphs of the
   gradients it stores (``.grad``, ``retain_grad``) are shown once it ends (``show_graph_soon``:
-  one walk for all of them, and for a hook's result built on hidden nodes); so is the graph
-  a tensor takes from an in-place write when it had none (``p.grad.add_(g)``: older objects
-  may hold the tensor, ``inplace.follow_rebase``).
+  one walk for all of them, and for a hook's result built on hidden nodes).
 
 What is left is the cycles PyTorch keeps too, through an object older than the hidden nodes
 that later takes a reference to a newer one: an in-place op on a tensor an earlier op saved,
-whose new history leads back to that op; an in-place write into a tensor that had a history
-already (``p.grad.add_(g)`` once a ``create_graph`` backward gave ``p.grad`` one); a hook
+whose new history leads back to that op; an in-place write that gives a ``.grad`` a history
+(``p.grad.add_(g)`` with a ``g`` computed from ``p``: showing that graph at every write that
+gives a tensor its first history would walk the graph each time, quadratic in a loop that
+fills a fresh buffer per step); a hook
 registered on a tensor whose closure holds a tensor computed from it further down a chain; a
 node's hook, ``metadata`` or custom Function's ctx doing the same, also through another object:
 a module with a full backward hook (its inputs' node's hook holds the module) that keeps a

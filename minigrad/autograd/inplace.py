@@ -46,12 +46,7 @@ from minigrad.autograd.overlap import (
 )
 from minigrad.autograd.quiet import restore, silence
 from minigrad.autograd.record import WritingContext, record
-from minigrad.autograd.tensor_base import (
-    TensorBase,
-    has_internal_overlap,
-    set_array,
-    show_history,
-)
+from minigrad.autograd.tensor_base import TensorBase, has_internal_overlap, set_array
 from minigrad.autograd.views import (
     AsStrided,
     ScatterIntoBase,
@@ -114,7 +109,7 @@ def apply_inplace_view(op: type[ViewOp], tensor: TensorBase, *options: Any) -> T
         tensor._grad_fn, tensor._output_nr = result._grad_fn, 0
         if tensor._base is not None:
             tensor._view.synced_version = counter.version  # its node is the op's, up to date
-        follow_rebase(tensor, old_node, old_output_nr)
+        _follow_retain_grad(tensor, old_node, old_output_nr)
     return tensor
 
 
@@ -136,7 +131,7 @@ def apply_resizing(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     if result._grad_fn is not None:
         old_node, old_output_nr = tensor._grad_fn, tensor._output_nr
         tensor._grad_fn, tensor._output_nr = result._grad_fn, 0
-        follow_rebase(tensor, old_node, old_output_nr)
+        _follow_retain_grad(tensor, old_node, old_output_nr)
     return tensor
 
 
@@ -298,14 +293,14 @@ def write_recorded(
         debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
-        follow_rebase(tensor, old_node, old_output_nr)
+        _follow_retain_grad(tensor, old_node, old_output_nr)
         saved.pack_written_outputs(node, (tensor,))
         return tensor
     # The base takes the new history; the view's own grad_fn is regenerated from it right
     # away, as PyTorch does.
     base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
     base._output_nr = 0
-    follow_rebase(base, old_node, old_output_nr)
+    _follow_retain_grad(base, old_node, old_output_nr)
     tensor._sync_view()
     saved.pack_written_outputs(node, (tensor,))
     if tensor._grad_fn is not None and node._saved:
@@ -331,22 +326,13 @@ def rebase_dirty_view(node: BackwardNode, view: TensorBase) -> None:
     old_node, old_output_nr = base._grad_fn, base._output_nr
     base._grad_fn = CopySlices(base_edge, view._view.steps, node, base._array)
     base._output_nr = 0
-    follow_rebase(base, old_node, old_output_nr)
+    _follow_retain_grad(base, old_node, old_output_nr)
     view._sync_view()
 
 
-def follow_rebase(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
-    """After an in-place write gave ``tensor`` a new ``grad_fn`` (its old one: ``old_node``).
-
-    ``retain_grad`` follows the tensor to its new node. A tensor that had no history (a
-    ``.grad``, a buffer being filled) may be held by objects older than the graph it now
-    leads to, which may lead back to them (``p.grad.add_(g)``, whose graph saved ``p``): the
-    collector must see that graph (autograd/collector.py), as for an assigned ``.grad``.
-    """
-    if tensor._meta is not None and tensor._meta.retains_grad:
-        move_retained_grad(tensor, old_node, old_output_nr)
-    if old_node is None:
-        show_history(tensor)
+def _follow_retain_grad(rebased: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
+    if rebased._meta is not None and rebased._meta.retains_grad:
+        move_retained_grad(rebased, old_node, old_output_nr)  # retain_grad follows the tensor
 
 
 def check_inplace(

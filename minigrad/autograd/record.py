@@ -1152,8 +1152,6 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         for tensor in dirty:
             if tensor._base is not None and tensor._view.forbids_rebase:
                 _refuse_rebase(tensor)
-        # (tensors written in place that had no history: ``inplace.follow_rebase``)
-        fresh = [tensor for tensor in dirty if tensor._base is None and tensor._grad_fn is None]
         # (``mark_non_differentiable`` names what forward returned: an input returned as is
         # is handed out as an alias, which must be looked up by the input it stands for)
         _mark_outputs(node, outputs, values)
@@ -1162,8 +1160,6 @@ def _function_outputs(node: BackwardNode, args: Sequence[Any], raw: Any, recordi
         for tensor in dirty:
             if tensor._base is not None:  # a view written in place: its base takes the history
                 _inplace_module().rebase_dirty_view(node, tensor)
-        for tensor in fresh:
-            _inplace_module().follow_rebase(tensor, None, 0)
     return outputs[0] if single else outputs
 
 
