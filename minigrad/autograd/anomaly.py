@@ -7,6 +7,7 @@ node whose gradient could not be computed. With ``check_nan`` a backward that re
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 import traceback
@@ -177,13 +178,29 @@ def release_accumulators(nodes: list[Any]) -> None:
 def _held_by_a_node(accumulator: Any, new_holder: Any) -> bool:
     """Whether a node other than ``new_holder`` has an edge to ``accumulator``.
 
-    (Among every node alive: the collector's referrers would miss those hidden from it,
-    autograd/collector.py.)
+    The collector's referrers first (a scan of the tracked objects); only if no tracked node
+    holds it, every node alive, which also finds those hidden from the collector
+    (autograd/collector.py) at several times the cost.
     """
-    return any(
-        node is not new_holder and any(child is accumulator for child in node._next_nodes)
-        for node in collector.live_nodes()
-    )
+    if _held_by_a_tracked_node(accumulator, new_holder):
+        return True
+    return any(node is not new_holder and any(child is accumulator for child in node._next_nodes)
+               for node in collector.live_nodes())
+
+
+def _held_by_a_tracked_node(accumulator: Any, new_holder: Any) -> bool:
+    """``_held_by_a_node`` among the nodes the collector tracks (its referrers)."""
+    from minigrad.autograd.graph import Node  # (graph imports this module)
+
+    # A node holds its edges in slots (one or two inputs) or in its ``_next_nodes`` tuple.
+    for referrer in gc.get_referrers(accumulator):
+        if isinstance(referrer, Node) and referrer is not new_holder:
+            return True
+        if type(referrer) is tuple:
+            for owner in gc.get_referrers(referrer):
+                if owner is not new_holder and getattr(owner, "_next_nodes", None) is referrer:
+                    return True
+    return False
 
 
 def _stamp(node: Any) -> None:
