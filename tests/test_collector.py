@@ -119,3 +119,24 @@ def test_without_cpythons_c_api_nothing_is_hidden(monkeypatch):
     (x.grad * 2).sum().backward()
     assert gc.is_tracked(y.grad_fn)
     assert x.grad.tolist() == [28.0] * 3  # 4 x^3, then + d(2 * 4 x^3)/dx = 24 x^2, at x = 1
+
+
+def test_a_graph_is_walked_once_however_many_gradients_hold_it(monkeypatch):
+    # meta-learning code assigns each parameter a gradient with a graph; the graphs share
+    # most nodes: each is walked (and shown) once, not once per parameter
+    collector = minigrad.autograd.collector
+    params = [minigrad.ones(3, requires_grad=True) for _ in range(4)]
+    h = minigrad.ones(3)
+    for step in range(200):
+        h = (h * params[step % 4]).tanh()
+    grads = minigrad.autograd.grad(h.sum(), params, create_graph=True)
+    walked = []
+    monkeypatch.setattr(collector, "show", walked.append)
+    params[0].grad = grads[0]
+    first = len(walked)
+    assert first > 400  # the gradient's graph (backward's nodes) down to the forward's
+    for param, grad in zip(params[1:], grads[1:]):
+        param.grad = grad
+    # the three later walks meet only what the first had not reached (each a few nodes per
+    # step of its own gradient's branch), where each would meet about as many as the first
+    assert len(walked) - first < first

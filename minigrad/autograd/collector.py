@@ -95,6 +95,8 @@ _state = _State()
 # Weak references to the roots ``show_graph_soon`` put off while a pass was paused: shown
 # together when the last pass ends (``resume``), if still alive.
 _pending: list[weakref.ref[Any]] = []
+# The nodes ``show_graph`` walked: shown with all they hold, for good (the watermark).
+_walked: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def hide(node: Any) -> None:
@@ -118,16 +120,17 @@ def show(node: Any) -> None:
 def show_graph(roots: Iterable[Any]) -> None:
     """Show every node reachable from ``roots`` (a graph a gradient now holds, or will).
 
-    No node made so far is hidden again: the graph may grow from any of them.
+    No node made so far is hidden again: the graph may grow from any of them. So a node walked
+    once, and every node it holds, stays shown: a later walk stops there (``p.grad = g`` for
+    each of many parameters whose gradients share one graph walks that graph once).
     """
     if _track is None:
         return
-    seen: set[int] = set()
     stack = [node for node in roots if node is not None]
     while stack:
         node = stack.pop()
-        if id(node) not in seen:
-            seen.add(id(node))
+        if node not in _walked:
+            _walked.add(node)
             show(node)
             stack.extend(child for child in node._held_nodes if child is not None)
     with _track_lock:
