@@ -1011,9 +1011,10 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     # (Over copies: a hook may read a view's grad_fn, whose regeneration moves the view's
     # retain request to its new node.)
     if node._pre_hooks:
-        for output_nr, hooks in list(node._pre_hooks.items()):
-            if grads[output_nr] is not None:
-                grads[output_nr] = _call_hooks(hooks, grads[output_nr])
+        for output_nr, lists in list(node._pre_hooks.items()):
+            for hooks in tuple(lists):
+                if grads[output_nr] is not None:
+                    grads[output_nr] = _call_hooks(hooks, grads[output_nr])
     if node._retained:
         for output_nr, tensor_ref in list(node._retained.items()):
             tensor = tensor_ref()
