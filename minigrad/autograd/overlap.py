@@ -100,16 +100,19 @@ def kernel_order_result(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> n
     return result
 
 
-def copied_in_kernel_order(output: np.ndarray, source: np.ndarray) -> np.ndarray:
+def copied_in_kernel_order(
+    output: np.ndarray, source: np.ndarray, values: np.ndarray | None = None
+) -> np.ndarray:
     """The values PyTorch's copy of ``source`` into ``output`` (of one shape) leaves there.
 
     Where the two share memory in a way its copy does not check (one is not dense), its loop
     visits ``output``'s elements in memory order and reads each ``source`` element when it
-    gets there: one the loop already wrote has its new value.
+    gets there: one the loop already wrote has its new value. ``values``: ``source``'s values
+    as they are written (converted to ``output``'s dtype), if not ``source`` itself.
     """
+    values = np.array(source) if values is None else values
     if not np.shares_memory(output, source):
-        return np.array(source)
-    values = np.array(source)
+        return values
     output_addresses, source_addresses = _addresses(output), _addresses(source)
     written: dict[int, Any] = {}  # address -> new value, for the elements written so far
     result = np.empty(output.shape, dtype=output.dtype)
