@@ -104,6 +104,15 @@ t0.register_hook(lambda g: None)
 t3 = torch.autograd.grad(t0.sum(), t0, allow_unused=True)[0]
 t3.detach_()
 """,
+    # seed 45031886, shrunk: the view (made under no_grad) may not take a recorded write
+    "recorded_write_into_a_hooked_sum_gradient": """
+t0 = torch.tensor([[-2.0], [-1.5], [1.0]], requires_grad=True)
+t0.register_hook(lambda g: None)
+t1 = t0 + t0
+t3 = t1.clamp(-1, 1)
+t6 = torch.autograd.grad(t0.sum(), t0, allow_unused=True)[0]
+t6 += t3
+""",
     "broadcast_operand": """
 t0 = torch.tensor([[1.0, 2.0]], requires_grad=True)
 t1 = torch.tensor([1.0, 2.0], requires_grad=True)
