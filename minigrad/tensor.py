@@ -789,11 +789,13 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
         if hooks is None:
             # PyTorch's first hook since the tensor's node last changed starts the tensor's
             # list and hands it to grad_fn; reading grad_fn, a view catches up with its base's
-            # writes (or raises the error of one that may not). The list stays the tensor's:
-            # after ``detach_()`` it runs on the leaf's gradient.
+            # writes (or raises the error of one that may not: the list is made first, so the
+            # next hook only joins it). The list stays the tensor's: after ``detach_()`` it
+            # runs on the leaf's gradient.
+            meta.hooks = []
             if self._base is not None:
-                self._sync_view()
-            hooks = meta.hooks = []
+                self._sync_view()  # (may end the list: PyTorch would crash, see random_programs)
+            hooks = meta.hooks = [] if meta.hooks is None else meta.hooks
             if self._grad_fn is not None:
                 self._grad_fn._register_tensor_hooks(self._output_nr, hooks)
         hooks.append(hook)  # (the same function twice runs twice, as in PyTorch's dict)

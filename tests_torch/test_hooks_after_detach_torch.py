@@ -94,6 +94,16 @@ t5 = t4.grad_fn
 t4.register_hook(lambda g: g * 3)
 t3.sum().backward()
 """,
+    # seed 45140137: the first hook starts the list, then reading grad_fn raises (a split's
+    # view whose base was written); the next hook joins the list without reading grad_fn
+    "list_made_before_the_view_raises": """
+t0 = torch.tensor([[1.5, -0.5, 2.0], [1.5, -0.5, 1.5]], requires_grad=True)
+t1 = t0 ** t0
+t2 = t1.chunk(2, 1)[0]
+t1.mul_(t0)
+t2.register_hook(lambda g: None)
+t2.register_hook(lambda g: None)
+""",
     "retain_grad_then_detach_": """
 t1 = torch.tensor([-1.5, 2.0, 2.0], requires_grad=True)
 t3 = t1 * 2
