@@ -1360,6 +1360,9 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     def __rtruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
+            # PyTorch's is ``self.reciprocal() * other``: the reciprocal comes first (and may
+            # raise: a view that cannot be used), the product's TypeError is NotImplemented.
+            unary.reciprocal(self)
             return _not_an_operand(other)
         return unary.rdiv(self, other)
 
