@@ -461,6 +461,11 @@ class CopySlices(ClosedNode):
         fn = self._fn
         if fn is None:
             raise RuntimeError(errors.BACKWARD_TWICE)
+        shape, strides = self._base_layout
+        if any(size > 1 and stride == 0 for size, stride in zip(shape, strides)):
+            # PyTorch copies the gradient into memory laid out like the base: an expanded
+            # base's has elements that share memory, which its copy refuses.
+            raise RuntimeError(errors.INTERNAL_OVERLAP)
         if as_tensors:
             return self._backward_recorded(grads[0], fn)
         grad = np.asarray(grads[0])
