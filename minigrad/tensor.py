@@ -784,19 +784,21 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
         if not self.requires_grad:
             raise RuntimeError(errors.HOOK_NO_GRAD)
-        node = self._grad_fn
-        first = node is None or not (node._pre_hooks and self._output_nr in node._pre_hooks)
-        if first and self._base is not None:
-            # PyTorch's first hook since the tensor's node last changed reads grad_fn: a view
-            # catches up with its base's writes (or raises the error of one that may not).
-            self._sync_view()
-        if self._grad_fn is None:
-            hooks = self._autograd_meta().hooks
-        else:
-            self._grad_fn._register_tensor_hook(self._output_nr, hook)
-            hooks = self._grad_fn._pre_hooks[self._output_nr]
-        if hook not in hooks:
-            hooks.append(hook)
+        meta = self._autograd_meta()
+        hooks = meta.hooks
+        if hooks is None:
+            # PyTorch's first hook since the tensor's node last changed starts the tensor's
+            # list and hands it to grad_fn; reading grad_fn, a view catches up with its base's
+            # writes (or raises the error of one that may not: the list is made first, so the
+            # next hook only joins it). The list stays the tensor's: after ``detach_()`` it
+            # runs on the leaf's gradient.
+            meta.hooks = []
+            if self._base is not None:
+                self._sync_view()  # (may end the list: PyTorch would crash, see random_programs)
+            hooks = meta.hooks = [] if meta.hooks is None else meta.hooks
+            if self._grad_fn is not None:
+                self._grad_fn._register_tensor_hooks(self._output_nr, hooks)
+        hooks.append(hook)  # (the same function twice runs twice, as in PyTorch's dict)
         return RemovableHandle(hooks, hook)
 
     # --- views and indexing -------------------------------------------------------------------
@@ -1358,6 +1360,9 @@ class Tensor(TensorBase, metaclass=_unbound_methods.TensorType):
 
     def __rtruediv__(self, other: Any) -> Tensor:
         if not isinstance(other, _OPERANDS):
+            # PyTorch's is ``self.reciprocal() * other``: the reciprocal comes first (and may
+            # raise: a view that cannot be used), the product's TypeError is NotImplemented.
+            unary.reciprocal(self)
             return _not_an_operand(other)
         return unary.rdiv(self, other)
 

@@ -99,10 +99,12 @@ def backward(
     edges = _root_edges(roots)
     if targets is not None:
         _check_targets(targets)
-    grads, _ = _seed_gradients(roots, given, create_graph)
+    grads, given = _seed_gradients(roots, given, create_graph)
+    _running.seeds.append(_Seeds(grads, given))
     try:
         run_backward(edges, grads, retain, create_graph, targets, accumulate=True)
     finally:
+        _running.seeds.pop()
         _forget_seeds(grads)
 
 
@@ -204,11 +206,13 @@ def _grad(
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads, given = _seed_gradients(roots, given, create_graph)
+    seeds = _Seeds(grads, given)  # (the hooks' tensors and the results view the same tensors)
+    _running.seeds.append(seeds)
     try:
         captured = run_backward(edges, grads, retain, create_graph, targets, accumulate=False)
     finally:
+        _running.seeds.pop()
         _forget_seeds(grads)
-    seeds = _Seeds(grads, given)
     results = []
     for index, value in enumerate(captured):
         if value is None:
@@ -248,6 +252,13 @@ class _Seeds:
         """``value`` (an array the engine captured) as the tensor ``grad`` returns."""
         if isinstance(value, TensorBase):  # a tensor hook's result: PyTorch returns it as is
             return value
+        view = self.view(value)
+        if view is not None:
+            return view
+        return TensorBase.output_class._make(np.array(value), counter=counter_of(value))
+
+    def view(self, value: np.ndarray) -> TensorBase | None:
+        """``value`` as a tensor if it is a seed or a view (see the class), else None."""
         for index, seed in enumerate(self.arrays):
             # (an empty array shares no memory, so identity and numpy's base tell: an empty
             # seed, or an empty expand of it, is the seed or its view in PyTorch too)
@@ -269,7 +280,17 @@ class _Seeds:
             if owner is None:
                 owner = self.bases[id(base)] = _as_tensor(base)
             return _no_grad_view(owner, value)
-        return TensorBase.output_class._make(np.array(value), counter=counter_of(value))
+        return None
+
+
+class _Running(threading.local):
+    """This thread's backward runs' seeds, innermost last (a hook may run another backward)."""
+
+    def __init__(self) -> None:
+        self.seeds: list[_Seeds] = []
+
+
+_running = _Running()
 
 
 def _no_grad_view(base: TensorBase, array: np.ndarray) -> TensorBase:
@@ -1011,9 +1032,10 @@ def _apply_tensor_hooks(node: Node, grads: list[Any], create_graph: bool) -> lis
     # (Over copies: a hook may read a view's grad_fn, whose regeneration moves the view's
     # retain request to its new node.)
     if node._pre_hooks:
-        for output_nr, hooks in list(node._pre_hooks.items()):
-            if grads[output_nr] is not None:
-                grads[output_nr] = _call_hooks(hooks, grads[output_nr])
+        for output_nr, lists in list(node._pre_hooks.items()):
+            for hooks in tuple(lists):
+                if grads[output_nr] is not None:
+                    grads[output_nr] = _call_hooks(hooks, grads[output_nr])
     if node._retained:
         for output_nr, tensor_ref in list(node._retained.items()):
             tensor = tensor_ref()
@@ -1166,6 +1188,13 @@ def _as_tensor(grad: Any) -> TensorBase:
     seed = _seed_tensors.get(id(grad))
     if seed is not None and seed._array is grad:
         return seed
+    # A view (sum's expanded gradient) is the view PyTorch's formula made, for the hook as for
+    # the caller of ``grad``, which gets the tensor the hooks passed on (``_Seeds``).
+    seeds = _running.seeds
+    if seeds and type(grad) is np.ndarray and grad.base is not None:
+        view = seeds[-1].view(grad)
+        if view is not None:
+            return view
     return TensorBase.output_class._make(grad, counter=counter_of(grad))
 
 

@@ -143,7 +143,8 @@ class Node:
     # ``node_slots``; only the weak reference every node takes)
     __slots__ = ("__weakref__",)
 
-    _pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None  # the tensors' hooks
+    # output_nr -> the hook lists of the tensors that had that output (one, in practice)
+    _pre_hooks: dict[int, list[list[Callable[[Any], Any]]]] | None = None
     _node_pre_hooks: list[Callable[..., Any]] | None = None  # register_prehook
     _post_hooks: list[Callable[..., Any]] | None = None
     _retained: dict[int, Any] | None = None  # output_nr -> weakref to a tensor that retains grad
@@ -308,13 +309,14 @@ class Node:
         self._node_pre_hooks.append(hook)
         return RemovableHandle(self._node_pre_hooks, hook)
 
-    def _register_tensor_hook(self, output_nr: int, hook: Callable[[Any], Any]) -> None:
-        # A tensor hook runs on the tensor's gradient before this node consumes it.
+    def _register_tensor_hooks(self, output_nr: int, hooks: list[Callable[[Any], Any]]) -> None:
+        # A tensor's list of hooks (its ``_backward_hooks`` in PyTorch, which the tensor may
+        # still grow) runs on the gradient of its output before this node consumes it.
         if self._pre_hooks is None:
             extend(self)
             self._pre_hooks = {}
             self._lean = False
-        self._pre_hooks.setdefault(output_nr, []).append(hook)
+        self._pre_hooks.setdefault(output_nr, []).append(hooks)
 
     def __call__(self, *grads: Any, **kwargs: Any) -> Any:
         """Run this node's backward on ``grads``, one per output: its inputs' gradients.
@@ -749,6 +751,22 @@ def check_hook_result(hook: Callable[[Any], Any], result: Any, grad: Any) -> Non
         )
     if tuple(result.shape) != tuple(grad.shape):
         raise RuntimeError(errors.hook_changed_size(name))
+
+
+def follow_new_grad_fn(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
+    """``tensor``'s ``grad_fn`` changed (an in-place op, a regenerated view): its hooks' list ends.
+
+    PyTorch's ``update_tensor_hooks_on_new_gradfn``: the hooks registered so far stay with the
+    old node (its ``_pre_hooks`` holds their list), the next ``register_hook`` starts a new
+    list for the new node; a ``retain_grad`` request moves to the new node.
+    ``detach_()`` is not such a change: the list stays, and runs on the leaf's gradient.
+    """
+    meta = tensor._meta
+    if meta is None:
+        return
+    meta.hooks = None
+    if meta.retains_grad:
+        move_retained_grad(tensor, old_node, old_output_nr)
 
 
 def move_retained_grad(tensor: TensorBase, old_node: Node | None, old_output_nr: int) -> None:

@@ -34,8 +34,7 @@ from minigrad.autograd.graph import (
     RARE_ATTRIBUTES,
     ClosedNode,
     Edge,
-    Node,
-    move_retained_grad,
+    follow_new_grad_fn,
     new_sequence_nr,
     own_dict,
 )
@@ -109,7 +108,7 @@ def apply_inplace_view(op: type[ViewOp], tensor: TensorBase, *options: Any) -> T
         tensor._grad_fn, tensor._output_nr = result._grad_fn, 0
         if tensor._base is not None:
             tensor._view.synced_version = counter.version  # its node is the op's, up to date
-        _follow_retain_grad(tensor, old_node, old_output_nr)
+        follow_new_grad_fn(tensor, old_node, old_output_nr)
     return tensor
 
 
@@ -131,7 +130,7 @@ def apply_resizing(op: type[Op], tensor: TensorBase, *args: Any) -> TensorBase:
     if result._grad_fn is not None:
         old_node, old_output_nr = tensor._grad_fn, tensor._output_nr
         tensor._grad_fn, tensor._output_nr = result._grad_fn, 0
-        _follow_retain_grad(tensor, old_node, old_output_nr)
+        follow_new_grad_fn(tensor, old_node, old_output_nr)
     return tensor
 
 
@@ -293,14 +292,15 @@ def write_recorded(
         debug_hooks.on_save(node)
     if base is None:
         tensor._grad_fn, tensor._output_nr = node, 0
-        _follow_retain_grad(tensor, old_node, old_output_nr)
+        follow_new_grad_fn(tensor, old_node, old_output_nr)
         saved.pack_written_outputs(node, (tensor,))
         return tensor
     # The base takes the new history; the view's own grad_fn is regenerated from it right
     # away, as PyTorch does.
     base._grad_fn = CopySlices(base_edge, tensor._view.steps, node, base._array)
     base._output_nr = 0
-    _follow_retain_grad(base, old_node, old_output_nr)
+    if base_edge[0] is not None:  # (PyTorch's test: a base without grad has no hooks to end)
+        follow_new_grad_fn(base, old_node, old_output_nr)
     tensor._sync_view()
     saved.pack_written_outputs(node, (tensor,))
     if tensor._grad_fn is not None and node._saved:
@@ -326,13 +326,11 @@ def rebase_dirty_view(node: BackwardNode, view: TensorBase) -> None:
     old_node, old_output_nr = base._grad_fn, base._output_nr
     base._grad_fn = CopySlices(base_edge, view._view.steps, node, base._array)
     base._output_nr = 0
-    _follow_retain_grad(base, old_node, old_output_nr)
+    if base_edge[0] is not None:  # (as write_recorded)
+        follow_new_grad_fn(base, old_node, old_output_nr)
     view._sync_view()
 
 
-def _follow_retain_grad(rebased: TensorBase, old_node: Node | None, old_output_nr: int) -> None:
-    if rebased._meta is not None and rebased._meta.retains_grad:
-        move_retained_grad(rebased, old_node, old_output_nr)  # retain_grad follows the tensor
 
 
 def check_inplace(
@@ -468,6 +466,11 @@ class CopySlices(ClosedNode):
         fn = self._fn
         if fn is None:
             raise RuntimeError(errors.BACKWARD_TWICE)
+        shape, strides = self._base_layout
+        if any(size > 1 and stride == 0 for size, stride in zip(shape, strides)):
+            # PyTorch copies the gradient into memory laid out like the base: an expanded
+            # base's has elements that share memory, which its copy refuses.
+            raise RuntimeError(errors.INTERNAL_OVERLAP)
         if as_tensors:
             return self._backward_recorded(grads[0], fn)
         grad = np.asarray(grads[0])

@@ -100,24 +100,69 @@ def kernel_order_result(op: Any, tensor: TensorBase, args: tuple[Any, ...]) -> n
     return result
 
 
-def copied_in_kernel_order(output: np.ndarray, source: np.ndarray) -> np.ndarray:
+def copied_in_kernel_order(
+    output: np.ndarray, source: np.ndarray, values: np.ndarray | None = None
+) -> np.ndarray:
     """The values PyTorch's copy of ``source`` into ``output`` (of one shape) leaves there.
 
     Where the two share memory in a way its copy does not check (one is not dense), its loop
     visits ``output``'s elements in memory order and reads each ``source`` element when it
-    gets there: one the loop already wrote has its new value.
+    gets there: one the loop already wrote has its new value. ``values``: ``source``'s values
+    as they are written (converted to ``output``'s dtype), if not ``source`` itself.
     """
+    values = np.array(source) if values is None else values
     if not np.shares_memory(output, source):
-        return np.array(source)
-    values = np.array(source)
+        return values
     output_addresses, source_addresses = _addresses(output), _addresses(source)
     written: dict[int, Any] = {}  # address -> new value, for the elements written so far
     result = np.empty(output.shape, dtype=output.dtype)
-    for flat in np.argsort(output_addresses, axis=None, kind="stable"):
-        index = np.unravel_index(flat, output.shape)
-        value = written.get(int(source_addresses[index]), values[index])
-        written[int(output_addresses[index])] = result[index] = value
+    order = np.argsort(output_addresses, axis=None, kind="stable")
+    row, block = _vectorized_rows(output, source)
+    for start in range(0, order.size, row):
+        # Within a row the vectorized loop reads each block of ``block`` elements whole,
+        # then writes it; the rest of the row goes one element at a time.
+        blocks = range(0, row - block + 1, block) if block else range(0)
+        steps = [(b, b + block) for b in blocks] + [
+            (i, i + 1) for i in range(len(blocks) * block if block else 0, row)
+        ]
+        for first, end in steps:
+            indices = [np.unravel_index(flat, output.shape) for flat in order[start + first:
+                                                                            start + end]]
+            read = [written.get(int(source_addresses[i]), values[i]) for i in indices]
+            for index, value in zip(indices, read):
+                written[int(output_addresses[index])] = result[index] = value
     return result
+
+
+# PyTorch's vector registers on the AVX2 kernels the differential tests pin: 32 bytes, and its
+# vectorized loop handles two of them at once (cpu/Loops.h's ``vectorized_loop``).
+_VECTOR_BYTES = 32
+
+
+def _vectorized_rows(output: np.ndarray, source: np.ndarray) -> tuple[int, int]:
+    """The length of the kernel's rows (its inner dimension) and its vectorized block (or 0).
+
+    TensorIterator orders the dimensions by the written tensor's strides and merges those that
+    are contiguous for both tensors into the inner one; the vectorized loop runs over it when
+    both are contiguous there (or the source is one element repeated), a copy of one dtype.
+    """
+    dims = sorted(
+        (d for d in range(output.ndim) if output.shape[d] > 1), key=lambda d: output.strides[d]
+    )
+    if not dims:
+        return max(output.size, 1), 0
+    inner = dims[0]
+    row = output.shape[inner]
+    out_stride, in_stride = output.strides[inner], source.strides[inner]
+    for dim in dims[1:]:
+        if output.strides[dim] != out_stride * row or source.strides[dim] != in_stride * row:
+            break
+        row *= output.shape[dim]
+    itemsize = output.itemsize
+    vectorized = (
+        output.dtype == source.dtype and out_stride == itemsize and in_stride in (itemsize, 0)
+    )
+    return row, 2 * (_VECTOR_BYTES // itemsize) if vectorized else 0
 
 
 def _visit_in_memory_order(

@@ -29,7 +29,7 @@ from minigrad.autograd.graph import (
     AccumulateGrad,
     Node,
     extend,
-    move_retained_grad,
+    follow_new_grad_fn,
 )
 from minigrad.autograd.version import VersionCounter
 
@@ -46,7 +46,9 @@ class AutogradMeta:
     def __init__(self) -> None:
         self.grad: TensorBase | None = None
         self.accumulator: AccumulateGrad | None = None
-        self.hooks: list[Callable[[Any], Any]] = []
+        # register_hook's list (PyTorch's ``_backward_hooks``): None until the first hook
+        # since the tensor's grad_fn last changed; a non-leaf's node runs it too.
+        self.hooks: list[Callable[[Any], Any]] | None = None
         # register_post_accumulate_grad_hook: called with the leaf once .grad is updated
         self.post_accumulate_hooks: list[Callable[[Any], Any]] = []
         self.retains_grad = False
@@ -183,8 +185,7 @@ class TensorBase:
         self._grad_fn = view.regenerate(base, old_node, old_output_nr)
         self._output_nr = 0
         view.synced_version = version
-        if self._meta is not None and self._meta.retains_grad:
-            move_retained_grad(self, old_node, old_output_nr)
+        follow_new_grad_fn(self, old_node, old_output_nr)
 
     # --- the graph ------------------------------------------------------------------------
 

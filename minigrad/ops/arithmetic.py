@@ -28,6 +28,7 @@ from minigrad._dtype import (
 )
 from minigrad._layout import elementwise_with_number
 from minigrad.autograd.function import Op
+from minigrad.autograd.grad_versions import written
 from minigrad.autograd.inplace import (
     apply_inplace,
     is_plain_update,
@@ -894,9 +895,14 @@ def _taken_share(grad: Any, x: Any, y: Any, lost: Any) -> Any:
     """An operand's gradient of max/min: ``grad``, halved on ties, 0 where ``lost``.
 
     PyTorch's formula, per operand: ``where(self == other, grad / 2, grad).masked_fill_(lost,
-    0)``, which a double backward shows as MaskedFillBackward0, WhereBackward0, DivBackward1.
+    0)``, which a double backward shows as MaskedFillBackward0, WhereBackward0, DivBackward1;
+    its ``masked_fill_`` leaves the gradient at version 1.
     """
-    return run(MaskedFill, np.where(x == y, run(DivScalar, grad, 2), grad), lost, 0)
+    share = run(MaskedFill, np.where(x == y, run(DivScalar, grad, 2), grad), lost, 0)
+    if isinstance(share, TensorBase):
+        share._version_counter().bump()
+        return share
+    return written(share, 1)
 
 
 class Maximum(PairwiseExtreme):

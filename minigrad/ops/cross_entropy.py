@@ -135,12 +135,22 @@ class NllLossGradient(Op):
             ctx.save_for_backward(target, weight)
             ctx.reduction, ctx.ignore_index = reduction, ignore_index
         shape, dtype = x.shape, x.dtype
-        if plain:  # (the target forward checked: saved, so unchanged or backward raised)
+        # (The target forward checked is saved: unchanged, or backward raised, unless it was
+        # written through ``.data``, which no counter sees: then the general way decides.)
+        if plain and _all_counted(target, shape[1], ignore_index):
             return _nll_gradient_plain(reduction, shape, dtype, target, total, grad)
         if len(shape) == 1 and target.ndim == 1:
             # PyTorch's forward takes a (1,) target for a (C,) input; its backward does not.
             raise RuntimeError(errors.nll_size_mismatch(shape, target.shape))
         valid = target != ignore_index
+        bad = valid & ((target < 0) | (target >= shape[axis]))
+        if bad.any():
+            if reduction != NONE or len(shape) == 1:
+                # PyTorch's backward checks each counted target again, in order
+                raise IndexError(errors.target_out_of_bounds(int(target[bad].flat[0])))
+            # Per-element losses of a batch: its kernel checks nothing and writes where the
+            # index points (outside the row: undefined); minigrad writes nothing for them.
+            valid = valid & ~bad
         pattern = np.zeros(shape, dtype=dtype)
         # PyTorch writes the counted targets' entries only: the rest stay 0 even where the
         # incoming gradient is nan (a 'mean' over no counted target is 0 / 0, say)

@@ -19,7 +19,7 @@ from minigrad._layout import contiguous_result, written_through_aliases
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
 from minigrad.autograd.inplace import apply_inplace, has_internal_overlap
-from minigrad.autograd.overlap import partially_overlap
+from minigrad.autograd.overlap import copied_in_kernel_order, partially_overlap
 from minigrad.autograd.tensor_base import TensorBase
 from minigrad.ops._helpers import check_differentiable_result, dtype_name, zeros_like_grad
 
@@ -194,7 +194,13 @@ class Copy(Op):
             raise RuntimeError(errors.broadcast_mismatch(x.shape, np.shape(src))) from None
         if shape != x.shape:
             raise RuntimeError(errors.inplace_shape_mismatch(x.shape, shape))
-        return as_dtype(np.broadcast_to(src, x.shape), x.dtype)
+        source = np.broadcast_to(src, x.shape)
+        values = as_dtype(source, x.dtype)
+        if type(src) is np.ndarray and src.size and np.may_share_memory(x, src):
+            # Memory shared in a way PyTorch does not check (one is not dense): its loop
+            # reads source elements it already wrote (``x.T.copy_(x[:1])``).
+            return copied_in_kernel_order(x, source, np.array(values, copy=True))
+        return values
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> tuple[Any, Any]:

@@ -247,6 +247,12 @@ def _power(x: Any, y: Any, dtype: Any) -> np.ndarray:
     vectorised powf is within an ulp), where numpy's float32 pow is off on ~20 %.
     """
     # (without a dtype the operands' arrays share theirs: a tensor and a number, or promoted)
+    if type(y) is _ndarray and y.ndim == 0 and y == 0.5:
+        # numpy's loop takes an exponent of one element 0.5 as sqrt (sqrt(-inf) is nan,
+        # sqrt(-0.0) -0.0); PyTorch's kernel of two tensors is std::pow's (inf, 0.0).
+        shape = np.broadcast_shapes(np.shape(x), y.shape)
+        x = np.broadcast_to(x, shape).reshape(-1)
+        return _power(x, np.full(x.shape, y, dtype=y.dtype), dtype).reshape(shape)
     if (dtype if dtype is not None else (x if type(x) is _ndarray else y).dtype) == _FLOAT32:
         x, y = _float32_operand(x), _float32_operand(y)
         return np.power(x, y, dtype=_FLOAT64).astype(_FLOAT32)

@@ -27,8 +27,8 @@ from minigrad import _arguments, errors
 from minigrad._dtype import from_numpy_dtype
 from minigrad.autograd import grad_mode
 from minigrad.autograd.function import Op
-from minigrad.autograd.graph import Node
-from minigrad.autograd.inplace import _follow_retain_grad, check_inplace
+from minigrad.autograd.graph import Node, follow_new_grad_fn
+from minigrad.autograd.inplace import check_inplace
 from minigrad.autograd.tensor_base import TensorBase, set_array
 from minigrad.ops._helpers import NOT_IMPLEMENTED
 from minigrad.storage import TypedStorage, UntypedStorage
@@ -245,5 +245,5 @@ def set_(tensor: TensorBase, args: tuple[Any, ...], kwargs: dict[str, Any]) -> T
     if recording:
         old_node, old_output_nr = tensor._grad_fn, tensor._output_nr
         tensor._grad_fn, tensor._output_nr = node, 0
-        _follow_retain_grad(tensor, old_node, old_output_nr)
+        follow_new_grad_fn(tensor, old_node, old_output_nr)
     return tensor

@@ -60,16 +60,22 @@ class SGD(Optimizer):
         for group in self.param_groups:
             lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
             weight_decay, nesterov = group["weight_decay"], group["nesterov"]
-            for param, grad in gradients(group):
+            updated = list(gradients(group))
+            # PyTorch reads every buffer before the first update and stores them back after
+            # the last (a parameter listed twice starts from no buffer both times).
+            buffers = [self.state[p].get("momentum_buffer") for p, _ in updated] if (
+                momentum != 0) else []
+            for index, (param, grad) in enumerate(updated):
                 if weight_decay != 0:
                     grad = grad.add(param, alpha=weight_decay)
                 if momentum != 0:
-                    state = self.state[param]
-                    buf = state.get("momentum_buffer")
+                    buf = buffers[index]
                     if buf is None:
-                        buf = state["momentum_buffer"] = grad.detach().clone()
+                        buf = buffers[index] = grad.detach().clone()
                     else:
                         buf.mul_(momentum).add_(grad, alpha=1 - dampening)
                     grad = grad.add(buf, alpha=momentum) if nesterov else buf
                 param.add_(grad, alpha=-lr)
+            for (param, _), buf in zip(updated, buffers):
+                self.state[param]["momentum_buffer"] = buf
         return loss

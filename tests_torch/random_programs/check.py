@@ -46,6 +46,25 @@ def check_seed(seed: int) -> Finding | None:
     return check_program(generate(seed))
 
 
+def check_code(code: str) -> Finding | None:
+    """Check a program written out as code, one statement a line (a reproduction, pinned).
+
+    An indented line continues the statement before it (a ``with`` block's body). A line
+    binding a result of ``autograd.grad`` is of that kind (its version is compared from then
+    on, as a generated one's); the rest need no kind.
+    """
+    program: list[Statement] = []
+    for line in code.strip().splitlines():
+        if line.startswith(" ") and program:
+            last = program.pop()
+            program.append(Statement(f"{last.code}\n{line}", last.kind, last.target))
+            continue
+        target, is_binding, value = line.partition(" = ")
+        kind = "grad" if is_binding and "autograd.grad(" in value else "code"
+        program.append(Statement(line, kind, target.strip() if is_binding else None))
+    return check_program(program)
+
+
 def check_numbered(seed: int) -> tuple[int, Finding | None]:
     """``(seed, check_seed(seed))``: the unit of work of a batch run in worker processes."""
     return seed, check_seed(seed)
