@@ -34,6 +34,7 @@ from minigrad.autograd.graph import (
     RARE_ATTRIBUTES,
     ClosedNode,
     Edge,
+    Node,
     follow_new_grad_fn,
     new_sequence_nr,
     own_dict,
