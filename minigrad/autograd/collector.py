@@ -27,16 +27,19 @@ before anything a user supplies can hang on it, and never hidden after:
   one walk for all of them, and for a hook's result built on hidden nodes).
 
 What is left is the cycles PyTorch keeps too, through an object older than the hidden nodes
-that later takes a reference to a newer one: an in-place op on a tensor an earlier op saved,
-whose new history leads back to that op; an in-place write that gives a ``.grad`` a history
-(``p.grad.add_(g)`` with a ``g`` computed from ``p``: showing that graph at every write that
-gives a tensor its first history would walk the graph each time, quadratic in a loop that
-fills a fresh buffer per step); a hook
-registered on a tensor whose closure holds a tensor computed from it further down a chain; a
-node's hook, ``metadata`` or custom Function's ctx doing the same, also through another object:
-a module with a full backward hook (its inputs' node's hook holds the module) that keeps a
-tensor its forward computed (``self.out = out``); an attribute of a tensor subclass doing the
-same. Such a cycle stays alive until broken, as PyTorch's does. ``gc.get_objects()`` and
+that later takes a reference to a newer one:
+
+- an in-place op on a tensor an earlier op saved, whose new history leads back to that op;
+- an in-place write that gives a ``.grad`` a history (``p.grad.add_(g)`` with a ``g``
+  computed from ``p``): showing the graph at every write that gives a tensor its first
+  history would walk it each time, quadratic in a loop that fills a fresh buffer per step;
+- a hook registered on a tensor whose closure holds a tensor computed from it further down a
+  chain; a node's hook, ``metadata`` or custom Function's ctx doing the same, also through
+  another object: a module with a full backward hook (its inputs' node's hook holds the
+  module) that keeps a tensor its forward computed (``self.out = out``);
+- an attribute of a tensor subclass doing the same.
+
+Such a cycle stays alive until broken, as PyTorch's does. ``gc.get_objects()`` and
 ``gc.get_referrers()`` do not list hidden nodes (they list only tracked objects): code that
 looks for nodes without a root to start from asks ``live_nodes``.
 
