@@ -19,8 +19,7 @@ import torch
 from _cases import parametrize_in_one
 
 import minigrad
-from tests_torch.random_programs.check import check_code
-from tests_torch.random_programs.shrink import reproduction
+from tests_torch.random_programs.shrink import assert_agrees
 
 PROGRAMS = {
     # seed 44334888, shrunk: t0[1, 1:] reads the -2 just written into t0[0, 2]
@@ -56,9 +55,7 @@ t4.copy_(t2)
 
 @parametrize_in_one("name", list(PROGRAMS))
 def test_programs_agree_with_pytorch(name: str) -> None:
-    finding = check_code(PROGRAMS[name])
-    if finding is not None:
-        pytest.fail(reproduction(finding))
+    assert_agrees(PROGRAMS[name])
 
 
 def _view(tensor: Any, rng: random.Random) -> Any:

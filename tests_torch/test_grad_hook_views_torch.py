@@ -13,13 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 import torch
 from _cases import parametrize_in_one
 
 import minigrad
-from tests_torch.random_programs.check import check_code
-from tests_torch.random_programs.shrink import reproduction
+from tests_torch.random_programs.shrink import assert_agrees
 
 
 def _looks(tensor: Any, seed: Any = None) -> tuple[Any, ...]:
@@ -127,6 +125,4 @@ t4.detach_()
 
 @parametrize_in_one("name", list(PROGRAMS))
 def test_programs_agree_with_pytorch(name: str) -> None:
-    finding = check_code(PROGRAMS[name])
-    if finding is not None:
-        pytest.fail(reproduction(finding))
+    assert_agrees(PROGRAMS[name])

@@ -10,11 +10,9 @@ statement and every tensor's state at the end (found by random programs, seed 44
 
 from __future__ import annotations
 
-import pytest
 from _cases import parametrize_in_one
 
-from tests_torch.random_programs.check import check_code
-from tests_torch.random_programs.shrink import reproduction
+from tests_torch.random_programs.shrink import assert_agrees
 
 PROGRAMS = {
     # seed 44205146, shrunk: the hook still doubles the (now leaf) t3's gradient
@@ -120,6 +118,4 @@ t5 = torch.tensor(t3.retains_grad)
 
 @parametrize_in_one("name", list(PROGRAMS))
 def test_hooks_follow_the_tensor_as_in_pytorch(name: str) -> None:
-    finding = check_code(PROGRAMS[name])
-    if finding is not None:
-        pytest.fail(reproduction(finding))
+    assert_agrees(PROGRAMS[name])

@@ -10,11 +10,9 @@ seed 45112579).
 
 from __future__ import annotations
 
-import pytest
 from _cases import parametrize_in_one
 
-from tests_torch.random_programs.check import check_code
-from tests_torch.random_programs.shrink import reproduction
+from tests_torch.random_programs.shrink import assert_agrees
 
 PROGRAMS = {
     # seed 45112579, shrunk: forward's common case (no target ignored), then target 2
@@ -71,6 +69,4 @@ t3.sum().backward()
 
 @parametrize_in_one("name", list(PROGRAMS))
 def test_programs_agree_with_pytorch(name: str) -> None:
-    finding = check_code(PROGRAMS[name])
-    if finding is not None:
-        pytest.fail(reproduction(finding))
+    assert_agrees(PROGRAMS[name])

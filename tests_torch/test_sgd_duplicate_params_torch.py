@@ -17,8 +17,7 @@ import torch
 from _cases import parametrize_in_one
 
 import minigrad
-from tests_torch.random_programs.check import check_code
-from tests_torch.random_programs.shrink import reproduction
+from tests_torch.random_programs.shrink import assert_agrees
 
 PROGRAMS = {
     # seed 45290007, shrunk
@@ -42,9 +41,7 @@ t2 = o0.state[t0]["momentum_buffer"]
 
 @parametrize_in_one("name", list(PROGRAMS))
 def test_programs_agree_with_pytorch(name: str) -> None:
-    finding = check_code(PROGRAMS[name])
-    if finding is not None:
-        pytest.fail(reproduction(finding))
+    assert_agrees(PROGRAMS[name])
 
 
 SETTINGS: dict[str, dict[str, Any]] = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests_torch.random_programs.check import Finding, check_program
+from tests_torch.random_programs.check import Finding, check_code, check_program
 from tests_torch.random_programs.generator import Statement, source
 
 
@@ -47,3 +47,13 @@ def reproduction(finding: Finding) -> str:
         "# run with `import torch` and with `import minigrad as torch`\n"
         + source(finding.program)
     )
+
+
+def assert_agrees(code: str) -> None:
+    """Fail with the shrunk reproduction if minigrad and PyTorch differ on ``code`` (a test).
+
+    ``code``: a program written out, one statement a line (``check.check_code``).
+    """
+    finding = check_code(code)
+    if finding is not None:
+        raise AssertionError(reproduction(finding))
