@@ -34,6 +34,14 @@ Ids = Sequence[str] | Callable[[Any], object] | None
 FAILURES = (Exception, pytest.fail.Exception)
 
 
+def outcome(call: Callable[[], Any]) -> Any:
+    """What a call gives: its value, or the exception's type and text."""
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - the exception is the outcome compared
+        return type(exc).__name__, str(exc)
+
+
 def check_all(checks: Iterable[tuple[str, Callable[[], Any]]],
               expected: Mapping[str, str] | None = None) -> None:
     """``check()`` for every ``(name, check)``, even after a failure; then one failure listing

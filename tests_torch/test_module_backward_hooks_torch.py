@@ -11,18 +11,11 @@ returned for every input.)
 import warnings
 
 import pytest
+from _cases import outcome
 
 import minigrad
 
 torch = pytest.importorskip("torch")
-
-
-def outcome(call):
-    """What a call gives: its value, or the exception's type and text."""
-    try:
-        return call()
-    except Exception as exc:  # noqa: BLE001 - the exception is the outcome compared
-        return type(exc).__name__, str(exc)
 
 
 def _seen(grad):

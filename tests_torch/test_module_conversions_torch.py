@@ -7,19 +7,11 @@ logs must be equal with ``torch`` written as ``minigrad``.
 """
 
 import pytest
-from _cases import parametrize_in_one
+from _cases import outcome, parametrize_in_one
 
 import minigrad
 
 torch = pytest.importorskip("torch")
-
-
-def outcome(call):
-    """What a call gives: its value, or the exception's type and text."""
-    try:
-        return call()
-    except Exception as exc:  # noqa: BLE001 - the exception is the outcome compared
-        return type(exc).__name__, str(exc)
 
 
 def _state(module):
