@@ -21,10 +21,9 @@ before anything a user supplies can hang on it, and never hidden after:
   hidden;
 - a gradient that has a graph (``create_graph=True``, or ``x.grad = g`` with a ``g`` that has
   one) can close the cycle ``leaf -> .grad -> its graph -> a node that saved the leaf``:
-  ``show_graph`` shows every node reachable from there, and no node made up to then is hidden
-  again; while a ``create_graph`` backward runs, nothing is hidden, and the graphs of the
-  gradients it stores (``.grad``, ``retain_grad``) are shown once it ends (``show_graph_soon``:
-  one walk for all of them, and for a hook's result built on hidden nodes).
+  ``show_graph`` shows every node reachable from there (a node walked once is not walked
+  again: the gradients of many leaves share most of their graphs), and no node made up to
+  then is hidden again; while a ``create_graph`` backward runs, nothing is hidden.
 
 What is left is the cycles PyTorch keeps too, through an object older than the hidden nodes
 that later takes a reference to a newer one:
@@ -95,9 +94,6 @@ class _State:
 
 
 _state = _State()
-# Weak references to the roots ``show_graph_soon`` put off while a pass was paused: shown
-# together when the last pass ends (``resume``), if still alive.
-_pending: list[weakref.ref[Any]] = []
 # The nodes ``show_graph`` walked: shown with all they hold, for good (the watermark).
 _walked: weakref.WeakSet[Any] = weakref.WeakSet()
 
@@ -141,22 +137,6 @@ def show_graph(roots: Iterable[Any]) -> None:
             _state.watermark = _next_number()
 
 
-def show_graph_soon(roots: Iterable[Any]) -> None:
-    """``show_graph(roots)``, or, while ``create_graph`` backward passes run, once they end.
-
-    Such a pass stores a gradient with a graph in every leaf it reaches: their graphs share
-    most nodes, walked once at the end rather than once per leaf. (Until then their cycles
-    are not garbage yet: the pass holds them.)
-    """
-    if _track is None:
-        return
-    with _track_lock:
-        if _state.pauses:
-            _pending.extend(weakref.ref(node) for node in roots if node is not None)
-            return
-    show_graph(roots)
-
-
 def pause() -> None:
     """Hide nothing until ``resume`` (a ``create_graph`` backward runs)."""
     with _track_lock:
@@ -165,16 +145,11 @@ def pause() -> None:
 
 
 def resume() -> None:
-    """End a ``pause``: hide again, only nodes made from now on; show what it put off."""
+    """End a ``pause``: hide again, only nodes made from now on."""
     with _track_lock:
         _state.pauses -= 1
-        if _state.pauses or _untrack is None:
-            return
-        _state.watermark = _next_number()
-        pending = [reference() for reference in _pending]
-        _pending.clear()
-    if pending:
-        show_graph(pending)
+        if not _state.pauses and _untrack is not None:
+            _state.watermark = _next_number()
 
 
 def live_nodes() -> list[Any]:

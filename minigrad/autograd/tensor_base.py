@@ -405,9 +405,9 @@ def show_history(tensor: TensorBase) -> None:
     base = tensor._base
     node = tensor._grad_fn
     if base is not None and base._grad_fn is not None:
-        collector.show_graph_soon((node, base._grad_fn))
+        collector.show_graph((node, base._grad_fn))
     elif node is not None:
-        collector.show_graph_soon((node,))
+        collector.show_graph((node,))
 
 
 def _lone_local_count() -> int:
